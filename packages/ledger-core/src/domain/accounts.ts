@@ -1,0 +1,23 @@
+/** Account codes the posting rules use; the chart itself (names, types) lives in the database. */
+export const ACCOUNT = {
+  operatingBankUsd: '1010',
+  operatingBankAed: '1020',
+  omnibusCash: '1100',
+  custodyEquities: '1200',
+  fxReceivable: '1300',
+  customerWalletUsd: '2010',
+  customerWalletAed: '2020',
+  securitiesLiabilityEquities: '2100',
+  payableToBroker: '2340',
+  brokerageRevenue: '4010',
+  fxSpreadRevenue: '4030',
+  brokerageCost: '5010',
+} as const;
+export type AccountCode = string;
+
+export type AccountType = 'asset' | 'liability' | 'equity' | 'revenue' | 'expense';
+
+/** Assets and expenses grow by debits; liabilities, equity and revenue by credits. */
+export function normalSide(type: AccountType): 'debit' | 'credit' {
+  return type === 'asset' || type === 'expense' ? 'debit' : 'credit';
+}

@@ -1,0 +1,32 @@
+import { adjustment } from './adjustment.js';
+import { buySecurity } from './buy-security.js';
+import { deposit } from './deposit.js';
+import { dividend } from './dividend.js';
+import { fxSpread } from './fx-spread.js';
+import { fxSpreadSettle } from './fx-spread-settle.js';
+import { sellSecurity } from './sell-security.js';
+import type { PostingRule, TxnType } from './types.js';
+import { whtTax } from './wht-tax.js';
+import { wireIn } from './wire-in.js';
+import { wireOut } from './wire-out.js';
+import { withdrawal } from './withdrawal.js';
+
+export * from './types.js';
+export { isBalanced, linesFromLegs, totals } from './legs.js';
+export { reversingLines } from './reversal.js';
+
+/** The rule of each enterable `txn_type`; `reversal` is posted only by reversing. */
+export const POSTING_RULES: Readonly<Record<Exclude<TxnType, 'reversal'>, PostingRule>> = {
+  deposit,
+  wire_in: wireIn,
+  withdrawal,
+  wire_out: wireOut,
+  buy_security: buySecurity,
+  sell_security: sellSecurity,
+  dividend,
+  wht_tax: whtTax,
+  fx_spread: fxSpread,
+  fx_spread_settle: fxSpreadSettle,
+  adjustment,
+};
+export const ENTERABLE_TXN_TYPES = Object.keys(POSTING_RULES) as Array<keyof typeof POSTING_RULES>;

@@ -1,0 +1,58 @@
+import type { AccountCode } from '../accounts.js';
+import type { Decimal } from '../money.js';
+
+export const TXN_TYPES = [
+  'deposit',
+  'wire_in',
+  'withdrawal',
+  'wire_out',
+  'buy_security',
+  'sell_security',
+  'dividend',
+  'wht_tax',
+  'fx_spread',
+  'fx_spread_settle',
+  'adjustment',
+  'reversal',
+] as const;
+export type TxnType = (typeof TXN_TYPES)[number];
+
+export type Currency = 'USD' | 'AED';
+
+/** What a posting rule needs to know about a would-be transaction, already parsed. */
+export interface PostingInput {
+  amountUsd: Decimal;
+  /** Currency the money moved in; AED lands in the AED accounts at its USD equivalent. */
+  currency: Currency;
+  /** The customer's fee when the source states it; otherwise `customerFeeBps` of the amount. */
+  feeUsd: Decimal | null;
+  customerFeeBps: Decimal;
+  /** Operator-given lines, for `adjustment` only. */
+  lines: JournalLineDraft[] | null;
+}
+
+export interface JournalLineDraft {
+  accountCode: AccountCode;
+  debit: Decimal;
+  credit: Decimal;
+  postingKind: string | null;
+}
+
+/** One amount moving from a credit account to a debit account: two lines that balance. */
+export interface Leg {
+  debit: AccountCode;
+  credit: AccountCode;
+  amount: Decimal;
+  postingKind: string;
+}
+
+export interface PostingRule {
+  txnType: TxnType;
+  /** Category a transaction of this type gets unless the entry names one. */
+  category: string;
+  customer: 'required' | 'optional';
+  symbol: 'required' | 'optional';
+  /** Trades need recost (fee split, FIFO cost relief) before their cost lines are final. */
+  pendingRecost: boolean;
+  lines(input: PostingInput): JournalLineDraft[];
+}

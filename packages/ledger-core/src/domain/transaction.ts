@@ -1,0 +1,203 @@
+import { createHash } from 'node:crypto';
+import { assert, LedgerError } from './errors.js';
+import { Decimal, formatDecimal, parseDecimal } from './money.js';
+import {
+  isBalanced,
+  POSTING_RULES,
+  reversingLines,
+  type Currency,
+  type JournalLineDraft,
+  type TxnType,
+} from './posting-rules/index.js';
+import type { Source } from './sources.js';
+
+/** A manual entry as it arrives on the wire (already schema-checked: strings, enums). */
+export interface EntryRequest {
+  txn_type: Exclude<TxnType, 'reversal'>;
+  customer_id?: string | null;
+  source: Exclude<Source, 'ledger'>;
+  source_txn_id?: string;
+  txn_date: string;
+  amount_usd: string;
+  symbol?: string | null;
+  quantity?: string | null;
+  category?: string | null;
+  memo?: string | null;
+  fee_usd?: string | null;
+  original_currency?: Currency | null;
+  original_amount?: string | null;
+  metadata?: Record<string, unknown>;
+  lines?: Array<{ account_code: string; debit: string; credit: string; posting_kind?: string | null }>;
+}
+
+/** A balanced transaction ready to be stored. */
+export interface TransactionDraft {
+  txnId: string;
+  customerId: string | null;
+  txnType: TxnType;
+  source: Source;
+  sourceTxnId: string;
+  category: string;
+  symbol: string | null;
+  quantity: Decimal | null;
+  txnDate: string;
+  amountUsd: Decimal;
+  originalCurrency: Currency | null;
+  originalAmount: Decimal | null;
+  fxRate: Decimal | null;
+  pendingRecost: boolean;
+  reversesTxnId: string | null;
+  memo: string | null;
+  metadata: Record<string, unknown>;
+  /** Fingerprint of the request, to tell a retry from a different payload under one key. */
+  requestHash: string | null;
+  lines: JournalLineDraft[];
+}
+
+export interface PostingPolicy {
+  /** The customer's fee on a trade whose source does not state it, in basis points. */
+  customerFeeBps: Decimal;
+}
+
+function optionalDecimal(value: string | null | undefined, field: string): Decimal | null {
+  return value === undefined || value === null ? null : parseDecimal(value, field);
+}
+
+/**
+ * Validates a manual entry and derives its journal lines (or takes the adjustment's own).
+ * Pure: the caller supplies the new id; nothing is stored.
+ */
+export function draftFromEntry(entry: EntryRequest, txnId: string, policy: PostingPolicy): TransactionDraft {
+  const rule = POSTING_RULES[entry.txn_type];
+  assert(rule, `no posting rule for ${entry.txn_type}`);
+  const customerId = entry.customer_id ?? null;
+  if (rule.customer === 'required' && customerId === null) {
+    throw new LedgerError('validation_error', `${entry.txn_type} needs a customer_id`, [{ field: 'customer_id' }]);
+  }
+  const symbol = entry.symbol ?? null;
+  if (rule.symbol === 'required' && symbol === null) {
+    throw new LedgerError('validation_error', `${entry.txn_type} needs a symbol`, [{ field: 'symbol' }]);
+  }
+  if (entry.lines && entry.txn_type !== 'adjustment') {
+    throw new LedgerError('validation_error', 'lines may be given only for txn_type adjustment', [{ field: 'lines' }]);
+  }
+  const amountUsd = parseDecimal(entry.amount_usd, 'amount_usd');
+  const originalAmount = optionalDecimal(entry.original_amount, 'original_amount');
+  const originalCurrency = entry.original_currency ?? null;
+  if ((originalAmount === null) !== (originalCurrency === null)) {
+    throw new LedgerError('validation_error', 'original_currency and original_amount go together', [
+      { field: 'original_currency' },
+    ]);
+  }
+  if (originalAmount !== null && (originalAmount.isZero() || amountUsd.isZero())) {
+    throw new LedgerError('validation_error', 'an amount converted from another currency cannot be zero', [
+      { field: 'original_amount' },
+    ]);
+  }
+  const lines = rule.lines({
+    amountUsd,
+    currency: originalCurrency ?? 'USD',
+    feeUsd: optionalDecimal(entry.fee_usd, 'fee_usd'),
+    customerFeeBps: policy.customerFeeBps,
+    lines:
+      entry.lines?.map((l, i) => ({
+        accountCode: l.account_code,
+        debit: parseDecimal(l.debit, `lines[${i}].debit`),
+        credit: parseDecimal(l.credit, `lines[${i}].credit`),
+        postingKind: l.posting_kind ?? 'adjustment',
+      })) ?? null,
+  });
+  if (!isBalanced(lines)) {
+    throw new LedgerError('unbalanced_transaction', `${entry.txn_type} of ${entry.amount_usd} posts no balanced lines`);
+  }
+  return {
+    txnId,
+    customerId,
+    txnType: entry.txn_type,
+    source: entry.source,
+    sourceTxnId: entry.source_txn_id ?? txnId,
+    category: entry.category ?? rule.category,
+    symbol,
+    quantity: optionalDecimal(entry.quantity, 'quantity'),
+    txnDate: entry.txn_date,
+    amountUsd,
+    originalCurrency,
+    originalAmount,
+    fxRate: originalAmount === null ? null : originalAmount.dividedBy(amountUsd),
+    pendingRecost: rule.pendingRecost,
+    reversesTxnId: null,
+    memo: entry.memo ?? null,
+    metadata: entry.metadata ?? {},
+    requestHash: entryFingerprint(entry),
+    lines,
+  };
+}
+
+/**
+ * A stable fingerprint of what an entry asks for: key order and decimal spelling ("100.0" vs
+ * "100.00") do not change it; any change of substance does.
+ */
+export function entryFingerprint(entry: EntryRequest): string {
+  const canonical = JSON.stringify(canonicalize(entry));
+  return createHash('sha256').update(canonical).digest('hex');
+}
+
+const DECIMAL_FIELDS = new Set(['amount_usd', 'quantity', 'fee_usd', 'original_amount', 'debit', 'credit']);
+
+function canonicalize(value: unknown, key?: string): unknown {
+  if (Array.isArray(value)) return value.map((v) => canonicalize(v));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>)
+        .filter(([, v]) => v !== undefined && v !== null)
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([k, v]) => [k, canonicalize(v, k)]),
+    );
+  }
+  if (typeof value === 'string' && key !== undefined && DECIMAL_FIELDS.has(key)) return new Decimal(value).toString();
+  return value;
+}
+
+/** What reversing needs of the original transaction. */
+export interface ReversibleTransaction {
+  txnId: string;
+  txnType: TxnType;
+  customerId: string | null;
+  symbol: string | null;
+  quantity: Decimal | null;
+  amountUsd: Decimal;
+  lines: JournalLineDraft[];
+}
+
+/**
+ * The reversing entry of a transaction: its lines mirrored, dated `txnDate`, keyed by the
+ * original so that at most one can ever exist. A reversal is never itself reversed.
+ */
+export function draftReversal(original: ReversibleTransaction, txnId: string, txnDate: string, memo: string | null): TransactionDraft {
+  if (original.txnType === 'reversal') {
+    throw new LedgerError('conflict', `transaction ${original.txnId} is itself a reversal and cannot be reversed`);
+  }
+  const lines = reversingLines(original.lines);
+  assert(isBalanced(lines), `reversal of ${original.txnId} does not balance`);
+  return {
+    txnId,
+    customerId: original.customerId,
+    txnType: 'reversal',
+    source: 'ledger',
+    sourceTxnId: `reversal:${original.txnId}`,
+    category: 'reversal',
+    symbol: original.symbol,
+    quantity: original.quantity,
+    txnDate,
+    amountUsd: original.amountUsd,
+    originalCurrency: null,
+    originalAmount: null,
+    fxRate: null,
+    pendingRecost: false,
+    reversesTxnId: original.txnId,
+    memo,
+    metadata: {},
+    requestHash: null,
+    lines,
+  };
+}

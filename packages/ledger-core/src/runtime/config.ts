@@ -1,0 +1,34 @@
+import { z } from 'zod';
+
+export const BOOKS = ['ENTITY_UAE', 'ENTITY_IND_IFSC'] as const;
+export type Book = (typeof BOOKS)[number];
+
+/** Settings every process of a book needs. */
+export const commonConfigSchema = z.object({
+  ENTITY_ID: z.enum(BOOKS, { message: `must be one of ${BOOKS.join(', ')}` }),
+  LEDGER_DB_URL: z
+    .string({ message: 'is required (postgres://user@host:port/database)' })
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'),
+  LOG_LEVEL: z.enum(['error', 'warn', 'info', 'debug']).default('info'),
+  DB_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
+});
+export type CommonConfig = z.infer<typeof commonConfigSchema>;
+
+export const redisConfigSchema = z.object({
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').default('redis://127.0.0.1:6379'),
+});
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/**
+ * Parses the environment once, at start, into a typed object. A bad or missing setting is one
+ * line naming the variable, e.g. `ENTITY_ID must be one of ENTITY_UAE, ENTITY_IND_IFSC`.
+ */
+export function parseConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv): z.infer<S> {
+  const parsed = schema.safeParse(env);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`);
+  throw new ConfigError(`configuration error: ${problems.join('; ')}`);
+}

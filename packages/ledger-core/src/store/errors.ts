@@ -1,0 +1,27 @@
+import { LedgerError } from '../domain/errors.js';
+
+interface PgError {
+  code?: string;
+  constraint?: string;
+  detail?: string;
+}
+
+/**
+ * Turns the database's refusals that callers can cause into domain errors; anything else is
+ * rethrown as the fault it is.
+ */
+export function translateDbError(error: unknown): never {
+  const pgError = error as PgError;
+  if (pgError.code === '23503') {
+    if (pgError.constraint?.endsWith('customer_id_fkey')) {
+      throw new LedgerError('unknown_customer', 'customer_id names no customer of this book', [{ detail: pgError.detail }]);
+    }
+    if (pgError.constraint === 'journal_lines_account_code_fkey') {
+      throw new LedgerError('unknown_account', 'account_code names no account of the chart', [{ detail: pgError.detail }]);
+    }
+  }
+  if (pgError.code === '23514' && pgError.constraint?.startsWith('ledger_transaction_')) {
+    throw new LedgerError('unbalanced_transaction', 'the transaction does not balance');
+  }
+  throw error;
+}

@@ -1,0 +1,47 @@
+import type { Knex } from 'knex';
+import * as createLedger from '../migrations/20261121_create_ledger.js';
+
+interface Migration {
+  up(knex: Knex): Promise<void>;
+  down(knex: Knex): Promise<void>;
+}
+
+/** Every migration, in order. A list in code rather than a folder scan: it bundles and it cannot drift. */
+const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [['20261121_create_ledger', createLedger]];
+
+const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {
+  getMigrations: async () => [...MIGRATIONS],
+  getMigrationName: ([name]) => name,
+  getMigration: async ([, migration]) => migration,
+};
+
+const config: Knex.MigratorConfig = { migrationSource, tableName: 'knex_migrations' };
+
+/** Session advisory lock key shared by every process of every app: 'ledger-migrate'. */
+const MIGRATION_LOCK_KEY = 7_166_820_411;
+
+/**
+ * Brings the schema to head. Processes starting together queue on a Postgres advisory lock
+ * (knex's own lock table would make all but one of them fail) and find nothing left to do.
+ */
+export async function migrateToHead(db: Knex): Promise<string[]> {
+  // A connection of its own, outside the pool, so a pool of one can still run the migrations.
+  const lockConnection = await db.client.acquireRawConnection();
+  try {
+    await lockConnection.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    const [, applied] = (await db.migrate.latest(config)) as [number, string[]];
+    return applied;
+  } finally {
+    // Closing the session releases its advisory lock.
+    await db.client.destroyRawConnection(lockConnection);
+  }
+}
+
+/** Whether every migration this code knows has been applied. */
+export async function isAtHead(db: Knex): Promise<boolean> {
+  const hasTable = await db.schema.hasTable('knex_migrations');
+  if (!hasTable) return false;
+  const rows: Array<{ name: string }> = await db('knex_migrations').select('name');
+  const applied = new Set(rows.map((r) => r.name));
+  return MIGRATIONS.every(([name]) => applied.has(name));
+}

@@ -1,0 +1,238 @@
+import type { Knex } from 'knex';
+import { assert, LedgerError } from '../domain/errors.js';
+import { Decimal, formatDecimal } from '../domain/money.js';
+import { isBalanced, type TxnType } from '../domain/posting-rules/index.js';
+import { draftReversal, type TransactionDraft } from '../domain/transaction.js';
+import { translateDbError } from './errors.js';
+
+/** A transaction as stored, with its journal lines, in wire form (decimal strings). */
+export interface StoredTransaction {
+  txn_id: string;
+  customer_id: string | null;
+  txn_type: TxnType;
+  source: string;
+  source_txn_id: string;
+  category: string;
+  symbol: string | null;
+  quantity: string | null;
+  txn_date: string;
+  posted_at: Date;
+  amount_usd: string;
+  original_currency: string | null;
+  original_amount: string | null;
+  fx_rate: string | null;
+  recosted_at: Date | null;
+  reverses_txn_id: string | null;
+  reversed_by_txn_id: string | null;
+  memo: string | null;
+  metadata: Record<string, unknown>;
+  journal_lines: StoredJournalLine[];
+}
+
+export interface StoredJournalLine {
+  line_id: string;
+  txn_id: string;
+  account_code: string;
+  account_name: string;
+  debit: string;
+  credit: string;
+  customer_id: string | null;
+  posting_kind: string | null;
+  created_at: string;
+}
+
+const optional = (value: Decimal | null) => (value === null ? null : formatDecimal(value));
+
+/**
+ * Inserts transactions with their journal lines in one set-based statement. A draft whose
+ * (source, source_txn_id) or reversed original is already taken is skipped, lines and all:
+ * this is what makes ingest idempotent. Returns the ids actually inserted.
+ */
+export async function insertDrafts(db: Knex | Knex.Transaction, drafts: TransactionDraft[]): Promise<Set<string>> {
+  if (drafts.length === 0) return new Set();
+  const lineCount = drafts.reduce((n, d) => n + d.lines.length, 0);
+  const lines = {
+    txnId: new Array<string>(lineCount),
+    account: new Array<string>(lineCount),
+    debit: new Array<string>(lineCount),
+    credit: new Array<string>(lineCount),
+    kind: new Array<string | null>(lineCount),
+  };
+  let i = 0;
+  for (const draft of drafts) {
+    // Balanced three times: by the rule, here, and by the database at commit.
+    assert(isBalanced(draft.lines), `transaction ${draft.txnId} reached the store unbalanced`);
+    for (const line of draft.lines) {
+      lines.txnId[i] = draft.txnId;
+      lines.account[i] = line.accountCode;
+      lines.debit[i] = formatDecimal(line.debit);
+      lines.credit[i] = formatDecimal(line.credit);
+      lines.kind[i] = line.postingKind;
+      i += 1;
+    }
+  }
+  const column = <T>(pick: (d: TransactionDraft) => T) => drafts.map(pick);
+  try {
+    const result = await db.raw<{ rows: Array<{ txn_id: string }> }>(
+      `WITH new_txns AS (
+         INSERT INTO transactions (txn_id, customer_id, txn_type, source, source_txn_id, category, symbol, quantity,
+           txn_date, amount_usd, original_currency, original_amount, fx_rate, recosted_at, reverses_txn_id, memo,
+           metadata, request_hash)
+         SELECT t.txn_id, t.customer_id, t.txn_type, t.source, t.source_txn_id, t.category, t.symbol, t.quantity,
+           t.txn_date, t.amount_usd, t.original_currency, t.original_amount, t.fx_rate,
+           CASE WHEN t.pending_recost THEN NULL ELSE now() END, t.reverses_txn_id, t.memo, t.metadata, t.request_hash
+         FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::numeric[],
+           ?::date[], ?::numeric[], ?::text[], ?::numeric[], ?::numeric[], ?::boolean[], ?::uuid[], ?::text[],
+           ?::jsonb[], ?::text[])
+           AS t(txn_id, customer_id, txn_type, source, source_txn_id, category, symbol, quantity, txn_date,
+             amount_usd, original_currency, original_amount, fx_rate, pending_recost, reverses_txn_id, memo,
+             metadata, request_hash)
+         ON CONFLICT DO NOTHING
+         RETURNING txn_id, customer_id, txn_date
+       ), new_lines AS (
+         INSERT INTO journal_lines (txn_id, account_code, debit, credit, posting_kind, customer_id, txn_date)
+         SELECT l.txn_id, l.account_code, l.debit, l.credit, l.posting_kind, n.customer_id, n.txn_date
+         FROM unnest(?::uuid[], ?::text[], ?::numeric[], ?::numeric[], ?::text[])
+           WITH ORDINALITY AS l(txn_id, account_code, debit, credit, posting_kind, position)
+         JOIN new_txns n ON n.txn_id = l.txn_id
+         ORDER BY l.position
+         RETURNING 1
+       )
+       SELECT txn_id FROM new_txns`,
+      [
+        column((d) => d.txnId),
+        column((d) => d.customerId),
+        column((d) => d.txnType),
+        column((d) => d.source),
+        column((d) => d.sourceTxnId),
+        column((d) => d.category),
+        column((d) => d.symbol),
+        column((d) => d.quantity?.toString() ?? null),
+        column((d) => d.txnDate),
+        column((d) => formatDecimal(d.amountUsd)),
+        column((d) => d.originalCurrency),
+        column((d) => optional(d.originalAmount)),
+        column((d) => optional(d.fxRate)),
+        column((d) => d.pendingRecost),
+        column((d) => d.reversesTxnId),
+        column((d) => d.memo),
+        column((d) => JSON.stringify(d.metadata)),
+        column((d) => d.requestHash),
+        lines.txnId,
+        lines.account,
+        lines.debit,
+        lines.credit,
+        lines.kind,
+      ] as unknown as Knex.RawBinding[], // arrays bind as Postgres arrays
+    );
+    return new Set(result.rows.map((r) => r.txn_id));
+  } catch (error) {
+    translateDbError(error);
+  }
+}
+
+/** Posts many transactions in chunks, each chunk one database transaction; duplicates are skipped. */
+export async function postTransactions(
+  db: Knex,
+  drafts: TransactionDraft[],
+  chunkSize = 2_000,
+): Promise<{ inserted: number; skipped: number }> {
+  let inserted = 0;
+  for (let start = 0; start < drafts.length; start += chunkSize) {
+    const chunk = drafts.slice(start, start + chunkSize);
+    inserted += (await insertDrafts(db, chunk)).size;
+  }
+  return { inserted, skipped: drafts.length - inserted };
+}
+
+/** ISO-8601 UTC with milliseconds, as JSON.stringify writes a Date. */
+export const isoTimestamp = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+const TRANSACTION_COLUMNS = `t.txn_id, t.customer_id, t.txn_type, t.source, t.source_txn_id, t.category, t.symbol,
+  t.quantity, t.txn_date, t.posted_at, t.amount_usd, t.original_currency, t.original_amount, t.fx_rate,
+  t.recosted_at, t.reverses_txn_id, r.txn_id AS reversed_by_txn_id, t.memo, t.metadata`;
+
+/** One transaction with its journal lines, or null. */
+export async function getTransaction(db: Knex, where: { txnId: string } | { reversesTxnId: string } | { source: string; sourceTxnId: string }) {
+  const [condition, params] =
+    'txnId' in where
+      ? ['t.txn_id = ?', [where.txnId]]
+      : 'reversesTxnId' in where
+        ? ['t.reverses_txn_id = ?', [where.reversesTxnId]]
+        : ['t.source = ? AND t.source_txn_id = ?', [where.source, where.sourceTxnId]];
+  const result = await db.raw<{ rows: Array<StoredTransaction & { request_hash: string | null }> }>(
+    `SELECT ${TRANSACTION_COLUMNS}, t.request_hash,
+       coalesce((SELECT json_agg(json_build_object(
+           'line_id', l.line_id::text, 'txn_id', l.txn_id, 'account_code', l.account_code, 'account_name', a.name,
+           'debit', l.debit::text, 'credit', l.credit::text, 'customer_id', l.customer_id,
+           'posting_kind', l.posting_kind, 'created_at', ${isoTimestamp('l.created_at')}) ORDER BY l.line_id)
+         FROM journal_lines l JOIN accounts a USING (account_code) WHERE l.txn_id = t.txn_id), '[]') AS journal_lines
+     FROM transactions t LEFT JOIN transactions r ON r.reverses_txn_id = t.txn_id
+     WHERE ${condition}`,
+    params,
+  );
+  const row = result.rows[0];
+  if (!row) return null;
+  const { request_hash: requestHash, ...transaction } = row;
+  return { transaction, requestHash };
+}
+
+export type PostOutcome = { created: boolean; transaction: StoredTransaction };
+
+/**
+ * Posts one entry. Repeating its (source, source_txn_id) with the same request returns the
+ * existing transaction; with a different request it is an idempotency conflict.
+ */
+export async function postEntry(db: Knex, draft: TransactionDraft): Promise<PostOutcome> {
+  const inserted = await insertDrafts(db, [draft]);
+  const stored = await getTransaction(db, { source: draft.source, sourceTxnId: draft.sourceTxnId });
+  assert(stored, `transaction ${draft.source}/${draft.sourceTxnId} neither inserted nor found`);
+  if (inserted.has(draft.txnId)) return { created: true, transaction: stored.transaction };
+  if (stored.requestHash !== draft.requestHash) {
+    throw new LedgerError(
+      'idempotency_conflict',
+      `source_txn_id ${draft.sourceTxnId} of source ${draft.source} was already posted with a different payload`,
+      [{ txn_id: stored.transaction.txn_id }],
+    );
+  }
+  return { created: false, transaction: stored.transaction };
+}
+
+/**
+ * Reverses a transaction: posts the mirror entry once. Concurrent and repeated calls all get
+ * the one reversal (the database's unique key on `reverses_txn_id` decides the race).
+ */
+export async function reverseTransaction(
+  db: Knex,
+  txnId: string,
+  reversal: { txnId: string; txnDate: string; memo: string | null },
+): Promise<PostOutcome> {
+  const existing = await getTransaction(db, { reversesTxnId: txnId });
+  if (existing) return { created: false, transaction: existing.transaction };
+  const original = await getTransaction(db, { txnId });
+  if (!original) throw new LedgerError('not_found', `transaction ${txnId} does not exist`);
+  const t = original.transaction;
+  const draft = draftReversal(
+    {
+      txnId: t.txn_id,
+      txnType: t.txn_type,
+      customerId: t.customer_id,
+      symbol: t.symbol,
+      quantity: t.quantity === null ? null : new Decimal(t.quantity),
+      amountUsd: new Decimal(t.amount_usd),
+      lines: t.journal_lines.map((l) => ({
+        accountCode: l.account_code,
+        debit: new Decimal(l.debit),
+        credit: new Decimal(l.credit),
+        postingKind: l.posting_kind,
+      })),
+    },
+    reversal.txnId,
+    reversal.txnDate,
+    reversal.memo,
+  );
+  const inserted = await insertDrafts(db, [draft]);
+  const stored = await getTransaction(db, { reversesTxnId: txnId });
+  assert(stored, `reversal of ${txnId} neither inserted nor found`);
+  return { created: inserted.has(draft.txnId), transaction: stored.transaction };
+}
