@@ -236,3 +236,18 @@ export async function reverseTransaction(
   assert(stored, `reversal of ${txnId} neither inserted nor found`);
   return { created: inserted.has(draft.txnId), transaction: stored.transaction };
 }
+
+/**
+ * What the database would refuse about a draft's references (customer, accounts), checked
+ * without writing: preview answers as posting would.
+ */
+export async function checkDraftReferences(db: Knex, draft: TransactionDraft): Promise<void> {
+  const codes = [...new Set(draft.lines.map((l) => l.accountCode))];
+  const [customer, accounts] = await Promise.all([
+    draft.customerId === null ? Promise.resolve(true) : db('customers').where('customer_id', draft.customerId).first('customer_id'),
+    db('accounts').whereIn('account_code', codes).pluck('account_code'),
+  ]);
+  if (!customer) throw new LedgerError('unknown_customer', 'customer_id names no customer of this book', [{ customer_id: draft.customerId }]);
+  const unknown = codes.filter((code) => !accounts.includes(code));
+  if (unknown.length > 0) throw new LedgerError('unknown_account', 'account_code names no account of the chart', [{ account_codes: unknown }]);
+}
