@@ -30,6 +30,9 @@ export function roundToCents(amount: Decimal): Decimal {
 
 /** Decimal string with at least two decimal places ("100.00", "0.125"). */
 export function formatDecimal(amount: Decimal): string {
-  const places = Math.max(2, amount.decimalPlaces() ?? 0);
-  return amount.toFormat(places, { decimalSeparator: '.', groupSeparator: '' });
+  // toString is plain notation here (EXPONENTIAL_AT is 1e9) and much cheaper than toFormat.
+  const plain = amount.toString();
+  const dot = plain.indexOf('.');
+  if (dot === -1) return `${plain}.00`;
+  return plain.length - dot === 2 ? `${plain}0` : plain;
 }

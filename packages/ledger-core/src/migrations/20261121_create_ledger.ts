@@ -25,16 +25,20 @@ const CHART_OF_ACCOUNTS: Array<[code: string, name: string, type: string, dorman
 ];
 
 /**
- * The ledger's tables and the rules Postgres enforces on them at commit, whatever code or
- * hand-written SQL writes to them:
- *  - every transaction has at least two journal lines and its debits equal its credits
- *    (a deferred constraint trigger, checked at COMMIT);
+ * The ledger's tables and the rules Postgres enforces on them, whatever code or hand-written
+ * SQL writes to them:
+ *  - at COMMIT, every transaction created by the committing database transaction has at least
+ *    two journal lines and its debits equal its credits (one deferred, set-based check per
+ *    database transaction, so bulk posting pays once, not once per row);
  *  - a journal line has exactly one side set, never negative;
  *  - journal lines can only be added to a transaction created in the same database
  *    transaction, so a committed transaction can never be unbalanced later;
  *  - the journal is append-only: posted lines are never updated or deleted, and a transaction's
- *    posted facts never change (only `recosted_at` moves);
+ *    posted facts never change (only `recosted_at` moves); accounts are never deleted;
  *  - running totals per account are maintained in the same statement as the lines.
+ * References (a transaction's customer and reversed original, a line's transaction and account)
+ * are checked once per INSERT statement, set-based, in place of row-by-row foreign keys, and
+ * the referenced rows can never be deleted: see docs/adr/0001.
  */
 export async function up(knex: Knex): Promise<void> {
   const sourceList = SOURCES.map((s) => `'${s}'`).join(', ');
@@ -57,7 +61,7 @@ export async function up(knex: Knex): Promise<void> {
 
     CREATE TABLE transactions (
       txn_id uuid PRIMARY KEY,
-      customer_id text REFERENCES customers (customer_id),
+      customer_id text,
       txn_type text NOT NULL,
       source text NOT NULL CHECK (source IN (${sourceList})),
       source_txn_id text NOT NULL CHECK (length(source_txn_id) BETWEEN 1 AND 256),
@@ -71,7 +75,7 @@ export async function up(knex: Knex): Promise<void> {
       original_amount numeric CHECK (original_amount >= 0),
       fx_rate numeric CHECK (fx_rate > 0),
       recosted_at timestamptz,
-      reverses_txn_id uuid UNIQUE REFERENCES transactions (txn_id),
+      reverses_txn_id uuid,
       memo text,
       metadata jsonb NOT NULL DEFAULT '{}'::jsonb,
       request_hash text,
@@ -79,6 +83,7 @@ export async function up(knex: Knex): Promise<void> {
       CONSTRAINT transactions_source_txn_unique UNIQUE (source, source_txn_id),
       CONSTRAINT transactions_original_pair CHECK ((original_currency IS NULL) = (original_amount IS NULL))
     );
+    CREATE UNIQUE INDEX transactions_one_reversal ON transactions (reverses_txn_id) WHERE reverses_txn_id IS NOT NULL;
     CREATE INDEX transactions_txn_date_idx ON transactions (txn_date, txn_id);
     CREATE INDEX transactions_posted_at_idx ON transactions (posted_at, txn_id);
     CREATE INDEX transactions_amount_idx ON transactions (amount_usd, txn_id);
@@ -89,11 +94,11 @@ export async function up(knex: Knex): Promise<void> {
 
     CREATE TABLE journal_lines (
       line_id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-      txn_id uuid NOT NULL REFERENCES transactions (txn_id),
-      account_code text NOT NULL REFERENCES accounts (account_code),
+      txn_id uuid NOT NULL,
+      account_code text NOT NULL,
       debit numeric NOT NULL DEFAULT 0,
       credit numeric NOT NULL DEFAULT 0,
-      customer_id text REFERENCES customers (customer_id),
+      customer_id text,
       posting_kind text,
       txn_date date NOT NULL,
       created_at timestamptz NOT NULL DEFAULT now(),
@@ -101,7 +106,6 @@ export async function up(knex: Knex): Promise<void> {
     );
     CREATE INDEX journal_lines_txn_idx ON journal_lines (txn_id);
     CREATE INDEX journal_lines_account_idx ON journal_lines (account_code, txn_date);
-    CREATE INDEX journal_lines_customer_idx ON journal_lines (customer_id, account_code) WHERE customer_id IS NOT NULL;
 
     -- Running totals per account, split over slots so concurrent posters rarely wait on
     -- one hot row (1100 and 2010 are touched by almost every transaction).
@@ -114,53 +118,89 @@ export async function up(knex: Knex): Promise<void> {
       PRIMARY KEY (account_code, slot)
     );
 
-    -- A transaction's created_xid is the database transaction that created it: never forged.
-    CREATE FUNCTION ledger_stamp_created_xid() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-      NEW.created_xid := pg_current_xact_id();
-      RETURN NEW;
-    END $$;
-    CREATE TRIGGER transactions_stamp_created_xid BEFORE INSERT ON transactions
-      FOR EACH ROW EXECUTE FUNCTION ledger_stamp_created_xid();
+    -- One row per database transaction that created transactions, while it runs: its deferred
+    -- trigger is the commit-time balance check.
+    CREATE TABLE ledger_commit_checks (xid xid8 PRIMARY KEY);
 
-    -- At COMMIT: the transaction has two or more lines and its debits equal its credits.
-    CREATE FUNCTION ledger_assert_transaction_balanced() RETURNS trigger LANGUAGE plpgsql AS $$
-    DECLARE
-      line_count bigint;
-      debit_sum numeric;
-      credit_sum numeric;
+    -- Per INSERT statement on transactions, set-based: a transaction is stamped with the database
+    -- transaction that posts it and that transaction's start (never forged: the commit check
+    -- finds a database transaction's postings by them, through the posted_at index); its customer
+    -- and reversed original exist; the commit check is scheduled.
+    CREATE FUNCTION ledger_after_transactions_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
-      SELECT count(*), coalesce(sum(debit), 0), coalesce(sum(credit), 0)
-        INTO line_count, debit_sum, credit_sum
-        FROM journal_lines WHERE txn_id = NEW.txn_id;
-      IF line_count < 2 THEN
-        RAISE EXCEPTION 'transaction % has % journal line(s); at least 2 are required', NEW.txn_id, line_count
-          USING ERRCODE = 'check_violation', CONSTRAINT = 'ledger_transaction_min_lines';
+      IF EXISTS (SELECT 1 FROM new_txns WHERE created_xid <> pg_current_xact_id() OR posted_at <> now()) THEN
+        RAISE EXCEPTION 'created_xid and posted_at are stamped by the database; they cannot be given'
+          USING ERRCODE = 'check_violation', CONSTRAINT = 'ledger_posting_stamp';
       END IF;
-      IF debit_sum <> credit_sum THEN
-        RAISE EXCEPTION 'transaction % is unbalanced: debits % <> credits %', NEW.txn_id, debit_sum, credit_sum
-          USING ERRCODE = 'check_violation', CONSTRAINT = 'ledger_transaction_balanced';
+      IF EXISTS (SELECT 1 FROM new_txns n WHERE n.customer_id IS NOT NULL
+                   AND NOT EXISTS (SELECT 1 FROM customers c WHERE c.customer_id = n.customer_id)) THEN
+        RAISE EXCEPTION 'customer_id names no customer of this book'
+          USING ERRCODE = 'foreign_key_violation', CONSTRAINT = 'ledger_transaction_customer_known';
       END IF;
+      IF EXISTS (SELECT 1 FROM new_txns n WHERE n.reverses_txn_id IS NOT NULL
+                   AND NOT EXISTS (SELECT 1 FROM transactions o WHERE o.txn_id = n.reverses_txn_id)) THEN
+        RAISE EXCEPTION 'reverses_txn_id names no transaction'
+          USING ERRCODE = 'foreign_key_violation', CONSTRAINT = 'ledger_reversed_transaction_known';
+      END IF;
+      INSERT INTO ledger_commit_checks (xid) VALUES (pg_current_xact_id()) ON CONFLICT DO NOTHING;
       RETURN NULL;
     END $$;
-    CREATE CONSTRAINT TRIGGER transactions_balanced_at_commit AFTER INSERT ON transactions
-      DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION ledger_assert_transaction_balanced();
+    CREATE TRIGGER transactions_after_insert AFTER INSERT ON transactions
+      REFERENCING NEW TABLE AS new_txns FOR EACH STATEMENT EXECUTE FUNCTION ledger_after_transactions_inserted();
 
-    -- Per INSERT statement on journal_lines, set-based: lines belong to transactions created in
-    -- this database transaction and agree with them; running totals move by the new lines.
+    -- At COMMIT: every transaction this database transaction created has two or more lines and
+    -- balances. The row is removed once checked, so a later insert in the same database
+    -- transaction (after SET CONSTRAINTS ... IMMEDIATE) schedules a fresh check.
+    CREATE FUNCTION ledger_assert_balanced_at_commit() RETURNS trigger LANGUAGE plpgsql AS $$
+    DECLARE
+      bad record;
+    BEGIN
+      SELECT t.txn_id, count(l.line_id) AS line_count,
+             coalesce(sum(l.debit), 0) AS debit_sum, coalesce(sum(l.credit), 0) AS credit_sum
+        INTO bad
+        FROM transactions t LEFT JOIN journal_lines l ON l.txn_id = t.txn_id
+       WHERE t.posted_at = now() AND t.created_xid = NEW.xid
+       GROUP BY t.txn_id
+      HAVING count(l.line_id) < 2 OR coalesce(sum(l.debit), 0) <> coalesce(sum(l.credit), 0)
+       LIMIT 1;
+      IF bad.txn_id IS NOT NULL AND bad.line_count < 2 THEN
+        RAISE EXCEPTION 'transaction % has % journal line(s); at least 2 are required', bad.txn_id, bad.line_count
+          USING ERRCODE = 'check_violation', CONSTRAINT = 'ledger_transaction_min_lines';
+      ELSIF bad.txn_id IS NOT NULL THEN
+        RAISE EXCEPTION 'transaction % is unbalanced: debits % <> credits %', bad.txn_id, bad.debit_sum, bad.credit_sum
+          USING ERRCODE = 'check_violation', CONSTRAINT = 'ledger_transaction_balanced';
+      END IF;
+      DELETE FROM ledger_commit_checks WHERE xid = NEW.xid;
+      RETURN NULL;
+    END $$;
+    CREATE CONSTRAINT TRIGGER ledger_commit_checks_balanced AFTER INSERT ON ledger_commit_checks
+      DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION ledger_assert_balanced_at_commit();
+
+    -- Per INSERT statement on journal_lines, set-based: lines belong to a transaction created in
+    -- this database transaction and agree with it, name a known account; running totals move.
     CREATE FUNCTION ledger_after_lines_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
     DECLARE
       bad_txn uuid;
+      bad_account text;
     BEGIN
       SELECT n.txn_id INTO bad_txn
-        FROM new_lines n JOIN transactions t ON t.txn_id = n.txn_id
-       WHERE t.created_xid <> pg_current_xact_id()
+        FROM new_lines n LEFT JOIN transactions t ON t.txn_id = n.txn_id
+       WHERE t.txn_id IS NULL
+          OR t.created_xid <> pg_current_xact_id()
           OR n.txn_date <> t.txn_date
           OR n.customer_id IS DISTINCT FROM t.customer_id
        LIMIT 1;
       IF bad_txn IS NOT NULL THEN
         RAISE EXCEPTION 'journal lines for transaction % must be posted with it and match its date and customer', bad_txn
           USING ERRCODE = 'check_violation', CONSTRAINT = 'ledger_lines_posted_with_transaction';
+      END IF;
+      SELECT n.account_code INTO bad_account
+        FROM (SELECT DISTINCT account_code FROM new_lines) n LEFT JOIN accounts a ON a.account_code = n.account_code
+       WHERE a.account_code IS NULL
+       LIMIT 1;
+      IF bad_account IS NOT NULL THEN
+        RAISE EXCEPTION 'account % is not in the chart of accounts', bad_account
+          USING ERRCODE = 'foreign_key_violation', CONSTRAINT = 'ledger_line_account_known';
       END IF;
       INSERT INTO account_totals AS a (account_code, slot, debit_total, credit_total, line_count)
         SELECT account_code, (pg_backend_pid() % 16)::smallint, sum(debit), sum(credit), count(*)
@@ -177,7 +217,7 @@ export async function up(knex: Knex): Promise<void> {
     -- The journal is append-only: corrections are new entries (reversals), never edits.
     CREATE FUNCTION ledger_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
-      RAISE EXCEPTION '% on % is refused: the journal is append-only; post a reversing entry instead', TG_OP, TG_TABLE_NAME
+      RAISE EXCEPTION '% on % is refused: the ledger is append-only; post a reversing entry instead', TG_OP, TG_TABLE_NAME
         USING ERRCODE = 'insufficient_privilege', CONSTRAINT = 'ledger_append_only';
     END $$;
     CREATE TRIGGER journal_lines_append_only BEFORE UPDATE OR DELETE ON journal_lines
@@ -187,6 +227,14 @@ export async function up(knex: Knex): Promise<void> {
     CREATE TRIGGER transactions_no_delete BEFORE DELETE ON transactions
       FOR EACH ROW EXECUTE FUNCTION ledger_refuse_change();
     CREATE TRIGGER transactions_no_truncate BEFORE TRUNCATE ON transactions
+      FOR EACH STATEMENT EXECUTE FUNCTION ledger_refuse_change();
+    CREATE TRIGGER accounts_no_delete BEFORE DELETE OR UPDATE OF account_code ON accounts
+      FOR EACH ROW EXECUTE FUNCTION ledger_refuse_change();
+    CREATE TRIGGER accounts_no_truncate BEFORE TRUNCATE ON accounts
+      FOR EACH STATEMENT EXECUTE FUNCTION ledger_refuse_change();
+    CREATE TRIGGER customers_no_delete BEFORE DELETE OR UPDATE OF customer_id ON customers
+      FOR EACH ROW EXECUTE FUNCTION ledger_refuse_change();
+    CREATE TRIGGER customers_no_truncate BEFORE TRUNCATE ON customers
       FOR EACH STATEMENT EXECUTE FUNCTION ledger_refuse_change();
 
     -- A posted transaction's facts are fixed; only the recost stamp may move.
@@ -209,8 +257,8 @@ export async function up(knex: Knex): Promise<void> {
 
 export async function down(knex: Knex): Promise<void> {
   await knex.raw(`
-    DROP TABLE IF EXISTS account_totals, journal_lines, transactions, customers, accounts CASCADE;
-    DROP FUNCTION IF EXISTS ledger_stamp_created_xid, ledger_assert_transaction_balanced,
+    DROP TABLE IF EXISTS ledger_commit_checks, account_totals, journal_lines, transactions, customers, accounts CASCADE;
+    DROP FUNCTION IF EXISTS ledger_after_transactions_inserted, ledger_assert_balanced_at_commit,
       ledger_after_lines_inserted, ledger_refuse_change, ledger_guard_transaction_update;
   `);
 }

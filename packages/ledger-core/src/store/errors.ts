@@ -12,13 +12,11 @@ interface PgError {
  */
 export function translateDbError(error: unknown): never {
   const pgError = error as PgError;
-  if (pgError.code === '23503') {
-    if (pgError.constraint?.endsWith('customer_id_fkey')) {
-      throw new LedgerError('unknown_customer', 'customer_id names no customer of this book', [{ detail: pgError.detail }]);
-    }
-    if (pgError.constraint === 'journal_lines_account_code_fkey') {
-      throw new LedgerError('unknown_account', 'account_code names no account of the chart', [{ detail: pgError.detail }]);
-    }
+  if (pgError.code === '23503' && pgError.constraint === 'ledger_transaction_customer_known') {
+    throw new LedgerError('unknown_customer', 'customer_id names no customer of this book');
+  }
+  if (pgError.code === '23503' && pgError.constraint === 'ledger_line_account_known') {
+    throw new LedgerError('unknown_account', 'account_code names no account of the chart');
   }
   if (pgError.code === '23514' && pgError.constraint?.startsWith('ledger_transaction_')) {
     throw new LedgerError('unbalanced_transaction', 'the transaction does not balance');

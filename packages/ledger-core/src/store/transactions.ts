@@ -45,8 +45,8 @@ const optional = (value: Decimal | null) => (value === null ? null : formatDecim
 
 /**
  * Inserts transactions with their journal lines in one set-based statement. A draft whose
- * (source, source_txn_id) or reversed original is already taken is skipped, lines and all:
- * this is what makes ingest idempotent. Returns the ids actually inserted.
+ * (source, source_txn_id) is already taken is skipped, lines and all: this is what makes
+ * ingest, and reversal (keyed by the original), idempotent. Returns the ids actually inserted.
  */
 export async function insertDrafts(db: Knex | Knex.Transaction, drafts: TransactionDraft[]): Promise<Set<string>> {
   if (drafts.length === 0) return new Set();
@@ -87,7 +87,7 @@ export async function insertDrafts(db: Knex | Knex.Transaction, drafts: Transact
            AS t(txn_id, customer_id, txn_type, source, source_txn_id, category, symbol, quantity, txn_date,
              amount_usd, original_currency, original_amount, fx_rate, pending_recost, reverses_txn_id, memo,
              metadata, request_hash)
-         ON CONFLICT DO NOTHING
+         ON CONFLICT (source, source_txn_id) DO NOTHING
          RETURNING txn_id, customer_id, txn_date
        ), new_lines AS (
          INSERT INTO journal_lines (txn_id, account_code, debit, credit, posting_kind, customer_id, txn_date)
@@ -131,17 +131,29 @@ export async function insertDrafts(db: Knex | Knex.Transaction, drafts: Transact
   }
 }
 
-/** Posts many transactions in chunks, each chunk one database transaction; duplicates are skipped. */
+/**
+ * Posts many transactions: chunks of `chunkSize`, each one statement and one database
+ * transaction, `concurrency` chunks at a time. A failed chunk leaves the committed ones in
+ * place; posting is idempotent, so running the batch again completes it.
+ */
 export async function postTransactions(
   db: Knex,
   drafts: TransactionDraft[],
-  chunkSize = 2_000,
+  { chunkSize = 2_000, concurrency = 2 }: { chunkSize?: number; concurrency?: number } = {},
 ): Promise<{ inserted: number; skipped: number }> {
+  assert(chunkSize > 0 && concurrency > 0, 'chunkSize and concurrency must be positive');
   let inserted = 0;
-  for (let start = 0; start < drafts.length; start += chunkSize) {
-    const chunk = drafts.slice(start, start + chunkSize);
-    inserted += (await insertDrafts(db, chunk)).size;
-  }
+  let next = 0;
+  const poster = async () => {
+    while (next < drafts.length) {
+      const start = next;
+      next += chunkSize;
+      const posted = await insertDrafts(db, drafts.slice(start, start + chunkSize));
+      inserted += posted.size; // after the await: `inserted += await …` would lose a concurrent chunk's count
+
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, poster));
   return { inserted, skipped: drafts.length - inserted };
 }
 

@@ -1,0 +1,34 @@
+import { v7 } from 'uuid';
+import { Decimal, draftFromEntry, type EntryRequest, type TransactionDraft } from '@ledger/core';
+
+/** A realistic mix of upstream activity: funding, trades, income and tax. */
+const MIX: Array<[share: number, make: (i: number, customer: string) => EntryRequest]> = [
+  [0.3, (i, c) => ({ txn_type: 'deposit', customer_id: c, source: 'usbroker', source_txn_id: `bench-${i}`, txn_date: day(i), amount_usd: amount(i, 5000) })],
+  [0.3, (i, c) => ({ txn_type: 'buy_security', customer_id: c, source: 'usbroker', source_txn_id: `bench-${i}`, txn_date: day(i), amount_usd: amount(i, 2000), symbol: symbol(i), quantity: '3' })],
+  [0.2, (i, c) => ({ txn_type: 'sell_security', customer_id: c, source: 'usbroker', source_txn_id: `bench-${i}`, txn_date: day(i), amount_usd: amount(i, 1500), symbol: symbol(i), quantity: '1' })],
+  [0.1, (i, c) => ({ txn_type: 'dividend', customer_id: c, source: 'usbroker', source_txn_id: `bench-${i}`, txn_date: day(i), amount_usd: amount(i, 40), symbol: symbol(i) })],
+  [0.1, (i, c) => ({ txn_type: 'wht_tax', customer_id: c, source: 'usbroker', source_txn_id: `bench-${i}`, txn_date: day(i), amount_usd: amount(i, 10), symbol: symbol(i) })],
+];
+
+const SYMBOLS = ['AAPL', 'MSFT', 'NVDA', 'AMZN', 'GOOGL', 'TSLA', 'META', 'VOO'];
+const symbol = (i: number) => SYMBOLS[i % SYMBOLS.length] as string;
+const day = (i: number) => `2026-${String((i % 12) + 1).padStart(2, '0')}-${String((i % 28) + 1).padStart(2, '0')}`;
+/** Deterministic cents in (0, max]: same run, same books. */
+const amount = (i: number, max: number) => new Decimal(((i * 7_919) % (max * 100)) + 1).dividedBy(100).toString();
+
+export const customerId = (i: number, customers: number) => `BENCH-${i % customers}`;
+
+export function entry(i: number, customers: number): EntryRequest {
+  const pick = (i * 0.618_033_988_75) % 1;
+  let acc = 0;
+  for (const [share, make] of MIX) {
+    acc += share;
+    if (pick < acc) return make(i, customerId(i, customers));
+  }
+  return (MIX[0] as (typeof MIX)[number])[1](i, customerId(i, customers));
+}
+
+export function drafts(count: number, customers: number): TransactionDraft[] {
+  const policy = { customerFeeBps: new Decimal(22) };
+  return Array.from({ length: count }, (_, i) => draftFromEntry(entry(i, customers), v7(), policy));
+}

@@ -1,0 +1,37 @@
+import { createTestDatabase } from '@ledger/core/testing';
+import { benchBulkPosting } from './bulk.js';
+import { benchManualEntry } from './http.js';
+
+/**
+ * `pnpm bench`: (a) manual entry over HTTP, 16 clients for 15 s; (b) bulk posting of 100k
+ * transactions through the batch API. Each on a throwaway database. Targets on a 2-core
+ * machine: (a) ≥ 2,000 transactions/s, (b) ≥ 100,000 journal lines/s.
+ */
+const which = process.argv[2] ?? 'all';
+const round = (n: number) => Math.round(n).toLocaleString('en-US');
+
+async function withDatabase<T>(run: (db: Awaited<ReturnType<typeof createTestDatabase>>) => Promise<T>): Promise<T> {
+  const database = await createTestDatabase({ poolMax: 4 });
+  try {
+    return await run(database);
+  } finally {
+    await database.drop();
+  }
+}
+
+if (which === 'all' || which === 'http') {
+  const r = await withDatabase((db) => benchManualEntry(db));
+  console.log(
+    `manual entry over HTTP (${r.connections} clients, ${r.seconds} s): ${round(r.transactionsPerSecond)} transactions/s, ` +
+      `p50 ${r.latencyP50Ms} ms, p99 ${r.latencyP99Ms} ms, ${r.transactions} posted, ${r.non2xx} non-2xx, ${r.errors} errors ` +
+      `(target ≥ 2,000/s)`,
+  );
+}
+if (which === 'all' || which === 'bulk') {
+  const r = await withDatabase((db) => benchBulkPosting(db, 100_000));
+  console.log(
+    `bulk posting (${round(r.transactions)} transactions, ${round(r.journalLines)} journal lines): ${r.seconds.toFixed(2)} s, ` +
+      `${round(r.transactionsPerSecond)} transactions/s, ${round(r.journalLinesPerSecond)} journal lines/s (target ≥ 100,000 lines/s); ` +
+      `re-run of the same batch posts nothing in ${r.rerunSeconds.toFixed(2)} s`,
+  );
+}
