@@ -15,7 +15,8 @@ export const ACCOUNT = {
 } as const;
 export type AccountCode = string;
 
-export type AccountType = 'asset' | 'liability' | 'equity' | 'revenue' | 'expense';
+export const ACCOUNT_TYPES = ['asset', 'liability', 'equity', 'revenue', 'expense'] as const;
+export type AccountType = (typeof ACCOUNT_TYPES)[number];
 
 /** Assets and expenses grow by debits; liabilities, equity and revenue by credits. */
 export function normalSide(type: AccountType): 'debit' | 'credit' {

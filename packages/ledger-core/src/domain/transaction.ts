@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { assert, LedgerError } from './errors.js';
-import { Decimal, formatDecimal, parseDecimal } from './money.js';
+import { Decimal, parseDecimal } from './money.js';
 import {
   isBalanced,
   POSTING_RULES,
@@ -82,6 +82,10 @@ export function draftFromEntry(entry: EntryRequest, txnId: string, policy: Posti
     throw new LedgerError('validation_error', 'lines may be given only for txn_type adjustment', [{ field: 'lines' }]);
   }
   const amountUsd = parseDecimal(entry.amount_usd, 'amount_usd');
+  const quantity = optionalDecimal(entry.quantity, 'quantity');
+  if (quantity?.isZero()) {
+    throw new LedgerError('validation_error', 'quantity must be greater than zero', [{ field: 'quantity' }]);
+  }
   const originalAmount = optionalDecimal(entry.original_amount, 'original_amount');
   const originalCurrency = entry.original_currency ?? null;
   if ((originalAmount === null) !== (originalCurrency === null)) {
@@ -118,7 +122,7 @@ export function draftFromEntry(entry: EntryRequest, txnId: string, policy: Posti
     sourceTxnId: entry.source_txn_id ?? txnId,
     category: entry.category ?? rule.category,
     symbol,
-    quantity: optionalDecimal(entry.quantity, 'quantity'),
+    quantity,
     txnDate: entry.txn_date,
     amountUsd,
     originalCurrency,
@@ -128,39 +132,52 @@ export function draftFromEntry(entry: EntryRequest, txnId: string, policy: Posti
     reversesTxnId: null,
     memo: entry.memo ?? null,
     metadata: entry.metadata ?? {},
-    requestHash: entryFingerprint(entry),
+    requestHash: entryFingerprint({ ...entry, category: entry.category ?? rule.category }),
     lines,
   };
 }
 
 /**
- * A stable fingerprint of what an entry asks for: key order and decimal spelling ("100.0" vs
- * "100.00") do not change it; any change of substance does.
+ * A stable fingerprint of what an entry asks for: key order, decimal spelling ("100.0" vs
+ * "100.00") and spelled-out defaults (null fields, empty metadata) do not change it; any change
+ * of substance does. Metadata is the caller's own: its keys are sorted, its values kept as given.
  */
 export function entryFingerprint(entry: EntryRequest): string {
-  const canonical = JSON.stringify(canonicalize(entry));
-  return createHash('sha256').update(canonical).digest('hex');
+  const { metadata, lines, ...fields } = entry;
+  const canonical = {
+    ...canonicalFields(fields),
+    lines: lines?.map((line) => canonicalFields(line)),
+    metadata: metadata && Object.keys(metadata).length > 0 ? sortKeysDeep(metadata) : undefined,
+  };
+  return createHash('sha256').update(JSON.stringify(sortKeysDeep(canonical))).digest('hex');
 }
 
 const DECIMAL_FIELDS = new Set(['amount_usd', 'quantity', 'fee_usd', 'original_amount', 'debit', 'credit']);
 
-function canonicalize(value: unknown, key?: string): unknown {
-  if (Array.isArray(value)) return value.map((v) => canonicalize(v));
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value as Record<string, unknown>)
-        .filter(([, v]) => v !== undefined && v !== null)
-        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-        .map(([k, v]) => [k, canonicalize(v, k)]),
-    );
-  }
-  if (typeof value === 'string' && key !== undefined && DECIMAL_FIELDS.has(key)) return new Decimal(value).toString();
-  return value;
+/** Drops absent fields and spells decimals one way; the values were parsed before, so they are valid. */
+function canonicalFields(fields: object): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(fields)
+      .filter(([, value]) => value !== undefined && value !== null)
+      .map(([key, value]) => [key, DECIMAL_FIELDS.has(key) ? new Decimal(value as string).toString() : value]),
+  );
+}
+
+function sortKeysDeep(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeysDeep);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([k, v]) => [k, sortKeysDeep(v)]),
+  );
 }
 
 /** What reversing needs of the original transaction. */
 export interface ReversibleTransaction {
   txnId: string;
+  txnDate: string;
   txnType: TxnType;
   customerId: string | null;
   symbol: string | null;
@@ -176,6 +193,12 @@ export interface ReversibleTransaction {
 export function draftReversal(original: ReversibleTransaction, txnId: string, txnDate: string, memo: string | null): TransactionDraft {
   if (original.txnType === 'reversal') {
     throw new LedgerError('conflict', `transaction ${original.txnId} is itself a reversal and cannot be reversed`);
+  }
+  // ISO dates compare as strings.
+  if (txnDate < original.txnDate) {
+    throw new LedgerError('validation_error', `a reversal cannot be dated before its original (${original.txnDate})`, [
+      { field: 'txn_date' },
+    ]);
   }
   const lines = reversingLines(original.lines);
   assert(isBalanced(lines), `reversal of ${original.txnId} does not balance`);

@@ -202,9 +202,12 @@ export async function up(knex: Knex): Promise<void> {
         RAISE EXCEPTION 'account % is not in the chart of accounts', bad_account
           USING ERRCODE = 'foreign_key_violation', CONSTRAINT = 'ledger_line_account_known';
       END IF;
+      -- Lines may also be added after an early check (SET CONSTRAINTS ... IMMEDIATE): check again at commit.
+      INSERT INTO ledger_commit_checks (xid) VALUES (pg_current_xact_id()) ON CONFLICT DO NOTHING;
+      -- Totals rows are locked in account order, so concurrent posters never deadlock.
       INSERT INTO account_totals AS a (account_code, slot, debit_total, credit_total, line_count)
         SELECT account_code, (pg_backend_pid() % 16)::smallint, sum(debit), sum(credit), count(*)
-          FROM new_lines GROUP BY account_code
+          FROM new_lines GROUP BY account_code ORDER BY account_code
         ON CONFLICT (account_code, slot) DO UPDATE
           SET debit_total = a.debit_total + excluded.debit_total,
               credit_total = a.credit_total + excluded.credit_total,
@@ -231,6 +234,19 @@ export async function up(knex: Knex): Promise<void> {
     CREATE TRIGGER accounts_no_delete BEFORE DELETE OR UPDATE OF account_code ON accounts
       FOR EACH ROW EXECUTE FUNCTION ledger_refuse_change();
     CREATE TRIGGER accounts_no_truncate BEFORE TRUNCATE ON accounts
+      FOR EACH STATEMENT EXECUTE FUNCTION ledger_refuse_change();
+    -- Running totals move only with the journal (from its insert trigger, one level down).
+    CREATE FUNCTION ledger_guard_account_totals() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF TG_OP = 'UPDATE' AND pg_trigger_depth() > 1 THEN
+        RETURN NEW;
+      END IF;
+      RAISE EXCEPTION '% on account_totals is refused: totals move only with posted journal lines', TG_OP
+        USING ERRCODE = 'insufficient_privilege', CONSTRAINT = 'ledger_append_only';
+    END $$;
+    CREATE TRIGGER account_totals_guard BEFORE UPDATE OR DELETE ON account_totals
+      FOR EACH ROW EXECUTE FUNCTION ledger_guard_account_totals();
+    CREATE TRIGGER account_totals_no_truncate BEFORE TRUNCATE ON account_totals
       FOR EACH STATEMENT EXECUTE FUNCTION ledger_refuse_change();
     CREATE TRIGGER customers_no_delete BEFORE DELETE OR UPDATE OF customer_id ON customers
       FOR EACH ROW EXECUTE FUNCTION ledger_refuse_change();
@@ -259,6 +275,6 @@ export async function down(knex: Knex): Promise<void> {
   await knex.raw(`
     DROP TABLE IF EXISTS ledger_commit_checks, account_totals, journal_lines, transactions, customers, accounts CASCADE;
     DROP FUNCTION IF EXISTS ledger_after_transactions_inserted, ledger_assert_balanced_at_commit,
-      ledger_after_lines_inserted, ledger_refuse_change, ledger_guard_transaction_update;
+      ledger_after_lines_inserted, ledger_refuse_change, ledger_guard_transaction_update, ledger_guard_account_totals;
   `);
 }

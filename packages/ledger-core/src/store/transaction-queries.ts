@@ -17,8 +17,11 @@ export interface Page {
   offset: number;
 }
 
-export type TransactionSort = 'txn_date' | 'posted_at' | 'amount_usd';
-export type SortOrder = 'asc' | 'desc';
+export const TRANSACTION_SORTS = ['txn_date', 'posted_at', 'amount_usd'] as const;
+export type TransactionSort = (typeof TRANSACTION_SORTS)[number];
+/** The first is the default: newest first. */
+export const SORT_ORDERS = ['desc', 'asc'] as const;
+export type SortOrder = (typeof SORT_ORDERS)[number];
 
 /** Applies the list's filters; every one of them is served by an index on transactions. */
 export function whereTransactions(query: Knex.QueryBuilder, filter: TransactionFilter, alias = 't'): Knex.QueryBuilder {
@@ -77,7 +80,8 @@ export async function listTransactions(
   return { items: rows, total: Number(total?.count ?? 0), ...page };
 }
 
-export type TransactionGroupBy = 'type' | 'source' | 'customer' | 'day' | 'symbol';
+export const TRANSACTION_GROUP_BY = ['type', 'source', 'customer', 'day', 'symbol'] as const;
+export type TransactionGroupBy = (typeof TRANSACTION_GROUP_BY)[number];
 
 const GROUP_COLUMN: Record<TransactionGroupBy, string> = {
   type: 't.txn_type',
@@ -192,7 +196,8 @@ export async function listPostings(db: Knex, filter: JournalFilter & { txn_type?
   return { items: rows, total: Number(total?.count ?? 0), ...page };
 }
 
-export type JournalGroupBy = 'account' | 'posting_kind' | 'customer' | 'day';
+export const JOURNAL_GROUP_BY = ['account', 'posting_kind', 'customer', 'day'] as const;
+export type JournalGroupBy = (typeof JOURNAL_GROUP_BY)[number];
 
 const LINE_GROUP_COLUMN: Record<JournalGroupBy, string> = {
   account: 'l.account_code',

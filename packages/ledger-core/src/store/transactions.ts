@@ -38,6 +38,7 @@ export interface StoredJournalLine {
   credit: string;
   customer_id: string | null;
   posting_kind: string | null;
+  txn_date: string;
   created_at: string;
 }
 
@@ -48,7 +49,9 @@ const optional = (value: Decimal | null) => (value === null ? null : formatDecim
  * (source, source_txn_id) is already taken is skipped, lines and all: this is what makes
  * ingest, and reversal (keyed by the original), idempotent. Returns the ids actually inserted.
  */
-export async function insertDrafts(db: Knex | Knex.Transaction, drafts: TransactionDraft[]): Promise<Set<string>> {
+export async function insertDrafts(db: Knex | Knex.Transaction, batch: TransactionDraft[]): Promise<Set<string>> {
+  // The same draft twice would join its lines to its one row twice.
+  const drafts = [...new Map(batch.map((d) => [d.txnId, d])).values()];
   if (drafts.length === 0) return new Set();
   const lineCount = drafts.reduce((n, d) => n + d.lines.length, 0);
   const lines = {
@@ -177,7 +180,7 @@ export async function getTransaction(db: Knex, where: { txnId: string } | { reve
        coalesce((SELECT json_agg(json_build_object(
            'line_id', l.line_id::text, 'txn_id', l.txn_id, 'account_code', l.account_code, 'account_name', a.name,
            'debit', l.debit::text, 'credit', l.credit::text, 'customer_id', l.customer_id,
-           'posting_kind', l.posting_kind, 'created_at', ${isoTimestamp('l.created_at')}) ORDER BY l.line_id)
+           'posting_kind', l.posting_kind, 'txn_date', l.txn_date, 'created_at', ${isoTimestamp('l.created_at')}) ORDER BY l.line_id)
          FROM journal_lines l JOIN accounts a USING (account_code) WHERE l.txn_id = t.txn_id), '[]') AS journal_lines
      FROM transactions t LEFT JOIN transactions r ON r.reverses_txn_id = t.txn_id
      WHERE ${condition}`,
@@ -227,6 +230,7 @@ export async function reverseTransaction(
   const draft = draftReversal(
     {
       txnId: t.txn_id,
+      txnDate: t.txn_date,
       txnType: t.txn_type,
       customerId: t.customer_id,
       symbol: t.symbol,
@@ -251,15 +255,17 @@ export async function reverseTransaction(
 
 /**
  * What the database would refuse about a draft's references (customer, accounts), checked
- * without writing: preview answers as posting would.
+ * without writing, so preview answers as posting would. Returns the name of each account used.
  */
-export async function checkDraftReferences(db: Knex, draft: TransactionDraft): Promise<void> {
+export async function checkDraftReferences(db: Knex, draft: TransactionDraft): Promise<Map<string, string>> {
   const codes = [...new Set(draft.lines.map((l) => l.accountCode))];
   const [customer, accounts] = await Promise.all([
     draft.customerId === null ? Promise.resolve(true) : db('customers').where('customer_id', draft.customerId).first('customer_id'),
-    db('accounts').whereIn('account_code', codes).pluck('account_code'),
+    db('accounts').whereIn('account_code', codes).select<Array<{ account_code: string; name: string }>>('account_code', 'name'),
   ]);
   if (!customer) throw new LedgerError('unknown_customer', 'customer_id names no customer of this book', [{ customer_id: draft.customerId }]);
-  const unknown = codes.filter((code) => !accounts.includes(code));
+  const names = new Map(accounts.map((a) => [a.account_code, a.name]));
+  const unknown = codes.filter((code) => !names.has(code));
   if (unknown.length > 0) throw new LedgerError('unknown_account', 'account_code names no account of the chart', [{ account_codes: unknown }]);
+  return names;
 }

@@ -17,7 +17,8 @@ export const TXN_TYPES = [
 ] as const;
 export type TxnType = (typeof TXN_TYPES)[number];
 
-export type Currency = 'USD' | 'AED';
+export const CURRENCIES = ['USD', 'AED'] as const;
+export type Currency = (typeof CURRENCIES)[number];
 
 /** What a posting rule needs to know about a would-be transaction, already parsed. */
 export interface PostingInput {

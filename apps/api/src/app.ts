@@ -1,0 +1,63 @@
+import type { Db, Logger } from '@ledger/core';
+import express, { type Express, type RequestHandler } from 'express';
+import type { ApiConfig } from './config.js';
+import { authenticate } from './http/auth.js';
+import { bodyGuard } from './http/body-guard.js';
+import { errorHandler, notFoundHandler } from './http/errors.js';
+import { requestLog } from './http/request-log.js';
+import { validatorStages } from './http/validator.js';
+import { apiDocument } from './openapi/index.js';
+import { customerRoutes } from './routes/customers.js';
+import { mountDocs } from './routes/docs.js';
+import { firmRoutes } from './routes/firm.js';
+import { healthRoutes } from './routes/health.js';
+import { journalRoutes } from './routes/journal.js';
+import { transactionRoutes } from './routes/transactions.js';
+
+export interface AppOptions {
+  config: ApiConfig;
+  db: Db;
+  logger: Logger;
+  /** Check every response against the document (tests); off in production, where it costs per request. */
+  validateResponses?: boolean;
+}
+
+/** API answers are data about money: never cached, never sniffed. */
+const apiHeaders: RequestHandler = (_req, res, next) => {
+  res.set({ 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
+  next();
+};
+
+/**
+ * The HTTP app, without listening. Order matters:
+ * log → docs (open, static) → match the operation → authenticate (from its `security`) →
+ * parse JSON → refuse what the database could not store → validate → route → errors.
+ */
+export function createApp({ config, db, logger, validateResponses = false }: AppOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  app.set('query parser', 'simple');
+
+  app.use(requestLog(logger));
+  mountDocs(app, apiDocument);
+
+  const validator = validatorStages(apiDocument, validateResponses);
+  app.use(apiHeaders);
+  app.use(validator.match);
+  app.use(authenticate(config, apiDocument));
+  app.use(express.json({ limit: config.bodyLimitBytes, strict: true }));
+  app.use(bodyGuard);
+  app.use(validator.validate);
+
+  const context = { config, db, logger };
+  app.use(healthRoutes(context));
+  app.use(transactionRoutes(context));
+  app.use(journalRoutes(context));
+  app.use(firmRoutes(context));
+  app.use(customerRoutes(context));
+
+  app.use(notFoundHandler);
+  app.use(errorHandler(logger));
+  return app;
+}

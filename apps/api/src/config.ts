@@ -1,0 +1,70 @@
+import { commonConfigSchema, Decimal, DECIMAL_PATTERN_SOURCE, parseConfig, type Book } from '@ledger/core';
+import { z } from 'zod';
+
+/** A token shorter than this is a password, not an API key: refused at start. */
+const TOKEN_LENGTH_MIN = 16;
+
+/** An unset variable and an empty one both mean "not configured": requests needing it get 503. */
+const optionalToken = z.preprocess(
+  (value) => (value === '' ? undefined : value),
+  z
+    .string()
+    .min(TOKEN_LENGTH_MIN, `must be at least ${TOKEN_LENGTH_MIN} characters (an API-key-style secret)`)
+    .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')
+    .optional(),
+);
+
+export const apiConfigSchema = commonConfigSchema
+  .extend({
+    PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
+    LEDGER_TOKEN: optionalToken,
+    LEDGER_ADMIN_TOKEN: optionalToken,
+    BODY_LIMIT_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1_024)
+      .max(64 * 1_024 * 1_024)
+      .default(1_024 * 1_024),
+    CUSTOMER_FEE_BPS: z
+      .string()
+      .regex(new RegExp(DECIMAL_PATTERN_SOURCE), 'must be a decimal string like "22"')
+      .default('22'),
+    /** How long /health/ready waits for the database before answering 503. */
+    READY_TIMEOUT_MS: z.coerce.number().int().min(50).max(30_000).default(2_000),
+  })
+  .refine((c) => c.LEDGER_TOKEN === undefined || c.LEDGER_TOKEN !== c.LEDGER_ADMIN_TOKEN, {
+    message: 'must differ from LEDGER_TOKEN (a read token must not grant admin rights)',
+    path: ['LEDGER_ADMIN_TOKEN'],
+  });
+
+export interface ApiConfig {
+  book: Book;
+  dbUrl: string;
+  dbPoolMax: number;
+  logLevel: 'error' | 'warn' | 'info' | 'debug';
+  port: number;
+  /** Unset: every request that needs it is answered 503 `not_configured` (fail closed). */
+  ledgerToken: string | undefined;
+  adminToken: string | undefined;
+  bodyLimitBytes: number;
+  /** Fee charged to the customer on a trade whose source does not state it. */
+  customerFeeBps: Decimal;
+  readyTimeoutMs: number;
+}
+
+/** The one place that reads the environment: parsed once, at start, into a typed object. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
+  const parsed = parseConfig(apiConfigSchema, env);
+  return {
+    book: parsed.ENTITY_ID,
+    dbUrl: parsed.LEDGER_DB_URL,
+    dbPoolMax: parsed.DB_POOL_MAX,
+    logLevel: parsed.LOG_LEVEL,
+    port: parsed.PORT,
+    ledgerToken: parsed.LEDGER_TOKEN,
+    adminToken: parsed.LEDGER_ADMIN_TOKEN,
+    bodyLimitBytes: parsed.BODY_LIMIT_BYTES,
+    customerFeeBps: new Decimal(parsed.CUSTOMER_FEE_BPS),
+    readyTimeoutMs: parsed.READY_TIMEOUT_MS,
+  };
+}

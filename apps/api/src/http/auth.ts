@@ -1,0 +1,106 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { assert } from '@ledger/core';
+import type { RequestHandler } from 'express';
+import type { ApiConfig } from '../config.js';
+import { SECURITY_SCHEMES, type SchemeName } from '../openapi/security.js';
+import type { ApiDocument, SecurityRequirement } from '../openapi/types.js';
+import { ApiError } from './errors.js';
+import { operationOf } from './request-context.js';
+
+interface Credential {
+  /** Lower-case header name, as Node keys `req.headers`. */
+  header: string;
+  headerName: string;
+  envName: string;
+  /** SHA-256 of the configured token; undefined when the token is not configured. */
+  digest: Buffer | undefined;
+}
+
+const digestOf = (value: string) => createHash('sha256').update(value, 'utf8').digest();
+
+function credentials(config: ApiConfig): Record<SchemeName, Credential> {
+  const credential = (scheme: SchemeName, envName: string, token: string | undefined): Credential => ({
+    header: SECURITY_SCHEMES[scheme].name.toLowerCase(),
+    headerName: SECURITY_SCHEMES[scheme].name,
+    envName,
+    digest: token === undefined ? undefined : digestOf(token),
+  });
+  return {
+    ledgerToken: credential('ledgerToken', 'LEDGER_TOKEN', config.ledgerToken),
+    adminToken: credential('adminToken', 'LEDGER_ADMIN_TOKEN', config.adminToken),
+  };
+}
+
+/** The schemes an operation accepts (any one suffices), or null when it is open. */
+function acceptedSchemes(requirements: SecurityRequirement[]): SchemeName[] | null {
+  if (requirements.length === 0 || requirements.some((r) => Object.keys(r).length === 0)) return null;
+  return requirements.map((r) => {
+    const names = Object.keys(r);
+    assert(names.length === 1, 'a security requirement names exactly one scheme');
+    const name = names[0] as SchemeName;
+    assert(name in SECURITY_SCHEMES, `unknown security scheme ${name}`);
+    return name;
+  });
+}
+
+/** Refuses at start a document whose security this module could not enforce. */
+function assertEnforceable(document: ApiDocument): void {
+  acceptedSchemes(document.security ?? []);
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const operation of Object.values(item)) {
+      assert(operation.security !== undefined || document.security !== undefined, `${path} has no security`);
+      acceptedSchemes(operation.security ?? []);
+    }
+  }
+}
+
+/**
+ * Enforces the `security` of the OpenAPI operation the request matched, so that what the
+ * document says and what the server does cannot disagree:
+ * - an operation with `security: []` is open;
+ * - any accepted token that matches lets the request through;
+ * - no configured token for the operation, or a presented token whose variable is unset: 503
+ *   `not_configured` (fail closed, never open);
+ * - a valid token of a scheme the operation does not accept (the ledger token on an admin
+ *   endpoint): 403 `forbidden`;
+ * - otherwise (missing or unknown token): 401 `unauthorized`.
+ * Tokens are compared as SHA-256 digests with `timingSafeEqual`: constant time, equal lengths.
+ * Runs after the validator matched the operation and before the body is read or validated.
+ */
+export function authenticate(config: ApiConfig, document: ApiDocument): RequestHandler {
+  assertEnforceable(document);
+  const byScheme = credentials(config);
+  const schemes = Object.keys(byScheme) as SchemeName[];
+
+  return (req, _res, next) => {
+    const operation = operationOf(req);
+    // Fail closed: the validator answers unknown routes itself; nothing unmatched gets past here.
+    if (!operation) return next(new ApiError('not_found', 'no such route'));
+    const accepted = acceptedSchemes(operation.schema.security ?? document.security ?? []);
+    if (accepted === null) return next();
+
+    const presented = (scheme: SchemeName): string | undefined => {
+      const value = req.headers[byScheme[scheme].header];
+      return typeof value === 'string' && value.length > 0 ? value : undefined;
+    };
+    const matches = (scheme: SchemeName): boolean => {
+      const { digest } = byScheme[scheme];
+      const value = presented(scheme);
+      return digest !== undefined && value !== undefined && timingSafeEqual(digestOf(value), digest);
+    };
+    const configured = (scheme: SchemeName) => byScheme[scheme].digest !== undefined;
+
+    if (accepted.some(matches)) return next();
+    const unset = accepted.filter((s) => !configured(s));
+    if (unset.length === accepted.length || unset.some((s) => presented(s) !== undefined)) {
+      const names = unset.map((s) => byScheme[s].envName).join(' or ');
+      return next(new ApiError('not_configured', `this endpoint's credential is not configured on the server (${names} is unset)`));
+    }
+    if (schemes.some((s) => !accepted.includes(s) && matches(s))) {
+      const needed = accepted.map((s) => byScheme[s].headerName).join(' or ');
+      return next(new ApiError('forbidden', `this endpoint needs ${needed}; the token presented does not grant it`));
+    }
+    const needed = accepted.map((s) => byScheme[s].headerName).join(' or ');
+    return next(new ApiError('unauthorized', `a valid ${needed} header is required`));
+  };
+}

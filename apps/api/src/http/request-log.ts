@@ -1,0 +1,40 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from '@ledger/core';
+import type { RequestHandler } from 'express';
+import { requestIdOf, routeOf, setRequestId } from './request-context.js';
+
+/** A caller's `X-Request-Id` is kept only if it is short and plain: it goes into logs and headers. */
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * One JSON line per request when it ends: request_id, method, route path, status, duration_ms.
+ * Deliberately nothing else: no header values (tokens live there), no query string, no body.
+ */
+export function requestLog(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const started = process.hrtime.bigint();
+    const offered = req.get('x-request-id');
+    const requestId = offered !== undefined && SANE_REQUEST_ID.test(offered) ? offered : randomUUID();
+    setRequestId(res, requestId);
+    res.set('X-Request-Id', requestId);
+
+    let logged = false;
+    const log = (aborted: boolean) => {
+      if (logged) return;
+      logged = true;
+      const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+      logger.info('request', {
+        request_id: requestIdOf(res),
+        method: req.method,
+        path: routeOf(req),
+        status: res.statusCode,
+        duration_ms: Math.round(durationMs * 100) / 100,
+        ...(aborted && { aborted: true }),
+      });
+    };
+    res.on('finish', () => log(false));
+    // The client went away before the response was complete.
+    res.on('close', () => log(!res.writableFinished));
+    next();
+  };
+}

@@ -1,0 +1,39 @@
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createDb, createLogger, exitOnStartupError, migrateToHead, onShutdown } from '@ledger/core';
+import { createApp } from './app.js';
+import { loadConfig } from './config.js';
+
+/** A request that takes longer than this is cut: a limit on everything. */
+const REQUEST_TIMEOUT_MS = 30_000;
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger({ level: config.logLevel, service: 'api', book: config.book });
+  const db = createDb({ url: config.dbUrl, poolMax: config.dbPoolMax, applicationName: 'ledger-api' });
+  const applied = await migrateToHead(db);
+  logger.info('migrations at head', { applied });
+
+  const app = createApp({ config, db, logger });
+  const server = app.listen(config.port);
+  server.requestTimeout = REQUEST_TIMEOUT_MS;
+  await once(server, 'listening');
+  logger.info('listening', {
+    port: (server.address() as AddressInfo).port,
+    read_credential_configured: config.ledgerToken !== undefined,
+    admin_credential_configured: config.adminToken !== undefined,
+  });
+
+  onShutdown(logger, async () => {
+    // Stops accepting, lets in-flight requests finish (idle keep-alive sockets are closed), then the pool.
+    await closeServer(server);
+    await db.destroy();
+  });
+}
+
+main().catch(exitOnStartupError);

@@ -1,0 +1,89 @@
+import { ERROR_STATUS, type ErrorCode } from '../http/errors.js';
+import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, parameters, responses, schemas } from './components.js';
+import { customerPaths } from './customers.js';
+import { firmPaths } from './firm.js';
+import { healthPaths } from './health.js';
+import { journalPaths } from './journal.js';
+import { READ, SECURITY_SCHEMES } from './security.js';
+import { transactionPaths } from './transactions.js';
+import type { ApiDocument } from './types.js';
+
+/** What each error code means; a code without a meaning fails the build. */
+const ERROR_MEANING: Record<ErrorCode, string> = {
+  validation_error: 'query, path or body breaks this contract (`details` lists each rule: `path`, `message`)',
+  invalid_json: 'the body is not JSON',
+  unauthorized: 'credential missing or unknown',
+  forbidden: 'the ledger token on an admin endpoint',
+  not_found: 'unknown id or route',
+  method_not_allowed: 'the route exists, the method does not (`Allow` lists those that do)',
+  not_acceptable: 'the `Accept` header excludes JSON',
+  conflict: 'the ledger’s state refuses it (e.g. reversing a reversal)',
+  idempotency_conflict: '`source` + `source_txn_id` reused with a different payload',
+  invalid_state_transition: 'a state machine refuses the transition',
+  payload_too_large: 'the body is over the limit (1 MiB by default)',
+  unsupported_media_type: 'the body is not `application/json`',
+  unbalanced_transaction: 'the lines do not balance (or there are fewer than two); nothing stored',
+  unknown_account: 'an account code the chart does not have; nothing stored',
+  unknown_customer: 'a customer_id the book does not know; nothing stored',
+  internal_error: 'a fault of the server: the body says nothing more, the log has it under the request_id',
+  not_configured: 'the credential the endpoint needs is not configured on the server (fail closed)',
+  not_ready: 'the database is unreachable or its schema is not at head',
+};
+
+const errorTable = (Object.keys(ERROR_STATUS) as ErrorCode[])
+  .map((code) => `| ${ERROR_STATUS[code]} | \`${code}\` | ${ERROR_MEANING[code]} |`)
+  .join('\n');
+
+const description = `
+The double-entry ledger of one book (\`ENTITY_UAE\` or \`ENTITY_IND_IFSC\`): every transaction is a set of
+journal lines whose debits equal their credits, checked by the posting rule, by the store and by the database at
+commit. The journal is append-only: corrections are reversing entries.
+
+## Authentication
+| Endpoint | Credential |
+|---|---|
+| \`/health/*\`, \`/ping\`, \`/docs\`, \`/docs/openapi.json\` | none |
+| every other \`GET\` | \`${SECURITY_SCHEMES.ledgerToken.name}\` (ledger token) or \`${SECURITY_SCHEMES.adminToken.name}\` (admin token) |
+| \`POST /v1/transactions\`, \`POST /v1/transactions/preview\`, \`POST /v1/transactions/{txn_id}/reverse\`, \`PUT /v1/customers/{customer_id}\` | admin token |
+
+- Missing or unknown token: 401 \`unauthorized\`. The valid ledger token on an admin endpoint: 403 \`forbidden\`.
+- \`LEDGER_TOKEN\` or \`LEDGER_ADMIN_TOKEN\` unset: requests that need it get 503 \`not_configured\`, never open access.
+- Credentials are checked before the body is read: an unauthenticated request with a bad body is a 401.
+- Each operation's \`security\` below is what the server enforces: the server reads it from this document.
+
+## Errors
+Every error has one shape: \`{"error": {"code", "message", "details"?}, "request_id"}\`. \`code\` is stable;
+\`message\` is for people. No input ever causes a 500, and a 500 carries no stack trace or SQL.
+
+| Status | code | When |
+|---|---|---|
+${errorTable}
+
+## Conventions
+- Money and quantities are decimal strings (\`"1234.50"\`), never JSON numbers. The ledger currency is USD.
+- Lists answer \`{items, total, limit, offset}\`; \`limit\` defaults to ${PAGE_LIMIT_DEFAULT}, at most ${PAGE_LIMIT_MAX} (more is a 400).
+- Dates are \`YYYY-MM-DD\`; \`from\` and \`to\` are inclusive. Unknown query parameters are a 400.
+- Every response carries \`X-Request-Id\` (the caller's, if it sent a plain one).
+`.trim();
+
+export const apiDocument: ApiDocument = {
+  openapi: '3.1.0',
+  info: {
+    title: 'Ledger service API',
+    version: '1.0.0',
+    summary: 'Double-entry ledger of one book: transactions, journal, firm reports, customers.',
+    description,
+  },
+  servers: [{ url: '/', description: 'This deployment (one book).' }],
+  tags: [
+    { name: 'health', description: 'Liveness, readiness, ping.' },
+    { name: 'docs', description: 'This documentation.' },
+    { name: 'transactions', description: 'Entry, preview, reversal and views of transactions.' },
+    { name: 'journal', description: 'Journal lines and postings.' },
+    { name: 'firm', description: 'The book’s accounts and trial balance.' },
+    { name: 'customers', description: 'The book’s customers.' },
+  ],
+  security: READ,
+  paths: { ...healthPaths, ...transactionPaths, ...journalPaths, ...firmPaths, ...customerPaths },
+  components: { schemas, parameters, responses, securitySchemes: SECURITY_SCHEMES },
+};

@@ -1,0 +1,119 @@
+import {
+  categoryFacets,
+  checkDraftReferences,
+  draftFromEntry,
+  formatDecimal,
+  getTransaction,
+  groupTransactions,
+  listTransactions,
+  postEntry,
+  reverseTransaction,
+  type EntryRequest,
+  type PostOutcome,
+  type TransactionFilter,
+  type TransactionGroupBy,
+  SORT_ORDERS,
+  TRANSACTION_GROUP_BY,
+  TRANSACTION_SORTS,
+} from '@ledger/core';
+import { Router, type Response } from 'express';
+import { v7 as uuidv7 } from 'uuid';
+import { ApiError } from '../http/errors.js';
+import { oneOf, pageOf, pick } from '../http/query.js';
+import type { RouteContext } from './context.js';
+import {
+  presentCategoryFacet,
+  presentPage,
+  presentTransaction,
+  presentTransactionGroup,
+  presentTransactionSummary,
+} from './present.js';
+
+const FILTER_KEYS = [
+  'customer_id',
+  'txn_type',
+  'source',
+  'category',
+  'symbol',
+  'from',
+  'to',
+  'amount_min',
+  'amount_max',
+] as const satisfies ReadonlyArray<keyof TransactionFilter>;
+
+interface ReverseRequest {
+  memo?: string | null;
+  txn_date?: string;
+}
+
+/** Today's date in UTC, YYYY-MM-DD. */
+const todayUtc = () => new Date().toISOString().slice(0, 10);
+
+/** 201 with Location when the call posted, 200 when it found what an earlier call posted. */
+function sendOutcome(res: Response, outcome: PostOutcome): void {
+  const body = presentTransaction(outcome.transaction);
+  if (outcome.created) res.status(201).location(`/v1/transactions/${body.txn_id}`);
+  res.json(body);
+}
+
+export function transactionRoutes({ config, db }: RouteContext): Router {
+  const router = Router();
+  const policy = { customerFeeBps: config.customerFeeBps };
+
+  router.get('/v1/transactions', async (req, res) => {
+    const sort = oneOf(req.query.sort, TRANSACTION_SORTS, 'txn_date');
+    const order = oneOf(req.query.order, SORT_ORDERS, 'desc');
+    const page = await listTransactions(db, pick(req.query, FILTER_KEYS), pageOf(req.query), sort, order);
+    res.json(presentPage(page, presentTransactionSummary));
+  });
+
+  router.get('/v1/transactions/categories', async (req, res) => {
+    const facets = await categoryFacets(db, pick(req.query, FILTER_KEYS));
+    res.json({ items: facets.items.map(presentCategoryFacet) });
+  });
+
+  router.get('/v1/transactions/grouped', async (req, res) => {
+    const groupBy = oneOf<TransactionGroupBy>(req.query.group_by, TRANSACTION_GROUP_BY, 'type');
+    const groups = await groupTransactions(db, pick(req.query, FILTER_KEYS), groupBy, pageOf(req.query));
+    res.json({ group_by: groups.group_by, ...presentPage(groups, presentTransactionGroup) });
+  });
+
+  router.get('/v1/transactions/:txn_id', async (req, res) => {
+    const found = await getTransaction(db, { txnId: req.params.txn_id });
+    if (!found) throw new ApiError('not_found', `transaction ${req.params.txn_id} does not exist`);
+    res.json(presentTransaction(found.transaction));
+  });
+
+  router.post('/v1/transactions', async (req, res) => {
+    const draft = draftFromEntry(req.body as EntryRequest, uuidv7(), policy);
+    sendOutcome(res, await postEntry(db, draft));
+  });
+
+  router.post('/v1/transactions/preview', async (req, res) => {
+    const draft = draftFromEntry(req.body as EntryRequest, uuidv7(), policy);
+    const names = await checkDraftReferences(db, draft);
+    res.json({
+      balanced: true,
+      journal_lines: draft.lines.map((line) => ({
+        account_code: line.accountCode,
+        account_name: names.get(line.accountCode) ?? line.accountCode,
+        debit: formatDecimal(line.debit),
+        credit: formatDecimal(line.credit),
+        posting_kind: line.postingKind,
+        customer_id: draft.customerId,
+      })),
+    });
+  });
+
+  router.post('/v1/transactions/:txn_id/reverse', async (req, res) => {
+    const body = (req.body ?? {}) as ReverseRequest;
+    const outcome = await reverseTransaction(db, req.params.txn_id, {
+      txnId: uuidv7(),
+      txnDate: body.txn_date ?? todayUtc(),
+      memo: body.memo ?? null,
+    });
+    sendOutcome(res, outcome);
+  });
+
+  return router;
+}

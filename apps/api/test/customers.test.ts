@@ -1,0 +1,76 @@
+import { expect } from 'chai';
+import { expectError, startApi, type TestApi } from './support.js';
+
+describe('customers', () => {
+  let api: TestApi;
+  before(async () => {
+    api = await startApi();
+  });
+  after(async () => {
+    await api.close();
+  });
+
+  describe('PUT /v1/customers/{customer_id}', () => {
+    it('creates a customer: 201 with the customer', async () => {
+      const reply = await api.put('/v1/customers/C-100', { name: 'Ada Lovelace', email: 'ada@example.com', metadata: { tier: 'gold' } });
+      expect(reply.status).to.equal(201);
+      expect(reply.body).to.include({ customer_id: 'C-100', name: 'Ada Lovelace', email: 'ada@example.com' });
+      expect(reply.body.metadata).to.deep.equal({ tier: 'gold' });
+      expect(reply.body.created_at).to.equal(reply.body.updated_at);
+    });
+
+    it('updates it: 200; fields left out keep their value, null clears one', async () => {
+      const reply = await api.put('/v1/customers/C-100', { email: null });
+      expect(reply.status).to.equal(200);
+      expect(reply.body).to.include({ customer_id: 'C-100', name: 'Ada Lovelace', email: null });
+      expect(reply.body.metadata).to.deep.equal({ tier: 'gold' });
+      expect(Date.parse(reply.body.updated_at)).to.be.at.least(Date.parse(reply.body.created_at));
+    });
+
+    it('an empty body creates the bare customer', async () => {
+      const reply = await api.put('/v1/customers/C-bare', {});
+      expect(reply.status).to.equal(201);
+      expect(reply.body).to.include({ name: null, email: null });
+    });
+
+    it('refuses a bad body or id with 400 and stores nothing', async () => {
+      expectError(await api.put('/v1/customers/C-bad', { email: 'not-an-email' }), 400, 'validation_error');
+      expectError(await api.put('/v1/customers/C-bad', { nickname: 'x' }), 400, 'validation_error');
+      expectError(await api.put('/v1/customers/C-bad', { name: 'x\u0000y' }), 400, 'validation_error');
+      expectError(await api.put('/v1/customers/C%20bad', {}), 400, 'validation_error');
+      expectError(await api.put(`/v1/customers/${'x'.repeat(129)}`, {}), 400, 'validation_error');
+      expect(await api.db('customers').where('customer_id', 'like', 'C%bad').first()).to.equal(undefined);
+    });
+  });
+
+  describe('GET /v1/customers', () => {
+    before(async () => {
+      await api.put('/v1/customers/C-200', { name: 'Grace Hopper', email: 'grace@navy.example' });
+      await api.put('/v1/customers/C-300', { name: '100% Margin Ltd' });
+    });
+
+    it('lists customers by customer_id in the envelope', async () => {
+      const body = (await api.get('/v1/customers', { token: 'ledger' })).body;
+      expect(body).to.include({ total: 4, limit: 50, offset: 0 });
+      expect(body.items.map((c: { customer_id: string }) => c.customer_id)).to.deep.equal(['C-100', 'C-200', 'C-300', 'C-bare']);
+    });
+
+    it('q searches id, name and email, case-insensitively, with % and _ taken literally', async () => {
+      const ids = async (q: string) =>
+        (await api.get(`/v1/customers?q=${encodeURIComponent(q)}`, { token: 'ledger' })).body.items.map((c: { customer_id: string }) => c.customer_id);
+      expect(await ids('grace')).to.deep.equal(['C-200']);
+      expect(await ids('NAVY.EXAMPLE')).to.deep.equal(['C-200']);
+      expect(await ids('c-1')).to.deep.equal(['C-100']);
+      expect(await ids('%')).to.deep.equal(['C-300']);
+      expect(await ids('_')).to.deep.equal([]);
+    });
+
+    it('pages and refuses a page over 500', async () => {
+      const body = (await api.get('/v1/customers?limit=2&offset=2', { token: 'ledger' })).body;
+      expect(body).to.include({ total: 4, limit: 2, offset: 2 });
+      expect(body.items.map((c: { customer_id: string }) => c.customer_id)).to.deep.equal(['C-300', 'C-bare']);
+      expectError(await api.get('/v1/customers?limit=501', { token: 'ledger' }), 400, 'validation_error');
+      expectError(await api.get('/v1/customers?q=', { token: 'ledger' }), 400, 'validation_error');
+    });
+  });
+});

@@ -1,0 +1,258 @@
+import { expect } from 'chai';
+import { countRows, deposit, expectError, startApi, type TestApi } from './support.js';
+
+describe('manual entry: POST /v1/transactions and /preview', () => {
+  let api: TestApi;
+  before(async () => {
+    api = await startApi();
+    for (const id of ['C-1', 'C-2']) expect((await api.put(`/v1/customers/${id}`, { name: id })).status).to.equal(201);
+  });
+  after(async () => {
+    await api.close();
+  });
+
+  /** Runs `act` and asserts that no transaction and no journal line was stored by it. */
+  async function expectNothingStored(act: () => Promise<void>): Promise<void> {
+    const before = [await countRows(api.db, 'transactions'), await countRows(api.db, 'journal_lines')];
+    await act();
+    expect([await countRows(api.db, 'transactions'), await countRows(api.db, 'journal_lines')]).to.deep.equal(before);
+  }
+
+  describe('when the entry is new', () => {
+    it('answers 201 with the stored transaction, its balanced journal lines and a Location', async () => {
+      const reply = await api.post('/v1/transactions', deposit({ source_txn_id: 'dep-1', memo: 'first' }));
+      expect(reply.status).to.equal(201);
+      expect(reply.headers.get('location')).to.equal(`/v1/transactions/${reply.body.txn_id}`);
+      expect(reply.body).to.include({ txn_type: 'deposit', customer_id: 'C-1', source: 'manual', source_txn_id: 'dep-1' });
+      expect(reply.body).to.include({ amount_usd: '100.00', category: 'funding', memo: 'first', reverses_txn_id: null });
+      const lines = reply.body.journal_lines.map((l: Record<string, string>) => [l.account_code, l.debit, l.credit, l.posting_kind]);
+      expect(lines).to.deep.equal([
+        ['1100', '100.00', '0.00', 'deposit'],
+        ['2010', '0.00', '100.00', 'deposit'],
+      ]);
+      const stored = await api.get(`/v1/transactions/${reply.body.txn_id}`, { token: 'ledger' });
+      expect(stored.body).to.deep.equal(reply.body);
+    });
+
+    it('keeps the original AED amount and the rate, and posts to the AED accounts', async () => {
+      const reply = await api.post(
+        '/v1/transactions',
+        deposit({ source_txn_id: 'aed-1', amount_usd: '100.00', original_currency: 'AED', original_amount: '367.25' }),
+      );
+      expect(reply.status).to.equal(201);
+      expect(reply.body).to.include({ original_currency: 'AED', original_amount: '367.25', fx_rate: '3.6725' });
+      expect(reply.body.journal_lines.map((l: { account_code: string }) => l.account_code)).to.deep.equal(['1020', '2020']);
+    });
+
+    it('derives a buy’s fee from CUSTOMER_FEE_BPS (22 bps by default) and marks it pending recost', async () => {
+      const reply = await api.post(
+        '/v1/transactions',
+        deposit({ source_txn_id: 'buy-1', txn_type: 'buy_security', symbol: 'AAPL', quantity: '2', amount_usd: '1000.00' }),
+      );
+      expect(reply.status).to.equal(201);
+      expect(reply.body).to.include({ symbol: 'AAPL', quantity: '2', recosted_at: null, category: 'trading' });
+      const fee = reply.body.journal_lines.filter((l: { posting_kind: string }) => l.posting_kind === 'brokerage_fee');
+      expect(fee.map((l: Record<string, string>) => [l.account_code, l.debit, l.credit])).to.deep.equal([
+        ['2010', '2.20', '0.00'],
+        ['4010', '0.00', '2.20'],
+      ]);
+    });
+
+    it('posts an adjustment with the operator’s own balanced lines, with or without a customer', async () => {
+      const reply = await api.post('/v1/transactions', {
+        txn_type: 'adjustment',
+        source: 'manual',
+        txn_date: '2026-01-20',
+        amount_usd: '5.00',
+        lines: [
+          { account_code: '1010', debit: '5.00', credit: '0' },
+          { account_code: '3000', debit: '0', credit: '5.00', posting_kind: 'opening_balance' },
+        ],
+      });
+      expect(reply.status).to.equal(201);
+      expect(reply.body.customer_id).to.equal(null);
+      expect(reply.body.journal_lines.map((l: Record<string, string>) => [l.account_code, l.posting_kind])).to.deep.equal([
+        ['1010', 'adjustment'],
+        ['3000', 'opening_balance'],
+      ]);
+    });
+  });
+
+  describe('when the same source + source_txn_id comes again', () => {
+    it('with the same payload (other key order, other decimal spelling) answers 200 with the existing transaction', async () => {
+      const first = await api.post('/v1/transactions', deposit({ source_txn_id: 'dep-same', amount_usd: '42.50' }));
+      expect(first.status).to.equal(201);
+      await expectNothingStored(async () => {
+        const again = await api.post('/v1/transactions', {
+          amount_usd: '42.5',
+          txn_date: '2026-01-15',
+          source_txn_id: 'dep-same',
+          source: 'manual',
+          customer_id: 'C-1',
+          txn_type: 'deposit',
+        });
+        expect(again.status).to.equal(200);
+        expect(again.body).to.deep.equal(first.body);
+      });
+    });
+
+    it('with a different payload answers 409 idempotency_conflict and stores nothing', async () => {
+      await api.post('/v1/transactions', deposit({ source_txn_id: 'dep-diff' }));
+      await expectNothingStored(async () => {
+        const reply = await api.post('/v1/transactions', deposit({ source_txn_id: 'dep-diff', amount_usd: '100.01' }));
+        expectError(reply, 409, 'idempotency_conflict');
+      });
+    });
+
+    it('20 concurrent identical POSTs post exactly one transaction and all 20 get its txn_id', async () => {
+      const body = deposit({ source_txn_id: 'dep-race', amount_usd: '7.77' });
+      const replies = await Promise.all(Array.from({ length: 20 }, () => api.post('/v1/transactions', body)));
+      const statuses = replies.map((r) => r.status);
+      expect(statuses.every((s) => s === 200 || s === 201), statuses.join(',')).to.equal(true);
+      expect(statuses.filter((s) => s === 201)).to.have.length(1);
+      expect(new Set(replies.map((r) => r.body.txn_id)).size).to.equal(1);
+      const stored = await api.db('transactions').where({ source: 'manual', source_txn_id: 'dep-race' }).pluck('txn_id');
+      expect(stored).to.deep.equal([replies[0]?.body.txn_id]);
+      expect(await api.db('journal_lines').where({ txn_id: stored[0] }).count({ n: '*' }).first()).to.deep.equal({ n: '2' });
+    });
+  });
+
+  describe('when posting would break a ledger rule (422, nothing stored)', () => {
+    it('an unknown customer is 422 unknown_customer: a typo never creates a phantom customer', async () => {
+      await expectNothingStored(async () => {
+        expectError(await api.post('/v1/transactions', deposit({ customer_id: 'C-TYPO' })), 422, 'unknown_customer');
+      });
+      expect(await api.db('customers').where({ customer_id: 'C-TYPO' }).first()).to.equal(undefined);
+    });
+
+    it('an adjustment whose lines do not balance is 422 unbalanced_transaction', async () => {
+      await expectNothingStored(async () => {
+        const reply = await api.post('/v1/transactions', {
+          txn_type: 'adjustment',
+          source: 'manual',
+          txn_date: '2026-01-20',
+          amount_usd: '5.00',
+          lines: [
+            { account_code: '1010', debit: '5.00', credit: '0' },
+            { account_code: '3000', debit: '0', credit: '4.99' },
+          ],
+        });
+        expectError(reply, 422, 'unbalanced_transaction');
+      });
+    });
+
+    it('an adjustment naming an account the chart does not have is 422 unknown_account', async () => {
+      await expectNothingStored(async () => {
+        const reply = await api.post('/v1/transactions', {
+          txn_type: 'adjustment',
+          source: 'manual',
+          txn_date: '2026-01-20',
+          amount_usd: '5.00',
+          lines: [
+            { account_code: '1010', debit: '5.00', credit: '0' },
+            { account_code: '9999', debit: '0', credit: '5.00' },
+          ],
+        });
+        expectError(reply, 422, 'unknown_account');
+      });
+    });
+
+    it('a deposit of zero posts no lines: 422 unbalanced_transaction', async () => {
+      await expectNothingStored(async () => {
+        expectError(await api.post('/v1/transactions', deposit({ amount_usd: '0.00' })), 422, 'unbalanced_transaction');
+      });
+    });
+  });
+
+  describe('when the body breaks the contract (400, nothing stored)', () => {
+    const cases: Array<[string, unknown]> = [
+      ['money as a JSON number', deposit({ amount_usd: 100 })],
+      ['a negative amount', deposit({ amount_usd: '-1.00' })],
+      ['more than 8 decimal places', deposit({ amount_usd: '1.000000001' })],
+      ['an exponent', deposit({ amount_usd: '1e3' })],
+      ['a zero quantity', deposit({ txn_type: 'buy_security', symbol: 'AAPL', quantity: '0' })],
+      ['an unknown field', deposit({ surprise: true })],
+      ['txn_type reversal (only reversing posts one)', deposit({ txn_type: 'reversal' })],
+      ['source ledger (the ledger’s own)', deposit({ source: 'ledger' })],
+      ['an impossible date', deposit({ txn_date: '2026-02-30' })],
+      ['year 0', deposit({ txn_date: '0000-01-01' })],
+      ['a missing amount', { txn_type: 'deposit', customer_id: 'C-1', source: 'manual', txn_date: '2026-01-15' }],
+      ['an unknown currency', deposit({ original_currency: 'EUR', original_amount: '1.00' })],
+      ['a NUL character in the memo', deposit({ memo: 'a\u0000b' })],
+      ['a NUL character in a metadata key', deposit({ metadata: { 'k\u0000': 1 } })],
+      ['an unpaired surrogate in metadata', deposit({ metadata: { note: 'x\ud800y' } })],
+      ['metadata nested 40 deep', deposit({ metadata: JSON.parse(`${'{"a":'.repeat(40)}1${'}'.repeat(40)}`) })],
+      ['an array for a body', [deposit()]],
+    ];
+    for (const [name, body] of cases) {
+      it(`${name} is 400 validation_error`, async () => {
+        await expectNothingStored(async () => {
+          const reply = await api.post('/v1/transactions', body);
+          expectError(reply, 400, 'validation_error');
+        });
+      });
+    }
+
+    it('a deposit without customer_id is 400 validation_error naming the field', async () => {
+      const reply = await api.post('/v1/transactions', deposit({ customer_id: null }));
+      expectError(reply, 400, 'validation_error');
+      expect(reply.body.error.details).to.deep.equal([{ field: 'customer_id' }]);
+    });
+
+    it('lines on a type other than adjustment are 400 validation_error', async () => {
+      const lines = [
+        { account_code: '1010', debit: '1', credit: '0' },
+        { account_code: '3000', debit: '0', credit: '1' },
+      ];
+      expectError(await api.post('/v1/transactions', deposit({ lines })), 400, 'validation_error');
+    });
+
+    it('validation details name each failing path', async () => {
+      const reply = await api.post('/v1/transactions', deposit({ amount_usd: 100 }));
+      expect(reply.body.error.details).to.deep.include({ path: '/body/amount_usd', message: 'must be string' });
+    });
+  });
+
+  describe('POST /v1/transactions/preview', () => {
+    it('answers 200 with the lines posting would store, and stores nothing', async () => {
+      await expectNothingStored(async () => {
+        const reply = await api.post(
+          '/v1/transactions/preview',
+          deposit({ txn_type: 'buy_security', symbol: 'MSFT', amount_usd: '500.00', fee_usd: '1.25' }),
+        );
+        expect(reply.status).to.equal(200);
+        expect(reply.body.balanced).to.equal(true);
+        expect(reply.body.journal_lines).to.deep.equal([
+          { account_code: '1200', account_name: 'Custody, equities, at cost', debit: '500.00', credit: '0.00', posting_kind: 'security_cost', customer_id: 'C-1' },
+          { account_code: '1100', account_name: 'Omnibus cash at broker / custodian', debit: '0.00', credit: '500.00', posting_kind: 'security_cost', customer_id: 'C-1' },
+          { account_code: '2010', account_name: 'Customer cash wallet (USD)', debit: '500.00', credit: '0.00', posting_kind: 'securities_liability', customer_id: 'C-1' },
+          { account_code: '2100', account_name: 'Securities liability, equities', debit: '0.00', credit: '500.00', posting_kind: 'securities_liability', customer_id: 'C-1' },
+          { account_code: '2010', account_name: 'Customer cash wallet (USD)', debit: '1.25', credit: '0.00', posting_kind: 'brokerage_fee', customer_id: 'C-1' },
+          { account_code: '4010', account_name: 'Brokerage revenue', debit: '0.00', credit: '1.25', posting_kind: 'brokerage_fee', customer_id: 'C-1' },
+        ]);
+      });
+    });
+
+    it('answers 422 as posting would: unknown customer, unknown account, unbalanced lines', async () => {
+      await expectNothingStored(async () => {
+        expectError(await api.post('/v1/transactions/preview', deposit({ customer_id: 'C-NONE' })), 422, 'unknown_customer');
+        const adjustment = (credit: string, account = '3000') => ({
+          txn_type: 'adjustment',
+          source: 'manual',
+          txn_date: '2026-01-20',
+          amount_usd: '5.00',
+          lines: [
+            { account_code: '1010', debit: '5.00', credit: '0' },
+            { account_code: account, debit: '0', credit },
+          ],
+        });
+        expectError(await api.post('/v1/transactions/preview', adjustment('5.00', '9999')), 422, 'unknown_account');
+        expectError(await api.post('/v1/transactions/preview', adjustment('4.00')), 422, 'unbalanced_transaction');
+      });
+    });
+
+    it('a body that breaks the contract is 400', async () => {
+      expectError(await api.post('/v1/transactions/preview', deposit({ amount_usd: 5 })), 400, 'validation_error');
+    });
+  });
+});

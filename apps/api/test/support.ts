@@ -1,0 +1,148 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { Writable } from 'node:stream';
+import { createLogger, type Db, type Logger } from '@ledger/core';
+import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
+import { expect } from 'chai';
+import winston from 'winston';
+import { createApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+
+export const LEDGER_TOKEN = 'ledger-read-token-0123456789abcdef';
+export const ADMIN_TOKEN = 'ledger-admin-token-fedcba9876543210';
+
+/**
+ * The core logger (same formats, same redaction), writing to memory instead of stdout: every
+ * line is the JSON text stdout would have shown.
+ */
+export function captureLogger(): { logger: Logger; lines: string[] } {
+  const logger = createLogger({ level: 'debug', service: 'api-test', book: 'ENTITY_UAE' });
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(chunk.toString('utf8').trimEnd());
+      done();
+    },
+  });
+  logger.clear();
+  logger.add(new winston.transports.Stream({ stream }));
+  return { logger, lines };
+}
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON
+  body: any;
+  text: string;
+}
+
+export interface RequestOptions {
+  token?: 'ledger' | 'admin' | string;
+  body?: unknown;
+  /** Sent as is (e.g. malformed JSON); wins over `body`. */
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+export interface TestApi {
+  url: string;
+  db: Db;
+  logs: string[];
+  request(method: string, path: string, options?: RequestOptions): Promise<Reply>;
+  get(path: string, options?: RequestOptions): Promise<Reply>;
+  post(path: string, body?: unknown, options?: RequestOptions): Promise<Reply>;
+  put(path: string, body?: unknown, options?: RequestOptions): Promise<Reply>;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Environment beyond the defaults (tokens set, the test database). */
+  env?: Record<string, string | undefined>;
+  /** Use this database instead of a fresh migrated one (not dropped on close). */
+  db?: Db;
+  dbUrl?: string;
+}
+
+/**
+ * The app in-process on a free port, with responses validated against the document, over a
+ * fresh migrated database of its own (dropped on close).
+ */
+export async function startApi(options: StartOptions = {}): Promise<TestApi> {
+  const testDb: TestDatabase | undefined = options.db ? undefined : await createTestDatabase();
+  const db = options.db ?? (testDb as TestDatabase).db;
+  const config = loadConfig({
+    ENTITY_ID: 'ENTITY_UAE',
+    LEDGER_DB_URL: options.dbUrl ?? testDb?.url ?? 'postgres://postgres@127.0.0.1:5432/unused',
+    LEDGER_TOKEN,
+    LEDGER_ADMIN_TOKEN: ADMIN_TOKEN,
+    ...options.env,
+  });
+  const { logger, lines } = captureLogger();
+  const app = createApp({ config, db, logger, validateResponses: true });
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const request = async (method: string, path: string, opts: RequestOptions = {}): Promise<Reply> => {
+    const headers: Record<string, string> = { ...opts.headers };
+    if (opts.token === 'ledger') headers['X-Ledger-Token'] = LEDGER_TOKEN;
+    else if (opts.token === 'admin') headers['X-Ledger-Admin-Token'] = ADMIN_TOKEN;
+    let payload: string | undefined = opts.rawBody;
+    if (payload === undefined && opts.body !== undefined) payload = JSON.stringify(opts.body);
+    if (payload !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
+      headers['Content-Type'] = 'application/json';
+    }
+    const response = await fetch(`${url}${path}`, { method, headers, body: payload, redirect: 'manual' });
+    const text = await response.text();
+    let body: unknown = undefined;
+    if (text !== '' && (response.headers.get('content-type') ?? '').includes('json')) body = JSON.parse(text);
+    return { status: response.status, headers: response.headers, body, text };
+  };
+
+  return {
+    url,
+    db,
+    logs: lines,
+    request,
+    get: (path, opts) => request('GET', path, opts),
+    post: (path, body, opts) => request('POST', path, { token: 'admin', ...opts, body }),
+    put: (path, body, opts) => request('PUT', path, { token: 'admin', ...opts, body }),
+    close: async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await testDb?.drop();
+    },
+  };
+}
+
+/** The contract's error shape, with this status and code. */
+export function expectError(reply: Reply, status: number, code: string): void {
+  expect(reply.status, `status of ${reply.text}`).to.equal(status);
+  expect(reply.body).to.be.an('object');
+  expect(Object.keys(reply.body).sort()).to.deep.equal(['error', 'request_id']);
+  expect(reply.body.error.code).to.equal(code);
+  expect(reply.body.error.message).to.be.a('string').with.length.above(0);
+  expect(reply.body.request_id).to.be.a('string').and.equal(reply.headers.get('x-request-id'));
+  expect(reply.text).not.to.match(/\bat .*\.(ts|js):\d+|SELECT |INSERT |stack/i);
+}
+
+/** Counts rows of a table straight from the database (what the API stored, not what it said). */
+export async function countRows(db: Db, table: 'transactions' | 'journal_lines' | 'customers'): Promise<number> {
+  const [row] = await db(table).count<Array<{ count: string }>>({ count: '*' });
+  return Number(row?.count ?? 0);
+}
+
+export function deposit(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    txn_type: 'deposit',
+    customer_id: 'C-1',
+    source: 'manual',
+    txn_date: '2026-01-15',
+    amount_usd: '100.00',
+    ...overrides,
+  };
+}
