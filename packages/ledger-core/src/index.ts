@@ -8,3 +8,4 @@ export * from './store/db.js';
 export * from './store/migrate.js';
 export * from './store/transaction-queries.js';
 export * from './store/transactions.js';
+export * from './store/entry-batcher.js';

@@ -16,6 +16,8 @@ import {
   listPostings,
   listTransactions,
   migrateToHead,
+  createEntryBatcher,
+  postEntries,
   postEntry,
   postTransactions,
   reverseTransaction,
@@ -234,6 +236,49 @@ describe('store', function () {
       expect(won.filter((o) => o.created)).to.have.length(1);
       expect(won).to.have.length(10);
       expect(lost.map((l) => l.code)).to.deep.equal(Array(10).fill('idempotency_conflict'));
+    });
+  });
+
+  describe('postEntries and the entry batcher (group commit)', () => {
+    it('posts a batch in one go and answers each entry on its own: created, repeat, conflict', async () => {
+      const repeat = entry({ source_txn_id: 'batch-repeat' });
+      const conflicting = entry({ source_txn_id: 'batch-conflict', amount_usd: '1.00' });
+      await postEntry(db, draft(repeat));
+      await postEntry(db, draft(conflicting));
+      const fresh = draft({ source_txn_id: 'batch-fresh' });
+      const outcomes = await postEntries(db, [fresh, draft(repeat), draft({ ...conflicting, amount_usd: '2.00' })]);
+      expect(outcomes.map((o) => ('code' in o ? o.code : o.created))).to.deep.equal([true, false, 'idempotency_conflict']);
+      expect(await count('transactions', { source_txn_id: 'batch-fresh' })).to.equal(1);
+    });
+
+    it('fails only the bad entry of a batch the database refuses; the others are posted', async () => {
+      const books = await booksSnapshot(db);
+      const good = [draft({ source_txn_id: 'batch-good-1' }), draft({ source_txn_id: 'batch-good-2' })];
+      const outcomes = await postEntries(db, [good[0]!, draft({ customer_id: 'C-404', source_txn_id: 'batch-bad' }), good[1]!]);
+      expect(outcomes.map((o) => ('code' in o ? o.code : o.created))).to.deep.equal([true, 'unknown_customer', true]);
+      expect(await count('transactions', { source_txn_id: 'batch-bad' })).to.equal(0);
+      const after = await booksSnapshot(db);
+      expect(after).to.not.deep.equal(books);
+      expect(await count('transactions', { source_txn_id: 'batch-good-2' })).to.equal(1);
+    });
+
+    it('batches concurrent entries: 60 callers, one key each plus one shared key, each answered right', async () => {
+      const batcher = createEntryBatcher(db, { batchSizeMax: 16, concurrency: 2 });
+      const shared = entry({ source_txn_id: 'batcher-shared', amount_usd: '9.00' });
+      const before = await journalSums(db);
+      const results = await Promise.allSettled([
+        ...Array.from({ length: 50 }, (_, i) => batcher.post(draft({ source_txn_id: `batcher-${i}`, amount_usd: '1.00' }))),
+        ...Array.from({ length: 10 }, () => batcher.post(draft(shared))),
+        batcher.post(draft({ customer_id: 'C-404', source_txn_id: 'batcher-bad' })),
+      ]);
+      const outcomes = results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as LedgerError)));
+      expect(outcomes.slice(0, 50).every((o) => 'created' in o && o.created)).to.equal(true);
+      const sharedOutcomes = outcomes.slice(50, 60).map((o) => o as Awaited<ReturnType<typeof postEntry>>);
+      expect(sharedOutcomes.filter((o) => o.created)).to.have.length(1);
+      expect(new Set(sharedOutcomes.map((o) => o.transaction.txn_id)).size).to.equal(1);
+      expect((outcomes[60] as LedgerError).code).to.equal('unknown_customer');
+      const after = await journalSums(db);
+      expect(dec(after.get('2010')?.credit).minus(dec(before.get('2010')?.credit)).toFixed()).to.equal('59');
     });
   });
 

@@ -6,7 +6,7 @@ import {
   getTransaction,
   groupTransactions,
   listTransactions,
-  postEntry,
+  createEntryBatcher,
   reverseTransaction,
   type EntryRequest,
   type PostOutcome,
@@ -59,6 +59,8 @@ function sendOutcome(res: Response, outcome: PostOutcome): void {
 export function transactionRoutes({ config, db }: RouteContext): Router {
   const router = Router();
   const policy = { customerFeeBps: config.customerFeeBps };
+  // Concurrent entries share a statement and a commit; each caller is still answered alone.
+  const entries = createEntryBatcher(db);
 
   router.get('/v1/transactions', async (req, res) => {
     const sort = oneOf(req.query.sort, TRANSACTION_SORTS, 'txn_date');
@@ -86,7 +88,7 @@ export function transactionRoutes({ config, db }: RouteContext): Router {
 
   router.post('/v1/transactions', async (req, res) => {
     const draft = draftFromEntry(req.body as EntryRequest, uuidv7(), policy);
-    sendOutcome(res, await postEntry(db, draft));
+    sendOutcome(res, await entries.post(draft));
   });
 
   router.post('/v1/transactions/preview', async (req, res) => {

@@ -167,14 +167,10 @@ const TRANSACTION_COLUMNS = `t.txn_id, t.customer_id, t.txn_type, t.source, t.so
   t.quantity, t.txn_date, t.posted_at, t.amount_usd, t.original_currency, t.original_amount, t.fx_rate,
   t.recosted_at, t.reverses_txn_id, r.txn_id AS reversed_by_txn_id, t.memo, t.metadata`;
 
-/** One transaction with its journal lines, or null. */
-export async function getTransaction(db: Knex, where: { txnId: string } | { reversesTxnId: string } | { source: string; sourceTxnId: string }) {
-  const [condition, params] =
-    'txnId' in where
-      ? ['t.txn_id = ?', [where.txnId]]
-      : 'reversesTxnId' in where
-        ? ['t.reverses_txn_id = ?', [where.reversesTxnId]]
-        : ['t.source = ? AND t.source_txn_id = ?', [where.source, where.sourceTxnId]];
+type StoredWithHash = { transaction: StoredTransaction; requestHash: string | null };
+
+/** Transactions with their journal lines, by a condition on `t` (transactions). */
+async function selectTransactions(db: Knex, condition: string, params: Knex.RawBinding[]): Promise<StoredWithHash[]> {
   const result = await db.raw<{ rows: Array<StoredTransaction & { request_hash: string | null }> }>(
     `SELECT ${TRANSACTION_COLUMNS}, t.request_hash,
        coalesce((SELECT json_agg(json_build_object(
@@ -186,31 +182,73 @@ export async function getTransaction(db: Knex, where: { txnId: string } | { reve
      WHERE ${condition}`,
     params,
   );
-  const row = result.rows[0];
-  if (!row) return null;
-  const { request_hash: requestHash, ...transaction } = row;
-  return { transaction, requestHash };
+  return result.rows.map(({ request_hash: requestHash, ...transaction }) => ({ transaction, requestHash }));
+}
+
+/** One transaction with its journal lines, or null. */
+export async function getTransaction(
+  db: Knex,
+  where: { txnId: string } | { reversesTxnId: string } | { source: string; sourceTxnId: string },
+): Promise<StoredWithHash | null> {
+  const [condition, params]: [string, string[]] =
+    'txnId' in where
+      ? ['t.txn_id = ?', [where.txnId]]
+      : 'reversesTxnId' in where
+        ? ['t.reverses_txn_id = ?', [where.reversesTxnId]]
+        : ['t.source = ? AND t.source_txn_id = ?', [where.source, where.sourceTxnId]];
+  const [found] = await selectTransactions(db, condition, params);
+  return found ?? null;
 }
 
 export type PostOutcome = { created: boolean; transaction: StoredTransaction };
+
+const sourceKey = (source: string, sourceTxnId: string) => `${source}\u0000${sourceTxnId}`;
+
+/**
+ * Posts entries together, in one statement and one database transaction, and answers each on
+ * its own: created, or already posted under its (source, source_txn_id) with the same request,
+ * or an idempotency conflict. If the statement is refused (say one entry names an unknown
+ * customer), each entry is posted alone, so one bad entry fails only itself.
+ */
+export async function postEntries(db: Knex, drafts: TransactionDraft[]): Promise<Array<PostOutcome | LedgerError>> {
+  let inserted: Set<string>;
+  try {
+    inserted = await insertDrafts(db, drafts);
+  } catch (error) {
+    if (!(error instanceof LedgerError)) throw error;
+    if (drafts.length === 1) return [error];
+    return (await Promise.all(drafts.map((draft) => postEntries(db, [draft])))).flat();
+  }
+  const stored = await selectTransactions(
+    db,
+    '(t.source, t.source_txn_id) IN (SELECT * FROM unnest(?::text[], ?::text[]))',
+    [drafts.map((d) => d.source), drafts.map((d) => d.sourceTxnId)],
+  );
+  const byKey = new Map(stored.map((s) => [sourceKey(s.transaction.source, s.transaction.source_txn_id), s]));
+  return drafts.map((draft) => {
+    const found = byKey.get(sourceKey(draft.source, draft.sourceTxnId));
+    assert(found, `transaction ${draft.source}/${draft.sourceTxnId} neither inserted nor found`);
+    if (inserted.has(draft.txnId)) return { created: true, transaction: found.transaction };
+    if (found.requestHash !== draft.requestHash) {
+      return new LedgerError(
+        'idempotency_conflict',
+        `source_txn_id ${draft.sourceTxnId} of source ${draft.source} was already posted with a different payload`,
+        [{ txn_id: found.transaction.txn_id }],
+      );
+    }
+    return { created: false, transaction: found.transaction };
+  });
+}
 
 /**
  * Posts one entry. Repeating its (source, source_txn_id) with the same request returns the
  * existing transaction; with a different request it is an idempotency conflict.
  */
 export async function postEntry(db: Knex, draft: TransactionDraft): Promise<PostOutcome> {
-  const inserted = await insertDrafts(db, [draft]);
-  const stored = await getTransaction(db, { source: draft.source, sourceTxnId: draft.sourceTxnId });
-  assert(stored, `transaction ${draft.source}/${draft.sourceTxnId} neither inserted nor found`);
-  if (inserted.has(draft.txnId)) return { created: true, transaction: stored.transaction };
-  if (stored.requestHash !== draft.requestHash) {
-    throw new LedgerError(
-      'idempotency_conflict',
-      `source_txn_id ${draft.sourceTxnId} of source ${draft.source} was already posted with a different payload`,
-      [{ txn_id: stored.transaction.txn_id }],
-    );
-  }
-  return { created: false, transaction: stored.transaction };
+  const [outcome] = await postEntries(db, [draft]);
+  assert(outcome, 'postEntries answered no entry');
+  if (outcome instanceof LedgerError) throw outcome;
+  return outcome;
 }
 
 /**
