@@ -1,0 +1,1 @@
+export { Scheduler, type ScheduledTask, type SchedulerOptions } from './scheduler.js';

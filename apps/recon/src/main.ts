@@ -1,0 +1,33 @@
+import { createDb, createLogger, exitOnStartupError, migrateToHead, onShutdown } from '@ledger/core';
+import { loadConfig } from './config.js';
+import { Resources } from './lifecycle.js';
+import { Scheduler } from './scheduler.js';
+
+/**
+ * The recon process: migrates the book's database to head, then runs the reconciliation
+ * scheduler. The checks themselves arrive in a later issue; until then it schedules nothing.
+ */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger({ level: config.LOG_LEVEL, service: 'recon', book: config.ENTITY_ID });
+  const resources = new Resources();
+  onShutdown(logger, () => resources.closeAll());
+  try {
+    const db = createDb({ url: config.LEDGER_DB_URL, poolMax: config.DB_POOL_MAX, applicationName: 'ledger-recon' });
+    resources.add(() => db.destroy());
+    const applied = await migrateToHead(db);
+    logger.info('migrated', { applied });
+    if (resources.closing) return;
+
+    const scheduler = new Scheduler({ tasks: [], logger });
+    scheduler.start();
+    resources.add(() => scheduler.stop());
+    logger.info('ready');
+  } catch (error) {
+    // A shutdown during start-up interrupts it; onShutdown reports and exits.
+    if (resources.closing) return;
+    throw error;
+  }
+}
+
+main().catch(exitOnStartupError);

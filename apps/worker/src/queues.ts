@@ -1,0 +1,36 @@
+import type { Book } from '@ledger/core';
+import type { DefaultJobOptions } from 'bullmq';
+
+/**
+ * The book's job queue. The name carries the book, so two books may share one Redis without
+ * seeing each other's jobs. BullMQ refuses ':' in a queue name (it separates key parts), hence '-'.
+ */
+export function jobsQueueName(book: Book): string {
+  return `ledger-${book}-jobs`;
+}
+
+/** BullMQ's own default key prefix; override with QUEUE_PREFIX (same value on api and worker). */
+export const DEFAULT_QUEUE_PREFIX = 'bull';
+
+/**
+ * Payload of each job kind, by job name. Producers (the api) enqueue with these types; each
+ * handler still validates what it reads back from Redis. No job kinds exist yet: sync and
+ * recost jobs arrive with their issues, each adding its name and payload here and its handler
+ * in `src/jobs/`.
+ */
+export type JobPayloads = Record<never, never>;
+export type JobName = keyof JobPayloads & string;
+
+const DAY_SECONDS = 86_400;
+
+/**
+ * Attempts, backoff and removal for every job a producer adds. A failure not worth retrying
+ * (bad payload, unknown job) throws UnrecoverableError and is failed at once whatever
+ * `attempts` says. Producers should pass the job's business key as `jobId` (idempotent enqueue).
+ */
+export const DEFAULT_JOB_OPTIONS = {
+  attempts: 3,
+  backoff: { type: 'exponential', delay: 10_000 },
+  removeOnComplete: { age: 7 * DAY_SECONDS, count: 1_000 },
+  removeOnFail: { age: 30 * DAY_SECONDS, count: 10_000 },
+} as const satisfies DefaultJobOptions;

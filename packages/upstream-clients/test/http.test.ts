@@ -1,0 +1,134 @@
+import { inspect } from 'node:util';
+import { expect } from 'chai';
+import nock from 'nock';
+import { createUpstreamHttp, UpstreamError, type UpstreamHttpOptions } from '../src/index.js';
+
+const BASE_URL = 'http://usbroker.test/api';
+const SECRET = 'sk_live_do_not_leak';
+
+function client(overrides: Partial<UpstreamHttpOptions> = {}) {
+  return createUpstreamHttp({
+    upstream: 'usbroker',
+    baseUrl: BASE_URL,
+    timeoutMs: 1_000,
+    retryLimit: 2,
+    backoffMs: 5,
+    headers: { 'x-api-key': SECRET },
+    ...overrides,
+  });
+}
+
+/** The rejection of `promise`, which must reject. */
+async function rejectionOf(promise: Promise<unknown>): Promise<UpstreamError> {
+  const outcome = await promise.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
+  if (!('error' in outcome)) throw new Error(`expected a rejection, got ${JSON.stringify(outcome.value)}`);
+  expect(outcome.error).to.be.instanceOf(UpstreamError);
+  return outcome.error as UpstreamError;
+}
+
+describe('upstream HTTP client', () => {
+  before(() => nock.disableNetConnect());
+  afterEach(() => {
+    const pending = nock.pendingMocks();
+    nock.cleanAll();
+    expect(pending, 'every mocked answer was requested').to.deep.equal([]);
+  });
+  after(() => nock.enableNetConnect());
+  beforeEach(() => nock.disableNetConnect());
+
+  it('resolves paths against the base URL and sends the configured headers', async () => {
+    nock(BASE_URL, { reqheaders: { 'x-api-key': SECRET, accept: 'application/json' } })
+      .get('/v1/accounts')
+      .query({ page: '2' })
+      .reply(200, { items: [] });
+    expect(await client().getJson('/v1/accounts', { page: 2 })).to.deep.equal({ items: [] });
+  });
+
+  it('posts JSON and parses the JSON answer', async () => {
+    nock(BASE_URL).post('/v1/orders', { symbol: 'AAPL', quantity: '2' }).reply(201, { order_id: 'o-1' });
+    expect(await client().postJson('v1/orders', { symbol: 'AAPL', quantity: '2' })).to.deep.equal({ order_id: 'o-1' });
+  });
+
+  describe('when a GET answers 503 and then 200', () => {
+    it('retries and returns the 200 answer', async () => {
+      nock(BASE_URL).get('/v1/positions').reply(503).get('/v1/positions').reply(200, { positions: ['AAPL'] });
+      expect(await client().getJson('v1/positions')).to.deep.equal({ positions: ['AAPL'] });
+    });
+  });
+
+  describe('when a GET keeps answering 5xx', () => {
+    it('gives up after the retry limit with the status and the number of attempts', async () => {
+      nock(BASE_URL).get('/v1/positions').times(3).reply(503, { error: 'down' });
+      const error = await rejectionOf(client({ retryLimit: 2 }).getJson('v1/positions'));
+      expect(error).to.include({ upstream: 'usbroker', failure: 'http_status', status: 503, method: 'GET', attempts: 3 });
+      expect(error.path).to.equal('v1/positions');
+      expect(error.message).to.equal('usbroker GET /v1/positions answered 503 after 3 attempts');
+    });
+
+    it('waits longer before each retry (backoff)', async () => {
+      nock(BASE_URL).get('/v1/slow').times(3).reply(502);
+      const startedAt = Date.now();
+      await rejectionOf(client({ retryLimit: 2, backoffMs: 40 }).getJson('v1/slow'));
+      // 40 ms, then 80 ms.
+      expect(Date.now() - startedAt).to.be.at.least(110);
+    });
+  });
+
+  describe('when the upstream does not answer in time', () => {
+    it('fails with a timeout, after retrying a GET', async () => {
+      nock(BASE_URL).get('/v1/statement').times(2).delay(500).reply(200, {});
+      const error = await rejectionOf(client({ timeoutMs: 50, retryLimit: 1 }).getJson('v1/statement'));
+      expect(error).to.include({ failure: 'timeout', status: null, attempts: 2, code: 'ETIMEDOUT' });
+    });
+  });
+
+  describe('when the upstream answers 4xx', () => {
+    it('does not retry', async () => {
+      nock(BASE_URL).get('/v1/accounts/nope').once().reply(404, { error: 'not found' });
+      const error = await rejectionOf(client().getJson('v1/accounts/nope'));
+      expect(error).to.include({ failure: 'http_status', status: 404, attempts: 1 });
+    });
+  });
+
+  describe('when a POST answers 503', () => {
+    it('does not retry it: a POST may have taken effect', async () => {
+      nock(BASE_URL).post('/v1/orders').once().reply(503);
+      const error = await rejectionOf(client().postJson('v1/orders', {}));
+      expect(error).to.include({ method: 'POST', status: 503, attempts: 1 });
+    });
+  });
+
+  describe('when the connection is refused', () => {
+    it('fails as a network error, after retrying', async () => {
+      // A real refusal: nothing listens on port 1 of loopback.
+      nock.enableNetConnect('127.0.0.1:1');
+      const error = await rejectionOf(client({ baseUrl: 'http://127.0.0.1:1/api', retryLimit: 1 }).getJson('v1/ping'));
+      expect(error).to.include({ failure: 'network', status: null, code: 'ECONNREFUSED', attempts: 2 });
+    });
+  });
+
+  describe('when the answer is not JSON', () => {
+    it('fails as a bad response', async () => {
+      nock(BASE_URL).get('/v1/accounts').reply(200, '<html>maintenance</html>', { 'content-type': 'text/html' });
+      const error = await rejectionOf(client().getJson('v1/accounts'));
+      expect(error).to.include({ failure: 'bad_response', attempts: 1 });
+    });
+  });
+
+  it('never carries credentials in its errors: not the headers, not the query string', async () => {
+    nock(BASE_URL).get('/v1/accounts').query(true).reply(401, { error: `bad key ${SECRET}` });
+    const error = await rejectionOf(client().getJson(`v1/accounts?api_key=${SECRET}`));
+    expect(error.status).to.equal(401);
+    for (const rendering of [error.message, error.stack ?? '', inspect(error, { depth: 10 }), JSON.stringify(error)]) {
+      expect(rendering).to.not.include(SECRET);
+    }
+  });
+
+  it('returns a text body as text', async () => {
+    nock(BASE_URL).get('/v1/ledger.csv').reply(200, 'date,amount\n2026-01-02,1.00\n', { 'content-type': 'text/csv' });
+    expect(await client().getText('v1/ledger.csv')).to.equal('date,amount\n2026-01-02,1.00\n');
+  });
+});
