@@ -105,7 +105,7 @@ export async function up(knex: Knex): Promise<void> {
       CONSTRAINT journal_lines_one_side CHECK (debit >= 0 AND credit >= 0 AND ((debit > 0) <> (credit > 0)))
     );
     CREATE INDEX journal_lines_txn_idx ON journal_lines (txn_id);
-    CREATE INDEX journal_lines_account_idx ON journal_lines (account_code, txn_date);
+    CREATE INDEX journal_lines_account_idx ON journal_lines (account_code, line_id);
 
     -- Running totals per account, split over slots so concurrent posters rarely wait on
     -- one hot row (1100 and 2010 are touched by almost every transaction).
