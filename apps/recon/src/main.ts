@@ -1,6 +1,5 @@
-import { createDb, createLogger, exitOnStartupError, migrateToHead, onShutdown } from '@ledger/core';
+import { createDb, createLogger, exitOnStartupError, migrateToHead, onShutdown, Resources } from '@ledger/core';
 import { loadConfig } from './config.js';
-import { Resources } from './lifecycle.js';
 import { Scheduler } from './scheduler.js';
 
 /**

@@ -1,8 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { isAtHead } from '@ledger/core';
-import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import { expect } from 'chai';
-import { AppProcess } from './support/processes.js';
+import { AppProcess, createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 
 const RECON_DIR = fileURLToPath(new URL('..', import.meta.url));
 

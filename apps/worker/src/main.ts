@@ -1,7 +1,6 @@
-import { createDb, createLogger, exitOnStartupError, migrateToHead, onShutdown } from '@ledger/core';
+import { createDb, createLogger, exitOnStartupError, migrateToHead, onShutdown, Resources } from '@ledger/core';
 import { loadConfig } from './config.js';
 import { JOB_HANDLERS } from './jobs/index.js';
-import { Resources } from './lifecycle.js';
 import { jobsQueueName } from './queues.js';
 import { createJobsWorker } from './worker.js';
 

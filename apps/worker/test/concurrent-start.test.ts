@@ -2,10 +2,9 @@ import { readdirSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { isAtHead } from '@ledger/core';
-import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
-import { AppProcess } from './support/processes.js';
+import { AppProcess, createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 
 const WORKER_DIR = fileURLToPath(new URL('..', import.meta.url));
 const RECON_DIR = fileURLToPath(new URL('../../recon', import.meta.url));

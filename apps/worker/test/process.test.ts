@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { isAtHead } from '@ledger/core';
-import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import { Queue } from 'bullmq';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { jobsQueueName } from '../src/queues.js';
-import { AppProcess } from './support/processes.js';
+import { AppProcess, createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 
 const WORKER_DIR = fileURLToPath(new URL('..', import.meta.url));
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';

@@ -46,3 +46,4 @@ export async function createTestDatabase(options: { migrate?: boolean; poolMax?:
     },
   };
 }
+export * from './app-process.js';
