@@ -184,7 +184,8 @@ export async function up(knex: Knex): Promise<void> {
       bad_account text;
     BEGIN
       SELECT n.txn_id INTO bad_txn
-        FROM new_lines n LEFT JOIN transactions t ON t.txn_id = n.txn_id
+        FROM (SELECT DISTINCT txn_id, txn_date, customer_id FROM new_lines) n
+        LEFT JOIN transactions t ON t.txn_id = n.txn_id
        WHERE t.txn_id IS NULL
           OR t.created_xid <> pg_current_xact_id()
           OR n.txn_date <> t.txn_date
