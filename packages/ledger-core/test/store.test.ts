@@ -262,6 +262,130 @@ describe('store', function () {
       expect(await count('transactions', { source_txn_id: 'batch-good-2' })).to.equal(1);
     });
 
+    /** What a read of the entry's key answers, as postEntries' outcomes carry it. */
+    const readBack = async (d: TransactionDraft) => (await getTransaction(db, { source: d.source, sourceTxnId: d.sourceTxnId }))?.transaction;
+
+    it('answers each entry with exactly what a read of it returns: created, repeated in the batch, already posted', async () => {
+      const earlier = draft({ source_txn_id: 'read-back-earlier', memo: 'before', metadata: { desk: 'b', n: [1, 2] } });
+      await postEntry(db, earlier);
+      const fresh = [
+        draft({ txn_type: 'buy_security', symbol: 'AAPL', quantity: '3', amount_usd: '450.10', memo: 'with fee', metadata: { a: { b: 1 } } }),
+        draft({ customer_id: 'C-2', amount_usd: '100.00', original_currency: 'AED', original_amount: '367.25' }),
+        draft({ txn_type: 'fx_spread', customer_id: null, amount_usd: '1.23' }),
+        draft({
+          txn_type: 'adjustment',
+          customer_id: null,
+          source_txn_id: 'read-back-adjustment',
+          lines: [
+            { account_code: '1010', debit: '5.5', credit: '0', posting_kind: 'correction' },
+            { account_code: '3000', debit: '0', credit: '2.25' },
+            { account_code: '4010', debit: '0', credit: '3.25' },
+          ],
+        }),
+      ];
+      const twin = draft({ txn_type: 'buy_security', symbol: 'AAPL', quantity: '3', amount_usd: '450.10', memo: 'with fee', metadata: { a: { b: 1 } }, source_txn_id: fresh[0]!.sourceTxnId });
+      const batch = [...fresh, twin, draft({ ...entry({ source_txn_id: 'read-back-earlier', memo: 'before', metadata: { n: [1, 2], desk: 'b' } }) })];
+      const outcomes = await postEntries(db, batch);
+      expect(outcomes.map((o) => ('code' in o ? o.code : o.created))).to.deep.equal([true, true, true, true, false, false]);
+      for (const [i, d] of batch.entries()) {
+        const outcome = outcomes[i] as Awaited<ReturnType<typeof postEntry>>;
+        expect(outcome.transaction, `entry ${i}`).to.deep.equal(await readBack(d));
+      }
+      expect((outcomes[4] as Awaited<ReturnType<typeof postEntry>>).transaction.txn_id).to.equal(fresh[0]!.txnId);
+      expect((outcomes[5] as Awaited<ReturnType<typeof postEntry>>).transaction.txn_id).to.equal(earlier.txnId);
+      // The original of a reversal shows it when answered as already posted.
+      const { transaction: reversal } = await reverseTransaction(db, earlier.txnId, { txnId: randomUUID(), txnDate: '2026-02-01', memo: null });
+      const [again] = await postEntries(db, [draft(entry({ source_txn_id: 'read-back-earlier', memo: 'before', metadata: { desk: 'b', n: [1, 2] } }))]);
+      expect((again as Awaited<ReturnType<typeof postEntry>>).transaction.reversed_by_txn_id).to.equal(reversal.txn_id);
+      expect((again as Awaited<ReturnType<typeof postEntry>>).transaction).to.deep.equal(await readBack(earlier));
+    });
+
+    it('answers an entry whose key a concurrent transaction took after the statement began with that transaction', async () => {
+      const same = entry({ source_txn_id: 'taken-meanwhile-same', amount_usd: '4.00' });
+      const other = entry({ source_txn_id: 'taken-meanwhile-other', amount_usd: '4.00' });
+      const rival = await db.transaction();
+      try {
+        // Inserted, not yet committed: the batch's insert waits on these keys, its snapshot predates their commit.
+        await insertDrafts(rival, [draft(same), draft(other)]);
+        const batch = [draft(same), draft({ source_txn_id: 'taken-meanwhile-fresh' }), draft({ ...other, amount_usd: '5.00' })];
+        const posting = postEntries(db, batch);
+        for (let waited = 0; ; waited += 1) {
+          const { rows } = await db.raw<{ rows: unknown[] }>(
+            `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%new_txns%'`,
+          );
+          if (rows.length > 0) break;
+          expect(waited, 'the batch never waited on the rival').to.be.lessThan(500);
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+        await rival.commit();
+        const outcomes = await posting;
+        expect(outcomes.map((o) => ('code' in o ? o.code : o.created))).to.deep.equal([false, true, 'idempotency_conflict']);
+        const won = await readBack(batch[0]!);
+        expect((outcomes[0] as Awaited<ReturnType<typeof postEntry>>).transaction).to.deep.equal(won);
+        expect((outcomes[1] as Awaited<ReturnType<typeof postEntry>>).transaction).to.deep.equal(await readBack(batch[1]!));
+        expect((outcomes[2] as LedgerError).details).to.deep.equal([{ txn_id: (await readBack(batch[2]!))!.txn_id }]);
+        expect(await count('transactions', { source_txn_id: 'taken-meanwhile-same' })).to.equal(1);
+      } finally {
+        if (!rival.isCompleted()) await rival.rollback();
+      }
+    });
+
+    it('sends the next batch before answering the callers of the one that finished', async () => {
+      // A database that answers each statement when told to, as if every entry were new.
+      const events: string[] = [];
+      const release: Array<() => void> = [];
+      const posted = new Map<string, TransactionDraft>();
+      // Rows as the statement returns them for new entries (which entries: by their ids in what was sent).
+      const stored = (d: TransactionDraft) => ({
+        txn_id: d.txnId, customer_id: d.customerId, txn_type: d.txnType, source: d.source, source_txn_id: d.sourceTxnId,
+        category: d.category, symbol: d.symbol, quantity: null, txn_date: d.txnDate, posted_at: new Date(), amount_usd: d.amountUsd.toFixed(),
+        original_currency: null, original_amount: null, fx_rate: null, recosted_at: null, reverses_txn_id: null, reversed_by_txn_id: null,
+        memo: d.memo, metadata: d.metadata, request_hash: d.requestHash, journal_lines: [],
+      });
+      const fakeDb = {
+        raw: (_sql: string, bindings: unknown[]) => {
+          const sent = JSON.stringify(bindings);
+          const drafts = [...posted.values()].filter((d) => sent.includes(d.txnId));
+          events.push(`statement ${drafts.map((d) => d.sourceTxnId).join(',')}`);
+          return new Promise((resolve) => release.push(() => resolve({ rows: drafts.map(stored) })));
+        },
+      } as unknown as Knex;
+      const batcher = createEntryBatcher(fakeDb);
+      const post = (key: string) => {
+        const d = draft({ source_txn_id: key });
+        posted.set(key, d);
+        return batcher.post(d).then((o) => events.push(`answered ${key} ${o.created}`));
+      };
+      const first = post('pipe-1'); // goes at once, alone
+      const rest = [post('pipe-2'), post('pipe-3')]; // wait for it, then go together
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(events).to.deep.equal(['statement pipe-1']);
+      release[0]!();
+      await first;
+      expect(events).to.deep.equal(['statement pipe-1', 'statement pipe-2,pipe-3', 'answered pipe-1 true']);
+      release[1]!();
+      await Promise.all(rest);
+      expect(events.slice(3)).to.deep.equal(['answered pipe-2 true', 'answered pipe-3 true']);
+    });
+
+    it('fails every caller of a batch the database fails, and goes on with the next batch', async () => {
+      let statements = 0;
+      const fakeDb = {
+        raw: () => {
+          statements += 1;
+          return statements === 1 ? Promise.reject(new Error('connection terminated')) : Promise.reject(Object.assign(new Error('still down'), { code: '08006' }));
+        },
+      } as unknown as Knex;
+      const batcher = createEntryBatcher(fakeDb);
+      const results = await Promise.allSettled([batcher.post(draft()), batcher.post(draft()), batcher.post(draft())]);
+      expect(results.map((r) => (r.status === 'rejected' ? (r.reason as Error).message : 'fulfilled'))).to.deep.equal([
+        'connection terminated',
+        'still down',
+        'still down',
+      ]);
+      expect(statements).to.equal(2);
+    });
+
     it('batches concurrent entries: 60 callers, one key each plus one shared key, each answered right', async () => {
       const batcher = createEntryBatcher(db, { batchSizeMax: 16, concurrency: 2 });
       const shared = entry({ source_txn_id: 'batcher-shared', amount_usd: '9.00' });

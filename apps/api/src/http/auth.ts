@@ -71,12 +71,22 @@ export function authenticate(config: ApiConfig, document: ApiDocument): RequestH
   assertEnforceable(document);
   const byScheme = credentials(config);
   const schemes = Object.keys(byScheme) as SchemeName[];
+  // Per operation (the validator hands out the document's own operation objects): worked out once.
+  const acceptedByOperation = new WeakMap<object, SchemeName[] | null>();
+  const acceptedFor = (schema: { security?: SecurityRequirement[] }): SchemeName[] | null => {
+    let accepted = acceptedByOperation.get(schema);
+    if (accepted === undefined) {
+      accepted = acceptedSchemes(schema.security ?? document.security ?? []);
+      acceptedByOperation.set(schema, accepted);
+    }
+    return accepted;
+  };
 
   return (req, _res, next) => {
     const operation = operationOf(req);
     // Fail closed: the validator answers unknown routes itself; nothing unmatched gets past here.
     if (!operation) return next(new ApiError('not_found', 'no such route'));
-    const accepted = acceptedSchemes(operation.schema.security ?? document.security ?? []);
+    const accepted = acceptedFor(operation.schema);
     if (accepted === null) return next();
 
     const presented = (scheme: SchemeName): string | undefined => {

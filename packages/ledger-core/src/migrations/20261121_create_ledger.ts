@@ -118,6 +118,10 @@ export async function up(knex: Knex): Promise<void> {
       PRIMARY KEY (account_code, slot)
     );
 
+    -- The checks below look rows up by key (a handful per posted row), so their plans are pinned
+    -- to index lookups: a plan chosen from statistics would seq-scan a never-analysed table (a
+    -- new book, a restore, autovacuum off) and stay cached for the session as the table grows.
+
     -- One row per database transaction that created transactions, while it runs: its deferred
     -- trigger is the commit-time balance check.
     CREATE TABLE ledger_commit_checks (xid xid8 PRIMARY KEY);
@@ -126,7 +130,8 @@ export async function up(knex: Knex): Promise<void> {
     -- transaction that posts it and that transaction's start (never forged: the commit check
     -- finds a database transaction's postings by them, through the posted_at index); its customer
     -- and reversed original exist; the commit check is scheduled.
-    CREATE FUNCTION ledger_after_transactions_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
+    CREATE FUNCTION ledger_after_transactions_inserted() RETURNS trigger LANGUAGE plpgsql
+      SET enable_seqscan = off SET enable_hashjoin = off SET enable_mergejoin = off AS $$
     BEGIN
       IF EXISTS (SELECT 1 FROM new_txns WHERE created_xid <> pg_current_xact_id() OR posted_at <> now()) THEN
         RAISE EXCEPTION 'created_xid and posted_at are stamped by the database; they cannot be given'
@@ -151,7 +156,8 @@ export async function up(knex: Knex): Promise<void> {
     -- At COMMIT: every transaction this database transaction created has two or more lines and
     -- balances. The row is removed once checked, so a later insert in the same database
     -- transaction (after SET CONSTRAINTS ... IMMEDIATE) schedules a fresh check.
-    CREATE FUNCTION ledger_assert_balanced_at_commit() RETURNS trigger LANGUAGE plpgsql AS $$
+    CREATE FUNCTION ledger_assert_balanced_at_commit() RETURNS trigger LANGUAGE plpgsql
+      SET enable_seqscan = off SET enable_hashjoin = off SET enable_mergejoin = off AS $$
     DECLARE
       bad record;
     BEGIN
@@ -178,7 +184,8 @@ export async function up(knex: Knex): Promise<void> {
 
     -- Per INSERT statement on journal_lines, set-based: lines belong to a transaction created in
     -- this database transaction and agree with it, name a known account; running totals move.
-    CREATE FUNCTION ledger_after_lines_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
+    CREATE FUNCTION ledger_after_lines_inserted() RETURNS trigger LANGUAGE plpgsql
+      SET enable_seqscan = off SET enable_hashjoin = off SET enable_mergejoin = off AS $$
     DECLARE
       bad_txn uuid;
       bad_account text;

@@ -9,6 +9,9 @@ interface Waiting {
   reject: (error: unknown) => void;
 }
 
+/** A posted batch: each entry's outcome, or the error that failed the batch as a whole. */
+type Settled = { outcomes: Array<PostOutcome | LedgerError> } | { error: unknown };
+
 export interface EntryBatcherOptions {
   /** Most entries posted in one statement. */
   batchSizeMax?: number;
@@ -25,31 +28,48 @@ export interface EntryBatcherOptions {
  * an entry arriving when a poster is free goes at once, alone; entries arriving while all
  * posters are busy go together in the next batch. Under load this turns many small commits
  * (each with its own trigger runs, commit-time check and WAL flush) into few larger ones.
+ * When a batch is done, the next one is sent before the finished one's callers are answered.
  */
 export function createEntryBatcher(db: Knex, { batchSizeMax = 100, concurrency = 1 }: EntryBatcherOptions = {}) {
   assert(batchSizeMax > 0 && concurrency > 0, 'batchSizeMax and concurrency must be positive');
   const waiting: Waiting[] = [];
   let posters = 0;
 
+  /** Posts a batch; settles (never rejects) to an outcome per entry, or to what failed the whole batch. */
+  const post = (batch: Waiting[]): Promise<Settled> =>
+    postEntries(
+      db,
+      batch.map((w) => w.draft),
+    )
+      .then((outcomes): Settled => {
+        assert(outcomes.length === batch.length, 'postEntries answered fewer entries than it was given');
+        return { outcomes };
+      })
+      .catch((error: unknown): Settled => ({ error }));
+
+  /** Answers each caller of a posted batch: its outcome, its own error, or the batch's. */
+  function answer(batch: Waiting[], settled: Settled): void {
+    batch.forEach((w, i) => {
+      if ('error' in settled) return w.reject(settled.error);
+      const outcome = settled.outcomes[i] as PostOutcome | LedgerError;
+      if (outcome instanceof LedgerError) w.reject(outcome);
+      else w.resolve(outcome);
+    });
+  }
+
   async function drain(): Promise<void> {
     posters += 1;
     try {
-      while (waiting.length > 0) {
-        const batch = waiting.splice(0, batchSizeMax);
-        try {
-          const outcomes = await postEntries(
-            db,
-            batch.map((w) => w.draft),
-          );
-          batch.forEach((w, i) => {
-            const outcome = outcomes[i];
-            assert(outcome, 'postEntries answered fewer entries than it was given');
-            if (outcome instanceof LedgerError) w.reject(outcome);
-            else w.resolve(outcome);
-          });
-        } catch (error) {
-          for (const w of batch) w.reject(error);
-        }
+      let batch = waiting.splice(0, batchSizeMax);
+      let posting = batch.length > 0 ? post(batch) : undefined;
+      while (posting) {
+        const settled = await posting;
+        const finished = batch;
+        // The next statement goes out before the finished batch's callers are answered (from a
+        // later turn of the event loop), so the database is not idle while their replies are sent.
+        batch = waiting.splice(0, batchSizeMax);
+        posting = batch.length > 0 ? post(batch) : undefined;
+        setImmediate(answer, finished, settled);
       }
     } finally {
       posters -= 1;

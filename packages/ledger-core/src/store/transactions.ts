@@ -1,8 +1,9 @@
 import type { Knex } from 'knex';
 import { assert, LedgerError } from '../domain/errors.js';
-import { Decimal, formatDecimal } from '../domain/money.js';
-import { isBalanced, type TxnType } from '../domain/posting-rules/index.js';
+import { Decimal } from '../domain/money.js';
+import type { TxnType } from '../domain/posting-rules/index.js';
 import { draftReversal, type TransactionDraft } from '../domain/transaction.js';
+import { draftsToWrite, insertLinesSql, insertTransactionsSql, linesDocument, transactionsDocument } from './draft-rows.js';
 import { translateDbError } from './errors.js';
 
 /** A transaction as stored, with its journal lines, in wire form (decimal strings). */
@@ -42,69 +43,18 @@ export interface StoredJournalLine {
   created_at: string;
 }
 
-const optional = (value: Decimal | null) => (value === null ? null : formatDecimal(value));
-
 /**
  * Inserts transactions with their journal lines in one set-based statement. A draft whose
  * (source, source_txn_id) is already taken is skipped, lines and all: this is what makes
  * ingest, and reversal (keyed by the original), idempotent. Returns the ids actually inserted.
  */
 export async function insertDrafts(db: Knex | Knex.Transaction, batch: TransactionDraft[]): Promise<Set<string>> {
-  // The same draft twice would join its lines to its one row twice.
-  const drafts = [...new Map(batch.map((d) => [d.txnId, d])).values()];
+  const drafts = draftsToWrite(batch);
   if (drafts.length === 0) return new Set();
-  const txnRows: unknown[] = [];
-  const lineRows: unknown[] = [];
-  for (const d of drafts) {
-    // Balanced three times: by the rule, here, and by the database at commit.
-    assert(isBalanced(d.lines), `transaction ${d.txnId} reached the store unbalanced`);
-    txnRows.push([
-      d.txnId,
-      d.customerId,
-      d.txnType,
-      d.source,
-      d.sourceTxnId,
-      d.category,
-      d.symbol,
-      d.quantity?.toString() ?? null,
-      d.txnDate,
-      formatDecimal(d.amountUsd),
-      d.originalCurrency,
-      optional(d.originalAmount),
-      optional(d.fxRate),
-      d.pendingRecost,
-      d.reversesTxnId,
-      d.memo,
-      d.metadata,
-      d.requestHash,
-    ]);
-    for (const l of d.lines) {
-      lineRows.push([d.txnId, l.accountCode, formatDecimal(l.debit), formatDecimal(l.credit), l.postingKind, d.customerId, d.txnDate]);
-    }
-  }
   try {
-    // Rows travel as one JSON document each for transactions and lines: cheaper to write in
-    // Node and to read in Postgres than two dozen array parameters.
     const result = await db.raw<{ rows: Array<{ txn_id: string }> }>(
-      `WITH new_txns AS (
-         INSERT INTO transactions (txn_id, customer_id, txn_type, source, source_txn_id, category, symbol, quantity,
-           txn_date, amount_usd, original_currency, original_amount, fx_rate, recosted_at, reverses_txn_id, memo,
-           metadata, request_hash)
-         SELECT (t->>0)::uuid, t->>1, t->>2, t->>3, t->>4, t->>5, t->>6, (t->>7)::numeric,
-           (t->>8)::date, (t->>9)::numeric, t->>10, (t->>11)::numeric, (t->>12)::numeric,
-           CASE WHEN (t->>13)::boolean THEN NULL ELSE now() END, (t->>14)::uuid, t->>15, t->16, t->>17
-         FROM jsonb_array_elements(?::jsonb) AS t
-         ON CONFLICT (source, source_txn_id) DO NOTHING
-         RETURNING txn_id
-       ), new_lines AS (
-         INSERT INTO journal_lines (txn_id, account_code, debit, credit, posting_kind, customer_id, txn_date)
-         SELECT (l->>0)::uuid, l->>1, (l->>2)::numeric, (l->>3)::numeric, l->>4, l->>5, (l->>6)::date
-         FROM jsonb_array_elements(?::jsonb) AS l
-         WHERE (l->>0)::uuid IN (SELECT txn_id FROM new_txns)
-         RETURNING 1
-       )
-       SELECT txn_id FROM new_txns`,
-      [JSON.stringify(txnRows), JSON.stringify(lineRows)],
+      `WITH new_txns AS (${insertTransactionsSql('txn_id')}), new_lines AS (${insertLinesSql('1')}) SELECT txn_id FROM new_txns`,
+      [transactionsDocument(drafts), linesDocument(drafts)],
     );
     return new Set(result.rows.map((r) => r.txn_id));
   } catch (error) {
@@ -146,21 +96,26 @@ const TRANSACTION_COLUMNS = `t.txn_id, t.customer_id, t.txn_type, t.source, t.so
   t.recosted_at, t.reverses_txn_id, r.txn_id AS reversed_by_txn_id, t.memo, t.metadata`;
 
 type StoredWithHash = { transaction: StoredTransaction; requestHash: string | null };
+type StoredRow = StoredTransaction & { request_hash: string | null };
+
+/** A journal line (alias `l`, its account `a`) as the JSON object `StoredJournalLine` is read from. */
+const JOURNAL_LINE_JSON = `json_build_object(
+  'line_id', l.line_id::text, 'txn_id', l.txn_id, 'account_code', l.account_code, 'account_name', a.name,
+  'debit', l.debit::text, 'credit', l.credit::text, 'customer_id', l.customer_id,
+  'posting_kind', l.posting_kind, 'txn_date', l.txn_date, 'created_at', ${isoTimestamp('l.created_at')})`;
+
+/** Stored transactions (`t`) with their lines and request hash, to be completed by a WHERE on `t`. */
+const SELECT_STORED = `SELECT ${TRANSACTION_COLUMNS}, t.request_hash,
+       coalesce((SELECT json_agg(${JOURNAL_LINE_JSON} ORDER BY l.line_id)
+         FROM journal_lines l JOIN accounts a USING (account_code) WHERE l.txn_id = t.txn_id), '[]') AS journal_lines
+     FROM transactions t LEFT JOIN transactions r ON r.reverses_txn_id = t.txn_id`;
+
+const withHash = ({ request_hash: requestHash, ...transaction }: StoredRow): StoredWithHash => ({ transaction, requestHash });
 
 /** Transactions with their journal lines, by a condition on `t` (transactions). */
 async function selectTransactions(db: Knex, condition: string, params: Knex.RawBinding[]): Promise<StoredWithHash[]> {
-  const result = await db.raw<{ rows: Array<StoredTransaction & { request_hash: string | null }> }>(
-    `SELECT ${TRANSACTION_COLUMNS}, t.request_hash,
-       coalesce((SELECT json_agg(json_build_object(
-           'line_id', l.line_id::text, 'txn_id', l.txn_id, 'account_code', l.account_code, 'account_name', a.name,
-           'debit', l.debit::text, 'credit', l.credit::text, 'customer_id', l.customer_id,
-           'posting_kind', l.posting_kind, 'txn_date', l.txn_date, 'created_at', ${isoTimestamp('l.created_at')}) ORDER BY l.line_id)
-         FROM journal_lines l JOIN accounts a USING (account_code) WHERE l.txn_id = t.txn_id), '[]') AS journal_lines
-     FROM transactions t LEFT JOIN transactions r ON r.reverses_txn_id = t.txn_id
-     WHERE ${condition}`,
-    params,
-  );
-  return result.rows.map(({ request_hash: requestHash, ...transaction }) => ({ transaction, requestHash }));
+  const result = await db.raw<{ rows: StoredRow[] }>(`${SELECT_STORED} WHERE ${condition}`, params);
+  return result.rows.map(withHash);
 }
 
 /** One transaction with its journal lines, or null. */
@@ -182,31 +137,70 @@ export type PostOutcome = { created: boolean; transaction: StoredTransaction };
 
 const sourceKey = (source: string, sourceTxnId: string) => `${source}\u0000${sourceTxnId}`;
 
+const STORED_TRANSACTION_COLUMNS = `txn_id, customer_id, txn_type, source, source_txn_id, category, symbol, quantity,
+  txn_date, posted_at, amount_usd, original_currency, original_amount, fx_rate, recosted_at, reverses_txn_id, memo,
+  metadata, request_hash`;
+
+/**
+ * Posts entries and answers, in the same statement, what it stored: each transaction it
+ * inserted with its journal lines, from the inserts' RETURNING, in the shape a read gives
+ * (store.test.ts compares the two). Same insert, same documents as insertDrafts; lines get
+ * their ids in the entry's order. An entry whose key was already taken gets no row.
+ */
+const POST_AND_RETURN = `WITH new_txns AS (${insertTransactionsSql(STORED_TRANSACTION_COLUMNS)}),
+  new_lines AS (${insertLinesSql('line_id, txn_id, account_code, debit, credit, customer_id, posting_kind, txn_date, created_at')})
+  SELECT t.txn_id, t.customer_id, t.txn_type, t.source, t.source_txn_id, t.category, t.symbol, t.quantity,
+    t.txn_date, t.posted_at, t.amount_usd, t.original_currency, t.original_amount, t.fx_rate, t.recosted_at,
+    t.reverses_txn_id, NULL::uuid AS reversed_by_txn_id, t.memo, t.metadata, t.request_hash,
+    coalesce(lines.journal_lines, '[]') AS journal_lines
+  FROM new_txns t
+  LEFT JOIN (SELECT l.txn_id, json_agg(${JOURNAL_LINE_JSON} ORDER BY l.line_id) AS journal_lines
+             FROM new_lines l JOIN accounts a USING (account_code) GROUP BY l.txn_id) lines USING (txn_id)`;
+
+/** Posts drafts with POST_AND_RETURN: the transactions it inserted, as stored. */
+async function postAndReturn(db: Knex, batch: TransactionDraft[]): Promise<StoredWithHash[]> {
+  const drafts = draftsToWrite(batch);
+  try {
+    const result = await db.raw<{ rows: StoredRow[] }>(POST_AND_RETURN, [transactionsDocument(drafts), linesDocument(drafts)]);
+    return result.rows.map(withHash);
+  } catch (error) {
+    translateDbError(error);
+  }
+}
+
 /**
  * Posts entries together, in one statement and one database transaction, and answers each on
  * its own: created, or already posted under its (source, source_txn_id) with the same request,
- * or an idempotency conflict. If the statement is refused (say one entry names an unknown
- * customer), each entry is posted alone, so one bad entry fails only itself.
+ * or an idempotency conflict. New entries are answered from the statement itself, in one round
+ * trip; only entries whose key was already taken (a retry, a conflict, a concurrent poster)
+ * need a read after it. If the statement is refused (say one entry names an unknown customer),
+ * each entry is posted alone, so one bad entry fails only itself.
  */
 export async function postEntries(db: Knex, drafts: TransactionDraft[]): Promise<Array<PostOutcome | LedgerError>> {
-  let inserted: Set<string>;
+  let inserted: StoredWithHash[];
   try {
-    inserted = await insertDrafts(db, drafts);
+    inserted = await postAndReturn(db, drafts);
   } catch (error) {
     if (!(error instanceof LedgerError)) throw error;
     if (drafts.length === 1) return [error];
     return (await Promise.all(drafts.map((draft) => postEntries(db, [draft])))).flat();
   }
-  const stored = await selectTransactions(
-    db,
-    '(t.source, t.source_txn_id) IN (SELECT * FROM unnest(?::text[], ?::text[]))',
-    [drafts.map((d) => d.source), drafts.map((d) => d.sourceTxnId)],
-  );
-  const byKey = new Map(stored.map((s) => [sourceKey(s.transaction.source, s.transaction.source_txn_id), s]));
+  const insertedIds = new Set(inserted.map((s) => s.transaction.txn_id));
+  const byKey = new Map(inserted.map((s) => [sourceKey(s.transaction.source, s.transaction.source_txn_id), s]));
+  const taken = drafts.filter((d) => !byKey.has(sourceKey(d.source, d.sourceTxnId)));
+  if (taken.length > 0) {
+    // A new statement, so a new snapshot: it sees a key committed while ours ran, too.
+    const found = await selectTransactions(
+      db,
+      '(t.source, t.source_txn_id) IN (SELECT * FROM unnest(?::text[], ?::text[]))',
+      [taken.map((d) => d.source), taken.map((d) => d.sourceTxnId)],
+    );
+    for (const s of found) byKey.set(sourceKey(s.transaction.source, s.transaction.source_txn_id), s);
+  }
   return drafts.map((draft) => {
     const found = byKey.get(sourceKey(draft.source, draft.sourceTxnId));
     assert(found, `transaction ${draft.source}/${draft.sourceTxnId} neither inserted nor found`);
-    if (inserted.has(draft.txnId)) return { created: true, transaction: found.transaction };
+    if (insertedIds.has(draft.txnId)) return { created: true, transaction: found.transaction };
     if (found.requestHash !== draft.requestHash) {
       return new LedgerError(
         'idempotency_conflict',
