@@ -164,8 +164,9 @@ const object = (properties: Record<string, JsonSchema>, description: string, opt
   properties,
 });
 
-export const schemas: Record<string, JsonSchema> = {
-  Error: {
+/** The one shape of every error response; `code` either matches a pattern or is one of a list. */
+function errorSchema(codes: string | ErrorCode[]): JsonSchema {
+  return {
     type: 'object',
     description: 'The one shape of every error response.',
     additionalProperties: false,
@@ -176,14 +177,21 @@ export const schemas: Record<string, JsonSchema> = {
         additionalProperties: false,
         required: ['code', 'message'],
         properties: {
-          code: { type: 'string', pattern: '^[a-z][a-z_]*$', description: 'Stable, snake_case; see the table in the description.' },
+          code:
+            typeof codes === 'string'
+              ? { type: 'string', pattern: codes, description: 'Stable, snake_case; see the table in the description.' }
+              : { type: 'string', enum: codes },
           message: { type: 'string', description: 'A human sentence; wording may change.' },
           details: { type: 'array', items: {}, description: 'Specifics, e.g. `{path, message}` per failed rule.' },
         },
       },
       request_id: { type: 'string', description: 'Also in the `X-Request-Id` header; quote it when reporting a problem.' },
     },
-  },
+  };
+}
+
+export const schemas: Record<string, JsonSchema> = {
+  Error: errorSchema('^[a-z][a-z_]*$'),
   ...scalars,
   TxnType: { type: 'string', enum: TXN_TYPES },
   EnterableTxnType: { type: 'string', enum: ENTERABLE_TXN_TYPES, description: 'Every type but `reversal`, which only reversing posts.' },
@@ -433,24 +441,7 @@ function errorResponse(description: string, codes: ErrorCode[]): ResponseObject 
   return {
     description: `${description} Codes: ${codes.map((c) => `\`${c}\``).join(', ')}.`,
     content: json(
-      {
-        type: 'object',
-        additionalProperties: false,
-        required: ['error', 'request_id'],
-        properties: {
-          error: {
-            type: 'object',
-            additionalProperties: false,
-            required: ['code', 'message'],
-            properties: {
-              code: { type: 'string', enum: codes },
-              message: { type: 'string' },
-              details: { type: 'array', items: {} },
-            },
-          },
-          request_id: { type: 'string' },
-        },
-      },
+      errorSchema(codes),
       { error: { code: codes[0], message: description }, request_id: '0190c2d4-6c1e-7a2b-9f00-000000000000' },
     ),
   };
