@@ -225,7 +225,8 @@ export async function postEntry(db: Knex, draft: TransactionDraft): Promise<Post
 
 /**
  * Reverses a transaction: posts the mirror entry once. Concurrent and repeated calls all get
- * the one reversal (the database's unique key on `reverses_txn_id` decides the race).
+ * the one reversal: it is keyed by its original (source `ledger`, `reversal:<txn_id>`), and the
+ * database's unique keys decide the race.
  */
 export async function reverseTransaction(
   db: Knex,
