@@ -18,6 +18,12 @@ const amount = (i: number, max: number) => new Decimal(((i * 7_919) % (max * 100
 
 export const customerId = (i: number, customers: number) => `BENCH-${i % customers}`;
 
+/** What operators enter by hand most: customers' deposits and withdrawals. */
+export function fundingEntry(i: number, customers: number): EntryRequest {
+  const txn_type = i % 10 < 7 ? 'deposit' : 'withdrawal';
+  return { txn_type, customer_id: customerId(i, customers), source: 'manual', source_txn_id: `bench-${i}`, txn_date: day(i), amount_usd: amount(i, 500) };
+}
+
 export function entry(i: number, customers: number): EntryRequest {
   const pick = (i * 0.618_033_988_75) % 1;
   let acc = 0;

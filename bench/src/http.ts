@@ -4,9 +4,11 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { upsertCustomer } from '@ledger/core';
 import type { TestDatabase } from '@ledger/core/testing';
-import { customerId, entry } from './fixtures.js';
+import type { EntryRequest } from '@ledger/core';
+import { customerId } from './fixtures.js';
 
 export interface HttpResult {
+  scenario: string;
   connections: number;
   seconds: number;
   transactions: number;
@@ -32,8 +34,17 @@ async function waitUntilReady(baseUrl: string, deadlineMs: number): Promise<void
   }
 }
 
+export interface Scenario {
+  name: string;
+  entry: (i: number, customers: number) => EntryRequest;
+}
+
 /** Manual entry over HTTP against the built API: `connections` clients for `seconds`. */
-export async function benchManualEntry(database: TestDatabase, { connections = 16, seconds = 15, customers = 200 } = {}): Promise<HttpResult> {
+export async function benchManualEntry(
+  database: TestDatabase,
+  scenario: Scenario,
+  { connections = 16, seconds = 15, customers = 200 } = {},
+): Promise<HttpResult> {
   for (let i = 0; i < customers; i += 1) await upsertCustomer(database.db, customerId(i, customers), {});
   const adminToken = randomBytes(24).toString('hex');
   const port = 18_000 + Math.floor(Math.random() * 1_000);
@@ -64,13 +75,14 @@ export async function benchManualEntry(database: TestDatabase, { connections = 1
           headers: { 'content-type': 'application/json', 'x-ledger-admin-token': adminToken },
           setupRequest: (request) => {
             sequence += 1;
-            const body = { ...entry(sequence, customers), source: 'manual', source_txn_id: `http-bench-${sequence}` };
+            const body = { ...scenario.entry(sequence, customers), source: 'manual', source_txn_id: `http-bench-${sequence}` };
             return { ...request, body: JSON.stringify(body) };
           },
         },
       ],
     });
     return {
+      scenario: scenario.name,
       connections,
       seconds,
       transactions: result['2xx'],
