@@ -57,7 +57,7 @@ function transactionFacts(t: Row) {
   };
 }
 
-function journalLine(l: Row, txnDate?: string) {
+function journalLine(l: Row) {
   return {
     line_id: String(l.line_id),
     txn_id: text(l.txn_id, 'txn_id'),
@@ -67,18 +67,18 @@ function journalLine(l: Row, txnDate?: string) {
     credit: text(l.credit, 'credit'),
     customer_id: textOrNull(l.customer_id, 'customer_id'),
     posting_kind: textOrNull(l.posting_kind, 'posting_kind'),
-    txn_date: txnDate ?? text(l.txn_date, 'txn_date'),
+    txn_date: text(l.txn_date, 'txn_date'),
     created_at: timestamp(l.created_at, 'created_at'),
   };
 }
 
 export const presentTransactionSummary = (row: Row) => transactionFacts(row);
 
-/** A transaction with its lines; each line carries the transaction's date (the database enforces they agree). */
+/** A transaction with its journal lines. */
 export function presentTransaction(t: StoredTransaction) {
   return {
     ...transactionFacts(t as unknown as Row),
-    journal_lines: t.journal_lines.map((l: StoredJournalLine) => journalLine(l as unknown as Row, t.txn_date)),
+    journal_lines: t.journal_lines.map((l: StoredJournalLine) => journalLine(l as unknown as Row)),
   };
 }
 
