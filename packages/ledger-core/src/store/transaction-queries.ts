@@ -91,24 +91,34 @@ const GROUP_COLUMN: Record<TransactionGroupBy, string> = {
   symbol: 't.symbol',
 };
 
+/**
+ * One page of a grouped query (`key` and aggregates per row) and how many groups there are, in
+ * one statement; a second only when the page is past the last group.
+ */
+async function pageOfGroups<Group>(db: Knex, grouped: Knex.QueryBuilder, orderBy: string, page: Page) {
+  const rows: Array<Group & { groups: number }> = await db
+    .with('g', grouped)
+    .select('*', db.raw('count(*) OVER ()::int AS groups'))
+    .from('g')
+    .orderByRaw(orderBy)
+    .limit(page.limit)
+    .offset(page.offset);
+  const total = rows[0]?.groups ?? (await db.with('g', grouped).count({ n: '*' }).from('g').first())?.n;
+  return { items: rows.map(({ groups: _groups, ...row }) => row as Group), total: Number(total ?? 0) };
+}
+
 /** Count and total per group over the filtered transactions, largest total first. */
 export async function groupTransactions(db: Knex, filter: TransactionFilter, groupBy: TransactionGroupBy, page: Page) {
   const key = GROUP_COLUMN[groupBy];
   const grouped = whereTransactions(db('transactions as t'), filter)
-    .select(db.raw(`${key} AS key`), db.raw('count(*)::int AS count'), db.raw('sum(t.amount_usd) AS total'))
+    .select(db.raw(`${key} AS key`), db.raw('count(*)::int AS count'), db.raw('sum(t.amount_usd)::text AS total_usd'), db.raw('sum(t.amount_usd) AS total'))
     .groupByRaw(key);
-  const result = await db
-    .with('g', grouped)
-    .select('key', 'count', db.raw('total::text AS total_usd'), db.raw('count(*) OVER ()::int AS groups'))
-    .from('g')
-    .orderByRaw(groupBy === 'day' ? 'key DESC' : 'total DESC, key')
-    .limit(page.limit)
-    .offset(page.offset);
-  const total = result[0]?.groups ?? (await db.with('g', grouped).count({ n: '*' }).from('g').first())?.n;
+  type Group = { key: string | null; count: number; total_usd: string; total?: string };
+  const result = await pageOfGroups<Group>(db, grouped, groupBy === 'day' ? 'key DESC' : 'total DESC, key', page);
   return {
     group_by: groupBy,
-    items: result.map(({ groups: _groups, ...row }: { groups: number; key: string | null; count: number; total_usd: string }) => row),
-    total: Number(total ?? 0),
+    items: result.items.map(({ total: _sortKey, ...row }) => row),
+    total: result.total,
     ...page,
   };
 }
@@ -218,18 +228,5 @@ export async function groupJournal(db: Knex, filter: JournalFilter, groupBy: Jou
       db.raw('(sum(l.debit) - sum(l.credit))::text AS net'),
     )
     .groupByRaw(key);
-  const rows = await db
-    .with('g', grouped)
-    .select('*', db.raw('count(*) OVER ()::int AS groups'))
-    .from('g')
-    .orderBy('key', groupBy === 'day' ? 'desc' : 'asc')
-    .limit(page.limit)
-    .offset(page.offset);
-  const total = rows[0]?.groups ?? (await db.with('g', grouped).count({ n: '*' }).from('g').first())?.n;
-  return {
-    group_by: groupBy,
-    items: rows.map(({ groups: _groups, ...row }: Record<string, unknown>) => row),
-    total: Number(total ?? 0),
-    ...page,
-  };
+  return { group_by: groupBy, ...(await pageOfGroups<Record<string, unknown>>(db, grouped, groupBy === 'day' ? 'key DESC' : 'key', page)), ...page };
 }
