@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { upsertCustomer } from '@ledger/core';
@@ -15,6 +16,9 @@ export interface HttpResult {
   transactionsPerSecond: number;
   latencyP50Ms: number;
   latencyP99Ms: number;
+  /** CPU time per posted transaction, of the api process and of all Postgres processes (Linux only). */
+  apiCpuMsPerTransaction: number | null;
+  postgresCpuMsPerTransaction: number | null;
   non2xx: number;
   errors: number;
 }
@@ -34,6 +38,43 @@ async function waitUntilReady(baseUrl: string, deadlineMs: number): Promise<void
   }
 }
 
+/** Linux's /proc counts CPU time in USER_HZ ticks, 100 per second on every mainstream build. */
+const TICKS_PER_SECOND = 100;
+
+function cpuSecondsOf(pid: number): number {
+  // Fields after the parenthesised command name: state is field 3, utime 14, stime 15.
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+}
+
+function postgresPids(): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres';
+      } catch {
+        return false; // exited meanwhile
+      }
+    })
+    .map(Number);
+}
+
+/** CPU seconds used so far by the api and by Postgres; null where /proc is not there to ask. */
+function cpuSnapshot(apiPid: number | undefined): { api: number; postgres: number } | null {
+  if (apiPid === undefined || process.platform !== 'linux') return null;
+  let postgres = 0;
+  for (const pid of postgresPids()) {
+    try {
+      postgres += cpuSecondsOf(pid);
+    } catch {
+      // a backend that exited between listing and reading
+    }
+  }
+  return { api: cpuSecondsOf(apiPid), postgres };
+}
+
 export interface Scenario {
   name: string;
   entry: (i: number, customers: number) => EntryRequest;
@@ -48,7 +89,9 @@ export async function benchManualEntry(
   for (let i = 0; i < customers; i += 1) await upsertCustomer(database.db, customerId(i, customers), {});
   const adminToken = randomBytes(24).toString('hex');
   const port = 18_000 + Math.floor(Math.random() * 1_000);
-  const api = spawn(process.execPath, [API_MAIN], {
+  // BENCH_API_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the api under load.
+  const nodeArgs = process.env.BENCH_API_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const api = spawn(process.execPath, [...nodeArgs, API_MAIN], {
     env: {
       ...process.env,
       ENTITY_ID: 'ENTITY_UAE',
@@ -65,6 +108,7 @@ export async function benchManualEntry(
   try {
     await waitUntilReady(baseUrl, 30_000);
     let sequence = 0;
+    const cpuBefore = cpuSnapshot(api.pid);
     const result = await autocannon({
       url: `${baseUrl}/v1/transactions`,
       connections,
@@ -81,6 +125,8 @@ export async function benchManualEntry(
         },
       ],
     });
+    const cpuAfter = cpuSnapshot(api.pid);
+    const perTransaction = (before: number, after: number) => Math.round(((after - before) * 1000 * 100) / result['2xx']) / 100;
     return {
       scenario: scenario.name,
       connections,
@@ -89,6 +135,8 @@ export async function benchManualEntry(
       transactionsPerSecond: result['2xx'] / result.duration,
       latencyP50Ms: result.latency.p50,
       latencyP99Ms: result.latency.p99,
+      apiCpuMsPerTransaction: cpuBefore && cpuAfter ? perTransaction(cpuBefore.api, cpuAfter.api) : null,
+      postgresCpuMsPerTransaction: cpuBefore && cpuAfter ? perTransaction(cpuBefore.postgres, cpuAfter.postgres) : null,
       non2xx: result.non2xx,
       errors: result.errors,
     };

@@ -31,7 +31,8 @@ if (which === 'all' || which === 'http') {
     const r = await withDatabase((db) => benchManualEntry(db, scenario));
     console.log(
       `manual entry over HTTP, ${r.scenario} (${r.connections} clients, ${r.seconds} s): ${round(r.transactionsPerSecond)} transactions/s, ` +
-        `p50 ${r.latencyP50Ms} ms, p99 ${r.latencyP99Ms} ms, ${r.transactions} posted, ${r.non2xx} non-2xx, ${r.errors} errors ` +
+        `p50 ${r.latencyP50Ms} ms, p99 ${r.latencyP99Ms} ms, ${r.transactions} posted, ${r.non2xx} non-2xx, ${r.errors} errors, ` +
+        `CPU per transaction: api ${r.apiCpuMsPerTransaction ?? '?'} ms, Postgres ${r.postgresCpuMsPerTransaction ?? '?'} ms ` +
         `(target ≥ 2,000/s)`,
     );
   }
