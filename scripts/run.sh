@@ -5,7 +5,10 @@
 #   processes (api, worker, recon) in the foreground. Ctrl-C or SIGTERM stops all three.
 #
 # Development settings, each overridable from the environment:
-#   LEDGER_DB_URL   postgres://postgres@127.0.0.1:5432/ledger_<book, lower case>
+#   LEDGER_MIGRATION_DB_URL
+#                   postgres://postgres@127.0.0.1:5432/ledger_<book, lower case> (the schema owner)
+#   LEDGER_DB_URL   postgres://ledger_<book, lower case>_runtime@127.0.0.1:5432/ledger_<book, …>
+#                   (a login role created here, owning nothing: the processes run as production's do)
 #   REDIS_URL       redis://127.0.0.1:6379
 #   PORT            8080 for ENTITY_UAE, 8081 for ENTITY_IND_IFSC (both books can run at once)
 #   LEDGER_TOKEN, LEDGER_ADMIN_TOKEN
@@ -31,11 +34,18 @@ bash scripts/ensure-services.sh
 # --- the book's database ---------------------------------------------------------------------
 db_name="ledger_$(tr '[:upper:]' '[:lower:]' <<<"$book")"
 if [[ -z ${LEDGER_DB_URL:-} ]]; then
-  export LEDGER_DB_URL="postgres://postgres@127.0.0.1:5432/${db_name}"
+  runtime_role="${db_name}_runtime"
+  export LEDGER_MIGRATION_DB_URL="postgres://postgres@127.0.0.1:5432/${db_name}"
+  export LEDGER_DB_URL="postgres://${runtime_role}@127.0.0.1:5432/${db_name}"
   exists=$(psql -w -h 127.0.0.1 -U postgres -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = '${db_name}'")
   if [[ $exists != 1 ]]; then
     echo "run: creating database ${db_name}" >&2
     psql -w -h 127.0.0.1 -U postgres -d postgres -qc "CREATE DATABASE ${db_name}"
+  fi
+  role_exists=$(psql -w -h 127.0.0.1 -U postgres -d postgres -tAc "SELECT 1 FROM pg_roles WHERE rolname = '${runtime_role}'")
+  if [[ $role_exists != 1 ]]; then
+    echo "run: creating login role ${runtime_role} (the processes' runtime role; the owner only migrates)" >&2
+    psql -w -h 127.0.0.1 -U postgres -d postgres -qc "CREATE ROLE ${runtime_role} LOGIN"
   fi
 fi
 

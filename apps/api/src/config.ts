@@ -40,6 +40,8 @@ export const apiConfigSchema = commonConfigSchema
 export interface ApiConfig {
   book: Book;
   dbUrl: string;
+  /** The schema owner's connection, used only to migrate at start (production); see openLedgerDatabase. */
+  migrationDbUrl: string | undefined;
   dbPoolMax: number;
   logLevel: 'error' | 'warn' | 'info' | 'debug';
   port: number;
@@ -58,6 +60,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
   return {
     book: parsed.ENTITY_ID,
     dbUrl: parsed.LEDGER_DB_URL,
+    migrationDbUrl: parsed.LEDGER_MIGRATION_DB_URL,
     dbPoolMax: parsed.DB_POOL_MAX,
     logLevel: parsed.LOG_LEVEL,
     port: parsed.PORT,

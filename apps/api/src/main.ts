@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createDb, createLogger, exitOnStartupError, migrateToHead, onShutdown } from '@ledger/core';
+import { createLogger, exitOnStartupError, onShutdown, openLedgerDatabase } from '@ledger/core';
 import { createApp } from './app.js';
 import { loadConfig } from './config.js';
 
@@ -15,8 +15,10 @@ function closeServer(server: Server): Promise<void> {
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger({ level: config.logLevel, service: 'api', book: config.book });
-  const db = createDb({ url: config.dbUrl, poolMax: config.dbPoolMax, applicationName: 'ledger-api' });
-  const applied = await migrateToHead(db);
+  const { db, applied } = await openLedgerDatabase(
+    { url: config.dbUrl, migrationUrl: config.migrationDbUrl, poolMax: config.dbPoolMax, applicationName: 'ledger-api' },
+    logger,
+  );
   logger.info('migrations at head', { applied });
 
   const app = createApp({ config, db, logger });

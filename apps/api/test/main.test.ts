@@ -44,14 +44,20 @@ describe('main: the process', () => {
   describe('with a database', () => {
     let testDb: TestDatabase;
     before(async () => {
-      testDb = await createTestDatabase({ migrate: false });
+      testDb = await createTestDatabase({ migrate: false, runtimeRole: true });
     });
     after(async () => {
       await testDb.drop();
     });
 
-    it('migrates to head, serves, and on SIGTERM stops cleanly with exit 0', async () => {
-      const main = startMain({ ENTITY_ID: 'ENTITY_UAE', LEDGER_DB_URL: testDb.url, PORT: '0', DB_POOL_MAX: '2' });
+    it('migrates to head as the owner, serves as the runtime role, and on SIGTERM stops cleanly with exit 0', async () => {
+      const main = startMain({
+        ENTITY_ID: 'ENTITY_UAE',
+        LEDGER_DB_URL: testDb.runtime!.url,
+        LEDGER_MIGRATION_DB_URL: testDb.url,
+        PORT: '0',
+        DB_POOL_MAX: '2',
+      });
       try {
         const listening = await waitFor(
           () => main.stdout.map((l) => JSON.parse(l) as { message: string; port: number }).find((l) => l.message === 'listening'),
@@ -66,6 +72,7 @@ describe('main: the process', () => {
         const [code] = await main.exited;
         expect(code).to.equal(0);
         expect(main.stdout.some((l) => l.includes('"message":"stopped"'))).to.equal(true);
+        expect(main.stdout.filter((l) => l.includes('"level":"warn"')), 'no warning: the runtime role cannot bypass the checks').to.deep.equal([]);
       } finally {
         if (main.child.exitCode === null) main.child.kill('SIGKILL');
       }

@@ -69,11 +69,13 @@ export interface StartOptions {
  * fresh migrated database of its own (dropped on close).
  */
 export async function startApi(options: StartOptions = {}): Promise<TestApi> {
-  const testDb: TestDatabase | undefined = options.db ? undefined : await createTestDatabase();
-  const db = options.db ?? (testDb as TestDatabase).db;
+  // The app runs as production's runtime role (owns nothing, holds only the runtime grants), so
+  // every endpoint is shown to work without the rights that could bypass the ledger's checks.
+  const testDb: TestDatabase | undefined = options.db ? undefined : await createTestDatabase({ runtimeRole: true });
+  const db = options.db ?? (testDb as TestDatabase).runtime!.db;
   const config = loadConfig({
     ENTITY_ID: 'ENTITY_UAE',
-    LEDGER_DB_URL: options.dbUrl ?? testDb?.url ?? 'postgres://postgres@127.0.0.1:5432/unused',
+    LEDGER_DB_URL: options.dbUrl ?? testDb?.runtime!.url ?? 'postgres://postgres@127.0.0.1:5432/unused',
     LEDGER_TOKEN,
     LEDGER_ADMIN_TOKEN: ADMIN_TOKEN,
     ...options.env,

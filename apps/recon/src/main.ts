@@ -1,4 +1,4 @@
-import { createDb, createLogger, exitOnStartupError, migrateToHead, onShutdown, Resources } from '@ledger/core';
+import { createLogger, exitOnStartupError, onShutdown, openLedgerDatabase, Resources } from '@ledger/core';
 import { loadConfig } from './config.js';
 import { Scheduler } from './scheduler.js';
 
@@ -12,9 +12,11 @@ async function main(): Promise<void> {
   const resources = new Resources();
   onShutdown(logger, () => resources.closeAll());
   try {
-    const db = createDb({ url: config.LEDGER_DB_URL, poolMax: config.DB_POOL_MAX, applicationName: 'ledger-recon' });
-    resources.add(() => db.destroy());
-    const applied = await migrateToHead(db);
+    const { applied } = await openLedgerDatabase(
+      { url: config.LEDGER_DB_URL, migrationUrl: config.LEDGER_MIGRATION_DB_URL, poolMax: config.DB_POOL_MAX, applicationName: 'ledger-recon' },
+      logger,
+      (opened) => resources.add(() => opened.destroy()),
+    );
     logger.info('migrated', { applied });
     if (resources.closing) return;
 

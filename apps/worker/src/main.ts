@@ -1,4 +1,4 @@
-import { createDb, createLogger, exitOnStartupError, migrateToHead, onShutdown, Resources } from '@ledger/core';
+import { createLogger, exitOnStartupError, onShutdown, openLedgerDatabase, Resources } from '@ledger/core';
 import { loadConfig } from './config.js';
 import { JOB_HANDLERS } from './jobs/index.js';
 import { jobsQueueName } from './queues.js';
@@ -11,9 +11,11 @@ async function main(): Promise<void> {
   const resources = new Resources();
   onShutdown(logger, () => resources.closeAll());
   try {
-    const db = createDb({ url: config.LEDGER_DB_URL, poolMax: config.DB_POOL_MAX, applicationName: 'ledger-worker' });
-    resources.add(() => db.destroy());
-    const applied = await migrateToHead(db);
+    const { db, applied } = await openLedgerDatabase(
+      { url: config.LEDGER_DB_URL, migrationUrl: config.LEDGER_MIGRATION_DB_URL, poolMax: config.DB_POOL_MAX, applicationName: 'ledger-worker' },
+      logger,
+      (opened) => resources.add(() => opened.destroy()),
+    );
     logger.info('migrated', { applied });
     if (resources.closing) return;
 

@@ -40,7 +40,7 @@ describe('worker process', () => {
   let worker: AppProcess | undefined;
 
   beforeEach(async () => {
-    database = await createTestDatabase({ migrate: false });
+    database = await createTestDatabase({ migrate: false, runtimeRole: true });
     // A Redis namespace of this run's own: no other test or developer sees its jobs.
     queuePrefix = `ledger-test-${process.pid}-${randomBytes(4).toString('hex')}`;
   });
@@ -71,6 +71,8 @@ describe('worker process', () => {
       const ready = await proc.waitForLog('ready');
       expect(ready.queue).to.equal('ledger-ENTITY_UAE-jobs');
       expect(await isAtHead(database.db)).to.equal(true);
+      // One role migrating and running (a developer's setup) can switch the checks off: it says so.
+      expect(proc.logs.find((l) => l.level === 'warn')?.message).to.match(/can bypass the ledger checks/);
     });
 
     it('on SIGTERM closes everything and exits 0 within a few seconds', async () => {
@@ -89,11 +91,30 @@ describe('worker process', () => {
     });
   });
 
+  describe('as production runs it: LEDGER_MIGRATION_DB_URL the owner, LEDGER_DB_URL a role that owns nothing', () => {
+    it('migrates as the owner, then runs as the other role, without a warning', async () => {
+      const proc = startWorker({ LEDGER_DB_URL: database.runtime!.url, LEDGER_MIGRATION_DB_URL: database.url });
+      await proc.waitForLog('ready');
+      expect(await isAtHead(database.db)).to.equal(true);
+      expect(proc.logs.filter((l) => l.level === 'warn')).to.deep.equal([]);
+    });
+
+    it('refuses to start when LEDGER_DB_URL is the owner too: one line on stderr', async () => {
+      const proc = startWorker({ LEDGER_MIGRATION_DB_URL: database.url });
+      const exit = await proc.exited;
+      expect(exit.code).to.not.equal(0);
+      const lines = proc.stderr.split('\n').filter((l) => l.length > 0);
+      expect(lines, proc.stderr).to.have.length(1);
+      expect(lines[0]).to.match(/^configuration error: LEDGER_DB_URL's role \S+ is a superuser and owns .* could bypass the ledger checks/);
+    });
+  });
+
   describe('when its configuration is bad', () => {
     const cases: Array<[string, Record<string, string | undefined>, string]> = [
       ['ENTITY_ID names no book', { ENTITY_ID: 'ENTITY_MARS' }, 'ENTITY_ID'],
       ['ENTITY_ID is unset', { ENTITY_ID: undefined }, 'ENTITY_ID'],
       ['LEDGER_DB_URL is missing', { LEDGER_DB_URL: undefined }, 'LEDGER_DB_URL'],
+      ['LEDGER_MIGRATION_DB_URL is not a postgres URL', { LEDGER_MIGRATION_DB_URL: 'mysql://root@localhost/x' }, 'LEDGER_MIGRATION_DB_URL'],
       ['REDIS_URL is not a redis URL', { REDIS_URL: 'http://127.0.0.1:6379' }, 'REDIS_URL'],
       ['QUEUE_PREFIX has a colon', { QUEUE_PREFIX: 'a:b' }, 'QUEUE_PREFIX'],
     ];

@@ -3,12 +3,17 @@ import { z } from 'zod';
 export const BOOKS = ['ENTITY_UAE', 'ENTITY_IND_IFSC'] as const;
 export type Book = (typeof BOOKS)[number];
 
+const POSTGRES_URL = /^postgres(ql)?:\/\//;
+
 /** Settings every process of a book needs. */
 export const commonConfigSchema = z.object({
   ENTITY_ID: z.enum(BOOKS, { message: `must be one of ${BOOKS.join(', ')}` }),
-  LEDGER_DB_URL: z
-    .string({ message: 'is required (postgres://user@host:port/database)' })
-    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'),
+  LEDGER_DB_URL: z.string({ message: 'is required (postgres://user@host:port/database)' }).regex(POSTGRES_URL, 'must be a postgres:// URL'),
+  /** The schema owner, used only to migrate at start; unset, LEDGER_DB_URL migrates (development). */
+  LEDGER_MIGRATION_DB_URL: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.string().regex(POSTGRES_URL, 'must be a postgres:// URL').optional(),
+  ),
   LOG_LEVEL: z.enum(['error', 'warn', 'info', 'debug']).default('info'),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
 });

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import * as checksRunAsOwner from '../migrations/20261122_checks_run_as_owner.js';
 import * as createLedger from '../migrations/20261121_create_ledger.js';
 
 interface Migration {
@@ -7,7 +8,10 @@ interface Migration {
 }
 
 /** Every migration, in order. A list in code rather than a folder scan: it bundles and it cannot drift. */
-const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [['20261121_create_ledger', createLedger]];
+const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
+  ['20261121_create_ledger', createLedger],
+  ['20261122_checks_run_as_owner', checksRunAsOwner],
+];
 
 const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {
   getMigrations: async () => [...MIGRATIONS],

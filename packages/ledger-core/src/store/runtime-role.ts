@@ -1,0 +1,64 @@
+import type { Knex } from 'knex';
+
+/** The ledger's tables: a role that owns any of them can switch the ledger's checks off. */
+const LEDGER_TABLES = ['accounts', 'customers', 'transactions', 'journal_lines', 'account_totals', 'ledger_commit_checks'];
+
+/**
+ * What the role the service runs as may do, and nothing more: read the books; write only by
+ * posting (transactions and their lines, checked by the owner's triggers, which keep the totals
+ * and the commit checks themselves), stamp a recost, and keep customers' details. No UPDATE or
+ * DELETE of the journal, no TRUNCATE, no DDL: not owning the tables, it cannot disable a trigger.
+ */
+const RUNTIME_GRANTS = [
+  'GRANT SELECT ON ALL TABLES IN SCHEMA ?? TO ??',
+  'GRANT INSERT ON transactions, journal_lines TO ??',
+  'GRANT UPDATE (recosted_at) ON transactions TO ??',
+  'GRANT INSERT, UPDATE (name, email, metadata, updated_at) ON customers TO ??',
+];
+
+/**
+ * Grants `role` the runtime privileges on the ledger's schema. Run by the schema owner after
+ * migrating, at every start: idempotent, and it covers tables a new migration added.
+ */
+export async function grantRuntimePrivileges(owner: Knex, role: string): Promise<void> {
+  await owner.transaction(async (trx) => {
+    const { rows } = await trx.raw<{ rows: Array<{ schema: string }> }>('SELECT current_schema() AS schema');
+    const schema = rows[0]?.schema;
+    if (!schema) throw new Error('no current schema to grant on');
+    for (const grant of RUNTIME_GRANTS) {
+      await trx.raw(grant, grant.includes('SCHEMA') ? [schema, role] : [role]);
+    }
+  });
+}
+
+/** The role a connection runs as. */
+export async function currentRole(db: Knex): Promise<string> {
+  const { rows } = await db.raw<{ rows: Array<{ role: string }> }>('SELECT current_user AS role');
+  const role = rows[0]?.role;
+  if (!role) throw new Error('the database named no current role');
+  return role;
+}
+
+/**
+ * Why this connection's role could bypass the ledger's checks, if it could: a superuser can
+ * switch triggers off for its session, and an owner of a ledger table (or a member of its
+ * owner's role) can disable, drop or replace the table's triggers. Empty when it could not.
+ */
+export async function runtimeRoleProblems(db: Knex): Promise<string[]> {
+  const { rows } = await db.raw<{ rows: Array<{ superuser: boolean; owned: string[] | null }> }>(
+    `SELECT r.rolsuper AS superuser,
+            (SELECT array_agg(c.relname::text ORDER BY c.relname)
+               FROM pg_class c
+              WHERE c.relnamespace = current_schema()::regnamespace
+                AND c.relname = ANY (?::text[])
+                AND pg_has_role(current_user, c.relowner, 'USAGE')) AS owned
+       FROM pg_roles r WHERE r.rolname = current_user`,
+    [LEDGER_TABLES],
+  );
+  const [role] = rows;
+  if (!role) throw new Error('the current role is not in pg_roles');
+  return [
+    ...(role.superuser ? ['is a superuser'] : []),
+    ...(role.owned ? [`owns ${role.owned.join(', ')} (directly or through a role it is a member of)`] : []),
+  ];
+}
