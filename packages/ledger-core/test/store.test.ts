@@ -331,6 +331,16 @@ describe('store', function () {
       }
     });
 
+    /** A stand-in for the pool whose one statement answers as `answer` says, when it says: to control the batcher's timing. */
+    const dbAnswering = (answer: (values: unknown[]) => Promise<unknown>) =>
+      ({
+        isTransaction: false,
+        client: {
+          acquireConnection: async () => ({ query: ({ values }: { values: unknown[] }) => answer(values) }),
+          releaseConnection: async () => {},
+        },
+      }) as unknown as Knex;
+
     it('sends the next batch before answering the callers of the one that finished', async () => {
       // A database that answers each statement when told to, as if every entry were new.
       const events: string[] = [];
@@ -343,14 +353,12 @@ describe('store', function () {
         original_currency: null, original_amount: null, fx_rate: null, recosted_at: null, reverses_txn_id: null, reversed_by_txn_id: null,
         memo: d.memo, metadata: d.metadata, request_hash: d.requestHash, journal_lines: [],
       });
-      const fakeDb = {
-        raw: (_sql: string, bindings: unknown[]) => {
-          const sent = JSON.stringify(bindings);
-          const drafts = [...posted.values()].filter((d) => sent.includes(d.txnId));
-          events.push(`statement ${drafts.map((d) => d.sourceTxnId).join(',')}`);
-          return new Promise((resolve) => release.push(() => resolve({ rows: drafts.map(stored) })));
-        },
-      } as unknown as Knex;
+      const fakeDb = dbAnswering((values) => {
+        const sent = JSON.stringify(values);
+        const drafts = [...posted.values()].filter((d) => sent.includes(d.txnId));
+        events.push(`statement ${drafts.map((d) => d.sourceTxnId).join(',')}`);
+        return new Promise((resolve) => release.push(() => resolve({ rows: drafts.map(stored) })));
+      });
       const batcher = createEntryBatcher(fakeDb);
       const post = (key: string) => {
         const d = draft({ source_txn_id: key });
@@ -371,12 +379,10 @@ describe('store', function () {
 
     it('fails every caller of a batch the database fails, and goes on with the next batch', async () => {
       let statements = 0;
-      const fakeDb = {
-        raw: () => {
-          statements += 1;
-          return statements === 1 ? Promise.reject(new Error('connection terminated')) : Promise.reject(Object.assign(new Error('still down'), { code: '08006' }));
-        },
-      } as unknown as Knex;
+      const fakeDb = dbAnswering(() => {
+        statements += 1;
+        return statements === 1 ? Promise.reject(new Error('connection terminated')) : Promise.reject(Object.assign(new Error('still down'), { code: '08006' }));
+      });
       const batcher = createEntryBatcher(fakeDb);
       const results = await Promise.allSettled([batcher.post(draft()), batcher.post(draft()), batcher.post(draft())]);
       expect(results.map((r) => (r.status === 'rejected' ? (r.reason as Error).message : 'fulfilled'))).to.deep.equal([

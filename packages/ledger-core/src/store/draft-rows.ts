@@ -7,16 +7,17 @@ import type { TransactionDraft } from '../domain/transaction.js';
  * How drafts travel to Postgres: as one jsonb document for transactions and one for lines
  * (cheaper to write in Node and to read in Postgres than two dozen array parameters).
  * Transactions go into an INSERT that skips a (source, source_txn_id) already taken: that skip
- * is what makes ingest and reversal idempotent. `returning` is the statement's RETURNING list.
+ * is what makes ingest and reversal idempotent. `returning` is the statement's RETURNING list;
+ * `document` the placeholder of the document's parameter (knex's `?`, or pg's `$1`).
  */
-export const insertTransactionsSql = (returning: string) => `
+export const insertTransactionsSql = (returning: string, document = '?') => `
   INSERT INTO transactions (txn_id, customer_id, txn_type, source, source_txn_id, category, symbol, quantity,
     txn_date, amount_usd, original_currency, original_amount, fx_rate, recosted_at, reverses_txn_id, memo,
     metadata, request_hash)
   SELECT (t->>0)::uuid, t->>1, t->>2, t->>3, t->>4, t->>5, t->>6, (t->>7)::numeric,
     (t->>8)::date, (t->>9)::numeric, t->>10, (t->>11)::numeric, (t->>12)::numeric,
     CASE WHEN (t->>13)::boolean THEN NULL ELSE now() END, (t->>14)::uuid, t->>15, t->16, t->>17
-  FROM jsonb_array_elements(?::jsonb) AS t
+  FROM jsonb_array_elements(${document}::jsonb) AS t
   ON CONFLICT (source, source_txn_id) DO NOTHING
   RETURNING ${returning}`;
 
@@ -24,10 +25,10 @@ export const insertTransactionsSql = (returning: string) => `
  * The lines of the transactions a `new_txns` CTE (of insertTransactionsSql) inserted, in the
  * drafts' order, so line ids follow it; lines of skipped transactions are not written.
  */
-export const insertLinesSql = (returning: string) => `
+export const insertLinesSql = (returning: string, document = '?') => `
   INSERT INTO journal_lines (txn_id, account_code, debit, credit, posting_kind, customer_id, txn_date)
   SELECT (l->>0)::uuid, l->>1, (l->>2)::numeric, (l->>3)::numeric, l->>4, l->>5, (l->>6)::date
-  FROM jsonb_array_elements(?::jsonb) WITH ORDINALITY AS e(l, position)
+  FROM jsonb_array_elements(${document}::jsonb) WITH ORDINALITY AS e(l, position)
   WHERE (l->>0)::uuid IN (SELECT txn_id FROM new_txns)
   ORDER BY position
   RETURNING ${returning}`;

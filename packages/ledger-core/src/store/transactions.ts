@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type pg from 'pg';
 import { assert, LedgerError } from '../domain/errors.js';
 import { Decimal } from '../domain/money.js';
 import type { TxnType } from '../domain/posting-rules/index.js';
@@ -147,8 +148,8 @@ const STORED_TRANSACTION_COLUMNS = `txn_id, customer_id, txn_type, source, sourc
  * (store.test.ts compares the two). Same insert, same documents as insertDrafts; lines get
  * their ids in the entry's order. An entry whose key was already taken gets no row.
  */
-const POST_AND_RETURN = `WITH new_txns AS (${insertTransactionsSql(STORED_TRANSACTION_COLUMNS)}),
-  new_lines AS (${insertLinesSql('line_id, txn_id, account_code, debit, credit, customer_id, posting_kind, txn_date, created_at')})
+const POST_AND_RETURN = `WITH new_txns AS (${insertTransactionsSql(STORED_TRANSACTION_COLUMNS, '$1')}),
+  new_lines AS (${insertLinesSql('line_id, txn_id, account_code, debit, credit, customer_id, posting_kind, txn_date, created_at', '$2')})
   SELECT t.txn_id, t.customer_id, t.txn_type, t.source, t.source_txn_id, t.category, t.symbol, t.quantity,
     t.txn_date, t.posted_at, t.amount_usd, t.original_currency, t.original_amount, t.fx_rate, t.recosted_at,
     t.reverses_txn_id, NULL::uuid AS reversed_by_txn_id, t.memo, t.metadata, t.request_hash,
@@ -157,14 +158,27 @@ const POST_AND_RETURN = `WITH new_txns AS (${insertTransactionsSql(STORED_TRANSA
   LEFT JOIN (SELECT l.txn_id, json_agg(${JOURNAL_LINE_JSON} ORDER BY l.line_id) AS journal_lines
              FROM new_lines l JOIN accounts a USING (account_code) GROUP BY l.txn_id) lines USING (txn_id)`;
 
-/** Posts drafts with POST_AND_RETURN: the transactions it inserted, as stored. */
+/**
+ * Posts drafts with POST_AND_RETURN: the transactions it inserted, as stored. It is the hot
+ * statement of manual entry (one per batch), so it goes to pg as a named prepared statement:
+ * each pooled connection parses and plans it once, not once per batch.
+ */
 async function postAndReturn(db: Knex, batch: TransactionDraft[]): Promise<StoredWithHash[]> {
+  // A connection of the pool, in autocommit: inside a knex transaction this would escape it.
+  assert(!db.isTransaction, 'postAndReturn runs in its own database transaction');
   const drafts = draftsToWrite(batch);
+  const connection = (await db.client.acquireConnection()) as pg.PoolClient;
   try {
-    const result = await db.raw<{ rows: StoredRow[] }>(POST_AND_RETURN, [transactionsDocument(drafts), linesDocument(drafts)]);
+    const result = await connection.query<StoredRow>({
+      name: 'ledger_post_and_return',
+      text: POST_AND_RETURN,
+      values: [transactionsDocument(drafts), linesDocument(drafts)],
+    });
     return result.rows.map(withHash);
   } catch (error) {
     translateDbError(error);
+  } finally {
+    await db.client.releaseConnection(connection);
   }
 }
 
