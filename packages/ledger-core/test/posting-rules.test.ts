@@ -463,6 +463,24 @@ describe('entryFingerprint', () => {
     ],
   };
 
+  it('is the same across releases: a retry of an entry stored by an earlier version is not a conflict', () => {
+    // Computed by the first release; a change here would turn every retry of an older entry into a 409.
+    const stored = {
+      txn_type: 'adjustment',
+      source: 'manual',
+      source_txn_id: 'fp-1',
+      txn_date: '2026-03-01',
+      amount_usd: '100.0',
+      memo: 'fixed',
+      metadata: { z: 1, a: { y: [2, { d: 1, c: 2 }], b: null } },
+      lines: [
+        { account_code: '1010', debit: '100.00', credit: '0', posting_kind: 'adjustment' },
+        { account_code: '3000', debit: '0', credit: '100' },
+      ],
+    } as EntryRequest;
+    expect(entryFingerprint(stored)).to.equal('4746d8012dfe47924383ef55e21cc70e963b4083cb014c85664c10d0363ca0ce');
+  });
+
   it('does not depend on key order', () => {
     const keys = Object.keys(full) as Array<keyof EntryRequest>;
     fc.assert(

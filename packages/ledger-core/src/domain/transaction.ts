@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { configure } from 'safe-stable-stringify';
 import { assert, LedgerError } from './errors.js';
 import { Decimal, parseDecimal } from './money.js';
 import {
@@ -147,10 +148,13 @@ export function entryFingerprint(entry: EntryRequest): string {
   const canonical = {
     ...canonicalFields(fields),
     lines: lines?.map((line) => canonicalFields(line)),
-    metadata: metadata && Object.keys(metadata).length > 0 ? sortKeysDeep(metadata) : undefined,
+    metadata: metadata && Object.keys(metadata).length > 0 ? metadata : undefined,
   };
-  return createHash('sha256').update(JSON.stringify(sortKeysDeep(canonical))).digest('hex');
+  return createHash('sha256').update(sortedKeysJson(canonical)).digest('hex');
 }
+
+/** JSON with every object's keys sorted (by UTF-16 code units) and undefined values left out. */
+const sortedKeysJson = configure({ deterministic: true, circularValue: Error, bigint: false }) as (value: unknown) => string;
 
 const DECIMAL_FIELDS = new Set(['amount_usd', 'quantity', 'fee_usd', 'original_amount', 'debit', 'credit']);
 
@@ -160,17 +164,6 @@ function canonicalFields(fields: object): Record<string, unknown> {
     Object.entries(fields)
       .filter(([, value]) => value !== undefined && value !== null)
       .map(([key, value]) => [key, DECIMAL_FIELDS.has(key) ? new Decimal(value as string).toString() : value]),
-  );
-}
-
-function sortKeysDeep(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeysDeep);
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(
-    Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([k, v]) => [k, sortKeysDeep(v)]),
   );
 }
 
