@@ -41,7 +41,7 @@ async function rawCopyLinesPerSecond(database: TestDatabase, batch: TransactionD
 
 /** Posts `count` transactions through the batch API the sync jobs use, then the same batch again. */
 export async function benchBulkPosting(database: TestDatabase, count: number, customers = 1_000): Promise<BulkResult> {
-  const { db } = database;
+  const db = database.runtime?.db ?? database.db;
   for (let i = 0; i < customers; i += 1) await upsertCustomer(db, customerId(i, customers), {});
   const batch = drafts(count, customers);
   const journalLines = batch.reduce((n, d) => n + d.lines.length, 0);

@@ -95,7 +95,8 @@ export async function benchManualEntry(
     env: {
       ...process.env,
       ENTITY_ID: 'ENTITY_UAE',
-      LEDGER_DB_URL: database.url,
+      LEDGER_DB_URL: database.runtime!.url,
+      LEDGER_MIGRATION_DB_URL: database.url,
       PORT: String(port),
       LEDGER_TOKEN: randomBytes(24).toString('hex'),
       LEDGER_ADMIN_TOKEN: adminToken,

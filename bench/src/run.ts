@@ -12,7 +12,8 @@ const which = process.argv[2] ?? 'all';
 const round = (n: number) => Math.round(n).toLocaleString('en-US');
 
 async function withDatabase<T>(run: (db: Awaited<ReturnType<typeof createTestDatabase>>) => Promise<T>): Promise<T> {
-  const database = await createTestDatabase({ poolMax: 4 });
+  // As production runs: the processes and the bulk poster connect as a role that owns nothing.
+  const database = await createTestDatabase({ poolMax: 4, runtimeRole: true });
   try {
     return await run(database);
   } finally {

@@ -163,6 +163,17 @@ describe('openLedgerDatabase (how a process opens its book)', function () {
     expect(lines.filter((l) => l.level === 'warn')).to.deep.equal([]);
   });
 
+  it('with LEDGER_MIGRATION_DB_URL, several processes starting at once all come up (migrations and grants do not race)', async () => {
+    const database = await createTestDatabase({ migrate: false, runtimeRole: true });
+    databases.push(database);
+    const settings = { url: database.runtime!.url, migrationUrl: database.url, poolMax: 2, applicationName: 'test' };
+    const started = await Promise.all(
+      Array.from({ length: 6 }, () => openLedgerDatabase(settings, captureLogger().logger, (db) => opened.push(db))),
+    );
+    expect(started.flatMap((s) => s.applied).sort()).to.deep.equal(['20261121_create_ledger', '20261122_checks_run_as_owner']);
+    for (const { db } of started) expect(await runtimeRoleProblems(db)).to.deep.equal([]);
+  });
+
   it('with LEDGER_MIGRATION_DB_URL, refuses to run as a role that could bypass the checks', async () => {
     const database = await createTestDatabase({ migrate: false });
     databases.push(database);

@@ -47,8 +47,8 @@ export async function openLedgerDatabase(
   const owner = createDb({ url: settings.migrationUrl, poolMax: 1, applicationName: `${settings.applicationName}-migrate` });
   let applied: string[];
   try {
-    applied = await migrateToHead(owner);
-    await grantRuntimePrivileges(owner, await currentRole(db));
+    const runtimeRole = await currentRole(db);
+    applied = await migrateToHead(owner, (locked) => grantRuntimePrivileges(locked, runtimeRole));
   } finally {
     await owner.destroy();
   }

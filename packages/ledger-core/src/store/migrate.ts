@@ -27,13 +27,16 @@ const MIGRATION_LOCK_KEY = 7_166_820_411;
 /**
  * Brings the schema to head. Processes starting together queue on a Postgres advisory lock
  * (knex's own lock table would make all but one of them fail) and find nothing left to do.
+ * `whileLocked` runs after migrating, still under the lock: schema-owner work (grants) that
+ * concurrent starts would otherwise race on the same catalog rows.
  */
-export async function migrateToHead(db: Knex): Promise<string[]> {
+export async function migrateToHead(db: Knex, whileLocked?: (db: Knex) => Promise<void>): Promise<string[]> {
   // A connection of its own, outside the pool, so a pool of one can still run the migrations.
   const lockConnection = await db.client.acquireRawConnection();
   try {
     await lockConnection.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     const [, applied] = (await db.migrate.latest(config)) as [number, string[]];
+    await whileLocked?.(db);
     return applied;
   } finally {
     // Closing the session releases its advisory lock.
