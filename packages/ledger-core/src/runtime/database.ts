@@ -31,12 +31,13 @@ export async function openLedgerDatabase(
 ): Promise<{ db: Db; applied: string[] }> {
   const db = createDb({ url: settings.url, poolMax: settings.poolMax, applicationName: settings.applicationName });
   onOpened(db);
+  const role = await currentRole(db);
   if (settings.migrationUrl === undefined) {
     const applied = await migrateToHead(db);
     const problems = await runtimeRoleProblems(db);
     if (problems.length > 0) {
       logger.warn('LEDGER_DB_URL migrates and runs the book with one role, which can bypass the ledger checks', {
-        role: await currentRole(db),
+        role,
         problems,
         remedy: 'in production, set LEDGER_MIGRATION_DB_URL to the schema owner and LEDGER_DB_URL to a role without ownership',
       });
@@ -47,15 +48,14 @@ export async function openLedgerDatabase(
   const owner = createDb({ url: settings.migrationUrl, poolMax: 1, applicationName: `${settings.applicationName}-migrate` });
   let applied: string[];
   try {
-    const runtimeRole = await currentRole(db);
-    applied = await migrateToHead(owner, (locked) => grantRuntimePrivileges(locked, runtimeRole));
+    applied = await migrateToHead(owner, (locked) => grantRuntimePrivileges(locked, role));
   } finally {
     await owner.destroy();
   }
   const problems = await runtimeRoleProblems(db);
   if (problems.length > 0) {
     throw new ConfigError(
-      `configuration error: LEDGER_DB_URL's role ${await currentRole(db)} ${problems.join(' and ')}, so it could bypass the ledger checks; ` +
+      `configuration error: LEDGER_DB_URL's role ${role} ${problems.join(' and ')}, so it could bypass the ledger checks; ` +
         'connect as a role without ownership (LEDGER_MIGRATION_DB_URL is the owner)',
     );
   }
