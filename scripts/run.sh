@@ -4,16 +4,23 @@
 #   Redis answer, creates the book's database if it is missing, builds, and runs the book's three
 #   processes (api, worker, recon) in the foreground. Ctrl-C or SIGTERM stops all three.
 #
-# Development settings, each overridable from the environment:
+# Each checkout has its own data: <id> below is the checkout id, the first 8 hex digits of the
+# sha256 of the checkout's absolute path (`pwd -P`), so two checkouts on one machine never share a
+# database, tokens or queue. Development settings, each overridable from the environment:
 #   LEDGER_MIGRATION_DB_URL
-#                   postgres://postgres@127.0.0.1:5432/ledger_<book, lower case> (the schema owner)
-#   LEDGER_DB_URL   postgres://ledger_<book, lower case>_runtime@127.0.0.1:5432/ledger_<book, …>
+#                   postgres://postgres@127.0.0.1:5432/ledger_<book, lower case>_<id> (the schema owner)
+#   LEDGER_DB_URL   postgres://ledger_<book, lower case>_<id>_runtime@127.0.0.1:5432/ledger_<book, …>_<id>
 #                   (a login role created here, owning nothing: the processes run as production's do)
 #   REDIS_URL       redis://127.0.0.1:6379
-#   PORT            8080 for ENTITY_UAE, 8081 for ENTITY_IND_IFSC (both books can run at once)
+#   QUEUE_PREFIX    bull-<id> (the BullMQ key prefix: checkouts may share one Redis)
+#   PORT            8080 for ENTITY_UAE, 8081 for ENTITY_IND_IFSC (both books can run at once); if
+#                   it is taken (say, by another checkout), this refuses to start: choose another.
 #   LEDGER_TOKEN, LEDGER_ADMIN_TOKEN
-#                   random, generated once per book into ~/.config/ledger-service/<book>.env
-#                   (mode 600, outside the repository); the path is printed, the tokens are not.
+#                   random, generated once per book and checkout into
+#                   ~/.config/ledger-service/<book>-<id>.env (mode 600, outside the repository);
+#                   the path is printed, the tokens are not.
+# Earlier versions named the database ledger_<book> and the tokens file <book>.env, shared by
+# every checkout; they are no longer used (see README: quick start).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -27,12 +34,38 @@ case "$book" in
     ;;
 esac
 
+export PORT="${PORT:-$default_port}"
+# The api listens on every interface, as this probe does: 0 free, 1 taken, 2 cannot tell (a bad
+# PORT is left to the api's configuration check).
+port_state() {
+  [[ $PORT =~ ^[0-9]+$ ]] || return 2
+  node -e '
+    const server = require("node:net").createServer();
+    server.once("error", (error) => process.exit(error.code === "EADDRINUSE" ? 1 : 2));
+    try { server.listen(Number(process.argv[1]), () => server.close(() => process.exit(0))); } catch { process.exit(2); }
+  ' "$PORT"
+}
+refuse_if_port_taken() {
+  local state=0
+  port_state || state=$?
+  if [[ $state -eq 1 ]]; then
+    echo "run: port ${PORT} is already in use (another checkout or copy running?); choose another: PORT=$((10#$PORT + 10)) bash scripts/run.sh ${book}" >&2
+    exit 1
+  fi
+}
+refuse_if_port_taken
+
+# --- this checkout's id: its data is its own ----------------------------------------------------
+checkout_dir=$(pwd -P)
+checkout_id=$(printf '%s' "$checkout_dir" | sha256sum | cut -c1-8)
+
 export TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1
 bash scripts/install.sh
 bash scripts/ensure-services.sh
 
 # --- the book's database ---------------------------------------------------------------------
-db_name="ledger_$(tr '[:upper:]' '[:lower:]' <<<"$book")"
+old_db_name="ledger_$(tr '[:upper:]' '[:lower:]' <<<"$book")"
+db_name="${old_db_name}_${checkout_id}"
 if [[ -z ${LEDGER_DB_URL:-} ]]; then
   runtime_role="${db_name}_runtime"
   export LEDGER_MIGRATION_DB_URL="postgres://postgres@127.0.0.1:5432/${db_name}"
@@ -47,11 +80,20 @@ if [[ -z ${LEDGER_DB_URL:-} ]]; then
     echo "run: creating login role ${runtime_role} (the processes' runtime role; the owner only migrates)" >&2
     psql -w -h 127.0.0.1 -U postgres -d postgres -qc "CREATE ROLE ${runtime_role} LOGIN"
   fi
+  old_exists=$(psql -w -h 127.0.0.1 -U postgres -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = '${old_db_name}'")
+  if [[ $old_exists == 1 ]]; then
+    echo "run: note: database ${old_db_name} (named by earlier versions of this script, shared by every checkout) is no longer used; drop it when you no longer need it: dropdb -h 127.0.0.1 -U postgres ${old_db_name} && dropuser --if-exists -h 127.0.0.1 -U postgres ${old_db_name}_runtime" >&2
+  fi
+else
+  db_name=${LEDGER_DB_URL##*/}
+  db_name="${db_name%%\?*} (from LEDGER_DB_URL)"
 fi
+export QUEUE_PREFIX="${QUEUE_PREFIX:-bull-${checkout_id}}"
+echo "run: checkout ${checkout_dir} (id ${checkout_id}): database ${db_name}, queue prefix ${QUEUE_PREFIX}" >&2
 
 # --- development secrets, outside the repository ---------------------------------------------
 secrets_dir="${XDG_CONFIG_HOME:-$HOME/.config}/ledger-service"
-secrets_file="${secrets_dir}/${book}.env"
+secrets_file="${secrets_dir}/${book}-${checkout_id}.env"
 if [[ ! -f $secrets_file ]]; then
   mkdir -p "$secrets_dir"
   chmod 700 "$secrets_dir"
@@ -71,11 +113,12 @@ done <"$secrets_file"
 echo "run: tokens for ${book} are in ${secrets_file} (X-Ledger-Token: LEDGER_TOKEN, X-Ledger-Admin-Token: LEDGER_ADMIN_TOKEN)" >&2
 
 export ENTITY_ID="$book"
-export PORT="${PORT:-$default_port}"
 export REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379}"
 export LOG_LEVEL="${LOG_LEVEL:-info}"
 
 pnpm build
 
-echo "run: starting ${book}: api on http://127.0.0.1:${PORT} (docs at /docs), worker, recon" >&2
+# The build takes a while: the port may have been taken meanwhile.
+refuse_if_port_taken
+echo "run: starting ${book}: api on http://127.0.0.1:${PORT} (docs at /docs, raw OpenAPI document at /docs/openapi.json), worker, recon" >&2
 exec node scripts/start-book.mjs

@@ -2,7 +2,7 @@ import type { Db, Logger } from '@ledger/core';
 import express, { type Express, type RequestHandler } from 'express';
 import type { ApiConfig } from './config.js';
 import { authenticate } from './http/auth.js';
-import { bodyGuard } from './http/body-guard.js';
+import { bodyGuard, jsonBody } from './http/body-guard.js';
 import { errorHandler, notFoundHandler } from './http/errors.js';
 import { requestLog } from './http/request-log.js';
 import { validatorStages } from './http/validator.js';
@@ -46,7 +46,7 @@ export function createApp({ config, db, logger, validateResponses = false }: App
   app.use(apiHeaders);
   app.use(validator.match);
   app.use(authenticate(config, apiDocument));
-  app.use(express.json({ limit: config.bodyLimitBytes, strict: true }));
+  app.use(jsonBody(config.bodyLimitBytes));
   app.use(bodyGuard);
   app.use(validator.validate);
 

@@ -29,6 +29,8 @@ export const apiConfigSchema = commonConfigSchema
       .string()
       .regex(new RegExp(DECIMAL_PATTERN_SOURCE), 'must be a decimal string like "22"')
       .default('22'),
+    /** Headers and body of a request must arrive within this, or it is answered 408 and cut. */
+    REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
     /** How long /health/ready waits for the database before answering 503. */
     READY_TIMEOUT_MS: z.coerce.number().int().min(50).max(30_000).default(2_000),
   })
@@ -52,6 +54,7 @@ export interface ApiConfig {
   /** Fee charged to the customer on a trade whose source does not state it. */
   customerFeeBps: Decimal;
   readyTimeoutMs: number;
+  requestTimeoutMs: number;
 }
 
 /** The one place that reads the environment: parsed once, at start, into a typed object. */
@@ -69,5 +72,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     bodyLimitBytes: parsed.BODY_LIMIT_BYTES,
     customerFeeBps: new Decimal(parsed.CUSTOMER_FEE_BPS),
     readyTimeoutMs: parsed.READY_TIMEOUT_MS,
+    requestTimeoutMs: parsed.REQUEST_TIMEOUT_MS,
   };
 }

@@ -4,9 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { createLogger, exitOnStartupError, onShutdown, openLedgerDatabase } from '@ledger/core';
 import { createApp } from './app.js';
 import { loadConfig } from './config.js';
-
-/** A request that takes longer than this is cut: a limit on everything. */
-const REQUEST_TIMEOUT_MS = 30_000;
+import { createServer } from './http/server.js';
 
 function closeServer(server: Server): Promise<void> {
   return new Promise((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
@@ -22,11 +20,13 @@ async function main(): Promise<void> {
   logger.info('migrations at head', { applied });
 
   const app = createApp({ config, db, logger });
-  const server = app.listen(config.port);
-  server.requestTimeout = REQUEST_TIMEOUT_MS;
+  const server = createServer(app, { requestTimeoutMs: config.requestTimeoutMs }, logger);
+  server.listen(config.port);
   await once(server, 'listening');
-  logger.info('listening', {
-    port: (server.address() as AddressInfo).port,
+  const { port } = server.address() as AddressInfo;
+  // The one line a person starting the service looks for: where it is and where its docs are.
+  logger.info(`ledger api of ${config.book} listening on http://localhost:${port} (API docs: http://localhost:${port}/docs)`, {
+    port,
     read_credential_configured: config.ledgerToken !== undefined,
     admin_credential_configured: config.adminToken !== undefined,
   });

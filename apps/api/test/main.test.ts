@@ -60,7 +60,7 @@ describe('main: the process', () => {
       });
       try {
         const listening = await waitFor(
-          () => main.stdout.map((l) => JSON.parse(l) as { message: string; port: number }).find((l) => l.message === 'listening'),
+          () => main.stdout.map((l) => JSON.parse(l) as { message: string; port: number }).find((l) => l.message.includes(' listening on http://localhost:')),
           15_000,
         );
         const ready = await fetch(`http://127.0.0.1:${listening.port}/health/ready`);

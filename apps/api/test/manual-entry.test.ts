@@ -196,7 +196,7 @@ describe('manual entry: POST /v1/transactions and /preview', () => {
     it('a deposit without customer_id is 400 validation_error naming the field', async () => {
       const reply = await api.post('/v1/transactions', deposit({ customer_id: null }));
       expectError(reply, 400, 'validation_error');
-      expect(reply.body.error.details).to.deep.equal([{ field: 'customer_id' }]);
+      expect(reply.body.error.details).to.deep.equal([{ path: '/body/customer_id', message: 'is required for deposit' }]);
     });
 
     it('lines on a type other than adjustment are 400 validation_error', async () => {

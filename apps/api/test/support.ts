@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import winston from 'winston';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
+import { createServer } from '../src/http/server.js';
 
 export const LEDGER_TOKEN = 'ledger-read-token-0123456789abcdef';
 export const ADMIN_TOKEN = 'ledger-admin-token-fedcba9876543210';
@@ -82,9 +83,8 @@ export async function startApi(options: StartOptions = {}): Promise<TestApi> {
   });
   const { logger, lines } = captureLogger();
   const app = createApp({ config, db, logger, validateResponses: true });
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
+  const server: Server = createServer(app, { requestTimeoutMs: config.requestTimeoutMs }, logger);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const request = async (method: string, path: string, opts: RequestOptions = {}): Promise<Reply> => {

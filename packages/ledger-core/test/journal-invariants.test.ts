@@ -139,12 +139,12 @@ describe('journal (raw SQL against the database)', function () {
       expect(await storedTxnCount(id)).to.equal(0);
     });
 
-    it('refuses lines that are off by a hundred-millionth', async () => {
+    it('refuses lines that are off by a cent, the smallest amount the ledger keeps', async () => {
       const id = randomUUID();
       await expectRefused(
         async (trx) => {
           await insertTxn(trx, { id });
-          await insertLines(trx, id, [dr('1010', '100.00000001'), cr('3000', '60'), cr('4010', '40')]);
+          await insertLines(trx, id, [dr('1010', '100.01'), cr('3000', '60'), cr('4010', '40')]);
         },
         { atCommit: true, code: '23514', constraint: 'ledger_transaction_balanced' },
       );
@@ -493,14 +493,14 @@ describe('journal (raw SQL against the database)', function () {
       Array.from({ length: n }, (_, i) => {
         const kinds = [
           { txn_type: 'deposit' as const, amount_usd: `${100 + i}.25` },
-          { txn_type: 'deposit' as const, amount_usd: `${10 + i}.00`, original_currency: 'AED' as const, original_amount: new Decimal(10 + i).times('3.6725').toFixed() },
+          { txn_type: 'deposit' as const, amount_usd: `${10 + i}.00`, original_currency: 'AED' as const, original_amount: new Decimal(10 + i).times('3.6725').decimalPlaces(2).toFixed() },
           { txn_type: 'buy_security' as const, symbol: 'AAPL', amount_usd: `${50 + i}.10` },
           { txn_type: 'sell_security' as const, symbol: 'AAPL', amount_usd: `${20 + i}.00` },
           { txn_type: 'withdrawal' as const, amount_usd: `${i + 1}.99` },
           { txn_type: 'fx_spread' as const, customer_id: null, amount_usd: '0.37' },
           { txn_type: 'fx_spread_settle' as const, customer_id: null, amount_usd: '0.37' },
-          { txn_type: 'dividend' as const, amount_usd: '3.33333333' },
-          { txn_type: 'wht_tax' as const, amount_usd: '0.99999999' },
+          { txn_type: 'dividend' as const, amount_usd: '3.33' },
+          { txn_type: 'wht_tax' as const, amount_usd: '0.99' },
         ];
         const customer = i % 2 === 0 ? 'C-1' : 'C-2';
         return draft({ customer_id: customer, ...kinds[i % kinds.length]!, source: 'usbroker', source_txn_id: `${prefix}-${i}` });

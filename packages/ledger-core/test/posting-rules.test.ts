@@ -4,6 +4,8 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import {
   Decimal,
+  DECIMAL_RULE,
+  MONEY_RULE,
   draftFromEntry,
   draftReversal,
   ENTERABLE_TXN_TYPES,
@@ -330,7 +332,7 @@ describe('draftFromEntry', () => {
   for (const t of ['deposit', 'wire_in', 'withdrawal', 'wire_out', 'buy_security', 'sell_security', 'dividend', 'wht_tax'] as const) {
     it(`refuses ${t} without a customer with validation_error`, async () => {
       const error = await expectLedgerError(fromEntry({ txn_type: t, symbol: 'AAPL', customer_id: null }), 'validation_error');
-      expect(error.details).to.deep.equal([{ field: 'customer_id' }]);
+      expect(error.details).to.deep.equal([{ path: '/customer_id', message: `is required for ${t}` }]);
       await expectLedgerError(() => {
         const e = entry({ txn_type: t, symbol: 'AAPL' });
         delete e.customer_id;
@@ -404,16 +406,29 @@ describe('draftFromEntry', () => {
   });
 
   const BAD_DECIMALS = ['1e5', '-1', '1.123456789', 'abc', '', ' 1', '1 ', '1.', '.5', '+1', '1,000.00', '0x10', 'NaN', 'Infinity', '1234567890123456789'];
-  for (const field of ['amount_usd', 'quantity', 'fee_usd', 'original_amount'] as const) {
-    it(`refuses malformed decimal strings in ${field} with validation_error naming the field`, async () => {
-      for (const bad of BAD_DECIMALS) {
+  const FIELD_RULES = { amount_usd: MONEY_RULE, fee_usd: MONEY_RULE, original_amount: MONEY_RULE, quantity: DECIMAL_RULE } as const;
+  for (const [field, rule] of Object.entries(FIELD_RULES) as Array<[keyof typeof FIELD_RULES, string]>) {
+    it(`refuses malformed decimal strings in ${field} with validation_error naming the field and its rule`, async () => {
+      for (const bad of [...BAD_DECIMALS, ...(rule === MONEY_RULE ? ['10.123', '0.001', '1000000000000'] : [])]) {
         const overrides: Partial<EntryRequest> = { [field]: bad };
         if (field === 'original_amount') overrides.original_currency = 'AED';
         const error = await expectLedgerError(fromEntry(overrides), 'validation_error');
-        expect(error.details, bad).to.deep.equal([{ field, value: bad }]);
+        expect(error.details, bad).to.deep.equal([{ path: `/${field}`, message: `must be ${rule}` }]);
       }
     });
   }
+
+  it('lists every refused field at once, not only the first', async () => {
+    const error = await expectLedgerError(
+      fromEntry({ amount_usd: '1.001', fee_usd: 'x', customer_id: null }),
+      'validation_error',
+    );
+    expect(error.details).to.deep.equal([
+      { path: '/customer_id', message: 'is required for deposit' },
+      { path: '/amount_usd', message: `must be ${MONEY_RULE}` },
+      { path: '/fee_usd', message: `must be ${MONEY_RULE}` },
+    ]);
+  });
 
   it('refuses malformed decimal strings in adjustment lines', async () => {
     for (const bad of BAD_DECIMALS) {
@@ -422,12 +437,20 @@ describe('draftFromEntry', () => {
         { account_code: '3000', debit: '0', credit: '1.00' },
       ];
       const error = await expectLedgerError(fromEntry({ txn_type: 'adjustment', lines }), 'validation_error');
-      expect(error.details, bad).to.deep.equal([{ field: 'lines[0].debit', value: bad }]);
+      expect(error.details, bad).to.deep.equal([{ path: '/lines/0/debit', message: `must be ${MONEY_RULE}` }]);
     }
   });
 
-  it('accepts 18 integer digits with 8 decimal places', () => {
-    expect(draft({ amount_usd: '999999999999999999.99999999' }).amountUsd.toFixed()).to.equal('999999999999999999.99999999');
+  it('accepts amounts of up to 12 integer digits in whole cents, and quantities to 8 places', () => {
+    expect(draft({ amount_usd: '999999999999.99' }).amountUsd.toFixed()).to.equal('999999999999.99');
+    expect(draft({ txn_type: 'buy_security', symbol: 'AAPL', quantity: '0.00000001' }).quantity?.toFixed()).to.equal('0.00000001');
+  });
+
+  it('refuses the conversion whose rate would round to nothing (a fraction of a fil for a fortune)', async () => {
+    await expectLedgerError(
+      fromEntry({ txn_type: 'deposit', original_currency: 'AED', original_amount: '0.00000001', amount_usd: '100000000000' }),
+      'validation_error',
+    );
   });
 
   it('refuses a zero quantity, which the books cannot hold (quantity > 0), with validation_error', async () => {

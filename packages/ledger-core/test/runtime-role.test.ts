@@ -170,7 +170,11 @@ describe('openLedgerDatabase (how a process opens its book)', function () {
     const started = await Promise.all(
       Array.from({ length: 6 }, () => openLedgerDatabase(settings, captureLogger().logger, (db) => opened.push(db))),
     );
-    expect(started.flatMap((s) => s.applied).sort()).to.deep.equal(['20261121_create_ledger', '20261122_checks_run_as_owner']);
+    expect(started.flatMap((s) => s.applied).sort()).to.deep.equal([
+      '20261121_create_ledger',
+      '20261122_checks_run_as_owner',
+      '20261125_refuse_non_finite_amounts',
+    ]);
     for (const { db } of started) expect(await runtimeRoleProblems(db)).to.deep.equal([]);
   });
 

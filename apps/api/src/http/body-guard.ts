@@ -1,5 +1,6 @@
-import type { RequestHandler } from 'express';
+import express, { type RequestHandler, type Response } from 'express';
 import { ApiError } from './errors.js';
+import { operationOf } from './request-context.js';
 
 /** Deeper JSON than this is refused: nothing in the contract nests so far, and recursion has a stack. */
 export const BODY_DEPTH_MAX = 32;
@@ -46,8 +47,49 @@ export function findUnstorable(body: unknown): { path: string; message: string }
   return null;
 }
 
-/** 400 `validation_error` for a body the database could not store as given. */
-export const bodyGuard: RequestHandler = (req, _res, next) => {
+/** Bytes of body the JSON parser read, kept on `res.locals` (undefined: it read none). */
+interface BodyLocals {
+  bodyBytes?: number;
+}
+
+const bodyBytesOf = (res: Response) => (res.locals as BodyLocals).bodyBytes ?? 0;
+
+/**
+ * express.json, with two things it does not do itself: it notes how many bytes of body it read
+ * (an empty body parses to `{}`, which must not pass for a body that was sent), and a body that
+ * does not decode as its Content-Encoding says (zlib's own error, which body-parser passes on
+ * untouched) becomes the caller's 400 rather than our 500.
+ */
+export function jsonBody(limitBytes: number): RequestHandler {
+  const parse = express.json({
+    limit: limitBytes,
+    strict: true,
+    verify: (_req, res, buffer) => {
+      (res as Response).locals.bodyBytes = buffer.length;
+    },
+  });
+  return (req, res, next) => {
+    parse(req, res, (error?: unknown) => {
+      const fromParser = typeof error === 'object' && error !== null && 'status' in error && 'type' in error;
+      if (error !== undefined && !fromParser) {
+        return next(new ApiError('undecodable_body', 'the request body cannot be decoded as its Content-Encoding says'));
+      }
+      next(error);
+    });
+  };
+}
+
+/**
+ * 400 `validation_error` for a body the database could not store as given, or for no body at
+ * all (no bytes, whatever Content-Length or Content-Type say) where the operation requires one.
+ */
+export const bodyGuard: RequestHandler = (req, res, next) => {
+  const required = (operationOf(req)?.schema as { requestBody?: { required?: boolean } } | undefined)?.requestBody?.required;
+  // Only a JSON body could have been read: the validator answers any other content type (415).
+  if (required === true && req.is('application/json') !== false && bodyBytesOf(res) === 0) {
+    const detail = { path: '/body', message: 'is required: send a JSON object' };
+    return next(new ApiError('validation_error', 'this endpoint needs a JSON request body', [detail]));
+  }
   const problem = findUnstorable(req.body);
   if (problem) return next(new ApiError('validation_error', 'the request body cannot be stored as given', [problem]));
   next();

@@ -1,6 +1,7 @@
 import { LedgerError, type LedgerErrorCode, type Logger } from '@ledger/core';
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import OpenApiValidator from 'express-openapi-validator';
+import { ruleInWords } from '../openapi/patterns.js';
 import { requestIdOf, routeOf } from './request-context.js';
 
 /**
@@ -11,11 +12,13 @@ import { requestIdOf, routeOf } from './request-context.js';
 export const ERROR_STATUS = {
   validation_error: 400,
   invalid_json: 400,
+  undecodable_body: 400,
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
   not_acceptable: 406,
+  request_timeout: 408,
   conflict: 409,
   idempotency_conflict: 409,
   invalid_state_transition: 409,
@@ -24,6 +27,8 @@ export const ERROR_STATUS = {
   unbalanced_transaction: 422,
   unknown_account: 422,
   unknown_customer: 422,
+  entry_refused: 422,
+  request_header_fields_too_large: 431,
   internal_error: 500,
   not_configured: 503,
   not_ready: 503,
@@ -74,6 +79,7 @@ const BODY_PARSER_CODES: Record<string, ErrorCode> = {
 
 const BODY_PARSER_MESSAGES: Partial<Record<ErrorCode, string>> = {
   invalid_json: 'the request body is not valid JSON',
+  undecodable_body: 'the request body cannot be decoded as its Content-Encoding says',
   payload_too_large: 'the request body is larger than this server accepts',
   unsupported_media_type: 'the request body has an unsupported encoding or charset',
 };
@@ -108,11 +114,32 @@ function isBodyParserError(error: unknown): error is BodyParserError {
   return typeof e === 'object' && e !== null && typeof e.type === 'string' && typeof e.status === 'number';
 }
 
-function fromValidator(error: ValidatorError, code: ErrorCode): Problem {
-  if (code === 'validation_error') {
-    const details = (error.errors ?? []).map((e) => ({ path: e.path ?? '', message: e.message ?? '' }));
-    return { code, message: 'the request does not match the API contract', details, internal: false };
+/** At most this many broken rules are listed: enough to fix a request, bounded for a hostile one. */
+const DETAILS_MAX = 20;
+
+/** Every rule the request broke (each once), with its path and a message in words. */
+function validationProblem(error: ValidatorError): Problem {
+  const seen = new Set<string>();
+  const details: Array<{ path: string; message: string }> = [];
+  for (const e of error.errors ?? []) {
+    const detail = { path: e.path ?? '', message: ruleInWords(e.message ?? '') };
+    const key = `${detail.path}\u0000${detail.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    details.push(detail);
   }
+  const [first] = details;
+  const message =
+    first === undefined
+      ? 'the request does not match the API contract'
+      : details.length === 1
+        ? `${first.path} ${first.message}`
+        : `${details.length} rules of the API contract are broken; the first: ${first.path} ${first.message}`;
+  return { code: 'validation_error', message, details: details.slice(0, DETAILS_MAX), internal: false };
+}
+
+function fromValidator(error: ValidatorError, code: ErrorCode): Problem {
+  if (code === 'validation_error') return validationProblem(error);
   const headers = code === 'method_not_allowed' && error.headers?.Allow ? { Allow: error.headers.Allow } : undefined;
   const messages: Partial<Record<ErrorCode, string>> = {
     not_found: 'no such route',

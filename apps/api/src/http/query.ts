@@ -1,6 +1,6 @@
-import type { Page } from '@ledger/core';
+import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, PAGE_OFFSET_MAX, type Page } from '@ledger/core';
 import type { Request } from 'express';
-import { PAGE_LIMIT_DEFAULT } from '../openapi/components.js';
+import { ApiError } from './errors.js';
 
 /**
  * Readers of a query string the validator has already checked against the document (types,
@@ -8,14 +8,23 @@ import { PAGE_LIMIT_DEFAULT } from '../openapi/components.js';
  */
 type Query = Request['query'];
 
-function integer(value: unknown, fallback: number): number {
-  if (typeof value === 'number') return value;
-  if (typeof value === 'string') return Number.parseInt(value, 10);
-  return fallback;
+/** An integer parameter within bounds, or its default; anything else is refused, never passed on. */
+function integer(query: Query, name: string, fallback: number, min: number, max: number): number {
+  const raw = query[name];
+  if (raw === undefined) return fallback;
+  const value = typeof raw === 'number' ? raw : typeof raw === 'string' && /^[0-9]{1,9}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    const message = `must be an integer from ${min} to ${max}`;
+    throw new ApiError('validation_error', `${name} ${message}`, [{ path: `/query/${name}`, message }]);
+  }
+  return value;
 }
 
 export function pageOf(query: Query): Page {
-  return { limit: integer(query.limit, PAGE_LIMIT_DEFAULT), offset: integer(query.offset, 0) };
+  return {
+    limit: integer(query, 'limit', PAGE_LIMIT_DEFAULT, 1, PAGE_LIMIT_MAX),
+    offset: integer(query, 'offset', 0, 0, PAGE_OFFSET_MAX),
+  };
 }
 
 /** The named string parameters that are present, and no others. */

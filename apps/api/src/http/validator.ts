@@ -32,7 +32,9 @@ export function validatorStages(document: ApiDocument, validateResponses: boolea
     // The document's schema types are a typed subset of OpenAPI 3.1; the validator's own types predate 3.1 schemas.
     apiSpec: document as unknown as OpenApiValidatorOpts['apiSpec'],
     validateApiSpec: true,
-    validateRequests: { allowUnknownQueryParameters: false },
+    // allErrors: a caller is told every broken rule at once. Safe here because every body is
+    // bounded (size, depth, items) before it is validated, and the answer lists at most DETAILS_MAX.
+    validateRequests: { allowUnknownQueryParameters: false, allErrors: true },
     validateResponses: validateResponses ? { removeAdditional: false } : false,
     validateSecurity: false,
     validateFormats: true,

@@ -1,6 +1,13 @@
 import {
   assert,
-  DECIMAL_PATTERN_SOURCE,
+  DECIMAL_RULE,
+  ENTRY_LINES_MAX,
+  MEMO_LENGTH_MAX,
+  METADATA_PROPERTIES_MAX,
+  MONEY_RULE,
+  PAGE_LIMIT_DEFAULT,
+  PAGE_LIMIT_MAX,
+  PAGE_OFFSET_MAX,
   ENTERABLE_SOURCES,
   ENTERABLE_TXN_TYPES,
   SOURCES,
@@ -13,18 +20,9 @@ import {
   TRANSACTION_SORTS,
 } from '@ledger/core';
 import { codesForStatus, type ErrorCode } from '../http/errors.js';
+import { PATTERNS } from './patterns.js';
 import type { JsonSchema, MediaType, Parameter, Reference, ResponseObject } from './types.js';
 
-// ---------------------------------------------------------------------------------------------
-// Limits: every list has a maximum page, every string a maximum length.
-// ---------------------------------------------------------------------------------------------
-export const PAGE_LIMIT_DEFAULT = 50;
-export const PAGE_LIMIT_MAX = 500;
-/** Deeper pages than this are a scan the database should not be asked for. */
-export const PAGE_OFFSET_MAX = 1_000_000;
-export const MEMO_LENGTH_MAX = 1_000;
-export const METADATA_PROPERTIES_MAX = 100;
-export const ENTRY_LINES_MAX = 200;
 
 export const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 export const paramRef = (name: string): Reference => ({ $ref: `#/components/parameters/${name}` });
@@ -60,56 +58,60 @@ function groupedEnvelope(items: JsonSchema, groupBy: readonly string[], descript
   };
 }
 
-assert(DECIMAL_PATTERN_SOURCE.startsWith('^'), 'the decimal pattern is anchored');
-const POSITIVE_DECIMAL_PATTERN = `^(?!0+(?:\\.0+)?$)${DECIMAL_PATTERN_SOURCE.slice(1)}`;
+for (const { pattern } of Object.values(PATTERNS)) assert(pattern.startsWith('^') && pattern.endsWith('$'), `pattern ${pattern} is anchored`);
 
 /** Plain string schemas, named in components and inlined where a field may also be null. */
 const scalars = {
   Decimal: {
     type: 'string',
-    pattern: DECIMAL_PATTERN_SOURCE,
-    description: 'A non-negative decimal as a string: no sign, no exponent, at most 8 decimal places. Never a JSON number.',
+    pattern: PATTERNS.decimal.pattern,
+    description: `A non-negative decimal as a string: ${DECIMAL_RULE}. Never a JSON number.`,
+    examples: ['100.00'],
+  },
+  Money: {
+    type: 'string',
+    pattern: PATTERNS.money.pattern,
+    description: `An amount of money as a string: ${MONEY_RULE}. Never a JSON number.`,
     examples: ['100.00'],
   },
   PositiveDecimal: {
     type: 'string',
-    pattern: POSITIVE_DECIMAL_PATTERN,
-    description: 'A decimal string (as `Decimal`) greater than zero.',
+    pattern: PATTERNS.positiveDecimal.pattern,
+    description: `A decimal string greater than zero: ${DECIMAL_RULE}.`,
     examples: ['2'],
   },
   Amount: {
     type: 'string',
-    pattern: '^[0-9]+(\\.[0-9]+)?$',
+    pattern: PATTERNS.amount.pattern,
     description: 'A non-negative decimal string as stored or computed (may carry more places than an input).',
     examples: ['100.00'],
   },
   SignedAmount: {
     type: 'string',
-    pattern: '^-?[0-9]+(\\.[0-9]+)?$',
+    pattern: PATTERNS.signedAmount.pattern,
     description: 'A decimal string that may be negative (a net or a balance).',
     examples: ['-100.00'],
   },
   Date: {
     type: 'string',
     format: 'date',
-    // Years 1900-2199: a ledger date, and one Postgres stores (it refuses year 0).
-    pattern: '^(19|20|21)[0-9]{2}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$',
+    pattern: PATTERNS.date.pattern,
     description: 'A calendar date, YYYY-MM-DD.',
     examples: ['2026-01-15'],
   },
-  TxnId: { type: 'string', format: 'uuid' },
+  TxnId: { type: 'string', format: 'uuid', pattern: PATTERNS.uuid.pattern, description: 'A UUID in its plain 36-character form.' },
   CustomerId: {
     type: 'string',
     minLength: 1,
     maxLength: 128,
-    pattern: '^[\\x21-\\x7E]+$',
+    pattern: PATTERNS.printable.pattern,
     description: 'Printable ASCII without spaces.',
     examples: ['C-1'],
   },
-  AccountCode: { type: 'string', pattern: '^[0-9]{4}$', examples: ['1010'] },
-  PostingKind: { type: 'string', pattern: '^[a-z][a-z0-9_]{0,63}$', examples: ['fx_spread'] },
-  Symbol: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._/-]{0,31}$', examples: ['AAPL'] },
-  Category: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$', examples: ['funding'] },
+  AccountCode: { type: 'string', pattern: PATTERNS.accountCode.pattern, examples: ['1010'] },
+  PostingKind: { type: 'string', pattern: PATTERNS.postingKind.pattern, examples: ['fx_spread'] },
+  Symbol: { type: 'string', pattern: PATTERNS.symbol.pattern, examples: ['AAPL'] },
+  Category: { type: 'string', pattern: PATTERNS.category.pattern, examples: ['funding'] },
 } satisfies Record<string, JsonSchema>;
 
 /** A scalar that may also be null (inlined: JSON Schema applies `pattern` to strings only). */
@@ -133,7 +135,7 @@ const transactionFacts: Record<string, JsonSchema> = {
   txn_date: ref('Date'),
   posted_at: { type: 'string', format: 'date-time' },
   amount_usd: ref('Amount'),
-  original_currency: { type: ['string', 'null'], pattern: '^[A-Z]{3}$' },
+  original_currency: { type: ['string', 'null'], pattern: PATTERNS.currencyCode.pattern },
   original_amount: nullable('Amount'),
   fx_rate: nullable('Amount', 'original_amount per USD, when converted.'),
   recosted_at: { type: ['string', 'null'], format: 'date-time', description: 'Null while the transaction is pending recost.' },
@@ -144,7 +146,7 @@ const transactionFacts: Record<string, JsonSchema> = {
 };
 
 const journalLineProperties: Record<string, JsonSchema> = {
-  line_id: { type: 'string', pattern: '^[0-9]+$', description: 'Position in the journal: later lines have larger ids.' },
+  line_id: { type: 'string', pattern: PATTERNS.lineId.pattern, description: 'Position in the journal: later lines have larger ids.' },
   txn_id: ref('TxnId'),
   account_code: ref('AccountCode'),
   account_name: { type: 'string' },
@@ -198,6 +200,16 @@ export const schemas: Record<string, JsonSchema> = {
   Source: { type: 'string', enum: SOURCES },
   EnterableSource: { type: 'string', enum: ENTERABLE_SOURCES, description: 'Every source but `ledger`, the ledger’s own entries.' },
   Status: object({ status: { type: 'string', const: 'ok' } }, 'The process (or its dependencies) is fine.'),
+  ServiceIndex: object(
+    {
+      service: { type: 'string', const: 'ledger' },
+      book: { type: 'string', enum: ['ENTITY_UAE', 'ENTITY_IND_IFSC'] },
+      docs: { type: 'string', const: '/docs', description: 'Interactive API documentation.' },
+      openapi: { type: 'string', const: '/docs/openapi.json', description: 'The OpenAPI 3.1 document.' },
+      health: { type: 'string', const: '/health/ready' },
+    },
+    'Where to go from here: every business endpoint is under /v1 and needs a token (see the docs).',
+  ),
 
   JournalLine: object(journalLineProperties, 'One debit or credit of a transaction; exactly one of debit and credit is non-zero.'),
   TransactionSummary: object(transactionFacts, 'A transaction as listed (without its journal lines).'),
@@ -237,8 +249,8 @@ export const schemas: Record<string, JsonSchema> = {
     required: ['account_code', 'debit', 'credit'],
     properties: {
       account_code: ref('AccountCode'),
-      debit: ref('Decimal'),
-      credit: ref('Decimal'),
+      debit: ref('Money'),
+      credit: ref('Money'),
       posting_kind: nullable('PostingKind'),
     },
   },
@@ -257,18 +269,18 @@ export const schemas: Record<string, JsonSchema> = {
         type: 'string',
         minLength: 1,
         maxLength: 256,
-        pattern: '^[\\x21-\\x7E]+$',
+        pattern: PATTERNS.printable.pattern,
         description: 'Upstream identifier or idempotency key. Omitted: every call posts a new transaction.',
       },
       txn_date: ref('Date'),
-      amount_usd: ref('Decimal'),
+      amount_usd: ref('Money'),
       symbol: nullable('Symbol'),
       quantity: nullable('PositiveDecimal'),
       category: nullable('Category'),
       memo: { type: ['string', 'null'], maxLength: MEMO_LENGTH_MAX },
-      fee_usd: nullable('Decimal', 'The customer’s fee on a trade, when the source states it.'),
+      fee_usd: nullable('Money', 'The customer’s fee on a trade, when the source states it.'),
       original_currency: { type: ['string', 'null'], enum: [...CURRENCIES, null] },
-      original_amount: nullable('Decimal', 'With `original_currency`: the amount before conversion to USD.'),
+      original_amount: nullable('Money', 'With `original_currency`: the amount before conversion to USD.'),
       metadata: { type: 'object', maxProperties: METADATA_PROPERTIES_MAX },
       lines: { type: 'array', minItems: 1, maxItems: ENTRY_LINES_MAX, items: ref('EntryLine') },
     },
@@ -403,6 +415,7 @@ export const schemas: Record<string, JsonSchema> = {
 const query = (name: string, description: string, schema: JsonSchema): Parameter => ({ name, in: 'query', description, schema });
 
 export const parameters: Record<string, Parameter> = {
+  // The validator coerces "1e309" to Infinity and lets it through: pageOf refuses it (http/query.ts).
   Limit: query('limit', `Page size, 1 to ${PAGE_LIMIT_MAX} (more is a 400).`, {
     type: 'integer',
     minimum: 1,
@@ -430,7 +443,7 @@ export const parameters: Record<string, Parameter> = {
     type: 'string',
     minLength: 1,
     maxLength: 128,
-    pattern: '^[^\\x00-\\x1F]+$',
+    pattern: PATTERNS.searchText.pattern,
   }),
   TxnIdPath: { name: 'txn_id', in: 'path', required: true, description: 'A transaction id.', schema: ref('TxnId') },
   CustomerIdPath: { name: 'customer_id', in: 'path', required: true, description: 'A customer id.', schema: ref('CustomerId') },

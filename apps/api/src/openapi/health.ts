@@ -6,6 +6,16 @@ const ok = { '200': { description: 'OK.', content: json(ref('Status'), { status:
 
 /** Health, ping and the documentation itself: open, outside /v1. */
 export const healthPaths: Paths = {
+  '/': {
+    get: {
+      operationId: 'getServiceIndex',
+      summary: 'What this service is and where to go next',
+      description: 'The book this deployment serves, and links to the docs, the raw document and the health checks.',
+      tags: ['docs'],
+      security: OPEN,
+      responses: { '200': { description: 'The service index.', content: json(ref('ServiceIndex')) }, ...errorResponses('BadRequest', 'InternalError') },
+    },
+  },
   '/health/live': {
     get: {
       operationId: 'getLiveness',

@@ -1,5 +1,6 @@
 import { ERROR_STATUS, type ErrorCode } from '../http/errors.js';
-import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, parameters, responses, schemas } from './components.js';
+import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from '@ledger/core';
+import { parameters, responses, schemas } from './components.js';
 import { customerPaths } from './customers.js';
 import { firmPaths } from './firm.js';
 import { healthPaths } from './health.js';
@@ -12,6 +13,10 @@ import type { ApiDocument } from './types.js';
 const ERROR_MEANING: Record<ErrorCode, string> = {
   validation_error: 'query, path or body breaks this contract (`details` lists each rule: `path`, `message`)',
   invalid_json: 'the body is not JSON',
+  undecodable_body: 'the body does not decode as its `Content-Encoding` (gzip, deflate, br) says',
+  request_timeout: 'the request (headers and body) did not arrive within the server\'s request timeout',
+  request_header_fields_too_large: 'the request line and headers are over the server\'s limit',
+  entry_refused: 'the database refused the entry for a rule no earlier check named (`details` names the constraint); nothing stored',
   unauthorized: 'credential missing or unknown',
   forbidden: 'the ledger token on an admin endpoint',
   not_found: 'unknown id or route',

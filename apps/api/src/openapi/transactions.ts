@@ -1,4 +1,5 @@
 import { errorResponses, json, paramRef, READ_ERRORS, ref, WRITE_ERRORS } from './components.js';
+import { ENTRY_EXAMPLES } from './entry-examples.js';
 import { ADMIN, READ } from './security.js';
 import type { Paths } from './types.js';
 
@@ -22,7 +23,8 @@ const location = {
 const entryBody = {
   description: 'The manual entry.',
   required: true,
-  content: json(ref('EntryRequest')),
+  // Named examples (one per txn_type) on the media type: Swagger UI offers them in a list.
+  content: { 'application/json': { schema: ref('EntryRequest'), examples: ENTRY_EXAMPLES } },
 };
 
 export const transactionPaths: Paths = {
@@ -77,13 +79,16 @@ export const transactionPaths: Paths = {
     post: {
       operationId: 'previewTransaction',
       summary: 'The journal lines an entry would post, without storing anything (admin)',
-      description: 'Answers as posting would: 422 when posting would fail (unbalanced, unknown customer or account).',
+      description:
+        'Runs the very statement posting runs, with the commit-time checks forced, then rolls it back: it answers ' +
+        'exactly as posting would (422 unbalanced, unknown customer or account; 409 for a `source_txn_id` already ' +
+        'posted with another payload; the existing lines for one posted with this payload), and stores nothing.',
       tags: ['transactions'],
       security: ADMIN,
       requestBody: entryBody,
       responses: {
         '200': { description: 'The would-be journal lines.', content: json(ref('Preview')) },
-        ...errorResponses(...WRITE_ERRORS, 'Unprocessable'),
+        ...errorResponses(...WRITE_ERRORS, 'Conflict', 'Unprocessable'),
       },
     },
   },

@@ -45,6 +45,8 @@ export interface Parameter {
 export interface MediaType {
   schema: JsonSchema;
   example?: unknown;
+  /** Named examples (Swagger UI offers them in a list). */
+  examples?: Record<string, { summary?: string; description?: string; value: unknown }>;
 }
 
 export interface ResponseObject {

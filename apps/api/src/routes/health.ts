@@ -23,6 +23,9 @@ async function databaseReady(db: Db, timeoutMs: number): Promise<{ ready: boolea
 
 export function healthRoutes({ config, db, logger }: RouteContext): Router {
   const router = Router();
+  router.get('/', (_req, res) => {
+    res.json({ service: 'ledger', book: config.book, docs: '/docs', openapi: '/docs/openapi.json', health: '/health/ready' });
+  });
   router.get('/health/live', (_req, res) => {
     res.json({ status: 'ok' });
   });

@@ -1,14 +1,15 @@
 import {
   categoryFacets,
-  checkDraftReferences,
   draftFromEntry,
-  formatDecimal,
   getTransaction,
   groupTransactions,
   listTransactions,
   createEntryBatcher,
+  LedgerError,
+  previewEntry,
   reverseTransaction,
   type EntryRequest,
+  type PostingPolicy,
   type PostOutcome,
   type TransactionFilter,
   type TransactionGroupBy,
@@ -49,6 +50,24 @@ interface ReverseRequest {
 /** Today's date in UTC, YYYY-MM-DD. */
 const todayUtc = () => new Date().toISOString().slice(0, 10);
 
+/**
+ * The draft of the entry in the body. The domain names a refused field by its place in the
+ * entry (`/amount_usd`); the entry is the body, so the answer says `/body/amount_usd`, as the
+ * validator does.
+ */
+function draftOfBody(body: unknown, policy: PostingPolicy) {
+  try {
+    return draftFromEntry(body as EntryRequest, uuidv7(), policy);
+  } catch (error) {
+    if (!(error instanceof LedgerError) || error.code !== 'validation_error') throw error;
+    const details = (error.details ?? []).map((d) => {
+      const detail = d as { path?: string };
+      return typeof detail.path === 'string' ? { ...detail, path: `/body${detail.path}` } : d;
+    });
+    throw new LedgerError(error.code, error.message, details);
+  }
+}
+
 /** 201 with Location when the call posted, 200 when it found what an earlier call posted. */
 function sendOutcome(res: Response, outcome: PostOutcome): void {
   const body = presentTransaction(outcome.transaction);
@@ -87,22 +106,20 @@ export function transactionRoutes({ config, db }: RouteContext): Router {
   });
 
   router.post('/v1/transactions', async (req, res) => {
-    const draft = draftFromEntry(req.body as EntryRequest, uuidv7(), policy);
-    sendOutcome(res, await entries.post(draft));
+    sendOutcome(res, await entries.post(draftOfBody(req.body, policy)));
   });
 
   router.post('/v1/transactions/preview', async (req, res) => {
-    const draft = draftFromEntry(req.body as EntryRequest, uuidv7(), policy);
-    const names = await checkDraftReferences(db, draft);
+    const { transaction } = await previewEntry(db, draftOfBody(req.body, policy));
     res.json({
       balanced: true,
-      journal_lines: draft.lines.map((line) => ({
-        account_code: line.accountCode,
-        account_name: names.get(line.accountCode) ?? line.accountCode,
-        debit: formatDecimal(line.debit),
-        credit: formatDecimal(line.credit),
-        posting_kind: line.postingKind,
-        customer_id: draft.customerId,
+      journal_lines: transaction.journal_lines.map((line) => ({
+        account_code: line.account_code,
+        account_name: line.account_name,
+        debit: line.debit,
+        credit: line.credit,
+        posting_kind: line.posting_kind,
+        customer_id: line.customer_id,
       })),
     });
   });

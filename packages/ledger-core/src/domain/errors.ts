@@ -10,7 +10,8 @@ export type LedgerErrorCode =
   | 'invalid_state_transition'
   | 'unbalanced_transaction'
   | 'unknown_account'
-  | 'unknown_customer';
+  | 'unknown_customer'
+  | 'entry_refused';
 
 export class LedgerError extends Error {
   constructor(

@@ -9,16 +9,41 @@ export const Decimal = BigNumberBase.clone({
 });
 export type Decimal = BigNumberBase;
 
-/** Plain decimal: no sign, no exponent, at most 8 decimal places. */
-const DECIMAL_PATTERN = /^\d{1,18}(\.\d{1,8})?$/;
+/**
+ * Precision of what the ledger stores (the database refuses more, see migration
+ * 20261125_refuse_non_finite_amounts): money, in USD or in the currency it arrived in (AED
+ * fils), to the cent; quantities of securities to 8 places (fractional shares).
+ */
+export const MONEY_PLACES = 2;
+export const QUANTITY_PLACES = 8;
+/** A single amount of a trillion or more is a typo, not a payment. */
+export const MONEY_INTEGER_DIGITS_MAX = 12;
+
+/** Plain decimal: no sign, no exponent, at most 8 decimal places (quantities, rates, filters). */
+const DECIMAL_PATTERN = new RegExp(`^\\d{1,18}(\\.\\d{1,${QUANTITY_PLACES}})?$`);
 export const DECIMAL_PATTERN_SOURCE = DECIMAL_PATTERN.source;
+/** Plain money: no sign, no exponent, whole cents. */
+const MONEY_PATTERN = new RegExp(`^\\d{1,${MONEY_INTEGER_DIGITS_MAX}}(\\.\\d{1,${MONEY_PLACES}})?$`);
+export const MONEY_PATTERN_SOURCE = MONEY_PATTERN.source;
+
+/** What a person is told when a decimal string is refused: the rule and an example. */
+export const DECIMAL_RULE = `a decimal string with up to ${QUANTITY_PLACES} places, no sign or exponent, e.g. "2.5"`;
+export const MONEY_RULE = `a decimal string in whole cents (up to ${MONEY_PLACES} places, at most ${MONEY_INTEGER_DIGITS_MAX} digits before the point), no sign or exponent, e.g. "10.00"`;
 
 export const ZERO = new Decimal(0);
 
-/** Parses a non-negative decimal string from the wire; anything else is a validation error. */
+/** Parses a non-negative decimal string (quantity, rate) from the wire; anything else is a validation error. */
 export function parseDecimal(value: string, field: string): Decimal {
   if (!DECIMAL_PATTERN.test(value)) {
-    throw new LedgerError('validation_error', `${field} must be a decimal string like "100.00"`, [{ field, value }]);
+    throw new LedgerError('validation_error', `${field} must be ${DECIMAL_RULE}`, [{ path: field, message: `must be ${DECIMAL_RULE}` }]);
+  }
+  return new Decimal(value);
+}
+
+/** Parses a non-negative amount of money from the wire, in whole cents; anything else is a validation error. */
+export function parseMoney(value: string, field: string): Decimal {
+  if (!MONEY_PATTERN.test(value)) {
+    throw new LedgerError('validation_error', `${field} must be ${MONEY_RULE}`, [{ path: field, message: `must be ${MONEY_RULE}` }]);
   }
   return new Decimal(value);
 }

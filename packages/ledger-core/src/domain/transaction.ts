@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { configure } from 'safe-stable-stringify';
 import { assert, LedgerError } from './errors.js';
-import { Decimal, parseDecimal } from './money.js';
+import { Decimal, DECIMAL_PATTERN_SOURCE, DECIMAL_RULE, MONEY_PATTERN_SOURCE, MONEY_RULE, ZERO } from './money.js';
 import {
   isBalanced,
   POSTING_RULES,
@@ -60,57 +60,86 @@ export interface PostingPolicy {
   customerFeeBps: Decimal;
 }
 
-function optionalDecimal(value: string | null | undefined, field: string): Decimal | null {
-  return value === undefined || value === null ? null : parseDecimal(value, field);
+/** A refusal of one field of an entry: `path` is a JSON pointer into the entry. */
+function invalid(path: string, message: string): LedgerError {
+  return new LedgerError('validation_error', `${path.slice(1).replace(/\//g, '.')} ${message}`, [{ path, message }]);
+}
+
+const DECIMAL_KINDS = {
+  money: { pattern: new RegExp(MONEY_PATTERN_SOURCE), rule: MONEY_RULE },
+  quantity: { pattern: new RegExp(DECIMAL_PATTERN_SOURCE), rule: DECIMAL_RULE },
+} as const;
+
+/** Parses each present field, collecting every refusal rather than stopping at the first. */
+class FieldReader {
+  readonly problems: Array<{ path: string; message: string }> = [];
+
+  parse(path: string, value: string | null | undefined, kind: keyof typeof DECIMAL_KINDS): Decimal | null {
+    if (value === undefined || value === null) return null;
+    const { pattern, rule } = DECIMAL_KINDS[kind];
+    if (pattern.test(value)) return new Decimal(value);
+    this.refuse(path, `must be ${rule}`);
+    return null;
+  }
+
+  refuse(path: string, message: string): void {
+    this.problems.push({ path, message });
+  }
+
+  /** Throws one validation_error listing every refusal, if there was any. */
+  settle(): void {
+    const [first] = this.problems;
+    if (first === undefined) return;
+    const summary = this.problems.length === 1 ? `${first.path.slice(1).replace(/\//g, '.')} ${first.message}` : `${this.problems.length} fields are invalid`;
+    throw new LedgerError('validation_error', summary, this.problems);
+  }
 }
 
 /**
  * Validates a manual entry and derives its journal lines (or takes the adjustment's own).
- * Pure: the caller supplies the new id; nothing is stored.
+ * Every rule the database would refuse is checked here first, so that a bad entry fails alone,
+ * with a 4xx, before it can share a statement with other entries. Pure: the caller supplies
+ * the new id; nothing is stored.
  */
 export function draftFromEntry(entry: EntryRequest, txnId: string, policy: PostingPolicy): TransactionDraft {
   const rule = POSTING_RULES[entry.txn_type];
   assert(rule, `no posting rule for ${entry.txn_type}`);
+  const fields = new FieldReader();
   const customerId = entry.customer_id ?? null;
-  if (rule.customer === 'required' && customerId === null) {
-    throw new LedgerError('validation_error', `${entry.txn_type} needs a customer_id`, [{ field: 'customer_id' }]);
-  }
+  if (rule.customer === 'required' && customerId === null) fields.refuse('/customer_id', `is required for ${entry.txn_type}`);
   const symbol = entry.symbol ?? null;
-  if (rule.symbol === 'required' && symbol === null) {
-    throw new LedgerError('validation_error', `${entry.txn_type} needs a symbol`, [{ field: 'symbol' }]);
-  }
-  if (entry.lines && entry.txn_type !== 'adjustment') {
-    throw new LedgerError('validation_error', 'lines may be given only for txn_type adjustment', [{ field: 'lines' }]);
-  }
-  const amountUsd = parseDecimal(entry.amount_usd, 'amount_usd');
-  const quantity = optionalDecimal(entry.quantity, 'quantity');
-  if (quantity?.isZero()) {
-    throw new LedgerError('validation_error', 'quantity must be greater than zero', [{ field: 'quantity' }]);
-  }
-  const originalAmount = optionalDecimal(entry.original_amount, 'original_amount');
+  if (rule.symbol === 'required' && symbol === null) fields.refuse('/symbol', `is required for ${entry.txn_type}`);
+  if (entry.lines && entry.txn_type !== 'adjustment') fields.refuse('/lines', 'may be given only for txn_type adjustment');
+  if (!entry.lines && entry.txn_type === 'adjustment') fields.refuse('/lines', 'are required for txn_type adjustment');
+  const amountUsd = fields.parse('/amount_usd', entry.amount_usd, 'money') ?? ZERO;
+  const quantity = fields.parse('/quantity', entry.quantity, 'quantity');
+  if (quantity?.isZero()) fields.refuse('/quantity', 'must be greater than zero');
+  const feeUsd = fields.parse('/fee_usd', entry.fee_usd, 'money');
+  const originalAmount = fields.parse('/original_amount', entry.original_amount, 'money');
   const originalCurrency = entry.original_currency ?? null;
-  if ((originalAmount === null) !== (originalCurrency === null)) {
-    throw new LedgerError('validation_error', 'original_currency and original_amount go together', [
-      { field: 'original_currency' },
-    ]);
+  if ((entry.original_amount ?? null) === null !== (originalCurrency === null)) {
+    fields.refuse('/original_currency', 'and original_amount go together: give both or neither');
   }
   if (originalAmount !== null && (originalAmount.isZero() || amountUsd.isZero())) {
-    throw new LedgerError('validation_error', 'an amount converted from another currency cannot be zero', [
-      { field: 'original_amount' },
-    ]);
+    fields.refuse('/original_amount', 'and amount_usd must both be greater than zero when converting');
   }
+  const operatorLines =
+    entry.lines?.map((l, i) => ({
+      accountCode: l.account_code,
+      debit: fields.parse(`/lines/${i}/debit`, l.debit, 'money') ?? ZERO,
+      credit: fields.parse(`/lines/${i}/credit`, l.credit, 'money') ?? ZERO,
+      postingKind: l.posting_kind ?? 'adjustment',
+    })) ?? null;
+  fields.settle();
+  const fxRate = originalAmount === null ? null : originalAmount.dividedBy(amountUsd);
+  // Cents on both sides within MONEY_INTEGER_DIGITS_MAX keep the rate well inside Decimal's places.
+  assert(fxRate === null || fxRate.isGreaterThan(0), 'a conversion rate of two positive amounts is positive');
   const lines = rule.lines({
     amountUsd,
     currency: originalCurrency ?? 'USD',
-    feeUsd: optionalDecimal(entry.fee_usd, 'fee_usd'),
+    feeUsd,
     customerFeeBps: policy.customerFeeBps,
-    lines:
-      entry.lines?.map((l, i) => ({
-        accountCode: l.account_code,
-        debit: parseDecimal(l.debit, `lines[${i}].debit`),
-        credit: parseDecimal(l.credit, `lines[${i}].credit`),
-        postingKind: l.posting_kind ?? 'adjustment',
-      })) ?? null,
+    lines: operatorLines,
   });
   if (!isBalanced(lines)) {
     throw new LedgerError('unbalanced_transaction', `${entry.txn_type} of ${entry.amount_usd} posts no balanced lines`);
@@ -128,7 +157,7 @@ export function draftFromEntry(entry: EntryRequest, txnId: string, policy: Posti
     amountUsd,
     originalCurrency,
     originalAmount,
-    fxRate: originalAmount === null ? null : originalAmount.dividedBy(amountUsd),
+    fxRate,
     pendingRecost: rule.pendingRecost,
     reversesTxnId: null,
     memo: entry.memo ?? null,
@@ -189,9 +218,7 @@ export function draftReversal(original: ReversibleTransaction, txnId: string, tx
   }
   // ISO dates compare as strings.
   if (txnDate < original.txnDate) {
-    throw new LedgerError('validation_error', `a reversal cannot be dated before its original (${original.txnDate})`, [
-      { field: 'txn_date' },
-    ]);
+    throw invalid('/txn_date', `cannot be before the original's date (${original.txnDate}): a reversal is dated on or after it`);
   }
   const lines = reversingLines(original.lines);
   assert(isBalanced(lines), `reversal of ${original.txnId} does not balance`);

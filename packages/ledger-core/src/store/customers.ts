@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Page } from './transaction-queries.js';
+import { assertPage, type Page } from '../domain/limits.js';
 
 export interface CustomerInput {
   name?: string | null;
@@ -39,7 +39,7 @@ export async function listCustomers(db: Knex, filter: { q?: string }, page: Page
     return query;
   };
   const [items, [total]] = await Promise.all([
-    scoped().select(CUSTOMER_COLUMNS).orderBy('customer_id').limit(page.limit).offset(page.offset),
+    scoped().select(CUSTOMER_COLUMNS).orderBy('customer_id').limit(assertPage(page).limit).offset(page.offset),
     scoped().count<Array<{ count: string }>>({ count: '*' }),
   ]);
   return { items, total: Number(total?.count ?? 0), ...page };

@@ -7,6 +7,33 @@ interface PgError {
 }
 
 /**
+ * Whether the database refused the data itself (SQLSTATE class 22, data exception, or 23,
+ * integrity constraint violation) rather than failing as a service (connection lost, timeout):
+ * a refusal is about one entry of a batch, and posting that entry alone tells which.
+ */
+export function isDataRefusal(error: unknown): boolean {
+  const code = (error as PgError | null)?.code;
+  return typeof code === 'string' && (code.startsWith('22') || code.startsWith('23'));
+}
+
+/** Whether `error` is a unique violation of `constraint`. */
+export function isUniqueViolation(error: unknown, constraint: string): boolean {
+  const pgError = error as PgError | null;
+  return pgError?.code === '23505' && pgError.constraint === constraint;
+}
+
+/**
+ * A refusal of one entry that no earlier check caught, as the entry's own 422: the entry fails
+ * alone, and the constraint it broke is named (a rule the domain should learn to check first).
+ */
+export function refusalOfEntry(error: unknown): LedgerError {
+  const pgError = error as PgError;
+  return new LedgerError('entry_refused', 'the ledger database refused this entry; nothing was stored', [
+    { constraint: pgError.constraint ?? null, sqlstate: pgError.code ?? null },
+  ]);
+}
+
+/**
  * Turns the database's refusals that callers can cause into domain errors; anything else is
  * rethrown as the fault it is.
  */

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import * as checksRunAsOwner from '../migrations/20261122_checks_run_as_owner.js';
 import * as createLedger from '../migrations/20261121_create_ledger.js';
+import * as refuseNonFiniteAmounts from '../migrations/20261125_refuse_non_finite_amounts.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -11,6 +12,7 @@ interface Migration {
 const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261121_create_ledger', createLedger],
   ['20261122_checks_run_as_owner', checksRunAsOwner],
+  ['20261125_refuse_non_finite_amounts', refuseNonFiniteAmounts],
 ];
 
 const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

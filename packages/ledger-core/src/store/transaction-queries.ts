@@ -1,3 +1,4 @@
+import { assertPage, type Page } from '../domain/limits.js';
 import type { Knex } from 'knex';
 
 export interface TransactionFilter {
@@ -12,10 +13,6 @@ export interface TransactionFilter {
   amount_max?: string;
 }
 
-export interface Page {
-  limit: number;
-  offset: number;
-}
 
 export const TRANSACTION_SORTS = ['txn_date', 'posted_at', 'amount_usd'] as const;
 export type TransactionSort = (typeof TRANSACTION_SORTS)[number];
@@ -73,7 +70,7 @@ export async function listTransactions(
       { column: `t.${sort}`, order },
       { column: 't.txn_id', order },
     ])
-    .limit(page.limit)
+    .limit(assertPage(page).limit)
     .offset(page.offset);
   const count = whereTransactions(db('transactions as t'), filter).count<Array<{ count: string }>>({ count: '*' });
   const [rows, [total]] = await Promise.all([items, count]);
@@ -101,7 +98,7 @@ async function pageOfGroups<Group>(db: Knex, grouped: Knex.QueryBuilder, orderBy
     .select('*', db.raw('count(*) OVER ()::int AS groups'))
     .from('g')
     .orderByRaw(orderBy)
-    .limit(page.limit)
+    .limit(assertPage(page).limit)
     .offset(page.offset);
   const total = rows[0]?.groups ?? (await db.with('g', grouped).count({ n: '*' }).from('g').first())?.n;
   return { items: rows.map(({ groups: _groups, ...row }) => row as Group), total: Number(total ?? 0) };
@@ -170,7 +167,7 @@ export async function listJournalLines(db: Knex, filter: JournalFilter, page: Pa
     .join('accounts as a', 'a.account_code', 'l.account_code')
     .select(LINE_COLUMNS)
     .orderBy('l.line_id', 'desc')
-    .limit(page.limit)
+    .limit(assertPage(page).limit)
     .offset(page.offset);
   const count = whereLines(db('journal_lines as l'), filter).count<Array<{ count: string }>>({ count: '*' });
   const [rows, [total]] = await Promise.all([items, count]);
@@ -199,7 +196,7 @@ export async function listPostings(db: Knex, filter: JournalFilter & { txn_type?
       't.reverses_txn_id',
     ])
     .orderBy('l.line_id', 'desc')
-    .limit(page.limit)
+    .limit(assertPage(page).limit)
     .offset(page.offset);
   const count = scoped(db('journal_lines as l')).count<Array<{ count: string }>>({ count: '*' });
   const [rows, [total]] = await Promise.all([items, count]);

@@ -5,7 +5,7 @@ import { Decimal } from '../domain/money.js';
 import type { TxnType } from '../domain/posting-rules/index.js';
 import { draftReversal, type TransactionDraft } from '../domain/transaction.js';
 import { draftsToWrite, insertLinesSql, insertTransactionsSql, linesDocument, transactionsDocument } from './draft-rows.js';
-import { translateDbError } from './errors.js';
+import { isDataRefusal, isUniqueViolation, refusalOfEntry, translateDbError } from './errors.js';
 
 /** A transaction as stored, with its journal lines, in wire form (decimal strings). */
 export interface StoredTransaction {
@@ -158,23 +158,22 @@ const POST_AND_RETURN = `WITH new_txns AS (${insertTransactionsSql(STORED_TRANSA
   LEFT JOIN (SELECT l.txn_id, json_agg(${JOURNAL_LINE_JSON} ORDER BY l.line_id) AS journal_lines
              FROM new_lines l JOIN accounts a USING (account_code) GROUP BY l.txn_id) lines USING (txn_id)`;
 
+type Query = (text: string, values: string[]) => Promise<StoredRow[]>;
+
+/** Runs POST_AND_RETURN on a pg connection as the named prepared statement. */
+function postAndReturnOn(connection: pg.PoolClient): Query {
+  return async (text, values) => (await connection.query<StoredRow>({ name: 'ledger_post_and_return', text, values })).rows;
+}
+
 /**
- * Posts drafts with POST_AND_RETURN: the transactions it inserted, as stored. It is the hot
- * statement of manual entry (one per batch), so it goes to pg as a named prepared statement:
- * each pooled connection parses and plans it once, not once per batch.
+ * Runs `work` on a connection of the pool (not a knex transaction: inside one this would escape
+ * it), translating the database's refusals of data into domain errors.
  */
-async function postAndReturn(db: Knex, batch: TransactionDraft[]): Promise<StoredWithHash[]> {
-  // A connection of the pool, in autocommit: inside a knex transaction this would escape it.
-  assert(!db.isTransaction, 'postAndReturn runs in its own database transaction');
-  const drafts = draftsToWrite(batch);
+async function onConnection<T>(db: Knex, work: (connection: pg.PoolClient) => Promise<T>): Promise<T> {
+  assert(!db.isTransaction, 'posting runs in its own database transaction');
   const connection = (await db.client.acquireConnection()) as pg.PoolClient;
   try {
-    const result = await connection.query<StoredRow>({
-      name: 'ledger_post_and_return',
-      text: POST_AND_RETURN,
-      values: [transactionsDocument(drafts), linesDocument(drafts)],
-    });
-    return result.rows.map(withHash);
+    return await work(connection);
   } catch (error) {
     translateDbError(error);
   } finally {
@@ -183,22 +182,23 @@ async function postAndReturn(db: Knex, batch: TransactionDraft[]): Promise<Store
 }
 
 /**
- * Posts entries together, in one statement and one database transaction, and answers each on
- * its own: created, or already posted under its (source, source_txn_id) with the same request,
- * or an idempotency conflict. New entries are answered from the statement itself, in one round
- * trip; only entries whose key was already taken (a retry, a conflict, a concurrent poster)
- * need a read after it. If the statement is refused (say one entry names an unknown customer),
- * each entry is posted alone, so one bad entry fails only itself.
+ * Posts drafts with POST_AND_RETURN: the transactions it inserted, as stored. It is the hot
+ * statement of manual entry (one per batch), so it goes to pg as a named prepared statement:
+ * each pooled connection parses and plans it once, not once per batch.
  */
-export async function postEntries(db: Knex, drafts: TransactionDraft[]): Promise<Array<PostOutcome | LedgerError>> {
-  let inserted: StoredWithHash[];
-  try {
-    inserted = await postAndReturn(db, drafts);
-  } catch (error) {
-    if (!(error instanceof LedgerError)) throw error;
-    if (drafts.length === 1) return [error];
-    return (await Promise.all(drafts.map((draft) => postEntries(db, [draft])))).flat();
-  }
+function postAndReturn(db: Knex, drafts: TransactionDraft[]): Promise<StoredWithHash[]> {
+  return onConnection(db, async (connection) => {
+    const rows = await postAndReturnOn(connection)(POST_AND_RETURN, [transactionsDocument(drafts), linesDocument(drafts)]);
+    return rows.map(withHash);
+  });
+}
+
+/**
+ * Each draft's outcome once the statement ran: created (it is among `inserted`), or already
+ * posted under its (source, source_txn_id) with the same request, or an idempotency conflict.
+ * Only drafts whose key was taken need a read.
+ */
+async function outcomesOf(db: Knex, drafts: TransactionDraft[], inserted: StoredWithHash[]): Promise<Array<PostOutcome | LedgerError>> {
   const insertedIds = new Set(inserted.map((s) => s.transaction.txn_id));
   const byKey = new Map(inserted.map((s) => [sourceKey(s.transaction.source, s.transaction.source_txn_id), s]));
   const taken = drafts.filter((d) => !byKey.has(sourceKey(d.source, d.sourceTxnId)));
@@ -224,6 +224,54 @@ export async function postEntries(db: Knex, drafts: TransactionDraft[]): Promise
     }
     return { created: false, transaction: found.transaction };
   });
+}
+
+/**
+ * Posts entries together, in one statement and one database transaction, and answers each on
+ * its own (see outcomesOf). New entries are answered from the statement itself, in one round
+ * trip. If the database refuses the statement's data (say one entry names an unknown
+ * customer, or breaks a constraint no earlier check caught), each entry is posted alone, so a
+ * bad entry fails only itself, and never takes its batch-mates with it.
+ */
+export async function postEntries(db: Knex, drafts: TransactionDraft[]): Promise<Array<PostOutcome | LedgerError>> {
+  let inserted: StoredWithHash[];
+  try {
+    inserted = await postAndReturn(db, draftsToWrite(drafts));
+  } catch (error) {
+    if (!(error instanceof LedgerError) && !isDataRefusal(error)) throw error;
+    if (drafts.length > 1) return (await Promise.all(drafts.map((draft) => postEntries(db, [draft])))).flat();
+    return [error instanceof LedgerError ? error : refusalOfEntry(error)];
+  }
+  return outcomesOf(db, drafts, inserted);
+}
+
+/**
+ * What posting the entry would answer, without storing it: the very statement posting runs, in
+ * a database transaction whose deferred checks (the commit-time balance) are forced to run,
+ * then rolled back. So preview refuses exactly what posting refuses.
+ */
+export async function previewEntry(db: Knex, draft: TransactionDraft): Promise<PostOutcome> {
+  let inserted: StoredWithHash[];
+  try {
+    inserted = await onConnection(db, async (connection) => {
+      await connection.query('BEGIN');
+      try {
+        const drafts = draftsToWrite([draft]);
+        const rows = await postAndReturnOn(connection)(POST_AND_RETURN, [transactionsDocument(drafts), linesDocument(drafts)]);
+        await connection.query('SET CONSTRAINTS ALL IMMEDIATE');
+        return rows.map(withHash);
+      } finally {
+        await connection.query('ROLLBACK');
+      }
+    });
+  } catch (error) {
+    if (!isDataRefusal(error)) throw error;
+    throw refusalOfEntry(error);
+  }
+  const [outcome] = await outcomesOf(db, [draft], inserted);
+  assert(outcome, 'outcomesOf answered no entry');
+  if (outcome instanceof LedgerError) throw outcome;
+  return outcome;
 }
 
 /**
@@ -272,25 +320,16 @@ export async function reverseTransaction(
     reversal.txnDate,
     reversal.memo,
   );
-  const inserted = await insertDrafts(db, [draft]);
+  let inserted: Set<string>;
+  try {
+    inserted = await insertDrafts(db, [draft]);
+  } catch (error) {
+    // A concurrent reversal of the same original got in first: the partial unique index on
+    // reverses_txn_id, which ON CONFLICT (source, source_txn_id) does not arbitrate, decided it.
+    if (!isUniqueViolation(error, 'transactions_one_reversal')) throw error;
+    inserted = new Set();
+  }
   const stored = await getTransaction(db, { reversesTxnId: txnId });
   assert(stored, `reversal of ${txnId} neither inserted nor found`);
   return { created: inserted.has(draft.txnId), transaction: stored.transaction };
-}
-
-/**
- * What the database would refuse about a draft's references (customer, accounts), checked
- * without writing, so preview answers as posting would. Returns the name of each account used.
- */
-export async function checkDraftReferences(db: Knex, draft: TransactionDraft): Promise<Map<string, string>> {
-  const codes = [...new Set(draft.lines.map((l) => l.accountCode))];
-  const [customer, accounts] = await Promise.all([
-    draft.customerId === null ? Promise.resolve(true) : db('customers').where('customer_id', draft.customerId).first('customer_id'),
-    db('accounts').whereIn('account_code', codes).select<Array<{ account_code: string; name: string }>>('account_code', 'name'),
-  ]);
-  if (!customer) throw new LedgerError('unknown_customer', 'customer_id names no customer of this book', [{ customer_id: draft.customerId }]);
-  const names = new Map(accounts.map((a) => [a.account_code, a.name]));
-  const unknown = codes.filter((code) => !names.has(code));
-  if (unknown.length > 0) throw new LedgerError('unknown_account', 'account_code names no account of the chart', [{ account_codes: unknown }]);
-  return names;
 }
