@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
-import { MONEY_RULE } from '@ledger/core';
+import { LedgerError, MONEY_RULE } from '@ledger/core';
 import { expect } from 'chai';
+import { ERROR_STATUS, toProblem } from '../src/http/errors.js';
 import { apiDocument } from '../src/openapi/index.js';
 import { ADMIN_TOKEN, countRows, deposit, expectError, startApi, type Reply, type TestApi } from './support.js';
 
@@ -250,6 +251,14 @@ describe('hardening: bad input is a 4xx that changes nothing', () => {
       expect(head).to.match(/^HTTP\/1\.1 408 /);
       expect(JSON.parse(body ?? '').error.code).to.equal('request_timeout');
     });
+  });
+
+  it('an overloaded entry queue answers 503 overloaded with Retry-After, in the documented shape', () => {
+    const problem = toProblem(new LedgerError('overloaded', 'too many waiting'));
+    expect([ERROR_STATUS[problem.code], problem.code, problem.headers]).to.deep.equal([503, 'overloaded', { 'Retry-After': '1' }]);
+    const documented = apiDocument.components.responses?.NotConfiguredOrOverloaded;
+    expect(JSON.stringify(documented)).to.contain('"overloaded"');
+    expect(apiDocument.paths['/v1/transactions']?.post?.responses['503']).to.deep.equal({ $ref: '#/components/responses/NotConfiguredOrOverloaded' });
   });
 
   it('GET / says where the docs are', async () => {

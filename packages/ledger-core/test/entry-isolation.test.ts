@@ -59,6 +59,14 @@ describe('one refused entry fails alone', function () {
     expect(((last as PromiseRejectedResult).reason as LedgerError).code).to.equal('entry_refused');
   });
 
+  it('the entry batcher refuses entries past its waiting limit with overloaded, at once, and posts the rest', async () => {
+    const batcher = createEntryBatcher(db, { waitingMax: 3 });
+    // The first goes out at once; three wait for the next batch; the fifth finds the list full.
+    const settled = await Promise.allSettled(Array.from({ length: 5 }, () => batcher.post(draft())));
+    expect(settled.map((s) => s.status)).to.deep.equal(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'rejected']);
+    expect(((settled[4] as PromiseRejectedResult).reason as LedgerError).code).to.equal('overloaded');
+  });
+
   it('a batch of one refused entry answers entry_refused and stores nothing', async () => {
     const before = await booksSnapshot(db);
     const [outcome] = await postEntries(db, [refusedByDatabase()]);

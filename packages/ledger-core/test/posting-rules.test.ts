@@ -5,6 +5,9 @@ import fc from 'fast-check';
 import {
   Decimal,
   DECIMAL_RULE,
+  ENTRY_LINES_MAX,
+  MEMO_LENGTH_MAX,
+  METADATA_PROPERTIES_MAX,
   MONEY_RULE,
   draftFromEntry,
   draftReversal,
@@ -444,6 +447,20 @@ describe('draftFromEntry', () => {
   it('accepts amounts of up to 12 integer digits in whole cents, and quantities to 8 places', () => {
     expect(draft({ amount_usd: '999999999999.99' }).amountUsd.toFixed()).to.equal('999999999999.99');
     expect(draft({ txn_type: 'buy_security', symbol: 'AAPL', quantity: '0.00000001' }).quantity?.toFixed()).to.equal('0.00000001');
+  });
+
+  it('holds the limits on memo, metadata and lines for every caller, not only the API', async () => {
+    const error = await expectLedgerError(
+      fromEntry({
+        memo: 'm'.repeat(MEMO_LENGTH_MAX + 1),
+        metadata: Object.fromEntries(Array.from({ length: METADATA_PROPERTIES_MAX + 1 }, (_, i) => [`k${i}`, i])),
+      }),
+      'validation_error',
+    );
+    expect((error.details as Array<{ path: string }>).map((d) => d.path)).to.deep.equal(['/memo', '/metadata']);
+    const lines = Array.from({ length: ENTRY_LINES_MAX + 1 }, (_, i) => ({ account_code: i % 2 ? '3000' : '1010', debit: i % 2 ? '0' : '1.00', credit: i % 2 ? '1.00' : '0' }));
+    await expectLedgerError(fromEntry({ txn_type: 'adjustment', lines }), 'validation_error');
+    expect(draft({ memo: 'm'.repeat(MEMO_LENGTH_MAX) }).memo).to.have.length(MEMO_LENGTH_MAX);
   });
 
   it('refuses the conversion whose rate would round to nothing (a fraction of a fil for a fortune)', async () => {

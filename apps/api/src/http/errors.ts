@@ -32,6 +32,7 @@ export const ERROR_STATUS = {
   internal_error: 500,
   not_configured: 503,
   not_ready: 503,
+  overloaded: 503,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -66,6 +67,9 @@ interface Problem {
   /** Whether this is our fault (logged with its cause) rather than the caller's. */
   internal: boolean;
 }
+
+/** What an overloaded process asks callers to wait before retrying. */
+const OVERLOADED_RETRY_AFTER_S = 1;
 
 const INTERNAL_MESSAGE = 'internal error; quote the request_id when reporting it';
 
@@ -152,7 +156,13 @@ function fromValidator(error: ValidatorError, code: ErrorCode): Problem {
 /** Turns anything thrown while serving a request into the one error shape. */
 export function toProblem(error: unknown): Problem {
   if (error instanceof ApiError || error instanceof LedgerError) {
-    return { code: error.code, message: error.message, ...(error.details && { details: error.details }), internal: false };
+    return {
+      code: error.code,
+      message: error.message,
+      ...(error.details && { details: error.details }),
+      ...(error.code === 'overloaded' && { headers: { 'Retry-After': String(OVERLOADED_RETRY_AFTER_S) } }),
+      internal: false,
+    };
   }
   const validatorMatch = VALIDATOR_CODES.find(([type]) => error instanceof type);
   if (validatorMatch) return fromValidator(error as ValidatorError, validatorMatch[1]);

@@ -472,6 +472,11 @@ export const responses: Record<string, ResponseObject> = {
   InternalError: errorResponse('A fault of the server; nothing about it is in the body, the log has it under the request_id.', codesForStatus(500)),
   NotConfigured: errorResponse('The credential this endpoint needs is not configured on the server (fail closed).', ['not_configured']),
   NotReady: errorResponse('The database is unreachable or its schema is not at head.', ['not_ready']),
+  // Where entries queue for the group commit, 503 also means "overloaded": it replaces NotConfigured there.
+  NotConfiguredOrOverloaded: errorResponse(
+    'The credential is not configured (fail closed), or too many entries are waiting on this process: retry after `Retry-After` seconds.',
+    ['not_configured', 'overloaded'],
+  ),
 };
 
 const RESPONSE_STATUS = {
@@ -486,6 +491,7 @@ const RESPONSE_STATUS = {
   InternalError: 500,
   NotConfigured: 503,
   NotReady: 503,
+  NotConfiguredOrOverloaded: 503,
 } as const;
 export type ErrorResponseName = keyof typeof RESPONSE_STATUS;
 for (const name of Object.keys(RESPONSE_STATUS)) assert(name in responses, `response ${name} is defined`);

@@ -33,6 +33,7 @@ const ERROR_MEANING: Record<ErrorCode, string> = {
   internal_error: 'a fault of the server: the body says nothing more, the log has it under the request_id',
   not_configured: 'the credential the endpoint needs is not configured on the server (fail closed)',
   not_ready: 'the database is unreachable or its schema is not at head',
+  overloaded: 'too many entries are waiting to be posted on this process; retry after `Retry-After` seconds',
 };
 
 const errorTable = (Object.keys(ERROR_STATUS) as ErrorCode[])

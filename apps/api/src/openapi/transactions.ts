@@ -51,7 +51,7 @@ export const transactionPaths: Paths = {
       responses: {
         '201': { description: 'Posted.', headers: location, content: json(ref('Transaction')) },
         '200': { description: 'Already posted with this payload: the existing transaction.', content: json(ref('Transaction')) },
-        ...errorResponses(...WRITE_ERRORS, 'Conflict', 'Unprocessable'),
+        ...errorResponses(...WRITE_ERRORS, 'Conflict', 'Unprocessable', 'NotConfiguredOrOverloaded'),
       },
     },
   },

@@ -11,7 +11,8 @@ export type LedgerErrorCode =
   | 'unbalanced_transaction'
   | 'unknown_account'
   | 'unknown_customer'
-  | 'entry_refused';
+  | 'entry_refused'
+  | 'overloaded';
 
 export class LedgerError extends Error {
   constructor(

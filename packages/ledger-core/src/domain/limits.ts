@@ -11,6 +11,13 @@ export const PAGE_OFFSET_MAX = 1_000_000;
 export const MEMO_LENGTH_MAX = 1_000;
 export const METADATA_PROPERTIES_MAX = 100;
 export const ENTRY_LINES_MAX = 200;
+/**
+ * Manual entries waiting for the group commit of one api process. Past it the process is
+ * overloaded: new entries are refused at once (503 `overloaded`) instead of queueing without
+ * bound and answering after the caller gave up. At a few thousand entries a second this is
+ * about two seconds of work.
+ */
+export const ENTRIES_WAITING_MAX = 5_000;
 
 /** One page of a list: how many rows, after skipping how many. */
 export interface Page {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { configure } from 'safe-stable-stringify';
 import { assert, LedgerError } from './errors.js';
+import { ENTRY_LINES_MAX, MEMO_LENGTH_MAX, METADATA_PROPERTIES_MAX } from './limits.js';
 import { Decimal, DECIMAL_PATTERN_SOURCE, DECIMAL_RULE, MONEY_PATTERN_SOURCE, MONEY_RULE, ZERO } from './money.js';
 import {
   isBalanced,
@@ -122,6 +123,16 @@ export function draftFromEntry(entry: EntryRequest, txnId: string, policy: Posti
   }
   if (originalAmount !== null && (originalAmount.isZero() || amountUsd.isZero())) {
     fields.refuse('/original_amount', 'and amount_usd must both be greater than zero when converting');
+  }
+  // The limits hold for every caller (jobs and imports too), not only for what the API checked.
+  if (entry.memo !== undefined && entry.memo !== null && Array.from(entry.memo).length > MEMO_LENGTH_MAX) {
+    fields.refuse('/memo', `must be at most ${MEMO_LENGTH_MAX} characters`);
+  }
+  if (entry.metadata !== undefined && Object.keys(entry.metadata).length > METADATA_PROPERTIES_MAX) {
+    fields.refuse('/metadata', `must have at most ${METADATA_PROPERTIES_MAX} properties`);
+  }
+  if (entry.lines !== undefined && entry.lines.length > ENTRY_LINES_MAX) {
+    fields.refuse('/lines', `must have at most ${ENTRY_LINES_MAX} lines`);
   }
   const operatorLines =
     entry.lines?.map((l, i) => ({

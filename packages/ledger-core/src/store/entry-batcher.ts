@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { assert, LedgerError } from '../domain/errors.js';
+import { ENTRIES_WAITING_MAX } from '../domain/limits.js';
 import type { TransactionDraft } from '../domain/transaction.js';
 import { postEntries, type PostOutcome } from './transactions.js';
 
@@ -20,6 +21,8 @@ export interface EntryBatcherOptions {
    * (pnpm bench): the next batch forms while one posts, so batches grow with load.
    */
   concurrency?: number;
+  /** Most entries waiting for a batch; more are refused with `overloaded` (see ENTRIES_WAITING_MAX). */
+  waitingMax?: number;
 }
 
 /**
@@ -30,8 +33,11 @@ export interface EntryBatcherOptions {
  * (each with its own trigger runs, commit-time check and WAL flush) into few larger ones.
  * When a batch is done, the next one is sent before the finished one's callers are answered.
  */
-export function createEntryBatcher(db: Knex, { batchSizeMax = 100, concurrency = 1 }: EntryBatcherOptions = {}) {
-  assert(batchSizeMax > 0 && concurrency > 0, 'batchSizeMax and concurrency must be positive');
+export function createEntryBatcher(
+  db: Knex,
+  { batchSizeMax = 100, concurrency = 1, waitingMax = ENTRIES_WAITING_MAX }: EntryBatcherOptions = {},
+) {
+  assert(batchSizeMax > 0 && concurrency > 0 && waitingMax > 0, 'batchSizeMax, concurrency and waitingMax must be positive');
   const waiting: Waiting[] = [];
   let posters = 0;
 
@@ -78,6 +84,9 @@ export function createEntryBatcher(db: Knex, { batchSizeMax = 100, concurrency =
 
   return {
     post(draft: TransactionDraft): Promise<PostOutcome> {
+      if (waiting.length >= waitingMax) {
+        return Promise.reject(new LedgerError('overloaded', `${waiting.length} entries are waiting to be posted; retry shortly`));
+      }
       return new Promise<PostOutcome>((resolve, reject) => {
         waiting.push({ draft, resolve, reject });
         if (posters < concurrency) void drain();
