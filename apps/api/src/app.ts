@@ -3,7 +3,7 @@ import express, { type Express, type RequestHandler } from 'express';
 import type { ApiConfig } from './config.js';
 import { authenticate } from './http/auth.js';
 import { bodyGuard, jsonBody } from './http/body-guard.js';
-import { errorHandler, notFoundHandler } from './http/errors.js';
+import { ApiError, errorHandler, notFoundHandler } from './http/errors.js';
 import { requestLog } from './http/request-log.js';
 import { validatorStages } from './http/validator.js';
 import { apiDocument } from './openapi/index.js';
@@ -29,6 +29,18 @@ const apiHeaders: RequestHandler = (_req, res, next) => {
 };
 
 /**
+ * HTTP/1.1 requires a Host header and a server must refuse a request without one (RFC 9112
+ * §3.2). Node's parser would answer with an empty body (http/server.ts turns that off): here
+ * it is refused in the error shape, before anything else runs.
+ */
+const requireHost: RequestHandler = (req, _res, next) => {
+  if (req.httpVersionMajor === 1 && req.httpVersionMinor >= 1 && !req.headers.host) {
+    return next(new ApiError('validation_error', 'an HTTP/1.1 request needs a Host header', [{ path: '/headers/host', message: 'is required' }]));
+  }
+  next();
+};
+
+/**
  * The HTTP app, without listening. Order matters:
  * log → docs (open, static) → match the operation → authenticate (from its `security`) →
  * parse JSON → refuse what the database could not store → validate → route → errors.
@@ -40,6 +52,7 @@ export function createApp({ config, db, logger, validateResponses = false }: App
   app.set('query parser', 'simple');
 
   app.use(requestLog(logger));
+  app.use(requireHost);
   mountDocs(app, apiDocument);
 
   const validator = validatorStages(apiDocument, validateResponses);

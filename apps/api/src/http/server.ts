@@ -28,6 +28,11 @@ const MALFORMED = { code: 'validation_error', message: 'the request is not valid
 
 const REASONS: Partial<Record<number, string>> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
 
+/** The error shape of the API, as the raw body of an answer Express never gave. */
+function errorBody(code: ErrorCode, message: string, requestId: string): string {
+  return JSON.stringify({ error: { code, message }, request_id: requestId });
+}
+
 /**
  * The raw answer to a request Node refused before Express saw it: the same error shape, a
  * request id, and the connection closed (Node's own answer would be an empty body).
@@ -38,7 +43,7 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, logger:
   const requestId = randomUUID();
   logger.info('request refused by the HTTP parser', { request_id: requestId, status, reason: error.code ?? 'unknown' });
   if (!socket.writable || error.code === 'ECONNRESET') return void socket.destroy();
-  const body = JSON.stringify({ error: { code, message }, request_id: requestId });
+  const body = errorBody(code, message, requestId);
   socket.end(
     [
       `HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}`,
@@ -57,7 +62,7 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, logger:
  * The HTTP server of the app, with real limits: a request whose headers and body have not
  * arrived within `requestTimeoutMs` is answered 408 and cut (Node checks only every 30 s by
  * default; here at least every second), and what the parser refuses (headers over the limit,
- * malformed HTTP) is answered in the API's error shape.
+ * malformed HTTP, an Expect it cannot meet) is answered in the API's error shape.
  */
 export function createServer(app: Express, limits: ServerLimits, logger: Logger): Server {
   const server = http.createServer(
@@ -65,9 +70,24 @@ export function createServer(app: Express, limits: ServerLimits, logger: Logger)
       requestTimeout: limits.requestTimeoutMs,
       headersTimeout: limits.requestTimeoutMs,
       connectionsCheckingInterval: Math.min(TIMEOUT_CHECK_INTERVAL_MS_MAX, Math.ceil(limits.requestTimeoutMs / 4)),
+      // Node would answer a request without Host with an empty 400; the API answers what it can.
+      requireHostHeader: false,
     },
     app,
   );
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, logger));
+  // An `Expect` other than 100-continue: refused (Node's own answer would be an empty 417).
+  server.on('checkExpectation', (_req: http.IncomingMessage, res: http.ServerResponse) => {
+    const requestId = randomUUID();
+    const body = errorBody('expectation_failed', 'the only Expect this server meets is 100-continue', requestId);
+    res.writeHead(ERROR_STATUS.expectation_failed, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': Buffer.byteLength(body),
+      'X-Request-Id': requestId,
+      'Cache-Control': 'no-store',
+      Connection: 'close',
+    });
+    res.end(body);
+  });
   return server;
 }

@@ -14,6 +14,7 @@ const ERROR_MEANING: Record<ErrorCode, string> = {
   validation_error: 'query, path or body breaks this contract (`details` lists each rule: `path`, `message`)',
   invalid_json: 'the body is not JSON',
   undecodable_body: 'the body does not decode as its `Content-Encoding` (gzip, deflate, br) says',
+  expectation_failed: 'an `Expect` header other than `100-continue`',
   request_timeout: 'the request (headers and body) did not arrive within the server\'s request timeout',
   request_header_fields_too_large: 'the request line and headers are over the server\'s limit',
   entry_refused: 'the database refused the entry for a rule no earlier check named (`details` names the constraint); nothing stored',
