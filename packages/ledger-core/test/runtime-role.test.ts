@@ -174,6 +174,7 @@ describe('openLedgerDatabase (how a process opens its book)', function () {
       '20261121_create_ledger',
       '20261122_checks_run_as_owner',
       '20261125_refuse_non_finite_amounts',
+      '20261126_comment_the_schema',
     ]);
     for (const { db } of started) expect(await runtimeRoleProblems(db)).to.deep.equal([]);
   });

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import * as checksRunAsOwner from '../migrations/20261122_checks_run_as_owner.js';
+import * as commentTheSchema from '../migrations/20261126_comment_the_schema.js';
 import * as createLedger from '../migrations/20261121_create_ledger.js';
 import * as refuseNonFiniteAmounts from '../migrations/20261125_refuse_non_finite_amounts.js';
 
@@ -13,6 +14,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261121_create_ledger', createLedger],
   ['20261122_checks_run_as_owner', checksRunAsOwner],
   ['20261125_refuse_non_finite_amounts', refuseNonFiniteAmounts],
+  ['20261126_comment_the_schema', commentTheSchema],
 ];
 
 const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

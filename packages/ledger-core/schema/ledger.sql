@@ -1,0 +1,768 @@
+-- The ledger's schema at head, as pg_dump --schema-only describes a fresh database migrated by
+-- @ledger/core: tables, constraints, indexes, functions, triggers and their comments (not the data
+-- migrations seed, nor knex's own migration tables).
+-- Generated, never edited by hand: after changing the migrations run `pnpm --filter @ledger/core schema:dump`
+-- and commit this file with them; test/schema-integrity.test.ts fails while the two disagree.
+-- See docs/adr/0003.
+
+--
+-- Name: ledger_after_lines_inserted(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.ledger_after_lines_inserted() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET enable_seqscan TO 'off'
+    SET enable_hashjoin TO 'off'
+    SET enable_mergejoin TO 'off'
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+    DECLARE
+      bad_txn uuid;
+      bad_account text;
+    BEGIN
+      SELECT n.txn_id INTO bad_txn
+        FROM (SELECT DISTINCT txn_id, txn_date, customer_id FROM new_lines) n
+        LEFT JOIN transactions t ON t.txn_id = n.txn_id
+       WHERE t.txn_id IS NULL
+          OR t.created_xid <> pg_current_xact_id()
+          OR n.txn_date <> t.txn_date
+          OR n.customer_id IS DISTINCT FROM t.customer_id
+       LIMIT 1;
+      IF bad_txn IS NOT NULL THEN
+        RAISE EXCEPTION 'journal lines for transaction % must be posted with it and match its date and customer', bad_txn
+          USING ERRCODE = 'check_violation', CONSTRAINT = 'ledger_lines_posted_with_transaction';
+      END IF;
+      SELECT n.account_code INTO bad_account
+        FROM (SELECT DISTINCT account_code FROM new_lines) n LEFT JOIN accounts a ON a.account_code = n.account_code
+       WHERE a.account_code IS NULL
+       LIMIT 1;
+      IF bad_account IS NOT NULL THEN
+        RAISE EXCEPTION 'account % is not in the chart of accounts', bad_account
+          USING ERRCODE = 'foreign_key_violation', CONSTRAINT = 'ledger_line_account_known';
+      END IF;
+      -- Lines may also be added after an early check (SET CONSTRAINTS ... IMMEDIATE): check again at commit.
+      INSERT INTO ledger_commit_checks (xid) VALUES (pg_current_xact_id()) ON CONFLICT DO NOTHING;
+      -- Totals rows are locked in account order, so concurrent posters never deadlock.
+      INSERT INTO account_totals AS a (account_code, slot, debit_total, credit_total, line_count)
+        SELECT account_code, (pg_backend_pid() % 16)::smallint, sum(debit), sum(credit), count(*)
+          FROM new_lines GROUP BY account_code ORDER BY account_code
+        ON CONFLICT (account_code, slot) DO UPDATE
+          SET debit_total = a.debit_total + excluded.debit_total,
+              credit_total = a.credit_total + excluded.credit_total,
+              line_count = a.line_count + excluded.line_count;
+      RETURN NULL;
+    END $$;
+
+--
+-- Name: FUNCTION ledger_after_lines_inserted(); Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON FUNCTION public.ledger_after_lines_inserted() IS 'Per INSERT statement on journal_lines, set-based: lines belong to a transaction created by this database transaction and agree with its date and customer, name a known account; account_totals move, locked in account order so concurrent posters never deadlock. SECURITY DEFINER with a pinned search_path (20261122); planner pinned to index lookups.';
+
+--
+-- Name: ledger_after_transactions_inserted(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.ledger_after_transactions_inserted() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET enable_seqscan TO 'off'
+    SET enable_hashjoin TO 'off'
+    SET enable_mergejoin TO 'off'
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+    BEGIN
+      IF EXISTS (SELECT 1 FROM new_txns WHERE created_xid <> pg_current_xact_id() OR posted_at <> now()) THEN
+        RAISE EXCEPTION 'created_xid and posted_at are stamped by the database; they cannot be given'
+          USING ERRCODE = 'check_violation', CONSTRAINT = 'ledger_posting_stamp';
+      END IF;
+      IF EXISTS (SELECT 1 FROM new_txns n WHERE n.customer_id IS NOT NULL
+                   AND NOT EXISTS (SELECT 1 FROM customers c WHERE c.customer_id = n.customer_id)) THEN
+        RAISE EXCEPTION 'customer_id names no customer of this book'
+          USING ERRCODE = 'foreign_key_violation', CONSTRAINT = 'ledger_transaction_customer_known';
+      END IF;
+      IF EXISTS (SELECT 1 FROM new_txns n WHERE n.reverses_txn_id IS NOT NULL
+                   AND NOT EXISTS (SELECT 1 FROM transactions o WHERE o.txn_id = n.reverses_txn_id)) THEN
+        RAISE EXCEPTION 'reverses_txn_id names no transaction'
+          USING ERRCODE = 'foreign_key_violation', CONSTRAINT = 'ledger_reversed_transaction_known';
+      END IF;
+      INSERT INTO ledger_commit_checks (xid) VALUES (pg_current_xact_id()) ON CONFLICT DO NOTHING;
+      RETURN NULL;
+    END $$;
+
+--
+-- Name: FUNCTION ledger_after_transactions_inserted(); Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON FUNCTION public.ledger_after_transactions_inserted() IS 'Per INSERT statement on transactions, set-based: created_xid and posted_at are the database stamps, the customer and the reversed original exist, and the commit check is scheduled. SECURITY DEFINER with a pinned search_path (20261122), so the runtime role needs no rights on ledger_commit_checks; planner pinned to index lookups, so a never-analysed table is not seq-scanned by a cached plan.';
+
+--
+-- Name: ledger_assert_balanced_at_commit(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.ledger_assert_balanced_at_commit() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET enable_seqscan TO 'off'
+    SET enable_hashjoin TO 'off'
+    SET enable_mergejoin TO 'off'
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+    DECLARE
+      bad record;
+    BEGIN
+      SELECT t.txn_id, count(l.line_id) AS line_count, coalesce(sum(l.debit), 0) AS debit_sum, coalesce(sum(l.credit), 0) AS credit_sum
+        INTO bad
+        FROM transactions t LEFT JOIN journal_lines l ON l.txn_id = t.txn_id
+       WHERE t.posted_at = now() AND t.created_xid = NEW.xid
+       GROUP BY t.txn_id
+      HAVING count(l.line_id) < 2 OR coalesce(sum(l.debit), 0) <> coalesce(sum(l.credit), 0) OR NOT (coalesce(sum(l.debit), 0) > '-Infinity' AND coalesce(sum(l.debit), 0) < 'Infinity') OR NOT (coalesce(sum(l.credit), 0) > '-Infinity' AND coalesce(sum(l.credit), 0) < 'Infinity')
+       LIMIT 1;
+      IF bad.txn_id IS NOT NULL AND bad.line_count < 2 THEN
+        RAISE EXCEPTION 'transaction % has % journal line(s); at least 2 are required', bad.txn_id, bad.line_count
+          USING ERRCODE = 'check_violation', CONSTRAINT = 'ledger_transaction_min_lines';
+      ELSIF bad.txn_id IS NOT NULL AND (NOT (bad.debit_sum > '-Infinity' AND bad.debit_sum < 'Infinity') OR NOT (bad.credit_sum > '-Infinity' AND bad.credit_sum < 'Infinity')) THEN
+        RAISE EXCEPTION 'transaction % has sums that are not finite numbers: debits %, credits %', bad.txn_id, bad.debit_sum, bad.credit_sum
+          USING ERRCODE = 'check_violation', CONSTRAINT = 'ledger_transaction_finite';
+      ELSIF bad.txn_id IS NOT NULL THEN
+        RAISE EXCEPTION 'transaction % is unbalanced: debits % <> credits %', bad.txn_id, bad.debit_sum, bad.credit_sum
+          USING ERRCODE = 'check_violation', CONSTRAINT = 'ledger_transaction_balanced';
+      END IF;
+      DELETE FROM ledger_commit_checks WHERE xid = NEW.xid;
+      RETURN NULL;
+    END $$;
+
+--
+-- Name: FUNCTION ledger_assert_balanced_at_commit(); Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON FUNCTION public.ledger_assert_balanced_at_commit() IS 'At COMMIT, once per database transaction: every transaction it created has two or more lines and finite, equal debit and credit sums; else the commit fails. Deletes its ledger_commit_checks row, so inserts after SET CONSTRAINTS ... IMMEDIATE schedule a fresh check. SECURITY DEFINER with a pinned search_path.';
+
+--
+-- Name: ledger_guard_account_totals(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.ledger_guard_account_totals() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+    BEGIN
+      IF TG_OP = 'UPDATE' AND pg_trigger_depth() > 1 THEN
+        RETURN NEW;
+      END IF;
+      RAISE EXCEPTION '% on account_totals is refused: totals move only with posted journal lines', TG_OP
+        USING ERRCODE = 'insufficient_privilege', CONSTRAINT = 'ledger_append_only';
+    END $$;
+
+--
+-- Name: FUNCTION ledger_guard_account_totals(); Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON FUNCTION public.ledger_guard_account_totals() IS 'Refuses UPDATE and DELETE of account_totals, except the UPDATE made one trigger level down by ledger_after_lines_inserted: totals move only with posted journal lines.';
+
+--
+-- Name: ledger_guard_transaction_update(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.ledger_guard_transaction_update() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+    BEGIN
+      IF (to_jsonb(NEW) - 'recosted_at') IS DISTINCT FROM (to_jsonb(OLD) - 'recosted_at') THEN
+        RAISE EXCEPTION 'transaction % is posted; only recosted_at may change', OLD.txn_id
+          USING ERRCODE = 'insufficient_privilege', CONSTRAINT = 'ledger_append_only';
+      END IF;
+      RETURN NEW;
+    END $$;
+
+--
+-- Name: FUNCTION ledger_guard_transaction_update(); Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON FUNCTION public.ledger_guard_transaction_update() IS 'Refuses an UPDATE of a transaction that changes anything but recosted_at: a posted transaction''s facts are fixed.';
+
+--
+-- Name: ledger_refuse_change(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.ledger_refuse_change() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+    BEGIN
+      RAISE EXCEPTION '% on % is refused: the ledger is append-only; post a reversing entry instead', TG_OP, TG_TABLE_NAME
+        USING ERRCODE = 'insufficient_privilege', CONSTRAINT = 'ledger_append_only';
+    END $$;
+
+--
+-- Name: FUNCTION ledger_refuse_change(); Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON FUNCTION public.ledger_refuse_change() IS 'Refuses any change it is attached to (ledger_append_only): the journal is append-only, and rows other rows name (accounts, customers, transactions) are never deleted nor re-keyed, which is why no foreign key is needed to guard them. Corrections are reversing entries.';
+
+--
+-- Name: account_totals; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.account_totals (
+    account_code text NOT NULL,
+    slot smallint NOT NULL,
+    debit_total numeric DEFAULT 0 NOT NULL,
+    credit_total numeric DEFAULT 0 NOT NULL,
+    line_count bigint DEFAULT 0 NOT NULL,
+    CONSTRAINT account_totals_credit_total_finite CHECK (((credit_total > '-Infinity'::numeric) AND (credit_total < 'Infinity'::numeric))),
+    CONSTRAINT account_totals_debit_total_finite CHECK (((debit_total > '-Infinity'::numeric) AND (debit_total < 'Infinity'::numeric)))
+);
+
+--
+-- Name: TABLE account_totals; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.account_totals IS 'Running debit and credit totals per account, moved by journal_lines_after_insert in the same statement as the lines, so balances need no scan of the journal. Spread over 16 slots per account so concurrent posters rarely wait on one hot row (1100 and 2010 are touched by almost every transaction): an account''s totals are the sum over its slots, and equal its journal sums (a reconciliation check). Written only by that trigger (its function is SECURITY DEFINER), never by hand (account_totals_guard).';
+
+--
+-- Name: COLUMN account_totals.slot; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.account_totals.slot IS 'pg_backend_pid() % 16 of the posting session: spreads an account''s totals over 16 rows so concurrent posters rarely lock the same one. Read totals summed over slots.';
+
+--
+-- Name: accounts; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.accounts (
+    account_code text NOT NULL,
+    name text NOT NULL,
+    account_type text NOT NULL,
+    dormant boolean DEFAULT false NOT NULL,
+    CONSTRAINT accounts_account_code_check CHECK ((account_code ~ '^[0-9]{4}$'::text)),
+    CONSTRAINT accounts_account_type_check CHECK ((account_type = ANY (ARRAY['asset'::text, 'liability'::text, 'equity'::text, 'revenue'::text, 'expense'::text])))
+);
+
+--
+-- Name: TABLE accounts; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.accounts IS 'The chart of accounts, seeded by migrations and the same on both books. Every journal line names one (checked per INSERT statement by journal_lines_after_insert, in place of a row-by-row foreign key). Never deleted nor re-keyed (accounts_no_delete), so a posted line always names an existing account. The runtime role only reads it: a new account is a migration.';
+
+--
+-- Name: COLUMN accounts.dormant; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.accounts.dormant IS 'Seeded but posted to by no rule (e.g. the bond accounts 1210 and 2110).';
+
+--
+-- Name: customers; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.customers (
+    customer_id text NOT NULL,
+    name text,
+    email text,
+    metadata jsonb DEFAULT '{}'::jsonb NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT customers_customer_id_check CHECK (((length(customer_id) >= 1) AND (length(customer_id) <= 128)))
+);
+
+--
+-- Name: TABLE customers; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.customers IS 'The book''s customers. A transaction''s customer_id must name one (checked per INSERT statement by transactions_after_insert). Never deleted nor re-keyed (customers_no_delete), so posted transactions keep naming an existing customer; name, email and metadata may change.';
+
+--
+-- Name: journal_lines; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.journal_lines (
+    line_id bigint NOT NULL,
+    txn_id uuid NOT NULL,
+    account_code text NOT NULL,
+    debit numeric DEFAULT 0 NOT NULL,
+    credit numeric DEFAULT 0 NOT NULL,
+    customer_id text,
+    posting_kind text,
+    txn_date date NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT journal_lines_credit_cents CHECK ((credit = round(credit, 2))),
+    CONSTRAINT journal_lines_credit_finite CHECK (((credit > '-Infinity'::numeric) AND (credit < 'Infinity'::numeric))),
+    CONSTRAINT journal_lines_debit_cents CHECK ((debit = round(debit, 2))),
+    CONSTRAINT journal_lines_debit_finite CHECK (((debit > '-Infinity'::numeric) AND (debit < 'Infinity'::numeric))),
+    CONSTRAINT journal_lines_one_side CHECK (((debit >= (0)::numeric) AND (credit >= (0)::numeric) AND ((debit > (0)::numeric) <> (credit > (0)::numeric))))
+);
+
+--
+-- Name: TABLE journal_lines; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.journal_lines IS 'The journal: each transaction''s debit and credit lines. Append-only (never updated, deleted or truncated). Lines can be added only by the database transaction that created their transaction (journal_lines_after_insert), so a transaction balanced at its commit can never be unbalanced later.';
+
+--
+-- Name: COLUMN journal_lines.debit; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.journal_lines.debit IS 'Exactly one of debit and credit is positive, the other zero (journal_lines_one_side); finite, whole cents.';
+
+--
+-- Name: COLUMN journal_lines.credit; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.journal_lines.credit IS 'Exactly one of debit and credit is positive, the other zero (journal_lines_one_side); finite, whole cents.';
+
+--
+-- Name: COLUMN journal_lines.customer_id; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.journal_lines.customer_id IS 'Copied from the line''s transaction, checked equal at insert, so the journal is filtered and grouped by customer without a join.';
+
+--
+-- Name: COLUMN journal_lines.posting_kind; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.journal_lines.posting_kind IS 'Which leg of which posting rule wrote the line (deposit, brokerage_fee, ...); reports group by it.';
+
+--
+-- Name: COLUMN journal_lines.txn_date; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.journal_lines.txn_date IS 'Copied from the line''s transaction, checked equal at insert, so the journal is filtered and grouped by date without a join.';
+
+--
+-- Name: journal_lines_line_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+ALTER TABLE public.journal_lines ALTER COLUMN line_id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.journal_lines_line_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
+-- Name: ledger_commit_checks; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.ledger_commit_checks (
+    xid xid8 NOT NULL
+);
+
+--
+-- Name: TABLE ledger_commit_checks; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.ledger_commit_checks IS 'One row per database transaction that posts transactions or lines, while it runs: its deferred constraint trigger ledger_commit_checks_balanced is the commit-time balance check, run once per database transaction and set-based, so bulk posting pays it once, not once per row. The check deletes the row. Written only by the SECURITY DEFINER insert checks.';
+
+--
+-- Name: COLUMN ledger_commit_checks.xid; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.ledger_commit_checks.xid IS 'The database transaction (pg_current_xact_id()) whose postings are checked at its COMMIT.';
+
+--
+-- Name: transactions; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.transactions (
+    txn_id uuid NOT NULL,
+    customer_id text,
+    txn_type text NOT NULL,
+    source text NOT NULL,
+    source_txn_id text NOT NULL,
+    category text NOT NULL,
+    symbol text,
+    quantity numeric,
+    txn_date date NOT NULL,
+    posted_at timestamp with time zone DEFAULT now() NOT NULL,
+    amount_usd numeric NOT NULL,
+    original_currency text,
+    original_amount numeric,
+    fx_rate numeric,
+    recosted_at timestamp with time zone,
+    reverses_txn_id uuid,
+    memo text,
+    metadata jsonb DEFAULT '{}'::jsonb NOT NULL,
+    request_hash text,
+    created_xid xid8 DEFAULT pg_current_xact_id() NOT NULL,
+    CONSTRAINT transactions_amount_usd_cents CHECK ((amount_usd = round(amount_usd, 2))),
+    CONSTRAINT transactions_amount_usd_check CHECK ((amount_usd >= (0)::numeric)),
+    CONSTRAINT transactions_amount_usd_finite CHECK (((amount_usd > '-Infinity'::numeric) AND (amount_usd < 'Infinity'::numeric))),
+    CONSTRAINT transactions_fx_rate_check CHECK ((fx_rate > (0)::numeric)),
+    CONSTRAINT transactions_fx_rate_finite CHECK (((fx_rate > '-Infinity'::numeric) AND (fx_rate < 'Infinity'::numeric))),
+    CONSTRAINT transactions_original_amount_cents CHECK ((original_amount = round(original_amount, 2))),
+    CONSTRAINT transactions_original_amount_check CHECK ((original_amount >= (0)::numeric)),
+    CONSTRAINT transactions_original_amount_finite CHECK (((original_amount > '-Infinity'::numeric) AND (original_amount < 'Infinity'::numeric))),
+    CONSTRAINT transactions_original_currency_check CHECK ((original_currency ~ '^[A-Z]{3}$'::text)),
+    CONSTRAINT transactions_original_pair CHECK (((original_currency IS NULL) = (original_amount IS NULL))),
+    CONSTRAINT transactions_quantity_8_places CHECK ((quantity = round(quantity, 8))),
+    CONSTRAINT transactions_quantity_check CHECK ((quantity > (0)::numeric)),
+    CONSTRAINT transactions_quantity_finite CHECK (((quantity > '-Infinity'::numeric) AND (quantity < 'Infinity'::numeric))),
+    CONSTRAINT transactions_source_check CHECK ((source = ANY (ARRAY['manual'::text, 'ledger'::text, 'uaefeed'::text, 'custodian'::text, 'usbroker'::text, 'remit'::text]))),
+    CONSTRAINT transactions_source_txn_id_check CHECK (((length(source_txn_id) >= 1) AND (length(source_txn_id) <= 256)))
+);
+
+--
+-- Name: TABLE transactions; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.transactions IS 'One row per posted ledger transaction; its journal lines balance (checked at COMMIT by ledger_commit_checks_balanced). Append-only: never deleted, and only recosted_at may change (transactions_guard_update); corrections are reversing transactions. (source, source_txn_id) is the idempotency key. See docs/adr/0001.';
+
+--
+-- Name: COLUMN transactions.customer_id; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.transactions.customer_id IS 'The customer the transaction belongs to, NULL when it concerns none (e.g. a firm-level adjustment). Checked to exist per INSERT statement (ledger_transaction_customer_known): one set-based check instead of a foreign-key lookup per row.';
+
+--
+-- Name: COLUMN transactions.source; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.transactions.source IS 'Where the transaction came from: manual, ledger (its own entries, e.g. reversals) or an upstream. A fixed set: a new upstream needs a migration.';
+
+--
+-- Name: COLUMN transactions.source_txn_id; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.transactions.source_txn_id IS 'The source''s id of the record posted. (source, source_txn_id) is unique (transactions_source_txn_unique): posting the same record twice stores it once.';
+
+--
+-- Name: COLUMN transactions.quantity; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.transactions.quantity IS 'Units of symbol traded: finite, at most 8 decimal places.';
+
+--
+-- Name: COLUMN transactions.posted_at; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.transactions.posted_at IS 'Stamped by the database: the start of the posting database transaction, now(); it cannot be given (ledger_posting_stamp). With created_xid, how the commit check finds what a database transaction posted, through transactions_posted_at_idx.';
+
+--
+-- Name: COLUMN transactions.amount_usd; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.transactions.amount_usd IS 'The amount in USD: numeric, never a float; finite and in whole cents (20261125).';
+
+--
+-- Name: COLUMN transactions.recosted_at; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.transactions.recosted_at IS 'When recost last posted the cost-dependent lines of this transaction; NULL means pending recost (transactions_pending_recost_idx). The only column that may change after posting.';
+
+--
+-- Name: COLUMN transactions.reverses_txn_id; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.transactions.reverses_txn_id IS 'For a reversal, the transaction it undoes (corrections are reversing entries, never edits). Checked to exist per INSERT statement (ledger_reversed_transaction_known); at most one reversal per original (transactions_one_reversal).';
+
+--
+-- Name: COLUMN transactions.request_hash; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.transactions.request_hash IS 'Fingerprint (sha256 of the canonical entry) of what the first posting of this key asked for: a repeat with the same fingerprint answers the stored transaction, a different one is an idempotency conflict (409).';
+
+--
+-- Name: COLUMN transactions.created_xid; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.transactions.created_xid IS 'The database transaction that posted this transaction, stamped by the database and never given (ledger_posting_stamp), so no caller can hide a transaction from the commit check. Journal lines may be added only by this same database transaction.';
+
+--
+-- Name: account_totals account_totals_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.account_totals
+    ADD CONSTRAINT account_totals_pkey PRIMARY KEY (account_code, slot);
+
+--
+-- Name: accounts accounts_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.accounts
+    ADD CONSTRAINT accounts_pkey PRIMARY KEY (account_code);
+
+--
+-- Name: customers customers_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.customers
+    ADD CONSTRAINT customers_pkey PRIMARY KEY (customer_id);
+
+--
+-- Name: journal_lines journal_lines_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.journal_lines
+    ADD CONSTRAINT journal_lines_pkey PRIMARY KEY (line_id);
+
+--
+-- Name: ledger_commit_checks ledger_commit_checks_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.ledger_commit_checks
+    ADD CONSTRAINT ledger_commit_checks_pkey PRIMARY KEY (xid);
+
+--
+-- Name: transactions transactions_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.transactions
+    ADD CONSTRAINT transactions_pkey PRIMARY KEY (txn_id);
+
+--
+-- Name: transactions transactions_source_txn_unique; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.transactions
+    ADD CONSTRAINT transactions_source_txn_unique UNIQUE (source, source_txn_id);
+
+--
+-- Name: journal_lines_account_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX journal_lines_account_idx ON public.journal_lines USING btree (account_code, line_id);
+
+--
+-- Name: journal_lines_txn_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX journal_lines_txn_idx ON public.journal_lines USING btree (txn_id);
+
+--
+-- Name: transactions_amount_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX transactions_amount_idx ON public.transactions USING btree (amount_usd, txn_id);
+
+--
+-- Name: transactions_customer_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX transactions_customer_idx ON public.transactions USING btree (customer_id, txn_date);
+
+--
+-- Name: transactions_one_reversal; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX transactions_one_reversal ON public.transactions USING btree (reverses_txn_id) WHERE (reverses_txn_id IS NOT NULL);
+
+--
+-- Name: INDEX transactions_one_reversal; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON INDEX public.transactions_one_reversal IS 'At most one reversal per original: reversing twice would undo it twice.';
+
+--
+-- Name: transactions_pending_recost_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX transactions_pending_recost_idx ON public.transactions USING btree (txn_date, posted_at) WHERE (recosted_at IS NULL);
+
+--
+-- Name: INDEX transactions_pending_recost_idx; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON INDEX public.transactions_pending_recost_idx IS 'The transactions pending recost (recosted_at IS NULL), in the order recost takes them.';
+
+--
+-- Name: transactions_posted_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX transactions_posted_at_idx ON public.transactions USING btree (posted_at, txn_id);
+
+--
+-- Name: INDEX transactions_posted_at_idx; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON INDEX public.transactions_posted_at_idx IS 'How the commit check finds what its database transaction posted (posted_at = now()) without a scan.';
+
+--
+-- Name: transactions_symbol_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX transactions_symbol_idx ON public.transactions USING btree (symbol) WHERE (symbol IS NOT NULL);
+
+--
+-- Name: transactions_txn_date_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX transactions_txn_date_idx ON public.transactions USING btree (txn_date, txn_id);
+
+--
+-- Name: transactions_type_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX transactions_type_idx ON public.transactions USING btree (txn_type, txn_date);
+
+--
+-- Name: account_totals account_totals_guard; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER account_totals_guard BEFORE DELETE OR UPDATE ON public.account_totals FOR EACH ROW EXECUTE FUNCTION public.ledger_guard_account_totals();
+
+--
+-- Name: TRIGGER account_totals_guard ON account_totals; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TRIGGER account_totals_guard ON public.account_totals IS 'Totals move only with posted journal lines, never by hand.';
+
+--
+-- Name: account_totals account_totals_no_truncate; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER account_totals_no_truncate BEFORE TRUNCATE ON public.account_totals FOR EACH STATEMENT EXECUTE FUNCTION public.ledger_refuse_change();
+
+--
+-- Name: TRIGGER account_totals_no_truncate ON account_totals; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TRIGGER account_totals_no_truncate ON public.account_totals IS 'TRUNCATE skips row triggers, so it is refused on its own.';
+
+--
+-- Name: accounts accounts_no_delete; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER accounts_no_delete BEFORE DELETE OR UPDATE OF account_code ON public.accounts FOR EACH ROW EXECUTE FUNCTION public.ledger_refuse_change();
+
+--
+-- Name: TRIGGER accounts_no_delete ON accounts; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TRIGGER accounts_no_delete ON public.accounts IS 'Journal lines name accounts without a foreign key: an account is never deleted nor its code changed.';
+
+--
+-- Name: accounts accounts_no_truncate; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER accounts_no_truncate BEFORE TRUNCATE ON public.accounts FOR EACH STATEMENT EXECUTE FUNCTION public.ledger_refuse_change();
+
+--
+-- Name: TRIGGER accounts_no_truncate ON accounts; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TRIGGER accounts_no_truncate ON public.accounts IS 'TRUNCATE skips row triggers, so it is refused on its own.';
+
+--
+-- Name: customers customers_no_delete; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER customers_no_delete BEFORE DELETE OR UPDATE OF customer_id ON public.customers FOR EACH ROW EXECUTE FUNCTION public.ledger_refuse_change();
+
+--
+-- Name: TRIGGER customers_no_delete ON customers; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TRIGGER customers_no_delete ON public.customers IS 'Transactions name customers without a foreign key: a customer is never deleted nor its id changed.';
+
+--
+-- Name: customers customers_no_truncate; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER customers_no_truncate BEFORE TRUNCATE ON public.customers FOR EACH STATEMENT EXECUTE FUNCTION public.ledger_refuse_change();
+
+--
+-- Name: TRIGGER customers_no_truncate ON customers; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TRIGGER customers_no_truncate ON public.customers IS 'TRUNCATE skips row triggers, so it is refused on its own.';
+
+--
+-- Name: journal_lines journal_lines_after_insert; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER journal_lines_after_insert AFTER INSERT ON public.journal_lines REFERENCING NEW TABLE AS new_lines FOR EACH STATEMENT EXECUTE FUNCTION public.ledger_after_lines_inserted();
+
+--
+-- Name: TRIGGER journal_lines_after_insert ON journal_lines; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TRIGGER journal_lines_after_insert ON public.journal_lines IS 'Statement-level (REFERENCING NEW TABLE): one set-based check and one totals update per INSERT, not per line.';
+
+--
+-- Name: journal_lines journal_lines_append_only; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER journal_lines_append_only BEFORE DELETE OR UPDATE ON public.journal_lines FOR EACH ROW EXECUTE FUNCTION public.ledger_refuse_change();
+
+--
+-- Name: TRIGGER journal_lines_append_only ON journal_lines; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TRIGGER journal_lines_append_only ON public.journal_lines IS 'Posted lines are never updated or deleted: corrections are reversing entries.';
+
+--
+-- Name: journal_lines journal_lines_no_truncate; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER journal_lines_no_truncate BEFORE TRUNCATE ON public.journal_lines FOR EACH STATEMENT EXECUTE FUNCTION public.ledger_refuse_change();
+
+--
+-- Name: TRIGGER journal_lines_no_truncate ON journal_lines; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TRIGGER journal_lines_no_truncate ON public.journal_lines IS 'TRUNCATE skips row triggers, so it is refused on its own.';
+
+--
+-- Name: ledger_commit_checks ledger_commit_checks_balanced; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE CONSTRAINT TRIGGER ledger_commit_checks_balanced AFTER INSERT ON public.ledger_commit_checks DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION public.ledger_assert_balanced_at_commit();
+
+--
+-- Name: TRIGGER ledger_commit_checks_balanced ON ledger_commit_checks; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TRIGGER ledger_commit_checks_balanced ON public.ledger_commit_checks IS 'DEFERRABLE INITIALLY DEFERRED: the balance is judged at COMMIT, once all lines are written (by one statement or several). The guarantee behind "debits equal credits": whatever wrote the rows.';
+
+--
+-- Name: transactions transactions_after_insert; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER transactions_after_insert AFTER INSERT ON public.transactions REFERENCING NEW TABLE AS new_txns FOR EACH STATEMENT EXECUTE FUNCTION public.ledger_after_transactions_inserted();
+
+--
+-- Name: TRIGGER transactions_after_insert ON transactions; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TRIGGER transactions_after_insert ON public.transactions IS 'Statement-level (REFERENCING NEW TABLE): one set-based check per INSERT, so bulk posting does not pay a lookup per row.';
+
+--
+-- Name: transactions transactions_guard_update; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER transactions_guard_update BEFORE UPDATE ON public.transactions FOR EACH ROW EXECUTE FUNCTION public.ledger_guard_transaction_update();
+
+--
+-- Name: TRIGGER transactions_guard_update ON transactions; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TRIGGER transactions_guard_update ON public.transactions IS 'Only recosted_at may change: the recost job stamps it; every other fact of a posted transaction is fixed.';
+
+--
+-- Name: transactions transactions_no_delete; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER transactions_no_delete BEFORE DELETE ON public.transactions FOR EACH ROW EXECUTE FUNCTION public.ledger_refuse_change();
+
+--
+-- Name: TRIGGER transactions_no_delete ON transactions; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TRIGGER transactions_no_delete ON public.transactions IS 'Posted transactions are never deleted: corrections are reversing entries.';
+
+--
+-- Name: transactions transactions_no_truncate; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER transactions_no_truncate BEFORE TRUNCATE ON public.transactions FOR EACH STATEMENT EXECUTE FUNCTION public.ledger_refuse_change();
+
+--
+-- Name: TRIGGER transactions_no_truncate ON transactions; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TRIGGER transactions_no_truncate ON public.transactions IS 'TRUNCATE skips row triggers, so it is refused on its own.';
+
+--
+-- Name: account_totals account_totals_account_code_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.account_totals
+    ADD CONSTRAINT account_totals_account_code_fkey FOREIGN KEY (account_code) REFERENCES public.accounts(account_code);
