@@ -1,4 +1,4 @@
-import { commonConfigSchema, Decimal, DECIMAL_PATTERN_SOURCE, parseConfig, type Book } from '@ledger/core';
+import { commonConfigOf, commonConfigSchema, Decimal, DECIMAL_PATTERN_SOURCE, parseConfig, type CommonConfig } from '@ledger/core';
 import { z } from 'zod';
 
 /** A token shorter than this is a password, not an API key: refused at start. */
@@ -39,13 +39,7 @@ export const apiConfigSchema = commonConfigSchema
     path: ['LEDGER_ADMIN_TOKEN'],
   });
 
-export interface ApiConfig {
-  book: Book;
-  dbUrl: string;
-  /** The schema owner's connection, used only to migrate at start (production); see openLedgerDatabase. */
-  migrationDbUrl: string | undefined;
-  dbPoolMax: number;
-  logLevel: 'error' | 'warn' | 'info' | 'debug';
+export interface ApiConfig extends CommonConfig {
   port: number;
   /** Unset: every request that needs it is answered 503 `not_configured` (fail closed). */
   ledgerToken: string | undefined;
@@ -61,11 +55,7 @@ export interface ApiConfig {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
   const parsed = parseConfig(apiConfigSchema, env);
   return {
-    book: parsed.ENTITY_ID,
-    dbUrl: parsed.LEDGER_DB_URL,
-    migrationDbUrl: parsed.LEDGER_MIGRATION_DB_URL,
-    dbPoolMax: parsed.DB_POOL_MAX,
-    logLevel: parsed.LOG_LEVEL,
+    ...commonConfigOf(parsed),
     port: parsed.PORT,
     ledgerToken: parsed.LEDGER_TOKEN,
     adminToken: parsed.LEDGER_ADMIN_TOKEN,

@@ -24,6 +24,15 @@ export type JobName = keyof JobPayloads & string;
 const DAY_SECONDS = 86_400;
 
 /**
+ * How long finished jobs stay in Redis, so they do not pile up: producers add every job with it
+ * (in DEFAULT_JOB_OPTIONS), and the worker applies it to jobs whose producer set none.
+ */
+export const JOB_RETENTION = {
+  removeOnComplete: { age: 7 * DAY_SECONDS, count: 1_000 },
+  removeOnFail: { age: 30 * DAY_SECONDS, count: 10_000 },
+} as const satisfies DefaultJobOptions;
+
+/**
  * Attempts, backoff and removal for every job a producer adds. A failure not worth retrying
  * (bad payload, unknown job) throws UnrecoverableError and is failed at once whatever
  * `attempts` says. Producers should pass the job's business key as `jobId` (idempotent enqueue).
@@ -31,6 +40,5 @@ const DAY_SECONDS = 86_400;
 export const DEFAULT_JOB_OPTIONS = {
   attempts: 3,
   backoff: { type: 'exponential', delay: 10_000 },
-  removeOnComplete: { age: 7 * DAY_SECONDS, count: 1_000 },
-  removeOnFail: { age: 30 * DAY_SECONDS, count: 10_000 },
+  ...JOB_RETENTION,
 } as const satisfies DefaultJobOptions;

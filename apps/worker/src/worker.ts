@@ -3,9 +3,7 @@ import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { JobHandler } from './jobs/index.js';
 import { createProcessor } from './processor.js';
-import { jobsQueueName } from './queues.js';
-
-const DAY_SECONDS = 86_400;
+import { JOB_RETENTION, jobsQueueName } from './queues.js';
 
 export interface JobsWorkerOptions {
   book: Book;
@@ -28,9 +26,8 @@ export function createJobsWorker(options: JobsWorkerOptions): { worker: Worker; 
     connection,
     prefix: options.queuePrefix,
     concurrency: 1,
-    // Kept when the producer set nothing: finished jobs do not pile up in Redis.
-    removeOnComplete: { age: 7 * DAY_SECONDS, count: 1_000 },
-    removeOnFail: { age: 30 * DAY_SECONDS, count: 10_000 },
+    // Applies when the producer set nothing: finished jobs do not pile up in Redis.
+    ...JOB_RETENTION,
   });
   worker.on('failed', (job, error) => {
     logger.warn('job failed', {

@@ -17,7 +17,34 @@ export const commonConfigSchema = z.object({
   LOG_LEVEL: z.enum(['error', 'warn', 'info', 'debug']).default('info'),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
 });
-export type CommonConfig = z.infer<typeof commonConfigSchema>;
+/** The common settings as the environment spells them; apps read `CommonConfig` instead. */
+export type CommonEnv = z.infer<typeof commonConfigSchema>;
+export type LogLevel = CommonEnv['LOG_LEVEL'];
+
+/** The settings every process of a book has, named as code names things (camelCase, units last). */
+export interface CommonConfig {
+  book: Book;
+  /** `LEDGER_DB_URL`: the connection the process runs with. */
+  dbUrl: string;
+  /** `LEDGER_MIGRATION_DB_URL`: the schema owner's, used only to migrate at start (production); see openLedgerDatabase. */
+  migrationDbUrl: string | undefined;
+  dbPoolMax: number;
+  logLevel: LogLevel;
+}
+
+/**
+ * The common part of an app's parsed environment, in the apps' config naming. Each app's
+ * `loadConfig` spreads this and adds its own fields, so the mapping lives here once.
+ */
+export function commonConfigOf(parsed: CommonEnv): CommonConfig {
+  return {
+    book: parsed.ENTITY_ID,
+    dbUrl: parsed.LEDGER_DB_URL,
+    migrationDbUrl: parsed.LEDGER_MIGRATION_DB_URL,
+    dbPoolMax: parsed.DB_POOL_MAX,
+    logLevel: parsed.LOG_LEVEL,
+  };
+}
 
 export const redisConfigSchema = z.object({
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').default('redis://127.0.0.1:6379'),

@@ -1,4 +1,7 @@
-import type { Logger } from './logger.js';
+import type { Db } from '../store/db.js';
+import type { CommonConfig } from './config.js';
+import { openLedgerDatabase } from './database.js';
+import { createLogger, type Logger } from './logger.js';
 
 /**
  * Runs `stop` once on SIGTERM or SIGINT and exits 0 when it is done (1 if it fails or takes
@@ -36,6 +39,7 @@ export function exitOnStartupError(error: unknown): never {
   process.stderr.write(`${message}\n`);
   process.exit(1);
 }
+
 /**
  * What a process has opened, closed in reverse order on shutdown. A shutdown that arrives while
  * the process is still starting closes what exists so far; `closing` tells the start-up code to
@@ -57,5 +61,54 @@ export class Resources {
     this.#closing = true;
     for (const close of this.#closers.reverse()) await close();
     this.#closers = [];
+  }
+}
+
+/** What an app's own start-up gets from `startProcess`. */
+export interface ProcessContext<C extends CommonConfig> {
+  config: C;
+  /** Tagged with the process's name and book. */
+  logger: Logger;
+  /** The book's database, migrated to head; closed by `startProcess` on shutdown, after everything else. */
+  db: Db;
+  /** Where `start` registers what it opens: closed in reverse order on SIGTERM or SIGINT, before the pool. */
+  resources: Resources;
+}
+
+export interface ProcessDefinition<C extends CommonConfig> {
+  /** `api`, `worker` or `recon`: the logs' `service` tag and the database's application name, `ledger-<name>`. */
+  name: string;
+  /** The app's one reader of `process.env`; a ConfigError it throws becomes the one stderr line. */
+  loadConfig: () => C;
+  /** The app's own start: begins its work on the migrated database and logs that it is up. */
+  start: (context: ProcessContext<C>) => Promise<void>;
+}
+
+/**
+ * Starts one of a book's processes, as all three start: parses the configuration once, creates
+ * the logger, stops on SIGTERM or SIGINT (`onShutdown`, armed before anything is opened, so a
+ * signal during start-up closes what exists), opens the book's database migrated to head
+ * (`openLedgerDatabase`: processes starting together queue on the migration lock), then runs the
+ * app's `start`. Any start-up failure is one line on stderr and exit 1 (`exitOnStartupError`);
+ * an interruption by a shutdown is not a failure.
+ */
+export async function startProcess<C extends CommonConfig>(definition: ProcessDefinition<C>): Promise<void> {
+  const resources = new Resources();
+  try {
+    const config = definition.loadConfig();
+    const logger = createLogger({ level: config.logLevel, service: definition.name, book: config.book });
+    onShutdown(logger, () => resources.closeAll());
+    const { db, applied } = await openLedgerDatabase(
+      { url: config.dbUrl, migrationUrl: config.migrationDbUrl, poolMax: config.dbPoolMax, applicationName: `ledger-${definition.name}` },
+      logger,
+      (pool) => resources.add(() => pool.destroy()),
+    );
+    logger.info('migrated', { applied });
+    if (resources.closing) return;
+    await definition.start({ config, logger, db, resources });
+  } catch (error) {
+    // A shutdown during start-up interrupts it; onShutdown reports and exits.
+    if (resources.closing) return;
+    exitOnStartupError(error);
   }
 }

@@ -44,11 +44,15 @@ export class AppProcess {
     for (const wake of this.#waiters) wake();
   }
 
-  /** Resolves with the first log line whose message is `message`; rejects if the process exits first. */
-  async waitForLog(message: string, timeoutMs = 20_000): Promise<LogLine> {
+  /**
+   * Resolves with the first log line whose message is `message` (or matches it, a pattern);
+   * rejects if the process exits first.
+   */
+  async waitForLog(message: string | RegExp, timeoutMs = 20_000): Promise<LogLine> {
     const deadline = Date.now() + timeoutMs;
+    const matches = (line: LogLine) => (typeof message === 'string' ? line.message === message : message.test(line.message ?? ''));
     for (;;) {
-      const found = this.logs.find((l) => l.message === message);
+      const found = this.logs.find(matches);
       if (found) return found;
       if (this.child.exitCode !== null || this.child.signalCode !== null) {
         throw new Error(`process exited (${this.child.exitCode ?? this.child.signalCode}) before "${message}"; stderr: ${this.stderr}`);

@@ -1,0 +1,170 @@
+/// <reference types="mocha" />
+import { expect } from 'chai';
+import type { Book } from '../runtime/config.js';
+import { isAtHead } from '../store/migrate.js';
+import { AppProcess, type LogLine } from './app-process.js';
+import { createTestDatabase, type TestDatabase } from './test-database.js';
+
+/** A bad setting: when (in words), the environment that makes it, the variable the line must name. */
+export type BadSetting = readonly [when: string, env: Record<string, string | undefined>, variable: string];
+
+export interface ProcessStartupSuite {
+  /** `api`, `worker` or `recon`: names the suite. */
+  name: string;
+  /** The app's folder: its `src/main.ts` is started (`AppProcess`). */
+  appDir: string;
+  /** The book it is started for. Default `ENTITY_UAE`. */
+  book?: Book;
+  /** What else the app needs beside ENTITY_ID and the database URLs (REDIS_URL, PORT, ...). */
+  env?: Record<string, string | undefined>;
+  /** The log line that says the process is up: its message, or a pattern of it. Default `ready`. */
+  ready?: string | RegExp;
+  /** The app's own checks once it is up (as a developer and as production runs it). */
+  whenReady?: (proc: AppProcess, ready: LogLine) => unknown;
+  /** Settings of the app's own that must stop it at start, beside the common ones. */
+  badSettings?: readonly BadSetting[];
+  /** Runs after each test, once the process is gone (e.g. to delete its Redis keys). */
+  afterEach?: () => Promise<void>;
+}
+
+/** What every process of a book refuses at start: the common settings (`commonConfigSchema`). */
+const COMMON_BAD_SETTINGS: readonly BadSetting[] = [
+  ['ENTITY_ID names no book', { ENTITY_ID: 'ENTITY_MARS' }, 'ENTITY_ID'],
+  ['ENTITY_ID is a book in lower case', { ENTITY_ID: 'entity_uae' }, 'ENTITY_ID'],
+  ['ENTITY_ID is unset', { ENTITY_ID: undefined }, 'ENTITY_ID'],
+  ['LEDGER_DB_URL is missing', { LEDGER_DB_URL: undefined }, 'LEDGER_DB_URL'],
+  ['LEDGER_DB_URL is not a postgres URL', { LEDGER_DB_URL: 'mysql://root@127.0.0.1/ledger' }, 'LEDGER_DB_URL'],
+  ['LEDGER_MIGRATION_DB_URL is not a postgres URL', { LEDGER_MIGRATION_DB_URL: 'mysql://root@localhost/x' }, 'LEDGER_MIGRATION_DB_URL'],
+  ['DB_POOL_MAX is not a number', { DB_POOL_MAX: 'many' }, 'DB_POOL_MAX'],
+  ['LOG_LEVEL is no level', { LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+];
+
+/** How long "a few seconds" is for a clean stop (the hard limit, onShutdown's grace, is 25 s). */
+const STOP_TOOK_MS_MAX = 5_000;
+/** How long an idle process is watched to see it stays up (nothing but its own work keeps it alive). */
+const IDLE_WATCH_MS = 1_500;
+
+/** The non-empty lines a process wrote to stderr. */
+function stderrLines(proc: AppProcess): string[] {
+  return proc.stderr.split('\n').filter((line) => line.length > 0);
+}
+
+/**
+ * The start-up and shutdown every process of a book shares (`startProcess`), run against one
+ * app's real entry point on a fresh database of its own per test: it migrates and reports ready,
+ * as a developer and as production runs it; it stays up and stops cleanly on SIGTERM and SIGINT;
+ * a bad setting or an unusable database stops it with one line on stderr.
+ */
+export function describeProcessStartup(suite: ProcessStartupSuite): void {
+  const book = suite.book ?? 'ENTITY_UAE';
+  const readyLine = suite.ready ?? 'ready';
+
+  describe(`${suite.name} process: start-up and shutdown`, () => {
+    let database: TestDatabase;
+    let proc: AppProcess | undefined;
+
+    beforeEach(async () => {
+      database = await createTestDatabase({ migrate: false, runtimeRole: true });
+    });
+
+    afterEach(async () => {
+      await proc?.kill();
+      proc = undefined;
+      await database.drop();
+      await suite.afterEach?.();
+    });
+
+    /** Starts the app as a developer runs it (one role migrates and runs), with `env` over that. */
+    function start(env: Record<string, string | undefined> = {}): AppProcess {
+      proc = new AppProcess(suite.appDir, { ENTITY_ID: book, LEDGER_DB_URL: database.url, ...suite.env, ...env });
+      return proc;
+    }
+
+    async function startedAndReady(env: Record<string, string | undefined> = {}): Promise<AppProcess> {
+      const started = start(env);
+      const ready = await started.waitForLog(readyLine);
+      await suite.whenReady?.(started, ready);
+      return started;
+    }
+
+    /** Waits for the exit and checks it failed with exactly one line on stderr, which it returns. */
+    async function refusedWithOneLine(started: AppProcess): Promise<string> {
+      const exit = await started.exited;
+      expect(exit.code, started.stderr).to.equal(1);
+      const lines = stderrLines(started);
+      expect(lines, started.stderr).to.have.length(1);
+      return lines[0]!;
+    }
+
+    describe('when started on a fresh database, one role migrating and running (a developer machine)', () => {
+      it('migrates it to head, reports ready, and warns that its role can bypass the ledger checks', async () => {
+        const started = start();
+        const migrated = await started.waitForLog('migrated');
+        expect(migrated.applied).to.be.an('array').with.length.greaterThan(0);
+        await suite.whenReady?.(started, await started.waitForLog(readyLine));
+        expect(await isAtHead(database.db)).to.equal(true);
+        expect(started.logs.find((l) => l.level === 'warn')?.message).to.match(/can bypass the ledger checks/);
+      });
+
+      it('stays up while idle', async () => {
+        const started = await startedAndReady();
+        await new Promise((resolve) => setTimeout(resolve, IDLE_WATCH_MS));
+        expect(started.child.exitCode, started.stderr).to.equal(null);
+      });
+
+      it('on SIGTERM closes everything and exits 0 within a few seconds', async () => {
+        const started = await startedAndReady();
+        const exit = await started.stop('SIGTERM');
+        expect(exit.code, started.stderr).to.equal(0);
+        expect(exit.tookMs).to.be.below(STOP_TOOK_MS_MAX);
+        expect(started.logs.map((l) => l.message)).to.include('stopped');
+      });
+
+      it('on SIGINT exits 0 as well', async () => {
+        const started = await startedAndReady();
+        expect((await started.stop('SIGINT')).code, started.stderr).to.equal(0);
+      });
+    });
+
+    describe('as production runs it: LEDGER_MIGRATION_DB_URL the owner, LEDGER_DB_URL a role that owns nothing', () => {
+      it('migrates as the owner, then runs as the other role without a warning, and on SIGTERM exits 0', async () => {
+        const started = await startedAndReady({ LEDGER_DB_URL: database.runtime!.url, LEDGER_MIGRATION_DB_URL: database.url });
+        expect(await isAtHead(database.db)).to.equal(true);
+        const exit = await started.stop('SIGTERM');
+        expect(exit.code, started.stderr).to.equal(0);
+        expect(started.logs.map((l) => l.message)).to.include('stopped');
+        expect(started.logs.filter((l) => l.level === 'warn'), 'the runtime role cannot bypass the checks').to.deep.equal([]);
+        expect(started.stderr).to.equal('');
+      });
+
+      it('refuses to start when LEDGER_DB_URL is the owner too: one line on stderr', async () => {
+        const line = await refusedWithOneLine(start({ LEDGER_MIGRATION_DB_URL: database.url }));
+        expect(line).to.match(/^configuration error: LEDGER_DB_URL's role \S+ is a superuser and owns .* could bypass the ledger checks/);
+      });
+    });
+
+    describe('when its configuration is bad', () => {
+      for (const [when, env, variable] of [...COMMON_BAD_SETTINGS, ...(suite.badSettings ?? [])]) {
+        it(`when ${when} › exits 1 with one line on stderr naming ${variable}, before touching the database`, async () => {
+          const line = await refusedWithOneLine(start(env));
+          expect(line).to.match(/^configuration error: /);
+          expect(line).to.include(variable);
+          expect(await isAtHead(database.db)).to.equal(false);
+        });
+      }
+
+      it('when several settings are bad › names each of them on its one line', async () => {
+        const line = await refusedWithOneLine(start({ ENTITY_ID: 'ENTITY_MARS', LEDGER_DB_URL: undefined }));
+        expect(line).to.match(/^configuration error: ENTITY_ID must be one of ENTITY_UAE, ENTITY_IND_IFSC; LEDGER_DB_URL is required/);
+      });
+    });
+
+    describe('when the database cannot be reached', () => {
+      it('exits 1 with one line on stderr saying start-up failed', async () => {
+        // Port 1 on loopback: nothing listens there.
+        const line = await refusedWithOneLine(start({ LEDGER_DB_URL: 'postgres://postgres@127.0.0.1:1/ledger' }));
+        expect(line).to.match(/^start-up failed: /);
+      });
+    });
+  });
+}
