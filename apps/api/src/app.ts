@@ -7,12 +7,8 @@ import { ApiError, errorHandler, notFoundHandler } from './http/errors.js';
 import { requestLog } from './http/request-log.js';
 import { validatorStages } from './http/validator.js';
 import { apiDocument } from './openapi/index.js';
-import { customerRoutes } from './routes/customers.js';
-import { mountDocs } from './routes/docs.js';
-import { firmRoutes } from './routes/firm.js';
-import { healthRoutes } from './routes/health.js';
-import { journalRoutes } from './routes/journal.js';
-import { transactionRoutes } from './routes/transactions.js';
+import { FEATURES } from './features/index.js';
+import { operationRouter } from './http/operations.js';
 
 export interface AppOptions {
   config: ApiConfig;
@@ -53,7 +49,7 @@ export function createApp({ config, db, logger, validateResponses = false }: App
 
   app.use(requestLog(logger));
   app.use(requireHost);
-  mountDocs(app, apiDocument);
+  for (const feature of FEATURES) feature.mount?.(app, apiDocument);
 
   const validator = validatorStages(apiDocument, validateResponses);
   app.use(apiHeaders);
@@ -63,13 +59,7 @@ export function createApp({ config, db, logger, validateResponses = false }: App
   app.use(bodyGuard);
   app.use(validator.validate);
 
-  const context = { config, db, logger };
-  // The routers' paths are disjoint, so their order changes no answer: the busiest first.
-  app.use(transactionRoutes(context));
-  app.use(healthRoutes(context));
-  app.use(journalRoutes(context));
-  app.use(firmRoutes(context));
-  app.use(customerRoutes(context));
+  app.use(operationRouter(apiDocument, FEATURES, { config, db, logger }));
 
   app.use(notFoundHandler);
   app.use(errorHandler(logger));

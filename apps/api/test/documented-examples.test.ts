@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { ENTERABLE_TXN_TYPES } from '@ledger/core';
 import { expect } from 'chai';
-import { ENTRY_EXAMPLES } from '../src/openapi/entry-examples.js';
+import { ENTRY_EXAMPLES } from '../src/features/transactions/examples.js';
 import { apiDocument } from '../src/openapi/index.js';
 import { startApi, type TestApi } from './support.js';
 

@@ -1,9 +1,6 @@
 import {
   assert,
   DECIMAL_RULE,
-  ENTRY_LINES_MAX,
-  MEMO_LENGTH_MAX,
-  METADATA_PROPERTIES_MAX,
   MONEY_RULE,
   PAGE_LIMIT_DEFAULT,
   PAGE_LIMIT_MAX,
@@ -12,8 +9,6 @@ import {
   ENTERABLE_TXN_TYPES,
   SOURCES,
   TXN_TYPES,
-  ACCOUNT_TYPES,
-  CURRENCIES,
   JOURNAL_GROUP_BY,
   SORT_ORDERS,
   TRANSACTION_GROUP_BY,
@@ -49,7 +44,7 @@ export function listEnvelope(items: JsonSchema, description: string): JsonSchema
 }
 
 /** A grouped view: the list envelope plus the grouping it was asked for. */
-function groupedEnvelope(items: JsonSchema, groupBy: readonly string[], description: string): JsonSchema {
+export function groupedEnvelope(items: JsonSchema, groupBy: readonly string[], description: string): JsonSchema {
   const envelope = listEnvelope(items, description);
   return {
     ...envelope,
@@ -119,46 +114,13 @@ export function nullable(name: keyof typeof scalars, description?: string): Json
   return { ...scalars[name], type: ['string', 'null'], ...(description !== undefined && { description }) };
 }
 
-const timestamps = (...names: string[]) =>
+export const timestamps = (...names: string[]) =>
   Object.fromEntries(names.map((name) => [name, { type: 'string', format: 'date-time' } satisfies JsonSchema]));
 
 
-const transactionFacts: Record<string, JsonSchema> = {
-  txn_id: ref('TxnId'),
-  customer_id: nullable('CustomerId'),
-  txn_type: ref('TxnType'),
-  source: ref('Source'),
-  source_txn_id: { type: 'string', description: 'The upstream identifier or idempotency key; unique per source.' },
-  category: { type: 'string' },
-  symbol: { type: ['string', 'null'] },
-  quantity: nullable('Amount'),
-  txn_date: ref('Date'),
-  posted_at: { type: 'string', format: 'date-time' },
-  amount_usd: ref('Amount'),
-  original_currency: { type: ['string', 'null'], pattern: PATTERNS.currencyCode.pattern },
-  original_amount: nullable('Amount'),
-  fx_rate: nullable('Amount', 'original_amount per USD, when converted.'),
-  recosted_at: { type: ['string', 'null'], format: 'date-time', description: 'Null while the transaction is pending recost.' },
-  reverses_txn_id: { type: ['string', 'null'], format: 'uuid', description: 'Set on a reversal: the transaction it reverses.' },
-  reversed_by_txn_id: { type: ['string', 'null'], format: 'uuid', description: 'Set once reversed: the reversing transaction.' },
-  memo: { type: ['string', 'null'] },
-  metadata: { type: 'object' },
-};
 
-const journalLineProperties: Record<string, JsonSchema> = {
-  line_id: { type: 'string', pattern: PATTERNS.lineId.pattern, description: 'Position in the journal: later lines have larger ids.' },
-  txn_id: ref('TxnId'),
-  account_code: ref('AccountCode'),
-  account_name: { type: 'string' },
-  debit: { ...ref('Amount'), description: 'Zero when the line is a credit.' },
-  credit: { ...ref('Amount'), description: 'Zero when the line is a debit.' },
-  customer_id: nullable('CustomerId'),
-  posting_kind: { type: ['string', 'null'] },
-  txn_date: ref('Date'),
-  created_at: { type: 'string', format: 'date-time' },
-};
 
-const object = (properties: Record<string, JsonSchema>, description: string, optional: string[] = []): JsonSchema => ({
+export const object = (properties: Record<string, JsonSchema>, description: string, optional: string[] = []): JsonSchema => ({
   type: 'object',
   description,
   additionalProperties: false,
@@ -199,217 +161,6 @@ export const schemas: Record<string, JsonSchema> = {
   EnterableTxnType: { type: 'string', enum: ENTERABLE_TXN_TYPES, description: 'Every type but `reversal`, which only reversing posts.' },
   Source: { type: 'string', enum: SOURCES },
   EnterableSource: { type: 'string', enum: ENTERABLE_SOURCES, description: 'Every source but `ledger`, the ledger’s own entries.' },
-  Status: object({ status: { type: 'string', const: 'ok' } }, 'The process (or its dependencies) is fine.'),
-  ServiceIndex: object(
-    {
-      service: { type: 'string', const: 'ledger' },
-      book: { type: 'string', enum: ['ENTITY_UAE', 'ENTITY_IND_IFSC'] },
-      docs: { type: 'string', const: '/docs', description: 'Interactive API documentation.' },
-      openapi: { type: 'string', const: '/docs/openapi.json', description: 'The OpenAPI 3.1 document.' },
-      health: { type: 'string', const: '/health/ready' },
-    },
-    'Where to go from here: every business endpoint is under /v1 and needs a token (see the docs).',
-  ),
-
-  JournalLine: object(journalLineProperties, 'One debit or credit of a transaction; exactly one of debit and credit is non-zero.'),
-  TransactionSummary: object(transactionFacts, 'A transaction as listed (without its journal lines).'),
-  Transaction: object(
-    { ...transactionFacts, journal_lines: { type: 'array', items: ref('JournalLine'), minItems: 2 } },
-    'A transaction with its journal lines, which balance.',
-  ),
-  TransactionPage: listEnvelope(ref('TransactionSummary'), 'A page of transactions.'),
-  CategoryFacets: object(
-    {
-      items: {
-        type: 'array',
-        items: object(
-          { category: { type: 'string' }, count: { type: 'integer', minimum: 0 }, total_usd: ref('Amount') },
-          'Transactions of one category under the filters.',
-        ),
-      },
-    },
-    'How many transactions (and how much) fall in each category, most first.',
-  ),
-  TransactionGroups: groupedEnvelope(
-    object(
-      {
-        key: { type: ['string', 'null'], description: 'The group’s value (null: transactions without one, e.g. no symbol).' },
-        count: { type: 'integer', minimum: 0 },
-        total_usd: ref('Amount'),
-      },
-      'One group of transactions.',
-    ),
-    TRANSACTION_GROUP_BY,
-    'Count and total per group, largest total first (`day`: newest first).',
-  ),
-
-  EntryLine: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['account_code', 'debit', 'credit'],
-    properties: {
-      account_code: ref('AccountCode'),
-      debit: ref('Money'),
-      credit: ref('Money'),
-      posting_kind: nullable('PostingKind'),
-    },
-  },
-  EntryRequest: {
-    type: 'object',
-    description:
-      'A manual entry. Without `lines`, the posting rule of `txn_type` derives the journal lines; `lines` are given only ' +
-      'for `adjustment`, and must balance. `source` + `source_txn_id` is the idempotency key.',
-    additionalProperties: false,
-    required: ['txn_type', 'source', 'txn_date', 'amount_usd'],
-    properties: {
-      txn_type: ref('EnterableTxnType'),
-      customer_id: nullable('CustomerId', 'Must name a known customer; firm-level types may omit it.'),
-      source: ref('EnterableSource'),
-      source_txn_id: {
-        type: 'string',
-        minLength: 1,
-        maxLength: 256,
-        pattern: PATTERNS.printable.pattern,
-        description: 'Upstream identifier or idempotency key. Omitted: every call posts a new transaction.',
-      },
-      txn_date: ref('Date'),
-      amount_usd: ref('Money'),
-      symbol: nullable('Symbol'),
-      quantity: nullable('PositiveDecimal'),
-      category: nullable('Category'),
-      memo: { type: ['string', 'null'], maxLength: MEMO_LENGTH_MAX },
-      fee_usd: nullable('Money', 'The customer’s fee on a trade, when the source states it.'),
-      original_currency: { type: ['string', 'null'], enum: [...CURRENCIES, null] },
-      original_amount: nullable('Money', 'With `original_currency`: the amount before conversion to USD.'),
-      metadata: { type: 'object', maxProperties: METADATA_PROPERTIES_MAX },
-      lines: { type: 'array', minItems: 1, maxItems: ENTRY_LINES_MAX, items: ref('EntryLine') },
-    },
-    examples: [
-      {
-        txn_type: 'deposit',
-        customer_id: 'C-1',
-        source: 'manual',
-        source_txn_id: 'ops-2026-01-15-001',
-        txn_date: '2026-01-15',
-        amount_usd: '100.00',
-      },
-    ],
-  },
-  PreviewLine: object(
-    {
-      account_code: ref('AccountCode'),
-      account_name: { type: 'string' },
-      debit: ref('Amount'),
-      credit: ref('Amount'),
-      posting_kind: { type: ['string', 'null'] },
-      customer_id: nullable('CustomerId'),
-    },
-    'A journal line the entry would post.',
-  ),
-  Preview: object(
-    { balanced: { type: 'boolean', const: true }, journal_lines: { type: 'array', items: ref('PreviewLine'), minItems: 2 } },
-    'What posting the entry would store; nothing is stored.',
-  ),
-  ReverseRequest: {
-    type: 'object',
-    additionalProperties: false,
-    properties: {
-      memo: { type: ['string', 'null'], maxLength: MEMO_LENGTH_MAX },
-      txn_date: { ...ref('Date'), description: 'Date of the reversing entry; default today (UTC).' },
-    },
-  },
-
-  JournalLinePage: listEnvelope(ref('JournalLine'), 'A page of journal lines, newest first.'),
-  JournalGroups: groupedEnvelope(
-    object(
-      {
-        key: { type: ['string', 'null'] },
-        line_count: { type: 'integer', minimum: 0 },
-        debit: ref('Amount'),
-        credit: ref('Amount'),
-        net: { ...ref('SignedAmount'), description: 'debit − credit.' },
-      },
-      'One group of journal lines.',
-    ),
-    JOURNAL_GROUP_BY,
-    'Debit, credit and net per group, by key (`day`: newest first).',
-  ),
-  Posting: object(
-    {
-      ...journalLineProperties,
-      account_type: { type: 'string', enum: ACCOUNT_TYPES },
-      txn_type: ref('TxnType'),
-      source: ref('Source'),
-      source_txn_id: { type: 'string' },
-      category: { type: 'string' },
-      symbol: { type: ['string', 'null'] },
-      posted_at: { type: 'string', format: 'date-time' },
-      reverses_txn_id: { type: ['string', 'null'], format: 'uuid' },
-    },
-    'A journal line flattened with its transaction’s facts.',
-  ),
-  PostingPage: listEnvelope(ref('Posting'), 'A page of postings, newest first.'),
-
-  AccountTotal: object(
-    {
-      account_code: ref('AccountCode'),
-      name: { type: 'string' },
-      account_type: { type: 'string', enum: ACCOUNT_TYPES },
-      normal_side: { type: 'string', enum: ['debit', 'credit'] },
-      dormant: { type: 'boolean' },
-      debit: ref('Amount'),
-      credit: ref('Amount'),
-      net: { ...ref('SignedAmount'), description: 'debit − credit: positive for a debit balance.' },
-      balance: { ...ref('SignedAmount'), description: 'The balance on the account’s normal side.' },
-      line_count: { type: 'integer', minimum: 0 },
-    },
-    'One account of the chart with its running totals.',
-  ),
-  AccountTotals: object({ items: { type: 'array', items: ref('AccountTotal') } }, 'The chart of accounts with running totals.'),
-  TrialBalance: object(
-    {
-      accounts: {
-        type: 'array',
-        items: object(
-          {
-            account_code: ref('AccountCode'),
-            name: { type: 'string' },
-            account_type: { type: 'string', enum: ACCOUNT_TYPES },
-            debit_balance: ref('Amount'),
-            credit_balance: ref('Amount'),
-          },
-          'An account’s balance in the debit or the credit column.',
-        ),
-      },
-      total_debit: ref('Amount'),
-      total_credit: ref('Amount'),
-      difference: { ...ref('SignedAmount'), description: 'total_debit − total_credit: zero when the books balance.' },
-      balanced: { type: 'boolean' },
-    },
-    'The trial balance of the book.',
-  ),
-
-  Customer: object(
-    {
-      customer_id: ref('CustomerId'),
-      name: { type: ['string', 'null'] },
-      email: { type: ['string', 'null'] },
-      metadata: { type: 'object' },
-      ...timestamps('created_at', 'updated_at'),
-    },
-    'A customer of the book.',
-  ),
-  CustomerPage: listEnvelope(ref('Customer'), 'A page of customers, by customer_id.'),
-  CustomerInput: {
-    type: 'object',
-    description: 'Fields left out keep their value (or their default when the customer is created).',
-    additionalProperties: false,
-    properties: {
-      name: { type: ['string', 'null'], minLength: 1, maxLength: 200 },
-      email: { type: ['string', 'null'], format: 'email', maxLength: 254 },
-      metadata: { type: 'object', maxProperties: METADATA_PROPERTIES_MAX },
-    },
-  },
 };
 
 const query = (name: string, description: string, schema: JsonSchema): Parameter => ({ name, in: 'query', description, schema });

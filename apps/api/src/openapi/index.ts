@@ -1,13 +1,9 @@
 import { ERROR_STATUS, type ErrorCode } from '../http/errors.js';
-import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from '@ledger/core';
+import { assert, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from '@ledger/core';
 import { parameters, responses, schemas } from './components.js';
-import { customerPaths } from './customers.js';
-import { firmPaths } from './firm.js';
-import { healthPaths } from './health.js';
-import { journalPaths } from './journal.js';
+import { FEATURES } from '../features/index.js';
 import { READ, SECURITY_SCHEMES } from './security.js';
-import { transactionPaths } from './transactions.js';
-import type { ApiDocument } from './types.js';
+import type { ApiDocument, JsonSchema, Paths } from './types.js';
 
 /** What each error code means; a code without a meaning fails the build. */
 const ERROR_MEANING: Record<ErrorCode, string> = {
@@ -73,6 +69,18 @@ ${errorTable}
 - Every response carries \`X-Request-Id\` (the caller's, if it sent a plain one).
 `.trim();
 
+/** The features' paths (or schemas) in one record; a name two features claim is a bug. */
+function merged<T extends Paths | Record<string, JsonSchema>>(records: T[], what: string): T {
+  const all: Record<string, unknown> = {};
+  for (const record of records) {
+    for (const [name, value] of Object.entries(record)) {
+      assert(!(name in all), `${what} ${name} is defined by two features`);
+      all[name] = value;
+    }
+  }
+  return all as T;
+}
+
 export const apiDocument: ApiDocument = {
   openapi: '3.1.0',
   info: {
@@ -82,15 +90,13 @@ export const apiDocument: ApiDocument = {
     description,
   },
   servers: [{ url: '/', description: 'This deployment (one book).' }],
-  tags: [
-    { name: 'health', description: 'Liveness, readiness, ping.' },
-    { name: 'docs', description: 'This documentation.' },
-    { name: 'transactions', description: 'Entry, preview, reversal and views of transactions.' },
-    { name: 'journal', description: 'Journal lines and postings.' },
-    { name: 'firm', description: 'The book’s accounts and trial balance.' },
-    { name: 'customers', description: 'The book’s customers.' },
-  ],
+  tags: FEATURES.map((feature) => feature.tag),
   security: READ,
-  paths: { ...healthPaths, ...transactionPaths, ...journalPaths, ...firmPaths, ...customerPaths },
-  components: { schemas, parameters, responses, securitySchemes: SECURITY_SCHEMES },
+  paths: merged(FEATURES.map((feature) => feature.paths), 'path'),
+  components: {
+    schemas: merged([schemas, ...FEATURES.map((feature) => feature.schemas ?? {})], 'schema'),
+    parameters,
+    responses,
+    securitySchemes: SECURITY_SCHEMES,
+  },
 };

@@ -1,6 +1,6 @@
 import { Router, type Express } from 'express';
 import swaggerUi from 'swagger-ui-express';
-import type { ApiDocument } from '../openapi/types.js';
+import type { ApiDocument } from '../../openapi/types.js';
 
 /** The files the page links to (`./swagger-ui.css`, ...): the only ones served from swagger-ui-dist. */
 function linkedAssets(html: string): Set<string> {

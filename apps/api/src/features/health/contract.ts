@@ -1,11 +1,28 @@
-import { errorResponses, json, ref } from './components.js';
-import { OPEN } from './security.js';
-import type { Paths } from './types.js';
+import { OPEN } from '../../openapi/security.js';
+import { errorResponses, json, object, ref } from '../../openapi/components.js';
+import type { JsonSchema, Paths } from '../../openapi/types.js';
 
 const ok = { '200': { description: 'OK.', content: json(ref('Status'), { status: 'ok' }) } };
 
 /** Health, ping and the documentation itself: open, outside /v1. */
-export const healthPaths: Paths = {
+
+/** The schemas of health and the service index. */
+export const schemas: Record<string, JsonSchema> = {
+  Status: object({ status: { type: 'string', const: 'ok' } }, 'The process (or its dependencies) is fine.'),
+  ServiceIndex: object(
+    {
+      service: { type: 'string', const: 'ledger' },
+      book: { type: 'string', enum: ['ENTITY_UAE', 'ENTITY_IND_IFSC'] },
+      docs: { type: 'string', const: '/docs', description: 'Interactive API documentation.' },
+      openapi: { type: 'string', const: '/docs/openapi.json', description: 'The OpenAPI 3.1 document.' },
+      health: { type: 'string', const: '/health/ready' },
+    },
+    'Where to go from here: every business endpoint is under /v1 and needs a token (see the docs).',
+  ),
+
+};
+
+export const paths: Paths = {
   '/': {
     get: {
       operationId: 'getServiceIndex',
@@ -42,28 +59,6 @@ export const healthPaths: Paths = {
       tags: ['health'],
       security: OPEN,
       responses: { ...ok, ...errorResponses('BadRequest', 'InternalError') },
-    },
-  },
-  '/docs': {
-    get: {
-      operationId: 'getDocs',
-      summary: 'Interactive API documentation (Swagger UI, served from local assets)',
-      description: '`/docs` redirects to `/docs/`, where the page lives.',
-      tags: ['docs'],
-      security: OPEN,
-      responses: {
-        '200': { description: 'The documentation page.', content: { 'text/html': { schema: { type: 'string' } } } },
-        '301': { description: 'To `/docs/`.' },
-      },
-    },
-  },
-  '/docs/openapi.json': {
-    get: {
-      operationId: 'getOpenApiDocument',
-      summary: 'This document',
-      tags: ['docs'],
-      security: OPEN,
-      responses: { '200': { description: 'The OpenAPI 3.1 document.', content: json({ type: 'object' }) } },
     },
   },
 };

@@ -1,0 +1,59 @@
+import { ADMIN, READ } from '../../openapi/security.js';
+import { METADATA_PROPERTIES_MAX } from '@ledger/core';
+import { errorResponses, json, listEnvelope, object, paramRef, READ_ERRORS, ref, timestamps, WRITE_ERRORS } from '../../openapi/components.js';
+import type { JsonSchema, Paths } from '../../openapi/types.js';
+
+
+/** The schemas of customers. */
+export const schemas: Record<string, JsonSchema> = {
+  Customer: object(
+    {
+      customer_id: ref('CustomerId'),
+      name: { type: ['string', 'null'] },
+      email: { type: ['string', 'null'] },
+      metadata: { type: 'object' },
+      ...timestamps('created_at', 'updated_at'),
+    },
+    'A customer of the book.',
+  ),
+  CustomerPage: listEnvelope(ref('Customer'), 'A page of customers, by customer_id.'),
+  CustomerInput: {
+    type: 'object',
+    description: 'Fields left out keep their value (or their default when the customer is created).',
+    additionalProperties: false,
+    properties: {
+      name: { type: ['string', 'null'], minLength: 1, maxLength: 200 },
+      email: { type: ['string', 'null'], format: 'email', maxLength: 254 },
+      metadata: { type: 'object', maxProperties: METADATA_PROPERTIES_MAX },
+    },
+  },
+};
+
+export const paths: Paths = {
+  '/v1/customers': {
+    get: {
+      operationId: 'listCustomers',
+      summary: 'Customers, by customer_id, optionally searched',
+      tags: ['customers'],
+      security: READ,
+      parameters: [paramRef('CustomerSearch'), paramRef('Limit'), paramRef('Offset')],
+      responses: { '200': { description: 'A page of customers.', content: json(ref('CustomerPage')) }, ...errorResponses(...READ_ERRORS) },
+    },
+  },
+  '/v1/customers/{customer_id}': {
+    put: {
+      operationId: 'putCustomer',
+      summary: 'Create or update a customer (admin)',
+      description: 'Manual entry refuses a customer_id the book does not know (422 `unknown_customer`); this is how an operator makes one known.',
+      tags: ['customers'],
+      security: ADMIN,
+      parameters: [paramRef('CustomerIdPath')],
+      requestBody: { description: 'The customer’s fields.', required: true, content: json(ref('CustomerInput')) },
+      responses: {
+        '201': { description: 'Created.', content: json(ref('Customer')) },
+        '200': { description: 'Updated.', content: json(ref('Customer')) },
+        ...errorResponses(...WRITE_ERRORS),
+      },
+    },
+  },
+};

@@ -1,0 +1,14 @@
+import { customers } from './customers/index.js';
+import { docs } from './docs/index.js';
+import type { Feature } from './feature.js';
+import { firm } from './firm/index.js';
+import { health } from './health/index.js';
+import { journal } from './journal/index.js';
+import { transactions } from './transactions/index.js';
+
+/**
+ * Every resource of the API. The OpenAPI document (openapi/index.ts) and the routes
+ * (http/operations.ts) are both built from this list: adding an endpoint is one contract
+ * entry, one handler and one presenter in its feature's folder.
+ */
+export const FEATURES: readonly Feature[] = [health, docs, transactions, journal, firm, customers];
