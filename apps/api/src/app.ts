@@ -1,4 +1,5 @@
 import type { Db, Logger } from '@ledger/core';
+import type { JobProducer } from '@ledger/jobs';
 import express, { type Express, type RequestHandler } from 'express';
 import type { ApiConfig } from './config.js';
 import { authenticate } from './http/auth.js';
@@ -14,6 +15,8 @@ export interface AppOptions {
   config: ApiConfig;
   db: Db;
   logger: Logger;
+  /** The book's job queues (the api only adds jobs and reads their status). */
+  jobs: JobProducer;
   /** Check every response against the document (tests); off in production, where it costs per request. */
   validateResponses?: boolean;
 }
@@ -41,7 +44,7 @@ const requireHost: RequestHandler = (req, _res, next) => {
  * log → docs (open, static) → match the operation → authenticate (from its `security`) →
  * parse JSON → refuse what the database could not store → validate → route → errors.
  */
-export function createApp({ config, db, logger, validateResponses = false }: AppOptions): Express {
+export function createApp({ config, db, logger, jobs, validateResponses = false }: AppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
@@ -59,7 +62,7 @@ export function createApp({ config, db, logger, validateResponses = false }: App
   app.use(bodyGuard);
   app.use(validator.validate);
 
-  app.use(operationRouter(apiDocument, FEATURES, { config, db, logger }));
+  app.use(operationRouter(apiDocument, FEATURES, { config, db, logger, jobs }));
 
   app.use(notFoundHandler);
   app.use(errorHandler(logger));

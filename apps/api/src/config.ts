@@ -1,4 +1,13 @@
-import { commonConfigOf, commonConfigSchema, Decimal, DECIMAL_PATTERN_SOURCE, parseConfig, type CommonConfig } from '@ledger/core';
+import {
+  commonConfigOf,
+  commonConfigSchema,
+  Decimal,
+  DECIMAL_PATTERN_SOURCE,
+  parseConfig,
+  queueConfigOf,
+  redisConfigSchema,
+  type CommonConfig,
+} from '@ledger/core';
 import { z } from 'zod';
 
 /** A token shorter than this is a password, not an API key: refused at start. */
@@ -15,6 +24,7 @@ const optionalToken = z.preprocess(
 );
 
 export const apiConfigSchema = commonConfigSchema
+  .extend(redisConfigSchema.shape)
   .extend({
     PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
     LEDGER_TOKEN: optionalToken,
@@ -31,6 +41,8 @@ export const apiConfigSchema = commonConfigSchema
       .default('22'),
     /** Headers and body of a request must arrive within this, or it is answered 408 and cut. */
     REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
+    /** How long a synchronous job's caller waits for its result before being answered 202 to poll. */
+    JOB_SYNC_WAIT_MS: z.coerce.number().int().min(0).max(300_000).default(25_000),
     /** How long /health/ready waits for the database before answering 503. */
     READY_TIMEOUT_MS: z.coerce.number().int().min(50).max(30_000).default(2_000),
   })
@@ -49,6 +61,9 @@ export interface ApiConfig extends CommonConfig {
   customerFeeBps: Decimal;
   readyTimeoutMs: number;
   requestTimeoutMs: number;
+  redisUrl: string;
+  queuePrefix: string;
+  jobSyncWaitMs: number;
 }
 
 /** The one place that reads the environment: parsed once, at start, into a typed object. */
@@ -63,5 +78,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     customerFeeBps: new Decimal(parsed.CUSTOMER_FEE_BPS),
     readyTimeoutMs: parsed.READY_TIMEOUT_MS,
     requestTimeoutMs: parsed.REQUEST_TIMEOUT_MS,
+    ...queueConfigOf(parsed),
+    jobSyncWaitMs: parsed.JOB_SYNC_WAIT_MS,
   };
 }

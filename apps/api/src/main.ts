@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startProcess } from '@ledger/core';
+import { createJobProducer, JOBS } from '@ledger/jobs';
 import { createApp } from './app.js';
 import { loadConfig } from './config.js';
 import { createServer } from './http/server.js';
@@ -15,7 +16,11 @@ await startProcess({
   name: 'api',
   loadConfig,
   start: async ({ config, db, logger, resources }) => {
-    const server = createServer(createApp({ config, db, logger }), { requestTimeoutMs: config.requestTimeoutMs }, logger);
+    const { book, redisUrl, queuePrefix, jobSyncWaitMs } = config;
+    // Redis need not be up at start: job endpoints answer 503 until it is, the rest is unaffected.
+    const jobs = createJobProducer({ book, redisUrl, queuePrefix, catalog: JOBS, syncWaitMs: jobSyncWaitMs, logger });
+    resources.add(() => jobs.close());
+    const server = createServer(createApp({ config, db, logger, jobs }), { requestTimeoutMs: config.requestTimeoutMs }, logger);
     server.listen(config.port);
     await once(server, 'listening');
     // Closed before the pool: stops accepting, lets in-flight requests finish (idle keep-alive sockets are closed).

@@ -256,9 +256,8 @@ describe('hardening: bad input is a 4xx that changes nothing', () => {
   it('an overloaded entry queue answers 503 overloaded with Retry-After, in the documented shape', () => {
     const problem = toProblem(new LedgerError('overloaded', 'too many waiting'));
     expect([ERROR_STATUS[problem.code], problem.code, problem.headers]).to.deep.equal([503, 'overloaded', { 'Retry-After': '1' }]);
-    const documented = apiDocument.components.responses?.NotConfiguredOrOverloaded;
-    expect(JSON.stringify(documented)).to.contain('"overloaded"');
-    expect(apiDocument.paths['/v1/transactions']?.post?.responses['503']).to.deep.equal({ $ref: '#/components/responses/NotConfiguredOrOverloaded' });
+    const documented = JSON.stringify(apiDocument.paths['/v1/transactions']?.post?.responses['503']);
+    expect(documented).to.contain('"overloaded"').and.contain('"not_configured"');
   });
 
   it('GET / says where the docs are', async () => {

@@ -11,6 +11,7 @@ const context = {
   config: loadConfig({ ENTITY_ID: 'ENTITY_UAE', LEDGER_DB_URL: 'postgres://postgres@127.0.0.1:5432/unused' }),
   db: {},
   logger: {},
+  jobs: {},
 } as Parameters<typeof operationRouter>[2];
 const ok = () => undefined;
 

@@ -1,7 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { Writable } from 'node:stream';
+import { randomUUID } from 'node:crypto';
 import { createLogger, type Db, type Logger } from '@ledger/core';
+import { createJobProducer, JOBS } from '@ledger/jobs';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import { expect } from 'chai';
 import winston from 'winston';
@@ -82,7 +84,16 @@ export async function startApi(options: StartOptions = {}): Promise<TestApi> {
     ...options.env,
   });
   const { logger, lines } = captureLogger();
-  const app = createApp({ config, db, logger, validateResponses: true });
+  // A queue prefix of its own: no other test (or developer) sees this api's jobs.
+  const jobs = createJobProducer({
+    book: config.book,
+    redisUrl: config.redisUrl,
+    queuePrefix: options.env?.QUEUE_PREFIX ?? `api-test-${randomUUID().slice(0, 8)}`,
+    catalog: JOBS,
+    syncWaitMs: config.jobSyncWaitMs,
+    logger,
+  });
+  const app = createApp({ config, db, logger, jobs, validateResponses: true });
   const server: Server = createServer(app, { requestTimeoutMs: config.requestTimeoutMs }, logger);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -116,6 +127,7 @@ export async function startApi(options: StartOptions = {}): Promise<TestApi> {
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      await jobs.close();
       await testDb?.drop();
     },
   };

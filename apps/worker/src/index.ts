@@ -1,2 +1,2 @@
-// What producers (the api) need to enqueue work for this worker; importing it starts nothing.
-export { DEFAULT_JOB_OPTIONS, DEFAULT_QUEUE_PREFIX, jobsQueueName, type JobName, type JobPayloads } from './queues.js';
+// The worker is a process, not a library: producers (the api) take what they need from @ledger/jobs.
+export { loadConfig, type WorkerConfig } from './config.js';

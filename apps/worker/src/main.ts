@@ -1,18 +1,16 @@
 import { startProcess } from '@ledger/core';
+import { createJobWorkers, JOBS } from '@ledger/jobs';
 import { loadConfig } from './config.js';
-import { JOB_HANDLERS } from './jobs/index.js';
-import { jobsQueueName } from './queues.js';
-import { createJobsWorker } from './worker.js';
 
-/** The worker process: migrates the book's database to head, then runs the book's job queue. */
+/** The worker process: migrates the book's database to head, then runs the book's job queues. */
 await startProcess({
   name: 'worker',
   loadConfig,
   start: async ({ config, db, logger, resources }) => {
     const { book, redisUrl, queuePrefix } = config;
-    const jobs = createJobsWorker({ book, redisUrl, queuePrefix, db, logger, handlers: JOB_HANDLERS });
+    const jobs = createJobWorkers({ book, redisUrl, queuePrefix, db, logger, catalog: JOBS });
     resources.add(() => jobs.close());
-    await jobs.worker.waitUntilReady();
-    logger.info('ready', { queue: jobsQueueName(book), prefix: queuePrefix });
+    await jobs.waitUntilReady();
+    logger.info('ready', { queues: jobs.workers.map((worker) => worker.name), prefix: queuePrefix, jobs: Object.keys(JOBS) });
   },
 });

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
-import { jobsQueueName } from '../src/queues.js';
+import { queueName } from '@ledger/jobs';
 import { AppProcess, createTestDatabase, describeProcessStartup, type TestDatabase } from '@ledger/core/testing';
 
 const WORKER_DIR = fileURLToPath(new URL('..', import.meta.url));
@@ -43,7 +43,8 @@ describeProcessStartup({
   name: 'worker',
   appDir: WORKER_DIR,
   env: { REDIS_URL, QUEUE_PREFIX: startupQueuePrefix },
-  whenReady: (_proc, ready) => expect(ready.queue).to.equal('ledger-ENTITY_UAE-jobs'),
+  whenReady: (_proc, ready) =>
+    expect(ready.queues).to.deep.equal(['ledger-ENTITY_UAE-syncs', 'ledger-ENTITY_UAE-recost', 'ledger-ENTITY_UAE-webhook-syncs']),
   badSettings: [
     ['REDIS_URL is not a redis URL', { REDIS_URL: 'http://127.0.0.1:6379' }, 'REDIS_URL'],
     ['QUEUE_PREFIX has a colon', { QUEUE_PREFIX: 'a:b' }, 'QUEUE_PREFIX'],
@@ -76,7 +77,7 @@ describe('worker process', () => {
   describe('when a job of an unknown name is queued', () => {
     it('fails it at once instead of retrying it', async () => {
       const connection = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
-      const queue = new Queue(jobsQueueName('ENTITY_UAE'), { connection, prefix: queuePrefix });
+      const queue = new Queue(queueName('ENTITY_UAE', 'syncs'), { connection, prefix: queuePrefix });
       try {
         const proc = startWorker();
         await proc.waitForLog('ready');

@@ -1,4 +1,5 @@
 import type { Db, Logger } from '@ledger/core';
+import type { JobProducer } from '@ledger/jobs';
 import type { Express, Request, Response } from 'express';
 import type { ApiConfig } from '../config.js';
 import type { ApiDocument, JsonSchema, Paths } from '../openapi/types.js';
@@ -8,6 +9,8 @@ export interface FeatureContext {
   config: ApiConfig;
   db: Db;
   logger: Logger;
+  /** Adds jobs to the book's queues and reads their status. */
+  jobs: JobProducer;
 }
 
 /** Serves one operation: parse (the validator has checked the request), call the core, present. */

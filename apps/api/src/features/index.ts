@@ -3,6 +3,7 @@ import { docs } from './docs/index.js';
 import type { Feature } from './feature.js';
 import { firm } from './firm/index.js';
 import { health } from './health/index.js';
+import { jobs } from './jobs/index.js';
 import { journal } from './journal/index.js';
 import { transactions } from './transactions/index.js';
 
@@ -11,4 +12,4 @@ import { transactions } from './transactions/index.js';
  * (http/operations.ts) are both built from this list: adding an endpoint is one contract
  * entry, one handler and one presenter in its feature's folder.
  */
-export const FEATURES: readonly Feature[] = [health, docs, transactions, journal, firm, customers];
+export const FEATURES: readonly Feature[] = [health, docs, transactions, journal, firm, customers, jobs];

@@ -1,4 +1,5 @@
 import { LedgerError, type LedgerErrorCode, type Logger } from '@ledger/core';
+import { JobQueueUnavailable } from '@ledger/jobs';
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import OpenApiValidator from 'express-openapi-validator';
 import { ruleInWords } from '../openapi/patterns.js';
@@ -164,6 +165,9 @@ export function toProblem(error: unknown): Problem {
       ...(error.code === 'overloaded' && { headers: { 'Retry-After': String(OVERLOADED_RETRY_AFTER_S) } }),
       internal: false,
     };
+  }
+  if (error instanceof JobQueueUnavailable) {
+    return { code: 'not_ready', message: 'the job queue is unreachable; nothing was queued, retry shortly', internal: false };
   }
   const validatorMatch = VALIDATOR_CODES.find(([type]) => error instanceof type);
   if (validatorMatch) return fromValidator(error as ValidatorError, validatorMatch[1]);

@@ -211,45 +211,45 @@ function errorResponse(description: string, codes: ErrorCode[]): ResponseObject 
   };
 }
 
-export const responses: Record<string, ResponseObject> = {
-  BadRequest: errorResponse('The request does not match this contract (query, path or body), or the body is not JSON.', codesForStatus(400)),
-  Unauthorized: errorResponse('The credential is missing or unknown.', codesForStatus(401)),
-  Forbidden: errorResponse('The credential is valid but does not grant this endpoint (the ledger token on a write).', codesForStatus(403)),
-  NotFound: errorResponse('No such resource.', codesForStatus(404)),
-  Conflict: errorResponse('The state of the ledger refuses the request.', codesForStatus(409)),
-  PayloadTooLarge: errorResponse('The body is larger than the server accepts (1 MiB unless configured).', codesForStatus(413)),
-  UnsupportedMediaType: errorResponse('The body is not `application/json`.', codesForStatus(415)),
-  Unprocessable: errorResponse('Well-formed, but it breaks a ledger rule; nothing was stored.', codesForStatus(422)),
-  InternalError: errorResponse('A fault of the server; nothing about it is in the body, the log has it under the request_id.', codesForStatus(500)),
-  NotConfigured: errorResponse('The credential this endpoint needs is not configured on the server (fail closed).', ['not_configured']),
-  NotReady: errorResponse('The database is unreachable or its schema is not at head.', ['not_ready']),
-  // Where entries queue for the group commit, 503 also means "overloaded": it replaces NotConfigured there.
-  NotConfiguredOrOverloaded: errorResponse(
-    'The credential is not configured (fail closed), or too many entries are waiting on this process: retry after `Retry-After` seconds.',
-    ['not_configured', 'overloaded'],
-  ),
-};
+/** Every error response an operation may list: its status, what it means, the codes it answers. */
+const ERROR_RESPONSES = {
+  BadRequest: [400, 'The request does not match this contract (query, path or body), or the body is not JSON.', codesForStatus(400)],
+  Unauthorized: [401, 'The credential is missing or unknown.', codesForStatus(401)],
+  Forbidden: [403, 'The credential is valid but does not grant this endpoint (the ledger token on a write).', codesForStatus(403)],
+  NotFound: [404, 'No such resource.', codesForStatus(404)],
+  Conflict: [409, 'The state of the ledger refuses the request.', codesForStatus(409)],
+  PayloadTooLarge: [413, 'The body is larger than the server accepts (1 MiB unless configured).', codesForStatus(413)],
+  UnsupportedMediaType: [415, 'The body is not `application/json`.', codesForStatus(415)],
+  Unprocessable: [422, 'Well-formed, but it breaks a ledger rule; nothing was stored.', codesForStatus(422)],
+  InternalError: [500, 'A fault of the server; nothing about it is in the body, the log has it under the request_id.', codesForStatus(500)],
+  NotConfigured: [503, 'The credential this endpoint needs is not configured on the server (fail closed).', ['not_configured']],
+  NotReady: [503, 'A dependency is down: the database (or its schema is not at head), or the job queue.', ['not_ready']],
+  Overloaded: [503, 'Too many entries are waiting on this process: retry after `Retry-After` seconds.', ['overloaded']],
+} as const satisfies Record<string, readonly [number, string, readonly ErrorCode[]]>;
+export type ErrorResponseName = keyof typeof ERROR_RESPONSES;
 
-const RESPONSE_STATUS = {
-  BadRequest: 400,
-  Unauthorized: 401,
-  Forbidden: 403,
-  NotFound: 404,
-  Conflict: 409,
-  PayloadTooLarge: 413,
-  UnsupportedMediaType: 415,
-  Unprocessable: 422,
-  InternalError: 500,
-  NotConfigured: 503,
-  NotReady: 503,
-  NotConfiguredOrOverloaded: 503,
-} as const;
-export type ErrorResponseName = keyof typeof RESPONSE_STATUS;
-for (const name of Object.keys(RESPONSE_STATUS)) assert(name in responses, `response ${name} is defined`);
+export const responses: Record<string, ResponseObject> = Object.fromEntries(
+  Object.entries(ERROR_RESPONSES).map(([name, [, description, codes]]) => [name, errorResponse(description, [...codes])]),
+);
 
-/** Error responses by status, for an operation's `responses`. */
-export function errorResponses(...names: ErrorResponseName[]): Record<string, Reference> {
-  return Object.fromEntries(names.map((name) => [String(RESPONSE_STATUS[name]), responseRef(name)]));
+/**
+ * Error responses by status, for an operation's `responses`: a named component where one
+ * response has the status, and their union (every code of each) where several share it, e.g.
+ * 503 `not_configured` or `not_ready` for an endpoint that needs a token and the job queue.
+ */
+export function errorResponses(...names: ErrorResponseName[]): Record<string, Reference | ResponseObject> {
+  const byStatus = new Map<number, ErrorResponseName[]>();
+  for (const name of new Set(names)) {
+    const status = ERROR_RESPONSES[name][0];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), name]);
+  }
+  return Object.fromEntries(
+    [...byStatus].map(([status, shared]) => {
+      if (shared.length === 1) return [String(status), responseRef(shared[0] as ErrorResponseName)];
+      const description = shared.map((name) => ERROR_RESPONSES[name][1]).join(' Or: ');
+      return [String(status), errorResponse(description, shared.flatMap((name) => [...ERROR_RESPONSES[name][2]]))];
+    }),
+  );
 }
 
 /** The errors any read of the ledger can answer. */

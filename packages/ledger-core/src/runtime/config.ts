@@ -46,9 +46,17 @@ export function commonConfigOf(parsed: CommonEnv): CommonConfig {
   };
 }
 
+/** Redis of the job queues: the api (producer) and the worker of a book must agree on both. */
 export const redisConfigSchema = z.object({
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').default('redis://127.0.0.1:6379'),
+  /** BullMQ's key prefix (its own default, `bull`); tests set a unique one so they never see anyone else's jobs. */
+  QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, "-" or "_"').default('bull'),
 });
+
+/** The queue settings of a parsed config, as the apps name them. */
+export function queueConfigOf(parsed: z.infer<typeof redisConfigSchema>): { redisUrl: string; queuePrefix: string } {
+  return { redisUrl: parsed.REDIS_URL, queuePrefix: parsed.QUEUE_PREFIX };
+}
 
 export class ConfigError extends Error {
   override name = 'ConfigError';

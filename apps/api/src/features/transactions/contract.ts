@@ -188,7 +188,7 @@ export const paths: Paths = {
       responses: {
         '201': { description: 'Posted.', headers: location, content: json(ref('Transaction')) },
         '200': { description: 'Already posted with this payload: the existing transaction.', content: json(ref('Transaction')) },
-        ...errorResponses(...WRITE_ERRORS, 'Conflict', 'Unprocessable', 'NotConfiguredOrOverloaded'),
+        ...errorResponses(...WRITE_ERRORS, 'Conflict', 'Unprocessable', 'Overloaded'),
       },
     },
   },

@@ -1,0 +1,75 @@
+import { JOB_STATUS_RETENTION_SECONDS, JOBS, type JobDefinition } from '@ledger/jobs';
+import { z } from 'zod';
+import { errorResponses, json, object, READ_ERRORS, ref, WRITE_ERRORS } from '../../openapi/components.js';
+import { ADMIN, READ } from '../../openapi/security.js';
+import type { JsonSchema, Operation, Paths } from '../../openapi/types.js';
+
+/** `sync-uaefeed` → `runSyncUaefeed`: the operationId of a job's endpoint. */
+export const runOperationId = (kind: string) => `run${kind.replace(/(^|-)([a-z])/g, (_m, _dash, letter: string) => letter.toUpperCase())}`;
+
+const JOB_ID_PATTERN = '^[A-Za-z0-9._%~-]{1,200}$';
+const RETENTION_DAYS = JOB_STATUS_RETENTION_SECONDS / 86_400;
+
+const nullable = (schema: JsonSchema): JsonSchema => ({ anyOf: [schema, { type: 'null' }] });
+const timestamp = (description: string): JsonSchema => ({ type: ['string', 'null'], format: 'date-time', description });
+
+export const schemas: Record<string, JsonSchema> = {
+  JobStatus: object(
+    {
+      job_id: { type: 'string', pattern: JOB_ID_PATTERN },
+      kind: { type: 'string', description: 'The job’s name, e.g. `recost`.' },
+      status: { type: 'string', enum: ['running', 'done', 'error'] },
+      queued_at: timestamp('When the job was queued.'),
+      started_at: timestamp('When its current (or last) attempt started; null while it waits in the queue.'),
+      finished_at: timestamp('Null while running.'),
+      duration_ms: { type: ['integer', 'null'], minimum: 0, description: 'Of the last attempt; null while running.' },
+      attempts: { type: 'integer', minimum: 0, description: 'Attempts started: a transient failure is retried with backoff.' },
+      progress: nullable(
+        object({ done: { type: 'integer', minimum: 0 }, total: { type: ['integer', 'null'], minimum: 0 }, unit: { type: 'string' } }, 'How far it is.'),
+      ),
+      result: { type: ['object', 'null'], description: 'What the job reports when done (per job; see its endpoint).' },
+      error: { type: ['string', 'null'], description: 'Why it failed (`error`), or why the last attempt failed while it is retried.' },
+    },
+    `The job status record. A queued job not yet started is \`running\` with \`started_at\` null. Kept ${RETENTION_DAYS} days after its last change, longer than the queue keeps the job.`,
+  ),
+};
+
+const statusResponse = (description: string) => ({ description, content: json(ref('JobStatus')) });
+
+/** The endpoint of one job of the catalog: its body is the job's own payload schema. */
+function jobOperation(definition: JobDefinition): Operation {
+  const body = z.toJSONSchema(definition.input, { unrepresentable: 'throw' }) as JsonSchema & { $schema?: string };
+  delete body.$schema;
+  const sync = definition.mode === 'sync';
+  return {
+    operationId: runOperationId(definition.kind),
+    summary: `Run ${definition.kind} (${sync ? 'synchronous' : 'background'}; admin)`,
+    description:
+      (sync
+        ? 'Synchronous: waits for the result (up to `JOB_SYNC_WAIT_MS`) and answers 200 with the status record, `done` or `error`; past the wait, 202 with the record still `running`, to poll. '
+        : 'Background: answers 202 at once with the status record (`running`); poll `GET /v1/jobs/status/{job_id}`. ') +
+      `Books: ${definition.books.join(', ')}.`,
+    tags: ['jobs'],
+    security: ADMIN,
+    requestBody: { description: `The ${definition.kind} job's parameters.`, required: false, content: json(body) },
+    responses: {
+      ...(sync && { '200': statusResponse('Finished: `done` with its result, or `error` with why.') }),
+      '202': statusResponse('Accepted and running: poll its status.'),
+      ...errorResponses(...WRITE_ERRORS, 'NotReady'),
+    },
+  };
+}
+
+export const paths: Paths = {
+  '/v1/jobs/status/{job_id}': {
+    get: {
+      operationId: 'getJobStatus',
+      summary: 'The status record of a job, background or not',
+      tags: ['jobs'],
+      security: READ,
+      parameters: [{ name: 'job_id', in: 'path', required: true, description: 'As a job endpoint answered it.', schema: { type: 'string', pattern: JOB_ID_PATTERN } }],
+      responses: { '200': statusResponse('The job’s status record.'), ...errorResponses(...READ_ERRORS, 'NotFound', 'NotReady') },
+    },
+  },
+  ...Object.fromEntries(Object.values(JOBS).map((definition) => [`/v1/jobs/${definition.kind}`, { post: jobOperation(definition) }])),
+};

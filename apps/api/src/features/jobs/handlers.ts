@@ -1,0 +1,24 @@
+import { JOBS } from '@ledger/jobs';
+import { ApiError } from '../../http/errors.js';
+import type { FeatureContext, Handler } from '../feature.js';
+import { runOperationId } from './contract.js';
+
+export function handlers({ jobs }: FeatureContext): Record<string, Handler> {
+  /** Enqueues the job (the validator has checked the body against its schema) and answers its status. */
+  const run =
+    (kind: string): Handler =>
+    async (req, res) => {
+      const status = await jobs.enqueue(kind, req.body ?? {});
+      res.status(status.status === 'running' ? 202 : 200).json(status);
+    };
+
+  return {
+    getJobStatus: async (req, res) => {
+      const jobId = String(req.params.job_id);
+      const status = await jobs.status(jobId);
+      if (!status) throw new ApiError('not_found', `no job ${jobId} (or its status is older than its retention)`);
+      res.json(status);
+    },
+    ...Object.fromEntries(Object.keys(JOBS).map((kind) => [runOperationId(kind), run(kind)])),
+  };
+}

@@ -1,0 +1,70 @@
+import { randomUUID } from 'node:crypto';
+import { JobStatusStore, statusKeyPrefix } from '@ledger/jobs';
+import { expect } from 'chai';
+import { Redis } from 'ioredis';
+import { apiDocument } from '../src/openapi/index.js';
+import { expectError, startApi, type TestApi } from './support.js';
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+describe('jobs: GET /v1/jobs/status/{job_id}', () => {
+  const prefix = `api-jobs-${randomUUID().slice(0, 8)}`;
+  let api: TestApi;
+  let redis: Redis;
+  before(async () => {
+    api = await startApi({ env: { QUEUE_PREFIX: prefix } });
+    redis = new Redis(REDIS_URL);
+  });
+  after(async () => {
+    await api.close();
+    await redis.quit();
+  });
+
+  it('answers the status record a worker keeps, in the documented shape, to the ledger token', async () => {
+    const store = new JobStatusStore(redis, statusKeyPrefix(prefix, 'ENTITY_UAE'));
+    const jobId = randomUUID();
+    const started = new Date('2026-11-25T10:00:00.000Z');
+    await store.queued(jobId, 'recost', new Date('2026-11-25T09:59:59.000Z'));
+    await store.started(jobId, 'recost', 1, started);
+    await store.progressed(jobId, { done: 5, total: 10, unit: 'trades' });
+    const running = await api.get(`/v1/jobs/status/${jobId}`, { token: 'ledger' });
+    expect(running.status).to.equal(200);
+    expect(running.body).to.include({ job_id: jobId, kind: 'recost', status: 'running', started_at: started.toISOString(), finished_at: null });
+    expect(running.body.progress).to.deep.equal({ done: 5, total: 10, unit: 'trades' });
+    await store.finished(jobId, { recosted: 10 }, started, new Date('2026-11-25T10:00:02.500Z'));
+    const done = await api.get(`/v1/jobs/status/${jobId}`, { token: 'admin' });
+    expect(done.body).to.include({ status: 'done', duration_ms: 2_500, attempts: 1, error: null });
+    expect(done.body.result).to.deep.equal({ recosted: 10 });
+  });
+
+  it('an unknown job id is 404 not_found', async () => {
+    expectError(await api.get(`/v1/jobs/status/${randomUUID()}`, { token: 'ledger' }), 404, 'not_found');
+  });
+
+  it('a malformed job id is 400, and no credential 401', async () => {
+    expectError(await api.get('/v1/jobs/status/has:colon', { token: 'ledger' }), 400, 'validation_error');
+    expectError(await api.get(`/v1/jobs/status/${randomUUID()}`), 401, 'unauthorized');
+  });
+
+  it('documents the status record and a job endpoint per job of the catalog', () => {
+    expect(apiDocument.components.schemas.JobStatus).to.be.an('object');
+    expect(apiDocument.paths['/v1/jobs/status/{job_id}']?.get?.operationId).to.equal('getJobStatus');
+  });
+
+  describe('with Redis unreachable', () => {
+    let down: TestApi;
+    before(async () => {
+      down = await startApi({ env: { REDIS_URL: 'redis://127.0.0.1:1', QUEUE_PREFIX: prefix } });
+    });
+    after(async () => {
+      await down.close();
+    });
+
+    it('answers 503 not_ready at once instead of hanging, and the rest of the api still serves', async () => {
+      const started = Date.now();
+      expectError(await down.get(`/v1/jobs/status/${randomUUID()}`, { token: 'ledger' }), 503, 'not_ready');
+      expect(Date.now() - started).to.be.below(4_000);
+      expect((await down.get('/v1/firm/trial_balance', { token: 'ledger' })).status).to.equal(200);
+    });
+  });
+});

@@ -1,0 +1,34 @@
+import type { Book, Db, Logger } from '@ledger/core';
+import type { z } from 'zod';
+import type { JobFamily } from './queues.js';
+import type { JobProgress } from './status.js';
+
+/** How a job reports how far it is; cheap to call often (writes are coalesced). */
+export type ProgressReporter = (progress: JobProgress) => void;
+
+/** What a job's logic runs with: no BullMQ, no HTTP; testable by calling `run` directly. */
+export interface JobDeps {
+  book: Book;
+  db: Db;
+  logger: Logger;
+  progress: ProgressReporter;
+}
+
+/**
+ * One kind of job. `mode` is how the api answers its endpoint: `sync` waits for the result (up
+ * to a bound, then answers like a background job), `background` answers at once with the job id.
+ */
+export interface JobDefinition<Input = unknown, Result extends Record<string, unknown> = Record<string, unknown>> {
+  kind: string;
+  mode: 'sync' | 'background';
+  family: JobFamily;
+  books: readonly Book[];
+  /** The payload's schema: the worker validates what Redis hands back (the api has validated the body). */
+  input: z.ZodType<Input>;
+  /** A business key makes enqueue idempotent while BullMQ keeps the job; null: every call is a new job. */
+  businessKey(input: Input): string | null;
+  run(input: Input, deps: JobDeps): Promise<Result>;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a catalog holds jobs of every input type
+export type JobCatalog = Readonly<Record<string, JobDefinition<any, Record<string, unknown>>>>;

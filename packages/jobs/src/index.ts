@@ -1,0 +1,15 @@
+export type { JobCatalog, JobDefinition, JobDeps, ProgressReporter } from './catalog.js';
+export { createJobProducer, JobQueueUnavailable, type JobProducer, type JobProducerOptions } from './producer.js';
+export {
+  DEFAULT_JOB_OPTIONS,
+  JOB_FAMILIES,
+  JOB_RETENTION,
+  JOB_STATUS_RETENTION_SECONDS,
+  jobIdOf,
+  queueName,
+  type JobFamily,
+} from './queues.js';
+export { createJobProcessor, type RunnerContext } from './runner.js';
+export { JobStatusStore, statusKeyPrefix, type JobProgress, type JobState, type JobStatus } from './status.js';
+export { createJobWorkers, type JobWorkers, type JobWorkersOptions } from './worker.js';
+export { JOBS } from './jobs.js';

@@ -1,0 +1,69 @@
+import type { Book, Db, Logger } from '@ledger/core';
+import { Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { JobCatalog } from './catalog.js';
+import { JOB_FAMILIES, JOB_RETENTION, queueName, type JobFamily } from './queues.js';
+import { createJobProcessor } from './runner.js';
+import { JobStatusStore, statusKeyPrefix } from './status.js';
+
+export interface JobWorkersOptions {
+  book: Book;
+  redisUrl: string;
+  queuePrefix: string;
+  db: Db;
+  logger: Logger;
+  catalog: JobCatalog;
+  /** How long a job may go without its lock being renewed before another worker takes it over. */
+  stalledIntervalMs?: number;
+}
+
+export interface JobWorkers {
+  workers: Worker[];
+  waitUntilReady(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * One BullMQ worker per job family, each with the family's concurrency and rate
+ * limit. Several worker processes may run on one book: BullMQ hands each job to one of them,
+ * and a job whose worker died (its lock not renewed) is taken over after the stall interval.
+ */
+export function createJobWorkers(options: JobWorkersOptions): JobWorkers {
+  const { book, logger } = options;
+  // Every family, whether or not the catalog has a job in it yet: a job of a kind this worker
+  // does not know is failed at once, wherever it was queued.
+  const families = Object.keys(JOB_FAMILIES) as JobFamily[];
+  // Blocking commands: ioredis must never give up on one (BullMQ requires null).
+  const connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null, connectionName: `ledger-worker-${book}` });
+  connection.on('error', (error: Error) => logger.warn('job queue connection error', { error: error.message }));
+  const status = new JobStatusStore(connection, statusKeyPrefix(options.queuePrefix, book));
+  const processor = createJobProcessor(options.catalog, { book, db: options.db, logger, status });
+
+  const workers = families.map((family) => {
+    const { concurrency, limiter } = JOB_FAMILIES[family];
+    const worker = new Worker(queueName(book, family), processor, {
+      connection,
+      prefix: options.queuePrefix,
+      concurrency,
+      ...(limiter && { limiter }),
+      ...(options.stalledIntervalMs !== undefined && { stalledInterval: options.stalledIntervalMs, lockDuration: options.stalledIntervalMs }),
+      // Applies when the producer set nothing: finished jobs do not pile up in Redis.
+      ...JOB_RETENTION,
+    });
+    // Without a listener an 'error' event would crash the process; Redis hiccups are retried.
+    worker.on('error', (error) => logger.error('job worker error', { family, error: error.message }));
+    return worker;
+  });
+
+  return {
+    workers,
+    waitUntilReady: async () => {
+      await Promise.all(workers.map((worker) => worker.waitUntilReady()));
+    },
+    close: async () => {
+      // Each waits for the jobs in hand to finish; the shared connection is ours to close after.
+      await Promise.all(workers.map((worker) => worker.close()));
+      await connection.quit().catch(() => undefined);
+    },
+  };
+}
