@@ -1,5 +1,6 @@
 import type { Book, Db, Logger } from '@ledger/core';
 import type { z } from 'zod';
+import { JOB_MODES, type JobKind } from './modes.js';
 import type { JobFamily } from './queues.js';
 import type { JobProgress } from './status.js';
 
@@ -32,3 +33,11 @@ export interface JobDefinition<Input = unknown, Result extends Record<string, un
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a catalog holds jobs of every input type
 export type JobCatalog = Readonly<Record<string, JobDefinition<any, Record<string, unknown>>>>;
+
+/** A job of the spec: its mode, family and books come from JOB_MODES, the one table of them. */
+export function defineJob<Input, Result extends Record<string, unknown>>(
+  kind: JobKind,
+  job: Pick<JobDefinition<Input, Result>, 'input' | 'businessKey' | 'run'>,
+): JobDefinition<Input, Result> {
+  return { kind, ...JOB_MODES[kind], ...job };
+}
