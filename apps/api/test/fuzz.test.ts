@@ -58,6 +58,7 @@ interface Setup {
 const PATH_FIXTURES = (s: Setup): Record<string, PathFixture> => ({
   txn_id: { value: s.reversalId, variantsMayWrite: false },
   customer_id: { value: NEW_CUSTOMER, variantsMayWrite: true },
+  job_id: { value: '0190c2d4-6c1e-7a2b-9f00-00000000f022', variantsMayWrite: false },
 });
 
 /** One line per body schema (else its `examples` are used): valid bodies the fuzz mutates one field at a time. */
