@@ -1,5 +1,9 @@
+import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+
+/** Packages that do I/O (database, HTTP, queues, logs): kept out of the core's pure layers. */
+const IO_PACKAGES = '^(knex|pg|pg-.+|express|ioredis|bullmq|got|winston)(/.*)?$';
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**'] },
@@ -9,6 +13,44 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
       'no-restricted-globals': ['error', { name: 'parseFloat', message: 'Money is bignumber.js, never a float.' }],
+    },
+  },
+  {
+    // The domain is pure: money, rules, drafts. It does no I/O and knows nothing of the layers
+    // around it (use cases, store, runtime), so it can be tested and reused without them.
+    files: ['packages/ledger-core/src/domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          // node:crypto is allowed: the entry fingerprint is a sha256, a pure computation.
+          paths: builtinModules
+            .filter((name) => name !== 'crypto' && !name.startsWith('_'))
+            .map((name) => ({ name, message: 'The domain does no I/O: Node built-ins stay out of it (only node:crypto, for hashing).' })),
+          patterns: [
+            { regex: '^node:(?!crypto$)', message: 'The domain does no I/O: Node built-ins stay out of it (only node:crypto, for hashing).' },
+            { regex: IO_PACKAGES, message: 'The domain does no I/O: the store (SQL) and runtime do.' },
+            { regex: '^\\.\\.?/(.*/)?(store|runtime|use-cases|testing)(/|$)', message: 'The domain depends on nothing outside it.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Use cases reach the database only through the LedgerStore port they declare
+    // (use-cases/ports.ts); the column tables (store/columns/) are shapes, not I/O.
+    files: ['packages/ledger-core/src/use-cases/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: IO_PACKAGES, message: 'Use cases do no I/O of their own: they call the LedgerStore port.' },
+            { regex: '^(\\.\\./)+(runtime|testing)(/|$)', message: 'Use cases do not depend on the runtime.' },
+            { regex: '^(\\.\\./)+store/(?!columns/)', message: 'Use cases reach the store through LedgerStore (ports.ts); only the column tables are shared.' },
+          ],
+        },
+      ],
     },
   },
 );

@@ -1,13 +1,122 @@
-export * from './domain/index.js';
-export * from './runtime/config.js';
-export * from './runtime/database.js';
-export * from './runtime/logger.js';
-export * from './runtime/process.js';
-export * from './store/accounts.js';
-export * from './store/customers.js';
-export * from './store/db.js';
-export * from './store/migrate.js';
-export * from './store/runtime-role.js';
-export * from './store/transaction-queries.js';
-export * from './store/transactions.js';
-export * from './store/entry-batcher.js';
+/*
+ * The public surface of @ledger/core: what the apps, the bench and jobs may use. Named, not
+ * `export *`: a module's helpers (SQL fragments, documents, the store's internals) stay inside.
+ */
+
+// Domain: money, accounts, posting rules, drafts, limits, errors (pure: no I/O).
+export { ACCOUNT, ACCOUNT_TYPES, normalSide, type AccountCode, type AccountType } from './domain/accounts.js';
+export { assert, LedgerError, type LedgerErrorCode } from './domain/errors.js';
+export {
+  assertPage,
+  ENTRIES_WAITING_MAX,
+  ENTRY_LINES_MAX,
+  MEMO_LENGTH_MAX,
+  METADATA_PROPERTIES_MAX,
+  PAGE_LIMIT_DEFAULT,
+  PAGE_LIMIT_MAX,
+  PAGE_OFFSET_MAX,
+  type Page,
+} from './domain/limits.js';
+export {
+  Decimal,
+  DECIMAL_PATTERN_SOURCE,
+  DECIMAL_RULE,
+  formatDecimal,
+  MONEY_INTEGER_DIGITS_MAX,
+  MONEY_PATTERN_SOURCE,
+  MONEY_PLACES,
+  MONEY_RULE,
+  parseDecimal,
+  parseMoney,
+  QUANTITY_PLACES,
+  roundToCents,
+  ZERO,
+} from './domain/money.js';
+export {
+  CURRENCIES,
+  ENTERABLE_TXN_TYPES,
+  isBalanced,
+  linesFromLegs,
+  POSTING_RULES,
+  reversingLines,
+  totals,
+  TXN_TYPES,
+  type Currency,
+  type JournalLineDraft,
+  type Leg,
+  type PostingInput,
+  type PostingRule,
+  type TxnType,
+} from './domain/posting-rules/index.js';
+export { ENTERABLE_SOURCES, SOURCES, type Source } from './domain/sources.js';
+export {
+  draftFromEntry,
+  draftReversal,
+  entryFingerprint,
+  type EntryRequest,
+  type PostingPolicy,
+  type ReversibleTransaction,
+  type TransactionDraft,
+} from './domain/transaction.js';
+
+// Use cases on a book's database: posting, preview, reversal, bulk posting, group commit.
+export { createEntryBatcher, postEntries, postEntry, postTransactions, previewEntry, reverseTransaction } from './ledger.js';
+export type { EntryBatcher, EntryBatcherOptions } from './use-cases/entry-batcher.js';
+export type { PostOutcome } from './use-cases/entry-answers.js';
+export type { BulkOptions, BulkOutcome, BulkResult } from './use-cases/post-in-bulk.js';
+export type { LedgerStore, SourceKey } from './use-cases/ports.js';
+
+// Reads: stored transactions, lists, reports, customers.
+export type { CustomerInput, CustomerRow } from './store/columns/customers.js';
+export type { JournalLineRow, StoredJournalLine } from './store/columns/journal-lines.js';
+export type { StoredTransaction, TransactionRecord, TransactionSummary } from './store/columns/transactions.js';
+export { accountTotals, trialBalance, type AccountTotal } from './store/accounts.js';
+export { listCustomers, upsertCustomer } from './store/customers.js';
+export type { Paged } from './store/paged.js';
+export {
+  categoryFacets,
+  groupJournal,
+  groupTransactions,
+  JOURNAL_GROUP_BY,
+  listJournalLines,
+  listPostings,
+  listTransactions,
+  SORT_ORDERS,
+  TRANSACTION_GROUP_BY,
+  TRANSACTION_SORTS,
+  type CategoryFacet,
+  type JournalFilter,
+  type JournalGroup,
+  type JournalGroupBy,
+  type PostingFilter,
+  type PostingRow,
+  type SortOrder,
+  type TransactionFilter,
+  type TransactionGroup,
+  type TransactionGroupBy,
+  type TransactionSort,
+} from './store/transaction-queries.js';
+export { getTransaction } from './store/transactions.js';
+
+// The database: connection, schema, the runtime role's check.
+export { createDb, type Db, type DbOptions } from './store/db.js';
+export { isAtHead, migrateToHead } from './store/migrate.js';
+export { runtimeRoleProblems } from './store/runtime-role.js';
+
+// Runtime: configuration, logging, a process's start and shutdown.
+export {
+  BOOKS,
+  commonConfigOf,
+  commonConfigSchema,
+  ConfigError,
+  parseConfig,
+  queueConfigOf,
+  redisConfigSchema,
+  type Book,
+  type CommonConfig,
+  type CommonEnv,
+  type LogLevel,
+} from './runtime/config.js';
+export { openLedgerDatabase, type LedgerDatabaseSettings } from './runtime/database.js';
+export { createLogger, type Logger } from './runtime/logger.js';
+export { exitOnStartupError, onShutdown, Resources, startProcess, type ProcessContext, type ProcessDefinition } from './runtime/process.js';

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import { createDb, Decimal, insertDrafts, postTransactions, reverseTransaction, type TransactionDraft } from '../src/index.js';
+import { createDb, Decimal, postTransactions, reverseTransaction, type TransactionDraft } from '../src/index.js';
+import { insertDrafts } from '../src/store/posting.js';
 import { createTestDatabase, type TestDatabase } from '../src/testing/index.js';
 import { aggregateSums, asPgFailure, booksSnapshot, caught, draft, journalSums, type PgFailure } from './helpers.js';
 

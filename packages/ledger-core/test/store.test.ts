@@ -4,12 +4,12 @@ import type { Knex } from 'knex';
 import {
   accountTotals,
   categoryFacets,
+  type BulkResult,
   createDb,
   Decimal,
   getTransaction,
   groupJournal,
   groupTransactions,
-  insertDrafts,
   isAtHead,
   listCustomers,
   listJournalLines,
@@ -29,15 +29,18 @@ import {
   type JournalLineDraft,
   type LedgerError,
   type SortOrder,
-  type StoredTransaction,
   type TransactionDraft,
   type TransactionGroupBy,
   type TransactionSort,
+  type TransactionSummary,
 } from '../src/index.js';
+import { insertDrafts } from '../src/store/posting.js';
 import { createTestDatabase, type TestDatabase } from '../src/testing/index.js';
 import { booksSnapshot, caught, draft, entry, expectLedgerError, journalSums } from './helpers.js';
 
 const PAGE = { limit: 500, offset: 0 };
+/** A bulk result's counts, without the outcome of each record. */
+const counts = ({ outcomes: _outcomes, ...rest }: BulkResult) => rest;
 const dec = (value: string | number | null | undefined) => new Decimal(String(value ?? 0));
 
 describe('store', function () {
@@ -94,12 +97,12 @@ describe('store', function () {
           draft({ txn_type: i % 3 === 0 ? 'buy_security' : 'deposit', symbol: 'MSFT', source: 'usbroker', source_txn_id: `rerun-${i}`, amount_usd: `${i + 1}.50` }),
         );
       const first = batch();
-      expect(await postTransactions(db, first)).to.deep.equal({ inserted: 12, skipped: 0 });
+      expect(counts(await postTransactions(db, first))).to.deep.equal({ inserted: 12, duplicate: 0, conflict: 0, rejected: 0 });
       const books = await booksSnapshot(db);
       const totals = await accountTotals(db);
       // Re-ingest: same business keys, new ids (as a fresh run would mint them) and the very same drafts.
-      expect(await postTransactions(db, batch())).to.deep.equal({ inserted: 0, skipped: 12 });
-      expect(await postTransactions(db, first)).to.deep.equal({ inserted: 0, skipped: 12 });
+      expect(counts(await postTransactions(db, batch()))).to.deep.equal({ inserted: 0, duplicate: 12, conflict: 0, rejected: 0 });
+      expect(counts(await postTransactions(db, first))).to.deep.equal({ inserted: 0, duplicate: 12, conflict: 0, rejected: 0 });
       expect(await booksSnapshot(db)).to.deep.equal(books);
       expect(await accountTotals(db)).to.deep.equal(totals);
     });
@@ -124,18 +127,25 @@ describe('store', function () {
       expect(await storedLines(d.txnId)).to.deep.equal(draftLines(d));
     });
 
-    it('posts in chunks, and a re-run skips everything', async () => {
+    it('posts in chunks, and a re-run answers every record duplicate', async () => {
       const drafts = Array.from({ length: 25 }, (_, i) => draft({ source: 'uaefeed', source_txn_id: `chunk-${i}`, amount_usd: '1.00' }));
-      expect(await postTransactions(db, drafts, { chunkSize: 4, concurrency: 3 })).to.deep.equal({ inserted: 25, skipped: 0 });
+      expect(counts(await postTransactions(db, drafts, { chunkSize: 4, concurrency: 3 }))).to.deep.equal({ inserted: 25, duplicate: 0, conflict: 0, rejected: 0 });
       expect(await count('transactions', { source: 'uaefeed' })).to.equal(25);
-      expect(await postTransactions(db, [...drafts].reverse(), { chunkSize: 3 })).to.deep.equal({ inserted: 0, skipped: 25 });
+      expect(counts(await postTransactions(db, [...drafts].reverse(), { chunkSize: 3 }))).to.deep.equal({ inserted: 0, duplicate: 25, conflict: 0, rejected: 0 });
     });
 
-    it('stores nothing of a batch that the database refuses', async () => {
-      const before = await booksSnapshot(db);
+    // Bulk posting answers per record (ADR 0005): the record the database refuses is rejected
+    // alone, and stores nothing; its chunk-mates are posted.
+    it('stores nothing of a record the database refuses, and posts the rest of its batch', async () => {
+      const before = await journalSums(db);
       const drafts = [...Array.from({ length: 5 }, () => draft()), draft({ customer_id: 'no-such-customer' })];
-      await expectLedgerError(() => postTransactions(db, drafts), 'unknown_customer');
-      expect(await booksSnapshot(db)).to.deep.equal(before);
+      const result = await postTransactions(db, drafts);
+      expect(counts(result)).to.deep.equal({ inserted: 5, duplicate: 0, conflict: 0, rejected: 1 });
+      const rejected = result.outcomes[5];
+      expect(rejected?.outcome === 'rejected' && rejected.reason.code).to.equal('unknown_customer');
+      expect(await count('transactions', { txn_id: drafts[5]!.txnId })).to.equal(0);
+      const after = await journalSums(db);
+      expect(dec(after.get('2010')?.credit).minus(dec(before.get('2010')?.credit)).toFixed()).to.equal('500');
     });
 
     it('refuses an unbalanced draft before it reaches the database', async () => {
@@ -596,12 +606,12 @@ describe('store', function () {
 
       it('shows reverses_txn_id on a reversal and reversed_by_txn_id on its original, with decimal strings', async () => {
         const { result } = await listIds({ customer_id: 'L-A', category: 'funding' });
-        const byId = new Map(result.items.map((r: StoredTransaction) => [r.txn_id, r]));
+        const byId = new Map(result.items.map((r: TransactionSummary) => [r.txn_id, r]));
         expect(byId.get(withdrawalId)).to.include({ reversed_by_txn_id: reversalId, reverses_txn_id: null });
         const all = await listIds({});
-        const reversal = all.result.items.find((r: StoredTransaction) => r.txn_id === reversalId) as StoredTransaction;
+        const reversal = all.result.items.find((r: TransactionSummary) => r.txn_id === reversalId) as TransactionSummary;
         expect(reversal).to.include({ reverses_txn_id: withdrawalId, reversed_by_txn_id: null, txn_type: 'reversal' });
-        for (const r of all.result.items as StoredTransaction[]) expect(r.amount_usd).to.be.a('string');
+        for (const r of all.result.items as TransactionSummary[]) expect(r.amount_usd).to.be.a('string');
       });
     });
 
@@ -758,7 +768,7 @@ describe('store', function () {
         expect(custodian.total).to.equal(expected.length);
         expect(custodian.items.map(lineKey).sort()).to.deep.equal(expected.map(lineKey).sort());
         const reversal = await listPostings(db, { ...SCOPE, txn_type: 'reversal', customer_id: 'L-A' }, PAGE);
-        expect(reversal.items.map((p: { reverses_txn_id: string }) => p.reverses_txn_id)).to.deep.equal([withdrawalId, withdrawalId]);
+        expect(reversal.items.map((p: { reverses_txn_id: string | null }) => p.reverses_txn_id)).to.deep.equal([withdrawalId, withdrawalId]);
       });
 
       const groupKey: Record<JournalGroupBy, (l: LineModel) => string | null> = {

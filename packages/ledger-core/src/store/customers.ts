@@ -1,36 +1,30 @@
 import type { Knex } from 'knex';
-import { assertPage, type Page } from '../domain/limits.js';
+import type { Page } from '../domain/limits.js';
+import { CUSTOMERS, type CustomerInput, type CustomerRow } from './columns/customers.js';
+import { columnRefs } from './columns/table.js';
+import { pagedQuery, type Paged } from './paged.js';
 
-export interface CustomerInput {
-  name?: string | null;
-  email?: string | null;
-  metadata?: Record<string, unknown>;
-}
+export type { CustomerInput, CustomerRow } from './columns/customers.js';
 
-const CUSTOMER_COLUMNS = ['customer_id', 'name', 'email', 'metadata', 'created_at', 'updated_at'];
+const CUSTOMER_COLUMNS = columnRefs(CUSTOMERS);
 
 /** Creates or updates a customer; fields left out of the body keep their value. */
-export async function upsertCustomer(db: Knex, customerId: string, input: CustomerInput) {
-  const values = {
-    customer_id: customerId,
-    ...(input.name !== undefined && { name: input.name }),
-    ...(input.email !== undefined && { email: input.email }),
-    ...(input.metadata !== undefined && { metadata: JSON.stringify(input.metadata) }),
-  };
-  const changes = Object.keys(values)
-    .filter((k) => k !== 'customer_id')
-    .map((k) => [k, db.raw('??', [`excluded.${k}`])]);
+export async function upsertCustomer(db: Knex, customerId: string, input: CustomerInput): Promise<{ created: boolean; customer: CustomerRow }> {
+  const details = Object.entries(CUSTOMERS).flatMap(([name, column]) => {
+    const value = column.write?.(input);
+    return value === undefined ? [] : [[name, value] as const];
+  });
   const [row] = await db('customers')
-    .insert(values)
+    .insert({ customer_id: customerId, ...Object.fromEntries(details) })
     .onConflict('customer_id')
-    .merge({ ...Object.fromEntries(changes), updated_at: db.fn.now() })
+    .merge({ ...Object.fromEntries(details.map(([name]) => [name, db.raw('??', [`excluded.${name}`])])), updated_at: db.fn.now() })
     .returning([...CUSTOMER_COLUMNS, db.raw('(xmax = 0) AS created')]);
-  const { created, ...customer } = row as { created: boolean } & Record<string, unknown>;
+  const { created, ...customer } = row as { created: boolean } & CustomerRow;
   return { created, customer };
 }
 
-export async function listCustomers(db: Knex, filter: { q?: string }, page: Page) {
-  const scoped = () => {
+export function listCustomers(db: Knex, filter: { q?: string }, page: Page): Promise<Paged<CustomerRow>> {
+  const filtered = () => {
     const query = db('customers');
     if (filter.q !== undefined) {
       const pattern = `%${filter.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -38,9 +32,5 @@ export async function listCustomers(db: Knex, filter: { q?: string }, page: Page
     }
     return query;
   };
-  const [items, [total]] = await Promise.all([
-    scoped().select(CUSTOMER_COLUMNS).orderBy('customer_id').limit(assertPage(page).limit).offset(page.offset),
-    scoped().count<Array<{ count: string }>>({ count: '*' }),
-  ]);
-  return { items, total: Number(total?.count ?? 0), ...page };
+  return pagedQuery<CustomerRow>(filtered, (query) => query.select(CUSTOMER_COLUMNS).orderBy('customer_id'), page);
 }

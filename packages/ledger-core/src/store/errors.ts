@@ -35,7 +35,7 @@ export function refusalOfEntry(error: unknown): LedgerError {
 
 /**
  * Turns the database's refusals that callers can cause into domain errors; anything else is
- * rethrown as the fault it is.
+ * rethrown as the fault it is (including a refusal of data no rule names: see refusalOf).
  */
 export function translateDbError(error: unknown): never {
   const pgError = error as PgError;
@@ -49,4 +49,19 @@ export function translateDbError(error: unknown): never {
     throw new LedgerError('unbalanced_transaction', 'the transaction does not balance');
   }
   throw error;
+}
+
+/**
+ * Turns every refusal of the data of a posting into a domain error: the ones a rule names
+ * (translateDbError), and any other (SQLSTATE class 22 or 23) as `entry_refused` naming the
+ * constraint. A failure of the service (connection lost, timeout) is rethrown as it is. This is
+ * what the use cases see: a LedgerError is about the records posted; anything else is not.
+ */
+export function refusalOf(error: unknown): never {
+  try {
+    translateDbError(error);
+  } catch (translated) {
+    if (!(translated instanceof LedgerError) && isDataRefusal(translated)) throw refusalOfEntry(translated);
+    throw translated;
+  }
 }

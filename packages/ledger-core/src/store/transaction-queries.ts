@@ -1,5 +1,10 @@
-import { assertPage, type Page } from '../domain/limits.js';
 import type { Knex } from 'knex';
+import type { AccountType } from '../domain/accounts.js';
+import type { Page } from '../domain/limits.js';
+import { JOURNAL_LINES, type JournalLineRow } from './columns/journal-lines.js';
+import { columnRefs } from './columns/table.js';
+import { TRANSACTIONS, type TransactionRow, type TransactionSummary } from './columns/transactions.js';
+import { pagedGroups, pagedQuery, type Paged } from './paged.js';
 
 export interface TransactionFilter {
   customer_id?: string;
@@ -13,68 +18,47 @@ export interface TransactionFilter {
   amount_max?: string;
 }
 
-
 export const TRANSACTION_SORTS = ['txn_date', 'posted_at', 'amount_usd'] as const;
 export type TransactionSort = (typeof TRANSACTION_SORTS)[number];
 /** The first is the default: newest first. */
 export const SORT_ORDERS = ['desc', 'asc'] as const;
 export type SortOrder = (typeof SORT_ORDERS)[number];
 
-/** Applies the list's filters; every one of them is served by an index on transactions. */
-export function whereTransactions(query: Knex.QueryBuilder, filter: TransactionFilter, alias = 't'): Knex.QueryBuilder {
-  const col = (name: string) => `${alias}.${name}`;
+/** Applies the list's filters to `transactions as t`; every one of them is served by an index on transactions. */
+function whereTransactions(query: Knex.QueryBuilder, filter: TransactionFilter): Knex.QueryBuilder {
   for (const key of ['customer_id', 'txn_type', 'source', 'category', 'symbol'] as const) {
     const value = filter[key];
-    if (value !== undefined) query.where(col(key), value);
+    if (value !== undefined) query.where(`t.${key}`, value);
   }
-  if (filter.from !== undefined) query.where(col('txn_date'), '>=', filter.from);
-  if (filter.to !== undefined) query.where(col('txn_date'), '<=', filter.to);
-  if (filter.amount_min !== undefined) query.where(col('amount_usd'), '>=', filter.amount_min);
-  if (filter.amount_max !== undefined) query.where(col('amount_usd'), '<=', filter.amount_max);
+  if (filter.from !== undefined) query.where('t.txn_date', '>=', filter.from);
+  if (filter.to !== undefined) query.where('t.txn_date', '<=', filter.to);
+  if (filter.amount_min !== undefined) query.where('t.amount_usd', '>=', filter.amount_min);
+  if (filter.amount_max !== undefined) query.where('t.amount_usd', '<=', filter.amount_max);
   return query;
 }
 
-const LIST_COLUMNS = [
-  't.txn_id',
-  't.customer_id',
-  't.txn_type',
-  't.source',
-  't.source_txn_id',
-  't.category',
-  't.symbol',
-  't.quantity',
-  't.txn_date',
-  't.posted_at',
-  't.amount_usd',
-  't.original_currency',
-  't.original_amount',
-  't.fx_rate',
-  't.recosted_at',
-  't.reverses_txn_id',
-  'r.txn_id as reversed_by_txn_id',
-  't.memo',
-  't.metadata',
-];
+/** A transaction as lists show it: its columns (not the request hash) and who reversed it (`r`). */
+const SUMMARY_COLUMNS = [...columnRefs(TRANSACTIONS, 't', ['request_hash']), 'r.txn_id as reversed_by_txn_id'];
 
-export async function listTransactions(
+export function listTransactions(
   db: Knex,
   filter: TransactionFilter,
   page: Page,
   sort: TransactionSort,
   order: SortOrder,
-) {
-  const items = whereTransactions(db('transactions as t'), filter)
-    .leftJoin('transactions as r', 'r.reverses_txn_id', 't.txn_id')
-    .select(LIST_COLUMNS)
-    .orderBy([
-      { column: `t.${sort}`, order },
-      { column: 't.txn_id', order },
-    ])
-    .limit(assertPage(page).limit)
-    .offset(page.offset);
-  const count = whereTransactions(db('transactions as t'), filter).count<Array<{ count: string }>>({ count: '*' });
-  const [rows, [total]] = await Promise.all([items, count]);
-  return { items: rows, total: Number(total?.count ?? 0), ...page };
+): Promise<Paged<TransactionSummary>> {
+  return pagedQuery<TransactionSummary>(
+    () => whereTransactions(db('transactions as t'), filter),
+    (query) =>
+      query
+        .leftJoin('transactions as r', 'r.reverses_txn_id', 't.txn_id')
+        .select(SUMMARY_COLUMNS)
+        .orderBy([
+          { column: `t.${sort}`, order },
+          { column: 't.txn_id', order },
+        ]),
+    page,
+  );
 }
 
 export const TRANSACTION_GROUP_BY = ['type', 'source', 'customer', 'day', 'symbol'] as const;
@@ -88,30 +72,22 @@ const GROUP_COLUMN: Record<TransactionGroupBy, string> = {
   symbol: 't.symbol',
 };
 
-/**
- * One page of a grouped query (`key` and aggregates per row) and how many groups there are, in
- * one statement; a second only when the page is past the last group.
- */
-async function pageOfGroups<Group>(db: Knex, grouped: Knex.QueryBuilder, orderBy: string, page: Page) {
-  const rows: Array<Group & { groups: number }> = await db
-    .with('g', grouped)
-    .select('*', db.raw('count(*) OVER ()::int AS groups'))
-    .from('g')
-    .orderByRaw(orderBy)
-    .limit(assertPage(page).limit)
-    .offset(page.offset);
-  const total = rows[0]?.groups ?? (await db.with('g', grouped).count({ n: '*' }).from('g').first())?.n;
-  return { items: rows.map(({ groups: _groups, ...row }) => row as Group), total: Number(total ?? 0) };
-}
+/** Transactions of one group: how many, and their total in USD (a decimal string). */
+export type TransactionGroup = { key: string | null; count: number; total_usd: string };
 
 /** Count and total per group over the filtered transactions, largest total first. */
-export async function groupTransactions(db: Knex, filter: TransactionFilter, groupBy: TransactionGroupBy, page: Page) {
+export async function groupTransactions(
+  db: Knex,
+  filter: TransactionFilter,
+  groupBy: TransactionGroupBy,
+  page: Page,
+): Promise<Paged<TransactionGroup> & { group_by: TransactionGroupBy }> {
   const key = GROUP_COLUMN[groupBy];
   const grouped = whereTransactions(db('transactions as t'), filter)
     .select(db.raw(`${key} AS key`), db.raw('count(*)::int AS count'), db.raw('sum(t.amount_usd)::text AS total_usd'), db.raw('sum(t.amount_usd) AS total'))
     .groupByRaw(key);
-  type Group = { key: string | null; count: number; total_usd: string; total?: string };
-  const result = await pageOfGroups<Group>(db, grouped, groupBy === 'day' ? 'key DESC' : 'total DESC, key', page);
+  // `total` is the numeric sort key, not part of the answer.
+  const result = await pagedGroups<TransactionGroup & { total?: string }>(db, grouped, groupBy === 'day' ? 'key DESC' : 'total DESC, key', page);
   return {
     group_by: groupBy,
     items: result.items.map(({ total: _sortKey, ...row }) => row),
@@ -120,9 +96,11 @@ export async function groupTransactions(db: Knex, filter: TransactionFilter, gro
   };
 }
 
+export type CategoryFacet = { category: string; count: number; total_usd: string };
+
 /** How many transactions fall in each category (under the list's filters). */
-export async function categoryFacets(db: Knex, filter: TransactionFilter) {
-  const rows = await whereTransactions(db('transactions as t'), filter)
+export async function categoryFacets(db: Knex, filter: TransactionFilter): Promise<{ items: CategoryFacet[] }> {
+  const rows: CategoryFacet[] = await whereTransactions(db('transactions as t'), filter)
     .select('t.category', db.raw('count(*)::int AS count'), db.raw('sum(t.amount_usd)::text AS total_usd'))
     .groupBy('t.category')
     .orderBy([{ column: 'count', order: 'desc' }, { column: 't.category' }]);
@@ -138,6 +116,7 @@ export interface JournalFilter {
   to?: string;
 }
 
+/** Applies the journal's filters to `journal_lines as l`. */
 function whereLines(query: Knex.QueryBuilder, filter: JournalFilter): Knex.QueryBuilder {
   for (const key of ['txn_id', 'account_code', 'customer_id', 'posting_kind'] as const) {
     const value = filter[key];
@@ -148,59 +127,43 @@ function whereLines(query: Knex.QueryBuilder, filter: JournalFilter): Knex.Query
   return query;
 }
 
-const LINE_COLUMNS = [
-  'l.line_id',
-  'l.txn_id',
-  'l.account_code',
-  'a.name as account_name',
-  'l.debit',
-  'l.credit',
-  'l.customer_id',
-  'l.posting_kind',
-  'l.txn_date',
-  'l.created_at',
-];
+/** A line as lists show it: its columns and its account's name (`a`). */
+const LINE_COLUMNS = [...columnRefs(JOURNAL_LINES, 'l'), 'a.name as account_name'];
 
 /** The journal, newest line first. */
-export async function listJournalLines(db: Knex, filter: JournalFilter, page: Page) {
-  const items = whereLines(db('journal_lines as l'), filter)
-    .join('accounts as a', 'a.account_code', 'l.account_code')
-    .select(LINE_COLUMNS)
-    .orderBy('l.line_id', 'desc')
-    .limit(assertPage(page).limit)
-    .offset(page.offset);
-  const count = whereLines(db('journal_lines as l'), filter).count<Array<{ count: string }>>({ count: '*' });
-  const [rows, [total]] = await Promise.all([items, count]);
-  return { items: rows, total: Number(total?.count ?? 0), ...page };
+export function listJournalLines(db: Knex, filter: JournalFilter, page: Page): Promise<Paged<JournalLineRow>> {
+  return pagedQuery<JournalLineRow>(
+    () => whereLines(db('journal_lines as l'), filter),
+    (query) => query.join('accounts as a', 'a.account_code', 'l.account_code').select(LINE_COLUMNS).orderBy('l.line_id', 'desc'),
+    page,
+  );
 }
 
+/** What a posting shows of its transaction. */
+const POSTING_TRANSACTION_COLUMNS = ['txn_type', 'source', 'source_txn_id', 'category', 'symbol', 'posted_at', 'reverses_txn_id'] as const;
+
+/** A posting: a journal line flattened with its account's type and its transaction's facts. */
+export type PostingRow = JournalLineRow & { account_type: AccountType } & Pick<TransactionRow, (typeof POSTING_TRANSACTION_COLUMNS)[number]>;
+
+export type PostingFilter = JournalFilter & { txn_type?: string; source?: string };
+
 /** Postings: journal lines flattened with their transaction's facts. */
-export async function listPostings(db: Knex, filter: JournalFilter & { txn_type?: string; source?: string }, page: Page) {
-  const scoped = (query: Knex.QueryBuilder) => {
-    whereLines(query, filter);
+export function listPostings(db: Knex, filter: PostingFilter, page: Page): Promise<Paged<PostingRow>> {
+  const filtered = () => {
+    const query = whereLines(db('journal_lines as l'), filter);
     if (filter.txn_type !== undefined) query.where('t.txn_type', filter.txn_type);
     if (filter.source !== undefined) query.where('t.source', filter.source);
     return query.join('transactions as t', 't.txn_id', 'l.txn_id');
   };
-  const items = scoped(db('journal_lines as l'))
-    .join('accounts as a', 'a.account_code', 'l.account_code')
-    .select([
-      ...LINE_COLUMNS,
-      'a.account_type',
-      't.txn_type',
-      't.source',
-      't.source_txn_id',
-      't.category',
-      't.symbol',
-      't.posted_at',
-      't.reverses_txn_id',
-    ])
-    .orderBy('l.line_id', 'desc')
-    .limit(assertPage(page).limit)
-    .offset(page.offset);
-  const count = scoped(db('journal_lines as l')).count<Array<{ count: string }>>({ count: '*' });
-  const [rows, [total]] = await Promise.all([items, count]);
-  return { items: rows, total: Number(total?.count ?? 0), ...page };
+  return pagedQuery<PostingRow>(
+    filtered,
+    (query) =>
+      query
+        .join('accounts as a', 'a.account_code', 'l.account_code')
+        .select([...LINE_COLUMNS, 'a.account_type', ...POSTING_TRANSACTION_COLUMNS.map((c) => `t.${c}`)])
+        .orderBy('l.line_id', 'desc'),
+    page,
+  );
 }
 
 export const JOURNAL_GROUP_BY = ['account', 'posting_kind', 'customer', 'day'] as const;
@@ -213,8 +176,16 @@ const LINE_GROUP_COLUMN: Record<JournalGroupBy, string> = {
   day: `to_char(l.txn_date, 'YYYY-MM-DD')`,
 };
 
+/** Lines of one group: how many, their debits, credits and net (debit − credit), as decimal strings. */
+export type JournalGroup = { key: string | null; line_count: number; debit: string; credit: string; net: string };
+
 /** Debit, credit and net (debit − credit) per group of journal lines. */
-export async function groupJournal(db: Knex, filter: JournalFilter, groupBy: JournalGroupBy, page: Page) {
+export async function groupJournal(
+  db: Knex,
+  filter: JournalFilter,
+  groupBy: JournalGroupBy,
+  page: Page,
+): Promise<Paged<JournalGroup> & { group_by: JournalGroupBy }> {
   const key = LINE_GROUP_COLUMN[groupBy];
   const grouped = whereLines(db('journal_lines as l'), filter)
     .select(
@@ -225,5 +196,5 @@ export async function groupJournal(db: Knex, filter: JournalFilter, groupBy: Jou
       db.raw('(sum(l.debit) - sum(l.credit))::text AS net'),
     )
     .groupByRaw(key);
-  return { group_by: groupBy, ...(await pageOfGroups<Record<string, unknown>>(db, grouped, groupBy === 'day' ? 'key DESC' : 'key', page)), ...page };
+  return { group_by: groupBy, ...(await pagedGroups<JournalGroup>(db, grouped, groupBy === 'day' ? 'key DESC' : 'key', page)) };
 }

@@ -1,8 +1,9 @@
-import type { Knex } from 'knex';
 import { assert, LedgerError } from '../domain/errors.js';
 import { ENTRIES_WAITING_MAX } from '../domain/limits.js';
 import type { TransactionDraft } from '../domain/transaction.js';
-import { postEntries, type PostOutcome } from './transactions.js';
+import type { PostOutcome } from './entry-answers.js';
+import type { LedgerStore } from './ports.js';
+import { postEntries } from './post-entries.js';
 
 interface Waiting {
   draft: TransactionDraft;
@@ -34,7 +35,7 @@ export interface EntryBatcherOptions {
  * When a batch is done, the next one is sent before the finished one's callers are answered.
  */
 export function createEntryBatcher(
-  db: Knex,
+  store: LedgerStore,
   { batchSizeMax = 100, concurrency = 1, waitingMax = ENTRIES_WAITING_MAX }: EntryBatcherOptions = {},
 ) {
   assert(batchSizeMax > 0 && concurrency > 0 && waitingMax > 0, 'batchSizeMax, concurrency and waitingMax must be positive');
@@ -44,7 +45,7 @@ export function createEntryBatcher(
   /** Posts a batch; settles (never rejects) to an outcome per entry, or to what failed the whole batch. */
   const post = (batch: Waiting[]): Promise<Settled> =>
     postEntries(
-      db,
+      store,
       batch.map((w) => w.draft),
     )
       .then((outcomes): Settled => {

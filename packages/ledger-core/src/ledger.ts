@@ -1,0 +1,41 @@
+import type { LedgerError } from './domain/errors.js';
+import type { TransactionDraft } from './domain/transaction.js';
+import type { Db } from './store/db.js';
+import { ledgerStore } from './store/ledger-store.js';
+import * as entryBatcher from './use-cases/entry-batcher.js';
+import type { PostOutcome } from './use-cases/entry-answers.js';
+import * as bulk from './use-cases/post-in-bulk.js';
+import * as entries from './use-cases/post-entries.js';
+import * as preview from './use-cases/preview-entry.js';
+import * as reversal from './use-cases/reverse-transaction.js';
+
+/*
+ * The use cases on a book's database: each builds the SQL store over `db` (store/ledger-store.ts)
+ * and runs the use case (use-cases/), which knows the store only through its port. These are
+ * what the apps call, with the signatures they always had.
+ */
+
+/** Posts entries in one statement, each answered on its own (use-cases/post-entries.ts). */
+export const postEntries = (db: Db, drafts: TransactionDraft[]): Promise<Array<PostOutcome | LedgerError>> =>
+  entries.postEntries(ledgerStore(db), drafts);
+
+/** Posts one entry: created, already posted with the same request, or idempotency_conflict (thrown). */
+export const postEntry = (db: Db, draft: TransactionDraft): Promise<PostOutcome> => entries.postEntry(ledgerStore(db), draft);
+
+/** What posting the entry would answer, nothing stored (use-cases/preview-entry.ts). */
+export const previewEntry = (db: Db, draft: TransactionDraft): Promise<PostOutcome> => preview.previewEntry(ledgerStore(db), draft);
+
+/** Posts the mirror of a transaction, once (use-cases/reverse-transaction.ts). */
+export const reverseTransaction = (
+  db: Db,
+  txnId: string,
+  reversalOf: { txnId: string; txnDate: string; memo: string | null },
+): Promise<PostOutcome> => reversal.reverseTransaction(ledgerStore(db), txnId, reversalOf);
+
+/** Posts many transactions in chunks, answering each record (use-cases/post-in-bulk.ts). */
+export const postTransactions = (db: Db, drafts: TransactionDraft[], options?: bulk.BulkOptions): Promise<bulk.BulkResult> =>
+  bulk.postTransactions(ledgerStore(db), drafts, options);
+
+/** Group commit of manual entries for one process (use-cases/entry-batcher.ts). */
+export const createEntryBatcher = (db: Db, options?: entryBatcher.EntryBatcherOptions): entryBatcher.EntryBatcher =>
+  entryBatcher.createEntryBatcher(ledgerStore(db), options);

@@ -1,0 +1,42 @@
+import { formatDecimal } from '../../domain/money.js';
+import type { JournalLineDraft } from '../../domain/posting-rules/types.js';
+import type { TransactionDraft } from '../../domain/transaction.js';
+import { columnsFrom, type JsonRowOf, type RowOf } from './table.js';
+
+/** A line to store, with the draft it belongs to. */
+export interface LineOfDraft {
+  line: JournalLineDraft;
+  draft: TransactionDraft;
+}
+
+const column = columnsFrom<LineOfDraft>();
+
+/**
+ * The `journal_lines` table. A line's customer and date are its transaction's (the database
+ * checks they agree), so they are facts of the transaction, not of the line.
+ */
+export const JOURNAL_LINES = {
+  line_id: column.required('bigint'),
+  txn_id: column.required('uuid', { write: ({ draft }) => draft.txnId }),
+  account_code: column.required('text', { write: ({ line }) => line.accountCode, fact: true }),
+  debit: column.required('numeric', { write: ({ line }) => formatDecimal(line.debit), fact: true }),
+  credit: column.required('numeric', { write: ({ line }) => formatDecimal(line.credit), fact: true }),
+  customer_id: column.nullable('text', { write: ({ draft }) => draft.customerId }),
+  posting_kind: column.nullable('text', { write: ({ line }) => line.postingKind, fact: true }),
+  txn_date: column.required('date', { write: ({ draft }) => draft.txnDate }),
+  created_at: column.required('timestamptz'),
+} as const;
+
+/** What a line shows beside its columns: its account's name (from `accounts`). */
+type WithAccountName = { account_name: string };
+
+/** A journal line as a SELECT gives it (lists). */
+export type JournalLineRow = RowOf<typeof JOURNAL_LINES> & WithAccountName;
+
+/** A journal line inside a stored transaction (read as JSON: timestamps as ISO-8601 strings). */
+export type StoredJournalLine = JsonRowOf<typeof JOURNAL_LINES> & WithAccountName;
+
+/** Every line of some drafts, in the drafts' order: the records of the lines' document. */
+export function* linesOf(drafts: TransactionDraft[]): Iterable<LineOfDraft> {
+  for (const draft of drafts) for (const line of draft.lines) yield { line, draft };
+}

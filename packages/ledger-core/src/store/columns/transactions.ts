@@ -1,0 +1,102 @@
+import { configure } from 'safe-stable-stringify';
+import { Decimal, formatDecimal } from '../../domain/money.js';
+import type { TxnType } from '../../domain/posting-rules/types.js';
+import type { TransactionDraft } from '../../domain/transaction.js';
+import { JOURNAL_LINES, type LineOfDraft, type StoredJournalLine } from './journal-lines.js';
+import { columnsFrom, type Column, type RowOf, type SqlType } from './table.js';
+
+const column = columnsFrom<TransactionDraft>();
+const optional = (value: Decimal | null) => (value === null ? null : formatDecimal(value));
+
+/**
+ * The `transactions` table as the code writes and reads it (created_xid, the database's own
+ * bookkeeping, is never read). Order is the table's.
+ */
+export const TRANSACTIONS = {
+  txn_id: column.required('uuid', { write: (d) => d.txnId }),
+  customer_id: column.nullable('text', { write: (d) => d.customerId, fact: true }),
+  txn_type: column.required<'text', TxnType>('text', { write: (d) => d.txnType, fact: true }),
+  source: column.required('text', { write: (d) => d.source }),
+  source_txn_id: column.required('text', { write: (d) => d.sourceTxnId }),
+  category: column.required('text', { write: (d) => d.category, fact: true }),
+  symbol: column.nullable('text', { write: (d) => d.symbol, fact: true }),
+  quantity: column.nullable('numeric', { write: (d) => d.quantity?.toString() ?? null, fact: true }),
+  txn_date: column.required('date', { write: (d) => d.txnDate, fact: true }),
+  posted_at: column.required('timestamptz'),
+  amount_usd: column.required('numeric', { write: (d) => formatDecimal(d.amountUsd), fact: true }),
+  original_currency: column.nullable('text', { write: (d) => d.originalCurrency, fact: true }),
+  original_amount: column.nullable('numeric', { write: (d) => optional(d.originalAmount), fact: true }),
+  fx_rate: column.nullable('numeric', { write: (d) => optional(d.fxRate), fact: true }),
+  // Stamped by the database: now() unless the transaction waits for recost (then recost stamps
+  // it, so a re-sent record is not compared on it).
+  recosted_at: column.nullable('timestamptz', {
+    write: (d) => d.pendingRecost,
+    writeVia: { field: 'pending_recost', sqlType: 'boolean', sql: (field) => `CASE WHEN ${field} THEN NULL ELSE now() END` },
+  }),
+  reverses_txn_id: column.nullable('uuid', { write: (d) => d.reversesTxnId, fact: true }),
+  memo: column.nullable('text', { write: (d) => d.memo, fact: true }),
+  metadata: column.required('jsonb', { write: (d) => d.metadata, fact: true }),
+  // The fingerprint of the request (manual entry's idempotency), not a fact of the transaction.
+  request_hash: column.nullable('text', { write: (d) => d.requestHash }),
+} as const;
+
+/** A `transactions` row as read, request hash included. */
+export type TransactionRow = RowOf<typeof TRANSACTIONS>;
+
+/** A transaction without its lines, as lists show it: the row, and the reversal that reversed it, if any. */
+export type TransactionSummary = Omit<TransactionRow, 'request_hash'> & { reversed_by_txn_id: string | null };
+
+/** A transaction as stored, with its journal lines, in wire form (decimal strings). */
+export type StoredTransaction = TransactionSummary & { journal_lines: StoredJournalLine[] };
+
+/** A stored transaction with the fingerprint of the request that posted it. */
+export interface TransactionRecord {
+  transaction: StoredTransaction;
+  requestHash: string | null;
+}
+
+/** Canonical JSON (keys sorted): jsonb gives keys back in its own order. */
+const canonicalJson = configure({ deterministic: true, bigint: false }) as (value: unknown) => string;
+
+/** Whether a stored value and a draft's written value are the same fact: decimals by value, JSON by content. */
+function sameValue(column: Column, stored: unknown, written: unknown): boolean {
+  if (stored === written) return true;
+  if (stored === null || stored === undefined || written === null || written === undefined) return (stored ?? null) === (written ?? null);
+  if (column.sqlType === 'numeric') return new Decimal(stored as string).isEqualTo(written as string);
+  if (column.sqlType === 'jsonb') return canonicalJson(stored) === canonicalJson(written);
+  return String(stored) === String(written);
+}
+
+const FACTS = (Object.entries(TRANSACTIONS) as Array<[keyof typeof TRANSACTIONS, Column<SqlType, unknown, TransactionDraft>]>).filter(
+  ([, c]) => c.fact,
+);
+const LINE_FACTS = (Object.entries(JOURNAL_LINES) as Array<[keyof typeof JOURNAL_LINES, Column<SqlType, unknown, LineOfDraft>]>).filter(([, c]) => c.fact);
+
+/** A line's facts as one comparable key, decimals by value. */
+const lineFactsKey = (facts: unknown[]) =>
+  JSON.stringify(facts.map((value, i) => (LINE_FACTS[i]![1].sqlType === 'numeric' && value !== null ? new Decimal(value as string).toFixed() : value)));
+
+/**
+ * Whether stored lines are the draft's: the same facts (account, debit, credit, kind) as a set,
+ * decimals by value. Usually they are, in the same order and spelling: that is checked first.
+ */
+function sameLines(draft: TransactionDraft, stored: StoredTransaction['journal_lines']): boolean {
+  if (stored.length !== draft.lines.length) return false;
+  const storedFacts = stored.map((l) => LINE_FACTS.map(([name]) => l[name] ?? null));
+  const draftFacts = draft.lines.map((line) => LINE_FACTS.map(([, c]) => c.write!({ line, draft }) ?? null));
+  if (storedFacts.every((facts, i) => facts.every((value, j) => value === draftFacts[i]![j]))) return true;
+  const storedKeys = storedFacts.map(lineFactsKey).sort();
+  const draftKeys = draftFacts.map(lineFactsKey).sort();
+  return storedKeys.every((key, i) => key === draftKeys[i]);
+}
+
+/**
+ * The facts in which a stored transaction differs from a draft posted under its key: column
+ * names of the transaction (`amount_usd`), and `journal_lines` when its lines differ (compared
+ * as a set: account, debit, credit, kind). Empty when the draft is the same transaction.
+ */
+export function factsThatDiffer(draft: TransactionDraft, stored: StoredTransaction): string[] {
+  const fields: string[] = FACTS.filter(([name, c]) => !sameValue(c, stored[name as keyof StoredTransaction], c.write!(draft))).map(([name]) => name);
+  if (!sameLines(draft, stored.journal_lines)) fields.push('journal_lines');
+  return fields;
+}

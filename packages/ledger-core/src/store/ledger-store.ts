@@ -1,0 +1,17 @@
+import type { Knex } from 'knex';
+import type { LedgerStore } from '../use-cases/ports.js';
+import { insertAndReturn, insertAndReturnRolledBack, insertOrRefuse, insertReversal } from './posting.js';
+import { findBySourceKeys, getTransaction } from './transactions.js';
+
+/** The use cases' LedgerStore, in SQL on the book's database. */
+export function ledgerStore(db: Knex): LedgerStore {
+  return {
+    insertAndReturn: (drafts) => insertAndReturn(db, drafts),
+    insertAndReturnRolledBack: (drafts) => insertAndReturnRolledBack(db, drafts),
+    insert: (drafts) => insertOrRefuse(db, drafts),
+    insertReversal: (draft) => insertReversal(db, draft),
+    findBySourceKeys: (keys) => findBySourceKeys(db, keys),
+    findTransaction: (txnId) => getTransaction(db, { txnId }),
+    findReversalOf: (txnId) => getTransaction(db, { reversesTxnId: txnId }),
+  };
+}

@@ -1,0 +1,161 @@
+import type { Knex } from 'knex';
+import type pg from 'pg';
+import { assert } from '../domain/errors.js';
+import { isBalanced } from '../domain/posting-rules/legs.js';
+import type { TransactionDraft } from '../domain/transaction.js';
+import { JOURNAL_LINES, linesOf } from './columns/journal-lines.js';
+import { TRANSACTIONS, type TransactionRecord } from './columns/transactions.js';
+import { documentFields, documentOf, insertList, insertValues, recordDefinition, selectList } from './columns/table.js';
+import { isUniqueViolation, refusalOf, translateDbError } from './errors.js';
+import { JOURNAL_LINE_JSON, recordOf, type StoredRow } from './transactions.js';
+
+/*
+ * How drafts are written: one keyed document for transactions and one for their lines
+ * (store/columns/ derives both, and the SQL reading them, from the column tables), one INSERT of
+ * each in one statement. A draft whose (source, source_txn_id) is taken is skipped with its
+ * lines: that skip is what makes ingest and reversal idempotent.
+ */
+
+/** The INSERT of the transactions of the document `document` (a placeholder: knex's `?`, pg's `$1`). */
+const insertTransactionsSql = (returning: string, document: string) => `
+  INSERT INTO transactions (${insertList(TRANSACTIONS)})
+  SELECT ${insertValues(TRANSACTIONS, 't')}
+  FROM json_to_recordset(${document}::json) AS t(${recordDefinition(TRANSACTIONS)})
+  ON CONFLICT (source, source_txn_id) DO NOTHING
+  RETURNING ${returning}`;
+
+/**
+ * The lines of the transactions a `new_txns` CTE (of insertTransactionsSql) inserted, in the
+ * drafts' order, so line ids follow it; lines of skipped transactions are not written.
+ */
+const insertLinesSql = (returning: string, document: string) => `
+  INSERT INTO journal_lines (${insertList(JOURNAL_LINES)})
+  SELECT ${insertValues(JOURNAL_LINES, 'l')}
+  FROM ROWS FROM (json_to_recordset(${document}::json) AS (${recordDefinition(JOURNAL_LINES)}))
+    WITH ORDINALITY AS l(${documentFields(JOURNAL_LINES).join(', ')}, position)
+  WHERE l.txn_id IN (SELECT txn_id FROM new_txns)
+  ORDER BY l.position
+  RETURNING ${returning}`;
+
+/** Inserts, answering the ids inserted. */
+const INSERT_SQL = `WITH new_txns AS (${insertTransactionsSql('txn_id', '?')}),
+  new_lines AS (${insertLinesSql('1', '?')})
+  SELECT txn_id FROM new_txns`;
+
+/**
+ * Inserts and answers, in the same statement, what it stored: each transaction it inserted with
+ * its journal lines, from the inserts' RETURNING, in the shape a read gives (store.test.ts
+ * compares the two). Lines get their ids in the entry's order.
+ */
+const INSERT_AND_RETURN_SQL = `WITH new_txns AS (${insertTransactionsSql(selectList(TRANSACTIONS), '$1')}),
+  new_lines AS (${insertLinesSql(selectList(JOURNAL_LINES), '$2')})
+  SELECT ${selectList(TRANSACTIONS, 't')}, NULL::uuid AS reversed_by_txn_id,
+    coalesce(lines.journal_lines, '[]') AS journal_lines
+  FROM new_txns t
+  LEFT JOIN (SELECT l.txn_id, json_agg(${JOURNAL_LINE_JSON} ORDER BY l.line_id) AS journal_lines
+             FROM new_lines l JOIN accounts a USING (account_code) GROUP BY l.txn_id) lines USING (txn_id)`;
+
+/**
+ * The drafts to write: each once (the same draft twice would join its lines to its one row
+ * twice), each asserted balanced — balanced three times: by the rule, here, and by the
+ * database at commit.
+ */
+function draftsToWrite(batch: TransactionDraft[]): TransactionDraft[] {
+  const drafts = [...new Map(batch.map((d) => [d.txnId, d])).values()];
+  for (const d of drafts) assert(isBalanced(d.lines), `transaction ${d.txnId} reached the store unbalanced`);
+  return drafts;
+}
+
+const documents = (drafts: TransactionDraft[]) => [documentOf(TRANSACTIONS, drafts), documentOf(JOURNAL_LINES, linesOf(drafts))];
+
+/** Inserts drafts with INSERT_SQL; rejects with the database's own error. */
+async function insertRows(db: Knex | Knex.Transaction, batch: TransactionDraft[]): Promise<Set<string>> {
+  const drafts = draftsToWrite(batch);
+  if (drafts.length === 0) return new Set();
+  const result = await db.raw<{ rows: Array<{ txn_id: string }> }>(INSERT_SQL, documents(drafts));
+  return new Set(result.rows.map((r) => r.txn_id));
+}
+
+/**
+ * Inserts transactions with their journal lines in one set-based statement (in `db`'s database
+ * transaction, when it is one), skipping drafts whose key is taken. Returns the ids inserted.
+ * The refusals a rule names are domain errors; any other is the database's own error.
+ */
+export async function insertDrafts(db: Knex | Knex.Transaction, batch: TransactionDraft[]): Promise<Set<string>> {
+  try {
+    return await insertRows(db, batch);
+  } catch (error) {
+    translateDbError(error);
+  }
+}
+
+/** Inserts drafts, every refusal of their data a domain error (LedgerStore.insert). */
+export async function insertOrRefuse(db: Knex, batch: TransactionDraft[]): Promise<Set<string>> {
+  try {
+    return await insertRows(db, batch);
+  } catch (error) {
+    refusalOf(error);
+  }
+}
+
+/** Inserts a reversal; false when its original already has one (LedgerStore.insertReversal). */
+export async function insertReversal(db: Knex, draft: TransactionDraft): Promise<boolean> {
+  try {
+    return (await insertRows(db, [draft])).has(draft.txnId);
+  } catch (error) {
+    // A concurrent reversal of the same original got in first: the partial unique index on
+    // reverses_txn_id, which ON CONFLICT (source, source_txn_id) does not arbitrate, decided it.
+    if (isUniqueViolation(error, 'transactions_one_reversal')) return false;
+    refusalOf(error);
+  }
+}
+
+/**
+ * Runs `work` on a connection of the pool (not a knex transaction: inside one this would escape
+ * it), every refusal of the drafts' data a domain error.
+ */
+async function onConnection<T>(db: Knex, work: (connection: pg.PoolClient) => Promise<T>): Promise<T> {
+  assert(!db.isTransaction, 'posting runs in its own database transaction');
+  const connection = (await db.client.acquireConnection()) as pg.PoolClient;
+  try {
+    return await work(connection);
+  } catch (error) {
+    refusalOf(error);
+  } finally {
+    await db.client.releaseConnection(connection);
+  }
+}
+
+/**
+ * Runs INSERT_AND_RETURN_SQL. It is the hot statement of manual entry (one per batch), so it goes
+ * to pg as a named prepared statement: each pooled connection parses and plans it once.
+ */
+async function insertAndReturnOn(connection: pg.PoolClient, drafts: TransactionDraft[]): Promise<TransactionRecord[]> {
+  const { rows } = await connection.query<StoredRow>({ name: 'ledger_post_and_return', text: INSERT_AND_RETURN_SQL, values: documents(drafts) });
+  return rows.map(recordOf);
+}
+
+/** LedgerStore.insertAndReturn. */
+export async function insertAndReturn(db: Knex, batch: TransactionDraft[]): Promise<TransactionRecord[]> {
+  const drafts = draftsToWrite(batch);
+  return onConnection(db, (connection) => insertAndReturnOn(connection, drafts));
+}
+
+/**
+ * LedgerStore.insertAndReturnRolledBack: the very statement posting runs, in a database
+ * transaction whose deferred checks (the commit-time balance) are forced to run, then rolled
+ * back. So preview refuses exactly what posting refuses.
+ */
+export async function insertAndReturnRolledBack(db: Knex, batch: TransactionDraft[]): Promise<TransactionRecord[]> {
+  const drafts = draftsToWrite(batch);
+  return onConnection(db, async (connection) => {
+    await connection.query('BEGIN');
+    try {
+      const records = await insertAndReturnOn(connection, drafts);
+      await connection.query('SET CONSTRAINTS ALL IMMEDIATE');
+      return records;
+    } finally {
+      await connection.query('ROLLBACK');
+    }
+  });
+}

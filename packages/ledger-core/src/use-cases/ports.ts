@@ -1,0 +1,45 @@
+import type { TransactionDraft } from '../domain/transaction.js';
+import type { TransactionRecord } from '../store/columns/transactions.js';
+
+export type { StoredTransaction, TransactionRecord } from '../store/columns/transactions.js';
+
+/** A business key: the source and its id of the record. */
+export interface SourceKey {
+  source: string;
+  sourceTxnId: string;
+}
+
+/**
+ * What the use cases need of the ledger's storage, and all they know of it (the store interface
+ * a Formance-style controller declares; `store/ledger-store.ts` implements it with SQL).
+ *
+ * Every write is one statement and one database transaction of its own, checked by the
+ * database (ADR 0001). A draft whose (source, source_txn_id) is already taken is skipped, lines
+ * and all, never refused: that is what makes posting idempotent. The store asserts each draft
+ * balanced before any SQL. A write rejects with a LedgerError when the database refuses the
+ * drafts' data (an unknown customer, a broken constraint), and with anything else when it fails
+ * as a service (connection lost): only the first is about the records.
+ */
+export interface LedgerStore {
+  /** Inserts drafts and answers each transaction it inserted, as stored. */
+  insertAndReturn(drafts: TransactionDraft[]): Promise<TransactionRecord[]>;
+  /**
+   * The same statement as insertAndReturn, its commit-time checks forced to run, then rolled
+   * back: what posting would answer, nothing stored.
+   */
+  insertAndReturnRolledBack(drafts: TransactionDraft[]): Promise<TransactionRecord[]>;
+  /** Inserts drafts; answers the ids of those it inserted (bulk posting: nothing else is read back). */
+  insert(drafts: TransactionDraft[]): Promise<Set<string>>;
+  /**
+   * Inserts a reversal; false when its original already has one (a concurrent reversal got in
+   * first: its key, or the one-reversal-per-original rule, is taken).
+   */
+  insertReversal(draft: TransactionDraft): Promise<boolean>;
+  /**
+   * The transactions holding these keys, read in a new statement, so that it sees keys
+   * committed while an earlier statement ran. Keys nobody holds are left out.
+   */
+  findBySourceKeys(keys: SourceKey[]): Promise<TransactionRecord[]>;
+  findTransaction(txnId: string): Promise<TransactionRecord | null>;
+  findReversalOf(txnId: string): Promise<TransactionRecord | null>;
+}

@@ -1,0 +1,130 @@
+import { assert, LedgerError } from '../domain/errors.js';
+import type { TransactionDraft } from '../domain/transaction.js';
+import { factsThatDiffer } from '../store/columns/transactions.js';
+import { sourceKey } from './entry-answers.js';
+import type { LedgerStore } from './ports.js';
+
+/**
+ * What bulk posting did with one record (ADR 0005):
+ * - `inserted`: posted now, as `txnId`;
+ * - `duplicate`: its key was already posted with the same facts and lines (`txnId` the stored
+ *   one): a re-sent record, nothing to do;
+ * - `conflict`: its key was already posted with other facts or lines, named in `fields` (column
+ *   names, `journal_lines` for the lines); nothing was stored, the stored one stands;
+ * - `rejected`: the database refused the record's data (`reason`, e.g. `unknown_customer`);
+ *   nothing of it was stored, and its chunk-mates were posted without it.
+ */
+export type BulkOutcome =
+  | { outcome: 'inserted'; txnId: string }
+  | { outcome: 'duplicate'; txnId: string }
+  | { outcome: 'conflict'; txnId: string; fields: string[] }
+  | { outcome: 'rejected'; reason: LedgerError };
+
+/** Each record's outcome, in input order, and how many of each. */
+export interface BulkResult {
+  outcomes: BulkOutcome[];
+  inserted: number;
+  duplicate: number;
+  conflict: number;
+  rejected: number;
+}
+
+export interface BulkOptions {
+  /** Records per statement and database transaction. */
+  chunkSize?: number;
+  /** Chunks posted at once (each holds a database connection). */
+  concurrency?: number;
+}
+
+interface Numbered {
+  index: number;
+  draft: TransactionDraft;
+}
+
+/**
+ * Inserts records; when the database refuses their data, halves them until each refused record
+ * stands alone, so that it is the only one left out (a handful of statements per bad record,
+ * not one per record). A failure that is not about the data (connection lost) is thrown.
+ */
+async function insertIsolating(store: LedgerStore, records: Numbered[], inserted: Set<string>, rejected: Map<number, LedgerError>): Promise<void> {
+  try {
+    for (const txnId of await store.insert(records.map((r) => r.draft))) inserted.add(txnId);
+  } catch (error) {
+    if (!(error instanceof LedgerError)) throw error;
+    if (records.length === 1) {
+      rejected.set(records[0]!.index, error);
+      return;
+    }
+    const half = Math.ceil(records.length / 2);
+    await insertIsolating(store, records.slice(0, half), inserted, rejected);
+    await insertIsolating(store, records.slice(half), inserted, rejected);
+  }
+}
+
+/** Posts one chunk and answers each of its records; only records whose key was taken are read, in one statement. */
+async function postChunk(store: LedgerStore, chunk: TransactionDraft[]): Promise<BulkOutcome[]> {
+  const inserted = new Set<string>();
+  const rejected = new Map<number, LedgerError>();
+  await insertIsolating(
+    store,
+    chunk.map((draft, index) => ({ draft, index })),
+    inserted,
+    rejected,
+  );
+  const outcomes: Array<BulkOutcome | undefined> = [];
+  const taken: number[] = [];
+  for (const [index, draft] of chunk.entries()) {
+    const reason = rejected.get(index);
+    if (reason) outcomes.push({ outcome: 'rejected', reason });
+    else if (inserted.delete(draft.txnId)) outcomes.push({ outcome: 'inserted', txnId: draft.txnId });
+    else {
+      // Its key was taken (before, or by a record earlier in the input, the very same draft included).
+      outcomes.push(undefined);
+      taken.push(index);
+    }
+  }
+  if (taken.length > 0) {
+    const found = await store.findBySourceKeys(taken.map((i) => chunk[i]!));
+    const byKey = new Map(found.map((s) => [sourceKey(s.transaction.source, s.transaction.source_txn_id), s.transaction]));
+    for (const index of taken) {
+      const draft = chunk[index]!;
+      const stored = byKey.get(sourceKey(draft.source, draft.sourceTxnId));
+      assert(stored, `transaction ${draft.source}/${draft.sourceTxnId} neither inserted, refused nor found`);
+      const fields = factsThatDiffer(draft, stored);
+      outcomes[index] = fields.length === 0 ? { outcome: 'duplicate', txnId: stored.txn_id } : { outcome: 'conflict', txnId: stored.txn_id, fields };
+    }
+  }
+  return outcomes.map((o) => {
+    assert(o, 'every record of a chunk has an outcome');
+    return o;
+  });
+}
+
+/**
+ * Posts many transactions (the path sync jobs and the import use): chunks of `chunkSize`, each
+ * one statement and one database transaction, `concurrency` chunks at a time, and answers each
+ * record in input order (BulkOutcome). Posting is idempotent: running the batch again answers
+ * `duplicate` for everything posted, so after a failure (thrown: connection lost), with earlier
+ * chunks committed, running it again completes it.
+ */
+export async function postTransactions(
+  store: LedgerStore,
+  drafts: TransactionDraft[],
+  { chunkSize = 2_000, concurrency = 2 }: BulkOptions = {},
+): Promise<BulkResult> {
+  assert(chunkSize > 0 && concurrency > 0, 'chunkSize and concurrency must be positive');
+  const outcomes = new Array<BulkOutcome>(drafts.length);
+  let next = 0;
+  const poster = async () => {
+    while (next < drafts.length) {
+      const start = next;
+      next += chunkSize;
+      const answered = await postChunk(store, drafts.slice(start, start + chunkSize));
+      answered.forEach((outcome, i) => (outcomes[start + i] = outcome));
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, poster));
+  const result: BulkResult = { outcomes, inserted: 0, duplicate: 0, conflict: 0, rejected: 0 };
+  for (const { outcome } of outcomes) result[outcome] += 1;
+  return result;
+}

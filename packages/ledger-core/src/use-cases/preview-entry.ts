@@ -1,0 +1,17 @@
+import { assert, LedgerError } from '../domain/errors.js';
+import type { TransactionDraft } from '../domain/transaction.js';
+import { answersOf, type PostOutcome } from './entry-answers.js';
+import type { LedgerStore } from './ports.js';
+
+/**
+ * What posting the entry would answer, without storing it: posting's own statement, its
+ * commit-time checks run, rolled back (LedgerStore.insertAndReturnRolledBack), answered as
+ * posting answers. So preview refuses exactly what posting refuses.
+ */
+export async function previewEntry(store: LedgerStore, draft: TransactionDraft): Promise<PostOutcome> {
+  const inserted = await store.insertAndReturnRolledBack([draft]);
+  const [outcome] = await answersOf(store, [draft], inserted);
+  assert(outcome, 'answersOf answered no entry');
+  if (outcome instanceof LedgerError) throw outcome;
+  return outcome;
+}

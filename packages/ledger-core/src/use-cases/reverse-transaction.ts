@@ -1,0 +1,45 @@
+import { assert, LedgerError } from '../domain/errors.js';
+import { Decimal } from '../domain/money.js';
+import { draftReversal, type ReversibleTransaction } from '../domain/transaction.js';
+import type { PostOutcome } from './entry-answers.js';
+import type { LedgerStore, StoredTransaction } from './ports.js';
+
+/** What reversing needs of a stored transaction, parsed back to decimals. */
+function reversibleOf(t: StoredTransaction): ReversibleTransaction {
+  return {
+    txnId: t.txn_id,
+    txnDate: t.txn_date,
+    txnType: t.txn_type,
+    customerId: t.customer_id,
+    symbol: t.symbol,
+    quantity: t.quantity === null ? null : new Decimal(t.quantity),
+    amountUsd: new Decimal(t.amount_usd),
+    lines: t.journal_lines.map((l) => ({
+      accountCode: l.account_code,
+      debit: new Decimal(l.debit),
+      credit: new Decimal(l.credit),
+      postingKind: l.posting_kind,
+    })),
+  };
+}
+
+/**
+ * Reverses a transaction: posts the mirror entry once. Concurrent and repeated calls all get
+ * the one reversal: it is keyed by its original (source `ledger`, `reversal:<txn_id>`), and the
+ * database's unique keys decide the race.
+ */
+export async function reverseTransaction(
+  store: LedgerStore,
+  txnId: string,
+  reversal: { txnId: string; txnDate: string; memo: string | null },
+): Promise<PostOutcome> {
+  const existing = await store.findReversalOf(txnId);
+  if (existing) return { created: false, transaction: existing.transaction };
+  const original = await store.findTransaction(txnId);
+  if (!original) throw new LedgerError('not_found', `transaction ${txnId} does not exist`);
+  const draft = draftReversal(reversibleOf(original.transaction), reversal.txnId, reversal.txnDate, reversal.memo);
+  const created = await store.insertReversal(draft);
+  const stored = await store.findReversalOf(txnId);
+  assert(stored, `reversal of ${txnId} neither inserted nor found`);
+  return { created, transaction: stored.transaction };
+}
