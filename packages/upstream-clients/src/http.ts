@@ -14,7 +14,32 @@ export interface UpstreamHttpOptions {
   backoffMaxMs?: number;
   /** Sent with every request (credentials go here). Never copied into an error. */
   headers?: Record<string, string>;
+  /**
+   * Reads an error answer's body (parsed JSON when it is JSON, else the text) into the few
+   * fields worth keeping, which become `UpstreamError.detail`. It must return nothing secret:
+   * the raw body is never kept. Unset: errors carry no detail.
+   */
+  readErrorDetail?: (body: unknown) => UpstreamErrorDetail | null;
+  /**
+   * Network error codes after which a request is retried (got's `retry.errorCodes`). Unset: got's
+   * own list (timeouts, resets, refusals, DNS failures); `['ETIMEDOUT']`: timeouts (and 5xx) only.
+   */
+  retryErrorCodes?: readonly string[];
 }
+
+/** Per-request options, on top of the client's. */
+export interface UpstreamRequestOptions {
+  /** Headers for this request only (a bearer token that changes, `accept: text/csv`). Never copied into an error. */
+  headers?: Record<string, string>;
+  /**
+   * The POST is safe to repeat (a token exchange changes nothing upstream): retry it like a
+   * GET. Other POSTs are never retried: they may have taken effect.
+   */
+  idempotent?: boolean;
+}
+
+/** What an upstream said about an error, as `readErrorDetail` extracted it: short strings, nothing secret. */
+export type UpstreamErrorDetail = Readonly<Record<string, string>>;
 
 export const UPSTREAM_HTTP_DEFAULTS = { timeoutMs: 10_000, retryLimit: 2, backoffMs: 500, backoffMaxMs: 5_000 } as const;
 
@@ -42,6 +67,9 @@ export class UpstreamError extends Error {
   ) {
     super(UpstreamError.describe(upstream, failure, status, method, path, attempts, code));
   }
+
+  /** The upstream's own account of the error (its error code, message), when its client reads one. */
+  detail: UpstreamErrorDetail | null = null;
 
   private static describe(
     upstream: string,
@@ -72,9 +100,11 @@ export type SearchParams = Record<string, string | number | boolean>;
  */
 export interface UpstreamHttp {
   readonly upstream: string;
-  getJson(path: string, searchParams?: SearchParams): Promise<unknown>;
-  getText(path: string, searchParams?: SearchParams): Promise<string>;
-  postJson(path: string, body: unknown): Promise<unknown>;
+  getJson(path: string, searchParams?: SearchParams, request?: UpstreamRequestOptions): Promise<unknown>;
+  getText(path: string, searchParams?: SearchParams, request?: UpstreamRequestOptions): Promise<string>;
+  postJson(path: string, body: unknown, request?: UpstreamRequestOptions): Promise<unknown>;
+  /** POSTs an `application/x-www-form-urlencoded` body (an OAuth token request) and parses the JSON answer. */
+  postForm(path: string, form: Record<string, string>, request?: UpstreamRequestOptions): Promise<unknown>;
 }
 
 function createGot(options: UpstreamHttpOptions): Got {
@@ -88,6 +118,7 @@ function createGot(options: UpstreamHttpOptions): Got {
       limit: options.retryLimit ?? UPSTREAM_HTTP_DEFAULTS.retryLimit,
       methods: ['GET'],
       statusCodes: RETRIED_STATUS_CODES,
+      ...(options.retryErrorCodes === undefined ? {} : { errorCodes: [...options.retryErrorCodes] }),
       // got's own rules (limit, method, status, error code) decide whether; this decides when.
       enforceRetryRules: true,
       calculateDelay: ({ attemptCount }) => Math.min(backoffMs * 2 ** (attemptCount - 1), backoffMaxMs),
@@ -95,7 +126,22 @@ function createGot(options: UpstreamHttpOptions): Got {
   });
 }
 
-function toUpstreamError(upstream: string, method: string, path: string, error: unknown): Error {
+function errorDetail(error: RequestError, read: UpstreamHttpOptions['readErrorDetail']): UpstreamErrorDetail | null {
+  const raw: unknown = error.response?.body;
+  if (read === undefined || raw === undefined) return null;
+  const text = Buffer.isBuffer(raw) ? raw.toString('utf8') : raw;
+  let body: unknown = text;
+  if (typeof text === 'string') {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = text;
+    }
+  }
+  return read(body);
+}
+
+function toUpstreamError(upstream: string, method: string, path: string, error: unknown, options?: UpstreamHttpOptions): Error {
   if (!(error instanceof RequestError)) return error instanceof Error ? error : new Error(String(error));
   const attempts = (error.request?.retryCount ?? 0) + 1;
   const status = error.response?.statusCode ?? null;
@@ -108,7 +154,9 @@ function toUpstreamError(upstream: string, method: string, path: string, error: 
           ? 'http_status'
           : 'network';
   // A fresh error, not a wrapper: got's error holds the request options, headers included.
-  return new UpstreamError(upstream, failure, status, method, path, attempts, error.code ?? null);
+  const upstreamError = new UpstreamError(upstream, failure, status, method, path, attempts, error.code ?? null);
+  if (status !== null) upstreamError.detail = errorDetail(error, options?.readErrorDetail);
+  return upstreamError;
 }
 
 /** Paths are relative to the base URL: `v1/orders`, not `/v1/orders` (got's prefixUrl rule). */
@@ -124,13 +172,21 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
       return await send(p);
     } catch (error) {
       // The path without its query string, which may carry a key.
-      throw toUpstreamError(options.upstream, method, p.split('?')[0] ?? '', error);
+      throw toUpstreamError(options.upstream, method, p.split('?')[0] ?? '', error, options);
     }
   };
+  // Only what was asked for: got merges these over the client's defaults.
+  const perRequest = (request?: UpstreamRequestOptions) => ({
+    ...(request?.headers === undefined ? {} : { headers: request.headers }),
+    ...(request?.idempotent === true ? { retry: { methods: ['GET' as const, 'POST' as const] } } : {}),
+  });
   return {
     upstream: options.upstream,
-    getJson: (path, searchParams) => call('GET', path, (p) => client.get(p, { searchParams }).json<unknown>()),
-    getText: (path, searchParams) => call('GET', path, (p) => client.get(p, { searchParams }).text()),
-    postJson: (path, body) => call('POST', path, (p) => client.post(p, { json: body }).json<unknown>()),
+    getJson: (path, searchParams, request) =>
+      call('GET', path, (p) => client.get(p, { searchParams, ...perRequest(request) }).json<unknown>()),
+    getText: (path, searchParams, request) =>
+      call('GET', path, (p) => client.get(p, { searchParams, ...perRequest(request) }).text()),
+    postJson: (path, body, request) => call('POST', path, (p) => client.post(p, { json: body, ...perRequest(request) }).json<unknown>()),
+    postForm: (path, form, request) => call('POST', path, (p) => client.post(p, { form, ...perRequest(request) }).json<unknown>()),
   };
 }

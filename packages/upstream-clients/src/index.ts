@@ -6,4 +6,11 @@ export {
   type UpstreamFailure,
   type UpstreamHttp,
   type UpstreamHttpOptions,
+  type UpstreamErrorDetail,
+  type UpstreamRequestOptions,
 } from './http.js';
+export { UpstreamPayloadError, fieldPath, parsePayload, type PayloadSource } from './payload-error.js';
+export * from './uaefeed/index.js';
+export * from './custodian/index.js';
+export * from './usbroker/index.js';
+export * from './remit/index.js';

@@ -1,0 +1,145 @@
+#!/usr/bin/env node
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { DEFAULT_DATA_CONFIG } from './data/generate.js';
+import { startSandbox, type Sandbox } from './sandbox.js';
+
+/**
+ * `pnpm sandbox [flags]`: the UAE sandbox on fixed ports until Ctrl-C. Every flag has an
+ * environment variable; a flag wins. This is the one place the sandbox reads process.env.
+ */
+
+const USAGE = `usage: pnpm sandbox [flags]   (each flag also as the environment variable in brackets)
+  --host HOST                  interface to listen on [SANDBOX_HOST] (127.0.0.1)
+  --registry-port N            customer registry [SANDBOX_REGISTRY_PORT] (9100)
+  --uaefeed-port N             uaefeed [SANDBOX_UAEFEED_PORT] (9101)
+  --custodian-port N           custodian [SANDBOX_CUSTODIAN_PORT] (9102)
+  --seed N                     data seed [SANDBOX_SEED] (${DEFAULT_DATA_CONFIG.seed})
+  --customers N                customers [SANDBOX_CUSTOMERS] (${DEFAULT_DATA_CONFIG.customers})
+  --records-per-customer N     transfers + orders per customer [SANDBOX_RECORDS_PER_CUSTOMER] (${DEFAULT_DATA_CONFIG.recordsPerCustomer})
+  --start-month YYYY-MM        first month of activity [SANDBOX_START_MONTH] (${DEFAULT_DATA_CONFIG.startMonth})
+  --months N                   months of activity [SANDBOX_MONTHS] (${DEFAULT_DATA_CONFIG.months})
+  --uaefeed-private-key FILE   the app's RS256 key, PEM [SANDBOX_UAEFEED_PRIVATE_KEY_FILE] (generated)
+  --client-env-file FILE       where the client settings are written [SANDBOX_CLIENT_ENV_FILE]
+                               ($XDG_CONFIG_HOME/ledger-service/sandbox.env, ~/.config if unset)
+  --help`;
+
+const FLAGS = {
+  host: 'SANDBOX_HOST',
+  'registry-port': 'SANDBOX_REGISTRY_PORT',
+  'uaefeed-port': 'SANDBOX_UAEFEED_PORT',
+  'custodian-port': 'SANDBOX_CUSTODIAN_PORT',
+  seed: 'SANDBOX_SEED',
+  customers: 'SANDBOX_CUSTOMERS',
+  'records-per-customer': 'SANDBOX_RECORDS_PER_CUSTOMER',
+  'start-month': 'SANDBOX_START_MONTH',
+  months: 'SANDBOX_MONTHS',
+  'uaefeed-private-key': 'SANDBOX_UAEFEED_PRIVATE_KEY_FILE',
+  'client-env-file': 'SANDBOX_CLIENT_ENV_FILE',
+} as const;
+type Flag = keyof typeof FLAGS;
+
+class UsageError extends Error {}
+
+function readSettings(argv: string[], env: NodeJS.ProcessEnv) {
+  const { values } = parseArgs({
+    args: argv,
+    options: { ...Object.fromEntries(Object.keys(FLAGS).map((flag) => [flag, { type: 'string' as const }])), help: { type: 'boolean' } },
+    strict: true,
+    // `pnpm sandbox -- --seed 1` passes the `--` through.
+    allowPositionals: true,
+  });
+  if (values.help === true) return null;
+  const given = values as Record<string, string | boolean | undefined>;
+  const text = (flag: Flag): string | undefined => (given[flag] as string | undefined) ?? env[FLAGS[flag]];
+  const integer = (flag: Flag, fallback: number, min: number, max: number): number => {
+    const raw = text(flag);
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!/^-?\d+$/.test(raw) || !Number.isSafeInteger(value) || value < min || value > max) {
+      throw new UsageError(`--${flag} (${FLAGS[flag]}) must be an integer from ${min} to ${max}`);
+    }
+    return value;
+  };
+  const configHome = env.XDG_CONFIG_HOME || join(homedir(), '.config');
+  const keyFile = text('uaefeed-private-key');
+  return {
+    host: text('host') || '127.0.0.1',
+    ports: {
+      registry: integer('registry-port', 9100, 0, 65535),
+      uaefeed: integer('uaefeed-port', 9101, 0, 65535),
+      custodian: integer('custodian-port', 9102, 0, 65535),
+    },
+    seed: integer('seed', DEFAULT_DATA_CONFIG.seed, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
+    customers: integer('customers', DEFAULT_DATA_CONFIG.customers, 1, Number.MAX_SAFE_INTEGER),
+    recordsPerCustomer: integer('records-per-customer', DEFAULT_DATA_CONFIG.recordsPerCustomer, 1, Number.MAX_SAFE_INTEGER),
+    startMonth: text('start-month') || DEFAULT_DATA_CONFIG.startMonth,
+    months: integer('months', DEFAULT_DATA_CONFIG.months, 1, Number.MAX_SAFE_INTEGER),
+    privateKeyPem: keyFile ? readFileSync(keyFile, 'utf8') : undefined,
+    envFile: text('client-env-file') || join(configHome, 'ledger-service', 'sandbox.env'),
+  };
+}
+
+/** The settings a book's processes need to use this sandbox, as an env file (mode 600). */
+function writeEnvFile(path: string, sandbox: Sandbox): void {
+  const { uaefeed, custodian } = sandbox.credentials;
+  const lines = [
+    '# Written by `pnpm sandbox`: the UAE book against the sandbox (sandbox credentials, nothing real).',
+    `API_GLOBAL_BASE_URL=${sandbox.urls.registry}`,
+    `UAEFEED_BASE_URL=${sandbox.urls.uaefeed}`,
+    `UAEFEED_API_KEY=${uaefeed.appKey}`,
+    `UAEFEED_API_SECRET=${uaefeed.appSecret}`,
+    `UAEFEED_INST_CODE=${uaefeed.instCode}`,
+    `UAEFEED_PRIVATE_KEY="${uaefeed.privateKeyPem.trim()}"`,
+    `CUSTODIAN_BASE_URL=${sandbox.urls.custodian}`,
+    `CUSTODIAN_API_KEY=${custodian.apiKey}`,
+  ];
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  writeFileSync(path, `${lines.join('\n')}\n`, { mode: 0o600 });
+}
+
+async function main(): Promise<number> {
+  let settings: ReturnType<typeof readSettings>;
+  try {
+    settings = readSettings(process.argv.slice(2), process.env);
+  } catch (error) {
+    console.error(`sandbox: ${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+    return 2;
+  }
+  if (settings === null) {
+    console.log(USAGE);
+    return 0;
+  }
+  let sandbox: Sandbox;
+  try {
+    sandbox = await startSandbox({ ...settings, uaefeed: settings.privateKeyPem === undefined ? {} : { privateKeyPem: settings.privateKeyPem } });
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    const message =
+      code === 'EADDRINUSE'
+        ? `a port is already in use (${(error as { port?: number }).port ?? '?'}): choose others with --registry-port, --uaefeed-port, --custodian-port`
+        : error instanceof Error
+          ? error.message
+          : String(error);
+    console.error(`sandbox: ${message}`);
+    return 1;
+  }
+  writeEnvFile(settings.envFile, sandbox);
+  const { config, period, recordCount } = sandbox.data;
+  console.log(`sandbox: registry ${sandbox.urls.registry}/v1/uae/customers, uaefeed ${sandbox.urls.uaefeed}, custodian ${sandbox.urls.custodian}`);
+  console.log(
+    `sandbox: seed ${config.seed}, ${config.customers} customers, ${recordCount} records (${config.recordsPerCustomer} each), ${period.from} to ${period.to}`,
+  );
+  console.log(`sandbox: client settings in ${settings.envFile} (API_GLOBAL_BASE_URL, UAEFEED_*, CUSTODIAN_*)`);
+  console.log(`sandbox: faults: POST ${sandbox.urls.registry}/__sandbox/faults (docs/sandbox.md); Ctrl-C stops`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await sandbox.close();
+  return 0;
+}
+
+process.exitCode = await main();

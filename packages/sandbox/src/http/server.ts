@@ -1,0 +1,123 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { SandboxDataset } from '../data/generate.js';
+import { BadRequest, encodeJson, readJsonBody, send, type UpstreamHandler } from './common.js';
+import { FaultSpecError, type FaultSpec, type FaultStore } from './faults.js';
+import { malform } from './malformed.js';
+
+export const ADMIN_PREFIX = '/__sandbox';
+
+export interface ServerContext {
+  dataset: SandboxDataset;
+  faults: FaultStore;
+  /** Everything a client needs to know but its credentials: seed, sizes, the servers' URLs. */
+  info: () => Record<string, unknown>;
+}
+
+/**
+ * The admin API, on every server of a sandbox (the faults are shared):
+ * `GET /__sandbox`, `GET|POST|DELETE /__sandbox/faults`, `DELETE /__sandbox/faults/{id}`.
+ */
+async function admin(context: ServerContext, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  const reply = (status: number, body: unknown) => send(res, status, encodeJson(body));
+  const path = url.pathname.replace(/\/+$/, '');
+  if (path === ADMIN_PREFIX && req.method === 'GET') return reply(200, context.info());
+  if (path === `${ADMIN_PREFIX}/faults`) {
+    if (req.method === 'GET') return reply(200, { faults: context.faults.list() });
+    if (req.method === 'POST') {
+      try {
+        return reply(201, context.faults.add((await readJsonBody(req)) as FaultSpec));
+      } catch (error) {
+        if (error instanceof FaultSpecError || error instanceof BadRequest) return reply(400, { error: 'invalid_fault', message: error.message });
+        throw error;
+      }
+    }
+    if (req.method === 'DELETE') {
+      const filter = {
+        ...(url.searchParams.get('upstream') ? { upstream: url.searchParams.get('upstream')! } : {}),
+        ...(url.searchParams.get('customer') ? { customer: url.searchParams.get('customer')! } : {}),
+      };
+      return reply(200, { cleared: context.faults.clear(filter) });
+    }
+  }
+  const one = /^\/__sandbox\/faults\/([^/]+)$/.exec(path);
+  if (one?.[1] !== undefined && req.method === 'DELETE') {
+    const cleared = context.faults.clear({ id: decodeURIComponent(one[1]) });
+    return cleared === 0 ? reply(404, { error: 'not_found', message: 'no such fault' }) : reply(200, { cleared });
+  }
+  return reply(404, { error: 'not_found', message: 'no such admin endpoint' });
+}
+
+export interface RunningServer {
+  server: Server;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Starts one upstream's server on `host:port` (0: any free port). */
+export async function startUpstreamServer(handler: UpstreamHandler, context: ServerContext, host: string, port: number): Promise<RunningServer> {
+  /** Requests held by a `timeout` fault: cut when their time is up or the server closes. */
+  const held = new Set<NodeJS.Timeout>();
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://sandbox');
+    if (url.pathname === ADMIN_PREFIX || url.pathname.startsWith(`${ADMIN_PREFIX}/`)) return admin(context, req, res, url);
+    const customer = handler.customerOf(url);
+    const fault = context.faults.take(handler.name, customer?.customer_id ?? null, (kind) => kind !== 'expired_token' || handler.canExpireToken(req, url));
+    switch (fault?.fault) {
+      case 'latency':
+        await sleep(fault.ms);
+        break;
+      case 'timeout': {
+        const timer = setTimeout(() => {
+          held.delete(timer);
+          req.socket.destroy();
+        }, fault.ms);
+        held.add(timer);
+        return;
+      }
+      case '500': {
+        const reply = handler.internalError();
+        return send(res, reply.status, handler.encode(reply.body));
+      }
+      case 'expired_token': {
+        const reply = handler.expireToken(req);
+        return send(res, reply.status, handler.encode(reply.body));
+      }
+      default:
+        break;
+    }
+    const reply = await handler.answer(req, url);
+    send(res, reply.status, handler.encode(fault?.fault === 'malformed' ? malform(reply.body) : reply.body));
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      // A bug of the sandbox, not a fault: say so and keep serving.
+      console.error(`sandbox ${handler.name}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      send(res, 500, JSON.stringify({ error: 'sandbox_error' }));
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const hostInUrl = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    server,
+    url: `http://${hostInUrl}:${address.port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const timer of held) clearTimeout(timer);
+        held.clear();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

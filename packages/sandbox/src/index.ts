@@ -1,0 +1,27 @@
+export { startSandbox, SANDBOX_DEFAULT_CREDENTIALS, SANDBOX_TOKEN_TTL_MS, type Sandbox, type SandboxCredentials, type SandboxOptions } from './sandbox.js';
+export {
+  createDataset,
+  customerNumberOf,
+  dataConfig,
+  DATA_LIMITS,
+  DEFAULT_DATA_CONFIG,
+  generateCustomerData,
+  periodOf,
+  registryCustomer,
+  type CustomerData,
+  type RegistryCustomer,
+  type SandboxDataConfig,
+  type SandboxDataset,
+  type SandboxMovement,
+  type SandboxOrder,
+  type SandboxTransfer,
+} from './data/generate.js';
+export * from './data/views.js';
+export { FEE_BPS, priceOn, SECURITIES, securityOf, type Currency, type Security } from './data/catalog.js';
+export { formatMinor, parseMinor } from './data/money.js';
+export { FAULT_DEFAULT_MS, FAULT_KINDS, FaultStore, type Fault, type FaultKind, type FaultSpec } from './http/faults.js';
+export { UPSTREAM_NAMES, type UpstreamName } from './http/common.js';
+export { ADMIN_PREFIX } from './http/server.js';
+export { CUSTODIAN_PER_PAGE_MAX } from './http/custodian.js';
+export { UAEFEED_PAGE_SIZE_MAX } from './http/uaefeed.js';
+export { REGISTRY_PER_PAGE_MAX } from './http/registry.js';
