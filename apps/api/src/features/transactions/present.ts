@@ -30,8 +30,8 @@ export function presentTransactionSummary(t: Row) {
 /** A transaction with its journal lines. */
 export function presentTransaction(t: StoredTransaction) {
   return {
-    ...presentTransactionSummary(t as unknown as Row),
-    journal_lines: t.journal_lines.map((l) => presentJournalLine(l as unknown as Row)),
+    ...presentTransactionSummary(t),
+    journal_lines: t.journal_lines.map((l) => presentJournalLine(l)),
   };
 }
 
