@@ -9,6 +9,7 @@ import {
   UpstreamPayloadError,
   type CustodianClientConfig,
 } from '../src/index.js';
+import { rejectionOf } from './support.js';
 
 const BASE_URL = 'http://custodian.test/api';
 const API_KEY = 'cust-key-do-not-leak';
@@ -16,16 +17,6 @@ const AUTH = { reqheaders: { authorization: `Bearer ${API_KEY}` } };
 
 function client(overrides: Partial<CustodianClientConfig> = {}) {
   return createCustodianClient({ baseUrl: BASE_URL, apiKey: API_KEY, timeoutMs: 1_000, retryLimit: 2, backoffMs: 5, ...overrides });
-}
-
-async function rejectionOf(promise: Promise<unknown>): Promise<Error> {
-  const outcome = await promise.then(
-    (value) => ({ value }),
-    (error: unknown) => ({ error }),
-  );
-  if (!('error' in outcome)) throw new Error(`expected a rejection, got ${JSON.stringify(outcome.value)}`);
-  expect(outcome.error).to.be.instanceOf(Error);
-  return outcome.error as Error;
 }
 
 function cashIn(id: number, net = '100.00') {

@@ -2,6 +2,7 @@ import { inspect } from 'node:util';
 import { expect } from 'chai';
 import nock from 'nock';
 import { createUpstreamHttp, UpstreamError, type UpstreamHttpOptions } from '../src/index.js';
+import { rejectionOf } from './support.js';
 
 const BASE_URL = 'http://usbroker.test/api';
 const SECRET = 'sk_live_do_not_leak';
@@ -18,16 +19,7 @@ function client(overrides: Partial<UpstreamHttpOptions> = {}) {
   });
 }
 
-/** The rejection of `promise`, which must reject. */
-async function rejectionOf(promise: Promise<unknown>): Promise<UpstreamError> {
-  const outcome = await promise.then(
-    (value) => ({ value }),
-    (error: unknown) => ({ error }),
-  );
-  if (!('error' in outcome)) throw new Error(`expected a rejection, got ${JSON.stringify(outcome.value)}`);
-  expect(outcome.error).to.be.instanceOf(UpstreamError);
-  return outcome.error as UpstreamError;
-}
+const rejectionOfUpstream = (promise: Promise<unknown>) => rejectionOf(promise, UpstreamError);
 
 describe('upstream HTTP client', () => {
   before(() => nock.disableNetConnect());
@@ -62,7 +54,7 @@ describe('upstream HTTP client', () => {
   describe('when a GET keeps answering 5xx', () => {
     it('gives up after the retry limit with the status and the number of attempts', async () => {
       nock(BASE_URL).get('/v1/positions').times(3).reply(503, { error: 'down' });
-      const error = await rejectionOf(client({ retryLimit: 2 }).getJson('v1/positions'));
+      const error = await rejectionOfUpstream(client({ retryLimit: 2 }).getJson('v1/positions'));
       expect(error).to.include({ upstream: 'usbroker', failure: 'http_status', status: 503, method: 'GET', attempts: 3 });
       expect(error.path).to.equal('v1/positions');
       expect(error.message).to.equal('usbroker GET /v1/positions answered 503 after 3 attempts');
@@ -71,7 +63,7 @@ describe('upstream HTTP client', () => {
     it('waits longer before each retry (backoff)', async () => {
       nock(BASE_URL).get('/v1/slow').times(3).reply(502);
       const startedAt = Date.now();
-      await rejectionOf(client({ retryLimit: 2, backoffMs: 40 }).getJson('v1/slow'));
+      await rejectionOfUpstream(client({ retryLimit: 2, backoffMs: 40 }).getJson('v1/slow'));
       // 40 ms, then 80 ms.
       expect(Date.now() - startedAt).to.be.at.least(110);
     });
@@ -80,7 +72,7 @@ describe('upstream HTTP client', () => {
   describe('when the upstream does not answer in time', () => {
     it('fails with a timeout, after retrying a GET', async () => {
       nock(BASE_URL).get('/v1/statement').times(2).delay(500).reply(200, {});
-      const error = await rejectionOf(client({ timeoutMs: 50, retryLimit: 1 }).getJson('v1/statement'));
+      const error = await rejectionOfUpstream(client({ timeoutMs: 50, retryLimit: 1 }).getJson('v1/statement'));
       expect(error).to.include({ failure: 'timeout', status: null, attempts: 2, code: 'ETIMEDOUT' });
     });
   });
@@ -88,7 +80,7 @@ describe('upstream HTTP client', () => {
   describe('when the upstream answers 4xx', () => {
     it('does not retry', async () => {
       nock(BASE_URL).get('/v1/accounts/nope').once().reply(404, { error: 'not found' });
-      const error = await rejectionOf(client().getJson('v1/accounts/nope'));
+      const error = await rejectionOfUpstream(client().getJson('v1/accounts/nope'));
       expect(error).to.include({ failure: 'http_status', status: 404, attempts: 1 });
     });
   });
@@ -96,7 +88,7 @@ describe('upstream HTTP client', () => {
   describe('when a POST answers 503', () => {
     it('does not retry it: a POST may have taken effect', async () => {
       nock(BASE_URL).post('/v1/orders').once().reply(503);
-      const error = await rejectionOf(client().postJson('v1/orders', {}));
+      const error = await rejectionOfUpstream(client().postJson('v1/orders', {}));
       expect(error).to.include({ method: 'POST', status: 503, attempts: 1 });
     });
   });
@@ -105,7 +97,7 @@ describe('upstream HTTP client', () => {
     it('fails as a network error, after retrying', async () => {
       // A real refusal: nothing listens on port 1 of loopback.
       nock.enableNetConnect('127.0.0.1:1');
-      const error = await rejectionOf(client({ baseUrl: 'http://127.0.0.1:1/api', retryLimit: 1 }).getJson('v1/ping'));
+      const error = await rejectionOfUpstream(client({ baseUrl: 'http://127.0.0.1:1/api', retryLimit: 1 }).getJson('v1/ping'));
       expect(error).to.include({ failure: 'network', status: null, code: 'ECONNREFUSED', attempts: 2 });
     });
   });
@@ -113,14 +105,14 @@ describe('upstream HTTP client', () => {
   describe('when the answer is not JSON', () => {
     it('fails as a bad response', async () => {
       nock(BASE_URL).get('/v1/accounts').reply(200, '<html>maintenance</html>', { 'content-type': 'text/html' });
-      const error = await rejectionOf(client().getJson('v1/accounts'));
+      const error = await rejectionOfUpstream(client().getJson('v1/accounts'));
       expect(error).to.include({ failure: 'bad_response', attempts: 1 });
     });
   });
 
   it('never carries credentials in its errors: not the headers, not the query string', async () => {
     nock(BASE_URL).get('/v1/accounts').query(true).reply(401, { error: `bad key ${SECRET}` });
-    const error = await rejectionOf(client().getJson(`v1/accounts?api_key=${SECRET}`));
+    const error = await rejectionOfUpstream(client().getJson(`v1/accounts?api_key=${SECRET}`));
     expect(error.status).to.equal(401);
     for (const rendering of [error.message, error.stack ?? '', inspect(error, { depth: 10 }), JSON.stringify(error)]) {
       expect(rendering).to.not.include(SECRET);

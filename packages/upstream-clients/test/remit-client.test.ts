@@ -1,4 +1,3 @@
-import { inspect } from 'node:util';
 import { expect } from 'chai';
 import nock from 'nock';
 import {
@@ -13,6 +12,7 @@ import {
   UpstreamPayloadError,
   type RemitClientOptions,
 } from '../src/index.js';
+import { expectNoSecret, rejectionOf } from './support.js';
 
 const ORIGIN = 'http://remit.test';
 const BASE_URL = `${ORIGIN}/api/v1`;
@@ -26,23 +26,6 @@ function client(overrides: Partial<RemitClientOptions> = {}) {
 
 function remit() {
   return nock(BASE_URL, AUTH);
-}
-
-async function rejectionOf(promise: Promise<unknown>): Promise<Error> {
-  const outcome = await promise.then(
-    (value) => ({ value }),
-    (error: unknown) => ({ error }),
-  );
-  if (!('error' in outcome)) throw new Error(`expected a rejection, got ${JSON.stringify(outcome.value)}`);
-  expect(outcome.error).to.be.instanceOf(Error);
-  return outcome.error as Error;
-}
-
-function expectNoSecret(error: Error): void {
-  for (const rendering of [error.message, error.stack ?? '', inspect(error, { depth: 10 }), JSON.stringify(error)]) {
-    expect(rendering).to.not.include(API_KEY);
-    expect(rendering).to.not.include(API_SECRET);
-  }
 }
 
 function order(n: number, overrides: Record<string, unknown> = {}) {
@@ -356,7 +339,7 @@ describe('remit client', () => {
       const error = await rejectionOf(client().getBalances());
       expect(error).to.be.instanceOf(RemitAuthError);
       expect(error).to.include({ status: 401, apiError: 'unauthorized', apiMessage: 'invalid key [redacted]' });
-      expectNoSecret(error);
+      expectNoSecret(error, [API_KEY, API_SECRET]);
     });
 
     it('retries a 5xx and returns the answer that follows', async () => {
@@ -392,7 +375,7 @@ describe('remit client', () => {
       errors.push(await rejectionOf(client().getOrder('order_1')));
       remit().get('/orders/order_1').times(3).reply(502, `<html>${API_KEY}</html>`);
       errors.push(await rejectionOf(client().getOrder('order_1')));
-      for (const error of errors) expectNoSecret(error);
+      for (const error of errors) expectNoSecret(error, [API_KEY, API_SECRET]);
     });
   });
 });

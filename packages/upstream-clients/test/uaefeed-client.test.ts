@@ -13,6 +13,7 @@ import {
   UpstreamPayloadError,
   type UaefeedClientConfig,
 } from '../src/index.js';
+import { rejectionOf } from './support.js';
 
 const BASE_URL = 'http://uaefeed.test';
 const APP_KEY = 'app-key-do-not-leak';
@@ -74,16 +75,6 @@ function expectSummary(n: number, times = 1) {
     .query({ customerNumber: '7000001' })
     .times(times)
     .reply(200, summaryBody(), { 'content-type': 'application/json' });
-}
-
-async function rejectionOf(promise: Promise<unknown>): Promise<Error> {
-  const outcome = await promise.then(
-    (value) => ({ value }),
-    (error: unknown) => ({ error }),
-  );
-  if (!('error' in outcome)) throw new Error(`expected a rejection, got ${JSON.stringify(outcome.value)}`);
-  expect(outcome.error).to.be.instanceOf(Error);
-  return outcome.error as Error;
 }
 
 function transfer(id: number, amount: string) {

@@ -1,4 +1,3 @@
-import { inspect } from 'node:util';
 import { expect } from 'chai';
 import nock from 'nock';
 import {
@@ -12,6 +11,7 @@ import {
   USBROKER_QUOTE_SYMBOLS_MAX,
   type UsbrokerClientOptions,
 } from '../src/index.js';
+import { expectNoSecret, rejectionOf } from './support.js';
 
 const BASE_URL = 'http://usbroker.test';
 const CLIENT_ID = 'usbroker-client-id-do-not-leak';
@@ -43,23 +43,6 @@ function tokenEndpoint(token = TOKEN, expiresIn = 3600) {
 
 function api(token = TOKEN) {
   return nock(BASE_URL, { reqheaders: { authorization: `Bearer ${token}` } });
-}
-
-async function rejectionOf(promise: Promise<unknown>): Promise<Error> {
-  const outcome = await promise.then(
-    (value) => ({ value }),
-    (error: unknown) => ({ error }),
-  );
-  if (!('error' in outcome)) throw new Error(`expected a rejection, got ${JSON.stringify(outcome.value)}`);
-  expect(outcome.error).to.be.instanceOf(Error);
-  return outcome.error as Error;
-}
-
-/** No rendering of `error` holds a credential or the token. */
-function expectNoSecret(error: Error): void {
-  for (const rendering of [error.message, error.stack ?? '', inspect(error, { depth: 10 }), JSON.stringify(error)]) {
-    for (const secret of SECRETS) expect(rendering).to.not.include(secret);
-  }
 }
 
 function order(id: number, overrides: Record<string, unknown> = {}) {
@@ -188,7 +171,7 @@ describe('usbroker client', () => {
           error: 'invalid_client',
           message: 'unknown client [redacted] with secret [redacted]',
         });
-        expectNoSecret(error);
+        expectNoSecret(error, SECRETS);
       });
     });
 
@@ -210,7 +193,7 @@ describe('usbroker client', () => {
         expect(error).to.be.instanceOf(UsbrokerAuthError);
         expect(error).to.include({ status: 401, method: 'GET', path: `v1/accounts/${ACCOUNT}` });
         expect((error as UsbrokerAuthError).detail).to.deep.equal({ error: 'invalid_token', message: 'token [redacted] revoked' });
-        expectNoSecret(error);
+        expectNoSecret(error, SECRETS);
       });
     });
 
@@ -219,7 +202,7 @@ describe('usbroker client', () => {
       const error = await rejectionOf(client().getAccount(ACCOUNT));
       expect(error).to.be.instanceOf(UpstreamPayloadError);
       expect(error).to.include({ upstream: 'usbroker', method: 'POST', path: 'oauth2/token', field: 'expires_in' });
-      expectNoSecret(error);
+      expectNoSecret(error, SECRETS);
     });
   });
 
@@ -316,7 +299,7 @@ describe('usbroker client', () => {
       expect(error).to.be.instanceOf(UpstreamError);
       expect(error).to.include({ upstream: 'usbroker', failure: 'http_status', status: 500, attempts: 3 });
       expect((error as UpstreamError).detail).to.deep.equal({ error: 'internal', message: 'failed for [redacted]' });
-      expectNoSecret(error);
+      expectNoSecret(error, SECRETS);
     });
 
     it('fails with a timeout after retrying', async () => {
@@ -332,7 +315,7 @@ describe('usbroker client', () => {
       const error = await rejectionOf(client({ baseUrl: 'http://127.0.0.1:1', retryLimit: 1 }).getAccount(ACCOUNT));
       expect(error).to.be.instanceOf(UpstreamError);
       expect(error).to.include({ failure: 'network', code: 'ECONNREFUSED', attempts: 2, path: 'oauth2/token' });
-      expectNoSecret(error);
+      expectNoSecret(error, SECRETS);
     });
   });
 
@@ -480,6 +463,6 @@ describe('usbroker client', () => {
     tokenEndpoint();
     api().get(`/v1/accounts/${ACCOUNT}/balance`).reply(200, { cash: TOKEN });
     errors.push(await rejectionOf(client().getBalance(ACCOUNT)));
-    for (const error of errors) expectNoSecret(error);
+    for (const error of errors) expectNoSecret(error, SECRETS);
   });
 });

@@ -3,6 +3,7 @@ import { createUpstreamHttp, UPSTREAM_HTTP_DEFAULTS, type SearchParams, type Ups
 import { parsePayload, UpstreamPayloadError, type PayloadSource } from '../payload-error.js';
 import { accountSchema, cashStatementSchema, holdingsSchema, pagedSchema, transactionSchema } from './schemas.js';
 import type { CustodianClient, CustodianClientConfig, CustodianTransactionQuery } from './types.js';
+import { ifConfigured } from '../configured.js';
 
 export const CUSTODIAN_PATHS = {
   accounts: 'accounts',
@@ -117,11 +118,5 @@ export function createCustodianClient(config: CustodianClientConfig): CustodianC
   };
 }
 
-/** The client when the custodian is configured (a base URL), else null. */
-export function createCustodianClientIfConfigured(
-  config: Omit<CustodianClientConfig, 'baseUrl'> & { baseUrl?: string | null | undefined },
-): CustodianClient | null {
-  const { baseUrl } = config;
-  if (baseUrl === undefined || baseUrl === null || baseUrl.trim() === '') return null;
-  return createCustodianClient({ ...config, baseUrl });
-}
+/** The client when its base URL is set, else null (not configured). */
+export const createCustodianClientIfConfigured = ifConfigured(createCustodianClient);

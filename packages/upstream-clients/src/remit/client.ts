@@ -27,6 +27,7 @@ import type {
   RemitRefund,
   RemitSettlement,
 } from './types.js';
+import { ifConfigured } from '../configured.js';
 
 const UPSTREAM = 'remit';
 /** Every path sits under the API's version prefix. */
@@ -101,12 +102,8 @@ export interface RemitClient {
   getMidRate(): Promise<RemitMidRate>;
 }
 
-/** The remit client when its base URL is set; null when it is not (not configured: callers answer as for an unreachable upstream). */
-export function createRemitClientIfConfigured(options: Omit<RemitClientOptions, 'baseUrl'> & { baseUrl?: string | null | undefined }): RemitClient | null {
-  const { baseUrl } = options;
-  if (baseUrl === undefined || baseUrl === null || baseUrl.trim() === '') return null;
-  return createRemitClient({ ...options, baseUrl });
-}
+/** The client when its base URL is set, else null (not configured). */
+export const createRemitClientIfConfigured = ifConfigured(createRemitClient);
 
 /**
  * The remit client. The key stays in this closure: sent as the bearer token, never logged, kept

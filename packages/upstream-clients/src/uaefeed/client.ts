@@ -14,6 +14,7 @@ import {
   pageSchema,
 } from './schemas.js';
 import type { UaefeedClient, UaefeedClientConfig, UaefeedListQuery, UaefeedMonthQuery } from './types.js';
+import { ifConfigured } from '../configured.js';
 
 export const UAEFEED_PATHS = {
   cashTransfers: 'v1.2/cash/transfers',
@@ -159,11 +160,5 @@ export function createUaefeedClient(config: UaefeedClientConfig): UaefeedClient 
   };
 }
 
-/** The client when uaefeed is configured (a base URL), else null: "not configured" is the caller's answer. */
-export function createUaefeedClientIfConfigured(
-  config: Omit<UaefeedClientConfig, 'baseUrl'> & { baseUrl?: string | null | undefined },
-): UaefeedClient | null {
-  const { baseUrl } = config;
-  if (baseUrl === undefined || baseUrl === null || baseUrl.trim() === '') return null;
-  return createUaefeedClient({ ...config, baseUrl });
-}
+/** The client when its base URL is set, else null (not configured). */
+export const createUaefeedClientIfConfigured = ifConfigured(createUaefeedClient);

@@ -31,6 +31,7 @@ import type {
   UsbrokerWire,
   UsbrokerWireDirection,
 } from './types.js';
+import { ifConfigured } from '../configured.js';
 
 const UPSTREAM = 'usbroker';
 
@@ -97,12 +98,8 @@ type NotFound = { resource: UsbrokerResource; id: string };
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-/** The usbroker client when its base URL is set; null when it is not (not configured: callers answer as for an unreachable upstream). */
-export function createUsbrokerClientIfConfigured(options: Omit<UsbrokerClientOptions, 'baseUrl'> & { baseUrl?: string | null | undefined }): UsbrokerClient | null {
-  const { baseUrl } = options;
-  if (baseUrl === undefined || baseUrl === null || baseUrl.trim() === '') return null;
-  return createUsbrokerClient({ ...options, baseUrl });
-}
+/** The client when its base URL is set, else null (not configured). */
+export const createUsbrokerClientIfConfigured = ifConfigured(createUsbrokerClient);
 
 /**
  * The usbroker client. Credentials stay in this closure: they are sent (the token request's
