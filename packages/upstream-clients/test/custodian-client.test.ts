@@ -9,7 +9,7 @@ import {
   UpstreamPayloadError,
   type CustodianClientConfig,
 } from '../src/index.js';
-import { rejectionOf } from './support.js';
+import { onlyMockedNetwork, rejectionOf } from './support.js';
 
 const BASE_URL = 'http://custodian.test/api';
 const API_KEY = 'cust-key-do-not-leak';
@@ -44,14 +44,7 @@ const HOLDINGS = {
 };
 
 describe('custodian client', () => {
-  before(() => nock.disableNetConnect());
-  beforeEach(() => nock.disableNetConnect());
-  afterEach(() => {
-    const pending = nock.pendingMocks();
-    nock.cleanAll();
-    expect(pending, 'every mocked answer was requested').to.deep.equal([]);
-  });
-  after(() => nock.enableNetConnect());
+  onlyMockedNetwork();
 
   it('sends the bearer key and reads holdings as of a date', async () => {
     nock(BASE_URL, AUTH).get('/holdings').query({ account: 'CUS-000001', as_of: '2026-01-31' }).reply(200, HOLDINGS);

@@ -2,7 +2,7 @@ import { inspect } from 'node:util';
 import { expect } from 'chai';
 import nock from 'nock';
 import { createUpstreamHttp, UpstreamError, type UpstreamHttpOptions } from '../src/index.js';
-import { rejectionOf } from './support.js';
+import { onlyMockedNetwork, rejectionOf } from './support.js';
 
 const BASE_URL = 'http://usbroker.test/api';
 const SECRET = 'sk_live_do_not_leak';
@@ -22,14 +22,7 @@ function client(overrides: Partial<UpstreamHttpOptions> = {}) {
 const rejectionOfUpstream = (promise: Promise<unknown>) => rejectionOf(promise, UpstreamError);
 
 describe('upstream HTTP client', () => {
-  before(() => nock.disableNetConnect());
-  afterEach(() => {
-    const pending = nock.pendingMocks();
-    nock.cleanAll();
-    expect(pending, 'every mocked answer was requested').to.deep.equal([]);
-  });
-  after(() => nock.enableNetConnect());
-  beforeEach(() => nock.disableNetConnect());
+  onlyMockedNetwork();
 
   it('resolves paths against the base URL and sends the configured headers', async () => {
     nock(BASE_URL, { reqheaders: { 'x-api-key': SECRET, accept: 'application/json' } })

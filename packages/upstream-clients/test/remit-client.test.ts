@@ -12,7 +12,7 @@ import {
   UpstreamPayloadError,
   type RemitClientOptions,
 } from '../src/index.js';
-import { expectNoSecret, rejectionOf } from './support.js';
+import { expectNoSecret, onlyMockedNetwork, rejectionOf } from './support.js';
 
 const ORIGIN = 'http://remit.test';
 const BASE_URL = `${ORIGIN}/api/v1`;
@@ -71,14 +71,7 @@ function meta(current: number, next: number | null, perPage = 100) {
 }
 
 describe('remit client', () => {
-  before(() => nock.disableNetConnect());
-  beforeEach(() => nock.disableNetConnect());
-  afterEach(() => {
-    const pending = nock.pendingMocks();
-    nock.cleanAll();
-    expect(pending, 'every mocked answer was requested').to.deep.equal([]);
-  });
-  after(() => nock.enableNetConnect());
+  onlyMockedNetwork();
 
   it('is not configured without a base URL', () => {
     expect(createRemitClientIfConfigured({ baseUrl: undefined, apiKey: API_KEY })).to.equal(null);

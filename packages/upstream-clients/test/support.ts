@@ -1,5 +1,6 @@
 import { inspect } from 'node:util';
 import { expect } from 'chai';
+import nock from 'nock';
 
 /** What `promise` rejected with; fails the test if it resolved, or rejected with something not a `type`. */
 export async function rejectionOf<E extends Error = Error>(promise: Promise<unknown>, type: abstract new (...args: never[]) => E = Error as never): Promise<E> {
@@ -17,4 +18,19 @@ export function expectNoSecret(error: Error, secrets: readonly string[]): void {
   for (const rendering of [error.message, error.stack ?? '', inspect(error, { depth: 10 }), JSON.stringify(error)]) {
     for (const secret of secrets) expect(rendering).to.not.include(secret);
   }
+}
+
+/**
+ * Mocha hooks for a client's suite: no real network, and every answer mocked by a test must have
+ * been asked for (an unused mock is a request the client did not make).
+ */
+export function onlyMockedNetwork(): void {
+  before(() => nock.disableNetConnect());
+  beforeEach(() => nock.disableNetConnect());
+  afterEach(() => {
+    const pending = nock.pendingMocks();
+    nock.cleanAll();
+    expect(pending, 'every mocked answer was requested').to.deep.equal([]);
+  });
+  after(() => nock.enableNetConnect());
 }

@@ -11,7 +11,7 @@ import {
   USBROKER_QUOTE_SYMBOLS_MAX,
   type UsbrokerClientOptions,
 } from '../src/index.js';
-import { expectNoSecret, rejectionOf } from './support.js';
+import { expectNoSecret, onlyMockedNetwork, rejectionOf } from './support.js';
 
 const BASE_URL = 'http://usbroker.test';
 const CLIENT_ID = 'usbroker-client-id-do-not-leak';
@@ -81,14 +81,7 @@ function wire(id: number, overrides: Record<string, unknown> = {}) {
 }
 
 describe('usbroker client', () => {
-  before(() => nock.disableNetConnect());
-  beforeEach(() => nock.disableNetConnect());
-  afterEach(() => {
-    const pending = nock.pendingMocks();
-    nock.cleanAll();
-    expect(pending, 'every mocked answer was requested').to.deep.equal([]);
-  });
-  after(() => nock.enableNetConnect());
+  onlyMockedNetwork();
 
   describe('configuration', () => {
     it('is not configured without a base URL', () => {
