@@ -7,7 +7,7 @@ import { DEFAULT_DATA_CONFIG } from './data/generate.js';
 import { startSandbox, type Sandbox } from './sandbox.js';
 
 /**
- * `pnpm sandbox [flags]`: the UAE sandbox on fixed ports until Ctrl-C. Every flag has an
+ * `pnpm sandbox [flags]`: the sandbox (UAE and India upstreams) on fixed ports until Ctrl-C. Every flag has an
  * environment variable; a flag wins. This is the one place the sandbox reads process.env.
  */
 
@@ -16,6 +16,10 @@ const USAGE = `usage: pnpm sandbox [flags]   (each flag also as the environment 
   --registry-port N            customer registry [SANDBOX_REGISTRY_PORT] (9100)
   --uaefeed-port N             uaefeed [SANDBOX_UAEFEED_PORT] (9101)
   --custodian-port N           custodian [SANDBOX_CUSTODIAN_PORT] (9102)
+  --usbroker-port N            usbroker [SANDBOX_USBROKER_PORT] (9103)
+  --remit-port N               remit [SANDBOX_REMIT_PORT] (9104)
+  --remit-webhook-url URL      where remit webhooks are POSTed [SANDBOX_REMIT_WEBHOOK_URL] (none: not sent)
+  --remit-webhook-secret S     their HMAC key, the api's REMIT_WEBHOOK_SECRET [SANDBOX_REMIT_WEBHOOK_SECRET] (none)
   --seed N                     data seed [SANDBOX_SEED] (${DEFAULT_DATA_CONFIG.seed})
   --customers N                customers [SANDBOX_CUSTOMERS] (${DEFAULT_DATA_CONFIG.customers})
   --records-per-customer N     transfers + orders per customer [SANDBOX_RECORDS_PER_CUSTOMER] (${DEFAULT_DATA_CONFIG.recordsPerCustomer})
@@ -31,6 +35,10 @@ const FLAGS = {
   'registry-port': 'SANDBOX_REGISTRY_PORT',
   'uaefeed-port': 'SANDBOX_UAEFEED_PORT',
   'custodian-port': 'SANDBOX_CUSTODIAN_PORT',
+  'usbroker-port': 'SANDBOX_USBROKER_PORT',
+  'remit-port': 'SANDBOX_REMIT_PORT',
+  'remit-webhook-url': 'SANDBOX_REMIT_WEBHOOK_URL',
+  'remit-webhook-secret': 'SANDBOX_REMIT_WEBHOOK_SECRET',
   seed: 'SANDBOX_SEED',
   customers: 'SANDBOX_CUSTOMERS',
   'records-per-customer': 'SANDBOX_RECORDS_PER_CUSTOMER',
@@ -71,7 +79,10 @@ function readSettings(argv: string[], env: NodeJS.ProcessEnv) {
       registry: integer('registry-port', 9100, 0, 65535),
       uaefeed: integer('uaefeed-port', 9101, 0, 65535),
       custodian: integer('custodian-port', 9102, 0, 65535),
+      usbroker: integer('usbroker-port', 9103, 0, 65535),
+      remit: integer('remit-port', 9104, 0, 65535),
     },
+    remit: remitSettings(text('remit-webhook-url'), text('remit-webhook-secret')),
     seed: integer('seed', DEFAULT_DATA_CONFIG.seed, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
     customers: integer('customers', DEFAULT_DATA_CONFIG.customers, 1, Number.MAX_SAFE_INTEGER),
     recordsPerCustomer: integer('records-per-customer', DEFAULT_DATA_CONFIG.recordsPerCustomer, 1, Number.MAX_SAFE_INTEGER),
@@ -82,11 +93,16 @@ function readSettings(argv: string[], env: NodeJS.ProcessEnv) {
   };
 }
 
+function remitSettings(url: string | undefined, secret: string | undefined): { webhookUrl?: string; webhookSecret?: string } {
+  if (url !== undefined && url !== '' && !URL.canParse(url)) throw new UsageError('--remit-webhook-url (SANDBOX_REMIT_WEBHOOK_URL) must be a URL');
+  return { ...(url ? { webhookUrl: url } : {}), ...(secret ? { webhookSecret: secret } : {}) };
+}
+
 /** The settings a book's processes need to use this sandbox, as an env file (mode 600). */
 function writeEnvFile(path: string, sandbox: Sandbox): void {
-  const { uaefeed, custodian } = sandbox.credentials;
+  const { uaefeed, custodian, usbroker, remit } = sandbox.credentials;
   const lines = [
-    '# Written by `pnpm sandbox`: the UAE book against the sandbox (sandbox credentials, nothing real).',
+    '# Written by `pnpm sandbox`: the UAE and India books against the sandbox (sandbox credentials, nothing real).',
     `API_GLOBAL_BASE_URL=${sandbox.urls.registry}`,
     `UAEFEED_BASE_URL=${sandbox.urls.uaefeed}`,
     `UAEFEED_API_KEY=${uaefeed.appKey}`,
@@ -95,6 +111,13 @@ function writeEnvFile(path: string, sandbox: Sandbox): void {
     `UAEFEED_PRIVATE_KEY="${uaefeed.privateKeyPem.trim()}"`,
     `CUSTODIAN_BASE_URL=${sandbox.urls.custodian}`,
     `CUSTODIAN_API_KEY=${custodian.apiKey}`,
+    `USBROKER_BASE_URL=${sandbox.urls.usbroker}`,
+    `USBROKER_API_KEY=${usbroker.apiKey}`,
+    `USBROKER_API_SECRET=${usbroker.apiSecret}`,
+    `USBROKER_FIRM_ID=${usbroker.firmId}`,
+    `REMIT_BASE_URL=${sandbox.urls.remit}`,
+    `REMIT_API_KEY=${remit.apiKey}`,
+    ...(remit.webhookSecret === null ? [] : [`REMIT_WEBHOOK_SECRET=${remit.webhookSecret}`]),
   ];
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   writeFileSync(path, `${lines.join('\n')}\n`, { mode: 0o600 });
@@ -119,7 +142,7 @@ async function main(): Promise<number> {
     const code = (error as { code?: string }).code;
     const message =
       code === 'EADDRINUSE'
-        ? `a port is already in use (${(error as { port?: number }).port ?? '?'}): choose others with --registry-port, --uaefeed-port, --custodian-port`
+        ? `a port is already in use (${(error as { port?: number }).port ?? '?'}): choose others with --registry-port, --uaefeed-port, --custodian-port, --usbroker-port, --remit-port`
         : error instanceof Error
           ? error.message
           : String(error);
@@ -128,11 +151,12 @@ async function main(): Promise<number> {
   }
   writeEnvFile(settings.envFile, sandbox);
   const { config, period, recordCount } = sandbox.data;
-  console.log(`sandbox: registry ${sandbox.urls.registry}/v1/uae/customers, uaefeed ${sandbox.urls.uaefeed}, custodian ${sandbox.urls.custodian}`);
+  console.log(`sandbox: registry ${sandbox.urls.registry}/v1/uae/customers (and /v1/india/customers), uaefeed ${sandbox.urls.uaefeed}, custodian ${sandbox.urls.custodian}`);
+  console.log(`sandbox: usbroker ${sandbox.urls.usbroker}, remit ${sandbox.urls.remit}/api/v1; remit webhooks ${sandbox.webhooks.config.url ?? 'not sent (no --remit-webhook-url)'}`);
   console.log(
     `sandbox: seed ${config.seed}, ${config.customers} customers, ${recordCount} records (${config.recordsPerCustomer} each), ${period.from} to ${period.to}`,
   );
-  console.log(`sandbox: client settings in ${settings.envFile} (API_GLOBAL_BASE_URL, UAEFEED_*, CUSTODIAN_*)`);
+  console.log(`sandbox: client settings in ${settings.envFile} (API_GLOBAL_BASE_URL, UAEFEED_*, CUSTODIAN_*, USBROKER_*, REMIT_*)`);
   console.log(`sandbox: faults: POST ${sandbox.urls.registry}/__sandbox/faults (docs/sandbox.md); Ctrl-C stops`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);

@@ -1,4 +1,4 @@
-export { startSandbox, SANDBOX_DEFAULT_CREDENTIALS, SANDBOX_TOKEN_TTL_MS, type Sandbox, type SandboxCredentials, type SandboxOptions } from './sandbox.js';
+export { startSandbox, SANDBOX_DEFAULT_CREDENTIALS, SANDBOX_TOKEN_TTL_MS, USBROKER_TOKEN_TTL_SECONDS, type Sandbox, type SandboxCredentials, type SandboxOptions } from './sandbox.js';
 export {
   createDataset,
   customerNumberOf,
@@ -25,3 +25,8 @@ export { ADMIN_PREFIX } from './http/server.js';
 export { CUSTODIAN_PER_PAGE_MAX } from './http/custodian.js';
 export { UAEFEED_PAGE_SIZE_MAX } from './http/uaefeed.js';
 export { REGISTRY_PER_PAGE_MAX } from './http/registry.js';
+export * from './data/india.js';
+export * from './data/india-views.js';
+export { RemitWebhooks, signRemitBody, type RemitWebhookConfig, type WebhookDelivery } from './webhooks.js';
+export { USBROKER_LIMIT_MAX } from './http/usbroker.js';
+export { REMIT_PER_PAGE_MAX, remitCustomer } from './http/remit.js';

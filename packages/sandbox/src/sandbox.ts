@@ -6,12 +6,15 @@ import { FaultStore } from './http/faults.js';
 import { createRegistryHandler } from './http/registry.js';
 import { startUpstreamServer, type RunningServer, type ServerContext } from './http/server.js';
 import { createUaefeedHandler } from './http/uaefeed.js';
+import { createRemitHandler } from './http/remit.js';
+import { createUsbrokerHandler } from './http/usbroker.js';
+import { RemitWebhooks } from './webhooks.js';
 
 export interface SandboxOptions extends Partial<SandboxDataConfig> {
   /** Interface to listen on; loopback unless told otherwise. */
   host?: string;
   /** Ports per server; 0 or absent: any free port. */
-  ports?: { registry?: number; uaefeed?: number; custodian?: number };
+  ports?: { registry?: number; uaefeed?: number; custodian?: number; usbroker?: number; remit?: number };
   uaefeed?: {
     appKey?: string;
     appSecret?: string;
@@ -24,6 +27,17 @@ export interface SandboxOptions extends Partial<SandboxDataConfig> {
     refreshTokenTtlMs?: number;
   };
   custodian?: { apiKey?: string };
+  usbroker?: { clientId?: string; clientSecret?: string; firmId?: string; tokenTtlSeconds?: number };
+  remit?: {
+    apiKey?: string;
+    /** Where webhooks are POSTed; absent: deliveries are recorded as not_configured. */
+    webhookUrl?: string;
+    /** The HMAC key of `X-Remit-Signature` (the api's REMIT_WEBHOOK_SECRET). */
+    webhookSecret?: string;
+    /** Attempts per delivery (default 3) and the first backoff (100 ms, doubling). */
+    webhookAttempts?: number;
+    webhookBackoffMs?: number;
+  };
   /** The clock of token expiry (epoch ms); tests pass a fake one. */
   now?: () => number;
 }
@@ -32,21 +46,32 @@ export interface SandboxOptions extends Partial<SandboxDataConfig> {
 export interface SandboxCredentials {
   uaefeed: { appKey: string; appSecret: string; instCode: string; userId: string | undefined; privateKeyPem: string };
   custodian: { apiKey: string };
+  /** OAuth client id (USBROKER_API_KEY), secret (USBROKER_API_SECRET), and the daily ledger's firm. */
+  usbroker: { apiKey: string; apiSecret: string; firmId: string };
+  /** The bearer secret key (REMIT_API_KEY) and the webhook secret (REMIT_WEBHOOK_SECRET), null when not set. */
+  remit: { apiKey: string; webhookSecret: string | null };
 }
 
 export interface Sandbox {
-  /** Base URLs: registry (`api_global_base_url`), uaefeed, custodian. */
-  urls: { registry: string; uaefeed: string; custodian: string };
+  /** Base URLs: registry (`api_global_base_url`), uaefeed, custodian, usbroker, remit (the origin: the client adds `/api/v1`). */
+  urls: { registry: string; uaefeed: string; custodian: string; usbroker: string; remit: string };
   credentials: SandboxCredentials;
   faults: FaultStore;
   data: SandboxDataset;
+  /** remit's webhook deliveries: advance orders, replay events, read the delivery log. */
+  webhooks: RemitWebhooks;
   close(): Promise<void>;
 }
 
 export const SANDBOX_DEFAULT_CREDENTIALS = {
   uaefeed: { appKey: 'sandbox-app-key', appSecret: 'sandbox-app-secret', instCode: 'SANDBOX' },
   custodian: { apiKey: 'sandbox-custodian-key' },
+  usbroker: { apiKey: 'sandbox-usbroker-client', apiSecret: 'sandbox-usbroker-secret', firmId: 'SBXFIRM' },
+  remit: { apiKey: 'sandbox-remit-key' },
 } as const;
+
+/** usbroker tokens live an hour (`expires_in` 3600). */
+export const USBROKER_TOKEN_TTL_SECONDS = 3_600;
 
 export const SANDBOX_TOKEN_TTL_MS = { access: 15 * 60_000, refresh: 24 * 60 * 60_000 } as const;
 
@@ -57,13 +82,14 @@ async function privateKeyPemOf(given: string | undefined): Promise<string> {
 }
 
 /**
- * Starts the UAE sandbox in this process: the customer registry, uaefeed and custodian, each on
- * its own port, serving the data set of `seed`, with shared faults. `close()` stops all three.
+ * Starts the sandbox in this process: the customer registry, uaefeed, custodian (UAE), usbroker
+ * and remit (India), each on its own port, serving the data set of `seed`, with shared faults.
+ * `close()` stops them all.
  */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const { host = '127.0.0.1', ports = {}, now = Date.now } = options;
   const data = createDataset(options);
-  const faults = new FaultStore(data);
+  const faults = new FaultStore({ find: (id) => data.find(id) ?? data.india.find(id) });
   const privateKeyPem = await privateKeyPemOf(options.uaefeed?.privateKeyPem);
   const credentials: SandboxCredentials = {
     uaefeed: {
@@ -74,12 +100,30 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       privateKeyPem,
     },
     custodian: { apiKey: options.custodian?.apiKey ?? SANDBOX_DEFAULT_CREDENTIALS.custodian.apiKey },
+    usbroker: {
+      apiKey: options.usbroker?.clientId ?? SANDBOX_DEFAULT_CREDENTIALS.usbroker.apiKey,
+      apiSecret: options.usbroker?.clientSecret ?? SANDBOX_DEFAULT_CREDENTIALS.usbroker.apiSecret,
+      firmId: options.usbroker?.firmId ?? SANDBOX_DEFAULT_CREDENTIALS.usbroker.firmId,
+    },
+    remit: { apiKey: options.remit?.apiKey ?? SANDBOX_DEFAULT_CREDENTIALS.remit.apiKey, webhookSecret: options.remit?.webhookSecret ?? null },
   };
-  const urls = { registry: '', uaefeed: '', custodian: '' };
+  const webhooks = new RemitWebhooks(
+    data.india,
+    {
+      url: options.remit?.webhookUrl ?? null,
+      secret: credentials.remit.webhookSecret,
+      ...(options.remit?.webhookAttempts === undefined ? {} : { attempts: options.remit.webhookAttempts }),
+      ...(options.remit?.webhookBackoffMs === undefined ? {} : { backoffMs: options.remit.webhookBackoffMs }),
+    },
+    data.config.seed,
+    now,
+  );
+  const urls = { registry: '', uaefeed: '', custodian: '', usbroker: '', remit: '' };
   const context: ServerContext = {
     dataset: data,
     faults,
-    info: () => ({ ...data.config, period: data.period, records: data.recordCount, urls }),
+    info: () => ({ ...data.config, period: data.period, records: data.recordCount, india_customers: data.india.customers.length, urls }),
+    moreAdmin: (req, _url, path) => webhooks.admin(req, path),
   };
   const handlers = {
     registry: createRegistryHandler(data),
@@ -97,10 +141,21 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       now,
     ),
     custodian: createCustodianHandler(data, credentials.custodian.apiKey),
+    usbroker: createUsbrokerHandler(
+      data,
+      {
+        clientId: credentials.usbroker.apiKey,
+        clientSecret: credentials.usbroker.apiSecret,
+        firmId: credentials.usbroker.firmId,
+        tokenTtlSeconds: options.usbroker?.tokenTtlSeconds ?? USBROKER_TOKEN_TTL_SECONDS,
+      },
+      now,
+    ),
+    remit: createRemitHandler(data, credentials.remit.apiKey),
   };
   const running: RunningServer[] = [];
   try {
-    for (const name of ['registry', 'uaefeed', 'custodian'] as const) {
+    for (const name of ['registry', 'uaefeed', 'custodian', 'usbroker', 'remit'] as const) {
       const server = await startUpstreamServer(handlers[name], context, host, ports[name] ?? 0);
       running.push(server);
       urls[name] = server.url;
@@ -114,6 +169,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     credentials,
     faults,
     data,
+    webhooks,
     close: async () => {
       await Promise.all(running.map((server) => server.close()));
     },

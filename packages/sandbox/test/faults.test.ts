@@ -147,7 +147,7 @@ describe('sandbox faults', () => {
 
     it('refuses an unknown fault kind, upstream or customer with 400', async () => {
       expect((await post({ upstream: 'uaefeed', fault: 'fire' })).status).to.equal(400);
-      expect((await post({ upstream: 'usbroker', fault: '500' })).status).to.equal(400);
+      expect((await post({ upstream: 'nowhere', fault: '500' })).status).to.equal(400);
       expect((await post({ upstream: 'uaefeed', customer: 'UAE-999999', fault: '500' })).status).to.equal(400);
       expect((await post({ upstream: 'uaefeed', fault: 'latency', ms: -1 })).status).to.equal(400);
     });

@@ -2,6 +2,7 @@ import { CURRENCIES, FEE_BPS, priceOn, securitiesIn, securityOf, type Currency }
 import { addMonths, firstDayOf, fromDayNumber, isIsoMonth, lastDayOf, toDayNumber } from './dates.js';
 import { basisPoints, formatMinor } from './money.js';
 import { createRandom, type Random } from './random.js';
+import { createIndiaDataset, type IndiaDataset } from './india-views.js';
 
 /**
  * The sandbox's data set: a pure function of its config. Each customer's records come from a
@@ -289,6 +290,8 @@ export interface SandboxDataset {
   dataOf(customer: RegistryCustomer): CustomerData;
   /** Transfers + orders in the whole data set. */
   readonly recordCount: number;
+  /** The India book's customers and records (usbroker, remit). */
+  readonly india: IndiaDataset;
 }
 
 export function createDataset(partial: Partial<SandboxDataConfig> = {}): SandboxDataset {
@@ -322,5 +325,6 @@ export function createDataset(partial: Partial<SandboxDataConfig> = {}): Sandbox
       return data;
     },
     recordCount: config.customers * config.recordsPerCustomer,
+    india: createIndiaDataset(config),
   };
 }

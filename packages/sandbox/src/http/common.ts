@@ -2,20 +2,22 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { stringify } from 'lossless-json';
 import type { RegistryCustomer } from '../data/generate.js';
 
-export type UpstreamName = 'uaefeed' | 'custodian' | 'registry';
-export const UPSTREAM_NAMES: readonly UpstreamName[] = ['uaefeed', 'custodian', 'registry'];
+export type UpstreamName = 'uaefeed' | 'custodian' | 'registry' | 'usbroker' | 'remit';
+export const UPSTREAM_NAMES: readonly UpstreamName[] = ['uaefeed', 'custodian', 'registry', 'usbroker', 'remit'];
 
 /** An answer before it is written: `encode` is JSON.stringify, or lossless-json for uaefeed's numbers. */
 export interface Reply {
   status: number;
   body: unknown;
+  /** A body that is not JSON (usbroker's daily-ledger CSV): written as is with this content type. */
+  text?: { contentType: string; content: string };
 }
 
 /** One fake upstream: what it answers and how it answers the injected faults. */
 export interface UpstreamHandler {
   readonly name: UpstreamName;
   /** The customer the request names (a query parameter or path segment), if any. */
-  customerOf(url: URL): RegistryCustomer | null;
+  customerOf(url: URL): Pick<RegistryCustomer, 'customer_id'> | null;
   answer(req: IncomingMessage, url: URL): Promise<Reply>;
   /** The upstream's own 500. */
   internalError(): Reply;
@@ -24,15 +26,17 @@ export interface UpstreamHandler {
   /** Expires the request's credential and answers as the upstream does to an expired one. */
   expireToken(req: IncomingMessage): Reply;
   encode(body: unknown): string;
+  /** The `malformed` fault for this upstream's answer; absent: the JSON body's first amount is broken. */
+  malform?(reply: Reply): Reply;
 }
 
 export const encodeJson = (body: unknown): string => JSON.stringify(body);
 /** uaefeed's bodies: LosslessNumber values are written as their exact number text. */
 export const encodeLossless = (body: unknown): string => stringify(body) ?? 'null';
 
-export function send(res: ServerResponse, status: number, text: string): void {
+export function send(res: ServerResponse, status: number, text: string, contentType = 'application/json; charset=utf-8'): void {
   if (res.writableEnded || res.destroyed) return;
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(text) });
   res.end(text);
 }
 
@@ -42,6 +46,16 @@ const BODY_BYTES_MAX = 64 * 1024;
 export class BadRequest extends Error {}
 
 export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
+  const text = await readTextBody(req);
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new BadRequest('body is not JSON');
+  }
+}
+
+export async function readTextBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
@@ -49,13 +63,7 @@ export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
     if (size > BODY_BYTES_MAX) throw new BadRequest(`body over ${BODY_BYTES_MAX} bytes`);
     chunks.push(chunk);
   }
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (text.trim() === '') return {};
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new BadRequest('body is not JSON');
-  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** An integer query parameter within [min, max]; `fallback` when absent; null when invalid. */

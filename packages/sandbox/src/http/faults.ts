@@ -1,4 +1,3 @@
-import type { SandboxDataset } from '../data/generate.js';
 import { UPSTREAM_NAMES, type UpstreamName } from './common.js';
 
 export type FaultKind = 'latency' | 'timeout' | '500' | 'malformed' | 'expired_token';
@@ -7,7 +6,7 @@ export const FAULT_KINDS: readonly FaultKind[] = ['latency', 'timeout', '500', '
 /** What `POST /__sandbox/faults` takes. */
 export interface FaultSpec {
   upstream: UpstreamName;
-  /** Any identifier of a customer (customer_id, uaefeed customer number, custodian account); absent: every request. */
+  /** Any identifier of a customer (customer_id, uaefeed customer number, custodian account, remit customer id, usbroker account); absent: every request. */
   customer?: string;
   fault: FaultKind;
   /** latency: the delay; timeout: how long the request is held before its connection is cut. */
@@ -51,7 +50,7 @@ export class FaultStore {
   #faults: Fault[] = [];
   #nextId = 1;
 
-  constructor(private readonly dataset: Pick<SandboxDataset, 'find'>) {}
+  constructor(private readonly dataset: { find(identifier: string): { customer_id: string } | undefined }) {}
 
   add(spec: FaultSpec): Fault {
     if (typeof spec !== 'object' || spec === null) throw new FaultSpecError('a fault is an object');

@@ -6,11 +6,12 @@ export const REGISTRY_PER_PAGE_DEFAULT = 20;
 export const REGISTRY_PER_PAGE_MAX = 100;
 
 const PREFIX = '/v1/uae/customers';
+const INDIA_PREFIX = '/v1/india/customers';
 const error = (status: number, code: string, message: string): Reply => ({ status, body: { error: code, message } });
 
-function customerIdOf(url: URL): string | null {
-  if (!url.pathname.startsWith(`${PREFIX}/`)) return null;
-  const id = decodeURIComponent(url.pathname.slice(PREFIX.length + 1));
+function customerIdOf(url: URL, prefix = PREFIX): string | null {
+  if (!url.pathname.startsWith(`${prefix}/`)) return null;
+  const id = decodeURIComponent(url.pathname.slice(prefix.length + 1));
   return id === '' || id.includes('/') ? null : id;
 }
 
@@ -19,7 +20,12 @@ function customerIdOf(url: URL): string | null {
  * (`{data, page_meta: {current, previous, next, per_page, pages, count}}`), flat errors.
  */
 export function createRegistryHandler(dataset: SandboxDataset): UpstreamHandler {
-  function customerOf(url: URL): RegistryCustomer | null {
+  function customerOf(url: URL): Pick<RegistryCustomer, 'customer_id'> | null {
+    const indiaId = customerIdOf(url, INDIA_PREFIX);
+    if (indiaId !== null) {
+      const found = dataset.india.find(indiaId);
+      return found !== undefined && found.customer_id === indiaId ? found : null;
+    }
     const id = customerIdOf(url);
     const customer = id === null ? undefined : dataset.find(id);
     return customer !== undefined && customer.customer_id === id ? customer : null;
@@ -30,11 +36,12 @@ export function createRegistryHandler(dataset: SandboxDataset): UpstreamHandler 
     customerOf,
     async answer(req, url) {
       if (req.method !== 'GET') return error(405, 'method_not_allowed', 'GET only');
-      if (url.pathname === PREFIX) {
+      if (url.pathname === PREFIX || url.pathname === INDIA_PREFIX) {
+        const all = url.pathname === PREFIX ? dataset.customers : dataset.india.customers;
         const page = intParam(url, 'page', 1, 1, 1_000_000);
         const perPage = intParam(url, 'per_page', REGISTRY_PER_PAGE_DEFAULT, 1, REGISTRY_PER_PAGE_MAX);
         if (page === null || perPage === null) return error(400, 'invalid_request', `page is 1 or more, per_page 1-${REGISTRY_PER_PAGE_MAX}`);
-        const slice = paginate(dataset.customers, page, perPage);
+        const slice = paginate<unknown>(all, page, perPage);
         return {
           status: 200,
           body: {
@@ -42,6 +49,10 @@ export function createRegistryHandler(dataset: SandboxDataset): UpstreamHandler 
             page_meta: { current: page, previous: slice.previous, next: slice.next, per_page: perPage, pages: slice.pages, count: slice.total },
           },
         };
+      }
+      if (customerIdOf(url, INDIA_PREFIX) !== null) {
+        const customer = customerOf(url);
+        return customer === null ? error(404, 'not_found', 'no such customer') : { status: 200, body: customer };
       }
       if (customerIdOf(url) !== null) {
         const customer = customerOf(url);

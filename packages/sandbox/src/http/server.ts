@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SandboxDataset } from '../data/generate.js';
-import { BadRequest, encodeJson, readJsonBody, send, type UpstreamHandler } from './common.js';
+import { BadRequest, encodeJson, readJsonBody, send, type Reply, type UpstreamHandler } from './common.js';
 import { FaultSpecError, type FaultSpec, type FaultStore } from './faults.js';
 import { malform } from './malformed.js';
 
@@ -13,6 +13,8 @@ export interface ServerContext {
   faults: FaultStore;
   /** Everything a client needs to know but its credentials: seed, sizes, the servers' URLs. */
   info: () => Record<string, unknown>;
+  /** More admin endpoints (remit's lifecycle and webhooks): a reply, or null when the path is not theirs. */
+  moreAdmin?: (req: IncomingMessage, url: URL, path: string) => Promise<Reply | null>;
 }
 
 /**
@@ -41,12 +43,21 @@ async function admin(context: ServerContext, req: IncomingMessage, res: ServerRe
       return reply(200, { cleared: context.faults.clear(filter) });
     }
   }
+  if (context.moreAdmin !== undefined) {
+    const more = await context.moreAdmin(req, url, path);
+    if (more !== null) return reply(more.status, more.body);
+  }
   const one = /^\/__sandbox\/faults\/([^/]+)$/.exec(path);
   if (one?.[1] !== undefined && req.method === 'DELETE') {
     const cleared = context.faults.clear({ id: decodeURIComponent(one[1]) });
     return cleared === 0 ? reply(404, { error: 'not_found', message: 'no such fault' }) : reply(200, { cleared });
   }
   return reply(404, { error: 'not_found', message: 'no such admin endpoint' });
+}
+
+function write(res: ServerResponse, handler: UpstreamHandler, reply: Reply): void {
+  if (reply.text !== undefined) send(res, reply.status, reply.text.content, reply.text.contentType);
+  else send(res, reply.status, handler.encode(reply.body));
 }
 
 export interface RunningServer {
@@ -78,18 +89,17 @@ export async function startUpstreamServer(handler: UpstreamHandler, context: Ser
         return;
       }
       case '500': {
-        const reply = handler.internalError();
-        return send(res, reply.status, handler.encode(reply.body));
+        return write(res, handler, handler.internalError());
       }
       case 'expired_token': {
-        const reply = handler.expireToken(req);
-        return send(res, reply.status, handler.encode(reply.body));
+        return write(res, handler, handler.expireToken(req));
       }
       default:
         break;
     }
     const reply = await handler.answer(req, url);
-    send(res, reply.status, handler.encode(fault?.fault === 'malformed' ? malform(reply.body) : reply.body));
+    if (fault?.fault !== 'malformed') return write(res, handler, reply);
+    write(res, handler, handler.malform === undefined ? { status: reply.status, body: malform(reply.body) } : handler.malform(reply));
   }
 
   const server = createServer((req, res) => {

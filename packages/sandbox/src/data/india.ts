@@ -1,0 +1,812 @@
+import { priceOn } from './catalog.js';
+import { addMonths, firstDayOf, fromDayNumber, lastDayOf, toDayNumber } from './dates.js';
+import { basisPoints, formatMinor } from './money.js';
+import { createRandom, hash32, type Random } from './random.js';
+import type { SandboxDataConfig } from './generate.js';
+
+/**
+ * The India book's data set: customers with PANs, remit LRS orders (quotes, payments,
+ * settlements, refunds, status history) and the usbroker account each remittance funds
+ * (wires, orders with fills, dividends, withholding, fees, the daily-ledger rows). A pure
+ * function of (config, customer index); a running sandbox then mutates the remit objects
+ * through its admin API (`advance`).
+ */
+
+export const INDIA_US_SYMBOLS = ['AAPL', 'MSFT', 'NVDA', 'JPM', 'SPY'] as const;
+/** Real CUSIPs of the symbols (public identifiers). */
+export const CUSIPS: Readonly<Record<string, string>> = { AAPL: '037833100', MSFT: '594918104', NVDA: '67066G104', JPM: '46625H100', SPY: '78462F103' };
+
+export interface IndiaCustomer {
+  customer_id: string;
+  name: string;
+  email: string;
+  pan: string;
+  remit_customer_id: string;
+  usbroker_account_no: string;
+  partner_id: string;
+  created_at: string;
+}
+
+export type RemitOrderStatus = 'active' | 'paid' | 'failed' | 'action_required' | 'cancelled' | 'under_review' | 'expired';
+export type RemitPaymentStatus = 'success' | 'failed' | 'action_required' | 'in_progress';
+
+export interface RemitMoneyWire {
+  amount: number;
+  currency: string;
+}
+export interface RemitQuoteWire {
+  id: string;
+  from: RemitMoneyWire;
+  to: RemitMoneyWire;
+  fx_rate: string;
+  bank_code: string | null;
+  total_tax: string;
+  expires_at: string;
+  created_at: string;
+}
+export interface RemitOrderWire {
+  id: string;
+  customer_id: string;
+  status: RemitOrderStatus;
+  currency: 'INR';
+  amount: number;
+  purpose_code: string | null;
+  reference_number: string | null;
+  quote_id: string | null;
+  created_at: string;
+  updated_at: string;
+  notes: Record<string, string>;
+}
+export interface RemitPaymentWire {
+  id: string;
+  customer_id: string;
+  payin_id: string;
+  payin_type: 'orders';
+  status: RemitPaymentStatus;
+  currency: 'INR';
+  amount: number;
+  purpose_code: string | null;
+  transaction_reference_number: string | null;
+  settlement_id: string | null;
+  funds_available: boolean;
+  payment_method: string | null;
+  error_code: string | null;
+  created_at: string;
+  updated_at: string;
+}
+export interface RemitSettlementWire {
+  id: string;
+  status: 'settled';
+  amount: number;
+  currency: 'USD';
+  fees: { fx_fee: RemitMoneyWire; txn_fee: RemitMoneyWire };
+  utr: string | null;
+  created_at: string;
+  updated_at: string;
+}
+export interface RemitRefundWire {
+  id: string;
+  order_id: string;
+  payment_id: string;
+  amount: number;
+  currency: 'INR';
+  created_at: string;
+}
+
+/** A webhook event as remit would send it: `data` is the snapshot at that moment. */
+export interface RemitEvent {
+  entity_type: 'orders' | 'payment';
+  event_type: string;
+  data: RemitOrderWire | RemitPaymentWire;
+}
+
+/** One LRS order and everything hanging off it. Mutable: the admin API advances it. */
+export interface Remittance {
+  customer_id: string;
+  order: RemitOrderWire;
+  quote: RemitQuoteWire;
+  payment: RemitPaymentWire | null;
+  settlement: RemitSettlementWire | null;
+  refund: RemitRefundWire | null;
+  /** Every event in the order it happened (seeded ones, then the admin's). */
+  history: RemitEvent[];
+  /** The usbroker wire that carried its USD; null when none (not paid, refunded, unsettled). */
+  wire_id: string | null;
+}
+
+export interface UsbrokerOrderWire {
+  order_id: string;
+  client_order_id: string | null;
+  symbol: string;
+  side: 'BUY' | 'SELL';
+  qty: string | null;
+  notional: string | null;
+  filled_qty: string;
+  avg_fill_price: string | null;
+  status: 'filled' | 'partially_filled' | 'cancelled' | 'rejected';
+  submitted_at: string;
+  filled_at: string | null;
+  cost_type: 'quantity' | 'full_portfolio_cost';
+}
+
+export interface UsbrokerWireRecord {
+  transfer_id: string;
+  account_no: string;
+  direction: 'IN' | 'OUT';
+  amount: string;
+  currency: 'USD';
+  status: 'completed' | 'pending' | 'returned';
+  value_date: string;
+}
+
+export const DAILY_LEDGER_COLUMNS = [
+  'report_date',
+  'firm_id',
+  'account_no',
+  'txn_no',
+  'row_code',
+  'symbol',
+  'cusip',
+  'side',
+  'quantity',
+  'price',
+  'principal',
+  'commission',
+  'sec_fee',
+  'taf_fee',
+  'ifsca_fee',
+  'other_fee',
+  'amount',
+  'currency',
+  'trade_date',
+  'settle_date',
+  'pay_date',
+  'per_share',
+  'wht_rate',
+  'tax_code',
+  'ref_txn_no',
+  'description',
+] as const;
+export type DailyLedgerColumn = (typeof DAILY_LEDGER_COLUMNS)[number];
+export const EMPTY_ROW = Object.freeze(Object.fromEntries(DAILY_LEDGER_COLUMNS.map((c) => [c, ''])) as DailyLedgerRow);
+/** A daily-ledger row: every column a string, `''` when not applicable. `firm_id` is filled when served. */
+export type DailyLedgerRow = Record<DailyLedgerColumn, string>;
+
+export interface IndiaCustomerData {
+  index: number;
+  customer: IndiaCustomer;
+  account: { account_no: string; status: 'active' | 'trading_halted' | 'inactive' };
+  /** Oldest first. */
+  remittances: Remittance[];
+  /** Ascending order_id. */
+  orders: UsbrokerOrderWire[];
+  /** Ascending transfer_id. */
+  wires: UsbrokerWireRecord[];
+  /** Cash rows, chronological (report_date order); the account's whole cash history. */
+  rows: DailyLedgerRow[];
+}
+
+function pad(n: number, width: number): string {
+  return String(n).padStart(width, '0');
+}
+
+const FIRST = ['Aarav', 'Priya', 'Rohan', 'Ananya', 'Vikram', 'Isha', 'Karan', 'Meera', 'Arjun', 'Divya', 'Rahul', 'Sneha', 'Aditya', 'Kavya', 'Nikhil', 'Pooja'];
+const LAST = ['Sharma', 'Iyer', 'Patel', 'Reddy', 'Nair', 'Gupta', 'Menon', 'Kapoor', 'Rao', 'Joshi', 'Mehta', 'Bose', 'Das', 'Kulkarni'];
+const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+const PARTNERS = ['partner_alpha', 'partner_beta', 'partner_gamma'];
+const BANKS = ['HDFC', 'ICIC', 'SBIN', 'UTIB', 'KKBK'];
+const MINUTE_MS = 60_000;
+
+function periodOf(config: SandboxDataConfig): { from: string; to: string } {
+  return { from: firstDayOf(config.startMonth), to: lastDayOf(addMonths(config.startMonth, config.months - 1)) };
+}
+
+/** Customer `index` (from 1) as the registry lists it: cheap, without its records. */
+export function indiaCustomer(config: SandboxDataConfig, index: number): IndiaCustomer {
+  const random = createRandom(`${config.seed}:india-name:${index}`);
+  const first = random.pick(FIRST);
+  const last = random.pick(LAST);
+  // PAN: AAAPL9999A — 3 letters, P (individual), the surname's initial, 4 digits, a letter. The first
+  // three letters and the digits spell the index (unique within a seed), offset by the seed.
+  const block = (hash32(`${config.seed}:pan`) + Math.floor(index / 10_000)) % (26 * 26 * 26);
+  const three = LETTERS[Math.floor(block / 676)]! + LETTERS[Math.floor(block / 26) % 26]! + LETTERS[block % 26]!;
+  const pan = `${three}P${last[0]!.toUpperCase()}${pad(index % 10_000, 4)}${random.pick([...LETTERS])}`;
+  const createdMs = Date.parse(`${periodOf(config).from}T00:00:00Z`) - 90 * 86_400_000 + index * MINUTE_MS;
+  return {
+    customer_id: `IND-${pad(index, 6)}`,
+    name: `${first} ${last}`,
+    email: `${first.toLowerCase()}.${last.toLowerCase()}.${index}@example.in`,
+    pan,
+    remit_customer_id: `cust_${config.seed}_${pad(index, 6)}`,
+    usbroker_account_no: `USB-${pad(index, 6)}`,
+    partner_id: random.pick(PARTNERS),
+    created_at: iso(createdMs),
+  };
+}
+
+export function iso(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+const isWeekday = (day: number) => {
+  const dow = new Date(day * 86_400_000).getUTCDay();
+  return dow !== 0 && dow !== 6;
+};
+
+export function nextWeekday(date: string): string {
+  let day = toDayNumber(date) + 1;
+  while (!isWeekday(day)) day++;
+  return fromDayNumber(day);
+}
+
+/** Mid rate INR→USD (USD per INR) of a day, in 1e-8 units: ±4 % around 0.0115. */
+export function midRateE8(seed: number, date: string): bigint {
+  return (1_150_000n * BigInt(960 + (hash32(`${seed}:mid:${date}`) % 81))) / 1000n;
+}
+
+export function formatScaled(value: bigint, places: number): string {
+  const scale = 10n ** BigInt(places);
+  const sign = value < 0n ? '-' : '';
+  const abs = value < 0n ? -value : value;
+  return `${sign}${abs / scale}.${(abs % scale).toString().padStart(places, '0')}`;
+}
+
+/** Micro-shares → `"10"`, `"2.345678"`. */
+export function formatQty(micro: bigint): string {
+  const whole = micro / 1_000_000n;
+  const fraction = (micro % 1_000_000n).toString().padStart(6, '0').replace(/0+$/, '');
+  return fraction === '' ? whole.toString() : `${whole}.${fraction}`;
+}
+
+const ceilDiv = (a: bigint, b: bigint) => (a + b - 1n) / b;
+const roundDiv = (a: bigint, b: bigint) => (a * 2n + b) / (b * 2n);
+
+/** TCS on LRS (investment): rate and threshold by date (india-tax.md). */
+const TCS_RULES = [
+  { from: '2020-10-01', pct: 5n, thresholdPaise: 7_00_000_00n },
+  { from: '2023-10-01', pct: 20n, thresholdPaise: 7_00_000_00n },
+  { from: '2025-04-01', pct: 20n, thresholdPaise: 10_00_000_00n },
+];
+
+export function tcsPaise(date: string, priorPaise: bigint, amountPaise: bigint): bigint {
+  const rule = [...TCS_RULES].reverse().find((r) => r.from <= date);
+  if (rule === undefined) return 0n;
+  const start = priorPaise > rule.thresholdPaise ? priorPaise : rule.thresholdPaise;
+  const excess = priorPaise + amountPaise - start;
+  return excess > 0n ? roundDiv(excess * rule.pct, 100n) : 0n;
+}
+
+function fyOf(date: string): string {
+  const year = Number(date.slice(0, 4));
+  return Number(date.slice(5, 7)) >= 4 ? String(year) : String(year - 1);
+}
+
+/** Fees of a trade (cents), nominal: the bundled price then puts any rounding into the commission. */
+export function nominalFees(side: 'BUY' | 'SELL', principal: bigint, qtyMicro: bigint) {
+  const commission = basisPoints(principal, 10n) > 1n ? basisPoints(principal, 10n) : 1n;
+  const ifsca = basisPoints(principal, 1n);
+  const sec = side === 'SELL' ? roundDiv(principal * 278n, 10_000_000n) : 0n;
+  const tafRaw = side === 'SELL' ? ceilDiv(qtyMicro * 166n, 10_000_000_000n) : 0n;
+  const taf = tafRaw > 830n ? 830n : tafRaw;
+  return { commission, sec, taf, ifsca };
+}
+
+type Final = 'paid' | 'refunded' | 'failed' | 'action_required' | 'cancelled' | 'under_review' | 'expired' | 'active';
+type Variant = Final | 'paid_no_utr' | 'paid_no_purpose' | 'paid_unsettled' | 'paid_wire_pending' | 'paid_split';
+
+/** The second record of customer i shows variant (i − 1) mod 13: a dozen customers show them all. */
+export const REMIT_SHOWCASE: readonly Variant[] = [
+  'paid_split',
+  'active',
+  'failed',
+  'action_required',
+  'cancelled',
+  'under_review',
+  'expired',
+  'refunded',
+  'paid_no_utr',
+  'paid_no_purpose',
+  'paid_unsettled',
+  'paid_wire_pending',
+  'paid',
+];
+type OtherKind = 'external_wire' | 'withdraw' | 'dividend' | 'fee';
+/** The fourth record of customer i is kind (i − 1) mod 4. */
+const OTHER_SHOWCASE: readonly OtherKind[] = ['external_wire', 'withdraw', 'dividend', 'fee'];
+
+interface Draft {
+  value_date: string;
+  cents: bigint;
+  status: 'completed' | 'pending';
+  remittances: Remittance[];
+  transfer_id: string;
+  credited: boolean;
+}
+
+/** The snapshots are flat but for an order's `notes`. */
+const clone = <T extends object>(value: T): T => ('notes' in value ? { ...value, notes: { ...(value.notes as object) } } : { ...value });
+
+/** The India records of customer `index` (from 1): a pure function of (config, index). */
+export function generateIndiaCustomerData(config: SandboxDataConfig, index: number): IndiaCustomerData {
+  const customer = indiaCustomer(config, index);
+  const random: Random = createRandom(`${config.seed}:india:${index}`);
+  const S = String(config.seed);
+  const I = pad(index, 6);
+  const account = customer.usbroker_account_no;
+  const period = periodOf(config);
+  const weekdays: number[] = [];
+  for (let day = toDayNumber(period.from); day <= toDayNumber(period.to); day++) if (isWeekday(day)) weekdays.push(day);
+  const dates = Array.from({ length: config.recordsPerCustomer }, () => weekdays[random.int(0, weekdays.length - 1)]!)
+    .sort((a, b) => a - b)
+    .map(fromDayNumber);
+
+  const data: IndiaCustomerData = {
+    index,
+    customer,
+    account: { account_no: account, status: index % 10 === 0 ? 'trading_halted' : 'active' },
+    remittances: [],
+    orders: [],
+    wires: [],
+    rows: [],
+  };
+  const wht = index % 9 === 0 ? 30n : 25n;
+  let cash = 0n;
+  const held = new Map<string, { qty: bigint; cost: bigint }>();
+  const drafts: Draft[] = [];
+  const wireCount = new Map<string, number>();
+  const fyPaid = new Map<string, bigint>();
+  const wireId = (date: string) => {
+    const k = (wireCount.get(date) ?? 0) + 1;
+    wireCount.set(date, k);
+    return `WIR-${S}-${date.replaceAll('-', '')}-${I}-${pad(k, 2)}`;
+  };
+  const row = (cells: Partial<DailyLedgerRow>): DailyLedgerRow => ({ ...EMPTY_ROW, account_no: account, currency: 'USD', ...cells });
+  const creditDrafts = (through: string) => {
+    for (const draft of drafts) {
+      if (draft.credited || draft.status !== 'completed' || draft.value_date > through) continue;
+      draft.credited = true;
+      cash += draft.cents;
+      data.rows.push(
+        row({
+          report_date: draft.value_date,
+          txn_no: `TXN-${draft.transfer_id}`,
+          row_code: 'WIREI',
+          amount: formatMinor(draft.cents),
+          settle_date: draft.value_date,
+          description: `Wire in (${draft.remittances.length} remittance${draft.remittances.length === 1 ? '' : 's'})`,
+        }),
+      );
+    }
+  };
+
+  // ---- remit ----
+  const remittance = (seq: number, k: number, date: string, t0: number, variant: Variant): Remittance => {
+    const tail = `${S}_${I}_${pad(seq, 5)}_${k}`;
+    const inr = BigInt(random.int(50, 1_500)) * 1_000_00n;
+    const mid = midRateE8(config.seed, date);
+    const markup = BigInt(random.int(50, 150));
+    const rateMicro = (mid * (10_000n - markup)) / 10_000n / 100n;
+    const usdCents = roundDiv(inr * rateMicro, 1_000_000n);
+    const fy = fyOf(date);
+    const prior = fyPaid.get(fy) ?? 0n;
+    const final: Final = variant.startsWith('paid') ? 'paid' : (variant as Final);
+    const bank = random.pick(BANKS);
+    const purpose = variant === 'paid_no_purpose' ? null : random.chance(0.85) ? 'S0001' : 'S0002';
+    const quote: RemitQuoteWire = {
+      id: `quote_${tail}`,
+      from: { amount: Number(inr), currency: 'INR' },
+      to: { amount: Number(usdCents), currency: 'USD' },
+      fx_rate: formatScaled(rateMicro, 6),
+      bank_code: `${bank}0${pad(random.int(0, 999_999), 6)}`,
+      total_tax: formatMinor(tcsPaise(date, prior, inr)),
+      expires_at: iso(t0 + 27 * MINUTE_MS),
+      created_at: iso(t0 - 3 * MINUTE_MS),
+    };
+    if (final === 'paid' || final === 'refunded') fyPaid.set(fy, prior + inr);
+    const order: RemitOrderWire = {
+      id: `order_${tail}`,
+      customer_id: customer.remit_customer_id,
+      status: 'active',
+      currency: 'INR',
+      amount: Number(inr),
+      purpose_code: purpose,
+      reference_number: `LRS-${tail}`,
+      quote_id: quote.id,
+      created_at: iso(t0),
+      updated_at: iso(t0),
+      notes: { ledger_customer_id: customer.customer_id },
+    };
+    const r: Remittance = { customer_id: customer.customer_id, order, quote, payment: null, settlement: null, refund: null, history: [], wire_id: null };
+    const orderEvent = (status: RemitOrderStatus, at: number) => {
+      order.status = status;
+      order.updated_at = iso(at);
+      r.history.push({ entity_type: 'orders', event_type: status, data: clone(order) });
+    };
+    const paymentEvent = (event: string, at: number, change: Partial<RemitPaymentWire>) => {
+      Object.assign(r.payment!, change, { updated_at: iso(at) });
+      r.history.push({ entity_type: 'payment', event_type: event, data: clone(r.payment!) });
+    };
+    r.history.push({ entity_type: 'orders', event_type: 'active', data: clone(order) });
+    const pay = () => {
+      r.payment = {
+        id: `payt_${tail}`,
+        customer_id: customer.remit_customer_id,
+        payin_id: order.id,
+        payin_type: 'orders',
+        status: 'in_progress',
+        currency: 'INR',
+        amount: Number(inr),
+        purpose_code: purpose,
+        transaction_reference_number: null,
+        settlement_id: null,
+        funds_available: false,
+        payment_method: random.pick(['netbanking', 'upi', 'neft']),
+        error_code: null,
+        created_at: iso(t0 + 5 * MINUTE_MS),
+        updated_at: iso(t0 + 5 * MINUTE_MS),
+      };
+      r.history.push({ entity_type: 'payment', event_type: 'in_progress', data: clone(r.payment) });
+    };
+    const trn = () => `TRN${S.replace('-', 'M')}${I}${pad(seq, 5)}${k}`;
+    switch (final) {
+      case 'paid':
+      case 'refunded':
+        pay();
+        paymentEvent('success', t0 + 10 * MINUTE_MS, { status: 'success', transaction_reference_number: trn() });
+        paymentEvent('funds_available', t0 + 60 * MINUTE_MS, { funds_available: true });
+        orderEvent('paid', t0 + 60 * MINUTE_MS);
+        if (final === 'refunded') {
+          const at = t0 + 180 * MINUTE_MS;
+          paymentEvent('failed', at, { status: 'failed', funds_available: false, error_code: 'REFUNDED' });
+          orderEvent('failed', at);
+          r.refund = { id: `refund_${tail}`, order_id: order.id, payment_id: r.payment!.id, amount: Number(inr), currency: 'INR', created_at: iso(at) };
+        }
+        break;
+      case 'failed':
+        pay();
+        paymentEvent('failed', t0 + 10 * MINUTE_MS, { status: 'failed', error_code: 'PAYMENT_DECLINED' });
+        orderEvent('failed', t0 + 11 * MINUTE_MS);
+        break;
+      case 'action_required':
+        pay();
+        paymentEvent('success', t0 + 10 * MINUTE_MS, { status: 'success', transaction_reference_number: trn() });
+        orderEvent('action_required', t0 + 12 * MINUTE_MS);
+        break;
+      case 'under_review':
+        pay();
+        orderEvent('under_review', t0 + 15 * MINUTE_MS);
+        break;
+      case 'active':
+        if (random.chance(0.5)) pay();
+        break;
+      case 'cancelled':
+        orderEvent('cancelled', t0 + 20 * MINUTE_MS);
+        break;
+      case 'expired':
+        orderEvent('expired', t0 + 27 * MINUTE_MS);
+        break;
+    }
+    data.remittances.push(r);
+    return r;
+  };
+
+  const settle = (r: Remittance, variant: Variant, draftFor: (valueDate: string) => Draft) => {
+    if (variant === 'paid_unsettled') return;
+    const valueDate = nextWeekday(r.order.created_at.slice(0, 10));
+    const at = Date.parse(`${valueDate}T06:00:00Z`);
+    const usd = BigInt(r.quote.to.amount);
+    const inr = BigInt(r.order.amount);
+    const utr =
+      variant === 'paid_no_utr'
+        ? null
+        : inr >= 2_00_000_00n
+          ? `${r.quote.bank_code!.slice(0, 4)}R${valueDate.replaceAll('-', '')}${pad(random.int(0, 999_999_999), 9)}`
+          : `${r.quote.bank_code!.slice(0, 4)}N${valueDate.slice(2, 4)}${pad(random.int(0, 999_999_999), 9)}`;
+    r.settlement = {
+      id: r.order.id.replace('order_', 'setl_'),
+      status: 'settled',
+      amount: Number(usd),
+      currency: 'USD',
+      fees: { fx_fee: { amount: Number(basisPoints(usd, 10n)), currency: 'USD' }, txn_fee: { amount: 500, currency: 'USD' } },
+      utr,
+      created_at: iso(at),
+      updated_at: iso(at),
+    };
+    Object.assign(r.payment!, { settlement_id: r.settlement.id, updated_at: iso(at) });
+    r.history.push({ entity_type: 'payment', event_type: 'settled', data: clone(r.payment!) });
+    const draft = draftFor(valueDate);
+    draft.cents += usd;
+    draft.remittances.push(r);
+    r.wire_id = draft.transfer_id;
+  };
+
+  const regularDraft = (valueDate: string): Draft => {
+    const found = drafts.find((d) => d.value_date === valueDate && d.status === 'completed' && !d.credited);
+    if (found !== undefined) return found;
+    const draft: Draft = { value_date: valueDate, cents: 0n, status: 'completed', remittances: [], transfer_id: wireId(valueDate), credited: false };
+    drafts.push(draft);
+    return draft;
+  };
+
+  const remit = (seq: number, date: string, variant: Variant) => {
+    const t0 = Date.parse(`${date}T04:00:00Z`) + random.int(0, 360) * MINUTE_MS;
+    if (variant === 'paid_split') {
+      for (const k of [1, 2]) settle(remittance(seq, k, date, t0 + (k - 1) * MINUTE_MS, 'paid'), 'paid', regularDraft);
+      return;
+    }
+    const r = remittance(seq, 1, date, t0, variant);
+    if (r.order.status !== 'paid') return;
+    if (variant === 'paid_wire_pending') {
+      settle(r, variant, (valueDate) => {
+        const draft: Draft = { value_date: valueDate, cents: 0n, status: 'pending', remittances: [], transfer_id: wireId(valueDate), credited: false };
+        drafts.push(draft);
+        return draft;
+      });
+      return;
+    }
+    settle(r, variant, regularDraft);
+  };
+
+  const randomRemitVariant = (): Variant => {
+    const roll = random.int(0, 99);
+    if (roll < 12) return 'paid_split';
+    if (roll < 70) return random.chance(0.1) ? 'paid_no_utr' : 'paid';
+    return random.pick(['refunded', 'failed', 'action_required', 'cancelled', 'under_review', 'expired', 'active', 'paid_no_purpose', 'paid_unsettled'] as const);
+  };
+
+  // ---- broker ----
+  const trade = (seq: number, date: string, side: 'BUY' | 'SELL', symbol: string, kind: 'quantity' | 'full_portfolio_cost', size: bigint): boolean => {
+    const m = priceOn(config.seed, symbol, date);
+    const submitted = Date.parse(`${date}T14:30:00Z`) + random.int(0, 300) * 60_000;
+    const base = {
+      order_id: `ORD-${S}-${I}-${pad(seq, 5)}`,
+      client_order_id: random.chance(0.9) ? `CL-${S}-${I}-${pad(seq, 5)}` : null,
+      symbol,
+      side,
+      submitted_at: iso(submitted),
+    };
+    const roll = random.int(0, 99);
+    const status: UsbrokerOrderWire['status'] = roll < 4 ? 'cancelled' : roll < 7 ? 'rejected' : roll < 15 ? 'partially_filled' : 'filled';
+    let qtyMicro: bigint;
+    let principal: bigint;
+    let executed: bigint;
+    let avg: string;
+    let fees: ReturnType<typeof nominalFees>;
+    if (kind === 'full_portfolio_cost') {
+      // size: the notional in cents (whole dollars); the full cost, fees included.
+      executed = status === 'partially_filled' ? (size * BigInt(random.int(50, 99))) / 100n : size;
+      fees = nominalFees(side, executed, 0n);
+      qtyMicro = ((executed - fees.commission - fees.ifsca) * 1_000_000n) / m;
+      if (qtyMicro <= 0n) return false;
+      principal = roundDiv(qtyMicro * m, 1_000_000n);
+      fees.commission = executed - principal - fees.ifsca;
+      avg = formatScaled(ceilDiv(executed * 10_000_000_000n, qtyMicro), 6);
+    } else {
+      // size: micro-shares ordered.
+      const whole = size % 1_000_000n === 0n;
+      const filled = status === 'partially_filled' && whole && size >= 2_000_000n ? BigInt(random.int(1, Number(size / 1_000_000n) - 1)) * 1_000_000n : size;
+      qtyMicro = filled;
+      principal = roundDiv(qtyMicro * m, 1_000_000n);
+      fees = nominalFees(side, principal, qtyMicro);
+      const total = fees.commission + fees.sec + fees.taf + fees.ifsca;
+      if (whole || filled % 1_000_000n === 0n) {
+        const n = qtyMicro / 1_000_000n;
+        const bundled = side === 'BUY' ? m + ceilDiv(total, n) : m - ceilDiv(total, n);
+        if (bundled <= 0n) return false;
+        executed = n * bundled;
+        avg = formatMinor(bundled);
+      } else {
+        executed = side === 'BUY' ? principal + total : principal - total;
+        if (executed <= 0n) return false;
+        avg = formatScaled(ceilDiv(executed * 10_000_000_000n, qtyMicro), 6);
+      }
+      fees.commission = side === 'BUY' ? executed - principal - fees.sec - fees.taf - fees.ifsca : principal - executed - fees.sec - fees.taf - fees.ifsca;
+    }
+    // A quantity order too small to fill in part (under 2 shares, or fractional) is filled.
+    const finalStatus = status === 'partially_filled' && kind === 'quantity' && qtyMicro === size ? 'filled' : status;
+    if (side === 'BUY' && executed > cash) return false;
+    const unfilled = finalStatus === 'cancelled' || finalStatus === 'rejected';
+    // A TRD row is matched to its order by account, symbol, side, quantity and trade date: keep that unique.
+    const quantity = formatQty(qtyMicro);
+    if (!unfilled && data.rows.some((r) => r.row_code === 'TRD' && r.trade_date === date && r.symbol === symbol && r.side === side && r.quantity === quantity)) return false;
+    const order: UsbrokerOrderWire = {
+      ...base,
+      qty: kind === 'quantity' ? formatQty(size) : null,
+      notional: kind === 'full_portfolio_cost' ? formatMinor(size) : null,
+      filled_qty: unfilled ? '0' : formatQty(qtyMicro),
+      avg_fill_price: unfilled ? null : avg,
+      status: finalStatus,
+      filled_at: unfilled ? null : iso(submitted + 2_000),
+      cost_type: kind,
+    };
+    data.orders.push(order);
+    if (unfilled) return true;
+    const position = held.get(symbol) ?? { qty: 0n, cost: 0n };
+    if (side === 'BUY') {
+      cash -= executed;
+      held.set(symbol, { qty: position.qty + qtyMicro, cost: position.cost + executed });
+    } else {
+      cash += executed;
+      const cost = position.qty === qtyMicro ? 0n : position.cost - roundDiv(position.cost * qtyMicro, position.qty);
+      held.set(symbol, { qty: position.qty - qtyMicro, cost });
+    }
+    const sign = side === 'BUY' ? -1n : 1n;
+    const neg = (v: bigint) => formatMinor(-v);
+    data.rows.push(
+      row({
+        report_date: date,
+        txn_no: `TXN-${S}-${I}-${pad(seq, 5)}-1`,
+        row_code: 'TRD',
+        symbol,
+        cusip: CUSIPS[symbol] ?? '',
+        side,
+        quantity: formatQty(qtyMicro),
+        price: formatMinor(m),
+        principal: formatMinor(sign * principal),
+        commission: neg(fees.commission),
+        sec_fee: neg(fees.sec),
+        taf_fee: neg(fees.taf),
+        ifsca_fee: neg(fees.ifsca),
+        amount: formatMinor(sign * executed),
+        trade_date: date,
+        settle_date: nextWeekday(date),
+        description: `${side === 'BUY' ? 'Bought' : 'Sold'} ${formatQty(qtyMicro)} ${symbol}`,
+      }),
+    );
+    return true;
+  };
+
+  const heldSymbols = () => [...held.entries()].filter(([, p]) => p.qty > 0n).map(([s]) => s).sort();
+  let previousDate = period.from;
+
+  const attempts: Record<string, (seq: number, date: string) => boolean> = {
+    buy_quantity(seq, date) {
+      if (cash < 50_00n) return false;
+      const symbol = random.pick(INDIA_US_SYMBOLS);
+      const budget = (cash * BigInt(random.int(10, 60))) / 100n;
+      const n = (budget * 10_000n) / (priceOn(config.seed, symbol, date) * 10_020n);
+      if (n < 1n) return false;
+      return trade(seq, date, 'BUY', symbol, 'quantity', BigInt(random.int(1, Number(n > 1000n ? 1000n : n))) * 1_000_000n);
+    },
+    buy_fpc(seq, date) {
+      if (cash < 50_00n) return false;
+      const dollars = (cash * BigInt(random.int(10, 60))) / 100n / 100n;
+      if (dollars < 10n) return false;
+      return trade(seq, date, 'BUY', random.pick(INDIA_US_SYMBOLS), 'full_portfolio_cost', dollars * 100n);
+    },
+    sell(seq, date) {
+      const symbols = heldSymbols();
+      if (symbols.length === 0) return false;
+      const symbol = random.pick(symbols);
+      const qty = held.get(symbol)!.qty;
+      const size = qty >= 1_000_000n ? BigInt(random.int(1, Number(qty / 1_000_000n > 1000n ? 1000n : qty / 1_000_000n))) * 1_000_000n : qty;
+      return trade(seq, date, 'SELL', symbol, 'quantity', size);
+    },
+    dividend(seq, date) {
+      const symbols = heldSymbols().filter((s) => held.get(s)!.qty >= 1_000_000n);
+      if (symbols.length === 0) return false;
+      const symbol = random.pick(symbols);
+      const shares = held.get(symbol)!.qty;
+      const perShare = BigInt(random.int(10, 150));
+      const gross = roundDiv(shares * perShare, 1_000_000n);
+      const tax = roundDiv(gross * wht, 100n);
+      if (gross < 100n || tax < 1n) return false;
+      const exDay = Math.max(toDayNumber(previousDate) + (previousDate < date ? 1 : 0), toDayNumber(date) - 14);
+      const exDate = fromDayNumber(Math.min(exDay, toDayNumber(date)));
+      const divTxn = `TXN-${S}-${I}-${pad(seq, 5)}-1`;
+      const common = { report_date: date, symbol, cusip: CUSIPS[symbol] ?? '', quantity: formatQty(shares), trade_date: exDate, pay_date: date, per_share: formatMinor(perShare) };
+      data.rows.push(row({ ...common, txn_no: divTxn, row_code: 'DIV', amount: formatMinor(gross), description: `Dividend ${symbol}` }));
+      data.rows.push(
+        row({
+          ...common,
+          txn_no: `TXN-${S}-${I}-${pad(seq, 5)}-2`,
+          row_code: 'DIVNRA',
+          amount: formatMinor(-tax),
+          wht_rate: wht === 25n ? '0.25' : '0.30',
+          tax_code: 'NRA',
+          ref_txn_no: divTxn,
+          description: `US withholding on ${symbol} dividend`,
+        }),
+      );
+      cash += gross - tax;
+      return true;
+    },
+    fee(seq, date) {
+      const fee = BigInt(random.int(5, 25)) * 100n;
+      if (cash < fee) return false;
+      cash -= fee;
+      data.rows.push(
+        row({ report_date: date, txn_no: `TXN-${S}-${I}-${pad(seq, 5)}-1`, row_code: 'FEE', amount: formatMinor(-fee), description: random.pick(['Account maintenance fee', 'ADR custody fee', 'Wire fee']) }),
+      );
+      return true;
+    },
+    withdraw(seq, date) {
+      if (cash < 100_00n) return false;
+      const amount = (cash * BigInt(random.int(10, 50))) / 100n;
+      const returned = random.chance(0.3);
+      const transfer_id = wireId(date);
+      data.wires.push({ transfer_id, account_no: account, direction: 'OUT', amount: formatMinor(amount), currency: 'USD', status: returned ? 'returned' : 'completed', value_date: date });
+      if (returned) return true;
+      cash -= amount;
+      data.rows.push(row({ report_date: date, txn_no: `TXN-${transfer_id}`, row_code: 'WIREO', amount: formatMinor(-amount), settle_date: date, description: 'Wire out' }));
+      return true;
+    },
+    external_wire(_seq, date) {
+      const amount = BigInt(random.int(1_000, 20_000)) * 100n;
+      const transfer_id = wireId(date);
+      data.wires.push({ transfer_id, account_no: account, direction: 'IN', amount: formatMinor(amount), currency: 'USD', status: 'completed', value_date: date });
+      cash += amount;
+      data.rows.push(row({ report_date: date, txn_no: `TXN-${transfer_id}`, row_code: 'WIREI', amount: formatMinor(amount), settle_date: date, description: 'Wire in (no remittance)' }));
+      return true;
+    },
+  };
+  const fallbackRemit = (seq: number, date: string) => {
+    remit(seq, date, 'paid');
+    return true;
+  };
+
+  dates.forEach((date, k) => {
+    const seq = k + 1;
+    creditDrafts(date);
+    if (seq === 1) remit(seq, date, index % 4 === 1 ? 'paid_split' : 'paid');
+    else if (seq === 2) remit(seq, date, REMIT_SHOWCASE[(index - 1) % REMIT_SHOWCASE.length]!);
+    else {
+      let kinds: string[];
+      if (seq === 3) kinds = [index % 2 === 1 ? 'buy_quantity' : 'buy_fpc', 'buy_quantity', 'buy_fpc'];
+      else if (seq === 4) kinds = [OTHER_SHOWCASE[(index - 1) % OTHER_SHOWCASE.length]!];
+      else {
+        const roll = random.int(0, 99);
+        kinds = roll < 25 ? ['remit'] : roll < 40 ? ['buy_quantity'] : roll < 55 ? ['buy_fpc'] : roll < 75 ? ['sell'] : roll < 85 ? ['dividend'] : roll < 90 ? ['fee'] : roll < 97 ? ['withdraw'] : ['external_wire'];
+      }
+      let done = false;
+      for (const kind of kinds) {
+        if (kind === 'remit') {
+          remit(seq, date, randomRemitVariant());
+          done = true;
+        } else done = attempts[kind]!(seq, date);
+        if (done) break;
+      }
+      if (!done) fallbackRemit(seq, date);
+    }
+    previousDate = date;
+  });
+  creditDrafts(period.to);
+  for (const draft of drafts) {
+    const status = draft.status === 'pending' || !draft.credited ? 'pending' : 'completed';
+    data.wires.push({ transfer_id: draft.transfer_id, account_no: account, direction: 'IN', amount: formatMinor(draft.cents), currency: 'USD', status, value_date: draft.value_date });
+  }
+  data.wires.sort((a, b) => (a.transfer_id < b.transfer_id ? -1 : 1));
+  data.orders.sort((a, b) => (a.order_id < b.order_id ? -1 : 1));
+  // Stable: rows of one day keep the order they happened in.
+  data.rows.sort((a, b) => (a.report_date < b.report_date ? -1 : a.report_date > b.report_date ? 1 : 0));
+  return data;
+}
+
+/** The position of each symbol held at the end of the data: quantity and cost (executed amounts, average cost). */
+export function positionsOf(data: IndiaCustomerData): Map<string, { qtyMicro: bigint; costCents: bigint }> {
+  const held = new Map<string, { qtyMicro: bigint; costCents: bigint }>();
+  for (const r of data.rows) {
+    if (r.row_code !== 'TRD') continue;
+    const q = parseQtyMicro(r.quantity);
+    const executed = parseCents(r.amount);
+    const p = held.get(r.symbol) ?? { qtyMicro: 0n, costCents: 0n };
+    if (r.side === 'BUY') held.set(r.symbol, { qtyMicro: p.qtyMicro + q, costCents: p.costCents - executed });
+    else {
+      const cost = p.qtyMicro === q ? 0n : p.costCents - roundDiv(p.costCents * q, p.qtyMicro);
+      held.set(r.symbol, { qtyMicro: p.qtyMicro - q, costCents: cost });
+    }
+  }
+  return held;
+}
+
+export function parseQtyMicro(text: string): bigint {
+  const [whole = '0', fraction = ''] = text.split('.');
+  return BigInt(whole) * 1_000_000n + BigInt(fraction.padEnd(6, '0') || '0');
+}
+
+export function parseCents(text: string): bigint {
+  const negative = text.startsWith('-');
+  const [whole = '0', fraction = ''] = text.replace('-', '').split('.');
+  const cents = BigInt(whole) * 100n + BigInt(fraction.padEnd(2, '0') || '0');
+  return negative ? -cents : cents;
+}

@@ -1,0 +1,193 @@
+import { expect } from 'chai';
+import {
+  createDataset,
+  dataConfig,
+  generateIndiaCustomerData,
+  indiaCustomer,
+  nextWeekday,
+  parseCents,
+  parseQtyMicro,
+  positionsOf,
+  usbrokerBalance,
+  usbrokerPositions,
+  usbrokerStatement,
+  type IndiaCustomerData,
+} from '../src/index.js';
+import { scaled } from './india-helpers.js';
+
+const CONFIG = dataConfig({ seed: 99, customers: 26, recordsPerCustomer: 30, startMonth: '2026-01', months: 4 });
+
+describe('sandbox India data set', () => {
+  const dataset = createDataset(CONFIG);
+  const all: IndiaCustomerData[] = dataset.india.all();
+  const remittances = all.flatMap((d) => d.remittances);
+
+  describe('determinism', () => {
+    it('gives the same data for the same seed, and other ids and amounts for another', () => {
+      expect(createDataset(CONFIG).india.all()).to.deep.equal(all);
+      expect(generateIndiaCustomerData(CONFIG, 5)).to.deep.equal(all[4]);
+      expect(generateIndiaCustomerData({ ...CONFIG, customers: 1 }, 1)).to.deep.equal(all[0]);
+      const other = generateIndiaCustomerData({ ...CONFIG, seed: 100 }, 1);
+      expect(other.remittances[0]!.order.id).to.match(/^order_100_000001_/);
+      expect(other.rows.map((r) => r.amount)).to.not.deep.equal(all[0]!.rows.map((r) => r.amount));
+    });
+
+    it('gives every customer a PAN, a remit customer id and a broker account, unique in the data set', () => {
+      const customers = dataset.india.customers;
+      for (const key of ['pan', 'remit_customer_id', 'usbroker_account_no', 'customer_id'] as const) expect(new Set(customers.map((c) => c[key])).size).to.equal(customers.length);
+      expect(customers[0]).to.deep.equal(indiaCustomer(CONFIG, 1));
+    });
+  });
+
+  describe('remit', () => {
+    it('has orders in every status, with quotes, payments, settlements with and without UTR and purpose code, and refunds', () => {
+      expect(new Set(remittances.map((r) => r.order.status))).to.deep.equal(new Set(['active', 'paid', 'failed', 'action_required', 'cancelled', 'under_review', 'expired']));
+      expect(new Set(remittances.flatMap((r) => (r.payment === null ? [] : [r.payment.status])))).to.deep.equal(new Set(['success', 'failed', 'in_progress']));
+      for (const r of remittances) {
+        expect(r.order.amount).to.equal(r.quote.from.amount);
+        expect(r.order.quote_id).to.equal(r.quote.id);
+        // to.amount (cents) = from.amount (paise) × fx_rate, half up.
+        const cents = (BigInt(r.quote.from.amount) * scaled(r.quote.fx_rate, 6) * 2n + 1_000_000n) / 2_000_000n;
+        expect(BigInt(r.quote.to.amount)).to.equal(cents);
+        if (r.payment !== null) expect(r.payment).to.include({ payin_id: r.order.id, payin_type: 'orders', amount: r.order.amount, customer_id: r.order.customer_id });
+        if (r.order.status === 'paid') expect(r.payment).to.include({ status: 'success', funds_available: true });
+        if (r.settlement !== null) {
+          expect(r.order.status).to.equal('paid');
+          expect(r.settlement.amount).to.equal(r.quote.to.amount);
+          expect(r.payment!.settlement_id).to.equal(r.settlement.id);
+        }
+        if (r.refund !== null) {
+          expect(r.order.status).to.equal('failed');
+          expect(r.payment).to.include({ status: 'failed', funds_available: false, error_code: 'REFUNDED', settlement_id: null });
+          expect(r.refund).to.include({ order_id: r.order.id, payment_id: r.payment!.id, amount: r.order.amount });
+        }
+        if (r.order.status === 'action_required') expect(r.payment).to.include({ status: 'success', funds_available: false });
+      }
+      expect(remittances.some((r) => r.refund !== null)).to.equal(true);
+      expect(remittances.some((r) => r.settlement?.utr === null)).to.equal(true);
+      expect(remittances.some((r) => r.settlement !== null && r.settlement.utr !== null)).to.equal(true);
+      expect(remittances.some((r) => r.order.purpose_code === null)).to.equal(true);
+      expect(remittances.some((r) => r.order.status === 'paid' && r.settlement === null)).to.equal(true);
+    });
+
+    it('keeps each order’s status history in order, ending at the current snapshot', () => {
+      for (const r of remittances) {
+        const orderEvents = r.history.filter((e) => e.entity_type === 'orders');
+        expect(orderEvents[0]!.event_type).to.equal('active');
+        expect(orderEvents.at(-1)!.data).to.deep.equal(r.order);
+        if (r.payment !== null) expect(r.history.filter((e) => e.entity_type === 'payment').at(-1)!.data).to.deep.equal(r.payment);
+      }
+    });
+  });
+
+  describe('usbroker agrees with remit and with itself', () => {
+    it('funds the account with wires that match paid orders by customer, amount and a day window; one wire carries several; one none', () => {
+      let multi = 0;
+      let none = 0;
+      for (const d of all) {
+        for (const wire of d.wires.filter((w) => w.direction === 'IN')) {
+          const carried = d.remittances.filter((r) => r.wire_id === wire.transfer_id);
+          if (carried.length === 0) {
+            none++;
+            continue;
+          }
+          if (carried.length > 1) multi++;
+          expect(parseCents(wire.amount)).to.equal(carried.reduce((sum, r) => sum + BigInt(r.quote.to.amount), 0n));
+          for (const r of carried) {
+            expect(r.order.customer_id).to.equal(d.customer.remit_customer_id);
+            expect(wire.value_date).to.equal(nextWeekday(r.order.created_at.slice(0, 10)));
+            expect(r.settlement).to.not.equal(null);
+          }
+        }
+        for (const r of d.remittances) if (r.wire_id !== null) expect(d.wires.map((w) => w.transfer_id)).to.include(r.wire_id);
+      }
+      expect(multi).to.be.above(0);
+      expect(none).to.be.above(0);
+    });
+
+    it('has one TRD row per filled order, matching it by account, symbol, side, quantity and trade date; the executed amount is the row’s', () => {
+      for (const d of all) {
+        const trds = d.rows.filter((r) => r.row_code === 'TRD');
+        const filled = d.orders.filter((o) => o.filled_qty !== '0');
+        expect(trds.length).to.equal(filled.length);
+        for (const o of filled) {
+          const matches = trds.filter((r) => r.account_no === d.account.account_no && r.symbol === o.symbol && r.side === o.side && r.quantity === o.filled_qty && r.trade_date === o.filled_at!.slice(0, 10));
+          expect(matches.length).to.equal(1);
+          const row = matches[0]!;
+          // filled_qty × avg_fill_price rounds (half up or down) to the cash moved.
+          const product = scaled(o.filled_qty, 6) * scaled(o.avg_fill_price!, 6); // 1e-12 dollars
+          const cents = parseCents(row.amount) < 0n ? -parseCents(row.amount) : parseCents(row.amount);
+          expect(product / 10_000_000_000n).to.equal(cents);
+          // amount = principal + the itemised fees.
+          const sum = ['principal', 'commission', 'sec_fee', 'taf_fee', 'ifsca_fee'].reduce((s, c) => s + parseCents(row[c as 'principal']), 0n);
+          expect(sum).to.equal(parseCents(row.amount));
+          if (o.cost_type === 'full_portfolio_cost') expect(o).to.include({ qty: null }).and.have.property('notional').that.is.a('string');
+          else expect(o).to.include({ notional: null });
+        }
+      }
+      const orders = all.flatMap((d) => d.orders);
+      expect(new Set(orders.map((o) => o.status))).to.deep.equal(new Set(['filled', 'partially_filled', 'cancelled', 'rejected']));
+      expect(new Set(orders.map((o) => o.side))).to.deep.equal(new Set(['BUY', 'SELL']));
+      expect(orders.some((o) => o.cost_type === 'full_portfolio_cost' && /\.\d+$/.test(o.filled_qty))).to.equal(true);
+    });
+
+    it('positions = fills; cash = wires in − wires out − buys + sells + dividends − withholding − fees, never below zero', () => {
+      for (const d of all) {
+        const held = new Map<string, bigint>();
+        for (const o of d.orders) held.set(o.symbol, (held.get(o.symbol) ?? 0n) + (o.side === 'BUY' ? 1n : -1n) * parseQtyMicro(o.filled_qty));
+        for (const [symbol, p] of positionsOf(d)) expect(p.qtyMicro).to.equal(held.get(symbol));
+        const positions = usbrokerPositions(CONFIG, d, dataset.period.to);
+        for (const p of positions) expect(parseQtyMicro(p.qty)).to.equal(held.get(p.symbol));
+        expect(positions.length).to.equal([...held.values()].filter((q) => q > 0n).length);
+
+        const wiresIn = d.wires.filter((w) => w.direction === 'IN' && w.status === 'completed').reduce((s, w) => s + parseCents(w.amount), 0n);
+        const wiresOut = d.wires.filter((w) => w.direction === 'OUT' && w.status === 'completed').reduce((s, w) => s + parseCents(w.amount), 0n);
+        const of = (code: string) => d.rows.filter((r) => r.row_code === code).reduce((s, r) => s + parseCents(r.amount), 0n);
+        const trades = of('TRD');
+        expect(usbrokerBalance(d, dataset.period.to).cash).to.equal(formatCents(wiresIn - wiresOut + trades + of('DIV') + of('DIVNRA') + of('FEE')));
+        let running = 0n;
+        for (const r of d.rows) {
+          running += parseCents(r.amount);
+          expect(running >= 0n, `${d.customer.customer_id} ${r.txn_no}`).to.equal(true);
+        }
+        const pending = d.wires.filter((w) => w.direction === 'IN' && w.status === 'pending').reduce((s, w) => s + parseCents(w.amount), 0n);
+        expect(usbrokerBalance(d, dataset.period.to).pending_deposits).to.equal(formatCents(pending));
+      }
+    });
+
+    it('links each DIVNRA to its DIV (ref_txn_no), withholding wht_rate of the gross, negative', () => {
+      const rows = all.flatMap((d) => d.rows);
+      const divnra = rows.filter((r) => r.row_code === 'DIVNRA');
+      expect(divnra.length).to.be.above(0);
+      for (const w of divnra) {
+        const div = rows.find((r) => r.txn_no === w.ref_txn_no)!;
+        expect(div.row_code).to.equal('DIV');
+        expect(w.wht_rate).to.be.oneOf(['0.25', '0.30']);
+        expect(parseCents(w.amount)).to.equal(-((parseCents(div.amount) * scaled(w.wht_rate, 2) * 2n + 100n) / 200n));
+        expect(w).to.include({ symbol: div.symbol, quantity: div.quantity, trade_date: div.trade_date, pay_date: div.pay_date });
+        expect(div.trade_date <= div.pay_date).to.equal(true);
+      }
+      for (const code of ['TRD', 'WIREI', 'WIREO', 'DIV', 'DIVNRA', 'FEE']) expect(rows.some((r) => r.row_code === code), code).to.equal(true);
+      for (const r of rows.filter((x) => x.row_code === 'FEE' || x.row_code === 'WIREO')) expect(parseCents(r.amount) < 0n).to.equal(true);
+    });
+
+    it('monthly statements: opening + activity = closing, each month opening at the last one’s close', () => {
+      for (const d of all.slice(0, 6)) {
+        let previous = '0.00';
+        for (const month of ['2026-01', '2026-02', '2026-03', '2026-04', '2026-05']) {
+          const s = usbrokerStatement(d, month);
+          expect(s.opening_cash).to.equal(previous);
+          expect(formatCents(s.activity.reduce((sum, a) => sum + parseCents(a.amount), parseCents(s.opening_cash)))).to.equal(s.closing_cash);
+          previous = s.closing_cash;
+        }
+        expect(previous).to.equal(usbrokerBalance(d, dataset.period.to).cash);
+      }
+    });
+  });
+});
+
+function formatCents(cents: bigint): string {
+  const sign = cents < 0n ? '-' : '';
+  const abs = cents < 0n ? -cents : cents;
+  return `${sign}${abs / 100n}.${(abs % 100n).toString().padStart(2, '0')}`;
+}
