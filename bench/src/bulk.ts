@@ -22,7 +22,7 @@ export interface BulkResult {
  * How fast this machine's Postgres takes the same journal lines by raw COPY into a bare table:
  * the figure the bulk target is set against (a quarter of it), measured where the bench runs.
  */
-async function rawCopyLinesPerSecond(database: TestDatabase, batch: TransactionDraft[]): Promise<number> {
+export async function rawCopyLinesPerSecond(database: TestDatabase, batch: TransactionDraft[]): Promise<number> {
   const { db } = database;
   await db.raw(`CREATE TABLE bench_raw_copy (txn_id uuid, account_code text, debit numeric, credit numeric,
     posting_kind text, customer_id text, txn_date date)`);

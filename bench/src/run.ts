@@ -2,11 +2,13 @@ import { createTestDatabase } from '@ledger/core/testing';
 import { benchBulkPosting } from './bulk.js';
 import { entry, fundingEntry } from './fixtures.js';
 import { benchManualEntry } from './http.js';
+import { benchRecost } from './recost.js';
 
 /**
  * `pnpm bench`: (a) manual entry over HTTP, 16 clients for 15 s, for two mixes of entries; (b) bulk posting of 100k
- * transactions through the batch API. Each on a throwaway database. Targets on a 2-core
- * machine: (a) ≥ 2,000 transactions/s, (b) ≥ 100,000 journal lines/s.
+ * transactions through the batch API; (c) recost of 100k pending trades and a full re-cost of the
+ * same history. Each on a throwaway database. Targets on a 2-core machine: (a) ≥ 2,000
+ * transactions/s, (b) ≥ 100,000 journal lines/s, (c) ≥ 20,000 trades/s each.
  */
 const which = process.argv[2] ?? 'all';
 const round = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -46,5 +48,14 @@ if (which === 'all' || which === 'bulk') {
       `re-run of the same batch answers all ${round(r.transactions)} duplicate in ${r.rerunSeconds.toFixed(2)} s; ` +
       `raw COPY of the same lines into a bare table here: ${round(r.rawCopyLinesPerSecond)} lines/s, so bulk posting runs at ` +
       `${Math.round((100 * r.journalLinesPerSecond) / r.rawCopyLinesPerSecond)}% of it (target ≈ 25%)`,
+  );
+}
+if (which === 'all' || which === 'recost') {
+  const r = await withDatabase((db) => benchRecost(db, 100_000));
+  console.log(
+    `recost (${round(r.trades)} pending trades over ${round(r.pairs)} customer-symbol pairs, posted in bulk): ` +
+      `${r.firstSeconds.toFixed(2)} s, ${round(r.firstTradesPerSecond)} trades/s, ${round(r.derivations)} derivations posted; ` +
+      `full re-cost of the same history (every recosted_at nulled): ${r.fullRecostSeconds.toFixed(2)} s, ${round(r.fullRecostTradesPerSecond)} trades/s ` +
+      `(target ≥ 20,000 trades/s each); raw COPY of the trades' journal lines into a bare table here: ${round(r.rawCopyLinesPerSecond)} lines/s`,
   );
 }

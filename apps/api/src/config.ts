@@ -39,6 +39,13 @@ export const apiConfigSchema = commonConfigSchema
       .string()
       .regex(new RegExp(DECIMAL_PATTERN_SOURCE), 'must be a decimal string like "22"')
       .default('22'),
+    /** The AED peg: AED per USD that cash requests in AED convert at (decimal string, greater than zero). */
+    AED_PER_USD: z
+      .string()
+      .regex(new RegExp(DECIMAL_PATTERN_SOURCE), 'must be a decimal string like "3.6725"')
+      // Only a decimal string is weighed (zod runs this check after a failed regex too).
+      .refine((value) => !new RegExp(DECIMAL_PATTERN_SOURCE).test(value) || new Decimal(value).isGreaterThan(0), 'must be greater than zero')
+      .default('3.6725'),
     /** Headers and body of a request must arrive within this, or it is answered 408 and cut. */
     REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
     /** How long a synchronous job's caller waits for its result before being answered 202 to poll. */
@@ -59,6 +66,8 @@ export interface ApiConfig extends CommonConfig {
   bodyLimitBytes: number;
   /** Fee charged to the customer on a trade whose source does not state it. */
   customerFeeBps: Decimal;
+  /** AED per USD: the peg AED cash requests convert at. */
+  aedPerUsd: Decimal;
   readyTimeoutMs: number;
   requestTimeoutMs: number;
   redisUrl: string;
@@ -76,6 +85,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     adminToken: parsed.LEDGER_ADMIN_TOKEN,
     bodyLimitBytes: parsed.BODY_LIMIT_BYTES,
     customerFeeBps: new Decimal(parsed.CUSTOMER_FEE_BPS),
+    aedPerUsd: new Decimal(parsed.AED_PER_USD),
     readyTimeoutMs: parsed.READY_TIMEOUT_MS,
     requestTimeoutMs: parsed.REQUEST_TIMEOUT_MS,
     ...queueConfigOf(parsed),

@@ -24,6 +24,8 @@ describe('configuration', () => {
     ['a token with spaces', { ...BASE, LEDGER_ADMIN_TOKEN: 'a token with some spaces' }, /LEDGER_ADMIN_TOKEN/],
     ['one token for both', { ...BASE, LEDGER_TOKEN: 'same-token-0123456789', LEDGER_ADMIN_TOKEN: 'same-token-0123456789' }, /LEDGER_ADMIN_TOKEN must differ/],
     ['a fee that is not a decimal string', { ...BASE, CUSTOMER_FEE_BPS: '-5' }, /CUSTOMER_FEE_BPS/],
+    ['an AED peg that is not a decimal string', { ...BASE, AED_PER_USD: '3,6725' }, /AED_PER_USD/],
+    ['an AED peg of zero', { ...BASE, AED_PER_USD: '0' }, /AED_PER_USD must be greater than zero/],
     ['a body limit below 1 KiB', { ...BASE, BODY_LIMIT_BYTES: '10' }, /BODY_LIMIT_BYTES/],
     ['a port out of range', { ...BASE, PORT: '70000' }, /PORT/],
   ];
@@ -32,6 +34,24 @@ describe('configuration', () => {
       expect(() => loadConfig(env)).to.throw(ConfigError, message);
     });
   }
+
+  it('AED_PER_USD defaults to the contract’s peg, 3.6725', () => {
+    expect(loadConfig(BASE).aedPerUsd.toString()).to.equal('3.6725');
+  });
+
+  it('AED_PER_USD sets the peg AED cash requests convert at, rounding half-up to cents', async () => {
+    const api = await startApi({ env: { AED_PER_USD: '4' } });
+    try {
+      await api.put('/v1/customers/C-1', {});
+      const half = await api.post('/v1/cash-requests', { customer_id: 'C-1', direction: 'deposit', amount: '0.02', currency: 'AED' });
+      // 0.02 / 4 = 0.005: half-up is 0.01 (half-even would be 0.00).
+      expect(half.body).to.include({ amount: '0.02', amount_usd: '0.01', fx_rate: '4' });
+      const plain = await api.post('/v1/cash-requests', { customer_id: 'C-1', direction: 'deposit', amount: '10.00', currency: 'AED' });
+      expect(plain.body).to.include({ amount_usd: '2.50', fx_rate: '4' });
+    } finally {
+      await api.close();
+    }
+  });
 
   it('CUSTOMER_FEE_BPS sets the fee a trade posts when its source does not state one', async () => {
     const api = await startApi({ env: { CUSTOMER_FEE_BPS: '100' } });

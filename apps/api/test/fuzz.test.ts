@@ -44,6 +44,12 @@ const EXPECTED_OPERATIONS = [
   'getJournalGroups',
   'listPostings',
   'listCustomers',
+  'createCashRequest',
+  'listCashRequests',
+  'getCashRequest',
+  'confirmCashRequest',
+  'failCashRequest',
+  'cancelCashRequest',
 ];
 
 /** What `before` set up: ids the fixtures point at. */
@@ -52,6 +58,8 @@ interface Setup {
   reversalId: string;
   /** A transaction not reversed: only the semantic case "dated before its original" targets it. */
   unreversedId: string;
+  /** A cancelled cash request: confirm and fail are 409 (the semantic cases target it). */
+  cancelledCashRequestId: string;
 }
 
 /** One line per path parameter name: the value fuzzed requests carry. */
@@ -59,6 +67,9 @@ const PATH_FIXTURES = (s: Setup): Record<string, PathFixture> => ({
   txn_id: { value: s.reversalId, variantsMayWrite: false },
   customer_id: { value: NEW_CUSTOMER, variantsMayWrite: true },
   job_id: { value: '0190c2d4-6c1e-7a2b-9f00-00000000f022', variantsMayWrite: false },
+  // No such request: every action on it is 404 (a real one in a final state answers a repeat of its
+  // own action 200, and the optional bodies of the actions make a body-less call a valid one).
+  cash_request_id: { value: '0190c2d4-6c1e-7a2b-9f00-00000000ca5e', variantsMayWrite: false },
 });
 
 /** One line per body schema (else its `examples` are used): valid bodies the fuzz mutates one field at a time. */
@@ -81,6 +92,10 @@ const VALID_BODIES: Record<string, Array<Record<string, unknown>>> = {
   ],
   CustomerInput: [{ name: 'Fuzz Customer', email: 'fuzz@example.com', metadata: { tier: 'gold' } }],
   ReverseRequest: [{ memo: 'fuzz', txn_date: '2026-02-01' }],
+  CashRequestInput: [
+    { customer_id: CUSTOMER, direction: 'deposit', amount: '25.00', currency: 'USD', reference: 'fuzz-ref', memo: 'fuzz' },
+    { customer_id: CUSTOMER, direction: 'withdrawal', amount: '1.00', currency: 'AED' },
+  ],
 };
 
 const line = (account_code: string, debit: string, credit: string) => ({ account_code, debit, credit });
@@ -125,12 +140,21 @@ const SEMANTIC = (s: Setup): Record<string, SemanticCase[]> => ({
   ],
   previewTransaction: ENTRY_SEMANTIC,
   reverseTransaction: [{ name: 'dated before its original', body: { txn_date: '2020-01-01' }, path: { txn_id: s.unreversedId } }],
+  createCashRequest: [
+    { name: 'unknown customer', body: { customer_id: 'C-FUZZ-UNKNOWN', direction: 'deposit', amount: '1.00', currency: 'USD' } },
+    { name: 'insufficient funds', body: { customer_id: CUSTOMER, direction: 'withdrawal', amount: '999999999.00', currency: 'USD' } },
+    { name: 'insufficient funds', body: { customer_id: CUSTOMER, direction: 'withdrawal', amount: '1000.00', currency: 'AED' } },
+    { name: 'AED under a cent', body: { customer_id: CUSTOMER, direction: 'deposit', amount: '0.01', currency: 'AED' } },
+  ],
+  confirmCashRequest: [{ name: 'confirm a cancelled request', body: {}, path: { cash_request_id: s.cancelledCashRequestId } }],
+  failCashRequest: [{ name: 'fail a cancelled request', body: { reason: 'fuzz' }, path: { cash_request_id: s.cancelledCashRequestId } }],
 });
 
 interface Counts {
   transactions: number;
   journal_lines: number;
   customers: number;
+  cash_requests: string;
   account_total_lines: number;
   /** Every customer with its updated_at: an accepted PUT to an existing id shows here. */
   customer_versions: string;
@@ -142,6 +166,8 @@ async function counts(db: Db): Promise<Counts> {
     transactions: Number(await one('SELECT count(*) AS v FROM transactions')),
     journal_lines: Number(await one('SELECT count(*) AS v FROM journal_lines')),
     customers: Number(await one('SELECT count(*) AS v FROM customers')),
+    // Every request with its state and update stamp: one made or changed by the fuzz shows here.
+    cash_requests: await one("SELECT coalesce(string_agg(cash_request_id || '@' || status || '@' || updated_at, ',' ORDER BY cash_request_id), '') AS v FROM cash_requests"),
     account_total_lines: Number(await one('SELECT coalesce(sum(line_count), 0) AS v FROM account_totals')),
     customer_versions: await one("SELECT coalesce(string_agg(customer_id || '@' || updated_at, ',' ORDER BY customer_id), '') AS v FROM customers"),
   };
@@ -211,7 +237,8 @@ describe('fuzz: bad input over every operation that takes input', function () {
 
   before(async () => {
     operations = fuzzableOperations(apiDocument, EXCLUDED_OPERATIONS);
-    api = await startApi();
+    // No worker runs here: a synchronous job a valid call enqueues (recost) is answered 202 at once.
+    api = await startApi({ env: { JOB_SYNC_WAIT_MS: '1' } });
     expect((await api.put(`/v1/customers/${CUSTOMER}`, { name: 'Fuzz' })).status).to.equal(201);
     const original = await api.post('/v1/transactions', deposit({ customer_id: CUSTOMER, source_txn_id: 'fuzz-original' }));
     expect(original.status, original.text).to.equal(201);
@@ -219,7 +246,15 @@ describe('fuzz: bad input over every operation that takes input', function () {
     expect(reversal.status, reversal.text).to.equal(201);
     const unreversed = await api.post('/v1/transactions', deposit({ customer_id: CUSTOMER, source_txn_id: 'fuzz-unreversed' }));
     expect(unreversed.status, unreversed.text).to.equal(201);
-    const setup: Setup = { reversalId: reversal.body.txn_id as string, unreversedId: unreversed.body.txn_id as string };
+    const cashRequest = await api.post('/v1/cash-requests', { customer_id: CUSTOMER, direction: 'deposit', amount: '5.00', currency: 'USD' });
+    expect(cashRequest.status, cashRequest.text).to.equal(201);
+    const cancelled = await api.post(`/v1/cash-requests/${cashRequest.body.cash_request_id}/cancel`, {});
+    expect(cancelled.status, cancelled.text).to.equal(200);
+    const setup: Setup = {
+      reversalId: reversal.body.txn_id as string,
+      unreversedId: unreversed.body.txn_id as string,
+      cancelledCashRequestId: cashRequest.body.cash_request_id as string,
+    };
     // The bases really are valid, so one-field mutations test that field (preview stores nothing).
     for (const body of VALID_BODIES.EntryRequest ?? []) {
       const preview = await api.post('/v1/transactions/preview', body);

@@ -1,15 +1,36 @@
-import { commonConfigOf, commonConfigSchema, parseConfig, queueConfigOf, redisConfigSchema, type CommonConfig } from '@ledger/core';
+import { commonConfigOf, commonConfigSchema, DECIMAL_PATTERN_SOURCE, parseConfig, queueConfigOf, redisConfigSchema, type CommonConfig } from '@ledger/core';
+import type { JobSettings } from '@ledger/jobs';
+import { z } from 'zod';
 
-const workerConfigSchema = commonConfigSchema.extend(redisConfigSchema.shape);
+const bps = (example: string, fallback: string) =>
+  z.string().regex(new RegExp(DECIMAL_PATTERN_SOURCE), `must be a decimal string of basis points like "${example}"`).default(fallback);
+
+const workerConfigSchema = commonConfigSchema.extend(redisConfigSchema.shape).extend({
+  /** The customer's fee on a trade whose source states none: recost posts a sell's at this (the api's CUSTOMER_FEE_BPS). */
+  CUSTOMER_FEE_BPS: bps('22', '22'),
+  /** The broker's cost of a trade without an itemised fee, booked by recost Dr 5010 / Cr 2340. */
+  BROKER_COST_BPS: bps('4', '4'),
+  /** How long a job may go without its lock being renewed before another worker takes it over. */
+  JOB_STALLED_INTERVAL_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
+});
 
 export interface WorkerConfig extends CommonConfig {
   redisUrl: string;
   /** BullMQ key prefix in Redis: the api (producer) and the worker of a book must agree on it. */
   queuePrefix: string;
+  /** How long a job may go without its lock being renewed before another worker takes it over. */
+  jobStalledIntervalMs: number;
+  /** What the jobs read: recost's fee schedule. */
+  jobSettings: JobSettings;
 }
 
 /** The worker's one reader of `process.env`. Throws a ConfigError naming the bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
   const parsed = parseConfig(workerConfigSchema, env);
-  return { ...commonConfigOf(parsed), ...queueConfigOf(parsed) };
+  return {
+    ...commonConfigOf(parsed),
+    ...queueConfigOf(parsed),
+    jobStalledIntervalMs: parsed.JOB_STALLED_INTERVAL_MS,
+    jobSettings: { customerFeeBps: parsed.CUSTOMER_FEE_BPS, brokerCostBps: parsed.BROKER_COST_BPS },
+  };
 }

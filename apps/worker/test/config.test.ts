@@ -14,6 +14,8 @@ describe('worker configuration', () => {
       logLevel: 'info',
       redisUrl: 'redis://127.0.0.1:6379',
       queuePrefix: 'bull',
+      jobStalledIntervalMs: 30_000,
+      jobSettings: { customerFeeBps: '22', brokerCostBps: '4' },
     });
   });
 
@@ -25,7 +27,9 @@ describe('worker configuration', () => {
       LOG_LEVEL: 'debug',
       REDIS_URL: 'rediss://redis.internal:6380',
       QUEUE_PREFIX: 'bull-1234abcd',
+      JOB_STALLED_INTERVAL_MS: '2000',
     });
+    expect(config.jobStalledIntervalMs).to.equal(2_000);
     expect(config).to.include({
       migrationDbUrl: 'postgres://owner@127.0.0.1:5432/ledger',
       dbPoolMax: 3,
@@ -33,6 +37,11 @@ describe('worker configuration', () => {
       redisUrl: 'rediss://redis.internal:6380',
       queuePrefix: 'bull-1234abcd',
     });
+  });
+
+  it('reads recost’s fee schedule, CUSTOMER_FEE_BPS and BROKER_COST_BPS', () => {
+    expect(loadConfig({ ...BASE, CUSTOMER_FEE_BPS: '25', BROKER_COST_BPS: '3.5' }).jobSettings).to.deep.equal({ customerFeeBps: '25', brokerCostBps: '3.5' });
+    expect(() => loadConfig({ ...BASE, BROKER_COST_BPS: '-1' })).to.throw(ConfigError, /^configuration error: BROKER_COST_BPS must be/);
   });
 
   it('refuses an empty QUEUE_PREFIX with one line naming it', () => {

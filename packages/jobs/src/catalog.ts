@@ -7,12 +7,27 @@ import type { JobProgress } from './status.js';
 /** How a job reports how far it is; cheap to call often (writes are coalesced). */
 export type ProgressReporter = (progress: JobProgress) => void;
 
+/**
+ * The worker's settings jobs read (from its config module, never from process.env): decimal
+ * strings of basis points of notional.
+ */
+export interface JobSettings {
+  /** The customer's fee on a trade whose source states none (`CUSTOMER_FEE_BPS`). */
+  customerFeeBps: string;
+  /** The broker's cost of a trade without an itemised fee (`BROKER_COST_BPS`). */
+  brokerCostBps: string;
+}
+
+/** The documented defaults (README): 22 bps customer fee, 4 bps broker cost. */
+export const DEFAULT_JOB_SETTINGS: JobSettings = { customerFeeBps: '22', brokerCostBps: '4' };
+
 /** What a job's logic runs with: no BullMQ, no HTTP; testable by calling `run` directly. */
 export interface JobDeps {
   book: Book;
   db: Db;
   logger: Logger;
   progress: ProgressReporter;
+  settings: JobSettings;
 }
 
 /**

@@ -1,4 +1,4 @@
-export { defineJob, type JobCatalog, type JobDefinition, type JobDeps, type ProgressReporter } from './catalog.js';
+export { DEFAULT_JOB_SETTINGS, defineJob, type JobCatalog, type JobDefinition, type JobDeps, type JobSettings, type ProgressReporter } from './catalog.js';
 export { createJobProducer, JobQueueUnavailable, type JobProducer, type JobProducerOptions } from './producer.js';
 export {
   DEFAULT_JOB_OPTIONS,
@@ -13,4 +13,5 @@ export { createJobProcessor, type RunnerContext } from './runner.js';
 export { JobStatusStore, statusKeyPrefix, type JobProgress, type JobState, type JobStatus } from './status.js';
 export { createJobWorkers, type JobWorkers, type JobWorkersOptions } from './worker.js';
 export { JOBS } from './jobs.js';
+export { RECOST_LIMIT_MAX, recostInput, recostJob, type RecostInput } from './recost.js';
 export { JOB_MODES, type JobKind, type JobMode } from './modes.js';

@@ -112,7 +112,8 @@ export function createJobProducer(options: JobProducerOptions): JobProducer {
         return added;
       });
       // Bounded: past the wait the caller is answered like a background job's, and polls.
-      if (waitFor) await job.waitUntilFinished(waitFor, options.syncWaitMs).catch(() => undefined);
+      // (BullMQ reads a wait of 0 as no limit: 0 here means answer at once.)
+      if (waitFor && options.syncWaitMs > 0) await job.waitUntilFinished(waitFor, options.syncWaitMs).catch(() => undefined);
       const record = await withinRedisWait(connection, () => status.get(jobId));
       assert(record, `job ${jobId} has a status record once queued`);
       return record;

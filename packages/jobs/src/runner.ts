@@ -1,7 +1,7 @@
 import { LedgerError, type Book, type Db, type Logger } from '@ledger/core';
 import { UnrecoverableError, type Job } from 'bullmq';
 import { ZodError } from 'zod';
-import type { JobCatalog, JobDeps } from './catalog.js';
+import { DEFAULT_JOB_SETTINGS, type JobCatalog, type JobDeps, type JobSettings } from './catalog.js';
 import type { JobStatusStore } from './status.js';
 import type { JobProgress } from './status.js';
 
@@ -13,6 +13,8 @@ export interface RunnerContext {
   db: Db;
   logger: Logger;
   status: JobStatusStore;
+  /** Defaults to DEFAULT_JOB_SETTINGS. */
+  settings?: JobSettings;
   now?: () => Date;
 }
 
@@ -48,7 +50,7 @@ export function createJobProcessor(catalog: JobCatalog, context: RunnerContext) 
       lastWrite = at;
       pending = pending.then(() => Promise.all([context.status.progressed(jobId, value), job.updateProgress({ ...value })]).then(() => undefined));
     };
-    const deps: JobDeps = { book: context.book, db: context.db, logger, progress };
+    const deps: JobDeps = { book: context.book, db: context.db, logger, progress, settings: context.settings ?? DEFAULT_JOB_SETTINGS };
     try {
       if (!definition.books.includes(context.book)) {
         throw new UnrecoverableError(`job ${job.name} does not run on ${context.book} (it runs on ${definition.books.join(', ')})`);

@@ -1,7 +1,7 @@
 import type { Book, Db, Logger } from '@ledger/core';
 import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
-import type { JobCatalog } from './catalog.js';
+import type { JobCatalog, JobSettings } from './catalog.js';
 import { JOB_FAMILIES, JOB_RETENTION, queueName, type JobFamily } from './queues.js';
 import { createJobProcessor } from './runner.js';
 import { JobStatusStore, statusKeyPrefix } from './status.js';
@@ -13,6 +13,8 @@ export interface JobWorkersOptions {
   db: Db;
   logger: Logger;
   catalog: JobCatalog;
+  /** Settings the jobs read (fee schedule); defaults to DEFAULT_JOB_SETTINGS. */
+  settings?: JobSettings;
   /** How long a job may go without its lock being renewed before another worker takes it over. */
   stalledIntervalMs?: number;
 }
@@ -37,7 +39,7 @@ export function createJobWorkers(options: JobWorkersOptions): JobWorkers {
   const connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null, connectionName: `ledger-worker-${book}` });
   connection.on('error', (error: Error) => logger.warn('job queue connection error', { error: error.message }));
   const status = new JobStatusStore(connection, statusKeyPrefix(options.queuePrefix, book));
-  const processor = createJobProcessor(options.catalog, { book, db: options.db, logger, status });
+  const processor = createJobProcessor(options.catalog, { book, db: options.db, logger, status, ...(options.settings && { settings: options.settings }) });
 
   const workers = families.map((family) => {
     const { concurrency, limiter } = JOB_FAMILIES[family];

@@ -248,6 +248,103 @@ COMMENT ON TABLE public.accounts IS 'The chart of accounts, seeded by migrations
 COMMENT ON COLUMN public.accounts.dormant IS 'Seeded but posted to by no rule (e.g. the bond accounts 1210 and 2110).';
 
 --
+-- Name: broker_fees; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.broker_fees (
+    source text NOT NULL,
+    source_txn_id text NOT NULL,
+    amount_usd numeric NOT NULL,
+    source_row jsonb DEFAULT '{}'::jsonb NOT NULL,
+    recorded_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT broker_fees_amount_usd_cents CHECK ((amount_usd = round(amount_usd, 2))),
+    CONSTRAINT broker_fees_amount_usd_check CHECK ((amount_usd >= (0)::numeric)),
+    CONSTRAINT broker_fees_amount_usd_finite CHECK (((amount_usd > '-Infinity'::numeric) AND (amount_usd < 'Infinity'::numeric)))
+);
+
+--
+-- Name: cash_requests; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.cash_requests (
+    cash_request_id uuid NOT NULL,
+    customer_id text NOT NULL,
+    direction text NOT NULL,
+    amount numeric NOT NULL,
+    currency text NOT NULL,
+    amount_usd numeric NOT NULL,
+    fx_rate numeric,
+    status text DEFAULT 'pending'::text NOT NULL,
+    reference text,
+    memo text,
+    failure_reason text,
+    txn_id uuid,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT cash_requests_amount_cents CHECK ((amount = round(amount, 2))),
+    CONSTRAINT cash_requests_amount_finite CHECK (((amount > '-Infinity'::numeric) AND (amount < 'Infinity'::numeric))),
+    CONSTRAINT cash_requests_amount_positive CHECK ((amount > (0)::numeric)),
+    CONSTRAINT cash_requests_amount_usd_cents CHECK ((amount_usd = round(amount_usd, 2))),
+    CONSTRAINT cash_requests_amount_usd_finite CHECK (((amount_usd > '-Infinity'::numeric) AND (amount_usd < 'Infinity'::numeric))),
+    CONSTRAINT cash_requests_amount_usd_positive CHECK ((amount_usd > (0)::numeric)),
+    CONSTRAINT cash_requests_currency CHECK ((currency = ANY (ARRAY['USD'::text, 'AED'::text]))),
+    CONSTRAINT cash_requests_customer_id_check CHECK (((length(customer_id) >= 1) AND (length(customer_id) <= 128))),
+    CONSTRAINT cash_requests_direction CHECK ((direction = ANY (ARRAY['deposit'::text, 'withdrawal'::text]))),
+    CONSTRAINT cash_requests_failure_reason_check CHECK ((length(failure_reason) <= 1000)),
+    CONSTRAINT cash_requests_fx_rate_finite CHECK (((fx_rate > '-Infinity'::numeric) AND (fx_rate < 'Infinity'::numeric))),
+    CONSTRAINT cash_requests_fx_rate_positive CHECK ((fx_rate > (0)::numeric)),
+    CONSTRAINT cash_requests_fx_rate_with_aed CHECK (((fx_rate IS NOT NULL) = (currency <> 'USD'::text))),
+    CONSTRAINT cash_requests_memo_check CHECK ((length(memo) <= 1000)),
+    CONSTRAINT cash_requests_reason_when_failed CHECK (((failure_reason IS NULL) OR (status = 'failed'::text))),
+    CONSTRAINT cash_requests_reference_check CHECK (((length(reference) >= 1) AND (length(reference) <= 256))),
+    CONSTRAINT cash_requests_status CHECK ((status = ANY (ARRAY['pending'::text, 'completed'::text, 'failed'::text, 'cancelled'::text]))),
+    CONSTRAINT cash_requests_txn_when_completed CHECK (((txn_id IS NOT NULL) = (status = 'completed'::text))),
+    CONSTRAINT cash_requests_usd_is_usd CHECK (((currency <> 'USD'::text) OR (amount_usd = amount)))
+);
+
+--
+-- Name: TABLE cash_requests; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.cash_requests IS 'A customer''s deposit or withdrawal, asked for (pending) and then confirmed (completed: posted, txn_id set), failed or cancelled; final states never change (docs/cash-requests.md has the transition table). The runtime role inserts and may update only status, txn_id, failure_reason and updated_at: a request keeps what was asked for. Confirm locks the row (FOR UPDATE) and posts in the same database transaction, so a request posts once, whatever races it.';
+
+--
+-- Name: COLUMN cash_requests.customer_id; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.cash_requests.customer_id IS 'Checked to name a known customer when the request is made (and again by the posting''s own check at confirm).';
+
+--
+-- Name: COLUMN cash_requests.amount; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.cash_requests.amount IS 'What the customer asked for, in currency, whole cents (fils for AED).';
+
+--
+-- Name: COLUMN cash_requests.amount_usd; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.cash_requests.amount_usd IS 'The USD equivalent posted: amount for USD; amount / fx_rate rounded half-up to cents for AED.';
+
+--
+-- Name: COLUMN cash_requests.fx_rate; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.cash_requests.fx_rate IS 'AED per USD used to convert (the configured peg, AED_PER_USD, when the request was made); NULL for USD.';
+
+--
+-- Name: COLUMN cash_requests.failure_reason; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.cash_requests.failure_reason IS 'Why the request failed, as the operator said (fail only).';
+
+--
+-- Name: COLUMN cash_requests.txn_id; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.cash_requests.txn_id IS 'The transaction a confirmation posted (source ledger, source_txn_id ''cash-request:<id>''): set exactly when completed, unique, so no two requests claim one posting.';
+
+--
 -- Name: customers; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -358,6 +455,18 @@ COMMENT ON TABLE public.ledger_commit_checks IS 'One row per database transactio
 COMMENT ON COLUMN public.ledger_commit_checks.xid IS 'The database transaction (pg_current_xact_id()) whose postings are checked at its COMMIT.';
 
 --
+-- Name: recost_flags; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.recost_flags (
+    txn_id uuid NOT NULL,
+    reason text NOT NULL,
+    detail jsonb DEFAULT '{}'::jsonb NOT NULL,
+    flagged_at timestamp with time zone DEFAULT now() NOT NULL,
+    cleared_at timestamp with time zone
+);
+
+--
 -- Name: transactions; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -395,7 +504,7 @@ CREATE TABLE public.transactions (
     CONSTRAINT transactions_quantity_8_places CHECK ((quantity = round(quantity, 8))),
     CONSTRAINT transactions_quantity_check CHECK ((quantity > (0)::numeric)),
     CONSTRAINT transactions_quantity_finite CHECK (((quantity > '-Infinity'::numeric) AND (quantity < 'Infinity'::numeric))),
-    CONSTRAINT transactions_source_check CHECK ((source = ANY (ARRAY['manual'::text, 'ledger'::text, 'uaefeed'::text, 'custodian'::text, 'usbroker'::text, 'remit'::text]))),
+    CONSTRAINT transactions_source_check CHECK ((source = ANY (ARRAY['manual'::text, 'ledger'::text, 'uaefeed'::text, 'custodian'::text, 'usbroker'::text, 'remit'::text, 'recost'::text]))),
     CONSTRAINT transactions_source_txn_id_check CHECK (((length(source_txn_id) >= 1) AND (length(source_txn_id) <= 256)))
 );
 
@@ -480,6 +589,27 @@ ALTER TABLE ONLY public.accounts
     ADD CONSTRAINT accounts_pkey PRIMARY KEY (account_code);
 
 --
+-- Name: broker_fees broker_fees_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.broker_fees
+    ADD CONSTRAINT broker_fees_pkey PRIMARY KEY (source, source_txn_id);
+
+--
+-- Name: cash_requests cash_requests_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.cash_requests
+    ADD CONSTRAINT cash_requests_pkey PRIMARY KEY (cash_request_id);
+
+--
+-- Name: cash_requests cash_requests_txn_unique; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.cash_requests
+    ADD CONSTRAINT cash_requests_txn_unique UNIQUE (txn_id);
+
+--
 -- Name: customers customers_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -501,6 +631,13 @@ ALTER TABLE ONLY public.ledger_commit_checks
     ADD CONSTRAINT ledger_commit_checks_pkey PRIMARY KEY (xid);
 
 --
+-- Name: recost_flags recost_flags_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.recost_flags
+    ADD CONSTRAINT recost_flags_pkey PRIMARY KEY (txn_id);
+
+--
 -- Name: transactions transactions_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -513,6 +650,24 @@ ALTER TABLE ONLY public.transactions
 
 ALTER TABLE ONLY public.transactions
     ADD CONSTRAINT transactions_source_txn_unique UNIQUE (source, source_txn_id);
+
+--
+-- Name: cash_requests_created_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX cash_requests_created_idx ON public.cash_requests USING btree (created_at, cash_request_id);
+
+--
+-- Name: cash_requests_customer_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX cash_requests_customer_idx ON public.cash_requests USING btree (customer_id, created_at);
+
+--
+-- Name: cash_requests_pending_withdrawals_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX cash_requests_pending_withdrawals_idx ON public.cash_requests USING btree (customer_id, currency) WHERE ((status = 'pending'::text) AND (direction = 'withdrawal'::text));
 
 --
 -- Name: journal_lines_account_idx; Type: INDEX; Schema: public; Owner: -
@@ -639,6 +794,18 @@ CREATE TRIGGER accounts_no_truncate BEFORE TRUNCATE ON public.accounts FOR EACH 
 --
 
 COMMENT ON TRIGGER accounts_no_truncate ON public.accounts IS 'TRUNCATE skips row triggers, so it is refused on its own.';
+
+--
+-- Name: broker_fees broker_fees_no_change; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER broker_fees_no_change BEFORE DELETE OR UPDATE ON public.broker_fees FOR EACH ROW EXECUTE FUNCTION public.ledger_refuse_change();
+
+--
+-- Name: broker_fees broker_fees_no_truncate; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER broker_fees_no_truncate BEFORE TRUNCATE ON public.broker_fees FOR EACH STATEMENT EXECUTE FUNCTION public.ledger_refuse_change();
 
 --
 -- Name: customers customers_no_delete; Type: TRIGGER; Schema: public; Owner: -

@@ -7,6 +7,20 @@
 export { ACCOUNT, ACCOUNT_TYPES, normalSide, type AccountCode, type AccountType } from './domain/accounts.js';
 export { assert, LedgerError, type LedgerErrorCode } from './domain/errors.js';
 export {
+  ACTION_TARGET,
+  CASH_REQUEST_ACTIONS,
+  CASH_REQUEST_DIRECTIONS,
+  CASH_REQUEST_STATUSES,
+  CASH_REQUEST_TRANSITIONS,
+  cashRequestSourceTxnId,
+  toUsd,
+  type CashPolicy,
+  type CashRequestAction,
+  type CashRequestDirection,
+  type CashRequestStatus,
+  type TransitionOutcome,
+} from './domain/cash-requests.js';
+export {
   assertPage,
   ENTRIES_WAITING_MAX,
   ENTRY_LINES_MAX,
@@ -48,7 +62,9 @@ export {
   type PostingRule,
   type TxnType,
 } from './domain/posting-rules/index.js';
-export { ENTERABLE_SOURCES, SOURCES, type Source } from './domain/sources.js';
+export { ENTERABLE_SOURCES, LEDGER_OWN_SOURCES, SOURCES, type Source } from './domain/sources.js';
+export { FifoLots, type LotRelief } from './domain/lots.js';
+export { derivePair, type RecostFlagReason, type RecostPolicy, type TradeDerivation, type TradeFacts } from './domain/recost.js';
 export {
   draftFromEntry,
   draftReversal,
@@ -60,11 +76,15 @@ export {
 } from './domain/transaction.js';
 
 // Use cases on a book's database: posting, preview, reversal, bulk posting, group commit.
-export { createEntryBatcher, postEntries, postEntry, postTransactions, previewEntry, reverseTransaction } from './ledger.js';
+export { createEntryBatcher, postEntries, postEntry, postTransactions, previewEntry, recost, reverseTransaction } from './ledger.js';
+export type { RecostOptions, RecostResult } from './use-cases/recost.js';
 export type { EntryBatcher, EntryBatcherOptions } from './use-cases/entry-batcher.js';
 export type { PostOutcome } from './use-cases/entry-answers.js';
 export type { BulkOptions, BulkOutcome, BulkResult } from './use-cases/post-in-bulk.js';
 export type { LedgerStore, SourceKey } from './use-cases/ports.js';
+export { createCashRequest, transitionCashRequest } from './ledger.js';
+export type { CashRequestInput, TransitionContext } from './use-cases/cash-requests.js';
+export type { CashRequestChange, CashRequestFilter, CashRequestStore } from './use-cases/ports.js';
 
 // Reads: stored transactions, lists, reports, customers.
 export type { CustomerInput, CustomerRow } from './store/columns/customers.js';
@@ -72,6 +92,8 @@ export type { JournalLineRow, StoredJournalLine } from './store/columns/journal-
 export type { StoredTransaction, TransactionRecord, TransactionSummary } from './store/columns/transactions.js';
 export { accountTotals, trialBalance, type AccountTotal } from './store/accounts.js';
 export { listCustomers, upsertCustomer } from './store/customers.js';
+export type { CashRequestRow, NewCashRequest } from './store/columns/cash-requests.js';
+export { getCashRequest, listCashRequests } from './store/cash-requests.js';
 export type { Paged } from './store/paged.js';
 export {
   categoryFacets,

@@ -1,12 +1,18 @@
+import type { CashPolicy, CashRequestAction } from './domain/cash-requests.js';
 import type { LedgerError } from './domain/errors.js';
+import { cashRequestStore } from './store/cash-requests.js';
+import type { CashRequestRow } from './store/columns/cash-requests.js';
 import type { TransactionDraft } from './domain/transaction.js';
 import type { Db } from './store/db.js';
 import { ledgerStore } from './store/ledger-store.js';
+import { recostStore } from './store/recost-store.js';
+import * as cashRequests from './use-cases/cash-requests.js';
 import * as entryBatcher from './use-cases/entry-batcher.js';
 import type { PostOutcome } from './use-cases/entry-answers.js';
 import * as bulk from './use-cases/post-in-bulk.js';
 import * as entries from './use-cases/post-entries.js';
 import * as preview from './use-cases/preview-entry.js';
+import * as recosting from './use-cases/recost.js';
 import * as reversal from './use-cases/reverse-transaction.js';
 
 /*
@@ -39,3 +45,19 @@ export const postTransactions = (db: Db, drafts: TransactionDraft[], options?: b
 /** Group commit of manual entries for one process (use-cases/entry-batcher.ts). */
 export const createEntryBatcher = (db: Db, options?: entryBatcher.EntryBatcherOptions): entryBatcher.EntryBatcher =>
   entryBatcher.createEntryBatcher(ledgerStore(db), options);
+
+/** Makes a pending cash request (use-cases/cash-requests.ts). */
+export const createCashRequest = (db: Db, input: cashRequests.CashRequestInput, cashRequestId: string, policy: CashPolicy): Promise<CashRequestRow> =>
+  cashRequests.createCashRequest(cashRequestStore(db), input, cashRequestId, policy);
+
+/** Confirms (posts), fails or cancels a cash request, by the transition table, under its row lock. */
+export const transitionCashRequest = (
+  db: Db,
+  cashRequestId: string,
+  action: CashRequestAction,
+  context: cashRequests.TransitionContext,
+  policy: CashPolicy,
+): Promise<CashRequestRow> => cashRequests.transitionCashRequest(cashRequestStore(db), cashRequestId, action, context, policy);
+
+/** Recost of the book's pending trades, one run at a time per book (use-cases/recost.ts). */
+export const recost = (db: Db, options: recosting.RecostOptions): Promise<recosting.RecostResult> => recosting.recost(recostStore(db), options);

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { CASH_REQUESTS } from '../src/store/columns/cash-requests.js';
 import { CUSTOMERS } from '../src/store/columns/customers.js';
 import { JOURNAL_LINES } from '../src/store/columns/journal-lines.js';
 import type { Columns } from '../src/store/columns/table.js';
@@ -28,6 +29,7 @@ describe('column tables (one definition per stored resource)', function () {
     ['transactions', TRANSACTIONS],
     ['journal_lines', JOURNAL_LINES],
     ['customers', CUSTOMERS],
+    ['cash_requests', CASH_REQUESTS],
   ];
   for (const [table, columns] of tables) {
     it(`${table}: names every column of the schema (but those the code never touches), in its order, with its type and nullability`, async () => {

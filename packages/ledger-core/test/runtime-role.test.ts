@@ -52,7 +52,7 @@ describe('the runtime role (a non-owner LEDGER_DB_URL)', function () {
     expect(await runtimeRoleProblems(runtime)).to.deep.equal([]);
     const ownerProblems = await runtimeRoleProblems(t.db);
     expect(ownerProblems[0]).to.equal('is a superuser');
-    expect(ownerProblems[1]).to.match(/^owns account_totals, accounts, customers, journal_lines, ledger_commit_checks, transactions/);
+    expect(ownerProblems[1]).to.match(/^owns account_totals, accounts, broker_fees, cash_requests, customers, journal_lines, ledger_commit_checks, recost_flags, transactions/);
   });
 
   it('cannot disable, drop or replace a ledger check, nor turn triggers off for its session', async () => {
@@ -175,6 +175,8 @@ describe('openLedgerDatabase (how a process opens its book)', function () {
       '20261122_checks_run_as_owner',
       '20261125_refuse_non_finite_amounts',
       '20261126_comment_the_schema',
+      '20261129_add_recost',
+      '20261130_create_cash_requests',
     ]);
     for (const { db } of started) expect(await runtimeRoleProblems(db)).to.deep.equal([]);
   });

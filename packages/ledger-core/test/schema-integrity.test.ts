@@ -100,7 +100,12 @@ describe('migration 20261126_comment_the_schema', function () {
     const fresh = await createTestDatabase();
     try {
       await commentTheSchema.down(fresh.db);
-      expect(await describeSchema(fresh.db, fresh.url)).to.not.match(/^COMMENT ON/m);
+      // Tables later migrations create carry their own comments (made with the table, not by 20261126).
+      const own = (await describeSchema(fresh.db, fresh.url))
+        .split('\n')
+        .filter((line) => !/^COMMENT ON (TABLE|COLUMN) public\.(?!(accounts|customers|transactions|journal_lines|account_totals|ledger_commit_checks)\b)/.test(line))
+        .join('\n');
+      expect(own).to.not.match(/^COMMENT ON/m);
       await commentTheSchema.up(fresh.db);
       const checkedIn = await readCheckedIn();
       expect((await describeSchema(fresh.db, fresh.url)) === checkedIn, 'the schema is back as schema/ledger.sql has it').to.equal(true);

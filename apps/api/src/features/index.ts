@@ -1,3 +1,4 @@
+import { cashRequests } from './cash-requests/index.js';
 import { customers } from './customers/index.js';
 import { docs } from './docs/index.js';
 import type { Feature } from './feature.js';
@@ -12,4 +13,4 @@ import { transactions } from './transactions/index.js';
  * (http/operations.ts) are both built from this list: adding an endpoint is one contract
  * entry, one handler and one presenter in its feature's folder.
  */
-export const FEATURES: readonly Feature[] = [health, docs, transactions, journal, firm, customers, jobs];
+export const FEATURES: readonly Feature[] = [health, docs, transactions, journal, firm, customers, jobs, cashRequests];

@@ -84,7 +84,14 @@ export function jsonBody(limitBytes: number): RequestHandler {
  * all (no bytes, whatever Content-Length or Content-Type say) where the operation requires one.
  */
 export const bodyGuard: RequestHandler = (req, res, next) => {
-  const required = (operationOf(req)?.schema as { requestBody?: { required?: boolean } } | undefined)?.requestBody?.required;
+  const requestBody = (operationOf(req)?.schema as { requestBody?: { required?: boolean } } | undefined)?.requestBody;
+  const required = requestBody?.required;
+  // A body sent that is not JSON, where the body is optional: the validator lets it pass and the
+  // handler would ignore it. Refused as for a required body, rather than acting on nothing.
+  const sentContent = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+  if (requestBody !== undefined && sentContent && req.is('application/json') === false) {
+    return next(new ApiError('unsupported_media_type', 'the request body must be application/json'));
+  }
   // Only a JSON body could have been read: the validator answers any other content type (415).
   if (required === true && req.is('application/json') !== false && bodyBytesOf(res) === 0) {
     const detail = { path: '/body', message: 'is required: send a JSON object' };

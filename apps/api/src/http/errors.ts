@@ -29,6 +29,7 @@ export const ERROR_STATUS = {
   unbalanced_transaction: 422,
   unknown_account: 422,
   unknown_customer: 422,
+  insufficient_funds: 422,
   entry_refused: 422,
   request_header_fields_too_large: 431,
   internal_error: 500,

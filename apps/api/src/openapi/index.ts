@@ -27,6 +27,7 @@ const ERROR_MEANING: Record<ErrorCode, string> = {
   unbalanced_transaction: 'the lines do not balance (or there are fewer than two); nothing stored',
   unknown_account: 'an account code the chart does not have; nothing stored',
   unknown_customer: 'a customer_id the book does not know; nothing stored',
+  insufficient_funds: 'a withdrawal larger than the customer’s wallet balance less their other pending withdrawals; nothing stored or posted',
   internal_error: 'a fault of the server: the body says nothing more, the log has it under the request_id',
   not_configured: 'the credential the endpoint needs is not configured on the server (fail closed)',
   not_ready: 'the database is unreachable or its schema is not at head',
@@ -47,7 +48,7 @@ commit. The journal is append-only: corrections are reversing entries.
 |---|---|
 | \`/health/*\`, \`/ping\`, \`/docs\`, \`/docs/openapi.json\` | none |
 | every other \`GET\` | \`${SECURITY_SCHEMES.ledgerToken.name}\` (ledger token) or \`${SECURITY_SCHEMES.adminToken.name}\` (admin token) |
-| \`POST /v1/transactions\`, \`POST /v1/transactions/preview\`, \`POST /v1/transactions/{txn_id}/reverse\`, \`PUT /v1/customers/{customer_id}\` | admin token |
+| \`POST /v1/transactions\`, \`POST /v1/transactions/preview\`, \`POST /v1/transactions/{txn_id}/reverse\`, every \`POST /v1/cash-requests*\`, \`PUT /v1/customers/{customer_id}\` | admin token |
 
 - Missing or unknown token: 401 \`unauthorized\`. The valid ledger token on an admin endpoint: 403 \`forbidden\`.
 - \`LEDGER_TOKEN\` or \`LEDGER_ADMIN_TOKEN\` unset: requests that need it get 503 \`not_configured\`, never open access.

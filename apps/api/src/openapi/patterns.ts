@@ -11,6 +11,7 @@ export const PATTERNS = {
     rule: `${DECIMAL_RULE}, greater than zero`,
   },
   money: { pattern: MONEY_PATTERN_SOURCE, rule: MONEY_RULE },
+  positiveMoney: { pattern: `^(?!0+(?:\\.0+)?$)${MONEY_PATTERN_SOURCE.slice(1)}`, rule: `${MONEY_RULE}, greater than zero` },
   amount: { pattern: '^[0-9]+(\\.[0-9]+)?$', rule: 'a non-negative decimal string, e.g. "100.00"' },
   signedAmount: { pattern: '^-?[0-9]+(\\.[0-9]+)?$', rule: 'a decimal string, e.g. "-100.00"' },
   // Years 1900-2199: a ledger date, and one Postgres stores (it refuses year 0).

@@ -306,7 +306,9 @@ export function generate(input: GeneratorInput, operations: FuzzOperation[]): Ge
       ';;;',
       'application/json-patch+json',
     ]) {
-      c('content-type not JSON', `Content-Type ${preview(type)}, valid JSON body`, { body: validBytes, contentType: type });
+      // An empty Content-Type reads as no body: a valid call where the body is optional (POST /v1/jobs/recost).
+      const arguable = type === '' && !op.body!.required;
+      c('content-type not JSON', `Content-Type ${preview(type)}, valid JSON body`, { body: validBytes, contentType: type, ...(arguable && { expect: 'no-5xx' as const }) });
     }
     c('content-type missing', 'no Content-Type, valid JSON body', { body: validBytes, contentType: null });
     const form = new URLSearchParams(
@@ -361,12 +363,14 @@ export function generate(input: GeneratorInput, operations: FuzzOperation[]): Ge
       body: gzipSync(`${' '.repeat(8 << 20)}${valid}`),
       headers: { 'Content-Encoding': 'gzip' },
     });
-    // Empty and non-object bodies.
-    c('empty body', 'JSON content type, Content-Length: 0', { headers: { 'Content-Length': '0' }, contentType: 'application/json' });
+    // Empty and non-object bodies (no body at all is a valid call where the body is optional).
+    const emptyExpect = op.body!.required ? {} : { expect: 'no-5xx' as const };
+    c('empty body', 'JSON content type, Content-Length: 0', { headers: { 'Content-Length': '0' }, contentType: 'application/json', ...emptyExpect });
     c('empty body', 'JSON content type, chunked, no chunks', {
       headers: { 'Transfer-Encoding': 'chunked' },
       contentType: 'application/json',
       body: [],
+      ...emptyExpect,
     });
     for (const text of [' ', 'null', 'true', '1', '"x"', '[]', `[${valid}]`]) {
       c('not an object', `body ${preview(text)}`, { body: Buffer.from(text) });

@@ -33,8 +33,22 @@ export interface FuzzReply {
 const TIMEOUT_MS = 15_000;
 
 /** Sends one case over a keep-alive agent (or its raw bytes over a socket); a connection error or timeout rejects. */
-export function send(base: URL, agent: http.Agent, c: FuzzCase): Promise<FuzzReply> {
+export async function send(base: URL, agent: http.Agent, c: FuzzCase): Promise<FuzzReply> {
   if (c.raw) return sendRaw(base, c.raw);
+  try {
+    return await sendOnce(base, agent, c);
+  } catch (error) {
+    // A kept-alive socket the server closed just as the request went out on it (Node's documented
+    // keep-alive race: `reusedSocket` and ECONNRESET): the server never saw the request, so it is
+    // sent again, once, on a fresh connection.
+    if ((error as { reusedSocket?: boolean }).reusedSocket && (error as NodeJS.ErrnoException).code === 'ECONNRESET') {
+      return sendOnce(base, undefined, c);
+    }
+    throw error;
+  }
+}
+
+function sendOnce(base: URL, agent: http.Agent | undefined, c: FuzzCase): Promise<FuzzReply> {
   const headers = { ...c.headers };
   const framed = Object.keys(headers).some((h) => ['content-length', 'transfer-encoding'].includes(h.toLowerCase()));
   // Node frames GET/DELETE/OPTIONS/TRACE bodies only with an explicit length: without one the body would read as the next request.
@@ -42,7 +56,7 @@ export function send(base: URL, agent: http.Agent, c: FuzzCase): Promise<FuzzRep
   return new Promise((resolve, reject) => {
     let settled = false;
     const request = http.request(
-      { host: base.hostname, port: base.port, method: c.method, path: c.path, headers, agent, timeout: TIMEOUT_MS },
+      { host: base.hostname, port: base.port, method: c.method, path: c.path, headers, agent: agent ?? false, timeout: TIMEOUT_MS },
       (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -59,7 +73,7 @@ export function send(base: URL, agent: http.Agent, c: FuzzCase): Promise<FuzzRep
     request.on('error', (error) => {
       // A server that answers early (413, 401) may close before the whole body is written: the
       // answer already counts. Only a request that got no answer at all is a failure.
-      if (!settled) reject(error);
+      if (!settled) reject(Object.assign(error, { reusedSocket: request.reusedSocket }));
     });
     const parts = c.body === undefined ? [] : Array.isArray(c.body) ? c.body : [c.body];
     for (const part of parts) request.write(part);

@@ -11,6 +11,7 @@ export type LedgerErrorCode =
   | 'unbalanced_transaction'
   | 'unknown_account'
   | 'unknown_customer'
+  | 'insufficient_funds'
   | 'entry_refused'
   | 'overloaded';
 

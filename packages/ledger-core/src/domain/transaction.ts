@@ -8,6 +8,7 @@ import {
   POSTING_RULES,
   reversingLines,
   type Currency,
+  type EnterableTxnType,
   type JournalLineDraft,
   type TxnType,
 } from './posting-rules/index.js';
@@ -15,9 +16,9 @@ import type { Source } from './sources.js';
 
 /** A manual entry as it arrives on the wire (already schema-checked: strings, enums). */
 export interface EntryRequest {
-  txn_type: Exclude<TxnType, 'reversal'>;
+  txn_type: EnterableTxnType;
   customer_id?: string | null;
-  source: Exclude<Source, 'ledger'>;
+  source: Exclude<Source, 'ledger' | 'recost'>;
   source_txn_id?: string;
   txn_date: string;
   amount_usd: string;

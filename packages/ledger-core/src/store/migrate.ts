@@ -1,8 +1,10 @@
 import type { Knex } from 'knex';
 import * as checksRunAsOwner from '../migrations/20261122_checks_run_as_owner.js';
 import * as commentTheSchema from '../migrations/20261126_comment_the_schema.js';
+import * as createCashRequests from '../migrations/20261130_create_cash_requests.js';
 import * as createLedger from '../migrations/20261121_create_ledger.js';
 import * as refuseNonFiniteAmounts from '../migrations/20261125_refuse_non_finite_amounts.js';
+import * as addRecost from '../migrations/20261129_add_recost.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -15,6 +17,8 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261122_checks_run_as_owner', checksRunAsOwner],
   ['20261125_refuse_non_finite_amounts', refuseNonFiniteAmounts],
   ['20261126_comment_the_schema', commentTheSchema],
+  ['20261129_add_recost', addRecost],
+  ['20261130_create_cash_requests', createCashRequests],
 ];
 
 const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

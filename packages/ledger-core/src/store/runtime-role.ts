@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /** The ledger's tables: a role that owns any of them can switch the ledger's checks off. */
-const LEDGER_TABLES = ['accounts', 'customers', 'transactions', 'journal_lines', 'account_totals', 'ledger_commit_checks'];
+const LEDGER_TABLES = ['accounts', 'customers', 'transactions', 'journal_lines', 'account_totals', 'ledger_commit_checks', 'broker_fees', 'recost_flags', 'cash_requests'];
 
 /**
  * What the role the service runs as may do, and nothing more: read the books; write only by
@@ -13,7 +13,11 @@ const RUNTIME_GRANTS = [
   'GRANT SELECT ON ALL TABLES IN SCHEMA ?? TO ??',
   'GRANT INSERT ON transactions, journal_lines TO ??',
   'GRANT UPDATE (recosted_at) ON transactions TO ??',
+  'GRANT INSERT ON broker_fees TO ??',
+  'GRANT INSERT, UPDATE (reason, detail, flagged_at, cleared_at) ON recost_flags TO ??',
   'GRANT INSERT, UPDATE (name, email, metadata, updated_at) ON customers TO ??',
+  // A request keeps what was asked for: a transition changes only these.
+  'GRANT INSERT, UPDATE (status, txn_id, failure_reason, updated_at) ON cash_requests TO ??',
 ];
 
 /**

@@ -1,4 +1,7 @@
+import type { CashRequestDirection, CashRequestStatus, WalletFunds } from '../domain/cash-requests.js';
+import type { Page } from '../domain/limits.js';
 import type { TransactionDraft } from '../domain/transaction.js';
+import type { CashRequestRow, NewCashRequest } from '../store/columns/cash-requests.js';
 import type { TransactionRecord } from '../store/columns/transactions.js';
 
 export type { StoredTransaction, TransactionRecord } from '../store/columns/transactions.js';
@@ -42,4 +45,37 @@ export interface LedgerStore {
   findBySourceKeys(keys: SourceKey[]): Promise<TransactionRecord[]>;
   findTransaction(txnId: string): Promise<TransactionRecord | null>;
   findReversalOf(txnId: string): Promise<TransactionRecord | null>;
+}
+
+/** Filters of the cash-request list (`from`, `to`: the created date, UTC, inclusive). */
+export interface CashRequestFilter {
+  customer_id?: string;
+  status?: CashRequestStatus;
+  direction?: CashRequestDirection;
+  from?: string;
+  to?: string;
+}
+
+/** What a transition does to a locked request: nothing (a repeat), or a new status, posting `draft` with it. */
+export type CashRequestChange =
+  | { kind: 'none' }
+  | { kind: 'set'; status: CashRequestStatus; failureReason?: string | null; draft?: TransactionDraft };
+
+/**
+ * What the cash-request use cases need of storage. `change` locks the request's row for the
+ * length of one database transaction, lets `decide` look at it (and, through `funds`, at the
+ * customer's wallet, read under a per-customer lock), then posts the change's draft and updates
+ * the row in that same transaction: a request posts once, and a confirm and a cancel racing
+ * leave exactly one outcome. A LedgerError from `decide` rolls everything back.
+ */
+export interface CashRequestStore {
+  /** Inserts a pending request once `check` accepted the customer's funds (unknown customer: unknown_customer). */
+  create(request: NewCashRequest, check: (funds: WalletFunds) => void): Promise<CashRequestRow>;
+  find(cashRequestId: string): Promise<CashRequestRow | null>;
+  list(filter: CashRequestFilter, page: Page): Promise<{ items: CashRequestRow[]; total: number } & Page>;
+  /** Unknown id: not_found. */
+  change(
+    cashRequestId: string,
+    decide: (current: CashRequestRow, funds: () => Promise<WalletFunds>) => Promise<CashRequestChange>,
+  ): Promise<{ request: CashRequestRow; changed: boolean }>;
 }

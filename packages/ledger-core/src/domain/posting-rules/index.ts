@@ -15,8 +15,11 @@ export { CURRENCIES, TXN_TYPES, type Currency, type JournalLineDraft, type Leg, 
 export { isBalanced, linesFromLegs, totals } from './legs.js';
 export { reversingLines } from './reversal.js';
 
-/** The rule of each enterable `txn_type`; `reversal` is posted only by reversing. */
-export const POSTING_RULES: Readonly<Record<Exclude<TxnType, 'reversal'>, PostingRule>> = {
+/** The types only the ledger posts: `reversal` by reversing, `recost` by the recost job. */
+export type EnterableTxnType = Exclude<TxnType, 'reversal' | 'recost'>;
+
+/** The rule of each enterable `txn_type`; `reversal` is posted only by reversing, `recost` by recost. */
+export const POSTING_RULES: Readonly<Record<EnterableTxnType, PostingRule>> = {
   deposit,
   wire_in: wireIn,
   withdrawal,

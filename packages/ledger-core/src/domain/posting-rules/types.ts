@@ -14,6 +14,7 @@ export const TXN_TYPES = [
   'fx_spread_settle',
   'adjustment',
   'reversal',
+  'recost',
 ] as const;
 export type TxnType = (typeof TXN_TYPES)[number];
 

@@ -1,0 +1,41 @@
+import { Decimal, recost as recostBook, type RecostResult } from '@ledger/core';
+import { z } from 'zod';
+import { defineJob } from './catalog.js';
+
+/** The most pending transactions one run may take: a bound on the run, not on the book. */
+export const RECOST_LIMIT_MAX = 1_000_000;
+
+export const recostInput = z
+  .object({
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(RECOST_LIMIT_MAX)
+      .optional()
+      .describe('At most this many pending transactions are taken, oldest first (txn_date, then posted_at); pending trades of the same customer and symbol are recosted with them. Absent: all.'),
+  })
+  .strict()
+  .meta({ examples: [{ limit: 10_000 }] });
+export type RecostInput = z.infer<typeof recostInput>;
+
+/**
+ * recost (contract: Recost; docs/posting-rules.md#recost): the fee split of each pending trade
+ * and each sell's FIFO cost relief, posted as `recost` entries linked to the trade; a changed
+ * derivation is superseded by reversing it. Result: `{recosted, derivations_posted, superseded,
+ * flagged: [{txn_id, reason, detail}], remaining}`.
+ */
+export const recostJob = defineJob<RecostInput, RecostResult>('recost', {
+  input: recostInput,
+  // Every call is a run of its own: a run finding nothing pending posts nothing.
+  businessKey: () => null,
+  run: async ({ limit }, { db, progress, settings, logger }) => {
+    const result = await recostBook(db, {
+      policy: { customerFeeBps: new Decimal(settings.customerFeeBps), brokerCostBps: new Decimal(settings.brokerCostBps) },
+      limit: limit ?? null,
+      progress: (done, total) => progress({ done, total, unit: 'transactions' }),
+    });
+    logger.info('recost done', { recosted: result.recosted, derivations_posted: result.derivations_posted, superseded: result.superseded, flagged: result.flagged.length, remaining: result.remaining });
+    return result;
+  },
+});

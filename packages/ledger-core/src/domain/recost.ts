@@ -1,0 +1,180 @@
+import { ACCOUNT } from './accounts.js';
+import { assert } from './errors.js';
+import { FifoLots, type LotRelief } from './lots.js';
+import { Decimal, roundToCents, ZERO } from './money.js';
+import { isBalanced, linesFromLegs } from './posting-rules/index.js';
+import type { JournalLineDraft, Leg } from './posting-rules/types.js';
+import { draftReversal, type TransactionDraft } from './transaction.js';
+
+/** What recost derives from, per trade (a `buy_security` or `sell_security`), as stored. */
+export interface TradeFacts {
+  txnId: string;
+  txnType: 'buy_security' | 'sell_security';
+  customerId: string;
+  symbol: string;
+  txnDate: string;
+  /** Null when the trade was posted without one: it cannot be costed (flagged). */
+  quantity: Decimal | null;
+  /** A buy's cost of the shares; a sell's proceeds. */
+  amountUsd: Decimal;
+  /** The trade has a reversal: it holds no lot and has no derivation. */
+  reversed: boolean;
+  /** A per-trade override of the customer's fee (`metadata.brokerage_bps`, from a sync). */
+  brokerageBps: Decimal | null;
+  /** The broker's actual itemised fee (`broker_fees`), when a daily ledger recorded one. */
+  brokerFeeUsd: Decimal | null;
+}
+
+/** The fee schedule recost applies, in basis points of notional. */
+export interface RecostPolicy {
+  /** The customer's fee on a sell (a buy's was posted at ingest). */
+  customerFeeBps: Decimal;
+  /** The broker's cost when no itemised fee is recorded. */
+  brokerCostBps: Decimal;
+}
+
+export type RecostFlagReason = 'insufficient_lots' | 'missing_quantity' | 'earlier_sell_flagged';
+
+/** What recost wants a trade's derivation to be: its legs (possibly none), or flagged and left pending. */
+export type TradeDerivation =
+  | { txnId: string; kind: 'derived'; legs: Leg[]; reliefs: LotRelief[] }
+  | { txnId: string; kind: 'flagged'; reason: RecostFlagReason; detail: Record<string, string> };
+
+const bpsOf = (amount: Decimal, bps: Decimal) => roundToCents(amount.times(bps).dividedBy(10_000));
+
+function brokerCostLeg(trade: TradeFacts, policy: RecostPolicy): Leg {
+  const amount = trade.brokerFeeUsd ?? bpsOf(trade.amountUsd, policy.brokerCostBps);
+  return { debit: ACCOUNT.brokerageCost, credit: ACCOUNT.payableToBroker, amount, postingKind: 'broker_cost' };
+}
+
+/**
+ * The derivations of one customer's trades in one symbol, given in the order recost processes
+ * them (txn_date, posted_at, txn_id). Pure and deterministic: the same history gives the same
+ * derivations, which is what makes a re-cost give the books a first recost gives.
+ *  - a buy: the broker's cost Dr 5010 / Cr 2340 (its customer fee was posted at ingest);
+ *  - a sell: the customer's fee Dr 2010 / Cr 4010, the broker's cost Dr 5010 / Cr 2340, and the
+ *    cost relief Dr 2100 / Cr 1200 at the FIFO lots' cost;
+ *  - a reversed trade: nothing (no lot, no derivation);
+ *  - a sell of more than the lots hold, or a trade without a quantity: flagged, never a zero or
+ *    partial cost; every later sell of the pair is flagged too (its lots depend on the flagged one).
+ */
+export function derivePair(trades: TradeFacts[], policy: RecostPolicy): TradeDerivation[] {
+  const lots = new FifoLots();
+  let blockedBy: string | null = null;
+  return trades.map((trade): TradeDerivation => {
+    assert(trade.customerId === trades[0]!.customerId && trade.symbol === trades[0]!.symbol, 'derivePair takes one customer and symbol');
+    if (trade.reversed) return { txnId: trade.txnId, kind: 'derived', legs: [], reliefs: [] };
+    if (trade.quantity === null) {
+      blockedBy ??= trade.txnId;
+      return { txnId: trade.txnId, kind: 'flagged', reason: 'missing_quantity', detail: {} };
+    }
+    if (trade.txnType === 'buy_security') {
+      lots.buy(trade.txnId, trade.quantity, trade.amountUsd);
+      return { txnId: trade.txnId, kind: 'derived', legs: [brokerCostLeg(trade, policy)], reliefs: [] };
+    }
+    if (blockedBy !== null) return { txnId: trade.txnId, kind: 'flagged', reason: 'earlier_sell_flagged', detail: { flagged_txn_id: blockedBy } };
+    const held = lots.held();
+    const reliefs = lots.sell(trade.quantity);
+    if (reliefs === null) {
+      blockedBy = trade.txnId;
+      return { txnId: trade.txnId, kind: 'flagged', reason: 'insufficient_lots', detail: { quantity: trade.quantity.toFixed(), held: held.toFixed() } };
+    }
+    const relief = reliefs.reduce((sum, r) => sum.plus(r.cost), ZERO);
+    const legs: Leg[] = [
+      {
+        debit: ACCOUNT.customerWalletUsd,
+        credit: ACCOUNT.brokerageRevenue,
+        amount: bpsOf(trade.amountUsd, trade.brokerageBps ?? policy.customerFeeBps),
+        postingKind: 'brokerage_fee',
+      },
+      brokerCostLeg(trade, policy),
+      { debit: ACCOUNT.securitiesLiabilityEquities, credit: ACCOUNT.custodyEquities, amount: relief, postingKind: 'cost_relief' },
+    ];
+    return { txnId: trade.txnId, kind: 'derived', legs, reliefs };
+  });
+}
+
+/** A posted derivation of a trade that no reversal has cancelled: the one in effect. */
+export interface EffectiveDerivation {
+  txnId: string;
+  txnDate: string;
+  lines: JournalLineDraft[];
+}
+
+/** Lines as a comparable set: account, side, amount by value, kind. */
+function linesKey(lines: JournalLineDraft[]): string {
+  return lines
+    .map((l) => `${l.accountCode}|${l.debit.toFixed()}|${l.credit.toFixed()}|${l.postingKind ?? ''}`)
+    .sort()
+    .join(';');
+}
+
+/** What superseding asks for: ids for the new entries, and the version the next derivation takes. */
+export interface SupersedeContext {
+  trade: TradeFacts;
+  effective: EffectiveDerivation | null;
+  /** How many derivations the trade has had (reversed or not): the next is this plus one. */
+  versions: number;
+  newId: () => string;
+}
+
+/**
+ * The entries that make the books hold `legs` as the trade's derivation: none when the effective
+ * derivation already has these lines; else the effective one's reversal (if any) and the new
+ * version (if it has lines). Corrections are entries, never edits.
+ */
+export function supersede(legs: Leg[], { trade, effective, versions, newId }: SupersedeContext): TransactionDraft[] {
+  const lines = linesFromLegs(legs);
+  if (effective !== null && linesKey(effective.lines) === linesKey(lines)) return [];
+  if (effective === null && lines.length === 0) return [];
+  const drafts: TransactionDraft[] = [];
+  if (effective !== null) {
+    drafts.push(
+      draftReversal(
+        {
+          txnId: effective.txnId,
+          txnDate: effective.txnDate,
+          txnType: 'recost',
+          customerId: trade.customerId,
+          symbol: trade.symbol,
+          quantity: null,
+          amountUsd: sumOfDebits(effective.lines),
+          lines: effective.lines,
+        },
+        newId(),
+        effective.txnDate,
+        `superseded by recost of ${trade.txnId}`,
+      ),
+    );
+  }
+  if (lines.length > 0) drafts.push(derivationDraft(trade, lines, versions + 1, newId()));
+  return drafts;
+}
+
+const sumOfDebits = (lines: JournalLineDraft[]) => lines.reduce((sum, l) => sum.plus(l.debit), ZERO);
+
+/** The derivation entry of a trade: linked to it by key (`<txn_id>:<version>`) and `metadata.recost_of`. */
+export function derivationDraft(trade: TradeFacts, lines: JournalLineDraft[], version: number, txnId: string): TransactionDraft {
+  assert(isBalanced(lines), `derivation of ${trade.txnId} does not balance`);
+  return {
+    txnId,
+    customerId: trade.customerId,
+    txnType: 'recost',
+    source: 'recost',
+    sourceTxnId: `${trade.txnId}:${version}`,
+    category: 'recost',
+    symbol: trade.symbol,
+    quantity: null,
+    txnDate: trade.txnDate,
+    amountUsd: sumOfDebits(lines),
+    originalCurrency: null,
+    originalAmount: null,
+    fxRate: null,
+    pendingRecost: false,
+    reversesTxnId: null,
+    memo: null,
+    metadata: { recost_of: trade.txnId, version },
+    requestHash: null,
+    lines,
+  };
+}

@@ -1,0 +1,140 @@
+import type { Knex } from 'knex';
+import { ACCOUNT } from '../domain/accounts.js';
+import type { WalletFunds } from '../domain/cash-requests.js';
+import { assert, LedgerError } from '../domain/errors.js';
+import type { Page } from '../domain/limits.js';
+import { Decimal } from '../domain/money.js';
+import type { Currency } from '../domain/posting-rules/types.js';
+import type { CashRequestChange, CashRequestFilter, CashRequestStore } from '../use-cases/ports.js';
+import { CASH_REQUESTS, type CashRequestRow, type NewCashRequest } from './columns/cash-requests.js';
+import { columnRefs, documentOf, insertList, insertValues, recordDefinition, selectList } from './columns/table.js';
+import { refusalOf } from './errors.js';
+import { pagedQuery, type Paged } from './paged.js';
+import { insertDrafts } from './posting.js';
+
+/*
+ * Cash requests in SQL. Every change runs in one database transaction: the request's row is
+ * locked FOR UPDATE (so concurrent confirms, fails and cancels of one request queue, and each
+ * sees the state the one before it left), then the customer's funds lock (an advisory lock per
+ * customer: two withdrawals of one customer are checked one after the other), then the decision
+ * (the domain's, passed in), then the posting and the update, committed together.
+ */
+
+const COLUMNS = columnRefs(CASH_REQUESTS);
+
+/** The wallet a currency's money sits in, per customer (funding rules: USD 2010, AED 2020 at its USD equivalent). */
+const WALLET: Readonly<Record<Currency, string>> = { USD: ACCOUNT.customerWalletUsd, AED: ACCOUNT.customerWalletAed };
+
+/** Serialises the funds checks of one customer until the database transaction ends. */
+async function lockCustomerFunds(trx: Knex.Transaction, customerId: string): Promise<void> {
+  await trx.raw("SELECT pg_advisory_xact_lock(hashtext('ledger-cash-request-funds'), hashtext(?))", [customerId]);
+}
+
+/**
+ * The customer's wallet balance (credits less debits: a liability) and the amount of their
+ * other pending withdrawals from it, read after the funds lock, so each sees what committed
+ * before it.
+ */
+async function walletFunds(trx: Knex.Transaction, customerId: string, currency: Currency, exceptId: string): Promise<WalletFunds> {
+  const { rows } = await trx.raw<{ rows: Array<{ balance_usd: string; pending_usd: string }> }>(
+    `SELECT
+       (SELECT coalesce(sum(credit - debit), 0) FROM journal_lines WHERE account_code = ? AND customer_id = ?)::text AS balance_usd,
+       (SELECT coalesce(sum(amount_usd), 0) FROM cash_requests
+         WHERE customer_id = ? AND currency = ? AND direction = 'withdrawal' AND status = 'pending'
+           AND cash_request_id <> ?)::text AS pending_usd`,
+    [WALLET[currency], customerId, customerId, currency, exceptId],
+  );
+  const [row] = rows;
+  assert(row, 'the funds query answers one row');
+  return { balanceUsd: new Decimal(row.balance_usd), pendingWithdrawalsUsd: new Decimal(row.pending_usd) };
+}
+
+const INSERT_SQL = `INSERT INTO cash_requests (${insertList(CASH_REQUESTS)})
+  SELECT ${insertValues(CASH_REQUESTS, 't')} FROM json_to_recordset(?::json) AS t(${recordDefinition(CASH_REQUESTS)})
+  RETURNING ${selectList(CASH_REQUESTS)}`;
+
+/** CashRequestStore.create. */
+async function createCashRequest(db: Knex, request: NewCashRequest, check: (funds: WalletFunds) => void): Promise<CashRequestRow> {
+  try {
+    return await db.transaction(async (trx) => {
+      await lockCustomerFunds(trx, request.customerId);
+      const known = await trx('customers').where({ customer_id: request.customerId }).first('customer_id');
+      if (!known) throw new LedgerError('unknown_customer', `customer_id ${request.customerId} names no customer of this book`);
+      check(await walletFunds(trx, request.customerId, request.currency, request.cashRequestId));
+      const { rows } = await trx.raw<{ rows: CashRequestRow[] }>(INSERT_SQL, [documentOf(CASH_REQUESTS, [request])]);
+      const [row] = rows;
+      assert(row, 'the insert answers the new request');
+      return row;
+    });
+  } catch (error) {
+    refusalOf(error);
+  }
+}
+
+/** CashRequestStore.change. */
+async function changeCashRequest(
+  db: Knex,
+  cashRequestId: string,
+  decide: (current: CashRequestRow, funds: () => Promise<WalletFunds>) => Promise<CashRequestChange>,
+): Promise<{ request: CashRequestRow; changed: boolean }> {
+  try {
+    return await db.transaction(async (trx) => {
+      const current: CashRequestRow | undefined = await trx('cash_requests').where({ cash_request_id: cashRequestId }).forUpdate().first(COLUMNS);
+      if (!current) throw new LedgerError('not_found', `cash request ${cashRequestId} does not exist`);
+      const funds = async () => {
+        await lockCustomerFunds(trx, current.customer_id);
+        return walletFunds(trx, current.customer_id, current.currency, current.cash_request_id);
+      };
+      const change = await decide(current, funds);
+      if (change.kind === 'none') return { request: current, changed: false };
+      let txnId: string | null = null;
+      if (change.draft) {
+        const inserted = await insertDrafts(trx, [change.draft]);
+        // The key is cash-request:<id> of source ledger: only this path posts it, under this lock.
+        assert(inserted.has(change.draft.txnId), `the posting of cash request ${cashRequestId} was already taken`);
+        txnId = change.draft.txnId;
+      }
+      const [updated]: CashRequestRow[] = await trx('cash_requests')
+        .where({ cash_request_id: cashRequestId })
+        .update({ status: change.status, txn_id: txnId, failure_reason: change.failureReason ?? null, updated_at: trx.fn.now() })
+        .returning(COLUMNS);
+      assert(updated, 'the locked request is updated');
+      return { request: updated, changed: true };
+    });
+  } catch (error) {
+    refusalOf(error);
+  }
+}
+
+export async function getCashRequest(db: Knex, cashRequestId: string): Promise<CashRequestRow | null> {
+  const row: CashRequestRow | undefined = await db('cash_requests').where({ cash_request_id: cashRequestId }).first(COLUMNS);
+  return row ?? null;
+}
+
+/** Cash requests under the filters, newest first (`from`/`to`: the created date, UTC, inclusive). */
+export function listCashRequests(db: Knex, filter: CashRequestFilter, page: Page): Promise<Paged<CashRequestRow>> {
+  const filtered = () => {
+    const query = db('cash_requests');
+    if (filter.customer_id !== undefined) query.where('customer_id', filter.customer_id);
+    if (filter.status !== undefined) query.where('status', filter.status);
+    if (filter.direction !== undefined) query.where('direction', filter.direction);
+    if (filter.from !== undefined) query.where('created_at', '>=', db.raw("(?::date)::timestamp AT TIME ZONE 'UTC'", [filter.from]));
+    if (filter.to !== undefined) query.where('created_at', '<', db.raw("((?::date) + 1)::timestamp AT TIME ZONE 'UTC'", [filter.to]));
+    return query;
+  };
+  return pagedQuery<CashRequestRow>(
+    filtered,
+    (query) => query.select(COLUMNS).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'cash_request_id', order: 'desc' }]),
+    page,
+  );
+}
+
+/** The use cases' CashRequestStore, in SQL on the book's database. */
+export function cashRequestStore(db: Knex): CashRequestStore {
+  return {
+    create: (request, check) => createCashRequest(db, request, check),
+    find: (id) => getCashRequest(db, id),
+    list: (filter, page) => listCashRequests(db, filter, page),
+    change: (id, decide) => changeCashRequest(db, id, decide),
+  };
+}

@@ -1,0 +1,42 @@
+import type { CashRequestDirection, CashRequestStatus } from '../../domain/cash-requests.js';
+import { formatDecimal, type Decimal } from '../../domain/money.js';
+import type { Currency } from '../../domain/posting-rules/types.js';
+import { columnsFrom, type RowOf } from './table.js';
+
+/** A new cash request, parsed and converted, as the store inserts it. */
+export interface NewCashRequest {
+  cashRequestId: string;
+  customerId: string;
+  direction: CashRequestDirection;
+  amount: Decimal;
+  currency: Currency;
+  amountUsd: Decimal;
+  fxRate: Decimal | null;
+  reference: string | null;
+  memo: string | null;
+}
+
+const column = columnsFrom<NewCashRequest>();
+
+/**
+ * The `cash_requests` table, in its order. A new request is always `pending` (the database's
+ * default); status, txn_id, failure_reason and updated_at are what a transition changes.
+ */
+export const CASH_REQUESTS = {
+  cash_request_id: column.required('uuid', { write: (r) => r.cashRequestId }),
+  customer_id: column.required('text', { write: (r) => r.customerId }),
+  direction: column.required<'text', CashRequestDirection>('text', { write: (r) => r.direction }),
+  amount: column.required('numeric', { write: (r) => formatDecimal(r.amount) }),
+  currency: column.required<'text', Currency>('text', { write: (r) => r.currency }),
+  amount_usd: column.required('numeric', { write: (r) => formatDecimal(r.amountUsd) }),
+  fx_rate: column.nullable('numeric', { write: (r) => (r.fxRate === null ? null : r.fxRate.toString()) }),
+  status: column.required<'text', CashRequestStatus>('text'),
+  reference: column.nullable('text', { write: (r) => r.reference }),
+  memo: column.nullable('text', { write: (r) => r.memo }),
+  failure_reason: column.nullable('text'),
+  txn_id: column.nullable('uuid'),
+  created_at: column.required('timestamptz'),
+  updated_at: column.required('timestamptz'),
+} as const;
+
+export type CashRequestRow = RowOf<typeof CASH_REQUESTS>;

@@ -1,0 +1,181 @@
+import type { Knex } from 'knex';
+import { Decimal } from '../domain/money.js';
+import type { JournalLineDraft } from '../domain/posting-rules/types.js';
+import * as bulk from '../use-cases/post-in-bulk.js';
+import type { HistoryTrade, PairsHistory, PendingTransaction, RecostStore, TradeDerivations, TradePair } from '../use-cases/recost.js';
+import { ledgerStore } from './ledger-store.js';
+
+/** Session advisory lock key of recost, one per book's database: 'ledger-recost'. */
+const RECOST_LOCK_KEY = 7_166_820_412;
+/** Transactions stamped per UPDATE. */
+const STAMP_CHUNK = 10_000;
+
+const PENDING_SQL = `
+  SELECT txn_id, txn_type, customer_id, symbol, txn_date::text AS txn_date, posted_at::text AS posted_at
+    FROM transactions
+   WHERE recosted_at IS NULL
+     AND (?::boolean OR (txn_date, posted_at, txn_id) > (?::date, ?::timestamptz, ?::uuid))
+   ORDER BY txn_date, posted_at, txn_id
+   LIMIT ?`;
+
+/** The pairs (customer, symbol) of the rows aliased `alias`, given as two arrays. */
+const inPairs = (alias: string) => `(${alias}.customer_id, ${alias}.symbol) IN (SELECT * FROM unnest(?::text[], ?::text[]))`;
+
+const TRADES_SQL = `
+  SELECT t.txn_id, t.txn_type, t.customer_id, t.symbol, t.txn_date::text AS txn_date, t.quantity, t.amount_usd,
+         t.metadata->>'brokerage_bps' AS brokerage_bps, f.amount_usd AS broker_fee_usd,
+         t.recosted_at IS NULL AS pending, r.txn_id IS NOT NULL AS reversed
+    FROM transactions t
+    LEFT JOIN transactions r ON r.reverses_txn_id = t.txn_id
+    LEFT JOIN broker_fees f ON f.source = t.source AND f.source_txn_id = t.source_txn_id
+   WHERE t.txn_type IN ('buy_security', 'sell_security') AND ${inPairs('t')}
+   ORDER BY t.customer_id, t.symbol, t.txn_date, t.posted_at, t.txn_id`;
+
+const DERIVATIONS_SQL = `
+  SELECT d.metadata->>'recost_of' AS recost_of, d.txn_id, d.txn_date::text AS txn_date, r.txn_id IS NOT NULL AS reversed,
+         CASE WHEN r.txn_id IS NULL THEN
+           (SELECT json_agg(json_build_array(l.account_code, l.debit::text, l.credit::text, l.posting_kind) ORDER BY l.line_id)
+              FROM journal_lines l WHERE l.txn_id = d.txn_id)
+         END AS lines
+    FROM transactions d
+    LEFT JOIN transactions r ON r.reverses_txn_id = d.txn_id
+   WHERE d.txn_type = 'recost' AND ${inPairs('d')}`;
+
+interface TradeRow {
+  txn_id: string;
+  txn_type: 'buy_security' | 'sell_security';
+  customer_id: string;
+  symbol: string;
+  txn_date: string;
+  quantity: string | null;
+  amount_usd: string;
+  brokerage_bps: string | null;
+  broker_fee_usd: string | null;
+  pending: boolean;
+  reversed: boolean;
+}
+
+interface DerivationRow {
+  recost_of: string;
+  txn_id: string;
+  txn_date: string;
+  reversed: boolean;
+  lines: Array<[string, string, string, string | null]> | null;
+}
+
+/** A per-trade bps override as a sync wrote it (a number or a decimal string); anything else is ignored. */
+function bpsOf(value: string | null): Decimal | null {
+  if (value === null || !/^\d{1,6}(\.\d{1,8})?$/.test(value)) return null;
+  return new Decimal(value);
+}
+
+const tradeOf = (r: TradeRow): HistoryTrade => ({
+  txnId: r.txn_id,
+  txnType: r.txn_type,
+  customerId: r.customer_id,
+  symbol: r.symbol,
+  txnDate: r.txn_date,
+  quantity: r.quantity === null ? null : new Decimal(r.quantity),
+  amountUsd: new Decimal(r.amount_usd),
+  reversed: r.reversed,
+  brokerageBps: bpsOf(r.brokerage_bps),
+  brokerFeeUsd: r.broker_fee_usd === null ? null : new Decimal(r.broker_fee_usd),
+  pending: r.pending,
+});
+
+const lineOf = ([accountCode, debit, credit, postingKind]: [string, string, string, string | null]): JournalLineDraft => ({
+  accountCode,
+  debit: new Decimal(debit),
+  credit: new Decimal(credit),
+  postingKind,
+});
+
+function derivationsOf(rows: DerivationRow[]): Map<string, TradeDerivations> {
+  const byTrade = new Map<string, TradeDerivations>();
+  for (const row of rows) {
+    const current = byTrade.get(row.recost_of) ?? { effective: null, versions: 0 };
+    current.versions += 1;
+    if (!row.reversed) {
+      // Superseding reverses the one in effect before posting the next: at most one stands.
+      if (current.effective !== null) throw new Error(`trade ${row.recost_of} has two derivations in effect`);
+      current.effective = { txnId: row.txn_id, txnDate: row.txn_date, lines: (row.lines ?? []).map(lineOf) };
+    }
+    byTrade.set(row.recost_of, current);
+  }
+  return byTrade;
+}
+
+/** Recost's store, in SQL on the book's database (use-cases/recost.ts declares it). */
+export function recostStore(db: Knex): RecostStore {
+  const pairsParams = (pairs: TradePair[]) => [pairs.map((p) => p.customerId), pairs.map((p) => p.symbol)];
+  return {
+    withRecostLock: async (work) => {
+      // A connection of its own, outside the pool, holds the lock for the whole run; closing it releases it.
+      const lockConnection = await db.client.acquireRawConnection();
+      try {
+        await lockConnection.query('SELECT pg_advisory_lock($1)', [RECOST_LOCK_KEY]);
+        return await work();
+      } finally {
+        await db.client.destroyRawConnection(lockConnection);
+      }
+    },
+    pendingAfter: async (after, size) => {
+      const { rows } = await db.raw<{ rows: Array<{ txn_id: string; txn_type: string; customer_id: string | null; symbol: string | null; txn_date: string; posted_at: string }> }>(
+        PENDING_SQL,
+        [after === null, after?.txnDate ?? null, after?.postedAt ?? null, after?.txnId ?? null, size],
+      );
+      return rows.map(
+        (r): PendingTransaction => ({
+          cursor: { txnDate: r.txn_date, postedAt: r.posted_at, txnId: r.txn_id },
+          txnType: r.txn_type,
+          customerId: r.customer_id,
+          symbol: r.symbol,
+        }),
+      );
+    },
+    pairsHistory: async (pairs): Promise<PairsHistory> => {
+      // Statistics are stale right after a bulk import; JIT compiling these reads costs more than
+      // running them. The two reads run at once, on two connections (the recost lock keeps other
+      // derivations from being posted in between).
+      const read = <Row>(sql: string) =>
+        db.transaction(async (trx) => {
+          await trx.raw('SET LOCAL jit = off');
+          return (await trx.raw<{ rows: Row[] }>(sql, pairsParams(pairs))).rows;
+        });
+      const [trades, derivations] = await Promise.all([read<TradeRow>(TRADES_SQL), read<DerivationRow>(DERIVATIONS_SQL)]);
+      return { trades: trades.map(tradeOf), derivations: derivationsOf(derivations) };
+    },
+    post: (drafts) => bulk.postTransactions(ledgerStore(db), drafts),
+    stamp: async (txnIds) => {
+      // Each stamp is a new row version and an entry in every index of the table: CPU-bound in
+      // one backend, so chunks go on two connections at once (the machine's cores).
+      const chunks = Array.from({ length: Math.ceil(txnIds.length / STAMP_CHUNK) }, (_, i) => txnIds.slice(i * STAMP_CHUNK, (i + 1) * STAMP_CHUNK));
+      let stamped = 0;
+      const stamper = async () => {
+        for (let chunk = chunks.shift(); chunk !== undefined; chunk = chunks.shift()) {
+          const result = await db.raw<{ rowCount: number }>('UPDATE transactions SET recosted_at = now() WHERE txn_id = ANY(?::uuid[]) AND recosted_at IS NULL', [chunk]);
+          stamped += result.rowCount;
+        }
+      };
+      await Promise.all([stamper(), stamper()]);
+      return stamped;
+    },
+    flag: async (flags, cleared) => {
+      if (flags.length > 0) {
+        await db.raw(
+          `INSERT INTO recost_flags (txn_id, reason, detail)
+           SELECT * FROM unnest(?::uuid[], ?::text[], ?::jsonb[])
+           ON CONFLICT (txn_id) DO UPDATE SET reason = excluded.reason, detail = excluded.detail, flagged_at = now(), cleared_at = NULL`,
+          [flags.map((f) => f.txnId), flags.map((f) => f.reason), flags.map((f) => JSON.stringify(f.detail))],
+        );
+      }
+      if (cleared.length > 0) {
+        await db.raw('UPDATE recost_flags SET cleared_at = now() WHERE txn_id = ANY(?::uuid[]) AND cleared_at IS NULL', [cleared]);
+      }
+    },
+    countPending: async () => {
+      const { rows } = await db.raw<{ rows: Array<{ pending: string }> }>('SELECT count(*) AS pending FROM transactions WHERE recosted_at IS NULL');
+      return Number(rows[0]?.pending ?? 0);
+    },
+  };
+}

@@ -1,0 +1,215 @@
+import { randomUUID } from 'node:crypto';
+import { assert, LedgerError } from '../domain/errors.js';
+import {
+  derivePair,
+  supersede,
+  type EffectiveDerivation,
+  type RecostFlagReason,
+  type RecostPolicy,
+  type TradeFacts,
+} from '../domain/recost.js';
+import type { TransactionDraft } from '../domain/transaction.js';
+import type { BulkResult } from './post-in-bulk.js';
+
+/** Where a pending transaction stands in recost's order: (txn_date, posted_at, txn_id). */
+export interface RecostCursor {
+  txnDate: string;
+  /** posted_at as the database's own text: microseconds kept, unlike a JS Date. */
+  postedAt: string;
+  txnId: string;
+}
+
+/** A transaction pending recost (recosted_at null). */
+export interface PendingTransaction {
+  cursor: RecostCursor;
+  txnType: string;
+  customerId: string | null;
+  symbol: string | null;
+}
+
+/** A customer's trades in one symbol: the unit of FIFO. */
+export interface TradePair {
+  customerId: string;
+  symbol: string;
+}
+
+/** A trade of an affected pair, in recost order, and whether it is pending. */
+export interface HistoryTrade extends TradeFacts {
+  pending: boolean;
+}
+
+/** The posted derivations of a trade: the one in effect (not reversed), and how many it has had. */
+export interface TradeDerivations {
+  effective: EffectiveDerivation | null;
+  versions: number;
+}
+
+export interface PairsHistory {
+  /** Every trade of the pairs, grouped by pair, each pair in recost order. */
+  trades: HistoryTrade[];
+  derivations: Map<string, TradeDerivations>;
+}
+
+export interface RecostFlag {
+  txnId: string;
+  reason: RecostFlagReason;
+  detail: Record<string, string>;
+}
+
+/**
+ * What recost needs of the ledger's storage (store/recost-store.ts implements it in SQL): one
+ * set-based read or write per call, never one per trade.
+ */
+export interface RecostStore {
+  /** Runs `work` holding the book's recost lock: one recost at a time per book, whichever worker. */
+  withRecostLock<T>(work: () => Promise<T>): Promise<T>;
+  /** Up to `size` pending transactions after `after`, in recost order. */
+  pendingAfter(after: RecostCursor | null, size: number): Promise<PendingTransaction[]>;
+  /** Every trade of these pairs and their derivations, in two statements. */
+  pairsHistory(pairs: TradePair[]): Promise<PairsHistory>;
+  /** Posts entries through the bulk posting path. */
+  post(drafts: TransactionDraft[]): Promise<BulkResult>;
+  /** Stamps recosted_at on those still pending; answers how many it stamped. */
+  stamp(txnIds: string[]): Promise<number>;
+  /** Records why trades were left pending, and clears the flags of trades now derived. */
+  flag(flags: RecostFlag[], cleared: string[]): Promise<void>;
+  countPending(): Promise<number>;
+}
+
+export interface RecostOptions {
+  policy: RecostPolicy;
+  /** At most this many pending transactions are taken, oldest first (null: all). */
+  limit: number | null;
+  /** Pending transactions taken per batch. */
+  batchSize?: number;
+  progress?: (done: number, total: number) => void;
+  newId?: () => string;
+}
+
+export interface RecostResult {
+  [key: string]: unknown;
+  recosted: number;
+  derivations_posted: number;
+  superseded: number;
+  flagged: Array<{ txn_id: string; reason: RecostFlagReason; detail: Record<string, string> }>;
+  remaining: number;
+}
+
+const TRADE_TYPES = new Set(['buy_security', 'sell_security']);
+const pairKey = (customerId: string, symbol: string) => `${customerId}\u0000${symbol}`;
+
+/** The pairs of some pending transactions' trades, each once. */
+function pairsOf(pending: PendingTransaction[]): TradePair[] {
+  const pairs = new Map<string, TradePair>();
+  for (const p of pending) {
+    if (!TRADE_TYPES.has(p.txnType) || p.customerId === null || p.symbol === null) continue;
+    pairs.set(pairKey(p.customerId, p.symbol), { customerId: p.customerId, symbol: p.symbol });
+  }
+  return [...pairs.values()];
+}
+
+/** Consecutive runs of one pair's trades (the history comes grouped by pair). */
+function* byPair(trades: HistoryTrade[]): Iterable<HistoryTrade[]> {
+  let start = 0;
+  for (let i = 1; i <= trades.length; i += 1) {
+    const a = trades[start]!;
+    const b = trades[i];
+    if (b === undefined || b.customerId !== a.customerId || b.symbol !== a.symbol) {
+      yield trades.slice(start, i);
+      start = i;
+    }
+  }
+}
+
+interface BatchOutcome {
+  drafts: TransactionDraft[];
+  superseded: number;
+  derivations: number;
+  stamp: string[];
+  flags: RecostFlag[];
+}
+
+/**
+ * One batch: re-derives every trade of the pairs the pending transactions touch, from the start
+ * of each pair's history (a trade's cost depends on every earlier lot), compares with the
+ * derivation in effect, and supersedes only what changed. Pending trades of those pairs are
+ * stamped unless flagged; pending non-trades are simply stamped.
+ */
+function planBatch(pending: PendingTransaction[], history: PairsHistory, options: RecostOptions, newId: () => string): BatchOutcome {
+  const outcome: BatchOutcome = { drafts: [], superseded: 0, derivations: 0, stamp: [], flags: [] };
+  for (const p of pending) if (!TRADE_TYPES.has(p.txnType)) outcome.stamp.push(p.cursor.txnId);
+  if (history.trades.length === 0) return outcome;
+  for (const trades of byPair(history.trades)) {
+    const derived = derivePair(trades, options.policy);
+    derived.forEach((derivation, i) => {
+      const trade = trades[i]!;
+      assert(derivation.txnId === trade.txnId, 'derivations follow the trades');
+      if (derivation.kind === 'flagged') {
+        if (trade.pending) outcome.flags.push({ txnId: trade.txnId, reason: derivation.reason, detail: derivation.detail });
+        // Left pending: whatever was derived before no longer holds (its lots are in question).
+        const current = history.derivations.get(trade.txnId) ?? { effective: null, versions: 0 };
+        const drafts = supersede([], { trade, ...current, newId });
+        outcome.superseded += drafts.length;
+        outcome.drafts.push(...drafts);
+        return;
+      }
+      const current = history.derivations.get(trade.txnId) ?? { effective: null, versions: 0 };
+      const drafts = supersede(derivation.legs, { trade, ...current, newId });
+      for (const d of drafts) {
+        if (d.txnType === 'reversal') outcome.superseded += 1;
+        else outcome.derivations += 1;
+      }
+      outcome.drafts.push(...drafts);
+      if (trade.pending) outcome.stamp.push(trade.txnId);
+    });
+  }
+  return outcome;
+}
+
+/** Posts a batch's entries; every one must be new (the recost lock rules out a concurrent writer of these keys). */
+async function postAll(store: RecostStore, drafts: TransactionDraft[]): Promise<void> {
+  if (drafts.length === 0) return;
+  const result = await store.post(drafts);
+  for (const o of result.outcomes) {
+    if (o.outcome === 'rejected') throw o.reason;
+    if (o.outcome !== 'inserted') throw new LedgerError('conflict', `recost entry ${o.txnId} was already posted: another writer holds recost's keys`);
+  }
+}
+
+/**
+ * Recost (contract: Recost): derives the cost-dependent lines of pending trades (the fee split,
+ * a sell's FIFO cost relief), posts them as entries of their own, supersedes changed derivations
+ * by reversing them, and stamps recosted_at. Idempotent: a second run posts nothing. Serialised
+ * per book by the store's lock.
+ */
+export async function recost(store: RecostStore, options: RecostOptions): Promise<RecostResult> {
+  const newId = options.newId ?? randomUUID;
+  const batchSize = options.batchSize ?? 50_000;
+  return store.withRecostLock(async () => {
+    const result: RecostResult = { recosted: 0, derivations_posted: 0, superseded: 0, flagged: [], remaining: 0 };
+    const flagged = new Map<string, RecostFlag>();
+    const total = Math.min(await store.countPending(), options.limit ?? Number.MAX_SAFE_INTEGER);
+    let taken = 0;
+    let cursor: RecostCursor | null = null;
+    while (options.limit === null || taken < options.limit) {
+      const size = options.limit === null ? batchSize : Math.min(batchSize, options.limit - taken);
+      const pending = await store.pendingAfter(cursor, size);
+      if (pending.length === 0) break;
+      taken += pending.length;
+      cursor = pending[pending.length - 1]!.cursor;
+      const pairs = pairsOf(pending);
+      const history = pairs.length > 0 ? await store.pairsHistory(pairs) : { trades: [], derivations: new Map() };
+      const batch = planBatch(pending, history, options, newId);
+      await postAll(store, batch.drafts);
+      result.recosted += await store.stamp(batch.stamp);
+      await store.flag(batch.flags, batch.stamp);
+      result.derivations_posted += batch.derivations;
+      result.superseded += batch.superseded;
+      for (const f of batch.flags) flagged.set(f.txnId, f);
+      options.progress?.(Math.min(taken, total), total);
+    }
+    result.flagged = [...flagged.values()].map((f) => ({ txn_id: f.txnId, reason: f.reason, detail: f.detail }));
+    result.remaining = await store.countPending();
+    return result;
+  });
+}

@@ -1,0 +1,166 @@
+import { expect } from 'chai';
+import {
+  assertFundsCover,
+  CASH_REQUEST_ACTIONS,
+  CASH_REQUEST_STATUSES,
+  CASH_REQUEST_TRANSITIONS,
+  draftCashRequestPosting,
+  toUsd,
+  transitionOf,
+} from '../src/domain/cash-requests.js';
+import { LedgerError } from '../src/domain/errors.js';
+import { Decimal } from '../src/domain/money.js';
+import { isBalanced } from '../src/domain/posting-rules/legs.js';
+import { createCashRequest, transitionCashRequest } from '../src/ledger.js';
+import { createTestDatabase, type TestDatabase } from '../src/testing/index.js';
+import { asPgFailure, caught, DEFAULT_POLICY, expectLedgerError, lineKeys } from './helpers.js';
+
+const PEG = new Decimal('3.6725');
+const FINAL = CASH_REQUEST_STATUSES.filter((s) => s !== 'pending');
+
+describe('cash requests (domain)', () => {
+  describe('the transition table', () => {
+    it('moves a pending request by every action to the action’s state', () => {
+      expect(CASH_REQUEST_ACTIONS.map((a) => transitionOf('r', 'pending', a))).to.deep.equal([
+        { kind: 'to', status: 'completed' },
+        { kind: 'to', status: 'failed' },
+        { kind: 'to', status: 'cancelled' },
+      ]);
+    });
+
+    it('from a final state answers the repeat of its own action unchanged and refuses every other with invalid_state_transition', () => {
+      for (const status of FINAL) {
+        const repeats = CASH_REQUEST_ACTIONS.filter((a) => CASH_REQUEST_TRANSITIONS[status][a].kind === 'same');
+        expect(repeats, status).to.have.length(1);
+        for (const action of CASH_REQUEST_ACTIONS) {
+          if (repeats.includes(action)) {
+            expect(transitionOf('r', status, action)).to.deep.equal({ kind: 'same' });
+          } else {
+            let error: unknown;
+            try {
+              transitionOf('r', status, action);
+            } catch (e) {
+              error = e;
+            }
+            expect(error).to.be.instanceOf(LedgerError);
+            expect((error as LedgerError).code).to.equal('invalid_state_transition');
+          }
+        }
+      }
+    });
+  });
+
+  describe('conversion', () => {
+    it('keeps USD as it is, with no rate', () => {
+      expect(toUsd(new Decimal('25.00'), 'USD', PEG)).to.deep.equal({ amountUsd: new Decimal('25.00'), fxRate: null });
+    });
+
+    it('divides AED by the peg and rounds half-up to cents', () => {
+      expect(toUsd(new Decimal('100.00'), 'AED', PEG).amountUsd.toFixed()).to.equal('27.23');
+      expect(toUsd(new Decimal('367.25'), 'AED', PEG).amountUsd.toFixed()).to.equal('100');
+      expect(toUsd(new Decimal('0.02'), 'AED', new Decimal(4)).amountUsd.toFixed()).to.equal('0.01');
+      expect(toUsd(new Decimal('0.06'), 'AED', new Decimal(4)).amountUsd.toFixed()).to.equal('0.02');
+      expect(toUsd(new Decimal('0.01'), 'AED', new Decimal(4)).amountUsd.toFixed()).to.equal('0');
+    });
+  });
+
+  describe('funds', () => {
+    const withdrawal = (amount: string) => ({ direction: 'withdrawal' as const, amountUsd: new Decimal(amount), currency: 'USD' as const, customerId: 'C-1' });
+    const funds = (balance: string, pending: string) => ({ balanceUsd: new Decimal(balance), pendingWithdrawalsUsd: new Decimal(pending) });
+
+    it('lets a withdrawal take up to the balance less other pending withdrawals, not a cent more', () => {
+      expect(() => assertFundsCover(withdrawal('40.00'), funds('100.00', '60.00'))).not.to.throw();
+      expect(() => assertFundsCover(withdrawal('40.01'), funds('100.00', '60.00'))).to.throw(LedgerError, /available/);
+      expect(() => assertFundsCover(withdrawal('0.01'), funds('-5.00', '0'))).to.throw(LedgerError);
+    });
+
+    it('never refuses a deposit', () => {
+      expect(() => assertFundsCover({ ...withdrawal('1000.00'), direction: 'deposit' }, funds('0', '0'))).not.to.throw();
+    });
+  });
+
+  describe('the posting', () => {
+    const request = {
+      cashRequestId: '0190c2d4-6c1e-7a2b-9f00-000000000001',
+      customerId: 'C-1',
+      amount: new Decimal('100.00'),
+      currency: 'AED' as const,
+      amountUsd: new Decimal('27.23'),
+      fxRate: PEG,
+      reference: 'ref',
+      memo: null,
+    };
+
+    it('posts an AED deposit to 1020 / 2020 at its USD amount, keyed by the request, with the peg as its rate', () => {
+      const draft = draftCashRequestPosting({ ...request, direction: 'deposit' }, '0190c2d4-6c1e-7a2b-9f00-0000000000aa', '2026-01-15', DEFAULT_POLICY);
+      expect(isBalanced(draft.lines)).to.equal(true);
+      expect(lineKeys(draft.lines)).to.deep.equal(['1020 Dr 27.23', '2020 Cr 27.23']);
+      expect(draft).to.include({ source: 'ledger', sourceTxnId: `cash-request:${request.cashRequestId}`, originalCurrency: 'AED', txnType: 'deposit' });
+      expect(draft.fxRate?.toFixed()).to.equal('3.6725');
+      expect(draft.originalAmount?.toFixed()).to.equal('100');
+    });
+
+    it('posts a USD withdrawal as the mirror, 2010 / 1100, with no conversion', () => {
+      const draft = draftCashRequestPosting(
+        { ...request, direction: 'withdrawal', currency: 'USD', amount: new Decimal('5.00'), amountUsd: new Decimal('5.00'), fxRate: null },
+        '0190c2d4-6c1e-7a2b-9f00-0000000000ab',
+        '2026-01-15',
+        DEFAULT_POLICY,
+      );
+      expect(lineKeys(draft.lines)).to.deep.equal(['1100 Cr 5', '2010 Dr 5']);
+      expect(draft).to.include({ originalCurrency: null, originalAmount: null, fxRate: null });
+    });
+  });
+
+  describe('in the database, as the runtime role', function () {
+    this.timeout(60_000);
+    let t: TestDatabase;
+    const policy = { ...DEFAULT_POLICY, aedPerUsd: PEG };
+    const today = '2026-01-15';
+
+    before(async () => {
+      t = await createTestDatabase({ runtimeRole: true });
+      await t.db('customers').insert({ customer_id: 'C-1' });
+    });
+    after(async () => {
+      await t?.drop();
+    });
+
+    it('may change only status, txn_id, failure_reason and updated_at of a request, and delete none', async () => {
+      const runtime = t.runtime!.db;
+      const made = await createCashRequest(runtime, { customer_id: 'C-1', direction: 'deposit', amount: '5.00', currency: 'USD' }, '0190c2d4-6c1e-7a2b-9f00-0000000000c1', policy);
+      for (const sql of ['UPDATE cash_requests SET amount = 500', 'UPDATE cash_requests SET customer_id = ?', 'DELETE FROM cash_requests', 'TRUNCATE cash_requests']) {
+        const error = asPgFailure(await caught(() => runtime.raw(sql, sql.includes('?') ? ['C-2'] : [])));
+        expect((error as { code?: string }).code, sql).to.equal('42501');
+      }
+      expect((await t.db('cash_requests').where({ cash_request_id: made.cash_request_id }).first()).amount).to.equal('5.00');
+    });
+
+    it('refuses rows that break the table’s checks: a completed request without a transaction, a sub-cent or non-finite amount', async () => {
+      const base = { cash_request_id: '0190c2d4-6c1e-7a2b-9f00-0000000000c2', customer_id: 'C-1', direction: 'deposit', amount: '1.00', currency: 'USD', amount_usd: '1.00' };
+      for (const [row, constraint] of [
+        [{ status: 'completed' }, 'cash_requests_txn_when_completed'],
+        [{ amount: '1.001', amount_usd: '1.001' }, 'cash_requests_amount_cents'],
+        [{ amount: 'NaN', amount_usd: 'NaN' }, 'cash_requests_amount_finite'],
+        [{ currency: 'AED' }, 'cash_requests_fx_rate_with_aed'],
+        [{ status: 'done' }, 'cash_requests_status'],
+      ] as const) {
+        const error = asPgFailure(await caught(() => t.runtime!.db('cash_requests').insert({ ...base, ...row })));
+        expect(error.constraint, JSON.stringify(row)).to.equal(constraint);
+      }
+    });
+
+    it('confirms once: the posting and the state change commit together, and a repeat answers the request unchanged', async () => {
+      const runtime = t.runtime!.db;
+      const made = await createCashRequest(runtime, { customer_id: 'C-1', direction: 'deposit', amount: '10.00', currency: 'AED' }, '0190c2d4-6c1e-7a2b-9f00-0000000000c3', policy);
+      const context = (n: number) => ({ txnId: `0190c2d4-6c1e-7a2b-9f00-0000000000${n}`, txnDate: today });
+      const done = await Promise.all([1, 2, 3, 4, 5].map((n) => transitionCashRequest(runtime, made.cash_request_id, 'confirm', context(10 + n), policy)));
+      expect(new Set(done.map((r) => r.txn_id)).size).to.equal(1);
+      const posted = await t.db('transactions').where({ source: 'ledger', source_txn_id: `cash-request:${made.cash_request_id}` });
+      expect(posted).to.have.length(1);
+      expect(posted[0]).to.include({ txn_id: done[0]!.txn_id, original_currency: 'AED', original_amount: '10.00', fx_rate: '3.6725', amount_usd: '2.72' });
+      await expectLedgerError(() => transitionCashRequest(runtime, made.cash_request_id, 'cancel', context(20), policy), 'invalid_state_transition');
+      await expectLedgerError(() => transitionCashRequest(runtime, '0190c2d4-6c1e-7a2b-9f00-00000000dead', 'cancel', context(21), policy), 'not_found');
+    });
+  });
+});

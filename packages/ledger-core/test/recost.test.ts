@@ -1,0 +1,274 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import type { Knex } from 'knex';
+import { Decimal, postTransactions, recost, reverseTransaction, upsertCustomer, type EntryRequest, type RecostOptions } from '../src/index.js';
+import { createTestDatabase, type TestDatabase } from '../src/testing/index.js';
+import { draft } from './helpers.js';
+import { randomUUID } from 'node:crypto';
+
+const OPTIONS: RecostOptions = { policy: { customerFeeBps: new Decimal(22), brokerCostBps: new Decimal(4) }, limit: null };
+
+type Trade = Pick<EntryRequest, 'customer_id' | 'symbol' | 'quantity' | 'amount_usd' | 'txn_date'> & { metadata?: Record<string, unknown> };
+
+const buy = (t: Trade) => draft({ txn_type: 'buy_security', source: 'usbroker', ...t });
+const sell = (t: Trade) => draft({ txn_type: 'sell_security', source: 'usbroker', ...t });
+
+/** Posts drafts through the bulk path and answers their ids in order. */
+async function post(db: Knex, drafts: ReturnType<typeof draft>[]): Promise<string[]> {
+  const result = await postTransactions(db, drafts);
+  expect(result.inserted, JSON.stringify(result.outcomes.filter((o) => o.outcome !== 'inserted'))).to.equal(drafts.length);
+  return drafts.map((d) => d.txnId);
+}
+
+/** The derivation lines in effect for a trade, as "account Dr/Cr amount kind", sorted. */
+async function effectiveLines(db: Knex, tradeId: string): Promise<string[]> {
+  const { rows } = await db.raw<{ rows: Array<{ line: string }> }>(
+    `SELECT l.account_code || CASE WHEN l.debit > 0 THEN ' Dr ' || l.debit ELSE ' Cr ' || l.credit END || ' ' || l.posting_kind AS line
+       FROM transactions d JOIN journal_lines l USING (txn_id)
+      WHERE d.txn_type = 'recost' AND d.metadata->>'recost_of' = ?
+        AND NOT EXISTS (SELECT 1 FROM transactions r WHERE r.reverses_txn_id = d.txn_id)
+      ORDER BY 1`,
+    [tradeId],
+  );
+  return rows.map((r) => r.line);
+}
+
+/** Net balance (debits − credits) per account and per (customer, account): what recost must reproduce. */
+async function balances(db: Knex): Promise<Record<string, string>> {
+  const { rows } = await db.raw<{ rows: Array<{ key: string; net: string }> }>(
+    `SELECT account_code || '/' || coalesce(customer_id, '-') AS key, sum(debit - credit)::text AS net
+       FROM journal_lines GROUP BY GROUPING SETS ((account_code), (account_code, customer_id))
+     HAVING sum(debit - credit) <> 0 OR customer_id IS NULL ORDER BY 1`,
+  );
+  return Object.fromEntries(rows.map((r) => [r.key, new Decimal(r.net).toFixed(2)]));
+}
+
+async function recostedAt(db: Knex, txnId: string): Promise<Date | null> {
+  const { rows } = await db.raw<{ rows: Array<{ recosted_at: Date | null }> }>('SELECT recosted_at FROM transactions WHERE txn_id = ?', [txnId]);
+  return rows[0]!.recosted_at;
+}
+
+describe('recost (real Postgres, as the runtime role)', function () {
+  this.timeout(120_000);
+  let t: TestDatabase;
+  let db: Knex;
+  let owner: Knex;
+  let customer = 0;
+  /** A customer of its own per test, so tests do not share lots. */
+  const newCustomer = async () => {
+    customer += 1;
+    const id = `R-${customer}`;
+    await upsertCustomer(db, id, {});
+    return id;
+  };
+
+  before(async () => {
+    t = await createTestDatabase({ runtimeRole: true });
+    db = t.runtime!.db;
+    owner = t.db;
+  });
+  after(async () => {
+    await t?.drop();
+  });
+
+  describe('a sell across two lots', () => {
+    it('posts each trade’s fee split and the sell’s FIFO cost relief, worked out by hand, and stamps them', async () => {
+      const c = await newCustomer();
+      const [b1, b2, s] = await post(db, [
+        buy({ customer_id: c, symbol: 'AAPL', quantity: '10', amount_usd: '1000.00', txn_date: '2026-01-05' }),
+        buy({ customer_id: c, symbol: 'AAPL', quantity: '5', amount_usd: '600.00', txn_date: '2026-01-06' }),
+        sell({ customer_id: c, symbol: 'AAPL', quantity: '12', amount_usd: '1500.00', txn_date: '2026-01-10' }),
+      ]);
+      const result = await recost(db, OPTIONS);
+      expect(result).to.deep.include({ derivations_posted: 3, superseded: 0, flagged: [], remaining: 0 });
+      expect(result.recosted).to.be.at.least(3);
+      // Broker cost 4 bps: 1000.00 → 0.40, 600.00 → 0.24.
+      expect(await effectiveLines(db, b1!)).to.deep.equal(['2340 Cr 0.40 broker_cost', '5010 Dr 0.40 broker_cost']);
+      expect(await effectiveLines(db, b2!)).to.deep.equal(['2340 Cr 0.24 broker_cost', '5010 Dr 0.24 broker_cost']);
+      // Sell 1500.00: customer fee 22 bps = 3.30, broker cost 4 bps = 0.60; relief 1000.00 + 600.00 × 2/5 = 1240.00.
+      expect(await effectiveLines(db, s!)).to.deep.equal([
+        '1200 Cr 1240.00 cost_relief',
+        '2010 Dr 3.30 brokerage_fee',
+        '2100 Dr 1240.00 cost_relief',
+        '2340 Cr 0.60 broker_cost',
+        '4010 Cr 3.30 brokerage_fee',
+        '5010 Dr 0.60 broker_cost',
+      ]);
+      for (const id of [b1!, b2!, s!]) expect(await recostedAt(db, id)).to.be.instanceOf(Date);
+      const { rows } = await db.raw<{ rows: Array<{ source: string; source_txn_id: string; txn_date: string; customer_id: string; symbol: string }> }>(
+        `SELECT source, source_txn_id, txn_date, customer_id, symbol FROM transactions WHERE txn_type = 'recost' AND metadata->>'recost_of' = ?`,
+        [s!],
+      );
+      expect(rows).to.deep.equal([{ source: 'recost', source_txn_id: `${s}:1`, txn_date: '2026-01-10', customer_id: c, symbol: 'AAPL' }]);
+    });
+  });
+
+  describe('the fee schedule', () => {
+    it('uses the itemised broker fee when one is recorded, and a trade’s brokerage_bps override', async () => {
+      const c = await newCustomer();
+      const b = buy({ customer_id: c, symbol: 'MSFT', quantity: '1', amount_usd: '400.00', txn_date: '2026-01-05' });
+      const s = sell({ customer_id: c, symbol: 'MSFT', quantity: '1', amount_usd: '1234.56', txn_date: '2026-01-06', metadata: { brokerage_bps: 30 } });
+      await post(db, [b, s]);
+      await db.raw(`INSERT INTO broker_fees (source, source_txn_id, amount_usd, source_row) VALUES (?, ?, '1.23', '{"row": 7}')`, [b.source, b.sourceTxnId]);
+      await recost(db, OPTIONS);
+      expect(await effectiveLines(db, b.txnId)).to.deep.equal(['2340 Cr 1.23 broker_cost', '5010 Dr 1.23 broker_cost']);
+      // 1234.56 × 30 bps = 3.70368 → 3.70; × 4 bps = 0.493824 → 0.49.
+      expect(await effectiveLines(db, s.txnId)).to.deep.equal([
+        '1200 Cr 400.00 cost_relief',
+        '2010 Dr 3.70 brokerage_fee',
+        '2100 Dr 400.00 cost_relief',
+        '2340 Cr 0.49 broker_cost',
+        '4010 Cr 3.70 brokerage_fee',
+        '5010 Dr 0.49 broker_cost',
+      ]);
+    });
+  });
+
+  describe('an oversell', () => {
+    it('is flagged in the result and in recost_flags, left pending, and posts nothing for it', async () => {
+      const c = await newCustomer();
+      const [, s] = await post(db, [
+        buy({ customer_id: c, symbol: 'TSLA', quantity: '1', amount_usd: '200.00', txn_date: '2026-01-05' }),
+        sell({ customer_id: c, symbol: 'TSLA', quantity: '2', amount_usd: '450.00', txn_date: '2026-01-06' }),
+      ]);
+      const result = await recost(db, OPTIONS);
+      expect(result.flagged).to.deep.equal([{ txn_id: s, reason: 'insufficient_lots', detail: { quantity: '2', held: '1' } }]);
+      expect(result.remaining).to.equal(1);
+      expect(await recostedAt(db, s!)).to.equal(null);
+      expect(await effectiveLines(db, s!)).to.deep.equal([]);
+      const { rows } = await db.raw<{ rows: Array<{ reason: string; cleared_at: Date | null }> }>('SELECT reason, cleared_at FROM recost_flags WHERE txn_id = ?', [s!]);
+      expect(rows).to.deep.equal([{ reason: 'insufficient_lots', cleared_at: null }]);
+
+      // A missing earlier buy arrives: the sell is derived and its flag cleared.
+      await post(db, [buy({ customer_id: c, symbol: 'TSLA', quantity: '1', amount_usd: '250.00', txn_date: '2026-01-04' })]);
+      const again = await recost(db, OPTIONS);
+      expect(again.flagged).to.deep.equal([]);
+      expect(await effectiveLines(db, s!)).to.include('2100 Dr 450.00 cost_relief');
+      const cleared = await db.raw<{ rows: Array<{ cleared_at: Date | null }> }>('SELECT cleared_at FROM recost_flags WHERE txn_id = ?', [s!]);
+      expect(cleared.rows[0]!.cleared_at).to.be.instanceOf(Date);
+    });
+  });
+
+  describe('idempotence', () => {
+    it('a second run posts nothing and leaves the books as they were', async () => {
+      const c = await newCustomer();
+      await post(db, [
+        buy({ customer_id: c, symbol: 'NVDA', quantity: '3', amount_usd: '100.00', txn_date: '2026-01-05' }),
+        sell({ customer_id: c, symbol: 'NVDA', quantity: '1', amount_usd: '40.00', txn_date: '2026-01-06' }),
+      ]);
+      await recost(db, OPTIONS);
+      const before = await balances(db);
+      const second = await recost(db, OPTIONS);
+      expect(second).to.deep.equal({ recosted: 0, derivations_posted: 0, superseded: 0, flagged: [], remaining: 0 });
+      expect(await balances(db)).to.deep.equal(before);
+    });
+
+    it('a re-cost of a trade whose derivation has not changed posts nothing and stamps it', async () => {
+      const c = await newCustomer();
+      const [b] = await post(db, [buy({ customer_id: c, symbol: 'AMD', quantity: '3', amount_usd: '100.00', txn_date: '2026-01-05' })]);
+      await recost(db, OPTIONS);
+      await db.raw('UPDATE transactions SET recosted_at = NULL WHERE txn_id = ?', [b!]);
+      const again = await recost(db, OPTIONS);
+      expect(again).to.deep.include({ recosted: 1, derivations_posted: 0, superseded: 0 });
+    });
+  });
+
+  describe('superseding', () => {
+    it('after an earlier buy is reversed and the sell re-costed: the old derivation is reversed and version 2 posted', async () => {
+      const c = await newCustomer();
+      const [b1, , s] = await post(db, [
+        buy({ customer_id: c, symbol: 'IBM', quantity: '10', amount_usd: '1000.00', txn_date: '2026-01-05' }),
+        buy({ customer_id: c, symbol: 'IBM', quantity: '10', amount_usd: '1500.00', txn_date: '2026-01-06' }),
+        sell({ customer_id: c, symbol: 'IBM', quantity: '10', amount_usd: '2000.00', txn_date: '2026-01-10' }),
+      ]);
+      await recost(db, OPTIONS);
+      expect(await effectiveLines(db, s!)).to.include('2100 Dr 1000.00 cost_relief');
+
+      await reverseTransaction(db, b1!, { txnId: randomUUID(), txnDate: '2026-01-07', memo: 'entered in error' });
+      await db.raw('UPDATE transactions SET recosted_at = NULL WHERE txn_id = ?', [s!]);
+      const result = await recost(db, OPTIONS);
+      // The sell's v1 and the reversed buy's derivation are reversed; the sell's v2 is posted.
+      expect(result).to.deep.include({ recosted: 1, derivations_posted: 1, superseded: 2, flagged: [] });
+      expect(await effectiveLines(db, s!)).to.include('2100 Dr 1500.00 cost_relief');
+      expect(await effectiveLines(db, b1!)).to.deep.equal([]);
+      const { rows } = await db.raw<{ rows: Array<{ source_txn_id: string; reversed: boolean }> }>(
+        `SELECT d.source_txn_id, EXISTS (SELECT 1 FROM transactions r WHERE r.reverses_txn_id = d.txn_id) AS reversed
+           FROM transactions d WHERE d.txn_type = 'recost' AND d.metadata->>'recost_of' = ? ORDER BY d.source_txn_id`,
+        [s!],
+      );
+      expect(rows).to.deep.equal([
+        { source_txn_id: `${s}:1`, reversed: true },
+        { source_txn_id: `${s}:2`, reversed: false },
+      ]);
+    });
+  });
+
+  describe('limit and non-trades', () => {
+    it('takes at most `limit` pending transactions, oldest first, and stamps a pending non-trade', async () => {
+      const c = await newCustomer();
+      const [dep] = await post(db, [draft({ customer_id: c, amount_usd: '5.00', txn_date: '2026-01-01' })]);
+      await owner.raw('UPDATE transactions SET recosted_at = NULL WHERE txn_id = ?', [dep!]);
+      const result = await recost(db, { ...OPTIONS, limit: 1 });
+      expect(result).to.deep.include({ recosted: 1, derivations_posted: 0 });
+      expect(await recostedAt(db, dep!)).to.be.instanceOf(Date);
+    });
+  });
+
+  describe('concurrency', () => {
+    it('two runs at once: one waits for the other (advisory lock); the books are as after one run', async () => {
+      const c = await newCustomer();
+      await post(db, [
+        buy({ customer_id: c, symbol: 'ORCL', quantity: '4', amount_usd: '400.00', txn_date: '2026-01-05' }),
+        sell({ customer_id: c, symbol: 'ORCL', quantity: '3', amount_usd: '330.00', txn_date: '2026-01-06' }),
+      ]);
+      const [a, b] = await Promise.all([recost(db, OPTIONS), recost(db, OPTIONS)]);
+      expect(a.derivations_posted + b.derivations_posted).to.equal(2);
+    });
+  });
+
+  describe('property: re-costing history gives the books a first recost gives', () => {
+    it('(a) first recost, (b) null every recosted_at, (c) null a random subset: identical balances per account and customer', async () => {
+      const trade = fc.record({
+        pair: fc.integer({ min: 0, max: 5 }),
+        buy: fc.boolean(),
+        quantity: fc.integer({ min: 1, max: 2_000 }),
+        cents: fc.integer({ min: 1, max: 5_000_00 }),
+      });
+      let run = 0;
+      await fc.assert(
+        fc.asyncProperty(fc.array(trade, { minLength: 150, maxLength: 300 }), fc.array(fc.boolean(), { minLength: 300, maxLength: 300 }), async (ops, subset) => {
+          run += 1;
+          const customers = [`P${run}-A`, `P${run}-B`, `P${run}-C`];
+          for (const id of customers) await upsertCustomer(db, id, {});
+          const held = new Map<number, number>();
+          const drafts = ops.flatMap((op, i) => {
+            const quantityOf = (q: number) => new Decimal(q).dividedBy(100).toFixed();
+            const date = new Date(Date.UTC(2025, 0, 1 + i)).toISOString().slice(0, 10);
+            const pair = { customer_id: customers[op.pair % 3]!, symbol: op.pair < 3 ? 'AAA' : 'BBB', txn_date: date, amount_usd: new Decimal(op.cents).dividedBy(100).toFixed(2) };
+            const h = held.get(op.pair) ?? 0;
+            if (op.buy || h === 0) {
+              held.set(op.pair, h + op.quantity);
+              return [buy({ ...pair, quantity: quantityOf(op.quantity) })];
+            }
+            const q = Math.min(h, op.quantity);
+            held.set(op.pair, h - q);
+            return [sell({ ...pair, quantity: quantityOf(q) })];
+          });
+          await post(db, drafts);
+          const first = await recost(db, OPTIONS);
+          expect(first.flagged).to.deep.equal([]);
+          const a = await balances(db);
+          const ids = drafts.map((d) => d.txnId);
+          await db.raw('UPDATE transactions SET recosted_at = NULL WHERE txn_id = ANY(?::uuid[])', [ids]);
+          const b = await recost(db, OPTIONS);
+          expect(b).to.deep.include({ derivations_posted: 0, superseded: 0, remaining: 0 });
+          expect(await balances(db)).to.deep.equal(a);
+          await db.raw('UPDATE transactions SET recosted_at = NULL WHERE txn_id = ANY(?::uuid[])', [ids.filter((_, i) => subset[i % subset.length])]);
+          await recost(db, OPTIONS);
+          expect(await balances(db)).to.deep.equal(a);
+        }),
+        { numRuns: 4 },
+      );
+    });
+  });
+});
