@@ -3,6 +3,7 @@ import { addMonths, firstDayOf, fromDayNumber, lastDayOf, toDayNumber } from './
 import { basisPoints, formatMinor } from './money.js';
 import { createRandom, hash32, type Random } from './random.js';
 import type { SandboxDataConfig } from './generate.js';
+import { USBROKER_DAILY_LEDGER_COLUMNS } from '@ledger/upstream-clients';
 
 /**
  * The India book's data set: customers with PANs, remit LRS orders (quotes, payments,
@@ -139,34 +140,8 @@ export interface UsbrokerWireRecord {
   value_date: string;
 }
 
-export const DAILY_LEDGER_COLUMNS = [
-  'report_date',
-  'firm_id',
-  'account_no',
-  'txn_no',
-  'row_code',
-  'symbol',
-  'cusip',
-  'side',
-  'quantity',
-  'price',
-  'principal',
-  'commission',
-  'sec_fee',
-  'taf_fee',
-  'ifsca_fee',
-  'other_fee',
-  'amount',
-  'currency',
-  'trade_date',
-  'settle_date',
-  'pay_date',
-  'per_share',
-  'wht_rate',
-  'tax_code',
-  'ref_txn_no',
-  'description',
-] as const;
+/** The daily ledger's columns, in the documented order: the client's own list (one definition of the format). */
+export const DAILY_LEDGER_COLUMNS = USBROKER_DAILY_LEDGER_COLUMNS;
 export type DailyLedgerColumn = (typeof DAILY_LEDGER_COLUMNS)[number];
 export const EMPTY_ROW = Object.freeze(Object.fromEntries(DAILY_LEDGER_COLUMNS.map((c) => [c, ''])) as DailyLedgerRow);
 /** A daily-ledger row: every column a string, `''` when not applicable. `firm_id` is filled when served. */

@@ -1,20 +1,10 @@
-import type { CashRequestDirection, CashRequestStatus } from '../../domain/cash-requests.js';
-import { formatDecimal, type Decimal } from '../../domain/money.js';
+import type { CashRequestDirection, CashRequestStatus, PostableCashRequest } from '../../domain/cash-requests.js';
+import { formatDecimal } from '../../domain/money.js';
 import type { Currency } from '../../domain/posting-rules/types.js';
 import { columnsFrom, type RowOf } from './table.js';
 
-/** A new cash request, parsed and converted, as the store inserts it. */
-export interface NewCashRequest {
-  cashRequestId: string;
-  customerId: string;
-  direction: CashRequestDirection;
-  amount: Decimal;
-  currency: Currency;
-  amountUsd: Decimal;
-  fxRate: Decimal | null;
-  reference: string | null;
-  memo: string | null;
-}
+/** A new cash request, parsed and converted, as the store inserts it: what its posting needs. */
+export type NewCashRequest = PostableCashRequest;
 
 const column = columnsFrom<NewCashRequest>();
 
