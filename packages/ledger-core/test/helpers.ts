@@ -10,7 +10,9 @@ import {
   type LedgerErrorCode,
   type PostingPolicy,
   type TransactionDraft,
+  upsertCustomer,
 } from '../src/index.js';
+import { createTestDatabase, type TestDatabase } from '../src/testing/index.js';
 
 /** The fee schedule's default: 22 bps of notional. */
 export const DEFAULT_POLICY: PostingPolicy = { customerFeeBps: new Decimal(22) };
@@ -119,4 +121,21 @@ export async function booksSnapshot(db: Knex) {
             (SELECT count(*) FROM customers)::text AS customers`,
   );
   return { counts: rows[0], journal: Object.fromEntries(await journalSums(db)), aggregate: Object.fromEntries(await aggregateSums(db)) };
+}
+
+/**
+ * A database of a store suite's own, as production runs (the runtime role, which owns nothing
+ * and holds only the runtime grants), with customers C-1 and C-2. `t.runtime.db` is the role's.
+ */
+export async function storeDatabase(): Promise<{ t: TestDatabase; db: Knex }> {
+  const t = await createTestDatabase({ poolMax: 25, runtimeRole: true });
+  const db = t.runtime!.db;
+  for (const id of ['C-1', 'C-2']) await upsertCustomer(db, id, {});
+  return { t, db };
+}
+
+/** How many rows of `table` match `where`: what the database holds, not what a call answered. */
+export async function rowCount(db: Knex, table: string, where: Record<string, unknown> = {}): Promise<number> {
+  const [row] = await db(table).where(where).count<Array<{ n: string }>>({ n: '*' });
+  return Number(row?.n ?? 0);
 }

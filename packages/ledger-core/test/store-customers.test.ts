@@ -4,7 +4,8 @@ import {
   listCustomers,
   upsertCustomer,
 } from '../src/index.js';
-import { createTestDatabase, type TestDatabase } from '../src/testing/index.js';
+import type { TestDatabase } from '../src/testing/index.js';
+import { rowCount, storeDatabase } from './helpers.js';
 
 const PAGE = { limit: 500, offset: 0 };
 
@@ -13,21 +14,8 @@ describe('store', function () {
   let t: TestDatabase;
   let db: Knex;
 
-  before(async () => {
-    // As production runs: a role that does not own the schema, with the runtime privileges only.
-    t = await createTestDatabase({ poolMax: 25, runtimeRole: true });
-    db = t.runtime!.db;
-    for (const id of ['C-1', 'C-2']) await upsertCustomer(db, id, {});
-  });
-  after(async () => {
-    await t?.drop();
-  });
-
-  async function count(table: string, where: Record<string, unknown> = {}): Promise<number> {
-    const [row] = await db(table).where(where).count<Array<{ n: string }>>({ n: '*' });
-    return Number(row?.n ?? 0);
-  }
-
+  before(async () => ({ t, db } = await storeDatabase()));
+  after(async () => t?.drop());
 
   describe('customers', () => {
     it('upsertCustomer creates, then updates, keeping the fields left out', async () => {
@@ -47,7 +35,7 @@ describe('store', function () {
       const untouched = await upsertCustomer(db, 'U-1', {});
       expect(untouched.created).to.equal(false);
       expect(untouched.customer).to.include({ name: 'Ada L.', email: null });
-      expect(await count('customers', { customer_id: 'U-1' })).to.equal(1);
+      expect(await rowCount(db, 'customers', { customer_id: 'U-1' })).to.equal(1);
     });
 
     it('listCustomers matches q against id, name and email, case-insensitively, and pages', async () => {
@@ -62,7 +50,7 @@ describe('store', function () {
       expect(page.items.map((c: { customer_id: string }) => c.customer_id)).to.deep.equal(['find-2']);
       expect([page.total, page.limit, page.offset]).to.deep.equal([3, 1, 1]);
       const everyone = await listCustomers(db, {}, PAGE);
-      expect(everyone.total).to.equal(await count('customers'));
+      expect(everyone.total).to.equal(await rowCount(db, 'customers'));
     });
 
     it('listCustomers takes % and _ and \\ in q literally', async () => {

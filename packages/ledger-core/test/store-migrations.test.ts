@@ -4,27 +4,17 @@ import {
   createDb,
   isAtHead,
   migrateToHead,
-  upsertCustomer,
 } from '../src/index.js';
 import { createTestDatabase, type TestDatabase } from '../src/testing/index.js';
-
+import { storeDatabase } from './helpers.js';
 
 describe('store', function () {
   this.timeout(60_000);
   let t: TestDatabase;
   let db: Knex;
 
-  before(async () => {
-    // As production runs: a role that does not own the schema, with the runtime privileges only.
-    t = await createTestDatabase({ poolMax: 25, runtimeRole: true });
-    db = t.runtime!.db;
-    for (const id of ['C-1', 'C-2']) await upsertCustomer(db, id, {});
-  });
-  after(async () => {
-    await t?.drop();
-  });
-
-
+  before(async () => ({ t, db } = await storeDatabase()));
+  after(async () => t?.drop());
 
   describe('migrations', () => {
     it('migrateToHead on a database at head applies nothing', async () => {

@@ -11,13 +11,12 @@ import {
   postEntry,
   postTransactions,
   reverseTransaction,
-  upsertCustomer,
   type LedgerError,
   type TransactionDraft,
 } from '../src/index.js';
 import { insertDrafts } from '../src/store/posting.js';
-import { createTestDatabase, type TestDatabase } from '../src/testing/index.js';
-import { booksSnapshot, caught, draft, entry, expectLedgerError, journalSums } from './helpers.js';
+import type { TestDatabase } from '../src/testing/index.js';
+import { booksSnapshot, caught, draft, entry, expectLedgerError, journalSums, rowCount, storeDatabase } from './helpers.js';
 
 /** A bulk result's counts, without the outcome of each record. */
 const counts = ({ outcomes: _outcomes, ...rest }: BulkResult) => rest;
@@ -28,20 +27,8 @@ describe('store', function () {
   let t: TestDatabase;
   let db: Knex;
 
-  before(async () => {
-    // As production runs: a role that does not own the schema, with the runtime privileges only.
-    t = await createTestDatabase({ poolMax: 25, runtimeRole: true });
-    db = t.runtime!.db;
-    for (const id of ['C-1', 'C-2']) await upsertCustomer(db, id, {});
-  });
-  after(async () => {
-    await t?.drop();
-  });
-
-  async function count(table: string, where: Record<string, unknown> = {}): Promise<number> {
-    const [row] = await db(table).where(where).count<Array<{ n: string }>>({ n: '*' });
-    return Number(row?.n ?? 0);
-  }
+  before(async () => ({ t, db } = await storeDatabase()));
+  after(async () => t?.drop());
 
   /** The stored lines of a transaction as (account, debit, credit, kind, customer, date). */
   async function storedLines(txnId: string) {
@@ -93,7 +80,7 @@ describe('store', function () {
       const before = await journalSums(db);
       const inserted = await insertDrafts(db, [a, b]);
       expect(inserted.size).to.equal(1);
-      expect(await count('transactions', { source: 'custodian', source_txn_id: 'twice-in-batch' })).to.equal(1);
+      expect(await rowCount(db, 'transactions', { source: 'custodian', source_txn_id: 'twice-in-batch' })).to.equal(1);
       const [winner] = [...inserted];
       expect(await storedLines(winner!)).to.have.length(2);
       const after = await journalSums(db);
@@ -110,7 +97,7 @@ describe('store', function () {
     it('posts in chunks, and a re-run answers every record duplicate', async () => {
       const drafts = Array.from({ length: 25 }, (_, i) => draft({ source: 'uaefeed', source_txn_id: `chunk-${i}`, amount_usd: '1.00' }));
       expect(counts(await postTransactions(db, drafts, { chunkSize: 4, concurrency: 3 }))).to.deep.equal({ inserted: 25, duplicate: 0, conflict: 0, rejected: 0 });
-      expect(await count('transactions', { source: 'uaefeed' })).to.equal(25);
+      expect(await rowCount(db, 'transactions', { source: 'uaefeed' })).to.equal(25);
       expect(counts(await postTransactions(db, [...drafts].reverse(), { chunkSize: 3 }))).to.deep.equal({ inserted: 0, duplicate: 25, conflict: 0, rejected: 0 });
     });
 
@@ -123,7 +110,7 @@ describe('store', function () {
       expect(counts(result)).to.deep.equal({ inserted: 5, duplicate: 0, conflict: 0, rejected: 1 });
       const rejected = result.outcomes[5];
       expect(rejected?.outcome === 'rejected' && rejected.reason.code).to.equal('unknown_customer');
-      expect(await count('transactions', { txn_id: drafts[5]!.txnId })).to.equal(0);
+      expect(await rowCount(db, 'transactions', { txn_id: drafts[5]!.txnId })).to.equal(0);
       const after = await journalSums(db);
       expect(dec(after.get('2010')?.credit).minus(dec(before.get('2010')?.credit)).toFixed()).to.equal('500');
     });
@@ -212,7 +199,7 @@ describe('store', function () {
       const outcomes = await Promise.all(Array.from({ length: 20 }, () => postEntry(db, draft(e))));
       expect(outcomes.filter((o) => o.created)).to.have.length(1);
       expect(new Set(outcomes.map((o) => o.transaction.txn_id)).size).to.equal(1);
-      expect(await count('transactions', { source: 'manual', source_txn_id: 'stampede' })).to.equal(1);
+      expect(await rowCount(db, 'transactions', { source: 'manual', source_txn_id: 'stampede' })).to.equal(1);
       const after = await journalSums(db);
       expect(dec(after.get('2010')?.credit).minus(dec(before.get('2010')?.credit)).toFixed()).to.equal('33');
     });
@@ -239,7 +226,7 @@ describe('store', function () {
       const fresh = draft({ source_txn_id: 'batch-fresh' });
       const outcomes = await postEntries(db, [fresh, draft(repeat), draft({ ...conflicting, amount_usd: '2.00' })]);
       expect(outcomes.map((o) => ('code' in o ? o.code : o.created))).to.deep.equal([true, false, 'idempotency_conflict']);
-      expect(await count('transactions', { source_txn_id: 'batch-fresh' })).to.equal(1);
+      expect(await rowCount(db, 'transactions', { source_txn_id: 'batch-fresh' })).to.equal(1);
     });
 
     it('fails only the bad entry of a batch the database refuses; the others are posted', async () => {
@@ -247,10 +234,10 @@ describe('store', function () {
       const good = [draft({ source_txn_id: 'batch-good-1' }), draft({ source_txn_id: 'batch-good-2' })];
       const outcomes = await postEntries(db, [good[0]!, draft({ customer_id: 'C-404', source_txn_id: 'batch-bad' }), good[1]!]);
       expect(outcomes.map((o) => ('code' in o ? o.code : o.created))).to.deep.equal([true, 'unknown_customer', true]);
-      expect(await count('transactions', { source_txn_id: 'batch-bad' })).to.equal(0);
+      expect(await rowCount(db, 'transactions', { source_txn_id: 'batch-bad' })).to.equal(0);
       const after = await booksSnapshot(db);
       expect(after).to.not.deep.equal(books);
-      expect(await count('transactions', { source_txn_id: 'batch-good-2' })).to.equal(1);
+      expect(await rowCount(db, 'transactions', { source_txn_id: 'batch-good-2' })).to.equal(1);
     });
 
     /** What a read of the entry's key answers, as postEntries' outcomes carry it. */
@@ -315,7 +302,7 @@ describe('store', function () {
         expect((outcomes[0] as Awaited<ReturnType<typeof postEntry>>).transaction).to.deep.equal(won);
         expect((outcomes[1] as Awaited<ReturnType<typeof postEntry>>).transaction).to.deep.equal(await readBack(batch[1]!));
         expect((outcomes[2] as LedgerError).details).to.deep.equal([{ txn_id: (await readBack(batch[2]!))!.txn_id }]);
-        expect(await count('transactions', { source_txn_id: 'taken-meanwhile-same' })).to.equal(1);
+        expect(await rowCount(db, 'transactions', { source_txn_id: 'taken-meanwhile-same' })).to.equal(1);
       } finally {
         if (!rival.isCompleted()) await rival.rollback();
       }
@@ -436,8 +423,8 @@ describe('store', function () {
       const outcomes = await Promise.all(Array.from({ length: 20 }, () => reverse(original.txn_id)));
       expect(outcomes.filter((o) => o.created)).to.have.length(1);
       expect(new Set(outcomes.map((o) => o.transaction.txn_id)).size).to.equal(1);
-      expect(await count('transactions', { reverses_txn_id: original.txn_id })).to.equal(1);
-      expect(await count('transactions', { source: 'ledger', source_txn_id: `reversal:${original.txn_id}` })).to.equal(1);
+      expect(await rowCount(db, 'transactions', { reverses_txn_id: original.txn_id })).to.equal(1);
+      expect(await rowCount(db, 'transactions', { source: 'ledger', source_txn_id: `reversal:${original.txn_id}` })).to.equal(1);
     });
 
     it('refuses to reverse a reversal with conflict, storing nothing', async () => {

@@ -21,8 +21,8 @@ import {
   type TransactionSort,
   type TransactionSummary,
 } from '../src/index.js';
-import { createTestDatabase, type TestDatabase } from '../src/testing/index.js';
-import { draft } from './helpers.js';
+import type { TestDatabase } from '../src/testing/index.js';
+import { draft, storeDatabase } from './helpers.js';
 
 const PAGE = { limit: 500, offset: 0 };
 const dec = (value: string | number | null | undefined) => new Decimal(String(value ?? 0));
@@ -32,17 +32,8 @@ describe('store', function () {
   let t: TestDatabase;
   let db: Knex;
 
-  before(async () => {
-    // As production runs: a role that does not own the schema, with the runtime privileges only.
-    t = await createTestDatabase({ poolMax: 25, runtimeRole: true });
-    db = t.runtime!.db;
-    for (const id of ['C-1', 'C-2']) await upsertCustomer(db, id, {});
-  });
-  after(async () => {
-    await t?.drop();
-  });
-
-
+  before(async () => ({ t, db } = await storeDatabase()));
+  after(async () => t?.drop());
 
   describe('queries', () => {
     // Everything here is dated 2031, which no other test uses: SCOPE isolates it from them.

@@ -5,10 +5,9 @@ import {
   Decimal,
   postEntry,
   trialBalance,
-  upsertCustomer,
 } from '../src/index.js';
-import { createTestDatabase, type TestDatabase } from '../src/testing/index.js';
-import { draft, journalSums } from './helpers.js';
+import type { TestDatabase } from '../src/testing/index.js';
+import { draft, journalSums, storeDatabase } from './helpers.js';
 
 const dec = (value: string | number | null | undefined) => new Decimal(String(value ?? 0));
 
@@ -17,17 +16,8 @@ describe('store', function () {
   let t: TestDatabase;
   let db: Knex;
 
-  before(async () => {
-    // As production runs: a role that does not own the schema, with the runtime privileges only.
-    t = await createTestDatabase({ poolMax: 25, runtimeRole: true });
-    db = t.runtime!.db;
-    for (const id of ['C-1', 'C-2']) await upsertCustomer(db, id, {});
-  });
-  after(async () => {
-    await t?.drop();
-  });
-
-
+  before(async () => ({ t, db } = await storeDatabase()));
+  after(async () => t?.drop());
 
   describe('accountTotals and trialBalance', () => {
     it('show every account of the chart with the journal’s totals, net and balance on the normal side', async () => {
