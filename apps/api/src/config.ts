@@ -8,6 +8,7 @@ import {
   redisConfigSchema,
   type CommonConfig,
 } from '@ledger/core';
+import { createUpstreamClients, upstreamConfigSchema, type UpstreamClients } from '@ledger/upstream-clients';
 import { z } from 'zod';
 
 /** A token shorter than this is a password, not an API key: refused at start. */
@@ -25,7 +26,10 @@ const optionalToken = z.preprocess(
 
 export const apiConfigSchema = commonConfigSchema
   .extend(redisConfigSchema.shape)
+  .extend(upstreamConfigSchema.shape)
   .extend({
+    /** The HMAC-SHA256 key of the remit webhook's `X-Remit-Signature`; unset: the webhook answers 503 to every payload. */
+    REMIT_WEBHOOK_SECRET: optionalToken,
     PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
     LEDGER_TOKEN: optionalToken,
     LEDGER_ADMIN_TOKEN: optionalToken,
@@ -73,6 +77,10 @@ export interface ApiConfig extends CommonConfig {
   redisUrl: string;
   queuePrefix: string;
   jobSyncWaitMs: number;
+  /** The book's upstream clients (the customer views read them live); null where not configured. */
+  upstreams: UpstreamClients;
+  /** Unset: the remit webhook refuses every payload with 503. */
+  remitWebhookSecret: string | undefined;
 }
 
 /** The one place that reads the environment: parsed once, at start, into a typed object. */
@@ -90,5 +98,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     requestTimeoutMs: parsed.REQUEST_TIMEOUT_MS,
     ...queueConfigOf(parsed),
     jobSyncWaitMs: parsed.JOB_SYNC_WAIT_MS,
+    upstreams: createUpstreamClients(parsed),
+    remitWebhookSecret: parsed.REMIT_WEBHOOK_SECRET,
   };
 }

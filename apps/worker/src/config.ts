@@ -1,11 +1,12 @@
 import { commonConfigOf, commonConfigSchema, DECIMAL_PATTERN_SOURCE, parseConfig, queueConfigOf, redisConfigSchema, type CommonConfig } from '@ledger/core';
 import type { JobSettings } from '@ledger/jobs';
+import { createUpstreamClients, upstreamConfigSchema, type UpstreamClients } from '@ledger/upstream-clients';
 import { z } from 'zod';
 
 const bps = (example: string, fallback: string) =>
   z.string().regex(new RegExp(DECIMAL_PATTERN_SOURCE), `must be a decimal string of basis points like "${example}"`).default(fallback);
 
-const workerConfigSchema = commonConfigSchema.extend(redisConfigSchema.shape).extend({
+const workerConfigSchema = commonConfigSchema.extend(redisConfigSchema.shape).extend(upstreamConfigSchema.shape).extend({
   /** The customer's fee on a trade whose source states none: recost posts a sell's at this (the api's CUSTOMER_FEE_BPS). */
   CUSTOMER_FEE_BPS: bps('22', '22'),
   /** The broker's cost of a trade without an itemised fee, booked by recost Dr 5010 / Cr 2340. */
@@ -22,6 +23,8 @@ export interface WorkerConfig extends CommonConfig {
   jobStalledIntervalMs: number;
   /** What the jobs read: recost's fee schedule. */
   jobSettings: JobSettings;
+  /** The book's upstream clients (credentials inside them, never logged). */
+  upstreams: UpstreamClients;
 }
 
 /** The worker's one reader of `process.env`. Throws a ConfigError naming the bad variable. */
@@ -32,5 +35,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
     ...queueConfigOf(parsed),
     jobStalledIntervalMs: parsed.JOB_STALLED_INTERVAL_MS,
     jobSettings: { customerFeeBps: parsed.CUSTOMER_FEE_BPS, brokerCostBps: parsed.BROKER_COST_BPS },
+    upstreams: createUpstreamClients(parsed),
   };
 }

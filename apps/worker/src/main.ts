@@ -7,8 +7,8 @@ await startProcess({
   name: 'worker',
   loadConfig,
   start: async ({ config, db, logger, resources }) => {
-    const { book, redisUrl, queuePrefix, jobStalledIntervalMs, jobSettings } = config;
-    const jobs = createJobWorkers({ book, redisUrl, queuePrefix, db, logger, catalog: JOBS, stalledIntervalMs: jobStalledIntervalMs, settings: jobSettings });
+    const { book, redisUrl, queuePrefix, jobStalledIntervalMs, jobSettings, upstreams } = config;
+    const jobs = createJobWorkers({ book, redisUrl, queuePrefix, db, logger, catalog: JOBS, stalledIntervalMs: jobStalledIntervalMs, settings: jobSettings, upstreams });
     resources.add(() => jobs.close());
     await jobs.waitUntilReady();
     logger.info('ready', { queues: jobs.workers.map((worker) => worker.name), prefix: queuePrefix, jobs: Object.keys(JOBS) });

@@ -1,4 +1,5 @@
 import type { Book, Db, Logger } from '@ledger/core';
+import type { UpstreamClients } from '@ledger/upstream-clients';
 import type { z } from 'zod';
 import { JOB_MODES, type JobKind } from './modes.js';
 import type { JobFamily } from './queues.js';
@@ -28,6 +29,8 @@ export interface JobDeps {
   logger: Logger;
   progress: ProgressReporter;
   settings: JobSettings;
+  /** The book's upstream clients; null where an upstream is not configured. */
+  upstreams: UpstreamClients;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { LedgerError, type Book, type Db, type Logger } from '@ledger/core';
+import { NO_UPSTREAMS, type UpstreamClients } from '@ledger/upstream-clients';
 import { UnrecoverableError, type Job } from 'bullmq';
 import { ZodError } from 'zod';
 import { DEFAULT_JOB_SETTINGS, type JobCatalog, type JobDeps, type JobSettings } from './catalog.js';
@@ -15,6 +16,8 @@ export interface RunnerContext {
   status: JobStatusStore;
   /** Defaults to DEFAULT_JOB_SETTINGS. */
   settings?: JobSettings;
+  /** Defaults to NO_UPSTREAMS. */
+  upstreams?: UpstreamClients;
   now?: () => Date;
 }
 
@@ -50,7 +53,7 @@ export function createJobProcessor(catalog: JobCatalog, context: RunnerContext) 
       lastWrite = at;
       pending = pending.then(() => Promise.all([context.status.progressed(jobId, value), job.updateProgress({ ...value })]).then(() => undefined));
     };
-    const deps: JobDeps = { book: context.book, db: context.db, logger, progress, settings: context.settings ?? DEFAULT_JOB_SETTINGS };
+    const deps: JobDeps = { book: context.book, db: context.db, logger, progress, settings: context.settings ?? DEFAULT_JOB_SETTINGS, upstreams: context.upstreams ?? NO_UPSTREAMS };
     try {
       if (!definition.books.includes(context.book)) {
         throw new UnrecoverableError(`job ${job.name} does not run on ${context.book} (it runs on ${definition.books.join(', ')})`);

@@ -1,6 +1,7 @@
 import type { Book, Db, Logger } from '@ledger/core';
 import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
+import type { UpstreamClients } from '@ledger/upstream-clients';
 import type { JobCatalog, JobSettings } from './catalog.js';
 import { JOB_FAMILIES, JOB_RETENTION, queueName, type JobFamily } from './queues.js';
 import { createJobProcessor } from './runner.js';
@@ -15,6 +16,8 @@ export interface JobWorkersOptions {
   catalog: JobCatalog;
   /** Settings the jobs read (fee schedule); defaults to DEFAULT_JOB_SETTINGS. */
   settings?: JobSettings;
+  /** The book's upstream clients; defaults to none configured. */
+  upstreams?: UpstreamClients;
   /** How long a job may go without its lock being renewed before another worker takes it over. */
   stalledIntervalMs?: number;
 }
@@ -39,7 +42,7 @@ export function createJobWorkers(options: JobWorkersOptions): JobWorkers {
   const connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null, connectionName: `ledger-worker-${book}` });
   connection.on('error', (error: Error) => logger.warn('job queue connection error', { error: error.message }));
   const status = new JobStatusStore(connection, statusKeyPrefix(options.queuePrefix, book));
-  const processor = createJobProcessor(options.catalog, { book, db: options.db, logger, status, ...(options.settings && { settings: options.settings }) });
+  const processor = createJobProcessor(options.catalog, { book, db: options.db, logger, status, ...(options.settings && { settings: options.settings }), ...(options.upstreams && { upstreams: options.upstreams }) });
 
   const workers = families.map((family) => {
     const { concurrency, limiter } = JOB_FAMILIES[family];

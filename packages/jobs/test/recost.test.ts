@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createLogger, draftFromEntry, Decimal, postTransactions, upsertCustomer, type EntryRequest, type Db } from '@ledger/core';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import { expect } from 'chai';
+import { NO_UPSTREAMS } from '@ledger/upstream-clients';
 import { createJobProducer, createJobWorkers, DEFAULT_JOB_SETTINGS, JOBS, recostJob, type JobDeps, type JobProgress } from '../src/index.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -56,7 +57,7 @@ describe('the recost job', function () {
   it('run directly: recosts, flags the oversell, reports progress and its result; a second run posts nothing', async () => {
     const [, , , oversell] = await seed(db, 'J-1');
     const progress: JobProgress[] = [];
-    const deps: JobDeps = { book: 'ENTITY_UAE', db, logger, progress: (p) => progress.push(p), settings: DEFAULT_JOB_SETTINGS };
+    const deps: JobDeps = { book: 'ENTITY_UAE', db, logger, progress: (p) => progress.push(p), settings: DEFAULT_JOB_SETTINGS, upstreams: NO_UPSTREAMS };
     const result = await recostJob.run({}, deps);
     // Buys: 4 bps broker cost; first sell: fee, broker cost, relief 1240.00; second sell (9 of 3 held): flagged.
     expect(result).to.deep.include({ recosted: 3, derivations_posted: 3, superseded: 0, remaining: 1 });
