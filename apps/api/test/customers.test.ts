@@ -43,6 +43,28 @@ describe('customers', () => {
     });
   });
 
+  describe('upstream references', () => {
+    it('are set, kept when left out and cleared by null, and shown on the customer', async () => {
+      const set = await api.put('/v1/customers/C-IN-1', { usbroker_account_no: 'ACC-1', remit_customer_id: 'cus_1', pan: 'ABCDE1234F' });
+      expect(set.status).to.equal(201);
+      expect(set.body).to.include({ usbroker_account_no: 'ACC-1', remit_customer_id: 'cus_1', pan: 'ABCDE1234F', partner_id: null, uaefeed_customer_number: null });
+      const kept = await api.put('/v1/customers/C-IN-1', { pan: null });
+      expect(kept.body).to.include({ usbroker_account_no: 'ACC-1', remit_customer_id: 'cus_1', pan: null });
+    });
+
+    it('one upstream account names one customer: a second claim is 409 conflict naming the field, and changes nothing', async () => {
+      const reply = await api.put('/v1/customers/C-IN-2', { name: 'Second', usbroker_account_no: 'ACC-1' });
+      expectError(reply, 409, 'conflict');
+      expect(reply.body.error.details).to.deep.equal([{ field: 'usbroker_account_no' }]);
+      expect(await api.db('customers').where('customer_id', 'C-IN-2').first()).to.equal(undefined);
+    });
+
+    it('a PAN not in the five-letters, four-digits, letter form is refused with 400', async () => {
+      expectError(await api.put('/v1/customers/C-IN-3', { pan: 'abcde1234f' }), 400, 'validation_error');
+      expect(await api.db('customers').where('customer_id', 'C-IN-3').first()).to.equal(undefined);
+    });
+  });
+
   describe('GET /v1/customers', () => {
     before(async () => {
       await api.put('/v1/customers/C-200', { name: 'Grace Hopper', email: 'grace@navy.example' });
@@ -51,8 +73,8 @@ describe('customers', () => {
 
     it('lists customers by customer_id in the envelope', async () => {
       const body = (await api.get('/v1/customers', { token: 'ledger' })).body;
-      expect(body).to.include({ total: 4, limit: 50, offset: 0 });
-      expect(body.items.map((c: { customer_id: string }) => c.customer_id)).to.deep.equal(['C-100', 'C-200', 'C-300', 'C-bare']);
+      expect(body).to.include({ total: 5, limit: 50, offset: 0 });
+      expect(body.items.map((c: { customer_id: string }) => c.customer_id)).to.deep.equal(['C-100', 'C-200', 'C-300', 'C-IN-1', 'C-bare']);
     });
 
     it('q searches id, name and email, case-insensitively, with % and _ taken literally', async () => {
@@ -67,8 +89,8 @@ describe('customers', () => {
 
     it('pages and refuses a page over 500', async () => {
       const body = (await api.get('/v1/customers?limit=2&offset=2', { token: 'ledger' })).body;
-      expect(body).to.include({ total: 4, limit: 2, offset: 2 });
-      expect(body.items.map((c: { customer_id: string }) => c.customer_id)).to.deep.equal(['C-300', 'C-bare']);
+      expect(body).to.include({ total: 5, limit: 2, offset: 2 });
+      expect(body.items.map((c: { customer_id: string }) => c.customer_id)).to.deep.equal(['C-300', 'C-IN-1']);
       expectError(await api.get('/v1/customers?limit=501', { token: 'ledger' }), 400, 'validation_error');
       expectError(await api.get('/v1/customers?q=', { token: 'ledger' }), 400, 'validation_error');
     });

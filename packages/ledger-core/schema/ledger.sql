@@ -355,7 +355,22 @@ CREATE TABLE public.customers (
     metadata jsonb DEFAULT '{}'::jsonb NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT customers_customer_id_check CHECK (((length(customer_id) >= 1) AND (length(customer_id) <= 128)))
+    uaefeed_customer_number text,
+    uaefeed_account_number text,
+    custodian_account text,
+    usbroker_account_no text,
+    remit_customer_id text,
+    pan text,
+    partner_id text,
+    CONSTRAINT customers_custodian_account_length CHECK (((length(custodian_account) >= 1) AND (length(custodian_account) <= 128))),
+    CONSTRAINT customers_customer_id_check CHECK (((length(customer_id) >= 1) AND (length(customer_id) <= 128))),
+    CONSTRAINT customers_pan_format CHECK ((pan ~ '^[A-Z]{5}[0-9]{4}[A-Z]$'::text)),
+    CONSTRAINT customers_pan_length CHECK (((length(pan) >= 1) AND (length(pan) <= 128))),
+    CONSTRAINT customers_partner_id_length CHECK (((length(partner_id) >= 1) AND (length(partner_id) <= 128))),
+    CONSTRAINT customers_remit_customer_id_length CHECK (((length(remit_customer_id) >= 1) AND (length(remit_customer_id) <= 128))),
+    CONSTRAINT customers_uaefeed_account_number_length CHECK (((length(uaefeed_account_number) >= 1) AND (length(uaefeed_account_number) <= 128))),
+    CONSTRAINT customers_uaefeed_customer_number_length CHECK (((length(uaefeed_customer_number) >= 1) AND (length(uaefeed_customer_number) <= 128))),
+    CONSTRAINT customers_usbroker_account_no_length CHECK (((length(usbroker_account_no) >= 1) AND (length(usbroker_account_no) <= 128)))
 );
 
 --
@@ -363,6 +378,48 @@ CREATE TABLE public.customers (
 --
 
 COMMENT ON TABLE public.customers IS 'The book''s customers. A transaction''s customer_id must name one (checked per INSERT statement by transactions_after_insert). Never deleted nor re-keyed (customers_no_delete), so posted transactions keep naming an existing customer; name, email and metadata may change.';
+
+--
+-- Name: COLUMN customers.uaefeed_customer_number; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.customers.uaefeed_customer_number IS 'UAE: the statement feed customer number (uaefeed `customerNumber`) this customer is synced from; unique where set.';
+
+--
+-- Name: COLUMN customers.uaefeed_account_number; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.customers.uaefeed_account_number IS 'UAE: the statement feed trading account number.';
+
+--
+-- Name: COLUMN customers.custodian_account; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.customers.custodian_account IS 'UAE: the custodian account (`account` of its holdings and statements); unique where set.';
+
+--
+-- Name: COLUMN customers.usbroker_account_no; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.customers.usbroker_account_no IS 'India: the US broker account number (`account_no`) this customer is synced from; unique where set.';
+
+--
+-- Name: COLUMN customers.remit_customer_id; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.customers.remit_customer_id IS 'India: the remittance provider customer id (`customer_id` of its orders and payments); unique where set.';
+
+--
+-- Name: COLUMN customers.pan; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.customers.pan IS 'India: the Permanent Account Number, five letters, four digits, a letter (india-tax.md); LRS limits are per PAN, so not unique.';
+
+--
+-- Name: COLUMN customers.partner_id; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.customers.partner_id IS 'India: the partner the customer came through, as the registry names it.';
 
 --
 -- Name: journal_lines; Type: TABLE; Schema: public; Owner: -
@@ -668,6 +725,30 @@ CREATE INDEX cash_requests_customer_idx ON public.cash_requests USING btree (cus
 --
 
 CREATE INDEX cash_requests_pending_withdrawals_idx ON public.cash_requests USING btree (customer_id, currency) WHERE ((status = 'pending'::text) AND (direction = 'withdrawal'::text));
+
+--
+-- Name: customers_custodian_account_unique; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX customers_custodian_account_unique ON public.customers USING btree (custodian_account) WHERE (custodian_account IS NOT NULL);
+
+--
+-- Name: customers_remit_customer_id_unique; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX customers_remit_customer_id_unique ON public.customers USING btree (remit_customer_id) WHERE (remit_customer_id IS NOT NULL);
+
+--
+-- Name: customers_uaefeed_customer_number_unique; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX customers_uaefeed_customer_number_unique ON public.customers USING btree (uaefeed_customer_number) WHERE (uaefeed_customer_number IS NOT NULL);
+
+--
+-- Name: customers_usbroker_account_no_unique; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX customers_usbroker_account_no_unique ON public.customers USING btree (usbroker_account_no) WHERE (usbroker_account_no IS NOT NULL);
 
 --
 -- Name: journal_lines_account_idx; Type: INDEX; Schema: public; Owner: -

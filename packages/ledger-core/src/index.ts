@@ -87,7 +87,7 @@ export type { CashRequestInput, TransitionContext } from './use-cases/cash-reque
 export type { CashRequestChange, CashRequestFilter, CashRequestStore } from './use-cases/ports.js';
 
 // Reads: stored transactions, lists, reports, customers.
-export type { CustomerInput, CustomerRow } from './store/columns/customers.js';
+export { CUSTOMER_REFERENCES, type CustomerInput, type CustomerReference, type CustomerRow } from './store/columns/customers.js';
 export type { JournalLineRow, StoredJournalLine } from './store/columns/journal-lines.js';
 export type { StoredTransaction, TransactionRecord, TransactionSummary } from './store/columns/transactions.js';
 export { accountTotals, trialBalance, type AccountTotal } from './store/accounts.js';

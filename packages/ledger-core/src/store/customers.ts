@@ -1,12 +1,20 @@
 import type { Knex } from 'knex';
+import { LedgerError } from '../domain/errors.js';
 import type { Page } from '../domain/limits.js';
-import { CUSTOMERS, type CustomerInput, type CustomerRow } from './columns/customers.js';
+import { CUSTOMER_REFERENCES, CUSTOMERS, type CustomerInput, type CustomerRow } from './columns/customers.js';
 import { columnRefs } from './columns/table.js';
+import { isUniqueViolation } from './errors.js';
 import { pagedQuery, type Paged } from './paged.js';
 
 export type { CustomerInput, CustomerRow } from './columns/customers.js';
 
 const CUSTOMER_COLUMNS = columnRefs(CUSTOMERS);
+
+/** An upstream reference another customer holds: one upstream account must not post into two customers. */
+function referenceTaken(error: unknown): LedgerError | null {
+  const reference = CUSTOMER_REFERENCES.find((name) => isUniqueViolation(error, `customers_${name}_unique`));
+  return reference === undefined ? null : new LedgerError('conflict', `${reference} is already another customer's`, [{ field: reference }]);
+}
 
 /** Creates or updates a customer; fields left out of the body keep their value. */
 export async function upsertCustomer(db: Knex, customerId: string, input: CustomerInput): Promise<{ created: boolean; customer: CustomerRow }> {
@@ -18,7 +26,10 @@ export async function upsertCustomer(db: Knex, customerId: string, input: Custom
     .insert({ customer_id: customerId, ...Object.fromEntries(details) })
     .onConflict('customer_id')
     .merge({ ...Object.fromEntries(details.map(([name]) => [name, db.raw('??', [`excluded.${name}`])])), updated_at: db.fn.now() })
-    .returning([...CUSTOMER_COLUMNS, db.raw('(xmax = 0) AS created')]);
+    .returning([...CUSTOMER_COLUMNS, db.raw('(xmax = 0) AS created')])
+    .catch((error: unknown) => {
+      throw referenceTaken(error) ?? error;
+    });
   const { created, ...customer } = row as { created: boolean } & CustomerRow;
   return { created, customer };
 }

@@ -5,6 +5,7 @@ import * as createCashRequests from '../migrations/20261130_create_cash_requests
 import * as createLedger from '../migrations/20261121_create_ledger.js';
 import * as refuseNonFiniteAmounts from '../migrations/20261125_refuse_non_finite_amounts.js';
 import * as addRecost from '../migrations/20261129_add_recost.js';
+import * as addCustomerUpstreamReferences from '../migrations/20261201_add_customer_upstream_references.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -19,6 +20,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261126_comment_the_schema', commentTheSchema],
   ['20261129_add_recost', addRecost],
   ['20261130_create_cash_requests', createCashRequests],
+  ['20261201_add_customer_upstream_references', addCustomerUpstreamReferences],
 ];
 
 const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

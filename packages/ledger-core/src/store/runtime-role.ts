@@ -15,7 +15,7 @@ const RUNTIME_GRANTS = [
   'GRANT UPDATE (recosted_at) ON transactions TO ??',
   'GRANT INSERT ON broker_fees TO ??',
   'GRANT INSERT, UPDATE (reason, detail, flagged_at, cleared_at) ON recost_flags TO ??',
-  'GRANT INSERT, UPDATE (name, email, metadata, updated_at) ON customers TO ??',
+  'GRANT INSERT, UPDATE (name, email, metadata, uaefeed_customer_number, uaefeed_account_number, custodian_account, usbroker_account_no, remit_customer_id, pan, partner_id, updated_at) ON customers TO ??',
   // A request keeps what was asked for: a transition changes only these.
   'GRANT INSERT, UPDATE (status, txn_id, failure_reason, updated_at) ON cash_requests TO ??',
 ];

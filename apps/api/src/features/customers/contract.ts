@@ -1,8 +1,31 @@
 import { ADMIN, READ } from '../../openapi/security.js';
-import { METADATA_PROPERTIES_MAX } from '@ledger/core';
+import { CUSTOMER_REFERENCES, METADATA_PROPERTIES_MAX } from '@ledger/core';
 import { errorResponses, json, listEnvelope, object, paramRef, READ_ERRORS, ref, timestamps, WRITE_ERRORS } from '../../openapi/components.js';
 import type { JsonSchema, Paths } from '../../openapi/types.js';
 
+
+/** Where the customer is found upstream (the provisioning jobs keep them; an operator may set them). */
+const REFERENCE_DESCRIPTIONS: Record<(typeof CUSTOMER_REFERENCES)[number], string> = {
+  uaefeed_customer_number: 'UAE: statement feed customer number; names one customer of the book at most.',
+  uaefeed_account_number: 'UAE: statement feed trading account number.',
+  custodian_account: 'UAE: custodian account; names one customer of the book at most.',
+  usbroker_account_no: 'India: US broker account number; names one customer of the book at most.',
+  remit_customer_id: 'India: remittance provider customer id; names one customer of the book at most.',
+  pan: 'India: Permanent Account Number (five letters, four digits, a letter).',
+  partner_id: 'India: the partner the customer came through.',
+};
+const PAN_PATTERN = '^[A-Z]{5}[0-9]{4}[A-Z]$';
+const references = (input: boolean) =>
+  Object.fromEntries(
+    CUSTOMER_REFERENCES.map((name) => [
+      name,
+      {
+        type: ['string', 'null'],
+        description: REFERENCE_DESCRIPTIONS[name],
+        ...(input && { minLength: 1, maxLength: 128, ...(name === 'pan' && { pattern: PAN_PATTERN }) }),
+      },
+    ]),
+  );
 
 /** The schemas of customers. */
 export const schemas: Record<string, JsonSchema> = {
@@ -12,6 +35,7 @@ export const schemas: Record<string, JsonSchema> = {
       name: { type: ['string', 'null'] },
       email: { type: ['string', 'null'] },
       metadata: { type: 'object' },
+      ...references(false),
       ...timestamps('created_at', 'updated_at'),
     },
     'A customer of the book.',
@@ -25,6 +49,7 @@ export const schemas: Record<string, JsonSchema> = {
       name: { type: ['string', 'null'], minLength: 1, maxLength: 200 },
       email: { type: ['string', 'null'], format: 'email', maxLength: 254 },
       metadata: { type: 'object', maxProperties: METADATA_PROPERTIES_MAX },
+      ...references(true),
     },
   },
 };
@@ -44,7 +69,8 @@ export const paths: Paths = {
     put: {
       operationId: 'putCustomer',
       summary: 'Create or update a customer (admin)',
-      description: 'Manual entry refuses a customer_id the book does not know (422 `unknown_customer`); this is how an operator makes one known.',
+      description:
+        'Manual entry refuses a customer_id the book does not know (422 `unknown_customer`); this is how an operator makes one known. An upstream reference another customer already holds is 409 `conflict` naming the field.',
       tags: ['customers'],
       security: ADMIN,
       parameters: [paramRef('CustomerIdPath')],
@@ -52,7 +78,7 @@ export const paths: Paths = {
       responses: {
         '201': { description: 'Created.', content: json(ref('Customer')) },
         '200': { description: 'Updated.', content: json(ref('Customer')) },
-        ...errorResponses(...WRITE_ERRORS),
+        ...errorResponses(...WRITE_ERRORS, 'Conflict'),
       },
     },
   },

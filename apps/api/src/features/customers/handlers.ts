@@ -12,7 +12,9 @@ export function handlers({ db }: FeatureContext): Record<string, Handler> {
     },
 
     putCustomer: async (req, res) => {
-      const { created, customer } = await upsertCustomer(db, String(req.params.customer_id), req.body as CustomerInput);
+      const { name, email, metadata, ...references } = req.body as Omit<CustomerInput, 'references'> & CustomerInput['references'];
+      const input: CustomerInput = { name, email, metadata, references };
+      const { created, customer } = await upsertCustomer(db, String(req.params.customer_id), input);
       res.status(created ? 201 : 200).json(presentCustomer(customer));
     },
   };

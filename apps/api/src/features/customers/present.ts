@@ -1,3 +1,4 @@
+import { CUSTOMER_REFERENCES } from '@ledger/core';
 import { object, text, textOrNull, timestamp, type Row } from '../../http/present.js';
 
 export function presentCustomer(row: Row) {
@@ -6,6 +7,7 @@ export function presentCustomer(row: Row) {
     name: textOrNull(row.name, 'name'),
     email: textOrNull(row.email, 'email'),
     metadata: object(row.metadata),
+    ...Object.fromEntries(CUSTOMER_REFERENCES.map((name) => [name, textOrNull(row[name], name)])),
     created_at: timestamp(row.created_at, 'created_at'),
     updated_at: timestamp(row.updated_at, 'updated_at'),
   };
