@@ -422,6 +422,33 @@ COMMENT ON COLUMN public.customers.pan IS 'India: the Permanent Account Number, 
 COMMENT ON COLUMN public.customers.partner_id IS 'India: the partner the customer came through, as the registry names it.';
 
 --
+-- Name: holdings_snapshots; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.holdings_snapshots (
+    customer_id text NOT NULL,
+    upstream text NOT NULL,
+    as_of date NOT NULL,
+    account text NOT NULL,
+    currency text NOT NULL,
+    positions jsonb NOT NULL,
+    cash jsonb,
+    fetched_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT holdings_snapshots_account_check CHECK (((length(account) >= 1) AND (length(account) <= 128))),
+    CONSTRAINT holdings_snapshots_cash_object CHECK ((jsonb_typeof(cash) = 'object'::text)),
+    CONSTRAINT holdings_snapshots_currency_check CHECK ((currency ~ '^[A-Z]{3}$'::text)),
+    CONSTRAINT holdings_snapshots_customer_id_check CHECK (((length(customer_id) >= 1) AND (length(customer_id) <= 128))),
+    CONSTRAINT holdings_snapshots_positions_array CHECK ((jsonb_typeof(positions) = 'array'::text)),
+    CONSTRAINT holdings_snapshots_upstream CHECK ((upstream = ANY (ARRAY['custodian'::text, 'usbroker'::text])))
+);
+
+--
+-- Name: TABLE holdings_snapshots; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.holdings_snapshots IS 'An upstream''s holdings of a customer at the end of as_of, as received (sync-holdings): positions an array of {symbol, quantity, cost, market_value, ...} with decimals as strings. Insert-only per (customer, upstream, day).';
+
+--
 -- Name: journal_lines; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -510,6 +537,29 @@ COMMENT ON TABLE public.ledger_commit_checks IS 'One row per database transactio
 --
 
 COMMENT ON COLUMN public.ledger_commit_checks.xid IS 'The database transaction (pg_current_xact_id()) whose postings are checked at its COMMIT.';
+
+--
+-- Name: portfolio_snapshots; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.portfolio_snapshots (
+    customer_id text NOT NULL,
+    upstream text NOT NULL,
+    as_of date NOT NULL,
+    positions jsonb NOT NULL,
+    cash jsonb,
+    taken_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT portfolio_snapshots_cash_object CHECK ((jsonb_typeof(cash) = 'object'::text)),
+    CONSTRAINT portfolio_snapshots_customer_id_check CHECK (((length(customer_id) >= 1) AND (length(customer_id) <= 128))),
+    CONSTRAINT portfolio_snapshots_positions_array CHECK ((jsonb_typeof(positions) = 'array'::text)),
+    CONSTRAINT portfolio_snapshots_upstream CHECK ((upstream = ANY (ARRAY['custodian'::text, 'usbroker'::text])))
+);
+
+--
+-- Name: TABLE portfolio_snapshots; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.portfolio_snapshots IS 'The customer views'' fallback when an upstream is down: the latest portfolio read per customer and upstream (refresh-snapshots, and every successful live read), replaced each time; taken_at says how old it is.';
 
 --
 -- Name: recost_flags; Type: TABLE; Schema: public; Owner: -
@@ -674,6 +724,13 @@ ALTER TABLE ONLY public.customers
     ADD CONSTRAINT customers_pkey PRIMARY KEY (customer_id);
 
 --
+-- Name: holdings_snapshots holdings_snapshots_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.holdings_snapshots
+    ADD CONSTRAINT holdings_snapshots_pkey PRIMARY KEY (customer_id, upstream, as_of);
+
+--
 -- Name: journal_lines journal_lines_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -686,6 +743,13 @@ ALTER TABLE ONLY public.journal_lines
 
 ALTER TABLE ONLY public.ledger_commit_checks
     ADD CONSTRAINT ledger_commit_checks_pkey PRIMARY KEY (xid);
+
+--
+-- Name: portfolio_snapshots portfolio_snapshots_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.portfolio_snapshots
+    ADD CONSTRAINT portfolio_snapshots_pkey PRIMARY KEY (customer_id, upstream);
 
 --
 -- Name: recost_flags recost_flags_pkey; Type: CONSTRAINT; Schema: public; Owner: -

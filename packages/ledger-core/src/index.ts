@@ -92,6 +92,8 @@ export type { JournalLineRow, StoredJournalLine } from './store/columns/journal-
 export type { StoredTransaction, TransactionRecord, TransactionSummary } from './store/columns/transactions.js';
 export { accountTotals, trialBalance, type AccountTotal } from './store/accounts.js';
 export { listCustomers, upsertCustomer } from './store/customers.js';
+export { insertHoldingsSnapshots, latestHoldingsSnapshot, portfolioSnapshot, savePortfolioSnapshots } from './store/snapshots.js';
+export type { HoldingsSnapshot, HoldingsSnapshotRow, PortfolioSnapshot, PortfolioSnapshotRow, SnapshotPosition, SnapshotUpstream } from './store/columns/snapshots.js';
 export type { CashRequestRow, NewCashRequest } from './store/columns/cash-requests.js';
 export { getCashRequest, listCashRequests } from './store/cash-requests.js';
 export type { Paged } from './store/paged.js';

@@ -6,6 +6,7 @@ import * as createLedger from '../migrations/20261121_create_ledger.js';
 import * as refuseNonFiniteAmounts from '../migrations/20261125_refuse_non_finite_amounts.js';
 import * as addRecost from '../migrations/20261129_add_recost.js';
 import * as addCustomerUpstreamReferences from '../migrations/20261201_add_customer_upstream_references.js';
+import * as createPortfolioSnapshots from '../migrations/20261202_create_portfolio_snapshots.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -21,6 +22,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261129_add_recost', addRecost],
   ['20261130_create_cash_requests', createCashRequests],
   ['20261201_add_customer_upstream_references', addCustomerUpstreamReferences],
+  ['20261202_create_portfolio_snapshots', createPortfolioSnapshots],
 ];
 
 const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

@@ -1,0 +1,67 @@
+import type { Knex } from 'knex';
+import {
+  HOLDINGS_SNAPSHOTS,
+  PORTFOLIO_SNAPSHOTS,
+  type HoldingsSnapshot,
+  type HoldingsSnapshotRow,
+  type PortfolioSnapshot,
+  type PortfolioSnapshotRow,
+  type SnapshotUpstream,
+} from './columns/snapshots.js';
+import { columnRefs, documentFields, insertList, insertValues, recordDefinition } from './columns/table.js';
+
+/** The keyed document of some records, as the INSERT reads it (json_to_recordset). */
+function documentOf<S>(columns: typeof HOLDINGS_SNAPSHOTS | typeof PORTFOLIO_SNAPSHOTS, records: S[]): string {
+  const fields = documentFields(columns);
+  const writers = Object.values(columns).flatMap((column) => (column.write ? [column.write as (source: S) => unknown] : []));
+  return JSON.stringify(records.map((record) => Object.fromEntries(fields.map((field, i) => [field, writers[i]!(record)]))));
+}
+
+/**
+ * Stores holdings snapshots; a (customer, upstream, day) already stored is left as it is (a
+ * re-run of the same day stores nothing new). Answers how many were new.
+ */
+export async function insertHoldingsSnapshots(db: Knex, snapshots: HoldingsSnapshot[]): Promise<{ inserted: number; existing: number }> {
+  if (snapshots.length === 0) return { inserted: 0, existing: 0 };
+  const { rowCount } = await db.raw(
+    `INSERT INTO holdings_snapshots (${insertList(HOLDINGS_SNAPSHOTS)})
+     SELECT ${insertValues(HOLDINGS_SNAPSHOTS, 's')} FROM json_to_recordset(?::json) AS s(${recordDefinition(HOLDINGS_SNAPSHOTS)})
+     ON CONFLICT (customer_id, upstream, as_of) DO NOTHING`,
+    [documentOf(HOLDINGS_SNAPSHOTS, snapshots)],
+  );
+  const inserted = Number(rowCount ?? 0);
+  return { inserted, existing: snapshots.length - inserted };
+}
+
+/** A customer's latest holdings snapshot from an upstream (on or before `asOf` when given), or null. */
+export async function latestHoldingsSnapshot(
+  db: Knex,
+  customerId: string,
+  upstream: SnapshotUpstream,
+  asOf?: string,
+): Promise<HoldingsSnapshotRow | null> {
+  const query = db('holdings_snapshots').select(columnRefs(HOLDINGS_SNAPSHOTS)).where({ customer_id: customerId, upstream });
+  if (asOf !== undefined) query.where('as_of', '<=', asOf);
+  const row = (await query.orderBy('as_of', 'desc').first()) as HoldingsSnapshotRow | undefined;
+  return row ?? null;
+}
+
+/** Replaces each customer's cached portfolio of an upstream with these reads. */
+export async function savePortfolioSnapshots(db: Knex, snapshots: PortfolioSnapshot[]): Promise<void> {
+  if (snapshots.length === 0) return;
+  await db.raw(
+    `INSERT INTO portfolio_snapshots (${insertList(PORTFOLIO_SNAPSHOTS)})
+     SELECT ${insertValues(PORTFOLIO_SNAPSHOTS, 's')} FROM json_to_recordset(?::json) AS s(${recordDefinition(PORTFOLIO_SNAPSHOTS)})
+     ON CONFLICT (customer_id, upstream) DO UPDATE
+       SET as_of = excluded.as_of, positions = excluded.positions, cash = excluded.cash, taken_at = now()`,
+    [documentOf(PORTFOLIO_SNAPSHOTS, snapshots)],
+  );
+}
+
+/** A customer's cached portfolio of an upstream, or null when none was ever taken. */
+export async function portfolioSnapshot(db: Knex, customerId: string, upstream: SnapshotUpstream): Promise<PortfolioSnapshotRow | null> {
+  const row = (await db('portfolio_snapshots').select(columnRefs(PORTFOLIO_SNAPSHOTS)).where({ customer_id: customerId, upstream }).first()) as
+    | PortfolioSnapshotRow
+    | undefined;
+  return row ?? null;
+}
