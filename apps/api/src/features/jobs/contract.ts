@@ -48,14 +48,14 @@ function jobOperation(definition: JobDefinition): Operation {
       (sync
         ? 'Synchronous: waits for the result (up to `JOB_SYNC_WAIT_MS`) and answers 200 with the status record, `done` or `error`; past the wait, 202 with the record still `running`, to poll. '
         : 'Background: answers 202 at once with the status record (`running`); poll `GET /v1/jobs/status/{job_id}`. ') +
-      `Books: ${definition.books.join(', ')}.`,
+      `Books: ${definition.books.join(', ')}; on another book it answers 409 \`wrong_book\` and queues nothing.`,
     tags: ['jobs'],
     security: ADMIN,
     requestBody: { description: `The ${definition.kind} job's parameters.`, required: false, content: json(body) },
     responses: {
       ...(sync && { '200': statusResponse('Finished: `done` with its result, or `error` with why.') }),
       '202': statusResponse('Accepted and running: poll its status.'),
-      ...errorResponses(...WRITE_ERRORS, 'NotReady'),
+      ...errorResponses(...WRITE_ERRORS, 'Conflict', 'NotReady'),
     },
   };
 }

@@ -3,11 +3,14 @@ import { ApiError } from '../../http/errors.js';
 import type { FeatureContext, Handler } from '../feature.js';
 import { runOperationId } from './contract.js';
 
-export function handlers({ jobs }: FeatureContext): Record<string, Handler> {
+export function handlers({ jobs, config }: FeatureContext): Record<string, Handler> {
   /** Enqueues the job (the validator has checked the body against its schema) and answers its status. */
   const run =
     (kind: string): Handler =>
     async (req, res) => {
+      const { books } = JOBS[kind]!;
+      // Every job's endpoint exists on both books (one document); a job of the other book is refused before anything is queued.
+      if (!books.includes(config.book)) throw new ApiError('wrong_book', `${kind} runs on ${books.join(', ')}; this is ${config.book}`, [{ book: config.book, books }]);
       const status = await jobs.enqueue(kind, req.body ?? {});
       res.status(status.status === 'running' ? 202 : 200).json(status);
     };
