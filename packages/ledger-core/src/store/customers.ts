@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { LedgerError } from '../domain/errors.js';
 import type { Page } from '../domain/limits.js';
-import { CUSTOMER_REFERENCES, CUSTOMERS, type CustomerInput, type CustomerRow } from './columns/customers.js';
+import { CUSTOMER_REFERENCES, CUSTOMERS, type CustomerInput, type CustomerReference, type CustomerRow } from './columns/customers.js';
 import { columnRefs } from './columns/table.js';
 import { isUniqueViolation } from './errors.js';
 import { pagedQuery, type Paged } from './paged.js';
@@ -44,4 +44,13 @@ export function listCustomers(db: Knex, filter: { q?: string }, page: Page): Pro
     return query;
   };
   return pagedQuery<CustomerRow>(filtered, (query) => query.select(CUSTOMER_COLUMNS).orderBy('customer_id'), page);
+}
+
+/** The references that name one customer at most (unique where set: migration 20261201). */
+type UniqueReference = Exclude<CustomerReference, 'pan' | 'partner_id' | 'uaefeed_account_number'>;
+
+/** The customer an upstream reference names, or null. */
+export async function customerIdByReference(db: Knex, reference: UniqueReference, value: string): Promise<string | null> {
+  const row = (await db('customers').select('customer_id').where(reference, value).first()) as { customer_id: string } | undefined;
+  return row?.customer_id ?? null;
 }
