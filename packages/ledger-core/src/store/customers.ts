@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { LedgerError } from '../domain/errors.js';
 import type { Page } from '../domain/limits.js';
-import { CUSTOMER_REFERENCES, CUSTOMERS, type CustomerInput, type CustomerRow } from './columns/customers.js';
+import { CUSTOMER_REFERENCES, CUSTOMERS, type CustomerInput, type CustomerReference, type CustomerRow } from './columns/customers.js';
 import { columnRefs } from './columns/table.js';
 import { isUniqueViolation } from './errors.js';
 import { pagedQuery, type Paged } from './paged.js';
@@ -44,4 +44,15 @@ export function listCustomers(db: Knex, filter: { q?: string }, page: Page): Pro
     return query;
   };
   return pagedQuery<CustomerRow>(filtered, (query) => query.select(CUSTOMER_COLUMNS).orderBy('customer_id'), page);
+}
+
+/**
+ * Customers by id (those the book knows; unknown ids are left out), or, with `ids` null, every
+ * customer carrying `reference` (e.g. every India customer: `remit_customer_id`); by id.
+ */
+export async function findCustomers(db: Knex, ids: readonly string[] | null, reference?: CustomerReference): Promise<CustomerRow[]> {
+  const query = db('customers').select(CUSTOMER_COLUMNS).orderBy('customer_id');
+  if (ids !== null) query.whereIn('customer_id', [...ids]);
+  if (reference !== undefined) query.whereNotNull(reference);
+  return (await query) as CustomerRow[];
 }
