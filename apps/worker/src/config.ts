@@ -11,6 +11,10 @@ const workerConfigSchema = commonConfigSchema.extend(redisConfigSchema.shape).ex
   CUSTOMER_FEE_BPS: bps('22', '22'),
   /** The broker's cost of a trade without an itemised fee, booked by recost Dr 5010 / Cr 2340. */
   BROKER_COST_BPS: bps('4', '4'),
+  /** sync-remit's assumed FX-spread markup when its body gives none; unset: nothing accrues. */
+  FX_SPREAD_BPS: z.string().regex(new RegExp(DECIMAL_PATTERN_SOURCE), 'must be a decimal string of basis points like "75"').optional(),
+  /** The customer registry provision-india reads when its body names none. */
+  API_GLOBAL_BASE_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
   /** How long a job may go without its lock being renewed before another worker takes it over. */
   JOB_STALLED_INTERVAL_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
 });
@@ -34,7 +38,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
     ...commonConfigOf(parsed),
     ...queueConfigOf(parsed),
     jobStalledIntervalMs: parsed.JOB_STALLED_INTERVAL_MS,
-    jobSettings: { customerFeeBps: parsed.CUSTOMER_FEE_BPS, brokerCostBps: parsed.BROKER_COST_BPS },
+    jobSettings: {
+      customerFeeBps: parsed.CUSTOMER_FEE_BPS,
+      brokerCostBps: parsed.BROKER_COST_BPS,
+      ...(parsed.FX_SPREAD_BPS !== undefined && { fxSpreadBps: parsed.FX_SPREAD_BPS }),
+      ...(parsed.API_GLOBAL_BASE_URL !== undefined && { apiGlobalBaseUrl: parsed.API_GLOBAL_BASE_URL }),
+    },
     upstreams: createUpstreamClients(parsed),
   };
 }

@@ -44,6 +44,17 @@ describe('worker configuration', () => {
     expect(() => loadConfig({ ...BASE, BROKER_COST_BPS: '-1' })).to.throw(ConfigError, /^configuration error: BROKER_COST_BPS must be/);
   });
 
+  it('reads the India jobs’ defaults, FX_SPREAD_BPS and API_GLOBAL_BASE_URL, only when set', () => {
+    expect(loadConfig({ ...BASE, FX_SPREAD_BPS: '75', API_GLOBAL_BASE_URL: 'https://api.example/' }).jobSettings).to.deep.equal({
+      customerFeeBps: '22',
+      brokerCostBps: '4',
+      fxSpreadBps: '75',
+      apiGlobalBaseUrl: 'https://api.example/',
+    });
+    expect(() => loadConfig({ ...BASE, FX_SPREAD_BPS: '-5' })).to.throw(ConfigError, /^configuration error: FX_SPREAD_BPS must be/);
+    expect(() => loadConfig({ ...BASE, API_GLOBAL_BASE_URL: 'ftp://x' })).to.throw(ConfigError, /^configuration error: API_GLOBAL_BASE_URL must be/);
+  });
+
   it('refuses an empty QUEUE_PREFIX with one line naming it', () => {
     expect(() => loadConfig({ ...BASE, QUEUE_PREFIX: '' })).to.throw(ConfigError, /^configuration error: QUEUE_PREFIX must be/);
   });

@@ -17,6 +17,10 @@ export interface JobSettings {
   customerFeeBps: string;
   /** The broker's cost of a trade without an itemised fee (`BROKER_COST_BPS`). */
   brokerCostBps: string;
+  /** sync-remit's `fx_spread_bps` when its body gives none (`FX_SPREAD_BPS`; unset: 0, nothing accrues). */
+  fxSpreadBps?: string;
+  /** The customer registry provision-india reads when its body gives no `api_global_base_url` (`API_GLOBAL_BASE_URL`). */
+  apiGlobalBaseUrl?: string;
 }
 
 /** The documented defaults (README): 22 bps customer fee, 4 bps broker cost. */

@@ -15,3 +15,7 @@ export { createJobWorkers, type JobWorkers, type JobWorkersOptions } from './wor
 export { JOBS } from './jobs.js';
 export { RECOST_LIMIT_MAX, recostInput, recostJob, type RecostInput } from './recost.js';
 export { JOB_MODES, type JobKind, type JobMode } from './modes.js';
+export { runSyncRemit, syncRemitInput, syncRemitJob, type SyncRemitInput, type SyncRemitResult } from './sync-remit.js';
+export { provisionIndiaInput, provisionIndiaJob, runProvisionIndia, type ProvisionIndiaInput, type ProvisionIndiaResult } from './provision-india.js';
+export { refundReversalIndiaInput, refundReversalIndiaJob, type RefundReversalIndiaInput, type RefundReversalIndiaResult, type SweptReversal } from './refund-reversal-india.js';
+export type { CustomerFailure } from './per-customer.js';

@@ -1,5 +1,8 @@
 import type { JobCatalog } from './catalog.js';
+import { provisionIndiaJob } from './provision-india.js';
 import { recostJob } from './recost.js';
+import { refundReversalIndiaJob } from './refund-reversal-india.js';
+import { syncRemitJob } from './sync-remit.js';
 
 /**
  * Every job the service runs, by kind: the one place that says each job's mode, family, books,
@@ -7,4 +10,7 @@ import { recostJob } from './recost.js';
  */
 export const JOBS: JobCatalog = {
   recost: recostJob,
+  'sync-remit': syncRemitJob,
+  'provision-india': provisionIndiaJob,
+  'refund-reversal-india': refundReversalIndiaJob,
 };

@@ -574,6 +574,113 @@ CREATE TABLE public.recost_flags (
 );
 
 --
+-- Name: remittances; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.remittances (
+    order_id text NOT NULL,
+    customer_id text NOT NULL,
+    remit_customer_id text NOT NULL,
+    pan text,
+    status text NOT NULL,
+    purpose_code text,
+    reference_number text,
+    amount_inr numeric NOT NULL,
+    amount_usd numeric,
+    quote_id text,
+    quoted_at timestamp with time zone,
+    quote_expires_at timestamp with time zone,
+    fx_rate numeric,
+    mid_rate numeric,
+    mid_rate_source text,
+    mid_rate_at timestamp with time zone,
+    tcs_inr numeric,
+    payment_id text,
+    payment_status text,
+    funds_available boolean,
+    payment_error_code text,
+    paid_at timestamp with time zone,
+    settlement_id text,
+    settlement_status text,
+    settlement_amount_usd numeric,
+    utr text,
+    settled_at timestamp with time zone,
+    remitted_on date NOT NULL,
+    order_created_at timestamp with time zone NOT NULL,
+    order_updated_at timestamp with time zone NOT NULL,
+    status_history jsonb NOT NULL,
+    first_seen_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT remittances_amount_inr_paise CHECK (((amount_inr > (0)::numeric) AND (amount_inr < 'Infinity'::numeric) AND (amount_inr = round(amount_inr, 2)))),
+    CONSTRAINT remittances_amount_usd_cents CHECK (((amount_usd > (0)::numeric) AND (amount_usd < 'Infinity'::numeric) AND (amount_usd = round(amount_usd, 2)))),
+    CONSTRAINT remittances_history_array CHECK ((jsonb_typeof(status_history) = 'array'::text)),
+    CONSTRAINT remittances_mid_rate_sourced CHECK ((((mid_rate IS NULL) = (mid_rate_source IS NULL)) AND ((mid_rate IS NULL) = (mid_rate_at IS NULL)))),
+    CONSTRAINT remittances_order_id_check CHECK ((order_id ~ '^order_[A-Za-z0-9_-]+$'::text)),
+    CONSTRAINT remittances_pan_format CHECK ((pan ~ '^[A-Z]{5}[0-9]{4}[A-Z]$'::text)),
+    CONSTRAINT remittances_purpose_code_check CHECK ((purpose_code ~ '^[A-Z][0-9]{4}$'::text)),
+    CONSTRAINT remittances_quote_priced CHECK ((((quote_id IS NULL) = (amount_usd IS NULL)) AND ((quote_id IS NULL) = (fx_rate IS NULL)))),
+    CONSTRAINT remittances_rates_positive CHECK (((fx_rate > (0)::numeric) AND (fx_rate < 'Infinity'::numeric) AND (mid_rate > (0)::numeric) AND (mid_rate < 'Infinity'::numeric))),
+    CONSTRAINT remittances_remit_customer_id_check CHECK ((remit_customer_id ~ '^cust_[A-Za-z0-9_-]+$'::text)),
+    CONSTRAINT remittances_settlement_cents CHECK (((settlement_amount_usd >= (0)::numeric) AND (settlement_amount_usd < 'Infinity'::numeric) AND (settlement_amount_usd = round(settlement_amount_usd, 2)))),
+    CONSTRAINT remittances_status CHECK ((status = ANY (ARRAY['active'::text, 'action_required'::text, 'under_review'::text, 'paid'::text, 'failed'::text, 'cancelled'::text, 'expired'::text]))),
+    CONSTRAINT remittances_tcs_paise CHECK (((tcs_inr >= (0)::numeric) AND (tcs_inr < 'Infinity'::numeric) AND (tcs_inr = round(tcs_inr, 2))))
+);
+
+--
+-- Name: TABLE remittances; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.remittances IS 'LRS remittance orders of remit (sync-remit): the order, its quote, its payment and its settlement as last seen. The USD is not posted from here (the broker wire posts it); fx_spread and fx_spread_settle are posted with source remit and keys fx_spread:<order_id>, fx_spread_settle:<order_id>. A stale snapshot (lower status rank: on the way < paid < failed/cancelled/expired) never overwrites a later status.';
+
+--
+-- Name: COLUMN remittances.pan; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.remittances.pan IS 'The customer''s PAN when the order was synced (LRS and TCS are per PAN).';
+
+--
+-- Name: COLUMN remittances.amount_inr; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.remittances.amount_inr IS 'The order''s INR (remit''s paise as rupees): the quote''s from.amount.';
+
+--
+-- Name: COLUMN remittances.amount_usd; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.remittances.amount_usd IS 'The order''s USD (the quote''s to.amount); null without a quote.';
+
+--
+-- Name: COLUMN remittances.fx_rate; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.remittances.fx_rate IS 'The customer''s rate, USD per INR, as quoted.';
+
+--
+-- Name: COLUMN remittances.mid_rate; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.remittances.mid_rate IS 'remit''s mid-market rate, USD per INR, when known: read while the quote was still live (mid_rate_at), never overwritten.';
+
+--
+-- Name: COLUMN remittances.tcs_inr; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.remittances.tcs_inr IS 'TCS collected by remit (the quote''s total_tax), INR.';
+
+--
+-- Name: COLUMN remittances.remitted_on; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.remittances.remitted_on IS 'The remittance''s date (FY, LRS, TCS): its paying payment''s created_at date in IST, else the order''s.';
+
+--
+-- Name: COLUMN remittances.status_history; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.remittances.status_history IS '[{status, at}]: each status the ledger saw, at the order''s updated_at.';
+
+--
 -- Name: transactions; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -759,6 +866,13 @@ ALTER TABLE ONLY public.recost_flags
     ADD CONSTRAINT recost_flags_pkey PRIMARY KEY (txn_id);
 
 --
+-- Name: remittances remittances_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.remittances
+    ADD CONSTRAINT remittances_pkey PRIMARY KEY (order_id);
+
+--
 -- Name: transactions transactions_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -825,6 +939,24 @@ CREATE INDEX journal_lines_account_idx ON public.journal_lines USING btree (acco
 --
 
 CREATE INDEX journal_lines_txn_idx ON public.journal_lines USING btree (txn_id);
+
+--
+-- Name: remittances_customer_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX remittances_customer_idx ON public.remittances USING btree (customer_id, remitted_on);
+
+--
+-- Name: remittances_pan_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX remittances_pan_idx ON public.remittances USING btree (pan, remitted_on) WHERE (pan IS NOT NULL);
+
+--
+-- Name: remittances_swept_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX remittances_swept_idx ON public.remittances USING btree (status) WHERE (status = ANY (ARRAY['failed'::text, 'cancelled'::text, 'expired'::text]));
 
 --
 -- Name: transactions_amount_idx; Type: INDEX; Schema: public; Owner: -
@@ -1078,3 +1210,10 @@ COMMENT ON TRIGGER transactions_no_truncate ON public.transactions IS 'TRUNCATE 
 
 ALTER TABLE ONLY public.account_totals
     ADD CONSTRAINT account_totals_account_code_fkey FOREIGN KEY (account_code) REFERENCES public.accounts(account_code);
+
+--
+-- Name: remittances remittances_customer_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.remittances
+    ADD CONSTRAINT remittances_customer_id_fkey FOREIGN KEY (customer_id) REFERENCES public.customers(customer_id);

@@ -64,6 +64,21 @@ export {
 } from './domain/posting-rules/index.js';
 export { ENTERABLE_SOURCES, LEDGER_OWN_SOURCES, SOURCES, type Source } from './domain/sources.js';
 export { FifoLots, type LotRelief } from './domain/lots.js';
+export {
+  draftFxSpread,
+  draftFxSpreadSettle,
+  fxSpreadSettleSourceTxnId,
+  fxSpreadSourceTxnId,
+  fxSpreadUsd,
+  isPan,
+  istDate,
+  PAN_PATTERN,
+  REMITTANCE_STATUS_RANK,
+  REMITTANCE_STATUSES,
+  snapshotWins,
+  SWEPT_STATUSES,
+  type RemittanceStatus,
+} from './domain/remittances.js';
 export { derivePair, type RecostFlagReason, type RecostPolicy, type TradeDerivation, type TradeFacts } from './domain/recost.js';
 export { classifyRemitEvent, type RemitEvent, type RemitEventClassification } from './domain/remit-events.js';
 export {
@@ -92,11 +107,20 @@ export { CUSTOMER_REFERENCES, type CustomerInput, type CustomerReference, type C
 export type { JournalLineRow, StoredJournalLine } from './store/columns/journal-lines.js';
 export type { StoredTransaction, TransactionRecord, TransactionSummary } from './store/columns/transactions.js';
 export { accountTotals, trialBalance, type AccountTotal } from './store/accounts.js';
-export { customerIdByReference, listCustomers, upsertCustomer } from './store/customers.js';
+export { customerIdByReference, findCustomers, listCustomers, upsertCustomer } from './store/customers.js';
 export { INDIA_SYNC_LOCK_KEY, withIndiaSyncLock } from './store/india-sync-lock.js';
 export { insertHoldingsSnapshots, latestHoldingsSnapshot, portfolioSnapshot, savePortfolioSnapshots } from './store/snapshots.js';
 export type { HoldingsSnapshot, HoldingsSnapshotRow, PortfolioSnapshot, PortfolioSnapshotRow, SnapshotPosition, SnapshotUpstream } from './store/columns/snapshots.js';
 export type { CashRequestRow, NewCashRequest } from './store/columns/cash-requests.js';
+export type { RemittanceRecord, RemittanceRow } from './store/columns/remittances.js';
+export {
+  findRemittances,
+  outstandingSweptPostings,
+  remittancePostings,
+  upsertRemittances,
+  type OutstandingRemittancePosting,
+  type RemittancePosting,
+} from './store/remittances.js';
 export { getCashRequest, listCashRequests } from './store/cash-requests.js';
 export type { Paged } from './store/paged.js';
 export {

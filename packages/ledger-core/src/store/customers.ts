@@ -54,3 +54,14 @@ export async function customerIdByReference(db: Knex, reference: UniqueReference
   const row = (await db('customers').select('customer_id').where(reference, value).first()) as { customer_id: string } | undefined;
   return row?.customer_id ?? null;
 }
+
+/**
+ * Customers by id (those the book knows; unknown ids are left out), or, with `ids` null, every
+ * customer carrying `reference` (e.g. every India customer: `remit_customer_id`); by id.
+ */
+export async function findCustomers(db: Knex, ids: readonly string[] | null, reference?: CustomerReference): Promise<CustomerRow[]> {
+  const query = db('customers').select(CUSTOMER_COLUMNS).orderBy('customer_id');
+  if (ids !== null) query.whereIn('customer_id', [...ids]);
+  if (reference !== undefined) query.whereNotNull(reference);
+  return (await query) as CustomerRow[];
+}

@@ -1,0 +1,52 @@
+import { LedgerError } from '@ledger/core';
+import { RemitPageCapError, UpstreamError, UpstreamPayloadError } from '@ledger/upstream-clients';
+
+/** A customer a job could not do, and why; the others carry on. */
+export interface CustomerFailure {
+  customer_id: string;
+  reason: string;
+}
+
+/** Customers worked on at once: a few upstream calls in flight, not a flood. */
+export const CUSTOMER_CONCURRENCY = 4;
+
+/**
+ * Whether `error` is this customer's alone: an upstream that failed or refused (after the
+ * client's own retries), a payload that breaks the format, a record the ledger refused. Anything
+ * else (the database gone, a bug) is the job's: it is thrown, and the job fails (and a transient
+ * failure is retried: every job is idempotent on database keys).
+ */
+function isCustomerFailure(error: unknown): error is Error {
+  return error instanceof UpstreamError || error instanceof UpstreamPayloadError || error instanceof RemitPageCapError || error instanceof LedgerError;
+}
+
+/**
+ * Runs `work` for each customer, CUSTOMER_CONCURRENCY at a time, isolating each customer's
+ * failure; reports progress in customers. Answers the failures, in the customers' order.
+ */
+export async function forEachCustomer<C extends { customer_id: string }>(
+  customers: readonly C[],
+  work: (customer: C) => Promise<void>,
+  progress: (done: number, total: number) => void,
+): Promise<CustomerFailure[]> {
+  const failures = new Map<string, string>();
+  let next = 0;
+  let done = 0;
+  progress(0, customers.length);
+  const worker = async () => {
+    while (next < customers.length) {
+      const customer = customers[next]!;
+      next += 1;
+      try {
+        await work(customer);
+      } catch (error) {
+        if (!isCustomerFailure(error)) throw error;
+        failures.set(customer.customer_id, error.message);
+      }
+      done += 1;
+      progress(done, customers.length);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CUSTOMER_CONCURRENCY, customers.length) }, worker));
+  return customers.flatMap((c) => (failures.has(c.customer_id) ? [{ customer_id: c.customer_id, reason: failures.get(c.customer_id)! }] : []));
+}

@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto';
+import { istDate, outstandingSweptPostings, reverseTransaction } from '@ledger/core';
+import { z } from 'zod';
+import { defineJob } from './catalog.js';
+
+export const refundReversalIndiaInput = z
+  .object({
+    dry_run: z.boolean().optional().describe('List exactly what a live run would reverse, reverse nothing.'),
+  })
+  .strict()
+  .meta({ examples: [{ dry_run: true }] });
+export type RefundReversalIndiaInput = z.infer<typeof refundReversalIndiaInput>;
+
+/** One reversal of the sweep: the order, the posting it clears and the reversing transaction. */
+export interface SweptReversal {
+  order_id: string;
+  status: string;
+  customer_id: string | null;
+  txn_id: string;
+  txn_type: 'fx_spread' | 'fx_spread_settle';
+  amount_usd: string;
+  /** The reversal's date: the day the order left `paid` (its updated_at, IST), never before the posting's own date. */
+  reversal_date: string;
+  /** The reversing transaction; null in a dry run. */
+  reversal_txn_id: string | null;
+}
+
+export interface RefundReversalIndiaResult extends Record<string, unknown> {
+  dry_run: boolean;
+  reversed: SweptReversal[];
+  /** Reversals another run posted between this run's sweep and its reversal (the existing one stands). */
+  already_reversed: number;
+}
+
+/**
+ * refund-reversal-india (docs/jobs.md#refund-reversal-india): every `fx_spread` accrual (and its
+ * `fx_spread_settle`, if any) of a cancelled, failed or expired remittance that no reversal has
+ * cleared is reversed through the reversal use case: keyed by its original, so a second run, or
+ * one racing this, posts nothing more.
+ */
+export const refundReversalIndiaJob = defineJob<RefundReversalIndiaInput, RefundReversalIndiaResult>('refund-reversal-india', {
+  input: refundReversalIndiaInput,
+  businessKey: () => null,
+  run: async (input, { db, logger, progress }) => {
+    const dryRun = input.dry_run ?? false;
+    const outstanding = await outstandingSweptPostings(db);
+    const result: RefundReversalIndiaResult = { dry_run: dryRun, reversed: [], already_reversed: 0 };
+    progress({ done: 0, total: outstanding.length, unit: 'postings' });
+    for (const [i, p] of outstanding.entries()) {
+      progress({ done: i, total: outstanding.length, unit: 'postings' });
+      const left = istDate(p.order_updated_at.toISOString());
+      const reversalDate = left < p.txn_date ? p.txn_date : left;
+      let reversalTxnId: string | null = null;
+      if (!dryRun) {
+        const { created, transaction } = await reverseTransaction(db, p.txn_id, { txnId: randomUUID(), txnDate: reversalDate, memo: `${p.order_id} is ${p.status}: its ${p.txn_type} reversed` });
+        if (!created) {
+          result.already_reversed += 1;
+          continue;
+        }
+        reversalTxnId = transaction.txn_id;
+      }
+      const { order_id, status, customer_id, txn_id, txn_type, amount_usd } = p;
+      result.reversed.push({ order_id, status, customer_id, txn_id, txn_type, amount_usd, reversal_date: reversalDate, reversal_txn_id: reversalTxnId });
+    }
+    progress({ done: outstanding.length, total: outstanding.length, unit: 'postings' });
+    logger.info('refund-reversal-india done', { dry_run: dryRun, reversed: result.reversed.length, already_reversed: result.already_reversed });
+    return result;
+  },
+});

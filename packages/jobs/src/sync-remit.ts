@@ -1,0 +1,276 @@
+import { randomUUID } from 'node:crypto';
+import {
+  Decimal,
+  draftFxSpread,
+  draftFxSpreadSettle,
+  findCustomers,
+  findRemittances,
+  fxSpreadUsd,
+  istDate,
+  postTransactions,
+  remittancePostings,
+  snapshotWins,
+  upsertRemittances,
+  type CustomerRow,
+  type Db,
+  type RemittanceRecord,
+  type RemittanceRow,
+  type RemittanceStatus,
+  type TransactionDraft,
+} from '@ledger/core';
+import type { RemitClient, RemitMidRate, RemitPayment } from '@ledger/upstream-clients';
+import { z } from 'zod';
+import { defineJob, type JobDeps } from './catalog.js';
+import { forEachCustomer, type CustomerFailure } from './per-customer.js';
+import { paymentOf, remittanceRecordOf, type RemitOrderView } from './remittance-record.js';
+
+/** The most customers one body may name. */
+export const CUSTOMER_IDS_MAX = 1_000;
+/** The highest FX-spread markup a run may assume: 10 % (typical markups are 50–200 bps). */
+export const FX_SPREAD_BPS_MAX = 1_000;
+
+export const customerIdsField = z
+  .array(z.string().min(1).max(128))
+  .min(1)
+  .max(CUSTOMER_IDS_MAX)
+  .nullable()
+  .optional()
+  .describe('Ledger customer ids to run for; null or absent: every India customer (each customer with a remit_customer_id).');
+
+export const syncRemitInput = z
+  .object({
+    customer_ids: customerIdsField,
+    dry_run: z.boolean().optional().describe('Compute and report, write nothing (no remittance rows, no postings).'),
+    fx_spread_bps: z
+      .number()
+      .min(0)
+      .max(FX_SPREAD_BPS_MAX)
+      .optional()
+      .describe('Assumed FX-spread markup in basis points: each paid order accrues its USD × bps / 10,000 (half-up to cents) once. Absent: the worker’s FX_SPREAD_BPS (unset: 0, nothing accrues). 0: nothing accrues; settlements still clear earlier accruals.'),
+  })
+  .strict()
+  .meta({ examples: [{ customer_ids: null, dry_run: false, fx_spread_bps: 75 }] });
+export type SyncRemitInput = z.infer<typeof syncRemitInput>;
+
+export interface SyncRemitResult extends Record<string, unknown> {
+  dry_run: boolean;
+  fx_spread_bps: string;
+  customers: number;
+  customers_synced: number;
+  customers_failed: CustomerFailure[];
+  /** Orders read from remit; `created`/`updated` rows (would be, in a dry run); `held`: stale snapshots that changed nothing. */
+  remittances: { seen: number; created: number; updated: number; held: number };
+  /** `posted` (would be, in a dry run); `conflicts`: a key already posted with other facts (e.g. another bps): the stored one stands. */
+  fx_spread: { posted: number; already_posted: number; unpriced: string[]; below_a_cent: number; conflicts: Array<{ order_id: string; fields: string[] }> };
+  fx_spread_settle: { posted: number; already_posted: number; conflicts: Array<{ order_id: string; fields: string[] }> };
+}
+
+/** What posting needs of an order, after the status rule chose between the stored row and the snapshot. */
+interface PostingFacts {
+  orderId: string;
+  customerId: string;
+  status: RemittanceStatus;
+  amountUsd: string | null;
+  remittedOn: string;
+  settlementId: string | null;
+  settlementStatus: string | null;
+  settledAt: string | null;
+}
+
+function factsOf(record: RemittanceRecord, stored: RemittanceRow | undefined): PostingFacts {
+  const fromStored = stored !== undefined && !snapshotWins(stored.status, record.status);
+  const settledAt = stored?.settled_at?.toISOString() ?? null;
+  if (fromStored) {
+    return {
+      orderId: stored.order_id,
+      customerId: stored.customer_id,
+      status: stored.status,
+      amountUsd: stored.amount_usd,
+      remittedOn: stored.remitted_on,
+      settlementId: stored.settlement_id,
+      settlementStatus: stored.settlement_status,
+      settledAt,
+    };
+  }
+  // A settlement once seen stays (the store keeps it the same way).
+  return {
+    orderId: record.order_id,
+    customerId: record.customer_id,
+    status: record.status,
+    amountUsd: record.amount_usd,
+    remittedOn: record.remitted_on,
+    settlementId: record.settlement_id ?? stored?.settlement_id ?? null,
+    settlementStatus: record.settlement_status ?? stored?.settlement_status ?? null,
+    settledAt: record.settled_at ?? settledAt,
+  };
+}
+
+interface RunContext {
+  db: Db;
+  remit: RemitClient;
+  dryRun: boolean;
+  bps: Decimal;
+  result: SyncRemitResult;
+  /** remit's mid rate, read at most once per run, and only when a live quote needs it. */
+  midRate: () => Promise<{ rate: RemitMidRate; readAt: string } | null>;
+}
+
+/** Every order of a remit customer with its quote, payment and settlement: calls that name the customer or its objects. */
+async function readOrders(remit: RemitClient, remitCustomerId: string, midRate: RunContext['midRate']): Promise<RemitOrderView[]> {
+  const [orders, payments] = await Promise.all([remit.listOrders({ customerId: remitCustomerId }), remit.listPayments({ customerId: remitCustomerId })]);
+  const paymentsByOrder = new Map<string, RemitPayment[]>();
+  for (const p of payments) {
+    if (p.payin_type !== 'orders') continue;
+    paymentsByOrder.set(p.payin_id, [...(paymentsByOrder.get(p.payin_id) ?? []), p]);
+  }
+  const views: RemitOrderView[] = [];
+  // One order at a time: a customer has few orders, and the run already works on several customers at once.
+  for (const order of orders) {
+    const quote = order.quote_id === null ? null : await remit.getQuote(order.quote_id);
+    const payment = paymentOf(paymentsByOrder.get(order.id) ?? []);
+    const settlement = payment?.settlement_id ? await remit.getSettlement(payment.settlement_id) : null;
+    // The mid rate is the quote's only while the quote is live; later it is another day's rate: not known.
+    const live = quote !== null && Date.now() <= Date.parse(quote.expires_at);
+    views.push({ order, quote, payment, settlement, mid: live ? await midRate() : null });
+  }
+  return views;
+}
+
+function newPostings(drafts: TransactionDraft[]): Map<string, TransactionDraft> {
+  return new Map(drafts.map((d) => [String(d.metadata.order_id), d]));
+}
+
+/** Posts drafts keyed by order; answers inserted and duplicate counts and the conflicts. A refused record is the customer's failure. */
+async function post(db: Db, drafts: TransactionDraft[], tally: { posted: number; already_posted: number; conflicts: Array<{ order_id: string; fields: string[] }> }) {
+  const { outcomes } = await postTransactions(db, drafts);
+  outcomes.forEach((outcome, i) => {
+    const orderId = String(drafts[i]!.metadata.order_id);
+    if (outcome.outcome === 'inserted') tally.posted += 1;
+    else if (outcome.outcome === 'duplicate') tally.already_posted += 1;
+    else if (outcome.outcome === 'conflict') tally.conflicts.push({ order_id: orderId, fields: outcome.fields });
+    else throw outcome.reason;
+  });
+}
+
+/** One customer: read everything from remit first, then write; a failed read leaves nothing half-done. */
+async function syncCustomer(customer: CustomerRow, ctx: RunContext): Promise<void> {
+  const { db, result } = ctx;
+  const remitCustomerId = customer.remit_customer_id;
+  if (remitCustomerId === null) throw new Error('unreachable: customers are selected by remit_customer_id');
+  const views = await readOrders(ctx.remit, remitCustomerId, ctx.midRate);
+  const records = views.map((view) => remittanceRecordOf({ customer_id: customer.customer_id, remit_customer_id: remitCustomerId, pan: customer.pan }, view));
+  const orderIds = records.map((r) => r.order_id);
+  const stored = new Map((await findRemittances(db, orderIds)).map((row) => [row.order_id, row]));
+  result.remittances.seen += records.length;
+  if (ctx.dryRun) {
+    for (const r of records) {
+      const row = stored.get(r.order_id);
+      if (row === undefined) result.remittances.created += 1;
+      else if (snapshotWins(row.status, r.status)) result.remittances.updated += 1;
+      else result.remittances.held += 1;
+    }
+  } else {
+    const written = await upsertRemittances(db, records);
+    result.remittances.created += written.created.length;
+    result.remittances.updated += written.updated.length;
+    result.remittances.held += written.held.length;
+  }
+  const facts = records.map((r) => factsOf(r, stored.get(r.order_id)));
+
+  // fx_spread: once per paid order, while an assumed spread is set.
+  const before = await remittancePostings(db, orderIds);
+  const accrued = new Set(before.filter((p) => p.txn_type === 'fx_spread').map((p) => p.order_id));
+  const accruals: TransactionDraft[] = [];
+  if (ctx.bps.isGreaterThan(0)) {
+    for (const f of facts) {
+      if (f.status !== 'paid' || accrued.has(f.orderId)) continue;
+      if (f.amountUsd === null) {
+        result.fx_spread.unpriced.push(f.orderId);
+        continue;
+      }
+      const orderUsd = new Decimal(f.amountUsd);
+      const amountUsd = fxSpreadUsd(orderUsd, ctx.bps);
+      if (amountUsd.isZero()) {
+        result.fx_spread.below_a_cent += 1;
+        continue;
+      }
+      accruals.push(draftFxSpread({ orderId: f.orderId, customerId: f.customerId, remittedOn: f.remittedOn, orderUsd, fxSpreadBps: ctx.bps, amountUsd }, randomUUID()));
+    }
+  }
+  if (ctx.dryRun) result.fx_spread.posted += accruals.length;
+  else await post(db, accruals, result.fx_spread);
+
+  // fx_spread_settle: when the settlement has landed, exactly the accrued amount, once.
+  const postings = ctx.dryRun ? before : await remittancePostings(db, orderIds);
+  const planned = newPostings(ctx.dryRun ? accruals : []);
+  const settles: TransactionDraft[] = [];
+  for (const f of facts) {
+    if (f.settlementStatus !== 'settled' || f.settlementId === null || f.settledAt === null) continue;
+    const mine = postings.filter((p) => p.order_id === f.orderId);
+    if (mine.some((p) => p.txn_type === 'fx_spread_settle')) continue;
+    const accrual = mine.find((p) => p.txn_type === 'fx_spread');
+    const accruedUsd = accrual !== undefined ? (accrual.reversed ? null : accrual.amount_usd) : (planned.get(f.orderId)?.amountUsd.toString() ?? null);
+    if (accruedUsd === null) continue;
+    settles.push(
+      draftFxSpreadSettle({ orderId: f.orderId, customerId: f.customerId, settlementId: f.settlementId, settledOn: istDate(f.settledAt), accruedUsd: new Decimal(accruedUsd) }, randomUUID()),
+    );
+  }
+  if (ctx.dryRun) result.fx_spread_settle.posted += settles.length;
+  else await post(db, settles, result.fx_spread_settle);
+}
+
+/**
+ * sync-remit (docs/jobs.md#sync-remit): for each India customer, remit's orders with their
+ * quotes, payments and settlements become remittance rows; a paid order accrues `fx_spread`
+ * once, a landed settlement posts `fx_spread_settle` of exactly the accrual. The USD itself is
+ * not posted here: the broker's funding wire posts it. Safe to run concurrently with itself
+ * (one customer from webhooks, all from the schedule): rows and postings are keyed by order.
+ */
+export async function runSyncRemit(input: SyncRemitInput, deps: JobDeps): Promise<SyncRemitResult> {
+  const { db, logger, settings, upstreams } = deps;
+  const dryRun = input.dry_run ?? false;
+  const bps = new Decimal(input.fx_spread_bps === undefined ? (settings.fxSpreadBps ?? '0') : String(input.fx_spread_bps));
+  const ids = input.customer_ids ?? null;
+  const customers = await findCustomers(db, ids, 'remit_customer_id');
+  const result: SyncRemitResult = {
+    dry_run: dryRun,
+    fx_spread_bps: bps.toString(),
+    customers: ids?.length ?? customers.length,
+    customers_synced: 0,
+    customers_failed: [],
+    remittances: { seen: 0, created: 0, updated: 0, held: 0 },
+    fx_spread: { posted: 0, already_posted: 0, unpriced: [], below_a_cent: 0, conflicts: [] },
+    fx_spread_settle: { posted: 0, already_posted: 0, conflicts: [] },
+  };
+  const found = new Set(customers.map((c) => c.customer_id));
+  const notIndia = (ids ?? []).filter((id) => !found.has(id)).map((id) => ({ customer_id: id, reason: 'not an India customer of this book (unknown, or no remit_customer_id: run provision-india)' }));
+  const remit = upstreams.remit;
+  let failed: CustomerFailure[];
+  if (remit === null) {
+    failed = customers.map((c) => ({ customer_id: c.customer_id, reason: 'remit is not configured (REMIT_BASE_URL unset)' }));
+  } else {
+    let mid: Promise<{ rate: RemitMidRate; readAt: string } | null> | null = null;
+    const midRate = () =>
+      (mid ??= remit.getMidRate().then(
+        (rate) => ({ rate, readAt: new Date().toISOString() }),
+        (error: unknown) => {
+          // Only "when known": without it the remittance is recorded all the same.
+          logger.warn('remit mid rate unavailable', { error: error instanceof Error ? error.message : String(error) });
+          return null;
+        },
+      ));
+    const ctx: RunContext = { db, remit, dryRun, bps, result, midRate };
+    failed = await forEachCustomer(customers, (customer) => syncCustomer(customer, ctx), (done, total) => deps.progress({ done, total, unit: 'customers' }));
+  }
+  result.customers_failed = [...notIndia, ...failed];
+  result.customers_synced = customers.length - failed.length;
+  logger.info('sync-remit done', { dry_run: dryRun, customers: result.customers, failed: result.customers_failed.length, fx_spread: result.fx_spread.posted, fx_spread_settle: result.fx_spread_settle.posted });
+  return result;
+}
+
+export const syncRemitJob = defineJob<SyncRemitInput, SyncRemitResult>('sync-remit', {
+  input: syncRemitInput,
+  // Every call is a run of its own: runs are idempotent on database keys, not on BullMQ's job id.
+  businessKey: () => null,
+  run: runSyncRemit,
+});

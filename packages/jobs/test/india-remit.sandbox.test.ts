@@ -1,0 +1,195 @@
+import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
+import type { Db } from '@ledger/core';
+import { startSandbox, type Remittance, type Sandbox } from '@ledger/sandbox';
+import { expect } from 'chai';
+import { refundReversalIndiaJob, runProvisionIndia, runSyncRemit, type SweptReversal, type SyncRemitResult } from '../src/index.js';
+import { centsText, indiaDeps, remitPostings, rowCount, spreadCents, testRemitClient } from './india-support.js';
+
+const BPS = 75;
+/** The date in India of an instant (UTC+05:30), worked out apart from the code under test. */
+const inIndia = (instant: string) => new Date(Date.parse(instant) + 19_800_000).toISOString().slice(0, 10);
+
+describe('India remittance jobs against the sandbox', function () {
+  this.timeout(180_000);
+  let sandbox: Sandbox;
+  let main: TestDatabase;
+  let db: Db;
+  const fresh: TestDatabase[] = [];
+
+  before(async () => {
+    // 13 customers: the second record of customer i shows remittance variant (i − 1) mod 13, so every variant is here.
+    sandbox = await startSandbox({ seed: 7, customers: 13, recordsPerCustomer: 5 });
+    main = await createTestDatabase({ runtimeRole: true });
+    db = main.runtime!.db;
+  });
+  afterEach(() => sandbox.faults.clear());
+  after(async () => {
+    await sandbox?.close();
+    for (const t of [main, ...fresh]) await t?.drop();
+  });
+
+  const remit = () => testRemitClient(sandbox.urls.remit, sandbox.credentials.remit.apiKey);
+  const deps = (on: Db) => indiaDeps(on, remit());
+  const provision = (on: Db) => runProvisionIndia({ api_global_base_url: sandbox.urls.registry }, deps(on));
+  const freshDatabase = async () => {
+    const t = await createTestDatabase({ runtimeRole: true });
+    fresh.push(t);
+    await provision(t.runtime!.db);
+    return t.runtime!.db;
+  };
+  const remittances = () => sandbox.data.india.customers.flatMap((c) => sandbox.data.india.dataOf(c).remittances.map((r) => ({ customer: c, r })));
+
+  /** The postings the book must hold for the data set as it stands, by the rules of docs/posting-rules.md. */
+  function expectedPostings(): string[][] {
+    const expected: string[][] = [];
+    for (const { customer, r } of remittances()) {
+      if (r.order.status !== 'paid') continue;
+      const cents = spreadCents(BigInt(r.quote.to.amount), BigInt(BPS));
+      if (cents === 0n) continue;
+      expected.push([`fx_spread:${r.order.id}`, 'fx_spread', customer.customer_id, inIndia(r.payment!.created_at), '1300', '4030', centsText(cents)]);
+      if (r.settlement?.status === 'settled') {
+        expected.push([`fx_spread_settle:${r.order.id}`, 'fx_spread_settle', customer.customer_id, inIndia(r.settlement.created_at), '1010', '1300', centsText(cents)]);
+      }
+    }
+    return expected.sort((a, b) => a[0]!.localeCompare(b[0]!));
+  }
+  const sorted = (rows: string[][]) => [...rows].sort((a, b) => a[0]!.localeCompare(b[0]!));
+
+  it('provision-india creates every registry customer with its references; a second run changes nothing', async () => {
+    const first = await provision(db);
+    expect(first).to.include({ customers: 13, created: 13, updated: 0, unchanged: 0 });
+    expect(first.customers_failed).to.deep.equal([]);
+    for (const c of sandbox.data.india.customers) {
+      const row = await db('customers').where({ customer_id: c.customer_id }).first();
+      expect(row).to.include({ name: c.name, email: c.email, pan: c.pan, remit_customer_id: c.remit_customer_id, usbroker_account_no: c.usbroker_account_no, partner_id: c.partner_id });
+    }
+    expect(await provision(db)).to.include({ created: 0, updated: 0, unchanged: 13 });
+  });
+
+  it('sync-remit posts fx_spread per paid order and fx_spread_settle per landed settlement, as worked out by hand; a second run posts nothing new', async () => {
+    const expected = expectedPostings();
+    const settled = expected.filter((p) => p[1] === 'fx_spread_settle').length;
+    expect(settled, 'the data set has settled and unsettled paid orders').to.be.above(0).and.below(expected.length - settled);
+    const first = await runSyncRemit({ customer_ids: null, fx_spread_bps: BPS }, deps(db));
+    expect(first.customers_failed).to.deep.equal([]);
+    expect(first.remittances).to.deep.equal({ seen: remittances().length, created: remittances().length, updated: 0, held: 0 });
+    expect(first.fx_spread).to.include({ posted: expected.length - settled, already_posted: 0 });
+    expect(first.fx_spread_settle).to.include({ posted: settled });
+    expect(sorted(await remitPostings(db))).to.deep.equal(expected);
+    // The remittance's USD is not a deposit: nothing but the spread postings came from remit.
+    expect(await rowCount(db, 'transactions')).to.equal(expected.length);
+
+    const second = await runSyncRemit({ customer_ids: null, fx_spread_bps: BPS }, deps(db));
+    expect(second.fx_spread.posted + second.fx_spread_settle.posted).to.equal(0);
+    expect(second.remittances).to.include({ created: 0, held: 0 });
+    expect(await rowCount(db, 'transactions')).to.equal(expected.length);
+  });
+
+  it('stores each remittance with its PAN, amounts, quote, payment, settlement, UTR, purpose code and TCS', async () => {
+    for (const { customer, r } of remittances()) {
+      const row = await db('remittances').where({ order_id: r.order.id }).first();
+      expect(row, r.order.id).to.include({
+        customer_id: customer.customer_id,
+        pan: customer.pan,
+        status: r.order.status,
+        purpose_code: r.order.purpose_code,
+        amount_inr: centsText(BigInt(r.order.amount)),
+        amount_usd: centsText(BigInt(r.quote.to.amount)),
+        quote_id: r.quote.id,
+        fx_rate: r.quote.fx_rate,
+        tcs_inr: r.quote.total_tax,
+        payment_id: r.payment?.id ?? null,
+        settlement_id: r.settlement?.id ?? null,
+        utr: r.settlement?.utr ?? null,
+      });
+    }
+  });
+
+  it('a dry run reports what the live run then does, and writes nothing', async () => {
+    const on = await freshDatabase();
+    const dry = await runSyncRemit({ customer_ids: null, dry_run: true, fx_spread_bps: BPS }, deps(on));
+    expect(await rowCount(on, 'remittances')).to.equal(0);
+    expect(await rowCount(on, 'transactions')).to.equal(0);
+    const live = await runSyncRemit({ customer_ids: null, fx_spread_bps: BPS }, deps(on));
+    const counts = (r: SyncRemitResult) => [r.remittances, r.fx_spread.posted, r.fx_spread_settle.posted, r.customers_failed];
+    expect(counts(dry)).to.deep.equal(counts(live));
+    expect(dry.dry_run).to.equal(true);
+  });
+
+  it('a customer remit fails for is that customer’s failure alone', async () => {
+    const on = await freshDatabase();
+    const [, , third] = sandbox.data.india.customers;
+    sandbox.faults.add({ upstream: 'remit', customer: third!.customer_id, fault: '500' });
+    const result = await runSyncRemit({ customer_ids: null, fx_spread_bps: BPS }, deps(on));
+    expect(result.customers_failed.map((f) => f.customer_id)).to.deep.equal([third!.customer_id]);
+    expect(result.customers_failed[0]!.reason).to.match(/remit GET .* answered 500/);
+    expect(result.customers_synced).to.equal(12);
+    expect(await rowCount(on, 'remittances', { customer_id: third!.customer_id })).to.equal(0);
+    expect(await rowCount(on, 'transactions', { customer_id: third!.customer_id })).to.equal(0);
+    expect(await rowCount(on, 'transactions')).to.equal(expectedPostings().filter((p) => p[2] !== third!.customer_id).length);
+  });
+
+  it('remit down: every customer failed with the reason, nothing written, the job done', async () => {
+    const on = await freshDatabase();
+    sandbox.faults.add({ upstream: 'remit', fault: '500' });
+    const result = await runSyncRemit({ customer_ids: null, fx_spread_bps: BPS }, deps(on));
+    expect(result.customers_failed).to.have.length(13);
+    expect(result.customers_synced).to.equal(0);
+    expect(await rowCount(on, 'remittances')).to.equal(0);
+    expect(await rowCount(on, 'transactions')).to.equal(0);
+  });
+
+  it('remit not configured: every customer failed, nothing written', async () => {
+    const on = await freshDatabase();
+    const result = await runSyncRemit({ customer_ids: null, fx_spread_bps: BPS }, indiaDeps(on, null));
+    expect(result.customers_failed).to.have.length(13);
+    expect(result.customers_failed[0]!.reason).to.match(/not configured/);
+    expect(await rowCount(on, 'remittances')).to.equal(0);
+  });
+
+  it('10 concurrent runs for one newly paid order post exactly one fx_spread, and after its settlement exactly one fx_spread_settle', async () => {
+    const { customer, r } = remittances().find(({ r: x }) => x.order.status === 'active')!;
+    const runs = () => Promise.all(Array.from({ length: 10 }, () => runSyncRemit({ customer_ids: [customer.customer_id], fx_spread_bps: BPS }, deps(db))));
+    // The customer's other orders are in the books already: what follows is this order's alone.
+    await runSyncRemit({ customer_ids: [customer.customer_id], fx_spread_bps: BPS }, deps(db));
+    await sandbox.webhooks.advance(r.order.id, 'paid');
+    const paid = await runs();
+    expect(paid.reduce((n, x) => n + x.fx_spread.posted, 0)).to.equal(1);
+    expect(paid.flatMap((x) => x.customers_failed)).to.deep.equal([]);
+    expect(await rowCount(db, 'transactions', { source: 'remit', source_txn_id: `fx_spread:${r.order.id}` })).to.equal(1);
+    await sandbox.webhooks.advance(r.order.id, 'settled');
+    const settled = await runs();
+    expect(settled.reduce((n, x) => n + x.fx_spread_settle.posted, 0)).to.equal(1);
+    const spread = await db('transactions').where({ source: 'remit' }).whereIn('source_txn_id', [`fx_spread:${r.order.id}`, `fx_spread_settle:${r.order.id}`]).select('amount_usd');
+    expect(spread.map((t: { amount_usd: string }) => t.amount_usd)).to.deep.equal(Array(2).fill(centsText(spreadCents(BigInt(r.quote.to.amount), BigInt(BPS)))));
+    expect(sorted(await remitPostings(db))).to.deep.equal(expectedPostings());
+  });
+
+  it('refund-reversal-india reverses a refunded order’s accrual: the dry run lists exactly what the live run posts, a second run posts nothing', async () => {
+    const { customer, r } = remittances().find(({ r: x }: { r: Remittance }) => x.order.status === 'paid' && x.settlement === null)!;
+    await sandbox.webhooks.advance(r.order.id, 'failed');
+    await runSyncRemit({ customer_ids: [customer.customer_id], fx_spread_bps: BPS }, deps(db));
+    expect(await db('remittances').where({ order_id: r.order.id }).first()).to.include({ status: 'failed' });
+    const accrual = await db('transactions').where({ source: 'remit', source_txn_id: `fx_spread:${r.order.id}` }).first();
+
+    const before = await rowCount(db, 'transactions');
+    const dry = await refundReversalIndiaJob.run({ dry_run: true }, deps(db));
+    expect(await rowCount(db, 'transactions')).to.equal(before);
+    expect(dry.reversed.map((x) => [x.order_id, x.txn_id, x.txn_type, x.amount_usd, x.reversal_txn_id])).to.deep.equal([
+      [r.order.id, accrual.txn_id, 'fx_spread', accrual.amount_usd, null],
+    ]);
+    const live = await refundReversalIndiaJob.run({}, deps(db));
+    const planned = (x: SweptReversal) => ({ ...x, reversal_txn_id: null });
+    expect(live.reversed.map(planned)).to.deep.equal(dry.reversed);
+    const reversal = await db('transactions').where({ txn_id: live.reversed[0]!.reversal_txn_id }).first();
+    expect(reversal).to.include({ reverses_txn_id: accrual.txn_id, txn_type: 'reversal' });
+    const net = await db('journal_lines as l')
+      .join('transactions as t', 't.txn_id', 'l.txn_id')
+      .whereIn('t.txn_id', [accrual.txn_id, reversal.txn_id])
+      .where('l.account_code', '1300')
+      .select(db.raw('sum(l.debit) - sum(l.credit) AS net'));
+    expect(Number(net[0].net)).to.equal(0);
+    expect((await refundReversalIndiaJob.run({}, deps(db))).reversed).to.deep.equal([]);
+    expect(await rowCount(db, 'transactions')).to.equal(before + 1);
+  });
+});

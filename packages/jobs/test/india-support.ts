@@ -1,0 +1,52 @@
+import { createLogger, type Db } from '@ledger/core';
+import { createRemitClient, NO_UPSTREAMS, type RemitClient } from '@ledger/upstream-clients';
+import { DEFAULT_JOB_SETTINGS, type JobDeps, type JobProgress, type JobSettings } from '../src/index.js';
+
+const logger = createLogger({ level: 'error', service: 'jobs-test', book: 'ENTITY_IND_IFSC', silent: true });
+
+/** A remit client for tests: short timeout, one quick retry. */
+export function testRemitClient(baseUrl: string, apiKey: string): RemitClient {
+  return createRemitClient({ baseUrl, apiKey, timeoutMs: 3_000, retryLimit: 1, backoffMs: 5 });
+}
+
+/** What an India job runs with in a test; `progress` collects what it reported. */
+export function indiaDeps(db: Db, remit: RemitClient | null, settings: Partial<JobSettings> = {}): JobDeps & { reported: JobProgress[] } {
+  const reported: JobProgress[] = [];
+  return {
+    book: 'ENTITY_IND_IFSC',
+    db,
+    logger,
+    progress: (p) => reported.push(p),
+    settings: { ...DEFAULT_JOB_SETTINGS, ...settings },
+    upstreams: { ...NO_UPSTREAMS, remit },
+    reported,
+  };
+}
+
+/** How many rows of `table` match `where`. */
+export async function rowCount(db: Db, table: string, where: Record<string, unknown> = {}): Promise<number> {
+  const [row] = await db(table).where(where).count<Array<{ n: string }>>({ n: '*' });
+  return Number(row?.n ?? 0);
+}
+
+/** The remit postings of the book, as comparable tuples: [source_txn_id, txn_type, customer, date, debit account, credit account, amount]. */
+export async function remitPostings(db: Db): Promise<string[][]> {
+  const rows: Array<{ source_txn_id: string; txn_type: string; customer_id: string; txn_date: string; debit: string; credit: string; amount_usd: string }> = await db('transactions as t')
+    .join('journal_lines as d', function () {
+      this.on('d.txn_id', 't.txn_id').andOn(db.raw('d.debit > 0'));
+    })
+    .join('journal_lines as c', function () {
+      this.on('c.txn_id', 't.txn_id').andOn(db.raw('c.credit > 0'));
+    })
+    .where('t.source', 'remit')
+    .select('t.source_txn_id', 't.txn_type', 't.customer_id', db.raw("to_char(t.txn_date, 'YYYY-MM-DD') AS txn_date"), 'd.account_code as debit', 'c.account_code as credit', 't.amount_usd')
+    .orderBy('t.source_txn_id');
+  return rows.map((r) => [r.source_txn_id, r.txn_type, r.customer_id, r.txn_date, r.debit, r.credit, r.amount_usd]);
+}
+
+/** `cents × bps / 10,000`, half up, in whole cents: worked out on integers, apart from the code under test. */
+export function spreadCents(usdCents: bigint, bps: bigint): bigint {
+  return (usdCents * bps + 5_000n) / 10_000n;
+}
+
+export const centsText = (cents: bigint) => `${cents / 100n}.${String(cents % 100n).padStart(2, '0')}`;

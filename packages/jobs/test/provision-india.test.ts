@@ -1,0 +1,103 @@
+import { LedgerError, upsertCustomer, type Db } from '@ledger/core';
+import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
+import { expect } from 'chai';
+import nock from 'nock';
+import { provisionIndiaInput, runProvisionIndia } from '../src/index.js';
+import { indiaDeps, rowCount } from './india-support.js';
+
+const REGISTRY = 'http://registry.test';
+
+function entry(n: number, overrides: Record<string, unknown> = {}) {
+  return {
+    customer_id: `IND-${n}`,
+    name: `Customer ${n}`,
+    email: `c${n}@example.in`,
+    pan: `ABCPS${String(1000 + n)}K`,
+    remit_customer_id: `cust_${n}`,
+    usbroker_account_no: `USB-${n}`,
+    partner_id: 'partner_alpha',
+    created_at: '2025-10-03T00:01:00Z',
+    ...overrides,
+  };
+}
+
+const page = (data: unknown[]) => ({ data, page_meta: { current: 1, previous: null, next: null, per_page: 100, pages: 1, count: data.length } });
+
+describe('provision-india (registry mocked)', function () {
+  this.timeout(60_000);
+  let t: TestDatabase;
+  let db: Db;
+
+  beforeEach(async () => {
+    nock.disableNetConnect();
+    nock.enableNetConnect(/127\.0\.0\.1|localhost/);
+    t = await createTestDatabase({ runtimeRole: true });
+    db = t.runtime!.db;
+  });
+  afterEach(async () => {
+    nock.cleanAll();
+    nock.enableNetConnect();
+    await t?.drop();
+  });
+
+  const run = (input: Parameters<typeof runProvisionIndia>[0], apiGlobalBaseUrl?: string) =>
+    runProvisionIndia(input, indiaDeps(db, null, apiGlobalBaseUrl === undefined ? {} : { apiGlobalBaseUrl }));
+
+  it('takes customer_ids, dry_run and an http(s) api_global_base_url, and nothing else', () => {
+    expect(provisionIndiaInput.parse({ customer_ids: null, dry_run: false, api_global_base_url: 'https://api.example' })).to.include({ api_global_base_url: 'https://api.example' });
+    for (const bad of [{ api_global_base_url: 'not a url' }, { api_global_base_url: 'ftp://x' }, { other: 1 }]) expect(() => provisionIndiaInput.parse(bad), JSON.stringify(bad)).to.throw();
+  });
+
+  it('creates missing customers, updates changed fields, and never blanks a known field with an absent one', async () => {
+    await upsertCustomer(db, 'IND-2', { name: 'Old Name', email: 'old@example.in', references: { partner_id: 'partner_beta', usbroker_account_no: 'USB-2' } });
+    nock(REGISTRY)
+      .get('/v1/india/customers')
+      .query({ page: 1, per_page: 100 })
+      .reply(200, page([entry(1), entry(2, { email: null, partner_id: '' }), entry(3, { pan: null, remit_customer_id: null })]));
+    const result = await run({ api_global_base_url: REGISTRY });
+    expect(result).to.include({ customers: 3, created: 2, updated: 1, unchanged: 0 });
+    expect(result.changes).to.deep.equal([
+      { customer_id: 'IND-1', created: true, fields: ['name', 'email', 'usbroker_account_no', 'remit_customer_id', 'pan', 'partner_id'] },
+      { customer_id: 'IND-2', created: false, fields: ['name', 'remit_customer_id', 'pan'] },
+      { customer_id: 'IND-3', created: true, fields: ['name', 'email', 'usbroker_account_no', 'partner_id'] },
+    ]);
+    const two = await db('customers').where({ customer_id: 'IND-2' }).first();
+    expect(two).to.include({ name: 'Customer 2', email: 'old@example.in', partner_id: 'partner_beta', pan: 'ABCPS1002K', remit_customer_id: 'cust_2' });
+    expect(await db('customers').where({ customer_id: 'IND-3' }).first()).to.include({ pan: null, remit_customer_id: null });
+  });
+
+  it('a bad PAN, an unknown id, and a reference another customer holds are each that customer’s failure alone', async () => {
+    await upsertCustomer(db, 'OTHER', { references: { usbroker_account_no: 'USB-3' } });
+    const api = nock(REGISTRY);
+    api.get('/v1/india/customers/IND-1').reply(200, entry(1, { pan: 'abcps1001k' }));
+    api.get('/v1/india/customers/IND-2').reply(404, { error: 'not_found', message: 'no such customer' });
+    api.get('/v1/india/customers/IND-3').reply(200, entry(3));
+    api.get('/v1/india/customers/IND-4').reply(200, entry(4));
+    const result = await run({ customer_ids: ['IND-1', 'IND-2', 'IND-3', 'IND-4'] }, REGISTRY);
+    expect(result.customers_failed.map((f) => [f.customer_id, f.reason])).to.deep.equal([
+      ['IND-1', 'the registry’s pan is not a PAN (five letters, four digits, a letter)'],
+      ['IND-2', 'not in the customer registry'],
+      ['IND-3', 'usbroker_account_no is already another customer\'s'],
+    ]);
+    expect(result).to.include({ created: 1 });
+    expect(await rowCount(db, 'customers')).to.equal(2);
+    expect(await rowCount(db, 'customers', { customer_id: 'IND-4' })).to.equal(1);
+  });
+
+  it('a dry run reports the same changes and writes nothing', async () => {
+    nock(REGISTRY).get('/v1/india/customers').query(true).times(2).reply(200, page([entry(1), entry(2)]));
+    const dry = await run({ dry_run: true }, REGISTRY);
+    expect(await rowCount(db, 'customers')).to.equal(0);
+    const live = await run({}, REGISTRY);
+    expect({ ...dry, dry_run: false }).to.deep.equal(live);
+  });
+
+  it('the registry down answers each named customer failed; no registry at all is the job’s permanent error', async () => {
+    nock(REGISTRY).get('/v1/india/customers/IND-1').times(3).reply(503, { error: 'unavailable' });
+    const result = await run({ customer_ids: ['IND-1'] }, REGISTRY);
+    expect(result.customers_failed[0]!.reason).to.match(/registry GET .* answered 503/);
+    const error = await run({}).then(() => null, (e: unknown) => e);
+    expect(error).to.be.instanceOf(LedgerError);
+    expect((error as LedgerError).message).to.match(/API_GLOBAL_BASE_URL/);
+  });
+});

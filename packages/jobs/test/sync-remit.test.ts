@@ -1,0 +1,216 @@
+import { upsertCustomer, type Db } from '@ledger/core';
+import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
+import { expect } from 'chai';
+import nock from 'nock';
+import { refundReversalIndiaJob, runSyncRemit, syncRemitInput } from '../src/index.js';
+import { indiaDeps, remitPostings, rowCount, testRemitClient } from './india-support.js';
+
+const ORIGIN = 'http://remit.test';
+const API_KEY = 'remit-test-key';
+const remit = () => testRemitClient(ORIGIN, API_KEY);
+
+interface Wire {
+  orders: Array<Record<string, unknown>>;
+  payments: Array<Record<string, unknown>>;
+  quotes?: Record<string, Record<string, unknown>>;
+  settlements?: Record<string, Record<string, unknown>>;
+}
+
+const page = (data: unknown[]) => ({ data, page_meta: { current: 1, previous: null, next: null, per_page: 100, pages: 1, count: data.length } });
+
+/** remit as nock answers it for one customer: what `wire` holds, as often as asked. */
+function serve(remitCustomerId: string, wire: Wire) {
+  const api = nock(`${ORIGIN}/api/v1`, { reqheaders: { authorization: `Bearer ${API_KEY}` } }).persist();
+  api.get('/orders').query({ customer_id: remitCustomerId, page: 1, per_page: 100 }).reply(200, () => page(wire.orders));
+  api.get('/payment').query({ customer_id: remitCustomerId, page: 1, per_page: 100 }).reply(200, () => page(wire.payments));
+  api.get(/\/quotes\/.+/).reply(200, (uri) => wire.quotes?.[uri.split('/').pop()!] ?? quote(uri.split('/').pop()!));
+  api.get(/\/settlements\/.+/).reply(200, (uri) => wire.settlements?.[uri.split('/').pop()!]);
+  api.get('/fx_rates').query(true).reply(200, { mid_market_rate: { currency: 'USD', rate: '0.01150000' } });
+}
+
+function order(n: number, status: string, overrides: Record<string, unknown> = {}) {
+  return {
+    id: `order_${n}`,
+    customer_id: 'cust_1',
+    status,
+    currency: 'INR',
+    amount: 10_000_000, // INR 1,00,000.00
+    purpose_code: 'S0001',
+    reference_number: null,
+    quote_id: `quote_${n}`,
+    created_at: '2026-01-05T04:00:00Z',
+    updated_at: '2026-01-05T05:10:00Z',
+    notes: {},
+    ...overrides,
+  };
+}
+
+function quote(id: string, overrides: Record<string, unknown> = {}) {
+  return {
+    id,
+    from: { amount: 10_000_000, currency: 'INR' },
+    to: { amount: 114_240, currency: 'USD' }, // USD 1,142.40 at 0.011424
+    fx_rate: '0.011424',
+    bank_code: 'HDFC',
+    total_tax: '0.00',
+    expires_at: '2026-01-05T04:30:00Z',
+    created_at: '2026-01-05T04:00:00Z',
+    ...overrides,
+  };
+}
+
+function payment(n: number, overrides: Record<string, unknown> = {}) {
+  return {
+    id: `payt_${n}`,
+    customer_id: 'cust_1',
+    payin_id: `order_${n}`,
+    payin_type: 'orders',
+    status: 'success',
+    currency: 'INR',
+    amount: 10_000_000,
+    purpose_code: 'S0001',
+    transaction_reference_number: 'TRN1',
+    settlement_id: null,
+    funds_available: true,
+    payment_method: 'netbanking',
+    error_code: null,
+    // 19:00Z is past midnight in India: the remittance's date is the next day.
+    created_at: '2026-01-05T19:00:00Z',
+    updated_at: '2026-01-05T19:10:00Z',
+    ...overrides,
+  };
+}
+
+function settlement(id: string, status = 'settled') {
+  return {
+    id,
+    status,
+    amount: 114_240,
+    currency: 'USD',
+    fees: { fx_fee: { amount: 114, currency: 'USD' }, txn_fee: { amount: 500, currency: 'USD' } },
+    utr: 'HDFCN26006123456',
+    created_at: '2026-01-07T06:00:00Z',
+    updated_at: '2026-01-07T06:00:00Z',
+  };
+}
+
+describe('sync-remit (remit mocked)', function () {
+  this.timeout(60_000);
+  let t: TestDatabase;
+  let db: Db;
+
+  beforeEach(async () => {
+    nock.disableNetConnect();
+    nock.enableNetConnect(/127\.0\.0\.1|localhost/);
+    t = await createTestDatabase({ runtimeRole: true });
+    db = t.runtime!.db;
+    await upsertCustomer(db, 'IND-1', { references: { remit_customer_id: 'cust_1', pan: 'ABCPS1234K' } });
+  });
+  afterEach(async () => {
+    nock.cleanAll();
+    nock.enableNetConnect();
+    await t?.drop();
+  });
+
+  it('takes customer_ids, dry_run and fx_spread_bps (0–1,000), and nothing else', () => {
+    expect(syncRemitInput.parse({ customer_ids: null, dry_run: true, fx_spread_bps: 75 })).to.deep.equal({ customer_ids: null, dry_run: true, fx_spread_bps: 75 });
+    for (const bad of [{ fx_spread_bps: -1 }, { fx_spread_bps: 1_001 }, { customer_ids: [] }, { customer_ids: [''] }, { other: 1 }]) {
+      expect(() => syncRemitInput.parse(bad), JSON.stringify(bad)).to.throw();
+    }
+  });
+
+  it('accrues a paid order’s spread on its IST date, half-up to cents, and settles exactly that when its settlement lands', async () => {
+    const wire: Wire = { orders: [order(1, 'paid')], payments: [payment(1)] };
+    serve('cust_1', wire);
+    // USD 1,142.40 × 75 / 10,000 = 8.568 → 8.57; paid 2026-01-05T19:00Z = 2026-01-06 in India.
+    const first = await runSyncRemit({ customer_ids: ['IND-1'], fx_spread_bps: 75 }, indiaDeps(db, remit()));
+    expect(first.fx_spread).to.include({ posted: 1 });
+    expect(await remitPostings(db)).to.deep.equal([['fx_spread:order_1', 'fx_spread', 'IND-1', '2026-01-06', '1300', '4030', '8.57']]);
+
+    // The settlement lands: Dr 1010 / Cr 1300 for the accrued 8.57, even though the bps changed since.
+    wire.payments = [payment(1, { settlement_id: 'setl_1' })];
+    wire.settlements = { setl_1: settlement('setl_1') };
+    const second = await runSyncRemit({ customer_ids: ['IND-1'], fx_spread_bps: 150 }, indiaDeps(db, remit()));
+    expect(second.fx_spread).to.include({ posted: 0 });
+    expect(second.fx_spread_settle).to.include({ posted: 1 });
+    expect(await remitPostings(db)).to.deep.equal([
+      ['fx_spread:order_1', 'fx_spread', 'IND-1', '2026-01-06', '1300', '4030', '8.57'],
+      ['fx_spread_settle:order_1', 'fx_spread_settle', 'IND-1', '2026-01-07', '1010', '1300', '8.57'],
+    ]);
+    expect(await db('remittances').where({ order_id: 'order_1' }).first()).to.include({ utr: 'HDFCN26006123456', settlement_amount_usd: '1142.40', remitted_on: '2026-01-06' });
+  });
+
+  it('an out-of-order active snapshot after paid leaves the order paid, and its history as seen', async () => {
+    const wire: Wire = { orders: [order(1, 'paid')], payments: [payment(1)] };
+    serve('cust_1', wire);
+    await runSyncRemit({ customer_ids: ['IND-1'], fx_spread_bps: 75 }, indiaDeps(db, remit()));
+    wire.orders = [order(1, 'active', { updated_at: '2026-01-05T04:00:00Z' })];
+    wire.payments = [payment(1, { status: 'in_progress', funds_available: false })];
+    const stale = await runSyncRemit({ customer_ids: ['IND-1'], fx_spread_bps: 75 }, indiaDeps(db, remit()));
+    expect(stale.remittances).to.include({ held: 1, updated: 0 });
+    const row = await db('remittances').where({ order_id: 'order_1' }).first();
+    expect(row).to.include({ status: 'paid', payment_status: 'success', funds_available: true });
+    expect(row.status_history.map((h: { status: string }) => h.status)).to.deep.equal(['paid']);
+    expect(await rowCount(db, 'transactions')).to.equal(1);
+  });
+
+  it('accrues nothing for an order that is not paid: authorised without funds, failed when first seen, or without a quote when paid', async () => {
+    serve('cust_1', {
+      orders: [order(1, 'action_required'), order(2, 'failed'), order(3, 'paid', { quote_id: null })],
+      payments: [payment(1, { funds_available: false }), payment(2, { status: 'failed', funds_available: false, error_code: 'REFUNDED' }), payment(3)],
+    });
+    const result = await runSyncRemit({ customer_ids: ['IND-1'], fx_spread_bps: 75 }, indiaDeps(db, remit()));
+    expect(result.fx_spread).to.deep.equal({ posted: 0, already_posted: 0, unpriced: ['order_3'], below_a_cent: 0, conflicts: [] });
+    expect(await rowCount(db, 'remittances')).to.equal(3);
+    expect(await rowCount(db, 'transactions')).to.equal(0);
+  });
+
+  it('without fx_spread_bps takes the worker’s FX_SPREAD_BPS; with neither, accrues nothing', async () => {
+    serve('cust_1', { orders: [order(1, 'paid')], payments: [payment(1)] });
+    expect((await runSyncRemit({ customer_ids: ['IND-1'] }, indiaDeps(db, remit()))).fx_spread.posted).to.equal(0);
+    const result = await runSyncRemit({ customer_ids: ['IND-1'] }, indiaDeps(db, remit(), { fxSpreadBps: '100' }));
+    expect(result).to.include({ fx_spread_bps: '100' });
+    expect((await remitPostings(db))[0]?.[6]).to.equal('11.42');
+  });
+
+  it('keeps the mid rate only when read while the quote was live', async () => {
+    const live = new Date(Date.now() + 600_000).toISOString();
+    serve('cust_1', { orders: [order(1, 'paid'), order(2, 'paid')], payments: [payment(1), payment(2)], quotes: { quote_2: quote('quote_2', { expires_at: live }) } });
+    await runSyncRemit({ customer_ids: ['IND-1'], fx_spread_bps: 75 }, indiaDeps(db, remit()));
+    const rows = await db('remittances').orderBy('order_id').select('order_id', 'mid_rate', 'mid_rate_source');
+    expect(rows).to.deep.equal([
+      { order_id: 'order_1', mid_rate: null, mid_rate_source: null },
+      { order_id: 'order_2', mid_rate: '0.01150000', mid_rate_source: 'remit:fx_rates' },
+    ]);
+  });
+
+  it('a 4xx from remit is that customer’s failure, not retried; an unknown customer is named as failed', async () => {
+    const scope = nock(`${ORIGIN}/api/v1`).get('/orders').query(true).once().reply(401, { error: 'unauthorized', message: 'bad key' });
+    nock(`${ORIGIN}/api/v1`).get('/payment').query(true).optionally().reply(401, { error: 'unauthorized' });
+    const result = await runSyncRemit({ customer_ids: ['IND-1', 'NOBODY'], fx_spread_bps: 75 }, indiaDeps(db, remit()));
+    expect(scope.isDone()).to.equal(true);
+    expect(result.customers_failed.map((f) => f.customer_id)).to.deep.equal(['NOBODY', 'IND-1']);
+    expect(result.customers_failed[1]!.reason).to.match(/answered 401.*unauthorized/);
+    expect(await rowCount(db, 'remittances')).to.equal(0);
+  });
+
+  it('the sweep reverses both the accrual and the settlement of an order that failed after settling; the books of 1300 and 4030 come back to zero', async () => {
+    const wire: Wire = { orders: [order(1, 'paid')], payments: [payment(1, { settlement_id: 'setl_1' })], settlements: { setl_1: settlement('setl_1') } };
+    serve('cust_1', wire);
+    await runSyncRemit({ customer_ids: ['IND-1'], fx_spread_bps: 75 }, indiaDeps(db, remit()));
+    wire.orders = [order(1, 'failed', { updated_at: '2026-01-09T05:00:00Z' })];
+    await runSyncRemit({ customer_ids: ['IND-1'], fx_spread_bps: 75 }, indiaDeps(db, remit()));
+    const swept = await refundReversalIndiaJob.run({}, indiaDeps(db, null));
+    expect(swept.reversed.map((r) => [r.order_id, r.txn_type, r.amount_usd, r.reversal_date])).to.deep.equal([
+      ['order_1', 'fx_spread', '8.57', '2026-01-09'],
+      ['order_1', 'fx_spread_settle', '8.57', '2026-01-09'],
+    ]);
+    const totals = await db('journal_lines').whereIn('account_code', ['1010', '1300', '4030']).groupBy('account_code').select('account_code', db.raw('sum(debit) - sum(credit) AS net')).orderBy('account_code');
+    expect(totals.map((r: { account_code: string; net: string }) => [r.account_code, Number(r.net)])).to.deep.equal([
+      ['1010', 0],
+      ['1300', 0],
+      ['4030', 0],
+    ]);
+    expect((await refundReversalIndiaJob.run({ dry_run: true }, indiaDeps(db, null))).reversed).to.deep.equal([]);
+  });
+});

@@ -1,0 +1,108 @@
+import type { Knex } from 'knex';
+import { fxSpreadSettleSourceTxnId, fxSpreadSourceTxnId, statusesOfRank, SWEPT_STATUSES } from '../domain/remittances.js';
+import { REMITTANCES, type RemittanceRecord, type RemittanceRow } from './columns/remittances.js';
+import { columnRefs, documentFields, insertList, insertValues, recordDefinition } from './columns/table.js';
+
+const WRITERS = Object.values(REMITTANCES).flatMap((column) => ('write' in column && column.write ? [column.write as (r: RemittanceRecord) => unknown] : []));
+
+/** Columns a later snapshot may only fill, never blank: a settlement does not un-land, a mid rate read once stands. */
+const FILL_ONLY = ['settlement_id', 'settlement_status', 'settlement_amount_usd', 'utr', 'settled_at', 'paid_at', 'pan'];
+const MID_RATE = ['mid_rate', 'mid_rate_source', 'mid_rate_at'];
+const KEPT = ['order_id', 'customer_id', 'remit_customer_id', 'order_created_at'];
+
+const sqlList = (values: readonly string[]) => `ARRAY[${values.map((v) => `'${v}'`).join(', ')}]::text[]`;
+const rankOf = (status: string) =>
+  `(CASE WHEN ${status} = ANY (${sqlList(statusesOfRank(2))}) THEN 2 WHEN ${status} = ANY (${sqlList(statusesOfRank(1))}) THEN 1 ELSE 0 END)`;
+
+/** domain/remittances.ts snapshotWins, in SQL: a final status only takes itself; otherwise the rank may not go down. */
+const SNAPSHOT_WINS = `CASE WHEN ${rankOf('remittances.status')} = 2 THEN excluded.status = remittances.status
+  ELSE ${rankOf('excluded.status')} >= ${rankOf('remittances.status')} END`;
+
+const UPDATES = Object.keys(REMITTANCES)
+  .filter((name) => 'write' in REMITTANCES[name as keyof typeof REMITTANCES] && !KEPT.includes(name))
+  .map((name) => {
+    if (FILL_ONLY.includes(name)) return `${name} = COALESCE(excluded.${name}, remittances.${name})`;
+    if (MID_RATE.includes(name)) return `${name} = CASE WHEN remittances.mid_rate IS NULL THEN excluded.${name} ELSE remittances.${name} END`;
+    return `${name} = excluded.${name}`;
+  });
+
+/**
+ * Inserts or updates remittances, one statement. A snapshot whose status is behind the stored
+ * one (domain/remittances.ts) changes nothing: it is answered in `held`. A changed status is
+ * appended to `status_history`. Safe to run concurrently with itself (the primary key decides).
+ */
+export async function upsertRemittances(db: Knex, records: RemittanceRecord[]): Promise<{ created: string[]; updated: string[]; held: string[] }> {
+  if (records.length === 0) return { created: [], updated: [], held: [] };
+  const fields = documentFields(REMITTANCES);
+  const document = JSON.stringify(records.map((record) => Object.fromEntries(fields.map((f, i) => [f, WRITERS[i]!(record)]))));
+  const { rows } = await db.raw<{ rows: Array<{ order_id: string; created: boolean }> }>(
+    `INSERT INTO remittances (${insertList(REMITTANCES)}, status_history)
+     SELECT ${insertValues(REMITTANCES, 's')}, jsonb_build_array(jsonb_build_object('status', s.status, 'at', s.order_updated_at))
+       FROM json_to_recordset(?::json) AS s(${recordDefinition(REMITTANCES)})
+     ON CONFLICT (order_id) DO UPDATE SET
+       ${UPDATES.join(',\n       ')},
+       status_history = CASE WHEN excluded.status = remittances.status THEN remittances.status_history
+                             ELSE remittances.status_history || excluded.status_history END,
+       updated_at = now()
+     WHERE ${SNAPSHOT_WINS}
+     RETURNING order_id, (xmax = 0) AS created`,
+    [document],
+  );
+  const written = new Map(rows.map((r) => [r.order_id, r.created]));
+  return {
+    created: rows.filter((r) => r.created).map((r) => r.order_id),
+    updated: rows.filter((r) => !r.created).map((r) => r.order_id),
+    held: records.map((r) => r.order_id).filter((id) => !written.has(id)),
+  };
+}
+
+/** The stored remittances of these orders. */
+export async function findRemittances(db: Knex, orderIds: readonly string[]): Promise<RemittanceRow[]> {
+  if (orderIds.length === 0) return [];
+  return (await db('remittances').select(columnRefs(REMITTANCES)).whereIn('order_id', orderIds)) as RemittanceRow[];
+}
+
+/** A remittance's posting: its `fx_spread` or `fx_spread_settle` transaction, and whether it was reversed. */
+export interface RemittancePosting {
+  order_id: string;
+  txn_id: string;
+  txn_type: 'fx_spread' | 'fx_spread_settle';
+  customer_id: string | null;
+  amount_usd: string;
+  txn_date: string;
+  reversed: boolean;
+}
+
+const POSTINGS_OF = (orders: string, extra = '') => `
+  SELECT o.order_id,${extra} t.txn_id, t.txn_type, t.customer_id, t.amount_usd, t.txn_date,
+         EXISTS (SELECT 1 FROM transactions v WHERE v.reverses_txn_id = t.txn_id) AS reversed
+    FROM ${orders}
+    JOIN transactions t ON t.source = 'remit' AND t.source_txn_id IN (:accrual || o.order_id, :settle || o.order_id)`;
+const KEY_PREFIXES = { accrual: fxSpreadSourceTxnId(''), settle: fxSpreadSettleSourceTxnId('') };
+
+/** The `fx_spread` and `fx_spread_settle` postings of these orders (source remit, keyed by order). */
+export async function remittancePostings(db: Knex, orderIds: readonly string[]): Promise<RemittancePosting[]> {
+  if (orderIds.length === 0) return [];
+  const { rows } = await db.raw<{ rows: RemittancePosting[] }>(`${POSTINGS_OF('unnest(:orders::text[]) AS o(order_id)')} ORDER BY o.order_id, t.txn_type`, {
+    ...KEY_PREFIXES,
+    orders: [...orderIds],
+  });
+  return rows;
+}
+
+/** A posting refund-reversal-india reverses: of a cancelled, failed or expired order, not reversed yet. */
+export interface OutstandingRemittancePosting extends RemittancePosting {
+  status: string;
+  order_updated_at: Date;
+}
+
+/** Every posting of a cancelled, failed or expired order that no reversal has cleared, oldest order first. */
+export async function outstandingSweptPostings(db: Knex): Promise<OutstandingRemittancePosting[]> {
+  const { rows } = await db.raw<{ rows: Array<OutstandingRemittancePosting> }>(
+    `SELECT * FROM (${POSTINGS_OF('remittances o', ' o.status, o.order_updated_at,')} WHERE o.status = ANY (:swept::text[])) p
+      WHERE NOT p.reversed
+      ORDER BY p.order_updated_at, p.order_id, p.txn_type`,
+    { ...KEY_PREFIXES, swept: [...SWEPT_STATUSES] },
+  );
+  return rows;
+}

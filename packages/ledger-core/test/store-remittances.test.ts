@@ -1,0 +1,159 @@
+import { expect } from 'chai';
+import type { Knex } from 'knex';
+import {
+  Decimal,
+  draftFxSpread,
+  draftFxSpreadSettle,
+  findRemittances,
+  fxSpreadUsd,
+  isPan,
+  istDate,
+  outstandingSweptPostings,
+  postTransactions,
+  remittancePostings,
+  reverseTransaction,
+  snapshotWins,
+  upsertRemittances,
+  type RemittanceRecord,
+  type RemittanceStatus,
+} from '../src/index.js';
+import type { TestDatabase } from '../src/testing/index.js';
+import { randomUUID } from 'node:crypto';
+import { rowCount, storeDatabase } from './helpers.js';
+
+function remittance(orderId: string, status: RemittanceStatus, overrides: Partial<RemittanceRecord> = {}): RemittanceRecord {
+  return {
+    order_id: orderId,
+    customer_id: 'C-1',
+    remit_customer_id: 'cust_1',
+    pan: 'ABCPS1234K',
+    status,
+    purpose_code: 'S0001',
+    reference_number: null,
+    amount_inr: '100000.00',
+    amount_usd: '1142.40',
+    quote_id: 'quote_1',
+    quoted_at: '2026-01-05T04:00:00Z',
+    quote_expires_at: '2026-01-05T04:30:00Z',
+    fx_rate: '0.011424',
+    mid_rate: null,
+    mid_rate_source: null,
+    mid_rate_at: null,
+    tcs_inr: '0.00',
+    payment_id: null,
+    payment_status: null,
+    funds_available: null,
+    payment_error_code: null,
+    paid_at: null,
+    settlement_id: null,
+    settlement_status: null,
+    settlement_amount_usd: null,
+    utr: null,
+    settled_at: null,
+    remitted_on: '2026-01-05',
+    order_created_at: '2026-01-05T04:00:00Z',
+    order_updated_at: '2026-01-05T04:00:00Z',
+    ...overrides,
+  };
+}
+
+describe('remittances: the status rule', () => {
+  it('a snapshot behind the stored status loses; a final status takes only itself', () => {
+    expect(snapshotWins('paid', 'active')).to.equal(false);
+    expect(snapshotWins('paid', 'action_required')).to.equal(false);
+    expect(snapshotWins('paid', 'paid')).to.equal(true);
+    expect(snapshotWins('paid', 'failed')).to.equal(true);
+    expect(snapshotWins('active', 'under_review')).to.equal(true);
+    expect(snapshotWins('under_review', 'active')).to.equal(true);
+    expect(snapshotWins('failed', 'paid')).to.equal(false);
+    expect(snapshotWins('failed', 'cancelled')).to.equal(false);
+    expect(snapshotWins('expired', 'expired')).to.equal(true);
+  });
+
+  it('fx_spread is the order USD times bps over 10,000, half-up to cents', () => {
+    expect(fxSpreadUsd(new Decimal('1142.40'), new Decimal(50)).toString()).to.equal('5.71');
+    expect(fxSpreadUsd(new Decimal('1000.00'), new Decimal('12.5')).toString()).to.equal('1.25');
+    expect(fxSpreadUsd(new Decimal('3.00'), new Decimal(25)).toString()).to.equal('0.01');
+    expect(fxSpreadUsd(new Decimal('1.00'), new Decimal(49)).toString()).to.equal('0');
+  });
+
+  it('a remittance date is its IST date; PANs are checked by format', () => {
+    expect(istDate('2026-01-05T18:29:59Z')).to.equal('2026-01-05');
+    expect(istDate('2026-01-05T18:30:00Z')).to.equal('2026-01-06');
+    expect(isPan('ABCPS1234K')).to.equal(true);
+    for (const bad of ['abcps1234k', 'ABCPS1234', 'ABCXS1234K', 'ABCPS12345', '']) expect(isPan(bad), bad).to.equal(false);
+  });
+
+  it('the postings balance: Dr 1300 / Cr 4030, then Dr 1010 / Cr 1300', () => {
+    const accrual = draftFxSpread({ orderId: 'order_1', customerId: 'C-1', remittedOn: '2026-01-05', orderUsd: new Decimal('1142.40'), fxSpreadBps: new Decimal(50), amountUsd: new Decimal('5.71') }, randomUUID());
+    expect(accrual.lines.map((l) => [l.accountCode, l.debit.toString(), l.credit.toString()])).to.deep.equal([
+      ['1300', '5.71', '0'],
+      ['4030', '0', '5.71'],
+    ]);
+    expect(accrual).to.include({ source: 'remit', sourceTxnId: 'fx_spread:order_1', txnType: 'fx_spread', customerId: 'C-1', txnDate: '2026-01-05' });
+    const settle = draftFxSpreadSettle({ orderId: 'order_1', customerId: 'C-1', settlementId: 'setl_1', settledOn: '2026-01-06', accruedUsd: new Decimal('5.71') }, randomUUID());
+    expect(settle.lines.map((l) => [l.accountCode, l.debit.toString(), l.credit.toString()])).to.deep.equal([
+      ['1010', '5.71', '0'],
+      ['1300', '0', '5.71'],
+    ]);
+    expect(settle.sourceTxnId).to.equal('fx_spread_settle:order_1');
+  });
+});
+
+describe('store: remittances', function () {
+  this.timeout(60_000);
+  let t: TestDatabase;
+  let db: Knex;
+
+  before(async () => ({ t, db } = await storeDatabase()));
+  after(async () => t?.drop());
+
+  it('inserts, then updates; a stale non-terminal snapshot after paid changes nothing', async () => {
+    expect(await upsertRemittances(db, [remittance('order_a', 'active')])).to.deep.equal({ created: ['order_a'], updated: [], held: [] });
+    const paid = remittance('order_a', 'paid', { payment_id: 'payt_a', paid_at: '2026-01-05T04:10:00Z', order_updated_at: '2026-01-05T05:10:00Z' });
+    expect(await upsertRemittances(db, [paid])).to.deep.equal({ created: [], updated: ['order_a'], held: [] });
+    expect(await upsertRemittances(db, [remittance('order_a', 'active', { order_updated_at: '2026-01-05T04:00:00Z' })])).to.deep.equal({
+      created: [],
+      updated: [],
+      held: ['order_a'],
+    });
+    const [row] = await findRemittances(db, ['order_a']);
+    expect(row).to.include({ status: 'paid', payment_id: 'payt_a' });
+    expect(row!.status_history).to.deep.equal([
+      { status: 'active', at: '2026-01-05T04:00:00+00:00' },
+      { status: 'paid', at: '2026-01-05T05:10:00+00:00' },
+    ]);
+  });
+
+  it('a settlement once seen stays; a mid rate once read is never replaced', async () => {
+    const settled = { settlement_id: 'setl_b', settlement_status: 'settled', settlement_amount_usd: '1142.40', utr: 'UTR1234567890123', settled_at: '2026-01-06T06:00:00Z' };
+    const mid = { mid_rate: '0.0115', mid_rate_source: 'remit:fx_rates', mid_rate_at: '2026-01-05T04:01:00Z' };
+    await upsertRemittances(db, [remittance('order_b', 'paid', { ...settled, ...mid })]);
+    await upsertRemittances(db, [remittance('order_b', 'paid', { mid_rate: '0.0200', mid_rate_source: 'remit:fx_rates', mid_rate_at: '2026-02-01T00:00:00Z' })]);
+    const [row] = await findRemittances(db, ['order_b']);
+    expect(row).to.include({ settlement_id: 'setl_b', utr: 'UTR1234567890123', settlement_amount_usd: '1142.40', mid_rate: '0.0115' });
+  });
+
+  it('refuses what breaks its checks: a negative amount, an unknown customer', async () => {
+    const before = await rowCount(db, 'remittances');
+    for (const bad of [remittance('order_x', 'paid', { amount_inr: '-1.00' }), remittance('order_y', 'paid', { customer_id: 'NOBODY' })]) {
+      const error = await upsertRemittances(db, [bad]).then(() => null, (e: unknown) => e);
+      expect(error, bad.order_id).to.be.instanceOf(Error);
+    }
+    expect(await rowCount(db, 'remittances')).to.equal(before);
+  });
+
+  it('finds an order’s postings, and sweeps those of a failed order until reversed', async () => {
+    await upsertRemittances(db, [remittance('order_c', 'paid')]);
+    const accrual = draftFxSpread({ orderId: 'order_c', customerId: 'C-1', remittedOn: '2026-01-05', orderUsd: new Decimal('1142.40'), fxSpreadBps: new Decimal(50), amountUsd: new Decimal('5.71') }, randomUUID());
+    await postTransactions(db, [accrual]);
+    expect((await remittancePostings(db, ['order_c'])).map((p) => [p.txn_type, p.amount_usd, p.reversed])).to.deep.equal([['fx_spread', '5.71', false]]);
+    expect(await outstandingSweptPostings(db)).to.deep.equal([]);
+    await upsertRemittances(db, [remittance('order_c', 'failed', { order_updated_at: '2026-01-05T08:00:00Z' })]);
+    const swept = await outstandingSweptPostings(db);
+    expect(swept.map((p) => [p.order_id, p.txn_id, p.status])).to.deep.equal([['order_c', accrual.txnId, 'failed']]);
+    await reverseTransaction(db, accrual.txnId, { txnId: randomUUID(), txnDate: '2026-01-05', memo: null });
+    expect(await outstandingSweptPostings(db)).to.deep.equal([]);
+    expect((await remittancePostings(db, ['order_c']))[0]?.reversed).to.equal(true);
+  });
+});

@@ -1,0 +1,109 @@
+import type { z } from 'zod';
+import { ifConfigured } from '../configured.js';
+import { createUpstreamHttp, UpstreamError, UPSTREAM_HTTP_DEFAULTS } from '../http.js';
+import { parsePayload, UpstreamPayloadError, type PayloadSource } from '../payload-error.js';
+import { remitErrorDetail } from '../remit/errors.js';
+import { indiaCustomerSchema, indiaCustomersPageSchema } from './schemas.js';
+import type { RegistryIndiaCustomer } from './types.js';
+
+const UPSTREAM = 'registry';
+const INDIA_CUSTOMERS = 'v1/india/customers';
+
+/** Largest `per_page` the registry accepts (remit-style: more is a 400); also our default. */
+export const REGISTRY_PER_PAGE_MAX = 100;
+/** Pages one list walk reads at most (100,000 customers at the maximum per_page). */
+export const REGISTRY_PAGE_CAP = 1_000;
+
+export interface RegistryClientOptions {
+  /** The platform's global API (`API_GLOBAL_BASE_URL`, or the job body's `api_global_base_url`). */
+  baseUrl: string;
+  timeoutMs?: number;
+  retryLimit?: number;
+  backoffMs?: number;
+  backoffMaxMs?: number;
+  /** Records per page, 1–100 (default 100). */
+  perPage?: number;
+  /** Pages one list walk reads at most (default REGISTRY_PAGE_CAP). */
+  pageCap?: number;
+}
+
+export interface RegistryClient {
+  /** Every India customer: pages until `page_meta.next` is null; an Error past the page cap. */
+  listIndiaCustomers(): Promise<RegistryIndiaCustomer[]>;
+  /** One India customer; RegistryNotFoundError when the registry does not know the id. */
+  getIndiaCustomer(customerId: string): Promise<RegistryIndiaCustomer>;
+}
+
+/** 404 on one customer: the registry does not know it (permanent). */
+export class RegistryNotFoundError extends UpstreamError {
+  override name = 'RegistryNotFoundError';
+  constructor(
+    cause: UpstreamError,
+    readonly customerId: string,
+  ) {
+    super(cause.upstream, cause.failure, cause.status, cause.method, cause.path, cause.attempts, cause.code);
+    this.detail = cause.detail;
+    this.message = `${this.message} (unknown customer ${customerId})`;
+  }
+}
+
+/** The client when its base URL is set, else null (not configured). */
+export const createRegistryClientIfConfigured = ifConfigured(createRegistryClient);
+
+/** The customer registry's client (no credential: the registry is on the platform's network). */
+export function createRegistryClient(options: RegistryClientOptions): RegistryClient {
+  try {
+    new URL(options.baseUrl);
+  } catch {
+    throw new RangeError('registry: baseUrl is not a URL');
+  }
+  const perPage = options.perPage ?? REGISTRY_PER_PAGE_MAX;
+  if (!Number.isInteger(perPage) || perPage < 1 || perPage > REGISTRY_PER_PAGE_MAX) {
+    throw new RangeError(`registry: per_page must be a whole number from 1 to ${REGISTRY_PER_PAGE_MAX}`);
+  }
+  const pageCap = options.pageCap ?? REGISTRY_PAGE_CAP;
+  const http = createUpstreamHttp({
+    upstream: UPSTREAM,
+    baseUrl: options.baseUrl,
+    timeoutMs: options.timeoutMs ?? UPSTREAM_HTTP_DEFAULTS.timeoutMs,
+    retryLimit: options.retryLimit ?? UPSTREAM_HTTP_DEFAULTS.retryLimit,
+    backoffMs: options.backoffMs ?? UPSTREAM_HTTP_DEFAULTS.backoffMs,
+    backoffMaxMs: options.backoffMaxMs ?? UPSTREAM_HTTP_DEFAULTS.backoffMaxMs,
+    // The registry's errors are remit's flat shape; it holds no secret to blank out.
+    readErrorDetail: remitErrorDetail([]),
+  });
+  const source = (path: string): PayloadSource => ({ upstream: UPSTREAM, method: 'GET', path });
+
+  return {
+    async listIndiaCustomers() {
+      const byId = new Map<string, RegistryIndiaCustomer>();
+      let page: number | null = 1;
+      for (let pages = 0; page !== null; pages += 1) {
+        if (pages === pageCap) throw new Error(`registry GET /${INDIA_CUSTOMERS}: more than ${pageCap} pages; stopped`);
+        const answer: z.output<typeof indiaCustomersPageSchema> = parsePayload(indiaCustomersPageSchema, await http.getJson(INDIA_CUSTOMERS, { page, per_page: perPage }), source(INDIA_CUSTOMERS));
+        const meta = answer.page_meta;
+        const fail = (field: string, problem: string): never => {
+          throw new UpstreamPayloadError(UPSTREAM, 'GET', INDIA_CUSTOMERS, field, problem);
+        };
+        if (meta.current !== page) fail('page_meta.current', 'is not the page asked for');
+        if (answer.data.length > perPage) fail('data', `holds more than the ${perPage} records asked for`);
+        if (meta.next !== null && meta.next <= meta.current) fail('page_meta.next', 'does not point past the current page');
+        // A customer met twice (the list moved under us) is kept once.
+        for (const customer of answer.data) if (!byId.has(customer.customer_id)) byId.set(customer.customer_id, customer);
+        page = meta.next;
+      }
+      return [...byId.values()];
+    },
+    async getIndiaCustomer(customerId) {
+      if (typeof customerId !== 'string' || customerId === '') throw new RangeError('registry: a customer id is required');
+      const path = `${INDIA_CUSTOMERS}/${encodeURIComponent(customerId)}`;
+      let answer: unknown;
+      try {
+        answer = await http.getJson(path);
+      } catch (error) {
+        throw error instanceof UpstreamError && error.status === 404 ? new RegistryNotFoundError(error, customerId) : error;
+      }
+      return parsePayload(indiaCustomerSchema, answer, source(INDIA_CUSTOMERS));
+    },
+  };
+}
