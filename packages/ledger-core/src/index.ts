@@ -94,6 +94,17 @@ export { accountTotals, trialBalance, type AccountTotal } from './store/accounts
 export { listCustomers, upsertCustomer } from './store/customers.js';
 export { insertHoldingsSnapshots, latestHoldingsSnapshot, portfolioSnapshot, savePortfolioSnapshots } from './store/snapshots.js';
 export type { HoldingsSnapshot, HoldingsSnapshotRow, PortfolioSnapshot, PortfolioSnapshotRow, SnapshotPosition, SnapshotUpstream } from './store/columns/snapshots.js';
+export {
+  addDividendWithholdings,
+  brokerCustomers,
+  dividendEvents,
+  postedSourceTxnIds,
+  recordBrokerFees,
+  upsertDividendEvents,
+  type BrokerCustomer,
+  type BrokerFee,
+} from './store/india-broker.js';
+export type { DividendEvent, DividendEventRow, DividendWithholding } from './store/columns/dividend-events.js';
 export type { CashRequestRow, NewCashRequest } from './store/columns/cash-requests.js';
 export { getCashRequest, listCashRequests } from './store/cash-requests.js';
 export type { Paged } from './store/paged.js';
