@@ -15,3 +15,22 @@ export { createJobWorkers, type JobWorkers, type JobWorkersOptions } from './wor
 export { JOBS } from './jobs.js';
 export { RECOST_LIMIT_MAX, recostInput, recostJob, type RecostInput } from './recost.js';
 export { JOB_MODES, type JobKind, type JobMode } from './modes.js';
+export {
+  BROKERAGE_BPS_MAX,
+  runSyncUsbroker,
+  runSyncUsbrokerTrades,
+  syncUsbrokerInput,
+  syncUsbrokerJob,
+  syncUsbrokerTradesJob,
+  type SyncUsbrokerInput,
+  type SyncUsbrokerResult,
+} from './sync-usbroker.js';
+export {
+  LEDGER_DAYS_MAX,
+  runSyncUsbrokerLedger,
+  syncUsbrokerLedgerInput,
+  syncUsbrokerLedgerJob,
+  type SyncUsbrokerLedgerInput,
+  type SyncUsbrokerLedgerResult,
+} from './sync-usbroker-ledger.js';
+export type { CustomerFailure, PostingCounts, RecordIssue } from './usbroker-posting.js';

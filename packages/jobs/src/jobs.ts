@@ -1,5 +1,7 @@
 import type { JobCatalog } from './catalog.js';
 import { recostJob } from './recost.js';
+import { syncUsbrokerJob, syncUsbrokerTradesJob } from './sync-usbroker.js';
+import { syncUsbrokerLedgerJob } from './sync-usbroker-ledger.js';
 
 /**
  * Every job the service runs, by kind: the one place that says each job's mode, family, books,
@@ -7,4 +9,7 @@ import { recostJob } from './recost.js';
  */
 export const JOBS: JobCatalog = {
   recost: recostJob,
+  'sync-usbroker': syncUsbrokerJob,
+  'sync-usbroker-trades': syncUsbrokerTradesJob,
+  'sync-usbroker-ledger': syncUsbrokerLedgerJob,
 };

@@ -97,6 +97,7 @@ export type { HoldingsSnapshot, HoldingsSnapshotRow, PortfolioSnapshot, Portfoli
 export {
   addDividendWithholdings,
   brokerCustomers,
+  customersByBrokerAccount,
   dividendEvents,
   postedSourceTxnIds,
   recordBrokerFees,

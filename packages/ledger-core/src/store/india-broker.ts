@@ -20,6 +20,13 @@ export async function brokerCustomers(db: Knex, customerIds: readonly string[] |
   return (await query) as BrokerCustomer[];
 }
 
+/** The customer holding each of these broker accounts (accounts no customer holds are absent). */
+export async function customersByBrokerAccount(db: Knex, accounts: readonly string[]): Promise<Map<string, string>> {
+  if (accounts.length === 0) return new Map();
+  const rows = (await db('customers').select('customer_id', 'usbroker_account_no').whereIn('usbroker_account_no', [...accounts])) as Array<{ customer_id: string; usbroker_account_no: string }>;
+  return new Map(rows.map((r) => [r.usbroker_account_no, r.customer_id]));
+}
+
 /** Which of these `source_txn_id`s of `source` are posted already: what a dry run reports as duplicates. */
 export async function postedSourceTxnIds(db: Knex, source: Source, sourceTxnIds: readonly string[]): Promise<Set<string>> {
   if (sourceTxnIds.length === 0) return new Set();
