@@ -1,5 +1,5 @@
 import { Decimal, draftFromEntry, roundToCents } from '@ledger/core';
-import type { UsbrokerDividendRow, UsbrokerOrder, UsbrokerTradeRow, UsbrokerWire, UsbrokerWithholdingRow } from '@ledger/upstream-clients';
+import type { UsbrokerOrder } from '@ledger/upstream-clients';
 import { expect } from 'chai';
 import {
   buyCost,
@@ -14,98 +14,9 @@ import {
   withholdingEntry,
   type Mapped,
 } from '../src/usbroker-entries.js';
+import { DIV, DIVNRA, order, TRD, wire } from './usbroker-support.js';
 
 const BPS = new Decimal(22);
-
-export function wire(overrides: Partial<UsbrokerWire> = {}): UsbrokerWire {
-  return { transfer_id: 'WIR-1', account_no: 'USB-1', direction: 'IN', amount: '2500.00', currency: 'USD', status: 'completed', value_date: '2026-01-06', ...overrides };
-}
-
-export function order(overrides: Partial<UsbrokerOrder> = {}): UsbrokerOrder {
-  return {
-    order_id: 'ORD-1',
-    client_order_id: null,
-    symbol: 'AAPL',
-    side: 'BUY',
-    qty: '10',
-    notional: null,
-    filled_qty: '10',
-    avg_fill_price: '187.45',
-    status: 'filled',
-    submitted_at: '2026-01-07T14:30:00Z',
-    filled_at: '2026-01-07T14:30:02Z',
-    cost_type: 'quantity',
-    ...overrides,
-  } as UsbrokerOrder;
-}
-
-const ROW = {
-  report_date: '2026-02-13',
-  firm_id: 'FIRM',
-  account_no: 'USB-1',
-  cusip: '037833100',
-  side: null,
-  price: null,
-  principal: null,
-  commission: null,
-  sec_fee: null,
-  taf_fee: null,
-  ifsca_fee: null,
-  other_fee: null,
-  currency: 'USD',
-  settle_date: null,
-  per_share: null,
-  wht_rate: null,
-  tax_code: null,
-  ref_txn_no: null,
-  description: null,
-};
-
-export const DIV: UsbrokerDividendRow = {
-  ...ROW,
-  txn_no: 'TXN-DIV',
-  row_code: 'DIV',
-  symbol: 'AAPL',
-  quantity: '40',
-  per_share: '0.25',
-  amount: '10.00',
-  trade_date: '2026-02-09',
-  pay_date: '2026-02-13',
-};
-
-export const DIVNRA: UsbrokerWithholdingRow = {
-  ...ROW,
-  txn_no: 'TXN-NRA',
-  row_code: 'DIVNRA',
-  symbol: 'AAPL',
-  quantity: '40',
-  amount: '-2.50',
-  trade_date: '2026-02-09',
-  pay_date: '2026-02-13',
-  wht_rate: '0.25',
-  tax_code: 'NRA',
-  ref_txn_no: 'TXN-DIV',
-};
-
-export const TRD: UsbrokerTradeRow = {
-  ...ROW,
-  report_date: '2026-01-07',
-  txn_no: 'TXN-TRD',
-  row_code: 'TRD',
-  symbol: 'AAPL',
-  side: 'BUY',
-  quantity: '10',
-  price: '187.00',
-  principal: '-1870.00',
-  commission: '-2.63',
-  sec_fee: '0.00',
-  taf_fee: '0.00',
-  ifsca_fee: '-1.87',
-  amount: '-1874.50',
-  trade_date: '2026-01-07',
-  settle_date: '2026-01-08',
-  pay_date: null,
-};
 
 function entryOf(mapped: Mapped) {
   if (mapped.kind !== 'entry') throw new Error(`expected an entry, got ${mapped.kind}: ${mapped.reason}`);
