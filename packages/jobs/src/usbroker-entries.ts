@@ -21,6 +21,12 @@ const skipped = (reason: string): Mapped => ({ kind: 'skipped', reason });
 const refused = (reason: string): Mapped => ({ kind: 'refused', reason });
 
 const BPS = new Decimal(10_000);
+
+/** A withheld amount (a debit in the file) as a positive decimal string, cents shown; finer amounts keep their digits (and are refused by the ledger). */
+const withheld = (amount: string) => {
+  const value = new Decimal(amount).negated();
+  return value.toFixed(Math.max(2, value.decimalPlaces() ?? 0));
+};
 const CENT = new Decimal('0.01');
 
 /** A funding wire: a completed IN wire is a `deposit`, a completed OUT wire a `withdrawal`; pending and returned wires move nothing. */
@@ -133,14 +139,14 @@ export function withholdingEntry(row: UsbrokerWithholdingRow, customerId: string
     source_txn_id: row.txn_no,
     txn_date: row.pay_date ?? row.report_date,
     symbol: row.symbol,
-    amount_usd: new Decimal(row.amount).negated().toFixed(),
+    amount_usd: withheld(row.amount),
     metadata: { usbroker_account_no: row.account_no, ref_txn_no: row.ref_txn_no, wht_rate: row.wht_rate },
   });
 }
 
 /** A DIVNRA row as the withholding of its dividend event. */
 export function dividendWithholding(row: UsbrokerWithholdingRow): DividendWithholding {
-  return { divTxnNo: row.ref_txn_no, txnNo: row.txn_no, rate: row.wht_rate, amountUsd: new Decimal(row.amount).negated().toFixed() };
+  return { divTxnNo: row.ref_txn_no, txnNo: row.txn_no, rate: row.wht_rate, amountUsd: withheld(row.amount) };
 }
 
 /** A DIV row (and its DIVNRA row, when seen) as a dividend event. */

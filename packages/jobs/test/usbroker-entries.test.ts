@@ -141,7 +141,7 @@ describe('usbroker records as ledger entries (pure)', () => {
         ['1100', '10.00', '0.00'],
         ['2010', '0.00', '10.00'],
       ]);
-      expect(entryOf(withholdingEntry(DIVNRA, 'IND-1'))).to.deep.include({ txn_type: 'wht_tax', source_txn_id: 'TXN-NRA', amount_usd: '2.5', txn_date: '2026-02-13' });
+      expect(entryOf(withholdingEntry(DIVNRA, 'IND-1'))).to.deep.include({ txn_type: 'wht_tax', source_txn_id: 'TXN-NRA', amount_usd: '2.50', txn_date: '2026-02-13' });
       expect(linesOf(withholdingEntry(DIVNRA, 'IND-1'))).to.deep.equal([
         ['2010', '2.50', '0.00'],
         ['1100', '0.00', '2.50'],
@@ -160,7 +160,7 @@ describe('usbroker records as ledger entries (pure)', () => {
         shares: '40',
         perShare: '0.25',
         grossUsd: '10.00',
-        withholding: { txnNo: 'TXN-NRA', rate: '0.25', amountUsd: '2.5' },
+        withholding: { txnNo: 'TXN-NRA', rate: '0.25', amountUsd: '2.50' },
         reportDate: '2026-02-13',
       });
       expect(dividendEvent(DIV, null, 'IND-1').withholding).to.equal(null);

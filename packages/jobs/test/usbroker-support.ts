@@ -75,7 +75,7 @@ export function fakeBroker(broker: FakeBroker): void {
     const url = new URL(uri, BROKER_URL);
     if (url.searchParams.get('firm') !== FIRM) return [404, { error: 'firm_not_found', message: 'no such firm' }];
     const date = url.searchParams.get('date')!;
-    const rows = (broker.ledger?.[date] ?? []).map((r) => ({ report_date: date, firm_id: FIRM, currency: 'USD', ...r }));
+    const rows = (broker.ledger?.[date] ?? []).map((r) => ({ currency: 'USD', ...r, report_date: date, firm_id: FIRM }));
     return [200, ledgerCsv(rows), { 'content-type': 'text/csv' }];
   });
 }
