@@ -58,7 +58,7 @@ export function createApp({ config, db, logger, jobs, validateResponses = false 
   app.use(apiHeaders);
   app.use(validator.match);
   app.use(authenticate(config, apiDocument));
-  app.use(jsonBody(config.bodyLimitBytes));
+  app.use(jsonBody(config.bodyLimitBytes, config.remitWebhookSecret));
   app.use(bodyGuard);
   app.use(validator.validate);
 

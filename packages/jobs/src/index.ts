@@ -16,6 +16,26 @@ export { JOBS } from './jobs.js';
 export { RECOST_LIMIT_MAX, recostInput, recostJob, type RecostInput } from './recost.js';
 export { JOB_MODES, type JobKind, type JobMode } from './modes.js';
 export { runSyncRemit, syncRemitInput, syncRemitJob, type SyncRemitInput, type SyncRemitResult } from './sync-remit.js';
+export { SYNC_REMIT_WEBHOOK, syncRemitWebhookInput, syncRemitWebhookJob, type SyncRemitWebhookInput } from './sync-remit-webhook.js';
 export { provisionIndiaInput, provisionIndiaJob, runProvisionIndia, type ProvisionIndiaInput, type ProvisionIndiaResult } from './provision-india.js';
 export { refundReversalIndiaInput, refundReversalIndiaJob, type RefundReversalIndiaInput, type RefundReversalIndiaResult, type SweptReversal } from './refund-reversal-india.js';
 export type { CustomerFailure } from './per-customer.js';
+export {
+  BROKERAGE_BPS_MAX,
+  runSyncUsbroker,
+  runSyncUsbrokerTrades,
+  syncUsbrokerInput,
+  syncUsbrokerJob,
+  syncUsbrokerTradesJob,
+  type SyncUsbrokerInput,
+  type SyncUsbrokerResult,
+} from './sync-usbroker.js';
+export {
+  LEDGER_DAYS_MAX,
+  runSyncUsbrokerLedger,
+  syncUsbrokerLedgerInput,
+  syncUsbrokerLedgerJob,
+  type SyncUsbrokerLedgerInput,
+  type SyncUsbrokerLedgerResult,
+} from './sync-usbroker-ledger.js';
+export type { PostingCounts, RecordIssue } from './usbroker-posting.js';

@@ -3,6 +3,9 @@ import { provisionIndiaJob } from './provision-india.js';
 import { recostJob } from './recost.js';
 import { refundReversalIndiaJob } from './refund-reversal-india.js';
 import { syncRemitJob } from './sync-remit.js';
+import { syncRemitWebhookJob } from './sync-remit-webhook.js';
+import { syncUsbrokerJob, syncUsbrokerTradesJob } from './sync-usbroker.js';
+import { syncUsbrokerLedgerJob } from './sync-usbroker-ledger.js';
 
 /**
  * Every job the service runs, by kind: the one place that says each job's mode, family, books,
@@ -11,6 +14,10 @@ import { syncRemitJob } from './sync-remit.js';
 export const JOBS: JobCatalog = {
   recost: recostJob,
   'sync-remit': syncRemitJob,
+  'sync-remit-webhook': syncRemitWebhookJob,
   'provision-india': provisionIndiaJob,
   'refund-reversal-india': refundReversalIndiaJob,
+  'sync-usbroker': syncUsbrokerJob,
+  'sync-usbroker-trades': syncUsbrokerTradesJob,
+  'sync-usbroker-ledger': syncUsbrokerLedgerJob,
 };

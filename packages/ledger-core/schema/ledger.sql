@@ -422,6 +422,51 @@ COMMENT ON COLUMN public.customers.pan IS 'India: the Permanent Account Number, 
 COMMENT ON COLUMN public.customers.partner_id IS 'India: the partner the customer came through, as the registry names it.';
 
 --
+-- Name: dividend_events; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.dividend_events (
+    div_txn_no text NOT NULL,
+    customer_id text NOT NULL,
+    account_no text NOT NULL,
+    symbol text NOT NULL,
+    cusip text,
+    ex_date date NOT NULL,
+    pay_date date NOT NULL,
+    shares numeric NOT NULL,
+    per_share numeric NOT NULL,
+    gross_usd numeric NOT NULL,
+    wht_txn_no text,
+    wht_rate numeric,
+    wht_usd numeric,
+    report_date date NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT dividend_events_account_no_check CHECK (((length(account_no) >= 1) AND (length(account_no) <= 128))),
+    CONSTRAINT dividend_events_cusip_check CHECK ((length(cusip) = 9)),
+    CONSTRAINT dividend_events_div_txn_no_check CHECK (((length(div_txn_no) >= 1) AND (length(div_txn_no) <= 128))),
+    CONSTRAINT dividend_events_gross_usd_check CHECK (((gross_usd > (0)::numeric) AND (gross_usd = round(gross_usd, 2)))),
+    CONSTRAINT dividend_events_gross_usd_finite CHECK (((gross_usd > '-Infinity'::numeric) AND (gross_usd < 'Infinity'::numeric))),
+    CONSTRAINT dividend_events_per_share_check CHECK ((per_share > (0)::numeric)),
+    CONSTRAINT dividend_events_per_share_finite CHECK (((per_share > '-Infinity'::numeric) AND (per_share < 'Infinity'::numeric))),
+    CONSTRAINT dividend_events_shares_check CHECK ((shares > (0)::numeric)),
+    CONSTRAINT dividend_events_shares_finite CHECK (((shares > '-Infinity'::numeric) AND (shares < 'Infinity'::numeric))),
+    CONSTRAINT dividend_events_symbol_check CHECK (((length(symbol) >= 1) AND (length(symbol) <= 32))),
+    CONSTRAINT dividend_events_wht_rate_check CHECK (((wht_rate >= (0)::numeric) AND (wht_rate <= (1)::numeric))),
+    CONSTRAINT dividend_events_wht_rate_finite CHECK (((wht_rate > '-Infinity'::numeric) AND (wht_rate < 'Infinity'::numeric))),
+    CONSTRAINT dividend_events_wht_txn_no_check CHECK (((length(wht_txn_no) >= 1) AND (length(wht_txn_no) <= 128))),
+    CONSTRAINT dividend_events_wht_usd_check CHECK (((wht_usd >= (0)::numeric) AND (wht_usd = round(wht_usd, 2)))),
+    CONSTRAINT dividend_events_wht_usd_finite CHECK (((wht_usd > '-Infinity'::numeric) AND (wht_usd < 'Infinity'::numeric))),
+    CONSTRAINT dividend_events_withholding_whole CHECK ((((wht_txn_no IS NULL) = (wht_usd IS NULL)) AND ((wht_usd IS NULL) = (wht_rate IS NULL))))
+);
+
+--
+-- Name: TABLE dividend_events; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.dividend_events IS 'A US dividend of an India customer, per the broker''s daily ledger (sync-usbroker-ledger): the DIV row (div_txn_no; ex_date its trade_date, shares its quantity) and the withholding of its DIVNRA row (wht_txn_no, linked by ref_txn_no). USD; wht_rate a fraction (0.25 = 25 %). The postings are the journal''s (source usbroker, source_txn_id the row''s txn_no).';
+
+--
 -- Name: holdings_snapshots; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -831,6 +876,13 @@ ALTER TABLE ONLY public.customers
     ADD CONSTRAINT customers_pkey PRIMARY KEY (customer_id);
 
 --
+-- Name: dividend_events dividend_events_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.dividend_events
+    ADD CONSTRAINT dividend_events_pkey PRIMARY KEY (div_txn_no);
+
+--
 -- Name: holdings_snapshots holdings_snapshots_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -927,6 +979,12 @@ CREATE UNIQUE INDEX customers_uaefeed_customer_number_unique ON public.customers
 --
 
 CREATE UNIQUE INDEX customers_usbroker_account_no_unique ON public.customers USING btree (usbroker_account_no) WHERE (usbroker_account_no IS NOT NULL);
+
+--
+-- Name: dividend_events_customer; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX dividend_events_customer ON public.dividend_events USING btree (customer_id, pay_date);
 
 --
 -- Name: journal_lines_account_idx; Type: INDEX; Schema: public; Owner: -
@@ -1210,6 +1268,13 @@ COMMENT ON TRIGGER transactions_no_truncate ON public.transactions IS 'TRUNCATE 
 
 ALTER TABLE ONLY public.account_totals
     ADD CONSTRAINT account_totals_account_code_fkey FOREIGN KEY (account_code) REFERENCES public.accounts(account_code);
+
+--
+-- Name: dividend_events dividend_events_customer_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.dividend_events
+    ADD CONSTRAINT dividend_events_customer_id_fkey FOREIGN KEY (customer_id) REFERENCES public.customers(customer_id);
 
 --
 -- Name: remittances remittances_customer_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

@@ -111,6 +111,18 @@ export { customerIdByReference, findCustomers, listCustomers, upsertCustomer } f
 export { INDIA_SYNC_LOCK_KEY, withIndiaSyncLock } from './store/india-sync-lock.js';
 export { insertHoldingsSnapshots, latestHoldingsSnapshot, portfolioSnapshot, savePortfolioSnapshots } from './store/snapshots.js';
 export type { HoldingsSnapshot, HoldingsSnapshotRow, PortfolioSnapshot, PortfolioSnapshotRow, SnapshotPosition, SnapshotUpstream } from './store/columns/snapshots.js';
+export {
+  addDividendWithholdings,
+  brokerCustomers,
+  customersByBrokerAccount,
+  dividendEvents,
+  postedSourceTxnIds,
+  recordBrokerFees,
+  upsertDividendEvents,
+  type BrokerCustomer,
+  type BrokerFee,
+} from './store/india-broker.js';
+export type { DividendEvent, DividendEventRow, DividendWithholding } from './store/columns/dividend-events.js';
 export type { CashRequestRow, NewCashRequest } from './store/columns/cash-requests.js';
 export type { RemittanceRecord, RemittanceRow } from './store/columns/remittances.js';
 export {

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { CASH_REQUESTS } from '../src/store/columns/cash-requests.js';
 import { CUSTOMERS } from '../src/store/columns/customers.js';
+import { DIVIDEND_EVENTS } from '../src/store/columns/dividend-events.js';
 import { JOURNAL_LINES } from '../src/store/columns/journal-lines.js';
 import { REMITTANCES } from '../src/store/columns/remittances.js';
 import type { Columns } from '../src/store/columns/table.js';
@@ -32,6 +33,7 @@ describe('column tables (one definition per stored resource)', function () {
     ['customers', CUSTOMERS],
     ['cash_requests', CASH_REQUESTS],
     ['remittances', REMITTANCES],
+    ['dividend_events', DIVIDEND_EVENTS],
   ];
   for (const [table, columns] of tables) {
     it(`${table}: names every column of the schema (but those the code never touches), in its order, with its type and nullability`, async () => {

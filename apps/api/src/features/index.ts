@@ -7,10 +7,11 @@ import { health } from './health/index.js';
 import { jobs } from './jobs/index.js';
 import { journal } from './journal/index.js';
 import { transactions } from './transactions/index.js';
+import { webhooks } from './webhooks/index.js';
 
 /**
  * Every resource of the API. The OpenAPI document (openapi/index.ts) and the routes
  * (http/operations.ts) are both built from this list: adding an endpoint is one contract
  * entry, one handler and one presenter in its feature's folder.
  */
-export const FEATURES: readonly Feature[] = [health, docs, transactions, journal, firm, customers, jobs, cashRequests];
+export const FEATURES: readonly Feature[] = [health, docs, transactions, journal, firm, customers, jobs, cashRequests, webhooks];

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { assert } from '@ledger/core';
 import type { RequestHandler } from 'express';
 import type { ApiConfig } from '../config.js';
-import { SECURITY_SCHEMES, type SchemeName } from '../openapi/security.js';
+import { BODY_SIGNED_SCHEMES, SECURITY_SCHEMES, type SchemeName } from '../openapi/security.js';
 import type { ApiDocument, SecurityRequirement } from '../openapi/types.js';
 import { ApiError } from './errors.js';
 import { operationOf } from './request-context.js';
@@ -28,6 +28,8 @@ function credentials(config: ApiConfig): Record<SchemeName, Credential> {
   return {
     ledgerToken: credential('ledgerToken', 'LEDGER_TOKEN', config.ledgerToken),
     adminToken: credential('adminToken', 'LEDGER_ADMIN_TOKEN', config.adminToken),
+    // Body-signed: no token to match here; the JSON parser checks it against the body.
+    remitSignature: credential('remitSignature', 'REMIT_WEBHOOK_SECRET', undefined),
   };
 }
 
@@ -100,6 +102,14 @@ export function authenticate(config: ApiConfig, document: ApiDocument): RequestH
     };
     const configured = (scheme: SchemeName) => byScheme[scheme].digest !== undefined;
 
+    const bodySigned = accepted.filter((s) => BODY_SIGNED_SCHEMES.includes(s));
+    if (bodySigned.length > 0) {
+      assert(bodySigned.length === accepted.length && bodySigned.length === 1, 'a body-signed operation accepts that one scheme');
+      // The secret first: unset, every payload is refused, signed or not (spec, Authentication §3).
+      if (config.remitWebhookSecret === undefined) return next(new ApiError('not_configured', 'the webhook secret is not configured on the server (REMIT_WEBHOOK_SECRET is unset)'));
+      if (presented(bodySigned[0]!) === undefined) return next(new ApiError('invalid_signature', `a ${byScheme[bodySigned[0]!].headerName} header is required`));
+      return next();
+    }
     if (accepted.some(matches)) return next();
     const unset = accepted.filter((s) => !configured(s));
     if (unset.length === accepted.length || unset.some((s) => presented(s) !== undefined)) {

@@ -1,4 +1,5 @@
-import express, { type RequestHandler, type Response } from 'express';
+import express, { type Request, type RequestHandler, type Response } from 'express';
+import { bodySignedSchemeOf, checkBodySignature } from './body-signature.js';
 import { ApiError } from './errors.js';
 import { operationOf } from './request-context.js';
 
@@ -47,29 +48,41 @@ export function findUnstorable(body: unknown): { path: string; message: string }
   return null;
 }
 
-/** Bytes of body the JSON parser read, kept on `res.locals` (undefined: it read none). */
+/** The body the JSON parser read, kept on `res.locals` (undefined: it read none). */
 interface BodyLocals {
   bodyBytes?: number;
+  rawBody?: Buffer;
 }
 
 const bodyBytesOf = (res: Response) => (res.locals as BodyLocals).bodyBytes ?? 0;
 
 /**
- * express.json, with two things it does not do itself: it notes how many bytes of body it read
- * (an empty body parses to `{}`, which must not pass for a body that was sent), and a body that
+ * express.json, with three things it does not do itself: it notes how many bytes of body it read
+ * (an empty body parses to `{}`, which must not pass for a body that was sent); a body that
  * does not decode as its Content-Encoding says (zlib's own error, which body-parser passes on
- * untouched) becomes the caller's 400 rather than our 500.
+ * untouched) becomes the caller's 400 rather than our 500; and for a body-signed operation (the
+ * remit webhook) it checks the signature over the raw bytes before the JSON is judged.
  */
-export function jsonBody(limitBytes: number): RequestHandler {
+export function jsonBody(limitBytes: number, webhookSecret: string | undefined): RequestHandler {
   const parse = express.json({
     limit: limitBytes,
     strict: true,
-    verify: (_req, res, buffer) => {
-      (res as Response).locals.bodyBytes = buffer.length;
+    verify: (req, res, buffer) => {
+      const locals = (res as Response).locals as BodyLocals;
+      locals.bodyBytes = buffer.length;
+      if (bodySignedSchemeOf(req as Request)) locals.rawBody = buffer;
     },
   });
   return (req, res, next) => {
     parse(req, res, (error?: unknown) => {
+      // A body-signed operation: the signature over the raw bytes is checked before the body is
+      // judged as JSON (authenticate has made sure the secret is set). A body too large or in an
+      // unknown encoding was never read: that refusal stands.
+      const parseFailed = error === undefined || (typeof error === 'object' && error !== null && (error as { type?: unknown }).type === 'entity.parse.failed');
+      if (parseFailed && bodySignedSchemeOf(req)) {
+        const refusal = checkBodySignature(req, webhookSecret ?? '', (res.locals as BodyLocals).rawBody ?? Buffer.alloc(0));
+        if (refusal) return next(refusal);
+      }
       const fromParser = typeof error === 'object' && error !== null && 'status' in error && 'type' in error;
       if (error !== undefined && !fromParser) {
         return next(new ApiError('undecodable_body', 'the request body cannot be decoded as its Content-Encoding says'));

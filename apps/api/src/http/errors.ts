@@ -15,6 +15,7 @@ export const ERROR_STATUS = {
   invalid_json: 400,
   undecodable_body: 400,
   unauthorized: 401,
+  invalid_signature: 401,
   forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,

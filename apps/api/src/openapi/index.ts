@@ -15,6 +15,7 @@ const ERROR_MEANING: Record<ErrorCode, string> = {
   request_header_fields_too_large: 'the request line and headers are over the server\'s limit',
   entry_refused: 'the database refused the entry for a rule no earlier check named (`details` names the constraint); nothing stored',
   unauthorized: 'credential missing or unknown',
+  invalid_signature: 'the webhook signature is missing or does not match the body',
   forbidden: 'the ledger token on an admin endpoint',
   not_found: 'unknown id or route',
   method_not_allowed: 'the route exists, the method does not (`Allow` lists those that do)',

@@ -8,6 +8,7 @@ import * as addRecost from '../migrations/20261129_add_recost.js';
 import * as addCustomerUpstreamReferences from '../migrations/20261201_add_customer_upstream_references.js';
 import * as createPortfolioSnapshots from '../migrations/20261202_create_portfolio_snapshots.js';
 import * as createRemittances from '../migrations/20261204_create_remittances.js';
+import * as createDividendEvents from '../migrations/20261205_create_dividend_events.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -25,6 +26,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261201_add_customer_upstream_references', addCustomerUpstreamReferences],
   ['20261202_create_portfolio_snapshots', createPortfolioSnapshots],
   ['20261204_create_remittances', createRemittances],
+  ['20261205_create_dividend_events', createDividendEvents],
 ];
 
 const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

@@ -1,0 +1,34 @@
+import { classifyRemitEvent, customerIdByReference, type RemitEvent } from '@ledger/core';
+import { SYNC_REMIT_WEBHOOK } from '@ledger/jobs';
+import type { FeatureContext, Handler } from '../feature.js';
+
+export function handlers({ config, db, jobs, logger }: FeatureContext): Record<string, Handler> {
+  return {
+    receiveRemitWebhook: async (req, res) => {
+      const receivedAt = new Date();
+      const event = req.body as RemitEvent;
+      const classified = classifyRemitEvent(event);
+      const acknowledge = (triggered: boolean, reason: string, jobId: string | null = null) => {
+        // The classification only: the raw body is never logged.
+        logger.info('remit webhook', { entity_type: event.entity_type, event_type: event.event_type, order_id: classified.orderId, triggered_sync: triggered, reason, job_id: jobId });
+        res.json({
+          received_at: receivedAt.toISOString(),
+          entity_type: event.entity_type,
+          event_type: event.event_type,
+          remit_customer_id: classified.remitCustomerId,
+          order_id: classified.orderId,
+          triggered_sync: triggered,
+          reason,
+          job_id: jobId,
+        });
+      };
+
+      if (config.book !== 'ENTITY_IND_IFSC') return acknowledge(false, `${config.book} has no remittances (they are ENTITY_IND_IFSC's): no sync`);
+      if (!classified.triggers || classified.remitCustomerId === null) return acknowledge(false, classified.reason);
+      const customerId = await customerIdByReference(db, 'remit_customer_id', classified.remitCustomerId);
+      if (customerId === null) return acknowledge(false, `data.customer_id ${classified.remitCustomerId} is no customer of this book (provision-india links them): no sync`);
+      const status = await jobs.enqueue(SYNC_REMIT_WEBHOOK, { customer_id: customerId, order_id: classified.orderId });
+      acknowledge(true, classified.reason, status.job_id);
+    },
+  };
+}

@@ -1,0 +1,241 @@
+import {
+  addDividendWithholdings,
+  customersByBrokerAccount,
+  Decimal,
+  upsertDividendEvents,
+  recordBrokerFees,
+  type BrokerFee,
+  type DividendEvent,
+  type DividendWithholding,
+} from '@ledger/core';
+import type { UsbrokerDailyLedgerRow, UsbrokerDividendRow, UsbrokerRowCode, UsbrokerTradeRow, UsbrokerWithholdingRow } from '@ledger/upstream-clients';
+import { z } from 'zod';
+import { defineJob, type JobDeps } from './catalog.js';
+import { dividendEntry, dividendEvent, dividendWithholding, orderOfTrade, tradeFees, withholdingEntry } from './usbroker-entries.js';
+import { addCounts, CustomerBatch, forEach, isUpstreamFailure, noCounts, type CustomerFailure, type PostingCounts, type RecordIssue } from './usbroker-posting.js';
+
+/** Days one run reads at most: a quarter of daily files. */
+export const LEDGER_DAYS_MAX = 92;
+/** Daily files read at once, and customers processed at once. */
+const CONCURRENCY = 4;
+
+const isoDate = z.iso.date();
+
+export const syncUsbrokerLedgerInput = z
+  .object({
+    start: isoDate.describe('The first report date (YYYY-MM-DD).'),
+    end: isoDate.optional().describe(`The last report date, inclusive; absent: \`start\`. At most ${LEDGER_DAYS_MAX} days.`),
+    code: z.string().min(1).max(64).nullable().optional().describe('The firm code of the daily ledger; null or absent: the book’s USBROKER_FIRM_ID.'),
+    dry_run: z.boolean().default(false).describe('Read the files and report what would be written; write nothing.'),
+  })
+  .strict()
+  .refine((b) => b.end === undefined || b.end >= b.start, { message: 'end must not be before start', path: ['end'] })
+  .refine((b) => datesFrom(b.start, b.end ?? b.start).length <= LEDGER_DAYS_MAX, { message: `at most ${LEDGER_DAYS_MAX} days`, path: ['end'] })
+  .meta({ examples: [{ start: '2026-01-02', end: '2026-01-31', dry_run: false }] });
+export type SyncUsbrokerLedgerInput = z.input<typeof syncUsbrokerLedgerInput>;
+
+/** Every date from `start` to `end`, inclusive (ISO dates; at most one past the limit, so a refusal is cheap). */
+export function datesFrom(start: string, end: string): string[] {
+  const dates: string[] = [];
+  for (let day = Date.parse(`${start}T00:00:00Z`); dates.length <= LEDGER_DAYS_MAX; day += 86_400_000) {
+    const date = new Date(day).toISOString().slice(0, 10);
+    if (date > end) break;
+    dates.push(date);
+  }
+  return dates;
+}
+
+export interface SyncUsbrokerLedgerResult extends Record<string, unknown> {
+  dry_run: boolean;
+  firm: string | null;
+  dates: number;
+  dates_failed: Array<{ date: string; reason: string }>;
+  /** Rows read, by row code (TRD and WIREI are counted, never posted; FEE and WIREO likewise). */
+  rows: Record<UsbrokerRowCode, number>;
+  /** Rows of broker accounts no ledger customer holds: nothing of them is written. */
+  rows_of_unknown_accounts: number;
+  customers: number;
+  customers_failed: CustomerFailure[];
+  dividends: PostingCounts;
+  withholdings: PostingCounts;
+  /** `offered`: events the files gave; `inserted` new ones, `updated` ones that gained their withholding (0 in a dry run). */
+  dividend_events: { offered: number; inserted: number; updated: number };
+  /** `offered`: TRD rows matched to their order; `recorded` new fees, `existing` ones recorded before, `repending` recosted trades put back to pending. */
+  broker_fees: { offered: number; recorded: number; existing: number; repending: number };
+  /** TRD rows whose fee could not be recorded (no single matching order, fees adding up to a credit). */
+  trades_unmatched: RecordIssue[];
+  refused: RecordIssue[];
+  conflicts: RecordIssue[];
+}
+
+const ROW_CODES: readonly UsbrokerRowCode[] = ['TRD', 'WIREI', 'WIREO', 'DIV', 'DIVNRA', 'FEE'];
+type Kind = 'dividends' | 'withholdings';
+
+/** The rows of one customer, by what the job does with them. */
+interface CustomerRows {
+  dividends: UsbrokerDividendRow[];
+  withholdings: UsbrokerWithholdingRow[];
+  trades: UsbrokerTradeRow[];
+}
+
+/**
+ * sync-usbroker-ledger (docs/jobs.md#sync-usbroker-ledger): reads the broker's daily ledger for
+ * each date of the range; per customer, posts each DIV row as a `dividend` (gross) and each
+ * DIVNRA row as a `wht_tax`, upserts the dividend events, and records each TRD row's itemised
+ * fees in `broker_fees` under its order's key (the actual broker cost recost uses). A customer's
+ * TRD rows need its orders (one call naming its account): a failing call fails that customer
+ * alone, before anything of it is written.
+ */
+export async function runSyncUsbrokerLedger(rawInput: SyncUsbrokerLedgerInput, deps: JobDeps): Promise<SyncUsbrokerLedgerResult> {
+  const input = syncUsbrokerLedgerInput.parse(rawInput);
+  const { db, logger, progress, settings } = deps;
+  const dates = datesFrom(input.start, input.end ?? input.start);
+  const firm = input.code ?? deps.upstreams.usbrokerFirmId;
+  const result: SyncUsbrokerLedgerResult = {
+    dry_run: input.dry_run,
+    firm,
+    dates: dates.length,
+    dates_failed: [],
+    rows: Object.fromEntries(ROW_CODES.map((c) => [c, 0])) as Record<UsbrokerRowCode, number>,
+    rows_of_unknown_accounts: 0,
+    customers: 0,
+    customers_failed: [],
+    dividends: noCounts(),
+    withholdings: noCounts(),
+    dividend_events: { offered: 0, inserted: 0, updated: 0 },
+    broker_fees: { offered: 0, recorded: 0, existing: 0, repending: 0 },
+    trades_unmatched: [],
+    refused: [],
+    conflicts: [],
+  };
+  const usbroker = deps.upstreams.usbroker;
+  const notConfigured = usbroker === null ? 'usbroker is not configured (USBROKER_BASE_URL)' : firm === null ? 'no firm: give `code` or set USBROKER_FIRM_ID' : null;
+  if (usbroker === null || firm === null) {
+    result.dates_failed = dates.map((date) => ({ date, reason: notConfigured! }));
+    return result;
+  }
+
+  const rows: UsbrokerDailyLedgerRow[] = [];
+  await forEach(
+    dates,
+    CONCURRENCY,
+    async (date) => {
+      try {
+        rows.push(...(await usbroker.getDailyLedger(date, firm)));
+      } catch (error) {
+        if (!isUpstreamFailure(error)) throw error;
+        result.dates_failed.push({ date, reason: error.message });
+      }
+    },
+    () => undefined,
+  );
+  result.dates_failed.sort((a, b) => a.date.localeCompare(b.date));
+  for (const row of rows) result.rows[row.row_code] += 1;
+
+  const customersOf = await customersByBrokerAccount(db, [...new Set(rows.map((r) => r.account_no))]);
+  const byCustomer = new Map<string, { accountNo: string; rows: CustomerRows }>();
+  for (const row of rows) {
+    const customerId = customersOf.get(row.account_no);
+    if (customerId === undefined) {
+      result.rows_of_unknown_accounts += 1;
+      continue;
+    }
+    const entry = byCustomer.get(customerId) ?? { accountNo: row.account_no, rows: { dividends: [], withholdings: [], trades: [] } };
+    byCustomer.set(customerId, entry);
+    if (row.row_code === 'DIV') entry.rows.dividends.push(row);
+    else if (row.row_code === 'DIVNRA') entry.rows.withholdings.push(row);
+    else if (row.row_code === 'TRD') entry.rows.trades.push(row);
+  }
+  const customers = [...byCustomer.keys()].sort();
+  result.customers = customers.length;
+
+  progress({ done: 0, total: customers.length, unit: 'customers' });
+  await forEach(
+    customers,
+    CONCURRENCY,
+    async (customerId) => {
+      const { accountNo, rows: own } = byCustomer.get(customerId)!;
+      const batch = new CustomerBatch<Kind>(customerId, ['dividends', 'withholdings'], { customerFeeBps: new Decimal(settings.customerFeeBps) });
+      for (const row of own.dividends) batch.add('dividends', row.txn_no, dividendEntry(row, customerId));
+      for (const row of own.withholdings) batch.add('withholdings', row.txn_no, withholdingEntry(row, customerId));
+      const withholdingOf = new Map(own.withholdings.map((w) => [w.ref_txn_no, w]));
+      const events: DividendEvent[] = own.dividends.map((d) => dividendEvent(d, withholdingOf.get(d.txn_no) ?? null, customerId));
+      const dividendsSeen = new Set(own.dividends.map((d) => d.txn_no));
+      // A DIVNRA row whose DIV row came in an earlier run: its event gains the withholding.
+      const lateWithholdings: DividendWithholding[] = own.withholdings.filter((w) => !dividendsSeen.has(w.ref_txn_no)).map(dividendWithholding);
+      let fees: BrokerFee[];
+      try {
+        fees = await brokerFees(deps, customerId, accountNo, own.trades, result.trades_unmatched);
+      } catch (error) {
+        if (!isUpstreamFailure(error)) throw error;
+        result.customers_failed.push({ customer_id: customerId, reason: error.message });
+        return;
+      }
+      await batch.post(db, input.dry_run);
+      result.dividend_events.offered += events.length;
+      result.broker_fees.offered += fees.length;
+      if (!input.dry_run) {
+        const upserted = await upsertDividendEvents(db, events);
+        result.dividend_events.inserted += upserted.inserted;
+        result.dividend_events.updated += upserted.updated + (await addDividendWithholdings(db, lateWithholdings));
+        const recorded = await recordBrokerFees(db, fees);
+        result.broker_fees.recorded += recorded.recorded;
+        result.broker_fees.existing += recorded.existing;
+        result.broker_fees.repending += recorded.repending;
+      }
+      addCounts(result.dividends, batch.counts.dividends);
+      addCounts(result.withholdings, batch.counts.withholdings);
+      result.refused.push(...batch.refused);
+      result.conflicts.push(...batch.conflicts);
+    },
+    (done) => progress({ done, total: customers.length, unit: 'customers' }),
+  );
+  result.customers_failed.sort((a, b) => a.customer_id.localeCompare(b.customer_id));
+  logger.info('sync-usbroker-ledger done', {
+    dates: dates.length,
+    dates_failed: result.dates_failed.length,
+    customers_failed: result.customers_failed.length,
+    dividends_posted: result.dividends.posted,
+    broker_fees_recorded: result.broker_fees.recorded,
+    dry_run: input.dry_run,
+  });
+  return result;
+}
+
+/** Each TRD row's itemised fees under its order's key; the account's orders are read only when it has TRD rows. */
+async function brokerFees(deps: JobDeps, customerId: string, accountNo: string, trades: UsbrokerTradeRow[], unmatched: RecordIssue[]): Promise<BrokerFee[]> {
+  if (trades.length === 0) return [];
+  const orders = await deps.upstreams.usbroker!.listOrders(accountNo);
+  const fees: BrokerFee[] = [];
+  for (const row of trades) {
+    const match = orderOfTrade(row, orders);
+    const fee = tradeFees(row);
+    if ('problem' in match || 'problem' in fee) {
+      const { problem } = 'problem' in match ? match : (fee as { problem: string });
+      unmatched.push({ customer_id: customerId, source_txn_id: row.txn_no, reason: problem });
+      continue;
+    }
+    fees.push({
+      source: 'usbroker',
+      sourceTxnId: match.order.order_id,
+      amountUsd: fee.feeUsd.toFixed(2),
+      sourceRow: {
+        report_date: row.report_date,
+        txn_no: row.txn_no,
+        commission: row.commission,
+        sec_fee: row.sec_fee,
+        taf_fee: row.taf_fee,
+        ifsca_fee: row.ifsca_fee,
+        other_fee: row.other_fee,
+      },
+    });
+  }
+  return fees;
+}
+
+export const syncUsbrokerLedgerJob = defineJob<z.output<typeof syncUsbrokerLedgerInput>, SyncUsbrokerLedgerResult>('sync-usbroker-ledger', {
+  input: syncUsbrokerLedgerInput,
+  // Every call is a run of its own: a re-run of the same dates writes nothing new.
+  businessKey: () => null,
+  run: runSyncUsbrokerLedger,
+});

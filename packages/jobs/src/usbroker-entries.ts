@@ -1,0 +1,198 @@
+import { Decimal, roundToCents, ZERO, type DividendEvent, type DividendWithholding, type EntryRequest } from '@ledger/core';
+import type {
+  UsbrokerDividendRow,
+  UsbrokerOrder,
+  UsbrokerTradeRow,
+  UsbrokerWire,
+  UsbrokerWithholdingRow,
+} from '@ledger/upstream-clients';
+
+/*
+ * usbroker records as ledger entries (docs/posting-rules.md, "India broker"). Pure: no I/O, no
+ * clock. Every entry is keyed (`usbroker`, the upstream id), so a record posts once whichever
+ * job or run sees it.
+ */
+
+/** What a record maps to: an entry to post, a record that posts nothing by design, or one the ledger cannot take. */
+export type Mapped = { kind: 'entry'; entry: EntryRequest } | { kind: 'skipped'; reason: string } | { kind: 'refused'; reason: string };
+
+const entry = (e: EntryRequest): Mapped => ({ kind: 'entry', entry: e });
+const skipped = (reason: string): Mapped => ({ kind: 'skipped', reason });
+const refused = (reason: string): Mapped => ({ kind: 'refused', reason });
+
+const BPS = new Decimal(10_000);
+
+/** A withheld amount (a debit in the file) as a positive decimal string, cents shown; finer amounts keep their digits (and are refused by the ledger). */
+const withheld = (amount: string) => {
+  const value = new Decimal(amount).negated();
+  return value.toFixed(Math.max(2, value.decimalPlaces() ?? 0));
+};
+const CENT = new Decimal('0.01');
+
+/** A funding wire: a completed IN wire is a `deposit`, a completed OUT wire a `withdrawal`; pending and returned wires move nothing. */
+export function wireEntry(wire: UsbrokerWire, customerId: string): Mapped {
+  if (wire.status !== 'completed') return skipped(`wire ${wire.status}`);
+  if (wire.currency !== 'USD') return refused(`wire currency ${wire.currency} is not USD`);
+  return entry({
+    txn_type: wire.direction === 'IN' ? 'deposit' : 'withdrawal',
+    customer_id: customerId,
+    source: 'usbroker',
+    source_txn_id: wire.transfer_id,
+    txn_date: wire.value_date,
+    amount_usd: wire.amount,
+    metadata: { usbroker_account_no: wire.account_no },
+  });
+}
+
+/** The UTC date of an ISO-8601 instant: the trade date of an order filled then (the daily ledger's TRD `trade_date`). */
+export function utcDate(instant: string): string {
+  return new Date(instant).toISOString().slice(0, 10);
+}
+
+/** The cash an order moved: `filled_qty × avg_fill_price` (fees bundled), rounded half up to cents. */
+export function executedAmount(order: UsbrokerOrder): Decimal | null {
+  if (order.avg_fill_price === null) return null;
+  return roundToCents(new Decimal(order.filled_qty).times(order.avg_fill_price));
+}
+
+/** The customer's fee at `bps` of notional, as recost computes it (half up to cents). */
+const feeAt = (notional: Decimal, bps: Decimal) => roundToCents(notional.times(bps).dividedBy(BPS));
+
+/**
+ * A buy's cost of the shares out of the executed amount: the cost `c` with `c` + its fee at `bps`
+ * ≈ the executed amount; the fee is the rest, so the wallet moves by exactly the executed amount.
+ */
+export function buyCost(executed: Decimal, bps: Decimal): { costUsd: Decimal; feeUsd: Decimal } {
+  const costUsd = roundToCents(executed.times(BPS).dividedBy(BPS.plus(bps)));
+  return { costUsd, feeUsd: executed.minus(costUsd) };
+}
+
+/**
+ * A sell's gross proceeds out of the executed (net) amount: the smallest `p` with
+ * `p − fee(p)` = the executed amount, `fee(p)` being what recost will post (Dr 2010 / Cr 4010) at
+ * `bps` of `p`. `p − fee(p)` grows by 0 or one cent per cent of `p` (bps < 10,000), so such a `p`
+ * exists and a few steps from the estimate find it.
+ */
+export function sellProceeds(executed: Decimal, bps: Decimal): Decimal {
+  const net = (p: Decimal) => p.minus(feeAt(p, bps));
+  let proceeds = roundToCents(executed.times(BPS).dividedBy(BPS.minus(bps)));
+  while (net(proceeds).isGreaterThan(executed)) proceeds = proceeds.minus(CENT);
+  while (net(proceeds).isLessThan(executed)) proceeds = proceeds.plus(CENT);
+  while (net(proceeds.minus(CENT)).isEqualTo(executed)) proceeds = proceeds.minus(CENT);
+  if (!net(proceeds).isEqualTo(executed)) throw new Error(`no proceeds nets ${executed.toFixed(2)} at ${bps.toFixed()} bps`);
+  return proceeds;
+}
+
+/**
+ * An executed order (filled or partially filled: its filled part) as a trade. The executed amount
+ * bundles the broker's fees and is exactly what the customer's wallet moves by:
+ *  - BUY: `buy_security` of the cost of the shares, with `fee_usd` the rest (Dr 2010 / Cr 4010);
+ *  - SELL: `sell_security` of the gross proceeds; recost posts the fee at `metadata.brokerage_bps`.
+ * `brokerage_bps` (the customer's fee of these trades) is kept on the trade, so recost splits the
+ * fee the way ingest did, whatever the schedule says later.
+ */
+export function orderEntry(order: UsbrokerOrder, customerId: string, accountNo: string, bps: Decimal): Mapped {
+  if (order.status === 'cancelled' || order.status === 'rejected') return skipped(`order ${order.status}`);
+  const quantity = new Decimal(order.filled_qty);
+  if (quantity.isZero()) return skipped('order filled nothing');
+  const executed = executedAmount(order);
+  if (executed === null || order.filled_at === null) return refused(`order ${order.status} without avg_fill_price or filled_at`);
+  if (!executed.isGreaterThan(ZERO)) return refused('order executed for less than a cent');
+  const common = {
+    customer_id: customerId,
+    source: 'usbroker',
+    source_txn_id: order.order_id,
+    txn_date: utcDate(order.filled_at),
+    symbol: order.symbol,
+    quantity: order.filled_qty,
+    metadata: { usbroker_account_no: accountNo, cost_type: order.cost_type, executed_usd: executed.toFixed(2), brokerage_bps: bps.toFixed() },
+  } as const;
+  if (order.side === 'BUY') {
+    const { costUsd, feeUsd } = buyCost(executed, bps);
+    return entry({ ...common, txn_type: 'buy_security', amount_usd: costUsd.toFixed(2), fee_usd: feeUsd.toFixed(2) });
+  }
+  return entry({ ...common, txn_type: 'sell_security', amount_usd: sellProceeds(executed, bps).toFixed(2) });
+}
+
+/** A daily-ledger DIV row: the gross `dividend`, paid on `pay_date`. */
+export function dividendEntry(row: UsbrokerDividendRow, customerId: string): Mapped {
+  if (row.currency !== 'USD') return refused(`dividend currency ${row.currency} is not USD`);
+  return entry({
+    txn_type: 'dividend',
+    customer_id: customerId,
+    source: 'usbroker',
+    source_txn_id: row.txn_no,
+    txn_date: row.pay_date,
+    symbol: row.symbol,
+    amount_usd: row.amount,
+    metadata: { usbroker_account_no: row.account_no, ex_date: row.trade_date, shares: row.quantity, per_share: row.per_share },
+  });
+}
+
+/** A daily-ledger DIVNRA row: the US withholding on the DIV row it names, a `wht_tax` of what was withheld. */
+export function withholdingEntry(row: UsbrokerWithholdingRow, customerId: string): Mapped {
+  if (row.currency !== 'USD') return refused(`withholding currency ${row.currency} is not USD`);
+  return entry({
+    txn_type: 'wht_tax',
+    customer_id: customerId,
+    source: 'usbroker',
+    source_txn_id: row.txn_no,
+    txn_date: row.pay_date ?? row.report_date,
+    symbol: row.symbol,
+    amount_usd: withheld(row.amount),
+    metadata: { usbroker_account_no: row.account_no, ref_txn_no: row.ref_txn_no, wht_rate: row.wht_rate },
+  });
+}
+
+/** A DIVNRA row as the withholding of its dividend event. */
+export function dividendWithholding(row: UsbrokerWithholdingRow): DividendWithholding {
+  return { divTxnNo: row.ref_txn_no, txnNo: row.txn_no, rate: row.wht_rate, amountUsd: withheld(row.amount) };
+}
+
+/** A DIV row (and its DIVNRA row, when seen) as a dividend event. */
+export function dividendEvent(row: UsbrokerDividendRow, withholding: UsbrokerWithholdingRow | null, customerId: string): DividendEvent {
+  const wht = withholding === null ? null : dividendWithholding(withholding);
+  return {
+    divTxnNo: row.txn_no,
+    customerId,
+    accountNo: row.account_no,
+    symbol: row.symbol,
+    cusip: row.cusip,
+    exDate: row.trade_date,
+    payDate: row.pay_date,
+    shares: row.quantity,
+    perShare: row.per_share,
+    grossUsd: row.amount,
+    withholding: wht === null ? null : { txnNo: wht.txnNo, rate: wht.rate, amountUsd: wht.amountUsd },
+    reportDate: row.report_date,
+  };
+}
+
+const FEE_COLUMNS = ['commission', 'sec_fee', 'taf_fee', 'ifsca_fee', 'other_fee'] as const;
+
+/** A TRD row's itemised fees, positive (the file writes them as debits), or why they cannot be the broker's cost. */
+export function tradeFees(row: UsbrokerTradeRow): { feeUsd: Decimal } | { problem: string } {
+  const total = FEE_COLUMNS.reduce((sum, column) => sum.plus(row[column] ?? ZERO), ZERO).negated();
+  if (total.isNegative()) return { problem: 'its fees add up to a credit' };
+  if ((total.decimalPlaces() ?? 0) > 2) return { problem: 'its fees are finer than a cent' };
+  return { feeUsd: total };
+}
+
+/**
+ * The order a TRD row reports: the one executed order of the account with the row's symbol, side,
+ * quantity (`filled_qty`) and trade date (the UTC date of `filled_at`) — the file has no order id.
+ * `orders` are the account's.
+ */
+export function orderOfTrade(row: UsbrokerTradeRow, orders: readonly UsbrokerOrder[]): { order: UsbrokerOrder } | { problem: string } {
+  const quantity = new Decimal(row.quantity);
+  const found = orders.filter(
+    (o) =>
+      o.filled_at !== null &&
+      o.symbol === row.symbol &&
+      o.side === row.side &&
+      new Decimal(o.filled_qty).isEqualTo(quantity) &&
+      utcDate(o.filled_at) === row.trade_date,
+  );
+  if (found.length === 1) return { order: found[0]! };
+  return { problem: found.length === 0 ? 'no order of the account matches it' : `${found.length} orders of the account match it` };
+}

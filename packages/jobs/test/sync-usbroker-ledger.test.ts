@@ -1,0 +1,195 @@
+import { dividendEvents, recost, Decimal, type Db } from '@ledger/core';
+import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
+import { expect } from 'chai';
+import nock from 'nock';
+import { JOBS, runSyncUsbroker, runSyncUsbrokerLedger, syncUsbrokerLedgerJob } from '../src/index.js';
+import { brokerClient, brokerCustomers, depsOf, derivationOf, DIV, DIVNRA, fakeBroker, linesOf, order, rowCounts, TRD, wire, type FakeBroker } from './usbroker-support.js';
+
+/**
+ * 2026-01-07: USB-1's TRD of its buy ORD-1 (fees 2.63 + 1.87 = 4.50), a WIREI and a FEE row;
+ * USB-2's TRD of ORD-21 (0.30 + 0.03 = 0.33); a TRD of USB-9, an account no customer holds.
+ * 2026-02-13: USB-1's dividend of 10.00 with 2.50 withheld (25 %); USB-2's of 20.00 with 6.00 (30 %).
+ */
+function broker(): FakeBroker {
+  return {
+    wires: [wire({ transfer_id: 'WIR-001', account_no: 'USB-1', amount: '5000.00', value_date: '2026-01-05' })],
+    orders: {
+      'USB-1': [order({ order_id: 'ORD-1' })],
+      'USB-2': [order({ order_id: 'ORD-21', symbol: 'MSFT', qty: '3', filled_qty: '3', avg_fill_price: '100.00' })],
+    },
+    ledger: {
+      '2026-01-07': [
+        TRD,
+        { account_no: 'USB-1', txn_no: 'TXN-WIREI', row_code: 'WIREI', amount: '5000.00' },
+        { account_no: 'USB-1', txn_no: 'TXN-FEE', row_code: 'FEE', amount: '-5.00', description: 'Wire fee' },
+        { ...TRD, account_no: 'USB-2', txn_no: 'TXN-TRD2', symbol: 'MSFT', quantity: '3', price: '99.89', principal: '-299.67', commission: '-0.30', ifsca_fee: '-0.03', amount: '-300.00' },
+        { ...TRD, account_no: 'USB-9', txn_no: 'TXN-TRD9' },
+      ],
+      '2026-02-13': [
+        DIV,
+        DIVNRA,
+        { ...DIV, account_no: 'USB-2', txn_no: 'TXN-DIV2', symbol: 'MSFT', quantity: '80', amount: '20.00' },
+        { ...DIVNRA, account_no: 'USB-2', txn_no: 'TXN-NRA2', symbol: 'MSFT', quantity: '80', amount: '-6.00', wht_rate: '0.30', ref_txn_no: 'TXN-DIV2' },
+      ],
+    },
+  };
+}
+
+const RANGE = { start: '2026-01-07', end: '2026-02-13' };
+
+describe('sync-usbroker-ledger against a nock’ed broker', function () {
+  this.timeout(60_000);
+  let database: TestDatabase;
+  let db: Db;
+
+  before(() => nock.disableNetConnect());
+  after(() => nock.enableNetConnect());
+  beforeEach(async () => {
+    database = await createTestDatabase({ runtimeRole: true });
+    db = database.runtime!.db;
+    await brokerCustomers(db, { 'IND-1': 'USB-1', 'IND-2': 'USB-2' });
+  });
+  afterEach(async () => {
+    nock.cleanAll();
+    await database?.drop();
+  });
+
+  it('is in the catalog with the spec’s body: end defaults to start, at most 92 days, never before start', () => {
+    expect(JOBS['sync-usbroker-ledger']).to.equal(syncUsbrokerLedgerJob);
+    expect(syncUsbrokerLedgerJob).to.include({ mode: 'background', family: 'syncs' });
+    expect(syncUsbrokerLedgerJob.input.parse({ start: '2026-01-07' })).to.deep.equal({ start: '2026-01-07', dry_run: false });
+    expect(syncUsbrokerLedgerJob.input.parse({ start: '2026-01-01', end: '2026-04-02', code: null })).to.deep.include({ end: '2026-04-02', code: null });
+    for (const bad of [{}, { start: '2026-1-7' }, { start: '2026-01-07', end: '2026-01-06' }, { start: '2026-01-01', end: '2026-04-03' }, { start: '2026-01-07', code: '' }, { start: '2026-01-07', other: 1 }]) {
+      expect(() => syncUsbrokerLedgerJob.input.parse(bad), JSON.stringify(bad)).to.throw();
+    }
+  });
+
+  it('posts each dividend gross and its withholding, upserts the dividend events, records the TRD fees; counts TRD and WIREI rows without posting them', async () => {
+    fakeBroker(broker());
+    const result = await runSyncUsbrokerLedger(RANGE, depsOf(db, brokerClient()));
+    expect(result).to.deep.include({
+      dry_run: false,
+      firm: 'FIRM1',
+      dates: 38,
+      dates_failed: [],
+      rows: { TRD: 3, WIREI: 1, WIREO: 0, DIV: 2, DIVNRA: 2, FEE: 1 },
+      rows_of_unknown_accounts: 1,
+      customers: 2,
+      customers_failed: [],
+      dividends: { posted: 2, duplicate: 0, conflict: 0, skipped: 0, refused: 0 },
+      withholdings: { posted: 2, duplicate: 0, conflict: 0, skipped: 0, refused: 0 },
+      dividend_events: { offered: 2, inserted: 2, updated: 0 },
+      broker_fees: { offered: 2, recorded: 2, existing: 0, repending: 0 },
+      trades_unmatched: [],
+      refused: [],
+      conflicts: [],
+    });
+    expect(await linesOf(db, 'TXN-DIV')).to.deep.equal([
+      ['1100', '10.00', '0.00', 'dividend'],
+      ['2010', '0.00', '10.00', 'dividend'],
+    ]);
+    expect(await linesOf(db, 'TXN-NRA2')).to.deep.equal([
+      ['2010', '6.00', '0.00', 'wht_tax'],
+      ['1100', '0.00', '6.00', 'wht_tax'],
+    ]);
+    for (const notPosted of ['TXN-TRD', 'TXN-WIREI', 'TXN-FEE', 'TXN-TRD9']) expect(await linesOf(db, notPosted)).to.deep.equal([]);
+    const [event] = await dividendEvents(db, 'IND-2');
+    expect(event).to.deep.include({ div_txn_no: 'TXN-DIV2', symbol: 'MSFT', ex_date: '2026-02-09', pay_date: '2026-02-13', shares: '80', gross_usd: '20.00', wht_txn_no: 'TXN-NRA2', wht_rate: '0.30', wht_usd: '6.00' });
+    const fees = await db('broker_fees').select('source', 'source_txn_id', db.raw('amount_usd::text AS amount_usd')).orderBy('source_txn_id');
+    expect(fees).to.deep.equal([
+      { source: 'usbroker', source_txn_id: 'ORD-1', amount_usd: '4.50' },
+      { source: 'usbroker', source_txn_id: 'ORD-21', amount_usd: '0.33' },
+    ]);
+  });
+
+  it('run twice writes nothing new', async () => {
+    fakeBroker(broker());
+    await runSyncUsbrokerLedger(RANGE, depsOf(db, brokerClient()));
+    const before = await rowCounts(db);
+    const again = await runSyncUsbrokerLedger(RANGE, depsOf(db, brokerClient()));
+    expect(again.dividends).to.deep.include({ posted: 0, duplicate: 2 });
+    expect(again.withholdings).to.deep.include({ posted: 0, duplicate: 2 });
+    expect(again.dividend_events).to.deep.equal({ offered: 2, inserted: 0, updated: 0 });
+    expect(again.broker_fees).to.deep.equal({ offered: 2, recorded: 0, existing: 2, repending: 0 });
+    expect(await rowCounts(db)).to.deep.equal(before);
+  });
+
+  it('a dry run writes nothing and reports what it would post and offer', async () => {
+    fakeBroker(broker());
+    const before = await rowCounts(db);
+    const dry = await runSyncUsbrokerLedger({ ...RANGE, dry_run: true }, depsOf(db, brokerClient()));
+    expect(await rowCounts(db)).to.deep.equal(before);
+    expect(dry.dividends).to.deep.include({ posted: 2 });
+    expect(dry.dividend_events).to.deep.equal({ offered: 2, inserted: 0, updated: 0 });
+    expect(dry.broker_fees).to.deep.equal({ offered: 2, recorded: 0, existing: 0, repending: 0 });
+  });
+
+  it('recost after the ledger sync uses the itemised fee: the broker cost of a recosted buy is superseded by the TRD row’s 4.50', async () => {
+    fakeBroker(broker());
+    await runSyncUsbroker({ customer_ids: ['IND-1'] }, depsOf(db, brokerClient()));
+    // Before the daily ledger: BROKER_COST_BPS, 4 bps of the shares' 1,870.39 = 0.75.
+    expect(await derivationOf(db, 'ORD-1')).to.deep.equal([
+      ['5010', '0.75', '0.00', 'broker_cost'],
+      ['2340', '0.00', '0.75', 'broker_cost'],
+    ]);
+    const result = await runSyncUsbrokerLedger({ start: '2026-01-07' }, depsOf(db, brokerClient()));
+    expect(result.broker_fees).to.deep.equal({ offered: 2, recorded: 2, existing: 0, repending: 1 });
+    const recosted = await recost(db, { policy: { customerFeeBps: new Decimal(22), brokerCostBps: new Decimal(4) }, limit: null });
+    expect(recosted).to.include({ superseded: 1, derivations_posted: 1 });
+    expect(await derivationOf(db, 'ORD-1')).to.deep.equal([
+      ['5010', '4.50', '0.00', 'broker_cost'],
+      ['2340', '0.00', '4.50', 'broker_cost'],
+    ]);
+    // A trade posted after its fee was recorded is costed with it at once.
+    await runSyncUsbroker({ customer_ids: ['IND-2'] }, depsOf(db, brokerClient()));
+    expect(await derivationOf(db, 'ORD-21')).to.deep.equal([
+      ['5010', '0.33', '0.00', 'broker_cost'],
+      ['2340', '0.00', '0.33', 'broker_cost'],
+    ]);
+  });
+
+  it('a customer whose orders call fails is failed with the reason and nothing of it is written; the others are synced', async () => {
+    fakeBroker({ ...broker(), failing: { '/v1/accounts/USB-2/orders': 500 } });
+    const result = await runSyncUsbrokerLedger(RANGE, depsOf(db, brokerClient()));
+    expect(result.customers_failed).to.have.length(1);
+    expect(result.customers_failed[0]).to.include({ customer_id: 'IND-2' });
+    expect(result.customers_failed[0]!.reason).to.match(/500/);
+    expect(await linesOf(db, 'TXN-DIV2')).to.deep.equal([]);
+    expect(await dividendEvents(db, 'IND-2')).to.deep.equal([]);
+    expect(await linesOf(db, 'TXN-DIV')).to.have.length(2);
+    expect(result.broker_fees).to.deep.include({ recorded: 1 });
+  });
+
+  it('broker down, an unknown firm, or usbroker not configured: every date failed with the reason, nothing written, the run ends', async () => {
+    fakeBroker({ ...broker(), failing: { '/v1/reports/daily-ledger': 503 } });
+    const down = await runSyncUsbrokerLedger({ start: '2026-01-07', end: '2026-01-08' }, depsOf(db, brokerClient()));
+    expect(down.dates_failed.map((d) => d.date)).to.deep.equal(['2026-01-07', '2026-01-08']);
+    expect(down.dates_failed[0]!.reason).to.match(/503/);
+    nock.cleanAll();
+    fakeBroker(broker());
+    const unknownFirm = await runSyncUsbrokerLedger({ start: '2026-01-07', code: 'OTHER' }, depsOf(db, brokerClient()));
+    expect(unknownFirm.firm).to.equal('OTHER');
+    expect(unknownFirm.dates_failed[0]!.reason).to.match(/unknown firm OTHER/);
+    const off = await runSyncUsbrokerLedger({ start: '2026-01-07' }, depsOf(db, null));
+    expect(off.dates_failed).to.deep.equal([{ date: '2026-01-07', reason: 'usbroker is not configured (USBROKER_BASE_URL)' }]);
+    const noFirm = await runSyncUsbrokerLedger({ start: '2026-01-07' }, depsOf(db, brokerClient(), null));
+    expect(noFirm.dates_failed[0]!.reason).to.equal('no firm: give `code` or set USBROKER_FIRM_ID');
+    expect(await rowCounts(db)).to.deep.equal({ transactions: 0, journal_lines: 0, broker_fees: 0, dividend_events: 0 });
+  });
+
+  it('a withholding arriving after its dividend’s run fills the event in; a later run without it never blanks it', async () => {
+    fakeBroker({
+      ...broker(),
+      ledger: {
+        '2026-03-02': [{ ...DIV, txn_no: 'TXN-DIV3', pay_date: '2026-03-02' }],
+        '2026-03-03': [{ ...DIVNRA, txn_no: 'TXN-NRA3', ref_txn_no: 'TXN-DIV3', pay_date: '2026-03-02' }],
+      },
+    });
+    await runSyncUsbrokerLedger({ start: '2026-03-02' }, depsOf(db, brokerClient()));
+    expect((await dividendEvents(db, 'IND-1'))[0]).to.include({ div_txn_no: 'TXN-DIV3', wht_txn_no: null });
+    const late = await runSyncUsbrokerLedger({ start: '2026-03-03' }, depsOf(db, brokerClient()));
+    expect(late.dividend_events).to.deep.equal({ offered: 0, inserted: 0, updated: 1 });
+    await runSyncUsbrokerLedger({ start: '2026-03-02' }, depsOf(db, brokerClient()));
+    expect((await dividendEvents(db, 'IND-1'))[0]).to.include({ wht_txn_no: 'TXN-NRA3', wht_usd: '2.50' });
+  });
+});
