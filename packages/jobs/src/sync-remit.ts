@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  assert,
   Decimal,
   draftFxSpread,
   draftFxSpreadSettle,
@@ -136,7 +137,8 @@ async function readOrders(remit: RemitClient, remitCustomerId: string, midRate: 
   return views;
 }
 
-function newPostings(drafts: TransactionDraft[]): Map<string, TransactionDraft> {
+/** Drafts by the order they post for. */
+function byOrder(drafts: TransactionDraft[]): Map<string, TransactionDraft> {
   return new Map(drafts.map((d) => [String(d.metadata.order_id), d]));
 }
 
@@ -156,7 +158,7 @@ async function post(db: Db, drafts: TransactionDraft[], tally: { posted: number;
 async function syncCustomer(customer: CustomerRow, ctx: RunContext): Promise<void> {
   const { db, result } = ctx;
   const remitCustomerId = customer.remit_customer_id;
-  if (remitCustomerId === null) throw new Error('unreachable: customers are selected by remit_customer_id');
+  assert(remitCustomerId !== null, 'sync-remit selects customers by remit_customer_id');
   const views = await readOrders(ctx.remit, remitCustomerId, ctx.midRate);
   const records = views.map((view) => remittanceRecordOf({ customer_id: customer.customer_id, remit_customer_id: remitCustomerId, pan: customer.pan }, view));
   const orderIds = records.map((r) => r.order_id);
@@ -202,7 +204,7 @@ async function syncCustomer(customer: CustomerRow, ctx: RunContext): Promise<voi
 
   // fx_spread_settle: when the settlement has landed, exactly the accrued amount, once.
   const postings = ctx.dryRun ? before : await remittancePostings(db, orderIds);
-  const planned = newPostings(ctx.dryRun ? accruals : []);
+  const planned = byOrder(ctx.dryRun ? accruals : []);
   const settles: TransactionDraft[] = [];
   for (const f of facts) {
     if (f.settlementStatus !== 'settled' || f.settlementId === null || f.settledAt === null) continue;

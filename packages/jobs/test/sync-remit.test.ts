@@ -2,7 +2,7 @@ import { upsertCustomer, type Db } from '@ledger/core';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import { expect } from 'chai';
 import nock from 'nock';
-import { refundReversalIndiaJob, runSyncRemit, syncRemitInput } from '../src/index.js';
+import { JOBS, provisionIndiaJob, refundReversalIndiaJob, runSyncRemit, syncRemitInput, syncRemitJob } from '../src/index.js';
 import { indiaDeps, remitPostings, rowCount, testRemitClient } from './india-support.js';
 
 const ORIGIN = 'http://remit.test';
@@ -110,6 +110,17 @@ describe('sync-remit (remit mocked)', function () {
     nock.cleanAll();
     nock.enableNetConnect();
     await t?.drop();
+  });
+
+  it('the three India remittance jobs are in the catalog, on the India book only, with the modes of JOB_MODES', () => {
+    expect(JOBS['sync-remit']).to.equal(syncRemitJob);
+    expect(JOBS['provision-india']).to.equal(provisionIndiaJob);
+    expect(JOBS['refund-reversal-india']).to.equal(refundReversalIndiaJob);
+    expect([syncRemitJob, provisionIndiaJob, refundReversalIndiaJob].map((j) => [j.mode, j.books])).to.deep.equal([
+      ['background', ['ENTITY_IND_IFSC']],
+      ['background', ['ENTITY_IND_IFSC']],
+      ['sync', ['ENTITY_IND_IFSC']],
+    ]);
   });
 
   it('takes customer_ids, dry_run and fx_spread_bps (0–1,000), and nothing else', () => {
