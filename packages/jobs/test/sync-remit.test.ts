@@ -151,6 +151,23 @@ describe('sync-remit (remit mocked)', function () {
     expect(await db('remittances').where({ order_id: 'order_1' }).first()).to.include({ utr: 'HDFCN26006123456', settlement_amount_usd: '1142.40', remitted_on: '2026-01-06' });
   });
 
+  it('reads a stored quote and a landed settlement once: a later run does without them', async () => {
+    serve('cust_1', { orders: [order(1, 'paid')], payments: [payment(1, { settlement_id: 'setl_1' })], settlements: { setl_1: settlement('setl_1') } });
+    await runSyncRemit({ customer_ids: ['IND-1'], fx_spread_bps: 75 }, indiaDeps(db, remit()));
+    const before = await db('remittances').first();
+    nock.cleanAll();
+    const api = nock(`${ORIGIN}/api/v1`).persist();
+    api.get('/orders').query(true).reply(200, page([order(1, 'paid')]));
+    api.get('/payment').query(true).reply(200, page([payment(1, { settlement_id: 'setl_1' })]));
+    api.get(/\/(quotes|settlements)\/.+/).reply(500, { error: 'internal_error' });
+    const again = await runSyncRemit({ customer_ids: ['IND-1'], fx_spread_bps: 75 }, indiaDeps(db, remit()));
+    expect(again.customers_failed).to.deep.equal([]);
+    const after = await db('remittances').first();
+    const kept = ['amount_usd', 'quote_id', 'quoted_at', 'quote_expires_at', 'fx_rate', 'tcs_inr', 'settlement_id', 'settlement_status', 'settlement_amount_usd', 'utr', 'settled_at', 'remitted_on'];
+    for (const column of kept) expect(after[column], column).to.deep.equal(before[column]);
+    expect(await rowCount(db, 'transactions')).to.equal(2);
+  });
+
   it('an out-of-order active snapshot after paid leaves the order paid, and its history as seen', async () => {
     const wire: Wire = { orders: [order(1, 'paid')], payments: [payment(1)] };
     serve('cust_1', wire);

@@ -112,7 +112,7 @@ export type { HoldingsSnapshot, HoldingsSnapshotRow, PortfolioSnapshot, Portfoli
 export type { CashRequestRow, NewCashRequest } from './store/columns/cash-requests.js';
 export type { RemittanceRecord, RemittanceRow } from './store/columns/remittances.js';
 export {
-  findRemittances,
+  findRemittancesOf,
   outstandingSweptPostings,
   remittancePostings,
   upsertRemittances,
