@@ -106,10 +106,11 @@ export { CUSTOMER_REFERENCES, type CustomerInput, type CustomerReference, type C
 export type { JournalLineRow, StoredJournalLine } from './store/columns/journal-lines.js';
 export type { StoredTransaction, TransactionRecord, TransactionSummary } from './store/columns/transactions.js';
 export { accountTotals, trialBalance, type AccountTotal } from './store/accounts.js';
-export { findCustomers, listCustomers, upsertCustomer } from './store/customers.js';
+export { listCustomers, upsertCustomer } from './store/customers.js';
 export { insertHoldingsSnapshots, latestHoldingsSnapshot, portfolioSnapshot, savePortfolioSnapshots } from './store/snapshots.js';
 export type { HoldingsSnapshot, HoldingsSnapshotRow, PortfolioSnapshot, PortfolioSnapshotRow, SnapshotPosition, SnapshotUpstream } from './store/columns/snapshots.js';
 export type { CashRequestRow, NewCashRequest } from './store/columns/cash-requests.js';
+export { findCustomers } from './store/customers.js';
 export type { RemittanceRecord, RemittanceRow } from './store/columns/remittances.js';
 export {
   findRemittancesOf,
