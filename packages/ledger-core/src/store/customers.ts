@@ -56,4 +56,3 @@ export function listCustomers(db: Knex, filter: { q?: string }, page: Page): Pro
   };
   return pagedQuery<CustomerRow>(filtered, (query) => query.select(CUSTOMER_COLUMNS).orderBy('customer_id'), page);
 }
-
