@@ -1,5 +1,6 @@
 import { LedgerError } from '@ledger/core';
 import { RemitPageCapError, UpstreamError, UpstreamPayloadError } from '@ledger/upstream-clients';
+import { UnrecoverableError } from 'bullmq';
 
 /** A customer a job could not do, and why; the others carry on. */
 export interface CustomerFailure {
@@ -49,4 +50,14 @@ export async function forEachCustomer<C extends { customer_id: string }>(
   };
   await Promise.all(Array.from({ length: Math.min(CUSTOMER_CONCURRENCY, customers.length) }, worker));
   return customers.flatMap((c) => (failures.has(c.customer_id) ? [{ customer_id: c.customer_id, reason: failures.get(c.customer_id)! }] : []));
+}
+
+/**
+ * A failure of the job as a whole, made permanent when retrying cannot help: the upstream
+ * refused (4xx) or answered a payload that breaks its format. Others (timeouts, 5xx, refused
+ * connections) are left as they are: the job is retried.
+ */
+export function jobFailure(error: unknown): unknown {
+  const refused = error instanceof UpstreamError && error.status !== null && error.status >= 400 && error.status < 500;
+  return refused || error instanceof UpstreamPayloadError ? new UnrecoverableError((error as Error).message) : error;
 }

@@ -2,7 +2,7 @@ import { findCustomers, isPan, LedgerError, upsertCustomer, type CustomerInput, 
 import { createRegistryClient, RegistryNotFoundError, type RegistryClient, type RegistryIndiaCustomer } from '@ledger/upstream-clients';
 import { z } from 'zod';
 import { defineJob, type JobDeps } from './catalog.js';
-import { forEachCustomer, type CustomerFailure } from './per-customer.js';
+import { forEachCustomer, jobFailure, type CustomerFailure } from './per-customer.js';
 import { customerIdsField } from './sync-remit.js';
 
 export const provisionIndiaInput = z
@@ -60,7 +60,8 @@ function customerInputOf(changes: Partial<Record<Field, string>>): CustomerInput
 
 /** The registry customers to provision: each named one read on its own (a 404 is its failure), or the whole list. */
 async function registryCustomers(registry: RegistryClient, ids: readonly string[] | null): Promise<{ entries: RegistryIndiaCustomer[]; failed: CustomerFailure[] }> {
-  if (ids === null) return { entries: await registry.listIndiaCustomers(), failed: [] };
+  // Without the list there is no customer to fail: the job fails (a refusal for good, anything else retried).
+  if (ids === null) return { entries: await registry.listIndiaCustomers().catch((error: unknown) => Promise.reject(jobFailure(error))), failed: [] };
   const entries: RegistryIndiaCustomer[] = [];
   const failed: CustomerFailure[] = [];
   const read = await forEachCustomer(

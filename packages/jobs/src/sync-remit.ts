@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import {
+  assert,
   Decimal,
   draftFxSpread,
   draftFxSpreadSettle,
   findCustomers,
-  findRemittances,
+  findRemittancesOf,
   fxSpreadUsd,
   istDate,
   postTransactions,
@@ -18,7 +19,7 @@ import {
   type RemittanceStatus,
   type TransactionDraft,
 } from '@ledger/core';
-import type { RemitClient, RemitMidRate, RemitPayment } from '@ledger/upstream-clients';
+import type { RemitClient, RemitMidRate, RemitPayment, RemitQuote } from '@ledger/upstream-clients';
 import { z } from 'zod';
 import { defineJob, type JobDeps } from './catalog.js';
 import { forEachCustomer, type CustomerFailure } from './per-customer.js';
@@ -115,8 +116,27 @@ interface RunContext {
   midRate: () => Promise<{ rate: RemitMidRate; readAt: string } | null>;
 }
 
-/** Every order of a remit customer with its quote, payment and settlement: calls that name the customer or its objects. */
-async function readOrders(remit: RemitClient, remitCustomerId: string, midRate: RunContext['midRate']): Promise<RemitOrderView[]> {
+/** A stored quote, as remit answered it: a quote never changes, so it is read once. */
+function storedQuote(row: RemittanceRow): RemitQuote | null {
+  if (row.quote_id === null || row.amount_usd === null || row.fx_rate === null || row.quoted_at === null || row.quote_expires_at === null) return null;
+  return {
+    id: row.quote_id,
+    from: { amount: row.amount_inr, currency: 'INR' },
+    to: { amount: row.amount_usd, currency: 'USD' },
+    fx_rate: row.fx_rate,
+    bank_code: null,
+    total_tax: row.tcs_inr ?? '0',
+    expires_at: row.quote_expires_at.toISOString(),
+    created_at: row.quoted_at.toISOString(),
+  };
+}
+
+/**
+ * Every order of a remit customer with its quote, payment and settlement: calls that name the
+ * customer or its objects. What cannot change is not read again: a quote already stored, a
+ * settlement already stored as settled.
+ */
+async function readOrders(remit: RemitClient, remitCustomerId: string, stored: ReadonlyMap<string, RemittanceRow>, midRate: RunContext['midRate']): Promise<RemitOrderView[]> {
   const [orders, payments] = await Promise.all([remit.listOrders({ customerId: remitCustomerId }), remit.listPayments({ customerId: remitCustomerId })]);
   const paymentsByOrder = new Map<string, RemitPayment[]>();
   for (const p of payments) {
@@ -126,17 +146,21 @@ async function readOrders(remit: RemitClient, remitCustomerId: string, midRate: 
   const views: RemitOrderView[] = [];
   // One order at a time: a customer has few orders, and the run already works on several customers at once.
   for (const order of orders) {
-    const quote = order.quote_id === null ? null : await remit.getQuote(order.quote_id);
+    const row = stored.get(order.id);
+    const known = row !== undefined && row.quote_id === order.quote_id ? storedQuote(row) : null;
+    const quote = order.quote_id === null ? null : (known ?? (await remit.getQuote(order.quote_id)));
     const payment = paymentOf(paymentsByOrder.get(order.id) ?? []);
-    const settlement = payment?.settlement_id ? await remit.getSettlement(payment.settlement_id) : null;
+    const landed = row !== undefined && row.settlement_status === 'settled' && row.settlement_id === payment?.settlement_id;
+    const settlement = !payment?.settlement_id || landed ? null : await remit.getSettlement(payment.settlement_id);
     // The mid rate is the quote's only while the quote is live; later it is another day's rate: not known.
-    const live = quote !== null && Date.now() <= Date.parse(quote.expires_at);
+    const live = quote !== null && known === null && Date.now() <= Date.parse(quote.expires_at);
     views.push({ order, quote, payment, settlement, mid: live ? await midRate() : null });
   }
   return views;
 }
 
-function newPostings(drafts: TransactionDraft[]): Map<string, TransactionDraft> {
+/** Drafts by the order they post for. */
+function byOrder(drafts: TransactionDraft[]): Map<string, TransactionDraft> {
   return new Map(drafts.map((d) => [String(d.metadata.order_id), d]));
 }
 
@@ -156,11 +180,11 @@ async function post(db: Db, drafts: TransactionDraft[], tally: { posted: number;
 async function syncCustomer(customer: CustomerRow, ctx: RunContext): Promise<void> {
   const { db, result } = ctx;
   const remitCustomerId = customer.remit_customer_id;
-  if (remitCustomerId === null) throw new Error('unreachable: customers are selected by remit_customer_id');
-  const views = await readOrders(ctx.remit, remitCustomerId, ctx.midRate);
+  assert(remitCustomerId !== null, 'sync-remit selects customers by remit_customer_id');
+  const stored = new Map((await findRemittancesOf(db, customer.customer_id)).map((row) => [row.order_id, row]));
+  const views = await readOrders(ctx.remit, remitCustomerId, stored, ctx.midRate);
   const records = views.map((view) => remittanceRecordOf({ customer_id: customer.customer_id, remit_customer_id: remitCustomerId, pan: customer.pan }, view));
   const orderIds = records.map((r) => r.order_id);
-  const stored = new Map((await findRemittances(db, orderIds)).map((row) => [row.order_id, row]));
   result.remittances.seen += records.length;
   if (ctx.dryRun) {
     for (const r of records) {
@@ -202,7 +226,7 @@ async function syncCustomer(customer: CustomerRow, ctx: RunContext): Promise<voi
 
   // fx_spread_settle: when the settlement has landed, exactly the accrued amount, once.
   const postings = ctx.dryRun ? before : await remittancePostings(db, orderIds);
-  const planned = newPostings(ctx.dryRun ? accruals : []);
+  const planned = byOrder(ctx.dryRun ? accruals : []);
   const settles: TransactionDraft[] = [];
   for (const f of facts) {
     if (f.settlementStatus !== 'settled' || f.settlementId === null || f.settledAt === null) continue;

@@ -31,11 +31,15 @@ describe('India remittance jobs against the sandbox', function () {
   const remit = () => testRemitClient(sandbox.urls.remit, sandbox.credentials.remit.apiKey);
   const deps = (on: Db) => indiaDeps(on, remit());
   const provision = (on: Db) => runProvisionIndia({ api_global_base_url: sandbox.urls.registry }, deps(on));
-  const freshDatabase = async () => {
+  const newDatabase = async () => {
     const t = await createTestDatabase({ runtimeRole: true });
     fresh.push(t);
-    await provision(t.runtime!.db);
     return t.runtime!.db;
+  };
+  const freshDatabase = async () => {
+    const on = await newDatabase();
+    await provision(on);
+    return on;
   };
   const remittances = () => sandbox.data.india.customers.flatMap((c) => sandbox.data.india.dataOf(c).remittances.map((r) => ({ customer: c, r })));
 
@@ -64,6 +68,16 @@ describe('India remittance jobs against the sandbox', function () {
       expect(row).to.include({ name: c.name, email: c.email, pan: c.pan, remit_customer_id: c.remit_customer_id, usbroker_account_no: c.usbroker_account_no, partner_id: c.partner_id });
     }
     expect(await provision(db)).to.include({ created: 0, updated: 0, unchanged: 13 });
+  });
+
+  it('provision-india: a customer the registry fails for is that customer’s failure alone', async () => {
+    const on = await newDatabase();
+    const ids = sandbox.data.india.customers.slice(0, 3).map((c) => c.customer_id);
+    sandbox.faults.add({ upstream: 'registry', customer: ids[1]!, fault: '500' });
+    const result = await runProvisionIndia({ customer_ids: ids, api_global_base_url: sandbox.urls.registry }, deps(on));
+    expect(result.customers_failed.map((f) => f.customer_id)).to.deep.equal([ids[1]]);
+    expect(result).to.include({ created: 2 });
+    expect((await on('customers').select('customer_id').orderBy('customer_id')).map((c: { customer_id: string }) => c.customer_id)).to.deep.equal([ids[0], ids[2]]);
   });
 
   it('sync-remit posts fx_spread per paid order and fx_spread_settle per landed settlement, as worked out by hand; a second run posts nothing new', async () => {

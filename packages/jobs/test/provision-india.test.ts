@@ -1,6 +1,8 @@
 import { LedgerError, upsertCustomer, type Db } from '@ledger/core';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import { expect } from 'chai';
+import { UpstreamError } from '@ledger/upstream-clients';
+import { UnrecoverableError } from 'bullmq';
 import nock from 'nock';
 import { provisionIndiaInput, runProvisionIndia } from '../src/index.js';
 import { indiaDeps, rowCount } from './india-support.js';
@@ -90,6 +92,16 @@ describe('provision-india (registry mocked)', function () {
     expect(await rowCount(db, 'customers')).to.equal(0);
     const live = await run({}, REGISTRY);
     expect({ ...dry, dry_run: false }).to.deep.equal(live);
+  });
+
+  it('listing the registry failing fails the job: for good on a 4xx or a broken payload, to be retried on a 5xx', async () => {
+    nock(REGISTRY).get('/v1/india/customers').query(true).reply(400, { error: 'invalid_request' });
+    expect(await run({}, REGISTRY).then(() => null, (e: unknown) => e)).to.be.instanceOf(UnrecoverableError);
+    nock(REGISTRY).get('/v1/india/customers').query(true).reply(200, { data: 'nope' });
+    expect(await run({}, REGISTRY).then(() => null, (e: unknown) => e)).to.be.instanceOf(UnrecoverableError);
+    nock(REGISTRY).get('/v1/india/customers').query(true).times(3).reply(502, { error: 'bad_gateway' });
+    const transient = await run({}, REGISTRY).then(() => null, (e: unknown) => e);
+    expect(transient).to.be.instanceOf(UpstreamError).and.not.be.instanceOf(UnrecoverableError);
   });
 
   it('the registry down answers each named customer failed; no registry at all is the job’s permanent error', async () => {

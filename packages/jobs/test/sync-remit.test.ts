@@ -2,7 +2,7 @@ import { upsertCustomer, type Db } from '@ledger/core';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import { expect } from 'chai';
 import nock from 'nock';
-import { refundReversalIndiaJob, runSyncRemit, syncRemitInput } from '../src/index.js';
+import { JOBS, provisionIndiaJob, refundReversalIndiaJob, runSyncRemit, syncRemitInput, syncRemitJob } from '../src/index.js';
 import { indiaDeps, remitPostings, rowCount, testRemitClient } from './india-support.js';
 
 const ORIGIN = 'http://remit.test';
@@ -112,6 +112,17 @@ describe('sync-remit (remit mocked)', function () {
     await t?.drop();
   });
 
+  it('the three India remittance jobs are in the catalog, on the India book only, with the modes of JOB_MODES', () => {
+    expect(JOBS['sync-remit']).to.equal(syncRemitJob);
+    expect(JOBS['provision-india']).to.equal(provisionIndiaJob);
+    expect(JOBS['refund-reversal-india']).to.equal(refundReversalIndiaJob);
+    expect([syncRemitJob, provisionIndiaJob, refundReversalIndiaJob].map((j) => [j.mode, j.books])).to.deep.equal([
+      ['background', ['ENTITY_IND_IFSC']],
+      ['background', ['ENTITY_IND_IFSC']],
+      ['sync', ['ENTITY_IND_IFSC']],
+    ]);
+  });
+
   it('takes customer_ids, dry_run and fx_spread_bps (0–1,000), and nothing else', () => {
     expect(syncRemitInput.parse({ customer_ids: null, dry_run: true, fx_spread_bps: 75 })).to.deep.equal({ customer_ids: null, dry_run: true, fx_spread_bps: 75 });
     for (const bad of [{ fx_spread_bps: -1 }, { fx_spread_bps: 1_001 }, { customer_ids: [] }, { customer_ids: [''] }, { other: 1 }]) {
@@ -138,6 +149,23 @@ describe('sync-remit (remit mocked)', function () {
       ['fx_spread_settle:order_1', 'fx_spread_settle', 'IND-1', '2026-01-07', '1010', '1300', '8.57'],
     ]);
     expect(await db('remittances').where({ order_id: 'order_1' }).first()).to.include({ utr: 'HDFCN26006123456', settlement_amount_usd: '1142.40', remitted_on: '2026-01-06' });
+  });
+
+  it('reads a stored quote and a landed settlement once: a later run does without them', async () => {
+    serve('cust_1', { orders: [order(1, 'paid')], payments: [payment(1, { settlement_id: 'setl_1' })], settlements: { setl_1: settlement('setl_1') } });
+    await runSyncRemit({ customer_ids: ['IND-1'], fx_spread_bps: 75 }, indiaDeps(db, remit()));
+    const before = await db('remittances').first();
+    nock.cleanAll();
+    const api = nock(`${ORIGIN}/api/v1`).persist();
+    api.get('/orders').query(true).reply(200, page([order(1, 'paid')]));
+    api.get('/payment').query(true).reply(200, page([payment(1, { settlement_id: 'setl_1' })]));
+    api.get(/\/(quotes|settlements)\/.+/).reply(500, { error: 'internal_error' });
+    const again = await runSyncRemit({ customer_ids: ['IND-1'], fx_spread_bps: 75 }, indiaDeps(db, remit()));
+    expect(again.customers_failed).to.deep.equal([]);
+    const after = await db('remittances').first();
+    const kept = ['amount_usd', 'quote_id', 'quoted_at', 'quote_expires_at', 'fx_rate', 'tcs_inr', 'settlement_id', 'settlement_status', 'settlement_amount_usd', 'utr', 'settled_at', 'remitted_on'];
+    for (const column of kept) expect(after[column], column).to.deep.equal(before[column]);
+    expect(await rowCount(db, 'transactions')).to.equal(2);
   });
 
   it('an out-of-order active snapshot after paid leaves the order paid, and its history as seen', async () => {

@@ -126,7 +126,7 @@ export type { DividendEvent, DividendEventRow, DividendWithholding } from './sto
 export type { CashRequestRow, NewCashRequest } from './store/columns/cash-requests.js';
 export type { RemittanceRecord, RemittanceRow } from './store/columns/remittances.js';
 export {
-  findRemittances,
+  findRemittancesOf,
   outstandingSweptPostings,
   remittancePostings,
   upsertRemittances,

@@ -4,7 +4,7 @@ import {
   Decimal,
   draftFxSpread,
   draftFxSpreadSettle,
-  findRemittances,
+  findRemittancesOf,
   fxSpreadUsd,
   isPan,
   istDate,
@@ -117,7 +117,7 @@ describe('store: remittances', function () {
       updated: [],
       held: ['order_a'],
     });
-    const [row] = await findRemittances(db, ['order_a']);
+    const row = (await findRemittancesOf(db, 'C-1')).find((r) => r.order_id === 'order_a');
     expect(row).to.include({ status: 'paid', payment_id: 'payt_a' });
     expect(row!.status_history).to.deep.equal([
       { status: 'active', at: '2026-01-05T04:00:00+00:00' },
@@ -130,7 +130,7 @@ describe('store: remittances', function () {
     const mid = { mid_rate: '0.0115', mid_rate_source: 'remit:fx_rates', mid_rate_at: '2026-01-05T04:01:00Z' };
     await upsertRemittances(db, [remittance('order_b', 'paid', { ...settled, ...mid })]);
     await upsertRemittances(db, [remittance('order_b', 'paid', { mid_rate: '0.0200', mid_rate_source: 'remit:fx_rates', mid_rate_at: '2026-02-01T00:00:00Z' })]);
-    const [row] = await findRemittances(db, ['order_b']);
+    const row = (await findRemittancesOf(db, 'C-1')).find((r) => r.order_id === 'order_b');
     expect(row).to.include({ settlement_id: 'setl_b', utr: 'UTR1234567890123', settlement_amount_usd: '1142.40', mid_rate: '0.0115' });
   });
 

@@ -34,6 +34,17 @@ export async function upsertCustomer(db: Knex, customerId: string, input: Custom
   return { created, customer };
 }
 
+/**
+ * Customers by id (those the book knows; unknown ids are left out), or, with `ids` null, every
+ * customer carrying `reference` (e.g. every India customer: `remit_customer_id`); by id.
+ */
+export async function findCustomers(db: Knex, ids: readonly string[] | null, reference?: CustomerReference): Promise<CustomerRow[]> {
+  const query = db('customers').select(CUSTOMER_COLUMNS).orderBy('customer_id');
+  if (ids !== null) query.whereIn('customer_id', [...ids]);
+  if (reference !== undefined) query.whereNotNull(reference);
+  return (await query) as CustomerRow[];
+}
+
 export function listCustomers(db: Knex, filter: { q?: string }, page: Page): Promise<Paged<CustomerRow>> {
   const filtered = () => {
     const query = db('customers');
@@ -53,15 +64,4 @@ type UniqueReference = Exclude<CustomerReference, 'pan' | 'partner_id' | 'uaefee
 export async function customerIdByReference(db: Knex, reference: UniqueReference, value: string): Promise<string | null> {
   const row = (await db('customers').select('customer_id').where(reference, value).first()) as { customer_id: string } | undefined;
   return row?.customer_id ?? null;
-}
-
-/**
- * Customers by id (those the book knows; unknown ids are left out), or, with `ids` null, every
- * customer carrying `reference` (e.g. every India customer: `remit_customer_id`); by id.
- */
-export async function findCustomers(db: Knex, ids: readonly string[] | null, reference?: CustomerReference): Promise<CustomerRow[]> {
-  const query = db('customers').select(CUSTOMER_COLUMNS).orderBy('customer_id');
-  if (ids !== null) query.whereIn('customer_id', [...ids]);
-  if (reference !== undefined) query.whereNotNull(reference);
-  return (await query) as CustomerRow[];
 }

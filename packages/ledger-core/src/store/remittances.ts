@@ -56,10 +56,9 @@ export async function upsertRemittances(db: Knex, records: RemittanceRecord[]): 
   };
 }
 
-/** The stored remittances of these orders. */
-export async function findRemittances(db: Knex, orderIds: readonly string[]): Promise<RemittanceRow[]> {
-  if (orderIds.length === 0) return [];
-  return (await db('remittances').select(columnRefs(REMITTANCES)).whereIn('order_id', orderIds)) as RemittanceRow[];
+/** The stored remittances of a ledger customer, by order id. */
+export async function findRemittancesOf(db: Knex, customerId: string): Promise<RemittanceRow[]> {
+  return (await db('remittances').select(columnRefs(REMITTANCES)).where('customer_id', customerId).orderBy('order_id')) as RemittanceRow[];
 }
 
 /** A remittance's posting: its `fx_spread` or `fx_spread_settle` transaction, and whether it was reversed. */
