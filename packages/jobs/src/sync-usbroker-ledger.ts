@@ -8,7 +8,7 @@ import {
   type DividendEvent,
   type DividendWithholding,
 } from '@ledger/core';
-import type { UsbrokerDailyLedgerRow, UsbrokerDividendRow, UsbrokerRowCode, UsbrokerTradeRow, UsbrokerWithholdingRow } from '@ledger/upstream-clients';
+import type { UsbrokerClient, UsbrokerDailyLedgerRow, UsbrokerDividendRow, UsbrokerRowCode, UsbrokerTradeRow, UsbrokerWithholdingRow } from '@ledger/upstream-clients';
 import { z } from 'zod';
 import { defineJob, type JobDeps } from './catalog.js';
 import { dividendEntry, dividendEvent, dividendWithholding, orderOfTrade, tradeFees, withholdingEntry } from './usbroker-entries.js';
@@ -109,9 +109,9 @@ export async function runSyncUsbrokerLedger(rawInput: SyncUsbrokerLedgerInput, d
     conflicts: [],
   };
   const usbroker = deps.upstreams.usbroker;
-  const notConfigured = usbroker === null ? 'usbroker is not configured (USBROKER_BASE_URL)' : firm === null ? 'no firm: give `code` or set USBROKER_FIRM_ID' : null;
   if (usbroker === null || firm === null) {
-    result.dates_failed = dates.map((date) => ({ date, reason: notConfigured! }));
+    const reason = usbroker === null ? 'usbroker is not configured (USBROKER_BASE_URL)' : 'no firm: give `code` or set USBROKER_FIRM_ID';
+    result.dates_failed = dates.map((date) => ({ date, reason }));
     return result;
   }
 
@@ -165,7 +165,7 @@ export async function runSyncUsbrokerLedger(rawInput: SyncUsbrokerLedgerInput, d
       const lateWithholdings: DividendWithholding[] = own.withholdings.filter((w) => !dividendsSeen.has(w.ref_txn_no)).map(dividendWithholding);
       let fees: BrokerFee[];
       try {
-        fees = await brokerFees(deps, customerId, accountNo, own.trades, result.trades_unmatched);
+        fees = await brokerFees(usbroker, customerId, accountNo, own.trades, result.trades_unmatched);
       } catch (error) {
         if (!isUpstreamFailure(error)) throw error;
         result.customers_failed.push({ customer_id: customerId, reason: error.message });
@@ -203,9 +203,9 @@ export async function runSyncUsbrokerLedger(rawInput: SyncUsbrokerLedgerInput, d
 }
 
 /** Each TRD row's itemised fees under its order's key; the account's orders are read only when it has TRD rows. */
-async function brokerFees(deps: JobDeps, customerId: string, accountNo: string, trades: UsbrokerTradeRow[], unmatched: RecordIssue[]): Promise<BrokerFee[]> {
+async function brokerFees(usbroker: UsbrokerClient, customerId: string, accountNo: string, trades: UsbrokerTradeRow[], unmatched: RecordIssue[]): Promise<BrokerFee[]> {
   if (trades.length === 0) return [];
-  const orders = await deps.upstreams.usbroker!.listOrders(accountNo);
+  const orders = await usbroker.listOrders(accountNo);
   const fees: BrokerFee[] = [];
   for (const row of trades) {
     const match = orderOfTrade(row, orders);

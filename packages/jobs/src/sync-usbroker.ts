@@ -1,5 +1,5 @@
 import { brokerCustomers, Decimal, recost as recostBook, type BrokerCustomer, type RecostResult } from '@ledger/core';
-import type { UsbrokerCostType, UsbrokerWire } from '@ledger/upstream-clients';
+import type { UsbrokerClient, UsbrokerCostType, UsbrokerWire } from '@ledger/upstream-clients';
 import { z } from 'zod';
 import { defineJob, type JobDeps } from './catalog.js';
 import type { JobKind } from './modes.js';
@@ -63,10 +63,10 @@ interface BrokerSync {
 const failure = (customer_id: string, reason: string): CustomerFailure => ({ customer_id, reason });
 
 /** The funding wires of the run's accounts, firm-wide, fetched once and split by account. */
-async function wiresByAccount(deps: JobDeps, accounts: Set<string>): Promise<{ byAccount: Map<string, UsbrokerWire[]>; unknown: number }> {
+async function wiresByAccount(usbroker: UsbrokerClient, accounts: Set<string>): Promise<{ byAccount: Map<string, UsbrokerWire[]>; unknown: number }> {
   const byAccount = new Map<string, UsbrokerWire[]>();
   let unknown = 0;
-  for (const wire of await deps.upstreams.usbroker!.listWires()) {
+  for (const wire of await usbroker.listWires()) {
     if (!accounts.has(wire.account_no)) {
       if (wire.status === 'completed') unknown += 1;
       continue;
@@ -112,7 +112,7 @@ async function syncBroker(kind: JobKind, sync: BrokerSync, rawInput: SyncUsbroke
   let wires = new Map<string, UsbrokerWire[]>();
   if (sync.wires && customers.length > 0) {
     try {
-      const found = await wiresByAccount(deps, new Set(customers.map((c) => c.usbroker_account_no)));
+      const found = await wiresByAccount(usbroker, new Set(customers.map((c) => c.usbroker_account_no)));
       wires = found.byAccount;
       if (input.customer_ids === null) result.wires_of_unknown_accounts = found.unknown;
     } catch (error) {

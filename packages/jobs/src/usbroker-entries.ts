@@ -105,7 +105,14 @@ export function orderEntry(order: UsbrokerOrder, customerId: string, accountNo: 
     txn_date: utcDate(order.filled_at),
     symbol: order.symbol,
     quantity: order.filled_qty,
-    metadata: { usbroker_account_no: accountNo, cost_type: order.cost_type, executed_usd: executed.toFixed(2), brokerage_bps: bps.toFixed() },
+    metadata: {
+      usbroker_account_no: accountNo,
+      cost_type: order.cost_type,
+      executed_usd: executed.toFixed(2),
+      brokerage_bps: bps.toFixed(),
+      // Recost orders a day's trades by it: two jobs post one day's trades in whatever order they run.
+      executed_at: new Date(order.filled_at).toISOString(),
+    },
   } as const;
   if (order.side === 'BUY') {
     const { costUsd, feeUsd } = buyCost(executed, bps);

@@ -66,7 +66,7 @@ describe('usbroker records as ledger entries (pure)', () => {
         quantity: '10',
         amount_usd: '1870.39',
         fee_usd: '4.11',
-        metadata: { usbroker_account_no: 'USB-1', cost_type: 'quantity', executed_usd: '1874.50', brokerage_bps: '22' },
+        metadata: { usbroker_account_no: 'USB-1', cost_type: 'quantity', executed_usd: '1874.50', brokerage_bps: '22', executed_at: '2026-01-07T14:30:02.000Z' },
       });
       expect(linesOf(mapped)).to.deep.equal([
         ['1200', '1870.39', '0.00'],

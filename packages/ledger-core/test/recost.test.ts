@@ -149,6 +149,32 @@ describe('recost (real Postgres, as the runtime role)', function () {
     });
   });
 
+  describe('within a day', () => {
+    it('takes a day’s trades in the order their sync says they executed (metadata.executed_at), not the order they were posted', async () => {
+      const c = await newCustomer();
+      // Two jobs: the quantity sell of the day is posted first, the full-portfolio-cost buy before it later.
+      const [s] = await post(db, [
+        sell({ customer_id: c, symbol: 'AMD', quantity: '2', amount_usd: '300.00', txn_date: '2026-01-07', metadata: { executed_at: '2026-01-07T17:01:02.000Z' } }),
+      ]);
+      await post(db, [buy({ customer_id: c, symbol: 'AMD', quantity: '3', amount_usd: '420.00', txn_date: '2026-01-07', metadata: { executed_at: '2026-01-07T15:09:02.000Z' } })]);
+      const result = await recost(db, OPTIONS);
+      expect(result.flagged).to.deep.equal([]);
+      // Two of the three shares bought for 420.00: 280.00.
+      expect(await effectiveLines(db, s!)).to.include('2100 Dr 280.00 cost_relief');
+    });
+
+    it('without executed_at, a day’s trades stay in posting order (a sell posted before its buy is an oversell)', async () => {
+      const c = await newCustomer();
+      const [s] = await post(db, [sell({ customer_id: c, symbol: 'AMD', quantity: '2', amount_usd: '300.00', txn_date: '2026-01-07', metadata: { executed_at: 'soon' } })]);
+      await post(db, [buy({ customer_id: c, symbol: 'AMD', quantity: '3', amount_usd: '420.00', txn_date: '2026-01-07' })]);
+      const result = await recost(db, OPTIONS);
+      expect(result.flagged.map((f) => f.txn_id)).to.deep.equal([s]);
+      // An earlier buy arrives: the sell is derived and nothing is left pending for the other tests.
+      await post(db, [buy({ customer_id: c, symbol: 'AMD', quantity: '2', amount_usd: '250.00', txn_date: '2026-01-06' })]);
+      expect((await recost(db, OPTIONS)).flagged).to.deep.equal([]);
+    });
+  });
+
   describe('idempotence', () => {
     it('a second run posts nothing and leaves the books as they were', async () => {
       const c = await newCustomer();

@@ -49,7 +49,7 @@ function brokerCostLeg(trade: TradeFacts, policy: RecostPolicy): Leg {
 
 /**
  * The derivations of one customer's trades in one symbol, given in the order recost processes
- * them (txn_date, posted_at, txn_id). Pure and deterministic: the same history gives the same
+ * them (txn_date, then `metadata.executed_at` where a sync stated it, posted_at, txn_id). Pure and deterministic: the same history gives the same
  * derivations, which is what makes a re-cost give the books a first recost gives.
  *  - a buy: the broker's cost Dr 5010 / Cr 2340 (its customer fee was posted at ingest);
  *  - a sell: the customer's fee Dr 2010 / Cr 4010, the broker's cost Dr 5010 / Cr 2340, and the

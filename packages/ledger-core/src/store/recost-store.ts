@@ -21,6 +21,14 @@ const PENDING_SQL = `
 /** The pairs (customer, symbol) of the rows aliased `alias`, given as two arrays. */
 const inPairs = (alias: string) => `(${alias}.customer_id, ${alias}.symbol) IN (SELECT * FROM unnest(?::text[], ?::text[]))`;
 
+/**
+ * A trade's execution instant, when its sync stated one (`metadata.executed_at`, ISO-8601 UTC as
+ * toISOString writes it, so text order is time order): within a day, lots follow execution, not
+ * posting — two jobs post one customer's trades of a day in whatever order they run (a
+ * full-portfolio-cost buy and a quantity sell of the same day). Anything else is ignored.
+ */
+const EXECUTED_AT = `CASE WHEN t.metadata->>'executed_at' ~ '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$' THEN t.metadata->>'executed_at' END`;
+
 const TRADES_SQL = `
   SELECT t.txn_id, t.txn_type, t.customer_id, t.symbol, t.txn_date::text AS txn_date, t.quantity, t.amount_usd,
          t.metadata->>'brokerage_bps' AS brokerage_bps, f.amount_usd AS broker_fee_usd,
@@ -29,7 +37,7 @@ const TRADES_SQL = `
     LEFT JOIN transactions r ON r.reverses_txn_id = t.txn_id
     LEFT JOIN broker_fees f ON f.source = t.source AND f.source_txn_id = t.source_txn_id
    WHERE t.txn_type IN ('buy_security', 'sell_security') AND ${inPairs('t')}
-   ORDER BY t.customer_id, t.symbol, t.txn_date, t.posted_at, t.txn_id`;
+   ORDER BY t.customer_id, t.symbol, t.txn_date, ${EXECUTED_AT} NULLS LAST, t.posted_at, t.txn_id`;
 
 const DERIVATIONS_SQL = `
   SELECT d.metadata->>'recost_of' AS recost_of, d.txn_id, d.txn_date::text AS txn_date, r.txn_id IS NOT NULL AS reversed,
