@@ -3,7 +3,7 @@ import { benchBulkPosting } from './bulk.js';
 import { entry, fundingEntry } from './fixtures.js';
 import { benchManualEntry } from './http.js';
 import { benchRecost } from './recost.js';
-import { benchReports, REPORTS, type ReportsResult } from './reports.js';
+import { benchReports, REPORTS } from './reports.js';
 
 /**
  * `pnpm bench`: (a) manual entry over HTTP, 16 clients for 15 s, for two mixes of entries; (b) bulk posting of 100k
@@ -16,14 +16,19 @@ import { benchReports, REPORTS, type ReportsResult } from './reports.js';
 const which = process.argv[2] ?? 'all';
 const round = (n: number) => Math.round(n).toLocaleString('en-US');
 
-async function withDatabase<T>(run: (db: Awaited<ReturnType<typeof createTestDatabase>>) => Promise<T>): Promise<T> {
-  // As production runs: the processes and the bulk poster connect as a role that owns nothing.
-  const database = await createTestDatabase({ poolMax: 4, runtimeRole: true });
+/** `count` throwaway databases at once (books compared side by side). As production runs: the processes and the bulk poster connect as a role that owns nothing. */
+async function withDatabases<T>(count: number, run: (dbs: Array<Awaited<ReturnType<typeof createTestDatabase>>>) => Promise<T>): Promise<T> {
+  const databases = [];
   try {
-    return await run(database);
+    for (let i = 0; i < count; i += 1) databases.push(await createTestDatabase({ poolMax: 4, runtimeRole: true }));
+    return await run(databases);
   } finally {
-    await database.drop();
+    for (const database of databases) await database.drop();
   }
+}
+
+function withDatabase<T>(run: (db: Awaited<ReturnType<typeof createTestDatabase>>) => Promise<T>): Promise<T> {
+  return withDatabases(1, ([database]) => run(database!));
 }
 
 /** Funding is what operators enter by hand most; the mix adds trades (6 lines), income and tax. */
@@ -65,12 +70,8 @@ if (which === 'all' || which === 'recost') {
 if (which === 'all' || which === 'reports') {
   const sizes = (process.argv[3] ?? '10000').split(',').map(Number);
   if (sizes.some((n) => !Number.isSafeInteger(n) || n < 1)) throw new Error(`book sizes must be whole numbers, e.g. 10000,1000000: ${process.argv[3]}`);
-  const results: ReportsResult[] = [];
-  for (const size of sizes) {
-    const r = await withDatabase((db) => benchReports(db, size));
-    console.log(`firm reports: ${round(r.transactions)} transactions posted in bulk in ${r.loadSeconds.toFixed(1)} s`);
-    results.push(r);
-  }
+  const results = await withDatabases(sizes.length, (databases) => benchReports(databases, sizes));
+  for (const r of results) console.log(`firm reports: ${round(r.transactions)} transactions posted in bulk in ${r.loadSeconds.toFixed(1)} s`);
   const [smallest] = results;
   const header = ['report', ...results.map((r) => `${round(r.transactions)} txns, median ms`), ...(results.length > 1 ? ['largest ÷ smallest (target ≤ 1.5)'] : [])];
   console.log(`| ${header.join(' | ')} |\n|${header.map(() => '---').join('|')}|`);
