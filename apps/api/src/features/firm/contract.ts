@@ -117,7 +117,7 @@ export const schemas: Record<string, JsonSchema> = {
       recent: {
         type: 'array',
         maxItems: RECENT_TXNS_MAX,
-        description: `The ${RECENT_TXNS_MAX} newest transactions of the window: latest txn_date first, then latest posted.`,
+        description: `The ${RECENT_TXNS_MAX} newest transactions of the window: latest txn_date first, then txn_id descending (posting order for the UUIDv7 ids the api makes).`,
         items: ref('RecentTxn'),
       },
     },
