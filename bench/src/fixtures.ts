@@ -34,7 +34,8 @@ export function entry(i: number, customers: number): EntryRequest {
   return (MIX[0] as (typeof MIX)[number])[1](i, customerId(i, customers));
 }
 
-export function drafts(count: number, customers: number): TransactionDraft[] {
+/** `count` drafts of the mix, numbered from `first` (so a large book can be posted a slice at a time). */
+export function drafts(count: number, customers: number, first = 0): TransactionDraft[] {
   const policy = { customerFeeBps: new Decimal(22) };
-  return Array.from({ length: count }, (_, i) => draftFromEntry(entry(i, customers), v7(), policy));
+  return Array.from({ length: count }, (_, i) => draftFromEntry(entry(first + i, customers), v7(), policy));
 }

@@ -80,13 +80,16 @@ export interface Scenario {
   entry: (i: number, customers: number) => EntryRequest;
 }
 
-/** Manual entry over HTTP against the built API: `connections` clients for `seconds`. */
-export async function benchManualEntry(
-  database: TestDatabase,
-  scenario: Scenario,
-  { connections = 16, seconds = 15, customers = 200 } = {},
-): Promise<HttpResult> {
-  for (let i = 0; i < customers; i += 1) await upsertCustomer(database.db, customerId(i, customers), {});
+export interface RunningApi {
+  baseUrl: string;
+  pid: number | undefined;
+  ledgerToken: string;
+  adminToken: string;
+}
+
+/** The built API (apps/api/dist) as a process of its own on the bench's database, for the time of `run`. */
+export async function withApi<T>(database: TestDatabase, run: (api: RunningApi) => Promise<T>): Promise<T> {
+  const ledgerToken = randomBytes(24).toString('hex');
   const adminToken = randomBytes(24).toString('hex');
   const port = 18_000 + Math.floor(Math.random() * 1_000);
   // BENCH_API_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the api under load.
@@ -98,7 +101,7 @@ export async function benchManualEntry(
       LEDGER_DB_URL: database.runtime!.url,
       LEDGER_MIGRATION_DB_URL: database.url,
       PORT: String(port),
-      LEDGER_TOKEN: randomBytes(24).toString('hex'),
+      LEDGER_TOKEN: ledgerToken,
       LEDGER_ADMIN_TOKEN: adminToken,
       DB_POOL_MAX: '20',
       LOG_LEVEL: 'info',
@@ -108,8 +111,23 @@ export async function benchManualEntry(
   const baseUrl = `http://127.0.0.1:${port}`;
   try {
     await waitUntilReady(baseUrl, 30_000);
+    return await run({ baseUrl, pid: api.pid, ledgerToken, adminToken });
+  } finally {
+    api.kill('SIGTERM');
+    await new Promise((resolve) => api.once('exit', resolve));
+  }
+}
+
+/** Manual entry over HTTP against the built API: `connections` clients for `seconds`. */
+export async function benchManualEntry(
+  database: TestDatabase,
+  scenario: Scenario,
+  { connections = 16, seconds = 15, customers = 200 } = {},
+): Promise<HttpResult> {
+  for (let i = 0; i < customers; i += 1) await upsertCustomer(database.db, customerId(i, customers), {});
+  return withApi(database, async ({ baseUrl, pid, adminToken }) => {
     let sequence = 0;
-    const cpuBefore = cpuSnapshot(api.pid);
+    const cpuBefore = cpuSnapshot(pid);
     const result = await autocannon({
       url: `${baseUrl}/v1/transactions`,
       connections,
@@ -126,7 +144,7 @@ export async function benchManualEntry(
         },
       ],
     });
-    const cpuAfter = cpuSnapshot(api.pid);
+    const cpuAfter = cpuSnapshot(pid);
     const perTransaction = (before: number, after: number) => Math.round(((after - before) * 1000 * 100) / result['2xx']) / 100;
     return {
       scenario: scenario.name,
@@ -141,8 +159,5 @@ export async function benchManualEntry(
       non2xx: result.non2xx,
       errors: result.errors,
     };
-  } finally {
-    api.kill('SIGTERM');
-    await new Promise((resolve) => api.once('exit', resolve));
-  }
+  });
 }

@@ -3,24 +3,32 @@ import { benchBulkPosting } from './bulk.js';
 import { entry, fundingEntry } from './fixtures.js';
 import { benchManualEntry } from './http.js';
 import { benchRecost } from './recost.js';
+import { benchReports, REPORTS } from './reports.js';
 
 /**
  * `pnpm bench`: (a) manual entry over HTTP, 16 clients for 15 s, for two mixes of entries; (b) bulk posting of 100k
  * transactions through the batch API; (c) recost of 100k pending trades and a full re-cost of the
- * same history. Each on a throwaway database. Targets on a 2-core machine: (a) ≥ 2,000
- * transactions/s, (b) ≥ 100,000 journal lines/s, (c) ≥ 20,000 trades/s each.
+ * same history; (d) the firm reports' latency on books of each size given (`bench reports
+ * 10000,1000000`; `all` runs 10,000 only, the 1M book takes minutes to post). Each on a throwaway
+ * database. Targets on a 2-core machine: (a) ≥ 2,000 transactions/s, (b) ≥ 100,000 journal
+ * lines/s, (c) ≥ 20,000 trades/s each, (d) every report on the largest book within 1.5× of the smallest.
  */
 const which = process.argv[2] ?? 'all';
 const round = (n: number) => Math.round(n).toLocaleString('en-US');
 
-async function withDatabase<T>(run: (db: Awaited<ReturnType<typeof createTestDatabase>>) => Promise<T>): Promise<T> {
-  // As production runs: the processes and the bulk poster connect as a role that owns nothing.
-  const database = await createTestDatabase({ poolMax: 4, runtimeRole: true });
+/** `count` throwaway databases at once (books compared side by side). As production runs: the processes and the bulk poster connect as a role that owns nothing. */
+async function withDatabases<T>(count: number, run: (dbs: Array<Awaited<ReturnType<typeof createTestDatabase>>>) => Promise<T>): Promise<T> {
+  const databases = [];
   try {
-    return await run(database);
+    for (let i = 0; i < count; i += 1) databases.push(await createTestDatabase({ poolMax: 4, runtimeRole: true }));
+    return await run(databases);
   } finally {
-    await database.drop();
+    for (const database of databases) await database.drop();
   }
+}
+
+function withDatabase<T>(run: (db: Awaited<ReturnType<typeof createTestDatabase>>) => Promise<T>): Promise<T> {
+  return withDatabases(1, ([database]) => run(database!));
 }
 
 /** Funding is what operators enter by hand most; the mix adds trades (6 lines), income and tax. */
@@ -58,4 +66,18 @@ if (which === 'all' || which === 'recost') {
       `full re-cost of the same history (every recosted_at nulled): ${r.fullRecostSeconds.toFixed(2)} s, ${round(r.fullRecostTradesPerSecond)} trades/s ` +
       `(target ≥ 20,000 trades/s each); raw COPY of the trades' journal lines into a bare table here: ${round(r.rawCopyLinesPerSecond)} lines/s`,
   );
+}
+if (which === 'all' || which === 'reports') {
+  const sizes = (process.argv[3] ?? '10000').split(',').map(Number);
+  if (sizes.some((n) => !Number.isSafeInteger(n) || n < 1)) throw new Error(`book sizes must be whole numbers, e.g. 10000,1000000: ${process.argv[3]}`);
+  const results = await withDatabases(sizes.length, (databases) => benchReports(databases, sizes));
+  for (const r of results) console.log(`firm reports: ${round(r.transactions)} transactions posted in bulk in ${r.loadSeconds.toFixed(1)} s`);
+  const [smallest] = results;
+  const header = ['report', ...results.map((r) => `${round(r.transactions)} txns, median ms`), ...(results.length > 1 ? ['largest ÷ smallest (target ≤ 1.5)'] : [])];
+  console.log(`| ${header.join(' | ')} |\n|${header.map(() => '---').join('|')}|`);
+  for (const [name] of REPORTS) {
+    const times = results.map((r) => r.medianMs.get(name) as number);
+    const ratio = results.length > 1 ? [((times.at(-1) as number) / (smallest?.medianMs.get(name) as number)).toFixed(2)] : [];
+    console.log(`| ${[name, ...times.map((t) => t.toFixed(1)), ...ratio].join(' | ')} |`);
+  }
 }

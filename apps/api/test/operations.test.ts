@@ -22,7 +22,7 @@ function withHandlers(change: (handlers: Record<string, unknown>) => void): Feat
       ? {
           ...feature,
           handlers: () => {
-            const handlers: Record<string, () => undefined> = { getFirmAccounts: ok, getTrialBalance: ok };
+            const handlers: Record<string, () => undefined> = { getFirmAccounts: ok, getTrialBalance: ok, getFirmSummary: ok, getFirmEarnings: ok };
             change(handlers);
             return handlers;
           },
@@ -43,8 +43,8 @@ describe('the operation table', () => {
   });
 
   it('refuses to start when a handler serves no operation of the document', () => {
-    expect(() => operationRouter(apiDocument, withHandlers((h) => (h.getFirmEarnings = ok)), context)).to.throw(
-      /handler getFirmEarnings serves no operation of the document/,
+    expect(() => operationRouter(apiDocument, withHandlers((h) => (h.getFirmForecast = ok)), context)).to.throw(
+      /handler getFirmForecast serves no operation of the document/,
     );
   });
 

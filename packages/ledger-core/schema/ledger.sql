@@ -50,6 +50,14 @@ CREATE FUNCTION public.ledger_after_lines_inserted() RETURNS trigger
           SET debit_total = a.debit_total + excluded.debit_total,
               credit_total = a.credit_total + excluded.credit_total,
               line_count = a.line_count + excluded.line_count;
+      INSERT INTO account_daily_totals AS d (account_code, day, posting_kind, slot, debit_total, credit_total, line_count)
+        SELECT account_code, txn_date, coalesce(posting_kind, ''), (pg_backend_pid() % 16)::smallint, sum(debit), sum(credit), count(*)
+          FROM new_lines GROUP BY account_code, txn_date, coalesce(posting_kind, '')
+         ORDER BY account_code, txn_date, coalesce(posting_kind, '')
+        ON CONFLICT (account_code, day, posting_kind, slot) DO UPDATE
+          SET debit_total = d.debit_total + excluded.debit_total,
+              credit_total = d.credit_total + excluded.credit_total,
+              line_count = d.line_count + excluded.line_count;
       RETURN NULL;
     END $$;
 
@@ -86,6 +94,13 @@ CREATE FUNCTION public.ledger_after_transactions_inserted() RETURNS trigger
           USING ERRCODE = 'foreign_key_violation', CONSTRAINT = 'ledger_reversed_transaction_known';
       END IF;
       INSERT INTO ledger_commit_checks (xid) VALUES (pg_current_xact_id()) ON CONFLICT DO NOTHING;
+      -- Rows locked in key order, so concurrent posters never deadlock.
+      INSERT INTO transaction_daily_totals AS d (day, txn_type, slot, txn_count, amount_usd_total)
+        SELECT txn_date, txn_type, (pg_backend_pid() % 16)::smallint, count(*), sum(amount_usd)
+          FROM new_txns GROUP BY txn_date, txn_type ORDER BY txn_date, txn_type
+        ON CONFLICT (day, txn_type, slot) DO UPDATE
+          SET txn_count = d.txn_count + excluded.txn_count,
+              amount_usd_total = d.amount_usd_total + excluded.amount_usd_total;
       RETURN NULL;
     END $$;
 
@@ -158,6 +173,21 @@ CREATE FUNCTION public.ledger_guard_account_totals() RETURNS trigger
 COMMENT ON FUNCTION public.ledger_guard_account_totals() IS 'Refuses UPDATE and DELETE of account_totals, except the UPDATE made one trigger level down by ledger_after_lines_inserted: totals move only with posted journal lines.';
 
 --
+-- Name: ledger_guard_daily_totals(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.ledger_guard_daily_totals() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+    BEGIN
+      IF TG_OP = 'UPDATE' AND pg_trigger_depth() > 1 THEN
+        RETURN NEW;
+      END IF;
+      RAISE EXCEPTION '% on % is refused: daily totals move only with posted transactions and lines', TG_OP, TG_TABLE_NAME
+        USING ERRCODE = 'insufficient_privilege', CONSTRAINT = 'ledger_append_only';
+    END $$;
+
+--
 -- Name: ledger_guard_transaction_update(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -195,6 +225,40 @@ CREATE FUNCTION public.ledger_refuse_change() RETURNS trigger
 --
 
 COMMENT ON FUNCTION public.ledger_refuse_change() IS 'Refuses any change it is attached to (ledger_append_only): the journal is append-only, and rows other rows name (accounts, customers, transactions) are never deleted nor re-keyed, which is why no foreign key is needed to guard them. Corrections are reversing entries.';
+
+--
+-- Name: account_daily_totals; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.account_daily_totals (
+    account_code text NOT NULL,
+    day date NOT NULL,
+    posting_kind text NOT NULL,
+    slot smallint NOT NULL,
+    debit_total numeric DEFAULT 0 NOT NULL,
+    credit_total numeric DEFAULT 0 NOT NULL,
+    line_count bigint DEFAULT 0 NOT NULL,
+    CONSTRAINT account_daily_totals_credit_total_finite CHECK (((credit_total > '-Infinity'::numeric) AND (credit_total < 'Infinity'::numeric))),
+    CONSTRAINT account_daily_totals_debit_total_finite CHECK (((debit_total > '-Infinity'::numeric) AND (debit_total < 'Infinity'::numeric)))
+);
+
+--
+-- Name: TABLE account_daily_totals; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.account_daily_totals IS 'Per account, txn_date and posting kind: the debits, credits and line count posted (account_totals by day). Moved only by ledger_after_lines_inserted, in the statement that posts the lines; a day only grows. Read summed over slots; a balance at the end of a day is the sum of the days up to it.';
+
+--
+-- Name: COLUMN account_daily_totals.posting_kind; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.account_daily_totals.posting_kind IS 'The lines'' posting_kind; '''' for lines without one.';
+
+--
+-- Name: COLUMN account_daily_totals.slot; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.account_daily_totals.slot IS 'pg_backend_pid() % 16 of the posting session, as account_totals.slot.';
 
 --
 -- Name: account_totals; Type: TABLE; Schema: public; Owner: -
@@ -726,6 +790,31 @@ COMMENT ON COLUMN public.remittances.remitted_on IS 'The remittance''s date (FY,
 COMMENT ON COLUMN public.remittances.status_history IS '[{status, at}]: each status the ledger saw, at the order''s updated_at.';
 
 --
+-- Name: transaction_daily_totals; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.transaction_daily_totals (
+    day date NOT NULL,
+    txn_type text NOT NULL,
+    slot smallint NOT NULL,
+    txn_count bigint DEFAULT 0 NOT NULL,
+    amount_usd_total numeric DEFAULT 0 NOT NULL,
+    CONSTRAINT transaction_daily_totals_amount_usd_total_finite CHECK (((amount_usd_total > '-Infinity'::numeric) AND (amount_usd_total < 'Infinity'::numeric)))
+);
+
+--
+-- Name: TABLE transaction_daily_totals; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.transaction_daily_totals IS 'Per txn_date and txn_type: the transactions posted and their amount_usd. Moved only by ledger_after_transactions_inserted, in the statement that posts them. Read summed over slots.';
+
+--
+-- Name: COLUMN transaction_daily_totals.slot; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.transaction_daily_totals.slot IS 'pg_backend_pid() % 16 of the posting session, as account_totals.slot.';
+
+--
 -- Name: transactions; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -834,6 +923,13 @@ COMMENT ON COLUMN public.transactions.request_hash IS 'Fingerprint (sha256 of th
 COMMENT ON COLUMN public.transactions.created_xid IS 'The database transaction that posted this transaction, stamped by the database and never given (ledger_posting_stamp), so no caller can hide a transaction from the commit check. Journal lines may be added only by this same database transaction.';
 
 --
+-- Name: account_daily_totals account_daily_totals_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.account_daily_totals
+    ADD CONSTRAINT account_daily_totals_pkey PRIMARY KEY (account_code, day, posting_kind, slot);
+
+--
 -- Name: account_totals account_totals_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -923,6 +1019,13 @@ ALTER TABLE ONLY public.recost_flags
 
 ALTER TABLE ONLY public.remittances
     ADD CONSTRAINT remittances_pkey PRIMARY KEY (order_id);
+
+--
+-- Name: transaction_daily_totals transaction_daily_totals_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.transaction_daily_totals
+    ADD CONSTRAINT transaction_daily_totals_pkey PRIMARY KEY (day, txn_type, slot);
 
 --
 -- Name: transactions transactions_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1083,6 +1186,18 @@ CREATE INDEX transactions_txn_date_idx ON public.transactions USING btree (txn_d
 CREATE INDEX transactions_type_idx ON public.transactions USING btree (txn_type, txn_date);
 
 --
+-- Name: account_daily_totals account_daily_totals_guard; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER account_daily_totals_guard BEFORE DELETE OR UPDATE ON public.account_daily_totals FOR EACH ROW EXECUTE FUNCTION public.ledger_guard_daily_totals();
+
+--
+-- Name: account_daily_totals account_daily_totals_no_truncate; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER account_daily_totals_no_truncate BEFORE TRUNCATE ON public.account_daily_totals FOR EACH STATEMENT EXECUTE FUNCTION public.ledger_refuse_change();
+
+--
 -- Name: account_totals account_totals_guard; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -1215,6 +1330,18 @@ CREATE CONSTRAINT TRIGGER ledger_commit_checks_balanced AFTER INSERT ON public.l
 COMMENT ON TRIGGER ledger_commit_checks_balanced ON public.ledger_commit_checks IS 'DEFERRABLE INITIALLY DEFERRED: the balance is judged at COMMIT, once all lines are written (by one statement or several). The guarantee behind "debits equal credits": whatever wrote the rows.';
 
 --
+-- Name: transaction_daily_totals transaction_daily_totals_guard; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER transaction_daily_totals_guard BEFORE DELETE OR UPDATE ON public.transaction_daily_totals FOR EACH ROW EXECUTE FUNCTION public.ledger_guard_daily_totals();
+
+--
+-- Name: transaction_daily_totals transaction_daily_totals_no_truncate; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER transaction_daily_totals_no_truncate BEFORE TRUNCATE ON public.transaction_daily_totals FOR EACH STATEMENT EXECUTE FUNCTION public.ledger_refuse_change();
+
+--
 -- Name: transactions transactions_after_insert; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -1261,6 +1388,13 @@ CREATE TRIGGER transactions_no_truncate BEFORE TRUNCATE ON public.transactions F
 --
 
 COMMENT ON TRIGGER transactions_no_truncate ON public.transactions IS 'TRUNCATE skips row triggers, so it is refused on its own.';
+
+--
+-- Name: account_daily_totals account_daily_totals_account_code_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.account_daily_totals
+    ADD CONSTRAINT account_daily_totals_account_code_fkey FOREIGN KEY (account_code) REFERENCES public.accounts(account_code);
 
 --
 -- Name: account_totals account_totals_account_code_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

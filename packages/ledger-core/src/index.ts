@@ -106,9 +106,19 @@ export type { CashRequestChange, CashRequestFilter, CashRequestStore } from './u
 export { CUSTOMER_REFERENCES, type CustomerInput, type CustomerReference, type CustomerRow } from './store/columns/customers.js';
 export type { JournalLineRow, StoredJournalLine } from './store/columns/journal-lines.js';
 export type { StoredTransaction, TransactionRecord, TransactionSummary } from './store/columns/transactions.js';
-export { accountTotals, trialBalance, type AccountTotal } from './store/accounts.js';
 export { customerIdByReference, findCustomers, listCustomers, upsertCustomer } from './store/customers.js';
 export { INDIA_SYNC_LOCK_KEY, withIndiaSyncLock } from './store/india-sync-lock.js';
+export { accountTotals, trialBalance, type AccountTotal, type AsOf } from './store/accounts.js';
+export { firmEarnings, firmSummary, type FirmEarnings, type FirmSummary, type RecentTxn, type TypeTotal } from './store/firm-reports.js';
+export {
+  EARNINGS_SOURCES,
+  FLOW_DAYS_MAX,
+  RECENT_TXNS_MAX,
+  type Earnings,
+  type EarningsSource,
+  type Flow,
+  type ReportWindow,
+} from './domain/firm-reports.js';
 export { insertHoldingsSnapshots, latestHoldingsSnapshot, portfolioSnapshot, savePortfolioSnapshots } from './store/snapshots.js';
 export type { HoldingsSnapshot, HoldingsSnapshotRow, PortfolioSnapshot, PortfolioSnapshotRow, SnapshotPosition, SnapshotUpstream } from './store/columns/snapshots.js';
 export {

@@ -9,6 +9,8 @@ const CHECK_VIOLATION = '23514';
 
 /** Every ledger table's numeric column, each of which must refuse NaN and ±Infinity. */
 const NUMERIC_COLUMNS = [
+  'account_daily_totals.credit_total',
+  'account_daily_totals.debit_total',
   'account_totals.credit_total',
   'account_totals.debit_total',
   'broker_fees.amount_usd',
@@ -22,6 +24,7 @@ const NUMERIC_COLUMNS = [
   'dividend_events.wht_usd',
   'journal_lines.credit',
   'journal_lines.debit',
+  'transaction_daily_totals.amount_usd_total',
   'transactions.amount_usd',
   'transactions.fx_rate',
   'transactions.original_amount',
@@ -279,6 +282,8 @@ describe('amounts in the database (raw SQL as the runtime role)', function () {
         ['journal_lines', 'journal_lines_credit_finite'],
         ['account_totals', 'account_totals_debit_total_finite'],
         ['account_totals', 'account_totals_credit_total_finite'],
+        ['account_daily_totals', 'account_daily_totals_debit_total_finite'],
+        ['account_daily_totals', 'account_daily_totals_credit_total_finite'],
       ];
       for (const amount of ['NaN', 'Infinity']) {
         await expectRefused(async () => {

@@ -14,6 +14,8 @@ const READ_ONLY_FOR_RUNTIME: Record<string, string> = {
   accounts: 'the chart of accounts changes only by migration: a new account is a migration',
   account_totals: 'moved only by the journal_lines insert check, a SECURITY DEFINER function (20261122)',
   ledger_commit_checks: 'written only by the SECURITY DEFINER insert checks and the commit check (20261122)',
+  account_daily_totals: 'moved only by the journal_lines insert check, a SECURITY DEFINER function (20261206)',
+  transaction_daily_totals: 'moved only by the transactions insert check, a SECURITY DEFINER function (20261206)',
 };
 
 interface TablePrivileges {

@@ -52,7 +52,7 @@ describe('the runtime role (a non-owner LEDGER_DB_URL)', function () {
     expect(await runtimeRoleProblems(runtime)).to.deep.equal([]);
     const ownerProblems = await runtimeRoleProblems(t.db);
     expect(ownerProblems[0]).to.equal('is a superuser');
-    expect(ownerProblems[1]).to.match(/^owns account_totals, accounts, broker_fees, cash_requests, customers, journal_lines, ledger_commit_checks, recost_flags, transactions/);
+    expect(ownerProblems[1]).to.match(/^owns account_daily_totals, account_totals, accounts, broker_fees, cash_requests, customers, holdings_snapshots, journal_lines, ledger_commit_checks, portfolio_snapshots, recost_flags, transaction_daily_totals, transactions/);
   });
 
   it('cannot disable, drop or replace a ledger check, nor turn triggers off for its session', async () => {
@@ -177,6 +177,9 @@ describe('openLedgerDatabase (how a process opens its book)', function () {
       '20261126_comment_the_schema',
       '20261129_add_recost',
       '20261130_create_cash_requests',
+      '20261201_add_customer_upstream_references',
+      '20261202_create_portfolio_snapshots',
+      '20261206_add_daily_totals',
     ]);
     for (const { db } of started) expect(await runtimeRoleProblems(db)).to.deep.equal([]);
   });

@@ -1,17 +1,21 @@
-/** Account codes the posting rules use; the chart itself (names, types) lives in the database. */
+/** Account codes the posting rules and the firm reports use; the chart itself (names, types) lives in the database. */
 export const ACCOUNT = {
   operatingBankUsd: '1010',
   operatingBankAed: '1020',
   omnibusCash: '1100',
   custodyEquities: '1200',
+  custodyBonds: '1210',
   fxReceivable: '1300',
   customerWalletUsd: '2010',
   customerWalletAed: '2020',
   securitiesLiabilityEquities: '2100',
   payableToBroker: '2340',
   brokerageRevenue: '4010',
+  custodyFeeRevenue: '4020',
   fxSpreadRevenue: '4030',
+  partnerRevenue: '4040',
   brokerageCost: '5010',
+  remittanceFees: '5030',
 } as const;
 export type AccountCode = string;
 

@@ -17,11 +17,17 @@ export interface AccountTotal {
   line_count: number;
 }
 
+/** When to read balances: now, or as they stood at the end of a day (YYYY-MM-DD). */
+export interface AsOf {
+  asOf?: string;
+}
+
 /**
- * The chart of accounts with running totals, read from the maintained aggregate (a handful of
- * rows per account) rather than the journal.
+ * The chart of accounts with running totals, read from the maintained aggregates rather than the
+ * journal: now from account_totals (a handful of rows per account), at the end of `asOf` from the
+ * days up to it in account_daily_totals (rows grow with days and posting kinds, not with the journal).
  */
-export async function accountTotals(db: Knex): Promise<AccountTotal[]> {
+export async function accountTotals(db: Knex, { asOf }: AsOf = {}): Promise<AccountTotal[]> {
   const rows: Array<{
     account_code: string;
     name: string;
@@ -31,7 +37,10 @@ export async function accountTotals(db: Knex): Promise<AccountTotal[]> {
     credit: string;
     line_count: string;
   }> = await db('accounts as a')
-    .leftJoin('account_totals as x', 'x.account_code', 'a.account_code')
+    .modify((q) => {
+      if (asOf === undefined) q.leftJoin('account_totals as x', 'x.account_code', 'a.account_code');
+      else q.leftJoin('account_daily_totals as x', (on) => on.on('x.account_code', 'a.account_code').andOn('x.day', '<=', db.raw('?::date', [asOf])));
+    })
     .groupBy('a.account_code')
     .orderBy('a.account_code')
     .select(
@@ -59,8 +68,8 @@ export async function accountTotals(db: Knex): Promise<AccountTotal[]> {
 }
 
 /** Trial balance: each account's balance in the debit or credit column, and both totals. */
-export async function trialBalance(db: Knex) {
-  const accounts = await accountTotals(db);
+export async function trialBalance(db: Knex, asOf: AsOf = {}) {
+  const accounts = await accountTotals(db, asOf);
   const rows = accounts.map((a) => {
     const net = new Decimal(a.net);
     return {

@@ -9,6 +9,7 @@ import * as addCustomerUpstreamReferences from '../migrations/20261201_add_custo
 import * as createPortfolioSnapshots from '../migrations/20261202_create_portfolio_snapshots.js';
 import * as createRemittances from '../migrations/20261204_create_remittances.js';
 import * as createDividendEvents from '../migrations/20261205_create_dividend_events.js';
+import * as addDailyTotals from '../migrations/20261206_add_daily_totals.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -27,6 +28,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261202_create_portfolio_snapshots', createPortfolioSnapshots],
   ['20261204_create_remittances', createRemittances],
   ['20261205_create_dividend_events', createDividendEvents],
+  ['20261206_add_daily_totals', addDailyTotals],
 ];
 
 const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /** The ledger's tables: a role that owns any of them can switch the ledger's checks off. */
-const LEDGER_TABLES = ['accounts', 'customers', 'transactions', 'journal_lines', 'account_totals', 'ledger_commit_checks', 'broker_fees', 'recost_flags', 'cash_requests', 'holdings_snapshots', 'portfolio_snapshots', 'remittances', 'dividend_events'];
+const LEDGER_TABLES = ['accounts', 'customers', 'transactions', 'journal_lines', 'account_totals', 'ledger_commit_checks', 'broker_fees', 'recost_flags', 'cash_requests', 'holdings_snapshots', 'portfolio_snapshots', 'remittances', 'dividend_events', 'account_daily_totals', 'transaction_daily_totals'];
 
 /**
  * What the role the service runs as may do, and nothing more: read the books; write only by
