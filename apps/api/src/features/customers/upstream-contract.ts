@@ -152,9 +152,9 @@ export const schemas: Record<string, JsonSchema> = {
 };
 
 const customer = paramRef('CustomerIdPath');
-const afterId: Parameter = { name: 'after_id', in: 'query', description: 'Orders strictly after this order id (the broker’s cursor).', schema: { type: 'string', minLength: 1, maxLength: 128, pattern: PATTERNS.printable.pattern } };
+const afterId: Parameter = { name: 'after_id', in: 'query', description: 'Orders strictly after this order id (the broker’s cursor).', schema: { type: 'string', minLength: 1, maxLength: 128, pattern: PATTERNS.printable.pattern, examples: ['ORD-1'] } };
 const pageLimit: Parameter = { name: 'limit', in: 'query', description: `At most this many orders (1 to ${USBROKER_PAGE_LIMIT_MAX}).`, schema: { type: 'integer', minimum: 1, maximum: USBROKER_PAGE_LIMIT_MAX, default: USBROKER_PAGE_LIMIT_MAX } };
-const month: Parameter = { name: 'month', in: 'query', description: 'The month, YYYY-MM; absent: the current month (UTC).', schema: { type: 'string', pattern: '^(19|20|21)[0-9]{2}-(0[1-9]|1[0-2])$' } };
+const month: Parameter = { name: 'month', in: 'query', description: 'The month, YYYY-MM; absent: the current month (UTC).', schema: { type: 'string', pattern: '^(19|20|21)[0-9]{2}-(0[1-9]|1[0-2])$', examples: ['2026-01'] } };
 
 const RAW = 'India book: read live from usbroker, never stored. On the UAE book, or for a customer without a broker account, 200 with `available` false and empty data.';
 
