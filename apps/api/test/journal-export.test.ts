@@ -17,14 +17,23 @@ function parseCsv(text: string): string[][] {
   let quoted = false;
   for (let i = 0; i < text.length; i += 1) {
     const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), (i += 1);
-      else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(field), (field = '');
-    else if (c === '\r' && text[i + 1] === '\n') row.push(field), rows.push(row), (row = []), (field = ''), (i += 1);
-    else field += c;
+    if (quoted && c === '"' && text[i + 1] === '"') {
+      field += '"';
+      i += 1;
+    } else if (c === '"') {
+      quoted = !quoted;
+    } else if (!quoted && c === ',') {
+      row.push(field);
+      field = '';
+    } else if (!quoted && c === '\r' && text[i + 1] === '\n') {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+      i += 1;
+    } else {
+      field += c;
+    }
   }
   return rows;
 }
@@ -74,8 +83,8 @@ describe('GET /v1/journal/export', () => {
 
   it('a reversal names what it reverses; free text is kept to one line without comment marks', async () => {
     const text = (await exported()).text;
-    expect(text).to.match(/\n2026-01-14 \([0-9a-f-]{36}\) reversal C-1\n    ; source: ledger, source_txn_id: reversal:[0-9a-f-]{36}, reverses: [0-9a-f-]{36}\n/);
-    expect(text).to.include(`2026-02-01 (${tricky}) deposit C-2 | line one line two, a "quoted", part with spaces\n    ; source: manual, source_txn_id: odd \"key\"\n`);
+    expect(text).to.match(/\n2026-01-14 \([0-9a-f-]{36}\) reversal C-1\n {4}; source: ledger, source_txn_id: reversal:[0-9a-f-]{36}, reverses: [0-9a-f-]{36}\n/);
+    expect(text).to.include(`2026-02-01 (${tricky}) deposit C-2 | line one line two, a "quoted", part with spaces\n    ; source: manual, source_txn_id: odd "key"\n`);
   });
 
   it('hledger balance over the export gives every account’s debit − credit of /v1/firm/accounts', async function () {
