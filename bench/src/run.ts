@@ -1,5 +1,6 @@
 import { createTestDatabase } from '@ledger/core/testing';
 import { benchBulkPosting } from './bulk.js';
+import { benchCustomerViews } from './customer-views.js';
 import { entry, fundingEntry } from './fixtures.js';
 import { benchManualEntry } from './http.js';
 import { benchRecost } from './recost.js';
@@ -7,8 +8,10 @@ import { benchRecost } from './recost.js';
 /**
  * `pnpm bench`: (a) manual entry over HTTP, 16 clients for 15 s, for two mixes of entries; (b) bulk posting of 100k
  * transactions through the batch API; (c) recost of 100k pending trades and a full re-cost of the
- * same history. Each on a throwaway database. Targets on a 2-core machine: (a) ≥ 2,000
- * transactions/s, (b) ≥ 100,000 journal lines/s, (c) ≥ 20,000 trades/s each.
+ * same history; (d, `customers`, not in `all`: minutes) one customer's views and the journal export in a
+ * book of 10,000 then 1,000,000 transactions. Each on a throwaway database. Targets on a 2-core machine: (a) ≥ 2,000
+ * transactions/s, (b) ≥ 100,000 journal lines/s, (c) ≥ 20,000 trades/s each, (d) view latency and the
+ * export's peak memory flat from 10k to 1M.
  */
 const which = process.argv[2] ?? 'all';
 const round = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -58,4 +61,16 @@ if (which === 'all' || which === 'recost') {
       `full re-cost of the same history (every recosted_at nulled): ${r.fullRecostSeconds.toFixed(2)} s, ${round(r.fullRecostTradesPerSecond)} trades/s ` +
       `(target ≥ 20,000 trades/s each); raw COPY of the trades' journal lines into a bare table here: ${round(r.rawCopyLinesPerSecond)} lines/s`,
   );
+}
+if (which === 'customers') {
+  const sizes = (process.argv[3] ?? '10000,1000000').split(',').map(Number);
+  const measurements = await withDatabase((db) => benchCustomerViews(db, sizes));
+  for (const m of measurements) {
+    console.log(
+      `book of ${round(m.transactions)} transactions (${round(m.journalLines)} journal lines): one customer's views (200 transactions), p50 / p95 ms: ` +
+        m.views.map((v) => `${v.view} ${v.p50Ms} / ${v.p95Ms}`).join(', ') +
+        `; journal export (ledger format): ${round(m.exportBytes / 1_048_576)} MiB in ${m.exportSeconds.toFixed(1)} s, ${round(m.exportLinesPerSecond)} journal lines/s, ` +
+        `api resident memory ${round(m.apiRssBeforeMb)} MiB before, peak ${round(m.apiPeakRssMb)} MiB`,
+    );
+  }
 }
