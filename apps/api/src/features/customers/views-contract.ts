@@ -1,4 +1,4 @@
-import { CURRENCIES, EQUITY_CURVE_DAYS_MAX, STATEMENT_MOVEMENTS_MAX } from '@ledger/core';
+import { ACCOUNT_TYPES, CURRENCIES, EQUITY_CURVE_DAYS_MAX, STATEMENT_MOVEMENTS_MAX } from '@ledger/core';
 import { READ } from '../../openapi/security.js';
 import { PATTERNS } from '../../openapi/patterns.js';
 import { errorResponses, json, listEnvelope, nullable, object, paramRef, READ_ERRORS, ref } from '../../openapi/components.js';
@@ -191,7 +191,7 @@ export const schemas: Record<string, JsonSchema> = {
           {
             account_code: ref('AccountCode'),
             name: { type: 'string' },
-            account_type: { type: 'string' },
+            account_type: { type: 'string', enum: ACCOUNT_TYPES },
             debit: ref('Amount'),
             credit: ref('Amount'),
             debit_balance: ref('Amount'),
