@@ -4,7 +4,7 @@ import { Decimal, draftFromEntry, postTransactions } from '@ledger/core';
 import { expect } from 'chai';
 import { v7 as uuidv7 } from 'uuid';
 import { buildBook } from './customer-book.js';
-import { expectError, LEDGER_TOKEN, startApi, type TestApi } from './support.js';
+import { countRows, expectError, LEDGER_TOKEN, startApi, type TestApi } from './support.js';
 
 /** `hledger` on this machine (scripts/ensure-services.sh installs it where it can), or null. */
 const HLEDGER = spawnSync('hledger', ['--version'], { encoding: 'utf8' }).status === 0 ? 'hledger' : null;
@@ -108,8 +108,7 @@ describe('GET /v1/journal/export', () => {
     expect(reply.headers.get('content-type')).to.equal('text/csv; charset=utf-8');
     const [header, ...rows] = parseCsv(reply.text);
     expect(header).to.deep.equal(['txn_id', 'txn_date', 'txn_type', 'source', 'source_txn_id', 'customer_id', 'symbol', 'memo', 'reverses_txn_id', 'line_id', 'account_code', 'account_name', 'debit', 'credit']);
-    const [{ count }] = (await api.db('journal_lines').count({ count: '*' })) as Array<{ count: string }>;
-    expect(rows).to.have.length(Number(count));
+    expect(rows).to.have.length(await countRows(api.db, 'journal_lines'));
     const odd = rows.filter((r) => r[0] === tricky);
     expect(odd.map((r) => [r[4], r[7], r[10], r[12], r[13]])).to.deep.equal([
       ['odd,"key"', 'line one\nline two; a "quoted", part  with  spaces', '1100', '7.00', '0.00'],
