@@ -142,7 +142,7 @@ export {
   type EquityPoint,
   type StatementMovement,
 } from './store/customer-views.js';
-export { EXPORT_BATCH_ROWS, streamJournal, type ExportLine } from './store/journal-export.js';
+export { streamJournal, type ExportLine } from './store/journal-export.js';
 
 // The database: connection, schema, the runtime role's check.
 export { createDb, type Db, type DbOptions } from './store/db.js';
