@@ -1,4 +1,5 @@
-import { Decimal } from '@ledger/core';
+import { Decimal, draftFromEntry, postTransactions, STATEMENT_MOVEMENTS_MAX } from '@ledger/core';
+import { v7 as uuidv7 } from 'uuid';
 import { expect } from 'chai';
 import { buildBook, C1 } from './customer-book.js';
 import { expectError, startApi, type TestApi } from './support.js';
@@ -134,6 +135,10 @@ function describeBook(book: 'ENTITY_UAE' | 'ENTITY_IND_IFSC') {
         expect(body.points.at(-1)).to.deep.equal({ day: '2026-01-25', cash_usd: '666.83', cost_basis_usd: '500.00', total_usd: '1166.83' });
       });
 
+      it('a customer without activity has no points', async () => {
+        expect(await get(api, '/v1/customers/C-empty/equity_curve')).to.deep.equal({ customer_id: 'C-empty', from: null, to: null, points: [] });
+      });
+
       it('a window longer than ten years is refused with 400', async () => {
         expectError(await api.get(`${C1}/equity_curve?from=2000-01-01&to=2026-01-01`, { token: 'ledger' }), 400, 'validation_error');
       });
@@ -186,6 +191,20 @@ function describeBook(book: 'ENTITY_UAE' | 'ENTITY_IND_IFSC') {
         expect(body.activity).to.deep.equal({ transaction_count: 12, first_txn_date: '2026-01-10', last_txn_date: '2026-01-25', position_count: 2 });
         expect(body.links).to.deep.equal({ uaefeed: false, custodian: false, usbroker: false, remit: false });
       });
+    });
+
+    it(`a statement of more than ${STATEMENT_MOVEMENTS_MAX} movements is refused with 400, a shorter window answers`, async () => {
+      expect((await api.put('/v1/customers/C-busy', {})).status).to.equal(201);
+      const deposits = Array.from({ length: STATEMENT_MOVEMENTS_MAX + 1 }, (_, i) =>
+        draftFromEntry({ txn_type: 'deposit', customer_id: 'C-busy', source: 'manual', source_txn_id: `busy-${i}`, txn_date: i === 0 ? '2026-03-01' : '2026-03-02', amount_usd: '1.00' }, uuidv7(), {
+          customerFeeBps: new Decimal(22),
+        }),
+      );
+      expect((await postTransactions(api.db, deposits)).inserted).to.equal(STATEMENT_MOVEMENTS_MAX + 1);
+      expectError(await api.get('/v1/customers/C-busy/statement', { token: 'ledger' }), 400, 'validation_error');
+      const body = await get(api, '/v1/customers/C-busy/statement?from=2026-03-02');
+      expect(body).to.include({ opening_balance_usd: '1.00', closing_balance_usd: `${STATEMENT_MOVEMENTS_MAX + 1}.00` });
+      expect(body.movements).to.have.length(STATEMENT_MOVEMENTS_MAX);
     });
 
     it('every view of an unknown customer is 404 not_found', async () => {
