@@ -1,5 +1,6 @@
 import { createTestDatabase } from '@ledger/core/testing';
 import { benchBulkPosting } from './bulk.js';
+import { benchCustomerViews } from './customer-views.js';
 import { entry, fundingEntry } from './fixtures.js';
 import { benchManualEntry } from './http.js';
 import { benchRecost } from './recost.js';
@@ -9,9 +10,12 @@ import { benchReports, REPORTS } from './reports.js';
  * `pnpm bench`: (a) manual entry over HTTP, 16 clients for 15 s, for two mixes of entries; (b) bulk posting of 100k
  * transactions through the batch API; (c) recost of 100k pending trades and a full re-cost of the
  * same history; (d) the firm reports' latency on books of each size given (`bench reports
- * 10000,1000000`; `all` runs 10,000 only, the 1M book takes minutes to post). Each on a throwaway
- * database. Targets on a 2-core machine: (a) ≥ 2,000 transactions/s, (b) ≥ 100,000 journal
- * lines/s, (c) ≥ 20,000 trades/s each, (d) every report on the largest book within 1.5× of the smallest.
+ * 10000,1000000`; `all` runs 10,000 only, the 1M book takes minutes to post); (e, `customers`, not
+ * in `all`: minutes) one customer's views and the journal export in a book of 10,000 then 1,000,000
+ * transactions. Each on a throwaway database. Targets on a 2-core machine: (a) ≥ 2,000
+ * transactions/s, (b) ≥ 100,000 journal lines/s, (c) ≥ 20,000 trades/s each, (d) every report on
+ * the largest book within 1.5× of the smallest, (e) view latency and the export's peak memory flat
+ * from 10k to 1M.
  */
 const which = process.argv[2] ?? 'all';
 const round = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -79,5 +83,15 @@ if (which === 'all' || which === 'reports') {
     const times = results.map((r) => r.medianMs.get(name) as number);
     const ratio = results.length > 1 ? [((times.at(-1) as number) / (smallest?.medianMs.get(name) as number)).toFixed(2)] : [];
     console.log(`| ${[name, ...times.map((t) => t.toFixed(1)), ...ratio].join(' | ')} |`);
+if (which === 'customers') {
+  const sizes = (process.argv[3] ?? '10000,1000000').split(',').map(Number);
+  const measurements = await withDatabase((db) => benchCustomerViews(db, sizes));
+  for (const m of measurements) {
+    console.log(
+      `book of ${round(m.transactions)} transactions (${round(m.journalLines)} journal lines): one customer's views (200 transactions), p50 / p95 ms: ` +
+        m.views.map((v) => `${v.view} ${v.p50Ms} / ${v.p95Ms}`).join(', ') +
+        `; journal export (ledger format): ${round(m.exportBytes / 1_048_576)} MiB in ${m.exportSeconds.toFixed(1)} s, ${round(m.exportLinesPerSecond)} journal lines/s, ` +
+        `api resident memory ${round(m.apiRssBeforeMb)} MiB before, peak ${round(m.apiPeakRssMb)} MiB`,
+    );
   }
 }

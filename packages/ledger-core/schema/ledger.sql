@@ -1096,6 +1096,12 @@ CREATE INDEX dividend_events_customer ON public.dividend_events USING btree (cus
 CREATE INDEX journal_lines_account_idx ON public.journal_lines USING btree (account_code, line_id);
 
 --
+-- Name: journal_lines_customer_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX journal_lines_customer_idx ON public.journal_lines USING btree (customer_id, account_code, txn_date) INCLUDE (debit, credit) WHERE (customer_id IS NOT NULL);
+
+--
 -- Name: journal_lines_txn_idx; Type: INDEX; Schema: public; Owner: -
 --
 

@@ -169,6 +169,28 @@ export {
   type TransactionSort,
 } from './store/transaction-queries.js';
 export { getTransaction } from './store/transactions.js';
+export {
+  customerAccountBalances,
+  customerActivity,
+  customerDividendTotals,
+  customerEquityCurve,
+  customerPositions,
+  customerStatement,
+  EQUITY_CURVE_DAYS_MAX,
+  getCustomer,
+  owed,
+  STATEMENT_MOVEMENTS_MAX,
+  WALLETS,
+  type CustomerAccountBalance,
+  type CustomerActivity,
+  type CustomerPosition,
+  type CustomerStatement,
+  type DateWindow,
+  type DividendTotals,
+  type EquityPoint,
+  type StatementMovement,
+} from './store/customer-views.js';
+export { streamJournal, type ExportLine } from './store/journal-export.js';
 
 // The database: connection, schema, the runtime role's check.
 export { createDb, type Db, type DbOptions } from './store/db.js';

@@ -38,6 +38,7 @@ export const ERROR_STATUS = {
   not_configured: 503,
   not_ready: 503,
   overloaded: 503,
+  upstream_unavailable: 503,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -198,6 +198,7 @@ export const parameters: Record<string, Parameter> = {
   }),
   TxnIdPath: { name: 'txn_id', in: 'path', required: true, description: 'A transaction id.', schema: ref('TxnId') },
   CustomerIdPath: { name: 'customer_id', in: 'path', required: true, description: 'A customer id.', schema: ref('CustomerId') },
+  AsOf: query('as_of', 'Balances as they stood at the end of this day (YYYY-MM-DD); absent: every posting.', ref('Date')),
 };
 
 /** An error response whose `code` is one of `codes`. */
@@ -225,6 +226,7 @@ const ERROR_RESPONSES = {
   NotConfigured: [503, 'The credential this endpoint needs is not configured on the server (fail closed).', ['not_configured']],
   NotReady: [503, 'A dependency is down: the database (or its schema is not at head), or the job queue.', ['not_ready']],
   Overloaded: [503, 'Too many entries are waiting on this process: retry after `Retry-After` seconds.', ['overloaded']],
+  UpstreamUnavailable: [503, 'The upstream this view reads live is not configured on this book or did not answer.', ['upstream_unavailable']],
 } as const satisfies Record<string, readonly [number, string, readonly ErrorCode[]]>;
 export type ErrorResponseName = keyof typeof ERROR_RESPONSES;
 

@@ -34,6 +34,7 @@ const ERROR_MEANING: Record<ErrorCode, string> = {
   not_configured: 'the credential the endpoint needs is not configured on the server (fail closed)',
   not_ready: 'the database is unreachable or its schema is not at head',
   overloaded: 'too many entries are waiting to be posted on this process; retry after `Retry-After` seconds',
+  upstream_unavailable: 'a live upstream view (the India broker views): the upstream is not configured on this book or did not answer',
 };
 
 const errorTable = (Object.keys(ERROR_STATUS) as ErrorCode[])

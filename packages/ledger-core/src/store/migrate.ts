@@ -10,6 +10,7 @@ import * as createPortfolioSnapshots from '../migrations/20261202_create_portfol
 import * as createRemittances from '../migrations/20261204_create_remittances.js';
 import * as createDividendEvents from '../migrations/20261205_create_dividend_events.js';
 import * as addDailyTotals from '../migrations/20261206_add_daily_totals.js';
+import * as indexJournalLinesByCustomer from '../migrations/20261207_index_journal_lines_by_customer.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -29,6 +30,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261204_create_remittances', createRemittances],
   ['20261205_create_dividend_events', createDividendEvents],
   ['20261206_add_daily_totals', addDailyTotals],
+  ['20261207_index_journal_lines_by_customer', indexJournalLinesByCustomer],
 ];
 
 const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

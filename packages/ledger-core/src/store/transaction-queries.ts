@@ -16,6 +16,8 @@ export interface TransactionFilter {
   to?: string;
   amount_min?: string;
   amount_max?: string;
+  /** Any of these types (the customer views: a customer's trades, its dividends and withholding). */
+  txn_types?: readonly string[];
 }
 
 export const TRANSACTION_SORTS = ['txn_date', 'posted_at', 'amount_usd'] as const;
@@ -34,6 +36,7 @@ function whereTransactions(query: Knex.QueryBuilder, filter: TransactionFilter):
   if (filter.to !== undefined) query.where('t.txn_date', '<=', filter.to);
   if (filter.amount_min !== undefined) query.where('t.amount_usd', '>=', filter.amount_min);
   if (filter.amount_max !== undefined) query.where('t.amount_usd', '<=', filter.amount_max);
+  if (filter.txn_types !== undefined) query.whereIn('t.txn_type', filter.txn_types);
   return query;
 }
 

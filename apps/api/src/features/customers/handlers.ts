@@ -3,9 +3,14 @@ import { presentPage } from '../../http/present.js';
 import { pageOf, pick } from '../../http/query.js';
 import type { FeatureContext, Handler } from '../feature.js';
 import { presentCustomer } from './present.js';
+import { upstreamHandlers } from './upstream.js';
+import { viewHandlers } from './views.js';
 
-export function handlers({ db }: FeatureContext): Record<string, Handler> {
+export function handlers(context: FeatureContext): Record<string, Handler> {
+  const { db } = context;
   return {
+    ...viewHandlers(context),
+    ...upstreamHandlers(context),
     listCustomers: async (req, res) => {
       const page = await listCustomers(db, pick(req.query, ['q'] as const), pageOf(req.query));
       res.json(presentPage(page, presentCustomer));

@@ -1,4 +1,4 @@
-import { CUSTOMER_REFERENCES } from '@ledger/core';
+import { CUSTOMER_REFERENCES, Decimal, type CustomerPosition } from '@ledger/core';
 import { object, text, textOrNull, timestamp, type Row } from '../../http/present.js';
 
 export function presentCustomer(row: Row) {
@@ -12,3 +12,13 @@ export function presentCustomer(row: Row) {
     updated_at: timestamp(row.updated_at, 'updated_at'),
   };
 }
+
+/** A position with its average cost per share (null when nothing is held). */
+export function presentPosition(position: CustomerPosition) {
+  const quantity = new Decimal(position.quantity);
+  return {
+    ...position,
+    average_cost_usd: quantity.isZero() ? null : new Decimal(position.cost_usd).dividedBy(quantity).decimalPlaces(6, Decimal.ROUND_HALF_UP).toFixed(),
+  };
+}
+

@@ -3,6 +3,7 @@ import { ACCOUNT_TYPES, JOURNAL_GROUP_BY } from '@ledger/core';
 import { errorResponses, groupedEnvelope, json, listEnvelope, nullable, object, paramRef, READ_ERRORS, ref } from '../../openapi/components.js';
 import { PATTERNS } from '../../openapi/patterns.js';
 import type { JsonSchema, Paths } from '../../openapi/types.js';
+import { EXPORT_FORMATS } from './export.js';
 
 const FILTERS = ['TxnIdFilter', 'AccountCodeFilter', 'CustomerIdFilter', 'PostingKindFilter', 'From', 'To'].map(paramRef);
 const PAGE = ['Limit', 'Offset'].map(paramRef);
@@ -87,6 +88,31 @@ export const paths: Paths = {
       security: READ,
       parameters: [...FILTERS, paramRef('TxnTypeFilter'), paramRef('SourceFilter'), ...PAGE],
       responses: { '200': { description: 'A page of postings.', content: json(ref('PostingPage')) }, ...errorResponses(...READ_ERRORS) },
+    },
+  },
+  '/v1/journal/export': {
+    get: {
+      operationId: 'exportJournal',
+      summary: 'The book’s journal as a ledger/hledger file or CSV, streamed',
+      description:
+        '`format=ledger` (default): one entry per transaction, dated, its txn_id as the code, described by type, customer, symbol and memo, its source as tags; a posting per journal line, `<code> <name>` and the USD amount, debits positive. `hledger -f - balance` over it gives each account’s debit − credit, as `/v1/firm/accounts` does. `format=csv`: one row per journal line. Ordered by txn_date, txn_id, line; `from` and `to` bound txn_date. Streamed from a database cursor: any size, constant memory; a failure midway cuts the connection (the text ends early), so a complete export is one whose connection closed normally.',
+      tags: ['journal'],
+      security: READ,
+      parameters: [
+        { name: 'format', in: 'query', description: 'The file format.', schema: { type: 'string', enum: EXPORT_FORMATS, default: 'ledger' } },
+        paramRef('From'),
+        paramRef('To'),
+      ],
+      responses: {
+        '200': {
+          description: 'The journal, streamed.',
+          content: {
+            'text/plain': { schema: { type: 'string', description: 'A ledger/hledger journal.' } },
+            'text/csv': { schema: { type: 'string', description: 'One row per journal line.' } },
+          },
+        },
+        ...errorResponses(...READ_ERRORS),
+      },
     },
   },
 };

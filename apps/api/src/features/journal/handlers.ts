@@ -1,5 +1,7 @@
+import { pipeline } from 'node:stream/promises';
 import {
   groupJournal,
+  streamJournal,
   JOURNAL_GROUP_BY,
   listJournalLines,
   listPostings,
@@ -9,6 +11,7 @@ import {
 import { presentPage } from '../../http/present.js';
 import { oneOf, pageOf, pick } from '../../http/query.js';
 import type { FeatureContext, Handler } from '../feature.js';
+import { csvJournal, EXPORT_CONTENT_TYPES, EXPORT_FILE_NAMES, EXPORT_FORMATS, ledgerJournal, type ExportFormat } from './export.js';
 import { presentJournalGroup, presentJournalLine, presentPosting } from './present.js';
 
 const FILTER_KEYS = ['txn_id', 'account_code', 'customer_id', 'posting_kind', 'from', 'to'] as const satisfies ReadonlyArray<
@@ -32,6 +35,19 @@ export function handlers({ db }: FeatureContext): Record<string, Handler> {
     listPostings: async (req, res) => {
       const page = await listPostings(db, pick(req.query, POSTING_FILTER_KEYS), pageOf(req.query));
       res.json(presentPage(page, presentPosting));
+    },
+
+    exportJournal: async (req, res) => {
+      const format = oneOf<ExportFormat>(req.query.format, EXPORT_FORMATS, 'ledger');
+      res.status(200).attachment(EXPORT_FILE_NAMES[format]).type(EXPORT_CONTENT_TYPES[format]);
+      // The cursor's rows flow at the pace the client reads; a client that goes away destroys the chain and frees the connection.
+      try {
+        await pipeline(streamJournal(db, pick(req.query, ['from', 'to'] as const)), format === 'csv' ? csvJournal() : ledgerJournal(), res);
+      } catch (error) {
+        // The client left before the end: nothing to answer, nothing of ours failed.
+        if ((error as { code?: unknown }).code === 'ERR_STREAM_PREMATURE_CLOSE') return;
+        throw error;
+      }
     },
   };
 }

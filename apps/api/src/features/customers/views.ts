@@ -1,0 +1,166 @@
+import {
+  customerAccountBalances,
+  customerActivity,
+  customerDividendTotals,
+  customerEquityCurve,
+  customerPositions,
+  customerStatement,
+  Decimal,
+  formatDecimal,
+  getCustomer,
+  listTransactions,
+  owed,
+  ACCOUNT,
+  WALLETS,
+  ZERO,
+  type CustomerAccountBalance,
+  type CustomerRow,
+  type DateWindow,
+} from '@ledger/core';
+import type { Request } from 'express';
+import { presentPage } from '../../http/present.js';
+import { pageOf, pick } from '../../http/query.js';
+import type { FeatureContext, Handler } from '../feature.js';
+import { presentTransactionSummary } from '../transactions/present.js';
+import { presentCustomer, presentPosition } from './present.js';
+import { portfolioOf } from './portfolio.js';
+
+/** The customer a view is about: path parameter, checked to exist (404 otherwise). */
+export async function customerOf(context: FeatureContext, req: Request): Promise<CustomerRow> {
+  return getCustomer(context.db, String(req.params.customer_id));
+}
+
+const windowOf = (req: Request): DateWindow => pick(req.query, ['from', 'to'] as const);
+const asOfOf = (req: Request): string | undefined => pick(req.query, ['as_of'] as const).as_of;
+
+/** Cash per wallet, securities at cost and totals, from the customer's account balances. */
+export function summaryOf(customerId: string, asOf: string | undefined, balances: CustomerAccountBalance[]) {
+  const cash = WALLETS.map(({ currency, account_code }) => ({ currency, account_code, balance: owed(balances, account_code) }));
+  const cashTotal = cash.reduce((sum, wallet) => sum.plus(wallet.balance), ZERO);
+  const securities = owed(balances, ACCOUNT.securitiesLiabilityEquities);
+  return {
+    customer_id: customerId,
+    as_of: asOf ?? null,
+    cash: cash.map(({ currency, account_code, balance }) => ({ currency, account_code, balance_usd: formatDecimal(balance) })),
+    cash_total_usd: formatDecimal(cashTotal),
+    securities_at_cost_usd: formatDecimal(securities),
+    total_usd: formatDecimal(cashTotal.plus(securities)),
+  };
+}
+
+function trialBalanceOf(customerId: string, asOf: string | undefined, balances: CustomerAccountBalance[]) {
+  const accounts = balances.map((b) => {
+    const net = new Decimal(b.net);
+    return {
+      account_code: b.account_code,
+      name: b.name,
+      account_type: b.account_type,
+      debit: formatDecimal(new Decimal(b.debit)),
+      credit: formatDecimal(new Decimal(b.credit)),
+      debit_balance: formatDecimal(net.isGreaterThan(0) ? net : ZERO),
+      credit_balance: formatDecimal(net.isLessThan(0) ? net.negated() : ZERO),
+    };
+  });
+  const totalDebit = accounts.reduce((sum, a) => sum.plus(a.debit_balance), ZERO);
+  const totalCredit = accounts.reduce((sum, a) => sum.plus(a.credit_balance), ZERO);
+  return {
+    customer_id: customerId,
+    as_of: asOf ?? null,
+    accounts,
+    total_debit: formatDecimal(totalDebit),
+    total_credit: formatDecimal(totalCredit),
+    balanced: totalDebit.isEqualTo(totalCredit),
+  };
+}
+
+/** The handlers of the views read from the journal (and, for prices, the snapshot cache). */
+export function viewHandlers(context: FeatureContext): Record<string, Handler> {
+  const { db } = context;
+  return {
+    getCustomerSummary: async (req, res) => {
+      const { customer_id } = await customerOf(context, req);
+      const asOf = asOfOf(req);
+      res.json(summaryOf(customer_id, asOf, await customerAccountBalances(db, customer_id, asOf)));
+    },
+
+    getCustomerOverview: async (req, res) => {
+      const customer = await customerOf(context, req);
+      const [balances, activity, positions] = await Promise.all([
+        customerAccountBalances(db, customer.customer_id),
+        customerActivity(db, customer.customer_id),
+        customerPositions(db, customer.customer_id),
+      ]);
+      res.json({
+        customer: presentCustomer(customer),
+        summary: summaryOf(customer.customer_id, undefined, balances),
+        activity: { ...activity, position_count: positions.length },
+        links: {
+          uaefeed: customer.uaefeed_customer_number !== null,
+          custodian: customer.custodian_account !== null,
+          usbroker: customer.usbroker_account_no !== null,
+          remit: customer.remit_customer_id !== null,
+        },
+      });
+    },
+
+    getCustomerPositions: async (req, res) => {
+      const { customer_id } = await customerOf(context, req);
+      const asOf = asOfOf(req);
+      res.json({ customer_id, as_of: asOf ?? null, items: (await customerPositions(db, customer_id, asOf)).map(presentPosition) });
+    },
+
+    getCustomerPortfolio: async (req, res) => {
+      const { customer_id } = await customerOf(context, req);
+      res.json(await portfolioOf(context, customer_id));
+    },
+
+    getCustomerDividends: async (req, res) => {
+      const { customer_id } = await customerOf(context, req);
+      const window = windowOf(req);
+      const [totals, page] = await Promise.all([
+        customerDividendTotals(db, customer_id, window),
+        listTransactions(db, { customer_id, ...window, txn_types: ['dividend', 'wht_tax'] }, pageOf(req.query), 'txn_date', 'desc'),
+      ]);
+      res.json({ customer_id, totals, ...presentPage(page, presentTransactionSummary) });
+    },
+
+    getCustomerOrders: async (req, res) => {
+      const { customer_id } = await customerOf(context, req);
+      const filter = { customer_id, ...windowOf(req), ...pick(req.query, ['symbol'] as const), txn_types: ['buy_security', 'sell_security'] };
+      res.json(presentPage(await listTransactions(db, filter, pageOf(req.query), 'txn_date', 'desc'), presentTransactionSummary));
+    },
+
+    getCustomerStatement: async (req, res) => {
+      const { customer_id } = await customerOf(context, req);
+      const window = windowOf(req);
+      const { opening_balance_usd, movements } = await customerStatement(db, customer_id, window);
+      let balance = opening_balance_usd;
+      const listed = movements.map((m) => {
+        balance = balance.plus(m.amount_usd);
+        return { ...m, amount_usd: formatDecimal(new Decimal(m.amount_usd)), balance_usd: formatDecimal(balance) };
+      });
+      res.json({
+        customer_id,
+        from: window.from ?? null,
+        to: window.to ?? null,
+        opening_balance_usd: formatDecimal(opening_balance_usd),
+        movements: listed,
+        movements_total_usd: formatDecimal(balance.minus(opening_balance_usd)),
+        closing_balance_usd: formatDecimal(balance),
+      });
+    },
+
+    getCustomerEquityCurve: async (req, res) => {
+      const { customer_id } = await customerOf(context, req);
+      const window = windowOf(req);
+      const points = await customerEquityCurve(db, customer_id, window);
+      res.json({ customer_id, from: points[0]?.day ?? window.from ?? null, to: points.at(-1)?.day ?? window.to ?? null, points });
+    },
+
+    getCustomerTrialBalance: async (req, res) => {
+      const { customer_id } = await customerOf(context, req);
+      const asOf = asOfOf(req);
+      res.json(trialBalanceOf(customer_id, asOf, await customerAccountBalances(db, customer_id, asOf)));
+    },
+  };
+}

@@ -1,0 +1,283 @@
+import type { Knex } from 'knex';
+import { ACCOUNT, type AccountType } from '../domain/accounts.js';
+import { assert, LedgerError } from '../domain/errors.js';
+import { Decimal, formatDecimal, ZERO } from '../domain/money.js';
+import { CUSTOMERS, type CustomerRow } from './columns/customers.js';
+import { columnRefs } from './columns/table.js';
+
+/*
+ * One customer's books, read from the journal. Every line of a customer's transaction carries
+ * the customer (posting copies it to each line), so each query here starts from the customer's
+ * lines or transactions through an index keyed by customer (journal_lines_customer_idx,
+ * transactions_customer_idx): the cost of a request follows the customer's history, never the
+ * size of the journal.
+ */
+
+/** The customer's wallets: what the firm owes the customer in cash, per currency (at its USD equivalent). */
+export const WALLETS = [
+  { currency: 'USD', account_code: ACCOUNT.customerWalletUsd },
+  { currency: 'AED', account_code: ACCOUNT.customerWalletAed },
+] as const;
+const WALLET_CODES = WALLETS.map((w) => w.account_code);
+
+/** A statement lists at most this many movements: a longer window is refused, asking for a shorter one. */
+export const STATEMENT_MOVEMENTS_MAX = 5_000;
+/** An equity curve spans at most this many days (ten years). */
+export const EQUITY_CURVE_DAYS_MAX = 3_660;
+
+/** Bounds on txn_date, inclusive; either may be absent. */
+export interface DateWindow {
+  from?: string;
+  to?: string;
+}
+
+/** The customer, or a `not_found` error. */
+export async function getCustomer(db: Knex, customerId: string): Promise<CustomerRow> {
+  const row = (await db('customers').select(columnRefs(CUSTOMERS)).where({ customer_id: customerId }).first()) as CustomerRow | undefined;
+  if (row === undefined) throw new LedgerError('not_found', `no customer ${customerId} in this book`);
+  return row;
+}
+
+export interface CustomerAccountBalance {
+  account_code: string;
+  name: string;
+  account_type: AccountType;
+  debit: string;
+  credit: string;
+  /** debit − credit. */
+  net: string;
+}
+
+/** Every account the customer's lines touch, with their totals up to the end of `asOf` (all when absent). */
+export async function customerAccountBalances(db: Knex, customerId: string, asOf?: string): Promise<CustomerAccountBalance[]> {
+  const query = db('journal_lines as l')
+    .join('accounts as a', 'a.account_code', 'l.account_code')
+    .where('l.customer_id', customerId)
+    .groupBy('l.account_code', 'a.name', 'a.account_type')
+    .orderBy('l.account_code')
+    .select(
+      'l.account_code',
+      'a.name',
+      'a.account_type',
+      db.raw('sum(l.debit)::text AS debit'),
+      db.raw('sum(l.credit)::text AS credit'),
+      db.raw('sum(l.debit - l.credit)::text AS net'),
+    );
+  if (asOf !== undefined) query.where('l.txn_date', '<=', asOf);
+  return (await query) as CustomerAccountBalance[];
+}
+
+/** What the firm owes the customer on a liability account: credits − debits (zero when untouched). */
+export function owed(balances: CustomerAccountBalance[], accountCode: string): Decimal {
+  const row = balances.find((b) => b.account_code === accountCode);
+  return row === undefined ? ZERO : new Decimal(row.net).negated();
+}
+
+export interface CustomerPosition {
+  symbol: string;
+  /** Shares held: buys − sells, a reversed trade counting for nothing. */
+  quantity: string;
+  /** The lots' cost still held, from securities liability 2100 (credits − debits) of the symbol. */
+  cost_usd: string;
+  /** Trades of the symbol not yet recosted: a pending sell's cost relief is not in cost_usd yet. */
+  pending_recost: number;
+}
+
+/**
+ * The customer's positions up to the end of `asOf`: quantities from the trades (a reversal
+ * undoes its trade's quantity), cost from the 2100 lines of the symbol's transactions (the
+ * buy's cost, recost's FIFO relief on a sell, and their reversals). Symbols whose quantity and
+ * cost are both zero are left out.
+ */
+export async function customerPositions(db: Knex, customerId: string, asOf?: string): Promise<CustomerPosition[]> {
+  const dated = asOf === undefined ? '' : 'AND t.txn_date <= ?';
+  const { rows } = await db.raw<{ rows: Array<CustomerPosition & { pending_recost: string }> }>(
+    `WITH t AS (
+       SELECT t.txn_id, t.symbol, t.txn_type, t.quantity, t.recosted_at, o.txn_type AS reversed_type
+       FROM transactions t LEFT JOIN transactions o ON o.txn_id = t.reverses_txn_id
+       WHERE t.customer_id = ? AND t.symbol IS NOT NULL ${dated}
+     ), held AS (
+       SELECT symbol,
+              coalesce(sum(CASE
+                WHEN txn_type = 'buy_security' THEN quantity
+                WHEN txn_type = 'sell_security' THEN -quantity
+                WHEN reversed_type = 'buy_security' THEN -quantity
+                WHEN reversed_type = 'sell_security' THEN quantity
+              END), 0) AS quantity,
+              count(*) FILTER (WHERE recosted_at IS NULL AND txn_type IN ('buy_security', 'sell_security')) AS pending_recost
+       FROM t GROUP BY symbol
+     ), cost AS (
+       SELECT t.symbol, sum(l.credit - l.debit) AS cost
+       FROM t JOIN journal_lines l ON l.txn_id = t.txn_id AND l.account_code = ?
+       GROUP BY t.symbol
+     )
+     SELECT held.symbol, held.quantity::text AS quantity, coalesce(cost.cost, 0)::text AS cost_usd, held.pending_recost
+     FROM held LEFT JOIN cost USING (symbol)
+     WHERE held.quantity <> 0 OR coalesce(cost.cost, 0) <> 0
+     ORDER BY held.symbol`,
+    [customerId, ...(asOf === undefined ? [] : [asOf]), ACCOUNT.securitiesLiabilityEquities],
+  );
+  return rows.map((row) => ({
+    symbol: row.symbol,
+    quantity: new Decimal(row.quantity).toFixed(),
+    cost_usd: formatDecimal(new Decimal(row.cost_usd)),
+    pending_recost: Number(row.pending_recost),
+  }));
+}
+
+export interface CustomerActivity {
+  transaction_count: number;
+  first_txn_date: string | null;
+  last_txn_date: string | null;
+}
+
+export async function customerActivity(db: Knex, customerId: string): Promise<CustomerActivity> {
+  const row = (await db('transactions')
+    .where({ customer_id: customerId })
+    .first(db.raw('count(*)::int AS transaction_count'), db.raw('min(txn_date) AS first_txn_date'), db.raw('max(txn_date) AS last_txn_date'))) as CustomerActivity;
+  return row;
+}
+
+export interface StatementMovement {
+  line_id: string;
+  txn_id: string;
+  txn_date: string;
+  txn_type: string;
+  account_code: string;
+  posting_kind: string | null;
+  symbol: string | null;
+  memo: string | null;
+  /** Credit − debit of the wallet line: positive when the customer's cash grows. */
+  amount_usd: string;
+}
+
+export interface CustomerStatement {
+  opening_balance_usd: Decimal;
+  movements: StatementMovement[];
+}
+
+/**
+ * The customer's wallet cash (every wallet, at its USD equivalent) over a window: the balance
+ * before it and every wallet line within it, in txn_date then journal order.
+ */
+export async function customerStatement(db: Knex, customerId: string, window: DateWindow): Promise<CustomerStatement> {
+  const wallet = () => db('journal_lines as l').where('l.customer_id', customerId).whereIn('l.account_code', WALLET_CODES);
+  const opening =
+    window.from === undefined
+      ? ZERO
+      : new Decimal(
+          ((await wallet().where('l.txn_date', '<', window.from).first(db.raw('coalesce(sum(l.credit - l.debit), 0)::text AS balance'))) as { balance: string })
+            .balance,
+        );
+  const query = wallet()
+    .join('transactions as t', 't.txn_id', 'l.txn_id')
+    .select(
+      db.raw('l.line_id::text AS line_id'),
+      'l.txn_id',
+      'l.txn_date',
+      't.txn_type',
+      'l.account_code',
+      'l.posting_kind',
+      't.symbol',
+      't.memo',
+      db.raw('(l.credit - l.debit)::text AS amount_usd'),
+    )
+    .orderBy([{ column: 'l.txn_date' }, { column: 'l.line_id' }])
+    .limit(STATEMENT_MOVEMENTS_MAX + 1);
+  if (window.from !== undefined) query.where('l.txn_date', '>=', window.from);
+  if (window.to !== undefined) query.where('l.txn_date', '<=', window.to);
+  const movements = (await query) as StatementMovement[];
+  if (movements.length > STATEMENT_MOVEMENTS_MAX) {
+    throw new LedgerError('validation_error', `the window holds more than ${STATEMENT_MOVEMENTS_MAX} movements: ask for a shorter one with from and to`, [
+      { path: '/query/from', message: `more than ${STATEMENT_MOVEMENTS_MAX} movements in the window` },
+    ]);
+  }
+  return { opening_balance_usd: opening, movements };
+}
+
+export interface EquityPoint {
+  day: string;
+  /** Wallet cash at the end of the day (every wallet, USD equivalent). */
+  cash_usd: string;
+  /** Securities at cost (2100) at the end of the day. */
+  cost_basis_usd: string;
+  total_usd: string;
+}
+
+/**
+ * One point per calendar day of the window (default: the customer's first to last day of
+ * activity): cash and cost basis as they stood at the end of each day.
+ */
+export async function customerEquityCurve(db: Knex, customerId: string, window: DateWindow): Promise<EquityPoint[]> {
+  const query = db('journal_lines')
+    .where('customer_id', customerId)
+    .whereIn('account_code', [...WALLET_CODES, ACCOUNT.securitiesLiabilityEquities])
+    .groupBy('txn_date')
+    .orderBy('txn_date')
+    .select(
+      'txn_date as day',
+      db.raw(`coalesce(sum(credit - debit) FILTER (WHERE account_code <> ?), 0)::text AS cash`, [ACCOUNT.securitiesLiabilityEquities]),
+      db.raw(`coalesce(sum(credit - debit) FILTER (WHERE account_code = ?), 0)::text AS cost`, [ACCOUNT.securitiesLiabilityEquities]),
+    );
+  if (window.to !== undefined) query.where('txn_date', '<=', window.to);
+  const days = (await query) as Array<{ day: string; cash: string; cost: string }>;
+  const from = window.from ?? days[0]?.day;
+  const to = window.to ?? days.at(-1)?.day;
+  if (from === undefined || to === undefined || from > to) return [];
+  const span = daysBetween(from, to) + 1;
+  if (span > EQUITY_CURVE_DAYS_MAX) {
+    throw new LedgerError('validation_error', `an equity curve spans at most ${EQUITY_CURVE_DAYS_MAX} days: narrow from and to`, [
+      { path: '/query/from', message: `${span} days asked for` },
+    ]);
+  }
+  let cash = ZERO;
+  let cost = ZERO;
+  let next = 0;
+  const advanceThrough = (day: string) => {
+    for (; next < days.length && days[next]!.day <= day; next += 1) {
+      cash = cash.plus(days[next]!.cash);
+      cost = cost.plus(days[next]!.cost);
+    }
+  };
+  const points: EquityPoint[] = [];
+  for (let i = 0; i < span; i += 1) {
+    const day = addDays(from, i);
+    advanceThrough(day);
+    points.push({ day, cash_usd: formatDecimal(cash), cost_basis_usd: formatDecimal(cost), total_usd: formatDecimal(cash.plus(cost)) });
+  }
+  assert(next === days.length, 'every day of activity up to the end of the window is in the curve');
+  return points;
+}
+
+export interface DividendTotals {
+  gross_usd: string;
+  withheld_usd: string;
+  net_usd: string;
+}
+
+/** Dividends credited to the wallet and tax withheld from it in the window, net of reversals (their lines keep the posting kind). */
+export async function customerDividendTotals(db: Knex, customerId: string, window: DateWindow): Promise<DividendTotals> {
+  const query = db('journal_lines')
+    .where({ customer_id: customerId, account_code: ACCOUNT.customerWalletUsd })
+    .first(
+      db.raw(`coalesce(sum(credit - debit) FILTER (WHERE posting_kind = 'dividend'), 0)::text AS gross`),
+      db.raw(`coalesce(sum(debit - credit) FILTER (WHERE posting_kind = 'wht_tax'), 0)::text AS withheld`),
+    );
+  if (window.from !== undefined) query.where('txn_date', '>=', window.from);
+  if (window.to !== undefined) query.where('txn_date', '<=', window.to);
+  const { gross, withheld } = (await query) as { gross: string; withheld: string };
+  return {
+    gross_usd: formatDecimal(new Decimal(gross)),
+    withheld_usd: formatDecimal(new Decimal(withheld)),
+    net_usd: formatDecimal(new Decimal(gross).minus(withheld)),
+  };
+}
+
+/** Whole days from `from` to `to` (ISO dates). */
+function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+}
+
+function addDays(day: string, n: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+}
