@@ -11,6 +11,13 @@ const workerConfigSchema = commonConfigSchema.extend(redisConfigSchema.shape).ex
   CUSTOMER_FEE_BPS: bps('22', '22'),
   /** The broker's cost of a trade without an itemised fee, booked by recost Dr 5010 / Cr 2340. */
   BROKER_COST_BPS: bps('4', '4'),
+  /** The AED peg, AED per USD, the UAE syncs convert AED records at (the api's AED_PER_USD). */
+  AED_PER_USD: z
+    .string()
+    .regex(new RegExp(DECIMAL_PATTERN_SOURCE), 'must be a decimal string like "3.6725"')
+    // Only a decimal string is weighed (zod runs this check after a failed regex too).
+    .refine((value) => !new RegExp(DECIMAL_PATTERN_SOURCE).test(value) || /[1-9]/.test(value), 'must be greater than zero')
+    .default('3.6725'),
   /** How long a job may go without its lock being renewed before another worker takes it over. */
   JOB_STALLED_INTERVAL_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
 });
@@ -21,7 +28,7 @@ export interface WorkerConfig extends CommonConfig {
   queuePrefix: string;
   /** How long a job may go without its lock being renewed before another worker takes it over. */
   jobStalledIntervalMs: number;
-  /** What the jobs read: recost's fee schedule. */
+  /** What the jobs read: recost's fee schedule, the AED peg. */
   jobSettings: JobSettings;
   /** The book's upstream clients (credentials inside them, never logged). */
   upstreams: UpstreamClients;
@@ -34,7 +41,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
     ...commonConfigOf(parsed),
     ...queueConfigOf(parsed),
     jobStalledIntervalMs: parsed.JOB_STALLED_INTERVAL_MS,
-    jobSettings: { customerFeeBps: parsed.CUSTOMER_FEE_BPS, brokerCostBps: parsed.BROKER_COST_BPS },
+    jobSettings: { customerFeeBps: parsed.CUSTOMER_FEE_BPS, brokerCostBps: parsed.BROKER_COST_BPS, aedPerUsd: parsed.AED_PER_USD },
     upstreams: createUpstreamClients(parsed),
   };
 }

@@ -15,3 +15,6 @@ export { createJobWorkers, type JobWorkers, type JobWorkersOptions } from './wor
 export { JOBS } from './jobs.js';
 export { RECOST_LIMIT_MAX, recostInput, recostJob, type RecostInput } from './recost.js';
 export { JOB_MODES, type JobKind, type JobMode } from './modes.js';
+export { mapCashTransfer, mapOrder, UAEFEED_SELL_BROKERAGE_BPS, type UaefeedMapping } from './uae/mapping.js';
+export { draftMappings, postDrafts, type Drafted, type UaefeedRecordOutcome } from './uae/posting.js';
+export { syncUaefeedInput, syncUaefeedJob, type SyncUaefeedInput, type SyncUaefeedResult, type UaefeedCustomerResult } from './uae/sync-uaefeed.js';

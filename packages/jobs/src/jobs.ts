@@ -1,5 +1,6 @@
 import type { JobCatalog } from './catalog.js';
 import { recostJob } from './recost.js';
+import { syncUaefeedJob } from './uae/sync-uaefeed.js';
 
 /**
  * Every job the service runs, by kind: the one place that says each job's mode, family, books,
@@ -7,4 +8,5 @@ import { recostJob } from './recost.js';
  */
 export const JOBS: JobCatalog = {
   recost: recostJob,
+  'sync-uaefeed': syncUaefeedJob,
 };

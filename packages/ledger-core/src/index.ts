@@ -76,7 +76,7 @@ export {
 } from './domain/transaction.js';
 
 // Use cases on a book's database: posting, preview, reversal, bulk posting, group commit.
-export { createEntryBatcher, postEntries, postEntry, postTransactions, previewEntry, recost, reverseTransaction } from './ledger.js';
+export { createEntryBatcher, postEntries, postEntry, postTransactions, previewEntry, previewTransactions, recost, reverseTransaction } from './ledger.js';
 export type { RecostOptions, RecostResult } from './use-cases/recost.js';
 export type { EntryBatcher, EntryBatcherOptions } from './use-cases/entry-batcher.js';
 export type { PostOutcome } from './use-cases/entry-answers.js';
@@ -91,7 +91,9 @@ export { CUSTOMER_REFERENCES, type CustomerInput, type CustomerReference, type C
 export type { JournalLineRow, StoredJournalLine } from './store/columns/journal-lines.js';
 export type { StoredTransaction, TransactionRecord, TransactionSummary } from './store/columns/transactions.js';
 export { accountTotals, trialBalance, type AccountTotal } from './store/accounts.js';
-export { listCustomers, upsertCustomer } from './store/customers.js';
+export { customersLinkedBy, listCustomers, upsertCustomer } from './store/customers.js';
+export { insertCashStatements, insertUaefeedStatements, ledgerCashMovements, type LedgerCashMovement } from './store/statements.js';
+export type { CashStatementRow, CashStatementSnapshot, UaefeedStatementKind, UaefeedStatementRow, UaefeedStatementSnapshot } from './store/columns/statements.js';
 export { insertHoldingsSnapshots, latestHoldingsSnapshot, portfolioSnapshot, savePortfolioSnapshots } from './store/snapshots.js';
 export type { HoldingsSnapshot, HoldingsSnapshotRow, PortfolioSnapshot, PortfolioSnapshotRow, SnapshotPosition, SnapshotUpstream } from './store/columns/snapshots.js';
 export type { CashRequestRow, NewCashRequest } from './store/columns/cash-requests.js';

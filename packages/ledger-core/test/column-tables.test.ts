@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { CASH_REQUESTS } from '../src/store/columns/cash-requests.js';
 import { CUSTOMERS } from '../src/store/columns/customers.js';
 import { JOURNAL_LINES } from '../src/store/columns/journal-lines.js';
+import { CASH_STATEMENTS, UAEFEED_STATEMENTS } from '../src/store/columns/statements.js';
 import type { Columns } from '../src/store/columns/table.js';
 import { TRANSACTIONS } from '../src/store/columns/transactions.js';
 import { createTestDatabase, type TestDatabase } from '../src/testing/index.js';
@@ -30,6 +31,8 @@ describe('column tables (one definition per stored resource)', function () {
     ['journal_lines', JOURNAL_LINES],
     ['customers', CUSTOMERS],
     ['cash_requests', CASH_REQUESTS],
+    ['cash_statements', CASH_STATEMENTS],
+    ['uaefeed_statements', UAEFEED_STATEMENTS],
   ];
   for (const [table, columns] of tables) {
     it(`${table}: names every column of the schema (but those the code never touches), in its order, with its type and nullability`, async () => {

@@ -7,6 +7,7 @@ import * as refuseNonFiniteAmounts from '../migrations/20261125_refuse_non_finit
 import * as addRecost from '../migrations/20261129_add_recost.js';
 import * as addCustomerUpstreamReferences from '../migrations/20261201_add_customer_upstream_references.js';
 import * as createPortfolioSnapshots from '../migrations/20261202_create_portfolio_snapshots.js';
+import * as createStatementSnapshots from '../migrations/20261203_create_statement_snapshots.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -23,6 +24,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261130_create_cash_requests', createCashRequests],
   ['20261201_add_customer_upstream_references', addCustomerUpstreamReferences],
   ['20261202_create_portfolio_snapshots', createPortfolioSnapshots],
+  ['20261203_create_statement_snapshots', createStatementSnapshots],
 ];
 
 const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

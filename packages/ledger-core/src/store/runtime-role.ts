@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /** The ledger's tables: a role that owns any of them can switch the ledger's checks off. */
-const LEDGER_TABLES = ['accounts', 'customers', 'transactions', 'journal_lines', 'account_totals', 'ledger_commit_checks', 'broker_fees', 'recost_flags', 'cash_requests', 'holdings_snapshots', 'portfolio_snapshots'];
+const LEDGER_TABLES = ['accounts', 'customers', 'transactions', 'journal_lines', 'account_totals', 'ledger_commit_checks', 'broker_fees', 'recost_flags', 'cash_requests', 'holdings_snapshots', 'portfolio_snapshots', 'cash_statements', 'uaefeed_statements'];
 
 /**
  * What the role the service runs as may do, and nothing more: read the books; write only by
@@ -18,6 +18,7 @@ const RUNTIME_GRANTS = [
   'GRANT INSERT, UPDATE (name, email, metadata, uaefeed_customer_number, uaefeed_account_number, custodian_account, usbroker_account_no, remit_customer_id, pan, partner_id, updated_at) ON customers TO ??',
   'GRANT INSERT ON holdings_snapshots TO ??',
   'GRANT INSERT, UPDATE (as_of, positions, cash, taken_at) ON portfolio_snapshots TO ??',
+  'GRANT INSERT ON cash_statements, uaefeed_statements TO ??',
   // A request keeps what was asked for: a transition changes only these.
   'GRANT INSERT, UPDATE (status, txn_id, failure_reason, updated_at) ON cash_requests TO ??',
 ];
