@@ -1,5 +1,9 @@
 import type { JobCatalog } from './catalog.js';
 import { recostJob } from './recost.js';
+import { refreshSnapshotsJob } from './uae/refresh-snapshots.js';
+import { syncCashStatementsJob } from './uae/sync-cash-statements.js';
+import { syncHoldingsJob } from './uae/sync-holdings.js';
+import { syncUaefeedStatementsJob } from './uae/sync-uaefeed-statements.js';
 import { syncUaefeedJob } from './uae/sync-uaefeed.js';
 
 /**
@@ -9,4 +13,8 @@ import { syncUaefeedJob } from './uae/sync-uaefeed.js';
 export const JOBS: JobCatalog = {
   recost: recostJob,
   'sync-uaefeed': syncUaefeedJob,
+  'sync-holdings': syncHoldingsJob,
+  'sync-cash-statements': syncCashStatementsJob,
+  'sync-uaefeed-statements': syncUaefeedStatementsJob,
+  'refresh-snapshots': refreshSnapshotsJob,
 };
