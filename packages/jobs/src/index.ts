@@ -29,3 +29,4 @@ export {
 } from './uae/sync-cash-statements.js';
 export { syncUaefeedStatementsInput, syncUaefeedStatementsJob, type SyncUaefeedStatementsInput, type SyncUaefeedStatementsResult } from './uae/sync-uaefeed-statements.js';
 export { CUSTOMER_CONCURRENCY, CUSTOMER_IDS_MAX, type CustomerFailure } from './uae/customers.js';
+export { IMPORT_RECORDS_MAX, importUaefeedBatch, uaefeedImportBatch, type ImportAnswer, type ImportedRecord, type ImportProblem, type UaefeedImportBatch } from './uae/import.js';

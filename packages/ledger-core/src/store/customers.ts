@@ -61,3 +61,13 @@ export async function customersLinkedBy(
   const rows = (await query) as Array<{ customer_id: string; reference: string }>;
   return rows.map((r) => ({ customerId: r.customer_id, reference: r.reference }));
 }
+
+/** The customer each of these upstream references links, by reference; a reference no customer holds is absent. */
+export async function customersByReference(db: Knex, reference: CustomerReference, values: readonly string[]): Promise<Map<string, string>> {
+  if (values.length === 0) return new Map();
+  const rows = (await db('customers').select('customer_id', db.raw('?? AS reference', [reference])).whereIn(reference, [...new Set(values)])) as Array<{
+    customer_id: string;
+    reference: string;
+  }>;
+  return new Map(rows.map((r) => [r.reference, r.customer_id]));
+}
