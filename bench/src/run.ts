@@ -3,12 +3,14 @@ import { benchBulkPosting } from './bulk.js';
 import { entry, fundingEntry } from './fixtures.js';
 import { benchManualEntry } from './http.js';
 import { benchRecost } from './recost.js';
+import { benchSyncUaefeed } from './uaefeed.js';
 
 /**
  * `pnpm bench`: (a) manual entry over HTTP, 16 clients for 15 s, for two mixes of entries; (b) bulk posting of 100k
  * transactions through the batch API; (c) recost of 100k pending trades and a full re-cost of the
- * same history. Each on a throwaway database. Targets on a 2-core machine: (a) ≥ 2,000
- * transactions/s, (b) ≥ 100,000 journal lines/s, (c) ≥ 20,000 trades/s each.
+ * same history; (d) sync-uaefeed over a sandbox of 500 customers × 100 records. Each on a
+ * throwaway database. Targets on a 2-core machine: (a) ≥ 2,000 transactions/s, (b) ≥ 100,000
+ * journal lines/s, (c) ≥ 20,000 trades/s each, (d) ≥ 5,000 records/s end to end.
  */
 const which = process.argv[2] ?? 'all';
 const round = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -57,5 +59,14 @@ if (which === 'all' || which === 'recost') {
       `${r.firstSeconds.toFixed(2)} s, ${round(r.firstTradesPerSecond)} trades/s, ${round(r.derivations)} derivations posted; ` +
       `full re-cost of the same history (every recosted_at nulled): ${r.fullRecostSeconds.toFixed(2)} s, ${round(r.fullRecostTradesPerSecond)} trades/s ` +
       `(target ≥ 20,000 trades/s each); raw COPY of the trades' journal lines into a bare table here: ${round(r.rawCopyLinesPerSecond)} lines/s`,
+  );
+}
+if (which === 'all' || which === 'uaefeed') {
+  const r = await withDatabase((db) => benchSyncUaefeed(db, 500, 100));
+  console.log(
+    `sync-uaefeed end to end against the sandbox (${round(r.customers)} customers, ${round(r.records)} records over HTTP: fetch, map, post in bulk): ` +
+      `${r.seconds.toFixed(2)} s, ${round(r.recordsPerSecond)} records/s (target ≥ 5,000/s), ${round(r.posted)} posted (${round(r.postedPerSecond)}/s), ` +
+      `${round(r.skipped)} skipped (rejected transfers, unfilled orders); then recost of its ${round(r.trades)} pending transactions: ${r.recostSeconds.toFixed(2)} s ` +
+      `(with it: ${round(r.records / (r.seconds + r.recostSeconds))} records/s); raw COPY of the same journal lines into a bare table here: ${round(r.rawCopyLinesPerSecond)} lines/s`,
   );
 }

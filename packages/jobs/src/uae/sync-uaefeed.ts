@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineJob } from '../catalog.js';
 import { customerSelection, forEachCustomer, isoDate, linkedCustomers, notConfigured, type CustomerFailure } from './customers.js';
 import { mapCashTransfer, mapOrder } from './mapping.js';
-import { draftMappings, postDrafts, type UaefeedRecordOutcome } from './posting.js';
+import { draftMappings, PostingPipeline, type UaefeedRecordOutcome } from './posting.js';
 
 export const syncUaefeedInput = z
   .object({
@@ -50,7 +50,8 @@ function customerResult(customerId: string, fetched: number, outcomes: UaefeedRe
 /**
  * sync-uaefeed (docs/jobs.md#sync-uaefeed): per linked customer, its cash transfers and orders
  * (both fetched before anything of it is posted, so a customer whose fetch fails posts
- * nothing), mapped (uae/mapping.ts) and posted in bulk; a re-run answers duplicates. Then recost.
+ * nothing), mapped (uae/mapping.ts) and posted in bulk while other customers are fetched; a
+ * re-run answers duplicates. Then recost.
  */
 export const syncUaefeedJob = defineJob<SyncUaefeedInput, SyncUaefeedResult>('sync-uaefeed', {
   input: syncUaefeedInput,
@@ -62,26 +63,25 @@ export const syncUaefeedJob = defineJob<SyncUaefeedInput, SyncUaefeedResult>('sy
     const uaefeed = upstreams.uaefeed;
     const aedPerUsd = new Decimal(settings.aedPerUsd);
     const range = { ...(input.from !== undefined && { fromDate: input.from }), ...(input.to !== undefined && { toDate: input.to }) };
+    const pipeline = new PostingPipeline(db, dryRun);
     const fetched = uaefeed
       ? await forEachCustomer(
           customers,
           async ({ customerId, reference }) => {
             const query = { customerNumber: reference, ...range };
             const [transfers, orders] = await Promise.all([uaefeed.listCashTransfers(query), uaefeed.listOrders(query)]);
-            return [...transfers.map((t) => mapCashTransfer(t, customerId, aedPerUsd)), ...orders.map((o) => mapOrder(o, customerId, aedPerUsd))];
+            const mappings = [...transfers.map((t) => mapCashTransfer(t, customerId, aedPerUsd)), ...orders.map((o) => mapOrder(o, customerId, aedPerUsd))];
+            const { drafts, unposted } = draftMappings(mappings, settings);
+            pipeline.add(customerId, drafts);
+            return { fetched: mappings.length, unposted };
           },
           (done) => progress({ done, total: customers.length, unit: 'customers' }),
         )
       : { done: [], failed: notConfigured(customers, 'uaefeed') };
-
-    const drafted = fetched.done.map(({ customer, value }) => ({ customer, fetched: value.length, ...draftMappings(value, settings) }));
-    const posted = await postDrafts(db, drafted.flatMap((d) => d.drafts), dryRun);
-    let offset = 0;
-    const results = drafted.map((d) => {
-      const outcomes = [...posted.slice(offset, offset + d.drafts.length), ...d.unposted];
-      offset += d.drafts.length;
-      return customerResult(d.customer.customerId, d.fetched, outcomes);
-    });
+    const posted = await pipeline.finish();
+    const results = fetched.done.map(({ customer: { customerId }, value }) =>
+      customerResult(customerId, value.fetched, [...(posted.get(customerId) ?? []), ...value.unposted]),
+    );
 
     const postedCount = results.reduce((n, r) => n + r.posted, 0);
     let recost: SyncUaefeedResult['recost'] = null;
