@@ -5,6 +5,7 @@ import { entry, fundingEntry } from './fixtures.js';
 import { benchManualEntry } from './http.js';
 import { benchRecost } from './recost.js';
 import { benchReports, REPORTS } from './reports.js';
+import { benchSyncUaefeed } from './uaefeed.js';
 
 /**
  * `pnpm bench`: (a) manual entry over HTTP, 16 clients for 15 s, for two mixes of entries; (b) bulk posting of 100k
@@ -15,7 +16,8 @@ import { benchReports, REPORTS } from './reports.js';
  * transactions. Each on a throwaway database. Targets on a 2-core machine: (a) ≥ 2,000
  * transactions/s, (b) ≥ 100,000 journal lines/s, (c) ≥ 20,000 trades/s each, (d) every report on
  * the largest book within 1.5× of the smallest, (e) view latency and the export's peak memory flat
- * from 10k to 1M.
+ * from 10k to 1M; (f) sync-uaefeed over a sandbox of 500 customers × 100 records, ≥ 5,000
+ * records/s end to end.
  */
 const which = process.argv[2] ?? 'all';
 const round = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -83,6 +85,8 @@ if (which === 'all' || which === 'reports') {
     const times = results.map((r) => r.medianMs.get(name) as number);
     const ratio = results.length > 1 ? [((times.at(-1) as number) / (smallest?.medianMs.get(name) as number)).toFixed(2)] : [];
     console.log(`| ${[name, ...times.map((t) => t.toFixed(1)), ...ratio].join(' | ')} |`);
+  }
+}
 if (which === 'customers') {
   const sizes = (process.argv[3] ?? '10000,1000000').split(',').map(Number);
   const measurements = await withDatabase((db) => benchCustomerViews(db, sizes));
@@ -94,4 +98,13 @@ if (which === 'customers') {
         `api resident memory ${round(m.apiRssBeforeMb)} MiB before, peak ${round(m.apiPeakRssMb)} MiB`,
     );
   }
+}
+if (which === 'all' || which === 'uaefeed') {
+  const r = await withDatabase((db) => benchSyncUaefeed(db, 500, 100));
+  console.log(
+    `sync-uaefeed end to end against the sandbox (${round(r.customers)} customers, ${round(r.records)} records over HTTP: fetch, map, post in bulk): ` +
+      `${r.seconds.toFixed(2)} s, ${round(r.recordsPerSecond)} records/s (target ≥ 5,000/s), ${round(r.posted)} posted (${round(r.postedPerSecond)}/s), ` +
+      `${round(r.skipped)} skipped (rejected transfers, unfilled orders); then recost of its ${round(r.trades)} pending transactions: ${r.recostSeconds.toFixed(2)} s ` +
+      `(with it: ${round(r.records / (r.seconds + r.recostSeconds))} records/s); raw COPY of the same journal lines into a bare table here: ${round(r.rawCopyLinesPerSecond)} lines/s`,
+  );
 }

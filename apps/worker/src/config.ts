@@ -15,6 +15,13 @@ const workerConfigSchema = commonConfigSchema.extend(redisConfigSchema.shape).ex
   FX_SPREAD_BPS: z.string().regex(new RegExp(DECIMAL_PATTERN_SOURCE), 'must be a decimal string of basis points like "75"').optional(),
   /** The customer registry provision-india reads when its body names none. */
   API_GLOBAL_BASE_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+  /** The AED peg, AED per USD, the UAE syncs convert AED records at (the api's AED_PER_USD). */
+  AED_PER_USD: z
+    .string()
+    .regex(new RegExp(DECIMAL_PATTERN_SOURCE), 'must be a decimal string like "3.6725"')
+    // Only a decimal string is weighed (zod runs this check after a failed regex too).
+    .refine((value) => !new RegExp(DECIMAL_PATTERN_SOURCE).test(value) || /[1-9]/.test(value), 'must be greater than zero')
+    .default('3.6725'),
   /** How long a job may go without its lock being renewed before another worker takes it over. */
   JOB_STALLED_INTERVAL_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
 });
@@ -25,7 +32,7 @@ export interface WorkerConfig extends CommonConfig {
   queuePrefix: string;
   /** How long a job may go without its lock being renewed before another worker takes it over. */
   jobStalledIntervalMs: number;
-  /** What the jobs read: recost's fee schedule. */
+  /** What the jobs read: recost's fee schedule, the AED peg. */
   jobSettings: JobSettings;
   /** The book's upstream clients (credentials inside them, never logged). */
   upstreams: UpstreamClients;
@@ -41,6 +48,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
     jobSettings: {
       customerFeeBps: parsed.CUSTOMER_FEE_BPS,
       brokerCostBps: parsed.BROKER_COST_BPS,
+      aedPerUsd: parsed.AED_PER_USD,
       ...(parsed.FX_SPREAD_BPS !== undefined && { fxSpreadBps: parsed.FX_SPREAD_BPS }),
       ...(parsed.API_GLOBAL_BASE_URL !== undefined && { apiGlobalBaseUrl: parsed.API_GLOBAL_BASE_URL }),
     },

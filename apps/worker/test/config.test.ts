@@ -15,7 +15,8 @@ describe('worker configuration', () => {
       redisUrl: 'redis://127.0.0.1:6379',
       queuePrefix: 'bull',
       jobStalledIntervalMs: 30_000,
-      jobSettings: { customerFeeBps: '22', brokerCostBps: '4' },
+      jobSettings: { customerFeeBps: '22', brokerCostBps: '4', aedPerUsd: '3.6725' },
+      upstreams: { uaefeed: null, custodian: null, usbroker: null, remit: null, usbrokerFirmId: null },
     });
   });
 
@@ -40,7 +41,7 @@ describe('worker configuration', () => {
   });
 
   it('reads recost’s fee schedule, CUSTOMER_FEE_BPS and BROKER_COST_BPS', () => {
-    expect(loadConfig({ ...BASE, CUSTOMER_FEE_BPS: '25', BROKER_COST_BPS: '3.5' }).jobSettings).to.deep.equal({ customerFeeBps: '25', brokerCostBps: '3.5' });
+    expect(loadConfig({ ...BASE, CUSTOMER_FEE_BPS: '25', BROKER_COST_BPS: '3.5' }).jobSettings).to.deep.equal({ customerFeeBps: '25', brokerCostBps: '3.5', aedPerUsd: '3.6725' });
     expect(() => loadConfig({ ...BASE, BROKER_COST_BPS: '-1' })).to.throw(ConfigError, /^configuration error: BROKER_COST_BPS must be/);
   });
 
@@ -48,11 +49,18 @@ describe('worker configuration', () => {
     expect(loadConfig({ ...BASE, FX_SPREAD_BPS: '75', API_GLOBAL_BASE_URL: 'https://api.example/' }).jobSettings).to.deep.equal({
       customerFeeBps: '22',
       brokerCostBps: '4',
+      aedPerUsd: '3.6725',
       fxSpreadBps: '75',
       apiGlobalBaseUrl: 'https://api.example/',
     });
     expect(() => loadConfig({ ...BASE, FX_SPREAD_BPS: '-5' })).to.throw(ConfigError, /^configuration error: FX_SPREAD_BPS must be/);
     expect(() => loadConfig({ ...BASE, API_GLOBAL_BASE_URL: 'ftp://x' })).to.throw(ConfigError, /^configuration error: API_GLOBAL_BASE_URL must be/);
+  });
+
+  it('reads the AED peg the UAE syncs convert at, AED_PER_USD, and refuses zero or a non-decimal', () => {
+    expect(loadConfig({ ...BASE, AED_PER_USD: '3.67' }).jobSettings.aedPerUsd).to.equal('3.67');
+    expect(() => loadConfig({ ...BASE, AED_PER_USD: '0.0' })).to.throw(ConfigError, /^configuration error: AED_PER_USD must be greater than zero/);
+    expect(() => loadConfig({ ...BASE, AED_PER_USD: '3,6725' })).to.throw(ConfigError, /^configuration error: AED_PER_USD must be a decimal string/);
   });
 
   it('refuses an empty QUEUE_PREFIX with one line naming it', () => {

@@ -10,7 +10,7 @@ export type ProgressReporter = (progress: JobProgress) => void;
 
 /**
  * The worker's settings jobs read (from its config module, never from process.env): decimal
- * strings of basis points of notional.
+ * strings (basis points of notional; the AED peg).
  */
 export interface JobSettings {
   /** The customer's fee on a trade whose source states none (`CUSTOMER_FEE_BPS`). */
@@ -21,10 +21,12 @@ export interface JobSettings {
   fxSpreadBps?: string;
   /** The customer registry provision-india reads when its body gives no `api_global_base_url` (`API_GLOBAL_BASE_URL`). */
   apiGlobalBaseUrl?: string;
+  /** The AED peg, AED per USD, UAE syncs convert AED records at (`AED_PER_USD`, as the api's). */
+  aedPerUsd: string;
 }
 
-/** The documented defaults (README): 22 bps customer fee, 4 bps broker cost. */
-export const DEFAULT_JOB_SETTINGS: JobSettings = { customerFeeBps: '22', brokerCostBps: '4' };
+/** The documented defaults (README): 22 bps customer fee, 4 bps broker cost, 3.6725 AED per USD. */
+export const DEFAULT_JOB_SETTINGS: JobSettings = { customerFeeBps: '22', brokerCostBps: '4', aedPerUsd: '3.6725' };
 
 /** What a job's logic runs with: no BullMQ, no HTTP; testable by calling `run` directly. */
 export interface JobDeps {

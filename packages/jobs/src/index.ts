@@ -39,3 +39,18 @@ export {
   type SyncUsbrokerLedgerResult,
 } from './sync-usbroker-ledger.js';
 export type { PostingCounts, RecordIssue } from './usbroker-posting.js';
+export { mapCashTransfer, mapOrder, UAEFEED_SELL_BROKERAGE_BPS, type UaefeedMapping } from './uae/mapping.js';
+export { draftMappings, postDrafts, type Drafted, type UaefeedRecordOutcome } from './uae/posting.js';
+export { syncUaefeedInput, syncUaefeedJob, type SyncUaefeedInput, type SyncUaefeedResult, type UaefeedCustomerResult } from './uae/sync-uaefeed.js';
+export { holdingsSnapshotOf, syncHoldingsInput, syncHoldingsJob, type SyncHoldingsInput, type SyncHoldingsResult } from './uae/sync-holdings.js';
+export { refreshSnapshotsInput, refreshSnapshotsJob, type RefreshSnapshotsInput, type RefreshSnapshotsResult } from './uae/refresh-snapshots.js';
+export {
+  syncCashStatementsInput,
+  syncCashStatementsJob,
+  type CashStatementComparison,
+  type SyncCashStatementsInput,
+  type SyncCashStatementsResult,
+} from './uae/sync-cash-statements.js';
+export { syncUaefeedStatementsInput, syncUaefeedStatementsJob, type SyncUaefeedStatementsInput, type SyncUaefeedStatementsResult } from './uae/sync-uaefeed-statements.js';
+export { CUSTOMER_CONCURRENCY, CUSTOMER_IDS_MAX } from './uae/customers.js';
+export { IMPORT_RECORDS_MAX, importUaefeedBatch, uaefeedImportBatch, type ImportAnswer, type ImportedRecord, type ImportProblem, type UaefeedImportBatch } from './uae/import.js';

@@ -6,6 +6,11 @@ import { syncRemitJob } from './sync-remit.js';
 import { syncRemitWebhookJob } from './sync-remit-webhook.js';
 import { syncUsbrokerJob, syncUsbrokerTradesJob } from './sync-usbroker.js';
 import { syncUsbrokerLedgerJob } from './sync-usbroker-ledger.js';
+import { refreshSnapshotsJob } from './uae/refresh-snapshots.js';
+import { syncCashStatementsJob } from './uae/sync-cash-statements.js';
+import { syncHoldingsJob } from './uae/sync-holdings.js';
+import { syncUaefeedStatementsJob } from './uae/sync-uaefeed-statements.js';
+import { syncUaefeedJob } from './uae/sync-uaefeed.js';
 
 /**
  * Every job the service runs, by kind: the one place that says each job's mode, family, books,
@@ -20,4 +25,9 @@ export const JOBS: JobCatalog = {
   'sync-usbroker': syncUsbrokerJob,
   'sync-usbroker-trades': syncUsbrokerTradesJob,
   'sync-usbroker-ledger': syncUsbrokerLedgerJob,
+  'sync-uaefeed': syncUaefeedJob,
+  'sync-holdings': syncHoldingsJob,
+  'sync-cash-statements': syncCashStatementsJob,
+  'sync-uaefeed-statements': syncUaefeedStatementsJob,
+  'refresh-snapshots': refreshSnapshotsJob,
 };

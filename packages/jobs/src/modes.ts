@@ -25,7 +25,6 @@ export const JOB_MODES = {
   'sync-cash-statements': { mode: 'background', family: 'syncs', books: UAE, why: 'the spec' },
   'sync-uaefeed-statements': { mode: 'background', family: 'syncs', books: UAE, why: 'the spec' },
   'refresh-snapshots': { mode: 'background', family: 'syncs', books: UAE, why: 'the spec' },
-  'import-uaefeed': { mode: 'sync', family: 'syncs', books: UAE, why: 'decided: a hand-collected batch; the operator needs the outcome per record' },
   'sync-usbroker': { mode: 'background', family: 'syncs', books: INDIA, why: 'decided: every India customer, paged upstream calls: minutes' },
   'sync-usbroker-trades': { mode: 'background', family: 'syncs', books: INDIA, why: 'decided: as sync-usbroker' },
   'sync-usbroker-ledger': { mode: 'background', family: 'syncs', books: INDIA, why: 'decided: a date range of daily CSVs' },

@@ -70,7 +70,7 @@ describe('the recost job', function () {
   it('through the jobs platform: enqueued, run by a real worker, answered done with its result', async () => {
     await seed(db, 'J-2');
     const prefix = `test-${randomUUID().slice(0, 8)}`;
-    const workers = createJobWorkers({ book: 'ENTITY_UAE', redisUrl: REDIS_URL, queuePrefix: prefix, db, logger, catalog: JOBS, settings: { customerFeeBps: '22', brokerCostBps: '5' } });
+    const workers = createJobWorkers({ book: 'ENTITY_UAE', redisUrl: REDIS_URL, queuePrefix: prefix, db, logger, catalog: JOBS, settings: { customerFeeBps: '22', brokerCostBps: '5', aedPerUsd: '3.6725' } });
     const producer = createJobProducer({ book: 'ENTITY_UAE', redisUrl: REDIS_URL, queuePrefix: prefix, catalog: JOBS, syncWaitMs: 20_000, logger });
     try {
       await workers.waitUntilReady();

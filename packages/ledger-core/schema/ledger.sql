@@ -409,6 +409,34 @@ COMMENT ON COLUMN public.cash_requests.failure_reason IS 'Why the request failed
 COMMENT ON COLUMN public.cash_requests.txn_id IS 'The transaction a confirmation posted (source ledger, source_txn_id ''cash-request:<id>''): set exactly when completed, unique, so no two requests claim one posting.';
 
 --
+-- Name: cash_statements; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.cash_statements (
+    customer_id text NOT NULL,
+    upstream text NOT NULL,
+    account text NOT NULL,
+    month text NOT NULL,
+    currency text NOT NULL,
+    statement jsonb NOT NULL,
+    statement_sha256 text NOT NULL,
+    fetched_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT cash_statements_account_check CHECK (((length(account) >= 1) AND (length(account) <= 128))),
+    CONSTRAINT cash_statements_currency_check CHECK ((currency ~ '^[A-Z]{3}$'::text)),
+    CONSTRAINT cash_statements_customer_id_check CHECK (((length(customer_id) >= 1) AND (length(customer_id) <= 128))),
+    CONSTRAINT cash_statements_month CHECK ((month ~ '^\d{4}-(0[1-9]|1[0-2])$'::text)),
+    CONSTRAINT cash_statements_statement_object CHECK ((jsonb_typeof(statement) = 'object'::text)),
+    CONSTRAINT cash_statements_statement_sha256_check CHECK ((statement_sha256 ~ '^[0-9a-f]{64}$'::text)),
+    CONSTRAINT cash_statements_upstream CHECK ((upstream = 'custodian'::text))
+);
+
+--
+-- Name: TABLE cash_statements; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.cash_statements IS 'The custodian''s monthly cash statement of a customer''s account (sync-cash-statements), as validated: decimals as strings. Insert-only per content (statement_sha256): the same statement again stores nothing.';
+
+--
 -- Name: customers; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -923,6 +951,29 @@ COMMENT ON COLUMN public.transactions.request_hash IS 'Fingerprint (sha256 of th
 COMMENT ON COLUMN public.transactions.created_xid IS 'The database transaction that posted this transaction, stamped by the database and never given (ledger_posting_stamp), so no caller can hide a transaction from the commit check. Journal lines may be added only by this same database transaction.';
 
 --
+-- Name: uaefeed_statements; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.uaefeed_statements (
+    customer_id text NOT NULL,
+    kind text NOT NULL,
+    month text NOT NULL,
+    body text NOT NULL,
+    body_sha256 text NOT NULL,
+    fetched_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT uaefeed_statements_body_sha256_check CHECK ((body_sha256 ~ '^[0-9a-f]{64}$'::text)),
+    CONSTRAINT uaefeed_statements_customer_id_check CHECK (((length(customer_id) >= 1) AND (length(customer_id) <= 128))),
+    CONSTRAINT uaefeed_statements_kind CHECK ((kind = ANY (ARRAY['cash'::text, 'holdings'::text]))),
+    CONSTRAINT uaefeed_statements_month CHECK ((month ~ '^\d{4}-(0[1-9]|1[0-2])$'::text))
+);
+
+--
+-- Name: TABLE uaefeed_statements; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.uaefeed_statements IS 'uaefeed''s monthly cash or holdings statement of a customer (sync-uaefeed-statements), the body exactly as received; never posted. Insert-only per content (body_sha256).';
+
+--
 -- Name: account_daily_totals account_daily_totals_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -963,6 +1014,13 @@ ALTER TABLE ONLY public.cash_requests
 
 ALTER TABLE ONLY public.cash_requests
     ADD CONSTRAINT cash_requests_txn_unique UNIQUE (txn_id);
+
+--
+-- Name: cash_statements cash_statements_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.cash_statements
+    ADD CONSTRAINT cash_statements_pkey PRIMARY KEY (customer_id, upstream, account, month, statement_sha256);
 
 --
 -- Name: customers customers_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1040,6 +1098,13 @@ ALTER TABLE ONLY public.transactions
 
 ALTER TABLE ONLY public.transactions
     ADD CONSTRAINT transactions_source_txn_unique UNIQUE (source, source_txn_id);
+
+--
+-- Name: uaefeed_statements uaefeed_statements_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.uaefeed_statements
+    ADD CONSTRAINT uaefeed_statements_pkey PRIMARY KEY (customer_id, kind, month, body_sha256);
 
 --
 -- Name: cash_requests_created_idx; Type: INDEX; Schema: public; Owner: -

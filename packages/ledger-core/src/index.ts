@@ -92,7 +92,7 @@ export {
 } from './domain/transaction.js';
 
 // Use cases on a book's database: posting, preview, reversal, bulk posting, group commit.
-export { createEntryBatcher, postEntries, postEntry, postTransactions, previewEntry, recost, reverseTransaction } from './ledger.js';
+export { createEntryBatcher, postEntries, postEntry, postTransactions, previewEntry, previewTransactions, recost, reverseTransaction } from './ledger.js';
 export type { RecostOptions, RecostResult } from './use-cases/recost.js';
 export type { EntryBatcher, EntryBatcherOptions } from './use-cases/entry-batcher.js';
 export type { PostOutcome } from './use-cases/entry-answers.js';
@@ -106,7 +106,7 @@ export type { CashRequestChange, CashRequestFilter, CashRequestStore } from './u
 export { CUSTOMER_REFERENCES, type CustomerInput, type CustomerReference, type CustomerRow } from './store/columns/customers.js';
 export type { JournalLineRow, StoredJournalLine } from './store/columns/journal-lines.js';
 export type { StoredTransaction, TransactionRecord, TransactionSummary } from './store/columns/transactions.js';
-export { customerIdByReference, findCustomers, listCustomers, upsertCustomer } from './store/customers.js';
+export { customersByReference, customersLinkedBy, findCustomers, listCustomers, upsertCustomer } from './store/customers.js';
 export { INDIA_SYNC_LOCK_KEY, withIndiaSyncLock } from './store/india-sync-lock.js';
 export { accountTotals, trialBalance, type AccountTotal, type AsOf } from './store/accounts.js';
 export { firmEarnings, firmSummary, type FirmEarnings, type FirmSummary, type RecentTxn, type TypeTotal } from './store/firm-reports.js';
@@ -119,6 +119,8 @@ export {
   type Flow,
   type ReportWindow,
 } from './domain/firm-reports.js';
+export { insertCashStatements, insertUaefeedStatements, ledgerCashMovements, type LedgerCashMovement } from './store/statements.js';
+export type { CashStatementRow, CashStatementSnapshot, UaefeedStatementKind, UaefeedStatementRow, UaefeedStatementSnapshot } from './store/columns/statements.js';
 export { insertHoldingsSnapshots, latestHoldingsSnapshot, portfolioSnapshot, savePortfolioSnapshots } from './store/snapshots.js';
 export type { HoldingsSnapshot, HoldingsSnapshotRow, PortfolioSnapshot, PortfolioSnapshotRow, SnapshotPosition, SnapshotUpstream } from './store/columns/snapshots.js';
 export {

@@ -42,6 +42,10 @@ export const reverseTransaction = (
 export const postTransactions = (db: Db, drafts: TransactionDraft[], options?: bulk.BulkOptions): Promise<bulk.BulkResult> =>
   bulk.postTransactions(ledgerStore(db), drafts, options);
 
+/** What posting many transactions would answer, nothing written (use-cases/post-in-bulk.ts). */
+export const previewTransactions = (db: Db, drafts: TransactionDraft[], options?: bulk.BulkOptions): Promise<bulk.BulkResult> =>
+  bulk.previewTransactions(ledgerStore(db), drafts, options);
+
 /** Group commit of manual entries for one process (use-cases/entry-batcher.ts). */
 export const createEntryBatcher = (db: Db, options?: entryBatcher.EntryBatcherOptions): entryBatcher.EntryBatcher =>
   entryBatcher.createEntryBatcher(ledgerStore(db), options);

@@ -4,6 +4,7 @@ import { CUSTOMERS } from '../src/store/columns/customers.js';
 import { DIVIDEND_EVENTS } from '../src/store/columns/dividend-events.js';
 import { JOURNAL_LINES } from '../src/store/columns/journal-lines.js';
 import { REMITTANCES } from '../src/store/columns/remittances.js';
+import { CASH_STATEMENTS, UAEFEED_STATEMENTS } from '../src/store/columns/statements.js';
 import type { Columns } from '../src/store/columns/table.js';
 import { TRANSACTIONS } from '../src/store/columns/transactions.js';
 import { createTestDatabase, type TestDatabase } from '../src/testing/index.js';
@@ -34,6 +35,8 @@ describe('column tables (one definition per stored resource)', function () {
     ['cash_requests', CASH_REQUESTS],
     ['remittances', REMITTANCES],
     ['dividend_events', DIVIDEND_EVENTS],
+    ['cash_statements', CASH_STATEMENTS],
+    ['uaefeed_statements', UAEFEED_STATEMENTS],
   ];
   for (const [table, columns] of tables) {
     it(`${table}: names every column of the schema (but those the code never touches), in its order, with its type and nullability`, async () => {

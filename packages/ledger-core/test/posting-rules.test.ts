@@ -93,9 +93,10 @@ function expectedLines(txnType: Exclude<TxnType, 'reversal' | 'recost' | 'adjust
       return legKeys([wallet, cash, a]);
     case 'buy_security': {
       const fee = input.feeUsd ?? new Decimal(new Exact(a).times(input.customerFeeBps).dividedBy(10_000).decimalPlaces(2, BigNumber.ROUND_HALF_UP));
-      return legKeys(['1200', '1100', a], ['2010', '2100', a], ['2010', '4010', fee]);
+      return legKeys(['1200', cash, a], [wallet, '2100', a], [wallet, '4010', fee]);
     }
     case 'sell_security':
+      return legKeys([cash, wallet, a]);
     case 'dividend':
       return legKeys(['1100', '2010', a]);
     case 'wht_tax':
@@ -152,6 +153,13 @@ describe('posting rules', () => {
 
     it('an AED deposit lands in the AED bank 1020 and the AED wallet 2020', () => {
       expect(lineKeys(POSTING_RULES.deposit.lines(input('100.00', { currency: 'AED' })))).to.deep.equal(['1020 Dr 100', '2020 Cr 100']);
+    });
+
+    it('a trade in AED (UAE shares) pays from, and is paid into, the AED bank 1020 and the AED wallet 2020', () => {
+      expect(lineKeys(POSTING_RULES.buy_security.lines(input('400.00', { currency: 'AED', feeUsd: new Decimal('0.60') })))).to.deep.equal(
+        ['1020 Cr 400', '1200 Dr 400', '2020 Dr 400', '2100 Cr 400', '2020 Dr 0.6', '4010 Cr 0.6'].sort(),
+      );
+      expect(lineKeys(POSTING_RULES.sell_security.lines(input('150.00', { currency: 'AED' })))).to.deep.equal(['1020 Dr 150', '2020 Cr 150']);
     });
 
     it('a withdrawal is the mirror of a deposit', () => {

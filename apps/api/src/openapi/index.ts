@@ -14,6 +14,7 @@ const ERROR_MEANING: Record<ErrorCode, string> = {
   request_timeout: 'the request (headers and body) did not arrive within the server\'s request timeout',
   request_header_fields_too_large: 'the request line and headers are over the server\'s limit',
   entry_refused: 'the database refused the entry for a rule no earlier check named (`details` names the constraint); nothing stored',
+  invalid_records: 'records of an import that cannot be posted (`details`: each one’s `record`, `source_txn_id`, `reason`); nothing posted',
   unauthorized: 'credential missing or unknown',
   invalid_signature: 'the webhook signature is missing or does not match the body',
   forbidden: 'the ledger token on an admin endpoint',

@@ -11,6 +11,7 @@ import * as createRemittances from '../migrations/20261204_create_remittances.js
 import * as createDividendEvents from '../migrations/20261205_create_dividend_events.js';
 import * as addDailyTotals from '../migrations/20261206_add_daily_totals.js';
 import * as indexJournalLinesByCustomer from '../migrations/20261207_index_journal_lines_by_customer.js';
+import * as createStatementSnapshots from '../migrations/20261203_create_statement_snapshots.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -31,6 +32,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261205_create_dividend_events', createDividendEvents],
   ['20261206_add_daily_totals', addDailyTotals],
   ['20261207_index_journal_lines_by_customer', indexJournalLinesByCustomer],
+  ['20261203_create_statement_snapshots', createStatementSnapshots],
 ];
 
 const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

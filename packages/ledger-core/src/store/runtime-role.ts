@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /** The ledger's tables: a role that owns any of them can switch the ledger's checks off. */
-const LEDGER_TABLES = ['accounts', 'customers', 'transactions', 'journal_lines', 'account_totals', 'ledger_commit_checks', 'broker_fees', 'recost_flags', 'cash_requests', 'holdings_snapshots', 'portfolio_snapshots', 'remittances', 'dividend_events', 'account_daily_totals', 'transaction_daily_totals'];
+const LEDGER_TABLES = ['accounts', 'customers', 'transactions', 'journal_lines', 'account_totals', 'ledger_commit_checks', 'broker_fees', 'recost_flags', 'cash_requests', 'holdings_snapshots', 'portfolio_snapshots', 'remittances', 'dividend_events', 'account_daily_totals', 'transaction_daily_totals', 'cash_statements', 'uaefeed_statements'];
 
 /**
  * What the role the service runs as may do, and nothing more: read the books; write only by
@@ -21,6 +21,7 @@ const RUNTIME_GRANTS = [
   // A remittance keeps its order, customer and first sighting; the rest follows remit.
   'GRANT INSERT, UPDATE (pan, status, purpose_code, reference_number, amount_inr, amount_usd, quote_id, quoted_at, quote_expires_at, fx_rate, mid_rate, mid_rate_source, mid_rate_at, tcs_inr, payment_id, payment_status, funds_available, payment_error_code, paid_at, settlement_id, settlement_status, settlement_amount_usd, utr, settled_at, remitted_on, order_updated_at, status_history, updated_at) ON remittances TO ??',
   'GRANT INSERT, UPDATE (wht_txn_no, wht_rate, wht_usd, updated_at) ON dividend_events TO ??',
+  'GRANT INSERT ON cash_statements, uaefeed_statements TO ??',
   // A request keeps what was asked for: a transition changes only these.
   'GRANT INSERT, UPDATE (status, txn_id, failure_reason, updated_at) ON cash_requests TO ??',
 ];

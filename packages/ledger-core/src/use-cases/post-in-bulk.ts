@@ -128,3 +128,31 @@ export async function postTransactions(
   for (const { outcome } of outcomes) result[outcome] += 1;
   return result;
 }
+
+/**
+ * What `postTransactions` would answer, nothing written (a dry run): a record whose key is
+ * stored is `duplicate` or `conflict` as posting would say; any other is `inserted` (would be),
+ * with its draft's id. Refusals only the database makes (an unknown customer) are not foreseen.
+ */
+export async function previewTransactions(store: LedgerStore, drafts: TransactionDraft[], { chunkSize = 2_000 }: BulkOptions = {}): Promise<BulkResult> {
+  assert(chunkSize > 0, 'chunkSize must be positive');
+  const result: BulkResult = { outcomes: [], inserted: 0, duplicate: 0, conflict: 0, rejected: 0 };
+  for (let start = 0; start < drafts.length; start += chunkSize) {
+    const chunk = drafts.slice(start, start + chunkSize);
+    const found = await store.findBySourceKeys(chunk);
+    const byKey = new Map(found.map((s) => [sourceKey(s.transaction.source, s.transaction.source_txn_id), s.transaction]));
+    for (const draft of chunk) {
+      const stored = byKey.get(sourceKey(draft.source, draft.sourceTxnId));
+      const fields = stored === undefined ? [] : factsThatDiffer(draft, stored);
+      const outcome: BulkOutcome =
+        stored === undefined
+          ? { outcome: 'inserted', txnId: draft.txnId }
+          : fields.length === 0
+            ? { outcome: 'duplicate', txnId: stored.txn_id }
+            : { outcome: 'conflict', txnId: stored.txn_id, fields };
+      result.outcomes.push(outcome);
+      result[outcome.outcome] += 1;
+    }
+  }
+  return result;
+}

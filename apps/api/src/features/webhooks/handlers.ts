@@ -1,4 +1,4 @@
-import { classifyRemitEvent, customerIdByReference, type RemitEvent } from '@ledger/core';
+import { classifyRemitEvent, customersByReference, type RemitEvent } from '@ledger/core';
 import { SYNC_REMIT_WEBHOOK } from '@ledger/jobs';
 import type { FeatureContext, Handler } from '../feature.js';
 
@@ -25,8 +25,8 @@ export function handlers({ config, db, jobs, logger }: FeatureContext): Record<s
 
       if (config.book !== 'ENTITY_IND_IFSC') return acknowledge(false, `${config.book} has no remittances (they are ENTITY_IND_IFSC's): no sync`);
       if (!classified.triggers || classified.remitCustomerId === null) return acknowledge(false, classified.reason);
-      const customerId = await customerIdByReference(db, 'remit_customer_id', classified.remitCustomerId);
-      if (customerId === null) return acknowledge(false, `data.customer_id ${classified.remitCustomerId} is no customer of this book (provision-india links them): no sync`);
+      const customerId = (await customersByReference(db, 'remit_customer_id', [classified.remitCustomerId])).get(classified.remitCustomerId);
+      if (customerId === undefined) return acknowledge(false, `data.customer_id ${classified.remitCustomerId} is no customer of this book (provision-india links them): no sync`);
       const status = await jobs.enqueue(SYNC_REMIT_WEBHOOK, { customer_id: customerId, order_id: classified.orderId });
       acknowledge(true, classified.reason, status.job_id);
     },

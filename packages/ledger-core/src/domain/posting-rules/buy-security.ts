@@ -1,4 +1,5 @@
 import { ACCOUNT } from '../accounts.js';
+import { fundingAccounts } from './funding.js';
 import { roundToCents } from '../money.js';
 import { linesFromLegs } from './legs.js';
 import type { PostingInput, PostingRule } from './types.js';
@@ -12,7 +13,8 @@ export function customerFee({ feeUsd, customerFeeBps, amountUsd }: PostingInput)
  * buy_security, `amount_usd` being the cost of the shares:
  * Dr 1200 / Cr 1100 (the firm's custody holds the shares), Dr 2010 / Cr 2100 (the customer's
  * wallet pays, the firm owes the shares), and the customer's fee Dr 2010 / Cr 4010, a
- * placeholder that recost splits into revenue and broker cost.
+ * placeholder that recost splits into revenue and broker cost. A trade in AED (the UAE book's
+ * local shares) pays from the AED bank and wallet instead: Cr 1020, Dr 2020.
  */
 export const buySecurity: PostingRule = {
   txnType: 'buy_security',
@@ -20,15 +22,17 @@ export const buySecurity: PostingRule = {
   customer: 'required',
   symbol: 'required',
   pendingRecost: true,
-  lines: (input) =>
-    linesFromLegs([
-      { debit: ACCOUNT.custodyEquities, credit: ACCOUNT.omnibusCash, amount: input.amountUsd, postingKind: 'security_cost' },
+  lines: (input) => {
+    const { cash, wallet } = fundingAccounts(input.currency);
+    return linesFromLegs([
+      { debit: ACCOUNT.custodyEquities, credit: cash, amount: input.amountUsd, postingKind: 'security_cost' },
       {
-        debit: ACCOUNT.customerWalletUsd,
+        debit: wallet,
         credit: ACCOUNT.securitiesLiabilityEquities,
         amount: input.amountUsd,
         postingKind: 'securities_liability',
       },
-      { debit: ACCOUNT.customerWalletUsd, credit: ACCOUNT.brokerageRevenue, amount: customerFee(input), postingKind: 'brokerage_fee' },
-    ]),
+      { debit: wallet, credit: ACCOUNT.brokerageRevenue, amount: customerFee(input), postingKind: 'brokerage_fee' },
+    ]);
+  },
 };

@@ -3,7 +3,7 @@ import type { Currency, Leg } from './types.js';
 import type { Decimal } from '../money.js';
 
 /** Where a customer's money sits: the omnibus and USD wallet, or the AED bank and AED wallet. */
-function fundingAccounts(currency: Currency): { cash: string; wallet: string } {
+export function fundingAccounts(currency: Currency): { cash: string; wallet: string } {
   return currency === 'AED'
     ? { cash: ACCOUNT.operatingBankAed, wallet: ACCOUNT.customerWalletAed }
     : { cash: ACCOUNT.omnibusCash, wallet: ACCOUNT.customerWalletUsd };

@@ -1,0 +1,104 @@
+import { createHash } from 'node:crypto';
+import { Decimal, insertCashStatements, ledgerCashMovements, type CashStatementSnapshot } from '@ledger/core';
+import type { CustodianCashStatement } from '@ledger/upstream-clients';
+import { z } from 'zod';
+import { defineJob } from '../catalog.js';
+import { customerSelection, forEachCustomer, isoMonth, linkedCustomers, notConfigured, previousMonth, type CustomerFailure } from './customers.js';
+
+export const syncCashStatementsInput = z
+  .object({
+    ...customerSelection,
+    month: isoMonth.optional().describe('The month, YYYY-MM. Absent: the last closed month (the one before the current, UTC).'),
+  })
+  .strict()
+  .meta({ examples: [{ month: '2026-03' }, { customer_ids: ['UAE-000001'], month: '2026-03', dry_run: true }] });
+export type SyncCashStatementsInput = z.infer<typeof syncCashStatementsInput>;
+
+/** One customer's month: the custodian's net cash movement beside the ledger's, in AED. */
+export interface CashStatementComparison {
+  customer_id: string;
+  account: string;
+  currency: string;
+  /** closing − opening balance of the statement. */
+  statement_net: string;
+  /** What the ledger's uaefeed postings of that month moved the customer's AED cash by. */
+  ledger_net: string;
+  /** statement_net − ledger_net: zero when they agree. */
+  difference: string;
+  statement_lines: number;
+  ledger_transactions: number;
+}
+
+export interface SyncCashStatementsResult extends Record<string, unknown> {
+  dry_run: boolean;
+  month: string;
+  /** Statements stored now; `existing`: the same statement was already stored. */
+  stored: number;
+  existing: number;
+  customers: CashStatementComparison[];
+  /** The comparisons that differ (amount or count). */
+  differences: CashStatementComparison[];
+  customers_failed: CustomerFailure[];
+}
+
+/** A statement's content hash: the same content is stored once (JSON of a validated object, keys in the schema's order). */
+function sha256(statement: CustodianCashStatement): string {
+  return createHash('sha256').update(JSON.stringify(statement)).digest('hex');
+}
+
+/**
+ * sync-cash-statements (docs/jobs.md#sync-cash-statements): each linked customer's custodian
+ * cash statement of `month` stored in `cash_statements` (insert-only per content) and compared
+ * with the ledger's own AED cash movements of that customer and month (the uaefeed postings:
+ * uaefeed is the posting source, the custodian only reconciles, upstreams.md). Differences are in
+ * the result.
+ */
+export const syncCashStatementsJob = defineJob<SyncCashStatementsInput, SyncCashStatementsResult>('sync-cash-statements', {
+  input: syncCashStatementsInput,
+  businessKey: () => null,
+  run: async (input, { db, upstreams, progress, logger }) => {
+    const dryRun = input.dry_run ?? false;
+    const month = input.month ?? previousMonth(new Date());
+    const { customers, failed: notLinked } = await linkedCustomers(db, 'custodian_account', input.customer_ids);
+    const custodian = upstreams.custodian;
+    const fetched = custodian
+      ? await forEachCustomer(
+          customers,
+          async ({ reference }) => custodian.getCashStatement({ account: reference, month }),
+          (done) => progress({ done, total: customers.length, unit: 'customers' }),
+        )
+      : { done: [], failed: notConfigured(customers, 'custodian') };
+
+    const snapshots: CashStatementSnapshot[] = fetched.done.map(({ customer, value }) => ({
+      customerId: customer.customerId,
+      upstream: 'custodian',
+      account: value.account,
+      month: value.month,
+      currency: value.currency,
+      statement: { ...value },
+      statementSha256: sha256(value),
+    }));
+    const { inserted, existing } = dryRun ? { inserted: 0, existing: 0 } : await insertCashStatements(db, snapshots);
+
+    const movements = await ledgerCashMovements(db, { customerIds: fetched.done.map((d) => d.customer.customerId), source: 'uaefeed', currency: 'AED', month });
+    const ledgerOf = new Map(movements.map((m) => [m.customerId, m]));
+    const comparisons = fetched.done.map(({ customer, value }): CashStatementComparison => {
+      const ledger = ledgerOf.get(customer.customerId)!;
+      const statementNet = new Decimal(value.closing_balance).minus(value.opening_balance);
+      return {
+        customer_id: customer.customerId,
+        account: value.account,
+        currency: value.currency,
+        statement_net: statementNet.toFixed(2),
+        ledger_net: new Decimal(ledger.net).toFixed(2),
+        difference: statementNet.minus(ledger.net).toFixed(2),
+        statement_lines: value.lines.length,
+        ledger_transactions: ledger.transactions,
+      };
+    });
+    const differences = comparisons.filter((c) => !new Decimal(c.difference).isZero() || c.statement_lines !== c.ledger_transactions);
+    const customersFailed = [...notLinked, ...fetched.failed];
+    logger.info('sync-cash-statements done', { dry_run: dryRun, month, stored: inserted, existing, differences: differences.length, customers_failed: customersFailed.length });
+    return { dry_run: dryRun, month, stored: inserted, existing, customers: comparisons, differences, customers_failed: customersFailed };
+  },
+});

@@ -1,0 +1,207 @@
+import { Decimal, draftFromEntry, type JournalLineDraft } from '@ledger/core';
+import type { UaefeedCashTransfer, UaefeedOrder } from '@ledger/upstream-clients';
+import { expect } from 'chai';
+import { DEFAULT_JOB_SETTINGS, draftMappings, mapCashTransfer, mapOrder, type UaefeedMapping } from '../src/index.js';
+
+const PEG = new Decimal('3.6725');
+
+const transfer = (overrides: Partial<UaefeedCashTransfer> = {}): UaefeedCashTransfer => ({
+  transferId: 'TRF-1',
+  cashAccountNumber: '7000001-AED',
+  type: 'DEPOSIT',
+  amount: '367.25',
+  currency: 'AED',
+  status: 'COMPLETED',
+  valueDate: '2026-01-15',
+  ...overrides,
+});
+
+const order = (overrides: Partial<UaefeedOrder> = {}): UaefeedOrder => ({
+  clOrdId: 'CL-1',
+  orderId: 'ORD-1',
+  symbol: 'EMAAR',
+  side: 'BUY',
+  ordQty: '100',
+  cumQty: '100',
+  avgPx: '14.69',
+  netSettle: '1471.20',
+  ordStatus: 'FILLED',
+  tradeDate: '2026-01-20',
+  currency: 'AED',
+  exchange: 'DFM',
+  ...overrides,
+});
+
+/** The lines of a mapping's entry, as `account Dr|Cr amount`. */
+function linesOf(mapping: UaefeedMapping): string[] {
+  expect(mapping.outcome).to.equal('entry');
+  if (mapping.outcome !== 'entry') return [];
+  const draft = draftFromEntry(mapping.entry, '00000000-0000-4000-8000-000000000001', { customerFeeBps: new Decimal(22) });
+  return draft.lines.map((l: JournalLineDraft) => (l.debit.isZero() ? `${l.accountCode} Cr ${l.credit.toFixed(2)}` : `${l.accountCode} Dr ${l.debit.toFixed(2)}`));
+}
+
+describe('uaefeed mapping (pure)', () => {
+  describe('cash transfers', () => {
+    it('an AED deposit: USD at the peg into 1020 / 2020, keyed by its transferId, the AED amount kept', () => {
+      const mapping = mapCashTransfer(transfer(), 'UAE-1', PEG);
+      expect(mapping).to.deep.equal({
+        outcome: 'entry',
+        sourceTxnId: 'TRF-1',
+        entry: {
+          txn_type: 'deposit',
+          customer_id: 'UAE-1',
+          source: 'uaefeed',
+          source_txn_id: 'TRF-1',
+          txn_date: '2026-01-15',
+          amount_usd: '100.00',
+          original_currency: 'AED',
+          original_amount: '367.25',
+          metadata: { cash_account: '7000001-AED', cash_movement: '367.25' },
+        },
+      });
+      expect(linesOf(mapping)).to.deep.equal(['1020 Dr 100.00', '2020 Cr 100.00']);
+    });
+
+    it('an AED amount converts half up to cents: 1000.00 AED is 272.29 USD (272.2939...)', () => {
+      const mapping = mapCashTransfer(transfer({ amount: '1000' }), 'UAE-1', PEG);
+      expect(mapping.outcome === 'entry' && mapping.entry).to.include({ amount_usd: '272.29', original_amount: '1000.00' });
+      const half = mapCashTransfer(transfer({ amount: '0.55' }), 'UAE-1', new Decimal('1.1'));
+      expect(half.outcome === 'entry' && half.entry.amount_usd).to.equal('0.50');
+      const up = mapCashTransfer(transfer({ amount: '0.01' }), 'UAE-1', new Decimal('0.8'));
+      expect(up.outcome === 'entry' && up.entry.amount_usd, '0.0125 rounds half up to 0.01').to.equal('0.01');
+    });
+
+    it('a USD withdrawal: Dr 2010 / Cr 1100 at its amount, no original currency', () => {
+      const mapping = mapCashTransfer(transfer({ type: 'WITHDRAW', cashAccountNumber: '7000001-USD', currency: 'USD', amount: '250.5' }), 'UAE-1', PEG);
+      expect(mapping.outcome === 'entry' && mapping.entry).to.deep.include({ txn_type: 'withdrawal', amount_usd: '250.50', metadata: { cash_account: '7000001-USD', cash_movement: '-250.50' } });
+      expect(mapping.outcome === 'entry' && mapping.entry.original_currency).to.equal(undefined);
+      expect(linesOf(mapping)).to.deep.equal(['2010 Dr 250.50', '1100 Cr 250.50']);
+    });
+
+    it('a REJECTED transfer moved nothing: skipped', () => {
+      expect(mapCashTransfer(transfer({ status: 'REJECTED' }), 'UAE-1', PEG)).to.deep.equal({ outcome: 'skipped', sourceTxnId: 'TRF-1', reason: 'transfer REJECTED: moved nothing' });
+    });
+
+    it('what cannot be posted is rejected with the reason, that record only', () => {
+      const reasons = [
+        transfer({ currency: 'EUR', cashAccountNumber: '7000001-EUR' }),
+        transfer({ cashAccountNumber: '7000001-USD' }),
+        transfer({ amount: '10.005' }),
+        transfer({ amount: '-5' }),
+        transfer({ amount: '0.001' }),
+        transfer({ amount: '0.00' }),
+        transfer({ valueDate: '15/01/2026' }),
+      ].map((t) => {
+        const m = mapCashTransfer(t, 'UAE-1', PEG);
+        expect(m.outcome, JSON.stringify(t)).to.equal('rejected');
+        return m.outcome === 'rejected' ? m.reason : '';
+      });
+      expect(reasons).to.deep.equal([
+        'currency EUR is not AED or USD',
+        'cash account 7000001-USD does not end in -AED',
+        'amount 10.005 is not a non-negative amount in whole cents',
+        'amount -5 is not a non-negative amount in whole cents',
+        'amount 0.001 is not a non-negative amount in whole cents',
+        'amount 0.00 AED is less than one US cent',
+        'valueDate 15/01/2026 is not a date',
+      ]);
+    });
+  });
+
+  describe('executed orders', () => {
+    it('an AED buy: the cost cumQty × avgPx and the bundled fee netSettle − cost, at the peg, from the AED accounts', () => {
+      // 100 × 14.69 = 1469.00 AED = 400.00 USD; fee 1471.20 − 1469.00 = 2.20 AED = 0.60 USD (0.599...).
+      const mapping = mapOrder(order(), 'UAE-1', PEG);
+      expect(mapping.outcome === 'entry' && mapping.entry).to.deep.include({
+        txn_type: 'buy_security',
+        source_txn_id: 'ORD-1',
+        txn_date: '2026-01-20',
+        symbol: 'EMAAR',
+        quantity: '100',
+        amount_usd: '400.00',
+        original_currency: 'AED',
+        original_amount: '1469.00',
+        fee_usd: '0.60',
+        metadata: { cl_ord_id: 'CL-1', exchange: 'DFM', avg_px: '14.69', bundled_fee: '2.20', cash_movement: '-1471.20' },
+      });
+      expect(linesOf(mapping)).to.deep.equal(['1200 Dr 400.00', '1020 Cr 400.00', '2020 Dr 400.00', '2100 Cr 400.00', '2020 Dr 0.60', '4010 Cr 0.60']);
+    });
+
+    it('a USD sell: the net proceeds netSettle into 1100 / 2010, the fee netted and recost told to charge none', () => {
+      // 3 × 201.37 = 604.11; netSettle 603.51: fee 0.60.
+      const mapping = mapOrder(order({ side: 'SELL', symbol: 'AAPL', currency: 'USD', exchange: 'NASDAQ', cumQty: '3', ordQty: '3', avgPx: '201.37', netSettle: '603.51' }), 'UAE-1', PEG);
+      expect(mapping.outcome === 'entry' && mapping.entry).to.deep.include({
+        txn_type: 'sell_security',
+        quantity: '3',
+        amount_usd: '603.51',
+        metadata: { cl_ord_id: 'CL-1', exchange: 'NASDAQ', avg_px: '201.37', bundled_fee: '0.60', cash_movement: '603.51', brokerage_bps: '0' },
+      });
+      expect(linesOf(mapping)).to.deep.equal(['1100 Dr 603.51', '2010 Cr 603.51']);
+    });
+
+    it('a partial fill posts what executed; an order that executed nothing is skipped', () => {
+      const partial = mapOrder(order({ ordStatus: 'PARTIALLY_FILLED', cumQty: '50', netSettle: '735.60' }), 'UAE-1', PEG);
+      expect(partial.outcome === 'entry' && partial.entry).to.include({ quantity: '50', original_amount: '734.50' });
+      expect(mapOrder(order({ ordStatus: 'CANCELLED', cumQty: '0', avgPx: null, netSettle: '0' }), 'UAE-1', PEG)).to.deep.equal({
+        outcome: 'skipped',
+        sourceTxnId: 'ORD-1',
+        reason: 'order CANCELLED: nothing executed',
+      });
+    });
+
+    it('a buy with no fee posts no fee lines', () => {
+      expect(linesOf(mapOrder(order({ netSettle: '1469' }), 'UAE-1', PEG))).to.deep.equal(['1200 Dr 400.00', '1020 Cr 400.00', '2020 Dr 400.00', '2100 Cr 400.00']);
+    });
+
+    it('what cannot be posted is rejected with the reason', () => {
+      const reasons = [
+        order({ avgPx: null }),
+        order({ netSettle: '1468.99' }),
+        order({ side: 'SELL', netSettle: '1469.01' }),
+        order({ currency: 'GBP' }),
+        order({ cumQty: '0.000000001' }),
+        order({ tradeDate: '2026/01/20' }),
+      ].map((o) => {
+        const m = mapOrder(o, 'UAE-1', PEG);
+        expect(m.outcome, JSON.stringify(o)).to.equal('rejected');
+        return m.outcome === 'rejected' ? m.reason : '';
+      });
+      expect(reasons).to.deep.equal([
+        'executed order without a valid avgPx',
+        'netSettle 1468.99 is below the executed amount 1469.00: a negative fee',
+        'netSettle 1469.01 is above the executed amount 1469.00: a negative fee',
+        'currency GBP is not AED or USD',
+        'cumQty 0.000000001 is not a non-negative quantity of at most 8 places',
+        'tradeDate 2026/01/20 is not a date',
+      ]);
+    });
+  });
+
+  it('no mapping ever posts to 4020 (custody fee revenue): no uaefeed record is a custody fee', () => {
+    const mappings = [
+      mapCashTransfer(transfer(), 'UAE-1', PEG),
+      mapCashTransfer(transfer({ type: 'WITHDRAW', currency: 'USD', cashAccountNumber: '7000001-USD' }), 'UAE-1', PEG),
+      mapOrder(order(), 'UAE-1', PEG),
+      mapOrder(order({ side: 'SELL', netSettle: '1466.80' }), 'UAE-1', PEG),
+      mapOrder(order({ currency: 'USD' }), 'UAE-1', PEG),
+    ];
+    const accounts = draftMappings(mappings, DEFAULT_JOB_SETTINGS).drafts.flatMap((d) => d.lines.map((l) => l.accountCode));
+    expect(accounts).to.have.length.greaterThan(10);
+    expect(accounts).to.not.include('4020');
+  });
+
+  it('draftMappings drafts the entries in order and passes skipped and rejected records on with their reasons', () => {
+    const drafted = draftMappings(
+      [mapCashTransfer(transfer(), 'UAE-1', PEG), mapCashTransfer(transfer({ transferId: 'TRF-2', status: 'REJECTED' }), 'UAE-1', PEG), mapOrder(order({ avgPx: null }), 'UAE-1', PEG), mapOrder(order(), 'UAE-1', PEG)],
+      DEFAULT_JOB_SETTINGS,
+    );
+    expect(drafted.drafts.map((d) => [d.sourceTxnId, d.txnType, d.source, d.pendingRecost])).to.deep.equal([
+      ['TRF-1', 'deposit', 'uaefeed', false],
+      ['ORD-1', 'buy_security', 'uaefeed', true],
+    ]);
+    expect(drafted.unposted).to.deep.equal([
+      { source_txn_id: 'TRF-2', outcome: 'skipped', reason: 'transfer REJECTED: moved nothing' },
+      { source_txn_id: 'ORD-1', outcome: 'rejected', reason: 'executed order without a valid avgPx' },
+    ]);
+  });
+});
