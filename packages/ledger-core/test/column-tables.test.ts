@@ -3,6 +3,7 @@ import { CASH_REQUESTS } from '../src/store/columns/cash-requests.js';
 import { CUSTOMERS } from '../src/store/columns/customers.js';
 import { DIVIDEND_EVENTS } from '../src/store/columns/dividend-events.js';
 import { JOURNAL_LINES } from '../src/store/columns/journal-lines.js';
+import { HOLDINGS_SNAPSHOTS, PORTFOLIO_SNAPSHOTS } from '../src/store/columns/snapshots.js';
 import { REMITTANCES } from '../src/store/columns/remittances.js';
 import { CASH_STATEMENTS, UAEFEED_STATEMENTS } from '../src/store/columns/statements.js';
 import type { Columns } from '../src/store/columns/table.js';
@@ -37,6 +38,8 @@ describe('column tables (one definition per stored resource)', function () {
     ['dividend_events', DIVIDEND_EVENTS],
     ['cash_statements', CASH_STATEMENTS],
     ['uaefeed_statements', UAEFEED_STATEMENTS],
+    ['holdings_snapshots', HOLDINGS_SNAPSHOTS],
+    ['portfolio_snapshots', PORTFOLIO_SNAPSHOTS],
   ];
   for (const [table, columns] of tables) {
     it(`${table}: names every column of the schema (but those the code never touches), in its order, with its type and nullability`, async () => {

@@ -52,7 +52,7 @@ describe('the runtime role (a non-owner LEDGER_DB_URL)', function () {
     expect(await runtimeRoleProblems(runtime)).to.deep.equal([]);
     const ownerProblems = await runtimeRoleProblems(t.db);
     expect(ownerProblems[0]).to.equal('is a superuser');
-    expect(ownerProblems[1]).to.match(/^owns account_daily_totals, account_totals, accounts, broker_fees, cash_requests, customers, holdings_snapshots, journal_lines, ledger_commit_checks, portfolio_snapshots, recost_flags, transaction_daily_totals, transactions/);
+    expect(ownerProblems[1]).to.match(/^owns account_daily_totals, account_totals, accounts, broker_fees, cash_requests, cash_statements, customers, dividend_events, holdings_snapshots, journal_lines, ledger_commit_checks, portfolio_snapshots, recost_flags, remittances, transaction_daily_totals, transactions, uaefeed_statements/);
   });
 
   it('cannot disable, drop or replace a ledger check, nor turn triggers off for its session', async () => {
@@ -179,7 +179,11 @@ describe('openLedgerDatabase (how a process opens its book)', function () {
       '20261130_create_cash_requests',
       '20261201_add_customer_upstream_references',
       '20261202_create_portfolio_snapshots',
+      '20261203_create_statement_snapshots',
+      '20261204_create_remittances',
+      '20261205_create_dividend_events',
       '20261206_add_daily_totals',
+      '20261207_index_journal_lines_by_customer',
     ]);
     for (const { db } of started) expect(await runtimeRoleProblems(db)).to.deep.equal([]);
   });

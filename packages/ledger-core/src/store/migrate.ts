@@ -28,11 +28,11 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261130_create_cash_requests', createCashRequests],
   ['20261201_add_customer_upstream_references', addCustomerUpstreamReferences],
   ['20261202_create_portfolio_snapshots', createPortfolioSnapshots],
+  ['20261203_create_statement_snapshots', createStatementSnapshots],
   ['20261204_create_remittances', createRemittances],
   ['20261205_create_dividend_events', createDividendEvents],
   ['20261206_add_daily_totals', addDailyTotals],
   ['20261207_index_journal_lines_by_customer', indexJournalLinesByCustomer],
-  ['20261203_create_statement_snapshots', createStatementSnapshots],
 ];
 
 const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

@@ -30,6 +30,8 @@ export const CUSTOMERS = {
   email: column.nullable('text', { write: (input) => input.email }),
   // knex hands objects to pg as JSON text, as jsonb wants it.
   metadata: column.required('jsonb', { write: (input) => (input.metadata === undefined ? undefined : JSON.stringify(input.metadata)) }),
+  created_at: column.required('timestamptz'),
+  updated_at: column.required('timestamptz'),
   uaefeed_customer_number: column.nullable('text', { write: (input) => input.references?.uaefeed_customer_number }),
   uaefeed_account_number: column.nullable('text', { write: (input) => input.references?.uaefeed_account_number }),
   custodian_account: column.nullable('text', { write: (input) => input.references?.custodian_account }),
@@ -37,8 +39,6 @@ export const CUSTOMERS = {
   remit_customer_id: column.nullable('text', { write: (input) => input.references?.remit_customer_id }),
   pan: column.nullable('text', { write: (input) => input.references?.pan }),
   partner_id: column.nullable('text', { write: (input) => input.references?.partner_id }),
-  created_at: column.required('timestamptz'),
-  updated_at: column.required('timestamptz'),
 } as const;
 
 export type CustomerRow = RowOf<typeof CUSTOMERS>;
