@@ -748,9 +748,13 @@ CREATE TABLE public.remittances (
     status_history jsonb NOT NULL,
     first_seen_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT remittances_amount_inr_finite CHECK (((amount_inr > '-Infinity'::numeric) AND (amount_inr < 'Infinity'::numeric))),
     CONSTRAINT remittances_amount_inr_paise CHECK (((amount_inr > (0)::numeric) AND (amount_inr < 'Infinity'::numeric) AND (amount_inr = round(amount_inr, 2)))),
     CONSTRAINT remittances_amount_usd_cents CHECK (((amount_usd > (0)::numeric) AND (amount_usd < 'Infinity'::numeric) AND (amount_usd = round(amount_usd, 2)))),
+    CONSTRAINT remittances_amount_usd_finite CHECK (((amount_usd > '-Infinity'::numeric) AND (amount_usd < 'Infinity'::numeric))),
+    CONSTRAINT remittances_fx_rate_finite CHECK (((fx_rate > '-Infinity'::numeric) AND (fx_rate < 'Infinity'::numeric))),
     CONSTRAINT remittances_history_array CHECK ((jsonb_typeof(status_history) = 'array'::text)),
+    CONSTRAINT remittances_mid_rate_finite CHECK (((mid_rate > '-Infinity'::numeric) AND (mid_rate < 'Infinity'::numeric))),
     CONSTRAINT remittances_mid_rate_sourced CHECK ((((mid_rate IS NULL) = (mid_rate_source IS NULL)) AND ((mid_rate IS NULL) = (mid_rate_at IS NULL)))),
     CONSTRAINT remittances_order_id_check CHECK ((order_id ~ '^order_[A-Za-z0-9_-]+$'::text)),
     CONSTRAINT remittances_pan_format CHECK ((pan ~ '^[A-Z]{5}[0-9]{4}[A-Z]$'::text)),
@@ -758,8 +762,10 @@ CREATE TABLE public.remittances (
     CONSTRAINT remittances_quote_priced CHECK ((((quote_id IS NULL) = (amount_usd IS NULL)) AND ((quote_id IS NULL) = (fx_rate IS NULL)))),
     CONSTRAINT remittances_rates_positive CHECK (((fx_rate > (0)::numeric) AND (fx_rate < 'Infinity'::numeric) AND (mid_rate > (0)::numeric) AND (mid_rate < 'Infinity'::numeric))),
     CONSTRAINT remittances_remit_customer_id_check CHECK ((remit_customer_id ~ '^cust_[A-Za-z0-9_-]+$'::text)),
+    CONSTRAINT remittances_settlement_amount_usd_finite CHECK (((settlement_amount_usd > '-Infinity'::numeric) AND (settlement_amount_usd < 'Infinity'::numeric))),
     CONSTRAINT remittances_settlement_cents CHECK (((settlement_amount_usd >= (0)::numeric) AND (settlement_amount_usd < 'Infinity'::numeric) AND (settlement_amount_usd = round(settlement_amount_usd, 2)))),
     CONSTRAINT remittances_status CHECK ((status = ANY (ARRAY['active'::text, 'action_required'::text, 'under_review'::text, 'paid'::text, 'failed'::text, 'cancelled'::text, 'expired'::text]))),
+    CONSTRAINT remittances_tcs_inr_finite CHECK (((tcs_inr > '-Infinity'::numeric) AND (tcs_inr < 'Infinity'::numeric))),
     CONSTRAINT remittances_tcs_paise CHECK (((tcs_inr >= (0)::numeric) AND (tcs_inr < 'Infinity'::numeric) AND (tcs_inr = round(tcs_inr, 2))))
 );
 

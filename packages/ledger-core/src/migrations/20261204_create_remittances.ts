@@ -52,6 +52,13 @@ export async function up(knex: Knex): Promise<void> {
       CONSTRAINT remittances_tcs_paise CHECK (tcs_inr >= 0 AND tcs_inr < 'Infinity' AND tcs_inr = round(tcs_inr, 2)),
       CONSTRAINT remittances_settlement_cents CHECK (settlement_amount_usd >= 0 AND settlement_amount_usd < 'Infinity' AND settlement_amount_usd = round(settlement_amount_usd, 2)),
       CONSTRAINT remittances_rates_positive CHECK (fx_rate > 0 AND fx_rate < 'Infinity' AND mid_rate > 0 AND mid_rate < 'Infinity'),
+      -- Named as every money column's is (20261125), so one test finds them all.
+      CONSTRAINT remittances_amount_inr_finite CHECK (amount_inr > '-Infinity' AND amount_inr < 'Infinity'),
+      CONSTRAINT remittances_amount_usd_finite CHECK (amount_usd > '-Infinity' AND amount_usd < 'Infinity'),
+      CONSTRAINT remittances_fx_rate_finite CHECK (fx_rate > '-Infinity' AND fx_rate < 'Infinity'),
+      CONSTRAINT remittances_mid_rate_finite CHECK (mid_rate > '-Infinity' AND mid_rate < 'Infinity'),
+      CONSTRAINT remittances_settlement_amount_usd_finite CHECK (settlement_amount_usd > '-Infinity' AND settlement_amount_usd < 'Infinity'),
+      CONSTRAINT remittances_tcs_inr_finite CHECK (tcs_inr > '-Infinity' AND tcs_inr < 'Infinity'),
       CONSTRAINT remittances_mid_rate_sourced CHECK ((mid_rate IS NULL) = (mid_rate_source IS NULL) AND (mid_rate IS NULL) = (mid_rate_at IS NULL)),
       CONSTRAINT remittances_quote_priced CHECK ((quote_id IS NULL) = (amount_usd IS NULL) AND (quote_id IS NULL) = (fx_rate IS NULL))
     );
