@@ -91,7 +91,8 @@ export { CUSTOMER_REFERENCES, type CustomerInput, type CustomerReference, type C
 export type { JournalLineRow, StoredJournalLine } from './store/columns/journal-lines.js';
 export type { StoredTransaction, TransactionRecord, TransactionSummary } from './store/columns/transactions.js';
 export { accountTotals, trialBalance, type AccountTotal } from './store/accounts.js';
-export { customersByReference, customersLinkedBy, listCustomers, upsertCustomer } from './store/customers.js';
+export { listCustomers, upsertCustomer } from './store/customers.js';
+export { customersByReference, customersLinkedBy } from './store/customer-links.js';
 export { insertCashStatements, insertUaefeedStatements, ledgerCashMovements, type LedgerCashMovement } from './store/statements.js';
 export type { CashStatementRow, CashStatementSnapshot, UaefeedStatementKind, UaefeedStatementRow, UaefeedStatementSnapshot } from './store/columns/statements.js';
 export { insertHoldingsSnapshots, latestHoldingsSnapshot, portfolioSnapshot, savePortfolioSnapshots } from './store/snapshots.js';
