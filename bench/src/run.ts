@@ -105,6 +105,7 @@ if (which === 'all' || which === 'uaefeed') {
     `sync-uaefeed end to end against the sandbox (${round(r.customers)} customers, ${round(r.records)} records over HTTP: fetch, map, post in bulk): ` +
       `${r.seconds.toFixed(2)} s, ${round(r.recordsPerSecond)} records/s (target ≥ 5,000/s), ${round(r.posted)} posted (${round(r.postedPerSecond)}/s), ` +
       `${round(r.skipped)} skipped (rejected transfers, unfilled orders); then recost of its ${round(r.trades)} pending transactions: ${r.recostSeconds.toFixed(2)} s ` +
-      `(with it: ${round(r.records / (r.seconds + r.recostSeconds))} records/s); raw COPY of the same journal lines into a bare table here: ${round(r.rawCopyLinesPerSecond)} lines/s`,
+      `(with it: ${round(r.records / (r.seconds + r.recostSeconds))} records/s); yardsticks here: the same transactions through bulk posting alone ` +
+      `${round(r.bulkOnlyPerSecond)}/s (the sync posts at ${Math.round((100 * r.postedPerSecond) / r.bulkOnlyPerSecond)}% of it), raw COPY of their journal lines into a bare table ${round(r.rawCopyLinesPerSecond)} lines/s`,
   );
 }

@@ -1,7 +1,13 @@
-import { createLogger, Decimal, recost, trialBalance, upsertCustomer } from '@ledger/core';
+import { createLogger, Decimal, postTransactions, recost, trialBalance, upsertCustomer } from '@ledger/core';
+import { v7 as uuidv7 } from 'uuid';
 import type { TestDatabase } from '@ledger/core/testing';
 import { DEFAULT_JOB_SETTINGS, draftMappings, mapCashTransfer, mapOrder, syncUaefeedJob } from '@ledger/jobs';
-import { startSandbox } from '@ledger/sandbox';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createDataset } from '@ledger/sandbox';
 import { createUpstreamClients, upstreamConfigSchema } from '@ledger/upstream-clients';
 import { rawCopyLinesPerSecond } from './bulk.js';
 
@@ -15,34 +21,73 @@ export interface UaefeedBenchResult {
   postedPerSecond: number;
   recostSeconds: number;
   trades: number;
+  /** The same drafts under new keys through postTransactions alone: the bulk path's rate here, now. */
+  bulkOnlyPerSecond: number;
   rawCopyLinesPerSecond: number;
 }
 
+const SANDBOX_CLI = fileURLToPath(new URL('../../packages/sandbox/src/cli.ts', import.meta.url));
+
+/** `NAME=value` lines, a value in double quotes possibly over several lines (the PEM). */
+function readEnvFile(text: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const match of text.matchAll(/^([A-Z_][A-Z0-9_]*)=(?:"([^"]*)"|(.*))$/gm)) env[match[1]!] = match[2] ?? match[3]!;
+  return env;
+}
+
 /**
- * sync-uaefeed end to end against the sandbox (real HTTP, the real clients, the job's own
+ * The sandbox in a process of its own (`pnpm sandbox`), as a real upstream is another machine:
+ * serving it does not take the job's event loop. Answers its client settings.
+ */
+async function startSandboxProcess(seed: number, customers: number, recordsPerCustomer: number): Promise<{ env: Record<string, string>; close(): void }> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-sandbox-'));
+  const envFile = join(dir, 'sandbox.env');
+  const ports = ['--registry-port', '--uaefeed-port', '--custodian-port', '--usbroker-port', '--remit-port'].flatMap((flag) => [flag, '0']);
+  const child = spawn(
+    process.execPath,
+    ['--conditions=@ledger/source', '--import=tsx', SANDBOX_CLI, '--seed', String(seed), '--customers', String(customers), '--records-per-customer', String(recordsPerCustomer), '--client-env-file', envFile, ...ports],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const close = () => {
+    child.kill('SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
+  };
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('client settings in')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`the sandbox exited (${code}) before it was ready`)));
+  });
+  return { env: readEnvFile(readFileSync(envFile, 'utf8')), close };
+}
+
+/**
+ * sync-uaefeed end to end against the sandbox, in its own process (real HTTP, the real clients, the job's own
  * logic: fetch every linked customer's transfers and orders, map, post in bulk), over
  * `customers` × `recordsPerCustomer` records; then the recost of what it posted, timed apart.
- * The yardstick is a raw COPY of the same journal lines into a bare table, in the same run.
+ * Yardsticks, in the same run: the same drafts (new keys) through the bulk path alone, and a raw
+ * COPY of their journal lines into a bare table.
  */
 export async function benchSyncUaefeed(database: TestDatabase, customers: number, recordsPerCustomer: number): Promise<UaefeedBenchResult> {
   const db = database.runtime?.db ?? database.db;
-  const sandbox = await startSandbox({ seed: 2026, customers, recordsPerCustomer });
+  const seed = 2026;
+  const sandbox = await startSandboxProcess(seed, customers, recordsPerCustomer);
+  // The same data set, here: what the sandbox serves, for the yardstick's journal lines.
+  const data = createDataset({ seed, customers, recordsPerCustomer });
   try {
-    for (const c of sandbox.data.customers) {
+    for (const c of data.customers) {
       await upsertCustomer(db, c.customer_id, { name: c.name, references: { uaefeed_customer_number: c.uaefeed_customer_number, custodian_account: c.custodian_account } });
     }
-    const credentials = sandbox.credentials.uaefeed;
-    const upstreams = createUpstreamClients(
-      upstreamConfigSchema.parse({
-        UAEFEED_BASE_URL: sandbox.urls.uaefeed,
-        UAEFEED_API_KEY: credentials.appKey,
-        UAEFEED_API_SECRET: credentials.appSecret,
-        UAEFEED_PRIVATE_KEY: credentials.privateKeyPem,
-        UAEFEED_INST_CODE: credentials.instCode,
-      }),
-    );
-    // Generated before the clock starts: the sandbox makes a customer's records on first request.
-    for (const c of sandbox.data.customers) sandbox.data.dataOf(c);
+    const { UAEFEED_BASE_URL, UAEFEED_API_KEY, UAEFEED_API_SECRET, UAEFEED_PRIVATE_KEY, UAEFEED_INST_CODE } = sandbox.env;
+    const upstreams = createUpstreamClients(upstreamConfigSchema.parse({ UAEFEED_BASE_URL, UAEFEED_API_KEY, UAEFEED_API_SECRET, UAEFEED_PRIVATE_KEY, UAEFEED_INST_CODE }));
+    // The sandbox makes a customer's records on its first request: asked once before the clock
+    // starts (a real upstream has them already), which also fetches the access token.
+    const feed = upstreams.uaefeed!;
+    for (let i = 0; i < data.customers.length; i += 25) {
+      await Promise.all(data.customers.slice(i, i + 25).map((c) => feed.getCashSummary(c.uaefeed_customer_number)));
+    }
     const logger = createLogger({ level: 'error', service: 'bench', book: 'ENTITY_UAE', silent: true });
     const deps = { book: 'ENTITY_UAE' as const, db, logger, progress: () => undefined, settings: DEFAULT_JOB_SETTINGS, upstreams };
 
@@ -59,12 +104,17 @@ export async function benchSyncUaefeed(database: TestDatabase, customers: number
 
     const peg = new Decimal(DEFAULT_JOB_SETTINGS.aedPerUsd);
     const { drafts } = draftMappings(
-      sandbox.data.customers.flatMap((c) => {
-        const data = sandbox.data.dataOf(c);
-        return [...data.transfers.map((t) => mapCashTransfer(t, c.customer_id, peg)), ...data.orders.map((o) => mapOrder(o, c.customer_id, peg))];
+      data.customers.flatMap((c) => {
+        const records = data.dataOf(c);
+        return [...records.transfers.map((t) => mapCashTransfer(t, c.customer_id, peg)), ...records.orders.map((o) => mapOrder(o, c.customer_id, peg))];
       }),
       DEFAULT_JOB_SETTINGS,
     );
+    const again = drafts.map((d) => ({ ...d, txnId: uuidv7(), sourceTxnId: `yardstick-${d.sourceTxnId}` }));
+    started = process.hrtime.bigint();
+    const bulk = await postTransactions(db, again);
+    const bulkSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+    if (bulk.inserted !== again.length) throw new Error(`bulk yardstick posted ${bulk.inserted} of ${again.length}`);
     return {
       customers,
       records: result.totals.fetched,
@@ -75,9 +125,10 @@ export async function benchSyncUaefeed(database: TestDatabase, customers: number
       postedPerSecond: result.totals.posted / seconds,
       recostSeconds,
       trades: recosted.recosted,
+      bulkOnlyPerSecond: again.length / bulkSeconds,
       rawCopyLinesPerSecond: await rawCopyLinesPerSecond(database, drafts),
     };
   } finally {
-    await sandbox.close();
+    sandbox.close();
   }
 }

@@ -106,7 +106,8 @@ export type { CashRequestChange, CashRequestFilter, CashRequestStore } from './u
 export { CUSTOMER_REFERENCES, type CustomerInput, type CustomerReference, type CustomerRow } from './store/columns/customers.js';
 export type { JournalLineRow, StoredJournalLine } from './store/columns/journal-lines.js';
 export type { StoredTransaction, TransactionRecord, TransactionSummary } from './store/columns/transactions.js';
-export { customersByReference, customersLinkedBy, findCustomers, listCustomers, upsertCustomer } from './store/customers.js';
+export { findCustomers, listCustomers, upsertCustomer } from './store/customers.js';
+export { customersByReference, customersLinkedBy } from './store/customer-links.js';
 export { INDIA_SYNC_LOCK_KEY, withIndiaSyncLock } from './store/india-sync-lock.js';
 export { accountTotals, trialBalance, type AccountTotal, type AsOf } from './store/accounts.js';
 export { firmEarnings, firmSummary, type FirmEarnings, type FirmSummary, type RecentTxn, type TypeTotal } from './store/firm-reports.js';

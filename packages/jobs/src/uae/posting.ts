@@ -49,9 +49,10 @@ export function draftMappings(mappings: readonly UaefeedMapping[], settings: Job
  * database, `rejected` with the reason. In the drafts' order.
  */
 export async function postDrafts(db: Db, drafts: TransactionDraft[], dryRun: boolean): Promise<UaefeedRecordOutcome[]> {
-  // One chunk at a time: a later chunk's posted_at is then never before an earlier one's, so a
-  // customer's day split over two chunks keeps its order for recost.
-  const result = dryRun ? await previewTransactions(db, drafts) : await postTransactions(db, drafts, { concurrency: 1 });
+  // One statement and database transaction for the lot (split only to isolate a refused record,
+  // one part after the other): the records share a posted_at, and their ids keep their order.
+  const chunkSize = Math.max(drafts.length, 1);
+  const result = dryRun ? await previewTransactions(db, drafts, { chunkSize }) : await postTransactions(db, drafts, { chunkSize, concurrency: 1 });
   return result.outcomes.map((answer, i): UaefeedRecordOutcome => {
     const source_txn_id = drafts[i]!.sourceTxnId;
     switch (answer.outcome) {
@@ -68,18 +69,22 @@ export async function postDrafts(db: Db, drafts: TransactionDraft[], dryRun: boo
 
 /** Drafts gathered before a batch is posted: a bulk chunk's worth. */
 export const POSTING_BATCH_SIZE = 2_000;
+/** Batches posted at once (each holds a database connection). */
+export const POSTING_LANES = 2;
 
 /**
  * Posts customers' drafts while the caller is still fetching others: drafts gather until a
- * batch's worth, then post (postDrafts), one batch at a time and in the order added, so a
- * customer's records keep their order. A customer's drafts are added whole, once its fetch
- * is complete: a customer whose fetch fails posts nothing. A failure to post (a database error)
- * is kept and thrown by `finish`.
+ * batch's worth, then post (postDrafts) as one statement, POSTING_LANES batches at a time. A
+ * customer's drafts are added whole, once its fetch is complete, so they are all in one batch:
+ * a customer whose fetch fails posts nothing, and one whose records post keeps their order
+ * (one posted_at, ids in order). A failure to post (a database error) is kept and thrown by
+ * `finish`.
  */
 export class PostingPipeline {
   private pending: Array<{ customerId: string; drafts: TransactionDraft[] }> = [];
   private pendingSize = 0;
-  private chain: Promise<void> = Promise.resolve();
+  private readonly lanes: Array<Promise<void>> = Array.from({ length: POSTING_LANES }, () => Promise.resolve());
+  private batches = 0;
   private failure: { error: unknown } | null = null;
   private readonly outcomes = new Map<string, UaefeedRecordOutcome[]>();
 
@@ -98,7 +103,7 @@ export class PostingPipeline {
   /** Every customer's outcomes, in the order of its drafts. */
   async finish(): Promise<Map<string, UaefeedRecordOutcome[]>> {
     this.post();
-    await this.chain;
+    await Promise.all(this.lanes);
     if (this.failure) throw this.failure.error;
     return this.outcomes;
   }
@@ -108,7 +113,8 @@ export class PostingPipeline {
     this.pending = [];
     this.pendingSize = 0;
     if (batch.length === 0) return;
-    this.chain = this.chain.then(async () => {
+    const lane = this.batches++ % POSTING_LANES;
+    this.lanes[lane] = this.lanes[lane]!.then(async () => {
       if (this.failure) return;
       try {
         const answered = await postDrafts(this.db, batch.flatMap((b) => b.drafts), this.dryRun);

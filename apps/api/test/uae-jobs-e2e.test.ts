@@ -1,0 +1,93 @@
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { trialBalance } from '@ledger/core';
+import { AppProcess, createTestDatabase, type TestDatabase } from '@ledger/core/testing';
+import { startSandbox, type Sandbox } from '@ledger/sandbox';
+import { expect } from 'chai';
+import { ADMIN_TOKEN, countRows, startApi, type TestApi } from './support.js';
+
+const WORKER_DIR = fileURLToPath(new URL('../../worker', import.meta.url));
+const LINK_SCRIPT = fileURLToPath(new URL('../../../scripts/link-uae-customers.mjs', import.meta.url));
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+describe('UAE jobs end to end: the sandbox, the api, a real worker', function () {
+  this.timeout(180_000);
+  let sandbox: Sandbox;
+  let database: TestDatabase;
+  let api: TestApi;
+  let worker: AppProcess;
+
+  before(async () => {
+    sandbox = await startSandbox({ seed: 17, customers: 3, recordsPerCustomer: 20, startMonth: '2026-01', months: 2 });
+    const prefix = `e2e-uae-${randomUUID().slice(0, 8)}`;
+    database = await createTestDatabase({ runtimeRole: true, poolMax: 4 });
+    api = await startApi({ db: database.runtime!.db, dbUrl: database.runtime!.url, env: { QUEUE_PREFIX: prefix, JOB_SYNC_WAIT_MS: '60000' } });
+    const c = sandbox.credentials;
+    worker = new AppProcess(WORKER_DIR, {
+      ENTITY_ID: 'ENTITY_UAE',
+      LEDGER_DB_URL: database.runtime!.url,
+      LEDGER_MIGRATION_DB_URL: database.url,
+      REDIS_URL,
+      QUEUE_PREFIX: prefix,
+      LOG_LEVEL: 'info',
+      UAEFEED_BASE_URL: sandbox.urls.uaefeed,
+      UAEFEED_API_KEY: c.uaefeed.appKey,
+      UAEFEED_API_SECRET: c.uaefeed.appSecret,
+      UAEFEED_PRIVATE_KEY: c.uaefeed.privateKeyPem,
+      UAEFEED_INST_CODE: c.uaefeed.instCode,
+      CUSTODIAN_BASE_URL: sandbox.urls.custodian,
+      CUSTODIAN_API_KEY: c.custodian.apiKey,
+    });
+    await worker.waitForLog('ready');
+  });
+  after(async () => {
+    await worker?.kill();
+    await api?.close();
+    await database?.drop();
+    await sandbox?.close();
+  });
+
+  it('scripts/link-uae-customers.mjs links the registry’s customers through PUT /v1/customers', async () => {
+    const { stdout } = await promisify(execFile)('node', [LINK_SCRIPT], {
+      env: { ...process.env, API_GLOBAL_BASE_URL: sandbox.urls.registry, LEDGER_API_URL: api.url, LEDGER_ADMIN_TOKEN: ADMIN_TOKEN },
+    });
+    expect(stdout).to.contain('3 customers linked');
+    const rows = await database.runtime!.db('customers').select('customer_id', 'uaefeed_customer_number', 'custodian_account').orderBy('customer_id');
+    expect(rows).to.deep.equal(
+      sandbox.data.customers.map((c) => ({ customer_id: c.customer_id, uaefeed_customer_number: c.uaefeed_customer_number, custodian_account: c.custodian_account })),
+    );
+  });
+
+  it('POST /v1/jobs/sync-uaefeed answers done with every record posted; again, nothing new', async () => {
+    const expected = sandbox.data.customers.reduce((n, c) => {
+      const data = sandbox.data.dataOf(c);
+      return n + data.transfers.filter((t) => t.status === 'COMPLETED').length + data.orders.filter((o) => o.cumQty !== '0').length;
+    }, 0);
+    const reply = await api.post('/v1/jobs/sync-uaefeed', {});
+    expect(reply.status, reply.text).to.equal(200);
+    expect(reply.body).to.include({ kind: 'sync-uaefeed', status: 'done', error: null });
+    expect(reply.body.result.totals).to.include({ customers: 3, fetched: 60, posted: expected, rejected: 0 });
+    expect(reply.body.result.customers_failed).to.deep.equal([]);
+    expect((await trialBalance(database.runtime!.db)).balanced).to.equal(true);
+    const posted = await countRows(database.runtime!.db, 'transactions');
+
+    const again = await api.post('/v1/jobs/sync-uaefeed', { customer_ids: ['UAE-000002'] });
+    expect(again.body.result.totals).to.include({ customers: 1, posted: 0 });
+    expect(await countRows(database.runtime!.db, 'transactions')).to.equal(posted);
+  });
+
+  it('POST /v1/jobs/sync-holdings answers 202 and the worker stores the day', async () => {
+    const reply = await api.post('/v1/jobs/sync-holdings', { as_of: '2026-02-28' });
+    expect(reply.status, reply.text).to.equal(202);
+    const deadline = Date.now() + 60_000;
+    let status = reply.body;
+    while (status.status === 'running' && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      status = (await api.get(`/v1/jobs/status/${String(reply.body.job_id)}`, { token: 'ledger' })).body;
+    }
+    expect(status).to.include({ status: 'done' });
+    expect(status.result).to.include({ stored: 3, as_of: '2026-02-28' });
+  });
+});
