@@ -90,17 +90,7 @@ export type { CashRequestChange, CashRequestFilter, CashRequestStore } from './u
 export { CUSTOMER_REFERENCES, type CustomerInput, type CustomerReference, type CustomerRow } from './store/columns/customers.js';
 export type { JournalLineRow, StoredJournalLine } from './store/columns/journal-lines.js';
 export type { StoredTransaction, TransactionRecord, TransactionSummary } from './store/columns/transactions.js';
-export { accountTotals, trialBalance, type AccountTotal, type AsOf } from './store/accounts.js';
-export { firmEarnings, firmSummary, type FirmEarnings, type FirmSummary, type RecentTxn, type TypeTotal } from './store/firm-reports.js';
-export {
-  EARNINGS_SOURCES,
-  FLOW_DAYS_MAX,
-  RECENT_TXNS_MAX,
-  type Earnings,
-  type EarningsSource,
-  type Flow,
-  type ReportWindow,
-} from './domain/firm-reports.js';
+export { accountTotals, trialBalance, type AccountTotal } from './store/accounts.js';
 export { listCustomers, upsertCustomer } from './store/customers.js';
 export { insertHoldingsSnapshots, latestHoldingsSnapshot, portfolioSnapshot, savePortfolioSnapshots } from './store/snapshots.js';
 export type { HoldingsSnapshot, HoldingsSnapshotRow, PortfolioSnapshot, PortfolioSnapshotRow, SnapshotPosition, SnapshotUpstream } from './store/columns/snapshots.js';
@@ -131,6 +121,18 @@ export {
   type TransactionSort,
 } from './store/transaction-queries.js';
 export { getTransaction } from './store/transactions.js';
+// Firm reports, from the daily totals (ADR 0010).
+export type { AsOf } from './store/accounts.js';
+export { firmEarnings, firmSummary, type FirmEarnings, type FirmSummary, type RecentTxn, type TypeTotal } from './store/firm-reports.js';
+export {
+  EARNINGS_SOURCES,
+  FLOW_DAYS_MAX,
+  RECENT_TXNS_MAX,
+  type Earnings,
+  type EarningsSource,
+  type Flow,
+  type ReportWindow,
+} from './domain/firm-reports.js';
 
 // The database: connection, schema, the runtime role's check.
 export { createDb, type Db, type DbOptions } from './store/db.js';
