@@ -115,19 +115,22 @@ export function viewHandlers(context: FeatureContext): Record<string, Handler> {
     },
 
     getCustomerDividends: async (req, res) => {
+      // The page is read first: a bad one is a 400 whoever the customer is.
+      const page = pageOf(req.query);
       const { customer_id } = await customerOf(context, req);
       const window = windowOf(req);
-      const [totals, page] = await Promise.all([
+      const [totals, listed] = await Promise.all([
         customerDividendTotals(db, customer_id, window),
-        listTransactions(db, { customer_id, ...window, txn_types: ['dividend', 'wht_tax'] }, pageOf(req.query), 'txn_date', 'desc'),
+        listTransactions(db, { customer_id, ...window, txn_types: ['dividend', 'wht_tax'] }, page, 'txn_date', 'desc'),
       ]);
-      res.json({ customer_id, totals, ...presentPage(page, presentTransactionSummary) });
+      res.json({ customer_id, totals, ...presentPage(listed, presentTransactionSummary) });
     },
 
     getCustomerOrders: async (req, res) => {
+      const page = pageOf(req.query);
       const { customer_id } = await customerOf(context, req);
       const filter = { customer_id, ...windowOf(req), ...pick(req.query, ['symbol'] as const), txn_types: ['buy_security', 'sell_security'] };
-      res.json(presentPage(await listTransactions(db, filter, pageOf(req.query), 'txn_date', 'desc'), presentTransactionSummary));
+      res.json(presentPage(await listTransactions(db, filter, page, 'txn_date', 'desc'), presentTransactionSummary));
     },
 
     getCustomerStatement: async (req, res) => {
