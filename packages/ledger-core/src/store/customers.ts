@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { LedgerError } from '../domain/errors.js';
 import type { Page } from '../domain/limits.js';
-import { CUSTOMER_REFERENCES, CUSTOMERS, type CustomerInput, type CustomerRow } from './columns/customers.js';
+import { CUSTOMER_REFERENCES, CUSTOMERS, type CustomerInput, type CustomerReference, type CustomerRow } from './columns/customers.js';
 import { columnRefs } from './columns/table.js';
 import { isUniqueViolation } from './errors.js';
 import { pagedQuery, type Paged } from './paged.js';
