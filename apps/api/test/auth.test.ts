@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import { expect } from 'chai';
 import { apiDocument } from '../src/openapi/index.js';
-import { ADMIN, OPEN, READ } from '../src/openapi/security.js';
+import { ADMIN, OPEN, READ, REMIT_SIGNATURE } from '../src/openapi/security.js';
 import type { Method } from '../src/openapi/types.js';
 import { ADMIN_TOKEN, deposit, expectError, LEDGER_TOKEN, startApi, type TestApi } from './support.js';
 
@@ -25,7 +25,9 @@ const ENDPOINTS: Endpoint[] = Object.entries(apiDocument.paths)
     })),
   );
 const isOpen = (e: Endpoint) => e.template.startsWith('/health/') || e.template === '/ping';
-const isAdmin = (e: Endpoint) => !isOpen(e) && e.method !== 'get';
+/** The remit webhook: its body's signature, not a token (remit-webhook.test.ts has its matrix). */
+const isSigned = (e: Endpoint) => e.template === '/v1/india/webhooks/remit';
+const isAdmin = (e: Endpoint) => !isOpen(e) && !isSigned(e) && e.method !== 'get';
 const label = (e: Endpoint) => `${e.method.toUpperCase()} ${e.template}`;
 const samplePath = (e: Endpoint) => (e.template.endsWith('/grouped') ? `${e.path}?group_by=${e.template.startsWith('/v1/journal') ? 'account' : 'type'}` : e.path);
 
@@ -34,7 +36,7 @@ describe('authentication matrix', () => {
     expect(ENDPOINTS.length).to.be.at.least(16);
     for (const e of ENDPOINTS) {
       const security = apiDocument.paths[e.template]?.[e.method]?.security;
-      const expected = isOpen(e) ? OPEN : isAdmin(e) ? ADMIN : READ;
+      const expected = isOpen(e) ? OPEN : isSigned(e) ? REMIT_SIGNATURE : isAdmin(e) ? ADMIN : READ;
       expect(security, label(e)).to.deep.equal(expected);
     }
     for (const template of ['/', '/docs', '/docs/openapi.json']) expect(apiDocument.paths[template]?.get?.security).to.deep.equal(OPEN);
@@ -59,7 +61,7 @@ describe('authentication matrix', () => {
     });
 
     it('every other endpoint answers 401 unauthorized without a credential', async () => {
-      for (const e of ENDPOINTS.filter((x) => !isOpen(x))) {
+      for (const e of ENDPOINTS.filter((x) => !isOpen(x) && !isSigned(x))) {
         expectError(await api.request(e.method.toUpperCase(), samplePath(e)), 401, 'unauthorized');
       }
     });

@@ -27,8 +27,11 @@ const CUSTOMER = 'C-FUZZ';
 /** Never created: a PUT to it that the api accepts would create it (and show up in the counts). */
 const NEW_CUSTOMER = 'C-FUZZ-NEW';
 
-/** Operations without input worth fuzzing: the static documentation. */
-const EXCLUDED_OPERATIONS = ['getDocs', 'getOpenApiDocument'];
+/**
+ * Operations without input worth fuzzing: the static documentation; and the remit webhook, which
+ * takes no token (every unsigned body is 401, tested with its signature rules in remit-webhook.test.ts).
+ */
+const EXCLUDED_OPERATIONS = ['getDocs', 'getOpenApiDocument', 'receiveRemitWebhook'];
 
 /** Operations that must be among the fuzzed ones (the set comes from the document). */
 const EXPECTED_OPERATIONS = [

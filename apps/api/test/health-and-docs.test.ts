@@ -59,7 +59,7 @@ describe('health, ping and docs', () => {
     expect(reply.status).to.equal(200);
     expect(reply.body.openapi).to.equal('3.1.0');
     expect(reply.body).to.deep.equal(JSON.parse(JSON.stringify(apiDocument)));
-    expect(reply.body.components.securitySchemes).to.have.keys('ledgerToken', 'adminToken');
+    expect(reply.body.components.securitySchemes).to.have.keys('ledgerToken', 'adminToken', 'remitSignature');
   });
 
   it('serves nothing else under /docs: unknown files and swagger-ui-dist’s stock pages are 404s in the error shape', async () => {

@@ -7,7 +7,7 @@ import { holdingsSnapshotOf } from './sync-holdings.js';
 export const refreshSnapshotsInput = z
   .object({ ...customerSelection })
   .strict()
-  .meta({ examples: [{}, { customer_ids: ['UAE-000001'] }] });
+  .meta({ examples: [{ customer_ids: ['UAE-000001'], dry_run: false }, {}] });
 export type RefreshSnapshotsInput = z.infer<typeof refreshSnapshotsInput>;
 
 export interface RefreshSnapshotsResult extends Record<string, unknown> {
