@@ -37,6 +37,20 @@ describe('jobs: GET /v1/jobs/status/{job_id}', () => {
     expect(done.body.result).to.deep.equal({ recosted: 10 });
   });
 
+  it('a job of the other book is 409 wrong_book and queues nothing', async () => {
+    const keysBefore = await redis.keys(`${prefix}:*`);
+    const india = await api.post('/v1/jobs/sync-remit', { customer_ids: null });
+    expectError(india, 409, 'wrong_book');
+    expect(india.body.error.details).to.deep.equal([{ book: 'ENTITY_UAE', books: ['ENTITY_IND_IFSC'] }]);
+    expect(await redis.keys(`${prefix}:*`)).to.have.members(keysBefore);
+    const other = await startApi({ env: { ENTITY_ID: 'ENTITY_IND_IFSC', QUEUE_PREFIX: prefix } });
+    try {
+      expectError(await other.post('/v1/jobs/sync-uaefeed', {}), 409, 'wrong_book');
+    } finally {
+      await other.close();
+    }
+  });
+
   it('an unknown job id is 404 not_found', async () => {
     expectError(await api.get(`/v1/jobs/status/${randomUUID()}`, { token: 'ledger' }), 404, 'not_found');
   });
