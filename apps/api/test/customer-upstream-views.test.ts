@@ -2,6 +2,10 @@ import { expect } from 'chai';
 import nock from 'nock';
 import { expectError, startApi, type TestApi } from './support.js';
 
+// Importing nock intercepts every HTTP request of this process (mocha loads every test file
+// first): off at once, on only while this file's tests run, so no other suite goes through it.
+nock.restore();
+
 /*
  * The customer views that read an upstream: holdings (live, else the snapshot cache, else
  * nothing, saying why), the portfolio's prices from that cache, ledger-recon and the four raw
@@ -51,6 +55,9 @@ const RAW_VIEWS = ['usbroker-balance', 'usbroker-orders', 'usbroker-portfolio', 
 
 /** Only the mocked upstreams and the api under test are reachable; every mock set up must be used. */
 function mockedUpstreams(): void {
+  before(() => {
+    if (!nock.isActive()) nock.activate();
+  });
   beforeEach(() => {
     nock.disableNetConnect();
     nock.enableNetConnect('127.0.0.1');
@@ -60,7 +67,10 @@ function mockedUpstreams(): void {
     nock.cleanAll();
     expect(pending, 'every mocked answer was requested').to.deep.equal([]);
   });
-  after(() => nock.enableNetConnect());
+  after(() => {
+    nock.enableNetConnect();
+    nock.restore();
+  });
 }
 
 const refused = () => Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
