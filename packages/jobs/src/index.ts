@@ -19,7 +19,7 @@ export { runSyncRemit, syncRemitInput, syncRemitJob, type SyncRemitInput, type S
 export { SYNC_REMIT_WEBHOOK, syncRemitWebhookInput, syncRemitWebhookJob, type SyncRemitWebhookInput } from './sync-remit-webhook.js';
 export { provisionIndiaInput, provisionIndiaJob, runProvisionIndia, type ProvisionIndiaInput, type ProvisionIndiaResult } from './provision-india.js';
 export { refundReversalIndiaInput, refundReversalIndiaJob, type RefundReversalIndiaInput, type RefundReversalIndiaResult, type SweptReversal } from './refund-reversal-india.js';
-export type { CustomerFailure } from './per-customer.js';
+export { CUSTOMER_CONCURRENCY, CUSTOMER_IDS_MAX, customerIdsField, type CustomerFailure } from './per-customer.js';
 export {
   BROKERAGE_BPS_MAX,
   runSyncUsbroker,
@@ -52,5 +52,4 @@ export {
   type SyncCashStatementsResult,
 } from './uae/sync-cash-statements.js';
 export { syncUaefeedStatementsInput, syncUaefeedStatementsJob, type SyncUaefeedStatementsInput, type SyncUaefeedStatementsResult } from './uae/sync-uaefeed-statements.js';
-export { CUSTOMER_CONCURRENCY, CUSTOMER_IDS_MAX } from './uae/customers.js';
 export { IMPORT_RECORDS_MAX, importUaefeedBatch, uaefeedImportBatch, type ImportAnswer, type ImportedRecord, type ImportProblem, type UaefeedImportBatch } from './uae/import.js';

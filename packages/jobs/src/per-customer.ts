@@ -1,5 +1,12 @@
 import { LedgerError } from '@ledger/core';
 import { RemitPageCapError, UpstreamError, UpstreamPayloadError } from '@ledger/upstream-clients';
+import { z } from 'zod';
+
+/** The most customers one run may name. */
+export const CUSTOMER_IDS_MAX = 10_000;
+
+/** `customer_ids` of every sync job (spec: Jobs): ledger customer ids; null or absent means all (each job says which). */
+export const customerIdsField = z.array(z.string().min(1).max(128)).min(1).max(CUSTOMER_IDS_MAX).nullable().optional();
 import { UnrecoverableError } from 'bullmq';
 
 /** A customer a job could not do, and why; the others carry on. */
@@ -8,8 +15,8 @@ export interface CustomerFailure {
   reason: string;
 }
 
-/** Customers worked on at once: a few upstream calls in flight, not a flood. */
-export const CUSTOMER_CONCURRENCY = 4;
+/** Customers worked on at once, by every sync job: enough to hide latency, few enough to spare the upstream. */
+export const CUSTOMER_CONCURRENCY = 8;
 
 /**
  * Whether `error` is this customer's alone: an upstream that failed or refused (after the

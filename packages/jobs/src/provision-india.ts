@@ -2,8 +2,7 @@ import { findCustomers, isPan, LedgerError, upsertCustomer, type CustomerInput, 
 import { createRegistryClient, RegistryNotFoundError, type RegistryClient, type RegistryIndiaCustomer } from '@ledger/upstream-clients';
 import { z } from 'zod';
 import { defineJob, type JobDeps } from './catalog.js';
-import { forEachCustomer, jobFailure, type CustomerFailure } from './per-customer.js';
-import { customerIdsField } from './sync-remit.js';
+import { customerIdsField, forEachCustomer, jobFailure, type CustomerFailure } from './per-customer.js';
 
 export const provisionIndiaInput = z
   .object({

@@ -22,25 +22,16 @@ import {
 import type { RemitClient, RemitMidRate, RemitPayment, RemitQuote } from '@ledger/upstream-clients';
 import { z } from 'zod';
 import { defineJob, type JobDeps } from './catalog.js';
-import { forEachCustomer, type CustomerFailure } from './per-customer.js';
+import { customerIdsField, forEachCustomer, type CustomerFailure } from './per-customer.js';
 import { paymentOf, remittanceRecordOf, type RemitOrderView } from './remittance-record.js';
 
-/** The most customers one body may name. */
-export const CUSTOMER_IDS_MAX = 1_000;
 /** The highest FX-spread markup a run may assume: 10 % (typical markups are 50–200 bps). */
 export const FX_SPREAD_BPS_MAX = 1_000;
 
-export const customerIdsField = z
-  .array(z.string().min(1).max(128))
-  .min(1)
-  .max(CUSTOMER_IDS_MAX)
-  .nullable()
-  .optional()
-  .describe('Ledger customer ids to run for; null or absent: every India customer (each customer with a remit_customer_id).');
 
 export const syncRemitInput = z
   .object({
-    customer_ids: customerIdsField,
+    customer_ids: customerIdsField.describe('Ledger customer ids to run for; null or absent: every India customer (each customer with a remit_customer_id).'),
     dry_run: z.boolean().optional().describe('Compute and report, write nothing (no remittance rows, no postings).'),
     fx_spread_bps: z
       .number()

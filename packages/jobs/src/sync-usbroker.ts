@@ -4,22 +4,16 @@ import { z } from 'zod';
 import { defineJob, type JobDeps } from './catalog.js';
 import type { JobKind } from './modes.js';
 import { orderEntry, wireEntry } from './usbroker-entries.js';
+import { CUSTOMER_CONCURRENCY, customerIdsField } from './per-customer.js';
 import { addCounts, CustomerBatch, forEach, isUpstreamFailure, noCounts, type CustomerFailure, type PostingCounts, type RecordIssue } from './usbroker-posting.js';
 
 /** Customers synced at once: each holds a database connection while it posts and a broker call while it reads. */
-const CUSTOMER_CONCURRENCY = 4;
 /** The customer's fee of a trade, in bps of notional, at most this (10 %): the fee split must leave the shares a cost. */
 export const BROKERAGE_BPS_MAX = 1_000;
 
 export const syncUsbrokerInput = z
   .object({
-    customer_ids: z
-      .array(z.string().min(1).max(128))
-      .min(1)
-      .max(10_000)
-      .nullable()
-      .default(null)
-      .describe('The customers to sync (ledger customer ids); null or absent: every customer with a usbroker account.'),
+    customer_ids: customerIdsField.default(null).describe('The customers to sync (ledger customer ids); null or absent: every customer with a usbroker account.'),
     recost: z.boolean().default(true).describe('Run recost after posting (not in a dry run).'),
     dry_run: z.boolean().default(false).describe('Read the broker and report what would be posted; write nothing.'),
     brokerage_bps: z

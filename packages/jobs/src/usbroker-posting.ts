@@ -33,10 +33,7 @@ export interface RecordIssue {
   reason: string;
 }
 
-export interface CustomerFailure {
-  customer_id: string;
-  reason: string;
-}
+export type { CustomerFailure } from './per-customer.js';
 
 /** An upstream call that failed (after its retries) or answered what its format refuses: that customer's failure, not the run's. */
 export function isUpstreamFailure(error: unknown): error is Error {

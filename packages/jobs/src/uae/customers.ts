@@ -1,29 +1,15 @@
 import { customersLinkedBy, type CustomerReference, type Db } from '@ledger/core';
 import { UaefeedRejectedError, UpstreamError, UpstreamPayloadError } from '@ledger/upstream-clients';
 import { z } from 'zod';
+import { CUSTOMER_CONCURRENCY, customerIdsField, type CustomerFailure } from '../per-customer.js';
 
-/** Customers whose upstream calls run at once: enough to hide latency, few enough to spare the upstream. */
-export const CUSTOMER_CONCURRENCY = 8;
-/** The most customers one run may name. */
-export const CUSTOMER_IDS_MAX = 10_000;
+export type { CustomerFailure } from '../per-customer.js';
 
 /** `customer_ids` and `dry_run`, the fields every UAE sync job takes (spec: Jobs). */
 export const customerSelection = {
-  customer_ids: z
-    .array(z.string().min(1).max(128))
-    .min(1)
-    .max(CUSTOMER_IDS_MAX)
-    .nullable()
-    .optional()
-    .describe('The customers to run for; null or absent: every customer linked to the upstream.'),
+  customer_ids: customerIdsField.describe('The customers to run for; null or absent: every customer linked to the upstream.'),
   dry_run: z.boolean().optional().describe('Compute and report everything, write nothing. Default false.'),
 };
-
-/** A customer the run could not do, and why; the others carry on (spec: sync jobs). */
-export interface CustomerFailure {
-  customer_id: string;
-  reason: string;
-}
 
 /** A customer of the run: its ledger id and its reference at the upstream. */
 export interface LinkedCustomer {
