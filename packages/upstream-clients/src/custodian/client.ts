@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { createUpstreamHttp, UPSTREAM_HTTP_DEFAULTS, type SearchParams, type UpstreamErrorDetail } from '../http.js';
+import { createUpstreamHttp, type SearchParams, type UpstreamErrorDetail } from '../http.js';
 import { parsePayload, UpstreamPayloadError, type PayloadSource } from '../payload-error.js';
 import { accountSchema, cashStatementSchema, holdingsSchema, pagedSchema, transactionSchema } from './schemas.js';
 import type { CustodianClient, CustodianClientConfig, CustodianTransactionQuery } from './types.js';
@@ -58,10 +58,10 @@ export function createCustodianClient(config: CustodianClientConfig): CustodianC
   const http = createUpstreamHttp({
     upstream: 'custodian',
     baseUrl,
-    timeoutMs: config.timeoutMs ?? UPSTREAM_HTTP_DEFAULTS.timeoutMs,
-    retryLimit: config.retryLimit ?? UPSTREAM_HTTP_DEFAULTS.retryLimit,
-    backoffMs: config.backoffMs ?? UPSTREAM_HTTP_DEFAULTS.backoffMs,
-    backoffMaxMs: config.backoffMaxMs ?? UPSTREAM_HTTP_DEFAULTS.backoffMaxMs,
+    timeoutMs: config.timeoutMs,
+    retryLimit: config.retryLimit,
+    backoffMs: config.backoffMs,
+    backoffMaxMs: config.backoffMaxMs,
     headers: { authorization: `Bearer ${apiKey}` },
     retryErrorCodes: RETRIED_ERROR_CODES,
     readErrorDetail,

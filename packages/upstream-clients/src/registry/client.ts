@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { ifConfigured } from '../configured.js';
-import { createUpstreamHttp, UpstreamError, UPSTREAM_HTTP_DEFAULTS } from '../http.js';
+import { createUpstreamHttp, UpstreamError } from '../http.js';
 import { parsePayload, UpstreamPayloadError, type PayloadSource } from '../payload-error.js';
 import { remitErrorDetail } from '../remit/errors.js';
 import { indiaCustomerSchema, indiaCustomersPageSchema } from './schemas.js';
@@ -65,10 +65,10 @@ export function createRegistryClient(options: RegistryClientOptions): RegistryCl
   const http = createUpstreamHttp({
     upstream: UPSTREAM,
     baseUrl: options.baseUrl,
-    timeoutMs: options.timeoutMs ?? UPSTREAM_HTTP_DEFAULTS.timeoutMs,
-    retryLimit: options.retryLimit ?? UPSTREAM_HTTP_DEFAULTS.retryLimit,
-    backoffMs: options.backoffMs ?? UPSTREAM_HTTP_DEFAULTS.backoffMs,
-    backoffMaxMs: options.backoffMaxMs ?? UPSTREAM_HTTP_DEFAULTS.backoffMaxMs,
+    timeoutMs: options.timeoutMs,
+    retryLimit: options.retryLimit,
+    backoffMs: options.backoffMs,
+    backoffMaxMs: options.backoffMaxMs,
     // The registry's errors are remit's flat shape; it holds no secret to blank out.
     readErrorDetail: remitErrorDetail([]),
   });

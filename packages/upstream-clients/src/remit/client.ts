@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { createUpstreamHttp, UpstreamError, UPSTREAM_HTTP_DEFAULTS, type SearchParams } from '../http.js';
+import { createUpstreamHttp, UpstreamError, type SearchParams } from '../http.js';
 import { parsePayload, UpstreamPayloadError, type PayloadSource } from '../payload-error.js';
 import { RemitApiError, RemitAuthError, RemitNotFoundError, RemitPageCapError, remitErrorDetail, type RemitResource } from './errors.js';
 import {
@@ -116,10 +116,10 @@ export function createRemitClient(options: RemitClientOptions): RemitClient {
   const http = createUpstreamHttp({
     upstream: UPSTREAM,
     baseUrl: options.baseUrl,
-    timeoutMs: options.timeoutMs ?? UPSTREAM_HTTP_DEFAULTS.timeoutMs,
-    retryLimit: options.retryLimit ?? UPSTREAM_HTTP_DEFAULTS.retryLimit,
-    backoffMs: options.backoffMs ?? UPSTREAM_HTTP_DEFAULTS.backoffMs,
-    backoffMaxMs: options.backoffMaxMs ?? UPSTREAM_HTTP_DEFAULTS.backoffMaxMs,
+    timeoutMs: options.timeoutMs,
+    retryLimit: options.retryLimit,
+    backoffMs: options.backoffMs,
+    backoffMaxMs: options.backoffMaxMs,
     headers: { authorization: `Bearer ${options.apiKey}` },
     readErrorDetail: remitErrorDetail([options.apiKey, options.apiSecret ?? '']),
   });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createUpstreamHttp, UPSTREAM_HTTP_DEFAULTS, UpstreamError, type SearchParams } from '../http.js';
+import { createUpstreamHttp, UpstreamError, type SearchParams } from '../http.js';
 import { UpstreamPayloadError, type PayloadSource } from '../payload-error.js';
 import { UAEFEED_REFRESH_MARGIN_MS, UaefeedTokens } from './auth.js';
 import { readEnvelope, readEnvelopeDetail } from './envelope.js';
@@ -76,10 +76,10 @@ export function createUaefeedClient(config: UaefeedClientConfig): UaefeedClient 
   const http = createUpstreamHttp({
     upstream: 'uaefeed',
     baseUrl,
-    timeoutMs: config.timeoutMs ?? UPSTREAM_HTTP_DEFAULTS.timeoutMs,
-    retryLimit: config.retryLimit ?? UPSTREAM_HTTP_DEFAULTS.retryLimit,
-    backoffMs: config.backoffMs ?? UPSTREAM_HTTP_DEFAULTS.backoffMs,
-    backoffMaxMs: config.backoffMaxMs ?? UPSTREAM_HTTP_DEFAULTS.backoffMaxMs,
+    timeoutMs: config.timeoutMs,
+    retryLimit: config.retryLimit,
+    backoffMs: config.backoffMs,
+    backoffMaxMs: config.backoffMaxMs,
     retryErrorCodes: RETRIED_ERROR_CODES,
     readErrorDetail: readEnvelopeDetail,
   });

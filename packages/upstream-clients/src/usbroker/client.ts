@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { createUpstreamHttp, UpstreamError, UPSTREAM_HTTP_DEFAULTS, type SearchParams, type UpstreamHttp } from '../http.js';
+import { createUpstreamHttp, UpstreamError, type SearchParams, type UpstreamHttp } from '../http.js';
 import { parsePayload, UpstreamPayloadError, type PayloadSource } from '../payload-error.js';
 import { parseDailyLedger } from './daily-ledger.js';
 import { UsbrokerAuthError, UsbrokerNotFoundError, UsbrokerPageCapError, usbrokerErrorDetail, type UsbrokerResource } from './errors.js';
@@ -115,10 +115,10 @@ export function createUsbrokerClient(options: UsbrokerClientOptions): UsbrokerCl
   const http: UpstreamHttp = createUpstreamHttp({
     upstream: UPSTREAM,
     baseUrl: options.baseUrl,
-    timeoutMs: options.timeoutMs ?? UPSTREAM_HTTP_DEFAULTS.timeoutMs,
-    retryLimit: options.retryLimit ?? UPSTREAM_HTTP_DEFAULTS.retryLimit,
-    backoffMs: options.backoffMs ?? UPSTREAM_HTTP_DEFAULTS.backoffMs,
-    backoffMaxMs: options.backoffMaxMs ?? UPSTREAM_HTTP_DEFAULTS.backoffMaxMs,
+    timeoutMs: options.timeoutMs,
+    retryLimit: options.retryLimit,
+    backoffMs: options.backoffMs,
+    backoffMaxMs: options.backoffMaxMs,
     readErrorDetail: usbrokerErrorDetail(secrets),
   });
 
