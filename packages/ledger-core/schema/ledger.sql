@@ -195,11 +195,8 @@ CREATE FUNCTION public.ledger_guard_transaction_update() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
     BEGIN
-      IF (to_jsonb(NEW) - 'recosted_at') IS DISTINCT FROM (to_jsonb(OLD) - 'recosted_at') THEN
-        RAISE EXCEPTION 'transaction % is posted; only recosted_at may change', OLD.txn_id
-          USING ERRCODE = 'insufficient_privilege', CONSTRAINT = 'ledger_append_only';
-      END IF;
-      RETURN NEW;
+      RAISE EXCEPTION 'transaction % is posted; only recosted_at may change', OLD.txn_id
+        USING ERRCODE = 'insufficient_privilege', CONSTRAINT = 'ledger_append_only';
     END $$;
 
 --
@@ -1434,7 +1431,7 @@ COMMENT ON TRIGGER transactions_after_insert ON public.transactions IS 'Statemen
 -- Name: transactions transactions_guard_update; Type: TRIGGER; Schema: public; Owner: -
 --
 
-CREATE TRIGGER transactions_guard_update BEFORE UPDATE ON public.transactions FOR EACH ROW EXECUTE FUNCTION public.ledger_guard_transaction_update();
+CREATE TRIGGER transactions_guard_update BEFORE UPDATE OF txn_id, customer_id, txn_type, source, source_txn_id, category, symbol, quantity, txn_date, posted_at, amount_usd, original_currency, original_amount, fx_rate, reverses_txn_id, memo, metadata, request_hash, created_xid ON public.transactions FOR EACH ROW EXECUTE FUNCTION public.ledger_guard_transaction_update();
 
 --
 -- Name: TRIGGER transactions_guard_update ON transactions; Type: COMMENT; Schema: public; Owner: -

@@ -12,6 +12,7 @@ import * as createDividendEvents from '../migrations/20261205_create_dividend_ev
 import * as addDailyTotals from '../migrations/20261206_add_daily_totals.js';
 import * as indexJournalLinesByCustomer from '../migrations/20261207_index_journal_lines_by_customer.js';
 import * as createStatementSnapshots from '../migrations/20261203_create_statement_snapshots.js';
+import * as guardTransactionUpdateByColumn from '../migrations/20261208_guard_transaction_update_by_column.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -33,6 +34,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261205_create_dividend_events', createDividendEvents],
   ['20261206_add_daily_totals', addDailyTotals],
   ['20261207_index_journal_lines_by_customer', indexJournalLinesByCustomer],
+  ['20261208_guard_transaction_update_by_column', guardTransactionUpdateByColumn],
 ];
 
 const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {
