@@ -3,6 +3,8 @@ import fc from 'fast-check';
 import type { Knex } from 'knex';
 import { Decimal, postTransactions, recost, reverseTransaction, upsertCustomer, type EntryRequest, type RecostOptions } from '../src/index.js';
 import { createTestDatabase, type TestDatabase } from '../src/testing/index.js';
+import { recostStore } from '../src/store/recost-store.js';
+import { recost as recostWith, type RecostStore } from '../src/use-cases/recost.js';
 import { draft } from './helpers.js';
 import { randomUUID } from 'node:crypto';
 
@@ -237,6 +239,39 @@ describe('recost (real Postgres, as the runtime role)', function () {
       const result = await recost(db, { ...OPTIONS, limit: 1 });
       expect(result).to.deep.include({ recosted: 1, derivations_posted: 0 });
       expect(await recostedAt(db, dep!)).to.be.instanceOf(Date);
+    });
+  });
+
+  describe('a run cut off', () => {
+    it('a group whose posting fails fails the run with that error, while the next group is read; stamps nothing of it; the next run completes', async () => {
+      const [c1, c2] = [await newCustomer(), await newCustomer()];
+      const trades = [c1, c2].flatMap((c) => [
+        buy({ customer_id: c, symbol: 'IBM', quantity: '2', amount_usd: '200.00', txn_date: '2026-02-01' }),
+        sell({ customer_id: c, symbol: 'IBM', quantity: '1', amount_usd: '120.00', txn_date: '2026-02-02' }),
+      ]);
+      const ids = await post(db, trades);
+      const store = recostStore(db);
+      const lost = new Error('connection lost while posting');
+      const failing: RecostStore = {
+        ...store,
+        post: () => Promise.reject(lost),
+        // The next group's read is still under way when the write fails.
+        pairsHistory: (pairs) => new Promise((resolve) => setTimeout(resolve, 50)).then(() => store.pairsHistory(pairs)),
+      };
+      // In a worker an unhandled rejection would end the process, whatever the run was doing.
+      const unhandled: unknown[] = [];
+      const onUnhandled = (reason: unknown) => unhandled.push(reason);
+      process.on('unhandledRejection', onUnhandled);
+      const error = await recostWith(failing, { ...OPTIONS, pairsPerGroup: 1 })
+        .then(
+          () => null,
+          (e: unknown) => e,
+        )
+        .finally(() => process.off('unhandledRejection', onUnhandled));
+      expect(error).to.equal(lost);
+      expect(unhandled).to.deep.equal([]);
+      for (const id of ids) expect(await recostedAt(db, id)).to.equal(null);
+      expect(await recost(db, OPTIONS)).to.deep.include({ derivations_posted: 4, remaining: 0 });
     });
   });
 

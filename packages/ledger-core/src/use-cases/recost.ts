@@ -164,6 +164,14 @@ function planPairs(history: PairsHistory, options: RecostOptions, newId: () => s
   return outcome;
 }
 
+/** Posts a group's entries, then stamps its trades and records its flags; answers how many it stamped. */
+async function writeGroup(store: RecostStore, batch: BatchOutcome): Promise<number> {
+  await postAll(store, batch.drafts);
+  const stamped = await store.stamp(batch.stamp);
+  await store.flag(batch.flags, batch.stamp);
+  return stamped;
+}
+
 /** Consecutive slices of at most `size`. */
 function* slices<T>(items: T[], size: number): Iterable<T[]> {
   for (let start = 0; start < items.length; start += size) yield items.slice(start, start + size);
@@ -211,22 +219,31 @@ export async function recost(store: RecostStore, options: RecostOptions): Promis
       taken += pending.length;
       cursor = pending[pending.length - 1]!.cursor;
       // Not trades: nothing to derive, only stamped.
-      result.recosted += await store.stamp(pending.filter((p) => !TRADE_TYPES.has(p.txnType)).map((p) => p.cursor.txnId));
+      const stampedAlone = await store.stamp(pending.filter((p) => !TRADE_TYPES.has(p.txnType)).map((p) => p.cursor.txnId));
+      result.recosted += stampedAlone;
       const groups = [...slices(pairsOf(pending), pairsPerGroup)];
       let reading = groups.length > 0 ? store.pairsHistory(groups[0]!) : null;
+      // One group's writes in flight while the next group is planned. Its entries are posted before
+      // its trades are stamped: a run cut off in between leaves them pending, and the next run
+      // finds their derivations in effect and only stamps them.
+      let writing: Promise<void> = Promise.resolve();
       for (let g = 0; reading !== null; g += 1) {
         const history = await reading;
         reading = g + 1 < groups.length ? store.pairsHistory(groups[g + 1]!) : null;
-        // Awaited next round; should this group's posting fail first, its failure is the one thrown.
+        // Awaited next round; should this group's writes fail first, their failure is the one thrown.
         reading?.catch(() => undefined);
         const batch = planPairs(history, options, newId);
-        await postAll(store, batch.drafts);
-        result.recosted += await store.stamp(batch.stamp);
-        await store.flag(batch.flags, batch.stamp);
-        result.derivations_posted += batch.derivations;
-        result.superseded += batch.superseded;
-        for (const f of batch.flags) flagged.set(f.txnId, f);
+        await writing;
+        writing = writeGroup(store, batch).then((stamped) => {
+          result.recosted += stamped;
+          result.derivations_posted += batch.derivations;
+          result.superseded += batch.superseded;
+          for (const f of batch.flags) flagged.set(f.txnId, f);
+        });
+        writing.catch(() => undefined); // awaited next round or after the loop
       }
+      // The next window reads what is still pending: these stamps first.
+      await writing;
       options.progress?.(Math.min(taken, total), total);
     }
     result.flagged = [...flagged.values()].map((f) => ({ txn_id: f.txnId, reason: f.reason, detail: f.detail }));
