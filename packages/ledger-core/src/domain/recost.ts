@@ -94,19 +94,36 @@ export function derivePair(trades: TradeFacts[], policy: RecostPolicy): TradeDer
   });
 }
 
-/** A posted derivation of a trade that no reversal has cancelled: the one in effect. */
+/**
+ * A posted derivation of a trade that no reversal has cancelled: the one in effect, its lines as
+ * linesKey writes them (the store reads them in that form: no line is parsed to compare).
+ */
 export interface EffectiveDerivation {
   txnId: string;
   txnDate: string;
-  lines: JournalLineDraft[];
+  linesKey: string;
 }
 
-/** Lines as a comparable set: account, side, amount by value, kind. */
-function linesKey(lines: JournalLineDraft[]): string {
+/**
+ * Lines as one comparable key: each line `account|debit|credit|kind`, amounts in plain notation
+ * without trailing zeros ("12.5", "0"), no kind as "", the lines sorted by UTF-16 code unit and
+ * joined by ";". store/recost-store.ts reads a stored derivation's lines in exactly this form.
+ */
+export function linesKey(lines: JournalLineDraft[]): string {
   return lines
     .map((l) => `${l.accountCode}|${l.debit.toFixed()}|${l.credit.toFixed()}|${l.postingKind ?? ''}`)
     .sort()
     .join(';');
+}
+
+/** The lines a key names (linesKey's inverse, in the key's order). */
+export function linesOfKey(key: string): JournalLineDraft[] {
+  if (key === '') return [];
+  return key.split(';').map((line) => {
+    const [accountCode, debit, credit, kind] = line.split('|');
+    assert(accountCode !== undefined && debit !== undefined && credit !== undefined && kind !== undefined, `a derivation line key is malformed: ${line}`);
+    return { accountCode, debit: new Decimal(debit), credit: new Decimal(credit), postingKind: kind === '' ? null : kind };
+  });
 }
 
 /** What superseding asks for: ids for the new entries, and the version the next derivation takes. */
@@ -125,10 +142,11 @@ export interface SupersedeContext {
  */
 export function supersede(legs: Leg[], { trade, effective, versions, newId }: SupersedeContext): TransactionDraft[] {
   const lines = linesFromLegs(legs);
-  if (effective !== null && linesKey(effective.lines) === linesKey(lines)) return [];
+  if (effective !== null && effective.linesKey === linesKey(lines)) return [];
   if (effective === null && lines.length === 0) return [];
   const drafts: TransactionDraft[] = [];
   if (effective !== null) {
+    const superseded = linesOfKey(effective.linesKey);
     drafts.push(
       draftReversal(
         {
@@ -138,8 +156,8 @@ export function supersede(legs: Leg[], { trade, effective, versions, newId }: Su
           customerId: trade.customerId,
           symbol: trade.symbol,
           quantity: null,
-          amountUsd: sumOfDebits(effective.lines),
-          lines: effective.lines,
+          amountUsd: sumOfDebits(superseded),
+          lines: superseded,
         },
         newId(),
         effective.txnDate,

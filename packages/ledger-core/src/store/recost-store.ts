@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
 import { Decimal } from '../domain/money.js';
-import type { JournalLineDraft } from '../domain/posting-rules/types.js';
 import * as bulk from '../use-cases/post-in-bulk.js';
 import type { HistoryTrade, PairsHistory, PendingTransaction, RecostStore, TradeDerivations, TradePair } from '../use-cases/recost.js';
 import { ledgerStore } from './ledger-store.js';
@@ -42,9 +41,10 @@ const TRADES_SQL = `
 const DERIVATIONS_SQL = `
   SELECT d.metadata->>'recost_of' AS recost_of, d.txn_id, d.txn_date::text AS txn_date, r.txn_id IS NOT NULL AS reversed,
          CASE WHEN r.txn_id IS NULL THEN
-           (SELECT json_agg(json_build_array(l.account_code, l.debit::text, l.credit::text, l.posting_kind) ORDER BY l.line_id)
-              FROM journal_lines l WHERE l.txn_id = d.txn_id)
-         END AS lines
+           (SELECT string_agg(line, ';' ORDER BY line COLLATE "C")
+              FROM (SELECT l.account_code || '|' || trim_scale(l.debit)::text || '|' || trim_scale(l.credit)::text || '|' || coalesce(l.posting_kind, '') AS line
+                      FROM journal_lines l WHERE l.txn_id = d.txn_id) keyed)
+         END AS lines_key
     FROM transactions d
     LEFT JOIN transactions r ON r.reverses_txn_id = d.txn_id
    WHERE d.txn_type = 'recost' AND ${inPairs('d')}`;
@@ -68,7 +68,8 @@ interface DerivationRow {
   txn_id: string;
   txn_date: string;
   reversed: boolean;
-  lines: Array<[string, string, string, string | null]> | null;
+  /** The derivation's lines as domain/recost.ts's linesKey writes them (amounts without trailing zeros, sorted bytewise). */
+  lines_key: string | null;
 }
 
 /** A per-trade bps override as a sync wrote it (a number or a decimal string); anything else is ignored. */
@@ -91,13 +92,6 @@ const tradeOf = (r: TradeRow): HistoryTrade => ({
   pending: r.pending,
 });
 
-const lineOf = ([accountCode, debit, credit, postingKind]: [string, string, string, string | null]): JournalLineDraft => ({
-  accountCode,
-  debit: new Decimal(debit),
-  credit: new Decimal(credit),
-  postingKind,
-});
-
 function derivationsOf(rows: DerivationRow[]): Map<string, TradeDerivations> {
   const byTrade = new Map<string, TradeDerivations>();
   for (const row of rows) {
@@ -106,7 +100,7 @@ function derivationsOf(rows: DerivationRow[]): Map<string, TradeDerivations> {
     if (!row.reversed) {
       // Superseding reverses the one in effect before posting the next: at most one stands.
       if (current.effective !== null) throw new Error(`trade ${row.recost_of} has two derivations in effect`);
-      current.effective = { txnId: row.txn_id, txnDate: row.txn_date, lines: (row.lines ?? []).map(lineOf) };
+      current.effective = { txnId: row.txn_id, txnDate: row.txn_date, linesKey: row.lines_key ?? '' };
     }
     byTrade.set(row.recost_of, current);
   }
