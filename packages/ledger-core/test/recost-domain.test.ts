@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { Decimal, derivePair, FifoLots, type RecostPolicy, type TradeFacts } from '../src/index.js';
+import { Decimal, derivePair, FeeSchedule, FifoLots, type RecostPolicy, type TradeFacts } from '../src/index.js';
 
 const d = (value: string) => new Decimal(value);
-const POLICY: RecostPolicy = { customerFeeBps: d('22'), brokerCostBps: d('4') };
+const POLICY: RecostPolicy = { feeSchedule: new FeeSchedule(d('22')), brokerCostBps: d('4') };
 
 let seq = 0;
 function trade(txnType: TradeFacts['txnType'], quantity: string, amountUsd: string, extra: Partial<TradeFacts> = {}): TradeFacts {
@@ -12,6 +12,7 @@ function trade(txnType: TradeFacts['txnType'], quantity: string, amountUsd: stri
     txnType,
     customerId: 'C-1',
     symbol: 'AAPL',
+    source: 'usbroker',
     txnDate: '2026-01-05',
     quantity: d(quantity),
     amountUsd: d(amountUsd),

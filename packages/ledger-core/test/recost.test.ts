@@ -1,14 +1,14 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import type { Knex } from 'knex';
-import { Decimal, postTransactions, recost, reverseTransaction, upsertCustomer, type EntryRequest, type RecostOptions } from '../src/index.js';
+import { Decimal, FeeSchedule, postTransactions, recost, reverseTransaction, upsertCustomer, type EntryRequest, type RecostOptions } from '../src/index.js';
 import { createTestDatabase, type TestDatabase } from '../src/testing/index.js';
 import { draft } from './helpers.js';
 import { randomUUID } from 'node:crypto';
 
-const OPTIONS: RecostOptions = { policy: { customerFeeBps: new Decimal(22), brokerCostBps: new Decimal(4) }, limit: null };
+const OPTIONS: RecostOptions = { policy: { feeSchedule: new FeeSchedule(new Decimal(22)), brokerCostBps: new Decimal(4) }, limit: null };
 
-type Trade = Pick<EntryRequest, 'customer_id' | 'symbol' | 'quantity' | 'amount_usd' | 'txn_date'> & { metadata?: Record<string, unknown> };
+type Trade = Pick<EntryRequest, 'customer_id' | 'symbol' | 'quantity' | 'amount_usd' | 'txn_date'> & { source?: EntryRequest['source']; metadata?: Record<string, unknown> };
 
 const buy = (t: Trade) => draft({ txn_type: 'buy_security', source: 'usbroker', ...t });
 const sell = (t: Trade) => draft({ txn_type: 'sell_security', source: 'usbroker', ...t });
@@ -121,6 +121,28 @@ describe('recost (real Postgres, as the runtime role)', function () {
         '4010 Cr 3.70 brokerage_fee',
         '5010 Dr 0.49 broker_cost',
       ]);
+    });
+  });
+
+  describe('the customer fee per source', () => {
+    it('charges each sell the fee of its own source, unless the trade states brokerage_bps', async () => {
+      const c = await newCustomer();
+      const feeSchedule = new FeeSchedule(new Decimal(22), { usbroker: new Decimal(30), manual: new Decimal(10) });
+      const sale = { customer_id: c, symbol: 'META', quantity: '1', amount_usd: '1000.00' };
+      const [, fromBroker, byHand, fromFeed, stated] = await post(db, [
+        buy({ customer_id: c, symbol: 'META', quantity: '4', amount_usd: '400.00', txn_date: '2026-01-05', source: 'manual' }),
+        sell({ ...sale, txn_date: '2026-01-06', source: 'usbroker' }),
+        sell({ ...sale, txn_date: '2026-01-07', source: 'manual' }),
+        sell({ ...sale, txn_date: '2026-01-08', source: 'uaefeed' }),
+        sell({ ...sale, txn_date: '2026-01-09', source: 'usbroker', metadata: { brokerage_bps: '5' } }),
+      ]);
+      await recost(db, { ...OPTIONS, policy: { ...OPTIONS.policy, feeSchedule } });
+      const fee = async (id: string) => (await effectiveLines(db, id)).filter((l) => l.startsWith('4010'));
+      // 1000.00 at 30 bps (usbroker's), 10 bps (manual's), 22 bps (the default: uaefeed has none), 5 bps (the trade's own).
+      expect(await fee(fromBroker!)).to.deep.equal(['4010 Cr 3.00 brokerage_fee']);
+      expect(await fee(byHand!)).to.deep.equal(['4010 Cr 1.00 brokerage_fee']);
+      expect(await fee(fromFeed!)).to.deep.equal(['4010 Cr 2.20 brokerage_fee']);
+      expect(await fee(stated!)).to.deep.equal(['4010 Cr 0.50 brokerage_fee']);
     });
   });
 

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { Decimal } from '../domain/money.js';
 import type { JournalLineDraft } from '../domain/posting-rules/types.js';
+import type { Source } from '../domain/sources.js';
 import * as bulk from '../use-cases/post-in-bulk.js';
 import type { HistoryTrade, PairsHistory, PendingTransaction, RecostStore, TradeDerivations, TradePair } from '../use-cases/recost.js';
 import { ledgerStore } from './ledger-store.js';
@@ -30,7 +31,7 @@ const inPairs = (alias: string) => `(${alias}.customer_id, ${alias}.symbol) IN (
 const EXECUTED_AT = `CASE WHEN t.metadata->>'executed_at' ~ '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$' THEN t.metadata->>'executed_at' END`;
 
 const TRADES_SQL = `
-  SELECT t.txn_id, t.txn_type, t.customer_id, t.symbol, t.txn_date::text AS txn_date, t.quantity, t.amount_usd,
+  SELECT t.txn_id, t.txn_type, t.customer_id, t.symbol, t.source, t.txn_date::text AS txn_date, t.quantity, t.amount_usd,
          t.metadata->>'brokerage_bps' AS brokerage_bps, f.amount_usd AS broker_fee_usd,
          t.recosted_at IS NULL AS pending, r.txn_id IS NOT NULL AS reversed
     FROM transactions t
@@ -54,6 +55,7 @@ interface TradeRow {
   txn_type: 'buy_security' | 'sell_security';
   customer_id: string;
   symbol: string;
+  source: Source;
   txn_date: string;
   quantity: string | null;
   amount_usd: string;
@@ -82,6 +84,7 @@ const tradeOf = (r: TradeRow): HistoryTrade => ({
   txnType: r.txn_type,
   customerId: r.customer_id,
   symbol: r.symbol,
+  source: r.source,
   txnDate: r.txn_date,
   quantity: r.quantity === null ? null : new Decimal(r.quantity),
   amountUsd: new Decimal(r.amount_usd),
