@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import type { Knex } from 'knex';
-import { Decimal, FeeSchedule, postTransactions, recost, reverseTransaction, upsertCustomer, type EntryRequest, type RecostOptions } from '../src/index.js';
+import { Decimal, FeeSchedule, postTransactions, recost, reverseTransaction, trialBalance, upsertCustomer, type EntryRequest, type RecostOptions } from '../src/index.js';
 import { createTestDatabase, type TestDatabase } from '../src/testing/index.js';
 import { draft } from './helpers.js';
 import { randomUUID } from 'node:crypto';
@@ -41,6 +41,15 @@ async function balances(db: Knex): Promise<Record<string, string>> {
      HAVING sum(debit - credit) <> 0 OR customer_id IS NULL ORDER BY 1`,
   );
   return Object.fromEntries(rows.map((r) => [r.key, new Decimal(r.net).toFixed(2)]));
+}
+
+/** A customer's net (debits − credits) per account, over every line of its transactions. */
+async function customerNets(db: Knex, customerId: string): Promise<Record<string, string>> {
+  const { rows } = await db.raw<{ rows: Array<{ account_code: string; net: string }> }>(
+    'SELECT account_code, sum(debit - credit)::text AS net FROM journal_lines WHERE customer_id = ? GROUP BY account_code HAVING sum(debit - credit) <> 0 ORDER BY account_code',
+    [customerId],
+  );
+  return Object.fromEntries(rows.map((r) => [r.account_code, new Decimal(r.net).toFixed(2)]));
 }
 
 async function recostedAt(db: Knex, txnId: string): Promise<Date | null> {
@@ -222,7 +231,7 @@ describe('recost (real Postgres, as the runtime role)', function () {
   });
 
   describe('superseding', () => {
-    it('after an earlier buy is reversed and the sell re-costed: the old derivation is reversed and version 2 posted', async () => {
+    it('after an earlier buy is reversed (which re-pends it): the sell’s old derivation is reversed and version 2 posted', async () => {
       const c = await newCustomer();
       const [b1, , s] = await post(db, [
         buy({ customer_id: c, symbol: 'IBM', quantity: '10', amount_usd: '1000.00', txn_date: '2026-01-05' }),
@@ -233,7 +242,6 @@ describe('recost (real Postgres, as the runtime role)', function () {
       expect(await effectiveLines(db, s!)).to.include('2100 Dr 1000.00 cost_relief');
 
       await reverseTransaction(db, b1!, { txnId: randomUUID(), txnDate: '2026-01-07', memo: 'entered in error' });
-      await db.raw('UPDATE transactions SET recosted_at = NULL WHERE txn_id = ?', [s!]);
       const result = await recost(db, OPTIONS);
       // The sell's v1 and the reversed buy's derivation are reversed; the sell's v2 is posted.
       expect(result).to.deep.include({ recosted: 1, derivations_posted: 1, superseded: 2, flagged: [] });
@@ -248,6 +256,58 @@ describe('recost (real Postgres, as the runtime role)', function () {
         { source_txn_id: `${s}:1`, reversed: true },
         { source_txn_id: `${s}:2`, reversed: false },
       ]);
+    });
+  });
+
+  describe('reversing a trade', () => {
+    it('re-pends it in the reversal’s own database transaction, once', async () => {
+      const c = await newCustomer();
+      const [b, s] = await post(db, [
+        buy({ customer_id: c, symbol: 'CSCO', quantity: '2', amount_usd: '100.00', txn_date: '2026-01-05' }),
+        sell({ customer_id: c, symbol: 'CSCO', quantity: '1', amount_usd: '60.00', txn_date: '2026-01-06' }),
+      ]);
+      await recost(db, OPTIONS);
+      const first = await reverseTransaction(db, s!, { txnId: randomUUID(), txnDate: '2026-01-07', memo: null });
+      expect(first.created).to.equal(true);
+      expect(await recostedAt(db, s!)).to.equal(null);
+      expect(await recostedAt(db, b!)).to.be.instanceOf(Date);
+      await recost(db, OPTIONS);
+      expect(await recostedAt(db, s!)).to.be.instanceOf(Date);
+      // A repeat answers the first reversal and leaves the trade stamped: nothing to re-cost.
+      const again = await reverseTransaction(db, s!, { txnId: randomUUID(), txnDate: '2026-01-08', memo: null });
+      expect(again).to.deep.include({ created: false });
+      expect(again.transaction.txn_id).to.equal(first.transaction.txn_id);
+      expect(await recostedAt(db, s!)).to.be.instanceOf(Date);
+    });
+
+    it('a reversed first buy: the sell is relieved from the remaining lots, the buy’s derivation reversed, the books those of a customer who never bought it', async () => {
+      const [c, fresh] = [await newCustomer(), await newCustomer()];
+      const pair = { symbol: 'ADBE', quantity: '3' };
+      const [b1, , s] = await post(db, [
+        buy({ ...pair, customer_id: c, amount_usd: '300.00', txn_date: '2026-01-05' }),
+        buy({ ...pair, customer_id: c, amount_usd: '600.00', txn_date: '2026-01-06' }),
+        sell({ ...pair, customer_id: c, quantity: '2', amount_usd: '700.00', txn_date: '2026-01-10' }),
+      ]);
+      await post(db, [
+        buy({ ...pair, customer_id: fresh, amount_usd: '600.00', txn_date: '2026-01-06' }),
+        sell({ ...pair, customer_id: fresh, quantity: '2', amount_usd: '700.00', txn_date: '2026-01-10' }),
+      ]);
+      await recost(db, OPTIONS);
+      // Two of the first lot's three shares: 300.00 × 2/3.
+      expect(await effectiveLines(db, s!)).to.include('2100 Dr 200.00 cost_relief');
+
+      await reverseTransaction(db, b1!, { txnId: randomUUID(), txnDate: '2026-01-11', memo: 'entered in error' });
+      const result = await recost(db, OPTIONS);
+      // The reversed buy's derivation and the sell's version 1 are reversed; the sell's version 2 is posted.
+      expect(result).to.deep.include({ recosted: 1, derivations_posted: 1, superseded: 2, flagged: [] });
+      expect(await recostedAt(db, b1!)).to.be.instanceOf(Date);
+      expect(await effectiveLines(db, b1!)).to.deep.equal([]);
+      // Two of the second lot's three shares: 600.00 × 2/3.
+      expect(await effectiveLines(db, s!)).to.include('2100 Dr 400.00 cost_relief');
+
+      expect((await trialBalance(db)).balanced).to.equal(true);
+      expect(await customerNets(db, c)).to.deep.equal(await customerNets(db, fresh));
+      expect(await recost(db, OPTIONS)).to.deep.equal({ recosted: 0, derivations_posted: 0, superseded: 0, flagged: [], remaining: 0 });
     });
   });
 

@@ -209,6 +209,15 @@ function canonicalFields(fields: object): Record<string, unknown> {
   );
 }
 
+/**
+ * Whether reversing a transaction of this type re-pends it for recost: a trade's lot and
+ * derivation stand until recost sees it reversed (ADR 0009), so its reversal nulls its
+ * `recosted_at`, and the next recost re-derives its customer and symbol.
+ */
+export function reversalRependsRecost(txnType: TxnType): boolean {
+  return txnType in POSTING_RULES && POSTING_RULES[txnType as EnterableTxnType].pendingRecost;
+}
+
 /** What reversing needs of the original transaction. */
 export interface ReversibleTransaction {
   txnId: string;
