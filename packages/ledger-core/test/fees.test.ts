@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { CUSTOMER_FEE_BPS_DEFAULT, Decimal, ENTERABLE_SOURCES, FeeSchedule } from '../src/index.js';
+import { CUSTOMER_FEE_BPS_DEFAULT, Decimal, draftFromEntry, ENTERABLE_SOURCES, FeeSchedule } from '../src/index.js';
+import { entry } from './helpers.js';
 
 const d = (value: string) => new Decimal(value);
 
@@ -27,5 +28,16 @@ describe('the customer fee schedule (pure)', () => {
     expect(() => new FeeSchedule(d('-1'))).to.throw(/the default must be finite and not negative/);
     expect(() => new FeeSchedule(d('22'), { manual: d('NaN') })).to.throw(/manual must be finite/);
     expect(() => new FeeSchedule(d('22'), { recost: d('1') } as never)).to.throw(/recost is not a source trades come from/);
+  });
+
+  it('prices a buy’s fee at ingest by the entry’s source', () => {
+    const policy = { feeSchedule: new FeeSchedule(d('22'), { usbroker: d('30') }) };
+    const feeOf = (source: 'usbroker' | 'manual') =>
+      draftFromEntry(entry({ txn_type: 'buy_security', source, symbol: 'AAPL', quantity: '1', amount_usd: '1000.00' }), '00000000-0000-4000-8000-000000000001', policy)
+        .lines.filter((l) => l.postingKind === 'brokerage_fee')
+        .map((l) => l.debit.plus(l.credit).toFixed(2));
+    // 1000.00 × 30 bps = 3.00 (usbroker's); × 22 bps = 2.20 (the default).
+    expect(feeOf('usbroker')).to.deep.equal(['3.00', '3.00']);
+    expect(feeOf('manual')).to.deep.equal(['2.20', '2.20']);
   });
 });
