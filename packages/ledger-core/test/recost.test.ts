@@ -2,7 +2,9 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import type { Knex } from 'knex';
 import { Decimal, FeeSchedule, postTransactions, recost, reverseTransaction, trialBalance, upsertCustomer, type EntryRequest, type RecostOptions } from '../src/index.js';
+import { recostStore } from '../src/store/recost-store.js';
 import { createTestDatabase, type TestDatabase } from '../src/testing/index.js';
+import { recost as recostWith } from '../src/use-cases/recost.js';
 import { draft } from './helpers.js';
 import { randomUUID } from 'node:crypto';
 
@@ -308,6 +310,29 @@ describe('recost (real Postgres, as the runtime role)', function () {
       expect((await trialBalance(db)).balanced).to.equal(true);
       expect(await customerNets(db, c)).to.deep.equal(await customerNets(db, fresh));
       expect(await recost(db, OPTIONS)).to.deep.equal({ recosted: 0, derivations_posted: 0, superseded: 0, flagged: [], remaining: 0 });
+    });
+  });
+
+  describe('a reversal racing a recost run', () => {
+    it('a pending trade reversed after its pair was read and before its stamp is pending again after the run; the next run derives it reversed', async () => {
+      const c = await newCustomer();
+      const [b1, , s] = await post(db, [
+        buy({ customer_id: c, symbol: 'INTC', quantity: '3', amount_usd: '300.00', txn_date: '2026-01-05' }),
+        buy({ customer_id: c, symbol: 'INTC', quantity: '3', amount_usd: '600.00', txn_date: '2026-01-06' }),
+        sell({ customer_id: c, symbol: 'INTC', quantity: '2', amount_usd: '700.00', txn_date: '2026-01-10' }),
+      ]);
+      const store = recostStore(db);
+      // The reversal commits while the run is between reading the pair and stamping it.
+      const racing = { ...store, stamp: async (ids: string[]) => (await reverseTransaction(db, b1!, { txnId: randomUUID(), txnDate: '2026-01-11', memo: null }), store.stamp(ids)) };
+      const raced = await recostWith(racing, OPTIONS);
+      expect(raced.remaining).to.equal(1);
+      expect(await recostedAt(db, b1!)).to.equal(null);
+      expect(await effectiveLines(db, s!)).to.include('2100 Dr 200.00 cost_relief');
+
+      const next = await recost(db, OPTIONS);
+      expect(next).to.deep.include({ recosted: 1, remaining: 0 });
+      expect(await effectiveLines(db, b1!)).to.deep.equal([]);
+      expect(await effectiveLines(db, s!)).to.include('2100 Dr 400.00 cost_relief');
     });
   });
 

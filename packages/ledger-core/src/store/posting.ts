@@ -105,8 +105,9 @@ export async function insertReversal(db: Knex, draft: TransactionDraft, { repend
   try {
     return await db.transaction(async (trx) => {
       const inserted = (await insertRows(trx, [draft])).has(draft.txnId);
-      // With the reversal, never after it: a reversed trade left stamped keeps its lot until someone notices.
-      if (inserted && rependRecost) await trx.raw('UPDATE transactions SET recosted_at = NULL WHERE txn_id = ? AND recosted_at IS NOT NULL', [original]);
+      // With the reversal, never after it: a reversed trade left stamped keeps its lot until someone
+      // notices. Even when already null: the row lock waits for a recost stamp in flight, then undoes it.
+      if (inserted && rependRecost) await trx.raw('UPDATE transactions SET recosted_at = NULL WHERE txn_id = ?', [original]);
       return inserted;
     });
   } catch (error) {

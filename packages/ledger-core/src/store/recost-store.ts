@@ -171,6 +171,17 @@ export function recostStore(db: Knex): RecostStore {
       await Promise.all([stamper(), stamper()]);
       return stamped;
     },
+    rependReversed: async (txnIds) => {
+      if (txnIds.length === 0) return 0;
+      // Driven by the one-reversal-per-original index: almost every id finds no reversal, and no row is written.
+      const result = await db.raw<{ rowCount: number }>(
+        `UPDATE transactions t SET recosted_at = NULL
+           FROM transactions r
+          WHERE r.reverses_txn_id = ANY(?::uuid[]) AND t.txn_id = r.reverses_txn_id AND t.recosted_at IS NOT NULL`,
+        [txnIds],
+      );
+      return result.rowCount;
+    },
     flag: async (flags, cleared) => {
       if (flags.length > 0) {
         await db.raw(

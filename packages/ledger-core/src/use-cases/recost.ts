@@ -71,6 +71,12 @@ export interface RecostStore {
   post(drafts: TransactionDraft[]): Promise<BulkResult>;
   /** Stamps recosted_at on those still pending; answers how many it stamped. */
   stamp(txnIds: string[]): Promise<number>;
+  /**
+   * Nulls recosted_at again on those of these trades that have a reversal by now; answers how
+   * many. Read unreversed and stamped, a trade reversed in between would keep a derivation that
+   * no longer holds (its reversal found it still pending: nothing to null).
+   */
+  rependReversed(txnIds: string[]): Promise<number>;
   /** Records why trades were left pending, and clears the flags of trades now derived. */
   flag(flags: RecostFlag[], cleared: string[]): Promise<void>;
   countPending(): Promise<number>;
@@ -126,6 +132,8 @@ interface BatchOutcome {
   superseded: number;
   derivations: number;
   stamp: string[];
+  /** The pending trades stamped on a derivation made while they had no reversal. */
+  stampedUnreversed: string[];
   flags: RecostFlag[];
 }
 
@@ -136,7 +144,7 @@ interface BatchOutcome {
  * stamped unless flagged; pending non-trades are simply stamped.
  */
 function planBatch(pending: PendingTransaction[], history: PairsHistory, options: RecostOptions, newId: () => string): BatchOutcome {
-  const outcome: BatchOutcome = { drafts: [], superseded: 0, derivations: 0, stamp: [], flags: [] };
+  const outcome: BatchOutcome = { drafts: [], superseded: 0, derivations: 0, stamp: [], stampedUnreversed: [], flags: [] };
   for (const p of pending) if (!TRADE_TYPES.has(p.txnType)) outcome.stamp.push(p.cursor.txnId);
   if (history.trades.length === 0) return outcome;
   for (const trades of byPair(history.trades)) {
@@ -160,7 +168,9 @@ function planBatch(pending: PendingTransaction[], history: PairsHistory, options
         else outcome.derivations += 1;
       }
       outcome.drafts.push(...drafts);
-      if (trade.pending) outcome.stamp.push(trade.txnId);
+      if (!trade.pending) return;
+      outcome.stamp.push(trade.txnId);
+      if (!trade.reversed) outcome.stampedUnreversed.push(trade.txnId);
     });
   }
   return outcome;
@@ -202,6 +212,9 @@ export async function recost(store: RecostStore, options: RecostOptions): Promis
       const batch = planBatch(pending, history, options, newId);
       await postAll(store, batch.drafts);
       result.recosted += await store.stamp(batch.stamp);
+      // After the stamp, not before: a reversal committed since the pair was read is seen here, or
+      // its own re-pend (which waits for the stamp's row lock) comes after the stamp.
+      result.recosted -= await store.rependReversed(batch.stampedUnreversed);
       await store.flag(batch.flags, batch.stamp);
       result.derivations_posted += batch.derivations;
       result.superseded += batch.superseded;
