@@ -139,6 +139,21 @@ describe('cash requests: /v1/cash-requests', function () {
       expectError(await create(request({ customer_id: 'C-2', direction: 'withdrawal', currency: 'AED', amount: '3.67' })), 422, 'insufficient_funds');
     });
 
+    it('with an Idempotency-Key, a retried create answers 200 with the request it made (no second one); the key reused for another request is 409', async () => {
+      const key = { headers: { 'Idempotency-Key': randomUUID() } };
+      const body = request({ customer_id: 'C-3', direction: 'withdrawal', amount: '0.00' });
+      const before = await countRows(api.db, 'cash_requests');
+      const made = await api.post('/v1/cash-requests', { ...body, direction: 'deposit', amount: '7.50' }, key);
+      expect(made.status, made.text).to.equal(201);
+      const retried = await api.post('/v1/cash-requests', { ...body, direction: 'deposit', amount: '7.5' }, key);
+      expect(retried.status, retried.text).to.equal(200);
+      expect(retried.headers.get('location')).to.equal(null);
+      expect(retried.body).to.deep.equal(made.body);
+      await expectError(await api.post('/v1/cash-requests', { ...body, direction: 'deposit', amount: '8.00' }, key), 409, 'idempotency_conflict');
+      expect(await countRows(api.db, 'cash_requests')).to.equal(before + 1);
+      await expectError(await api.post('/v1/cash-requests', { ...body, direction: 'deposit', amount: '8.00' }, { headers: { 'Idempotency-Key': 'k'.repeat(129) } }), 400, 'validation_error');
+    });
+
     it('holds an AED withdrawal to the 2020 wallet in USD equivalent', async () => {
       // C-RICH holds 100.00 USD-equivalent in 2020: 367.25 AED is exactly that; 367.27 AED is 100.01.
       expectError(await create(request({ customer_id: 'C-RICH', direction: 'withdrawal', currency: 'AED', amount: '367.27' })), 422, 'insufficient_funds');

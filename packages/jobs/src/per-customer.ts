@@ -1,5 +1,6 @@
-import { LedgerError } from '@ledger/core';
-import { RemitPageCapError, UpstreamError, UpstreamPayloadError } from '@ledger/upstream-clients';
+import { assert, LedgerError } from '@ledger/core';
+import { RemitPageCapError, UaefeedRejectedError, UpstreamError, UpstreamPayloadError, UsbrokerPageCapError } from '@ledger/upstream-clients';
+import { UnrecoverableError } from 'bullmq';
 import { z } from 'zod';
 
 /** The most customers one run may name. */
@@ -7,7 +8,6 @@ export const CUSTOMER_IDS_MAX = 10_000;
 
 /** `customer_ids` of every sync job (spec: Jobs): ledger customer ids; null or absent means all (each job says which). */
 export const customerIdsField = z.array(z.string().min(1).max(128)).min(1).max(CUSTOMER_IDS_MAX).nullable().optional();
-import { UnrecoverableError } from 'bullmq';
 
 /** A customer a job could not do, and why; the others carry on. */
 export interface CustomerFailure {
@@ -19,44 +19,86 @@ export interface CustomerFailure {
 export const CUSTOMER_CONCURRENCY = 8;
 
 /**
- * Whether `error` is this customer's alone: an upstream that failed or refused (after the
- * client's own retries), a payload that breaks the format, a record the ledger refused. Anything
- * else (the database gone, a bug) is the job's: it is thrown, and the job fails (and a transient
- * failure is retried: every job is idempotent on database keys).
+ * Why an upstream call failed, as a failure reason led by its kind, or null when the error is not
+ * an upstream's. `upstream_unavailable`: a timeout, a 5xx, a refused connection (after the
+ * client's own retries); `upstream_refused`: a 4xx or an envelope's rejection; `upstream_bad_payload`:
+ * an answer its format refuses; `upstream_page_cap`: more pages than a run may follow.
  */
-function isCustomerFailure(error: unknown): error is Error {
-  return error instanceof UpstreamError || error instanceof UpstreamPayloadError || error instanceof RemitPageCapError || error instanceof LedgerError;
+export function upstreamFailureReason(error: unknown): string | null {
+  if (error instanceof UpstreamError) {
+    const refused = error.status !== null && error.status >= 400 && error.status < 500;
+    return `${refused ? 'upstream_refused' : 'upstream_unavailable'}: ${error.message}`;
+  }
+  if (error instanceof UaefeedRejectedError) return `upstream_refused: ${error.message}`;
+  if (error instanceof UpstreamPayloadError) return `upstream_bad_payload: ${error.message}`;
+  if (error instanceof RemitPageCapError || error instanceof UsbrokerPageCapError) return `upstream_page_cap: ${error.message}`;
+  return null;
 }
 
 /**
- * Runs `work` for each customer, CUSTOMER_CONCURRENCY at a time, isolating each customer's
- * failure; reports progress in customers. Answers the failures, in the customers' order.
+ * Why a customer's work failed, when the failure is that customer's alone: an upstream's (see
+ * upstreamFailureReason), or a record the ledger refused (`<code>: <message>`). Null for anything
+ * else (the database gone, a bug): the job fails, and a transient failure is retried (every job
+ * is idempotent on database keys).
  */
-export async function forEachCustomer<C extends { customer_id: string }>(
-  customers: readonly C[],
-  work: (customer: C) => Promise<void>,
-  progress: (done: number, total: number) => void,
-): Promise<CustomerFailure[]> {
-  const failures = new Map<string, string>();
+function customerFailureReason(error: unknown): string | null {
+  if (error instanceof LedgerError) return `${error.code}: ${error.message}`;
+  return upstreamFailureReason(error);
+}
+
+/** Runs `work` for each item, `concurrency` at a time, reporting how many are done after each. */
+export async function forEach<T>(items: readonly T[], concurrency: number, work: (item: T) => Promise<void>, done: (count: number) => void): Promise<void> {
   let next = 0;
-  let done = 0;
-  progress(0, customers.length);
-  const worker = async () => {
-    while (next < customers.length) {
-      const customer = customers[next]!;
-      next += 1;
-      try {
-        await work(customer);
-      } catch (error) {
-        if (!isCustomerFailure(error)) throw error;
-        failures.set(customer.customer_id, error.message);
-      }
-      done += 1;
-      progress(done, customers.length);
+  let finished = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const item = items[next++]!;
+      await work(item);
+      done(++finished);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(CUSTOMER_CONCURRENCY, customers.length) }, worker));
-  return customers.flatMap((c) => (failures.has(c.customer_id) ? [{ customer_id: c.customer_id, reason: failures.get(c.customer_id)! }] : []));
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, lane));
+}
+
+/** The ledger id of a customer given as a record with `customer_id` (forEachCustomer's `idOf`). */
+export const idOfRecord = (customer: { customer_id: string }) => customer.customer_id;
+
+/**
+ * Runs `work` for each customer, CUSTOMER_CONCURRENCY at a time, isolating each customer's
+ * failure (customerFailureReason); reports progress in customers. Answers each customer's value
+ * and the failures, both in the customers' order.
+ */
+export async function forEachCustomer<C, T>(
+  customers: readonly C[],
+  idOf: (customer: C) => string,
+  work: (customer: C) => Promise<T>,
+  progress: (done: number, total: number) => void = () => {},
+): Promise<{ done: Array<{ customer: C; value: T }>; failed: CustomerFailure[] }> {
+  const outcomes = new Map<C, { value: T } | { reason: string }>();
+  progress(0, customers.length);
+  await forEach(
+    customers,
+    CUSTOMER_CONCURRENCY,
+    async (customer) => {
+      try {
+        outcomes.set(customer, { value: await work(customer) });
+      } catch (error) {
+        const reason = customerFailureReason(error);
+        if (reason === null) throw error;
+        outcomes.set(customer, { reason });
+      }
+    },
+    (done) => progress(done, customers.length),
+  );
+  const done: Array<{ customer: C; value: T }> = [];
+  const failed: CustomerFailure[] = [];
+  for (const customer of customers) {
+    const outcome = outcomes.get(customer);
+    assert(outcome !== undefined, 'every customer of the run was worked on');
+    if ('reason' in outcome) failed.push({ customer_id: idOf(customer), reason: outcome.reason });
+    else done.push({ customer, value: outcome.value });
+  }
+  return { done, failed };
 }
 
 /**

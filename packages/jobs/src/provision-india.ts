@@ -2,7 +2,7 @@ import { findCustomers, isPan, LedgerError, upsertCustomer, type CustomerInput, 
 import { createRegistryClient, RegistryNotFoundError, type RegistryClient, type RegistryIndiaCustomer } from '@ledger/upstream-clients';
 import { z } from 'zod';
 import { defineJob, type JobDeps } from './catalog.js';
-import { customerIdsField, forEachCustomer, jobFailure, type CustomerFailure } from './per-customer.js';
+import { customerIdsField, forEachCustomer, idOfRecord, jobFailure, type CustomerFailure } from './per-customer.js';
 
 export const provisionIndiaInput = z
   .object({
@@ -63,8 +63,9 @@ async function registryCustomers(registry: RegistryClient, ids: readonly string[
   if (ids === null) return { entries: await registry.listIndiaCustomers().catch((error: unknown) => Promise.reject(jobFailure(error))), failed: [] };
   const entries: RegistryIndiaCustomer[] = [];
   const failed: CustomerFailure[] = [];
-  const read = await forEachCustomer(
+  const { failed: unreadable } = await forEachCustomer(
     ids.map((customer_id) => ({ customer_id })),
+    idOfRecord,
     async ({ customer_id }) => {
       try {
         entries.push(await registry.getIndiaCustomer(customer_id));
@@ -75,7 +76,7 @@ async function registryCustomers(registry: RegistryClient, ids: readonly string[
     },
     () => undefined,
   );
-  return { entries, failed: [...failed, ...read] };
+  return { entries, failed: [...failed, ...unreadable] };
 }
 
 /**
@@ -95,8 +96,9 @@ export async function runProvisionIndia(input: ProvisionIndiaInput, deps: JobDep
   const { entries, failed: unread } = await registryCustomers(registry, ids);
   const known = new Map((await findCustomers(db, entries.map((e) => e.customer_id))).map((c) => [c.customer_id, c]));
   const result: ProvisionIndiaResult = { dry_run: dryRun, customers: ids?.length ?? entries.length, created: 0, updated: 0, unchanged: 0, changes: [], customers_failed: [] };
-  const failed = await forEachCustomer(
+  const { failed } = await forEachCustomer(
     entries,
+    idOfRecord,
     async (entry) => {
       const current = known.get(entry.customer_id);
       const changes = changesOf(entry, current);

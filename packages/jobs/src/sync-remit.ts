@@ -22,7 +22,7 @@ import {
 import type { RemitClient, RemitMidRate, RemitPayment, RemitQuote } from '@ledger/upstream-clients';
 import { z } from 'zod';
 import { defineJob, type JobDeps } from './catalog.js';
-import { customerIdsField, forEachCustomer, type CustomerFailure } from './per-customer.js';
+import { customerIdsField, forEachCustomer, idOfRecord, type CustomerFailure } from './per-customer.js';
 import { paymentOf, remittanceRecordOf, type RemitOrderView } from './remittance-record.js';
 
 /** The highest FX-spread markup a run may assume: 10 % (typical markups are 50–200 bps). */
@@ -275,7 +275,7 @@ export async function runSyncRemit(input: SyncRemitInput, deps: JobDeps): Promis
         },
       ));
     const ctx: RunContext = { db, remit, dryRun, bps, result, midRate };
-    failed = await forEachCustomer(customers, (customer) => syncCustomer(customer, ctx), (done, total) => deps.progress({ done, total, unit: 'customers' }));
+    ({ failed } = await forEachCustomer(customers, idOfRecord, (customer) => syncCustomer(customer, ctx), (done, total) => deps.progress({ done, total, unit: 'customers' })));
   }
   result.customers_failed = [...notIndia, ...failed];
   result.customers_synced = customers.length - failed.length;

@@ -11,7 +11,8 @@ import type { UsbrokerClient, UsbrokerDailyLedgerRow, UsbrokerDividendRow, Usbro
 import { z } from 'zod';
 import { defineJob, type JobDeps } from './catalog.js';
 import { dividendEntry, dividendEvent, dividendWithholding, orderOfTrade, tradeFees, withholdingEntry } from './usbroker-entries.js';
-import { addCounts, CustomerBatch, forEach, isUpstreamFailure, noCounts, type CustomerFailure, type PostingCounts, type RecordIssue } from './usbroker-posting.js';
+import { forEach, upstreamFailureReason } from './per-customer.js';
+import { addCounts, CustomerBatch, noCounts, type CustomerFailure, type PostingCounts, type RecordIssue } from './usbroker-posting.js';
 
 /** Days one run reads at most: a quarter of daily files. */
 export const LEDGER_DAYS_MAX = 92;
@@ -122,8 +123,9 @@ export async function runSyncUsbrokerLedger(rawInput: SyncUsbrokerLedgerInput, d
       try {
         rows.push(...(await usbroker.getDailyLedger(date, firm)));
       } catch (error) {
-        if (!isUpstreamFailure(error)) throw error;
-        result.dates_failed.push({ date, reason: error.message });
+        const reason = upstreamFailureReason(error);
+        if (reason === null) throw error;
+        result.dates_failed.push({ date, reason });
       }
     },
     () => undefined,
@@ -166,8 +168,9 @@ export async function runSyncUsbrokerLedger(rawInput: SyncUsbrokerLedgerInput, d
       try {
         fees = await brokerFees(usbroker, customerId, accountNo, own.trades, result.trades_unmatched);
       } catch (error) {
-        if (!isUpstreamFailure(error)) throw error;
-        result.customers_failed.push({ customer_id: customerId, reason: error.message });
+        const reason = upstreamFailureReason(error);
+        if (reason === null) throw error;
+        result.customers_failed.push({ customer_id: customerId, reason });
         return;
       }
       await batch.post(db, input.dry_run);

@@ -4,8 +4,8 @@ import { z } from 'zod';
 import { defineJob, recostPolicyOf, type JobDeps } from './catalog.js';
 import type { JobKind } from './modes.js';
 import { orderEntry, wireEntry } from './usbroker-entries.js';
-import { CUSTOMER_CONCURRENCY, customerIdsField } from './per-customer.js';
-import { addCounts, CustomerBatch, forEach, isUpstreamFailure, noCounts, type CustomerFailure, type PostingCounts, type RecordIssue } from './usbroker-posting.js';
+import { CUSTOMER_CONCURRENCY, customerIdsField, forEach, upstreamFailureReason } from './per-customer.js';
+import { addCounts, CustomerBatch, noCounts, type CustomerFailure, type PostingCounts, type RecordIssue } from './usbroker-posting.js';
 
 /** Customers synced at once: each holds a database connection while it posts and a broker call while it reads. */
 /** The customer's fee of a trade, in bps of notional, at most this (10 %): the fee split must leave the shares a cost. */
@@ -110,9 +110,10 @@ async function syncBroker(kind: JobKind, sync: BrokerSync, rawInput: SyncUsbroke
       wires = found.byAccount;
       if (input.customer_ids === null) result.wires_of_unknown_accounts = found.unknown;
     } catch (error) {
-      if (!isUpstreamFailure(error)) throw error;
+      const reason = upstreamFailureReason(error);
+      if (reason === null) throw error;
       // A firm-wide list: without it no customer of the run can be synced.
-      result.customers_failed.push(...customers.map((c) => failure(c.customer_id, `funding wires: ${error.message}`)));
+      result.customers_failed.push(...customers.map((c) => failure(c.customer_id, `funding wires: ${reason}`)));
       return result;
     }
   }
@@ -130,8 +131,9 @@ async function syncBroker(kind: JobKind, sync: BrokerSync, rawInput: SyncUsbroke
           if (order.cost_type === sync.costType) batch.add('orders', order.order_id, orderEntry(order, customer.customer_id, account, bps));
         }
       } catch (error) {
-        if (!isUpstreamFailure(error)) throw error;
-        result.customers_failed.push(failure(customer.customer_id, error.message));
+        const reason = upstreamFailureReason(error);
+        if (reason === null) throw error;
+        result.customers_failed.push(failure(customer.customer_id, reason));
         return;
       }
       await batch.post(db, input.dry_run);

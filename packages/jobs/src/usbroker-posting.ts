@@ -1,5 +1,4 @@
 import { draftFromEntry, LedgerError, postedSourceTxnIds, postTransactions, type Db, type PostingPolicy, type TransactionDraft } from '@ledger/core';
-import { UpstreamError, UpstreamPayloadError, UsbrokerPageCapError } from '@ledger/upstream-clients';
 import { v7 as uuidv7 } from 'uuid';
 import type { Mapped } from './usbroker-entries.js';
 
@@ -34,11 +33,6 @@ export interface RecordIssue {
 }
 
 export type { CustomerFailure } from './per-customer.js';
-
-/** An upstream call that failed (after its retries) or answered what its format refuses: that customer's failure, not the run's. */
-export function isUpstreamFailure(error: unknown): error is Error {
-  return error instanceof UpstreamError || error instanceof UpstreamPayloadError || error instanceof UsbrokerPageCapError;
-}
 
 /**
  * One customer's entries of one run, by kind of record: drafted as they are mapped, posted
@@ -99,18 +93,4 @@ export class CustomerBatch<Kind extends string> {
       } else this.refuse(kind, draft.sourceTxnId, outcome.reason.message);
     });
   }
-}
-
-/** Runs `work` for each item, `concurrency` at a time, reporting each one done. */
-export async function forEach<T>(items: readonly T[], concurrency: number, work: (item: T) => Promise<void>, done: (count: number) => void): Promise<void> {
-  let next = 0;
-  let finished = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const item = items[next++]!;
-      await work(item);
-      done(++finished);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
 }

@@ -77,9 +77,9 @@ describe('provision-india (registry mocked)', function () {
     api.get('/v1/india/customers/IND-4').reply(200, entry(4));
     const result = await run({ customer_ids: ['IND-1', 'IND-2', 'IND-3', 'IND-4'] }, REGISTRY);
     expect(result.customers_failed.map((f) => [f.customer_id, f.reason])).to.deep.equal([
-      ['IND-1', 'the registry’s pan is not a PAN (five letters, four digits, a letter)'],
+      ['IND-1', 'validation_error: the registry’s pan is not a PAN (five letters, four digits, a letter)'],
       ['IND-2', 'not in the customer registry'],
-      ['IND-3', 'usbroker_account_no is already another customer\'s'],
+      ['IND-3', 'conflict: usbroker_account_no is already another customer\'s'],
     ]);
     expect(result).to.include({ created: 1 });
     expect(await rowCount(db, 'customers')).to.equal(2);

@@ -164,7 +164,7 @@ describe('sync-usbroker and sync-usbroker-trades against a nock’ed broker', fu
     const result = await runSyncUsbroker({}, depsOf(db, brokerClient()));
     expect(result.customers_synced).to.equal(0);
     expect(result.customers_failed.map((f) => f.customer_id)).to.deep.equal(['IND-1', 'IND-2']);
-    for (const failure of result.customers_failed) expect(failure.reason).to.match(/^funding wires: usbroker GET .*503/);
+    for (const failure of result.customers_failed) expect(failure.reason).to.match(/^funding wires: upstream_unavailable: usbroker GET .*503/);
     expect((await rowCounts(db)).transactions).to.equal(0);
   });
 

@@ -195,11 +195,8 @@ CREATE FUNCTION public.ledger_guard_transaction_update() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
     BEGIN
-      IF (to_jsonb(NEW) - 'recosted_at') IS DISTINCT FROM (to_jsonb(OLD) - 'recosted_at') THEN
-        RAISE EXCEPTION 'transaction % is posted; only recosted_at may change', OLD.txn_id
-          USING ERRCODE = 'insufficient_privilege', CONSTRAINT = 'ledger_append_only';
-      END IF;
-      RETURN NEW;
+      RAISE EXCEPTION 'transaction % is posted; only recosted_at may change', OLD.txn_id
+        USING ERRCODE = 'insufficient_privilege', CONSTRAINT = 'ledger_append_only';
     END $$;
 
 --
@@ -345,6 +342,8 @@ CREATE TABLE public.cash_requests (
     txn_id uuid,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    idempotency_key text,
+    request_hash text,
     CONSTRAINT cash_requests_amount_cents CHECK ((amount = round(amount, 2))),
     CONSTRAINT cash_requests_amount_finite CHECK (((amount > '-Infinity'::numeric) AND (amount < 'Infinity'::numeric))),
     CONSTRAINT cash_requests_amount_positive CHECK ((amount > (0)::numeric)),
@@ -358,6 +357,8 @@ CREATE TABLE public.cash_requests (
     CONSTRAINT cash_requests_fx_rate_finite CHECK (((fx_rate > '-Infinity'::numeric) AND (fx_rate < 'Infinity'::numeric))),
     CONSTRAINT cash_requests_fx_rate_positive CHECK ((fx_rate > (0)::numeric)),
     CONSTRAINT cash_requests_fx_rate_with_aed CHECK (((fx_rate IS NOT NULL) = (currency <> 'USD'::text))),
+    CONSTRAINT cash_requests_hash_with_key CHECK (((request_hash IS NULL) = (idempotency_key IS NULL))),
+    CONSTRAINT cash_requests_idempotency_key_length CHECK (((length(idempotency_key) >= 1) AND (length(idempotency_key) <= 128))),
     CONSTRAINT cash_requests_memo_check CHECK ((length(memo) <= 1000)),
     CONSTRAINT cash_requests_reason_when_failed CHECK (((failure_reason IS NULL) OR (status = 'failed'::text))),
     CONSTRAINT cash_requests_reference_check CHECK (((length(reference) >= 1) AND (length(reference) <= 256))),
@@ -407,6 +408,18 @@ COMMENT ON COLUMN public.cash_requests.failure_reason IS 'Why the request failed
 --
 
 COMMENT ON COLUMN public.cash_requests.txn_id IS 'The transaction a confirmation posted (source ledger, source_txn_id ''cash-request:<id>''): set exactly when completed, unique, so no two requests claim one posting.';
+
+--
+-- Name: COLUMN cash_requests.idempotency_key; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.cash_requests.idempotency_key IS 'The Idempotency-Key the request was made with, if any: unique, so a retried create answers the request it made.';
+
+--
+-- Name: COLUMN cash_requests.request_hash; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.cash_requests.request_hash IS 'Fingerprint of what was asked for (customer, direction, amount by value, currency, reference, memo): a key reused for another request is refused.';
 
 --
 -- Name: cash_statements; Type: TABLE; Schema: public; Owner: -
@@ -1125,6 +1138,12 @@ CREATE INDEX cash_requests_created_idx ON public.cash_requests USING btree (crea
 CREATE INDEX cash_requests_customer_idx ON public.cash_requests USING btree (customer_id, created_at);
 
 --
+-- Name: cash_requests_idempotency_key_unique; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX cash_requests_idempotency_key_unique ON public.cash_requests USING btree (idempotency_key) WHERE (idempotency_key IS NOT NULL);
+
+--
 -- Name: cash_requests_pending_withdrawals_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1434,7 +1453,7 @@ COMMENT ON TRIGGER transactions_after_insert ON public.transactions IS 'Statemen
 -- Name: transactions transactions_guard_update; Type: TRIGGER; Schema: public; Owner: -
 --
 
-CREATE TRIGGER transactions_guard_update BEFORE UPDATE ON public.transactions FOR EACH ROW EXECUTE FUNCTION public.ledger_guard_transaction_update();
+CREATE TRIGGER transactions_guard_update BEFORE UPDATE OF txn_id, customer_id, txn_type, source, source_txn_id, category, symbol, quantity, txn_date, posted_at, amount_usd, original_currency, original_amount, fx_rate, reverses_txn_id, memo, metadata, request_hash, created_xid ON public.transactions FOR EACH ROW EXECUTE FUNCTION public.ledger_guard_transaction_update();
 
 --
 -- Name: TRIGGER transactions_guard_update ON transactions; Type: COMMENT; Schema: public; Owner: -

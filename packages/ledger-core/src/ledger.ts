@@ -51,8 +51,13 @@ export const createEntryBatcher = (db: Db, options?: entryBatcher.EntryBatcherOp
   entryBatcher.createEntryBatcher(ledgerStore(db), options);
 
 /** Makes a pending cash request (use-cases/cash-requests.ts). */
-export const createCashRequest = (db: Db, input: cashRequests.CashRequestInput, cashRequestId: string, policy: CashPolicy): Promise<CashRequestRow> =>
-  cashRequests.createCashRequest(cashRequestStore(db), input, cashRequestId, policy);
+export const createCashRequest = (
+  db: Db,
+  input: cashRequests.CashRequestInput,
+  cashRequestId: string,
+  policy: CashPolicy,
+  idempotencyKey: string | null = null,
+): Promise<{ request: CashRequestRow; created: boolean }> => cashRequests.createCashRequest(cashRequestStore(db), input, cashRequestId, policy, idempotencyKey);
 
 /** Confirms (posts), fails or cancels a cash request, by the transition table, under its row lock. */
 export const transitionCashRequest = (

@@ -128,7 +128,7 @@ describe('cash requests (domain)', () => {
 
     it('may change only status, txn_id, failure_reason and updated_at of a request, and delete none', async () => {
       const runtime = t.runtime!.db;
-      const made = await createCashRequest(runtime, { customer_id: 'C-1', direction: 'deposit', amount: '5.00', currency: 'USD' }, '0190c2d4-6c1e-7a2b-9f00-0000000000c1', policy);
+      const { request: made } = await createCashRequest(runtime, { customer_id: 'C-1', direction: 'deposit', amount: '5.00', currency: 'USD' }, '0190c2d4-6c1e-7a2b-9f00-0000000000c1', policy);
       for (const sql of ['UPDATE cash_requests SET amount = 500', 'UPDATE cash_requests SET customer_id = ?', 'DELETE FROM cash_requests', 'TRUNCATE cash_requests']) {
         const error = asPgFailure(await caught(() => runtime.raw(sql, sql.includes('?') ? ['C-2'] : [])));
         expect((error as { code?: string }).code, sql).to.equal('42501');
@@ -152,7 +152,7 @@ describe('cash requests (domain)', () => {
 
     it('confirms once: the posting and the state change commit together, and a repeat answers the request unchanged', async () => {
       const runtime = t.runtime!.db;
-      const made = await createCashRequest(runtime, { customer_id: 'C-1', direction: 'deposit', amount: '10.00', currency: 'AED' }, '0190c2d4-6c1e-7a2b-9f00-0000000000c3', policy);
+      const { request: made } = await createCashRequest(runtime, { customer_id: 'C-1', direction: 'deposit', amount: '10.00', currency: 'AED' }, '0190c2d4-6c1e-7a2b-9f00-0000000000c3', policy);
       const context = (n: number) => ({ txnId: `0190c2d4-6c1e-7a2b-9f00-0000000000${n}`, txnDate: today });
       const done = await Promise.all([1, 2, 3, 4, 5].map((n) => transitionCashRequest(runtime, made.cash_request_id, 'confirm', context(10 + n), policy)));
       expect(new Set(done.map((r) => r.txn_id)).size).to.equal(1);
@@ -161,6 +161,50 @@ describe('cash requests (domain)', () => {
       expect(posted[0]).to.include({ txn_id: done[0]!.txn_id, original_currency: 'AED', original_amount: '10.00', fx_rate: '3.6725', amount_usd: '2.72' });
       await expectLedgerError(() => transitionCashRequest(runtime, made.cash_request_id, 'cancel', context(20), policy), 'invalid_state_transition');
       await expectLedgerError(() => transitionCashRequest(runtime, '0190c2d4-6c1e-7a2b-9f00-00000000dead', 'cancel', context(21), policy), 'not_found');
+    });
+
+    describe('made with an Idempotency-Key', () => {
+      const withdrawal = { customer_id: 'K-1', direction: 'withdrawal', amount: '60.00', currency: 'USD' } as const;
+      const id = (n: number) => `0190c2d4-6c1e-7a2b-9f00-0000000001${String(n).padStart(2, '0')}`;
+
+      before(async () => {
+        await t.db('customers').insert([{ customer_id: 'K-1' }, { customer_id: 'K-2' }]);
+        const deposit = await createCashRequest(t.runtime!.db, { ...withdrawal, direction: 'deposit', amount: '100.00' }, id(0), policy);
+        await transitionCashRequest(t.runtime!.db, deposit.request.cash_request_id, 'confirm', { txnId: id(99), txnDate: today }, policy);
+      });
+
+      it('a retry of the same withdrawal answers the request it made, not a second one, even though the first holds the funds', async () => {
+        const runtime = t.runtime!.db;
+        const first = await createCashRequest(runtime, withdrawal, id(1), policy, 'retry-1');
+        // $60 of $100 is pending: a second $60 withdrawal would be insufficient_funds; the retry is not one.
+        const again = await createCashRequest(runtime, { ...withdrawal, amount: '60' }, id(2), policy, 'retry-1');
+        expect(first.created).to.equal(true);
+        expect(again).to.deep.equal({ request: first.request, created: false });
+        expect(await t.db('cash_requests').where({ customer_id: 'K-1', direction: 'withdrawal' }).count()).to.deep.equal([{ count: '1' }]);
+        await expectLedgerError(() => createCashRequest(runtime, withdrawal, id(3), policy, 'retry-2'), 'insufficient_funds');
+      });
+
+      it('refuses the key reused for another request (another amount, another customer) with idempotency_conflict, making nothing', async () => {
+        const runtime = t.runtime!.db;
+        await createCashRequest(runtime, { ...withdrawal, amount: '1.00' }, id(10), policy, 'reused');
+        await expectLedgerError(() => createCashRequest(runtime, { ...withdrawal, amount: '2.00' }, id(11), policy, 'reused'), 'idempotency_conflict');
+        await expectLedgerError(() => createCashRequest(runtime, { ...withdrawal, customer_id: 'K-2', direction: 'deposit' }, id(12), policy, 'reused'), 'idempotency_conflict');
+        expect(await t.db('cash_requests').whereIn('cash_request_id', [id(11), id(12)]).count()).to.deep.equal([{ count: '0' }]);
+      });
+
+      it('ten concurrent creates under one key make one request, for one customer or two', async () => {
+        const runtime = t.runtime!.db;
+        const same = await Promise.all(Array.from({ length: 10 }, (_, n) => createCashRequest(runtime, { ...withdrawal, amount: '0.50' }, id(20 + n), policy, 'race-1')));
+        expect(new Set(same.map((m) => m.request.cash_request_id)).size).to.equal(1);
+        expect(same.filter((m) => m.created)).to.have.length(1);
+        const mixed = await Promise.allSettled(
+          Array.from({ length: 10 }, (_, n) => createCashRequest(runtime, { ...withdrawal, customer_id: n % 2 === 0 ? 'K-1' : 'K-2', direction: 'deposit' }, id(40 + n), policy, 'race-2')),
+        );
+        expect(await t.db('cash_requests').where({ idempotency_key: 'race-2' }).count()).to.deep.equal([{ count: '1' }]);
+        const refused = mixed.filter((m) => m.status === 'rejected').map((m) => ((m as PromiseRejectedResult).reason as { code?: string }).code);
+        expect(refused.length).to.be.greaterThan(0);
+        expect(new Set(refused)).to.deep.equal(new Set(['idempotency_conflict']));
+      });
     });
   });
 });

@@ -418,6 +418,14 @@ describe('journal (raw SQL against the database)', function () {
       }
     });
 
+    it('guards every column of a posted transaction but recosted_at, including columns added later', async () => {
+      const { rows } = await db.raw<{ rows: Array<{ unguarded: string[] }> }>(`
+        SELECT array_agg(a.attname::text ORDER BY a.attnum) FILTER (WHERE NOT a.attnum = ANY (t.tgattr::int2[])) AS unguarded
+          FROM pg_trigger t JOIN pg_attribute a ON a.attrelid = t.tgrelid AND a.attnum > 0 AND NOT a.attisdropped
+         WHERE t.tgname = 'transactions_guard_update'`);
+      expect(rows[0]!.unguarded).to.deep.equal(['recosted_at']);
+    });
+
     it('allows UPDATE of recosted_at alone', async () => {
       const id = await committedTxn();
       await db.raw(`UPDATE transactions SET recosted_at = '2026-02-01T00:00:00Z' WHERE txn_id = ?`, [id]);

@@ -323,7 +323,13 @@ describe('recost (real Postgres, as the runtime role)', function () {
       ]);
       const store = recostStore(db);
       // The reversal commits while the run is between reading the pair and stamping it.
-      const racing = { ...store, stamp: async (ids: string[]) => (await reverseTransaction(db, b1!, { txnId: randomUUID(), txnDate: '2026-01-11', memo: null }), store.stamp(ids)) };
+      const racing = {
+        ...store,
+        stamp: async (ids: string[]) => {
+          if (ids.includes(b1!)) await reverseTransaction(db, b1!, { txnId: randomUUID(), txnDate: '2026-01-11', memo: null });
+          return store.stamp(ids);
+        },
+      };
       const raced = await recostWith(racing, OPTIONS);
       expect(raced.remaining).to.equal(1);
       expect(await recostedAt(db, b1!)).to.equal(null);
@@ -393,11 +399,12 @@ describe('recost (real Postgres, as the runtime role)', function () {
           const a = await balances(db);
           const ids = drafts.map((d) => d.txnId);
           await db.raw('UPDATE transactions SET recosted_at = NULL WHERE txn_id = ANY(?::uuid[])', [ids]);
-          const b = await recost(db, OPTIONS);
+          // Re-costed a pair at a time, the pending read in windows of 7: the same books.
+          const b = await recost(db, { ...OPTIONS, pairsPerGroup: 1, batchSize: 7 });
           expect(b).to.deep.include({ derivations_posted: 0, superseded: 0, remaining: 0 });
           expect(await balances(db)).to.deep.equal(a);
           await db.raw('UPDATE transactions SET recosted_at = NULL WHERE txn_id = ANY(?::uuid[])', [ids.filter((_, i) => subset[i % subset.length])]);
-          await recost(db, OPTIONS);
+          await recost(db, { ...OPTIONS, pairsPerGroup: 4 });
           expect(await balances(db)).to.deep.equal(a);
         }),
         { numRuns: 4 },

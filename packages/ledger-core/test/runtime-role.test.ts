@@ -184,6 +184,8 @@ describe('openLedgerDatabase (how a process opens its book)', function () {
       '20261205_create_dividend_events',
       '20261206_add_daily_totals',
       '20261207_index_journal_lines_by_customer',
+      '20261208_guard_transaction_update_by_column',
+      '20261209_add_cash_request_idempotency_key',
     ]);
     for (const { db } of started) expect(await runtimeRoleProblems(db)).to.deep.equal([]);
   });

@@ -36,7 +36,7 @@ export interface Reference {
 
 export interface Parameter {
   name: string;
-  in: 'query' | 'path';
+  in: 'query' | 'path' | 'header';
   required?: boolean;
   description: string;
   schema: JsonSchema;

@@ -1,7 +1,6 @@
 import { customersLinkedBy, type CustomerReference, type Db } from '@ledger/core';
-import { UaefeedRejectedError, UpstreamError, UpstreamPayloadError } from '@ledger/upstream-clients';
 import { z } from 'zod';
-import { CUSTOMER_CONCURRENCY, customerIdsField, type CustomerFailure } from '../per-customer.js';
+import { customerIdsField, type CustomerFailure } from '../per-customer.js';
 
 export type { CustomerFailure } from '../per-customer.js';
 
@@ -16,6 +15,9 @@ export interface LinkedCustomer {
   customerId: string;
   reference: string;
 }
+
+/** A linked customer's ledger id (forEachCustomer's `idOf`). */
+export const idOfLinked = (customer: LinkedCustomer) => customer.customerId;
 
 /**
  * The run's customers: those `customerIds` names (or every linked one), each with its upstream
@@ -34,51 +36,6 @@ export async function linkedCustomers(
     .filter((id) => !found.has(id))
     .map((id) => ({ customer_id: id, reason: `not_linked: the book has no customer ${id} with a ${reference}` }));
   return { customers, failed };
-}
-
-/**
- * Why an upstream call failed, as a customer's failure reason, or null when the error is not an
- * upstream's (a database error, a bug: the job fails, and BullMQ retries a transient one).
- * A refused connection is an upstream failure like a timeout: the clients do not retry it.
- */
-export function upstreamFailureReason(error: unknown): string | null {
-  if (error instanceof UpstreamError) return `upstream_unavailable: ${error.message}`;
-  if (error instanceof UaefeedRejectedError) return `upstream_refused: ${error.message}`;
-  if (error instanceof UpstreamPayloadError) return `upstream_bad_payload: ${error.message}`;
-  return null;
-}
-
-/** Each customer's result, or its failure; at most CUSTOMER_CONCURRENCY customers at once. */
-export async function forEachCustomer<T>(
-  customers: readonly LinkedCustomer[],
-  work: (customer: LinkedCustomer) => Promise<T>,
-  onDone: (done: number) => void = () => {},
-): Promise<{ done: Array<{ customer: LinkedCustomer; value: T }>; failed: CustomerFailure[] }> {
-  const results = new Array<{ customer: LinkedCustomer; value: T } | CustomerFailure>(customers.length);
-  let next = 0;
-  let finished = 0;
-  const lane = async () => {
-    while (next < customers.length) {
-      const index = next++;
-      const customer = customers[index]!;
-      try {
-        results[index] = { customer, value: await work(customer) };
-      } catch (error) {
-        const reason = upstreamFailureReason(error);
-        if (reason === null) throw error;
-        results[index] = { customer_id: customer.customerId, reason };
-      }
-      onDone(++finished);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(CUSTOMER_CONCURRENCY, customers.length) }, lane));
-  const done: Array<{ customer: LinkedCustomer; value: T }> = [];
-  const failed: CustomerFailure[] = [];
-  for (const result of results) {
-    if ('reason' in result) failed.push(result);
-    else done.push(result);
-  }
-  return { done, failed };
 }
 
 /** Every customer failed: the upstream is not configured for this book. */

@@ -1,7 +1,8 @@
 import { savePortfolioSnapshots } from '@ledger/core';
 import { z } from 'zod';
 import { defineJob } from '../catalog.js';
-import { customerSelection, forEachCustomer, isoDay, linkedCustomers, notConfigured, type CustomerFailure } from './customers.js';
+import { customerSelection, isoDay, linkedCustomers, notConfigured, type CustomerFailure, idOfLinked } from './customers.js';
+import { forEachCustomer } from '../per-customer.js';
 import { holdingsSnapshotOf } from './sync-holdings.js';
 
 export const refreshSnapshotsInput = z
@@ -34,6 +35,7 @@ export const refreshSnapshotsJob = defineJob<RefreshSnapshotsInput, RefreshSnaps
     const fetched = custodian
       ? await forEachCustomer(
           customers,
+          idOfLinked,
           async ({ customerId, reference }) => {
             const { customerId: id, upstream, asOf: day, positions, cash, currency } = holdingsSnapshotOf(customerId, await custodian.getHoldings({ account: reference, asOf }));
             // The cache has no currency column: the cash says its own.

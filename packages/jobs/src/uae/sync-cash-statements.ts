@@ -3,7 +3,8 @@ import { Decimal, insertCashStatements, ledgerCashMovements, type CashStatementS
 import type { CustodianCashStatement } from '@ledger/upstream-clients';
 import { z } from 'zod';
 import { defineJob } from '../catalog.js';
-import { customerSelection, forEachCustomer, isoMonth, linkedCustomers, notConfigured, previousMonth, type CustomerFailure } from './customers.js';
+import { customerSelection, isoMonth, linkedCustomers, notConfigured, previousMonth, type CustomerFailure, idOfLinked } from './customers.js';
+import { forEachCustomer } from '../per-customer.js';
 
 export const syncCashStatementsInput = z
   .object({
@@ -64,6 +65,7 @@ export const syncCashStatementsJob = defineJob<SyncCashStatementsInput, SyncCash
     const fetched = custodian
       ? await forEachCustomer(
           customers,
+          idOfLinked,
           async ({ reference }) => custodian.getCashStatement({ account: reference, month }),
           (done) => progress({ done, total: customers.length, unit: 'customers' }),
         )

@@ -2,7 +2,8 @@ import { insertHoldingsSnapshots, type HoldingsSnapshot } from '@ledger/core';
 import type { CustodianHoldings } from '@ledger/upstream-clients';
 import { z } from 'zod';
 import { defineJob } from '../catalog.js';
-import { customerSelection, forEachCustomer, isoDate, isoDay, linkedCustomers, notConfigured, type CustomerFailure } from './customers.js';
+import { customerSelection, isoDate, isoDay, linkedCustomers, notConfigured, type CustomerFailure, idOfLinked } from './customers.js';
+import { forEachCustomer } from '../per-customer.js';
 
 export const syncHoldingsInput = z
   .object({
@@ -54,6 +55,7 @@ export const syncHoldingsJob = defineJob<SyncHoldingsInput, SyncHoldingsResult>(
     const fetched = custodian
       ? await forEachCustomer(
           customers,
+          idOfLinked,
           async ({ customerId, reference }) => holdingsSnapshotOf(customerId, await custodian.getHoldings({ account: reference, asOf })),
           (done) => progress({ done, total: customers.length, unit: 'customers' }),
         )

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { insertUaefeedStatements, type UaefeedStatementSnapshot } from '@ledger/core';
 import { z } from 'zod';
 import { defineJob } from '../catalog.js';
-import { customerSelection, forEachCustomer, isoMonth, linkedCustomers, notConfigured, previousMonth, type CustomerFailure } from './customers.js';
+import { customerSelection, isoMonth, linkedCustomers, notConfigured, previousMonth, type CustomerFailure, idOfLinked } from './customers.js';
+import { forEachCustomer } from '../per-customer.js';
 
 export const syncUaefeedStatementsInput = z
   .object({
@@ -42,6 +43,7 @@ export const syncUaefeedStatementsJob = defineJob<SyncUaefeedStatementsInput, Sy
     const fetched = uaefeed
       ? await forEachCustomer(
           customers,
+          idOfLinked,
           async ({ customerId, reference }): Promise<UaefeedStatementSnapshot[]> => {
             const query = { customerNumber: reference, year, month: monthNumber };
             const [cash, holdings] = await Promise.all([uaefeed.getCashStatement(query), uaefeed.getHoldingsStatement(query)]);

@@ -1,7 +1,8 @@
 import { Decimal, recost as recostBook, type RecostResult } from '@ledger/core';
 import { z } from 'zod';
 import { defineJob, recostPolicyOf } from '../catalog.js';
-import { customerSelection, forEachCustomer, isoDate, linkedCustomers, notConfigured, type CustomerFailure } from './customers.js';
+import { customerSelection, isoDate, linkedCustomers, notConfigured, type CustomerFailure, idOfLinked } from './customers.js';
+import { forEachCustomer } from '../per-customer.js';
 import { mapCashTransfer, mapOrder } from './mapping.js';
 import { draftMappings, PostingPipeline, type UaefeedRecordOutcome } from './posting.js';
 
@@ -67,6 +68,7 @@ export const syncUaefeedJob = defineJob<SyncUaefeedInput, SyncUaefeedResult>('sy
     const fetched = uaefeed
       ? await forEachCustomer(
           customers,
+          idOfLinked,
           async ({ customerId, reference }) => {
             const query = { customerNumber: reference, ...range };
             const [transfers, orders] = await Promise.all([uaefeed.listCashTransfers(query), uaefeed.listOrders(query)]);

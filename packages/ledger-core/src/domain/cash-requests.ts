@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { LedgerError } from './errors.js';
 import { Decimal, formatDecimal, roundToCents, ZERO } from './money.js';
 import type { Currency } from './posting-rules/types.js';
@@ -112,6 +113,16 @@ export interface PostableCashRequest {
   fxRate: Decimal | null;
   reference: string | null;
   memo: string | null;
+}
+
+/**
+ * What a request asks for, as one fingerprint: the customer, direction, amount by value ("25" and
+ * "25.00" are one amount), currency, reference and memo. A retry under the same Idempotency-Key
+ * has the same fingerprint; another request under a used key does not.
+ */
+export function cashRequestFingerprint(request: Omit<PostableCashRequest, 'cashRequestId' | 'amountUsd' | 'fxRate'>): string {
+  const fields = [request.customerId, request.direction, request.amount.toFixed(), request.currency, request.reference, request.memo];
+  return createHash('sha256').update(JSON.stringify(fields)).digest('hex');
 }
 
 /** The posting key of a request's confirmation: at most one transaction per request, ever. */

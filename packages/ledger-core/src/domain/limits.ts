@@ -11,6 +11,8 @@ export const PAGE_OFFSET_MAX = 1_000_000;
 export const MEMO_LENGTH_MAX = 1_000;
 export const METADATA_PROPERTIES_MAX = 100;
 export const ENTRY_LINES_MAX = 200;
+/** An Idempotency-Key's length, in characters (cash requests). */
+export const IDEMPOTENCY_KEY_LENGTH_MAX = 128;
 /**
  * Manual entries waiting for the group commit of one api process. Past it the process is
  * overloaded: new entries are refused at once (503 `overloaded`) instead of queueing without

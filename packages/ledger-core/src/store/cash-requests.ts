@@ -8,7 +8,7 @@ import type { Currency } from '../domain/posting-rules/types.js';
 import type { CashRequestChange, CashRequestFilter, CashRequestStore } from '../use-cases/ports.js';
 import { CASH_REQUESTS, type CashRequestRow, type NewCashRequest } from './columns/cash-requests.js';
 import { columnRefs, documentOf, insertList, insertValues, recordDefinition, selectList } from './columns/table.js';
-import { refusalOf } from './errors.js';
+import { isUniqueViolation, refusalOf } from './errors.js';
 import { pagedQuery, type Paged } from './paged.js';
 import { insertDrafts } from './posting.js';
 
@@ -53,20 +53,36 @@ const INSERT_SQL = `INSERT INTO cash_requests (${insertList(CASH_REQUESTS)})
   SELECT ${insertValues(CASH_REQUESTS, 't')} FROM json_to_recordset(?::json) AS t(${recordDefinition(CASH_REQUESTS)})
   RETURNING ${selectList(CASH_REQUESTS)}`;
 
-/** CashRequestStore.create. */
-async function createCashRequest(db: Knex, request: NewCashRequest, check: (funds: WalletFunds) => void): Promise<CashRequestRow> {
+/** The request made with an Idempotency-Key, if any. */
+async function madeWithKey(db: Knex, key: string): Promise<CashRequestRow | undefined> {
+  return db('cash_requests').where({ idempotency_key: key }).first(COLUMNS);
+}
+
+/**
+ * CashRequestStore.create. A key already used answers the request made with it before the funds
+ * are checked: a retried withdrawal is not refused for the very request it retries.
+ */
+async function createCashRequest(db: Knex, request: NewCashRequest, check: (funds: WalletFunds) => void): Promise<{ request: CashRequestRow; created: boolean }> {
   try {
     return await db.transaction(async (trx) => {
       await lockCustomerFunds(trx, request.customerId);
+      const earlier = request.idempotencyKey && (await madeWithKey(trx, request.idempotencyKey.key));
+      if (earlier) return { request: earlier, created: false };
       const known = await trx('customers').where({ customer_id: request.customerId }).first('customer_id');
       if (!known) throw new LedgerError('unknown_customer', `customer_id ${request.customerId} names no customer of this book`);
       check(await walletFunds(trx, request.customerId, request.currency, request.cashRequestId));
       const { rows } = await trx.raw<{ rows: CashRequestRow[] }>(INSERT_SQL, [documentOf(CASH_REQUESTS, [request])]);
       const [row] = rows;
       assert(row, 'the insert answers the new request');
-      return row;
+      return { request: row, created: true };
     });
   } catch (error) {
+    // The key taken at the same moment by a request of another customer (another funds lock): that one stands.
+    if (request.idempotencyKey && isUniqueViolation(error, 'cash_requests_idempotency_key_unique')) {
+      const earlier = await madeWithKey(db, request.idempotencyKey.key);
+      assert(earlier, 'a key that was taken names a request');
+      return { request: earlier, created: false };
+    }
     refusalOf(error);
   }
 }

@@ -12,6 +12,8 @@ import * as createDividendEvents from '../migrations/20261205_create_dividend_ev
 import * as addDailyTotals from '../migrations/20261206_add_daily_totals.js';
 import * as indexJournalLinesByCustomer from '../migrations/20261207_index_journal_lines_by_customer.js';
 import * as createStatementSnapshots from '../migrations/20261203_create_statement_snapshots.js';
+import * as guardTransactionUpdateByColumn from '../migrations/20261208_guard_transaction_update_by_column.js';
+import * as addCashRequestIdempotencyKey from '../migrations/20261209_add_cash_request_idempotency_key.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -33,6 +35,8 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261205_create_dividend_events', createDividendEvents],
   ['20261206_add_daily_totals', addDailyTotals],
   ['20261207_index_journal_lines_by_customer', indexJournalLinesByCustomer],
+  ['20261208_guard_transaction_update_by_column', guardTransactionUpdateByColumn],
+  ['20261209_add_cash_request_idempotency_key', addCashRequestIdempotencyKey],
 ];
 
 const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

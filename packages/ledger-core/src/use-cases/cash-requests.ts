@@ -1,6 +1,7 @@
 import {
   ACTION_TARGET,
   assertFundsCover,
+  cashRequestFingerprint,
   draftCashRequestPosting,
   toUsd,
   transitionOf,
@@ -9,7 +10,7 @@ import {
   type CashRequestDirection,
 } from '../domain/cash-requests.js';
 import { LedgerError } from '../domain/errors.js';
-import { MEMO_LENGTH_MAX } from '../domain/limits.js';
+import { IDEMPOTENCY_KEY_LENGTH_MAX, MEMO_LENGTH_MAX } from '../domain/limits.js';
 import { Decimal, parseMoney } from '../domain/money.js';
 import type { Currency } from '../domain/posting-rules/types.js';
 import type { CashRequestRow } from '../store/columns/cash-requests.js';
@@ -30,26 +31,42 @@ const invalid = (path: string, message: string) => new LedgerError('validation_e
 /**
  * Makes a pending request: the amount converted to USD (AED at the policy's peg, half-up to
  * cents), the customer known, and a withdrawal covered by the wallet less the customer's other
- * pending withdrawals (422 insufficient_funds otherwise). Nothing is posted yet.
+ * pending withdrawals (422 insufficient_funds otherwise). Nothing is posted yet. With an
+ * Idempotency-Key: a retry of the same request answers the one made (`created` false); the key
+ * reused for another request is 409 idempotency_conflict.
  */
-export async function createCashRequest(store: CashRequestStore, input: CashRequestInput, cashRequestId: string, policy: CashPolicy): Promise<CashRequestRow> {
+export async function createCashRequest(
+  store: CashRequestStore,
+  input: CashRequestInput,
+  cashRequestId: string,
+  policy: CashPolicy,
+  idempotencyKey: string | null = null,
+): Promise<{ request: CashRequestRow; created: boolean }> {
   const amount = parseMoney(input.amount, 'amount');
   if (amount.isZero()) throw invalid('/amount', 'must be greater than zero');
   const { amountUsd, fxRate } = toUsd(amount, input.currency, policy.aedPerUsd);
   if (amountUsd.isZero()) throw invalid('/amount', `is less than one US cent at ${policy.aedPerUsd.toString()} AED per USD`);
   if (input.memo && Array.from(input.memo).length > MEMO_LENGTH_MAX) throw invalid('/memo', `must be at most ${MEMO_LENGTH_MAX} characters`);
-  const request = {
-    cashRequestId,
+  if (idempotencyKey !== null && (idempotencyKey.length === 0 || Array.from(idempotencyKey).length > IDEMPOTENCY_KEY_LENGTH_MAX)) {
+    throw new LedgerError('validation_error', `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_LENGTH_MAX} characters`, [{ path: '/headers/idempotency-key' }]);
+  }
+  const asked = {
     customerId: input.customer_id,
     direction: input.direction,
     amount,
     currency: input.currency,
-    amountUsd,
-    fxRate,
     reference: input.reference ?? null,
     memo: input.memo ?? null,
   };
-  return store.create(request, (funds) => assertFundsCover(request, funds));
+  const requestHash = cashRequestFingerprint(asked);
+  const request = { ...asked, cashRequestId, amountUsd, fxRate, idempotencyKey: idempotencyKey === null ? null : { key: idempotencyKey, requestHash } };
+  const made = await store.create(request, (funds) => assertFundsCover(request, funds));
+  if (!made.created && made.request.request_hash !== requestHash) {
+    throw new LedgerError('idempotency_conflict', `Idempotency-Key ${idempotencyKey} was used for another cash request`, [
+      { cash_request_id: made.request.cash_request_id },
+    ]);
+  }
+  return made;
 }
 
 /** What a transition needs beside the request: a new transaction id and its date, for a confirm. */

@@ -70,8 +70,12 @@ export type CashRequestChange =
  * leave exactly one outcome. A LedgerError from `decide` rolls everything back.
  */
 export interface CashRequestStore {
-  /** Inserts a pending request once `check` accepted the customer's funds (unknown customer: unknown_customer). */
-  create(request: NewCashRequest, check: (funds: WalletFunds) => void): Promise<CashRequestRow>;
+  /**
+   * Inserts a pending request once `check` accepted the customer's funds (unknown customer:
+   * unknown_customer), or, when its Idempotency-Key was used before, answers the request made
+   * with it (`created` false), whatever it asked for.
+   */
+  create(request: NewCashRequest, check: (funds: WalletFunds) => void): Promise<{ request: CashRequestRow; created: boolean }>;
   find(cashRequestId: string): Promise<CashRequestRow | null>;
   list(filter: CashRequestFilter, page: Page): Promise<{ items: CashRequestRow[]; total: number } & Page>;
   /** Unknown id: not_found. */

@@ -86,8 +86,10 @@ export interface RecostOptions {
   policy: RecostPolicy;
   /** At most this many pending transactions are taken, oldest first (null: all). */
   limit: number | null;
-  /** Pending transactions taken per batch. */
+  /** Pending transactions taken per window. */
   batchSize?: number;
+  /** Pairs re-derived per group (PAIRS_PER_GROUP). */
+  pairsPerGroup?: number;
   progress?: (done: number, total: number) => void;
   newId?: () => string;
 }
@@ -138,30 +140,26 @@ interface BatchOutcome {
 }
 
 /**
- * One batch: re-derives every trade of the pairs the pending transactions touch, from the start
- * of each pair's history (a trade's cost depends on every earlier lot), compares with the
- * derivation in effect, and supersedes only what changed. Pending trades of those pairs are
- * stamped unless flagged; pending non-trades are simply stamped.
+ * One group of pairs: re-derives every trade of each pair from the start of its history (a
+ * trade's cost depends on every earlier lot), compares with the derivation in effect, and
+ * supersedes only what changed. The pairs' pending trades are stamped unless flagged.
  */
-function planBatch(pending: PendingTransaction[], history: PairsHistory, options: RecostOptions, newId: () => string): BatchOutcome {
+function planPairs(history: PairsHistory, options: RecostOptions, newId: () => string): BatchOutcome {
   const outcome: BatchOutcome = { drafts: [], superseded: 0, derivations: 0, stamp: [], stampedUnreversed: [], flags: [] };
-  for (const p of pending) if (!TRADE_TYPES.has(p.txnType)) outcome.stamp.push(p.cursor.txnId);
-  if (history.trades.length === 0) return outcome;
   for (const trades of byPair(history.trades)) {
     const derived = derivePair(trades, options.policy);
     derived.forEach((derivation, i) => {
       const trade = trades[i]!;
       assert(derivation.txnId === trade.txnId, 'derivations follow the trades');
+      const current = history.derivations.get(trade.txnId) ?? { effective: null, versions: 0 };
       if (derivation.kind === 'flagged') {
         if (trade.pending) outcome.flags.push({ txnId: trade.txnId, reason: derivation.reason, detail: derivation.detail });
         // Left pending: whatever was derived before no longer holds (its lots are in question).
-        const current = history.derivations.get(trade.txnId) ?? { effective: null, versions: 0 };
         const drafts = supersede([], { trade, ...current, newId });
         outcome.superseded += drafts.length;
         outcome.drafts.push(...drafts);
         return;
       }
-      const current = history.derivations.get(trade.txnId) ?? { effective: null, versions: 0 };
       const drafts = supersede(derivation.legs, { trade, ...current, newId });
       for (const d of drafts) {
         if (d.txnType === 'reversal') outcome.superseded += 1;
@@ -176,6 +174,11 @@ function planBatch(pending: PendingTransaction[], history: PairsHistory, options
   return outcome;
 }
 
+/** Consecutive slices of at most `size`. */
+function* slices<T>(items: T[], size: number): Iterable<T[]> {
+  for (let start = 0; start < items.length; start += size) yield items.slice(start, start + size);
+}
+
 /** Posts a batch's entries; every one must be new (the recost lock rules out a concurrent writer of these keys). */
 async function postAll(store: RecostStore, drafts: TransactionDraft[]): Promise<void> {
   if (drafts.length === 0) return;
@@ -187,6 +190,14 @@ async function postAll(store: RecostStore, drafts: TransactionDraft[]): Promise<
 }
 
 /**
+ * Pairs re-derived per group: each group's history is read in two statements and its entries
+ * posted in bulk; the next group's history is read while this one's are posted, and a group's
+ * rows are garbage before the next is read (one window's whole history at once spent a fifth of
+ * recost in the garbage collector).
+ */
+export const PAIRS_PER_GROUP = 500;
+
+/**
  * Recost (contract: Recost): derives the cost-dependent lines of pending trades (the fee split,
  * a sell's FIFO cost relief), posts them as entries of their own, supersedes changed derivations
  * by reversing them, and stamps recosted_at. Idempotent: a second run posts nothing. Serialised
@@ -195,6 +206,8 @@ async function postAll(store: RecostStore, drafts: TransactionDraft[]): Promise<
 export async function recost(store: RecostStore, options: RecostOptions): Promise<RecostResult> {
   const newId = options.newId ?? randomUUID;
   const batchSize = options.batchSize ?? 50_000;
+  const pairsPerGroup = options.pairsPerGroup ?? PAIRS_PER_GROUP;
+  assert(batchSize > 0 && pairsPerGroup > 0, 'batchSize and pairsPerGroup must be positive');
   return store.withRecostLock(async () => {
     const result: RecostResult = { recosted: 0, derivations_posted: 0, superseded: 0, flagged: [], remaining: 0 };
     const flagged = new Map<string, RecostFlag>();
@@ -207,18 +220,26 @@ export async function recost(store: RecostStore, options: RecostOptions): Promis
       if (pending.length === 0) break;
       taken += pending.length;
       cursor = pending[pending.length - 1]!.cursor;
-      const pairs = pairsOf(pending);
-      const history = pairs.length > 0 ? await store.pairsHistory(pairs) : { trades: [], derivations: new Map() };
-      const batch = planBatch(pending, history, options, newId);
-      await postAll(store, batch.drafts);
-      result.recosted += await store.stamp(batch.stamp);
-      // After the stamp, not before: a reversal committed since the pair was read is seen here, or
-      // its own re-pend (which waits for the stamp's row lock) comes after the stamp.
-      result.recosted -= await store.rependReversed(batch.stampedUnreversed);
-      await store.flag(batch.flags, batch.stamp);
-      result.derivations_posted += batch.derivations;
-      result.superseded += batch.superseded;
-      for (const f of batch.flags) flagged.set(f.txnId, f);
+      // Not trades: nothing to derive, only stamped.
+      result.recosted += await store.stamp(pending.filter((p) => !TRADE_TYPES.has(p.txnType)).map((p) => p.cursor.txnId));
+      const groups = [...slices(pairsOf(pending), pairsPerGroup)];
+      let reading = groups.length > 0 ? store.pairsHistory(groups[0]!) : null;
+      for (let g = 0; reading !== null; g += 1) {
+        const history = await reading;
+        reading = g + 1 < groups.length ? store.pairsHistory(groups[g + 1]!) : null;
+        // Awaited next round; should this group's posting fail first, its failure is the one thrown.
+        reading?.catch(() => undefined);
+        const batch = planPairs(history, options, newId);
+        await postAll(store, batch.drafts);
+        result.recosted += await store.stamp(batch.stamp);
+        // After the stamp, not before: a reversal committed since the pairs were read is seen here,
+        // or its own re-pend (which waits for the stamp's row lock) comes after the stamp.
+        result.recosted -= await store.rependReversed(batch.stampedUnreversed);
+        await store.flag(batch.flags, batch.stamp);
+        result.derivations_posted += batch.derivations;
+        result.superseded += batch.superseded;
+        for (const f of batch.flags) flagged.set(f.txnId, f);
+      }
       options.progress?.(Math.min(taken, total), total);
     }
     result.flagged = [...flagged.values()].map((f) => ({ txn_id: f.txnId, reason: f.reason, detail: f.detail }));

@@ -1,4 +1,4 @@
-import { CASH_REQUEST_DIRECTIONS, CASH_REQUEST_STATUSES, CURRENCIES, MEMO_LENGTH_MAX } from '@ledger/core';
+import { CASH_REQUEST_DIRECTIONS, CASH_REQUEST_STATUSES, CURRENCIES, IDEMPOTENCY_KEY_LENGTH_MAX, MEMO_LENGTH_MAX } from '@ledger/core';
 import { errorResponses, json, listEnvelope, nullable, object, paramRef, READ_ERRORS, ref, WRITE_ERRORS } from '../../openapi/components.js';
 import { PATTERNS } from '../../openapi/patterns.js';
 import { ADMIN, READ } from '../../openapi/security.js';
@@ -128,13 +128,27 @@ export const paths: Paths = {
       description:
         '201 with the request, `pending`; nothing is posted until it is confirmed. An unknown customer: 422 ' +
         '`unknown_customer`. A withdrawal larger than the customer’s wallet balance (2010 for USD; 2020, in USD, for ' +
-        'AED) less their other pending withdrawals from it: 422 `insufficient_funds`. An AED amount under one US cent: 400.',
+        'AED) less their other pending withdrawals from it: 422 `insufficient_funds`. An AED amount under one US cent: 400. ' +
+        'With `Idempotency-Key`: a retry of the same request (same customer, direction, amount by value, currency, ' +
+        'reference and memo) answers 200 with the request it made, never a second one; the key used for another ' +
+        'request: 409 `idempotency_conflict`, nothing made.',
       tags: TAG,
       security: ADMIN,
+      parameters: [
+        {
+          name: 'Idempotency-Key',
+          in: 'header',
+          description:
+            'Optional, recommended: a key of the caller’s own (a UUID, say), unique per request it means to make, so that a ' +
+            'retry after a lost answer cannot make a second request. Kept with the request for good.',
+          schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_LENGTH_MAX },
+        },
+      ],
       requestBody: { description: 'The request.', required: true, content: json(ref('CashRequestInput')) },
       responses: {
+        '200': { description: 'Made before under this Idempotency-Key: the request as it stands.', content: json(ref('CashRequest')) },
         '201': { description: 'Made, pending.', headers: location, content: json(ref('CashRequest')) },
-        ...errorResponses(...WRITE_ERRORS, 'Unprocessable'),
+        ...errorResponses(...WRITE_ERRORS, 'Conflict', 'Unprocessable'),
       },
     },
   },

@@ -61,8 +61,9 @@ export function handlers({ config, db }: FeatureContext): Record<string, Handler
     },
 
     createCashRequest: async (req, res) => {
-      const created = await createCashRequest(db, req.body as CashRequestInput, uuidv7(), policy).catch(inBody);
-      res.status(201).location(`/v1/cash-requests/${created.cash_request_id}`).json(presentCashRequest(created));
+      const made = await createCashRequest(db, req.body as CashRequestInput, uuidv7(), policy, req.get('idempotency-key') ?? null).catch(inBody);
+      if (made.created) res.status(201).location(`/v1/cash-requests/${made.request.cash_request_id}`);
+      res.json(presentCashRequest(made.request));
     },
 
     confirmCashRequest: transition('confirm'),

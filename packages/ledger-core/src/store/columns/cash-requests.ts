@@ -3,8 +3,11 @@ import { formatDecimal } from '../../domain/money.js';
 import type { Currency } from '../../domain/posting-rules/types.js';
 import { columnsFrom, type RowOf } from './table.js';
 
-/** A new cash request, parsed and converted, as the store inserts it: what its posting needs. */
-export type NewCashRequest = PostableCashRequest;
+/**
+ * A new cash request, parsed and converted, as the store inserts it: what its posting needs, and
+ * the Idempotency-Key it was made with (with the request's fingerprint), if any.
+ */
+export type NewCashRequest = PostableCashRequest & { idempotencyKey: { key: string; requestHash: string } | null };
 
 const column = columnsFrom<NewCashRequest>();
 
@@ -27,6 +30,8 @@ export const CASH_REQUESTS = {
   txn_id: column.nullable('uuid'),
   created_at: column.required('timestamptz'),
   updated_at: column.required('timestamptz'),
+  idempotency_key: column.nullable('text', { write: (r) => r.idempotencyKey?.key ?? null }),
+  request_hash: column.nullable('text', { write: (r) => r.idempotencyKey?.requestHash ?? null }),
 } as const;
 
 export type CashRequestRow = RowOf<typeof CASH_REQUESTS>;

