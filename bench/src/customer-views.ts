@@ -2,13 +2,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Decimal, draftFromEntry, postTransactions, upsertCustomer } from '@ledger/core';
+import { Decimal, draftFromEntry, FeeSchedule, postTransactions, upsertCustomer } from '@ledger/core';
 import type { TestDatabase } from '@ledger/core/testing';
 import { v7 } from 'uuid';
 import { customerId, entry } from './fixtures.js';
 
 const API_MAIN = fileURLToPath(new URL('../../apps/api/dist/main.js', import.meta.url));
-const POLICY = { customerFeeBps: new Decimal(22) };
+const POLICY = { feeSchedule: new FeeSchedule(new Decimal(22)) };
 /** The customer whose views are timed: the same 200 transactions in every book size. */
 const VIEWED = 'VIEWED-1';
 const VIEWED_TRANSACTIONS = 200;

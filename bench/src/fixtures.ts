@@ -1,5 +1,5 @@
 import { v7 } from 'uuid';
-import { Decimal, draftFromEntry, type EntryRequest, type TransactionDraft } from '@ledger/core';
+import { Decimal, draftFromEntry, FeeSchedule, type EntryRequest, type TransactionDraft } from '@ledger/core';
 
 /** A realistic mix of upstream activity: funding, trades, income and tax. */
 const MIX: Array<[share: number, make: (i: number, customer: string) => EntryRequest]> = [
@@ -36,6 +36,6 @@ export function entry(i: number, customers: number): EntryRequest {
 
 /** `count` drafts of the mix, numbered from `first` (so a large book can be posted a slice at a time). */
 export function drafts(count: number, customers: number, first = 0): TransactionDraft[] {
-  const policy = { customerFeeBps: new Decimal(22) };
+  const policy = { feeSchedule: new FeeSchedule(new Decimal(22)) };
   return Array.from({ length: count }, (_, i) => draftFromEntry(entry(first + i, customers), v7(), policy));
 }

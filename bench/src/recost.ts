@@ -1,4 +1,4 @@
-import { Decimal, draftFromEntry, postTransactions, recost, trialBalance, upsertCustomer, type TransactionDraft } from '@ledger/core';
+import { Decimal, draftFromEntry, FeeSchedule, postTransactions, recost, trialBalance, upsertCustomer, type TransactionDraft } from '@ledger/core';
 import type { TestDatabase } from '@ledger/core/testing';
 import { v7 } from 'uuid';
 import { rawCopyLinesPerSecond } from './bulk.js';
@@ -15,14 +15,14 @@ export interface RecostBenchResult {
 }
 
 const SYMBOLS = ['AAPL', 'MSFT', 'NVDA', 'AMZN', 'GOOGL'];
-const POLICY = { customerFeeBps: new Decimal(22), brokerCostBps: new Decimal(4) };
+const POLICY = { feeSchedule: new FeeSchedule(new Decimal(22)), brokerCostBps: new Decimal(4) };
 
 /**
  * `count` trades over `customers` × 5 symbols, in date order per pair: two buys of 3 shares
  * then sells of 2 (never more than held), deterministic amounts.
  */
 function trades(count: number, customers: number): TransactionDraft[] {
-  const policy = { customerFeeBps: new Decimal(22) };
+  const policy = { feeSchedule: new FeeSchedule(new Decimal(22)) };
   const pairs = customers * SYMBOLS.length;
   return Array.from({ length: count }, (_, i) => {
     const pair = i % pairs;

@@ -1,4 +1,4 @@
-import { createLogger, Decimal, postTransactions, recost, trialBalance, upsertCustomer } from '@ledger/core';
+import { createLogger, Decimal, FeeSchedule, postTransactions, recost, trialBalance, upsertCustomer } from '@ledger/core';
 import { v7 as uuidv7 } from 'uuid';
 import type { TestDatabase } from '@ledger/core/testing';
 import { DEFAULT_JOB_SETTINGS, draftMappings, mapCashTransfer, mapOrder, syncUaefeedJob } from '@ledger/jobs';
@@ -97,7 +97,7 @@ export async function benchSyncUaefeed(database: TestDatabase, customers: number
     if (result.customers_failed.length > 0 || result.totals.rejected > 0) throw new Error(`sync-uaefeed: ${JSON.stringify(result.totals)} ${JSON.stringify(result.customers_failed.slice(0, 3))}`);
 
     started = process.hrtime.bigint();
-    const recosted = await recost(db, { policy: { customerFeeBps: new Decimal(22), brokerCostBps: new Decimal(4) }, limit: null });
+    const recosted = await recost(db, { policy: { feeSchedule: new FeeSchedule(new Decimal(22)), brokerCostBps: new Decimal(4) }, limit: null });
     const recostSeconds = Number(process.hrtime.bigint() - started) / 1e9;
     if (recosted.flagged.length > 0) throw new Error(`recost flagged ${recosted.flagged.length} trades`);
     if (!(await trialBalance(db)).balanced) throw new Error('trial balance does not balance');

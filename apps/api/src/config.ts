@@ -3,10 +3,13 @@ import {
   commonConfigSchema,
   Decimal,
   DECIMAL_PATTERN_SOURCE,
+  feeScheduleConfigSchema,
+  feeScheduleOf,
   parseConfig,
   queueConfigOf,
   redisConfigSchema,
   type CommonConfig,
+  type FeeSchedule,
 } from '@ledger/core';
 import { createUpstreamClients, upstreamConfigSchema, type UpstreamClients } from '@ledger/upstream-clients';
 import { z } from 'zod';
@@ -27,6 +30,7 @@ const optionalToken = z.preprocess(
 export const apiConfigSchema = commonConfigSchema
   .extend(redisConfigSchema.shape)
   .extend(upstreamConfigSchema.shape)
+  .extend(feeScheduleConfigSchema.shape)
   .extend({
     /** The HMAC-SHA256 key of the remit webhook's `X-Remit-Signature`; unset: the webhook answers 503 to every payload. */
     REMIT_WEBHOOK_SECRET: optionalToken,
@@ -39,10 +43,6 @@ export const apiConfigSchema = commonConfigSchema
       .min(1_024)
       .max(64 * 1_024 * 1_024)
       .default(1_024 * 1_024),
-    CUSTOMER_FEE_BPS: z
-      .string()
-      .regex(new RegExp(DECIMAL_PATTERN_SOURCE), 'must be a decimal string like "22"')
-      .default('22'),
     /** The AED peg: AED per USD that cash requests in AED convert at (decimal string, greater than zero). */
     AED_PER_USD: z
       .string()
@@ -68,8 +68,8 @@ export interface ApiConfig extends CommonConfig {
   ledgerToken: string | undefined;
   adminToken: string | undefined;
   bodyLimitBytes: number;
-  /** Fee charged to the customer on a trade whose source does not state it. */
-  customerFeeBps: Decimal;
+  /** The customer's fee, per source, on a trade that does not state it: ingest posts a buy's. */
+  feeSchedule: FeeSchedule;
   /** AED per USD: the peg AED cash requests convert at. */
   aedPerUsd: Decimal;
   readyTimeoutMs: number;
@@ -92,7 +92,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     ledgerToken: parsed.LEDGER_TOKEN,
     adminToken: parsed.LEDGER_ADMIN_TOKEN,
     bodyLimitBytes: parsed.BODY_LIMIT_BYTES,
-    customerFeeBps: new Decimal(parsed.CUSTOMER_FEE_BPS),
+    feeSchedule: feeScheduleOf(parsed, env),
     aedPerUsd: new Decimal(parsed.AED_PER_USD),
     readyTimeoutMs: parsed.READY_TIMEOUT_MS,
     requestTimeoutMs: parsed.REQUEST_TIMEOUT_MS,

@@ -9,7 +9,7 @@ describe('configuration', () => {
   it('applies the defaults: port 8080, 1 MiB bodies, 22 bps, tokens unset', () => {
     const config = loadConfig(BASE);
     expect(config).to.include({ book: 'ENTITY_IND_IFSC', port: 8080, bodyLimitBytes: 1_048_576, readyTimeoutMs: 2_000, logLevel: 'info' });
-    expect(config.customerFeeBps.toString()).to.equal('22');
+    expect(config.feeSchedule.customerFeeBps('manual').toString()).to.equal('22');
     expect(config.ledgerToken).to.equal(undefined);
     expect(config.adminToken).to.equal(undefined);
   });
@@ -24,6 +24,8 @@ describe('configuration', () => {
     ['a token with spaces', { ...BASE, LEDGER_ADMIN_TOKEN: 'a token with some spaces' }, /LEDGER_ADMIN_TOKEN/],
     ['one token for both', { ...BASE, LEDGER_TOKEN: 'same-token-0123456789', LEDGER_ADMIN_TOKEN: 'same-token-0123456789' }, /LEDGER_ADMIN_TOKEN must differ/],
     ['a fee that is not a decimal string', { ...BASE, CUSTOMER_FEE_BPS: '-5' }, /CUSTOMER_FEE_BPS/],
+    ['a source’s fee that is not a decimal string', { ...BASE, CUSTOMER_FEE_BPS_USBROKER: '2 2' }, /^configuration error: CUSTOMER_FEE_BPS_USBROKER must be a decimal string/],
+    ['a fee for no source (a typo)', { ...BASE, CUSTOMER_FEE_BPS_USBROKR: '30' }, /^configuration error: CUSTOMER_FEE_BPS_USBROKR names no source/],
     ['an AED peg that is not a decimal string', { ...BASE, AED_PER_USD: '3,6725' }, /AED_PER_USD/],
     ['an AED peg of zero', { ...BASE, AED_PER_USD: '0' }, /AED_PER_USD must be greater than zero/],
     ['a body limit below 1 KiB', { ...BASE, BODY_LIMIT_BYTES: '10' }, /BODY_LIMIT_BYTES/],
@@ -51,6 +53,11 @@ describe('configuration', () => {
     } finally {
       await api.close();
     }
+  });
+
+  it('CUSTOMER_FEE_BPS_<SOURCE> sets one source’s fee; the others keep CUSTOMER_FEE_BPS', () => {
+    const { feeSchedule } = loadConfig({ ...BASE, CUSTOMER_FEE_BPS: '20', CUSTOMER_FEE_BPS_UAEFEED: '35', CUSTOMER_FEE_BPS_MANUAL: '0' });
+    expect((['uaefeed', 'manual', 'usbroker'] as const).map((s) => feeSchedule.customerFeeBps(s).toFixed())).to.deep.equal(['35', '0', '20']);
   });
 
   it('CUSTOMER_FEE_BPS sets the fee a trade posts when its source does not state one', async () => {

@@ -1,4 +1,4 @@
-import { Decimal, draftFromEntry, postTransactions, STATEMENT_MOVEMENTS_MAX } from '@ledger/core';
+import { Decimal, draftFromEntry, FeeSchedule, postTransactions, STATEMENT_MOVEMENTS_MAX } from '@ledger/core';
 import { v7 as uuidv7 } from 'uuid';
 import { expect } from 'chai';
 import { buildBook, C1 } from './customer-book.js';
@@ -197,7 +197,7 @@ function describeBook(book: 'ENTITY_UAE' | 'ENTITY_IND_IFSC') {
       expect((await api.put('/v1/customers/C-busy', {})).status).to.equal(201);
       const deposits = Array.from({ length: STATEMENT_MOVEMENTS_MAX + 1 }, (_, i) =>
         draftFromEntry({ txn_type: 'deposit', customer_id: 'C-busy', source: 'manual', source_txn_id: `busy-${i}`, txn_date: i === 0 ? '2026-03-01' : '2026-03-02', amount_usd: '1.00' }, uuidv7(), {
-          customerFeeBps: new Decimal(22),
+          feeSchedule: new FeeSchedule(new Decimal(22)),
         }),
       );
       expect((await postTransactions(api.db, deposits)).inserted).to.equal(STATEMENT_MOVEMENTS_MAX + 1);

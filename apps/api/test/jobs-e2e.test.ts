@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { Decimal, draftFromEntry, postTransactions, trialBalance, upsertCustomer, type Db, type EntryRequest } from '@ledger/core';
+import { Decimal, draftFromEntry, FeeSchedule, postTransactions, trialBalance, upsertCustomer, type Db, type EntryRequest } from '@ledger/core';
 import { AppProcess, createTestDatabase, type TestDatabase } from '@ledger/core/testing';
-import { JOBS } from '@ledger/jobs';
+import { DEFAULT_JOB_SETTINGS, JOBS } from '@ledger/jobs';
 import { expect } from 'chai';
 import { v7 as uuidv7 } from 'uuid';
 import { startApi, type TestApi } from './support.js';
 
 const WORKER_DIR = fileURLToPath(new URL('../../worker', import.meta.url));
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const POLICY = { customerFeeBps: new Decimal(22) };
+const POLICY = { feeSchedule: new FeeSchedule(new Decimal(22)) };
 
 /** Trades of `customers` customers: per customer and symbol, buys then a smaller sell (never an oversell). */
 function trades(customers: number, perCustomer: number): EntryRequest[] {
@@ -125,7 +125,7 @@ describe('jobs end to end: the api queues a job, a real worker process runs it',
       const silent = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined, child: () => silent };
       await JOBS.recost!.run(
         {},
-        { book: 'ENTITY_UAE', db: reference.db, logger: silent as never, progress: () => undefined, settings: { customerFeeBps: '22', brokerCostBps: '4' } } as never,
+        { book: 'ENTITY_UAE', db: reference.db, logger: silent as never, progress: () => undefined, settings: DEFAULT_JOB_SETTINGS } as never,
       );
 
       await seed(database.runtime!.db, 40, 300);

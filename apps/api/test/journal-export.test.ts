@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { Decimal, draftFromEntry, postTransactions } from '@ledger/core';
+import { Decimal, draftFromEntry, FeeSchedule, postTransactions } from '@ledger/core';
 import { expect } from 'chai';
 import { v7 as uuidv7 } from 'uuid';
 import { buildBook } from './customer-book.js';
@@ -135,7 +135,7 @@ describe('GET /v1/journal/export', () => {
     // Enough lines that the export cannot sit whole in the socket's buffers.
     const drafts = Array.from({ length: 20_000 }, (_, i) =>
       draftFromEntry({ txn_type: 'deposit', customer_id: 'C-1', source: 'manual', source_txn_id: `bulk-${i}`, txn_date: '2026-03-01', amount_usd: '1.00' }, uuidv7(), {
-        customerFeeBps: new Decimal(22),
+        feeSchedule: new FeeSchedule(new Decimal(22)),
       }),
     );
     await postTransactions(api.db, drafts);

@@ -18,5 +18,6 @@ describeProcessStartup({
   badSettings: [
     ['PORT is out of range', { PORT: '70000' }, 'PORT'],
     ['LEDGER_TOKEN is too short', { LEDGER_TOKEN: 'short' }, 'LEDGER_TOKEN'],
+    ['a source’s customer fee is not basis points', { CUSTOMER_FEE_BPS_USBROKER: '-1' }, 'CUSTOMER_FEE_BPS_USBROKER'],
   ],
 });

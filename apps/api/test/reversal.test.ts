@@ -48,6 +48,16 @@ describe('POST /v1/transactions/{txn_id}/reverse', () => {
     expect(reply.body.memo).to.equal(null);
   });
 
+  it('re-pends a reversed trade for recost (recosted_at null again), and nothing else', async () => {
+    const buy = await posted({ txn_type: 'buy_security', symbol: 'AAPL', quantity: '1', amount_usd: '100.00' });
+    const cash = await posted();
+    // As recost leaves them: stamped.
+    await api.db('transactions').whereIn('txn_id', [buy.txn_id, cash.txn_id]).update({ recosted_at: api.db.fn.now() });
+    for (const t of [buy, cash]) expect((await api.post(`/v1/transactions/${t.txn_id}/reverse`, {})).status).to.equal(201);
+    expect((await api.get(`/v1/transactions/${buy.txn_id}`, { token: 'ledger' })).body.recosted_at).to.equal(null);
+    expect((await api.get(`/v1/transactions/${cash.txn_id}`, { token: 'ledger' })).body.recosted_at).to.be.a('string');
+  });
+
   it('a repeat answers 200 with the same reversal and posts nothing more', async () => {
     const original = await posted();
     const first = await api.post(`/v1/transactions/${original.txn_id}/reverse`, {});

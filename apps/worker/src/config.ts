@@ -1,16 +1,23 @@
-import { commonConfigOf, commonConfigSchema, DECIMAL_PATTERN_SOURCE, parseConfig, queueConfigOf, redisConfigSchema, type CommonConfig } from '@ledger/core';
+import {
+  bpsSetting,
+  commonConfigOf,
+  commonConfigSchema,
+  DECIMAL_PATTERN_SOURCE,
+  feeScheduleConfigSchema,
+  feeScheduleOf,
+  parseConfig,
+  queueConfigOf,
+  redisConfigSchema,
+  type CommonConfig,
+} from '@ledger/core';
 import type { JobSettings } from '@ledger/jobs';
 import { createUpstreamClients, upstreamConfigSchema, type UpstreamClients } from '@ledger/upstream-clients';
 import { z } from 'zod';
 
-const bps = (example: string, fallback: string) =>
-  z.string().regex(new RegExp(DECIMAL_PATTERN_SOURCE), `must be a decimal string of basis points like "${example}"`).default(fallback);
-
-const workerConfigSchema = commonConfigSchema.extend(redisConfigSchema.shape).extend(upstreamConfigSchema.shape).extend({
-  /** The customer's fee on a trade whose source states none: recost posts a sell's at this (the api's CUSTOMER_FEE_BPS). */
-  CUSTOMER_FEE_BPS: bps('22', '22'),
+// The customer's fee schedule: recost posts a sell's fee by it (the api's, which posts a buy's).
+const workerConfigSchema = commonConfigSchema.extend(redisConfigSchema.shape).extend(upstreamConfigSchema.shape).extend(feeScheduleConfigSchema.shape).extend({
   /** The broker's cost of a trade without an itemised fee, booked by recost Dr 5010 / Cr 2340. */
-  BROKER_COST_BPS: bps('4', '4'),
+  BROKER_COST_BPS: bpsSetting('4').default('4'),
   /** sync-remit's assumed FX-spread markup when its body gives none; unset: nothing accrues. */
   FX_SPREAD_BPS: z.string().regex(new RegExp(DECIMAL_PATTERN_SOURCE), 'must be a decimal string of basis points like "75"').optional(),
   /** The customer registry provision-india reads when its body names none. */
@@ -46,7 +53,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
     ...queueConfigOf(parsed),
     jobStalledIntervalMs: parsed.JOB_STALLED_INTERVAL_MS,
     jobSettings: {
-      customerFeeBps: parsed.CUSTOMER_FEE_BPS,
+      feeSchedule: feeScheduleOf(parsed, env),
       brokerCostBps: parsed.BROKER_COST_BPS,
       aedPerUsd: parsed.AED_PER_USD,
       ...(parsed.FX_SPREAD_BPS !== undefined && { fxSpreadBps: parsed.FX_SPREAD_BPS }),

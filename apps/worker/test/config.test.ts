@@ -1,4 +1,4 @@
-import { ConfigError } from '@ledger/core';
+import { ConfigError, Decimal, FeeSchedule } from '@ledger/core';
 import { expect } from 'chai';
 import { loadConfig } from '../src/config.js';
 
@@ -15,7 +15,7 @@ describe('worker configuration', () => {
       redisUrl: 'redis://127.0.0.1:6379',
       queuePrefix: 'bull',
       jobStalledIntervalMs: 30_000,
-      jobSettings: { customerFeeBps: '22', brokerCostBps: '4', aedPerUsd: '3.6725' },
+      jobSettings: { feeSchedule: new FeeSchedule(new Decimal(22)), brokerCostBps: '4', aedPerUsd: '3.6725' },
       upstreams: { uaefeed: null, custodian: null, usbroker: null, remit: null, usbrokerFirmId: null },
     });
   });
@@ -40,14 +40,23 @@ describe('worker configuration', () => {
     });
   });
 
-  it('reads recost’s fee schedule, CUSTOMER_FEE_BPS and BROKER_COST_BPS', () => {
-    expect(loadConfig({ ...BASE, CUSTOMER_FEE_BPS: '25', BROKER_COST_BPS: '3.5' }).jobSettings).to.deep.equal({ customerFeeBps: '25', brokerCostBps: '3.5', aedPerUsd: '3.6725' });
+  it('reads recost’s fee schedule, CUSTOMER_FEE_BPS, CUSTOMER_FEE_BPS_<SOURCE> and BROKER_COST_BPS', () => {
+    expect(loadConfig({ ...BASE, CUSTOMER_FEE_BPS: '25', CUSTOMER_FEE_BPS_USBROKER: '30', BROKER_COST_BPS: '3.5' }).jobSettings).to.deep.equal({
+      feeSchedule: new FeeSchedule(new Decimal(25), { usbroker: new Decimal(30) }),
+      brokerCostBps: '3.5',
+      aedPerUsd: '3.6725',
+    });
     expect(() => loadConfig({ ...BASE, BROKER_COST_BPS: '-1' })).to.throw(ConfigError, /^configuration error: BROKER_COST_BPS must be/);
+  });
+
+  it('refuses a bad per-source fee, or one naming no source, with one line naming the variable', () => {
+    expect(() => loadConfig({ ...BASE, CUSTOMER_FEE_BPS_UAEFEED: '-1' })).to.throw(ConfigError, /^configuration error: CUSTOMER_FEE_BPS_UAEFEED must be a decimal string/);
+    expect(() => loadConfig({ ...BASE, CUSTOMER_FEE_BPS_BROKER: '30' })).to.throw(ConfigError, /^configuration error: CUSTOMER_FEE_BPS_BROKER names no source/);
   });
 
   it('reads the India jobs’ defaults, FX_SPREAD_BPS and API_GLOBAL_BASE_URL, only when set', () => {
     expect(loadConfig({ ...BASE, FX_SPREAD_BPS: '75', API_GLOBAL_BASE_URL: 'https://api.example/' }).jobSettings).to.deep.equal({
-      customerFeeBps: '22',
+      feeSchedule: new FeeSchedule(new Decimal(22)),
       brokerCostBps: '4',
       aedPerUsd: '3.6725',
       fxSpreadBps: '75',

@@ -48,6 +48,7 @@ describeProcessStartup({
   badSettings: [
     ['REDIS_URL is not a redis URL', { REDIS_URL: 'http://127.0.0.1:6379' }, 'REDIS_URL'],
     ['QUEUE_PREFIX has a colon', { QUEUE_PREFIX: 'a:b' }, 'QUEUE_PREFIX'],
+    ['a source’s customer fee names no source', { CUSTOMER_FEE_BPS_BROKER: '30' }, 'CUSTOMER_FEE_BPS_BROKER'],
   ],
   afterEach: () => deleteKeys(startupQueuePrefix),
 });

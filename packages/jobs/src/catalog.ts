@@ -1,4 +1,4 @@
-import type { Book, Db, Logger } from '@ledger/core';
+import { CUSTOMER_FEE_BPS_DEFAULT, Decimal, FeeSchedule, type Book, type Db, type Logger, type RecostPolicy } from '@ledger/core';
 import type { UpstreamClients } from '@ledger/upstream-clients';
 import type { z } from 'zod';
 import { JOB_MODES, type JobKind } from './modes.js';
@@ -9,12 +9,12 @@ import type { JobProgress } from './status.js';
 export type ProgressReporter = (progress: JobProgress) => void;
 
 /**
- * The worker's settings jobs read (from its config module, never from process.env): decimal
- * strings (basis points of notional; the AED peg).
+ * The worker's settings jobs read (from its config module, never from process.env): the fee
+ * schedule, and decimal strings (basis points of notional; the AED peg).
  */
 export interface JobSettings {
-  /** The customer's fee on a trade whose source states none (`CUSTOMER_FEE_BPS`). */
-  customerFeeBps: string;
+  /** The customer's fee, per source, on a trade that states none (`CUSTOMER_FEE_BPS`, `CUSTOMER_FEE_BPS_<SOURCE>`). */
+  feeSchedule: FeeSchedule;
   /** The broker's cost of a trade without an itemised fee (`BROKER_COST_BPS`). */
   brokerCostBps: string;
   /** sync-remit's `fx_spread_bps` when its body gives none (`FX_SPREAD_BPS`; unset: 0, nothing accrues). */
@@ -25,8 +25,11 @@ export interface JobSettings {
   aedPerUsd: string;
 }
 
-/** The documented defaults (README): 22 bps customer fee, 4 bps broker cost, 3.6725 AED per USD. */
-export const DEFAULT_JOB_SETTINGS: JobSettings = { customerFeeBps: '22', brokerCostBps: '4', aedPerUsd: '3.6725' };
+/** The documented defaults (README): 22 bps customer fee from every source, 4 bps broker cost, 3.6725 AED per USD. */
+export const DEFAULT_JOB_SETTINGS: JobSettings = { feeSchedule: new FeeSchedule(CUSTOMER_FEE_BPS_DEFAULT), brokerCostBps: '4', aedPerUsd: '3.6725' };
+
+/** What recost runs with, whichever job runs it. */
+export const recostPolicyOf = (settings: JobSettings): RecostPolicy => ({ feeSchedule: settings.feeSchedule, brokerCostBps: new Decimal(settings.brokerCostBps) });
 
 /** What a job's logic runs with: no BullMQ, no HTTP; testable by calling `run` directly. */
 export interface JobDeps {

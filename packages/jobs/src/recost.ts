@@ -1,6 +1,6 @@
-import { Decimal, recost as recostBook, type RecostResult } from '@ledger/core';
+import { recost as recostBook, type RecostResult } from '@ledger/core';
 import { z } from 'zod';
-import { defineJob } from './catalog.js';
+import { defineJob, recostPolicyOf } from './catalog.js';
 
 /** The most pending transactions one run may take: a bound on the run, not on the book. */
 export const RECOST_LIMIT_MAX = 1_000_000;
@@ -31,7 +31,7 @@ export const recostJob = defineJob<RecostInput, RecostResult>('recost', {
   businessKey: () => null,
   run: async ({ limit }, { db, progress, settings, logger }) => {
     const result = await recostBook(db, {
-      policy: { customerFeeBps: new Decimal(settings.customerFeeBps), brokerCostBps: new Decimal(settings.brokerCostBps) },
+      policy: recostPolicyOf(settings),
       limit: limit ?? null,
       progress: (done, total) => progress({ done, total, unit: 'transactions' }),
     });

@@ -1,7 +1,6 @@
 import {
   addDividendWithholdings,
   customersByBrokerAccount,
-  Decimal,
   upsertDividendEvents,
   recordBrokerFees,
   type BrokerFee,
@@ -157,7 +156,7 @@ export async function runSyncUsbrokerLedger(rawInput: SyncUsbrokerLedgerInput, d
     CONCURRENCY,
     async (customerId) => {
       const { accountNo, rows: own } = byCustomer.get(customerId)!;
-      const batch = new CustomerBatch<Kind>(customerId, ['dividends', 'withholdings'], { customerFeeBps: new Decimal(settings.customerFeeBps) });
+      const batch = new CustomerBatch<Kind>(customerId, ['dividends', 'withholdings'], settings);
       for (const row of own.dividends) batch.add('dividends', row.txn_no, dividendEntry(row, customerId));
       for (const row of own.withholdings) batch.add('withholdings', row.txn_no, withholdingEntry(row, customerId));
       const withholdingOf = new Map(own.withholdings.map((w) => [w.ref_txn_no, w]));

@@ -1,7 +1,7 @@
 import { brokerCustomers, Decimal, recost as recostBook, type BrokerCustomer, type RecostResult } from '@ledger/core';
 import type { UsbrokerClient, UsbrokerCostType, UsbrokerWire } from '@ledger/upstream-clients';
 import { z } from 'zod';
-import { defineJob, type JobDeps } from './catalog.js';
+import { defineJob, recostPolicyOf, type JobDeps } from './catalog.js';
 import type { JobKind } from './modes.js';
 import { orderEntry, wireEntry } from './usbroker-entries.js';
 import { CUSTOMER_CONCURRENCY, customerIdsField, forEach, upstreamFailureReason } from './per-customer.js';
@@ -21,7 +21,7 @@ export const syncUsbrokerInput = z
       .min(0)
       .max(BROKERAGE_BPS_MAX)
       .optional()
-      .describe('The customer’s fee of these trades in bps of notional (the executed amount bundles it); absent: CUSTOMER_FEE_BPS.'),
+      .describe('The customer’s fee of these trades in bps of notional (the executed amount bundles it); absent: the fee schedule’s for usbroker (CUSTOMER_FEE_BPS_USBROKER, else CUSTOMER_FEE_BPS).'),
   })
   .strict()
   .meta({ examples: [{ customer_ids: ['IND-000001'], recost: true, dry_run: false, brokerage_bps: 22 }] });
@@ -73,7 +73,7 @@ async function wiresByAccount(usbroker: UsbrokerClient, accounts: Set<string>): 
 async function syncBroker(kind: JobKind, sync: BrokerSync, rawInput: SyncUsbrokerInput, deps: JobDeps): Promise<SyncUsbrokerResult> {
   const input = syncUsbrokerInput.parse(rawInput);
   const { db, logger, progress, settings } = deps;
-  const bps = new Decimal(String(input.brokerage_bps ?? settings.customerFeeBps));
+  const bps = input.brokerage_bps === undefined ? settings.feeSchedule.customerFeeBps('usbroker') : new Decimal(String(input.brokerage_bps));
   const kinds: Kind[] = sync.wires ? ['wires', 'orders'] : ['orders'];
   const result: SyncUsbrokerResult = {
     dry_run: input.dry_run,
@@ -124,7 +124,7 @@ async function syncBroker(kind: JobKind, sync: BrokerSync, rawInput: SyncUsbroke
     CUSTOMER_CONCURRENCY,
     async (customer) => {
       const account = customer.usbroker_account_no;
-      const batch = new CustomerBatch<Kind>(customer.customer_id, kinds, { customerFeeBps: new Decimal(settings.customerFeeBps) });
+      const batch = new CustomerBatch<Kind>(customer.customer_id, kinds, settings);
       try {
         for (const wire of wires.get(account) ?? []) batch.add('wires', wire.transfer_id, wireEntry(wire, customer.customer_id));
         for (const order of await usbroker.listOrders(account)) {
@@ -147,7 +147,7 @@ async function syncBroker(kind: JobKind, sync: BrokerSync, rawInput: SyncUsbroke
 
   if (input.recost && !input.dry_run) {
     result.recost = await recostBook(db, {
-      policy: { customerFeeBps: new Decimal(settings.customerFeeBps), brokerCostBps: new Decimal(settings.brokerCostBps) },
+      policy: recostPolicyOf(settings),
       limit: null,
     });
   }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createLogger, draftFromEntry, Decimal, postTransactions, upsertCustomer, type EntryRequest, type Db } from '@ledger/core';
+import { createLogger, draftFromEntry, Decimal, FeeSchedule, postTransactions, upsertCustomer, type EntryRequest, type Db } from '@ledger/core';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import { expect } from 'chai';
 import { NO_UPSTREAMS } from '@ledger/upstream-clients';
@@ -10,7 +10,7 @@ const logger = createLogger({ level: 'error', service: 'jobs-test', book: 'ENTIT
 
 function trade(txnType: 'buy_security' | 'sell_security', customerId: string, quantity: string, amountUsd: string, txnDate: string) {
   const entry: EntryRequest = { txn_type: txnType, customer_id: customerId, source: 'usbroker', source_txn_id: randomUUID(), txn_date: txnDate, symbol: 'AAPL', quantity, amount_usd: amountUsd };
-  return draftFromEntry(entry, randomUUID(), { customerFeeBps: new Decimal(22) });
+  return draftFromEntry(entry, randomUUID(), { feeSchedule: new FeeSchedule(new Decimal(22)) });
 }
 
 async function seed(db: Db, customerId: string) {
@@ -70,7 +70,7 @@ describe('the recost job', function () {
   it('through the jobs platform: enqueued, run by a real worker, answered done with its result', async () => {
     await seed(db, 'J-2');
     const prefix = `test-${randomUUID().slice(0, 8)}`;
-    const workers = createJobWorkers({ book: 'ENTITY_UAE', redisUrl: REDIS_URL, queuePrefix: prefix, db, logger, catalog: JOBS, settings: { customerFeeBps: '22', brokerCostBps: '5', aedPerUsd: '3.6725' } });
+    const workers = createJobWorkers({ book: 'ENTITY_UAE', redisUrl: REDIS_URL, queuePrefix: prefix, db, logger, catalog: JOBS, settings: { ...DEFAULT_JOB_SETTINGS, brokerCostBps: '5' } });
     const producer = createJobProducer({ book: 'ENTITY_UAE', redisUrl: REDIS_URL, queuePrefix: prefix, catalog: JOBS, syncWaitMs: 20_000, logger });
     try {
       await workers.waitUntilReady();

@@ -1,4 +1,4 @@
-import { upsertCustomer, type Db } from '@ledger/core';
+import { Decimal, FeeSchedule, upsertCustomer, type Db } from '@ledger/core';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import type { UsbrokerOrder } from '@ledger/upstream-clients';
 import { expect } from 'chai';
@@ -213,6 +213,20 @@ describe('sync-usbroker and sync-usbroker-trades against a nock’ed broker', fu
     expect(rows[0]!.metadata).to.include({ brokerage_bps: '50', cost_type: 'full_portfolio_cost', executed_usd: '100.00' });
     expect(rows[0]!.quantity).to.equal('0.532221');
     expect(await linesOf(db, 'ORD-1')).to.deep.equal([]);
+  });
+
+  it('without a body brokerage_bps, prices the trades at the fee schedule’s for usbroker (CUSTOMER_FEE_BPS_USBROKER)', async () => {
+    fakeBroker(broker());
+    const deps = depsOf(db, brokerClient());
+    const settings = { ...deps.settings, feeSchedule: new FeeSchedule(new Decimal(22), { usbroker: new Decimal(50), manual: new Decimal(10) }) };
+    await runSyncUsbrokerTrades({ customer_ids: ['IND-1'], recost: false }, { ...deps, settings });
+    // As at a body's 50 bps (above): the shares cost 99.50 of the 100.00 executed, the fee 0.50.
+    expect((await linesOf(db, 'ORD-4')).filter((l) => l[3] === 'brokerage_fee')).to.deep.equal([
+      ['2010', '0.50', '0.00', 'brokerage_fee'],
+      ['4010', '0.00', '0.50', 'brokerage_fee'],
+    ]);
+    const { rows } = await db.raw<{ rows: Array<{ brokerage_bps: string }> }>(`SELECT metadata->>'brokerage_bps' AS brokerage_bps FROM transactions WHERE source_txn_id = 'ORD-4'`);
+    expect(rows).to.deep.equal([{ brokerage_bps: '50' }]);
   });
 
   it('an order posted by one job is a duplicate to a re-run at another bps: reported as a conflict, the stored one stands', async () => {

@@ -1,4 +1,4 @@
-import { Decimal, draftFromEntry, type JournalLineDraft } from '@ledger/core';
+import { Decimal, draftFromEntry, FeeSchedule, type JournalLineDraft } from '@ledger/core';
 import type { UaefeedCashTransfer, UaefeedOrder } from '@ledger/upstream-clients';
 import { expect } from 'chai';
 import { DEFAULT_JOB_SETTINGS, draftMappings, mapCashTransfer, mapOrder, type UaefeedMapping } from '../src/index.js';
@@ -36,7 +36,7 @@ const order = (overrides: Partial<UaefeedOrder> = {}): UaefeedOrder => ({
 function linesOf(mapping: UaefeedMapping): string[] {
   expect(mapping.outcome).to.equal('entry');
   if (mapping.outcome !== 'entry') return [];
-  const draft = draftFromEntry(mapping.entry, '00000000-0000-4000-8000-000000000001', { customerFeeBps: new Decimal(22) });
+  const draft = draftFromEntry(mapping.entry, '00000000-0000-4000-8000-000000000001', { feeSchedule: new FeeSchedule(new Decimal(22)) });
   return draft.lines.map((l: JournalLineDraft) => (l.debit.isZero() ? `${l.accountCode} Cr ${l.credit.toFixed(2)}` : `${l.accountCode} Dr ${l.debit.toFixed(2)}`));
 }
 

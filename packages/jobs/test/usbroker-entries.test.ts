@@ -1,4 +1,4 @@
-import { Decimal, draftFromEntry, roundToCents } from '@ledger/core';
+import { Decimal, draftFromEntry, FeeSchedule, roundToCents } from '@ledger/core';
 import type { UsbrokerOrder } from '@ledger/upstream-clients';
 import { expect } from 'chai';
 import {
@@ -25,7 +25,7 @@ function entryOf(mapped: Mapped) {
 
 /** The journal lines an entry posts, as [account, debit, credit]. */
 function linesOf(mapped: Mapped): Array<[string, string, string]> {
-  return draftFromEntry(entryOf(mapped), '00000000-0000-7000-8000-000000000001', { customerFeeBps: BPS }).lines.map((l) => [l.accountCode, l.debit.toFixed(2), l.credit.toFixed(2)]);
+  return draftFromEntry(entryOf(mapped), '00000000-0000-7000-8000-000000000001', { feeSchedule: new FeeSchedule(BPS) }).lines.map((l) => [l.accountCode, l.debit.toFixed(2), l.credit.toFixed(2)]);
 }
 
 describe('usbroker records as ledger entries (pure)', () => {

@@ -63,7 +63,8 @@ export {
   type PostingRule,
   type TxnType,
 } from './domain/posting-rules/index.js';
-export { ENTERABLE_SOURCES, LEDGER_OWN_SOURCES, SOURCES, type Source } from './domain/sources.js';
+export { ENTERABLE_SOURCES, LEDGER_OWN_SOURCES, SOURCES, type EnterableSource, type Source } from './domain/sources.js';
+export { CUSTOMER_FEE_BPS_DEFAULT, FeeSchedule } from './domain/fees.js';
 export { FifoLots, type LotRelief } from './domain/lots.js';
 export {
   draftFxSpread,
@@ -204,9 +205,12 @@ export { runtimeRoleProblems } from './store/runtime-role.js';
 // Runtime: configuration, logging, a process's start and shutdown.
 export {
   BOOKS,
+  bpsSetting,
   commonConfigOf,
   commonConfigSchema,
   ConfigError,
+  feeScheduleConfigSchema,
+  feeScheduleOf,
   parseConfig,
   queueConfigOf,
   redisConfigSchema,

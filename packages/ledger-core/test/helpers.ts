@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import {
   Decimal,
   draftFromEntry,
+  FeeSchedule,
   LedgerError,
   type EntryRequest,
   type JournalLineDraft,
@@ -15,7 +16,7 @@ import {
 import { createTestDatabase, type TestDatabase } from '../src/testing/index.js';
 
 /** The fee schedule's default: 22 bps of notional. */
-export const DEFAULT_POLICY: PostingPolicy = { customerFeeBps: new Decimal(22) };
+export const DEFAULT_POLICY: PostingPolicy = { feeSchedule: new FeeSchedule(new Decimal(22)) };
 
 /** A valid manual entry (a USD deposit of 100.00 by C-1) with the given fields changed. */
 export function entry(overrides: Partial<EntryRequest> = {}): EntryRequest {

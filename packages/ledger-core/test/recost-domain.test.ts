@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { Decimal, derivePair, FifoLots, type RecostPolicy, type TradeFacts } from '../src/index.js';
+import { Decimal, derivePair, FeeSchedule, FifoLots, type RecostPolicy, type TradeFacts } from '../src/index.js';
 import { linesKey, linesOfKey } from '../src/domain/recost.js';
 
 const d = (value: string) => new Decimal(value);
-const POLICY: RecostPolicy = { customerFeeBps: d('22'), brokerCostBps: d('4') };
+const POLICY: RecostPolicy = { feeSchedule: new FeeSchedule(d('22')), brokerCostBps: d('4') };
 
 let seq = 0;
 function trade(txnType: TradeFacts['txnType'], quantity: string, amountUsd: string, extra: Partial<TradeFacts> = {}): TradeFacts {
@@ -13,6 +13,7 @@ function trade(txnType: TradeFacts['txnType'], quantity: string, amountUsd: stri
     txnType,
     customerId: 'C-1',
     symbol: 'AAPL',
+    source: 'usbroker',
     txnDate: '2026-01-05',
     quantity: d(quantity),
     amountUsd: d(amountUsd),

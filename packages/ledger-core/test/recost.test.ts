@@ -1,16 +1,16 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import type { Knex } from 'knex';
-import { Decimal, postTransactions, recost, reverseTransaction, upsertCustomer, type EntryRequest, type RecostOptions } from '../src/index.js';
-import { createTestDatabase, type TestDatabase } from '../src/testing/index.js';
+import { Decimal, FeeSchedule, postTransactions, recost, reverseTransaction, trialBalance, upsertCustomer, type EntryRequest, type RecostOptions } from '../src/index.js';
 import { recostStore } from '../src/store/recost-store.js';
+import { createTestDatabase, type TestDatabase } from '../src/testing/index.js';
 import { recost as recostWith, type RecostStore } from '../src/use-cases/recost.js';
 import { draft } from './helpers.js';
 import { randomUUID } from 'node:crypto';
 
-const OPTIONS: RecostOptions = { policy: { customerFeeBps: new Decimal(22), brokerCostBps: new Decimal(4) }, limit: null };
+const OPTIONS: RecostOptions = { policy: { feeSchedule: new FeeSchedule(new Decimal(22)), brokerCostBps: new Decimal(4) }, limit: null };
 
-type Trade = Pick<EntryRequest, 'customer_id' | 'symbol' | 'quantity' | 'amount_usd' | 'txn_date'> & { metadata?: Record<string, unknown> };
+type Trade = Pick<EntryRequest, 'customer_id' | 'symbol' | 'quantity' | 'amount_usd' | 'txn_date'> & { source?: EntryRequest['source']; metadata?: Record<string, unknown> };
 
 const buy = (t: Trade) => draft({ txn_type: 'buy_security', source: 'usbroker', ...t });
 const sell = (t: Trade) => draft({ txn_type: 'sell_security', source: 'usbroker', ...t });
@@ -43,6 +43,15 @@ async function balances(db: Knex): Promise<Record<string, string>> {
      HAVING sum(debit - credit) <> 0 OR customer_id IS NULL ORDER BY 1`,
   );
   return Object.fromEntries(rows.map((r) => [r.key, new Decimal(r.net).toFixed(2)]));
+}
+
+/** A customer's net (debits − credits) per account, over every line of its transactions. */
+async function customerNets(db: Knex, customerId: string): Promise<Record<string, string>> {
+  const { rows } = await db.raw<{ rows: Array<{ account_code: string; net: string }> }>(
+    'SELECT account_code, sum(debit - credit)::text AS net FROM journal_lines WHERE customer_id = ? GROUP BY account_code HAVING sum(debit - credit) <> 0 ORDER BY account_code',
+    [customerId],
+  );
+  return Object.fromEntries(rows.map((r) => [r.account_code, new Decimal(r.net).toFixed(2)]));
 }
 
 async function recostedAt(db: Knex, txnId: string): Promise<Date | null> {
@@ -126,6 +135,28 @@ describe('recost (real Postgres, as the runtime role)', function () {
     });
   });
 
+  describe('the customer fee per source', () => {
+    it('charges each sell the fee of its own source, unless the trade states brokerage_bps', async () => {
+      const c = await newCustomer();
+      const feeSchedule = new FeeSchedule(new Decimal(22), { usbroker: new Decimal(30), manual: new Decimal(10) });
+      const sale = { customer_id: c, symbol: 'META', quantity: '1', amount_usd: '1000.00' };
+      const [, fromBroker, byHand, fromFeed, stated] = await post(db, [
+        buy({ customer_id: c, symbol: 'META', quantity: '4', amount_usd: '400.00', txn_date: '2026-01-05', source: 'manual' }),
+        sell({ ...sale, txn_date: '2026-01-06', source: 'usbroker' }),
+        sell({ ...sale, txn_date: '2026-01-07', source: 'manual' }),
+        sell({ ...sale, txn_date: '2026-01-08', source: 'uaefeed' }),
+        sell({ ...sale, txn_date: '2026-01-09', source: 'usbroker', metadata: { brokerage_bps: '5' } }),
+      ]);
+      await recost(db, { ...OPTIONS, policy: { ...OPTIONS.policy, feeSchedule } });
+      const fee = async (id: string) => (await effectiveLines(db, id)).filter((l) => l.startsWith('4010'));
+      // 1000.00 at 30 bps (usbroker's), 10 bps (manual's), 22 bps (the default: uaefeed has none), 5 bps (the trade's own).
+      expect(await fee(fromBroker!)).to.deep.equal(['4010 Cr 3.00 brokerage_fee']);
+      expect(await fee(byHand!)).to.deep.equal(['4010 Cr 1.00 brokerage_fee']);
+      expect(await fee(fromFeed!)).to.deep.equal(['4010 Cr 2.20 brokerage_fee']);
+      expect(await fee(stated!)).to.deep.equal(['4010 Cr 0.50 brokerage_fee']);
+    });
+  });
+
   describe('an oversell', () => {
     it('is flagged in the result and in recost_flags, left pending, and posts nothing for it', async () => {
       const c = await newCustomer();
@@ -202,7 +233,7 @@ describe('recost (real Postgres, as the runtime role)', function () {
   });
 
   describe('superseding', () => {
-    it('after an earlier buy is reversed and the sell re-costed: the old derivation is reversed and version 2 posted', async () => {
+    it('after an earlier buy is reversed (which re-pends it): the sell’s old derivation is reversed and version 2 posted', async () => {
       const c = await newCustomer();
       const [b1, , s] = await post(db, [
         buy({ customer_id: c, symbol: 'IBM', quantity: '10', amount_usd: '1000.00', txn_date: '2026-01-05' }),
@@ -213,7 +244,6 @@ describe('recost (real Postgres, as the runtime role)', function () {
       expect(await effectiveLines(db, s!)).to.include('2100 Dr 1000.00 cost_relief');
 
       await reverseTransaction(db, b1!, { txnId: randomUUID(), txnDate: '2026-01-07', memo: 'entered in error' });
-      await db.raw('UPDATE transactions SET recosted_at = NULL WHERE txn_id = ?', [s!]);
       const result = await recost(db, OPTIONS);
       // The sell's v1 and the reversed buy's derivation are reversed; the sell's v2 is posted.
       expect(result).to.deep.include({ recosted: 1, derivations_posted: 1, superseded: 2, flagged: [] });
@@ -228,6 +258,87 @@ describe('recost (real Postgres, as the runtime role)', function () {
         { source_txn_id: `${s}:1`, reversed: true },
         { source_txn_id: `${s}:2`, reversed: false },
       ]);
+    });
+  });
+
+  describe('reversing a trade', () => {
+    it('re-pends it in the reversal’s own database transaction, once', async () => {
+      const c = await newCustomer();
+      const [b, s] = await post(db, [
+        buy({ customer_id: c, symbol: 'CSCO', quantity: '2', amount_usd: '100.00', txn_date: '2026-01-05' }),
+        sell({ customer_id: c, symbol: 'CSCO', quantity: '1', amount_usd: '60.00', txn_date: '2026-01-06' }),
+      ]);
+      await recost(db, OPTIONS);
+      const first = await reverseTransaction(db, s!, { txnId: randomUUID(), txnDate: '2026-01-07', memo: null });
+      expect(first.created).to.equal(true);
+      expect(await recostedAt(db, s!)).to.equal(null);
+      expect(await recostedAt(db, b!)).to.be.instanceOf(Date);
+      await recost(db, OPTIONS);
+      expect(await recostedAt(db, s!)).to.be.instanceOf(Date);
+      // A repeat answers the first reversal and leaves the trade stamped: nothing to re-cost.
+      const again = await reverseTransaction(db, s!, { txnId: randomUUID(), txnDate: '2026-01-08', memo: null });
+      expect(again).to.deep.include({ created: false });
+      expect(again.transaction.txn_id).to.equal(first.transaction.txn_id);
+      expect(await recostedAt(db, s!)).to.be.instanceOf(Date);
+    });
+
+    it('a reversed first buy: the sell is relieved from the remaining lots, the buy’s derivation reversed, the books those of a customer who never bought it', async () => {
+      const [c, fresh] = [await newCustomer(), await newCustomer()];
+      const pair = { symbol: 'ADBE', quantity: '3' };
+      const [b1, , s] = await post(db, [
+        buy({ ...pair, customer_id: c, amount_usd: '300.00', txn_date: '2026-01-05' }),
+        buy({ ...pair, customer_id: c, amount_usd: '600.00', txn_date: '2026-01-06' }),
+        sell({ ...pair, customer_id: c, quantity: '2', amount_usd: '700.00', txn_date: '2026-01-10' }),
+      ]);
+      await post(db, [
+        buy({ ...pair, customer_id: fresh, amount_usd: '600.00', txn_date: '2026-01-06' }),
+        sell({ ...pair, customer_id: fresh, quantity: '2', amount_usd: '700.00', txn_date: '2026-01-10' }),
+      ]);
+      await recost(db, OPTIONS);
+      // Two of the first lot's three shares: 300.00 × 2/3.
+      expect(await effectiveLines(db, s!)).to.include('2100 Dr 200.00 cost_relief');
+
+      await reverseTransaction(db, b1!, { txnId: randomUUID(), txnDate: '2026-01-11', memo: 'entered in error' });
+      const result = await recost(db, OPTIONS);
+      // The reversed buy's derivation and the sell's version 1 are reversed; the sell's version 2 is posted.
+      expect(result).to.deep.include({ recosted: 1, derivations_posted: 1, superseded: 2, flagged: [] });
+      expect(await recostedAt(db, b1!)).to.be.instanceOf(Date);
+      expect(await effectiveLines(db, b1!)).to.deep.equal([]);
+      // Two of the second lot's three shares: 600.00 × 2/3.
+      expect(await effectiveLines(db, s!)).to.include('2100 Dr 400.00 cost_relief');
+
+      expect((await trialBalance(db)).balanced).to.equal(true);
+      expect(await customerNets(db, c)).to.deep.equal(await customerNets(db, fresh));
+      expect(await recost(db, OPTIONS)).to.deep.equal({ recosted: 0, derivations_posted: 0, superseded: 0, flagged: [], remaining: 0 });
+    });
+  });
+
+  describe('a reversal racing a recost run', () => {
+    it('a pending trade reversed after its pair was read and before its stamp is pending again after the run; the next run derives it reversed', async () => {
+      const c = await newCustomer();
+      const [b1, , s] = await post(db, [
+        buy({ customer_id: c, symbol: 'INTC', quantity: '3', amount_usd: '300.00', txn_date: '2026-01-05' }),
+        buy({ customer_id: c, symbol: 'INTC', quantity: '3', amount_usd: '600.00', txn_date: '2026-01-06' }),
+        sell({ customer_id: c, symbol: 'INTC', quantity: '2', amount_usd: '700.00', txn_date: '2026-01-10' }),
+      ]);
+      const store = recostStore(db);
+      // The reversal commits while the run is between reading the pair and stamping it.
+      const racing = {
+        ...store,
+        stamp: async (ids: string[]) => {
+          if (ids.includes(b1!)) await reverseTransaction(db, b1!, { txnId: randomUUID(), txnDate: '2026-01-11', memo: null });
+          return store.stamp(ids);
+        },
+      };
+      const raced = await recostWith(racing, OPTIONS);
+      expect(raced.remaining).to.equal(1);
+      expect(await recostedAt(db, b1!)).to.equal(null);
+      expect(await effectiveLines(db, s!)).to.include('2100 Dr 200.00 cost_relief');
+
+      const next = await recost(db, OPTIONS);
+      expect(next).to.deep.include({ recosted: 1, remaining: 0 });
+      expect(await effectiveLines(db, b1!)).to.deep.equal([]);
+      expect(await effectiveLines(db, s!)).to.include('2100 Dr 400.00 cost_relief');
     });
   });
 

@@ -77,7 +77,7 @@ export type ImportAnswer =
  * `duplicate` (the same batch again posts nothing new), `skipped` (moved nothing upstream) or
  * `rejected` (posted before with other facts, or refused by the database) with the reason.
  */
-export async function importUaefeedBatch(db: Db, batch: UaefeedImportBatch, settings: JobSettings): Promise<ImportAnswer> {
+export async function importUaefeedBatch(db: Db, batch: UaefeedImportBatch, settings: Pick<JobSettings, 'feeSchedule' | 'aedPerUsd'>): Promise<ImportAnswer> {
   const aedPerUsd = new Decimal(settings.aedPerUsd);
   const records = [
     ...(batch.cash_transfers ?? []).map((t, i) => ({ record: `/cash_transfers/${i}`, customerNumber: t.customerNumber, map: (id: string) => mapCashTransfer(t, id, aedPerUsd), sourceTxnId: t.transferId })),

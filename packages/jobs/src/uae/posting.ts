@@ -1,4 +1,4 @@
-import { Decimal, draftFromEntry, LedgerError, postTransactions, previewTransactions, type Db, type TransactionDraft } from '@ledger/core';
+import { draftFromEntry, LedgerError, postTransactions, previewTransactions, type Db, type TransactionDraft } from '@ledger/core';
 import { v7 as uuidv7 } from 'uuid';
 import type { JobSettings } from '../catalog.js';
 import type { UaefeedMapping } from './mapping.js';
@@ -25,8 +25,8 @@ const dateOf = (m: UaefeedMapping) => (m.outcome === 'entry' ? m.entry.txn_date 
  * of day: the sort is stable (the feed's own order within a day) and the ids are UUIDv7, which
  * sort in the order they are made, so a day's buy stays before the sell of the same shares.
  */
-export function draftMappings(mappings: readonly UaefeedMapping[], settings: JobSettings): Drafted {
-  const policy = { customerFeeBps: new Decimal(settings.customerFeeBps) };
+export function draftMappings(mappings: readonly UaefeedMapping[], settings: Pick<JobSettings, 'feeSchedule'>): Drafted {
+  const policy = { feeSchedule: settings.feeSchedule };
   const drafted: Drafted = { drafts: [], unposted: [] };
   for (const mapping of [...mappings].sort((a, b) => dateOf(a).localeCompare(dateOf(b)))) {
     if (mapping.outcome !== 'entry') {

@@ -1,6 +1,6 @@
 import { Decimal, recost as recostBook, type RecostResult } from '@ledger/core';
 import { z } from 'zod';
-import { defineJob } from '../catalog.js';
+import { defineJob, recostPolicyOf } from '../catalog.js';
 import { customerSelection, isoDate, linkedCustomers, notConfigured, type CustomerFailure, idOfLinked } from './customers.js';
 import { forEachCustomer } from '../per-customer.js';
 import { mapCashTransfer, mapOrder } from './mapping.js';
@@ -89,7 +89,7 @@ export const syncUaefeedJob = defineJob<SyncUaefeedInput, SyncUaefeedResult>('sy
     let recost: SyncUaefeedResult['recost'] = null;
     if (!dryRun && (input.recost ?? true) && postedCount > 0) {
       const done = await recostBook(db, {
-        policy: { customerFeeBps: new Decimal(settings.customerFeeBps), brokerCostBps: new Decimal(settings.brokerCostBps) },
+        policy: recostPolicyOf(settings),
         limit: null,
       });
       recost = { recosted: done.recosted, derivations_posted: done.derivations_posted, superseded: done.superseded, remaining: done.remaining, flagged: done.flagged.length };

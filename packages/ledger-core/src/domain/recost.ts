@@ -1,9 +1,11 @@
 import { ACCOUNT } from './accounts.js';
 import { assert } from './errors.js';
+import type { FeeSchedule } from './fees.js';
 import { FifoLots, type LotRelief } from './lots.js';
 import { Decimal, roundToCents, ZERO } from './money.js';
 import { isBalanced, linesFromLegs } from './posting-rules/index.js';
 import type { JournalLineDraft, Leg } from './posting-rules/types.js';
+import type { Source } from './sources.js';
 import { draftReversal, type TransactionDraft } from './transaction.js';
 
 /** What recost derives from, per trade (a `buy_security` or `sell_security`), as stored. */
@@ -12,6 +14,8 @@ export interface TradeFacts {
   txnType: 'buy_security' | 'sell_security';
   customerId: string;
   symbol: string;
+  /** Where the trade came from: its customer fee is the schedule's for this source. */
+  source: Source;
   txnDate: string;
   /** Null when the trade was posted without one: it cannot be costed (flagged). */
   quantity: Decimal | null;
@@ -25,10 +29,10 @@ export interface TradeFacts {
   brokerFeeUsd: Decimal | null;
 }
 
-/** The fee schedule recost applies, in basis points of notional. */
+/** The fees recost applies, in basis points of notional. */
 export interface RecostPolicy {
-  /** The customer's fee on a sell (a buy's was posted at ingest). */
-  customerFeeBps: Decimal;
+  /** The customer's fee on a sell, by the trade's source (a buy's was posted at ingest). */
+  feeSchedule: FeeSchedule;
   /** The broker's cost when no itemised fee is recorded. */
   brokerCostBps: Decimal;
 }
@@ -52,7 +56,7 @@ function brokerCostLeg(trade: TradeFacts, policy: RecostPolicy): Leg {
  * them (txn_date, then `metadata.executed_at` where a sync stated it, posted_at, txn_id). Pure and deterministic: the same history gives the same
  * derivations, which is what makes a re-cost give the books a first recost gives.
  *  - a buy: the broker's cost Dr 5010 / Cr 2340 (its customer fee was posted at ingest);
- *  - a sell: the customer's fee Dr 2010 / Cr 4010, the broker's cost Dr 5010 / Cr 2340, and the
+ *  - a sell: the customer's fee Dr 2010 / Cr 4010 (its `brokerage_bps`, else its source's in the schedule), the broker's cost Dr 5010 / Cr 2340, and the
  *    cost relief Dr 2100 / Cr 1200 at the FIFO lots' cost;
  *  - a reversed trade: nothing (no lot, no derivation);
  *  - a sell of more than the lots hold, or a trade without a quantity: flagged, never a zero or
@@ -84,7 +88,7 @@ export function derivePair(trades: TradeFacts[], policy: RecostPolicy): TradeDer
       {
         debit: ACCOUNT.customerWalletUsd,
         credit: ACCOUNT.brokerageRevenue,
-        amount: bpsOf(trade.amountUsd, trade.brokerageBps ?? policy.customerFeeBps),
+        amount: bpsOf(trade.amountUsd, trade.brokerageBps ?? policy.feeSchedule.customerFeeBps(trade.source)),
         postingKind: 'brokerage_fee',
       },
       brokerCostLeg(trade, policy),

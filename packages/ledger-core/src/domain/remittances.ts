@@ -1,5 +1,6 @@
 import { assert } from './errors.js';
-import { Decimal, formatDecimal, roundToCents } from './money.js';
+import { FeeSchedule } from './fees.js';
+import { Decimal, formatDecimal, roundToCents, ZERO } from './money.js';
 import { draftFromEntry, type TransactionDraft } from './transaction.js';
 
 /**
@@ -59,7 +60,8 @@ export function fxSpreadUsd(orderUsd: Decimal, fxSpreadBps: Decimal): Decimal {
   return roundToCents(orderUsd.times(fxSpreadBps).dividedBy(10_000));
 }
 
-const NO_FEE = { customerFeeBps: new Decimal(0) };
+/** An FX spread is no trade: no customer fee applies. */
+const NO_FEE = { feeSchedule: new FeeSchedule(ZERO) };
 
 /** `fx_spread` of a paid order (Dr 1300 / Cr 4030), dated the remittance's date. */
 export function draftFxSpread(

@@ -8,4 +8,5 @@ export type Source = (typeof SOURCES)[number];
 /** The ledger's own sources: never entered by an operator or an upstream. */
 export const LEDGER_OWN_SOURCES = ['ledger', 'recost'] as const satisfies readonly Source[];
 /** Sources an operator may name on manual entry (the ledger's own entries are not entered). */
-export const ENTERABLE_SOURCES = SOURCES.filter((s): s is Exclude<Source, (typeof LEDGER_OWN_SOURCES)[number]> => !(LEDGER_OWN_SOURCES as readonly string[]).includes(s));
+export type EnterableSource = Exclude<Source, (typeof LEDGER_OWN_SOURCES)[number]>;
+export const ENTERABLE_SOURCES = SOURCES.filter((s): s is EnterableSource => !(LEDGER_OWN_SOURCES as readonly string[]).includes(s));

@@ -12,13 +12,14 @@ import {
   type JournalLineDraft,
   type TxnType,
 } from './posting-rules/index.js';
-import type { Source } from './sources.js';
+import type { FeeSchedule } from './fees.js';
+import type { EnterableSource, Source } from './sources.js';
 
 /** A manual entry as it arrives on the wire (already schema-checked: strings, enums). */
 export interface EntryRequest {
   txn_type: EnterableTxnType;
   customer_id?: string | null;
-  source: Exclude<Source, 'ledger' | 'recost'>;
+  source: EnterableSource;
   source_txn_id?: string;
   txn_date: string;
   amount_usd: string;
@@ -58,8 +59,8 @@ export interface TransactionDraft {
 }
 
 export interface PostingPolicy {
-  /** The customer's fee on a trade whose source does not state it, in basis points. */
-  customerFeeBps: Decimal;
+  /** The customer's fee, per source, on a trade that does not state it. */
+  feeSchedule: FeeSchedule;
 }
 
 /** A refusal of one field of an entry: `path` is a JSON pointer into the entry. */
@@ -150,7 +151,7 @@ export function draftFromEntry(entry: EntryRequest, txnId: string, policy: Posti
     amountUsd,
     currency: originalCurrency ?? 'USD',
     feeUsd,
-    customerFeeBps: policy.customerFeeBps,
+    customerFeeBps: policy.feeSchedule.customerFeeBps(entry.source),
     lines: operatorLines,
   });
   if (!isBalanced(lines)) {
@@ -206,6 +207,15 @@ function canonicalFields(fields: object): Record<string, unknown> {
       .filter(([, value]) => value !== undefined && value !== null)
       .map(([key, value]) => [key, DECIMAL_FIELDS.has(key) ? new Decimal(value as string).toString() : value]),
   );
+}
+
+/**
+ * Whether reversing a transaction of this type re-pends it for recost: a trade's lot and
+ * derivation stand until recost sees it reversed (ADR 0009), so its reversal nulls its
+ * `recosted_at`, and the next recost re-derives its customer and symbol.
+ */
+export function reversalRependsRecost(txnType: TxnType): boolean {
+  return txnType in POSTING_RULES && POSTING_RULES[txnType as EnterableTxnType].pendingRecost;
 }
 
 /** What reversing needs of the original transaction. */

@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { CUSTOMER_FEE_BPS_DEFAULT, FeeSchedule } from '../domain/fees.js';
+import { Decimal, DECIMAL_PATTERN_SOURCE } from '../domain/money.js';
+import { ENTERABLE_SOURCES, type EnterableSource } from '../domain/sources.js';
 
 export const BOOKS = ['ENTITY_UAE', 'ENTITY_IND_IFSC'] as const;
 export type Book = (typeof BOOKS)[number];
@@ -56,6 +59,44 @@ export const redisConfigSchema = z.object({
 /** The queue settings of a parsed config, as the apps name them. */
 export function queueConfigOf(parsed: z.infer<typeof redisConfigSchema>): { redisUrl: string; queuePrefix: string } {
   return { redisUrl: parsed.REDIS_URL, queuePrefix: parsed.QUEUE_PREFIX };
+}
+
+/** A setting in basis points of notional: a decimal string, no sign. */
+export const bpsSetting = (example: string) => z.string().regex(new RegExp(DECIMAL_PATTERN_SOURCE), `must be a decimal string of basis points like "${example}"`);
+
+type FeeSourceVariable = `CUSTOMER_FEE_BPS_${Uppercase<EnterableSource>}`;
+const FEE_SOURCE_PREFIX = 'CUSTOMER_FEE_BPS_';
+const feeSourceVariable = (source: EnterableSource) => `${FEE_SOURCE_PREFIX}${source.toUpperCase()}` as FeeSourceVariable;
+
+/**
+ * The customer's fee schedule (contract: Recost, "default 22 bps of notional, per source"):
+ * `CUSTOMER_FEE_BPS`, the default, and `CUSTOMER_FEE_BPS_<SOURCE>` for a source of its own
+ * (SOURCE one of ENTERABLE_SOURCES, upper case). The api and the worker read it alike.
+ */
+export const feeScheduleConfigSchema = z.object({
+  CUSTOMER_FEE_BPS: bpsSetting('22').default(CUSTOMER_FEE_BPS_DEFAULT.toFixed()),
+  ...(Object.fromEntries(ENTERABLE_SOURCES.map((source) => [feeSourceVariable(source), bpsSetting('22').optional()])) as Record<
+    FeeSourceVariable,
+    z.ZodOptional<ReturnType<typeof bpsSetting>>
+  >),
+});
+
+/**
+ * The fee schedule of a parsed config. `env` is the environment it was parsed from: a
+ * `CUSTOMER_FEE_BPS_<SOURCE>` naming no source (a typo) is refused, not silently left at the default.
+ */
+export function feeScheduleOf(parsed: z.infer<typeof feeScheduleConfigSchema>, env: NodeJS.ProcessEnv): FeeSchedule {
+  const known = new Set<string>(ENTERABLE_SOURCES.map(feeSourceVariable));
+  const unknown = Object.keys(env).filter((name) => name.startsWith(FEE_SOURCE_PREFIX) && !known.has(name));
+  if (unknown.length > 0) {
+    throw new ConfigError(`configuration error: ${unknown.map((name) => `${name} names no source (one of ${[...known].join(', ')})`).join('; ')}`);
+  }
+  const bySource: Partial<Record<EnterableSource, Decimal>> = {};
+  for (const source of ENTERABLE_SOURCES) {
+    const bps = parsed[feeSourceVariable(source)];
+    if (bps !== undefined) bySource[source] = new Decimal(bps);
+  }
+  return new FeeSchedule(new Decimal(parsed.CUSTOMER_FEE_BPS), bySource);
 }
 
 export class ConfigError extends Error {

@@ -9,7 +9,7 @@ export function ledgerStore(db: Knex): LedgerStore {
     insertAndReturn: (drafts) => insertAndReturn(db, drafts),
     insertAndReturnRolledBack: (drafts) => insertAndReturnRolledBack(db, drafts),
     insert: (drafts) => insertOrRefuse(db, drafts),
-    insertReversal: (draft) => insertReversal(db, draft),
+    insertReversal: (draft, options) => insertReversal(db, draft, options),
     findBySourceKeys: (keys) => findBySourceKeys(db, keys),
     findTransaction: (txnId) => getTransaction(db, { txnId }),
     findReversalOf: (txnId) => getTransaction(db, { reversesTxnId: txnId }),

@@ -99,9 +99,17 @@ export async function insertOrRefuse(db: Knex, batch: TransactionDraft[]): Promi
 }
 
 /** Inserts a reversal; false when its original already has one (LedgerStore.insertReversal). */
-export async function insertReversal(db: Knex, draft: TransactionDraft): Promise<boolean> {
+export async function insertReversal(db: Knex, draft: TransactionDraft, { rependRecost }: { rependRecost: boolean }): Promise<boolean> {
+  const original = draft.reversesTxnId;
+  assert(original !== null, `transaction ${draft.txnId} reverses nothing`);
   try {
-    return (await insertRows(db, [draft])).has(draft.txnId);
+    return await db.transaction(async (trx) => {
+      const inserted = (await insertRows(trx, [draft])).has(draft.txnId);
+      // With the reversal, never after it: a reversed trade left stamped keeps its lot until someone
+      // notices. Even when already null: the row lock waits for a recost stamp in flight, then undoes it.
+      if (inserted && rependRecost) await trx.raw('UPDATE transactions SET recosted_at = NULL WHERE txn_id = ?', [original]);
+      return inserted;
+    });
   } catch (error) {
     // A concurrent reversal of the same original got in first: the partial unique index on
     // reverses_txn_id, which ON CONFLICT (source, source_txn_id) does not arbitrate, decided it.

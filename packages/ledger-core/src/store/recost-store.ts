@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { Decimal } from '../domain/money.js';
+import type { Source } from '../domain/sources.js';
 import * as bulk from '../use-cases/post-in-bulk.js';
 import type { HistoryTrade, PairsHistory, PendingTransaction, RecostStore, TradeDerivations, TradePair } from '../use-cases/recost.js';
 import { ledgerStore } from './ledger-store.js';
@@ -29,7 +30,7 @@ const inPairs = (alias: string) => `(${alias}.customer_id, ${alias}.symbol) IN (
 const EXECUTED_AT = `CASE WHEN t.metadata->>'executed_at' ~ '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$' THEN t.metadata->>'executed_at' END`;
 
 const TRADES_SQL = `
-  SELECT t.txn_id, t.txn_type, t.customer_id, t.symbol, t.txn_date::text AS txn_date, t.quantity, t.amount_usd,
+  SELECT t.txn_id, t.txn_type, t.customer_id, t.symbol, t.source, t.txn_date::text AS txn_date, t.quantity, t.amount_usd,
          t.metadata->>'brokerage_bps' AS brokerage_bps, f.amount_usd AS broker_fee_usd,
          t.recosted_at IS NULL AS pending, r.txn_id IS NOT NULL AS reversed
     FROM transactions t
@@ -54,6 +55,7 @@ interface TradeRow {
   txn_type: 'buy_security' | 'sell_security';
   customer_id: string;
   symbol: string;
+  source: Source;
   txn_date: string;
   quantity: string | null;
   amount_usd: string;
@@ -83,6 +85,7 @@ const tradeOf = (r: TradeRow): HistoryTrade => ({
   txnType: r.txn_type,
   customerId: r.customer_id,
   symbol: r.symbol,
+  source: r.source,
   txnDate: r.txn_date,
   quantity: r.quantity === null ? null : new Decimal(r.quantity),
   amountUsd: new Decimal(r.amount_usd),
@@ -161,6 +164,17 @@ export function recostStore(db: Knex): RecostStore {
       };
       await Promise.all([stamper(), stamper()]);
       return stamped;
+    },
+    rependReversed: async (txnIds) => {
+      if (txnIds.length === 0) return 0;
+      // Driven by the one-reversal-per-original index: almost every id finds no reversal, and no row is written.
+      const result = await db.raw<{ rowCount: number }>(
+        `UPDATE transactions t SET recosted_at = NULL
+           FROM transactions r
+          WHERE r.reverses_txn_id = ANY(?::uuid[]) AND t.txn_id = r.reverses_txn_id AND t.recosted_at IS NOT NULL`,
+        [txnIds],
+      );
+      return result.rowCount;
     },
     flag: async (flags, cleared) => {
       if (flags.length > 0) {

@@ -35,9 +35,10 @@ export interface LedgerStore {
   insert(drafts: TransactionDraft[]): Promise<Set<string>>;
   /**
    * Inserts a reversal; false when its original already has one (a concurrent reversal got in
-   * first: its key, or the one-reversal-per-original rule, is taken).
+   * first: its key, or the one-reversal-per-original rule, is taken). With `rependRecost`, the
+   * same database transaction nulls the original's `recosted_at` when the reversal is inserted.
    */
-  insertReversal(draft: TransactionDraft): Promise<boolean>;
+  insertReversal(draft: TransactionDraft, options: { rependRecost: boolean }): Promise<boolean>;
   /**
    * The transactions holding these keys, read in a new statement, so that it sees keys
    * committed while an earlier statement ran. Keys nobody holds are left out.

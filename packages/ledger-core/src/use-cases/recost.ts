@@ -71,6 +71,12 @@ export interface RecostStore {
   post(drafts: TransactionDraft[]): Promise<BulkResult>;
   /** Stamps recosted_at on those still pending; answers how many it stamped. */
   stamp(txnIds: string[]): Promise<number>;
+  /**
+   * Nulls recosted_at again on those of these trades that have a reversal by now; answers how
+   * many. Read unreversed and stamped, a trade reversed in between would keep a derivation that
+   * no longer holds (its reversal found it still pending: nothing to null).
+   */
+  rependReversed(txnIds: string[]): Promise<number>;
   /** Records why trades were left pending, and clears the flags of trades now derived. */
   flag(flags: RecostFlag[], cleared: string[]): Promise<void>;
   countPending(): Promise<number>;
@@ -128,6 +134,8 @@ interface BatchOutcome {
   superseded: number;
   derivations: number;
   stamp: string[];
+  /** The pending trades stamped on a derivation made while they had no reversal. */
+  stampedUnreversed: string[];
   flags: RecostFlag[];
 }
 
@@ -137,7 +145,7 @@ interface BatchOutcome {
  * supersedes only what changed. The pairs' pending trades are stamped unless flagged.
  */
 function planPairs(history: PairsHistory, options: RecostOptions, newId: () => string): BatchOutcome {
-  const outcome: BatchOutcome = { drafts: [], superseded: 0, derivations: 0, stamp: [], flags: [] };
+  const outcome: BatchOutcome = { drafts: [], superseded: 0, derivations: 0, stamp: [], stampedUnreversed: [], flags: [] };
   for (const trades of byPair(history.trades)) {
     const derived = derivePair(trades, options.policy);
     derived.forEach((derivation, i) => {
@@ -158,18 +166,23 @@ function planPairs(history: PairsHistory, options: RecostOptions, newId: () => s
         else outcome.derivations += 1;
       }
       outcome.drafts.push(...drafts);
-      if (trade.pending) outcome.stamp.push(trade.txnId);
+      if (!trade.pending) return;
+      outcome.stamp.push(trade.txnId);
+      if (!trade.reversed) outcome.stampedUnreversed.push(trade.txnId);
     });
   }
   return outcome;
 }
 
-/** Posts a group's entries, then stamps its trades and records its flags; answers how many it stamped. */
+/** Posts a group's entries, then stamps its trades and records its flags; answers how many stay stamped. */
 async function writeGroup(store: RecostStore, batch: BatchOutcome): Promise<number> {
   await postAll(store, batch.drafts);
   const stamped = await store.stamp(batch.stamp);
+  // After the stamp, not before: a reversal committed since the pairs were read is seen here,
+  // or its own re-pend (which waits for the stamp's row lock) comes after the stamp.
+  const repended = await store.rependReversed(batch.stampedUnreversed);
   await store.flag(batch.flags, batch.stamp);
-  return stamped;
+  return stamped - repended;
 }
 
 /** Consecutive slices of at most `size`. */

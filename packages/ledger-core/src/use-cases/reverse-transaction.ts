@@ -1,6 +1,6 @@
 import { assert, LedgerError } from '../domain/errors.js';
 import { Decimal } from '../domain/money.js';
-import { draftReversal, type ReversibleTransaction } from '../domain/transaction.js';
+import { draftReversal, reversalRependsRecost, type ReversibleTransaction } from '../domain/transaction.js';
 import type { PostOutcome } from './entry-answers.js';
 import type { LedgerStore, StoredTransaction } from './ports.js';
 
@@ -26,7 +26,8 @@ function reversibleOf(t: StoredTransaction): ReversibleTransaction {
 /**
  * Reverses a transaction: posts the mirror entry once. Concurrent and repeated calls all get
  * the one reversal: it is keyed by its original (source `ledger`, `reversal:<txn_id>`), and the
- * database's unique keys decide the race.
+ * database's unique keys decide the race. A reversed trade is pending recost again, in the
+ * reversal's own database transaction: the next recost drops its lot and derivation.
  */
 export async function reverseTransaction(
   store: LedgerStore,
@@ -38,7 +39,7 @@ export async function reverseTransaction(
   const original = await store.findTransaction(txnId);
   if (!original) throw new LedgerError('not_found', `transaction ${txnId} does not exist`);
   const draft = draftReversal(reversibleOf(original.transaction), reversal.txnId, reversal.txnDate, reversal.memo);
-  const created = await store.insertReversal(draft);
+  const created = await store.insertReversal(draft, { rependRecost: reversalRependsRecost(original.transaction.txn_type) });
   const stored = await store.findReversalOf(txnId);
   assert(stored, `reversal of ${txnId} neither inserted nor found`);
   return { created, transaction: stored.transaction };

@@ -33,7 +33,7 @@ function inBody(error: unknown): never {
 }
 
 export function handlers({ config, db }: FeatureContext): Record<string, Handler> {
-  const policy: CashPolicy = { customerFeeBps: config.customerFeeBps, aedPerUsd: config.aedPerUsd };
+  const policy: CashPolicy = { feeSchedule: config.feeSchedule, aedPerUsd: config.aedPerUsd };
 
   const transition = (action: CashRequestAction) => async (req: Request, res: Response) => {
     const body = (req.body ?? {}) as { reason?: string | null };

@@ -5,7 +5,7 @@ import type { FeatureContext, Handler } from '../feature.js';
 const IMPORT_BOOK = 'ENTITY_UAE';
 
 export function handlers({ config, db }: FeatureContext): Record<string, Handler> {
-  const settings = { customerFeeBps: config.customerFeeBps.toString(), brokerCostBps: '0', aedPerUsd: config.aedPerUsd.toString() };
+  const settings = { feeSchedule: config.feeSchedule, aedPerUsd: config.aedPerUsd.toString() };
   return {
     importUaefeed: async (req, res) => {
       if (config.book !== IMPORT_BOOK) throw new ApiError('wrong_book', `the uaefeed import runs on ${IMPORT_BOOK}; this is ${config.book}`, [{ book: config.book, books: [IMPORT_BOOK] }]);

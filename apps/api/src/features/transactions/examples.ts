@@ -65,8 +65,8 @@ export const ENTRY_EXAMPLES = {
   buy_security: {
     summary: 'buy_security: the cost of the shares, fee from the schedule',
     description:
-      '`amount_usd` is the cost of the shares; without `fee_usd` the customer’s fee is `CUSTOMER_FEE_BPS` (22 bps by ' +
-      'default) of it, rounded to cents: 0.22. Pending recost. Fractional quantities take up to 8 decimal places.',
+      '`amount_usd` is the cost of the shares; without `fee_usd` the customer’s fee is the fee schedule’s for its source (`CUSTOMER_FEE_BPS_MANUAL`, else ' +
+      '`CUSTOMER_FEE_BPS`, 22 bps by default) of it, rounded to cents: 0.22. Pending recost. Fractional quantities take up to 8 decimal places.',
     value: {
       txn_type: 'buy_security',
       ...CUSTOMER,

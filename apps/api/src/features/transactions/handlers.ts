@@ -77,7 +77,7 @@ function sendOutcome(res: Response, outcome: PostOutcome): void {
 }
 
 export function handlers({ config, db }: FeatureContext): Record<string, Handler> {
-  const policy = { customerFeeBps: config.customerFeeBps };
+  const policy = { feeSchedule: config.feeSchedule };
   // Concurrent entries share a statement and a commit; each caller is still answered alone.
   const entries = createEntryBatcher(db);
 

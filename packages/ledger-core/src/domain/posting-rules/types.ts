@@ -26,7 +26,7 @@ export interface PostingInput {
   amountUsd: Decimal;
   /** Currency the money moved in; AED lands in the AED accounts at its USD equivalent. */
   currency: Currency;
-  /** The customer's fee when the source states it; otherwise `customerFeeBps` of the amount. */
+  /** The customer's fee when the source states it; otherwise `customerFeeBps` of the amount (the fee schedule's for the entry's source). */
   feeUsd: Decimal | null;
   customerFeeBps: Decimal;
   /** Operator-given lines, for `adjustment` only. */
