@@ -8,7 +8,7 @@ import { ledgerStore } from './ledger-store.js';
 /** Session advisory lock key of recost, one per book's database: 'ledger-recost'. */
 const RECOST_LOCK_KEY = 7_166_820_412;
 /** Transactions stamped per UPDATE. */
-const STAMP_CHUNK = 10_000;
+const STAMP_CHUNK = 5_000;
 
 const PENDING_SQL = `
   SELECT txn_id, txn_type, customer_id, symbol, txn_date::text AS txn_date, posted_at::text AS posted_at
