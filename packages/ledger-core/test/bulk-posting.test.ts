@@ -105,6 +105,25 @@ describe('bulk posting answers each record: inserted, duplicate, conflict or rej
     expect(kinds(result)).to.deep.equal(['duplicate', 'duplicate']);
   });
 
+  it('compares lines as the database spells them, whatever their posting kinds hold (separators, accents, emoji): same lines duplicate, one kind changed conflict', async () => {
+    const adjustment = (kinds: [string, string]) =>
+      draft({
+        txn_type: 'adjustment',
+        customer_id: null,
+        source: 'usbroker',
+        source_txn_id: 'odd-kinds',
+        lines: [
+          { account_code: '1010', debit: '1.10', credit: '0', posting_kind: kinds[0] },
+          { account_code: '3000', debit: '0', credit: '1.1', posting_kind: kinds[1] },
+        ],
+      });
+    await postTransactions(db, [adjustment(['a|b;c:1', 'écart 😀'])]);
+    const again = await postTransactions(db, [adjustment(['a|b;c:1', 'écart 😀'])]);
+    expect(kinds(again)).to.deep.equal(['duplicate']);
+    const changed = await postTransactions(db, [adjustment(['a|b;c:1', 'écart 😁'])]);
+    expect(changed.outcomes[0]).to.deep.include({ outcome: 'conflict', fields: ['journal_lines'] });
+  });
+
   it('compares decimals by value: a stored 100.000 is the amount of a re-sent 100.00', async () => {
     const resent = draft({ source: 'usbroker', source_txn_id: 'stored-with-three-places', amount_usd: '100.00' });
     // Stored by another writer, spelling the same amounts with three places (the schema allows it: whole cents).
@@ -174,6 +193,7 @@ describe('bulk posting answers each record: inserted, duplicate, conflict or rej
       insertAndReturnRolledBack: () => Promise.reject(lost),
       insertReversal: () => Promise.reject(lost),
       findBySourceKeys: () => Promise.reject(lost),
+      findFactsBySourceKeys: () => Promise.reject(lost),
       findTransaction: () => Promise.reject(lost),
       findReversalOf: () => Promise.reject(lost),
     };

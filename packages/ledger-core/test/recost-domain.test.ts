@@ -1,6 +1,5 @@
 import { expect } from 'chai';
 import { Decimal, derivePair, FeeSchedule, FifoLots, type RecostPolicy, type TradeFacts } from '../src/index.js';
-import { linesKey, linesOfKey } from '../src/domain/recost.js';
 
 const d = (value: string) => new Decimal(value);
 const POLICY: RecostPolicy = { feeSchedule: new FeeSchedule(d('22')), brokerCostBps: d('4') };
@@ -92,27 +91,5 @@ describe('recost derivations of a pair (pure)', () => {
     );
     expect(derived.map((x) => (x.kind === 'flagged' ? x.reason : 'derived'))).to.deep.equal(['derived', 'insufficient_lots', 'derived', 'earlier_sell_flagged']);
     expect(derived[1]).to.deep.include({ detail: { quantity: '2', held: '1' } });
-  });
-});
-
-describe('the key a derivation’s lines are compared by (pure)', () => {
-  const line = (accountCode: string, debit: string, credit: string, postingKind: string | null) => ({ accountCode, debit: new Decimal(debit), credit: new Decimal(credit), postingKind });
-
-  it('spells amounts without trailing zeros and sorts the lines, so equal lines give one key whatever their order or scale', () => {
-    const a = [line('5010', '1.50', '0', 'broker_cost'), line('2340', '0.00', '1.5', 'broker_cost')];
-    const b = [line('2340', '0', '1.500', 'broker_cost'), line('5010', '1.5', '0.0', 'broker_cost')];
-    expect(linesKey(a)).to.equal('2340|0|1.5|broker_cost;5010|1.5|0|broker_cost');
-    expect(linesKey(b)).to.equal(linesKey(a));
-    expect(linesKey([line('5010', '1.51', '0', 'broker_cost'), line('2340', '0', '1.51', 'broker_cost')])).to.not.equal(linesKey(a));
-  });
-
-  it('gives back the lines it was made of (a missing kind included), which a superseding reversal posts', () => {
-    const lines = [line('2100', '10', '0', 'cost_relief'), line('1200', '0', '10', null)];
-    const back = linesOfKey(linesKey(lines));
-    expect(back.map((l) => [l.accountCode, l.debit.toFixed(2), l.credit.toFixed(2), l.postingKind])).to.deep.equal([
-      ['1200', '0.00', '10.00', null],
-      ['2100', '10.00', '0.00', 'cost_relief'],
-    ]);
-    expect(linesOfKey('')).to.deep.equal([]);
   });
 });

@@ -1,4 +1,5 @@
 import { ACCOUNT } from './accounts.js';
+import { linesKey, linesOfKey } from './lines-key.js';
 import { assert } from './errors.js';
 import type { FeeSchedule } from './fees.js';
 import { FifoLots, type LotRelief } from './lots.js';
@@ -100,34 +101,12 @@ export function derivePair(trades: TradeFacts[], policy: RecostPolicy): TradeDer
 
 /**
  * A posted derivation of a trade that no reversal has cancelled: the one in effect, its lines as
- * linesKey writes them (the store reads them in that form: no line is parsed to compare).
+ * domain/lines-key.ts writes them (the store reads them in that form: no line is parsed to compare).
  */
 export interface EffectiveDerivation {
   txnId: string;
   txnDate: string;
   linesKey: string;
-}
-
-/**
- * Lines as one comparable key: each line `account|debit|credit|kind`, amounts in plain notation
- * without trailing zeros ("12.5", "0"), no kind as "", the lines sorted by UTF-16 code unit and
- * joined by ";". store/recost-store.ts reads a stored derivation's lines in exactly this form.
- */
-export function linesKey(lines: JournalLineDraft[]): string {
-  return lines
-    .map((l) => `${l.accountCode}|${l.debit.toFixed()}|${l.credit.toFixed()}|${l.postingKind ?? ''}`)
-    .sort()
-    .join(';');
-}
-
-/** The lines a key names (linesKey's inverse, in the key's order). */
-export function linesOfKey(key: string): JournalLineDraft[] {
-  if (key === '') return [];
-  return key.split(';').map((line) => {
-    const [accountCode, debit, credit, kind] = line.split('|');
-    assert(accountCode !== undefined && debit !== undefined && credit !== undefined && kind !== undefined, `a derivation line key is malformed: ${line}`);
-    return { accountCode, debit: new Decimal(debit), credit: new Decimal(credit), postingKind: kind === '' ? null : kind };
-  });
 }
 
 /** What superseding asks for: ids for the new entries, and the version the next derivation takes. */

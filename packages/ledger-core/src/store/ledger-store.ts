@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { LedgerStore } from '../use-cases/ports.js';
 import { insertAndReturn, insertAndReturnRolledBack, insertOrRefuse, insertReversal } from './posting.js';
-import { findBySourceKeys, getTransaction } from './transactions.js';
+import { findBySourceKeys, findFactsBySourceKeys, getTransaction } from './transactions.js';
 
 /** The use cases' LedgerStore, in SQL on the book's database. */
 export function ledgerStore(db: Knex): LedgerStore {
@@ -11,6 +11,7 @@ export function ledgerStore(db: Knex): LedgerStore {
     insert: (drafts) => insertOrRefuse(db, drafts),
     insertReversal: (draft, options) => insertReversal(db, draft, options),
     findBySourceKeys: (keys) => findBySourceKeys(db, keys),
+    findFactsBySourceKeys: (keys) => findFactsBySourceKeys(db, keys),
     findTransaction: (txnId) => getTransaction(db, { txnId }),
     findReversalOf: (txnId) => getTransaction(db, { reversesTxnId: txnId }),
   };

@@ -3,6 +3,7 @@ import { Decimal } from '../domain/money.js';
 import type { Source } from '../domain/sources.js';
 import * as bulk from '../use-cases/post-in-bulk.js';
 import type { HistoryTrade, PairsHistory, PendingTransaction, RecostStore, TradeDerivations, TradePair } from '../use-cases/recost.js';
+import { linesKeySql } from './columns/journal-lines.js';
 import { ledgerStore } from './ledger-store.js';
 
 /** Session advisory lock key of recost, one per book's database: 'ledger-recost'. */
@@ -41,11 +42,7 @@ const TRADES_SQL = `
 
 const DERIVATIONS_SQL = `
   SELECT d.metadata->>'recost_of' AS recost_of, d.txn_id, d.txn_date::text AS txn_date, r.txn_id IS NOT NULL AS reversed,
-         CASE WHEN r.txn_id IS NULL THEN
-           (SELECT string_agg(line, ';' ORDER BY line COLLATE "C")
-              FROM (SELECT l.account_code || '|' || trim_scale(l.debit)::text || '|' || trim_scale(l.credit)::text || '|' || coalesce(l.posting_kind, '') AS line
-                      FROM journal_lines l WHERE l.txn_id = d.txn_id) keyed)
-         END AS lines_key
+         CASE WHEN r.txn_id IS NULL THEN ${linesKeySql('d.txn_id')} END AS lines_key
     FROM transactions d
     LEFT JOIN transactions r ON r.reverses_txn_id = d.txn_id
    WHERE d.txn_type = 'recost' AND ${inPairs('d')}`;
@@ -70,7 +67,7 @@ interface DerivationRow {
   txn_id: string;
   txn_date: string;
   reversed: boolean;
-  /** The derivation's lines as domain/recost.ts's linesKey writes them (amounts without trailing zeros, sorted bytewise). */
+  /** The derivation's lines as domain/lines-key.ts spells them. */
   lines_key: string | null;
 }
 

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import { JOURNAL_LINES } from './columns/journal-lines.js';
-import { TRANSACTIONS, type StoredTransaction, type TransactionRecord, type TransactionRow } from './columns/transactions.js';
+import { JOURNAL_LINES, linesKeySql } from './columns/journal-lines.js';
+import { FACT_COLUMNS, TRANSACTIONS, type StoredFacts, type StoredTransaction, type TransactionRecord, type TransactionRow } from './columns/transactions.js';
 import { jsonObject, selectList } from './columns/table.js';
 
 /** A journal line (alias `l`, its account `a`) as the JSON object StoredJournalLine is read from. */
@@ -52,5 +52,27 @@ export async function findBySourceKeys(db: Knex, keys: Array<{ source: string; s
       keys.map((k) => k.source),
       keys.map((k) => k.sourceTxnId),
     ]);
+  });
+}
+
+/** What a re-sent record is compared on (StoredFacts), by a condition on `t`. */
+const SELECT_FACTS = `SELECT t.txn_id, t.source, t.source_txn_id, ${FACT_COLUMNS.map((name) => `t.${name}`).join(', ')},
+       ${linesKeySql('t.txn_id')} AS lines_key
+     FROM transactions t`;
+
+/**
+ * The facts of the transactions holding these keys (bulk posting's duplicate-or-conflict
+ * question), in one statement: no line, account name or timestamp is read into the process.
+ * Without JIT, as findBySourceKeys.
+ */
+export async function findFactsBySourceKeys(db: Knex, keys: Array<{ source: string; sourceTxnId: string }>): Promise<StoredFacts[]> {
+  if (keys.length === 0) return [];
+  return db.transaction(async (trx) => {
+    await trx.raw('SET LOCAL jit = off');
+    const { rows } = await trx.raw<{ rows: StoredFacts[] }>(`${SELECT_FACTS} WHERE (t.source, t.source_txn_id) IN (SELECT * FROM unnest(?::text[], ?::text[]))`, [
+      keys.map((k) => k.source),
+      keys.map((k) => k.sourceTxnId),
+    ]);
+    return rows;
   });
 }

@@ -2,9 +2,9 @@ import type { CashRequestDirection, CashRequestStatus, WalletFunds } from '../do
 import type { Page } from '../domain/limits.js';
 import type { TransactionDraft } from '../domain/transaction.js';
 import type { CashRequestRow, NewCashRequest } from '../store/columns/cash-requests.js';
-import type { TransactionRecord } from '../store/columns/transactions.js';
+import type { StoredFacts, TransactionRecord } from '../store/columns/transactions.js';
 
-export type { StoredTransaction, TransactionRecord } from '../store/columns/transactions.js';
+export type { StoredFacts, StoredTransaction, TransactionRecord } from '../store/columns/transactions.js';
 
 /** A business key: the source and its id of the record. */
 export interface SourceKey {
@@ -44,6 +44,8 @@ export interface LedgerStore {
    * committed while an earlier statement ran. Keys nobody holds are left out.
    */
   findBySourceKeys(keys: SourceKey[]): Promise<TransactionRecord[]>;
+  /** As findBySourceKeys, only what a re-sent record is compared on (bulk posting). */
+  findFactsBySourceKeys(keys: SourceKey[]): Promise<StoredFacts[]>;
   findTransaction(txnId: string): Promise<TransactionRecord | null>;
   findReversalOf(txnId: string): Promise<TransactionRecord | null>;
 }

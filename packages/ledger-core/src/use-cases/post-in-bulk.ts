@@ -84,8 +84,8 @@ async function postChunk(store: LedgerStore, chunk: TransactionDraft[]): Promise
     }
   }
   if (taken.length > 0) {
-    const found = await store.findBySourceKeys(taken.map((i) => chunk[i]!));
-    const byKey = new Map(found.map((s) => [sourceKey(s.transaction.source, s.transaction.source_txn_id), s.transaction]));
+    const found = await store.findFactsBySourceKeys(taken.map((i) => chunk[i]!));
+    const byKey = new Map(found.map((s) => [sourceKey(s.source, s.source_txn_id), s]));
     for (const index of taken) {
       const draft = chunk[index]!;
       const stored = byKey.get(sourceKey(draft.source, draft.sourceTxnId));
@@ -139,8 +139,8 @@ export async function previewTransactions(store: LedgerStore, drafts: Transactio
   const result: BulkResult = { outcomes: [], inserted: 0, duplicate: 0, conflict: 0, rejected: 0 };
   for (let start = 0; start < drafts.length; start += chunkSize) {
     const chunk = drafts.slice(start, start + chunkSize);
-    const found = await store.findBySourceKeys(chunk);
-    const byKey = new Map(found.map((s) => [sourceKey(s.transaction.source, s.transaction.source_txn_id), s.transaction]));
+    const found = await store.findFactsBySourceKeys(chunk);
+    const byKey = new Map(found.map((s) => [sourceKey(s.source, s.source_txn_id), s]));
     for (const draft of chunk) {
       const stored = byKey.get(sourceKey(draft.source, draft.sourceTxnId));
       const fields = stored === undefined ? [] : factsThatDiffer(draft, stored);

@@ -40,3 +40,14 @@ export type StoredJournalLine = JsonRowOf<typeof JOURNAL_LINES> & WithAccountNam
 export function* linesOf(drafts: TransactionDraft[]): Iterable<LineOfDraft> {
   for (const draft of drafts) for (const line of draft.lines) yield { line, draft };
 }
+
+/**
+ * The lines of the transaction `txnRef` names, as one key spelt as domain/lines-key.ts's linesKey
+ * spells it (amounts by trim_scale, kinds length-prefixed, lines in "C" order): compared with a
+ * draft's key, no line is read into the process. Only line facts are in it (a test holds
+ * JOURNAL_LINES' facts to these four).
+ */
+export const linesKeySql = (txnRef: string) => `(SELECT coalesce(string_agg(line, ';' ORDER BY line COLLATE "C"), '')
+   FROM (SELECT l.account_code || '|' || trim_scale(l.debit)::text || '|' || trim_scale(l.credit)::text || '|'
+                || coalesce(length(l.posting_kind)::text || ':' || l.posting_kind, '') AS line
+           FROM journal_lines l WHERE l.txn_id = ${txnRef}) keyed)`;

@@ -1,8 +1,9 @@
 import { configure } from 'safe-stable-stringify';
+import { linesKey } from '../../domain/lines-key.js';
 import { Decimal, formatDecimal } from '../../domain/money.js';
 import type { TxnType } from '../../domain/posting-rules/types.js';
 import type { TransactionDraft } from '../../domain/transaction.js';
-import { JOURNAL_LINES, type LineOfDraft, type StoredJournalLine } from './journal-lines.js';
+import { type StoredJournalLine } from './journal-lines.js';
 import { columnsFrom, type Column, type RowOf, type SqlType } from './table.js';
 
 const column = columnsFrom<TransactionDraft>();
@@ -70,33 +71,23 @@ function sameValue(column: Column, stored: unknown, written: unknown): boolean {
 const FACTS = (Object.entries(TRANSACTIONS) as Array<[keyof typeof TRANSACTIONS, Column<SqlType, unknown, TransactionDraft>]>).filter(
   ([, c]) => c.fact,
 );
-const LINE_FACTS = (Object.entries(JOURNAL_LINES) as Array<[keyof typeof JOURNAL_LINES, Column<SqlType, unknown, LineOfDraft>]>).filter(([, c]) => c.fact);
-
-/** A line's facts as one comparable key, decimals by value. */
-const lineFactsKey = (facts: unknown[]) =>
-  JSON.stringify(facts.map((value, i) => (LINE_FACTS[i]![1].sqlType === 'numeric' && value !== null ? new Decimal(value as string).toFixed() : value)));
+/** The facts of the transactions table, by name (what a re-sent record is compared on, with its lines). */
+export const FACT_COLUMNS: ReadonlyArray<keyof typeof TRANSACTIONS> = FACTS.map(([name]) => name);
 
 /**
- * Whether stored lines are the draft's: the same facts (account, debit, credit, kind) as a set,
- * decimals by value. Usually they are, in the same order and spelling: that is checked first.
+ * A stored transaction as a re-sent record is compared with it: its id and key, its facts, and
+ * its lines as one key (domain/lines-key.ts; read by linesKeySql, never line by line).
  */
-function sameLines(draft: TransactionDraft, stored: StoredTransaction['journal_lines']): boolean {
-  if (stored.length !== draft.lines.length) return false;
-  const storedFacts = stored.map((l) => LINE_FACTS.map(([name]) => l[name] ?? null));
-  const draftFacts = draft.lines.map((line) => LINE_FACTS.map(([, c]) => c.write!({ line, draft }) ?? null));
-  if (storedFacts.every((facts, i) => facts.every((value, j) => value === draftFacts[i]![j]))) return true;
-  const storedKeys = storedFacts.map(lineFactsKey).sort();
-  const draftKeys = draftFacts.map(lineFactsKey).sort();
-  return storedKeys.every((key, i) => key === draftKeys[i]);
-}
+export type StoredFacts = Pick<TransactionRow, 'txn_id' | 'source' | 'source_txn_id'> & Partial<TransactionRow> & { lines_key: string };
 
 /**
  * The facts in which a stored transaction differs from a draft posted under its key: column
  * names of the transaction (`amount_usd`), and `journal_lines` when its lines differ (compared
- * as a set: account, debit, credit, kind). Empty when the draft is the same transaction.
+ * as a set: account, debit, credit, kind, amounts by value). Empty when the draft is the same
+ * transaction.
  */
-export function factsThatDiffer(draft: TransactionDraft, stored: StoredTransaction): string[] {
-  const fields: string[] = FACTS.filter(([name, c]) => !sameValue(c, stored[name as keyof StoredTransaction], c.write!(draft))).map(([name]) => name);
-  if (!sameLines(draft, stored.journal_lines)) fields.push('journal_lines');
+export function factsThatDiffer(draft: TransactionDraft, stored: StoredFacts): string[] {
+  const fields: string[] = FACTS.filter(([name, c]) => !sameValue(c, stored[name], c.write!(draft))).map(([name]) => name);
+  if (stored.lines_key !== linesKey(draft.lines)) fields.push('journal_lines');
   return fields;
 }
