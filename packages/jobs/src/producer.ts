@@ -5,6 +5,7 @@ import { Redis } from 'ioredis';
 import { v7 as uuidv7 } from 'uuid';
 import type { JobCatalog } from './catalog.js';
 import { DEFAULT_JOB_OPTIONS, jobIdOf, queueName, type JobFamily } from './queues.js';
+import { closeWithin } from './bounded-close.js';
 import { JobStatusStore, statusKeyPrefix, type JobStatus } from './status.js';
 
 /** How long a caller waits for Redis to answer before being told the queue is unavailable. */
@@ -120,12 +121,20 @@ export function createJobProducer(options: JobProducerOptions): JobProducer {
     },
     status: (jobId) => withinRedisWait(connection, () => status.get(jobId)),
     async close() {
-      for (const entry of events.values()) {
-        await entry.events.close();
-        await entry.connection.quit().catch(() => undefined);
-      }
-      for (const queue of queues.values()) await queue.close();
-      await connection.quit().catch(() => undefined);
+      const closing = (async () => {
+        for (const entry of events.values()) {
+          await entry.events.close();
+          await entry.connection.quit().catch(() => undefined);
+        }
+        for (const queue of queues.values()) await queue.close();
+        await connection.quit().catch(() => undefined);
+      })();
+      // Our own connections, dropped without waiting on the server: BullMQ's closes can hang.
+      const disconnect = async () => {
+        for (const entry of events.values()) entry.connection.disconnect();
+        connection.disconnect();
+      };
+      await closeWithin('job producer', closing, disconnect, logger);
     },
   };
 }

@@ -3,6 +3,7 @@ import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { UpstreamClients } from '@ledger/upstream-clients';
 import type { JobCatalog, JobSettings } from './catalog.js';
+import { closeWithin } from './bounded-close.js';
 import { JOB_FAMILIES, JOB_RETENTION, queueName, type JobFamily } from './queues.js';
 import { createJobProcessor } from './runner.js';
 import { JobStatusStore, statusKeyPrefix } from './status.js';
@@ -20,6 +21,23 @@ export interface JobWorkersOptions {
   upstreams?: UpstreamClients;
   /** How long a job may go without its lock being renewed before another worker takes it over. */
   stalledIntervalMs?: number;
+}
+
+/** Counts the jobs a processor has in hand, and tells when there are none. */
+function jobsInHand<A extends unknown[], R>(processor: (...args: A) => Promise<R>) {
+  let inHand = 0;
+  const waiting: Array<() => void> = [];
+  const tracked = async (...args: A): Promise<R> => {
+    inHand += 1;
+    try {
+      return await processor(...args);
+    } finally {
+      inHand -= 1;
+      if (inHand === 0) for (const resolve of waiting.splice(0)) resolve();
+    }
+  };
+  const idle = () => (inHand === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiting.push(resolve)));
+  return { tracked, idle };
 }
 
 export interface JobWorkers {
@@ -42,11 +60,11 @@ export function createJobWorkers(options: JobWorkersOptions): JobWorkers {
   const connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null, connectionName: `ledger-worker-${book}` });
   connection.on('error', (error: Error) => logger.warn('job queue connection error', { error: error.message }));
   const status = new JobStatusStore(connection, statusKeyPrefix(options.queuePrefix, book));
-  const processor = createJobProcessor(options.catalog, { book, db: options.db, logger, status, ...(options.settings && { settings: options.settings }), ...(options.upstreams && { upstreams: options.upstreams }) });
+  const processor = jobsInHand(createJobProcessor(options.catalog, { book, db: options.db, logger, status, ...(options.settings && { settings: options.settings }), ...(options.upstreams && { upstreams: options.upstreams }) }));
 
   const workers = families.map((family) => {
     const { concurrency, limiter } = JOB_FAMILIES[family];
-    const worker = new Worker(queueName(book, family), processor, {
+    const worker = new Worker(queueName(book, family), processor.tracked, {
       connection,
       prefix: options.queuePrefix,
       concurrency,
@@ -66,8 +84,14 @@ export function createJobWorkers(options: JobWorkersOptions): JobWorkers {
       await Promise.all(workers.map((worker) => worker.waitUntilReady()));
     },
     close: async () => {
-      // Each waits for the jobs in hand to finish; the shared connection is ours to close after.
-      await Promise.all(workers.map((worker) => worker.close()));
+      // Each waits for the jobs in hand to finish (however long they take); past that, bounded.
+      await closeWithin(
+        'job workers',
+        Promise.all(workers.map((worker) => worker.close())),
+        () => Promise.all(workers.map((worker) => worker.disconnect())),
+        logger,
+        processor.idle(),
+      );
       await connection.quit().catch(() => undefined);
     },
   };
