@@ -1,9 +1,8 @@
 import { dividendEvents, recost, Decimal, FeeSchedule, type Db } from '@ledger/core';
-import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import { expect } from 'chai';
 import nock from 'nock';
 import { JOBS, runSyncUsbroker, runSyncUsbrokerLedger, syncUsbrokerLedgerJob } from '../src/index.js';
-import { brokerClient, brokerCustomers, depsOf, derivationOf, DIV, DIVNRA, fakeBroker, linesOf, order, rowCounts, TRD, wire, type FakeBroker } from './usbroker-support.js';
+import { brokerBookPerTest, brokerClient, depsOf, derivationOf, DIV, DIVNRA, fakeBroker, linesOf, order, rowCounts, TRD, wire, type FakeBroker } from './usbroker-support.js';
 
 /**
  * 2026-01-07: USB-1's TRD of its buy ORD-1 (fees 2.63 + 1.87 = 4.50), a WIREI and a FEE row;
@@ -39,20 +38,8 @@ const RANGE = { start: '2026-01-07', end: '2026-02-13' };
 
 describe('sync-usbroker-ledger against a nock’ed broker', function () {
   this.timeout(60_000);
-  let database: TestDatabase;
   let db: Db;
-
-  before(() => nock.disableNetConnect());
-  after(() => nock.enableNetConnect());
-  beforeEach(async () => {
-    database = await createTestDatabase({ runtimeRole: true });
-    db = database.runtime!.db;
-    await brokerCustomers(db, { 'IND-1': 'USB-1', 'IND-2': 'USB-2' });
-  });
-  afterEach(async () => {
-    nock.cleanAll();
-    await database?.drop();
-  });
+  brokerBookPerTest((opened) => (db = opened));
 
   it('is in the catalog with the spec’s body: end defaults to start, at most 92 days, never before start', () => {
     expect(JOBS['sync-usbroker-ledger']).to.equal(syncUsbrokerLedgerJob);

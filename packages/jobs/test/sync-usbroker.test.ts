@@ -1,10 +1,9 @@
 import { Decimal, FeeSchedule, upsertCustomer, type Db } from '@ledger/core';
-import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import type { UsbrokerOrder } from '@ledger/upstream-clients';
 import { expect } from 'chai';
 import nock from 'nock';
 import { JOBS, runSyncUsbroker, runSyncUsbrokerTrades, syncUsbrokerJob, syncUsbrokerTradesJob } from '../src/index.js';
-import { brokerClient, brokerCustomers, depsOf, derivationOf, fakeBroker, linesOf, order, rowCounts, wallet, wire, type FakeBroker } from './usbroker-support.js';
+import { brokerBookPerTest, brokerClient, depsOf, derivationOf, fakeBroker, linesOf, order, rowCounts, wallet, wire, type FakeBroker } from './usbroker-support.js';
 
 /**
  * IND-1 (USB-1): 5,000.00 in, 400.00 out (completed); a pending wire in and a returned wire out
@@ -37,20 +36,8 @@ function broker(): FakeBroker {
 
 describe('sync-usbroker and sync-usbroker-trades against a nock’ed broker', function () {
   this.timeout(60_000);
-  let database: TestDatabase;
   let db: Db;
-
-  before(() => nock.disableNetConnect());
-  after(() => nock.enableNetConnect());
-  beforeEach(async () => {
-    database = await createTestDatabase({ runtimeRole: true });
-    db = database.runtime!.db;
-    await brokerCustomers(db, { 'IND-1': 'USB-1', 'IND-2': 'USB-2' });
-  });
-  afterEach(async () => {
-    nock.cleanAll();
-    await database?.drop();
-  });
+  brokerBookPerTest((opened) => (db = opened));
 
   it('are in the catalog, background on the India book, with the spec’s body and its defaults', () => {
     expect(JOBS['sync-usbroker']).to.equal(syncUsbrokerJob);
