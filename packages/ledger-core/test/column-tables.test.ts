@@ -6,7 +6,9 @@ import { JOURNAL_LINES } from '../src/store/columns/journal-lines.js';
 import { HOLDINGS_SNAPSHOTS, PORTFOLIO_SNAPSHOTS } from '../src/store/columns/snapshots.js';
 import { REMITTANCES } from '../src/store/columns/remittances.js';
 import { CASH_STATEMENTS, UAEFEED_STATEMENTS } from '../src/store/columns/statements.js';
-import type { Columns } from '../src/store/columns/table.js';
+import { Decimal } from '../src/domain/money.js';
+import type { TransactionDraft } from '../src/domain/transaction.js';
+import { documentOf, documentRecords, type Columns } from '../src/store/columns/table.js';
 import { TRANSACTIONS } from '../src/store/columns/transactions.js';
 import { createTestDatabase, type TestDatabase } from '../src/testing/index.js';
 
@@ -54,4 +56,52 @@ describe('column tables (one definition per stored resource)', function () {
       );
     });
   }
+
+  it('a document read back gives each written column its own value, under its own name (positions come from the table on both sides)', async () => {
+    // Every field set and different from every other, so a value read from a neighbour's position shows.
+    const draft: TransactionDraft = {
+      txnId: '01930000-0000-7000-8000-000000000001',
+      customerId: 'CUST-1',
+      txnType: 'sell_security',
+      source: 'usbroker',
+      sourceTxnId: 'ORD-9',
+      category: 'trading',
+      symbol: 'AAPL',
+      quantity: new Decimal('3.5'),
+      txnDate: '2026-03-04',
+      amountUsd: new Decimal('1234.56'),
+      originalCurrency: 'AED',
+      originalAmount: new Decimal('4534.00'),
+      fxRate: new Decimal('3.6725'),
+      pendingRecost: true,
+      reversesTxnId: '01930000-0000-7000-8000-000000000002',
+      memo: 'a memo',
+      metadata: { brokerage_bps: '20', nested: { list: [1, 'two'] } },
+      requestHash: 'f'.repeat(64),
+      lines: [],
+    };
+    const { rows } = await t.db.raw(`SELECT to_jsonb(r) AS record FROM ${documentRecords(TRANSACTIONS, '?')} AS r`, [documentOf(TRANSACTIONS, [draft])]);
+    expect(rows).to.have.length(1);
+    const record = rows[0].record as Record<string, unknown>;
+    const expected = Object.entries(TRANSACTIONS as Columns)
+      .filter(([, c]) => c.write !== undefined)
+      .map(([name, c]) => [c.writeVia?.field ?? name, JSON.parse(JSON.stringify(c.write!(draft)))]);
+    const numeric = new Set(Object.entries(TRANSACTIONS as Columns).filter(([, c]) => c.sqlType === 'numeric').map(([name]) => name));
+    // jsonb gives numerics as JSON numbers: compared as decimals.
+    expect(expected.map(([field]) => [field, numeric.has(field) ? new Decimal(record[field] as number).toFixed() : record[field]])).to.deep.equal(
+      expected.map(([field, value]) => [field, numeric.has(field) ? new Decimal(value as string).toFixed() : value]),
+    );
+    expect(record.position).to.equal(1);
+  });
+
+  it('a document keeps its records in order and reads a null as SQL NULL, jsonb columns included', async () => {
+    const { rows } = await t.db.raw(
+      `SELECT r.customer_id, r.memo IS NULL AS memo_is_null, r.metadata IS NULL AS metadata_is_null, r.position FROM ${documentRecords(TRANSACTIONS, '?')} AS r ORDER BY r.position`,
+      [JSON.stringify([Object.keys(TRANSACTIONS).map(() => null), Object.keys(TRANSACTIONS).map(() => null).map((v, i) => (i === 1 ? 'SECOND' : v))])],
+    );
+    expect(rows.map((r: { customer_id: string | null; memo_is_null: boolean; metadata_is_null: boolean; position: string }) => [r.customer_id, r.memo_is_null, r.metadata_is_null, Number(r.position)])).to.deep.equal([
+      [null, true, true, 1],
+      ['SECOND', true, true, 2],
+    ]);
+  });
 });

@@ -7,7 +7,7 @@ import { Decimal } from '../domain/money.js';
 import type { Currency } from '../domain/posting-rules/types.js';
 import type { CashRequestChange, CashRequestFilter, CashRequestStore } from '../use-cases/ports.js';
 import { CASH_REQUESTS, type CashRequestRow, type NewCashRequest } from './columns/cash-requests.js';
-import { columnRefs, documentOf, insertList, insertValues, recordDefinition, selectList } from './columns/table.js';
+import { columnRefs, documentOf, documentRecords, insertList, insertValues, selectList } from './columns/table.js';
 import { isUniqueViolation, refusalOf } from './errors.js';
 import { pagedQuery, type Paged } from './paged.js';
 import { insertDrafts } from './posting.js';
@@ -50,7 +50,7 @@ async function walletFunds(trx: Knex.Transaction, customerId: string, currency: 
 }
 
 const INSERT_SQL = `INSERT INTO cash_requests (${insertList(CASH_REQUESTS)})
-  SELECT ${insertValues(CASH_REQUESTS, 't')} FROM json_to_recordset(?::json) AS t(${recordDefinition(CASH_REQUESTS)})
+  SELECT ${insertValues(CASH_REQUESTS, 't')} FROM ${documentRecords(CASH_REQUESTS, '?')} AS t
   RETURNING ${selectList(CASH_REQUESTS)}`;
 
 /** The request made with an Idempotency-Key, if any. */

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { DIVIDEND_EVENTS, type DividendEvent, type DividendEventRow, type DividendWithholding } from './columns/dividend-events.js';
-import { columnRefs, documentOf, insertList, insertValues, recordDefinition } from './columns/table.js';
+import { columnRefs, documentOf, documentRecords, insertList, insertValues } from './columns/table.js';
 import type { Source } from '../domain/sources.js';
 
 /** A customer the broker syncs name: its broker account, or null when it has none. */
@@ -86,7 +86,7 @@ export async function upsertDividendEvents(db: Knex, events: readonly DividendEv
   if (events.length === 0) return { inserted: 0, updated: 0 };
   const { rows } = await db.raw<{ rows: Array<{ inserted: boolean }> }>(
     `INSERT INTO dividend_events (${insertList(DIVIDEND_EVENTS)})
-     SELECT ${insertValues(DIVIDEND_EVENTS, 'e')} FROM json_to_recordset(?::json) AS e(${recordDefinition(DIVIDEND_EVENTS)})
+     SELECT ${insertValues(DIVIDEND_EVENTS, 'e')} FROM ${documentRecords(DIVIDEND_EVENTS, '?')} AS e
      ON CONFLICT (div_txn_no) DO UPDATE
        SET wht_txn_no = excluded.wht_txn_no, wht_rate = excluded.wht_rate, wht_usd = excluded.wht_usd, updated_at = now()
        WHERE dividend_events.wht_txn_no IS NULL AND excluded.wht_txn_no IS NOT NULL

@@ -5,13 +5,13 @@ import { isBalanced } from '../domain/posting-rules/legs.js';
 import type { TransactionDraft } from '../domain/transaction.js';
 import { JOURNAL_LINES, linesOf } from './columns/journal-lines.js';
 import { TRANSACTIONS, type TransactionRecord } from './columns/transactions.js';
-import { documentFields, documentOf, insertList, insertValues, recordDefinition, selectList } from './columns/table.js';
+import { documentOf, documentRecords, insertList, insertValues, selectList } from './columns/table.js';
 import { isUniqueViolation, refusalOf, translateDbError } from './errors.js';
 import { JOURNAL_LINE_JSON, recordOf, type StoredRow } from './transactions.js';
 
 /*
- * How drafts are written: one keyed document for transactions and one for their lines
- * (store/columns/ derives both, and the SQL reading them, from the column tables), one INSERT of
+ * How drafts are written: one document for transactions and one for their lines (store/columns/
+ * derives both, and the SQL reading them, from the column tables), one INSERT of
  * each in one statement. A draft whose (source, source_txn_id) is taken is skipped with its
  * lines: that skip is what makes ingest and reversal idempotent.
  */
@@ -20,7 +20,7 @@ import { JOURNAL_LINE_JSON, recordOf, type StoredRow } from './transactions.js';
 const insertTransactionsSql = (returning: string, document: string) => `
   INSERT INTO transactions (${insertList(TRANSACTIONS)})
   SELECT ${insertValues(TRANSACTIONS, 't')}
-  FROM json_to_recordset(${document}::json) AS t(${recordDefinition(TRANSACTIONS)})
+  FROM ${documentRecords(TRANSACTIONS, document)} AS t
   ON CONFLICT (source, source_txn_id) DO NOTHING
   RETURNING ${returning}`;
 
@@ -31,8 +31,7 @@ const insertTransactionsSql = (returning: string, document: string) => `
 const insertLinesSql = (returning: string, document: string) => `
   INSERT INTO journal_lines (${insertList(JOURNAL_LINES)})
   SELECT ${insertValues(JOURNAL_LINES, 'l')}
-  FROM ROWS FROM (json_to_recordset(${document}::json) AS (${recordDefinition(JOURNAL_LINES)}))
-    WITH ORDINALITY AS l(${documentFields(JOURNAL_LINES).join(', ')}, position)
+  FROM ${documentRecords(JOURNAL_LINES, document)} AS l
   WHERE l.txn_id IN (SELECT txn_id FROM new_txns)
   ORDER BY l.position
   RETURNING ${returning}`;

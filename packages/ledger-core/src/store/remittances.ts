@@ -1,9 +1,7 @@
 import type { Knex } from 'knex';
 import { fxSpreadSettleSourceTxnId, fxSpreadSourceTxnId, statusesOfRank, SWEPT_STATUSES } from '../domain/remittances.js';
 import { REMITTANCES, type RemittanceRecord, type RemittanceRow } from './columns/remittances.js';
-import { columnRefs, documentFields, insertList, insertValues, recordDefinition } from './columns/table.js';
-
-const WRITERS = Object.values(REMITTANCES).flatMap((column) => ('write' in column && column.write ? [column.write as (r: RemittanceRecord) => unknown] : []));
+import { columnRefs, documentOf, documentRecords, insertList, insertValues } from './columns/table.js';
 
 /** Columns a later snapshot may only fill, never blank: a settlement does not un-land, a mid rate read once stands. */
 const FILL_ONLY = ['settlement_id', 'settlement_status', 'settlement_amount_usd', 'utr', 'settled_at', 'paid_at', 'pan'];
@@ -33,12 +31,10 @@ const UPDATES = Object.keys(REMITTANCES)
  */
 export async function upsertRemittances(db: Knex, records: RemittanceRecord[]): Promise<{ created: string[]; updated: string[]; held: string[] }> {
   if (records.length === 0) return { created: [], updated: [], held: [] };
-  const fields = documentFields(REMITTANCES);
-  const document = JSON.stringify(records.map((record) => Object.fromEntries(fields.map((f, i) => [f, WRITERS[i]!(record)]))));
   const { rows } = await db.raw<{ rows: Array<{ order_id: string; created: boolean }> }>(
     `INSERT INTO remittances (${insertList(REMITTANCES)}, status_history)
      SELECT ${insertValues(REMITTANCES, 's')}, jsonb_build_array(jsonb_build_object('status', s.status, 'at', s.order_updated_at))
-       FROM json_to_recordset(?::json) AS s(${recordDefinition(REMITTANCES)})
+       FROM ${documentRecords(REMITTANCES, '?')} AS s
      ON CONFLICT (order_id) DO UPDATE SET
        ${UPDATES.join(',\n       ')},
        status_history = CASE WHEN excluded.status = remittances.status THEN remittances.status_history
@@ -46,7 +42,7 @@ export async function upsertRemittances(db: Knex, records: RemittanceRecord[]): 
        updated_at = now()
      WHERE ${SNAPSHOT_WINS}
      RETURNING order_id, (xmax = 0) AS created`,
-    [document],
+    [documentOf(REMITTANCES, records)],
   );
   const written = new Map(rows.map((r) => [r.order_id, r.created]));
   return {

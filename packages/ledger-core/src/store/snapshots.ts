@@ -8,14 +8,7 @@ import {
   type PortfolioSnapshotRow,
   type SnapshotUpstream,
 } from './columns/snapshots.js';
-import { columnRefs, documentFields, insertList, insertValues, recordDefinition } from './columns/table.js';
-
-/** The keyed document of some records, as the INSERT reads it (json_to_recordset). */
-function documentOf<S>(columns: typeof HOLDINGS_SNAPSHOTS | typeof PORTFOLIO_SNAPSHOTS, records: S[]): string {
-  const fields = documentFields(columns);
-  const writers = Object.values(columns).flatMap((column) => (column.write ? [column.write as (source: S) => unknown] : []));
-  return JSON.stringify(records.map((record) => Object.fromEntries(fields.map((field, i) => [field, writers[i]!(record)]))));
-}
+import { columnRefs, documentOf, documentRecords, insertList, insertValues } from './columns/table.js';
 
 /**
  * Stores holdings snapshots; a (customer, upstream, day) already stored is left as it is (a
@@ -25,7 +18,7 @@ export async function insertHoldingsSnapshots(db: Knex, snapshots: HoldingsSnaps
   if (snapshots.length === 0) return { inserted: 0, existing: 0 };
   const { rowCount } = await db.raw(
     `INSERT INTO holdings_snapshots (${insertList(HOLDINGS_SNAPSHOTS)})
-     SELECT ${insertValues(HOLDINGS_SNAPSHOTS, 's')} FROM json_to_recordset(?::json) AS s(${recordDefinition(HOLDINGS_SNAPSHOTS)})
+     SELECT ${insertValues(HOLDINGS_SNAPSHOTS, 's')} FROM ${documentRecords(HOLDINGS_SNAPSHOTS, '?')} AS s
      ON CONFLICT (customer_id, upstream, as_of) DO NOTHING`,
     [documentOf(HOLDINGS_SNAPSHOTS, snapshots)],
   );
@@ -51,7 +44,7 @@ export async function savePortfolioSnapshots(db: Knex, snapshots: PortfolioSnaps
   if (snapshots.length === 0) return;
   await db.raw(
     `INSERT INTO portfolio_snapshots (${insertList(PORTFOLIO_SNAPSHOTS)})
-     SELECT ${insertValues(PORTFOLIO_SNAPSHOTS, 's')} FROM json_to_recordset(?::json) AS s(${recordDefinition(PORTFOLIO_SNAPSHOTS)})
+     SELECT ${insertValues(PORTFOLIO_SNAPSHOTS, 's')} FROM ${documentRecords(PORTFOLIO_SNAPSHOTS, '?')} AS s
      ON CONFLICT (customer_id, upstream) DO UPDATE
        SET as_of = excluded.as_of, positions = excluded.positions, cash = excluded.cash, taken_at = now()`,
     [documentOf(PORTFOLIO_SNAPSHOTS, snapshots)],

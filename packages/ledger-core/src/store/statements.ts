@@ -5,14 +5,14 @@ import {
   type CashStatementSnapshot,
   type UaefeedStatementSnapshot,
 } from './columns/statements.js';
-import { documentOf, insertList, insertValues, recordDefinition, type Columns } from './columns/table.js';
+import { documentOf, documentRecords, insertList, insertValues, type Columns } from './columns/table.js';
 
 /** Inserts what is not stored yet (same key, same content): answers how many were new. */
 async function insertNew<S>(db: Knex, table: string, columns: Columns, key: string, records: S[]): Promise<{ inserted: number; existing: number }> {
   if (records.length === 0) return { inserted: 0, existing: 0 };
   const { rowCount } = await db.raw(
     `INSERT INTO ?? (${insertList(columns)})
-     SELECT ${insertValues(columns, 's')} FROM json_to_recordset(?::json) AS s(${recordDefinition(columns)})
+     SELECT ${insertValues(columns, 's')} FROM ${documentRecords(columns, '?')} AS s
      ON CONFLICT (${key}) DO NOTHING`,
     [table, documentOf(columns, records)],
   );

@@ -1,10 +1,10 @@
 /**
  * One column table per stored resource: each column once, with its SQL type, how a draft fills
- * it and whether it is a fact of the record. The INSERT's column list, the keyed document the
- * INSERT reads (objects keyed by column name), the record definition that reads that document
- * (`json_to_recordset(...) AS t(txn_id uuid, ...)`), the RETURNING and SELECT lists, the JSON
+ * it and whether it is a fact of the record. The INSERT's column list, the document the INSERT
+ * reads and the SQL reading it (`documentRecords`), the RETURNING and SELECT lists, the JSON
  * objects of nested reads and the TypeScript row types are all derived from it, so a new column
- * is one edit, and no value can land in another column by position.
+ * is one edit, and no value can land in another column by position: the document's writer and
+ * its reader take their positions from the same list (ADR 0006).
  */
 
 /**
@@ -102,18 +102,6 @@ export function insertList(columns: Columns): string {
     .join(', ');
 }
 
-/** The document's fields, in the table's order (each a column's name, or its writeVia field). */
-export function documentFields(columns: Columns): string[] {
-  return written(columns).map(([name, c]) => c.writeVia?.field ?? name);
-}
-
-/** The record definition that reads the document: `txn_id uuid, customer_id text, ...`. */
-export function recordDefinition(columns: Columns): string {
-  return written(columns)
-    .map(([name, c]) => `${c.writeVia?.field ?? name} ${c.writeVia?.sqlType ?? c.sqlType}`)
-    .join(', ');
-}
-
 /** What the INSERT's SELECT gives for each written column, from the document's record `alias`. */
 export function insertValues(columns: Columns, alias: string): string {
   return written(columns)
@@ -149,22 +137,32 @@ export function jsonObject(columns: Columns, alias: string, extra: Readonly<Reco
 }
 
 /**
- * The keyed document an INSERT reads with `recordDefinition`: one JSON object per record, keyed
- * by column name. Sent as `json`, not `jsonb`: Postgres parses jsonb objects by sorting their
- * keys, which cost bulk posting ~15% of its throughput (ADR 0006); `json` is only validated, and
- * `json_to_recordset` reads each object once. A null value is left out (an absent key reads as
- * NULL): the document of a bulk batch is a tenth smaller.
+ * The document an INSERT reads: one JSON array per record holding its written columns' values
+ * in the table's order (null where there is none), read back by `documentRecords`, which takes
+ * the positions from the same list. Positional `jsonb`, not keyed objects: Postgres reads it for
+ * a third of what `json_to_recordset` over keyed objects costs, and bulk posting spends ~15% of
+ * its Postgres time there (ADR 0006).
  */
 export function documentOf<S>(columns: Columns, records: Iterable<S>): string {
-  const writers = written(columns).map(([name, c]) => [c.writeVia?.field ?? name, c.write as (source: S) => unknown] as const);
-  const objects: Array<Record<string, unknown>> = [];
-  for (const record of records) {
-    const object: Record<string, unknown> = {};
-    for (const [field, write] of writers) {
-      const value = write(record);
-      if (value !== null && value !== undefined) object[field] = value;
-    }
-    objects.push(object);
-  }
-  return JSON.stringify(objects);
+  const writers = written(columns).map(([, c]) => c.write as (source: S) => unknown);
+  const rows: unknown[][] = [];
+  for (const record of records) rows.push(writers.map((write) => write(record) ?? null));
+  return JSON.stringify(rows);
+}
+
+/**
+ * The records of a document of `documentOf` (`placeholder`: knex's `?`, pg's `$1`) as a derived
+ * table to alias: each written column typed under its document field's name (the column's, or
+ * its writeVia field), and `position`, the record's place in the document from 1.
+ */
+export function documentRecords(columns: Columns, placeholder: string): string {
+  const fields = written(columns).map(([name, c], i) => {
+    const field = c.writeVia?.field ?? name;
+    const sqlType = c.writeVia?.sqlType ?? c.sqlType;
+    // A JSON null inside the array is SQL NULL, as an absent value is.
+    if (sqlType === 'jsonb') return `nullif(d.record -> ${i}, 'null') AS ${field}`;
+    if (sqlType === 'text') return `d.record ->> ${i} AS ${field}`;
+    return `(d.record ->> ${i})::${sqlType} AS ${field}`;
+  });
+  return `(SELECT ${fields.join(', ')}, d.position FROM jsonb_array_elements(${placeholder}::jsonb) WITH ORDINALITY AS d(record, position))`;
 }
