@@ -1,10 +1,7 @@
 import got, { RequestError, type Got } from 'got';
 
-export interface UpstreamHttpOptions {
-  /** The upstream's name (`usbroker`, `remit`, `uaefeed`, `custodian`): named in every error. */
-  upstream: string;
-  /** Base URL every request path is resolved against (got's `prefixUrl`). */
-  baseUrl: string;
+/** How a client waits and retries: every client's options carry these and hand them on as they are. */
+export interface UpstreamRetryOptions {
   /** Limit of one attempt, connect to last byte. */
   timeoutMs?: number;
   /** Retries of a GET after a 5xx answer or a network error; other methods are never retried. */
@@ -12,6 +9,18 @@ export interface UpstreamHttpOptions {
   /** Wait before the first retry; doubles with each retry up to `backoffMaxMs`. */
   backoffMs?: number;
   backoffMaxMs?: number;
+}
+
+/** The retry options of a client's options and nothing else of them (no credential travels with them). */
+export function retryOptionsOf({ timeoutMs, retryLimit, backoffMs, backoffMaxMs }: UpstreamRetryOptions): UpstreamRetryOptions {
+  return { timeoutMs, retryLimit, backoffMs, backoffMaxMs };
+}
+
+export interface UpstreamHttpOptions extends UpstreamRetryOptions {
+  /** The upstream's name (`usbroker`, `remit`, `uaefeed`, `custodian`): named in every error. */
+  upstream: string;
+  /** Base URL every request path is resolved against (got's `prefixUrl`). */
+  baseUrl: string;
   /** Sent with every request (credentials go here). Never copied into an error. */
   headers?: Record<string, string>;
   /**

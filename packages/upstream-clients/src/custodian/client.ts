@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { createUpstreamHttp, type SearchParams, type UpstreamErrorDetail } from '../http.js';
+import { createUpstreamHttp, retryOptionsOf, type SearchParams, type UpstreamErrorDetail } from '../http.js';
 import { parsePayload, UpstreamPayloadError, type PayloadSource } from '../payload-error.js';
 import { accountSchema, cashStatementSchema, holdingsSchema, pagedSchema, transactionSchema } from './schemas.js';
 import type { CustodianClient, CustodianClientConfig, CustodianTransactionQuery } from './types.js';
@@ -58,10 +58,7 @@ export function createCustodianClient(config: CustodianClientConfig): CustodianC
   const http = createUpstreamHttp({
     upstream: 'custodian',
     baseUrl,
-    timeoutMs: config.timeoutMs,
-    retryLimit: config.retryLimit,
-    backoffMs: config.backoffMs,
-    backoffMaxMs: config.backoffMaxMs,
+    ...retryOptionsOf(config),
     headers: { authorization: `Bearer ${apiKey}` },
     retryErrorCodes: RETRIED_ERROR_CODES,
     readErrorDetail,

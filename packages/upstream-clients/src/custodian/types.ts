@@ -4,6 +4,8 @@
  * upstream's own (docs/upstreams/custodian.md). The whole format is ours.
  */
 
+import type { UpstreamRetryOptions } from '../http.js';
+
 /** A plain decimal string (`"1250.00"`, `"-3.5"`). */
 export type Decimal = string;
 /** `YYYY-MM-DD`. */
@@ -11,15 +13,10 @@ export type IsoDate = string;
 /** `YYYY-MM`. */
 export type IsoMonth = string;
 
-export interface CustodianClientConfig {
+export interface CustodianClientConfig extends UpstreamRetryOptions {
   baseUrl: string;
   /** The bearer API key (`CUSTODIAN_API_KEY`). */
   apiKey: string;
-  timeoutMs?: number;
-  /** Retries of a read after a timeout or a 5xx. */
-  retryLimit?: number;
-  backoffMs?: number;
-  backoffMaxMs?: number;
   /** Records asked for per page (at most CUSTODIAN_PER_PAGE_MAX). */
   perPage?: number;
 }

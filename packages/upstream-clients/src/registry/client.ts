@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { ifConfigured } from '../configured.js';
-import { createUpstreamHttp, UpstreamError } from '../http.js';
+import { createUpstreamHttp, retryOptionsOf, UpstreamError, type UpstreamRetryOptions } from '../http.js';
 import { parsePayload, UpstreamPayloadError, type PayloadSource } from '../payload-error.js';
 import { remitErrorDetail } from '../remit/errors.js';
 import { indiaCustomerSchema, indiaCustomersPageSchema } from './schemas.js';
@@ -14,13 +14,9 @@ export const REGISTRY_PER_PAGE_MAX = 100;
 /** Pages one list walk reads at most (100,000 customers at the maximum per_page). */
 export const REGISTRY_PAGE_CAP = 1_000;
 
-export interface RegistryClientOptions {
+export interface RegistryClientOptions extends UpstreamRetryOptions {
   /** The platform's global API (`API_GLOBAL_BASE_URL`, or the job body's `api_global_base_url`). */
   baseUrl: string;
-  timeoutMs?: number;
-  retryLimit?: number;
-  backoffMs?: number;
-  backoffMaxMs?: number;
   /** Records per page, 1–100 (default 100). */
   perPage?: number;
   /** Pages one list walk reads at most (default REGISTRY_PAGE_CAP). */
@@ -65,10 +61,7 @@ export function createRegistryClient(options: RegistryClientOptions): RegistryCl
   const http = createUpstreamHttp({
     upstream: UPSTREAM,
     baseUrl: options.baseUrl,
-    timeoutMs: options.timeoutMs,
-    retryLimit: options.retryLimit,
-    backoffMs: options.backoffMs,
-    backoffMaxMs: options.backoffMaxMs,
+    ...retryOptionsOf(options),
     // The registry's errors are remit's flat shape; it holds no secret to blank out.
     readErrorDetail: remitErrorDetail([]),
   });

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { createUpstreamHttp, UpstreamError, type SearchParams } from '../http.js';
+import { createUpstreamHttp, retryOptionsOf, UpstreamError, type SearchParams, type UpstreamRetryOptions } from '../http.js';
 import { parsePayload, UpstreamPayloadError, type PayloadSource } from '../payload-error.js';
 import { RemitApiError, RemitAuthError, RemitNotFoundError, RemitPageCapError, remitErrorDetail, type RemitResource } from './errors.js';
 import {
@@ -38,17 +38,13 @@ export const REMIT_PER_PAGE_MAX = 100;
 /** Pages one list walk reads at most (50,000 records at the maximum per_page). */
 export const REMIT_PAGE_CAP = 500;
 
-export interface RemitClientOptions {
+export interface RemitClientOptions extends UpstreamRetryOptions {
   /** The provider's origin, e.g. `https://remit.example` (`REMIT_BASE_URL`); the client adds `/api/v1`. */
   baseUrl: string;
   /** The secret key, sent as the bearer token (`REMIT_API_KEY`). */
   apiKey: string;
   /** `REMIT_API_SECRET`: this API does not use it. Accepted so every client takes the same options; only kept out of errors. */
   apiSecret?: string;
-  timeoutMs?: number;
-  retryLimit?: number;
-  backoffMs?: number;
-  backoffMaxMs?: number;
   /** Records per page of a list walk, 1–100 (default 100). */
   perPage?: number;
   /** Pages one list walk reads at most (default REMIT_PAGE_CAP). */
@@ -116,10 +112,7 @@ export function createRemitClient(options: RemitClientOptions): RemitClient {
   const http = createUpstreamHttp({
     upstream: UPSTREAM,
     baseUrl: options.baseUrl,
-    timeoutMs: options.timeoutMs,
-    retryLimit: options.retryLimit,
-    backoffMs: options.backoffMs,
-    backoffMaxMs: options.backoffMaxMs,
+    ...retryOptionsOf(options),
     headers: { authorization: `Bearer ${options.apiKey}` },
     readErrorDetail: remitErrorDetail([options.apiKey, options.apiSecret ?? '']),
   });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createUpstreamHttp, UpstreamError, type SearchParams } from '../http.js';
+import { createUpstreamHttp, retryOptionsOf, UpstreamError, type SearchParams } from '../http.js';
 import { UpstreamPayloadError, type PayloadSource } from '../payload-error.js';
 import { UAEFEED_REFRESH_MARGIN_MS, UaefeedTokens } from './auth.js';
 import { readEnvelope, readEnvelopeDetail } from './envelope.js';
@@ -76,10 +76,7 @@ export function createUaefeedClient(config: UaefeedClientConfig): UaefeedClient 
   const http = createUpstreamHttp({
     upstream: 'uaefeed',
     baseUrl,
-    timeoutMs: config.timeoutMs,
-    retryLimit: config.retryLimit,
-    backoffMs: config.backoffMs,
-    backoffMaxMs: config.backoffMaxMs,
+    ...retryOptionsOf(config),
     retryErrorCodes: RETRIED_ERROR_CODES,
     readErrorDetail: readEnvelopeDetail,
   });

@@ -4,13 +4,15 @@
  * Field names are the upstream's own (docs/upstreams/uaefeed.md).
  */
 
+import type { UpstreamRetryOptions } from '../http.js';
+
 /** A plain decimal string, exactly as the upstream's number (`"1234.50"`, `"-0.1"`), never exponent notation. */
 export type Decimal = string;
 /** `YYYY-MM-DD`. */
 export type IsoDate = string;
 
 /** Credentials and settings of the client: from the book's config, never logged. */
-export interface UaefeedClientConfig {
+export interface UaefeedClientConfig extends UpstreamRetryOptions {
   baseUrl: string;
   /** The app key: the JWT assertion's `iss` and the Basic user of the token endpoints (`UAEFEED_API_KEY`). */
   appKey: string;
@@ -22,12 +24,6 @@ export interface UaefeedClientConfig {
   instCode: string;
   /** The institution's user, claim `userId`; unset, the institution code. */
   userId?: string;
-  /** One attempt's limit, connect to last byte. */
-  timeoutMs?: number;
-  /** Retries of a read after a timeout or a 5xx. */
-  retryLimit?: number;
-  backoffMs?: number;
-  backoffMaxMs?: number;
   /** Records asked for per page of a list (at most UAEFEED_PAGE_SIZE_MAX). */
   pageSize?: number;
   /** Refresh an access token this long before it expires (at most a fifth of its lifetime). */

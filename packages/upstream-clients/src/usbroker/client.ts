@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { createUpstreamHttp, UpstreamError, type SearchParams, type UpstreamHttp } from '../http.js';
+import { createUpstreamHttp, retryOptionsOf, UpstreamError, type SearchParams, type UpstreamHttp, type UpstreamRetryOptions } from '../http.js';
 import { parsePayload, UpstreamPayloadError, type PayloadSource } from '../payload-error.js';
 import { parseDailyLedger } from './daily-ledger.js';
 import { UsbrokerAuthError, UsbrokerNotFoundError, UsbrokerPageCapError, usbrokerErrorDetail, type UsbrokerResource } from './errors.js';
@@ -42,17 +42,13 @@ export const USBROKER_PAGE_CAP = 1_000;
 /** Symbols asked for in one quotes call; longer lists are split. */
 export const USBROKER_QUOTE_SYMBOLS_MAX = 100;
 
-export interface UsbrokerClientOptions {
+export interface UsbrokerClientOptions extends UpstreamRetryOptions {
   /** The broker's origin, e.g. `https://broker.example` (`USBROKER_BASE_URL`); paths `oauth2/token`, `v1/...` are resolved against it. */
   baseUrl: string;
   /** OAuth client id (`USBROKER_API_KEY`). */
   apiKey: string;
   /** OAuth client secret (`USBROKER_API_SECRET`). */
   apiSecret: string;
-  timeoutMs?: number;
-  retryLimit?: number;
-  backoffMs?: number;
-  backoffMaxMs?: number;
   /** Pages one cursor walk reads at most (default USBROKER_PAGE_CAP). */
   pageCap?: number;
   /** Clock for token expiry, in ms (default Date.now); tests move it. */
@@ -115,10 +111,7 @@ export function createUsbrokerClient(options: UsbrokerClientOptions): UsbrokerCl
   const http: UpstreamHttp = createUpstreamHttp({
     upstream: UPSTREAM,
     baseUrl: options.baseUrl,
-    timeoutMs: options.timeoutMs,
-    retryLimit: options.retryLimit,
-    backoffMs: options.backoffMs,
-    backoffMaxMs: options.backoffMaxMs,
+    ...retryOptionsOf(options),
     readErrorDetail: usbrokerErrorDetail(secrets),
   });
 
