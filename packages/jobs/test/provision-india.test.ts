@@ -1,11 +1,11 @@
 import { LedgerError, upsertCustomer, type Db } from '@ledger/core';
-import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import { expect } from 'chai';
 import { UpstreamError } from '@ledger/upstream-clients';
 import { UnrecoverableError } from 'bullmq';
 import nock from 'nock';
 import { provisionIndiaInput, runProvisionIndia } from '../src/index.js';
 import { indiaDeps, rowCount } from './india-support.js';
+import { nockedBookPerTest } from './book-per-test.js';
 
 const REGISTRY = 'http://registry.test';
 
@@ -27,20 +27,8 @@ const page = (data: unknown[]) => ({ data, page_meta: { current: 1, previous: nu
 
 describe('provision-india (registry mocked)', function () {
   this.timeout(60_000);
-  let t: TestDatabase;
   let db: Db;
-
-  beforeEach(async () => {
-    nock.disableNetConnect();
-    nock.enableNetConnect(/127\.0\.0\.1|localhost/);
-    t = await createTestDatabase({ runtimeRole: true });
-    db = t.runtime!.db;
-  });
-  afterEach(async () => {
-    nock.cleanAll();
-    nock.enableNetConnect();
-    await t?.drop();
-  });
+  nockedBookPerTest((book) => (db = book));
 
   const run = (input: Parameters<typeof runProvisionIndia>[0], apiGlobalBaseUrl?: string) =>
     runProvisionIndia(input, indiaDeps(db, null, apiGlobalBaseUrl === undefined ? {} : { apiGlobalBaseUrl }));

@@ -1,9 +1,9 @@
 import { upsertCustomer, type Db } from '@ledger/core';
-import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import { expect } from 'chai';
 import nock from 'nock';
 import { JOBS, provisionIndiaJob, refundReversalIndiaJob, runSyncRemit, syncRemitInput, syncRemitJob } from '../src/index.js';
 import { indiaDeps, remitPostings, rowCount, testRemitClient } from './india-support.js';
+import { nockedBookPerTest } from './book-per-test.js';
 
 const ORIGIN = 'http://remit.test';
 const API_KEY = 'remit-test-key';
@@ -96,21 +96,11 @@ function settlement(id: string, status = 'settled') {
 
 describe('sync-remit (remit mocked)', function () {
   this.timeout(60_000);
-  let t: TestDatabase;
   let db: Db;
-
-  beforeEach(async () => {
-    nock.disableNetConnect();
-    nock.enableNetConnect(/127\.0\.0\.1|localhost/);
-    t = await createTestDatabase({ runtimeRole: true });
-    db = t.runtime!.db;
-    await upsertCustomer(db, 'IND-1', { references: { remit_customer_id: 'cust_1', pan: 'ABCPS1234K' } });
-  });
-  afterEach(async () => {
-    nock.cleanAll();
-    nock.enableNetConnect();
-    await t?.drop();
-  });
+  nockedBookPerTest(
+    (book) => (db = book),
+    (book) => upsertCustomer(book, 'IND-1', { references: { remit_customer_id: 'cust_1', pan: 'ABCPS1234K' } }),
+  );
 
   it('the three India remittance jobs are in the catalog, on the India book only, with the modes of JOB_MODES', () => {
     expect(JOBS['sync-remit']).to.equal(syncRemitJob);

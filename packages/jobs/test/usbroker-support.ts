@@ -12,8 +12,8 @@ import {
   type UsbrokerWithholdingRow,
 } from '@ledger/upstream-clients';
 import nock from 'nock';
-import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import { DEFAULT_JOB_SETTINGS, type JobDeps } from '../src/index.js';
+import { nockedBookPerTest } from './book-per-test.js';
 
 /** What the usbroker job tests share: a nock'ed broker, the job's deps, and reads of the books. */
 
@@ -35,23 +35,9 @@ export async function brokerCustomers(db: Db, accounts: Record<string, string>):
   for (const [customerId, account] of Object.entries(accounts)) await upsertCustomer(db, customerId, { references: { usbroker_account_no: account } });
 }
 
-/**
- * Mocha hooks of a usbroker job suite: the network closed but to nock, and each test on a book
- * of its own (as the runtime role) where IND-1 holds USB-1 and IND-2 holds USB-2, handed to `use`.
- */
+/** Mocha hooks of a usbroker job suite: nockedBookPerTest, with IND-1 holding USB-1 and IND-2 holding USB-2. */
 export function brokerBookPerTest(use: (db: Db) => void): void {
-  let database: TestDatabase | undefined;
-  before(() => nock.disableNetConnect());
-  after(() => nock.enableNetConnect());
-  beforeEach(async () => {
-    database = await createTestDatabase({ runtimeRole: true });
-    use(database.runtime!.db);
-    await brokerCustomers(database.runtime!.db, { 'IND-1': 'USB-1', 'IND-2': 'USB-2' });
-  });
-  afterEach(async () => {
-    nock.cleanAll();
-    await database?.drop();
-  });
+  nockedBookPerTest(use, (db) => brokerCustomers(db, { 'IND-1': 'USB-1', 'IND-2': 'USB-2' }));
 }
 
 /** A cursor page as usbroker answers it: ascending ids strictly after `after_id`, at most `limit`. */
