@@ -26,7 +26,7 @@ export interface HoldingsSnapshot {
 
 const column = columnsFrom<HoldingsSnapshot>();
 
-/** `holdings_snapshots`: insert-only per (customer, upstream, day). JSON values go into the keyed document as they are. */
+/** `holdings_snapshots`: insert-only per (customer, upstream, day). JSON values go into the document as they are. */
 export const HOLDINGS_SNAPSHOTS = {
   customer_id: column.required('text', { write: (s) => s.customerId }),
   upstream: column.required<'text', SnapshotUpstream>('text', { write: (s) => s.upstream }),

@@ -27,7 +27,7 @@ export interface Column<T extends SqlType = SqlType, V = unknown, S = never> {
   readonly sqlType: T;
   readonly nullable: boolean;
   /**
-   * The column's value in the keyed document an INSERT reads, from the record being stored (wire
+   * The column's value in the document an INSERT reads, from the record being stored (wire
    * form: decimals as strings). Absent: the database fills the column (a default, a sequence, a
    * stamp of its own).
    */
