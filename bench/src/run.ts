@@ -70,7 +70,10 @@ if (which === 'all' || which === 'recost') {
     `recost (${round(r.trades)} pending trades over ${round(r.pairs)} customer-symbol pairs, posted in bulk): ` +
       `${r.firstSeconds.toFixed(2)} s, ${round(r.firstTradesPerSecond)} trades/s, ${round(r.derivations)} derivations posted; ` +
       `full re-cost of the same history (every recosted_at nulled): ${r.fullRecostSeconds.toFixed(2)} s, ${round(r.fullRecostTradesPerSecond)} trades/s ` +
-      `(target ≥ 20,000 trades/s each); raw COPY of the trades' journal lines into a bare table here: ${round(r.rawCopyLinesPerSecond)} lines/s`,
+      `(target ≥ 20,000 trades/s each); bulk posting of the same derivations alone: ${r.derivationsAlonePostSeconds.toFixed(2)} s, ` +
+      `i.e. at most ${round(r.derivationsAloneTradesPerSecond)} trades/s for a first recost; first recost at ` +
+      `${Math.round((100 * r.firstTradesPerSecond) / r.derivationsAloneTradesPerSecond)}% of it; ` +
+      `raw COPY of the trades' journal lines into a bare table here: ${round(r.rawCopyLinesPerSecond)} lines/s`,
   );
 }
 if (which === 'all' || which === 'reports') {

@@ -1240,6 +1240,12 @@ CREATE UNIQUE INDEX transactions_one_reversal ON public.transactions USING btree
 COMMENT ON INDEX public.transactions_one_reversal IS 'At most one reversal per original: reversing twice would undo it twice.';
 
 --
+-- Name: transactions_pair_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX transactions_pair_idx ON public.transactions USING btree (symbol, customer_id, txn_date) WHERE (symbol IS NOT NULL);
+
+--
 -- Name: transactions_pending_recost_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1262,12 +1268,6 @@ CREATE INDEX transactions_posted_at_idx ON public.transactions USING btree (post
 --
 
 COMMENT ON INDEX public.transactions_posted_at_idx IS 'How the commit check finds what its database transaction posted (posted_at = now()) without a scan.';
-
---
--- Name: transactions_symbol_idx; Type: INDEX; Schema: public; Owner: -
---
-
-CREATE INDEX transactions_symbol_idx ON public.transactions USING btree (symbol) WHERE (symbol IS NOT NULL);
 
 --
 -- Name: transactions_txn_date_idx; Type: INDEX; Schema: public; Owner: -

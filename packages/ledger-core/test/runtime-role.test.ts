@@ -186,6 +186,7 @@ describe('openLedgerDatabase (how a process opens its book)', function () {
       '20261207_index_journal_lines_by_customer',
       '20261208_guard_transaction_update_by_column',
       '20261209_add_cash_request_idempotency_key',
+      '20261210_index_transactions_by_pair',
     ]);
     for (const { db } of started) expect(await runtimeRoleProblems(db)).to.deep.equal([]);
   });

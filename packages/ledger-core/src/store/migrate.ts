@@ -14,6 +14,7 @@ import * as indexJournalLinesByCustomer from '../migrations/20261207_index_journ
 import * as createStatementSnapshots from '../migrations/20261203_create_statement_snapshots.js';
 import * as guardTransactionUpdateByColumn from '../migrations/20261208_guard_transaction_update_by_column.js';
 import * as addCashRequestIdempotencyKey from '../migrations/20261209_add_cash_request_idempotency_key.js';
+import * as indexTransactionsByPair from '../migrations/20261210_index_transactions_by_pair.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -37,6 +38,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261207_index_journal_lines_by_customer', indexJournalLinesByCustomer],
   ['20261208_guard_transaction_update_by_column', guardTransactionUpdateByColumn],
   ['20261209_add_cash_request_idempotency_key', addCashRequestIdempotencyKey],
+  ['20261210_index_transactions_by_pair', indexTransactionsByPair],
 ];
 
 const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {
