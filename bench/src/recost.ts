@@ -102,8 +102,9 @@ export async function benchRecost(database: TestDatabase, count: number, custome
   const firstSeconds = Number(process.hrtime.bigint() - started) / 1e9;
   if (first.recosted !== count || first.flagged.length > 0 || first.remaining !== 0) throw new Error(`first recost: ${JSON.stringify({ ...first, flagged: first.flagged.length })}`);
 
-  // Every trade's recosted_at, in one UPDATE (the derivations themselves are not pending recost).
-  await db.raw("UPDATE transactions SET recosted_at = NULL WHERE txn_type IN ('buy_security', 'sell_security')");
+  // Every trade's recosted_at, in one UPDATE (only trades have a recost state here: the
+  // derivations themselves are never pending recost).
+  await db.raw('UPDATE recost_states SET recosted_at = NULL');
   started = process.hrtime.bigint();
   const full = await recost(db, { policy: POLICY, limit: null });
   const fullRecostSeconds = Number(process.hrtime.bigint() - started) / 1e9;

@@ -52,7 +52,7 @@ describe('POST /v1/transactions/{txn_id}/reverse', () => {
     const buy = await posted({ txn_type: 'buy_security', symbol: 'AAPL', quantity: '1', amount_usd: '100.00' });
     const cash = await posted();
     // As recost leaves them: stamped.
-    await api.db('transactions').whereIn('txn_id', [buy.txn_id, cash.txn_id]).update({ recosted_at: api.db.fn.now() });
+    await api.db('recost_states').where('txn_id', buy.txn_id).update({ recosted_at: api.db.fn.now() });
     for (const t of [buy, cash]) expect((await api.post(`/v1/transactions/${t.txn_id}/reverse`, {})).status).to.equal(201);
     expect((await api.get(`/v1/transactions/${buy.txn_id}`, { token: 'ledger' })).body.recosted_at).to.equal(null);
     expect((await api.get(`/v1/transactions/${cash.txn_id}`, { token: 'ledger' })).body.recosted_at).to.be.a('string');

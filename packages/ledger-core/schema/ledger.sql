@@ -195,7 +195,7 @@ CREATE FUNCTION public.ledger_guard_transaction_update() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
     BEGIN
-      RAISE EXCEPTION 'transaction % is posted; only recosted_at may change', OLD.txn_id
+      RAISE EXCEPTION 'transaction % is posted: a posted transaction never changes (recost''s state is in recost_states)', OLD.txn_id
         USING ERRCODE = 'insufficient_privilege', CONSTRAINT = 'ledger_append_only';
     END $$;
 
@@ -203,7 +203,7 @@ CREATE FUNCTION public.ledger_guard_transaction_update() RETURNS trigger
 -- Name: FUNCTION ledger_guard_transaction_update(); Type: COMMENT; Schema: public; Owner: -
 --
 
-COMMENT ON FUNCTION public.ledger_guard_transaction_update() IS 'Refuses an UPDATE of a transaction that changes anything but recosted_at: a posted transaction''s facts are fixed.';
+COMMENT ON FUNCTION public.ledger_guard_transaction_update() IS 'Refuses every UPDATE of a posted transaction.';
 
 --
 -- Name: ledger_refuse_change(); Type: FUNCTION; Schema: public; Owner: -
@@ -724,6 +724,23 @@ CREATE TABLE public.recost_flags (
 );
 
 --
+-- Name: recost_states; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.recost_states (
+    txn_id uuid NOT NULL,
+    txn_date date NOT NULL,
+    posted_at timestamp with time zone NOT NULL,
+    recosted_at timestamp with time zone
+);
+
+--
+-- Name: TABLE recost_states; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.recost_states IS 'Recost''s state of each transaction that has ever been pending recost: recosted_at null while pending (recost takes them in txn_date, posted_at, txn_id order), else when recost last derived it. A transaction without a row was never pending (its recosted_at is its posted_at). Only recosted_at may change.';
+
+--
 -- Name: remittances; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -880,7 +897,6 @@ CREATE TABLE public.transactions (
     original_currency text,
     original_amount numeric,
     fx_rate numeric,
-    recosted_at timestamp with time zone,
     reverses_txn_id uuid,
     memo text,
     metadata jsonb DEFAULT '{}'::jsonb NOT NULL,
@@ -907,7 +923,7 @@ CREATE TABLE public.transactions (
 -- Name: TABLE transactions; Type: COMMENT; Schema: public; Owner: -
 --
 
-COMMENT ON TABLE public.transactions IS 'One row per posted ledger transaction; its journal lines balance (checked at COMMIT by ledger_commit_checks_balanced). Append-only: never deleted, and only recosted_at may change (transactions_guard_update); corrections are reversing transactions. (source, source_txn_id) is the idempotency key. See docs/adr/0001.';
+COMMENT ON TABLE public.transactions IS 'One row per posted ledger transaction; its journal lines balance (checked at COMMIT by ledger_commit_checks_balanced). Append-only: never updated nor deleted (transactions_guard_update); corrections are reversing transactions, recost''s state is in recost_states. (source, source_txn_id) is the idempotency key. See docs/adr/0001.';
 
 --
 -- Name: COLUMN transactions.customer_id; Type: COMMENT; Schema: public; Owner: -
@@ -944,12 +960,6 @@ COMMENT ON COLUMN public.transactions.posted_at IS 'Stamped by the database: the
 --
 
 COMMENT ON COLUMN public.transactions.amount_usd IS 'The amount in USD: numeric, never a float; finite and in whole cents (20261125).';
-
---
--- Name: COLUMN transactions.recosted_at; Type: COMMENT; Schema: public; Owner: -
---
-
-COMMENT ON COLUMN public.transactions.recosted_at IS 'When recost last posted the cost-dependent lines of this transaction; NULL means pending recost (transactions_pending_recost_idx). The only column that may change after posting.';
 
 --
 -- Name: COLUMN transactions.reverses_txn_id; Type: COMMENT; Schema: public; Owner: -
@@ -1091,6 +1101,13 @@ ALTER TABLE ONLY public.recost_flags
     ADD CONSTRAINT recost_flags_pkey PRIMARY KEY (txn_id);
 
 --
+-- Name: recost_states recost_states_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.recost_states
+    ADD CONSTRAINT recost_states_pkey PRIMARY KEY (txn_id);
+
+--
 -- Name: remittances remittances_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1198,6 +1215,12 @@ CREATE INDEX journal_lines_customer_idx ON public.journal_lines USING btree (cus
 CREATE INDEX journal_lines_txn_idx ON public.journal_lines USING btree (txn_id);
 
 --
+-- Name: recost_states_pending_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX recost_states_pending_idx ON public.recost_states USING btree (txn_date, posted_at, txn_id) WHERE (recosted_at IS NULL);
+
+--
 -- Name: remittances_customer_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1244,18 +1267,6 @@ COMMENT ON INDEX public.transactions_one_reversal IS 'At most one reversal per o
 --
 
 CREATE INDEX transactions_pair_idx ON public.transactions USING btree (symbol, customer_id, txn_date) WHERE (symbol IS NOT NULL);
-
---
--- Name: transactions_pending_recost_idx; Type: INDEX; Schema: public; Owner: -
---
-
-CREATE INDEX transactions_pending_recost_idx ON public.transactions USING btree (txn_date, posted_at) WHERE (recosted_at IS NULL);
-
---
--- Name: INDEX transactions_pending_recost_idx; Type: COMMENT; Schema: public; Owner: -
---
-
-COMMENT ON INDEX public.transactions_pending_recost_idx IS 'The transactions pending recost (recosted_at IS NULL), in the order recost takes them.';
 
 --
 -- Name: transactions_posted_at_idx; Type: INDEX; Schema: public; Owner: -
@@ -1426,6 +1437,18 @@ CREATE CONSTRAINT TRIGGER ledger_commit_checks_balanced AFTER INSERT ON public.l
 COMMENT ON TRIGGER ledger_commit_checks_balanced ON public.ledger_commit_checks IS 'DEFERRABLE INITIALLY DEFERRED: the balance is judged at COMMIT, once all lines are written (by one statement or several). The guarantee behind "debits equal credits": whatever wrote the rows.';
 
 --
+-- Name: recost_states recost_states_guard; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER recost_states_guard BEFORE DELETE OR UPDATE OF txn_id, txn_date, posted_at ON public.recost_states FOR EACH ROW EXECUTE FUNCTION public.ledger_refuse_change();
+
+--
+-- Name: recost_states recost_states_no_truncate; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER recost_states_no_truncate BEFORE TRUNCATE ON public.recost_states FOR EACH STATEMENT EXECUTE FUNCTION public.ledger_refuse_change();
+
+--
 -- Name: transaction_daily_totals transaction_daily_totals_guard; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -1453,13 +1476,13 @@ COMMENT ON TRIGGER transactions_after_insert ON public.transactions IS 'Statemen
 -- Name: transactions transactions_guard_update; Type: TRIGGER; Schema: public; Owner: -
 --
 
-CREATE TRIGGER transactions_guard_update BEFORE UPDATE OF txn_id, customer_id, txn_type, source, source_txn_id, category, symbol, quantity, txn_date, posted_at, amount_usd, original_currency, original_amount, fx_rate, reverses_txn_id, memo, metadata, request_hash, created_xid ON public.transactions FOR EACH ROW EXECUTE FUNCTION public.ledger_guard_transaction_update();
+CREATE TRIGGER transactions_guard_update BEFORE UPDATE ON public.transactions FOR EACH ROW EXECUTE FUNCTION public.ledger_guard_transaction_update();
 
 --
 -- Name: TRIGGER transactions_guard_update ON transactions; Type: COMMENT; Schema: public; Owner: -
 --
 
-COMMENT ON TRIGGER transactions_guard_update ON public.transactions IS 'Only recosted_at may change: the recost job stamps it; every other fact of a posted transaction is fixed.';
+COMMENT ON TRIGGER transactions_guard_update ON public.transactions IS 'A posted transaction never changes: corrections are reversing entries, recost''s state is in recost_states.';
 
 --
 -- Name: transactions transactions_no_delete; Type: TRIGGER; Schema: public; Owner: -

@@ -130,8 +130,8 @@ describe('bulk posting answers each record: inserted, duplicate, conflict or rej
     const id = randomUUID();
     await db.transaction(async (trx) => {
       await trx.raw(
-        `INSERT INTO transactions (txn_id, customer_id, txn_type, source, source_txn_id, category, txn_date, amount_usd, recosted_at)
-         VALUES (?, 'C-1', 'deposit', 'usbroker', 'stored-with-three-places', 'funding', '2026-01-15', 100.000, now())`,
+        `INSERT INTO transactions (txn_id, customer_id, txn_type, source, source_txn_id, category, txn_date, amount_usd)
+         VALUES (?, 'C-1', 'deposit', 'usbroker', 'stored-with-three-places', 'funding', '2026-01-15', 100.000)`,
         [id],
       );
       await trx.raw(

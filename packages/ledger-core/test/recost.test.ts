@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import type { Knex } from 'knex';
 import { Decimal, FeeSchedule, postTransactions, recost, reverseTransaction, trialBalance, upsertCustomer, type EntryRequest, type RecostOptions } from '../src/index.js';
 import { recostStore } from '../src/store/recost-store.js';
+import { rependRecostByIds } from '../src/store/recost-states.js';
 import { createTestDatabase, type TestDatabase } from '../src/testing/index.js';
 import { recost as recostWith, type RecostStore } from '../src/use-cases/recost.js';
 import { draft } from './helpers.js';
@@ -55,7 +56,7 @@ async function customerNets(db: Knex, customerId: string): Promise<Record<string
 }
 
 async function recostedAt(db: Knex, txnId: string): Promise<Date | null> {
-  const { rows } = await db.raw<{ rows: Array<{ recosted_at: Date | null }> }>('SELECT recosted_at FROM transactions WHERE txn_id = ?', [txnId]);
+  const { rows } = await db.raw<{ rows: Array<{ recosted_at: Date | null }> }>('SELECT recosted_at FROM recost_states WHERE txn_id = ?', [txnId]);
   return rows[0]!.recosted_at;
 }
 
@@ -226,7 +227,7 @@ describe('recost (real Postgres, as the runtime role)', function () {
       const c = await newCustomer();
       const [b] = await post(db, [buy({ customer_id: c, symbol: 'AMD', quantity: '3', amount_usd: '100.00', txn_date: '2026-01-05' })]);
       await recost(db, OPTIONS);
-      await db.raw('UPDATE transactions SET recosted_at = NULL WHERE txn_id = ?', [b!]);
+      await db.raw('UPDATE recost_states SET recosted_at = NULL WHERE txn_id = ?', [b!]);
       const again = await recost(db, OPTIONS);
       expect(again).to.deep.include({ recosted: 1, derivations_posted: 0, superseded: 0 });
     });
@@ -346,7 +347,7 @@ describe('recost (real Postgres, as the runtime role)', function () {
     it('takes at most `limit` pending transactions, oldest first, and stamps a pending non-trade', async () => {
       const c = await newCustomer();
       const [dep] = await post(db, [draft({ customer_id: c, amount_usd: '5.00', txn_date: '2026-01-01' })]);
-      await owner.raw('UPDATE transactions SET recosted_at = NULL WHERE txn_id = ?', [dep!]);
+      expect(await rependRecostByIds(owner, [dep!]), 'a deposit is never pending: re-pending gives it a state').to.equal(1);
       const result = await recost(db, { ...OPTIONS, limit: 1 });
       expect(result).to.deep.include({ recosted: 1, derivations_posted: 0 });
       expect(await recostedAt(db, dep!)).to.be.instanceOf(Date);
@@ -431,12 +432,12 @@ describe('recost (real Postgres, as the runtime role)', function () {
           expect(first.flagged).to.deep.equal([]);
           const a = await balances(db);
           const ids = drafts.map((d) => d.txnId);
-          await db.raw('UPDATE transactions SET recosted_at = NULL WHERE txn_id = ANY(?::uuid[])', [ids]);
+          await db.raw('UPDATE recost_states SET recosted_at = NULL WHERE txn_id = ANY(?::uuid[])', [ids]);
           // Re-costed a pair at a time, the pending read in windows of 7: the same books.
           const b = await recost(db, { ...OPTIONS, pairsPerGroup: 1, batchSize: 7 });
           expect(b).to.deep.include({ derivations_posted: 0, superseded: 0, remaining: 0 });
           expect(await balances(db)).to.deep.equal(a);
-          await db.raw('UPDATE transactions SET recosted_at = NULL WHERE txn_id = ANY(?::uuid[])', [ids.filter((_, i) => subset[i % subset.length])]);
+          await db.raw('UPDATE recost_states SET recosted_at = NULL WHERE txn_id = ANY(?::uuid[])', [ids.filter((_, i) => subset[i % subset.length])]);
           await recost(db, { ...OPTIONS, pairsPerGroup: 4 });
           expect(await balances(db)).to.deep.equal(a);
         }),

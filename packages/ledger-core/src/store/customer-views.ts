@@ -4,6 +4,7 @@ import { assert, LedgerError } from '../domain/errors.js';
 import { Decimal, formatDecimal, ZERO } from '../domain/money.js';
 import { CUSTOMERS, type CustomerRow } from './columns/customers.js';
 import { columnRefs } from './columns/table.js';
+import { pendingRecostSql } from './columns/transactions.js';
 
 /*
  * One customer's books, read from the journal. Every line of a customer's transaction carries
@@ -93,7 +94,7 @@ export async function customerPositions(db: Knex, customerId: string, asOf?: str
   const dated = asOf === undefined ? '' : 'AND t.txn_date <= ?';
   const { rows } = await db.raw<{ rows: Array<CustomerPosition & { pending_recost: string }> }>(
     `WITH t AS (
-       SELECT t.txn_id, t.symbol, t.txn_type, t.quantity, t.recosted_at, o.txn_type AS reversed_type
+       SELECT t.txn_id, t.symbol, t.txn_type, t.quantity, ${pendingRecostSql('t')} AS pending, o.txn_type AS reversed_type
        FROM transactions t LEFT JOIN transactions o ON o.txn_id = t.reverses_txn_id
        WHERE t.customer_id = ? AND t.symbol IS NOT NULL ${dated}
      ), held AS (
@@ -104,7 +105,7 @@ export async function customerPositions(db: Knex, customerId: string, asOf?: str
                 WHEN reversed_type = 'buy_security' THEN -quantity
                 WHEN reversed_type = 'sell_security' THEN quantity
               END), 0) AS quantity,
-              count(*) FILTER (WHERE recosted_at IS NULL AND txn_type IN ('buy_security', 'sell_security')) AS pending_recost
+              count(*) FILTER (WHERE pending AND txn_type IN ('buy_security', 'sell_security')) AS pending_recost
        FROM t GROUP BY symbol
      ), cost AS (
        SELECT t.symbol, sum(l.credit - l.debit) AS cost

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { rependRecost } from './recost-states.js';
 import { DIVIDEND_EVENTS, type DividendEvent, type DividendEventRow, type DividendWithholding } from './columns/dividend-events.js';
 import { columnRefs, documentOf, documentRecords, insertList, insertValues } from './columns/table.js';
 import type { Source } from '../domain/sources.js';
@@ -64,16 +65,16 @@ export async function recordBrokerFees(db: Knex, fees: readonly BrokerFee[]): Pr
        RETURNING source, source_txn_id`,
       [JSON.stringify(fees.map((f) => ({ source: f.source, source_txn_id: f.sourceTxnId, amount_usd: f.amountUsd, source_row: f.sourceRow })))],
     );
-    const { rowCount } =
+    const repending =
       rows.length === 0
-        ? { rowCount: 0 }
-        : await trx.raw(
-            `UPDATE transactions t SET recosted_at = NULL
-               FROM json_to_recordset(?::json) AS f(source text, source_txn_id text)
-              WHERE t.source = f.source AND t.source_txn_id = f.source_txn_id AND t.recosted_at IS NOT NULL`,
+        ? 0
+        : await rependRecost(
+            trx,
+            `SELECT t.txn_id, t.txn_date, t.posted_at FROM transactions t
+               JOIN json_to_recordset(?::json) AS f(source text, source_txn_id text) ON t.source = f.source AND t.source_txn_id = f.source_txn_id`,
             [JSON.stringify(rows)],
           );
-    return { recorded: rows.length, existing: fees.length - rows.length, repending: Number(rowCount ?? 0) };
+    return { recorded: rows.length, existing: fees.length - rows.length, repending };
   });
 }
 

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { assert } from '../domain/errors.js';
 import * as checksRunAsOwner from '../migrations/20261122_checks_run_as_owner.js';
 import * as commentTheSchema from '../migrations/20261126_comment_the_schema.js';
 import * as createCashRequests from '../migrations/20261130_create_cash_requests.js';
@@ -15,6 +16,7 @@ import * as createStatementSnapshots from '../migrations/20261203_create_stateme
 import * as guardTransactionUpdateByColumn from '../migrations/20261208_guard_transaction_update_by_column.js';
 import * as addCashRequestIdempotencyKey from '../migrations/20261209_add_cash_request_idempotency_key.js';
 import * as indexTransactionsByPair from '../migrations/20261210_index_transactions_by_pair.js';
+import * as moveRecostStateOutOfTransactions from '../migrations/20261211_move_recost_state_out_of_transactions.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -39,6 +41,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261208_guard_transaction_update_by_column', guardTransactionUpdateByColumn],
   ['20261209_add_cash_request_idempotency_key', addCashRequestIdempotencyKey],
   ['20261210_index_transactions_by_pair', indexTransactionsByPair],
+  ['20261211_move_recost_state_out_of_transactions', moveRecostStateOutOfTransactions],
 ];
 
 const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {
@@ -69,6 +72,17 @@ export async function migrateToHead(db: Knex, whileLocked?: (db: Knex) => Promis
   } finally {
     // Closing the session releases its advisory lock.
     await db.client.destroyRawConnection(lockConnection);
+  }
+}
+
+/** Undoes the migrations applied after `name`, newest first, each by its own `down` (a test walks the schema back). */
+export async function migrateDownTo(db: Knex, name: string): Promise<void> {
+  assert(MIGRATIONS.some(([known]) => known === name), `no migration ${name}`);
+  for (;;) {
+    const [last] = await db('knex_migrations').orderBy('id', 'desc').limit(1).pluck('name');
+    if (last === name) return;
+    assert(last !== undefined, `migration ${name} was never applied`);
+    await db.migrate.down(config);
   }
 }
 

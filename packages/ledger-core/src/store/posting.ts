@@ -7,6 +7,7 @@ import { JOURNAL_LINES, linesOf } from './columns/journal-lines.js';
 import { TRANSACTIONS, type TransactionRecord } from './columns/transactions.js';
 import { documentOf, documentRecords, insertList, insertValues, selectList } from './columns/table.js';
 import { isUniqueViolation, refusalOf, translateDbError } from './errors.js';
+import { rependRecostByIds } from './recost-states.js';
 import { JOURNAL_LINE_JSON, recordOf, type StoredRow } from './transactions.js';
 
 /*
@@ -36,9 +37,18 @@ const insertLinesSql = (returning: string, document: string) => `
   ORDER BY l.position
   RETURNING ${returning}`;
 
+/**
+ * The recost states of the transactions a `new_txns` CTE inserted that are pending recost (their
+ * ids given as `pending`): each starts pending (ADR 0009). The CTE returns txn_date and posted_at.
+ */
+const insertPendingSql = (pending: string) => `
+  INSERT INTO recost_states (txn_id, txn_date, posted_at)
+  SELECT txn_id, txn_date, posted_at FROM new_txns WHERE txn_id = ANY(${pending}::uuid[])`;
+
 /** Inserts, answering the ids inserted. */
-const INSERT_SQL = `WITH new_txns AS (${insertTransactionsSql('txn_id', '?')}),
-  new_lines AS (${insertLinesSql('1', '?')})
+const INSERT_SQL = `WITH new_txns AS (${insertTransactionsSql('txn_id, txn_date, posted_at', '?')}),
+  new_lines AS (${insertLinesSql('1', '?')}),
+  new_pending AS (${insertPendingSql('?')})
   SELECT txn_id FROM new_txns`;
 
 /**
@@ -46,9 +56,12 @@ const INSERT_SQL = `WITH new_txns AS (${insertTransactionsSql('txn_id', '?')}),
  * its journal lines, from the inserts' RETURNING, in the shape a read gives (store.test.ts
  * compares the two). Lines get their ids in the entry's order.
  */
-const INSERT_AND_RETURN_SQL = `WITH new_txns AS (${insertTransactionsSql(selectList(TRANSACTIONS), '$1')}),
-  new_lines AS (${insertLinesSql(selectList(JOURNAL_LINES), '$2')})
-  SELECT ${selectList(TRANSACTIONS, 't')}, NULL::uuid AS reversed_by_txn_id,
+const INSERT_AND_RETURN_SQL = `WITH new_txns AS (${insertTransactionsSql(selectList(TRANSACTIONS, undefined, ['recosted_at']), '$1')}),
+  new_lines AS (${insertLinesSql(selectList(JOURNAL_LINES), '$2')}),
+  new_pending AS (${insertPendingSql('$3')})
+  SELECT ${selectList(TRANSACTIONS, 't', ['recosted_at'])}, NULL::uuid AS reversed_by_txn_id,
+    -- This statement's own recost states are not visible to it: as they were just written.
+    CASE WHEN t.txn_id = ANY($3::uuid[]) THEN NULL ELSE t.posted_at END AS recosted_at,
     coalesce(lines.journal_lines, '[]') AS journal_lines
   FROM new_txns t
   LEFT JOIN (SELECT l.txn_id, json_agg(${JOURNAL_LINE_JSON} ORDER BY l.line_id) AS journal_lines
@@ -65,7 +78,12 @@ function draftsToWrite(batch: TransactionDraft[]): TransactionDraft[] {
   return drafts;
 }
 
-const documents = (drafts: TransactionDraft[]) => [documentOf(TRANSACTIONS, drafts), documentOf(JOURNAL_LINES, linesOf(drafts))];
+/** What the inserts read: the transactions' document, their lines', and the ids of those pending recost. */
+const documents = (drafts: TransactionDraft[]) => [
+  documentOf(TRANSACTIONS, drafts),
+  documentOf(JOURNAL_LINES, linesOf(drafts)),
+  drafts.filter((d) => d.pendingRecost).map((d) => d.txnId),
+];
 
 /** Inserts drafts with INSERT_SQL; rejects with the database's own error. */
 async function insertRows(db: Knex | Knex.Transaction, batch: TransactionDraft[]): Promise<Set<string>> {
@@ -105,8 +123,8 @@ export async function insertReversal(db: Knex, draft: TransactionDraft, { repend
     return await db.transaction(async (trx) => {
       const inserted = (await insertRows(trx, [draft])).has(draft.txnId);
       // With the reversal, never after it: a reversed trade left stamped keeps its lot until someone
-      // notices. Even when already null: the row lock waits for a recost stamp in flight, then undoes it.
-      if (inserted && rependRecost) await trx.raw('UPDATE transactions SET recosted_at = NULL WHERE txn_id = ?', [original]);
+      // notices. Even when already pending: the row lock waits for a recost stamp in flight, then undoes it.
+      if (inserted && rependRecost) await rependRecostByIds(trx, [original]);
       return inserted;
     });
   } catch (error) {

@@ -4,6 +4,8 @@ import type { Source } from '../domain/sources.js';
 import * as bulk from '../use-cases/post-in-bulk.js';
 import type { HistoryTrade, PairsHistory, PendingTransaction, RecostStore, TradeDerivations, TradePair } from '../use-cases/recost.js';
 import { linesKeySql } from './columns/journal-lines.js';
+import { pendingRecostSql } from './columns/transactions.js';
+import { rependRecost } from './recost-states.js';
 import { ledgerStore } from './ledger-store.js';
 
 /** Session advisory lock key of recost, one per book's database: 'ledger-recost'. */
@@ -12,11 +14,11 @@ const RECOST_LOCK_KEY = 7_166_820_412;
 const STAMP_CHUNK = 5_000;
 
 const PENDING_SQL = `
-  SELECT txn_id, txn_type, customer_id, symbol, txn_date::text AS txn_date, posted_at::text AS posted_at
-    FROM transactions
-   WHERE recosted_at IS NULL
-     AND (?::boolean OR (txn_date, posted_at, txn_id) > (?::date, ?::timestamptz, ?::uuid))
-   ORDER BY txn_date, posted_at, txn_id
+  SELECT s.txn_id, t.txn_type, t.customer_id, t.symbol, s.txn_date::text AS txn_date, s.posted_at::text AS posted_at
+    FROM recost_states s JOIN transactions t USING (txn_id)
+   WHERE s.recosted_at IS NULL
+     AND (?::boolean OR (s.txn_date, s.posted_at, s.txn_id) > (?::date, ?::timestamptz, ?::uuid))
+   ORDER BY s.txn_date, s.posted_at, s.txn_id
    LIMIT ?`;
 
 /**
@@ -39,7 +41,7 @@ const EXECUTED_AT = `CASE WHEN t.metadata->>'executed_at' ~ '^\\d{4}-\\d{2}-\\d{
 const TRADES_SQL = `
   SELECT t.txn_id, t.txn_type, t.customer_id, t.symbol, t.source, t.txn_date::text AS txn_date, t.quantity, t.amount_usd,
          t.metadata->>'brokerage_bps' AS brokerage_bps, f.amount_usd AS broker_fee_usd,
-         t.recosted_at IS NULL AS pending, r.txn_id IS NOT NULL AS reversed
+         ${pendingRecostSql('t')} AS pending, r.txn_id IS NOT NULL AS reversed
     FROM ${ofPairs('t')}
     LEFT JOIN transactions r ON r.reverses_txn_id = t.txn_id
     LEFT JOIN broker_fees f ON f.source = t.source AND f.source_txn_id = t.source_txn_id
@@ -155,34 +157,33 @@ export function recostStore(db: Knex): RecostStore {
     },
     post: (drafts) => bulk.postTransactions(ledgerStore(db), drafts),
     stamp: async (txnIds) => {
-      // Each stamp is a new row version and an entry in every index of the table: CPU-bound in
-      // one backend, so chunks go on two connections at once (the machine's cores).
+      // A stamp is a new version of a narrow row and one primary-key entry; chunks still go on
+      // two connections at once (the machine's cores).
       const chunks = Array.from({ length: Math.ceil(txnIds.length / STAMP_CHUNK) }, (_, i) => txnIds.slice(i * STAMP_CHUNK, (i + 1) * STAMP_CHUNK));
       let stamped = 0;
       const stamper = async () => {
         for (let chunk = chunks.shift(); chunk !== undefined; chunk = chunks.shift()) {
-          const result = await db.raw<{ rowCount: number }>('UPDATE transactions SET recosted_at = now() WHERE txn_id = ANY(?::uuid[]) AND recosted_at IS NULL', [chunk]);
+          const result = await db.raw<{ rowCount: number }>('UPDATE recost_states SET recosted_at = now() WHERE txn_id = ANY(?::uuid[]) AND recosted_at IS NULL', [chunk]);
           stamped += result.rowCount;
         }
       };
       await Promise.all([stamper(), stamper()]);
       return stamped;
     },
-    rependReversed: async (txnIds) => {
-      if (txnIds.length === 0) return 0;
-      // Driven by the one-reversal-per-original index, its predicate spelled out so the planner takes
-      // it (almost every id finds no reversal, and no row is written); materialized, so it is never
-      // probed once per stamped row (left to itself on fresh statistics, the planner did that: minutes).
-      const result = await db.raw<{ rowCount: number }>(
-        `WITH reversed AS MATERIALIZED (
-           SELECT r.reverses_txn_id AS txn_id FROM transactions r
-            WHERE r.reverses_txn_id = ANY(?::uuid[]) AND r.reverses_txn_id IS NOT NULL)
-         UPDATE transactions t SET recosted_at = NULL
-           FROM reversed WHERE t.txn_id = reversed.txn_id AND t.recosted_at IS NOT NULL`,
-        [txnIds],
-      );
-      return result.rowCount;
-    },
+    rependReversed: (txnIds) =>
+      txnIds.length === 0
+        ? Promise.resolve(0)
+        : // Driven by the one-reversal-per-original index, its predicate spelled out so the planner takes
+          // it (almost every id finds no reversal, and nothing is written); materialized, so it is never
+          // probed once per stamped row (left to itself on fresh statistics, the planner did that: minutes).
+          rependRecost(
+            db,
+            `WITH reversed AS MATERIALIZED (
+               SELECT r.reverses_txn_id AS txn_id FROM transactions r
+                WHERE r.reverses_txn_id = ANY(?::uuid[]) AND r.reverses_txn_id IS NOT NULL)
+             SELECT t.txn_id, t.txn_date, t.posted_at FROM transactions t JOIN reversed USING (txn_id)`,
+            [txnIds],
+          ),
     flag: async (flags, cleared) => {
       if (flags.length > 0) {
         await db.raw(
@@ -197,7 +198,7 @@ export function recostStore(db: Knex): RecostStore {
       }
     },
     countPending: async () => {
-      const { rows } = await db.raw<{ rows: Array<{ pending: string }> }>('SELECT count(*) AS pending FROM transactions WHERE recosted_at IS NULL');
+      const { rows } = await db.raw<{ rows: Array<{ pending: string }> }>('SELECT count(*) AS pending FROM recost_states WHERE recosted_at IS NULL');
       return Number(rows[0]?.pending ?? 0);
     },
   };

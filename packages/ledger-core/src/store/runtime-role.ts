@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /** The ledger's tables: a role that owns any of them can switch the ledger's checks off. */
-const LEDGER_TABLES = ['accounts', 'customers', 'transactions', 'journal_lines', 'account_totals', 'ledger_commit_checks', 'broker_fees', 'recost_flags', 'cash_requests', 'holdings_snapshots', 'portfolio_snapshots', 'remittances', 'dividend_events', 'account_daily_totals', 'transaction_daily_totals', 'cash_statements', 'uaefeed_statements'];
+const LEDGER_TABLES = ['accounts', 'customers', 'transactions', 'journal_lines', 'account_totals', 'ledger_commit_checks', 'broker_fees', 'recost_flags', 'recost_states', 'cash_requests', 'holdings_snapshots', 'portfolio_snapshots', 'remittances', 'dividend_events', 'account_daily_totals', 'transaction_daily_totals', 'cash_statements', 'uaefeed_statements'];
 
 /**
  * What the role the service runs as may do, and nothing more: read the books; write only by
@@ -12,7 +12,7 @@ const LEDGER_TABLES = ['accounts', 'customers', 'transactions', 'journal_lines',
 const RUNTIME_GRANTS = [
   'GRANT SELECT ON ALL TABLES IN SCHEMA ?? TO ??',
   'GRANT INSERT ON transactions, journal_lines TO ??',
-  'GRANT UPDATE (recosted_at) ON transactions TO ??',
+  'GRANT INSERT, UPDATE (recosted_at) ON recost_states TO ??',
   'GRANT INSERT ON broker_fees TO ??',
   'GRANT INSERT, UPDATE (reason, detail, flagged_at, cleared_at) ON recost_flags TO ??',
   'GRANT INSERT, UPDATE (name, email, metadata, uaefeed_customer_number, uaefeed_account_number, custodian_account, usbroker_account_no, remit_customer_id, pan, partner_id, updated_at) ON customers TO ??',

@@ -41,7 +41,7 @@ function whereTransactions(query: Knex.QueryBuilder, filter: TransactionFilter):
 }
 
 /** A transaction as lists show it: its columns (not the request hash) and who reversed it (`r`). */
-const SUMMARY_COLUMNS = [...columnRefs(TRANSACTIONS, 't', ['request_hash']), 'r.txn_id as reversed_by_txn_id'];
+const SUMMARY_COLUMNS = [...columnRefs(TRANSACTIONS, 't', ['request_hash']), 'r.txn_id AS reversed_by_txn_id'].join(', ');
 
 export function listTransactions(
   db: Knex,
@@ -55,7 +55,7 @@ export function listTransactions(
     (query) =>
       query
         .leftJoin('transactions as r', 'r.reverses_txn_id', 't.txn_id')
-        .select(SUMMARY_COLUMNS)
+        .select(db.raw(SUMMARY_COLUMNS))
         .orderBy([
           { column: `t.${sort}`, order },
           { column: 't.txn_id', order },

@@ -1,4 +1,4 @@
-import { v7 as uuidv7 } from 'uuid';
+import { randomUUID } from 'node:crypto';
 import { assert, LedgerError } from '../domain/errors.js';
 import {
   derivePair,
@@ -215,9 +215,7 @@ export const PAIRS_PER_GROUP = 500;
  * per book by the store's lock.
  */
 export async function recost(store: RecostStore, options: RecostOptions): Promise<RecostResult> {
-  // Time-ordered ids, as the syncs post with: a random id lands each entry on a random page of
-  // the primary key and the lines' txn_id index.
-  const newId = options.newId ?? uuidv7;
+  const newId = options.newId ?? randomUUID;
   const batchSize = options.batchSize ?? 50_000;
   const pairsPerGroup = options.pairsPerGroup ?? PAIRS_PER_GROUP;
   assert(batchSize > 0 && pairsPerGroup > 0, 'batchSize and pairsPerGroup must be positive');

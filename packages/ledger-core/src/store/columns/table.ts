@@ -1,3 +1,5 @@
+import { assert } from '../../domain/errors.js';
+
 /**
  * One column table per stored resource: each column once, with its SQL type, how a draft fills
  * it and whether it is a fact of the record. The INSERT's column list, the document the INSERT
@@ -38,6 +40,11 @@ export interface Column<T extends SqlType = SqlType, V = unknown, S = never> {
    */
   readonly writeVia?: { readonly field: string; readonly sqlType: SqlType; readonly sql: (field: string) => string };
   /**
+   * When the value is not stored in the table's row but read beside it: the SQL giving it for
+   * the row aliased `alias`. Such a column is never written by the table's INSERT.
+   */
+  readonly readVia?: (alias: string) => string;
+  /**
    * A fact of the record: a re-sent record that differs here is another record (a conflict).
    * Not ids, business keys, fingerprints or the database's stamps.
    */
@@ -49,6 +56,7 @@ export interface Column<T extends SqlType = SqlType, V = unknown, S = never> {
 export interface ColumnOptions<S> {
   write?: (source: S) => unknown;
   writeVia?: Column['writeVia'];
+  readVia?: Column['readVia'];
   fact?: boolean;
 }
 
@@ -68,6 +76,7 @@ export function columnsFrom<S>() {
     fact: options.fact ?? false,
     ...(options.write && { write: options.write }),
     ...(options.writeVia && { writeVia: options.writeVia }),
+    ...(options.readVia && { readVia: options.readVia }),
   });
   return {
     required: <T extends SqlType, V extends RowValue[T] = RowValue[T]>(sqlType: T, options: ColumnOptions<S> = {}) =>
@@ -109,11 +118,19 @@ export function insertValues(columns: Columns, alias: string): string {
     .join(', ');
 }
 
-/** Qualified references of the columns, for a SELECT or RETURNING list (or knex's select). */
+/**
+ * Qualified references of the columns, for a SELECT or RETURNING list (knex's select takes them
+ * as raw SQL): a column read beside the row (readVia) as its SQL, named; a RETURNING list
+ * (no alias) must leave those out.
+ */
 export function columnRefs<C extends Columns>(columns: C, alias?: string, except: ReadonlyArray<keyof C & string> = []): string[] {
-  return Object.keys(columns)
-    .filter((name) => !except.includes(name))
-    .map((name) => (alias === undefined ? name : `${alias}.${name}`));
+  return entries(columns)
+    .filter(([name]) => !except.includes(name))
+    .map(([name, c]) => {
+      if (c.readVia === undefined) return alias === undefined ? name : `${alias}.${name}`;
+      assert(alias !== undefined, `column ${name} is read beside its row: a RETURNING list cannot give it`);
+      return `${c.readVia(alias)} AS ${name}`;
+    });
 }
 
 export const selectList = <C extends Columns>(columns: C, alias?: string, except: ReadonlyArray<keyof C & string> = []) =>
@@ -130,7 +147,7 @@ function jsonValue(column: Column, ref: string): string {
 /** `json_build_object('line_id', l.line_id::text, ...)` of the columns of `alias`, plus `extra` (name → SQL). */
 export function jsonObject(columns: Columns, alias: string, extra: Readonly<Record<string, string>> = {}): string {
   const pairs = [
-    ...entries(columns).map(([name, c]) => `'${name}', ${jsonValue(c, `${alias}.${name}`)}`),
+    ...entries(columns).map(([name, c]) => `'${name}', ${jsonValue(c, c.readVia?.(alias) ?? `${alias}.${name}`)}`),
     ...Object.entries(extra).map(([name, sql]) => `'${name}', ${sql}`),
   ];
   return `json_build_object(${pairs.join(', ')})`;

@@ -7,6 +7,16 @@ import { type StoredJournalLine } from './journal-lines.js';
 import { columnsFrom, type Column, type RowOf, type SqlType } from './table.js';
 
 const column = columnsFrom<TransactionDraft>();
+
+/**
+ * The recosted_at of the transaction aliased `alias`: its recost state's (null while pending),
+ * else its posted_at (a transaction never pending was stamped when posted).
+ */
+export const recostedAtSql = (alias: string) =>
+  `(SELECT CASE WHEN count(*) = 0 THEN ${alias}.posted_at ELSE max(s.recosted_at) END FROM recost_states s WHERE s.txn_id = ${alias}.txn_id)`;
+
+/** Whether the transaction aliased `alias` is pending recost. */
+export const pendingRecostSql = (alias: string) => `EXISTS (SELECT 1 FROM recost_states s WHERE s.txn_id = ${alias}.txn_id AND s.recosted_at IS NULL)`;
 const optional = (value: Decimal | null) => (value === null ? null : formatDecimal(value));
 
 /**
@@ -28,12 +38,9 @@ export const TRANSACTIONS = {
   original_currency: column.nullable('text', { write: (d) => d.originalCurrency, fact: true }),
   original_amount: column.nullable('numeric', { write: (d) => optional(d.originalAmount), fact: true }),
   fx_rate: column.nullable('numeric', { write: (d) => optional(d.fxRate), fact: true }),
-  // Stamped by the database: now() unless the transaction waits for recost (then recost stamps
-  // it, so a re-sent record is not compared on it).
-  recosted_at: column.nullable('timestamptz', {
-    write: (d) => d.pendingRecost,
-    writeVia: { field: 'pending_recost', sqlType: 'boolean', sql: (field) => `CASE WHEN ${field} THEN NULL ELSE now() END` },
-  }),
+  // Recost's state, kept beside the row in recost_states (ADR 0009): null while pending; a
+  // transaction never pending has none, and was stamped when posted. Not a fact of the record.
+  recosted_at: column.nullable('timestamptz', { readVia: recostedAtSql }),
   reverses_txn_id: column.nullable('uuid', { write: (d) => d.reversesTxnId, fact: true }),
   memo: column.nullable('text', { write: (d) => d.memo, fact: true }),
   metadata: column.required('jsonb', { write: (d) => d.metadata, fact: true }),
