@@ -4,7 +4,6 @@ import { assert, LedgerError } from '../domain/errors.js';
 import { Decimal, formatDecimal, ZERO } from '../domain/money.js';
 import { CUSTOMERS, type CustomerRow } from './columns/customers.js';
 import { columnRefs } from './columns/table.js';
-import { pendingRecostSql } from './columns/transactions.js';
 
 /*
  * One customer's books, read from the journal. Every line of a customer's transaction carries
@@ -94,8 +93,9 @@ export async function customerPositions(db: Knex, customerId: string, asOf?: str
   const dated = asOf === undefined ? '' : 'AND t.txn_date <= ?';
   const { rows } = await db.raw<{ rows: Array<CustomerPosition & { pending_recost: string }> }>(
     `WITH t AS (
-       SELECT t.txn_id, t.symbol, t.txn_type, t.quantity, ${pendingRecostSql('t')} AS pending, o.txn_type AS reversed_type
+       SELECT t.txn_id, t.symbol, t.txn_type, t.quantity, s.txn_id IS NOT NULL AND s.recosted_at IS NULL AS pending, o.txn_type AS reversed_type
        FROM transactions t LEFT JOIN transactions o ON o.txn_id = t.reverses_txn_id
+       LEFT JOIN recost_states s ON s.txn_id = t.txn_id
        WHERE t.customer_id = ? AND t.symbol IS NOT NULL ${dated}
      ), held AS (
        SELECT symbol,

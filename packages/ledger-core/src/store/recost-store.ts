@@ -4,7 +4,6 @@ import type { Source } from '../domain/sources.js';
 import * as bulk from '../use-cases/post-in-bulk.js';
 import type { HistoryTrade, PairsHistory, PendingTransaction, RecostStore, TradeDerivations, TradePair } from '../use-cases/recost.js';
 import { linesKeySql } from './columns/journal-lines.js';
-import { pendingRecostSql } from './columns/transactions.js';
 import { rependRecost } from './recost-states.js';
 import { ledgerStore } from './ledger-store.js';
 
@@ -41,8 +40,9 @@ const EXECUTED_AT = `CASE WHEN t.metadata->>'executed_at' ~ '^\\d{4}-\\d{2}-\\d{
 const TRADES_SQL = `
   SELECT t.txn_id, t.txn_type, t.customer_id, t.symbol, t.source, t.txn_date::text AS txn_date, t.quantity, t.amount_usd,
          t.metadata->>'brokerage_bps' AS brokerage_bps, f.amount_usd AS broker_fee_usd,
-         ${pendingRecostSql('t')} AS pending, r.txn_id IS NOT NULL AS reversed
+         s.txn_id IS NOT NULL AND s.recosted_at IS NULL AS pending, r.txn_id IS NOT NULL AS reversed
     FROM ${ofPairs('t')}
+    LEFT JOIN recost_states s ON s.txn_id = t.txn_id
     LEFT JOIN transactions r ON r.reverses_txn_id = t.txn_id
     LEFT JOIN broker_fees f ON f.source = t.source AND f.source_txn_id = t.source_txn_id
    WHERE t.txn_type IN ('buy_security', 'sell_security')

@@ -14,9 +14,6 @@ const column = columnsFrom<TransactionDraft>();
  */
 export const recostedAtSql = (alias: string) =>
   `(SELECT CASE WHEN count(*) = 0 THEN ${alias}.posted_at ELSE max(s.recosted_at) END FROM recost_states s WHERE s.txn_id = ${alias}.txn_id)`;
-
-/** Whether the transaction aliased `alias` is pending recost. */
-export const pendingRecostSql = (alias: string) => `EXISTS (SELECT 1 FROM recost_states s WHERE s.txn_id = ${alias}.txn_id AND s.recosted_at IS NULL)`;
 const optional = (value: Decimal | null) => (value === null ? null : formatDecimal(value));
 
 /**
