@@ -40,9 +40,11 @@ const EXECUTED_AT = `CASE WHEN t.metadata->>'executed_at' ~ '^\\d{4}-\\d{2}-\\d{
 const TRADES_SQL = `
   SELECT t.txn_id, t.txn_type, t.customer_id, t.symbol, t.source, t.txn_date::text AS txn_date, t.quantity, t.amount_usd,
          t.metadata->>'brokerage_bps' AS brokerage_bps, f.amount_usd AS broker_fee_usd,
-         s.txn_id IS NOT NULL AND s.recosted_at IS NULL AS pending, r.txn_id IS NOT NULL AS reversed
+         s.txn_id IS NOT NULL AND s.recosted_at IS NULL AS pending, r.txn_id IS NOT NULL AS reversed,
+         fl.txn_id IS NOT NULL AS flagged
     FROM ${ofPairs('t')}
     LEFT JOIN recost_states s ON s.txn_id = t.txn_id
+    LEFT JOIN recost_flags fl ON fl.txn_id = t.txn_id AND fl.cleared_at IS NULL
     LEFT JOIN transactions r ON r.reverses_txn_id = t.txn_id
     LEFT JOIN broker_fees f ON f.source = t.source AND f.source_txn_id = t.source_txn_id
    WHERE t.txn_type IN ('buy_security', 'sell_security')
@@ -68,6 +70,7 @@ interface TradeRow {
   broker_fee_usd: string | null;
   pending: boolean;
   reversed: boolean;
+  flagged: boolean;
 }
 
 interface DerivationRow {
@@ -98,6 +101,7 @@ const tradeOf = (r: TradeRow): HistoryTrade => ({
   brokerageBps: bpsOf(r.brokerage_bps),
   brokerFeeUsd: r.broker_fee_usd === null ? null : new Decimal(r.broker_fee_usd),
   pending: r.pending,
+  flagged: r.flagged,
 });
 
 function derivationsOf(rows: DerivationRow[]): Map<string, TradeDerivations> {

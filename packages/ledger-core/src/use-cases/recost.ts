@@ -33,9 +33,10 @@ export interface TradePair {
   symbol: string;
 }
 
-/** A trade of an affected pair, in recost order, and whether it is pending. */
+/** A trade of an affected pair, in recost order, whether it is pending, and whether a flag of recost's on it is open. */
 export interface HistoryTrade extends TradeFacts {
   pending: boolean;
+  flagged: boolean;
 }
 
 /** The posted derivations of a trade: the one in effect (not reversed), and how many it has had. */
@@ -137,6 +138,8 @@ interface BatchOutcome {
   /** The pending trades stamped on a derivation made while they had no reversal. */
   stampedUnreversed: string[];
   flags: RecostFlag[];
+  /** The stamped trades whose open flag no longer holds. */
+  cleared: string[];
 }
 
 /**
@@ -145,7 +148,7 @@ interface BatchOutcome {
  * supersedes only what changed. The pairs' pending trades are stamped unless flagged.
  */
 function planPairs(history: PairsHistory, options: RecostOptions, newId: () => string): BatchOutcome {
-  const outcome: BatchOutcome = { drafts: [], superseded: 0, derivations: 0, stamp: [], stampedUnreversed: [], flags: [] };
+  const outcome: BatchOutcome = { drafts: [], superseded: 0, derivations: 0, stamp: [], stampedUnreversed: [], flags: [], cleared: [] };
   for (const trades of byPair(history.trades)) {
     const derived = derivePair(trades, options.policy);
     derived.forEach((derivation, i) => {
@@ -169,6 +172,7 @@ function planPairs(history: PairsHistory, options: RecostOptions, newId: () => s
       if (!trade.pending) return;
       outcome.stamp.push(trade.txnId);
       if (!trade.reversed) outcome.stampedUnreversed.push(trade.txnId);
+      if (trade.flagged) outcome.cleared.push(trade.txnId);
     });
   }
   return outcome;
@@ -181,7 +185,7 @@ async function writeGroup(store: RecostStore, batch: BatchOutcome): Promise<numb
   // After the stamp, not before: a reversal committed since the pairs were read is seen here,
   // or its own re-pend (which waits for the stamp's row lock) comes after the stamp.
   const repended = await store.rependReversed(batch.stampedUnreversed);
-  await store.flag(batch.flags, batch.stamp);
+  await store.flag(batch.flags, batch.cleared);
   return stamped - repended;
 }
 
