@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { upsertCustomer } from '@ledger/core';
 import type { TestDatabase } from '@ledger/core/testing';
 import type { EntryRequest } from '@ledger/core';
+import { cpuSecondsOf, postgresCpuSeconds } from './cpu.js';
 import { customerId } from './fixtures.js';
 
 export interface HttpResult {
@@ -38,40 +38,10 @@ async function waitUntilReady(baseUrl: string, deadlineMs: number): Promise<void
   }
 }
 
-/** Linux's /proc counts CPU time in USER_HZ ticks, 100 per second on every mainstream build. */
-const TICKS_PER_SECOND = 100;
-
-function cpuSecondsOf(pid: number): number {
-  // Fields after the parenthesised command name: state is field 3, utime 14, stime 15.
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
-}
-
-function postgresPids(): number[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres';
-      } catch {
-        return false; // exited meanwhile
-      }
-    })
-    .map(Number);
-}
-
 /** CPU seconds used so far by the api and by Postgres; null where /proc is not there to ask. */
 function cpuSnapshot(apiPid: number | undefined): { api: number; postgres: number } | null {
-  if (apiPid === undefined || process.platform !== 'linux') return null;
-  let postgres = 0;
-  for (const pid of postgresPids()) {
-    try {
-      postgres += cpuSecondsOf(pid);
-    } catch {
-      // a backend that exited between listing and reading
-    }
-  }
+  const postgres = postgresCpuSeconds();
+  if (apiPid === undefined || postgres === null) return null;
   return { api: cpuSecondsOf(apiPid), postgres };
 }
 

@@ -1,7 +1,9 @@
 import { Decimal, draftFromEntry, FeeSchedule, postTransactions, recost, trialBalance, upsertCustomer, type TransactionDraft } from '@ledger/core';
 import type { TestDatabase } from '@ledger/core/testing';
 import { v7 } from 'uuid';
+import { availableParallelism } from 'node:os';
 import { rawCopyLinesPerSecond } from './bulk.js';
+import { postgresCpuSeconds } from './cpu.js';
 
 export interface RecostBenchResult {
   trades: number;
@@ -15,6 +17,16 @@ export interface RecostBenchResult {
   /** The first recost's derivations (new keys) through postTransactions alone: the floor of its time. */
   derivationsAlonePostSeconds: number;
   derivationsAloneTradesPerSecond: number;
+  /**
+   * CPU seconds Postgres spent on the first recost, and on posting its derivations alone (null
+   * off Linux): the latter over the machine's cores is the least time any first recost takes
+   * here, however little else it did.
+   */
+  firstPostgresCpuSeconds: number | null;
+  /** CPU seconds recost itself (this process: reading, deriving, building the entries) spent on the first recost. */
+  firstRecostCpuSeconds: number;
+  derivationsAlonePostgresCpuSeconds: number | null;
+  cores: number;
 }
 
 const SYMBOLS = ['AAPL', 'MSFT', 'NVDA', 'AMZN', 'GOOGL'];
@@ -97,17 +109,13 @@ export async function benchRecost(database: TestDatabase, count: number, custome
   if (posted.inserted !== count) throw new Error(`posted ${posted.inserted} of ${count} trades`);
   await database.db.raw('ANALYZE transactions, journal_lines');
 
-  let started = process.hrtime.bigint();
-  const first = await recost(db, { policy: POLICY, limit: null });
-  const firstSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const { result: first, seconds: firstSeconds, postgresCpuSeconds: firstPostgresCpuSeconds, ownCpuSeconds: firstRecostCpuSeconds } = await timed(() => recost(db, { policy: POLICY, limit: null }));
   if (first.recosted !== count || first.flagged.length > 0 || first.remaining !== 0) throw new Error(`first recost: ${JSON.stringify({ ...first, flagged: first.flagged.length })}`);
 
   // Every trade's recosted_at, in one UPDATE (only trades have a recost state here: the
   // derivations themselves are never pending recost).
   await db.raw('UPDATE recost_states SET recosted_at = NULL');
-  started = process.hrtime.bigint();
-  const full = await recost(db, { policy: POLICY, limit: null });
-  const fullRecostSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const { result: full, seconds: fullRecostSeconds } = await timed(() => recost(db, { policy: POLICY, limit: null }));
   if (full.recosted !== count || full.derivations_posted !== 0 || full.superseded !== 0 || full.remaining !== 0) throw new Error(`full re-cost changed the books: ${JSON.stringify(full)}`);
   if (!(await trialBalance(db)).balanced) throw new Error('trial balance does not balance');
 
@@ -117,9 +125,9 @@ export async function benchRecost(database: TestDatabase, count: number, custome
       json_agg(json_build_object('account_code', l.account_code, 'debit', l.debit::text, 'credit', l.credit::text, 'posting_kind', l.posting_kind) ORDER BY l.line_id) AS lines
     FROM transactions t JOIN journal_lines l USING (txn_id) WHERE t.txn_type = 'recost' GROUP BY t.txn_id ORDER BY t.posted_at, t.txn_id`);
   const derivations = rows.map(derivationAgain);
-  started = process.hrtime.bigint();
-  const alone = await postTransactions(db, derivations);
-  const derivationsAlonePostSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const { result: alone, seconds: derivationsAlonePostSeconds, postgresCpuSeconds: derivationsAlonePostgresCpuSeconds } = await timed(() =>
+    postTransactions(db, derivations),
+  );
   if (alone.inserted !== first.derivations_posted) throw new Error(`derivations alone: posted ${alone.inserted} of ${first.derivations_posted}`);
   if (!(await trialBalance(db)).balanced) throw new Error('trial balance does not balance after the derivations alone');
 
@@ -134,5 +142,26 @@ export async function benchRecost(database: TestDatabase, count: number, custome
     rawCopyLinesPerSecond: await rawCopyLinesPerSecond(database, batch),
     derivationsAlonePostSeconds,
     derivationsAloneTradesPerSecond: count / derivationsAlonePostSeconds,
+    firstPostgresCpuSeconds,
+    firstRecostCpuSeconds,
+    derivationsAlonePostgresCpuSeconds,
+    cores: availableParallelism(),
+  };
+}
+
+/** Runs `work`: its result, wall seconds, and the CPU seconds Postgres (null off Linux) and this process spent meanwhile. */
+async function timed<T>(work: () => Promise<T>): Promise<{ result: T; seconds: number; postgresCpuSeconds: number | null; ownCpuSeconds: number }> {
+  const cpuBefore = postgresCpuSeconds();
+  const ownBefore = process.cpuUsage();
+  const started = process.hrtime.bigint();
+  const result = await work();
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const own = process.cpuUsage(ownBefore);
+  const cpuAfter = postgresCpuSeconds();
+  return {
+    result,
+    seconds,
+    postgresCpuSeconds: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore,
+    ownCpuSeconds: (own.user + own.system) / 1e6,
   };
 }

@@ -73,6 +73,13 @@ if (which === 'all' || which === 'recost') {
       `(target ≥ 20,000 trades/s each); bulk posting of the same derivations alone: ${r.derivationsAlonePostSeconds.toFixed(2)} s, ` +
       `i.e. at most ${round(r.derivationsAloneTradesPerSecond)} trades/s for a first recost; first recost at ` +
       `${Math.round((100 * r.firstTradesPerSecond) / r.derivationsAloneTradesPerSecond)}% of it; ` +
+      (r.derivationsAlonePostgresCpuSeconds === null || r.firstPostgresCpuSeconds === null
+        ? ''
+        : `CPU of the first recost: Postgres ${r.firstPostgresCpuSeconds.toFixed(1)} s + recost ${r.firstRecostCpuSeconds.toFixed(1)} s, on ${r.cores} cores at least ` +
+          `${((r.firstPostgresCpuSeconds + r.firstRecostCpuSeconds) / r.cores).toFixed(2)} s (it used the cores ` +
+          `${Math.round((100 * (r.firstPostgresCpuSeconds + r.firstRecostCpuSeconds)) / r.cores / r.firstSeconds)}% of its time); Postgres CPU of posting ` +
+          `its derivations alone ${r.derivationsAlonePostgresCpuSeconds.toFixed(1)} s, on ${r.cores} cores at least ${(r.derivationsAlonePostgresCpuSeconds / r.cores).toFixed(2)} s: ` +
+          `at most ${round(r.trades / (r.derivationsAlonePostgresCpuSeconds / r.cores))} trades/s for any first recost here, however little else it did; `) +
       `raw COPY of the trades' journal lines into a bare table here: ${round(r.rawCopyLinesPerSecond)} lines/s`,
   );
 }
