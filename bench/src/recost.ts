@@ -1,6 +1,7 @@
-import { Decimal, draftFromEntry, FeeSchedule, postTransactions, recost, trialBalance, upsertCustomer, type TransactionDraft } from '@ledger/core';
+import { Decimal, derivationDraft, draftFromEntry, FeeSchedule, postTransactions, recost, trialBalance, upsertCustomer, type TransactionDraft } from '@ledger/core';
 import type { TestDatabase } from '@ledger/core/testing';
 import { v7 } from 'uuid';
+import { randomUUID } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { rawCopyLinesPerSecond } from './bulk.js';
 import { postgresCpuSeconds } from './cpu.js';
@@ -64,37 +65,19 @@ function trades(count: number, customers: number): TransactionDraft[] {
 /** A posted derivation as read back: numerics as text (never a JS number), its lines as JSON. */
 interface DerivationRow {
   customer_id: string;
-  source_txn_id: string;
-  category: string;
   symbol: string;
   txn_date: string;
-  amount_usd: string;
-  metadata: Record<string, unknown>;
   lines: Array<{ account_code: string; debit: string; credit: string; posting_kind: string | null }>;
 }
 
-/** The same entry as derivationDraft made it, under a new id and key (`:bound`) so that it is posted, not a duplicate. */
-const derivationAgain = (row: DerivationRow): TransactionDraft => ({
-  txnId: v7(),
-  customerId: row.customer_id,
-  txnType: 'recost',
-  source: 'recost',
-  sourceTxnId: `${row.source_txn_id}:bound`,
-  category: row.category,
-  symbol: row.symbol,
-  quantity: null,
-  txnDate: row.txn_date,
-  amountUsd: new Decimal(row.amount_usd),
-  originalCurrency: null,
-  originalAmount: null,
-  fxRate: null,
-  pendingRecost: false,
-  reversesTxnId: null,
-  memo: null,
-  metadata: row.metadata,
-  requestHash: null,
-  lines: row.lines.map((l) => ({ accountCode: l.account_code, debit: new Decimal(l.debit), credit: new Decimal(l.credit), postingKind: l.posting_kind })),
-});
+/** The same entry as recost made it, derived for a stand-in trade of its own: a key no derivation has, so it is posted, not a duplicate. */
+const derivationAgain = (row: DerivationRow): TransactionDraft =>
+  derivationDraft(
+    { txnId: randomUUID(), customerId: row.customer_id, symbol: row.symbol, txnDate: row.txn_date },
+    row.lines.map((l) => ({ accountCode: l.account_code, debit: new Decimal(l.debit), credit: new Decimal(l.credit), postingKind: l.posting_kind })),
+    1,
+    randomUUID(), // as recost's own ids
+  );
 
 /**
  * Recost of `count` pending trades posted through the bulk path, then a full re-cost of the same
@@ -121,7 +104,7 @@ export async function benchRecost(database: TestDatabase, count: number, custome
 
   // The yardstick, after (a) and (b) so it disturbs neither: the derivations the first recost
   // posted, read back and posted again under new keys, as recost posts them (default chunking).
-  const { rows } = await db.raw<{ rows: DerivationRow[] }>(`SELECT t.customer_id, t.source_txn_id, t.category, t.symbol, t.txn_date, t.amount_usd, t.metadata,
+  const { rows } = await db.raw<{ rows: DerivationRow[] }>(`SELECT t.customer_id, t.symbol, t.txn_date,
       json_agg(json_build_object('account_code', l.account_code, 'debit', l.debit::text, 'credit', l.credit::text, 'posting_kind', l.posting_kind) ORDER BY l.line_id) AS lines
     FROM transactions t JOIN journal_lines l USING (txn_id) WHERE t.txn_type = 'recost' GROUP BY t.txn_id ORDER BY t.posted_at, t.txn_id`);
   const derivations = rows.map(derivationAgain);

@@ -81,7 +81,7 @@ export {
   SWEPT_STATUSES,
   type RemittanceStatus,
 } from './domain/remittances.js';
-export { derivePair, type RecostFlagReason, type RecostPolicy, type TradeDerivation, type TradeFacts } from './domain/recost.js';
+export { derivationDraft, derivePair, type RecostFlagReason, type RecostPolicy, type TradeDerivation, type TradeFacts } from './domain/recost.js';
 export { classifyRemitEvent, type RemitEvent, type RemitEventClassification } from './domain/remit-events.js';
 export {
   draftFromEntry,

@@ -155,7 +155,12 @@ export function supersede(legs: Leg[], { trade, effective, versions, newId }: Su
 const sumOfDebits = (lines: JournalLineDraft[]) => lines.reduce((sum, l) => sum.plus(l.debit), ZERO);
 
 /** The derivation entry of a trade: linked to it by key (`<txn_id>:<version>`) and `metadata.recost_of`. */
-export function derivationDraft(trade: TradeFacts, lines: JournalLineDraft[], version: number, txnId: string): TransactionDraft {
+export function derivationDraft(
+  trade: Pick<TradeFacts, 'txnId' | 'customerId' | 'symbol' | 'txnDate'>,
+  lines: JournalLineDraft[],
+  version: number,
+  txnId: string,
+): TransactionDraft {
   assert(isBalanced(lines), `derivation of ${trade.txnId} does not balance`);
   return {
     txnId,
