@@ -18,7 +18,7 @@ await startProcess({
   start: async ({ config, db, logger, resources }) => {
     const { book, redisUrl, queuePrefix, jobSyncWaitMs } = config;
     // Redis need not be up at start: job endpoints answer 503 until it is, the rest is unaffected.
-    const jobs = createJobProducer({ book, redisUrl, queuePrefix, catalog: JOBS, syncWaitMs: jobSyncWaitMs, logger });
+    const jobs = createJobProducer({ book, redisUrl, queuePrefix, catalog: JOBS, syncWaitMs: jobSyncWaitMs, logger, db });
     resources.add(() => jobs.close());
     const server = createServer(createApp({ config, db, logger, jobs }), { requestTimeoutMs: config.requestTimeoutMs }, logger);
     server.listen(config.port);

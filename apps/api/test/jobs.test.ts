@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { JobStatusStore, statusKeyPrefix } from '@ledger/jobs';
+import { JobRunStore, JobStatusStore, statusKeyPrefix } from '@ledger/jobs';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { apiDocument } from '../src/openapi/index.js';
@@ -22,19 +22,36 @@ describe('jobs: GET /v1/jobs/status/{job_id}', () => {
 
   it('answers the status record a worker keeps, in the documented shape, to the ledger token', async () => {
     const store = new JobStatusStore(redis, statusKeyPrefix(prefix, 'ENTITY_UAE'));
+    const runs = new JobRunStore(api.db);
     const jobId = randomUUID();
-    const started = new Date('2026-11-25T10:00:00.000Z');
-    await store.queued(jobId, 'recost', new Date('2026-11-25T09:59:59.000Z'));
-    await store.started(jobId, 'recost', 1, started);
+    const queuedAt = new Date('2026-11-25T09:59:59.000Z');
+    await store.queued(jobId, 'recost', queuedAt);
+    const claim = await runs.claim(jobId, 'recost', {}, randomUUID(), 30_000);
+    expect(claim.state).to.equal('claimed');
+    await store.ofRun(claim.run, queuedAt);
     await store.progressed(jobId, { done: 5, total: 10, unit: 'trades' });
     const running = await api.get(`/v1/jobs/status/${jobId}`, { token: 'ledger' });
     expect(running.status).to.equal(200);
-    expect(running.body).to.include({ job_id: jobId, kind: 'recost', status: 'running', started_at: started.toISOString(), finished_at: null });
+    expect(running.body).to.include({ job_id: jobId, kind: 'recost', status: 'running', queued_at: queuedAt.toISOString(), finished_at: null, attempts: 1 });
+    expect(running.body.started_at).to.equal(claim.run.first_started_at.toISOString());
     expect(running.body.progress).to.deep.equal({ done: 5, total: 10, unit: 'trades' });
-    await store.finished(jobId, { recosted: 10 }, started, new Date('2026-11-25T10:00:02.500Z'));
-    const done = await api.get(`/v1/jobs/status/${jobId}`, { token: 'admin' });
-    expect(done.body).to.include({ status: 'done', duration_ms: 2_500, attempts: 1, error: null });
-    expect(done.body.result).to.deep.equal({ recosted: 10 });
+    const done = await runs.end(jobId, claim.run.lease_owner!, { status: 'done', result: { recosted: 10 } });
+    await store.ofRun(done!, queuedAt);
+    const answered = await api.get(`/v1/jobs/status/${jobId}`, { token: 'admin' });
+    expect(answered.body).to.include({ status: 'done', duration_ms: done!.finished_at!.getTime() - done!.first_started_at.getTime(), attempts: 1, error: null });
+    expect(answered.body.result).to.deep.equal({ recosted: 10 });
+  });
+
+  it('answers a run the book has when Redis lost its record (restarted without persistence)', async () => {
+    const runs = new JobRunStore(api.db);
+    const jobId = randomUUID();
+    const owner = randomUUID();
+    await runs.claim(jobId, 'recost', {}, owner, 30_000);
+    await runs.end(jobId, owner, { status: 'done', result: { recosted: 3 } });
+    const answered = await api.get(`/v1/jobs/status/${jobId}`, { token: 'ledger' });
+    expect(answered.status).to.equal(200);
+    expect(answered.body).to.include({ job_id: jobId, kind: 'recost', status: 'done', queued_at: null, attempts: 1 });
+    expect(answered.body.result).to.deep.equal({ recosted: 3 });
   });
 
   it('a job of the other book is 409 wrong_book and queues nothing', async () => {

@@ -92,6 +92,7 @@ export async function startApi(options: StartOptions = {}): Promise<TestApi> {
     catalog: JOBS,
     syncWaitMs: config.jobSyncWaitMs,
     logger,
+    db,
   });
   const app = createApp({ config, db, logger, jobs, validateResponses: true });
   const server: Server = createServer(app, { requestTimeoutMs: config.requestTimeoutMs }, logger);

@@ -1,5 +1,6 @@
 export { DEFAULT_JOB_SETTINGS, defineJob, type JobCatalog, type JobDefinition, type JobDeps, type JobSettings, type ProgressReporter } from './catalog.js';
-export { createJobProducer, JobQueueUnavailable, type JobProducer, type JobProducerOptions } from './producer.js';
+export { createJobProducer, JobEnqueueUnconfirmed, JobQueueUnavailable, type JobProducer, type JobProducerOptions } from './producer.js';
+export { JobRunStore, type Claim, type JobRun } from './runs.js';
 export {
   DEFAULT_JOB_OPTIONS,
   JOB_FAMILIES,
@@ -10,7 +11,7 @@ export {
   type JobFamily,
 } from './queues.js';
 export { createJobProcessor, type RunnerContext } from './runner.js';
-export { JobStatusStore, statusKeyPrefix, type JobProgress, type JobState, type JobStatus } from './status.js';
+export { JobStatusStore, statusKeyPrefix, statusOf, type JobProgress, type JobState, type JobStatus } from './status.js';
 export { createJobWorkers, type JobWorkers, type JobWorkersOptions } from './worker.js';
 export { JOBS } from './jobs.js';
 export { RECOST_LIMIT_MAX, recostInput, recostJob, type RecostInput } from './recost.js';

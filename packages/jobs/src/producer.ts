@@ -1,39 +1,71 @@
 import { once } from 'node:events';
-import { assert, type Book, type Logger } from '@ledger/core';
+import { assert, type Book, type Db, type Logger } from '@ledger/core';
 import { Queue, QueueEvents } from 'bullmq';
-import { Redis } from 'ioredis';
+import { Redis, ReplyError } from 'ioredis';
 import { v7 as uuidv7 } from 'uuid';
 import type { JobCatalog } from './catalog.js';
 import { DEFAULT_JOB_OPTIONS, jobIdOf, queueName, type JobFamily } from './queues.js';
 import { closeWithin } from './bounded-close.js';
-import { JobStatusStore, statusKeyPrefix, type JobStatus } from './status.js';
+import { JobRunStore } from './runs.js';
+import { JobStatusStore, statusKeyPrefix, statusOf, type JobStatus } from './status.js';
 
-/** How long a caller waits for Redis to answer before being told the queue is unavailable. */
+/**
+ * How long a caller waits on Redis: for the first connection after start, and for an answer to
+ * a command (a Redis that accepts connections but does not answer, frozen or overloaded).
+ */
 const REDIS_WAIT_MS = 2_000;
 
-/** Resolves with `work`, or rejects with JobQueueUnavailable if Redis is not ready or `work` takes too long. */
-async function withinRedisWait<T>(connection: Redis, work: () => Promise<T>): Promise<T> {
+/** ioredis's refusal of a command it did not send: the connection is not writable and there is no offline queue. */
+const NOT_SENT = /^Stream isn't writeable and enableOfflineQueue options is false/;
+
+/** The job queue (Redis) could not take the job, and nothing was queued: the caller is answered 503. */
+export class JobQueueUnavailable extends Error {
+  override name = 'JobQueueUnavailable';
+}
+
+/**
+ * The job was sent to Redis but no answer came (the connection dropped, or Redis did not answer
+ * within REDIS_WAIT_MS): it may have been queued, and will run if it was. The caller is told so,
+ * with the job's id to poll; queueing it again under another id could run it twice.
+ */
+export class JobEnqueueUnconfirmed extends Error {
+  override name = 'JobEnqueueUnconfirmed';
+  constructor(
+    readonly jobId: string,
+    readonly kind: string,
+    cause: string,
+  ) {
+    super(`job ${jobId} (${kind}) was sent to the job queue but not confirmed (${cause}); it may have been queued: poll its status`);
+  }
+}
+
+/** Resolves with `work`, or rejects with `error()` once `ms` have passed (work goes on, unobserved). */
+async function within<T>(work: Promise<T>, ms: number, error: () => Error): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new JobQueueUnavailable(`the job queue (Redis) did not answer within ${REDIS_WAIT_MS} ms`)), REDIS_WAIT_MS);
+    timer = setTimeout(() => reject(error()), ms);
   });
-  const ready = async () => {
-    if (connection.status !== 'ready') await once(connection, 'ready');
-    return work();
-  };
   try {
-    return await Promise.race([ready(), timeout]);
-  } catch (error) {
-    if (error instanceof JobQueueUnavailable) throw error;
-    throw new JobQueueUnavailable(`the job queue is unavailable: ${error instanceof Error ? error.message : String(error)}`);
+    return await Promise.race([work, timeout]);
   } finally {
     clearTimeout(timer);
   }
 }
 
-/** The job queue (Redis) could not take the job: the caller is answered 503 at once, never left hanging. */
-export class JobQueueUnavailable extends Error {
-  override name = 'JobQueueUnavailable';
+/**
+ * Resolves once the connection is ready, or rejects with JobQueueUnavailable: at once when it
+ * was ready before and is not now (Redis went away: ioredis is reconnecting), within
+ * REDIS_WAIT_MS while it makes its first connection. Nothing is sent before it resolves.
+ */
+async function ready(connection: Redis, wasReady: boolean): Promise<void> {
+  if (connection.status === 'ready') return;
+  if (wasReady) throw new JobQueueUnavailable(`the job queue (Redis) is unreachable (connection ${connection.status})`);
+  const signal = AbortSignal.timeout(REDIS_WAIT_MS);
+  try {
+    await once(connection, 'ready', { signal });
+  } catch {
+    throw new JobQueueUnavailable(`the job queue (Redis) did not answer within ${REDIS_WAIT_MS} ms`);
+  }
 }
 
 export interface JobProducerOptions {
@@ -44,6 +76,8 @@ export interface JobProducerOptions {
   /** How long a synchronous job's caller waits for the result before being answered like a background job's. */
   syncWaitMs: number;
   logger: Logger;
+  /** The book's database: a job's run there decides its status, whatever Redis still has. */
+  db: Db;
   /** First retry's delay (doubling after); tests shorten it. */
   backoffDelayMs?: number;
 }
@@ -57,19 +91,27 @@ export interface JobProducer {
 
 /**
  * The api's side of the jobs: adds jobs to the book's family queues and reads their status.
- * Redis is used with no offline queue: while it is down, enqueue fails at once (503), and
- * ioredis reconnects by itself, so later jobs go through once Redis is back.
+ * Redis is used with no offline queue and no command resent after a reconnect: while it is down,
+ * enqueue fails at once and nothing is queued later (JobQueueUnavailable); a command sent that
+ * gets no answer is JobEnqueueUnconfirmed. ioredis reconnects by itself, so later jobs go through
+ * once Redis is back. A status is read from the run in the book's database and from Redis.
  */
 export function createJobProducer(options: JobProducerOptions): JobProducer {
   const { book, catalog, logger } = options;
   const connection = new Redis(options.redisUrl, {
     enableOfflineQueue: false,
-    maxRetriesPerRequest: 1,
+    // A command in flight when the connection drops fails with it, never resent after: a job the
+    // caller was told about is not queued behind its back.
+    maxRetriesPerRequest: 0,
+    commandTimeout: REDIS_WAIT_MS,
     connectionName: `ledger-api-${book}`,
   });
+  let wasReady = false;
+  connection.on('ready', () => (wasReady = true));
   // An 'error' event without a listener would crash the process; ioredis keeps reconnecting.
   connection.on('error', (error: Error) => logger.debug('job queue connection error', { error: error.message }));
   const status = new JobStatusStore(connection, statusKeyPrefix(options.queuePrefix, book));
+  const runs = new JobRunStore(options.db);
   const queues = new Map<JobFamily, Queue>();
   const events = new Map<JobFamily, { events: QueueEvents; connection: Redis }>();
 
@@ -98,6 +140,21 @@ export function createJobProducer(options: JobProducerOptions): JobProducer {
     return entry.events;
   };
 
+  /**
+   * The status: the run in the book's database decides it, Redis adds the rest; either alone
+   * answers when the other is unreachable; neither (Redis down, no run read) is JobQueueUnavailable.
+   */
+  const statusOfJob = async (jobId: string): Promise<JobStatus | null> => {
+    const [record, run] = await Promise.allSettled([ready(connection, wasReady).then(() => status.get(jobId)), runs.get(jobId)]);
+    if (run.status === 'rejected') logger.warn('job run not read from the database', { job_id: jobId, error: messageOf(run.reason) });
+    const runValue = run.status === 'fulfilled' ? run.value : null;
+    if (record.status === 'rejected' && !runValue) {
+      if (record.reason instanceof JobQueueUnavailable) throw record.reason;
+      throw new JobQueueUnavailable(`the job queue is unavailable: ${messageOf(record.reason)}`);
+    }
+    return statusOf(record.status === 'fulfilled' ? record.value : null, runValue);
+  };
+
   return {
     async enqueue(kind, input) {
       const definition = catalog[kind];
@@ -105,21 +162,29 @@ export function createJobProducer(options: JobProducerOptions): JobProducer {
       const key = definition.businessKey(input);
       const jobId = key === null ? uuidv7() : jobIdOf(key);
       const waitFor = definition.mode === 'sync' ? eventsOf(definition.family) : undefined;
-      const job = await withinRedisWait(connection, async () => {
-        if (waitFor) await waitFor.waitUntilReady();
-        const backoff = { ...DEFAULT_JOB_OPTIONS.backoff, delay: options.backoffDelayMs ?? DEFAULT_JOB_OPTIONS.backoff.delay };
-        const added = await queueOf(definition.family).add(kind, input, { jobId, backoff });
-        await status.queued(jobId, kind, new Date());
-        return added;
-      });
+      await ready(connection, wasReady);
+      if (waitFor) await within(waitFor.waitUntilReady(), REDIS_WAIT_MS, () => new JobQueueUnavailable(`the job queue's events did not answer within ${REDIS_WAIT_MS} ms`));
+      const backoff = { ...DEFAULT_JOB_OPTIONS.backoff, delay: options.backoffDelayMs ?? DEFAULT_JOB_OPTIONS.backoff.delay };
+      const queuedAt = new Date();
+      let job;
+      try {
+        job = await queueOf(definition.family).add(kind, input, { jobId, backoff });
+      } catch (error) {
+        // Never sent (ioredis refuses a command while its stream is down: no offline queue), or
+        // Redis answered with an error (the script did not run): nothing queued. Anything else: sent, no answer.
+        if (NOT_SENT.test(messageOf(error))) throw new JobQueueUnavailable(`the job queue (Redis) is unreachable: ${messageOf(error)}`);
+        if (error instanceof ReplyError) throw new JobQueueUnavailable(`the job queue refused the job: ${messageOf(error)}`);
+        throw new JobEnqueueUnconfirmed(jobId, kind, messageOf(error));
+      }
+      // Queued: from here the caller is answered the job, whatever Redis does next.
+      await status.queued(jobId, kind, queuedAt).catch((error: unknown) => logger.warn('job status record not written', { job_id: jobId, error: messageOf(error) }));
       // Bounded: past the wait the caller is answered like a background job's, and polls.
       // (BullMQ reads a wait of 0 as no limit: 0 here means answer at once.)
       if (waitFor && options.syncWaitMs > 0) await job.waitUntilFinished(waitFor, options.syncWaitMs).catch(() => undefined);
-      const record = await withinRedisWait(connection, () => status.get(jobId));
-      assert(record, `job ${jobId} has a status record once queued`);
-      return record;
+      const record = await statusOfJob(jobId).catch(() => null);
+      return record ?? queuedRecord(jobId, kind, queuedAt);
     },
-    status: (jobId) => withinRedisWait(connection, () => status.get(jobId)),
+    status: statusOfJob,
     async close() {
       const closing = (async () => {
         for (const entry of events.values()) {
@@ -137,4 +202,11 @@ export function createJobProducer(options: JobProducerOptions): JobProducer {
       await closeWithin('job producer', closing, disconnect, logger);
     },
   };
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** The record of a job just queued, when Redis cannot be read back: running, not started. */
+function queuedRecord(jobId: string, kind: string, queuedAt: Date): JobStatus {
+  return { job_id: jobId, kind, status: 'running', queued_at: queuedAt.toISOString(), started_at: null, finished_at: null, duration_ms: null, attempts: 0, progress: null, result: null, error: null };
 }

@@ -2,12 +2,21 @@ import { LedgerError, type Book, type Db, type Logger } from '@ledger/core';
 import { NO_UPSTREAMS, type UpstreamClients } from '@ledger/upstream-clients';
 import { UnrecoverableError, type Job } from 'bullmq';
 import { ZodError } from 'zod';
+import { randomUUID } from 'node:crypto';
+import { sleep } from './bounded-close.js';
 import { DEFAULT_JOB_SETTINGS, type JobCatalog, type JobDeps, type JobSettings } from './catalog.js';
-import type { JobStatusStore } from './status.js';
-import type { JobProgress } from './status.js';
+import { DEFAULT_JOB_OPTIONS } from './queues.js';
+import { JobRunStore, type Claim, type JobRun } from './runs.js';
+import type { JobProgress, JobStatusStore } from './status.js';
 
 /** Progress is mirrored to the status record at most this often. */
 const PROGRESS_WRITE_INTERVAL_MS = 500;
+
+/** How long an attempt waits on Redis to mirror the run's record before going on without it (the row is the truth). */
+const MIRROR_WAIT_MS = 2_000;
+
+/** The lease of an attempt on its run when the worker gives none: BullMQ's default lock. */
+export const DEFAULT_LEASE_MS = 30_000;
 
 export interface RunnerContext {
   book: Book;
@@ -18,6 +27,8 @@ export interface RunnerContext {
   settings?: JobSettings;
   /** Defaults to NO_UPSTREAMS. */
   upstreams?: UpstreamClients;
+  /** How long an attempt's lease on its run stands unrenewed (renewed every third of it); defaults to DEFAULT_LEASE_MS. */
+  leaseMs?: number;
   now?: () => Date;
 }
 
@@ -29,49 +40,100 @@ function isPermanent(error: unknown): boolean {
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
- * The BullMQ processor of a catalog: finds the job's definition, validates its payload, runs it
- * with a progress reporter, and keeps the job status record in step (started, progress, done,
- * error). A permanent failure is rethrown as UnrecoverableError (no retry); a transient one is
- * rethrown as is, and BullMQ retries it with backoff.
+ * The BullMQ processor of a catalog. Each attempt claims the job's run in the book's database
+ * (runs.ts) before it runs anything: a delivery of a job that already finished answers the
+ * stored outcome and runs nothing; a delivery while another attempt holds the run (BullMQ handed
+ * the job out again after a Redis stall) waits for that attempt. The attempt renews its lease
+ * while the job runs, records the outcome there first, then mirrors it to the status record in
+ * Redis, best effort: a Redis that is down or lost the record never fails the job, and neither
+ * does a progress write. A permanent failure, or the last attempt by the run's own count, is
+ * rethrown as UnrecoverableError (no retry); a transient one as is, and BullMQ retries it.
  */
 export function createJobProcessor(catalog: JobCatalog, context: RunnerContext) {
   const now = context.now ?? (() => new Date());
+  const leaseMs = context.leaseMs ?? DEFAULT_LEASE_MS;
+  const runs = new JobRunStore(context.db);
+
   return async (job: Job<unknown, unknown, string>): Promise<Record<string, unknown>> => {
     const jobId = String(job.id);
     const definition = Object.hasOwn(catalog, job.name) ? catalog[job.name] : undefined;
     if (!definition) throw new UnrecoverableError(`unknown job name "${job.name}"; this worker runs ${Object.keys(catalog).sort().join(', ')}`);
-    const startedAt = now();
-    const attempt = job.attemptsMade + 1;
-    await context.status.started(jobId, job.name, attempt, startedAt);
-    const logger = context.logger.child({ job_id: jobId, job_kind: job.name, attempt });
+    const queuedAt = new Date(job.timestamp);
+    let logger = context.logger.child({ job_id: jobId, job_kind: job.name });
+    /** Writes the run's record to Redis; never throws, never waits on Redis longer than MIRROR_WAIT_MS. */
+    const mirror = async (run: JobRun) => {
+      const written = context.status.ofRun(run, queuedAt).catch((error: unknown) => logger.warn('job status record not written', { error: messageOf(error) }));
+      await Promise.race([written, sleep(MIRROR_WAIT_MS)]);
+    };
+
+    const owner = randomUUID();
+    const claim = await claimRun(runs, jobId, job.name, job.data, owner, leaseMs, logger);
+    if (claim.state === 'finished') {
+      // Delivered again after it finished (a lock lost to a Redis stall or restart): nothing runs twice.
+      logger.warn('job already finished; answering its stored outcome', { status: claim.run.status, attempts: claim.run.attempts });
+      await mirror(claim.run);
+      if (claim.run.status === 'done') return claim.run.result!;
+      throw new UnrecoverableError(claim.run.error ?? 'failed');
+    }
+    const run = claim.run;
+    logger = logger.child({ attempt: run.attempts });
+    await mirror(run);
+
+    const renewal = setInterval(() => {
+      runs.renew(jobId, owner, leaseMs).then(
+        (held) => held || logger.error('job attempt lost its lease on the run: another attempt may run it', { lease_ms: leaseMs }),
+        (error: unknown) => logger.warn('job lease not renewed', { error: messageOf(error) }),
+      );
+    }, leaseMs / 3);
+    renewal.unref();
 
     let lastWrite = 0;
-    let pending: Promise<void> = Promise.resolve();
     const progress = (value: JobProgress) => {
       const at = now().getTime();
       if (at - lastWrite < PROGRESS_WRITE_INTERVAL_MS && value.done !== value.total) return;
       lastWrite = at;
-      pending = pending.then(() => Promise.all([context.status.progressed(jobId, value), job.updateProgress({ ...value })]).then(() => undefined));
+      context.status.progressed(jobId, value).catch((error: unknown) => logger.debug('job progress not written', { error: messageOf(error) }));
     };
     const deps: JobDeps = { book: context.book, db: context.db, logger, progress, settings: context.settings ?? DEFAULT_JOB_SETTINGS, upstreams: context.upstreams ?? NO_UPSTREAMS };
     try {
-      if (!definition.books.includes(context.book)) {
-        throw new UnrecoverableError(`job ${job.name} does not run on ${context.book} (it runs on ${definition.books.join(', ')})`);
+      let result: Record<string, unknown>;
+      try {
+        if (!definition.books.includes(context.book)) {
+          throw new UnrecoverableError(`job ${job.name} does not run on ${context.book} (it runs on ${definition.books.join(', ')})`);
+        }
+        const input: unknown = definition.input.parse(job.data);
+        result = await definition.run(input, deps);
+      } catch (error) {
+        const permanent = isPermanent(error);
+        const final = permanent || run.attempts >= (job.opts.attempts ?? DEFAULT_JOB_OPTIONS.attempts);
+        const ended = await runs.end(jobId, owner, { status: final ? 'error' : 'running', error: messageOf(error) });
+        if (ended) await mirror(ended);
+        logger.warn('job attempt failed', { error: messageOf(error), permanent, final });
+        if (final && !(error instanceof UnrecoverableError)) throw new UnrecoverableError(messageOf(error));
+        throw error;
       }
-      const input: unknown = definition.input.parse(job.data);
-      const result = await definition.run(input, deps);
-      await pending;
-      await context.status.finished(jobId, result, startedAt, now());
-      logger.info('job done', { duration_ms: now().getTime() - startedAt.getTime() });
+      const ended = await runs.end(jobId, owner, { status: 'done', result });
+      if (!ended) {
+        // Another attempt took the run over while this one ran: its record stands.
+        const current = await runs.get(jobId);
+        logger.error('job finished after losing its lease; the run’s record stands', { status: current?.status });
+        return current?.result ?? result;
+      }
+      await mirror(ended);
+      logger.info('job done', { duration_ms: now().getTime() - new Date(ended.first_started_at).getTime() });
       return result;
-    } catch (error) {
-      await pending.catch(() => undefined);
-      const permanent = isPermanent(error);
-      const final = permanent || attempt >= (job.opts.attempts ?? 1);
-      await context.status.failed(jobId, messageOf(error), final, startedAt, now());
-      logger.warn('job attempt failed', { error: messageOf(error), permanent, final });
-      if (permanent && !(error instanceof UnrecoverableError)) throw new UnrecoverableError(messageOf(error));
-      throw error;
+    } finally {
+      clearInterval(renewal);
     }
   };
+}
+
+/** Claims the run, waiting while another attempt holds a live lease on it (polled, at most a second apart). */
+async function claimRun(runs: JobRunStore, jobId: string, kind: string, input: unknown, owner: string, leaseMs: number, logger: Logger): Promise<Claim> {
+  for (let waited = false; ; waited = true) {
+    const claim = await runs.claim(jobId, kind, input, owner, leaseMs);
+    if (claim.state !== 'held') return claim;
+    if (!waited) logger.warn('job delivered while another attempt holds its run; waiting for it', { lease_expires_at: claim.run.lease_expires_at });
+    await sleep(Math.min(1_000, leaseMs / 4));
+  }
 }

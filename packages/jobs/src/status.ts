@@ -1,6 +1,7 @@
 import { assert } from '@ledger/core';
 import type { Redis } from 'ioredis';
 import { JOB_STATUS_RETENTION_SECONDS } from './queues.js';
+import type { JobRun } from './runs.js';
 
 /** Where a job is: `running` until it is `done` or failed for good (`error`). */
 export type JobState = 'running' | 'done' | 'error';
@@ -35,8 +36,9 @@ type Field = keyof JobStatus;
 /**
  * Job status records in Redis, one hash per job, kept JOB_STATUS_RETENTION_SECONDS after their
  * last change: longer than BullMQ keeps the job. Written by the producer (queued) and the worker
- * (started, progress, done, error); read by the api. Each write sets only its own fields, so a
- * late `queued` never hides a `started` (HSETNX) and progress never undoes `done`.
+ * (the run as the book's database has it, progress); read by the api beside that row
+ * (`statusOf`). Each write sets only its own fields, so a late `queued` never hides a start
+ * (HSETNX) and progress never undoes `done`.
  */
 export class JobStatusStore {
   constructor(
@@ -66,29 +68,20 @@ export class JobStatusStore {
     return this.write(jobId, { job_id: jobId, kind, status: 'running', queued_at: at.toISOString(), attempts: 0 }, true);
   }
 
-  /** An attempt starts (the first, a retry, or a stalled job picked up again). */
-  started(jobId: string, kind: string, attempt: number, at: Date): Promise<void> {
-    return this.write(jobId, { job_id: jobId, kind, status: 'running', started_at: at.toISOString(), attempts: attempt, finished_at: null, duration_ms: null });
+  /**
+   * The record as the book's database has the run: every field the run decides, written whole,
+   * so a record Redis lost while the job ran is complete again (`queued_at` is written only if
+   * absent: the producer's, else BullMQ's timestamp of the job). A new attempt clears the
+   * progress of the one before.
+   */
+  async ofRun(run: JobRun, queuedAt: Date | null): Promise<void> {
+    const attemptStarts = run.status === 'running' && run.lease_owner !== null;
+    await this.write(run.job_id, { ...fieldsOfRun(run), ...(attemptStarts && { progress: null }) });
+    if (queuedAt) await this.write(run.job_id, { queued_at: queuedAt.toISOString() }, true);
   }
 
   progressed(jobId: string, progress: JobProgress): Promise<void> {
     return this.write(jobId, { progress });
-  }
-
-  finished(jobId: string, result: Record<string, unknown>, startedAt: Date, at: Date): Promise<void> {
-    return this.write(jobId, {
-      status: 'done',
-      result,
-      error: null,
-      finished_at: at.toISOString(),
-      duration_ms: at.getTime() - startedAt.getTime(),
-    });
-  }
-
-  /** An attempt failed: for good (`final`: the job is `error`), or to be retried (still running). */
-  failed(jobId: string, message: string, final: boolean, startedAt: Date, at: Date): Promise<void> {
-    if (!final) return this.write(jobId, { error: message });
-    return this.write(jobId, { status: 'error', error: message, finished_at: at.toISOString(), duration_ms: at.getTime() - startedAt.getTime() });
   }
 
   async get(jobId: string): Promise<JobStatus | null> {
@@ -113,3 +106,30 @@ export class JobStatusStore {
 
 /** The status keys of a book, under the queue prefix: `<prefix>:ledger-<book>`. */
 export const statusKeyPrefix = (queuePrefix: string, book: string) => `${queuePrefix}:ledger-${book}`;
+
+/** The fields of the status record the run decides: outcome, attempts, and the whole time from the first attempt's start. */
+function fieldsOfRun(run: JobRun): Omit<JobStatus, 'queued_at' | 'progress'> {
+  const startedAt = new Date(run.first_started_at);
+  const finishedAt = run.finished_at ? new Date(run.finished_at) : null;
+  return {
+    job_id: run.job_id,
+    kind: run.kind,
+    status: run.status,
+    started_at: startedAt.toISOString(),
+    finished_at: finishedAt?.toISOString() ?? null,
+    duration_ms: finishedAt ? finishedAt.getTime() - startedAt.getTime() : null,
+    attempts: run.attempts,
+    result: run.result,
+    error: run.error,
+  };
+}
+
+/**
+ * The status record the api answers: where the book's database has the run, it decides the
+ * outcome (Redis may have lost the record, or not yet heard of the end); Redis adds when the
+ * job was queued and how far it is, and alone knows a job queued and not yet started.
+ */
+export function statusOf(record: JobStatus | null, run: JobRun | null): JobStatus | null {
+  if (!run) return record;
+  return { ...fieldsOfRun(run), queued_at: record?.queued_at ?? null, progress: record?.progress ?? null };
+}

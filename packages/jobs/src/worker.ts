@@ -1,10 +1,11 @@
 import type { Book, Db, Logger } from '@ledger/core';
-import { Worker } from 'bullmq';
+import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { UpstreamClients } from '@ledger/upstream-clients';
 import type { JobCatalog, JobSettings } from './catalog.js';
 import { closeWithin } from './bounded-close.js';
-import { JOB_FAMILIES, JOB_RETENTION, queueName, type JobFamily } from './queues.js';
+import { DEFAULT_JOB_OPTIONS, JOB_FAMILIES, JOB_RETENTION, queueName, type JobFamily } from './queues.js';
+import { JobRunStore } from './runs.js';
 import { createJobProcessor } from './runner.js';
 import { JobStatusStore, statusKeyPrefix } from './status.js';
 
@@ -19,9 +20,18 @@ export interface JobWorkersOptions {
   settings?: JobSettings;
   /** The book's upstream clients; defaults to none configured. */
   upstreams?: UpstreamClients;
-  /** How long a job may go without its lock being renewed before another worker takes it over. */
+  /**
+   * The bound on taking over the job of a worker that died (JOB_STALLED_INTERVAL_MS): its lock
+   * and its lease on the run last half of it, and stalled jobs are looked for every quarter, so
+   * a dead worker's job is running again within about this long. Defaults to 30 s.
+   */
   stalledIntervalMs?: number;
 }
+
+const DEFAULT_STALLED_INTERVAL_MS = 30_000;
+
+/** How many runs one look for lost jobs queues again, at most. */
+const LOST_RUNS_PER_LOOK = 100;
 
 /** Counts the jobs a processor has in hand, and tells when there are none. */
 function jobsInHand<A extends unknown[], R>(processor: (...args: A) => Promise<R>) {
@@ -60,7 +70,19 @@ export function createJobWorkers(options: JobWorkersOptions): JobWorkers {
   const connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null, connectionName: `ledger-worker-${book}` });
   connection.on('error', (error: Error) => logger.warn('job queue connection error', { error: error.message }));
   const status = new JobStatusStore(connection, statusKeyPrefix(options.queuePrefix, book));
-  const processor = jobsInHand(createJobProcessor(options.catalog, { book, db: options.db, logger, status, ...(options.settings && { settings: options.settings }), ...(options.upstreams && { upstreams: options.upstreams }) }));
+  const stalledIntervalMs = options.stalledIntervalMs ?? DEFAULT_STALLED_INTERVAL_MS;
+  const lockDuration = Math.ceil(stalledIntervalMs / 2);
+  const processor = jobsInHand(
+    createJobProcessor(options.catalog, {
+      book,
+      db: options.db,
+      logger,
+      status,
+      leaseMs: lockDuration,
+      ...(options.settings && { settings: options.settings }),
+      ...(options.upstreams && { upstreams: options.upstreams }),
+    }),
+  );
 
   const workers = families.map((family) => {
     const { concurrency, limiter } = JOB_FAMILIES[family];
@@ -69,7 +91,8 @@ export function createJobWorkers(options: JobWorkersOptions): JobWorkers {
       prefix: options.queuePrefix,
       concurrency,
       ...(limiter && { limiter }),
-      ...(options.stalledIntervalMs !== undefined && { stalledInterval: options.stalledIntervalMs, lockDuration: options.stalledIntervalMs }),
+      lockDuration,
+      stalledInterval: Math.ceil(stalledIntervalMs / 4),
       // Applies when the producer set nothing: finished jobs do not pile up in Redis.
       ...JOB_RETENTION,
     });
@@ -78,12 +101,15 @@ export function createJobWorkers(options: JobWorkersOptions): JobWorkers {
     return worker;
   });
 
+  const requeue = requeueLostRuns({ ...options, connection, graceMs: stalledIntervalMs });
+
   return {
     workers,
     waitUntilReady: async () => {
       await Promise.all(workers.map((worker) => worker.waitUntilReady()));
     },
     close: async () => {
+      await requeue.stop();
       // Each waits for the jobs in hand to finish (however long they take); past that, bounded.
       await closeWithin(
         'job workers',
@@ -93,6 +119,52 @@ export function createJobWorkers(options: JobWorkersOptions): JobWorkers {
         processor.idle(),
       );
       await connection.quit().catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * Queues again, every `graceMs`, the runs the book's database has as running that no attempt
+ * holds and whose lease ran out `graceMs` ago: a job Redis lost (restarted without persistence)
+ * while it ran or between its attempts is retried. Adding a job under its own id is a no-op while
+ * Redis still has it, so a run BullMQ will retry or take over itself is left to it.
+ */
+function requeueLostRuns(options: JobWorkersOptions & { connection: Redis; graceMs: number }) {
+  const { book, catalog, logger, graceMs } = options;
+  const runs = new JobRunStore(options.db);
+  const queues = new Map<JobFamily, Queue>();
+  const queueOf = (family: JobFamily) => {
+    let queue = queues.get(family);
+    if (!queue) {
+      queue = new Queue(queueName(book, family), { connection: options.connection, prefix: options.queuePrefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
+      queue.on('error', (error: Error) => logger.warn('job queue error', { error: error.message }));
+      queues.set(family, queue);
+    }
+    return queue;
+  };
+  const look = async () => {
+    for (const run of await runs.unheld(graceMs, LOST_RUNS_PER_LOOK)) {
+      const definition = Object.hasOwn(catalog, run.kind) ? catalog[run.kind] : undefined;
+      if (!definition) continue;
+      const queue = queueOf(definition.family);
+      if (await queue.getJob(run.job_id)) continue;
+      // Added under its own id: should another worker add it at the same time, BullMQ keeps one.
+      await queue.add(run.kind, run.input, { jobId: run.job_id });
+      logger.warn('queued again a running job Redis no longer had', { job_id: run.job_id, kind: run.kind });
+    }
+  };
+  let looking: Promise<void> = Promise.resolve();
+  const timer = setInterval(() => {
+    looking = looking.then(look).catch((error: unknown) => {
+      logger.warn('looking for lost job runs failed', { error: error instanceof Error ? error.message : String(error) });
+    });
+  }, graceMs);
+  timer.unref();
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await looking;
+      for (const queue of queues.values()) await queue.close().catch(() => undefined);
     },
   };
 }

@@ -80,7 +80,7 @@ describe('jobs platform (real Redis and Postgres)', function () {
   };
 
   before(async () => {
-    database = await createTestDatabase({ migrate: false, poolMax: 2 });
+    database = await createTestDatabase({ poolMax: 4 });
     sharedDb = database.db;
   });
   after(async () => {
@@ -89,7 +89,7 @@ describe('jobs platform (real Redis and Postgres)', function () {
   beforeEach(() => {
     prefix = `test-${randomUUID().slice(0, 8)}`;
     runs.length = 0;
-    producer = createJobProducer({ book: 'ENTITY_UAE', redisUrl: REDIS_URL, queuePrefix: prefix, catalog: CATALOG, syncWaitMs: 10_000, logger, backoffDelayMs: 50 });
+    producer = createJobProducer({ book: 'ENTITY_UAE', redisUrl: REDIS_URL, queuePrefix: prefix, catalog: CATALOG, syncWaitMs: 10_000, logger, db: database.db, backoffDelayMs: 50 });
   });
   afterEach(async () => {
     await workers?.close();
@@ -136,7 +136,7 @@ describe('jobs platform (real Redis and Postgres)', function () {
   });
 
   it('a synchronous job that outlasts the wait is answered running, and can be polled to done', async () => {
-    producer = createJobProducer({ book: 'ENTITY_UAE', redisUrl: REDIS_URL, queuePrefix: prefix, catalog: CATALOG, syncWaitMs: 100, logger });
+    producer = createJobProducer({ book: 'ENTITY_UAE', redisUrl: REDIS_URL, queuePrefix: prefix, catalog: CATALOG, syncWaitMs: 100, logger, db: database.db });
     workers = await startWorkers();
     const status = await producer.enqueue('slow', { ms: 600 });
     expect(status.status).to.equal('running');
@@ -241,7 +241,7 @@ describe('jobs platform (real Redis and Postgres)', function () {
   });
 
   it('with Redis unreachable, enqueue fails at once with JobQueueUnavailable instead of hanging', async () => {
-    const down = createJobProducer({ book: 'ENTITY_UAE', redisUrl: 'redis://127.0.0.1:1', queuePrefix: prefix, catalog: CATALOG, syncWaitMs: 10_000, logger });
+    const down = createJobProducer({ book: 'ENTITY_UAE', redisUrl: 'redis://127.0.0.1:1', queuePrefix: prefix, catalog: CATALOG, syncWaitMs: 10_000, logger, db: database.db });
     const started = Date.now();
     try {
       const error = await down.enqueue('later', {}).catch((e: unknown) => e);

@@ -71,7 +71,7 @@ describe('the recost job', function () {
     await seed(db, 'J-2');
     const prefix = `test-${randomUUID().slice(0, 8)}`;
     const workers = createJobWorkers({ book: 'ENTITY_UAE', redisUrl: REDIS_URL, queuePrefix: prefix, db, logger, catalog: JOBS, settings: { ...DEFAULT_JOB_SETTINGS, brokerCostBps: '5' } });
-    const producer = createJobProducer({ book: 'ENTITY_UAE', redisUrl: REDIS_URL, queuePrefix: prefix, catalog: JOBS, syncWaitMs: 20_000, logger });
+    const producer = createJobProducer({ book: 'ENTITY_UAE', redisUrl: REDIS_URL, queuePrefix: prefix, catalog: JOBS, syncWaitMs: 20_000, logger, db });
     try {
       await workers.waitUntilReady();
       const status = await producer.enqueue('recost', {});

@@ -10,6 +10,9 @@ import { createJobProducer, createJobWorkers, JobQueueUnavailable, type JobCatal
 
 const logger = createLogger({ level: 'error', service: 'jobs-test', book: 'ENTITY_UAE', silent: true });
 
+/** Every run of the test jobs, by their n. */
+const runs: number[] = [];
+
 const echo = {
   kind: 'echo',
   mode: 'sync' as const,
@@ -17,7 +20,10 @@ const echo = {
   books: ['ENTITY_UAE' as const],
   input: z.object({ n: z.number() }),
   businessKey: () => null,
-  run: async ({ n }: { n: number }) => ({ echoed: n }),
+  run: async ({ n }: { n: number }) => {
+    runs.push(n);
+    return { echoed: n };
+  },
 };
 /** The same job, answered at once (background), for polling while the worker reconnects. */
 const CATALOG: JobCatalog = { echo, later: { ...echo, kind: 'later', mode: 'background' } };
@@ -47,7 +53,7 @@ describe('jobs platform when Redis restarts', function () {
   let database: TestDatabase;
   let redis: ChildProcess | undefined;
   before(async () => {
-    database = await createTestDatabase({ migrate: false, poolMax: 2 });
+    database = await createTestDatabase({ poolMax: 4 });
   });
   after(async () => {
     redis?.kill('SIGKILL');
@@ -59,7 +65,7 @@ describe('jobs platform when Redis restarts', function () {
     const redisUrl = `redis://127.0.0.1:${port}`;
     redis = await startRedis(port);
     const options = { book: 'ENTITY_UAE' as const, redisUrl, queuePrefix: `restart-${randomUUID().slice(0, 8)}`, logger };
-    const producer = createJobProducer({ ...options, catalog: CATALOG, syncWaitMs: 10_000 });
+    const producer = createJobProducer({ ...options, db: database.db, catalog: CATALOG, syncWaitMs: 10_000 });
     const workers = createJobWorkers({ ...options, db: database.db, catalog: CATALOG });
     try {
       await workers.waitUntilReady();
@@ -67,7 +73,8 @@ describe('jobs platform when Redis restarts', function () {
 
       redis.kill('SIGKILL');
       await once(redis, 'exit');
-      expect(await producer.enqueue('echo', { n: 2 }).catch((e: unknown) => e)).to.be.instanceOf(JobQueueUnavailable);
+      const refused = await producer.enqueue('echo', { n: 2 }).catch((e: unknown) => e);
+      expect(refused).to.be.instanceOf(JobQueueUnavailable);
 
       redis = await startRedis(port);
       // The producer takes jobs again as soon as it has reconnected...
@@ -84,6 +91,8 @@ describe('jobs platform when Redis restarts', function () {
         status = (await producer.status(queued!.job_id).catch(() => null)) ?? status;
       }
       expect(status?.result).to.deep.equal({ echoed: 3 });
+      // Refused means never queued: not when Redis came back either.
+      expect(runs.filter((n) => n === 2)).to.deep.equal([]);
     } finally {
       await producer.close();
       await workers.close();

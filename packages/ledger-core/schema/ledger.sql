@@ -188,6 +188,26 @@ CREATE FUNCTION public.ledger_guard_daily_totals() RETURNS trigger
     END $$;
 
 --
+-- Name: ledger_guard_job_run_update(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.ledger_guard_job_run_update() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+    BEGIN
+      IF OLD.status <> 'running' THEN
+        RAISE EXCEPTION 'job run % is %: a finished run is final', OLD.job_id, OLD.status
+          USING ERRCODE = 'insufficient_privilege', CONSTRAINT = 'job_runs_final';
+      END IF;
+      IF (NEW.job_id, NEW.kind, NEW.input, NEW.first_started_at) IS DISTINCT FROM (OLD.job_id, OLD.kind, OLD.input, OLD.first_started_at)
+         OR NEW.attempts < OLD.attempts THEN
+        RAISE EXCEPTION 'job run %: its job, input, first start and attempts made are fixed', OLD.job_id
+          USING ERRCODE = 'insufficient_privilege', CONSTRAINT = 'job_runs_final';
+      END IF;
+      RETURN NEW;
+    END $$;
+
+--
 -- Name: ledger_guard_transaction_update(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -597,6 +617,110 @@ CREATE TABLE public.holdings_snapshots (
 --
 
 COMMENT ON TABLE public.holdings_snapshots IS 'An upstream''s holdings of a customer at the end of as_of, as received (sync-holdings): positions an array of {symbol, quantity, cost, market_value, ...} with decimals as strings. Insert-only per (customer, upstream, day).';
+
+--
+-- Name: job_runs; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.job_runs (
+    job_id text NOT NULL,
+    kind text NOT NULL,
+    input jsonb NOT NULL,
+    status text NOT NULL,
+    attempts integer NOT NULL,
+    first_started_at timestamp with time zone NOT NULL,
+    attempt_started_at timestamp with time zone NOT NULL,
+    finished_at timestamp with time zone,
+    result jsonb,
+    error text,
+    lease_owner uuid,
+    lease_expires_at timestamp with time zone,
+    CONSTRAINT job_runs_attempts_positive CHECK ((attempts >= 1)),
+    CONSTRAINT job_runs_finished_when_final CHECK (((status = 'running'::text) = (finished_at IS NULL))),
+    CONSTRAINT job_runs_job_id_length CHECK (((length(job_id) >= 1) AND (length(job_id) <= 200))),
+    CONSTRAINT job_runs_lease_has_expiry CHECK (((lease_owner IS NULL) = (lease_expires_at IS NULL))),
+    CONSTRAINT job_runs_lease_while_running CHECK (((status = 'running'::text) OR (lease_owner IS NULL))),
+    CONSTRAINT job_runs_result_when_done CHECK (((status = 'done'::text) = (result IS NOT NULL))),
+    CONSTRAINT job_runs_status CHECK ((status = ANY (ARRAY['running'::text, 'done'::text, 'error'::text])))
+);
+
+--
+-- Name: TABLE job_runs; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.job_runs IS 'One row per job that started: its attempts, the lease of the attempt running it, and its outcome (final once done or error).';
+
+--
+-- Name: COLUMN job_runs.job_id; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.job_runs.job_id IS 'The BullMQ job id, as the job endpoint answered it.';
+
+--
+-- Name: COLUMN job_runs.kind; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.job_runs.kind IS 'The job''s name, e.g. sync-usbroker.';
+
+--
+-- Name: COLUMN job_runs.input; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.job_runs.input IS 'The job''s validated payload: a job Redis lost while it ran is queued again with it.';
+
+--
+-- Name: COLUMN job_runs.status; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.job_runs.status IS 'running until done or error (final).';
+
+--
+-- Name: COLUMN job_runs.attempts; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.job_runs.attempts IS 'Attempts started, whichever worker or delivery started them.';
+
+--
+-- Name: COLUMN job_runs.first_started_at; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.job_runs.first_started_at IS 'When the first attempt started.';
+
+--
+-- Name: COLUMN job_runs.attempt_started_at; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.job_runs.attempt_started_at IS 'When the current (or last) attempt started.';
+
+--
+-- Name: COLUMN job_runs.finished_at; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.job_runs.finished_at IS 'When it became done or error.';
+
+--
+-- Name: COLUMN job_runs.result; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.job_runs.result IS 'What the job reported, when done.';
+
+--
+-- Name: COLUMN job_runs.error; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.job_runs.error IS 'Why it failed (error), or why the last attempt failed while it is retried.';
+
+--
+-- Name: COLUMN job_runs.lease_owner; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.job_runs.lease_owner IS 'The attempt holding the run; null between attempts and once finished.';
+
+--
+-- Name: COLUMN job_runs.lease_expires_at; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.job_runs.lease_expires_at IS 'Until when the holder''s lease stands; renewed while it runs; past it another attempt may take over.';
 
 --
 -- Name: journal_lines; Type: TABLE; Schema: public; Owner: -
@@ -1073,6 +1197,13 @@ ALTER TABLE ONLY public.holdings_snapshots
     ADD CONSTRAINT holdings_snapshots_pkey PRIMARY KEY (customer_id, upstream, as_of);
 
 --
+-- Name: job_runs job_runs_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.job_runs
+    ADD CONSTRAINT job_runs_pkey PRIMARY KEY (job_id);
+
+--
 -- Name: journal_lines journal_lines_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1195,6 +1326,12 @@ CREATE UNIQUE INDEX customers_usbroker_account_no_unique ON public.customers USI
 --
 
 CREATE INDEX dividend_events_customer ON public.dividend_events USING btree (customer_id, pay_date);
+
+--
+-- Name: job_runs_running_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX job_runs_running_idx ON public.job_runs USING btree (lease_expires_at) WHERE (status = 'running'::text);
 
 --
 -- Name: journal_lines_account_idx; Type: INDEX; Schema: public; Owner: -
@@ -1387,6 +1524,18 @@ CREATE TRIGGER customers_no_truncate BEFORE TRUNCATE ON public.customers FOR EAC
 --
 
 COMMENT ON TRIGGER customers_no_truncate ON public.customers IS 'TRUNCATE skips row triggers, so it is refused on its own.';
+
+--
+-- Name: job_runs job_runs_guard_update; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER job_runs_guard_update BEFORE UPDATE ON public.job_runs FOR EACH ROW EXECUTE FUNCTION public.ledger_guard_job_run_update();
+
+--
+-- Name: TRIGGER job_runs_guard_update ON job_runs; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TRIGGER job_runs_guard_update ON public.job_runs IS 'A finished run is final; the job, its input, its first start never change and attempts only grow.';
 
 --
 -- Name: journal_lines journal_lines_after_insert; Type: TRIGGER; Schema: public; Owner: -

@@ -1,5 +1,5 @@
 import { LedgerError, type LedgerErrorCode, type Logger } from '@ledger/core';
-import { JobQueueUnavailable } from '@ledger/jobs';
+import { JobEnqueueUnconfirmed, JobQueueUnavailable } from '@ledger/jobs';
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import OpenApiValidator from 'express-openapi-validator';
 import { ruleInWords } from '../openapi/patterns.js';
@@ -38,6 +38,7 @@ export const ERROR_STATUS = {
   internal_error: 500,
   not_configured: 503,
   not_ready: 503,
+  enqueue_unconfirmed: 503,
   overloaded: 503,
   upstream_unavailable: 503,
 } as const satisfies Record<string, number>;
@@ -173,6 +174,14 @@ export function toProblem(error: unknown): Problem {
   }
   if (error instanceof JobQueueUnavailable) {
     return { code: 'not_ready', message: 'the job queue is unreachable; nothing was queued, retry shortly', internal: false };
+  }
+  if (error instanceof JobEnqueueUnconfirmed) {
+    return {
+      code: 'enqueue_unconfirmed',
+      message: `the job queue did not confirm job ${error.jobId}: it may have been queued and will run if it was; poll GET /v1/jobs/status/${error.jobId} (404 means it was not) before starting it again`,
+      details: [{ job_id: error.jobId, kind: error.kind }],
+      internal: false,
+    };
   }
   const validatorMatch = VALIDATOR_CODES.find(([type]) => error instanceof type);
   if (validatorMatch) return fromValidator(error as ValidatorError, validatorMatch[1]);

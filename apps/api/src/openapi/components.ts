@@ -225,6 +225,11 @@ const ERROR_RESPONSES = {
   InternalError: [500, 'A fault of the server; nothing about it is in the body, the log has it under the request_id.', codesForStatus(500)],
   NotConfigured: [503, 'The credential this endpoint needs is not configured on the server (fail closed).', ['not_configured']],
   NotReady: [503, 'A dependency is down: the database (or its schema is not at head), or the job queue.', ['not_ready']],
+  EnqueueUnconfirmed: [
+    503,
+    'A dependency is down: `not_ready`, nothing was queued. Or `enqueue_unconfirmed`: the job was sent to the queue and no answer came; it may have been queued (and then runs): `details[0].job_id` is its id, to poll before starting it again.',
+    ['not_ready', 'enqueue_unconfirmed'],
+  ],
   Overloaded: [503, 'Too many entries are waiting on this process: retry after `Retry-After` seconds.', ['overloaded']],
   UpstreamUnavailable: [503, 'The upstream this view reads live is not configured on this book or did not answer.', ['upstream_unavailable']],
 } as const satisfies Record<string, readonly [number, string, readonly ErrorCode[]]>;

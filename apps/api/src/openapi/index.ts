@@ -34,6 +34,7 @@ const ERROR_MEANING: Record<ErrorCode, string> = {
   internal_error: 'a fault of the server: the body says nothing more, the log has it under the request_id',
   not_configured: 'the credential the endpoint needs is not configured on the server (fail closed)',
   not_ready: 'the database is unreachable or its schema is not at head',
+  enqueue_unconfirmed: 'a job was sent to the job queue and no answer came: it may have been queued; poll its status (`details[0].job_id`) before starting it again',
   overloaded: 'too many entries are waiting to be posted on this process; retry after `Retry-After` seconds',
   upstream_unavailable: 'a live upstream view (the India broker views): the upstream is not configured on this book or did not answer',
 };

@@ -20,17 +20,17 @@ export const schemas: Record<string, JsonSchema> = {
       kind: { type: 'string', description: 'The job’s name, e.g. `recost`.' },
       status: { type: 'string', enum: ['running', 'done', 'error'] },
       queued_at: timestamp('When the job was queued.'),
-      started_at: timestamp('When its current (or last) attempt started; null while it waits in the queue.'),
+      started_at: timestamp('When its first attempt started; null while it waits in the queue.'),
       finished_at: timestamp('Null while running.'),
-      duration_ms: { type: ['integer', 'null'], minimum: 0, description: 'Of the last attempt; null while running.' },
-      attempts: { type: 'integer', minimum: 0, description: 'Attempts started: a transient failure is retried with backoff.' },
+      duration_ms: { type: ['integer', 'null'], minimum: 0, description: 'From the first attempt’s start to the end: every attempt, and the waits between them; null while running.' },
+      attempts: { type: 'integer', minimum: 0, description: 'Attempts started, by any worker: a transient failure is retried with backoff, and the job of a worker that died is taken over by another.' },
       progress: nullable(
         object({ done: { type: 'integer', minimum: 0 }, total: { type: ['integer', 'null'], minimum: 0 }, unit: { type: 'string' } }, 'How far it is.'),
       ),
       result: { type: ['object', 'null'], description: 'What the job reports when done (per job; see its endpoint).' },
       error: { type: ['string', 'null'], description: 'Why it failed (`error`), or why the last attempt failed while it is retried.' },
     },
-    `The job status record. A queued job not yet started is \`running\` with \`started_at\` null. Kept ${RETENTION_DAYS} days after its last change, longer than the queue keeps the job.`,
+    `The job status record. A queued job not yet started is \`running\` with \`started_at\` null. Kept in Redis ${RETENTION_DAYS} days after its last change, longer than the queue keeps the job; a job that started is also kept in the book’s database (\`job_runs\`), which decides its outcome and answers for it after that.`,
   ),
 };
 
@@ -55,7 +55,7 @@ function jobOperation(definition: JobDefinition): Operation {
     responses: {
       ...(sync && { '200': statusResponse('Finished: `done` with its result, or `error` with why.') }),
       '202': statusResponse('Accepted and running: poll its status.'),
-      ...errorResponses(...WRITE_ERRORS, 'Conflict', 'NotReady'),
+      ...errorResponses(...WRITE_ERRORS, 'Conflict', 'EnqueueUnconfirmed'),
     },
   };
 }

@@ -60,7 +60,7 @@ export const paths: Paths = {
       requestBody: { description: 'The provider’s event, byte for byte as signed.', required: true, content: json(ref('RemitWebhookEvent')) },
       responses: {
         '200': { description: 'Received and classified.', content: json(ref('RemitWebhookAck')) },
-        ...errorResponses('BadRequest', 'Unauthorized', 'PayloadTooLarge', 'UnsupportedMediaType', 'InternalError', 'NotConfigured', 'NotReady'),
+        ...errorResponses('BadRequest', 'Unauthorized', 'PayloadTooLarge', 'UnsupportedMediaType', 'InternalError', 'NotConfigured', 'EnqueueUnconfirmed'),
       },
     },
   },
