@@ -77,6 +77,17 @@ export class JobRunStore {
     return rows[0] ?? null;
   }
 
+  /** Ends a run no attempt holds as `error`: BullMQ failed the job without running it (it stalled more often than allowed). */
+  async abandon(jobId: string, error: string): Promise<JobRun | null> {
+    const { rows } = await this.db.raw<{ rows: JobRun[] }>(
+      `UPDATE job_runs SET status = 'error', error = :error, finished_at = now(), lease_owner = NULL, lease_expires_at = NULL
+        WHERE job_id = :jobId AND status = 'running' AND (lease_owner IS NULL OR lease_expires_at < now())
+       RETURNING ${COLUMNS}`,
+      { jobId, error },
+    );
+    return rows[0] ?? null;
+  }
+
   async get(jobId: string): Promise<JobRun | null> {
     const { rows } = await this.db.raw<{ rows: JobRun[] }>(`SELECT ${COLUMNS} FROM job_runs WHERE job_id = ?`, [jobId]);
     return rows[0] ?? null;

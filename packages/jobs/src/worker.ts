@@ -101,7 +101,7 @@ export function createJobWorkers(options: JobWorkersOptions): JobWorkers {
     return worker;
   });
 
-  const requeue = requeueLostRuns({ ...options, connection, graceMs: stalledIntervalMs });
+  const requeue = requeueLostRuns({ ...options, connection, status, graceMs: stalledIntervalMs });
 
   return {
     workers,
@@ -126,11 +126,12 @@ export function createJobWorkers(options: JobWorkersOptions): JobWorkers {
 /**
  * Queues again, every `graceMs`, the runs the book's database has as running that no attempt
  * holds and whose lease ran out `graceMs` ago: a job Redis lost (restarted without persistence)
- * while it ran or between its attempts is retried. Adding a job under its own id is a no-op while
- * Redis still has it, so a run BullMQ will retry or take over itself is left to it.
+ * while it ran or between its attempts is retried. A run BullMQ still has is left to it (it
+ * retries it, or takes it over), unless BullMQ failed it without an attempt: that run ends
+ * `error` with BullMQ's reason.
  */
-function requeueLostRuns(options: JobWorkersOptions & { connection: Redis; graceMs: number }) {
-  const { book, catalog, logger, graceMs } = options;
+function requeueLostRuns(options: JobWorkersOptions & { connection: Redis; status: JobStatusStore; graceMs: number }) {
+  const { book, catalog, logger, graceMs, status } = options;
   const runs = new JobRunStore(options.db);
   const queues = new Map<JobFamily, Queue>();
   const queueOf = (family: JobFamily) => {
@@ -147,7 +148,14 @@ function requeueLostRuns(options: JobWorkersOptions & { connection: Redis; grace
       const definition = Object.hasOwn(catalog, run.kind) ? catalog[run.kind] : undefined;
       if (!definition) continue;
       const queue = queueOf(definition.family);
-      if (await queue.getJob(run.job_id)) continue;
+      const job = await queue.getJob(run.job_id);
+      if (job && (await job.isFailed())) {
+        // Failed by BullMQ itself, not by an attempt (a job that stalled more often than allowed).
+        const ended = await runs.abandon(run.job_id, job.failedReason || 'failed by the job queue');
+        if (ended) await status.ofRun(ended, null);
+        continue;
+      }
+      if (job) continue;
       // Added under its own id: should another worker add it at the same time, BullMQ keeps one.
       await queue.add(run.kind, run.input, { jobId: run.job_id });
       logger.warn('queued again a running job Redis no longer had', { job_id: run.job_id, kind: run.kind });
