@@ -1,4 +1,4 @@
-import { CALENDAR_DATE_PATTERN_SOURCE, CALENDAR_DATE_RULE, DECIMAL_PATTERN_SOURCE, DECIMAL_RULE, MONEY_PATTERN_SOURCE, MONEY_RULE } from '@ledger/core';
+import { CALENDAR_DATE_PATTERN_SOURCE, CALENDAR_DATE_RULE, CUSTOMER_ID_PATTERN_SOURCE, CUSTOMER_ID_RULE, DECIMAL_PATTERN_SOURCE, DECIMAL_RULE, MONEY_PATTERN_SOURCE, MONEY_RULE } from '@ledger/core';
 
 /**
  * Every string pattern of the document with the rule a person reads when a value breaks it:
@@ -20,6 +20,7 @@ export const PATTERNS = {
     pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
     rule: 'a UUID in its plain form, e.g. "0190c2d4-6c1e-7a2b-9f00-000000000000"',
   },
+  customerId: { pattern: CUSTOMER_ID_PATTERN_SOURCE, rule: CUSTOMER_ID_RULE },
   printable: { pattern: '^[\\x21-\\x7E]+$', rule: 'printable ASCII without spaces, e.g. "C-1"' },
   accountCode: { pattern: '^[0-9]{4}$', rule: 'a four-digit account code of the chart, e.g. "1010"' },
   postingKind: { pattern: '^[a-z][a-z0-9_]{0,63}$', rule: 'a snake_case word of up to 64 characters, e.g. "fx_spread"' },
