@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { expectError, startApi, type TestApi } from './support.js';
+import { countRows, expectError, startApi, type TestApi } from './support.js';
 
 describe('customers', () => {
   let api: TestApi;
@@ -40,6 +40,33 @@ describe('customers', () => {
       expectError(await api.put('/v1/customers/C%20bad', {}), 400, 'validation_error');
       expectError(await api.put(`/v1/customers/${'x'.repeat(129)}`, {}), 400, 'validation_error');
       expect(await api.db('customers').where('customer_id', 'like', 'C%bad').first()).to.equal(undefined);
+    });
+  });
+
+  describe('customer ids: letters, digits, "-", "_" and ".", up to 128, not "." or ".." alone', () => {
+    const before = async () => (await api.db('customers').count<Array<{ count: string }>>('* as count'))[0]!.count;
+
+    it('when a path id is outside the alphabet (a path, a query, a quote) › PUT and a customer’s GET answer 400 validation_error and nothing is stored', async () => {
+      const count = await before();
+      for (const id of ['..%2F..%2Fetc%2Fpasswd', 'a%2Fb', 'C-1%3Bdrop', "O'Brien", 'C%2B1', 'C~1', '%C3%A9t%C3%A9', 'C%3F1']) {
+        const put = await api.put(`/v1/customers/${id}`, {});
+        expectError(put, 400, 'validation_error');
+        expect(put.text, id).to.contain('letters, digits');
+        expectError(await api.get(`/v1/customers/${id}/summary`, { token: 'ledger' }), 400, 'validation_error');
+      }
+      expect(await before()).to.equal(count);
+    });
+
+    it('when a body names a customer id outside the alphabet › manual entry, cash requests and job bodies answer 400 validation_error', async () => {
+      const count = await countRows(api.db, 'transactions');
+      const entry = await api.post('/v1/transactions', { txn_type: 'deposit', customer_id: '../x', source: 'manual', txn_date: '2026-01-15', amount_usd: '1.00' });
+      expectError(entry, 400, 'validation_error');
+      expect(entry.text).to.contain('/body/customer_id');
+      expectError(await api.post('/v1/cash-requests', { customer_id: 'a/b', direction: 'deposit', amount: '1.00', currency: 'USD' }), 400, 'validation_error');
+      const job = await api.post('/v1/jobs/sync-uaefeed', { customer_ids: ['UAE-1', '../../etc/passwd'] });
+      expectError(job, 400, 'validation_error');
+      expect(job.text).to.contain('/body/customer_ids/1');
+      expect(await countRows(api.db, 'transactions')).to.equal(count);
     });
   });
 

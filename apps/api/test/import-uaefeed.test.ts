@@ -96,6 +96,24 @@ describe('POST /v1/import/uaefeed', function () {
     expect(await rows()).to.deep.equal(before);
   });
 
+  for (const [day, field, record] of [
+    ['2026-02-30', 'valueDate', 'cash_transfers'],
+    ['2026-13-01', 'valueDate', 'cash_transfers'],
+    ['1900-01-00', 'tradeDate', 'orders'],
+  ] as const) {
+    it(`when a record is dated ${day}, a day not on the calendar › 422 invalid_records naming it, and nothing of the batch is posted`, async () => {
+      const before = await rows();
+      const bad = record === 'cash_transfers' ? { cash_transfers: [transfer({ transferId: 'TRF-DAY-OK', valueDate: '2026-02-27' }), transfer({ transferId: 'TRF-DAY-BAD', valueDate: day })] } : { cash_transfers: [transfer({ transferId: 'TRF-DAY-OK', valueDate: '2026-02-27' })], orders: [order({ orderId: 'ORD-DAY-BAD', tradeDate: day })] };
+      const reply = await api.post('/v1/import/uaefeed', bad);
+      expectError(reply, 422, 'invalid_records');
+      const [problem, ...others] = (reply.body.error as { details: Array<{ record: string; reason: string }> }).details;
+      expect(others).to.deep.equal([]);
+      expect(problem!.record).to.equal(`/${record}/${record === 'cash_transfers' ? 1 : 0}`);
+      expect(problem!.reason).to.match(new RegExp(`^invalid_date: ${field} ${day} is not a calendar date`));
+      expect(await rows()).to.deep.equal(before);
+    });
+  }
+
   it('a record not in the feed’s format is a 400 naming the field; amounts as JSON numbers are refused', async () => {
     const reply = await api.post('/v1/import/uaefeed', { cash_transfers: [transfer({ amount: 367.25 })] });
     expectError(reply, 400, 'validation_error');

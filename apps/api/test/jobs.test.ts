@@ -68,6 +68,20 @@ describe('jobs: GET /v1/jobs/status/{job_id}', () => {
     }
   });
 
+  it('when a job body names a day not on the calendar › 400 validation_error naming the field, and nothing is queued', async () => {
+    const keysBefore = await redis.keys(`${prefix}:*`);
+    for (const [kind, body, path] of [
+      ['sync-uaefeed', { to: '2026-02-30' }, '/body/to'],
+      ['sync-holdings', { as_of: '2026-13-01' }, '/body/as_of'],
+      ['sync-cash-statements', { month: '2026-13' }, '/body/month'],
+    ] as const) {
+      const reply = await api.post(`/v1/jobs/${kind}`, body);
+      expectError(reply, 400, 'validation_error');
+      expect(reply.text, kind).to.contain(path);
+    }
+    expect(await redis.keys(`${prefix}:*`)).to.have.members(keysBefore);
+  });
+
   it('an unknown job id is 404 not_found', async () => {
     expectError(await api.get(`/v1/jobs/status/${randomUUID()}`, { token: 'ledger' }), 404, 'not_found');
   });

@@ -1,11 +1,12 @@
 import { createHmac } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import { expectError, startApi, type Reply, type TestApi } from './support.js';
 
 const SECRET = 'remit-webhook-secret-0123456789';
 const PATH = '/v1/india/webhooks/remit';
 
-const sign = (body: string, secret = SECRET) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+const sign = (body: string | Buffer, secret = SECRET) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 
 /** Posts `body` (an object is sent as JSON text) signed with `signature` (default: the right one). */
 function deliver(api: TestApi, body: unknown, signature?: string | null): Promise<Reply> {
@@ -56,6 +57,20 @@ describe('the remit webhook', function () {
     it('the signature is checked before the body is judged: unsigned non-JSON is 401, signed non-JSON is 400', async () => {
       expectError(await deliver(api, '{"entity_type": ', null), 401, 'invalid_signature');
       expectError(await deliver(api, '{"entity_type": '), 400, 'invalid_json');
+    });
+
+    it('when the body is sent with Content-Encoding gzip › 415 unsupported_media_type, whichever bytes it is signed over, and nothing is scheduled', async () => {
+      const body = JSON.stringify(paidOrder());
+      const gzipped = gzipSync(body);
+      const headers = (signed: string | Buffer) => ({ 'Content-Type': 'application/json', 'Content-Encoding': 'gzip', 'X-Remit-Signature': sign(signed) });
+      const before = api.logs.filter((line) => line.includes('"remit webhook"')).length;
+      for (const signed of [body, gzipped]) {
+        const reply = await api.request('POST', PATH, { rawBody: gzipped, headers: headers(signed) });
+        expectError(reply, 415, 'unsupported_media_type');
+        expect(reply.body.error.message).to.contain('Content-Encoding gzip');
+      }
+      expect(api.logs.filter((line) => line.includes('"remit webhook"')).length).to.equal(before);
+      expect((await deliver(api, body)).status, 'the same body uncompressed').to.equal(200);
     });
 
     it('a signed body missing the event’s fields is 400', async () => {

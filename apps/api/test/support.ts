@@ -43,8 +43,8 @@ export interface Reply {
 export interface RequestOptions {
   token?: 'ledger' | 'admin' | string;
   body?: unknown;
-  /** Sent as is (e.g. malformed JSON); wins over `body`. */
-  rawBody?: string;
+  /** Sent as is (e.g. malformed JSON, compressed bytes); wins over `body`. */
+  rawBody?: string | Buffer;
   headers?: Record<string, string>;
 }
 
@@ -103,7 +103,7 @@ export async function startApi(options: StartOptions = {}): Promise<TestApi> {
     const headers: Record<string, string> = { ...opts.headers };
     if (opts.token === 'ledger') headers['X-Ledger-Token'] = LEDGER_TOKEN;
     else if (opts.token === 'admin') headers['X-Ledger-Admin-Token'] = ADMIN_TOKEN;
-    let payload: string | undefined = opts.rawBody;
+    let payload: string | Buffer | undefined = opts.rawBody;
     if (payload === undefined && opts.body !== undefined) payload = JSON.stringify(opts.body);
     if (payload !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
       headers['Content-Type'] = 'application/json';

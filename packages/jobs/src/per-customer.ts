@@ -1,4 +1,4 @@
-import { assert, LedgerError } from '@ledger/core';
+import { assert, CALENDAR_DATE_PATTERN_SOURCE, CALENDAR_DATE_RULE, CUSTOMER_ID_PATTERN_SOURCE, CUSTOMER_ID_RULE, isCalendarDate, LedgerError } from '@ledger/core';
 import { RemitPageCapError, UaefeedRejectedError, UpstreamError, UpstreamPayloadError, UsbrokerPageCapError } from '@ledger/upstream-clients';
 import { UnrecoverableError } from 'bullmq';
 import { z } from 'zod';
@@ -6,8 +6,25 @@ import { z } from 'zod';
 /** The most customers one run may name. */
 export const CUSTOMER_IDS_MAX = 10_000;
 
+/** A ledger customer id in a job's body: the domain's alphabet (the api refuses the rest with 400 too). */
+export const customerId = z.string().regex(new RegExp(CUSTOMER_ID_PATTERN_SOURCE), `must be ${CUSTOMER_ID_RULE}`);
+
 /** `customer_ids` of every sync job (spec: Jobs): ledger customer ids; null or absent means all (each job says which). */
-export const customerIdsField = z.array(z.string().min(1).max(128)).min(1).max(CUSTOMER_IDS_MAX).nullable().optional();
+export const customerIdsField = z.array(customerId).min(1).max(CUSTOMER_IDS_MAX).nullable().optional();
+
+/**
+ * A day in a job's body (from, to, as_of, start, end): the domain's isCalendarDate, so a job
+ * refuses the days the api and the ledger refuse; `format: date` has the api refuse them with 400.
+ */
+export const calendarDate = z
+  .string()
+  // Aborting: a body's own checks (a window's length) then never see a day that is not one.
+  .regex(new RegExp(CALENDAR_DATE_PATTERN_SOURCE), { message: `must be ${CALENDAR_DATE_RULE}`, abort: true })
+  .refine(isCalendarDate, { message: `must be ${CALENDAR_DATE_RULE}`, abort: true })
+  .meta({ format: 'date' });
+
+/** A month in a job's body, `YYYY-MM`, of the years a calendar date may have (a pattern: the api checks it too). */
+export const calendarMonth = z.string().regex(/^(19|20|21)[0-9]{2}-(0[1-9]|1[0-2])$/, 'must be a month YYYY-MM between 1900 and 2199');
 
 /** A customer a job could not do, and why; the others carry on. */
 export interface CustomerFailure {

@@ -1,6 +1,7 @@
 import { withIndiaSyncLock } from '@ledger/core';
 import { z } from 'zod';
 import { defineJob } from './catalog.js';
+import { customerId } from './per-customer.js';
 import { runSyncRemit } from './sync-remit.js';
 import { runSyncUsbroker } from './sync-usbroker.js';
 
@@ -8,7 +9,7 @@ export const SYNC_REMIT_WEBHOOK = 'sync-remit-webhook';
 
 export const syncRemitWebhookInput = z
   .object({
-    customer_id: z.string().min(1).max(128).describe('The ledger customer whose remit customer id the event named.'),
+    customer_id: customerId.describe('The ledger customer whose remit customer id the event named.'),
     order_id: z.string().min(1).max(256).nullable().optional().describe('The order the event was about (for the log and the result).'),
   })
   .strict()

@@ -11,7 +11,7 @@ import type { UsbrokerClient, UsbrokerDailyLedgerRow, UsbrokerDividendRow, Usbro
 import { z } from 'zod';
 import { defineJob, type JobDeps } from './catalog.js';
 import { dividendEntry, dividendEvent, dividendWithholding, orderOfTrade, tradeFees, withholdingEntry } from './usbroker-entries.js';
-import { forEach, upstreamFailureReason } from './per-customer.js';
+import { calendarDate, forEach, upstreamFailureReason } from './per-customer.js';
 import { addCounts, CustomerBatch, noCounts, type CustomerFailure, type PostingCounts, type RecordIssue } from './usbroker-posting.js';
 
 /** Days one run reads at most: a quarter of daily files. */
@@ -19,12 +19,11 @@ export const LEDGER_DAYS_MAX = 92;
 /** Daily files read at once, and customers processed at once. */
 const CONCURRENCY = 4;
 
-const isoDate = z.iso.date();
 
 export const syncUsbrokerLedgerInput = z
   .object({
-    start: isoDate.describe('The first report date (YYYY-MM-DD).'),
-    end: isoDate.optional().describe(`The last report date, inclusive; absent: \`start\`. At most ${LEDGER_DAYS_MAX} days.`),
+    start: calendarDate.describe('The first report date (YYYY-MM-DD).'),
+    end: calendarDate.optional().describe(`The last report date, inclusive; absent: \`start\`. At most ${LEDGER_DAYS_MAX} days.`),
     code: z.string().min(1).max(64).nullable().optional().describe('The firm code of the daily ledger; null or absent: the book’s USBROKER_FIRM_ID.'),
     dry_run: z.boolean().default(false).describe('Read the files and report what would be written; write nothing.'),
   })

@@ -1,4 +1,4 @@
-import { Decimal, draftFromEntry, FeeSchedule, type JournalLineDraft } from '@ledger/core';
+import { CALENDAR_DATE_RULE, Decimal, draftFromEntry, FeeSchedule, type JournalLineDraft } from '@ledger/core';
 import type { UaefeedCashTransfer, UaefeedOrder } from '@ledger/upstream-clients';
 import { expect } from 'chai';
 import { DEFAULT_JOB_SETTINGS, draftMappings, mapCashTransfer, mapOrder, type UaefeedMapping } from '../src/index.js';
@@ -103,8 +103,18 @@ describe('uaefeed mapping (pure)', () => {
         'amount -5 is not a non-negative amount in whole cents',
         'amount 0.001 is not a non-negative amount in whole cents',
         'amount 0.00 AED is less than one US cent',
-        'valueDate 15/01/2026 is not a date',
+        `invalid_date: valueDate 15/01/2026 is not ${CALENDAR_DATE_RULE}`,
       ]);
+    });
+    it('when a transfer is dated a day not on the calendar › rejected with invalid_date, never an entry the database would refuse', () => {
+      for (const day of ['2026-02-30', '2026-13-01', '1900-01-00', '2025-02-29']) {
+        expect(mapCashTransfer(transfer({ valueDate: day }), 'UAE-1', PEG), day).to.deep.equal({
+          outcome: 'rejected',
+          sourceTxnId: 'TRF-1',
+          reason: `invalid_date: valueDate ${day} is not ${CALENDAR_DATE_RULE}`,
+        });
+      }
+      expect(mapCashTransfer(transfer({ valueDate: '2024-02-29' }), 'UAE-1', PEG).outcome).to.equal('entry');
     });
   });
 
@@ -172,7 +182,7 @@ describe('uaefeed mapping (pure)', () => {
         'netSettle 1469.01 is above the executed amount 1469.00: a negative fee',
         'currency GBP is not AED or USD',
         'cumQty 0.000000001 is not a non-negative quantity of at most 8 places',
-        'tradeDate 2026/01/20 is not a date',
+        `invalid_date: tradeDate 2026/01/20 is not ${CALENDAR_DATE_RULE}`,
       ]);
     });
   });

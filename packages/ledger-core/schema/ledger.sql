@@ -173,6 +173,22 @@ CREATE FUNCTION public.ledger_guard_account_totals() RETURNS trigger
 COMMENT ON FUNCTION public.ledger_guard_account_totals() IS 'Refuses UPDATE and DELETE of account_totals, except the UPDATE made one trigger level down by ledger_after_lines_inserted: totals move only with posted journal lines.';
 
 --
+-- Name: ledger_guard_cash_request_state(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.ledger_guard_cash_request_state() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+    BEGIN
+      IF OLD.status <> 'pending'
+         AND (NEW.status, NEW.txn_id, NEW.failure_reason) IS DISTINCT FROM (OLD.status, OLD.txn_id, OLD.failure_reason) THEN
+        RAISE EXCEPTION 'cash request % is %: a final state never changes', OLD.cash_request_id, OLD.status
+          USING ERRCODE = 'insufficient_privilege', CONSTRAINT = 'cash_request_final_state';
+      END IF;
+      RETURN NEW;
+    END $$;
+
+--
 -- Name: ledger_guard_daily_totals(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -1500,6 +1516,18 @@ CREATE TRIGGER broker_fees_no_change BEFORE DELETE OR UPDATE ON public.broker_fe
 --
 
 CREATE TRIGGER broker_fees_no_truncate BEFORE TRUNCATE ON public.broker_fees FOR EACH STATEMENT EXECUTE FUNCTION public.ledger_refuse_change();
+
+--
+-- Name: cash_requests cash_requests_guard_state; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER cash_requests_guard_state BEFORE UPDATE OF status, txn_id, failure_reason ON public.cash_requests FOR EACH ROW EXECUTE FUNCTION public.ledger_guard_cash_request_state();
+
+--
+-- Name: TRIGGER cash_requests_guard_state ON cash_requests; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TRIGGER cash_requests_guard_state ON public.cash_requests IS 'A cash request moves only from pending (to completed, failed or cancelled); a final state, and the posting it names, never change.';
 
 --
 -- Name: customers customers_no_delete; Type: TRIGGER; Schema: public; Owner: -

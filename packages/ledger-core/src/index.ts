@@ -5,6 +5,8 @@
 
 // Domain: money, accounts, posting rules, drafts, limits, errors (pure: no I/O).
 export { ACCOUNT, ACCOUNT_TYPES, normalSide, type AccountCode, type AccountType } from './domain/accounts.js';
+export { CUSTOMER_ID_LENGTH_MAX, CUSTOMER_ID_PATTERN_SOURCE, CUSTOMER_ID_RULE, isCustomerId } from './domain/customer-ids.js';
+export { CALENDAR_DATE_PATTERN_SOURCE, CALENDAR_DATE_RULE, isCalendarDate } from './domain/dates.js';
 export { assert, LedgerError, type LedgerErrorCode } from './domain/errors.js';
 export {
   ACTION_TARGET,

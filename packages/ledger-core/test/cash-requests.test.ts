@@ -163,6 +163,33 @@ describe('cash requests (domain)', () => {
       await expectLedgerError(() => transitionCashRequest(runtime, '0190c2d4-6c1e-7a2b-9f00-00000000dead', 'cancel', context(21), policy), 'not_found');
     });
 
+    it('when a final request is set back to pending, or its posting or reason changed, by raw SQL › the database refuses it, and a confirm then answers the request unchanged', async () => {
+      const runtime = t.runtime!.db;
+      const { request: made } = await createCashRequest(runtime, { customer_id: 'C-1', direction: 'deposit', amount: '7.00', currency: 'USD' }, '0190c2d4-6c1e-7a2b-9f00-0000000000c4', policy);
+      const completed = await transitionCashRequest(runtime, made.cash_request_id, 'confirm', { txnId: '0190c2d4-6c1e-7a2b-9f00-0000000000c5', txnDate: today }, policy);
+      const { request: failed } = await createCashRequest(runtime, { customer_id: 'C-1', direction: 'deposit', amount: '8.00', currency: 'USD' }, '0190c2d4-6c1e-7a2b-9f00-0000000000c6', policy);
+      await transitionCashRequest(runtime, failed.cash_request_id, 'fail', { txnId: '0190c2d4-6c1e-7a2b-9f00-0000000000c7', txnDate: today, reason: 'bounced' }, policy);
+      const { request: cancelled } = await createCashRequest(runtime, { customer_id: 'C-1', direction: 'deposit', amount: '9.00', currency: 'USD' }, '0190c2d4-6c1e-7a2b-9f00-0000000000c8', policy);
+      await transitionCashRequest(runtime, cancelled.cash_request_id, 'cancel', { txnId: '0190c2d4-6c1e-7a2b-9f00-0000000000c9', txnDate: today }, policy);
+      const rows = () => t.db('cash_requests').whereIn('cash_request_id', [made.cash_request_id, failed.cash_request_id, cancelled.cash_request_id]).orderBy('cash_request_id');
+      const before = await rows();
+      for (const [sql, id] of [
+        [`UPDATE cash_requests SET status = 'pending', txn_id = NULL WHERE cash_request_id = ?`, made.cash_request_id],
+        [`UPDATE cash_requests SET txn_id = '0190c2d4-6c1e-7a2b-9f00-0000000000ff' WHERE cash_request_id = ?`, made.cash_request_id],
+        [`UPDATE cash_requests SET status = 'pending', failure_reason = NULL WHERE cash_request_id = ?`, failed.cash_request_id],
+        [`UPDATE cash_requests SET failure_reason = 'other' WHERE cash_request_id = ?`, failed.cash_request_id],
+        [`UPDATE cash_requests SET status = 'failed', failure_reason = 'late' WHERE cash_request_id = ?`, cancelled.cash_request_id],
+        [`UPDATE cash_requests SET status = 'pending' WHERE cash_request_id = ?`, cancelled.cash_request_id],
+      ] as const) {
+        const error = asPgFailure(await caught(() => runtime.raw(sql, [id])));
+        expect(error.code, sql).to.equal('42501');
+        expect(error.constraint, sql).to.equal('cash_request_final_state');
+      }
+      expect(await rows()).to.deep.equal(before);
+      const again = await transitionCashRequest(runtime, made.cash_request_id, 'confirm', { txnId: '0190c2d4-6c1e-7a2b-9f00-0000000000d0', txnDate: today }, policy);
+      expect(again).to.deep.equal(completed);
+    });
+
     describe('made with an Idempotency-Key', () => {
       const withdrawal = { customer_id: 'K-1', direction: 'withdrawal', amount: '60.00', currency: 'USD' } as const;
       const id = (n: number) => `0190c2d4-6c1e-7a2b-9f00-0000000001${String(n).padStart(2, '0')}`;

@@ -3,6 +3,7 @@ import BigNumber from 'bignumber.js';
 import { expect } from 'chai';
 import fc from 'fast-check';
 import {
+  CALENDAR_DATE_RULE,
   Decimal,
   DECIMAL_RULE,
   ENTRY_LINES_MAX,
@@ -338,6 +339,14 @@ describe('draftFromEntry', () => {
     expect(hash({ ...e, category: rule.category })).to.equal(hash(e));
     expect(hash({ ...e, category: 'other' })).to.not.equal(hash(e));
     expect(hash({ ...e, metadata: {} })).to.equal(hash(e));
+  });
+
+  it('when txn_date is not a day of the calendar › refuses it with validation_error before the database would (a sync record is then rejected, not refused)', async () => {
+    for (const day of ['2026-02-30', '2026-13-01', '1900-01-00', '2025-02-29', '0000-01-01', '2026-1-5']) {
+      const error = await expectLedgerError(fromEntry({ txn_date: day }), 'validation_error');
+      expect(error.details, day).to.deep.equal([{ path: '/txn_date', message: `must be ${CALENDAR_DATE_RULE}` }]);
+    }
+    expect(fromEntry({ txn_date: '2024-02-29' })().txnDate).to.equal('2024-02-29');
   });
 
   for (const t of ['deposit', 'wire_in', 'withdrawal', 'wire_out', 'buy_security', 'sell_security', 'dividend', 'wht_tax'] as const) {

@@ -61,7 +61,8 @@ const bodyBytesOf = (res: Response) => (res.locals as BodyLocals).bodyBytes ?? 0
  * (an empty body parses to `{}`, which must not pass for a body that was sent); a body that
  * does not decode as its Content-Encoding says (zlib's own error, which body-parser passes on
  * untouched) becomes the caller's 400 rather than our 500; and for a body-signed operation (the
- * remit webhook) it checks the signature over the raw bytes before the JSON is judged.
+ * remit webhook) it refuses an encoded body (415) and checks the signature over the raw bytes
+ * before the JSON is judged.
  */
 export function jsonBody(limitBytes: number, webhookSecret: string | undefined): RequestHandler {
   const parse = express.json({
@@ -74,6 +75,12 @@ export function jsonBody(limitBytes: number, webhookSecret: string | undefined):
     },
   });
   return (req, res, next) => {
+    // A body-signed operation takes its body as sent: the signature is over those bytes, and an
+    // encoded body would be inflated before anyone knows who sent it.
+    const encoding = req.headers['content-encoding']?.trim().toLowerCase();
+    if (bodySignedSchemeOf(req) && encoding !== undefined && encoding !== '' && encoding !== 'identity') {
+      return next(new ApiError('unsupported_media_type', `Content-Encoding ${encoding} is refused here: send the body uncompressed, as signed`));
+    }
     parse(req, res, (error?: unknown) => {
       // A body-signed operation: the signature over the raw bytes is checked before the body is
       // judged as JSON (authenticate has made sure the secret is set). A body too large or in an

@@ -1,5 +1,6 @@
 import {
   assert,
+  CUSTOMER_ID_LENGTH_MAX,
   DECIMAL_RULE,
   MONEY_RULE,
   PAGE_LIMIT_DEFAULT,
@@ -98,9 +99,9 @@ const scalars = {
   CustomerId: {
     type: 'string',
     minLength: 1,
-    maxLength: 128,
-    pattern: PATTERNS.printable.pattern,
-    description: 'Printable ASCII without spaces.',
+    maxLength: CUSTOMER_ID_LENGTH_MAX,
+    pattern: PATTERNS.customerId.pattern,
+    description: `${CUSTOMER_ID_LENGTH_MAX} characters at most of letters, digits, "-", "_" and "."; not "." or ".." alone (so never a path). Anything else is 400 validation_error.`,
     examples: ['C-1'],
   },
   AccountCode: { type: 'string', pattern: PATTERNS.accountCode.pattern, examples: ['1010'] },

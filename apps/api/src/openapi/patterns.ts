@@ -1,4 +1,4 @@
-import { DECIMAL_PATTERN_SOURCE, DECIMAL_RULE, MONEY_PATTERN_SOURCE, MONEY_RULE } from '@ledger/core';
+import { CALENDAR_DATE_PATTERN_SOURCE, CALENDAR_DATE_RULE, CUSTOMER_ID_PATTERN_SOURCE, CUSTOMER_ID_RULE, DECIMAL_PATTERN_SOURCE, DECIMAL_RULE, MONEY_PATTERN_SOURCE, MONEY_RULE } from '@ledger/core';
 
 /**
  * Every string pattern of the document with the rule a person reads when a value breaks it:
@@ -14,15 +14,13 @@ export const PATTERNS = {
   positiveMoney: { pattern: `^(?!0+(?:\\.0+)?$)${MONEY_PATTERN_SOURCE.slice(1)}`, rule: `${MONEY_RULE}, greater than zero` },
   amount: { pattern: '^[0-9]+(\\.[0-9]+)?$', rule: 'a non-negative decimal string, e.g. "100.00"' },
   signedAmount: { pattern: '^-?[0-9]+(\\.[0-9]+)?$', rule: 'a decimal string, e.g. "-100.00"' },
-  // Years 1900-2199: a ledger date, and one Postgres stores (it refuses year 0).
-  date: {
-    pattern: '^(19|20|21)[0-9]{2}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$',
-    rule: 'a calendar date YYYY-MM-DD between 1900 and 2199, e.g. "2026-01-15"',
-  },
+  // With `format: date` (checked in full: the day exists), the domain's isCalendarDate.
+  date: { pattern: CALENDAR_DATE_PATTERN_SOURCE, rule: CALENDAR_DATE_RULE },
   uuid: {
     pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
     rule: 'a UUID in its plain form, e.g. "0190c2d4-6c1e-7a2b-9f00-000000000000"',
   },
+  customerId: { pattern: CUSTOMER_ID_PATTERN_SOURCE, rule: CUSTOMER_ID_RULE },
   printable: { pattern: '^[\\x21-\\x7E]+$', rule: 'printable ASCII without spaces, e.g. "C-1"' },
   accountCode: { pattern: '^[0-9]{4}$', rule: 'a four-digit account code of the chart, e.g. "1010"' },
   postingKind: { pattern: '^[a-z][a-z0-9_]{0,63}$', rule: 'a snake_case word of up to 64 characters, e.g. "fx_spread"' },
@@ -42,7 +40,7 @@ export const PATTERNS = {
 const RULE_BY_PATTERN = new Map<string, string>(Object.values(PATTERNS).map(({ pattern, rule }) => [pattern, rule]));
 
 const FORMAT_RULES: Record<string, string> = {
-  date: 'a calendar date YYYY-MM-DD that exists, e.g. "2026-01-15"',
+  date: CALENDAR_DATE_RULE,
   'date-time': 'an ISO-8601 timestamp, e.g. "2026-01-15T10:00:00Z"',
   uuid: PATTERNS.uuid.rule,
   email: 'an email address',

@@ -54,5 +54,3 @@ export function previousMonth(now: Date): string {
   return first.toISOString().slice(0, 7);
 }
 
-export const isoDate = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, 'must be a date YYYY-MM-DD');
-export const isoMonth = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be a month YYYY-MM');

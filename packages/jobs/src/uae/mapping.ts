@@ -1,4 +1,4 @@
-import { Decimal, DECIMAL_PATTERN_SOURCE, MONEY_PATTERN_SOURCE, roundToCents, toUsd, type Currency, type EntryRequest } from '@ledger/core';
+import { CALENDAR_DATE_RULE, Decimal, DECIMAL_PATTERN_SOURCE, MONEY_PATTERN_SOURCE, roundToCents, isCalendarDate, toUsd, type Currency, type EntryRequest } from '@ledger/core';
 import type { UaefeedCashTransfer, UaefeedOrder } from '@ledger/upstream-clients';
 
 /**
@@ -17,7 +17,6 @@ export const UAEFEED_SELL_BROKERAGE_BPS = '0';
 
 const MONEY = new RegExp(MONEY_PATTERN_SOURCE);
 const QUANTITY = new RegExp(DECIMAL_PATTERN_SOURCE);
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 class Unmappable extends Error {}
 
@@ -33,7 +32,7 @@ function money(value: string, field: string): Decimal {
 }
 
 function date(value: string, field: string): string {
-  if (!ISO_DATE.test(value)) throw new Unmappable(`${field} ${value} is not a date`);
+  if (!isCalendarDate(value)) throw new Unmappable(`invalid_date: ${field} ${value} is not ${CALENDAR_DATE_RULE}`);
   return value;
 }
 

@@ -3,13 +3,13 @@ import { Decimal, insertCashStatements, ledgerCashMovements, type CashStatementS
 import type { CustodianCashStatement } from '@ledger/upstream-clients';
 import { z } from 'zod';
 import { defineJob } from '../catalog.js';
-import { customerSelection, isoMonth, linkedCustomers, notConfigured, previousMonth, type CustomerFailure, idOfLinked } from './customers.js';
-import { forEachCustomer } from '../per-customer.js';
+import { customerSelection, linkedCustomers, notConfigured, previousMonth, type CustomerFailure, idOfLinked } from './customers.js';
+import { calendarMonth, forEachCustomer } from '../per-customer.js';
 
 export const syncCashStatementsInput = z
   .object({
     ...customerSelection,
-    month: isoMonth.optional().describe('The month, YYYY-MM. Absent: the last closed month (the one before the current, UTC).'),
+    month: calendarMonth.optional().describe('The month, YYYY-MM. Absent: the last closed month (the one before the current, UTC).'),
   })
   .strict()
   .meta({ examples: [{ month: '2026-03' }, { customer_ids: ['UAE-000001'], month: '2026-03', dry_run: true }] });

@@ -2,13 +2,13 @@ import { insertHoldingsSnapshots, type HoldingsSnapshot } from '@ledger/core';
 import type { CustodianHoldings } from '@ledger/upstream-clients';
 import { z } from 'zod';
 import { defineJob } from '../catalog.js';
-import { customerSelection, isoDate, isoDay, linkedCustomers, notConfigured, type CustomerFailure, idOfLinked } from './customers.js';
-import { forEachCustomer } from '../per-customer.js';
+import { customerSelection, isoDay, linkedCustomers, notConfigured, type CustomerFailure, idOfLinked } from './customers.js';
+import { calendarDate, forEachCustomer } from '../per-customer.js';
 
 export const syncHoldingsInput = z
   .object({
     ...customerSelection,
-    as_of: isoDate.optional().describe('The day whose end-of-day holdings are taken. Absent: yesterday (UTC), the last closed day.'),
+    as_of: calendarDate.optional().describe('The day whose end-of-day holdings are taken. Absent: yesterday (UTC), the last closed day.'),
   })
   .strict()
   .meta({ examples: [{ as_of: '2026-03-31' }, { customer_ids: ['UAE-000001'] }] });

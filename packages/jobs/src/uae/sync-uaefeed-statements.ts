@@ -2,13 +2,13 @@ import { createHash } from 'node:crypto';
 import { insertUaefeedStatements, type UaefeedStatementSnapshot } from '@ledger/core';
 import { z } from 'zod';
 import { defineJob } from '../catalog.js';
-import { customerSelection, isoMonth, linkedCustomers, notConfigured, previousMonth, type CustomerFailure, idOfLinked } from './customers.js';
-import { forEachCustomer } from '../per-customer.js';
+import { customerSelection, linkedCustomers, notConfigured, previousMonth, type CustomerFailure, idOfLinked } from './customers.js';
+import { calendarMonth, forEachCustomer } from '../per-customer.js';
 
 export const syncUaefeedStatementsInput = z
   .object({
     ...customerSelection,
-    month: isoMonth.optional().describe('The month, YYYY-MM. Absent: the last closed month (the one before the current, UTC).'),
+    month: calendarMonth.optional().describe('The month, YYYY-MM. Absent: the last closed month (the one before the current, UTC).'),
   })
   .strict()
   .meta({ examples: [{ month: '2026-03' }] });

@@ -1,16 +1,16 @@
 import { Decimal, recost as recostBook, type RecostResult } from '@ledger/core';
 import { z } from 'zod';
 import { defineJob, recostPolicyOf } from '../catalog.js';
-import { customerSelection, isoDate, linkedCustomers, notConfigured, type CustomerFailure, idOfLinked } from './customers.js';
-import { forEachCustomer } from '../per-customer.js';
+import { customerSelection, linkedCustomers, notConfigured, type CustomerFailure, idOfLinked } from './customers.js';
+import { calendarDate, forEachCustomer } from '../per-customer.js';
 import { mapCashTransfer, mapOrder } from './mapping.js';
 import { draftMappings, PostingPipeline, type UaefeedRecordOutcome } from './posting.js';
 
 export const syncUaefeedInput = z
   .object({
     ...customerSelection,
-    from: isoDate.optional().describe("First day (transfers' valueDate, orders' tradeDate), inclusive. Absent: from the start of the feed."),
-    to: isoDate.optional().describe('Last day, inclusive. Absent: up to today.'),
+    from: calendarDate.optional().describe("First day (transfers' valueDate, orders' tradeDate), inclusive. Absent: from the start of the feed."),
+    to: calendarDate.optional().describe('Last day, inclusive. Absent: up to today.'),
     recost: z.boolean().optional().describe('Recost the book after posting (what this run posted is pending recost). Default true; never in a dry run.'),
   })
   .strict()

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { configure } from 'safe-stable-stringify';
+import { CALENDAR_DATE_RULE, isCalendarDate } from './dates.js';
 import { assert, LedgerError } from './errors.js';
 import { ENTRY_LINES_MAX, MEMO_LENGTH_MAX, METADATA_PROPERTIES_MAX } from './limits.js';
 import { Decimal, DECIMAL_PATTERN_SOURCE, DECIMAL_RULE, MONEY_PATTERN_SOURCE, MONEY_RULE, ZERO } from './money.js';
@@ -114,6 +115,7 @@ export function draftFromEntry(entry: EntryRequest, txnId: string, policy: Posti
   if (rule.symbol === 'required' && symbol === null) fields.refuse('/symbol', `is required for ${entry.txn_type}`);
   if (entry.lines && entry.txn_type !== 'adjustment') fields.refuse('/lines', 'may be given only for txn_type adjustment');
   if (!entry.lines && entry.txn_type === 'adjustment') fields.refuse('/lines', 'are required for txn_type adjustment');
+  if (!isCalendarDate(entry.txn_date)) fields.refuse('/txn_date', `must be ${CALENDAR_DATE_RULE}`);
   const amountUsd = fields.parse('/amount_usd', entry.amount_usd, 'money') ?? ZERO;
   const quantity = fields.parse('/quantity', entry.quantity, 'quantity');
   if (quantity?.isZero()) fields.refuse('/quantity', 'must be greater than zero');
@@ -239,6 +241,7 @@ export function draftReversal(original: ReversibleTransaction, txnId: string, tx
     throw new LedgerError('conflict', `transaction ${original.txnId} is itself a reversal and cannot be reversed`);
   }
   // ISO dates compare as strings.
+  if (!isCalendarDate(txnDate)) throw invalid('/txn_date', `must be ${CALENDAR_DATE_RULE}`);
   if (txnDate < original.txnDate) {
     throw invalid('/txn_date', `cannot be before the original's date (${original.txnDate}): a reversal is dated on or after it`);
   }

@@ -50,6 +50,7 @@ export const paths: Paths = {
       description:
         'Authenticated by `X-Remit-Signature: sha256=<hex>`, the HMAC-SHA256 of the raw body with `REMIT_WEBHOOK_SECRET` (constant-time). ' +
         'Secret unset: 503 `not_configured` for every payload. Signature missing or wrong: 401 `invalid_signature`. Signed but not JSON: 400. ' +
+        'A body with a `Content-Encoding` other than `identity` is 415 `unsupported_media_type`, unread: the signature is over the bytes as sent. ' +
         'Otherwise 200 with the acknowledgement: an `orders` event triggers a sync only when `paid`; a payment (`payment`, `payments`, ' +
         '`payment_link`) only when `funds_available` or `success`. A triggered sync (the customer’s remittances, then their broker wires) ' +
         'is queued and runs in the background under the cluster-wide India sync lock; the answer does not wait for it. An unknown ' +
