@@ -25,6 +25,7 @@ export const ERROR_STATUS = {
   idempotency_conflict: 409,
   invalid_state_transition: 409,
   wrong_book: 409,
+  derived_entry: 409,
   payload_too_large: 413,
   expectation_failed: 417,
   unsupported_media_type: 415,

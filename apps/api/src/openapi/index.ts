@@ -24,6 +24,7 @@ const ERROR_MEANING: Record<ErrorCode, string> = {
   conflict: 'the ledger’s state refuses it (e.g. reversing a reversal)',
   idempotency_conflict: '`source` + `source_txn_id` reused with a different payload',
   invalid_state_transition: 'a state machine refuses the transition',
+  derived_entry: 'a `recost` entry cannot be reversed by hand: reverse the trade it derives from (`details`: `recost_of`), and recost supersedes it; nothing stored',
   wrong_book: 'the job runs on the other book (ENTITY_UAE or ENTITY_IND_IFSC); nothing was queued',
   payload_too_large: 'the body is over the limit (1 MiB by default)',
   unsupported_media_type: 'the body is not `application/json`',

@@ -13,6 +13,7 @@ export type LedgerErrorCode =
   | 'unknown_customer'
   | 'insufficient_funds'
   | 'entry_refused'
+  | 'derived_entry'
   | 'overloaded';
 
 export class LedgerError extends Error {

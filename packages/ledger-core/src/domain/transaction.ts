@@ -231,6 +231,23 @@ export interface ReversibleTransaction {
 }
 
 /**
+ * Refuses to reverse by hand what a job derived: a `recost` entry is recost's derivation of a
+ * trade, and nothing would re-derive it once reversed, so the trade would go uncosted. Reversing
+ * the trade itself re-pends it, and recost then supersedes its derivation (recost's own
+ * supersession drafts its reversals directly, never through here).
+ */
+export function assertReversibleByHand(original: { txnId: string; txnType: TxnType; metadata: Record<string, unknown> }): void {
+  if (original.txnType !== 'recost') return;
+  const trade = original.metadata.recost_of;
+  assert(typeof trade === 'string', `recost entry ${original.txnId} names no trade in metadata.recost_of`);
+  throw new LedgerError(
+    'derived_entry',
+    `transaction ${original.txnId} is recost's derivation of trade ${trade} and cannot be reversed by hand: reverse trade ${trade} instead, and recost supersedes its derivation`,
+    [{ recost_of: trade }],
+  );
+}
+
+/**
  * The reversing entry of a transaction: its lines mirrored, dated `txnDate`, keyed by the
  * original so that at most one can ever exist. A reversal is never itself reversed.
  */

@@ -248,7 +248,8 @@ export const paths: Paths = {
       summary: 'Post the reversing entry (admin)',
       description:
         'The reversal mirrors every line of the original and names it in `reverses_txn_id`. 201 when posted; any later ' +
-        'or concurrent call answers 200 with the same reversal. Reversing a reversal: 409 `conflict`.',
+        'or concurrent call answers 200 with the same reversal. Reversing a reversal: 409 `conflict`. Reversing a `recost` ' +
+        'entry: 409 `derived_entry`, naming the trade to reverse instead (recost then supersedes its derivation).',
       tags: ['transactions'],
       security: ADMIN,
       parameters: [paramRef('TxnIdPath')],
