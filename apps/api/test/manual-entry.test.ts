@@ -78,6 +78,37 @@ describe('manual entry: POST /v1/transactions and /preview', () => {
     });
   });
 
+  describe('when an adjustment moves a customer account (2010, 2020, 2100)', () => {
+    const feeRefund = (customer: Record<string, string>) => ({
+      txn_type: 'adjustment',
+      source: 'manual',
+      txn_date: '2026-01-20',
+      amount_usd: '5.00',
+      ...customer,
+      lines: [
+        { account_code: '4010', debit: '5.00', credit: '0', posting_kind: 'fee_refund' },
+        { account_code: '2010', debit: '0', credit: '5.00', posting_kind: 'fee_refund' },
+      ],
+    });
+
+    it('without a customer_id answers 422 customer_required naming the account, and stores nothing', async () => {
+      await expectNothingStored(async () => {
+        const reply = await api.post('/v1/transactions', feeRefund({}));
+        expectError(reply, 422, 'customer_required');
+        expect(reply.body.error.details).to.deep.equal([{ path: '/customer_id', account_code: '2010' }]);
+      });
+    });
+
+    it('with the customer_id posts Dr 4010 / Cr 2010 5.00 on that customer', async () => {
+      const reply = await api.post('/v1/transactions', feeRefund({ customer_id: 'C-1' }));
+      expect(reply.status).to.equal(201);
+      expect(reply.body.journal_lines.map((l: Record<string, string>) => [l.account_code, l.debit, l.credit, l.customer_id])).to.deep.equal([
+        ['4010', '5.00', '0.00', 'C-1'],
+        ['2010', '0.00', '5.00', 'C-1'],
+      ]);
+    });
+  });
+
   describe('when the same source + source_txn_id comes again', () => {
     it('with the same payload (other key order, other decimal spelling) answers 200 with the existing transaction', async () => {
       const first = await api.post('/v1/transactions', deposit({ source_txn_id: 'dep-same', amount_usd: '42.50' }));

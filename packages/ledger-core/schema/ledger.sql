@@ -1073,6 +1073,19 @@ ALTER TABLE ONLY public.holdings_snapshots
     ADD CONSTRAINT holdings_snapshots_pkey PRIMARY KEY (customer_id, upstream, as_of);
 
 --
+-- Name: journal_lines journal_lines_customer_account_has_customer; Type: CHECK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE public.journal_lines
+    ADD CONSTRAINT journal_lines_customer_account_has_customer CHECK (((account_code <> ALL (ARRAY['2010'::text, '2020'::text, '2100'::text])) OR (customer_id IS NOT NULL))) NOT VALID;
+
+--
+-- Name: CONSTRAINT journal_lines_customer_account_has_customer ON journal_lines; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON CONSTRAINT journal_lines_customer_account_has_customer ON public.journal_lines IS 'A line on a customer account (2010, 2020, 2100) names its customer. NOT VALID: lines posted before 20261220 are not checked (the journal cannot be corrected in place).';
+
+--
 -- Name: journal_lines journal_lines_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 

@@ -366,6 +366,28 @@ describe('draftFromEntry', () => {
     expect(draft({ txn_type: 'adjustment', customer_id: null, lines }).customerId).to.equal(null);
   });
 
+  describe('an adjustment moving a customer account (2010, 2020, 2100)', () => {
+    const refund = (account: string) => [
+      { account_code: '4010', debit: '5.00', credit: '0', posting_kind: 'fee_refund' },
+      { account_code: account, debit: '0', credit: '5.00', posting_kind: 'fee_refund' },
+    ];
+    for (const account of ['2010', '2020', '2100']) {
+      it(`without a customer_id is refused with customer_required naming ${account}`, async () => {
+        const error = await expectLedgerError(fromEntry({ txn_type: 'adjustment', customer_id: null, lines: refund(account) }), 'customer_required');
+        expect(error.details).to.deep.equal([{ path: '/customer_id', account_code: account }]);
+      });
+    }
+
+    it('with the customer_id posts the lines as given, for that customer', () => {
+      const d = draft({ txn_type: 'adjustment', customer_id: 'C-1', lines: refund('2010') });
+      expect(d.customerId).to.equal('C-1');
+      expect(d.lines.map((l) => [l.accountCode, l.debit.toFixed(2), l.credit.toFixed(2), l.postingKind])).to.deep.equal([
+        ['4010', '5.00', '0.00', 'fee_refund'],
+        ['2010', '0.00', '5.00', 'fee_refund'],
+      ]);
+    });
+  });
+
   for (const t of ['buy_security', 'sell_security'] as const) {
     it(`refuses ${t} without a symbol with validation_error`, async () => {
       await expectLedgerError(fromEntry({ txn_type: t, symbol: null }), 'validation_error');

@@ -188,6 +188,7 @@ describe('openLedgerDatabase (how a process opens its book)', function () {
       '20261209_add_cash_request_idempotency_key',
       '20261210_index_transactions_by_pair',
       '20261211_move_recost_state_out_of_transactions',
+      '20261220_require_customer_on_customer_accounts',
     ]);
     for (const { db } of started) expect(await runtimeRoleProblems(db)).to.deep.equal([]);
   });

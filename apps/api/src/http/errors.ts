@@ -34,6 +34,7 @@ export const ERROR_STATUS = {
   unknown_customer: 422,
   insufficient_funds: 422,
   entry_refused: 422,
+  customer_required: 422,
   invalid_records: 422,
   request_header_fields_too_large: 431,
   internal_error: 500,

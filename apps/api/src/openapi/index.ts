@@ -13,6 +13,7 @@ const ERROR_MEANING: Record<ErrorCode, string> = {
   expectation_failed: 'an `Expect` header other than `100-continue`',
   request_timeout: 'the request (headers and body) did not arrive within the server\'s request timeout',
   request_header_fields_too_large: 'the request line and headers are over the server\'s limit',
+  customer_required: 'an adjustment moving a customer account (2010, 2020, 2100) without `customer_id` (`details` names each account); nothing stored',
   entry_refused: 'the database refused the entry for a rule no earlier check named (`details` names the constraint); nothing stored',
   invalid_records: 'records of an import that cannot be posted (`details`: each one’s `record`, `source_txn_id`, `reason`); nothing posted',
   unauthorized: 'credential missing or unknown',

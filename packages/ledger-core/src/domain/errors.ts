@@ -14,6 +14,7 @@ export type LedgerErrorCode =
   | 'insufficient_funds'
   | 'entry_refused'
   | 'derived_entry'
+  | 'customer_required'
   | 'overloaded';
 
 export class LedgerError extends Error {

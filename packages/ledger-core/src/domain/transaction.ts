@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { configure } from 'safe-stable-stringify';
+import { CUSTOMER_ACCOUNTS } from './accounts.js';
 import { assert, LedgerError } from './errors.js';
 import { ENTRY_LINES_MAX, MEMO_LENGTH_MAX, METADATA_PROPERTIES_MAX } from './limits.js';
 import { Decimal, DECIMAL_PATTERN_SOURCE, DECIMAL_RULE, MONEY_PATTERN_SOURCE, MONEY_RULE, ZERO } from './money.js';
@@ -157,6 +158,7 @@ export function draftFromEntry(entry: EntryRequest, txnId: string, policy: Posti
   if (!isBalanced(lines)) {
     throw new LedgerError('unbalanced_transaction', `${entry.txn_type} of ${entry.amount_usd} posts no balanced lines`);
   }
+  if (customerId === null) assertNoCustomerAccount(entry.txn_type, lines);
   return {
     txnId,
     customerId,
@@ -178,6 +180,21 @@ export function draftFromEntry(entry: EntryRequest, txnId: string, policy: Posti
     requestHash: entryFingerprint({ ...entry, category: entry.category ?? rule.category }),
     lines,
   };
+}
+
+/**
+ * A line on a customer account (2010, 2020, 2100) without a customer would move the firm's
+ * wallets while no customer's moves: refused, naming the accounts. Only an adjustment (the
+ * operator's lines) can get here; every rule that posts to these accounts requires a customer.
+ */
+function assertNoCustomerAccount(txnType: EnterableTxnType, lines: JournalLineDraft[]): void {
+  const accounts = [...new Set(lines.map((l) => l.accountCode).filter((code) => CUSTOMER_ACCOUNTS.includes(code)))];
+  if (accounts.length === 0) return;
+  throw new LedgerError(
+    'customer_required',
+    `a ${txnType} moving customer account${accounts.length === 1 ? '' : 's'} ${accounts.join(', ')} needs the customer_id whose money it moves`,
+    accounts.map((account_code) => ({ path: '/customer_id', account_code })),
+  );
 }
 
 /**
