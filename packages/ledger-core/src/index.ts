@@ -13,6 +13,7 @@ export {
   CASH_REQUEST_STATUSES,
   CASH_REQUEST_TRANSITIONS,
   cashRequestSourceTxnId,
+  manualWithdrawalOf,
   toUsd,
   type CashPolicy,
   type CashRequestAction,
@@ -94,7 +95,7 @@ export {
 } from './domain/transaction.js';
 
 // Use cases on a book's database: posting, preview, reversal, bulk posting, group commit.
-export { createEntryBatcher, postEntries, postEntry, postTransactions, previewEntry, previewTransactions, recost, reverseTransaction } from './ledger.js';
+export { createEntryBatcher, postEntries, postEntry, postManualWithdrawal, postTransactions, previewEntry, previewTransactions, recost, reverseTransaction } from './ledger.js';
 export type { RecostOptions, RecostResult } from './use-cases/recost.js';
 export type { EntryBatcher, EntryBatcherOptions } from './use-cases/entry-batcher.js';
 export type { PostOutcome } from './use-cases/entry-answers.js';

@@ -32,7 +32,7 @@ const ERROR_MEANING: Record<ErrorCode, string> = {
   unbalanced_transaction: 'the lines do not balance (or there are fewer than two); nothing stored',
   unknown_account: 'an account code the chart does not have; nothing stored',
   unknown_customer: 'a customer_id the book does not know; nothing stored',
-  insufficient_funds: 'a withdrawal larger than the customer’s wallet balance less their other pending withdrawals; nothing stored or posted',
+  insufficient_funds: 'a withdrawal (cash request, or a manual `withdrawal` / `wire_out` entry) larger than the customer’s wallet balance less their other pending withdrawals; nothing stored or posted',
   internal_error: 'a fault of the server: the body says nothing more, the log has it under the request_id',
   not_configured: 'the credential the endpoint needs is not configured on the server (fail closed)',
   not_ready: 'the database is unreachable or its schema is not at head',
