@@ -100,6 +100,7 @@ function expectedLines(txnType: Exclude<TxnType, 'reversal' | 'recost' | 'adjust
     case 'dividend':
       return legKeys(['1100', '2010', a]);
     case 'wht_tax':
+    case 'broker_fee':
       return legKeys(['2010', '1100', a]);
     case 'fx_spread':
       return legKeys(['1300', '4030', a]);
@@ -111,7 +112,7 @@ function expectedLines(txnType: Exclude<TxnType, 'reversal' | 'recost' | 'adjust
 describe('posting rules', () => {
   it('cover every enterable txn_type', () => {
     expect([...ENTERABLE_TXN_TYPES].sort()).to.deep.equal(
-      ['adjustment', 'buy_security', 'deposit', 'dividend', 'fx_spread', 'fx_spread_settle', 'sell_security', 'wht_tax', 'wire_in', 'wire_out', 'withdrawal'].sort(),
+      ['adjustment', 'broker_fee', 'buy_security', 'deposit', 'dividend', 'fx_spread', 'fx_spread_settle', 'sell_security', 'wht_tax', 'wire_in', 'wire_out', 'withdrawal'].sort(),
     );
   });
 
