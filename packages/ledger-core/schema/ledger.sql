@@ -778,6 +778,8 @@ CREATE TABLE public.remittances (
     status_history jsonb NOT NULL,
     first_seen_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    settlement_fx_fee_usd numeric,
+    settlement_txn_fee_usd numeric,
     CONSTRAINT remittances_amount_inr_finite CHECK (((amount_inr > '-Infinity'::numeric) AND (amount_inr < 'Infinity'::numeric))),
     CONSTRAINT remittances_amount_inr_paise CHECK (((amount_inr > (0)::numeric) AND (amount_inr < 'Infinity'::numeric) AND (amount_inr = round(amount_inr, 2)))),
     CONSTRAINT remittances_amount_usd_cents CHECK (((amount_usd > (0)::numeric) AND (amount_usd < 'Infinity'::numeric) AND (amount_usd = round(amount_usd, 2)))),
@@ -794,6 +796,8 @@ CREATE TABLE public.remittances (
     CONSTRAINT remittances_remit_customer_id_check CHECK ((remit_customer_id ~ '^cust_[A-Za-z0-9_-]+$'::text)),
     CONSTRAINT remittances_settlement_amount_usd_finite CHECK (((settlement_amount_usd > '-Infinity'::numeric) AND (settlement_amount_usd < 'Infinity'::numeric))),
     CONSTRAINT remittances_settlement_cents CHECK (((settlement_amount_usd >= (0)::numeric) AND (settlement_amount_usd < 'Infinity'::numeric) AND (settlement_amount_usd = round(settlement_amount_usd, 2)))),
+    CONSTRAINT remittances_settlement_fx_fee_cents CHECK (((settlement_fx_fee_usd >= (0)::numeric) AND (settlement_fx_fee_usd < 'Infinity'::numeric) AND (settlement_fx_fee_usd = round(settlement_fx_fee_usd, 2)))),
+    CONSTRAINT remittances_settlement_txn_fee_cents CHECK (((settlement_txn_fee_usd >= (0)::numeric) AND (settlement_txn_fee_usd < 'Infinity'::numeric) AND (settlement_txn_fee_usd = round(settlement_txn_fee_usd, 2)))),
     CONSTRAINT remittances_status CHECK ((status = ANY (ARRAY['active'::text, 'action_required'::text, 'under_review'::text, 'paid'::text, 'failed'::text, 'cancelled'::text, 'expired'::text]))),
     CONSTRAINT remittances_tcs_inr_finite CHECK (((tcs_inr > '-Infinity'::numeric) AND (tcs_inr < 'Infinity'::numeric))),
     CONSTRAINT remittances_tcs_paise CHECK (((tcs_inr >= (0)::numeric) AND (tcs_inr < 'Infinity'::numeric) AND (tcs_inr = round(tcs_inr, 2))))
@@ -852,6 +856,18 @@ COMMENT ON COLUMN public.remittances.remitted_on IS 'The remittance''s date (FY,
 --
 
 COMMENT ON COLUMN public.remittances.status_history IS '[{status, at}]: each status the ledger saw, at the order''s updated_at.';
+
+--
+-- Name: COLUMN remittances.settlement_fx_fee_usd; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.remittances.settlement_fx_fee_usd IS 'The settlement''s FX fee (remit fees.fx_fee), USD: posted to 5030 by fx_spread_settle. Null until read.';
+
+--
+-- Name: COLUMN remittances.settlement_txn_fee_usd; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.remittances.settlement_txn_fee_usd IS 'The settlement''s transaction fee (remit fees.txn_fee), USD: posted to 5030 by fx_spread_settle. Null until read.';
 
 --
 -- Name: transaction_daily_totals; Type: TABLE; Schema: public; Owner: -

@@ -68,6 +68,7 @@ export { ENTERABLE_SOURCES, LEDGER_OWN_SOURCES, SOURCES, type EnterableSource, t
 export { CUSTOMER_FEE_BPS_DEFAULT, FeeSchedule } from './domain/fees.js';
 export { FifoLots, type LotRelief } from './domain/lots.js';
 export {
+  accrualsDue,
   draftFxSpread,
   draftFxSpreadSettle,
   fxSpreadSettleSourceTxnId,
@@ -79,8 +80,13 @@ export {
   REMITTANCE_STATUS_RANK,
   REMITTANCE_STATUSES,
   snapshotWins,
+  settlementsDue,
   SWEPT_STATUSES,
+  type AccrualsDue,
+  type RemittanceFacts,
+  type RemittancePostingSeen,
   type RemittanceStatus,
+  type SettlementFees,
 } from './domain/remittances.js';
 export { derivationDraft, derivePair, type RecostFlagReason, type RecostPolicy, type TradeDerivation, type TradeFacts } from './domain/recost.js';
 export { classifyRemitEvent, type RemitEvent, type RemitEventClassification } from './domain/remit-events.js';

@@ -104,8 +104,16 @@ function expectedLines(txnType: Exclude<TxnType, 'reversal' | 'recost' | 'adjust
       return legKeys(['2010', '1100', a]);
     case 'fx_spread':
       return legKeys(['1300', '4030', a]);
-    case 'fx_spread_settle':
-      return legKeys(['1010', '1300', a]);
+    case 'fx_spread_settle': {
+      // The accrual clears 1300; the settlement's fees are 5030's; the bank takes (or pays) the difference.
+      const fee = new Exact(input.feeUsd ?? 0);
+      const bank = new Exact(a).minus(fee);
+      return [
+        `1300 Cr ${a.toFixed()}`,
+        ...(fee.isZero() ? [] : [`5030 Dr ${fee.toFixed()}`]),
+        ...(bank.isZero() ? [] : [bank.isNegative() ? `1010 Cr ${bank.negated().toFixed()}` : `1010 Dr ${bank.toFixed()}`]),
+      ].sort();
+    }
   }
 }
 

@@ -48,6 +48,8 @@ function remittance(orderId: string, status: RemittanceStatus, overrides: Partia
     settlement_id: null,
     settlement_status: null,
     settlement_amount_usd: null,
+    settlement_fx_fee_usd: null,
+    settlement_txn_fee_usd: null,
     utr: null,
     settled_at: null,
     remitted_on: '2026-01-05',
@@ -84,19 +86,36 @@ describe('remittances: the status rule', () => {
     for (const bad of ['abcps1234k', 'ABCPS1234', 'ABCXS1234K', 'ABCPS12345', '']) expect(isPan(bad), bad).to.equal(false);
   });
 
-  it('the postings balance: Dr 1300 / Cr 4030, then Dr 1010 / Cr 1300', () => {
+  it('the postings balance: Dr 1300 / Cr 4030, then Dr 1010 + Dr 5030 (the settlement’s fees) / Cr 1300', () => {
     const accrual = draftFxSpread({ orderId: 'order_1', customerId: 'C-1', remittedOn: '2026-01-05', orderUsd: new Decimal('1142.40'), fxSpreadBps: new Decimal(50), amountUsd: new Decimal('5.71') }, randomUUID());
     expect(accrual.lines.map((l) => [l.accountCode, l.debit.toString(), l.credit.toString()])).to.deep.equal([
       ['1300', '5.71', '0'],
       ['4030', '0', '5.71'],
     ]);
     expect(accrual).to.include({ source: 'remit', sourceTxnId: 'fx_spread:order_1', txnType: 'fx_spread', customerId: 'C-1', txnDate: '2026-01-05' });
-    const settle = draftFxSpreadSettle({ orderId: 'order_1', customerId: 'C-1', settlementId: 'setl_1', settledOn: '2026-01-06', accruedUsd: new Decimal('5.71') }, randomUUID());
-    expect(settle.lines.map((l) => [l.accountCode, l.debit.toString(), l.credit.toString()])).to.deep.equal([
-      ['1010', '5.71', '0'],
-      ['1300', '0', '5.71'],
+    const fees = { fxFeeUsd: new Decimal('1.14'), txnFeeUsd: new Decimal('5.00') };
+    const settle = (accrued: string) =>
+      draftFxSpreadSettle({ orderId: 'order_1', customerId: 'C-1', settlementId: 'setl_1', settledOn: '2026-01-06', accruedUsd: new Decimal(accrued), fees }, randomUUID());
+    const linesOf = (d: ReturnType<typeof settle>) => d.lines.map((l) => [l.accountCode, l.debit.toFixed(2), l.credit.toFixed(2), l.postingKind]);
+    // 8.57 accrued, fees 1.14 + 5.00 = 6.14: the bank gets 2.43.
+    expect(linesOf(settle('8.57'))).to.deep.equal([
+      ['1010', '2.43', '0.00', 'fx_spread_settle'],
+      ['5030', '6.14', '0.00', 'remittance_fee'],
+      ['1300', '0.00', '8.57', 'fx_spread_settle'],
     ]);
-    expect(settle.sourceTxnId).to.equal('fx_spread_settle:order_1');
+    // 5.71 accrued, fees 6.14: the bank pays the 0.43 the accrual does not cover.
+    expect(linesOf(settle('5.71'))).to.deep.equal([
+      ['1010', '0.00', '0.43', 'fx_spread_settle'],
+      ['5030', '6.14', '0.00', 'remittance_fee'],
+      ['1300', '0.00', '5.71', 'fx_spread_settle'],
+    ]);
+    // Fees exactly the accrual: nothing reaches the bank.
+    expect(linesOf(settle('6.14'))).to.deep.equal([
+      ['5030', '6.14', '0.00', 'remittance_fee'],
+      ['1300', '0.00', '6.14', 'fx_spread_settle'],
+    ]);
+    expect(settle('8.57')).to.deep.include({ sourceTxnId: 'fx_spread_settle:order_1', amountUsd: new Decimal('8.57') });
+    expect(settle('8.57').metadata).to.deep.equal({ order_id: 'order_1', settlement_id: 'setl_1', fx_fee_usd: '1.14', txn_fee_usd: '5.00' });
   });
 });
 
@@ -109,12 +128,13 @@ describe('store: remittances', function () {
   after(async () => t?.drop());
 
   it('inserts, then updates; a stale non-terminal snapshot after paid changes nothing', async () => {
-    expect(await upsertRemittances(db, [remittance('order_a', 'active')])).to.deep.equal({ created: ['order_a'], updated: [], held: [] });
+    expect(await upsertRemittances(db, [remittance('order_a', 'active')])).to.deep.equal({ created: ['order_a'], updated: [], unchanged: [], held: [] });
     const paid = remittance('order_a', 'paid', { payment_id: 'payt_a', paid_at: '2026-01-05T04:10:00Z', order_updated_at: '2026-01-05T05:10:00Z' });
-    expect(await upsertRemittances(db, [paid])).to.deep.equal({ created: [], updated: ['order_a'], held: [] });
+    expect(await upsertRemittances(db, [paid])).to.deep.equal({ created: [], updated: ['order_a'], unchanged: [], held: [] });
     expect(await upsertRemittances(db, [remittance('order_a', 'active', { order_updated_at: '2026-01-05T04:00:00Z' })])).to.deep.equal({
       created: [],
       updated: [],
+      unchanged: [],
       held: ['order_a'],
     });
     const row = (await findRemittancesOf(db, 'C-1')).find((r) => r.order_id === 'order_a');
@@ -123,6 +143,21 @@ describe('store: remittances', function () {
       { status: 'active', at: '2026-01-05T04:00:00+00:00' },
       { status: 'paid', at: '2026-01-05T05:10:00+00:00' },
     ]);
+  });
+
+  it('the same snapshot again is unchanged, not updated: the row and its updated_at stay; a dry run answers the same and writes nothing', async () => {
+    const paid = remittance('order_u', 'paid', { payment_id: 'payt_u', paid_at: '2026-01-05T04:10:00Z' });
+    expect(await upsertRemittances(db, [paid], { dryRun: true })).to.deep.equal({ created: ['order_u'], updated: [], unchanged: [], held: [] });
+    expect((await findRemittancesOf(db, 'C-1')).some((r) => r.order_id === 'order_u')).to.equal(false);
+    await upsertRemittances(db, [paid]);
+    const before = (await findRemittancesOf(db, 'C-1')).find((r) => r.order_id === 'order_u');
+    expect(await upsertRemittances(db, [paid])).to.deep.equal({ created: [], updated: [], unchanged: ['order_u'], held: [] });
+    expect(await upsertRemittances(db, [paid], { dryRun: true })).to.deep.equal({ created: [], updated: [], unchanged: ['order_u'], held: [] });
+    expect((await findRemittancesOf(db, 'C-1')).find((r) => r.order_id === 'order_u')).to.deep.equal(before);
+    const settled = { ...paid, settlement_id: 'setl_u', settlement_status: 'settled', settlement_fx_fee_usd: '1.14', settlement_txn_fee_usd: '5.00' };
+    expect(await upsertRemittances(db, [settled], { dryRun: true })).to.deep.equal({ created: [], updated: ['order_u'], unchanged: [], held: [] });
+    expect(await upsertRemittances(db, [settled])).to.deep.equal({ created: [], updated: ['order_u'], unchanged: [], held: [] });
+    expect((await findRemittancesOf(db, 'C-1')).find((r) => r.order_id === 'order_u')).to.include({ settlement_fx_fee_usd: '1.14', settlement_txn_fee_usd: '5.00' });
   });
 
   it('a settlement once seen stays; a mid rate once read is never replaced', async () => {
@@ -141,6 +176,20 @@ describe('store: remittances', function () {
       expect(error, bad.order_id).to.be.instanceOf(Error);
     }
     expect(await rowCount(db, 'remittances')).to.equal(before);
+  });
+
+  it('sweeps the accrual of a failed order that settled, never its settlement (that money reached the bank)', async () => {
+    await upsertRemittances(db, [remittance('order_s', 'paid')]);
+    const accrual = draftFxSpread({ orderId: 'order_s', customerId: 'C-1', remittedOn: '2026-01-05', orderUsd: new Decimal('1142.40'), fxSpreadBps: new Decimal(75), amountUsd: new Decimal('8.57') }, randomUUID());
+    const settle = draftFxSpreadSettle(
+      { orderId: 'order_s', customerId: 'C-1', settlementId: 'setl_s', settledOn: '2026-01-07', accruedUsd: new Decimal('8.57'), fees: { fxFeeUsd: new Decimal('1.14'), txnFeeUsd: new Decimal('5.00') } },
+      randomUUID(),
+    );
+    await postTransactions(db, [accrual, settle]);
+    await upsertRemittances(db, [remittance('order_s', 'failed', { order_updated_at: '2026-01-09T05:00:00Z' })]);
+    expect((await outstandingSweptPostings(db)).map((p) => [p.order_id, p.txn_type, p.txn_id])).to.deep.equal([['order_s', 'fx_spread', accrual.txnId]]);
+    await reverseTransaction(db, accrual.txnId, { txnId: randomUUID(), txnDate: '2026-01-09', memo: null });
+    expect(await outstandingSweptPostings(db)).to.deep.equal([]);
   });
 
   it('finds an order’s postings, and sweeps those of a failed order until reversed', async () => {

@@ -18,6 +18,7 @@ import * as addCashRequestIdempotencyKey from '../migrations/20261209_add_cash_r
 import * as indexTransactionsByPair from '../migrations/20261210_index_transactions_by_pair.js';
 import * as moveRecostStateOutOfTransactions from '../migrations/20261211_move_recost_state_out_of_transactions.js';
 import * as requireCustomerOnCustomerAccounts from '../migrations/20261220_require_customer_on_customer_accounts.js';
+import * as addRemittanceSettlementFees from '../migrations/20261221_add_remittance_settlement_fees.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -44,6 +45,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261210_index_transactions_by_pair', indexTransactionsByPair],
   ['20261211_move_recost_state_out_of_transactions', moveRecostStateOutOfTransactions],
   ['20261220_require_customer_on_customer_accounts', requireCustomerOnCustomerAccounts],
+  ['20261221_add_remittance_settlement_fees', addRemittanceSettlementFees],
 ];
 
 const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {
