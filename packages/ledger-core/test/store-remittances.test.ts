@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import {
+  accrualsDue,
   Decimal,
   draftFxSpread,
   draftFxSpreadSettle,
@@ -12,8 +13,10 @@ import {
   postTransactions,
   remittancePostings,
   reverseTransaction,
+  settlementsDue,
   snapshotWins,
   upsertRemittances,
+  type RemittanceFacts,
   type RemittanceRecord,
   type RemittanceStatus,
 } from '../src/index.js';
@@ -116,6 +119,44 @@ describe('remittances: the status rule', () => {
     ]);
     expect(settle('8.57')).to.deep.include({ sourceTxnId: 'fx_spread_settle:order_1', amountUsd: new Decimal('8.57') });
     expect(settle('8.57').metadata).to.deep.equal({ order_id: 'order_1', settlement_id: 'setl_1', fx_fee_usd: '1.14', txn_fee_usd: '5.00' });
+  });
+});
+
+describe('remittances: which accrual and settlement a run posts (pure)', () => {
+  const fees = { fxFeeUsd: new Decimal('1.14'), txnFeeUsd: new Decimal('5.00') };
+  const facts = (overrides: Partial<RemittanceFacts> = {}): RemittanceFacts => ({
+    orderId: 'order_1',
+    customerId: 'C-1',
+    status: 'paid',
+    amountUsd: new Decimal('1142.40'),
+    remittedOn: '2026-01-06',
+    settlementId: 'setl_1',
+    settlementStatus: 'settled',
+    settledAt: '2026-01-07T06:00:00Z',
+    settlementFees: fees,
+    ...overrides,
+  });
+  let n = 0;
+  const newId = () => `00000000-0000-7000-8000-${String((n += 1)).padStart(12, '0')}`;
+  const accrual = { order_id: 'order_1', txn_type: 'fx_spread' as const, amount_usd: '8.57', reversed: false };
+  const lines = (d: { lines: Array<{ accountCode: string; debit: Decimal; credit: Decimal }> }) => d.lines.map((l) => `${l.accountCode} ${l.debit.isZero() ? 'Cr' : 'Dr'} ${(l.debit.isZero() ? l.credit : l.debit).toFixed(2)}`);
+
+  it('accrues a paid order once, at the bps: 1,142.40 × 75 bps = 8.57; nothing at 0 bps, for an order accrued before, or unpriced', () => {
+    const due = accrualsDue([facts(), facts({ orderId: 'order_2', amountUsd: null }), facts({ orderId: 'order_3', status: 'active' })], [], new Decimal(75), newId);
+    expect(due.drafts.map(lines)).to.deep.equal([['1300 Dr 8.57', '4030 Cr 8.57']]);
+    expect(due).to.deep.include({ unpriced: ['order_2'], belowACent: 0 });
+    expect(accrualsDue([facts()], [], new Decimal(0), newId).drafts).to.deep.equal([]);
+    expect(accrualsDue([facts()], [{ ...accrual, reversed: true }], new Decimal(75), newId).drafts).to.deep.equal([]);
+  });
+
+  it('settles a landed settlement of an accrued order: Dr 1010 2.43 + Dr 5030 6.14 / Cr 1300 8.57; nothing when reversed, settled before, or not landed', () => {
+    expect(settlementsDue([facts()], [accrual], [], newId).map(lines)).to.deep.equal([['1010 Dr 2.43', '5030 Dr 6.14', '1300 Cr 8.57']]);
+    expect(settlementsDue([facts()], [{ ...accrual, reversed: true }], [], newId)).to.deep.equal([]);
+    expect(settlementsDue([facts()], [accrual, { ...accrual, txn_type: 'fx_spread_settle' }], [], newId)).to.deep.equal([]);
+    expect(settlementsDue([facts({ settlementStatus: 'pending' })], [accrual], [], newId)).to.deep.equal([]);
+    // A dry run's planned accrual counts as posted.
+    const planned = accrualsDue([facts()], [], new Decimal(75), newId).drafts;
+    expect(settlementsDue([facts()], [], planned, newId).map(lines)).to.deep.equal([['1010 Dr 2.43', '5030 Dr 6.14', '1300 Cr 8.57']]);
   });
 });
 
