@@ -797,7 +797,9 @@ CREATE TABLE public.remittances (
     CONSTRAINT remittances_settlement_amount_usd_finite CHECK (((settlement_amount_usd > '-Infinity'::numeric) AND (settlement_amount_usd < 'Infinity'::numeric))),
     CONSTRAINT remittances_settlement_cents CHECK (((settlement_amount_usd >= (0)::numeric) AND (settlement_amount_usd < 'Infinity'::numeric) AND (settlement_amount_usd = round(settlement_amount_usd, 2)))),
     CONSTRAINT remittances_settlement_fx_fee_cents CHECK (((settlement_fx_fee_usd >= (0)::numeric) AND (settlement_fx_fee_usd < 'Infinity'::numeric) AND (settlement_fx_fee_usd = round(settlement_fx_fee_usd, 2)))),
+    CONSTRAINT remittances_settlement_fx_fee_usd_finite CHECK (((settlement_fx_fee_usd > '-Infinity'::numeric) AND (settlement_fx_fee_usd < 'Infinity'::numeric))),
     CONSTRAINT remittances_settlement_txn_fee_cents CHECK (((settlement_txn_fee_usd >= (0)::numeric) AND (settlement_txn_fee_usd < 'Infinity'::numeric) AND (settlement_txn_fee_usd = round(settlement_txn_fee_usd, 2)))),
+    CONSTRAINT remittances_settlement_txn_fee_usd_finite CHECK (((settlement_txn_fee_usd > '-Infinity'::numeric) AND (settlement_txn_fee_usd < 'Infinity'::numeric))),
     CONSTRAINT remittances_status CHECK ((status = ANY (ARRAY['active'::text, 'action_required'::text, 'under_review'::text, 'paid'::text, 'failed'::text, 'cancelled'::text, 'expired'::text]))),
     CONSTRAINT remittances_tcs_inr_finite CHECK (((tcs_inr > '-Infinity'::numeric) AND (tcs_inr < 'Infinity'::numeric))),
     CONSTRAINT remittances_tcs_paise CHECK (((tcs_inr >= (0)::numeric) AND (tcs_inr < 'Infinity'::numeric) AND (tcs_inr = round(tcs_inr, 2))))

@@ -12,7 +12,10 @@ export async function up(knex: Knex): Promise<void> {
       ADD COLUMN settlement_fx_fee_usd numeric
         CONSTRAINT remittances_settlement_fx_fee_cents CHECK (settlement_fx_fee_usd >= 0 AND settlement_fx_fee_usd < 'Infinity' AND settlement_fx_fee_usd = round(settlement_fx_fee_usd, 2)),
       ADD COLUMN settlement_txn_fee_usd numeric
-        CONSTRAINT remittances_settlement_txn_fee_cents CHECK (settlement_txn_fee_usd >= 0 AND settlement_txn_fee_usd < 'Infinity' AND settlement_txn_fee_usd = round(settlement_txn_fee_usd, 2));
+        CONSTRAINT remittances_settlement_txn_fee_cents CHECK (settlement_txn_fee_usd >= 0 AND settlement_txn_fee_usd < 'Infinity' AND settlement_txn_fee_usd = round(settlement_txn_fee_usd, 2)),
+      -- The finite check every numeric column has (20261125), by its one name.
+      ADD CONSTRAINT remittances_settlement_fx_fee_usd_finite CHECK (settlement_fx_fee_usd > '-Infinity' AND settlement_fx_fee_usd < 'Infinity'),
+      ADD CONSTRAINT remittances_settlement_txn_fee_usd_finite CHECK (settlement_txn_fee_usd > '-Infinity' AND settlement_txn_fee_usd < 'Infinity');
     COMMENT ON COLUMN remittances.settlement_fx_fee_usd IS ${literal("The settlement's FX fee (remit fees.fx_fee), USD: posted to 5030 by fx_spread_settle. Null until read.")};
     COMMENT ON COLUMN remittances.settlement_txn_fee_usd IS ${literal("The settlement's transaction fee (remit fees.txn_fee), USD: posted to 5030 by fx_spread_settle. Null until read.")};
   `);
