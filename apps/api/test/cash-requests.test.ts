@@ -220,8 +220,8 @@ describe('cash requests: /v1/cash-requests', function () {
       expect((await act(funding.cash_request_id, 'confirm')).status).to.equal(200);
       const balance = await wallet('C-3', '2010');
       const made = await pending({ customer_id: 'C-3', direction: 'withdrawal', amount: balance });
-      // The wallet falls by a manual withdrawal that does not go through cash requests.
-      expect((await api.post('/v1/transactions', deposit({ customer_id: 'C-3', txn_type: 'withdrawal', amount_usd: '0.01' }))).status).to.equal(201);
+      // The wallet falls by a withholding the broker reported (a manual withdrawal would be refused: the request holds the balance).
+      expect((await api.post('/v1/transactions', deposit({ customer_id: 'C-3', txn_type: 'wht_tax', amount_usd: '0.01' }))).status).to.equal(201);
       const before = await rows();
       const reply = await act(made.cash_request_id, 'confirm');
       expectError(reply, 422, 'insufficient_funds');
@@ -421,8 +421,8 @@ describe('cash requests: /v1/cash-requests', function () {
         expect((await act(funding.cash_request_id, 'confirm')).status).to.equal(200);
         const withdrawals = [await pending({ customer_id: customer, direction: 'withdrawal', amount: '60.00' })];
         withdrawals.push(await pending({ customer_id: customer, direction: 'withdrawal', amount: '40.00' }));
-        // The wallet falls by 0.01 outside cash requests: now only one of the two fits.
-        expect((await api.post('/v1/transactions', deposit({ customer_id: customer, txn_type: 'withdrawal', amount_usd: '0.01' }))).status).to.equal(201);
+        // The wallet falls by 0.01 outside cash requests (a withholding): now only one of the two fits.
+        expect((await api.post('/v1/transactions', deposit({ customer_id: customer, txn_type: 'wht_tax', amount_usd: '0.01' }))).status).to.equal(201);
         const replies = await Promise.all(withdrawals.flatMap((w) => [act(w.cash_request_id, 'confirm'), act(w.cash_request_id, 'confirm')]));
         for (const reply of replies) expect(reply.status, reply.text).to.be.oneOf([200, 422]);
         expect(Number(await wallet(customer, '2010'))).to.be.at.least(0);

@@ -116,6 +116,7 @@ const ENTRY_SEMANTIC: SemanticCase[] = [
   { name: 'unbalanced lines', body: adjustment([line('1010', '10.00', '0'), line('3000', '0', '9.99')]) },
   { name: 'unbalanced lines', body: adjustment([line('1010', '0.00000001', '0'), line('3000', '0', '0.00000002')]) },
   { name: 'unknown account', body: adjustment([line('1010', '10.00', '0'), line('9999', '0', '10.00')]) },
+  { name: 'customer account without a customer', body: adjustment([line('4010', '10.00', '0'), line('2010', '0', '10.00')]) },
   { name: 'one line', body: adjustment([line('1010', '10.00', '0')]) },
   { name: 'both sides on a line', body: adjustment([line('1010', '10.00', '10.00'), line('3000', '10.00', '10.00')]) },
   { name: 'zero lines', body: adjustment([line('1010', '0', '0'), line('3000', '0', '0')]) },

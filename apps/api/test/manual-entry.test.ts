@@ -5,7 +5,7 @@ describe('manual entry: POST /v1/transactions and /preview', () => {
   let api: TestApi;
   before(async () => {
     api = await startApi();
-    for (const id of ['C-1', 'C-2']) expect((await api.put(`/v1/customers/${id}`, { name: id })).status).to.equal(201);
+    for (const id of ['C-1', 'C-2', 'C-W1', 'C-W2', 'C-W3']) expect((await api.put(`/v1/customers/${id}`, { name: id })).status).to.equal(201);
   });
   after(async () => {
     await api.close();
@@ -75,6 +75,84 @@ describe('manual entry: POST /v1/transactions and /preview', () => {
         ['1010', 'adjustment'],
         ['3000', 'opening_balance'],
       ]);
+    });
+  });
+
+  describe('when an adjustment moves a customer account (2010, 2020, 2100)', () => {
+    const feeRefund = (customer: Record<string, string>) => ({
+      txn_type: 'adjustment',
+      source: 'manual',
+      txn_date: '2026-01-20',
+      amount_usd: '5.00',
+      ...customer,
+      lines: [
+        { account_code: '4010', debit: '5.00', credit: '0', posting_kind: 'fee_refund' },
+        { account_code: '2010', debit: '0', credit: '5.00', posting_kind: 'fee_refund' },
+      ],
+    });
+
+    it('without a customer_id answers 422 customer_required naming the account, and stores nothing', async () => {
+      await expectNothingStored(async () => {
+        const reply = await api.post('/v1/transactions', feeRefund({}));
+        expectError(reply, 422, 'customer_required');
+        expect(reply.body.error.details).to.deep.equal([{ path: '/customer_id', account_code: '2010' }]);
+      });
+    });
+
+    it('with the customer_id posts Dr 4010 / Cr 2010 5.00 on that customer', async () => {
+      const reply = await api.post('/v1/transactions', feeRefund({ customer_id: 'C-1' }));
+      expect(reply.status).to.equal(201);
+      expect(reply.body.journal_lines.map((l: Record<string, string>) => [l.account_code, l.debit, l.credit, l.customer_id])).to.deep.equal([
+        ['4010', '5.00', '0.00', 'C-1'],
+        ['2010', '0.00', '5.00', 'C-1'],
+      ]);
+    });
+  });
+
+  describe('when a manual withdrawal (withdrawal, wire_out) is more than the wallet holds', () => {
+    /** The customer's 2010 balance (credits less debits). */
+    const wallet = async (customerId: string) =>
+      (await api.db.raw<{ rows: Array<{ b: string }> }>("SELECT coalesce(sum(credit - debit), 0)::text AS b FROM journal_lines WHERE customer_id = ? AND account_code = '2010'", [customerId])).rows[0]!.b;
+
+    it('500.00 from a wallet holding 50.00: 422 insufficient_funds, nothing stored (withdrawal and wire_out, and their preview)', async () => {
+      expect((await api.post('/v1/transactions', deposit({ customer_id: 'C-W1', amount_usd: '50.00' }))).status).to.equal(201);
+      for (const txn_type of ['withdrawal', 'wire_out']) {
+        const body = deposit({ txn_type, customer_id: 'C-W1', amount_usd: '500.00' });
+        await expectNothingStored(async () => {
+          const reply = await api.post('/v1/transactions', body);
+          expectError(reply, 422, 'insufficient_funds');
+          expect(reply.body.error.details).to.deep.equal([{ customer_id: 'C-W1', balance_usd: '50.00', pending_withdrawals_usd: '0.00', requested_usd: '500.00' }]);
+          expectError(await api.post('/v1/transactions/preview', body), 422, 'insufficient_funds');
+        });
+      }
+      expect(await wallet('C-W1')).to.equal('50.00');
+    });
+
+    it('counts the customer’s pending withdrawal requests: 50.00 held with 30.00 pending takes 20.00, not 20.01', async () => {
+      expect((await api.post('/v1/transactions', deposit({ customer_id: 'C-W2', amount_usd: '50.00' }))).status).to.equal(201);
+      expect((await api.post('/v1/cash-requests', { customer_id: 'C-W2', direction: 'withdrawal', amount: '30.00', currency: 'USD' })).status).to.equal(201);
+      expectError(await api.post('/v1/transactions', deposit({ txn_type: 'withdrawal', customer_id: 'C-W2', amount_usd: '20.01' })), 422, 'insufficient_funds');
+      const reply = await api.post('/v1/transactions', deposit({ txn_type: 'withdrawal', customer_id: 'C-W2', amount_usd: '20.00', source_txn_id: 'w2-1' }));
+      expect(reply.status, reply.text).to.equal(201);
+      expect(reply.body.journal_lines.map((l: Record<string, string>) => [l.account_code, l.debit, l.credit, l.posting_kind])).to.deep.equal([
+        ['2010', '20.00', '0.00', 'withdrawal'],
+        ['1100', '0.00', '20.00', 'withdrawal'],
+      ]);
+      expect(await wallet('C-W2')).to.equal('30.00');
+      // A retry of the posted withdrawal is answered, not refused for the money it spent itself.
+      const again = await api.post('/v1/transactions', deposit({ txn_type: 'withdrawal', customer_id: 'C-W2', amount_usd: '20.00', source_txn_id: 'w2-1' }));
+      expect(again.status).to.equal(200);
+      expect(again.body.txn_id).to.equal(reply.body.txn_id);
+      expectError(await api.post('/v1/transactions', deposit({ txn_type: 'withdrawal', customer_id: 'C-W2', amount_usd: '19.00', source_txn_id: 'w2-1' })), 409, 'idempotency_conflict');
+    });
+
+    it('ten concurrent withdrawals of 10.00 from 50.00: exactly five posted, the wallet at 0.00', async () => {
+      expect((await api.post('/v1/transactions', deposit({ customer_id: 'C-W3', amount_usd: '50.00' }))).status).to.equal(201);
+      const replies = await Promise.all(
+        Array.from({ length: 10 }, () => api.post('/v1/transactions', deposit({ txn_type: 'withdrawal', customer_id: 'C-W3', amount_usd: '10.00' }))),
+      );
+      expect(replies.map((r) => r.status).sort()).to.deep.equal([201, 201, 201, 201, 201, 422, 422, 422, 422, 422]);
+      expect(await wallet('C-W3')).to.equal('0.00');
     });
   });
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Decimal, FeeSchedule, recost } from '@ledger/core';
 import { expect } from 'chai';
 import { deposit, expectError, startApi, type TestApi } from './support.js';
 
@@ -56,6 +57,17 @@ describe('POST /v1/transactions/{txn_id}/reverse', () => {
     for (const t of [buy, cash]) expect((await api.post(`/v1/transactions/${t.txn_id}/reverse`, {})).status).to.equal(201);
     expect((await api.get(`/v1/transactions/${buy.txn_id}`, { token: 'ledger' })).body.recosted_at).to.equal(null);
     expect((await api.get(`/v1/transactions/${cash.txn_id}`, { token: 'ledger' })).body.recosted_at).to.be.a('string');
+  });
+
+  it('a recost entry: 409 derived_entry naming the trade to reverse instead, and nothing posted', async () => {
+    const buy = await posted({ txn_type: 'buy_security', symbol: 'ORCL', quantity: '1', amount_usd: '100.00' });
+    await recost(api.db, { policy: { feeSchedule: new FeeSchedule(new Decimal(22)), brokerCostBps: new Decimal(4) }, limit: null });
+    const entry = await api.db('transactions').where({ txn_type: 'recost' }).whereRaw("metadata->>'recost_of' = ?", [buy.txn_id]).first('txn_id');
+    const reply = await api.post(`/v1/transactions/${entry.txn_id}/reverse`, {});
+    expectError(reply, 409, 'derived_entry');
+    expect(reply.body.error.message).to.include(`reverse trade ${buy.txn_id} instead`);
+    expect(reply.body.error.details).to.deep.equal([{ recost_of: buy.txn_id }]);
+    expect(await api.db('transactions').where({ reverses_txn_id: entry.txn_id }).count({ n: '*' }).first()).to.deep.equal({ n: '0' });
   });
 
   it('a repeat answers 200 with the same reversal and posts nothing more', async () => {

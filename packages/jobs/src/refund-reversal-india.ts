@@ -17,7 +17,7 @@ export interface SweptReversal {
   status: string;
   customer_id: string | null;
   txn_id: string;
-  txn_type: 'fx_spread' | 'fx_spread_settle';
+  txn_type: 'fx_spread';
   amount_usd: string;
   /** The reversal's date: the day the order left `paid` (its updated_at, IST), never before the posting's own date. */
   reversal_date: string;
@@ -33,10 +33,11 @@ export interface RefundReversalIndiaResult extends Record<string, unknown> {
 }
 
 /**
- * refund-reversal-india (docs/jobs.md#refund-reversal-india): every `fx_spread` accrual (and its
- * `fx_spread_settle`, if any) of a cancelled, failed or expired remittance that no reversal has
- * cleared is reversed through the reversal use case: keyed by its original, so a second run, or
- * one racing this, posts nothing more.
+ * refund-reversal-india (docs/jobs.md#refund-reversal-india): every `fx_spread` accrual of a
+ * cancelled, failed or expired remittance that no reversal has cleared is reversed through the
+ * reversal use case (Dr 4030 / Cr 1300: the revenue only), keyed by its original, so a second run,
+ * or one racing this, posts nothing more. A posted `fx_spread_settle` stands: that money reached
+ * the bank and no refund moved it back, so 1300 shows it owed to the provider until a clawback.
  */
 export const refundReversalIndiaJob = defineJob<RefundReversalIndiaInput, RefundReversalIndiaResult>('refund-reversal-india', {
   input: refundReversalIndiaInput,

@@ -38,6 +38,12 @@ export function remittanceRecordOf(customer: { customer_id: string; remit_custom
   if (quote !== null && quote.to.currency !== 'USD') {
     throw new UpstreamPayloadError('remit', 'GET', 'api/v1/quotes', 'to.currency', 'is not USD: an LRS order of this book buys USD');
   }
+  for (const fee of ['fx_fee', 'txn_fee'] as const) {
+    // The fees are posted to 5030, a USD account: a fee in another currency has no rate here.
+    if (settlement !== null && settlement.fees[fee].currency !== 'USD') {
+      throw new UpstreamPayloadError('remit', 'GET', 'api/v1/settlements', `fees.${fee}.currency`, 'is not USD: a settlement of this book is in USD');
+    }
+  }
   const paidAt = payment !== null && tookTheMoney(payment) ? payment.created_at : null;
   return {
     order_id: order.id,
@@ -65,6 +71,8 @@ export function remittanceRecordOf(customer: { customer_id: string; remit_custom
     settlement_id: settlement?.id ?? null,
     settlement_status: settlement?.status ?? null,
     settlement_amount_usd: settlement?.amount ?? null,
+    settlement_fx_fee_usd: settlement?.fees.fx_fee.amount ?? null,
+    settlement_txn_fee_usd: settlement?.fees.txn_fee.amount ?? null,
     utr: settlement?.utr ?? null,
     settled_at: settlement?.created_at ?? null,
     remitted_on: istDate(paidAt ?? order.created_at),

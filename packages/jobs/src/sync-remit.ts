@@ -1,22 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import {
+  accrualsDue,
   assert,
   Decimal,
-  draftFxSpread,
-  draftFxSpreadSettle,
   findCustomers,
   findRemittancesOf,
-  fxSpreadUsd,
-  istDate,
   postTransactions,
   remittancePostings,
+  settlementsDue,
   snapshotWins,
   upsertRemittances,
   type CustomerRow,
   type Db,
+  type RemittanceFacts,
   type RemittanceRecord,
   type RemittanceRow,
-  type RemittanceStatus,
+  type SettlementFees,
   type TransactionDraft,
 } from '@ledger/core';
 import type { RemitClient, RemitMidRate, RemitPayment, RemitQuote } from '@ledger/upstream-clients';
@@ -50,50 +49,46 @@ export interface SyncRemitResult extends Record<string, unknown> {
   customers: number;
   customers_synced: number;
   customers_failed: CustomerFailure[];
-  /** Orders read from remit; `created`/`updated` rows (would be, in a dry run); `held`: stale snapshots that changed nothing. */
-  remittances: { seen: number; created: number; updated: number; held: number };
+  /** Orders read from remit; `created`/`updated` rows (would be, in a dry run); `unchanged`: rows the snapshot had nothing new for; `held`: stale snapshots that changed nothing. */
+  remittances: { seen: number; created: number; updated: number; unchanged: number; held: number };
   /** `posted` (would be, in a dry run); `conflicts`: a key already posted with other facts (e.g. another bps): the stored one stands. */
   fx_spread: { posted: number; already_posted: number; unpriced: string[]; below_a_cent: number; conflicts: Array<{ order_id: string; fields: string[] }> };
   fx_spread_settle: { posted: number; already_posted: number; conflicts: Array<{ order_id: string; fields: string[] }> };
 }
 
-/** What posting needs of an order, after the status rule chose between the stored row and the snapshot. */
-interface PostingFacts {
-  orderId: string;
-  customerId: string;
-  status: RemittanceStatus;
-  amountUsd: string | null;
-  remittedOn: string;
-  settlementId: string | null;
-  settlementStatus: string | null;
-  settledAt: string | null;
-}
-
-function factsOf(record: RemittanceRecord, stored: RemittanceRow | undefined): PostingFacts {
+/** What posting needs of an order: the stored row's facts where the snapshot is stale (domain/remittances.ts snapshotWins), else the snapshot's. */
+function factsOf(record: RemittanceRecord, stored: RemittanceRow | undefined): RemittanceFacts {
   const fromStored = stored !== undefined && !snapshotWins(stored.status, record.status);
+  const fees = (fx: string | null, txn: string | null): SettlementFees | null =>
+    fx === null || txn === null ? null : { fxFeeUsd: new Decimal(fx), txnFeeUsd: new Decimal(txn) };
+  const usd = (amount: string | null) => (amount === null ? null : new Decimal(amount));
   const settledAt = stored?.settled_at?.toISOString() ?? null;
+  const storedFees = stored === undefined ? null : fees(stored.settlement_fx_fee_usd, stored.settlement_txn_fee_usd);
+  // A settlement once seen stays (the store keeps it the same way), its fees filled once read.
+  const settlementFees = storedFees ?? fees(record.settlement_fx_fee_usd, record.settlement_txn_fee_usd);
   if (fromStored) {
     return {
       orderId: stored.order_id,
       customerId: stored.customer_id,
       status: stored.status,
-      amountUsd: stored.amount_usd,
+      amountUsd: usd(stored.amount_usd),
       remittedOn: stored.remitted_on,
       settlementId: stored.settlement_id,
       settlementStatus: stored.settlement_status,
       settledAt,
+      settlementFees,
     };
   }
-  // A settlement once seen stays (the store keeps it the same way).
   return {
     orderId: record.order_id,
     customerId: record.customer_id,
     status: record.status,
-    amountUsd: record.amount_usd,
+    amountUsd: usd(record.amount_usd),
     remittedOn: record.remitted_on,
     settlementId: record.settlement_id ?? stored?.settlement_id ?? null,
     settlementStatus: record.settlement_status ?? stored?.settlement_status ?? null,
     settledAt: record.settled_at ?? settledAt,
+    settlementFees: fees(record.settlement_fx_fee_usd, record.settlement_txn_fee_usd) ?? storedFees,
   };
 }
 
@@ -141,18 +136,14 @@ async function readOrders(remit: RemitClient, remitCustomerId: string, stored: R
     const known = row !== undefined && row.quote_id === order.quote_id ? storedQuote(row) : null;
     const quote = order.quote_id === null ? null : (known ?? (await remit.getQuote(order.quote_id)));
     const payment = paymentOf(paymentsByOrder.get(order.id) ?? []);
-    const landed = row !== undefined && row.settlement_status === 'settled' && row.settlement_id === payment?.settlement_id;
+    // A settlement stored before its fees were kept (20261221) is read once more for them.
+    const landed = row !== undefined && row.settlement_status === 'settled' && row.settlement_id === payment?.settlement_id && row.settlement_fx_fee_usd !== null;
     const settlement = !payment?.settlement_id || landed ? null : await remit.getSettlement(payment.settlement_id);
     // The mid rate is the quote's only while the quote is live; later it is another day's rate: not known.
     const live = quote !== null && known === null && Date.now() <= Date.parse(quote.expires_at);
     views.push({ order, quote, payment, settlement, mid: live ? await midRate() : null });
   }
   return views;
-}
-
-/** Drafts by the order they post for. */
-function byOrder(drafts: TransactionDraft[]): Map<string, TransactionDraft> {
-  return new Map(drafts.map((d) => [String(d.metadata.order_id), d]));
 }
 
 /** Posts drafts keyed by order; answers inserted and duplicate counts and the conflicts. A refused record is the customer's failure. */
@@ -177,59 +168,24 @@ async function syncCustomer(customer: CustomerRow, ctx: RunContext): Promise<voi
   const records = views.map((view) => remittanceRecordOf({ customer_id: customer.customer_id, remit_customer_id: remitCustomerId, pan: customer.pan }, view));
   const orderIds = records.map((r) => r.order_id);
   result.remittances.seen += records.length;
-  if (ctx.dryRun) {
-    for (const r of records) {
-      const row = stored.get(r.order_id);
-      if (row === undefined) result.remittances.created += 1;
-      else if (snapshotWins(row.status, r.status)) result.remittances.updated += 1;
-      else result.remittances.held += 1;
-    }
-  } else {
-    const written = await upsertRemittances(db, records);
-    result.remittances.created += written.created.length;
-    result.remittances.updated += written.updated.length;
-    result.remittances.held += written.held.length;
-  }
+  const written = await upsertRemittances(db, records, { dryRun: ctx.dryRun });
+  result.remittances.created += written.created.length;
+  result.remittances.updated += written.updated.length;
+  result.remittances.unchanged += written.unchanged.length;
+  result.remittances.held += written.held.length;
   const facts = records.map((r) => factsOf(r, stored.get(r.order_id)));
 
-  // fx_spread: once per paid order, while an assumed spread is set.
+  // fx_spread: once per paid order, while an assumed spread is set (domain/remittances.ts decides).
   const before = await remittancePostings(db, orderIds);
-  const accrued = new Set(before.filter((p) => p.txn_type === 'fx_spread').map((p) => p.order_id));
-  const accruals: TransactionDraft[] = [];
-  if (ctx.bps.isGreaterThan(0)) {
-    for (const f of facts) {
-      if (f.status !== 'paid' || accrued.has(f.orderId)) continue;
-      if (f.amountUsd === null) {
-        result.fx_spread.unpriced.push(f.orderId);
-        continue;
-      }
-      const orderUsd = new Decimal(f.amountUsd);
-      const amountUsd = fxSpreadUsd(orderUsd, ctx.bps);
-      if (amountUsd.isZero()) {
-        result.fx_spread.below_a_cent += 1;
-        continue;
-      }
-      accruals.push(draftFxSpread({ orderId: f.orderId, customerId: f.customerId, remittedOn: f.remittedOn, orderUsd, fxSpreadBps: ctx.bps, amountUsd }, randomUUID()));
-    }
-  }
-  if (ctx.dryRun) result.fx_spread.posted += accruals.length;
-  else await post(db, accruals, result.fx_spread);
+  const accruals = accrualsDue(facts, before, ctx.bps, randomUUID);
+  result.fx_spread.unpriced.push(...accruals.unpriced);
+  result.fx_spread.below_a_cent += accruals.belowACent;
+  if (ctx.dryRun) result.fx_spread.posted += accruals.drafts.length;
+  else await post(db, accruals.drafts, result.fx_spread);
 
-  // fx_spread_settle: when the settlement has landed, exactly the accrued amount, once.
+  // fx_spread_settle: when the settlement has landed, exactly the accrual (as stored now: a concurrent run's stands), once.
   const postings = ctx.dryRun ? before : await remittancePostings(db, orderIds);
-  const planned = byOrder(ctx.dryRun ? accruals : []);
-  const settles: TransactionDraft[] = [];
-  for (const f of facts) {
-    if (f.settlementStatus !== 'settled' || f.settlementId === null || f.settledAt === null) continue;
-    const mine = postings.filter((p) => p.order_id === f.orderId);
-    if (mine.some((p) => p.txn_type === 'fx_spread_settle')) continue;
-    const accrual = mine.find((p) => p.txn_type === 'fx_spread');
-    const accruedUsd = accrual !== undefined ? (accrual.reversed ? null : accrual.amount_usd) : (planned.get(f.orderId)?.amountUsd.toString() ?? null);
-    if (accruedUsd === null) continue;
-    settles.push(
-      draftFxSpreadSettle({ orderId: f.orderId, customerId: f.customerId, settlementId: f.settlementId, settledOn: istDate(f.settledAt), accruedUsd: new Decimal(accruedUsd) }, randomUUID()),
-    );
-  }
+  const settles = settlementsDue(facts, postings, ctx.dryRun ? accruals.drafts : [], randomUUID);
   if (ctx.dryRun) result.fx_spread_settle.posted += settles.length;
   else await post(db, settles, result.fx_spread_settle);
 }
@@ -253,7 +209,7 @@ export async function runSyncRemit(input: SyncRemitInput, deps: JobDeps): Promis
     customers: ids?.length ?? customers.length,
     customers_synced: 0,
     customers_failed: [],
-    remittances: { seen: 0, created: 0, updated: 0, held: 0 },
+    remittances: { seen: 0, created: 0, updated: 0, unchanged: 0, held: 0 },
     fx_spread: { posted: 0, already_posted: 0, unpriced: [], below_a_cent: 0, conflicts: [] },
     fx_spread_settle: { posted: 0, already_posted: 0, conflicts: [] },
   };

@@ -7,10 +7,18 @@ import {
   type DividendEvent,
   type DividendWithholding,
 } from '@ledger/core';
-import type { UsbrokerClient, UsbrokerDailyLedgerRow, UsbrokerDividendRow, UsbrokerRowCode, UsbrokerTradeRow, UsbrokerWithholdingRow } from '@ledger/upstream-clients';
+import type {
+  UsbrokerClient,
+  UsbrokerDailyLedgerRow,
+  UsbrokerDividendRow,
+  UsbrokerFeeRow,
+  UsbrokerRowCode,
+  UsbrokerTradeRow,
+  UsbrokerWithholdingRow,
+} from '@ledger/upstream-clients';
 import { z } from 'zod';
 import { defineJob, type JobDeps } from './catalog.js';
-import { dividendEntry, dividendEvent, dividendWithholding, orderOfTrade, tradeFees, withholdingEntry } from './usbroker-entries.js';
+import { dividendEntry, dividendEvent, dividendWithholding, feeEntry, orderOfTrade, tradeFees, withholdingEntry } from './usbroker-entries.js';
 import { calendarDate, forEach, upstreamFailureReason } from './per-customer.js';
 import { addCounts, CustomerBatch, noCounts, type CustomerFailure, type PostingCounts, type RecordIssue } from './usbroker-posting.js';
 
@@ -49,14 +57,16 @@ export interface SyncUsbrokerLedgerResult extends Record<string, unknown> {
   firm: string | null;
   dates: number;
   dates_failed: Array<{ date: string; reason: string }>;
-  /** Rows read, by row code (TRD and WIREI are counted, never posted; FEE and WIREO likewise). */
+  /** Rows read, by row code (TRD, WIREI and WIREO are counted, never posted: TRD's fees go to broker_fees, the wires come from the funding wires). */
   rows: Record<UsbrokerRowCode, number>;
-  /** Rows of broker accounts no ledger customer holds: nothing of them is written. */
+  /** Rows of broker accounts no ledger customer holds (FEE rows included): nothing of them is written. */
   rows_of_unknown_accounts: number;
   customers: number;
   customers_failed: CustomerFailure[];
   dividends: PostingCounts;
   withholdings: PostingCounts;
+  /** FEE rows posted as `broker_fee` entries. */
+  fees: PostingCounts;
   /** `offered`: events the files gave; `inserted` new ones, `updated` ones that gained their withholding (0 in a dry run). */
   dividend_events: { offered: number; inserted: number; updated: number };
   /** `offered`: TRD rows matched to their order; `recorded` new fees, `existing` ones recorded before, `repending` recosted trades put back to pending. */
@@ -68,19 +78,20 @@ export interface SyncUsbrokerLedgerResult extends Record<string, unknown> {
 }
 
 const ROW_CODES: readonly UsbrokerRowCode[] = ['TRD', 'WIREI', 'WIREO', 'DIV', 'DIVNRA', 'FEE'];
-type Kind = 'dividends' | 'withholdings';
+type Kind = 'dividends' | 'withholdings' | 'fees';
 
 /** The rows of one customer, by what the job does with them. */
 interface CustomerRows {
   dividends: UsbrokerDividendRow[];
   withholdings: UsbrokerWithholdingRow[];
   trades: UsbrokerTradeRow[];
+  fees: UsbrokerFeeRow[];
 }
 
 /**
  * sync-usbroker-ledger (docs/jobs.md#sync-usbroker-ledger): reads the broker's daily ledger for
  * each date of the range; per customer, posts each DIV row as a `dividend` (gross) and each
- * DIVNRA row as a `wht_tax`, upserts the dividend events, and records each TRD row's itemised
+ * DIVNRA row as a `wht_tax` and each FEE row as a `broker_fee`, upserts the dividend events, and records each TRD row's itemised
  * fees in `broker_fees` under its order's key (the actual broker cost recost uses). A customer's
  * TRD rows need its orders (one call naming its account): a failing call fails that customer
  * alone, before anything of it is written.
@@ -101,6 +112,7 @@ export async function runSyncUsbrokerLedger(rawInput: SyncUsbrokerLedgerInput, d
     customers_failed: [],
     dividends: noCounts(),
     withholdings: noCounts(),
+    fees: noCounts(),
     dividend_events: { offered: 0, inserted: 0, updated: 0 },
     broker_fees: { offered: 0, recorded: 0, existing: 0, repending: 0 },
     trades_unmatched: [],
@@ -140,11 +152,12 @@ export async function runSyncUsbrokerLedger(rawInput: SyncUsbrokerLedgerInput, d
       result.rows_of_unknown_accounts += 1;
       continue;
     }
-    const entry = byCustomer.get(customerId) ?? { accountNo: row.account_no, rows: { dividends: [], withholdings: [], trades: [] } };
+    const entry = byCustomer.get(customerId) ?? { accountNo: row.account_no, rows: { dividends: [], withholdings: [], trades: [], fees: [] } };
     byCustomer.set(customerId, entry);
     if (row.row_code === 'DIV') entry.rows.dividends.push(row);
     else if (row.row_code === 'DIVNRA') entry.rows.withholdings.push(row);
     else if (row.row_code === 'TRD') entry.rows.trades.push(row);
+    else if (row.row_code === 'FEE') entry.rows.fees.push(row);
   }
   const customers = [...byCustomer.keys()].sort();
   result.customers = customers.length;
@@ -155,9 +168,10 @@ export async function runSyncUsbrokerLedger(rawInput: SyncUsbrokerLedgerInput, d
     CONCURRENCY,
     async (customerId) => {
       const { accountNo, rows: own } = byCustomer.get(customerId)!;
-      const batch = new CustomerBatch<Kind>(customerId, ['dividends', 'withholdings'], settings);
+      const batch = new CustomerBatch<Kind>(customerId, ['dividends', 'withholdings', 'fees'], settings);
       for (const row of own.dividends) batch.add('dividends', row.txn_no, dividendEntry(row, customerId));
       for (const row of own.withholdings) batch.add('withholdings', row.txn_no, withholdingEntry(row, customerId));
+      for (const row of own.fees) batch.add('fees', row.txn_no, feeEntry(row, customerId));
       const withholdingOf = new Map(own.withholdings.map((w) => [w.ref_txn_no, w]));
       const events: DividendEvent[] = own.dividends.map((d) => dividendEvent(d, withholdingOf.get(d.txn_no) ?? null, customerId));
       const dividendsSeen = new Set(own.dividends.map((d) => d.txn_no));
@@ -186,6 +200,7 @@ export async function runSyncUsbrokerLedger(rawInput: SyncUsbrokerLedgerInput, d
       }
       addCounts(result.dividends, batch.counts.dividends);
       addCounts(result.withholdings, batch.counts.withholdings);
+      addCounts(result.fees, batch.counts.fees);
       result.refused.push(...batch.refused);
       result.conflicts.push(...batch.conflicts);
     },
@@ -197,6 +212,7 @@ export async function runSyncUsbrokerLedger(rawInput: SyncUsbrokerLedgerInput, d
     dates_failed: result.dates_failed.length,
     customers_failed: result.customers_failed.length,
     dividends_posted: result.dividends.posted,
+    fees_posted: result.fees.posted,
     broker_fees_recorded: result.broker_fees.recorded,
     dry_run: input.dry_run,
   });

@@ -1,6 +1,7 @@
 import { Decimal, roundToCents, ZERO, type DividendEvent, type DividendWithholding, type EntryRequest } from '@ledger/core';
 import type {
   UsbrokerDividendRow,
+  UsbrokerFeeRow,
   UsbrokerOrder,
   UsbrokerTradeRow,
   UsbrokerWire,
@@ -148,6 +149,25 @@ export function withholdingEntry(row: UsbrokerWithholdingRow, customerId: string
     symbol: row.symbol,
     amount_usd: withheld(row.amount),
     metadata: { usbroker_account_no: row.account_no, ref_txn_no: row.ref_txn_no, wht_rate: row.wht_rate },
+  });
+}
+
+/**
+ * A daily-ledger FEE row: a fee the broker charged the account (an account or wire fee), a
+ * `broker_fee` of what it took (Dr 2010 / Cr 1100), dated the report's day: the broker holds that
+ * much less of the customer's cash from then on.
+ */
+export function feeEntry(row: UsbrokerFeeRow, customerId: string): Mapped {
+  if (row.currency !== 'USD') return refused(`fee currency ${row.currency} is not USD`);
+  return entry({
+    txn_type: 'broker_fee',
+    customer_id: customerId,
+    source: 'usbroker',
+    source_txn_id: row.txn_no,
+    txn_date: row.report_date,
+    symbol: row.symbol,
+    amount_usd: withheld(row.amount),
+    metadata: { usbroker_account_no: row.account_no, ...(row.description === null ? {} : { description: row.description }) },
   });
 }
 

@@ -50,9 +50,17 @@ describe('India remittance jobs against the sandbox', function () {
       if (r.order.status !== 'paid') continue;
       const cents = spreadCents(BigInt(r.quote.to.amount), BigInt(BPS));
       if (cents === 0n) continue;
-      expected.push([`fx_spread:${r.order.id}`, 'fx_spread', customer.customer_id, inIndia(r.payment!.created_at), '1300', '4030', centsText(cents)]);
+      expected.push([`fx_spread:${r.order.id}`, 'fx_spread', customer.customer_id, inIndia(r.payment!.created_at), `Dr 1300 ${centsText(cents)}, Cr 4030 ${centsText(cents)}`]);
       if (r.settlement?.status === 'settled') {
-        expected.push([`fx_spread_settle:${r.order.id}`, 'fx_spread_settle', customer.customer_id, inIndia(r.settlement.created_at), '1010', '1300', centsText(cents)]);
+        // The accrual leaves 1300; the settlement's fees (in cents on the wire) are 5030's; the bank takes or pays the rest.
+        const fees = BigInt(r.settlement.fees.fx_fee.amount) + BigInt(r.settlement.fees.txn_fee.amount);
+        const bank = cents - fees;
+        const lines = [
+          ...(bank > 0n ? [`Dr 1010 ${centsText(bank)}`] : bank < 0n ? [`Cr 1010 ${centsText(-bank)}`] : []),
+          `Dr 5030 ${centsText(fees)}`,
+          `Cr 1300 ${centsText(cents)}`,
+        ];
+        expected.push([`fx_spread_settle:${r.order.id}`, 'fx_spread_settle', customer.customer_id, inIndia(r.settlement.created_at), lines.join(', ')]);
       }
     }
     return expected.sort((a, b) => a[0]!.localeCompare(b[0]!));
@@ -86,7 +94,7 @@ describe('India remittance jobs against the sandbox', function () {
     expect(settled, 'the data set has settled and unsettled paid orders').to.be.above(0).and.below(expected.length - settled);
     const first = await runSyncRemit({ customer_ids: null, fx_spread_bps: BPS }, deps(db));
     expect(first.customers_failed).to.deep.equal([]);
-    expect(first.remittances).to.deep.equal({ seen: remittances().length, created: remittances().length, updated: 0, held: 0 });
+    expect(first.remittances).to.deep.equal({ seen: remittances().length, created: remittances().length, updated: 0, unchanged: 0, held: 0 });
     expect(first.fx_spread).to.include({ posted: expected.length - settled, already_posted: 0 });
     expect(first.fx_spread_settle).to.include({ posted: settled });
     expect(sorted(await remitPostings(db))).to.deep.equal(expected);
@@ -95,7 +103,8 @@ describe('India remittance jobs against the sandbox', function () {
 
     const second = await runSyncRemit({ customer_ids: null, fx_spread_bps: BPS }, deps(db));
     expect(second.fx_spread.posted + second.fx_spread_settle.posted).to.equal(0);
-    expect(second.remittances).to.include({ created: 0, held: 0 });
+    // Nothing changed upstream: every order is unchanged, none "updated".
+    expect(second.remittances).to.deep.equal({ seen: remittances().length, created: 0, updated: 0, unchanged: remittances().length, held: 0 });
     expect(await rowCount(db, 'transactions')).to.equal(expected.length);
   });
 

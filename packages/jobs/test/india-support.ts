@@ -29,19 +29,21 @@ export async function rowCount(db: Db, table: string, where: Record<string, unkn
   return Number(row?.n ?? 0);
 }
 
-/** The remit postings of the book, as comparable tuples: [source_txn_id, txn_type, customer, date, debit account, credit account, amount]. */
+/** The remit postings of the book, as comparable tuples: [source_txn_id, txn_type, customer, date, its lines in order ("Dr 1300 8.57, Cr 4030 8.57")]. */
 export async function remitPostings(db: Db): Promise<string[][]> {
-  const rows: Array<{ source_txn_id: string; txn_type: string; customer_id: string; txn_date: string; debit: string; credit: string; amount_usd: string }> = await db('transactions as t')
-    .join('journal_lines as d', function () {
-      this.on('d.txn_id', 't.txn_id').andOn(db.raw('d.debit > 0'));
-    })
-    .join('journal_lines as c', function () {
-      this.on('c.txn_id', 't.txn_id').andOn(db.raw('c.credit > 0'));
-    })
+  const rows: Array<{ source_txn_id: string; txn_type: string; customer_id: string; txn_date: string; lines: string }> = await db('transactions as t')
+    .join('journal_lines as l', 'l.txn_id', 't.txn_id')
     .where('t.source', 'remit')
-    .select('t.source_txn_id', 't.txn_type', 't.customer_id', db.raw("to_char(t.txn_date, 'YYYY-MM-DD') AS txn_date"), 'd.account_code as debit', 'c.account_code as credit', 't.amount_usd')
+    .groupBy('t.txn_id')
+    .select(
+      't.source_txn_id',
+      't.txn_type',
+      't.customer_id',
+      db.raw("to_char(t.txn_date, 'YYYY-MM-DD') AS txn_date"),
+      db.raw("string_agg(CASE WHEN l.debit > 0 THEN 'Dr ' || l.account_code || ' ' || l.debit ELSE 'Cr ' || l.account_code || ' ' || l.credit END, ', ' ORDER BY l.line_id) AS lines"),
+    )
     .orderBy('t.source_txn_id');
-  return rows.map((r) => [r.source_txn_id, r.txn_type, r.customer_id, r.txn_date, r.debit, r.credit, r.amount_usd]);
+  return rows.map((r) => [r.source_txn_id, r.txn_type, r.customer_id, r.txn_date, r.lines]);
 }
 
 /** `cents × bps / 10,000`, half up, in whole cents: worked out on integers, apart from the code under test. */

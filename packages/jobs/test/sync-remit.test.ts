@@ -120,25 +120,73 @@ describe('sync-remit (remit mocked)', function () {
     }
   });
 
-  it('accrues a paid order’s spread on its IST date, half-up to cents, and settles exactly that when its settlement lands', async () => {
+  it('accrues a paid order’s spread on its IST date, half-up to cents, and settles exactly that when its settlement lands, its fees a cost', async () => {
     const wire: Wire = { orders: [order(1, 'paid')], payments: [payment(1)] };
     serve('cust_1', wire);
     // USD 1,142.40 × 75 / 10,000 = 8.568 → 8.57; paid 2026-01-05T19:00Z = 2026-01-06 in India.
     const first = await runSyncRemit({ customer_ids: ['IND-1'], fx_spread_bps: 75 }, indiaDeps(db, remit()));
     expect(first.fx_spread).to.include({ posted: 1 });
-    expect(await remitPostings(db)).to.deep.equal([['fx_spread:order_1', 'fx_spread', 'IND-1', '2026-01-06', '1300', '4030', '8.57']]);
+    expect(await remitPostings(db)).to.deep.equal([['fx_spread:order_1', 'fx_spread', 'IND-1', '2026-01-06', 'Dr 1300 8.57, Cr 4030 8.57']]);
 
-    // The settlement lands: Dr 1010 / Cr 1300 for the accrued 8.57, even though the bps changed since.
+    // The settlement lands with fx_fee 1.14 and txn_fee 5.00: the accrued 8.57 leaves 1300 (even though the bps changed
+    // since), 6.14 of it is the provider's fees (5030) and 2.43 reaches the bank (1010).
     wire.payments = [payment(1, { settlement_id: 'setl_1' })];
     wire.settlements = { setl_1: settlement('setl_1') };
     const second = await runSyncRemit({ customer_ids: ['IND-1'], fx_spread_bps: 150 }, indiaDeps(db, remit()));
     expect(second.fx_spread).to.include({ posted: 0 });
     expect(second.fx_spread_settle).to.include({ posted: 1 });
     expect(await remitPostings(db)).to.deep.equal([
-      ['fx_spread:order_1', 'fx_spread', 'IND-1', '2026-01-06', '1300', '4030', '8.57'],
-      ['fx_spread_settle:order_1', 'fx_spread_settle', 'IND-1', '2026-01-07', '1010', '1300', '8.57'],
+      ['fx_spread:order_1', 'fx_spread', 'IND-1', '2026-01-06', 'Dr 1300 8.57, Cr 4030 8.57'],
+      ['fx_spread_settle:order_1', 'fx_spread_settle', 'IND-1', '2026-01-07', 'Dr 1010 2.43, Dr 5030 6.14, Cr 1300 8.57'],
     ]);
-    expect(await db('remittances').where({ order_id: 'order_1' }).first()).to.include({ utr: 'HDFCN26006123456', settlement_amount_usd: '1142.40', remitted_on: '2026-01-06' });
+    expect(await db('remittances').where({ order_id: 'order_1' }).first()).to.include({
+      utr: 'HDFCN26006123456',
+      settlement_amount_usd: '1142.40',
+      settlement_fx_fee_usd: '1.14',
+      settlement_txn_fee_usd: '5.00',
+      remitted_on: '2026-01-06',
+    });
+    // The FX margin: 8.57 earned, 6.14 paid to the provider.
+    const nets = await db('journal_lines').whereIn('account_code', ['1010', '4030', '5030']).groupBy('account_code').orderBy('account_code').select('account_code', db.raw('sum(credit - debit)::text AS net'));
+    expect(nets).to.deep.equal([
+      { account_code: '1010', net: '-2.43' },
+      { account_code: '4030', net: '8.57' },
+      { account_code: '5030', net: '-6.14' },
+    ]);
+  });
+
+  it('a settlement that lands before any accrual is posted with its stored fees once a later run accrues', async () => {
+    serve('cust_1', { orders: [order(1, 'paid')], payments: [payment(1, { settlement_id: 'setl_1' })], settlements: { setl_1: settlement('setl_1') } });
+    expect((await runSyncRemit({ customer_ids: ['IND-1'], fx_spread_bps: 0 }, indiaDeps(db, remit()))).fx_spread_settle).to.include({ posted: 0 });
+    nock.cleanAll();
+    // The landed settlement is not read again: its fees come from the row.
+    const api = nock(`${ORIGIN}/api/v1`).persist();
+    api.get('/orders').query(true).reply(200, page([order(1, 'paid')]));
+    api.get('/payment').query(true).reply(200, page([payment(1, { settlement_id: 'setl_1' })]));
+    api.get(/\/settlements\/.+/).reply(500, { error: 'internal_error' });
+    const later = await runSyncRemit({ customer_ids: ['IND-1'], fx_spread_bps: 75 }, indiaDeps(db, remit()));
+    expect(later.customers_failed).to.deep.equal([]);
+    expect(await remitPostings(db)).to.deep.equal([
+      ['fx_spread:order_1', 'fx_spread', 'IND-1', '2026-01-06', 'Dr 1300 8.57, Cr 4030 8.57'],
+      ['fx_spread_settle:order_1', 'fx_spread_settle', 'IND-1', '2026-01-07', 'Dr 1010 2.43, Dr 5030 6.14, Cr 1300 8.57'],
+    ]);
+  });
+
+  it('a re-run that learns nothing new updates nothing: every order unchanged, no row’s updated_at moves', async () => {
+    serve('cust_1', {
+      orders: [order(1, 'paid'), order(2, 'active'), order(3, 'failed')],
+      payments: [payment(1, { settlement_id: 'setl_1' }), payment(2, { status: 'in_progress', funds_available: false })],
+      settlements: { setl_1: settlement('setl_1') },
+    });
+    const first = await runSyncRemit({ customer_ids: ['IND-1'], fx_spread_bps: 75 }, indiaDeps(db, remit()));
+    expect(first.remittances).to.deep.equal({ seen: 3, created: 3, updated: 0, unchanged: 0, held: 0 });
+    const before = await db('remittances').orderBy('order_id').select('order_id', 'updated_at');
+    const dry = await runSyncRemit({ customer_ids: ['IND-1'], fx_spread_bps: 75, dry_run: true }, indiaDeps(db, remit()));
+    expect(dry.remittances).to.deep.equal({ seen: 3, created: 0, updated: 0, unchanged: 3, held: 0 });
+    const again = await runSyncRemit({ customer_ids: ['IND-1'], fx_spread_bps: 75 }, indiaDeps(db, remit()));
+    expect(again.remittances).to.deep.equal({ seen: 3, created: 0, updated: 0, unchanged: 3, held: 0 });
+    expect(again.fx_spread.posted + again.fx_spread_settle.posted).to.equal(0);
+    expect(await db('remittances').orderBy('order_id').select('order_id', 'updated_at')).to.deep.equal(before);
   });
 
   it('reads a stored quote and a landed settlement once: a later run does without them', async () => {
@@ -188,7 +236,7 @@ describe('sync-remit (remit mocked)', function () {
     expect((await runSyncRemit({ customer_ids: ['IND-1'] }, indiaDeps(db, remit()))).fx_spread.posted).to.equal(0);
     const result = await runSyncRemit({ customer_ids: ['IND-1'] }, indiaDeps(db, remit(), { fxSpreadBps: '100' }));
     expect(result).to.include({ fx_spread_bps: '100' });
-    expect((await remitPostings(db))[0]?.[6]).to.equal('11.42');
+    expect((await remitPostings(db))[0]?.[4]).to.equal('Dr 1300 11.42, Cr 4030 11.42');
   });
 
   it('keeps the mid rate only when read while the quote was live', async () => {
@@ -212,23 +260,47 @@ describe('sync-remit (remit mocked)', function () {
     expect(await rowCount(db, 'remittances')).to.equal(0);
   });
 
-  it('the sweep reverses both the accrual and the settlement of an order that failed after settling; the books of 1300 and 4030 come back to zero', async () => {
+  it('the sweep reverses only the revenue of an order refunded after settling (Dr 4030 / Cr 1300): 1300 shows 8.57 owed back to the provider, the bank keeps what arrived', async () => {
     const wire: Wire = { orders: [order(1, 'paid')], payments: [payment(1, { settlement_id: 'setl_1' })], settlements: { setl_1: settlement('setl_1') } };
     serve('cust_1', wire);
     await runSyncRemit({ customer_ids: ['IND-1'], fx_spread_bps: 75 }, indiaDeps(db, remit()));
     wire.orders = [order(1, 'failed', { updated_at: '2026-01-09T05:00:00Z' })];
     await runSyncRemit({ customer_ids: ['IND-1'], fx_spread_bps: 75 }, indiaDeps(db, remit()));
     const swept = await refundReversalIndiaJob.run({}, indiaDeps(db, null));
-    expect(swept.reversed.map((r) => [r.order_id, r.txn_type, r.amount_usd, r.reversal_date])).to.deep.equal([
-      ['order_1', 'fx_spread', '8.57', '2026-01-09'],
-      ['order_1', 'fx_spread_settle', '8.57', '2026-01-09'],
+    expect(swept.reversed.map((r) => [r.order_id, r.txn_type, r.amount_usd, r.reversal_date])).to.deep.equal([['order_1', 'fx_spread', '8.57', '2026-01-09']]);
+    const reversal = await db('transactions as r')
+      .join('transactions as o', 'o.txn_id', 'r.reverses_txn_id')
+      .join('journal_lines as l', 'l.txn_id', 'r.txn_id')
+      .where('o.source_txn_id', 'fx_spread:order_1')
+      .orderBy('l.line_id')
+      .select('l.account_code', 'l.debit', 'l.credit');
+    expect(reversal).to.deep.equal([
+      { account_code: '1300', debit: '0.00', credit: '8.57' },
+      { account_code: '4030', debit: '8.57', credit: '0.00' },
     ]);
-    const totals = await db('journal_lines').whereIn('account_code', ['1010', '1300', '4030']).groupBy('account_code').select('account_code', db.raw('sum(debit) - sum(credit) AS net')).orderBy('account_code');
-    expect(totals.map((r: { account_code: string; net: string }) => [r.account_code, Number(r.net)])).to.deep.equal([
-      ['1010', 0],
-      ['1300', 0],
-      ['4030', 0],
+    // Accrual +8.57, settlement −8.57, reversal −8.57: 1300 is 8.57 owed to the provider; 1010 keeps the 2.43 that arrived.
+    const totals = await db('journal_lines').whereIn('account_code', ['1010', '1300', '4030', '5030']).groupBy('account_code').select('account_code', db.raw('(sum(debit) - sum(credit))::text AS net')).orderBy('account_code');
+    expect(totals.map((r: { account_code: string; net: string }) => [r.account_code, r.net])).to.deep.equal([
+      ['1010', '2.43'],
+      ['1300', '-8.57'],
+      ['4030', '0.00'],
+      ['5030', '6.14'],
     ]);
     expect((await refundReversalIndiaJob.run({ dry_run: true }, indiaDeps(db, null))).reversed).to.deep.equal([]);
+    expect((await refundReversalIndiaJob.run({}, indiaDeps(db, null))).reversed).to.deep.equal([]);
+  });
+
+  it('the sweep reverses the accrual of an order refunded before it settled: 1300 and 4030 back to zero, and no settlement is posted after', async () => {
+    const wire: Wire = { orders: [order(1, 'paid')], payments: [payment(1)] };
+    serve('cust_1', wire);
+    await runSyncRemit({ customer_ids: ['IND-1'], fx_spread_bps: 75 }, indiaDeps(db, remit()));
+    wire.orders = [order(1, 'failed', { updated_at: '2026-01-09T05:00:00Z' })];
+    await runSyncRemit({ customer_ids: ['IND-1'], fx_spread_bps: 75 }, indiaDeps(db, remit()));
+    expect((await refundReversalIndiaJob.run({}, indiaDeps(db, null))).reversed.map((r) => r.txn_type)).to.deep.equal(['fx_spread']);
+    const totals = await db('journal_lines').whereIn('account_code', ['1300', '4030']).groupBy('account_code').select('account_code', db.raw('(sum(debit) - sum(credit))::text AS net')).orderBy('account_code');
+    expect(totals).to.deep.equal([
+      { account_code: '1300', net: '0.00' },
+      { account_code: '4030', net: '0.00' },
+    ]);
   });
 });

@@ -5,8 +5,9 @@ import { JOBS, runSyncUsbroker, runSyncUsbrokerLedger, syncUsbrokerLedgerJob } f
 import { brokerBookPerTest, brokerClient, depsOf, derivationOf, DIV, DIVNRA, fakeBroker, linesOf, order, rowCounts, TRD, wire, type FakeBroker } from './usbroker-support.js';
 
 /**
- * 2026-01-07: USB-1's TRD of its buy ORD-1 (fees 2.63 + 1.87 = 4.50), a WIREI and a FEE row;
- * USB-2's TRD of ORD-21 (0.30 + 0.03 = 0.33); a TRD of USB-9, an account no customer holds.
+ * 2026-01-07: USB-1's TRD of its buy ORD-1 (fees 2.63 + 1.87 = 4.50), a WIREI and a FEE row (a 5.00
+ * wire fee); USB-2's TRD of ORD-21 (0.30 + 0.03 = 0.33); a TRD and a FEE of USB-9, an account no
+ * customer holds.
  * 2026-02-13: USB-1's dividend of 10.00 with 2.50 withheld (25 %); USB-2's of 20.00 with 6.00 (30 %).
  */
 function broker(): FakeBroker {
@@ -23,6 +24,7 @@ function broker(): FakeBroker {
         { account_no: 'USB-1', txn_no: 'TXN-FEE', row_code: 'FEE', amount: '-5.00', description: 'Wire fee' },
         { ...TRD, account_no: 'USB-2', txn_no: 'TXN-TRD2', symbol: 'MSFT', quantity: '3', price: '99.89', principal: '-299.67', commission: '-0.30', ifsca_fee: '-0.03', amount: '-300.00' },
         { ...TRD, account_no: 'USB-9', txn_no: 'TXN-TRD9' },
+        { account_no: 'USB-9', txn_no: 'TXN-FEE9', row_code: 'FEE', amount: '-15.00', description: 'Account fee' },
       ],
       '2026-02-13': [
         DIV,
@@ -51,7 +53,7 @@ describe('sync-usbroker-ledger against a nock’ed broker', function () {
     }
   });
 
-  it('posts each dividend gross and its withholding, upserts the dividend events, records the TRD fees; counts TRD and WIREI rows without posting them', async () => {
+  it('posts each dividend gross and its withholding, each FEE row as a broker_fee, upserts the dividend events, records the TRD fees; counts TRD and WIREI rows without posting them', async () => {
     fakeBroker(broker());
     const result = await runSyncUsbrokerLedger(RANGE, depsOf(db, brokerClient()));
     expect(result).to.deep.include({
@@ -59,12 +61,13 @@ describe('sync-usbroker-ledger against a nock’ed broker', function () {
       firm: 'FIRM1',
       dates: 38,
       dates_failed: [],
-      rows: { TRD: 3, WIREI: 1, WIREO: 0, DIV: 2, DIVNRA: 2, FEE: 1 },
-      rows_of_unknown_accounts: 1,
+      rows: { TRD: 3, WIREI: 1, WIREO: 0, DIV: 2, DIVNRA: 2, FEE: 2 },
+      rows_of_unknown_accounts: 2,
       customers: 2,
       customers_failed: [],
       dividends: { posted: 2, duplicate: 0, conflict: 0, skipped: 0, refused: 0 },
       withholdings: { posted: 2, duplicate: 0, conflict: 0, skipped: 0, refused: 0 },
+      fees: { posted: 1, duplicate: 0, conflict: 0, skipped: 0, refused: 0 },
       dividend_events: { offered: 2, inserted: 2, updated: 0 },
       broker_fees: { offered: 2, recorded: 2, existing: 0, repending: 0 },
       trades_unmatched: [],
@@ -79,7 +82,18 @@ describe('sync-usbroker-ledger against a nock’ed broker', function () {
       ['2010', '6.00', '0.00', 'wht_tax'],
       ['1100', '0.00', '6.00', 'wht_tax'],
     ]);
-    for (const notPosted of ['TXN-TRD', 'TXN-WIREI', 'TXN-FEE', 'TXN-TRD9']) expect(await linesOf(db, notPosted)).to.deep.equal([]);
+    // USB-1's 5.00 wire fee: the broker holds 5.00 less of IND-1's cash, so its wallet and the omnibus fall together.
+    expect(await linesOf(db, 'TXN-FEE')).to.deep.equal([
+      ['2010', '5.00', '0.00', 'broker_fee'],
+      ['1100', '0.00', '5.00', 'broker_fee'],
+    ]);
+    expect(await db('transactions').where({ source: 'usbroker', source_txn_id: 'TXN-FEE' }).first('txn_type', 'customer_id', db.raw('txn_date::text AS txn_date'), 'amount_usd')).to.deep.equal({
+      txn_type: 'broker_fee',
+      customer_id: 'IND-1',
+      txn_date: '2026-01-07',
+      amount_usd: '5.00',
+    });
+    for (const notPosted of ['TXN-TRD', 'TXN-WIREI', 'TXN-TRD9', 'TXN-FEE9']) expect(await linesOf(db, notPosted)).to.deep.equal([]);
     const [event] = await dividendEvents(db, 'IND-2');
     expect(event).to.deep.include({ div_txn_no: 'TXN-DIV2', symbol: 'MSFT', ex_date: '2026-02-09', pay_date: '2026-02-13', shares: '80', gross_usd: '20.00', wht_txn_no: 'TXN-NRA2', wht_rate: '0.30', wht_usd: '6.00' });
     const fees = await db('broker_fees').select('source', 'source_txn_id', db.raw('amount_usd::text AS amount_usd')).orderBy('source_txn_id');
@@ -96,6 +110,7 @@ describe('sync-usbroker-ledger against a nock’ed broker', function () {
     const again = await runSyncUsbrokerLedger(RANGE, depsOf(db, brokerClient()));
     expect(again.dividends).to.deep.include({ posted: 0, duplicate: 2 });
     expect(again.withholdings).to.deep.include({ posted: 0, duplicate: 2 });
+    expect(again.fees).to.deep.include({ posted: 0, duplicate: 1 });
     expect(again.dividend_events).to.deep.equal({ offered: 2, inserted: 0, updated: 0 });
     expect(again.broker_fees).to.deep.equal({ offered: 2, recorded: 0, existing: 2, repending: 0 });
     expect(await rowCounts(db)).to.deep.equal(before);

@@ -5,6 +5,7 @@ import {
   buyCost,
   dividendEntry,
   dividendEvent,
+  feeEntry,
   orderEntry,
   orderOfTrade,
   sellProceeds,
@@ -146,6 +147,16 @@ describe('usbroker records as ledger entries (pure)', () => {
         ['2010', '2.50', '0.00'],
         ['1100', '0.00', '2.50'],
       ]);
+    });
+
+    it('posts a FEE row of −15.00 as a broker_fee of 15.00 on its report date: Dr 2010 / Cr 1100; refuses one not in USD', () => {
+      const fee = { ...DIV, row_code: 'FEE', txn_no: 'TXN-FEE', symbol: null, amount: '-15.00', report_date: '2026-02-27', description: 'Account maintenance fee' } as const;
+      expect(entryOf(feeEntry(fee, 'IND-1'))).to.deep.include({ txn_type: 'broker_fee', customer_id: 'IND-1', source: 'usbroker', source_txn_id: 'TXN-FEE', txn_date: '2026-02-27', amount_usd: '15.00' });
+      expect(linesOf(feeEntry(fee, 'IND-1'))).to.deep.equal([
+        ['2010', '15.00', '0.00'],
+        ['1100', '0.00', '15.00'],
+      ]);
+      expect(feeEntry({ ...fee, currency: 'EUR' }, 'IND-1')).to.deep.equal({ kind: 'refused', reason: 'fee currency EUR is not USD' });
     });
 
     it('makes the dividend event of a DIV row with its DIVNRA row’s withholding, or none', () => {

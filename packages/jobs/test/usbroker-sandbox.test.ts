@@ -51,7 +51,7 @@ describe('the usbroker jobs against the sandbox', function () {
     return { wires, trades, ledgers, recosted };
   }
 
-  it('posts every completed wire, executed order, dividend and withholding: each wallet is the broker’s cash less the unposted FEE rows', async () => {
+  it('posts every completed wire, executed order, dividend, withholding and FEE row: each wallet is the broker’s cash to the cent', async () => {
     const { wires, trades, ledgers, recosted } = await syncEverything();
     const all = sandbox.data.india.all();
     const count = (pick: (d: IndiaCustomerData) => number) => all.reduce((n, d) => n + pick(d), 0);
@@ -63,16 +63,18 @@ describe('the usbroker jobs against the sandbox', function () {
     expect(trades.orders.posted, 'the data set has full-portfolio-cost orders').to.be.greaterThan(0);
     for (const result of [wires, trades]) expect(result.refused).to.deep.equal([]);
     const rows = all.flatMap((d) => d.rows);
-    const sum = <K extends 'dividends' | 'withholdings'>(key: K) => ledgers.reduce((n, l) => n + l[key].posted, 0);
+    const sum = <K extends 'dividends' | 'withholdings' | 'fees'>(key: K) => ledgers.reduce((n, l) => n + l[key].posted, 0);
     expect(sum('dividends')).to.equal(rows.filter((r) => r.row_code === 'DIV').length);
     expect(sum('withholdings')).to.equal(rows.filter((r) => r.row_code === 'DIVNRA').length);
+    expect(sum('fees'), 'the data set has FEE rows').to.be.greaterThan(0);
+    expect(sum('fees')).to.equal(rows.filter((r) => r.row_code === 'FEE').length);
     expect(ledgers.reduce((n, l) => n + l.broker_fees.recorded, 0)).to.equal(rows.filter((r) => r.row_code === 'TRD').length);
     expect(ledgers.flatMap((l) => [...l.trades_unmatched, ...l.customers_failed, ...l.dates_failed])).to.deep.equal([]);
     expect(recosted.flagged).to.deep.equal([]);
     expect(recosted.remaining).to.equal(0);
     for (const data of all) {
-      // The daily ledger is the account's whole cash history; FEE rows are not posted by any of these jobs.
-      const expected = cents(data.rows.filter((r) => r.row_code !== 'FEE').map((r) => r.amount));
+      // The daily ledger is the account's whole cash history, its FEE rows included.
+      const expected = cents(data.rows.map((r) => r.amount));
       expect(await wallet(db, data.customer.customer_id), data.customer.customer_id).to.equal(expected);
     }
     const events = await db('dividend_events').count<Array<{ count: string }>>('* as count');
@@ -84,7 +86,7 @@ describe('the usbroker jobs against the sandbox', function () {
     const before = await rowCounts(db);
     const again = await syncEverything();
     expect(again.wires.wires!.posted + again.wires.orders.posted + again.trades.orders.posted).to.equal(0);
-    expect(again.ledgers.reduce((n, l) => n + l.dividends.posted + l.withholdings.posted + l.broker_fees.recorded + l.dividend_events.inserted, 0)).to.equal(0);
+    expect(again.ledgers.reduce((n, l) => n + l.dividends.posted + l.withholdings.posted + l.fees.posted + l.broker_fees.recorded + l.dividend_events.inserted, 0)).to.equal(0);
     expect(again.recosted.derivations_posted).to.equal(0);
     expect(await rowCounts(db)).to.deep.equal(before);
   });

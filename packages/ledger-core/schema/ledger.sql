@@ -173,22 +173,6 @@ CREATE FUNCTION public.ledger_guard_account_totals() RETURNS trigger
 COMMENT ON FUNCTION public.ledger_guard_account_totals() IS 'Refuses UPDATE and DELETE of account_totals, except the UPDATE made one trigger level down by ledger_after_lines_inserted: totals move only with posted journal lines.';
 
 --
--- Name: ledger_guard_cash_request_state(); Type: FUNCTION; Schema: public; Owner: -
---
-
-CREATE FUNCTION public.ledger_guard_cash_request_state() RETURNS trigger
-    LANGUAGE plpgsql
-    AS $$
-    BEGIN
-      IF OLD.status <> 'pending'
-         AND (NEW.status, NEW.txn_id, NEW.failure_reason) IS DISTINCT FROM (OLD.status, OLD.txn_id, OLD.failure_reason) THEN
-        RAISE EXCEPTION 'cash request % is %: a final state never changes', OLD.cash_request_id, OLD.status
-          USING ERRCODE = 'insufficient_privilege', CONSTRAINT = 'cash_request_final_state';
-      END IF;
-      RETURN NEW;
-    END $$;
-
---
 -- Name: ledger_guard_daily_totals(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -201,26 +185,6 @@ CREATE FUNCTION public.ledger_guard_daily_totals() RETURNS trigger
       END IF;
       RAISE EXCEPTION '% on % is refused: daily totals move only with posted transactions and lines', TG_OP, TG_TABLE_NAME
         USING ERRCODE = 'insufficient_privilege', CONSTRAINT = 'ledger_append_only';
-    END $$;
-
---
--- Name: ledger_guard_job_run_update(); Type: FUNCTION; Schema: public; Owner: -
---
-
-CREATE FUNCTION public.ledger_guard_job_run_update() RETURNS trigger
-    LANGUAGE plpgsql
-    AS $$
-    BEGIN
-      IF OLD.status <> 'running' THEN
-        RAISE EXCEPTION 'job run % is %: a finished run is final', OLD.job_id, OLD.status
-          USING ERRCODE = 'insufficient_privilege', CONSTRAINT = 'job_runs_final';
-      END IF;
-      IF (NEW.job_id, NEW.kind, NEW.input, NEW.first_started_at) IS DISTINCT FROM (OLD.job_id, OLD.kind, OLD.input, OLD.first_started_at)
-         OR NEW.attempts < OLD.attempts THEN
-        RAISE EXCEPTION 'job run %: its job, input, first start and attempts made are fixed', OLD.job_id
-          USING ERRCODE = 'insufficient_privilege', CONSTRAINT = 'job_runs_final';
-      END IF;
-      RETURN NEW;
     END $$;
 
 --
@@ -635,110 +599,6 @@ CREATE TABLE public.holdings_snapshots (
 COMMENT ON TABLE public.holdings_snapshots IS 'An upstream''s holdings of a customer at the end of as_of, as received (sync-holdings): positions an array of {symbol, quantity, cost, market_value, ...} with decimals as strings. Insert-only per (customer, upstream, day).';
 
 --
--- Name: job_runs; Type: TABLE; Schema: public; Owner: -
---
-
-CREATE TABLE public.job_runs (
-    job_id text NOT NULL,
-    kind text NOT NULL,
-    input jsonb NOT NULL,
-    status text NOT NULL,
-    attempts integer NOT NULL,
-    first_started_at timestamp with time zone NOT NULL,
-    attempt_started_at timestamp with time zone NOT NULL,
-    finished_at timestamp with time zone,
-    result jsonb,
-    error text,
-    lease_owner uuid,
-    lease_expires_at timestamp with time zone,
-    CONSTRAINT job_runs_attempts_positive CHECK ((attempts >= 1)),
-    CONSTRAINT job_runs_finished_when_final CHECK (((status = 'running'::text) = (finished_at IS NULL))),
-    CONSTRAINT job_runs_job_id_length CHECK (((length(job_id) >= 1) AND (length(job_id) <= 200))),
-    CONSTRAINT job_runs_lease_has_expiry CHECK (((lease_owner IS NULL) = (lease_expires_at IS NULL))),
-    CONSTRAINT job_runs_lease_while_running CHECK (((status = 'running'::text) OR (lease_owner IS NULL))),
-    CONSTRAINT job_runs_result_when_done CHECK (((status = 'done'::text) = (result IS NOT NULL))),
-    CONSTRAINT job_runs_status CHECK ((status = ANY (ARRAY['running'::text, 'done'::text, 'error'::text])))
-);
-
---
--- Name: TABLE job_runs; Type: COMMENT; Schema: public; Owner: -
---
-
-COMMENT ON TABLE public.job_runs IS 'One row per job that started: its attempts, the lease of the attempt running it, and its outcome (final once done or error).';
-
---
--- Name: COLUMN job_runs.job_id; Type: COMMENT; Schema: public; Owner: -
---
-
-COMMENT ON COLUMN public.job_runs.job_id IS 'The BullMQ job id, as the job endpoint answered it.';
-
---
--- Name: COLUMN job_runs.kind; Type: COMMENT; Schema: public; Owner: -
---
-
-COMMENT ON COLUMN public.job_runs.kind IS 'The job''s name, e.g. sync-usbroker.';
-
---
--- Name: COLUMN job_runs.input; Type: COMMENT; Schema: public; Owner: -
---
-
-COMMENT ON COLUMN public.job_runs.input IS 'The job''s validated payload: a job Redis lost while it ran is queued again with it.';
-
---
--- Name: COLUMN job_runs.status; Type: COMMENT; Schema: public; Owner: -
---
-
-COMMENT ON COLUMN public.job_runs.status IS 'running until done or error (final).';
-
---
--- Name: COLUMN job_runs.attempts; Type: COMMENT; Schema: public; Owner: -
---
-
-COMMENT ON COLUMN public.job_runs.attempts IS 'Attempts started, whichever worker or delivery started them.';
-
---
--- Name: COLUMN job_runs.first_started_at; Type: COMMENT; Schema: public; Owner: -
---
-
-COMMENT ON COLUMN public.job_runs.first_started_at IS 'When the first attempt started.';
-
---
--- Name: COLUMN job_runs.attempt_started_at; Type: COMMENT; Schema: public; Owner: -
---
-
-COMMENT ON COLUMN public.job_runs.attempt_started_at IS 'When the current (or last) attempt started.';
-
---
--- Name: COLUMN job_runs.finished_at; Type: COMMENT; Schema: public; Owner: -
---
-
-COMMENT ON COLUMN public.job_runs.finished_at IS 'When it became done or error.';
-
---
--- Name: COLUMN job_runs.result; Type: COMMENT; Schema: public; Owner: -
---
-
-COMMENT ON COLUMN public.job_runs.result IS 'What the job reported, when done.';
-
---
--- Name: COLUMN job_runs.error; Type: COMMENT; Schema: public; Owner: -
---
-
-COMMENT ON COLUMN public.job_runs.error IS 'Why it failed (error), or why the last attempt failed while it is retried.';
-
---
--- Name: COLUMN job_runs.lease_owner; Type: COMMENT; Schema: public; Owner: -
---
-
-COMMENT ON COLUMN public.job_runs.lease_owner IS 'The attempt holding the run; null between attempts and once finished.';
-
---
--- Name: COLUMN job_runs.lease_expires_at; Type: COMMENT; Schema: public; Owner: -
---
-
-COMMENT ON COLUMN public.job_runs.lease_expires_at IS 'Until when the holder''s lease stands; renewed while it runs; past it another attempt may take over.';
-
---
 -- Name: journal_lines; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -918,6 +778,8 @@ CREATE TABLE public.remittances (
     status_history jsonb NOT NULL,
     first_seen_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    settlement_fx_fee_usd numeric,
+    settlement_txn_fee_usd numeric,
     CONSTRAINT remittances_amount_inr_finite CHECK (((amount_inr > '-Infinity'::numeric) AND (amount_inr < 'Infinity'::numeric))),
     CONSTRAINT remittances_amount_inr_paise CHECK (((amount_inr > (0)::numeric) AND (amount_inr < 'Infinity'::numeric) AND (amount_inr = round(amount_inr, 2)))),
     CONSTRAINT remittances_amount_usd_cents CHECK (((amount_usd > (0)::numeric) AND (amount_usd < 'Infinity'::numeric) AND (amount_usd = round(amount_usd, 2)))),
@@ -934,6 +796,10 @@ CREATE TABLE public.remittances (
     CONSTRAINT remittances_remit_customer_id_check CHECK ((remit_customer_id ~ '^cust_[A-Za-z0-9_-]+$'::text)),
     CONSTRAINT remittances_settlement_amount_usd_finite CHECK (((settlement_amount_usd > '-Infinity'::numeric) AND (settlement_amount_usd < 'Infinity'::numeric))),
     CONSTRAINT remittances_settlement_cents CHECK (((settlement_amount_usd >= (0)::numeric) AND (settlement_amount_usd < 'Infinity'::numeric) AND (settlement_amount_usd = round(settlement_amount_usd, 2)))),
+    CONSTRAINT remittances_settlement_fx_fee_cents CHECK (((settlement_fx_fee_usd >= (0)::numeric) AND (settlement_fx_fee_usd < 'Infinity'::numeric) AND (settlement_fx_fee_usd = round(settlement_fx_fee_usd, 2)))),
+    CONSTRAINT remittances_settlement_fx_fee_usd_finite CHECK (((settlement_fx_fee_usd > '-Infinity'::numeric) AND (settlement_fx_fee_usd < 'Infinity'::numeric))),
+    CONSTRAINT remittances_settlement_txn_fee_cents CHECK (((settlement_txn_fee_usd >= (0)::numeric) AND (settlement_txn_fee_usd < 'Infinity'::numeric) AND (settlement_txn_fee_usd = round(settlement_txn_fee_usd, 2)))),
+    CONSTRAINT remittances_settlement_txn_fee_usd_finite CHECK (((settlement_txn_fee_usd > '-Infinity'::numeric) AND (settlement_txn_fee_usd < 'Infinity'::numeric))),
     CONSTRAINT remittances_status CHECK ((status = ANY (ARRAY['active'::text, 'action_required'::text, 'under_review'::text, 'paid'::text, 'failed'::text, 'cancelled'::text, 'expired'::text]))),
     CONSTRAINT remittances_tcs_inr_finite CHECK (((tcs_inr > '-Infinity'::numeric) AND (tcs_inr < 'Infinity'::numeric))),
     CONSTRAINT remittances_tcs_paise CHECK (((tcs_inr >= (0)::numeric) AND (tcs_inr < 'Infinity'::numeric) AND (tcs_inr = round(tcs_inr, 2))))
@@ -992,6 +858,18 @@ COMMENT ON COLUMN public.remittances.remitted_on IS 'The remittance''s date (FY,
 --
 
 COMMENT ON COLUMN public.remittances.status_history IS '[{status, at}]: each status the ledger saw, at the order''s updated_at.';
+
+--
+-- Name: COLUMN remittances.settlement_fx_fee_usd; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.remittances.settlement_fx_fee_usd IS 'The settlement''s FX fee (remit fees.fx_fee), USD: posted to 5030 by fx_spread_settle. Null until read.';
+
+--
+-- Name: COLUMN remittances.settlement_txn_fee_usd; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.remittances.settlement_txn_fee_usd IS 'The settlement''s transaction fee (remit fees.txn_fee), USD: posted to 5030 by fx_spread_settle. Null until read.';
 
 --
 -- Name: transaction_daily_totals; Type: TABLE; Schema: public; Owner: -
@@ -1213,11 +1091,17 @@ ALTER TABLE ONLY public.holdings_snapshots
     ADD CONSTRAINT holdings_snapshots_pkey PRIMARY KEY (customer_id, upstream, as_of);
 
 --
--- Name: job_runs job_runs_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+-- Name: journal_lines journal_lines_customer_account_has_customer; Type: CHECK CONSTRAINT; Schema: public; Owner: -
 --
 
-ALTER TABLE ONLY public.job_runs
-    ADD CONSTRAINT job_runs_pkey PRIMARY KEY (job_id);
+ALTER TABLE public.journal_lines
+    ADD CONSTRAINT journal_lines_customer_account_has_customer CHECK (((account_code <> ALL (ARRAY['2010'::text, '2020'::text, '2100'::text])) OR (customer_id IS NOT NULL))) NOT VALID;
+
+--
+-- Name: CONSTRAINT journal_lines_customer_account_has_customer ON journal_lines; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON CONSTRAINT journal_lines_customer_account_has_customer ON public.journal_lines IS 'A line on a customer account (2010, 2020, 2100) names its customer. NOT VALID: lines posted before 20261220 are not checked (the journal cannot be corrected in place).';
 
 --
 -- Name: journal_lines journal_lines_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1342,12 +1226,6 @@ CREATE UNIQUE INDEX customers_usbroker_account_no_unique ON public.customers USI
 --
 
 CREATE INDEX dividend_events_customer ON public.dividend_events USING btree (customer_id, pay_date);
-
---
--- Name: job_runs_running_idx; Type: INDEX; Schema: public; Owner: -
---
-
-CREATE INDEX job_runs_running_idx ON public.job_runs USING btree (lease_expires_at) WHERE (status = 'running'::text);
 
 --
 -- Name: journal_lines_account_idx; Type: INDEX; Schema: public; Owner: -
@@ -1518,18 +1396,6 @@ CREATE TRIGGER broker_fees_no_change BEFORE DELETE OR UPDATE ON public.broker_fe
 CREATE TRIGGER broker_fees_no_truncate BEFORE TRUNCATE ON public.broker_fees FOR EACH STATEMENT EXECUTE FUNCTION public.ledger_refuse_change();
 
 --
--- Name: cash_requests cash_requests_guard_state; Type: TRIGGER; Schema: public; Owner: -
---
-
-CREATE TRIGGER cash_requests_guard_state BEFORE UPDATE OF status, txn_id, failure_reason ON public.cash_requests FOR EACH ROW EXECUTE FUNCTION public.ledger_guard_cash_request_state();
-
---
--- Name: TRIGGER cash_requests_guard_state ON cash_requests; Type: COMMENT; Schema: public; Owner: -
---
-
-COMMENT ON TRIGGER cash_requests_guard_state ON public.cash_requests IS 'A cash request moves only from pending (to completed, failed or cancelled); a final state, and the posting it names, never change.';
-
---
 -- Name: customers customers_no_delete; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -1552,18 +1418,6 @@ CREATE TRIGGER customers_no_truncate BEFORE TRUNCATE ON public.customers FOR EAC
 --
 
 COMMENT ON TRIGGER customers_no_truncate ON public.customers IS 'TRUNCATE skips row triggers, so it is refused on its own.';
-
---
--- Name: job_runs job_runs_guard_update; Type: TRIGGER; Schema: public; Owner: -
---
-
-CREATE TRIGGER job_runs_guard_update BEFORE UPDATE ON public.job_runs FOR EACH ROW EXECUTE FUNCTION public.ledger_guard_job_run_update();
-
---
--- Name: TRIGGER job_runs_guard_update ON job_runs; Type: COMMENT; Schema: public; Owner: -
---
-
-COMMENT ON TRIGGER job_runs_guard_update ON public.job_runs IS 'A finished run is final; the job, its input, its first start never change and attempts only grow.';
 
 --
 -- Name: journal_lines journal_lines_after_insert; Type: TRIGGER; Schema: public; Owner: -

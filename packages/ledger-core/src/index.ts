@@ -15,6 +15,7 @@ export {
   CASH_REQUEST_STATUSES,
   CASH_REQUEST_TRANSITIONS,
   cashRequestSourceTxnId,
+  manualWithdrawalOf,
   toUsd,
   type CashPolicy,
   type CashRequestAction,
@@ -69,6 +70,7 @@ export { ENTERABLE_SOURCES, LEDGER_OWN_SOURCES, SOURCES, type EnterableSource, t
 export { CUSTOMER_FEE_BPS_DEFAULT, FeeSchedule } from './domain/fees.js';
 export { FifoLots, type LotRelief } from './domain/lots.js';
 export {
+  accrualsDue,
   draftFxSpread,
   draftFxSpreadSettle,
   fxSpreadSettleSourceTxnId,
@@ -80,8 +82,13 @@ export {
   REMITTANCE_STATUS_RANK,
   REMITTANCE_STATUSES,
   snapshotWins,
+  settlementsDue,
   SWEPT_STATUSES,
+  type AccrualsDue,
+  type RemittanceFacts,
+  type RemittancePostingSeen,
   type RemittanceStatus,
+  type SettlementFees,
 } from './domain/remittances.js';
 export { derivationDraft, derivePair, type RecostFlagReason, type RecostPolicy, type TradeDerivation, type TradeFacts } from './domain/recost.js';
 export { classifyRemitEvent, type RemitEvent, type RemitEventClassification } from './domain/remit-events.js';
@@ -96,7 +103,7 @@ export {
 } from './domain/transaction.js';
 
 // Use cases on a book's database: posting, preview, reversal, bulk posting, group commit.
-export { createEntryBatcher, postEntries, postEntry, postTransactions, previewEntry, previewTransactions, recost, reverseTransaction } from './ledger.js';
+export { createEntryBatcher, postEntries, postEntry, postManualWithdrawal, postTransactions, previewEntry, previewTransactions, recost, reverseTransaction } from './ledger.js';
 export type { RecostOptions, RecostResult } from './use-cases/recost.js';
 export type { EntryBatcher, EntryBatcherOptions } from './use-cases/entry-batcher.js';
 export type { PostOutcome } from './use-cases/entry-answers.js';

@@ -11,6 +11,7 @@ import * as entryBatcher from './use-cases/entry-batcher.js';
 import type { PostOutcome } from './use-cases/entry-answers.js';
 import * as bulk from './use-cases/post-in-bulk.js';
 import * as entries from './use-cases/post-entries.js';
+import * as withdrawals from './use-cases/manual-withdrawal.js';
 import * as preview from './use-cases/preview-entry.js';
 import * as recosting from './use-cases/recost.js';
 import * as reversal from './use-cases/reverse-transaction.js';
@@ -28,8 +29,12 @@ export const postEntries = (db: Db, drafts: TransactionDraft[]): Promise<Array<P
 /** Posts one entry: created, already posted with the same request, or idempotency_conflict (thrown). */
 export const postEntry = (db: Db, draft: TransactionDraft): Promise<PostOutcome> => entries.postEntry(ledgerStore(db), draft);
 
+/** Posts a manual withdrawal the customer's wallet covers (use-cases/manual-withdrawal.ts). */
+export const postManualWithdrawal = (db: Db, draft: TransactionDraft): Promise<PostOutcome> =>
+  withdrawals.postManualWithdrawal(ledgerStore(db), cashRequestStore(db), draft);
+
 /** What posting the entry would answer, nothing stored (use-cases/preview-entry.ts). */
-export const previewEntry = (db: Db, draft: TransactionDraft): Promise<PostOutcome> => preview.previewEntry(ledgerStore(db), draft);
+export const previewEntry = (db: Db, draft: TransactionDraft): Promise<PostOutcome> => preview.previewEntry(ledgerStore(db), cashRequestStore(db), draft);
 
 /** Posts the mirror of a transaction, once (use-cases/reverse-transaction.ts). */
 export const reverseTransaction = (

@@ -310,11 +310,28 @@ describe('journal (raw SQL against the database)', function () {
         await expectRefused(
           async (trx) => {
             await insertTxn(trx, { id, customerId: txnCustomer });
-            await insertLines(trx, id, [dr('1100', '5', { customerId: txnCustomer }), cr('2010', '5', { customerId: lineCustomer })]);
+            await insertLines(trx, id, [dr('1100', '5', { customerId: txnCustomer }), cr('4010', '5', { customerId: lineCustomer })]);
           },
           { atCommit: false, code: '23514', constraint: 'ledger_lines_posted_with_transaction' },
         );
       }
+    });
+
+    it('refuses a line on a customer account (2010, 2020, 2100) without a customer; a firm account needs none', async () => {
+      for (const account of ['2010', '2020', '2100']) {
+        const id = randomUUID();
+        await expectRefused(
+          async (trx) => {
+            await insertTxn(trx, { id, customerId: null });
+            await insertLines(trx, id, [dr('4010', '5'), cr(account, '5')]);
+          },
+          { atCommit: false, code: '23514', constraint: 'journal_lines_customer_account_has_customer' },
+        );
+      }
+      await db.transaction(async (trx) => {
+        const id = await insertTxn(trx, { customerId: null });
+        await insertLines(trx, id, [dr('5030', '5'), cr('1010', '5')]);
+      });
     });
 
     it('refuses an unknown account code', async () => {

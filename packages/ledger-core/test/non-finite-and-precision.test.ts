@@ -29,6 +29,8 @@ const NUMERIC_COLUMNS = [
   'remittances.fx_rate',
   'remittances.mid_rate',
   'remittances.settlement_amount_usd',
+  'remittances.settlement_fx_fee_usd',
+  'remittances.settlement_txn_fee_usd',
   'remittances.tcs_inr',
   'transaction_daily_totals.amount_usd_total',
   'transactions.amount_usd',

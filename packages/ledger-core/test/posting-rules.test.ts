@@ -101,18 +101,27 @@ function expectedLines(txnType: Exclude<TxnType, 'reversal' | 'recost' | 'adjust
     case 'dividend':
       return legKeys(['1100', '2010', a]);
     case 'wht_tax':
+    case 'broker_fee':
       return legKeys(['2010', '1100', a]);
     case 'fx_spread':
       return legKeys(['1300', '4030', a]);
-    case 'fx_spread_settle':
-      return legKeys(['1010', '1300', a]);
+    case 'fx_spread_settle': {
+      // The accrual clears 1300; the settlement's fees are 5030's; the bank takes (or pays) the difference.
+      const fee = new Exact(input.feeUsd ?? 0);
+      const bank = new Exact(a).minus(fee);
+      return [
+        `1300 Cr ${a.toFixed()}`,
+        ...(fee.isZero() ? [] : [`5030 Dr ${fee.toFixed()}`]),
+        ...(bank.isZero() ? [] : [bank.isNegative() ? `1010 Cr ${bank.negated().toFixed()}` : `1010 Dr ${bank.toFixed()}`]),
+      ].sort();
+    }
   }
 }
 
 describe('posting rules', () => {
   it('cover every enterable txn_type', () => {
     expect([...ENTERABLE_TXN_TYPES].sort()).to.deep.equal(
-      ['adjustment', 'buy_security', 'deposit', 'dividend', 'fx_spread', 'fx_spread_settle', 'sell_security', 'wht_tax', 'wire_in', 'wire_out', 'withdrawal'].sort(),
+      ['adjustment', 'broker_fee', 'buy_security', 'deposit', 'dividend', 'fx_spread', 'fx_spread_settle', 'sell_security', 'wht_tax', 'wire_in', 'wire_out', 'withdrawal'].sort(),
     );
   });
 
@@ -373,6 +382,28 @@ describe('draftFromEntry', () => {
       { account_code: '3000', debit: '0', credit: '5.00' },
     ];
     expect(draft({ txn_type: 'adjustment', customer_id: null, lines }).customerId).to.equal(null);
+  });
+
+  describe('an adjustment moving a customer account (2010, 2020, 2100)', () => {
+    const refund = (account: string) => [
+      { account_code: '4010', debit: '5.00', credit: '0', posting_kind: 'fee_refund' },
+      { account_code: account, debit: '0', credit: '5.00', posting_kind: 'fee_refund' },
+    ];
+    for (const account of ['2010', '2020', '2100']) {
+      it(`without a customer_id is refused with customer_required naming ${account}`, async () => {
+        const error = await expectLedgerError(fromEntry({ txn_type: 'adjustment', customer_id: null, lines: refund(account) }), 'customer_required');
+        expect(error.details).to.deep.equal([{ path: '/customer_id', account_code: account }]);
+      });
+    }
+
+    it('with the customer_id posts the lines as given, for that customer', () => {
+      const d = draft({ txn_type: 'adjustment', customer_id: 'C-1', lines: refund('2010') });
+      expect(d.customerId).to.equal('C-1');
+      expect(d.lines.map((l) => [l.accountCode, l.debit.toFixed(2), l.credit.toFixed(2), l.postingKind])).to.deep.equal([
+        ['4010', '5.00', '0.00', 'fee_refund'],
+        ['2010', '0.00', '5.00', 'fee_refund'],
+      ]);
+    });
   });
 
   for (const t of ['buy_security', 'sell_security'] as const) {

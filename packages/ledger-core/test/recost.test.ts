@@ -314,6 +314,38 @@ describe('recost (real Postgres, as the runtime role)', function () {
     });
   });
 
+  describe('reversing a recost entry by hand', () => {
+    it('is refused (derived_entry, naming the trade) and posts nothing; reversing the trade lets recost supersede it', async () => {
+      const c = await newCustomer();
+      const [b] = await post(db, [buy({ customer_id: c, symbol: 'ORCL', quantity: '1', amount_usd: '100.00', txn_date: '2026-01-05' })]);
+      await recost(db, OPTIONS);
+      // The broker's cost, 100.00 × 4 bps.
+      expect(await effectiveLines(db, b!)).to.deep.equal(['2340 Cr 0.04 broker_cost', '5010 Dr 0.04 broker_cost']);
+      const { txn_id: entry } = await db('transactions').where({ txn_type: 'recost' }).whereRaw("metadata->>'recost_of' = ?", [b!]).first('txn_id');
+      const before = await balances(db);
+
+      const refused = await reverseTransaction(db, entry, { txnId: randomUUID(), txnDate: '2026-01-06', memo: null }).catch((e: unknown) => e);
+      expect(refused).to.deep.include({ code: 'derived_entry', details: [{ recost_of: b }] });
+      expect((refused as Error).message).to.include(`reverse trade ${b!} instead`);
+      expect(await balances(db)).to.deep.equal(before);
+      expect(await effectiveLines(db, b!)).to.deep.equal(['2340 Cr 0.04 broker_cost', '5010 Dr 0.04 broker_cost']);
+
+      // The way that works: reverse the trade; recost reverses its derivation itself.
+      await reverseTransaction(db, b!, { txnId: randomUUID(), txnDate: '2026-01-06', memo: null });
+      expect(await recost(db, OPTIONS)).to.deep.include({ superseded: 1, derivations_posted: 0 });
+      expect(await effectiveLines(db, b!)).to.deep.equal([]);
+      const { rows } = await db.raw<{ rows: Array<{ line: string }> }>(
+        `SELECT l.account_code || CASE WHEN l.debit > 0 THEN ' Dr ' || l.debit ELSE ' Cr ' || l.credit END AS line
+           FROM transactions r JOIN journal_lines l USING (txn_id) WHERE r.reverses_txn_id = ? ORDER BY 1`,
+        [entry],
+      );
+      expect(rows.map((r) => r.line)).to.deep.equal(['2340 Dr 0.04', '5010 Cr 0.04']);
+      // Once superseded, still not the caller's to reverse (nor to be answered as if it were).
+      const again = await reverseTransaction(db, entry, { txnId: randomUUID(), txnDate: '2026-01-07', memo: null }).catch((e: unknown) => e);
+      expect(again).to.deep.include({ code: 'derived_entry' });
+    });
+  });
+
   describe('a reversal racing a recost run', () => {
     it('a pending trade reversed after its pair was read and before its stamp is pending again after the run; the next run derives it reversed', async () => {
       const c = await newCustomer();

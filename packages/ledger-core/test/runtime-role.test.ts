@@ -189,6 +189,9 @@ describe('openLedgerDatabase (how a process opens its book)', function () {
       '20261210_index_transactions_by_pair',
       '20261211_move_recost_state_out_of_transactions',
       '20261212_guard_cash_request_states',
+      '20261220_require_customer_on_customer_accounts',
+      '20261221_add_remittance_settlement_fees',
+      '20261225_create_job_runs',
     ]);
     for (const { db } of started) expect(await runtimeRoleProblems(db)).to.deep.equal([]);
   });

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import {
+  accrualsDue,
   Decimal,
   draftFxSpread,
   draftFxSpreadSettle,
@@ -12,8 +13,10 @@ import {
   postTransactions,
   remittancePostings,
   reverseTransaction,
+  settlementsDue,
   snapshotWins,
   upsertRemittances,
+  type RemittanceFacts,
   type RemittanceRecord,
   type RemittanceStatus,
 } from '../src/index.js';
@@ -48,6 +51,8 @@ function remittance(orderId: string, status: RemittanceStatus, overrides: Partia
     settlement_id: null,
     settlement_status: null,
     settlement_amount_usd: null,
+    settlement_fx_fee_usd: null,
+    settlement_txn_fee_usd: null,
     utr: null,
     settled_at: null,
     remitted_on: '2026-01-05',
@@ -84,19 +89,74 @@ describe('remittances: the status rule', () => {
     for (const bad of ['abcps1234k', 'ABCPS1234', 'ABCXS1234K', 'ABCPS12345', '']) expect(isPan(bad), bad).to.equal(false);
   });
 
-  it('the postings balance: Dr 1300 / Cr 4030, then Dr 1010 / Cr 1300', () => {
+  it('the postings balance: Dr 1300 / Cr 4030, then Dr 1010 + Dr 5030 (the settlement’s fees) / Cr 1300', () => {
     const accrual = draftFxSpread({ orderId: 'order_1', customerId: 'C-1', remittedOn: '2026-01-05', orderUsd: new Decimal('1142.40'), fxSpreadBps: new Decimal(50), amountUsd: new Decimal('5.71') }, randomUUID());
     expect(accrual.lines.map((l) => [l.accountCode, l.debit.toString(), l.credit.toString()])).to.deep.equal([
       ['1300', '5.71', '0'],
       ['4030', '0', '5.71'],
     ]);
     expect(accrual).to.include({ source: 'remit', sourceTxnId: 'fx_spread:order_1', txnType: 'fx_spread', customerId: 'C-1', txnDate: '2026-01-05' });
-    const settle = draftFxSpreadSettle({ orderId: 'order_1', customerId: 'C-1', settlementId: 'setl_1', settledOn: '2026-01-06', accruedUsd: new Decimal('5.71') }, randomUUID());
-    expect(settle.lines.map((l) => [l.accountCode, l.debit.toString(), l.credit.toString()])).to.deep.equal([
-      ['1010', '5.71', '0'],
-      ['1300', '0', '5.71'],
+    const fees = { fxFeeUsd: new Decimal('1.14'), txnFeeUsd: new Decimal('5.00') };
+    const settle = (accrued: string) =>
+      draftFxSpreadSettle({ orderId: 'order_1', customerId: 'C-1', settlementId: 'setl_1', settledOn: '2026-01-06', accruedUsd: new Decimal(accrued), fees }, randomUUID());
+    const linesOf = (d: ReturnType<typeof settle>) => d.lines.map((l) => [l.accountCode, l.debit.toFixed(2), l.credit.toFixed(2), l.postingKind]);
+    // 8.57 accrued, fees 1.14 + 5.00 = 6.14: the bank gets 2.43.
+    expect(linesOf(settle('8.57'))).to.deep.equal([
+      ['1010', '2.43', '0.00', 'fx_spread_settle'],
+      ['5030', '6.14', '0.00', 'remittance_fee'],
+      ['1300', '0.00', '8.57', 'fx_spread_settle'],
     ]);
-    expect(settle.sourceTxnId).to.equal('fx_spread_settle:order_1');
+    // 5.71 accrued, fees 6.14: the bank pays the 0.43 the accrual does not cover.
+    expect(linesOf(settle('5.71'))).to.deep.equal([
+      ['1010', '0.00', '0.43', 'fx_spread_settle'],
+      ['5030', '6.14', '0.00', 'remittance_fee'],
+      ['1300', '0.00', '5.71', 'fx_spread_settle'],
+    ]);
+    // Fees exactly the accrual: nothing reaches the bank.
+    expect(linesOf(settle('6.14'))).to.deep.equal([
+      ['5030', '6.14', '0.00', 'remittance_fee'],
+      ['1300', '0.00', '6.14', 'fx_spread_settle'],
+    ]);
+    expect(settle('8.57')).to.deep.include({ sourceTxnId: 'fx_spread_settle:order_1', amountUsd: new Decimal('8.57') });
+    expect(settle('8.57').metadata).to.deep.equal({ order_id: 'order_1', settlement_id: 'setl_1', fx_fee_usd: '1.14', txn_fee_usd: '5.00' });
+  });
+});
+
+describe('remittances: which accrual and settlement a run posts (pure)', () => {
+  const fees = { fxFeeUsd: new Decimal('1.14'), txnFeeUsd: new Decimal('5.00') };
+  const facts = (overrides: Partial<RemittanceFacts> = {}): RemittanceFacts => ({
+    orderId: 'order_1',
+    customerId: 'C-1',
+    status: 'paid',
+    amountUsd: new Decimal('1142.40'),
+    remittedOn: '2026-01-06',
+    settlementId: 'setl_1',
+    settlementStatus: 'settled',
+    settledAt: '2026-01-07T06:00:00Z',
+    settlementFees: fees,
+    ...overrides,
+  });
+  let n = 0;
+  const newId = () => `00000000-0000-7000-8000-${String((n += 1)).padStart(12, '0')}`;
+  const accrual = { order_id: 'order_1', txn_type: 'fx_spread' as const, amount_usd: '8.57', reversed: false };
+  const lines = (d: { lines: Array<{ accountCode: string; debit: Decimal; credit: Decimal }> }) => d.lines.map((l) => `${l.accountCode} ${l.debit.isZero() ? 'Cr' : 'Dr'} ${(l.debit.isZero() ? l.credit : l.debit).toFixed(2)}`);
+
+  it('accrues a paid order once, at the bps: 1,142.40 × 75 bps = 8.57; nothing at 0 bps, for an order accrued before, or unpriced', () => {
+    const due = accrualsDue([facts(), facts({ orderId: 'order_2', amountUsd: null }), facts({ orderId: 'order_3', status: 'active' })], [], new Decimal(75), newId);
+    expect(due.drafts.map(lines)).to.deep.equal([['1300 Dr 8.57', '4030 Cr 8.57']]);
+    expect(due).to.deep.include({ unpriced: ['order_2'], belowACent: 0 });
+    expect(accrualsDue([facts()], [], new Decimal(0), newId).drafts).to.deep.equal([]);
+    expect(accrualsDue([facts()], [{ ...accrual, reversed: true }], new Decimal(75), newId).drafts).to.deep.equal([]);
+  });
+
+  it('settles a landed settlement of an accrued order: Dr 1010 2.43 + Dr 5030 6.14 / Cr 1300 8.57; nothing when reversed, settled before, or not landed', () => {
+    expect(settlementsDue([facts()], [accrual], [], newId).map(lines)).to.deep.equal([['1010 Dr 2.43', '5030 Dr 6.14', '1300 Cr 8.57']]);
+    expect(settlementsDue([facts()], [{ ...accrual, reversed: true }], [], newId)).to.deep.equal([]);
+    expect(settlementsDue([facts()], [accrual, { ...accrual, txn_type: 'fx_spread_settle' }], [], newId)).to.deep.equal([]);
+    expect(settlementsDue([facts({ settlementStatus: 'pending' })], [accrual], [], newId)).to.deep.equal([]);
+    // A dry run's planned accrual counts as posted.
+    const planned = accrualsDue([facts()], [], new Decimal(75), newId).drafts;
+    expect(settlementsDue([facts()], [], planned, newId).map(lines)).to.deep.equal([['1010 Dr 2.43', '5030 Dr 6.14', '1300 Cr 8.57']]);
   });
 });
 
@@ -109,12 +169,13 @@ describe('store: remittances', function () {
   after(async () => t?.drop());
 
   it('inserts, then updates; a stale non-terminal snapshot after paid changes nothing', async () => {
-    expect(await upsertRemittances(db, [remittance('order_a', 'active')])).to.deep.equal({ created: ['order_a'], updated: [], held: [] });
+    expect(await upsertRemittances(db, [remittance('order_a', 'active')])).to.deep.equal({ created: ['order_a'], updated: [], unchanged: [], held: [] });
     const paid = remittance('order_a', 'paid', { payment_id: 'payt_a', paid_at: '2026-01-05T04:10:00Z', order_updated_at: '2026-01-05T05:10:00Z' });
-    expect(await upsertRemittances(db, [paid])).to.deep.equal({ created: [], updated: ['order_a'], held: [] });
+    expect(await upsertRemittances(db, [paid])).to.deep.equal({ created: [], updated: ['order_a'], unchanged: [], held: [] });
     expect(await upsertRemittances(db, [remittance('order_a', 'active', { order_updated_at: '2026-01-05T04:00:00Z' })])).to.deep.equal({
       created: [],
       updated: [],
+      unchanged: [],
       held: ['order_a'],
     });
     const row = (await findRemittancesOf(db, 'C-1')).find((r) => r.order_id === 'order_a');
@@ -123,6 +184,21 @@ describe('store: remittances', function () {
       { status: 'active', at: '2026-01-05T04:00:00+00:00' },
       { status: 'paid', at: '2026-01-05T05:10:00+00:00' },
     ]);
+  });
+
+  it('the same snapshot again is unchanged, not updated: the row and its updated_at stay; a dry run answers the same and writes nothing', async () => {
+    const paid = remittance('order_u', 'paid', { payment_id: 'payt_u', paid_at: '2026-01-05T04:10:00Z' });
+    expect(await upsertRemittances(db, [paid], { dryRun: true })).to.deep.equal({ created: ['order_u'], updated: [], unchanged: [], held: [] });
+    expect((await findRemittancesOf(db, 'C-1')).some((r) => r.order_id === 'order_u')).to.equal(false);
+    await upsertRemittances(db, [paid]);
+    const before = (await findRemittancesOf(db, 'C-1')).find((r) => r.order_id === 'order_u');
+    expect(await upsertRemittances(db, [paid])).to.deep.equal({ created: [], updated: [], unchanged: ['order_u'], held: [] });
+    expect(await upsertRemittances(db, [paid], { dryRun: true })).to.deep.equal({ created: [], updated: [], unchanged: ['order_u'], held: [] });
+    expect((await findRemittancesOf(db, 'C-1')).find((r) => r.order_id === 'order_u')).to.deep.equal(before);
+    const settled = { ...paid, settlement_id: 'setl_u', settlement_status: 'settled', settlement_fx_fee_usd: '1.14', settlement_txn_fee_usd: '5.00' };
+    expect(await upsertRemittances(db, [settled], { dryRun: true })).to.deep.equal({ created: [], updated: ['order_u'], unchanged: [], held: [] });
+    expect(await upsertRemittances(db, [settled])).to.deep.equal({ created: [], updated: ['order_u'], unchanged: [], held: [] });
+    expect((await findRemittancesOf(db, 'C-1')).find((r) => r.order_id === 'order_u')).to.include({ settlement_fx_fee_usd: '1.14', settlement_txn_fee_usd: '5.00' });
   });
 
   it('a settlement once seen stays; a mid rate once read is never replaced', async () => {
@@ -141,6 +217,20 @@ describe('store: remittances', function () {
       expect(error, bad.order_id).to.be.instanceOf(Error);
     }
     expect(await rowCount(db, 'remittances')).to.equal(before);
+  });
+
+  it('sweeps the accrual of a failed order that settled, never its settlement (that money reached the bank)', async () => {
+    await upsertRemittances(db, [remittance('order_s', 'paid')]);
+    const accrual = draftFxSpread({ orderId: 'order_s', customerId: 'C-1', remittedOn: '2026-01-05', orderUsd: new Decimal('1142.40'), fxSpreadBps: new Decimal(75), amountUsd: new Decimal('8.57') }, randomUUID());
+    const settle = draftFxSpreadSettle(
+      { orderId: 'order_s', customerId: 'C-1', settlementId: 'setl_s', settledOn: '2026-01-07', accruedUsd: new Decimal('8.57'), fees: { fxFeeUsd: new Decimal('1.14'), txnFeeUsd: new Decimal('5.00') } },
+      randomUUID(),
+    );
+    await postTransactions(db, [accrual, settle]);
+    await upsertRemittances(db, [remittance('order_s', 'failed', { order_updated_at: '2026-01-09T05:00:00Z' })]);
+    expect((await outstandingSweptPostings(db)).map((p) => [p.order_id, p.txn_type, p.txn_id])).to.deep.equal([['order_s', 'fx_spread', accrual.txnId]]);
+    await reverseTransaction(db, accrual.txnId, { txnId: randomUUID(), txnDate: '2026-01-09', memo: null });
+    expect(await outstandingSweptPostings(db)).to.deep.equal([]);
   });
 
   it('finds an order’s postings, and sweeps those of a failed order until reversed', async () => {

@@ -73,6 +73,14 @@ function meta(current: number, next: number | null, perPage = 100) {
 describe('remit client', () => {
   onlyMockedNetwork();
 
+  for (const baseUrl of [ORIGIN, `${ORIGIN}/`, BASE_URL, `${BASE_URL}/`]) {
+    it(`takes REMIT_BASE_URL as the origin or with the provider's /api/v1 suffix, and asks /api/v1 once: ${baseUrl}`, async () => {
+      const scope = remit().get('/orders').query({ page: 1, per_page: 100 }).reply(200, { data: [order(1)], page_meta: { current: 1, previous: null, next: null, per_page: 100, pages: 1, count: 1 } });
+      expect((await client({ baseUrl }).listOrders()).map((o) => o.id)).to.deep.equal(['order_1']);
+      expect(scope.isDone()).to.equal(true);
+    });
+  }
+
   it('is not configured without a base URL', () => {
     expect(createRemitClientIfConfigured({ baseUrl: undefined, apiKey: API_KEY })).to.equal(null);
     expect(createRemitClientIfConfigured({ baseUrl: ORIGIN, apiKey: API_KEY })).to.not.equal(null);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { LedgerError } from './errors.js';
+import { assert, LedgerError } from './errors.js';
 import { Decimal, formatDecimal, roundToCents, ZERO } from './money.js';
 import type { Currency } from './posting-rules/types.js';
 import { draftFromEntry, type PostingPolicy, type TransactionDraft } from './transaction.js';
@@ -100,6 +100,17 @@ export function assertFundsCover(
       ],
     );
   }
+}
+
+/**
+ * A manual withdrawal (`withdrawal` or `wire_out` entered by hand): money out of the customer's
+ * wallet, so it takes the funds rule of a withdrawal request. Syncs post what the upstream reports
+ * instead (a negative wallet they cause is a reconciliation variance, not a refusal).
+ */
+export function manualWithdrawalOf(draft: TransactionDraft): { customerId: string; currency: Currency; amountUsd: Decimal } | null {
+  if (draft.txnType !== 'withdrawal' && draft.txnType !== 'wire_out') return null;
+  assert(draft.customerId !== null, `${draft.txnType} ${draft.txnId} names no customer`);
+  return { customerId: draft.customerId, currency: draft.originalCurrency ?? 'USD', amountUsd: draft.amountUsd };
 }
 
 /** A cash request as the posting needs it. */

@@ -13,6 +13,8 @@ export type LedgerErrorCode =
   | 'unknown_customer'
   | 'insufficient_funds'
   | 'entry_refused'
+  | 'derived_entry'
+  | 'customer_required'
   | 'overloaded';
 
 export class LedgerError extends Error {

@@ -84,11 +84,22 @@ export function draftFxSpread(
   );
 }
 
-/** `fx_spread_settle` of a settled order (Dr 1010 / Cr 1300): exactly the accrued amount, dated the settlement's date. */
+/** A settlement's fees, USD (remit's `fees.fx_fee` and `fees.txn_fee`): what the provider kept of the margin. */
+export interface SettlementFees {
+  fxFeeUsd: Decimal;
+  txnFeeUsd: Decimal;
+}
+
+/**
+ * `fx_spread_settle` of a settled order, dated the settlement's date: it clears exactly the
+ * accrued amount from 1300; the settlement's fees are a cost (5030), the rest reaches the bank
+ * (1010). An accrual of 8.57 settled with fees 1.14 + 5.00: Dr 1010 2.43 + Dr 5030 6.14 / Cr 1300 8.57.
+ */
 export function draftFxSpreadSettle(
-  settle: { orderId: string; customerId: string; settlementId: string; settledOn: string; accruedUsd: Decimal },
+  settle: { orderId: string; customerId: string; settlementId: string; settledOn: string; accruedUsd: Decimal; fees: SettlementFees },
   txnId: string,
 ): TransactionDraft {
+  const { fxFeeUsd, txnFeeUsd } = settle.fees;
   return draftFromEntry(
     {
       txn_type: 'fx_spread_settle',
@@ -97,10 +108,98 @@ export function draftFxSpreadSettle(
       source_txn_id: fxSpreadSettleSourceTxnId(settle.orderId),
       txn_date: settle.settledOn,
       amount_usd: formatDecimal(settle.accruedUsd),
+      fee_usd: formatDecimal(fxFeeUsd.plus(txnFeeUsd)),
       memo: `FX spread of ${settle.orderId} settled by ${settle.settlementId}`,
-      metadata: { order_id: settle.orderId, settlement_id: settle.settlementId },
+      metadata: { order_id: settle.orderId, settlement_id: settle.settlementId, fx_fee_usd: formatDecimal(fxFeeUsd), txn_fee_usd: formatDecimal(txnFeeUsd) },
     },
     txnId,
     NO_FEE,
   );
+}
+
+/** What posting needs of an order: its status and settlement, as the status rule chose them (stored row or snapshot). */
+export interface RemittanceFacts {
+  orderId: string;
+  customerId: string;
+  status: RemittanceStatus;
+  /** The order's USD (its quote's); null without a quote. */
+  amountUsd: Decimal | null;
+  remittedOn: string;
+  settlementId: string | null;
+  settlementStatus: string | null;
+  settledAt: string | null;
+  /** Known once a settlement is read; a settled one always has them. */
+  settlementFees: SettlementFees | null;
+}
+
+/** An order's posting as stored: which one, what it accrued, whether a reversal cleared it. */
+export interface RemittancePostingSeen {
+  order_id: string;
+  txn_type: 'fx_spread' | 'fx_spread_settle';
+  amount_usd: string;
+  reversed: boolean;
+}
+
+/** The accruals a run posts, and the paid orders it could not accrue. */
+export interface AccrualsDue {
+  drafts: TransactionDraft[];
+  /** Paid orders without a quote: no USD to take the spread of. */
+  unpriced: string[];
+  /** Paid orders whose spread rounds to 0.00. */
+  belowACent: number;
+}
+
+/**
+ * The `fx_spread` accruals due: one per paid order that has none yet (reversed or not: an order
+ * accrues once, ever), at `fxSpreadBps` of its USD; none while the bps is 0.
+ */
+export function accrualsDue(facts: readonly RemittanceFacts[], postings: readonly RemittancePostingSeen[], fxSpreadBps: Decimal, newId: () => string): AccrualsDue {
+  const due: AccrualsDue = { drafts: [], unpriced: [], belowACent: 0 };
+  if (!fxSpreadBps.isGreaterThan(0)) return due;
+  const accrued = new Set(postings.filter((p) => p.txn_type === 'fx_spread').map((p) => p.order_id));
+  for (const f of facts) {
+    if (f.status !== 'paid' || accrued.has(f.orderId)) continue;
+    if (f.amountUsd === null) {
+      due.unpriced.push(f.orderId);
+      continue;
+    }
+    const amountUsd = fxSpreadUsd(f.amountUsd, fxSpreadBps);
+    if (amountUsd.isZero()) {
+      due.belowACent += 1;
+      continue;
+    }
+    due.drafts.push(draftFxSpread({ orderId: f.orderId, customerId: f.customerId, remittedOn: f.remittedOn, orderUsd: f.amountUsd, fxSpreadBps, amountUsd }, newId()));
+  }
+  return due;
+}
+
+/**
+ * The `fx_spread_settle` postings due: one per order whose settlement has landed (`settled`) and
+ * that has an accrual no reversal cleared (stored, or `planned` in this run, for a dry run) and no
+ * settlement posted yet: exactly the accrued amount, not recomputed, with the settlement's fees.
+ */
+export function settlementsDue(
+  facts: readonly RemittanceFacts[],
+  postings: readonly RemittancePostingSeen[],
+  planned: readonly TransactionDraft[],
+  newId: () => string,
+): TransactionDraft[] {
+  const plannedUsd = new Map(planned.map((d) => [String(d.metadata.order_id), d.amountUsd]));
+  const drafts: TransactionDraft[] = [];
+  for (const f of facts) {
+    if (f.settlementStatus !== 'settled' || f.settlementId === null || f.settledAt === null) continue;
+    const mine = postings.filter((p) => p.order_id === f.orderId);
+    if (mine.some((p) => p.txn_type === 'fx_spread_settle')) continue;
+    const accrual = mine.find((p) => p.txn_type === 'fx_spread');
+    const accruedUsd = accrual !== undefined ? (accrual.reversed ? null : new Decimal(accrual.amount_usd)) : (plannedUsd.get(f.orderId) ?? null);
+    if (accruedUsd === null) continue;
+    assert(f.settlementFees !== null, `settlement ${f.settlementId} of ${f.orderId} is settled without its fees`);
+    drafts.push(
+      draftFxSpreadSettle(
+        { orderId: f.orderId, customerId: f.customerId, settlementId: f.settlementId, settledOn: istDate(f.settledAt), accruedUsd, fees: f.settlementFees },
+        newId(),
+      ),
+    );
+  }
+  return drafts;
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { configure } from 'safe-stable-stringify';
+import { CUSTOMER_ACCOUNTS } from './accounts.js';
 import { CALENDAR_DATE_RULE, isCalendarDate } from './dates.js';
 import { assert, LedgerError } from './errors.js';
 import { ENTRY_LINES_MAX, MEMO_LENGTH_MAX, METADATA_PROPERTIES_MAX } from './limits.js';
@@ -159,6 +160,7 @@ export function draftFromEntry(entry: EntryRequest, txnId: string, policy: Posti
   if (!isBalanced(lines)) {
     throw new LedgerError('unbalanced_transaction', `${entry.txn_type} of ${entry.amount_usd} posts no balanced lines`);
   }
+  if (customerId === null) assertNoCustomerAccount(entry.txn_type, lines);
   return {
     txnId,
     customerId,
@@ -180,6 +182,21 @@ export function draftFromEntry(entry: EntryRequest, txnId: string, policy: Posti
     requestHash: entryFingerprint({ ...entry, category: entry.category ?? rule.category }),
     lines,
   };
+}
+
+/**
+ * A line on a customer account (2010, 2020, 2100) without a customer would move the firm's
+ * wallets while no customer's moves: refused, naming the accounts. Only an adjustment (the
+ * operator's lines) can get here; every rule that posts to these accounts requires a customer.
+ */
+function assertNoCustomerAccount(txnType: EnterableTxnType, lines: JournalLineDraft[]): void {
+  const accounts = [...new Set(lines.map((l) => l.accountCode).filter((code) => CUSTOMER_ACCOUNTS.includes(code)))];
+  if (accounts.length === 0) return;
+  throw new LedgerError(
+    'customer_required',
+    `a ${txnType} moving customer account${accounts.length === 1 ? '' : 's'} ${accounts.join(', ')} needs the customer_id whose money it moves`,
+    accounts.map((account_code) => ({ path: '/customer_id', account_code })),
+  );
 }
 
 /**
@@ -230,6 +247,23 @@ export interface ReversibleTransaction {
   quantity: Decimal | null;
   amountUsd: Decimal;
   lines: JournalLineDraft[];
+}
+
+/**
+ * Refuses to reverse by hand what a job derived: a `recost` entry is recost's derivation of a
+ * trade, and nothing would re-derive it once reversed, so the trade would go uncosted. Reversing
+ * the trade itself re-pends it, and recost then supersedes its derivation (recost's own
+ * supersession drafts its reversals directly, never through here).
+ */
+export function assertReversibleByHand(original: { txnId: string; txnType: TxnType; metadata: Record<string, unknown> }): void {
+  if (original.txnType !== 'recost') return;
+  const trade = original.metadata.recost_of;
+  assert(typeof trade === 'string', `recost entry ${original.txnId} names no trade in metadata.recost_of`);
+  throw new LedgerError(
+    'derived_entry',
+    `transaction ${original.txnId} is recost's derivation of trade ${trade} and cannot be reversed by hand: reverse trade ${trade} instead, and recost supersedes its derivation`,
+    [{ recost_of: trade }],
+  );
 }
 
 /**

@@ -11,6 +11,7 @@ import { columnRefs, documentOf, documentRecords, insertList, insertValues, sele
 import { isUniqueViolation, refusalOf } from './errors.js';
 import { pagedQuery, type Paged } from './paged.js';
 import { insertDrafts } from './posting.js';
+import type { TransactionDraft } from '../domain/transaction.js';
 
 /*
  * Cash requests in SQL. Every change runs in one database transaction: the request's row is
@@ -35,13 +36,13 @@ async function lockCustomerFunds(trx: Knex.Transaction, customerId: string): Pro
  * other pending withdrawals from it, read after the funds lock, so each sees what committed
  * before it.
  */
-async function walletFunds(trx: Knex.Transaction, customerId: string, currency: Currency, exceptId: string): Promise<WalletFunds> {
+async function walletFunds(trx: Knex.Transaction, customerId: string, currency: Currency, exceptId: string | null): Promise<WalletFunds> {
   const { rows } = await trx.raw<{ rows: Array<{ balance_usd: string; pending_usd: string }> }>(
     `SELECT
        (SELECT coalesce(sum(credit - debit), 0) FROM journal_lines WHERE account_code = ? AND customer_id = ?)::text AS balance_usd,
        (SELECT coalesce(sum(amount_usd), 0) FROM cash_requests
          WHERE customer_id = ? AND currency = ? AND direction = 'withdrawal' AND status = 'pending'
-           AND cash_request_id <> ?)::text AS pending_usd`,
+           AND cash_request_id IS DISTINCT FROM ?::uuid)::text AS pending_usd`,
     [WALLET[currency], customerId, customerId, currency, exceptId],
   );
   const [row] = rows;
@@ -83,6 +84,27 @@ async function createCashRequest(db: Knex, request: NewCashRequest, check: (fund
       assert(earlier, 'a key that was taken names a request');
       return { request: earlier, created: false };
     }
+    refusalOf(error);
+  }
+}
+
+/**
+ * CashRequestStore.postWithdrawal: under the customer's funds lock, so it queues with cash
+ * requests' checks and confirms. A key already taken (a retry, or a reuse) is left to the caller
+ * to answer, before the funds are checked: a retried withdrawal is not refused for itself.
+ */
+async function postWithdrawal(db: Knex, draft: TransactionDraft, currency: Currency, check: (funds: WalletFunds) => void): Promise<boolean> {
+  const { customerId } = draft;
+  assert(customerId !== null, `withdrawal ${draft.txnId} names no customer`);
+  try {
+    return await db.transaction(async (trx) => {
+      await lockCustomerFunds(trx, customerId);
+      const taken = await trx('transactions').where({ source: draft.source, source_txn_id: draft.sourceTxnId }).first('txn_id');
+      if (taken) return false;
+      check(await walletFunds(trx, customerId, currency, null));
+      return (await insertDrafts(trx, [draft])).has(draft.txnId);
+    });
+  } catch (error) {
     refusalOf(error);
   }
 }
@@ -152,5 +174,7 @@ export function cashRequestStore(db: Knex): CashRequestStore {
     find: (id) => getCashRequest(db, id),
     list: (filter, page) => listCashRequests(db, filter, page),
     change: (id, decide) => changeCashRequest(db, id, decide),
+    postWithdrawal: (draft, currency, check) => postWithdrawal(db, draft, currency, check),
+    funds: (customerId, currency) => db.transaction((trx) => walletFunds(trx, customerId, currency, null)),
   };
 }

@@ -45,6 +45,9 @@ export function translateDbError(error: unknown): never {
   if (pgError.code === '23503' && pgError.constraint === 'ledger_line_account_known') {
     throw new LedgerError('unknown_account', 'account_code names no account of the chart');
   }
+  if (pgError.code === '23514' && pgError.constraint === 'journal_lines_customer_account_has_customer') {
+    throw new LedgerError('customer_required', 'a line on a customer account (2010, 2020, 2100) needs the transaction’s customer_id');
+  }
   if (pgError.code === '23514' && pgError.constraint?.startsWith('ledger_transaction_')) {
     throw new LedgerError('unbalanced_transaction', 'the transaction does not balance');
   }

@@ -18,6 +18,8 @@ import * as addCashRequestIdempotencyKey from '../migrations/20261209_add_cash_r
 import * as indexTransactionsByPair from '../migrations/20261210_index_transactions_by_pair.js';
 import * as moveRecostStateOutOfTransactions from '../migrations/20261211_move_recost_state_out_of_transactions.js';
 import * as guardCashRequestStates from '../migrations/20261212_guard_cash_request_states.js';
+import * as requireCustomerOnCustomerAccounts from '../migrations/20261220_require_customer_on_customer_accounts.js';
+import * as addRemittanceSettlementFees from '../migrations/20261221_add_remittance_settlement_fees.js';
 import * as createJobRuns from '../migrations/20261225_create_job_runs.js';
 
 interface Migration {
@@ -45,6 +47,8 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261210_index_transactions_by_pair', indexTransactionsByPair],
   ['20261211_move_recost_state_out_of_transactions', moveRecostStateOutOfTransactions],
   ['20261212_guard_cash_request_states', guardCashRequestStates],
+  ['20261220_require_customer_on_customer_accounts', requireCustomerOnCustomerAccounts],
+  ['20261221_add_remittance_settlement_fees', addRemittanceSettlementFees],
   ['20261225_create_job_runs', createJobRuns],
 ];
 

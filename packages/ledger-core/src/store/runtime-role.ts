@@ -19,7 +19,7 @@ const RUNTIME_GRANTS = [
   'GRANT INSERT ON holdings_snapshots TO ??',
   'GRANT INSERT, UPDATE (as_of, positions, cash, taken_at) ON portfolio_snapshots TO ??',
   // A remittance keeps its order, customer and first sighting; the rest follows remit.
-  'GRANT INSERT, UPDATE (pan, status, purpose_code, reference_number, amount_inr, amount_usd, quote_id, quoted_at, quote_expires_at, fx_rate, mid_rate, mid_rate_source, mid_rate_at, tcs_inr, payment_id, payment_status, funds_available, payment_error_code, paid_at, settlement_id, settlement_status, settlement_amount_usd, utr, settled_at, remitted_on, order_updated_at, status_history, updated_at) ON remittances TO ??',
+  'GRANT INSERT, UPDATE (pan, status, purpose_code, reference_number, amount_inr, amount_usd, quote_id, quoted_at, quote_expires_at, fx_rate, mid_rate, mid_rate_source, mid_rate_at, tcs_inr, payment_id, payment_status, funds_available, payment_error_code, paid_at, settlement_id, settlement_status, settlement_amount_usd, settlement_fx_fee_usd, settlement_txn_fee_usd, utr, settled_at, remitted_on, order_updated_at, status_history, updated_at) ON remittances TO ??',
   'GRANT INSERT, UPDATE (wht_txn_no, wht_rate, wht_usd, updated_at) ON dividend_events TO ??',
   'GRANT INSERT ON cash_statements, uaefeed_statements TO ??',
   // A request keeps what was asked for: a transition changes only these.

@@ -1,5 +1,6 @@
 import type { CashRequestDirection, CashRequestStatus, WalletFunds } from '../domain/cash-requests.js';
 import type { Page } from '../domain/limits.js';
+import type { Currency } from '../domain/posting-rules/types.js';
 import type { TransactionDraft } from '../domain/transaction.js';
 import type { CashRequestRow, NewCashRequest } from '../store/columns/cash-requests.js';
 import type { StoredFacts, TransactionRecord } from '../store/columns/transactions.js';
@@ -85,4 +86,13 @@ export interface CashRequestStore {
     cashRequestId: string,
     decide: (current: CashRequestRow, funds: () => Promise<WalletFunds>) => Promise<CashRequestChange>,
   ): Promise<{ request: CashRequestRow; changed: boolean }>;
+  /**
+   * Posts a withdrawal entry once `check` accepted the funds of its customer's `currency` wallet,
+   * read under the same per-customer lock as a cash request's (pending withdrawals included), in
+   * one database transaction. False, with nothing checked or posted, when its (source,
+   * source_txn_id) is already taken.
+   */
+  postWithdrawal(draft: TransactionDraft, currency: Currency, check: (funds: WalletFunds) => void): Promise<boolean>;
+  /** The funds of a customer's `currency` wallet as postWithdrawal checks them, read without its lock (preview). */
+  funds(customerId: string, currency: Currency): Promise<WalletFunds>;
 }

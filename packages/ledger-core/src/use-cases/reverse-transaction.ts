@@ -1,6 +1,6 @@
 import { assert, LedgerError } from '../domain/errors.js';
 import { Decimal } from '../domain/money.js';
-import { draftReversal, reversalRependsRecost, type ReversibleTransaction } from '../domain/transaction.js';
+import { assertReversibleByHand, draftReversal, reversalRependsRecost, type ReversibleTransaction } from '../domain/transaction.js';
 import type { PostOutcome } from './entry-answers.js';
 import type { LedgerStore, StoredTransaction } from './ports.js';
 
@@ -34,10 +34,13 @@ export async function reverseTransaction(
   txnId: string,
   reversal: { txnId: string; txnDate: string; memo: string | null },
 ): Promise<PostOutcome> {
-  const existing = await store.findReversalOf(txnId);
-  if (existing) return { created: false, transaction: existing.transaction };
   const original = await store.findTransaction(txnId);
   if (!original) throw new LedgerError('not_found', `transaction ${txnId} does not exist`);
+  // Before answering an existing reversal: a recost entry recost superseded is still not the caller's to reverse.
+  const { txn_type: txnType, metadata } = original.transaction;
+  assertReversibleByHand({ txnId, txnType, metadata });
+  const existing = await store.findReversalOf(txnId);
+  if (existing) return { created: false, transaction: existing.transaction };
   const draft = draftReversal(reversibleOf(original.transaction), reversal.txnId, reversal.txnDate, reversal.memo);
   const created = await store.insertReversal(draft, { rependRecost: reversalRependsRecost(original.transaction.txn_type) });
   const stored = await store.findReversalOf(txnId);

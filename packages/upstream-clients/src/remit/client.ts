@@ -32,6 +32,8 @@ import { ifConfigured } from '../configured.js';
 const UPSTREAM = 'remit';
 /** Every path sits under the API's version prefix. */
 const API = 'api/v1';
+/** The prefix at the end of a base URL given as the provider documents its API (`https://remit.example/api/v1`). */
+const API_SUFFIX = /\/api\/v1\/*$/;
 
 /** Largest `per_page` remit accepts (more is a 400): also our default, fewest calls. */
 export const REMIT_PER_PAGE_MAX = 100;
@@ -39,7 +41,11 @@ export const REMIT_PER_PAGE_MAX = 100;
 export const REMIT_PAGE_CAP = 500;
 
 export interface RemitClientOptions extends UpstreamRetryOptions {
-  /** The provider's origin, e.g. `https://remit.example` (`REMIT_BASE_URL`); the client adds `/api/v1`. */
+  /**
+   * The provider's origin, e.g. `https://remit.example` (`REMIT_BASE_URL`); the client adds
+   * `/api/v1`. Given with that suffix (`https://remit.example/api/v1`, as the provider's docs
+   * write it), the suffix is taken once, not twice.
+   */
   baseUrl: string;
   /** The secret key, sent as the bearer token (`REMIT_API_KEY`). */
   apiKey: string;
@@ -111,7 +117,7 @@ export function createRemitClient(options: RemitClientOptions): RemitClient {
   const pageCap = options.pageCap ?? REMIT_PAGE_CAP;
   const http = createUpstreamHttp({
     upstream: UPSTREAM,
-    baseUrl: options.baseUrl,
+    baseUrl: options.baseUrl.replace(API_SUFFIX, ''),
     ...retryOptionsOf(options),
     headers: { authorization: `Bearer ${options.apiKey}` },
     readErrorDetail: remitErrorDetail([options.apiKey, options.apiSecret ?? '']),

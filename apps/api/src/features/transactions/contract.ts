@@ -181,7 +181,10 @@ export const paths: Paths = {
         'Posts a balanced transaction. 201 with the stored transaction and its journal lines. The same `source` + ' +
         '`source_txn_id` again: 200 with the existing transaction when the payload is the same (key order and decimal ' +
         'spelling do not matter), 409 `idempotency_conflict` when it differs. Concurrent identical requests post once. ' +
-        'An unknown customer or account, or lines that do not balance: 422, and nothing is stored.',
+        'An unknown customer or account, or lines that do not balance: 422, and nothing is stored. A `withdrawal` or ' +
+        '`wire_out` more than the customer’s wallet less their pending withdrawal requests: 422 `insufficient_funds` ' +
+        '(the cash requests’ funds check, under the same per-customer lock); an adjustment moving 2010, 2020 or 2100 ' +
+        'without `customer_id`: 422 `customer_required`.',
       tags: ['transactions'],
       security: ADMIN,
       requestBody: entryBody,
@@ -248,7 +251,8 @@ export const paths: Paths = {
       summary: 'Post the reversing entry (admin)',
       description:
         'The reversal mirrors every line of the original and names it in `reverses_txn_id`. 201 when posted; any later ' +
-        'or concurrent call answers 200 with the same reversal. Reversing a reversal: 409 `conflict`.',
+        'or concurrent call answers 200 with the same reversal. Reversing a reversal: 409 `conflict`. Reversing a `recost` ' +
+        'entry: 409 `derived_entry`, naming the trade to reverse instead (recost then supersedes its derivation).',
       tags: ['transactions'],
       security: ADMIN,
       parameters: [paramRef('TxnIdPath')],

@@ -112,6 +112,17 @@ export const ENTRY_EXAMPLES = {
       memo: 'US withholding, 25% of the 10.00 dividend',
     },
   },
+  broker_fee: {
+    summary: 'broker_fee: a fee the broker charged the customer’s account, Dr 2010 / Cr 1100',
+    value: {
+      txn_type: 'broker_fee',
+      ...CUSTOMER,
+      source_txn_id: 'example-broker-fee',
+      txn_date: '2026-02-27',
+      amount_usd: '15.00',
+      memo: 'account maintenance fee',
+    },
+  },
   fx_spread: {
     summary: 'fx_spread: margin on a paid remittance, Dr 1300 / Cr 4030',
     value: {

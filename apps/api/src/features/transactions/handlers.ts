@@ -6,6 +6,8 @@ import {
   groupTransactions,
   LedgerError,
   listTransactions,
+  manualWithdrawalOf,
+  postManualWithdrawal,
   previewEntry,
   reverseTransaction,
   SORT_ORDERS,
@@ -108,7 +110,9 @@ export function handlers({ config, db }: FeatureContext): Record<string, Handler
     },
 
     postTransaction: async (req, res) => {
-      sendOutcome(res, await entries.post(draftOfBody(req.body, policy)));
+      const draft = draftOfBody(req.body, policy);
+      // A withdrawal spends the wallet: it is posted alone, under the customer's funds lock, not batched.
+      sendOutcome(res, manualWithdrawalOf(draft) ? await postManualWithdrawal(db, draft) : await entries.post(draft));
     },
 
     previewTransaction: async (req, res) => {

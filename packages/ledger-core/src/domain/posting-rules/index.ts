@@ -1,4 +1,5 @@
 import { adjustment } from './adjustment.js';
+import { brokerFee } from './broker-fee.js';
 import { buySecurity } from './buy-security.js';
 import { deposit } from './deposit.js';
 import { dividend } from './dividend.js';
@@ -28,6 +29,7 @@ export const POSTING_RULES: Readonly<Record<EnterableTxnType, PostingRule>> = {
   sell_security: sellSecurity,
   dividend,
   wht_tax: whtTax,
+  broker_fee: brokerFee,
   fx_spread: fxSpread,
   fx_spread_settle: fxSpreadSettle,
   adjustment,

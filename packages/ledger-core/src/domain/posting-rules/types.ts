@@ -10,6 +10,7 @@ export const TXN_TYPES = [
   'sell_security',
   'dividend',
   'wht_tax',
+  'broker_fee',
   'fx_spread',
   'fx_spread_settle',
   'adjustment',

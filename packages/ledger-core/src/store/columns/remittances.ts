@@ -31,6 +31,9 @@ export interface RemittanceRecord {
   settlement_id: string | null;
   settlement_status: string | null;
   settlement_amount_usd: string | null;
+  /** The settlement's fees (remit `fees.fx_fee`, `fees.txn_fee`), USD. */
+  settlement_fx_fee_usd: string | null;
+  settlement_txn_fee_usd: string | null;
   utr: string | null;
   settled_at: string | null;
   remitted_on: string;
@@ -76,5 +79,7 @@ export const REMITTANCES = {
   status_history: column.required('jsonb'),
   first_seen_at: column.required('timestamptz'),
   updated_at: column.required('timestamptz'),
+  settlement_fx_fee_usd: column.nullable('numeric', field('settlement_fx_fee_usd')),
+  settlement_txn_fee_usd: column.nullable('numeric', field('settlement_txn_fee_usd')),
 } as const;
 export type RemittanceRow = RowOf<typeof REMITTANCES>;
