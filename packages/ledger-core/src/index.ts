@@ -110,7 +110,7 @@ export type { JournalLineRow, StoredJournalLine } from './store/columns/journal-
 export type { StoredTransaction, TransactionRecord, TransactionSummary } from './store/columns/transactions.js';
 export { findCustomers, listCustomers, upsertCustomer } from './store/customers.js';
 export { customersByReference, customersLinkedBy } from './store/customer-links.js';
-export { INDIA_SYNC_LOCK_KEY, withIndiaSyncLock } from './store/india-sync-lock.js';
+export { advisoryLockId, LOCK_KEYS, withAdvisoryLock, type LockAttempt } from './store/advisory-lock.js';
 export { accountTotals, trialBalance, type AccountTotal, type AsOf } from './store/accounts.js';
 export { firmEarnings, firmSummary, type FirmEarnings, type FirmSummary, type RecentTxn, type TypeTotal } from './store/firm-reports.js';
 export {

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { assert } from '../domain/errors.js';
+import { LOCK_KEYS, withAdvisoryLock } from './advisory-lock.js';
 import * as checksRunAsOwner from '../migrations/20261122_checks_run_as_owner.js';
 import * as commentTheSchema from '../migrations/20261126_comment_the_schema.js';
 import * as createCashRequests from '../migrations/20261130_create_cash_requests.js';
@@ -52,27 +53,18 @@ const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {
 
 const config: Knex.MigratorConfig = { migrationSource, tableName: 'knex_migrations' };
 
-/** Session advisory lock key shared by every process of every app: 'ledger-migrate'. */
-const MIGRATION_LOCK_KEY = 7_166_820_411;
-
 /**
- * Brings the schema to head. Processes starting together queue on a Postgres advisory lock
+ * Brings the schema to head. Processes starting together queue on the migrate advisory lock
  * (knex's own lock table would make all but one of them fail) and find nothing left to do.
  * `whileLocked` runs after migrating, still under the lock: schema-owner work (grants) that
  * concurrent starts would otherwise race on the same catalog rows.
  */
 export async function migrateToHead(db: Knex, whileLocked?: (db: Knex) => Promise<void>): Promise<string[]> {
-  // A connection of its own, outside the pool, so a pool of one can still run the migrations.
-  const lockConnection = await db.client.acquireRawConnection();
-  try {
-    await lockConnection.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+  return withAdvisoryLock(db, LOCK_KEYS.migrate, async () => {
     const [, applied] = (await db.migrate.latest(config)) as [number, string[]];
     await whileLocked?.(db);
     return applied;
-  } finally {
-    // Closing the session releases its advisory lock.
-    await db.client.destroyRawConnection(lockConnection);
-  }
+  });
 }
 
 /** Undoes the migrations applied after `name`, newest first, each by its own `down` (a test walks the schema back). */
