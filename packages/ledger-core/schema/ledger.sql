@@ -712,6 +712,59 @@ CREATE TABLE public.portfolio_snapshots (
 COMMENT ON TABLE public.portfolio_snapshots IS 'The customer views'' fallback when an upstream is down: the latest portfolio read per customer and upstream (refresh-snapshots, and every successful live read), replaced each time; taken_at says how old it is.';
 
 --
+-- Name: reconciliation_runs; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.reconciliation_runs (
+    run_id uuid NOT NULL,
+    started_at timestamp with time zone NOT NULL,
+    finished_at timestamp with time zone NOT NULL,
+    category text,
+    status text NOT NULL,
+    results jsonb NOT NULL,
+    metadata jsonb NOT NULL,
+    CONSTRAINT reconciliation_runs_category CHECK ((category = ANY (ARRAY['A'::text, 'B'::text, 'C'::text, 'D'::text]))),
+    CONSTRAINT reconciliation_runs_finished_after_started CHECK ((finished_at >= started_at)),
+    CONSTRAINT reconciliation_runs_metadata_object CHECK ((jsonb_typeof(metadata) = 'object'::text)),
+    CONSTRAINT reconciliation_runs_results_array CHECK ((jsonb_typeof(results) = 'array'::text)),
+    CONSTRAINT reconciliation_runs_status CHECK ((status = ANY (ARRAY['ok'::text, 'warn'::text, 'fail'::text])))
+);
+
+--
+-- Name: TABLE reconciliation_runs; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.reconciliation_runs IS 'One reconciliation run (docs/reconciliation.md): results holds one {check_name, category, status, metrics, ran_at} per check run, status the worst of them, metadata.variances the rows that broke a check (metadata.skipped: checks another instance held). category null: every category. Written whole when the run ends; never changed.';
+
+--
+-- Name: reconciliation_variances; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.reconciliation_variances (
+    run_id uuid NOT NULL,
+    ordinal integer NOT NULL,
+    check_name text NOT NULL,
+    txn_id uuid,
+    source_txn_id text,
+    customer_id text,
+    account_code text,
+    symbol text,
+    expected numeric,
+    actual numeric,
+    difference numeric,
+    detail jsonb DEFAULT '{}'::jsonb NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT reconciliation_variances_detail_object CHECK ((jsonb_typeof(detail) = 'object'::text)),
+    CONSTRAINT reconciliation_variances_ordinal_check CHECK ((ordinal >= 0))
+);
+
+--
+-- Name: TABLE reconciliation_variances; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.reconciliation_variances IS 'Each variance of a run, one row each (written with the run when ALERT_PERSIST_ENABLED): what broke which check, with the ledger''s expected figure, the actual one and their difference. ordinal is its place in the run''s metadata.variances. Never changed.';
+
+--
 -- Name: recost_flags; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1094,6 +1147,20 @@ ALTER TABLE ONLY public.portfolio_snapshots
     ADD CONSTRAINT portfolio_snapshots_pkey PRIMARY KEY (customer_id, upstream);
 
 --
+-- Name: reconciliation_runs reconciliation_runs_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.reconciliation_runs
+    ADD CONSTRAINT reconciliation_runs_pkey PRIMARY KEY (run_id);
+
+--
+-- Name: reconciliation_variances reconciliation_variances_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.reconciliation_variances
+    ADD CONSTRAINT reconciliation_variances_pkey PRIMARY KEY (run_id, ordinal);
+
+--
 -- Name: recost_flags recost_flags_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1213,6 +1280,36 @@ CREATE INDEX journal_lines_customer_idx ON public.journal_lines USING btree (cus
 --
 
 CREATE INDEX journal_lines_txn_idx ON public.journal_lines USING btree (txn_id);
+
+--
+-- Name: reconciliation_runs_results_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX reconciliation_runs_results_idx ON public.reconciliation_runs USING gin (results jsonb_path_ops);
+
+--
+-- Name: reconciliation_runs_started_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX reconciliation_runs_started_at_idx ON public.reconciliation_runs USING btree (started_at DESC, run_id);
+
+--
+-- Name: reconciliation_variances_check_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX reconciliation_variances_check_idx ON public.reconciliation_variances USING btree (check_name, created_at);
+
+--
+-- Name: reconciliation_variances_created_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX reconciliation_variances_created_at_idx ON public.reconciliation_variances USING btree (created_at);
+
+--
+-- Name: reconciliation_variances_customer_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX reconciliation_variances_customer_idx ON public.reconciliation_variances USING btree (customer_id, created_at) WHERE (customer_id IS NOT NULL);
 
 --
 -- Name: recost_states_pending_idx; Type: INDEX; Schema: public; Owner: -
@@ -1528,6 +1625,13 @@ ALTER TABLE ONLY public.account_totals
 
 ALTER TABLE ONLY public.dividend_events
     ADD CONSTRAINT dividend_events_customer_id_fkey FOREIGN KEY (customer_id) REFERENCES public.customers(customer_id);
+
+--
+-- Name: reconciliation_variances reconciliation_variances_run_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.reconciliation_variances
+    ADD CONSTRAINT reconciliation_variances_run_id_fkey FOREIGN KEY (run_id) REFERENCES public.reconciliation_runs(run_id);
 
 --
 -- Name: remittances remittances_customer_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

@@ -149,7 +149,7 @@ export {
   type RemittancePosting,
 } from './store/remittances.js';
 export { getCashRequest, listCashRequests } from './store/cash-requests.js';
-export type { Paged } from './store/paged.js';
+export { pagedQuery, type Paged } from './store/paged.js';
 export {
   categoryFacets,
   groupJournal,

@@ -18,6 +18,7 @@ import * as guardTransactionUpdateByColumn from '../migrations/20261208_guard_tr
 import * as addCashRequestIdempotencyKey from '../migrations/20261209_add_cash_request_idempotency_key.js';
 import * as indexTransactionsByPair from '../migrations/20261210_index_transactions_by_pair.js';
 import * as moveRecostStateOutOfTransactions from '../migrations/20261211_move_recost_state_out_of_transactions.js';
+import * as createReconciliation from '../migrations/20261215_create_reconciliation.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -43,6 +44,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261209_add_cash_request_idempotency_key', addCashRequestIdempotencyKey],
   ['20261210_index_transactions_by_pair', indexTransactionsByPair],
   ['20261211_move_recost_state_out_of_transactions', moveRecostStateOutOfTransactions],
+  ['20261215_create_reconciliation', createReconciliation],
 ];
 
 const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

@@ -1,0 +1,6 @@
+export { BOTH_BOOKS, CATEGORIES, STATUSES, variance, worst, type Category, type Check, type CheckContext, type CheckOutcome, type CheckStatus, type Variance } from './check.js';
+export { CHECKS } from './registry.js';
+export { checkLockKey, runReconciliation, type ReconDeps, type RunOptions } from './runner.js';
+export type { CheckResult, ReconciliationRun, RunSummary, RunVariance, SkippedCheck } from './run.js';
+export { DEFAULT_RECON_SETTINGS, reconSettingsOf, reconSettingsSchema, type ReconSettings } from './settings.js';
+export { findRun, listRuns, saveRun, type RunFilter } from './store.js';

@@ -1,0 +1,11 @@
+import { assert } from '@ledger/core';
+import type { Check } from './check.js';
+import { drCrSignConvention } from './checks/dr-cr-sign-convention.js';
+import { journalLineCompleteness } from './checks/journal-line-completeness.js';
+import { sourceTxnUniqueness } from './checks/source-txn-uniqueness.js';
+import { trialBalanceZero } from './checks/trial-balance-zero.js';
+
+/** Every check, in the order a run runs them. A new check: its file in checks/, and one line here. */
+export const CHECKS: readonly Check[] = [trialBalanceZero, journalLineCompleteness, sourceTxnUniqueness, drCrSignConvention];
+
+assert(new Set(CHECKS.map((c) => c.name)).size === CHECKS.length, 'reconciliation check names are unique');
