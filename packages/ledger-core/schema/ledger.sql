@@ -712,6 +712,22 @@ CREATE TABLE public.portfolio_snapshots (
 COMMENT ON TABLE public.portfolio_snapshots IS 'The customer views'' fallback when an upstream is down: the latest portfolio read per customer and upstream (refresh-snapshots, and every successful live read), replaced each time; taken_at says how old it is.';
 
 --
+-- Name: reconciliation_check_cycles; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.reconciliation_check_cycles (
+    check_name text NOT NULL,
+    cycle bigint NOT NULL,
+    claimed_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+--
+-- Name: TABLE reconciliation_check_cycles; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.reconciliation_check_cycles IS 'The last scheduled cycle each check was claimed for (cycle = floor(epoch seconds / its category''s interval)): a recon process runs a scheduled check only if it moves the cycle forward, so several processes of a book run each check once per cycle.';
+
+--
 -- Name: reconciliation_runs; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1145,6 +1161,13 @@ ALTER TABLE ONLY public.ledger_commit_checks
 
 ALTER TABLE ONLY public.portfolio_snapshots
     ADD CONSTRAINT portfolio_snapshots_pkey PRIMARY KEY (customer_id, upstream);
+
+--
+-- Name: reconciliation_check_cycles reconciliation_check_cycles_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.reconciliation_check_cycles
+    ADD CONSTRAINT reconciliation_check_cycles_pkey PRIMARY KEY (check_name);
 
 --
 -- Name: reconciliation_runs reconciliation_runs_pkey; Type: CONSTRAINT; Schema: public; Owner: -

@@ -211,6 +211,7 @@ export {
   ConfigError,
   feeScheduleConfigSchema,
   feeScheduleOf,
+  flagSetting,
   parseConfig,
   queueConfigOf,
   redisConfigSchema,

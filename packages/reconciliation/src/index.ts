@@ -3,4 +3,5 @@ export { CHECKS } from './registry.js';
 export { checkLockKey, runReconciliation, type ReconDeps, type RunOptions } from './runner.js';
 export type { CheckResult, ReconciliationRun, RunSummary, RunVariance, SkippedCheck } from './run.js';
 export { DEFAULT_RECON_SETTINGS, reconSettingsOf, reconSettingsSchema, type ReconSettings } from './settings.js';
-export { findRun, listRuns, saveRun, type RunFilter } from './store.js';
+export { claimCycle, findRun, listRuns, saveRun, type RunFilter } from './store.js';
+export { ALERT_TIMEOUT_MS, ALERT_VARIANCES_MAX, driftAlerts, sendDriftAlerts, type DriftAlert } from './alert.js';

@@ -4,7 +4,8 @@ import { worst, type Category, type Check, type CheckOutcome } from './check.js'
 import { CHECKS } from './registry.js';
 import type { CheckResult, ReconciliationRun, RunVariance, SkippedCheck } from './run.js';
 import type { ReconSettings } from './settings.js';
-import { saveRun } from './store.js';
+import { claimCycle, saveRun } from './store.js';
+import { sendDriftAlerts } from './alert.js';
 
 export interface ReconDeps {
   db: Db;
@@ -20,6 +21,11 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** The checks to choose from: the registry's unless a test gives its own. */
   checks?: readonly Check[];
+  /**
+   * A scheduled run: each check runs once per cycle of this length (the run's start, in epoch
+   * time, divided by it) across every instance; one already run this cycle elsewhere is skipped.
+   */
+  cycle?: { intervalMs: number };
 }
 
 /** The lock a check runs under, cluster-wide (spec §13). */
@@ -29,7 +35,8 @@ export const checkLockKey = (name: string) => `recon:${name}`;
  * Runs the book's checks of a category (or all), each under its cluster-wide lock: a check that
  * another instance is running is skipped this cycle and named in `metadata.skipped`. A check that
  * throws is a `fail` with `metrics.error`; the others still run. The run is written whole at the
- * end, in one database transaction, so a run cut short leaves no row.
+ * end, in one database transaction, so a run cut short leaves no row. Each `warn` or `fail` check
+ * then sends a drift alert when ALERT_WEBHOOK_URL is set.
  */
 export async function runReconciliation(deps: ReconDeps, options: RunOptions = {}): Promise<ReconciliationRun> {
   const startedAt = new Date();
@@ -37,11 +44,18 @@ export async function runReconciliation(deps: ReconDeps, options: RunOptions = {
   const results: CheckResult[] = [];
   const variances: RunVariance[] = [];
   const skipped: SkippedCheck[] = [];
+  const cycle = options.cycle && Math.floor(startedAt.getTime() / options.cycle.intervalMs);
   for (const check of checks) {
     options.signal?.throwIfAborted();
-    const attempt = await withAdvisoryLock(deps.db, checkLockKey(check.name), () => runCheck(deps, check, startedAt), { wait: false });
-    if (!attempt.acquired) {
-      skipped.push({ check_name: check.name, category: check.category, reason: 'another instance holds its lock: it runs there this cycle' });
+    const attempt = await withAdvisoryLock(
+      deps.db,
+      checkLockKey(check.name),
+      async () => (cycle === undefined || (await claimCycle(deps.db, check.name, cycle)) ? runCheck(deps, check, startedAt) : null),
+      { wait: false },
+    );
+    if (!attempt.acquired || attempt.value === null) {
+      const reason = attempt.acquired ? 'already run this cycle by another instance' : 'another instance holds its lock: it runs there this cycle';
+      skipped.push({ check_name: check.name, category: check.category, reason });
       continue;
     }
     const { result, kept } = attempt.value;
@@ -59,6 +73,8 @@ export async function runReconciliation(deps: ReconDeps, options: RunOptions = {
     metadata: { variances, skipped },
   };
   await saveRun(deps.db, run, { persistVariances: deps.settings.alertPersistEnabled });
+  // Fire-and-forget: an alert target never delays nor fails the run.
+  if (deps.settings.alertWebhookUrl !== undefined) void sendDriftAlerts(run, { url: deps.settings.alertWebhookUrl, book: deps.book, logger: deps.logger });
   deps.logger?.info('reconciliation run', { run_id: run.run_id, category: run.category, status: run.status, checks: results.length, skipped: skipped.length, variances: variances.length });
   return run;
 }

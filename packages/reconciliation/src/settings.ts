@@ -1,11 +1,5 @@
-import { Decimal, DECIMAL_PATTERN_SOURCE } from '@ledger/core';
+import { Decimal, DECIMAL_PATTERN_SOURCE, flagSetting } from '@ledger/core';
 import { z } from 'zod';
-
-const flag = (fallback: boolean) =>
-  z
-    .enum(['true', 'false'], { message: 'must be true or false' })
-    .default(fallback ? 'true' : 'false')
-    .transform((value) => value === 'true');
 const decimal = (fallback: string) => z.string().regex(new RegExp(DECIMAL_PATTERN_SOURCE), `must be a decimal string like "${fallback}"`).default(fallback);
 const hours = (fallback: number) => z.coerce.number().int().min(1).max(24 * 365).default(fallback);
 
@@ -15,7 +9,9 @@ const hours = (fallback: number) => z.coerce.number().int().min(1).max(24 * 365)
  * api's `POST /v1/reconciliation/run`), each in its own config.ts, from this one schema.
  */
 export const reconSettingsSchema = z.object({
-  ALERT_PERSIST_ENABLED: flag(true),
+  /** Unset (or empty): no drift alerts. */
+  ALERT_WEBHOOK_URL: z.preprocess((value) => (value === '' ? undefined : value), z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional()),
+  ALERT_PERSIST_ENABLED: flagSetting(true),
   RECON_VARIANCES_PER_CHECK_MAX: z.coerce.number().int().min(1).max(100_000).default(1_000),
   RECON_MONEY_TOLERANCE_USD: decimal('0'),
   RECON_QUANTITY_TOLERANCE: decimal('0'),
@@ -26,6 +22,8 @@ export const reconSettingsSchema = z.object({
 });
 
 export interface ReconSettings {
+  /** Where a `warn` or `fail` check's drift alert is POSTed; undefined: nowhere. */
+  alertWebhookUrl: string | undefined;
   /** `alert_persist_enabled`: each variance is also written to reconciliation_variances. */
   alertPersistEnabled: boolean;
   /** The variances a check keeps in its run (the count in its metrics is of these). */
@@ -40,6 +38,7 @@ export interface ReconSettings {
 
 export function reconSettingsOf(parsed: z.infer<typeof reconSettingsSchema>): ReconSettings {
   return {
+    alertWebhookUrl: parsed.ALERT_WEBHOOK_URL,
     alertPersistEnabled: parsed.ALERT_PERSIST_ENABLED,
     variancesPerCheckMax: parsed.RECON_VARIANCES_PER_CHECK_MAX,
     moneyToleranceUsd: new Decimal(parsed.RECON_MONEY_TOLERANCE_USD),

@@ -97,3 +97,17 @@ export async function listRuns(db: Db, filter: RunFilter, page: Page): Promise<P
     })),
   };
 }
+
+/**
+ * Claims scheduled cycle `cycle` of a check: true if it moved the check's cycle forward (this
+ * instance runs it), false if this cycle (or a later one) was already claimed by another.
+ */
+export async function claimCycle(db: Db, checkName: string, cycle: number): Promise<boolean> {
+  const { rows } = await db.raw<{ rows: unknown[] }>(
+    `INSERT INTO reconciliation_check_cycles AS c (check_name, cycle) VALUES (?, ?)
+     ON CONFLICT (check_name) DO UPDATE SET cycle = excluded.cycle, claimed_at = now() WHERE c.cycle < excluded.cycle
+     RETURNING check_name`,
+    [checkName, cycle],
+  );
+  return rows.length === 1;
+}

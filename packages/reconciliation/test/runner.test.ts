@@ -104,3 +104,34 @@ describe('reconciliation runs', function () {
     expect((await listRuns(book.db, { to: '2000-01-01' }, page)).total).to.equal(0);
   });
 });
+
+describe('scheduled runs, cycle by cycle', function () {
+  this.timeout(60_000);
+  let book: Book;
+  before(async () => {
+    book = await cleanBook();
+  });
+  after(async () => book?.drop());
+
+  it('a check already run this cycle (by another instance) is skipped; the next cycle runs it again', async () => {
+    const deps = { db: book.runtimeDb, book: 'ENTITY_UAE' as const, settings: DEFAULT_RECON_SETTINGS };
+    const counted = (name: string) => {
+      let runs = 0;
+      return { check: { ...fixed(name, 'ok'), run: async () => ((runs += 1), { status: 'ok' as const, metrics: {}, variances: [] }) }, runs: () => runs };
+    };
+    const each = counted('hourly');
+    const hour = { intervalMs: 3_600_000 };
+    const first = await runReconciliation(deps, { checks: [each.check], cycle: hour });
+    const second = await runReconciliation(deps, { checks: [each.check], cycle: hour });
+    expect(first.results.map((r) => r.check_name)).to.deep.equal(['hourly']);
+    expect(second.results).to.deep.equal([]);
+    expect(second.metadata.skipped).to.deep.equal([{ check_name: 'hourly', category: 'A', reason: 'already run this cycle by another instance' }]);
+    // A run not on the schedule (POST /v1/reconciliation/run) always runs.
+    await runReconciliation(deps, { checks: [each.check] });
+    expect(each.runs()).to.equal(2);
+    // The next cycle: the claim set back, as the clock moving on past the hour would leave it.
+    await book.db('reconciliation_check_cycles').where({ check_name: 'hourly' }).update({ cycle: 0 });
+    await runReconciliation(deps, { checks: [each.check], cycle: hour });
+    expect(each.runs()).to.equal(3);
+  });
+});

@@ -7,7 +7,10 @@ import type { Knex } from 'knex';
  *    metrics, ran_at), the worst status, and `metadata.variances`, the rows that broke a check.
  *  - `reconciliation_variances`: the same variances one row each, when `ALERT_PERSIST_ENABLED`,
  *    queryable by check, run, customer and date.
- * Both are records: the runtime role may insert, never change or delete.
+ *  - `reconciliation_check_cycles`: the last scheduled cycle each check was claimed for, so that
+ *    several recon processes run each check once per cycle (the check's advisory lock alone only
+ *    keeps two from running it at the same moment).
+ * Runs and variances are records: the runtime role may insert, never change or delete.
  */
 export async function up(knex: Knex): Promise<void> {
   await knex.raw(`
@@ -44,6 +47,16 @@ export async function up(knex: Knex): Promise<void> {
     CREATE INDEX reconciliation_variances_customer_idx ON reconciliation_variances (customer_id, created_at) WHERE customer_id IS NOT NULL;
     CREATE INDEX reconciliation_variances_created_at_idx ON reconciliation_variances (created_at);
 
+    CREATE TABLE reconciliation_check_cycles (
+      check_name text PRIMARY KEY,
+      cycle bigint NOT NULL,
+      claimed_at timestamptz NOT NULL DEFAULT now()
+    );
+
+    COMMENT ON TABLE reconciliation_check_cycles IS ${literal(
+      "The last scheduled cycle each check was claimed for (cycle = floor(epoch seconds / its category's interval)): a recon process runs "
+        + 'a scheduled check only if it moves the cycle forward, so several processes of a book run each check once per cycle.',
+    )};
     COMMENT ON TABLE reconciliation_runs IS ${literal(
       'One reconciliation run (docs/reconciliation.md): results holds one {check_name, category, status, metrics, ran_at} per check run, '
         + 'status the worst of them, metadata.variances the rows that broke a check (metadata.skipped: checks another instance held). '
@@ -57,7 +70,7 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  await knex.raw('DROP TABLE IF EXISTS reconciliation_variances; DROP TABLE IF EXISTS reconciliation_runs');
+  await knex.raw('DROP TABLE IF EXISTS reconciliation_check_cycles; DROP TABLE IF EXISTS reconciliation_variances; DROP TABLE IF EXISTS reconciliation_runs');
 }
 
 /** A SQL string literal. */
