@@ -184,6 +184,7 @@ export {
   EQUITY_CURVE_DAYS_MAX,
   getCustomer,
   owed,
+  sharesMovedSql,
   STATEMENT_MOVEMENTS_MAX,
   WALLETS,
   type CustomerAccountBalance,

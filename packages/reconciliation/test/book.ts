@@ -53,3 +53,10 @@ export async function outcome(db: Db, check: Check | string, settings: ReconSett
 }
 
 export const NO_VARIANCE = { txn_id: null, source_txn_id: null, customer_id: null, account_code: null, symbol: null, expected: null, actual: null, difference: null };
+
+/** One check run directly at `now` (a later hour than the clock's, to age what is pending), as the runner runs it. */
+export async function outcomeAt(db: Db, name: string, now: Date, settings: ReconSettings = DEFAULT_RECON_SETTINGS): Promise<CheckOutcome> {
+  const check = CHECKS.find((c) => c.name === name);
+  if (!check) throw new Error(`no check ${name}`);
+  return db.transaction((trx) => check.run({ db: trx, book: 'ENTITY_UAE', settings, now }), { isolationLevel: 'repeatable read', readOnly: true });
+}
