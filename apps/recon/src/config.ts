@@ -1,11 +1,15 @@
 import { commonConfigOf, commonConfigSchema, flagSetting, parseConfig, type CommonConfig } from '@ledger/core';
 import { reconSettingsOf, reconSettingsSchema, type ReconSettings } from '@ledger/reconciliation';
+import { createUpstreamClients, upstreamConfigSchema, type UpstreamClients } from '@ledger/upstream-clients';
 import { z } from 'zod';
 
 const seconds = (fallback: number, min = 1) => z.coerce.number().int().min(min).max(30 * 86_400).default(fallback);
 
 /** The scheduler's settings (spec, Limits), with the checks' own (reconSettingsSchema). */
-export const reconConfigSchema = commonConfigSchema.extend(reconSettingsSchema.shape).extend({
+export const reconConfigSchema = commonConfigSchema
+  .extend(reconSettingsSchema.shape)
+  .extend(upstreamConfigSchema.shape)
+  .extend({
   /** Master switch of the scheduler, on both books. */
   RECON_SCHEDULE_ENABLED: flagSetting(true),
   /** The India book's own switch: its scheduler runs only when both are true. */
@@ -19,6 +23,8 @@ export const reconConfigSchema = commonConfigSchema.extend(reconSettingsSchema.s
 export interface ReconConfig extends CommonConfig {
   /** The checks' settings: tolerances, variance persistence, the drift alert's target. */
   recon: ReconSettings;
+  /** The book's upstream clients, which category C reads live; null where not configured. */
+  upstreams: UpstreamClients;
   schedule: {
     /** RECON_SCHEDULE_ENABLED, and on the India book INDIA_RECON_ENABLED too. */
     enabled: boolean;
@@ -37,6 +43,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ReconConfig {
   return {
     ...commonConfigOf(parsed),
     recon: reconSettingsOf(parsed),
+    upstreams: createUpstreamClients(parsed),
     schedule: {
       enabled: parsed.RECON_SCHEDULE_ENABLED && (!india || parsed.INDIA_RECON_ENABLED),
       intervalSeconds: india ? parsed.INDIA_RECON_INTERVAL_SECONDS : parsed.RECON_INTERVAL_SECONDS,

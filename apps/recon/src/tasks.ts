@@ -20,7 +20,7 @@ export function reconTasks(config: ReconConfig, { db, logger }: { db: Db; logger
       initialDelayMs: config.schedule.initialDelaySeconds * 1_000,
       intervalMs,
       run: async (signal) => {
-        await runReconciliation({ db, book: config.book, settings: config.recon, logger }, { category, signal, cycle: { intervalMs } });
+        await runReconciliation({ db, book: config.book, settings: config.recon, upstreams: config.upstreams, logger }, { category, signal, cycle: { intervalMs } });
       },
     };
   });

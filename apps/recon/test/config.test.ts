@@ -1,5 +1,6 @@
 import { ConfigError } from '@ledger/core';
 import { DEFAULT_RECON_SETTINGS } from '@ledger/reconciliation';
+import { NO_UPSTREAMS } from '@ledger/upstream-clients';
 import { expect } from 'chai';
 import { loadConfig } from '../src/config.js';
 
@@ -15,6 +16,7 @@ describe('recon configuration', () => {
       dbPoolMax: 10,
       logLevel: 'info',
       recon: DEFAULT_RECON_SETTINGS,
+      upstreams: NO_UPSTREAMS,
       schedule: { enabled: true, intervalSeconds: 3_600, externalIntervalSeconds: 86_400, initialDelaySeconds: 60 },
     });
   });

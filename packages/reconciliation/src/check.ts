@@ -1,4 +1,5 @@
 import type { Book, Db } from '@ledger/core';
+import type { UpstreamClients } from '@ledger/upstream-clients';
 import type { ReconSettings } from './settings.js';
 
 /** Spec, Reconciliation categories: A internal integrity, B derivation, C external, D lifecycle. */
@@ -39,6 +40,8 @@ export interface CheckContext {
   db: Db;
   book: Book;
   settings: ReconSettings;
+  /** The book's upstream clients (category C reads them live); null where not configured. */
+  upstreams: UpstreamClients;
   /** When the run started: ages are measured from it. */
   now: Date;
 }

@@ -6,6 +6,8 @@ import { journalLineCompleteness } from './checks/journal-line-completeness.js';
 import { pendingFlowAge } from './checks/pending-flow-age.js';
 import { snapshotReconcile } from './checks/snapshot-reconcile.js';
 import { sourceTxnUniqueness } from './checks/source-txn-uniqueness.js';
+import { usbrokerHoldingsRecon } from './checks/usbroker-holdings-recon.js';
+import { usbrokerLedgerRecon } from './checks/usbroker-ledger-recon.js';
 import { trialBalanceZero } from './checks/trial-balance-zero.js';
 import { walletDerivation } from './checks/wallet-derivation.js';
 
@@ -18,6 +20,8 @@ export const CHECKS: readonly Check[] = [
   walletDerivation,
   accountTotals,
   snapshotReconcile,
+  usbrokerLedgerRecon,
+  usbrokerHoldingsRecon,
   pendingFlowAge,
 ];
 

@@ -1,4 +1,5 @@
 import { withAdvisoryLock, type Book, type Db, type Logger } from '@ledger/core';
+import type { UpstreamClients } from '@ledger/upstream-clients';
 import { v4 as uuidv4 } from 'uuid';
 import { worst, type Category, type Check, type CheckOutcome } from './check.js';
 import { CHECKS } from './registry.js';
@@ -11,6 +12,7 @@ export interface ReconDeps {
   db: Db;
   book: Book;
   settings: ReconSettings;
+  upstreams: UpstreamClients;
   logger?: Logger;
 }
 
@@ -82,7 +84,7 @@ export async function runReconciliation(deps: ReconDeps, options: RunOptions = {
 async function runCheck(deps: ReconDeps, check: Check, now: Date): Promise<{ result: CheckResult; kept: CheckOutcome['variances'] }> {
   const ranAt = new Date().toISOString();
   try {
-    const outcome = await deps.db.transaction((trx) => check.run({ db: trx, book: deps.book, settings: deps.settings, now }), {
+    const outcome = await deps.db.transaction((trx) => check.run({ db: trx, book: deps.book, settings: deps.settings, upstreams: deps.upstreams, now }), {
       isolationLevel: 'repeatable read',
       readOnly: true,
     });

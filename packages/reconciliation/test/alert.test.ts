@@ -1,3 +1,4 @@
+import { NO_UPSTREAMS } from '@ledger/upstream-clients';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
@@ -45,7 +46,7 @@ describe('drift alerts', function () {
   });
   after(async () => book?.drop());
   const run = (url: string | undefined, checks: Check[]) =>
-    runReconciliation({ db: book.runtimeDb, book: 'ENTITY_UAE', settings: { ...DEFAULT_RECON_SETTINGS, alertWebhookUrl: url } }, { checks });
+    runReconciliation({ db: book.runtimeDb, book: 'ENTITY_UAE', settings: { ...DEFAULT_RECON_SETTINGS, alertWebhookUrl: url }, upstreams: NO_UPSTREAMS }, { checks });
 
   it('a warn or fail check POSTs one alert each, with the documented body; an ok check none', async () => {
     const ok = await target((_req, res) => res.writeHead(204).end());

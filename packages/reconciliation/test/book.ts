@@ -1,3 +1,4 @@
+import { NO_UPSTREAMS } from '@ledger/upstream-clients';
 import { randomUUID } from 'node:crypto';
 import { Decimal, draftFromEntry, FeeSchedule, postEntry, upsertCustomer, type Db, type EntryRequest } from '@ledger/core';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
@@ -46,7 +47,7 @@ export async function corrupt(db: Db, sql: string, bindings: ReadonlyArray<strin
 export async function outcome(db: Db, check: Check | string, settings: ReconSettings = DEFAULT_RECON_SETTINGS): Promise<CheckOutcome> {
   const found = typeof check === 'string' ? CHECKS.find((c) => c.name === check) : check;
   if (!found) throw new Error(`no check ${String(check)}`);
-  const run = await runReconciliation({ db, book: 'ENTITY_UAE', settings }, { checks: [found] });
+  const run = await runReconciliation({ db, book: 'ENTITY_UAE', settings, upstreams: NO_UPSTREAMS }, { checks: [found] });
   const [result] = run.results;
   if (!result) throw new Error(`${found.name} did not run`);
   return { status: result.status, metrics: result.metrics, variances: run.metadata.variances.map(({ check_name: _name, ...v }) => v) };
@@ -58,5 +59,5 @@ export const NO_VARIANCE = { txn_id: null, source_txn_id: null, customer_id: nul
 export async function outcomeAt(db: Db, name: string, now: Date, settings: ReconSettings = DEFAULT_RECON_SETTINGS): Promise<CheckOutcome> {
   const check = CHECKS.find((c) => c.name === name);
   if (!check) throw new Error(`no check ${name}`);
-  return db.transaction((trx) => check.run({ db: trx, book: 'ENTITY_UAE', settings, now }), { isolationLevel: 'repeatable read', readOnly: true });
+  return db.transaction((trx) => check.run({ db: trx, book: 'ENTITY_UAE', settings, upstreams: NO_UPSTREAMS, now }), { isolationLevel: 'repeatable read', readOnly: true });
 }

@@ -1,3 +1,4 @@
+import { NO_UPSTREAMS } from '@ledger/upstream-clients';
 import { expect } from 'chai';
 import { advisoryLockId, createDb } from '@ledger/core';
 import { BOTH_BOOKS, CHECKS, DEFAULT_RECON_SETTINGS, findRun, listRuns, runReconciliation, variance, type Check } from '../src/index.js';
@@ -20,7 +21,7 @@ describe('reconciliation runs', function () {
     book = await cleanBook();
   });
   after(async () => book?.drop());
-  const deps = () => ({ db: book.runtimeDb, book: 'ENTITY_UAE' as const, settings: DEFAULT_RECON_SETTINGS });
+  const deps = () => ({ db: book.runtimeDb, book: 'ENTITY_UAE' as const, settings: DEFAULT_RECON_SETTINGS, upstreams: NO_UPSTREAMS });
 
   it('a run of every category runs every registered check once and stores the run as it answers it', async () => {
     const run = await runReconciliation(deps());
@@ -114,7 +115,7 @@ describe('scheduled runs, cycle by cycle', function () {
   after(async () => book?.drop());
 
   it('a check already run this cycle (by another instance) is skipped; the next cycle runs it again', async () => {
-    const deps = { db: book.runtimeDb, book: 'ENTITY_UAE' as const, settings: DEFAULT_RECON_SETTINGS };
+    const deps = { db: book.runtimeDb, book: 'ENTITY_UAE' as const, settings: DEFAULT_RECON_SETTINGS, upstreams: NO_UPSTREAMS };
     const counted = (name: string) => {
       let runs = 0;
       return { check: { ...fixed(name, 'ok'), run: async () => ((runs += 1), { status: 'ok' as const, metrics: {}, variances: [] }) }, runs: () => runs };

@@ -20,7 +20,7 @@ export function handlers({ config, db, logger }: FeatureContext): Record<string,
 
     runReconciliation: async (req, res) => {
       const { category } = (req.body ?? {}) as { category?: Category };
-      res.json(await runReconciliation({ db, book: config.book, settings: config.recon, logger }, { category }));
+      res.json(await runReconciliation({ db, book: config.book, settings: config.recon, upstreams: config.upstreams, logger }, { category }));
     },
   };
 }

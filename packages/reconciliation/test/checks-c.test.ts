@@ -1,0 +1,110 @@
+import { upsertCustomer } from '@ledger/core';
+import { createUsbrokerClient, NO_UPSTREAMS, type UpstreamClients } from '@ledger/upstream-clients';
+import { expect } from 'chai';
+import nock from 'nock';
+import { DEFAULT_RECON_SETTINGS, runReconciliation, type CheckOutcome } from '../src/index.js';
+import { NO_VARIANCE, post } from './book.js';
+import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
+
+const BROKER_URL = 'http://usbroker.test';
+/** A client that retries once, at once: the faults here are answered immediately. */
+const broker = () => createUsbrokerClient({ baseUrl: BROKER_URL, apiKey: 'sandbox-usbroker-client', apiSecret: 'sandbox-usbroker-secret', timeoutMs: 2_000, retryLimit: 1, backoffMs: 5 });
+
+const balance = (cash: string) => ({ cash, cash_withdrawable: cash, buying_power: cash, pending_deposits: '0.00', currency: 'USD', as_of: '2026-01-20T00:00:00Z' });
+const position = (symbol: string, qty: string) => ({ symbol, cusip: null, qty, avg_cost: '50.00', cost_basis: '500.00', market_value: '520.00' });
+
+/** usbroker answering these balances and positions by account; an account missing from `balances` answers 500. */
+function fakeBroker(balances: Record<string, ReturnType<typeof balance>>, positions: Record<string, unknown[]>): void {
+  const scope = nock(BROKER_URL).persist();
+  scope.post('/oauth2/token').reply(200, { access_token: 'token', expires_in: 3600, token_type: 'Bearer' });
+  for (const account of ['USB-1', 'USB-2']) {
+    scope.get(`/v1/accounts/${account}/balance`).reply(() => (balances[account] ? [200, balances[account]] : [500, { error: 'internal_error' }]));
+    scope.get(`/v1/accounts/${account}/positions`).reply(() => (positions[account] ? [200, positions[account]] : [500, { error: 'internal_error' }]));
+  }
+}
+
+describe('category C checks: usbroker (India)', function () {
+  this.timeout(60_000);
+  let t: TestDatabase;
+  before(async () => {
+    nock.disableNetConnect();
+    nock.enableNetConnect((host) => host.startsWith('127.0.0.1') || host.startsWith('localhost'));
+  });
+  after(() => nock.enableNetConnect());
+  beforeEach(async () => {
+    t = await createTestDatabase({ runtimeRole: true });
+  });
+  afterEach(async () => {
+    nock.cleanAll();
+    await t?.drop();
+  });
+
+  /** The C run's outcome of each check, by name. */
+  async function outcomes(upstreams: UpstreamClients, book: 'ENTITY_UAE' | 'ENTITY_IND_IFSC' = 'ENTITY_IND_IFSC'): Promise<Record<string, CheckOutcome>> {
+    const run = await runReconciliation({ db: t.runtime!.db, book, settings: DEFAULT_RECON_SETTINGS, upstreams }, { category: 'C' });
+    return Object.fromEntries(
+      run.results.map((r) => [r.check_name, { status: r.status, metrics: r.metrics, variances: run.metadata.variances.filter((v) => v.check_name === r.check_name).map(({ check_name: _n, ...v }) => v) }]),
+    );
+  }
+
+  /** IND-1 (USB-1): 1,000.00 in, 10 AAPL bought for 500.00 (fee 1.10): 498.90 cash. IND-2 (USB-2): 200.00 in. */
+  async function linkedBook(): Promise<void> {
+    await upsertCustomer(t.db, 'IND-1', { references: { usbroker_account_no: 'USB-1' } });
+    await upsertCustomer(t.db, 'IND-2', { references: { usbroker_account_no: 'USB-2' } });
+    await post(t.db, { txn_type: 'deposit', customer_id: 'IND-1', amount_usd: '1000.00' });
+    await post(t.db, { txn_type: 'buy_security', customer_id: 'IND-1', amount_usd: '500.00', symbol: 'AAPL', quantity: '10' });
+    await post(t.db, { txn_type: 'deposit', customer_id: 'IND-2', amount_usd: '200.00' });
+  }
+
+  it('on a book with no broker-linked customer (the UAE book) › ok, without calling anyone', async () => {
+    const result = await outcomes(NO_UPSTREAMS, 'ENTITY_UAE');
+    expect(result.usbroker_ledger_recon).to.deep.equal({ status: 'ok', metrics: { customers: 0 }, variances: [] });
+    expect(result.usbroker_holdings_recon).to.deep.equal({ status: 'ok', metrics: { customers: 0 }, variances: [] });
+  });
+
+  it('usbroker not configured › warn naming why, never fail', async () => {
+    await linkedBook();
+    const result = await outcomes(NO_UPSTREAMS);
+    for (const name of ['usbroker_ledger_recon', 'usbroker_holdings_recon']) {
+      expect(result[name]).to.deep.equal({ status: 'warn', metrics: { customers: 2, reason: 'usbroker is not configured on this book (USBROKER_BASE_URL unset)' }, variances: [] });
+    }
+  });
+
+  it('a broker that agrees with the ledger › ok with no variances', async () => {
+    await linkedBook();
+    fakeBroker({ 'USB-1': balance('498.90'), 'USB-2': balance('200.00') }, { 'USB-1': [position('AAPL', '10')], 'USB-2': [] });
+    const result = await outcomes({ ...NO_UPSTREAMS, usbroker: broker() });
+    expect(result.usbroker_ledger_recon!.status).to.equal('ok');
+    expect(result.usbroker_holdings_recon!.status).to.equal('ok');
+    expect(result.usbroker_ledger_recon!.metrics).to.deep.equal({ customers: 2, unreachable: 0, cash_differs: 0, variances: 0 });
+  });
+
+  it('broker cash off by one cent and a position off by one share › warn naming the customer, figures and difference', async () => {
+    await linkedBook();
+    fakeBroker({ 'USB-1': balance('498.90'), 'USB-2': balance('199.99') }, { 'USB-1': [position('AAPL', '9')], 'USB-2': [position('MSFT', '1')] });
+    const result = await outcomes({ ...NO_UPSTREAMS, usbroker: broker() });
+    expect(result.usbroker_ledger_recon).to.deep.include({ status: 'warn' });
+    expect(result.usbroker_ledger_recon!.variances).to.deep.equal([
+      { ...NO_VARIANCE, customer_id: 'IND-2', account_code: '2010', expected: '200.00', actual: '199.99', difference: '-0.01', detail: { problem: 'cash_differs', account_no: 'USB-2', broker_as_of: '2026-01-20T00:00:00Z' } },
+    ]);
+    expect(result.usbroker_holdings_recon!.variances).to.deep.equal([
+      { ...NO_VARIANCE, customer_id: 'IND-1', symbol: 'AAPL', expected: '10', actual: '9', difference: '-1', detail: { problem: 'shares_differ', account_no: 'USB-1' } },
+      { ...NO_VARIANCE, customer_id: 'IND-2', symbol: 'MSFT', expected: '0', actual: '1', difference: '1', detail: { problem: 'shares_differ', account_no: 'USB-2' } },
+    ]);
+  });
+
+  it('usbroker unreachable for one customer › warn naming the customer and why; the others are still checked', async () => {
+    await linkedBook();
+    fakeBroker({ 'USB-1': balance('498.00') }, { 'USB-1': [position('AAPL', '10')] });
+    const result = await outcomes({ ...NO_UPSTREAMS, usbroker: broker() });
+    const ledger = result.usbroker_ledger_recon!;
+    expect(ledger.status).to.equal('warn');
+    expect(ledger.metrics).to.deep.equal({ customers: 2, unreachable: 1, cash_differs: 1, variances: 2 });
+    expect(ledger.variances.map((v) => [v.customer_id, v.detail.problem])).to.deep.equal([
+      ['IND-1', 'cash_differs'],
+      ['IND-2', 'usbroker_unreachable'],
+    ]);
+    expect(String(ledger.variances[1]!.detail.error)).to.match(/^unreachable: /);
+    expect(result.usbroker_holdings_recon!.variances.map((v) => [v.customer_id, v.detail.problem])).to.deep.equal([['IND-2', 'usbroker_unreachable']]);
+  });
+});
