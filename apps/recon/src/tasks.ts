@@ -20,7 +20,13 @@ export function reconTasks(config: ReconConfig, { db, logger }: { db: Db; logger
       initialDelayMs: config.schedule.initialDelaySeconds * 1_000,
       intervalMs,
       run: async (signal) => {
-        await runReconciliation({ db, book: config.book, settings: config.recon, upstreams: config.upstreams, logger }, { category, signal, cycle: { intervalMs } });
+        try {
+          await runReconciliation({ db, book: config.book, settings: config.recon, upstreams: config.upstreams, logger }, { category, signal, cycle: { intervalMs } });
+        } catch (error) {
+          // Shutdown stops a run between checks; it writes nothing, and that is no failure.
+          if (!signal.aborted) throw error;
+          logger.info('reconciliation run stopped by shutdown: nothing written', { category });
+        }
       },
     };
   });

@@ -62,7 +62,10 @@ describe('recon processes on one book', function () {
     });
     const exit = await processes[0]!.exited;
     expect(exit.code).to.equal(0);
-    expect(processes[0]!.logs.map((l) => l.message), JSON.stringify(processes[0]!.logs)).to.not.include('reconciliation run');
+    const messages = processes[0]!.logs.map((l) => l.message);
+    expect(messages, JSON.stringify(processes[0]!.logs)).to.not.include('reconciliation run');
+    expect(messages).to.include('reconciliation run stopped by shutdown: nothing written');
+    expect(messages).to.not.include('task failed');
     expect(Number((await database.db('reconciliation_runs').count<Array<{ n: string }>>({ n: '*' }))[0]!.n)).to.equal(before);
   });
 });

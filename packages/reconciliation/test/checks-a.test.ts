@@ -106,6 +106,30 @@ describe('category A checks', function () {
         },
       ]);
     });
+
+    it('when a transaction’s lines name another customer or day than it does › fails naming it', async () => {
+      const txnId = randomUUID();
+      const [sql, bindings] = txnRow(txnId, { sourceTxnId: 'elsewhere-1' });
+      await corrupt(book.db, sql, bindings);
+      await corrupt(
+        book.db,
+        `INSERT INTO journal_lines (txn_id, account_code, debit, credit, customer_id, txn_date) VALUES (?, '1100', 4.00, 0, 'C-1', '2026-01-20'), (?, '2010', 0, 4.00, 'C-2', '2026-01-20')`,
+        [txnId, txnId],
+      );
+      const other = randomUUID();
+      const [sql2, bindings2] = txnRow(other, { sourceTxnId: 'elsewhen-1' });
+      await corrupt(book.db, sql2, bindings2);
+      await corrupt(
+        book.db,
+        `INSERT INTO journal_lines (txn_id, account_code, debit, credit, customer_id, txn_date) VALUES (?, '1100', 4.00, 0, 'C-1', '2026-01-20'), (?, '2010', 0, 4.00, 'C-1', '2026-01-21')`,
+        [other, other],
+      );
+      const result = await outcome(book.runtimeDb, 'journal_line_completeness');
+      const disagreeing = { problem: 'lines_disagree_with_transaction', line_count: 2, debit: '4.00', credit: '4.00' };
+      const of = (id: string, sourceTxnId: string) => ({ ...NO_VARIANCE, txn_id: id, source_txn_id: sourceTxnId, customer_id: 'C-1', expected: '4.00', actual: '4.00', difference: '0.00', detail: disagreeing });
+      expect(result.status).to.equal('fail');
+      expect(result.variances).to.deep.equal([of(txnId, 'elsewhere-1'), of(other, 'elsewhen-1')].sort((a, b) => a.txn_id.localeCompare(b.txn_id)));
+    });
   });
 
   describe('source_txn_uniqueness', () => {
@@ -123,6 +147,25 @@ describe('category A checks', function () {
       expect(result.status).to.equal('fail');
       expect(result.variances).to.deep.equal([
         { ...NO_VARIANCE, txn_id: original.txn_id, source_txn_id: 'dep-2', expected: '1', actual: '2', difference: '1', detail: { problem: 'duplicate_source_txn_id', source: 'manual', txn_ids: [original.txn_id, copy] } },
+      ]);
+    });
+
+    it('when a transaction is reversed twice around the one-reversal index › fails naming it and both reversals', async () => {
+      const original = await book.db('transactions').where({ source_txn_id: 'dep-1' }).first('txn_id');
+      await book.db.raw('DROP INDEX transactions_one_reversal');
+      const reversals = [randomUUID(), randomUUID()];
+      for (const [i, id] of reversals.entries()) {
+        await corrupt(
+          book.db,
+          `INSERT INTO transactions (txn_id, customer_id, txn_type, source, source_txn_id, category, txn_date, amount_usd, reverses_txn_id)
+           VALUES (?, 'C-1', 'reversal', 'ledger', ?, 'funding', '2026-01-20', 1000.00, ?)`,
+          [id, `reversal:${original.txn_id}:${i}`, original.txn_id],
+        );
+      }
+      const result = await outcome(book.runtimeDb, 'source_txn_uniqueness');
+      expect(result.status).to.equal('fail');
+      expect(result.variances).to.deep.equal([
+        { ...NO_VARIANCE, txn_id: original.txn_id, expected: '1', actual: '2', difference: '1', detail: { problem: 'reversed_more_than_once', reversals } },
       ]);
     });
   });

@@ -5,7 +5,8 @@ import type { Knex } from 'knex';
  * The book's cluster-wide locks: Postgres session advisory locks on the book's database, so every
  * process of every replica sees the same lock, and one that dies releases it with its connection
  * (nothing to expire by hand). A lock is named by a string key; this is the one place that turns
- * keys into lock ids and takes them.
+ * keys into lock ids and takes them. (A lock that must belong to one database transaction, the
+ * cash requests' per-customer funds lock, is taken inside it with pg_advisory_xact_lock instead.)
  */
 
 /** The keys the ledger locks on; a check's lock is `recon:<check_name>`. */

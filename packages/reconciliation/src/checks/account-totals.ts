@@ -4,16 +4,17 @@ import { BOTH_BOOKS, outcomeOf, variance, type Check } from '../check.js';
 /**
  * Every maintained total equals the rows it summarises (migrations 20261121 and 20261206, ADR
  * 0010): account_totals per account, account_daily_totals per account, day and posting kind
- * (each against the journal's lines), transaction_daily_totals per day and type (against the
- * transactions). Each is one grouped pass, full-joined to the totals summed over their slots, so
- * a total without lines and lines without a total both show. Money within the tolerance, counts
+ * (each against the journal's lines, grouped once), transaction_daily_totals per day and type
+ * (against the transactions). Each is full-joined to the totals summed over their slots, so a
+ * total without lines and lines without a total both show. Money within the tolerance, counts
  * exact.
  */
 const DIFFERENCES_SQL = `
-  WITH at_lines AS (SELECT account_code, sum(debit) AS debit, sum(credit) AS credit, count(*) AS n FROM journal_lines GROUP BY 1),
-       at_kept AS (SELECT account_code, sum(debit_total) AS debit, sum(credit_total) AS credit, sum(line_count) AS n FROM account_totals GROUP BY 1),
-       adt_lines AS (SELECT account_code, txn_date AS day, coalesce(posting_kind, '') AS posting_kind, sum(debit) AS debit, sum(credit) AS credit, count(*) AS n
+  WITH adt_lines AS (SELECT account_code, txn_date AS day, coalesce(posting_kind, '') AS posting_kind, sum(debit) AS debit, sum(credit) AS credit, count(*) AS n
                        FROM journal_lines GROUP BY 1, 2, 3),
+       -- Per account from the per-day sums: the journal is read once.
+       at_lines AS (SELECT account_code, sum(debit) AS debit, sum(credit) AS credit, sum(n) AS n FROM adt_lines GROUP BY 1),
+       at_kept AS (SELECT account_code, sum(debit_total) AS debit, sum(credit_total) AS credit, sum(line_count) AS n FROM account_totals GROUP BY 1),
        adt_kept AS (SELECT account_code, day, posting_kind, sum(debit_total) AS debit, sum(credit_total) AS credit, sum(line_count) AS n
                       FROM account_daily_totals GROUP BY 1, 2, 3),
        tdt_rows AS (SELECT txn_date AS day, txn_type, count(*) AS n, sum(amount_usd) AS amount FROM transactions GROUP BY 1, 2),

@@ -7,21 +7,29 @@ const TRADE_TYPES = Object.entries(POSTING_RULES)
   .map(([txnType]) => txnType);
 
 /**
- * Every transaction has at least two journal lines and its debits equal its credits; every line
- * belongs to a transaction; every trade (not a reversal) has its recost state row. One pass over
- * the journal grouped by transaction, joined both ways to transactions.
+ * Every transaction has at least two journal lines, its debits equal its credits, and its lines
+ * carry its date and customer; every line belongs to a transaction; every trade (not a
+ * reversal) has its recost state row. One pass over the journal grouped by transaction, joined
+ * both ways to transactions.
  */
 const LINES_SQL = `
   WITH per_txn AS (
-    SELECT txn_id, count(*) AS line_count, sum(debit) AS debit, sum(credit) AS credit FROM journal_lines GROUP BY txn_id
+    SELECT txn_id, count(*) AS line_count, sum(debit) AS debit, sum(credit) AS credit,
+           min(txn_date) AS first_date, max(txn_date) AS last_date,
+           count(customer_id) AS with_customer, min(customer_id) AS first_customer, max(customer_id) AS last_customer
+      FROM journal_lines GROUP BY txn_id
   )
   SELECT coalesce(t.txn_id, p.txn_id)::text AS txn_id, t.source_txn_id, t.customer_id,
          coalesce(p.line_count, 0)::int AS line_count, coalesce(p.debit, 0)::text AS debit, coalesce(p.credit, 0)::text AS credit,
          CASE WHEN t.txn_id IS NULL THEN 'lines_without_transaction'
               WHEN coalesce(p.line_count, 0) < 2 THEN 'fewer_than_two_lines'
-              ELSE 'unbalanced' END AS problem
+              WHEN p.debit <> p.credit THEN 'unbalanced'
+              ELSE 'lines_disagree_with_transaction' END AS problem
     FROM transactions t FULL JOIN per_txn p ON p.txn_id = t.txn_id
    WHERE t.txn_id IS NULL OR p.txn_id IS NULL OR p.line_count < 2 OR p.debit <> p.credit
+      OR p.first_date <> t.txn_date OR p.last_date <> t.txn_date
+      OR p.with_customer <> CASE WHEN t.customer_id IS NULL THEN 0 ELSE p.line_count END
+      OR p.first_customer <> t.customer_id OR p.last_customer <> t.customer_id
    ORDER BY 1
    LIMIT ?`;
 

@@ -6,13 +6,21 @@ import { BOTH_BOOKS, outcomeOf, variance, type Check } from '../check.js';
  * proves the index was never bypassed (dropped, or rows restored around it).
  */
 const DUPLICATES_SQL = `
-  SELECT 'source_txn_id' AS kind, source, source_txn_id, NULL AS reverses_txn_id, count(*)::int AS n, array_agg(txn_id::text ORDER BY posted_at, txn_id) AS txn_ids
-    FROM transactions GROUP BY source, source_txn_id HAVING count(*) > 1
+  WITH keys AS (
+    SELECT source, source_txn_id, count(*)::int AS n FROM transactions GROUP BY 1, 2 HAVING count(*) > 1 ORDER BY 1, 2 LIMIT :limit
+  ), reversed AS (
+    SELECT reverses_txn_id, count(*)::int AS n FROM transactions WHERE reverses_txn_id IS NOT NULL GROUP BY 1 HAVING count(*) > 1 ORDER BY 1 LIMIT :limit
+  )
+  -- Counted by hashing first; only the keys found twice are looked up for their transactions.
+  SELECT 'source_txn_id' AS kind, k.source, k.source_txn_id, NULL AS reverses_txn_id, k.n,
+         (SELECT array_agg(t.txn_id::text ORDER BY t.posted_at, t.txn_id) FROM transactions t WHERE t.source = k.source AND t.source_txn_id = k.source_txn_id) AS txn_ids
+    FROM keys k
   UNION ALL
-  SELECT 'reversal', NULL, NULL, reverses_txn_id::text, count(*)::int, array_agg(txn_id::text ORDER BY posted_at, txn_id)
-    FROM transactions WHERE reverses_txn_id IS NOT NULL GROUP BY reverses_txn_id HAVING count(*) > 1
+  SELECT 'reversal', NULL, NULL, r.reverses_txn_id::text, r.n,
+         (SELECT array_agg(t.txn_id::text ORDER BY t.posted_at, t.txn_id) FROM transactions t WHERE t.reverses_txn_id = r.reverses_txn_id)
+    FROM reversed r
   ORDER BY 1, 2, 3, 4
-  LIMIT ?`;
+  LIMIT :limit`;
 
 export const sourceTxnUniqueness: Check = {
   name: 'source_txn_uniqueness',
@@ -21,7 +29,7 @@ export const sourceTxnUniqueness: Check = {
   run: async ({ db, settings }) => {
     const { rows } = await db.raw<{ rows: Array<{ kind: string; source: string | null; source_txn_id: string | null; reverses_txn_id: string | null; n: number; txn_ids: string[] }> }>(
       DUPLICATES_SQL,
-      [settings.variancesPerCheckMax],
+      { limit: settings.variancesPerCheckMax },
     );
     const variances = rows.map((r) =>
       variance({
