@@ -1,4 +1,4 @@
-import { withAdvisoryLock, type Book, type Db, type Logger } from '@ledger/core';
+import { assert, withAdvisoryLock, type Book, type Db, type Logger } from '@ledger/core';
 import type { UpstreamClients } from '@ledger/upstream-clients';
 import { v4 as uuidv4 } from 'uuid';
 import { worst, type Category, type Check, type CheckOutcome } from './check.js';
@@ -92,6 +92,8 @@ async function runCheck(deps: ReconDeps, check: Check, now: Date): Promise<{ res
       },
       { isolationLevel: 'repeatable read', readOnly: true },
     );
+    // An `ok` that names broken rows is a bug in the check: recorded as its failure.
+    assert(outcome.status !== 'ok' || outcome.variances.length === 0, `${check.name} answered ok with ${outcome.variances.length} variances`);
     const kept = outcome.variances.slice(0, deps.settings.variancesPerCheckMax);
     return { result: { check_name: check.name, category: check.category, status: outcome.status, metrics: outcome.metrics, ran_at: ranAt }, kept };
   } catch (error) {

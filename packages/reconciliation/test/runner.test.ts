@@ -48,6 +48,12 @@ describe('reconciliation runs', function () {
     expect(run.status).to.equal('fail');
   });
 
+  it('a check that answers ok with variances is a fail (a bug in the check), named', async () => {
+    const run = await runReconciliation(deps(), { checks: [{ ...fixed('confused', 'ok'), run: async () => ({ status: 'ok', metrics: {}, variances: [variance({})] }) }] });
+    expect(run.results[0]).to.include({ status: 'fail' });
+    expect(run.results[0]!.metrics).to.deep.equal({ error: 'invariant violated: confused answered ok with 1 variances' });
+  });
+
   it('with alert_persist_enabled › each variance is also a row of reconciliation_variances; without › none', async () => {
     const kept = await runReconciliation(deps(), { checks: [fixed('drifts', 'warn', 2)] });
     const rows = await book.db('reconciliation_variances').where({ run_id: kept.run_id }).orderBy('ordinal');
