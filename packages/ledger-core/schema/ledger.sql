@@ -770,7 +770,10 @@ CREATE TABLE public.reconciliation_variances (
     difference numeric,
     detail jsonb DEFAULT '{}'::jsonb NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT reconciliation_variances_actual_finite CHECK (((actual > '-Infinity'::numeric) AND (actual < 'Infinity'::numeric))),
     CONSTRAINT reconciliation_variances_detail_object CHECK ((jsonb_typeof(detail) = 'object'::text)),
+    CONSTRAINT reconciliation_variances_difference_finite CHECK (((difference > '-Infinity'::numeric) AND (difference < 'Infinity'::numeric))),
+    CONSTRAINT reconciliation_variances_expected_finite CHECK (((expected > '-Infinity'::numeric) AND (expected < 'Infinity'::numeric))),
     CONSTRAINT reconciliation_variances_ordinal_check CHECK ((ordinal >= 0))
 );
 

@@ -36,9 +36,9 @@ export async function up(knex: Knex): Promise<void> {
       customer_id text,
       account_code text,
       symbol text,
-      expected numeric,
-      actual numeric,
-      difference numeric,
+      expected numeric CONSTRAINT reconciliation_variances_expected_finite CHECK (expected > '-Infinity' AND expected < 'Infinity'),
+      actual numeric CONSTRAINT reconciliation_variances_actual_finite CHECK (actual > '-Infinity' AND actual < 'Infinity'),
+      difference numeric CONSTRAINT reconciliation_variances_difference_finite CHECK (difference > '-Infinity' AND difference < 'Infinity'),
       detail jsonb NOT NULL DEFAULT '{}' CONSTRAINT reconciliation_variances_detail_object CHECK (jsonb_typeof(detail) = 'object'),
       created_at timestamptz NOT NULL DEFAULT now(),
       PRIMARY KEY (run_id, ordinal)
