@@ -3,6 +3,7 @@ import type { Check } from './check.js';
 import { accountTotals } from './checks/account-totals.js';
 import { drCrSignConvention } from './checks/dr-cr-sign-convention.js';
 import { journalLineCompleteness } from './checks/journal-line-completeness.js';
+import { lrsUsbrokerTieOut } from './checks/lrs-usbroker-tie-out.js';
 import { pendingFlowAge } from './checks/pending-flow-age.js';
 import { snapshotReconcile } from './checks/snapshot-reconcile.js';
 import { sourceTxnUniqueness } from './checks/source-txn-uniqueness.js';
@@ -22,6 +23,7 @@ export const CHECKS: readonly Check[] = [
   snapshotReconcile,
   usbrokerLedgerRecon,
   usbrokerHoldingsRecon,
+  lrsUsbrokerTieOut,
   pendingFlowAge,
 ];
 

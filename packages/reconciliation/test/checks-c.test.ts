@@ -13,10 +13,31 @@ const broker = () => createUsbrokerClient({ baseUrl: BROKER_URL, apiKey: 'sandbo
 const balance = (cash: string) => ({ cash, cash_withdrawable: cash, buying_power: cash, pending_deposits: '0.00', currency: 'USD', as_of: '2026-01-20T00:00:00Z' });
 const position = (symbol: string, qty: string) => ({ symbol, cusip: null, qty, avg_cost: '50.00', cost_basis: '500.00', market_value: '520.00' });
 
-/** usbroker answering these balances and positions by account; an account missing from `balances` answers 500. */
-function fakeBroker(balances: Record<string, ReturnType<typeof balance>>, positions: Record<string, unknown[]>): void {
+const wire = (id: string, account: string, amount: string, status = 'completed', direction = 'IN') => ({
+  transfer_id: id,
+  account_no: account,
+  direction,
+  amount,
+  currency: 'USD',
+  status,
+  value_date: '2026-01-16',
+});
+
+/**
+ * usbroker answering these balances and positions by account (an account missing from one
+ * answers 500 there) and these funding wires (null: 500), a cursor page at a time.
+ */
+function fakeBroker(balances: Record<string, ReturnType<typeof balance>>, positions: Record<string, unknown[]>, wires: Array<ReturnType<typeof wire>> | null = []): void {
   const scope = nock(BROKER_URL).persist();
   scope.post('/oauth2/token').reply(200, { access_token: 'token', expires_in: 3600, token_type: 'Bearer' });
+  scope
+    .get('/v1/funding/wires')
+    .query(true)
+    .reply((uri) => {
+      if (wires === null) return [500, { error: 'internal_error' }];
+      const after = new URL(uri, BROKER_URL).searchParams.get('after_id');
+      return [200, wires.filter((w) => after === null || w.transfer_id > after)];
+    });
   for (const account of ['USB-1', 'USB-2']) {
     scope.get(`/v1/accounts/${account}/balance`).reply(() => (balances[account] ? [200, balances[account]] : [500, { error: 'internal_error' }]));
     scope.get(`/v1/accounts/${account}/positions`).reply(() => (positions[account] ? [200, positions[account]] : [500, { error: 'internal_error' }]));
@@ -47,41 +68,70 @@ describe('category C checks: usbroker (India)', function () {
     );
   }
 
-  /** IND-1 (USB-1): 1,000.00 in, 10 AAPL bought for 500.00 (fee 1.10): 498.90 cash. IND-2 (USB-2): 200.00 in. */
+  /**
+   * IND-1 (USB-1): 1,000.00 in (remitted and settled to the broker as order_1), 10 AAPL bought
+   * for 500.00 (fee 1.10): 498.90 cash. IND-2 (USB-2): 200.00 in, no remittance.
+   */
   async function linkedBook(): Promise<void> {
     await upsertCustomer(t.db, 'IND-1', { references: { usbroker_account_no: 'USB-1' } });
     await upsertCustomer(t.db, 'IND-2', { references: { usbroker_account_no: 'USB-2' } });
     await post(t.db, { txn_type: 'deposit', customer_id: 'IND-1', amount_usd: '1000.00' });
     await post(t.db, { txn_type: 'buy_security', customer_id: 'IND-1', amount_usd: '500.00', symbol: 'AAPL', quantity: '10' });
     await post(t.db, { txn_type: 'deposit', customer_id: 'IND-2', amount_usd: '200.00' });
+    const at = new Date('2026-01-15T10:00:00Z');
+    await t.db('remittances').insert({
+      order_id: 'order_1',
+      customer_id: 'IND-1',
+      remit_customer_id: 'cust_1',
+      status: 'paid',
+      amount_inr: '84000.00',
+      amount_usd: '1000.00',
+      quote_id: 'quote_1',
+      fx_rate: '84.00',
+      paid_at: at,
+      settlement_amount_usd: '1000.00',
+      settled_at: at,
+      remitted_on: '2026-01-15',
+      order_created_at: at,
+      order_updated_at: at,
+      status_history: JSON.stringify([]),
+    });
   }
 
   it('on a book with no broker-linked customer (the UAE book) › ok, without calling anyone', async () => {
     const result = await outcomes(NO_UPSTREAMS, 'ENTITY_UAE');
     expect(result.usbroker_ledger_recon).to.deep.equal({ status: 'ok', metrics: { customers: 0 }, variances: [] });
     expect(result.usbroker_holdings_recon).to.deep.equal({ status: 'ok', metrics: { customers: 0 }, variances: [] });
+    expect(result.lrs_usbroker_tie_out).to.deep.equal({ status: 'ok', metrics: { customers: 0 }, variances: [] });
   });
 
   it('usbroker not configured › warn naming why, never fail', async () => {
     await linkedBook();
     const result = await outcomes(NO_UPSTREAMS);
-    for (const name of ['usbroker_ledger_recon', 'usbroker_holdings_recon']) {
+    for (const name of ['usbroker_ledger_recon', 'usbroker_holdings_recon', 'lrs_usbroker_tie_out']) {
       expect(result[name]).to.deep.equal({ status: 'warn', metrics: { customers: 2, reason: 'usbroker is not configured on this book (USBROKER_BASE_URL unset)' }, variances: [] });
     }
   });
 
   it('a broker that agrees with the ledger › ok with no variances', async () => {
     await linkedBook();
-    fakeBroker({ 'USB-1': balance('498.90'), 'USB-2': balance('200.00') }, { 'USB-1': [position('AAPL', '10')], 'USB-2': [] });
+    // The remittance arrived as two wires; a pending one and an outgoing one do not count.
+    fakeBroker({ 'USB-1': balance('498.90'), 'USB-2': balance('200.00') }, { 'USB-1': [position('AAPL', '10')], 'USB-2': [] }, [
+      wire('w1', 'USB-1', '600.00'),
+      wire('w2', 'USB-1', '400.00'),
+      wire('w3', 'USB-2', '50.00', 'pending'),
+      wire('w4', 'USB-1', '25.00', 'completed', 'OUT'),
+    ]);
     const result = await outcomes({ ...NO_UPSTREAMS, usbroker: broker() });
     expect(result.usbroker_ledger_recon!.status).to.equal('ok');
     expect(result.usbroker_holdings_recon!.status).to.equal('ok');
+    expect(result.lrs_usbroker_tie_out).to.deep.equal({ status: 'ok', metrics: { customers: 2, wires_read: 4, variances: 0 }, variances: [] });
     expect(result.usbroker_ledger_recon!.metrics).to.deep.equal({ customers: 2, unreachable: 0, cash_differs: 0, variances: 0 });
   });
 
   it('broker cash off by one cent and a position off by one share › warn naming the customer, figures and difference', async () => {
     await linkedBook();
-    fakeBroker({ 'USB-1': balance('498.90'), 'USB-2': balance('199.99') }, { 'USB-1': [position('AAPL', '9')], 'USB-2': [position('MSFT', '1')] });
+    fakeBroker({ 'USB-1': balance('498.90'), 'USB-2': balance('199.99') }, { 'USB-1': [position('AAPL', '9')], 'USB-2': [position('MSFT', '1')] }, [wire('w1', 'USB-1', '999.99')]);
     const result = await outcomes({ ...NO_UPSTREAMS, usbroker: broker() });
     expect(result.usbroker_ledger_recon).to.deep.include({ status: 'warn' });
     expect(result.usbroker_ledger_recon!.variances).to.deep.equal([
@@ -91,11 +141,21 @@ describe('category C checks: usbroker (India)', function () {
       { ...NO_VARIANCE, customer_id: 'IND-1', symbol: 'AAPL', expected: '10', actual: '9', difference: '-1', detail: { problem: 'shares_differ', account_no: 'USB-1' } },
       { ...NO_VARIANCE, customer_id: 'IND-2', symbol: 'MSFT', expected: '0', actual: '1', difference: '1', detail: { problem: 'shares_differ', account_no: 'USB-2' } },
     ]);
+    expect(result.lrs_usbroker_tie_out!.variances).to.deep.equal([
+      {
+        ...NO_VARIANCE,
+        customer_id: 'IND-1',
+        expected: '1000.00',
+        actual: '999.99',
+        difference: '-0.01',
+        detail: { problem: 'remitted_differs_from_wired', account_no: 'USB-1', settled_remittances: 1, completed_wires: 1 },
+      },
+    ]);
   });
 
   it('usbroker unreachable for one customer › warn naming the customer and why; the others are still checked', async () => {
     await linkedBook();
-    fakeBroker({ 'USB-1': balance('498.00') }, { 'USB-1': [position('AAPL', '10')] });
+    fakeBroker({ 'USB-1': balance('498.00') }, { 'USB-1': [position('AAPL', '10')] }, null);
     const result = await outcomes({ ...NO_UPSTREAMS, usbroker: broker() });
     const ledger = result.usbroker_ledger_recon!;
     expect(ledger.status).to.equal('warn');
@@ -106,5 +166,7 @@ describe('category C checks: usbroker (India)', function () {
     ]);
     expect(String(ledger.variances[1]!.detail.error)).to.match(/^unreachable: /);
     expect(result.usbroker_holdings_recon!.variances.map((v) => [v.customer_id, v.detail.problem])).to.deep.equal([['IND-2', 'usbroker_unreachable']]);
+    expect(result.lrs_usbroker_tie_out!.status).to.equal('warn');
+    expect(String(result.lrs_usbroker_tie_out!.metrics.reason)).to.match(/^usbroker's funding wires could not be read: unreachable: /);
   });
 });
