@@ -20,7 +20,7 @@ const wire = (id: string, account: string, amount: string, status = 'completed',
   amount,
   currency: 'USD',
   status,
-  value_date: '2026-01-16',
+  value_date: '2026-01-15',
 });
 
 /**
@@ -115,17 +115,18 @@ describe('category C checks: usbroker (India)', function () {
 
   it('a broker that agrees with the ledger › ok with no variances', async () => {
     await linkedBook();
-    // The remittance arrived as two wires; a pending one and an outgoing one do not count.
+    // The remittance arrived as two wires that day; a pending one, an outgoing one and another day's do not count.
     fakeBroker({ 'USB-1': balance('498.90'), 'USB-2': balance('200.00') }, { 'USB-1': [position('AAPL', '10')], 'USB-2': [] }, [
       wire('w1', 'USB-1', '600.00'),
       wire('w2', 'USB-1', '400.00'),
       wire('w3', 'USB-2', '50.00', 'pending'),
       wire('w4', 'USB-1', '25.00', 'completed', 'OUT'),
+      { ...wire('w5', 'USB-2', '75.00'), value_date: '2026-01-20' },
     ]);
     const result = await outcomes({ ...NO_UPSTREAMS, usbroker: broker() });
     expect(result.usbroker_ledger_recon!.status).to.equal('ok');
     expect(result.usbroker_holdings_recon!.status).to.equal('ok');
-    expect(result.lrs_usbroker_tie_out).to.deep.equal({ status: 'ok', metrics: { customers: 2, wires_read: 4, variances: 0 }, variances: [] });
+    expect(result.lrs_usbroker_tie_out).to.deep.equal({ status: 'ok', metrics: { customers: 2, remittance_days: 1, wires_read: 5, variances: 0 }, variances: [] });
     expect(result.usbroker_ledger_recon!.metrics).to.deep.equal({ customers: 2, unreachable: 0, cash_differs: 0, variances: 0 });
   });
 
@@ -148,7 +149,7 @@ describe('category C checks: usbroker (India)', function () {
         expected: '1000.00',
         actual: '999.99',
         difference: '-0.01',
-        detail: { problem: 'remitted_differs_from_wired', account_no: 'USB-1', settled_remittances: 1, completed_wires: 1 },
+        detail: { problem: 'remitted_not_wired', account_no: 'USB-1', day: '2026-01-15', settled_remittances: 1, completed_wires: 1 },
       },
     ]);
   });
