@@ -6,6 +6,7 @@
 // Domain: money, accounts, posting rules, drafts, limits, errors (pure: no I/O).
 export { ACCOUNT, ACCOUNT_TYPES, normalSide, type AccountCode, type AccountType } from './domain/accounts.js';
 export { assert, LedgerError, type LedgerErrorCode } from './domain/errors.js';
+export { compareCashStatement, previousMonth, type CashStatementFigures } from './domain/cash-statements.js';
 export {
   ACTION_TARGET,
   CASH_REQUEST_ACTIONS,

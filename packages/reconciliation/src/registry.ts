@@ -1,6 +1,7 @@
 import { assert } from '@ledger/core';
 import type { Check } from './check.js';
 import { accountTotals } from './checks/account-totals.js';
+import { custodianLedgerRecon } from './checks/custodian-ledger-recon.js';
 import { drCrSignConvention } from './checks/dr-cr-sign-convention.js';
 import { journalLineCompleteness } from './checks/journal-line-completeness.js';
 import { lrsUsbrokerTieOut } from './checks/lrs-usbroker-tie-out.js';
@@ -21,6 +22,7 @@ export const CHECKS: readonly Check[] = [
   walletDerivation,
   accountTotals,
   snapshotReconcile,
+  custodianLedgerRecon,
   usbrokerLedgerRecon,
   usbrokerHoldingsRecon,
   lrsUsbrokerTieOut,

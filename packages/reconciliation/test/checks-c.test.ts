@@ -1,8 +1,8 @@
-import { upsertCustomer } from '@ledger/core';
-import { createUsbrokerClient, NO_UPSTREAMS, type UpstreamClients } from '@ledger/upstream-clients';
+import { previousMonth, upsertCustomer } from '@ledger/core';
+import { createCustodianClient, createUsbrokerClient, NO_UPSTREAMS, type UpstreamClients } from '@ledger/upstream-clients';
 import { expect } from 'chai';
 import nock from 'nock';
-import { DEFAULT_RECON_SETTINGS, runReconciliation, type CheckOutcome } from '../src/index.js';
+import { CHECKS, DEFAULT_RECON_SETTINGS, runReconciliation, type CheckOutcome } from '../src/index.js';
 import { NO_VARIANCE, post } from './book.js';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 
@@ -103,6 +103,8 @@ describe('category C checks: usbroker (India)', function () {
     expect(result.usbroker_ledger_recon).to.deep.equal({ status: 'ok', metrics: { customers: 0 }, variances: [] });
     expect(result.usbroker_holdings_recon).to.deep.equal({ status: 'ok', metrics: { customers: 0 }, variances: [] });
     expect(result.lrs_usbroker_tie_out).to.deep.equal({ status: 'ok', metrics: { customers: 0 }, variances: [] });
+    // Nor the custodian's, where no customer links a custodian account.
+    expect(result.custodian_ledger_recon).to.deep.equal({ status: 'ok', metrics: { customers: 0 }, variances: [] });
   });
 
   it('usbroker not configured › warn naming why, never fail', async () => {
@@ -169,5 +171,90 @@ describe('category C checks: usbroker (India)', function () {
     expect(result.usbroker_holdings_recon!.variances.map((v) => [v.customer_id, v.detail.problem])).to.deep.equal([['IND-2', 'usbroker_unreachable']]);
     expect(result.lrs_usbroker_tie_out!.status).to.equal('warn');
     expect(String(result.lrs_usbroker_tie_out!.metrics.reason)).to.match(/^usbroker's funding wires could not be read: unreachable: /);
+  });
+});
+
+describe('category C checks: the custodian (UAE)', function () {
+  this.timeout(60_000);
+  const CUSTODIAN_URL = 'http://custodian.test';
+  const month = previousMonth(new Date());
+  let t: TestDatabase;
+  before(() => {
+    nock.disableNetConnect();
+    nock.enableNetConnect((host) => host.startsWith('127.0.0.1') || host.startsWith('localhost'));
+  });
+  after(() => nock.enableNetConnect());
+  beforeEach(async () => {
+    t = await createTestDatabase({ runtimeRole: true });
+    await upsertCustomer(t.db, 'UAE-1', { references: { custodian_account: 'CUST-1' } });
+    await upsertCustomer(t.db, 'UAE-2', { references: { custodian_account: 'CUST-2' } });
+    // UAE-1 paid in 367.25 AED last month through uaefeed; the cash movement is what the record moved the cash account by.
+    await post(t.db, {
+      txn_type: 'deposit',
+      customer_id: 'UAE-1',
+      source: 'uaefeed',
+      txn_date: `${month}-15`,
+      amount_usd: '100.00',
+      original_currency: 'AED',
+      original_amount: '367.25',
+      metadata: { cash_movement: '367.25' },
+    });
+  });
+  afterEach(async () => {
+    nock.cleanAll();
+    await t?.drop();
+  });
+
+  const statement = (account: string, closing: string, lines: number) => ({
+    account,
+    month,
+    currency: 'AED',
+    opening_balance: '1000.00',
+    closing_balance: closing,
+    lines: Array.from({ length: lines }, () => ({ date: `${month}-15`, value_date: `${month}-15`, description: 'transfer', debit: '0.00', credit: '367.25', balance: closing })),
+  });
+  /** The custodian answering these statements by account; an account not listed answers 500. */
+  const fakeCustodian = (statements: Record<string, ReturnType<typeof statement>>) =>
+    nock(CUSTODIAN_URL)
+      .persist()
+      .get('/statements/cash')
+      .query(true)
+      .reply((uri) => {
+        const answer = statements[new URL(uri, CUSTODIAN_URL).searchParams.get('account') ?? ''];
+        return answer ? [200, answer] : [500, { error: 'internal_error' }];
+      });
+  const custodian = () => createCustodianClient({ baseUrl: CUSTODIAN_URL, apiKey: 'sandbox-custodian-key', timeoutMs: 2_000, retryLimit: 1, backoffMs: 5 });
+  const outcome = async (upstreams: UpstreamClients) => {
+    const run = await runReconciliation({ db: t.runtime!.db, book: 'ENTITY_UAE', settings: DEFAULT_RECON_SETTINGS, upstreams }, { checks: CHECKS.filter((c) => c.name === 'custodian_ledger_recon') });
+    return { result: run.results[0]!, variances: run.metadata.variances.map(({ check_name: _n, ...v }) => v) };
+  };
+
+  it('the custodian not configured › warn naming why', async () => {
+    const { result } = await outcome(NO_UPSTREAMS);
+    expect(result).to.deep.include({ status: 'warn', metrics: { customers: 2, reason: 'the custodian is not configured on this book (CUSTODIAN_BASE_URL unset)' } });
+  });
+
+  it('last month’s statements agree with the ledger’s AED movements › ok', async () => {
+    fakeCustodian({ 'CUST-1': statement('CUST-1', '1367.25', 1), 'CUST-2': statement('CUST-2', '1000.00', 0) });
+    const { result, variances } = await outcome({ ...NO_UPSTREAMS, custodian: custodian() });
+    expect(result.status).to.equal('ok');
+    expect(result.metrics).to.deep.equal({ customers: 2, month, unreachable: 0, differ: 0, variances: 0 });
+    expect(variances).to.deep.equal([]);
+  });
+
+  it('a statement off by one fil, and a customer the custodian fails for › warn naming each', async () => {
+    fakeCustodian({ 'CUST-1': statement('CUST-1', '1367.24', 1) });
+    const { result, variances } = await outcome({ ...NO_UPSTREAMS, custodian: custodian() });
+    expect(result.status).to.equal('warn');
+    expect(variances[0]).to.deep.equal({
+      ...NO_VARIANCE,
+      customer_id: 'UAE-1',
+      expected: '367.25',
+      actual: '367.24',
+      difference: '-0.01',
+      detail: { problem: 'cash_statement_differs', account: 'CUST-1', month, currency: 'AED', statement_lines: 1, ledger_transactions: 1 },
+    });
+    expect(variances[1]).to.deep.include({ customer_id: 'UAE-2' });
+    expect(variances[1]!.detail).to.include({ problem: 'custodian_unreachable', account: 'CUST-2', month });
   });
 });
