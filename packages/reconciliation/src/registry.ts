@@ -8,6 +8,7 @@ import { lrsUsbrokerTieOut } from './checks/lrs-usbroker-tie-out.js';
 import { pendingFlowAge } from './checks/pending-flow-age.js';
 import { snapshotReconcile } from './checks/snapshot-reconcile.js';
 import { sourceTxnUniqueness } from './checks/source-txn-uniqueness.js';
+import { uaefeedHoldingsRecon } from './checks/uaefeed-holdings-recon.js';
 import { usbrokerHoldingsRecon } from './checks/usbroker-holdings-recon.js';
 import { usbrokerLedgerRecon } from './checks/usbroker-ledger-recon.js';
 import { trialBalanceZero } from './checks/trial-balance-zero.js';
@@ -23,6 +24,7 @@ export const CHECKS: readonly Check[] = [
   accountTotals,
   snapshotReconcile,
   custodianLedgerRecon,
+  uaefeedHoldingsRecon,
   usbrokerLedgerRecon,
   usbrokerHoldingsRecon,
   lrsUsbrokerTieOut,

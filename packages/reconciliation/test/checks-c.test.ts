@@ -103,8 +103,9 @@ describe('category C checks: usbroker (India)', function () {
     expect(result.usbroker_ledger_recon).to.deep.equal({ status: 'ok', metrics: { customers: 0 }, variances: [] });
     expect(result.usbroker_holdings_recon).to.deep.equal({ status: 'ok', metrics: { customers: 0 }, variances: [] });
     expect(result.lrs_usbroker_tie_out).to.deep.equal({ status: 'ok', metrics: { customers: 0 }, variances: [] });
-    // Nor the custodian's, where no customer links a custodian account.
+    // Nor the UAE checks, where no customer links a custodian account or a uaefeed customer number.
     expect(result.custodian_ledger_recon).to.deep.equal({ status: 'ok', metrics: { customers: 0 }, variances: [] });
+    expect(result.uaefeed_holdings_recon).to.deep.equal({ status: 'ok', metrics: { customers: 0 }, variances: [] });
   });
 
   it('usbroker not configured › warn naming why, never fail', async () => {
