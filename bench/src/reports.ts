@@ -30,7 +30,7 @@ const SAMPLES = 25;
  * through the bulk path a slice at a time, then vacuumed and analysed as autovacuum would (the
  * daily rows are updated by every chunk, so a freshly loaded book carries their dead versions).
  */
-async function loadBook(database: TestDatabase, count: number, customers: number): Promise<number> {
+export async function loadBook(database: TestDatabase, count: number, customers: number): Promise<number> {
   const db = database.runtime?.db ?? database.db;
   for (let i = 0; i < customers; i += 1) await upsertCustomer(db, customerId(i, customers), {});
   const started = process.hrtime.bigint();

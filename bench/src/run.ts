@@ -3,6 +3,7 @@ import { benchBulkPosting } from './bulk.js';
 import { benchCustomerViews } from './customer-views.js';
 import { entry, fundingEntry } from './fixtures.js';
 import { benchManualEntry } from './http.js';
+import { benchRecon } from './recon.js';
 import { benchRecost } from './recost.js';
 import { benchReports, REPORTS } from './reports.js';
 import { benchSyncUaefeed } from './uaefeed.js';
@@ -17,7 +18,8 @@ import { benchSyncUaefeed } from './uaefeed.js';
  * transactions/s, (b) ≥ 100,000 journal lines/s, (c) ≥ 20,000 trades/s each, (d) every report on
  * the largest book within 1.5× of the smallest, (e) view latency and the export's peak memory flat
  * from 10k to 1M; (f) sync-uaefeed over a sandbox of 500 customers × 100 records, ≥ 5,000
- * records/s end to end.
+ * records/s end to end; (g, `recon [count]`, not in `all`: minutes) the A, B and D reconciliation
+ * checks on a book of 1,000,000 transactions, a full sweep under 5 s.
  */
 const which = process.argv[2] ?? 'all';
 const round = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -96,6 +98,16 @@ if (which === 'all' || which === 'reports') {
     const ratio = results.length > 1 ? [((times.at(-1) as number) / (smallest?.medianMs.get(name) as number)).toFixed(2)] : [];
     console.log(`| ${[name, ...times.map((t) => t.toFixed(1)), ...ratio].join(' | ')} |`);
   }
+}
+if (which === 'recon') {
+  const count = Number(process.argv[3] ?? '1000000');
+  if (!Number.isSafeInteger(count) || count < 1) throw new Error(`the book size must be a whole number, e.g. 1000000: ${process.argv[3]}`);
+  const r = await withDatabase((db) => benchRecon(db, count));
+  console.log(
+    `reconciliation, A+B+D full sweep on a book of ${round(r.transactions)} transactions (posted in bulk in ${r.loadSeconds.toFixed(1)} s): ` +
+      `${r.sweepSeconds.toFixed(2)} s (target < 5 s); each check alone: ` +
+      r.checks.map((c) => `${c.name} ${c.seconds.toFixed(2)} s (${c.status})`).join(', '),
+  );
 }
 if (which === 'customers') {
   const sizes = (process.argv[3] ?? '10000,1000000').split(',').map(Number);

@@ -11,6 +11,7 @@ import {
   type CommonConfig,
   type FeeSchedule,
 } from '@ledger/core';
+import { reconSettingsOf, reconSettingsSchema, type ReconSettings } from '@ledger/reconciliation';
 import { createUpstreamClients, upstreamConfigSchema, type UpstreamClients } from '@ledger/upstream-clients';
 import { z } from 'zod';
 
@@ -31,6 +32,7 @@ export const apiConfigSchema = commonConfigSchema
   .extend(redisConfigSchema.shape)
   .extend(upstreamConfigSchema.shape)
   .extend(feeScheduleConfigSchema.shape)
+  .extend(reconSettingsSchema.shape)
   .extend({
     /** The HMAC-SHA256 key of the remit webhook's `X-Remit-Signature`; unset: the webhook answers 503 to every payload. */
     REMIT_WEBHOOK_SECRET: optionalToken,
@@ -81,6 +83,8 @@ export interface ApiConfig extends CommonConfig {
   upstreams: UpstreamClients;
   /** Unset: the remit webhook refuses every payload with 503. */
   remitWebhookSecret: string | undefined;
+  /** The reconciliation checks' settings, for `POST /v1/reconciliation/run`. */
+  recon: ReconSettings;
 }
 
 /** The one place that reads the environment: parsed once, at start, into a typed object. */
@@ -100,5 +104,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     jobSyncWaitMs: parsed.JOB_SYNC_WAIT_MS,
     upstreams: createUpstreamClients(parsed),
     remitWebhookSecret: parsed.REMIT_WEBHOOK_SECRET,
+    recon: reconSettingsOf(parsed),
   };
 }

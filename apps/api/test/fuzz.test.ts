@@ -73,6 +73,8 @@ const PATH_FIXTURES = (s: Setup): Record<string, PathFixture> => ({
   // No such request: every action on it is 404 (a real one in a final state answers a repeat of its
   // own action 200, and the optional bodies of the actions make a body-less call a valid one).
   cash_request_id: { value: '0190c2d4-6c1e-7a2b-9f00-00000000ca5e', variantsMayWrite: false },
+  // No such run: 404.
+  run_id: { value: '0190c2d4-6c1e-7a2b-9f00-00000000ec01', variantsMayWrite: false },
 });
 
 /** One line per body schema (else its `examples` are used): valid bodies the fuzz mutates one field at a time. */

@@ -1,5 +1,5 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import { createDb, createLogger, INDIA_SYNC_LOCK_KEY } from '@ledger/core';
+import { advisoryLockId, createDb, createLogger, LOCK_KEYS } from '@ledger/core';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import { createJobWorkers, DEFAULT_JOB_SETTINGS, JOBS, runProvisionIndia, type JobWorkers } from '@ledger/jobs';
 import { startSandbox, type Remittance, type Sandbox } from '@ledger/sandbox';
@@ -81,12 +81,12 @@ describe('the remit webhook, end to end through a worker and the sandbox', funct
     const holder = createDb({ url: database.url, poolMax: 1, applicationName: 'other-replica' });
     try {
       const connection = await holder.client.acquireConnection();
-      await connection.query('SELECT pg_advisory_lock($1)', [INDIA_SYNC_LOCK_KEY]);
+      await connection.query('SELECT pg_advisory_lock($1::bigint)', [advisoryLockId(LOCK_KEYS.indiaSync)]);
       const reply = await deliver(paidEvent());
       await new Promise((resolve) => setTimeout(resolve, 1_500));
       const meanwhile = await api.get(`/v1/jobs/status/${reply.body.job_id}`, { token: 'ledger' });
       expect(meanwhile.body.status, 'finished while the lock was held').to.equal('running');
-      await connection.query('SELECT pg_advisory_unlock($1)', [INDIA_SYNC_LOCK_KEY]);
+      await connection.query('SELECT pg_advisory_unlock($1::bigint)', [advisoryLockId(LOCK_KEYS.indiaSync)]);
       await holder.client.releaseConnection(connection);
       expect((await finished(reply.body.job_id as string)).status).to.equal('done');
     } finally {

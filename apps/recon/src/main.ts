@@ -1,16 +1,19 @@
 import { startProcess } from '@ledger/core';
 import { loadConfig } from './config.js';
 import { Scheduler } from './scheduler.js';
+import { reconTasks } from './tasks.js';
 
 /**
  * The recon process: migrates the book's database to head, then runs the reconciliation
- * scheduler. The checks themselves arrive in a later issue; until then it schedules nothing.
+ * scheduler: each category of checks on its cadence (src/tasks.ts), every check under its
+ * cluster-wide lock, so any number of recon processes run each check once per cycle.
  */
 await startProcess({
   name: 'recon',
   loadConfig,
-  start: async ({ logger, resources }) => {
-    const scheduler = new Scheduler({ tasks: [], logger });
+  start: async ({ config, db, logger, resources }) => {
+    if (!config.schedule.enabled) logger.info('reconciliation schedule is off (RECON_SCHEDULE_ENABLED; INDIA_RECON_ENABLED on the India book)');
+    const scheduler = new Scheduler({ tasks: reconTasks(config, { db, logger }), logger });
     scheduler.start();
     resources.add(() => scheduler.stop());
     logger.info('ready');

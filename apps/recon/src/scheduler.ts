@@ -1,6 +1,6 @@
 import type { Logger } from '@ledger/core';
 
-/** Work the scheduler runs on a cadence: later, the reconciliation checks by category. */
+/** Work the scheduler runs on a cadence: a category of reconciliation checks (tasks.ts). */
 export interface ScheduledTask {
   name: string;
   initialDelayMs: number;

@@ -1,4 +1,4 @@
-import { withIndiaSyncLock } from '@ledger/core';
+import { LOCK_KEYS, withAdvisoryLock } from '@ledger/core';
 import { z } from 'zod';
 import { defineJob } from './catalog.js';
 import { customerId } from './per-customer.js';
@@ -27,7 +27,7 @@ export const syncRemitWebhookJob = defineJob(SYNC_REMIT_WEBHOOK, {
   // A duplicate delivery may sync again: the books' keys, not the queue, make it harmless.
   businessKey: () => null,
   run: async ({ customer_id: customerId, order_id: orderId }, deps) =>
-    withIndiaSyncLock(deps.db, async () => {
+    withAdvisoryLock(deps.db, LOCK_KEYS.indiaSync, async () => {
       const remit = await runSyncRemit({ customer_ids: [customerId] }, deps);
       const broker = deps.upstreams.usbroker === null ? null : await runSyncUsbroker({ customer_ids: [customerId], recost: true }, deps);
       return { customer_id: customerId, order_id: orderId ?? null, remit, broker };

@@ -173,6 +173,22 @@ CREATE FUNCTION public.ledger_guard_account_totals() RETURNS trigger
 COMMENT ON FUNCTION public.ledger_guard_account_totals() IS 'Refuses UPDATE and DELETE of account_totals, except the UPDATE made one trigger level down by ledger_after_lines_inserted: totals move only with posted journal lines.';
 
 --
+-- Name: ledger_guard_cash_request_state(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.ledger_guard_cash_request_state() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+    BEGIN
+      IF OLD.status <> 'pending'
+         AND (NEW.status, NEW.txn_id, NEW.failure_reason) IS DISTINCT FROM (OLD.status, OLD.txn_id, OLD.failure_reason) THEN
+        RAISE EXCEPTION 'cash request % is %: a final state never changes', OLD.cash_request_id, OLD.status
+          USING ERRCODE = 'insufficient_privilege', CONSTRAINT = 'cash_request_final_state';
+      END IF;
+      RETURN NEW;
+    END $$;
+
+--
 -- Name: ledger_guard_daily_totals(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -185,6 +201,26 @@ CREATE FUNCTION public.ledger_guard_daily_totals() RETURNS trigger
       END IF;
       RAISE EXCEPTION '% on % is refused: daily totals move only with posted transactions and lines', TG_OP, TG_TABLE_NAME
         USING ERRCODE = 'insufficient_privilege', CONSTRAINT = 'ledger_append_only';
+    END $$;
+
+--
+-- Name: ledger_guard_job_run_update(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.ledger_guard_job_run_update() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+    BEGIN
+      IF OLD.status <> 'running' THEN
+        RAISE EXCEPTION 'job run % is %: a finished run is final', OLD.job_id, OLD.status
+          USING ERRCODE = 'insufficient_privilege', CONSTRAINT = 'job_runs_final';
+      END IF;
+      IF (NEW.job_id, NEW.kind, NEW.input, NEW.first_started_at) IS DISTINCT FROM (OLD.job_id, OLD.kind, OLD.input, OLD.first_started_at)
+         OR NEW.attempts < OLD.attempts THEN
+        RAISE EXCEPTION 'job run %: its job, input, first start and attempts made are fixed', OLD.job_id
+          USING ERRCODE = 'insufficient_privilege', CONSTRAINT = 'job_runs_final';
+      END IF;
+      RETURN NEW;
     END $$;
 
 --
@@ -599,6 +635,110 @@ CREATE TABLE public.holdings_snapshots (
 COMMENT ON TABLE public.holdings_snapshots IS 'An upstream''s holdings of a customer at the end of as_of, as received (sync-holdings): positions an array of {symbol, quantity, cost, market_value, ...} with decimals as strings. Insert-only per (customer, upstream, day).';
 
 --
+-- Name: job_runs; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.job_runs (
+    job_id text NOT NULL,
+    kind text NOT NULL,
+    input jsonb NOT NULL,
+    status text NOT NULL,
+    attempts integer NOT NULL,
+    first_started_at timestamp with time zone NOT NULL,
+    attempt_started_at timestamp with time zone NOT NULL,
+    finished_at timestamp with time zone,
+    result jsonb,
+    error text,
+    lease_owner uuid,
+    lease_expires_at timestamp with time zone,
+    CONSTRAINT job_runs_attempts_positive CHECK ((attempts >= 1)),
+    CONSTRAINT job_runs_finished_when_final CHECK (((status = 'running'::text) = (finished_at IS NULL))),
+    CONSTRAINT job_runs_job_id_length CHECK (((length(job_id) >= 1) AND (length(job_id) <= 200))),
+    CONSTRAINT job_runs_lease_has_expiry CHECK (((lease_owner IS NULL) = (lease_expires_at IS NULL))),
+    CONSTRAINT job_runs_lease_while_running CHECK (((status = 'running'::text) OR (lease_owner IS NULL))),
+    CONSTRAINT job_runs_result_when_done CHECK (((status = 'done'::text) = (result IS NOT NULL))),
+    CONSTRAINT job_runs_status CHECK ((status = ANY (ARRAY['running'::text, 'done'::text, 'error'::text])))
+);
+
+--
+-- Name: TABLE job_runs; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.job_runs IS 'One row per job that started: its attempts, the lease of the attempt running it, and its outcome (final once done or error).';
+
+--
+-- Name: COLUMN job_runs.job_id; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.job_runs.job_id IS 'The BullMQ job id, as the job endpoint answered it.';
+
+--
+-- Name: COLUMN job_runs.kind; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.job_runs.kind IS 'The job''s name, e.g. sync-usbroker.';
+
+--
+-- Name: COLUMN job_runs.input; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.job_runs.input IS 'The job''s validated payload: a job Redis lost while it ran is queued again with it.';
+
+--
+-- Name: COLUMN job_runs.status; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.job_runs.status IS 'running until done or error (final).';
+
+--
+-- Name: COLUMN job_runs.attempts; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.job_runs.attempts IS 'Attempts started, whichever worker or delivery started them.';
+
+--
+-- Name: COLUMN job_runs.first_started_at; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.job_runs.first_started_at IS 'When the first attempt started.';
+
+--
+-- Name: COLUMN job_runs.attempt_started_at; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.job_runs.attempt_started_at IS 'When the current (or last) attempt started.';
+
+--
+-- Name: COLUMN job_runs.finished_at; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.job_runs.finished_at IS 'When it became done or error.';
+
+--
+-- Name: COLUMN job_runs.result; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.job_runs.result IS 'What the job reported, when done.';
+
+--
+-- Name: COLUMN job_runs.error; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.job_runs.error IS 'Why it failed (error), or why the last attempt failed while it is retried.';
+
+--
+-- Name: COLUMN job_runs.lease_owner; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.job_runs.lease_owner IS 'The attempt holding the run; null between attempts and once finished.';
+
+--
+-- Name: COLUMN job_runs.lease_expires_at; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.job_runs.lease_expires_at IS 'Until when the holder''s lease stands; renewed while it runs; past it another attempt may take over.';
+
+--
 -- Name: journal_lines; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -710,6 +850,78 @@ CREATE TABLE public.portfolio_snapshots (
 --
 
 COMMENT ON TABLE public.portfolio_snapshots IS 'The customer views'' fallback when an upstream is down: the latest portfolio read per customer and upstream (refresh-snapshots, and every successful live read), replaced each time; taken_at says how old it is.';
+
+--
+-- Name: reconciliation_check_cycles; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.reconciliation_check_cycles (
+    check_name text NOT NULL,
+    cycle bigint NOT NULL,
+    claimed_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+--
+-- Name: TABLE reconciliation_check_cycles; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.reconciliation_check_cycles IS 'The last scheduled cycle each check was claimed for (cycle = floor(epoch seconds / its category''s interval)): a recon process runs a scheduled check only if it moves the cycle forward, so several processes of a book run each check once per cycle.';
+
+--
+-- Name: reconciliation_runs; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.reconciliation_runs (
+    run_id uuid NOT NULL,
+    started_at timestamp with time zone NOT NULL,
+    finished_at timestamp with time zone NOT NULL,
+    category text,
+    status text NOT NULL,
+    results jsonb NOT NULL,
+    metadata jsonb NOT NULL,
+    CONSTRAINT reconciliation_runs_category CHECK ((category = ANY (ARRAY['A'::text, 'B'::text, 'C'::text, 'D'::text]))),
+    CONSTRAINT reconciliation_runs_finished_after_started CHECK ((finished_at >= started_at)),
+    CONSTRAINT reconciliation_runs_metadata_object CHECK ((jsonb_typeof(metadata) = 'object'::text)),
+    CONSTRAINT reconciliation_runs_results_array CHECK ((jsonb_typeof(results) = 'array'::text)),
+    CONSTRAINT reconciliation_runs_status CHECK ((status = ANY (ARRAY['ok'::text, 'warn'::text, 'fail'::text])))
+);
+
+--
+-- Name: TABLE reconciliation_runs; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.reconciliation_runs IS 'One reconciliation run (docs/reconciliation.md): results holds one {check_name, category, status, metrics, ran_at} per check run, status the worst of them, metadata.variances the rows that broke a check (metadata.skipped: checks another instance held). category null: every category. Written whole when the run ends; never changed.';
+
+--
+-- Name: reconciliation_variances; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.reconciliation_variances (
+    run_id uuid NOT NULL,
+    ordinal integer NOT NULL,
+    check_name text NOT NULL,
+    txn_id uuid,
+    source_txn_id text,
+    customer_id text,
+    account_code text,
+    symbol text,
+    expected numeric,
+    actual numeric,
+    difference numeric,
+    detail jsonb DEFAULT '{}'::jsonb NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT reconciliation_variances_actual_finite CHECK (((actual > '-Infinity'::numeric) AND (actual < 'Infinity'::numeric))),
+    CONSTRAINT reconciliation_variances_detail_object CHECK ((jsonb_typeof(detail) = 'object'::text)),
+    CONSTRAINT reconciliation_variances_difference_finite CHECK (((difference > '-Infinity'::numeric) AND (difference < 'Infinity'::numeric))),
+    CONSTRAINT reconciliation_variances_expected_finite CHECK (((expected > '-Infinity'::numeric) AND (expected < 'Infinity'::numeric))),
+    CONSTRAINT reconciliation_variances_ordinal_check CHECK ((ordinal >= 0))
+);
+
+--
+-- Name: TABLE reconciliation_variances; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.reconciliation_variances IS 'Each variance of a run, one row each (written with the run when ALERT_PERSIST_ENABLED): what broke which check, with the ledger''s expected figure, the actual one and their difference. ordinal is its place in the run''s metadata.variances. Never changed.';
 
 --
 -- Name: recost_flags; Type: TABLE; Schema: public; Owner: -
@@ -1091,6 +1303,13 @@ ALTER TABLE ONLY public.holdings_snapshots
     ADD CONSTRAINT holdings_snapshots_pkey PRIMARY KEY (customer_id, upstream, as_of);
 
 --
+-- Name: job_runs job_runs_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.job_runs
+    ADD CONSTRAINT job_runs_pkey PRIMARY KEY (job_id);
+
+--
 -- Name: journal_lines journal_lines_customer_account_has_customer; Type: CHECK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1123,6 +1342,27 @@ ALTER TABLE ONLY public.ledger_commit_checks
 
 ALTER TABLE ONLY public.portfolio_snapshots
     ADD CONSTRAINT portfolio_snapshots_pkey PRIMARY KEY (customer_id, upstream);
+
+--
+-- Name: reconciliation_check_cycles reconciliation_check_cycles_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.reconciliation_check_cycles
+    ADD CONSTRAINT reconciliation_check_cycles_pkey PRIMARY KEY (check_name);
+
+--
+-- Name: reconciliation_runs reconciliation_runs_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.reconciliation_runs
+    ADD CONSTRAINT reconciliation_runs_pkey PRIMARY KEY (run_id);
+
+--
+-- Name: reconciliation_variances reconciliation_variances_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.reconciliation_variances
+    ADD CONSTRAINT reconciliation_variances_pkey PRIMARY KEY (run_id, ordinal);
 
 --
 -- Name: recost_flags recost_flags_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1228,6 +1468,12 @@ CREATE UNIQUE INDEX customers_usbroker_account_no_unique ON public.customers USI
 CREATE INDEX dividend_events_customer ON public.dividend_events USING btree (customer_id, pay_date);
 
 --
+-- Name: job_runs_running_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX job_runs_running_idx ON public.job_runs USING btree (lease_expires_at) WHERE (status = 'running'::text);
+
+--
 -- Name: journal_lines_account_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1244,6 +1490,36 @@ CREATE INDEX journal_lines_customer_idx ON public.journal_lines USING btree (cus
 --
 
 CREATE INDEX journal_lines_txn_idx ON public.journal_lines USING btree (txn_id);
+
+--
+-- Name: reconciliation_runs_results_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX reconciliation_runs_results_idx ON public.reconciliation_runs USING gin (results jsonb_path_ops);
+
+--
+-- Name: reconciliation_runs_started_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX reconciliation_runs_started_at_idx ON public.reconciliation_runs USING btree (started_at DESC, run_id);
+
+--
+-- Name: reconciliation_variances_check_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX reconciliation_variances_check_idx ON public.reconciliation_variances USING btree (check_name, created_at);
+
+--
+-- Name: reconciliation_variances_created_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX reconciliation_variances_created_at_idx ON public.reconciliation_variances USING btree (created_at);
+
+--
+-- Name: reconciliation_variances_customer_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX reconciliation_variances_customer_idx ON public.reconciliation_variances USING btree (customer_id, created_at) WHERE (customer_id IS NOT NULL);
 
 --
 -- Name: recost_states_pending_idx; Type: INDEX; Schema: public; Owner: -
@@ -1396,6 +1672,18 @@ CREATE TRIGGER broker_fees_no_change BEFORE DELETE OR UPDATE ON public.broker_fe
 CREATE TRIGGER broker_fees_no_truncate BEFORE TRUNCATE ON public.broker_fees FOR EACH STATEMENT EXECUTE FUNCTION public.ledger_refuse_change();
 
 --
+-- Name: cash_requests cash_requests_guard_state; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER cash_requests_guard_state BEFORE UPDATE OF status, txn_id, failure_reason ON public.cash_requests FOR EACH ROW EXECUTE FUNCTION public.ledger_guard_cash_request_state();
+
+--
+-- Name: TRIGGER cash_requests_guard_state ON cash_requests; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TRIGGER cash_requests_guard_state ON public.cash_requests IS 'A cash request moves only from pending (to completed, failed or cancelled); a final state, and the posting it names, never change.';
+
+--
 -- Name: customers customers_no_delete; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -1418,6 +1706,18 @@ CREATE TRIGGER customers_no_truncate BEFORE TRUNCATE ON public.customers FOR EAC
 --
 
 COMMENT ON TRIGGER customers_no_truncate ON public.customers IS 'TRUNCATE skips row triggers, so it is refused on its own.';
+
+--
+-- Name: job_runs job_runs_guard_update; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER job_runs_guard_update BEFORE UPDATE ON public.job_runs FOR EACH ROW EXECUTE FUNCTION public.ledger_guard_job_run_update();
+
+--
+-- Name: TRIGGER job_runs_guard_update ON job_runs; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TRIGGER job_runs_guard_update ON public.job_runs IS 'A finished run is final; the job, its input, its first start never change and attempts only grow.';
 
 --
 -- Name: journal_lines journal_lines_after_insert; Type: TRIGGER; Schema: public; Owner: -
@@ -1559,6 +1859,13 @@ ALTER TABLE ONLY public.account_totals
 
 ALTER TABLE ONLY public.dividend_events
     ADD CONSTRAINT dividend_events_customer_id_fkey FOREIGN KEY (customer_id) REFERENCES public.customers(customer_id);
+
+--
+-- Name: reconciliation_variances reconciliation_variances_run_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.reconciliation_variances
+    ADD CONSTRAINT reconciliation_variances_run_id_fkey FOREIGN KEY (run_id) REFERENCES public.reconciliation_runs(run_id);
 
 --
 -- Name: remittances remittances_customer_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

@@ -8,6 +8,7 @@ export { ACCOUNT, ACCOUNT_TYPES, normalSide, type AccountCode, type AccountType 
 export { CUSTOMER_ID_LENGTH_MAX, CUSTOMER_ID_PATTERN_SOURCE, CUSTOMER_ID_RULE, isCustomerId } from './domain/customer-ids.js';
 export { CALENDAR_DATE_PATTERN_SOURCE, CALENDAR_DATE_RULE, isCalendarDate } from './domain/dates.js';
 export { assert, LedgerError, type LedgerErrorCode } from './domain/errors.js';
+export { compareCashStatement, previousMonth, type CashStatementFigures } from './domain/cash-statements.js';
 export {
   ACTION_TARGET,
   CASH_REQUEST_ACTIONS,
@@ -119,7 +120,7 @@ export type { JournalLineRow, StoredJournalLine } from './store/columns/journal-
 export type { StoredTransaction, TransactionRecord, TransactionSummary } from './store/columns/transactions.js';
 export { findCustomers, listCustomers, upsertCustomer } from './store/customers.js';
 export { customersByReference, customersLinkedBy } from './store/customer-links.js';
-export { INDIA_SYNC_LOCK_KEY, withIndiaSyncLock } from './store/india-sync-lock.js';
+export { advisoryLockId, LOCK_KEYS, withAdvisoryLock, type LockAttempt } from './store/advisory-lock.js';
 export { accountTotals, trialBalance, type AccountTotal, type AsOf } from './store/accounts.js';
 export { firmEarnings, firmSummary, type FirmEarnings, type FirmSummary, type RecentTxn, type TypeTotal } from './store/firm-reports.js';
 export {
@@ -158,7 +159,7 @@ export {
   type RemittancePosting,
 } from './store/remittances.js';
 export { getCashRequest, listCashRequests } from './store/cash-requests.js';
-export type { Paged } from './store/paged.js';
+export { pagedQuery, type Paged } from './store/paged.js';
 export {
   categoryFacets,
   groupJournal,
@@ -193,6 +194,7 @@ export {
   EQUITY_CURVE_DAYS_MAX,
   getCustomer,
   owed,
+  sharesMovedSql,
   STATEMENT_MOVEMENTS_MAX,
   WALLETS,
   type CustomerAccountBalance,
@@ -220,6 +222,7 @@ export {
   ConfigError,
   feeScheduleConfigSchema,
   feeScheduleOf,
+  flagSetting,
   parseConfig,
   queueConfigOf,
   redisConfigSchema,

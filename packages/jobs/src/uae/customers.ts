@@ -48,9 +48,3 @@ export function isoDay(now: Date, days = 0): string {
   return new Date(now.getTime() - days * 86_400_000).toISOString().slice(0, 10);
 }
 
-/** `YYYY-MM` of the month before `now`'s (UTC): the last closed month. */
-export function previousMonth(now: Date): string {
-  const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
-  return first.toISOString().slice(0, 7);
-}
-

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { Decimal, insertCashStatements, ledgerCashMovements, type CashStatementSnapshot } from '@ledger/core';
+import { compareCashStatement, insertCashStatements, ledgerCashMovements, previousMonth, type CashStatementFigures, type CashStatementSnapshot } from '@ledger/core';
 import type { CustodianCashStatement } from '@ledger/upstream-clients';
 import { z } from 'zod';
 import { defineJob } from '../catalog.js';
-import { customerSelection, linkedCustomers, notConfigured, previousMonth, type CustomerFailure, idOfLinked } from './customers.js';
+import { customerSelection, linkedCustomers, notConfigured, type CustomerFailure, idOfLinked } from './customers.js';
 import { calendarMonth, forEachCustomer } from '../per-customer.js';
 
 export const syncCashStatementsInput = z
@@ -16,19 +16,7 @@ export const syncCashStatementsInput = z
 export type SyncCashStatementsInput = z.infer<typeof syncCashStatementsInput>;
 
 /** One customer's month: the custodian's net cash movement beside the ledger's, in AED. */
-export interface CashStatementComparison {
-  customer_id: string;
-  account: string;
-  currency: string;
-  /** closing − opening balance of the statement. */
-  statement_net: string;
-  /** What the ledger's uaefeed postings of that month moved the customer's AED cash by. */
-  ledger_net: string;
-  /** statement_net − ledger_net: zero when they agree. */
-  difference: string;
-  statement_lines: number;
-  ledger_transactions: number;
-}
+export type CashStatementComparison = { customer_id: string; account: string; currency: string } & Omit<CashStatementFigures, 'agrees'>;
 
 export interface SyncCashStatementsResult extends Record<string, unknown> {
   dry_run: boolean;
@@ -84,21 +72,13 @@ export const syncCashStatementsJob = defineJob<SyncCashStatementsInput, SyncCash
 
     const movements = await ledgerCashMovements(db, { customerIds: fetched.done.map((d) => d.customer.customerId), source: 'uaefeed', currency: 'AED', month });
     const ledgerOf = new Map(movements.map((m) => [m.customerId, m]));
-    const comparisons = fetched.done.map(({ customer, value }): CashStatementComparison => {
-      const ledger = ledgerOf.get(customer.customerId)!;
-      const statementNet = new Decimal(value.closing_balance).minus(value.opening_balance);
-      return {
-        customer_id: customer.customerId,
-        account: value.account,
-        currency: value.currency,
-        statement_net: statementNet.toFixed(2),
-        ledger_net: new Decimal(ledger.net).toFixed(2),
-        difference: statementNet.minus(ledger.net).toFixed(2),
-        statement_lines: value.lines.length,
-        ledger_transactions: ledger.transactions,
-      };
+    const figures = fetched.done.map(({ customer, value }) => {
+      const { agrees, ...compared } = compareCashStatement(value, ledgerOf.get(customer.customerId)!);
+      const comparison: CashStatementComparison = { customer_id: customer.customerId, account: value.account, currency: value.currency, ...compared };
+      return { comparison, agrees };
     });
-    const differences = comparisons.filter((c) => !new Decimal(c.difference).isZero() || c.statement_lines !== c.ledger_transactions);
+    const comparisons = figures.map((f) => f.comparison);
+    const differences = figures.filter((f) => !f.agrees).map((f) => f.comparison);
     const customersFailed = [...notLinked, ...fetched.failed];
     logger.info('sync-cash-statements done', { dry_run: dryRun, month, stored: inserted, existing, differences: differences.length, customers_failed: customersFailed.length });
     return { dry_run: dryRun, month, stored: inserted, existing, customers: comparisons, differences, customers_failed: customersFailed };

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { insertUaefeedStatements, type UaefeedStatementSnapshot } from '@ledger/core';
+import { insertUaefeedStatements, previousMonth, type UaefeedStatementSnapshot } from '@ledger/core';
 import { z } from 'zod';
 import { defineJob } from '../catalog.js';
-import { customerSelection, linkedCustomers, notConfigured, previousMonth, type CustomerFailure, idOfLinked } from './customers.js';
+import { customerSelection, linkedCustomers, notConfigured, type CustomerFailure, idOfLinked } from './customers.js';
 import { calendarMonth, forEachCustomer } from '../per-customer.js';
 
 export const syncUaefeedStatementsInput = z

@@ -61,6 +61,13 @@ export function queueConfigOf(parsed: z.infer<typeof redisConfigSchema>): { redi
   return { redisUrl: parsed.REDIS_URL, queuePrefix: parsed.QUEUE_PREFIX };
 }
 
+/** A true/false switch: exactly `true` or `false`, else the process stops naming it. */
+export const flagSetting = (fallback: boolean) =>
+  z
+    .enum(['true', 'false'], { message: 'must be true or false' })
+    .default(fallback ? 'true' : 'false')
+    .transform((value) => value === 'true');
+
 /** A setting in basis points of notional: a decimal string, no sign. */
 export const bpsSetting = (example: string) => z.string().regex(new RegExp(DECIMAL_PATTERN_SOURCE), `must be a decimal string of basis points like "${example}"`);
 

@@ -73,6 +73,18 @@ export function owed(balances: CustomerAccountBalance[], accountCode: string): D
   return row === undefined ? ZERO : new Decimal(row.net).negated();
 }
 
+/**
+ * The shares a transaction moves, in SQL over its columns (`reversedType`: the txn_type of the
+ * transaction it reverses): a buy adds, a sell takes away, a reversal undoes its original;
+ * anything else moves none (null). Customer positions and the snapshot check count alike.
+ */
+export const sharesMovedSql = (c: { txnType: string; quantity: string; reversedType: string }) => `CASE
+                WHEN ${c.txnType} = 'buy_security' THEN ${c.quantity}
+                WHEN ${c.txnType} = 'sell_security' THEN -${c.quantity}
+                WHEN ${c.reversedType} = 'buy_security' THEN -${c.quantity}
+                WHEN ${c.reversedType} = 'sell_security' THEN ${c.quantity}
+              END`;
+
 export interface CustomerPosition {
   symbol: string;
   /** Shares held: buys − sells, a reversed trade counting for nothing. */
@@ -99,12 +111,7 @@ export async function customerPositions(db: Knex, customerId: string, asOf?: str
        WHERE t.customer_id = ? AND t.symbol IS NOT NULL ${dated}
      ), held AS (
        SELECT symbol,
-              coalesce(sum(CASE
-                WHEN txn_type = 'buy_security' THEN quantity
-                WHEN txn_type = 'sell_security' THEN -quantity
-                WHEN reversed_type = 'buy_security' THEN -quantity
-                WHEN reversed_type = 'sell_security' THEN quantity
-              END), 0) AS quantity,
+              coalesce(sum(${sharesMovedSql({ txnType: 'txn_type', quantity: 'quantity', reversedType: 'reversed_type' })}), 0) AS quantity,
               count(*) FILTER (WHERE pending AND txn_type IN ('buy_security', 'sell_security')) AS pending_recost
        FROM t GROUP BY symbol
      ), cost AS (

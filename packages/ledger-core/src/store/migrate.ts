@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { assert } from '../domain/errors.js';
+import { LOCK_KEYS, withAdvisoryLock } from './advisory-lock.js';
 import * as checksRunAsOwner from '../migrations/20261122_checks_run_as_owner.js';
 import * as commentTheSchema from '../migrations/20261126_comment_the_schema.js';
 import * as createCashRequests from '../migrations/20261130_create_cash_requests.js';
@@ -18,6 +19,7 @@ import * as addCashRequestIdempotencyKey from '../migrations/20261209_add_cash_r
 import * as indexTransactionsByPair from '../migrations/20261210_index_transactions_by_pair.js';
 import * as moveRecostStateOutOfTransactions from '../migrations/20261211_move_recost_state_out_of_transactions.js';
 import * as guardCashRequestStates from '../migrations/20261212_guard_cash_request_states.js';
+import * as createReconciliation from '../migrations/20261215_create_reconciliation.js';
 import * as requireCustomerOnCustomerAccounts from '../migrations/20261220_require_customer_on_customer_accounts.js';
 import * as addRemittanceSettlementFees from '../migrations/20261221_add_remittance_settlement_fees.js';
 import * as createJobRuns from '../migrations/20261225_create_job_runs.js';
@@ -47,6 +49,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261210_index_transactions_by_pair', indexTransactionsByPair],
   ['20261211_move_recost_state_out_of_transactions', moveRecostStateOutOfTransactions],
   ['20261212_guard_cash_request_states', guardCashRequestStates],
+  ['20261215_create_reconciliation', createReconciliation],
   ['20261220_require_customer_on_customer_accounts', requireCustomerOnCustomerAccounts],
   ['20261221_add_remittance_settlement_fees', addRemittanceSettlementFees],
   ['20261225_create_job_runs', createJobRuns],
@@ -60,27 +63,18 @@ const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {
 
 const config: Knex.MigratorConfig = { migrationSource, tableName: 'knex_migrations' };
 
-/** Session advisory lock key shared by every process of every app: 'ledger-migrate'. */
-const MIGRATION_LOCK_KEY = 7_166_820_411;
-
 /**
- * Brings the schema to head. Processes starting together queue on a Postgres advisory lock
+ * Brings the schema to head. Processes starting together queue on the migrate advisory lock
  * (knex's own lock table would make all but one of them fail) and find nothing left to do.
  * `whileLocked` runs after migrating, still under the lock: schema-owner work (grants) that
  * concurrent starts would otherwise race on the same catalog rows.
  */
 export async function migrateToHead(db: Knex, whileLocked?: (db: Knex) => Promise<void>): Promise<string[]> {
-  // A connection of its own, outside the pool, so a pool of one can still run the migrations.
-  const lockConnection = await db.client.acquireRawConnection();
-  try {
-    await lockConnection.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+  return withAdvisoryLock(db, LOCK_KEYS.migrate, async () => {
     const [, applied] = (await db.migrate.latest(config)) as [number, string[]];
     await whileLocked?.(db);
     return applied;
-  } finally {
-    // Closing the session releases its advisory lock.
-    await db.client.destroyRawConnection(lockConnection);
-  }
+  });
 }
 
 /** Undoes the migrations applied after `name`, newest first, each by its own `down` (a test walks the schema back). */

@@ -3,12 +3,11 @@ import { Decimal } from '../domain/money.js';
 import type { Source } from '../domain/sources.js';
 import * as bulk from '../use-cases/post-in-bulk.js';
 import type { HistoryTrade, PairsHistory, PendingTransaction, RecostStore, TradeDerivations, TradePair } from '../use-cases/recost.js';
+import { LOCK_KEYS, withAdvisoryLock } from './advisory-lock.js';
 import { linesKeySql } from './columns/journal-lines.js';
 import { rependRecost } from './recost-states.js';
 import { ledgerStore } from './ledger-store.js';
 
-/** Session advisory lock key of recost, one per book's database: 'ledger-recost'. */
-const RECOST_LOCK_KEY = 7_166_820_412;
 /** Transactions stamped per UPDATE. */
 const STAMP_CHUNK = 5_000;
 
@@ -123,16 +122,7 @@ function derivationsOf(rows: DerivationRow[]): Map<string, TradeDerivations> {
 export function recostStore(db: Knex): RecostStore {
   const pairsParams = (pairs: TradePair[]) => [pairs.map((p) => p.customerId), pairs.map((p) => p.symbol)];
   return {
-    withRecostLock: async (work) => {
-      // A connection of its own, outside the pool, holds the lock for the whole run; closing it releases it.
-      const lockConnection = await db.client.acquireRawConnection();
-      try {
-        await lockConnection.query('SELECT pg_advisory_lock($1)', [RECOST_LOCK_KEY]);
-        return await work();
-      } finally {
-        await db.client.destroyRawConnection(lockConnection);
-      }
-    },
+    withRecostLock: (work) => withAdvisoryLock(db, LOCK_KEYS.recost, work),
     pendingAfter: async (after, size) => {
       const { rows } = await db.raw<{ rows: Array<{ txn_id: string; txn_type: string; customer_id: string | null; symbol: string | null; txn_date: string; posted_at: string }> }>(
         PENDING_SQL,

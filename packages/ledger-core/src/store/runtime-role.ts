@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /** The ledger's tables: a role that owns any of them can switch the ledger's checks off. */
-const LEDGER_TABLES = ['accounts', 'customers', 'transactions', 'journal_lines', 'account_totals', 'ledger_commit_checks', 'broker_fees', 'recost_flags', 'recost_states', 'cash_requests', 'holdings_snapshots', 'portfolio_snapshots', 'remittances', 'dividend_events', 'account_daily_totals', 'transaction_daily_totals', 'cash_statements', 'uaefeed_statements', 'job_runs'];
+const LEDGER_TABLES = ['accounts', 'customers', 'transactions', 'journal_lines', 'account_totals', 'ledger_commit_checks', 'broker_fees', 'recost_flags', 'recost_states', 'cash_requests', 'holdings_snapshots', 'portfolio_snapshots', 'remittances', 'dividend_events', 'account_daily_totals', 'transaction_daily_totals', 'cash_statements', 'uaefeed_statements', 'job_runs', 'reconciliation_runs', 'reconciliation_variances', 'reconciliation_check_cycles'];
 
 /**
  * What the role the service runs as may do, and nothing more: read the books; write only by
@@ -26,6 +26,9 @@ const RUNTIME_GRANTS = [
   'GRANT INSERT, UPDATE (status, txn_id, failure_reason, updated_at) ON cash_requests TO ??',
   // A job run keeps its job, input and first start; its attempts, lease and outcome move (final once finished).
   'GRANT INSERT, UPDATE (status, attempts, attempt_started_at, finished_at, result, error, lease_owner, lease_expires_at) ON job_runs TO ??',
+  // A reconciliation run and its variances are records: written once, never changed.
+  'GRANT INSERT ON reconciliation_runs, reconciliation_variances TO ??',
+  'GRANT INSERT, UPDATE (cycle, claimed_at) ON reconciliation_check_cycles TO ??',
 ];
 
 /**

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import knexFactory from 'knex';
-import { INDIA_SYNC_LOCK_KEY, withIndiaSyncLock } from '../src/index.js';
+import { advisoryLockId, LOCK_KEYS, withAdvisoryLock } from '../src/index.js';
 import { createTestDatabase, type TestDatabase } from '../src/testing/index.js';
 
-describe('the India sync lock', function () {
+describe('withAdvisoryLock (the book’s cluster-wide locks)', function () {
   this.timeout(60_000);
   let t: TestDatabase;
   before(async () => {
@@ -17,7 +17,7 @@ describe('the India sync lock', function () {
     try {
       const events: string[] = [];
       const hold = (name: string, db: typeof other) =>
-        withIndiaSyncLock(db, async () => {
+        withAdvisoryLock(db, LOCK_KEYS.indiaSync, async () => {
           events.push(`${name} in`);
           await new Promise((resolve) => setTimeout(resolve, 100));
           events.push(`${name} out`);
@@ -38,8 +38,8 @@ describe('the India sync lock', function () {
     let waiting: Promise<void> | undefined;
     try {
       await holder.transaction(async (trx) => {
-        await trx.raw('SELECT pg_advisory_xact_lock(?)', [INDIA_SYNC_LOCK_KEY]);
-        waiting = withIndiaSyncLock(t.db, async () => {
+        await trx.raw('SELECT pg_advisory_xact_lock(?::bigint)', [advisoryLockId(LOCK_KEYS.indiaSync)]);
+        waiting = withAdvisoryLock(t.db, LOCK_KEYS.indiaSync, async () => {
           ran = true;
         });
         await new Promise((resolve) => setTimeout(resolve, 300));
@@ -53,10 +53,34 @@ describe('the India sync lock', function () {
   });
 
   it('is released when the work fails, and the failure is the caller’s', async () => {
-    const failure = await withIndiaSyncLock(t.db, async () => {
+    const failure = await withAdvisoryLock(t.db, LOCK_KEYS.indiaSync, async () => {
       throw new Error('upstream down');
     }).catch((error: Error) => error);
     expect((failure as Error).message).to.equal('upstream down');
-    expect(await withIndiaSyncLock(t.db, async () => 'next')).to.equal('next');
+    expect(await withAdvisoryLock(t.db, LOCK_KEYS.indiaSync, async () => 'next')).to.equal('next');
+  });
+
+  it('without waiting, runs nothing while another holds the key, and says so', async () => {
+    const holder = knexFactory({ client: 'pg', connection: t.url, pool: { min: 1, max: 1 } });
+    try {
+      let ran = 0;
+      await holder.transaction(async (trx) => {
+        await trx.raw('SELECT pg_advisory_xact_lock(?::bigint)', [advisoryLockId('recon:trial_balance_zero')]);
+        const busy = await withAdvisoryLock(t.db, 'recon:trial_balance_zero', async () => (ran += 1), { wait: false });
+        expect(busy).to.deep.equal({ acquired: false });
+        const other = await withAdvisoryLock(t.db, 'recon:source_txn_uniqueness', async () => (ran += 1), { wait: false });
+        expect(other).to.deep.equal({ acquired: true, value: 1 });
+      });
+      expect(await withAdvisoryLock(t.db, 'recon:trial_balance_zero', async () => 'free', { wait: false })).to.deep.equal({ acquired: true, value: 'free' });
+      expect(ran).to.equal(1);
+    } finally {
+      await holder.destroy();
+    }
+  });
+
+  it('a key’s lock id is fixed: the first 8 bytes of its SHA-256, signed', () => {
+    // The id must never change between releases, or a rolling deploy would run two migrators at once.
+    expect(advisoryLockId('ledger-migrate')).to.equal('6606996097941206586');
+    expect(advisoryLockId('recon:a')).to.not.equal(advisoryLockId('recon:b'));
   });
 });

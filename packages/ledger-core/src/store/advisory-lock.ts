@@ -1,0 +1,53 @@
+import { createHash } from 'node:crypto';
+import type { Knex } from 'knex';
+
+/**
+ * The book's cluster-wide locks: Postgres session advisory locks on the book's database, so every
+ * process of every replica sees the same lock, and one that dies releases it with its connection
+ * (nothing to expire by hand). A lock is named by a string key; this is the one place that turns
+ * keys into lock ids and takes them. (A lock that must belong to one database transaction, the
+ * cash requests' per-customer funds lock, is taken inside it with pg_advisory_xact_lock instead.)
+ */
+
+/** The keys the ledger locks on; a check's lock is `recon:<check_name>`. */
+export const LOCK_KEYS = {
+  migrate: 'ledger-migrate',
+  recost: 'ledger-recost',
+  /** Webhook-triggered India syncs never overlap (spec, Limits). */
+  indiaSync: 'india-sync',
+} as const;
+
+/**
+ * The advisory lock id of a key: the first 8 bytes of the key's SHA-256 as a signed 64-bit
+ * integer (a decimal string, for `::bigint`). Documented and fixed, unlike Postgres's internal
+ * `hashtext`, so every version of every process computes the same id.
+ */
+export function advisoryLockId(key: string): string {
+  return createHash('sha256').update(key).digest().readBigInt64BE(0).toString();
+}
+
+export type LockAttempt<T> = { acquired: true; value: T } | { acquired: false };
+
+/**
+ * Runs `work` holding the lock `key`. By default waits while another holder runs; with
+ * `{ wait: false }` takes it only if free and otherwise runs nothing (`acquired: false`). The
+ * lock lives on a connection of its own, outside the pool (a pool of one can still do the work),
+ * closed afterwards: closing the session releases the lock whatever `work` did.
+ */
+export function withAdvisoryLock<T>(db: Knex, key: string, work: () => Promise<T>): Promise<T>;
+export function withAdvisoryLock<T>(db: Knex, key: string, work: () => Promise<T>, options: { wait: false }): Promise<LockAttempt<T>>;
+export async function withAdvisoryLock<T>(db: Knex, key: string, work: () => Promise<T>, options?: { wait: false }): Promise<T | LockAttempt<T>> {
+  const connection = (await db.client.acquireRawConnection()) as { query(sql: string, values: unknown[]): Promise<{ rows: Array<{ acquired?: boolean }> }> };
+  try {
+    const id = advisoryLockId(key);
+    if (options?.wait === false) {
+      const { rows } = await connection.query('SELECT pg_try_advisory_lock($1::bigint) AS acquired', [id]);
+      if (rows[0]?.acquired !== true) return { acquired: false };
+      return { acquired: true, value: await work() };
+    }
+    await connection.query('SELECT pg_advisory_lock($1::bigint)', [id]);
+    return await work();
+  } finally {
+    await db.client.destroyRawConnection(connection);
+  }
+}

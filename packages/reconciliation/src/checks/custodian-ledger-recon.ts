@@ -1,0 +1,58 @@
+import { compareCashStatement, Decimal, ledgerCashMovements, previousMonth } from '@ledger/core';
+import { BOTH_BOOKS, variance, type Check, type Variance } from '../check.js';
+import { readPerCustomer } from '../upstream.js';
+
+const LINKED_SQL = `SELECT customer_id, custodian_account AS account FROM customers WHERE custodian_account IS NOT NULL ORDER BY customer_id`;
+
+/**
+ * UAE: for the last closed month (UTC), each custodian-linked customer's cash statement, read
+ * live (read-only), UPSTREAM_CONCURRENCY customers at a time, against the ledger's AED cash
+ * movements of that month (uaefeed is the posting source of UAE cash, the custodian only
+ * reconciles it): the statement's net (closing − opening) equals the ledger's, with as many
+ * postings as statement lines — the comparison sync-cash-statements stores, made live. No linked
+ * customer (the India book): `ok`. The custodian not configured, or unreachable for a customer:
+ * `warn` naming why, never `fail`. A month that differs beyond RECON_MONEY_TOLERANCE_USD (in the
+ * statement's currency, AED) or by its count: `warn`.
+ */
+export const custodianLedgerRecon: Check = {
+  name: 'custodian_ledger_recon',
+  category: 'C',
+  books: BOTH_BOOKS,
+  run: async ({ db, upstreams, settings, now }) => {
+    const linked = (await db.raw<{ rows: Array<{ customer_id: string; account: string }> }>(LINKED_SQL)).rows;
+    if (linked.length === 0) return { status: 'ok', metrics: { customers: 0 }, variances: [] };
+    const client = upstreams.custodian;
+    if (client === null) return { status: 'warn', metrics: { customers: linked.length, reason: 'the custodian is not configured on this book (CUSTODIAN_BASE_URL unset)' }, variances: [] };
+    const month = previousMonth(now);
+    const ledger = new Map(
+      (await ledgerCashMovements(db, { customerIds: linked.map((c) => c.customer_id), source: 'uaefeed', currency: 'AED', month })).map((m) => [m.customerId, m]),
+    );
+    const reads = await readPerCustomer(linked, (c) => client.getCashStatement({ account: c.account, month }));
+    const variances: Variance[] = [];
+    for (const read of reads) {
+      const { customer_id: customerId, account } = read.customer;
+      if (read.error !== undefined) {
+        variances.push(variance({ customer_id: customerId, detail: { problem: 'custodian_unreachable', account, month, error: read.error } }));
+        continue;
+      }
+      const figures = compareCashStatement(read.value, ledger.get(customerId)!);
+      const differs = new Decimal(figures.difference).abs().isGreaterThan(settings.moneyToleranceUsd) || figures.statement_lines !== figures.ledger_transactions;
+      if (!differs) continue;
+      variances.push(
+        variance({
+          customer_id: customerId,
+          expected: figures.ledger_net,
+          actual: figures.statement_net,
+          difference: figures.difference,
+          detail: { problem: 'cash_statement_differs', account, month, currency: read.value.currency, statement_lines: figures.statement_lines, ledger_transactions: figures.ledger_transactions },
+        }),
+      );
+    }
+    const unreachable = reads.filter((r) => r.error !== undefined).length;
+    return {
+      status: variances.length === 0 ? 'ok' : 'warn',
+      metrics: { customers: linked.length, month, unreachable, differ: variances.length - unreachable, variances: variances.length },
+      variances: variances.slice(0, settings.variancesPerCheckMax),
+    };
+  },
+};

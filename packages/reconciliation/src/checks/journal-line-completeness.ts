@@ -1,0 +1,74 @@
+import { formatDecimal, Decimal, POSTING_RULES } from '@ledger/core';
+import { BOTH_BOOKS, outcomeOf, variance, type Check } from '../check.js';
+
+/** Transaction types posted pending recost (buys and sells): each has a recost_states row from its posting. */
+const TRADE_TYPES = Object.entries(POSTING_RULES)
+  .filter(([, rule]) => rule.pendingRecost)
+  .map(([txnType]) => txnType);
+
+/**
+ * Every transaction has at least two journal lines, its debits equal its credits, and its lines
+ * carry its date and customer; every line belongs to a transaction; every trade (not a
+ * reversal) has its recost state row. One pass over the journal grouped by transaction, joined
+ * both ways to transactions.
+ */
+const LINES_SQL = `
+  WITH per_txn AS (
+    SELECT txn_id, count(*) AS line_count, sum(debit) AS debit, sum(credit) AS credit,
+           min(txn_date) AS first_date, max(txn_date) AS last_date,
+           count(customer_id) AS with_customer, min(customer_id) AS first_customer, max(customer_id) AS last_customer
+      FROM journal_lines GROUP BY txn_id
+  )
+  SELECT coalesce(t.txn_id, p.txn_id)::text AS txn_id, t.source_txn_id, t.customer_id,
+         coalesce(p.line_count, 0)::int AS line_count, coalesce(p.debit, 0)::text AS debit, coalesce(p.credit, 0)::text AS credit,
+         CASE WHEN t.txn_id IS NULL THEN 'lines_without_transaction'
+              WHEN coalesce(p.line_count, 0) < 2 THEN 'fewer_than_two_lines'
+              WHEN p.debit <> p.credit THEN 'unbalanced'
+              ELSE 'lines_disagree_with_transaction' END AS problem
+    FROM transactions t FULL JOIN per_txn p ON p.txn_id = t.txn_id
+   WHERE t.txn_id IS NULL OR p.txn_id IS NULL OR p.line_count < 2 OR p.debit <> p.credit
+      OR p.first_date <> t.txn_date OR p.last_date <> t.txn_date
+      OR p.with_customer <> CASE WHEN t.customer_id IS NULL THEN 0 ELSE p.line_count END
+      OR p.first_customer <> t.customer_id OR p.last_customer <> t.customer_id
+   ORDER BY 1
+   LIMIT ?`;
+
+const RECOST_STATES_SQL = `
+  SELECT t.txn_id::text AS txn_id, t.source_txn_id, t.customer_id, t.symbol, t.txn_type
+    FROM transactions t
+   WHERE t.txn_type = ANY(?::text[]) AND t.reverses_txn_id IS NULL
+     AND NOT EXISTS (SELECT 1 FROM recost_states s WHERE s.txn_id = t.txn_id)
+   ORDER BY 1
+   LIMIT ?`;
+
+export const journalLineCompleteness: Check = {
+  name: 'journal_line_completeness',
+  category: 'A',
+  books: BOTH_BOOKS,
+  run: async ({ db, settings }) => {
+    const limit = settings.variancesPerCheckMax;
+    const lines = (
+      await db.raw<{ rows: Array<{ txn_id: string; source_txn_id: string | null; customer_id: string | null; line_count: number; debit: string; credit: string; problem: string }> }>(LINES_SQL, [limit])
+    ).rows;
+    const untracked = (
+      await db.raw<{ rows: Array<{ txn_id: string; source_txn_id: string; customer_id: string | null; symbol: string | null; txn_type: string }> }>(RECOST_STATES_SQL, [TRADE_TYPES, limit])
+    ).rows;
+    const variances = [
+      ...lines.map((r) =>
+        variance({
+          txn_id: r.txn_id,
+          source_txn_id: r.source_txn_id,
+          customer_id: r.customer_id,
+          expected: formatDecimal(new Decimal(r.debit)),
+          actual: formatDecimal(new Decimal(r.credit)),
+          difference: formatDecimal(new Decimal(r.credit).minus(r.debit)),
+          detail: { problem: r.problem, line_count: r.line_count, debit: formatDecimal(new Decimal(r.debit)), credit: formatDecimal(new Decimal(r.credit)) },
+        }),
+      ),
+      ...untracked.map((r) =>
+        variance({ txn_id: r.txn_id, source_txn_id: r.source_txn_id, customer_id: r.customer_id, symbol: r.symbol, detail: { problem: 'trade_without_recost_state', txn_type: r.txn_type } }),
+      ),
+    ];
+    return outcomeOf(variances, { incomplete_transactions: lines.length, trades_without_recost_state: untracked.length }, 'fail');
+  },
+};

@@ -1,0 +1,72 @@
+import { Decimal, formatDecimal } from '@ledger/core';
+import { BOTH_BOOKS, variance, type Check } from '../check.js';
+import { upstreamFailureReasonOf } from '../upstream.js';
+
+/** The broker-linked customers. */
+const LINKED_SQL = `SELECT customer_id, usbroker_account_no AS account_no FROM customers WHERE usbroker_account_no IS NOT NULL ORDER BY customer_id`;
+
+/** What remit settled to the broker for each broker-linked customer, per day of settlement (UTC): the LRS remittances. */
+const REMITTED_SQL = `
+  SELECT c.customer_id, (r.settled_at AT TIME ZONE 'UTC')::date::text AS day,
+         sum(coalesce(r.settlement_amount_usd, r.amount_usd))::text AS remitted, count(*)::int AS orders
+    FROM customers c JOIN remittances r ON r.customer_id = c.customer_id
+   WHERE c.usbroker_account_no IS NOT NULL AND r.settled_at IS NOT NULL
+   GROUP BY 1, 2
+   ORDER BY 1, 2`;
+
+/**
+ * India: every remittance remit settled to the broker arrived there. A wire names no remittance
+ * and may carry several, and a customer may also fund by a wire of their own
+ * (docs/upstreams/usbroker.md), so the tie-out is per customer and day: the remittances settled
+ * that day (UTC) are covered by the funding wires usbroker completed into their account with that
+ * value date (`IN`, `completed`). More wired than remitted is the customer's own funding, not a
+ * variance. The firm's wires are read in one paged walk (read-only). No linked customer (the UAE
+ * book): `ok`. usbroker not configured or unreachable: `warn` naming why, never `fail`. A day
+ * remitted beyond what was wired (RECON_MONEY_TOLERANCE_USD): `warn`.
+ */
+export const lrsUsbrokerTieOut: Check = {
+  name: 'lrs_usbroker_tie_out',
+  category: 'C',
+  books: BOTH_BOOKS,
+  run: async ({ db, upstreams, settings }) => {
+    const linked = (await db.raw<{ rows: Array<{ customer_id: string; account_no: string }> }>(LINKED_SQL)).rows;
+    if (linked.length === 0) return { status: 'ok', metrics: { customers: 0 }, variances: [] };
+    const client = upstreams.usbroker;
+    if (client === null) return { status: 'warn', metrics: { customers: linked.length, reason: 'usbroker is not configured on this book (USBROKER_BASE_URL unset)' }, variances: [] };
+    const remitted = (await db.raw<{ rows: Array<{ customer_id: string; day: string; remitted: string; orders: number }> }>(REMITTED_SQL)).rows;
+    let wires;
+    try {
+      wires = await client.listWires({ direction: 'IN' });
+    } catch (error) {
+      return { status: 'warn', metrics: { customers: linked.length, reason: `usbroker's funding wires could not be read: ${upstreamFailureReasonOf(error)}` }, variances: [] };
+    }
+    const accountOf = new Map(linked.map((c) => [c.customer_id, c.account_no]));
+    const wired = new Map<string, { amount: Decimal; wires: number }>();
+    for (const wire of wires) {
+      if (wire.direction !== 'IN' || wire.status !== 'completed') continue;
+      const key = `${wire.account_no} ${wire.value_date}`;
+      const sum = wired.get(key) ?? { amount: new Decimal(0), wires: 0 };
+      wired.set(key, { amount: sum.amount.plus(wire.amount), wires: sum.wires + 1 });
+    }
+    const variances = remitted.flatMap((r) => {
+      const accountNo = accountOf.get(r.customer_id)!;
+      const received = wired.get(`${accountNo} ${r.day}`) ?? { amount: new Decimal(0), wires: 0 };
+      const short = new Decimal(r.remitted).minus(received.amount);
+      if (!short.isGreaterThan(settings.moneyToleranceUsd)) return [];
+      return [
+        variance({
+          customer_id: r.customer_id,
+          expected: formatDecimal(new Decimal(r.remitted)),
+          actual: formatDecimal(received.amount),
+          difference: formatDecimal(short.negated()),
+          detail: { problem: 'remitted_not_wired', account_no: accountNo, day: r.day, settled_remittances: r.orders, completed_wires: received.wires },
+        }),
+      ];
+    });
+    return {
+      status: variances.length === 0 ? 'ok' : 'warn',
+      metrics: { customers: linked.length, remittance_days: remitted.length, wires_read: wires.length, variances: variances.length },
+      variances: variances.slice(0, settings.variancesPerCheckMax),
+    };
+  },
+};

@@ -1,0 +1,71 @@
+import { Decimal, sharesMovedSql } from '@ledger/core';
+import { BOTH_BOOKS, variance, type Check, type Variance } from '../check.js';
+import { readPerCustomer } from '../upstream.js';
+
+const LINKED_SQL = `SELECT customer_id, usbroker_account_no AS account_no FROM customers WHERE usbroker_account_no IS NOT NULL ORDER BY customer_id`;
+
+/** The shares the ledger's trades leave each linked customer holding, per symbol (as the customer views count them). */
+const LEDGER_SHARES_SQL = `
+  SELECT t.customer_id, t.symbol, sum(${sharesMovedSql({ txnType: 't.txn_type', quantity: 't.quantity', reversedType: 'o.txn_type' })})::text AS quantity
+    FROM transactions t LEFT JOIN transactions o ON o.txn_id = t.reverses_txn_id
+   WHERE t.symbol IS NOT NULL AND t.customer_id IN (SELECT customer_id FROM customers WHERE usbroker_account_no IS NOT NULL)
+   GROUP BY 1, 2`;
+
+/**
+ * India: each broker-linked customer's share count per symbol in the ledger equals usbroker's
+ * position, read live (read-only), UPSTREAM_CONCURRENCY customers at a time; a symbol on one side
+ * only counts as zero on the other. No linked customer (the UAE book): `ok`. usbroker not
+ * configured or unreachable for a customer: `warn` naming why, never `fail`. A count off by more
+ * than RECON_QUANTITY_TOLERANCE: `warn`.
+ */
+export const usbrokerHoldingsRecon: Check = {
+  name: 'usbroker_holdings_recon',
+  category: 'C',
+  books: BOTH_BOOKS,
+  run: async ({ db, upstreams, settings }) => {
+    const linked = (await db.raw<{ rows: Array<{ customer_id: string; account_no: string }> }>(LINKED_SQL)).rows;
+    if (linked.length === 0) return { status: 'ok', metrics: { customers: 0 }, variances: [] };
+    const client = upstreams.usbroker;
+    if (client === null) return { status: 'warn', metrics: { customers: linked.length, reason: 'usbroker is not configured on this book (USBROKER_BASE_URL unset)' }, variances: [] };
+    const ledger = new Map<string, Map<string, Decimal>>();
+    for (const row of (await db.raw<{ rows: Array<{ customer_id: string; symbol: string; quantity: string | null }> }>(LEDGER_SHARES_SQL)).rows) {
+      const held = ledger.get(row.customer_id) ?? new Map<string, Decimal>();
+      held.set(row.symbol, new Decimal(row.quantity ?? 0));
+      ledger.set(row.customer_id, held);
+    }
+    const reads = await readPerCustomer(linked, (c) => client.listPositions(c.account_no));
+    const variances: Variance[] = [];
+    for (const read of reads) {
+      const { customer_id: customerId, account_no: accountNo } = read.customer;
+      if (read.error !== undefined) {
+        variances.push(variance({ customer_id: customerId, detail: { problem: 'usbroker_unreachable', account_no: accountNo, error: read.error } }));
+        continue;
+      }
+      const held = ledger.get(customerId) ?? new Map<string, Decimal>();
+      const broker = new Map<string, Decimal>();
+      for (const position of read.value) broker.set(position.symbol, (broker.get(position.symbol) ?? new Decimal(0)).plus(position.qty));
+      for (const symbol of [...new Set([...held.keys(), ...broker.keys()])].sort()) {
+        const expected = held.get(symbol) ?? new Decimal(0);
+        const actual = broker.get(symbol) ?? new Decimal(0);
+        if (actual.minus(expected).abs().isGreaterThan(settings.quantityTolerance)) {
+          variances.push(
+            variance({
+              customer_id: customerId,
+              symbol,
+              expected: expected.toFixed(),
+              actual: actual.toFixed(),
+              difference: actual.minus(expected).toFixed(),
+              detail: { problem: 'shares_differ', account_no: accountNo },
+            }),
+          );
+        }
+      }
+    }
+    const unreachable = reads.filter((r) => r.error !== undefined).length;
+    return {
+      status: variances.length === 0 ? 'ok' : 'warn',
+      metrics: { customers: linked.length, unreachable, shares_differ: variances.length - unreachable, variances: variances.length },
+      variances: variances.slice(0, settings.variancesPerCheckMax),
+    };
+  },
+};

@@ -1,0 +1,34 @@
+import { assert } from '@ledger/core';
+import type { Check } from './check.js';
+import { accountTotals } from './checks/account-totals.js';
+import { custodianLedgerRecon } from './checks/custodian-ledger-recon.js';
+import { drCrSignConvention } from './checks/dr-cr-sign-convention.js';
+import { journalLineCompleteness } from './checks/journal-line-completeness.js';
+import { lrsUsbrokerTieOut } from './checks/lrs-usbroker-tie-out.js';
+import { pendingFlowAge } from './checks/pending-flow-age.js';
+import { snapshotReconcile } from './checks/snapshot-reconcile.js';
+import { sourceTxnUniqueness } from './checks/source-txn-uniqueness.js';
+import { uaefeedHoldingsRecon } from './checks/uaefeed-holdings-recon.js';
+import { usbrokerHoldingsRecon } from './checks/usbroker-holdings-recon.js';
+import { usbrokerLedgerRecon } from './checks/usbroker-ledger-recon.js';
+import { trialBalanceZero } from './checks/trial-balance-zero.js';
+import { walletDerivation } from './checks/wallet-derivation.js';
+
+/** Every check, in the order a run runs them. A new check: its file in checks/, and one line here. */
+export const CHECKS: readonly Check[] = [
+  trialBalanceZero,
+  journalLineCompleteness,
+  sourceTxnUniqueness,
+  drCrSignConvention,
+  walletDerivation,
+  accountTotals,
+  snapshotReconcile,
+  custodianLedgerRecon,
+  uaefeedHoldingsRecon,
+  usbrokerLedgerRecon,
+  usbrokerHoldingsRecon,
+  lrsUsbrokerTieOut,
+  pendingFlowAge,
+];
+
+assert(new Set(CHECKS.map((c) => c.name)).size === CHECKS.length, 'reconciliation check names are unique');

@@ -1,0 +1,56 @@
+import { Decimal, DECIMAL_PATTERN_SOURCE, flagSetting } from '@ledger/core';
+import { z } from 'zod';
+const decimal = (fallback: string) => z.string().regex(new RegExp(DECIMAL_PATTERN_SOURCE), `must be a decimal string like "${fallback}"`).default(fallback);
+const hours = (fallback: number) => z.coerce.number().int().min(1).max(24 * 365).default(fallback);
+
+/**
+ * The checks' settings (README, Environment): whether variances are also kept one row each, how
+ * many a check keeps, and the tolerances. Read by every process that runs checks (recon, and the
+ * api's `POST /v1/reconciliation/run`), each in its own config.ts, from this one schema.
+ */
+export const reconSettingsSchema = z.object({
+  /** Unset (or empty): no drift alerts. */
+  ALERT_WEBHOOK_URL: z.preprocess((value) => (value === '' ? undefined : value), z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional()),
+  ALERT_PERSIST_ENABLED: flagSetting(true),
+  RECON_VARIANCES_PER_CHECK_MAX: z.coerce.number().int().min(1).max(100_000).default(1_000),
+  RECON_MONEY_TOLERANCE_USD: decimal('0'),
+  RECON_QUANTITY_TOLERANCE: decimal('0'),
+  RECON_PENDING_CASH_REQUEST_MAX_HOURS: hours(72),
+  RECON_REMITTANCE_IN_TRANSIT_MAX_HOURS: hours(120),
+  RECON_FX_RECEIVABLE_MAX_HOURS: hours(120),
+  RECON_PENDING_RECOST_MAX_HOURS: hours(24),
+});
+
+export interface ReconSettings {
+  /** Where a `warn` or `fail` check's drift alert is POSTed; undefined: nowhere. */
+  alertWebhookUrl: string | undefined;
+  /** `alert_persist_enabled`: each variance is also written to reconciliation_variances. */
+  alertPersistEnabled: boolean;
+  /** The variances a check keeps in its run (the count in its metrics is of these). */
+  variancesPerCheckMax: number;
+  /** How far a derived money figure may be from the lines it summarises (USD). */
+  moneyToleranceUsd: Decimal;
+  /** How far a share count may be from the ledger's lots. */
+  quantityTolerance: Decimal;
+  /** pending_flow_age: how old each kind of pending flow may be. */
+  maxAgeHours: { pendingCashRequest: number; remittanceInTransit: number; fxReceivable: number; pendingRecost: number };
+}
+
+export function reconSettingsOf(parsed: z.infer<typeof reconSettingsSchema>): ReconSettings {
+  return {
+    alertWebhookUrl: parsed.ALERT_WEBHOOK_URL,
+    alertPersistEnabled: parsed.ALERT_PERSIST_ENABLED,
+    variancesPerCheckMax: parsed.RECON_VARIANCES_PER_CHECK_MAX,
+    moneyToleranceUsd: new Decimal(parsed.RECON_MONEY_TOLERANCE_USD),
+    quantityTolerance: new Decimal(parsed.RECON_QUANTITY_TOLERANCE),
+    maxAgeHours: {
+      pendingCashRequest: parsed.RECON_PENDING_CASH_REQUEST_MAX_HOURS,
+      remittanceInTransit: parsed.RECON_REMITTANCE_IN_TRANSIT_MAX_HOURS,
+      fxReceivable: parsed.RECON_FX_RECEIVABLE_MAX_HOURS,
+      pendingRecost: parsed.RECON_PENDING_RECOST_MAX_HOURS,
+    },
+  };
+}
+
+/** The defaults, as a process given no RECON_* variable runs. */
+export const DEFAULT_RECON_SETTINGS: ReconSettings = reconSettingsOf(reconSettingsSchema.parse({}));

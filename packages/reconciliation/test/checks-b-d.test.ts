@@ -1,0 +1,198 @@
+import { randomUUID } from 'node:crypto';
+import { createCashRequest, Decimal, draftFxSpread, FeeSchedule, postEntry } from '@ledger/core';
+import { expect } from 'chai';
+import { DEFAULT_RECON_SETTINGS } from '../src/index.js';
+import { cleanBook, corrupt, NO_VARIANCE, outcome, outcomeAt } from './book.js';
+
+type Book = Awaited<ReturnType<typeof cleanBook>>;
+
+/** A transaction for C-1 on 2026-01-20 with these lines, written around the ledger's triggers (so no total moves). */
+async function strayTransaction(book: Book, sourceTxnId: string, lines: Array<[account: string, debit: string, credit: string, customer: string | null, kind: string | null]>): Promise<string> {
+  const txnId = randomUUID();
+  await corrupt(
+    book.db,
+    `INSERT INTO transactions (txn_id, customer_id, txn_type, source, source_txn_id, category, txn_date, amount_usd) VALUES (?, 'C-1', 'deposit', 'manual', ?, 'funding', '2026-01-20', 5.00)`,
+    [txnId, sourceTxnId],
+  );
+  for (const [account, debit, credit, customer, kind] of lines) {
+    await corrupt(book.db, `INSERT INTO journal_lines (txn_id, account_code, debit, credit, customer_id, posting_kind, txn_date) VALUES (?, ?, ?, ?, ?, ?, '2026-01-20')`, [
+      txnId,
+      account,
+      debit,
+      credit,
+      customer,
+      kind,
+    ]);
+  }
+  return txnId;
+}
+
+const snapshot = (book: Book, asOf: string, positions: Array<{ symbol: string; quantity: string }>) =>
+  book.runtimeDb('holdings_snapshots').insert({ customer_id: 'C-1', upstream: 'custodian', as_of: asOf, account: 'CUST-1', currency: 'USD', positions: JSON.stringify(positions) });
+
+describe('category B and D checks', function () {
+  this.timeout(60_000);
+  let book: Book;
+  beforeEach(async () => {
+    book = await cleanBook();
+  });
+  afterEach(async () => book?.drop());
+
+  it('on a clean book (with a snapshot that agrees) › every B and D check is ok with no variances', async () => {
+    await snapshot(book, '2026-01-15', [{ symbol: 'AAPL', quantity: '10' }]);
+    for (const name of ['wallet_derivation', 'account_totals', 'snapshot_reconcile', 'pending_flow_age']) {
+      const result = await outcome(book.runtimeDb, name);
+      expect(result.status, `${name}: ${JSON.stringify(result)}`).to.equal('ok');
+      expect(result.variances, name).to.deep.equal([]);
+    }
+  });
+
+  describe('wallet_derivation', () => {
+    it('when the wallet account’s maintained total drifts from its customers’ lines › fails naming the account and the difference', async () => {
+      await corrupt(book.db, `INSERT INTO account_totals (account_code, slot, debit_total, credit_total, line_count) VALUES ('2010', 99, 0, 2.50, 0)`);
+      const result = await outcome(book.runtimeDb, 'wallet_derivation');
+      expect(result.status).to.equal('fail');
+      // C-1: 1,000.00 in, 500.00 and its 1.10 fee out; C-2: 200.00 in, 50.00 out: 648.90 owed, a net of −648.90.
+      expect(result.variances).to.deep.equal([
+        { ...NO_VARIANCE, account_code: '2010', expected: '-648.90', actual: '-651.40', difference: '-2.50', detail: { problem: 'wallet_total_differs_from_customers_lines' } },
+      ]);
+    });
+
+    it('when a wallet line names no customer › fails naming the line’s transaction', async () => {
+      const txnId = await strayTransaction(book, 'stray-1', [
+        ['1100', '6.00', '0', 'C-1', 'deposit'],
+        ['2010', '0', '6.00', null, 'deposit'],
+      ]);
+      const result = await outcome(book.runtimeDb, 'wallet_derivation');
+      expect(result.status).to.equal('fail');
+      expect(result.variances).to.deep.equal([
+        { ...NO_VARIANCE, txn_id: txnId, source_txn_id: 'stray-1', account_code: '2010', detail: { problem: 'wallet_line_without_customer', net: '-6.00' } },
+      ]);
+    });
+  });
+
+  describe('account_totals', () => {
+    it('when a daily total drifts by a cent › fails naming the account, day, posting kind and figure', async () => {
+      await corrupt(
+        book.db,
+        `INSERT INTO account_daily_totals (account_code, day, posting_kind, slot, debit_total, credit_total, line_count) VALUES ('4010', '2026-01-15', 'brokerage_fee', 99, 0, 0.01, 0)`,
+      );
+      const result = await outcome(book.runtimeDb, 'account_totals');
+      expect(result.status).to.equal('fail');
+      expect(result.variances).to.deep.equal([
+        {
+          ...NO_VARIANCE,
+          account_code: '4010',
+          expected: '1.10',
+          actual: '1.11',
+          difference: '0.01',
+          detail: {
+            problem: 'account_daily_totals_differs',
+            figure: 'credit',
+            day: '2026-01-15',
+            posting_kind: 'brokerage_fee',
+            summarised: { debit: '0.00', credit: '1.10', count: '1' },
+            maintained: { debit: '0.00', credit: '1.11', count: '1' },
+          },
+        },
+      ]);
+    });
+
+    it('when lines and a transaction are written around the totals › fails on every total they should have moved', async () => {
+      await strayTransaction(book, 'uncounted-1', [
+        ['1100', '5.00', '0', 'C-1', 'deposit'],
+        ['2010', '0', '5.00', 'C-1', 'deposit'],
+      ]);
+      const result = await outcome(book.runtimeDb, 'account_totals');
+      expect(result.variances.map((v) => [v.detail.problem, v.account_code, v.detail.day ?? null, v.detail.figure, v.expected, v.actual, v.difference])).to.deep.equal([
+        ['account_daily_totals_differs', '1100', '2026-01-20', 'debit', '5.00', '0.00', '-5.00'],
+        ['account_daily_totals_differs', '2010', '2026-01-20', 'credit', '5.00', '0.00', '-5.00'],
+        ['account_totals_differs', '1100', null, 'debit', '1205.00', '1200.00', '-5.00'],
+        ['account_totals_differs', '2010', null, 'credit', '1205.00', '1200.00', '-5.00'],
+        ['transaction_daily_totals_differs', null, '2026-01-20', 'amount_usd', '5.00', '0.00', '-5.00'],
+      ]);
+    });
+  });
+
+  describe('snapshot_reconcile', () => {
+    it('when snapshots disagree with the lots (a share short, a day before the buy, a position missing) › warns with each customer, symbol and day', async () => {
+      await snapshot(book, '2026-01-14', [{ symbol: 'AAPL', quantity: '10' }]);
+      await snapshot(book, '2026-01-15', [{ symbol: 'AAPL', quantity: '10' }]);
+      await snapshot(book, '2026-01-16', [{ symbol: 'AAPL', quantity: '9' }]);
+      await snapshot(book, '2026-01-17', []);
+      const result = await outcome(book.runtimeDb, 'snapshot_reconcile');
+      expect(result.status).to.equal('warn');
+      expect(result.metrics).to.include({ snapshots: 4, variances: 3 });
+      const of = (asOf: string, expected: string, actual: string, difference: string) => ({
+        ...NO_VARIANCE,
+        customer_id: 'C-1',
+        symbol: 'AAPL',
+        expected,
+        actual,
+        difference,
+        detail: { problem: 'snapshot_differs_from_ledger', upstream: 'custodian', as_of: asOf },
+      });
+      expect(result.variances).to.deep.equal([of('2026-01-17', '10', '0', '-10'), of('2026-01-16', '10', '9', '-1'), of('2026-01-14', '0', '10', '10')]);
+    });
+
+    it('within RECON_QUANTITY_TOLERANCE › ok', async () => {
+      await snapshot(book, '2026-01-16', [{ symbol: 'AAPL', quantity: '9.9999' }]);
+      const result = await outcome(book.runtimeDb, 'snapshot_reconcile', { ...DEFAULT_RECON_SETTINGS, quantityTolerance: new Decimal('0.001') });
+      expect(result.status).to.equal('ok');
+    });
+  });
+
+  describe('pending_flow_age', () => {
+    it('each pending flow past its own tolerance › warns naming it, its age and its tolerance', async () => {
+      const cashRequestId = randomUUID();
+      await createCashRequest(book.db, { customer_id: 'C-2', direction: 'deposit', amount: '25.00', currency: 'USD' }, cashRequestId, {
+        feeSchedule: new FeeSchedule(new Decimal(22)),
+        aedPerUsd: new Decimal('3.6725'),
+      });
+      const fxTxnId = randomUUID();
+      await postEntry(
+        book.db,
+        draftFxSpread({ orderId: 'order_1', customerId: 'C-1', remittedOn: '2026-01-15', orderUsd: new Decimal('1000.00'), fxSpreadBps: new Decimal(50), amountUsd: new Decimal('5.00') }, fxTxnId),
+      );
+      const paidAt = new Date();
+      await book.db('remittances').insert({
+        order_id: 'order_1',
+        customer_id: 'C-1',
+        remit_customer_id: 'cust_1',
+        status: 'paid',
+        amount_inr: '84000.00',
+        amount_usd: '1000.00',
+        quote_id: 'quote_1',
+        fx_rate: '84.00',
+        paid_at: paidAt,
+        remitted_on: '2026-01-15',
+        order_created_at: paidAt,
+        order_updated_at: paidAt,
+        status_history: JSON.stringify([]),
+      });
+      const buy = await book.db('transactions').where({ source_txn_id: 'buy-1' }).first('txn_id');
+
+      // A day and a bit later: only the trade pending recost (24 h) is too old.
+      const later = (hours: number) => new Date(Date.now() + hours * 3_600_000);
+      const dayLater = await outcomeAt(book.runtimeDb, 'pending_flow_age', later(30));
+      expect(dayLater.status).to.equal('warn');
+      expect(dayLater.variances.map((v) => [v.detail.problem, v.txn_id])).to.deep.equal([['pending_recost_too_old', buy.txn_id]]);
+      expect(dayLater.variances[0]).to.include({ source_txn_id: 'buy-1', customer_id: 'C-1', symbol: 'AAPL', expected: '24.00' });
+      expect(new Decimal(dayLater.variances[0]!.actual!).isGreaterThanOrEqualTo(29.99)).to.equal(true);
+
+      // A week later: every flow.
+      const weekLater = await outcomeAt(book.runtimeDb, 'pending_flow_age', later(200));
+      expect(weekLater.metrics).to.deep.equal({
+        too_old: { cash_request: 1, remittance_in_transit: 1, fx_receivable_unsettled: 1, pending_recost: 1 },
+        variances: 4,
+      });
+      const byProblem = Object.fromEntries(weekLater.variances.map((v) => [v.detail.problem as string, v]));
+      expect(byProblem.cash_request_too_old).to.deep.include({ customer_id: 'C-2', expected: '72.00' });
+      expect(byProblem.cash_request_too_old!.detail).to.include({ cash_request_id: cashRequestId, amount_usd: '25.00' });
+      expect(byProblem.remittance_in_transit_too_old).to.deep.include({ customer_id: 'C-1', expected: '120.00' });
+      expect(byProblem.remittance_in_transit_too_old!.detail).to.include({ order_id: 'order_1', amount_usd: '1000.00' });
+      expect(byProblem.fx_receivable_unsettled_too_old).to.deep.include({ txn_id: fxTxnId, source_txn_id: 'fx_spread:order_1', expected: '120.00' });
+      expect(byProblem.fx_receivable_unsettled_too_old!.detail).to.include({ order_id: 'order_1', amount_usd: '5.00' });
+    });
+  });
+});
