@@ -52,7 +52,7 @@ describe('the runtime role (a non-owner LEDGER_DB_URL)', function () {
     expect(await runtimeRoleProblems(runtime)).to.deep.equal([]);
     const ownerProblems = await runtimeRoleProblems(t.db);
     expect(ownerProblems[0]).to.equal('is a superuser');
-    expect(ownerProblems[1]).to.match(/^owns account_daily_totals, account_totals, accounts, broker_fees, cash_requests, cash_statements, customers, dividend_events, holdings_snapshots, journal_lines, ledger_commit_checks, portfolio_snapshots, reconciliation_check_cycles, reconciliation_runs, reconciliation_variances, recost_flags, recost_states, remittances, transaction_daily_totals, transactions, uaefeed_statements/);
+    expect(ownerProblems[1]).to.match(/^owns account_daily_totals, account_totals, accounts, broker_fees, cash_requests, cash_statements, customers, dividend_events, holdings_snapshots, job_runs, journal_lines, ledger_commit_checks, portfolio_snapshots, reconciliation_check_cycles, reconciliation_runs, reconciliation_variances, recost_flags, recost_states, remittances, transaction_daily_totals, transactions, uaefeed_statements/);
   });
 
   it('cannot disable, drop or replace a ledger check, nor turn triggers off for its session', async () => {
