@@ -220,8 +220,10 @@ describe('jobs under faults: worker killed, Redis restarted empty or frozen', fu
     const input = job(3);
     const refused = await producer.enqueue('post-slowly', input).catch((error: unknown) => error);
     expect(refused).to.be.instanceOf(JobQueueUnavailable);
+    await sleep(500);
     await redis.restart();
     await sleep(STALLED_INTERVAL_MS * 2);
+    expect(await producer.status(input.key), 'the refused job is not in the queue').to.equal(null);
     expect(worker.runs).to.deep.equal([]);
     expect(await depositsPosted(database.db, input.source)).to.equal(0);
     // The producer serves again: the same job now runs, once.
