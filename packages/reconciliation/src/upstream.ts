@@ -1,4 +1,6 @@
+import { Decimal, type Db } from '@ledger/core';
 import { UpstreamError, UpstreamPayloadError } from '@ledger/upstream-clients';
+import { variance, type CheckOutcome, type Variance } from './check.js';
 
 /** Customers whose upstream is read at once by a category C check: enough to hide latency, few enough to spare the upstream. */
 export const UPSTREAM_CONCURRENCY = 4;
@@ -33,4 +35,41 @@ export function upstreamFailureReasonOf(error: unknown): string {
   if (error instanceof UpstreamError) return `${error.status !== null && error.status < 500 ? 'refused' : 'unreachable'}: ${error.message}`;
   if (error instanceof UpstreamPayloadError) return `answered nonsense: ${error.message}`;
   return error instanceof Error ? error.message : String(error);
+}
+
+/** The broker-linked customers, with their account. */
+export const USBROKER_LINKED_SQL = `SELECT customer_id, usbroker_account_no AS account_no FROM customers WHERE usbroker_account_no IS NOT NULL ORDER BY customer_id`;
+
+/**
+ * How every category C check starts: the customers linked to its upstream (`sql`), and the
+ * upstream's client. No linked customer (a book that does not use this upstream): the check is
+ * `ok`. The upstream not configured: `warn` naming the setting, never `fail`.
+ */
+export async function linkedCustomers<C, Client>(
+  db: Db,
+  query: { sql: string; bindings?: readonly string[] },
+  client: Client | null,
+  upstream: { name: string; setting: string },
+): Promise<{ linked: C[]; client: Client; outcome?: undefined } | { outcome: CheckOutcome }> {
+  const linked = (await db.raw<{ rows: C[] }>(query.sql, [...(query.bindings ?? [])])).rows;
+  if (linked.length === 0) return { outcome: { status: 'ok', metrics: { customers: 0 }, variances: [] } };
+  if (client === null) return { outcome: { status: 'warn', metrics: { customers: linked.length, reason: `${upstream.name} is not configured on this book (${upstream.setting} unset)` }, variances: [] } };
+  return { linked, client };
+}
+
+/**
+ * A customer's share counts per symbol, the ledger's (`held`) against the upstream's: a variance
+ * `shares_differ` for each symbol off by more than `tolerance`, a symbol on one side only
+ * counting as zero on the other, in symbol order.
+ */
+export function sharesDiffer(customerId: string, held: ReadonlyMap<string, Decimal>, upstream: ReadonlyMap<string, Decimal>, tolerance: Decimal, detail: Record<string, unknown>): Variance[] {
+  const variances: Variance[] = [];
+  for (const symbol of [...new Set([...held.keys(), ...upstream.keys()])].sort()) {
+    const expected = held.get(symbol) ?? new Decimal(0);
+    const actual = upstream.get(symbol) ?? new Decimal(0);
+    if (!actual.minus(expected).abs().isGreaterThan(tolerance)) continue;
+    const difference = actual.minus(expected).toFixed();
+    variances.push(variance({ customer_id: customerId, symbol, expected: expected.toFixed(), actual: actual.toFixed(), difference, detail: { problem: 'shares_differ', ...detail } }));
+  }
+  return variances;
 }

@@ -1,6 +1,6 @@
 import { compareCashStatement, Decimal, ledgerCashMovements, previousMonth } from '@ledger/core';
 import { BOTH_BOOKS, variance, type Check, type Variance } from '../check.js';
-import { readPerCustomer } from '../upstream.js';
+import { linkedCustomers, readPerCustomer } from '../upstream.js';
 
 const LINKED_SQL = `SELECT customer_id, custodian_account AS account FROM customers WHERE custodian_account IS NOT NULL ORDER BY customer_id`;
 
@@ -19,10 +19,9 @@ export const custodianLedgerRecon: Check = {
   category: 'C',
   books: BOTH_BOOKS,
   run: async ({ db, upstreams, settings, now }) => {
-    const linked = (await db.raw<{ rows: Array<{ customer_id: string; account: string }> }>(LINKED_SQL)).rows;
-    if (linked.length === 0) return { status: 'ok', metrics: { customers: 0 }, variances: [] };
-    const client = upstreams.custodian;
-    if (client === null) return { status: 'warn', metrics: { customers: linked.length, reason: 'the custodian is not configured on this book (CUSTODIAN_BASE_URL unset)' }, variances: [] };
+    const start = await linkedCustomers<{ customer_id: string; account: string }, NonNullable<typeof upstreams.custodian>>(db, { sql: LINKED_SQL }, upstreams.custodian, { name: 'the custodian', setting: 'CUSTODIAN_BASE_URL' });
+    if (start.outcome) return start.outcome;
+    const { linked, client } = start;
     const month = previousMonth(now);
     const ledger = new Map(
       (await ledgerCashMovements(db, { customerIds: linked.map((c) => c.customer_id), source: 'uaefeed', currency: 'AED', month })).map((m) => [m.customerId, m]),

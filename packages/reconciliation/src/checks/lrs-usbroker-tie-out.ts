@@ -1,9 +1,6 @@
 import { Decimal, formatDecimal } from '@ledger/core';
 import { BOTH_BOOKS, variance, type Check } from '../check.js';
-import { upstreamFailureReasonOf } from '../upstream.js';
-
-/** The broker-linked customers. */
-const LINKED_SQL = `SELECT customer_id, usbroker_account_no AS account_no FROM customers WHERE usbroker_account_no IS NOT NULL ORDER BY customer_id`;
+import { USBROKER_LINKED_SQL, linkedCustomers, upstreamFailureReasonOf } from '../upstream.js';
 
 /** What remit settled to the broker for each broker-linked customer, per day of settlement (UTC): the LRS remittances. */
 const REMITTED_SQL = `
@@ -29,10 +26,9 @@ export const lrsUsbrokerTieOut: Check = {
   category: 'C',
   books: BOTH_BOOKS,
   run: async ({ db, upstreams, settings }) => {
-    const linked = (await db.raw<{ rows: Array<{ customer_id: string; account_no: string }> }>(LINKED_SQL)).rows;
-    if (linked.length === 0) return { status: 'ok', metrics: { customers: 0 }, variances: [] };
-    const client = upstreams.usbroker;
-    if (client === null) return { status: 'warn', metrics: { customers: linked.length, reason: 'usbroker is not configured on this book (USBROKER_BASE_URL unset)' }, variances: [] };
+    const start = await linkedCustomers<{ customer_id: string; account_no: string }, NonNullable<typeof upstreams.usbroker>>(db, { sql: USBROKER_LINKED_SQL }, upstreams.usbroker, { name: 'usbroker', setting: 'USBROKER_BASE_URL' });
+    if (start.outcome) return start.outcome;
+    const { linked, client } = start;
     const remitted = (await db.raw<{ rows: Array<{ customer_id: string; day: string; remitted: string; orders: number }> }>(REMITTED_SQL)).rows;
     let wires;
     try {

@@ -1,7 +1,7 @@
 import { Decimal, previousMonth, sharesMovedSql } from '@ledger/core';
 import type { UaefeedHoldingsStatement } from '@ledger/upstream-clients';
 import { BOTH_BOOKS, variance, type Check, type Variance } from '../check.js';
-import { readPerCustomer } from '../upstream.js';
+import { linkedCustomers, readPerCustomer, sharesDiffer } from '../upstream.js';
 
 const LINKED_SQL = `SELECT customer_id, uaefeed_customer_number AS customer_number FROM customers WHERE uaefeed_customer_number IS NOT NULL ORDER BY customer_id`;
 
@@ -37,10 +37,9 @@ export const uaefeedHoldingsRecon: Check = {
   category: 'C',
   books: BOTH_BOOKS,
   run: async ({ db, upstreams, settings, now }) => {
-    const linked = (await db.raw<{ rows: Array<{ customer_id: string; customer_number: string }> }>(LINKED_SQL)).rows;
-    if (linked.length === 0) return { status: 'ok', metrics: { customers: 0 }, variances: [] };
-    const client = upstreams.uaefeed;
-    if (client === null) return { status: 'warn', metrics: { customers: linked.length, reason: 'uaefeed is not configured on this book (UAEFEED_BASE_URL unset)' }, variances: [] };
+    const start = await linkedCustomers<{ customer_id: string; customer_number: string }, NonNullable<typeof upstreams.uaefeed>>(db, { sql: LINKED_SQL }, upstreams.uaefeed, { name: 'uaefeed', setting: 'UAEFEED_BASE_URL' });
+    if (start.outcome) return start.outcome;
+    const { linked, client } = start;
     const month = previousMonth(now);
     const ledger = new Map<string, Map<string, Decimal>>();
     for (const row of (await db.raw<{ rows: Array<{ customer_id: string; symbol: string; quantity: string | null }> }>(LEDGER_SHARES_SQL, { month })).rows) {
@@ -59,21 +58,7 @@ export const uaefeedHoldingsRecon: Check = {
       }
       const held = ledger.get(customerId) ?? new Map<string, Decimal>();
       const statement = heldBySymbol(read.value.statement);
-      for (const symbol of [...new Set([...held.keys(), ...statement.keys()])].sort()) {
-        const expected = held.get(symbol) ?? new Decimal(0);
-        const actual = statement.get(symbol) ?? new Decimal(0);
-        if (!actual.minus(expected).abs().isGreaterThan(settings.quantityTolerance)) continue;
-        variances.push(
-          variance({
-            customer_id: customerId,
-            symbol,
-            expected: expected.toFixed(),
-            actual: actual.toFixed(),
-            difference: actual.minus(expected).toFixed(),
-            detail: { problem: 'shares_differ', customer_number: customerNumber, month },
-          }),
-        );
-      }
+      variances.push(...sharesDiffer(customerId, held, statement, settings.quantityTolerance, { customer_number: customerNumber, month }));
     }
     const unreachable = reads.filter((r) => r.error !== undefined).length;
     return {

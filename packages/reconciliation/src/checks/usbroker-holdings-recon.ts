@@ -1,8 +1,6 @@
 import { Decimal, sharesMovedSql } from '@ledger/core';
 import { BOTH_BOOKS, variance, type Check, type Variance } from '../check.js';
-import { readPerCustomer } from '../upstream.js';
-
-const LINKED_SQL = `SELECT customer_id, usbroker_account_no AS account_no FROM customers WHERE usbroker_account_no IS NOT NULL ORDER BY customer_id`;
+import { USBROKER_LINKED_SQL, linkedCustomers, readPerCustomer, sharesDiffer } from '../upstream.js';
 
 /** The shares the ledger's trades leave each linked customer holding, per symbol (as the customer views count them). */
 const LEDGER_SHARES_SQL = `
@@ -23,10 +21,9 @@ export const usbrokerHoldingsRecon: Check = {
   category: 'C',
   books: BOTH_BOOKS,
   run: async ({ db, upstreams, settings }) => {
-    const linked = (await db.raw<{ rows: Array<{ customer_id: string; account_no: string }> }>(LINKED_SQL)).rows;
-    if (linked.length === 0) return { status: 'ok', metrics: { customers: 0 }, variances: [] };
-    const client = upstreams.usbroker;
-    if (client === null) return { status: 'warn', metrics: { customers: linked.length, reason: 'usbroker is not configured on this book (USBROKER_BASE_URL unset)' }, variances: [] };
+    const start = await linkedCustomers<{ customer_id: string; account_no: string }, NonNullable<typeof upstreams.usbroker>>(db, { sql: USBROKER_LINKED_SQL }, upstreams.usbroker, { name: 'usbroker', setting: 'USBROKER_BASE_URL' });
+    if (start.outcome) return start.outcome;
+    const { linked, client } = start;
     const ledger = new Map<string, Map<string, Decimal>>();
     for (const row of (await db.raw<{ rows: Array<{ customer_id: string; symbol: string; quantity: string | null }> }>(LEDGER_SHARES_SQL)).rows) {
       const held = ledger.get(row.customer_id) ?? new Map<string, Decimal>();
@@ -44,22 +41,7 @@ export const usbrokerHoldingsRecon: Check = {
       const held = ledger.get(customerId) ?? new Map<string, Decimal>();
       const broker = new Map<string, Decimal>();
       for (const position of read.value) broker.set(position.symbol, (broker.get(position.symbol) ?? new Decimal(0)).plus(position.qty));
-      for (const symbol of [...new Set([...held.keys(), ...broker.keys()])].sort()) {
-        const expected = held.get(symbol) ?? new Decimal(0);
-        const actual = broker.get(symbol) ?? new Decimal(0);
-        if (actual.minus(expected).abs().isGreaterThan(settings.quantityTolerance)) {
-          variances.push(
-            variance({
-              customer_id: customerId,
-              symbol,
-              expected: expected.toFixed(),
-              actual: actual.toFixed(),
-              difference: actual.minus(expected).toFixed(),
-              detail: { problem: 'shares_differ', account_no: accountNo },
-            }),
-          );
-        }
-      }
+      variances.push(...sharesDiffer(customerId, held, broker, settings.quantityTolerance, { account_no: accountNo }));
     }
     const unreachable = reads.filter((r) => r.error !== undefined).length;
     return {

@@ -1,6 +1,6 @@
 import { ACCOUNT, Decimal, formatDecimal } from '@ledger/core';
 import { BOTH_BOOKS, variance, type Check, type Variance } from '../check.js';
-import { readPerCustomer } from '../upstream.js';
+import { linkedCustomers, readPerCustomer } from '../upstream.js';
 
 /** The book's customers linked to a broker account, each with their ledger cash (what 2010 owes them). */
 const LEDGER_CASH_SQL = `
@@ -22,10 +22,9 @@ export const usbrokerLedgerRecon: Check = {
   category: 'C',
   books: BOTH_BOOKS,
   run: async ({ db, upstreams, settings }) => {
-    const linked = (await db.raw<{ rows: Array<{ customer_id: string; account_no: string; cash: string }> }>(LEDGER_CASH_SQL, [ACCOUNT.customerWalletUsd])).rows;
-    if (linked.length === 0) return { status: 'ok', metrics: { customers: 0 }, variances: [] };
-    const client = upstreams.usbroker;
-    if (client === null) return { status: 'warn', metrics: { customers: linked.length, reason: 'usbroker is not configured on this book (USBROKER_BASE_URL unset)' }, variances: [] };
+    const start = await linkedCustomers<{ customer_id: string; account_no: string; cash: string }, NonNullable<typeof upstreams.usbroker>>(db, { sql: LEDGER_CASH_SQL, bindings: [ACCOUNT.customerWalletUsd] }, upstreams.usbroker, { name: 'usbroker', setting: 'USBROKER_BASE_URL' });
+    if (start.outcome) return start.outcome;
+    const { linked, client } = start;
     const reads = await readPerCustomer(linked, (c) => client.getBalance(c.account_no));
     const variances: Variance[] = [];
     for (const read of reads) {
