@@ -145,7 +145,10 @@ describe('jobs end to end: the api queues a job, a real worker process runs it',
       const second = await startWorker();
       const done = await until(jobId, (s) => s.status !== 'running');
       expect(done.status, JSON.stringify(done)).to.equal('done');
-      expect(second.logs.some((line) => line.message === 'job done' && line.job_id === jobId)).to.equal(true);
+      // The book has the run done before the worker's log line reaches this process: wait for it, bounded.
+      const loggedDone = () => second.logs.some((line) => line.message === 'job done' && line.job_id === jobId);
+      for (let i = 0; i < 100 && !loggedDone(); i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(loggedDone(), 'the replacement worker ran the job to its end').to.equal(true);
       expect(await books(database.runtime!.db)).to.deep.equal(await books(reference.db));
     } finally {
       await reference.drop();

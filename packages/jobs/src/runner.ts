@@ -119,8 +119,8 @@ export function createJobProcessor(catalog: JobCatalog, context: RunnerContext) 
         logger.error('job finished after losing its lease; the run’s record stands', { status: current?.status });
         return current?.result ?? result;
       }
-      await mirror(ended);
       logger.info('job done', { duration_ms: now().getTime() - new Date(ended.first_started_at).getTime() });
+      await mirror(ended);
       return result;
     } finally {
       clearInterval(renewal);
