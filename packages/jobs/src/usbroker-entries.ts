@@ -122,33 +122,35 @@ export function orderEntry(order: UsbrokerOrder, customerId: string, accountNo: 
   return entry({ ...common, txn_type: 'sell_security', amount_usd: sellProceeds(executed, bps).toFixed(2) });
 }
 
+/** A daily-ledger row of one account as a USD entry of its customer, keyed by its `txn_no`; a row in another currency is refused. */
+function dailyLedgerEntry(
+  row: { currency: string; txn_no: string; symbol: string | null; account_no: string },
+  customerId: string,
+  what: string,
+  fields: Pick<EntryRequest, 'txn_type' | 'txn_date' | 'amount_usd'> & { metadata: Record<string, unknown> },
+): Mapped {
+  if (row.currency !== 'USD') return refused(`${what} currency ${row.currency} is not USD`);
+  const { metadata, ...facts } = fields;
+  return entry({ ...facts, customer_id: customerId, source: 'usbroker', source_txn_id: row.txn_no, symbol: row.symbol, metadata: { usbroker_account_no: row.account_no, ...metadata } });
+}
+
 /** A daily-ledger DIV row: the gross `dividend`, paid on `pay_date`. */
 export function dividendEntry(row: UsbrokerDividendRow, customerId: string): Mapped {
-  if (row.currency !== 'USD') return refused(`dividend currency ${row.currency} is not USD`);
-  return entry({
+  return dailyLedgerEntry(row, customerId, 'dividend', {
     txn_type: 'dividend',
-    customer_id: customerId,
-    source: 'usbroker',
-    source_txn_id: row.txn_no,
     txn_date: row.pay_date,
-    symbol: row.symbol,
     amount_usd: row.amount,
-    metadata: { usbroker_account_no: row.account_no, ex_date: row.trade_date, shares: row.quantity, per_share: row.per_share },
+    metadata: { ex_date: row.trade_date, shares: row.quantity, per_share: row.per_share },
   });
 }
 
 /** A daily-ledger DIVNRA row: the US withholding on the DIV row it names, a `wht_tax` of what was withheld. */
 export function withholdingEntry(row: UsbrokerWithholdingRow, customerId: string): Mapped {
-  if (row.currency !== 'USD') return refused(`withholding currency ${row.currency} is not USD`);
-  return entry({
+  return dailyLedgerEntry(row, customerId, 'withholding', {
     txn_type: 'wht_tax',
-    customer_id: customerId,
-    source: 'usbroker',
-    source_txn_id: row.txn_no,
     txn_date: row.pay_date ?? row.report_date,
-    symbol: row.symbol,
     amount_usd: withheld(row.amount),
-    metadata: { usbroker_account_no: row.account_no, ref_txn_no: row.ref_txn_no, wht_rate: row.wht_rate },
+    metadata: { ref_txn_no: row.ref_txn_no, wht_rate: row.wht_rate },
   });
 }
 
@@ -158,16 +160,11 @@ export function withholdingEntry(row: UsbrokerWithholdingRow, customerId: string
  * much less of the customer's cash from then on.
  */
 export function feeEntry(row: UsbrokerFeeRow, customerId: string): Mapped {
-  if (row.currency !== 'USD') return refused(`fee currency ${row.currency} is not USD`);
-  return entry({
+  return dailyLedgerEntry(row, customerId, 'fee', {
     txn_type: 'broker_fee',
-    customer_id: customerId,
-    source: 'usbroker',
-    source_txn_id: row.txn_no,
     txn_date: row.report_date,
-    symbol: row.symbol,
     amount_usd: withheld(row.amount),
-    metadata: { usbroker_account_no: row.account_no, ...(row.description === null ? {} : { description: row.description }) },
+    metadata: row.description === null ? {} : { description: row.description },
   });
 }
 
