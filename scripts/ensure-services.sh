@@ -3,6 +3,7 @@
 # Redis (127.0.0.1:6379) answer. Starts them if they are installed but down; installs them from
 # Debian's packages first if they are missing (needs root). Idempotent: on a machine where both
 # already answer it changes nothing. Used by scripts/test.sh, scripts/run.sh and .ci/run.
+# With the argument `redis`, Redis alone.
 set -euo pipefail
 
 PG_HOST=127.0.0.1
@@ -129,6 +130,11 @@ ensure_redis() {
   log "Redis answers on 127.0.0.1:$REDIS_PORT"
 }
 
+# `ensure-services.sh redis`: Redis alone (the quickstart's Postgres is embedded).
+if [[ ${1:-} == redis ]]; then
+  ensure_redis
+  exit 0
+fi
 # Both may need installing: one apt-get update, one install.
 if ! pg_answers && ! redis_answers && ! have redis-server && { ! have pg_ctlcluster || [[ -z $(pg_version) ]]; }; then
   apt_install postgresql redis-server

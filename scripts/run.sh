@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
-# Installs and starts the service for one book on this machine: bash scripts/run.sh ENTITY_UAE
+# With no argument (or only --reset / --customers N): everything on this machine, both books with
+#   the sandbox and demo data, on an embedded Postgres unless LEDGER_DB_URL is set
+#   (scripts/stack/index.mjs says what and how; README: quick start).
+# With a book: installs and starts the service for that one book: bash scripts/run.sh ENTITY_UAE
 #   (or ENTITY_IND_IFSC). Installs pnpm and the locked dependencies, makes sure PostgreSQL and
 #   Redis answer, creates the book's database if it is missing, builds, and runs the book's three
 #   processes (api, worker, recon) in the foreground. Ctrl-C or SIGTERM stops all three.
@@ -24,12 +27,22 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-book=${1:-${ENTITY_ID:-}}
+if [[ ($# -eq 0 && -z ${ENTITY_ID:-}) || ${1:-} == --* ]]; then
+  export TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1
+  bash scripts/install.sh
+  if [[ -n ${LEDGER_DB_URL:-} ]]; then bash scripts/ensure-services.sh; else bash scripts/ensure-services.sh redis; fi
+  echo "run: building" >&2
+  pnpm build --output-logs=errors-only
+  exec node scripts/stack/index.mjs "$@"
+fi
+
+book=${1:-$ENTITY_ID}
 case "$book" in
   ENTITY_UAE) default_port=8080 ;;
   ENTITY_IND_IFSC) default_port=8081 ;;
   *)
-    echo "usage: bash scripts/run.sh ENTITY_UAE|ENTITY_IND_IFSC" >&2
+    echo "usage: bash scripts/run.sh [--reset] [--customers N]   (both books, the sandbox, demo data)
+       bash scripts/run.sh ENTITY_UAE|ENTITY_IND_IFSC   (one book, empty)" >&2
     exit 2
     ;;
 esac

@@ -4,7 +4,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_DATA_CONFIG } from './data/generate.js';
-import { startSandbox, type Sandbox } from './sandbox.js';
+import { clientEnv, startSandbox, type Sandbox } from './sandbox.js';
 
 /**
  * `pnpm sandbox [flags]`: the sandbox (UAE and India upstreams) on fixed ports until Ctrl-C. Every flag has an
@@ -100,24 +100,9 @@ function remitSettings(url: string | undefined, secret: string | undefined): { w
 
 /** The settings a book's processes need to use this sandbox, as an env file (mode 600). */
 function writeEnvFile(path: string, sandbox: Sandbox): void {
-  const { uaefeed, custodian, usbroker, remit } = sandbox.credentials;
   const lines = [
     '# Written by `pnpm sandbox`: the UAE and India books against the sandbox (sandbox credentials, nothing real).',
-    `API_GLOBAL_BASE_URL=${sandbox.urls.registry}`,
-    `UAEFEED_BASE_URL=${sandbox.urls.uaefeed}`,
-    `UAEFEED_API_KEY=${uaefeed.appKey}`,
-    `UAEFEED_API_SECRET=${uaefeed.appSecret}`,
-    `UAEFEED_INST_CODE=${uaefeed.instCode}`,
-    `UAEFEED_PRIVATE_KEY="${uaefeed.privateKeyPem.trim()}"`,
-    `CUSTODIAN_BASE_URL=${sandbox.urls.custodian}`,
-    `CUSTODIAN_API_KEY=${custodian.apiKey}`,
-    `USBROKER_BASE_URL=${sandbox.urls.usbroker}`,
-    `USBROKER_API_KEY=${usbroker.apiKey}`,
-    `USBROKER_API_SECRET=${usbroker.apiSecret}`,
-    `USBROKER_FIRM_ID=${usbroker.firmId}`,
-    `REMIT_BASE_URL=${sandbox.urls.remit}`,
-    `REMIT_API_KEY=${remit.apiKey}`,
-    ...(remit.webhookSecret === null ? [] : [`REMIT_WEBHOOK_SECRET=${remit.webhookSecret}`]),
+    ...Object.entries(clientEnv(sandbox)).map(([name, value]) => (value.includes('\n') ? `${name}="${value}"` : `${name}=${value}`)),
   ];
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   writeFileSync(path, `${lines.join('\n')}\n`, { mode: 0o600 });

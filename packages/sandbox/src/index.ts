@@ -1,4 +1,4 @@
-export { startSandbox, SANDBOX_DEFAULT_CREDENTIALS, SANDBOX_TOKEN_TTL_MS, USBROKER_TOKEN_TTL_SECONDS, type Sandbox, type SandboxCredentials, type SandboxOptions } from './sandbox.js';
+export { clientEnv, startSandbox, SANDBOX_DEFAULT_CREDENTIALS, SANDBOX_TOKEN_TTL_MS, USBROKER_TOKEN_TTL_SECONDS, type Sandbox, type SandboxCredentials, type SandboxOptions } from './sandbox.js';
 export {
   createDataset,
   customerNumberOf,

@@ -82,6 +82,31 @@ async function privateKeyPemOf(given: string | undefined): Promise<string> {
 }
 
 /**
+ * The settings a book's processes need to use this sandbox, by environment variable name: what
+ * `pnpm sandbox` writes to its env file and the quickstart passes to both books.
+ */
+export function clientEnv(sandbox: Pick<Sandbox, 'urls' | 'credentials'>): Record<string, string> {
+  const { uaefeed, custodian, usbroker, remit } = sandbox.credentials;
+  return {
+    API_GLOBAL_BASE_URL: sandbox.urls.registry,
+    UAEFEED_BASE_URL: sandbox.urls.uaefeed,
+    UAEFEED_API_KEY: uaefeed.appKey,
+    UAEFEED_API_SECRET: uaefeed.appSecret,
+    UAEFEED_INST_CODE: uaefeed.instCode,
+    UAEFEED_PRIVATE_KEY: uaefeed.privateKeyPem.trim(),
+    CUSTODIAN_BASE_URL: sandbox.urls.custodian,
+    CUSTODIAN_API_KEY: custodian.apiKey,
+    USBROKER_BASE_URL: sandbox.urls.usbroker,
+    USBROKER_API_KEY: usbroker.apiKey,
+    USBROKER_API_SECRET: usbroker.apiSecret,
+    USBROKER_FIRM_ID: usbroker.firmId,
+    REMIT_BASE_URL: sandbox.urls.remit,
+    REMIT_API_KEY: remit.apiKey,
+    ...(remit.webhookSecret === null ? {} : { REMIT_WEBHOOK_SECRET: remit.webhookSecret }),
+  };
+}
+
+/**
  * Starts the sandbox in this process: the customer registry, uaefeed, custodian (UAE), usbroker
  * and remit (India), each on its own port, serving the data set of `seed`, with shared faults.
  * `close()` stops them all.

@@ -1,0 +1,119 @@
+// The demo load: both books filled from the sandbox by the real jobs, through each book's api, in
+// the order docs/quickstart.md gives (and why). Nothing here posts directly: what the demo shows is
+// what the jobs produced.
+
+/** Polls a background job's status record this often. */
+const POLL_MS = 500;
+/** A step that takes longer than this is reported as failed (the stack keeps running). */
+const STEP_TIMEOUT_MS = 15 * 60_000;
+
+/** The months `from`..`to` (`YYYY-MM`), inclusive. */
+function monthsBetween(from, to) {
+  const months = [];
+  for (let [y, m] = from.split('-').map(Number); `${y}-${String(m).padStart(2, '0')}` <= to; m === 12 ? ((y += 1), (m = 1)) : (m += 1)) {
+    months.push(`${y}-${String(m).padStart(2, '0')}`);
+  }
+  return months;
+}
+
+const addDays = (date, days) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+/** `[start, end]` windows covering the period, each within sync-usbroker-ledger's 92 days. */
+function ledgerWindows(from, to) {
+  const windows = [];
+  for (let start = from; start <= to; start = addDays(start, 91)) {
+    const end = addDays(start, 90);
+    windows.push([start, end < to ? end : to]);
+  }
+  return windows;
+}
+
+/**
+ * Each book's steps. UAE: link the registry's customers, post the feed (which recosts), store
+ * the custodian's statements and holdings the reconciliation compares with. India: link, then the
+ * broker's fractional trades before its wires and quantity orders (a sell of shares bought by a
+ * fractional order must find them: the other order leaves it flagged until a recost), the daily
+ * ledger (dividends, withholding, fees), the remittances, one recost over everything. Both end
+ * with a reconciliation run.
+ */
+export function demoSteps(book, period) {
+  const lastMonth = period.to.slice(0, 7);
+  const recentMonths = monthsBetween(period.from.slice(0, 7), lastMonth).slice(-3);
+  const reconcile = { name: 'reconciliation run', path: '/v1/reconciliation/run', body: {} };
+  if (book === 'ENTITY_UAE') {
+    return [
+      { name: 'provision-uae', job: 'provision-uae', body: {} },
+      { name: 'sync-uaefeed', job: 'sync-uaefeed', body: {} },
+      ...recentMonths.map((month) => ({ name: `sync-cash-statements ${month}`, job: 'sync-cash-statements', body: { month } })),
+      { name: `sync-uaefeed-statements ${lastMonth}`, job: 'sync-uaefeed-statements', body: { month: lastMonth } },
+      { name: `sync-holdings ${period.to}`, job: 'sync-holdings', body: { as_of: period.to } },
+      { name: 'refresh-snapshots', job: 'refresh-snapshots', body: {} },
+      reconcile,
+    ];
+  }
+  return [
+    { name: 'provision-india', job: 'provision-india', body: {} },
+    { name: 'sync-usbroker-trades', job: 'sync-usbroker-trades', body: { recost: false } },
+    { name: 'sync-usbroker', job: 'sync-usbroker', body: { recost: false } },
+    ...ledgerWindows(period.from, period.to).map(([start, end]) => ({
+      name: `sync-usbroker-ledger ${start}..${end}`,
+      job: 'sync-usbroker-ledger',
+      body: { start, end },
+    })),
+    { name: 'sync-remit', job: 'sync-remit', body: {} },
+    { name: 'recost', job: 'recost', body: {} },
+    reconcile,
+  ];
+}
+
+/** A thin client of one book's api with the admin token. */
+export function bookApi(baseUrl, tokens) {
+  const call = async (method, path, body) => {
+    const answer = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: {
+        'content-type': 'application/json',
+        'x-ledger-token': tokens.LEDGER_TOKEN,
+        'x-ledger-admin-token': tokens.LEDGER_ADMIN_TOKEN,
+        'x-ledger-actor': 'quickstart',
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await answer.text();
+    const json = text ? JSON.parse(text) : null;
+    if (!answer.ok) throw new Error(`${method} ${path} answered ${answer.status}: ${json?.error?.message ?? text.slice(0, 300)}`);
+    return { status: answer.status, body: json };
+  };
+  return { get: (path) => call('GET', path), post: (path, body) => call('POST', path, body) };
+}
+
+/** True when the book already holds transactions: the demo is loaded once, then kept. */
+export async function hasTransactions(api) {
+  const { body } = await api.get('/v1/transactions?limit=1');
+  return body.items.length > 0;
+}
+
+async function runJob(api, job, body) {
+  let { body: record } = await api.post(`/v1/jobs/${job}`, body);
+  const deadline = Date.now() + STEP_TIMEOUT_MS;
+  while (record.status === 'running') {
+    if (Date.now() > deadline) throw new Error(`${job} still running after ${STEP_TIMEOUT_MS / 60_000} min (job ${record.job_id})`);
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    ({ body: record } = await api.get(`/v1/jobs/status/${encodeURIComponent(record.job_id)}`));
+  }
+  if (record.status === 'error') throw new Error(`${job} failed (job ${record.job_id}): ${record.error}`);
+  return record.result;
+}
+
+/** Runs a book's steps in order, one progress line each; the first failure stops that book's load. */
+export async function loadDemo({ book, api, period, log }) {
+  const steps = demoSteps(book, period);
+  const started = Date.now();
+  for (const [index, step] of steps.entries()) {
+    const t0 = Date.now();
+    if (step.job) await runJob(api, step.job, step.body);
+    else await api.post(step.path, step.body);
+    log(`[${index + 1}/${steps.length}] ${step.name}: done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  }
+  return Date.now() - started;
+}
