@@ -137,6 +137,8 @@ async function main() {
     recordsPerCustomer: DEMO.recordsPerCustomer,
     startMonth: period.startMonth,
     months: DEMO.months,
+    // One customer per book holds a share more upstream: each book's reconciliation shows a warn.
+    plantedMismatch: true,
     ports: { registry: 9100, uaefeed: 9101, custodian: 9102, usbroker: 9103, remit: 9104 },
     remit: { webhookUrl: `http://127.0.0.1:${india.port}/v1/india/webhooks/remit`, webhookSecret: secrets.REMIT_WEBHOOK_SECRET },
   });

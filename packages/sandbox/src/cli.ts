@@ -25,6 +25,7 @@ const USAGE = `usage: pnpm sandbox [flags]   (each flag also as the environment 
   --records-per-customer N     transfers + orders per customer [SANDBOX_RECORDS_PER_CUSTOMER] (${DEFAULT_DATA_CONFIG.recordsPerCustomer})
   --start-month YYYY-MM        first month of activity [SANDBOX_START_MONTH] (${DEFAULT_DATA_CONFIG.startMonth})
   --months N                   months of activity [SANDBOX_MONTHS] (${DEFAULT_DATA_CONFIG.months})
+  --planted-mismatch BOOL      customer 7 of each book holds one share more upstream [SANDBOX_PLANTED_MISMATCH] (false)
   --uaefeed-private-key FILE   the app's RS256 key, PEM [SANDBOX_UAEFEED_PRIVATE_KEY_FILE] (generated)
   --client-env-file FILE       where the client settings are written [SANDBOX_CLIENT_ENV_FILE]
                                ($XDG_CONFIG_HOME/ledger-service/sandbox.env, ~/.config if unset)
@@ -44,6 +45,7 @@ const FLAGS = {
   'records-per-customer': 'SANDBOX_RECORDS_PER_CUSTOMER',
   'start-month': 'SANDBOX_START_MONTH',
   months: 'SANDBOX_MONTHS',
+  'planted-mismatch': 'SANDBOX_PLANTED_MISMATCH',
   'uaefeed-private-key': 'SANDBOX_UAEFEED_PRIVATE_KEY_FILE',
   'client-env-file': 'SANDBOX_CLIENT_ENV_FILE',
 } as const;
@@ -71,6 +73,12 @@ function readSettings(argv: string[], env: NodeJS.ProcessEnv) {
     }
     return value;
   };
+  const boolean = (flag: Flag): boolean => {
+    const raw = text(flag);
+    if (raw === undefined || raw === '' || raw === 'false') return false;
+    if (raw === 'true') return true;
+    throw new UsageError(`--${flag} (${FLAGS[flag]}) must be true or false`);
+  };
   const configHome = env.XDG_CONFIG_HOME || join(homedir(), '.config');
   const keyFile = text('uaefeed-private-key');
   return {
@@ -88,6 +96,7 @@ function readSettings(argv: string[], env: NodeJS.ProcessEnv) {
     recordsPerCustomer: integer('records-per-customer', DEFAULT_DATA_CONFIG.recordsPerCustomer, 1, Number.MAX_SAFE_INTEGER),
     startMonth: text('start-month') || DEFAULT_DATA_CONFIG.startMonth,
     months: integer('months', DEFAULT_DATA_CONFIG.months, 1, Number.MAX_SAFE_INTEGER),
+    plantedMismatch: boolean('planted-mismatch'),
     privateKeyPem: keyFile ? readFileSync(keyFile, 'utf8') : undefined,
     envFile: text('client-env-file') || join(configHome, 'ledger-service', 'sandbox.env'),
   };

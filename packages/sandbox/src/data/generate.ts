@@ -20,11 +20,24 @@ export interface SandboxDataConfig {
   startMonth: string;
   /** Months of activity from `startMonth`. */
   months: number;
+  /**
+   * One customer per book (the `PLANTED_MISMATCH_CUSTOMER`-th, or the last) whose upstream
+   * holdings show one share more than its records: the quickstart's planted reconciliation
+   * variance. Absent or false: every answer agrees with the records.
+   */
+  plantedMismatch?: boolean;
 }
 
 export const DEFAULT_DATA_CONFIG: SandboxDataConfig = { seed: 42, customers: 20, recordsPerCustomer: 24, startMonth: '2026-01', months: 6 };
 
 export const DATA_LIMITS = { customersMax: 100_000, recordsPerCustomerMax: 10_000, monthsMax: 120 } as const;
+
+export const PLANTED_MISMATCH_CUSTOMER = 7;
+
+/** Whether the customer of this 1-based index is the planted one of its book. */
+export function isPlantedMismatch(config: SandboxDataConfig, index: number): boolean {
+  return config.plantedMismatch === true && index === Math.min(PLANTED_MISMATCH_CUSTOMER, config.customers);
+}
 
 /** Checks a config; the error names the first field out of range. */
 export function dataConfig(partial: Partial<SandboxDataConfig> = {}): SandboxDataConfig {

@@ -1,6 +1,6 @@
 import { priceOn } from './catalog.js';
 import { addMonths, firstDayOf, lastDayOf } from './dates.js';
-import type { SandboxDataConfig } from './generate.js';
+import { isPlantedMismatch, type SandboxDataConfig } from './generate.js';
 import {
   CUSIPS,
   DAILY_LEDGER_COLUMNS,
@@ -84,16 +84,18 @@ export function usbrokerPositions(config: SandboxDataConfig, data: IndiaCustomer
   return [...positionsOf(data).entries()]
     .filter(([, p]) => p.qtyMicro > 0n)
     .sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([symbol, p]) => {
+    .map(([symbol, p], i) => {
       const price = priceOn(config.seed, symbol, periodTo);
+      // The planted variance (SandboxDataConfig.plantedMismatch): one share more than held.
+      const qtyMicro = i === 0 && isPlantedMismatch(config, data.index) ? p.qtyMicro + 1_000_000n : p.qtyMicro;
       return {
         symbol,
         cusip: CUSIPS[symbol] ?? null,
-        qty: formatQty(p.qtyMicro),
+        qty: formatQty(qtyMicro),
         // cost / qty to 4 decimals, half up.
         avg_cost: formatScaled((p.costCents * 1_000_000n * 100n * 2n + p.qtyMicro) / (p.qtyMicro * 2n), 4),
         cost_basis: formatMinor(p.costCents),
-        market_value: formatMinor((p.qtyMicro * price * 2n + 1_000_000n) / 2_000_000n),
+        market_value: formatMinor((qtyMicro * price * 2n + 1_000_000n) / 2_000_000n),
       };
     });
 }

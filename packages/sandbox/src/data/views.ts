@@ -1,6 +1,6 @@
 import { CURRENCIES, priceOn, securityOf, type Currency } from './catalog.js';
 import { firstDayOf, lastDayOf, monthOf, slashDate } from './dates.js';
-import type { CustomerData, SandboxDataConfig, SandboxMovement, SandboxOrder, SandboxTransfer } from './generate.js';
+import { isPlantedMismatch, type CustomerData, type SandboxDataConfig, type SandboxMovement, type SandboxOrder, type SandboxTransfer } from './generate.js';
 import { divideToDecimal, formatMinor } from './money.js';
 
 /**
@@ -303,13 +303,17 @@ export function custodianHoldings(config: SandboxDataConfig, data: CustomerData,
     positions: [...positions]
       .filter(([, p]) => p.qty > 0n)
       .sort(([a], [b]) => (a < b ? -1 : 1))
-      .map(([symbol, p]) => ({
-        symbol,
-        isin: securityOf(symbol).isin,
-        qty: p.qty.toString(),
-        avg_cost: divideToDecimal(p.costNum, p.costDen * 100n, 4),
-        market_value: formatMinor(p.qty * priceOn(config.seed, symbol, asOf)),
-      })),
+      .map(([symbol, p], i) => {
+        // The planted variance (SandboxDataConfig.plantedMismatch): one share more than held.
+        const qty = i === 0 && isPlantedMismatch(config, data.index) ? p.qty + 1n : p.qty;
+        return {
+          symbol,
+          isin: securityOf(symbol).isin,
+          qty: qty.toString(),
+          avg_cost: divideToDecimal(p.costNum, p.costDen * 100n, 4),
+          market_value: formatMinor(qty * priceOn(config.seed, symbol, asOf)),
+        };
+      }),
     cash: { balance, available: balance },
   };
 }
