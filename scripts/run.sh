@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # With no argument (or only --reset / --customers N): everything on this machine, both books with
 #   the sandbox and demo data, on an embedded Postgres unless LEDGER_DB_URL is set
-#   (scripts/stack/index.mjs says what and how; README: quick start).
+#   (packages/quickstart says what and how; README: quick start).
 # With a book: installs and starts the service for that one book: bash scripts/run.sh ENTITY_UAE
 #   (or ENTITY_IND_IFSC). Installs pnpm and the locked dependencies, makes sure PostgreSQL and
 #   Redis answer, creates the book's database if it is missing, builds, and runs the book's three
@@ -33,7 +33,7 @@ if [[ ($# -eq 0 && -z ${ENTITY_ID:-}) || ${1:-} == --* ]]; then
   if [[ -n ${LEDGER_DB_URL:-} ]]; then bash scripts/ensure-services.sh; else bash scripts/ensure-services.sh redis; fi
   echo "run: building" >&2
   pnpm build --output-logs=errors-only
-  exec node scripts/stack/index.mjs "$@"
+  exec node packages/quickstart/dist/cli.js "$@"
 fi
 
 book=${1:-$ENTITY_ID}

@@ -2,25 +2,52 @@
 // the order docs/quickstart.md gives (and why). Nothing here posts directly: what the demo shows is
 // what the jobs produced.
 
+export interface Period {
+  /** First and last day, `YYYY-MM-DD`. */
+  from: string;
+  to: string;
+}
+
+/** One step: a job by its endpoint (polled to its end), or a plain admin POST. */
+export interface DemoStep {
+  name: string;
+  job?: string;
+  path?: string;
+  body: Record<string, unknown>;
+}
+
+export interface BookApi {
+  get<T>(path: string): Promise<T>;
+  post<T>(path: string, body: unknown): Promise<T>;
+}
+
+/** The job status record, as far as the load reads it. */
+interface JobRecord {
+  job_id: string;
+  status: 'running' | 'done' | 'error';
+  result: unknown;
+  error: string | null;
+}
+
 /** Polls a background job's status record this often. */
 const POLL_MS = 500;
 /** A step that takes longer than this is reported as failed (the stack keeps running). */
 const STEP_TIMEOUT_MS = 15 * 60_000;
 
 /** The months `from`..`to` (`YYYY-MM`), inclusive. */
-function monthsBetween(from, to) {
-  const months = [];
-  for (let [y, m] = from.split('-').map(Number); `${y}-${String(m).padStart(2, '0')}` <= to; m === 12 ? ((y += 1), (m = 1)) : (m += 1)) {
+function monthsBetween(from: string, to: string): string[] {
+  const months: string[] = [];
+  for (let [y, m] = from.split('-').map(Number) as [number, number]; `${y}-${String(m).padStart(2, '0')}` <= to; m === 12 ? ((y += 1), (m = 1)) : (m += 1)) {
     months.push(`${y}-${String(m).padStart(2, '0')}`);
   }
   return months;
 }
 
-const addDays = (date, days) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+const addDays = (date: string, days: number): string => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
 /** `[start, end]` windows covering the period, each within sync-usbroker-ledger's 92 days. */
-function ledgerWindows(from, to) {
-  const windows = [];
+function ledgerWindows(from: string, to: string): [string, string][] {
+  const windows: [string, string][] = [];
   for (let start = from; start <= to; start = addDays(start, 91)) {
     const end = addDays(start, 90);
     windows.push([start, end < to ? end : to]);
@@ -36,10 +63,10 @@ function ledgerWindows(from, to) {
  * ledger (dividends, withholding, fees), the remittances, one recost over everything. Both end
  * with a reconciliation run.
  */
-export function demoSteps(book, period) {
+export function demoSteps(book: string, period: Period): DemoStep[] {
   const lastMonth = period.to.slice(0, 7);
   const recentMonths = monthsBetween(period.from.slice(0, 7), lastMonth).slice(-3);
-  const reconcile = { name: 'reconciliation run', path: '/v1/reconciliation/run', body: {} };
+  const reconcile: DemoStep = { name: 'reconciliation run', path: '/v1/reconciliation/run', body: {} };
   if (book === 'ENTITY_UAE') {
     return [
       { name: 'provision-uae', job: 'provision-uae', body: {} },
@@ -67,8 +94,8 @@ export function demoSteps(book, period) {
 }
 
 /** A thin client of one book's api with the admin token. */
-export function bookApi(baseUrl, tokens) {
-  const call = async (method, path, body) => {
+export function bookApi(baseUrl: string, tokens: { LEDGER_TOKEN: string; LEDGER_ADMIN_TOKEN: string }): BookApi {
+  const call = async (method: string, path: string, body?: unknown) => {
     const answer = await fetch(`${baseUrl}${path}`, {
       method,
       headers: {
@@ -80,39 +107,38 @@ export function bookApi(baseUrl, tokens) {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await answer.text();
-    const json = text ? JSON.parse(text) : null;
-    if (!answer.ok) throw new Error(`${method} ${path} answered ${answer.status}: ${json?.error?.message ?? text.slice(0, 300)}`);
-    return { status: answer.status, body: json };
+    if (!answer.ok) throw new Error(`${method} ${path} answered ${answer.status}: ${text.slice(0, 300)}`);
+    return text ? JSON.parse(text) : null;
   };
   return { get: (path) => call('GET', path), post: (path, body) => call('POST', path, body) };
 }
 
 /** True when the book already holds transactions: the demo is loaded once, then kept. */
-export async function hasTransactions(api) {
-  const { body } = await api.get('/v1/transactions?limit=1');
-  return body.items.length > 0;
+export async function hasTransactions(api: BookApi): Promise<boolean> {
+  const page = await api.get<{ items: unknown[] }>('/v1/transactions?limit=1');
+  return page.items.length > 0;
 }
 
-async function runJob(api, job, body) {
-  let { body: record } = await api.post(`/v1/jobs/${job}`, body);
+async function runJob(api: BookApi, job: string, body: Record<string, unknown>): Promise<unknown> {
+  let record = await api.post<JobRecord>(`/v1/jobs/${job}`, body);
   const deadline = Date.now() + STEP_TIMEOUT_MS;
   while (record.status === 'running') {
     if (Date.now() > deadline) throw new Error(`${job} still running after ${STEP_TIMEOUT_MS / 60_000} min (job ${record.job_id})`);
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-    ({ body: record } = await api.get(`/v1/jobs/status/${encodeURIComponent(record.job_id)}`));
+    record = await api.get<JobRecord>(`/v1/jobs/status/${encodeURIComponent(record.job_id)}`);
   }
   if (record.status === 'error') throw new Error(`${job} failed (job ${record.job_id}): ${record.error}`);
   return record.result;
 }
 
 /** Runs a book's steps in order, one progress line each; the first failure stops that book's load. */
-export async function loadDemo({ book, api, period, log }) {
+export async function loadDemo({ book, api, period, log }: { book: string; api: BookApi; period: Period; log: (line: string) => void }): Promise<number> {
   const steps = demoSteps(book, period);
   const started = Date.now();
   for (const [index, step] of steps.entries()) {
     const t0 = Date.now();
     if (step.job) await runJob(api, step.job, step.body);
-    else await api.post(step.path, step.body);
+    else await api.post(step.path!, step.body);
     log(`[${index + 1}/${steps.length}] ${step.name}: done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   }
   return Date.now() - started;

@@ -1,0 +1,130 @@
+// End to end: the quickstart's stack (embedded Postgres, the sandbox, both books' real api, worker
+// and recon processes) and its whole demo load, then figures a user would check by hand.
+import { createServer } from 'node:net';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BigNumber } from 'bignumber.js';
+import { expect } from 'chai';
+import { formatQty, positionsOf, PLANTED_MISMATCH_CUSTOMER } from '@ledger/sandbox';
+import { startStack, type Stack, type StackOptions } from '../src/index.js';
+
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+const CUSTOMERS = 8;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+interface Variance {
+  check_name: string;
+  customer_id: string | null;
+}
+interface Run {
+  run_id: string;
+  status: string;
+  metadata: { variances: Variance[] };
+}
+
+describe('quickstart: both books, the sandbox and the demo load', function () {
+  let dir: string;
+  let options: StackOptions;
+  let stack: Stack;
+  const exits: string[] = [];
+
+  before(async function () {
+    dir = mkdtempSync(join(tmpdir(), 'ledger-quickstart-'));
+    // As root, the embedded Postgres runs as a user of its own: it must reach its data folder.
+    chmodSync(dir, 0o755);
+    const [uae, india, registry, uaefeed, custodian, usbroker, remit, pgPort] = await Promise.all(Array.from({ length: 8 }, freePort));
+    options = {
+      root: ROOT,
+      dataDir: join(dir, 'data'),
+      secretsFile: join(dir, 'secrets.env'),
+      reset: false,
+      customers: CUSTOMERS,
+      ports: { ENTITY_UAE: uae!, ENTITY_IND_IFSC: india!, sandbox: { registry: registry!, uaefeed: uaefeed!, custodian: custodian!, usbroker: usbroker!, remit: remit! } },
+      serverUrl: undefined,
+      embeddedPort: pgPort!,
+      databaseSuffix: '',
+      redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+      queuePrefix: `quickstart-test-${process.pid}`,
+      env: { ...process.env, LOG_LEVEL: 'warn' },
+      log: () => {},
+      onBookExit: (label) => exits.push(label),
+    };
+    stack = await startStack(options);
+  });
+
+  after(async function () {
+    await stack?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const book = (label: 'UAE' | 'India') => stack.books.find((b) => b.label === label)!;
+  const latestRun = async (label: 'UAE' | 'India') => {
+    const { items } = await book(label).api.get<{ items: { run_id: string }[] }>('/v1/reconciliation/runs?limit=1');
+    return book(label).api.get<Run>(`/v1/reconciliation/runs/${items[0]!.run_id}`);
+  };
+  const positions = async (label: 'UAE' | 'India', customer: string) => {
+    const { items } = await book(label).api.get<{ items: { symbol: string; quantity: string }[] }>(`/v1/customers/${customer}/positions`);
+    return Object.fromEntries(items.filter((p) => !new BigNumber(p.quantity).isZero()).map((p) => [p.symbol, new BigNumber(p.quantity).toFixed()]));
+  };
+
+  it('loads both books from the sandbox by the real jobs, and the books stay up', async function () {
+    await stack.loadDemo();
+    expect(exits).to.deep.equal([]);
+    for (const { api } of stack.books) {
+      const { total } = await api.get<{ total: number }>('/v1/transactions?limit=1');
+      expect(total).to.be.greaterThan(CUSTOMERS * 10);
+    }
+  });
+
+  it('gives UAE customer 1 the shares its sandbox records leave it holding', async function () {
+    const data = stack.sandbox.data.dataOf(stack.sandbox.data.customers[0]!);
+    const held = new Map<string, bigint>();
+    for (const m of data.movements) if (m.symbol !== null && m.qty !== null) held.set(m.symbol, (held.get(m.symbol) ?? 0n) + m.qty);
+    const expected = Object.fromEntries([...held].filter(([, qty]) => qty !== 0n).map(([symbol, qty]) => [symbol, qty.toString()]));
+    expect(Object.keys(expected)).to.have.length.greaterThan(0);
+    expect(await positions('UAE', 'UAE-000001')).to.deep.equal(expected);
+  });
+
+  it('gives India customer 1 the shares, fractional ones included, its broker account holds', async function () {
+    const data = stack.sandbox.data.india.all()[0]!;
+    const expected = Object.fromEntries([...positionsOf(data)].filter(([, p]) => p.qtyMicro !== 0n).map(([symbol, p]) => [symbol, formatQty(p.qtyMicro)]));
+    expect(Object.keys(expected)).to.have.length.greaterThan(0);
+    expect(await positions('India', 'IND-000001')).to.deep.equal(expected);
+  });
+
+  for (const [label, planted] of [
+    ['UAE', `UAE-${String(PLANTED_MISMATCH_CUSTOMER).padStart(6, '0')}`],
+    ['India', `IND-${String(PLANTED_MISMATCH_CUSTOMER).padStart(6, '0')}`],
+  ] as const) {
+    it(`ends the ${label} load with a reconciliation run that warns of the planted mismatch (${planted}) alone`, async function () {
+      const run = await latestRun(label);
+      expect(run.status).to.equal('warn');
+      const others = run.metadata.variances.filter((v) => v.customer_id !== planted).map((v) => `${v.check_name} ${v.customer_id}`);
+      expect(others).to.deep.equal([]);
+      expect(run.metadata.variances).to.have.length.greaterThan(0);
+    });
+  }
+
+  it('keeps the data when started again, and does not load it twice', async function () {
+    const before = await Promise.all(stack.books.map(({ api }) => api.get<{ total: number }>('/v1/transactions?limit=1')));
+    await stack.stop();
+    const lines: string[] = [];
+    stack = await startStack({ ...options, log: (line) => lines.push(line) });
+    await stack.loadDemo();
+    expect(lines.filter((l) => l.includes('already loaded'))).to.have.length(2);
+    const after = await Promise.all(stack.books.map(({ api }) => api.get<{ total: number }>('/v1/transactions?limit=1')));
+    expect(after.map((p) => p.total)).to.deep.equal(before.map((p) => p.total));
+  });
+});
