@@ -155,6 +155,27 @@ describe('sandbox India data set', () => {
       }
     });
 
+    it('fills orders in the order they happen: walked by filled_at, no sell sells shares not yet bought', () => {
+      const oversells = (d: IndiaCustomerData) => {
+        const held = new Map<string, bigint>();
+        const filled = d.orders.filter((o) => o.filled_at !== null).sort((a, b) => a.filled_at!.localeCompare(b.filled_at!));
+        return filled.flatMap((o) => {
+          const after = (held.get(o.symbol) ?? 0n) + (o.side === 'BUY' ? 1n : -1n) * parseQtyMicro(o.filled_qty);
+          held.set(o.symbol, after);
+          return after < 0n ? [o.order_id] : [];
+        });
+      };
+      for (const d of all) expect(oversells(d), d.customer.customer_id).to.deep.equal([]);
+      // Worked example (the quickstart's data set): on 2026-08-04 IND-000118 bought 32.387995 NVDA (record 46),
+      // then sold 65 of the 45 + 11.640742 + 32.387995 it held (record 47). The sell used to fill at 14:37, the
+      // buy at 15:44: the ledger's lots held 56.640742 at the sell, recost flagged it and left its 17.62 fee unposted.
+      const d118 = generateIndiaCustomerData(dataConfig({ seed: 42, customers: 200, recordsPerCustomer: 48, startMonth: '2024-11', months: 24 }), 118);
+      const [buy, sell] = ['ORD-42-000118-00046', 'ORD-42-000118-00047'].map((id) => d118.orders.find((o) => o.order_id === id)!);
+      expect([buy!.side, buy!.filled_qty, sell!.side, sell!.filled_qty]).to.deep.equal(['BUY', '32.387995', 'SELL', '65']);
+      expect(buy!.filled_at! < sell!.filled_at!, `${buy!.filled_at} < ${sell!.filled_at}`).to.equal(true);
+      expect(oversells(d118)).to.deep.equal([]);
+    });
+
     it('links each DIVNRA to its DIV (ref_txn_no), withholding wht_rate of the gross, negative', () => {
       const rows = all.flatMap((d) => d.rows);
       const divnra = rows.filter((r) => r.row_code === 'DIVNRA');

@@ -530,9 +530,11 @@ export function generateIndiaCustomerData(config: SandboxDataConfig, index: numb
   };
 
   // ---- broker ----
+  let lastSubmitted = 0;
   const trade = (seq: number, date: string, side: 'BUY' | 'SELL', symbol: string, kind: 'quantity' | 'full_portfolio_cost', size: bigint): boolean => {
     const m = priceOn(config.seed, symbol, date);
-    const submitted = Date.parse(`${date}T14:30:00Z`) + random.int(0, 300) * 60_000;
+    // Orders fill in the order the records happen: a sell of shares bought earlier that day fills after the buy.
+    const submitted = Math.max(Date.parse(`${date}T14:30:00Z`) + random.int(0, 300) * 60_000, lastSubmitted + 60_000);
     const base = {
       order_id: `ORD-${S}-${I}-${pad(seq, 5)}`,
       client_order_id: random.chance(0.9) ? `CL-${S}-${I}-${pad(seq, 5)}` : null,
@@ -595,6 +597,7 @@ export function generateIndiaCustomerData(config: SandboxDataConfig, index: numb
       cost_type: kind,
     };
     data.orders.push(order);
+    lastSubmitted = submitted;
     if (unfilled) return true;
     const position = held.get(symbol) ?? { qty: 0n, cost: 0n };
     if (side === 'BUY') {
