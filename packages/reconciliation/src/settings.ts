@@ -19,6 +19,7 @@ export const reconSettingsSchema = z.object({
   RECON_REMITTANCE_IN_TRANSIT_MAX_HOURS: hours(120),
   RECON_FX_RECEIVABLE_MAX_HOURS: hours(120),
   RECON_PENDING_RECOST_MAX_HOURS: hours(24),
+  RECON_TIE_OUT_DAY_WINDOW: z.coerce.number().int().min(0).max(31).default(3),
 });
 
 export interface ReconSettings {
@@ -34,6 +35,8 @@ export interface ReconSettings {
   quantityTolerance: Decimal;
   /** pending_flow_age: how old each kind of pending flow may be. */
   maxAgeHours: { pendingCashRequest: number; remittanceInTransit: number; fxReceivable: number; pendingRecost: number };
+  /** lrs_usbroker_tie_out: a day's settled remittances may be wired up to this many days later. */
+  tieOutDayWindow: number;
 }
 
 export function reconSettingsOf(parsed: z.infer<typeof reconSettingsSchema>): ReconSettings {
@@ -49,6 +52,7 @@ export function reconSettingsOf(parsed: z.infer<typeof reconSettingsSchema>): Re
       fxReceivable: parsed.RECON_FX_RECEIVABLE_MAX_HOURS,
       pendingRecost: parsed.RECON_PENDING_RECOST_MAX_HOURS,
     },
+    tieOutDayWindow: parsed.RECON_TIE_OUT_DAY_WINDOW,
   };
 }
 

@@ -148,7 +148,7 @@ describe('category B and D checks', function () {
   });
 
   describe('pending_flow_age', () => {
-    it('each pending flow past its own tolerance › warns naming it, its age and its tolerance', async () => {
+    it('each pending flow past its own tolerance › warns naming it, its age and its tolerance; only a paid order is in transit', async () => {
       const cashRequestId = randomUUID();
       await createCashRequest(book.db, { customer_id: 'C-2', direction: 'deposit', amount: '25.00', currency: 'USD' }, cashRequestId, {
         feeSchedule: new FeeSchedule(new Decimal(22)),
@@ -175,6 +175,27 @@ describe('category B and D checks', function () {
         order_updated_at: paidAt,
         status_history: JSON.stringify([]),
       });
+      // Not in transit however old: an order whose payment was authorised but is waiting for funds
+      // (`action_required`), and one refunded after it was paid (`failed`): both have a `paid_at`.
+      for (const [orderId, status, error] of [['order_2', 'action_required', null], ['order_3', 'failed', 'REFUNDED']] as const) {
+        await book.db('remittances').insert({
+          order_id: orderId,
+          customer_id: 'C-1',
+          remit_customer_id: 'cust_1',
+          status,
+          amount_inr: '42000.00',
+          amount_usd: '500.00',
+          quote_id: `quote_${orderId}`,
+          fx_rate: '84.00',
+          payment_status: status === 'failed' ? 'failed' : 'success',
+          payment_error_code: error,
+          paid_at: paidAt,
+          remitted_on: '2026-01-15',
+          order_created_at: paidAt,
+          order_updated_at: paidAt,
+          status_history: JSON.stringify([]),
+        });
+      }
       const buy = await book.db('transactions').where({ source_txn_id: 'buy-1' }).first('txn_id');
 
       // A day and a bit later: only the trade pending recost (24 h) is too old.

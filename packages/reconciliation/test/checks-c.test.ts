@@ -152,8 +152,56 @@ describe('category C checks: usbroker (India)', function () {
         expected: '1000.00',
         actual: '999.99',
         difference: '-0.01',
-        detail: { problem: 'remitted_not_wired', account_no: 'USB-1', day: '2026-01-15', settled_remittances: 1, completed_wires: 1 },
+        detail: { problem: 'remitted_not_wired', account_no: 'USB-1', day: '2026-01-15', day_window: 3, settled_remittances: 1, completed_wires: 1 },
       },
+    ]);
+  });
+
+  it('wires a few days behind their settlements › matched within RECON_TIE_OUT_DAY_WINDOW days, each wire used once', async () => {
+    await linkedBook();
+    // IND-1 besides order_1 (1,000.00 settled Thursday 2026-01-15, wired that day): order_2 500.00 settled
+    // Friday the 16th, wired Monday the 19th (3 days); order_4 200.00 settled the 19th, never wired (the
+    // Monday wire is order_2's); order_3 300.00 settled the 20th, wired Saturday the 24th (4 days).
+    for (const [orderId, usd, day] of [['order_2', '500.00', '2026-01-16'], ['order_4', '200.00', '2026-01-19'], ['order_3', '300.00', '2026-01-20']] as const) {
+      const at = new Date(`${day}T06:00:00Z`);
+      await t.db('remittances').insert({
+        order_id: orderId,
+        customer_id: 'IND-1',
+        remit_customer_id: 'cust_1',
+        status: 'paid',
+        amount_inr: '42000.00',
+        amount_usd: usd,
+        quote_id: `quote_${orderId}`,
+        fx_rate: '84.00',
+        paid_at: at,
+        settlement_amount_usd: usd,
+        settled_at: at,
+        remitted_on: day,
+        order_created_at: at,
+        order_updated_at: at,
+        status_history: JSON.stringify([]),
+      });
+    }
+    const wires = [wire('w1', 'USB-1', '1000.00'), { ...wire('w2', 'USB-1', '500.00'), value_date: '2026-01-19' }, { ...wire('w3', 'USB-1', '300.00'), value_date: '2026-01-24' }];
+    fakeBroker({ 'USB-1': balance('498.90'), 'USB-2': balance('200.00') }, { 'USB-1': [position('AAPL', '10')], 'USB-2': [] }, wires);
+    const tieOut = async (tieOutDayWindow: number) => {
+      const run = await runReconciliation(
+        { db: t.runtime!.db, book: 'ENTITY_IND_IFSC', settings: { ...DEFAULT_RECON_SETTINGS, tieOutDayWindow }, upstreams: { ...NO_UPSTREAMS, usbroker: broker() } },
+        { checks: CHECKS.filter((c) => c.name === 'lrs_usbroker_tie_out') },
+      );
+      return run.metadata.variances.map((v) => [v.detail.day, v.expected, v.actual, v.detail.completed_wires]);
+    };
+    // The default, 3 days: the weekend's wire is matched; the 19th finds no wire left; the 20th's is a day too late.
+    expect(DEFAULT_RECON_SETTINGS.tieOutDayWindow).to.equal(3);
+    expect(await tieOut(3)).to.deep.equal([
+      ['2026-01-19', '200.00', '0.00', 0],
+      ['2026-01-20', '300.00', '0.00', 0],
+    ]);
+    expect(await tieOut(4)).to.deep.equal([['2026-01-19', '200.00', '0.00', 0]]);
+    // Day matching alone (0): the 16th's wire is late, and the Monday wire covers the 19th instead.
+    expect(await tieOut(0)).to.deep.equal([
+      ['2026-01-16', '500.00', '0.00', 0],
+      ['2026-01-20', '300.00', '0.00', 0],
     ]);
   });
 

@@ -187,7 +187,10 @@ describe('sandbox remit webhook deliveries', () => {
   });
 
   it('refunds a paid, unsettled order: order failed, payment failed REFUNDED, a refund listed', async () => {
-    const r = sandbox.data.india.all().flatMap((d) => d.remittances).find((x) => x.order.status === 'paid' && x.settlement === null)!;
+    // Every seeded paid order is settled: pay one waiting for review first.
+    const r = orderIn('under_review');
+    expect((await admin(`/orders/${r.order.id}/advance`, { to: 'paid' })).status).to.equal(200);
+    received = [];
     expect((await admin(`/orders/${r.order.id}/advance`, { to: 'failed' })).status).to.equal(200);
     expect(received.map((x) => `${x.body.entity_type}.${x.body.event_type}`)).to.deep.equal(['payment.failed', 'orders.failed']);
     expect(received[0]!.body.data).to.include({ status: 'failed' });

@@ -3,7 +3,9 @@ import { BOTH_BOOKS, outcomeOf, variance, type Check } from '../check.js';
 
 /**
  * Nothing stays pending longer than its tolerance (RECON_*_MAX_HOURS): a cash request still
- * `pending`; a remittance paid but not settled (in transit); an FX-spread receivable on 1300
+ * `pending`; a remittance paid but not settled (in transit: its order `paid`, as upstreams.md's
+ * "paid" is; an `action_required` order's authorised payment, or a refunded order's, sets `paid_at`
+ * but sends nothing to the broker); an FX-spread receivable on 1300
  * (an `fx_spread` posting, not reversed) without its `fx_spread_settle`; a transaction pending
  * recost. Each is one indexed read of what is pending, aged against the run's start. India-only
  * flows find nothing on the UAE book (and cash requests little on India): `ok`.
@@ -14,7 +16,7 @@ const AGED_SQL = `
     FROM cash_requests WHERE status = 'pending' AND created_at < :now::timestamptz - make_interval(hours => :cash_hours)
   UNION ALL
   SELECT 'remittance_in_transit', NULL, NULL, customer_id, NULL, amount_usd::text, order_id, paid_at
-    FROM remittances WHERE paid_at IS NOT NULL AND settled_at IS NULL AND paid_at < :now::timestamptz - make_interval(hours => :remittance_hours)
+    FROM remittances WHERE status = 'paid' AND paid_at IS NOT NULL AND settled_at IS NULL AND paid_at < :now::timestamptz - make_interval(hours => :remittance_hours)
   UNION ALL
   SELECT 'fx_receivable_unsettled', t.txn_id::text, t.source_txn_id, t.customer_id, NULL, t.amount_usd::text, substr(t.source_txn_id, length(:accrual) + 1), t.posted_at
     FROM transactions t

@@ -65,7 +65,11 @@ export function createIndiaDataset(config: SandboxDataConfig): IndiaDataset {
 
 // ---- usbroker ----
 
-export const usbrokerAsOf = (periodTo: string) => `${periodTo}T23:59:59Z`;
+/** The end of the period, or of the last day with a row when a wire of the period's last settlements arrived after it. */
+export const usbrokerAsOf = (data: IndiaCustomerData, periodTo: string) => {
+  const last = data.rows.at(-1)?.report_date ?? periodTo;
+  return `${last > periodTo ? last : periodTo}T23:59:59Z`;
+};
 
 export function usbrokerBalance(data: IndiaCustomerData, periodTo: string) {
   const cash = data.rows.reduce((sum, r) => sum + parseCents(r.amount), 0n);
@@ -76,7 +80,7 @@ export function usbrokerBalance(data: IndiaCustomerData, periodTo: string) {
     buying_power: formatMinor(cash),
     pending_deposits: formatMinor(pending),
     currency: 'USD',
-    as_of: usbrokerAsOf(periodTo),
+    as_of: usbrokerAsOf(data, periodTo),
   };
 }
 

@@ -267,7 +267,7 @@ export function nominalFees(side: 'BUY' | 'SELL', principal: bigint, qtyMicro: b
 }
 
 type Final = 'paid' | 'refunded' | 'failed' | 'action_required' | 'cancelled' | 'under_review' | 'expired' | 'active';
-type Variant = Final | 'paid_no_utr' | 'paid_no_purpose' | 'paid_unsettled' | 'paid_wire_pending' | 'paid_split';
+type Variant = Final | 'paid_no_utr' | 'paid_no_purpose' | 'paid_settled_late' | 'paid_wire_late' | 'paid_split';
 
 /** The second record of customer i shows variant (i − 1) mod 13: a dozen customers show them all. */
 export const REMIT_SHOWCASE: readonly Variant[] = [
@@ -281,8 +281,8 @@ export const REMIT_SHOWCASE: readonly Variant[] = [
   'refunded',
   'paid_no_utr',
   'paid_no_purpose',
-  'paid_unsettled',
-  'paid_wire_pending',
+  'paid_settled_late',
+  'paid_wire_late',
   'paid',
 ];
 type OtherKind = 'external_wire' | 'withdraw' | 'dividend' | 'fee';
@@ -292,7 +292,8 @@ const OTHER_SHOWCASE: readonly OtherKind[] = ['external_wire', 'withdraw', 'divi
 interface Draft {
   value_date: string;
   cents: bigint;
-  status: 'completed' | 'pending';
+  /** A wire a day behind its settlements (`paid_wire_late`): carries nothing else. */
+  late: boolean;
   remittances: Remittance[];
   transfer_id: string;
   credited: boolean;
@@ -338,7 +339,7 @@ export function generateIndiaCustomerData(config: SandboxDataConfig, index: numb
   const row = (cells: Partial<DailyLedgerRow>): DailyLedgerRow => ({ ...EMPTY_ROW, account_no: account, currency: 'USD', ...cells });
   const creditDrafts = (through: string) => {
     for (const draft of drafts) {
-      if (draft.credited || draft.status !== 'completed' || draft.value_date > through) continue;
+      if (draft.credited || draft.value_date > through) continue;
       draft.credited = true;
       cash += draft.cents;
       data.rows.push(
@@ -466,17 +467,20 @@ export function generateIndiaCustomerData(config: SandboxDataConfig, index: numb
   };
 
   const settle = (r: Remittance, variant: Variant, draftFor: (valueDate: string) => Draft) => {
-    if (variant === 'paid_unsettled') return;
-    const valueDate = nextWeekday(r.order.created_at.slice(0, 10));
+    const late = variant === 'paid_settled_late';
+    const orderDate = r.order.created_at.slice(0, 10);
+    const valueDate = late ? nextWeekday(nextWeekday(nextWeekday(orderDate))) : nextWeekday(orderDate);
     const at = Date.parse(`${valueDate}T06:00:00Z`);
     const usd = BigInt(r.quote.to.amount);
     const inr = BigInt(r.order.amount);
+    // A late settlement's UTR digits come from its id, not the random source: the records after it stay as they were.
+    const digits = late ? hash32(`${config.seed}:utr:${r.order.id}`) % 1_000_000_000 : variant === 'paid_no_utr' ? 0 : random.int(0, 999_999_999);
     const utr =
       variant === 'paid_no_utr'
         ? null
         : inr >= 2_00_000_00n
-          ? `${r.quote.bank_code!.slice(0, 4)}R${valueDate.replaceAll('-', '')}${pad(random.int(0, 999_999_999), 9)}`
-          : `${r.quote.bank_code!.slice(0, 4)}N${valueDate.slice(2, 4)}${pad(random.int(0, 999_999_999), 9)}`;
+          ? `${r.quote.bank_code!.slice(0, 4)}R${valueDate.replaceAll('-', '')}${pad(digits, 9)}`
+          : `${r.quote.bank_code!.slice(0, 4)}N${valueDate.slice(2, 4)}${pad(digits, 9)}`;
     r.settlement = {
       id: r.order.id.replace('order_', 'setl_'),
       status: 'settled',
@@ -496,9 +500,9 @@ export function generateIndiaCustomerData(config: SandboxDataConfig, index: numb
   };
 
   const regularDraft = (valueDate: string): Draft => {
-    const found = drafts.find((d) => d.value_date === valueDate && d.status === 'completed' && !d.credited);
+    const found = drafts.find((d) => d.value_date === valueDate && !d.late && !d.credited);
     if (found !== undefined) return found;
-    const draft: Draft = { value_date: valueDate, cents: 0n, status: 'completed', remittances: [], transfer_id: wireId(valueDate), credited: false };
+    const draft: Draft = { value_date: valueDate, cents: 0n, late: false, remittances: [], transfer_id: wireId(valueDate), credited: false };
     drafts.push(draft);
     return draft;
   };
@@ -511,9 +515,10 @@ export function generateIndiaCustomerData(config: SandboxDataConfig, index: numb
     }
     const r = remittance(seq, 1, date, t0, variant);
     if (r.order.status !== 'paid') return;
-    if (variant === 'paid_wire_pending') {
+    if (variant === 'paid_wire_late') {
       settle(r, variant, (valueDate) => {
-        const draft: Draft = { value_date: valueDate, cents: 0n, status: 'pending', remittances: [], transfer_id: wireId(valueDate), credited: false };
+        const wireDate = nextWeekday(valueDate);
+        const draft: Draft = { value_date: wireDate, cents: 0n, late: true, remittances: [], transfer_id: wireId(wireDate), credited: false };
         drafts.push(draft);
         return draft;
       });
@@ -526,13 +531,15 @@ export function generateIndiaCustomerData(config: SandboxDataConfig, index: numb
     const roll = random.int(0, 99);
     if (roll < 12) return 'paid_split';
     if (roll < 70) return random.chance(0.1) ? 'paid_no_utr' : 'paid';
-    return random.pick(['refunded', 'failed', 'action_required', 'cancelled', 'under_review', 'expired', 'active', 'paid_no_purpose', 'paid_unsettled'] as const);
+    return random.pick(['refunded', 'failed', 'action_required', 'cancelled', 'under_review', 'expired', 'active', 'paid_no_purpose', 'paid_settled_late'] as const);
   };
 
   // ---- broker ----
+  let lastSubmitted = 0;
   const trade = (seq: number, date: string, side: 'BUY' | 'SELL', symbol: string, kind: 'quantity' | 'full_portfolio_cost', size: bigint): boolean => {
     const m = priceOn(config.seed, symbol, date);
-    const submitted = Date.parse(`${date}T14:30:00Z`) + random.int(0, 300) * 60_000;
+    // Orders fill in the order the records happen: a sell of shares bought earlier that day fills after the buy.
+    const submitted = Math.max(Date.parse(`${date}T14:30:00Z`) + random.int(0, 300) * 60_000, lastSubmitted + 60_000);
     const base = {
       order_id: `ORD-${S}-${I}-${pad(seq, 5)}`,
       client_order_id: random.chance(0.9) ? `CL-${S}-${I}-${pad(seq, 5)}` : null,
@@ -595,6 +602,7 @@ export function generateIndiaCustomerData(config: SandboxDataConfig, index: numb
       cost_type: kind,
     };
     data.orders.push(order);
+    lastSubmitted = submitted;
     if (unfilled) return true;
     const position = held.get(symbol) ?? { qty: 0n, cost: 0n };
     if (side === 'BUY') {
@@ -745,10 +753,10 @@ export function generateIndiaCustomerData(config: SandboxDataConfig, index: numb
     }
     previousDate = date;
   });
-  creditDrafts(period.to);
+  // Every paid order settles and every settlement's wire arrives, those of the period's last days after it.
+  creditDrafts('9999-12-31');
   for (const draft of drafts) {
-    const status = draft.status === 'pending' || !draft.credited ? 'pending' : 'completed';
-    data.wires.push({ transfer_id: draft.transfer_id, account_no: account, direction: 'IN', amount: formatMinor(draft.cents), currency: 'USD', status, value_date: draft.value_date });
+    data.wires.push({ transfer_id: draft.transfer_id, account_no: account, direction: 'IN', amount: formatMinor(draft.cents), currency: 'USD', status: 'completed', value_date: draft.value_date });
   }
   data.wires.sort((a, b) => (a.transfer_id < b.transfer_id ? -1 : 1));
   data.orders.sort((a, b) => (a.order_id < b.order_id ? -1 : 1));
