@@ -1,16 +1,13 @@
 import { CALENDAR_DATE_RULE, Decimal, DECIMAL_PATTERN_SOURCE, MONEY_PATTERN_SOURCE, roundToCents, isCalendarDate, toUsd, type Currency, type EntryRequest } from '@ledger/core';
 import type { UaefeedCashTransfer, UaefeedOrder } from '@ledger/upstream-clients';
+import { entryOf, rejectedAs, skippedAs, type Mapped, type Reason } from '../posting-kit.js';
 
-/**
+/*
  * uaefeed records to ledger entries (docs/posting-rules.md#uaefeed): pure, no I/O. A record
  * maps to one entry keyed `(uaefeed, <transferId | orderId>)`, so a re-run is a duplicate; to
  * `skipped` when it moved nothing (a REJECTED transfer, an order that never executed); or to
- * `rejected` with the reason when it cannot be posted as it stands (that record only).
+ * `rejected` with a coded reason when it cannot be posted as it stands (that record only).
  */
-export type UaefeedMapping =
-  | { outcome: 'entry'; sourceTxnId: string; entry: EntryRequest }
-  | { outcome: 'skipped'; sourceTxnId: string; reason: string }
-  | { outcome: 'rejected'; sourceTxnId: string; reason: string };
 
 /** The bundled fee of a uaefeed sell is netted into its proceeds, so recost charges it no second fee. */
 export const UAEFEED_SELL_BROKERAGE_BPS = '0';
@@ -18,39 +15,44 @@ export const UAEFEED_SELL_BROKERAGE_BPS = '0';
 const MONEY = new RegExp(MONEY_PATTERN_SOURCE);
 const QUANTITY = new RegExp(DECIMAL_PATTERN_SOURCE);
 
-class Unmappable extends Error {}
+class Unmappable extends Error {
+  constructor(readonly reason: Reason) {
+    super(reason.code);
+  }
+}
+const unmappable = (code: string, detail: Record<string, unknown>) => new Unmappable({ code, detail });
 
 function currencyOf(value: string): Currency {
-  if (value !== 'AED' && value !== 'USD') throw new Unmappable(`currency ${value} is not AED or USD`);
+  if (value !== 'AED' && value !== 'USD') throw unmappable('unsupported_currency', { currency: value, currencies: ['AED', 'USD'] });
   return value;
 }
 
 /** A non-negative amount in whole cents (fils) of its currency. */
 function money(value: string, field: string): Decimal {
-  if (!MONEY.test(value)) throw new Unmappable(`${field} ${value} is not a non-negative amount in whole cents`);
+  if (!MONEY.test(value)) throw unmappable('invalid_amount', { field, value, rule: 'a non-negative amount in whole cents' });
   return new Decimal(value);
 }
 
 function date(value: string, field: string): string {
-  if (!isCalendarDate(value)) throw new Unmappable(`invalid_date: ${field} ${value} is not ${CALENDAR_DATE_RULE}`);
+  if (!isCalendarDate(value)) throw unmappable('invalid_date', { field, value, rule: CALENDAR_DATE_RULE });
   return value;
 }
 
 /** The USD amount and, for AED, what the entry keeps of the original. */
 function inUsd(amount: Decimal, currency: Currency, aedPerUsd: Decimal) {
   const { amountUsd } = toUsd(amount, currency, aedPerUsd);
-  if (amountUsd.isZero()) throw new Unmappable(`amount ${amount.toFixed(2)} ${currency} is less than one US cent`);
+  if (amountUsd.isZero()) throw unmappable('below_a_cent', { amount: amount.toFixed(2), currency });
   return {
     amount_usd: amountUsd.toFixed(2),
     ...(currency === 'AED' && { original_currency: currency, original_amount: amount.toFixed(2) }),
   };
 }
 
-function mapped(sourceTxnId: string, build: () => UaefeedMapping): UaefeedMapping {
+function mapped(build: () => Mapped): Mapped {
   try {
     return build();
   } catch (error) {
-    if (error instanceof Unmappable) return { outcome: 'rejected', sourceTxnId, reason: error.message };
+    if (error instanceof Unmappable) return rejectedAs(error.reason.code, error.reason.detail);
     throw error;
   }
 }
@@ -60,13 +62,13 @@ function mapped(sourceTxnId: string, build: () => UaefeedMapping): UaefeedMappin
  * the peg into the AED accounts (1020 / 2020), USD into 1100 / 2010. `metadata.cash_movement`
  * is the signed amount the cash account moved, in its currency (the statements' comparison).
  */
-export function mapCashTransfer(transfer: UaefeedCashTransfer, customerId: string, aedPerUsd: Decimal): UaefeedMapping {
+export function mapCashTransfer(transfer: UaefeedCashTransfer, customerId: string, aedPerUsd: Decimal): Mapped {
   const sourceTxnId = transfer.transferId;
-  return mapped(sourceTxnId, () => {
-    if (transfer.status !== 'COMPLETED') return { outcome: 'skipped', sourceTxnId, reason: `transfer ${transfer.status}: moved nothing` };
+  return mapped(() => {
+    if (transfer.status !== 'COMPLETED') return skippedAs('moved_nothing', { status: transfer.status });
     const currency = currencyOf(transfer.currency);
     if (!transfer.cashAccountNumber.endsWith(`-${currency}`)) {
-      throw new Unmappable(`cash account ${transfer.cashAccountNumber} does not end in -${currency}`);
+      throw unmappable('cash_account_currency_mismatch', { cash_account: transfer.cashAccountNumber, currency });
     }
     const amount = money(transfer.amount, 'amount');
     const deposit = transfer.type === 'DEPOSIT';
@@ -79,7 +81,7 @@ export function mapCashTransfer(transfer: UaefeedCashTransfer, customerId: strin
       ...inUsd(amount, currency, aedPerUsd),
       metadata: { cash_account: transfer.cashAccountNumber, cash_movement: (deposit ? amount : amount.negated()).toFixed(2) },
     };
-    return { outcome: 'entry', sourceTxnId, entry };
+    return entryOf(entry);
   });
 }
 
@@ -90,19 +92,19 @@ export function mapCashTransfer(transfer: UaefeedCashTransfer, customerId: strin
  * netSettle` netted, `metadata.brokerage_bps` 0 so recost adds none). AED at the peg, into the
  * AED accounts. An order that executed nothing is skipped.
  */
-export function mapOrder(order: UaefeedOrder, customerId: string, aedPerUsd: Decimal): UaefeedMapping {
+export function mapOrder(order: UaefeedOrder, customerId: string, aedPerUsd: Decimal): Mapped {
   const sourceTxnId = order.orderId;
-  return mapped(sourceTxnId, () => {
-    if (!QUANTITY.test(order.cumQty)) throw new Unmappable(`cumQty ${order.cumQty} is not a non-negative quantity of at most 8 places`);
+  return mapped(() => {
+    if (!QUANTITY.test(order.cumQty)) throw unmappable('invalid_quantity', { field: 'cumQty', value: order.cumQty, rule: 'a non-negative quantity of at most 8 places' });
     const quantity = new Decimal(order.cumQty);
-    if (quantity.isZero()) return { outcome: 'skipped', sourceTxnId, reason: `order ${order.ordStatus}: nothing executed` };
-    if (order.avgPx === null || !QUANTITY.test(order.avgPx)) throw new Unmappable(`executed order without a valid avgPx`);
+    if (quantity.isZero()) return skippedAs('nothing_executed', { status: order.ordStatus });
+    if (order.avgPx === null || !QUANTITY.test(order.avgPx)) throw unmappable('missing_price', { field: 'avgPx', value: order.avgPx });
     const currency = currencyOf(order.currency);
     const cost = roundToCents(quantity.times(order.avgPx));
     const netSettle = money(order.netSettle, 'netSettle');
     const buy = order.side === 'BUY';
     const fee = buy ? netSettle.minus(cost) : cost.minus(netSettle);
-    if (fee.isNegative()) throw new Unmappable(`netSettle ${order.netSettle} is ${buy ? 'below' : 'above'} the executed amount ${cost.toFixed(2)}: a negative fee`);
+    if (fee.isNegative()) throw unmappable('negative_fee', { side: order.side, net_settle: netSettle.toFixed(2), executed: cost.toFixed(2) });
     const common = {
       customer_id: customerId,
       source: 'uaefeed' as const,
@@ -132,6 +134,17 @@ export function mapOrder(order: UaefeedOrder, customerId: string, aedPerUsd: Dec
           ...inUsd(netSettle, currency, aedPerUsd),
           metadata: { ...metadata, brokerage_bps: UAEFEED_SELL_BROKERAGE_BPS },
         };
-    return { outcome: 'entry', sourceTxnId, entry };
+    return entryOf(entry);
   });
+}
+
+/**
+ * Records in the order they are posted: by date, the feed's own order within a day (the sort is
+ * stable; a record that posts nothing sorts first). Recost takes a day's trades in (posted_at,
+ * txn_id) order and the feed has no time of day: drafted in this order, with UUIDv7 ids that
+ * sort in the order they are made, a day's buy stays before the sell of the same shares.
+ */
+export function inPostingOrder<T extends { mapped: Mapped }>(records: readonly T[]): T[] {
+  const dateOf = (r: T) => (r.mapped.kind === 'entry' ? r.mapped.entry.txn_date : '');
+  return [...records].sort((a, b) => dateOf(a).localeCompare(dateOf(b)));
 }
