@@ -51,7 +51,7 @@ export {
   type RecordOutcomeName,
   type SyncResult,
 } from './posting-kit.js';
-export { inPostingOrder, mapCashTransfer, mapOrder, UAEFEED_SELL_BROKERAGE_BPS } from './uae/mapping.js';
+export { inPostingOrder, mapCashTransfer, mapOrder } from './uae/mapping.js';
 export { syncUaefeedInput, syncUaefeedJob, UAEFEED_KINDS, type SyncUaefeedInput, type SyncUaefeedResult, type UaefeedKind } from './uae/sync-uaefeed.js';
 export { holdingsSnapshotOf, syncHoldingsInput, syncHoldingsJob, type SyncHoldingsInput, type SyncHoldingsResult } from './uae/sync-holdings.js';
 export { refreshSnapshotsInput, refreshSnapshotsJob, type RefreshSnapshotsInput, type RefreshSnapshotsResult } from './uae/refresh-snapshots.js';

@@ -41,8 +41,11 @@ function expectedPostings(data: CustomerData): Array<{ source_txn_id: string; tx
       if (fee !== '0.00') lines.push(`${wallet} Dr ${fee}`, `4010 Cr ${fee}`);
       expected.push({ source_txn_id: o.orderId, txn_type: 'buy_security', amount_usd: cost, lines });
     } else {
-      const net = usd(o.netSettle, o.currency);
-      expected.push({ source_txn_id: o.orderId, txn_type: 'sell_security', amount_usd: net, lines: [`${cash} Dr ${net}`, `${wallet} Cr ${net}`] });
+      const proceeds = usd(gross.toFixed(2), o.currency);
+      const fee = usd(gross.minus(o.netSettle).toFixed(2), o.currency);
+      const lines = [`${cash} Dr ${proceeds}`, `${wallet} Cr ${proceeds}`];
+      if (fee !== '0.00') lines.push(`${wallet} Dr ${fee}`, `4010 Cr ${fee}`);
+      expected.push({ source_txn_id: o.orderId, txn_type: 'sell_security', amount_usd: proceeds, lines });
     }
   }
   return expected.map((e) => ({ ...e, lines: e.lines.sort() })).sort((a, b) => a.source_txn_id.localeCompare(b.source_txn_id));

@@ -135,16 +135,17 @@ describe('uaefeed mapping (pure)', () => {
       expect(linesOf(mapping)).to.deep.equal(['1200 Dr 400.00', '1020 Cr 400.00', '2020 Dr 400.00', '2100 Cr 400.00', '2020 Dr 0.60', '4010 Cr 0.60']);
     });
 
-    it('a USD sell: the net proceeds netSettle into 1100 / 2010, the fee netted and recost told to charge none', () => {
+    it('a USD sell: proceeds at gross cumQty × avgPx into 1100 / 2010 and the bundled fee stated, Dr 2010 / Cr 4010: the wallet nets netSettle', () => {
       // 3 × 201.37 = 604.11; netSettle 603.51: fee 0.60.
       const mapping = mapOrder(order({ side: 'SELL', symbol: 'AAPL', currency: 'USD', exchange: 'NASDAQ', cumQty: '3', ordQty: '3', avgPx: '201.37', netSettle: '603.51' }), 'UAE-1', PEG);
       expect(mapping.kind === 'entry' && mapping.entry).to.deep.include({
         txn_type: 'sell_security',
         quantity: '3',
-        amount_usd: '603.51',
-        metadata: { cl_ord_id: 'CL-1', exchange: 'NASDAQ', avg_px: '201.37', bundled_fee: '0.60', cash_movement: '603.51', brokerage_bps: '0' },
+        amount_usd: '604.11',
+        fee_usd: '0.60',
+        metadata: { cl_ord_id: 'CL-1', exchange: 'NASDAQ', avg_px: '201.37', bundled_fee: '0.60', cash_movement: '603.51' },
       });
-      expect(linesOf(mapping)).to.deep.equal(['1100 Dr 603.51', '2010 Cr 603.51']);
+      expect(linesOf(mapping)).to.deep.equal(['1100 Dr 604.11', '2010 Cr 604.11', '2010 Dr 0.60', '4010 Cr 0.60']);
     });
 
     it('a partial fill posts what executed; an order that executed nothing is skipped', () => {

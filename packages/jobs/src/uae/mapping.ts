@@ -9,9 +9,6 @@ import { entryOf, rejectedAs, skippedAs, type Mapped, type Reason } from '../pos
  * `rejected` with a coded reason when it cannot be posted as it stands (that record only).
  */
 
-/** The bundled fee of a uaefeed sell is netted into its proceeds, so recost charges it no second fee. */
-export const UAEFEED_SELL_BROKERAGE_BPS = '0';
-
 const MONEY = new RegExp(MONEY_PATTERN_SOURCE);
 const QUANTITY = new RegExp(DECIMAL_PATTERN_SOURCE);
 
@@ -86,11 +83,11 @@ export function mapCashTransfer(transfer: UaefeedCashTransfer, customerId: strin
 }
 
 /**
- * An executed order (`cumQty` > 0): BUY → `buy_security` of `cumQty` shares, its cost
- * `cumQty × avgPx` (rounded half up to cents) and the bundled fee `netSettle − cost` as the
- * customer's fee; SELL → `sell_security` of the net proceeds `netSettle` (the fee `cost −
- * netSettle` netted, `metadata.brokerage_bps` 0 so recost adds none). AED at the peg, into the
- * AED accounts. An order that executed nothing is skipped.
+ * An executed order (`cumQty` > 0), posted as the trade of its gross `cumQty × avgPx` (rounded
+ * half up to cents) with the bundled fee stated: BUY → `buy_security` of that cost, the fee
+ * `netSettle − gross`; SELL → `sell_security` of those proceeds, the fee `gross − netSettle`
+ * (Dr wallet / Cr 4010 either way, so the wallet moves by `netSettle`; recost adds no second
+ * fee). AED at the peg, into the AED accounts. An order that executed nothing is skipped.
  */
 export function mapOrder(order: UaefeedOrder, customerId: string, aedPerUsd: Decimal): Mapped {
   const sourceTxnId = order.orderId;
@@ -131,8 +128,9 @@ export function mapOrder(order: UaefeedOrder, customerId: string, aedPerUsd: Dec
       : {
           txn_type: 'sell_security',
           ...common,
-          ...inUsd(netSettle, currency, aedPerUsd),
-          metadata: { ...metadata, brokerage_bps: UAEFEED_SELL_BROKERAGE_BPS },
+          ...inUsd(cost, currency, aedPerUsd),
+          fee_usd: toUsd(fee, currency, aedPerUsd).amountUsd.toFixed(2),
+          metadata,
         };
     return entryOf(entry);
   });
