@@ -35,14 +35,15 @@ function expectedPostings(data: CustomerData): Array<{ source_txn_id: string; tx
     const [cash, wallet] = o.currency === 'AED' ? ['1020', '2020'] : ['1100', '2010'];
     const gross = new Decimal(o.cumQty).times(o.avgPx!);
     if (o.side === 'BUY') {
+      // The settlement converted once, the fee the difference.
       const cost = usd(gross.toFixed(2), o.currency);
-      const fee = usd(new Decimal(o.netSettle).minus(gross).toFixed(2), o.currency);
+      const fee = new Decimal(usd(o.netSettle, o.currency)).minus(cost).toFixed(2);
       const lines = [`1200 Dr ${cost}`, `${cash} Cr ${cost}`, `${wallet} Dr ${cost}`, `2100 Cr ${cost}`];
       if (fee !== '0.00') lines.push(`${wallet} Dr ${fee}`, `4010 Cr ${fee}`);
       expected.push({ source_txn_id: o.orderId, txn_type: 'buy_security', amount_usd: cost, lines });
     } else {
       const proceeds = usd(gross.toFixed(2), o.currency);
-      const fee = usd(gross.minus(o.netSettle).toFixed(2), o.currency);
+      const fee = new Decimal(proceeds).minus(usd(o.netSettle, o.currency)).toFixed(2);
       const lines = [`${cash} Dr ${proceeds}`, `${wallet} Cr ${proceeds}`];
       if (fee !== '0.00') lines.push(`${wallet} Dr ${fee}`, `4010 Cr ${fee}`);
       expected.push({ source_txn_id: o.orderId, txn_type: 'sell_security', amount_usd: proceeds, lines });

@@ -112,4 +112,83 @@ describe('uaefeed money, worked by hand', function () {
     // Both bundled fees: 0.60 + 0.60.
     expect(await balance(db, '4010')).to.equal('1.20');
   });
+
+  it('a partly filled order that fills later posts each fill increment once: 4 of 10, then the 6 (1,124.70); a re-run posts nothing', async () => {
+    // First seen 4 of 10 AAPL at 187.45: gross 749.80, netSettle 751.45 (fee 1.65).
+    const partial = order({ orderId: 'ORD-5', ordQty: '10', cumQty: '4', avgPx: '187.45', netSettle: '751.45', ordStatus: 'PARTIALLY_FILLED', tradeDate: '2026-02-02' });
+    expect((await post(db, { orders: [partial] }))!.counts).to.include({ inserted: 1 });
+    expect(await linesOf(db, 'ORD-5')).to.deep.equal([
+      ['1200', '749.80', '0.00', 'security_cost'],
+      ['1100', '0.00', '749.80', 'security_cost'],
+      ['2010', '749.80', '0.00', 'securities_liability'],
+      ['2100', '0.00', '749.80', 'securities_liability'],
+      ['2010', '1.65', '0.00', 'brokerage_fee'],
+      ['4010', '0.00', '1.65', 'brokerage_fee'],
+    ]);
+    // Later all 10: gross 1,874.50, netSettle 1,878.62 (fee 4.12). The increment: 6 shares,
+    // 1,874.50 − 749.80 = 1,124.70, fee 4.12 − 1.65 = 2.47, keyed by order and cumulative quantity.
+    const filled = { ...partial, cumQty: '10', netSettle: '1878.62', ordStatus: 'FILLED' as const, tradeDate: '2026-02-03' };
+    const later = (await post(db, { orders: [filled] }))!;
+    expect(later.counts).to.include({ inserted: 1, conflict: 0 });
+    expect(later.records[0]).to.include({ source_txn_id: 'ORD-5:10', outcome: 'inserted' });
+    expect(await linesOf(db, 'ORD-5:10')).to.deep.equal([
+      ['1200', '1124.70', '0.00', 'security_cost'],
+      ['1100', '0.00', '1124.70', 'security_cost'],
+      ['2010', '1124.70', '0.00', 'securities_liability'],
+      ['2100', '0.00', '1124.70', 'securities_liability'],
+      ['2010', '2.47', '0.00', 'brokerage_fee'],
+      ['4010', '0.00', '2.47', 'brokerage_fee'],
+    ]);
+    const { rows } = await db.raw<{ rows: Array<{ quantity: string; cash_movement: string }> }>(
+      `SELECT quantity::text, metadata->>'cash_movement' AS cash_movement FROM transactions WHERE source = 'uaefeed' ORDER BY source_txn_id`,
+    );
+    expect(rows).to.deep.equal([
+      { quantity: '4', cash_movement: '-751.45' },
+      { quantity: '6', cash_movement: '-1127.17' },
+    ]);
+    // The wallet paid netSettle in all: 1,878.62; the shares cost 1,874.50.
+    expect(await balance(db, '2010')).to.equal('-1878.62');
+    expect(await balance(db, '2100')).to.equal('1874.50');
+
+    const again = (await post(db, { orders: [filled] }))!;
+    expect(again.counts).to.include({ inserted: 0, duplicate: 1, conflict: 0 });
+    expect((await post(db, { orders: [partial] }))!.counts, 'the first sighting again: nothing new').to.include({ inserted: 0, duplicate: 1 });
+  });
+
+  it('an AED trade converts its settlement once and the fee by difference: a buy of AED 1,002.50 moves the AED wallet by 272.97 USD, not 272.57 + 0.41', async () => {
+    // 100 EMAAR at 10.01 AED: gross 1,001.00 AED = 272.5664 → 272.57 USD; netSettle 1,002.50 AED =
+    // 272.9748 → 272.97 USD; the fee is 272.97 − 272.57 = 0.40 (converted alone, 1.50 AED is 0.41).
+    await post(db, {
+      orders: [order({ orderId: 'ORD-AED', symbol: 'EMAAR', ordQty: '100', cumQty: '100', avgPx: '10.01', netSettle: '1002.50', currency: 'AED', exchange: 'DFM' })],
+    });
+    expect(await linesOf(db, 'ORD-AED')).to.deep.equal([
+      ['1200', '272.57', '0.00', 'security_cost'],
+      ['1020', '0.00', '272.57', 'security_cost'],
+      ['2020', '272.57', '0.00', 'securities_liability'],
+      ['2100', '0.00', '272.57', 'securities_liability'],
+      ['2020', '0.40', '0.00', 'brokerage_fee'],
+      ['4010', '0.00', '0.40', 'brokerage_fee'],
+    ]);
+    expect(await balance(db, '2020')).to.equal('-272.97');
+  });
+
+  it('an AED sell likewise: proceeds at the gross’s USD, the fee the difference to netSettle’s', async () => {
+    // Bought 100 at 10.00 AED (1,000.00 = 272.29 USD, no fee); sold 100 at 10.01: gross 1,001.00 AED =
+    // 272.57 USD, netSettle 998.93 AED = 272.0027 → 272.00 USD: fee 272.57 − 272.00 = 0.57 (converted
+    // alone, 2.07 AED is 0.5637 → 0.56, and the wallet would get 272.01).
+    await post(db, {
+      orders: [
+        order({ orderId: 'ORD-B', symbol: 'EMAAR', ordQty: '100', cumQty: '100', avgPx: '10.00', netSettle: '1000.00', currency: 'AED', exchange: 'DFM' }),
+        order({ orderId: 'ORD-S', side: 'SELL', symbol: 'EMAAR', ordQty: '100', cumQty: '100', avgPx: '10.01', netSettle: '998.93', currency: 'AED', exchange: 'DFM', tradeDate: '2026-02-03' }),
+      ],
+    });
+    expect(await linesOf(db, 'ORD-S')).to.deep.equal([
+      ['1020', '272.57', '0.00', 'sale_proceeds'],
+      ['2020', '0.00', '272.57', 'sale_proceeds'],
+      ['2020', '0.57', '0.00', 'brokerage_fee'],
+      ['4010', '0.00', '0.57', 'brokerage_fee'],
+    ]);
+    // −272.29 + 272.00: each record moved the wallet by its netSettle's USD.
+    expect(await balance(db, '2020')).to.equal('-0.29');
+  });
 });

@@ -1,9 +1,9 @@
-import { customersByReference, Decimal, type Db } from '@ledger/core';
+import { customersByReference, Decimal, postedTradesOf, type Db } from '@ledger/core';
 import type { UaefeedCashTransfer, UaefeedOrder } from '@ledger/upstream-clients';
 import { z } from 'zod';
 import type { JobSettings } from '../catalog.js';
 import { draftOf, noOutcomes, PostingRun, reason, type OutcomeCounts, type Reason, type RecordOutcomeName } from '../posting-kit.js';
-import { inPostingOrder, mapCashTransfer, mapOrder } from './mapping.js';
+import { inPostingOrder, mapCashTransfer, mapOrder, postedFills, type PostedFill } from './mapping.js';
 import { UAEFEED_KINDS, type UaefeedKind } from './sync-uaefeed.js';
 
 /** The most records of each kind one batch may hold (a body is at most 1 MiB anyway). */
@@ -88,9 +88,11 @@ export async function importUaefeedBatch(db: Db, batch: UaefeedImportBatch, sett
   const aedPerUsd = new Decimal(settings.aedPerUsd);
   const records = [
     ...(batch.cash_transfers ?? []).map((t, i) => ({ record: `/cash_transfers/${i}`, kind: 'cash_transfers' as const, fields: t, customerNumber: t.customerNumber, map: (id: string) => mapCashTransfer(t, id, aedPerUsd), sourceTxnId: t.transferId })),
-    ...(batch.orders ?? []).map((o, i) => ({ record: `/orders/${i}`, kind: 'orders' as const, fields: o, customerNumber: o.customerNumber, map: (id: string) => mapOrder(o, id, aedPerUsd), sourceTxnId: o.orderId })),
+    ...(batch.orders ?? []).map((o, i) => ({ record: `/orders/${i}`, kind: 'orders' as const, fields: o, customerNumber: o.customerNumber, map: (id: string, fills: Map<string, PostedFill[]>) => mapOrder(o, id, aedPerUsd, fills.get(o.orderId)), sourceTxnId: o.orderId })),
   ];
   const customerOf = await customersByReference(db, 'uaefeed_customer_number', records.map((r) => r.customerNumber));
+  const fillsOf = new Map<string, Map<string, PostedFill[]>>();
+  for (const customerId of new Set(customerOf.values())) fillsOf.set(customerId, postedFills(await postedTradesOf(db, 'uaefeed', customerId)));
   const run = new PostingRun<UaefeedKind>(db, { job: 'import-uaefeed', upstream: 'uaefeed', kinds: UAEFEED_KINDS, dryRun: false, settings });
   const problems: ImportProblem[] = [];
   const mapped = [];
@@ -100,7 +102,7 @@ export async function importUaefeedBatch(db: Db, batch: UaefeedImportBatch, sett
       problems.push({ record: r.record, source_txn_id: r.sourceTxnId, reason: reason('not_linked', { uaefeed_customer_number: r.customerNumber }) });
       continue;
     }
-    const m = r.map(customerId);
+    const m = r.map(customerId, fillsOf.get(customerId)!);
     const drafted = draftOf(m, run.policy);
     if ('outcome' in drafted && drafted.outcome === 'rejected') problems.push({ record: r.record, source_txn_id: r.sourceTxnId, reason: drafted.reason });
     mapped.push({ ...r, customerId, mapped: m });

@@ -1,4 +1,4 @@
-import { CALENDAR_DATE_RULE, Decimal, DECIMAL_PATTERN_SOURCE, MONEY_PATTERN_SOURCE, roundToCents, isCalendarDate, toUsd, type Currency, type EntryRequest } from '@ledger/core';
+import { CALENDAR_DATE_RULE, Decimal, DECIMAL_PATTERN_SOURCE, MONEY_PATTERN_SOURCE, roundToCents, isCalendarDate, toUsd, ZERO, type Currency, type EntryRequest, type PostedTrade } from '@ledger/core';
 import type { UaefeedCashTransfer, UaefeedOrder } from '@ledger/upstream-clients';
 import { entryOf, rejectedAs, skippedAs, type Mapped, type Reason } from '../posting-kit.js';
 
@@ -82,30 +82,73 @@ export function mapCashTransfer(transfer: UaefeedCashTransfer, customerId: strin
   });
 }
 
+/** A fill of an order already posted, in the order's currency: its cumulative quantity, its own quantity, gross and net settlement. */
+export interface PostedFill {
+  cumQty: Decimal;
+  quantity: Decimal;
+  gross: Decimal;
+  netSettle: Decimal;
+}
+
+/**
+ * The posted fills of a customer's orders, by order id, from its posted uaefeed trades: an
+ * order's first fill is keyed by the order id (its cumulative quantity its quantity), a later one
+ * by `<orderId>:<cumQty>` with `order_id` and `cum_qty` in its metadata. Gross and net come from
+ * what every trade keeps (`cash_movement`, `bundled_fee`).
+ */
+export function postedFills(trades: readonly PostedTrade[]): Map<string, PostedFill[]> {
+  const fills = new Map<string, PostedFill[]>();
+  for (const t of trades) {
+    const { order_id: orderId, cum_qty: cumQty, cash_movement: movement, bundled_fee: fee } = t.metadata;
+    if (t.quantity === null || typeof movement !== 'string' || typeof fee !== 'string') continue;
+    const netSettle = new Decimal(movement).abs();
+    const quantity = new Decimal(t.quantity);
+    const fill = {
+      cumQty: typeof cumQty === 'string' ? new Decimal(cumQty) : quantity,
+      quantity,
+      gross: t.txn_type === 'buy_security' ? netSettle.minus(fee) : netSettle.plus(fee),
+      netSettle,
+    };
+    const id = typeof orderId === 'string' ? orderId : t.source_txn_id;
+    fills.set(id, [...(fills.get(id) ?? []), fill]);
+  }
+  return fills;
+}
+
 /**
  * An executed order (`cumQty` > 0), posted as the trade of its gross `cumQty × avgPx` (rounded
  * half up to cents) with the bundled fee stated: BUY → `buy_security` of that cost, the fee
  * `netSettle − gross`; SELL → `sell_security` of those proceeds, the fee `gross − netSettle`
  * (Dr wallet / Cr 4010 either way, so the wallet moves by `netSettle`; recost adds no second
- * fee). AED at the peg, into the AED accounts. An order that executed nothing is skipped.
+ * fee). AED: the gross and `netSettle` converted at the peg, the fee their USD difference, into
+ * the AED accounts. An order that executed nothing is skipped.
+ *
+ * An order filled in parts is posted fill by fill: `posted` are its fills already posted, and the
+ * record posts what it adds to those of a lower cumulative quantity (quantity, gross and net
+ * settlement by difference), keyed by the order id for its first fill, else `<orderId>:<cumQty>`.
+ * So a later, larger fill posts its increment once, and a re-run posts nothing.
  */
-export function mapOrder(order: UaefeedOrder, customerId: string, aedPerUsd: Decimal): Mapped {
-  const sourceTxnId = order.orderId;
+export function mapOrder(order: UaefeedOrder, customerId: string, aedPerUsd: Decimal, posted: readonly PostedFill[] = []): Mapped {
   return mapped(() => {
     if (!QUANTITY.test(order.cumQty)) throw unmappable('invalid_quantity', { field: 'cumQty', value: order.cumQty, rule: 'a non-negative quantity of at most 8 places' });
-    const quantity = new Decimal(order.cumQty);
-    if (quantity.isZero()) return skippedAs('nothing_executed', { status: order.ordStatus });
+    const cumQty = new Decimal(order.cumQty);
+    if (cumQty.isZero()) return skippedAs('nothing_executed', { status: order.ordStatus });
     if (order.avgPx === null || !QUANTITY.test(order.avgPx)) throw unmappable('missing_price', { field: 'avgPx', value: order.avgPx });
     const currency = currencyOf(order.currency);
-    const cost = roundToCents(quantity.times(order.avgPx));
     const netSettle = money(order.netSettle, 'netSettle');
+    const before = posted.filter((f) => f.cumQty.isLessThan(cumQty));
+    const sum = (pick: (f: PostedFill) => Decimal) => before.reduce((total, f) => total.plus(pick(f)), ZERO);
+    const quantity = cumQty.minus(sum((f) => f.quantity));
+    const gross = roundToCents(cumQty.times(order.avgPx)).minus(sum((f) => f.gross));
+    const net = netSettle.minus(sum((f) => f.netSettle));
     const buy = order.side === 'BUY';
-    const fee = buy ? netSettle.minus(cost) : cost.minus(netSettle);
-    if (fee.isNegative()) throw unmappable('negative_fee', { side: order.side, net_settle: netSettle.toFixed(2), executed: cost.toFixed(2) });
+    const fee = buy ? net.minus(gross) : gross.minus(net);
+    if (fee.isNegative()) throw unmappable('negative_fee', { side: order.side, net_settle: net.toFixed(2), executed: gross.toFixed(2) });
+    const later = before.length > 0;
     const common = {
       customer_id: customerId,
       source: 'uaefeed' as const,
-      source_txn_id: sourceTxnId,
+      source_txn_id: later ? `${order.orderId}:${cumQty.toFixed()}` : order.orderId,
       txn_date: date(order.tradeDate, 'tradeDate'),
       symbol: order.symbol,
       quantity: quantity.toFixed(),
@@ -115,24 +158,15 @@ export function mapOrder(order: UaefeedOrder, customerId: string, aedPerUsd: Dec
       exchange: order.exchange,
       avg_px: order.avgPx,
       bundled_fee: fee.toFixed(2),
-      cash_movement: (buy ? netSettle.negated() : netSettle).toFixed(2),
+      cash_movement: (buy ? net.negated() : net).toFixed(2),
+      ...(later && { order_id: order.orderId, cum_qty: cumQty.toFixed() }),
     };
-    const entry: EntryRequest = buy
-      ? {
-          txn_type: 'buy_security',
-          ...common,
-          ...inUsd(cost, currency, aedPerUsd),
-          fee_usd: toUsd(fee, currency, aedPerUsd).amountUsd.toFixed(2),
-          metadata,
-        }
-      : {
-          txn_type: 'sell_security',
-          ...common,
-          ...inUsd(cost, currency, aedPerUsd),
-          fee_usd: toUsd(fee, currency, aedPerUsd).amountUsd.toFixed(2),
-          metadata,
-        };
-    return entryOf(entry);
+    // The settlement is converted once and the fee is the difference: the wallet moves by exactly
+    // netSettle's USD (converted apart, gross and fee can add up to a cent more or less).
+    const grossUsd = inUsd(gross, currency, aedPerUsd);
+    const netUsd = toUsd(net, currency, aedPerUsd).amountUsd;
+    const feeUsd = buy ? netUsd.minus(grossUsd.amount_usd) : new Decimal(grossUsd.amount_usd).minus(netUsd);
+    return entryOf({ txn_type: buy ? 'buy_security' : 'sell_security', ...common, ...grossUsd, fee_usd: feeUsd.toFixed(2), metadata });
   });
 }
 

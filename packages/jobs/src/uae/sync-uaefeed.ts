@@ -1,10 +1,10 @@
-import { Decimal } from '@ledger/core';
+import { Decimal, postedTradesOf } from '@ledger/core';
 import { z } from 'zod';
 import { defineJob } from '../catalog.js';
 import { calendarDate, forEachCustomer, idOfLinked, notConfigured, selectCustomers } from '../per-customer.js';
 import { PostingRun, type SyncResult } from '../posting-kit.js';
 import { customerSelection } from './customers.js';
-import { inPostingOrder, mapCashTransfer, mapOrder } from './mapping.js';
+import { inPostingOrder, mapCashTransfer, mapOrder, postedFills } from './mapping.js';
 
 /** The kinds of uaefeed record a run posts. */
 export const UAEFEED_KINDS = ['cash_transfers', 'orders'] as const;
@@ -47,11 +47,12 @@ export const syncUaefeedJob = defineJob<SyncUaefeedInput, SyncUaefeedResult>('sy
           idOfLinked,
           async ({ customerId, reference }) => {
             const query = { customerNumber: reference, ...range };
-            const [transfers, orders] = await Promise.all([uaefeed.listCashTransfers(query), uaefeed.listOrders(query)]);
+            const [transfers, orders, fills] = await Promise.all([uaefeed.listCashTransfers(query), uaefeed.listOrders(query), postedTradesOf(db, 'uaefeed', customerId)]);
+            const filled = postedFills(fills);
             const records = run.customer(customerId);
             for (const { kind, sourceTxnId, mapped, record } of inPostingOrder([
               ...transfers.map((t) => ({ kind: 'cash_transfers' as const, sourceTxnId: t.transferId, mapped: mapCashTransfer(t, customerId, aedPerUsd), record: t })),
-              ...orders.map((o) => ({ kind: 'orders' as const, sourceTxnId: o.orderId, mapped: mapOrder(o, customerId, aedPerUsd), record: o })),
+              ...orders.map((o) => ({ kind: 'orders' as const, sourceTxnId: o.orderId, mapped: mapOrder(o, customerId, aedPerUsd, filled.get(o.orderId)), record: o })),
             ])) {
               records.add(kind, sourceTxnId, mapped, record);
             }
