@@ -1,7 +1,7 @@
 import { createLogger, Decimal, FeeSchedule, postTransactions, recost, trialBalance, upsertCustomer } from '@ledger/core';
 import { v7 as uuidv7 } from 'uuid';
 import type { TestDatabase } from '@ledger/core/testing';
-import { DEFAULT_JOB_SETTINGS, draftMappings, mapCashTransfer, mapOrder, syncUaefeedJob } from '@ledger/jobs';
+import { DEFAULT_JOB_SETTINGS, draftOf, mapCashTransfer, mapOrder, RECORD_OUTCOMES, syncUaefeedJob, type RecordOutcomeName } from '@ledger/jobs';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -94,7 +94,10 @@ export async function benchSyncUaefeed(database: TestDatabase, customers: number
     let started = process.hrtime.bigint();
     const result = await syncUaefeedJob.run({ recost: false }, deps);
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    if (result.customers_failed.length > 0 || result.totals.rejected > 0) throw new Error(`sync-uaefeed: ${JSON.stringify(result.totals)} ${JSON.stringify(result.customers_failed.slice(0, 3))}`);
+    const counts = Object.values(result.records);
+    const total = (outcome: RecordOutcomeName) => counts.reduce((n, c) => n + c[outcome], 0);
+    if (result.customers_failed.length > 0 || result.issues.length > 0) throw new Error(`sync-uaefeed: ${JSON.stringify(result.records)} ${JSON.stringify(result.customers_failed.slice(0, 3))}`);
+    const fetched = RECORD_OUTCOMES.reduce((n, o) => n + total(o), 0);
 
     started = process.hrtime.bigint();
     const recosted = await recost(db, { policy: { feeSchedule: new FeeSchedule(new Decimal(22)), brokerCostBps: new Decimal(4) }, limit: null });
@@ -103,13 +106,13 @@ export async function benchSyncUaefeed(database: TestDatabase, customers: number
     if (!(await trialBalance(db)).balanced) throw new Error('trial balance does not balance');
 
     const peg = new Decimal(DEFAULT_JOB_SETTINGS.aedPerUsd);
-    const { drafts } = draftMappings(
-      data.customers.flatMap((c) => {
-        const records = data.dataOf(c);
-        return [...records.transfers.map((t) => mapCashTransfer(t, c.customer_id, peg)), ...records.orders.map((o) => mapOrder(o, c.customer_id, peg))];
-      }),
-      DEFAULT_JOB_SETTINGS,
-    );
+    const drafts = data.customers.flatMap((c) => {
+      const records = data.dataOf(c);
+      return [...records.transfers.map((t) => mapCashTransfer(t, c.customer_id, peg)), ...records.orders.map((o) => mapOrder(o, c.customer_id, peg))].flatMap((m) => {
+        const drafted = draftOf(m, DEFAULT_JOB_SETTINGS);
+        return 'draft' in drafted ? [drafted.draft] : [];
+      });
+    });
     const again = drafts.map((d) => ({ ...d, txnId: uuidv7(), sourceTxnId: `yardstick-${d.sourceTxnId}` }));
     started = process.hrtime.bigint();
     const bulk = await postTransactions(db, again);
@@ -117,12 +120,12 @@ export async function benchSyncUaefeed(database: TestDatabase, customers: number
     if (bulk.inserted !== again.length) throw new Error(`bulk yardstick posted ${bulk.inserted} of ${again.length}`);
     return {
       customers,
-      records: result.totals.fetched,
-      posted: result.totals.posted,
-      skipped: result.totals.skipped,
+      records: fetched,
+      posted: total('inserted'),
+      skipped: total('skipped'),
       seconds,
-      recordsPerSecond: result.totals.fetched / seconds,
-      postedPerSecond: result.totals.posted / seconds,
+      recordsPerSecond: fetched / seconds,
+      postedPerSecond: total('inserted') / seconds,
       recostSeconds,
       trades: recosted.recosted,
       bulkOnlyPerSecond: again.length / bulkSeconds,

@@ -47,7 +47,7 @@ describe('POST /v1/import/uaefeed', function () {
     const batch = { cash_transfers: [transfer(), transfer({ transferId: 'TRF-HAND-2', status: 'REJECTED' })], orders: [order()] };
     const first = await api.post('/v1/import/uaefeed', batch);
     expect(first.status, first.text).to.equal(200);
-    expect(first.body).to.include({ inserted: 2, duplicate: 0, skipped: 1, rejected: 0 });
+    expect(first.body).to.include({ inserted: 2, duplicate: 0, conflict: 0, skipped: 1, rejected: 0 });
     const records = first.body.records as Array<Record<string, unknown>>;
     expect(records.map((r) => [r.record, r.source_txn_id, r.customer_id, r.outcome])).to.deep.equal([
       ['/cash_transfers/0', 'TRF-HAND-1', 'UAE-1', 'inserted'],
@@ -69,17 +69,19 @@ describe('POST /v1/import/uaefeed', function () {
     const before = await rows();
     const again = await api.post('/v1/import/uaefeed', batch);
     expect(again.status).to.equal(200);
-    expect(again.body).to.include({ inserted: 0, duplicate: 2, skipped: 1, rejected: 0 });
+    expect(again.body).to.include({ inserted: 0, duplicate: 2, conflict: 0, skipped: 1, rejected: 0 });
     expect(await rows()).to.deep.equal(before);
   });
 
-  it('a record posted before with other facts is rejected with the reason; the others post', async () => {
+  it('a record posted before with other facts is a conflict naming the fields; the others post', async () => {
     const reply = await api.post('/v1/import/uaefeed', { cash_transfers: [transfer({ amount: '734.50' }), transfer({ transferId: 'TRF-HAND-3' })] });
     expect(reply.status, reply.text).to.equal(200);
-    expect(reply.body).to.include({ inserted: 1, rejected: 1 });
-    const [conflict] = reply.body.records as Array<Record<string, unknown>>;
-    expect(conflict).to.include({ outcome: 'rejected', txn_id: null });
-    expect(conflict!.reason).to.match(/^idempotency_conflict: already posted as .* with other amount_usd/);
+    expect(reply.body).to.include({ inserted: 1, conflict: 1, rejected: 0 });
+    const [conflict] = reply.body.records as Array<{ outcome: string; txn_id: string; reason: { code: string; detail: { txn_id: string; fields: string[] } } }>;
+    expect(conflict!.outcome).to.equal('conflict');
+    expect(conflict!.reason.code).to.equal('idempotency_conflict');
+    expect(conflict!.reason.detail.txn_id).to.equal(conflict!.txn_id);
+    expect(conflict!.reason.detail.fields).to.include('amount_usd');
   });
 
   it('one bad record: 422 invalid_records naming each bad record, and nothing of the batch is posted', async () => {
@@ -90,8 +92,8 @@ describe('POST /v1/import/uaefeed', function () {
     });
     expectError(reply, 422, 'invalid_records');
     expect((reply.body.error as { details: unknown[] }).details).to.deep.equal([
-      { record: '/cash_transfers/1', source_txn_id: 'TRF-NOBODY', reason: 'not_linked: no customer has uaefeed_customer_number 7999999' },
-      { record: '/orders/1', source_txn_id: 'ORD-BAD', reason: 'netSettle 1000.00 is below the executed amount 1469.00: a negative fee' },
+      { record: '/cash_transfers/1', source_txn_id: 'TRF-NOBODY', reason: { code: 'not_linked', detail: { uaefeed_customer_number: '7999999' } } },
+      { record: '/orders/1', source_txn_id: 'ORD-BAD', reason: { code: 'negative_fee', detail: { side: 'BUY', net_settle: '1000.00', executed: '1469.00' } } },
     ]);
     expect(await rows()).to.deep.equal(before);
   });
@@ -106,10 +108,11 @@ describe('POST /v1/import/uaefeed', function () {
       const bad = record === 'cash_transfers' ? { cash_transfers: [transfer({ transferId: 'TRF-DAY-OK', valueDate: '2026-02-27' }), transfer({ transferId: 'TRF-DAY-BAD', valueDate: day })] } : { cash_transfers: [transfer({ transferId: 'TRF-DAY-OK', valueDate: '2026-02-27' })], orders: [order({ orderId: 'ORD-DAY-BAD', tradeDate: day })] };
       const reply = await api.post('/v1/import/uaefeed', bad);
       expectError(reply, 422, 'invalid_records');
-      const [problem, ...others] = (reply.body.error as { details: Array<{ record: string; reason: string }> }).details;
+      const [problem, ...others] = (reply.body.error as { details: Array<{ record: string; reason: { code: string; detail: Record<string, unknown> } }> }).details;
       expect(others).to.deep.equal([]);
       expect(problem!.record).to.equal(`/${record}/${record === 'cash_transfers' ? 1 : 0}`);
-      expect(problem!.reason).to.match(new RegExp(`^invalid_date: ${field} ${day} is not a calendar date`));
+      expect(problem!.reason).to.deep.include({ code: 'invalid_date' });
+      expect(problem!.reason.detail).to.include({ field, value: day });
       expect(await rows()).to.deep.equal(before);
     });
   }

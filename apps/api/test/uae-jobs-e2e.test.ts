@@ -68,13 +68,16 @@ describe('UAE jobs end to end: the sandbox, the api, a real worker', function ()
     const reply = await api.post('/v1/jobs/sync-uaefeed', {});
     expect(reply.status, reply.text).to.equal(200);
     expect(reply.body).to.include({ kind: 'sync-uaefeed', status: 'done', error: null });
-    expect(reply.body.result.totals).to.include({ customers: 3, fetched: 60, posted: expected, rejected: 0 });
+    const { records } = reply.body.result as { records: Record<string, { inserted: number }> };
+    expect(reply.body.result).to.deep.include({ customers: 3, customers_synced: 3, issues: [] });
+    expect(records.cash_transfers!.inserted + records.orders!.inserted).to.equal(expected);
     expect(reply.body.result.customers_failed).to.deep.equal([]);
     expect((await trialBalance(database.runtime!.db)).balanced).to.equal(true);
     const posted = await countRows(database.runtime!.db, 'transactions');
 
     const again = await api.post('/v1/jobs/sync-uaefeed', { customer_ids: ['UAE-000002'] });
-    expect(again.body.result.totals).to.include({ customers: 1, posted: 0 });
+    expect(again.body.result).to.include({ customers: 1 });
+    expect(again.body.result.records.cash_transfers.inserted + again.body.result.records.orders.inserted).to.equal(0);
     expect(await countRows(database.runtime!.db, 'transactions')).to.equal(posted);
   });
 

@@ -39,10 +39,20 @@ export {
   type SyncUsbrokerLedgerInput,
   type SyncUsbrokerLedgerResult,
 } from './sync-usbroker-ledger.js';
-export type { PostingCounts, RecordIssue } from './usbroker-posting.js';
-export { mapCashTransfer, mapOrder, UAEFEED_SELL_BROKERAGE_BPS, type UaefeedMapping } from './uae/mapping.js';
-export { draftMappings, postDrafts, type Drafted, type UaefeedRecordOutcome } from './uae/posting.js';
-export { syncUaefeedInput, syncUaefeedJob, type SyncUaefeedInput, type SyncUaefeedResult, type UaefeedCustomerResult } from './uae/sync-uaefeed.js';
+export {
+  draftOf,
+  PostingRun,
+  RECORD_OUTCOMES,
+  type Mapped,
+  type OutcomeCounts,
+  type Reason,
+  type RecordIssue,
+  type RecordOutcome,
+  type RecordOutcomeName,
+  type SyncResult,
+} from './posting-kit.js';
+export { inPostingOrder, mapCashTransfer, mapOrder } from './uae/mapping.js';
+export { syncUaefeedInput, syncUaefeedJob, UAEFEED_KINDS, type SyncUaefeedInput, type SyncUaefeedResult, type UaefeedKind } from './uae/sync-uaefeed.js';
 export { holdingsSnapshotOf, syncHoldingsInput, syncHoldingsJob, type SyncHoldingsInput, type SyncHoldingsResult } from './uae/sync-holdings.js';
 export { refreshSnapshotsInput, refreshSnapshotsJob, type RefreshSnapshotsInput, type RefreshSnapshotsResult } from './uae/refresh-snapshots.js';
 export {

@@ -1,4 +1,4 @@
-import { assert, CALENDAR_DATE_PATTERN_SOURCE, CALENDAR_DATE_RULE, CUSTOMER_ID_PATTERN_SOURCE, CUSTOMER_ID_RULE, isCalendarDate, LedgerError } from '@ledger/core';
+import { assert, customersLinkedBy, CALENDAR_DATE_PATTERN_SOURCE, CALENDAR_DATE_RULE, CUSTOMER_ID_PATTERN_SOURCE, CUSTOMER_ID_RULE, isCalendarDate, LedgerError, type CustomerReference, type Db } from '@ledger/core';
 import { RemitPageCapError, UaefeedRejectedError, UpstreamError, UpstreamPayloadError, UsbrokerPageCapError } from '@ledger/upstream-clients';
 import { UnrecoverableError } from 'bullmq';
 import { z } from 'zod';
@@ -30,6 +30,39 @@ export const calendarMonth = z.string().regex(/^(19|20|21)[0-9]{2}-(0[1-9]|1[0-2
 export interface CustomerFailure {
   customer_id: string;
   reason: string;
+}
+
+/** A linked customer of the run: its ledger id and its reference at the upstream. */
+export interface LinkedCustomer {
+  customerId: string;
+  reference: string;
+}
+
+/** A linked customer's ledger id (forEachCustomer's `idOf`). */
+export const idOfLinked = (customer: LinkedCustomer) => customer.customerId;
+
+/**
+ * The run's customers: those `customerIds` names (or every linked one), each with its upstream
+ * reference. A named customer the book does not know, or that has no such reference, fails with
+ * `not_linked` (India: provision-india links them; UAE: `PUT /v1/customers/{id}`).
+ */
+export async function selectCustomers(
+  db: Db,
+  reference: CustomerReference,
+  customerIds: readonly string[] | null | undefined,
+): Promise<{ customers: LinkedCustomer[]; failed: CustomerFailure[] }> {
+  const ids = customerIds === undefined || customerIds === null ? null : [...new Set(customerIds)];
+  const customers = await customersLinkedBy(db, reference, ids);
+  const found = new Set(customers.map((c) => c.customerId));
+  const failed = (ids ?? [])
+    .filter((id) => !found.has(id))
+    .map((id) => ({ customer_id: id, reason: `not_linked: the book has no customer ${id} with a ${reference}` }));
+  return { customers, failed };
+}
+
+/** Every customer failed: the upstream is not configured for this book. */
+export function notConfigured(customers: readonly LinkedCustomer[], upstream: string): CustomerFailure[] {
+  return customers.map((c) => ({ customer_id: c.customerId, reason: `upstream_unavailable: ${upstream} is not configured on this book` }));
 }
 
 /** Customers worked on at once, by every sync job: enough to hide latency, few enough to spare the upstream. */

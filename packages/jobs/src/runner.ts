@@ -87,12 +87,23 @@ export function createJobProcessor(catalog: JobCatalog, context: RunnerContext) 
     }, leaseMs / 3);
     renewal.unref();
 
-    let lastWrite = 0;
+    // A report inside the interval is written when the interval ends (the latest one), not
+    // dropped: else a run whose customers finish close together shows 0/n until its last.
+    const written = { at: 0, latest: null as JobProgress | null, timer: null as NodeJS.Timeout | null };
+    const writeProgress = () => {
+      if (written.timer) clearTimeout(written.timer);
+      written.timer = null;
+      written.at = now().getTime();
+      context.status.progressed(jobId, written.latest!).catch((error: unknown) => logger.debug('job progress not written', { error: messageOf(error) }));
+    };
     const progress = (value: JobProgress) => {
-      const at = now().getTime();
-      if (at - lastWrite < PROGRESS_WRITE_INTERVAL_MS && value.done !== value.total) return;
-      lastWrite = at;
-      context.status.progressed(jobId, value).catch((error: unknown) => logger.debug('job progress not written', { error: messageOf(error) }));
+      written.latest = value;
+      const wait = written.at + PROGRESS_WRITE_INTERVAL_MS - now().getTime();
+      if (wait <= 0 || value.done === value.total) writeProgress();
+      else if (written.timer === null) {
+        written.timer = setTimeout(writeProgress, wait);
+        written.timer.unref();
+      }
     };
     const deps: JobDeps = { book: context.book, db: context.db, logger, progress, settings: context.settings ?? DEFAULT_JOB_SETTINGS, upstreams: context.upstreams ?? NO_UPSTREAMS };
     try {
@@ -124,6 +135,7 @@ export function createJobProcessor(catalog: JobCatalog, context: RunnerContext) 
       return result;
     } finally {
       clearInterval(renewal);
+      if (written.timer) clearTimeout(written.timer);
     }
   };
 }

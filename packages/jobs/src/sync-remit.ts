@@ -5,23 +5,21 @@ import {
   Decimal,
   findCustomers,
   findRemittancesOf,
-  postTransactions,
+  fxSpreadSourceTxnId,
+  remittanceFacts,
   remittancePostings,
   settlementsDue,
-  snapshotWins,
   upsertRemittances,
   type CustomerRow,
   type Db,
-  type RemittanceFacts,
-  type RemittanceRecord,
   type RemittanceRow,
-  type SettlementFees,
   type TransactionDraft,
 } from '@ledger/core';
 import type { RemitClient, RemitMidRate, RemitPayment, RemitQuote } from '@ledger/upstream-clients';
 import { z } from 'zod';
 import { defineJob, type JobDeps } from './catalog.js';
-import { customerIdsField, forEachCustomer, idOfRecord, type CustomerFailure } from './per-customer.js';
+import { customerIdsField, forEachCustomer, idOfRecord, notConfigured, selectCustomers, type CustomerFailure } from './per-customer.js';
+import { PostingRun, skippedAs, type SyncResult } from './posting-kit.js';
 import { paymentOf, remittanceRecordOf, type RemitOrderView } from './remittance-record.js';
 
 /** The highest FX-spread markup a run may assume: 10 % (typical markups are 50–200 bps). */
@@ -43,53 +41,17 @@ export const syncRemitInput = z
   .meta({ examples: [{ customer_ids: null, dry_run: false, fx_spread_bps: 75 }] });
 export type SyncRemitInput = z.infer<typeof syncRemitInput>;
 
-export interface SyncRemitResult extends Record<string, unknown> {
-  dry_run: boolean;
+type Kind = 'fx_spread' | 'fx_spread_settle';
+
+/**
+ * The kit's result (records: `fx_spread` accruals, `fx_spread_settle` settlements; a paid order
+ * without a quote is a skipped accrual `unpriced`, one whose spread rounds to 0.00 `below_a_cent`),
+ * the run's bps and what became of the remittance rows.
+ */
+export interface SyncRemitResult extends SyncResult<Kind> {
   fx_spread_bps: string;
-  customers: number;
-  customers_synced: number;
-  customers_failed: CustomerFailure[];
   /** Orders read from remit; `created`/`updated` rows (would be, in a dry run); `unchanged`: rows the snapshot had nothing new for; `held`: stale snapshots that changed nothing. */
   remittances: { seen: number; created: number; updated: number; unchanged: number; held: number };
-  /** `posted` (would be, in a dry run); `conflicts`: a key already posted with other facts (e.g. another bps): the stored one stands. */
-  fx_spread: { posted: number; already_posted: number; unpriced: string[]; below_a_cent: number; conflicts: Array<{ order_id: string; fields: string[] }> };
-  fx_spread_settle: { posted: number; already_posted: number; conflicts: Array<{ order_id: string; fields: string[] }> };
-}
-
-/** What posting needs of an order: the stored row's facts where the snapshot is stale (domain/remittances.ts snapshotWins), else the snapshot's. */
-function factsOf(record: RemittanceRecord, stored: RemittanceRow | undefined): RemittanceFacts {
-  const fromStored = stored !== undefined && !snapshotWins(stored.status, record.status);
-  const fees = (fx: string | null, txn: string | null): SettlementFees | null =>
-    fx === null || txn === null ? null : { fxFeeUsd: new Decimal(fx), txnFeeUsd: new Decimal(txn) };
-  const usd = (amount: string | null) => (amount === null ? null : new Decimal(amount));
-  const settledAt = stored?.settled_at?.toISOString() ?? null;
-  const storedFees = stored === undefined ? null : fees(stored.settlement_fx_fee_usd, stored.settlement_txn_fee_usd);
-  // A settlement once seen stays (the store keeps it the same way), its fees filled once read.
-  const settlementFees = storedFees ?? fees(record.settlement_fx_fee_usd, record.settlement_txn_fee_usd);
-  if (fromStored) {
-    return {
-      orderId: stored.order_id,
-      customerId: stored.customer_id,
-      status: stored.status,
-      amountUsd: usd(stored.amount_usd),
-      remittedOn: stored.remitted_on,
-      settlementId: stored.settlement_id,
-      settlementStatus: stored.settlement_status,
-      settledAt,
-      settlementFees,
-    };
-  }
-  return {
-    orderId: record.order_id,
-    customerId: record.customer_id,
-    status: record.status,
-    amountUsd: usd(record.amount_usd),
-    remittedOn: record.remitted_on,
-    settlementId: record.settlement_id ?? stored?.settlement_id ?? null,
-    settlementStatus: record.settlement_status ?? stored?.settlement_status ?? null,
-    settledAt: record.settled_at ?? settledAt,
-    settlementFees: fees(record.settlement_fx_fee_usd, record.settlement_txn_fee_usd) ?? storedFees,
-  };
 }
 
 interface RunContext {
@@ -97,7 +59,8 @@ interface RunContext {
   remit: RemitClient;
   dryRun: boolean;
   bps: Decimal;
-  result: SyncRemitResult;
+  run: PostingRun<Kind>;
+  remittances: SyncRemitResult['remittances'];
   /** remit's mid rate, read at most once per run, and only when a live quote needs it. */
   midRate: () => Promise<{ rate: RemitMidRate; readAt: string } | null>;
 }
@@ -146,48 +109,39 @@ async function readOrders(remit: RemitClient, remitCustomerId: string, stored: R
   return views;
 }
 
-/** Posts drafts keyed by order; answers inserted and duplicate counts and the conflicts. A refused record is the customer's failure. */
-async function post(db: Db, drafts: TransactionDraft[], tally: { posted: number; already_posted: number; conflicts: Array<{ order_id: string; fields: string[] }> }) {
-  const { outcomes } = await postTransactions(db, drafts);
-  outcomes.forEach((outcome, i) => {
-    const orderId = String(drafts[i]!.metadata.order_id);
-    if (outcome.outcome === 'inserted') tally.posted += 1;
-    else if (outcome.outcome === 'duplicate') tally.already_posted += 1;
-    else if (outcome.outcome === 'conflict') tally.conflicts.push({ order_id: orderId, fields: outcome.fields });
-    else throw outcome.reason;
-  });
-}
-
 /** One customer: read everything from remit first, then write; a failed read leaves nothing half-done. */
 async function syncCustomer(customer: CustomerRow, ctx: RunContext): Promise<void> {
-  const { db, result } = ctx;
+  const { db, run, remittances } = ctx;
   const remitCustomerId = customer.remit_customer_id;
   assert(remitCustomerId !== null, 'sync-remit selects customers by remit_customer_id');
   const stored = new Map((await findRemittancesOf(db, customer.customer_id)).map((row) => [row.order_id, row]));
   const views = await readOrders(ctx.remit, remitCustomerId, stored, ctx.midRate);
   const records = views.map((view) => remittanceRecordOf({ customer_id: customer.customer_id, remit_customer_id: remitCustomerId, pan: customer.pan }, view));
+  const recordOf = new Map(records.map((r) => [r.order_id, r]));
   const orderIds = records.map((r) => r.order_id);
-  result.remittances.seen += records.length;
+  remittances.seen += records.length;
   const written = await upsertRemittances(db, records, { dryRun: ctx.dryRun });
-  result.remittances.created += written.created.length;
-  result.remittances.updated += written.updated.length;
-  result.remittances.unchanged += written.unchanged.length;
-  result.remittances.held += written.held.length;
-  const facts = records.map((r) => factsOf(r, stored.get(r.order_id)));
+  remittances.created += written.created.length;
+  remittances.updated += written.updated.length;
+  remittances.unchanged += written.unchanged.length;
+  remittances.held += written.held.length;
+  const facts = records.map((r) => remittanceFacts(r, stored.get(r.order_id)));
+  const posting = run.customer(customer.customer_id);
+  const add = (kind: Kind, draft: TransactionDraft) => posting.addDraft(kind, draft, recordOf.get(String(draft.metadata.order_id))!);
 
   // fx_spread: once per paid order, while an assumed spread is set (domain/remittances.ts decides).
   const before = await remittancePostings(db, orderIds);
   const accruals = accrualsDue(facts, before, ctx.bps, randomUUID);
-  result.fx_spread.unpriced.push(...accruals.unpriced);
-  result.fx_spread.below_a_cent += accruals.belowACent;
-  if (ctx.dryRun) result.fx_spread.posted += accruals.drafts.length;
-  else await post(db, accruals.drafts, result.fx_spread);
+  for (const [code, ids] of [['unpriced', accruals.unpriced], ['below_a_cent', accruals.belowACent]] as const) {
+    for (const id of ids) posting.add('fx_spread', fxSpreadSourceTxnId(id), skippedAs(code, { order_id: id, fx_spread_bps: ctx.bps.toString() }), recordOf.get(id)!);
+  }
+  for (const draft of accruals.drafts) add('fx_spread', draft);
+  await run.post(posting);
 
   // fx_spread_settle: when the settlement has landed, exactly the accrual (as stored now: a concurrent run's stands), once.
   const postings = ctx.dryRun ? before : await remittancePostings(db, orderIds);
-  const settles = settlementsDue(facts, postings, ctx.dryRun ? accruals.drafts : [], randomUUID);
-  if (ctx.dryRun) result.fx_spread_settle.posted += settles.length;
-  else await post(db, settles, result.fx_spread_settle);
+  for (const draft of settlementsDue(facts, postings, ctx.dryRun ? accruals.drafts : [], randomUUID)) add('fx_spread_settle', draft);
+  await run.post(posting);
 }
 
 /**
@@ -201,24 +155,14 @@ export async function runSyncRemit(input: SyncRemitInput, deps: JobDeps): Promis
   const { db, logger, settings, upstreams } = deps;
   const dryRun = input.dry_run ?? false;
   const bps = new Decimal(input.fx_spread_bps === undefined ? (settings.fxSpreadBps ?? '0') : String(input.fx_spread_bps));
-  const ids = input.customer_ids ?? null;
-  const customers = await findCustomers(db, ids, 'remit_customer_id');
-  const result: SyncRemitResult = {
-    dry_run: dryRun,
-    fx_spread_bps: bps.toString(),
-    customers: ids?.length ?? customers.length,
-    customers_synced: 0,
-    customers_failed: [],
-    remittances: { seen: 0, created: 0, updated: 0, unchanged: 0, held: 0 },
-    fx_spread: { posted: 0, already_posted: 0, unpriced: [], below_a_cent: 0, conflicts: [] },
-    fx_spread_settle: { posted: 0, already_posted: 0, conflicts: [] },
-  };
-  const found = new Set(customers.map((c) => c.customer_id));
-  const notIndia = (ids ?? []).filter((id) => !found.has(id)).map((id) => ({ customer_id: id, reason: 'not an India customer of this book (unknown, or no remit_customer_id: run provision-india)' }));
+  const run = new PostingRun<Kind>(db, { job: 'sync-remit', upstream: 'remit', kinds: ['fx_spread', 'fx_spread_settle'], dryRun, settings });
+  const remittances = { seen: 0, created: 0, updated: 0, unchanged: 0, held: 0 };
+  const { customers: linked, failed: notLinked } = await selectCustomers(db, 'remit_customer_id', input.customer_ids);
+  const customers = await findCustomers(db, linked.map((c) => c.customerId));
   const remit = upstreams.remit;
   let failed: CustomerFailure[];
   if (remit === null) {
-    failed = customers.map((c) => ({ customer_id: c.customer_id, reason: 'remit is not configured (REMIT_BASE_URL unset)' }));
+    failed = notConfigured(linked, 'remit');
   } else {
     let mid: Promise<{ rate: RemitMidRate; readAt: string } | null> | null = null;
     const midRate = () =>
@@ -230,12 +174,11 @@ export async function runSyncRemit(input: SyncRemitInput, deps: JobDeps): Promis
           return null;
         },
       ));
-    const ctx: RunContext = { db, remit, dryRun, bps, result, midRate };
+    const ctx: RunContext = { db, remit, dryRun, bps, run, remittances, midRate };
     ({ failed } = await forEachCustomer(customers, idOfRecord, (customer) => syncCustomer(customer, ctx), (done, total) => deps.progress({ done, total, unit: 'customers' })));
   }
-  result.customers_failed = [...notIndia, ...failed];
-  result.customers_synced = customers.length - failed.length;
-  logger.info('sync-remit done', { dry_run: dryRun, customers: result.customers, failed: result.customers_failed.length, fx_spread: result.fx_spread.posted, fx_spread_settle: result.fx_spread_settle.posted });
+  const result: SyncRemitResult = { ...run.result(linked.length + notLinked.length, [...notLinked, ...failed], null), fx_spread_bps: bps.toString(), remittances };
+  logger.info('sync-remit done', { dry_run: dryRun, customers: result.customers, failed: result.customers_failed.length, records: result.records });
   return result;
 }
 

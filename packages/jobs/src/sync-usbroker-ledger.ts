@@ -19,8 +19,8 @@ import type {
 import { z } from 'zod';
 import { defineJob, type JobDeps } from './catalog.js';
 import { dividendEntry, dividendEvent, dividendWithholding, feeEntry, orderOfTrade, tradeFees, withholdingEntry } from './usbroker-entries.js';
-import { calendarDate, forEach, upstreamFailureReason } from './per-customer.js';
-import { addCounts, CustomerBatch, noCounts, type CustomerFailure, type PostingCounts, type RecordIssue } from './usbroker-posting.js';
+import { calendarDate, forEach, forEachCustomer, upstreamFailureReason } from './per-customer.js';
+import { PostingRun, type Reason, type SyncResult } from './posting-kit.js';
 
 /** Days one run reads at most: a quarter of daily files. */
 export const LEDGER_DAYS_MAX = 92;
@@ -52,8 +52,18 @@ export function datesFrom(start: string, end: string): string[] {
   return dates;
 }
 
-export interface SyncUsbrokerLedgerResult extends Record<string, unknown> {
-  dry_run: boolean;
+type Kind = 'dividends' | 'withholdings' | 'fees';
+
+/** A TRD row whose itemised fees could not be recorded. */
+export interface TradeUnmatched {
+  customer_id: string;
+  /** The TRD row's txn_no. */
+  source_txn_id: string;
+  reason: Reason;
+}
+
+/** The kit's result (records: DIV rows as `dividends`, DIVNRA as `withholdings`, FEE as `fees`), and what the daily ledger adds. */
+export interface SyncUsbrokerLedgerResult extends SyncResult<Kind> {
   firm: string | null;
   dates: number;
   dates_failed: Array<{ date: string; reason: string }>;
@@ -61,25 +71,15 @@ export interface SyncUsbrokerLedgerResult extends Record<string, unknown> {
   rows: Record<UsbrokerRowCode, number>;
   /** Rows of broker accounts no ledger customer holds (FEE rows included): nothing of them is written. */
   rows_of_unknown_accounts: number;
-  customers: number;
-  customers_failed: CustomerFailure[];
-  dividends: PostingCounts;
-  withholdings: PostingCounts;
-  /** FEE rows posted as `broker_fee` entries. */
-  fees: PostingCounts;
   /** `offered`: events the files gave; `inserted` new ones, `updated` ones that gained their withholding (0 in a dry run). */
   dividend_events: { offered: number; inserted: number; updated: number };
   /** `offered`: TRD rows matched to their order; `recorded` new fees, `existing` ones recorded before, `repending` recosted trades put back to pending. */
   broker_fees: { offered: number; recorded: number; existing: number; repending: number };
   /** TRD rows whose fee could not be recorded (no single matching order, fees adding up to a credit). */
-  trades_unmatched: RecordIssue[];
-  refused: RecordIssue[];
-  conflicts: RecordIssue[];
+  trades_unmatched: TradeUnmatched[];
 }
 
 const ROW_CODES: readonly UsbrokerRowCode[] = ['TRD', 'WIREI', 'WIREO', 'DIV', 'DIVNRA', 'FEE'];
-type Kind = 'dividends' | 'withholdings' | 'fees';
-
 /** The rows of one customer, by what the job does with them. */
 interface CustomerRows {
   dividends: UsbrokerDividendRow[];
@@ -101,29 +101,21 @@ export async function runSyncUsbrokerLedger(rawInput: SyncUsbrokerLedgerInput, d
   const { db, logger, progress, settings } = deps;
   const dates = datesFrom(input.start, input.end ?? input.start);
   const firm = input.code ?? deps.upstreams.usbrokerFirmId;
-  const result: SyncUsbrokerLedgerResult = {
-    dry_run: input.dry_run,
+  const run = new PostingRun<Kind>(db, { job: 'sync-usbroker-ledger', upstream: 'usbroker', kinds: ['dividends', 'withholdings', 'fees'], dryRun: input.dry_run, settings });
+  const extras = {
     firm,
     dates: dates.length,
-    dates_failed: [],
+    dates_failed: [] as Array<{ date: string; reason: string }>,
     rows: Object.fromEntries(ROW_CODES.map((c) => [c, 0])) as Record<UsbrokerRowCode, number>,
     rows_of_unknown_accounts: 0,
-    customers: 0,
-    customers_failed: [],
-    dividends: noCounts(),
-    withholdings: noCounts(),
-    fees: noCounts(),
     dividend_events: { offered: 0, inserted: 0, updated: 0 },
     broker_fees: { offered: 0, recorded: 0, existing: 0, repending: 0 },
-    trades_unmatched: [],
-    refused: [],
-    conflicts: [],
+    trades_unmatched: [] as TradeUnmatched[],
   };
   const usbroker = deps.upstreams.usbroker;
   if (usbroker === null || firm === null) {
-    const reason = usbroker === null ? 'usbroker is not configured (USBROKER_BASE_URL)' : 'no firm: give `code` or set USBROKER_FIRM_ID';
-    result.dates_failed = dates.map((date) => ({ date, reason }));
-    return result;
+    const why = usbroker === null ? 'upstream_unavailable: usbroker is not configured on this book' : 'no_firm: give `code` or set USBROKER_FIRM_ID';
+    return { ...run.result(0, [], null), ...extras, dates_failed: dates.map((date) => ({ date, reason: why })) };
   }
 
   const rows: UsbrokerDailyLedgerRow[] = [];
@@ -134,22 +126,22 @@ export async function runSyncUsbrokerLedger(rawInput: SyncUsbrokerLedgerInput, d
       try {
         rows.push(...(await usbroker.getDailyLedger(date, firm)));
       } catch (error) {
-        const reason = upstreamFailureReason(error);
-        if (reason === null) throw error;
-        result.dates_failed.push({ date, reason });
+        const why = upstreamFailureReason(error);
+        if (why === null) throw error;
+        extras.dates_failed.push({ date, reason: why });
       }
     },
     () => undefined,
   );
-  result.dates_failed.sort((a, b) => a.date.localeCompare(b.date));
-  for (const row of rows) result.rows[row.row_code] += 1;
+  extras.dates_failed.sort((a, b) => a.date.localeCompare(b.date));
+  for (const row of rows) extras.rows[row.row_code] += 1;
 
   const customersOf = await customersByBrokerAccount(db, [...new Set(rows.map((r) => r.account_no))]);
   const byCustomer = new Map<string, { accountNo: string; rows: CustomerRows }>();
   for (const row of rows) {
     const customerId = customersOf.get(row.account_no);
     if (customerId === undefined) {
-      result.rows_of_unknown_accounts += 1;
+      extras.rows_of_unknown_accounts += 1;
       continue;
     }
     const entry = byCustomer.get(customerId) ?? { accountNo: row.account_no, rows: { dividends: [], withholdings: [], trades: [], fees: [] } };
@@ -160,67 +152,52 @@ export async function runSyncUsbrokerLedger(rawInput: SyncUsbrokerLedgerInput, d
     else if (row.row_code === 'FEE') entry.rows.fees.push(row);
   }
   const customers = [...byCustomer.keys()].sort();
-  result.customers = customers.length;
 
-  progress({ done: 0, total: customers.length, unit: 'customers' });
-  await forEach(
+  const { failed } = await forEachCustomer(
     customers,
-    CONCURRENCY,
+    (id) => id,
     async (customerId) => {
       const { accountNo, rows: own } = byCustomer.get(customerId)!;
-      const batch = new CustomerBatch<Kind>(customerId, ['dividends', 'withholdings', 'fees'], settings);
-      for (const row of own.dividends) batch.add('dividends', row.txn_no, dividendEntry(row, customerId));
-      for (const row of own.withholdings) batch.add('withholdings', row.txn_no, withholdingEntry(row, customerId));
-      for (const row of own.fees) batch.add('fees', row.txn_no, feeEntry(row, customerId));
+      const records = run.customer(customerId);
+      for (const row of own.dividends) records.add('dividends', row.txn_no, dividendEntry(row, customerId), row);
+      for (const row of own.withholdings) records.add('withholdings', row.txn_no, withholdingEntry(row, customerId), row);
+      for (const row of own.fees) records.add('fees', row.txn_no, feeEntry(row, customerId), row);
       const withholdingOf = new Map(own.withholdings.map((w) => [w.ref_txn_no, w]));
       const events: DividendEvent[] = own.dividends.map((d) => dividendEvent(d, withholdingOf.get(d.txn_no) ?? null, customerId));
       const dividendsSeen = new Set(own.dividends.map((d) => d.txn_no));
       // A DIVNRA row whose DIV row came in an earlier run: its event gains the withholding.
       const lateWithholdings: DividendWithholding[] = own.withholdings.filter((w) => !dividendsSeen.has(w.ref_txn_no)).map(dividendWithholding);
-      let fees: BrokerFee[];
-      try {
-        fees = await brokerFees(usbroker, customerId, accountNo, own.trades, result.trades_unmatched);
-      } catch (error) {
-        const reason = upstreamFailureReason(error);
-        if (reason === null) throw error;
-        result.customers_failed.push({ customer_id: customerId, reason });
-        return;
-      }
-      await batch.post(db, input.dry_run);
-      result.dividend_events.offered += events.length;
-      result.broker_fees.offered += fees.length;
+      // Read before anything of the customer is written: a failing orders call leaves nothing half-done.
+      const fees = await brokerFees(usbroker, customerId, accountNo, own.trades, extras.trades_unmatched);
+      await run.post(records);
+      extras.dividend_events.offered += events.length;
+      extras.broker_fees.offered += fees.length;
       if (!input.dry_run) {
         const upserted = await upsertDividendEvents(db, events);
-        result.dividend_events.inserted += upserted.inserted;
-        result.dividend_events.updated += upserted.updated + (await addDividendWithholdings(db, lateWithholdings));
+        extras.dividend_events.inserted += upserted.inserted;
+        extras.dividend_events.updated += upserted.updated + (await addDividendWithholdings(db, lateWithholdings));
         const recorded = await recordBrokerFees(db, fees);
-        result.broker_fees.recorded += recorded.recorded;
-        result.broker_fees.existing += recorded.existing;
-        result.broker_fees.repending += recorded.repending;
+        extras.broker_fees.recorded += recorded.recorded;
+        extras.broker_fees.existing += recorded.existing;
+        extras.broker_fees.repending += recorded.repending;
       }
-      addCounts(result.dividends, batch.counts.dividends);
-      addCounts(result.withholdings, batch.counts.withholdings);
-      addCounts(result.fees, batch.counts.fees);
-      result.refused.push(...batch.refused);
-      result.conflicts.push(...batch.conflicts);
     },
     (done) => progress({ done, total: customers.length, unit: 'customers' }),
   );
-  result.customers_failed.sort((a, b) => a.customer_id.localeCompare(b.customer_id));
+  const result = { ...run.result(customers.length, failed, null), ...extras };
   logger.info('sync-usbroker-ledger done', {
     dates: dates.length,
-    dates_failed: result.dates_failed.length,
+    dates_failed: extras.dates_failed.length,
     customers_failed: result.customers_failed.length,
-    dividends_posted: result.dividends.posted,
-    fees_posted: result.fees.posted,
-    broker_fees_recorded: result.broker_fees.recorded,
+    records: result.records,
+    broker_fees_recorded: extras.broker_fees.recorded,
     dry_run: input.dry_run,
   });
   return result;
 }
 
 /** Each TRD row's itemised fees under its order's key; the account's orders are read only when it has TRD rows. */
-async function brokerFees(usbroker: UsbrokerClient, customerId: string, accountNo: string, trades: UsbrokerTradeRow[], unmatched: RecordIssue[]): Promise<BrokerFee[]> {
+async function brokerFees(usbroker: UsbrokerClient, customerId: string, accountNo: string, trades: UsbrokerTradeRow[], unmatched: TradeUnmatched[]): Promise<BrokerFee[]> {
   if (trades.length === 0) return [];
   const orders = await usbroker.listOrders(accountNo);
   const fees: BrokerFee[] = [];
@@ -228,7 +205,7 @@ async function brokerFees(usbroker: UsbrokerClient, customerId: string, accountN
     const match = orderOfTrade(row, orders);
     const fee = tradeFees(row);
     if ('problem' in match || 'problem' in fee) {
-      const { problem } = 'problem' in match ? match : (fee as { problem: string });
+      const { problem } = 'problem' in match ? match : (fee as { problem: Reason });
       unmatched.push({ customer_id: customerId, source_txn_id: row.txn_no, reason: problem });
       continue;
     }

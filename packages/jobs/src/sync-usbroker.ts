@@ -1,13 +1,11 @@
-import { brokerCustomers, Decimal, recost as recostBook, type BrokerCustomer, type RecostResult } from '@ledger/core';
+import { Decimal } from '@ledger/core';
 import type { UsbrokerClient, UsbrokerCostType, UsbrokerWire } from '@ledger/upstream-clients';
 import { z } from 'zod';
-import { defineJob, recostPolicyOf, type JobDeps } from './catalog.js';
-import type { JobKind } from './modes.js';
+import { defineJob, type JobDeps } from './catalog.js';
+import { customerIdsField, forEachCustomer, idOfLinked, notConfigured, selectCustomers, upstreamFailureReason } from './per-customer.js';
+import { PostingRun, type SyncResult } from './posting-kit.js';
 import { orderEntry, wireEntry } from './usbroker-entries.js';
-import { CUSTOMER_CONCURRENCY, customerIdsField, forEach, upstreamFailureReason } from './per-customer.js';
-import { addCounts, CustomerBatch, noCounts, type CustomerFailure, type PostingCounts, type RecordIssue } from './usbroker-posting.js';
 
-/** Customers synced at once: each holds a database connection while it posts and a broker call while it reads. */
 /** The customer's fee of a trade, in bps of notional, at most this (10 %): the fee split must leave the shares a cost. */
 export const BROKERAGE_BPS_MAX = 1_000;
 
@@ -27,25 +25,13 @@ export const syncUsbrokerInput = z
   .meta({ examples: [{ customer_ids: ['IND-000001'], recost: true, dry_run: false, brokerage_bps: 22 }] });
 export type SyncUsbrokerInput = z.input<typeof syncUsbrokerInput>;
 
-/** What a broker sync reports. */
-export interface SyncUsbrokerResult extends Record<string, unknown> {
-  dry_run: boolean;
-  /** Customers the run was for. */
-  customers: number;
-  customers_synced: number;
-  customers_failed: CustomerFailure[];
-  /** Funding wires (sync-usbroker only). */
-  wires?: PostingCounts;
-  /** Completed wires of broker accounts no ledger customer holds (a run for every customer only). */
-  wires_of_unknown_accounts?: number;
-  orders: PostingCounts;
-  refused: RecordIssue[];
-  conflicts: RecordIssue[];
-  /** The recost run after posting; null when not asked for, or in a dry run. */
-  recost: RecostResult | null;
-}
-
 type Kind = 'wires' | 'orders';
+
+/** What a broker sync reports: the kit's result, and for sync-usbroker the wires of accounts no customer holds. */
+export interface SyncUsbrokerResult extends SyncResult<Kind> {
+  /** Completed wires of broker accounts no ledger customer holds (sync-usbroker, a run for every customer only). */
+  wires_of_unknown_accounts?: number;
+}
 
 interface BrokerSync {
   /** The orders this job ingests. */
@@ -53,8 +39,6 @@ interface BrokerSync {
   /** Whether it ingests funding wires too. */
   wires: boolean;
 }
-
-const failure = (customer_id: string, reason: string): CustomerFailure => ({ customer_id, reason });
 
 /** The funding wires of the run's accounts, firm-wide, fetched once and split by account. */
 async function wiresByAccount(usbroker: UsbrokerClient, accounts: Set<string>): Promise<{ byAccount: Map<string, UsbrokerWire[]>; unknown: number }> {
@@ -70,95 +54,51 @@ async function wiresByAccount(usbroker: UsbrokerClient, accounts: Set<string>): 
   return { byAccount, unknown };
 }
 
-async function syncBroker(kind: JobKind, sync: BrokerSync, rawInput: SyncUsbrokerInput, deps: JobDeps): Promise<SyncUsbrokerResult> {
+async function syncBroker(kind: 'sync-usbroker' | 'sync-usbroker-trades', sync: BrokerSync, rawInput: SyncUsbrokerInput, deps: JobDeps): Promise<SyncUsbrokerResult> {
   const input = syncUsbrokerInput.parse(rawInput);
   const { db, logger, progress, settings } = deps;
   const bps = input.brokerage_bps === undefined ? settings.feeSchedule.customerFeeBps('usbroker') : new Decimal(String(input.brokerage_bps));
-  const kinds: Kind[] = sync.wires ? ['wires', 'orders'] : ['orders'];
-  const result: SyncUsbrokerResult = {
-    dry_run: input.dry_run,
-    customers: 0,
-    customers_synced: 0,
-    customers_failed: [],
-    ...(sync.wires && { wires: noCounts(), wires_of_unknown_accounts: 0 }),
-    orders: noCounts(),
-    refused: [],
-    conflicts: [],
-    recost: null,
-  };
-
-  const known = await brokerCustomers(db, input.customer_ids);
-  const byId = new Map(known.map((c) => [c.customer_id, c]));
-  const customers: Array<BrokerCustomer & { usbroker_account_no: string }> = [];
-  for (const id of input.customer_ids ?? known.map((c) => c.customer_id)) {
-    const customer = byId.get(id);
-    if (customer === undefined) result.customers_failed.push(failure(id, 'unknown customer'));
-    else if (customer.usbroker_account_no === null) result.customers_failed.push(failure(id, 'the customer has no usbroker account (usbroker_account_no)'));
-    else customers.push({ ...customer, usbroker_account_no: customer.usbroker_account_no });
-  }
-  result.customers = customers.length + result.customers_failed.length;
+  const run = new PostingRun<Kind>(db, { job: kind, upstream: 'usbroker', kinds: sync.wires ? ['wires', 'orders'] : ['orders'], dryRun: input.dry_run, settings });
+  const { customers, failed: notLinked } = await selectCustomers(db, 'usbroker_account_no', input.customer_ids);
+  const total = customers.length + notLinked.length;
   const usbroker = deps.upstreams.usbroker;
-  if (usbroker === null) {
-    result.customers_failed.push(...customers.map((c) => failure(c.customer_id, 'usbroker is not configured (USBROKER_BASE_URL)')));
-    return result;
-  }
+  if (usbroker === null) return run.result(total, [...notLinked, ...notConfigured(customers, 'usbroker')], null);
 
   let wires = new Map<string, UsbrokerWire[]>();
-  if (sync.wires && customers.length > 0) {
-    try {
-      const found = await wiresByAccount(usbroker, new Set(customers.map((c) => c.usbroker_account_no)));
-      wires = found.byAccount;
-      if (input.customer_ids === null) result.wires_of_unknown_accounts = found.unknown;
-    } catch (error) {
-      const reason = upstreamFailureReason(error);
-      if (reason === null) throw error;
-      // A firm-wide list: without it no customer of the run can be synced.
-      result.customers_failed.push(...customers.map((c) => failure(c.customer_id, `funding wires: ${reason}`)));
-      return result;
-    }
-  }
-
-  progress({ done: 0, total: customers.length, unit: 'customers' });
-  await forEach(
-    customers,
-    CUSTOMER_CONCURRENCY,
-    async (customer) => {
-      const account = customer.usbroker_account_no;
-      const batch = new CustomerBatch<Kind>(customer.customer_id, kinds, settings);
+  let unknownWires: number | undefined;
+  if (sync.wires) {
+    unknownWires = 0;
+    if (customers.length > 0) {
       try {
-        for (const wire of wires.get(account) ?? []) batch.add('wires', wire.transfer_id, wireEntry(wire, customer.customer_id));
-        for (const order of await usbroker.listOrders(account)) {
-          if (order.cost_type === sync.costType) batch.add('orders', order.order_id, orderEntry(order, customer.customer_id, account, bps));
-        }
+        const found = await wiresByAccount(usbroker, new Set(customers.map((c) => c.reference)));
+        wires = found.byAccount;
+        if (input.customer_ids === null) unknownWires = found.unknown;
       } catch (error) {
         const reason = upstreamFailureReason(error);
         if (reason === null) throw error;
-        result.customers_failed.push(failure(customer.customer_id, reason));
-        return;
+        // A firm-wide list: without it no customer of the run can be synced.
+        const failed = customers.map((c) => ({ customer_id: c.customerId, reason: `funding wires: ${reason}` }));
+        return { ...run.result(total, [...notLinked, ...failed], null), wires_of_unknown_accounts: unknownWires };
       }
-      await batch.post(db, input.dry_run);
-      for (const k of kinds) addCounts(result[k]!, batch.counts[k]);
-      result.refused.push(...batch.refused);
-      result.conflicts.push(...batch.conflicts);
-      result.customers_synced += 1;
+    }
+  }
+
+  const { failed } = await forEachCustomer(
+    customers,
+    idOfLinked,
+    async ({ customerId, reference: account }) => {
+      const records = run.customer(customerId);
+      for (const wire of wires.get(account) ?? []) records.add('wires', wire.transfer_id, wireEntry(wire, customerId), wire);
+      for (const order of await usbroker.listOrders(account)) {
+        if (order.cost_type === sync.costType) records.add('orders', order.order_id, orderEntry(order, customerId, account, bps), order);
+      }
+      await run.post(records);
     },
     (done) => progress({ done, total: customers.length, unit: 'customers' }),
   );
-
-  if (input.recost && !input.dry_run) {
-    result.recost = await recostBook(db, {
-      policy: recostPolicyOf(settings),
-      limit: null,
-    });
-  }
-  result.customers_failed.sort((a, b) => a.customer_id.localeCompare(b.customer_id));
-  logger.info(`${kind} done`, {
-    customers: result.customers,
-    customers_failed: result.customers_failed.length,
-    orders_posted: result.orders.posted,
-    wires_posted: result.wires?.posted,
-    dry_run: input.dry_run,
-  });
+  const recost = await run.recostIfPosted(input.recost, settings);
+  const result: SyncUsbrokerResult = { ...run.result(total, [...notLinked, ...failed], recost), ...(unknownWires !== undefined && { wires_of_unknown_accounts: unknownWires }) };
+  logger.info(`${kind} done`, { customers: result.customers, customers_failed: result.customers_failed.length, records: result.records, dry_run: input.dry_run });
   return result;
 }
 

@@ -14,12 +14,7 @@ import type {
  * job or run sees it.
  */
 
-/** What a record maps to: an entry to post, a record that posts nothing by design, or one the ledger cannot take. */
-export type Mapped = { kind: 'entry'; entry: EntryRequest } | { kind: 'skipped'; reason: string } | { kind: 'refused'; reason: string };
-
-const entry = (e: EntryRequest): Mapped => ({ kind: 'entry', entry: e });
-const skipped = (reason: string): Mapped => ({ kind: 'skipped', reason });
-const refused = (reason: string): Mapped => ({ kind: 'refused', reason });
+import { entryOf as entry, reason, rejectedAs, skippedAs, type Mapped, type Reason } from './posting-kit.js';
 
 const BPS = new Decimal(10_000);
 
@@ -32,8 +27,8 @@ const CENT = new Decimal('0.01');
 
 /** A funding wire: a completed IN wire is a `deposit`, a completed OUT wire a `withdrawal`; pending and returned wires move nothing. */
 export function wireEntry(wire: UsbrokerWire, customerId: string): Mapped {
-  if (wire.status !== 'completed') return skipped(`wire ${wire.status}`);
-  if (wire.currency !== 'USD') return refused(`wire currency ${wire.currency} is not USD`);
+  if (wire.status !== 'completed') return skippedAs('moved_nothing', { status: wire.status });
+  if (wire.currency !== 'USD') return rejectedAs('unsupported_currency', { currency: wire.currency, currencies: ['USD'] });
   return entry({
     txn_type: wire.direction === 'IN' ? 'deposit' : 'withdrawal',
     customer_id: customerId,
@@ -93,12 +88,12 @@ export function sellProceeds(executed: Decimal, bps: Decimal): Decimal {
  * fee the way ingest did, whatever the schedule says later.
  */
 export function orderEntry(order: UsbrokerOrder, customerId: string, accountNo: string, bps: Decimal): Mapped {
-  if (order.status === 'cancelled' || order.status === 'rejected') return skipped(`order ${order.status}`);
+  if (order.status === 'cancelled' || order.status === 'rejected') return skippedAs('nothing_executed', { status: order.status });
   const quantity = new Decimal(order.filled_qty);
-  if (quantity.isZero()) return skipped('order filled nothing');
+  if (quantity.isZero()) return skippedAs('nothing_executed', { status: order.status });
   const executed = executedAmount(order);
-  if (executed === null || order.filled_at === null) return refused(`order ${order.status} without avg_fill_price or filled_at`);
-  if (!executed.isGreaterThan(ZERO)) return refused('order executed for less than a cent');
+  if (executed === null || order.filled_at === null) return rejectedAs('missing_fill', { status: order.status, avg_fill_price: order.avg_fill_price, filled_at: order.filled_at });
+  if (!executed.isGreaterThan(ZERO)) return rejectedAs('below_a_cent', { filled_qty: order.filled_qty, avg_fill_price: order.avg_fill_price });
   const common = {
     customer_id: customerId,
     source: 'usbroker',
@@ -129,7 +124,7 @@ function dailyLedgerEntry(
   what: string,
   fields: Pick<EntryRequest, 'txn_type' | 'txn_date' | 'amount_usd'> & { metadata: Record<string, unknown> },
 ): Mapped {
-  if (row.currency !== 'USD') return refused(`${what} currency ${row.currency} is not USD`);
+  if (row.currency !== 'USD') return rejectedAs('unsupported_currency', { row: what, currency: row.currency, currencies: ['USD'] });
   const { metadata, ...facts } = fields;
   return entry({ ...facts, customer_id: customerId, source: 'usbroker', source_txn_id: row.txn_no, symbol: row.symbol, metadata: { usbroker_account_no: row.account_no, ...metadata } });
 }
@@ -195,10 +190,10 @@ export function dividendEvent(row: UsbrokerDividendRow, withholding: UsbrokerWit
 const FEE_COLUMNS = ['commission', 'sec_fee', 'taf_fee', 'ifsca_fee', 'other_fee'] as const;
 
 /** A TRD row's itemised fees, positive (the file writes them as debits), or why they cannot be the broker's cost. */
-export function tradeFees(row: UsbrokerTradeRow): { feeUsd: Decimal } | { problem: string } {
+export function tradeFees(row: UsbrokerTradeRow): { feeUsd: Decimal } | { problem: Reason } {
   const total = FEE_COLUMNS.reduce((sum, column) => sum.plus(row[column] ?? ZERO), ZERO).negated();
-  if (total.isNegative()) return { problem: 'its fees add up to a credit' };
-  if ((total.decimalPlaces() ?? 0) > 2) return { problem: 'its fees are finer than a cent' };
+  if (total.isNegative()) return { problem: reason('fees_add_up_to_a_credit', { fees_usd: total.toFixed() }) };
+  if ((total.decimalPlaces() ?? 0) > 2) return { problem: reason('fees_finer_than_a_cent', { fees_usd: total.toFixed() }) };
   return { feeUsd: total };
 }
 
@@ -207,7 +202,7 @@ export function tradeFees(row: UsbrokerTradeRow): { feeUsd: Decimal } | { proble
  * quantity (`filled_qty`) and trade date (the UTC date of `filled_at`) — the file has no order id.
  * `orders` are the account's.
  */
-export function orderOfTrade(row: UsbrokerTradeRow, orders: readonly UsbrokerOrder[]): { order: UsbrokerOrder } | { problem: string } {
+export function orderOfTrade(row: UsbrokerTradeRow, orders: readonly UsbrokerOrder[]): { order: UsbrokerOrder } | { problem: Reason } {
   const quantity = new Decimal(row.quantity);
   const found = orders.filter(
     (o) =>
@@ -218,5 +213,5 @@ export function orderOfTrade(row: UsbrokerTradeRow, orders: readonly UsbrokerOrd
       utcDate(o.filled_at) === row.trade_date,
   );
   if (found.length === 1) return { order: found[0]! };
-  return { problem: found.length === 0 ? 'no order of the account matches it' : `${found.length} orders of the account match it` };
+  return { problem: reason(found.length === 0 ? 'no_matching_order' : 'several_matching_orders', { orders: found.map((o) => o.order_id) }) };
 }

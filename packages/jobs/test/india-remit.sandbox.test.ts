@@ -96,14 +96,14 @@ describe('India remittance jobs against the sandbox', function () {
     const first = await runSyncRemit({ customer_ids: null, fx_spread_bps: BPS }, deps(db));
     expect(first.customers_failed).to.deep.equal([]);
     expect(first.remittances).to.deep.equal({ seen: remittances().length, created: remittances().length, updated: 0, unchanged: 0, held: 0 });
-    expect(first.fx_spread).to.include({ posted: expected.length - settled, already_posted: 0 });
-    expect(first.fx_spread_settle).to.include({ posted: settled });
+    expect(first.records.fx_spread).to.include({ inserted: expected.length - settled, duplicate: 0 });
+    expect(first.records.fx_spread_settle).to.include({ inserted: settled });
     expect(sorted(await remitPostings(db))).to.deep.equal(expected);
     // The remittance's USD is not a deposit: nothing but the spread postings came from remit.
     expect(await rowCount(db, 'transactions')).to.equal(expected.length);
 
     const second = await runSyncRemit({ customer_ids: null, fx_spread_bps: BPS }, deps(db));
-    expect(second.fx_spread.posted + second.fx_spread_settle.posted).to.equal(0);
+    expect(second.records.fx_spread.inserted + second.records.fx_spread_settle.inserted).to.equal(0);
     // Nothing changed upstream: every order is unchanged, none "updated".
     expect(second.remittances).to.deep.equal({ seen: remittances().length, created: 0, updated: 0, unchanged: remittances().length, held: 0 });
     expect(await rowCount(db, 'transactions')).to.equal(expected.length);
@@ -135,7 +135,7 @@ describe('India remittance jobs against the sandbox', function () {
     expect(await rowCount(on, 'remittances')).to.equal(0);
     expect(await rowCount(on, 'transactions')).to.equal(0);
     const live = await runSyncRemit({ customer_ids: null, fx_spread_bps: BPS }, deps(on));
-    const counts = (r: SyncRemitResult) => [r.remittances, r.fx_spread.posted, r.fx_spread_settle.posted, r.customers_failed];
+    const counts = (r: SyncRemitResult) => [r.remittances, r.records.fx_spread.inserted, r.records.fx_spread_settle.inserted, r.customers_failed];
     expect(counts(dry)).to.deep.equal(counts(live));
     expect(dry.dry_run).to.equal(true);
   });
@@ -178,12 +178,12 @@ describe('India remittance jobs against the sandbox', function () {
     await runSyncRemit({ customer_ids: [customer.customer_id], fx_spread_bps: BPS }, deps(db));
     await sandbox.webhooks.advance(r.order.id, 'paid');
     const paid = await runs();
-    expect(paid.reduce((n, x) => n + x.fx_spread.posted, 0)).to.equal(1);
+    expect(paid.reduce((n, x) => n + x.records.fx_spread.inserted, 0)).to.equal(1);
     expect(paid.flatMap((x) => x.customers_failed)).to.deep.equal([]);
     expect(await rowCount(db, 'transactions', { source: 'remit', source_txn_id: `fx_spread:${r.order.id}` })).to.equal(1);
     await sandbox.webhooks.advance(r.order.id, 'settled');
     const settled = await runs();
-    expect(settled.reduce((n, x) => n + x.fx_spread_settle.posted, 0)).to.equal(1);
+    expect(settled.reduce((n, x) => n + x.records.fx_spread_settle.inserted, 0)).to.equal(1);
     const spread = await db('transactions').where({ source: 'remit' }).whereIn('source_txn_id', [`fx_spread:${r.order.id}`, `fx_spread_settle:${r.order.id}`]).select('amount_usd');
     expect(spread.map((t: { amount_usd: string }) => t.amount_usd)).to.deep.equal(Array(2).fill(centsText(spreadCents(BigInt(r.quote.to.amount), BigInt(BPS)))));
     expect(sorted(await remitPostings(db))).to.deep.equal(expectedPostings());

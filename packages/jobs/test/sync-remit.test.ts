@@ -125,7 +125,7 @@ describe('sync-remit (remit mocked)', function () {
     serve('cust_1', wire);
     // USD 1,142.40 × 75 / 10,000 = 8.568 → 8.57; paid 2026-01-05T19:00Z = 2026-01-06 in India.
     const first = await runSyncRemit({ customer_ids: ['IND-1'], fx_spread_bps: 75 }, indiaDeps(db, remit()));
-    expect(first.fx_spread).to.include({ posted: 1 });
+    expect(first.records.fx_spread).to.include({ inserted: 1 });
     expect(await remitPostings(db)).to.deep.equal([['fx_spread:order_1', 'fx_spread', 'IND-1', '2026-01-06', 'Dr 1300 8.57, Cr 4030 8.57']]);
 
     // The settlement lands with fx_fee 1.14 and txn_fee 5.00: the accrued 8.57 leaves 1300 (even though the bps changed
@@ -133,8 +133,8 @@ describe('sync-remit (remit mocked)', function () {
     wire.payments = [payment(1, { settlement_id: 'setl_1' })];
     wire.settlements = { setl_1: settlement('setl_1') };
     const second = await runSyncRemit({ customer_ids: ['IND-1'], fx_spread_bps: 150 }, indiaDeps(db, remit()));
-    expect(second.fx_spread).to.include({ posted: 0 });
-    expect(second.fx_spread_settle).to.include({ posted: 1 });
+    expect(second.records.fx_spread).to.include({ inserted: 0 });
+    expect(second.records.fx_spread_settle).to.include({ inserted: 1 });
     expect(await remitPostings(db)).to.deep.equal([
       ['fx_spread:order_1', 'fx_spread', 'IND-1', '2026-01-06', 'Dr 1300 8.57, Cr 4030 8.57'],
       ['fx_spread_settle:order_1', 'fx_spread_settle', 'IND-1', '2026-01-07', 'Dr 1010 2.43, Dr 5030 6.14, Cr 1300 8.57'],
@@ -157,7 +157,7 @@ describe('sync-remit (remit mocked)', function () {
 
   it('a settlement that lands before any accrual is posted with its stored fees once a later run accrues', async () => {
     serve('cust_1', { orders: [order(1, 'paid')], payments: [payment(1, { settlement_id: 'setl_1' })], settlements: { setl_1: settlement('setl_1') } });
-    expect((await runSyncRemit({ customer_ids: ['IND-1'], fx_spread_bps: 0 }, indiaDeps(db, remit()))).fx_spread_settle).to.include({ posted: 0 });
+    expect((await runSyncRemit({ customer_ids: ['IND-1'], fx_spread_bps: 0 }, indiaDeps(db, remit()))).records.fx_spread_settle).to.include({ inserted: 0 });
     nock.cleanAll();
     // The landed settlement is not read again: its fees come from the row.
     const api = nock(`${ORIGIN}/api/v1`).persist();
@@ -185,7 +185,7 @@ describe('sync-remit (remit mocked)', function () {
     expect(dry.remittances).to.deep.equal({ seen: 3, created: 0, updated: 0, unchanged: 3, held: 0 });
     const again = await runSyncRemit({ customer_ids: ['IND-1'], fx_spread_bps: 75 }, indiaDeps(db, remit()));
     expect(again.remittances).to.deep.equal({ seen: 3, created: 0, updated: 0, unchanged: 3, held: 0 });
-    expect(again.fx_spread.posted + again.fx_spread_settle.posted).to.equal(0);
+    expect(again.records.fx_spread.inserted + again.records.fx_spread_settle.inserted).to.equal(0);
     expect(await db('remittances').orderBy('order_id').select('order_id', 'updated_at')).to.deep.equal(before);
   });
 
@@ -226,14 +226,14 @@ describe('sync-remit (remit mocked)', function () {
       payments: [payment(1, { funds_available: false }), payment(2, { status: 'failed', funds_available: false, error_code: 'REFUNDED' }), payment(3)],
     });
     const result = await runSyncRemit({ customer_ids: ['IND-1'], fx_spread_bps: 75 }, indiaDeps(db, remit()));
-    expect(result.fx_spread).to.deep.equal({ posted: 0, already_posted: 0, unpriced: ['order_3'], below_a_cent: 0, conflicts: [] });
+    expect(result.records.fx_spread, 'order_3: paid without a quote').to.deep.equal({ inserted: 0, duplicate: 0, conflict: 0, skipped: 1, rejected: 0 });
     expect(await rowCount(db, 'remittances')).to.equal(3);
     expect(await rowCount(db, 'transactions')).to.equal(0);
   });
 
   it('without fx_spread_bps takes the worker’s FX_SPREAD_BPS; with neither, accrues nothing', async () => {
     serve('cust_1', { orders: [order(1, 'paid')], payments: [payment(1)] });
-    expect((await runSyncRemit({ customer_ids: ['IND-1'] }, indiaDeps(db, remit()))).fx_spread.posted).to.equal(0);
+    expect((await runSyncRemit({ customer_ids: ['IND-1'] }, indiaDeps(db, remit()))).records.fx_spread.inserted).to.equal(0);
     const result = await runSyncRemit({ customer_ids: ['IND-1'] }, indiaDeps(db, remit(), { fxSpreadBps: '100' }));
     expect(result).to.include({ fx_spread_bps: '100' });
     expect((await remitPostings(db))[0]?.[4]).to.equal('Dr 1300 11.42, Cr 4030 11.42');
@@ -255,8 +255,8 @@ describe('sync-remit (remit mocked)', function () {
     nock(`${ORIGIN}/api/v1`).get('/payment').query(true).optionally().reply(401, { error: 'unauthorized' });
     const result = await runSyncRemit({ customer_ids: ['IND-1', 'NOBODY'], fx_spread_bps: 75 }, indiaDeps(db, remit()));
     expect(scope.isDone()).to.equal(true);
-    expect(result.customers_failed.map((f) => f.customer_id)).to.deep.equal(['NOBODY', 'IND-1']);
-    expect(result.customers_failed[1]!.reason).to.match(/answered 401.*unauthorized/);
+    expect(result.customers_failed.map((f) => f.customer_id)).to.deep.equal(['IND-1', 'NOBODY']);
+    expect(result.customers_failed[0]!.reason).to.match(/answered 401.*unauthorized/);
     expect(await rowCount(db, 'remittances')).to.equal(0);
   });
 

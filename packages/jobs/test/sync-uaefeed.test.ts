@@ -35,14 +35,18 @@ function expectedPostings(data: CustomerData): Array<{ source_txn_id: string; tx
     const [cash, wallet] = o.currency === 'AED' ? ['1020', '2020'] : ['1100', '2010'];
     const gross = new Decimal(o.cumQty).times(o.avgPx!);
     if (o.side === 'BUY') {
+      // The settlement converted once, the fee the difference.
       const cost = usd(gross.toFixed(2), o.currency);
-      const fee = usd(new Decimal(o.netSettle).minus(gross).toFixed(2), o.currency);
+      const fee = new Decimal(usd(o.netSettle, o.currency)).minus(cost).toFixed(2);
       const lines = [`1200 Dr ${cost}`, `${cash} Cr ${cost}`, `${wallet} Dr ${cost}`, `2100 Cr ${cost}`];
       if (fee !== '0.00') lines.push(`${wallet} Dr ${fee}`, `4010 Cr ${fee}`);
       expected.push({ source_txn_id: o.orderId, txn_type: 'buy_security', amount_usd: cost, lines });
     } else {
-      const net = usd(o.netSettle, o.currency);
-      expected.push({ source_txn_id: o.orderId, txn_type: 'sell_security', amount_usd: net, lines: [`${cash} Dr ${net}`, `${wallet} Cr ${net}`] });
+      const proceeds = usd(gross.toFixed(2), o.currency);
+      const fee = new Decimal(proceeds).minus(usd(o.netSettle, o.currency)).toFixed(2);
+      const lines = [`${cash} Dr ${proceeds}`, `${wallet} Cr ${proceeds}`];
+      if (fee !== '0.00') lines.push(`${wallet} Dr ${fee}`, `4010 Cr ${fee}`);
+      expected.push({ source_txn_id: o.orderId, txn_type: 'sell_security', amount_usd: proceeds, lines });
     }
   }
   return expected.map((e) => ({ ...e, lines: e.lines.sort() })).sort((a, b) => a.source_txn_id.localeCompare(b.source_txn_id));
@@ -95,26 +99,26 @@ describe('sync-uaefeed against the sandbox', function () {
     const first = await syncUaefeedJob.run({}, deps);
     expect(first.customers_failed).to.deep.equal([]);
     expect(first.dry_run).to.equal(false);
-    expect(dry.totals).to.deep.equal(first.totals);
-    let expectedTotal = 0;
+    expect(dry.records).to.deep.equal(first.records);
+    const counts = { cash_transfers: { inserted: 0, skipped: 0 }, orders: { inserted: 0, skipped: 0 } };
     for (const customer of sandbox.data.customers) {
       const data = sandbox.data.dataOf(customer);
       const expected = expectedPostings(data);
-      expectedTotal += expected.length;
       expect(await postedFromUaefeed(db, customer.customer_id), customer.customer_id).to.deep.equal(expected);
-      const result = first.customers.find((c) => c.customer_id === customer.customer_id)!;
-      expect(result).to.deep.equal({
-        customer_id: customer.customer_id,
-        fetched: data.transfers.length + data.orders.length,
-        posted: expected.length,
-        duplicate: 0,
-        skipped: data.transfers.length + data.orders.length - expected.length,
-        rejected: [],
-      });
+      const transfers = data.transfers.filter((t) => t.status === 'COMPLETED').length;
+      const orders = data.orders.filter((o) => o.cumQty !== '0').length;
+      counts.cash_transfers.inserted += transfers;
+      counts.cash_transfers.skipped += data.transfers.length - transfers;
+      counts.orders.inserted += orders;
+      counts.orders.skipped += data.orders.length - orders;
     }
-    expect(first.totals).to.include({ customers: 4, posted: expectedTotal, fetched: 120, rejected: 0 });
+    expect(first).to.deep.include({ customers: 4, customers_synced: 4, issues: [] });
+    expect(first.records).to.deep.equal({
+      cash_transfers: { ...counts.cash_transfers, duplicate: 0, conflict: 0, rejected: 0 },
+      orders: { ...counts.orders, duplicate: 0, conflict: 0, rejected: 0 },
+    });
     // The trades are recosted: a buy's broker cost, a sell's relief; no sell is flagged.
-    expect(first.recost).to.include({ remaining: 0, flagged: 0 });
+    expect(first.recost).to.deep.include({ remaining: 0, flagged: [] });
     expect(first.recost!.recosted).to.be.greaterThan(0);
     const custodyFee = (await db('journal_lines').where({ account_code: '4020' }).count({ n: '*' })) as Array<{ n: string }>;
     expect(custodyFee, '4020 is never posted').to.deep.equal([{ n: '0' }]);
@@ -122,14 +126,17 @@ describe('sync-uaefeed against the sandbox', function () {
     const after = await rowCounts(db, LEDGER_TABLES);
     const second = await syncUaefeedJob.run({}, deps);
     expect(await rowCounts(db, LEDGER_TABLES)).to.deep.equal(after);
-    expect(second.totals).to.deep.equal({ ...first.totals, posted: 0, duplicate: expectedTotal });
+    expect(second.records).to.deep.equal({
+      cash_transfers: { ...first.records.cash_transfers, inserted: 0, duplicate: counts.cash_transfers.inserted },
+      orders: { ...first.records.orders, inserted: 0, duplicate: counts.orders.inserted },
+    });
     expect(second.recost).to.equal(null);
   });
 
   it('runs for the customers named; one the book has not linked fails with not_linked', async () => {
     const { deps } = await fixture.freshBook();
     const result = await syncUaefeedJob.run({ customer_ids: ['UAE-000002', 'UAE-999999'], dry_run: true }, deps);
-    expect(result.customers.map((c) => c.customer_id)).to.deep.equal(['UAE-000002']);
+    expect(result).to.deep.include({ customers: 2, customers_synced: 1 });
     expect(result.customers_failed).to.have.length(1);
     expect(result.customers_failed[0]).to.include({ customer_id: 'UAE-999999' });
     expect(result.customers_failed[0]!.reason).to.match(/^not_linked/);
@@ -149,7 +156,7 @@ describe('sync-uaefeed against the sandbox', function () {
     expect(result.customers_failed.map((f) => f.customer_id)).to.deep.equal(['UAE-000002', 'UAE-000003']);
     expect(result.customers_failed[0]!.reason).to.match(/^upstream_unavailable: uaefeed GET \/v1\.2\/.* answered 500/);
     expect(result.customers_failed[1]!.reason).to.match(/^upstream_bad_payload/);
-    expect(result.customers.map((c) => c.customer_id)).to.deep.equal(['UAE-000001', 'UAE-000004']);
+    expect(result).to.deep.include({ customers: 4, customers_synced: 2 });
     for (const failed of ['UAE-000002', 'UAE-000003']) expect(await postedFromUaefeed(db, failed)).to.deep.equal([]);
     const fourth = sandbox.data.customers[3]!;
     expect(await postedFromUaefeed(db, fourth.customer_id)).to.deep.equal(expectedPostings(sandbox.data.dataOf(fourth)));
@@ -158,7 +165,7 @@ describe('sync-uaefeed against the sandbox', function () {
   it('upstream down (connection refused): every customer failed with the reason, the run ends with nothing posted', async () => {
     const { db, deps } = await fixture.freshBook(sandboxUpstreams(fixture.sandbox, { uaefeed: NOWHERE }));
     const result = await syncUaefeedJob.run({}, deps);
-    expect(result.customers).to.deep.equal([]);
+    expect(result).to.deep.include({ customers: 4, customers_synced: 0 });
     expect(result.customers_failed.map((f) => f.customer_id)).to.deep.equal(['UAE-000001', 'UAE-000002', 'UAE-000003', 'UAE-000004']);
     for (const f of result.customers_failed) expect(f.reason).to.match(/^upstream_unavailable: uaefeed .*ECONNREFUSED/);
     expect(await rowCounts(db, ['transactions'])).to.deep.equal({ transactions: 0 });

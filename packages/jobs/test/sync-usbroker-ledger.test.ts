@@ -65,14 +65,15 @@ describe('sync-usbroker-ledger against a nock’ed broker', function () {
       rows_of_unknown_accounts: 2,
       customers: 2,
       customers_failed: [],
-      dividends: { posted: 2, duplicate: 0, conflict: 0, skipped: 0, refused: 0 },
-      withholdings: { posted: 2, duplicate: 0, conflict: 0, skipped: 0, refused: 0 },
-      fees: { posted: 1, duplicate: 0, conflict: 0, skipped: 0, refused: 0 },
+      records: {
+        dividends: { inserted: 2, duplicate: 0, conflict: 0, skipped: 0, rejected: 0 },
+        withholdings: { inserted: 2, duplicate: 0, conflict: 0, skipped: 0, rejected: 0 },
+        fees: { inserted: 1, duplicate: 0, conflict: 0, skipped: 0, rejected: 0 },
+      },
       dividend_events: { offered: 2, inserted: 2, updated: 0 },
       broker_fees: { offered: 2, recorded: 2, existing: 0, repending: 0 },
       trades_unmatched: [],
-      refused: [],
-      conflicts: [],
+      issues: [],
     });
     expect(await linesOf(db, 'TXN-DIV')).to.deep.equal([
       ['1100', '10.00', '0.00', 'dividend'],
@@ -108,9 +109,9 @@ describe('sync-usbroker-ledger against a nock’ed broker', function () {
     await runSyncUsbrokerLedger(RANGE, depsOf(db, brokerClient()));
     const before = await rowCounts(db);
     const again = await runSyncUsbrokerLedger(RANGE, depsOf(db, brokerClient()));
-    expect(again.dividends).to.deep.include({ posted: 0, duplicate: 2 });
-    expect(again.withholdings).to.deep.include({ posted: 0, duplicate: 2 });
-    expect(again.fees).to.deep.include({ posted: 0, duplicate: 1 });
+    expect(again.records.dividends).to.deep.include({ inserted: 0, duplicate: 2 });
+    expect(again.records.withholdings).to.deep.include({ inserted: 0, duplicate: 2 });
+    expect(again.records.fees).to.deep.include({ inserted: 0, duplicate: 1 });
     expect(again.dividend_events).to.deep.equal({ offered: 2, inserted: 0, updated: 0 });
     expect(again.broker_fees).to.deep.equal({ offered: 2, recorded: 0, existing: 2, repending: 0 });
     expect(await rowCounts(db)).to.deep.equal(before);
@@ -121,7 +122,7 @@ describe('sync-usbroker-ledger against a nock’ed broker', function () {
     const before = await rowCounts(db);
     const dry = await runSyncUsbrokerLedger({ ...RANGE, dry_run: true }, depsOf(db, brokerClient()));
     expect(await rowCounts(db)).to.deep.equal(before);
-    expect(dry.dividends).to.deep.include({ posted: 2 });
+    expect(dry.records.dividends).to.deep.include({ inserted: 2 });
     expect(dry.dividend_events).to.deep.equal({ offered: 2, inserted: 0, updated: 0 });
     expect(dry.broker_fees).to.deep.equal({ offered: 2, recorded: 0, existing: 0, repending: 0 });
   });
@@ -173,9 +174,9 @@ describe('sync-usbroker-ledger against a nock’ed broker', function () {
     expect(unknownFirm.firm).to.equal('OTHER');
     expect(unknownFirm.dates_failed[0]!.reason).to.match(/unknown firm OTHER/);
     const off = await runSyncUsbrokerLedger({ start: '2026-01-07' }, depsOf(db, null));
-    expect(off.dates_failed).to.deep.equal([{ date: '2026-01-07', reason: 'usbroker is not configured (USBROKER_BASE_URL)' }]);
+    expect(off.dates_failed).to.deep.equal([{ date: '2026-01-07', reason: 'upstream_unavailable: usbroker is not configured on this book' }]);
     const noFirm = await runSyncUsbrokerLedger({ start: '2026-01-07' }, depsOf(db, brokerClient(), null));
-    expect(noFirm.dates_failed[0]!.reason).to.equal('no firm: give `code` or set USBROKER_FIRM_ID');
+    expect(noFirm.dates_failed[0]!.reason).to.equal('no_firm: give `code` or set USBROKER_FIRM_ID');
     expect(await rowCounts(db)).to.deep.equal({ transactions: 0, journal_lines: 0, broker_fees: 0, dividend_events: 0 });
   });
 

@@ -64,11 +64,9 @@ describe('sync-usbroker and sync-usbroker-trades against a nock’ed broker', fu
       customers: 2,
       customers_synced: 2,
       customers_failed: [],
-      wires: { posted: 3, duplicate: 0, conflict: 0, skipped: 2, refused: 0 },
+      records: { wires: { inserted: 3, duplicate: 0, conflict: 0, skipped: 2, rejected: 0 }, orders: { inserted: 3, duplicate: 0, conflict: 0, skipped: 1, rejected: 0 } },
       wires_of_unknown_accounts: 1,
-      orders: { posted: 3, duplicate: 0, conflict: 0, skipped: 1, refused: 0 },
-      refused: [],
-      conflicts: [],
+      issues: [],
     });
     expect(result.recost, 'the three trades; wires are not pending recost').to.include({ recosted: 3, remaining: 0 });
     expect(await linesOf(db, 'WIR-001')).to.deep.equal([
@@ -113,9 +111,8 @@ describe('sync-usbroker and sync-usbroker-trades against a nock’ed broker', fu
     await runSyncUsbroker({}, depsOf(db, brokerClient()));
     const before = await rowCounts(db);
     const again = await runSyncUsbroker({}, depsOf(db, brokerClient()));
-    expect(again.wires).to.deep.equal({ posted: 0, duplicate: 3, conflict: 0, skipped: 2, refused: 0 });
-    expect(again.orders).to.deep.equal({ posted: 0, duplicate: 3, conflict: 0, skipped: 1, refused: 0 });
-    expect(again.recost).to.include({ recosted: 0, derivations_posted: 0 });
+    expect(again.records).to.deep.equal({ wires: { inserted: 0, duplicate: 3, conflict: 0, skipped: 2, rejected: 0 }, orders: { inserted: 0, duplicate: 3, conflict: 0, skipped: 1, rejected: 0 } });
+    expect(again.recost, 'nothing posted: no recost').to.equal(null);
     expect(await rowCounts(db)).to.deep.equal(before);
   });
 
@@ -125,12 +122,11 @@ describe('sync-usbroker and sync-usbroker-trades against a nock’ed broker', fu
     const dry = await runSyncUsbroker({ dry_run: true }, depsOf(db, brokerClient()));
     expect(await rowCounts(db)).to.deep.equal(before);
     expect(dry).to.deep.include({ dry_run: true, customers_failed: [], recost: null });
-    expect(dry.wires).to.deep.equal({ posted: 3, duplicate: 0, conflict: 0, skipped: 2, refused: 0 });
-    expect(dry.orders).to.deep.equal({ posted: 3, duplicate: 0, conflict: 0, skipped: 1, refused: 0 });
+    expect(dry.records).to.deep.equal({ wires: { inserted: 3, duplicate: 0, conflict: 0, skipped: 2, rejected: 0 }, orders: { inserted: 3, duplicate: 0, conflict: 0, skipped: 1, rejected: 0 } });
     await runSyncUsbroker({ recost: false }, depsOf(db, brokerClient()));
     const after = await rowCounts(db);
     const dryAgain = await runSyncUsbroker({ dry_run: true }, depsOf(db, brokerClient()));
-    expect(dryAgain.orders).to.deep.include({ posted: 0, duplicate: 3 });
+    expect(dryAgain.records.orders).to.deep.include({ inserted: 0, duplicate: 3 });
     expect(await rowCounts(db)).to.deep.equal(after);
   });
 
@@ -173,20 +169,20 @@ describe('sync-usbroker and sync-usbroker-trades against a nock’ed broker', fu
     const result = await runSyncUsbroker({ customer_ids: ['IND-1', 'IND-3', 'NOPE'] }, depsOf(db, brokerClient()));
     expect(result.customers).to.equal(3);
     expect(result.customers_failed).to.deep.equal([
-      { customer_id: 'IND-3', reason: 'the customer has no usbroker account (usbroker_account_no)' },
-      { customer_id: 'NOPE', reason: 'unknown customer' },
+      { customer_id: 'IND-3', reason: 'not_linked: the book has no customer IND-3 with a usbroker_account_no' },
+      { customer_id: 'NOPE', reason: 'not_linked: the book has no customer NOPE with a usbroker_account_no' },
     ]);
-    expect(result.wires).to.deep.include({ posted: 2 });
+    expect(result.records.wires).to.deep.include({ inserted: 2 });
     expect(result.wires_of_unknown_accounts, 'counted only in a run for every customer').to.equal(0);
     const off = await runSyncUsbroker({ customer_ids: ['IND-2'] }, depsOf(db, null));
-    expect(off.customers_failed).to.deep.equal([{ customer_id: 'IND-2', reason: 'usbroker is not configured (USBROKER_BASE_URL)' }]);
+    expect(off.customers_failed).to.deep.equal([{ customer_id: 'IND-2', reason: 'upstream_unavailable: usbroker is not configured on this book' }]);
   });
 
   it('sync-usbroker-trades posts only the full-portfolio-cost orders, no wires, at the body’s brokerage_bps', async () => {
     fakeBroker(broker());
     const result = await runSyncUsbrokerTrades({ customer_ids: ['IND-1'], brokerage_bps: 50, recost: false }, depsOf(db, brokerClient()));
-    expect(result).to.not.have.property('wires');
-    expect(result.orders).to.deep.equal({ posted: 1, duplicate: 0, conflict: 0, skipped: 0, refused: 0 });
+    expect(result).to.not.have.property('wires_of_unknown_accounts');
+    expect(result.records).to.deep.equal({ orders: { inserted: 1, duplicate: 0, conflict: 0, skipped: 0, rejected: 0 } });
     // 0.532221 × 187.89 = 99.9990... → 100.00 executed; at 50 bps the shares cost 99.50 and the fee is 0.50.
     expect(await linesOf(db, 'ORD-4')).to.deep.equal([
       ['1200', '99.50', '0.00', 'security_cost'],
@@ -220,9 +216,10 @@ describe('sync-usbroker and sync-usbroker-trades against a nock’ed broker', fu
     fakeBroker(broker());
     await runSyncUsbroker({ customer_ids: ['IND-2'], recost: false }, depsOf(db, brokerClient()));
     const again = await runSyncUsbroker({ customer_ids: ['IND-2'], recost: false, brokerage_bps: 30 }, depsOf(db, brokerClient()));
-    expect(again.orders).to.deep.include({ posted: 0, conflict: 1 });
-    expect(again.conflicts).to.have.length(1);
-    expect(again.conflicts[0]).to.include({ customer_id: 'IND-2', source_txn_id: 'ORD-21' });
+    expect(again.records.orders).to.deep.include({ inserted: 0, conflict: 1 });
+    expect(again.issues).to.have.length(1);
+    expect(again.issues[0]).to.deep.include({ customer_id: 'IND-2', kind: 'orders', source_txn_id: 'ORD-21', outcome: 'conflict' });
+    expect(again.issues[0]!.reason).to.deep.include({ code: 'idempotency_conflict' });
     expect(await wallet(db, 'IND-2')).to.equal('1700.00');
   });
 });

@@ -1,7 +1,7 @@
 import { CALENDAR_DATE_RULE, Decimal, draftFromEntry, FeeSchedule, type JournalLineDraft } from '@ledger/core';
 import type { UaefeedCashTransfer, UaefeedOrder } from '@ledger/upstream-clients';
 import { expect } from 'chai';
-import { DEFAULT_JOB_SETTINGS, draftMappings, mapCashTransfer, mapOrder, type UaefeedMapping } from '../src/index.js';
+import { DEFAULT_JOB_SETTINGS, draftOf, mapCashTransfer, mapOrder, type Mapped } from '../src/index.js';
 
 const PEG = new Decimal('3.6725');
 
@@ -33,9 +33,9 @@ const order = (overrides: Partial<UaefeedOrder> = {}): UaefeedOrder => ({
 });
 
 /** The lines of a mapping's entry, as `account Dr|Cr amount`. */
-function linesOf(mapping: UaefeedMapping): string[] {
-  expect(mapping.outcome).to.equal('entry');
-  if (mapping.outcome !== 'entry') return [];
+function linesOf(mapping: Mapped): string[] {
+  expect(mapping.kind).to.equal('entry');
+  if (mapping.kind !== 'entry') return [];
   const draft = draftFromEntry(mapping.entry, '00000000-0000-4000-8000-000000000001', { feeSchedule: new FeeSchedule(new Decimal(22)) });
   return draft.lines.map((l: JournalLineDraft) => (l.debit.isZero() ? `${l.accountCode} Cr ${l.credit.toFixed(2)}` : `${l.accountCode} Dr ${l.debit.toFixed(2)}`));
 }
@@ -45,8 +45,7 @@ describe('uaefeed mapping (pure)', () => {
     it('an AED deposit: USD at the peg into 1020 / 2020, keyed by its transferId, the AED amount kept', () => {
       const mapping = mapCashTransfer(transfer(), 'UAE-1', PEG);
       expect(mapping).to.deep.equal({
-        outcome: 'entry',
-        sourceTxnId: 'TRF-1',
+        kind: 'entry',
         entry: {
           txn_type: 'deposit',
           customer_id: 'UAE-1',
@@ -64,22 +63,22 @@ describe('uaefeed mapping (pure)', () => {
 
     it('an AED amount converts half up to cents: 1000.00 AED is 272.29 USD (272.2939...)', () => {
       const mapping = mapCashTransfer(transfer({ amount: '1000' }), 'UAE-1', PEG);
-      expect(mapping.outcome === 'entry' && mapping.entry).to.include({ amount_usd: '272.29', original_amount: '1000.00' });
+      expect(mapping.kind === 'entry' && mapping.entry).to.include({ amount_usd: '272.29', original_amount: '1000.00' });
       const half = mapCashTransfer(transfer({ amount: '0.55' }), 'UAE-1', new Decimal('1.1'));
-      expect(half.outcome === 'entry' && half.entry.amount_usd).to.equal('0.50');
+      expect(half.kind === 'entry' && half.entry.amount_usd).to.equal('0.50');
       const up = mapCashTransfer(transfer({ amount: '0.01' }), 'UAE-1', new Decimal('0.8'));
-      expect(up.outcome === 'entry' && up.entry.amount_usd, '0.0125 rounds half up to 0.01').to.equal('0.01');
+      expect(up.kind === 'entry' && up.entry.amount_usd, '0.0125 rounds half up to 0.01').to.equal('0.01');
     });
 
     it('a USD withdrawal: Dr 2010 / Cr 1100 at its amount, no original currency', () => {
       const mapping = mapCashTransfer(transfer({ type: 'WITHDRAW', cashAccountNumber: '7000001-USD', currency: 'USD', amount: '250.5' }), 'UAE-1', PEG);
-      expect(mapping.outcome === 'entry' && mapping.entry).to.deep.include({ txn_type: 'withdrawal', amount_usd: '250.50', metadata: { cash_account: '7000001-USD', cash_movement: '-250.50' } });
-      expect(mapping.outcome === 'entry' && mapping.entry.original_currency).to.equal(undefined);
+      expect(mapping.kind === 'entry' && mapping.entry).to.deep.include({ txn_type: 'withdrawal', amount_usd: '250.50', metadata: { cash_account: '7000001-USD', cash_movement: '-250.50' } });
+      expect(mapping.kind === 'entry' && mapping.entry.original_currency).to.equal(undefined);
       expect(linesOf(mapping)).to.deep.equal(['2010 Dr 250.50', '1100 Cr 250.50']);
     });
 
     it('a REJECTED transfer moved nothing: skipped', () => {
-      expect(mapCashTransfer(transfer({ status: 'REJECTED' }), 'UAE-1', PEG)).to.deep.equal({ outcome: 'skipped', sourceTxnId: 'TRF-1', reason: 'transfer REJECTED: moved nothing' });
+      expect(mapCashTransfer(transfer({ status: 'REJECTED' }), 'UAE-1', PEG)).to.deep.equal({ kind: 'skipped', reason: { code: 'moved_nothing', detail: { status: 'REJECTED' } } });
     });
 
     it('what cannot be posted is rejected with the reason, that record only', () => {
@@ -93,28 +92,27 @@ describe('uaefeed mapping (pure)', () => {
         transfer({ valueDate: '15/01/2026' }),
       ].map((t) => {
         const m = mapCashTransfer(t, 'UAE-1', PEG);
-        expect(m.outcome, JSON.stringify(t)).to.equal('rejected');
-        return m.outcome === 'rejected' ? m.reason : '';
+        expect(m.kind, JSON.stringify(t)).to.equal('rejected');
+        return m.kind === 'rejected' ? m.reason : null;
       });
       expect(reasons).to.deep.equal([
-        'currency EUR is not AED or USD',
-        'cash account 7000001-USD does not end in -AED',
-        'amount 10.005 is not a non-negative amount in whole cents',
-        'amount -5 is not a non-negative amount in whole cents',
-        'amount 0.001 is not a non-negative amount in whole cents',
-        'amount 0.00 AED is less than one US cent',
-        `invalid_date: valueDate 15/01/2026 is not ${CALENDAR_DATE_RULE}`,
+        { code: 'unsupported_currency', detail: { currency: 'EUR', currencies: ['AED', 'USD'] } },
+        { code: 'cash_account_currency_mismatch', detail: { cash_account: '7000001-USD', currency: 'AED' } },
+        { code: 'invalid_amount', detail: { field: 'amount', value: '10.005', rule: 'a non-negative amount in whole cents' } },
+        { code: 'invalid_amount', detail: { field: 'amount', value: '-5', rule: 'a non-negative amount in whole cents' } },
+        { code: 'invalid_amount', detail: { field: 'amount', value: '0.001', rule: 'a non-negative amount in whole cents' } },
+        { code: 'below_a_cent', detail: { amount: '0.00', currency: 'AED' } },
+        { code: 'invalid_date', detail: { field: 'valueDate', value: '15/01/2026', rule: CALENDAR_DATE_RULE } },
       ]);
     });
     it('when a transfer is dated a day not on the calendar › rejected with invalid_date, never an entry the database would refuse', () => {
       for (const day of ['2026-02-30', '2026-13-01', '1900-01-00', '2025-02-29']) {
         expect(mapCashTransfer(transfer({ valueDate: day }), 'UAE-1', PEG), day).to.deep.equal({
-          outcome: 'rejected',
-          sourceTxnId: 'TRF-1',
-          reason: `invalid_date: valueDate ${day} is not ${CALENDAR_DATE_RULE}`,
+          kind: 'rejected',
+          reason: { code: 'invalid_date', detail: { field: 'valueDate', value: day, rule: CALENDAR_DATE_RULE } },
         });
       }
-      expect(mapCashTransfer(transfer({ valueDate: '2024-02-29' }), 'UAE-1', PEG).outcome).to.equal('entry');
+      expect(mapCashTransfer(transfer({ valueDate: '2024-02-29' }), 'UAE-1', PEG).kind).to.equal('entry');
     });
   });
 
@@ -122,7 +120,7 @@ describe('uaefeed mapping (pure)', () => {
     it('an AED buy: the cost cumQty × avgPx and the bundled fee netSettle − cost, at the peg, from the AED accounts', () => {
       // 100 × 14.69 = 1469.00 AED = 400.00 USD; fee 1471.20 − 1469.00 = 2.20 AED = 0.60 USD (0.599...).
       const mapping = mapOrder(order(), 'UAE-1', PEG);
-      expect(mapping.outcome === 'entry' && mapping.entry).to.deep.include({
+      expect(mapping.kind === 'entry' && mapping.entry).to.deep.include({
         txn_type: 'buy_security',
         source_txn_id: 'ORD-1',
         txn_date: '2026-01-20',
@@ -137,25 +135,25 @@ describe('uaefeed mapping (pure)', () => {
       expect(linesOf(mapping)).to.deep.equal(['1200 Dr 400.00', '1020 Cr 400.00', '2020 Dr 400.00', '2100 Cr 400.00', '2020 Dr 0.60', '4010 Cr 0.60']);
     });
 
-    it('a USD sell: the net proceeds netSettle into 1100 / 2010, the fee netted and recost told to charge none', () => {
+    it('a USD sell: proceeds at gross cumQty × avgPx into 1100 / 2010 and the bundled fee stated, Dr 2010 / Cr 4010: the wallet nets netSettle', () => {
       // 3 × 201.37 = 604.11; netSettle 603.51: fee 0.60.
       const mapping = mapOrder(order({ side: 'SELL', symbol: 'AAPL', currency: 'USD', exchange: 'NASDAQ', cumQty: '3', ordQty: '3', avgPx: '201.37', netSettle: '603.51' }), 'UAE-1', PEG);
-      expect(mapping.outcome === 'entry' && mapping.entry).to.deep.include({
+      expect(mapping.kind === 'entry' && mapping.entry).to.deep.include({
         txn_type: 'sell_security',
         quantity: '3',
-        amount_usd: '603.51',
-        metadata: { cl_ord_id: 'CL-1', exchange: 'NASDAQ', avg_px: '201.37', bundled_fee: '0.60', cash_movement: '603.51', brokerage_bps: '0' },
+        amount_usd: '604.11',
+        fee_usd: '0.60',
+        metadata: { cl_ord_id: 'CL-1', exchange: 'NASDAQ', avg_px: '201.37', bundled_fee: '0.60', cash_movement: '603.51' },
       });
-      expect(linesOf(mapping)).to.deep.equal(['1100 Dr 603.51', '2010 Cr 603.51']);
+      expect(linesOf(mapping)).to.deep.equal(['1100 Dr 604.11', '2010 Cr 604.11', '2010 Dr 0.60', '4010 Cr 0.60']);
     });
 
     it('a partial fill posts what executed; an order that executed nothing is skipped', () => {
       const partial = mapOrder(order({ ordStatus: 'PARTIALLY_FILLED', cumQty: '50', netSettle: '735.60' }), 'UAE-1', PEG);
-      expect(partial.outcome === 'entry' && partial.entry).to.include({ quantity: '50', original_amount: '734.50' });
+      expect(partial.kind === 'entry' && partial.entry).to.include({ quantity: '50', original_amount: '734.50' });
       expect(mapOrder(order({ ordStatus: 'CANCELLED', cumQty: '0', avgPx: null, netSettle: '0' }), 'UAE-1', PEG)).to.deep.equal({
-        outcome: 'skipped',
-        sourceTxnId: 'ORD-1',
-        reason: 'order CANCELLED: nothing executed',
+        kind: 'skipped',
+        reason: { code: 'nothing_executed', detail: { status: 'CANCELLED' } },
       });
     });
 
@@ -173,16 +171,16 @@ describe('uaefeed mapping (pure)', () => {
         order({ tradeDate: '2026/01/20' }),
       ].map((o) => {
         const m = mapOrder(o, 'UAE-1', PEG);
-        expect(m.outcome, JSON.stringify(o)).to.equal('rejected');
-        return m.outcome === 'rejected' ? m.reason : '';
+        expect(m.kind, JSON.stringify(o)).to.equal('rejected');
+        return m.kind === 'rejected' ? m.reason : null;
       });
       expect(reasons).to.deep.equal([
-        'executed order without a valid avgPx',
-        'netSettle 1468.99 is below the executed amount 1469.00: a negative fee',
-        'netSettle 1469.01 is above the executed amount 1469.00: a negative fee',
-        'currency GBP is not AED or USD',
-        'cumQty 0.000000001 is not a non-negative quantity of at most 8 places',
-        `invalid_date: tradeDate 2026/01/20 is not ${CALENDAR_DATE_RULE}`,
+        { code: 'missing_price', detail: { field: 'avgPx', value: null } },
+        { code: 'negative_fee', detail: { side: 'BUY', net_settle: '1468.99', executed: '1469.00' } },
+        { code: 'negative_fee', detail: { side: 'SELL', net_settle: '1469.01', executed: '1469.00' } },
+        { code: 'unsupported_currency', detail: { currency: 'GBP', currencies: ['AED', 'USD'] } },
+        { code: 'invalid_quantity', detail: { field: 'cumQty', value: '0.000000001', rule: 'a non-negative quantity of at most 8 places' } },
+        { code: 'invalid_date', detail: { field: 'tradeDate', value: '2026/01/20', rule: CALENDAR_DATE_RULE } },
       ]);
     });
   });
@@ -195,23 +193,11 @@ describe('uaefeed mapping (pure)', () => {
       mapOrder(order({ side: 'SELL', netSettle: '1466.80' }), 'UAE-1', PEG),
       mapOrder(order({ currency: 'USD' }), 'UAE-1', PEG),
     ];
-    const accounts = draftMappings(mappings, DEFAULT_JOB_SETTINGS).drafts.flatMap((d) => d.lines.map((l) => l.accountCode));
+    const accounts = mappings.flatMap((m) => {
+      const drafted = draftOf(m, DEFAULT_JOB_SETTINGS);
+      return 'draft' in drafted ? drafted.draft.lines.map((l) => l.accountCode) : [];
+    });
     expect(accounts).to.have.length.greaterThan(10);
     expect(accounts).to.not.include('4020');
-  });
-
-  it('draftMappings drafts the entries in order and passes skipped and rejected records on with their reasons', () => {
-    const drafted = draftMappings(
-      [mapCashTransfer(transfer(), 'UAE-1', PEG), mapCashTransfer(transfer({ transferId: 'TRF-2', status: 'REJECTED' }), 'UAE-1', PEG), mapOrder(order({ avgPx: null }), 'UAE-1', PEG), mapOrder(order(), 'UAE-1', PEG)],
-      DEFAULT_JOB_SETTINGS,
-    );
-    expect(drafted.drafts.map((d) => [d.sourceTxnId, d.txnType, d.source, d.pendingRecost])).to.deep.equal([
-      ['TRF-1', 'deposit', 'uaefeed', false],
-      ['ORD-1', 'buy_security', 'uaefeed', true],
-    ]);
-    expect(drafted.unposted).to.deep.equal([
-      { source_txn_id: 'TRF-2', outcome: 'skipped', reason: 'transfer REJECTED: moved nothing' },
-      { source_txn_id: 'ORD-1', outcome: 'rejected', reason: 'executed order without a valid avgPx' },
-    ]);
   });
 });

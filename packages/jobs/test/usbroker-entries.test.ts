@@ -13,14 +13,14 @@ import {
   utcDate,
   wireEntry,
   withholdingEntry,
-  type Mapped,
 } from '../src/usbroker-entries.js';
+import type { Mapped } from '../src/posting-kit.js';
 import { DIV, DIVNRA, order, TRD, wire } from './usbroker-support.js';
 
 const BPS = new Decimal(22);
 
 function entryOf(mapped: Mapped) {
-  if (mapped.kind !== 'entry') throw new Error(`expected an entry, got ${mapped.kind}: ${mapped.reason}`);
+  if (mapped.kind !== 'entry') throw new Error(`expected an entry, got ${mapped.kind}: ${JSON.stringify(mapped.reason)}`);
   return mapped.entry;
 }
 
@@ -50,9 +50,9 @@ describe('usbroker records as ledger entries (pure)', () => {
     });
 
     it('posts nothing for a pending or returned wire, and refuses a wire not in USD', () => {
-      expect(wireEntry(wire({ status: 'pending' }), 'IND-1')).to.deep.equal({ kind: 'skipped', reason: 'wire pending' });
-      expect(wireEntry(wire({ status: 'returned', direction: 'OUT' }), 'IND-1')).to.deep.equal({ kind: 'skipped', reason: 'wire returned' });
-      expect(wireEntry(wire({ currency: 'EUR' }), 'IND-1').kind).to.equal('refused');
+      expect(wireEntry(wire({ status: 'pending' }), 'IND-1')).to.deep.equal({ kind: 'skipped', reason: { code: 'moved_nothing', detail: { status: 'pending' } } });
+      expect(wireEntry(wire({ status: 'returned', direction: 'OUT' }), 'IND-1')).to.deep.equal({ kind: 'skipped', reason: { code: 'moved_nothing', detail: { status: 'returned' } } });
+      expect(wireEntry(wire({ currency: 'EUR' }), 'IND-1').kind).to.equal('rejected');
     });
   });
 
@@ -106,10 +106,10 @@ describe('usbroker records as ledger entries (pure)', () => {
 
     it('a partially filled order posts its filled part; a cancelled, rejected or unfilled one posts nothing', () => {
       expect(entryOf(orderEntry(order({ status: 'partially_filled', qty: '10', filled_qty: '4', avg_fill_price: '187.45' }), 'IND-1', 'USB-1', BPS))).to.include({ quantity: '4', amount_usd: '748.15', fee_usd: '1.65' });
-      expect(orderEntry(order({ status: 'cancelled', filled_qty: '0', avg_fill_price: null, filled_at: null }), 'IND-1', 'USB-1', BPS)).to.deep.equal({ kind: 'skipped', reason: 'order cancelled' });
+      expect(orderEntry(order({ status: 'cancelled', filled_qty: '0', avg_fill_price: null, filled_at: null }), 'IND-1', 'USB-1', BPS)).to.deep.equal({ kind: 'skipped', reason: { code: 'nothing_executed', detail: { status: 'cancelled' } } });
       expect(orderEntry(order({ status: 'rejected', filled_qty: '0', avg_fill_price: null, filled_at: null }), 'IND-1', 'USB-1', BPS).kind).to.equal('skipped');
       expect(orderEntry(order({ status: 'partially_filled', filled_qty: '0', avg_fill_price: null, filled_at: null }), 'IND-1', 'USB-1', BPS).kind).to.equal('skipped');
-      expect(orderEntry(order({ filled_at: null }), 'IND-1', 'USB-1', BPS).kind).to.equal('refused');
+      expect(orderEntry(order({ filled_at: null }), 'IND-1', 'USB-1', BPS).kind).to.equal('rejected');
     });
 
     it('takes the trade date as the UTC date of filled_at, whatever offset it is written with', () => {
@@ -156,7 +156,7 @@ describe('usbroker records as ledger entries (pure)', () => {
         ['2010', '15.00', '0.00'],
         ['1100', '0.00', '15.00'],
       ]);
-      expect(feeEntry({ ...fee, currency: 'EUR' }, 'IND-1')).to.deep.equal({ kind: 'refused', reason: 'fee currency EUR is not USD' });
+      expect(feeEntry({ ...fee, currency: 'EUR' }, 'IND-1')).to.deep.equal({ kind: 'rejected', reason: { code: 'unsupported_currency', detail: { row: 'fee', currency: 'EUR', currencies: ['USD'] } } });
     });
 
     it('makes the dividend event of a DIV row with its DIVNRA row’s withholding, or none', () => {
@@ -179,7 +179,7 @@ describe('usbroker records as ledger entries (pure)', () => {
 
     it('adds a TRD row’s itemised fees (commission, SEC, TAF, IFSCA, other) as a positive broker cost', () => {
       expect(tradeFees(TRD)).to.deep.equal({ feeUsd: new Decimal('4.50') });
-      expect(tradeFees({ ...TRD, commission: '1.00', ifsca_fee: null })).to.deep.equal({ problem: 'its fees add up to a credit' });
+      expect(tradeFees({ ...TRD, commission: '1.00', ifsca_fee: null })).to.deep.equal({ problem: { code: 'fees_add_up_to_a_credit', detail: { fees_usd: '-1' } } });
     });
 
     it('matches a TRD row to the one order of the account with its symbol, side, quantity and trade date', () => {
@@ -192,8 +192,8 @@ describe('usbroker records as ledger entries (pure)', () => {
       ];
       expect(orderOfTrade(TRD, [...others, mine])).to.deep.equal({ order: mine });
       expect(orderOfTrade({ ...TRD, quantity: '10.000000' }, [mine])).to.deep.equal({ order: mine });
-      expect(orderOfTrade(TRD, others)).to.deep.equal({ problem: 'no order of the account matches it' });
-      expect(orderOfTrade(TRD, [mine, order({ order_id: 'ORD-6' })])).to.deep.equal({ problem: '2 orders of the account match it' });
+      expect(orderOfTrade(TRD, others)).to.deep.equal({ problem: { code: 'no_matching_order', detail: { orders: [] } } });
+      expect(orderOfTrade(TRD, [mine, order({ order_id: 'ORD-6' })])).to.deep.equal({ problem: { code: 'several_matching_orders', detail: { orders: [mine.order_id, 'ORD-6'] } } });
     });
   });
 });

@@ -56,14 +56,14 @@ describe('the usbroker jobs against the sandbox', function () {
     const all = sandbox.data.india.all();
     const count = (pick: (d: IndiaCustomerData) => number) => all.reduce((n, d) => n + pick(d), 0);
     expect(wires.customers_failed).to.deep.equal([]);
-    expect(wires.wires!.posted).to.equal(count((d) => d.wires.filter((w) => w.status === 'completed').length));
-    expect(wires.wires!.skipped).to.equal(count((d) => d.wires.filter((w) => w.status !== 'completed').length));
-    expect(wires.orders.posted).to.equal(count((d) => executed(d, 'quantity').length));
-    expect(trades.orders.posted).to.equal(count((d) => executed(d, 'full_portfolio_cost').length));
-    expect(trades.orders.posted, 'the data set has full-portfolio-cost orders').to.be.greaterThan(0);
-    for (const result of [wires, trades]) expect(result.refused).to.deep.equal([]);
+    expect(wires.records.wires.inserted).to.equal(count((d) => d.wires.filter((w) => w.status === 'completed').length));
+    expect(wires.records.wires.skipped).to.equal(count((d) => d.wires.filter((w) => w.status !== 'completed').length));
+    expect(wires.records.orders.inserted).to.equal(count((d) => executed(d, 'quantity').length));
+    expect(trades.records.orders.inserted).to.equal(count((d) => executed(d, 'full_portfolio_cost').length));
+    expect(trades.records.orders.inserted, 'the data set has full-portfolio-cost orders').to.be.greaterThan(0);
+    for (const result of [wires, trades]) expect(result.issues).to.deep.equal([]);
     const rows = all.flatMap((d) => d.rows);
-    const sum = <K extends 'dividends' | 'withholdings' | 'fees'>(key: K) => ledgers.reduce((n, l) => n + l[key].posted, 0);
+    const sum = <K extends 'dividends' | 'withholdings' | 'fees'>(key: K) => ledgers.reduce((n, l) => n + l.records[key].inserted, 0);
     expect(sum('dividends')).to.equal(rows.filter((r) => r.row_code === 'DIV').length);
     expect(sum('withholdings')).to.equal(rows.filter((r) => r.row_code === 'DIVNRA').length);
     expect(sum('fees'), 'the data set has FEE rows').to.be.greaterThan(0);
@@ -85,8 +85,8 @@ describe('the usbroker jobs against the sandbox', function () {
     await syncEverything();
     const before = await rowCounts(db);
     const again = await syncEverything();
-    expect(again.wires.wires!.posted + again.wires.orders.posted + again.trades.orders.posted).to.equal(0);
-    expect(again.ledgers.reduce((n, l) => n + l.dividends.posted + l.withholdings.posted + l.fees.posted + l.broker_fees.recorded + l.dividend_events.inserted, 0)).to.equal(0);
+    expect(again.wires.records.wires.inserted + again.wires.records.orders.inserted + again.trades.records.orders.inserted).to.equal(0);
+    expect(again.ledgers.reduce((n, l) => n + l.records.dividends.inserted + l.records.withholdings.inserted + l.records.fees.inserted + l.broker_fees.recorded + l.dividend_events.inserted, 0)).to.equal(0);
     expect(again.recosted.derivations_posted).to.equal(0);
     expect(await rowCounts(db)).to.deep.equal(before);
   });
@@ -94,7 +94,7 @@ describe('the usbroker jobs against the sandbox', function () {
   it('a dry run of each job writes nothing', async () => {
     const before = await rowCounts(db);
     const dry = await runSyncUsbroker({ dry_run: true }, deps);
-    expect(dry.orders.posted).to.be.greaterThan(0);
+    expect(dry.records.orders.inserted).to.be.greaterThan(0);
     await runSyncUsbrokerTrades({ dry_run: true }, deps);
     const ledger = await runSyncUsbrokerLedger({ ...LEDGER_RANGES[0]!, dry_run: true }, deps);
     expect(ledger.broker_fees.offered).to.be.greaterThan(0);

@@ -97,7 +97,8 @@ function expectedLines(txnType: Exclude<TxnType, 'reversal' | 'recost' | 'adjust
       return legKeys(['1200', cash, a], [wallet, '2100', a], [wallet, '4010', fee]);
     }
     case 'sell_security':
-      return legKeys([cash, wallet, a]);
+      // A stated fee is posted at ingest (a feed's bundled fee); otherwise recost charges it.
+      return legKeys([cash, wallet, a], [wallet, '4010', input.feeUsd ?? new Decimal(0)]);
     case 'dividend':
       return legKeys(['1100', '2010', a]);
     case 'wht_tax':
@@ -170,6 +171,9 @@ describe('posting rules', () => {
         ['1020 Cr 400', '1200 Dr 400', '2020 Dr 400', '2100 Cr 400', '2020 Dr 0.6', '4010 Cr 0.6'].sort(),
       );
       expect(lineKeys(POSTING_RULES.sell_security.lines(input('150.00', { currency: 'AED' })))).to.deep.equal(['1020 Dr 150', '2020 Cr 150']);
+      expect(lineKeys(POSTING_RULES.sell_security.lines(input('150.00', { currency: 'AED', feeUsd: new Decimal('0.33') })))).to.deep.equal(
+        ['1020 Dr 150', '2020 Cr 150', '2020 Dr 0.33', '4010 Cr 0.33'].sort(),
+      );
     });
 
     it('a withdrawal is the mirror of a deposit', () => {

@@ -144,7 +144,7 @@ describe('remittances: which accrual and settlement a run posts (pure)', () => {
   it('accrues a paid order once, at the bps: 1,142.40 × 75 bps = 8.57; nothing at 0 bps, for an order accrued before, or unpriced', () => {
     const due = accrualsDue([facts(), facts({ orderId: 'order_2', amountUsd: null }), facts({ orderId: 'order_3', status: 'active' })], [], new Decimal(75), newId);
     expect(due.drafts.map(lines)).to.deep.equal([['1300 Dr 8.57', '4030 Cr 8.57']]);
-    expect(due).to.deep.include({ unpriced: ['order_2'], belowACent: 0 });
+    expect(due).to.deep.include({ unpriced: ['order_2'], belowACent: [] });
     expect(accrualsDue([facts()], [], new Decimal(0), newId).drafts).to.deep.equal([]);
     expect(accrualsDue([facts()], [{ ...accrual, reversed: true }], new Decimal(75), newId).drafts).to.deep.equal([]);
   });

@@ -1,9 +1,10 @@
-import { customersByReference, Decimal, type Db } from '@ledger/core';
+import { customersByReference, Decimal, postedTradesOf, type Db } from '@ledger/core';
 import type { UaefeedCashTransfer, UaefeedOrder } from '@ledger/upstream-clients';
 import { z } from 'zod';
 import type { JobSettings } from '../catalog.js';
-import { mapCashTransfer, mapOrder, type UaefeedMapping } from './mapping.js';
-import { draftMappings, postDrafts, type UaefeedRecordOutcome } from './posting.js';
+import { draftOf, noOutcomes, PostingRun, reason, type OutcomeCounts, type Reason, type RecordOutcomeName } from '../posting-kit.js';
+import { inPostingOrder, mapCashTransfer, mapOrder, postedFills, type PostedFill } from './mapping.js';
+import { UAEFEED_KINDS, type UaefeedKind } from './sync-uaefeed.js';
 
 /** The most records of each kind one batch may hold (a body is at most 1 MiB anyway). */
 export const IMPORT_RECORDS_MAX = 5_000;
@@ -61,53 +62,71 @@ export type UaefeedImportBatch = z.infer<typeof uaefeedImportBatch>;
 export interface ImportProblem {
   record: string;
   source_txn_id: string;
-  reason: string;
+  reason: Reason;
 }
 
-export type ImportedRecord = UaefeedRecordOutcome & { record: string; customer_id: string };
+/** What became of one record of the batch. */
+export interface ImportedRecord {
+  record: string;
+  source_txn_id: string;
+  customer_id: string;
+  outcome: RecordOutcomeName;
+  txn_id: string | null;
+  reason: Reason | null;
+}
 
-export type ImportAnswer =
-  | { outcome: 'invalid'; problems: ImportProblem[] }
-  | { outcome: 'posted'; counts: Record<UaefeedRecordOutcome['outcome'], number>; records: ImportedRecord[] };
+export type ImportAnswer = { outcome: 'invalid'; problems: ImportProblem[] } | { outcome: 'posted'; counts: OutcomeCounts; records: ImportedRecord[] };
 
 /**
  * Imports a batch: every record is checked first (its customer linked by `customerNumber`, it
  * maps, the ledger would accept its entry); one that is not makes the whole batch `invalid`,
- * naming each, and nothing is posted. Otherwise all are posted in bulk: each `inserted`,
- * `duplicate` (the same batch again posts nothing new), `skipped` (moved nothing upstream) or
- * `rejected` (posted before with other facts, or refused by the database) with the reason.
+ * naming each, and nothing is posted. Otherwise all are posted through the posting kit: each
+ * `inserted`, `duplicate` (the same batch again posts nothing new), `conflict` (posted before
+ * with other facts), `skipped` (moved nothing upstream) or `rejected` (refused by the database).
  */
 export async function importUaefeedBatch(db: Db, batch: UaefeedImportBatch, settings: Pick<JobSettings, 'feeSchedule' | 'aedPerUsd'>): Promise<ImportAnswer> {
   const aedPerUsd = new Decimal(settings.aedPerUsd);
   const records = [
-    ...(batch.cash_transfers ?? []).map((t, i) => ({ record: `/cash_transfers/${i}`, customerNumber: t.customerNumber, map: (id: string) => mapCashTransfer(t, id, aedPerUsd), sourceTxnId: t.transferId })),
-    ...(batch.orders ?? []).map((o, i) => ({ record: `/orders/${i}`, customerNumber: o.customerNumber, map: (id: string) => mapOrder(o, id, aedPerUsd), sourceTxnId: o.orderId })),
+    ...(batch.cash_transfers ?? []).map((t, i) => ({ record: `/cash_transfers/${i}`, kind: 'cash_transfers' as const, fields: t, customerNumber: t.customerNumber, map: (id: string) => mapCashTransfer(t, id, aedPerUsd), sourceTxnId: t.transferId })),
+    ...(batch.orders ?? []).map((o, i) => ({ record: `/orders/${i}`, kind: 'orders' as const, fields: o, customerNumber: o.customerNumber, map: (id: string, fills: Map<string, PostedFill[]>) => mapOrder(o, id, aedPerUsd, fills.get(o.orderId)), sourceTxnId: o.orderId })),
   ];
   const customerOf = await customersByReference(db, 'uaefeed_customer_number', records.map((r) => r.customerNumber));
+  const fillsOf = new Map<string, Map<string, PostedFill[]>>();
+  for (const customerId of new Set(customerOf.values())) fillsOf.set(customerId, postedFills(await postedTradesOf(db, 'uaefeed', customerId)));
+  const run = new PostingRun<UaefeedKind>(db, { job: 'import-uaefeed', upstream: 'uaefeed', kinds: UAEFEED_KINDS, dryRun: false, settings });
   const problems: ImportProblem[] = [];
-  const mapped: Array<{ record: string; customerId: string; mapping: UaefeedMapping }> = [];
+  const mapped = [];
   for (const r of records) {
     const customerId = customerOf.get(r.customerNumber);
     if (customerId === undefined) {
-      problems.push({ record: r.record, source_txn_id: r.sourceTxnId, reason: `not_linked: no customer has uaefeed_customer_number ${r.customerNumber}` });
+      problems.push({ record: r.record, source_txn_id: r.sourceTxnId, reason: reason('not_linked', { uaefeed_customer_number: r.customerNumber }) });
       continue;
     }
-    mapped.push({ record: r.record, customerId, mapping: r.map(customerId) });
-  }
-  // Drafted one by one so each refusal names its record.
-  const drafted = mapped.map((m) => ({ ...m, ...draftMappings([m.mapping], settings) }));
-  for (const d of drafted) {
-    for (const u of d.unposted) if (u.outcome === 'rejected') problems.push({ record: d.record, source_txn_id: u.source_txn_id, reason: u.reason });
+    const m = r.map(customerId, fillsOf.get(customerId)!);
+    const drafted = draftOf(m, run.policy);
+    if ('outcome' in drafted && drafted.outcome === 'rejected') problems.push({ record: r.record, source_txn_id: r.sourceTxnId, reason: drafted.reason });
+    mapped.push({ ...r, customerId, mapped: m });
   }
   if (problems.length > 0) return { outcome: 'invalid', problems: problems.sort((a, b) => a.record.localeCompare(b.record, 'en', { numeric: true })) };
 
-  const posted = await postDrafts(db, drafted.flatMap((d) => d.drafts), false);
-  let next = 0;
-  const answered: ImportedRecord[] = drafted.map((d) => {
-    const outcome = d.drafts.length === 1 ? posted[next++]! : d.unposted[0]!;
-    return { record: d.record, customer_id: d.customerId, ...outcome };
-  });
-  const counts = { inserted: 0, duplicate: 0, skipped: 0, rejected: 0 };
-  for (const a of answered) counts[a.outcome] += 1;
-  return { outcome: 'posted', counts, records: answered };
+  // Per customer, in posting order; the kit answers a customer's drafted records first, then the skipped ones.
+  const byCustomer = new Map<string, typeof mapped>();
+  for (const m of inPostingOrder(mapped)) byCustomer.set(m.customerId, [...(byCustomer.get(m.customerId) ?? []), m]);
+  const answered = new Map<string, ImportedRecord>();
+  await Promise.all(
+    [...byCustomer].map(async ([customerId, own]) => {
+      const customer = run.customer(customerId);
+      for (const m of own) customer.add(m.kind, m.sourceTxnId, m.mapped, m.fields);
+      const outcomes = await run.post(customer);
+      const inAnswerOrder = [...own.filter((m) => m.mapped.kind === 'entry'), ...own.filter((m) => m.mapped.kind !== 'entry')];
+      inAnswerOrder.forEach((m, i) => {
+        const o = outcomes[i]!;
+        answered.set(m.record, { record: m.record, source_txn_id: o.source_txn_id, customer_id: customerId, outcome: o.outcome, txn_id: o.txn_id, reason: o.reason });
+      });
+    }),
+  );
+  const counts = noOutcomes();
+  const inBodyOrder = mapped.map((m) => answered.get(m.record)!);
+  for (const a of inBodyOrder) counts[a.outcome] += 1;
+  return { outcome: 'posted', counts, records: inBodyOrder };
 }

@@ -1,8 +1,8 @@
 import { savePortfolioSnapshots } from '@ledger/core';
 import { z } from 'zod';
 import { defineJob } from '../catalog.js';
-import { customerSelection, isoDay, linkedCustomers, notConfigured, type CustomerFailure, idOfLinked } from './customers.js';
-import { forEachCustomer } from '../per-customer.js';
+import { customerSelection, isoDay } from './customers.js';
+import { forEachCustomer, idOfLinked, notConfigured, selectCustomers, type CustomerFailure } from '../per-customer.js';
 import { holdingsSnapshotOf } from './sync-holdings.js';
 
 export const refreshSnapshotsInput = z
@@ -30,7 +30,7 @@ export const refreshSnapshotsJob = defineJob<RefreshSnapshotsInput, RefreshSnaps
   run: async (input, { db, upstreams, progress, logger }) => {
     const dryRun = input.dry_run ?? false;
     const asOf = isoDay(new Date());
-    const { customers, failed: notLinked } = await linkedCustomers(db, 'custodian_account', input.customer_ids);
+    const { customers, failed: notLinked } = await selectCustomers(db, 'custodian_account', input.customer_ids);
     const custodian = upstreams.custodian;
     const fetched = custodian
       ? await forEachCustomer(

@@ -3,8 +3,8 @@ import { compareCashStatement, insertCashStatements, ledgerCashMovements, previo
 import type { CustodianCashStatement } from '@ledger/upstream-clients';
 import { z } from 'zod';
 import { defineJob } from '../catalog.js';
-import { customerSelection, linkedCustomers, notConfigured, type CustomerFailure, idOfLinked } from './customers.js';
-import { calendarMonth, forEachCustomer } from '../per-customer.js';
+import { customerSelection } from './customers.js';
+import { calendarMonth, forEachCustomer, idOfLinked, notConfigured, selectCustomers, type CustomerFailure } from '../per-customer.js';
 
 export const syncCashStatementsInput = z
   .object({
@@ -48,7 +48,7 @@ export const syncCashStatementsJob = defineJob<SyncCashStatementsInput, SyncCash
   run: async (input, { db, upstreams, progress, logger }) => {
     const dryRun = input.dry_run ?? false;
     const month = input.month ?? previousMonth(new Date());
-    const { customers, failed: notLinked } = await linkedCustomers(db, 'custodian_account', input.customer_ids);
+    const { customers, failed: notLinked } = await selectCustomers(db, 'custodian_account', input.customer_ids);
     const custodian = upstreams.custodian;
     const fetched = custodian
       ? await forEachCustomer(

@@ -2,8 +2,8 @@ import { insertHoldingsSnapshots, type HoldingsSnapshot } from '@ledger/core';
 import type { CustodianHoldings } from '@ledger/upstream-clients';
 import { z } from 'zod';
 import { defineJob } from '../catalog.js';
-import { customerSelection, isoDay, linkedCustomers, notConfigured, type CustomerFailure, idOfLinked } from './customers.js';
-import { calendarDate, forEachCustomer } from '../per-customer.js';
+import { customerSelection, isoDay } from './customers.js';
+import { calendarDate, forEachCustomer, idOfLinked, notConfigured, selectCustomers, type CustomerFailure } from '../per-customer.js';
 
 export const syncHoldingsInput = z
   .object({
@@ -50,7 +50,7 @@ export const syncHoldingsJob = defineJob<SyncHoldingsInput, SyncHoldingsResult>(
   run: async (input, { db, upstreams, progress, logger }) => {
     const dryRun = input.dry_run ?? false;
     const asOf = input.as_of ?? isoDay(new Date(), 1);
-    const { customers, failed: notLinked } = await linkedCustomers(db, 'custodian_account', input.customer_ids);
+    const { customers, failed: notLinked } = await selectCustomers(db, 'custodian_account', input.customer_ids);
     const custodian = upstreams.custodian;
     const fetched = custodian
       ? await forEachCustomer(

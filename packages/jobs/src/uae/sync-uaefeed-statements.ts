@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { insertUaefeedStatements, previousMonth, type UaefeedStatementSnapshot } from '@ledger/core';
 import { z } from 'zod';
 import { defineJob } from '../catalog.js';
-import { customerSelection, linkedCustomers, notConfigured, type CustomerFailure, idOfLinked } from './customers.js';
-import { calendarMonth, forEachCustomer } from '../per-customer.js';
+import { customerSelection } from './customers.js';
+import { calendarMonth, forEachCustomer, idOfLinked, notConfigured, selectCustomers, type CustomerFailure } from '../per-customer.js';
 
 export const syncUaefeedStatementsInput = z
   .object({
@@ -38,7 +38,7 @@ export const syncUaefeedStatementsJob = defineJob<SyncUaefeedStatementsInput, Sy
     const dryRun = input.dry_run ?? false;
     const month = input.month ?? previousMonth(new Date());
     const [year, monthNumber] = month.split('-').map(Number) as [number, number];
-    const { customers, failed: notLinked } = await linkedCustomers(db, 'uaefeed_customer_number', input.customer_ids);
+    const { customers, failed: notLinked } = await selectCustomers(db, 'uaefeed_customer_number', input.customer_ids);
     const uaefeed = upstreams.uaefeed;
     const fetched = uaefeed
       ? await forEachCustomer(

@@ -1,10 +1,14 @@
-import { Decimal, recost as recostBook, type RecostResult } from '@ledger/core';
+import { Decimal, postedTradesOf } from '@ledger/core';
 import { z } from 'zod';
-import { defineJob, recostPolicyOf } from '../catalog.js';
-import { customerSelection, linkedCustomers, notConfigured, type CustomerFailure, idOfLinked } from './customers.js';
-import { calendarDate, forEachCustomer } from '../per-customer.js';
-import { mapCashTransfer, mapOrder } from './mapping.js';
-import { draftMappings, PostingPipeline, type UaefeedRecordOutcome } from './posting.js';
+import { defineJob } from '../catalog.js';
+import { calendarDate, forEachCustomer, idOfLinked, notConfigured, selectCustomers } from '../per-customer.js';
+import { PostingRun, type SyncResult } from '../posting-kit.js';
+import { customerSelection } from './customers.js';
+import { inPostingOrder, mapCashTransfer, mapOrder, postedFills } from './mapping.js';
+
+/** The kinds of uaefeed record a run posts. */
+export const UAEFEED_KINDS = ['cash_transfers', 'orders'] as const;
+export type UaefeedKind = (typeof UAEFEED_KINDS)[number];
 
 export const syncUaefeedInput = z
   .object({
@@ -18,35 +22,7 @@ export const syncUaefeedInput = z
   .meta({ examples: [{ customer_ids: ['UAE-000001'], from: '2026-01-01', to: '2026-06-30' }, {}] });
 export type SyncUaefeedInput = z.infer<typeof syncUaefeedInput>;
 
-/** One customer's counts; `rejected` lists each refused record with its reason. */
-export interface UaefeedCustomerResult {
-  customer_id: string;
-  fetched: number;
-  posted: number;
-  duplicate: number;
-  skipped: number;
-  rejected: Array<{ source_txn_id: string; reason: string }>;
-}
-
-export interface SyncUaefeedResult extends Record<string, unknown> {
-  dry_run: boolean;
-  totals: { customers: number; fetched: number; posted: number; duplicate: number; skipped: number; rejected: number };
-  customers: UaefeedCustomerResult[];
-  customers_failed: CustomerFailure[];
-  /** What the recost after posting did; null when it did not run. */
-  recost: Pick<RecostResult, 'recosted' | 'derivations_posted' | 'superseded' | 'remaining'> & { flagged: number } | null;
-}
-
-function customerResult(customerId: string, fetched: number, outcomes: UaefeedRecordOutcome[]): UaefeedCustomerResult {
-  const result: UaefeedCustomerResult = { customer_id: customerId, fetched, posted: 0, duplicate: 0, skipped: 0, rejected: [] };
-  for (const o of outcomes) {
-    if (o.outcome === 'inserted') result.posted += 1;
-    else if (o.outcome === 'duplicate') result.duplicate += 1;
-    else if (o.outcome === 'skipped') result.skipped += 1;
-    else if (o.outcome === 'rejected') result.rejected.push({ source_txn_id: o.source_txn_id, reason: o.reason });
-  }
-  return result;
-}
+export type SyncUaefeedResult = SyncResult<UaefeedKind>;
 
 /**
  * sync-uaefeed (docs/jobs.md#sync-uaefeed): per linked customer, its cash transfers and orders
@@ -60,50 +36,34 @@ export const syncUaefeedJob = defineJob<SyncUaefeedInput, SyncUaefeedResult>('sy
   businessKey: () => null,
   run: async (input, { db, settings, upstreams, progress, logger }) => {
     const dryRun = input.dry_run ?? false;
-    const { customers, failed: notLinked } = await linkedCustomers(db, 'uaefeed_customer_number', input.customer_ids);
+    const { customers, failed: notLinked } = await selectCustomers(db, 'uaefeed_customer_number', input.customer_ids);
     const uaefeed = upstreams.uaefeed;
     const aedPerUsd = new Decimal(settings.aedPerUsd);
     const range = { ...(input.from !== undefined && { fromDate: input.from }), ...(input.to !== undefined && { toDate: input.to }) };
-    const pipeline = new PostingPipeline(db, dryRun);
+    const run = new PostingRun<UaefeedKind>(db, { job: 'sync-uaefeed', upstream: 'uaefeed', kinds: UAEFEED_KINDS, dryRun, settings });
     const fetched = uaefeed
       ? await forEachCustomer(
           customers,
           idOfLinked,
           async ({ customerId, reference }) => {
             const query = { customerNumber: reference, ...range };
-            const [transfers, orders] = await Promise.all([uaefeed.listCashTransfers(query), uaefeed.listOrders(query)]);
-            const mappings = [...transfers.map((t) => mapCashTransfer(t, customerId, aedPerUsd)), ...orders.map((o) => mapOrder(o, customerId, aedPerUsd))];
-            const { drafts, unposted } = draftMappings(mappings, settings);
-            pipeline.add(customerId, drafts);
-            return { fetched: mappings.length, unposted };
+            const [transfers, orders, fills] = await Promise.all([uaefeed.listCashTransfers(query), uaefeed.listOrders(query), postedTradesOf(db, 'uaefeed', customerId)]);
+            const filled = postedFills(fills);
+            const records = run.customer(customerId);
+            for (const { kind, sourceTxnId, mapped, record } of inPostingOrder([
+              ...transfers.map((t) => ({ kind: 'cash_transfers' as const, sourceTxnId: t.transferId, mapped: mapCashTransfer(t, customerId, aedPerUsd), record: t })),
+              ...orders.map((o) => ({ kind: 'orders' as const, sourceTxnId: o.orderId, mapped: mapOrder(o, customerId, aedPerUsd, filled.get(o.orderId)), record: o })),
+            ])) {
+              records.add(kind, sourceTxnId, mapped, record);
+            }
+            await run.post(records);
           },
           (done) => progress({ done, total: customers.length, unit: 'customers' }),
         )
       : { done: [], failed: notConfigured(customers, 'uaefeed') };
-    const posted = await pipeline.finish();
-    const results = fetched.done.map(({ customer: { customerId }, value }) =>
-      customerResult(customerId, value.fetched, [...(posted.get(customerId) ?? []), ...value.unposted]),
-    );
-
-    const postedCount = results.reduce((n, r) => n + r.posted, 0);
-    let recost: SyncUaefeedResult['recost'] = null;
-    if (!dryRun && (input.recost ?? true) && postedCount > 0) {
-      const done = await recostBook(db, {
-        policy: recostPolicyOf(settings),
-        limit: null,
-      });
-      recost = { recosted: done.recosted, derivations_posted: done.derivations_posted, superseded: done.superseded, remaining: done.remaining, flagged: done.flagged.length };
-    }
-    const totals = {
-      customers: results.length,
-      fetched: results.reduce((n, r) => n + r.fetched, 0),
-      posted: postedCount,
-      duplicate: results.reduce((n, r) => n + r.duplicate, 0),
-      skipped: results.reduce((n, r) => n + r.skipped, 0),
-      rejected: results.reduce((n, r) => n + r.rejected.length, 0),
-    };
-    const customersFailed = [...notLinked, ...fetched.failed];
-    logger.info('sync-uaefeed done', { dry_run: dryRun, ...totals, customers_failed: customersFailed.length });
-    return { dry_run: dryRun, totals, customers: results, customers_failed: customersFailed, recost };
+    const recost = await run.recostIfPosted(input.recost ?? true, settings);
+    const result = run.result(customers.length + notLinked.length, [...notLinked, ...fetched.failed], recost);
+    logger.info('sync-uaefeed done', { dry_run: dryRun, records: result.records, customers_failed: result.customers_failed.length });
+    return result;
   },
 });

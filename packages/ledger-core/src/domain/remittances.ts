@@ -132,6 +132,60 @@ export interface RemittanceFacts {
   settlementFees: SettlementFees | null;
 }
 
+/** An order's facts as a snapshot or a stored row has them (store/columns/remittances.ts; a row's `settled_at` is a Date). */
+export interface RemittanceFields {
+  order_id: string;
+  customer_id: string;
+  status: RemittanceStatus;
+  amount_usd: string | null;
+  remitted_on: string;
+  settlement_id: string | null;
+  settlement_status: string | null;
+  settlement_fx_fee_usd: string | null;
+  settlement_txn_fee_usd: string | null;
+}
+
+/**
+ * What posting needs of an order: the stored row's facts where the snapshot is stale
+ * (snapshotWins), else the snapshot's. A settlement once seen stays (the store keeps it the same
+ * way), its fees filled in once read.
+ */
+export function remittanceFacts(
+  snapshot: RemittanceFields & { settled_at: string | null },
+  stored: (RemittanceFields & { settled_at: Date | null }) | undefined,
+): RemittanceFacts {
+  const fees = (fx: string | null, txn: string | null): SettlementFees | null =>
+    fx === null || txn === null ? null : { fxFeeUsd: new Decimal(fx), txnFeeUsd: new Decimal(txn) };
+  const usd = (amount: string | null) => (amount === null ? null : new Decimal(amount));
+  const storedSettledAt = stored?.settled_at?.toISOString() ?? null;
+  const storedFees = stored === undefined ? null : fees(stored.settlement_fx_fee_usd, stored.settlement_txn_fee_usd);
+  const snapshotFees = fees(snapshot.settlement_fx_fee_usd, snapshot.settlement_txn_fee_usd);
+  if (stored !== undefined && !snapshotWins(stored.status, snapshot.status)) {
+    return {
+      orderId: stored.order_id,
+      customerId: stored.customer_id,
+      status: stored.status,
+      amountUsd: usd(stored.amount_usd),
+      remittedOn: stored.remitted_on,
+      settlementId: stored.settlement_id,
+      settlementStatus: stored.settlement_status,
+      settledAt: storedSettledAt,
+      settlementFees: storedFees ?? snapshotFees,
+    };
+  }
+  return {
+    orderId: snapshot.order_id,
+    customerId: snapshot.customer_id,
+    status: snapshot.status,
+    amountUsd: usd(snapshot.amount_usd),
+    remittedOn: snapshot.remitted_on,
+    settlementId: snapshot.settlement_id ?? stored?.settlement_id ?? null,
+    settlementStatus: snapshot.settlement_status ?? stored?.settlement_status ?? null,
+    settledAt: snapshot.settled_at ?? storedSettledAt,
+    settlementFees: snapshotFees ?? storedFees,
+  };
+}
+
 /** An order's posting as stored: which one, what it accrued, whether a reversal cleared it. */
 export interface RemittancePostingSeen {
   order_id: string;
@@ -146,7 +200,7 @@ export interface AccrualsDue {
   /** Paid orders without a quote: no USD to take the spread of. */
   unpriced: string[];
   /** Paid orders whose spread rounds to 0.00. */
-  belowACent: number;
+  belowACent: string[];
 }
 
 /**
@@ -154,7 +208,7 @@ export interface AccrualsDue {
  * accrues once, ever), at `fxSpreadBps` of its USD; none while the bps is 0.
  */
 export function accrualsDue(facts: readonly RemittanceFacts[], postings: readonly RemittancePostingSeen[], fxSpreadBps: Decimal, newId: () => string): AccrualsDue {
-  const due: AccrualsDue = { drafts: [], unpriced: [], belowACent: 0 };
+  const due: AccrualsDue = { drafts: [], unpriced: [], belowACent: [] };
   if (!fxSpreadBps.isGreaterThan(0)) return due;
   const accrued = new Set(postings.filter((p) => p.txn_type === 'fx_spread').map((p) => p.order_id));
   for (const f of facts) {
@@ -165,7 +219,7 @@ export function accrualsDue(facts: readonly RemittanceFacts[], postings: readonl
     }
     const amountUsd = fxSpreadUsd(f.amountUsd, fxSpreadBps);
     if (amountUsd.isZero()) {
-      due.belowACent += 1;
+      due.belowACent.push(f.orderId);
       continue;
     }
     due.drafts.push(draftFxSpread({ orderId: f.orderId, customerId: f.customerId, remittedOn: f.remittedOn, orderUsd: f.amountUsd, fxSpreadBps, amountUsd }, newId()));

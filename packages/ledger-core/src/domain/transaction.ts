@@ -60,6 +60,9 @@ export interface TransactionDraft {
   lines: JournalLineDraft[];
 }
 
+/** The customer's fee bps recost charges a sell whose fee was stated and posted at ingest. */
+export const STATED_FEE_BPS = '0';
+
 export interface PostingPolicy {
   /** The customer's fee, per source, on a trade that does not state it. */
   feeSchedule: FeeSchedule;
@@ -178,7 +181,8 @@ export function draftFromEntry(entry: EntryRequest, txnId: string, policy: Posti
     pendingRecost: rule.pendingRecost,
     reversesTxnId: null,
     memo: entry.memo ?? null,
-    metadata: entry.metadata ?? {},
+    // A sell whose fee is stated has it posted now: recost must charge none (0 bps), whatever else says.
+    metadata: rule.txnType === 'sell_security' && feeUsd !== null ? { ...entry.metadata, brokerage_bps: STATED_FEE_BPS } : (entry.metadata ?? {}),
     requestHash: entryFingerprint({ ...entry, category: entry.category ?? rule.category }),
     lines,
   };

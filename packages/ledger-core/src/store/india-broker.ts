@@ -28,16 +28,6 @@ export async function customersByBrokerAccount(db: Knex, accounts: readonly stri
   return new Map(rows.map((r) => [r.usbroker_account_no, r.customer_id]));
 }
 
-/** Which of these `source_txn_id`s of `source` are posted already: what a dry run reports as duplicates. */
-export async function postedSourceTxnIds(db: Knex, source: Source, sourceTxnIds: readonly string[]): Promise<Set<string>> {
-  if (sourceTxnIds.length === 0) return new Set();
-  const { rows } = await db.raw<{ rows: Array<{ source_txn_id: string }> }>(
-    'SELECT source_txn_id FROM transactions WHERE source = ? AND source_txn_id = ANY (?::text[])',
-    [source, [...sourceTxnIds]],
-  );
-  return new Set(rows.map((r) => r.source_txn_id));
-}
-
 /** A broker's itemised fee of one trade, by the trade's business key (ADR 0009). */
 export interface BrokerFee {
   source: Source;

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { AccountType } from '../domain/accounts.js';
 import type { Page } from '../domain/limits.js';
+import type { Source } from '../domain/sources.js';
 import { JOURNAL_LINES, type JournalLineRow } from './columns/journal-lines.js';
 import { columnRefs } from './columns/table.js';
 import { TRANSACTIONS, type TransactionRow, type TransactionSummary } from './columns/transactions.js';
@@ -200,4 +201,22 @@ export async function groupJournal(
     )
     .groupByRaw(key);
   return { group_by: groupBy, ...(await pagedGroups<JournalGroup>(db, grouped, groupBy === 'day' ? 'key DESC' : 'key', page)) };
+}
+
+/** A trade as posted: its key, type, quantity and metadata. */
+export interface PostedTrade {
+  source_txn_id: string;
+  txn_type: 'buy_security' | 'sell_security';
+  quantity: string | null;
+  metadata: Record<string, unknown>;
+}
+
+/** A customer's trades from one source, as posted: what a feed's later fills of an order are derived against. */
+export async function postedTradesOf(db: Knex, source: Source, customerId: string): Promise<PostedTrade[]> {
+  const { rows } = await db.raw<{ rows: PostedTrade[] }>(
+    `SELECT source_txn_id, txn_type, quantity::text AS quantity, metadata FROM transactions
+      WHERE source = ? AND customer_id = ? AND txn_type IN ('buy_security', 'sell_security') ORDER BY posted_at, txn_id`,
+    [source, customerId],
+  );
+  return rows;
 }

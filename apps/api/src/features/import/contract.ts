@@ -1,4 +1,4 @@
-import { IMPORT_RECORDS_MAX, uaefeedImportBatch } from '@ledger/jobs';
+import { IMPORT_RECORDS_MAX, RECORD_OUTCOMES, uaefeedImportBatch } from '@ledger/jobs';
 import { z } from 'zod';
 import { errorResponses, json, object, ref, WRITE_ERRORS } from '../../openapi/components.js';
 import { ADMIN } from '../../openapi/security.js';
@@ -9,7 +9,6 @@ const TAG = ['import'];
 const batchSchema = z.toJSONSchema(uaefeedImportBatch, { unrepresentable: 'throw' }) as JsonSchema & { $schema?: string };
 delete batchSchema.$schema;
 
-const nullableText = (description: string): JsonSchema => ({ type: ['string', 'null'], description });
 const count = (description: string): JsonSchema => ({ type: 'integer', minimum: 0, description });
 
 export const schemas: Record<string, JsonSchema> = {
@@ -51,21 +50,29 @@ export const schemas: Record<string, JsonSchema> = {
       customer_id: ref('CustomerId'),
       outcome: {
         type: 'string',
-        enum: ['inserted', 'duplicate', 'skipped', 'rejected'],
+        enum: [...RECORD_OUTCOMES],
         description:
-          '`inserted`: posted now; `duplicate`: already posted with the same facts (nothing new); `skipped`: it moved nothing ' +
-          'upstream (a REJECTED transfer, an order that executed nothing); `rejected`: already posted with other facts, or ' +
-          'refused by the database, with `reason`.',
+          '`inserted`: posted now; `duplicate`: already posted with the same facts (nothing new); `conflict`: already posted ' +
+          'under its id with other facts (the stored one stands); `skipped`: it moved nothing upstream (a REJECTED transfer, ' +
+          'an order that executed nothing); `rejected`: refused by the database. Each but the first two with `reason`.',
       },
-      txn_id: { type: ['string', 'null'], format: 'uuid', description: 'The transaction, when inserted or duplicate.' },
-      reason: nullableText('Why it was skipped or rejected.'),
+      txn_id: { type: ['string', 'null'], format: 'uuid', description: 'The transaction: inserted, duplicate, or the one a conflict left standing.' },
+      reason: { oneOf: [{ type: 'null' }, ref('RecordReason')], description: 'Why it conflicted, was skipped or was rejected.' },
     },
     'What became of one record.',
+  ),
+  RecordReason: object(
+    {
+      code: { type: 'string', description: 'What is wrong, in snake_case: e.g. `negative_fee`, `invalid_date`, `idempotency_conflict`, `not_linked`.' },
+      detail: { type: 'object', additionalProperties: true, description: 'The facts behind the code (the field and value, the conflicting fields, …).' },
+    },
+    'Why a record was not posted as it stands: a code and structured facts (docs/jobs.md#the-posting-kit).',
   ),
   UaefeedImportResult: object(
     {
       inserted: count('Records posted now.'),
       duplicate: count('Records already posted with the same facts.'),
+      conflict: count('Records already posted under their id with other facts.'),
       skipped: count('Records that moved nothing upstream.'),
       rejected: count('Records refused (see each one’s reason).'),
       records: { type: 'array', items: ref('UaefeedImportRecord'), description: 'Every record, cash transfers first, each in body order.' },

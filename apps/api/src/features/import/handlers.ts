@@ -13,10 +13,7 @@ export function handlers({ config, db }: FeatureContext): Record<string, Handler
       if (answer.outcome === 'invalid') {
         throw new ApiError('invalid_records', `${answer.problems.length} record(s) cannot be posted; nothing was posted`, answer.problems);
       }
-      res.json({
-        ...answer.counts,
-        records: answer.records.map((r) => ({ ...r, txn_id: 'txn_id' in r ? r.txn_id : null, reason: 'reason' in r ? r.reason : null })),
-      });
+      res.json({ ...answer.counts, records: answer.records });
     },
   };
 }

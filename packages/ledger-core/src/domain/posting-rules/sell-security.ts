@@ -1,3 +1,5 @@
+import { ACCOUNT } from '../accounts.js';
+import { ZERO } from '../money.js';
 import { fundingAccounts } from './funding.js';
 import { linesFromLegs } from './legs.js';
 import type { PostingRule } from './types.js';
@@ -5,7 +7,10 @@ import type { PostingRule } from './types.js';
 /**
  * sell_security: proceeds Dr 1100 / Cr 2010. The cost relief (Dr 2100 / Cr 1200 at the FIFO
  * lots' cost) depends on every earlier lot, so recost posts it: the sale is pending recost. In
- * AED the proceeds land in the AED bank and wallet: Dr 1020 / Cr 2020.
+ * AED the proceeds land in the AED bank and wallet: Dr 1020 / Cr 2020. A fee the source states
+ * (`fee_usd`, a feed's bundled fee) is posted now, as a buy's is: Dr 2010 (AED: 2020) / Cr 4010;
+ * such a sell is pinned to 0 bps (transaction.ts), so recost adds no second fee. Without one,
+ * recost charges the customer's fee at bps.
  */
 export const sellSecurity: PostingRule = {
   txnType: 'sell_security',
@@ -13,8 +18,11 @@ export const sellSecurity: PostingRule = {
   customer: 'required',
   symbol: 'required',
   pendingRecost: true,
-  lines: ({ currency, amountUsd }) => {
+  lines: ({ currency, amountUsd, feeUsd }) => {
     const { cash, wallet } = fundingAccounts(currency);
-    return linesFromLegs([{ debit: cash, credit: wallet, amount: amountUsd, postingKind: 'sale_proceeds' }]);
+    return linesFromLegs([
+      { debit: cash, credit: wallet, amount: amountUsd, postingKind: 'sale_proceeds' },
+      { debit: wallet, credit: ACCOUNT.brokerageRevenue, amount: feeUsd ?? ZERO, postingKind: 'brokerage_fee' },
+    ]);
   },
 };
