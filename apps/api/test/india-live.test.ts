@@ -213,6 +213,16 @@ describe('India live reports', () => {
       expect(body.warnings).to.deep.equal([]);
     });
 
+    it('nav: the broker’s prices not read for one customer is that customer’s error; the firm sums the others', async () => {
+      nock(USBROKER).get('/v1/quotes').query(true).reply(503, { error: 'maintenance' }).persist();
+      const body = await get(api, '/v1/india/nav');
+      expect(body.customers[0]).to.deep.include({ customer_id: 'I-1', status: 'error', market_value_usd: null, nav_usd: null });
+      expect(body.customers[0].error).to.match(/^usbroker could not be read/);
+      expect(body.customers[1]).to.deep.include({ customer_id: 'I-2', status: 'valued', nav_usd: '500.00' });
+      expect(body.firm).to.deep.include({ customers: { valued: 1, no_link: 1, error: 1 }, nav_usd: '500.00' });
+      expect(body.warnings).to.have.length(1);
+    });
+
     it('compliance: each customer’s account status, no_link without an account, error when the broker is down', async () => {
       nock(USBROKER).get('/v1/accounts/USB-1').reply(200, { account_no: 'USB-1', status: 'trading_halted' });
       secondBrokerDown();
