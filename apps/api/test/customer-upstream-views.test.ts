@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import nock from 'nock';
+import { mockedUpstreams } from './mocked-upstreams.js';
 import { expectError, startApi, type TestApi } from './support.js';
 
 // Importing nock intercepts every HTTP request of this process (mocha loads every test file
@@ -52,26 +53,6 @@ const STATEMENT = {
 };
 
 const RAW_VIEWS = ['usbroker-balance', 'usbroker-orders', 'usbroker-portfolio', 'usbroker-statement'];
-
-/** Only the mocked upstreams and the api under test are reachable; every mock set up must be used. */
-function mockedUpstreams(): void {
-  before(() => {
-    if (!nock.isActive()) nock.activate();
-  });
-  beforeEach(() => {
-    nock.disableNetConnect();
-    nock.enableNetConnect('127.0.0.1');
-  });
-  afterEach(() => {
-    const pending = nock.pendingMocks();
-    nock.cleanAll();
-    expect(pending, 'every mocked answer was requested').to.deep.equal([]);
-  });
-  after(() => {
-    nock.enableNetConnect();
-    nock.restore();
-  });
-}
 
 const refused = () => Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
 const brokerToken = () => nock(USBROKER).post('/oauth2/token').reply(200, { access_token: 'tok-1', expires_in: 3600, token_type: 'Bearer' });

@@ -1,6 +1,7 @@
 import { upsertRemittances, type RemittanceRecord } from '@ledger/core';
 import { expect } from 'chai';
 import nock from 'nock';
+import { mockedUpstreams } from './mocked-upstreams.js';
 import { startApi, type TestApi } from './support.js';
 
 // Importing nock intercepts every HTTP request of this process (mocha loads every test file
@@ -30,27 +31,6 @@ const POSITIONS = [{ symbol: 'AAPL', cusip: '037833100', qty: '6', avg_cost: '50
 const refused = () => Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
 const today = () => new Date().toISOString().slice(0, 10);
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
-
-/** Only the mocked upstreams and the api under test are reachable; every mock set up must be used. */
-function mockedUpstreams(): void {
-  before(() => {
-    if (!nock.isActive()) nock.activate();
-  });
-  beforeEach(() => {
-    nock.disableNetConnect();
-    nock.enableNetConnect('127.0.0.1');
-    nock(USBROKER).post('/oauth2/token').optionally().reply(200, { access_token: 'tok-1', expires_in: 3600, token_type: 'Bearer' });
-  });
-  afterEach(() => {
-    const pending = nock.pendingMocks();
-    nock.cleanAll();
-    expect(pending, 'every mocked answer was requested').to.deep.equal([]);
-  });
-  after(() => {
-    nock.enableNetConnect();
-    nock.restore();
-  });
-}
 
 /** USB-2's broker is down for every call. */
 const secondBrokerDown = () => nock(USBROKER).get(/^\/v1\/accounts\/USB-2(\/.*)?$/).query(true).replyWithError(refused()).persist();
@@ -114,7 +94,9 @@ const order = (id: string, status: string, createdAt: string, customerId = 'cust
 const page = (data: unknown[]) => ({ data, page_meta: { current: 1, previous: null, next: null, per_page: 100, pages: 1, count: data.length } });
 
 describe('India live reports', () => {
-  mockedUpstreams();
+  mockedUpstreams(() => {
+    nock(USBROKER).post('/oauth2/token').optionally().reply(200, { access_token: 'tok-1', expires_in: 3600, token_type: 'Bearer' });
+  });
 
   describe('India book, usbroker and remit configured', () => {
     let api: TestApi;

@@ -1,9 +1,9 @@
-import { RECENT_TXNS_MAX } from '@ledger/core';
+import { RECENT_TXNS_MAX, recentTransactions } from '@ledger/core';
 import type { UsbrokerClient } from '@ledger/upstream-clients';
 import type { FeatureContext, Handler } from '../feature.js';
 import { compliance } from './compliance.js';
 import { holdingsRecon } from './holdings-recon.js';
-import { indiaCustomers, ledgerHoldings, paidRemittances, recentTransactions, remitActivity, usbrokerActivity } from './ledger.js';
+import { indiaCustomers, ledgerHoldings, paidRemittances, remitActivity, usbrokerActivity } from './ledger.js';
 import { firmLedgerRecon, ledgerRecon } from './ledger-recon.js';
 import { NO_HOLDINGS, type IndiaCustomer, type LedgerHoldings } from './live.js';
 import { heldSymbols, nav } from './nav.js';
@@ -35,7 +35,7 @@ export function handlers({ config, db }: FeatureContext): Record<string, Handler
 
   return {
     getIndiaUsbroker: async (_req, res) => {
-      const [rows, recent] = await Promise.all([usbrokerActivity(db), recentTransactions(db, 'usbroker', RECENT_TXNS_MAX)]);
+      const [rows, recent] = await Promise.all([usbrokerActivity(db), recentTransactions(db, {}, 'usbroker')]);
       res.json(usbrokerOverview(rows, recent));
     },
     getIndiaRemit: async (_req, res) => {

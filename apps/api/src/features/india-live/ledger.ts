@@ -1,4 +1,4 @@
-import { ACCOUNT, Decimal, formatDecimal, sharesMovedSql, ZERO, type Book, type Db } from '@ledger/core';
+import { ACCOUNT, Decimal, sharesMovedSql, ZERO, type Book, type Db } from '@ledger/core';
 import type { IndiaCustomer, LedgerHoldings } from './live.js';
 import type { RemittanceToWire } from './reconciliation.js';
 
@@ -58,19 +58,6 @@ export async function paidRemittances(db: Db, customerIds: readonly string[]): P
     [[...customerIds]],
   );
   return rows;
-}
-
-/** The newest transactions of `source`, as the firm summary lists them. */
-export async function recentTransactions(db: Db, source: string, limit: number) {
-  const rows: Array<{ txn_id: string; txn_date: string; posted_at: Date; txn_type: string; source: string; customer_id: string | null; symbol: string | null; amount_usd: string; reverses_txn_id: string | null }> = await db('transactions')
-    .where({ source })
-    .orderBy([
-      { column: 'txn_date', order: 'desc' },
-      { column: 'txn_id', order: 'desc' },
-    ])
-    .limit(limit)
-    .select('txn_id', 'txn_date', 'posted_at', 'txn_type', 'source', 'customer_id', 'symbol', 'amount_usd', 'reverses_txn_id');
-  return rows.map((r) => ({ ...r, posted_at: r.posted_at.toISOString(), amount_usd: formatDecimal(new Decimal(r.amount_usd)) }));
 }
 
 /** Per broker-linked customer: counts and USD of the broker's wires, trades, dividends and fees as posted (source usbroker), and brokerage revenue (4010) and cost (5010) after recost. */
