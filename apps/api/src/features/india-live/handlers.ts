@@ -80,7 +80,7 @@ export function handlers({ config, db }: FeatureContext): Record<string, Handler
       const customers = await indiaCustomers(db, config.book);
       const customerOf = new Map(customers.filter((c) => c.remit_customer_id !== null).map((c) => [c.remit_customer_id!, c.customer_id]));
       const read = await readRemit(config.book, remit, async (client) => (await Promise.all(NON_PAID_STATUSES.map((status) => client.listOrders({ status })))).flat());
-      res.json(remittanceExceptions('unavailable' in read ? read : { orders: read.value, fetchedAt: read.fetchedAt }, customerOf, new Date()));
+      res.json(remittanceExceptions(read, customerOf, new Date()));
     },
   };
 }

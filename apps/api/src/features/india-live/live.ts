@@ -7,6 +7,9 @@ import { Decimal, formatDecimal, roundToCents, ZERO } from '@ledger/core';
  * (upstream.ts) and hands the data over.
  */
 
+/** A firm-wide read (remit), with when it was answered, or why there is none (not configured, unreachable, the UAE book). */
+export type FirmRead<T> = { value: T; fetchedAt: string } | { unavailable: string };
+
 /** A customer of the India book with the references the live reports follow. */
 export interface IndiaCustomer {
   customer_id: string;

@@ -1,5 +1,5 @@
 import type { RemitOrder, RemitOrderStatus } from '@ledger/upstream-clients';
-import { countBy } from './live.js';
+import { countBy, type FirmRead } from './live.js';
 
 /** Actionable first (failed, action_required, under_review), then waiting (pending), then closed (expired, cancelled). */
 export const EXCEPTION_CATEGORIES = ['failed', 'action_required', 'under_review', 'pending', 'expired', 'cancelled'] as const;
@@ -25,11 +25,11 @@ const DAY_MS = 86_400_000;
  * snapshot with that warning. `customerOf` maps remit's customer id to the book's.
  */
 export function remittanceExceptions(
-  read: { orders: readonly RemitOrder[]; fetchedAt: string } | { unavailable: string },
+  read: FirmRead<readonly RemitOrder[]>,
   customerOf: ReadonlyMap<string, string>,
   now: Date,
 ) {
-  const orders = 'unavailable' in read ? [] : read.orders.filter((o): o is RemitOrder & { status: keyof typeof CATEGORY_OF } => o.status !== 'paid');
+  const orders = 'unavailable' in read ? [] : read.value.filter((o): o is RemitOrder & { status: keyof typeof CATEGORY_OF } => o.status !== 'paid');
   const rank = (category: Category) => EXCEPTION_CATEGORIES.indexOf(category);
   const items = orders
     .map((o) => ({

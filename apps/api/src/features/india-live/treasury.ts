@@ -1,4 +1,5 @@
 import type { RemitBalances, RemitMidRate } from '@ledger/upstream-clients';
+import type { FirmRead } from './live.js';
 
 export interface TreasuryRead {
   balances: RemitBalances;
@@ -13,7 +14,7 @@ const NO_BALANCES = { available: [], pending: [], deficit: [] };
  * live answer, or the reason there is none (not configured, unreachable, the UAE book): then
  * `configured` false, that warning, and the zero shape.
  */
-export function treasury(read: { value: TreasuryRead; fetchedAt: string } | { unavailable: string }) {
+export function treasury(read: FirmRead<TreasuryRead>) {
   if ('unavailable' in read) return { configured: false, warning: read.unavailable, fetched_at: null, balances: NO_BALANCES, mid_rate: null };
   const { balances, midRate } = read.value;
   return {

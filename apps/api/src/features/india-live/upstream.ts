@@ -1,7 +1,7 @@
 import type { Book } from '@ledger/core';
 import { readPerCustomer, upstreamFailureReasonOf } from '@ledger/reconciliation';
 import type { RemitClient, UsbrokerClient } from '@ledger/upstream-clients';
-import type { IndiaCustomer, LiveRead } from './live.js';
+import type { FirmRead, IndiaCustomer, LiveRead } from './live.js';
 
 /*
  * The upstreams' side of the live India reports: thin reads through @ledger/upstream-clients,
@@ -33,7 +33,7 @@ export async function readBrokerPerCustomer<C extends IndiaCustomer, T>(
 }
 
 /** A firm-wide remit read, or why there is none: the UAE book, remit not configured, or unreachable. */
-export async function readRemit<T>(book: Book, client: RemitClient | null, read: (client: RemitClient) => Promise<T>): Promise<{ value: T; fetchedAt: string } | { unavailable: string }> {
+export async function readRemit<T>(book: Book, client: RemitClient | null, read: (client: RemitClient) => Promise<T>): Promise<FirmRead<T>> {
   if (book !== 'ENTITY_IND_IFSC') return { unavailable: 'the UAE book has no remittance provider: remit is India-only' };
   if (client === null) return { unavailable: 'remit is not configured on this book (REMIT_BASE_URL unset)' };
   try {
