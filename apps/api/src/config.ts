@@ -58,6 +58,10 @@ export const apiConfigSchema = commonConfigSchema
     JOB_SYNC_WAIT_MS: z.coerce.number().int().min(0).max(300_000).default(25_000),
     /** How long /health/ready waits for the database before answering 503. */
     READY_TIMEOUT_MS: z.coerce.number().int().min(50).max(30_000).default(2_000),
+    /** Customers whose broker the live India reports read at once: enough to hide latency, few enough to spare the broker. */
+    INDIA_LIVE_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
+    /** Days after a remittance settles within which a funding wire into the customer's account may carry it. */
+    INDIA_WIRE_MATCH_DAYS: z.coerce.number().int().min(0).max(30).default(3),
   })
   .refine((c) => c.LEDGER_TOKEN === undefined || c.LEDGER_TOKEN !== c.LEDGER_ADMIN_TOKEN, {
     message: 'must differ from LEDGER_TOKEN (a read token must not grant admin rights)',
@@ -85,6 +89,15 @@ export interface ApiConfig extends CommonConfig {
   remitWebhookSecret: string | undefined;
   /** The reconciliation checks' settings, for `POST /v1/reconciliation/run`. */
   recon: ReconSettings;
+  /** The live India reports' settings (docs/india-live-reports.md). */
+  indiaLive: IndiaLiveSettings;
+}
+
+export interface IndiaLiveSettings {
+  /** Customers read from the broker at once (`INDIA_LIVE_CONCURRENCY`). */
+  concurrency: number;
+  /** A wire matches remittances settled at most this many days before its value date (`INDIA_WIRE_MATCH_DAYS`). */
+  wireMatchDays: number;
 }
 
 /** The one place that reads the environment: parsed once, at start, into a typed object. */
@@ -105,5 +118,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     upstreams: createUpstreamClients(parsed),
     remitWebhookSecret: parsed.REMIT_WEBHOOK_SECRET,
     recon: reconSettingsOf(parsed),
+    indiaLive: { concurrency: parsed.INDIA_LIVE_CONCURRENCY, wireMatchDays: parsed.INDIA_WIRE_MATCH_DAYS },
   };
 }

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import nock from 'nock';
+import { mockedUpstreams } from './mocked-upstreams.js';
 import { expectError, startApi, type TestApi } from './support.js';
 
 // Importing nock intercepts every HTTP request of this process (mocha loads every test file
@@ -52,26 +53,6 @@ const STATEMENT = {
 };
 
 const RAW_VIEWS = ['usbroker-balance', 'usbroker-orders', 'usbroker-portfolio', 'usbroker-statement'];
-
-/** Only the mocked upstreams and the api under test are reachable; every mock set up must be used. */
-function mockedUpstreams(): void {
-  before(() => {
-    if (!nock.isActive()) nock.activate();
-  });
-  beforeEach(() => {
-    nock.disableNetConnect();
-    nock.enableNetConnect('127.0.0.1');
-  });
-  afterEach(() => {
-    const pending = nock.pendingMocks();
-    nock.cleanAll();
-    expect(pending, 'every mocked answer was requested').to.deep.equal([]);
-  });
-  after(() => {
-    nock.enableNetConnect();
-    nock.restore();
-  });
-}
 
 const refused = () => Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
 const brokerToken = () => nock(USBROKER).post('/oauth2/token').reply(200, { access_token: 'tok-1', expires_in: 3600, token_type: 'Bearer' });
@@ -241,25 +222,25 @@ describe('customer views that read an upstream', () => {
       expectError(await api.get('/v1/customers/I-1/usbroker-balance', { token: 'ledger' }), 503, 'upstream_unavailable');
     });
 
-    it('ledger-recon: ledger cash and securities agree with the broker to the cent', async () => {
+    it('ledger-recon: ledger cash to the cent and share counts agree with the broker: match (cost shown, not compared)', async () => {
       nock(USBROKER).get('/v1/accounts/USB-1/balance').reply(200, BALANCE);
       nock(USBROKER).get('/v1/accounts/USB-1/positions').reply(200, POSITIONS);
       expect(await get(api, '/v1/customers/I-1/ledger-recon')).to.deep.equal({
         customer_id: 'I-1',
-        status: 'ok',
+        status: 'match',
         account_no: 'USB-1',
         ledger: { cash_usd: '699.34', securities_at_cost_usd: '300.00' },
         broker: { cash: '699.34', securities_cost_basis: '300.00', market_value: '1500.00', as_of: '2026-11-24T20:00:00Z' },
-        difference: { cash_usd: '0.00', securities_usd: '0.00' },
+        difference: { cash_usd: '0.00', shares: [] },
         error: null,
       });
     });
 
-    it('ledger-recon: a difference is a mismatch, ledger − broker', async () => {
+    it('ledger-recon: a cash difference is a mismatch, ledger − broker', async () => {
       nock(USBROKER).get('/v1/accounts/USB-1/balance').reply(200, { ...BALANCE, cash: '700.00' });
       nock(USBROKER).get('/v1/accounts/USB-1/positions').reply(200, POSITIONS);
       const body = await get(api, '/v1/customers/I-1/ledger-recon');
-      expect(body).to.deep.include({ status: 'mismatch', difference: { cash_usd: '-0.66', securities_usd: '0.00' } });
+      expect(body).to.deep.include({ status: 'mismatch', difference: { cash_usd: '-0.66', shares: [] } });
     });
 
     it('ledger-recon: the broker unreachable is status error with the message, never a 5xx', async () => {
@@ -301,7 +282,7 @@ describe('customer views that read an upstream', () => {
     });
 
     it('ledger-recon is status error saying usbroker is not configured', async () => {
-      expect(await get(api, '/v1/customers/I-1/ledger-recon')).to.deep.include({ status: 'error', error: 'usbroker is not configured on this book' });
+      expect(await get(api, '/v1/customers/I-1/ledger-recon')).to.deep.include({ status: 'error', error: 'usbroker is not configured on this book (USBROKER_BASE_URL unset)' });
     });
   });
 });

@@ -124,7 +124,7 @@ export { findCustomers, listCustomers, upsertCustomer } from './store/customers.
 export { customersByReference, customersLinkedBy } from './store/customer-links.js';
 export { advisoryLockId, LOCK_KEYS, withAdvisoryLock, type LockAttempt } from './store/advisory-lock.js';
 export { accountTotals, trialBalance, type AccountTotal, type AsOf } from './store/accounts.js';
-export { firmEarnings, firmSummary, type FirmEarnings, type FirmSummary, type RecentTxn, type TypeTotal } from './store/firm-reports.js';
+export { firmEarnings, firmSummary, recentTransactions, type FirmEarnings, type FirmSummary, type RecentTxn, type TypeTotal } from './store/firm-reports.js';
 export {
   EARNINGS_SOURCES,
   FLOW_DAYS_MAX,

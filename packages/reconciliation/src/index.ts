@@ -5,4 +5,4 @@ export type { CheckResult, ReconciliationRun, RunSummary, RunVariance, SkippedCh
 export { DEFAULT_RECON_SETTINGS, reconSettingsOf, reconSettingsSchema, type ReconSettings } from './settings.js';
 export { claimCycle, findRun, listRuns, saveRun, type RunFilter } from './store.js';
 export { ALERT_TIMEOUT_MS, ALERT_VARIANCES_MAX, driftAlerts, sendDriftAlerts, type DriftAlert } from './alert.js';
-export { UPSTREAM_CONCURRENCY } from './upstream.js';
+export { readPerCustomer, UPSTREAM_CONCURRENCY, upstreamFailureReasonOf, type CustomerRead } from './upstream.js';

@@ -8,10 +8,11 @@ export const UPSTREAM_CONCURRENCY = 4;
 export type CustomerRead<C, T> = { customer: C; value: T; error?: undefined } | { customer: C; error: string; value?: undefined };
 
 /**
- * Reads each customer's upstream, UPSTREAM_CONCURRENCY at a time, each on its own: one that
- * fails (down, refused, nonsense) is that customer's error, and the others carry on.
+ * Reads each customer's upstream, `concurrency` at a time (UPSTREAM_CONCURRENCY unless given),
+ * each on its own: one that fails (down, refused, nonsense) is that customer's error, and the
+ * others carry on.
  */
-export async function readPerCustomer<C, T>(customers: readonly C[], read: (customer: C) => Promise<T>): Promise<Array<CustomerRead<C, T>>> {
+export async function readPerCustomer<C, T>(customers: readonly C[], read: (customer: C) => Promise<T>, concurrency = UPSTREAM_CONCURRENCY): Promise<Array<CustomerRead<C, T>>> {
   const reads: Array<CustomerRead<C, T>> = new Array(customers.length);
   let next = 0;
   const lane = async () => {
@@ -25,10 +26,9 @@ export async function readPerCustomer<C, T>(customers: readonly C[], read: (cust
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(UPSTREAM_CONCURRENCY, customers.length) }, lane));
+  await Promise.all(Array.from({ length: Math.min(concurrency, customers.length) }, lane));
   return reads;
 }
-
 
 /** Why an upstream read failed, in words an operator can act on (never credentials: UpstreamError carries none). */
 export function upstreamFailureReasonOf(error: unknown): string {

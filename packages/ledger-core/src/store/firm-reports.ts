@@ -21,6 +21,7 @@ import {
   type SummaryBalance,
 } from '../domain/firm-reports.js';
 import { Decimal, formatDecimal, ZERO } from '../domain/money.js';
+import type { Source } from '../domain/sources.js';
 import { accountTotals } from './accounts.js';
 
 /**
@@ -159,11 +160,12 @@ export async function firmSummary(db: Knex, window: ReportWindow, { aedPerUsd }:
  * ids, as the api makes them, are in posting order). Exactly the order of the (txn_date, txn_id)
  * index, so it reads RECENT_TXNS_MAX entries however many transactions a day has; ordering a
  * day by posted_at would read and sort the whole day (measured: the summary's one cost that
- * grew with the book).
+ * grew with the book). With `source`, only that source's (the India broker overview's).
  */
-async function recentTransactions(trx: Knex.Transaction, window: ReportWindow): Promise<RecentTxn[]> {
+export async function recentTransactions(trx: Knex, window: ReportWindow, source?: Source): Promise<RecentTxn[]> {
   const rows: Array<Omit<RecentTxn, 'posted_at'> & { posted_at: Date }> = await trx('transactions')
     .modify(inWindow('txn_date', window))
+    .modify((query) => (source === undefined ? query : query.where({ source })))
     .orderBy([
       { column: 'txn_date', order: 'desc' },
       { column: 'txn_id', order: 'desc' },

@@ -84,7 +84,7 @@ const holdingsPosition = object(
   'A position as the upstream reported it.',
 );
 
-/** The schemas of the views that read an upstream (holdings, ledger-recon, the raw broker views). */
+/** The schemas of the views that read an upstream (holdings, the raw broker views; ledger-recon's is the India reports' CustomerLedgerRecon). */
 export const schemas: Record<string, JsonSchema> = {
   CustomerHoldings: object(
     {
@@ -104,46 +104,6 @@ export const schemas: Record<string, JsonSchema> = {
       cash: { type: ['object', 'null'], description: 'The upstream’s cash fields as it sent them (decimal strings).' },
     },
     'The customer’s holdings at the upstream: live when it answers, else the snapshot cache, saying so.',
-  ),
-  CustomerLedgerRecon: object(
-    {
-      customer_id: ref('CustomerId'),
-      status: {
-        type: 'string',
-        enum: ['ok', 'mismatch', 'error', 'no_link', 'not_applicable'],
-        description:
-          '`ok`: ledger and broker agree to the cent; `mismatch`: they differ (see difference); `error`: the broker could not be read (see error); `no_link`: no broker account; `not_applicable`: the UAE book.',
-      },
-      account_no: textOrNull,
-      ledger: object(
-        {
-          cash_usd: { ...ref('SignedAmount'), description: 'The USD wallet (2010).' },
-          securities_at_cost_usd: { ...ref('SignedAmount'), description: 'Securities liability (2100).' },
-        },
-        'The customer’s balances in the ledger.',
-      ),
-      broker: {
-        type: ['object', 'null'],
-        additionalProperties: false,
-        required: ['cash', 'securities_cost_basis', 'market_value', 'as_of'],
-        properties: {
-          cash: decimal,
-          securities_cost_basis: { ...decimal, description: 'Σ cost_basis of the broker’s positions.' },
-          market_value: { ...decimal, description: 'Σ market_value of the broker’s positions (shown, not compared: the ledger is cost-only).' },
-          as_of: instant,
-        },
-        description: 'The broker’s live figures; null when not read.',
-      },
-      difference: {
-        type: ['object', 'null'],
-        additionalProperties: false,
-        required: ['cash_usd', 'securities_usd'],
-        properties: { cash_usd: ref('SignedAmount'), securities_usd: ref('SignedAmount') },
-        description: 'Ledger − broker; null when the broker was not read.',
-      },
-      error: { ...textOrNull, description: 'The broker’s failure when status is `error`.' },
-    },
-    'The customer’s ledger cash and securities versus the live broker balance (India).',
   ),
   UsbrokerBalanceView: brokerView('balance', { anyOf: [usbrokerBalance, { type: 'null' }] }, 'The broker’s balance of the customer’s account.'),
   UsbrokerOrdersView: brokerView('orders', { type: 'array', items: usbrokerOrder }, 'One page of the broker’s orders of the account, ascending by id.'),
@@ -168,10 +128,10 @@ export const paths: Paths = {
   ),
   '/v1/customers/{customer_id}/ledger-recon': customerView(
     'getCustomerLedgerRecon',
-    'India: ledger cash and securities versus the live broker balance',
+    'India: ledger cash and shares versus the live broker',
     'CustomerLedgerRecon',
     [customer],
-    'A broker that is not configured or does not answer is status `error` with the message (never a 5xx); on the UAE book the status is `not_applicable`.',
+    'Cash to the cent and share counts exactly (cost is on different bases and only shown): the comparison of GET /v1/india/ledger-recon. A broker that is not configured or does not answer is status `error` with the message (never a 5xx); on the UAE book the status is `not_applicable`.',
   ),
   '/v1/customers/{customer_id}/usbroker-balance': customerView('getCustomerUsbrokerBalance', 'India, raw: the broker’s balance', 'UsbrokerBalanceView', [customer], RAW, ['UpstreamUnavailable']),
   '/v1/customers/{customer_id}/usbroker-orders': customerView('getCustomerUsbrokerOrders', 'India, raw: one page of the broker’s orders', 'UsbrokerOrdersView', [customer, afterId, pageLimit], RAW, [

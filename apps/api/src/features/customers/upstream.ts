@@ -1,7 +1,10 @@
-import { ACCOUNT, customerAccountBalances, Decimal, formatDecimal, owed, ZERO, type CustomerRow } from '@ledger/core';
+import type { CustomerRow } from '@ledger/core';
 import type { UsbrokerClient } from '@ledger/upstream-clients';
 import type { Request, Response } from 'express';
 import { ApiError } from '../../http/errors.js';
+import { ledgerHoldings } from '../india-live/ledger.js';
+import { ledgerRecon } from '../india-live/ledger-recon.js';
+import { readBrokerPerCustomer } from '../india-live/upstream.js';
 import type { FeatureContext, Handler } from '../feature.js';
 import { holdingsOf } from './holdings.js';
 import { customerOf } from './views.js';
@@ -44,43 +47,16 @@ function rawBrokerView<T>(context: FeatureContext, field: string, empty: T, read
   };
 }
 
-const sum = (values: string[]) => values.reduce((total, value) => total.plus(value), ZERO);
-
-/** India: the customer's ledger cash and securities at cost against the broker's live balance and positions. */
+/** India: the customer's ledger cash and shares against the broker's live balance and positions (the India reports' one comparison). */
 async function ledgerReconOf(context: FeatureContext, customer: CustomerRow) {
-  const balances = await customerAccountBalances(context.db, customer.customer_id);
-  const ledgerCash = owed(balances, ACCOUNT.customerWalletUsd);
-  const ledgerSecurities = owed(balances, ACCOUNT.securitiesLiabilityEquities);
-  const base = {
-    customer_id: customer.customer_id,
-    account_no: customer.usbroker_account_no,
-    ledger: { cash_usd: formatDecimal(ledgerCash), securities_at_cost_usd: formatDecimal(ledgerSecurities) },
-  };
-  const unread = (status: string, error: string | null) => ({ ...base, status, broker: null, difference: null, error });
-  if (context.config.book !== 'ENTITY_IND_IFSC') return unread('not_applicable', null);
-  const client = context.config.upstreams.usbroker;
-  if (client === null) return unread('error', 'usbroker is not configured on this book');
-  if (customer.usbroker_account_no === null) return unread('no_link', null);
-  try {
-    const [balance, positions] = await Promise.all([client.getBalance(customer.usbroker_account_no), client.listPositions(customer.usbroker_account_no)]);
-    const brokerCash = new Decimal(balance.cash);
-    const brokerCost = sum(positions.map((p) => p.cost_basis));
-    const difference = { cash_usd: ledgerCash.minus(brokerCash), securities_usd: ledgerSecurities.minus(brokerCost) };
-    return {
-      ...base,
-      status: difference.cash_usd.isZero() && difference.securities_usd.isZero() ? 'ok' : 'mismatch',
-      broker: {
-        cash: balance.cash,
-        securities_cost_basis: formatDecimal(brokerCost),
-        market_value: formatDecimal(sum(positions.map((p) => p.market_value))),
-        as_of: balance.as_of,
-      },
-      difference: { cash_usd: formatDecimal(difference.cash_usd), securities_usd: formatDecimal(difference.securities_usd) },
-      error: null,
-    };
-  } catch (error) {
-    return unread('error', `usbroker could not be read: ${messageOf(error)}`);
-  }
+  const india = { customer_id: customer.customer_id, account_no: customer.usbroker_account_no, remit_customer_id: customer.remit_customer_id, pan: customer.pan };
+  const holdings = (await ledgerHoldings(context.db, [customer.customer_id])).get(customer.customer_id)!;
+  if (context.config.book !== 'ENTITY_IND_IFSC') return ledgerRecon(india, holdings, 'not_applicable');
+  const reads = await readBrokerPerCustomer([india], context.config.upstreams.usbroker, 1, async (client, linked) => {
+    const [balance, positions] = await Promise.all([client.getBalance(linked.account_no), client.listPositions(linked.account_no)]);
+    return { balance, positions };
+  });
+  return ledgerRecon(india, holdings, reads.get(customer.customer_id) ?? null);
 }
 
 const currentMonth = () => new Date().toISOString().slice(0, 7);

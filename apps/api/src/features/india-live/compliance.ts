@@ -1,0 +1,20 @@
+import type { UsbrokerAccount } from '@ledger/upstream-clients';
+import { countBy, type IndiaCustomer, type LiveRead } from './live.js';
+
+export const COMPLIANCE_STATUSES = ['active', 'trading_halted', 'inactive', 'no_link', 'error'] as const;
+type ComplianceStatus = (typeof COMPLIANCE_STATUSES)[number];
+
+export interface ComplianceInput {
+  customer: IndiaCustomer;
+  /** The broker's account; null when the customer has no broker account. */
+  account: LiveRead<UsbrokerAccount> | null;
+}
+
+/** GET /v1/india/compliance: each India customer's broker account status, read live, with counts per status. */
+export function compliance(inputs: readonly ComplianceInput[]) {
+  const customers = inputs.map(({ customer, account }) => {
+    const status: ComplianceStatus = account === null ? 'no_link' : account.error !== undefined ? 'error' : account.value.status;
+    return { customer_id: customer.customer_id, account_no: customer.account_no, pan: customer.pan, status, error: account?.error ?? null };
+  });
+  return { totals: countBy(COMPLIANCE_STATUSES, customers), customers };
+}

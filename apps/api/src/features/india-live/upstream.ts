@@ -1,0 +1,44 @@
+import type { Book } from '@ledger/core';
+import { readPerCustomer, upstreamFailureReasonOf } from '@ledger/reconciliation';
+import type { RemitClient, UsbrokerClient } from '@ledger/upstream-clients';
+import type { FirmRead, IndiaCustomer, LiveRead } from './live.js';
+
+/*
+ * The upstreams' side of the live India reports: thin reads through @ledger/upstream-clients,
+ * read-only (every call a GET), each failure turned into words for the report to show.
+ */
+
+/**
+ * Reads each broker-linked customer's account with `read`, `concurrency` customers at a time,
+ * each on its own: a customer whose broker read fails is that customer's error and the others
+ * carry on. A customer without a broker account is null (`no_link`). usbroker not configured
+ * on the India book: every linked customer's error says so.
+ */
+export async function readBrokerPerCustomer<C extends IndiaCustomer, T>(
+  customers: readonly C[],
+  client: UsbrokerClient | null,
+  concurrency: number,
+  read: (client: UsbrokerClient, customer: C & { account_no: string }) => Promise<T>,
+): Promise<Map<string, LiveRead<T> | null>> {
+  const reads = new Map<string, LiveRead<T> | null>(customers.map((c) => [c.customer_id, null]));
+  const linked = customers.filter((c): c is C & { account_no: string } => c.account_no !== null);
+  if (client === null) {
+    for (const c of linked) reads.set(c.customer_id, { error: 'usbroker is not configured on this book (USBROKER_BASE_URL unset)' });
+    return reads;
+  }
+  for (const r of await readPerCustomer(linked, (c) => read(client, c), concurrency)) {
+    reads.set(r.customer.customer_id, r.error === undefined ? { value: r.value } : { error: `usbroker could not be read: ${r.error}` });
+  }
+  return reads;
+}
+
+/** A firm-wide remit read, or why there is none: the UAE book, remit not configured, or unreachable. */
+export async function readRemit<T>(book: Book, client: RemitClient | null, read: (client: RemitClient) => Promise<T>): Promise<FirmRead<T>> {
+  if (book !== 'ENTITY_IND_IFSC') return { unavailable: 'the UAE book has no remittance provider: remit is India-only' };
+  if (client === null) return { unavailable: 'remit is not configured on this book (REMIT_BASE_URL unset)' };
+  try {
+    return { value: await read(client), fetchedAt: new Date().toISOString() };
+  } catch (error) {
+    return { unavailable: `remit could not be read: ${upstreamFailureReasonOf(error)}` };
+  }
+}
