@@ -61,7 +61,7 @@ export interface TransactionDraft {
 }
 
 export interface PostingPolicy {
-  /** The customer's fee, per source, on a trade that does not state it. */
+  /** The customer's fee, per source, on a trade that does not state it; a trade is pinned to it and to its broker cost. */
   feeSchedule: FeeSchedule;
 }
 
@@ -178,7 +178,9 @@ export function draftFromEntry(entry: EntryRequest, txnId: string, policy: Posti
     pendingRecost: rule.pendingRecost,
     reversesTxnId: null,
     memo: entry.memo ?? null,
-    metadata: entry.metadata ?? {},
+    // A trade keeps the fees in force when it came in (what it states itself wins): recost
+    // derives it with these, so a later change of the schedule re-prices later trades only.
+    metadata: rule.pendingRecost ? { ...policy.feeSchedule.pinsOf(entry.source), ...entry.metadata } : (entry.metadata ?? {}),
     requestHash: entryFingerprint({ ...entry, category: entry.category ?? rule.category }),
     lines,
   };
