@@ -19,6 +19,8 @@ export const reconSettingsSchema = z.object({
   RECON_REMITTANCE_IN_TRANSIT_MAX_HOURS: hours(120),
   RECON_FX_RECEIVABLE_MAX_HOURS: hours(120),
   RECON_PENDING_RECOST_MAX_HOURS: hours(24),
+  RECON_INCREMENTAL_ENABLED: flagSetting(true),
+  RECON_FULL_SWEEP_HOURS: hours(24),
 });
 
 export interface ReconSettings {
@@ -34,6 +36,12 @@ export interface ReconSettings {
   quantityTolerance: Decimal;
   /** pending_flow_age: how old each kind of pending flow may be. */
   maxAgeHours: { pendingCashRequest: number; remittanceInTransit: number; fxReceivable: number; pendingRecost: number };
+  /**
+   * Incremental runs (docs/reconciliation.md#incremental-runs): a check that sweeps the journal
+   * looks only at what was posted since its last clean run, and sweeps the whole book again once
+   * its last full sweep is `fullSweepEveryHours` old. Disabled: every run is a full sweep.
+   */
+  incremental: { enabled: boolean; fullSweepEveryHours: number };
 }
 
 export function reconSettingsOf(parsed: z.infer<typeof reconSettingsSchema>): ReconSettings {
@@ -49,8 +57,12 @@ export function reconSettingsOf(parsed: z.infer<typeof reconSettingsSchema>): Re
       fxReceivable: parsed.RECON_FX_RECEIVABLE_MAX_HOURS,
       pendingRecost: parsed.RECON_PENDING_RECOST_MAX_HOURS,
     },
+    incremental: { enabled: parsed.RECON_INCREMENTAL_ENABLED, fullSweepEveryHours: parsed.RECON_FULL_SWEEP_HOURS },
   };
 }
 
 /** The defaults, as a process given no RECON_* variable runs. */
 export const DEFAULT_RECON_SETTINGS: ReconSettings = reconSettingsOf(reconSettingsSchema.parse({}));
+
+/** The defaults with every run a full sweep. */
+export const FULL_SWEEP_SETTINGS: ReconSettings = { ...DEFAULT_RECON_SETTINGS, incremental: { ...DEFAULT_RECON_SETTINGS.incremental, enabled: false } };
