@@ -17,8 +17,12 @@ const differencesSql = (incremental: boolean) => {
   return `
   WITH ${incremental ? 'days AS (SELECT DISTINCT txn_date AS day FROM transactions WHERE posted_at >= :since::timestamptz),' : ''}
        adt_lines AS (SELECT account_code, txn_date AS day, coalesce(posting_kind, '') AS posting_kind, sum(debit) AS debit, sum(credit) AS credit, count(*) AS n
-                       FROM journal_lines
-                      ${incremental ? 'WHERE txn_id IN (SELECT txn_id FROM transactions WHERE txn_date IN (SELECT day FROM days))' : ''}
+                       FROM ${
+                         incremental
+                           ? // The days' lines by the txn_id index, transaction by transaction.
+                             '(SELECT txn_id FROM transactions WHERE txn_date IN (SELECT day FROM days) OFFSET 0) r CROSS JOIN LATERAL (SELECT * FROM journal_lines x WHERE x.txn_id = r.txn_id) l'
+                           : 'journal_lines'
+                       }
                       GROUP BY 1, 2, 3),
        ${
          incremental

@@ -14,13 +14,19 @@ const TRADE_TYPES = Object.entries(POSTING_RULES)
  * lines (by posted_at, then each one's lines by its index); lines of no transaction at all are
  * found by the full sweeps.
  */
-const linesSql = (incremental: boolean) => `
-  WITH ${incremental ? `recent AS (SELECT txn_id FROM transactions WHERE posted_at >= :since::timestamptz),` : ''}
-  per_txn AS (
-    SELECT txn_id, count(*) AS line_count, sum(debit) AS debit, sum(credit) AS credit,
+const PER_TXN = `count(*) AS line_count, sum(debit) AS debit, sum(credit) AS credit,
            min(txn_date) AS first_date, max(txn_date) AS last_date,
-           count(customer_id) AS with_customer, min(customer_id) AS first_customer, max(customer_id) AS last_customer
-      FROM journal_lines ${incremental ? 'WHERE txn_id IN (SELECT txn_id FROM recent)' : ''} GROUP BY txn_id
+           count(customer_id) AS with_customer, min(customer_id) AS first_customer, max(customer_id) AS last_customer`;
+
+const linesSql = (incremental: boolean) => `
+  WITH ${incremental ? 'recent AS (SELECT * FROM transactions WHERE posted_at >= :since::timestamptz),' : ''}
+  per_txn AS (
+    ${
+      incremental
+        ? // Each recent transaction's lines by the txn_id index, whatever the planner thinks of the journal's size.
+          `SELECT r.txn_id, x.* FROM recent r CROSS JOIN LATERAL (SELECT ${PER_TXN} FROM journal_lines l WHERE l.txn_id = r.txn_id) x`
+        : `SELECT txn_id, ${PER_TXN} FROM journal_lines GROUP BY txn_id`
+    }
   )
   SELECT coalesce(t.txn_id, p.txn_id)::text AS txn_id, t.source_txn_id, t.customer_id,
          coalesce(p.line_count, 0)::int AS line_count, coalesce(p.debit, 0)::text AS debit, coalesce(p.credit, 0)::text AS credit,
@@ -28,7 +34,7 @@ const linesSql = (incremental: boolean) => `
               WHEN coalesce(p.line_count, 0) < 2 THEN 'fewer_than_two_lines'
               WHEN p.debit <> p.credit THEN 'unbalanced'
               ELSE 'lines_disagree_with_transaction' END AS problem
-    FROM ${incremental ? '(SELECT * FROM transactions WHERE txn_id IN (SELECT txn_id FROM recent)) t LEFT JOIN' : 'transactions t FULL JOIN'} per_txn p ON p.txn_id = t.txn_id
+    FROM ${incremental ? 'recent t LEFT JOIN' : 'transactions t FULL JOIN'} per_txn p ON p.txn_id = t.txn_id
    WHERE t.txn_id IS NULL OR p.txn_id IS NULL OR p.line_count < 2 OR p.debit <> p.credit
       OR p.first_date <> t.txn_date OR p.last_date <> t.txn_date
       OR p.with_customer <> CASE WHEN t.customer_id IS NULL THEN 0 ELSE p.line_count END

@@ -19,8 +19,8 @@ const totalsSql = (incremental: boolean) => `
     ${
       incremental
         ? `SELECT d.account_code, sum(d.debit_total - d.credit_total) AS net,
-                  (SELECT count(*) FROM journal_lines l WHERE l.account_code = d.account_code AND l.customer_id IS NULL
-                      AND l.txn_id IN (SELECT txn_id FROM transactions WHERE posted_at >= :since::timestamptz)) AS without_customer
+                  (SELECT count(*) FROM (SELECT txn_id FROM transactions WHERE posted_at >= :since::timestamptz OFFSET 0) r
+                     CROSS JOIN LATERAL (SELECT 1 FROM journal_lines l WHERE l.txn_id = r.txn_id AND l.account_code = d.account_code AND l.customer_id IS NULL) x) AS without_customer
              FROM account_daily_totals d WHERE d.account_code = ANY(:wallets::text[]) GROUP BY d.account_code`
         : `SELECT account_code, coalesce(sum(debit - credit) FILTER (WHERE customer_id IS NOT NULL), 0) AS net, count(*) FILTER (WHERE customer_id IS NULL) AS without_customer
              FROM journal_lines WHERE account_code = ANY(:wallets::text[]) GROUP BY account_code`
