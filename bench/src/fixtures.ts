@@ -34,8 +34,8 @@ export function entry(i: number, customers: number): EntryRequest {
   return (MIX[0] as (typeof MIX)[number])[1](i, customerId(i, customers));
 }
 
-/** `count` drafts of the mix, numbered from `first` (so a large book can be posted a slice at a time). */
-export function drafts(count: number, customers: number, first = 0): TransactionDraft[] {
+/** `count` drafts of the mix, numbered from `first` (so a large book can be posted a slice at a time); all dated `on` if given. */
+export function drafts(count: number, customers: number, first = 0, on?: string): TransactionDraft[] {
   const policy = { feeSchedule: new FeeSchedule(new Decimal(22)) };
-  return Array.from({ length: count }, (_, i) => draftFromEntry(entry(first + i, customers), v7(), policy));
+  return Array.from({ length: count }, (_, i) => draftFromEntry({ ...entry(first + i, customers), ...(on !== undefined && { txn_date: on }) }, v7(), policy));
 }

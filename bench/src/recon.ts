@@ -1,44 +1,68 @@
+import { postTransactions } from '@ledger/core';
 import type { TestDatabase } from '@ledger/core/testing';
-import { CHECKS, DEFAULT_RECON_SETTINGS, runReconciliation } from '@ledger/reconciliation';
+import { CHECKS, DEFAULT_RECON_SETTINGS, FULL_SWEEP_SETTINGS, runReconciliation, type ReconSettings } from '@ledger/reconciliation';
 import { NO_UPSTREAMS } from '@ledger/upstream-clients';
+import { drafts } from './fixtures.js';
 import { loadBook } from './reports.js';
 
 export interface ReconBenchResult {
   transactions: number;
   loadSeconds: number;
-  /** The A, B and D checks in one run each (as recon runs them), seconds. */
+  /** The A, B and D checks in one run each (as recon runs them), full sweeps, seconds. */
   sweepSeconds: number;
-  /** Each check alone, seconds, with its status. */
+  /** Each check alone, full sweep, seconds, with its status. */
   checks: Array<{ name: string; seconds: number; status: string }>;
+  /** Transactions posted after the last clean run, before the incremental one. */
+  newTransactions: number;
+  /** The A, B and D checks in one run each, incremental (since their high-water marks), seconds, and the worst status. */
+  incrementalSeconds: number;
+  incrementalStatus: string;
 }
 
 const SWEPT = ['A', 'B', 'D'] as const;
+/** The new transactions of the incremental run: a day's business, on a day after the book's. */
+const NEW_TRANSACTIONS = 10_000;
+const NEW_DAY = '2026-12-31';
 
 /**
  * A book of `count` transactions of the bench mix posted in bulk (as the firm reports' bench),
  * then the A, B and D checks run as the recon process runs them (runtime role, each in its
- * snapshot, the run stored): a full sweep, then each check alone. Category C calls upstreams and
- * is not timed here.
+ * snapshot, the run stored): a full sweep, then each check alone; then a clean run with
+ * incremental runs on (it sets each journal check's high-water mark), NEW_TRANSACTIONS more
+ * posted, and the incremental run timed. Category C calls upstreams and is not timed here.
  */
 export async function benchRecon(database: TestDatabase, count: number): Promise<ReconBenchResult> {
   const loadSeconds = await loadBook(database, count, 1_000);
-  const deps = { db: database.runtime!.db, book: 'ENTITY_UAE' as const, settings: DEFAULT_RECON_SETTINGS, upstreams: NO_UPSTREAMS };
+  const db = database.runtime!.db;
+  const deps = (settings: ReconSettings) => ({ db, book: 'ENTITY_UAE' as const, settings, upstreams: NO_UPSTREAMS });
   const seconds = async (work: () => Promise<unknown>) => {
     const started = process.hrtime.bigint();
     await work();
     return Number(process.hrtime.bigint() - started) / 1e9;
   };
   // Warm the caches once, as a book in service is.
-  for (const category of SWEPT) await runReconciliation(deps, { category });
+  for (const category of SWEPT) await runReconciliation(deps(FULL_SWEEP_SETTINGS), { category });
   let sweepSeconds = 0;
-  for (const category of SWEPT) sweepSeconds += await seconds(() => runReconciliation(deps, { category }));
+  for (const category of SWEPT) sweepSeconds += await seconds(() => runReconciliation(deps(FULL_SWEEP_SETTINGS), { category }));
   const checks = [];
   for (const check of CHECKS.filter((c) => (SWEPT as readonly string[]).includes(c.category))) {
     let status = '';
     const took = await seconds(async () => {
-      status = (await runReconciliation(deps, { checks: [check] })).status;
+      status = (await runReconciliation(deps(FULL_SWEEP_SETTINGS), { checks: [check] })).status;
     });
     checks.push({ name: check.name, seconds: took, status });
   }
-  return { transactions: count, loadSeconds, sweepSeconds, checks };
+  // A clean run sets the marks; then a day's business arrives.
+  for (const category of SWEPT) await runReconciliation(deps(DEFAULT_RECON_SETTINGS), { category });
+  const posted = await postTransactions(db, drafts(NEW_TRANSACTIONS, 1_000, count, NEW_DAY));
+  if (posted.inserted !== NEW_TRANSACTIONS) throw new Error(`posted ${posted.inserted} of ${NEW_TRANSACTIONS} new transactions`);
+  let incrementalSeconds = 0;
+  const statuses: string[] = [];
+  for (const category of SWEPT) {
+    incrementalSeconds += await seconds(async () => {
+      statuses.push((await runReconciliation(deps(DEFAULT_RECON_SETTINGS), { category })).status);
+    });
+  }
+  const incrementalStatus = statuses.includes('fail') ? 'fail' : statuses.includes('warn') ? 'warn' : 'ok';
+  return { transactions: count, loadSeconds, sweepSeconds, checks, newTransactions: NEW_TRANSACTIONS, incrementalSeconds, incrementalStatus };
 }

@@ -31,7 +31,7 @@ export interface RecostBenchResult {
 }
 
 const SYMBOLS = ['AAPL', 'MSFT', 'NVDA', 'AMZN', 'GOOGL'];
-const POLICY = { feeSchedule: new FeeSchedule(new Decimal(22)), brokerCostBps: new Decimal(4) };
+const POLICY = { feeSchedule: new FeeSchedule(new Decimal(22)) };
 
 /**
  * `count` trades over `customers` × 5 symbols, in date order per pair: two buys of 3 shares

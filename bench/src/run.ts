@@ -106,7 +106,8 @@ if (which === 'recon') {
   console.log(
     `reconciliation, A+B+D full sweep on a book of ${round(r.transactions)} transactions (posted in bulk in ${r.loadSeconds.toFixed(1)} s): ` +
       `${r.sweepSeconds.toFixed(2)} s (target < 5 s); each check alone: ` +
-      r.checks.map((c) => `${c.name} ${c.seconds.toFixed(2)} s (${c.status})`).join(', '),
+      r.checks.map((c) => `${c.name} ${c.seconds.toFixed(2)} s (${c.status})`).join(', ') +
+      `; incremental, after ${round(r.newTransactions)} new transactions: ${r.incrementalSeconds.toFixed(2)} s (target < 0.5 s; ${r.incrementalStatus})`,
   );
 }
 if (which === 'customers') {

@@ -100,7 +100,7 @@ export async function benchSyncUaefeed(database: TestDatabase, customers: number
     const fetched = RECORD_OUTCOMES.reduce((n, o) => n + total(o), 0);
 
     started = process.hrtime.bigint();
-    const recosted = await recost(db, { policy: { feeSchedule: new FeeSchedule(new Decimal(22)), brokerCostBps: new Decimal(4) }, limit: null });
+    const recosted = await recost(db, { policy: { feeSchedule: new FeeSchedule(new Decimal(22)) }, limit: null });
     const recostSeconds = Number(process.hrtime.bigint() - started) / 1e9;
     if (recosted.flagged.length > 0) throw new Error(`recost flagged ${recosted.flagged.length} trades`);
     if (!(await trialBalance(db)).balanced) throw new Error('trial balance does not balance');

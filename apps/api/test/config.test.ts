@@ -60,6 +60,11 @@ describe('configuration', () => {
     expect((['uaefeed', 'manual', 'usbroker'] as const).map((s) => feeSchedule.customerFeeBps(s).toFixed())).to.deep.equal(['35', '0', '20']);
   });
 
+  it('BROKER_COST_BPS is the broker cost the api pins on the trades it posts (default 4)', () => {
+    expect(loadConfig(BASE).feeSchedule.brokerCostBps.toFixed()).to.equal('4');
+    expect(loadConfig({ ...BASE, BROKER_COST_BPS: '3.5' }).feeSchedule.pinsOf('manual')).to.deep.equal({ brokerage_bps: '22', broker_cost_bps: '3.5' });
+  });
+
   it('CUSTOMER_FEE_BPS sets the fee a trade posts when its source does not state one', async () => {
     const api = await startApi({ env: { CUSTOMER_FEE_BPS: '100' } });
     try {

@@ -21,7 +21,7 @@ import type { TestApi } from './support.js';
  * Customer C-2 bought 5 TSLA for 100.00 on 01-12 and the buy was reversed on 01-13: no position.
  */
 export const C1 = '/v1/customers/C-1';
-const POLICY = { feeSchedule: new FeeSchedule(new Decimal(22)), brokerCostBps: new Decimal(4) };
+const POLICY = { feeSchedule: new FeeSchedule(new Decimal(22)) };
 
 /** Posts the book above through the API (and runs recost on it). */
 export async function buildBook(api: TestApi): Promise<void> {

@@ -74,7 +74,7 @@ describe('jobs end to end: the api queues a job, a real worker process runs it',
     return reply.body;
   }
 
-  async function until(jobId: string, done: (status: { status: string; started_at: string | null }) => boolean, timeoutMs = 120_000) {
+  async function until(jobId: string, done: (status: { status: string; attempts: number }) => boolean, timeoutMs = 120_000) {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const status = await statusOf(jobId);
@@ -133,7 +133,7 @@ describe('jobs end to end: the api queues a job, a real worker process runs it',
       api = await restartApiWithShortWait(api);
       const started = await api.post('/v1/jobs/recost', {});
       const jobId = started.body.job_id as string;
-      await until(jobId, (s) => s.started_at !== null);
+      await until(jobId, (s) => s.attempts > 0);
       // Well into the run (12,000 trades take seconds), not at its first statement.
       await new Promise((resolve) => setTimeout(resolve, 400));
       const midway = await statusOf(jobId);

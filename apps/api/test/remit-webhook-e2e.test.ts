@@ -18,6 +18,8 @@ describe('the remit webhook, end to end through a worker and the sandbox', funct
   let api: TestApi;
   let workers: JobWorkers;
   let paid: Remittance;
+  /** A paid remittance of the one customer the book has not linked (provision-india left them out). */
+  let strangers: Remittance;
   const prefix = `webhook-e2e-${randomUUID().slice(0, 8)}`;
 
   before(async () => {
@@ -30,13 +32,18 @@ describe('the remit webhook, end to end through a worker and the sandbox', funct
       usbroker: createUsbrokerClient({ baseUrl: sandbox.urls.usbroker, apiKey: sandbox.credentials.usbroker.apiKey, apiSecret: sandbox.credentials.usbroker.apiSecret, timeoutMs: 5_000 }),
     };
     const logger = createLogger({ level: 'error', service: 'worker-test', book: 'ENTITY_IND_IFSC', silent: true });
-    const settings = { ...DEFAULT_JOB_SETTINGS, fxSpreadBps: BPS };
-    await runProvisionIndia({ api_global_base_url: sandbox.urls.registry }, { book: 'ENTITY_IND_IFSC', db, logger, progress: () => undefined, settings, upstreams });
+    const settings = { ...DEFAULT_JOB_SETTINGS, fxSpreadBps: BPS, apiGlobalBaseUrl: sandbox.urls.registry };
+    const paidOf = (c: (typeof sandbox.data.india.customers)[number]) => sandbox.data.india.dataOf(c).remittances.find((r) => r.order.status === 'paid' && r.payment !== null);
+    const stranger = [...sandbox.data.india.customers].reverse().find((c) => paidOf(c) !== undefined);
+    if (!stranger) throw new Error('the seeded data set has no paid remittance');
+    strangers = paidOf(stranger)!;
+    const linked = sandbox.data.india.customers.filter((c) => c !== stranger).map((c) => c.customer_id);
+    await runProvisionIndia({ customer_ids: linked }, { book: 'ENTITY_IND_IFSC', db, logger, progress: () => undefined, settings, upstreams });
     workers = createJobWorkers({ book: 'ENTITY_IND_IFSC', redisUrl: 'redis://127.0.0.1:6379', queuePrefix: prefix, db, logger, catalog: JOBS, settings, upstreams });
     await workers.waitUntilReady();
     api = await startApi({ db, dbUrl: database.runtime!.url, env: { ENTITY_ID: 'ENTITY_IND_IFSC', REMIT_WEBHOOK_SECRET: SECRET, QUEUE_PREFIX: prefix } });
     const all = sandbox.data.india.customers.flatMap((c) => sandbox.data.india.dataOf(c).remittances);
-    const found = all.find((r) => r.order.status === 'paid' && r.payment !== null);
+    const found = all.find((r) => r.order.status === 'paid' && r.payment !== null && r.order.customer_id !== strangers.order.customer_id);
     if (!found) throw new Error('the seeded data set has no paid remittance');
     paid = found;
   });
@@ -74,6 +81,28 @@ describe('the remit webhook, end to end through a worker and the sandbox', funct
     expect(Number((await fxSpreadPostings())[0]!.n)).to.equal(1);
     const remittance = await api.db('remittances').where({ order_id: paid.order.id }).first();
     expect(remittance).to.include({ status: 'paid' });
+  });
+
+  it('a paid event of a remit customer the book has not linked: triggered, linked from the registry, then synced (its fx_spread posted)', async () => {
+    const remitId = strangers.order.customer_id;
+    expect(await api.db('customers').where({ remit_customer_id: remitId }).first()).to.equal(undefined);
+    const reply = await deliver({ entity_type: 'orders', event_type: 'paid', data: { id: strangers.order.id, customer_id: remitId, status: 'paid', amount: strangers.order.amount } });
+    expect(reply.body).to.include({ triggered_sync: true, remit_customer_id: remitId, order_id: strangers.order.id });
+    expect(reply.body.reason).to.contain('the sync links it from the customer registry first');
+    const outcome = await finished(reply.body.job_id as string);
+    expect(outcome.status, outcome.error ?? '').to.equal('done');
+    const customer = await api.db('customers').where({ remit_customer_id: remitId }).first();
+    expect(customer, 'linked').to.not.equal(undefined);
+    expect(outcome.result).to.include({ customer_id: customer.customer_id, linked: true });
+    expect(outcome.result!.reason).to.equal(
+      `remit customer ${remitId} was not linked: linked it to ${customer.customer_id} from the customer registry (as provision-india does), then synced ${customer.customer_id}`,
+    );
+    const posted = await api.db('transactions').where({ source: 'remit', source_txn_id: `fx_spread:${strangers.order.id}` }).first();
+    expect(posted).to.include({ customer_id: customer.customer_id, txn_type: 'fx_spread' });
+    // Again (a duplicate delivery): the customer is known now; nothing new is posted.
+    const again = await finished((await deliver({ entity_type: 'orders', event_type: 'paid', data: { id: strangers.order.id, customer_id: remitId } })).body.job_id as string);
+    expect(again.result).to.include({ linked: false });
+    expect(await api.db('transactions').where({ source: 'remit', source_txn_id: `fx_spread:${strangers.order.id}` }).count<Array<{ n: string }>>({ n: '*' })).to.deep.equal([{ n: '1' }]);
   });
 
   it('a triggered sync waits while the India sync lock is held (another replica’s sync), then runs', async () => {

@@ -103,11 +103,13 @@ describe('the remit webhook', function () {
       }
     });
 
-    it('an unknown data.customer_id is acknowledged without a sync, saying why', async () => {
+    it('a money-moving event of a remit customer the book has not linked triggers a sync that links them first, saying so', async () => {
       const reply = await deliver(api, paidOrder('cus_stranger'));
       expect(reply.status).to.equal(200);
-      expect(reply.body).to.include({ triggered_sync: false, remit_customer_id: 'cus_stranger', job_id: null });
-      expect(reply.body.reason).to.match(/cus_stranger is no customer of this book/);
+      expect(reply.body).to.include({ triggered_sync: true, remit_customer_id: 'cus_stranger' });
+      expect(reply.body.reason).to.match(/cus_stranger is not linked to a customer of this book yet: the sync links it from the customer registry first/);
+      const status = await api.get(`/v1/jobs/status/${reply.body.job_id}`, { token: 'ledger' });
+      expect(status.body).to.include({ kind: 'sync-remit-webhook', status: 'running' });
     });
 
     it('never logs the raw body', async () => {

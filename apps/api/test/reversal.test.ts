@@ -61,7 +61,7 @@ describe('POST /v1/transactions/{txn_id}/reverse', () => {
 
   it('a recost entry: 409 derived_entry naming the trade to reverse instead, and nothing posted', async () => {
     const buy = await posted({ txn_type: 'buy_security', symbol: 'ORCL', quantity: '1', amount_usd: '100.00' });
-    await recost(api.db, { policy: { feeSchedule: new FeeSchedule(new Decimal(22)), brokerCostBps: new Decimal(4) }, limit: null });
+    await recost(api.db, { policy: { feeSchedule: new FeeSchedule(new Decimal(22)) }, limit: null });
     const entry = await api.db('transactions').where({ txn_type: 'recost' }).whereRaw("metadata->>'recost_of' = ?", [buy.txn_id]).first('txn_id');
     const reply = await api.post(`/v1/transactions/${entry.txn_id}/reverse`, {});
     expectError(reply, 409, 'derived_entry');

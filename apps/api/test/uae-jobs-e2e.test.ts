@@ -1,15 +1,12 @@
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { trialBalance } from '@ledger/core';
 import { AppProcess, createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import { startSandbox, type Sandbox } from '@ledger/sandbox';
 import { expect } from 'chai';
-import { ADMIN_TOKEN, countRows, startApi, type TestApi } from './support.js';
+import { countRows, startApi, type TestApi } from './support.js';
 
 const WORKER_DIR = fileURLToPath(new URL('../../worker', import.meta.url));
-const LINK_SCRIPT = fileURLToPath(new URL('../../../scripts/link-uae-customers.mjs', import.meta.url));
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 describe('UAE jobs end to end: the sandbox, the api, a real worker', function () {
@@ -39,6 +36,7 @@ describe('UAE jobs end to end: the sandbox, the api, a real worker', function ()
       UAEFEED_INST_CODE: c.uaefeed.instCode,
       CUSTODIAN_BASE_URL: sandbox.urls.custodian,
       CUSTODIAN_API_KEY: c.custodian.apiKey,
+      API_GLOBAL_BASE_URL: sandbox.urls.registry,
     });
     await worker.waitForLog('ready');
   });
@@ -49,11 +47,22 @@ describe('UAE jobs end to end: the sandbox, the api, a real worker', function ()
     await sandbox?.close();
   });
 
-  it('scripts/link-uae-customers.mjs links the registry’s customers through PUT /v1/customers', async () => {
-    const { stdout } = await promisify(execFile)('node', [LINK_SCRIPT], {
-      env: { ...process.env, API_GLOBAL_BASE_URL: sandbox.urls.registry, LEDGER_API_URL: api.url, LEDGER_ADMIN_TOKEN: ADMIN_TOKEN },
-    });
-    expect(stdout).to.contain('3 customers linked');
+  it('POST /v1/jobs/provision-uae links the registry’s customers (the worker’s API_GLOBAL_BASE_URL); again, nothing changes', async () => {
+    const provision = async () => {
+      const started = await api.post('/v1/jobs/provision-uae', {});
+      expect(started.status, started.text).to.equal(202);
+      for (let i = 0; i < 600; i += 1) {
+        const status = await api.get(`/v1/jobs/status/${started.body.job_id as string}`, { token: 'ledger' });
+        if (status.body.status !== 'running') return status.body as { status: string; result: Record<string, unknown> };
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      return expect.fail('provision-uae never finished');
+    };
+    const first = await provision();
+    expect(first.status).to.equal('done');
+    expect(first.result).to.include({ customers: 3, created: 3, updated: 0, unchanged: 0 });
+    expect(first.result.changes).to.deep.include({ customer_id: 'UAE-000001', created: true, fields: ['name', 'uaefeed_customer_number', 'uaefeed_account_number', 'custodian_account'] });
+    expect((await provision()).result).to.include({ created: 0, updated: 0, unchanged: 3 });
     const rows = await database.runtime!.db('customers').select('customer_id', 'uaefeed_customer_number', 'custodian_account').orderBy('customer_id');
     expect(rows).to.deep.equal(
       sandbox.data.customers.map((c) => ({ customer_id: c.customer_id, uaefeed_customer_number: c.uaefeed_customer_number, custodian_account: c.custodian_account })),

@@ -1,5 +1,4 @@
 import {
-  bpsSetting,
   commonConfigOf,
   commonConfigSchema,
   DECIMAL_PATTERN_SOURCE,
@@ -14,10 +13,9 @@ import type { JobSettings } from '@ledger/jobs';
 import { createUpstreamClients, upstreamConfigSchema, type UpstreamClients } from '@ledger/upstream-clients';
 import { z } from 'zod';
 
-// The customer's fee schedule: recost posts a sell's fee by it (the api's, which posts a buy's).
+// The fee schedule (customer fee, broker cost): the trades the worker's syncs post are pinned to it;
+// recost applies it to trades posted before pins.
 const workerConfigSchema = commonConfigSchema.extend(redisConfigSchema.shape).extend(upstreamConfigSchema.shape).extend(feeScheduleConfigSchema.shape).extend({
-  /** The broker's cost of a trade without an itemised fee, booked by recost Dr 5010 / Cr 2340. */
-  BROKER_COST_BPS: bpsSetting('4').default('4'),
   /** sync-remit's assumed FX-spread markup when its body gives none; unset: nothing accrues. */
   FX_SPREAD_BPS: z.string().regex(new RegExp(DECIMAL_PATTERN_SOURCE), 'must be a decimal string of basis points like "75"').optional(),
   /** The customer registry provision-india reads when its body names none. */
@@ -54,7 +52,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
     jobStalledIntervalMs: parsed.JOB_STALLED_INTERVAL_MS,
     jobSettings: {
       feeSchedule: feeScheduleOf(parsed, env),
-      brokerCostBps: parsed.BROKER_COST_BPS,
       aedPerUsd: parsed.AED_PER_USD,
       ...(parsed.FX_SPREAD_BPS !== undefined && { fxSpreadBps: parsed.FX_SPREAD_BPS }),
       ...(parsed.API_GLOBAL_BASE_URL !== undefined && { apiGlobalBaseUrl: parsed.API_GLOBAL_BASE_URL }),

@@ -15,7 +15,7 @@ describe('worker configuration', () => {
       redisUrl: 'redis://127.0.0.1:6379',
       queuePrefix: 'bull',
       jobStalledIntervalMs: 30_000,
-      jobSettings: { feeSchedule: new FeeSchedule(new Decimal(22)), brokerCostBps: '4', aedPerUsd: '3.6725' },
+      jobSettings: { feeSchedule: new FeeSchedule(new Decimal(22)), aedPerUsd: '3.6725' },
       upstreams: { uaefeed: null, custodian: null, usbroker: null, remit: null, usbrokerFirmId: null },
     });
   });
@@ -42,8 +42,7 @@ describe('worker configuration', () => {
 
   it('reads recost’s fee schedule, CUSTOMER_FEE_BPS, CUSTOMER_FEE_BPS_<SOURCE> and BROKER_COST_BPS', () => {
     expect(loadConfig({ ...BASE, CUSTOMER_FEE_BPS: '25', CUSTOMER_FEE_BPS_USBROKER: '30', BROKER_COST_BPS: '3.5' }).jobSettings).to.deep.equal({
-      feeSchedule: new FeeSchedule(new Decimal(25), { usbroker: new Decimal(30) }),
-      brokerCostBps: '3.5',
+      feeSchedule: new FeeSchedule(new Decimal(25), { usbroker: new Decimal(30) }, new Decimal('3.5')),
       aedPerUsd: '3.6725',
     });
     expect(() => loadConfig({ ...BASE, BROKER_COST_BPS: '-1' })).to.throw(ConfigError, /^configuration error: BROKER_COST_BPS must be/);
@@ -57,7 +56,6 @@ describe('worker configuration', () => {
   it('reads the India jobs’ defaults, FX_SPREAD_BPS and API_GLOBAL_BASE_URL, only when set', () => {
     expect(loadConfig({ ...BASE, FX_SPREAD_BPS: '75', API_GLOBAL_BASE_URL: 'https://api.example/' }).jobSettings).to.deep.equal({
       feeSchedule: new FeeSchedule(new Decimal(22)),
-      brokerCostBps: '4',
       aedPerUsd: '3.6725',
       fxSpreadBps: '75',
       apiGlobalBaseUrl: 'https://api.example/',

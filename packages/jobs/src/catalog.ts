@@ -1,4 +1,4 @@
-import { CUSTOMER_FEE_BPS_DEFAULT, Decimal, FeeSchedule, type Book, type Db, type Logger, type RecostPolicy } from '@ledger/core';
+import { CUSTOMER_FEE_BPS_DEFAULT, FeeSchedule, type Book, type Db, type Logger, type RecostPolicy } from '@ledger/core';
 import type { UpstreamClients } from '@ledger/upstream-clients';
 import type { z } from 'zod';
 import { JOB_MODES, type JobKind } from './modes.js';
@@ -13,10 +13,12 @@ export type ProgressReporter = (progress: JobProgress) => void;
  * schedule, and decimal strings (basis points of notional; the AED peg).
  */
 export interface JobSettings {
-  /** The customer's fee, per source, on a trade that states none (`CUSTOMER_FEE_BPS`, `CUSTOMER_FEE_BPS_<SOURCE>`). */
+  /**
+   * The customer's fee, per source, on a trade that states none (`CUSTOMER_FEE_BPS`,
+   * `CUSTOMER_FEE_BPS_<SOURCE>`), and the broker's cost of a trade without an itemised fee
+   * (`BROKER_COST_BPS`): each trade a job posts is pinned to them.
+   */
   feeSchedule: FeeSchedule;
-  /** The broker's cost of a trade without an itemised fee (`BROKER_COST_BPS`). */
-  brokerCostBps: string;
   /** sync-remit's `fx_spread_bps` when its body gives none (`FX_SPREAD_BPS`; unset: 0, nothing accrues). */
   fxSpreadBps?: string;
   /** The customer registry provision-india reads when its body gives no `api_global_base_url` (`API_GLOBAL_BASE_URL`). */
@@ -26,10 +28,10 @@ export interface JobSettings {
 }
 
 /** The documented defaults (README): 22 bps customer fee from every source, 4 bps broker cost, 3.6725 AED per USD. */
-export const DEFAULT_JOB_SETTINGS: JobSettings = { feeSchedule: new FeeSchedule(CUSTOMER_FEE_BPS_DEFAULT), brokerCostBps: '4', aedPerUsd: '3.6725' };
+export const DEFAULT_JOB_SETTINGS: JobSettings = { feeSchedule: new FeeSchedule(CUSTOMER_FEE_BPS_DEFAULT), aedPerUsd: '3.6725' };
 
-/** What recost runs with, whichever job runs it. */
-export const recostPolicyOf = (settings: JobSettings): RecostPolicy => ({ feeSchedule: settings.feeSchedule, brokerCostBps: new Decimal(settings.brokerCostBps) });
+/** What recost runs with, whichever job runs it (for trades posted before pins). */
+export const recostPolicyOf = (settings: JobSettings): RecostPolicy => ({ feeSchedule: settings.feeSchedule });
 
 /** What a job's logic runs with: no BullMQ, no HTTP; testable by calling `run` directly. */
 export interface JobDeps {

@@ -19,6 +19,7 @@ export { JOB_MODES, type JobKind, type JobMode } from './modes.js';
 export { runSyncRemit, syncRemitInput, syncRemitJob, type SyncRemitInput, type SyncRemitResult } from './sync-remit.js';
 export { SYNC_REMIT_WEBHOOK, syncRemitWebhookInput, syncRemitWebhookJob, type SyncRemitWebhookInput } from './sync-remit-webhook.js';
 export { provisionIndiaInput, provisionIndiaJob, runProvisionIndia, type ProvisionIndiaInput, type ProvisionIndiaResult } from './provision-india.js';
+export { provisionUaeInput, provisionUaeJob, type ProvisionUaeInput, type ProvisionUaeResult } from './provision-uae.js';
 export { refundReversalIndiaInput, refundReversalIndiaJob, type RefundReversalIndiaInput, type RefundReversalIndiaResult, type SweptReversal } from './refund-reversal-india.js';
 export { CUSTOMER_CONCURRENCY, CUSTOMER_IDS_MAX, customerIdsField, type CustomerFailure } from './per-customer.js';
 export {

@@ -1,5 +1,6 @@
 import type { JobCatalog } from './catalog.js';
 import { provisionIndiaJob } from './provision-india.js';
+import { provisionUaeJob } from './provision-uae.js';
 import { recostJob } from './recost.js';
 import { refundReversalIndiaJob } from './refund-reversal-india.js';
 import { syncRemitJob } from './sync-remit.js';
@@ -21,6 +22,7 @@ export const JOBS: JobCatalog = {
   'sync-remit': syncRemitJob,
   'sync-remit-webhook': syncRemitWebhookJob,
   'provision-india': provisionIndiaJob,
+  'provision-uae': provisionUaeJob,
   'refund-reversal-india': refundReversalIndiaJob,
   'sync-usbroker': syncUsbrokerJob,
   'sync-usbroker-trades': syncUsbrokerTradesJob,

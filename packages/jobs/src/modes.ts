@@ -36,6 +36,7 @@ export const JOB_MODES = {
     why: 'the spec: the webhook acknowledges at once; one customer’s sync-remit on its own queue',
   },
   'provision-india': { mode: 'background', family: 'syncs', books: INDIA, why: 'decided: the whole customer registry, paged' },
+  'provision-uae': { mode: 'background', family: 'syncs', books: UAE, why: 'decided: as provision-india, the UAE customers of the registry' },
   'refund-reversal-india': { mode: 'sync', family: 'syncs', books: INDIA, why: 'decided: one set-based sweep of the book, seconds' },
 } as const satisfies Record<string, JobMode>;
 export type JobKind = keyof typeof JOB_MODES;

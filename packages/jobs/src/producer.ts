@@ -165,10 +165,13 @@ export function createJobProducer(options: JobProducerOptions): JobProducer {
       await ready(connection, wasReady);
       if (waitFor) await within(waitFor.waitUntilReady(), REDIS_WAIT_MS, () => new JobQueueUnavailable(`the job queue's events did not answer within ${REDIS_WAIT_MS} ms`));
       const backoff = { ...DEFAULT_JOB_OPTIONS.backoff, delay: options.backoffDelayMs ?? DEFAULT_JOB_OPTIONS.backoff.delay };
-      const queuedAt = new Date();
+      // The database's clock, the one its start will be read from (and BullMQ's timestamp of the job, which a worker falls back to).
+      const queuedAt = await runs.clock().catch((error: unknown) => {
+        throw new JobQueueUnavailable(`the book's database did not answer (a job is timed by its clock): ${messageOf(error)}`);
+      });
       let job;
       try {
-        job = await queueOf(definition.family).add(kind, input, { jobId, backoff });
+        job = await queueOf(definition.family).add(kind, input, { jobId, backoff, timestamp: queuedAt.getTime() });
       } catch (error) {
         // Never sent (ioredis refuses a command while its stream is down: no offline queue), or
         // Redis answered with an error (the script did not run): nothing queued. Anything else: sent, no answer.
@@ -206,7 +209,7 @@ export function createJobProducer(options: JobProducerOptions): JobProducer {
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-/** The record of a job just queued, when Redis cannot be read back: running, not started. */
+/** The record of a job just queued, when Redis cannot be read back: running, `started_at` its queueing (no attempt yet). */
 function queuedRecord(jobId: string, kind: string, queuedAt: Date): JobStatus {
-  return { job_id: jobId, kind, status: 'running', queued_at: queuedAt.toISOString(), started_at: null, finished_at: null, duration_ms: null, attempts: 0, progress: null, result: null, error: null };
+  return { job_id: jobId, kind, status: 'running', queued_at: queuedAt.toISOString(), started_at: queuedAt.toISOString(), finished_at: null, duration_ms: null, attempts: 0, progress: null, result: null, error: null };
 }

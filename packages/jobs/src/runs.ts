@@ -88,15 +88,25 @@ export class JobRunStore {
     return rows[0] ?? null;
   }
 
+  /**
+   * The database's clock: the one every time of a job's record is read from (its queueing here,
+   * its start and end in the statements above), so a start is never before its queueing, whatever
+   * the clocks of the api's and worker's hosts say.
+   */
+  async clock(): Promise<Date> {
+    const { rows } = await this.db.raw<{ rows: Array<{ now: Date }> }>('SELECT clock_timestamp() AS now');
+    return rows[0]!.now;
+  }
+
   async get(jobId: string): Promise<JobRun | null> {
     const { rows } = await this.db.raw<{ rows: JobRun[] }>(`SELECT ${COLUMNS} FROM job_runs WHERE job_id = ?`, [jobId]);
     return rows[0] ?? null;
   }
 
   /** Runs still running whose holder's lease ran out `graceMs` ago or more, or that no attempt holds: each should be in the queue. */
-  async unheld(graceMs: number, limit: number): Promise<Array<Pick<JobRun, 'job_id' | 'kind' | 'input'>>> {
-    const { rows } = await this.db.raw<{ rows: Array<Pick<JobRun, 'job_id' | 'kind' | 'input'>> }>(
-      `SELECT job_id, kind, input FROM job_runs
+  async unheld(graceMs: number, limit: number): Promise<Array<Pick<JobRun, 'job_id' | 'kind' | 'input' | 'first_started_at'>>> {
+    const { rows } = await this.db.raw<{ rows: Array<Pick<JobRun, 'job_id' | 'kind' | 'input' | 'first_started_at'>> }>(
+      `SELECT job_id, kind, input, first_started_at FROM job_runs
         WHERE status = 'running' AND (lease_expires_at IS NULL OR lease_expires_at < now() - :graceMs * interval '1 millisecond')
         ORDER BY attempt_started_at LIMIT :limit`,
       { graceMs, limit },

@@ -13,8 +13,10 @@ export interface JobProgress {
 }
 
 /**
- * The spec's job status record, plus progress and attempts. A job queued and not yet started is
- * `running` with `started_at` null (`queued_at` says since when); a job between attempts is
+ * The spec's job status record, plus progress and attempts. `started_at` is never null and never
+ * before `queued_at` (both from the book's database clock): a job queued and not yet started is
+ * `running` with `attempts` 0 and `started_at` its `queued_at` (the spec's job runs from the moment
+ * it is accepted); once an attempt starts, the first attempt's start. A job between attempts is
  * `running` with `error` holding the last attempt's failure.
  */
 export interface JobStatus {
@@ -22,7 +24,7 @@ export interface JobStatus {
   kind: string;
   status: JobState;
   queued_at: string | null;
-  started_at: string | null;
+  started_at: string;
   finished_at: string | null;
   duration_ms: number | null;
   attempts: number;
@@ -93,7 +95,8 @@ export class JobStatusStore {
       kind: field('kind') as string,
       status: field('status') as JobState,
       queued_at: field('queued_at') as string | null,
-      started_at: field('started_at') as string | null,
+      // Queued, not started: the record holds queued_at alone (the producer writes it whole).
+      started_at: (field('started_at') ?? field('queued_at')) as string,
       finished_at: field('finished_at') as string | null,
       duration_ms: field('duration_ms') as number | null,
       attempts: (field('attempts') as number | null) ?? 0,

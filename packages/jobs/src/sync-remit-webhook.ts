@@ -1,35 +1,54 @@
-import { LOCK_KEYS, withAdvisoryLock } from '@ledger/core';
+import { customersByReference, LOCK_KEYS, withAdvisoryLock } from '@ledger/core';
 import { z } from 'zod';
-import { defineJob } from './catalog.js';
+import { defineJob, type JobDeps } from './catalog.js';
 import { customerId } from './per-customer.js';
+import { linkRemitCustomer } from './provision-india.js';
 import { runSyncRemit } from './sync-remit.js';
 import { runSyncUsbroker } from './sync-usbroker.js';
 
 export const SYNC_REMIT_WEBHOOK = 'sync-remit-webhook';
 
+const remitCustomerId = z.string().min(1).max(256).describe('The event’s `data.customer_id`: a customer the book has not linked yet is linked from the customer registry first.');
+const orderId = z.string().min(1).max(256).nullable().optional().describe('The order the event was about (for the log and the result).');
+
+/** The linked customer to sync, or (customer_id null) the remit customer to link first and sync. */
 export const syncRemitWebhookInput = z
-  .object({
-    customer_id: customerId.describe('The ledger customer whose remit customer id the event named.'),
-    order_id: z.string().min(1).max(256).nullable().optional().describe('The order the event was about (for the log and the result).'),
-  })
-  .strict()
-  .meta({ examples: [{ customer_id: 'IND-000001', order_id: 'order_000001' }] });
+  .union([
+    z.object({ customer_id: customerId.describe('The ledger customer whose remit customer id the event named.'), remit_customer_id: remitCustomerId.optional(), order_id: orderId }).strict(),
+    z.object({ customer_id: z.null().describe('The book had not linked the remit customer when the event came.'), remit_customer_id: remitCustomerId, order_id: orderId }).strict(),
+  ])
+  .meta({ examples: [{ customer_id: 'IND-000001', order_id: 'order_000001' }, { customer_id: null, remit_customer_id: 'cust_000001', order_id: 'order_000001' }] });
 export type SyncRemitWebhookInput = z.infer<typeof syncRemitWebhookInput>;
+
+/** The customer to sync: the one named, else the remit customer's (linked now, from the registry, if the book does not know it yet). */
+async function customerToSync(input: SyncRemitWebhookInput, deps: JobDeps): Promise<{ customerId: string; linked: boolean }> {
+  if (input.customer_id !== null) return { customerId: input.customer_id, linked: false };
+  const remitId = input.remit_customer_id;
+  // A duplicate delivery's sync may have linked it meanwhile.
+  const known = (await customersByReference(deps.db, 'remit_customer_id', [remitId])).get(remitId);
+  if (known !== undefined) return { customerId: known, linked: false };
+  return { customerId: (await linkRemitCustomer(remitId, deps)).customerId, linked: true };
+}
 
 /**
  * sync-remit-webhook: what a triggering remit webhook schedules (spec, Events): the customer's
  * sync-remit, then their broker funding wires and orders (the wire is what posts the money),
- * under the cluster-wide India sync lock, so two triggered syncs never overlap. Both steps are
- * idempotent: a duplicate delivery syncs again and changes nothing.
+ * under the cluster-wide India sync lock, so two triggered syncs never overlap. A remit customer
+ * the book has not linked yet is linked first from the customer registry, as provision-india
+ * would. Every step is idempotent: a duplicate delivery syncs again and changes nothing.
  */
 export const syncRemitWebhookJob = defineJob(SYNC_REMIT_WEBHOOK, {
   input: syncRemitWebhookInput,
   // A duplicate delivery may sync again: the books' keys, not the queue, make it harmless.
   businessKey: () => null,
-  run: async ({ customer_id: customerId, order_id: orderId }, deps) =>
+  run: async (input, deps) =>
     withAdvisoryLock(deps.db, LOCK_KEYS.indiaSync, async () => {
-      const remit = await runSyncRemit({ customer_ids: [customerId] }, deps);
-      const broker = deps.upstreams.usbroker === null ? null : await runSyncUsbroker({ customer_ids: [customerId], recost: true }, deps);
-      return { customer_id: customerId, order_id: orderId ?? null, remit, broker };
+      const { customerId: id, linked } = await customerToSync(input, deps);
+      const remit = await runSyncRemit({ customer_ids: [id] }, deps);
+      const broker = deps.upstreams.usbroker === null ? null : await runSyncUsbroker({ customer_ids: [id], recost: true }, deps);
+      const reason = linked
+        ? `remit customer ${input.remit_customer_id!} was not linked: linked it to ${id} from the customer registry (as provision-india does), then synced ${id}`
+        : `synced ${id}`;
+      return { customer_id: id, order_id: input.order_id ?? null, linked, reason, remit, broker };
     }),
 });

@@ -157,7 +157,8 @@ function requeueLostRuns(options: JobWorkersOptions & { connection: Redis; statu
       }
       if (job) continue;
       // Added under its own id: should another worker add it at the same time, BullMQ keeps one.
-      await queue.add(run.kind, run.input, { jobId: run.job_id });
+      // Its first start stands for its lost queueing time (the latest it can have been): never after its start.
+      await queue.add(run.kind, run.input, { jobId: run.job_id, timestamp: run.first_started_at.getTime() });
       logger.warn('queued again a running job Redis no longer had', { job_id: run.job_id, kind: run.kind });
     }
   };

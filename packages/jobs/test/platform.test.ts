@@ -127,12 +127,27 @@ describe('jobs platform (real Redis and Postgres)', function () {
     expect(await producer.status(status.job_id)).to.deep.equal(status);
   });
 
-  it('a job not yet started is running with started_at null and queued_at set, then runs when a worker comes', async () => {
+  it('a job not yet started is running with started_at its queued_at (never null), then runs when a worker comes, started no earlier', async () => {
     const queued = await producer.enqueue('later', {});
-    expect(queued).to.include({ status: 'running', started_at: null, attempts: 0, result: null });
+    expect(queued).to.include({ status: 'running', attempts: 0, result: null });
     expect(queued.queued_at).to.be.a('string');
+    expect(queued.started_at).to.equal(queued.queued_at);
+    expect(await producer.status(queued.job_id)).to.include({ started_at: queued.queued_at });
     workers = await startWorkers();
-    expect((await until(queued.job_id, 'done')).result).to.deep.equal({ ran: true });
+    const done = await until(queued.job_id, 'done');
+    expect(done.result).to.deep.equal({ ran: true });
+    expect(done.queued_at).to.equal(queued.queued_at);
+    expect(Date.parse(done.started_at)).to.be.at.least(Date.parse(done.queued_at!));
+  });
+
+  it('queued_at is read from the book’s database clock, the one the start is read from, and is BullMQ’s timestamp of the job', async () => {
+    const [{ now: before }] = (await database.db.raw<{ rows: Array<{ now: Date }> }>('SELECT clock_timestamp() AS now')).rows as [{ now: Date }];
+    const queued = await producer.enqueue('later', {});
+    expect(Date.parse(queued.queued_at!)).to.be.at.least(before.getTime());
+    const queue = new Queue(queueName('ENTITY_UAE', 'syncs'), { connection: { url: REDIS_URL }, prefix });
+    const job = await queue.getJob(queued.job_id);
+    await queue.close();
+    expect(job?.timestamp).to.equal(Date.parse(queued.queued_at!));
   });
 
   it('a synchronous job that outlasts the wait is answered running, and can be polled to done', async () => {

@@ -70,21 +70,21 @@ describe('the recost job', function () {
   it('through the jobs platform: enqueued, run by a real worker, answered done with its result', async () => {
     await seed(db, 'J-2');
     const prefix = `test-${randomUUID().slice(0, 8)}`;
-    const workers = createJobWorkers({ book: 'ENTITY_UAE', redisUrl: REDIS_URL, queuePrefix: prefix, db, logger, catalog: JOBS, settings: { ...DEFAULT_JOB_SETTINGS, brokerCostBps: '5' } });
+    const workers = createJobWorkers({ book: 'ENTITY_UAE', redisUrl: REDIS_URL, queuePrefix: prefix, db, logger, catalog: JOBS, settings: { ...DEFAULT_JOB_SETTINGS, feeSchedule: new FeeSchedule(new Decimal(22), {}, new Decimal(5)) } });
     const producer = createJobProducer({ book: 'ENTITY_UAE', redisUrl: REDIS_URL, queuePrefix: prefix, catalog: JOBS, syncWaitMs: 20_000, logger, db });
     try {
       await workers.waitUntilReady();
       const status = await producer.enqueue('recost', {});
       expect(status).to.include({ kind: 'recost', status: 'done', error: null });
-      // J-2's three derivations; and J-1's pair, still pending (its oversell), is re-derived at the
-      // worker's 5 bps: its three derivations at 4 bps are superseded (reversed, version 2 posted).
-      expect(status.result).to.deep.include({ recosted: 3, derivations_posted: 6, superseded: 3 });
-      // The worker's settings reach the job: 5 bps of 1000.00 is 0.50.
+      // J-2's three derivations; J-1's pair, still pending (its oversell), is re-derived, and its
+      // trades keep the 4 bps they were posted at: the worker's 5 bps supersedes nothing.
+      expect(status.result).to.deep.include({ recosted: 3, derivations_posted: 3, superseded: 0 });
+      // Each trade is costed at the bps it was pinned to when posted: 4 bps of 1000.00 is 0.40.
       const { rows } = await db.raw<{ rows: Array<{ debit: string }> }>(
         `SELECT l.debit::text AS debit FROM transactions d JOIN journal_lines l USING (txn_id)
           WHERE d.txn_type = 'recost' AND d.customer_id = 'J-2' AND l.account_code = '5010' ORDER BY d.txn_date LIMIT 1`,
       );
-      expect(rows[0]!.debit).to.equal('0.50');
+      expect(rows[0]!.debit).to.equal('0.40');
     } finally {
       await workers.close();
       await producer.close();

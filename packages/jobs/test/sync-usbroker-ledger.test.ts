@@ -137,7 +137,7 @@ describe('sync-usbroker-ledger against a nock’ed broker', function () {
     ]);
     const result = await runSyncUsbrokerLedger({ start: '2026-01-07' }, depsOf(db, brokerClient()));
     expect(result.broker_fees).to.deep.equal({ offered: 2, recorded: 2, existing: 0, repending: 1 });
-    const recosted = await recost(db, { policy: { feeSchedule: new FeeSchedule(new Decimal(22)), brokerCostBps: new Decimal(4) }, limit: null });
+    const recosted = await recost(db, { policy: { feeSchedule: new FeeSchedule(new Decimal(22)) }, limit: null });
     expect(recosted).to.include({ superseded: 1, derivations_posted: 1 });
     expect(await derivationOf(db, 'ORD-1')).to.deep.equal([
       ['5010', '4.50', '0.00', 'broker_cost'],

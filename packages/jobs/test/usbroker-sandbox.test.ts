@@ -47,7 +47,7 @@ describe('the usbroker jobs against the sandbox', function () {
     const trades = await runSyncUsbrokerTrades({}, deps);
     const ledgers = [];
     for (const range of LEDGER_RANGES) ledgers.push(await runSyncUsbrokerLedger(range, deps));
-    const recosted = await recost(db, { policy: { feeSchedule: new FeeSchedule(new Decimal(22)), brokerCostBps: new Decimal(4) }, limit: null });
+    const recosted = await recost(db, { policy: { feeSchedule: new FeeSchedule(new Decimal(22)) }, limit: null });
     return { wires, trades, ledgers, recosted };
   }
 

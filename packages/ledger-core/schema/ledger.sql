@@ -857,8 +857,10 @@ COMMENT ON TABLE public.portfolio_snapshots IS 'The customer views'' fallback wh
 
 CREATE TABLE public.reconciliation_check_cycles (
     check_name text NOT NULL,
-    cycle bigint NOT NULL,
-    claimed_at timestamp with time zone DEFAULT now() NOT NULL
+    cycle bigint,
+    claimed_at timestamp with time zone DEFAULT now() NOT NULL,
+    swept_through timestamp with time zone,
+    full_swept_at timestamp with time zone
 );
 
 --
@@ -866,6 +868,24 @@ CREATE TABLE public.reconciliation_check_cycles (
 --
 
 COMMENT ON TABLE public.reconciliation_check_cycles IS 'The last scheduled cycle each check was claimed for (cycle = floor(epoch seconds / its category''s interval)): a recon process runs a scheduled check only if it moves the cycle forward, so several processes of a book run each check once per cycle.';
+
+--
+-- Name: COLUMN reconciliation_check_cycles.cycle; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.reconciliation_check_cycles.cycle IS 'The last scheduled cycle the check was claimed for; null: never run by the scheduler.';
+
+--
+-- Name: COLUMN reconciliation_check_cycles.swept_through; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.reconciliation_check_cycles.swept_through IS 'High-water mark: the check''s last clean run verified every transaction posted before this instant; an incremental run looks only at those posted at or after it.';
+
+--
+-- Name: COLUMN reconciliation_check_cycles.full_swept_at; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.reconciliation_check_cycles.full_swept_at IS 'When the check last swept the whole book clean.';
 
 --
 -- Name: reconciliation_runs; Type: TABLE; Schema: public; Owner: -

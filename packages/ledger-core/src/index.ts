@@ -68,7 +68,7 @@ export {
   type TxnType,
 } from './domain/posting-rules/index.js';
 export { ENTERABLE_SOURCES, LEDGER_OWN_SOURCES, SOURCES, type EnterableSource, type Source } from './domain/sources.js';
-export { CUSTOMER_FEE_BPS_DEFAULT, FeeSchedule } from './domain/fees.js';
+export { BROKER_COST_BPS_DEFAULT, CUSTOMER_FEE_BPS_DEFAULT, FeeSchedule, type TradeFeePins } from './domain/fees.js';
 export { FifoLots, type LotRelief } from './domain/lots.js';
 export {
   accrualsDue,

@@ -24,8 +24,9 @@ describe('the customer fee schedule (pure)', () => {
     expect(() => schedule.customerFeeBps('ledger')).to.throw(/ledger posts no trades/);
   });
 
-  it('refuses a negative or non-finite fee, and a fee for a source trades do not come from', () => {
-    expect(() => new FeeSchedule(d('-1'))).to.throw(/the default must be finite and not negative/);
+  it('refuses a negative or non-finite fee or broker cost, and a fee for a source trades do not come from', () => {
+    expect(() => new FeeSchedule(d('-1'))).to.throw(/the default customer fee must be finite and not negative/);
+    expect(() => new FeeSchedule(d('22'), {}, d('-4'))).to.throw(/the broker cost must be finite and not negative/);
     expect(() => new FeeSchedule(d('22'), { manual: d('NaN') })).to.throw(/manual must be finite/);
     expect(() => new FeeSchedule(d('22'), { recost: d('1') } as never)).to.throw(/recost is not a source trades come from/);
   });

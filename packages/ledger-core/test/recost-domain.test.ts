@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { Decimal, derivePair, FeeSchedule, FifoLots, type RecostPolicy, type TradeFacts } from '../src/index.js';
 
 const d = (value: string) => new Decimal(value);
-const POLICY: RecostPolicy = { feeSchedule: new FeeSchedule(d('22')), brokerCostBps: d('4') };
+const POLICY: RecostPolicy = { feeSchedule: new FeeSchedule(d('22')) };
 
 let seq = 0;
 function trade(txnType: TradeFacts['txnType'], quantity: string, amountUsd: string, extra: Partial<TradeFacts> = {}): TradeFacts {
@@ -16,8 +16,10 @@ function trade(txnType: TradeFacts['txnType'], quantity: string, amountUsd: stri
     txnDate: '2026-01-05',
     quantity: d(quantity),
     amountUsd: d(amountUsd),
+    currency: 'USD',
     reversed: false,
     brokerageBps: null,
+    brokerCostBps: null,
     brokerFeeUsd: null,
     ...extra,
   };
@@ -76,6 +78,19 @@ describe('recost derivations of a pair (pure)', () => {
     const derived = derivePair([trade('buy_security', '1', '100.00'), trade('sell_security', '1', '1234.56', { brokerageBps: d('30') })], POLICY);
     // 1234.56 × 30 bps = 3.70368 → 3.70; × 4 bps = 0.493824 → 0.49.
     expect(legsOf(derived[1]!)).to.deep.equal(['2010/4010 3.70 brokerage_fee', '5010/2340 0.49 broker_cost', '2100/1200 100.00 cost_relief']);
+  });
+
+  it('a trade pinned to its fees at ingest is derived with them, whatever the schedule is now', () => {
+    const raised: RecostPolicy = { feeSchedule: new FeeSchedule(d('30'), {}, d('5')) };
+    const derived = derivePair([trade('buy_security', '1', '100.00', { brokerCostBps: d('4') }), trade('sell_security', '1', '600.00', { brokerageBps: d('22'), brokerCostBps: d('4') })], raised);
+    // 100.00 × 4 bps = 0.04; 600.00 × 22 bps = 1.32, × 4 bps = 0.24 (the schedule's 30 and 5 would give 1.80 and 0.30).
+    expect(legsOf(derived[0]!)).to.deep.equal(['5010/2340 0.04 broker_cost']);
+    expect(legsOf(derived[1]!)).to.deep.equal(['2010/4010 1.32 brokerage_fee', '5010/2340 0.24 broker_cost', '2100/1200 100.00 cost_relief']);
+  });
+
+  it('an AED sell’s fee is charged to the AED wallet (2020), never the USD one', () => {
+    const derived = derivePair([trade('buy_security', '1', '100.00', { currency: 'AED' }), trade('sell_security', '1', '100.00', { currency: 'AED' })], POLICY);
+    expect(legsOf(derived[1]!)).to.deep.equal(['2020/4010 0.22 brokerage_fee', '5010/2340 0.04 broker_cost', '2100/1200 100.00 cost_relief']);
   });
 
   it('a reversed buy holds no lot and has no derivation', () => {

@@ -9,7 +9,7 @@ import { recost as recostWith, type RecostStore } from '../src/use-cases/recost.
 import { draft } from './helpers.js';
 import { randomUUID } from 'node:crypto';
 
-const OPTIONS: RecostOptions = { policy: { feeSchedule: new FeeSchedule(new Decimal(22)), brokerCostBps: new Decimal(4) }, limit: null };
+const OPTIONS: RecostOptions = { policy: { feeSchedule: new FeeSchedule(new Decimal(22)) }, limit: null };
 
 type Trade = Pick<EntryRequest, 'customer_id' | 'symbol' | 'quantity' | 'amount_usd' | 'txn_date'> & { source?: EntryRequest['source']; metadata?: Record<string, unknown> };
 
@@ -136,19 +136,85 @@ describe('recost (real Postgres, as the runtime role)', function () {
     });
   });
 
+  describe('a change of the fee schedule (issue 18, money item 3)', () => {
+    it('re-prices later trades only: January’s entries stand when CUSTOMER_FEE_BPS goes 22 → 30 and BROKER_COST_BPS 4 → 5 before a February buy', async () => {
+      const c = await newCustomer();
+      const raised = new FeeSchedule(new Decimal(30), {}, new Decimal(5));
+      const [janBuy, janSell] = await post(db, [
+        buy({ customer_id: c, symbol: 'ORCL', quantity: '10', amount_usd: '1000.00', txn_date: '2026-01-05' }),
+        sell({ customer_id: c, symbol: 'ORCL', quantity: '4', amount_usd: '600.00', txn_date: '2026-01-20' }),
+      ]);
+      await recost(db, OPTIONS);
+      // January, at 22 and 4 bps: the buy's broker cost 1000.00 × 4 bps = 0.40; the sell's fee
+      // 600.00 × 22 bps = 1.32, broker cost 600.00 × 4 bps = 0.24, relief 1000.00 × 4/10 = 400.00.
+      const january = [
+        ['2340 Cr 0.40 broker_cost', '5010 Dr 0.40 broker_cost'],
+        ['1200 Cr 400.00 cost_relief', '2010 Dr 1.32 brokerage_fee', '2100 Dr 400.00 cost_relief', '2340 Cr 0.24 broker_cost', '4010 Cr 1.32 brokerage_fee', '5010 Dr 0.24 broker_cost'],
+      ];
+      expect([await effectiveLines(db, janBuy!), await effectiveLines(db, janSell!)]).to.deep.equal(january);
+      const { rows: pins } = await db.raw<{ rows: Array<{ brokerage_bps: string; broker_cost_bps: string }> }>(
+        `SELECT metadata->>'brokerage_bps' AS brokerage_bps, metadata->>'broker_cost_bps' AS broker_cost_bps FROM transactions WHERE txn_id = ?`,
+        [janSell!],
+      );
+      expect(pins).to.deep.equal([{ brokerage_bps: '22', broker_cost_bps: '4' }]);
+
+      // The schedule is raised; a February buy comes in under it and recost runs with it.
+      const febBuy = draft({ txn_type: 'buy_security', source: 'usbroker', customer_id: c, symbol: 'ORCL', quantity: '2', amount_usd: '300.00', txn_date: '2026-02-03' }, randomUUID(), { feeSchedule: raised });
+      await post(db, [febBuy]);
+      const result = await recost(db, { ...OPTIONS, policy: { feeSchedule: raised } });
+      expect(result).to.deep.include({ derivations_posted: 1, superseded: 0 });
+      // February at 30 and 5 bps: its fee at ingest 300.00 × 30 bps = 0.90; its broker cost 300.00 × 5 bps = 0.15.
+      expect(febBuy.lines.filter((l) => l.postingKind === 'brokerage_fee').map((l) => `${l.accountCode} ${l.debit.plus(l.credit).toFixed(2)}`)).to.deep.equal(['2010 0.90', '4010 0.90']);
+      expect(await effectiveLines(db, febBuy.txnId)).to.deep.equal(['2340 Cr 0.15 broker_cost', '5010 Dr 0.15 broker_cost']);
+      expect([await effectiveLines(db, janBuy!), await effectiveLines(db, janSell!)]).to.deep.equal(january);
+
+      // Re-costing history under the new schedule gives the same books: nothing is posted.
+      const before = await customerNets(db, c);
+      await owner.raw('UPDATE recost_states SET recosted_at = NULL WHERE txn_id = ANY(?::uuid[])', [[janBuy!, janSell!, febBuy.txnId]]);
+      expect(await recost(db, { ...OPTIONS, policy: { feeSchedule: raised } })).to.deep.include({ derivations_posted: 0, superseded: 0 });
+      expect(await customerNets(db, c)).to.deep.equal(before);
+    });
+  });
+
+  describe('an AED trade (issue 18, money item 8)', () => {
+    it('charges a sell’s fee to the AED wallet it was paid into: a manual AED sell of 100.00 USD leaves the USD wallet untouched', async () => {
+      const c = await newCustomer();
+      const aed = { customer_id: c, source: 'manual' as const, original_currency: 'AED' as const, original_amount: '367.25', amount_usd: '100.00' };
+      const [, , s] = await post(db, [
+        draft({ txn_type: 'deposit', ...aed, txn_date: '2026-01-04' }),
+        draft({ txn_type: 'buy_security', ...aed, symbol: 'EMAAR', quantity: '100', txn_date: '2026-01-05' }),
+        draft({ txn_type: 'sell_security', ...aed, symbol: 'EMAAR', quantity: '100', txn_date: '2026-01-06' }),
+      ]);
+      await recost(db, OPTIONS);
+      // 100.00 × 22 bps = 0.22 from the AED wallet (2020); broker cost 100.00 × 4 bps = 0.04; relief the lot's 100.00.
+      expect(await effectiveLines(db, s!)).to.deep.equal([
+        '1200 Cr 100.00 cost_relief',
+        '2020 Dr 0.22 brokerage_fee',
+        '2100 Dr 100.00 cost_relief',
+        '2340 Cr 0.04 broker_cost',
+        '4010 Cr 0.22 brokerage_fee',
+        '5010 Dr 0.04 broker_cost',
+      ]);
+      // 2020: deposit −100.00, buy +100.00 and fee +0.22, sell −100.00, sell fee +0.22 = −99.56; no 2010 line at all.
+      expect(await customerNets(db, c)).to.deep.equal({ '1020': '100.00', '2020': '-99.56', '2340': '-0.08', '4010': '-0.44', '5010': '0.08' });
+    });
+  });
+
   describe('the customer fee per source', () => {
     it('charges each sell the fee of its own source, unless the trade states brokerage_bps', async () => {
       const c = await newCustomer();
       const feeSchedule = new FeeSchedule(new Decimal(22), { usbroker: new Decimal(30), manual: new Decimal(10) });
       const sale = { customer_id: c, symbol: 'META', quantity: '1', amount_usd: '1000.00' };
+      // Posted while that schedule is in force: each sell is pinned to its source's fee.
+      const sold = (t: Trade) => draft({ txn_type: 'sell_security', ...t }, randomUUID(), { feeSchedule });
       const [, fromBroker, byHand, fromFeed, stated] = await post(db, [
         buy({ customer_id: c, symbol: 'META', quantity: '4', amount_usd: '400.00', txn_date: '2026-01-05', source: 'manual' }),
-        sell({ ...sale, txn_date: '2026-01-06', source: 'usbroker' }),
-        sell({ ...sale, txn_date: '2026-01-07', source: 'manual' }),
-        sell({ ...sale, txn_date: '2026-01-08', source: 'uaefeed' }),
-        sell({ ...sale, txn_date: '2026-01-09', source: 'usbroker', metadata: { brokerage_bps: '5' } }),
+        sold({ ...sale, txn_date: '2026-01-06', source: 'usbroker' }),
+        sold({ ...sale, txn_date: '2026-01-07', source: 'manual' }),
+        sold({ ...sale, txn_date: '2026-01-08', source: 'uaefeed' }),
+        sold({ ...sale, txn_date: '2026-01-09', source: 'usbroker', metadata: { brokerage_bps: '5' } }),
       ]);
-      await recost(db, { ...OPTIONS, policy: { ...OPTIONS.policy, feeSchedule } });
+      await recost(db, OPTIONS);
       const fee = async (id: string) => (await effectiveLines(db, id)).filter((l) => l.startsWith('4010'));
       // 1000.00 at 30 bps (usbroker's), 10 bps (manual's), 22 bps (the default: uaefeed has none), 5 bps (the trade's own).
       expect(await fee(fromBroker!)).to.deep.equal(['4010 Cr 3.00 brokerage_fee']);

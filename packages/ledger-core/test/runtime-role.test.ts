@@ -193,6 +193,7 @@ describe('openLedgerDatabase (how a process opens its book)', function () {
       '20261220_require_customer_on_customer_accounts',
       '20261221_add_remittance_settlement_fees',
       '20261225_create_job_runs',
+      '20261228_add_recon_high_water_marks',
     ]);
     for (const { db } of started) expect(await runtimeRoleProblems(db)).to.deep.equal([]);
   });

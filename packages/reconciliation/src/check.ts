@@ -44,6 +44,12 @@ export interface CheckContext {
   upstreams: UpstreamClients;
   /** When the run started: ages are measured from it. */
   now: Date;
+  /**
+   * An incremental run of an `incremental` check: every transaction posted before this instant
+   * (ISO-8601) was verified by the check's last clean run, so only those posted at or after it
+   * need looking at. Null: a full sweep.
+   */
+  since: string | null;
 }
 
 /** A reconciliation check (docs/reconciliation.md). Register it in `registry.ts`. */
@@ -51,6 +57,8 @@ export interface Check {
   name: string;
   category: Category;
   books: readonly Book[];
+  /** The check honours `since` (it sweeps the journal and can look at what is new alone); the runner keeps its high-water mark. */
+  incremental?: boolean;
   run(ctx: CheckContext): Promise<CheckOutcome>;
 }
 

@@ -5,7 +5,7 @@ import { worst, type Category, type Check, type CheckOutcome } from './check.js'
 import { CHECKS } from './registry.js';
 import type { CheckResult, ReconciliationRun, RunVariance, SkippedCheck } from './run.js';
 import type { ReconSettings } from './settings.js';
-import { claimCycle, saveRun } from './store.js';
+import { advanceMark, claimCycle, readMark, saveRun } from './store.js';
 import { sendDriftAlerts } from './alert.js';
 
 export interface ReconDeps {
@@ -52,7 +52,7 @@ export async function runReconciliation(deps: ReconDeps, options: RunOptions = {
     const attempt = await withAdvisoryLock(
       deps.db,
       checkLockKey(check.name),
-      async () => (cycle === undefined || (await claimCycle(deps.db, check.name, cycle)) ? runCheck(deps, check, startedAt) : null),
+      async () => (cycle === undefined || (await claimCycle(deps.db, check.name, cycle)) ? runMarkedCheck(deps, check, startedAt) : null),
       { wait: false },
     );
     if (!attempt.acquired || attempt.value === null) {
@@ -81,25 +81,59 @@ export async function runReconciliation(deps: ReconDeps, options: RunOptions = {
   return run;
 }
 
-async function runCheck(deps: ReconDeps, check: Check, now: Date): Promise<{ result: CheckResult; kept: CheckOutcome['variances'] }> {
+/**
+ * Where the check's snapshot leaves off: `now()` (its transaction's start), or the start of the
+ * oldest transaction still open, if earlier: a posting not yet committed when the snapshot was
+ * taken is dated (posted_at, its own transaction's start) at or after this, so the next
+ * incremental run sees it. Read first in the check's transaction: it takes the snapshot.
+ */
+const SNAPSHOT_MARK_SQL = `
+  SELECT least(now(), (SELECT min(xact_start) FROM pg_stat_activity
+                        WHERE datname = current_database() AND pid <> pg_backend_pid() AND xact_start IS NOT NULL))::text AS mark`;
+
+/**
+ * Runs a check, incrementally where it can (settings.incremental): since its high-water mark,
+ * unless it has none, incremental runs are off, or its last full sweep is older than the
+ * setting. A clean run moves its mark to where its snapshot left off; a run with variances
+ * leaves it, so the next run looks at the same transactions again.
+ */
+async function runMarkedCheck(deps: ReconDeps, check: Check, now: Date): Promise<{ result: CheckResult; kept: CheckOutcome['variances'] }> {
+  if (!check.incremental) return runCheck(deps, check, now, null);
+  const { enabled, fullSweepEveryHours } = deps.settings.incremental;
+  const mark = enabled ? await readMark(deps.db, check.name) : null;
+  const fullDue = mark?.fullSweptAt == null || now.getTime() - mark.fullSweptAt.getTime() >= fullSweepEveryHours * 3_600_000;
+  const since = mark === null || fullDue ? null : mark.sweptThrough;
+  const ran = await runCheck(deps, check, now, since);
+  if (ran.result.status === 'ok' && ran.snapshotMark !== null) await advanceMark(deps.db, check.name, ran.snapshotMark, since === null);
+  return ran;
+}
+
+async function runCheck(
+  deps: ReconDeps,
+  check: Check,
+  now: Date,
+  since: string | null,
+): Promise<{ result: CheckResult; kept: CheckOutcome['variances']; snapshotMark: string | null }> {
   const ranAt = new Date().toISOString();
   try {
-    const outcome = await deps.db.transaction(
+    const { outcome, snapshotMark } = await deps.db.transaction(
       async (trx) => {
+        const mark = check.incremental ? (await trx.raw<{ rows: Array<{ mark: string }> }>(SNAPSHOT_MARK_SQL)).rows[0]!.mark : null;
         // A check's plan runs once an hour over the whole book: compiling it (JIT) costs more than it saves.
         await trx.raw('SET LOCAL jit = off');
-        return check.run({ db: trx, book: deps.book, settings: deps.settings, upstreams: deps.upstreams, now });
+        const ran = await check.run({ db: trx, book: deps.book, settings: deps.settings, upstreams: deps.upstreams, now, since });
+        return { outcome: check.incremental ? { ...ran, metrics: { ...ran.metrics, sweep: since === null ? 'full' : 'incremental', ...(since !== null && { since }) } } : ran, snapshotMark: mark };
       },
       { isolationLevel: 'repeatable read', readOnly: true },
     );
     // An `ok` that names broken rows is a bug in the check: recorded as its failure.
     assert(outcome.status !== 'ok' || outcome.variances.length === 0, `${check.name} answered ok with ${outcome.variances.length} variances`);
     const kept = outcome.variances.slice(0, deps.settings.variancesPerCheckMax);
-    return { result: { check_name: check.name, category: check.category, status: outcome.status, metrics: outcome.metrics, ran_at: ranAt }, kept };
+    return { result: { check_name: check.name, category: check.category, status: outcome.status, metrics: outcome.metrics, ran_at: ranAt }, kept, snapshotMark };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     deps.logger?.error('reconciliation check failed', { check: check.name, error: message });
-    return { result: { check_name: check.name, category: check.category, status: 'fail', metrics: { error: message }, ran_at: ranAt }, kept: [] };
+    return { result: { check_name: check.name, category: check.category, status: 'fail', metrics: { error: message }, ran_at: ranAt }, kept: [], snapshotMark: null };
   }
 }
 

@@ -20,6 +20,8 @@ export const reconSettingsSchema = z.object({
   RECON_FX_RECEIVABLE_MAX_HOURS: hours(120),
   RECON_PENDING_RECOST_MAX_HOURS: hours(24),
   RECON_TIE_OUT_DAY_WINDOW: z.coerce.number().int().min(0).max(31).default(3),
+  RECON_INCREMENTAL_ENABLED: flagSetting(true),
+  RECON_FULL_SWEEP_HOURS: hours(24),
 });
 
 export interface ReconSettings {
@@ -37,6 +39,12 @@ export interface ReconSettings {
   maxAgeHours: { pendingCashRequest: number; remittanceInTransit: number; fxReceivable: number; pendingRecost: number };
   /** lrs_usbroker_tie_out: a day's settled remittances may be wired up to this many days later. */
   tieOutDayWindow: number;
+  /**
+   * Incremental runs (docs/reconciliation.md#incremental-runs): a check that sweeps the journal
+   * looks only at what was posted since its last clean run, and sweeps the whole book again once
+   * its last full sweep is `fullSweepEveryHours` old. Disabled: every run is a full sweep.
+   */
+  incremental: { enabled: boolean; fullSweepEveryHours: number };
 }
 
 export function reconSettingsOf(parsed: z.infer<typeof reconSettingsSchema>): ReconSettings {
@@ -53,8 +61,12 @@ export function reconSettingsOf(parsed: z.infer<typeof reconSettingsSchema>): Re
       pendingRecost: parsed.RECON_PENDING_RECOST_MAX_HOURS,
     },
     tieOutDayWindow: parsed.RECON_TIE_OUT_DAY_WINDOW,
+    incremental: { enabled: parsed.RECON_INCREMENTAL_ENABLED, fullSweepEveryHours: parsed.RECON_FULL_SWEEP_HOURS },
   };
 }
 
 /** The defaults, as a process given no RECON_* variable runs. */
 export const DEFAULT_RECON_SETTINGS: ReconSettings = reconSettingsOf(reconSettingsSchema.parse({}));
+
+/** The defaults with every run a full sweep. */
+export const FULL_SWEEP_SETTINGS: ReconSettings = { ...DEFAULT_RECON_SETTINGS, incremental: { ...DEFAULT_RECON_SETTINGS.incremental, enabled: false } };

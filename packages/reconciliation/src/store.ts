@@ -105,9 +105,36 @@ export async function listRuns(db: Db, filter: RunFilter, page: Page): Promise<P
 export async function claimCycle(db: Db, checkName: string, cycle: number): Promise<boolean> {
   const { rows } = await db.raw<{ rows: unknown[] }>(
     `INSERT INTO reconciliation_check_cycles AS c (check_name, cycle) VALUES (?, ?)
-     ON CONFLICT (check_name) DO UPDATE SET cycle = excluded.cycle, claimed_at = now() WHERE c.cycle < excluded.cycle
+     ON CONFLICT (check_name) DO UPDATE SET cycle = excluded.cycle, claimed_at = now() WHERE c.cycle IS NULL OR c.cycle < excluded.cycle
      RETURNING check_name`,
     [checkName, cycle],
   );
   return rows.length === 1;
+}
+
+/** How far a check's clean runs have verified the book (migration 20261228). */
+export interface HighWaterMark {
+  /** Every transaction posted before this instant was verified (ISO-8601, the database's text). */
+  sweptThrough: string;
+  /** When its last full sweep ran clean; null: never. */
+  fullSweptAt: Date | null;
+}
+
+export async function readMark(db: Db, checkName: string): Promise<HighWaterMark | null> {
+  const { rows } = await db.raw<{ rows: Array<{ swept_through: string | null; full_swept_at: Date | null }> }>(
+    'SELECT swept_through::text AS swept_through, full_swept_at FROM reconciliation_check_cycles WHERE check_name = ?',
+    [checkName],
+  );
+  const row = rows[0];
+  return row?.swept_through ? { sweptThrough: row.swept_through, fullSweptAt: row.full_swept_at } : null;
+}
+
+/** Moves a check's mark forward after a clean run (never back: an older run finishing late changes nothing). */
+export async function advanceMark(db: Db, checkName: string, sweptThrough: string, full: boolean): Promise<void> {
+  await db.raw(
+    `INSERT INTO reconciliation_check_cycles AS c (check_name, cycle, swept_through, full_swept_at) VALUES (?, NULL, ?::timestamptz, CASE WHEN ? THEN now() END)
+     ON CONFLICT (check_name) DO UPDATE
+        SET swept_through = greatest(c.swept_through, excluded.swept_through), full_swept_at = coalesce(excluded.full_swept_at, c.full_swept_at)`,
+    [checkName, sweptThrough, full],
+  );
 }

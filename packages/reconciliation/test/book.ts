@@ -2,7 +2,7 @@ import { NO_UPSTREAMS } from '@ledger/upstream-clients';
 import { randomUUID } from 'node:crypto';
 import { Decimal, draftFromEntry, FeeSchedule, postEntry, upsertCustomer, type Db, type EntryRequest } from '@ledger/core';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
-import { CHECKS, DEFAULT_RECON_SETTINGS, runReconciliation, type Check, type CheckOutcome, type ReconSettings } from '../src/index.js';
+import { CHECKS, DEFAULT_RECON_SETTINGS, FULL_SWEEP_SETTINGS, runReconciliation, type Check, type CheckOutcome, type ReconSettings } from '../src/index.js';
 
 const POLICY = { feeSchedule: new FeeSchedule(new Decimal(22)) };
 
@@ -43,8 +43,8 @@ export async function corrupt(db: Db, sql: string, bindings: ReadonlyArray<strin
   });
 }
 
-/** One check's outcome on the book, through the runner (lock, read-only snapshot, stored run). */
-export async function outcome(db: Db, check: Check | string, settings: ReconSettings = DEFAULT_RECON_SETTINGS): Promise<CheckOutcome> {
+/** One check's outcome on the book, through the runner (lock, read-only snapshot, stored run), a full sweep unless `settings` say otherwise. */
+export async function outcome(db: Db, check: Check | string, settings: ReconSettings = FULL_SWEEP_SETTINGS): Promise<CheckOutcome> {
   const found = typeof check === 'string' ? CHECKS.find((c) => c.name === check) : check;
   if (!found) throw new Error(`no check ${String(check)}`);
   const run = await runReconciliation({ db, book: 'ENTITY_UAE', settings, upstreams: NO_UPSTREAMS }, { checks: [found] });
@@ -59,5 +59,5 @@ export const NO_VARIANCE = { txn_id: null, source_txn_id: null, customer_id: nul
 export async function outcomeAt(db: Db, name: string, now: Date, settings: ReconSettings = DEFAULT_RECON_SETTINGS): Promise<CheckOutcome> {
   const check = CHECKS.find((c) => c.name === name);
   if (!check) throw new Error(`no check ${name}`);
-  return db.transaction((trx) => check.run({ db: trx, book: 'ENTITY_UAE', settings, upstreams: NO_UPSTREAMS, now }), { isolationLevel: 'repeatable read', readOnly: true });
+  return db.transaction((trx) => check.run({ db: trx, book: 'ENTITY_UAE', settings, upstreams: NO_UPSTREAMS, now, since: null }), { isolationLevel: 'repeatable read', readOnly: true });
 }

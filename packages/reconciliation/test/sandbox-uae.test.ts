@@ -47,7 +47,7 @@ describe('the UAE checks on a fully synced sandbox book', function () {
 
   /** A check run at `now` (a July day), as the runner runs it. */
   const outcome = (name: string, with_: UpstreamClients = upstreams): Promise<CheckOutcome> =>
-    db.transaction((trx) => CHECKS.find((c) => c.name === name)!.run({ db: trx, book: 'ENTITY_UAE', settings: DEFAULT_RECON_SETTINGS, upstreams: with_, now: JULY }), {
+    db.transaction((trx) => CHECKS.find((c) => c.name === name)!.run({ db: trx, book: 'ENTITY_UAE', settings: DEFAULT_RECON_SETTINGS, upstreams: with_, now: JULY, since: null }), {
       isolationLevel: 'repeatable read',
       readOnly: true,
     });

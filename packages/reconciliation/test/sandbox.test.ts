@@ -39,7 +39,7 @@ describe('the India checks on a fully synced sandbox book', function () {
     await runSyncUsbroker({}, deps);
     await runSyncUsbrokerTrades({}, deps);
     for (const range of LEDGER_RANGES) await runSyncUsbrokerLedger(range, deps);
-    await recost(db, { policy: { feeSchedule: new FeeSchedule(new Decimal(22)), brokerCostBps: new Decimal(4) }, limit: null });
+    await recost(db, { policy: { feeSchedule: new FeeSchedule(new Decimal(22)) }, limit: null });
     run = await runReconciliation({ db, book: 'ENTITY_IND_IFSC', settings: DEFAULT_RECON_SETTINGS, upstreams }, { category: 'C' });
   });
   after(async () => {

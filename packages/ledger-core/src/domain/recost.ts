@@ -4,8 +4,9 @@ import { assert } from './errors.js';
 import type { FeeSchedule } from './fees.js';
 import { FifoLots, type LotRelief } from './lots.js';
 import { Decimal, roundToCents, ZERO } from './money.js';
+import { fundingAccounts } from './posting-rules/funding.js';
 import { isBalanced, linesFromLegs } from './posting-rules/index.js';
-import type { JournalLineDraft, Leg } from './posting-rules/types.js';
+import type { Currency, JournalLineDraft, Leg } from './posting-rules/types.js';
 import type { Source } from './sources.js';
 import { draftReversal, type TransactionDraft } from './transaction.js';
 
@@ -22,20 +23,22 @@ export interface TradeFacts {
   quantity: Decimal | null;
   /** A buy's cost of the shares; a sell's proceeds. */
   amountUsd: Decimal;
+  /** What the money moved in: a sell's fee is charged to the wallet of this currency (2010, AED 2020). */
+  currency: Currency;
   /** The trade has a reversal: it holds no lot and has no derivation. */
   reversed: boolean;
-  /** A per-trade override of the customer's fee (`metadata.brokerage_bps`, from a sync). */
+  /** The customer's fee the trade was pinned to at ingest, or a sync stated (`metadata.brokerage_bps`); null: posted before pins. */
   brokerageBps: Decimal | null;
+  /** The broker's cost the trade was pinned to at ingest (`metadata.broker_cost_bps`); null: posted before pins. */
+  brokerCostBps: Decimal | null;
   /** The broker's actual itemised fee (`broker_fees`), when a daily ledger recorded one. */
   brokerFeeUsd: Decimal | null;
 }
 
-/** The fees recost applies, in basis points of notional. */
+/** The fees recost applies to a trade that carries no pin (one posted before trades were pinned). */
 export interface RecostPolicy {
-  /** The customer's fee on a sell, by the trade's source (a buy's was posted at ingest). */
+  /** The customer's fee on a sell, by the trade's source (a buy's was posted at ingest), and the broker's cost. */
   feeSchedule: FeeSchedule;
-  /** The broker's cost when no itemised fee is recorded. */
-  brokerCostBps: Decimal;
 }
 
 export type RecostFlagReason = 'insufficient_lots' | 'missing_quantity' | 'earlier_sell_flagged';
@@ -48,7 +51,7 @@ export type TradeDerivation =
 const bpsOf = (amount: Decimal, bps: Decimal) => roundToCents(amount.times(bps).dividedBy(10_000));
 
 function brokerCostLeg(trade: TradeFacts, policy: RecostPolicy): Leg {
-  const amount = trade.brokerFeeUsd ?? bpsOf(trade.amountUsd, policy.brokerCostBps);
+  const amount = trade.brokerFeeUsd ?? bpsOf(trade.amountUsd, trade.brokerCostBps ?? policy.feeSchedule.brokerCostBps);
   return { debit: ACCOUNT.brokerageCost, credit: ACCOUNT.payableToBroker, amount, postingKind: 'broker_cost' };
 }
 
@@ -57,8 +60,8 @@ function brokerCostLeg(trade: TradeFacts, policy: RecostPolicy): Leg {
  * them (txn_date, then `metadata.executed_at` where a sync stated it, posted_at, txn_id). Pure and deterministic: the same history gives the same
  * derivations, which is what makes a re-cost give the books a first recost gives.
  *  - a buy: the broker's cost Dr 5010 / Cr 2340 (its customer fee was posted at ingest);
- *  - a sell: the customer's fee Dr 2010 / Cr 4010 (its `brokerage_bps`, else its source's in the schedule), the broker's cost Dr 5010 / Cr 2340, and the
- *    cost relief Dr 2100 / Cr 1200 at the FIFO lots' cost;
+ *  - a sell: the customer's fee Dr 2010 (AED: 2020) / Cr 4010 (its pinned `brokerage_bps`, else its source's in the schedule), the broker's cost
+ *    Dr 5010 / Cr 2340 (its itemised fee, else its pinned bps, else the schedule's), and the cost relief Dr 2100 / Cr 1200 at the FIFO lots' cost;
  *  - a reversed trade: nothing (no lot, no derivation);
  *  - a sell of more than the lots hold, or a trade without a quantity: flagged, never a zero or
  *    partial cost; every later sell of the pair is flagged too (its lots depend on the flagged one).
@@ -87,7 +90,7 @@ export function derivePair(trades: TradeFacts[], policy: RecostPolicy): TradeDer
     const relief = reliefs.reduce((sum, r) => sum.plus(r.cost), ZERO);
     const legs: Leg[] = [
       {
-        debit: ACCOUNT.customerWalletUsd,
+        debit: fundingAccounts(trade.currency).wallet,
         credit: ACCOUNT.brokerageRevenue,
         amount: bpsOf(trade.amountUsd, trade.brokerageBps ?? policy.feeSchedule.customerFeeBps(trade.source)),
         postingKind: 'brokerage_fee',

@@ -64,7 +64,7 @@ export interface TransactionDraft {
 export const STATED_FEE_BPS = '0';
 
 export interface PostingPolicy {
-  /** The customer's fee, per source, on a trade that does not state it. */
+  /** The customer's fee, per source, on a trade that does not state it; a trade is pinned to it and to its broker cost. */
   feeSchedule: FeeSchedule;
 }
 
@@ -181,8 +181,16 @@ export function draftFromEntry(entry: EntryRequest, txnId: string, policy: Posti
     pendingRecost: rule.pendingRecost,
     reversesTxnId: null,
     memo: entry.memo ?? null,
-    // A sell whose fee is stated has it posted now: recost must charge none (0 bps), whatever else says.
-    metadata: rule.txnType === 'sell_security' && feeUsd !== null ? { ...entry.metadata, brokerage_bps: STATED_FEE_BPS } : (entry.metadata ?? {}),
+    // A trade keeps the fees in force when it came in (what it states itself wins): recost
+    // derives it with these, so a later change of the schedule re-prices later trades only. A
+    // sell whose fee is stated has it posted now: recost must charge none (0 bps), whatever else says.
+    metadata: rule.pendingRecost
+      ? {
+          ...policy.feeSchedule.pinsOf(entry.source),
+          ...entry.metadata,
+          ...(rule.txnType === 'sell_security' && feeUsd !== null ? { brokerage_bps: STATED_FEE_BPS } : {}),
+        }
+      : (entry.metadata ?? {}),
     requestHash: entryFingerprint({ ...entry, category: entry.category ?? rule.category }),
     lines,
   };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CUSTOMER_FEE_BPS_DEFAULT, FeeSchedule } from '../domain/fees.js';
+import { BROKER_COST_BPS_DEFAULT, CUSTOMER_FEE_BPS_DEFAULT, FeeSchedule } from '../domain/fees.js';
 import { Decimal, DECIMAL_PATTERN_SOURCE } from '../domain/money.js';
 import { ENTERABLE_SOURCES, type EnterableSource } from '../domain/sources.js';
 
@@ -76,12 +76,14 @@ const FEE_SOURCE_PREFIX = 'CUSTOMER_FEE_BPS_';
 const feeSourceVariable = (source: EnterableSource) => `${FEE_SOURCE_PREFIX}${source.toUpperCase()}` as FeeSourceVariable;
 
 /**
- * The customer's fee schedule (contract: Recost, "default 22 bps of notional, per source"):
- * `CUSTOMER_FEE_BPS`, the default, and `CUSTOMER_FEE_BPS_<SOURCE>` for a source of its own
- * (SOURCE one of ENTERABLE_SOURCES, upper case). The api and the worker read it alike.
+ * The fee schedule (contract: Recost): the customer's fee, "default 22 bps of notional, per
+ * source", `CUSTOMER_FEE_BPS`, the default, and `CUSTOMER_FEE_BPS_<SOURCE>` for a source of its
+ * own (SOURCE one of ENTERABLE_SOURCES, upper case); and the broker's cost, `BROKER_COST_BPS`. The
+ * api and the worker read it alike: every trade is pinned to it when it is posted.
  */
 export const feeScheduleConfigSchema = z.object({
   CUSTOMER_FEE_BPS: bpsSetting('22').default(CUSTOMER_FEE_BPS_DEFAULT.toFixed()),
+  BROKER_COST_BPS: bpsSetting('4').default(BROKER_COST_BPS_DEFAULT.toFixed()),
   ...(Object.fromEntries(ENTERABLE_SOURCES.map((source) => [feeSourceVariable(source), bpsSetting('22').optional()])) as Record<
     FeeSourceVariable,
     z.ZodOptional<ReturnType<typeof bpsSetting>>
@@ -103,7 +105,7 @@ export function feeScheduleOf(parsed: z.infer<typeof feeScheduleConfigSchema>, e
     const bps = parsed[feeSourceVariable(source)];
     if (bps !== undefined) bySource[source] = new Decimal(bps);
   }
-  return new FeeSchedule(new Decimal(parsed.CUSTOMER_FEE_BPS), bySource);
+  return new FeeSchedule(new Decimal(parsed.CUSTOMER_FEE_BPS), bySource, new Decimal(parsed.BROKER_COST_BPS));
 }
 
 export class ConfigError extends Error {

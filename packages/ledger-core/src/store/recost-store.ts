@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { Decimal } from '../domain/money.js';
+import type { Currency } from '../domain/posting-rules/index.js';
 import type { Source } from '../domain/sources.js';
 import * as bulk from '../use-cases/post-in-bulk.js';
 import type { HistoryTrade, PairsHistory, PendingTransaction, RecostStore, TradeDerivations, TradePair } from '../use-cases/recost.js';
@@ -38,7 +39,8 @@ const EXECUTED_AT = `CASE WHEN t.metadata->>'executed_at' ~ '^\\d{4}-\\d{2}-\\d{
 
 const TRADES_SQL = `
   SELECT t.txn_id, t.txn_type, t.customer_id, t.symbol, t.source, t.txn_date::text AS txn_date, t.quantity, t.amount_usd,
-         t.metadata->>'brokerage_bps' AS brokerage_bps, f.amount_usd AS broker_fee_usd,
+         t.metadata->>'brokerage_bps' AS brokerage_bps, t.metadata->>'broker_cost_bps' AS broker_cost_bps, t.original_currency,
+         f.amount_usd AS broker_fee_usd,
          s.txn_id IS NOT NULL AND s.recosted_at IS NULL AS pending, r.txn_id IS NOT NULL AS reversed,
          fl.txn_id IS NOT NULL AS flagged
     FROM ${ofPairs('t')}
@@ -66,6 +68,8 @@ interface TradeRow {
   quantity: string | null;
   amount_usd: string;
   brokerage_bps: string | null;
+  broker_cost_bps: string | null;
+  original_currency: Currency | null;
   broker_fee_usd: string | null;
   pending: boolean;
   reversed: boolean;
@@ -81,7 +85,7 @@ interface DerivationRow {
   lines_key: string | null;
 }
 
-/** A per-trade bps override as a sync wrote it (a number or a decimal string); anything else is ignored. */
+/** A trade's pinned bps as ingest or a sync wrote it (a number or a decimal string); anything else is ignored. */
 function bpsOf(value: string | null): Decimal | null {
   if (value === null || !/^\d{1,6}(\.\d{1,8})?$/.test(value)) return null;
   return new Decimal(value);
@@ -96,8 +100,10 @@ const tradeOf = (r: TradeRow): HistoryTrade => ({
   txnDate: r.txn_date,
   quantity: r.quantity === null ? null : new Decimal(r.quantity),
   amountUsd: new Decimal(r.amount_usd),
+  currency: r.original_currency ?? 'USD',
   reversed: r.reversed,
   brokerageBps: bpsOf(r.brokerage_bps),
+  brokerCostBps: bpsOf(r.broker_cost_bps),
   brokerFeeUsd: r.broker_fee_usd === null ? null : new Decimal(r.broker_fee_usd),
   pending: r.pending,
   flagged: r.flagged,

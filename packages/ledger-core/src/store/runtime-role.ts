@@ -28,7 +28,8 @@ const RUNTIME_GRANTS = [
   'GRANT INSERT, UPDATE (status, attempts, attempt_started_at, finished_at, result, error, lease_owner, lease_expires_at) ON job_runs TO ??',
   // A reconciliation run and its variances are records: written once, never changed.
   'GRANT INSERT ON reconciliation_runs, reconciliation_variances TO ??',
-  'GRANT INSERT, UPDATE (cycle, claimed_at) ON reconciliation_check_cycles TO ??',
+  // A check's scheduled cycle and high-water mark move forward.
+  'GRANT INSERT, UPDATE (cycle, claimed_at, swept_through, full_swept_at) ON reconciliation_check_cycles TO ??',
 ];
 
 /**

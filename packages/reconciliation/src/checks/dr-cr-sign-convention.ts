@@ -19,15 +19,20 @@ const ACCOUNTS_SQL = `
    GROUP BY a.account_code, a.account_type
    ORDER BY a.account_code`;
 
-/** A wallet in debit: the customer owes the firm (an overdraft). */
+/**
+ * A wallet in debit: the customer owes the firm (an overdraft). Incremental (`:since` set): the
+ * wallets of the customers of the transactions posted since (each summed whole, by the customer
+ * index): no other wallet moved.
+ */
 const WALLETS_SQL = `
   SELECT customer_id, account_code, sum(debit - credit)::text AS net
     FROM journal_lines
-   WHERE account_code = ANY(?::text[]) AND customer_id IS NOT NULL
+   WHERE account_code = ANY(:wallets::text[]) AND customer_id IS NOT NULL
+     AND (:since::timestamptz IS NULL OR customer_id IN (SELECT DISTINCT customer_id FROM transactions WHERE posted_at >= :since::timestamptz AND customer_id IS NOT NULL))
    GROUP BY customer_id, account_code
   HAVING sum(debit - credit) > 0
    ORDER BY customer_id, account_code
-   LIMIT ?`;
+   LIMIT :limit`;
 
 /**
  * Each account's net, and each customer's wallet, on the side its type implies. An account on the
@@ -38,7 +43,8 @@ export const drCrSignConvention: Check = {
   name: 'dr_cr_sign_convention',
   category: 'A',
   books: BOTH_BOOKS,
-  run: async ({ db, settings }) => {
+  incremental: true,
+  run: async ({ db, settings, since }) => {
     const accounts = (await db.raw<{ rows: Array<{ account_code: string; account_type: AccountType; net: string }> }>(ACCOUNTS_SQL)).rows;
     const wrongAccounts: Variance[] = accounts
       .filter((a) => !(a.account_code in SIGN_EXCEPTIONS))
@@ -52,7 +58,7 @@ export const drCrSignConvention: Check = {
           detail: { problem: 'account_on_wrong_side', account_type: a.account_type, normal_side: normalSide(a.account_type), net: formatDecimal(new Decimal(a.net)) },
         }),
       );
-    const wallets = (await db.raw<{ rows: Array<{ customer_id: string; account_code: string; net: string }> }>(WALLETS_SQL, [WALLETS, settings.variancesPerCheckMax])).rows;
+    const wallets = (await db.raw<{ rows: Array<{ customer_id: string; account_code: string; net: string }> }>(WALLETS_SQL, { wallets: WALLETS, since, limit: settings.variancesPerCheckMax })).rows;
     const overdrawn = wallets.map((w) =>
       variance({
         customer_id: w.customer_id,

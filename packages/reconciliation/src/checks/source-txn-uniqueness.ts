@@ -3,13 +3,19 @@ import { BOTH_BOOKS, outcomeOf, variance, type Check } from '../check.js';
 /**
  * Each upstream record is posted once: no two transactions share (source, source_txn_id), and no
  * transaction is reversed twice. The unique index makes both impossible through the ledger; this
- * proves the index was never bypassed (dropped, or rows restored around it).
+ * proves the index was never bypassed (dropped, or rows restored around it). Incremental
+ * (`:since` set): the keys of the transactions posted since, each counted over the whole book.
  */
 const DUPLICATES_SQL = `
   WITH keys AS (
-    SELECT source, source_txn_id, count(*)::int AS n FROM transactions GROUP BY 1, 2 HAVING count(*) > 1 ORDER BY 1, 2 LIMIT :limit
+    SELECT source, source_txn_id, count(*)::int AS n FROM transactions
+     WHERE :since::timestamptz IS NULL OR (source, source_txn_id) IN (SELECT source, source_txn_id FROM transactions WHERE posted_at >= :since::timestamptz)
+     GROUP BY 1, 2 HAVING count(*) > 1 ORDER BY 1, 2 LIMIT :limit
   ), reversed AS (
-    SELECT reverses_txn_id, count(*)::int AS n FROM transactions WHERE reverses_txn_id IS NOT NULL GROUP BY 1 HAVING count(*) > 1 ORDER BY 1 LIMIT :limit
+    SELECT reverses_txn_id, count(*)::int AS n FROM transactions
+     WHERE reverses_txn_id IS NOT NULL
+       AND (:since::timestamptz IS NULL OR reverses_txn_id IN (SELECT reverses_txn_id FROM transactions WHERE posted_at >= :since::timestamptz))
+     GROUP BY 1 HAVING count(*) > 1 ORDER BY 1 LIMIT :limit
   )
   -- Counted by hashing first; only the keys found twice are looked up for their transactions.
   SELECT 'source_txn_id' AS kind, k.source, k.source_txn_id, NULL AS reverses_txn_id, k.n,
@@ -26,10 +32,11 @@ export const sourceTxnUniqueness: Check = {
   name: 'source_txn_uniqueness',
   category: 'A',
   books: BOTH_BOOKS,
-  run: async ({ db, settings }) => {
+  incremental: true,
+  run: async ({ db, settings, since }) => {
     const { rows } = await db.raw<{ rows: Array<{ kind: string; source: string | null; source_txn_id: string | null; reverses_txn_id: string | null; n: number; txn_ids: string[] }> }>(
       DUPLICATES_SQL,
-      { limit: settings.variancesPerCheckMax },
+      { limit: settings.variancesPerCheckMax, since },
     );
     const variances = rows.map((r) =>
       variance({

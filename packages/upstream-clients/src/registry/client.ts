@@ -3,11 +3,12 @@ import { ifConfigured } from '../configured.js';
 import { createUpstreamHttp, retryOptionsOf, UpstreamError, type UpstreamRetryOptions } from '../http.js';
 import { parsePayload, UpstreamPayloadError, type PayloadSource } from '../payload-error.js';
 import { remitErrorDetail } from '../remit/errors.js';
-import { indiaCustomerSchema, indiaCustomersPageSchema } from './schemas.js';
-import type { RegistryIndiaCustomer } from './types.js';
+import { indiaCustomerSchema, pageSchemaOf, uaeCustomerSchema } from './schemas.js';
+import type { RegistryIndiaCustomer, RegistryUaeCustomer } from './types.js';
 
 const UPSTREAM = 'registry';
 const INDIA_CUSTOMERS = 'v1/india/customers';
+const UAE_CUSTOMERS = 'v1/uae/customers';
 
 /** Largest `per_page` the registry accepts (remit-style: more is a 400); also our default. */
 export const REGISTRY_PER_PAGE_MAX = 100;
@@ -28,6 +29,10 @@ export interface RegistryClient {
   listIndiaCustomers(): Promise<RegistryIndiaCustomer[]>;
   /** One India customer; RegistryNotFoundError when the registry does not know the id. */
   getIndiaCustomer(customerId: string): Promise<RegistryIndiaCustomer>;
+  /** Every UAE customer, as listIndiaCustomers. */
+  listUaeCustomers(): Promise<RegistryUaeCustomer[]>;
+  /** One UAE customer, as getIndiaCustomer. */
+  getUaeCustomer(customerId: string): Promise<RegistryUaeCustomer>;
 }
 
 /** 404 on one customer: the registry does not know it (permanent). */
@@ -67,36 +72,44 @@ export function createRegistryClient(options: RegistryClientOptions): RegistryCl
   });
   const source = (path: string): PayloadSource => ({ upstream: UPSTREAM, method: 'GET', path });
 
+  /** Every customer of a list: pages until `page_meta.next` is null; an Error past the page cap. */
+  async function listAll<T extends { customer_id: string }>(path: string, customer: z.ZodType<T>): Promise<T[]> {
+    const pageSchema = pageSchemaOf(customer);
+    const byId = new Map<string, T>();
+    let page: number | null = 1;
+    for (let pages = 0; page !== null; pages += 1) {
+      if (pages === pageCap) throw new Error(`registry GET /${path}: more than ${pageCap} pages; stopped`);
+      const answer: z.output<typeof pageSchema> = parsePayload(pageSchema, await http.getJson(path, { page, per_page: perPage }), source(path));
+      const meta = answer.page_meta;
+      const fail = (field: string, problem: string): never => {
+        throw new UpstreamPayloadError(UPSTREAM, 'GET', path, field, problem);
+      };
+      if (meta.current !== page) fail('page_meta.current', 'is not the page asked for');
+      if (answer.data.length > perPage) fail('data', `holds more than the ${perPage} records asked for`);
+      if (meta.next !== null && meta.next <= meta.current) fail('page_meta.next', 'does not point past the current page');
+      // A customer met twice (the list moved under us) is kept once.
+      for (const entry of answer.data) if (!byId.has(entry.customer_id)) byId.set(entry.customer_id, entry);
+      page = meta.next;
+    }
+    return [...byId.values()];
+  }
+
+  /** One customer of a list; RegistryNotFoundError on a 404. */
+  async function getOne<T>(path: string, customer: z.ZodType<T>, customerId: string): Promise<T> {
+    if (typeof customerId !== 'string' || customerId === '') throw new RangeError('registry: a customer id is required');
+    let answer: unknown;
+    try {
+      answer = await http.getJson(`${path}/${encodeURIComponent(customerId)}`);
+    } catch (error) {
+      throw error instanceof UpstreamError && error.status === 404 ? new RegistryNotFoundError(error, customerId) : error;
+    }
+    return parsePayload(customer, answer, source(path));
+  }
+
   return {
-    async listIndiaCustomers() {
-      const byId = new Map<string, RegistryIndiaCustomer>();
-      let page: number | null = 1;
-      for (let pages = 0; page !== null; pages += 1) {
-        if (pages === pageCap) throw new Error(`registry GET /${INDIA_CUSTOMERS}: more than ${pageCap} pages; stopped`);
-        const answer: z.output<typeof indiaCustomersPageSchema> = parsePayload(indiaCustomersPageSchema, await http.getJson(INDIA_CUSTOMERS, { page, per_page: perPage }), source(INDIA_CUSTOMERS));
-        const meta = answer.page_meta;
-        const fail = (field: string, problem: string): never => {
-          throw new UpstreamPayloadError(UPSTREAM, 'GET', INDIA_CUSTOMERS, field, problem);
-        };
-        if (meta.current !== page) fail('page_meta.current', 'is not the page asked for');
-        if (answer.data.length > perPage) fail('data', `holds more than the ${perPage} records asked for`);
-        if (meta.next !== null && meta.next <= meta.current) fail('page_meta.next', 'does not point past the current page');
-        // A customer met twice (the list moved under us) is kept once.
-        for (const customer of answer.data) if (!byId.has(customer.customer_id)) byId.set(customer.customer_id, customer);
-        page = meta.next;
-      }
-      return [...byId.values()];
-    },
-    async getIndiaCustomer(customerId) {
-      if (typeof customerId !== 'string' || customerId === '') throw new RangeError('registry: a customer id is required');
-      const path = `${INDIA_CUSTOMERS}/${encodeURIComponent(customerId)}`;
-      let answer: unknown;
-      try {
-        answer = await http.getJson(path);
-      } catch (error) {
-        throw error instanceof UpstreamError && error.status === 404 ? new RegistryNotFoundError(error, customerId) : error;
-      }
-      return parsePayload(indiaCustomerSchema, answer, source(INDIA_CUSTOMERS));
-    },
+    listIndiaCustomers: () => listAll(INDIA_CUSTOMERS, indiaCustomerSchema),
+    getIndiaCustomer: (customerId) => getOne(INDIA_CUSTOMERS, indiaCustomerSchema, customerId),
+    listUaeCustomers: () => listAll(UAE_CUSTOMERS, uaeCustomerSchema),
+    getUaeCustomer: (customerId) => getOne(UAE_CUSTOMERS, uaeCustomerSchema, customerId),
   };
 }

@@ -7,4 +7,4 @@ export {
   type RegistryClient,
   type RegistryClientOptions,
 } from './client.js';
-export type { RegistryIndiaCustomer } from './types.js';
+export type { RegistryIndiaCustomer, RegistryUaeCustomer } from './types.js';

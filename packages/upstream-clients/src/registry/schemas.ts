@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageMetaSchema } from '../remit/schemas.js';
-import type { RegistryIndiaCustomer } from './types.js';
+import type { RegistryIndiaCustomer, RegistryUaeCustomer } from './types.js';
 
 // What the registry sends, validated at the boundary; unknown fields are dropped.
 
@@ -10,8 +10,10 @@ const known = z
   .nullish()
   .transform((value) => (value === undefined || value === null || value.trim() === '' ? null : value));
 
+const customerId = z.string().regex(/^[A-Za-z0-9_.:-]{1,128}$/, 'expected a customer id of 1-128 letters, digits, _ . : -');
+
 export const indiaCustomerSchema: z.ZodType<RegistryIndiaCustomer> = z.object({
-  customer_id: z.string().regex(/^[A-Za-z0-9_.:-]{1,128}$/, 'expected a customer id of 1-128 letters, digits, _ . : -'),
+  customer_id: customerId,
   name: known,
   email: known,
   pan: known,
@@ -21,5 +23,14 @@ export const indiaCustomerSchema: z.ZodType<RegistryIndiaCustomer> = z.object({
   created_at: z.iso.datetime({ offset: true }).nullish().transform((value) => value ?? null),
 });
 
+export const uaeCustomerSchema: z.ZodType<RegistryUaeCustomer> = z.object({
+  customer_id: customerId,
+  name: known,
+  uaefeed_customer_number: known,
+  uaefeed_account_number: known,
+  uaefeed_cash_accounts: z.array(z.string().min(1)).nullish().transform((value) => value ?? []),
+  custodian_account: known,
+});
+
 /** The registry pages like remit: `{data, page_meta}`. */
-export const indiaCustomersPageSchema = z.object({ data: z.array(indiaCustomerSchema), page_meta: pageMetaSchema });
+export const pageSchemaOf = <T>(customer: z.ZodType<T>) => z.object({ data: z.array(customer), page_meta: pageMetaSchema });

@@ -19,8 +19,12 @@ export const schemas: Record<string, JsonSchema> = {
       job_id: { type: 'string', pattern: JOB_ID_PATTERN },
       kind: { type: 'string', description: 'The job’s name, e.g. `recost`.' },
       status: { type: 'string', enum: ['running', 'done', 'error'] },
-      queued_at: timestamp('When the job was queued.'),
-      started_at: timestamp('When its first attempt started; null while it waits in the queue.'),
+      queued_at: timestamp('When the job was queued (the book’s database clock, as every time of the record); null only when the queue lost its record of a job that ran.'),
+      started_at: {
+        type: 'string',
+        format: 'date-time',
+        description: 'Never null, never before `queued_at`: when its first attempt started; while it waits in the queue (`attempts` 0), its `queued_at`.',
+      },
       finished_at: timestamp('Null while running.'),
       duration_ms: { type: ['integer', 'null'], minimum: 0, description: 'From the first attempt’s start to the end: every attempt, and the waits between them; null while running.' },
       attempts: { type: 'integer', minimum: 0, description: 'Attempts started, by any worker: a transient failure is retried with backoff, and the job of a worker that died is taken over by another.' },
@@ -30,7 +34,7 @@ export const schemas: Record<string, JsonSchema> = {
       result: { type: ['object', 'null'], description: 'What the job reports when done (per job; see its endpoint).' },
       error: { type: ['string', 'null'], description: 'Why it failed (`error`), or why the last attempt failed while it is retried.' },
     },
-    `The job status record. A queued job not yet started is \`running\` with \`started_at\` null. Kept in Redis ${RETENTION_DAYS} days after its last change, longer than the queue keeps the job; a job that started is also kept in the book’s database (\`job_runs\`), which decides its outcome and answers for it after that.`,
+    `The job status record. A queued job not yet started is \`running\` with \`attempts\` 0 and \`started_at\` its \`queued_at\`. Kept in Redis ${RETENTION_DAYS} days after its last change, longer than the queue keeps the job; a job that started is also kept in the book’s database (\`job_runs\`), which decides its outcome and answers for it after that.`,
   ),
 };
 

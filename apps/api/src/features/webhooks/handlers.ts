@@ -26,9 +26,17 @@ export function handlers({ config, db, jobs, logger }: FeatureContext): Record<s
       if (config.book !== 'ENTITY_IND_IFSC') return acknowledge(false, `${config.book} has no remittances (they are ENTITY_IND_IFSC's): no sync`);
       if (!classified.triggers || classified.remitCustomerId === null) return acknowledge(false, classified.reason);
       const customerId = (await customersByReference(db, 'remit_customer_id', [classified.remitCustomerId])).get(classified.remitCustomerId);
-      if (customerId === undefined) return acknowledge(false, `data.customer_id ${classified.remitCustomerId} is no customer of this book (provision-india links them): no sync`);
-      const status = await jobs.enqueue(SYNC_REMIT_WEBHOOK, { customer_id: customerId, order_id: classified.orderId });
-      acknowledge(true, classified.reason, status.job_id);
+      if (customerId !== undefined) {
+        const status = await jobs.enqueue(SYNC_REMIT_WEBHOOK, { customer_id: customerId, order_id: classified.orderId });
+        return acknowledge(true, classified.reason, status.job_id);
+      }
+      // Not linked yet (the spec's trigger rule reads the event alone): the sync links them first.
+      const status = await jobs.enqueue(SYNC_REMIT_WEBHOOK, { customer_id: null, remit_customer_id: classified.remitCustomerId, order_id: classified.orderId });
+      acknowledge(
+        true,
+        `${classified.reason}; data.customer_id ${classified.remitCustomerId} is not linked to a customer of this book yet: the sync links it from the customer registry first (as provision-india does), then syncs it`,
+        status.job_id,
+      );
     },
   };
 }

@@ -1,0 +1,29 @@
+import type { RegistryUaeCustomer } from '@ledger/upstream-clients';
+import { defineJob } from './catalog.js';
+import { provisionInputOf, runProvision, type ProvisionInput, type ProvisionResult, type RegistryBook } from './provision.js';
+
+export const provisionUaeInput = provisionInputOf('v1/uae/customers', 'UAE-000001');
+export type ProvisionUaeInput = ProvisionInput;
+
+const FIELDS = ['name', 'uaefeed_customer_number', 'uaefeed_account_number', 'custodian_account'] as const;
+export type ProvisionUaeResult = ProvisionResult<(typeof FIELDS)[number]>;
+
+/**
+ * The UAE book's registry: name, `uaefeed_customer_number`, `uaefeed_account_number`,
+ * `custodian_account` (what the UAE syncs select customers by). The cash accounts are not kept:
+ * uaefeed's records name their own, and its suffix their currency.
+ */
+export const UAE_REGISTRY: RegistryBook<RegistryUaeCustomer, (typeof FIELDS)[number]> = {
+  kind: 'provision-uae',
+  path: 'v1/uae/customers',
+  fields: FIELDS,
+  list: (registry) => registry.listUaeCustomers(),
+  get: (registry, id) => registry.getUaeCustomer(id),
+};
+
+/** provision-uae (docs/jobs.md#provision-uae): UAE customers from the platform's customer registry onto ledger customers, as provision-india does India's. */
+export const provisionUaeJob = defineJob<ProvisionUaeInput, ProvisionUaeResult>('provision-uae', {
+  input: provisionUaeInput,
+  businessKey: () => null,
+  run: (input, deps) => runProvision(UAE_REGISTRY, input, deps),
+});
