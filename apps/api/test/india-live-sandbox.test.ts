@@ -49,7 +49,7 @@ describe('India live reports on a fully synced sandbox book', function () {
     await runSyncUsbroker({}, deps);
     await runSyncUsbrokerTrades({}, deps);
     for (const range of LEDGER_RANGES) await runSyncUsbrokerLedger(range, deps);
-    await recost(api.db, { policy: { feeSchedule: new FeeSchedule(new Decimal(22)), brokerCostBps: new Decimal(4) }, limit: null });
+    await recost(api.db, { policy: { feeSchedule: new FeeSchedule(new Decimal(22), {}, new Decimal(4)) }, limit: null });
   });
   afterEach(() => {
     sandbox.faults.clear();
