@@ -77,7 +77,8 @@ export function capitalGainsSummary(fy: FinancialYear, input: { matches: StoredM
     return entry;
   };
 
-  for (const matches of bySale.values()) {
+  const sales = [...bySale.values()].sort((a, b) => a[0]!.transferredOn.localeCompare(b[0]!.transferredOn) || a[0]!.sellTxnId.localeCompare(b[0]!.sellTxnId));
+  for (const matches of sales) {
     matches.sort((a, b) => a.acquiredOn.localeCompare(b.acquiredOn) || a.lotTxnId.localeCompare(b.lotTxnId));
     const sale = matches[0]!;
     const weights = matches.map((m) => m.quantity);
