@@ -1,4 +1,5 @@
 import type { JobCatalog } from './catalog.js';
+import { loadClosePricesJob, loadFxRatesJob } from './load-reference-data.js';
 import { provisionIndiaJob } from './provision-india.js';
 import { recostJob } from './recost.js';
 import { refundReversalIndiaJob } from './refund-reversal-india.js';
@@ -22,6 +23,8 @@ export const JOBS: JobCatalog = {
   'sync-remit-webhook': syncRemitWebhookJob,
   'provision-india': provisionIndiaJob,
   'refund-reversal-india': refundReversalIndiaJob,
+  'load-fx-rates': loadFxRatesJob,
+  'load-close-prices': loadClosePricesJob,
   'sync-usbroker': syncUsbrokerJob,
   'sync-usbroker-trades': syncUsbrokerTradesJob,
   'sync-usbroker-ledger': syncUsbrokerLedgerJob,

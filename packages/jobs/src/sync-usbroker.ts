@@ -2,6 +2,7 @@ import { brokerCustomers, Decimal, recost as recostBook, type BrokerCustomer, ty
 import type { UsbrokerClient, UsbrokerCostType, UsbrokerWire } from '@ledger/upstream-clients';
 import { z } from 'zod';
 import { defineJob, recostPolicyOf, type JobDeps } from './catalog.js';
+import { recordHeldQuotes } from './held-quotes.js';
 import type { JobKind } from './modes.js';
 import { orderEntry, wireEntry } from './usbroker-entries.js';
 import { CUSTOMER_CONCURRENCY, customerIdsField, forEach, upstreamFailureReason } from './per-customer.js';
@@ -43,6 +44,8 @@ export interface SyncUsbrokerResult extends Record<string, unknown> {
   conflicts: RecordIssue[];
   /** The recost run after posting; null when not asked for, or in a dry run. */
   recost: RecostResult | null;
+  /** Quotes of held symbols recorded as the day's close (held-quotes.ts); absent in a dry run. */
+  close_prices?: { recorded: number; error: string | null };
 }
 
 type Kind = 'wires' | 'orders';
@@ -151,6 +154,7 @@ async function syncBroker(kind: JobKind, sync: BrokerSync, rawInput: SyncUsbroke
       limit: null,
     });
   }
+  if (!input.dry_run) result.close_prices = await recordHeldQuotes(db, usbroker);
   result.customers_failed.sort((a, b) => a.customer_id.localeCompare(b.customer_id));
   logger.info(`${kind} done`, {
     customers: result.customers,
