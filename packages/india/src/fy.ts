@@ -20,12 +20,12 @@ export function financialYearStarting(year: number): FinancialYear {
   return { label, start: `${year}-04-01`, end: `${year + 1}-03-31`, calendarYear: year };
 }
 
-/** Parses `YYYY-YY` (the second year the first's next: `2024-25`, `2099-00`); anything else is a validation error naming `field`. */
-export function parseFinancialYear(text: string, field = 'fy'): FinancialYear {
+/** Parses `YYYY-YY` (the second year the first's next: `2024-25`, `2099-00`); anything else is a validation error naming `field` (at `path`). */
+export function parseFinancialYear(text: string, field = 'fy', path = field): FinancialYear {
   const match = /^(\d{4})-(\d{2})$/.exec(text);
   const year = match ? Number(match[1]) : NaN;
   if (!match || year < 1900 || (year + 1) % 100 !== Number(match[2])) {
-    throw new LedgerError('validation_error', `${field} must be ${FY_RULE}`, [{ path: field, message: `must be ${FY_RULE}` }]);
+    throw new LedgerError('validation_error', `${field} must be ${FY_RULE}`, [{ path, message: `must be ${FY_RULE}` }]);
   }
   return financialYearStarting(year);
 }

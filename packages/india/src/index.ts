@@ -23,3 +23,4 @@ export { LONG_TERM_MONTHS, LRS_LIMIT_USD, LRS_WARN_SHARE, LTCG_RULES, noPanRate,
 export { scheduleFa, type FaInput, type FaLot } from './schedule-fa.js';
 export { lagStatistics, settlementAudit, type SettledRemittance } from './settlement-audit.js';
 export { SHIPPED_RATE_FILES, shippedRatesCsv } from './shipped.js';
+export { indiaSettingsOf, indiaSettingsSchema } from './settings.js';

@@ -5,6 +5,7 @@ import {
   addMonths,
   estimateTcs,
   financialYearOf,
+  fxMarginSummary,
   lagStatistics,
   lrsSummary,
   noPanRate,
@@ -253,5 +254,27 @@ describe('Schedule FA', () => {
     );
     expect(report.a3[0]).to.deep.include({ peak_value_inr: null, closing_value_inr: null, initial_value_inr: '33200.00' });
     expect(report.warnings).to.deep.equal(["no close prices of MSFT in 2024: peak and closing values of customer IND-1's holding are missing"]);
+  });
+});
+
+describe('FX margin', () => {
+  it('realized from the mid rate net of provider fees, for orders remit confirms paid; assumed is the accrual; drift between them', () => {
+    const remittance = {
+      orderId: 'order_1',
+      customerId: 'IND-1',
+      remittedOn: '2024-05-10',
+      amountInr: d('800000.00'),
+      amountUsd: d('9600.00'),
+      customerRate: d('0.012'),
+      midRate: d('0.0121'),
+      providerFeesUsd: d('20.00'),
+      accruedUsd: d('72.00'),
+    };
+    const report = fxMarginSummary(parseFinancialYear('2024-25'), [remittance, { ...remittance, orderId: 'order_2', accruedUsd: null }], new Set(['order_1']), d(75));
+    // At mid 800,000 × 0.0121 = 9,680.00: 80.00 above what the customer got, less 20.00 of fees = 60.00 (62.5 bps of 9,600.00); assumed 72.00 (75 bps).
+    expect(report.remittances[0]).to.deep.include({ margin_bps: '82.64', realized: { margin_usd: '60.00', margin_bps: '62.50' }, assumed_usd: '72.00', drift_usd: '-12.00' });
+    // Not confirmed paid by remit: nothing realized.
+    expect(report.remittances[1]).to.deep.include({ realized: null, assumed_usd: null, drift_usd: null });
+    expect(report.firm).to.deep.equal({ remittances: 2, amount_usd: '19200.00', realized_usd: null, assumed_usd: '72.00', drift_usd: null });
   });
 });

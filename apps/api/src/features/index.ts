@@ -5,6 +5,7 @@ import type { Feature } from './feature.js';
 import { firm } from './firm/index.js';
 import { health } from './health/index.js';
 import { importFeature } from './import/index.js';
+import { india } from './india/index.js';
 import { jobs } from './jobs/index.js';
 import { journal } from './journal/index.js';
 import { reconciliation } from './reconciliation/index.js';
@@ -16,4 +17,4 @@ import { webhooks } from './webhooks/index.js';
  * (http/operations.ts) are both built from this list: adding an endpoint is one contract
  * entry, one handler and one presenter in its feature's folder.
  */
-export const FEATURES: readonly Feature[] = [health, docs, transactions, journal, firm, customers, jobs, cashRequests, importFeature, webhooks, reconciliation];
+export const FEATURES: readonly Feature[] = [health, docs, transactions, journal, firm, customers, jobs, cashRequests, importFeature, webhooks, reconciliation, india];
