@@ -4,7 +4,7 @@ import { PATTERNS } from '../../openapi/patterns.js';
 import { READ } from '../../openapi/security.js';
 import type { JsonSchema, Parameter, Paths } from '../../openapi/types.js';
 
-const TAG = ['india'];
+const TAG = ['india-reports'];
 
 /** Money in USD or INR, or a share or rate: decimal strings, never JSON numbers. */
 const MONEY: JsonSchema = ref('SignedAmount');
@@ -12,7 +12,6 @@ const MONEY_OR_NULL: JsonSchema = { type: ['string', 'null'], pattern: PATTERNS.
 const RATIO: JsonSchema = { type: 'string', pattern: PATTERNS.amount.pattern };
 const RATIO_OR_NULL: JsonSchema = { type: ['string', 'null'], pattern: PATTERNS.signedAmount.pattern };
 const TEXT: JsonSchema = { type: 'string' };
-const TEXT_OR_NULL: JsonSchema = { type: ['string', 'null'] };
 const DATE: JsonSchema = ref('Date');
 const DATE_OR_NULL: JsonSchema = nullable('Date');
 const COUNT: JsonSchema = { type: 'integer', minimum: 0 };
