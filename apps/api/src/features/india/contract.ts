@@ -17,7 +17,7 @@ const DATE_OR_NULL: JsonSchema = nullable('Date');
 const COUNT: JsonSchema = { type: 'integer', minimum: 0 };
 const array = (items: JsonSchema, description?: string): JsonSchema => ({ type: 'array', items, ...(description && { description }) });
 const WARNINGS = array(TEXT, 'What the report could not say and why: a missing rate or price (by date), a flagged or unmatched sale, an unreachable upstream. Never guessed.');
-const FY: JsonSchema = { type: 'string', pattern: FY_PATTERN_SOURCE, description: `The financial year (1 April – 31 March): ${FY_RULE}.` };
+const FY: JsonSchema = { type: 'string', pattern: FY_PATTERN_SOURCE, description: `The financial year (1 April – 31 March): ${FY_RULE}.`, examples: ['2024-25'] };
 const RATE_USED: JsonSchema = {
   anyOf: [object({ rate: RATIO, rate_date: DATE }, 'The SBI rate (INR per USD) used and the day it was published (the nearest earlier sheet when the day had none).'), { type: 'null' }],
 };
