@@ -24,7 +24,7 @@ export interface StoredMatch {
   sellFeeUsd: Decimal;
 }
 
-/** What is left of a lot now. */
+/** A lot: what is left of it (open lots), or the whole of it (Schedule FA). */
 export interface OpenLot {
   customerId: string;
   symbol: string;

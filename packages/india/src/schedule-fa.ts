@@ -3,15 +3,11 @@ import { addDays } from './dates.js';
 import { money, moneyOrNull, sum, toInr } from './figures.js';
 import type { FinancialYear } from './fy.js';
 import { RATE_LOOKBACK_DAYS, type RateBook } from './rates.js';
+import type { OpenLot } from './capital-gains.js';
 
 /** A lot held at some time of the calendar year, with its sales up to the year's end. */
-export interface FaLot {
-  customerId: string;
-  symbol: string;
-  lotTxnId: string;
-  acquiredOn: string;
-  quantity: Decimal;
-  /** Cost of acquisition: the lot's cost and its buy fee. */
+export interface FaLot extends OpenLot {
+  /** Cost of acquisition: the whole lot's cost and its buy fee. */
   costUsd: Decimal;
   sold: Array<{ transferredOn: string; quantity: Decimal }>;
 }

@@ -171,7 +171,7 @@ describe('settlement audit', () => {
       { purpose_code: 'S0002', count: 1, amount_usd: '100.00' },
       { purpose_code: 'uncoded', count: 1, amount_usd: '100.00' },
     ]);
-    expect(lagStatistics([d(3), d(1)]).median_hours).to.equal('2.00');
+    expect(lagStatistics([d('3'), d('1')]).median_hours).to.equal('2.00');
   });
 });
 
@@ -189,17 +189,17 @@ describe('Schedule FA', () => {
     const report = scheduleFa(
       parseFinancialYear('2024-25'),
       {
-        lots: [{ customerId: 'IND-1', symbol: 'AAPL', lotTxnId: 'lot-1', acquiredOn: '2023-11-10', quantity: d(10), costUsd: d('1002.20'), sold: [{ transferredOn: '2024-09-02', quantity: d(4) }] }],
+        lots: [{ customerId: 'IND-1', symbol: 'AAPL', lotTxnId: 'lot-1', acquiredOn: '2023-11-10', quantity: d('10'), costUsd: d('1002.20'), sold: [{ transferredOn: '2024-09-02', quantity: d('4') }] }],
         sales: [{ customerId: 'IND-1', symbol: 'AAPL', txnDate: '2024-09-02', amountUsd: d('560.00') }],
         dividends: [{ customerId: 'IND-1', symbol: 'AAPL', payDate: '2024-08-15', grossUsd: d('5.00') }],
-        prices: new Map([['AAPL', [{ date: '2024-01-02', closeUsd: d(100) }, { date: '2024-06-14', closeUsd: d(150) }, { date: '2024-12-31', closeUsd: d(120) }]]]),
+        prices: new Map([['AAPL', [{ date: '2024-01-02', closeUsd: d('100') }, { date: '2024-06-14', closeUsd: d('150') }, { date: '2024-12-31', closeUsd: d('120') }]]]),
         cash: [
           {
             customerId: 'IND-1',
             opening: d('500.00'),
             days: [
               { date: '2024-03-01', net: d('1000.00'), credited: d('1000.00') },
-              { date: '2024-06-14', net: d('-1200.00'), credited: d(0) },
+              { date: '2024-06-14', net: d('-1200.00'), credited: d('0') },
               { date: '2024-09-02', net: d('560.00'), credited: d('560.00') },
             ],
           },
@@ -249,7 +249,7 @@ describe('Schedule FA', () => {
   it('a holding without prices has no peak or closing value and says so', () => {
     const report = scheduleFa(
       parseFinancialYear('2024-25'),
-      { lots: [{ customerId: 'IND-1', symbol: 'MSFT', lotTxnId: 'lot-1', acquiredOn: '2024-02-01', quantity: d(1), costUsd: d('400.00'), sold: [] }], sales: [], dividends: [], prices: new Map(), cash: [] },
+      { lots: [{ customerId: 'IND-1', symbol: 'MSFT', lotTxnId: 'lot-1', acquiredOn: '2024-02-01', quantity: d('1'), costUsd: d('400.00'), sold: [] }], sales: [], dividends: [], prices: new Map(), cash: [] },
       rates({ '2024-02-01': '83.00', '2024-12-31': '85.60' }),
     );
     expect(report.a3[0]).to.deep.include({ peak_value_inr: null, closing_value_inr: null, initial_value_inr: '33200.00' });
@@ -270,7 +270,7 @@ describe('FX margin', () => {
       providerFeesUsd: d('20.00'),
       accruedUsd: d('72.00'),
     };
-    const report = fxMarginSummary(parseFinancialYear('2024-25'), [remittance, { ...remittance, orderId: 'order_2', accruedUsd: null }], new Set(['order_1']), d(75));
+    const report = fxMarginSummary(parseFinancialYear('2024-25'), [remittance, { ...remittance, orderId: 'order_2', accruedUsd: null }], new Set(['order_1']), d('75'));
     // At mid 800,000 × 0.0121 = 9,680.00: 80.00 above what the customer got, less 20.00 of fees = 60.00 (62.5 bps of 9,600.00); assumed 72.00 (75 bps).
     expect(report.remittances[0]).to.deep.include({ margin_bps: '82.64', realized: { margin_usd: '60.00', margin_bps: '62.50' }, assumed_usd: '72.00', drift_usd: '-12.00' });
     // Not confirmed paid by remit: nothing realized.

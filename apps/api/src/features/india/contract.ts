@@ -21,6 +21,8 @@ const FY: JsonSchema = { type: 'string', pattern: FY_PATTERN_SOURCE, description
 const RATE_USED: JsonSchema = {
   anyOf: [object({ rate: RATIO, rate_date: DATE }, 'The SBI rate (INR per USD) used and the day it was published (the nearest earlier sheet when the day had none).'), { type: 'null' }],
 };
+/** Which remittance, whose, when and how many rupees: the first fields of a remittance row. */
+const REMITTANCE = { order_id: TEXT, customer_id: TEXT, remitted_on: DATE, amount_inr: MONEY };
 const ERA: JsonSchema = { type: 'string', enum: ['before_2024_07_23', 'from_2024_07_23'] };
 
 /** The schemas of the India reports on stored data (docs/india-reports.md). */
@@ -48,10 +50,7 @@ export const schemas: Record<string, JsonSchema> = {
             remittances: array(
               object(
                 {
-                  order_id: TEXT,
-                  customer_id: TEXT,
-                  remitted_on: DATE,
-                  amount_inr: MONEY,
+                  ...REMITTANCE,
                   amount_usd: MONEY_OR_NULL,
                   cumulative_inr: MONEY,
                   threshold_inr: MONEY_OR_NULL,
@@ -296,10 +295,7 @@ export const schemas: Record<string, JsonSchema> = {
         remittances: array(
           object(
             {
-              order_id: TEXT,
-              customer_id: TEXT,
-              remitted_on: DATE,
-              amount_inr: MONEY,
+              ...REMITTANCE,
               amount_usd: MONEY,
               customer_rate: RATIO,
               mid_rate: { type: ['string', 'null'] },
