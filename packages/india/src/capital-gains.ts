@@ -1,6 +1,6 @@
 import { Decimal, roundToCents, ZERO } from '@ledger/core';
 import { addMonths, wholeMonthsBetween } from './dates.js';
-import { allocate, money, moneyOrNull, ratio, sum, toInr } from './figures.js';
+import { allocate, groupBy, money, moneyOrNull, ratio, sum, toInr } from './figures.js';
 import type { FinancialYear } from './fy.js';
 import type { RateBook } from './rates.js';
 import { LONG_TERM_MONTHS, LTCG_RULES, ruleOn } from './rules.js';
@@ -64,8 +64,7 @@ type Totals = { short: Decimal; long: Decimal; longBefore: Decimal; longFrom: De
  * day of the month before): proceeds at the transfer month's, cost per `costRate`.
  */
 export function capitalGainsSummary(fy: FinancialYear, input: { matches: StoredMatch[]; openLots: OpenLot[]; flagged: FlaggedSale[] }, rates: RateBook, costRate: CostRateMethod) {
-  const bySale = new Map<string, StoredMatch[]>();
-  for (const m of input.matches) bySale.set(m.sellTxnId, [...(bySale.get(m.sellTxnId) ?? []), m]);
+  const bySale = groupBy(input.matches, (m) => m.sellTxnId);
   const symbols = new Map<string, { customer_id: string; symbol: string; disposals: unknown[]; totals: Totals; open_lots: unknown[]; flagged_sales: unknown[] }>();
   const symbolOf = (customerId: string, symbol: string) => {
     const key = `${customerId}\u0000${symbol}`;
@@ -138,7 +137,6 @@ export function capitalGainsSummary(fy: FinancialYear, input: { matches: StoredM
     symbolOf(f.customerId, f.symbol).flagged_sales.push({ txn_id: f.txnId, txn_date: f.txnDate, quantity: f.quantity?.toFixed() ?? null, reason: f.reason });
   }
 
-  const customers = new Map<string, Array<ReturnType<typeof present>>>();
   const present = (e: typeof symbols extends Map<string, infer V> ? V : never) => ({
     symbol: e.symbol,
     disposals: e.disposals,
@@ -149,9 +147,10 @@ export function capitalGainsSummary(fy: FinancialYear, input: { matches: StoredM
     open_lots: e.open_lots,
     flagged_sales: e.flagged_sales,
   });
-  for (const e of [...symbols.values()].sort((a, b) => a.customer_id.localeCompare(b.customer_id) || a.symbol.localeCompare(b.symbol))) {
-    customers.set(e.customer_id, [...(customers.get(e.customer_id) ?? []), present(e)]);
-  }
+  const customers = groupBy(
+    [...symbols.values()].sort((a, b) => a.customer_id.localeCompare(b.customer_id) || a.symbol.localeCompare(b.symbol)),
+    (e) => e.customer_id,
+  );
   const warnings = [
     ...input.flagged.map((f) => `sale ${f.txnId} (${f.symbol}, ${f.txnDate}) is flagged by recost (${f.reason}): no cost is given`),
     ...rates.warnings(),
@@ -162,7 +161,7 @@ export function capitalGainsSummary(fy: FinancialYear, input: { matches: StoredM
       'Cost of acquisition: the lot’s cost plus its share of the buy’s fee. Consideration: the sale’s proceeds net of its fee. ' +
       `INR by Rule 115 (SBI TT buying rate of the last day of the month before): consideration at the transfer month’s, cost at the ${costRate === 'acquisition_month' ? 'acquisition' : 'transfer'} month’s. ` +
       'Long-term when held more than 24 months (calendar months, trade dates). The ledger’s 1200 excludes fees.',
-    customers: [...customers.entries()].map(([customer_id, syms]) => ({ customer_id, symbols: syms })),
+    customers: [...customers.entries()].map(([customer_id, syms]) => ({ customer_id, symbols: syms.map(present) })),
     warnings,
   };
 }

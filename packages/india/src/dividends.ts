@@ -1,5 +1,5 @@
 import { Decimal, ZERO } from '@ledger/core';
-import { money, moneyOrNull, ratio, sum, toInr } from './figures.js';
+import { groupBy, money, moneyOrNull, ratio, sum, toInr } from './figures.js';
 import type { FinancialYear } from './fy.js';
 import type { RateBook } from './rates.js';
 
@@ -21,8 +21,7 @@ export interface DividendEvent {
  * tax was deducted on the pay date).
  */
 export function dividendSummary(fy: FinancialYear, events: DividendEvent[], rates: RateBook) {
-  const customers = new Map<string, DividendEvent[]>();
-  for (const e of events) customers.set(e.customerId, [...(customers.get(e.customerId) ?? []), e]);
+  const customers = groupBy(events, (e) => e.customerId);
   const rateOf = (gross: Decimal, withheld: Decimal) => (gross.isZero() ? '0' : ratio(withheld.dividedBy(gross)));
   return {
     fy: fy.label,

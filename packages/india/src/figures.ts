@@ -24,3 +24,15 @@ export function allocate(total: Decimal, weights: Decimal[]): Decimal[] {
 /** USD × INR-per-USD, in paise; null when the rate is missing. */
 export const toInr = (usd: Decimal, rate: Decimal | null | undefined) => (rate == null ? null : roundToCents(usd.times(rate)));
 export const moneyOrNull = (amount: Decimal | null) => (amount === null ? null : money(amount));
+
+/** Rows by key, each group in input order. */
+export function groupBy<T>(rows: Iterable<T>, keyOf: (row: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) {
+    const k = keyOf(row);
+    const group = groups.get(k);
+    if (group) group.push(row);
+    else groups.set(k, [row]);
+  }
+  return groups;
+}

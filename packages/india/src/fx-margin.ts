@@ -1,5 +1,5 @@
 import { Decimal, roundToCents, ZERO } from '@ledger/core';
-import { money, moneyOrNull, sum } from './figures.js';
+import { groupBy, money, moneyOrNull, sum } from './figures.js';
 import type { FinancialYear } from './fy.js';
 
 /** A paid, priced remittance of the FY with its accrual. */
@@ -63,8 +63,7 @@ export function fxMarginSummary(fy: FinancialYear, remittances: MarginRemittance
       drift_usd: realized === null ? null : money(realized.minus(assumed)),
     };
   };
-  const byCustomer = new Map<string, typeof rows>();
-  for (const r of rows) byCustomer.set(r.customer_id, [...(byCustomer.get(r.customer_id) ?? []), r]);
+  const byCustomer = groupBy(rows, (r) => r.customer_id);
   return {
     fy: fy.label,
     configured_bps: configuredBps.toFixed(),

@@ -1,6 +1,6 @@
 import { Decimal, roundToCents, ZERO } from '@ledger/core';
 import type { FinancialYear } from './fy.js';
-import { money, ratio } from './figures.js';
+import { groupBy, money, ratio } from './figures.js';
 import { LRS_LIMIT_USD, LRS_WARN_SHARE, noPanRate, ruleOn, TCS_RULES, type Dated, type TcsRule } from './rules.js';
 
 /** A paid LRS remittance of the FY, as stored. */
@@ -65,11 +65,7 @@ export function estimateTcs(remittances: LrsRemittance[], rules: ReadonlyArray<D
 export function lrsSummary(fy: FinancialYear, remittances: LrsRemittance[], options: LrsOptions) {
   const limit = ruleOn(LRS_LIMIT_USD, fy.start)!.value;
   const rules = tcsRules(options);
-  const groups = new Map<string, LrsRemittance[]>();
-  for (const r of remittances) {
-    const key = r.pan ?? `customer:${r.customerId}`;
-    groups.set(key, [...(groups.get(key) ?? []), r]);
-  }
+  const groups = groupBy(remittances, (r) => r.pan ?? `customer:${r.customerId}`);
   const warnings: string[] = [];
   const pans = [...groups.values()].map((group) => {
     const pan = group[0]!.pan;

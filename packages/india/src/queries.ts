@@ -3,6 +3,7 @@ import type { FeeTrade } from './broker-fees.js';
 import type { FlaggedSale, OpenLot, StoredMatch } from './capital-gains.js';
 import { addDays } from './dates.js';
 import type { DividendEvent } from './dividends.js';
+import { groupBy } from './figures.js';
 import type { FinancialYear } from './fy.js';
 import type { MarginRemittance } from './fx-margin.js';
 import type { LrsRemittance } from './lrs.js';
@@ -176,8 +177,8 @@ export async function scheduleFaInput(db: Db, fy: FinancialYear, customerId: str
     'SELECT symbol, price_date::text, close_usd::text FROM close_prices WHERE symbol = ANY(?::text[]) AND price_date BETWEEN ?::date AND ?::date ORDER BY symbol, price_date',
     [symbols, first, last],
   );
-  const byDay = new Map<string, Array<{ date: string; closeUsd: Decimal }>>();
-  for (const p of prices) byDay.set(p.symbol, [...(byDay.get(p.symbol) ?? []), { date: p.price_date, closeUsd: dec(p.close_usd) }]);
+  const bySymbol = groupBy(prices, (p) => p.symbol);
+  const byDay = new Map([...bySymbol].map(([symbol, list]) => [symbol, list.map((p) => ({ date: p.price_date, closeUsd: dec(p.close_usd) }))]));
   const { rows: cash } = await db.raw<{ rows: Array<{ customer_id: string; day: string | null; net: string; credited: string }> }>(
     `SELECT customer_id, CASE WHEN txn_date >= ?::date THEN txn_date::text END AS day, sum(credit - debit)::text AS net, sum(credit)::text AS credited
        FROM journal_lines WHERE account_code = ? AND customer_id IS NOT NULL AND txn_date <= ?::date AND ${customerFilter('customer_id')}
@@ -202,16 +203,22 @@ export async function scheduleFaInput(db: Db, fy: FinancialYear, customerId: str
 
 /** Trades (not reversed) with the broker cost in effect and the itemised fee; optional dates and customer. */
 export async function feeTrades(db: Db, filter: { from: string | null; to: string | null; customerId: string | null }): Promise<FeeTrade[]> {
+  // The broker costs in effect, summed per trade once (a lookup per trade would scan the derivations each time).
   const { rows } = await db.raw<{ rows: Array<{ txn_id: string; customer_id: string; symbol: string; txn_type: string; txn_date: string; amount_usd: string; modelled: string | null; actual: string | null }> }>(
-    `SELECT t.txn_id, t.customer_id, t.symbol, t.txn_type, t.txn_date::text, t.amount_usd::text, f.amount_usd::text AS actual,
-            (SELECT sum(l.debit)::text FROM transactions d JOIN journal_lines l ON l.txn_id = d.txn_id
-              WHERE d.txn_type = 'recost' AND d.metadata->>'recost_of' = t.txn_id::text AND ${inEffect('d.txn_id')}
-                AND l.account_code = '${ACCOUNT.brokerageCost}' AND l.debit > 0) AS modelled
-       FROM transactions t LEFT JOIN broker_fees f ON f.source = t.source AND f.source_txn_id = t.source_txn_id
+    `WITH modelled AS (
+       SELECT d.metadata->>'recost_of' AS trade, sum(l.debit) AS amount
+         FROM transactions d JOIN journal_lines l ON l.txn_id = d.txn_id
+        WHERE d.txn_type = 'recost' AND l.account_code = '${ACCOUNT.brokerageCost}' AND l.debit > 0 AND ${inEffect('d.txn_id')}
+          AND ${customerFilter('d.customer_id')}
+        GROUP BY 1)
+     SELECT t.txn_id, t.customer_id, t.symbol, t.txn_type, t.txn_date::text, t.amount_usd::text, f.amount_usd::text AS actual, m.amount::text AS modelled
+       FROM transactions t
+       LEFT JOIN broker_fees f ON f.source = t.source AND f.source_txn_id = t.source_txn_id
+       LEFT JOIN modelled m ON m.trade = t.txn_id::text
       WHERE t.txn_type IN ('buy_security', 'sell_security') AND t.customer_id IS NOT NULL AND ${inEffect('t.txn_id')}
         AND (?::date IS NULL OR t.txn_date >= ?::date) AND (?::date IS NULL OR t.txn_date <= ?::date) AND ${customerFilter('t.customer_id')}
       ORDER BY t.txn_date, t.txn_id`,
-    [filter.from, filter.from, filter.to, filter.to, filter.customerId, filter.customerId],
+    [filter.customerId, filter.customerId, filter.from, filter.from, filter.to, filter.to, filter.customerId, filter.customerId],
   );
   return rows.map((r) => ({
     txnId: r.txn_id,

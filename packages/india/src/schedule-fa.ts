@@ -1,6 +1,6 @@
 import { Decimal, roundToCents, ZERO } from '@ledger/core';
 import { addDays } from './dates.js';
-import { money, moneyOrNull, sum, toInr } from './figures.js';
+import { groupBy, money, moneyOrNull, sum, toInr } from './figures.js';
 import type { FinancialYear } from './fy.js';
 import { RATE_LOOKBACK_DAYS, type RateBook } from './rates.js';
 import type { OpenLot } from './capital-gains.js';
@@ -26,15 +26,26 @@ export interface FaInput {
 
 const key = (customerId: string, symbol: string) => `${customerId}\u0000${symbol}`;
 
-/** Shares of `lots` held at the end of `date`. */
-function sharesOn(lots: FaLot[], date: string): Decimal {
-  let shares = ZERO;
+/** A holding's share count over time: each day it changed and the count at its end, in date order. */
+function shareSteps(lots: FaLot[]): Array<{ date: string; shares: Decimal }> {
+  const changes = new Map<string, Decimal>();
+  const add = (date: string, quantity: Decimal) => changes.set(date, (changes.get(date) ?? ZERO).plus(quantity));
   for (const lot of lots) {
-    if (lot.acquiredOn > date) continue;
-    shares = shares.plus(lot.quantity);
-    for (const s of lot.sold) if (s.transferredOn <= date) shares = shares.minus(s.quantity);
+    add(lot.acquiredOn, lot.quantity);
+    for (const s of lot.sold) add(s.transferredOn, s.quantity.negated());
   }
-  return shares;
+  let shares = ZERO;
+  return [...changes.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([date, change]) => ({ date, shares: (shares = shares.plus(change)) }));
+}
+
+/** Shares held at the end of each of `dates` (ascending), walking the steps once. */
+function sharesOnDays(steps: Array<{ date: string; shares: Decimal }>, dates: string[]): Decimal[] {
+  let i = 0;
+  let shares = ZERO;
+  return dates.map((date) => {
+    while (i < steps.length && steps[i]!.date <= date) shares = steps[i++]!.shares;
+    return shares;
+  });
 }
 
 /**
@@ -49,8 +60,8 @@ export function scheduleFa(fy: FinancialYear, input: FaInput, rates: RateBook) {
   const year = fy.calendarYear;
   const [first, last] = [`${year}-01-01`, `${year}-12-31`];
   const warnings: string[] = [];
-  const holdings = new Map<string, FaLot[]>();
-  for (const lot of input.lots) holdings.set(key(lot.customerId, lot.symbol), [...(holdings.get(key(lot.customerId, lot.symbol)) ?? []), lot]);
+  const group = <T extends { customerId: string; symbol: string }>(rows: T[]) => groupBy(rows, (r) => key(r.customerId, r.symbol));
+  const [dividendsOf, salesOf, holdings] = [group(input.dividends), group(input.sales), group(input.lots)];
   const inrOn = (usd: Decimal, date: string) => toInr(usd, rates.ttBuyOn(date)?.rate);
   const sumInr = (values: Array<Decimal | null>) => (values.some((v) => v === null) ? null : sum(values as Decimal[]));
 
@@ -59,21 +70,23 @@ export function scheduleFa(fy: FinancialYear, input: FaInput, rates: RateBook) {
     lots.sort((a, b) => a.acquiredOn.localeCompare(b.acquiredOn));
     const prices = (input.prices.get(symbol) ?? []).filter((p) => p.date >= first && p.date <= last);
     let peak: { date: string; usd: Decimal; inr: Decimal } | null = null;
-    for (const p of prices) {
-      const shares = sharesOn(lots, p.date);
+    const steps = shareSteps(lots);
+    const held = sharesOnDays(steps, prices.map((p) => p.date));
+    for (const [i, p] of prices.entries()) {
+      const shares = held[i]!;
       if (shares.isZero()) continue;
       const usd = roundToCents(shares.times(p.closeUsd));
       const inr = inrOn(usd, p.date);
       if (inr !== null && (peak === null || inr.isGreaterThan(peak.inr))) peak = { date: p.date, usd, inr };
     }
-    const closingShares = sharesOn(lots, last);
+    const [closingShares] = sharesOnDays(steps, [last]) as [Decimal];
     const closingPrice = [...prices].reverse().find((p) => p.date >= addDays(last, -RATE_LOOKBACK_DAYS));
     if (prices.length === 0) warnings.push(`no close prices of ${symbol} in ${year}: peak and closing values of customer ${customerId}'s holding are missing`);
     else if (closingShares.isGreaterThan(0) && !closingPrice) warnings.push(`no close price of ${symbol} in the last days of ${year}: closing value of customer ${customerId}'s holding is missing`);
     const closingUsd = closingShares.isZero() ? ZERO : closingPrice ? roundToCents(closingShares.times(closingPrice.closeUsd)) : null;
     const initialInr = sumInr(lots.map((l) => inrOn(l.costUsd, l.acquiredOn)));
-    const dividends = input.dividends.filter((d) => d.customerId === customerId && d.symbol === symbol);
-    const sales = input.sales.filter((s) => s.customerId === customerId && s.symbol === symbol);
+    const dividends = dividendsOf.get(key(customerId, symbol)) ?? [];
+    const sales = salesOf.get(key(customerId, symbol)) ?? [];
     return {
       customer_id: customerId,
       country: 'United States of America',

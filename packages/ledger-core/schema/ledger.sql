@@ -1681,6 +1681,18 @@ CREATE INDEX journal_lines_txn_idx ON public.journal_lines USING btree (txn_id);
 CREATE INDEX lot_matches_customer_idx ON public.lot_matches USING btree (customer_id, transferred_on);
 
 --
+-- Name: lot_matches_lot_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX lot_matches_lot_idx ON public.lot_matches USING btree (lot_txn_id);
+
+--
+-- Name: lot_matches_sell_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX lot_matches_sell_idx ON public.lot_matches USING btree (sell_txn_id);
+
+--
 -- Name: reconciliation_runs_results_idx; Type: INDEX; Schema: public; Owner: -
 --
 

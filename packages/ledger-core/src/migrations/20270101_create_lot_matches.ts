@@ -31,6 +31,9 @@ export async function up(knex: Knex): Promise<void> {
       CONSTRAINT lot_matches_dates_ordered CHECK (acquired_on <= transferred_on)
     );
     CREATE INDEX lot_matches_customer_idx ON lot_matches (customer_id, transferred_on);
+    -- What a lot gave (open lots, Schedule FA) and what a sale took (sales without matches).
+    CREATE INDEX lot_matches_lot_idx ON lot_matches (lot_txn_id);
+    CREATE INDEX lot_matches_sell_idx ON lot_matches (sell_txn_id);
 
     CREATE FUNCTION ledger_copy_lot_matches() RETURNS trigger LANGUAGE plpgsql
       SECURITY DEFINER SET search_path = "${schema}", pg_temp AS $$
