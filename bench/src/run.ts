@@ -2,6 +2,7 @@ import { createTestDatabase } from '@ledger/core/testing';
 import { benchBulkPosting } from './bulk.js';
 import { benchCustomerViews } from './customer-views.js';
 import { entry, fundingEntry } from './fixtures.js';
+import { benchIndiaReports } from './india.js';
 import { benchManualEntry } from './http.js';
 import { benchRecon } from './recon.js';
 import { benchRecost } from './recost.js';
@@ -19,7 +20,9 @@ import { benchSyncUaefeed } from './uaefeed.js';
  * the largest book within 1.5× of the smallest, (e) view latency and the export's peak memory flat
  * from 10k to 1M; (f) sync-uaefeed over a sandbox of 500 customers × 100 records, ≥ 5,000
  * records/s end to end; (g, `recon [count]`, not in `all`: minutes) the A, B and D reconciliation
- * checks on a book of 1,000,000 transactions, a full sweep under 5 s.
+ * checks on a book of 1,000,000 transactions, a full sweep under 5 s; (h, `india [customers]`, not in
+ * `all`: minutes) the India stored-data reports over 2,000 customers, 200,000 trades and 20,000
+ * remittances, each under 1 s.
  */
 const which = process.argv[2] ?? 'all';
 const round = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -109,6 +112,14 @@ if (which === 'recon') {
       r.checks.map((c) => `${c.name} ${c.seconds.toFixed(2)} s (${c.status})`).join(', ') +
       `; incremental, after ${round(r.newTransactions)} new transactions: ${r.incrementalSeconds.toFixed(2)} s (target < 0.5 s; ${r.incrementalStatus})`,
   );
+}
+if (which === 'india') {
+  const customers = Number(process.argv[3] ?? '2000');
+  if (!Number.isSafeInteger(customers) || customers < 1) throw new Error(`the customer count must be a whole number, e.g. 2000: ${process.argv[3]}`);
+  const r = await withDatabase((db) => benchIndiaReports(db, customers));
+  console.log(`India reports: ${round(r.customers)} customers, ${round(r.trades)} trades, ${round(r.remittances)} remittances loaded and recosted in ${r.loadSeconds.toFixed(1)} s`);
+  console.log('| report (whole book) | median ms (target < 1,000) |\n|---|---|');
+  for (const [name, ms] of r.medianMs) console.log(`| ${name} | ${ms.toFixed(0)} |`);
 }
 if (which === 'customers') {
   const sizes = (process.argv[3] ?? '10000,1000000').split(',').map(Number);

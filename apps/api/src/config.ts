@@ -11,6 +11,7 @@ import {
   type CommonConfig,
   type FeeSchedule,
 } from '@ledger/core';
+import { indiaSettingsOf, indiaSettingsSchema, type IndiaSettings } from '@ledger/india';
 import { reconSettingsOf, reconSettingsSchema, type ReconSettings } from '@ledger/reconciliation';
 import { createUpstreamClients, upstreamConfigSchema, type UpstreamClients } from '@ledger/upstream-clients';
 import { z } from 'zod';
@@ -33,6 +34,7 @@ export const apiConfigSchema = commonConfigSchema
   .extend(upstreamConfigSchema.shape)
   .extend(feeScheduleConfigSchema.shape)
   .extend(reconSettingsSchema.shape)
+  .extend(indiaSettingsSchema.shape)
   .extend({
     /** The HMAC-SHA256 key of the remit webhook's `X-Remit-Signature`; unset: the webhook answers 503 to every payload. */
     REMIT_WEBHOOK_SECRET: optionalToken,
@@ -89,6 +91,8 @@ export interface ApiConfig extends CommonConfig {
   remitWebhookSecret: string | undefined;
   /** The reconciliation checks' settings, for `POST /v1/reconciliation/run`. */
   recon: ReconSettings;
+  /** The stored-data India reports' settings (rule options, configured bps). */
+  india: IndiaSettings;
   /** The live India reports' settings (docs/india-live-reports.md). */
   indiaLive: IndiaLiveSettings;
 }
@@ -119,5 +123,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     remitWebhookSecret: parsed.REMIT_WEBHOOK_SECRET,
     recon: reconSettingsOf(parsed),
     indiaLive: { concurrency: parsed.INDIA_LIVE_CONCURRENCY, wireMatchDays: parsed.INDIA_WIRE_MATCH_DAYS },
+    india: indiaSettingsOf(parsed),
   };
 }

@@ -29,7 +29,9 @@ const isOpen = (e: Endpoint) => e.template.startsWith('/health/') || e.template 
 const isSigned = (e: Endpoint) => e.template === '/v1/india/webhooks/remit';
 const isAdmin = (e: Endpoint) => !isOpen(e) && !isSigned(e) && e.method !== 'get';
 const label = (e: Endpoint) => `${e.method.toUpperCase()} ${e.template}`;
-const samplePath = (e: Endpoint) => (e.template.endsWith('/grouped') ? `${e.path}?group_by=${e.template.startsWith('/v1/journal') ? 'account' : 'type'}` : e.path);
+/** The path with the query its operation requires: grouped reads a `group_by`, schedule-fa an `fy`. */
+const samplePath = (e: Endpoint) =>
+  e.template.endsWith('/grouped') ? `${e.path}?group_by=${e.template.startsWith('/v1/journal') ? 'account' : 'type'}` : e.template === '/v1/india/schedule-fa' ? `${e.path}?fy=2024-25` : e.path;
 
 describe('authentication matrix', () => {
   it('the document states the contract’s matrix for every operation', () => {

@@ -1,4 +1,5 @@
 import type { JobCatalog } from './catalog.js';
+import { loadClosePricesJob, loadFxRatesJob } from './load-reference-data.js';
 import { provisionIndiaJob } from './provision-india.js';
 import { provisionUaeJob } from './provision-uae.js';
 import { recostJob } from './recost.js';
@@ -24,6 +25,8 @@ export const JOBS: JobCatalog = {
   'provision-india': provisionIndiaJob,
   'provision-uae': provisionUaeJob,
   'refund-reversal-india': refundReversalIndiaJob,
+  'load-fx-rates': loadFxRatesJob,
+  'load-close-prices': loadClosePricesJob,
   'sync-usbroker': syncUsbrokerJob,
   'sync-usbroker-trades': syncUsbrokerTradesJob,
   'sync-usbroker-ledger': syncUsbrokerLedgerJob,

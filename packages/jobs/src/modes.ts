@@ -38,5 +38,7 @@ export const JOB_MODES = {
   'provision-india': { mode: 'background', family: 'syncs', books: INDIA, why: 'decided: the whole customer registry, paged' },
   'provision-uae': { mode: 'background', family: 'syncs', books: UAE, why: 'decided: as provision-india, the UAE customers of the registry' },
   'refund-reversal-india': { mode: 'sync', family: 'syncs', books: INDIA, why: 'decided: one set-based sweep of the book, seconds' },
+  'load-fx-rates': { mode: 'sync', family: 'syncs', books: INDIA, why: 'decided: one file of a few thousand rows, one statement: seconds' },
+  'load-close-prices': { mode: 'sync', family: 'syncs', books: INDIA, why: 'decided: as load-fx-rates' },
 } as const satisfies Record<string, JobMode>;
 export type JobKind = keyof typeof JOB_MODES;

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { defineJob, type JobDeps } from './catalog.js';
 import { customerIdsField, forEachCustomer, idOfLinked, notConfigured, selectCustomers, upstreamFailureReason } from './per-customer.js';
 import { PostingRun, type SyncResult } from './posting-kit.js';
+import { recordHeldQuotes } from './held-quotes.js';
 import { orderEntry, wireEntry } from './usbroker-entries.js';
 
 /** The customer's fee of a trade, in bps of notional, at most this (10 %): the fee split must leave the shares a cost. */
@@ -31,6 +32,8 @@ type Kind = 'wires' | 'orders';
 export interface SyncUsbrokerResult extends SyncResult<Kind> {
   /** Completed wires of broker accounts no ledger customer holds (sync-usbroker, a run for every customer only). */
   wires_of_unknown_accounts?: number;
+  /** Quotes of held symbols recorded as the day's close (held-quotes.ts); absent in a dry run. */
+  close_prices?: { recorded: number; error: string | null };
 }
 
 interface BrokerSync {
@@ -97,7 +100,11 @@ async function syncBroker(kind: 'sync-usbroker' | 'sync-usbroker-trades', sync: 
     (done) => progress({ done, total: customers.length, unit: 'customers' }),
   );
   const recost = await run.recostIfPosted(input.recost, settings);
-  const result: SyncUsbrokerResult = { ...run.result(total, [...notLinked, ...failed], recost), ...(unknownWires !== undefined && { wires_of_unknown_accounts: unknownWires }) };
+  const result: SyncUsbrokerResult = {
+    ...run.result(total, [...notLinked, ...failed], recost),
+    ...(unknownWires !== undefined && { wires_of_unknown_accounts: unknownWires }),
+    ...(!input.dry_run && { close_prices: await recordHeldQuotes(db, usbroker) }),
+  };
   logger.info(`${kind} done`, { customers: result.customers, customers_failed: result.customers_failed.length, records: result.records, dry_run: input.dry_run });
   return result;
 }

@@ -3,6 +3,7 @@ import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import { startSandbox, type IndiaCustomerData, type Sandbox } from '@ledger/sandbox';
 import { createUsbrokerClient } from '@ledger/upstream-clients';
 import { expect } from 'chai';
+import { heldSymbols } from '@ledger/india';
 import { runSyncUsbroker, runSyncUsbrokerLedger, runSyncUsbrokerTrades, type JobDeps } from '../src/index.js';
 import { depsOf, rowCounts, wallet } from './usbroker-support.js';
 
@@ -50,6 +51,16 @@ describe('the usbroker jobs against the sandbox', function () {
     const recosted = await recost(db, { policy: { feeSchedule: new FeeSchedule(new Decimal(22)) }, limit: null });
     return { wires, trades, ledgers, recosted };
   }
+
+  it('records the broker’s quotes of held symbols as their day’s close; a sync reading the same quotes again writes nothing', async () => {
+    await syncEverything();
+    const again = await runSyncUsbroker({}, deps);
+    const held = await heldSymbols(db);
+    expect(held.length).to.be.greaterThan(0);
+    const { rows } = await db.raw<{ rows: Array<{ symbol: string; source: string }> }>('SELECT DISTINCT symbol, source FROM close_prices ORDER BY symbol');
+    expect(rows).to.deep.equal(held.map((symbol) => ({ symbol, source: 'usbroker' })));
+    expect(again.close_prices).to.deep.equal({ recorded: 0, error: null });
+  });
 
   it('posts every completed wire, executed order, dividend, withholding and FEE row: each wallet is the broker’s cash to the cent', async () => {
     const { wires, trades, ledgers, recosted } = await syncEverything();

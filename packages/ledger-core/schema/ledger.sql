@@ -152,6 +152,23 @@ CREATE FUNCTION public.ledger_assert_balanced_at_commit() RETURNS trigger
 COMMENT ON FUNCTION public.ledger_assert_balanced_at_commit() IS 'At COMMIT, once per database transaction: every transaction it created has two or more lines and finite, equal debit and credit sums; else the commit fails. Deletes its ledger_commit_checks row, so inserts after SET CONSTRAINTS ... IMMEDIATE schedule a fresh check. SECURITY DEFINER with a pinned search_path.';
 
 --
+-- Name: ledger_copy_lot_matches(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.ledger_copy_lot_matches() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+    BEGIN
+      INSERT INTO lot_matches (derivation_txn_id, lot_txn_id, sell_txn_id, customer_id, symbol, acquired_on, transferred_on, quantity, cost_usd)
+      SELECT n.txn_id, (m->>'lot_txn_id')::uuid, (n.metadata->>'recost_of')::uuid, n.customer_id, n.symbol,
+             (m->>'acquired_on')::date, n.txn_date, (m->>'quantity')::numeric, (m->>'cost_usd')::numeric
+        FROM new_txns n CROSS JOIN LATERAL jsonb_array_elements(n.metadata->'lots') AS m
+       WHERE n.source = 'recost' AND n.reverses_txn_id IS NULL AND jsonb_typeof(n.metadata->'lots') = 'array';
+      RETURN NULL;
+    END $$;
+
+--
 -- Name: ledger_guard_account_totals(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -486,6 +503,34 @@ CREATE TABLE public.cash_statements (
 COMMENT ON TABLE public.cash_statements IS 'The custodian''s monthly cash statement of a customer''s account (sync-cash-statements), as validated: decimals as strings. Insert-only per content (statement_sha256): the same statement again stores nothing.';
 
 --
+-- Name: close_prices; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.close_prices (
+    symbol text NOT NULL,
+    price_date date NOT NULL,
+    close_usd numeric NOT NULL,
+    source text NOT NULL,
+    recorded_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT close_prices_close_usd_check CHECK ((close_usd > (0)::numeric)),
+    CONSTRAINT close_prices_close_usd_finite CHECK (((close_usd > '-Infinity'::numeric) AND (close_usd < 'Infinity'::numeric))),
+    CONSTRAINT close_prices_source_check CHECK (((length(source) >= 1) AND (length(source) <= 200))),
+    CONSTRAINT close_prices_symbol_check CHECK (((length(symbol) >= 1) AND (length(symbol) <= 32)))
+);
+
+--
+-- Name: TABLE close_prices; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.close_prices IS 'Closing price per symbol and day (USD), from the usbroker sync''s quotes or a CSV load.';
+
+--
+-- Name: COLUMN close_prices.source; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.close_prices.source IS 'usbroker (the sync''s quote) or the file loaded.';
+
+--
 -- Name: customers; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -633,6 +678,54 @@ CREATE TABLE public.holdings_snapshots (
 --
 
 COMMENT ON TABLE public.holdings_snapshots IS 'An upstream''s holdings of a customer at the end of as_of, as received (sync-holdings): positions an array of {symbol, quantity, cost, market_value, ...} with decimals as strings. Insert-only per (customer, upstream, day).';
+
+--
+-- Name: inr_rates; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.inr_rates (
+    rate_date date NOT NULL,
+    tt_buy numeric NOT NULL,
+    mid numeric NOT NULL,
+    source text NOT NULL,
+    published_at timestamp without time zone NOT NULL,
+    loaded_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT inr_rates_mid_check CHECK ((mid > (0)::numeric)),
+    CONSTRAINT inr_rates_mid_finite CHECK (((mid > '-Infinity'::numeric) AND (mid < 'Infinity'::numeric))),
+    CONSTRAINT inr_rates_source_check CHECK (((length(source) >= 1) AND (length(source) <= 200))),
+    CONSTRAINT inr_rates_tt_buy_check CHECK ((tt_buy > (0)::numeric)),
+    CONSTRAINT inr_rates_tt_buy_finite CHECK (((tt_buy > '-Infinity'::numeric) AND (tt_buy < 'Infinity'::numeric)))
+);
+
+--
+-- Name: TABLE inr_rates; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.inr_rates IS 'USD/INR per day for the India reports (INR per USD): SBI TT buying rate and a mid rate, loaded by POST /v1/jobs/load-fx-rates.';
+
+--
+-- Name: COLUMN inr_rates.tt_buy; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.inr_rates.tt_buy IS 'SBI TT buying rate, INR per USD (Rule 115).';
+
+--
+-- Name: COLUMN inr_rates.mid; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.inr_rates.mid IS 'Mid rate, INR per USD: the mean of TT buying and TT selling.';
+
+--
+-- Name: COLUMN inr_rates.source; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.inr_rates.source IS 'Where the row came from (the file loaded).';
+
+--
+-- Name: COLUMN inr_rates.published_at; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.inr_rates.published_at IS 'The sheet''s own time (IST, as published): a later sheet of the same day replaces an earlier one.';
 
 --
 -- Name: job_runs; Type: TABLE; Schema: public; Owner: -
@@ -827,6 +920,75 @@ COMMENT ON TABLE public.ledger_commit_checks IS 'One row per database transactio
 --
 
 COMMENT ON COLUMN public.ledger_commit_checks.xid IS 'The database transaction (pg_current_xact_id()) whose postings are checked at its COMMIT.';
+
+--
+-- Name: lot_matches; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.lot_matches (
+    derivation_txn_id uuid NOT NULL,
+    lot_txn_id uuid NOT NULL,
+    sell_txn_id uuid NOT NULL,
+    customer_id text NOT NULL,
+    symbol text NOT NULL,
+    acquired_on date NOT NULL,
+    transferred_on date NOT NULL,
+    quantity numeric NOT NULL,
+    cost_usd numeric NOT NULL,
+    CONSTRAINT lot_matches_cost_usd_check CHECK (((cost_usd >= (0)::numeric) AND (cost_usd = round(cost_usd, 2)))),
+    CONSTRAINT lot_matches_cost_usd_finite CHECK (((cost_usd > '-Infinity'::numeric) AND (cost_usd < 'Infinity'::numeric))),
+    CONSTRAINT lot_matches_dates_ordered CHECK ((acquired_on <= transferred_on)),
+    CONSTRAINT lot_matches_quantity_check CHECK ((quantity > (0)::numeric)),
+    CONSTRAINT lot_matches_quantity_finite CHECK (((quantity > '-Infinity'::numeric) AND (quantity < 'Infinity'::numeric)))
+);
+
+--
+-- Name: TABLE lot_matches; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.lot_matches IS 'What a sale took from each FIFO lot, copied from its recost derivation''s metadata.lots by transactions_copy_lot_matches as the entry is inserted. In effect while the derivation has no reversal.';
+
+--
+-- Name: COLUMN lot_matches.derivation_txn_id; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.lot_matches.derivation_txn_id IS 'The recost entry stating the match (its reversal supersedes it).';
+
+--
+-- Name: COLUMN lot_matches.lot_txn_id; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.lot_matches.lot_txn_id IS 'The buy whose lot the sale consumed.';
+
+--
+-- Name: COLUMN lot_matches.sell_txn_id; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.lot_matches.sell_txn_id IS 'The sale (sell_security).';
+
+--
+-- Name: COLUMN lot_matches.acquired_on; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.lot_matches.acquired_on IS 'The buy''s trade date: the acquisition date.';
+
+--
+-- Name: COLUMN lot_matches.transferred_on; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.lot_matches.transferred_on IS 'The sale''s trade date: the transfer date.';
+
+--
+-- Name: COLUMN lot_matches.quantity; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.lot_matches.quantity IS 'Shares taken from the lot.';
+
+--
+-- Name: COLUMN lot_matches.cost_usd; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.lot_matches.cost_usd IS 'Their cost as the ledger relieves it (USD, fees excluded).';
 
 --
 -- Name: portfolio_snapshots; Type: TABLE; Schema: public; Owner: -
@@ -1302,6 +1464,13 @@ ALTER TABLE ONLY public.cash_statements
     ADD CONSTRAINT cash_statements_pkey PRIMARY KEY (customer_id, upstream, account, month, statement_sha256);
 
 --
+-- Name: close_prices close_prices_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.close_prices
+    ADD CONSTRAINT close_prices_pkey PRIMARY KEY (symbol, price_date);
+
+--
 -- Name: customers customers_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1321,6 +1490,13 @@ ALTER TABLE ONLY public.dividend_events
 
 ALTER TABLE ONLY public.holdings_snapshots
     ADD CONSTRAINT holdings_snapshots_pkey PRIMARY KEY (customer_id, upstream, as_of);
+
+--
+-- Name: inr_rates inr_rates_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.inr_rates
+    ADD CONSTRAINT inr_rates_pkey PRIMARY KEY (rate_date);
 
 --
 -- Name: job_runs job_runs_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1355,6 +1531,13 @@ ALTER TABLE ONLY public.journal_lines
 
 ALTER TABLE ONLY public.ledger_commit_checks
     ADD CONSTRAINT ledger_commit_checks_pkey PRIMARY KEY (xid);
+
+--
+-- Name: lot_matches lot_matches_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.lot_matches
+    ADD CONSTRAINT lot_matches_pkey PRIMARY KEY (derivation_txn_id, lot_txn_id);
 
 --
 -- Name: portfolio_snapshots portfolio_snapshots_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1510,6 +1693,24 @@ CREATE INDEX journal_lines_customer_idx ON public.journal_lines USING btree (cus
 --
 
 CREATE INDEX journal_lines_txn_idx ON public.journal_lines USING btree (txn_id);
+
+--
+-- Name: lot_matches_customer_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX lot_matches_customer_idx ON public.lot_matches USING btree (customer_id, transferred_on);
+
+--
+-- Name: lot_matches_lot_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX lot_matches_lot_idx ON public.lot_matches USING btree (lot_txn_id);
+
+--
+-- Name: lot_matches_sell_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX lot_matches_sell_idx ON public.lot_matches USING btree (sell_txn_id);
 
 --
 -- Name: reconciliation_runs_results_idx; Type: INDEX; Schema: public; Owner: -
@@ -1824,6 +2025,18 @@ CREATE TRIGGER transactions_after_insert AFTER INSERT ON public.transactions REF
 COMMENT ON TRIGGER transactions_after_insert ON public.transactions IS 'Statement-level (REFERENCING NEW TABLE): one set-based check per INSERT, so bulk posting does not pay a lookup per row.';
 
 --
+-- Name: transactions transactions_copy_lot_matches; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER transactions_copy_lot_matches AFTER INSERT ON public.transactions REFERENCING NEW TABLE AS new_txns FOR EACH STATEMENT EXECUTE FUNCTION public.ledger_copy_lot_matches();
+
+--
+-- Name: TRIGGER transactions_copy_lot_matches ON transactions; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TRIGGER transactions_copy_lot_matches ON public.transactions IS 'Copies a recost derivation''s metadata.lots into lot_matches in the same statement.';
+
+--
 -- Name: transactions transactions_guard_update; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -1879,6 +2092,27 @@ ALTER TABLE ONLY public.account_totals
 
 ALTER TABLE ONLY public.dividend_events
     ADD CONSTRAINT dividend_events_customer_id_fkey FOREIGN KEY (customer_id) REFERENCES public.customers(customer_id);
+
+--
+-- Name: lot_matches lot_matches_derivation_txn_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.lot_matches
+    ADD CONSTRAINT lot_matches_derivation_txn_id_fkey FOREIGN KEY (derivation_txn_id) REFERENCES public.transactions(txn_id);
+
+--
+-- Name: lot_matches lot_matches_lot_txn_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.lot_matches
+    ADD CONSTRAINT lot_matches_lot_txn_id_fkey FOREIGN KEY (lot_txn_id) REFERENCES public.transactions(txn_id);
+
+--
+-- Name: lot_matches lot_matches_sell_txn_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.lot_matches
+    ADD CONSTRAINT lot_matches_sell_txn_id_fkey FOREIGN KEY (sell_txn_id) REFERENCES public.transactions(txn_id);
 
 --
 -- Name: reconciliation_variances reconciliation_variances_run_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

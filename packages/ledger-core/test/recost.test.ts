@@ -115,6 +115,51 @@ describe('recost (real Postgres, as the runtime role)', function () {
     });
   });
 
+  describe('lots that remember', () => {
+    /** The matches in effect for a sale (its derivation not reversed), as "lot acquired→transferred quantity cost". */
+    async function matchesOf(saleId: string): Promise<string[]> {
+      const { rows } = await db.raw<{ rows: Array<{ m: string }> }>(
+        `SELECT m.lot_txn_id || ' ' || m.acquired_on || '→' || m.transferred_on || ' ' || m.quantity || ' ' || m.cost_usd AS m
+           FROM lot_matches m
+          WHERE m.sell_txn_id = ? AND NOT EXISTS (SELECT 1 FROM transactions r WHERE r.reverses_txn_id = m.derivation_txn_id)
+          ORDER BY m.acquired_on`,
+        [saleId],
+      );
+      return rows.map((r) => r.m);
+    }
+
+    it('stores which lots a sale consumed (dates, shares, cost), once: a second recost writes nothing', async () => {
+      const c = await newCustomer();
+      const [b1, b2, s] = await post(db, [
+        buy({ customer_id: c, symbol: 'AAPL', quantity: '10', amount_usd: '1000.00', txn_date: '2026-01-05' }),
+        buy({ customer_id: c, symbol: 'AAPL', quantity: '5', amount_usd: '600.00', txn_date: '2026-01-06' }),
+        sell({ customer_id: c, symbol: 'AAPL', quantity: '12', amount_usd: '1500.00', txn_date: '2026-01-10' }),
+      ]);
+      await recost(db, OPTIONS);
+      // 12 shares: all 10 of the first lot (1000.00), 2 of the second's 5 (600.00 × 2/5 = 240.00).
+      const expected = [`${b1} 2026-01-05→2026-01-10 10 1000.00`, `${b2} 2026-01-06→2026-01-10 2 240.00`];
+      expect(await matchesOf(s!)).to.deep.equal(expected);
+      await rependRecostByIds(owner, [s!]);
+      expect(await recost(db, OPTIONS)).to.deep.include({ derivations_posted: 0, superseded: 0 });
+      expect(await matchesOf(s!)).to.deep.equal(expected);
+    });
+
+    it('supersedes a sale whose lots changed though its cost did not (a backdated buy at the same price), matches with it', async () => {
+      const c = await newCustomer();
+      const [b1, s] = await post(db, [
+        buy({ customer_id: c, symbol: 'KO', quantity: '10', amount_usd: '600.00', txn_date: '2026-02-05' }),
+        sell({ customer_id: c, symbol: 'KO', quantity: '5', amount_usd: '320.00', txn_date: '2026-02-10' }),
+      ]);
+      await recost(db, OPTIONS);
+      expect(await matchesOf(s!)).to.deep.equal([`${b1} 2026-02-05→2026-02-10 5 300.00`]);
+      const [b0] = await post(db, [buy({ customer_id: c, symbol: 'KO', quantity: '10', amount_usd: '600.00', txn_date: '2026-02-02' })]);
+      const result = await recost(db, OPTIONS);
+      // Same relief (300.00), other lot: the sale's v1 reversed and v2 posted, b0's broker cost posted.
+      expect(result).to.deep.include({ derivations_posted: 2, superseded: 1 });
+      expect(await matchesOf(s!)).to.deep.equal([`${b0} 2026-02-02→2026-02-10 5 300.00`]);
+    });
+  });
+
   describe('the fee schedule', () => {
     it('uses the itemised broker fee when one is recorded, and a trade’s brokerage_bps override', async () => {
       const c = await newCustomer();

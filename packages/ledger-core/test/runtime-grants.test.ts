@@ -16,6 +16,7 @@ const READ_ONLY_FOR_RUNTIME: Record<string, string> = {
   ledger_commit_checks: 'written only by the SECURITY DEFINER insert checks and the commit check (20261122)',
   account_daily_totals: 'moved only by the journal_lines insert check, a SECURITY DEFINER function (20261206)',
   transaction_daily_totals: 'moved only by the transactions insert check, a SECURITY DEFINER function (20261206)',
+  lot_matches: 'copied from recost derivations by the transactions insert trigger, a SECURITY DEFINER function (20270101)',
 };
 
 interface TablePrivileges {

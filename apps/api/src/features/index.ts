@@ -6,6 +6,7 @@ import { firm } from './firm/index.js';
 import { health } from './health/index.js';
 import { importFeature } from './import/index.js';
 import { indiaLive } from './india-live/index.js';
+import { india } from './india/index.js';
 import { jobs } from './jobs/index.js';
 import { journal } from './journal/index.js';
 import { reconciliation } from './reconciliation/index.js';
@@ -18,3 +19,4 @@ import { webhooks } from './webhooks/index.js';
  * entry, one handler and one presenter in its feature's folder.
  */
 export const FEATURES: readonly Feature[] = [health, docs, transactions, journal, firm, customers, jobs, cashRequests, importFeature, webhooks, reconciliation, indiaLive];
+export const FEATURES: readonly Feature[] = [health, docs, transactions, journal, firm, customers, jobs, cashRequests, importFeature, webhooks, reconciliation, india];

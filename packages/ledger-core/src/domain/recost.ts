@@ -45,8 +45,25 @@ export type RecostFlagReason = 'insufficient_lots' | 'missing_quantity' | 'earli
 
 /** What recost wants a trade's derivation to be: its legs (possibly none), or flagged and left pending. */
 export type TradeDerivation =
-  | { txnId: string; kind: 'derived'; legs: Leg[]; reliefs: LotRelief[] }
+  | { txnId: string; kind: 'derived'; legs: Leg[]; lots: LotMatch[] }
   | { txnId: string; kind: 'flagged'; reason: RecostFlagReason; detail: Record<string, string> };
+
+/**
+ * What a sale took from one lot, remembered with the sale's derivation (its `metadata.lots`, which
+ * the database copies into `lot_matches` as the entry is inserted): the tax reports read these and
+ * never re-run FIFO. The transfer date is the derivation's (the sale's) trade date.
+ */
+export interface LotMatch extends LotRelief {
+  /** The lot's buy's trade date (the acquisition date). */
+  acquiredOn: string;
+}
+
+/** A sale's matches as stored in `metadata.lots`: decimal strings, in FIFO order. */
+export const storedLots = (lots: LotMatch[]) =>
+  lots.map((m) => ({ lot_txn_id: m.lotTxnId, acquired_on: m.acquiredOn, quantity: m.quantity.toFixed(), cost_usd: m.cost.toFixed(2) }));
+
+/** The matches as one string, compared with the effective derivation's (recost-store spells it in SQL alike). */
+export const lotsKey = (lots: LotMatch[]) => storedLots(lots).map((m) => `${m.lot_txn_id}|${m.acquired_on}|${m.quantity}|${m.cost_usd}`).join(';');
 
 const bpsOf = (amount: Decimal, bps: Decimal) => roundToCents(amount.times(bps).dividedBy(10_000));
 
@@ -68,17 +85,19 @@ function brokerCostLeg(trade: TradeFacts, policy: RecostPolicy): Leg {
  */
 export function derivePair(trades: TradeFacts[], policy: RecostPolicy): TradeDerivation[] {
   const lots = new FifoLots();
+  const acquiredOn = new Map<string, string>();
   let blockedBy: string | null = null;
   return trades.map((trade): TradeDerivation => {
     assert(trade.customerId === trades[0]!.customerId && trade.symbol === trades[0]!.symbol, 'derivePair takes one customer and symbol');
-    if (trade.reversed) return { txnId: trade.txnId, kind: 'derived', legs: [], reliefs: [] };
+    if (trade.reversed) return { txnId: trade.txnId, kind: 'derived', legs: [], lots: [] };
     if (trade.quantity === null) {
       blockedBy ??= trade.txnId;
       return { txnId: trade.txnId, kind: 'flagged', reason: 'missing_quantity', detail: {} };
     }
     if (trade.txnType === 'buy_security') {
       lots.buy(trade.txnId, trade.quantity, trade.amountUsd);
-      return { txnId: trade.txnId, kind: 'derived', legs: [brokerCostLeg(trade, policy)], reliefs: [] };
+      acquiredOn.set(trade.txnId, trade.txnDate);
+      return { txnId: trade.txnId, kind: 'derived', legs: [brokerCostLeg(trade, policy)], lots: [] };
     }
     if (blockedBy !== null) return { txnId: trade.txnId, kind: 'flagged', reason: 'earlier_sell_flagged', detail: { flagged_txn_id: blockedBy } };
     const held = lots.held();
@@ -98,7 +117,7 @@ export function derivePair(trades: TradeFacts[], policy: RecostPolicy): TradeDer
       brokerCostLeg(trade, policy),
       { debit: ACCOUNT.securitiesLiabilityEquities, credit: ACCOUNT.custodyEquities, amount: relief, postingKind: 'cost_relief' },
     ];
-    return { txnId: trade.txnId, kind: 'derived', legs, reliefs };
+    return { txnId: trade.txnId, kind: 'derived', legs, lots: reliefs.map((r) => ({ ...r, acquiredOn: acquiredOn.get(r.lotTxnId)! })) };
   });
 }
 
@@ -110,6 +129,8 @@ export interface EffectiveDerivation {
   txnId: string;
   txnDate: string;
   linesKey: string;
+  /** Its `metadata.lots` as lotsKey spells them ('' when it has none). */
+  lotsKey: string;
 }
 
 /** What superseding asks for: ids for the new entries, and the version the next derivation takes. */
@@ -122,13 +143,13 @@ export interface SupersedeContext {
 }
 
 /**
- * The entries that make the books hold `legs` as the trade's derivation: none when the effective
- * derivation already has these lines; else the effective one's reversal (if any) and the new
+ * The entries that make the books hold `legs` (and a sale's lot `matches`) as the trade's
+ * derivation: none when the effective derivation already has these lines and matches; else the effective one's reversal (if any) and the new
  * version (if it has lines). Corrections are entries, never edits.
  */
-export function supersede(legs: Leg[], { trade, effective, versions, newId }: SupersedeContext): TransactionDraft[] {
+export function supersede(legs: Leg[], { trade, effective, versions, newId }: SupersedeContext, matches: LotMatch[] = []): TransactionDraft[] {
   const lines = linesFromLegs(legs);
-  if (effective !== null && effective.linesKey === linesKey(lines)) return [];
+  if (effective !== null && effective.linesKey === linesKey(lines) && effective.lotsKey === lotsKey(matches)) return [];
   if (effective === null && lines.length === 0) return [];
   const drafts: TransactionDraft[] = [];
   if (effective !== null) {
@@ -151,7 +172,7 @@ export function supersede(legs: Leg[], { trade, effective, versions, newId }: Su
       ),
     );
   }
-  if (lines.length > 0) drafts.push(derivationDraft(trade, lines, versions + 1, newId()));
+  if (lines.length > 0) drafts.push(derivationDraft(trade, lines, versions + 1, newId(), matches));
   return drafts;
 }
 
@@ -163,6 +184,7 @@ export function derivationDraft(
   lines: JournalLineDraft[],
   version: number,
   txnId: string,
+  matches: LotMatch[] = [],
 ): TransactionDraft {
   assert(isBalanced(lines), `derivation of ${trade.txnId} does not balance`);
   return {
@@ -182,7 +204,7 @@ export function derivationDraft(
     pendingRecost: false,
     reversesTxnId: null,
     memo: null,
-    metadata: { recost_of: trade.txnId, version },
+    metadata: { recost_of: trade.txnId, version, ...(matches.length > 0 ? { lots: storedLots(matches) } : {}) },
     requestHash: null,
     lines,
   };

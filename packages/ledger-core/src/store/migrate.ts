@@ -24,6 +24,9 @@ import * as requireCustomerOnCustomerAccounts from '../migrations/20261220_requi
 import * as addRemittanceSettlementFees from '../migrations/20261221_add_remittance_settlement_fees.js';
 import * as createJobRuns from '../migrations/20261225_create_job_runs.js';
 import * as addReconHighWaterMarks from '../migrations/20261228_add_recon_high_water_marks.js';
+import * as createLotMatches from '../migrations/20270101_create_lot_matches.js';
+import * as createInrRates from '../migrations/20270102_create_inr_rates.js';
+import * as createClosePrices from '../migrations/20270103_create_close_prices.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -55,6 +58,9 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261221_add_remittance_settlement_fees', addRemittanceSettlementFees],
   ['20261225_create_job_runs', createJobRuns],
   ['20261228_add_recon_high_water_marks', addReconHighWaterMarks],
+  ['20270101_create_lot_matches', createLotMatches],
+  ['20270102_create_inr_rates', createInrRates],
+  ['20270103_create_close_prices', createClosePrices],
 ];
 
 const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

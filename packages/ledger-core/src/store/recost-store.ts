@@ -51,9 +51,14 @@ const TRADES_SQL = `
    WHERE t.txn_type IN ('buy_security', 'sell_security')
    ORDER BY t.customer_id, t.symbol, t.txn_date, ${EXECUTED_AT} NULLS LAST, t.posted_at, t.txn_id`;
 
+/** A derivation's `metadata.lots` as domain/recost.ts's lotsKey spells them ('' when none). */
+const LOTS_KEY = `coalesce((SELECT string_agg(concat_ws('|', m->>'lot_txn_id', m->>'acquired_on', m->>'quantity', m->>'cost_usd'), ';' ORDER BY i)
+                     FROM jsonb_array_elements(CASE WHEN jsonb_typeof(d.metadata->'lots') = 'array' THEN d.metadata->'lots' ELSE '[]' END) WITH ORDINALITY AS l(m, i)), '')`;
+
 const DERIVATIONS_SQL = `
   SELECT d.metadata->>'recost_of' AS recost_of, d.txn_id, d.txn_date::text AS txn_date, r.txn_id IS NOT NULL AS reversed,
-         CASE WHEN r.txn_id IS NULL THEN ${linesKeySql('d.txn_id')} END AS lines_key
+         CASE WHEN r.txn_id IS NULL THEN ${linesKeySql('d.txn_id')} END AS lines_key,
+         CASE WHEN r.txn_id IS NULL THEN ${LOTS_KEY} END AS lots_key
     FROM ${ofPairs('d')}
     LEFT JOIN transactions r ON r.reverses_txn_id = d.txn_id
    WHERE d.txn_type = 'recost'`;
@@ -83,6 +88,7 @@ interface DerivationRow {
   reversed: boolean;
   /** The derivation's lines as domain/lines-key.ts spells them. */
   lines_key: string | null;
+  lots_key: string | null;
 }
 
 /** A trade's pinned bps as ingest or a sync wrote it (a number or a decimal string); anything else is ignored. */
@@ -117,7 +123,7 @@ function derivationsOf(rows: DerivationRow[]): Map<string, TradeDerivations> {
     if (!row.reversed) {
       // Superseding reverses the one in effect before posting the next: at most one stands.
       if (current.effective !== null) throw new Error(`trade ${row.recost_of} has two derivations in effect`);
-      current.effective = { txnId: row.txn_id, txnDate: row.txn_date, linesKey: row.lines_key ?? '' };
+      current.effective = { txnId: row.txn_id, txnDate: row.txn_date, linesKey: row.lines_key ?? '', lotsKey: row.lots_key ?? '' };
     }
     byTrade.set(row.recost_of, current);
   }

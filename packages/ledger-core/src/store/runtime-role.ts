@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /** The ledger's tables: a role that owns any of them can switch the ledger's checks off. */
-const LEDGER_TABLES = ['accounts', 'customers', 'transactions', 'journal_lines', 'account_totals', 'ledger_commit_checks', 'broker_fees', 'recost_flags', 'recost_states', 'cash_requests', 'holdings_snapshots', 'portfolio_snapshots', 'remittances', 'dividend_events', 'account_daily_totals', 'transaction_daily_totals', 'cash_statements', 'uaefeed_statements', 'job_runs', 'reconciliation_runs', 'reconciliation_variances', 'reconciliation_check_cycles'];
+const LEDGER_TABLES = ['accounts', 'customers', 'transactions', 'journal_lines', 'account_totals', 'ledger_commit_checks', 'broker_fees', 'recost_flags', 'recost_states', 'cash_requests', 'holdings_snapshots', 'portfolio_snapshots', 'remittances', 'dividend_events', 'account_daily_totals', 'transaction_daily_totals', 'cash_statements', 'uaefeed_statements', 'job_runs', 'reconciliation_runs', 'reconciliation_variances', 'reconciliation_check_cycles', 'lot_matches', 'inr_rates', 'close_prices'];
 
 /**
  * What the role the service runs as may do, and nothing more: read the books; write only by
@@ -30,6 +30,9 @@ const RUNTIME_GRANTS = [
   'GRANT INSERT ON reconciliation_runs, reconciliation_variances TO ??',
   // A check's scheduled cycle and high-water mark move forward.
   'GRANT INSERT, UPDATE (cycle, claimed_at, swept_through, full_swept_at) ON reconciliation_check_cycles TO ??',
+  // Reference data the India reports convert and value at: a later sheet or reading replaces a day's.
+  'GRANT INSERT, UPDATE (tt_buy, mid, source, published_at, loaded_at) ON inr_rates TO ??',
+  'GRANT INSERT, UPDATE (close_usd, source, recorded_at) ON close_prices TO ??',
 ];
 
 /**

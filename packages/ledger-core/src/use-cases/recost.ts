@@ -163,7 +163,7 @@ function planPairs(history: PairsHistory, options: RecostOptions, newId: () => s
         outcome.drafts.push(...drafts);
         return;
       }
-      const drafts = supersede(derivation.legs, { trade, ...current, newId });
+      const drafts = supersede(derivation.legs, { trade, ...current, newId }, derivation.lots);
       for (const d of drafts) {
         if (d.txnType === 'reversal') outcome.superseded += 1;
         else outcome.derivations += 1;

@@ -1,0 +1,372 @@
+import { FY_PATTERN_SOURCE, FY_RULE } from '@ledger/india';
+import { errorResponses, json, nullable, object, READ_ERRORS, ref } from '../../openapi/components.js';
+import { PATTERNS } from '../../openapi/patterns.js';
+import { READ } from '../../openapi/security.js';
+import type { JsonSchema, Parameter, Paths } from '../../openapi/types.js';
+
+const TAG = ['india-reports'];
+
+/** Money in USD or INR, or a share or rate: decimal strings, never JSON numbers. */
+const MONEY: JsonSchema = ref('SignedAmount');
+const MONEY_OR_NULL: JsonSchema = { type: ['string', 'null'], pattern: PATTERNS.signedAmount.pattern, description: 'Null when a rate or price it needs is missing (listed in `warnings`).' };
+const RATIO: JsonSchema = { type: 'string', pattern: PATTERNS.amount.pattern };
+const RATIO_OR_NULL: JsonSchema = { type: ['string', 'null'], pattern: PATTERNS.signedAmount.pattern };
+const TEXT: JsonSchema = { type: 'string' };
+const DATE: JsonSchema = ref('Date');
+const DATE_OR_NULL: JsonSchema = nullable('Date');
+const COUNT: JsonSchema = { type: 'integer', minimum: 0 };
+const array = (items: JsonSchema, description?: string): JsonSchema => ({ type: 'array', items, ...(description && { description }) });
+const WARNINGS = array(TEXT, 'What the report could not say and why: a missing rate or price (by date), a flagged or unmatched sale, an unreachable upstream. Never guessed.');
+const FY: JsonSchema = { type: 'string', pattern: FY_PATTERN_SOURCE, description: `The financial year (1 April – 31 March): ${FY_RULE}.`, examples: ['2024-25'] };
+const RATE_USED: JsonSchema = {
+  anyOf: [object({ rate: RATIO, rate_date: DATE }, 'The SBI rate (INR per USD) used and the day it was published (the nearest earlier sheet when the day had none).'), { type: 'null' }],
+};
+/** Which remittance, whose, when and how many rupees: the first fields of a remittance row. */
+const REMITTANCE = { order_id: TEXT, customer_id: TEXT, remitted_on: DATE, amount_inr: MONEY };
+const ERA: JsonSchema = { type: 'string', enum: ['before_2024_07_23', 'from_2024_07_23'] };
+
+/** The schemas of the India reports on stored data (docs/india-reports.md). */
+export const schemas: Record<string, JsonSchema> = {
+  LrsTaxSummary: object(
+    {
+      fy: TEXT,
+      lrs_limit_usd: MONEY,
+      tcs_rules: array(object({ from: DATE, rate: RATIO, threshold_inr: MONEY, unconfirmed: { type: 'boolean' } }, 'A row of the dated TCS table in force.')),
+      pans: array(
+        object(
+          {
+            pan: { type: ['string', 'null'], description: 'Null: remittances without a PAN (grouped per customer, TCS at the no-PAN rate).' },
+            customer_ids: array(TEXT),
+            remittance_count: COUNT,
+            remitted_usd: MONEY,
+            remitted_inr: MONEY,
+            lrs_used_share: { ...RATIO, description: 'remitted_usd / the LRS limit.' },
+            lrs_headroom_usd: MONEY,
+            status: { type: 'string', enum: ['ok', 'warn', 'breach'], description: '`warn` from 80 % of the limit, `breach` from 100 %.' },
+            threshold_crossed_on: { ...DATE_OR_NULL, description: 'The remittance that first went above the TCS threshold (date order).' },
+            estimated_tcs_inr: MONEY,
+            actual_tcs_inr: MONEY,
+            difference_inr: { ...MONEY, description: 'actual − estimated.' },
+            remittances: array(
+              object(
+                {
+                  ...REMITTANCE,
+                  amount_usd: MONEY_OR_NULL,
+                  cumulative_inr: MONEY,
+                  threshold_inr: MONEY_OR_NULL,
+                  above_threshold_inr: MONEY,
+                  tcs_rate: RATIO,
+                  estimated_tcs_inr: MONEY,
+                  actual_tcs_inr: MONEY_OR_NULL,
+                },
+                'A paid remittance in date order, with its part above the threshold and the TCS the rules give.',
+              ),
+            ),
+          },
+          'One PAN’s LRS use and TCS in the FY.',
+        ),
+      ),
+      totals: object(
+        { pans: COUNT, warn: COUNT, breach: COUNT, remitted_usd: MONEY, remitted_inr: MONEY, estimated_tcs_inr: MONEY, actual_tcs_inr: MONEY, difference_inr: MONEY },
+        'The FY over every PAN.',
+      ),
+      warnings: WARNINGS,
+    },
+    'Per-PAN LRS use against the USD 250,000 limit, and TCS estimated by the dated rules against TCS collected (docs/india-reports.md).',
+  ),
+  CapitalGainsSummary: object(
+    {
+      fy: TEXT,
+      basis: { type: 'string', description: 'How cost, consideration and INR are taken.' },
+      customers: array(
+        object(
+          {
+            customer_id: TEXT,
+            symbols: array(
+              object(
+                {
+                  symbol: TEXT,
+                  disposals: array(
+                    object(
+                      {
+                        sell_txn_id: ref('TxnId'),
+                        transferred_on: DATE,
+                        quantity: RATIO,
+                        matches: array(
+                          object(
+                            {
+                              lot_txn_id: ref('TxnId'),
+                              acquired_on: DATE,
+                              transferred_on: DATE,
+                              quantity: RATIO,
+                              cost_usd: MONEY,
+                              buy_fee_usd: MONEY,
+                              cost_of_acquisition_usd: MONEY,
+                              proceeds_usd: MONEY,
+                              sell_fee_usd: MONEY,
+                              consideration_usd: MONEY,
+                              gain_usd: MONEY,
+                              cost_rate: RATE_USED,
+                              sale_rate: RATE_USED,
+                              cost_of_acquisition_inr: MONEY_OR_NULL,
+                              consideration_inr: MONEY_OR_NULL,
+                              gain_inr: MONEY_OR_NULL,
+                              months_held: COUNT,
+                              term: { type: 'string', enum: ['short', 'long'], description: '`long` when held more than 24 calendar months.' },
+                              rate_era: ERA,
+                              ltcg_rate: { ...RATIO_OR_NULL, description: 'Long-term only; short-term gains are taxed at the slab rate (not computed).' },
+                              indexation: { type: 'boolean' },
+                            },
+                            'What the sale took from one lot (stored by recost), its cost and consideration.',
+                          ),
+                        ),
+                      },
+                      'A sale in the FY and the lots it consumed.',
+                    ),
+                  ),
+                  short_term_gain_inr: MONEY_OR_NULL,
+                  long_term_gain_inr: MONEY_OR_NULL,
+                  long_term_gain_before_2024_07_23_inr: MONEY_OR_NULL,
+                  long_term_gain_from_2024_07_23_inr: MONEY_OR_NULL,
+                  open_lots: array(object({ lot_txn_id: ref('TxnId'), acquired_on: DATE, quantity: RATIO, cost_usd: MONEY }, 'What is left of a lot at the FY’s end (ledger cost, fees excluded).')),
+                  flagged_sales: array(
+                    object({ txn_id: ref('TxnId'), txn_date: DATE, quantity: { type: ['string', 'null'] }, reason: TEXT }, 'A sale recost flagged (an oversell): never given a cost.'),
+                  ),
+                },
+                'One symbol of the customer.',
+              ),
+            ),
+          },
+          'One customer.',
+        ),
+      ),
+      warnings: WARNINGS,
+    },
+    'FIFO realized short- and long-term gains from the lot matches recost stored, in USD and INR (Rule 115), and open lots (docs/india-reports.md).',
+  ),
+  DividendSummary: object(
+    {
+      fy: TEXT,
+      basis: TEXT,
+      customers: array(
+        object(
+          {
+            customer_id: TEXT,
+            gross_usd: MONEY,
+            withheld_usd: MONEY,
+            net_usd: MONEY,
+            effective_rate: RATIO,
+            gross_inr: MONEY_OR_NULL,
+            withheld_inr: MONEY_OR_NULL,
+            net_inr: MONEY_OR_NULL,
+            foreign_tax_credit_inr: MONEY_OR_NULL,
+            events: array(
+              object(
+                {
+                  div_txn_no: TEXT,
+                  symbol: TEXT,
+                  ex_date: DATE,
+                  pay_date: DATE,
+                  gross_usd: MONEY,
+                  withheld_usd: MONEY,
+                  net_usd: MONEY,
+                  effective_rate: RATIO,
+                  rate: RATE_USED,
+                  gross_inr: MONEY_OR_NULL,
+                  withheld_inr: MONEY_OR_NULL,
+                  net_inr: MONEY_OR_NULL,
+                  foreign_tax_credit_inr: MONEY_OR_NULL,
+                },
+                'A dividend paid in the FY.',
+              ),
+            ),
+          },
+          'One customer’s dividends.',
+        ),
+      ),
+      warnings: WARNINGS,
+    },
+    'US dividends, US withholding (the foreign tax credit) and net, in USD and INR, per customer (docs/india-reports.md).',
+  ),
+  ScheduleFaSummary: object(
+    {
+      fy: TEXT,
+      calendar_year: { type: 'integer' },
+      period: object({ from: DATE, to: DATE }, 'The calendar year ending in the FY.'),
+      a3: array(
+        object(
+          {
+            customer_id: TEXT,
+            country: TEXT,
+            entity_name: TEXT,
+            nature_of_entity: TEXT,
+            date_of_acquiring: DATE,
+            initial_value_usd: MONEY,
+            initial_value_inr: MONEY_OR_NULL,
+            peak_value_date: DATE_OR_NULL,
+            peak_value_usd: MONEY_OR_NULL,
+            peak_value_inr: MONEY_OR_NULL,
+            closing_shares: RATIO,
+            closing_value_usd: MONEY_OR_NULL,
+            closing_value_inr: MONEY_OR_NULL,
+            gross_dividends_usd: MONEY,
+            gross_dividends_inr: MONEY_OR_NULL,
+            gross_sale_proceeds_usd: MONEY,
+            gross_sale_proceeds_inr: MONEY_OR_NULL,
+          },
+          'Table A3: one holding (customer and symbol).',
+        ),
+      ),
+      a2: array(
+        object(
+          {
+            customer_id: TEXT,
+            institution: TEXT,
+            peak_balance_date: DATE,
+            peak_balance_usd: MONEY,
+            peak_balance_inr: MONEY_OR_NULL,
+            closing_balance_usd: MONEY,
+            closing_balance_inr: MONEY_OR_NULL,
+            gross_credited_usd: MONEY,
+            gross_credited_inr: MONEY_OR_NULL,
+          },
+          'Table A2: the customer’s broker cash (USD wallet).',
+        ),
+      ),
+      warnings: WARNINGS,
+    },
+    'Foreign assets for the tax return, calendar year ending in the FY, INR at the SBI TT buying rate (docs/india-reports.md).',
+  ),
+  SettlementAuditSummary: object(
+    {
+      fy: TEXT,
+      remittances: COUNT,
+      settled: COUNT,
+      unsettled: COUNT,
+      lag: object(
+        { count: COUNT, mean_hours: RATIO_OR_NULL, median_hours: RATIO_OR_NULL, p95_hours: RATIO_OR_NULL, max_hours: RATIO_OR_NULL },
+        'Hours from payment to settlement: mean, median, 95th percentile (nearest rank), max.',
+      ),
+      missing_utr: object({ count: COUNT, orders: array(object({ order_id: TEXT, customer_id: TEXT }, 'A paid remittance without a UTR.')) }, 'Audit exceptions.'),
+      purpose_codes: array(object({ purpose_code: TEXT, count: COUNT, amount_usd: MONEY }, 'Remittances per purpose code (`uncoded` without one).')),
+      warnings: WARNINGS,
+    },
+    'Settlement lag, missing UTRs and purpose codes of the FY’s paid remittances.',
+  ),
+  BrokerFeeSummary: object(
+    {
+      configured_bps: RATIO,
+      trades: COUNT,
+      matched: { ...COUNT, description: 'Trades with an itemised fee in the broker’s daily ledger.' },
+      matched_share: RATIO,
+      flagged: COUNT,
+      totals: object({ notional_usd: MONEY, modelled_usd: MONEY, configured_usd: MONEY, actual_usd: MONEY }, 'Over the trades listed.'),
+      rows: array(
+        object(
+          {
+            txn_id: ref('TxnId'),
+            customer_id: TEXT,
+            symbol: TEXT,
+            side: { type: 'string', enum: ['buy', 'sell'] },
+            txn_date: DATE,
+            notional_usd: MONEY,
+            modelled_usd: { ...MONEY_OR_NULL, description: 'The broker cost recost posted (5010); null while pending recost.' },
+            configured_usd: MONEY,
+            actual_usd: { ...MONEY_OR_NULL, description: 'The daily ledger’s itemised fee; null when none.' },
+            drift_usd: { ...MONEY_OR_NULL, description: 'actual − configured.' },
+            flagged: { type: 'boolean', description: 'Drift beyond one cent.' },
+          },
+          'One trade.',
+        ),
+      ),
+      warnings: WARNINGS,
+    },
+    'Broker fees per trade: modelled, configured and actual, drift flagged.',
+  ),
+  FxMarginSummary: (() => {
+    const totals = { remittances: COUNT, amount_usd: MONEY, realized_usd: MONEY_OR_NULL, assumed_usd: MONEY, drift_usd: MONEY_OR_NULL };
+    return object(
+      {
+        fy: TEXT,
+        configured_bps: RATIO,
+        remit_reachable: { type: 'boolean' },
+        firm: object(totals, 'Every remittance of the FY; realized null when any is.'),
+        customers: array(object({ customer_id: TEXT, ...totals }, 'One customer.')),
+        remittances: array(
+          object(
+            {
+              ...REMITTANCE,
+              amount_usd: MONEY,
+              customer_rate: RATIO,
+              mid_rate: { type: ['string', 'null'] },
+              margin_bps: RATIO_OR_NULL,
+              provider_fees_usd: MONEY_OR_NULL,
+              realized: {
+                anyOf: [object({ margin_usd: MONEY, margin_bps: MONEY }, 'Net of the provider’s fees.'), { type: 'null' }],
+                description: 'Null when remit is unreachable, no longer answers the order paid, or no mid rate was read.',
+              },
+              assumed_usd: { ...MONEY_OR_NULL, description: 'The `fx_spread` accrual posted at the configured bps.' },
+              drift_usd: MONEY_OR_NULL,
+            },
+            'One paid remittance.',
+          ),
+        ),
+        warnings: WARNINGS,
+      },
+      'Realized against assumed FX-spread margin per remittance, customer and firm.',
+    );
+  })(),
+};
+
+const query = (name: string, description: string, schema: JsonSchema, required = false): Parameter => ({ name, in: 'query', description, schema, ...(required && { required }) });
+const FY_DEFAULT = 'Default: the FY of today’s date in India (IST).';
+const fyParam = (required = false) => query('fy', required ? 'The financial year; required.' : `The financial year. ${FY_DEFAULT}`, FY, required);
+const customerParam = query('customer', 'Only this customer (a ledger customer id); all without it.', ref('CustomerId'));
+
+function report(operationId: string, summary: string, schema: string, parameters: Parameter[], description: string) {
+  return {
+    get: {
+      operationId,
+      summary,
+      description: `${description} On the UAE book it answers the same shape, zero-valued.`,
+      tags: TAG,
+      security: READ,
+      parameters,
+      responses: { '200': { description: 'The report.', content: json(ref(schema)) }, ...errorResponses(...READ_ERRORS) },
+    },
+  };
+}
+
+export const paths: Paths = {
+  '/v1/india/lrs': report('getIndiaLrs', 'LRS use and TCS per PAN', 'LrsTaxSummary', [fyParam()], 'Paid remittances of the FY per PAN: LRS use and headroom, the TCS threshold crossing in date order, TCS estimated by the dated rules against collected.'),
+  '/v1/india/capital-gains': report(
+    'getIndiaCapitalGains',
+    'Realized capital gains and open lots',
+    'CapitalGainsSummary',
+    [customerParam, fyParam()],
+    'Each sale of the FY with the lots recost matched to it (stored, never re-run), cost and consideration in USD and INR (Rule 115), gain, holding and term, the LTCG era; open lots; oversells flagged.',
+  ),
+  '/v1/india/dividends': report('getIndiaDividends', 'Dividends and foreign tax credit', 'DividendSummary', [customerParam, fyParam()], 'US dividends paid in the FY: gross, withheld, net, effective rate, in USD and INR, with the foreign tax credit.'),
+  '/v1/india/schedule-fa': report(
+    'getIndiaScheduleFa',
+    'Schedule FA (foreign assets)',
+    'ScheduleFaSummary',
+    [fyParam(true), customerParam],
+    'Tables A3 and A2 for the calendar year ending in the FY, from stored trades, close prices and rates.',
+  ),
+  '/v1/india/settlement-audit': report('getIndiaSettlementAudit', 'Remittance settlement audit', 'SettlementAuditSummary', [fyParam()], 'Settlement lag, missing UTRs and purpose codes of the FY’s paid remittances.'),
+  '/v1/india/broker-fees': report(
+    'getIndiaBrokerFees',
+    'Broker fees: modelled, configured and actual',
+    'BrokerFeeSummary',
+    [query('from', 'Earliest trade date, inclusive.', ref('Date')), query('to', 'Latest trade date, inclusive.', ref('Date')), customerParam],
+    'Every trade (or those of the window and customer): the broker cost recost posted, BROKER_COST_BPS of notional, and the daily ledger’s itemised fee; drift over one cent flagged; the share matched.',
+  ),
+  '/v1/india/fx-margin': report(
+    'getIndiaFxMargin',
+    'FX-spread margin, realized against assumed',
+    'FxMarginSummary',
+    [fyParam()],
+    'Paid remittances of the FY: customer rate against mid, realized margin net of provider fees (orders remit confirms paid, one live call), assumed accrual, drift. Remit unreachable: `realized` null, the accrual still shown.',
+  ),
+};

@@ -1,0 +1,54 @@
+import { istDate } from '@ledger/core';
+import {
+  brokerFeesReport,
+  capitalGainsReport,
+  dividendsReport,
+  financialYearOf,
+  fxMarginReport,
+  lrsReport,
+  parseFinancialYear,
+  scheduleFaReport,
+  settlementAuditReport,
+  type FinancialYear,
+  type IndiaReportContext,
+} from '@ledger/india';
+import type { Request } from 'express';
+import { pick } from '../../http/query.js';
+import type { FeatureContext, Handler } from '../feature.js';
+
+/** `fy` as asked (YYYY-YY, consecutive years: else 400), or the FY of today in India. */
+function fyOf(req: Request): FinancialYear {
+  const { fy } = pick(req.query, ['fy']);
+  return fy === undefined ? financialYearOf(istDate(new Date().toISOString())) : parseFinancialYear(fy, 'fy', '/query/fy');
+}
+
+const customerOf = (req: Request) => pick(req.query, ['customer']).customer ?? null;
+
+export function handlers({ config, db }: FeatureContext): Record<string, Handler> {
+  const context: IndiaReportContext = { book: config.book, db, settings: config.india };
+  return {
+    getIndiaLrs: async (req, res) => {
+      res.json(await lrsReport(context, fyOf(req)));
+    },
+    getIndiaCapitalGains: async (req, res) => {
+      res.json(await capitalGainsReport(context, fyOf(req), customerOf(req)));
+    },
+    getIndiaDividends: async (req, res) => {
+      res.json(await dividendsReport(context, fyOf(req), customerOf(req)));
+    },
+    // `fy` is required here: the validator refuses a request without it.
+    getIndiaScheduleFa: async (req, res) => {
+      res.json(await scheduleFaReport(context, fyOf(req), customerOf(req)));
+    },
+    getIndiaSettlementAudit: async (req, res) => {
+      res.json(await settlementAuditReport(context, fyOf(req)));
+    },
+    getIndiaBrokerFees: async (req, res) => {
+      const { from, to } = pick(req.query, ['from', 'to']);
+      res.json(await brokerFeesReport(context, { from: from ?? null, to: to ?? null, customerId: customerOf(req) }));
+    },
+    getIndiaFxMargin: async (req, res) => {
+      res.json(await fxMarginReport(context, fyOf(req), config.upstreams.remit));
+    },
+  };
+}

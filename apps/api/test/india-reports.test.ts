@@ -1,0 +1,103 @@
+import { expect } from 'chai';
+import nock from 'nock';
+import { expectError, startApi, type TestApi } from './support.js';
+
+// Importing nock intercepts every HTTP request of this process: off until this suite needs it.
+nock.restore();
+
+const REMIT = 'http://remit.test';
+const STORED_DATA_REPORTS = [
+  '/v1/india/lrs?fy=2024-25',
+  '/v1/india/capital-gains?fy=2024-25',
+  '/v1/india/dividends?fy=2024-25',
+  '/v1/india/schedule-fa?fy=2024-25',
+  '/v1/india/settlement-audit?fy=2024-25',
+  '/v1/india/broker-fees',
+  '/v1/india/fx-margin?fy=2024-25',
+];
+
+/** A paid remittance as sync-remit stores it: INR 8,00,000 at 0.012 USD per INR (mid 0.0121), TCS 20,000.00 collected. */
+async function paidRemittance(api: TestApi, orderId: string, customerId: string, remittedOn: string): Promise<void> {
+  await api.db.raw(
+    `INSERT INTO remittances (order_id, customer_id, remit_customer_id, pan, status, purpose_code, amount_inr, amount_usd, quote_id, fx_rate,
+                              mid_rate, mid_rate_source, mid_rate_at, tcs_inr, paid_at, settled_at, utr, remitted_on, order_created_at, order_updated_at, status_history)
+     VALUES (?, ?, 'cust_1', 'ABCDE1234F', 'paid', 'S0001', 800000.00, 9600.00, 'quote_1', 0.012, 0.0121, 'remit:fx_rates', now(), 20000.00,
+             ?::date + time '10:00', ?::date + time '16:00', 'UTR0000000000001', ?, now(), now(), '[]')`,
+    [orderId, customerId, remittedOn, remittedOn, remittedOn],
+  );
+}
+
+describe('India reports on stored data (api)', function () {
+  this.timeout(60_000);
+
+  describe('on the India book', () => {
+    let api: TestApi;
+    before(async () => {
+      if (!nock.isActive()) nock.activate();
+      nock.disableNetConnect();
+      nock.enableNetConnect('127.0.0.1');
+      api = await startApi({ env: { ENTITY_ID: 'ENTITY_IND_IFSC', REMIT_BASE_URL: REMIT, REMIT_API_KEY: 'remit-key', FX_SPREAD_BPS: '75' } });
+      await api.db.raw("INSERT INTO customers (customer_id) VALUES ('IND-1') ON CONFLICT DO NOTHING");
+      await paidRemittance(api, 'order_1', 'IND-1', '2024-05-10');
+    });
+    after(async () => {
+      nock.cleanAll();
+      nock.enableNetConnect();
+      nock.restore();
+      await api?.close();
+    });
+
+    it('LRS: INR 8 lakh in the 7-lakh era: TCS on 1 lakh at 20 % = 20,000.00, as collected', async () => {
+      const reply = await api.get('/v1/india/lrs?fy=2024-25', { token: 'ledger' });
+      expect(reply.status, reply.text).to.equal(200);
+      expect(reply.body.pans[0]).to.deep.include({ pan: 'ABCDE1234F', remitted_usd: '9600.00', status: 'ok', estimated_tcs_inr: '20000.00', actual_tcs_inr: '20000.00', difference_inr: '0.00' });
+    });
+
+    it('settlement audit: the 6-hour lag, no UTR missing, purpose S0001', async () => {
+      const reply = await api.get('/v1/india/settlement-audit?fy=2024-25', { token: 'ledger' });
+      expect(reply.status, reply.text).to.equal(200);
+      expect(reply.body.lag).to.deep.equal({ count: 1, mean_hours: '6.00', median_hours: '6.00', p95_hours: '6.00', max_hours: '6.00' });
+      expect(reply.body.purpose_codes).to.deep.equal([{ purpose_code: 'S0001', count: 1, amount_usd: '9600.00' }]);
+    });
+
+    it('fx-margin with remit down: realized null with a warning, the margin in bps still shown', async () => {
+      nock(REMIT).get(/.*/).replyWithError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })).persist();
+      const reply = await api.get('/v1/india/fx-margin?fy=2024-25', { token: 'ledger' });
+      nock.cleanAll();
+      expect(reply.status, reply.text).to.equal(200);
+      // (0.0121 − 0.012) / 0.0121 × 10,000 = 82.64 bps.
+      expect(reply.body.remittances[0]).to.deep.include({ order_id: 'order_1', margin_bps: '82.64', realized: null, assumed_usd: null });
+      expect(reply.body).to.deep.include({ remit_reachable: false, configured_bps: '75' });
+      expect(reply.body.warnings).to.deep.equal(['remit is unreachable or not configured: realized margins are null; the assumed accrual is shown']);
+    });
+
+    it('a bad fy is a 400 in the error shape: not YYYY-YY, or years not consecutive; schedule-fa requires one', async () => {
+      for (const path of ['/v1/india/lrs?fy=2024-26', '/v1/india/capital-gains?fy=2024', '/v1/india/dividends?fy=24-25', '/v1/india/schedule-fa']) {
+        expectError(await api.get(path, { token: 'ledger' }), 400, 'validation_error');
+      }
+    });
+
+    it('needs the read token (401 without)', async () => {
+      expectError(await api.get('/v1/india/lrs?fy=2024-25'), 401, 'unauthorized');
+    });
+  });
+
+  describe('on the UAE book', () => {
+    let api: TestApi;
+    before(async () => {
+      api = await startApi();
+    });
+    after(async () => {
+      await api?.close();
+    });
+
+    it('every stored-data report answers 200 with its schema, zero-valued', async () => {
+      for (const path of STORED_DATA_REPORTS) {
+        const reply = await api.get(path, { token: 'ledger' });
+        expect(reply.status, `${path}: ${reply.text}`).to.equal(200);
+      }
+      expect((await api.get('/v1/india/lrs?fy=2024-25', { token: 'ledger' })).body.totals).to.deep.include({ pans: 0, remitted_usd: '0.00', estimated_tcs_inr: '0.00' });
+      expect((await api.get('/v1/india/broker-fees', { token: 'ledger' })).body).to.deep.include({ trades: 0, matched_share: '0' });
+    });
+  });
+});

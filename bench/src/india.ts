@@ -1,0 +1,120 @@
+import { Decimal, draftFromEntry, FeeSchedule, postTransactions, recost, upsertCustomer, type TransactionDraft } from '@ledger/core';
+import type { TestDatabase } from '@ledger/core/testing';
+import {
+  brokerFeesReport,
+  capitalGainsReport,
+  dividendsReport,
+  fxMarginReport,
+  loadFxRates,
+  lrsReport,
+  parseFinancialYear,
+  scheduleFaReport,
+  settlementAuditReport,
+  shippedRatesCsv,
+  type IndiaReportContext,
+} from '@ledger/india';
+import { v7 } from 'uuid';
+
+const SYMBOLS = ['AAPL', 'MSFT', 'NVDA', 'AMZN', 'GOOGL'];
+const FEES = { feeSchedule: new FeeSchedule(new Decimal(22)) };
+const SLICE = 50_000;
+const SAMPLES = 5;
+
+export interface IndiaBenchResult {
+  customers: number;
+  trades: number;
+  remittances: number;
+  loadSeconds: number;
+  /** Median milliseconds per report (each over the whole book, every customer). */
+  medianMs: Array<[name: string, ms: number]>;
+}
+
+/** `count` trades over `customers` × 5 symbols from 2023-04 on, two buys of 3 then a sell of 2 per pair, so FY 2024-25 holds sales and open lots. */
+function trades(first: number, count: number, customers: number): TransactionDraft[] {
+  const pairs = customers * SYMBOLS.length;
+  return Array.from({ length: count }, (_, k) => {
+    const i = first + k;
+    const pair = i % pairs;
+    const step = Math.floor(i / pairs);
+    const isBuy = step % 3 !== 2;
+    return draftFromEntry(
+      {
+        txn_type: isBuy ? 'buy_security' : 'sell_security',
+        customer_id: `IND-BENCH-${pair % customers}`,
+        source: 'usbroker',
+        source_txn_id: `india-bench-${i}`,
+        txn_date: new Date(Date.UTC(2023, 3, 3 + step * 30)).toISOString().slice(0, 10),
+        symbol: SYMBOLS[Math.floor(pair / customers) % SYMBOLS.length]!,
+        quantity: isBuy ? '3' : '2',
+        amount_usd: new Decimal(((i * 7_919) % 200_000) + 100).dividedBy(100).toFixed(2),
+      },
+      v7(),
+      FEES,
+    );
+  });
+}
+
+/**
+ * `pnpm bench india [customers]`: a book of `customers` India customers, 100 trades and 10 paid
+ * remittances each (2,000 customers: 200,000 trades, 20,000 remittances), recosted, the shipped
+ * rates loaded, a close price per symbol and weekday; then each stored-data report over the whole
+ * book, timed (median of 5). Target: each under 1 s.
+ */
+export async function benchIndiaReports(database: TestDatabase, customers: number): Promise<IndiaBenchResult> {
+  const db = database.runtime!.db;
+  const started = process.hrtime.bigint();
+  for (let i = 0; i < customers; i += 1) await upsertCustomer(db, `IND-BENCH-${i}`, {});
+  const count = customers * 100;
+  for (let first = 0; first < count; first += SLICE) {
+    const slice = trades(first, Math.min(SLICE, count - first), customers);
+    const posted = await postTransactions(db, slice);
+    if (posted.inserted !== slice.length) throw new Error(`posted ${posted.inserted} of ${slice.length} at ${first}`);
+  }
+  await recost(db, { policy: { ...FEES, brokerCostBps: new Decimal(4) }, limit: null });
+  await loadFxRates(db, await shippedRatesCsv('sbi-usd-inr-rates'), 'sbi-usd-inr-rates');
+  // Ten paid remittances per customer over FY 2024-25, INR 1.5 lakh each (PAN per customer).
+  await database.db.raw(
+    `INSERT INTO remittances (order_id, customer_id, remit_customer_id, pan, status, purpose_code, amount_inr, amount_usd, quote_id, fx_rate, mid_rate,
+                              mid_rate_source, mid_rate_at, tcs_inr, paid_at, settled_at, utr, remitted_on, order_created_at, order_updated_at, status_history)
+     SELECT 'order_b' || c || '_' || n, 'IND-BENCH-' || c, 'cust_b' || c, 'AAAAA' || lpad(c::text, 4, '0') || 'A', 'paid', 'S0001', 150000.00, 1800.00, 'quote_b' || c || '_' || n,
+            0.012, 0.0121, 'remit:fx_rates', now(), 0, d + time '10:00', d + time '10:00' + (n || ' hours')::interval, 'UTR' || c || 'N' || n, d, now(), now(), '[]'
+       FROM generate_series(0, ? - 1) c, generate_series(1, 10) n, LATERAL (SELECT date '2024-04-05' + n * 30 AS d) dd`,
+    [customers],
+  );
+  await database.db.raw(
+    `INSERT INTO close_prices (symbol, price_date, close_usd, source)
+     SELECT s, d::date, 100 + extract(doy FROM d)::int % 50, 'bench' FROM unnest(?::text[]) s, generate_series(date '2024-01-01', date '2024-12-31', interval '1 day') d
+      WHERE extract(isodow FROM d) < 6`,
+    [SYMBOLS],
+  );
+  await database.db.raw('VACUUM ANALYZE');
+  const loadSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+
+  const context: IndiaReportContext = {
+    book: 'ENTITY_IND_IFSC',
+    db,
+    settings: { costRate: 'acquisition_month', unconfirmedRules: true, brokerCostBps: new Decimal(4), fxSpreadBps: new Decimal(75) },
+  };
+  const fy = parseFinancialYear('2024-25');
+  const reports: Array<[string, () => Promise<unknown>]> = [
+    ['lrs', () => lrsReport(context, fy)],
+    ['capital-gains', () => capitalGainsReport(context, fy, null)],
+    ['dividends', () => dividendsReport(context, fy, null)],
+    ['schedule-fa', () => scheduleFaReport(context, fy, null)],
+    ['settlement-audit', () => settlementAuditReport(context, fy)],
+    ['broker-fees', () => brokerFeesReport(context, { from: null, to: null, customerId: null })],
+    ['fx-margin (remit not configured)', () => fxMarginReport(context, fy, null)],
+  ];
+  const medianMs: Array<[string, number]> = [];
+  for (const [name, run] of reports) {
+    const times: number[] = [];
+    for (let s = 0; s < SAMPLES; s += 1) {
+      const t0 = process.hrtime.bigint();
+      await run();
+      times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    }
+    times.sort((a, b) => a - b);
+    medianMs.push([name, times[Math.floor(SAMPLES / 2)]!]);
+  }
+  return { customers, trades: count, remittances: customers * 10, loadSeconds, medianMs };
+}

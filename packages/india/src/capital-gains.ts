@@ -1,0 +1,167 @@
+import { Decimal, roundToCents, ZERO } from '@ledger/core';
+import { addMonths, wholeMonthsBetween } from './dates.js';
+import { allocate, groupBy, money, moneyOrNull, ratio, sum, toInr } from './figures.js';
+import type { FinancialYear } from './fy.js';
+import type { RateBook } from './rates.js';
+import { LONG_TERM_MONTHS, LTCG_RULES, ruleOn } from './rules.js';
+
+/** A stored FIFO match (lot_matches, in effect) with the trades it joins. */
+export interface StoredMatch {
+  customerId: string;
+  symbol: string;
+  sellTxnId: string;
+  lotTxnId: string;
+  acquiredOn: string;
+  transferredOn: string;
+  quantity: Decimal;
+  /** The lot's cost of these shares as the ledger relieved it (fees excluded). */
+  costUsd: Decimal;
+  /** The buy's whole quantity and the customer's fee on it. */
+  buyQuantity: Decimal;
+  buyFeeUsd: Decimal;
+  /** The sale's proceeds and the customer's fee on it. */
+  sellAmountUsd: Decimal;
+  sellFeeUsd: Decimal;
+}
+
+/** A lot: what is left of it (open lots), or the whole of it (Schedule FA). */
+export interface OpenLot {
+  customerId: string;
+  symbol: string;
+  lotTxnId: string;
+  acquiredOn: string;
+  quantity: Decimal;
+  costUsd: Decimal;
+}
+
+/** A sale recost left flagged (an oversell): shown, never given a cost. */
+export interface FlaggedSale {
+  customerId: string;
+  symbol: string;
+  txnId: string;
+  txnDate: string;
+  quantity: Decimal | null;
+  reason: string;
+}
+
+/** How cost converts to INR (unsettled in law: a setting). */
+export type CostRateMethod = 'acquisition_month' | 'transfer_month';
+
+export type Term = 'short' | 'long';
+
+/** Long-term when the transfer comes after acquisition + 24 calendar months (held MORE than 24 months). */
+export function termOf(acquiredOn: string, transferredOn: string): Term {
+  const months = ruleOn(LONG_TERM_MONTHS, transferredOn)!.value;
+  return transferredOn > addMonths(acquiredOn, months) ? 'long' : 'short';
+}
+
+type Totals = { short: Decimal; long: Decimal; longBefore: Decimal; longFrom: Decimal; inrComplete: boolean };
+
+/**
+ * CapitalGainsSummary from stored matches (never re-running FIFO). Basis: cost of acquisition is
+ * the lot's cost plus its share of the buy's fee; consideration is the sale's proceeds net of its
+ * fee, spread over the lots it took by shares. INR by Rule 115 (the TT buying rate of the last
+ * day of the month before): proceeds at the transfer month's, cost per `costRate`.
+ */
+export function capitalGainsSummary(fy: FinancialYear, input: { matches: StoredMatch[]; openLots: OpenLot[]; flagged: FlaggedSale[] }, rates: RateBook, costRate: CostRateMethod) {
+  const bySale = groupBy(input.matches, (m) => m.sellTxnId);
+  const symbols = new Map<string, { customer_id: string; symbol: string; disposals: unknown[]; totals: Totals; open_lots: unknown[]; flagged_sales: unknown[] }>();
+  const symbolOf = (customerId: string, symbol: string) => {
+    const key = `${customerId}\u0000${symbol}`;
+    let entry = symbols.get(key);
+    if (!entry) {
+      entry = { customer_id: customerId, symbol, disposals: [], totals: { short: ZERO, long: ZERO, longBefore: ZERO, longFrom: ZERO, inrComplete: true }, open_lots: [], flagged_sales: [] };
+      symbols.set(key, entry);
+    }
+    return entry;
+  };
+
+  const sales = [...bySale.values()].sort((a, b) => a[0]!.transferredOn.localeCompare(b[0]!.transferredOn) || a[0]!.sellTxnId.localeCompare(b[0]!.sellTxnId));
+  for (const matches of sales) {
+    matches.sort((a, b) => a.acquiredOn.localeCompare(b.acquiredOn) || a.lotTxnId.localeCompare(b.lotTxnId));
+    const sale = matches[0]!;
+    const weights = matches.map((m) => m.quantity);
+    // The sale's proceeds and fee over the lots it took, by shares (its matches cover all its shares).
+    const proceeds = allocate(sale.sellAmountUsd, weights);
+    const sellFees = allocate(sale.sellFeeUsd, weights);
+    const saleRate = rates.rule115(sale.transferredOn);
+    const entry = symbolOf(sale.customerId, sale.symbol);
+    const rows = matches.map((m, i) => {
+      const buyFee = roundToCents(m.buyFeeUsd.times(m.quantity).dividedBy(m.buyQuantity));
+      const cost = m.costUsd.plus(buyFee);
+      const consideration = proceeds[i]!.minus(sellFees[i]!);
+      const costRateUsed = costRate === 'acquisition_month' ? rates.rule115(m.acquiredOn) : saleRate;
+      const costInr = toInr(cost, costRateUsed?.rate);
+      const considerationInr = toInr(consideration, saleRate?.rate);
+      const gainInr = costInr === null || considerationInr === null ? null : considerationInr.minus(costInr);
+      const gainUsd = consideration.minus(cost);
+      const term = termOf(m.acquiredOn, m.transferredOn);
+      const ltcg = ruleOn(LTCG_RULES, m.transferredOn)!.value;
+      if (gainInr === null) entry.totals.inrComplete = false;
+      else if (term === 'short') entry.totals.short = entry.totals.short.plus(gainInr);
+      else {
+        entry.totals.long = entry.totals.long.plus(gainInr);
+        if (ltcg.era === 'before_2024_07_23') entry.totals.longBefore = entry.totals.longBefore.plus(gainInr);
+        else entry.totals.longFrom = entry.totals.longFrom.plus(gainInr);
+      }
+      return {
+        lot_txn_id: m.lotTxnId,
+        acquired_on: m.acquiredOn,
+        transferred_on: m.transferredOn,
+        quantity: m.quantity.toFixed(),
+        cost_usd: money(m.costUsd),
+        buy_fee_usd: money(buyFee),
+        cost_of_acquisition_usd: money(cost),
+        proceeds_usd: money(proceeds[i]!),
+        sell_fee_usd: money(sellFees[i]!),
+        consideration_usd: money(consideration),
+        gain_usd: money(gainUsd),
+        cost_rate: costRateUsed === null ? null : { rate: costRateUsed.rate.toFixed(), rate_date: costRateUsed.rateDate },
+        sale_rate: saleRate === null ? null : { rate: saleRate.rate.toFixed(), rate_date: saleRate.rateDate },
+        cost_of_acquisition_inr: moneyOrNull(costInr),
+        consideration_inr: moneyOrNull(considerationInr),
+        gain_inr: moneyOrNull(gainInr),
+        months_held: wholeMonthsBetween(m.acquiredOn, m.transferredOn),
+        term,
+        rate_era: ltcg.era,
+        ltcg_rate: term === 'long' ? ratio(ltcg.rate) : null,
+        indexation: term === 'long' ? ltcg.indexation : false,
+      };
+    });
+    entry.disposals.push({ sell_txn_id: sale.sellTxnId, transferred_on: sale.transferredOn, quantity: sum(weights).toFixed(), matches: rows });
+  }
+  for (const lot of input.openLots) {
+    symbolOf(lot.customerId, lot.symbol).open_lots.push({ lot_txn_id: lot.lotTxnId, acquired_on: lot.acquiredOn, quantity: lot.quantity.toFixed(), cost_usd: money(lot.costUsd) });
+  }
+  for (const f of input.flagged) {
+    symbolOf(f.customerId, f.symbol).flagged_sales.push({ txn_id: f.txnId, txn_date: f.txnDate, quantity: f.quantity?.toFixed() ?? null, reason: f.reason });
+  }
+
+  const present = (e: typeof symbols extends Map<string, infer V> ? V : never) => ({
+    symbol: e.symbol,
+    disposals: e.disposals,
+    short_term_gain_inr: e.totals.inrComplete ? money(e.totals.short) : null,
+    long_term_gain_inr: e.totals.inrComplete ? money(e.totals.long) : null,
+    long_term_gain_before_2024_07_23_inr: e.totals.inrComplete ? money(e.totals.longBefore) : null,
+    long_term_gain_from_2024_07_23_inr: e.totals.inrComplete ? money(e.totals.longFrom) : null,
+    open_lots: e.open_lots,
+    flagged_sales: e.flagged_sales,
+  });
+  const customers = groupBy(
+    [...symbols.values()].sort((a, b) => a.customer_id.localeCompare(b.customer_id) || a.symbol.localeCompare(b.symbol)),
+    (e) => e.customer_id,
+  );
+  const warnings = [
+    ...input.flagged.map((f) => `sale ${f.txnId} (${f.symbol}, ${f.txnDate}) is flagged by recost (${f.reason}): no cost is given`),
+    ...rates.warnings(),
+  ];
+  return {
+    fy: fy.label,
+    basis:
+      'Cost of acquisition: the lot’s cost plus its share of the buy’s fee. Consideration: the sale’s proceeds net of its fee. ' +
+      `INR by Rule 115 (SBI TT buying rate of the last day of the month before): consideration at the transfer month’s, cost at the ${costRate === 'acquisition_month' ? 'acquisition' : 'transfer'} month’s. ` +
+      'Long-term when held more than 24 months (calendar months, trade dates). The ledger’s 1200 excludes fees.',
+    customers: [...customers.entries()].map(([customer_id, syms]) => ({ customer_id, symbols: syms.map(present) })),
+    warnings,
+  };
+}

@@ -1,0 +1,117 @@
+import { Decimal, roundToCents, ZERO } from '@ledger/core';
+import type { FinancialYear } from './fy.js';
+import { groupBy, money, ratio } from './figures.js';
+import { LRS_LIMIT_USD, LRS_WARN_SHARE, noPanRate, ruleOn, TCS_RULES, type Dated, type TcsRule } from './rules.js';
+
+/** A paid LRS remittance of the FY, as stored. */
+export interface LrsRemittance {
+  orderId: string;
+  customerId: string;
+  pan: string | null;
+  remittedOn: string;
+  amountInr: Decimal;
+  amountUsd: Decimal | null;
+  /** TCS the provider reports collected. */
+  tcsInr: Decimal | null;
+}
+
+export interface LrsOptions {
+  /** Apply the rows marked unconfirmed (budget proposals); default true (the stated default). */
+  unconfirmedRules: boolean;
+}
+
+export type LrsStatus = 'ok' | 'warn' | 'breach';
+
+/** The rule table in force, per the options. */
+export const tcsRules = (options: LrsOptions): ReadonlyArray<Dated<TcsRule>> => TCS_RULES.filter((r) => options.unconfirmedRules || !r.unconfirmed);
+
+/**
+ * Estimated TCS of one PAN's remittances of one FY: in date order (FIFO), each remittance's part
+ * above the threshold in force on its date, at the rate in force on its date (without a PAN, the
+ * no-PAN rate). Worked examples in test/lrs.test.ts.
+ */
+export function estimateTcs(remittances: LrsRemittance[], rules: ReadonlyArray<Dated<TcsRule>>, hasPan: boolean) {
+  let cumulative = ZERO;
+  let crossedOn: string | null = null;
+  const rows = [...remittances]
+    .sort((a, b) => a.remittedOn.localeCompare(b.remittedOn) || a.orderId.localeCompare(b.orderId))
+    .map((r) => {
+      const rule = ruleOn(rules, r.remittedOn)?.value ?? null;
+      const before = cumulative;
+      cumulative = cumulative.plus(r.amountInr);
+      const above = rule === null ? ZERO : Decimal.max(ZERO, cumulative.minus(Decimal.max(before, rule.thresholdInr)));
+      if (above.isGreaterThan(0)) crossedOn ??= r.remittedOn;
+      const rate = rule === null ? ZERO : hasPan ? rule.rate : noPanRate(rule.rate);
+      const estimated = roundToCents(above.times(rate));
+      return {
+        order_id: r.orderId,
+        customer_id: r.customerId,
+        remitted_on: r.remittedOn,
+        amount_inr: money(r.amountInr),
+        amount_usd: r.amountUsd === null ? null : money(r.amountUsd),
+        cumulative_inr: money(cumulative),
+        threshold_inr: rule === null ? null : money(rule.thresholdInr),
+        above_threshold_inr: money(above),
+        tcs_rate: ratio(rate),
+        estimated_tcs_inr: money(estimated),
+        actual_tcs_inr: r.tcsInr === null ? null : money(r.tcsInr),
+        estimated,
+      };
+    });
+  return { rows, crossedOn };
+}
+
+/** LrsTaxSummary: per PAN (remittances without one: per customer), LRS use and TCS estimated against collected. */
+export function lrsSummary(fy: FinancialYear, remittances: LrsRemittance[], options: LrsOptions) {
+  const limit = ruleOn(LRS_LIMIT_USD, fy.start)!.value;
+  const rules = tcsRules(options);
+  const groups = groupBy(remittances, (r) => r.pan ?? `customer:${r.customerId}`);
+  const warnings: string[] = [];
+  const pans = [...groups.values()].map((group) => {
+    const pan = group[0]!.pan;
+    const { rows, crossedOn } = estimateTcs(group, rules, pan !== null);
+    if (pan === null) warnings.push(`customer ${group[0]!.customerId} remitted without a PAN: TCS estimated at the no-PAN rate`);
+    const usd = group.reduce((s, r) => s.plus(r.amountUsd ?? ZERO), ZERO);
+    const unpriced = group.filter((r) => r.amountUsd === null).map((r) => r.orderId);
+    if (unpriced.length > 0) warnings.push(`remittances without a USD amount (left out of LRS use): ${unpriced.join(', ')}`);
+    const used = usd.dividedBy(limit);
+    const estimated = rows.reduce((s, r) => s.plus(r.estimated), ZERO);
+    const actual = group.reduce((s, r) => s.plus(r.tcsInr ?? ZERO), ZERO);
+    const status: LrsStatus = used.isGreaterThanOrEqualTo(1) ? 'breach' : used.isGreaterThanOrEqualTo(LRS_WARN_SHARE) ? 'warn' : 'ok';
+    return {
+      pan,
+      customer_ids: [...new Set(group.map((r) => r.customerId))].sort(),
+      remittance_count: group.length,
+      remitted_usd: money(usd),
+      remitted_inr: money(group.reduce((s, r) => s.plus(r.amountInr), ZERO)),
+      lrs_used_share: ratio(used),
+      lrs_headroom_usd: money(Decimal.max(ZERO, limit.minus(usd))),
+      status,
+      threshold_crossed_on: crossedOn,
+      estimated_tcs_inr: money(estimated),
+      actual_tcs_inr: money(actual),
+      difference_inr: money(actual.minus(estimated)),
+      remittances: rows.map(({ estimated: _e, ...row }) => row),
+    };
+  });
+  pans.sort((a, b) => (a.pan ?? '~').localeCompare(b.pan ?? '~') || a.customer_ids[0]!.localeCompare(b.customer_ids[0]!));
+  const total = (field: 'remitted_usd' | 'remitted_inr' | 'estimated_tcs_inr' | 'actual_tcs_inr' | 'difference_inr') =>
+    money(pans.reduce((s, p) => s.plus(p[field]), ZERO));
+  return {
+    fy: fy.label,
+    lrs_limit_usd: money(limit),
+    tcs_rules: rules.map((r) => ({ from: r.from, rate: ratio(r.value.rate), threshold_inr: money(r.value.thresholdInr), unconfirmed: r.unconfirmed === true })),
+    pans,
+    totals: {
+      pans: pans.length,
+      warn: pans.filter((p) => p.status === 'warn').length,
+      breach: pans.filter((p) => p.status === 'breach').length,
+      remitted_usd: total('remitted_usd'),
+      remitted_inr: total('remitted_inr'),
+      estimated_tcs_inr: total('estimated_tcs_inr'),
+      actual_tcs_inr: total('actual_tcs_inr'),
+      difference_inr: total('difference_inr'),
+    },
+    warnings,
+  };
+}

@@ -1,0 +1,258 @@
+import { ACCOUNT, Decimal, type Db } from '@ledger/core';
+import type { FeeTrade } from './broker-fees.js';
+import type { FlaggedSale, OpenLot, StoredMatch } from './capital-gains.js';
+import { addDays } from './dates.js';
+import type { DividendEvent } from './dividends.js';
+import { groupBy } from './figures.js';
+import type { FinancialYear } from './fy.js';
+import type { MarginRemittance } from './fx-margin.js';
+import type { LrsRemittance } from './lrs.js';
+import { RATE_LOOKBACK_DAYS, RateBook } from './rates.js';
+import type { FaInput } from './schedule-fa.js';
+import type { SettledRemittance } from './settlement-audit.js';
+
+/**
+ * The reads the India reports need, each one set-based statement over the book. A customer
+ * filter of null reads every customer.
+ */
+
+const dec = (v: string) => new Decimal(v);
+const decOrNull = (v: string | null) => (v === null ? null : new Decimal(v));
+/** A derivation (recost entry) in effect: no reversal. */
+const inEffect = (alias: string) => `NOT EXISTS (SELECT 1 FROM transactions r WHERE r.reverses_txn_id = ${alias})`;
+const customerFilter = (column: string) => `(?::text IS NULL OR ${column} = ?)`;
+
+/** The rates from `from` (less the look-back) to `to`, as a RateBook. */
+export async function rateBook(db: Db, from: string, to: string): Promise<RateBook> {
+  const { rows } = await db.raw<{ rows: Array<{ rate_date: string; tt_buy: string; mid: string; published_at: string }> }>(
+    `SELECT rate_date::text, tt_buy::text, mid::text, to_char(published_at, 'YYYY-MM-DD HH24:MI') AS published_at
+       FROM inr_rates WHERE rate_date BETWEEN ?::date AND ?::date ORDER BY rate_date`,
+    [addDays(from, -RATE_LOOKBACK_DAYS), to],
+  );
+  return new RateBook(rows.map((r) => ({ date: r.rate_date, ttBuy: dec(r.tt_buy), mid: dec(r.mid), publishedAt: r.published_at })));
+}
+
+/** The FY's paid LRS remittances. */
+export async function paidRemittances(db: Db, fy: FinancialYear): Promise<LrsRemittance[]> {
+  const { rows } = await db.raw<{ rows: Array<{ order_id: string; customer_id: string; pan: string | null; remitted_on: string; amount_inr: string; amount_usd: string | null; tcs_inr: string | null }> }>(
+    `SELECT order_id, customer_id, pan, remitted_on::text, amount_inr::text, amount_usd::text, tcs_inr::text
+       FROM remittances WHERE status = 'paid' AND remitted_on BETWEEN ?::date AND ?::date`,
+    [fy.start, fy.end],
+  );
+  return rows.map((r) => ({ orderId: r.order_id, customerId: r.customer_id, pan: r.pan, remittedOn: r.remitted_on, amountInr: dec(r.amount_inr), amountUsd: decOrNull(r.amount_usd), tcsInr: decOrNull(r.tcs_inr) }));
+}
+
+/** The FY's paid remittances with their payment, settlement and UTR. */
+export async function settledRemittances(db: Db, fy: FinancialYear): Promise<SettledRemittance[]> {
+  const { rows } = await db.raw<{ rows: Array<{ order_id: string; customer_id: string; purpose_code: string | null; utr: string | null; amount_usd: string | null; paid_at: Date | null; settled_at: Date | null }> }>(
+    `SELECT order_id, customer_id, purpose_code, utr, amount_usd::text, paid_at, settled_at
+       FROM remittances WHERE status = 'paid' AND remitted_on BETWEEN ?::date AND ?::date ORDER BY remitted_on, order_id`,
+    [fy.start, fy.end],
+  );
+  return rows.map((r) => ({ orderId: r.order_id, customerId: r.customer_id, purposeCode: r.purpose_code, utr: r.utr, amountUsd: decOrNull(r.amount_usd), paidAt: r.paid_at, settledAt: r.settled_at }));
+}
+
+/** The customer's fee credited to 4010 by a transaction (a buy's own line, a sale's derivation's). */
+const feeOf = (txnId: string) =>
+  `(SELECT coalesce(sum(l.credit), 0) FROM journal_lines l WHERE l.txn_id = ${txnId} AND l.account_code = '${ACCOUNT.brokerageRevenue}' AND l.posting_kind = 'brokerage_fee')`;
+
+/** Matches in effect of sales whose transfer date is in [from, to]. */
+export async function storedMatches(db: Db, from: string, to: string, customerId: string | null): Promise<StoredMatch[]> {
+  const { rows } = await db.raw<{ rows: Array<Record<string, string>> }>(
+    `SELECT m.customer_id, m.symbol, m.sell_txn_id, m.lot_txn_id, m.acquired_on::text, m.transferred_on::text, m.quantity::text, m.cost_usd::text,
+            b.quantity::text AS buy_quantity, ${feeOf('b.txn_id')}::text AS buy_fee_usd, s.amount_usd::text AS sell_amount_usd, ${feeOf('m.derivation_txn_id')}::text AS sell_fee_usd
+       FROM lot_matches m JOIN transactions b ON b.txn_id = m.lot_txn_id JOIN transactions s ON s.txn_id = m.sell_txn_id
+      WHERE m.transferred_on BETWEEN ?::date AND ?::date AND ${customerFilter('m.customer_id')} AND ${inEffect('m.derivation_txn_id')}`,
+    [from, to, customerId, customerId],
+  );
+  return rows.map((r) => ({
+    customerId: r.customer_id!,
+    symbol: r.symbol!,
+    sellTxnId: r.sell_txn_id!,
+    lotTxnId: r.lot_txn_id!,
+    acquiredOn: r.acquired_on!,
+    transferredOn: r.transferred_on!,
+    quantity: dec(r.quantity!),
+    costUsd: dec(r.cost_usd!),
+    buyQuantity: dec(r.buy_quantity!),
+    buyFeeUsd: dec(r.buy_fee_usd!),
+    sellAmountUsd: dec(r.sell_amount_usd!),
+    sellFeeUsd: dec(r.sell_fee_usd!),
+  }));
+}
+
+/** Buys not reversed, with what matches in effect took of them up to `asOf`. */
+const LOTS_SQL = `
+  SELECT b.txn_id, b.customer_id, b.symbol, b.txn_date::text AS acquired_on, b.quantity::text, b.amount_usd::text, ${feeOf('b.txn_id')}::text AS fee_usd,
+         coalesce(sold.taken, '[]') AS sold
+    FROM transactions b
+    LEFT JOIN LATERAL (
+      SELECT jsonb_agg(jsonb_build_object('on', m.transferred_on, 'quantity', m.quantity::text, 'cost', m.cost_usd::text)) AS taken
+        FROM lot_matches m WHERE m.lot_txn_id = b.txn_id AND m.transferred_on <= ?::date AND ${inEffect('m.derivation_txn_id')}) sold ON true
+   WHERE b.txn_type = 'buy_security' AND b.customer_id IS NOT NULL AND b.quantity IS NOT NULL AND b.txn_date <= ?::date
+     AND ${customerFilter('b.customer_id')} AND ${inEffect('b.txn_id')}`;
+
+interface LotRow {
+  txn_id: string;
+  customer_id: string;
+  symbol: string;
+  acquired_on: string;
+  quantity: string;
+  amount_usd: string;
+  fee_usd: string;
+  sold: Array<{ on: string; quantity: string; cost: string }>;
+}
+
+async function lotsAsOf(db: Db, asOf: string, customerId: string | null): Promise<LotRow[]> {
+  return (await db.raw<{ rows: LotRow[] }>(LOTS_SQL, [asOf, asOf, customerId, customerId])).rows;
+}
+
+/** What is left of each lot at `asOf` (cost excluding fees, as the ledger keeps it). */
+export async function openLots(db: Db, asOf: string, customerId: string | null): Promise<OpenLot[]> {
+  return (await lotsAsOf(db, asOf, customerId)).flatMap((r) => {
+    const quantity = r.sold.reduce((q, s) => q.minus(s.quantity), dec(r.quantity));
+    if (!quantity.isGreaterThan(0)) return [];
+    const cost = r.sold.reduce((c, s) => c.minus(s.cost), dec(r.amount_usd));
+    return [{ customerId: r.customer_id, symbol: r.symbol, lotTxnId: r.txn_id, acquiredOn: r.acquired_on, quantity, costUsd: cost }];
+  });
+}
+
+/** Sales of [from, to] recost left flagged (oversold, or after one). */
+export async function flaggedSales(db: Db, from: string, to: string, customerId: string | null): Promise<FlaggedSale[]> {
+  const { rows } = await db.raw<{ rows: Array<{ txn_id: string; customer_id: string; symbol: string; txn_date: string; quantity: string | null; reason: string }> }>(
+    `SELECT t.txn_id, t.customer_id, t.symbol, t.txn_date::text, t.quantity::text, f.reason
+       FROM recost_flags f JOIN transactions t USING (txn_id)
+      WHERE f.cleared_at IS NULL AND t.txn_type = 'sell_security' AND t.txn_date BETWEEN ?::date AND ?::date AND ${customerFilter('t.customer_id')}
+      ORDER BY t.txn_date, t.txn_id`,
+    [from, to, customerId, customerId],
+  );
+  return rows.map((r) => ({ customerId: r.customer_id, symbol: r.symbol, txnId: r.txn_id, txnDate: r.txn_date, quantity: decOrNull(r.quantity), reason: r.reason }));
+}
+
+/** Sales of [from, to], not reversed nor flagged, that have no matches in effect yet (pending recost). */
+export async function unmatchedSales(db: Db, from: string, to: string, customerId: string | null): Promise<string[]> {
+  const { rows } = await db.raw<{ rows: Array<{ txn_id: string }> }>(
+    `SELECT t.txn_id FROM transactions t
+      WHERE t.txn_type = 'sell_security' AND t.txn_date BETWEEN ?::date AND ?::date AND ${customerFilter('t.customer_id')} AND ${inEffect('t.txn_id')}
+        AND NOT EXISTS (SELECT 1 FROM recost_flags f WHERE f.txn_id = t.txn_id AND f.cleared_at IS NULL)
+        AND NOT EXISTS (SELECT 1 FROM lot_matches m WHERE m.sell_txn_id = t.txn_id AND ${inEffect('m.derivation_txn_id')})
+      ORDER BY t.txn_id`,
+    [from, to, customerId, customerId],
+  );
+  return rows.map((r) => r.txn_id);
+}
+
+/** Dividends paid in [from, to]. */
+export async function dividendEvents(db: Db, from: string, to: string, customerId: string | null): Promise<DividendEvent[]> {
+  const { rows } = await db.raw<{ rows: Array<{ div_txn_no: string; customer_id: string; symbol: string; ex_date: string; pay_date: string; gross_usd: string; wht_usd: string | null }> }>(
+    `SELECT div_txn_no, customer_id, symbol, ex_date::text, pay_date::text, gross_usd::text, wht_usd::text
+       FROM dividend_events WHERE pay_date BETWEEN ?::date AND ?::date AND ${customerFilter('customer_id')}`,
+    [from, to, customerId, customerId],
+  );
+  return rows.map((r) => ({ divTxnNo: r.div_txn_no, customerId: r.customer_id, symbol: r.symbol, exDate: r.ex_date, payDate: r.pay_date, grossUsd: dec(r.gross_usd), whtUsd: decOrNull(r.wht_usd) }));
+}
+
+/** What Schedule FA reads for the calendar year ending in `fy`. */
+export async function scheduleFaInput(db: Db, fy: FinancialYear, customerId: string | null): Promise<FaInput> {
+  const [first, last] = [`${fy.calendarYear}-01-01`, `${fy.calendarYear}-12-31`];
+  const lots = (await lotsAsOf(db, last, customerId))
+    .map((r) => ({
+      customerId: r.customer_id,
+      symbol: r.symbol,
+      lotTxnId: r.txn_id,
+      acquiredOn: r.acquired_on,
+      quantity: dec(r.quantity),
+      costUsd: dec(r.amount_usd).plus(r.fee_usd),
+      sold: r.sold.map((s) => ({ transferredOn: s.on, quantity: dec(s.quantity) })),
+    }))
+    // Held at some time of the year: not all sold before it began.
+    .filter((l) => l.sold.filter((s) => s.transferredOn < first).reduce((q, s) => q.minus(s.quantity), l.quantity).isGreaterThan(0));
+  const { rows: sales } = await db.raw<{ rows: Array<{ customer_id: string; symbol: string; txn_date: string; amount_usd: string }> }>(
+    `SELECT customer_id, symbol, txn_date::text, amount_usd::text FROM transactions t
+      WHERE txn_type = 'sell_security' AND customer_id IS NOT NULL AND txn_date BETWEEN ?::date AND ?::date AND ${customerFilter('customer_id')} AND ${inEffect('t.txn_id')}`,
+    [first, last, customerId, customerId],
+  );
+  const symbols = [...new Set(lots.map((l) => l.symbol))];
+  const { rows: prices } = await db.raw<{ rows: Array<{ symbol: string; price_date: string; close_usd: string }> }>(
+    'SELECT symbol, price_date::text, close_usd::text FROM close_prices WHERE symbol = ANY(?::text[]) AND price_date BETWEEN ?::date AND ?::date ORDER BY symbol, price_date',
+    [symbols, first, last],
+  );
+  const bySymbol = groupBy(prices, (p) => p.symbol);
+  const byDay = new Map([...bySymbol].map(([symbol, list]) => [symbol, list.map((p) => ({ date: p.price_date, closeUsd: dec(p.close_usd) }))]));
+  const { rows: cash } = await db.raw<{ rows: Array<{ customer_id: string; day: string | null; net: string; credited: string }> }>(
+    `SELECT customer_id, CASE WHEN txn_date >= ?::date THEN txn_date::text END AS day, sum(credit - debit)::text AS net, sum(credit)::text AS credited
+       FROM journal_lines WHERE account_code = ? AND customer_id IS NOT NULL AND txn_date <= ?::date AND ${customerFilter('customer_id')}
+      GROUP BY 1, 2 ORDER BY 1, 2 NULLS FIRST`,
+    [first, ACCOUNT.customerWalletUsd, last, customerId, customerId],
+  );
+  const wallets = new Map<string, FaInput['cash'][number]>();
+  for (const c of cash) {
+    const wallet = wallets.get(c.customer_id) ?? { customerId: c.customer_id, opening: new Decimal(0), days: [] };
+    if (c.day === null) wallet.opening = dec(c.net);
+    else wallet.days.push({ date: c.day, net: dec(c.net), credited: dec(c.credited) });
+    wallets.set(c.customer_id, wallet);
+  }
+  return {
+    lots,
+    sales: sales.map((s) => ({ customerId: s.customer_id, symbol: s.symbol, txnDate: s.txn_date, amountUsd: dec(s.amount_usd) })),
+    dividends: (await dividendEvents(db, first, last, customerId)).map((d) => ({ customerId: d.customerId, symbol: d.symbol, payDate: d.payDate, grossUsd: d.grossUsd })),
+    prices: byDay,
+    cash: [...wallets.values()],
+  };
+}
+
+/** Trades (not reversed) with the broker cost in effect and the itemised fee; optional dates and customer. */
+export async function feeTrades(db: Db, filter: { from: string | null; to: string | null; customerId: string | null }): Promise<FeeTrade[]> {
+  // The broker costs in effect, summed per trade once (a lookup per trade would scan the derivations each time).
+  const { rows } = await db.raw<{ rows: Array<{ txn_id: string; customer_id: string; symbol: string; txn_type: string; txn_date: string; amount_usd: string; modelled: string | null; actual: string | null }> }>(
+    `WITH modelled AS (
+       SELECT d.metadata->>'recost_of' AS trade, sum(l.debit) AS amount
+         FROM transactions d JOIN journal_lines l ON l.txn_id = d.txn_id
+        WHERE d.txn_type = 'recost' AND l.account_code = '${ACCOUNT.brokerageCost}' AND l.debit > 0 AND ${inEffect('d.txn_id')}
+          AND ${customerFilter('d.customer_id')}
+        GROUP BY 1)
+     SELECT t.txn_id, t.customer_id, t.symbol, t.txn_type, t.txn_date::text, t.amount_usd::text, f.amount_usd::text AS actual, m.amount::text AS modelled
+       FROM transactions t
+       LEFT JOIN broker_fees f ON f.source = t.source AND f.source_txn_id = t.source_txn_id
+       LEFT JOIN modelled m ON m.trade = t.txn_id::text
+      WHERE t.txn_type IN ('buy_security', 'sell_security') AND t.customer_id IS NOT NULL AND ${inEffect('t.txn_id')}
+        AND (?::date IS NULL OR t.txn_date >= ?::date) AND (?::date IS NULL OR t.txn_date <= ?::date) AND ${customerFilter('t.customer_id')}
+      ORDER BY t.txn_date, t.txn_id`,
+    [filter.customerId, filter.customerId, filter.from, filter.from, filter.to, filter.to, filter.customerId, filter.customerId],
+  );
+  return rows.map((r) => ({
+    txnId: r.txn_id,
+    customerId: r.customer_id,
+    symbol: r.symbol,
+    side: r.txn_type === 'buy_security' ? 'buy' : 'sell',
+    txnDate: r.txn_date,
+    notionalUsd: dec(r.amount_usd),
+    modelledUsd: decOrNull(r.modelled),
+    actualUsd: decOrNull(r.actual),
+  }));
+}
+
+/** The FY's paid, priced remittances with their settlement fees and the `fx_spread` accrual in effect. */
+export async function marginRemittances(db: Db, fy: FinancialYear): Promise<MarginRemittance[]> {
+  const { rows } = await db.raw<{ rows: Array<Record<string, string | null>> }>(
+    `SELECT m.order_id, m.customer_id, m.remitted_on::text, m.amount_inr::text, m.amount_usd::text, m.fx_rate::text, m.mid_rate::text,
+            CASE WHEN m.settlement_fx_fee_usd IS NULL AND m.settlement_txn_fee_usd IS NULL THEN NULL
+                 ELSE (coalesce(m.settlement_fx_fee_usd, 0) + coalesce(m.settlement_txn_fee_usd, 0))::text END AS provider_fees_usd,
+            (SELECT t.amount_usd::text FROM transactions t WHERE t.source = 'remit' AND t.source_txn_id = 'fx_spread:' || m.order_id AND ${inEffect('t.txn_id')}) AS accrued_usd
+       FROM remittances m
+      WHERE m.status = 'paid' AND m.amount_usd IS NOT NULL AND m.fx_rate IS NOT NULL AND m.remitted_on BETWEEN ?::date AND ?::date
+      ORDER BY m.remitted_on, m.order_id`,
+    [fy.start, fy.end],
+  );
+  return rows.map((r) => ({
+    orderId: r.order_id!,
+    customerId: r.customer_id!,
+    remittedOn: r.remitted_on!,
+    amountInr: dec(r.amount_inr!),
+    amountUsd: dec(r.amount_usd!),
+    customerRate: dec(r.fx_rate!),
+    midRate: decOrNull(r.mid_rate ?? null),
+    providerFeesUsd: decOrNull(r.provider_fees_usd ?? null),
+    accruedUsd: decOrNull(r.accrued_usd ?? null),
+  }));
+}

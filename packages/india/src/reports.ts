@@ -1,0 +1,97 @@
+import type { Book, Db, Decimal } from '@ledger/core';
+import { RemitPageCapError, UpstreamError, UpstreamPayloadError, type RemitClient } from '@ledger/upstream-clients';
+import { brokerFeeSummary } from './broker-fees.js';
+import { capitalGainsSummary, type CostRateMethod } from './capital-gains.js';
+import { dividendSummary } from './dividends.js';
+import { fxMarginSummary } from './fx-margin.js';
+import type { FinancialYear } from './fy.js';
+import { lrsSummary } from './lrs.js';
+import * as q from './queries.js';
+import { RateBook } from './rates.js';
+import { scheduleFa } from './schedule-fa.js';
+import { settlementAudit } from './settlement-audit.js';
+
+/** The India reports' settings (the api's config module reads them once). */
+export interface IndiaSettings {
+  /** How a lot's cost converts to INR (INDIA_CG_COST_RATE; default `acquisition_month`). */
+  costRate: CostRateMethod;
+  /** Apply budget proposals not yet law (INDIA_TCS_UNCONFIRMED_RULES; default true, as stated). */
+  unconfirmedRules: boolean;
+  /** The configured broker cost (BROKER_COST_BPS). */
+  brokerCostBps: Decimal;
+  /** The configured FX spread (FX_SPREAD_BPS). */
+  fxSpreadBps: Decimal;
+}
+
+/** What each report reads with: the book (the UAE book answers every report zero-valued), its database, the settings. */
+export interface IndiaReportContext {
+  book: Book;
+  db: Db;
+  settings: IndiaSettings;
+}
+
+/** India-only data: the UAE book reads none (its trades are not India tax events). */
+const india = (context: IndiaReportContext) => context.book === 'ENTITY_IND_IFSC';
+const noRates = () => new RateBook([]);
+
+export async function lrsReport(context: IndiaReportContext, fy: FinancialYear) {
+  return lrsSummary(fy, india(context) ? await q.paidRemittances(context.db, fy) : [], { unconfirmedRules: context.settings.unconfirmedRules });
+}
+
+export async function capitalGainsReport(context: IndiaReportContext, fy: FinancialYear, customerId: string | null) {
+  if (!india(context)) return capitalGainsSummary(fy, { matches: [], openLots: [], flagged: [] }, noRates(), context.settings.costRate);
+  const { db } = context;
+  const [matches, openLots, flagged, unmatched] = await Promise.all([
+    q.storedMatches(db, fy.start, fy.end, customerId),
+    q.openLots(db, fy.end, customerId),
+    q.flaggedSales(db, fy.start, fy.end, customerId),
+    q.unmatchedSales(db, fy.start, fy.end, customerId),
+  ]);
+  const earliest = matches.reduce((d, m) => (m.acquiredOn < d ? m.acquiredOn : d), fy.start);
+  const report = capitalGainsSummary(fy, { matches, openLots, flagged }, await q.rateBook(db, earliest.slice(0, 8) + '01', fy.end), context.settings.costRate);
+  report.warnings.push(...unmatched.map((id) => `sale ${id} has no stored lot matches yet (pending recost): run POST /v1/jobs/recost`));
+  return report;
+}
+
+export async function dividendsReport(context: IndiaReportContext, fy: FinancialYear, customerId: string | null) {
+  if (!india(context)) return dividendSummary(fy, [], noRates());
+  const events = await q.dividendEvents(context.db, fy.start, fy.end, customerId);
+  return dividendSummary(fy, events, await q.rateBook(context.db, `${fy.start.slice(0, 4)}-03-01`, fy.end));
+}
+
+export async function scheduleFaReport(context: IndiaReportContext, fy: FinancialYear, customerId: string | null) {
+  const empty = { lots: [], sales: [], dividends: [], prices: new Map(), cash: [] };
+  if (!india(context)) return scheduleFa(fy, empty, noRates());
+  const input = await q.scheduleFaInput(context.db, fy, customerId);
+  const earliest = input.lots.reduce((d, l) => (l.acquiredOn < d ? l.acquiredOn : d), `${fy.calendarYear}-01-01`);
+  return scheduleFa(fy, input, await q.rateBook(context.db, earliest, `${fy.calendarYear}-12-31`));
+}
+
+export async function settlementAuditReport(context: IndiaReportContext, fy: FinancialYear) {
+  return settlementAudit(fy, india(context) ? await q.settledRemittances(context.db, fy) : []);
+}
+
+export async function brokerFeesReport(context: IndiaReportContext, filter: { from: string | null; to: string | null; customerId: string | null }) {
+  return brokerFeeSummary(india(context) ? await q.feeTrades(context.db, filter) : [], context.settings.brokerCostBps);
+}
+
+/**
+ * The FY's margins; one live call to remit (the FY's paid orders) says which are confirmed paid.
+ * Unreachable or not configured: `realized` null, the assumed accrual still shown.
+ */
+export async function fxMarginReport(context: IndiaReportContext, fy: FinancialYear, remit: RemitClient | null) {
+  if (!india(context)) return fxMarginSummary(fy, [], new Set(), context.settings.fxSpreadBps);
+  const remittances = await q.marginRemittances(context.db, fy);
+  let confirmed: Set<string> | null = null;
+  if (remit !== null) {
+    try {
+      // The window is of creation: an order paid in the FY may have been created a little before it.
+      const orders = await remit.listOrders({ status: 'paid', after: `${fy.start.slice(0, 4)}-01-01T00:00:00Z`, before: `${fy.end}T23:59:59Z` });
+      confirmed = new Set(orders.map((o) => o.id));
+    } catch (error) {
+      // Remit down, refusing, or answering garbage: nothing is confirmed. Anything else is ours: thrown.
+      if (!(error instanceof UpstreamError || error instanceof UpstreamPayloadError || error instanceof RemitPageCapError)) throw error;
+    }
+  }
+  return fxMarginSummary(fy, remittances, confirmed, context.settings.fxSpreadBps);
+}

@@ -1,0 +1,134 @@
+import { Decimal, roundToCents, ZERO } from '@ledger/core';
+import { addDays } from './dates.js';
+import { groupBy, money, moneyOrNull, sum, toInr } from './figures.js';
+import type { FinancialYear } from './fy.js';
+import { RATE_LOOKBACK_DAYS, type RateBook } from './rates.js';
+import type { OpenLot } from './capital-gains.js';
+
+/** A lot held at some time of the calendar year, with its sales up to the year's end. */
+export interface FaLot extends OpenLot {
+  /** Cost of acquisition: the whole lot's cost and its buy fee. */
+  costUsd: Decimal;
+  sold: Array<{ transferredOn: string; quantity: Decimal }>;
+}
+
+export interface FaInput {
+  lots: FaLot[];
+  /** Sales of the calendar year: gross proceeds. */
+  sales: Array<{ customerId: string; symbol: string; txnDate: string; amountUsd: Decimal }>;
+  /** Dividends paid in the calendar year: gross. */
+  dividends: Array<{ customerId: string; symbol: string; payDate: string; grossUsd: Decimal }>;
+  /** Close prices per symbol, the year's days in date order. */
+  prices: Map<string, Array<{ date: string; closeUsd: Decimal }>>;
+  /** Broker cash per customer (the USD wallet, 2010): the balance before the year, and each day's movement. */
+  cash: Array<{ customerId: string; opening: Decimal; days: Array<{ date: string; net: Decimal; credited: Decimal }> }>;
+}
+
+const key = (customerId: string, symbol: string) => `${customerId}\u0000${symbol}`;
+
+/** A holding's share count over time: each day it changed and the count at its end, in date order. */
+function shareSteps(lots: FaLot[]): Array<{ date: string; shares: Decimal }> {
+  const changes = new Map<string, Decimal>();
+  const add = (date: string, quantity: Decimal) => changes.set(date, (changes.get(date) ?? ZERO).plus(quantity));
+  for (const lot of lots) {
+    add(lot.acquiredOn, lot.quantity);
+    for (const s of lot.sold) add(s.transferredOn, s.quantity.negated());
+  }
+  let shares = ZERO;
+  return [...changes.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([date, change]) => ({ date, shares: (shares = shares.plus(change)) }));
+}
+
+/** Shares held at the end of each of `dates` (ascending), walking the steps once. */
+function sharesOnDays(steps: Array<{ date: string; shares: Decimal }>, dates: string[]): Decimal[] {
+  let i = 0;
+  let shares = ZERO;
+  return dates.map((date) => {
+    while (i < steps.length && steps[i]!.date <= date) shares = steps[i++]!.shares;
+    return shares;
+  });
+}
+
+/**
+ * ScheduleFaSummary: for the calendar year ending in the FY, table A3 per holding (customer and
+ * symbol): first acquisition, initial value, peak value (the highest of shares × close on each
+ * day a close is held), closing value at 31 December, gross dividends and gross sale proceeds;
+ * and table A2 (broker cash: peak, closing, gross credited). INR at the SBI TT buying rate of the
+ * day valued (acquisition, peak, 31 December, credit or sale). A holding without prices is valued
+ * from what is held and listed in `warnings`: a value is never guessed.
+ */
+export function scheduleFa(fy: FinancialYear, input: FaInput, rates: RateBook) {
+  const year = fy.calendarYear;
+  const [first, last] = [`${year}-01-01`, `${year}-12-31`];
+  const warnings: string[] = [];
+  const group = <T extends { customerId: string; symbol: string }>(rows: T[]) => groupBy(rows, (r) => key(r.customerId, r.symbol));
+  const [dividendsOf, salesOf, holdings] = [group(input.dividends), group(input.sales), group(input.lots)];
+  const inrOn = (usd: Decimal, date: string) => toInr(usd, rates.ttBuyOn(date)?.rate);
+  const sumInr = (values: Array<Decimal | null>) => (values.some((v) => v === null) ? null : sum(values as Decimal[]));
+
+  const a3 = [...holdings.values()].map((lots) => {
+    const { customerId, symbol } = lots[0]!;
+    lots.sort((a, b) => a.acquiredOn.localeCompare(b.acquiredOn));
+    const prices = (input.prices.get(symbol) ?? []).filter((p) => p.date >= first && p.date <= last);
+    let peak: { date: string; usd: Decimal; inr: Decimal } | null = null;
+    const steps = shareSteps(lots);
+    const held = sharesOnDays(steps, prices.map((p) => p.date));
+    for (const [i, p] of prices.entries()) {
+      const shares = held[i]!;
+      if (shares.isZero()) continue;
+      const usd = roundToCents(shares.times(p.closeUsd));
+      const inr = inrOn(usd, p.date);
+      if (inr !== null && (peak === null || inr.isGreaterThan(peak.inr))) peak = { date: p.date, usd, inr };
+    }
+    const [closingShares] = sharesOnDays(steps, [last]) as [Decimal];
+    const closingPrice = [...prices].reverse().find((p) => p.date >= addDays(last, -RATE_LOOKBACK_DAYS));
+    if (prices.length === 0) warnings.push(`no close prices of ${symbol} in ${year}: peak and closing values of customer ${customerId}'s holding are missing`);
+    else if (closingShares.isGreaterThan(0) && !closingPrice) warnings.push(`no close price of ${symbol} in the last days of ${year}: closing value of customer ${customerId}'s holding is missing`);
+    const closingUsd = closingShares.isZero() ? ZERO : closingPrice ? roundToCents(closingShares.times(closingPrice.closeUsd)) : null;
+    const initialInr = sumInr(lots.map((l) => inrOn(l.costUsd, l.acquiredOn)));
+    const dividends = dividendsOf.get(key(customerId, symbol)) ?? [];
+    const sales = salesOf.get(key(customerId, symbol)) ?? [];
+    return {
+      customer_id: customerId,
+      country: 'United States of America',
+      entity_name: symbol,
+      nature_of_entity: 'Company (listed equity shares)',
+      date_of_acquiring: lots[0]!.acquiredOn,
+      initial_value_usd: money(sum(lots.map((l) => l.costUsd))),
+      initial_value_inr: moneyOrNull(initialInr),
+      peak_value_date: peak?.date ?? null,
+      peak_value_usd: peak === null ? null : money(peak.usd),
+      peak_value_inr: peak === null ? null : money(peak.inr),
+      closing_shares: closingShares.toFixed(),
+      closing_value_usd: moneyOrNull(closingUsd),
+      closing_value_inr: closingUsd === null ? null : moneyOrNull(inrOn(closingUsd, last)),
+      gross_dividends_usd: money(sum(dividends.map((d) => d.grossUsd))),
+      gross_dividends_inr: moneyOrNull(sumInr(dividends.map((d) => inrOn(d.grossUsd, d.payDate)))),
+      gross_sale_proceeds_usd: money(sum(sales.map((s) => s.amountUsd))),
+      gross_sale_proceeds_inr: moneyOrNull(sumInr(sales.map((s) => inrOn(s.amountUsd, s.txnDate)))),
+    };
+  });
+  a3.sort((a, b) => a.customer_id.localeCompare(b.customer_id) || a.entity_name.localeCompare(b.entity_name));
+
+  const a2 = input.cash.map((c) => {
+    let balance = c.opening;
+    let peak = { date: first, usd: c.opening };
+    for (const d of c.days) {
+      balance = balance.plus(d.net);
+      if (balance.isGreaterThan(peak.usd)) peak = { date: d.date, usd: balance };
+    }
+    const credited = c.days.map((d) => inrOn(d.credited, d.date));
+    return {
+      customer_id: c.customerId,
+      institution: 'US broker (usbroker), custodial account',
+      peak_balance_date: peak.date,
+      peak_balance_usd: money(peak.usd),
+      peak_balance_inr: moneyOrNull(inrOn(peak.usd, peak.date)),
+      closing_balance_usd: money(balance),
+      closing_balance_inr: moneyOrNull(inrOn(balance, last)),
+      gross_credited_usd: money(sum(c.days.map((d) => d.credited))),
+      gross_credited_inr: moneyOrNull(sumInr(credited)),
+    };
+  });
+  a2.sort((a, b) => a.customer_id.localeCompare(b.customer_id));
+  return { fy: fy.label, calendar_year: year, period: { from: first, to: last }, a3, a2, warnings: [...warnings, ...rates.warnings()] };
+}

@@ -1,0 +1,24 @@
+import { bpsSetting, Decimal, flagSetting } from '@ledger/core';
+import { z } from 'zod';
+import type { IndiaSettings } from './reports.js';
+
+/** The India reports' settings, read by the api's config module (README, Settings). */
+export const indiaSettingsSchema = z.object({
+  /** The broker's configured cost (the worker's recost books it): broker-fees compares actual fees with it. */
+  BROKER_COST_BPS: bpsSetting('4').default('4'),
+  /** The assumed FX-spread markup (the worker's sync-remit accrues it): fx-margin shows it; unset: 0. */
+  FX_SPREAD_BPS: bpsSetting('75').optional(),
+  /** How a lot's cost converts to INR (unsettled in law): at the acquisition month's Rule 115 rate, or the transfer month's. */
+  INDIA_CG_COST_RATE: z.enum(['acquisition_month', 'transfer_month']).default('acquisition_month'),
+  /** Apply the dated rules marked unconfirmed (budget proposals), as stated by default. */
+  INDIA_TCS_UNCONFIRMED_RULES: flagSetting(true),
+});
+
+export function indiaSettingsOf(parsed: z.output<typeof indiaSettingsSchema>): IndiaSettings {
+  return {
+    brokerCostBps: new Decimal(parsed.BROKER_COST_BPS),
+    fxSpreadBps: new Decimal(parsed.FX_SPREAD_BPS ?? '0'),
+    costRate: parsed.INDIA_CG_COST_RATE,
+    unconfirmedRules: parsed.INDIA_TCS_UNCONFIRMED_RULES,
+  };
+}

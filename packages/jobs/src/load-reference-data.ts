@@ -1,0 +1,44 @@
+import { loadFxRates, parseClosePrices, recordClosePrices, SHIPPED_RATE_FILES, shippedRatesCsv, type FxRatesLoad } from '@ledger/india';
+import { z } from 'zod';
+import { defineJob } from './catalog.js';
+
+/** A CSV sent in the body: at most this many characters (the shipped SBI file is about 100,000). */
+export const REFERENCE_CSV_LENGTH_MAX = 5_000_000;
+
+const csvBody = {
+  csv: z.string().min(1).max(REFERENCE_CSV_LENGTH_MAX).describe('The file’s text.'),
+  source: z.string().min(1).max(200).describe('A name for where the rows came from, stored with them.'),
+};
+
+export const loadFxRatesInput = z
+  .union([
+    z.object({ file: z.enum(Object.keys(SHIPPED_RATE_FILES) as [keyof typeof SHIPPED_RATE_FILES]).describe('A rate file shipped with the service (packages/india/data).') }).strict(),
+    z.object(csvBody).strict(),
+  ])
+  .meta({ examples: [{ file: 'sbi-usd-inr-rates' }] });
+export type LoadFxRatesInput = z.infer<typeof loadFxRatesInput>;
+
+/** load-fx-rates (docs/jobs.md#load-fx-rates): SBI's USD/INR sheets into inr_rates, idempotently. */
+export const loadFxRatesJob = defineJob<LoadFxRatesInput, FxRatesLoad>('load-fx-rates', {
+  input: loadFxRatesInput,
+  businessKey: () => null,
+  run: async (input, { db, logger }) => {
+    const [csv, source] = 'file' in input ? [await shippedRatesCsv(input.file), input.file] : [input.csv, input.source];
+    const result = await loadFxRates(db, csv, source);
+    logger.info('load-fx-rates done', { source, loaded: result.loaded, replaced: result.replaced, unchanged: result.unchanged, skipped: result.skipped });
+    return result;
+  },
+});
+
+export const loadClosePricesInput = z.object(csvBody).strict().meta({ examples: [{ csv: 'symbol,date,close\nAAPL,2024-06-14,212.49\n', source: 'vendor-eod' }] });
+export type LoadClosePricesInput = z.infer<typeof loadClosePricesInput>;
+
+/** load-close-prices (docs/jobs.md#load-close-prices): `symbol,date,close` rows into close_prices. */
+export const loadClosePricesJob = defineJob<LoadClosePricesInput, { source: string; recorded: number; skipped_rows: Array<{ line: number; reason: string }> }>('load-close-prices', {
+  input: loadClosePricesInput,
+  businessKey: () => null,
+  run: async ({ csv, source }, { db }) => {
+    const { prices, skipped } = parseClosePrices(csv);
+    return { source, recorded: await recordClosePrices(db, prices, source), skipped_rows: skipped };
+  },
+});
