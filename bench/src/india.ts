@@ -70,7 +70,7 @@ export async function benchIndiaReports(database: TestDatabase, customers: numbe
     const posted = await postTransactions(db, slice);
     if (posted.inserted !== slice.length) throw new Error(`posted ${posted.inserted} of ${slice.length} at ${first}`);
   }
-  await recost(db, { policy: { ...FEES, brokerCostBps: new Decimal(4) }, limit: null });
+  await recost(db, { policy: FEES, limit: null });
   await loadFxRates(db, await shippedRatesCsv('sbi-usd-inr-rates'), 'sbi-usd-inr-rates');
   // Ten paid remittances per customer over FY 2024-25, INR 1.5 lakh each (PAN per customer).
   await database.db.raw(

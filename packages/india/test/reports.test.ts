@@ -16,7 +16,7 @@ import {
 } from '../src/index.js';
 
 const POLICY = { feeSchedule: new FeeSchedule(new Decimal(22)) };
-const RECOST = { policy: { ...POLICY, brokerCostBps: new Decimal(4) }, limit: null };
+const RECOST = { policy: POLICY, limit: null };
 const SETTINGS = { costRate: 'acquisition_month', unconfirmedRules: true, brokerCostBps: new Decimal(4), fxSpreadBps: new Decimal(75) } as const;
 const FY = parseFinancialYear('2024-25');
 const csv = readFileSync(new URL('../data/sbi-usd-inr-rates.csv', import.meta.url), 'utf8');
