@@ -152,6 +152,16 @@ CREATE FUNCTION public.ledger_assert_balanced_at_commit() RETURNS trigger
 COMMENT ON FUNCTION public.ledger_assert_balanced_at_commit() IS 'At COMMIT, once per database transaction: every transaction it created has two or more lines and finite, equal debit and credit sums; else the commit fails. Deletes its ledger_commit_checks row, so inserts after SET CONSTRAINTS ... IMMEDIATE schedule a fresh check. SECURITY DEFINER with a pinned search_path.';
 
 --
+-- Name: ledger_closed_through(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.ledger_closed_through() RETURNS date
+    LANGUAGE sql STABLE
+    AS $$
+      SELECT through FROM period_closes ORDER BY close_id DESC LIMIT 1
+    $$;
+
+--
 -- Name: ledger_guard_account_totals(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -242,6 +252,30 @@ CREATE FUNCTION public.ledger_guard_transaction_update() RETURNS trigger
 COMMENT ON FUNCTION public.ledger_guard_transaction_update() IS 'Refuses every UPDATE of a posted transaction.';
 
 --
+-- Name: ledger_number_period_close(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.ledger_number_period_close() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+    DECLARE
+      current_through date;
+    BEGIN
+      PERFORM pg_advisory_xact_lock(-8767168477922142570::bigint);
+      SELECT coalesce(max(close_id), 0) + 1 INTO NEW.close_id FROM period_closes;
+      current_through := ledger_closed_through();
+      IF NEW.action = 'close' AND current_through IS NOT NULL AND NEW.through < current_through THEN
+        RAISE EXCEPTION 'the books are closed through %: a close never moves backwards (reopen instead)', current_through
+          USING ERRCODE = 'check_violation', CONSTRAINT = 'period_closes_forward_only';
+      END IF;
+      IF NEW.action = 'reopen' AND (current_through IS NULL OR NEW.through >= current_through) THEN
+        RAISE EXCEPTION 'the books are closed through %: a reopening moves the close back', current_through
+          USING ERRCODE = 'check_violation', CONSTRAINT = 'period_closes_reopen_moves_back';
+      END IF;
+      RETURN NEW;
+    END $$;
+
+--
 -- Name: ledger_refuse_change(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -258,6 +292,31 @@ CREATE FUNCTION public.ledger_refuse_change() RETURNS trigger
 --
 
 COMMENT ON FUNCTION public.ledger_refuse_change() IS 'Refuses any change it is attached to (ledger_append_only): the journal is append-only, and rows other rows name (accounts, customers, transactions) are never deleted nor re-keyed, which is why no foreign key is needed to guard them. Corrections are reversing entries.';
+
+--
+-- Name: ledger_refuse_closed_period(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.ledger_refuse_closed_period() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+    DECLARE
+      latest record;
+      refused date;
+    BEGIN
+      PERFORM pg_advisory_xact_lock_shared(-8767168477922142570::bigint);
+      SELECT close_id, through INTO latest FROM period_closes ORDER BY close_id DESC LIMIT 1;
+      IF latest.through IS NULL THEN
+        RETURN NULL;
+      END IF;
+      SELECT min(txn_date) INTO refused FROM new_txns WHERE txn_date <= latest.through;
+      IF refused IS NOT NULL THEN
+        RAISE EXCEPTION 'txn_date % falls in the period closed through % (close %)', refused, latest.through, latest.close_id
+          USING ERRCODE = 'check_violation', CONSTRAINT = 'ledger_period_closed',
+                DETAIL = json_build_object('close_id', latest.close_id, 'through', latest.through, 'txn_date', refused)::text;
+      END IF;
+      RETURN NULL;
+    END $$;
 
 --
 -- Name: account_daily_totals; Type: TABLE; Schema: public; Owner: -
@@ -829,6 +888,60 @@ COMMENT ON TABLE public.ledger_commit_checks IS 'One row per database transactio
 COMMENT ON COLUMN public.ledger_commit_checks.xid IS 'The database transaction (pg_current_xact_id()) whose postings are checked at its COMMIT.';
 
 --
+-- Name: period_closes; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.period_closes (
+    close_id bigint NOT NULL,
+    action text NOT NULL,
+    through date,
+    reason text,
+    actor text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT period_closes_action CHECK ((action = ANY (ARRAY['close'::text, 'reopen'::text]))),
+    CONSTRAINT period_closes_actor_length CHECK (((length(actor) >= 1) AND (length(actor) <= 300))),
+    CONSTRAINT period_closes_close_names_a_day CHECK (((action = 'reopen'::text) OR (through IS NOT NULL))),
+    CONSTRAINT period_closes_reason_length CHECK (((length(reason) >= 1) AND (length(reason) <= 1000))),
+    CONSTRAINT period_closes_reopen_has_reason CHECK (((action = 'close'::text) OR (reason IS NOT NULL)))
+);
+
+--
+-- Name: TABLE period_closes; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.period_closes IS 'Closes and reopenings of the books, append-only: the latest row says through which day nothing may post.';
+
+--
+-- Name: COLUMN period_closes.close_id; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.period_closes.close_id IS 'Numbered under the period lock: the order in which closes took effect.';
+
+--
+-- Name: COLUMN period_closes.action; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.period_closes.action IS 'close (moves the close forward) or reopen (moves it back, with a reason).';
+
+--
+-- Name: COLUMN period_closes.through; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.period_closes.through IS 'The books are closed through this day after this row; null: nothing is closed.';
+
+--
+-- Name: COLUMN period_closes.reason; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.period_closes.reason IS 'Why (required to reopen).';
+
+--
+-- Name: COLUMN period_closes.actor; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.period_closes.actor IS 'Who: api, or api:<X-Ledger-Actor>.';
+
+--
 -- Name: portfolio_snapshots; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1337,6 +1450,13 @@ ALTER TABLE ONLY public.ledger_commit_checks
     ADD CONSTRAINT ledger_commit_checks_pkey PRIMARY KEY (xid);
 
 --
+-- Name: period_closes period_closes_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.period_closes
+    ADD CONSTRAINT period_closes_pkey PRIMARY KEY (close_id);
+
+--
 -- Name: portfolio_snapshots portfolio_snapshots_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1768,6 +1888,18 @@ CREATE CONSTRAINT TRIGGER ledger_commit_checks_balanced AFTER INSERT ON public.l
 COMMENT ON TRIGGER ledger_commit_checks_balanced ON public.ledger_commit_checks IS 'DEFERRABLE INITIALLY DEFERRED: the balance is judged at COMMIT, once all lines are written (by one statement or several). The guarantee behind "debits equal credits": whatever wrote the rows.';
 
 --
+-- Name: period_closes period_closes_number; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER period_closes_number BEFORE INSERT ON public.period_closes FOR EACH ROW EXECUTE FUNCTION public.ledger_number_period_close();
+
+--
+-- Name: TRIGGER period_closes_number ON period_closes; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TRIGGER period_closes_number ON public.period_closes IS 'Numbers a close under the period lock; a close moves forward only, a reopening back only.';
+
+--
 -- Name: recost_states recost_states_guard; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -1838,6 +1970,18 @@ CREATE TRIGGER transactions_no_truncate BEFORE TRUNCATE ON public.transactions F
 --
 
 COMMENT ON TRIGGER transactions_no_truncate ON public.transactions IS 'TRUNCATE skips row triggers, so it is refused on its own.';
+
+--
+-- Name: transactions transactions_refuse_closed_period; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER transactions_refuse_closed_period AFTER INSERT ON public.transactions REFERENCING NEW TABLE AS new_txns FOR EACH STATEMENT EXECUTE FUNCTION public.ledger_refuse_closed_period();
+
+--
+-- Name: TRIGGER transactions_refuse_closed_period ON transactions; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TRIGGER transactions_refuse_closed_period ON public.transactions IS 'No transaction may be dated on or before the day the books are closed through.';
 
 --
 -- Name: account_daily_totals account_daily_totals_account_code_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

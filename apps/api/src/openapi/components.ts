@@ -1,4 +1,6 @@
 import {
+  ACTOR_NAME_PATTERN_SOURCE,
+  ACTOR_NAME_RULE,
   assert,
   CUSTOMER_ID_LENGTH_MAX,
   DECIMAL_RULE,
@@ -199,6 +201,12 @@ export const parameters: Record<string, Parameter> = {
   }),
   TxnIdPath: { name: 'txn_id', in: 'path', required: true, description: 'A transaction id.', schema: ref('TxnId') },
   CustomerIdPath: { name: 'customer_id', in: 'path', required: true, description: 'A customer id.', schema: ref('CustomerId') },
+  LedgerActor: {
+    name: 'X-Ledger-Actor',
+    in: 'header',
+    description: `Optional: the operator making this admin write (${ACTOR_NAME_RULE}); recorded as \`api:<operator>\` (\`api\` without it) and logged.`,
+    schema: { type: 'string', pattern: ACTOR_NAME_PATTERN_SOURCE },
+  },
   AsOf: query('as_of', 'Balances as they stood at the end of this day (YYYY-MM-DD); absent: every posting.', ref('Date')),
 };
 

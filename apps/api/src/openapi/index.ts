@@ -15,6 +15,7 @@ const ERROR_MEANING: Record<ErrorCode, string> = {
   request_header_fields_too_large: 'the request line and headers are over the server\'s limit',
   customer_required: 'an adjustment moving a customer account (2010, 2020, 2100) without `customer_id` (`details` names each account); nothing stored',
   entry_refused: 'the database refused the entry for a rule no earlier check named (`details` names the constraint); nothing stored',
+  period_closed: 'dated on or before the day the books are closed through (`details[0]` names the close: `close_id`, `through`); post the correction on an open day (docs/period-close.md); nothing stored',
   invalid_records: 'records of an import that cannot be posted (`details`: each one’s `record`, `source_txn_id`, `reason`); nothing posted',
   unauthorized: 'credential missing or unknown',
   invalid_signature: 'the webhook signature is missing or does not match the body',

@@ -23,6 +23,7 @@ import * as createReconciliation from '../migrations/20261215_create_reconciliat
 import * as requireCustomerOnCustomerAccounts from '../migrations/20261220_require_customer_on_customer_accounts.js';
 import * as addRemittanceSettlementFees from '../migrations/20261221_add_remittance_settlement_fees.js';
 import * as createJobRuns from '../migrations/20261225_create_job_runs.js';
+import * as createPeriodCloses from '../migrations/20261230_create_period_closes.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -53,6 +54,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261220_require_customer_on_customer_accounts', requireCustomerOnCustomerAccounts],
   ['20261221_add_remittance_settlement_fees', addRemittanceSettlementFees],
   ['20261225_create_job_runs', createJobRuns],
+  ['20261230_create_period_closes', createPeriodCloses],
 ];
 
 const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

@@ -18,6 +18,7 @@ import {
   type PostingPolicy,
   type TransactionFilter,
   type TransactionGroupBy,
+  todayUtc,
 } from '@ledger/core';
 import type { Response } from 'express';
 import { v7 as uuidv7 } from 'uuid';
@@ -50,8 +51,6 @@ interface ReverseRequest {
   txn_date?: string;
 }
 
-/** Today's date in UTC, YYYY-MM-DD. */
-const todayUtc = () => new Date().toISOString().slice(0, 10);
 
 /**
  * The draft of the entry in the body. The domain names a refused field by its place in the
