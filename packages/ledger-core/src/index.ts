@@ -7,7 +7,7 @@
 export { ACCOUNT, ACCOUNT_TYPES, normalSide, type AccountCode, type AccountType } from './domain/accounts.js';
 export { CUSTOMER_ID_LENGTH_MAX, CUSTOMER_ID_PATTERN_SOURCE, CUSTOMER_ID_RULE, isCustomerId } from './domain/customer-ids.js';
 export { ACTOR_NAME_PATTERN_SOURCE, ACTOR_NAME_RULE, apiActor } from './domain/actors.js';
-export { asOriginallyDated, isClosed, nextDay, ORIGINAL_TXN_DATE, restateIntoOpenPeriod } from './domain/periods.js';
+export { asOriginallyDated, isClosed, nextDay, openDayFor, ORIGINAL_TXN_DATE, restateIntoOpenPeriod } from './domain/periods.js';
 export { closedThrough, closePeriod, currentClose, listPeriodCloses, reopenPeriod, type PeriodClose } from './store/periods.js';
 export { CALENDAR_DATE_PATTERN_SOURCE, CALENDAR_DATE_RULE, isCalendarDate, todayUtc } from './domain/dates.js';
 export { assert, LedgerError, type LedgerErrorCode } from './domain/errors.js';

@@ -20,6 +20,9 @@ export function nextDay(date: string): string {
 /** Whether `date` falls in the period closed through `closedThrough` (null: nothing is closed). */
 export const isClosed = (date: string, closedThrough: string | null): boolean => closedThrough !== null && date <= closedThrough;
 
+/** The day a posting meant for `date` takes: `date` when it is open, else the first open day. */
+export const openDayFor = (date: string, closedThrough: string | null): string => (isClosed(date, closedThrough) ? nextDay(closedThrough!) : date);
+
 /**
  * A correction that arrives for a closed day (a late upstream record, a recost restatement) is
  * posted on the first open day instead, its own date kept in `metadata.original_txn_date`: the
@@ -27,7 +30,7 @@ export const isClosed = (date: string, closedThrough: string | null): boolean =>
  */
 export function restateIntoOpenPeriod(draft: TransactionDraft, closedThrough: string | null): TransactionDraft {
   if (!isClosed(draft.txnDate, closedThrough)) return draft;
-  return { ...draft, txnDate: nextDay(closedThrough!), metadata: { ...draft.metadata, [ORIGINAL_TXN_DATE]: draft.txnDate } };
+  return { ...draft, txnDate: openDayFor(draft.txnDate, closedThrough), metadata: { ...draft.metadata, [ORIGINAL_TXN_DATE]: draft.txnDate } };
 }
 
 /**
