@@ -439,12 +439,15 @@ CREATE TABLE public.cash_requests (
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     idempotency_key text,
     request_hash text,
+    created_by text NOT NULL,
+    updated_by text NOT NULL,
     CONSTRAINT cash_requests_amount_cents CHECK ((amount = round(amount, 2))),
     CONSTRAINT cash_requests_amount_finite CHECK (((amount > '-Infinity'::numeric) AND (amount < 'Infinity'::numeric))),
     CONSTRAINT cash_requests_amount_positive CHECK ((amount > (0)::numeric)),
     CONSTRAINT cash_requests_amount_usd_cents CHECK ((amount_usd = round(amount_usd, 2))),
     CONSTRAINT cash_requests_amount_usd_finite CHECK (((amount_usd > '-Infinity'::numeric) AND (amount_usd < 'Infinity'::numeric))),
     CONSTRAINT cash_requests_amount_usd_positive CHECK ((amount_usd > (0)::numeric)),
+    CONSTRAINT cash_requests_created_by_check CHECK (((length(created_by) >= 1) AND (length(created_by) <= 300))),
     CONSTRAINT cash_requests_currency CHECK ((currency = ANY (ARRAY['USD'::text, 'AED'::text]))),
     CONSTRAINT cash_requests_customer_id_check CHECK (((length(customer_id) >= 1) AND (length(customer_id) <= 128))),
     CONSTRAINT cash_requests_direction CHECK ((direction = ANY (ARRAY['deposit'::text, 'withdrawal'::text]))),
@@ -459,6 +462,7 @@ CREATE TABLE public.cash_requests (
     CONSTRAINT cash_requests_reference_check CHECK (((length(reference) >= 1) AND (length(reference) <= 256))),
     CONSTRAINT cash_requests_status CHECK ((status = ANY (ARRAY['pending'::text, 'completed'::text, 'failed'::text, 'cancelled'::text]))),
     CONSTRAINT cash_requests_txn_when_completed CHECK (((txn_id IS NOT NULL) = (status = 'completed'::text))),
+    CONSTRAINT cash_requests_updated_by_check CHECK (((length(updated_by) >= 1) AND (length(updated_by) <= 300))),
     CONSTRAINT cash_requests_usd_is_usd CHECK (((currency <> 'USD'::text) OR (amount_usd = amount)))
 );
 
@@ -517,6 +521,18 @@ COMMENT ON COLUMN public.cash_requests.idempotency_key IS 'The Idempotency-Key t
 COMMENT ON COLUMN public.cash_requests.request_hash IS 'Fingerprint of what was asked for (customer, direction, amount by value, currency, reference, memo): a key reused for another request is refused.';
 
 --
+-- Name: COLUMN cash_requests.created_by; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.cash_requests.created_by IS 'Who made the request (as transactions.posted_by).';
+
+--
+-- Name: COLUMN cash_requests.updated_by; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.cash_requests.updated_by IS 'Who made its last transition (its creator until one).';
+
+--
 -- Name: cash_statements; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -562,6 +578,9 @@ CREATE TABLE public.customers (
     remit_customer_id text,
     pan text,
     partner_id text,
+    created_by text NOT NULL,
+    updated_by text NOT NULL,
+    CONSTRAINT customers_created_by_check CHECK (((length(created_by) >= 1) AND (length(created_by) <= 300))),
     CONSTRAINT customers_custodian_account_length CHECK (((length(custodian_account) >= 1) AND (length(custodian_account) <= 128))),
     CONSTRAINT customers_customer_id_check CHECK (((length(customer_id) >= 1) AND (length(customer_id) <= 128))),
     CONSTRAINT customers_pan_format CHECK ((pan ~ '^[A-Z]{5}[0-9]{4}[A-Z]$'::text)),
@@ -570,6 +589,7 @@ CREATE TABLE public.customers (
     CONSTRAINT customers_remit_customer_id_length CHECK (((length(remit_customer_id) >= 1) AND (length(remit_customer_id) <= 128))),
     CONSTRAINT customers_uaefeed_account_number_length CHECK (((length(uaefeed_account_number) >= 1) AND (length(uaefeed_account_number) <= 128))),
     CONSTRAINT customers_uaefeed_customer_number_length CHECK (((length(uaefeed_customer_number) >= 1) AND (length(uaefeed_customer_number) <= 128))),
+    CONSTRAINT customers_updated_by_check CHECK (((length(updated_by) >= 1) AND (length(updated_by) <= 300))),
     CONSTRAINT customers_usbroker_account_no_length CHECK (((length(usbroker_account_no) >= 1) AND (length(usbroker_account_no) <= 128)))
 );
 
@@ -620,6 +640,18 @@ COMMENT ON COLUMN public.customers.pan IS 'India: the Permanent Account Number, 
 --
 
 COMMENT ON COLUMN public.customers.partner_id IS 'India: the partner the customer came through, as the registry names it.';
+
+--
+-- Name: COLUMN customers.created_by; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.customers.created_by IS 'Who created the customer (as transactions.posted_by).';
+
+--
+-- Name: COLUMN customers.updated_by; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.customers.updated_by IS 'Who last changed the customer.';
 
 --
 -- Name: dividend_events; Type: TABLE; Schema: public; Owner: -
@@ -1245,6 +1277,7 @@ CREATE TABLE public.transactions (
     metadata jsonb DEFAULT '{}'::jsonb NOT NULL,
     request_hash text,
     created_xid xid8 DEFAULT pg_current_xact_id() NOT NULL,
+    posted_by text NOT NULL,
     CONSTRAINT transactions_amount_usd_cents CHECK ((amount_usd = round(amount_usd, 2))),
     CONSTRAINT transactions_amount_usd_check CHECK ((amount_usd >= (0)::numeric)),
     CONSTRAINT transactions_amount_usd_finite CHECK (((amount_usd > '-Infinity'::numeric) AND (amount_usd < 'Infinity'::numeric))),
@@ -1255,6 +1288,7 @@ CREATE TABLE public.transactions (
     CONSTRAINT transactions_original_amount_finite CHECK (((original_amount > '-Infinity'::numeric) AND (original_amount < 'Infinity'::numeric))),
     CONSTRAINT transactions_original_currency_check CHECK ((original_currency ~ '^[A-Z]{3}$'::text)),
     CONSTRAINT transactions_original_pair CHECK (((original_currency IS NULL) = (original_amount IS NULL))),
+    CONSTRAINT transactions_posted_by_check CHECK (((length(posted_by) >= 1) AND (length(posted_by) <= 300))),
     CONSTRAINT transactions_quantity_8_places CHECK ((quantity = round(quantity, 8))),
     CONSTRAINT transactions_quantity_check CHECK ((quantity > (0)::numeric)),
     CONSTRAINT transactions_quantity_finite CHECK (((quantity > '-Infinity'::numeric) AND (quantity < 'Infinity'::numeric))),
@@ -1321,6 +1355,12 @@ COMMENT ON COLUMN public.transactions.request_hash IS 'Fingerprint (sha256 of th
 --
 
 COMMENT ON COLUMN public.transactions.created_xid IS 'The database transaction that posted this transaction, stamped by the database and never given (ledger_posting_stamp), so no caller can hide a transaction from the commit check. Journal lines may be added only by this same database transaction.';
+
+--
+-- Name: COLUMN transactions.posted_by; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.transactions.posted_by IS 'Who posted it: api[:<operator>], job:<kind>:<job_id>, webhook:<upstream>:<event>:<job_id>, system; legacy before 20261231.';
 
 --
 -- Name: uaefeed_statements; Type: TABLE; Schema: public; Owner: -
@@ -1708,6 +1748,12 @@ CREATE INDEX transactions_posted_at_idx ON public.transactions USING btree (post
 COMMENT ON INDEX public.transactions_posted_at_idx IS 'How the commit check finds what its database transaction posted (posted_at = now()) without a scan.';
 
 --
+-- Name: transactions_posted_by_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX transactions_posted_by_idx ON public.transactions USING btree (posted_by text_pattern_ops);
+
+--
 -- Name: transactions_txn_date_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1939,13 +1985,13 @@ COMMENT ON TRIGGER transactions_after_insert ON public.transactions IS 'Statemen
 -- Name: transactions transactions_guard_update; Type: TRIGGER; Schema: public; Owner: -
 --
 
-CREATE TRIGGER transactions_guard_update BEFORE UPDATE ON public.transactions FOR EACH ROW EXECUTE FUNCTION public.ledger_guard_transaction_update();
+CREATE TRIGGER transactions_guard_update BEFORE UPDATE OF txn_id, customer_id, txn_type, source, source_txn_id, category, symbol, quantity, txn_date, posted_at, amount_usd, original_currency, original_amount, fx_rate, reverses_txn_id, memo, metadata, request_hash, created_xid, posted_by ON public.transactions FOR EACH ROW EXECUTE FUNCTION public.ledger_guard_transaction_update();
 
 --
 -- Name: TRIGGER transactions_guard_update ON transactions; Type: COMMENT; Schema: public; Owner: -
 --
 
-COMMENT ON TRIGGER transactions_guard_update ON public.transactions IS 'A posted transaction never changes: corrections are reversing entries, recost''s state is in recost_states.';
+COMMENT ON TRIGGER transactions_guard_update ON public.transactions IS 'Only recosted_at may change: the recost job stamps it; every other fact of a posted transaction is fixed.';
 
 --
 -- Name: transactions transactions_no_delete; Type: TRIGGER; Schema: public; Owner: -

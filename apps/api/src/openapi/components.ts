@@ -164,6 +164,14 @@ export const schemas: Record<string, JsonSchema> = {
   EnterableTxnType: { type: 'string', enum: ENTERABLE_TXN_TYPES, description: 'Every type but `reversal`, which only reversing posts.' },
   Source: { type: 'string', enum: SOURCES },
   EnterableSource: { type: 'string', enum: ENTERABLE_SOURCES, description: 'Every source but `ledger`, the ledger’s own entries.' },
+  Actor: {
+    type: 'string',
+    description:
+      'Who wrote it: `api` or `api:<operator>` (an admin write, the operator from `X-Ledger-Actor`), `job:<kind>:<job_id>`, ' +
+      '`webhook:<upstream>:<event>:<job_id>` (the sync a webhook triggered), `system` (outside any request or job), `legacy` ' +
+      '(written before this was recorded).',
+    examples: ['api:ana@example.com', 'job:sync-usbroker:0190c2d4-6c1e-7a2b-9f00-000000000000'],
+  },
 };
 
 const query = (name: string, description: string, schema: JsonSchema): Parameter => ({ name, in: 'query', description, schema });
@@ -186,6 +194,11 @@ export const parameters: Record<string, Parameter> = {
   SymbolFilter: query('symbol', 'Only this symbol.', ref('Symbol')),
   AmountMin: query('amount_min', 'Smallest amount_usd, inclusive.', ref('Decimal')),
   AmountMax: query('amount_max', 'Largest amount_usd, inclusive.', ref('Decimal')),
+  PostedByFilter: query('posted_by', 'Only what this actor posted (`api:ana@example.com`); ending in `:`, every actor under it (`job:recost:`, `api:`).', {
+    type: 'string',
+    minLength: 1,
+    maxLength: 300,
+  }),
   Sort: query('sort', 'Sort key; ties break on txn_id.', { type: 'string', enum: TRANSACTION_SORTS, default: 'txn_date' }),
   Order: query('order', 'Sort direction.', { type: 'string', enum: SORT_ORDERS, default: 'desc' }),
   TxnGroupBy: { ...query('group_by', 'What to group by.', { type: 'string', enum: TRANSACTION_GROUP_BY }), required: true },

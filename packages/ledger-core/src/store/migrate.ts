@@ -24,6 +24,7 @@ import * as requireCustomerOnCustomerAccounts from '../migrations/20261220_requi
 import * as addRemittanceSettlementFees from '../migrations/20261221_add_remittance_settlement_fees.js';
 import * as createJobRuns from '../migrations/20261225_create_job_runs.js';
 import * as createPeriodCloses from '../migrations/20261230_create_period_closes.js';
+import * as recordActors from '../migrations/20261231_record_actors.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -55,6 +56,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261221_add_remittance_settlement_fees', addRemittanceSettlementFees],
   ['20261225_create_job_runs', createJobRuns],
   ['20261230_create_period_closes', createPeriodCloses],
+  ['20261231_record_actors', recordActors],
 ];
 
 const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

@@ -15,7 +15,7 @@ const RUNTIME_GRANTS = [
   'GRANT INSERT, UPDATE (recosted_at) ON recost_states TO ??',
   'GRANT INSERT ON broker_fees TO ??',
   'GRANT INSERT, UPDATE (reason, detail, flagged_at, cleared_at) ON recost_flags TO ??',
-  'GRANT INSERT, UPDATE (name, email, metadata, uaefeed_customer_number, uaefeed_account_number, custodian_account, usbroker_account_no, remit_customer_id, pan, partner_id, updated_at) ON customers TO ??',
+  'GRANT INSERT, UPDATE (name, email, metadata, uaefeed_customer_number, uaefeed_account_number, custodian_account, usbroker_account_no, remit_customer_id, pan, partner_id, updated_at, updated_by) ON customers TO ??',
   'GRANT INSERT ON holdings_snapshots TO ??',
   'GRANT INSERT, UPDATE (as_of, positions, cash, taken_at) ON portfolio_snapshots TO ??',
   // A remittance keeps its order, customer and first sighting; the rest follows remit.
@@ -23,7 +23,7 @@ const RUNTIME_GRANTS = [
   'GRANT INSERT, UPDATE (wht_txn_no, wht_rate, wht_usd, updated_at) ON dividend_events TO ??',
   'GRANT INSERT ON cash_statements, uaefeed_statements TO ??',
   // A request keeps what was asked for: a transition changes only these.
-  'GRANT INSERT, UPDATE (status, txn_id, failure_reason, updated_at) ON cash_requests TO ??',
+  'GRANT INSERT, UPDATE (status, txn_id, failure_reason, updated_at, updated_by) ON cash_requests TO ??',
   // A job run keeps its job, input and first start; its attempts, lease and outcome move (final once finished).
   'GRANT INSERT, UPDATE (status, attempts, attempt_started_at, finished_at, result, error, lease_owner, lease_expires_at) ON job_runs TO ??',
   // A reconciliation run and its variances are records: written once, never changed.

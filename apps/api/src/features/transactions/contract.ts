@@ -15,6 +15,7 @@ const FILTERS = [
   'To',
   'AmountMin',
   'AmountMax',
+  'PostedByFilter',
 ].map(paramRef);
 const PAGE = ['Limit', 'Offset'].map(paramRef);
 
@@ -51,6 +52,7 @@ export const transactionFacts: Record<string, JsonSchema> = {
   reversed_by_txn_id: { type: ['string', 'null'], format: 'uuid', description: 'Set once reversed: the reversing transaction.' },
   memo: { type: ['string', 'null'] },
   metadata: { type: 'object' },
+  posted_by: { ...ref('Actor'), description: 'Who posted it (see Actor); the list filters on it (`posted_by`).' },
 };
 
 /** The schemas only transactions use. */

@@ -1,6 +1,7 @@
 import {
   categoryFacets,
   createEntryBatcher,
+  currentActor,
   draftFromEntry,
   getTransaction,
   groupTransactions,
@@ -44,6 +45,7 @@ const FILTER_KEYS = [
   'to',
   'amount_min',
   'amount_max',
+  'posted_by',
 ] as const satisfies ReadonlyArray<keyof TransactionFilter>;
 
 interface ReverseRequest {
@@ -59,7 +61,8 @@ interface ReverseRequest {
  */
 function draftOfBody(body: unknown, policy: PostingPolicy) {
   try {
-    return draftFromEntry(body as EntryRequest, uuidv7(), policy);
+    // Its actor on the draft: the entry may be posted by another request's batch.
+    return { ...draftFromEntry(body as EntryRequest, uuidv7(), policy), postedBy: currentActor() };
   } catch (error) {
     if (!(error instanceof LedgerError) || error.code !== 'validation_error') throw error;
     const details = (error.details ?? []).map((d) => {

@@ -1,6 +1,8 @@
-import { classifyRemitEvent, customersByReference, type RemitEvent } from '@ledger/core';
+import { classifyRemitEvent, customersByReference, WEBHOOK_EVENT_PATTERN_SOURCE, type RemitEvent } from '@ledger/core';
 import { SYNC_REMIT_WEBHOOK } from '@ledger/jobs';
 import type { FeatureContext, Handler } from '../feature.js';
+
+const WEBHOOK_EVENT = new RegExp(WEBHOOK_EVENT_PATTERN_SOURCE);
 
 export function handlers({ config, db, jobs, logger }: FeatureContext): Record<string, Handler> {
   return {
@@ -27,7 +29,9 @@ export function handlers({ config, db, jobs, logger }: FeatureContext): Record<s
       if (!classified.triggers || classified.remitCustomerId === null) return acknowledge(false, classified.reason);
       const customerId = (await customersByReference(db, 'remit_customer_id', [classified.remitCustomerId])).get(classified.remitCustomerId);
       if (customerId === undefined) return acknowledge(false, `data.customer_id ${classified.remitCustomerId} is no customer of this book (provision-india links them): no sync`);
-      const status = await jobs.enqueue(SYNC_REMIT_WEBHOOK, { customer_id: customerId, order_id: classified.orderId });
+      // The event names the sync's actor (webhook:remit:<event>:<job_id>) when it is plain enough to.
+      const named = `${event.entity_type}.${event.event_type}`;
+      const status = await jobs.enqueue(SYNC_REMIT_WEBHOOK, { customer_id: customerId, order_id: classified.orderId, ...(WEBHOOK_EVENT.test(named) && { event: named }) });
       acknowledge(true, classified.reason, status.job_id);
     },
   };

@@ -43,6 +43,8 @@ export const TRANSACTIONS = {
   metadata: column.required('jsonb', { write: (d) => d.metadata, fact: true }),
   // The fingerprint of the request (manual entry's idempotency), not a fact of the transaction.
   request_hash: column.nullable('text', { write: (d) => d.requestHash }),
+  // Who posted it: posting's store fills it in (draftsToWrite); not a fact (a re-sent record by another job is the same record).
+  posted_by: column.required('text', { write: (d) => d.postedBy! }),
 } as const;
 
 /** A `transactions` row as read, request hash included. */
