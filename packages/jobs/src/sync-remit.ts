@@ -6,6 +6,7 @@ import {
   findCustomers,
   findRemittancesOf,
   postTransactions,
+  recordExceptions,
   remittancePostings,
   settlementsDue,
   snapshotWins,
@@ -17,6 +18,7 @@ import {
   type RemittanceRow,
   type SettlementFees,
   type TransactionDraft,
+  type RecordOutcome,
 } from '@ledger/core';
 import type { RemitClient, RemitMidRate, RemitPayment, RemitQuote } from '@ledger/upstream-clients';
 import { z } from 'zod';
@@ -149,13 +151,21 @@ async function readOrders(remit: RemitClient, remitCustomerId: string, stored: R
 /** Posts drafts keyed by order; answers inserted and duplicate counts and the conflicts. A refused record is the customer's failure. */
 async function post(db: Db, drafts: TransactionDraft[], tally: { posted: number; already_posted: number; conflicts: Array<{ order_id: string; fields: string[] }> }) {
   const { outcomes } = await postTransactions(db, drafts);
+  const records: RecordOutcome[] = [];
   outcomes.forEach((outcome, i) => {
-    const orderId = String(drafts[i]!.metadata.order_id);
+    const draft = drafts[i]!;
+    const orderId = String(draft.metadata.order_id);
+    const record = { recordKey: draft.sourceTxnId, customerId: draft.customerId };
     if (outcome.outcome === 'inserted') tally.posted += 1;
     else if (outcome.outcome === 'duplicate') tally.already_posted += 1;
-    else if (outcome.outcome === 'conflict') tally.conflicts.push({ order_id: orderId, fields: outcome.fields });
-    else throw outcome.reason;
+    else if (outcome.outcome === 'conflict') {
+      tally.conflicts.push({ order_id: orderId, fields: outcome.fields });
+      records.push({ ...record, posted: false, reasonCode: 'conflict', reason: `posted before with other ${outcome.fields.join(', ')}`, record: { order_id: orderId } });
+      return;
+    } else throw outcome.reason;
+    records.push({ ...record, posted: true });
   });
+  await recordExceptions(db, { upstream: 'remit' }, records);
 }
 
 /** One customer: read everything from remit first, then write; a failed read leaves nothing half-done. */

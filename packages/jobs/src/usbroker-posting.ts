@@ -1,4 +1,4 @@
-import { draftFromEntry, LedgerError, postedSourceTxnIds, postTransactions, type Db, type PostingPolicy, type TransactionDraft } from '@ledger/core';
+import { draftFromEntry, LedgerError, postedSourceTxnIds, postTransactions, recordExceptions, type Db, type PostingPolicy, type RecordOutcome, type TransactionDraft } from '@ledger/core';
 import { v7 as uuidv7 } from 'uuid';
 import type { Mapped } from './usbroker-entries.js';
 
@@ -43,6 +43,8 @@ export class CustomerBatch<Kind extends string> {
   readonly counts: Record<Kind, PostingCounts>;
   readonly refused: RecordIssue[] = [];
   readonly conflicts: RecordIssue[] = [];
+  /** Every record decided on, for the exceptions (docs/exceptions.md). */
+  readonly #outcomes: RecordOutcome[] = [];
   readonly #drafts: Array<{ kind: Kind; draft: TransactionDraft }> = [];
 
   constructor(
@@ -58,39 +60,45 @@ export class CustomerBatch<Kind extends string> {
       this.counts[kind].skipped += 1;
       return;
     }
-    if (mapped.kind === 'refused') return this.refuse(kind, sourceTxnId, mapped.reason);
+    if (mapped.kind === 'refused') return this.refuse(kind, sourceTxnId, mapped.reason, 'refused');
     try {
       this.#drafts.push({ kind, draft: draftFromEntry(mapped.entry, uuidv7(), this.policy) });
     } catch (error) {
       if (!(error instanceof LedgerError)) throw error;
-      this.refuse(kind, sourceTxnId, error.message);
+      this.refuse(kind, sourceTxnId, error.message, error.code);
     }
   }
 
-  private refuse(kind: Kind, sourceTxnId: string, reason: string): void {
+  private refuse(kind: Kind, sourceTxnId: string, reason: string, reasonCode: string): void {
     this.counts[kind].refused += 1;
     this.refused.push({ customer_id: this.customerId, source_txn_id: sourceTxnId, reason });
+    this.#outcomes.push({ recordKey: sourceTxnId, customerId: this.customerId, posted: false, reasonCode, reason });
   }
 
   /** Posts the drafts (idempotent by key); a dry run only reads which keys are posted already. */
   async post(db: Db, dryRun: boolean): Promise<void> {
     const drafts = this.#drafts;
-    if (drafts.length === 0) return;
     if (dryRun) {
       const posted = await postedSourceTxnIds(db, 'usbroker', drafts.map((d) => d.draft.sourceTxnId));
       for (const { kind, draft } of drafts) this.counts[kind][posted.has(draft.sourceTxnId) ? 'duplicate' : 'posted'] += 1;
       return;
     }
-    const { outcomes } = await postTransactions(db, drafts.map((d) => d.draft));
+    const { outcomes } = drafts.length === 0 ? { outcomes: [] } : await postTransactions(db, drafts.map((d) => d.draft));
     outcomes.forEach((outcome, i) => {
       const { kind, draft } = drafts[i]!;
       const counts = this.counts[kind];
+      const record = { recordKey: draft.sourceTxnId, customerId: this.customerId };
       if (outcome.outcome === 'inserted') counts.posted += 1;
       else if (outcome.outcome === 'duplicate') counts.duplicate += 1;
       else if (outcome.outcome === 'conflict') {
         counts.conflict += 1;
-        this.conflicts.push({ customer_id: this.customerId, source_txn_id: draft.sourceTxnId, reason: `posted before with other ${outcome.fields.join(', ')}` });
-      } else this.refuse(kind, draft.sourceTxnId, outcome.reason.message);
+        const reason = `posted before with other ${outcome.fields.join(', ')}`;
+        this.conflicts.push({ customer_id: this.customerId, source_txn_id: draft.sourceTxnId, reason });
+        this.#outcomes.push({ ...record, posted: false, reasonCode: 'conflict', reason });
+        return;
+      } else return this.refuse(kind, draft.sourceTxnId, outcome.reason.message, outcome.reason.code);
+      this.#outcomes.push({ ...record, posted: true });
     });
+    await recordExceptions(db, { upstream: 'usbroker' }, this.#outcomes);
   }
 }

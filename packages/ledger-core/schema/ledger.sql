@@ -699,6 +699,120 @@ CREATE TABLE public.dividend_events (
 COMMENT ON TABLE public.dividend_events IS 'A US dividend of an India customer, per the broker''s daily ledger (sync-usbroker-ledger): the DIV row (div_txn_no; ex_date its trade_date, shares its quantity) and the withholding of its DIVNRA row (wht_txn_no, linked by ref_txn_no). USD; wht_rate a fraction (0.25 = 25 %). The postings are the journal''s (source usbroker, source_txn_id the row''s txn_no).';
 
 --
+-- Name: exceptions; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.exceptions (
+    exception_id bigint NOT NULL,
+    upstream text NOT NULL,
+    record_key text NOT NULL,
+    customer_id text,
+    reason_code text NOT NULL,
+    reason text NOT NULL,
+    record jsonb DEFAULT '{}'::jsonb NOT NULL,
+    job text NOT NULL,
+    first_seen_at timestamp with time zone DEFAULT now() NOT NULL,
+    last_seen_at timestamp with time zone DEFAULT now() NOT NULL,
+    times_seen integer DEFAULT 1 NOT NULL,
+    state text DEFAULT 'open'::text NOT NULL,
+    state_reason text,
+    state_changed_at timestamp with time zone,
+    state_changed_by text,
+    CONSTRAINT exceptions_dismissed_with_reason CHECK (((state <> 'dismissed'::text) OR (state_reason IS NOT NULL))),
+    CONSTRAINT exceptions_reason_code_form CHECK ((reason_code ~ '^[a-z][a-z0-9_]{0,63}$'::text)),
+    CONSTRAINT exceptions_record_key_length CHECK (((length(record_key) >= 1) AND (length(record_key) <= 300))),
+    CONSTRAINT exceptions_state CHECK ((state = ANY (ARRAY['open'::text, 'resolved'::text, 'dismissed'::text]))),
+    CONSTRAINT exceptions_state_changed_when_closed CHECK (((state = 'open'::text) OR (state_changed_at IS NOT NULL))),
+    CONSTRAINT exceptions_times_seen_positive CHECK ((times_seen >= 1)),
+    CONSTRAINT exceptions_upstream_length CHECK (((length(upstream) >= 1) AND (length(upstream) <= 64)))
+);
+
+--
+-- Name: TABLE exceptions; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.exceptions IS 'Upstream records a sync could not post (refused, conflicting), one row per record, until posted (resolved) or dismissed.';
+
+--
+-- Name: COLUMN exceptions.upstream; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.exceptions.upstream IS 'usbroker, remit, uaefeed, ...';
+
+--
+-- Name: COLUMN exceptions.record_key; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.exceptions.record_key IS 'The record''s key upstream: the source_txn_id it posts under.';
+
+--
+-- Name: COLUMN exceptions.customer_id; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.exceptions.customer_id IS 'The ledger customer the record belongs to, when known.';
+
+--
+-- Name: COLUMN exceptions.reason_code; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.exceptions.reason_code IS 'Why, as a code: refused, conflict, unknown_customer, ...';
+
+--
+-- Name: COLUMN exceptions.reason; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.exceptions.reason IS 'Why, in words, as the last run saw it.';
+
+--
+-- Name: COLUMN exceptions.record; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.exceptions.record IS 'The record''s fields as the run saw them (never a credential).';
+
+--
+-- Name: COLUMN exceptions.job; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.exceptions.job IS 'The run that last saw it (job:<kind>:<job_id>).';
+
+--
+-- Name: COLUMN exceptions.times_seen; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.exceptions.times_seen IS 'How many runs found it.';
+
+--
+-- Name: COLUMN exceptions.state; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.exceptions.state IS 'open; resolved (a later run posted it); dismissed (an operator, with a reason).';
+
+--
+-- Name: COLUMN exceptions.state_reason; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.exceptions.state_reason IS 'Why it was dismissed, or what resolved it.';
+
+--
+-- Name: COLUMN exceptions.state_changed_by; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.exceptions.state_changed_by IS 'Who resolved or dismissed it (as transactions.posted_by).';
+
+--
+-- Name: exceptions_exception_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+ALTER TABLE public.exceptions ALTER COLUMN exception_id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.exceptions_exception_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
 -- Name: holdings_snapshots; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1449,6 +1563,20 @@ ALTER TABLE ONLY public.dividend_events
     ADD CONSTRAINT dividend_events_pkey PRIMARY KEY (div_txn_no);
 
 --
+-- Name: exceptions exceptions_one_per_record; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.exceptions
+    ADD CONSTRAINT exceptions_one_per_record UNIQUE (upstream, record_key);
+
+--
+-- Name: exceptions exceptions_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.exceptions
+    ADD CONSTRAINT exceptions_pkey PRIMARY KEY (exception_id);
+
+--
 -- Name: holdings_snapshots holdings_snapshots_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1626,6 +1754,12 @@ CREATE UNIQUE INDEX customers_usbroker_account_no_unique ON public.customers USI
 --
 
 CREATE INDEX dividend_events_customer ON public.dividend_events USING btree (customer_id, pay_date);
+
+--
+-- Name: exceptions_open_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX exceptions_open_idx ON public.exceptions USING btree (first_seen_at) WHERE (state = 'open'::text);
 
 --
 -- Name: job_runs_running_idx; Type: INDEX; Schema: public; Owner: -

@@ -9,6 +9,7 @@ export { CUSTOMER_ID_LENGTH_MAX, CUSTOMER_ID_PATTERN_SOURCE, CUSTOMER_ID_RULE, i
 export { ACTOR_NAME_PATTERN_SOURCE, ACTOR_NAME_RULE, apiActor, jobActor, SYSTEM_ACTOR, webhookActor, WEBHOOK_EVENT_PATTERN_SOURCE } from './domain/actors.js';
 export { currentActor, withActor } from './runtime/actor.js';
 export { asOriginallyDated, isClosed, nextDay, openDayFor, ORIGINAL_TXN_DATE, restateIntoOpenPeriod } from './domain/periods.js';
+export { dismissException, EXCEPTION_STATES, getException, listExceptions, recordExceptions, type ExceptionFilter, type ExceptionRow, type ExceptionState, type RecordOutcome } from './store/exceptions.js';
 export { closedThrough, closePeriod, currentClose, listPeriodCloses, reopenPeriod, type PeriodClose } from './store/periods.js';
 export { CALENDAR_DATE_PATTERN_SOURCE, CALENDAR_DATE_RULE, isCalendarDate, todayUtc } from './domain/dates.js';
 export { assert, LedgerError, type LedgerErrorCode } from './domain/errors.js';

@@ -7,6 +7,7 @@ import { health } from './health/index.js';
 import { importFeature } from './import/index.js';
 import { jobs } from './jobs/index.js';
 import { journal } from './journal/index.js';
+import { exceptions } from './exceptions/index.js';
 import { periods } from './periods/index.js';
 import { reconciliation } from './reconciliation/index.js';
 import { transactions } from './transactions/index.js';
@@ -17,4 +18,4 @@ import { webhooks } from './webhooks/index.js';
  * (http/operations.ts) are both built from this list: adding an endpoint is one contract
  * entry, one handler and one presenter in its feature's folder.
  */
-export const FEATURES: readonly Feature[] = [health, docs, transactions, journal, firm, customers, jobs, cashRequests, importFeature, webhooks, reconciliation, periods];
+export const FEATURES: readonly Feature[] = [health, docs, transactions, journal, firm, customers, jobs, cashRequests, importFeature, webhooks, reconciliation, periods, exceptions];

@@ -1,4 +1,4 @@
-import { Decimal, recost as recostBook, type RecostResult } from '@ledger/core';
+import { Decimal, recordExceptions, recost as recostBook, type RecordOutcome, type RecostResult } from '@ledger/core';
 import { z } from 'zod';
 import { defineJob, recostPolicyOf } from '../catalog.js';
 import { customerSelection, linkedCustomers, notConfigured, type CustomerFailure, idOfLinked } from './customers.js';
@@ -35,6 +35,14 @@ export interface SyncUaefeedResult extends Record<string, unknown> {
   customers_failed: CustomerFailure[];
   /** What the recost after posting did; null when it did not run. */
   recost: Pick<RecostResult, 'recosted' | 'derivations_posted' | 'superseded' | 'remaining'> & { flagged: number } | null;
+}
+
+/** A record's outcome as the exceptions keep it (skipped records post nothing by design: not an exception). */
+function uaefeedRecordOutcome(customerId: string, o: UaefeedRecordOutcome): RecordOutcome[] {
+  if (o.outcome === 'skipped') return [];
+  if (o.outcome !== 'rejected') return [{ recordKey: o.source_txn_id, customerId, posted: true }];
+  const code = /^([a-z][a-z0-9_]{0,63}): /.exec(o.reason)?.[1] ?? 'unmappable';
+  return [{ recordKey: o.source_txn_id, customerId, posted: false, reasonCode: code, reason: o.reason }];
 }
 
 function customerResult(customerId: string, fetched: number, outcomes: UaefeedRecordOutcome[]): UaefeedCustomerResult {
@@ -81,9 +89,9 @@ export const syncUaefeedJob = defineJob<SyncUaefeedInput, SyncUaefeedResult>('sy
         )
       : { done: [], failed: notConfigured(customers, 'uaefeed') };
     const posted = await pipeline.finish();
-    const results = fetched.done.map(({ customer: { customerId }, value }) =>
-      customerResult(customerId, value.fetched, [...(posted.get(customerId) ?? []), ...value.unposted]),
-    );
+    const outcomes = fetched.done.map(({ customer: { customerId }, value }) => ({ customerId, fetched: value.fetched, records: [...(posted.get(customerId) ?? []), ...value.unposted] }));
+    if (!dryRun) await recordExceptions(db, { upstream: 'uaefeed' }, outcomes.flatMap(({ customerId, records }) => records.flatMap((r) => uaefeedRecordOutcome(customerId, r))));
+    const results = outcomes.map(({ customerId, fetched: count, records }) => customerResult(customerId, count, records));
 
     const postedCount = results.reduce((n, r) => n + r.posted, 0);
     let recost: SyncUaefeedResult['recost'] = null;

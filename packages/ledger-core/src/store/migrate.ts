@@ -25,6 +25,7 @@ import * as addRemittanceSettlementFees from '../migrations/20261221_add_remitta
 import * as createJobRuns from '../migrations/20261225_create_job_runs.js';
 import * as createPeriodCloses from '../migrations/20261230_create_period_closes.js';
 import * as recordActors from '../migrations/20261231_record_actors.js';
+import * as createExceptions from '../migrations/20261231_create_exceptions.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -57,6 +58,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261225_create_job_runs', createJobRuns],
   ['20261230_create_period_closes', createPeriodCloses],
   ['20261231_record_actors', recordActors],
+  ['20261231_create_exceptions', createExceptions],
 ];
 
 const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

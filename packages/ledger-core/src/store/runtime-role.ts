@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /** The ledger's tables: a role that owns any of them can switch the ledger's checks off. */
-const LEDGER_TABLES = ['accounts', 'customers', 'transactions', 'journal_lines', 'account_totals', 'ledger_commit_checks', 'broker_fees', 'recost_flags', 'recost_states', 'cash_requests', 'holdings_snapshots', 'portfolio_snapshots', 'remittances', 'dividend_events', 'account_daily_totals', 'transaction_daily_totals', 'cash_statements', 'uaefeed_statements', 'job_runs', 'reconciliation_runs', 'reconciliation_variances', 'reconciliation_check_cycles', 'period_closes'];
+const LEDGER_TABLES = ['accounts', 'customers', 'transactions', 'journal_lines', 'account_totals', 'ledger_commit_checks', 'broker_fees', 'recost_flags', 'recost_states', 'cash_requests', 'holdings_snapshots', 'portfolio_snapshots', 'remittances', 'dividend_events', 'account_daily_totals', 'transaction_daily_totals', 'cash_statements', 'uaefeed_statements', 'job_runs', 'reconciliation_runs', 'reconciliation_variances', 'reconciliation_check_cycles', 'period_closes', 'exceptions'];
 
 /**
  * What the role the service runs as may do, and nothing more: read the books; write only by
@@ -31,6 +31,8 @@ const RUNTIME_GRANTS = [
   'GRANT INSERT, UPDATE (cycle, claimed_at) ON reconciliation_check_cycles TO ??',
   // Closes and reopenings are a history: appended, never changed.
   'GRANT INSERT ON period_closes TO ??',
+  // An exception keeps its record's identity and first sighting; the rest follows the runs and the operator.
+  'GRANT INSERT, UPDATE (customer_id, reason_code, reason, record, job, last_seen_at, times_seen, state, state_reason, state_changed_at, state_changed_by) ON exceptions TO ??',
 ];
 
 /**
