@@ -439,8 +439,8 @@ CREATE TABLE public.cash_requests (
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     idempotency_key text,
     request_hash text,
-    created_by text NOT NULL,
-    updated_by text NOT NULL,
+    created_by text DEFAULT 'sql'::text NOT NULL,
+    updated_by text DEFAULT 'sql'::text NOT NULL,
     CONSTRAINT cash_requests_amount_cents CHECK ((amount = round(amount, 2))),
     CONSTRAINT cash_requests_amount_finite CHECK (((amount > '-Infinity'::numeric) AND (amount < 'Infinity'::numeric))),
     CONSTRAINT cash_requests_amount_positive CHECK ((amount > (0)::numeric)),
@@ -578,8 +578,8 @@ CREATE TABLE public.customers (
     remit_customer_id text,
     pan text,
     partner_id text,
-    created_by text NOT NULL,
-    updated_by text NOT NULL,
+    created_by text DEFAULT 'sql'::text NOT NULL,
+    updated_by text DEFAULT 'sql'::text NOT NULL,
     CONSTRAINT customers_created_by_check CHECK (((length(created_by) >= 1) AND (length(created_by) <= 300))),
     CONSTRAINT customers_custodian_account_length CHECK (((length(custodian_account) >= 1) AND (length(custodian_account) <= 128))),
     CONSTRAINT customers_customer_id_check CHECK (((length(customer_id) >= 1) AND (length(customer_id) <= 128))),
@@ -1391,7 +1391,7 @@ CREATE TABLE public.transactions (
     metadata jsonb DEFAULT '{}'::jsonb NOT NULL,
     request_hash text,
     created_xid xid8 DEFAULT pg_current_xact_id() NOT NULL,
-    posted_by text NOT NULL,
+    posted_by text DEFAULT 'sql'::text NOT NULL,
     CONSTRAINT transactions_amount_usd_cents CHECK ((amount_usd = round(amount_usd, 2))),
     CONSTRAINT transactions_amount_usd_check CHECK ((amount_usd >= (0)::numeric)),
     CONSTRAINT transactions_amount_usd_finite CHECK (((amount_usd > '-Infinity'::numeric) AND (amount_usd < 'Infinity'::numeric))),
@@ -1474,7 +1474,7 @@ COMMENT ON COLUMN public.transactions.created_xid IS 'The database transaction t
 -- Name: COLUMN transactions.posted_by; Type: COMMENT; Schema: public; Owner: -
 --
 
-COMMENT ON COLUMN public.transactions.posted_by IS 'Who posted it: api[:<operator>], job:<kind>:<job_id>, webhook:<upstream>:<event>:<job_id>, system; legacy before 20261231.';
+COMMENT ON COLUMN public.transactions.posted_by IS 'Who posted it: api[:<operator>], job:<kind>:<job_id>, webhook:<upstream>:<event>:<job_id>, system; legacy before 20261231; sql when written by hand.';
 
 --
 -- Name: uaefeed_statements; Type: TABLE; Schema: public; Owner: -

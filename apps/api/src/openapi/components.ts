@@ -169,7 +169,7 @@ export const schemas: Record<string, JsonSchema> = {
     description:
       'Who wrote it: `api` or `api:<operator>` (an admin write, the operator from `X-Ledger-Actor`), `job:<kind>:<job_id>`, ' +
       '`webhook:<upstream>:<event>:<job_id>` (the sync a webhook triggered), `system` (outside any request or job), `legacy` ' +
-      '(written before this was recorded).',
+      '(written before this was recorded), `sql` (written by hand in SQL).',
     examples: ['api:ana@example.com', 'job:sync-usbroker:0190c2d4-6c1e-7a2b-9f00-000000000000'],
   },
 };

@@ -4,8 +4,8 @@ import type { Knex } from 'knex';
  * Who did it (docs/actors.md): every transaction records who posted it (`posted_by`), and a cash
  * request and a customer who made and who last changed them. Columns on the rows themselves,
  * not a side table: a posting stays one INSERT. Rows from before this migration read `legacy`
- * (Postgres keeps that as the column's missing value: no table is rewritten); from now on every
- * writer states it (the default is dropped). The update guard of `transactions` is recreated so
+ * (Postgres keeps that as the column's missing value: no table is rewritten); the ledger's code
+ * states it on every write from now on, and a row written by hand in SQL reads `sql`. The update guard of `transactions` is recreated so
  * that `posted_by`, like every fact, never changes (as 20261208 built it: every column but
  * recosted_at). One index serves the list's `posted_by` filter (a value or a prefix).
  */
@@ -24,7 +24,7 @@ const guardTransactions = `
 const ACTOR = `text NOT NULL DEFAULT 'legacy' CHECK (length(%I) BETWEEN 1 AND 300)`;
 const addActor = (table: string, column: string) => `
   ALTER TABLE ${table} ADD COLUMN ${column} ${ACTOR.replace('%I', column)};
-  ALTER TABLE ${table} ALTER COLUMN ${column} DROP DEFAULT;`;
+  ALTER TABLE ${table} ALTER COLUMN ${column} SET DEFAULT 'sql';`;
 
 export async function up(knex: Knex): Promise<void> {
   await knex.raw(`
@@ -36,7 +36,7 @@ export async function up(knex: Knex): Promise<void> {
     ${guardTransactions}
     -- The list's posted_by filter: a value, or every value under a prefix (LIKE 'job:recost:%').
     CREATE INDEX transactions_posted_by_idx ON transactions (posted_by text_pattern_ops);
-    COMMENT ON COLUMN transactions.posted_by IS 'Who posted it: api[:<operator>], job:<kind>:<job_id>, webhook:<upstream>:<event>:<job_id>, system; legacy before 20261231.';
+    COMMENT ON COLUMN transactions.posted_by IS 'Who posted it: api[:<operator>], job:<kind>:<job_id>, webhook:<upstream>:<event>:<job_id>, system; legacy before 20261231; sql when written by hand.';
     COMMENT ON COLUMN cash_requests.created_by IS 'Who made the request (as transactions.posted_by).';
     COMMENT ON COLUMN cash_requests.updated_by IS 'Who made its last transition (its creator until one).';
     COMMENT ON COLUMN customers.created_by IS 'Who created the customer (as transactions.posted_by).';

@@ -16,7 +16,7 @@ export const schemas: Record<string, JsonSchema> = {
     {
       close_id: { type: 'integer', minimum: 1, description: 'Numbered in the order closes took effect.' },
       action: { type: 'string', enum: ['close', 'reopen'] },
-      through: { ...ref('Date'), type: ['string', 'null'], description: 'The books are closed through this day after this record; null: nothing is closed.' },
+      through: { type: ['string', 'null'], format: 'date', description: 'The books are closed through this day after this record; null: nothing is closed.' },
       reason: { type: ['string', 'null'], description: 'Why (always given for a reopening).' },
       actor: { ...ref('Actor'), description: 'Who closed or reopened: `api`, or `api:<operator>` from `X-Ledger-Actor`.' },
       created_at: { type: 'string', format: 'date-time' },
