@@ -2119,13 +2119,13 @@ COMMENT ON TRIGGER transactions_after_insert ON public.transactions IS 'Statemen
 -- Name: transactions transactions_guard_update; Type: TRIGGER; Schema: public; Owner: -
 --
 
-CREATE TRIGGER transactions_guard_update BEFORE UPDATE OF txn_id, customer_id, txn_type, source, source_txn_id, category, symbol, quantity, txn_date, posted_at, amount_usd, original_currency, original_amount, fx_rate, reverses_txn_id, memo, metadata, request_hash, created_xid, posted_by ON public.transactions FOR EACH ROW EXECUTE FUNCTION public.ledger_guard_transaction_update();
+CREATE TRIGGER transactions_guard_update BEFORE UPDATE ON public.transactions FOR EACH ROW EXECUTE FUNCTION public.ledger_guard_transaction_update();
 
 --
 -- Name: TRIGGER transactions_guard_update ON transactions; Type: COMMENT; Schema: public; Owner: -
 --
 
-COMMENT ON TRIGGER transactions_guard_update ON public.transactions IS 'Only recosted_at may change: the recost job stamps it; every other fact of a posted transaction is fixed.';
+COMMENT ON TRIGGER transactions_guard_update ON public.transactions IS 'A posted transaction never changes: corrections are reversing entries, recost''s state is in recost_states.';
 
 --
 -- Name: transactions transactions_no_delete; Type: TRIGGER; Schema: public; Owner: -

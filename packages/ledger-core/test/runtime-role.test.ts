@@ -194,8 +194,8 @@ describe('openLedgerDatabase (how a process opens its book)', function () {
       '20261221_add_remittance_settlement_fees',
       '20261225_create_job_runs',
       '20261230_create_period_closes',
-      '20261231_record_actors',
       '20261231_create_exceptions',
+      '20261231_record_actors',
     ]);
     for (const { db } of started) expect(await runtimeRoleProblems(db)).to.deep.equal([]);
   });

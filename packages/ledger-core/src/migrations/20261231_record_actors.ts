@@ -5,21 +5,10 @@ import type { Knex } from 'knex';
  * request and a customer who made and who last changed them. Columns on the rows themselves,
  * not a side table: a posting stays one INSERT. Rows from before this migration read `legacy`
  * (Postgres keeps that as the column's missing value: no table is rewritten); the ledger's code
- * states it on every write from now on, and a row written by hand in SQL reads `sql`. The update guard of `transactions` is recreated so
- * that `posted_by`, like every fact, never changes (as 20261208 built it: every column but
- * recosted_at). One index serves the list's `posted_by` filter (a value or a prefix).
+ * states it on every write from now on, and a row written by hand in SQL reads `sql`. Like every
+ * column of a posted transaction it never changes (the update guard fires on every UPDATE). One
+ * index serves the list's `posted_by` filter (a value or a prefix).
  */
-const GUARDED_COLUMNS = `(SELECT string_agg(quote_ident(attname), ', ' ORDER BY attnum) FROM pg_attribute
-  WHERE attrelid = 'transactions'::regclass AND attnum > 0 AND NOT attisdropped AND attname <> 'recosted_at')`;
-
-const guardTransactions = `
-  DROP TRIGGER transactions_guard_update ON transactions;
-  DO $$ BEGIN
-    EXECUTE format('CREATE TRIGGER transactions_guard_update BEFORE UPDATE OF %s ON transactions
-      FOR EACH ROW EXECUTE FUNCTION ledger_guard_transaction_update()', ${GUARDED_COLUMNS});
-  END $$;
-  COMMENT ON TRIGGER transactions_guard_update ON transactions IS
-    'Only recosted_at may change: the recost job stamps it; every other fact of a posted transaction is fixed.';`;
 
 const ACTOR = `text NOT NULL DEFAULT 'legacy' CHECK (length(%I) BETWEEN 1 AND 300)`;
 const addActor = (table: string, column: string) => `
@@ -33,7 +22,6 @@ export async function up(knex: Knex): Promise<void> {
     ${addActor('cash_requests', 'updated_by')}
     ${addActor('customers', 'created_by')}
     ${addActor('customers', 'updated_by')}
-    ${guardTransactions}
     -- The list's posted_by filter: a value, or every value under a prefix (LIKE 'job:recost:%').
     CREATE INDEX transactions_posted_by_idx ON transactions (posted_by text_pattern_ops);
     COMMENT ON COLUMN transactions.posted_by IS 'Who posted it: api[:<operator>], job:<kind>:<job_id>, webhook:<upstream>:<event>:<job_id>, system; legacy before 20261231; sql when written by hand.';
@@ -50,6 +38,5 @@ export async function down(knex: Knex): Promise<void> {
     ALTER TABLE transactions DROP COLUMN posted_by;
     ALTER TABLE cash_requests DROP COLUMN created_by, DROP COLUMN updated_by;
     ALTER TABLE customers DROP COLUMN created_by, DROP COLUMN updated_by;
-    ${guardTransactions}
   `);
 }

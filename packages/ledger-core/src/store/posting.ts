@@ -3,7 +3,6 @@ import type pg from 'pg';
 import { assert } from '../domain/errors.js';
 import { isBalanced } from '../domain/posting-rules/legs.js';
 import type { TransactionDraft } from '../domain/transaction.js';
-import { currentActor } from '../runtime/actor.js';
 import { JOURNAL_LINES, linesOf } from './columns/journal-lines.js';
 import { TRANSACTIONS, type TransactionRecord } from './columns/transactions.js';
 import { documentOf, documentRecords, insertList, insertValues, selectList } from './columns/table.js';
@@ -71,11 +70,10 @@ const INSERT_AND_RETURN_SQL = `WITH new_txns AS (${insertTransactionsSql(selectL
 /**
  * The drafts to write: each once (the same draft twice would join its lines to its one row
  * twice), each asserted balanced — balanced three times: by the rule, here, and by the
- * database at commit — and each with who posts it (its own, else the work's: runtime/actor.ts).
+ * database at commit.
  */
 function draftsToWrite(batch: TransactionDraft[]): TransactionDraft[] {
-  const actor = currentActor();
-  const drafts = [...new Map(batch.map((d) => [d.txnId, d.postedBy === undefined ? { ...d, postedBy: actor } : d])).values()];
+  const drafts = [...new Map(batch.map((d) => [d.txnId, d])).values()];
   for (const d of drafts) assert(isBalanced(d.lines), `transaction ${d.txnId} reached the store unbalanced`);
   return drafts;
 }

@@ -32,9 +32,6 @@ export const CUSTOMERS = {
   metadata: column.required('jsonb', { write: (input) => (input.metadata === undefined ? undefined : JSON.stringify(input.metadata)) }),
   created_at: column.required('timestamptz'),
   updated_at: column.required('timestamptz'),
-  // Who created and last changed it (domain/actors.ts): upsertCustomer writes them.
-  created_by: column.required('text'),
-  updated_by: column.required('text'),
   uaefeed_customer_number: column.nullable('text', { write: (input) => input.references?.uaefeed_customer_number }),
   uaefeed_account_number: column.nullable('text', { write: (input) => input.references?.uaefeed_account_number }),
   custodian_account: column.nullable('text', { write: (input) => input.references?.custodian_account }),
@@ -42,6 +39,9 @@ export const CUSTOMERS = {
   remit_customer_id: column.nullable('text', { write: (input) => input.references?.remit_customer_id }),
   pan: column.nullable('text', { write: (input) => input.references?.pan }),
   partner_id: column.nullable('text', { write: (input) => input.references?.partner_id }),
+  // Who created and last changed it (domain/actors.ts): upsertCustomer writes them.
+  created_by: column.required('text'),
+  updated_by: column.required('text'),
 } as const;
 
 export type CustomerRow = RowOf<typeof CUSTOMERS>;
