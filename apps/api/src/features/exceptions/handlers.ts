@@ -3,6 +3,13 @@ import { ApiError } from '../../http/errors.js';
 import { pageOf } from '../../http/query.js';
 import type { FeatureContext, Handler } from '../feature.js';
 
+/** The path's id: the validator coerces "Infinity" to a number and lets it through. */
+function idOf(raw: unknown): number {
+  const id = Number(raw);
+  if (!Number.isSafeInteger(id) || id < 1) throw new ApiError('validation_error', 'exception_id must be a positive integer', [{ path: '/path/exception_id', message: 'must be a positive integer' }]);
+  return id;
+}
+
 export function handlers({ db }: FeatureContext): Record<string, Handler> {
   return {
     listExceptions: async (req, res) => {
@@ -12,14 +19,14 @@ export function handlers({ db }: FeatureContext): Record<string, Handler> {
     },
 
     getException: async (req, res) => {
-      const id = Number(req.params.exception_id);
+      const id = idOf(req.params.exception_id);
       const found = await getException(db, id);
       if (!found) throw new ApiError('not_found', `exception ${id} does not exist`);
       res.json(found);
     },
 
     dismissException: async (req, res) => {
-      res.json(await dismissException(db, Number(req.params.exception_id), (req.body as { reason: string }).reason));
+      res.json(await dismissException(db, idOf(req.params.exception_id), (req.body as { reason: string }).reason));
     },
   };
 }
