@@ -21,7 +21,7 @@ const ENDPOINTS: Endpoint[] = Object.entries(apiDocument.paths)
     (Object.keys(item) as Method[]).map((method) => ({
       method,
       template,
-      path: template.replace('{txn_id}', randomUUID()).replace('{customer_id}', 'C-AUTH').replace('{job_id}', randomUUID()).replace('{cash_request_id}', randomUUID()).replace('{run_id}', randomUUID()),
+      path: template.replace('{txn_id}', randomUUID()).replace('{customer_id}', 'C-AUTH').replace('{job_id}', randomUUID()).replace('{cash_request_id}', randomUUID()).replace('{run_id}', randomUUID()).replace('{exception_id}', '1'),
     })),
   );
 const isOpen = (e: Endpoint) => e.template.startsWith('/health/') || e.template === '/ping';

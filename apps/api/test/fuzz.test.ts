@@ -75,6 +75,8 @@ const PATH_FIXTURES = (s: Setup): Record<string, PathFixture> => ({
   cash_request_id: { value: '0190c2d4-6c1e-7a2b-9f00-00000000ca5e', variantsMayWrite: false },
   // No such run: 404.
   run_id: { value: '0190c2d4-6c1e-7a2b-9f00-00000000ec01', variantsMayWrite: false },
+  // No such exception: 404.
+  exception_id: { value: '999999', variantsMayWrite: false },
 });
 
 /** One line per body schema (else its `examples` are used): valid bodies the fuzz mutates one field at a time. */

@@ -58,6 +58,8 @@ export interface JobDefinition<Input = unknown, Result extends Record<string, un
   /** A business key makes enqueue idempotent while BullMQ keeps the job; null: every call is a new job. */
   businessKey(input: Input): string | null;
   run(input: Input, deps: JobDeps): Promise<Result>;
+  /** Who its writes record (domain/actors.ts); absent: `job:<kind>:<job_id>`. */
+  actor?(input: Input, jobId: string): string;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a catalog holds jobs of every input type
@@ -66,7 +68,7 @@ export type JobCatalog = Readonly<Record<string, JobDefinition<any, Record<strin
 /** A job of the spec: its mode, family and books come from JOB_MODES, the one table of them. */
 export function defineJob<Input, Result extends Record<string, unknown>>(
   kind: JobKind,
-  job: Pick<JobDefinition<Input, Result>, 'input' | 'businessKey' | 'run'>,
+  job: Pick<JobDefinition<Input, Result>, 'input' | 'businessKey' | 'run' | 'actor'>,
 ): JobDefinition<Input, Result> {
   return { kind, ...JOB_MODES[kind], ...job };
 }

@@ -3,11 +3,13 @@ import {
   LedgerError,
   postTransactions,
   previewTransactions,
+  recordExceptions,
   recost,
   type BulkOutcome,
   type Db,
   type EntryRequest,
   type PostingPolicy,
+  type RecordOutcome as ExceptionOutcome,
   type RecostResult,
   type Source,
   type TransactionDraft,
@@ -155,6 +157,15 @@ function ledgerReason(error: LedgerError): Reason {
   return reason(error.code, { message: error.message, ...(error.details !== undefined && error.details.length > 0 && { details: error.details }) });
 }
 
+/** A record's outcome as the exceptions keep it: a skipped record posts nothing by design, not an exception. */
+function exceptionOf(o: RecordOutcome): ExceptionOutcome[] {
+  const key = { recordKey: o.source_txn_id, customerId: o.customer_id };
+  if (o.outcome === 'inserted' || o.outcome === 'duplicate') return [{ ...key, posted: true }];
+  if (o.outcome === 'skipped' || o.reason === null) return [];
+  const message = typeof o.reason.detail.message === 'string' ? o.reason.detail.message : JSON.stringify(o.reason.detail);
+  return [{ ...key, posted: false, reasonCode: o.reason.code, reason: message, record: o.record }];
+}
+
 /**
  * One run of an ingest job: customers' records posted in bulk (each customer's in one statement,
  * batched with others' while lanes are busy, at once while one is free), every record's outcome
@@ -196,6 +207,9 @@ export class PostingRun<Kind extends string> {
       ...unposted,
     ];
     this.outcomes.push(...outcomes);
+    // The durable home of what could not be posted (docs/exceptions.md): a failing record opens or
+    // updates its exception, a posted one resolves it. A dry run records nothing.
+    if (!this.options.dryRun) await recordExceptions(this.db, { upstream: this.options.upstream }, outcomes.flatMap(exceptionOf));
     return outcomes;
   }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { istDate, outstandingSweptPostings, reverseTransaction } from '@ledger/core';
+import { closedThrough, istDate, openDayFor, outstandingSweptPostings, reverseTransaction } from '@ledger/core';
 import { z } from 'zod';
 import { defineJob } from './catalog.js';
 
@@ -36,7 +36,8 @@ export interface RefundReversalIndiaResult extends Record<string, unknown> {
  * refund-reversal-india (docs/jobs.md#refund-reversal-india): every `fx_spread` accrual of a
  * cancelled, failed or expired remittance that no reversal has cleared is reversed through the
  * reversal use case (Dr 4030 / Cr 1300: the revenue only), keyed by its original, so a second run,
- * or one racing this, posts nothing more. A posted `fx_spread_settle` stands: that money reached
+ * or one racing this, posts nothing more. A refund learnt after its day was closed is reversed on
+ * the first open day (docs/period-close.md). A posted `fx_spread_settle` stands: that money reached
  * the bank and no refund moved it back, so 1300 shows it owed to the provider until a clawback.
  */
 export const refundReversalIndiaJob = defineJob<RefundReversalIndiaInput, RefundReversalIndiaResult>('refund-reversal-india', {
@@ -45,12 +46,13 @@ export const refundReversalIndiaJob = defineJob<RefundReversalIndiaInput, Refund
   run: async (input, { db, logger, progress }) => {
     const dryRun = input.dry_run ?? false;
     const outstanding = await outstandingSweptPostings(db);
+    const closed = await closedThrough(db);
     const result: RefundReversalIndiaResult = { dry_run: dryRun, reversed: [], already_reversed: 0 };
     progress({ done: 0, total: outstanding.length, unit: 'postings' });
     for (const [i, p] of outstanding.entries()) {
       progress({ done: i, total: outstanding.length, unit: 'postings' });
       const left = istDate(p.order_updated_at.toISOString());
-      const reversalDate = left < p.txn_date ? p.txn_date : left;
+      const reversalDate = openDayFor(left < p.txn_date ? p.txn_date : left, closed);
       let reversalTxnId: string | null = null;
       if (!dryRun) {
         const { created, transaction } = await reverseTransaction(db, p.txn_id, { txnId: randomUUID(), txnDate: reversalDate, memo: `${p.order_id} is ${p.status}: its ${p.txn_type} reversed` });

@@ -1,4 +1,4 @@
-import { LedgerError, type Book, type Db, type Logger } from '@ledger/core';
+import { jobActor, LedgerError, withActor, type Book, type Db, type Logger } from '@ledger/core';
 import { NO_UPSTREAMS, type UpstreamClients } from '@ledger/upstream-clients';
 import { UnrecoverableError, type Job } from 'bullmq';
 import { ZodError } from 'zod';
@@ -113,7 +113,8 @@ export function createJobProcessor(catalog: JobCatalog, context: RunnerContext) 
           throw new UnrecoverableError(`job ${job.name} does not run on ${context.book} (it runs on ${definition.books.join(', ')})`);
         }
         const input: unknown = definition.input.parse(job.data);
-        result = await definition.run(input, deps);
+        // Everything the job writes records it: job:<kind>:<job_id>, or the webhook that triggered it.
+        result = await withActor(definition.actor?.(input, jobId) ?? jobActor(job.name, jobId), () => definition.run(input, deps));
       } catch (error) {
         const permanent = isPermanent(error);
         const final = permanent || run.attempts >= (job.opts.attempts ?? DEFAULT_JOB_OPTIONS.attempts);

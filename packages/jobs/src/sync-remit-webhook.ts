@@ -1,4 +1,4 @@
-import { customersByReference, LOCK_KEYS, withAdvisoryLock } from '@ledger/core';
+import { customersByReference, jobActor, LOCK_KEYS, WEBHOOK_EVENT_PATTERN_SOURCE, webhookActor, withAdvisoryLock } from '@ledger/core';
 import { z } from 'zod';
 import { defineJob, type JobDeps } from './catalog.js';
 import { customerId } from './per-customer.js';
@@ -10,14 +10,24 @@ export const SYNC_REMIT_WEBHOOK = 'sync-remit-webhook';
 
 const remitCustomerId = z.string().min(1).max(256).describe('The event’s `data.customer_id`: a customer the book has not linked yet is linked from the customer registry first.');
 const orderId = z.string().min(1).max(256).nullable().optional().describe('The order the event was about (for the log and the result).');
+const event = z
+  .string()
+  .regex(new RegExp(WEBHOOK_EVENT_PATTERN_SOURCE))
+  .optional()
+  .describe('The triggering event, `<entity_type>.<event_type>`: what the sync records as its actor.');
 
 /** The linked customer to sync, or (customer_id null) the remit customer to link first and sync. */
 export const syncRemitWebhookInput = z
   .union([
-    z.object({ customer_id: customerId.describe('The ledger customer whose remit customer id the event named.'), remit_customer_id: remitCustomerId.optional(), order_id: orderId }).strict(),
-    z.object({ customer_id: z.null().describe('The book had not linked the remit customer when the event came.'), remit_customer_id: remitCustomerId, order_id: orderId }).strict(),
+    z.object({ customer_id: customerId.describe('The ledger customer whose remit customer id the event named.'), remit_customer_id: remitCustomerId.optional(), order_id: orderId, event }).strict(),
+    z.object({ customer_id: z.null().describe('The book had not linked the remit customer when the event came.'), remit_customer_id: remitCustomerId, order_id: orderId, event }).strict(),
   ])
-  .meta({ examples: [{ customer_id: 'IND-000001', order_id: 'order_000001' }, { customer_id: null, remit_customer_id: 'cust_000001', order_id: 'order_000001' }] });
+  .meta({
+    examples: [
+      { customer_id: 'IND-000001', order_id: 'order_000001', event: 'orders.paid' },
+      { customer_id: null, remit_customer_id: 'cust_000001', order_id: 'order_000001', event: 'orders.paid' },
+    ],
+  });
 export type SyncRemitWebhookInput = z.infer<typeof syncRemitWebhookInput>;
 
 /** The customer to sync: the one named, else the remit customer's (linked now, from the registry, if the book does not know it yet). */
@@ -41,6 +51,7 @@ export const syncRemitWebhookJob = defineJob(SYNC_REMIT_WEBHOOK, {
   input: syncRemitWebhookInput,
   // A duplicate delivery may sync again: the books' keys, not the queue, make it harmless.
   businessKey: () => null,
+  actor: ({ event }, jobId) => (event === undefined ? jobActor(SYNC_REMIT_WEBHOOK, jobId) : webhookActor('remit', event, jobId)),
   run: async (input, deps) =>
     withAdvisoryLock(deps.db, LOCK_KEYS.indiaSync, async () => {
       const { customerId: id, linked } = await customerToSync(input, deps);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createLogger, LedgerError } from '@ledger/core';
+import { createLogger, currentActor, LedgerError } from '@ledger/core';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import { expect } from 'chai';
 import { Queue, type Job } from 'bullmq';
@@ -64,6 +64,10 @@ const CATALOG: JobCatalog = {
   }),
   context: testJob('context', z.object({}), async (_input, { book, db }) => ({ book, database: db === sharedDb })),
   indiaOnly: testJob('indiaOnly', z.object({}), async () => ({}), { books: ['ENTITY_IND_IFSC'] }),
+  actor: testJob('actor', z.object({}), async () => ({ actor: currentActor() })),
+  triggered: testJob('triggered', z.object({ event: z.string() }), async () => ({ actor: currentActor() }), {
+    actor: ({ event }: { event: string }, jobId: string) => `webhook:test:${event}:${jobId}`,
+  }),
 };
 
 describe('jobs platform (real Redis and Postgres)', function () {
@@ -216,6 +220,14 @@ describe('jobs platform (real Redis and Postgres)', function () {
     workers = await startWorkers();
     const status = await producer.enqueue('context', {});
     expect(status.result).to.deep.equal({ book: 'ENTITY_UAE', database: true });
+  });
+
+  it('runs each job as its actor (job:<kind>:<job_id>, or the one its definition names), which is what its writes record', async () => {
+    workers = await startWorkers();
+    const plain = await producer.enqueue('actor', {});
+    expect(plain.result).to.deep.equal({ actor: `job:actor:${plain.job_id}` });
+    const triggered = await producer.enqueue('triggered', { event: 'orders.paid' });
+    expect(triggered.result).to.deep.equal({ actor: `webhook:test:orders.paid:${triggered.job_id}` });
   });
 
   it('fails a job of a kind it does not know at once (UnrecoverableError), naming it, whatever queue it is on', async () => {

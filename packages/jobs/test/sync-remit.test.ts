@@ -1,7 +1,7 @@
-import { upsertCustomer, type Db } from '@ledger/core';
+import { closePeriod, upsertCustomer, type Db } from '@ledger/core';
 import { expect } from 'chai';
 import nock from 'nock';
-import { JOBS, provisionIndiaJob, refundReversalIndiaJob, runSyncRemit, syncRemitInput, syncRemitJob } from '../src/index.js';
+import { JOBS, provisionIndiaJob, refundReversalIndiaJob, runSyncRemit, syncRemitInput, syncRemitJob, syncRemitWebhookJob } from '../src/index.js';
 import { indiaDeps, remitPostings, rowCount, testRemitClient } from './india-support.js';
 import { nockedBookPerTest } from './book-per-test.js';
 
@@ -153,6 +153,29 @@ describe('sync-remit (remit mocked)', function () {
       { account_code: '4030', net: '8.57' },
       { account_code: '5030', net: '-6.14' },
     ]);
+  });
+
+  it('a record dated in a closed period (a webhook-triggered sync, then the scheduled one) posts once, on the first open day, naming its date', async () => {
+    await closePeriod(db, { through: '2026-01-10', actor: 'api', today: '2026-02-01' });
+    serve('cust_1', { orders: [order(1, 'paid')], payments: [payment(1)] });
+    const triggered = await syncRemitWebhookJob.run({ customer_id: 'IND-1', order_id: 'order_1' }, indiaDeps(db, remit(), { fxSpreadBps: '75' }));
+    expect(triggered.remit.records.fx_spread).to.include({ inserted: 1 });
+    expect((await runSyncRemit({ customer_ids: ['IND-1'], fx_spread_bps: 75 }, indiaDeps(db, remit()))).records.fx_spread).to.include({ inserted: 0, duplicate: 1 });
+    expect(await remitPostings(db)).to.deep.equal([['fx_spread:order_1', 'fx_spread', 'IND-1', '2026-01-11', 'Dr 1300 8.57, Cr 4030 8.57']]);
+    expect((await db('transactions').where('source_txn_id', 'fx_spread:order_1').first('metadata')).metadata).to.include({ original_txn_date: '2026-01-06' });
+  });
+
+  it('the sweep reverses a refund learnt after its day was closed on the first open day, naming the accrual’s date', async () => {
+    const wire: Wire = { orders: [order(1, 'paid')], payments: [payment(1)] };
+    serve('cust_1', wire);
+    await runSyncRemit({ customer_ids: ['IND-1'], fx_spread_bps: 75 }, indiaDeps(db, remit()));
+    await closePeriod(db, { through: '2026-01-10', actor: 'api', today: '2026-02-01' });
+    wire.orders = [order(1, 'failed', { updated_at: '2026-01-09T05:00:00Z' })];
+    await runSyncRemit({ customer_ids: ['IND-1'], fx_spread_bps: 75 }, indiaDeps(db, remit()));
+    const [swept] = (await refundReversalIndiaJob.run({}, indiaDeps(db, null))).reversed;
+    expect(swept?.reversal_date).to.equal('2026-01-11');
+    const reversal = await db('transactions').where('txn_id', swept!.reversal_txn_id!).first('txn_date', 'metadata');
+    expect([reversal.txn_date, reversal.metadata]).to.deep.equal(['2026-01-11', { original_txn_date: '2026-01-06' }]);
   });
 
   it('a settlement that lands before any accrual is posted with its stored fees once a later run accrues', async () => {

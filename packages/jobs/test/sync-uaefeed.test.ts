@@ -1,4 +1,5 @@
-import { Decimal, type Db } from '@ledger/core';
+import { randomUUID } from 'node:crypto';
+import { Decimal, draftFromEntry, FeeSchedule, jobActor, postTransactions, withActor, type Db } from '@ledger/core';
 import type { CustomerData } from '@ledger/sandbox';
 import { expect } from 'chai';
 import { JOBS, syncUaefeedJob, type SyncUaefeedResult } from '../src/index.js';
@@ -160,6 +161,20 @@ describe('sync-uaefeed against the sandbox', function () {
     for (const failed of ['UAE-000002', 'UAE-000003']) expect(await postedFromUaefeed(db, failed)).to.deep.equal([]);
     const fourth = sandbox.data.customers[3]!;
     expect(await postedFromUaefeed(db, fourth.customer_id)).to.deep.equal(expectedPostings(sandbox.data.dataOf(fourth)));
+  });
+
+  it('a record it cannot post is an exception: one row however often the sync runs, naming the job that last saw it', async () => {
+    const { db, deps } = await fixture.freshBook();
+    const customer = fixture.sandbox.data.customers[0]!;
+    const transfer = fixture.sandbox.data.dataOf(customer).transfers.find((t) => t.status === 'COMPLETED')!;
+    // The transfer's key, posted before with another amount: the sync's record conflicts with it.
+    const entry = { txn_type: 'deposit', customer_id: customer.customer_id, source: 'uaefeed', source_txn_id: transfer.transferId, txn_date: '2026-01-01', amount_usd: '0.01' } as const;
+    await postTransactions(db, [draftFromEntry(entry, randomUUID(), { feeSchedule: new FeeSchedule(new Decimal(22)) })]);
+    for (const run of ['run-1', 'run-2']) await withActor(jobActor('sync-uaefeed', run), () => syncUaefeedJob.run({ customer_ids: [customer.customer_id], recost: false }, deps));
+    const rows = await db('exceptions').select('upstream', 'record_key', 'customer_id', 'reason_code', 'job', 'times_seen', 'state');
+    expect(rows).to.deep.equal([
+      { upstream: 'uaefeed', record_key: transfer.transferId, customer_id: customer.customer_id, reason_code: 'idempotency_conflict', job: 'job:sync-uaefeed:run-2', times_seen: 2, state: 'open' },
+    ]);
   });
 
   it('upstream down (connection refused): every customer failed with the reason, the run ends with nothing posted', async () => {

@@ -152,6 +152,16 @@ CREATE FUNCTION public.ledger_assert_balanced_at_commit() RETURNS trigger
 COMMENT ON FUNCTION public.ledger_assert_balanced_at_commit() IS 'At COMMIT, once per database transaction: every transaction it created has two or more lines and finite, equal debit and credit sums; else the commit fails. Deletes its ledger_commit_checks row, so inserts after SET CONSTRAINTS ... IMMEDIATE schedule a fresh check. SECURITY DEFINER with a pinned search_path.';
 
 --
+-- Name: ledger_closed_through(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.ledger_closed_through() RETURNS date
+    LANGUAGE sql STABLE
+    AS $$
+      SELECT through FROM period_closes ORDER BY close_id DESC LIMIT 1
+    $$;
+
+--
 -- Name: ledger_copy_lot_matches(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -259,6 +269,30 @@ CREATE FUNCTION public.ledger_guard_transaction_update() RETURNS trigger
 COMMENT ON FUNCTION public.ledger_guard_transaction_update() IS 'Refuses every UPDATE of a posted transaction.';
 
 --
+-- Name: ledger_number_period_close(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.ledger_number_period_close() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+    DECLARE
+      current_through date;
+    BEGIN
+      PERFORM pg_advisory_xact_lock(-8767168477922142570::bigint);
+      SELECT coalesce(max(close_id), 0) + 1 INTO NEW.close_id FROM period_closes;
+      current_through := ledger_closed_through();
+      IF NEW.action = 'close' AND current_through IS NOT NULL AND NEW.through < current_through THEN
+        RAISE EXCEPTION 'the books are closed through %: a close never moves backwards (reopen instead)', current_through
+          USING ERRCODE = 'check_violation', CONSTRAINT = 'period_closes_forward_only';
+      END IF;
+      IF NEW.action = 'reopen' AND (current_through IS NULL OR NEW.through >= current_through) THEN
+        RAISE EXCEPTION 'the books are closed through %: a reopening moves the close back', current_through
+          USING ERRCODE = 'check_violation', CONSTRAINT = 'period_closes_reopen_moves_back';
+      END IF;
+      RETURN NEW;
+    END $$;
+
+--
 -- Name: ledger_refuse_change(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -275,6 +309,31 @@ CREATE FUNCTION public.ledger_refuse_change() RETURNS trigger
 --
 
 COMMENT ON FUNCTION public.ledger_refuse_change() IS 'Refuses any change it is attached to (ledger_append_only): the journal is append-only, and rows other rows name (accounts, customers, transactions) are never deleted nor re-keyed, which is why no foreign key is needed to guard them. Corrections are reversing entries.';
+
+--
+-- Name: ledger_refuse_closed_period(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.ledger_refuse_closed_period() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+    DECLARE
+      latest record;
+      refused date;
+    BEGIN
+      PERFORM pg_advisory_xact_lock_shared(-8767168477922142570::bigint);
+      SELECT close_id, through INTO latest FROM period_closes ORDER BY close_id DESC LIMIT 1;
+      IF latest.through IS NULL THEN
+        RETURN NULL;
+      END IF;
+      SELECT min(txn_date) INTO refused FROM new_txns WHERE txn_date <= latest.through;
+      IF refused IS NOT NULL THEN
+        RAISE EXCEPTION 'txn_date % falls in the period closed through % (close %)', refused, latest.through, latest.close_id
+          USING ERRCODE = 'check_violation', CONSTRAINT = 'ledger_period_closed',
+                DETAIL = json_build_object('close_id', latest.close_id, 'through', latest.through, 'txn_date', refused)::text;
+      END IF;
+      RETURN NULL;
+    END $$;
 
 --
 -- Name: account_daily_totals; Type: TABLE; Schema: public; Owner: -
@@ -397,12 +456,15 @@ CREATE TABLE public.cash_requests (
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     idempotency_key text,
     request_hash text,
+    created_by text DEFAULT 'sql'::text NOT NULL,
+    updated_by text DEFAULT 'sql'::text NOT NULL,
     CONSTRAINT cash_requests_amount_cents CHECK ((amount = round(amount, 2))),
     CONSTRAINT cash_requests_amount_finite CHECK (((amount > '-Infinity'::numeric) AND (amount < 'Infinity'::numeric))),
     CONSTRAINT cash_requests_amount_positive CHECK ((amount > (0)::numeric)),
     CONSTRAINT cash_requests_amount_usd_cents CHECK ((amount_usd = round(amount_usd, 2))),
     CONSTRAINT cash_requests_amount_usd_finite CHECK (((amount_usd > '-Infinity'::numeric) AND (amount_usd < 'Infinity'::numeric))),
     CONSTRAINT cash_requests_amount_usd_positive CHECK ((amount_usd > (0)::numeric)),
+    CONSTRAINT cash_requests_created_by_check CHECK (((length(created_by) >= 1) AND (length(created_by) <= 300))),
     CONSTRAINT cash_requests_currency CHECK ((currency = ANY (ARRAY['USD'::text, 'AED'::text]))),
     CONSTRAINT cash_requests_customer_id_check CHECK (((length(customer_id) >= 1) AND (length(customer_id) <= 128))),
     CONSTRAINT cash_requests_direction CHECK ((direction = ANY (ARRAY['deposit'::text, 'withdrawal'::text]))),
@@ -417,6 +479,7 @@ CREATE TABLE public.cash_requests (
     CONSTRAINT cash_requests_reference_check CHECK (((length(reference) >= 1) AND (length(reference) <= 256))),
     CONSTRAINT cash_requests_status CHECK ((status = ANY (ARRAY['pending'::text, 'completed'::text, 'failed'::text, 'cancelled'::text]))),
     CONSTRAINT cash_requests_txn_when_completed CHECK (((txn_id IS NOT NULL) = (status = 'completed'::text))),
+    CONSTRAINT cash_requests_updated_by_check CHECK (((length(updated_by) >= 1) AND (length(updated_by) <= 300))),
     CONSTRAINT cash_requests_usd_is_usd CHECK (((currency <> 'USD'::text) OR (amount_usd = amount)))
 );
 
@@ -473,6 +536,18 @@ COMMENT ON COLUMN public.cash_requests.idempotency_key IS 'The Idempotency-Key t
 --
 
 COMMENT ON COLUMN public.cash_requests.request_hash IS 'Fingerprint of what was asked for (customer, direction, amount by value, currency, reference, memo): a key reused for another request is refused.';
+
+--
+-- Name: COLUMN cash_requests.created_by; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.cash_requests.created_by IS 'Who made the request (as transactions.posted_by).';
+
+--
+-- Name: COLUMN cash_requests.updated_by; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.cash_requests.updated_by IS 'Who made its last transition (its creator until one).';
 
 --
 -- Name: cash_statements; Type: TABLE; Schema: public; Owner: -
@@ -548,6 +623,9 @@ CREATE TABLE public.customers (
     remit_customer_id text,
     pan text,
     partner_id text,
+    created_by text DEFAULT 'sql'::text NOT NULL,
+    updated_by text DEFAULT 'sql'::text NOT NULL,
+    CONSTRAINT customers_created_by_check CHECK (((length(created_by) >= 1) AND (length(created_by) <= 300))),
     CONSTRAINT customers_custodian_account_length CHECK (((length(custodian_account) >= 1) AND (length(custodian_account) <= 128))),
     CONSTRAINT customers_customer_id_check CHECK (((length(customer_id) >= 1) AND (length(customer_id) <= 128))),
     CONSTRAINT customers_pan_format CHECK ((pan ~ '^[A-Z]{5}[0-9]{4}[A-Z]$'::text)),
@@ -556,6 +634,7 @@ CREATE TABLE public.customers (
     CONSTRAINT customers_remit_customer_id_length CHECK (((length(remit_customer_id) >= 1) AND (length(remit_customer_id) <= 128))),
     CONSTRAINT customers_uaefeed_account_number_length CHECK (((length(uaefeed_account_number) >= 1) AND (length(uaefeed_account_number) <= 128))),
     CONSTRAINT customers_uaefeed_customer_number_length CHECK (((length(uaefeed_customer_number) >= 1) AND (length(uaefeed_customer_number) <= 128))),
+    CONSTRAINT customers_updated_by_check CHECK (((length(updated_by) >= 1) AND (length(updated_by) <= 300))),
     CONSTRAINT customers_usbroker_account_no_length CHECK (((length(usbroker_account_no) >= 1) AND (length(usbroker_account_no) <= 128)))
 );
 
@@ -608,6 +687,18 @@ COMMENT ON COLUMN public.customers.pan IS 'India: the Permanent Account Number, 
 COMMENT ON COLUMN public.customers.partner_id IS 'India: the partner the customer came through, as the registry names it.';
 
 --
+-- Name: COLUMN customers.created_by; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.customers.created_by IS 'Who created the customer (as transactions.posted_by).';
+
+--
+-- Name: COLUMN customers.updated_by; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.customers.updated_by IS 'Who last changed the customer.';
+
+--
 -- Name: dividend_events; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -651,6 +742,120 @@ CREATE TABLE public.dividend_events (
 --
 
 COMMENT ON TABLE public.dividend_events IS 'A US dividend of an India customer, per the broker''s daily ledger (sync-usbroker-ledger): the DIV row (div_txn_no; ex_date its trade_date, shares its quantity) and the withholding of its DIVNRA row (wht_txn_no, linked by ref_txn_no). USD; wht_rate a fraction (0.25 = 25 %). The postings are the journal''s (source usbroker, source_txn_id the row''s txn_no).';
+
+--
+-- Name: exceptions; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.exceptions (
+    exception_id bigint NOT NULL,
+    upstream text NOT NULL,
+    record_key text NOT NULL,
+    customer_id text,
+    reason_code text NOT NULL,
+    reason text NOT NULL,
+    record jsonb DEFAULT '{}'::jsonb NOT NULL,
+    job text NOT NULL,
+    first_seen_at timestamp with time zone DEFAULT now() NOT NULL,
+    last_seen_at timestamp with time zone DEFAULT now() NOT NULL,
+    times_seen integer DEFAULT 1 NOT NULL,
+    state text DEFAULT 'open'::text NOT NULL,
+    state_reason text,
+    state_changed_at timestamp with time zone,
+    state_changed_by text,
+    CONSTRAINT exceptions_dismissed_with_reason CHECK (((state <> 'dismissed'::text) OR (state_reason IS NOT NULL))),
+    CONSTRAINT exceptions_reason_code_form CHECK ((reason_code ~ '^[a-z][a-z0-9_]{0,63}$'::text)),
+    CONSTRAINT exceptions_record_key_length CHECK (((length(record_key) >= 1) AND (length(record_key) <= 300))),
+    CONSTRAINT exceptions_state CHECK ((state = ANY (ARRAY['open'::text, 'resolved'::text, 'dismissed'::text]))),
+    CONSTRAINT exceptions_state_changed_when_closed CHECK (((state = 'open'::text) OR (state_changed_at IS NOT NULL))),
+    CONSTRAINT exceptions_times_seen_positive CHECK ((times_seen >= 1)),
+    CONSTRAINT exceptions_upstream_length CHECK (((length(upstream) >= 1) AND (length(upstream) <= 64)))
+);
+
+--
+-- Name: TABLE exceptions; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.exceptions IS 'Upstream records a sync could not post (refused, conflicting), one row per record, until posted (resolved) or dismissed.';
+
+--
+-- Name: COLUMN exceptions.upstream; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.exceptions.upstream IS 'usbroker, remit, uaefeed, ...';
+
+--
+-- Name: COLUMN exceptions.record_key; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.exceptions.record_key IS 'The record''s key upstream: the source_txn_id it posts under.';
+
+--
+-- Name: COLUMN exceptions.customer_id; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.exceptions.customer_id IS 'The ledger customer the record belongs to, when known.';
+
+--
+-- Name: COLUMN exceptions.reason_code; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.exceptions.reason_code IS 'Why, as a code: refused, conflict, unknown_customer, ...';
+
+--
+-- Name: COLUMN exceptions.reason; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.exceptions.reason IS 'Why, in words, as the last run saw it.';
+
+--
+-- Name: COLUMN exceptions.record; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.exceptions.record IS 'The record''s fields as the run saw them (never a credential).';
+
+--
+-- Name: COLUMN exceptions.job; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.exceptions.job IS 'The run that last saw it (job:<kind>:<job_id>).';
+
+--
+-- Name: COLUMN exceptions.times_seen; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.exceptions.times_seen IS 'How many runs found it.';
+
+--
+-- Name: COLUMN exceptions.state; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.exceptions.state IS 'open; resolved (a later run posted it); dismissed (an operator, with a reason).';
+
+--
+-- Name: COLUMN exceptions.state_reason; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.exceptions.state_reason IS 'Why it was dismissed, or what resolved it.';
+
+--
+-- Name: COLUMN exceptions.state_changed_by; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.exceptions.state_changed_by IS 'Who resolved or dismissed it (as transactions.posted_by).';
+
+--
+-- Name: exceptions_exception_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+ALTER TABLE public.exceptions ALTER COLUMN exception_id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.exceptions_exception_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
 
 --
 -- Name: holdings_snapshots; Type: TABLE; Schema: public; Owner: -
@@ -991,6 +1196,60 @@ COMMENT ON COLUMN public.lot_matches.quantity IS 'Shares taken from the lot.';
 COMMENT ON COLUMN public.lot_matches.cost_usd IS 'Their cost as the ledger relieves it (USD, fees excluded).';
 
 --
+-- Name: period_closes; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.period_closes (
+    close_id bigint NOT NULL,
+    action text NOT NULL,
+    through date,
+    reason text,
+    actor text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT period_closes_action CHECK ((action = ANY (ARRAY['close'::text, 'reopen'::text]))),
+    CONSTRAINT period_closes_actor_length CHECK (((length(actor) >= 1) AND (length(actor) <= 300))),
+    CONSTRAINT period_closes_close_names_a_day CHECK (((action = 'reopen'::text) OR (through IS NOT NULL))),
+    CONSTRAINT period_closes_reason_length CHECK (((length(reason) >= 1) AND (length(reason) <= 1000))),
+    CONSTRAINT period_closes_reopen_has_reason CHECK (((action = 'close'::text) OR (reason IS NOT NULL)))
+);
+
+--
+-- Name: TABLE period_closes; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.period_closes IS 'Closes and reopenings of the books, append-only: the latest row says through which day nothing may post.';
+
+--
+-- Name: COLUMN period_closes.close_id; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.period_closes.close_id IS 'Numbered under the period lock: the order in which closes took effect.';
+
+--
+-- Name: COLUMN period_closes.action; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.period_closes.action IS 'close (moves the close forward) or reopen (moves it back, with a reason).';
+
+--
+-- Name: COLUMN period_closes.through; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.period_closes.through IS 'The books are closed through this day after this row; null: nothing is closed.';
+
+--
+-- Name: COLUMN period_closes.reason; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.period_closes.reason IS 'Why (required to reopen).';
+
+--
+-- Name: COLUMN period_closes.actor; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.period_closes.actor IS 'Who: api, or api:<X-Ledger-Actor>.';
+
+--
 -- Name: portfolio_snapshots; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1314,6 +1573,7 @@ CREATE TABLE public.transactions (
     metadata jsonb DEFAULT '{}'::jsonb NOT NULL,
     request_hash text,
     created_xid xid8 DEFAULT pg_current_xact_id() NOT NULL,
+    posted_by text DEFAULT 'sql'::text NOT NULL,
     CONSTRAINT transactions_amount_usd_cents CHECK ((amount_usd = round(amount_usd, 2))),
     CONSTRAINT transactions_amount_usd_check CHECK ((amount_usd >= (0)::numeric)),
     CONSTRAINT transactions_amount_usd_finite CHECK (((amount_usd > '-Infinity'::numeric) AND (amount_usd < 'Infinity'::numeric))),
@@ -1324,6 +1584,7 @@ CREATE TABLE public.transactions (
     CONSTRAINT transactions_original_amount_finite CHECK (((original_amount > '-Infinity'::numeric) AND (original_amount < 'Infinity'::numeric))),
     CONSTRAINT transactions_original_currency_check CHECK ((original_currency ~ '^[A-Z]{3}$'::text)),
     CONSTRAINT transactions_original_pair CHECK (((original_currency IS NULL) = (original_amount IS NULL))),
+    CONSTRAINT transactions_posted_by_check CHECK (((length(posted_by) >= 1) AND (length(posted_by) <= 300))),
     CONSTRAINT transactions_quantity_8_places CHECK ((quantity = round(quantity, 8))),
     CONSTRAINT transactions_quantity_check CHECK ((quantity > (0)::numeric)),
     CONSTRAINT transactions_quantity_finite CHECK (((quantity > '-Infinity'::numeric) AND (quantity < 'Infinity'::numeric))),
@@ -1390,6 +1651,12 @@ COMMENT ON COLUMN public.transactions.request_hash IS 'Fingerprint (sha256 of th
 --
 
 COMMENT ON COLUMN public.transactions.created_xid IS 'The database transaction that posted this transaction, stamped by the database and never given (ledger_posting_stamp), so no caller can hide a transaction from the commit check. Journal lines may be added only by this same database transaction.';
+
+--
+-- Name: COLUMN transactions.posted_by; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.transactions.posted_by IS 'Who posted it: api[:<operator>], job:<kind>:<job_id>, webhook:<upstream>:<event>:<job_id>, system; legacy before 20261231; sql when written by hand.';
 
 --
 -- Name: uaefeed_statements; Type: TABLE; Schema: public; Owner: -
@@ -1485,6 +1752,20 @@ ALTER TABLE ONLY public.dividend_events
     ADD CONSTRAINT dividend_events_pkey PRIMARY KEY (div_txn_no);
 
 --
+-- Name: exceptions exceptions_one_per_record; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.exceptions
+    ADD CONSTRAINT exceptions_one_per_record UNIQUE (upstream, record_key);
+
+--
+-- Name: exceptions exceptions_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.exceptions
+    ADD CONSTRAINT exceptions_pkey PRIMARY KEY (exception_id);
+
+--
 -- Name: holdings_snapshots holdings_snapshots_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1538,6 +1819,13 @@ ALTER TABLE ONLY public.ledger_commit_checks
 
 ALTER TABLE ONLY public.lot_matches
     ADD CONSTRAINT lot_matches_pkey PRIMARY KEY (derivation_txn_id, lot_txn_id);
+
+--
+-- Name: period_closes period_closes_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.period_closes
+    ADD CONSTRAINT period_closes_pkey PRIMARY KEY (close_id);
 
 --
 -- Name: portfolio_snapshots portfolio_snapshots_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1669,6 +1957,12 @@ CREATE UNIQUE INDEX customers_usbroker_account_no_unique ON public.customers USI
 --
 
 CREATE INDEX dividend_events_customer ON public.dividend_events USING btree (customer_id, pay_date);
+
+--
+-- Name: exceptions_open_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX exceptions_open_idx ON public.exceptions USING btree (first_seen_at) WHERE (state = 'open'::text);
 
 --
 -- Name: job_runs_running_idx; Type: INDEX; Schema: public; Owner: -
@@ -1807,6 +2101,12 @@ CREATE INDEX transactions_posted_at_idx ON public.transactions USING btree (post
 --
 
 COMMENT ON INDEX public.transactions_posted_at_idx IS 'How the commit check finds what its database transaction posted (posted_at = now()) without a scan.';
+
+--
+-- Name: transactions_posted_by_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX transactions_posted_by_idx ON public.transactions USING btree (posted_by text_pattern_ops);
 
 --
 -- Name: transactions_txn_date_idx; Type: INDEX; Schema: public; Owner: -
@@ -1989,6 +2289,18 @@ CREATE CONSTRAINT TRIGGER ledger_commit_checks_balanced AFTER INSERT ON public.l
 COMMENT ON TRIGGER ledger_commit_checks_balanced ON public.ledger_commit_checks IS 'DEFERRABLE INITIALLY DEFERRED: the balance is judged at COMMIT, once all lines are written (by one statement or several). The guarantee behind "debits equal credits": whatever wrote the rows.';
 
 --
+-- Name: period_closes period_closes_number; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER period_closes_number BEFORE INSERT ON public.period_closes FOR EACH ROW EXECUTE FUNCTION public.ledger_number_period_close();
+
+--
+-- Name: TRIGGER period_closes_number ON period_closes; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TRIGGER period_closes_number ON public.period_closes IS 'Numbers a close under the period lock; a close moves forward only, a reopening back only.';
+
+--
 -- Name: recost_states recost_states_guard; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -2071,6 +2383,18 @@ CREATE TRIGGER transactions_no_truncate BEFORE TRUNCATE ON public.transactions F
 --
 
 COMMENT ON TRIGGER transactions_no_truncate ON public.transactions IS 'TRUNCATE skips row triggers, so it is refused on its own.';
+
+--
+-- Name: transactions transactions_refuse_closed_period; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER transactions_refuse_closed_period AFTER INSERT ON public.transactions REFERENCING NEW TABLE AS new_txns FOR EACH STATEMENT EXECUTE FUNCTION public.ledger_refuse_closed_period();
+
+--
+-- Name: TRIGGER transactions_refuse_closed_period ON transactions; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TRIGGER transactions_refuse_closed_period ON public.transactions IS 'No transaction may be dated on or before the day the books are closed through.';
 
 --
 -- Name: account_daily_totals account_daily_totals_account_code_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

@@ -6,7 +6,12 @@
 // Domain: money, accounts, posting rules, drafts, limits, errors (pure: no I/O).
 export { ACCOUNT, ACCOUNT_TYPES, normalSide, type AccountCode, type AccountType } from './domain/accounts.js';
 export { CUSTOMER_ID_LENGTH_MAX, CUSTOMER_ID_PATTERN_SOURCE, CUSTOMER_ID_RULE, isCustomerId } from './domain/customer-ids.js';
-export { CALENDAR_DATE_PATTERN_SOURCE, CALENDAR_DATE_RULE, isCalendarDate } from './domain/dates.js';
+export { ACTOR_NAME_PATTERN_SOURCE, ACTOR_NAME_RULE, apiActor, jobActor, SYSTEM_ACTOR, webhookActor, WEBHOOK_EVENT_PATTERN_SOURCE } from './domain/actors.js';
+export { currentActor, withActor } from './runtime/actor.js';
+export { asOriginallyDated, isClosed, nextDay, openDayFor, ORIGINAL_TXN_DATE, restateIntoOpenPeriod } from './domain/periods.js';
+export { dismissException, EXCEPTION_STATES, getException, listExceptions, recordExceptions, type ExceptionFilter, type ExceptionRow, type ExceptionState, type RecordOutcome } from './store/exceptions.js';
+export { closedThrough, closePeriod, currentClose, listPeriodCloses, reopenPeriod, type PeriodClose } from './store/periods.js';
+export { CALENDAR_DATE_PATTERN_SOURCE, CALENDAR_DATE_RULE, isCalendarDate, todayUtc } from './domain/dates.js';
 export { assert, LedgerError, type LedgerErrorCode } from './domain/errors.js';
 export { compareCashStatement, previousMonth, type CashStatementFigures } from './domain/cash-statements.js';
 export {

@@ -196,6 +196,7 @@ describe('bulk posting answers each record: inserted, duplicate, conflict or rej
       findFactsBySourceKeys: () => Promise.reject(lost),
       findTransaction: () => Promise.reject(lost),
       findReversalOf: () => Promise.reject(lost),
+      closedThrough: () => Promise.resolve(null),
     };
     const error = await postTransactionsWith(store, [draft(), draft()]).catch((e: unknown) => e);
     expect(error).to.equal(lost);

@@ -52,7 +52,7 @@ describe('the runtime role (a non-owner LEDGER_DB_URL)', function () {
     expect(await runtimeRoleProblems(runtime)).to.deep.equal([]);
     const ownerProblems = await runtimeRoleProblems(t.db);
     expect(ownerProblems[0]).to.equal('is a superuser');
-    expect(ownerProblems[1]).to.match(/^owns account_daily_totals, account_totals, accounts, broker_fees, cash_requests, cash_statements, close_prices, customers, dividend_events, holdings_snapshots, inr_rates, job_runs, journal_lines, ledger_commit_checks, lot_matches, portfolio_snapshots, reconciliation_check_cycles, reconciliation_runs, reconciliation_variances, recost_flags, recost_states, remittances, transaction_daily_totals, transactions, uaefeed_statements/);
+    expect(ownerProblems[1]).to.match(/^owns account_daily_totals, account_totals, accounts, broker_fees, cash_requests, cash_statements, close_prices, customers, dividend_events, exceptions, holdings_snapshots, inr_rates, job_runs, journal_lines, ledger_commit_checks, lot_matches, period_closes, portfolio_snapshots, reconciliation_check_cycles, reconciliation_runs, reconciliation_variances, recost_flags, recost_states, remittances, transaction_daily_totals, transactions, uaefeed_statements/);
   });
 
   it('cannot disable, drop or replace a ledger check, nor turn triggers off for its session', async () => {
@@ -194,6 +194,9 @@ describe('openLedgerDatabase (how a process opens its book)', function () {
       '20261221_add_remittance_settlement_fees',
       '20261225_create_job_runs',
       '20261228_add_recon_high_water_marks',
+      '20261230_create_period_closes',
+      '20261231_create_exceptions',
+      '20261231_record_actors',
       '20270101_create_lot_matches',
       '20270102_create_inr_rates',
       '20270103_create_close_prices',

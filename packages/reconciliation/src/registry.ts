@@ -5,6 +5,7 @@ import { custodianLedgerRecon } from './checks/custodian-ledger-recon.js';
 import { drCrSignConvention } from './checks/dr-cr-sign-convention.js';
 import { journalLineCompleteness } from './checks/journal-line-completeness.js';
 import { lrsUsbrokerTieOut } from './checks/lrs-usbroker-tie-out.js';
+import { openExceptionsAge } from './checks/open-exceptions-age.js';
 import { pendingFlowAge } from './checks/pending-flow-age.js';
 import { snapshotReconcile } from './checks/snapshot-reconcile.js';
 import { sourceTxnUniqueness } from './checks/source-txn-uniqueness.js';
@@ -29,6 +30,7 @@ export const CHECKS: readonly Check[] = [
   usbrokerHoldingsRecon,
   lrsUsbrokerTieOut,
   pendingFlowAge,
+  openExceptionsAge,
 ];
 
 assert(new Set(CHECKS.map((c) => c.name)).size === CHECKS.length, 'reconciliation check names are unique');

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createCashRequest, Decimal, draftFxSpread, FeeSchedule, postEntry } from '@ledger/core';
+import { createCashRequest, Decimal, draftFxSpread, FeeSchedule, jobActor, postEntry, recordExceptions, withActor } from '@ledger/core';
 import { expect } from 'chai';
 import { DEFAULT_RECON_SETTINGS } from '../src/index.js';
 import { cleanBook, corrupt, NO_VARIANCE, outcome, outcomeAt } from './book.js';
@@ -40,7 +40,7 @@ describe('category B and D checks', function () {
 
   it('on a clean book (with a snapshot that agrees) › every B and D check is ok with no variances', async () => {
     await snapshot(book, '2026-01-15', [{ symbol: 'AAPL', quantity: '10' }]);
-    for (const name of ['wallet_derivation', 'account_totals', 'snapshot_reconcile', 'pending_flow_age']) {
+    for (const name of ['wallet_derivation', 'account_totals', 'snapshot_reconcile', 'pending_flow_age', 'open_exceptions_age']) {
       const result = await outcome(book.runtimeDb, name);
       expect(result.status, `${name}: ${JSON.stringify(result)}`).to.equal('ok');
       expect(result.variances, name).to.deep.equal([]);
@@ -144,6 +144,26 @@ describe('category B and D checks', function () {
       await snapshot(book, '2026-01-16', [{ symbol: 'AAPL', quantity: '9.9999' }]);
       const result = await outcome(book.runtimeDb, 'snapshot_reconcile', { ...DEFAULT_RECON_SETTINGS, quantityTolerance: new Decimal('0.001') });
       expect(result.status).to.equal('ok');
+    });
+  });
+
+  describe('open_exceptions_age', () => {
+    it('an exception open past three days › warns naming the record, its upstream and reason, its age; a dismissed or resolved one is not reported', async () => {
+      await withActor(jobActor('sync-usbroker', 'j-1'), () =>
+        recordExceptions(book.runtimeDb, { upstream: 'usbroker' }, [
+          { recordKey: 'TXN-9', customerId: 'C-1', posted: false, reasonCode: 'refused', reason: 'quantity is missing' },
+          { recordKey: 'TXN-10', customerId: 'C-2', posted: false, reasonCode: 'conflict', reason: 'posted before with other amount_usd' },
+        ]),
+      );
+      await book.runtimeDb('exceptions').where('record_key', 'TXN-10').update({ state: 'dismissed', state_reason: 'known', state_changed_at: new Date(), state_changed_by: 'api' });
+      const later = (hours: number) => new Date(Date.now() + hours * 3_600_000);
+      expect((await outcomeAt(book.runtimeDb, 'open_exceptions_age', later(48))).status).to.equal('ok');
+      const result = await outcomeAt(book.runtimeDb, 'open_exceptions_age', later(80));
+      expect(result.status).to.equal('warn');
+      expect(result.variances).to.have.length(1);
+      expect(result.variances[0]).to.include({ source_txn_id: 'TXN-9', customer_id: 'C-1', expected: '72.00' });
+      expect(result.variances[0]!.detail).to.include({ problem: 'open_exception_too_old', upstream: 'usbroker', reason_code: 'refused', times_seen: 1 });
+      expect(new Decimal(result.variances[0]!.actual!).isGreaterThanOrEqualTo(79.99)).to.equal(true);
     });
   });
 

@@ -9,6 +9,8 @@ import { indiaLive } from './india-live/index.js';
 import { india } from './india/index.js';
 import { jobs } from './jobs/index.js';
 import { journal } from './journal/index.js';
+import { exceptions } from './exceptions/index.js';
+import { periods } from './periods/index.js';
 import { reconciliation } from './reconciliation/index.js';
 import { transactions } from './transactions/index.js';
 import { webhooks } from './webhooks/index.js';
@@ -18,4 +20,4 @@ import { webhooks } from './webhooks/index.js';
  * (http/operations.ts) are both built from this list: adding an endpoint is one contract
  * entry, one handler and one presenter in its feature's folder.
  */
-export const FEATURES: readonly Feature[] = [health, docs, transactions, journal, firm, customers, jobs, cashRequests, importFeature, webhooks, reconciliation, india, indiaLive];
+export const FEATURES: readonly Feature[] = [health, docs, transactions, journal, firm, customers, jobs, cashRequests, importFeature, webhooks, reconciliation, india, indiaLive, periods, exceptions];

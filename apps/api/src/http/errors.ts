@@ -36,6 +36,7 @@ export const ERROR_STATUS = {
   entry_refused: 422,
   customer_required: 422,
   invalid_records: 422,
+  period_closed: 422,
   request_header_fields_too_large: 431,
   internal_error: 500,
   not_configured: 503,

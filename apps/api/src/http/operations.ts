@@ -1,7 +1,8 @@
-import { assert } from '@ledger/core';
+import { assert, withActor } from '@ledger/core';
 import { Router } from 'express';
 import type { Feature, FeatureContext, Handler } from '../features/feature.js';
 import type { ApiDocument } from '../openapi/types.js';
+import { actorOf } from './request-context.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
@@ -66,7 +67,8 @@ export function operationRouter(document: ApiDocument, features: readonly Featur
 
   const router = Router();
   for (const route of routes.sort((a, b) => compareTemplates(a.template, b.template))) {
-    router[route.method](expressPath(route.template), route.handler);
+    // Whatever the handler writes records the request's actor (api, or api:<X-Ledger-Actor>).
+    router[route.method](expressPath(route.template), (req, res) => withActor(actorOf(req), () => route.handler(req, res)));
   }
   return router;
 }

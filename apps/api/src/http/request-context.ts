@@ -1,3 +1,4 @@
+import { ACTOR_NAME_PATTERN_SOURCE, apiActor } from '@ledger/core';
 import type { Request, Response } from 'express';
 import type { OpenApiRequest, OpenApiRequestMetadata } from 'express-openapi-validator/dist/framework/types.js';
 
@@ -28,3 +29,14 @@ export function operationOf(req: Request): OpenApiRequestMetadata | undefined {
 export function routeOf(req: Request): string {
   return operationOf(req)?.openApiRoute ?? (req.originalUrl.split('?')[0] ?? '').slice(0, PATH_LOGGED_LENGTH_MAX);
 }
+
+const ACTOR_NAME = new RegExp(ACTOR_NAME_PATTERN_SOURCE);
+
+/** The operator a caller named in `X-Ledger-Actor`, if it is a valid name (the validator refuses any other on the operations that take it). */
+export function operatorOf(req: Request): string | null {
+  const named = req.get('x-ledger-actor');
+  return named !== undefined && ACTOR_NAME.test(named) ? named : null;
+}
+
+/** Who an admin write is recorded as: `api`, or `api:<operator>`. */
+export const actorOf = (req: Request): string => apiActor(operatorOf(req));

@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '@ledger/core';
 import type { RequestHandler } from 'express';
-import { requestIdOf, routeOf, setRequestId } from './request-context.js';
+import { operatorOf, requestIdOf, routeOf, setRequestId } from './request-context.js';
 
 /** A caller's `X-Request-Id` is kept only if it is short and plain: it goes into logs and headers. */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
  * One JSON line per request when it ends: request_id, method, route path, status, duration_ms.
- * Deliberately nothing else: no header values (tokens live there), no query string, no body.
+ * Deliberately nothing else: no header values (tokens live there) but the operator a write
+ * names (`X-Ledger-Actor`, validated), no query string, no body.
  */
 export function requestLog(logger: Logger): RequestHandler {
   return (req, res, next) => {
@@ -29,6 +30,7 @@ export function requestLog(logger: Logger): RequestHandler {
         path: routeOf(req),
         status: res.statusCode,
         duration_ms: Math.round(durationMs * 100) / 100,
+        ...(operatorOf(req) !== null && { actor: operatorOf(req) }),
         ...(aborted && { aborted: true }),
       });
     };

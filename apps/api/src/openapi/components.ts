@@ -1,4 +1,6 @@
 import {
+  ACTOR_NAME_PATTERN_SOURCE,
+  ACTOR_NAME_RULE,
   assert,
   CUSTOMER_ID_LENGTH_MAX,
   DECIMAL_RULE,
@@ -162,6 +164,14 @@ export const schemas: Record<string, JsonSchema> = {
   EnterableTxnType: { type: 'string', enum: ENTERABLE_TXN_TYPES, description: 'Every type but `reversal`, which only reversing posts.' },
   Source: { type: 'string', enum: SOURCES },
   EnterableSource: { type: 'string', enum: ENTERABLE_SOURCES, description: 'Every source but `ledger`, the ledger’s own entries.' },
+  Actor: {
+    type: 'string',
+    description:
+      'Who wrote it: `api` or `api:<operator>` (an admin write, the operator from `X-Ledger-Actor`), `job:<kind>:<job_id>`, ' +
+      '`webhook:<upstream>:<event>:<job_id>` (the sync a webhook triggered), `system` (outside any request or job), `legacy` ' +
+      '(written before this was recorded), `sql` (written by hand in SQL).',
+    examples: ['api:ana@example.com', 'job:sync-usbroker:0190c2d4-6c1e-7a2b-9f00-000000000000'],
+  },
 };
 
 const query = (name: string, description: string, schema: JsonSchema): Parameter => ({ name, in: 'query', description, schema });
@@ -184,6 +194,11 @@ export const parameters: Record<string, Parameter> = {
   SymbolFilter: query('symbol', 'Only this symbol.', ref('Symbol')),
   AmountMin: query('amount_min', 'Smallest amount_usd, inclusive.', ref('Decimal')),
   AmountMax: query('amount_max', 'Largest amount_usd, inclusive.', ref('Decimal')),
+  PostedByFilter: query('posted_by', 'Only what this actor posted (`api:ana@example.com`); ending in `:`, every actor under it (`job:recost:`, `api:`).', {
+    type: 'string',
+    minLength: 1,
+    maxLength: 300,
+  }),
   Sort: query('sort', 'Sort key; ties break on txn_id.', { type: 'string', enum: TRANSACTION_SORTS, default: 'txn_date' }),
   Order: query('order', 'Sort direction.', { type: 'string', enum: SORT_ORDERS, default: 'desc' }),
   TxnGroupBy: { ...query('group_by', 'What to group by.', { type: 'string', enum: TRANSACTION_GROUP_BY }), required: true },
@@ -199,6 +214,12 @@ export const parameters: Record<string, Parameter> = {
   }),
   TxnIdPath: { name: 'txn_id', in: 'path', required: true, description: 'A transaction id.', schema: ref('TxnId') },
   CustomerIdPath: { name: 'customer_id', in: 'path', required: true, description: 'A customer id.', schema: ref('CustomerId') },
+  LedgerActor: {
+    name: 'X-Ledger-Actor',
+    in: 'header',
+    description: `Optional: the operator making this admin write (${ACTOR_NAME_RULE}); recorded as \`api:<operator>\` (\`api\` without it) and logged.`,
+    schema: { type: 'string', pattern: ACTOR_NAME_PATTERN_SOURCE },
+  },
   AsOf: query('as_of', 'Balances as they stood at the end of this day (YYYY-MM-DD); absent: every posting.', ref('Date')),
 };
 

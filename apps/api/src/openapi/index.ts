@@ -1,8 +1,8 @@
 import { ERROR_STATUS, type ErrorCode } from '../http/errors.js';
 import { assert, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from '@ledger/core';
-import { parameters, responses, schemas } from './components.js';
+import { paramRef, parameters, responses, schemas } from './components.js';
 import { FEATURES } from '../features/index.js';
-import { READ, SECURITY_SCHEMES } from './security.js';
+import { ADMIN, READ, SECURITY_SCHEMES } from './security.js';
 import type { ApiDocument, JsonSchema, Paths } from './types.js';
 
 /** What each error code means; a code without a meaning fails the build. */
@@ -15,6 +15,7 @@ const ERROR_MEANING: Record<ErrorCode, string> = {
   request_header_fields_too_large: 'the request line and headers are over the server\'s limit',
   customer_required: 'an adjustment moving a customer account (2010, 2020, 2100) without `customer_id` (`details` names each account); nothing stored',
   entry_refused: 'the database refused the entry for a rule no earlier check named (`details` names the constraint); nothing stored',
+  period_closed: 'dated on or before the day the books are closed through (`details[0]` names the close: `close_id`, `through`); post the correction on an open day (docs/period-close.md); nothing stored',
   invalid_records: 'records of an import that cannot be posted (`details`: each one’s `record`, `source_txn_id`, `reason`); nothing posted',
   unauthorized: 'credential missing or unknown',
   invalid_signature: 'the webhook signature is missing or does not match the body',
@@ -75,6 +76,8 @@ ${errorTable}
 - Lists answer \`{items, total, limit, offset}\`; \`limit\` defaults to ${PAGE_LIMIT_DEFAULT}, at most ${PAGE_LIMIT_MAX} (more is a 400).
 - Dates are \`YYYY-MM-DD\`; \`from\` and \`to\` are inclusive. Unknown query parameters are a 400.
 - Every response carries \`X-Request-Id\` (the caller's, if it sent a plain one).
+- Every admin write takes an optional \`X-Ledger-Actor\` (the operator's name or e-mail): what it writes records
+  \`api:<operator>\` as its actor (\`posted_by\` of a transaction), \`api\` without it; jobs record \`job:<kind>:<job_id>\`.
 `.trim();
 
 /** The features' paths (or schemas) in one record; a name two features claim is a bug. */
@@ -89,6 +92,19 @@ function merged<T extends Paths | Record<string, JsonSchema>>(records: T[], what
   return all as T;
 }
 
+/**
+ * Every admin operation takes the optional `X-Ledger-Actor` header (the operator, recorded as
+ * `api:<operator>` on what it writes): added here, once, so no admin write can miss it.
+ */
+function withActorHeader(paths: Paths): Paths {
+  for (const item of Object.values(paths)) {
+    for (const operation of Object.values(item)) {
+      if (operation.security === ADMIN) operation.parameters = [...(operation.parameters ?? []), paramRef('LedgerActor')];
+    }
+  }
+  return paths;
+}
+
 export const apiDocument: ApiDocument = {
   openapi: '3.1.0',
   info: {
@@ -100,7 +116,7 @@ export const apiDocument: ApiDocument = {
   servers: [{ url: '/', description: 'This deployment (one book).' }],
   tags: FEATURES.map((feature) => feature.tag),
   security: READ,
-  paths: merged(FEATURES.map((feature) => feature.paths), 'path'),
+  paths: withActorHeader(merged(FEATURES.map((feature) => feature.paths), 'path')),
   components: {
     schemas: merged([schemas, ...FEATURES.map((feature) => feature.schemas ?? {})], 'schema'),
     parameters,

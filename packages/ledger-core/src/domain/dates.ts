@@ -15,3 +15,6 @@ export function isCalendarDate(text: string): boolean {
   const date = new Date(Date.UTC(year, month - 1, day));
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
+
+/** The UTC calendar day of `now`, YYYY-MM-DD: the day the API dates what it posts today. */
+export const todayUtc = (now: Date = new Date()): string => now.toISOString().slice(0, 10);

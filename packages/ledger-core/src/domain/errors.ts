@@ -15,7 +15,8 @@ export type LedgerErrorCode =
   | 'entry_refused'
   | 'derived_entry'
   | 'customer_required'
-  | 'overloaded';
+  | 'overloaded'
+  | 'period_closed';
 
 export class LedgerError extends Error {
   constructor(

@@ -57,6 +57,11 @@ export interface TransactionDraft {
   metadata: Record<string, unknown>;
   /** Fingerprint of the request, to tell a retry from a different payload under one key. */
   requestHash: string | null;
+  /**
+   * Who posts it (domain/actors.ts). Absent: the actor of the work in hand when the store writes
+   * it (runtime/actor.ts); set where a draft outlives its request (the group-commit batch).
+   */
+  postedBy?: string;
   lines: JournalLineDraft[];
 }
 

@@ -1,8 +1,7 @@
 import winston from 'winston';
+import { SECRET_KEY } from '../domain/secrets.js';
 
 export type Logger = winston.Logger;
-
-const SECRET_KEY = /token|secret|password|authorization|api[-_]?key|signature/i;
 
 /** Drops any field whose name says it is a secret, however a caller passed it in. */
 const redactSecrets = winston.format((info) => {

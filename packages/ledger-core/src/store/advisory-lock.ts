@@ -15,6 +15,8 @@ export const LOCK_KEYS = {
   recost: 'ledger-recost',
   /** Webhook-triggered India syncs never overlap (spec, Limits). */
   indiaSync: 'india-sync',
+  /** Postings take it shared in the database, a close or reopening exclusively (migrations/20261230). */
+  periodClose: 'ledger-period-close',
 } as const;
 
 /**

@@ -8,6 +8,7 @@ import type { Currency } from '../domain/posting-rules/types.js';
 import type { CashRequestChange, CashRequestFilter, CashRequestStore } from '../use-cases/ports.js';
 import { CASH_REQUESTS, type CashRequestRow, type NewCashRequest } from './columns/cash-requests.js';
 import { columnRefs, documentOf, documentRecords, insertList, insertValues, selectList } from './columns/table.js';
+import { currentActor } from '../runtime/actor.js';
 import { isUniqueViolation, refusalOf } from './errors.js';
 import { pagedQuery, type Paged } from './paged.js';
 import { insertDrafts } from './posting.js';
@@ -134,7 +135,7 @@ async function changeCashRequest(
       }
       const [updated]: CashRequestRow[] = await trx('cash_requests')
         .where({ cash_request_id: cashRequestId })
-        .update({ status: change.status, txn_id: txnId, failure_reason: change.failureReason ?? null, updated_at: trx.fn.now() })
+        .update({ status: change.status, txn_id: txnId, failure_reason: change.failureReason ?? null, updated_at: trx.fn.now(), updated_by: currentActor() })
         .returning(COLUMNS);
       assert(updated, 'the locked request is updated');
       return { request: updated, changed: true };

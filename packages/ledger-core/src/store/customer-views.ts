@@ -112,7 +112,8 @@ export async function customerPositions(db: Knex, customerId: string, asOf?: str
      ), held AS (
        SELECT symbol,
               coalesce(sum(${sharesMovedSql({ txnType: 'txn_type', quantity: 'quantity', reversedType: 'reversed_type' })}), 0) AS quantity,
-              count(*) FILTER (WHERE pending AND txn_type IN ('buy_security', 'sell_security')) AS pending_recost
+              -- As of a closed day nothing is pending: a close waits for recost, and what re-pends later is corrected in the open period.
+              count(*) FILTER (WHERE pending AND txn_type IN ('buy_security', 'sell_security') AND NOT ${asOf === undefined ? 'false' : 'coalesce(?::date <= ledger_closed_through(), false)'}) AS pending_recost
        FROM t GROUP BY symbol
      ), cost AS (
        SELECT t.symbol, sum(l.credit - l.debit) AS cost
@@ -123,7 +124,7 @@ export async function customerPositions(db: Knex, customerId: string, asOf?: str
      FROM held LEFT JOIN cost USING (symbol)
      WHERE held.quantity <> 0 OR coalesce(cost.cost, 0) <> 0
      ORDER BY held.symbol`,
-    [customerId, ...(asOf === undefined ? [] : [asOf]), ACCOUNT.securitiesLiabilityEquities],
+    [customerId, ...(asOf === undefined ? [] : [asOf, asOf]), ACCOUNT.securitiesLiabilityEquities],
   );
   return rows.map((row) => ({
     symbol: row.symbol,

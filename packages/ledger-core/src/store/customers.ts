@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { LedgerError } from '../domain/errors.js';
+import { currentActor } from '../runtime/actor.js';
 import type { Page } from '../domain/limits.js';
 import { CUSTOMER_REFERENCES, CUSTOMERS, type CustomerInput, type CustomerReference, type CustomerRow } from './columns/customers.js';
 import { columnRefs } from './columns/table.js';
@@ -16,16 +17,17 @@ function referenceTaken(error: unknown): LedgerError | null {
   return reference === undefined ? null : new LedgerError('conflict', `${reference} is already another customer's`, [{ field: reference }]);
 }
 
-/** Creates or updates a customer; fields left out of the body keep their value. */
+/** Creates or updates a customer, as the work's actor; fields left out of the body keep their value. */
 export async function upsertCustomer(db: Knex, customerId: string, input: CustomerInput): Promise<{ created: boolean; customer: CustomerRow }> {
   const details = Object.entries(CUSTOMERS).flatMap(([name, column]) => {
     const value = column.write?.(input);
     return value === undefined ? [] : [[name, value] as const];
   });
+  const actor = currentActor();
   const [row] = await db('customers')
-    .insert({ customer_id: customerId, ...Object.fromEntries(details) })
+    .insert({ customer_id: customerId, ...Object.fromEntries(details), created_by: actor, updated_by: actor })
     .onConflict('customer_id')
-    .merge({ ...Object.fromEntries(details.map(([name]) => [name, db.raw('??', [`excluded.${name}`])])), updated_at: db.fn.now() })
+    .merge({ ...Object.fromEntries(details.map(([name]) => [name, db.raw('??', [`excluded.${name}`])])), updated_at: db.fn.now(), updated_by: actor })
     .returning([...CUSTOMER_COLUMNS, db.raw('(xmax = 0) AS created')])
     .catch((error: unknown) => {
       throw referenceTaken(error) ?? error;

@@ -1,9 +1,15 @@
 import { LedgerError } from '../domain/errors.js';
+import { periodClosedError } from '../domain/periods.js';
 
 interface PgError {
   code?: string;
   constraint?: string;
   detail?: string;
+}
+
+/** The close a posting ran into, from the DETAIL ledger_refuse_closed_period raises with (migrations/20261230). */
+function closeOf(pgError: PgError): { close_id: number; through: string; txn_date: string } {
+  return JSON.parse(pgError.detail ?? '{}') as { close_id: number; through: string; txn_date: string };
 }
 
 /**
@@ -39,6 +45,7 @@ export function refusalOfEntry(error: unknown): LedgerError {
  */
 export function translateDbError(error: unknown): never {
   const pgError = error as PgError;
+  if (pgError.code === '23514' && pgError.constraint === 'ledger_period_closed') throw periodClosedError(closeOf(pgError));
   if (pgError.code === '23503' && pgError.constraint === 'ledger_transaction_customer_known') {
     throw new LedgerError('unknown_customer', 'customer_id names no customer of this book');
   }

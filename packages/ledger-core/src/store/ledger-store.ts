@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { LedgerStore } from '../use-cases/ports.js';
+import { closedThrough } from './periods.js';
 import { insertAndReturn, insertAndReturnRolledBack, insertOrRefuse, insertReversal } from './posting.js';
 import { findBySourceKeys, findFactsBySourceKeys, getTransaction } from './transactions.js';
 
@@ -14,5 +15,6 @@ export function ledgerStore(db: Knex): LedgerStore {
     findFactsBySourceKeys: (keys) => findFactsBySourceKeys(db, keys),
     findTransaction: (txnId) => getTransaction(db, { txnId }),
     findReversalOf: (txnId) => getTransaction(db, { reversesTxnId: txnId }),
+    closedThrough: () => closedThrough(db),
   };
 }

@@ -23,6 +23,9 @@ import * as createReconciliation from '../migrations/20261215_create_reconciliat
 import * as requireCustomerOnCustomerAccounts from '../migrations/20261220_require_customer_on_customer_accounts.js';
 import * as addRemittanceSettlementFees from '../migrations/20261221_add_remittance_settlement_fees.js';
 import * as createJobRuns from '../migrations/20261225_create_job_runs.js';
+import * as createPeriodCloses from '../migrations/20261230_create_period_closes.js';
+import * as recordActors from '../migrations/20261231_record_actors.js';
+import * as createExceptions from '../migrations/20261231_create_exceptions.js';
 import * as addReconHighWaterMarks from '../migrations/20261228_add_recon_high_water_marks.js';
 import * as createLotMatches from '../migrations/20270101_create_lot_matches.js';
 import * as createInrRates from '../migrations/20270102_create_inr_rates.js';
@@ -58,6 +61,9 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261221_add_remittance_settlement_fees', addRemittanceSettlementFees],
   ['20261225_create_job_runs', createJobRuns],
   ['20261228_add_recon_high_water_marks', addReconHighWaterMarks],
+  ['20261230_create_period_closes', createPeriodCloses],
+  ['20261231_record_actors', recordActors],
+  ['20261231_create_exceptions', createExceptions],
   ['20270101_create_lot_matches', createLotMatches],
   ['20270102_create_inr_rates', createInrRates],
   ['20270103_create_close_prices', createClosePrices],

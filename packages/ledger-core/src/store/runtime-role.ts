@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /** The ledger's tables: a role that owns any of them can switch the ledger's checks off. */
-const LEDGER_TABLES = ['accounts', 'customers', 'transactions', 'journal_lines', 'account_totals', 'ledger_commit_checks', 'broker_fees', 'recost_flags', 'recost_states', 'cash_requests', 'holdings_snapshots', 'portfolio_snapshots', 'remittances', 'dividend_events', 'account_daily_totals', 'transaction_daily_totals', 'cash_statements', 'uaefeed_statements', 'job_runs', 'reconciliation_runs', 'reconciliation_variances', 'reconciliation_check_cycles', 'lot_matches', 'inr_rates', 'close_prices'];
+const LEDGER_TABLES = ['accounts', 'customers', 'transactions', 'journal_lines', 'account_totals', 'ledger_commit_checks', 'broker_fees', 'recost_flags', 'recost_states', 'cash_requests', 'holdings_snapshots', 'portfolio_snapshots', 'remittances', 'dividend_events', 'account_daily_totals', 'transaction_daily_totals', 'cash_statements', 'uaefeed_statements', 'job_runs', 'reconciliation_runs', 'reconciliation_variances', 'reconciliation_check_cycles', 'lot_matches', 'inr_rates', 'close_prices', 'period_closes', 'exceptions'];
 
 /**
  * What the role the service runs as may do, and nothing more: read the books; write only by
@@ -15,7 +15,7 @@ const RUNTIME_GRANTS = [
   'GRANT INSERT, UPDATE (recosted_at) ON recost_states TO ??',
   'GRANT INSERT ON broker_fees TO ??',
   'GRANT INSERT, UPDATE (reason, detail, flagged_at, cleared_at) ON recost_flags TO ??',
-  'GRANT INSERT, UPDATE (name, email, metadata, uaefeed_customer_number, uaefeed_account_number, custodian_account, usbroker_account_no, remit_customer_id, pan, partner_id, updated_at) ON customers TO ??',
+  'GRANT INSERT, UPDATE (name, email, metadata, uaefeed_customer_number, uaefeed_account_number, custodian_account, usbroker_account_no, remit_customer_id, pan, partner_id, updated_at, updated_by) ON customers TO ??',
   'GRANT INSERT ON holdings_snapshots TO ??',
   'GRANT INSERT, UPDATE (as_of, positions, cash, taken_at) ON portfolio_snapshots TO ??',
   // A remittance keeps its order, customer and first sighting; the rest follows remit.
@@ -23,7 +23,7 @@ const RUNTIME_GRANTS = [
   'GRANT INSERT, UPDATE (wht_txn_no, wht_rate, wht_usd, updated_at) ON dividend_events TO ??',
   'GRANT INSERT ON cash_statements, uaefeed_statements TO ??',
   // A request keeps what was asked for: a transition changes only these.
-  'GRANT INSERT, UPDATE (status, txn_id, failure_reason, updated_at) ON cash_requests TO ??',
+  'GRANT INSERT, UPDATE (status, txn_id, failure_reason, updated_at, updated_by) ON cash_requests TO ??',
   // A job run keeps its job, input and first start; its attempts, lease and outcome move (final once finished).
   'GRANT INSERT, UPDATE (status, attempts, attempt_started_at, finished_at, result, error, lease_owner, lease_expires_at) ON job_runs TO ??',
   // A reconciliation run and its variances are records: written once, never changed.
@@ -33,6 +33,10 @@ const RUNTIME_GRANTS = [
   // Reference data the India reports convert and value at: a later sheet or reading replaces a day's.
   'GRANT INSERT, UPDATE (tt_buy, mid, source, published_at, loaded_at) ON inr_rates TO ??',
   'GRANT INSERT, UPDATE (close_usd, source, recorded_at) ON close_prices TO ??',
+  // Closes and reopenings are a history: appended, never changed.
+  'GRANT INSERT ON period_closes TO ??',
+  // An exception keeps its record's identity and first sighting; the rest follows the runs and the operator.
+  'GRANT INSERT, UPDATE (customer_id, reason_code, reason, record, job, last_seen_at, times_seen, state, state_reason, state_changed_at, state_changed_by) ON exceptions TO ??',
 ];
 
 /**

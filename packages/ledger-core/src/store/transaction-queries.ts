@@ -17,6 +17,8 @@ export interface TransactionFilter {
   to?: string;
   amount_min?: string;
   amount_max?: string;
+  /** Who posted it (domain/actors.ts): this value, or, ending in `:`, every value under it (`job:recost:`). */
+  posted_by?: string;
   /** Any of these types (the customer views: a customer's trades, its dividends and withholding). */
   txn_types?: readonly string[];
 }
@@ -38,6 +40,10 @@ function whereTransactions(query: Knex.QueryBuilder, filter: TransactionFilter):
   if (filter.amount_min !== undefined) query.where('t.amount_usd', '>=', filter.amount_min);
   if (filter.amount_max !== undefined) query.where('t.amount_usd', '<=', filter.amount_max);
   if (filter.txn_types !== undefined) query.whereIn('t.txn_type', filter.txn_types);
+  if (filter.posted_by !== undefined) {
+    if (filter.posted_by.endsWith(':')) query.whereLike('t.posted_by', `${filter.posted_by.replace(/[\\%_]/g, '\\$&')}%`);
+    else query.where('t.posted_by', filter.posted_by);
+  }
   return query;
 }
 

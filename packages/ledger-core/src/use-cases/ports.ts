@@ -48,6 +48,8 @@ export interface LedgerStore {
   /** As findBySourceKeys, only what a re-sent record is compared on (bulk posting). */
   findFactsBySourceKeys(keys: SourceKey[]): Promise<StoredFacts[]>;
   findTransaction(txnId: string): Promise<TransactionRecord | null>;
+  /** The day the books are closed through (docs/period-close.md), or null. */
+  closedThrough(): Promise<string | null>;
   findReversalOf(txnId: string): Promise<TransactionRecord | null>;
 }
 

@@ -1,6 +1,7 @@
 import { assert, LedgerError } from '../domain/errors.js';
+import { asOriginallyDated, draftAsOriginallyDated, restateIntoOpenPeriod } from '../domain/periods.js';
 import type { TransactionDraft } from '../domain/transaction.js';
-import { factsThatDiffer } from '../store/columns/transactions.js';
+import { factsThatDiffer, type StoredFacts } from '../store/columns/transactions.js';
 import { sourceKey } from './entry-answers.js';
 import type { LedgerStore } from './ports.js';
 
@@ -61,6 +62,19 @@ async function insertIsolating(store: LedgerStore, records: Numbered[], inserted
   }
 }
 
+/**
+ * The facts in which a stored record differs from a draft of its key, each as it was before any
+ * restatement into the open period: a late record posted on the first open day is the same
+ * record when it is sent again after a later close moved that day.
+ */
+const differences = (draft: TransactionDraft, stored: StoredFacts): string[] => factsThatDiffer(draftAsOriginallyDated(draft), asOriginallyDated(stored));
+
+/** The drafts as the open period takes them (domain/periods.ts): a closed day's are restated. */
+async function restated(store: LedgerStore, drafts: TransactionDraft[]): Promise<TransactionDraft[]> {
+  const closedThrough = await store.closedThrough();
+  return drafts.map((d) => restateIntoOpenPeriod(d, closedThrough));
+}
+
 /** Posts one chunk and answers each of its records; only records whose key was taken are read, in one statement. */
 async function postChunk(store: LedgerStore, chunk: TransactionDraft[]): Promise<BulkOutcome[]> {
   const inserted = new Set<string>();
@@ -90,7 +104,7 @@ async function postChunk(store: LedgerStore, chunk: TransactionDraft[]): Promise
       const draft = chunk[index]!;
       const stored = byKey.get(sourceKey(draft.source, draft.sourceTxnId));
       assert(stored, `transaction ${draft.source}/${draft.sourceTxnId} neither inserted, refused nor found`);
-      const fields = factsThatDiffer(draft, stored);
+      const fields = differences(draft, stored);
       outcomes[index] = fields.length === 0 ? { outcome: 'duplicate', txnId: stored.txn_id } : { outcome: 'conflict', txnId: stored.txn_id, fields };
     }
   }
@@ -101,18 +115,22 @@ async function postChunk(store: LedgerStore, chunk: TransactionDraft[]): Promise
 }
 
 /**
- * Posts many transactions (the path sync jobs and the import use): chunks of `chunkSize`, each
- * one statement and one database transaction, `concurrency` chunks at a time, and answers each
- * record in input order (BulkOutcome). Posting is idempotent: running the batch again answers
- * `duplicate` for everything posted, so after a failure (thrown: connection lost), with earlier
- * chunks committed, running it again completes it.
+ * Posts many transactions (the path sync jobs, the import and recost use): chunks of
+ * `chunkSize`, each one statement and one database transaction, `concurrency` chunks at a time,
+ * and answers each record in input order (BulkOutcome). Posting is idempotent: running the batch
+ * again answers `duplicate` for everything posted, so after a failure (thrown: connection lost),
+ * with earlier chunks committed, running it again completes it. A record dated in a closed
+ * period is posted on the first open day (restateIntoOpenPeriod); should a close land while the
+ * batch posts, the database refuses the records it covers (`rejected`, period_closed) and a
+ * re-run restates them.
  */
 export async function postTransactions(
   store: LedgerStore,
-  drafts: TransactionDraft[],
+  given: TransactionDraft[],
   { chunkSize = 2_000, concurrency = 2 }: BulkOptions = {},
 ): Promise<BulkResult> {
   assert(chunkSize > 0 && concurrency > 0, 'chunkSize and concurrency must be positive');
+  const drafts = await restated(store, given);
   const outcomes = new Array<BulkOutcome>(drafts.length);
   let next = 0;
   const poster = async () => {
@@ -134,8 +152,9 @@ export async function postTransactions(
  * stored is `duplicate` or `conflict` as posting would say; any other is `inserted` (would be),
  * with its draft's id. Refusals only the database makes (an unknown customer) are not foreseen.
  */
-export async function previewTransactions(store: LedgerStore, drafts: TransactionDraft[], { chunkSize = 2_000 }: BulkOptions = {}): Promise<BulkResult> {
+export async function previewTransactions(store: LedgerStore, given: TransactionDraft[], { chunkSize = 2_000 }: BulkOptions = {}): Promise<BulkResult> {
   assert(chunkSize > 0, 'chunkSize must be positive');
+  const drafts = await restated(store, given);
   const result: BulkResult = { outcomes: [], inserted: 0, duplicate: 0, conflict: 0, rejected: 0 };
   for (let start = 0; start < drafts.length; start += chunkSize) {
     const chunk = drafts.slice(start, start + chunkSize);
@@ -143,7 +162,7 @@ export async function previewTransactions(store: LedgerStore, drafts: Transactio
     const byKey = new Map(found.map((s) => [sourceKey(s.source, s.source_txn_id), s]));
     for (const draft of chunk) {
       const stored = byKey.get(sourceKey(draft.source, draft.sourceTxnId));
-      const fields = stored === undefined ? [] : factsThatDiffer(draft, stored);
+      const fields = stored === undefined ? [] : differences(draft, stored);
       const outcome: BulkOutcome =
         stored === undefined
           ? { outcome: 'inserted', txnId: draft.txnId }

@@ -1,5 +1,6 @@
 import { assert, LedgerError } from '../domain/errors.js';
 import { Decimal } from '../domain/money.js';
+import { isClosed, ORIGINAL_TXN_DATE } from '../domain/periods.js';
 import { assertReversibleByHand, draftReversal, reversalRependsRecost, type ReversibleTransaction } from '../domain/transaction.js';
 import type { PostOutcome } from './entry-answers.js';
 import type { LedgerStore, StoredTransaction } from './ports.js';
@@ -27,7 +28,10 @@ function reversibleOf(t: StoredTransaction): ReversibleTransaction {
  * Reverses a transaction: posts the mirror entry once. Concurrent and repeated calls all get
  * the one reversal: it is keyed by its original (source `ledger`, `reversal:<txn_id>`), and the
  * database's unique keys decide the race. A reversed trade is pending recost again, in the
- * reversal's own database transaction: the next recost drops its lot and derivation.
+ * reversal's own database transaction: the next recost drops its lot and derivation. A
+ * reversal of a transaction in a closed period is a correction of the open one: it names the
+ * original's date in `metadata.original_txn_date` (its own date must be open: the database
+ * refuses it otherwise, period_closed).
  */
 export async function reverseTransaction(
   store: LedgerStore,
@@ -41,7 +45,9 @@ export async function reverseTransaction(
   assertReversibleByHand({ txnId, txnType, metadata });
   const existing = await store.findReversalOf(txnId);
   if (existing) return { created: false, transaction: existing.transaction };
-  const draft = draftReversal(reversibleOf(original.transaction), reversal.txnId, reversal.txnDate, reversal.memo);
+  const mirror = draftReversal(reversibleOf(original.transaction), reversal.txnId, reversal.txnDate, reversal.memo);
+  const originalDate = original.transaction.txn_date;
+  const draft = isClosed(originalDate, await store.closedThrough()) ? { ...mirror, metadata: { ...mirror.metadata, [ORIGINAL_TXN_DATE]: originalDate } } : mirror;
   const created = await store.insertReversal(draft, { rependRecost: reversalRependsRecost(original.transaction.txn_type) });
   const stored = await store.findReversalOf(txnId);
   assert(stored, `reversal of ${txnId} neither inserted nor found`);

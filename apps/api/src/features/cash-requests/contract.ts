@@ -41,6 +41,8 @@ export const schemas: Record<string, JsonSchema> = {
       txn_id: { type: ['string', 'null'], format: 'uuid', description: 'The posted transaction: set exactly when `completed`.' },
       created_at: { type: 'string', format: 'date-time' },
       updated_at: { type: 'string', format: 'date-time' },
+      created_by: { ...ref('Actor'), description: 'Who made the request.' },
+      updated_by: { ...ref('Actor'), description: 'Who made its last transition (its creator until one).' },
     },
     `A customer’s deposit or withdrawal, posted when confirmed. ${TRANSITIONS_IN_WORDS}`,
   ),

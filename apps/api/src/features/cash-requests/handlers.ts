@@ -8,6 +8,7 @@ import {
   type CashRequestAction,
   type CashRequestFilter,
   type CashRequestInput,
+  todayUtc,
 } from '@ledger/core';
 import type { Request, Response } from 'express';
 import { v7 as uuidv7 } from 'uuid';
@@ -18,9 +19,6 @@ import type { FeatureContext, Handler } from '../feature.js';
 import { presentCashRequest } from './present.js';
 
 const FILTER_KEYS = ['customer_id', 'status', 'direction', 'from', 'to'] as const satisfies ReadonlyArray<keyof CashRequestFilter>;
-
-/** Today's date in UTC, YYYY-MM-DD: the date a confirmation posts on. */
-const todayUtc = () => new Date().toISOString().slice(0, 10);
 
 /** The core names a refused field by its place in the request (`/amount`); the request is the body. */
 function inBody(error: unknown): never {

@@ -16,5 +16,7 @@ export function presentCashRequest(row: Row) {
     txn_id: textOrNull(row.txn_id, 'txn_id'),
     created_at: timestamp(row.created_at, 'created_at'),
     updated_at: timestamp(row.updated_at, 'updated_at'),
+    created_by: text(row.created_by, 'created_by'),
+    updated_by: text(row.updated_by, 'updated_by'),
   };
 }

@@ -37,6 +37,8 @@ export const schemas: Record<string, JsonSchema> = {
       metadata: { type: 'object' },
       ...references(false),
       ...timestamps('created_at', 'updated_at'),
+      created_by: ref('Actor'),
+      updated_by: { ...ref('Actor'), description: 'Who last changed it (sync jobs that provision customers included).' },
     },
     'A customer of the book.',
   ),

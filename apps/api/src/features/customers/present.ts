@@ -10,6 +10,8 @@ export function presentCustomer(row: Row) {
     ...Object.fromEntries(CUSTOMER_REFERENCES.map((name) => [name, textOrNull(row[name], name)])),
     created_at: timestamp(row.created_at, 'created_at'),
     updated_at: timestamp(row.updated_at, 'updated_at'),
+    created_by: text(row.created_by, 'created_by'),
+    updated_by: text(row.updated_by, 'updated_by'),
   };
 }
 

@@ -15,6 +15,7 @@ const FILTERS = [
   'To',
   'AmountMin',
   'AmountMax',
+  'PostedByFilter',
 ].map(paramRef);
 const PAGE = ['Limit', 'Offset'].map(paramRef);
 
@@ -51,6 +52,7 @@ export const transactionFacts: Record<string, JsonSchema> = {
   reversed_by_txn_id: { type: ['string', 'null'], format: 'uuid', description: 'Set once reversed: the reversing transaction.' },
   memo: { type: ['string', 'null'] },
   metadata: { type: 'object' },
+  posted_by: { ...ref('Actor'), description: 'Who posted it (see Actor); the list filters on it (`posted_by`).' },
 };
 
 /** The schemas only transactions use. */
@@ -252,7 +254,9 @@ export const paths: Paths = {
       description:
         'The reversal mirrors every line of the original and names it in `reverses_txn_id`. 201 when posted; any later ' +
         'or concurrent call answers 200 with the same reversal. Reversing a reversal: 409 `conflict`. Reversing a `recost` ' +
-        'entry: 409 `derived_entry`, naming the trade to reverse instead (recost then supersedes its derivation).',
+        'entry: 409 `derived_entry`, naming the trade to reverse instead (recost then supersedes its derivation). Dated ' +
+        'today unless `txn_date` says otherwise; a date in a closed period is 422 `period_closed`. A reversal of a ' +
+        'transaction dated in a closed period names its date in `metadata.original_txn_date` (docs/period-close.md).',
       tags: ['transactions'],
       security: ADMIN,
       parameters: [paramRef('TxnIdPath')],
@@ -260,7 +264,7 @@ export const paths: Paths = {
       responses: {
         '201': { description: 'Reversed.', headers: location, content: json(ref('Transaction')) },
         '200': { description: 'Already reversed: the existing reversal.', content: json(ref('Transaction')) },
-        ...errorResponses(...WRITE_ERRORS, 'NotFound', 'Conflict'),
+        ...errorResponses(...WRITE_ERRORS, 'NotFound', 'Conflict', 'Unprocessable'),
       },
     },
   },

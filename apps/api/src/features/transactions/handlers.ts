@@ -1,6 +1,7 @@
 import {
   categoryFacets,
   createEntryBatcher,
+  currentActor,
   draftFromEntry,
   getTransaction,
   groupTransactions,
@@ -18,6 +19,7 @@ import {
   type PostingPolicy,
   type TransactionFilter,
   type TransactionGroupBy,
+  todayUtc,
 } from '@ledger/core';
 import type { Response } from 'express';
 import { v7 as uuidv7 } from 'uuid';
@@ -43,6 +45,7 @@ const FILTER_KEYS = [
   'to',
   'amount_min',
   'amount_max',
+  'posted_by',
 ] as const satisfies ReadonlyArray<keyof TransactionFilter>;
 
 interface ReverseRequest {
@@ -50,8 +53,6 @@ interface ReverseRequest {
   txn_date?: string;
 }
 
-/** Today's date in UTC, YYYY-MM-DD. */
-const todayUtc = () => new Date().toISOString().slice(0, 10);
 
 /**
  * The draft of the entry in the body. The domain names a refused field by its place in the
@@ -60,7 +61,8 @@ const todayUtc = () => new Date().toISOString().slice(0, 10);
  */
 function draftOfBody(body: unknown, policy: PostingPolicy) {
   try {
-    return draftFromEntry(body as EntryRequest, uuidv7(), policy);
+    // Its actor on the draft: the entry may be posted by another request's batch.
+    return { ...draftFromEntry(body as EntryRequest, uuidv7(), policy), postedBy: currentActor() };
   } catch (error) {
     if (!(error instanceof LedgerError) || error.code !== 'validation_error') throw error;
     const details = (error.details ?? []).map((d) => {

@@ -24,6 +24,7 @@ export function presentTransactionSummary(t: Row) {
     reversed_by_txn_id: textOrNull(t.reversed_by_txn_id, 'reversed_by_txn_id'),
     memo: textOrNull(t.memo, 'memo'),
     metadata: object(t.metadata),
+    posted_by: text(t.posted_by, 'posted_by'),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { CashRequestDirection, CashRequestStatus, PostableCashRequest } from '../../domain/cash-requests.js';
 import { formatDecimal } from '../../domain/money.js';
+import { currentActor } from '../../runtime/actor.js';
 import type { Currency } from '../../domain/posting-rules/types.js';
 import { columnsFrom, type RowOf } from './table.js';
 
@@ -32,6 +33,9 @@ export const CASH_REQUESTS = {
   updated_at: column.required('timestamptz'),
   idempotency_key: column.nullable('text', { write: (r) => r.idempotencyKey?.key ?? null }),
   request_hash: column.nullable('text', { write: (r) => r.idempotencyKey?.requestHash ?? null }),
+  // Who made it, and who made its last transition (domain/actors.ts): the work's actor.
+  created_by: column.required('text', { write: () => currentActor() }),
+  updated_by: column.required('text', { write: () => currentActor() }),
 } as const;
 
 export type CashRequestRow = RowOf<typeof CASH_REQUESTS>;

@@ -39,6 +39,9 @@ export const CUSTOMERS = {
   remit_customer_id: column.nullable('text', { write: (input) => input.references?.remit_customer_id }),
   pan: column.nullable('text', { write: (input) => input.references?.pan }),
   partner_id: column.nullable('text', { write: (input) => input.references?.partner_id }),
+  // Who created and last changed it (domain/actors.ts): upsertCustomer writes them.
+  created_by: column.required('text'),
+  updated_by: column.required('text'),
 } as const;
 
 export type CustomerRow = RowOf<typeof CUSTOMERS>;

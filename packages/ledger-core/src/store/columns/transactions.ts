@@ -3,6 +3,7 @@ import { linesKey } from '../../domain/lines-key.js';
 import { Decimal, formatDecimal } from '../../domain/money.js';
 import type { TxnType } from '../../domain/posting-rules/types.js';
 import type { TransactionDraft } from '../../domain/transaction.js';
+import { currentActor } from '../../runtime/actor.js';
 import { type StoredJournalLine } from './journal-lines.js';
 import { columnsFrom, type Column, type RowOf, type SqlType } from './table.js';
 
@@ -43,6 +44,8 @@ export const TRANSACTIONS = {
   metadata: column.required('jsonb', { write: (d) => d.metadata, fact: true }),
   // The fingerprint of the request (manual entry's idempotency), not a fact of the transaction.
   request_hash: column.nullable('text', { write: (d) => d.requestHash }),
+  // Who posted it: the draft's, else the work's (runtime/actor.ts); not a fact (a re-sent record by another job is the same record).
+  posted_by: column.required('text', { write: (d) => d.postedBy ?? currentActor() }),
 } as const;
 
 /** A `transactions` row as read, request hash included. */

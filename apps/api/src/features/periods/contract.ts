@@ -1,0 +1,88 @@
+import { errorResponses, json, listEnvelope, object, paramRef, READ_ERRORS, ref, WRITE_ERRORS } from '../../openapi/components.js';
+import { ADMIN, READ } from '../../openapi/security.js';
+import type { JsonSchema, Paths } from '../../openapi/types.js';
+
+const TAG = ['periods'];
+
+const CLOSE_IN_WORDS =
+  'Once the books are closed through a day, nothing may be dated on or before it, by any path: the database refuses it. ' +
+  'A manual entry or reversal dated there is 422 `period_closed`, naming the close; a late upstream record, and a recost ' +
+  'restatement of a closed day, post on the first open day with `metadata.original_txn_date` (docs/period-close.md).';
+
+const REASON: JsonSchema = { type: 'string', minLength: 1, maxLength: 1000, description: 'Why (kept on the record).' };
+
+export const schemas: Record<string, JsonSchema> = {
+  PeriodClose: object(
+    {
+      close_id: { type: 'integer', minimum: 1, description: 'Numbered in the order closes took effect.' },
+      action: { type: 'string', enum: ['close', 'reopen'] },
+      through: { type: ['string', 'null'], format: 'date', description: 'The books are closed through this day after this record; null: nothing is closed.' },
+      reason: { type: ['string', 'null'], description: 'Why (always given for a reopening).' },
+      actor: { ...ref('Actor'), description: 'Who closed or reopened: `api`, or `api:<operator>` from `X-Ledger-Actor`.' },
+      created_at: { type: 'string', format: 'date-time' },
+    },
+    `A close or reopening of the books. ${CLOSE_IN_WORDS}`,
+  ),
+  PeriodClosePage: listEnvelope(ref('PeriodClose'), 'Closes and reopenings, newest first: the first item is the state in force.'),
+  PeriodCloseInput: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['through'],
+    properties: { through: { ...ref('Date'), description: 'Close every day up to and including this one; a day before today (UTC).' } },
+    examples: [{ through: '2026-01-31' }],
+  },
+  PeriodReopenInput: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['reason'],
+    properties: {
+      through: { ...ref('Date'), description: 'The books stay closed through this day (before the current close); absent: nothing stays closed.' },
+      reason: REASON,
+    },
+    examples: [{ through: '2026-01-31', reason: 'the February custodian statement arrived restated' }],
+  },
+};
+
+export const paths: Paths = {
+  '/v1/periods': {
+    get: {
+      operationId: 'listPeriodCloses',
+      summary: 'Closes and reopenings of the books, newest first',
+      tags: TAG,
+      security: READ,
+      parameters: [paramRef('Limit'), paramRef('Offset')],
+      responses: { '200': { description: 'A page of closes.', content: json(ref('PeriodClosePage')) }, ...errorResponses(...READ_ERRORS) },
+    },
+  },
+  '/v1/periods/close': {
+    post: {
+      operationId: 'closePeriod',
+      summary: 'Close the books through a day (admin)',
+      description:
+        `${CLOSE_IN_WORDS} Closing the day already closed answers that close (200); a new close answers 201. A day earlier ` +
+        'than the current close is 409 `conflict` (only a reopening moves back), and so is a close while trades dated in ' +
+        'it are pending recost (run recost first). A close waits for postings in flight and postings wait for it.',
+      tags: TAG,
+      security: ADMIN,
+      requestBody: { description: 'The last day to close.', required: true, content: json(ref('PeriodCloseInput')) },
+      responses: {
+        '201': { description: 'Closed.', content: json(ref('PeriodClose')) },
+        '200': { description: 'Already closed through that day: the close in force.', content: json(ref('PeriodClose')) },
+        ...errorResponses(...WRITE_ERRORS, 'Conflict'),
+      },
+    },
+  },
+  '/v1/periods/reopen': {
+    post: {
+      operationId: 'reopenPeriod',
+      summary: 'Reopen closed days, with a reason (admin, audited)',
+      description:
+        'Moves the close back to `through` (absent: nothing stays closed), recorded with its reason and actor. With nothing ' +
+        'closed, or a `through` not before the current close, 409 `conflict`.',
+      tags: TAG,
+      security: ADMIN,
+      requestBody: { description: 'Back to which day, and why.', required: true, content: json(ref('PeriodReopenInput')) },
+      responses: { '201': { description: 'Reopened.', content: json(ref('PeriodClose')) }, ...errorResponses(...WRITE_ERRORS, 'Conflict') },
+    },
+  },
+};
