@@ -1,10 +1,13 @@
 import { observeJobs, observeQueues, settleWithin, type Book, type Logger, type Metrics, type ReadyCheck } from '@ledger/core';
-import { JOB_FAMILIES, queueName, type JobFamily, type JobWorkers } from '@ledger/jobs';
+import { JOB_FAMILIES, JOBS, queueName, type JobFamily, type JobWorkers } from '@ledger/jobs';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 
 /** How long a scrape or a readiness probe waits on Redis. */
 const REDIS_READ_MS = 2_000;
+
+/** A job's kind as a label: the catalog's names only (a stray name queued by hand is `unknown`), so the series stay few. */
+const kindOf = (name: string) => (Object.hasOwn(JOBS, name) ? name : 'unknown');
 
 /** What a sync job's result says of the customers it failed (every sync job words it so). */
 const customersFailedOf = (result: unknown): number => {
@@ -31,20 +34,24 @@ export function observeWorker(jobs: JobWorkers, { book, redisUrl, queuePrefix, m
   for (const worker of jobs.workers) {
     const seconds = (processedOn: number | undefined) => (Date.now() - (processedOn ?? Date.now())) / 1_000;
     worker.on('completed', (done, result: unknown) => {
-      job.attempt(done.name, 'done', seconds(done.processedOn));
+      job.attempt(kindOf(done.name), 'done', seconds(done.processedOn));
       const failed = customersFailedOf(result);
-      if (failed > 0) job.customersFailed(done.name, failed);
+      if (failed > 0) job.customersFailed(kindOf(done.name), failed);
     });
     // The runner rethrows a final failure (permanent, or the last attempt) as UnrecoverableError.
     worker.on('failed', (failed, error) => {
-      if (failed) job.attempt(failed.name, error.name === 'UnrecoverableError' ? 'failed' : 'retried', seconds(failed.processedOn));
+      if (failed) job.attempt(kindOf(failed.name), error.name === 'UnrecoverableError' ? 'failed' : 'retried', seconds(failed.processedOn));
     });
   }
 
   // Reads only: fail fast while Redis is down rather than queue commands for later.
   const connection = new Redis(redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectionName: `ledger-worker-metrics-${book}` });
   connection.on('error', (error: Error) => logger.debug('metrics connection error', { error: error.message }));
-  const queues = (Object.keys(JOB_FAMILIES) as JobFamily[]).map((family) => new Queue(queueName(book, family), { connection, prefix: queuePrefix }));
+  const queues = (Object.keys(JOB_FAMILIES) as JobFamily[]).map((family) => {
+    const queue = new Queue(queueName(book, family), { connection, prefix: queuePrefix });
+    queue.on('error', (error: Error) => logger.debug('metrics queue error', { error: error.message }));
+    return queue;
+  });
   const read = () =>
     Promise.all(
       queues.map(async (queue) => {

@@ -111,29 +111,27 @@ export interface QueueState {
  * fails (Redis down) sets `ledger_queue_up` to 0 and leaves the others as last read.
  */
 export function observeQueues(metrics: Metrics, read: () => Promise<QueueState[]>, now: () => number = Date.now): void {
-  const jobs = new Gauge({ name: 'ledger_queue_jobs', help: 'Jobs in the queue, by state.', labelNames: ['queue', 'state'], registers: [metrics] });
-  const oldest = new Gauge({
-    name: 'ledger_queue_oldest_waiting_seconds',
-    help: 'Age of the oldest job waiting to start (0: none waits).',
-    labelNames: ['queue'],
-    registers: [metrics],
-  });
-  new Gauge({
-    name: 'ledger_queue_up',
-    help: 'Whether the queues could be read from Redis at the last scrape (1) or not (0).',
-    registers: [metrics],
+  const oldest = new Gauge({ name: 'ledger_queue_oldest_waiting_seconds', help: 'Age of the oldest job waiting to start (0: none waits).', labelNames: ['queue'], registers: [] });
+  const up = new Gauge({ name: 'ledger_queue_up', help: 'Whether the queues could be read from Redis at the last scrape (1) or not (0).', registers: [] });
+  // One read per scrape, in the collect of the gauge serialised first; the other two are set from it.
+  const jobs = new Gauge({
+    name: 'ledger_queue_jobs',
+    help: 'Jobs in the queue, by state.',
+    labelNames: ['queue', 'state'],
+    registers: [],
     async collect() {
       try {
         for (const state of await read()) {
-          for (const [name, count] of Object.entries(state.counts)) jobs.set({ queue: state.queue, state: name }, count);
+          for (const [name, count] of Object.entries(state.counts)) this.set({ queue: state.queue, state: name }, count);
           oldest.set({ queue: state.queue }, state.oldestWaitingAt === null ? 0 : Math.max(0, (now() - state.oldestWaitingAt) / 1_000));
         }
-        this.set(1);
+        up.set(1);
       } catch {
-        this.set(0);
+        up.set(0);
       }
     },
   });
+  for (const gauge of [jobs, oldest, up]) metrics.registerMetric(gauge);
 }
 
 /** A check's status as the gauge gives it: ok 0, warn 1, fail 2. */
