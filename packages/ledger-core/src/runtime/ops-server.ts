@@ -92,7 +92,13 @@ export async function startOpsServer({ port, metrics, ready, logger }: OpsServer
   return server;
 }
 
-/** Stops accepting (Node closes the idle keep-alive sockets); resolves once the requests in flight are answered. */
+/**
+ * Stops accepting and resolves once the requests in flight are answered. Node closes the idle
+ * keep-alive sockets, but a busy client's socket is never idle: each request that arrives on it
+ * from now on is answered with `Connection: close`, so every connection ends after one more answer
+ * and none is cut mid-request (a drain under load ends, tested by the api's graceful-shutdown test).
+ */
 export function closeServer(server: Server): Promise<void> {
+  server.prependListener('request', (_req: http.IncomingMessage, res: http.ServerResponse) => res.setHeader('Connection', 'close'));
   return new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
 }
