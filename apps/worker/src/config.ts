@@ -15,7 +15,7 @@ import { createUpstreamClients, upstreamConfigSchema, type UpstreamClients } fro
 import { z } from 'zod';
 
 // The customer's fee schedule: recost posts a sell's fee by it (the api's, which posts a buy's).
-const workerConfigSchema = commonConfigSchema.extend(redisConfigSchema.shape).extend(upstreamConfigSchema.shape).extend(feeScheduleConfigSchema.shape).extend({
+export const workerConfigSchema = commonConfigSchema.extend(redisConfigSchema.shape).extend(upstreamConfigSchema.shape).extend(feeScheduleConfigSchema.shape).extend({
   /** The broker's cost of a trade without an itemised fee, booked by recost Dr 5010 / Cr 2340. */
   BROKER_COST_BPS: bpsSetting('4').default('4'),
   /** sync-remit's assumed FX-spread markup when its body gives none; unset: nothing accrues. */
