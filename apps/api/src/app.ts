@@ -1,4 +1,4 @@
-import type { Db, Logger } from '@ledger/core';
+import { observeHttpRequests, type Db, type Logger, type Metrics } from '@ledger/core';
 import type { JobProducer } from '@ledger/jobs';
 import express, { type Express, type RequestHandler } from 'express';
 import type { ApiConfig } from './config.js';
@@ -17,6 +17,8 @@ export interface AppOptions {
   logger: Logger;
   /** The book's job queues (the api only adds jobs and reads their status). */
   jobs: JobProducer;
+  /** The process's metrics: request durations by route template and status are observed into it. */
+  metrics?: Metrics;
   /** Check every response against the document (tests); off in production, where it costs per request. */
   validateResponses?: boolean;
 }
@@ -44,13 +46,13 @@ const requireHost: RequestHandler = (req, _res, next) => {
  * log → docs (open, static) → match the operation → authenticate (from its `security`) →
  * parse JSON → refuse what the database could not store → validate → route → errors.
  */
-export function createApp({ config, db, logger, jobs, validateResponses = false }: AppOptions): Express {
+export function createApp({ config, db, logger, jobs, metrics, validateResponses = false }: AppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
   app.set('query parser', 'simple');
 
-  app.use(requestLog(logger));
+  app.use(requestLog(logger, metrics && observeHttpRequests(metrics)));
   app.use(requireHost);
   for (const feature of FEATURES) feature.mount?.(app, apiDocument);
 

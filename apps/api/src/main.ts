@@ -1,26 +1,21 @@
 import { once } from 'node:events';
-import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startProcess } from '@ledger/core';
+import { closeServer, startProcess } from '@ledger/core';
 import { createJobProducer, JOBS } from '@ledger/jobs';
 import { createApp } from './app.js';
 import { loadConfig } from './config.js';
 import { createServer } from './http/server.js';
 
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
-}
-
 /** The api process: migrates the book's database to head, then serves HTTP until SIGTERM. */
 await startProcess({
   name: 'api',
   loadConfig,
-  start: async ({ config, db, logger, resources }) => {
+  start: async ({ config, db, logger, resources, metrics }) => {
     const { book, redisUrl, queuePrefix, jobSyncWaitMs } = config;
     // Redis need not be up at start: job endpoints answer 503 until it is, the rest is unaffected.
     const jobs = createJobProducer({ book, redisUrl, queuePrefix, catalog: JOBS, syncWaitMs: jobSyncWaitMs, logger, db });
     resources.add(() => jobs.close());
-    const server = createServer(createApp({ config, db, logger, jobs }), { requestTimeoutMs: config.requestTimeoutMs }, logger);
+    const server = createServer(createApp({ config, db, logger, jobs, metrics }), { requestTimeoutMs: config.requestTimeoutMs }, logger);
     server.listen(config.port);
     await once(server, 'listening');
     // Closed before the pool: stops accepting, lets in-flight requests finish (idle keep-alive sockets are closed).

@@ -64,7 +64,7 @@ describe('jobs end to end: the api queues a job, a real worker process runs it',
       LOG_LEVEL: 'info',
     });
     workers.push(worker);
-    await worker.waitForLog('ready');
+    await worker.waitForLog('ready', 60_000);
     return worker;
   };
 
@@ -117,8 +117,8 @@ describe('jobs end to end: the api queues a job, a real worker process runs it',
     expect(reply.body.error.code).to.equal('validation_error');
   });
 
-  it('the worker SIGKILLed mid-job is replaced, and the job finishes with the books an uninterrupted run leaves', async () => {
-    // The reference: the same trades recosted in one uninterrupted run, in a database of its own.
+  /** The books of 40 customers' 12,000 trades recosted in one uninterrupted run, in a database of their own. */
+  async function referenceBooks(): Promise<Awaited<ReturnType<typeof books>>> {
     const reference = await createTestDatabase({ poolMax: 4 });
     try {
       await seed(reference.db, 40, 300);
@@ -127,32 +127,66 @@ describe('jobs end to end: the api queues a job, a real worker process runs it',
         {},
         { book: 'ENTITY_UAE', db: reference.db, logger: silent as never, progress: () => undefined, settings: DEFAULT_JOB_SETTINGS } as never,
       );
-
-      await seed(database.runtime!.db, 40, 300);
-      const first = await startWorker();
-      api = await restartApiWithShortWait(api);
-      const started = await api.post('/v1/jobs/recost', {});
-      const jobId = started.body.job_id as string;
-      await until(jobId, (s) => s.attempts > 0);
-      // Well into the run (12,000 trades take seconds), not at its first statement.
-      await new Promise((resolve) => setTimeout(resolve, 400));
-      const midway = await statusOf(jobId);
-      first.child.kill('SIGKILL');
-      await first.exited;
-      // Killed mid-run, not after: the job had started and not finished.
-      expect(midway.status, JSON.stringify(midway)).to.equal('running');
-      expect(first.logs.some((line) => line.message === 'job done')).to.equal(false);
-      const second = await startWorker();
-      const done = await until(jobId, (s) => s.status !== 'running');
-      expect(done.status, JSON.stringify(done)).to.equal('done');
-      // The book has the run done before the worker's log line reaches this process: wait for it, bounded.
-      const loggedDone = () => second.logs.some((line) => line.message === 'job done' && line.job_id === jobId);
-      for (let i = 0; i < 100 && !loggedDone(); i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(loggedDone(), 'the replacement worker ran the job to its end').to.equal(true);
-      expect(await books(database.runtime!.db)).to.deep.equal(await books(reference.db));
+      return await books(reference.db);
     } finally {
       await reference.drop();
     }
+  }
+
+  /** Seeds the 12,000 trades, starts a worker and the recost job, and waits until it is well into its run. */
+  async function recostUnderWay(): Promise<{ worker: AppProcess; jobId: string }> {
+    await seed(database.runtime!.db, 40, 300);
+    const worker = await startWorker();
+    api = await restartApiWithShortWait(api);
+    const started = await api.post('/v1/jobs/recost', {});
+    const jobId = started.body.job_id as string;
+    await until(jobId, (s) => s.attempts > 0);
+    // Well into the run (12,000 trades take seconds), not at its first statement.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    return { worker, jobId };
+  }
+
+  it('the worker SIGKILLed mid-job is replaced, and the job finishes with the books an uninterrupted run leaves', async () => {
+    const reference = await referenceBooks();
+    const { worker: first, jobId } = await recostUnderWay();
+    const midway = await statusOf(jobId);
+    first.child.kill('SIGKILL');
+    await first.exited;
+    // Killed mid-run, not after: the job had started and not finished.
+    expect(midway.status, JSON.stringify(midway)).to.equal('running');
+    expect(first.logs.some((line) => line.message === 'job done')).to.equal(false);
+    const second = await startWorker();
+    const done = await until(jobId, (s) => s.status !== 'running');
+    expect(done.status, JSON.stringify(done)).to.equal('done');
+    // The book has the run done before the worker's log line reaches this process: wait for it, bounded.
+    const loggedDone = () => second.logs.some((line) => line.message === 'job done' && line.job_id === jobId);
+    for (let i = 0; i < 100 && !loggedDone(); i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(loggedDone(), 'the replacement worker ran the job to its end').to.equal(true);
+    expect(await books(database.runtime!.db)).to.deep.equal(reference);
+  });
+
+  it('the worker SIGTERMed mid-job (a rollout) finishes the job in hand, then exits 0: done in one attempt, nothing lost or posted twice, and a later worker runs nothing again', async () => {
+    const reference = await referenceBooks();
+    const { worker, jobId } = await recostUnderWay();
+    const midway = await statusOf(jobId);
+    const exit = await worker.stop('SIGTERM');
+    expect(midway.status, 'signalled mid-run').to.equal('running');
+    expect(exit.code, worker.stderr).to.equal(0);
+    const messages = worker.logs.map((line) => line.message);
+    // Finished before the worker stopped: the job's end comes between the signal and 'stopped'.
+    expect(messages.indexOf('job done'), messages.join(' | ')).to.be.above(messages.indexOf('shutting down'));
+    expect(messages.indexOf('stopped')).to.be.above(messages.indexOf('job done'));
+    const done = await statusOf(jobId);
+    expect(done).to.include({ status: 'done', attempts: 1, error: null });
+    expect(await books(database.runtime!.db)).to.deep.equal(reference);
+    // The next worker of the rollout runs nothing again: should the queue hand the job out once
+    // more, its run in the book answers the stored outcome (ADR 0011).
+    const next = await startWorker();
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const nextRuns = next.logs.filter((line) => line.job_id === jobId).map((line) => line.message);
+    expect(nextRuns.filter((message) => message !== 'job already finished; answering its stored outcome'), nextRuns.join(' | ')).to.deep.equal([]);
+    expect(await statusOf(jobId)).to.include({ status: 'done', attempts: 1 });
+    expect(await books(database.runtime!.db)).to.deep.equal(reference);
   });
 
   /** The same api, answering a synchronous job at once (202) so the test can kill the worker mid-run. */

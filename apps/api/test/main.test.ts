@@ -6,6 +6,7 @@ describeProcessStartup({
   name: 'api',
   appDir: fileURLToPath(new URL('..', import.meta.url)),
   env: { PORT: '0', DB_POOL_MAX: '2' },
+  metrics: ['ledger_http_request_duration_seconds'],
   // The one line a person starting the service looks for.
   ready: / listening on http:\/\/localhost:/,
   whenReady: async (_proc, listening) => {

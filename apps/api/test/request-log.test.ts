@@ -54,4 +54,23 @@ describe('request log', () => {
       expect(all).not.to.include(secret);
     }
   });
+
+  it('observes each request in ledger_http_request_duration_seconds by method, OpenAPI route template and status, never the path sent', async () => {
+    const COUNT = 'ledger_http_request_duration_seconds_count{service="api-test",book="ENTITY_UAE",method="GET",route="/v1/transactions/{txn_id}",status="404"}';
+    const count = async () => {
+      const line = (await api.metrics.getSingleMetricAsString('ledger_http_request_duration_seconds')).split('\n').find((l) => l.startsWith(`${COUNT} `));
+      return line === undefined ? 0 : Number(line.slice(COUNT.length + 1));
+    };
+    const before = await count();
+    const id = randomUUID();
+    await api.get(`/v1/transactions/${id}`, { token: 'ledger' });
+    await api.get(`/v1/transactions/${id}`, { token: 'ledger' });
+    await api.get('/v1/no-such-thing/secret-path-never-a-label');
+    expect(await count(), 'two more, under the route template').to.equal(before + 2);
+    const text = await api.metrics.getSingleMetricAsString('ledger_http_request_duration_seconds');
+    expect(text).to.match(/^ledger_http_request_duration_seconds_count\{[^}]*method="GET",route="unmatched",status="404"\} [1-9]/m);
+    expect(text).to.match(/^ledger_http_request_duration_seconds_bucket\{[^}]*le="0\.005",[^}]*route="\/v1\/transactions\/\{txn_id\}",status="404"\}/m);
+    expect(text).not.to.include(id);
+    expect(text).not.to.include('secret-path-never-a-label');
+  });
 });

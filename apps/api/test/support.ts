@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { Writable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
-import { createLogger, type Db, type Logger } from '@ledger/core';
+import { createLogger, createMetrics, type Db, type Logger, type Metrics } from '@ledger/core';
 import { createJobProducer, JOBS } from '@ledger/jobs';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import { expect } from 'chai';
@@ -52,6 +52,8 @@ export interface TestApi {
   url: string;
   db: Db;
   logs: string[];
+  /** The app's metrics registry (what /metrics would serve). */
+  metrics: Metrics;
   request(method: string, path: string, options?: RequestOptions): Promise<Reply>;
   get(path: string, options?: RequestOptions): Promise<Reply>;
   post(path: string, body?: unknown, options?: RequestOptions): Promise<Reply>;
@@ -94,7 +96,8 @@ export async function startApi(options: StartOptions = {}): Promise<TestApi> {
     logger,
     db,
   });
-  const app = createApp({ config, db, logger, jobs, validateResponses: true });
+  const metrics = createMetrics({ service: 'api-test', book: config.book });
+  const app = createApp({ config, db, logger, jobs, metrics, validateResponses: true });
   const server: Server = createServer(app, { requestTimeoutMs: config.requestTimeoutMs }, logger);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -119,6 +122,7 @@ export async function startApi(options: StartOptions = {}): Promise<TestApi> {
     url,
     db,
     logs: lines,
+    metrics,
     request,
     get: (path, opts) => request('GET', path, opts),
     post: (path, body, opts) => request('POST', path, { token: 'admin', ...opts, body }),

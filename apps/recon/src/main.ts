@@ -1,4 +1,4 @@
-import { startProcess } from '@ledger/core';
+import { observeBookTotals, observeReconciliation, startProcess } from '@ledger/core';
 import { loadConfig } from './config.js';
 import { Scheduler } from './scheduler.js';
 import { reconTasks } from './tasks.js';
@@ -11,9 +11,11 @@ import { reconTasks } from './tasks.js';
 await startProcess({
   name: 'recon',
   loadConfig,
-  start: async ({ config, db, logger, resources }) => {
+  start: async ({ config, db, logger, resources, metrics }) => {
     if (!config.schedule.enabled) logger.info('reconciliation schedule is off (RECON_SCHEDULE_ENABLED; INDIA_RECON_ENABLED on the India book)');
-    const scheduler = new Scheduler({ tasks: reconTasks(config, { db, logger }), logger });
+    // The book's totals are read here, once per book's recon, not by every process (ADR 0012).
+    observeBookTotals(metrics, db);
+    const scheduler = new Scheduler({ tasks: reconTasks(config, { db, logger, observe: observeReconciliation(metrics) }), logger });
     scheduler.start();
     resources.add(() => scheduler.stop());
     logger.info('ready');

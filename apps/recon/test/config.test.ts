@@ -15,6 +15,7 @@ describe('recon configuration', () => {
       migrationDbUrl: undefined,
       dbPoolMax: 10,
       logLevel: 'info',
+      opsPort: undefined,
       recon: DEFAULT_RECON_SETTINGS,
       upstreams: NO_UPSTREAMS,
       schedule: { enabled: true, intervalSeconds: 3_600, externalIntervalSeconds: 86_400, initialDelaySeconds: 60 },

@@ -15,7 +15,7 @@ import { z } from 'zod';
 
 // The fee schedule (customer fee, broker cost): the trades the worker's syncs post are pinned to it;
 // recost applies it to trades posted before pins.
-const workerConfigSchema = commonConfigSchema.extend(redisConfigSchema.shape).extend(upstreamConfigSchema.shape).extend(feeScheduleConfigSchema.shape).extend({
+export const workerConfigSchema = commonConfigSchema.extend(redisConfigSchema.shape).extend(upstreamConfigSchema.shape).extend(feeScheduleConfigSchema.shape).extend({
   /** sync-remit's assumed FX-spread markup when its body gives none; unset: nothing accrues. */
   FX_SPREAD_BPS: z.string().regex(new RegExp(DECIMAL_PATTERN_SOURCE), 'must be a decimal string of basis points like "75"').optional(),
   /** The customer registry provision-india reads when its body names none. */

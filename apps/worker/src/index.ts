@@ -1,2 +1,2 @@
 // The worker is a process, not a library: producers (the api) take what they need from @ledger/jobs.
-export { loadConfig, type WorkerConfig } from './config.js';
+export { loadConfig, workerConfigSchema, type WorkerConfig } from './config.js';

@@ -12,6 +12,7 @@ describe('worker configuration', () => {
       migrationDbUrl: undefined,
       dbPoolMax: 10,
       logLevel: 'info',
+      opsPort: undefined,
       redisUrl: 'redis://127.0.0.1:6379',
       queuePrefix: 'bull',
       jobStalledIntervalMs: 30_000,
@@ -29,6 +30,7 @@ describe('worker configuration', () => {
       REDIS_URL: 'rediss://redis.internal:6380',
       QUEUE_PREFIX: 'bull-1234abcd',
       JOB_STALLED_INTERVAL_MS: '2000',
+      OPS_PORT: '9464',
     });
     expect(config.jobStalledIntervalMs).to.equal(2_000);
     expect(config).to.include({
@@ -37,6 +39,7 @@ describe('worker configuration', () => {
       logLevel: 'debug',
       redisUrl: 'rediss://redis.internal:6380',
       queuePrefix: 'bull-1234abcd',
+      opsPort: 9464,
     });
   });
 

@@ -41,6 +41,7 @@ function uniqueQueuePrefix(): string {
 const startupQueuePrefix = uniqueQueuePrefix();
 describeProcessStartup({
   name: 'worker',
+  metrics: ['ledger_job_duration_seconds', 'ledger_job_customers_failed_total', 'ledger_queue_jobs', 'ledger_queue_oldest_waiting_seconds', 'ledger_queue_up'],
   appDir: WORKER_DIR,
   env: { REDIS_URL, QUEUE_PREFIX: startupQueuePrefix },
   whenReady: (_proc, ready) =>

@@ -241,4 +241,20 @@ export {
 } from './runtime/config.js';
 export { openLedgerDatabase, type LedgerDatabaseSettings } from './runtime/database.js';
 export { createLogger, type Logger } from './runtime/logger.js';
+export {
+  createMetrics,
+  observeBookTotals,
+  observeHttpRequests,
+  observeJobs,
+  observePool,
+  observeQueues,
+  observeReconciliation,
+  type HttpObserver,
+  type JobMetrics,
+  type JobOutcome,
+  type Metrics,
+  type QueueState,
+  type ReconObserver,
+} from './runtime/metrics.js';
+export { closeServer, databaseReady, readiness, READY_TIMEOUT_MS_DEFAULT, settleWithin, startOpsServer, type ReadyCheck } from './runtime/ops-server.js';
 export { exitOnStartupError, onShutdown, Resources, startProcess, type ProcessContext, type ProcessDefinition } from './runtime/process.js';

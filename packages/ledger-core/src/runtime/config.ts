@@ -19,6 +19,8 @@ export const commonConfigSchema = z.object({
   ),
   LOG_LEVEL: z.enum(['error', 'warn', 'info', 'debug']).default('info'),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
+  /** The operations listener: /metrics, /health/live, /health/ready without a token (ADR 0012); unset: none. */
+  OPS_PORT: z.preprocess((value) => (value === '' ? undefined : value), z.coerce.number().int().min(0).max(65_535).optional()),
 });
 /** The common settings as the environment spells them; apps read `CommonConfig` instead. */
 export type CommonEnv = z.infer<typeof commonConfigSchema>;
@@ -33,6 +35,8 @@ export interface CommonConfig {
   migrationDbUrl: string | undefined;
   dbPoolMax: number;
   logLevel: LogLevel;
+  /** `OPS_PORT`: where /metrics and the health checks are served to the platform; undefined: not served. */
+  opsPort: number | undefined;
 }
 
 /**
@@ -46,6 +50,7 @@ export function commonConfigOf(parsed: CommonEnv): CommonConfig {
     migrationDbUrl: parsed.LEDGER_MIGRATION_DB_URL,
     dbPoolMax: parsed.DB_POOL_MAX,
     logLevel: parsed.LOG_LEVEL,
+    opsPort: parsed.OPS_PORT,
   };
 }
 

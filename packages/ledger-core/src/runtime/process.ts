@@ -2,6 +2,8 @@ import type { Db } from '../store/db.js';
 import type { CommonConfig } from './config.js';
 import { openLedgerDatabase } from './database.js';
 import { createLogger, type Logger } from './logger.js';
+import { createMetrics, observePool, type Metrics } from './metrics.js';
+import { closeServer, databaseReady, readiness, startOpsServer, type ReadyCheck } from './ops-server.js';
 
 /**
  * Runs `stop` once on SIGTERM or SIGINT and exits 0 when it is done (1 if it fails or takes
@@ -73,6 +75,10 @@ export interface ProcessContext<C extends CommonConfig> {
   db: Db;
   /** Where `start` registers what it opens: closed in reverse order on SIGTERM or SIGINT, before the pool. */
   resources: Resources;
+  /** The process's metrics registry (the runtime's and the pool's are in it): `start` registers its own. */
+  metrics: Metrics;
+  /** What /health/ready asks besides the database (reachable, at head): `start` adds its own. */
+  readyChecks: ReadyCheck[];
 }
 
 export interface ProcessDefinition<C extends CommonConfig> {
@@ -88,8 +94,9 @@ export interface ProcessDefinition<C extends CommonConfig> {
  * Starts one of a book's processes, as all three start: parses the configuration once, creates
  * the logger, stops on SIGTERM or SIGINT (`onShutdown`, armed before anything is opened, so a
  * signal during start-up closes what exists), opens the book's database migrated to head
- * (`openLedgerDatabase`: processes starting together queue on the migration lock), then runs the
- * app's `start`. Any start-up failure is one line on stderr and exit 1 (`exitOnStartupError`);
+ * (`openLedgerDatabase`: processes starting together queue on the migration lock), opens the
+ * operations listener when `OPS_PORT` is set (metrics and health, ADR 0012), then runs the app's
+ * `start`. Any start-up failure is one line on stderr and exit 1 (`exitOnStartupError`);
  * an interruption by a shutdown is not a failure.
  */
 export async function startProcess<C extends CommonConfig>(definition: ProcessDefinition<C>): Promise<void> {
@@ -105,7 +112,17 @@ export async function startProcess<C extends CommonConfig>(definition: ProcessDe
     );
     logger.info('migrated', { applied });
     if (resources.closing) return;
-    await definition.start({ config, logger, db, resources });
+    const metrics = createMetrics({ service: definition.name, book: config.book });
+    observePool(metrics, db);
+    let started = false;
+    const readyChecks: ReadyCheck[] = [() => databaseReady(db)];
+    if (config.opsPort !== undefined) {
+      const ready = async () => (resources.closing ? 'shutting down' : started ? readiness(readyChecks) : 'starting');
+      const ops = await startOpsServer({ port: config.opsPort, metrics, ready, logger });
+      resources.add(() => closeServer(ops));
+    }
+    await definition.start({ config, logger, db, resources, metrics, readyChecks });
+    started = true;
   } catch (error) {
     // A shutdown during start-up interrupts it; onShutdown reports and exits.
     if (resources.closing) return;

@@ -23,6 +23,8 @@ export interface ProcessStartupSuite {
   whenReady?: (proc: AppProcess, ready: LogLine) => unknown;
   /** Settings of the app's own that must stop it at start, beside the common ones. */
   badSettings?: readonly BadSetting[];
+  /** The metrics the app registers itself, beside the runtime's and the pool's: /metrics must list each. */
+  metrics?: readonly string[];
   /** Runs after each test, once the process is gone (e.g. to delete its Redis keys). */
   afterEach?: () => Promise<void>;
 }
@@ -37,7 +39,11 @@ const COMMON_BAD_SETTINGS: readonly BadSetting[] = [
   ['LEDGER_MIGRATION_DB_URL is not a postgres URL', { LEDGER_MIGRATION_DB_URL: 'mysql://root@localhost/x' }, 'LEDGER_MIGRATION_DB_URL'],
   ['DB_POOL_MAX is not a number', { DB_POOL_MAX: 'many' }, 'DB_POOL_MAX'],
   ['LOG_LEVEL is no level', { LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+  ['OPS_PORT is not a port', { OPS_PORT: '70000' }, 'OPS_PORT'],
 ];
+
+/** What every process's /metrics has (the Node runtime's and the database pool's), whatever else it registers. */
+const COMMON_METRICS = ['process_cpu_seconds_total', 'nodejs_eventloop_lag_seconds', 'ledger_db_pool_connections', 'ledger_db_pool_waiting'];
 
 /** How long "a few seconds" is for a clean stop (the hard limit, onShutdown's grace, is 25 s). */
 const STOP_TOOK_MS_MAX = 5_000;
@@ -123,6 +129,25 @@ export function describeProcessStartup(suite: ProcessStartupSuite): void {
       it('on SIGINT exits 0 as well', async () => {
         const started = await startedAndReady();
         expect((await started.stop('SIGINT')).code, started.stderr).to.equal(0);
+      });
+    });
+
+    describe('with OPS_PORT set: the operations listener', () => {
+      it('serves /health/live, /health/ready (200 once started) and /metrics in Prometheus text, every series labelled with the process and book, without a token', async () => {
+        const started = await startedAndReady({ OPS_PORT: '0' });
+        const { ops_port: port } = await started.waitForLog('operations listener up');
+        const get = (path: string) => fetch(`http://127.0.0.1:${String(port)}${path}`);
+        expect((await get('/health/live')).status).to.equal(200);
+        const ready = await get('/health/ready');
+        expect(ready.status, await ready.clone().text()).to.equal(200);
+        expect(await ready.json()).to.deep.equal({ status: 'ok' });
+        const metrics = await get('/metrics');
+        expect(metrics.status).to.equal(200);
+        expect(metrics.headers.get('content-type')).to.match(/^text\/plain; version=0\.0\.4/);
+        const text = await metrics.text();
+        for (const name of [...COMMON_METRICS, ...(suite.metrics ?? [])]) expect(text, name).to.match(new RegExp(`^# TYPE ${name} `, 'm'));
+        expect(text).to.include(`ledger_db_pool_waiting{service="${suite.name}",book="${book}"}`);
+        expect((await get('/v1/transactions')).status, 'nothing else is served there').to.equal(404);
       });
     });
 
