@@ -55,3 +55,17 @@ export function Pager({ total, limit, offset, onOffset }: { total: number; limit
 export function Status({ value }: { value: string }) {
   return <span className={`status status-${value}`}>{value}</span>;
 }
+
+/** The from/to of a page's period (empty: unbounded). */
+export function PeriodFields({ from, to, onFrom, onTo }: { from: string; to: string; onFrom: (day: string) => void; onTo: (day: string) => void }) {
+  return (
+    <form className="filters" onSubmit={(e) => e.preventDefault()}>
+      <label>
+        From <input type="date" value={from} onChange={(e) => onFrom(e.target.value)} />
+      </label>
+      <label>
+        To <input type="date" value={to} onChange={(e) => onTo(e.target.value)} />
+      </label>
+    </form>
+  );
+}

@@ -2,7 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { api, unwrap } from '../api/client.js';
 import { DayChart } from '../components/Chart.js';
-import { Card, Loaded, Money, Pager } from '../components/ui.js';
+import { TrialBalanceTable } from '../components/TrialBalance.js';
+import { Card, Loaded, Money, PeriodFields, Pager } from '../components/ui.js';
 import { href, navigate, useRoute } from '../router.js';
 
 const LIMIT = 50;
@@ -144,14 +145,7 @@ function Customer({ id }: { id: string }) {
       </Loaded>
 
       <h3>Statement</h3>
-      <form className="filters" onSubmit={(e) => e.preventDefault()}>
-        <label>
-          From <input type="date" value={from} onChange={(e) => setFrom(e.target.value)} />
-        </label>
-        <label>
-          To <input type="date" value={to} onChange={(e) => setTo(e.target.value)} />
-        </label>
-      </form>
+      <PeriodFields from={from} to={to} onFrom={setFrom} onTo={setTo} />
       <Loaded query={curve}>{() => (days.length > 0 ? <DayChart title="Equity curve (USD)" days={days} series={series} /> : <p className="muted">No activity in the period.</p>)}</Loaded>
       <Loaded query={statement}>
         {(s) => (
@@ -199,24 +193,7 @@ function Customer({ id }: { id: string }) {
           <h3>Trial balance</h3>
           <Loaded query={trial}>
             {(t) => (
-              <table>
-                <thead>
-                  <tr>
-                    <th>Account</th>
-                    <th className="num">Debit</th>
-                    <th className="num">Credit</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {t.accounts.map((a) => (
-                    <tr key={a.account_code}>
-                      <td>{a.account_code} {a.name}</td>
-                      <td><Money value={a.debit_balance} /></td>
-                      <td><Money value={a.credit_balance} /></td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <TrialBalanceTable accounts={t.accounts} totalDebit={t.total_debit} totalCredit={t.total_credit} />
             )}
           </Loaded>
         </div>

@@ -2,7 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { api, unwrap, type Schemas } from '../api/client.js';
 import { DayChart } from '../components/Chart.js';
-import { Card, Loaded, Money, Status } from '../components/ui.js';
+import { TrialBalanceTable } from '../components/TrialBalance.js';
+import { Card, Loaded, Money, PeriodFields, Status } from '../components/ui.js';
 import { href } from '../router.js';
 
 /** The newest result of each check, over the latest runs (a run may cover one category only). */
@@ -38,14 +39,7 @@ export default function FirmPage() {
   return (
     <>
       <h1>Firm</h1>
-      <form className="filters" onSubmit={(e) => e.preventDefault()}>
-        <label>
-          From <input type="date" value={from} onChange={(e) => setFrom(e.target.value)} />
-        </label>
-        <label>
-          To <input type="date" value={to} onChange={(e) => setTo(e.target.value)} />
-        </label>
-      </form>
+      <PeriodFields from={from} to={to} onFrom={setFrom} onTo={setTo} />
       <Loaded query={summary}>
         {(s) => (
           <>
@@ -111,32 +105,7 @@ export default function FirmPage() {
       <div className="two">
         <Loaded query={trial}>
           {(t) => (
-            <table data-testid="trial-balance">
-              <caption>Trial balance {t.balanced ? '(balanced)' : `(off by ${t.difference})`}</caption>
-              <thead>
-                <tr>
-                  <th>Account</th>
-                  <th className="num">Debit</th>
-                  <th className="num">Credit</th>
-                </tr>
-              </thead>
-              <tbody>
-                {t.accounts.map((a) => (
-                  <tr key={a.account_code}>
-                    <td>{a.account_code} {a.name}</td>
-                    <td><Money value={a.debit_balance} /></td>
-                    <td><Money value={a.credit_balance} /></td>
-                  </tr>
-                ))}
-              </tbody>
-              <tfoot>
-                <tr>
-                  <th>Total</th>
-                  <td><Money value={t.total_debit} /></td>
-                  <td><Money value={t.total_credit} /></td>
-                </tr>
-              </tfoot>
-            </table>
+            <TrialBalanceTable accounts={t.accounts} totalDebit={t.total_debit} totalCredit={t.total_credit} caption={`Trial balance ${t.balanced ? '(balanced)' : `(off by ${t.difference})`}`} />
           )}
         </Loaded>
         <Loaded query={accounts}>
