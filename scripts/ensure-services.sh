@@ -155,3 +155,15 @@ ensure_hledger() {
   (apt_install hledger) || log "hledger could not be installed: the hledger check of the journal export will be pending"
 }
 ensure_hledger
+
+# Debian's Chromium runs the console's browser tests (apps/console/test). Best effort, as hledger:
+# where it cannot be installed those tests are pending, never failing.
+ensure_chromium() {
+  if have chromium; then return; fi
+  if [[ $(id -u) -ne 0 ]] || ! have apt-get; then
+    log "chromium is not installed and cannot be here (needs root and apt-get): the console's browser tests will be pending"
+    return
+  fi
+  (apt_install chromium) || log "chromium could not be installed: the console's browser tests will be pending"
+}
+ensure_chromium

@@ -58,6 +58,8 @@ export const apiConfigSchema = commonConfigSchema
     REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
     /** How long a synchronous job's caller waits for its result before being answered 202 to poll. */
     JOB_SYNC_WAIT_MS: z.coerce.number().int().min(0).max(300_000).default(25_000),
+    /** The other book's api (its origin): the console's header links to its `/console/`. Unset: no link. */
+    CONSOLE_PEER_URL: z.preprocess((value) => (value === '' ? undefined : value), z.url({ protocol: /^https?$/ }).optional()),
     /** How long /health/ready waits for the database before answering 503. */
     READY_TIMEOUT_MS: z.coerce.number().int().min(50).max(30_000).default(2_000),
     /** Customers whose broker the live India reports read at once: enough to hide latency, few enough to spare the broker. */
@@ -91,6 +93,8 @@ export interface ApiConfig extends CommonConfig {
   remitWebhookSecret: string | undefined;
   /** The reconciliation checks' settings, for `POST /v1/reconciliation/run`. */
   recon: ReconSettings;
+  /** The other book's console (`<CONSOLE_PEER_URL>/console/`), or null: the service index gives it. */
+  peerConsoleUrl: string | null;
   /** The stored-data India reports' settings (rule options, configured bps). */
   india: IndiaSettings;
   /** The live India reports' settings (docs/india-live-reports.md). */
@@ -124,5 +128,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     recon: reconSettingsOf(parsed),
     indiaLive: { concurrency: parsed.INDIA_LIVE_CONCURRENCY, wireMatchDays: parsed.INDIA_WIRE_MATCH_DAYS },
     india: indiaSettingsOf(parsed),
+    peerConsoleUrl: parsed.CONSOLE_PEER_URL === undefined ? null : new URL('/console/', parsed.CONSOLE_PEER_URL).href,
   };
 }

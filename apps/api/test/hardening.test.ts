@@ -261,9 +261,9 @@ describe('hardening: bad input is a 4xx that changes nothing', () => {
     expect(documented).to.contain('"overloaded"').and.contain('"not_configured"');
   });
 
-  it('GET / says where the docs are', async () => {
+  it('GET / says where the docs and the console are (no other book configured: no link to its console)', async () => {
     const reply = await api.get('/');
     expect(reply.status).to.equal(200);
-    expect(reply.body).to.deep.equal({ service: 'ledger', book: 'ENTITY_UAE', docs: '/docs', openapi: '/docs/openapi.json', health: '/health/ready' });
+    expect(reply.body).to.deep.equal({ service: 'ledger', book: 'ENTITY_UAE', docs: '/docs', openapi: '/docs/openapi.json', health: '/health/ready', console: '/console/', peer_console: null });
   });
 });

@@ -86,8 +86,8 @@ async function main(): Promise<void> {
   const [uae, india] = stack.books.map((b) => b.url);
   console.log(`
 Ready in ${seconds(Date.now() - started)}.
-  UAE book     ${uae}/docs
-  India book   ${india}/docs
+  UAE book     ${uae}/console   (API docs: ${uae}/docs)
+  India book   ${india}/console   (API docs: ${india}/docs)
   tokens       ${s.secretsFile} (LEDGER_TOKEN reads, LEDGER_ADMIN_TOKEN writes; mode 600)
   logs         ${join(s.root, '.data', 'logs')}
 Try:

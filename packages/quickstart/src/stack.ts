@@ -180,6 +180,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
           ...secrets,
           ENTITY_ID: book,
           PORT: String(port),
+          // Each book's console links to the other's.
+          CONSOLE_PEER_URL: `http://127.0.0.1:${options.ports[BOOKS.find((b) => b.book !== book)!.book]}`,
           LEDGER_MIGRATION_DB_URL: postgres!.urls[book]!.migration,
           LEDGER_DB_URL: postgres!.urls[book]!.runtime,
           REDIS_URL: options.redisUrl,

@@ -1,5 +1,6 @@
 import { cashRequests } from './cash-requests/index.js';
 import { customers } from './customers/index.js';
+import { consoleFeature } from './console/index.js';
 import { docs } from './docs/index.js';
 import type { Feature } from './feature.js';
 import { firm } from './firm/index.js';
@@ -20,4 +21,4 @@ import { webhooks } from './webhooks/index.js';
  * (http/operations.ts) are both built from this list: adding an endpoint is one contract
  * entry, one handler and one presenter in its feature's folder.
  */
-export const FEATURES: readonly Feature[] = [health, docs, transactions, journal, firm, customers, jobs, cashRequests, importFeature, webhooks, reconciliation, india, indiaLive, periods, exceptions];
+export const FEATURES: readonly Feature[] = [health, docs, consoleFeature, transactions, journal, firm, customers, jobs, cashRequests, importFeature, webhooks, reconciliation, india, indiaLive, periods, exceptions];

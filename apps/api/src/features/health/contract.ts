@@ -16,6 +16,8 @@ export const schemas: Record<string, JsonSchema> = {
       docs: { type: 'string', const: '/docs', description: 'Interactive API documentation.' },
       openapi: { type: 'string', const: '/docs/openapi.json', description: 'The OpenAPI 3.1 document.' },
       health: { type: 'string', const: '/health/ready' },
+      console: { type: 'string', const: '/console/', description: 'The ops console.' },
+      peer_console: { type: ['string', 'null'], description: "The other book's console (`CONSOLE_PEER_URL`), or null when not configured." },
     },
     'Where to go from here: every business endpoint is under /v1 and needs a token (see the docs).',
   ),

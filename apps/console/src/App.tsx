@@ -1,0 +1,114 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { createContext, useContext, useEffect, useState, type FormEvent } from 'react';
+import { api, unwrap, whenUnauthorized } from './api/client.js';
+import { ErrorBox } from './components/ui.js';
+import { PAGES } from './pages/index.js';
+import { href, useRoute } from './router.js';
+import { clearTokens, readTokens, saveTokens, type Tokens } from './session.js';
+
+interface Session {
+  /** Whether an admin token was given: admin actions are shown only then. */
+  admin: boolean;
+  signOut: (reason?: string) => void;
+}
+const SessionContext = createContext<Session>({ admin: false, signOut: () => {} });
+export const useSession = () => useContext(SessionContext);
+
+const BOOK_LABEL = { ENTITY_UAE: 'UAE', ENTITY_IND_IFSC: 'India' } as const;
+
+function SignIn({ reason, onSignedIn }: { reason: string | null; onSignedIn: (tokens: Tokens) => void }) {
+  const [ledger, setLedger] = useState('');
+  const [admin, setAdmin] = useState('');
+  const [error, setError] = useState<unknown>(reason === null ? null : new Error(reason));
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    saveTokens({ ledger: ledger.trim(), admin: admin.trim() });
+    try {
+      // The read token is checked by a read; the admin token on its first use.
+      await unwrap(api.GET('/v1/transactions', { params: { query: { limit: 1 } } }));
+      onSignedIn({ ledger: ledger.trim(), admin: admin.trim() });
+    } catch (failure) {
+      clearTokens();
+      setError(failure);
+    }
+  };
+  return (
+    <main className="signin">
+      <h1>Ledger console</h1>
+      <form onSubmit={submit} aria-label="Sign in">
+        <label>
+          Ledger token (reads)
+          <input type="password" autoComplete="off" required value={ledger} onChange={(e) => setLedger(e.target.value)} />
+        </label>
+        <label>
+          Admin token (optional: writes and jobs)
+          <input type="password" autoComplete="off" value={admin} onChange={(e) => setAdmin(e.target.value)} />
+        </label>
+        <button type="submit">Sign in</button>
+        <p className="muted">Kept in this tab only, until it closes or you sign out.</p>
+      </form>
+      <ErrorBox error={error} />
+    </main>
+  );
+}
+
+function Header() {
+  const { admin, signOut } = useSession();
+  const index = useQuery({ queryKey: ['index'], queryFn: () => unwrap(api.GET('/')) });
+  const ready = useQuery({
+    queryKey: ['health'],
+    queryFn: async () => (await api.GET('/health/ready')).response.ok,
+    refetchInterval: 30_000,
+  });
+  const book = index.data?.book;
+  const route = useRoute();
+  return (
+    <header>
+      <strong className="book">{book ? `${BOOK_LABEL[book]} book` : 'Ledger'}</strong>
+      <span className={`health ${ready.data === undefined ? '' : ready.data ? 'up' : 'down'}`} data-testid="health">
+        {ready.data === undefined ? '…' : ready.data ? 'ready' : 'not ready'}
+      </span>
+      <nav>
+        {PAGES.map((p) => (
+          <a key={p.path} href={href(p.path)} aria-current={route.page === p.path ? 'page' : undefined}>
+            {p.title}
+          </a>
+        ))}
+      </nav>
+      {index.data?.peer_console ? (
+        <a className="peer" href={index.data.peer_console}>
+          Other book’s console
+        </a>
+      ) : null}
+      <span className="muted">{admin ? 'admin' : 'read only'}</span>
+      <button type="button" onClick={() => signOut()}>
+        Sign out
+      </button>
+    </header>
+  );
+}
+
+export function App() {
+  const [tokens, setTokens] = useState(readTokens);
+  const [reason, setReason] = useState<string | null>(null);
+  const client = useQueryClient();
+  const route = useRoute();
+  const signOut = (why?: string) => {
+    clearTokens();
+    client.clear();
+    setReason(why ?? null);
+    setTokens(null);
+  };
+  useEffect(() => whenUnauthorized(signOut));
+  if (tokens === null) return <SignIn reason={reason} onSignedIn={setTokens} />;
+  const page = PAGES.find((p) => p.path === route.page) ?? PAGES[0]!;
+  const Page = page.component;
+  return (
+    <SessionContext.Provider value={{ admin: tokens.admin !== '', signOut }}>
+      <Header />
+      <main>
+        <Page />
+      </main>
+    </SessionContext.Provider>
+  );
+}

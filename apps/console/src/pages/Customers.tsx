@@ -1,0 +1,256 @@
+import { useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { api, unwrap } from '../api/client.js';
+import { DayChart } from '../components/Chart.js';
+import { TrialBalanceTable } from '../components/TrialBalance.js';
+import { Card, Loaded, Money, PeriodFields, Pager } from '../components/ui.js';
+import { href, navigate, useRoute } from '../router.js';
+
+const LIMIT = 50;
+
+function CustomerList({ q, offset }: { q: string; offset: number }) {
+  const [draft, setDraft] = useState(q);
+  const list = useQuery({ queryKey: ['customers', q, offset], queryFn: () => unwrap(api.GET('/v1/customers', { params: { query: { q: q || undefined, limit: LIMIT, offset } } })) });
+  return (
+    <>
+      <form
+        className="filters"
+        role="search"
+        onSubmit={(e) => {
+          e.preventDefault();
+          navigate(href('customers', '', { q: draft }));
+        }}
+      >
+        <label>
+          Search <input value={draft} onChange={(e) => setDraft(e.target.value)} placeholder="id, name or email" />
+        </label>
+        <button type="submit">Search</button>
+      </form>
+      <Loaded query={list}>
+        {(page) => (
+          <>
+            <table data-testid="customers">
+              <thead>
+                <tr>
+                  <th>Customer</th>
+                  <th>Name</th>
+                  <th>Email</th>
+                  <th>Since</th>
+                </tr>
+              </thead>
+              <tbody>
+                {page.items.map((c) => (
+                  <tr key={c.customer_id}>
+                    <td><a href={href('customers', c.customer_id)}>{c.customer_id}</a></td>
+                    <td>{c.name ?? ''}</td>
+                    <td>{c.email ?? ''}</td>
+                    <td>{c.created_at.slice(0, 10)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <Pager total={page.total} limit={LIMIT} offset={offset} onOffset={(o) => navigate(href('customers', '', { q, offset: o }))} />
+          </>
+        )}
+      </Loaded>
+    </>
+  );
+}
+
+function Customer({ id }: { id: string }) {
+  const path = { customer_id: id };
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const period = { from: from || undefined, to: to || undefined };
+  const overview = useQuery({ queryKey: ['customer', id, 'overview'], queryFn: () => unwrap(api.GET('/v1/customers/{customer_id}/overview', { params: { path } })) });
+  const portfolio = useQuery({ queryKey: ['customer', id, 'portfolio'], queryFn: () => unwrap(api.GET('/v1/customers/{customer_id}/portfolio', { params: { path } })) });
+  const statement = useQuery({ queryKey: ['customer', id, 'statement', period], queryFn: () => unwrap(api.GET('/v1/customers/{customer_id}/statement', { params: { path, query: period } })) });
+  const curve = useQuery({ queryKey: ['customer', id, 'equity', period], queryFn: () => unwrap(api.GET('/v1/customers/{customer_id}/equity_curve', { params: { path, query: period } })) });
+  const trial = useQuery({ queryKey: ['customer', id, 'trial'], queryFn: () => unwrap(api.GET('/v1/customers/{customer_id}/trial_balance', { params: { path } })) });
+  const dividends = useQuery({ queryKey: ['customer', id, 'dividends', period], queryFn: () => unwrap(api.GET('/v1/customers/{customer_id}/dividends', { params: { path, query: { ...period, limit: 100 } } })) });
+  const orders = useQuery({ queryKey: ['customer', id, 'orders', period], queryFn: () => unwrap(api.GET('/v1/customers/{customer_id}/orders', { params: { path, query: { ...period, limit: 100 } } })) });
+
+  const points = curve.data?.points;
+  const days = useMemo(() => points?.map((p) => p.day) ?? [], [points]);
+  const series = useMemo(
+    () => [
+      { label: 'Total (USD)', color: '#0969da', values: points?.map((p) => p.total_usd) ?? [] },
+      { label: 'Cash (USD)', color: '#1a7f37', values: points?.map((p) => p.cash_usd) ?? [] },
+      { label: 'Securities at cost (USD)', color: '#8250df', values: points?.map((p) => p.cost_basis_usd) ?? [] },
+    ],
+    [points],
+  );
+
+  return (
+    <>
+      <Loaded query={overview}>
+        {(o) => (
+          <>
+            <h2>
+              {o.customer.customer_id} {o.customer.name ?? ''}
+            </h2>
+            <div className="cards" data-testid="customer-cards">
+              <Card label="Cash (USD)"><Money value={o.summary.cash_total_usd} /></Card>
+              <Card label="Securities at cost (USD)"><Money value={o.summary.securities_at_cost_usd} /></Card>
+              <Card label="Total (USD)"><Money value={o.summary.total_usd} /></Card>
+              <Card label="Transactions">
+                <a href={href('transactions', '', { customer_id: id })}>{o.activity.transaction_count}</a>
+              </Card>
+              <Card label="Positions">{o.activity.position_count}</Card>
+              <Card label="Active">
+                {o.activity.first_txn_date ?? '—'} – {o.activity.last_txn_date ?? '—'}
+              </Card>
+            </div>
+          </>
+        )}
+      </Loaded>
+
+      <h3>Positions and portfolio</h3>
+      <Loaded query={portfolio}>
+        {(p) => (
+          <table data-testid="portfolio">
+            <caption>{p.prices ? `Prices: ${p.prices.upstream} as of ${p.prices.as_of}` : 'No price snapshot: at cost only'}</caption>
+            <thead>
+              <tr>
+                <th>Symbol</th>
+                <th className="num">Quantity</th>
+                <th className="num">Cost (USD)</th>
+                <th className="num">Average cost</th>
+                <th className="num">Price</th>
+                <th className="num">Market value</th>
+              </tr>
+            </thead>
+            <tbody>
+              {p.items.map((row) => (
+                <tr key={row.symbol}>
+                  <td>{row.symbol}</td>
+                  <td className="num">{row.quantity}</td>
+                  <td><Money value={row.cost_usd} /></td>
+                  <td><Money value={row.average_cost_usd} /></td>
+                  <td><Money value={row.price_usd} /></td>
+                  <td>{row.market_value_usd === null ? <span className="muted">{row.unpriced_reason}</span> : <Money value={row.market_value_usd} />}</td>
+                </tr>
+              ))}
+            </tbody>
+            <tfoot>
+              <tr>
+                <th colSpan={2}>Total</th>
+                <td><Money value={p.totals.cost_usd} /></td>
+                <td colSpan={2} />
+                <td><Money value={p.totals.market_value_usd} /></td>
+              </tr>
+            </tfoot>
+          </table>
+        )}
+      </Loaded>
+
+      <h3>Statement</h3>
+      <PeriodFields from={from} to={to} onFrom={setFrom} onTo={setTo} />
+      <Loaded query={curve}>{() => (days.length > 0 ? <DayChart title="Equity curve (USD)" days={days} series={series} /> : <p className="muted">No activity in the period.</p>)}</Loaded>
+      <Loaded query={statement}>
+        {(s) => (
+          <table data-testid="statement">
+            <thead>
+              <tr>
+                <th>Date</th>
+                <th>Type</th>
+                <th>Account</th>
+                <th>Symbol</th>
+                <th>Memo</th>
+                <th className="num">Amount</th>
+                <th className="num">Balance</th>
+              </tr>
+            </thead>
+            <tbody>
+              <tr>
+                <th colSpan={6}>Opening balance</th>
+                <td><Money value={s.opening_balance_usd} /></td>
+              </tr>
+              {s.movements.map((m) => (
+                <tr key={m.line_id}>
+                  <td><a href={href('transactions', m.txn_id)}>{m.txn_date}</a></td>
+                  <td>{m.txn_type}</td>
+                  <td>{m.account_code}</td>
+                  <td>{m.symbol ?? ''}</td>
+                  <td>{m.memo ?? ''}</td>
+                  <td><Money value={m.amount_usd} /></td>
+                  <td><Money value={m.balance_usd} /></td>
+                </tr>
+              ))}
+            </tbody>
+            <tfoot>
+              <tr>
+                <th colSpan={5}>Closing balance (movements {s.movements_total_usd})</th>
+                <td colSpan={2}><Money value={s.closing_balance_usd} /></td>
+              </tr>
+            </tfoot>
+          </table>
+        )}
+      </Loaded>
+
+      <div className="two">
+        <div>
+          <h3>Trial balance</h3>
+          <Loaded query={trial}>
+            {(t) => (
+              <TrialBalanceTable accounts={t.accounts} totalDebit={t.total_debit} totalCredit={t.total_credit} />
+            )}
+          </Loaded>
+        </div>
+        <div>
+          <h3>Dividends</h3>
+          <Loaded query={dividends}>
+            {(d) => (
+              <table data-testid="dividends">
+                <caption>
+                  Gross {d.totals.gross_usd}, withheld {d.totals.withheld_usd}, net {d.totals.net_usd} USD
+                </caption>
+                <tbody>
+                  {d.items.map((t) => (
+                    <tr key={t.txn_id}>
+                      <td><a href={href('transactions', t.txn_id)}>{t.txn_date}</a></td>
+                      <td>{t.txn_type}</td>
+                      <td>{t.symbol ?? ''}</td>
+                      <td><Money value={t.amount_usd} /></td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </Loaded>
+        </div>
+      </div>
+
+      <h3>Orders</h3>
+      <Loaded query={orders}>
+        {(o) => (
+          <table data-testid="orders">
+            <tbody>
+              {o.items.map((t) => (
+                <tr key={t.txn_id}>
+                  <td><a href={href('transactions', t.txn_id)}>{t.txn_date}</a></td>
+                  <td>{t.txn_type}</td>
+                  <td>{t.symbol ?? ''}</td>
+                  <td className="num">{t.quantity ?? ''}</td>
+                  <td><Money value={t.amount_usd} /></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </Loaded>
+    </>
+  );
+}
+
+export default function CustomersPage() {
+  const { param, query } = useRoute();
+  return (
+    <>
+      <h1>
+        <a href={href('customers')}>Customers</a>
+      </h1>
+      {param === '' ? <CustomerList q={query.get('q') ?? ''} offset={Number(query.get('offset') ?? 0)} /> : <Customer key={param} id={param} />}
+    </>
+  );
+}
