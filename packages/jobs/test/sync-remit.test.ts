@@ -160,7 +160,7 @@ describe('sync-remit (remit mocked)', function () {
     serve('cust_1', { orders: [order(1, 'paid')], payments: [payment(1)] });
     const triggered = await syncRemitWebhookJob.run({ customer_id: 'IND-1', order_id: 'order_1' }, indiaDeps(db, remit(), { fxSpreadBps: '75' }));
     expect(triggered.remit.records.fx_spread).to.include({ inserted: 1 });
-    expect((await runSyncRemit({ customer_ids: ['IND-1'], fx_spread_bps: 75 }, indiaDeps(db, remit()))).records.fx_spread).to.include({ inserted: 0, duplicate: 1 });
+    expect((await runSyncRemit({ customer_ids: ['IND-1'], fx_spread_bps: 75 }, indiaDeps(db, remit()))).records.fx_spread).to.include({ inserted: 0 });
     expect(await remitPostings(db)).to.deep.equal([['fx_spread:order_1', 'fx_spread', 'IND-1', '2026-01-11', 'Dr 1300 8.57, Cr 4030 8.57']]);
     expect((await db('transactions').where('source_txn_id', 'fx_spread:order_1').first('metadata')).metadata).to.include({ original_txn_date: '2026-01-06' });
   });
