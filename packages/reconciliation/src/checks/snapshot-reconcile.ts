@@ -5,26 +5,27 @@ import { BOTH_BOOKS, outcomeOf, variance, type Check } from '../check.js';
  * Each stored holdings snapshot (an upstream's positions of a customer at the end of a day,
  * holdings_snapshots) equals what the ledger's lots give for that customer, symbol and day: the
  * shares its trades moved up to and including that day (as the customer views count them). A
- * symbol on one side only counts as zero on the other. Ledger movements are grouped by customer,
+ * snapshot states one account of one currency (the custodian's is AED): only the customer's trades
+ * in that currency count against it. A symbol on one side only counts as zero on the other. Ledger movements are grouped by customer,
  * symbol and day once, then summed up to each snapshot's day.
  */
 const DIFFERENCES_SQL = `
-  WITH heads AS (SELECT customer_id, upstream, as_of, positions FROM holdings_snapshots),
+  WITH heads AS (SELECT customer_id, upstream, as_of, currency, positions FROM holdings_snapshots),
   snap AS (
     SELECT h.customer_id, h.upstream, h.as_of, p->>'symbol' AS symbol, sum((p->>'quantity')::numeric) AS quantity
       FROM heads h CROSS JOIN jsonb_array_elements(h.positions) AS p
      GROUP BY 1, 2, 3, 4
   ),
   moves AS (
-    SELECT t.customer_id, t.symbol, t.txn_date,
+    SELECT t.customer_id, coalesce(t.original_currency, 'USD') AS currency, t.symbol, t.txn_date,
            sum(${sharesMovedSql({ txnType: 't.txn_type', quantity: 't.quantity', reversedType: 'o.txn_type' })}) AS quantity
       FROM transactions t LEFT JOIN transactions o ON o.txn_id = t.reverses_txn_id
      WHERE t.symbol IS NOT NULL AND t.customer_id IN (SELECT customer_id FROM heads)
-     GROUP BY 1, 2, 3
+     GROUP BY 1, 2, 3, 4
   ),
   ledger AS (
     SELECT h.customer_id, h.upstream, h.as_of, m.symbol, sum(m.quantity) AS quantity
-      FROM heads h JOIN moves m ON m.customer_id = h.customer_id AND m.txn_date <= h.as_of
+      FROM heads h JOIN moves m ON m.customer_id = h.customer_id AND m.currency = h.currency AND m.txn_date <= h.as_of
      GROUP BY 1, 2, 3, 4
   )
   SELECT customer_id, upstream, as_of::text AS as_of, symbol,
