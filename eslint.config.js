@@ -26,11 +26,20 @@ export default tseslint.config(
           // node:crypto is allowed: the entry fingerprint is a sha256, a pure computation.
           paths: builtinModules
             .filter((name) => name !== 'crypto' && !name.startsWith('_'))
-            .map((name) => ({ name, message: 'The domain does no I/O: Node built-ins stay out of it (only node:crypto, for hashing).' })),
+            .map((name) => ({
+              name,
+              message: 'The domain does no I/O: Node built-ins stay out of it (only node:crypto, for hashing).',
+            })),
           patterns: [
-            { regex: '^node:(?!crypto$)', message: 'The domain does no I/O: Node built-ins stay out of it (only node:crypto, for hashing).' },
+            {
+              regex: '^node:(?!crypto$)',
+              message: 'The domain does no I/O: Node built-ins stay out of it (only node:crypto, for hashing).',
+            },
             { regex: IO_PACKAGES, message: 'The domain does no I/O: the store (SQL) and runtime do.' },
-            { regex: '^\\.\\.?/(.*/)?(store|runtime|use-cases|testing)(/|$)', message: 'The domain depends on nothing outside it.' },
+            {
+              regex: '^\\.\\.?/(.*/)?(store|runtime|use-cases|testing)(/|$)',
+              message: 'The domain depends on nothing outside it.',
+            },
           ],
         },
       ],
@@ -47,7 +56,10 @@ export default tseslint.config(
           patterns: [
             { regex: IO_PACKAGES, message: 'Use cases do no I/O of their own: they call the LedgerStore port.' },
             { regex: '^(\\.\\./)+(runtime|testing)(/|$)', message: 'Use cases do not depend on the runtime.' },
-            { regex: '^(\\.\\./)+store/(?!columns/)', message: 'Use cases reach the store through LedgerStore (ports.ts); only the column tables are shared.' },
+            {
+              regex: '^(\\.\\./)+store/(?!columns/)',
+              message: 'Use cases reach the store through LedgerStore (ports.ts); only the column tables are shared.',
+            },
           ],
         },
       ],

@@ -27,7 +27,11 @@ let stopping = false;
 let failed = false;
 const children = entries.map(({ name, main }) => {
   // Logs are JSON lines tagged with their service: passed through untouched.
-  const child = spawn(process.execPath, [main], { cwd: root, env: process.env, stdio: ['ignore', 'inherit', 'inherit'] });
+  const child = spawn(process.execPath, [main], {
+    cwd: root,
+    env: process.env,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   child.on('exit', (code, signal) => {
     if (code !== 0) failed = true;
     if (!stopping) {

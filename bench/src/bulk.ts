@@ -1,6 +1,13 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { accountTotals, postTransactions, trialBalance, upsertCustomer, type BulkResult as PostingResult, type TransactionDraft } from '@ledger/core';
+import {
+  accountTotals,
+  postTransactions,
+  trialBalance,
+  upsertCustomer,
+  type BulkResult as PostingResult,
+  type TransactionDraft,
+} from '@ledger/core';
 import type { TestDatabase } from '@ledger/core/testing';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
@@ -27,9 +34,22 @@ export async function rawCopyLinesPerSecond(database: TestDatabase, batch: Trans
   await db.raw(`CREATE TABLE bench_raw_copy (txn_id uuid, account_code text, debit numeric, credit numeric,
     posting_kind text, customer_id text, txn_date date)`);
   const rows = batch.flatMap((d) =>
-    d.lines.map((l) => [d.txnId, l.accountCode, l.debit.toFixed(), l.credit.toFixed(), l.postingKind ?? '\\N', d.customerId ?? '\\N', d.txnDate].join('\t')),
+    d.lines.map((l) =>
+      [
+        d.txnId,
+        l.accountCode,
+        l.debit.toFixed(),
+        l.credit.toFixed(),
+        l.postingKind ?? '\\N',
+        d.customerId ?? '\\N',
+        d.txnDate,
+      ].join('\t'),
+    ),
   );
-  const chunks = Array.from({ length: Math.ceil(rows.length / 10_000) }, (_, i) => `${rows.slice(i * 10_000, (i + 1) * 10_000).join('\n')}\n`);
+  const chunks = Array.from(
+    { length: Math.ceil(rows.length / 10_000) },
+    (_, i) => `${rows.slice(i * 10_000, (i + 1) * 10_000).join('\n')}\n`,
+  );
   const connection = (await db.client.acquireConnection()) as pg.PoolClient;
   try {
     const started = process.hrtime.bigint();
@@ -60,8 +80,10 @@ export async function benchBulkPosting(database: TestDatabase, count: number, cu
   const rerunStarted = process.hrtime.bigint();
   const second = await postTransactions(db, batch);
   const rerunSeconds = Number(process.hrtime.bigint() - rerunStarted) / 1e9;
-  if (second.duplicate !== count) throw new Error(`re-running the batch did not answer every record duplicate: ${describe(second)}`);
-  if (JSON.stringify(await accountTotals(db)) !== totalsBefore) throw new Error('re-running the batch changed the books');
+  if (second.duplicate !== count)
+    throw new Error(`re-running the batch did not answer every record duplicate: ${describe(second)}`);
+  if (JSON.stringify(await accountTotals(db)) !== totalsBefore)
+    throw new Error('re-running the batch changed the books');
   if (!(await trialBalance(db)).balanced) throw new Error('trial balance does not balance');
   const rawCopy = await rawCopyLinesPerSecond(database, batch);
 

@@ -39,7 +39,9 @@ export interface BookMeasurement {
 async function postFiller(db: TestDatabase['db'], from: number, to: number): Promise<void> {
   for (let start = from; start < to; start += CHUNK) {
     const end = Math.min(to, start + CHUNK);
-    const drafts = Array.from({ length: end - start }, (_, k) => draftFromEntry(entry(start + k, FILLER_CUSTOMERS), v7(), POLICY));
+    const drafts = Array.from({ length: end - start }, (_, k) =>
+      draftFromEntry(entry(start + k, FILLER_CUSTOMERS), v7(), POLICY),
+    );
     const result = await postTransactions(db, drafts);
     if (result.inserted !== drafts.length) throw new Error(`posted ${result.inserted} of ${drafts.length}`);
   }
@@ -96,7 +98,11 @@ async function timeViews(baseUrl: string, token: string): Promise<ViewLatency[]>
       if (i >= 3) times.push(performance.now() - started);
     }
     times.sort((a, b) => a - b);
-    results.push({ view, p50Ms: Number(percentile(times, 0.5).toFixed(1)), p95Ms: Number(percentile(times, 0.95).toFixed(1)) });
+    results.push({
+      view,
+      p50Ms: Number(percentile(times, 0.5).toFixed(1)),
+      p95Ms: Number(percentile(times, 0.95).toFixed(1)),
+    });
   }
   return results;
 }

@@ -3,11 +3,67 @@ import { Decimal, draftFromEntry, FeeSchedule, type EntryRequest, type Transacti
 
 /** A realistic mix of upstream activity: funding, trades, income and tax. */
 const MIX: Array<[share: number, make: (i: number, customer: string) => EntryRequest]> = [
-  [0.3, (i, c) => ({ txn_type: 'deposit', customer_id: c, source: 'usbroker', source_txn_id: `bench-${i}`, txn_date: day(i), amount_usd: amount(i, 5000) })],
-  [0.3, (i, c) => ({ txn_type: 'buy_security', customer_id: c, source: 'usbroker', source_txn_id: `bench-${i}`, txn_date: day(i), amount_usd: amount(i, 2000), symbol: symbol(i), quantity: '3' })],
-  [0.2, (i, c) => ({ txn_type: 'sell_security', customer_id: c, source: 'usbroker', source_txn_id: `bench-${i}`, txn_date: day(i), amount_usd: amount(i, 1500), symbol: symbol(i), quantity: '1' })],
-  [0.1, (i, c) => ({ txn_type: 'dividend', customer_id: c, source: 'usbroker', source_txn_id: `bench-${i}`, txn_date: day(i), amount_usd: amount(i, 40), symbol: symbol(i) })],
-  [0.1, (i, c) => ({ txn_type: 'wht_tax', customer_id: c, source: 'usbroker', source_txn_id: `bench-${i}`, txn_date: day(i), amount_usd: amount(i, 10), symbol: symbol(i) })],
+  [
+    0.3,
+    (i, c) => ({
+      txn_type: 'deposit',
+      customer_id: c,
+      source: 'usbroker',
+      source_txn_id: `bench-${i}`,
+      txn_date: day(i),
+      amount_usd: amount(i, 5000),
+    }),
+  ],
+  [
+    0.3,
+    (i, c) => ({
+      txn_type: 'buy_security',
+      customer_id: c,
+      source: 'usbroker',
+      source_txn_id: `bench-${i}`,
+      txn_date: day(i),
+      amount_usd: amount(i, 2000),
+      symbol: symbol(i),
+      quantity: '3',
+    }),
+  ],
+  [
+    0.2,
+    (i, c) => ({
+      txn_type: 'sell_security',
+      customer_id: c,
+      source: 'usbroker',
+      source_txn_id: `bench-${i}`,
+      txn_date: day(i),
+      amount_usd: amount(i, 1500),
+      symbol: symbol(i),
+      quantity: '1',
+    }),
+  ],
+  [
+    0.1,
+    (i, c) => ({
+      txn_type: 'dividend',
+      customer_id: c,
+      source: 'usbroker',
+      source_txn_id: `bench-${i}`,
+      txn_date: day(i),
+      amount_usd: amount(i, 40),
+      symbol: symbol(i),
+    }),
+  ],
+  [
+    0.1,
+    (i, c) => ({
+      txn_type: 'wht_tax',
+      customer_id: c,
+      source: 'usbroker',
+      source_txn_id: `bench-${i}`,
+      txn_date: day(i),
+      amount_usd: amount(i, 10),
+      symbol: symbol(i),
+    }),
+  ],
 ];
 
 const SYMBOLS = ['AAPL', 'MSFT', 'NVDA', 'AMZN', 'GOOGL', 'TSLA', 'META', 'VOO'];
@@ -21,7 +77,14 @@ export const customerId = (i: number, customers: number) => `BENCH-${i % custome
 /** What operators enter by hand most: customers' deposits and withdrawals. */
 export function fundingEntry(i: number, customers: number): EntryRequest {
   const txn_type = i % 10 < 7 ? 'deposit' : 'withdrawal';
-  return { txn_type, customer_id: customerId(i, customers), source: 'manual', source_txn_id: `bench-${i}`, txn_date: day(i), amount_usd: amount(i, 500) };
+  return {
+    txn_type,
+    customer_id: customerId(i, customers),
+    source: 'manual',
+    source_txn_id: `bench-${i}`,
+    txn_date: day(i),
+    amount_usd: amount(i, 500),
+  };
 }
 
 export function entry(i: number, customers: number): EntryRequest {
@@ -37,5 +100,7 @@ export function entry(i: number, customers: number): EntryRequest {
 /** `count` drafts of the mix, numbered from `first` (so a large book can be posted a slice at a time); all dated `on` if given. */
 export function drafts(count: number, customers: number, first = 0, on?: string): TransactionDraft[] {
   const policy = { feeSchedule: new FeeSchedule(new Decimal(22)) };
-  return Array.from({ length: count }, (_, i) => draftFromEntry({ ...entry(first + i, customers), ...(on !== undefined && { txn_date: on }) }, v7(), policy));
+  return Array.from({ length: count }, (_, i) =>
+    draftFromEntry({ ...entry(first + i, customers), ...(on !== undefined && { txn_date: on }) }, v7(), policy),
+  );
 }

@@ -108,14 +108,19 @@ export async function benchManualEntry(
           headers: { 'content-type': 'application/json', 'x-ledger-admin-token': adminToken },
           setupRequest: (request) => {
             sequence += 1;
-            const body = { ...scenario.entry(sequence, customers), source: 'manual', source_txn_id: `http-bench-${sequence}` };
+            const body = {
+              ...scenario.entry(sequence, customers),
+              source: 'manual',
+              source_txn_id: `http-bench-${sequence}`,
+            };
             return { ...request, body: JSON.stringify(body) };
           },
         },
       ],
     });
     const cpuAfter = cpuSnapshot(pid);
-    const perTransaction = (before: number, after: number) => Math.round(((after - before) * 1000 * 100) / result['2xx']) / 100;
+    const perTransaction = (before: number, after: number) =>
+      Math.round(((after - before) * 1000 * 100) / result['2xx']) / 100;
     return {
       scenario: scenario.name,
       connections,

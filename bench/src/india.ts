@@ -1,4 +1,12 @@
-import { Decimal, draftFromEntry, FeeSchedule, postTransactions, recost, upsertCustomer, type TransactionDraft } from '@ledger/core';
+import {
+  Decimal,
+  draftFromEntry,
+  FeeSchedule,
+  postTransactions,
+  recost,
+  upsertCustomer,
+  type TransactionDraft,
+} from '@ledger/core';
 import type { TestDatabase } from '@ledger/core/testing';
 import {
   brokerFeesReport,
@@ -93,7 +101,12 @@ export async function benchIndiaReports(database: TestDatabase, customers: numbe
   const context: IndiaReportContext = {
     book: 'ENTITY_IND_IFSC',
     db,
-    settings: { costRate: 'acquisition_month', unconfirmedRules: true, brokerCostBps: new Decimal(4), fxSpreadBps: new Decimal(75) },
+    settings: {
+      costRate: 'acquisition_month',
+      unconfirmedRules: true,
+      brokerCostBps: new Decimal(4),
+      fxSpreadBps: new Decimal(75),
+    },
   };
   const fy = parseFinancialYear('2024-25');
   const reports: Array<[string, () => Promise<unknown>]> = [

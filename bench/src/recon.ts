@@ -1,6 +1,12 @@
 import { postTransactions } from '@ledger/core';
 import type { TestDatabase } from '@ledger/core/testing';
-import { CHECKS, DEFAULT_RECON_SETTINGS, FULL_SWEEP_SETTINGS, runReconciliation, type ReconSettings } from '@ledger/reconciliation';
+import {
+  CHECKS,
+  DEFAULT_RECON_SETTINGS,
+  FULL_SWEEP_SETTINGS,
+  runReconciliation,
+  type ReconSettings,
+} from '@ledger/reconciliation';
 import { NO_UPSTREAMS } from '@ledger/upstream-clients';
 import { drafts } from './fixtures.js';
 import { loadBook } from './reports.js';
@@ -43,7 +49,8 @@ export async function benchRecon(database: TestDatabase, count: number): Promise
   // Warm the caches once, as a book in service is.
   for (const category of SWEPT) await runReconciliation(deps(FULL_SWEEP_SETTINGS), { category });
   let sweepSeconds = 0;
-  for (const category of SWEPT) sweepSeconds += await seconds(() => runReconciliation(deps(FULL_SWEEP_SETTINGS), { category }));
+  for (const category of SWEPT)
+    sweepSeconds += await seconds(() => runReconciliation(deps(FULL_SWEEP_SETTINGS), { category }));
   const checks = [];
   for (const check of CHECKS.filter((c) => (SWEPT as readonly string[]).includes(c.category))) {
     let status = '';
@@ -55,7 +62,8 @@ export async function benchRecon(database: TestDatabase, count: number): Promise
   // A clean run sets the marks; then a day's business arrives.
   for (const category of SWEPT) await runReconciliation(deps(DEFAULT_RECON_SETTINGS), { category });
   const posted = await postTransactions(db, drafts(NEW_TRANSACTIONS, 1_000, count, NEW_DAY));
-  if (posted.inserted !== NEW_TRANSACTIONS) throw new Error(`posted ${posted.inserted} of ${NEW_TRANSACTIONS} new transactions`);
+  if (posted.inserted !== NEW_TRANSACTIONS)
+    throw new Error(`posted ${posted.inserted} of ${NEW_TRANSACTIONS} new transactions`);
   let incrementalSeconds = 0;
   const statuses: string[] = [];
   for (const category of SWEPT) {
@@ -64,5 +72,13 @@ export async function benchRecon(database: TestDatabase, count: number): Promise
     });
   }
   const incrementalStatus = statuses.includes('fail') ? 'fail' : statuses.includes('warn') ? 'warn' : 'ok';
-  return { transactions: count, loadSeconds, sweepSeconds, checks, newTransactions: NEW_TRANSACTIONS, incrementalSeconds, incrementalStatus };
+  return {
+    transactions: count,
+    loadSeconds,
+    sweepSeconds,
+    checks,
+    newTransactions: NEW_TRANSACTIONS,
+    incrementalSeconds,
+    incrementalStatus,
+  };
 }

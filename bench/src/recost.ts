@@ -1,4 +1,14 @@
-import { Decimal, derivationDraft, draftFromEntry, FeeSchedule, postTransactions, recost, trialBalance, upsertCustomer, type TransactionDraft } from '@ledger/core';
+import {
+  Decimal,
+  derivationDraft,
+  draftFromEntry,
+  FeeSchedule,
+  postTransactions,
+  recost,
+  trialBalance,
+  upsertCustomer,
+  type TransactionDraft,
+} from '@ledger/core';
 import type { TestDatabase } from '@ledger/core/testing';
 import { v7 } from 'uuid';
 import { randomUUID } from 'node:crypto';
@@ -74,7 +84,12 @@ interface DerivationRow {
 const derivationAgain = (row: DerivationRow): TransactionDraft =>
   derivationDraft(
     { txnId: randomUUID(), customerId: row.customer_id, symbol: row.symbol, txnDate: row.txn_date },
-    row.lines.map((l) => ({ accountCode: l.account_code, debit: new Decimal(l.debit), credit: new Decimal(l.credit), postingKind: l.posting_kind })),
+    row.lines.map((l) => ({
+      accountCode: l.account_code,
+      debit: new Decimal(l.debit),
+      credit: new Decimal(l.credit),
+      postingKind: l.posting_kind,
+    })),
     1,
     randomUUID(), // as recost's own ids
   );
@@ -84,7 +99,11 @@ const derivationAgain = (row: DerivationRow): TransactionDraft =>
  * history (every recosted_at nulled by one UPDATE, then recost): trades per second of each. The
  * yardstick: the first recost's derivations posted again alone, the fastest a first recost could be.
  */
-export async function benchRecost(database: TestDatabase, count: number, customers = 1_000): Promise<RecostBenchResult> {
+export async function benchRecost(
+  database: TestDatabase,
+  count: number,
+  customers = 1_000,
+): Promise<RecostBenchResult> {
   const db = database.runtime?.db ?? database.db;
   for (let i = 0; i < customers; i += 1) await upsertCustomer(db, `BENCH-${i}`, {});
   const batch = trades(count, customers);
@@ -92,14 +111,21 @@ export async function benchRecost(database: TestDatabase, count: number, custome
   if (posted.inserted !== count) throw new Error(`posted ${posted.inserted} of ${count} trades`);
   await database.db.raw('ANALYZE transactions, journal_lines');
 
-  const { result: first, seconds: firstSeconds, postgresCpuSeconds: firstPostgresCpuSeconds, ownCpuSeconds: firstRecostCpuSeconds } = await timed(() => recost(db, { policy: POLICY, limit: null }));
-  if (first.recosted !== count || first.flagged.length > 0 || first.remaining !== 0) throw new Error(`first recost: ${JSON.stringify({ ...first, flagged: first.flagged.length })}`);
+  const {
+    result: first,
+    seconds: firstSeconds,
+    postgresCpuSeconds: firstPostgresCpuSeconds,
+    ownCpuSeconds: firstRecostCpuSeconds,
+  } = await timed(() => recost(db, { policy: POLICY, limit: null }));
+  if (first.recosted !== count || first.flagged.length > 0 || first.remaining !== 0)
+    throw new Error(`first recost: ${JSON.stringify({ ...first, flagged: first.flagged.length })}`);
 
   // Every trade's recosted_at, in one UPDATE (only trades have a recost state here: the
   // derivations themselves are never pending recost).
   await db.raw('UPDATE recost_states SET recosted_at = NULL');
   const { result: full, seconds: fullRecostSeconds } = await timed(() => recost(db, { policy: POLICY, limit: null }));
-  if (full.recosted !== count || full.derivations_posted !== 0 || full.superseded !== 0 || full.remaining !== 0) throw new Error(`full re-cost changed the books: ${JSON.stringify(full)}`);
+  if (full.recosted !== count || full.derivations_posted !== 0 || full.superseded !== 0 || full.remaining !== 0)
+    throw new Error(`full re-cost changed the books: ${JSON.stringify(full)}`);
   if (!(await trialBalance(db)).balanced) throw new Error('trial balance does not balance');
 
   // The yardstick, after (a) and (b) so it disturbs neither: the derivations the first recost
@@ -108,10 +134,13 @@ export async function benchRecost(database: TestDatabase, count: number, custome
       json_agg(json_build_object('account_code', l.account_code, 'debit', l.debit::text, 'credit', l.credit::text, 'posting_kind', l.posting_kind) ORDER BY l.line_id) AS lines
     FROM transactions t JOIN journal_lines l USING (txn_id) WHERE t.txn_type = 'recost' GROUP BY t.txn_id ORDER BY t.posted_at, t.txn_id`);
   const derivations = rows.map(derivationAgain);
-  const { result: alone, seconds: derivationsAlonePostSeconds, postgresCpuSeconds: derivationsAlonePostgresCpuSeconds } = await timed(() =>
-    postTransactions(db, derivations),
-  );
-  if (alone.inserted !== first.derivations_posted) throw new Error(`derivations alone: posted ${alone.inserted} of ${first.derivations_posted}`);
+  const {
+    result: alone,
+    seconds: derivationsAlonePostSeconds,
+    postgresCpuSeconds: derivationsAlonePostgresCpuSeconds,
+  } = await timed(() => postTransactions(db, derivations));
+  if (alone.inserted !== first.derivations_posted)
+    throw new Error(`derivations alone: posted ${alone.inserted} of ${first.derivations_posted}`);
   if (!(await trialBalance(db)).balanced) throw new Error('trial balance does not balance after the derivations alone');
 
   return {
@@ -133,7 +162,9 @@ export async function benchRecost(database: TestDatabase, count: number, custome
 }
 
 /** Runs `work`: its result, wall seconds, and the CPU seconds Postgres (null off Linux) and this process spent meanwhile. */
-async function timed<T>(work: () => Promise<T>): Promise<{ result: T; seconds: number; postgresCpuSeconds: number | null; ownCpuSeconds: number }> {
+async function timed<T>(
+  work: () => Promise<T>,
+): Promise<{ result: T; seconds: number; postgresCpuSeconds: number | null; ownCpuSeconds: number }> {
   const cpuBefore = postgresCpuSeconds();
   const ownBefore = process.cpuUsage();
   const started = process.hrtime.bigint();

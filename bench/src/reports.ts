@@ -45,7 +45,11 @@ export async function loadBook(database: TestDatabase, count: number, customers:
 }
 
 /** Each api's running process, one per database, for the time of `run`. */
-async function withApis<T>(databases: TestDatabase[], run: (apis: RunningApi[]) => Promise<T>, started: RunningApi[] = []): Promise<T> {
+async function withApis<T>(
+  databases: TestDatabase[],
+  run: (apis: RunningApi[]) => Promise<T>,
+  started: RunningApi[] = [],
+): Promise<T> {
   const [next, ...rest] = databases;
   if (next === undefined) return run(started);
   return withApi(next, (api) => withApis(rest, run, [...started, api]));
@@ -56,9 +60,14 @@ async function withApis<T>(databases: TestDatabase[], run: (apis: RunningApi[]) 
  * of every book in turn, SAMPLES times after WARM_UP: taking the books in turn, request by
  * request, puts them under the same load of this shared machine. The median is the latency.
  */
-export async function benchReports(databases: TestDatabase[], counts: number[], customers = 1_000): Promise<ReportsResult[]> {
+export async function benchReports(
+  databases: TestDatabase[],
+  counts: number[],
+  customers = 1_000,
+): Promise<ReportsResult[]> {
   const loadSeconds: number[] = [];
-  for (const [i, database] of databases.entries()) loadSeconds.push(await loadBook(database, counts[i] as number, customers));
+  for (const [i, database] of databases.entries())
+    loadSeconds.push(await loadBook(database, counts[i] as number, customers));
   const samples = counts.map(() => new Map<string, number[]>(REPORTS.map(([name]) => [name, []])));
   await withApis(databases, async (apis) => {
     for (const [name, path] of REPORTS) {

@@ -28,7 +28,10 @@ const which = process.argv[2] ?? 'all';
 const round = (n: number) => Math.round(n).toLocaleString('en-US');
 
 /** `count` throwaway databases at once (books compared side by side). As production runs: the processes and the bulk poster connect as a role that owns nothing. */
-async function withDatabases<T>(count: number, run: (dbs: Array<Awaited<ReturnType<typeof createTestDatabase>>>) => Promise<T>): Promise<T> {
+async function withDatabases<T>(
+  count: number,
+  run: (dbs: Array<Awaited<ReturnType<typeof createTestDatabase>>>) => Promise<T>,
+): Promise<T> {
   const databases = [];
   try {
     for (let i = 0; i < count; i += 1) databases.push(await createTestDatabase({ poolMax: 4, runtimeRole: true }));
@@ -90,21 +93,29 @@ if (which === 'all' || which === 'recost') {
 }
 if (which === 'all' || which === 'reports') {
   const sizes = (process.argv[3] ?? '10000').split(',').map(Number);
-  if (sizes.some((n) => !Number.isSafeInteger(n) || n < 1)) throw new Error(`book sizes must be whole numbers, e.g. 10000,1000000: ${process.argv[3]}`);
+  if (sizes.some((n) => !Number.isSafeInteger(n) || n < 1))
+    throw new Error(`book sizes must be whole numbers, e.g. 10000,1000000: ${process.argv[3]}`);
   const results = await withDatabases(sizes.length, (databases) => benchReports(databases, sizes));
-  for (const r of results) console.log(`firm reports: ${round(r.transactions)} transactions posted in bulk in ${r.loadSeconds.toFixed(1)} s`);
+  for (const r of results)
+    console.log(`firm reports: ${round(r.transactions)} transactions posted in bulk in ${r.loadSeconds.toFixed(1)} s`);
   const [smallest] = results;
-  const header = ['report', ...results.map((r) => `${round(r.transactions)} txns, median ms`), ...(results.length > 1 ? ['largest ÷ smallest (target ≤ 1.5)'] : [])];
+  const header = [
+    'report',
+    ...results.map((r) => `${round(r.transactions)} txns, median ms`),
+    ...(results.length > 1 ? ['largest ÷ smallest (target ≤ 1.5)'] : []),
+  ];
   console.log(`| ${header.join(' | ')} |\n|${header.map(() => '---').join('|')}|`);
   for (const [name] of REPORTS) {
     const times = results.map((r) => r.medianMs.get(name) as number);
-    const ratio = results.length > 1 ? [((times.at(-1) as number) / (smallest?.medianMs.get(name) as number)).toFixed(2)] : [];
+    const ratio =
+      results.length > 1 ? [((times.at(-1) as number) / (smallest?.medianMs.get(name) as number)).toFixed(2)] : [];
     console.log(`| ${[name, ...times.map((t) => t.toFixed(1)), ...ratio].join(' | ')} |`);
   }
 }
 if (which === 'recon') {
   const count = Number(process.argv[3] ?? '1000000');
-  if (!Number.isSafeInteger(count) || count < 1) throw new Error(`the book size must be a whole number, e.g. 1000000: ${process.argv[3]}`);
+  if (!Number.isSafeInteger(count) || count < 1)
+    throw new Error(`the book size must be a whole number, e.g. 1000000: ${process.argv[3]}`);
   const r = await withDatabase((db) => benchRecon(db, count));
   console.log(
     `reconciliation, A+B+D full sweep on a book of ${round(r.transactions)} transactions (posted in bulk in ${r.loadSeconds.toFixed(1)} s): ` +
@@ -115,9 +126,12 @@ if (which === 'recon') {
 }
 if (which === 'india') {
   const customers = Number(process.argv[3] ?? '2000');
-  if (!Number.isSafeInteger(customers) || customers < 1) throw new Error(`the customer count must be a whole number, e.g. 2000: ${process.argv[3]}`);
+  if (!Number.isSafeInteger(customers) || customers < 1)
+    throw new Error(`the customer count must be a whole number, e.g. 2000: ${process.argv[3]}`);
   const r = await withDatabase((db) => benchIndiaReports(db, customers));
-  console.log(`India reports: ${round(r.customers)} customers, ${round(r.trades)} trades, ${round(r.remittances)} remittances loaded and recosted in ${r.loadSeconds.toFixed(1)} s`);
+  console.log(
+    `India reports: ${round(r.customers)} customers, ${round(r.trades)} trades, ${round(r.remittances)} remittances loaded and recosted in ${r.loadSeconds.toFixed(1)} s`,
+  );
   console.log('| report (whole book) | median ms (target < 1,000) |\n|---|---|');
   for (const [name, ms] of r.medianMs) console.log(`| ${name} | ${ms.toFixed(0)} |`);
 }

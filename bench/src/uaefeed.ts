@@ -1,7 +1,23 @@
-import { createLogger, Decimal, FeeSchedule, postTransactions, recost, trialBalance, upsertCustomer } from '@ledger/core';
+import {
+  createLogger,
+  Decimal,
+  FeeSchedule,
+  postTransactions,
+  recost,
+  trialBalance,
+  upsertCustomer,
+} from '@ledger/core';
 import { v7 as uuidv7 } from 'uuid';
 import type { TestDatabase } from '@ledger/core/testing';
-import { DEFAULT_JOB_SETTINGS, draftOf, mapCashTransfer, mapOrder, RECORD_OUTCOMES, syncUaefeedJob, type RecordOutcomeName } from '@ledger/jobs';
+import {
+  DEFAULT_JOB_SETTINGS,
+  draftOf,
+  mapCashTransfer,
+  mapOrder,
+  RECORD_OUTCOMES,
+  syncUaefeedJob,
+  type RecordOutcomeName,
+} from '@ledger/jobs';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,7 +47,8 @@ const SANDBOX_CLI = fileURLToPath(new URL('../../packages/sandbox/src/cli.ts', i
 /** `NAME=value` lines, a value in double quotes possibly over several lines (the PEM). */
 function readEnvFile(text: string): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const match of text.matchAll(/^([A-Z_][A-Z0-9_]*)=(?:"([^"]*)"|(.*))$/gm)) env[match[1]!] = match[2] ?? match[3]!;
+  for (const match of text.matchAll(/^([A-Z_][A-Z0-9_]*)=(?:"([^"]*)"|(.*))$/gm))
+    env[match[1]!] = match[2] ?? match[3]!;
   return env;
 }
 
@@ -39,13 +56,32 @@ function readEnvFile(text: string): Record<string, string> {
  * The sandbox in a process of its own (`pnpm sandbox`), as a real upstream is another machine:
  * serving it does not take the job's event loop. Answers its client settings.
  */
-async function startSandboxProcess(seed: number, customers: number, recordsPerCustomer: number): Promise<{ env: Record<string, string>; close(): void }> {
+async function startSandboxProcess(
+  seed: number,
+  customers: number,
+  recordsPerCustomer: number,
+): Promise<{ env: Record<string, string>; close(): void }> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-sandbox-'));
   const envFile = join(dir, 'sandbox.env');
-  const ports = ['--registry-port', '--uaefeed-port', '--custodian-port', '--usbroker-port', '--remit-port'].flatMap((flag) => [flag, '0']);
+  const ports = ['--registry-port', '--uaefeed-port', '--custodian-port', '--usbroker-port', '--remit-port'].flatMap(
+    (flag) => [flag, '0'],
+  );
   const child = spawn(
     process.execPath,
-    ['--conditions=@ledger/source', '--import=tsx', SANDBOX_CLI, '--seed', String(seed), '--customers', String(customers), '--records-per-customer', String(recordsPerCustomer), '--client-env-file', envFile, ...ports],
+    [
+      '--conditions=@ledger/source',
+      '--import=tsx',
+      SANDBOX_CLI,
+      '--seed',
+      String(seed),
+      '--customers',
+      String(customers),
+      '--records-per-customer',
+      String(recordsPerCustomer),
+      '--client-env-file',
+      envFile,
+      ...ports,
+    ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const close = () => {
@@ -70,7 +106,11 @@ async function startSandboxProcess(seed: number, customers: number, recordsPerCu
  * Yardsticks, in the same run: the same drafts (new keys) through the bulk path alone, and a raw
  * COPY of their journal lines into a bare table.
  */
-export async function benchSyncUaefeed(database: TestDatabase, customers: number, recordsPerCustomer: number): Promise<UaefeedBenchResult> {
+export async function benchSyncUaefeed(
+  database: TestDatabase,
+  customers: number,
+  recordsPerCustomer: number,
+): Promise<UaefeedBenchResult> {
   const db = database.runtime?.db ?? database.db;
   const seed = 2026;
   const sandbox = await startSandboxProcess(seed, customers, recordsPerCustomer);
@@ -78,10 +118,22 @@ export async function benchSyncUaefeed(database: TestDatabase, customers: number
   const data = createDataset({ seed, customers, recordsPerCustomer });
   try {
     for (const c of data.customers) {
-      await upsertCustomer(db, c.customer_id, { name: c.name, references: { uaefeed_customer_number: c.uaefeed_customer_number, custodian_account: c.custodian_account } });
+      await upsertCustomer(db, c.customer_id, {
+        name: c.name,
+        references: { uaefeed_customer_number: c.uaefeed_customer_number, custodian_account: c.custodian_account },
+      });
     }
-    const { UAEFEED_BASE_URL, UAEFEED_API_KEY, UAEFEED_API_SECRET, UAEFEED_PRIVATE_KEY, UAEFEED_INST_CODE } = sandbox.env;
-    const upstreams = createUpstreamClients(upstreamConfigSchema.parse({ UAEFEED_BASE_URL, UAEFEED_API_KEY, UAEFEED_API_SECRET, UAEFEED_PRIVATE_KEY, UAEFEED_INST_CODE }));
+    const { UAEFEED_BASE_URL, UAEFEED_API_KEY, UAEFEED_API_SECRET, UAEFEED_PRIVATE_KEY, UAEFEED_INST_CODE } =
+      sandbox.env;
+    const upstreams = createUpstreamClients(
+      upstreamConfigSchema.parse({
+        UAEFEED_BASE_URL,
+        UAEFEED_API_KEY,
+        UAEFEED_API_SECRET,
+        UAEFEED_PRIVATE_KEY,
+        UAEFEED_INST_CODE,
+      }),
+    );
     // The sandbox makes a customer's records on its first request: asked once before the clock
     // starts (a real upstream has them already), which also fetches the access token.
     const feed = upstreams.uaefeed!;
@@ -89,14 +141,24 @@ export async function benchSyncUaefeed(database: TestDatabase, customers: number
       await Promise.all(data.customers.slice(i, i + 25).map((c) => feed.getCashSummary(c.uaefeed_customer_number)));
     }
     const logger = createLogger({ level: 'error', service: 'bench', book: 'ENTITY_UAE', silent: true });
-    const deps = { book: 'ENTITY_UAE' as const, db, logger, progress: () => undefined, settings: DEFAULT_JOB_SETTINGS, upstreams };
+    const deps = {
+      book: 'ENTITY_UAE' as const,
+      db,
+      logger,
+      progress: () => undefined,
+      settings: DEFAULT_JOB_SETTINGS,
+      upstreams,
+    };
 
     let started = process.hrtime.bigint();
     const result = await syncUaefeedJob.run({ recost: false }, deps);
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const counts = Object.values(result.records);
     const total = (outcome: RecordOutcomeName) => counts.reduce((n, c) => n + c[outcome], 0);
-    if (result.customers_failed.length > 0 || result.issues.length > 0) throw new Error(`sync-uaefeed: ${JSON.stringify(result.records)} ${JSON.stringify(result.customers_failed.slice(0, 3))}`);
+    if (result.customers_failed.length > 0 || result.issues.length > 0)
+      throw new Error(
+        `sync-uaefeed: ${JSON.stringify(result.records)} ${JSON.stringify(result.customers_failed.slice(0, 3))}`,
+      );
     const fetched = RECORD_OUTCOMES.reduce((n, o) => n + total(o), 0);
 
     started = process.hrtime.bigint();
@@ -108,7 +170,10 @@ export async function benchSyncUaefeed(database: TestDatabase, customers: number
     const peg = new Decimal(DEFAULT_JOB_SETTINGS.aedPerUsd);
     const drafts = data.customers.flatMap((c) => {
       const records = data.dataOf(c);
-      return [...records.transfers.map((t) => mapCashTransfer(t, c.customer_id, peg)), ...records.orders.map((o) => mapOrder(o, c.customer_id, peg))].flatMap((m) => {
+      return [
+        ...records.transfers.map((t) => mapCashTransfer(t, c.customer_id, peg)),
+        ...records.orders.map((o) => mapOrder(o, c.customer_id, peg)),
+      ].flatMap((m) => {
         const drafted = draftOf(m, DEFAULT_JOB_SETTINGS);
         return 'draft' in drafted ? [drafted.draft] : [];
       });

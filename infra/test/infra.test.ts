@@ -43,14 +43,20 @@ function documentsOf(path: string): Doc[] {
 }
 
 const K8S_FILES = yamlFiles().filter((path) => path.startsWith('infra/k8s/'));
-const K8S: Array<{ path: string; doc: Doc }> = K8S_FILES.flatMap((path) => documentsOf(path).map((doc) => ({ path, doc })));
+const K8S: Array<{ path: string; doc: Doc }> = K8S_FILES.flatMap((path) =>
+  documentsOf(path).map((doc) => ({ path, doc })),
+);
 const COMPOSE: Doc = documentsOf('infra/compose.yaml')[0];
 const WORKLOADS = K8S.filter(({ doc }) => doc.kind === 'Deployment');
 const CONTAINERS: Doc[] = WORKLOADS.flatMap(({ doc }) => doc.spec.template.spec.containers);
-const APP_SERVICES = Object.entries(COMPOSE.services as Record<string, Doc>).filter(([, service]) => service.image === 'ledger-service:local');
+const APP_SERVICES = Object.entries(COMPOSE.services as Record<string, Doc>).filter(
+  ([, service]) => service.image === 'ledger-service:local',
+);
 
 /** Every variable a process reads: the keys of the three config readers' schemas. */
-const READ_BY_PROCESSES = new Set([apiConfigSchema, workerConfigSchema, reconConfigSchema].flatMap((schema) => Object.keys(schema.shape)));
+const READ_BY_PROCESSES = new Set(
+  [apiConfigSchema, workerConfigSchema, reconConfigSchema].flatMap((schema) => Object.keys(schema.shape)),
+);
 /** The sandbox's own settings (its cli is the one place it reads them). */
 const SANDBOX_CLI = read('packages/sandbox/src/cli.ts');
 /** What the operations listener serves (and the api's document, for the api's own port). */
@@ -58,10 +64,14 @@ const OPS_SERVER = read('packages/ledger-core/src/runtime/ops-server.ts');
 const HEALTH_PATHS = ['/health/live', '/health/ready'];
 
 /** The variables of an env map or list (compose accepts both), and a workload's `env`. */
-const namesOf = (env: Doc): string[] => (Array.isArray(env) ? env.map((item: Doc) => (typeof item === 'string' ? item.split('=')[0] : item.name)) : Object.keys(env ?? {}));
+const namesOf = (env: Doc): string[] =>
+  Array.isArray(env)
+    ? env.map((item: Doc) => (typeof item === 'string' ? item.split('=')[0] : item.name))
+    : Object.keys(env ?? {});
 
 /** The keys a YAML file lists in comments (`# NAME_OF_IT: <value>`): the optional settings it documents. */
-const commentedKeys = (path: string) => [...read(path).matchAll(/^\s*#\s*([A-Z][A-Z0-9]*_[A-Z0-9_]+):/gm)].map((m) => m[1]!);
+const commentedKeys = (path: string) =>
+  [...read(path).matchAll(/^\s*#\s*([A-Z][A-Z0-9]*_[A-Z0-9_]+):/gm)].map((m) => m[1]!);
 
 /** The entry point a `node <file>` command runs, as the source it is built from. */
 function sourceOf(command: string[]): string {
@@ -75,18 +85,26 @@ function sourceOf(command: string[]): string {
 describe('infra: the deployment files', () => {
   it('every YAML file under infra/ parses', () => {
     const files = yamlFiles();
-    expect(files).to.include.members(['infra/compose.yaml', 'infra/k8s/base/api.yaml', 'infra/k8s/secret.template.yaml']);
+    expect(files).to.include.members([
+      'infra/compose.yaml',
+      'infra/k8s/base/api.yaml',
+      'infra/k8s/secret.template.yaml',
+    ]);
     for (const path of files) documentsOf(path);
   });
 
   it('every Kubernetes object is valid against the Kubernetes API schema (kubernetes-models)', async () => {
     for (const { path, doc } of K8S) {
       if (doc.kind === 'Kustomization') {
-        for (const resource of doc.resources as string[]) expect(existsSync(join(ROOT, path, '..', resource)), `${path}: ${resource}`).to.equal(true);
+        for (const resource of doc.resources as string[])
+          expect(existsSync(join(ROOT, path, '..', resource)), `${path}: ${resource}`).to.equal(true);
         continue;
       }
       const group = doc.apiVersion.includes('/') ? doc.apiVersion : `v1`;
-      const models = (await import(`kubernetes-models/${group}`)) as Record<string, new (data: unknown) => { validate(): void }>;
+      const models = (await import(`kubernetes-models/${group}`)) as Record<
+        string,
+        new (data: unknown) => { validate(): void }
+      >;
       const Model = models[doc.kind];
       expect(Model, `${path}: a model of ${doc.apiVersion} ${doc.kind}`).to.be.a('function');
       expect(() => new Model!(doc).validate(), `${path}: ${doc.kind} ${doc.metadata?.name}`).not.to.throw();
@@ -95,9 +113,18 @@ describe('infra: the deployment files', () => {
 
   it('the base has the api, worker and recon with probes on the health paths, an HPA for the api and the worker, and a PDB for each', () => {
     const byKind = (kind: string) => K8S.filter(({ doc }) => doc.kind === kind).map(({ doc }) => doc);
-    expect(byKind('Deployment').map((d) => d.metadata.name)).to.have.members(['ledger-api', 'ledger-worker', 'ledger-recon']);
-    expect(byKind('HorizontalPodAutoscaler').map((h) => h.spec.scaleTargetRef.name)).to.have.members(['ledger-api', 'ledger-worker']);
-    expect(byKind('PodDisruptionBudget').map((p) => p.spec.selector.matchLabels['app.kubernetes.io/component'])).to.have.members(['api', 'worker', 'recon']);
+    expect(byKind('Deployment').map((d) => d.metadata.name)).to.have.members([
+      'ledger-api',
+      'ledger-worker',
+      'ledger-recon',
+    ]);
+    expect(byKind('HorizontalPodAutoscaler').map((h) => h.spec.scaleTargetRef.name)).to.have.members([
+      'ledger-api',
+      'ledger-worker',
+    ]);
+    expect(
+      byKind('PodDisruptionBudget').map((p) => p.spec.selector.matchLabels['app.kubernetes.io/component']),
+    ).to.have.members(['api', 'worker', 'recon']);
     for (const container of CONTAINERS) {
       expect(container.livenessProbe?.httpGet?.path, `${container.name} liveness`).to.equal('/health/live');
       expect(container.readinessProbe?.httpGet?.path, `${container.name} readiness`).to.equal('/health/ready');
@@ -108,7 +135,11 @@ describe('infra: the deployment files', () => {
   it('each command runs an entry point the code has, and the README names it', () => {
     const dockerfile = read('infra/docker/Dockerfile');
     const cmd = JSON.parse(/^CMD (\[.*\])$/m.exec(dockerfile)![1]!) as string[];
-    const commands: string[][] = [cmd, ...CONTAINERS.map((c) => c.command as string[]), ...APP_SERVICES.map(([, s]) => s.command as string[])];
+    const commands: string[][] = [
+      cmd,
+      ...CONTAINERS.map((c) => c.command as string[]),
+      ...APP_SERVICES.map(([, s]) => s.command as string[]),
+    ];
     for (const command of commands) {
       const source = sourceOf(command);
       expect(existsSync(join(ROOT, source)), `${command.join(' ')}: ${source}`).to.equal(true);
@@ -124,15 +155,20 @@ describe('infra: the deployment files', () => {
       const ports = Object.fromEntries((container.ports as Doc[]).map((p) => [p.name, p.containerPort]));
       expect(ports.ops, `${container.name} ops port`).to.equal(Number(env.OPS_PORT));
       if (container.name === 'api') expect(ports.http).to.equal(Number(env.PORT));
-      for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) expect(ports, `${container.name} ${probe}`).to.have.property(container[probe].httpGet.port);
+      for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe'])
+        expect(ports, `${container.name} ${probe}`).to.have.property(container[probe].httpGet.port);
     }
     const service = K8S.find(({ doc }) => doc.kind === 'Service')!.doc;
     const api = CONTAINERS.find((c) => c.name === 'api');
-    for (const port of service.spec.ports as Doc[]) expect((api.ports as Doc[]).map((p) => p.name)).to.include(port.targetPort);
+    for (const port of service.spec.ports as Doc[])
+      expect((api.ports as Doc[]).map((p) => p.name)).to.include(port.targetPort);
     for (const [name, service] of APP_SERVICES) {
       if (name === 'sandbox') continue;
-      expect(service.healthcheck.test.join(' '), name).to.include(`127.0.0.1:${String(service.environment.OPS_PORT)}/health/ready`);
-      for (const published of (service.ports ?? []) as string[]) expect(published.split(':').pop(), `${name} publishes its PORT`).to.equal(service.environment.PORT);
+      expect(service.healthcheck.test.join(' '), name).to.include(
+        `127.0.0.1:${String(service.environment.OPS_PORT)}/health/ready`,
+      );
+      for (const published of (service.ports ?? []) as string[])
+        expect(published.split(':').pop(), `${name} publishes its PORT`).to.equal(service.environment.PORT);
     }
     for (const port of ['8080', '9464']) expect(INFRA_README, `infra/README.md names port ${port}`).to.include(port);
   });
@@ -154,14 +190,18 @@ describe('infra: the deployment files', () => {
     expect(named.size).to.be.above(20);
     for (const variable of named) {
       expect(READ_BY_PROCESSES.has(variable), `${variable} is read by a config reader`).to.equal(true);
-      expect(README, `README describes ${variable}`).to.match(new RegExp(`\`${variable}\`|\`${variable.replace(/_[A-Z]+$/, '_<SOURCE>')}\``));
+      expect(README, `README describes ${variable}`).to.match(
+        new RegExp(`\`${variable}\`|\`${variable.replace(/_[A-Z]+$/, '_<SOURCE>')}\``),
+      );
     }
   });
 
   it('each health path is served by the operations listener and the api, and the READMEs name it', () => {
     const paths = new Set<string>();
-    for (const container of CONTAINERS) for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) paths.add(container[probe].httpGet.path);
-    for (const [name, service] of APP_SERVICES) if (name !== 'sandbox') paths.add(/\/health\/[a-z]+/.exec(service.healthcheck.test.join(' '))![0]);
+    for (const container of CONTAINERS)
+      for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) paths.add(container[probe].httpGet.path);
+    for (const [name, service] of APP_SERVICES)
+      if (name !== 'sandbox') paths.add(/\/health\/[a-z]+/.exec(service.healthcheck.test.join(' '))![0]);
     expect([...paths].sort()).to.deep.equal(HEALTH_PATHS);
     for (const path of paths) {
       expect(OPS_SERVER, `the operations listener serves ${path}`).to.include(`'${path}'`);

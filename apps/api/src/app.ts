@@ -36,7 +36,11 @@ const apiHeaders: RequestHandler = (_req, res, next) => {
  */
 const requireHost: RequestHandler = (req, _res, next) => {
   if (req.httpVersionMajor === 1 && req.httpVersionMinor >= 1 && !req.headers.host) {
-    return next(new ApiError('validation_error', 'an HTTP/1.1 request needs a Host header', [{ path: '/headers/host', message: 'is required' }]));
+    return next(
+      new ApiError('validation_error', 'an HTTP/1.1 request needs a Host header', [
+        { path: '/headers/host', message: 'is required' },
+      ]),
+    );
   }
   next();
 };

@@ -52,14 +52,20 @@ export const apiConfigSchema = commonConfigSchema
       .string()
       .regex(new RegExp(DECIMAL_PATTERN_SOURCE), 'must be a decimal string like "3.6725"')
       // Only a decimal string is weighed (zod runs this check after a failed regex too).
-      .refine((value) => !new RegExp(DECIMAL_PATTERN_SOURCE).test(value) || new Decimal(value).isGreaterThan(0), 'must be greater than zero')
+      .refine(
+        (value) => !new RegExp(DECIMAL_PATTERN_SOURCE).test(value) || new Decimal(value).isGreaterThan(0),
+        'must be greater than zero',
+      )
       .default('3.6725'),
     /** Headers and body of a request must arrive within this, or it is answered 408 and cut. */
     REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
     /** How long a synchronous job's caller waits for its result before being answered 202 to poll. */
     JOB_SYNC_WAIT_MS: z.coerce.number().int().min(0).max(300_000).default(25_000),
     /** The other book's api (its origin): the console's header links to its `/console/`. Unset: no link. */
-    CONSOLE_PEER_URL: z.preprocess((value) => (value === '' ? undefined : value), z.url({ protocol: /^https?$/ }).optional()),
+    CONSOLE_PEER_URL: z.preprocess(
+      (value) => (value === '' ? undefined : value),
+      z.url({ protocol: /^https?$/ }).optional(),
+    ),
     /** How long /health/ready waits for the database before answering 503. */
     READY_TIMEOUT_MS: z.coerce.number().int().min(50).max(30_000).default(2_000),
     /** Customers whose broker the live India reports read at once: enough to hide latency, few enough to spare the broker. */

@@ -13,19 +13,34 @@ await startProcess({
   start: async ({ config, db, logger, resources, metrics }) => {
     const { book, redisUrl, queuePrefix, jobSyncWaitMs } = config;
     // Redis need not be up at start: job endpoints answer 503 until it is, the rest is unaffected.
-    const jobs = createJobProducer({ book, redisUrl, queuePrefix, catalog: JOBS, syncWaitMs: jobSyncWaitMs, logger, db });
+    const jobs = createJobProducer({
+      book,
+      redisUrl,
+      queuePrefix,
+      catalog: JOBS,
+      syncWaitMs: jobSyncWaitMs,
+      logger,
+      db,
+    });
     resources.add(() => jobs.close());
-    const server = createServer(createApp({ config, db, logger, jobs, metrics }), { requestTimeoutMs: config.requestTimeoutMs }, logger);
+    const server = createServer(
+      createApp({ config, db, logger, jobs, metrics }),
+      { requestTimeoutMs: config.requestTimeoutMs },
+      logger,
+    );
     server.listen(config.port);
     await once(server, 'listening');
     // Closed before the pool: stops accepting, lets in-flight requests finish (idle keep-alive sockets are closed).
     resources.add(() => closeServer(server));
     const { port } = server.address() as AddressInfo;
     // The one line a person starting the service looks for: where it is and where its docs are.
-    logger.info(`ledger api of ${config.book} listening on http://localhost:${port} (API docs: http://localhost:${port}/docs)`, {
-      port,
-      read_credential_configured: config.ledgerToken !== undefined,
-      admin_credential_configured: config.adminToken !== undefined,
-    });
+    logger.info(
+      `ledger api of ${config.book} listening on http://localhost:${port} (API docs: http://localhost:${port}/docs)`,
+      {
+        port,
+        read_credential_configured: config.ledgerToken !== undefined,
+        admin_credential_configured: config.adminToken !== undefined,
+      },
+    );
   },
 });

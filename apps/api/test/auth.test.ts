@@ -14,7 +14,8 @@ interface Endpoint {
 
 /** The docs and their front door `/`: open, served outside the validator. */
 // The docs and the console's page are open: the console signs in with the tokens itself.
-const isDocs = (template: string) => template.startsWith('/docs') || template.startsWith('/console') || template === '/';
+const isDocs = (template: string) =>
+  template.startsWith('/docs') || template.startsWith('/console') || template === '/';
 /** Every operation of the document (but the docs), with sample path values. */
 const ENDPOINTS: Endpoint[] = Object.entries(apiDocument.paths)
   .filter(([template]) => !isDocs(template))
@@ -22,7 +23,13 @@ const ENDPOINTS: Endpoint[] = Object.entries(apiDocument.paths)
     (Object.keys(item) as Method[]).map((method) => ({
       method,
       template,
-      path: template.replace('{txn_id}', randomUUID()).replace('{customer_id}', 'C-AUTH').replace('{job_id}', randomUUID()).replace('{cash_request_id}', randomUUID()).replace('{run_id}', randomUUID()).replace('{exception_id}', '1'),
+      path: template
+        .replace('{txn_id}', randomUUID())
+        .replace('{customer_id}', 'C-AUTH')
+        .replace('{job_id}', randomUUID())
+        .replace('{cash_request_id}', randomUUID())
+        .replace('{run_id}', randomUUID())
+        .replace('{exception_id}', '1'),
     })),
   );
 const isOpen = (e: Endpoint) => e.template.startsWith('/health/') || e.template === '/ping';
@@ -32,7 +39,11 @@ const isAdmin = (e: Endpoint) => !isOpen(e) && !isSigned(e) && e.method !== 'get
 const label = (e: Endpoint) => `${e.method.toUpperCase()} ${e.template}`;
 /** The path with the query its operation requires: grouped reads a `group_by`, schedule-fa an `fy`. */
 const samplePath = (e: Endpoint) =>
-  e.template.endsWith('/grouped') ? `${e.path}?group_by=${e.template.startsWith('/v1/journal') ? 'account' : 'type'}` : e.template === '/v1/india/schedule-fa' ? `${e.path}?fy=2024-25` : e.path;
+  e.template.endsWith('/grouped')
+    ? `${e.path}?group_by=${e.template.startsWith('/v1/journal') ? 'account' : 'type'}`
+    : e.template === '/v1/india/schedule-fa'
+      ? `${e.path}?fy=2024-25`
+      : e.path;
 
 describe('authentication matrix', () => {
   it('the document states the contract’s matrix for every operation', () => {
@@ -42,7 +53,8 @@ describe('authentication matrix', () => {
       const expected = isOpen(e) ? OPEN : isSigned(e) ? REMIT_SIGNATURE : isAdmin(e) ? ADMIN : READ;
       expect(security, label(e)).to.deep.equal(expected);
     }
-    for (const template of ['/', '/docs', '/docs/openapi.json', '/console']) expect(apiDocument.paths[template]?.get?.security).to.deep.equal(OPEN);
+    for (const template of ['/', '/docs', '/docs/openapi.json', '/console'])
+      expect(apiDocument.paths[template]?.get?.security).to.deep.equal(OPEN);
   });
 
   describe('with both tokens configured', () => {
@@ -81,7 +93,14 @@ describe('authentication matrix', () => {
       for (const headers of wrongHeaders) {
         expectError(await api.get('/v1/transactions', { headers }), 401, 'unauthorized');
       }
-      expectError(await api.post('/v1/transactions', deposit(), { token: 'nope', headers: { 'X-Ledger-Admin-Token': LEDGER_TOKEN } }), 401, 'unauthorized');
+      expectError(
+        await api.post('/v1/transactions', deposit(), {
+          token: 'nope',
+          headers: { 'X-Ledger-Admin-Token': LEDGER_TOKEN },
+        }),
+        401,
+        'unauthorized',
+      );
     });
 
     it('the ledger token reads every GET endpoint', async () => {
@@ -100,7 +119,11 @@ describe('authentication matrix', () => {
 
     it('the valid ledger token on an admin endpoint is 403 forbidden, and nothing is stored', async () => {
       for (const e of ENDPOINTS.filter(isAdmin)) {
-        expectError(await api.request(e.method.toUpperCase(), e.path, { token: 'ledger', body: deposit() }), 403, 'forbidden');
+        expectError(
+          await api.request(e.method.toUpperCase(), e.path, { token: 'ledger', body: deposit() }),
+          403,
+          'forbidden',
+        );
       }
       const list = await api.get('/v1/customers', { token: 'ledger' });
       expect(list.body.total).to.equal(0);
@@ -115,9 +138,21 @@ describe('authentication matrix', () => {
 
     it('decides credentials before reading the body: a bad or huge body without a token is 401', async () => {
       expectError(await api.request('POST', '/v1/transactions', { rawBody: '{not json' }), 401, 'unauthorized');
-      expectError(await api.request('POST', '/v1/transactions', { body: { txn_type: 'nonsense' } }), 401, 'unauthorized');
-      expectError(await api.request('PUT', '/v1/customers/C-1', { rawBody: 'x'.repeat(2_000_000) }), 401, 'unauthorized');
-      expectError(await api.request('POST', '/v1/transactions', { token: 'ledger', rawBody: '{not json' }), 403, 'forbidden');
+      expectError(
+        await api.request('POST', '/v1/transactions', { body: { txn_type: 'nonsense' } }),
+        401,
+        'unauthorized',
+      );
+      expectError(
+        await api.request('PUT', '/v1/customers/C-1', { rawBody: 'x'.repeat(2_000_000) }),
+        401,
+        'unauthorized',
+      );
+      expectError(
+        await api.request('POST', '/v1/transactions', { token: 'ledger', rawBody: '{not json' }),
+        403,
+        'forbidden',
+      );
     });
   });
 

@@ -1,13 +1,24 @@
 import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { CASH_REQUEST_ACTIONS, CASH_REQUEST_STATUSES, CASH_REQUEST_TRANSITIONS, type CashRequestAction, type CashRequestStatus } from '@ledger/core';
+import {
+  CASH_REQUEST_ACTIONS,
+  CASH_REQUEST_STATUSES,
+  CASH_REQUEST_TRANSITIONS,
+  type CashRequestAction,
+  type CashRequestStatus,
+} from '@ledger/core';
 import { expect } from 'chai';
 import { countRows, deposit, expectError, startApi, type Reply, type TestApi } from './support.js';
 
 const DOC = new URL('../../../docs/cash-requests.md', import.meta.url);
 
 /** How to bring a pending request to each state. */
-const REACH: Record<CashRequestStatus, CashRequestAction | null> = { pending: null, completed: 'confirm', failed: 'fail', cancelled: 'cancel' };
+const REACH: Record<CashRequestStatus, CashRequestAction | null> = {
+  pending: null,
+  completed: 'confirm',
+  failed: 'fail',
+  cancelled: 'cancel',
+};
 
 describe('cash requests: /v1/cash-requests', function () {
   this.timeout(120_000);
@@ -15,11 +26,19 @@ describe('cash requests: /v1/cash-requests', function () {
 
   before(async () => {
     api = await startApi();
-    for (const id of ['C-1', 'C-2', 'C-3', 'C-RICH', 'C-LIST']) expect((await api.put(`/v1/customers/${id}`, { name: id })).status).to.equal(201);
+    for (const id of ['C-1', 'C-2', 'C-3', 'C-RICH', 'C-LIST'])
+      expect((await api.put(`/v1/customers/${id}`, { name: id })).status).to.equal(201);
     // C-RICH: 1,000.00 in the USD wallet and 100.00 USD-equivalent in the AED wallet.
-    expect((await api.post('/v1/transactions', deposit({ customer_id: 'C-RICH', amount_usd: '1000.00' }))).status).to.equal(201);
     expect(
-      (await api.post('/v1/transactions', deposit({ customer_id: 'C-RICH', amount_usd: '100.00', original_currency: 'AED', original_amount: '367.25' }))).status,
+      (await api.post('/v1/transactions', deposit({ customer_id: 'C-RICH', amount_usd: '1000.00' }))).status,
+    ).to.equal(201);
+    expect(
+      (
+        await api.post(
+          '/v1/transactions',
+          deposit({ customer_id: 'C-RICH', amount_usd: '100.00', original_currency: 'AED', original_amount: '367.25' }),
+        )
+      ).status,
     ).to.equal(201);
   });
   after(async () => {
@@ -27,8 +46,15 @@ describe('cash requests: /v1/cash-requests', function () {
   });
 
   const create = (body: Record<string, unknown>) => api.post('/v1/cash-requests', body);
-  const act = (id: string, action: CashRequestAction, body?: unknown) => api.post(`/v1/cash-requests/${id}/${action}`, body);
-  const request = (overrides: Record<string, unknown> = {}) => ({ customer_id: 'C-1', direction: 'deposit', amount: '25.00', currency: 'USD', ...overrides });
+  const act = (id: string, action: CashRequestAction, body?: unknown) =>
+    api.post(`/v1/cash-requests/${id}/${action}`, body);
+  const request = (overrides: Record<string, unknown> = {}) => ({
+    customer_id: 'C-1',
+    direction: 'deposit',
+    amount: '25.00',
+    currency: 'USD',
+    ...overrides,
+  });
 
   async function pending(overrides: Record<string, unknown> = {}): Promise<Reply['body']> {
     const reply = await create(request(overrides));
@@ -100,7 +126,11 @@ describe('cash requests: /v1/cash-requests', function () {
         { customer_id: 'C-1', direction: 'deposit', amount: '1.00' },
       ];
       for (const body of bad) expectError(await create(body), 400, 'validation_error');
-      expectError(await api.request('POST', '/v1/cash-requests', { token: 'admin', rawBody: '{not json' }), 400, 'invalid_json');
+      expectError(
+        await api.request('POST', '/v1/cash-requests', { token: 'admin', rawBody: '{not json' }),
+        400,
+        'invalid_json',
+      );
       const list = await api.get('/v1/cash-requests?customer_id=C-1&status=completed', { token: 'ledger' });
       expect(list.body.total).to.equal(0);
       expect(await rows()).to.deep.equal(before);
@@ -120,23 +150,39 @@ describe('cash requests: /v1/cash-requests', function () {
 
     it('refuses a withdrawal over the wallet balance less other pending withdrawals with 422 insufficient_funds', async () => {
       // C-2 has nothing: any withdrawal is too much.
-      expectError(await create(request({ customer_id: 'C-2', direction: 'withdrawal', amount: '0.01' })), 422, 'insufficient_funds');
+      expectError(
+        await create(request({ customer_id: 'C-2', direction: 'withdrawal', amount: '0.01' })),
+        422,
+        'insufficient_funds',
+      );
       // Fund C-2 with 100.00 (USD wallet) by a confirmed deposit request.
       const funding = await pending({ customer_id: 'C-2', amount: '100.00' });
       expect((await act(funding.cash_request_id, 'confirm')).status).to.equal(200);
       expect(await wallet('C-2', '2010')).to.equal('100.00');
-      expectError(await create(request({ customer_id: 'C-2', direction: 'withdrawal', amount: '100.01' })), 422, 'insufficient_funds');
+      expectError(
+        await create(request({ customer_id: 'C-2', direction: 'withdrawal', amount: '100.01' })),
+        422,
+        'insufficient_funds',
+      );
       const first = await pending({ customer_id: 'C-2', direction: 'withdrawal', amount: '60.00' });
       // 100.00 less the pending 60.00 leaves 40.00.
       const refused = await create(request({ customer_id: 'C-2', direction: 'withdrawal', amount: '40.01' }));
       expectError(refused, 422, 'insufficient_funds');
-      expect(refused.body.error.details[0]).to.include({ balance_usd: '100.00', pending_withdrawals_usd: '60.00', requested_usd: '40.01' });
+      expect(refused.body.error.details[0]).to.include({
+        balance_usd: '100.00',
+        pending_withdrawals_usd: '60.00',
+        requested_usd: '40.01',
+      });
       await pending({ customer_id: 'C-2', direction: 'withdrawal', amount: '40.00' });
       // Cancelling the first frees its 60.00.
       expect((await act(first.cash_request_id, 'cancel')).status).to.equal(200);
       await pending({ customer_id: 'C-2', direction: 'withdrawal', amount: '60.00' });
       // An AED withdrawal is held to the AED wallet (2020), which C-2 does not have.
-      expectError(await create(request({ customer_id: 'C-2', direction: 'withdrawal', currency: 'AED', amount: '3.67' })), 422, 'insufficient_funds');
+      expectError(
+        await create(request({ customer_id: 'C-2', direction: 'withdrawal', currency: 'AED', amount: '3.67' })),
+        422,
+        'insufficient_funds',
+      );
     });
 
     it('with an Idempotency-Key, a retried create answers 200 with the request it made (no second one); the key reused for another request is 409', async () => {
@@ -149,14 +195,30 @@ describe('cash requests: /v1/cash-requests', function () {
       expect(retried.status, retried.text).to.equal(200);
       expect(retried.headers.get('location')).to.equal(null);
       expect(retried.body).to.deep.equal(made.body);
-      await expectError(await api.post('/v1/cash-requests', { ...body, direction: 'deposit', amount: '8.00' }, key), 409, 'idempotency_conflict');
+      await expectError(
+        await api.post('/v1/cash-requests', { ...body, direction: 'deposit', amount: '8.00' }, key),
+        409,
+        'idempotency_conflict',
+      );
       expect(await countRows(api.db, 'cash_requests')).to.equal(before + 1);
-      await expectError(await api.post('/v1/cash-requests', { ...body, direction: 'deposit', amount: '8.00' }, { headers: { 'Idempotency-Key': 'k'.repeat(129) } }), 400, 'validation_error');
+      await expectError(
+        await api.post(
+          '/v1/cash-requests',
+          { ...body, direction: 'deposit', amount: '8.00' },
+          { headers: { 'Idempotency-Key': 'k'.repeat(129) } },
+        ),
+        400,
+        'validation_error',
+      );
     });
 
     it('holds an AED withdrawal to the 2020 wallet in USD equivalent', async () => {
       // C-RICH holds 100.00 USD-equivalent in 2020: 367.25 AED is exactly that; 367.27 AED is 100.01.
-      expectError(await create(request({ customer_id: 'C-RICH', direction: 'withdrawal', currency: 'AED', amount: '367.27' })), 422, 'insufficient_funds');
+      expectError(
+        await create(request({ customer_id: 'C-RICH', direction: 'withdrawal', currency: 'AED', amount: '367.27' })),
+        422,
+        'insufficient_funds',
+      );
       const ok = await pending({ customer_id: 'C-RICH', direction: 'withdrawal', currency: 'AED', amount: '367.25' });
       expect(ok.amount_usd).to.equal('100.00');
       expect((await act(ok.cash_request_id, 'cancel')).status).to.equal(200);
@@ -183,7 +245,9 @@ describe('cash requests: /v1/cash-requests', function () {
         memo: 'salary',
       });
       expect(txn.body.metadata).to.deep.equal({ cash_request_id: made.cash_request_id, reference: 'ref-9' });
-      expect(txn.body.journal_lines.map((l: Record<string, string>) => [l.account_code, l.debit, l.credit, l.posting_kind])).to.deep.equal([
+      expect(
+        txn.body.journal_lines.map((l: Record<string, string>) => [l.account_code, l.debit, l.credit, l.posting_kind]),
+      ).to.deep.equal([
         ['1100', '40.00', '0.00', 'deposit'],
         ['2010', '0.00', '40.00', 'deposit'],
       ]);
@@ -194,8 +258,15 @@ describe('cash requests: /v1/cash-requests', function () {
       const reply = await act(made.cash_request_id, 'confirm');
       expect(reply.status, reply.text).to.equal(200);
       const txn = await api.get(`/v1/transactions/${reply.body.txn_id}`, { token: 'ledger' });
-      expect(txn.body).to.include({ amount_usd: '27.23', original_currency: 'AED', original_amount: '100.00', fx_rate: '3.6725' });
-      expect(txn.body.journal_lines.map((l: Record<string, string>) => [l.account_code, l.debit, l.credit])).to.deep.equal([
+      expect(txn.body).to.include({
+        amount_usd: '27.23',
+        original_currency: 'AED',
+        original_amount: '100.00',
+        fx_rate: '3.6725',
+      });
+      expect(
+        txn.body.journal_lines.map((l: Record<string, string>) => [l.account_code, l.debit, l.credit]),
+      ).to.deep.equal([
         ['1020', '27.23', '0.00'],
         ['2020', '0.00', '27.23'],
       ]);
@@ -208,7 +279,9 @@ describe('cash requests: /v1/cash-requests', function () {
       expect(reply.status, reply.text).to.equal(200);
       const txn = await api.get(`/v1/transactions/${reply.body.txn_id}`, { token: 'ledger' });
       expect(txn.body.txn_type).to.equal('withdrawal');
-      expect(txn.body.journal_lines.map((l: Record<string, string>) => [l.account_code, l.debit, l.credit])).to.deep.equal([
+      expect(
+        txn.body.journal_lines.map((l: Record<string, string>) => [l.account_code, l.debit, l.credit]),
+      ).to.deep.equal([
         ['2010', '10.00', '0.00'],
         ['1100', '0.00', '10.00'],
       ]);
@@ -221,7 +294,10 @@ describe('cash requests: /v1/cash-requests', function () {
       const balance = await wallet('C-3', '2010');
       const made = await pending({ customer_id: 'C-3', direction: 'withdrawal', amount: balance });
       // The wallet falls by a withholding the broker reported (a manual withdrawal would be refused: the request holds the balance).
-      expect((await api.post('/v1/transactions', deposit({ customer_id: 'C-3', txn_type: 'wht_tax', amount_usd: '0.01' }))).status).to.equal(201);
+      expect(
+        (await api.post('/v1/transactions', deposit({ customer_id: 'C-3', txn_type: 'wht_tax', amount_usd: '0.01' })))
+          .status,
+      ).to.equal(201);
       const before = await rows();
       const reply = await act(made.cash_request_id, 'confirm');
       expectError(reply, 422, 'insufficient_funds');
@@ -229,7 +305,10 @@ describe('cash requests: /v1/cash-requests', function () {
       const still = await api.get(`/v1/cash-requests/${made.cash_request_id}`, { token: 'ledger' });
       expect(still.body).to.deep.equal(made);
       // It can still be failed.
-      expect((await act(made.cash_request_id, 'fail', { reason: 'funds gone' })).body).to.include({ status: 'failed', failure_reason: 'funds gone' });
+      expect((await act(made.cash_request_id, 'fail', { reason: 'funds gone' })).body).to.include({
+        status: 'failed',
+        failure_reason: 'funds gone',
+      });
     });
   });
 
@@ -239,11 +318,19 @@ describe('cash requests: /v1/cash-requests', function () {
       const table = new Map<string, string[]>();
       for (const line of text.split('\n')) {
         const cells = /^\| `(\w+)` \|(.*)\|$/.exec(line.trim());
-        if (cells) table.set(cells[1]!, cells[2]!.split('|').map((c) => c.trim()));
+        if (cells)
+          table.set(
+            cells[1]!,
+            cells[2]!.split('|').map((c) => c.trim()),
+          );
       }
       const inWords = (status: CashRequestStatus, action: CashRequestAction) => {
         const outcome = CASH_REQUEST_TRANSITIONS[status][action];
-        return outcome.kind === 'to' ? `→ \`${outcome.status}\`` : outcome.kind === 'same' ? '200, unchanged' : '409 `invalid_state_transition`';
+        return outcome.kind === 'to'
+          ? `→ \`${outcome.status}\``
+          : outcome.kind === 'same'
+            ? '200, unchanged'
+            : '409 `invalid_state_transition`';
       };
       expect([...table.keys()]).to.deep.equal([...CASH_REQUEST_STATUSES]);
       for (const status of CASH_REQUEST_STATUSES) {
@@ -254,12 +341,21 @@ describe('cash requests: /v1/cash-requests', function () {
     for (const status of CASH_REQUEST_STATUSES) {
       for (const action of CASH_REQUEST_ACTIONS) {
         const outcome = CASH_REQUEST_TRANSITIONS[status][action];
-        const expected = outcome.kind === 'to' ? `200, ${outcome.status}` : outcome.kind === 'same' ? '200, unchanged' : '409 invalid_state_transition';
+        const expected =
+          outcome.kind === 'to'
+            ? `200, ${outcome.status}`
+            : outcome.kind === 'same'
+              ? '200, unchanged'
+              : '409 invalid_state_transition';
         it(`${action} of a ${status} request: ${expected}`, async () => {
           let current = await pending({ customer_id: 'C-RICH', direction: 'withdrawal', amount: '1.00' });
           const reach = REACH[status];
           if (reach) {
-            const moved = await act(current.cash_request_id, reach, reach === 'fail' ? { reason: 'bank said no' } : undefined);
+            const moved = await act(
+              current.cash_request_id,
+              reach,
+              reach === 'fail' ? { reason: 'bank said no' } : undefined,
+            );
             expect(moved.status, moved.text).to.equal(200);
             current = moved.body;
           }
@@ -269,7 +365,9 @@ describe('cash requests: /v1/cash-requests', function () {
           if (outcome.kind === 'refused') {
             expectError(reply, 409, 'invalid_state_transition');
             expect(await rows()).to.deep.equal(before);
-            expect((await api.get(`/v1/cash-requests/${current.cash_request_id}`, { token: 'ledger' })).body).to.deep.equal(current);
+            expect(
+              (await api.get(`/v1/cash-requests/${current.cash_request_id}`, { token: 'ledger' })).body,
+            ).to.deep.equal(current);
           } else if (outcome.kind === 'same') {
             expect(reply.status, reply.text).to.equal(200);
             expect(reply.body).to.deep.equal(current);
@@ -305,7 +403,9 @@ describe('cash requests: /v1/cash-requests', function () {
       expectError(await api.get(`/v1/cash-requests/${randomUUID()}`, { token: 'ledger' }), 404, 'not_found');
       expectError(await api.get('/v1/cash-requests/not-a-uuid', { token: 'ledger' }), 400, 'validation_error');
       expectError(await act('not-a-uuid', 'confirm'), 400, 'validation_error');
-      expect((await api.get(`/v1/cash-requests/${a.cash_request_id}`, { token: 'ledger' })).body.status).to.equal('pending');
+      expect((await api.get(`/v1/cash-requests/${a.cash_request_id}`, { token: 'ledger' })).body.status).to.equal(
+        'pending',
+      );
     });
   });
 
@@ -313,10 +413,18 @@ describe('cash requests: /v1/cash-requests', function () {
     it('writes need the admin token: none is 401, the ledger token 403; reads take either token', async () => {
       const a = await pending();
       expectError(await api.request('POST', '/v1/cash-requests', { body: request() }), 401, 'unauthorized');
-      expectError(await api.request('POST', '/v1/cash-requests', { token: 'ledger', body: request() }), 403, 'forbidden');
+      expectError(
+        await api.request('POST', '/v1/cash-requests', { token: 'ledger', body: request() }),
+        403,
+        'forbidden',
+      );
       for (const action of CASH_REQUEST_ACTIONS) {
         expectError(await api.request('POST', `/v1/cash-requests/${a.cash_request_id}/${action}`), 401, 'unauthorized');
-        expectError(await api.request('POST', `/v1/cash-requests/${a.cash_request_id}/${action}`, { token: 'ledger' }), 403, 'forbidden');
+        expectError(
+          await api.request('POST', `/v1/cash-requests/${a.cash_request_id}/${action}`, { token: 'ledger' }),
+          403,
+          'forbidden',
+        );
       }
       expectError(await api.get('/v1/cash-requests'), 401, 'unauthorized');
       expectError(await api.get(`/v1/cash-requests/${a.cash_request_id}`), 401, 'unauthorized');
@@ -324,14 +432,17 @@ describe('cash requests: /v1/cash-requests', function () {
         expect((await api.get('/v1/cash-requests', { token })).status).to.equal(200);
         expect((await api.get(`/v1/cash-requests/${a.cash_request_id}`, { token })).status).to.equal(200);
       }
-      expect((await api.get(`/v1/cash-requests/${a.cash_request_id}`, { token: 'ledger' })).body.status).to.equal('pending');
+      expect((await api.get(`/v1/cash-requests/${a.cash_request_id}`, { token: 'ledger' })).body.status).to.equal(
+        'pending',
+      );
     });
   });
 
   describe('list', () => {
     it('filters by customer, status, direction and created date, and pages newest first', async () => {
       const ids: string[] = [];
-      for (let i = 0; i < 5; i++) ids.push((await pending({ customer_id: 'C-LIST', amount: `${i + 1}.00` })).cash_request_id);
+      for (let i = 0; i < 5; i++)
+        ids.push((await pending({ customer_id: 'C-LIST', amount: `${i + 1}.00` })).cash_request_id);
       const funded = await act(ids[0]!, 'confirm');
       expect(funded.status).to.equal(200);
       ids.push((await pending({ customer_id: 'C-LIST', direction: 'withdrawal', amount: '0.50' })).cash_request_id);
@@ -341,11 +452,21 @@ describe('cash requests: /v1/cash-requests', function () {
       const all = await list('customer_id=C-LIST');
       expect(all.status).to.equal(200);
       expect(all.body).to.include({ total: 6, limit: 50, offset: 0 });
-      expect(all.body.items.map((r: { cash_request_id: string }) => r.cash_request_id)).to.deep.equal([...ids].reverse());
-      expect((await list('customer_id=C-LIST&status=completed')).body.items.map((r: { cash_request_id: string }) => r.cash_request_id)).to.deep.equal([ids[0]]);
+      expect(all.body.items.map((r: { cash_request_id: string }) => r.cash_request_id)).to.deep.equal(
+        [...ids].reverse(),
+      );
+      expect(
+        (await list('customer_id=C-LIST&status=completed')).body.items.map(
+          (r: { cash_request_id: string }) => r.cash_request_id,
+        ),
+      ).to.deep.equal([ids[0]]);
       expect((await list('customer_id=C-LIST&status=cancelled')).body.total).to.equal(1);
       expect((await list('customer_id=C-LIST&status=pending')).body.total).to.equal(4);
-      expect((await list('customer_id=C-LIST&direction=withdrawal')).body.items.map((r: { cash_request_id: string }) => r.cash_request_id)).to.deep.equal([ids[5]]);
+      expect(
+        (await list('customer_id=C-LIST&direction=withdrawal')).body.items.map(
+          (r: { cash_request_id: string }) => r.cash_request_id,
+        ),
+      ).to.deep.equal([ids[5]]);
       expect((await list('customer_id=C-LIST&direction=deposit&status=pending')).body.total).to.equal(3);
 
       const today = new Date().toISOString().slice(0, 10);
@@ -358,7 +479,10 @@ describe('cash requests: /v1/cash-requests', function () {
 
       const page = await list('customer_id=C-LIST&limit=2&offset=2');
       expect(page.body).to.include({ total: 6, limit: 2, offset: 2 });
-      expect(page.body.items.map((r: { cash_request_id: string }) => r.cash_request_id)).to.deep.equal([ids[3], ids[2]]);
+      expect(page.body.items.map((r: { cash_request_id: string }) => r.cash_request_id)).to.deep.equal([
+        ids[3],
+        ids[2],
+      ]);
       expectError(await list('limit=501'), 400, 'validation_error');
       expectError(await list('status=done'), 400, 'validation_error');
       expectError(await list('direction=out'), 400, 'validation_error');
@@ -374,14 +498,18 @@ describe('cash requests: /v1/cash-requests', function () {
         const made = await pending({ customer_id: 'C-RICH', direction, amount: '3.00' });
         const before = await rows();
         const replies = await Promise.all(Array.from({ length: 20 }, () => act(made.cash_request_id, 'confirm')));
-        expect(replies.map((r) => r.status), replies.map((r) => r.text).join('\n')).to.deep.equal(Array(20).fill(200));
+        expect(
+          replies.map((r) => r.status),
+          replies.map((r) => r.text).join('\n'),
+        ).to.deep.equal(Array(20).fill(200));
         const txnIds = new Set(replies.map((r) => r.body.txn_id));
         expect(txnIds.size).to.equal(1);
         expect([...txnIds][0]).to.be.a('string');
         expect(await rows()).to.deep.equal([before[0]! + 1, before[1]! + 2]);
-        const { rows: posted } = await api.db.raw<{ rows: Array<{ n: string }> }>('SELECT count(*)::text AS n FROM transactions WHERE source_txn_id = ?', [
-          `cash-request:${made.cash_request_id}`,
-        ]);
+        const { rows: posted } = await api.db.raw<{ rows: Array<{ n: string }> }>(
+          'SELECT count(*)::text AS n FROM transactions WHERE source_txn_id = ?',
+          [`cash-request:${made.cash_request_id}`],
+        );
         expect(posted[0]!.n).to.equal('1');
       }
     });
@@ -389,11 +517,18 @@ describe('cash requests: /v1/cash-requests', function () {
     it('a confirm racing a cancel leaves exactly one outcome, and the books match the winner (8 rounds)', async () => {
       const winners = new Set<string>();
       for (let round = 0; round < 8; round++) {
-        const made = await pending({ customer_id: 'C-RICH', direction: round % 2 ? 'deposit' : 'withdrawal', amount: '2.00' });
+        const made = await pending({
+          customer_id: 'C-RICH',
+          direction: round % 2 ? 'deposit' : 'withdrawal',
+          amount: '2.00',
+        });
         const before = await rows();
         const order: CashRequestAction[] = round % 2 ? ['confirm', 'cancel'] : ['cancel', 'confirm'];
         const replies = await Promise.all(order.map((action) => act(made.cash_request_id, action)));
-        const byAction = Object.fromEntries(order.map((action, i) => [action, replies[i]!])) as Record<'confirm' | 'cancel', Reply>;
+        const byAction = Object.fromEntries(order.map((action, i) => [action, replies[i]!])) as Record<
+          'confirm' | 'cancel',
+          Reply
+        >;
         const statuses = [byAction.confirm.status, byAction.cancel.status].sort();
         expect(statuses, replies.map((r) => r.text).join('\n')).to.deep.equal([200, 409]);
         const final = (await api.get(`/v1/cash-requests/${made.cash_request_id}`, { token: 'ledger' })).body;
@@ -422,11 +557,24 @@ describe('cash requests: /v1/cash-requests', function () {
         const withdrawals = [await pending({ customer_id: customer, direction: 'withdrawal', amount: '60.00' })];
         withdrawals.push(await pending({ customer_id: customer, direction: 'withdrawal', amount: '40.00' }));
         // The wallet falls by 0.01 outside cash requests (a withholding): now only one of the two fits.
-        expect((await api.post('/v1/transactions', deposit({ customer_id: customer, txn_type: 'wht_tax', amount_usd: '0.01' }))).status).to.equal(201);
-        const replies = await Promise.all(withdrawals.flatMap((w) => [act(w.cash_request_id, 'confirm'), act(w.cash_request_id, 'confirm')]));
+        expect(
+          (
+            await api.post(
+              '/v1/transactions',
+              deposit({ customer_id: customer, txn_type: 'wht_tax', amount_usd: '0.01' }),
+            )
+          ).status,
+        ).to.equal(201);
+        const replies = await Promise.all(
+          withdrawals.flatMap((w) => [act(w.cash_request_id, 'confirm'), act(w.cash_request_id, 'confirm')]),
+        );
         for (const reply of replies) expect(reply.status, reply.text).to.be.oneOf([200, 422]);
         expect(Number(await wallet(customer, '2010'))).to.be.at.least(0);
-        const completed = (await api.get(`/v1/cash-requests?customer_id=${customer}&direction=withdrawal&status=completed`, { token: 'ledger' })).body.total;
+        const completed = (
+          await api.get(`/v1/cash-requests?customer_id=${customer}&direction=withdrawal&status=completed`, {
+            token: 'ledger',
+          })
+        ).body.total;
         expect(completed).to.be.at.most(1);
       }
     });

@@ -15,7 +15,10 @@ describe('the console’s files at /console', () => {
     // A build of the console as Vite lays it out: the page and its hashed assets.
     dir = mkdtempSync(join(tmpdir(), 'console-dist-'));
     mkdirSync(join(dir, 'assets'));
-    writeFileSync(join(dir, 'index.html'), '<!doctype html><script type="module" src="/console/assets/index-abc123.js"></script>');
+    writeFileSync(
+      join(dir, 'index.html'),
+      '<!doctype html><script type="module" src="/console/assets/index-abc123.js"></script>',
+    );
     writeFileSync(join(dir, 'assets', 'index-abc123.js'), 'console.log(1)');
     const app = express();
     mountConsole(app, `${dir}/`);
@@ -35,16 +38,25 @@ describe('the console’s files at /console', () => {
     const page = await fetch(`${base}/console/`);
     expect(page.status).to.equal(200);
     expect(page.headers.get('cache-control')).to.equal('no-cache');
-    expect(page.headers.get('content-security-policy')).to.contain("default-src 'self'").and.contain("connect-src 'self'");
+    expect(page.headers.get('content-security-policy'))
+      .to.contain("default-src 'self'")
+      .and.contain("connect-src 'self'");
     expect(await page.text()).to.contain('/console/assets/index-abc123.js');
   });
 
   it('serves the hashed assets cached for good, and anything else under /console is the API’s 404', async () => {
     const asset = await fetch(`${base}/console/assets/index-abc123.js`);
-    expect([asset.status, asset.headers.get('cache-control')]).to.deep.equal([200, 'public, max-age=31536000, immutable']);
+    expect([asset.status, asset.headers.get('cache-control')]).to.deep.equal([
+      200,
+      'public, max-age=31536000, immutable',
+    ]);
     for (const path of ['/console/assets/nope.js', '/console/index.html', '/console/other']) {
       const reply = await fetch(`${base}${path}`);
-      expect([path, reply.status, ((await reply.json()) as { error: { code: string } }).error.code]).to.deep.equal([path, 404, 'not_found']);
+      expect([path, reply.status, ((await reply.json()) as { error: { code: string } }).error.code]).to.deep.equal([
+        path,
+        404,
+        'not_found',
+      ]);
     }
   });
 

@@ -35,14 +35,48 @@ export async function buildBook(api: TestApi): Promise<void> {
     expect((await api.post(`/v1/transactions/${txnId}/reverse`, { txn_date: txnDate })).status).to.equal(201);
   };
   await post({ txn_type: 'deposit', txn_date: '2026-01-10', amount_usd: '1000.00' });
-  await post({ txn_type: 'deposit', txn_date: '2026-01-11', amount_usd: '100.00', original_currency: 'AED', original_amount: '367.25' });
-  await post({ txn_type: 'buy_security', txn_date: '2026-01-12', symbol: 'AAPL', quantity: '10', amount_usd: '500.00' });
+  await post({
+    txn_type: 'deposit',
+    txn_date: '2026-01-11',
+    amount_usd: '100.00',
+    original_currency: 'AED',
+    original_amount: '367.25',
+  });
+  await post({
+    txn_type: 'buy_security',
+    txn_date: '2026-01-12',
+    symbol: 'AAPL',
+    quantity: '10',
+    amount_usd: '500.00',
+  });
   await reverse(await post({ txn_type: 'deposit', txn_date: '2026-01-13', amount_usd: '50.00' }), '2026-01-14');
-  await post({ txn_type: 'buy_security', txn_date: '2026-01-15', symbol: 'MSFT', quantity: '2', amount_usd: '200.00', fee_usd: '0.50' });
-  await post({ txn_type: 'sell_security', txn_date: '2026-01-20', symbol: 'AAPL', quantity: '4', amount_usd: '260.00' });
+  await post({
+    txn_type: 'buy_security',
+    txn_date: '2026-01-15',
+    symbol: 'MSFT',
+    quantity: '2',
+    amount_usd: '200.00',
+    fee_usd: '0.50',
+  });
+  await post({
+    txn_type: 'sell_security',
+    txn_date: '2026-01-20',
+    symbol: 'AAPL',
+    quantity: '4',
+    amount_usd: '260.00',
+  });
   await post({ txn_type: 'dividend', txn_date: '2026-01-25', symbol: 'AAPL', amount_usd: '12.00' });
   await post({ txn_type: 'wht_tax', txn_date: '2026-01-25', symbol: 'AAPL', amount_usd: '3.00' });
-  await reverse(await post({ customer_id: 'C-2', txn_type: 'buy_security', txn_date: '2026-01-12', symbol: 'TSLA', quantity: '5', amount_usd: '100.00' }), '2026-01-13');
+  await reverse(
+    await post({
+      customer_id: 'C-2',
+      txn_type: 'buy_security',
+      txn_date: '2026-01-12',
+      symbol: 'TSLA',
+      quantity: '5',
+      amount_usd: '100.00',
+    }),
+    '2026-01-13',
+  );
   await recost(api.db, { policy: POLICY, limit: null });
 }
-

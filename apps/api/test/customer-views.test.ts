@@ -44,7 +44,12 @@ function describeBook(book: 'ENTITY_UAE' | 'ENTITY_IND_IFSC') {
         expect(before.cash.map((c: { balance_usd: string }) => c.balance_usd)).to.deep.equal(['1000.00', '100.00']);
         expect(before.securities_at_cost_usd).to.equal('0.00');
         const after = await get(api, `${C1}/summary?as_of=2026-01-12`);
-        expect(after).to.include({ as_of: '2026-01-12', cash_total_usd: '598.90', securities_at_cost_usd: '500.00', total_usd: '1098.90' });
+        expect(after).to.include({
+          as_of: '2026-01-12',
+          cash_total_usd: '598.90',
+          securities_at_cost_usd: '500.00',
+          total_usd: '1098.90',
+        });
       });
 
       it('a reversed deposit counts until the day of its reversal', async () => {
@@ -53,7 +58,11 @@ function describeBook(book: 'ENTITY_UAE' | 'ENTITY_IND_IFSC') {
       });
 
       it('a customer without postings has zero balances', async () => {
-        expect(await get(api, '/v1/customers/C-empty/summary')).to.include({ cash_total_usd: '0.00', securities_at_cost_usd: '0.00', total_usd: '0.00' });
+        expect(await get(api, '/v1/customers/C-empty/summary')).to.include({
+          cash_total_usd: '0.00',
+          securities_at_cost_usd: '0.00',
+          total_usd: '0.00',
+        });
       });
     });
 
@@ -81,7 +90,9 @@ function describeBook(book: 'ENTITY_UAE' | 'ENTITY_IND_IFSC') {
       it('portfolio without any snapshot: cost only, market value null with the reason', async () => {
         const body = await get(api, `${C1}/portfolio`);
         expect(body.prices).to.equal(null);
-        expect(body.items.map((p: Record<string, unknown>) => [p.symbol, p.market_value_usd, p.unpriced_reason])).to.deep.equal([
+        expect(
+          body.items.map((p: Record<string, unknown>) => [p.symbol, p.market_value_usd, p.unpriced_reason]),
+        ).to.deep.equal([
           ['AAPL', null, 'no_snapshot'],
           ['MSFT', null, 'no_snapshot'],
         ]);
@@ -93,17 +104,22 @@ function describeBook(book: 'ENTITY_UAE' | 'ENTITY_IND_IFSC') {
       it('opening balance, every movement in order, closing balance; opening + movements = closing', async () => {
         const body = await get(api, `${C1}/statement?from=2026-01-13&to=2026-01-20`);
         expect(body.opening_balance_usd).to.equal('598.90');
-        expect(body.movements.map((m: Record<string, string>) => [m.txn_date, m.txn_type, m.amount_usd])).to.deep.equal([
-          ['2026-01-13', 'deposit', '50.00'],
-          ['2026-01-14', 'reversal', '-50.00'],
-          ['2026-01-15', 'buy_security', '-200.00'],
-          ['2026-01-15', 'buy_security', '-0.50'],
-          ['2026-01-20', 'sell_security', '260.00'],
-          ['2026-01-20', 'recost', '-0.57'],
-        ]);
+        expect(body.movements.map((m: Record<string, string>) => [m.txn_date, m.txn_type, m.amount_usd])).to.deep.equal(
+          [
+            ['2026-01-13', 'deposit', '50.00'],
+            ['2026-01-14', 'reversal', '-50.00'],
+            ['2026-01-15', 'buy_security', '-200.00'],
+            ['2026-01-15', 'buy_security', '-0.50'],
+            ['2026-01-20', 'sell_security', '260.00'],
+            ['2026-01-20', 'recost', '-0.57'],
+          ],
+        );
         expect(body.movements_total_usd).to.equal('58.93');
         expect(body.closing_balance_usd).to.equal('657.83');
-        const summed = body.movements.reduce((sum: Decimal, m: { amount_usd: string }) => sum.plus(m.amount_usd), new Decimal(body.opening_balance_usd));
+        const summed = body.movements.reduce(
+          (sum: Decimal, m: { amount_usd: string }) => sum.plus(m.amount_usd),
+          new Decimal(body.opening_balance_usd),
+        );
         expect(summed.toFixed(2)).to.equal(body.closing_balance_usd);
         expect(body.movements.at(-1).balance_usd).to.equal(body.closing_balance_usd);
         // The closing balance is what the summary says the wallets held at the end of `to`.
@@ -132,15 +148,29 @@ function describeBook(book: 'ENTITY_UAE' | 'ENTITY_IND_IFSC') {
         const body = await get(api, `${C1}/equity_curve`);
         expect(body).to.include({ from: '2026-01-10', to: '2026-01-25' });
         expect(body.points).to.have.length(16);
-        expect(body.points.at(-1)).to.deep.equal({ day: '2026-01-25', cash_usd: '666.83', cost_basis_usd: '500.00', total_usd: '1166.83' });
+        expect(body.points.at(-1)).to.deep.equal({
+          day: '2026-01-25',
+          cash_usd: '666.83',
+          cost_basis_usd: '500.00',
+          total_usd: '1166.83',
+        });
       });
 
       it('a customer without activity has no points', async () => {
-        expect(await get(api, '/v1/customers/C-empty/equity_curve')).to.deep.equal({ customer_id: 'C-empty', from: null, to: null, points: [] });
+        expect(await get(api, '/v1/customers/C-empty/equity_curve')).to.deep.equal({
+          customer_id: 'C-empty',
+          from: null,
+          to: null,
+          points: [],
+        });
       });
 
       it('a window longer than ten years is refused with 400', async () => {
-        expectError(await api.get(`${C1}/equity_curve?from=2000-01-01&to=2026-01-01`, { token: 'ledger' }), 400, 'validation_error');
+        expectError(
+          await api.get(`${C1}/equity_curve?from=2000-01-01&to=2026-01-01`, { token: 'ledger' }),
+          400,
+          'validation_error',
+        );
       });
     });
 
@@ -169,8 +199,15 @@ function describeBook(book: 'ENTITY_UAE' | 'ENTITY_IND_IFSC') {
     describe('trial balance and overview', () => {
       it('trial balance: the customer’s accounts, balanced', async () => {
         const body = await get(api, `${C1}/trial_balance`);
-        const byCode = Object.fromEntries(body.accounts.map((a: Record<string, string>) => [a.account_code, [a.debit_balance, a.credit_balance]]));
-        expect(byCode).to.deep.include({ '2010': ['0.00', '566.83'], '2020': ['0.00', '100.00'], '2100': ['0.00', '500.00'], '1020': ['100.00', '0.00'] });
+        const byCode = Object.fromEntries(
+          body.accounts.map((a: Record<string, string>) => [a.account_code, [a.debit_balance, a.credit_balance]]),
+        );
+        expect(byCode).to.deep.include({
+          '2010': ['0.00', '566.83'],
+          '2020': ['0.00', '100.00'],
+          '2100': ['0.00', '500.00'],
+          '1020': ['100.00', '0.00'],
+        });
         // 1200 holds the cost left (500.00 + 200.00 − 200.00); 4010 the fees 1.10 + 0.50 + 0.57.
         expect(byCode['1200']).to.deep.equal(['500.00', '0.00']);
         expect(byCode['4010']).to.deep.equal(['0.00', '2.17']);
@@ -188,7 +225,12 @@ function describeBook(book: 'ENTITY_UAE' | 'ENTITY_IND_IFSC') {
         const body = await get(api, `${C1}/overview`);
         expect(body.customer.customer_id).to.equal('C-1');
         expect(body.summary.total_usd).to.equal('1166.83');
-        expect(body.activity).to.deep.equal({ transaction_count: 12, first_txn_date: '2026-01-10', last_txn_date: '2026-01-25', position_count: 2 });
+        expect(body.activity).to.deep.equal({
+          transaction_count: 12,
+          first_txn_date: '2026-01-10',
+          last_txn_date: '2026-01-25',
+          position_count: 2,
+        });
         expect(body.links).to.deep.equal({ uaefeed: false, custodian: false, usbroker: false, remit: false });
       });
     });
@@ -196,19 +238,49 @@ function describeBook(book: 'ENTITY_UAE' | 'ENTITY_IND_IFSC') {
     it(`a statement of more than ${STATEMENT_MOVEMENTS_MAX} movements is refused with 400, a shorter window answers`, async () => {
       expect((await api.put('/v1/customers/C-busy', {})).status).to.equal(201);
       const deposits = Array.from({ length: STATEMENT_MOVEMENTS_MAX + 1 }, (_, i) =>
-        draftFromEntry({ txn_type: 'deposit', customer_id: 'C-busy', source: 'manual', source_txn_id: `busy-${i}`, txn_date: i === 0 ? '2026-03-01' : '2026-03-02', amount_usd: '1.00' }, uuidv7(), {
-          feeSchedule: new FeeSchedule(new Decimal(22)),
-        }),
+        draftFromEntry(
+          {
+            txn_type: 'deposit',
+            customer_id: 'C-busy',
+            source: 'manual',
+            source_txn_id: `busy-${i}`,
+            txn_date: i === 0 ? '2026-03-01' : '2026-03-02',
+            amount_usd: '1.00',
+          },
+          uuidv7(),
+          {
+            feeSchedule: new FeeSchedule(new Decimal(22)),
+          },
+        ),
       );
       expect((await postTransactions(api.db, deposits)).inserted).to.equal(STATEMENT_MOVEMENTS_MAX + 1);
       expectError(await api.get('/v1/customers/C-busy/statement', { token: 'ledger' }), 400, 'validation_error');
       const body = await get(api, '/v1/customers/C-busy/statement?from=2026-03-02');
-      expect(body).to.include({ opening_balance_usd: '1.00', closing_balance_usd: `${STATEMENT_MOVEMENTS_MAX + 1}.00` });
+      expect(body).to.include({
+        opening_balance_usd: '1.00',
+        closing_balance_usd: `${STATEMENT_MOVEMENTS_MAX + 1}.00`,
+      });
       expect(body.movements).to.have.length(STATEMENT_MOVEMENTS_MAX);
     });
 
     it('every view of an unknown customer is 404 not_found', async () => {
-      for (const view of ['summary', 'overview', 'portfolio', 'positions', 'holdings', 'dividends', 'orders', 'statement', 'equity_curve', 'trial_balance', 'ledger-recon', 'usbroker-balance', 'usbroker-orders', 'usbroker-portfolio', 'usbroker-statement']) {
+      for (const view of [
+        'summary',
+        'overview',
+        'portfolio',
+        'positions',
+        'holdings',
+        'dividends',
+        'orders',
+        'statement',
+        'equity_curve',
+        'trial_balance',
+        'ledger-recon',
+        'usbroker-balance',
+        'usbroker-orders',
+        'usbroker-portfolio',
+        'usbroker-statement',
+      ]) {
         expectError(await api.get(`/v1/customers/C-nobody/${view}`, { token: 'ledger' }), 404, 'not_found');
       }
     });

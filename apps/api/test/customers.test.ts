@@ -12,7 +12,11 @@ describe('customers', () => {
 
   describe('PUT /v1/customers/{customer_id}', () => {
     it('creates a customer: 201 with the customer', async () => {
-      const reply = await api.put('/v1/customers/C-100', { name: 'Ada Lovelace', email: 'ada@example.com', metadata: { tier: 'gold' } });
+      const reply = await api.put('/v1/customers/C-100', {
+        name: 'Ada Lovelace',
+        email: 'ada@example.com',
+        metadata: { tier: 'gold' },
+      });
       expect(reply.status).to.equal(201);
       expect(reply.body).to.include({ customer_id: 'C-100', name: 'Ada Lovelace', email: 'ada@example.com' });
       expect(reply.body.metadata).to.deep.equal({ tier: 'gold' });
@@ -48,7 +52,16 @@ describe('customers', () => {
 
     it('when a path id is outside the alphabet (a path, a query, a quote) › PUT and a customer’s GET answer 400 validation_error and nothing is stored', async () => {
       const count = await before();
-      for (const id of ['..%2F..%2Fetc%2Fpasswd', 'a%2Fb', 'C-1%3Bdrop', "O'Brien", 'C%2B1', 'C~1', '%C3%A9t%C3%A9', 'C%3F1']) {
+      for (const id of [
+        '..%2F..%2Fetc%2Fpasswd',
+        'a%2Fb',
+        'C-1%3Bdrop',
+        "O'Brien",
+        'C%2B1',
+        'C~1',
+        '%C3%A9t%C3%A9',
+        'C%3F1',
+      ]) {
         const put = await api.put(`/v1/customers/${id}`, {});
         expectError(put, 400, 'validation_error');
         expect(put.text, id).to.contain('letters, digits');
@@ -59,10 +72,25 @@ describe('customers', () => {
 
     it('when a body names a customer id outside the alphabet › manual entry, cash requests and job bodies answer 400 validation_error', async () => {
       const count = await countRows(api.db, 'transactions');
-      const entry = await api.post('/v1/transactions', { txn_type: 'deposit', customer_id: '../x', source: 'manual', txn_date: '2026-01-15', amount_usd: '1.00' });
+      const entry = await api.post('/v1/transactions', {
+        txn_type: 'deposit',
+        customer_id: '../x',
+        source: 'manual',
+        txn_date: '2026-01-15',
+        amount_usd: '1.00',
+      });
       expectError(entry, 400, 'validation_error');
       expect(entry.text).to.contain('/body/customer_id');
-      expectError(await api.post('/v1/cash-requests', { customer_id: 'a/b', direction: 'deposit', amount: '1.00', currency: 'USD' }), 400, 'validation_error');
+      expectError(
+        await api.post('/v1/cash-requests', {
+          customer_id: 'a/b',
+          direction: 'deposit',
+          amount: '1.00',
+          currency: 'USD',
+        }),
+        400,
+        'validation_error',
+      );
       const job = await api.post('/v1/jobs/sync-uaefeed', { customer_ids: ['UAE-1', '../../etc/passwd'] });
       expectError(job, 400, 'validation_error');
       expect(job.text).to.contain('/body/customer_ids/1');
@@ -72,9 +100,19 @@ describe('customers', () => {
 
   describe('upstream references', () => {
     it('are set, kept when left out and cleared by null, and shown on the customer', async () => {
-      const set = await api.put('/v1/customers/C-IN-1', { usbroker_account_no: 'ACC-1', remit_customer_id: 'cus_1', pan: 'ABCDE1234F' });
+      const set = await api.put('/v1/customers/C-IN-1', {
+        usbroker_account_no: 'ACC-1',
+        remit_customer_id: 'cus_1',
+        pan: 'ABCDE1234F',
+      });
       expect(set.status).to.equal(201);
-      expect(set.body).to.include({ usbroker_account_no: 'ACC-1', remit_customer_id: 'cus_1', pan: 'ABCDE1234F', partner_id: null, uaefeed_customer_number: null });
+      expect(set.body).to.include({
+        usbroker_account_no: 'ACC-1',
+        remit_customer_id: 'cus_1',
+        pan: 'ABCDE1234F',
+        partner_id: null,
+        uaefeed_customer_number: null,
+      });
       const kept = await api.put('/v1/customers/C-IN-1', { pan: null });
       expect(kept.body).to.include({ usbroker_account_no: 'ACC-1', remit_customer_id: 'cus_1', pan: null });
     });
@@ -101,12 +139,20 @@ describe('customers', () => {
     it('lists customers by customer_id in the envelope', async () => {
       const body = (await api.get('/v1/customers', { token: 'ledger' })).body;
       expect(body).to.include({ total: 5, limit: 50, offset: 0 });
-      expect(body.items.map((c: { customer_id: string }) => c.customer_id)).to.deep.equal(['C-100', 'C-200', 'C-300', 'C-IN-1', 'C-bare']);
+      expect(body.items.map((c: { customer_id: string }) => c.customer_id)).to.deep.equal([
+        'C-100',
+        'C-200',
+        'C-300',
+        'C-IN-1',
+        'C-bare',
+      ]);
     });
 
     it('q searches id, name and email, case-insensitively, with % and _ taken literally', async () => {
       const ids = async (q: string) =>
-        (await api.get(`/v1/customers?q=${encodeURIComponent(q)}`, { token: 'ledger' })).body.items.map((c: { customer_id: string }) => c.customer_id);
+        (await api.get(`/v1/customers?q=${encodeURIComponent(q)}`, { token: 'ledger' })).body.items.map(
+          (c: { customer_id: string }) => c.customer_id,
+        );
       expect(await ids('grace')).to.deep.equal(['C-200']);
       expect(await ids('NAVY.EXAMPLE')).to.deep.equal(['C-200']);
       expect(await ids('c-1')).to.deep.equal(['C-100']);

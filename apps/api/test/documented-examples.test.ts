@@ -34,7 +34,12 @@ function tableLine(row: string): Line {
   const [account = '', debit = '', credit = '', postingKind = ''] = cells(row);
   const code = /^(\d{4})\b/.exec(account)?.[1];
   if (code === undefined) throw new Error(`no account code in table row: ${row}`);
-  return [code, debit === '' ? '0.00' : debit, credit === '' ? '0.00' : credit, postingKind === '' ? null : postingKind];
+  return [
+    code,
+    debit === '' ? '0.00' : debit,
+    credit === '' ? '0.00' : credit,
+    postingKind === '' ? null : postingKind,
+  ];
 }
 
 /**
@@ -100,7 +105,11 @@ function docExampleName(example: DocExample): string {
   const currency = (e: DocExample) => String(e.request?.original_currency ?? 'USD');
   const byCurrency = new Set(inSection.map(currency)).size === inSection.length;
   const variant =
-    inSection.length === 1 ? '' : byCurrency ? ` (${currency(example)})` : ` (example ${inSection.indexOf(example) + 1} of ${inSection.length})`;
+    inSection.length === 1
+      ? ''
+      : byCurrency
+        ? ` (${currency(example)})`
+        : ` (example ${inSection.indexOf(example) + 1} of ${inSection.length})`;
   return `${example.section}${variant}: 201, and the lines posted are the table’s`;
 }
 

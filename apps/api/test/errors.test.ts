@@ -19,7 +19,11 @@ describe('error responses', () => {
   });
 
   it('400 invalid_json when the body is not JSON', async () => {
-    expectError(await api.request('POST', '/v1/transactions', { token: 'admin', rawBody: '{"txn_type": "deposit",' }), 400, 'invalid_json');
+    expectError(
+      await api.request('POST', '/v1/transactions', { token: 'admin', rawBody: '{"txn_type": "deposit",' }),
+      400,
+      'invalid_json',
+    );
   });
 
   it('404 not_found for an unknown route, with or without a credential', async () => {
@@ -35,11 +39,18 @@ describe('error responses', () => {
 
   it('409 idempotency_conflict in the same shape', async () => {
     await api.post('/v1/transactions', deposit({ source_txn_id: 'e-1' }));
-    expectError(await api.post('/v1/transactions', deposit({ source_txn_id: 'e-1', amount_usd: '1.00' })), 409, 'idempotency_conflict');
+    expectError(
+      await api.post('/v1/transactions', deposit({ source_txn_id: 'e-1', amount_usd: '1.00' })),
+      409,
+      'idempotency_conflict',
+    );
   });
 
   it('413 payload_too_large over BODY_LIMIT_BYTES, and nothing is stored', async () => {
-    const reply = await api.post('/v1/transactions', deposit({ source_txn_id: 'e-big', metadata: { filler: 'x'.repeat(5_000) } }));
+    const reply = await api.post(
+      '/v1/transactions',
+      deposit({ source_txn_id: 'e-big', metadata: { filler: 'x'.repeat(5_000) } }),
+    );
     expectError(reply, 413, 'payload_too_large');
     expect(await api.db('transactions').where({ source_txn_id: 'e-big' }).first()).to.equal(undefined);
   });
@@ -84,13 +95,18 @@ describe('500 internal_error', () => {
   it('answers the same shape with a generic message: no stack, no SQL, no driver message', async () => {
     const reply = await api.get('/v1/transactions?customer_id=C-1', { token: 'ledger' });
     expectError(reply, 500, 'internal_error');
-    expect(reply.body.error).to.deep.equal({ code: 'internal_error', message: 'internal error; quote the request_id when reporting it' });
+    expect(reply.body.error).to.deep.equal({
+      code: 'internal_error',
+      message: 'internal error; quote the request_id when reporting it',
+    });
     expect(reply.text).not.to.match(/relation|transactions"|select|knex|pg/i);
   });
 
   it('logs the cause under the request_id', async () => {
     const reply = await api.get('/v1/firm/accounts', { token: 'ledger' });
-    const line = api.logs.map((l) => JSON.parse(l)).find((l) => l.message === 'request failed' && l.request_id === reply.body.request_id);
+    const line = api.logs
+      .map((l) => JSON.parse(l))
+      .find((l) => l.message === 'request failed' && l.request_id === reply.body.request_id);
     expect(line).to.include({ level: 'error', method: 'GET', path: '/v1/firm/accounts' });
     expect(line.error_message).to.match(/relation .* does not exist/);
   });

@@ -17,8 +17,22 @@ import { expectError, startApi, type TestApi } from './support.js';
  */
 const ENTRIES = {
   d1: { txn_type: 'deposit', customer_id: 'C-1', txn_date: '2026-01-05', amount_usd: '1000.00' },
-  d2: { txn_type: 'deposit', customer_id: 'C-2', txn_date: '2026-01-06', amount_usd: '100.00', original_currency: 'AED', original_amount: '367.25' },
-  b1: { txn_type: 'buy_security', customer_id: 'C-1', txn_date: '2026-01-10', amount_usd: '400.00', symbol: 'AAPL', quantity: '2' },
+  d2: {
+    txn_type: 'deposit',
+    customer_id: 'C-2',
+    txn_date: '2026-01-06',
+    amount_usd: '100.00',
+    original_currency: 'AED',
+    original_amount: '367.25',
+  },
+  b1: {
+    txn_type: 'buy_security',
+    customer_id: 'C-1',
+    txn_date: '2026-01-10',
+    amount_usd: '400.00',
+    symbol: 'AAPL',
+    quantity: '2',
+  },
   w1: { txn_type: 'withdrawal', customer_id: 'C-1', txn_date: '2026-02-03', amount_usd: '50.00' },
   d3: { txn_type: 'deposit', customer_id: 'C-1', txn_date: '2026-02-04', amount_usd: '200.00' },
   f1: { txn_type: 'fx_spread', txn_date: '2026-02-10', amount_usd: '5.00' },
@@ -39,7 +53,12 @@ const FIRM_PATHS = ['/v1/firm/accounts', '/v1/firm/trial_balance', '/v1/firm/sum
 /** A JSON value's shape: its keys, recursively, with arrays by their first item (the response validator checks the types). */
 function shape(value: unknown): unknown {
   if (Array.isArray(value)) return value.length ? [shape(value[0])] : [];
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shape(v)]).sort());
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value)
+        .map(([k, v]) => [k, shape(v)])
+        .sort(),
+    );
   return 'value';
 }
 
@@ -89,7 +108,11 @@ describe('firm reports (summary, earnings, accounts and trial balance as of a da
         recent: [],
       });
       const earnings = await read(uae, '/v1/firm/earnings');
-      expect(earnings.sources.map((s: { source: string }) => s.source)).to.deep.equal(['custodian', 'partners', 'fx_spread']);
+      expect(earnings.sources.map((s: { source: string }) => s.source)).to.deep.equal([
+        'custodian',
+        'partners',
+        'fx_spread',
+      ]);
       expect(earnings).to.deep.include({ revenue_usd: '0.00', cost_usd: '0.00', margin_usd: '0.00', months: [] });
     });
   });
@@ -137,7 +160,13 @@ describe('firm reports (summary, earnings, accounts and trial balance as of a da
       expect(s.recent.map((t: { txn_id: string }) => t.txn_id)).to.deep.equal(
         ['a3', 'a2', 'a1', 'f1', 'r3', 'd3', 'w1', 'b1', 'd2', 'd1'].map((n) => ids[n]),
       );
-      expect(s.recent[4]).to.deep.include({ txn_type: 'reversal', source: 'ledger', customer_id: 'C-1', amount_usd: '200.00', reverses_txn_id: ids.d3 });
+      expect(s.recent[4]).to.deep.include({
+        txn_type: 'reversal',
+        source: 'ledger',
+        customer_id: 'C-1',
+        amount_usd: '200.00',
+        reverses_txn_id: ids.d3,
+      });
     });
 
     it('summarises a window: flows over its days, balances at the end of its last day', async () => {
@@ -154,7 +183,13 @@ describe('firm reports (summary, earnings, accounts and trial balance as of a da
         transaction_count: 5,
         customer_count: 2,
       });
-      expect(s.by_type.map((t: { txn_type: string; count: number; total_usd: string }) => [t.txn_type, t.count, t.total_usd])).to.deep.equal([
+      expect(
+        s.by_type.map((t: { txn_type: string; count: number; total_usd: string }) => [
+          t.txn_type,
+          t.count,
+          t.total_usd,
+        ]),
+      ).to.deep.equal([
         ['adjustment', 1, '1.50'],
         ['deposit', 1, '200.00'],
         ['fx_spread', 1, '5.00'],
@@ -162,19 +197,33 @@ describe('firm reports (summary, earnings, accounts and trial balance as of a da
         ['withdrawal', 1, '50.00'],
       ]);
       expect(s.flows.map((f: { day: string }) => f.day)).to.deep.equal(['2026-02-03', '2026-02-04', '2026-02-05']);
-      expect(s.recent.map((t: { txn_id: string }) => t.txn_id)).to.deep.equal(['a1', 'f1', 'r3', 'd3', 'w1'].map((n) => ids[n]));
+      expect(s.recent.map((t: { txn_id: string }) => t.txn_id)).to.deep.equal(
+        ['a1', 'f1', 'r3', 'd3', 'w1'].map((n) => ids[n]),
+      );
     });
 
     it('gives earnings by source, in total and per month: custodian, partners, FX spread', async () => {
       const e = await read(uae, '/v1/firm/earnings');
-      const row = (s: { source: string; revenue_usd: string; cost_usd: string; margin_usd: string }) => [s.source, s.revenue_usd, s.cost_usd, s.margin_usd];
+      const row = (s: { source: string; revenue_usd: string; cost_usd: string; margin_usd: string }) => [
+        s.source,
+        s.revenue_usd,
+        s.cost_usd,
+        s.margin_usd,
+      ];
       expect(e.sources.map(row)).to.deep.equal([
         ['custodian', '0.88', '0.10', '0.78'],
         ['partners', '20.00', '0.00', '20.00'],
         ['fx_spread', '5.00', '1.50', '3.50'],
       ]);
       expect([e.revenue_usd, e.cost_usd, e.margin_usd]).to.deep.equal(['25.88', '1.60', '24.28']);
-      expect(e.months.map((m: { month: string; revenue_usd: string; cost_usd: string; margin_usd: string }) => [m.month, m.revenue_usd, m.cost_usd, m.margin_usd])).to.deep.equal([
+      expect(
+        e.months.map((m: { month: string; revenue_usd: string; cost_usd: string; margin_usd: string }) => [
+          m.month,
+          m.revenue_usd,
+          m.cost_usd,
+          m.margin_usd,
+        ]),
+      ).to.deep.equal([
         ['2026-01', '0.88', '0.00', '0.88'],
         ['2026-02', '5.00', '1.50', '3.50'],
         ['2026-03', '20.00', '0.10', '19.90'],
@@ -188,7 +237,13 @@ describe('firm reports (summary, earnings, accounts and trial balance as of a da
 
     it('gives earnings over a window, counting only its days of a month it cuts', async () => {
       const e = await read(uae, '/v1/firm/earnings?from=2026-02-01&to=2026-03-01');
-      expect(e).to.include({ from: '2026-02-01', to: '2026-03-01', revenue_usd: '25.00', cost_usd: '1.50', margin_usd: '23.50' });
+      expect(e).to.include({
+        from: '2026-02-01',
+        to: '2026-03-01',
+        revenue_usd: '25.00',
+        cost_usd: '1.50',
+        margin_usd: '23.50',
+      });
       expect(e.months.map((m: { month: string; margin_usd: string }) => [m.month, m.margin_usd])).to.deep.equal([
         ['2026-02', '3.50'],
         ['2026-03', '20.00'],
@@ -196,11 +251,29 @@ describe('firm reports (summary, earnings, accounts and trial balance as of a da
     });
 
     it('shows accounts as they stood at the end of a day: before any posting, before and after the reversal, and now', async () => {
-      const wallet = async (query: string) => (await read(uae, `/v1/firm/accounts${query}`)).items.find((a: { account_code: string }) => a.account_code === '2010');
-      expect(await wallet('?as_of=2026-01-04')).to.include({ debit: '0.00', credit: '0.00', balance: '0.00', line_count: 0 });
+      const wallet = async (query: string) =>
+        (await read(uae, `/v1/firm/accounts${query}`)).items.find(
+          (a: { account_code: string }) => a.account_code === '2010',
+        );
+      expect(await wallet('?as_of=2026-01-04')).to.include({
+        debit: '0.00',
+        credit: '0.00',
+        balance: '0.00',
+        line_count: 0,
+      });
       // Credits 1000.00 + 200.00; debits 400.00 + 0.88 + 50.00.
-      expect(await wallet('?as_of=2026-02-04')).to.include({ debit: '450.88', credit: '1200.00', balance: '749.12', line_count: 5 });
-      expect(await wallet('?as_of=2026-02-05')).to.include({ debit: '650.88', credit: '1200.00', balance: '549.12', line_count: 6 });
+      expect(await wallet('?as_of=2026-02-04')).to.include({
+        debit: '450.88',
+        credit: '1200.00',
+        balance: '749.12',
+        line_count: 5,
+      });
+      expect(await wallet('?as_of=2026-02-05')).to.include({
+        debit: '650.88',
+        credit: '1200.00',
+        balance: '549.12',
+        line_count: 6,
+      });
       expect(await wallet('?as_of=2026-12-31')).to.deep.equal(await wallet(''));
     });
 
@@ -223,7 +296,9 @@ describe('firm reports (summary, earnings, accounts and trial balance as of a da
 
     it('moves as_of balances and the window’s figures only from the day a new posting is dated', async () => {
       const before = await read(uae, '/v1/firm/summary?to=2026-03-31');
-      await seed(uae, { late: { txn_type: 'deposit', customer_id: 'C-2', txn_date: '2026-04-02', amount_usd: '10.00' } });
+      await seed(uae, {
+        late: { txn_type: 'deposit', customer_id: 'C-2', txn_date: '2026-04-02', amount_usd: '10.00' },
+      });
       expect(await read(uae, '/v1/firm/summary?to=2026-03-31')).to.deep.equal(before);
       const after = await read(uae, '/v1/firm/summary?to=2026-04-02');
       expect(after).to.include({ total_deposits_usd: '1110.00', cash_usd: '578.50', transaction_count: 11 });
@@ -241,9 +316,18 @@ describe('firm reports (summary, earnings, accounts and trial balance as of a da
     });
 
     it('answers the same shapes as the UAE book, with its own figures and the UAE-only ones at zero', async () => {
-      for (const path of FIRM_PATHS) expect(shape(await read(india, path)), path).to.deep.equal(shape(await read(uae, path)));
+      for (const path of FIRM_PATHS)
+        expect(shape(await read(india, path)), path).to.deep.equal(shape(await read(uae, path)));
       const s = await read(india, '/v1/firm/summary');
-      expect(s).to.deep.include({ total_deposits_usd: '500.00', fees_revenue_usd: '7.00', cash_usd: '507.00', cash_aed_usd: '0.00', cash_aed: '0.00', transaction_count: 3, customer_count: 1 });
+      expect(s).to.deep.include({
+        total_deposits_usd: '500.00',
+        fees_revenue_usd: '7.00',
+        cash_usd: '507.00',
+        cash_aed_usd: '0.00',
+        cash_aed: '0.00',
+        transaction_count: 3,
+        customer_count: 1,
+      });
       const e = await read(india, '/v1/firm/earnings');
       expect(e.sources.map((x: { source: string; margin_usd: string }) => [x.source, x.margin_usd])).to.deep.equal([
         ['custodian', '0.00'],
@@ -256,7 +340,11 @@ describe('firm reports (summary, earnings, accounts and trial balance as of a da
   describe('refusals', () => {
     it('answer 400 for a window that ends before it starts, and for a malformed date', async () => {
       for (const path of ['/v1/firm/summary', '/v1/firm/earnings']) {
-        expectError(await uae.get(`${path}?from=2026-02-02&to=2026-02-01`, { token: 'ledger' }), 400, 'validation_error');
+        expectError(
+          await uae.get(`${path}?from=2026-02-02&to=2026-02-01`, { token: 'ledger' }),
+          400,
+          'validation_error',
+        );
         expectError(await uae.get(`${path}?from=2026-13-01`, { token: 'ledger' }), 400, 'validation_error');
       }
       for (const path of ['/v1/firm/accounts', '/v1/firm/trial_balance']) {

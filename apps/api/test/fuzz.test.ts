@@ -94,19 +94,39 @@ const VALID_BODIES: Record<string, Array<Record<string, unknown>>> = {
         { account_code: '3000', debit: '0', credit: '10.00', posting_kind: null },
       ],
     },
-    deposit({ txn_type: 'buy_security', customer_id: CUSTOMER, symbol: 'AAPL', quantity: '2', amount_usd: '300.00', fee_usd: '1.00' }),
+    deposit({
+      txn_type: 'buy_security',
+      customer_id: CUSTOMER,
+      symbol: 'AAPL',
+      quantity: '2',
+      amount_usd: '300.00',
+      fee_usd: '1.00',
+    }),
     deposit({ customer_id: CUSTOMER, original_currency: 'AED', original_amount: '367.25', amount_usd: '100.00' }),
   ],
   CustomerInput: [{ name: 'Fuzz Customer', email: 'fuzz@example.com', metadata: { tier: 'gold' } }],
   ReverseRequest: [{ memo: 'fuzz', txn_date: '2026-02-01' }],
   CashRequestInput: [
-    { customer_id: CUSTOMER, direction: 'deposit', amount: '25.00', currency: 'USD', reference: 'fuzz-ref', memo: 'fuzz' },
+    {
+      customer_id: CUSTOMER,
+      direction: 'deposit',
+      amount: '25.00',
+      currency: 'USD',
+      reference: 'fuzz-ref',
+      memo: 'fuzz',
+    },
     { customer_id: CUSTOMER, direction: 'withdrawal', amount: '1.00', currency: 'AED' },
   ],
 };
 
 const line = (account_code: string, debit: string, credit: string) => ({ account_code, debit, credit });
-const adjustment = (lines: unknown[]) => ({ txn_type: 'adjustment', source: 'manual', txn_date: '2026-01-20', amount_usd: '10.00', lines });
+const adjustment = (lines: unknown[]) => ({
+  txn_type: 'adjustment',
+  source: 'manual',
+  txn_date: '2026-01-20',
+  amount_usd: '10.00',
+  lines,
+});
 const aed = (original_amount: string, amount_usd: string) =>
   deposit({ customer_id: CUSTOMER, original_currency: 'AED', original_amount, amount_usd });
 
@@ -114,24 +134,48 @@ const aed = (original_amount: string, amount_usd: string) =>
 const ENTRY_SEMANTIC: SemanticCase[] = [
   { name: 'unknown customer', body: deposit({ customer_id: 'C-FUZZ-UNKNOWN' }) },
   { name: 'customer required', body: deposit({ customer_id: null }) },
-  { name: 'customer required', body: { txn_type: 'deposit', source: 'manual', txn_date: '2026-01-15', amount_usd: '1.00' } },
-  { name: 'lines on a deposit', body: deposit({ customer_id: CUSTOMER, lines: [line('1010', '1.00', '0'), line('3000', '0', '1.00')] }) },
-  { name: 'adjustment without lines', body: { txn_type: 'adjustment', source: 'manual', txn_date: '2026-01-20', amount_usd: '1.00' } },
+  {
+    name: 'customer required',
+    body: { txn_type: 'deposit', source: 'manual', txn_date: '2026-01-15', amount_usd: '1.00' },
+  },
+  {
+    name: 'lines on a deposit',
+    body: deposit({ customer_id: CUSTOMER, lines: [line('1010', '1.00', '0'), line('3000', '0', '1.00')] }),
+  },
+  {
+    name: 'adjustment without lines',
+    body: { txn_type: 'adjustment', source: 'manual', txn_date: '2026-01-20', amount_usd: '1.00' },
+  },
   { name: 'unbalanced lines', body: adjustment([line('1010', '10.00', '0'), line('3000', '0', '9.99')]) },
   { name: 'unbalanced lines', body: adjustment([line('1010', '0.00000001', '0'), line('3000', '0', '0.00000002')]) },
   { name: 'unknown account', body: adjustment([line('1010', '10.00', '0'), line('9999', '0', '10.00')]) },
-  { name: 'customer account without a customer', body: adjustment([line('4010', '10.00', '0'), line('2010', '0', '10.00')]) },
+  {
+    name: 'customer account without a customer',
+    body: adjustment([line('4010', '10.00', '0'), line('2010', '0', '10.00')]),
+  },
   { name: 'one line', body: adjustment([line('1010', '10.00', '0')]) },
   { name: 'both sides on a line', body: adjustment([line('1010', '10.00', '10.00'), line('3000', '10.00', '10.00')]) },
   { name: 'zero lines', body: adjustment([line('1010', '0', '0'), line('3000', '0', '0')]) },
   {
     name: 'huge amounts that cancel',
-    body: adjustment([line('1010', '999999999999999999.99999999', '0'), line('3000', '0', '999999999999999999.99999999'), line('1010', '0', '0.00000001')]),
+    body: adjustment([
+      line('1010', '999999999999999999.99999999', '0'),
+      line('3000', '0', '999999999999999999.99999999'),
+      line('1010', '0', '0.00000001'),
+    ]),
   },
-  { name: 'too many lines', body: adjustment(Array.from({ length: 15_000 }, (_, i) => line('1010', i % 2 ? '0' : '1.00', i % 2 ? '1.00' : '0'))) },
+  {
+    name: 'too many lines',
+    body: adjustment(
+      Array.from({ length: 15_000 }, (_, i) => line('1010', i % 2 ? '0' : '1.00', i % 2 ? '1.00' : '0')),
+    ),
+  },
   { name: 'zero amount', body: deposit({ customer_id: CUSTOMER, amount_usd: '0' }) },
   { name: 'zero amount', body: deposit({ customer_id: CUSTOMER, amount_usd: '0.00000000' }) },
-  { name: 'symbol required', body: deposit({ txn_type: 'buy_security', customer_id: CUSTOMER, quantity: '1', amount_usd: '10.00' }) },
+  {
+    name: 'symbol required',
+    body: deposit({ txn_type: 'buy_security', customer_id: CUSTOMER, quantity: '1', amount_usd: '10.00' }),
+  },
   { name: 'currency without amount', body: deposit({ customer_id: CUSTOMER, original_currency: 'AED' }) },
   { name: 'amount without currency', body: deposit({ customer_id: CUSTOMER, original_amount: '367.25' }) },
   { name: 'AED zero', body: aed('0', '100.00') },
@@ -144,18 +188,39 @@ const ENTRY_SEMANTIC: SemanticCase[] = [
 const SEMANTIC = (s: Setup): Record<string, SemanticCase[]> => ({
   postTransaction: [
     ...ENTRY_SEMANTIC,
-    { name: 'idempotency conflict', body: deposit({ customer_id: CUSTOMER, source_txn_id: 'fuzz-original', amount_usd: '1.00' }) },
+    {
+      name: 'idempotency conflict',
+      body: deposit({ customer_id: CUSTOMER, source_txn_id: 'fuzz-original', amount_usd: '1.00' }),
+    },
   ],
   previewTransaction: ENTRY_SEMANTIC,
-  reverseTransaction: [{ name: 'dated before its original', body: { txn_date: '2020-01-01' }, path: { txn_id: s.unreversedId } }],
-  createCashRequest: [
-    { name: 'unknown customer', body: { customer_id: 'C-FUZZ-UNKNOWN', direction: 'deposit', amount: '1.00', currency: 'USD' } },
-    { name: 'insufficient funds', body: { customer_id: CUSTOMER, direction: 'withdrawal', amount: '999999999.00', currency: 'USD' } },
-    { name: 'insufficient funds', body: { customer_id: CUSTOMER, direction: 'withdrawal', amount: '1000.00', currency: 'AED' } },
-    { name: 'AED under a cent', body: { customer_id: CUSTOMER, direction: 'deposit', amount: '0.01', currency: 'AED' } },
+  reverseTransaction: [
+    { name: 'dated before its original', body: { txn_date: '2020-01-01' }, path: { txn_id: s.unreversedId } },
   ],
-  confirmCashRequest: [{ name: 'confirm a cancelled request', body: {}, path: { cash_request_id: s.cancelledCashRequestId } }],
-  failCashRequest: [{ name: 'fail a cancelled request', body: { reason: 'fuzz' }, path: { cash_request_id: s.cancelledCashRequestId } }],
+  createCashRequest: [
+    {
+      name: 'unknown customer',
+      body: { customer_id: 'C-FUZZ-UNKNOWN', direction: 'deposit', amount: '1.00', currency: 'USD' },
+    },
+    {
+      name: 'insufficient funds',
+      body: { customer_id: CUSTOMER, direction: 'withdrawal', amount: '999999999.00', currency: 'USD' },
+    },
+    {
+      name: 'insufficient funds',
+      body: { customer_id: CUSTOMER, direction: 'withdrawal', amount: '1000.00', currency: 'AED' },
+    },
+    {
+      name: 'AED under a cent',
+      body: { customer_id: CUSTOMER, direction: 'deposit', amount: '0.01', currency: 'AED' },
+    },
+  ],
+  confirmCashRequest: [
+    { name: 'confirm a cancelled request', body: {}, path: { cash_request_id: s.cancelledCashRequestId } },
+  ],
+  failCashRequest: [
+    { name: 'fail a cancelled request', body: { reason: 'fuzz' }, path: { cash_request_id: s.cancelledCashRequestId } },
+  ],
 });
 
 interface Counts {
@@ -175,9 +240,13 @@ async function counts(db: Db): Promise<Counts> {
     journal_lines: Number(await one('SELECT count(*) AS v FROM journal_lines')),
     customers: Number(await one('SELECT count(*) AS v FROM customers')),
     // Every request with its state and update stamp: one made or changed by the fuzz shows here.
-    cash_requests: await one("SELECT coalesce(string_agg(cash_request_id || '@' || status || '@' || updated_at, ',' ORDER BY cash_request_id), '') AS v FROM cash_requests"),
+    cash_requests: await one(
+      "SELECT coalesce(string_agg(cash_request_id || '@' || status || '@' || updated_at, ',' ORDER BY cash_request_id), '') AS v FROM cash_requests",
+    ),
     account_total_lines: Number(await one('SELECT coalesce(sum(line_count), 0) AS v FROM account_totals')),
-    customer_versions: await one("SELECT coalesce(string_agg(customer_id || '@' || updated_at, ',' ORDER BY customer_id), '') AS v FROM customers"),
+    customer_versions: await one(
+      "SELECT coalesce(string_agg(customer_id || '@' || updated_at, ',' ORDER BY customer_id), '') AS v FROM customers",
+    ),
   };
 }
 
@@ -248,13 +317,24 @@ describe('fuzz: bad input over every operation that takes input', function () {
     // No worker runs here: a synchronous job a valid call enqueues (recost) is answered 202 at once.
     api = await startApi({ env: { JOB_SYNC_WAIT_MS: '1' } });
     expect((await api.put(`/v1/customers/${CUSTOMER}`, { name: 'Fuzz' })).status).to.equal(201);
-    const original = await api.post('/v1/transactions', deposit({ customer_id: CUSTOMER, source_txn_id: 'fuzz-original' }));
+    const original = await api.post(
+      '/v1/transactions',
+      deposit({ customer_id: CUSTOMER, source_txn_id: 'fuzz-original' }),
+    );
     expect(original.status, original.text).to.equal(201);
     const reversal = await api.post(`/v1/transactions/${original.body.txn_id}/reverse`, {});
     expect(reversal.status, reversal.text).to.equal(201);
-    const unreversed = await api.post('/v1/transactions', deposit({ customer_id: CUSTOMER, source_txn_id: 'fuzz-unreversed' }));
+    const unreversed = await api.post(
+      '/v1/transactions',
+      deposit({ customer_id: CUSTOMER, source_txn_id: 'fuzz-unreversed' }),
+    );
     expect(unreversed.status, unreversed.text).to.equal(201);
-    const cashRequest = await api.post('/v1/cash-requests', { customer_id: CUSTOMER, direction: 'deposit', amount: '5.00', currency: 'USD' });
+    const cashRequest = await api.post('/v1/cash-requests', {
+      customer_id: CUSTOMER,
+      direction: 'deposit',
+      amount: '5.00',
+      currency: 'USD',
+    });
     expect(cashRequest.status, cashRequest.text).to.equal(201);
     const cancelled = await api.post(`/v1/cash-requests/${cashRequest.body.cash_request_id}/cancel`, {});
     expect(cancelled.status, cancelled.text).to.equal(200);

@@ -76,19 +76,35 @@ describe('api graceful shutdown (SIGTERM, as Kubernetes stops a Pod)', function 
 
     const exit = await api.stop('SIGTERM');
     await Promise.all(clients);
-    expect(exit.code, JSON.stringify(api.logs.filter((l) => l.message !== 'request').slice(-8)) + api.stderr).to.equal(0);
+    expect(exit.code, JSON.stringify(api.logs.filter((l) => l.message !== 'request').slice(-8)) + api.stderr).to.equal(
+      0,
+    );
 
     // Accepted: the api read the request (its request log has the id). Each was answered, 201.
     const messages = api.logs.map((line) => line.message);
-    const accepted = new Set(api.logs.filter((line) => line.message === 'request').map((line) => line.request_id as string));
+    const accepted = new Set(
+      api.logs.filter((line) => line.message === 'request').map((line) => line.request_id as string),
+    );
     const answered = outcomes.filter((o): o is { id: string; status: number } => 'status' in o);
     const failed = outcomes.filter((o): o is { id: string; error: string } => 'error' in o);
-    expect(answered.filter((o) => o.status !== 201), 'answers other than 201').to.deep.equal([]);
-    expect(failed.filter((o) => accepted.has(o.id)), 'accepted, then failed without an answer').to.deep.equal([]);
-    expect([...accepted].filter((id) => !answered.some((o) => o.id === id)), 'accepted and never answered').to.deep.equal([]);
+    expect(
+      answered.filter((o) => o.status !== 201),
+      'answers other than 201',
+    ).to.deep.equal([]);
+    expect(
+      failed.filter((o) => accepted.has(o.id)),
+      'accepted, then failed without an answer',
+    ).to.deep.equal([]);
+    expect(
+      [...accepted].filter((id) => !answered.some((o) => o.id === id)),
+      'accepted and never answered',
+    ).to.deep.equal([]);
     // Under load: requests were in flight when the signal came, and finished during the drain.
     const signalledAt = messages.indexOf('shutting down');
-    expect(api.logs.slice(signalledAt).filter((line) => line.message === 'request').length, 'requests drained after the signal').to.be.above(0);
+    expect(
+      api.logs.slice(signalledAt).filter((line) => line.message === 'request').length,
+      'requests drained after the signal',
+    ).to.be.above(0);
     expect(failed.length, 'the clients saw the listener close').to.be.above(0);
 
     // Stored exactly what was answered 201: nothing accepted was lost, nothing unanswered was written.

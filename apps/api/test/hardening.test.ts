@@ -16,7 +16,13 @@ interface RawReply {
 }
 
 /** A request over node:http, with headers and bytes exactly as given (fetch would fix them). */
-function rawRequest(url: string, method: string, path: string, headers: Record<string, string>, body?: Buffer): Promise<RawReply> {
+function rawRequest(
+  url: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: Buffer,
+): Promise<RawReply> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     const request = http.request({ host: hostname, port, method, path, headers }, (response) => {
@@ -24,7 +30,11 @@ function rawRequest(url: string, method: string, path: string, headers: Record<s
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () => {
         const text = Buffer.concat(chunks).toString('utf8');
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text === '' ? undefined : JSON.parse(text) });
+        resolve({
+          status: response.statusCode ?? 0,
+          headers: response.headers,
+          body: text === '' ? undefined : JSON.parse(text),
+        });
       });
     });
     request.on('error', reject);
@@ -45,7 +55,11 @@ function expectRawError(reply: RawReply, status: number, code: string): void {
 const LIST_PATHS = Object.entries(apiDocument.paths)
   .filter(([, item]) => item.get?.parameters?.some((p) => '$ref' in p && p.$ref.endsWith('/Limit')))
   .map(([template]) => template.replace('{customer_id}', 'C-1'))
-  .map((template) => (template.endsWith('/grouped') ? `${template}?group_by=${template.startsWith('/v1/journal') ? 'account' : 'type'}&` : `${template}?`));
+  .map((template) =>
+    template.endsWith('/grouped')
+      ? `${template}?group_by=${template.startsWith('/v1/journal') ? 'account' : 'type'}&`
+      : `${template}?`,
+  );
 
 describe('hardening: bad input is a 4xx that changes nothing', () => {
   let api: TestApi;
@@ -62,12 +76,22 @@ describe('hardening: bad input is a 4xx that changes nothing', () => {
     it('covers every list of the document', () => {
       expect(LIST_PATHS.length).to.be.at.least(6);
     });
-    for (const bad of ['limit=1e309', 'limit=Infinity', 'limit=-Infinity', 'offset=1e309', 'offset=Infinity', 'limit=1e3']) {
+    for (const bad of [
+      'limit=1e309',
+      'limit=Infinity',
+      'limit=-Infinity',
+      'offset=1e309',
+      'offset=Infinity',
+      'limit=1e3',
+    ]) {
       it(`refuses ${bad} on every list with 400 validation_error naming the parameter`, async () => {
         for (const path of LIST_PATHS) {
           const reply = await api.get(`${path}${bad}`, { token: 'ledger' });
           expectError(reply, 400, 'validation_error');
-          expect(reply.body.error.details.map((d: { path: string }) => d.path), path).to.include(`/query/${bad.split('=')[0]}`);
+          expect(
+            reply.body.error.details.map((d: { path: string }) => d.path),
+            path,
+          ).to.include(`/query/${bad.split('=')[0]}`);
         }
       });
     }
@@ -78,7 +102,11 @@ describe('hardening: bad input is a 4xx that changes nothing', () => {
     for (const encoding of ['gzip', 'deflate', 'br']) {
       it(`answers 400 undecodable_body for a ${encoding} body that is not ${encoding}, storing nothing`, async () => {
         const before = await countRows(api.db, 'transactions');
-        const headers = { 'Content-Type': 'application/json', 'Content-Encoding': encoding, 'X-Ledger-Admin-Token': ADMIN_TOKEN };
+        const headers = {
+          'Content-Type': 'application/json',
+          'Content-Encoding': encoding,
+          'X-Ledger-Admin-Token': ADMIN_TOKEN,
+        };
         expectRawError(await rawRequest(api.url, 'POST', '/v1/transactions', headers, entry), 400, 'undecodable_body');
         expect(await countRows(api.db, 'transactions')).to.equal(before);
       });
@@ -87,8 +115,18 @@ describe('hardening: bad input is a 4xx that changes nothing', () => {
     it('still reads gzip, deflate and br bodies that are what they say', async () => {
       const compress = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync };
       for (const [encoding, compressed] of Object.entries(compress)) {
-        const headers = { 'Content-Type': 'application/json', 'Content-Encoding': encoding, 'X-Ledger-Admin-Token': ADMIN_TOKEN };
-        const reply = await rawRequest(api.url, 'PUT', `/v1/customers/C-${encoding}`, headers, compressed(Buffer.from('{"name": "Zipped"}')));
+        const headers = {
+          'Content-Type': 'application/json',
+          'Content-Encoding': encoding,
+          'X-Ledger-Admin-Token': ADMIN_TOKEN,
+        };
+        const reply = await rawRequest(
+          api.url,
+          'PUT',
+          `/v1/customers/C-${encoding}`,
+          headers,
+          compressed(Buffer.from('{"name": "Zipped"}')),
+        );
         expect(reply.status, encoding).to.equal(201);
         expect(reply.body.name).to.equal('Zipped');
       }
@@ -108,7 +146,11 @@ describe('hardening: bad input is a 4xx that changes nothing', () => {
     });
 
     it('answers 400 for a urn:uuid id in the txn_id filter', async () => {
-      expectError(await api.get(`/v1/journal?txn_id=${encodeURIComponent(urn)}`, { token: 'ledger' }), 400, 'validation_error');
+      expectError(
+        await api.get(`/v1/journal?txn_id=${encodeURIComponent(urn)}`, { token: 'ledger' }),
+        400,
+        'validation_error',
+      );
     });
   });
 
@@ -132,21 +174,34 @@ describe('hardening: bad input is a 4xx that changes nothing', () => {
 
     it('POST /v1/transactions with Content-Length: 0 is 400 and posts nothing', async () => {
       const before = await countRows(api.db, 'transactions');
-      const headers = { 'Content-Type': 'application/json', 'Content-Length': '0', 'X-Ledger-Admin-Token': ADMIN_TOKEN };
+      const headers = {
+        'Content-Type': 'application/json',
+        'Content-Length': '0',
+        'X-Ledger-Admin-Token': ADMIN_TOKEN,
+      };
       expectRawError(await rawRequest(api.url, 'POST', '/v1/transactions', headers), 400, 'validation_error');
       expect(await countRows(api.db, 'transactions')).to.equal(before);
     });
 
     it('the reversal, whose body is optional, still takes none', async () => {
       const original = await api.post('/v1/transactions', deposit({ amount_usd: '7.00' }));
-      const headers = { 'Content-Type': 'application/json', 'Content-Length': '0', 'X-Ledger-Admin-Token': ADMIN_TOKEN };
-      expect((await rawRequest(api.url, 'POST', `/v1/transactions/${original.body.txn_id}/reverse`, headers)).status).to.equal(201);
+      const headers = {
+        'Content-Type': 'application/json',
+        'Content-Length': '0',
+        'X-Ledger-Admin-Token': ADMIN_TOKEN,
+      };
+      expect(
+        (await rawRequest(api.url, 'POST', `/v1/transactions/${original.body.txn_id}/reverse`, headers)).status,
+      ).to.equal(201);
     });
   });
 
   describe('validation tells a person every broken rule, in words', () => {
     it('lists each failing field with its path and a message that is not a regex', async () => {
-      const reply = await api.post('/v1/transactions', deposit({ amount_usd: '10.123', txn_date: '2026-13-01', customer_id: 'has space', surprise: 1 }));
+      const reply = await api.post(
+        '/v1/transactions',
+        deposit({ amount_usd: '10.123', txn_date: '2026-13-01', customer_id: 'has space', surprise: 1 }),
+      );
       expectError(reply, 400, 'validation_error');
       const details = reply.body.error.details as Array<{ path: string; message: string }>;
       const paths = details.map((d) => d.path);
@@ -176,32 +231,47 @@ describe('hardening: bad input is a 4xx that changes nothing', () => {
     it('200 valid entries sent at once with the poison among them are all posted; the poison is refused', async () => {
       const before = await countRows(api.db, 'transactions');
       const keys = Array.from({ length: 200 }, (_, i) => `poison-mate-${i}`);
-      const requests: Array<Promise<Reply>> = keys.map((key) => api.post('/v1/transactions', deposit({ source_txn_id: key, amount_usd: '1.00' })));
+      const requests: Array<Promise<Reply>> = keys.map((key) =>
+        api.post('/v1/transactions', deposit({ source_txn_id: key, amount_usd: '1.00' })),
+      );
       requests.splice(100, 0, api.post('/v1/transactions', { ...poison, source_txn_id: 'poison' }));
       const replies = await Promise.all(requests);
       const [poisoned] = replies.splice(100, 1);
       expectError(poisoned!, 400, 'validation_error');
       expect(replies.map((r) => r.status)).to.deep.equal(keys.map(() => 201));
       expect(await countRows(api.db, 'transactions')).to.equal(before + 200);
-      expect(await api.db('transactions').whereIn('source_txn_id', keys).count<Array<{ count: string }>>({ count: '*' })).to.deep.equal([{ count: '200' }]);
+      expect(
+        await api.db('transactions').whereIn('source_txn_id', keys).count<Array<{ count: string }>>({ count: '*' }),
+      ).to.deep.equal([{ count: '200' }]);
     });
 
     it('preview answers 422 unknown_customer, as posting does, and stores nothing', async () => {
       const before = await countRows(api.db, 'transactions');
-      expectError(await api.post('/v1/transactions/preview', deposit({ customer_id: 'C-nobody' })), 422, 'unknown_customer');
+      expectError(
+        await api.post('/v1/transactions/preview', deposit({ customer_id: 'C-nobody' })),
+        422,
+        'unknown_customer',
+      );
       expectError(await api.post('/v1/transactions', deposit({ customer_id: 'C-nobody' })), 422, 'unknown_customer');
       expect(await countRows(api.db, 'transactions')).to.equal(before);
     });
 
     it('preview of an entry already posted answers what posting would: its lines, or 409 for another payload', async () => {
       await api.post('/v1/transactions', deposit({ source_txn_id: 'preview-twice', amount_usd: '3.00' }));
-      const same = await api.post('/v1/transactions/preview', deposit({ source_txn_id: 'preview-twice', amount_usd: '3.00' }));
+      const same = await api.post(
+        '/v1/transactions/preview',
+        deposit({ source_txn_id: 'preview-twice', amount_usd: '3.00' }),
+      );
       expect(same.status).to.equal(200);
       expect(same.body.journal_lines.map((l: { debit: string; credit: string }) => [l.debit, l.credit])).to.deep.equal([
         ['3.00', '0.00'],
         ['0.00', '3.00'],
       ]);
-      expectError(await api.post('/v1/transactions/preview', deposit({ source_txn_id: 'preview-twice', amount_usd: '4.00' })), 409, 'idempotency_conflict');
+      expectError(
+        await api.post('/v1/transactions/preview', deposit({ source_txn_id: 'preview-twice', amount_usd: '4.00' })),
+        409,
+        'idempotency_conflict',
+      );
     });
   });
 
@@ -210,9 +280,14 @@ describe('hardening: bad input is a 4xx that changes nothing', () => {
       this.timeout(120_000);
       for (let round = 0; round < 50; round += 1) {
         const original = await api.post('/v1/transactions', deposit({ amount_usd: '2.00' }));
-        const replies = await Promise.all(Array.from({ length: 20 }, () => api.post(`/v1/transactions/${original.body.txn_id}/reverse`, {})));
+        const replies = await Promise.all(
+          Array.from({ length: 20 }, () => api.post(`/v1/transactions/${original.body.txn_id}/reverse`, {})),
+        );
         const statuses = replies.map((r) => r.status).sort();
-        expect(statuses, `round ${round}: ${replies.map((r) => r.text).find((t) => !t.includes('"txn_id"'))}`).to.deep.equal([
+        expect(
+          statuses,
+          `round ${round}: ${replies.map((r) => r.text).find((t) => !t.includes('"txn_id"'))}`,
+        ).to.deep.equal([
           200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 201,
         ]);
         expect(new Set(replies.map((r) => r.body.txn_id)).size, `round ${round}`).to.equal(1);
@@ -222,7 +297,10 @@ describe('hardening: bad input is a 4xx that changes nothing', () => {
 
   describe('limits of the HTTP server, answered in the error shape', () => {
     it('headers over the limit: 431 request_header_fields_too_large', async () => {
-      const reply = await rawRequest(api.url, 'GET', '/v1/transactions', { 'X-Ledger-Token': 'x', 'X-Padding': 'p'.repeat(20_000) });
+      const reply = await rawRequest(api.url, 'GET', '/v1/transactions', {
+        'X-Ledger-Token': 'x',
+        'X-Padding': 'p'.repeat(20_000),
+      });
       expectRawError(reply, 431, 'request_header_fields_too_large');
     });
 
@@ -256,7 +334,11 @@ describe('hardening: bad input is a 4xx that changes nothing', () => {
 
   it('an overloaded entry queue answers 503 overloaded with Retry-After, in the documented shape', () => {
     const problem = toProblem(new LedgerError('overloaded', 'too many waiting'));
-    expect([ERROR_STATUS[problem.code], problem.code, problem.headers]).to.deep.equal([503, 'overloaded', { 'Retry-After': '1' }]);
+    expect([ERROR_STATUS[problem.code], problem.code, problem.headers]).to.deep.equal([
+      503,
+      'overloaded',
+      { 'Retry-After': '1' },
+    ]);
     const documented = JSON.stringify(apiDocument.paths['/v1/transactions']?.post?.responses['503']);
     expect(documented).to.contain('"overloaded"').and.contain('"not_configured"');
   });
@@ -264,6 +346,14 @@ describe('hardening: bad input is a 4xx that changes nothing', () => {
   it('GET / says where the docs and the console are (no other book configured: no link to its console)', async () => {
     const reply = await api.get('/');
     expect(reply.status).to.equal(200);
-    expect(reply.body).to.deep.equal({ service: 'ledger', book: 'ENTITY_UAE', docs: '/docs', openapi: '/docs/openapi.json', health: '/health/ready', console: '/console/', peer_console: null });
+    expect(reply.body).to.deep.equal({
+      service: 'ledger',
+      book: 'ENTITY_UAE',
+      docs: '/docs',
+      openapi: '/docs/openapi.json',
+      health: '/health/ready',
+      console: '/console/',
+      peer_console: null,
+    });
   });
 });

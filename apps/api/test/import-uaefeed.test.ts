@@ -44,7 +44,10 @@ describe('POST /v1/import/uaefeed', function () {
   const rows = async () => [await countRows(api.db, 'transactions'), await countRows(api.db, 'journal_lines')];
 
   it('posts the batch and lists each record’s outcome; the same batch again posts nothing new', async () => {
-    const batch = { cash_transfers: [transfer(), transfer({ transferId: 'TRF-HAND-2', status: 'REJECTED' })], orders: [order()] };
+    const batch = {
+      cash_transfers: [transfer(), transfer({ transferId: 'TRF-HAND-2', status: 'REJECTED' })],
+      orders: [order()],
+    };
     const first = await api.post('/v1/import/uaefeed', batch);
     expect(first.status, first.text).to.equal(200);
     expect(first.body).to.include({ inserted: 2, duplicate: 0, conflict: 0, skipped: 1, rejected: 0 });
@@ -56,8 +59,18 @@ describe('POST /v1/import/uaefeed', function () {
     ]);
     // 1469.00 AED of shares (400.00 USD) and a 2.20 AED fee (0.60 USD), from the AED accounts.
     const buy = await api.get(`/v1/transactions/${String(records[2]!.txn_id)}`, { token: 'ledger' });
-    expect(buy.body).to.include({ txn_type: 'buy_security', source: 'uaefeed', source_txn_id: 'ORD-HAND-1', amount_usd: '400.00', quantity: '100' });
-    expect((buy.body.journal_lines as Array<{ account_code: string; debit: string; credit: string }>).map((l) => `${l.account_code} ${l.debit}/${l.credit}`)).to.deep.equal([
+    expect(buy.body).to.include({
+      txn_type: 'buy_security',
+      source: 'uaefeed',
+      source_txn_id: 'ORD-HAND-1',
+      amount_usd: '400.00',
+      quantity: '100',
+    });
+    expect(
+      (buy.body.journal_lines as Array<{ account_code: string; debit: string; credit: string }>).map(
+        (l) => `${l.account_code} ${l.debit}/${l.credit}`,
+      ),
+    ).to.deep.equal([
       '1200 400.00/0.00',
       '1020 0.00/400.00',
       '2020 400.00/0.00',
@@ -74,10 +87,16 @@ describe('POST /v1/import/uaefeed', function () {
   });
 
   it('a record posted before with other facts is a conflict naming the fields; the others post', async () => {
-    const reply = await api.post('/v1/import/uaefeed', { cash_transfers: [transfer({ amount: '734.50' }), transfer({ transferId: 'TRF-HAND-3' })] });
+    const reply = await api.post('/v1/import/uaefeed', {
+      cash_transfers: [transfer({ amount: '734.50' }), transfer({ transferId: 'TRF-HAND-3' })],
+    });
     expect(reply.status, reply.text).to.equal(200);
     expect(reply.body).to.include({ inserted: 1, conflict: 1, rejected: 0 });
-    const [conflict] = reply.body.records as Array<{ outcome: string; txn_id: string; reason: { code: string; detail: { txn_id: string; fields: string[] } } }>;
+    const [conflict] = reply.body.records as Array<{
+      outcome: string;
+      txn_id: string;
+      reason: { code: string; detail: { txn_id: string; fields: string[] } };
+    }>;
     expect(conflict!.outcome).to.equal('conflict');
     expect(conflict!.reason.code).to.equal('idempotency_conflict');
     expect(conflict!.reason.detail.txn_id).to.equal(conflict!.txn_id);
@@ -87,13 +106,24 @@ describe('POST /v1/import/uaefeed', function () {
   it('one bad record: 422 invalid_records naming each bad record, and nothing of the batch is posted', async () => {
     const before = await rows();
     const reply = await api.post('/v1/import/uaefeed', {
-      cash_transfers: [transfer({ transferId: 'TRF-OK' }), transfer({ transferId: 'TRF-NOBODY', customerNumber: '7999999' })],
+      cash_transfers: [
+        transfer({ transferId: 'TRF-OK' }),
+        transfer({ transferId: 'TRF-NOBODY', customerNumber: '7999999' }),
+      ],
       orders: [order({ orderId: 'ORD-OK' }), order({ orderId: 'ORD-BAD', netSettle: '1000.00' })],
     });
     expectError(reply, 422, 'invalid_records');
     expect((reply.body.error as { details: unknown[] }).details).to.deep.equal([
-      { record: '/cash_transfers/1', source_txn_id: 'TRF-NOBODY', reason: { code: 'not_linked', detail: { uaefeed_customer_number: '7999999' } } },
-      { record: '/orders/1', source_txn_id: 'ORD-BAD', reason: { code: 'negative_fee', detail: { side: 'BUY', net_settle: '1000.00', executed: '1469.00' } } },
+      {
+        record: '/cash_transfers/1',
+        source_txn_id: 'TRF-NOBODY',
+        reason: { code: 'not_linked', detail: { uaefeed_customer_number: '7999999' } },
+      },
+      {
+        record: '/orders/1',
+        source_txn_id: 'ORD-BAD',
+        reason: { code: 'negative_fee', detail: { side: 'BUY', net_settle: '1000.00', executed: '1469.00' } },
+      },
     ]);
     expect(await rows()).to.deep.equal(before);
   });
@@ -105,10 +135,25 @@ describe('POST /v1/import/uaefeed', function () {
   ] as const) {
     it(`when a record is dated ${day}, a day not on the calendar › 422 invalid_records naming it, and nothing of the batch is posted`, async () => {
       const before = await rows();
-      const bad = record === 'cash_transfers' ? { cash_transfers: [transfer({ transferId: 'TRF-DAY-OK', valueDate: '2026-02-27' }), transfer({ transferId: 'TRF-DAY-BAD', valueDate: day })] } : { cash_transfers: [transfer({ transferId: 'TRF-DAY-OK', valueDate: '2026-02-27' })], orders: [order({ orderId: 'ORD-DAY-BAD', tradeDate: day })] };
+      const bad =
+        record === 'cash_transfers'
+          ? {
+              cash_transfers: [
+                transfer({ transferId: 'TRF-DAY-OK', valueDate: '2026-02-27' }),
+                transfer({ transferId: 'TRF-DAY-BAD', valueDate: day }),
+              ],
+            }
+          : {
+              cash_transfers: [transfer({ transferId: 'TRF-DAY-OK', valueDate: '2026-02-27' })],
+              orders: [order({ orderId: 'ORD-DAY-BAD', tradeDate: day })],
+            };
       const reply = await api.post('/v1/import/uaefeed', bad);
       expectError(reply, 422, 'invalid_records');
-      const [problem, ...others] = (reply.body.error as { details: Array<{ record: string; reason: { code: string; detail: Record<string, unknown> } }> }).details;
+      const [problem, ...others] = (
+        reply.body.error as {
+          details: Array<{ record: string; reason: { code: string; detail: Record<string, unknown> } }>;
+        }
+      ).details;
       expect(others).to.deep.equal([]);
       expect(problem!.record).to.equal(`/${record}/${record === 'cash_transfers' ? 1 : 0}`);
       expect(problem!.reason).to.deep.include({ code: 'invalid_date' });

@@ -1,5 +1,12 @@
 import { createLogger, Decimal, FeeSchedule, recost, upsertCustomer } from '@ledger/core';
-import { DEFAULT_JOB_SETTINGS, runSyncRemit, runSyncUsbroker, runSyncUsbrokerLedger, runSyncUsbrokerTrades, type JobDeps } from '@ledger/jobs';
+import {
+  DEFAULT_JOB_SETTINGS,
+  runSyncRemit,
+  runSyncUsbroker,
+  runSyncUsbrokerLedger,
+  runSyncUsbrokerTrades,
+  type JobDeps,
+} from '@ledger/jobs';
 import { startSandbox, type Sandbox } from '@ledger/sandbox';
 import { createRemitClient, createUsbrokerClient, NO_UPSTREAMS } from '@ledger/upstream-clients';
 import { expect } from 'chai';
@@ -36,20 +43,43 @@ describe('India live reports on a fully synced sandbox book', function () {
       },
     });
     for (const c of sandbox.data.india.customers) {
-      await upsertCustomer(api.db, c.customer_id, { references: { usbroker_account_no: c.usbroker_account_no, remit_customer_id: c.remit_customer_id, pan: c.pan } });
+      await upsertCustomer(api.db, c.customer_id, {
+        references: { usbroker_account_no: c.usbroker_account_no, remit_customer_id: c.remit_customer_id, pan: c.pan },
+      });
     }
     const upstreams = {
       ...NO_UPSTREAMS,
-      usbroker: createUsbrokerClient({ baseUrl: sandbox.urls.usbroker, apiKey, apiSecret, retryLimit: 1, backoffMs: 5 }),
-      remit: createRemitClient({ baseUrl: sandbox.urls.remit, apiKey: sandbox.credentials.remit.apiKey, retryLimit: 1, backoffMs: 5 }),
+      usbroker: createUsbrokerClient({
+        baseUrl: sandbox.urls.usbroker,
+        apiKey,
+        apiSecret,
+        retryLimit: 1,
+        backoffMs: 5,
+      }),
+      remit: createRemitClient({
+        baseUrl: sandbox.urls.remit,
+        apiKey: sandbox.credentials.remit.apiKey,
+        retryLimit: 1,
+        backoffMs: 5,
+      }),
       usbrokerFirmId: firmId,
     };
-    const deps: JobDeps = { book: 'ENTITY_IND_IFSC', db: api.db, logger, progress: () => undefined, settings: DEFAULT_JOB_SETTINGS, upstreams };
+    const deps: JobDeps = {
+      book: 'ENTITY_IND_IFSC',
+      db: api.db,
+      logger,
+      progress: () => undefined,
+      settings: DEFAULT_JOB_SETTINGS,
+      upstreams,
+    };
     await runSyncRemit({}, deps);
     await runSyncUsbroker({}, deps);
     await runSyncUsbrokerTrades({}, deps);
     for (const range of LEDGER_RANGES) await runSyncUsbrokerLedger(range, deps);
-    await recost(api.db, { policy: { feeSchedule: new FeeSchedule(new Decimal(22), {}, new Decimal(4)) }, limit: null });
+    await recost(api.db, {
+      policy: { feeSchedule: new FeeSchedule(new Decimal(22), {}, new Decimal(4)) },
+      limit: null,
+    });
   });
   afterEach(() => {
     sandbox.faults.clear();
@@ -77,13 +107,24 @@ describe('India live reports on a fully synced sandbox book', function () {
     const [down, ...others] = sandbox.data.india.customers;
     sandbox.faults.add({ upstream: 'usbroker', customer: down!.usbroker_account_no, fault: '500' });
     // NAV reads prices, a call that names no account: its isolation is shown with nock (india-live.test.ts).
-    for (const path of ['/v1/india/ledger-recon', '/v1/india/holdings-recon', '/v1/india/compliance', '/v1/india/reconciliation']) {
+    for (const path of [
+      '/v1/india/ledger-recon',
+      '/v1/india/holdings-recon',
+      '/v1/india/compliance',
+      '/v1/india/reconciliation',
+    ]) {
       const body = await get(path);
       const [first, ...rest] = body.customers;
       expect(first, path).to.deep.include({ customer_id: down!.customer_id, status: 'error' });
       expect(first.error, path).to.match(/^usbroker could not be read/);
-      expect(rest.map((c: { customer_id: string }) => c.customer_id), path).to.deep.equal(others.map((c) => c.customer_id));
-      expect(rest.every((c: { status: string }) => c.status !== 'error'), path).to.equal(true);
+      expect(
+        rest.map((c: { customer_id: string }) => c.customer_id),
+        path,
+      ).to.deep.equal(others.map((c) => c.customer_id));
+      expect(
+        rest.every((c: { status: string }) => c.status !== 'error'),
+        path,
+      ).to.equal(true);
     }
   });
 
@@ -104,9 +145,19 @@ describe('India live reports on a fully synced sandbox book', function () {
   it('reconciliation: every remittance whose wire completed is matched to that wire; wires carrying none are the customers’ own funding', async () => {
     const body = await get('/v1/india/reconciliation');
     const all = sandbox.data.india.all();
-    const completed = new Set(all.flatMap((d) => d.wires.filter((w) => w.status === 'completed' && w.direction === 'IN').map((w) => w.transfer_id)));
-    const expected = all.flatMap((d) => d.remittances.filter((r) => r.order.status === 'paid' && r.wire_id !== null && completed.has(r.wire_id)).map((r) => [r.order.id, r.wire_id]));
-    const matched = body.remittances.filter((r: { status: string }) => r.status === 'matched').map((r: { order_id: string; transfer_id: string }) => [r.order_id, r.transfer_id]);
+    const completed = new Set(
+      all.flatMap((d) =>
+        d.wires.filter((w) => w.status === 'completed' && w.direction === 'IN').map((w) => w.transfer_id),
+      ),
+    );
+    const expected = all.flatMap((d) =>
+      d.remittances
+        .filter((r) => r.order.status === 'paid' && r.wire_id !== null && completed.has(r.wire_id))
+        .map((r) => [r.order.id, r.wire_id]),
+    );
+    const matched = body.remittances
+      .filter((r: { status: string }) => r.status === 'matched')
+      .map((r: { order_id: string; transfer_id: string }) => [r.order_id, r.transfer_id]);
     expect(matched.sort()).to.deep.equal(expected.sort());
     const carrying = new Set(expected.map(([, wire]) => wire));
     const own = [...completed].filter((id) => !carrying.has(id)).sort();
@@ -115,13 +166,17 @@ describe('India live reports on a fully synced sandbox book', function () {
 
   it('compliance: each customer’s broker account status as the broker holds it', async () => {
     const body = await get('/v1/india/compliance');
-    expect(body.customers.map((c: { status: string }) => c.status)).to.deep.equal(sandbox.data.india.all().map((d) => d.account.status));
+    expect(body.customers.map((c: { status: string }) => c.status)).to.deep.equal(
+      sandbox.data.india.all().map((d) => d.account.status),
+    );
   });
 
   it('treasury and remittance-exceptions read remit live; remit down: configured false and the empty snapshot, each with a warning', async () => {
     expect(await get('/v1/india/treasury')).to.deep.include({ configured: true, warning: null });
     const exceptions = await get('/v1/india/remittance-exceptions');
-    const nonPaid = sandbox.data.india.all().flatMap((d) => d.remittances.filter((r) => r.order.status !== 'paid').map((r) => r.order.id));
+    const nonPaid = sandbox.data.india
+      .all()
+      .flatMap((d) => d.remittances.filter((r) => r.order.status !== 'paid').map((r) => r.order.id));
     expect(exceptions.items.map((i: { order_id: string }) => i.order_id).sort()).to.deep.equal(nonPaid.sort());
     sandbox.faults.add({ upstream: 'remit', fault: '500' });
     const treasury = await get('/v1/india/treasury');

@@ -24,16 +24,30 @@ const ENV = {
   INDIA_WIRE_MATCH_DAYS: '3',
 };
 
-const BALANCE = { cash: '699.34', cash_withdrawable: '699.34', buying_power: '699.34', pending_deposits: '0.00', currency: 'USD', as_of: '2026-11-24T20:00:00Z' };
+const BALANCE = {
+  cash: '699.34',
+  cash_withdrawable: '699.34',
+  buying_power: '699.34',
+  pending_deposits: '0.00',
+  currency: 'USD',
+  as_of: '2026-11-24T20:00:00Z',
+};
 // The broker's cost is an average with its bundled fee (300.66); the ledger's is FIFO without it (300.00).
-const POSITIONS = [{ symbol: 'AAPL', cusip: '037833100', qty: '6', avg_cost: '50.11', cost_basis: '300.66', market_value: '1500.00' }];
+const POSITIONS = [
+  { symbol: 'AAPL', cusip: '037833100', qty: '6', avg_cost: '50.11', cost_basis: '300.66', market_value: '1500.00' },
+];
 
 const refused = () => Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
 const today = () => new Date().toISOString().slice(0, 10);
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
 
 /** USB-2's broker is down for every call. */
-const secondBrokerDown = () => nock(USBROKER).get(/^\/v1\/accounts\/USB-2(\/.*)?$/).query(true).replyWithError(refused()).persist();
+const secondBrokerDown = () =>
+  nock(USBROKER)
+    .get(/^\/v1\/accounts\/USB-2(\/.*)?$/)
+    .query(true)
+    .replyWithError(refused())
+    .persist();
 
 async function get(api: TestApi, path: string) {
   const reply = await api.get(path, { token: 'ledger' });
@@ -91,24 +105,41 @@ const order = (id: string, status: string, createdAt: string, customerId = 'cust
   updated_at: createdAt,
   notes: {},
 });
-const page = (data: unknown[]) => ({ data, page_meta: { current: 1, previous: null, next: null, per_page: 100, pages: 1, count: data.length } });
+const page = (data: unknown[]) => ({
+  data,
+  page_meta: { current: 1, previous: null, next: null, per_page: 100, pages: 1, count: data.length },
+});
 
 describe('India live reports', () => {
   mockedUpstreams(() => {
-    nock(USBROKER).post('/oauth2/token').optionally().reply(200, { access_token: 'tok-1', expires_in: 3600, token_type: 'Bearer' });
+    nock(USBROKER)
+      .post('/oauth2/token')
+      .optionally()
+      .reply(200, { access_token: 'tok-1', expires_in: 3600, token_type: 'Bearer' });
   });
 
   describe('India book, usbroker and remit configured', () => {
     let api: TestApi;
     before(async () => {
       api = await startApi({ env: ENV });
-      await api.put('/v1/customers/I-1', { usbroker_account_no: 'USB-1', remit_customer_id: 'cust_1', pan: 'ABCDE1234F' });
+      await api.put('/v1/customers/I-1', {
+        usbroker_account_no: 'USB-1',
+        remit_customer_id: 'cust_1',
+        pan: 'ABCDE1234F',
+      });
       await api.put('/v1/customers/I-2', { usbroker_account_no: 'USB-2' });
       await api.put('/v1/customers/I-3', { remit_customer_id: 'cust_3' });
       // I-1: 1,000.00 in, 6 AAPL bought for 300.00 with the 22 bps fee 0.66: wallet 699.34, securities 300.00.
       for (const body of [
         { customer_id: 'I-1', txn_type: 'deposit', txn_date: '2026-01-10', amount_usd: '1000.00' },
-        { customer_id: 'I-1', txn_type: 'buy_security', txn_date: '2026-01-12', symbol: 'AAPL', quantity: '6', amount_usd: '300.00' },
+        {
+          customer_id: 'I-1',
+          txn_type: 'buy_security',
+          txn_date: '2026-01-12',
+          symbol: 'AAPL',
+          quantity: '6',
+          amount_usd: '300.00',
+        },
         { customer_id: 'I-2', txn_type: 'deposit', txn_date: '2026-01-10', amount_usd: '500.00' },
       ]) {
         expect((await api.post('/v1/transactions', { source: 'manual', ...body })).status).to.equal(201);
@@ -129,7 +160,12 @@ describe('India live reports', () => {
         account_no: 'USB-1',
         ledger: { cash_usd: '699.34', securities_at_cost_usd: '300.00' },
         status: 'match',
-        broker: { cash: '699.34', securities_cost_basis: '300.66', market_value: '1500.00', as_of: '2026-11-24T20:00:00Z' },
+        broker: {
+          cash: '699.34',
+          securities_cost_basis: '300.66',
+          market_value: '1500.00',
+          as_of: '2026-11-24T20:00:00Z',
+        },
         difference: { cash_usd: '0.00', shares: [] },
         error: null,
       });
@@ -145,20 +181,29 @@ describe('India live reports', () => {
     });
 
     it('the customer’s ledger-recon is the same comparison: a share count off is a mismatch naming the symbol, a cent of cash too', async () => {
-      nock(USBROKER).get('/v1/accounts/USB-1/balance').reply(200, { ...BALANCE, cash: '699.35' });
-      nock(USBROKER).get('/v1/accounts/USB-1/positions').reply(200, [{ ...POSITIONS[0], qty: '5' }]);
+      nock(USBROKER)
+        .get('/v1/accounts/USB-1/balance')
+        .reply(200, { ...BALANCE, cash: '699.35' });
+      nock(USBROKER)
+        .get('/v1/accounts/USB-1/positions')
+        .reply(200, [{ ...POSITIONS[0], qty: '5' }]);
       const body = await get(api, '/v1/customers/I-1/ledger-recon');
       expect(body).to.deep.include({ status: 'mismatch' });
       expect(body.difference).to.deep.equal({
         cash_usd: '-0.01',
-        shares: [{ symbol: 'AAPL', status: 'mismatch', ledger_quantity: '6', usbroker_quantity: '5', difference: '-1' }],
+        shares: [
+          { symbol: 'AAPL', status: 'mismatch', ledger_quantity: '6', usbroker_quantity: '5', difference: '-1' },
+        ],
       });
     });
 
     it('holdings-recon: per symbol match, usbroker_only; the broker down for one customer is that customer’s error', async () => {
       nock(USBROKER)
         .get('/v1/accounts/USB-1/positions')
-        .reply(200, [...POSITIONS, { symbol: 'MSFT', cusip: null, qty: '1.5', avg_cost: '400.00', cost_basis: '600.00', market_value: '610.00' }]);
+        .reply(200, [
+          ...POSITIONS,
+          { symbol: 'MSFT', cusip: null, qty: '1.5', avg_cost: '400.00', cost_basis: '600.00', market_value: '610.00' },
+        ]);
       secondBrokerDown();
       const body = await get(api, '/v1/india/holdings-recon');
       expect(body.customers[0]).to.deep.equal({
@@ -168,19 +213,48 @@ describe('India live reports', () => {
         error: null,
         symbols: [
           { symbol: 'AAPL', status: 'match', ledger_quantity: '6', usbroker_quantity: '6', difference: '0' },
-          { symbol: 'MSFT', status: 'usbroker_only', ledger_quantity: '0', usbroker_quantity: '1.5', difference: '1.5' },
+          {
+            symbol: 'MSFT',
+            status: 'usbroker_only',
+            ledger_quantity: '0',
+            usbroker_quantity: '1.5',
+            difference: '1.5',
+          },
         ],
       });
       expect(body.customers[1]).to.deep.include({ customer_id: 'I-2', status: 'error' });
-      expect(body.totals).to.deep.equal({ customers: { compared: 1, no_link: 1, error: 1 }, symbols: { match: 1, mismatch: 0, ledger_only: 0, usbroker_only: 1 } });
+      expect(body.totals).to.deep.equal({
+        customers: { compared: 1, no_link: 1, error: 1 },
+        symbols: { match: 1, mismatch: 0, ledger_only: 0, usbroker_only: 1 },
+      });
     });
 
     it('nav: the ledger’s shares at the broker’s last price plus cash, per customer and firm', async () => {
-      nock(USBROKER).get('/v1/quotes').query({ symbols: 'AAPL' }).reply(200, [{ symbol: 'AAPL', last: '250.125', currency: 'USD', as_of: '2026-11-24T20:00:00Z' }]);
+      nock(USBROKER)
+        .get('/v1/quotes')
+        .query({ symbols: 'AAPL' })
+        .reply(200, [{ symbol: 'AAPL', last: '250.125', currency: 'USD', as_of: '2026-11-24T20:00:00Z' }]);
       const body = await get(api, '/v1/india/nav');
       // 6 × 250.125 = 1,500.75; unrealized 1,500.75 − 300.00 = 1,200.75; NAV 699.34 + 1,500.75 = 2,200.09.
-      expect(body.customers[0]).to.deep.include({ customer_id: 'I-1', status: 'valued', cash_usd: '699.34', cost_usd: '300.00', market_value_usd: '1500.75', unrealized_pnl_usd: '1200.75', nav_usd: '2200.09' });
-      expect(body.customers[0].positions).to.deep.equal([{ symbol: 'AAPL', quantity: '6', cost_usd: '300.00', price_usd: '250.125', market_value_usd: '1500.75', unrealized_pnl_usd: '1200.75' }]);
+      expect(body.customers[0]).to.deep.include({
+        customer_id: 'I-1',
+        status: 'valued',
+        cash_usd: '699.34',
+        cost_usd: '300.00',
+        market_value_usd: '1500.75',
+        unrealized_pnl_usd: '1200.75',
+        nav_usd: '2200.09',
+      });
+      expect(body.customers[0].positions).to.deep.equal([
+        {
+          symbol: 'AAPL',
+          quantity: '6',
+          cost_usd: '300.00',
+          price_usd: '250.125',
+          market_value_usd: '1500.75',
+          unrealized_pnl_usd: '1200.75',
+        },
+      ]);
       // I-2 holds no shares: valued with no quote asked; cash 500.00.
       expect(body.customers[1]).to.deep.include({ customer_id: 'I-2', status: 'valued', nav_usd: '500.00' });
       expect(body.customers[2]).to.deep.include({ customer_id: 'I-3', status: 'no_link', nav_usd: null });
@@ -198,7 +272,12 @@ describe('India live reports', () => {
     it('nav: the broker’s prices not read for one customer is that customer’s error; the firm sums the others', async () => {
       nock(USBROKER).get('/v1/quotes').query(true).reply(503, { error: 'maintenance' }).persist();
       const body = await get(api, '/v1/india/nav');
-      expect(body.customers[0]).to.deep.include({ customer_id: 'I-1', status: 'error', market_value_usd: null, nav_usd: null });
+      expect(body.customers[0]).to.deep.include({
+        customer_id: 'I-1',
+        status: 'error',
+        market_value_usd: null,
+        nav_usd: null,
+      });
       expect(body.customers[0].error).to.match(/^usbroker could not be read/);
       expect(body.customers[1]).to.deep.include({ customer_id: 'I-2', status: 'valued', nav_usd: '500.00' });
       expect(body.firm).to.deep.include({ customers: { valued: 1, no_link: 1, error: 1 }, nav_usd: '500.00' });
@@ -209,7 +288,11 @@ describe('India live reports', () => {
       nock(USBROKER).get('/v1/accounts/USB-1').reply(200, { account_no: 'USB-1', status: 'trading_halted' });
       secondBrokerDown();
       const body = await get(api, '/v1/india/compliance');
-      expect(body.customers.map((c: { status: string }) => c.status)).to.deep.equal(['trading_halted', 'error', 'no_link']);
+      expect(body.customers.map((c: { status: string }) => c.status)).to.deep.equal([
+        'trading_halted',
+        'error',
+        'no_link',
+      ]);
       expect(body.totals).to.deep.equal({ active: 0, trading_halted: 1, inactive: 0, no_link: 1, error: 1 });
     });
 
@@ -224,35 +307,93 @@ describe('India live reports', () => {
         .get('/v1/funding/wires')
         .query((q) => q.account_no === 'USB-1' && q.direction === 'IN' && q.after_id === undefined)
         .reply(200, [
-          { transfer_id: 'W-1', account_no: 'USB-1', direction: 'IN', amount: '150.00', currency: 'USD', status: 'completed', value_date: '2026-01-06' },
-          { transfer_id: 'W-2', account_no: 'USB-1', direction: 'IN', amount: '999.00', currency: 'USD', status: 'completed', value_date: '2026-01-10' },
-          { transfer_id: 'W-3', account_no: 'USB-1', direction: 'IN', amount: '200.00', currency: 'USD', status: 'completed', value_date: '2026-02-09' },
+          {
+            transfer_id: 'W-1',
+            account_no: 'USB-1',
+            direction: 'IN',
+            amount: '150.00',
+            currency: 'USD',
+            status: 'completed',
+            value_date: '2026-01-06',
+          },
+          {
+            transfer_id: 'W-2',
+            account_no: 'USB-1',
+            direction: 'IN',
+            amount: '999.00',
+            currency: 'USD',
+            status: 'completed',
+            value_date: '2026-01-10',
+          },
+          {
+            transfer_id: 'W-3',
+            account_no: 'USB-1',
+            direction: 'IN',
+            amount: '200.00',
+            currency: 'USD',
+            status: 'completed',
+            value_date: '2026-02-09',
+          },
         ]);
-      nock(USBROKER).get('/v1/funding/wires').query((q) => q.account_no === 'USB-1' && q.after_id === 'W-3').reply(200, []);
-      nock(USBROKER).get('/v1/funding/wires').query((q) => q.account_no === 'USB-2').replyWithError(refused()).persist();
+      nock(USBROKER)
+        .get('/v1/funding/wires')
+        .query((q) => q.account_no === 'USB-1' && q.after_id === 'W-3')
+        .reply(200, []);
+      nock(USBROKER)
+        .get('/v1/funding/wires')
+        .query((q) => q.account_no === 'USB-2')
+        .replyWithError(refused())
+        .persist();
       const body = await get(api, '/v1/india/reconciliation');
       // W-3 came 8 days after order_c, outside the 3-day window: order_c is aged, W-3 unmatched.
-      expect(body.remittances.map((r: Record<string, unknown>) => [r.order_id, r.status, r.transfer_id])).to.deep.equal([
-        ['order_a', 'matched', 'W-1'],
-        ['order_b', 'matched', 'W-1'],
-        ['order_c', 'aged_in_transit', null],
-        ['order_d', 'in_transit', null],
-      ]);
+      expect(body.remittances.map((r: Record<string, unknown>) => [r.order_id, r.status, r.transfer_id])).to.deep.equal(
+        [
+          ['order_a', 'matched', 'W-1'],
+          ['order_b', 'matched', 'W-1'],
+          ['order_c', 'aged_in_transit', null],
+          ['order_d', 'in_transit', null],
+        ],
+      );
       expect(body.unmatched_funding.map((w: { transfer_id: string }) => w.transfer_id)).to.deep.equal(['W-2', 'W-3']);
-      expect(body.customers[0]).to.deep.include({ customer_id: 'I-1', status: 'compared', remittances: 4, remitted_usd: '430.00', wired_usd: '1349.00', matched_usd: '150.00' });
-      expect(body.customers[0].counts).to.deep.equal({ matched: 2, in_transit: 1, aged_in_transit: 1, unmatched_funding: 2 });
+      expect(body.customers[0]).to.deep.include({
+        customer_id: 'I-1',
+        status: 'compared',
+        remittances: 4,
+        remitted_usd: '430.00',
+        wired_usd: '1349.00',
+        matched_usd: '150.00',
+      });
+      expect(body.customers[0].counts).to.deep.equal({
+        matched: 2,
+        in_transit: 1,
+        aged_in_transit: 1,
+        unmatched_funding: 2,
+      });
       expect(body.customers[1]).to.deep.include({ customer_id: 'I-2', status: 'error', wired_usd: null });
       expect(body).to.deep.include({ window_days: 3, as_of: today() });
     });
 
     it('treasury: remit’s merchant balance and live mid rate, read-only', async () => {
-      nock(REMIT).get('/api/v1/balances').reply(200, { available: [{ currency: 'INR', amount: 1_250_050 }], pending: [], deficit: [{ currency: 'USD', amount: 1_000 }] });
-      nock(REMIT).get('/api/v1/fx_rates').query({ source_currency: 'INR', target_currency: 'USD' }).reply(200, { mid_market_rate: { currency: 'USD', rate: '0.011424' } });
+      nock(REMIT)
+        .get('/api/v1/balances')
+        .reply(200, {
+          available: [{ currency: 'INR', amount: 1_250_050 }],
+          pending: [],
+          deficit: [{ currency: 'USD', amount: 1_000 }],
+        });
+      nock(REMIT)
+        .get('/api/v1/fx_rates')
+        .query({ source_currency: 'INR', target_currency: 'USD' })
+        .reply(200, { mid_market_rate: { currency: 'USD', rate: '0.011424' } });
       const body = await get(api, '/v1/india/treasury');
       expect(body).to.deep.include({
         configured: true,
         warning: null,
-        balances: { available: [{ currency: 'INR', amount: '12500.50' }], pending: [], deficit: [{ currency: 'USD', amount: '10.00' }] },
+        balances: {
+          available: [{ currency: 'INR', amount: '12500.50' }],
+          pending: [],
+          deficit: [{ currency: 'USD', amount: '10.00' }],
+        },
         mid_rate: { from: 'INR', to: 'USD', rate: '0.011424' },
       });
     });
@@ -260,7 +401,12 @@ describe('India live reports', () => {
     it('treasury with remit down: configured false with a warning', async () => {
       nock(REMIT).get(/.*/).query(true).replyWithError(refused()).persist();
       const body = await get(api, '/v1/india/treasury');
-      expect(body).to.deep.include({ configured: false, fetched_at: null, balances: { available: [], pending: [], deficit: [] }, mid_rate: null });
+      expect(body).to.deep.include({
+        configured: false,
+        fetched_at: null,
+        balances: { available: [], pending: [], deficit: [] },
+        mid_rate: null,
+      });
       expect(body.warning).to.match(/^remit could not be read: unreachable/);
     });
 
@@ -268,7 +414,10 @@ describe('India live reports', () => {
       const byStatus: Record<string, unknown[]> = {
         failed: [order('order_f', 'failed', '2026-03-02T00:00:00Z')],
         action_required: [order('order_ar', 'action_required', '2026-03-05T00:00:00Z', 'cust_9')],
-        active: [order('order_p2', 'active', '2026-03-04T00:00:00Z'), order('order_p1', 'active', '2026-03-01T00:00:00Z')],
+        active: [
+          order('order_p2', 'active', '2026-03-04T00:00:00Z'),
+          order('order_p1', 'active', '2026-03-01T00:00:00Z'),
+        ],
         cancelled: [order('order_c', 'cancelled', '2026-01-01T00:00:00Z')],
       };
       nock(REMIT)
@@ -284,10 +433,24 @@ describe('India live reports', () => {
         ['order_p2', 'pending', 'I-1'],
         ['order_c', 'cancelled', 'I-1'],
       ]);
-      expect(body).to.deep.include({ warning: null, total: 5, by_category: { failed: 1, action_required: 1, under_review: 0, pending: 2, expired: 0, cancelled: 1 } });
+      expect(body).to.deep.include({
+        warning: null,
+        total: 5,
+        by_category: { failed: 1, action_required: 1, under_review: 0, pending: 2, expired: 0, cancelled: 1 },
+      });
       expect(body.by_customer).to.deep.equal([
-        { customer_id: 'I-1', remit_customer_id: 'cust_1', total: 4, by_category: { failed: 1, action_required: 0, under_review: 0, pending: 2, expired: 0, cancelled: 1 } },
-        { customer_id: null, remit_customer_id: 'cust_9', total: 1, by_category: { failed: 0, action_required: 1, under_review: 0, pending: 0, expired: 0, cancelled: 0 } },
+        {
+          customer_id: 'I-1',
+          remit_customer_id: 'cust_1',
+          total: 4,
+          by_category: { failed: 1, action_required: 0, under_review: 0, pending: 2, expired: 0, cancelled: 1 },
+        },
+        {
+          customer_id: null,
+          remit_customer_id: 'cust_9',
+          total: 1,
+          by_category: { failed: 0, action_required: 1, under_review: 0, pending: 0, expired: 0, cancelled: 0 },
+        },
       ]);
       expect(body.items[0]).to.deep.include({ amount_inr: '10000.00', status: 'failed' });
     });
@@ -305,7 +468,17 @@ describe('India live reports', () => {
       expect(broker.customers.map((c: { customer_id: string }) => c.customer_id)).to.deep.equal(['I-1', 'I-2']);
       const remit = await get(api, '/v1/india/remit');
       expect(remit.totals).to.deep.include({ orders: 4, paid: 4, paid_usd: '430.00', paid_inr: '40000.00' });
-      expect(remit.customers).to.deep.equal([{ customer_id: 'I-1', remit_customer_id: 'cust_1', orders: 4, paid: 4, paid_usd: '430.00', paid_inr: '40000.00', tcs_inr: '0.00' }]);
+      expect(remit.customers).to.deep.equal([
+        {
+          customer_id: 'I-1',
+          remit_customer_id: 'cust_1',
+          orders: 4,
+          paid: 4,
+          paid_usd: '430.00',
+          paid_inr: '40000.00',
+          tcs_inr: '0.00',
+        },
+      ]);
       expect(remit.recent[0]).to.deep.include({ order_id: 'order_d' });
     });
   });
@@ -315,7 +488,17 @@ describe('India live reports', () => {
     before(async () => {
       api = await startApi({ env: { ENTITY_ID: 'ENTITY_UAE' } });
       await api.put('/v1/customers/U-1', {});
-      expect((await api.post('/v1/transactions', { customer_id: 'U-1', source: 'manual', txn_type: 'deposit', txn_date: '2026-01-10', amount_usd: '10.00' })).status).to.equal(201);
+      expect(
+        (
+          await api.post('/v1/transactions', {
+            customer_id: 'U-1',
+            source: 'manual',
+            txn_type: 'deposit',
+            txn_date: '2026-01-10',
+            amount_usd: '10.00',
+          })
+        ).status,
+      ).to.equal(201);
     });
     after(async () => {
       await api.close();
@@ -323,16 +506,29 @@ describe('India live reports', () => {
 
     it('every live India report answers 200 with its shape, zero-valued, calling no upstream', async () => {
       expect((await get(api, '/v1/india/ledger-recon')).customers).to.deep.equal([]);
-      expect((await get(api, '/v1/india/nav')).firm).to.deep.include({ nav_usd: '0.00', customers: { valued: 0, no_link: 0, error: 0 } });
+      expect((await get(api, '/v1/india/nav')).firm).to.deep.include({
+        nav_usd: '0.00',
+        customers: { valued: 0, no_link: 0, error: 0 },
+      });
       expect((await get(api, '/v1/india/holdings-recon')).customers).to.deep.equal([]);
       expect((await get(api, '/v1/india/compliance')).customers).to.deep.equal([]);
-      expect((await get(api, '/v1/india/reconciliation')).totals).to.deep.include({ remitted_usd: '0.00', matched_usd: '0.00' });
+      expect((await get(api, '/v1/india/reconciliation')).totals).to.deep.include({
+        remitted_usd: '0.00',
+        matched_usd: '0.00',
+      });
       expect((await get(api, '/v1/india/treasury')).configured).to.equal(false);
       const exceptions = await get(api, '/v1/india/remittance-exceptions');
       expect(exceptions).to.deep.include({ total: 0, items: [] });
       expect(exceptions.warning).to.match(/India-only/);
-      expect((await get(api, '/v1/india/usbroker')).totals).to.deep.include({ customers: 0, brokerage_revenue_usd: '0.00' });
-      expect((await get(api, '/v1/india/remit')).totals).to.deep.include({ orders: 0, paid_usd: '0.00', fx_spread_revenue_usd: '0.00' });
+      expect((await get(api, '/v1/india/usbroker')).totals).to.deep.include({
+        customers: 0,
+        brokerage_revenue_usd: '0.00',
+      });
+      expect((await get(api, '/v1/india/remit')).totals).to.deep.include({
+        orders: 0,
+        paid_usd: '0.00',
+        fx_spread_revenue_usd: '0.00',
+      });
     });
   });
 });

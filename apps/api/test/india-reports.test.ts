@@ -36,7 +36,9 @@ describe('India reports on stored data (api)', function () {
       if (!nock.isActive()) nock.activate();
       nock.disableNetConnect();
       nock.enableNetConnect('127.0.0.1');
-      api = await startApi({ env: { ENTITY_ID: 'ENTITY_IND_IFSC', REMIT_BASE_URL: REMIT, REMIT_API_KEY: 'remit-key', FX_SPREAD_BPS: '75' } });
+      api = await startApi({
+        env: { ENTITY_ID: 'ENTITY_IND_IFSC', REMIT_BASE_URL: REMIT, REMIT_API_KEY: 'remit-key', FX_SPREAD_BPS: '75' },
+      });
       await api.db.raw("INSERT INTO customers (customer_id) VALUES ('IND-1') ON CONFLICT DO NOTHING");
       await paidRemittance(api, 'order_1', 'IND-1', '2024-05-10');
     });
@@ -50,29 +52,57 @@ describe('India reports on stored data (api)', function () {
     it('LRS: INR 8 lakh in the 7-lakh era: TCS on 1 lakh at 20 % = 20,000.00, as collected', async () => {
       const reply = await api.get('/v1/india/lrs?fy=2024-25', { token: 'ledger' });
       expect(reply.status, reply.text).to.equal(200);
-      expect(reply.body.pans[0]).to.deep.include({ pan: 'ABCDE1234F', remitted_usd: '9600.00', status: 'ok', estimated_tcs_inr: '20000.00', actual_tcs_inr: '20000.00', difference_inr: '0.00' });
+      expect(reply.body.pans[0]).to.deep.include({
+        pan: 'ABCDE1234F',
+        remitted_usd: '9600.00',
+        status: 'ok',
+        estimated_tcs_inr: '20000.00',
+        actual_tcs_inr: '20000.00',
+        difference_inr: '0.00',
+      });
     });
 
     it('settlement audit: the 6-hour lag, no UTR missing, purpose S0001', async () => {
       const reply = await api.get('/v1/india/settlement-audit?fy=2024-25', { token: 'ledger' });
       expect(reply.status, reply.text).to.equal(200);
-      expect(reply.body.lag).to.deep.equal({ count: 1, mean_hours: '6.00', median_hours: '6.00', p95_hours: '6.00', max_hours: '6.00' });
+      expect(reply.body.lag).to.deep.equal({
+        count: 1,
+        mean_hours: '6.00',
+        median_hours: '6.00',
+        p95_hours: '6.00',
+        max_hours: '6.00',
+      });
       expect(reply.body.purpose_codes).to.deep.equal([{ purpose_code: 'S0001', count: 1, amount_usd: '9600.00' }]);
     });
 
     it('fx-margin with remit down: realized null with a warning, the margin in bps still shown', async () => {
-      nock(REMIT).get(/.*/).replyWithError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })).persist();
+      nock(REMIT)
+        .get(/.*/)
+        .replyWithError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }))
+        .persist();
       const reply = await api.get('/v1/india/fx-margin?fy=2024-25', { token: 'ledger' });
       nock.cleanAll();
       expect(reply.status, reply.text).to.equal(200);
       // (0.0121 − 0.012) / 0.0121 × 10,000 = 82.64 bps.
-      expect(reply.body.remittances[0]).to.deep.include({ order_id: 'order_1', margin_bps: '82.64', realized: null, assumed_usd: null });
+      expect(reply.body.remittances[0]).to.deep.include({
+        order_id: 'order_1',
+        margin_bps: '82.64',
+        realized: null,
+        assumed_usd: null,
+      });
       expect(reply.body).to.deep.include({ remit_reachable: false, configured_bps: '75' });
-      expect(reply.body.warnings).to.deep.equal(['remit is unreachable or not configured: realized margins are null; the assumed accrual is shown']);
+      expect(reply.body.warnings).to.deep.equal([
+        'remit is unreachable or not configured: realized margins are null; the assumed accrual is shown',
+      ]);
     });
 
     it('a bad fy is a 400 in the error shape: not YYYY-YY, or years not consecutive; schedule-fa requires one', async () => {
-      for (const path of ['/v1/india/lrs?fy=2024-26', '/v1/india/capital-gains?fy=2024', '/v1/india/dividends?fy=24-25', '/v1/india/schedule-fa']) {
+      for (const path of [
+        '/v1/india/lrs?fy=2024-26',
+        '/v1/india/capital-gains?fy=2024',
+        '/v1/india/dividends?fy=24-25',
+        '/v1/india/schedule-fa',
+      ]) {
         expectError(await api.get(path, { token: 'ledger' }), 400, 'validation_error');
       }
     });
@@ -96,8 +126,15 @@ describe('India reports on stored data (api)', function () {
         const reply = await api.get(path, { token: 'ledger' });
         expect(reply.status, `${path}: ${reply.text}`).to.equal(200);
       }
-      expect((await api.get('/v1/india/lrs?fy=2024-25', { token: 'ledger' })).body.totals).to.deep.include({ pans: 0, remitted_usd: '0.00', estimated_tcs_inr: '0.00' });
-      expect((await api.get('/v1/india/broker-fees', { token: 'ledger' })).body).to.deep.include({ trades: 0, matched_share: '0' });
+      expect((await api.get('/v1/india/lrs?fy=2024-25', { token: 'ledger' })).body.totals).to.deep.include({
+        pans: 0,
+        remitted_usd: '0.00',
+        estimated_tcs_inr: '0.00',
+      });
+      expect((await api.get('/v1/india/broker-fees', { token: 'ledger' })).body).to.deep.include({
+        trades: 0,
+        matched_share: '0',
+      });
     });
   });
 });

@@ -1,6 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { Decimal, draftFromEntry, FeeSchedule, postTransactions, trialBalance, upsertCustomer, type Db, type EntryRequest } from '@ledger/core';
+import {
+  Decimal,
+  draftFromEntry,
+  FeeSchedule,
+  postTransactions,
+  trialBalance,
+  upsertCustomer,
+  type Db,
+  type EntryRequest,
+} from '@ledger/core';
 import { AppProcess, createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import { DEFAULT_JOB_SETTINGS, JOBS } from '@ledger/jobs';
 import { expect } from 'chai';
@@ -30,12 +39,17 @@ function trades(customers: number, perCustomer: number): EntryRequest[] {
     }
   }
   // Dates ascend with i per customer only by month; order the book by date so sells follow their buys.
-  return entries.sort((a, b) => a.txn_date.localeCompare(b.txn_date) || a.source_txn_id!.localeCompare(b.source_txn_id!));
+  return entries.sort(
+    (a, b) => a.txn_date.localeCompare(b.txn_date) || a.source_txn_id!.localeCompare(b.source_txn_id!),
+  );
 }
 
 async function seed(db: Db, customers: number, perCustomer: number): Promise<void> {
   for (let c = 0; c < customers; c += 1) await upsertCustomer(db, `E2E-${c}`, {});
-  const result = await postTransactions(db, trades(customers, perCustomer).map((entry) => draftFromEntry(entry, uuidv7(), POLICY)));
+  const result = await postTransactions(
+    db,
+    trades(customers, perCustomer).map((entry) => draftFromEntry(entry, uuidv7(), POLICY)),
+  );
   expect(result.inserted).to.equal(customers * perCustomer);
 }
 
@@ -74,7 +88,11 @@ describe('jobs end to end: the api queues a job, a real worker process runs it',
     return reply.body;
   }
 
-  async function until(jobId: string, done: (status: { status: string; attempts: number }) => boolean, timeoutMs = 120_000) {
+  async function until(
+    jobId: string,
+    done: (status: { status: string; attempts: number }) => boolean,
+    timeoutMs = 120_000,
+  ) {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const status = await statusOf(jobId);
@@ -87,7 +105,11 @@ describe('jobs end to end: the api queues a job, a real worker process runs it',
   beforeEach(async () => {
     prefix = `e2e-${randomUUID().slice(0, 8)}`;
     database = await createTestDatabase({ runtimeRole: true, poolMax: 4 });
-    api = await startApi({ db: database.runtime!.db, dbUrl: database.runtime!.url, env: { QUEUE_PREFIX: prefix, JOB_SYNC_WAIT_MS: '60000' } });
+    api = await startApi({
+      db: database.runtime!.db,
+      dbUrl: database.runtime!.url,
+      env: { QUEUE_PREFIX: prefix, JOB_SYNC_WAIT_MS: '60000' },
+    });
   });
   afterEach(async () => {
     for (const worker of workers.splice(0)) await worker.kill();
@@ -122,11 +144,20 @@ describe('jobs end to end: the api queues a job, a real worker process runs it',
     const reference = await createTestDatabase({ poolMax: 4 });
     try {
       await seed(reference.db, 40, 300);
-      const silent = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined, child: () => silent };
-      await JOBS.recost!.run(
-        {},
-        { book: 'ENTITY_UAE', db: reference.db, logger: silent as never, progress: () => undefined, settings: DEFAULT_JOB_SETTINGS } as never,
-      );
+      const silent = {
+        info: () => undefined,
+        warn: () => undefined,
+        error: () => undefined,
+        debug: () => undefined,
+        child: () => silent,
+      };
+      await JOBS.recost!.run({}, {
+        book: 'ENTITY_UAE',
+        db: reference.db,
+        logger: silent as never,
+        progress: () => undefined,
+        settings: DEFAULT_JOB_SETTINGS,
+      } as never);
       return await books(reference.db);
     } finally {
       await reference.drop();
@@ -184,7 +215,10 @@ describe('jobs end to end: the api queues a job, a real worker process runs it',
     const next = await startWorker();
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     const nextRuns = next.logs.filter((line) => line.job_id === jobId).map((line) => line.message);
-    expect(nextRuns.filter((message) => message !== 'job already finished; answering its stored outcome'), nextRuns.join(' | ')).to.deep.equal([]);
+    expect(
+      nextRuns.filter((message) => message !== 'job already finished; answering its stored outcome'),
+      nextRuns.join(' | '),
+    ).to.deep.equal([]);
     expect(await statusOf(jobId)).to.include({ status: 'done', attempts: 1 });
     expect(await books(database.runtime!.db)).to.deep.equal(reference);
   });
@@ -192,6 +226,10 @@ describe('jobs end to end: the api queues a job, a real worker process runs it',
   /** The same api, answering a synchronous job at once (202) so the test can kill the worker mid-run. */
   async function restartApiWithShortWait(previous: TestApi): Promise<TestApi> {
     await previous.close().catch(() => undefined);
-    return startApi({ db: database.runtime!.db, dbUrl: database.runtime!.url, env: { QUEUE_PREFIX: prefix, JOB_SYNC_WAIT_MS: '0' } });
+    return startApi({
+      db: database.runtime!.db,
+      dbUrl: database.runtime!.url,
+      env: { QUEUE_PREFIX: prefix, JOB_SYNC_WAIT_MS: '0' },
+    });
   }
 });

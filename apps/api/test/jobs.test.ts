@@ -32,13 +32,25 @@ describe('jobs: GET /v1/jobs/status/{job_id}', () => {
     await store.progressed(jobId, { done: 5, total: 10, unit: 'trades' });
     const running = await api.get(`/v1/jobs/status/${jobId}`, { token: 'ledger' });
     expect(running.status).to.equal(200);
-    expect(running.body).to.include({ job_id: jobId, kind: 'recost', status: 'running', queued_at: queuedAt.toISOString(), finished_at: null, attempts: 1 });
+    expect(running.body).to.include({
+      job_id: jobId,
+      kind: 'recost',
+      status: 'running',
+      queued_at: queuedAt.toISOString(),
+      finished_at: null,
+      attempts: 1,
+    });
     expect(running.body.started_at).to.equal(claim.run.first_started_at.toISOString());
     expect(running.body.progress).to.deep.equal({ done: 5, total: 10, unit: 'trades' });
     const done = await runs.end(jobId, claim.run.lease_owner!, { status: 'done', result: { recosted: 10 } });
     await store.ofRun(done!, queuedAt);
     const answered = await api.get(`/v1/jobs/status/${jobId}`, { token: 'admin' });
-    expect(answered.body).to.include({ status: 'done', duration_ms: done!.finished_at!.getTime() - done!.first_started_at.getTime(), attempts: 1, error: null });
+    expect(answered.body).to.include({
+      status: 'done',
+      duration_ms: done!.finished_at!.getTime() - done!.first_started_at.getTime(),
+      attempts: 1,
+      error: null,
+    });
     expect(answered.body.result).to.deep.equal({ recosted: 10 });
   });
 

@@ -28,7 +28,8 @@ describe('journal, postings and firm reports', () => {
     expect(reply.status, reply.text).to.equal(200);
     return reply.body;
   };
-  const lineRows = (body: { items: Line[] }) => body.items.map((l) => [l.account_code, l.debit, l.credit, l.posting_kind]);
+  const lineRows = (body: { items: Line[] }) =>
+    body.items.map((l) => [l.account_code, l.debit, l.credit, l.posting_kind]);
 
   before(async () => {
     api = await startApi();
@@ -41,9 +42,18 @@ describe('journal, postings and firm reports', () => {
     it('GET /v1/firm/accounts lists the whole chart at zero', async () => {
       const body = await read('/v1/firm/accounts');
       expect(body.items).to.have.length(19);
-      expect(body.items.map((a: { account_code: string }) => a.account_code)).to.include.members(['1010', '1300', '2010', '4020', '5030']);
-      for (const a of body.items) expect([a.debit, a.credit, a.net, a.balance, a.line_count]).to.deep.equal(['0.00', '0.00', '0.00', '0.00', 0]);
-      const dormant = body.items.filter((a: { dormant: boolean }) => a.dormant).map((a: { account_code: string }) => a.account_code);
+      expect(body.items.map((a: { account_code: string }) => a.account_code)).to.include.members([
+        '1010',
+        '1300',
+        '2010',
+        '4020',
+        '5030',
+      ]);
+      for (const a of body.items)
+        expect([a.debit, a.credit, a.net, a.balance, a.line_count]).to.deep.equal(['0.00', '0.00', '0.00', '0.00', 0]);
+      const dormant = body.items
+        .filter((a: { dormant: boolean }) => a.dormant)
+        .map((a: { account_code: string }) => a.account_code);
       expect(dormant).to.deep.equal(['1210', '2110']);
     });
 
@@ -101,8 +111,15 @@ describe('journal, postings and firm reports', () => {
       it('lists every line, newest first, with its account name', async () => {
         const body = await read('/v1/journal');
         expect(body.total).to.equal(8);
-        expect(body.items.map((l: Line) => Number(l.line_id))).to.deep.equal([...body.items.map((l: Line) => Number(l.line_id))].sort((a, b) => b - a));
-        expect(body.items[0]).to.include({ txn_id: ids.j4, account_code: '1300', account_name: 'FX receivable, remittance provider', txn_date: '2026-03-04' });
+        expect(body.items.map((l: Line) => Number(l.line_id))).to.deep.equal(
+          [...body.items.map((l: Line) => Number(l.line_id))].sort((a, b) => b - a),
+        );
+        expect(body.items[0]).to.include({
+          txn_id: ids.j4,
+          account_code: '1300',
+          account_name: 'FX receivable, remittance provider',
+          txn_date: '2026-03-04',
+        });
       });
 
       it('filters by txn_id, account_code, customer_id, posting_kind, from and to', async () => {
@@ -123,7 +140,9 @@ describe('journal, postings and firm reports', () => {
         ]);
         expect((await read('/v1/journal?from=2026-03-03')).total).to.equal(4);
         expect((await read('/v1/journal?to=2026-03-01')).total).to.equal(2);
-        expect((await read('/v1/journal?from=2026-03-02&to=2026-03-03&account_code=2010')).items.map((l: Line) => l.txn_id)).to.deep.equal([ids.j3]);
+        expect(
+          (await read('/v1/journal?from=2026-03-02&to=2026-03-03&account_code=2010')).items.map((l: Line) => l.txn_id),
+        ).to.deep.equal([ids.j3]);
       });
 
       it('pages', async () => {
@@ -133,7 +152,13 @@ describe('journal, postings and firm reports', () => {
       });
 
       it('refuses malformed filters with 400', async () => {
-        for (const query of ['account_code=10', 'posting_kind=Bad-Kind', 'txn_id=nope', 'limit=1000', 'txn_type=deposit']) {
+        for (const query of [
+          'account_code=10',
+          'posting_kind=Bad-Kind',
+          'txn_id=nope',
+          'limit=1000',
+          'txn_type=deposit',
+        ]) {
           expectError(await api.get(`/v1/journal?${query}`, { token: 'ledger' }), 400, 'validation_error');
         }
       });
@@ -173,7 +198,12 @@ describe('journal, postings and firm reports', () => {
       });
 
       it('group_by=day, newest first, with filters and paging', async () => {
-        expect((await groups('group_by=day')).map((g: unknown[]) => g[0])).to.deep.equal(['2026-03-04', '2026-03-03', '2026-03-02', '2026-03-01']);
+        expect((await groups('group_by=day')).map((g: unknown[]) => g[0])).to.deep.equal([
+          '2026-03-04',
+          '2026-03-03',
+          '2026-03-02',
+          '2026-03-01',
+        ]);
         expect(await groups('group_by=day&account_code=1100')).to.deep.equal([
           ['2026-03-03', 1, '0.00', '1.50', '-1.50'],
           ['2026-03-01', 1, '100.00', '0.00', '100.00'],

@@ -67,7 +67,9 @@ describe('GET /v1/journal/export', () => {
     expect(reply.status).to.equal(200);
     expect(reply.headers.get('content-type')).to.equal('text/plain; charset=utf-8');
     expect(reply.headers.get('content-disposition')).to.equal('attachment; filename=journal.ledger');
-    const [txn] = (await api.db('transactions').where({ txn_date: '2026-01-10' }).select('txn_id')) as Array<{ txn_id: string }>;
+    const [txn] = (await api.db('transactions').where({ txn_date: '2026-01-10' }).select('txn_id')) as Array<{
+      txn_id: string;
+    }>;
     expect(reply.text).to.equal(
       [
         '; The book’s journal, exported by the ledger service. Amounts in USD: debits positive, credits negative.',
@@ -83,24 +85,42 @@ describe('GET /v1/journal/export', () => {
 
   it('a reversal names what it reverses; free text is kept to one line without comment marks', async () => {
     const text = (await exported()).text;
-    expect(text).to.match(/\n2026-01-14 \([0-9a-f-]{36}\) reversal C-1\n {4}; source: ledger, source_txn_id: reversal:[0-9a-f-]{36}, reverses: [0-9a-f-]{36}\n/);
-    expect(text).to.include(`2026-02-01 (${tricky}) deposit C-2 | line one line two, a "quoted", part with spaces\n    ; source: manual, source_txn_id: odd "key"\n`);
+    expect(text).to.match(
+      /\n2026-01-14 \([0-9a-f-]{36}\) reversal C-1\n {4}; source: ledger, source_txn_id: reversal:[0-9a-f-]{36}, reverses: [0-9a-f-]{36}\n/,
+    );
+    expect(text).to.include(
+      `2026-02-01 (${tricky}) deposit C-2 | line one line two, a "quoted", part with spaces\n    ; source: manual, source_txn_id: odd "key"\n`,
+    );
   });
 
   // Pending, saying why, where hledger is not installed (scripts/ensure-services.sh installs it from Debian's packages where it can).
-  const withHledger = HLEDGER === null ? (title: string, test: () => Promise<void>) => it.skip(`${title} (pending: hledger is not installed)`, test) : it;
+  const withHledger =
+    HLEDGER === null
+      ? (title: string, test: () => Promise<void>) => it.skip(`${title} (pending: hledger is not installed)`, test)
+      : it;
 
   withHledger('hledger balance over the export gives every account’s debit − credit of /v1/firm/accounts', async () => {
     const journal = (await exported()).text;
-    const run = spawnSync(HLEDGER!, ['-f', '-', 'balance', '--flat', '--no-total', '-O', 'csv'], { input: journal, encoding: 'utf8' });
+    const run = spawnSync(HLEDGER!, ['-f', '-', 'balance', '--flat', '--no-total', '-O', 'csv'], {
+      input: journal,
+      encoding: 'utf8',
+    });
     expect(run.status, run.stderr).to.equal(0);
     const byAccount = new Map(
       parseCsv(run.stdout.replace(/\r?\n/g, '\r\n'))
         .slice(1)
         .map(([account, amount]) => [account!, new Decimal(amount!.replace(/ USD$/, '')).toFixed(2)]),
     );
-    const accounts = (await api.get('/v1/firm/accounts', { token: 'ledger' })).body.items as Array<{ account_code: string; name: string; net: string }>;
-    const expected = new Map(accounts.filter((a) => !new Decimal(a.net).isZero()).map((a) => [`${a.account_code} ${a.name}`, new Decimal(a.net).toFixed(2)]));
+    const accounts = (await api.get('/v1/firm/accounts', { token: 'ledger' })).body.items as Array<{
+      account_code: string;
+      name: string;
+      net: string;
+    }>;
+    const expected = new Map(
+      accounts
+        .filter((a) => !new Decimal(a.net).isZero())
+        .map((a) => [`${a.account_code} ${a.name}`, new Decimal(a.net).toFixed(2)]),
+    );
     expect(expected.size).to.be.above(5);
     expect(Object.fromEntries(byAccount)).to.deep.equal(Object.fromEntries(expected));
   });
@@ -109,7 +129,22 @@ describe('GET /v1/journal/export', () => {
     const reply = await exported('?format=csv');
     expect(reply.headers.get('content-type')).to.equal('text/csv; charset=utf-8');
     const [header, ...rows] = parseCsv(reply.text);
-    expect(header).to.deep.equal(['txn_id', 'txn_date', 'txn_type', 'source', 'source_txn_id', 'customer_id', 'symbol', 'memo', 'reverses_txn_id', 'line_id', 'account_code', 'account_name', 'debit', 'credit']);
+    expect(header).to.deep.equal([
+      'txn_id',
+      'txn_date',
+      'txn_type',
+      'source',
+      'source_txn_id',
+      'customer_id',
+      'symbol',
+      'memo',
+      'reverses_txn_id',
+      'line_id',
+      'account_code',
+      'account_name',
+      'debit',
+      'credit',
+    ]);
     expect(rows).to.have.length(await countRows(api.db, 'journal_lines'));
     const odd = rows.filter((r) => r[0] === tricky);
     expect(odd.map((r) => [r[4], r[7], r[10], r[12], r[13]])).to.deep.equal([
@@ -134,14 +169,28 @@ describe('GET /v1/journal/export', () => {
   it('a client that leaves midway frees the database connection the cursor held', async () => {
     // Enough lines that the export cannot sit whole in the socket's buffers.
     const drafts = Array.from({ length: 20_000 }, (_, i) =>
-      draftFromEntry({ txn_type: 'deposit', customer_id: 'C-1', source: 'manual', source_txn_id: `bulk-${i}`, txn_date: '2026-03-01', amount_usd: '1.00' }, uuidv7(), {
-        feeSchedule: new FeeSchedule(new Decimal(22)),
-      }),
+      draftFromEntry(
+        {
+          txn_type: 'deposit',
+          customer_id: 'C-1',
+          source: 'manual',
+          source_txn_id: `bulk-${i}`,
+          txn_date: '2026-03-01',
+          amount_usd: '1.00',
+        },
+        uuidv7(),
+        {
+          feeSchedule: new FeeSchedule(new Decimal(22)),
+        },
+      ),
     );
     await postTransactions(api.db, drafts);
     const pool = (api.db.client as { pool: { numUsed(): number } }).pool;
     const abort = new AbortController();
-    const response = await fetch(`${api.url}/v1/journal/export?format=csv`, { headers: { 'X-Ledger-Token': LEDGER_TOKEN }, signal: abort.signal });
+    const response = await fetch(`${api.url}/v1/journal/export?format=csv`, {
+      headers: { 'X-Ledger-Token': LEDGER_TOKEN },
+      signal: abort.signal,
+    });
     const reader = response.body!.getReader();
     expect((await reader.read()).done).to.equal(false);
     expect(pool.numUsed()).to.equal(1);

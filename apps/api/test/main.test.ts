@@ -13,7 +13,9 @@ describeProcessStartup({
     const ready = await fetch(`http://127.0.0.1:${String(listening.port)}/health/ready`);
     expect(ready.status).to.equal(200);
     // No tokens configured: fail closed.
-    const read = await fetch(`http://127.0.0.1:${String(listening.port)}/v1/transactions`, { headers: { 'X-Ledger-Token': 'x'.repeat(20) } });
+    const read = await fetch(`http://127.0.0.1:${String(listening.port)}/v1/transactions`, {
+      headers: { 'X-Ledger-Token': 'x'.repeat(20) },
+    });
     expect(read.status).to.equal(503);
   },
   badSettings: [

@@ -5,7 +5,8 @@ describe('manual entry: POST /v1/transactions and /preview', () => {
   let api: TestApi;
   before(async () => {
     api = await startApi();
-    for (const id of ['C-1', 'C-2', 'C-W1', 'C-W2', 'C-W3']) expect((await api.put(`/v1/customers/${id}`, { name: id })).status).to.equal(201);
+    for (const id of ['C-1', 'C-2', 'C-W1', 'C-W2', 'C-W3'])
+      expect((await api.put(`/v1/customers/${id}`, { name: id })).status).to.equal(201);
   });
   after(async () => {
     await api.close();
@@ -23,9 +24,24 @@ describe('manual entry: POST /v1/transactions and /preview', () => {
       const reply = await api.post('/v1/transactions', deposit({ source_txn_id: 'dep-1', memo: 'first' }));
       expect(reply.status).to.equal(201);
       expect(reply.headers.get('location')).to.equal(`/v1/transactions/${reply.body.txn_id}`);
-      expect(reply.body).to.include({ txn_type: 'deposit', customer_id: 'C-1', source: 'manual', source_txn_id: 'dep-1' });
-      expect(reply.body).to.include({ amount_usd: '100.00', category: 'funding', memo: 'first', reverses_txn_id: null });
-      const lines = reply.body.journal_lines.map((l: Record<string, string>) => [l.account_code, l.debit, l.credit, l.posting_kind]);
+      expect(reply.body).to.include({
+        txn_type: 'deposit',
+        customer_id: 'C-1',
+        source: 'manual',
+        source_txn_id: 'dep-1',
+      });
+      expect(reply.body).to.include({
+        amount_usd: '100.00',
+        category: 'funding',
+        memo: 'first',
+        reverses_txn_id: null,
+      });
+      const lines = reply.body.journal_lines.map((l: Record<string, string>) => [
+        l.account_code,
+        l.debit,
+        l.credit,
+        l.posting_kind,
+      ]);
       expect(lines).to.deep.equal([
         ['1100', '100.00', '0.00', 'deposit'],
         ['2010', '0.00', '100.00', 'deposit'],
@@ -41,13 +57,22 @@ describe('manual entry: POST /v1/transactions and /preview', () => {
       );
       expect(reply.status).to.equal(201);
       expect(reply.body).to.include({ original_currency: 'AED', original_amount: '367.25', fx_rate: '3.6725' });
-      expect(reply.body.journal_lines.map((l: { account_code: string }) => l.account_code)).to.deep.equal(['1020', '2020']);
+      expect(reply.body.journal_lines.map((l: { account_code: string }) => l.account_code)).to.deep.equal([
+        '1020',
+        '2020',
+      ]);
     });
 
     it('derives a buy’s fee from CUSTOMER_FEE_BPS (22 bps by default) and marks it pending recost', async () => {
       const reply = await api.post(
         '/v1/transactions',
-        deposit({ source_txn_id: 'buy-1', txn_type: 'buy_security', symbol: 'AAPL', quantity: '2', amount_usd: '1000.00' }),
+        deposit({
+          source_txn_id: 'buy-1',
+          txn_type: 'buy_security',
+          symbol: 'AAPL',
+          quantity: '2',
+          amount_usd: '1000.00',
+        }),
       );
       expect(reply.status).to.equal(201);
       expect(reply.body).to.include({ symbol: 'AAPL', quantity: '2', recosted_at: null, category: 'trading' });
@@ -71,7 +96,9 @@ describe('manual entry: POST /v1/transactions and /preview', () => {
       });
       expect(reply.status).to.equal(201);
       expect(reply.body.customer_id).to.equal(null);
-      expect(reply.body.journal_lines.map((l: Record<string, string>) => [l.account_code, l.posting_kind])).to.deep.equal([
+      expect(
+        reply.body.journal_lines.map((l: Record<string, string>) => [l.account_code, l.posting_kind]),
+      ).to.deep.equal([
         ['1010', 'adjustment'],
         ['3000', 'opening_balance'],
       ]);
@@ -102,7 +129,9 @@ describe('manual entry: POST /v1/transactions and /preview', () => {
     it('with the customer_id posts Dr 4010 / Cr 2010 5.00 on that customer', async () => {
       const reply = await api.post('/v1/transactions', feeRefund({ customer_id: 'C-1' }));
       expect(reply.status).to.equal(201);
-      expect(reply.body.journal_lines.map((l: Record<string, string>) => [l.account_code, l.debit, l.credit, l.customer_id])).to.deep.equal([
+      expect(
+        reply.body.journal_lines.map((l: Record<string, string>) => [l.account_code, l.debit, l.credit, l.customer_id]),
+      ).to.deep.equal([
         ['4010', '5.00', '0.00', 'C-1'],
         ['2010', '0.00', '5.00', 'C-1'],
       ]);
@@ -112,16 +141,25 @@ describe('manual entry: POST /v1/transactions and /preview', () => {
   describe('when a manual withdrawal (withdrawal, wire_out) is more than the wallet holds', () => {
     /** The customer's 2010 balance (credits less debits). */
     const wallet = async (customerId: string) =>
-      (await api.db.raw<{ rows: Array<{ b: string }> }>("SELECT coalesce(sum(credit - debit), 0)::text AS b FROM journal_lines WHERE customer_id = ? AND account_code = '2010'", [customerId])).rows[0]!.b;
+      (
+        await api.db.raw<{ rows: Array<{ b: string }> }>(
+          "SELECT coalesce(sum(credit - debit), 0)::text AS b FROM journal_lines WHERE customer_id = ? AND account_code = '2010'",
+          [customerId],
+        )
+      ).rows[0]!.b;
 
     it('500.00 from a wallet holding 50.00: 422 insufficient_funds, nothing stored (withdrawal and wire_out, and their preview)', async () => {
-      expect((await api.post('/v1/transactions', deposit({ customer_id: 'C-W1', amount_usd: '50.00' }))).status).to.equal(201);
+      expect(
+        (await api.post('/v1/transactions', deposit({ customer_id: 'C-W1', amount_usd: '50.00' }))).status,
+      ).to.equal(201);
       for (const txn_type of ['withdrawal', 'wire_out']) {
         const body = deposit({ txn_type, customer_id: 'C-W1', amount_usd: '500.00' });
         await expectNothingStored(async () => {
           const reply = await api.post('/v1/transactions', body);
           expectError(reply, 422, 'insufficient_funds');
-          expect(reply.body.error.details).to.deep.equal([{ customer_id: 'C-W1', balance_usd: '50.00', pending_withdrawals_usd: '0.00', requested_usd: '500.00' }]);
+          expect(reply.body.error.details).to.deep.equal([
+            { customer_id: 'C-W1', balance_usd: '50.00', pending_withdrawals_usd: '0.00', requested_usd: '500.00' },
+          ]);
           expectError(await api.post('/v1/transactions/preview', body), 422, 'insufficient_funds');
         });
       }
@@ -129,27 +167,69 @@ describe('manual entry: POST /v1/transactions and /preview', () => {
     });
 
     it('counts the customer’s pending withdrawal requests: 50.00 held with 30.00 pending takes 20.00, not 20.01', async () => {
-      expect((await api.post('/v1/transactions', deposit({ customer_id: 'C-W2', amount_usd: '50.00' }))).status).to.equal(201);
-      expect((await api.post('/v1/cash-requests', { customer_id: 'C-W2', direction: 'withdrawal', amount: '30.00', currency: 'USD' })).status).to.equal(201);
-      expectError(await api.post('/v1/transactions', deposit({ txn_type: 'withdrawal', customer_id: 'C-W2', amount_usd: '20.01' })), 422, 'insufficient_funds');
-      const reply = await api.post('/v1/transactions', deposit({ txn_type: 'withdrawal', customer_id: 'C-W2', amount_usd: '20.00', source_txn_id: 'w2-1' }));
+      expect(
+        (await api.post('/v1/transactions', deposit({ customer_id: 'C-W2', amount_usd: '50.00' }))).status,
+      ).to.equal(201);
+      expect(
+        (
+          await api.post('/v1/cash-requests', {
+            customer_id: 'C-W2',
+            direction: 'withdrawal',
+            amount: '30.00',
+            currency: 'USD',
+          })
+        ).status,
+      ).to.equal(201);
+      expectError(
+        await api.post(
+          '/v1/transactions',
+          deposit({ txn_type: 'withdrawal', customer_id: 'C-W2', amount_usd: '20.01' }),
+        ),
+        422,
+        'insufficient_funds',
+      );
+      const reply = await api.post(
+        '/v1/transactions',
+        deposit({ txn_type: 'withdrawal', customer_id: 'C-W2', amount_usd: '20.00', source_txn_id: 'w2-1' }),
+      );
       expect(reply.status, reply.text).to.equal(201);
-      expect(reply.body.journal_lines.map((l: Record<string, string>) => [l.account_code, l.debit, l.credit, l.posting_kind])).to.deep.equal([
+      expect(
+        reply.body.journal_lines.map((l: Record<string, string>) => [
+          l.account_code,
+          l.debit,
+          l.credit,
+          l.posting_kind,
+        ]),
+      ).to.deep.equal([
         ['2010', '20.00', '0.00', 'withdrawal'],
         ['1100', '0.00', '20.00', 'withdrawal'],
       ]);
       expect(await wallet('C-W2')).to.equal('30.00');
       // A retry of the posted withdrawal is answered, not refused for the money it spent itself.
-      const again = await api.post('/v1/transactions', deposit({ txn_type: 'withdrawal', customer_id: 'C-W2', amount_usd: '20.00', source_txn_id: 'w2-1' }));
+      const again = await api.post(
+        '/v1/transactions',
+        deposit({ txn_type: 'withdrawal', customer_id: 'C-W2', amount_usd: '20.00', source_txn_id: 'w2-1' }),
+      );
       expect(again.status).to.equal(200);
       expect(again.body.txn_id).to.equal(reply.body.txn_id);
-      expectError(await api.post('/v1/transactions', deposit({ txn_type: 'withdrawal', customer_id: 'C-W2', amount_usd: '19.00', source_txn_id: 'w2-1' })), 409, 'idempotency_conflict');
+      expectError(
+        await api.post(
+          '/v1/transactions',
+          deposit({ txn_type: 'withdrawal', customer_id: 'C-W2', amount_usd: '19.00', source_txn_id: 'w2-1' }),
+        ),
+        409,
+        'idempotency_conflict',
+      );
     });
 
     it('ten concurrent withdrawals of 10.00 from 50.00: exactly five posted, the wallet at 0.00', async () => {
-      expect((await api.post('/v1/transactions', deposit({ customer_id: 'C-W3', amount_usd: '50.00' }))).status).to.equal(201);
+      expect(
+        (await api.post('/v1/transactions', deposit({ customer_id: 'C-W3', amount_usd: '50.00' }))).status,
+      ).to.equal(201);
       const replies = await Promise.all(
-        Array.from({ length: 10 }, () => api.post('/v1/transactions', deposit({ txn_type: 'withdrawal', customer_id: 'C-W3', amount_usd: '10.00' }))),
+        Array.from({ length: 10 }, () =>
+          api.post('/v1/transactions', deposit({ txn_type: 'withdrawal', customer_id: 'C-W3', amount_usd: '10.00' })),
+        ),
       );
       expect(replies.map((r) => r.status).sort()).to.deep.equal([201, 201, 201, 201, 201, 422, 422, 422, 422, 422]);
       expect(await wallet('C-W3')).to.equal('0.00');
@@ -186,12 +266,20 @@ describe('manual entry: POST /v1/transactions and /preview', () => {
       const body = deposit({ source_txn_id: 'dep-race', amount_usd: '7.77' });
       const replies = await Promise.all(Array.from({ length: 20 }, () => api.post('/v1/transactions', body)));
       const statuses = replies.map((r) => r.status);
-      expect(statuses.every((s) => s === 200 || s === 201), statuses.join(',')).to.equal(true);
+      expect(
+        statuses.every((s) => s === 200 || s === 201),
+        statuses.join(','),
+      ).to.equal(true);
       expect(statuses.filter((s) => s === 201)).to.have.length(1);
       expect(new Set(replies.map((r) => r.body.txn_id)).size).to.equal(1);
-      const stored = await api.db('transactions').where({ source: 'manual', source_txn_id: 'dep-race' }).pluck('txn_id');
+      const stored = await api
+        .db('transactions')
+        .where({ source: 'manual', source_txn_id: 'dep-race' })
+        .pluck('txn_id');
       expect(stored).to.deep.equal([replies[0]?.body.txn_id]);
-      expect(await api.db('journal_lines').where({ txn_id: stored[0] }).count({ n: '*' }).first()).to.deep.equal({ n: '2' });
+      expect(await api.db('journal_lines').where({ txn_id: stored[0] }).count({ n: '*' }).first()).to.deep.equal({
+        n: '2',
+      });
     });
   });
 
@@ -274,7 +362,9 @@ describe('manual entry: POST /v1/transactions and /preview', () => {
     it('a deposit without customer_id is 400 validation_error naming the field', async () => {
       const reply = await api.post('/v1/transactions', deposit({ customer_id: null }));
       expectError(reply, 400, 'validation_error');
-      expect(reply.body.error.details).to.deep.equal([{ path: '/body/customer_id', message: 'is required for deposit' }]);
+      expect(reply.body.error.details).to.deep.equal([
+        { path: '/body/customer_id', message: 'is required for deposit' },
+      ]);
     });
 
     it('lines on a type other than adjustment are 400 validation_error', async () => {
@@ -301,19 +391,65 @@ describe('manual entry: POST /v1/transactions and /preview', () => {
         expect(reply.status).to.equal(200);
         expect(reply.body.balanced).to.equal(true);
         expect(reply.body.journal_lines).to.deep.equal([
-          { account_code: '1200', account_name: 'Custody, equities, at cost', debit: '500.00', credit: '0.00', posting_kind: 'security_cost', customer_id: 'C-1' },
-          { account_code: '1100', account_name: 'Omnibus cash at broker / custodian', debit: '0.00', credit: '500.00', posting_kind: 'security_cost', customer_id: 'C-1' },
-          { account_code: '2010', account_name: 'Customer cash wallet (USD)', debit: '500.00', credit: '0.00', posting_kind: 'securities_liability', customer_id: 'C-1' },
-          { account_code: '2100', account_name: 'Securities liability, equities', debit: '0.00', credit: '500.00', posting_kind: 'securities_liability', customer_id: 'C-1' },
-          { account_code: '2010', account_name: 'Customer cash wallet (USD)', debit: '1.25', credit: '0.00', posting_kind: 'brokerage_fee', customer_id: 'C-1' },
-          { account_code: '4010', account_name: 'Brokerage revenue', debit: '0.00', credit: '1.25', posting_kind: 'brokerage_fee', customer_id: 'C-1' },
+          {
+            account_code: '1200',
+            account_name: 'Custody, equities, at cost',
+            debit: '500.00',
+            credit: '0.00',
+            posting_kind: 'security_cost',
+            customer_id: 'C-1',
+          },
+          {
+            account_code: '1100',
+            account_name: 'Omnibus cash at broker / custodian',
+            debit: '0.00',
+            credit: '500.00',
+            posting_kind: 'security_cost',
+            customer_id: 'C-1',
+          },
+          {
+            account_code: '2010',
+            account_name: 'Customer cash wallet (USD)',
+            debit: '500.00',
+            credit: '0.00',
+            posting_kind: 'securities_liability',
+            customer_id: 'C-1',
+          },
+          {
+            account_code: '2100',
+            account_name: 'Securities liability, equities',
+            debit: '0.00',
+            credit: '500.00',
+            posting_kind: 'securities_liability',
+            customer_id: 'C-1',
+          },
+          {
+            account_code: '2010',
+            account_name: 'Customer cash wallet (USD)',
+            debit: '1.25',
+            credit: '0.00',
+            posting_kind: 'brokerage_fee',
+            customer_id: 'C-1',
+          },
+          {
+            account_code: '4010',
+            account_name: 'Brokerage revenue',
+            debit: '0.00',
+            credit: '1.25',
+            posting_kind: 'brokerage_fee',
+            customer_id: 'C-1',
+          },
         ]);
       });
     });
 
     it('answers 422 as posting would: unknown customer, unknown account, unbalanced lines', async () => {
       await expectNothingStored(async () => {
-        expectError(await api.post('/v1/transactions/preview', deposit({ customer_id: 'C-NONE' })), 422, 'unknown_customer');
+        expectError(
+          await api.post('/v1/transactions/preview', deposit({ customer_id: 'C-NONE' })),
+          422,
+          'unknown_customer',
+        );
         const adjustment = (credit: string, account = '3000') => ({
           txn_type: 'adjustment',
           source: 'manual',

@@ -22,36 +22,66 @@ function withHandlers(change: (handlers: Record<string, unknown>) => void): Feat
       ? {
           ...feature,
           handlers: () => {
-            const handlers: Record<string, () => undefined> = { getFirmAccounts: ok, getTrialBalance: ok, getFirmSummary: ok, getFirmEarnings: ok };
+            const handlers: Record<string, () => undefined> = {
+              getFirmAccounts: ok,
+              getTrialBalance: ok,
+              getFirmSummary: ok,
+              getFirmEarnings: ok,
+            };
             change(handlers);
             return handlers;
           },
         }
-      : { ...feature, handlers: feature.handlers && (() => Object.fromEntries(Object.keys(feature.handlers!(context)).map((id) => [id, ok]))) },
+      : {
+          ...feature,
+          handlers:
+            feature.handlers &&
+            (() => Object.fromEntries(Object.keys(feature.handlers!(context)).map((id) => [id, ok]))),
+        },
   );
 }
 
 describe('the operation table', () => {
   it('serves every operation of the document from the features, as built at start', () => {
-    expect(() => operationRouter(apiDocument, withHandlers(() => undefined), context)).not.to.throw();
+    expect(() =>
+      operationRouter(
+        apiDocument,
+        withHandlers(() => undefined),
+        context,
+      ),
+    ).not.to.throw();
   });
 
   it('refuses to start when an operation of the document has no handler', () => {
-    expect(() => operationRouter(apiDocument, withHandlers((h) => delete h.getTrialBalance), context)).to.throw(
-      /operation getTrialBalance \(GET \/v1\/firm\/trial_balance\) has no handler/,
-    );
+    expect(() =>
+      operationRouter(
+        apiDocument,
+        withHandlers((h) => delete h.getTrialBalance),
+        context,
+      ),
+    ).to.throw(/operation getTrialBalance \(GET \/v1\/firm\/trial_balance\) has no handler/);
   });
 
   it('refuses to start when a handler serves no operation of the document', () => {
-    expect(() => operationRouter(apiDocument, withHandlers((h) => (h.getFirmForecast = ok)), context)).to.throw(
-      /handler getFirmForecast serves no operation of the document/,
-    );
+    expect(() =>
+      operationRouter(
+        apiDocument,
+        withHandlers((h) => (h.getFirmForecast = ok)),
+        context,
+      ),
+    ).to.throw(/handler getFirmForecast serves no operation of the document/);
   });
 
   it('refuses a document that uses one operationId twice', () => {
     const paths = { ...apiDocument.paths, '/v1/firm/accounts2': apiDocument.paths['/v1/firm/accounts']! };
     const twice: ApiDocument = { ...apiDocument, paths };
-    expect(() => operationRouter(twice, withHandlers(() => undefined), context)).to.throw(/operationId getFirmAccounts is used twice/);
+    expect(() =>
+      operationRouter(
+        twice,
+        withHandlers(() => undefined),
+        context,
+      ),
+    ).to.throw(/operationId getFirmAccounts is used twice/);
   });
 
   it('takes each path once, from its feature: the document is the features’ paths and nothing else', () => {

@@ -1,9 +1,20 @@
-import { Decimal, FeeSchedule, postTransactions, recost, todayUtc, type TransactionDraft, draftFromEntry } from '@ledger/core';
+import {
+  Decimal,
+  FeeSchedule,
+  postTransactions,
+  recost,
+  todayUtc,
+  type TransactionDraft,
+  draftFromEntry,
+} from '@ledger/core';
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { countRows, deposit, expectError, startApi, type Reply, type TestApi } from './support.js';
 
-const RECOST = { policy: { feeSchedule: new FeeSchedule(new Decimal(22)), brokerCostBps: new Decimal(4) }, limit: null };
+const RECOST = {
+  policy: { feeSchedule: new FeeSchedule(new Decimal(22)), brokerCostBps: new Decimal(4) },
+  limit: null,
+};
 const POLICY = { feeSchedule: new FeeSchedule(new Decimal(22)) };
 
 /** Every firm and customer report of a day, as the API answers it (status and exact bytes). */
@@ -38,32 +49,73 @@ describe('closed periods (docs/period-close.md)', function () {
     return reply.body;
   }
 
-  const reports = async (day: string) => Promise.all(REPORTS_AS_OF(day).map(async (path) => {
-    const reply = await api.get(path, { token: 'ledger' });
-    expect(reply.status, `${path}: ${reply.text}`).to.equal(200);
-    return `${path}\n${reply.text}`;
-  }));
+  const reports = async (day: string) =>
+    Promise.all(
+      REPORTS_AS_OF(day).map(async (path) => {
+        const reply = await api.get(path, { token: 'ledger' });
+        expect(reply.status, `${path}: ${reply.text}`).to.equal(200);
+        return `${path}\n${reply.text}`;
+      }),
+    );
 
   /** A late upstream record: what a sync or the import hands to bulk posting. */
   const lateDeposit = (date: string, key: string): TransactionDraft =>
-    draftFromEntry({ txn_type: 'deposit', customer_id: 'C-1', source: 'uaefeed', source_txn_id: key, txn_date: date, amount_usd: '40.00' }, randomUUID(), POLICY);
+    draftFromEntry(
+      {
+        txn_type: 'deposit',
+        customer_id: 'C-1',
+        source: 'uaefeed',
+        source_txn_id: key,
+        txn_date: date,
+        amount_usd: '40.00',
+      },
+      randomUUID(),
+      POLICY,
+    );
 
   let buyA: Record<string, string>;
   let close: Reply;
 
   it('closes the books through a day (201, who and when), a repeat answers the same close (200), and lists it', async () => {
     await posted({ txn_date: '2026-01-02', amount_usd: '5000.00' });
-    buyA = await posted({ txn_type: 'buy_security', symbol: 'AAPL', quantity: '10', amount_usd: '1000.00', txn_date: '2026-01-05' });
-    await posted({ txn_type: 'buy_security', symbol: 'AAPL', quantity: '10', amount_usd: '1200.00', txn_date: '2026-01-07' });
-    await posted({ txn_type: 'sell_security', symbol: 'AAPL', quantity: '10', amount_usd: '1500.00', txn_date: '2026-01-09' });
+    buyA = await posted({
+      txn_type: 'buy_security',
+      symbol: 'AAPL',
+      quantity: '10',
+      amount_usd: '1000.00',
+      txn_date: '2026-01-05',
+    });
+    await posted({
+      txn_type: 'buy_security',
+      symbol: 'AAPL',
+      quantity: '10',
+      amount_usd: '1200.00',
+      txn_date: '2026-01-07',
+    });
+    await posted({
+      txn_type: 'sell_security',
+      symbol: 'AAPL',
+      quantity: '10',
+      amount_usd: '1500.00',
+      txn_date: '2026-01-09',
+    });
     const refused = await api.post('/v1/periods/close', { through: '2026-01-10' });
     expectError(refused, 409, 'conflict');
     expect(refused.body.error.message).to.match(/3 transactions .* pending recost/);
     await recost(api.db, RECOST);
 
-    close = await api.post('/v1/periods/close', { through: '2026-01-10' }, { headers: { 'X-Ledger-Actor': 'ana@example.com' } });
+    close = await api.post(
+      '/v1/periods/close',
+      { through: '2026-01-10' },
+      { headers: { 'X-Ledger-Actor': 'ana@example.com' } },
+    );
     expect(close.status, close.text).to.equal(201);
-    expect(close.body).to.include({ action: 'close', through: '2026-01-10', reason: null, actor: 'api:ana@example.com' });
+    expect(close.body).to.include({
+      action: 'close',
+      through: '2026-01-10',
+      reason: null,
+      actor: 'api:ana@example.com',
+    });
     const again = await api.post('/v1/periods/close', { through: '2026-01-10' });
     expect([again.status, again.body]).to.deep.equal([200, close.body]);
     const list = await api.get('/v1/periods', { token: 'ledger' });
@@ -74,7 +126,15 @@ describe('closed periods (docs/period-close.md)', function () {
   it('refuses a close of today or later (400), an earlier day than the close in force (409), a bad X-Ledger-Actor (400), and the ledger token (403)', async () => {
     expectError(await api.post('/v1/periods/close', { through: todayUtc() }), 400, 'validation_error');
     expectError(await api.post('/v1/periods/close', { through: '2026-01-09' }), 409, 'conflict');
-    expectError(await api.post('/v1/periods/close', { through: '2026-01-10' }, { headers: { 'X-Ledger-Actor': 'ana;drop table' } }), 400, 'validation_error');
+    expectError(
+      await api.post(
+        '/v1/periods/close',
+        { through: '2026-01-10' },
+        { headers: { 'X-Ledger-Actor': 'ana;drop table' } },
+      ),
+      400,
+      'validation_error',
+    );
     expectError(await api.post('/v1/periods/close', { through: '2026-01-10' }, { token: 'ledger' }), 403, 'forbidden');
     expectError(await api.post('/v1/periods/reopen', { through: '2026-01-12', reason: 'r' }), 409, 'conflict');
     expectError(await api.post('/v1/periods/reopen', { through: '2026-01-01' }), 400, 'validation_error');
@@ -89,23 +149,43 @@ describe('closed periods (docs/period-close.md)', function () {
       await api.post(`/v1/transactions/${buyA.txn_id}/reverse`, { txn_date: '2026-01-08' }),
     ]) {
       expectError(reply, 422, 'period_closed');
-      expect(reply.body.error.details).to.deep.equal([{ path: '/txn_date', close_id: close.body.close_id, through: '2026-01-10' }]);
+      expect(reply.body.error.details).to.deep.equal([
+        { path: '/txn_date', close_id: close.body.close_id, through: '2026-01-10' },
+      ]);
     }
     expect(await countRows(api.db, 'transactions')).to.equal(before);
-    expect((await api.post('/v1/transactions', deposit({ source_txn_id: 'open-1', txn_date: '2026-01-11' }))).status).to.equal(201);
+    expect(
+      (await api.post('/v1/transactions', deposit({ source_txn_id: 'open-1', txn_date: '2026-01-11' }))).status,
+    ).to.equal(201);
   });
 
   it('a cash request confirmed on a closed day is 422 period_closed and stays pending (the database refuses, whoever closed)', async () => {
-    const request = await api.post('/v1/cash-requests', { customer_id: 'C-1', direction: 'deposit', amount: '25.00', currency: 'USD' });
+    const request = await api.post('/v1/cash-requests', {
+      customer_id: 'C-1',
+      direction: 'deposit',
+      amount: '25.00',
+      currency: 'USD',
+    });
     expect(request.status, request.text).to.equal(201);
     // The API closes only days already over; the database holds whatever close is in force.
     await api.db('period_closes').insert({ action: 'close', through: todayUtc(), actor: 'test' });
     const confirm = await api.post(`/v1/cash-requests/${request.body.cash_request_id}/confirm`, {});
     expectError(confirm, 422, 'period_closed');
-    expect((await api.get(`/v1/cash-requests/${request.body.cash_request_id}`, { token: 'ledger' })).body.status).to.equal('pending');
-    const reopened = await api.post('/v1/periods/reopen', { through: '2026-01-10', reason: 'the test closed today' }, { headers: { 'X-Ledger-Actor': 'Bo Li' } });
+    expect(
+      (await api.get(`/v1/cash-requests/${request.body.cash_request_id}`, { token: 'ledger' })).body.status,
+    ).to.equal('pending');
+    const reopened = await api.post(
+      '/v1/periods/reopen',
+      { through: '2026-01-10', reason: 'the test closed today' },
+      { headers: { 'X-Ledger-Actor': 'Bo Li' } },
+    );
     expect(reopened.status, reopened.text).to.equal(201);
-    expect(reopened.body).to.include({ action: 'reopen', through: '2026-01-10', reason: 'the test closed today', actor: 'api:Bo Li' });
+    expect(reopened.body).to.include({
+      action: 'reopen',
+      through: '2026-01-10',
+      reason: 'the test closed today',
+      actor: 'api:Bo Li',
+    });
     expect((await api.post(`/v1/cash-requests/${request.body.cash_request_id}/confirm`, {})).status).to.equal(200);
   });
 
@@ -128,7 +208,12 @@ describe('closed periods (docs/period-close.md)', function () {
     // (1200.00): each restated on 2026-01-11, naming its trade's date.
     const result = await recost(api.db, RECOST);
     expect([result.superseded, result.derivations_posted]).to.deep.equal([2, 1]);
-    const restatements = await api.db('transactions').whereIn('txn_type', ['recost', 'reversal']).where('posted_at', '>', reversal.body.posted_at).whereNot('txn_id', reversal.body.txn_id).select('txn_type', 'txn_date', 'metadata');
+    const restatements = await api
+      .db('transactions')
+      .whereIn('txn_type', ['recost', 'reversal'])
+      .where('posted_at', '>', reversal.body.posted_at)
+      .whereNot('txn_id', reversal.body.txn_id)
+      .select('txn_type', 'txn_date', 'metadata');
     expect(restatements.map((t) => [t.txn_type, t.txn_date, t.metadata.original_txn_date])).to.have.deep.members([
       ['reversal', '2026-01-11', '2026-01-05'],
       ['reversal', '2026-01-11', '2026-01-09'],
@@ -141,17 +226,29 @@ describe('closed periods (docs/period-close.md)', function () {
 
     expect(await reports('2026-01-10')).to.deep.equal(closedDay);
     // Worked figure: custody (1200) as of the closed day stays 2200.00 - 1000.00 relief = 1200.00.
-    const custody = (body: { items: Array<{ account_code: string; balance: string }> }) => body.items.find((a) => a.account_code === '1200')?.balance;
+    const custody = (body: { items: Array<{ account_code: string; balance: string }> }) =>
+      body.items.find((a) => a.account_code === '1200')?.balance;
     expect(custody(custodyBefore)).to.equal('1200.00');
     // The open period carries the corrections: the relief is now 1200.00, and lot A is gone.
-    expect(custody((await api.get('/v1/firm/accounts?as_of=2026-01-11', { token: 'ledger' })).body)).to.equal('1000.00');
+    expect(custody((await api.get('/v1/firm/accounts?as_of=2026-01-11', { token: 'ledger' })).body)).to.equal(
+      '1000.00',
+    );
   });
 
   it('an import of a record dated in a closed period posts it on the first open day; the same batch after a later close is a duplicate', async () => {
     expect((await api.put('/v1/customers/UAE-1', { uaefeed_customer_number: '7000001' })).status).to.equal(201);
     const batch = {
       cash_transfers: [
-        { customerNumber: '7000001', transferId: 'TRF-LATE-1', cashAccountNumber: '7000001-AED', type: 'DEPOSIT', amount: '367.25', currency: 'AED', status: 'COMPLETED', valueDate: '2026-01-04' },
+        {
+          customerNumber: '7000001',
+          transferId: 'TRF-LATE-1',
+          cashAccountNumber: '7000001-AED',
+          type: 'DEPOSIT',
+          amount: '367.25',
+          currency: 'AED',
+          status: 'COMPLETED',
+          valueDate: '2026-01-04',
+        },
       ],
     };
     const first = await api.post('/v1/import/uaefeed', batch);

@@ -14,7 +14,9 @@ describe('reconciliation: /v1/reconciliation/*', function () {
     database = await createTestDatabase({ runtimeRole: true });
     api = await startApi({ db: database.runtime!.db, dbUrl: database.runtime!.url });
     expect((await api.put('/v1/customers/C-1', { name: 'One' })).status).to.equal(201);
-    expect((await api.post('/v1/transactions', deposit({ customer_id: 'C-1', amount_usd: '100.00' }))).status).to.equal(201);
+    expect((await api.post('/v1/transactions', deposit({ customer_id: 'C-1', amount_usd: '100.00' }))).status).to.equal(
+      201,
+    );
   });
   after(async () => {
     await api?.close();
@@ -25,7 +27,9 @@ describe('reconciliation: /v1/reconciliation/*', function () {
     const reply = await api.post('/v1/reconciliation/run', {});
     expect(reply.status, reply.text).to.equal(200);
     expect(reply.body).to.include({ category: null, status: 'ok' });
-    expect(reply.body.results.map((r: { check_name: string }) => r.check_name)).to.deep.equal(CHECKS.map((c) => c.name));
+    expect(reply.body.results.map((r: { check_name: string }) => r.check_name)).to.deep.equal(
+      CHECKS.map((c) => c.name),
+    );
     expect(reply.body.metadata).to.deep.equal({ variances: [], skipped: [] });
     const got = await api.get(`/v1/reconciliation/runs/${reply.body.run_id}`, { token: 'ledger' });
     expect(got.status).to.equal(200);
@@ -63,7 +67,9 @@ describe('reconciliation: /v1/reconciliation/*', function () {
   it('on a broken book › the run fails, names the variance, and the history filters find it', async () => {
     await database.db.transaction(async (trx) => {
       await trx.raw('SET LOCAL session_replication_role = replica');
-      await trx.raw(`INSERT INTO account_totals (account_code, slot, debit_total, credit_total, line_count) VALUES ('1010', 99, 1.00, 0, 0)`);
+      await trx.raw(
+        `INSERT INTO account_totals (account_code, slot, debit_total, credit_total, line_count) VALUES ('1010', 99, 1.00, 0, 0)`,
+      );
     });
     const run = await api.post('/v1/reconciliation/run', { category: 'A' });
     expect(run.body.status).to.equal('fail');
@@ -72,12 +78,16 @@ describe('reconciliation: /v1/reconciliation/*', function () {
     expect(run.body.metadata.variances).to.have.length(1);
     expect(run.body.metadata.variances[0]).to.include({ check_name: 'trial_balance_zero', difference: '-1.00' });
 
-    const list = await api.get('/v1/reconciliation/runs?status=fail&check_name=trial_balance_zero&category=A', { token: 'ledger' });
+    const list = await api.get('/v1/reconciliation/runs?status=fail&check_name=trial_balance_zero&category=A', {
+      token: 'ledger',
+    });
     expect(list.status, list.text).to.equal(200);
     expect(list.body).to.include({ total: 1, limit: 50, offset: 0 });
     expect(list.body.items[0]).to.include({ run_id: run.body.run_id, status: 'fail', variance_count: 1 });
     const today = new Date().toISOString().slice(0, 10);
-    expect((await api.get(`/v1/reconciliation/runs?from=${today}&to=${today}`, { token: 'ledger' })).body.total).to.be.greaterThan(1);
+    expect(
+      (await api.get(`/v1/reconciliation/runs?from=${today}&to=${today}`, { token: 'ledger' })).body.total,
+    ).to.be.greaterThan(1);
     expect((await api.get('/v1/reconciliation/runs?to=2000-01-01', { token: 'ledger' })).body.total).to.equal(0);
     expectError(await api.get('/v1/reconciliation/runs?status=bad', { token: 'ledger' }), 400, 'validation_error');
     const page = await api.get('/v1/reconciliation/runs?limit=1&offset=1', { token: 'ledger' });

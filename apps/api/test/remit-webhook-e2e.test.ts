@@ -28,22 +28,50 @@ describe('the remit webhook, end to end through a worker and the sandbox', funct
     const db = database.runtime!.db;
     const upstreams: UpstreamClients = {
       ...NO_UPSTREAMS,
-      remit: createRemitClient({ baseUrl: sandbox.urls.remit, apiKey: sandbox.credentials.remit.apiKey, timeoutMs: 5_000 }),
-      usbroker: createUsbrokerClient({ baseUrl: sandbox.urls.usbroker, apiKey: sandbox.credentials.usbroker.apiKey, apiSecret: sandbox.credentials.usbroker.apiSecret, timeoutMs: 5_000 }),
+      remit: createRemitClient({
+        baseUrl: sandbox.urls.remit,
+        apiKey: sandbox.credentials.remit.apiKey,
+        timeoutMs: 5_000,
+      }),
+      usbroker: createUsbrokerClient({
+        baseUrl: sandbox.urls.usbroker,
+        apiKey: sandbox.credentials.usbroker.apiKey,
+        apiSecret: sandbox.credentials.usbroker.apiSecret,
+        timeoutMs: 5_000,
+      }),
     };
     const logger = createLogger({ level: 'error', service: 'worker-test', book: 'ENTITY_IND_IFSC', silent: true });
     const settings = { ...DEFAULT_JOB_SETTINGS, fxSpreadBps: BPS, apiGlobalBaseUrl: sandbox.urls.registry };
-    const paidOf = (c: (typeof sandbox.data.india.customers)[number]) => sandbox.data.india.dataOf(c).remittances.find((r) => r.order.status === 'paid' && r.payment !== null);
+    const paidOf = (c: (typeof sandbox.data.india.customers)[number]) =>
+      sandbox.data.india.dataOf(c).remittances.find((r) => r.order.status === 'paid' && r.payment !== null);
     const stranger = [...sandbox.data.india.customers].reverse().find((c) => paidOf(c) !== undefined);
     if (!stranger) throw new Error('the seeded data set has no paid remittance');
     strangers = paidOf(stranger)!;
     const linked = sandbox.data.india.customers.filter((c) => c !== stranger).map((c) => c.customer_id);
-    await runProvisionIndia({ customer_ids: linked }, { book: 'ENTITY_IND_IFSC', db, logger, progress: () => undefined, settings, upstreams });
-    workers = createJobWorkers({ book: 'ENTITY_IND_IFSC', redisUrl: 'redis://127.0.0.1:6379', queuePrefix: prefix, db, logger, catalog: JOBS, settings, upstreams });
+    await runProvisionIndia(
+      { customer_ids: linked },
+      { book: 'ENTITY_IND_IFSC', db, logger, progress: () => undefined, settings, upstreams },
+    );
+    workers = createJobWorkers({
+      book: 'ENTITY_IND_IFSC',
+      redisUrl: 'redis://127.0.0.1:6379',
+      queuePrefix: prefix,
+      db,
+      logger,
+      catalog: JOBS,
+      settings,
+      upstreams,
+    });
     await workers.waitUntilReady();
-    api = await startApi({ db, dbUrl: database.runtime!.url, env: { ENTITY_ID: 'ENTITY_IND_IFSC', REMIT_WEBHOOK_SECRET: SECRET, QUEUE_PREFIX: prefix } });
+    api = await startApi({
+      db,
+      dbUrl: database.runtime!.url,
+      env: { ENTITY_ID: 'ENTITY_IND_IFSC', REMIT_WEBHOOK_SECRET: SECRET, QUEUE_PREFIX: prefix },
+    });
     const all = sandbox.data.india.customers.flatMap((c) => sandbox.data.india.dataOf(c).remittances);
-    const found = all.find((r) => r.order.status === 'paid' && r.payment !== null && r.order.customer_id !== strangers.order.customer_id);
+    const found = all.find(
+      (r) => r.order.status === 'paid' && r.payment !== null && r.order.customer_id !== strangers.order.customer_id,
+    );
     if (!found) throw new Error('the seeded data set has no paid remittance');
     paid = found;
   });
@@ -58,20 +86,33 @@ describe('the remit webhook, end to end through a worker and the sandbox', funct
     const raw = JSON.stringify(event);
     return api.request('POST', '/v1/india/webhooks/remit', {
       rawBody: raw,
-      headers: { 'Content-Type': 'application/json', 'X-Remit-Signature': `sha256=${createHmac('sha256', SECRET).update(raw).digest('hex')}` },
+      headers: {
+        'Content-Type': 'application/json',
+        'X-Remit-Signature': `sha256=${createHmac('sha256', SECRET).update(raw).digest('hex')}`,
+      },
     });
   };
-  const paidEvent = () => ({ entity_type: 'orders', event_type: 'paid', data: { id: paid.order.id, customer_id: paid.order.customer_id, status: 'paid', amount: paid.order.amount } });
+  const paidEvent = () => ({
+    entity_type: 'orders',
+    event_type: 'paid',
+    data: { id: paid.order.id, customer_id: paid.order.customer_id, status: 'paid', amount: paid.order.amount },
+  });
 
   /** Polls a job's status record until it is no longer running. */
-  async function finished(jobId: string): Promise<{ status: string; result: Record<string, unknown> | null; error: string | null }> {
+  async function finished(
+    jobId: string,
+  ): Promise<{ status: string; result: Record<string, unknown> | null; error: string | null }> {
     for (;;) {
       const reply = await api.get(`/v1/jobs/status/${jobId}`, { token: 'ledger' });
       if (reply.body.status !== 'running') return reply.body;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
-  const fxSpreadPostings = () => api.db('transactions').where({ source: 'remit', source_txn_id: `fx_spread:${paid.order.id}` }).count<Array<{ n: string }>>({ n: '*' });
+  const fxSpreadPostings = () =>
+    api
+      .db('transactions')
+      .where({ source: 'remit', source_txn_id: `fx_spread:${paid.order.id}` })
+      .count<Array<{ n: string }>>({ n: '*' });
 
   it('ten concurrent duplicate deliveries of one paid event post exactly one fx_spread', async () => {
     const replies = await Promise.all(Array.from({ length: 10 }, () => deliver(paidEvent())));
@@ -86,7 +127,11 @@ describe('the remit webhook, end to end through a worker and the sandbox', funct
   it('a paid event of a remit customer the book has not linked: triggered, linked from the registry, then synced (its fx_spread posted)', async () => {
     const remitId = strangers.order.customer_id;
     expect(await api.db('customers').where({ remit_customer_id: remitId }).first()).to.equal(undefined);
-    const reply = await deliver({ entity_type: 'orders', event_type: 'paid', data: { id: strangers.order.id, customer_id: remitId, status: 'paid', amount: strangers.order.amount } });
+    const reply = await deliver({
+      entity_type: 'orders',
+      event_type: 'paid',
+      data: { id: strangers.order.id, customer_id: remitId, status: 'paid', amount: strangers.order.amount },
+    });
     expect(reply.body).to.include({ triggered_sync: true, remit_customer_id: remitId, order_id: strangers.order.id });
     expect(reply.body.reason).to.contain('the sync links it from the customer registry first');
     const outcome = await finished(reply.body.job_id as string);
@@ -97,12 +142,28 @@ describe('the remit webhook, end to end through a worker and the sandbox', funct
     expect(outcome.result!.reason).to.equal(
       `remit customer ${remitId} was not linked: linked it to ${customer.customer_id} from the customer registry (as provision-india does), then synced ${customer.customer_id}`,
     );
-    const posted = await api.db('transactions').where({ source: 'remit', source_txn_id: `fx_spread:${strangers.order.id}` }).first();
+    const posted = await api
+      .db('transactions')
+      .where({ source: 'remit', source_txn_id: `fx_spread:${strangers.order.id}` })
+      .first();
     expect(posted).to.include({ customer_id: customer.customer_id, txn_type: 'fx_spread' });
     // Again (a duplicate delivery): the customer is known now; nothing new is posted.
-    const again = await finished((await deliver({ entity_type: 'orders', event_type: 'paid', data: { id: strangers.order.id, customer_id: remitId } })).body.job_id as string);
+    const again = await finished(
+      (
+        await deliver({
+          entity_type: 'orders',
+          event_type: 'paid',
+          data: { id: strangers.order.id, customer_id: remitId },
+        })
+      ).body.job_id as string,
+    );
     expect(again.result).to.include({ linked: false });
-    expect(await api.db('transactions').where({ source: 'remit', source_txn_id: `fx_spread:${strangers.order.id}` }).count<Array<{ n: string }>>({ n: '*' })).to.deep.equal([{ n: '1' }]);
+    expect(
+      await api
+        .db('transactions')
+        .where({ source: 'remit', source_txn_id: `fx_spread:${strangers.order.id}` })
+        .count<Array<{ n: string }>>({ n: '*' }),
+    ).to.deep.equal([{ n: '1' }]);
   });
 
   it('a triggered sync waits while the India sync lock is held (another replica’s sync), then runs', async () => {
@@ -124,9 +185,17 @@ describe('the remit webhook, end to end through a worker and the sandbox', funct
   });
 
   it('an out-of-order non-terminal event after paid leaves the order paid and posts nothing more', async () => {
-    const reply = await deliver({ entity_type: 'orders', event_type: 'active', data: { id: paid.order.id, customer_id: paid.order.customer_id, status: 'active' } });
+    const reply = await deliver({
+      entity_type: 'orders',
+      event_type: 'active',
+      data: { id: paid.order.id, customer_id: paid.order.customer_id, status: 'active' },
+    });
     expect(reply.body).to.include({ triggered_sync: false });
-    const payment = await deliver({ entity_type: 'payment', event_type: 'success', data: { id: paid.payment!.id, payin_id: paid.order.id, customer_id: paid.order.customer_id, status: 'success' } });
+    const payment = await deliver({
+      entity_type: 'payment',
+      event_type: 'success',
+      data: { id: paid.payment!.id, payin_id: paid.order.id, customer_id: paid.order.customer_id, status: 'success' },
+    });
     expect((await finished(payment.body.job_id as string)).status).to.equal('done');
     expect(await api.db('remittances').where({ order_id: paid.order.id }).first()).to.include({ status: 'paid' });
     expect(Number((await fxSpreadPostings())[0]!.n)).to.equal(1);

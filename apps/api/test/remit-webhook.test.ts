@@ -6,7 +6,8 @@ import { expectError, startApi, type Reply, type TestApi } from './support.js';
 const SECRET = 'remit-webhook-secret-0123456789';
 const PATH = '/v1/india/webhooks/remit';
 
-const sign = (body: string | Buffer, secret = SECRET) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+const sign = (body: string | Buffer, secret = SECRET) =>
+  `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 
 /** Posts `body` (an object is sent as JSON text) signed with `signature` (default: the right one). */
 function deliver(api: TestApi, body: unknown, signature?: string | null): Promise<Reply> {
@@ -17,7 +18,11 @@ function deliver(api: TestApi, body: unknown, signature?: string | null): Promis
   return api.request('POST', PATH, { rawBody: raw, headers });
 }
 
-const paidOrder = (customerId = 'cus_known') => ({ entity_type: 'orders', event_type: 'paid', data: { id: 'order_1', customer_id: customerId, status: 'paid', amount: 8_350_000 } });
+const paidOrder = (customerId = 'cus_known') => ({
+  entity_type: 'orders',
+  event_type: 'paid',
+  data: { id: 'order_1', customer_id: customerId, status: 'paid', amount: 8_350_000 },
+});
 
 describe('the remit webhook', function () {
   this.timeout(60_000);
@@ -62,7 +67,11 @@ describe('the remit webhook', function () {
     it('when the body is sent with Content-Encoding gzip › 415 unsupported_media_type, whichever bytes it is signed over, and nothing is scheduled', async () => {
       const body = JSON.stringify(paidOrder());
       const gzipped = gzipSync(body);
-      const headers = (signed: string | Buffer) => ({ 'Content-Type': 'application/json', 'Content-Encoding': 'gzip', 'X-Remit-Signature': sign(signed) });
+      const headers = (signed: string | Buffer) => ({
+        'Content-Type': 'application/json',
+        'Content-Encoding': 'gzip',
+        'X-Remit-Signature': sign(signed),
+      });
       const before = api.logs.filter((line) => line.includes('"remit webhook"')).length;
       for (const signed of [body, gzipped]) {
         const reply = await api.request('POST', PATH, { rawBody: gzipped, headers: headers(signed) });
@@ -81,7 +90,13 @@ describe('the remit webhook', function () {
     it('acknowledges a paid order of a known customer with a scheduled sync, without waiting for it', async () => {
       const reply = await deliver(api, paidOrder());
       expect(reply.status).to.equal(200);
-      expect(reply.body).to.include({ entity_type: 'orders', event_type: 'paid', remit_customer_id: 'cus_known', order_id: 'order_1', triggered_sync: true });
+      expect(reply.body).to.include({
+        entity_type: 'orders',
+        event_type: 'paid',
+        remit_customer_id: 'cus_known',
+        order_id: 'order_1',
+        triggered_sync: true,
+      });
       expect(reply.body.reason).to.match(/background sync was scheduled/);
       expect(Date.parse(reply.body.received_at)).to.be.closeTo(Date.now(), 60_000);
       const status = await api.get(`/v1/jobs/status/${reply.body.job_id}`, { token: 'ledger' });
@@ -89,15 +104,29 @@ describe('the remit webhook', function () {
     });
 
     it('triggers exactly by the spec’s table for every entity and event pair', async () => {
-      const triggering = new Set(['orders/paid', 'payment/funds_available', 'payment/success', 'payments/funds_available', 'payments/success', 'payment_link/funds_available', 'payment_link/success']);
+      const triggering = new Set([
+        'orders/paid',
+        'payment/funds_available',
+        'payment/success',
+        'payments/funds_available',
+        'payments/success',
+        'payment_link/funds_available',
+        'payment_link/success',
+      ]);
       for (const entity of ['orders', 'payment', 'payments', 'payment_link', 'refunds']) {
         for (const event of ['paid', 'funds_available', 'success', 'failed', 'action_required', 'active']) {
-          const data = entity === 'orders' ? { id: 'order_2', customer_id: 'cus_known' } : { id: 'payt_2', payin_id: 'order_2', customer_id: 'cus_known' };
+          const data =
+            entity === 'orders'
+              ? { id: 'order_2', customer_id: 'cus_known' }
+              : { id: 'payt_2', payin_id: 'order_2', customer_id: 'cus_known' };
           const reply = await deliver(api, { entity_type: entity, event_type: event, data });
           expect(reply.status, `${entity}/${event}`).to.equal(200);
           // An entity that is neither an order nor a payment: its own id is all it names.
           const orderId = entity === 'refunds' ? 'payt_2' : 'order_2';
-          expect(reply.body, `${entity}/${event}`).to.include({ triggered_sync: triggering.has(`${entity}/${event}`), order_id: orderId });
+          expect(reply.body, `${entity}/${event}`).to.include({
+            triggered_sync: triggering.has(`${entity}/${event}`),
+            order_id: orderId,
+          });
           expect(reply.body.job_id === null, `${entity}/${event}`).to.equal(!triggering.has(`${entity}/${event}`));
         }
       }
@@ -107,7 +136,9 @@ describe('the remit webhook', function () {
       const reply = await deliver(api, paidOrder('cus_stranger'));
       expect(reply.status).to.equal(200);
       expect(reply.body).to.include({ triggered_sync: true, remit_customer_id: 'cus_stranger' });
-      expect(reply.body.reason).to.match(/cus_stranger is not linked to a customer of this book yet: the sync links it from the customer registry first/);
+      expect(reply.body.reason).to.match(
+        /cus_stranger is not linked to a customer of this book yet: the sync links it from the customer registry first/,
+      );
       const status = await api.get(`/v1/jobs/status/${reply.body.job_id}`, { token: 'ledger' });
       expect(status.body).to.include({ kind: 'sync-remit-webhook', status: 'running' });
     });
@@ -117,7 +148,9 @@ describe('the remit webhook', function () {
       const reply = await deliver(api, { ...paidOrder(), data: { ...paidOrder().data, note: marker } });
       expect(reply.status).to.equal(200);
       expect(api.logs.join('\n')).to.not.include(marker);
-      expect(api.logs.some((line) => line.includes('"remit webhook"') && line.includes('"triggered_sync":true'))).to.equal(true);
+      expect(
+        api.logs.some((line) => line.includes('"remit webhook"') && line.includes('"triggered_sync":true')),
+      ).to.equal(true);
     });
 
     it('a body over the limit is 413 and schedules nothing', async () => {

@@ -150,7 +150,10 @@ export function expectError(reply: Reply, status: number, code: string): void {
 }
 
 /** Counts rows of a table straight from the database (what the API stored, not what it said). */
-export async function countRows(db: Db, table: 'transactions' | 'journal_lines' | 'customers' | 'cash_requests'): Promise<number> {
+export async function countRows(
+  db: Db,
+  table: 'transactions' | 'journal_lines' | 'customers' | 'cash_requests',
+): Promise<number> {
   const [row] = await db(table).count<Array<{ count: string }>>({ count: '*' });
   return Number(row?.count ?? 0);
 }

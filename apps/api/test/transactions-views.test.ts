@@ -7,12 +7,41 @@ import { expectError, startApi, type TestApi } from './support.js';
 const SEED = {
   t1: { txn_type: 'deposit', customer_id: 'C-1', source: 'manual', txn_date: '2026-01-10', amount_usd: '100.00' },
   t2: { txn_type: 'deposit', customer_id: 'C-2', source: 'custodian', txn_date: '2026-01-12', amount_usd: '250.00' },
-  t3: { txn_type: 'buy_security', customer_id: 'C-1', source: 'usbroker', symbol: 'AAPL', quantity: '1', txn_date: '2026-01-15', amount_usd: '150.00' },
-  t4: { txn_type: 'buy_security', customer_id: 'C-2', source: 'usbroker', symbol: 'MSFT', txn_date: '2026-01-20', amount_usd: '300.00' },
+  t3: {
+    txn_type: 'buy_security',
+    customer_id: 'C-1',
+    source: 'usbroker',
+    symbol: 'AAPL',
+    quantity: '1',
+    txn_date: '2026-01-15',
+    amount_usd: '150.00',
+  },
+  t4: {
+    txn_type: 'buy_security',
+    customer_id: 'C-2',
+    source: 'usbroker',
+    symbol: 'MSFT',
+    txn_date: '2026-01-20',
+    amount_usd: '300.00',
+  },
   t5: { txn_type: 'withdrawal', customer_id: 'C-1', source: 'manual', txn_date: '2026-02-01', amount_usd: '40.00' },
-  t6: { txn_type: 'dividend', customer_id: 'C-1', source: 'usbroker', symbol: 'AAPL', txn_date: '2026-02-05', amount_usd: '2.50' },
+  t6: {
+    txn_type: 'dividend',
+    customer_id: 'C-1',
+    source: 'usbroker',
+    symbol: 'AAPL',
+    txn_date: '2026-02-05',
+    amount_usd: '2.50',
+  },
   t7: { txn_type: 'fx_spread_settle', source: 'remit', txn_date: '2026-02-10', amount_usd: '5.00' },
-  t8: { txn_type: 'deposit', customer_id: 'C-2', source: 'uaefeed', category: 'promo', txn_date: '2026-02-10', amount_usd: '1000.00' },
+  t8: {
+    txn_type: 'deposit',
+    customer_id: 'C-2',
+    source: 'uaefeed',
+    category: 'promo',
+    txn_date: '2026-02-10',
+    amount_usd: '1000.00',
+  },
 } as const;
 type Name = keyof typeof SEED;
 const POLICY = { feeSchedule: new FeeSchedule(new Decimal(22)) };
@@ -28,7 +57,10 @@ describe('transaction views: list, one, categories, grouped', () => {
     for (const [name, body] of Object.entries(SEED) as Array<[Name, (typeof SEED)[Name]]>) {
       if (name === 't5') {
         // C-1's buy left its wallet short, so the API would refuse this withdrawal (insufficient_funds): posted as a sync posts, unchecked.
-        const { transaction } = await postEntry(api.db, draftFromEntry({ ...body, source_txn_id: name } as EntryRequest, randomUUID(), POLICY));
+        const { transaction } = await postEntry(
+          api.db,
+          draftFromEntry({ ...body, source_txn_id: name } as EntryRequest, randomUUID(), POLICY),
+        );
         ids[name] = transaction.txn_id;
         continue;
       }
@@ -52,7 +84,16 @@ describe('transaction views: list, one, categories, grouped', () => {
     it('answers the envelope, newest txn_date first by default, ties newest id first', async () => {
       const reply = await read('/v1/transactions');
       expect(reply.body).to.include({ total: 8, limit: 50, offset: 0 });
-      expect(reply.body.items.map((t: { txn_id: string }) => nameOf(t.txn_id))).to.deep.equal(['t8', 't7', 't6', 't5', 't4', 't3', 't2', 't1']);
+      expect(reply.body.items.map((t: { txn_id: string }) => nameOf(t.txn_id))).to.deep.equal([
+        't8',
+        't7',
+        't6',
+        't5',
+        't4',
+        't3',
+        't2',
+        't1',
+      ]);
       expect(reply.body.items[0]).not.to.have.property('journal_lines');
     });
 
@@ -60,8 +101,26 @@ describe('transaction views: list, one, categories, grouped', () => {
       expect(await listed('?sort=txn_date&order=asc')).to.deep.equal(['t1', 't2', 't3', 't4', 't5', 't6', 't7', 't8']);
       expect(await listed('?sort=posted_at&order=asc')).to.deep.equal(['t1', 't2', 't3', 't4', 't5', 't6', 't7', 't8']);
       expect(await listed('?sort=posted_at')).to.deep.equal(['t8', 't7', 't6', 't5', 't4', 't3', 't2', 't1']);
-      expect(await listed('?sort=amount_usd&order=asc')).to.deep.equal(['t6', 't7', 't5', 't1', 't3', 't2', 't4', 't8']);
-      expect(await listed('?sort=amount_usd&order=desc')).to.deep.equal(['t8', 't4', 't2', 't3', 't1', 't5', 't7', 't6']);
+      expect(await listed('?sort=amount_usd&order=asc')).to.deep.equal([
+        't6',
+        't7',
+        't5',
+        't1',
+        't3',
+        't2',
+        't4',
+        't8',
+      ]);
+      expect(await listed('?sort=amount_usd&order=desc')).to.deep.equal([
+        't8',
+        't4',
+        't2',
+        't3',
+        't1',
+        't5',
+        't7',
+        't6',
+      ]);
     });
 
     const filters: Array<[string, Name[]]> = [
@@ -93,14 +152,31 @@ describe('transaction views: list, one, categories, grouped', () => {
       const second = await read('/v1/transactions?limit=3&offset=3');
       const last = await read('/v1/transactions?limit=3&offset=6');
       expect(first.body).to.include({ total: 8, limit: 3, offset: 0 });
-      expect([...first.body.items, ...second.body.items, ...last.body.items].map((t: { txn_id: string }) => nameOf(t.txn_id))).to.deep.equal([
-        't8', 't7', 't6', 't5', 't4', 't3', 't2', 't1',
-      ]);
+      expect(
+        [...first.body.items, ...second.body.items, ...last.body.items].map((t: { txn_id: string }) =>
+          nameOf(t.txn_id),
+        ),
+      ).to.deep.equal(['t8', 't7', 't6', 't5', 't4', 't3', 't2', 't1']);
       expect(last.body.items).to.have.length(2);
-      expect((await read('/v1/transactions?limit=500&offset=100')).body).to.include({ total: 8, limit: 500, offset: 100 });
+      expect((await read('/v1/transactions?limit=500&offset=100')).body).to.include({
+        total: 8,
+        limit: 500,
+        offset: 100,
+      });
     });
 
-    const invalid = ['limit=501', 'limit=0', 'offset=-1', 'sort=customer_id', 'order=up', 'txn_type=bogus', 'source=ledgerx', 'amount_min=1e3', 'from=2026-1-1', 'unknown=1'];
+    const invalid = [
+      'limit=501',
+      'limit=0',
+      'offset=-1',
+      'sort=customer_id',
+      'order=up',
+      'txn_type=bogus',
+      'source=ledgerx',
+      'amount_min=1e3',
+      'from=2026-1-1',
+      'unknown=1',
+    ];
     for (const query of invalid) {
       it(`refuses ${query} with 400 validation_error`, async () => {
         const reply = await read(`/v1/transactions?${query}`);

@@ -20,7 +20,11 @@ describe('UAE jobs end to end: the sandbox, the api, a real worker', function ()
     sandbox = await startSandbox({ seed: 17, customers: 3, recordsPerCustomer: 20, startMonth: '2026-01', months: 2 });
     const prefix = `e2e-uae-${randomUUID().slice(0, 8)}`;
     database = await createTestDatabase({ runtimeRole: true, poolMax: 4 });
-    api = await startApi({ db: database.runtime!.db, dbUrl: database.runtime!.url, env: { QUEUE_PREFIX: prefix, JOB_SYNC_WAIT_MS: '60000' } });
+    api = await startApi({
+      db: database.runtime!.db,
+      dbUrl: database.runtime!.url,
+      env: { QUEUE_PREFIX: prefix, JOB_SYNC_WAIT_MS: '60000' },
+    });
     const c = sandbox.credentials;
     worker = new AppProcess(WORKER_DIR, {
       ENTITY_ID: 'ENTITY_UAE',
@@ -61,18 +65,33 @@ describe('UAE jobs end to end: the sandbox, the api, a real worker', function ()
     const first = await provision();
     expect(first.status).to.equal('done');
     expect(first.result).to.include({ customers: 3, created: 3, updated: 0, unchanged: 0 });
-    expect(first.result.changes).to.deep.include({ customer_id: 'UAE-000001', created: true, fields: ['name', 'uaefeed_customer_number', 'uaefeed_account_number', 'custodian_account'] });
+    expect(first.result.changes).to.deep.include({
+      customer_id: 'UAE-000001',
+      created: true,
+      fields: ['name', 'uaefeed_customer_number', 'uaefeed_account_number', 'custodian_account'],
+    });
     expect((await provision()).result).to.include({ created: 0, updated: 0, unchanged: 3 });
-    const rows = await database.runtime!.db('customers').select('customer_id', 'uaefeed_customer_number', 'custodian_account').orderBy('customer_id');
+    const rows = await database
+      .runtime!.db('customers')
+      .select('customer_id', 'uaefeed_customer_number', 'custodian_account')
+      .orderBy('customer_id');
     expect(rows).to.deep.equal(
-      sandbox.data.customers.map((c) => ({ customer_id: c.customer_id, uaefeed_customer_number: c.uaefeed_customer_number, custodian_account: c.custodian_account })),
+      sandbox.data.customers.map((c) => ({
+        customer_id: c.customer_id,
+        uaefeed_customer_number: c.uaefeed_customer_number,
+        custodian_account: c.custodian_account,
+      })),
     );
   });
 
   it('POST /v1/jobs/sync-uaefeed answers done with every record posted; again, nothing new', async () => {
     const expected = sandbox.data.customers.reduce((n, c) => {
       const data = sandbox.data.dataOf(c);
-      return n + data.transfers.filter((t) => t.status === 'COMPLETED').length + data.orders.filter((o) => o.cumQty !== '0').length;
+      return (
+        n +
+        data.transfers.filter((t) => t.status === 'COMPLETED').length +
+        data.orders.filter((o) => o.cumQty !== '0').length
+      );
     }, 0);
     const reply = await api.post('/v1/jobs/sync-uaefeed', {});
     expect(reply.status, reply.text).to.equal(200);

@@ -38,7 +38,13 @@ function SignIn({ reason, onSignedIn }: { reason: string | null; onSignedIn: (to
       <form onSubmit={submit} aria-label="Sign in">
         <label>
           Ledger token (reads)
-          <input type="password" autoComplete="off" required value={ledger} onChange={(e) => setLedger(e.target.value)} />
+          <input
+            type="password"
+            autoComplete="off"
+            required
+            value={ledger}
+            onChange={(e) => setLedger(e.target.value)}
+          />
         </label>
         <label>
           Admin token (optional: writes and jobs)

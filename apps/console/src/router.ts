@@ -27,7 +27,11 @@ export function useRoute(): Route {
 
 /** `href` of a page, with its param and query (empty values left out). */
 export function href(page: string, param = '', query: Record<string, string | number | undefined> = {}): string {
-  const search = new URLSearchParams(Object.entries(query).filter((e): e is [string, string | number] => e[1] !== undefined && e[1] !== '').map(([k, v]) => [k, String(v)]));
+  const search = new URLSearchParams(
+    Object.entries(query)
+      .filter((e): e is [string, string | number] => e[1] !== undefined && e[1] !== '')
+      .map(([k, v]) => [k, String(v)]),
+  );
   const tail = search.size > 0 ? `?${search}` : '';
   return `#/${page}${param === '' ? '' : `/${encodeURIComponent(param)}`}${tail}`;
 }

@@ -16,7 +16,15 @@ const DIST = fileURLToPath(new URL('../dist/index.html', import.meta.url));
 const SCREENSHOTS = fileURLToPath(new URL('../test-results/', import.meta.url));
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** The machine's network is closed: Chromium's own background calls are switched off. */
-const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const STEP_MS = 60_000;
 
 async function freePort(): Promise<number> {
@@ -48,14 +56,20 @@ describe('the console in Chromium, on the demo data of both books', function () 
     dir = mkdtempSync(join(tmpdir(), 'ledger-console-'));
     // As root, the embedded Postgres runs as a user of its own: it must reach its data folder.
     chmodSync(dir, 0o755);
-    const [uaePort, indiaPort, registry, uaefeed, custodian, usbroker, remit, pgPort] = await Promise.all(Array.from({ length: 8 }, freePort));
+    const [uaePort, indiaPort, registry, uaefeed, custodian, usbroker, remit, pgPort] = await Promise.all(
+      Array.from({ length: 8 }, freePort),
+    );
     stack = await startStack({
       root: ROOT,
       dataDir: join(dir, 'data'),
       secretsFile: join(dir, 'secrets.env'),
       reset: false,
       customers: 8,
-      ports: { ENTITY_UAE: uaePort!, ENTITY_IND_IFSC: indiaPort!, sandbox: { registry: registry!, uaefeed: uaefeed!, custodian: custodian!, usbroker: usbroker!, remit: remit! } },
+      ports: {
+        ENTITY_UAE: uaePort!,
+        ENTITY_IND_IFSC: indiaPort!,
+        sandbox: { registry: registry!, uaefeed: uaefeed!, custodian: custodian!, usbroker: usbroker!, remit: remit! },
+      },
       serverUrl: undefined,
       embeddedPort: pgPort!,
       databaseSuffix: '',
@@ -68,7 +82,11 @@ describe('the console in Chromium, on the demo data of both books', function () 
     await stack.loadDemo();
     uae = stack.books.find((b) => b.label === 'UAE')!;
     india = stack.books.find((b) => b.label === 'India')!;
-    context = await chromium.launchPersistentContext(join(dir, 'chromium'), { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
+    context = await chromium.launchPersistentContext(join(dir, 'chromium'), {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_FLAGS,
+    });
     context.setDefaultTimeout(STEP_MS);
     context.on('request', (request) => requested.push(request.url()));
     page = context.pages()[0] ?? (await context.newPage());
@@ -83,7 +101,8 @@ describe('the console in Chromium, on the demo data of both books', function () 
 
   afterEach(async function () {
     const title = this.currentTest?.title.replace(/[^a-z0-9]+/gi, '-').slice(0, 60);
-    if (page && title) await page.screenshot({ path: join(SCREENSHOTS, `${title}.png`), fullPage: true }).catch(() => {});
+    if (page && title)
+      await page.screenshot({ path: join(SCREENSHOTS, `${title}.png`), fullPage: true }).catch(() => {});
   });
 
   const signIn = async (book: RunningBook, admin: boolean) => {
@@ -108,7 +127,9 @@ describe('the console in Chromium, on the demo data of both books', function () 
     const header = page.locator('header');
     await header.getByText('UAE book').waitFor();
     await page.getByTestId('health').getByText('ready').waitFor();
-    expect(await header.getByRole('link', { name: 'Other book’s console' }).getAttribute('href')).to.equal(`${india.url}/console/`);
+    expect(await header.getByRole('link', { name: 'Other book’s console' }).getAttribute('href')).to.equal(
+      `${india.url}/console/`,
+    );
     expect(await header.getByText('read only').isVisible()).to.equal(true);
     await go(uae, 'jobs');
     await page.getByText('Starting a job needs the admin token.').waitFor();
@@ -118,7 +139,9 @@ describe('the console in Chromium, on the demo data of both books', function () 
   });
 
   it('an expired or changed token returns to sign-in, saying why', async function () {
-    await page.evaluate(() => sessionStorage.setItem('ledger-console-tokens', JSON.stringify({ ledger: 'a-token-no-longer-valid', admin: '' })));
+    await page.evaluate(() =>
+      sessionStorage.setItem('ledger-console-tokens', JSON.stringify({ ledger: 'a-token-no-longer-valid', admin: '' })),
+    );
     await go(uae, 'firm');
     await page.reload();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
@@ -128,7 +151,11 @@ describe('the console in Chromium, on the demo data of both books', function () 
   it('shows on the firm page the totals of /v1/firm/summary, the flows chart, the trial balance and the latest checks', async function () {
     await signIn(uae, true);
     await go(uae, 'firm');
-    const summary = await uae.api.get<{ total_deposits_usd: string; total_withdrawals_usd: string; transaction_count: number }>('/v1/firm/summary');
+    const summary = await uae.api.get<{
+      total_deposits_usd: string;
+      total_withdrawals_usd: string;
+      transaction_count: number;
+    }>('/v1/firm/summary');
     const cards = page.getByTestId('firm-cards');
     await cards.waitFor();
     const text = await cards.textContent();
@@ -170,7 +197,9 @@ describe('the console in Chromium, on the demo data of both books', function () 
     await page.waitForURL(/#\/transactions\/[0-9a-f-]{36}$/);
     const txnId = page.url().split('/').pop()!;
     expect(await page.locator('h2').textContent()).to.match(/^deposit of 123\.45/);
-    expect((await page.getByTestId('journal-lines').locator('tbody tr').allTextContents()).join('\n')).to.equal(previewed);
+    expect((await page.getByTestId('journal-lines').locator('tbody tr').allTextContents()).join('\n')).to.equal(
+      previewed,
+    );
 
     await page.getByRole('button', { name: 'Reverse…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Confirm reversal' });
@@ -188,7 +217,9 @@ describe('the console in Chromium, on the demo data of both books', function () 
     await page.getByRole('button', { name: 'Start recost' }).click();
     const row = page.getByTestId('job-recost');
     await row.getByText('done').waitFor();
-    expect(await row.locator('progress').getAttribute('value')).to.equal(await row.locator('progress').getAttribute('max'));
+    expect(await row.locator('progress').getAttribute('value')).to.equal(
+      await row.locator('progress').getAttribute('max'),
+    );
   });
 
   it('finds a customer and shows their summary, portfolio, statement, equity curve, trial balance, dividends and orders', async function () {
@@ -198,7 +229,9 @@ describe('the console in Chromium, on the demo data of both books', function () 
     await page.getByTestId('customers').getByRole('link', { name: 'UAE-000001' }).click();
     await page.getByTestId('customer-cards').waitFor();
     const overview = await uae.api.get<{ summary: { total_usd: string } }>('/v1/customers/UAE-000001/overview');
-    expect(await page.getByTestId('customer-cards').textContent()).to.contain(`Total (USD)${money(overview.summary.total_usd)}`);
+    expect(await page.getByTestId('customer-cards').textContent()).to.contain(
+      `Total (USD)${money(overview.summary.total_usd)}`,
+    );
     await page.getByTestId('portfolio').locator('tbody tr').first().waitFor();
     await page.getByTestId('statement').getByText('Opening balance').waitFor();
     await page.getByTestId('orders').locator('tbody tr').first().waitFor();
@@ -208,7 +241,9 @@ describe('the console in Chromium, on the demo data of both books', function () 
 
   it('opens the latest reconciliation run and follows the planted variance to its customer', async function () {
     // The newest run with variances: the recon process may have run a category without them since.
-    const { items } = await uae.api.get<{ items: { run_id: string; variance_count: number }[] }>('/v1/reconciliation/runs?limit=50');
+    const { items } = await uae.api.get<{ items: { run_id: string; variance_count: number }[] }>(
+      '/v1/reconciliation/runs?limit=50',
+    );
     const run = items.find((r) => r.variance_count > 0)!;
     await go(uae, 'reconciliation');
     await page.getByTestId('runs').locator(`a[href$="${run.run_id}"]`).click();
@@ -221,7 +256,9 @@ describe('the console in Chromium, on the demo data of both books', function () 
   it('shows the India book on its own console', async function () {
     await signIn(india, false);
     await page.locator('header').getByText('India book').waitFor();
-    expect(await page.locator('header').getByRole('link', { name: 'Other book’s console' }).getAttribute('href')).to.equal(`${uae.url}/console/`);
+    expect(
+      await page.locator('header').getByRole('link', { name: 'Other book’s console' }).getAttribute('href'),
+    ).to.equal(`${uae.url}/console/`);
     await page.getByTestId('firm-cards').waitFor();
     await go(india, 'transactions');
     await page.getByTestId('transactions').locator('tbody tr').first().waitFor();

@@ -3,22 +3,28 @@ import { reconSettingsOf, reconSettingsSchema, type ReconSettings } from '@ledge
 import { createUpstreamClients, upstreamConfigSchema, type UpstreamClients } from '@ledger/upstream-clients';
 import { z } from 'zod';
 
-const seconds = (fallback: number, min = 1) => z.coerce.number().int().min(min).max(30 * 86_400).default(fallback);
+const seconds = (fallback: number, min = 1) =>
+  z.coerce
+    .number()
+    .int()
+    .min(min)
+    .max(30 * 86_400)
+    .default(fallback);
 
 /** The scheduler's settings (spec, Limits), with the checks' own (reconSettingsSchema). */
 export const reconConfigSchema = commonConfigSchema
   .extend(reconSettingsSchema.shape)
   .extend(upstreamConfigSchema.shape)
   .extend({
-  /** Master switch of the scheduler, on both books. */
-  RECON_SCHEDULE_ENABLED: flagSetting(true),
-  /** The India book's own switch: its scheduler runs only when both are true. */
-  INDIA_RECON_ENABLED: flagSetting(false),
-  RECON_INTERVAL_SECONDS: seconds(3_600),
-  RECON_EXTERNAL_INTERVAL_SECONDS: seconds(86_400),
-  RECON_SCHEDULE_INITIAL_DELAY_SECONDS: seconds(60, 0),
-  INDIA_RECON_INTERVAL_SECONDS: seconds(3_600),
-});
+    /** Master switch of the scheduler, on both books. */
+    RECON_SCHEDULE_ENABLED: flagSetting(true),
+    /** The India book's own switch: its scheduler runs only when both are true. */
+    INDIA_RECON_ENABLED: flagSetting(false),
+    RECON_INTERVAL_SECONDS: seconds(3_600),
+    RECON_EXTERNAL_INTERVAL_SECONDS: seconds(86_400),
+    RECON_SCHEDULE_INITIAL_DELAY_SECONDS: seconds(60, 0),
+    INDIA_RECON_INTERVAL_SECONDS: seconds(3_600),
+  });
 
 export interface ReconConfig extends CommonConfig {
   /** The checks' settings: tolerances, variance persistence, the drift alert's target. */

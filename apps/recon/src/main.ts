@@ -12,10 +12,14 @@ await startProcess({
   name: 'recon',
   loadConfig,
   start: async ({ config, db, logger, resources, metrics }) => {
-    if (!config.schedule.enabled) logger.info('reconciliation schedule is off (RECON_SCHEDULE_ENABLED; INDIA_RECON_ENABLED on the India book)');
+    if (!config.schedule.enabled)
+      logger.info('reconciliation schedule is off (RECON_SCHEDULE_ENABLED; INDIA_RECON_ENABLED on the India book)');
     // The book's totals are read here, once per book's recon, not by every process (ADR 0012).
     observeBookTotals(metrics, db);
-    const scheduler = new Scheduler({ tasks: reconTasks(config, { db, logger, observe: observeReconciliation(metrics) }), logger });
+    const scheduler = new Scheduler({
+      tasks: reconTasks(config, { db, logger, observe: observeReconciliation(metrics) }),
+      logger,
+    });
     scheduler.start();
     resources.add(() => scheduler.stop());
     logger.info('ready');

@@ -74,7 +74,10 @@ export class Scheduler {
         await task.run(this.#abort.signal);
         this.#logger.info('task done', { task: task.name, duration_ms: this.#now() - startedAt });
       } catch (error) {
-        this.#logger.error('task failed', { task: task.name, error: error instanceof Error ? error.message : String(error) });
+        this.#logger.error('task failed', {
+          task: task.name,
+          error: error instanceof Error ? error.message : String(error),
+        });
       }
     }
   }

@@ -12,17 +12,26 @@ const EXTERNAL: readonly Category[] = ['C'];
  * across every recon process of the book. None when the schedule is switched off. Each run's
  * results go to `observe` (the process's metrics).
  */
-export function reconTasks(config: ReconConfig, { db, logger, observe }: { db: Db; logger: Logger; observe?: ReconObserver }): ScheduledTask[] {
+export function reconTasks(
+  config: ReconConfig,
+  { db, logger, observe }: { db: Db; logger: Logger; observe?: ReconObserver },
+): ScheduledTask[] {
   if (!config.schedule.enabled) return [];
-  return CATEGORIES.filter((category) => CHECKS.some((c) => c.category === category && c.books.includes(config.book))).map((category) => {
-    const intervalMs = (EXTERNAL.includes(category) ? config.schedule.externalIntervalSeconds : config.schedule.intervalSeconds) * 1_000;
+  return CATEGORIES.filter((category) =>
+    CHECKS.some((c) => c.category === category && c.books.includes(config.book)),
+  ).map((category) => {
+    const intervalMs =
+      (EXTERNAL.includes(category) ? config.schedule.externalIntervalSeconds : config.schedule.intervalSeconds) * 1_000;
     return {
       name: `recon-${category}`,
       initialDelayMs: config.schedule.initialDelaySeconds * 1_000,
       intervalMs,
       run: async (signal) => {
         try {
-          const run = await runReconciliation({ db, book: config.book, settings: config.recon, upstreams: config.upstreams, logger }, { category, signal, cycle: { intervalMs } });
+          const run = await runReconciliation(
+            { db, book: config.book, settings: config.recon, upstreams: config.upstreams, logger },
+            { category, signal, cycle: { intervalMs } },
+          );
           observe?.(run.results);
         } catch (error) {
           // Shutdown stops a run between checks; it writes nothing, and that is no failure.

@@ -24,26 +24,50 @@ describe('recon configuration', () => {
 
   it('on the India book the schedule is off unless INDIA_RECON_ENABLED, and runs at INDIA_RECON_INTERVAL_SECONDS', () => {
     expect(loadConfig(INDIA).schedule.enabled).to.equal(false);
-    expect(loadConfig({ ...INDIA, INDIA_RECON_ENABLED: 'true', INDIA_RECON_INTERVAL_SECONDS: '900', RECON_INTERVAL_SECONDS: '60' }).schedule).to.deep.equal({
+    expect(
+      loadConfig({
+        ...INDIA,
+        INDIA_RECON_ENABLED: 'true',
+        INDIA_RECON_INTERVAL_SECONDS: '900',
+        RECON_INTERVAL_SECONDS: '60',
+      }).schedule,
+    ).to.deep.equal({
       enabled: true,
       intervalSeconds: 900,
       externalIntervalSeconds: 86_400,
       initialDelaySeconds: 60,
     });
-    expect(loadConfig({ ...INDIA, INDIA_RECON_ENABLED: 'true', RECON_SCHEDULE_ENABLED: 'false' }).schedule.enabled, 'the master switch').to.equal(false);
+    expect(
+      loadConfig({ ...INDIA, INDIA_RECON_ENABLED: 'true', RECON_SCHEDULE_ENABLED: 'false' }).schedule.enabled,
+      'the master switch',
+    ).to.equal(false);
     expect(loadConfig({ ...UAE, RECON_SCHEDULE_ENABLED: 'false' }).schedule.enabled).to.equal(false);
   });
 
   it('reads the alert target and the checks’ tolerances', () => {
-    const config = loadConfig({ ...UAE, ALERT_WEBHOOK_URL: 'https://alerts.example/hook', ALERT_PERSIST_ENABLED: 'false', RECON_PENDING_RECOST_MAX_HOURS: '6' });
+    const config = loadConfig({
+      ...UAE,
+      ALERT_WEBHOOK_URL: 'https://alerts.example/hook',
+      ALERT_PERSIST_ENABLED: 'false',
+      RECON_PENDING_RECOST_MAX_HOURS: '6',
+    });
     expect(config.recon).to.include({ alertWebhookUrl: 'https://alerts.example/hook', alertPersistEnabled: false });
     expect(config.recon.maxAgeHours.pendingRecost).to.equal(6);
   });
 
   it('refuses a bad setting with one line naming the variable', () => {
-    expect(() => loadConfig({ ENTITY_ID: 'ENTITY_UAE' })).to.throw(ConfigError, /^configuration error: LEDGER_DB_URL is required/);
-    expect(() => loadConfig({ ...UAE, RECON_SCHEDULE_ENABLED: 'yes' })).to.throw(ConfigError, /RECON_SCHEDULE_ENABLED must be true or false/);
+    expect(() => loadConfig({ ENTITY_ID: 'ENTITY_UAE' })).to.throw(
+      ConfigError,
+      /^configuration error: LEDGER_DB_URL is required/,
+    );
+    expect(() => loadConfig({ ...UAE, RECON_SCHEDULE_ENABLED: 'yes' })).to.throw(
+      ConfigError,
+      /RECON_SCHEDULE_ENABLED must be true or false/,
+    );
     expect(() => loadConfig({ ...UAE, RECON_INTERVAL_SECONDS: '0' })).to.throw(ConfigError, /RECON_INTERVAL_SECONDS/);
-    expect(() => loadConfig({ ...UAE, ALERT_WEBHOOK_URL: 'ftp://x' })).to.throw(ConfigError, /ALERT_WEBHOOK_URL must be an http\(s\) URL/);
+    expect(() => loadConfig({ ...UAE, ALERT_WEBHOOK_URL: 'ftp://x' })).to.throw(
+      ConfigError,
+      /ALERT_WEBHOOK_URL must be an http\(s\) URL/,
+    );
   });
 });

@@ -32,8 +32,12 @@ describe('recon processes on one book', function () {
     await Promise.all(processes.map((p) => p.waitForLog('ready')));
     const categories = [...new Set(CHECKS.map((c) => c.category))];
     // Each process writes one run per category once its first tick comes.
-    const runs = async () => (await database.db('reconciliation_runs').select('*')) as Array<ReconciliationRun & { results: ReconciliationRun['results'] }>;
-    for (let i = 0; i < 200 && (await runs()).length < 3 * categories.length; i += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+    const runs = async () =>
+      (await database.db('reconciliation_runs').select('*')) as Array<
+        ReconciliationRun & { results: ReconciliationRun['results'] }
+      >;
+    for (let i = 0; i < 200 && (await runs()).length < 3 * categories.length; i += 1)
+      await new Promise((resolve) => setTimeout(resolve, 100));
     const stored = await runs();
     expect(stored).to.have.length(3 * categories.length);
     const ran = stored.flatMap((run) => run.results.map((r) => r.check_name)).sort();
@@ -53,7 +57,9 @@ describe('recon processes on one book', function () {
       processes = [proc];
       await proc.waitForLog('ready');
       for (let i = 0; i < 200; i += 1) {
-        const { rows } = await database.db.raw<{ rows: unknown[] }>(`SELECT 1 FROM pg_stat_activity WHERE application_name = 'ledger-recon' AND wait_event_type = 'Lock'`);
+        const { rows } = await database.db.raw<{ rows: unknown[] }>(
+          `SELECT 1 FROM pg_stat_activity WHERE application_name = 'ledger-recon' AND wait_event_type = 'Lock'`,
+        );
         if (rows.length > 0) break;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
@@ -66,6 +72,8 @@ describe('recon processes on one book', function () {
     expect(messages, JSON.stringify(processes[0]!.logs)).to.not.include('reconciliation run');
     expect(messages).to.include('reconciliation run stopped by shutdown: nothing written');
     expect(messages).to.not.include('task failed');
-    expect(Number((await database.db('reconciliation_runs').count<Array<{ n: string }>>({ n: '*' }))[0]!.n)).to.equal(before);
+    expect(Number((await database.db('reconciliation_runs').count<Array<{ n: string }>>({ n: '*' }))[0]!.n)).to.equal(
+      before,
+    );
   });
 });

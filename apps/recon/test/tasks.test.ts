@@ -11,10 +11,14 @@ const deps = { db: undefined as never, logger };
 
 describe('recon tasks', () => {
   it('one task per category with checks: A, B and D every RECON_INTERVAL_SECONDS after the initial delay', () => {
-    const tasks = reconTasks(loadConfig({ ...UAE, RECON_INTERVAL_SECONDS: '600', RECON_SCHEDULE_INITIAL_DELAY_SECONDS: '5' }), deps);
+    const tasks = reconTasks(
+      loadConfig({ ...UAE, RECON_INTERVAL_SECONDS: '600', RECON_SCHEDULE_INITIAL_DELAY_SECONDS: '5' }),
+      deps,
+    );
     const categories = [...new Set(CHECKS.map((c) => c.category))].sort();
     expect(tasks.map((t) => t.name)).to.deep.equal(categories.map((c) => `recon-${c}`));
-    for (const task of tasks.filter((t) => t.name !== 'recon-C')) expect(task).to.include({ initialDelayMs: 5_000, intervalMs: 600_000 });
+    for (const task of tasks.filter((t) => t.name !== 'recon-C'))
+      expect(task).to.include({ initialDelayMs: 5_000, intervalMs: 600_000 });
   });
 
   it('switched off, none', () => {

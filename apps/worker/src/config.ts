@@ -15,21 +15,31 @@ import { z } from 'zod';
 
 // The fee schedule (customer fee, broker cost): the trades the worker's syncs post are pinned to it;
 // recost applies it to trades posted before pins.
-export const workerConfigSchema = commonConfigSchema.extend(redisConfigSchema.shape).extend(upstreamConfigSchema.shape).extend(feeScheduleConfigSchema.shape).extend({
-  /** sync-remit's assumed FX-spread markup when its body gives none; unset: nothing accrues. */
-  FX_SPREAD_BPS: z.string().regex(new RegExp(DECIMAL_PATTERN_SOURCE), 'must be a decimal string of basis points like "75"').optional(),
-  /** The customer registry provision-india reads when its body names none. */
-  API_GLOBAL_BASE_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
-  /** The AED peg, AED per USD, the UAE syncs convert AED records at (the api's AED_PER_USD). */
-  AED_PER_USD: z
-    .string()
-    .regex(new RegExp(DECIMAL_PATTERN_SOURCE), 'must be a decimal string like "3.6725"')
-    // Only a decimal string is weighed (zod runs this check after a failed regex too).
-    .refine((value) => !new RegExp(DECIMAL_PATTERN_SOURCE).test(value) || /[1-9]/.test(value), 'must be greater than zero')
-    .default('3.6725'),
-  /** How long a job may go without its lock being renewed before another worker takes it over. */
-  JOB_STALLED_INTERVAL_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
-});
+export const workerConfigSchema = commonConfigSchema
+  .extend(redisConfigSchema.shape)
+  .extend(upstreamConfigSchema.shape)
+  .extend(feeScheduleConfigSchema.shape)
+  .extend({
+    /** sync-remit's assumed FX-spread markup when its body gives none; unset: nothing accrues. */
+    FX_SPREAD_BPS: z
+      .string()
+      .regex(new RegExp(DECIMAL_PATTERN_SOURCE), 'must be a decimal string of basis points like "75"')
+      .optional(),
+    /** The customer registry provision-india reads when its body names none. */
+    API_GLOBAL_BASE_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+    /** The AED peg, AED per USD, the UAE syncs convert AED records at (the api's AED_PER_USD). */
+    AED_PER_USD: z
+      .string()
+      .regex(new RegExp(DECIMAL_PATTERN_SOURCE), 'must be a decimal string like "3.6725"')
+      // Only a decimal string is weighed (zod runs this check after a failed regex too).
+      .refine(
+        (value) => !new RegExp(DECIMAL_PATTERN_SOURCE).test(value) || /[1-9]/.test(value),
+        'must be greater than zero',
+      )
+      .default('3.6725'),
+    /** How long a job may go without its lock being renewed before another worker takes it over. */
+    JOB_STALLED_INTERVAL_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
+  });
 
 export interface WorkerConfig extends CommonConfig {
   redisUrl: string;

@@ -9,12 +9,26 @@ await startProcess({
   loadConfig,
   start: async ({ config, db, logger, resources, metrics, readyChecks }) => {
     const { book, redisUrl, queuePrefix, jobStalledIntervalMs, jobSettings, upstreams } = config;
-    const jobs = createJobWorkers({ book, redisUrl, queuePrefix, db, logger, catalog: JOBS, stalledIntervalMs: jobStalledIntervalMs, settings: jobSettings, upstreams });
+    const jobs = createJobWorkers({
+      book,
+      redisUrl,
+      queuePrefix,
+      db,
+      logger,
+      catalog: JOBS,
+      stalledIntervalMs: jobStalledIntervalMs,
+      settings: jobSettings,
+      upstreams,
+    });
     resources.add(() => jobs.close());
     const observed = observeWorker(jobs, { book, redisUrl, queuePrefix, metrics, logger });
     resources.add(observed.close);
     readyChecks.push(observed.redisReady);
     await jobs.waitUntilReady();
-    logger.info('ready', { queues: jobs.workers.map((worker) => worker.name), prefix: queuePrefix, jobs: Object.keys(JOBS) });
+    logger.info('ready', {
+      queues: jobs.workers.map((worker) => worker.name),
+      prefix: queuePrefix,
+      jobs: Object.keys(JOBS),
+    });
   },
 });

@@ -1,4 +1,12 @@
-import { observeJobs, observeQueues, settleWithin, type Book, type Logger, type Metrics, type ReadyCheck } from '@ledger/core';
+import {
+  observeJobs,
+  observeQueues,
+  settleWithin,
+  type Book,
+  type Logger,
+  type Metrics,
+  type ReadyCheck,
+} from '@ledger/core';
 import { JOB_FAMILIES, JOBS, queueName, type JobFamily, type JobWorkers } from '@ledger/jobs';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -29,7 +37,10 @@ export interface WorkerMetricsOptions {
  * and oldest waiting job, read from Redis when scraped on a connection of their own. Also the
  * worker's readiness: Redis answers. Returns what to close at shutdown.
  */
-export function observeWorker(jobs: JobWorkers, { book, redisUrl, queuePrefix, metrics, logger }: WorkerMetricsOptions): { redisReady: ReadyCheck; close: () => Promise<void> } {
+export function observeWorker(
+  jobs: JobWorkers,
+  { book, redisUrl, queuePrefix, metrics, logger }: WorkerMetricsOptions,
+): { redisReady: ReadyCheck; close: () => Promise<void> } {
   const job = observeJobs(metrics);
   for (const worker of jobs.workers) {
     const seconds = (processedOn: number | undefined) => (Date.now() - (processedOn ?? Date.now())) / 1_000;
@@ -40,12 +51,21 @@ export function observeWorker(jobs: JobWorkers, { book, redisUrl, queuePrefix, m
     });
     // The runner rethrows a final failure (permanent, or the last attempt) as UnrecoverableError.
     worker.on('failed', (failed, error) => {
-      if (failed) job.attempt(kindOf(failed.name), error.name === 'UnrecoverableError' ? 'failed' : 'retried', seconds(failed.processedOn));
+      if (failed)
+        job.attempt(
+          kindOf(failed.name),
+          error.name === 'UnrecoverableError' ? 'failed' : 'retried',
+          seconds(failed.processedOn),
+        );
     });
   }
 
   // Reads only: fail fast while Redis is down rather than queue commands for later.
-  const connection = new Redis(redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectionName: `ledger-worker-metrics-${book}` });
+  const connection = new Redis(redisUrl, {
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+    connectionName: `ledger-worker-metrics-${book}`,
+  });
   connection.on('error', (error: Error) => logger.debug('metrics connection error', { error: error.message }));
   const queues = (Object.keys(JOB_FAMILIES) as JobFamily[]).map((family) => {
     const queue = new Queue(queueName(book, family), { connection, prefix: queuePrefix });

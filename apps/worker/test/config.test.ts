@@ -44,36 +44,65 @@ describe('worker configuration', () => {
   });
 
   it('reads recost’s fee schedule, CUSTOMER_FEE_BPS, CUSTOMER_FEE_BPS_<SOURCE> and BROKER_COST_BPS', () => {
-    expect(loadConfig({ ...BASE, CUSTOMER_FEE_BPS: '25', CUSTOMER_FEE_BPS_USBROKER: '30', BROKER_COST_BPS: '3.5' }).jobSettings).to.deep.equal({
+    expect(
+      loadConfig({ ...BASE, CUSTOMER_FEE_BPS: '25', CUSTOMER_FEE_BPS_USBROKER: '30', BROKER_COST_BPS: '3.5' })
+        .jobSettings,
+    ).to.deep.equal({
       feeSchedule: new FeeSchedule(new Decimal(25), { usbroker: new Decimal(30) }, new Decimal('3.5')),
       aedPerUsd: '3.6725',
     });
-    expect(() => loadConfig({ ...BASE, BROKER_COST_BPS: '-1' })).to.throw(ConfigError, /^configuration error: BROKER_COST_BPS must be/);
+    expect(() => loadConfig({ ...BASE, BROKER_COST_BPS: '-1' })).to.throw(
+      ConfigError,
+      /^configuration error: BROKER_COST_BPS must be/,
+    );
   });
 
   it('refuses a bad per-source fee, or one naming no source, with one line naming the variable', () => {
-    expect(() => loadConfig({ ...BASE, CUSTOMER_FEE_BPS_UAEFEED: '-1' })).to.throw(ConfigError, /^configuration error: CUSTOMER_FEE_BPS_UAEFEED must be a decimal string/);
-    expect(() => loadConfig({ ...BASE, CUSTOMER_FEE_BPS_BROKER: '30' })).to.throw(ConfigError, /^configuration error: CUSTOMER_FEE_BPS_BROKER names no source/);
+    expect(() => loadConfig({ ...BASE, CUSTOMER_FEE_BPS_UAEFEED: '-1' })).to.throw(
+      ConfigError,
+      /^configuration error: CUSTOMER_FEE_BPS_UAEFEED must be a decimal string/,
+    );
+    expect(() => loadConfig({ ...BASE, CUSTOMER_FEE_BPS_BROKER: '30' })).to.throw(
+      ConfigError,
+      /^configuration error: CUSTOMER_FEE_BPS_BROKER names no source/,
+    );
   });
 
   it('reads the India jobs’ defaults, FX_SPREAD_BPS and API_GLOBAL_BASE_URL, only when set', () => {
-    expect(loadConfig({ ...BASE, FX_SPREAD_BPS: '75', API_GLOBAL_BASE_URL: 'https://api.example/' }).jobSettings).to.deep.equal({
+    expect(
+      loadConfig({ ...BASE, FX_SPREAD_BPS: '75', API_GLOBAL_BASE_URL: 'https://api.example/' }).jobSettings,
+    ).to.deep.equal({
       feeSchedule: new FeeSchedule(new Decimal(22)),
       aedPerUsd: '3.6725',
       fxSpreadBps: '75',
       apiGlobalBaseUrl: 'https://api.example/',
     });
-    expect(() => loadConfig({ ...BASE, FX_SPREAD_BPS: '-5' })).to.throw(ConfigError, /^configuration error: FX_SPREAD_BPS must be/);
-    expect(() => loadConfig({ ...BASE, API_GLOBAL_BASE_URL: 'ftp://x' })).to.throw(ConfigError, /^configuration error: API_GLOBAL_BASE_URL must be/);
+    expect(() => loadConfig({ ...BASE, FX_SPREAD_BPS: '-5' })).to.throw(
+      ConfigError,
+      /^configuration error: FX_SPREAD_BPS must be/,
+    );
+    expect(() => loadConfig({ ...BASE, API_GLOBAL_BASE_URL: 'ftp://x' })).to.throw(
+      ConfigError,
+      /^configuration error: API_GLOBAL_BASE_URL must be/,
+    );
   });
 
   it('reads the AED peg the UAE syncs convert at, AED_PER_USD, and refuses zero or a non-decimal', () => {
     expect(loadConfig({ ...BASE, AED_PER_USD: '3.67' }).jobSettings.aedPerUsd).to.equal('3.67');
-    expect(() => loadConfig({ ...BASE, AED_PER_USD: '0.0' })).to.throw(ConfigError, /^configuration error: AED_PER_USD must be greater than zero/);
-    expect(() => loadConfig({ ...BASE, AED_PER_USD: '3,6725' })).to.throw(ConfigError, /^configuration error: AED_PER_USD must be a decimal string/);
+    expect(() => loadConfig({ ...BASE, AED_PER_USD: '0.0' })).to.throw(
+      ConfigError,
+      /^configuration error: AED_PER_USD must be greater than zero/,
+    );
+    expect(() => loadConfig({ ...BASE, AED_PER_USD: '3,6725' })).to.throw(
+      ConfigError,
+      /^configuration error: AED_PER_USD must be a decimal string/,
+    );
   });
 
   it('refuses an empty QUEUE_PREFIX with one line naming it', () => {
-    expect(() => loadConfig({ ...BASE, QUEUE_PREFIX: '' })).to.throw(ConfigError, /^configuration error: QUEUE_PREFIX must be/);
+    expect(() => loadConfig({ ...BASE, QUEUE_PREFIX: '' })).to.throw(
+      ConfigError,
+      /^configuration error: QUEUE_PREFIX must be/,
+    );
   });
 });

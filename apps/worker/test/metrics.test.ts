@@ -49,7 +49,13 @@ describe('worker metrics', function () {
 
   it('shows each queue’s waiting and delayed jobs and how long the oldest has waited, read from Redis at scrape time', async () => {
     // No worker runs: what is queued stays there.
-    const observed = observeWorker({ workers: [] } as unknown as JobWorkers, { book: BOOK, redisUrl: REDIS_URL, queuePrefix: prefix, metrics, logger });
+    const observed = observeWorker({ workers: [] } as unknown as JobWorkers, {
+      book: BOOK,
+      redisUrl: REDIS_URL,
+      queuePrefix: prefix,
+      metrics,
+      logger,
+    });
     try {
       const syncs = queue('syncs');
       await syncs.add('sync-holdings', {}, { timestamp: Date.now() - 90_000 });
@@ -59,7 +65,10 @@ describe('worker metrics', function () {
       expect(await sample(metrics, 'ledger_queue_jobs', { ...labels, state: 'waiting' })).to.equal(2);
       expect(await sample(metrics, 'ledger_queue_jobs', { ...labels, state: 'delayed' })).to.equal(1);
       expect(await sample(metrics, 'ledger_queue_oldest_waiting_seconds', labels)).to.be.within(90, 3_600);
-      expect(await sample(metrics, 'ledger_queue_oldest_waiting_seconds', { queue: queueName(BOOK, 'recost') }), 'none waits').to.equal(0);
+      expect(
+        await sample(metrics, 'ledger_queue_oldest_waiting_seconds', { queue: queueName(BOOK, 'recost') }),
+        'none waits',
+      ).to.equal(0);
       expect(await sample(metrics, 'ledger_queue_up', {})).to.equal(1);
       expect(await observed.redisReady()).to.equal(null);
     } finally {
@@ -68,7 +77,13 @@ describe('worker metrics', function () {
   });
 
   it('when Redis cannot be reached: the scrape still answers, with ledger_queue_up 0, and the worker is not ready', async () => {
-    const observed = observeWorker({ workers: [] } as unknown as JobWorkers, { book: BOOK, redisUrl: 'redis://127.0.0.1:1', queuePrefix: prefix, metrics, logger });
+    const observed = observeWorker({ workers: [] } as unknown as JobWorkers, {
+      book: BOOK,
+      redisUrl: 'redis://127.0.0.1:1',
+      queuePrefix: prefix,
+      metrics,
+      logger,
+    });
     try {
       expect(await sample(metrics, 'ledger_queue_up', {})).to.equal(0);
       expect(await observed.redisReady()).to.match(/^Redis/);
@@ -78,7 +93,14 @@ describe('worker metrics', function () {
   });
 
   it('counts each job attempt by kind and outcome with its duration: done, and failed for good (a name not in the catalog is `unknown`)', async () => {
-    const jobs = createJobWorkers({ book: BOOK, redisUrl: REDIS_URL, queuePrefix: prefix, db: database.runtime!.db, logger, catalog: JOBS });
+    const jobs = createJobWorkers({
+      book: BOOK,
+      redisUrl: REDIS_URL,
+      queuePrefix: prefix,
+      db: database.runtime!.db,
+      logger,
+      catalog: JOBS,
+    });
     const observed = observeWorker(jobs, { book: BOOK, redisUrl: REDIS_URL, queuePrefix: prefix, metrics, logger });
     try {
       await jobs.waitUntilReady();
@@ -86,10 +108,16 @@ describe('worker metrics', function () {
       await queue('syncs').add('no-such-job', {}, { attempts: 3 });
       await eventually('both attempts to be counted', async () => {
         const done = await sample(metrics, 'ledger_job_duration_seconds_count', { kind: 'recost', outcome: 'done' });
-        const failed = await sample(metrics, 'ledger_job_duration_seconds_count', { kind: 'unknown', outcome: 'failed' });
+        const failed = await sample(metrics, 'ledger_job_duration_seconds_count', {
+          kind: 'unknown',
+          outcome: 'failed',
+        });
         return done === 1 && failed === 1;
       });
-      expect(await sample(metrics, 'ledger_job_duration_seconds_count', { kind: 'unknown', outcome: 'retried' }), 'an unknown name is never retried').to.equal(undefined);
+      expect(
+        await sample(metrics, 'ledger_job_duration_seconds_count', { kind: 'unknown', outcome: 'retried' }),
+        'an unknown name is never retried',
+      ).to.equal(undefined);
       expect(await metrics.metrics()).not.to.include('no-such-job');
     } finally {
       await observed.close();

@@ -41,11 +41,21 @@ function uniqueQueuePrefix(): string {
 const startupQueuePrefix = uniqueQueuePrefix();
 describeProcessStartup({
   name: 'worker',
-  metrics: ['ledger_job_duration_seconds', 'ledger_job_customers_failed_total', 'ledger_queue_jobs', 'ledger_queue_oldest_waiting_seconds', 'ledger_queue_up'],
+  metrics: [
+    'ledger_job_duration_seconds',
+    'ledger_job_customers_failed_total',
+    'ledger_queue_jobs',
+    'ledger_queue_oldest_waiting_seconds',
+    'ledger_queue_up',
+  ],
   appDir: WORKER_DIR,
   env: { REDIS_URL, QUEUE_PREFIX: startupQueuePrefix },
   whenReady: (_proc, ready) =>
-    expect(ready.queues).to.deep.equal(['ledger-ENTITY_UAE-syncs', 'ledger-ENTITY_UAE-recost', 'ledger-ENTITY_UAE-webhook-syncs']),
+    expect(ready.queues).to.deep.equal([
+      'ledger-ENTITY_UAE-syncs',
+      'ledger-ENTITY_UAE-recost',
+      'ledger-ENTITY_UAE-webhook-syncs',
+    ]),
   badSettings: [
     ['REDIS_URL is not a redis URL', { REDIS_URL: 'http://127.0.0.1:6379' }, 'REDIS_URL'],
     ['QUEUE_PREFIX has a colon', { QUEUE_PREFIX: 'a:b' }, 'QUEUE_PREFIX'],
@@ -72,7 +82,12 @@ describe('worker process', () => {
   });
 
   function startWorker(): AppProcess {
-    worker = new AppProcess(WORKER_DIR, { ENTITY_ID: 'ENTITY_UAE', LEDGER_DB_URL: database.url, REDIS_URL, QUEUE_PREFIX: queuePrefix });
+    worker = new AppProcess(WORKER_DIR, {
+      ENTITY_ID: 'ENTITY_UAE',
+      LEDGER_DB_URL: database.url,
+      REDIS_URL,
+      QUEUE_PREFIX: queuePrefix,
+    });
     return worker;
   }
 
@@ -83,7 +98,11 @@ describe('worker process', () => {
       try {
         const proc = startWorker();
         await proc.waitForLog('ready');
-        const job = await queue.add('no-such-job', { hello: 'world' }, { attempts: 5, backoff: { type: 'fixed', delay: 10 } });
+        const job = await queue.add(
+          'no-such-job',
+          { hello: 'world' },
+          { attempts: 5, backoff: { type: 'fixed', delay: 10 } },
+        );
         await eventually(async () => (await job.getState()) === 'failed');
         // Well past the backoff: a retried job would have left 'failed' by now.
         await new Promise((resolve) => setTimeout(resolve, 300));

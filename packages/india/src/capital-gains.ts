@@ -63,20 +63,44 @@ type Totals = { short: Decimal; long: Decimal; longBefore: Decimal; longFrom: De
  * fee, spread over the lots it took by shares. INR by Rule 115 (the TT buying rate of the last
  * day of the month before): proceeds at the transfer month's, cost per `costRate`.
  */
-export function capitalGainsSummary(fy: FinancialYear, input: { matches: StoredMatch[]; openLots: OpenLot[]; flagged: FlaggedSale[] }, rates: RateBook, costRate: CostRateMethod) {
+export function capitalGainsSummary(
+  fy: FinancialYear,
+  input: { matches: StoredMatch[]; openLots: OpenLot[]; flagged: FlaggedSale[] },
+  rates: RateBook,
+  costRate: CostRateMethod,
+) {
   const bySale = groupBy(input.matches, (m) => m.sellTxnId);
-  const symbols = new Map<string, { customer_id: string; symbol: string; disposals: unknown[]; totals: Totals; open_lots: unknown[]; flagged_sales: unknown[] }>();
+  const symbols = new Map<
+    string,
+    {
+      customer_id: string;
+      symbol: string;
+      disposals: unknown[];
+      totals: Totals;
+      open_lots: unknown[];
+      flagged_sales: unknown[];
+    }
+  >();
   const symbolOf = (customerId: string, symbol: string) => {
     const key = `${customerId}\u0000${symbol}`;
     let entry = symbols.get(key);
     if (!entry) {
-      entry = { customer_id: customerId, symbol, disposals: [], totals: { short: ZERO, long: ZERO, longBefore: ZERO, longFrom: ZERO, inrComplete: true }, open_lots: [], flagged_sales: [] };
+      entry = {
+        customer_id: customerId,
+        symbol,
+        disposals: [],
+        totals: { short: ZERO, long: ZERO, longBefore: ZERO, longFrom: ZERO, inrComplete: true },
+        open_lots: [],
+        flagged_sales: [],
+      };
       symbols.set(key, entry);
     }
     return entry;
   };
 
-  const sales = [...bySale.values()].sort((a, b) => a[0]!.transferredOn.localeCompare(b[0]!.transferredOn) || a[0]!.sellTxnId.localeCompare(b[0]!.sellTxnId));
+  const sales = [...bySale.values()].sort(
+    (a, b) => a[0]!.transferredOn.localeCompare(b[0]!.transferredOn) || a[0]!.sellTxnId.localeCompare(b[0]!.sellTxnId),
+  );
   for (const matches of sales) {
     matches.sort((a, b) => a.acquiredOn.localeCompare(b.acquiredOn) || a.lotTxnId.localeCompare(b.lotTxnId));
     const sale = matches[0]!;
@@ -116,7 +140,8 @@ export function capitalGainsSummary(fy: FinancialYear, input: { matches: StoredM
         sell_fee_usd: money(sellFees[i]!),
         consideration_usd: money(consideration),
         gain_usd: money(gainUsd),
-        cost_rate: costRateUsed === null ? null : { rate: costRateUsed.rate.toFixed(), rate_date: costRateUsed.rateDate },
+        cost_rate:
+          costRateUsed === null ? null : { rate: costRateUsed.rate.toFixed(), rate_date: costRateUsed.rateDate },
         sale_rate: saleRate === null ? null : { rate: saleRate.rate.toFixed(), rate_date: saleRate.rateDate },
         cost_of_acquisition_inr: moneyOrNull(costInr),
         consideration_inr: moneyOrNull(considerationInr),
@@ -128,13 +153,28 @@ export function capitalGainsSummary(fy: FinancialYear, input: { matches: StoredM
         indexation: term === 'long' ? ltcg.indexation : false,
       };
     });
-    entry.disposals.push({ sell_txn_id: sale.sellTxnId, transferred_on: sale.transferredOn, quantity: sum(weights).toFixed(), matches: rows });
+    entry.disposals.push({
+      sell_txn_id: sale.sellTxnId,
+      transferred_on: sale.transferredOn,
+      quantity: sum(weights).toFixed(),
+      matches: rows,
+    });
   }
   for (const lot of input.openLots) {
-    symbolOf(lot.customerId, lot.symbol).open_lots.push({ lot_txn_id: lot.lotTxnId, acquired_on: lot.acquiredOn, quantity: lot.quantity.toFixed(), cost_usd: money(lot.costUsd) });
+    symbolOf(lot.customerId, lot.symbol).open_lots.push({
+      lot_txn_id: lot.lotTxnId,
+      acquired_on: lot.acquiredOn,
+      quantity: lot.quantity.toFixed(),
+      cost_usd: money(lot.costUsd),
+    });
   }
   for (const f of input.flagged) {
-    symbolOf(f.customerId, f.symbol).flagged_sales.push({ txn_id: f.txnId, txn_date: f.txnDate, quantity: f.quantity?.toFixed() ?? null, reason: f.reason });
+    symbolOf(f.customerId, f.symbol).flagged_sales.push({
+      txn_id: f.txnId,
+      txn_date: f.txnDate,
+      quantity: f.quantity?.toFixed() ?? null,
+      reason: f.reason,
+    });
   }
 
   const present = (e: typeof symbols extends Map<string, infer V> ? V : never) => ({
@@ -148,11 +188,15 @@ export function capitalGainsSummary(fy: FinancialYear, input: { matches: StoredM
     flagged_sales: e.flagged_sales,
   });
   const customers = groupBy(
-    [...symbols.values()].sort((a, b) => a.customer_id.localeCompare(b.customer_id) || a.symbol.localeCompare(b.symbol)),
+    [...symbols.values()].sort(
+      (a, b) => a.customer_id.localeCompare(b.customer_id) || a.symbol.localeCompare(b.symbol),
+    ),
     (e) => e.customer_id,
   );
   const warnings = [
-    ...input.flagged.map((f) => `sale ${f.txnId} (${f.symbol}, ${f.txnDate}) is flagged by recost (${f.reason}): no cost is given`),
+    ...input.flagged.map(
+      (f) => `sale ${f.txnId} (${f.symbol}, ${f.txnDate}) is flagged by recost (${f.reason}): no cost is given`,
+    ),
     ...rates.warnings(),
   ];
   return {

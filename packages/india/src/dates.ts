@@ -34,7 +34,8 @@ export function wholeMonthsBetween(from: string, to: string): number {
 }
 
 /** Days from `from` to `to` (to − from). */
-export const daysBetween = (from: string, to: string) => Math.round((parse(to).getTime() - parse(from).getTime()) / 86_400_000);
+export const daysBetween = (from: string, to: string) =>
+  Math.round((parse(to).getTime() - parse(from).getTime()) / 86_400_000);
 
 /** Saturday? (`YYYY-MM-DD`) */
 export const isSaturday = (date: string) => parse(date).getUTCDay() === 6;

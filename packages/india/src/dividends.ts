@@ -25,7 +25,8 @@ export function dividendSummary(fy: FinancialYear, events: DividendEvent[], rate
   const rateOf = (gross: Decimal, withheld: Decimal) => (gross.isZero() ? '0' : ratio(withheld.dividedBy(gross)));
   return {
     fy: fy.label,
-    basis: 'INR at the SBI TT buying rate of the last day of the month before the pay date (Rule 115); the withheld US tax is the foreign tax credit (Form 67).',
+    basis:
+      'INR at the SBI TT buying rate of the last day of the month before the pay date (Rule 115); the withheld US tax is the foreign tax credit (Form 67).',
     customers: [...customers.entries()]
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([customer_id, list]) => {

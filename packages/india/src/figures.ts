@@ -22,7 +22,8 @@ export function allocate(total: Decimal, weights: Decimal[]): Decimal[] {
 }
 
 /** USD × INR-per-USD, in paise; null when the rate is missing. */
-export const toInr = (usd: Decimal, rate: Decimal | null | undefined) => (rate == null ? null : roundToCents(usd.times(rate)));
+export const toInr = (usd: Decimal, rate: Decimal | null | undefined) =>
+  rate == null ? null : roundToCents(usd.times(rate));
 export const moneyOrNull = (amount: Decimal | null) => (amount === null ? null : money(amount));
 
 /** Rows by key, each group in input order. */

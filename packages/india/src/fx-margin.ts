@@ -29,9 +29,15 @@ const bps = (value: Decimal) => value.times(10_000).decimalPlaces(2, Decimal.ROU
  * is null where it cannot be said: remit unreachable (`confirmed` null: nothing is confirmed
  * paid), remit no longer answering the order paid, or no mid rate read.
  */
-export function fxMarginSummary(fy: FinancialYear, remittances: MarginRemittance[], confirmedPaid: Set<string> | null, configuredBps: Decimal) {
+export function fxMarginSummary(
+  fy: FinancialYear,
+  remittances: MarginRemittance[],
+  confirmedPaid: Set<string> | null,
+  configuredBps: Decimal,
+) {
   const warnings: string[] = [];
-  if (confirmedPaid === null) warnings.push('remit is unreachable or not configured: realized margins are null; the assumed accrual is shown');
+  if (confirmedPaid === null)
+    warnings.push('remit is unreachable or not configured: realized margins are null; the assumed accrual is shown');
   const rows = remittances.map((r) => {
     const realizable = confirmedPaid !== null && confirmedPaid.has(r.orderId) && r.midRate !== null;
     const gross = realizable ? roundToCents(r.amountInr.times(r.midRate!)).minus(r.amountUsd) : null;
@@ -46,7 +52,8 @@ export function fxMarginSummary(fy: FinancialYear, remittances: MarginRemittance
       mid_rate: r.midRate?.toFixed() ?? null,
       margin_bps: r.midRate === null ? null : bps(r.midRate.minus(r.customerRate).dividedBy(r.midRate)),
       provider_fees_usd: moneyOrNull(r.providerFeesUsd),
-      realized: realized === null ? null : { margin_usd: money(realized), margin_bps: bps(realized.dividedBy(r.amountUsd)) },
+      realized:
+        realized === null ? null : { margin_usd: money(realized), margin_bps: bps(realized.dividedBy(r.amountUsd)) },
       assumed_usd: moneyOrNull(r.accruedUsd),
       drift_usd: realized === null || r.accruedUsd === null ? null : money(realized.minus(r.accruedUsd)),
       realizedUsd: realized,
@@ -69,7 +76,9 @@ export function fxMarginSummary(fy: FinancialYear, remittances: MarginRemittance
     configured_bps: configuredBps.toFixed(),
     remit_reachable: confirmedPaid !== null,
     firm: totals(rows),
-    customers: [...byCustomer.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([customer_id, list]) => ({ customer_id, ...totals(list) })),
+    customers: [...byCustomer.entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([customer_id, list]) => ({ customer_id, ...totals(list) })),
     remittances: rows.map(({ realizedUsd: _r, ...row }) => row),
     warnings,
   };

@@ -1,13 +1,42 @@
 /* @ledger/india: the India book's tax and compliance rules, report builders and the reads they need. */
 export { brokerFeeSummary, FEE_DRIFT_TOLERANCE_USD, type FeeTrade } from './broker-fees.js';
-export { capitalGainsSummary, termOf, type CostRateMethod, type FlaggedSale, type OpenLot, type StoredMatch, type Term } from './capital-gains.js';
+export {
+  capitalGainsSummary,
+  termOf,
+  type CostRateMethod,
+  type FlaggedSale,
+  type OpenLot,
+  type StoredMatch,
+  type Term,
+} from './capital-gains.js';
 export { addMonths, lastDayOfPreviousMonth, wholeMonthsBetween } from './dates.js';
 export { dividendSummary, type DividendEvent } from './dividends.js';
 export { fxMarginSummary, type MarginRemittance } from './fx-margin.js';
-export { financialYearOf, financialYearStarting, FY_PATTERN_SOURCE, FY_RULE, parseFinancialYear, type FinancialYear } from './fy.js';
-export { heldSymbols, loadFxRates, parseClosePrices, recordClosePrices, type ClosePrice, type FxRatesLoad } from './load.js';
+export {
+  financialYearOf,
+  financialYearStarting,
+  FY_PATTERN_SOURCE,
+  FY_RULE,
+  parseFinancialYear,
+  type FinancialYear,
+} from './fy.js';
+export {
+  heldSymbols,
+  loadFxRates,
+  parseClosePrices,
+  recordClosePrices,
+  type ClosePrice,
+  type FxRatesLoad,
+} from './load.js';
 export { estimateTcs, lrsSummary, tcsRules, type LrsRemittance, type LrsStatus } from './lrs.js';
-export { parseSbiRates, RATE_LOOKBACK_DAYS, RateBook, type InrRate, type ParsedRates, type RateSkipReason } from './rates.js';
+export {
+  parseSbiRates,
+  RATE_LOOKBACK_DAYS,
+  RateBook,
+  type InrRate,
+  type ParsedRates,
+  type RateSkipReason,
+} from './rates.js';
 export {
   brokerFeesReport,
   capitalGainsReport,
@@ -19,7 +48,19 @@ export {
   type IndiaReportContext,
   type IndiaSettings,
 } from './reports.js';
-export { LONG_TERM_MONTHS, LRS_LIMIT_USD, LRS_WARN_SHARE, LTCG_RULES, noPanRate, ruleOn, TCS_RULES, US_DIVIDEND_WHT, type Dated, type LtcgRule, type TcsRule } from './rules.js';
+export {
+  LONG_TERM_MONTHS,
+  LRS_LIMIT_USD,
+  LRS_WARN_SHARE,
+  LTCG_RULES,
+  noPanRate,
+  ruleOn,
+  TCS_RULES,
+  US_DIVIDEND_WHT,
+  type Dated,
+  type LtcgRule,
+  type TcsRule,
+} from './rules.js';
 export { scheduleFa, type FaInput, type FaLot } from './schedule-fa.js';
 export { lagStatistics, settlementAudit, type SettledRemittance } from './settlement-audit.js';
 export { SHIPPED_RATE_FILES, shippedRatesCsv } from './shipped.js';

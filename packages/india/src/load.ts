@@ -13,7 +13,8 @@ export interface FxRatesLoad extends Record<string, unknown> {
   skipped_rows: Array<{ line: number | null; date: string | null; reason: string }>;
 }
 
-const countBy = (rows: Array<{ reason: string }>) => rows.reduce<Record<string, number>>((c, r) => ({ ...c, [r.reason]: (c[r.reason] ?? 0) + 1 }), {});
+const countBy = (rows: Array<{ reason: string }>) =>
+  rows.reduce<Record<string, number>>((c, r) => ({ ...c, [r.reason]: (c[r.reason] ?? 0) + 1 }), {});
 
 /**
  * Loads SBI's USD/INR archive (rates.ts parses it) into `inr_rates`. Idempotent: a row equal to
@@ -23,7 +24,9 @@ const countBy = (rows: Array<{ reason: string }>) => rows.reduce<Record<string, 
  */
 export async function loadFxRates(db: Db, csv: string, source: string): Promise<FxRatesLoad> {
   const { rates, skipped } = parseSbiRates(csv);
-  const { rows: stored } = await db.raw<{ rows: Array<{ rate_date: string; tt_buy: string; mid: string; published_at: string }> }>(
+  const { rows: stored } = await db.raw<{
+    rows: Array<{ rate_date: string; tt_buy: string; mid: string; published_at: string }>;
+  }>(
     `SELECT rate_date::text, tt_buy::text, mid::text, to_char(published_at, 'YYYY-MM-DD HH24:MI') AS published_at FROM inr_rates WHERE rate_date = ANY(?::date[])`,
     [rates.map((r) => r.date)],
   );
@@ -37,7 +40,11 @@ export async function loadFxRates(db: Db, csv: string, source: string): Promise<
     else if (s.published_at > rate.publishedAt) {
       older.push(rate.date);
       continue;
-    } else if (s.published_at === rate.publishedAt && new Decimal(s.tt_buy).isEqualTo(rate.ttBuy) && new Decimal(s.mid).isEqualTo(rate.mid)) {
+    } else if (
+      s.published_at === rate.publishedAt &&
+      new Decimal(s.tt_buy).isEqualTo(rate.ttBuy) &&
+      new Decimal(s.mid).isEqualTo(rate.mid)
+    ) {
       unchanged += 1;
       continue;
     } else replaced += 1;
@@ -49,11 +56,28 @@ export async function loadFxRates(db: Db, csv: string, source: string): Promise<
        SELECT * FROM unnest(?::date[], ?::numeric[], ?::numeric[], ?::text[], ?::timestamp[])
        ON CONFLICT (rate_date) DO UPDATE SET tt_buy = excluded.tt_buy, mid = excluded.mid, source = excluded.source, published_at = excluded.published_at, loaded_at = now()
         WHERE inr_rates.published_at <= excluded.published_at`,
-      [write.map((r) => r.date), write.map((r) => r.ttBuy.toFixed()), write.map((r) => r.mid.toFixed()), write.map(() => source), write.map((r) => r.publishedAt)],
+      [
+        write.map((r) => r.date),
+        write.map((r) => r.ttBuy.toFixed()),
+        write.map((r) => r.mid.toFixed()),
+        write.map(() => source),
+        write.map((r) => r.publishedAt),
+      ],
     );
   }
-  const skippedRows = [...skipped.map((s) => ({ line: s.line, date: s.date, reason: s.reason })), ...older.map((date) => ({ line: null, date, reason: 'older_than_stored' }))];
-  return { source, loaded, replaced, unchanged, skipped: skippedRows.length, skipped_by_reason: countBy(skippedRows), skipped_rows: skippedRows };
+  const skippedRows = [
+    ...skipped.map((s) => ({ line: s.line, date: s.date, reason: s.reason })),
+    ...older.map((date) => ({ line: null, date, reason: 'older_than_stored' })),
+  ];
+  return {
+    source,
+    loaded,
+    replaced,
+    unchanged,
+    skipped: skippedRows.length,
+    skipped_by_reason: countBy(skippedRows),
+    skipped_rows: skippedRows,
+  };
 }
 
 /** A close price: symbol, day, USD. */
@@ -71,7 +95,12 @@ export async function recordClosePrices(db: Db, prices: ClosePrice[], source: st
      SELECT * FROM unnest(?::text[], ?::date[], ?::numeric[], ?::text[])
      ON CONFLICT (symbol, price_date) DO UPDATE SET close_usd = excluded.close_usd, source = excluded.source, recorded_at = now()
       WHERE close_prices.close_usd IS DISTINCT FROM excluded.close_usd`,
-    [prices.map((p) => p.symbol), prices.map((p) => p.date), prices.map((p) => p.closeUsd.toFixed()), prices.map(() => source)],
+    [
+      prices.map((p) => p.symbol),
+      prices.map((p) => p.date),
+      prices.map((p) => p.closeUsd.toFixed()),
+      prices.map(() => source),
+    ],
   );
   return result.rowCount ?? 0;
 }
@@ -81,7 +110,10 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const PRICE = /^\d+(\.\d+)?$/;
 
 /** Close prices from CSV `symbol,date,close` (a header line first); malformed lines are skipped and named. */
-export function parseClosePrices(csv: string): { prices: ClosePrice[]; skipped: Array<{ line: number; reason: 'malformed' }> } {
+export function parseClosePrices(csv: string): {
+  prices: ClosePrice[];
+  skipped: Array<{ line: number; reason: 'malformed' }>;
+} {
   const prices: ClosePrice[] = [];
   const skipped: Array<{ line: number; reason: 'malformed' }> = [];
   csv
@@ -90,7 +122,8 @@ export function parseClosePrices(csv: string): { prices: ClosePrice[]; skipped: 
     .forEach((text, i) => {
       if (text.trim() === '') return;
       const [symbol = '', date = '', close = ''] = text.split(',').map((c) => c.trim());
-      if (SYMBOL.test(symbol) && DAY.test(date) && PRICE.test(close) && new Decimal(close).isGreaterThan(0)) prices.push({ symbol, date, closeUsd: new Decimal(close) });
+      if (SYMBOL.test(symbol) && DAY.test(date) && PRICE.test(close) && new Decimal(close).isGreaterThan(0))
+        prices.push({ symbol, date, closeUsd: new Decimal(close) });
       else skipped.push({ line: i + 2, reason: 'malformed' });
     });
   return { prices, skipped };

@@ -23,7 +23,8 @@ export interface LrsOptions {
 export type LrsStatus = 'ok' | 'warn' | 'breach';
 
 /** The rule table in force, per the options. */
-export const tcsRules = (options: LrsOptions): ReadonlyArray<Dated<TcsRule>> => TCS_RULES.filter((r) => options.unconfirmedRules || !r.unconfirmed);
+export const tcsRules = (options: LrsOptions): ReadonlyArray<Dated<TcsRule>> =>
+  TCS_RULES.filter((r) => options.unconfirmedRules || !r.unconfirmed);
 
 /**
  * Estimated TCS of one PAN's remittances of one FY: in date order (FIFO), each remittance's part
@@ -70,14 +71,20 @@ export function lrsSummary(fy: FinancialYear, remittances: LrsRemittance[], opti
   const pans = [...groups.values()].map((group) => {
     const pan = group[0]!.pan;
     const { rows, crossedOn } = estimateTcs(group, rules, pan !== null);
-    if (pan === null) warnings.push(`customer ${group[0]!.customerId} remitted without a PAN: TCS estimated at the no-PAN rate`);
+    if (pan === null)
+      warnings.push(`customer ${group[0]!.customerId} remitted without a PAN: TCS estimated at the no-PAN rate`);
     const usd = group.reduce((s, r) => s.plus(r.amountUsd ?? ZERO), ZERO);
     const unpriced = group.filter((r) => r.amountUsd === null).map((r) => r.orderId);
-    if (unpriced.length > 0) warnings.push(`remittances without a USD amount (left out of LRS use): ${unpriced.join(', ')}`);
+    if (unpriced.length > 0)
+      warnings.push(`remittances without a USD amount (left out of LRS use): ${unpriced.join(', ')}`);
     const used = usd.dividedBy(limit);
     const estimated = rows.reduce((s, r) => s.plus(r.estimated), ZERO);
     const actual = group.reduce((s, r) => s.plus(r.tcsInr ?? ZERO), ZERO);
-    const status: LrsStatus = used.isGreaterThanOrEqualTo(1) ? 'breach' : used.isGreaterThanOrEqualTo(LRS_WARN_SHARE) ? 'warn' : 'ok';
+    const status: LrsStatus = used.isGreaterThanOrEqualTo(1)
+      ? 'breach'
+      : used.isGreaterThanOrEqualTo(LRS_WARN_SHARE)
+        ? 'warn'
+        : 'ok';
     return {
       pan,
       customer_ids: [...new Set(group.map((r) => r.customerId))].sort(),
@@ -94,13 +101,20 @@ export function lrsSummary(fy: FinancialYear, remittances: LrsRemittance[], opti
       remittances: rows.map(({ estimated: _e, ...row }) => row),
     };
   });
-  pans.sort((a, b) => (a.pan ?? '~').localeCompare(b.pan ?? '~') || a.customer_ids[0]!.localeCompare(b.customer_ids[0]!));
+  pans.sort(
+    (a, b) => (a.pan ?? '~').localeCompare(b.pan ?? '~') || a.customer_ids[0]!.localeCompare(b.customer_ids[0]!),
+  );
   const total = (field: 'remitted_usd' | 'remitted_inr' | 'estimated_tcs_inr' | 'actual_tcs_inr' | 'difference_inr') =>
     money(pans.reduce((s, p) => s.plus(p[field]), ZERO));
   return {
     fy: fy.label,
     lrs_limit_usd: money(limit),
-    tcs_rules: rules.map((r) => ({ from: r.from, rate: ratio(r.value.rate), threshold_inr: money(r.value.thresholdInr), unconfirmed: r.unconfirmed === true })),
+    tcs_rules: rules.map((r) => ({
+      from: r.from,
+      rate: ratio(r.value.rate),
+      threshold_inr: money(r.value.thresholdInr),
+      unconfirmed: r.unconfirmed === true,
+    })),
     pans,
     totals: {
       pans: pans.length,

@@ -24,32 +24,72 @@ const customerFilter = (column: string) => `(?::text IS NULL OR ${column} = ?)`;
 
 /** The rates from `from` (less the look-back) to `to`, as a RateBook. */
 export async function rateBook(db: Db, from: string, to: string): Promise<RateBook> {
-  const { rows } = await db.raw<{ rows: Array<{ rate_date: string; tt_buy: string; mid: string; published_at: string }> }>(
+  const { rows } = await db.raw<{
+    rows: Array<{ rate_date: string; tt_buy: string; mid: string; published_at: string }>;
+  }>(
     `SELECT rate_date::text, tt_buy::text, mid::text, to_char(published_at, 'YYYY-MM-DD HH24:MI') AS published_at
        FROM inr_rates WHERE rate_date BETWEEN ?::date AND ?::date ORDER BY rate_date`,
     [addDays(from, -RATE_LOOKBACK_DAYS), to],
   );
-  return new RateBook(rows.map((r) => ({ date: r.rate_date, ttBuy: dec(r.tt_buy), mid: dec(r.mid), publishedAt: r.published_at })));
+  return new RateBook(
+    rows.map((r) => ({ date: r.rate_date, ttBuy: dec(r.tt_buy), mid: dec(r.mid), publishedAt: r.published_at })),
+  );
 }
 
 /** The FY's paid LRS remittances. */
 export async function paidRemittances(db: Db, fy: FinancialYear): Promise<LrsRemittance[]> {
-  const { rows } = await db.raw<{ rows: Array<{ order_id: string; customer_id: string; pan: string | null; remitted_on: string; amount_inr: string; amount_usd: string | null; tcs_inr: string | null }> }>(
+  const { rows } = await db.raw<{
+    rows: Array<{
+      order_id: string;
+      customer_id: string;
+      pan: string | null;
+      remitted_on: string;
+      amount_inr: string;
+      amount_usd: string | null;
+      tcs_inr: string | null;
+    }>;
+  }>(
     `SELECT order_id, customer_id, pan, remitted_on::text, amount_inr::text, amount_usd::text, tcs_inr::text
        FROM remittances WHERE status = 'paid' AND remitted_on BETWEEN ?::date AND ?::date`,
     [fy.start, fy.end],
   );
-  return rows.map((r) => ({ orderId: r.order_id, customerId: r.customer_id, pan: r.pan, remittedOn: r.remitted_on, amountInr: dec(r.amount_inr), amountUsd: decOrNull(r.amount_usd), tcsInr: decOrNull(r.tcs_inr) }));
+  return rows.map((r) => ({
+    orderId: r.order_id,
+    customerId: r.customer_id,
+    pan: r.pan,
+    remittedOn: r.remitted_on,
+    amountInr: dec(r.amount_inr),
+    amountUsd: decOrNull(r.amount_usd),
+    tcsInr: decOrNull(r.tcs_inr),
+  }));
 }
 
 /** The FY's paid remittances with their payment, settlement and UTR. */
 export async function settledRemittances(db: Db, fy: FinancialYear): Promise<SettledRemittance[]> {
-  const { rows } = await db.raw<{ rows: Array<{ order_id: string; customer_id: string; purpose_code: string | null; utr: string | null; amount_usd: string | null; paid_at: Date | null; settled_at: Date | null }> }>(
+  const { rows } = await db.raw<{
+    rows: Array<{
+      order_id: string;
+      customer_id: string;
+      purpose_code: string | null;
+      utr: string | null;
+      amount_usd: string | null;
+      paid_at: Date | null;
+      settled_at: Date | null;
+    }>;
+  }>(
     `SELECT order_id, customer_id, purpose_code, utr, amount_usd::text, paid_at, settled_at
        FROM remittances WHERE status = 'paid' AND remitted_on BETWEEN ?::date AND ?::date ORDER BY remitted_on, order_id`,
     [fy.start, fy.end],
   );
-  return rows.map((r) => ({ orderId: r.order_id, customerId: r.customer_id, purposeCode: r.purpose_code, utr: r.utr, amountUsd: decOrNull(r.amount_usd), paidAt: r.paid_at, settledAt: r.settled_at }));
+  return rows.map((r) => ({
+    orderId: r.order_id,
+    customerId: r.customer_id,
+    purposeCode: r.purpose_code,
+    utr: r.utr,
+    amountUsd: decOrNull(r.amount_usd),
+    paidAt: r.paid_at,
+    settledAt: r.settled_at,
+  }));
 }
 
 /** The customer's fee credited to 4010 by a transaction (a buy's own line, a sale's derivation's). */
@@ -57,7 +97,12 @@ const feeOf = (txnId: string) =>
   `(SELECT coalesce(sum(l.credit), 0) FROM journal_lines l WHERE l.txn_id = ${txnId} AND l.account_code = '${ACCOUNT.brokerageRevenue}' AND l.posting_kind = 'brokerage_fee')`;
 
 /** Matches in effect of sales whose transfer date is in [from, to]. */
-export async function storedMatches(db: Db, from: string, to: string, customerId: string | null): Promise<StoredMatch[]> {
+export async function storedMatches(
+  db: Db,
+  from: string,
+  to: string,
+  customerId: string | null,
+): Promise<StoredMatch[]> {
   const { rows } = await db.raw<{ rows: Array<Record<string, string>> }>(
     `SELECT m.customer_id, m.symbol, m.sell_txn_id, m.lot_txn_id, m.acquired_on::text, m.transferred_on::text, m.quantity::text, m.cost_usd::text,
             b.quantity::text AS buy_quantity, ${feeOf('b.txn_id')}::text AS buy_fee_usd, s.amount_usd::text AS sell_amount_usd, ${feeOf('m.derivation_txn_id')}::text AS sell_fee_usd
@@ -113,20 +158,50 @@ export async function openLots(db: Db, asOf: string, customerId: string | null):
     const quantity = r.sold.reduce((q, s) => q.minus(s.quantity), dec(r.quantity));
     if (!quantity.isGreaterThan(0)) return [];
     const cost = r.sold.reduce((c, s) => c.minus(s.cost), dec(r.amount_usd));
-    return [{ customerId: r.customer_id, symbol: r.symbol, lotTxnId: r.txn_id, acquiredOn: r.acquired_on, quantity, costUsd: cost }];
+    return [
+      {
+        customerId: r.customer_id,
+        symbol: r.symbol,
+        lotTxnId: r.txn_id,
+        acquiredOn: r.acquired_on,
+        quantity,
+        costUsd: cost,
+      },
+    ];
   });
 }
 
 /** Sales of [from, to] recost left flagged (oversold, or after one). */
-export async function flaggedSales(db: Db, from: string, to: string, customerId: string | null): Promise<FlaggedSale[]> {
-  const { rows } = await db.raw<{ rows: Array<{ txn_id: string; customer_id: string; symbol: string; txn_date: string; quantity: string | null; reason: string }> }>(
+export async function flaggedSales(
+  db: Db,
+  from: string,
+  to: string,
+  customerId: string | null,
+): Promise<FlaggedSale[]> {
+  const { rows } = await db.raw<{
+    rows: Array<{
+      txn_id: string;
+      customer_id: string;
+      symbol: string;
+      txn_date: string;
+      quantity: string | null;
+      reason: string;
+    }>;
+  }>(
     `SELECT t.txn_id, t.customer_id, t.symbol, t.txn_date::text, t.quantity::text, f.reason
        FROM recost_flags f JOIN transactions t USING (txn_id)
       WHERE f.cleared_at IS NULL AND t.txn_type = 'sell_security' AND t.txn_date BETWEEN ?::date AND ?::date AND ${customerFilter('t.customer_id')}
       ORDER BY t.txn_date, t.txn_id`,
     [from, to, customerId, customerId],
   );
-  return rows.map((r) => ({ customerId: r.customer_id, symbol: r.symbol, txnId: r.txn_id, txnDate: r.txn_date, quantity: decOrNull(r.quantity), reason: r.reason }));
+  return rows.map((r) => ({
+    customerId: r.customer_id,
+    symbol: r.symbol,
+    txnId: r.txn_id,
+    txnDate: r.txn_date,
+    quantity: decOrNull(r.quantity),
+    reason: r.reason,
+  }));
 }
 
 /** Sales of [from, to], not reversed nor flagged, that have no matches in effect yet (pending recost). */
@@ -143,13 +218,36 @@ export async function unmatchedSales(db: Db, from: string, to: string, customerI
 }
 
 /** Dividends paid in [from, to]. */
-export async function dividendEvents(db: Db, from: string, to: string, customerId: string | null): Promise<DividendEvent[]> {
-  const { rows } = await db.raw<{ rows: Array<{ div_txn_no: string; customer_id: string; symbol: string; ex_date: string; pay_date: string; gross_usd: string; wht_usd: string | null }> }>(
+export async function dividendEvents(
+  db: Db,
+  from: string,
+  to: string,
+  customerId: string | null,
+): Promise<DividendEvent[]> {
+  const { rows } = await db.raw<{
+    rows: Array<{
+      div_txn_no: string;
+      customer_id: string;
+      symbol: string;
+      ex_date: string;
+      pay_date: string;
+      gross_usd: string;
+      wht_usd: string | null;
+    }>;
+  }>(
     `SELECT div_txn_no, customer_id, symbol, ex_date::text, pay_date::text, gross_usd::text, wht_usd::text
        FROM dividend_events WHERE pay_date BETWEEN ?::date AND ?::date AND ${customerFilter('customer_id')}`,
     [from, to, customerId, customerId],
   );
-  return rows.map((r) => ({ divTxnNo: r.div_txn_no, customerId: r.customer_id, symbol: r.symbol, exDate: r.ex_date, payDate: r.pay_date, grossUsd: dec(r.gross_usd), whtUsd: decOrNull(r.wht_usd) }));
+  return rows.map((r) => ({
+    divTxnNo: r.div_txn_no,
+    customerId: r.customer_id,
+    symbol: r.symbol,
+    exDate: r.ex_date,
+    payDate: r.pay_date,
+    grossUsd: dec(r.gross_usd),
+    whtUsd: decOrNull(r.wht_usd),
+  }));
 }
 
 /** What Schedule FA reads for the calendar year ending in `fy`. */
@@ -166,8 +264,15 @@ export async function scheduleFaInput(db: Db, fy: FinancialYear, customerId: str
       sold: r.sold.map((s) => ({ transferredOn: s.on, quantity: dec(s.quantity) })),
     }))
     // Held at some time of the year: not all sold before it began.
-    .filter((l) => l.sold.filter((s) => s.transferredOn < first).reduce((q, s) => q.minus(s.quantity), l.quantity).isGreaterThan(0));
-  const { rows: sales } = await db.raw<{ rows: Array<{ customer_id: string; symbol: string; txn_date: string; amount_usd: string }> }>(
+    .filter((l) =>
+      l.sold
+        .filter((s) => s.transferredOn < first)
+        .reduce((q, s) => q.minus(s.quantity), l.quantity)
+        .isGreaterThan(0),
+    );
+  const { rows: sales } = await db.raw<{
+    rows: Array<{ customer_id: string; symbol: string; txn_date: string; amount_usd: string }>;
+  }>(
     `SELECT customer_id, symbol, txn_date::text, amount_usd::text FROM transactions t
       WHERE txn_type = 'sell_security' AND customer_id IS NOT NULL AND txn_date BETWEEN ?::date AND ?::date AND ${customerFilter('customer_id')} AND ${inEffect('t.txn_id')}`,
     [first, last, customerId, customerId],
@@ -178,8 +283,15 @@ export async function scheduleFaInput(db: Db, fy: FinancialYear, customerId: str
     [symbols, first, last],
   );
   const bySymbol = groupBy(prices, (p) => p.symbol);
-  const byDay = new Map([...bySymbol].map(([symbol, list]) => [symbol, list.map((p) => ({ date: p.price_date, closeUsd: dec(p.close_usd) }))]));
-  const { rows: cash } = await db.raw<{ rows: Array<{ customer_id: string; day: string | null; net: string; credited: string }> }>(
+  const byDay = new Map(
+    [...bySymbol].map(([symbol, list]) => [
+      symbol,
+      list.map((p) => ({ date: p.price_date, closeUsd: dec(p.close_usd) })),
+    ]),
+  );
+  const { rows: cash } = await db.raw<{
+    rows: Array<{ customer_id: string; day: string | null; net: string; credited: string }>;
+  }>(
     `SELECT customer_id, CASE WHEN txn_date >= ?::date THEN txn_date::text END AS day, sum(credit - debit)::text AS net, sum(credit)::text AS credited
        FROM journal_lines WHERE account_code = ? AND customer_id IS NOT NULL AND txn_date <= ?::date AND ${customerFilter('customer_id')}
       GROUP BY 1, 2 ORDER BY 1, 2 NULLS FIRST`,
@@ -194,17 +306,41 @@ export async function scheduleFaInput(db: Db, fy: FinancialYear, customerId: str
   }
   return {
     lots,
-    sales: sales.map((s) => ({ customerId: s.customer_id, symbol: s.symbol, txnDate: s.txn_date, amountUsd: dec(s.amount_usd) })),
-    dividends: (await dividendEvents(db, first, last, customerId)).map((d) => ({ customerId: d.customerId, symbol: d.symbol, payDate: d.payDate, grossUsd: d.grossUsd })),
+    sales: sales.map((s) => ({
+      customerId: s.customer_id,
+      symbol: s.symbol,
+      txnDate: s.txn_date,
+      amountUsd: dec(s.amount_usd),
+    })),
+    dividends: (await dividendEvents(db, first, last, customerId)).map((d) => ({
+      customerId: d.customerId,
+      symbol: d.symbol,
+      payDate: d.payDate,
+      grossUsd: d.grossUsd,
+    })),
     prices: byDay,
     cash: [...wallets.values()],
   };
 }
 
 /** Trades (not reversed) with the broker cost in effect and the itemised fee; optional dates and customer. */
-export async function feeTrades(db: Db, filter: { from: string | null; to: string | null; customerId: string | null }): Promise<FeeTrade[]> {
+export async function feeTrades(
+  db: Db,
+  filter: { from: string | null; to: string | null; customerId: string | null },
+): Promise<FeeTrade[]> {
   // The broker costs in effect, summed per trade once (a lookup per trade would scan the derivations each time).
-  const { rows } = await db.raw<{ rows: Array<{ txn_id: string; customer_id: string; symbol: string; txn_type: string; txn_date: string; amount_usd: string; modelled: string | null; actual: string | null }> }>(
+  const { rows } = await db.raw<{
+    rows: Array<{
+      txn_id: string;
+      customer_id: string;
+      symbol: string;
+      txn_type: string;
+      txn_date: string;
+      amount_usd: string;
+      modelled: string | null;
+      actual: string | null;
+    }>;
+  }>(
     `WITH modelled AS (
        SELECT d.metadata->>'recost_of' AS trade, sum(l.debit) AS amount
          FROM transactions d JOIN journal_lines l ON l.txn_id = d.txn_id
@@ -218,7 +354,16 @@ export async function feeTrades(db: Db, filter: { from: string | null; to: strin
       WHERE t.txn_type IN ('buy_security', 'sell_security') AND t.customer_id IS NOT NULL AND ${inEffect('t.txn_id')}
         AND (?::date IS NULL OR t.txn_date >= ?::date) AND (?::date IS NULL OR t.txn_date <= ?::date) AND ${customerFilter('t.customer_id')}
       ORDER BY t.txn_date, t.txn_id`,
-    [filter.customerId, filter.customerId, filter.from, filter.from, filter.to, filter.to, filter.customerId, filter.customerId],
+    [
+      filter.customerId,
+      filter.customerId,
+      filter.from,
+      filter.from,
+      filter.to,
+      filter.to,
+      filter.customerId,
+      filter.customerId,
+    ],
   );
   return rows.map((r) => ({
     txnId: r.txn_id,

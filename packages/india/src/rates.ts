@@ -39,7 +39,8 @@ export function parseSbiRates(csv: string): ParsedRates {
   const [dateAt, buyAt, sellAt] = [at('DATE'), at('TT BUY'), at('TT SELL')];
   const skipped: SkippedRate[] = [];
   const byDay = new Map<string, InrRate & { line: number }>();
-  if (dateAt < 0 || buyAt < 0 || sellAt < 0) return { rates: [], skipped: [{ line: 1, date: null, reason: 'malformed' }] };
+  if (dateAt < 0 || buyAt < 0 || sellAt < 0)
+    return { rates: [], skipped: [{ line: 1, date: null, reason: 'malformed' }] };
   lines.slice(1).forEach((text, i) => {
     const line = i + 2;
     if (text.trim() === '') return;
@@ -66,7 +67,9 @@ export function parseSbiRates(csv: string): ParsedRates {
     if (earlier) skipped.push({ line: earlier.line, date, reason: 'revised_same_day' });
     byDay.set(date, rate);
   });
-  const rates = [...byDay.values()].map(({ line: _line, ...rate }) => rate).sort((a, b) => a.date.localeCompare(b.date));
+  const rates = [...byDay.values()]
+    .map(({ line: _line, ...rate }) => rate)
+    .sort((a, b) => a.date.localeCompare(b.date));
   skipped.sort((a, b) => a.line - b.line);
   return { rates, skipped };
 }
@@ -120,6 +123,11 @@ export class RateBook {
 
   /** The missing dates as warnings. */
   warnings(): string[] {
-    return [...this.missing].sort().map((d) => `no USD/INR rate for ${d} (nor the ${RATE_LOOKBACK_DAYS} days before): load it with POST /v1/jobs/load-fx-rates`);
+    return [...this.missing]
+      .sort()
+      .map(
+        (d) =>
+          `no USD/INR rate for ${d} (nor the ${RATE_LOOKBACK_DAYS} days before): load it with POST /v1/jobs/load-fx-rates`,
+      );
   }
 }

@@ -35,11 +35,14 @@ const india = (context: IndiaReportContext) => context.book === 'ENTITY_IND_IFSC
 const noRates = () => new RateBook([]);
 
 export async function lrsReport(context: IndiaReportContext, fy: FinancialYear) {
-  return lrsSummary(fy, india(context) ? await q.paidRemittances(context.db, fy) : [], { unconfirmedRules: context.settings.unconfirmedRules });
+  return lrsSummary(fy, india(context) ? await q.paidRemittances(context.db, fy) : [], {
+    unconfirmedRules: context.settings.unconfirmedRules,
+  });
 }
 
 export async function capitalGainsReport(context: IndiaReportContext, fy: FinancialYear, customerId: string | null) {
-  if (!india(context)) return capitalGainsSummary(fy, { matches: [], openLots: [], flagged: [] }, noRates(), context.settings.costRate);
+  if (!india(context))
+    return capitalGainsSummary(fy, { matches: [], openLots: [], flagged: [] }, noRates(), context.settings.costRate);
   const { db } = context;
   const [matches, openLots, flagged, unmatched] = await Promise.all([
     q.storedMatches(db, fy.start, fy.end, customerId),
@@ -48,8 +51,15 @@ export async function capitalGainsReport(context: IndiaReportContext, fy: Financ
     q.unmatchedSales(db, fy.start, fy.end, customerId),
   ]);
   const earliest = matches.reduce((d, m) => (m.acquiredOn < d ? m.acquiredOn : d), fy.start);
-  const report = capitalGainsSummary(fy, { matches, openLots, flagged }, await q.rateBook(db, earliest.slice(0, 8) + '01', fy.end), context.settings.costRate);
-  report.warnings.push(...unmatched.map((id) => `sale ${id} has no stored lot matches yet (pending recost): run POST /v1/jobs/recost`));
+  const report = capitalGainsSummary(
+    fy,
+    { matches, openLots, flagged },
+    await q.rateBook(db, earliest.slice(0, 8) + '01', fy.end),
+    context.settings.costRate,
+  );
+  report.warnings.push(
+    ...unmatched.map((id) => `sale ${id} has no stored lot matches yet (pending recost): run POST /v1/jobs/recost`),
+  );
   return report;
 }
 
@@ -71,7 +81,10 @@ export async function settlementAuditReport(context: IndiaReportContext, fy: Fin
   return settlementAudit(fy, india(context) ? await q.settledRemittances(context.db, fy) : []);
 }
 
-export async function brokerFeesReport(context: IndiaReportContext, filter: { from: string | null; to: string | null; customerId: string | null }) {
+export async function brokerFeesReport(
+  context: IndiaReportContext,
+  filter: { from: string | null; to: string | null; customerId: string | null },
+) {
   return brokerFeeSummary(india(context) ? await q.feeTrades(context.db, filter) : [], context.settings.brokerCostBps);
 }
 
@@ -86,11 +99,20 @@ export async function fxMarginReport(context: IndiaReportContext, fy: FinancialY
   if (remit !== null) {
     try {
       // The window is of creation: an order paid in the FY may have been created a little before it.
-      const orders = await remit.listOrders({ status: 'paid', after: `${fy.start.slice(0, 4)}-01-01T00:00:00Z`, before: `${fy.end}T23:59:59Z` });
+      const orders = await remit.listOrders({
+        status: 'paid',
+        after: `${fy.start.slice(0, 4)}-01-01T00:00:00Z`,
+        before: `${fy.end}T23:59:59Z`,
+      });
       confirmed = new Set(orders.map((o) => o.id));
     } catch (error) {
       // Remit down, refusing, or answering garbage: nothing is confirmed. Anything else is ours: thrown.
-      if (!(error instanceof UpstreamError || error instanceof UpstreamPayloadError || error instanceof RemitPageCapError)) throw error;
+      if (!(
+        error instanceof UpstreamError ||
+        error instanceof UpstreamPayloadError ||
+        error instanceof RemitPageCapError
+      ))
+        throw error;
     }
   }
   return fxMarginSummary(fy, remittances, confirmed, context.settings.fxSpreadBps);

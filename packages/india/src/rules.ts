@@ -39,9 +39,18 @@ const tcs = (rate: string, educationRate: string, thresholdInr: string): TcsRule
 
 export const TCS_RULES: ReadonlyArray<Dated<TcsRule>> = [
   { from: '2020-10-01', value: tcs('0.05', '0.05', '700000'), source: 'Finance Act 2020, s. 206C(1G)' },
-  { from: '2023-10-01', value: tcs('0.20', '0.05', '700000'), source: 'Finance Act 2023, as deferred by CBDT press release of 28 June 2023' },
+  {
+    from: '2023-10-01',
+    value: tcs('0.20', '0.05', '700000'),
+    source: 'Finance Act 2023, as deferred by CBDT press release of 28 June 2023',
+  },
   { from: '2025-04-01', value: tcs('0.20', '0.05', '1000000'), source: 'Finance Act 2025' },
-  { from: '2026-04-01', value: tcs('0.20', '0.02', '1000000'), source: 'Union Budget 2026 proposal', unconfirmed: true },
+  {
+    from: '2026-04-01',
+    value: tcs('0.20', '0.02', '1000000'),
+    source: 'Union Budget 2026 proposal',
+    unconfirmed: true,
+  },
 ];
 
 /** Without a (operative) PAN: the higher of twice the rate or 5 %, capped at 20 % (s. 206CC). */
@@ -51,7 +60,11 @@ export function noPanRate(rate: Decimal): Decimal {
 
 /** The LRS limit per resident individual (PAN) per financial year, USD, all purposes and banks together. */
 export const LRS_LIMIT_USD: ReadonlyArray<Dated<Decimal>> = [
-  { from: '2015-02-03', value: new Decimal(250_000), source: 'RBI A.P. (DIR Series) Circular No. 106 of 3 February 2015' },
+  {
+    from: '2015-02-03',
+    value: new Decimal(250_000),
+    source: 'RBI A.P. (DIR Series) Circular No. 106 of 3 February 2015',
+  },
 ];
 /** Share of the LRS limit from which a PAN is `warn` (and `breach` at 1). */
 export const LRS_WARN_SHARE = new Decimal('0.8');
@@ -65,8 +78,16 @@ export interface LtcgRule {
 }
 
 export const LTCG_RULES: ReadonlyArray<Dated<LtcgRule>> = [
-  { from: '1900-01-01', value: { rate: new Decimal('0.20'), indexation: true, era: 'before_2024_07_23' }, source: 'Income-tax Act 1961, s. 112' },
-  { from: '2024-07-23', value: { rate: new Decimal('0.125'), indexation: false, era: 'from_2024_07_23' }, source: 'Finance (No. 2) Act 2024, s. 112 as amended' },
+  {
+    from: '1900-01-01',
+    value: { rate: new Decimal('0.20'), indexation: true, era: 'before_2024_07_23' },
+    source: 'Income-tax Act 1961, s. 112',
+  },
+  {
+    from: '2024-07-23',
+    value: { rate: new Decimal('0.125'), indexation: false, era: 'from_2024_07_23' },
+    source: 'Finance (No. 2) Act 2024, s. 112 as amended',
+  },
 ];
 
 /** Long-term when held MORE than this many calendar months (unlisted shares, s. 2(42A)). */
@@ -76,5 +97,9 @@ export const LONG_TERM_MONTHS: ReadonlyArray<Dated<number>> = [
 
 /** US withholding on dividends to an Indian resident: the statutory rate, and the treaty rate with a W-8BEN. */
 export const US_DIVIDEND_WHT: ReadonlyArray<Dated<{ statutory: Decimal; treaty: Decimal }>> = [
-  { from: '1991-12-18', value: { statutory: new Decimal('0.30'), treaty: new Decimal('0.25') }, source: 'US IRC s. 1441; India–US DTAA art. 10(2)(b)' },
+  {
+    from: '1991-12-18',
+    value: { statutory: new Decimal('0.30'), treaty: new Decimal('0.25') },
+    source: 'US IRC s. 1441; India–US DTAA art. 10(2)(b)',
+  },
 ];

@@ -35,7 +35,9 @@ function shareSteps(lots: FaLot[]): Array<{ date: string; shares: Decimal }> {
     for (const s of lot.sold) add(s.transferredOn, s.quantity.negated());
   }
   let shares = ZERO;
-  return [...changes.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([date, change]) => ({ date, shares: (shares = shares.plus(change)) }));
+  return [...changes.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([date, change]) => ({ date, shares: (shares = shares.plus(change)) }));
 }
 
 /** Shares held at the end of each of `dates` (ascending), walking the steps once. */
@@ -60,7 +62,8 @@ export function scheduleFa(fy: FinancialYear, input: FaInput, rates: RateBook) {
   const year = fy.calendarYear;
   const [first, last] = [`${year}-01-01`, `${year}-12-31`];
   const warnings: string[] = [];
-  const group = <T extends { customerId: string; symbol: string }>(rows: T[]) => groupBy(rows, (r) => key(r.customerId, r.symbol));
+  const group = <T extends { customerId: string; symbol: string }>(rows: T[]) =>
+    groupBy(rows, (r) => key(r.customerId, r.symbol));
   const [dividendsOf, salesOf, holdings] = [group(input.dividends), group(input.sales), group(input.lots)];
   const inrOn = (usd: Decimal, date: string) => toInr(usd, rates.ttBuyOn(date)?.rate);
   const sumInr = (values: Array<Decimal | null>) => (values.some((v) => v === null) ? null : sum(values as Decimal[]));
@@ -71,7 +74,10 @@ export function scheduleFa(fy: FinancialYear, input: FaInput, rates: RateBook) {
     const prices = (input.prices.get(symbol) ?? []).filter((p) => p.date >= first && p.date <= last);
     let peak: { date: string; usd: Decimal; inr: Decimal } | null = null;
     const steps = shareSteps(lots);
-    const held = sharesOnDays(steps, prices.map((p) => p.date));
+    const held = sharesOnDays(
+      steps,
+      prices.map((p) => p.date),
+    );
     for (const [i, p] of prices.entries()) {
       const shares = held[i]!;
       if (shares.isZero()) continue;
@@ -81,9 +87,19 @@ export function scheduleFa(fy: FinancialYear, input: FaInput, rates: RateBook) {
     }
     const [closingShares] = sharesOnDays(steps, [last]) as [Decimal];
     const closingPrice = [...prices].reverse().find((p) => p.date >= addDays(last, -RATE_LOOKBACK_DAYS));
-    if (prices.length === 0) warnings.push(`no close prices of ${symbol} in ${year}: peak and closing values of customer ${customerId}'s holding are missing`);
-    else if (closingShares.isGreaterThan(0) && !closingPrice) warnings.push(`no close price of ${symbol} in the last days of ${year}: closing value of customer ${customerId}'s holding is missing`);
-    const closingUsd = closingShares.isZero() ? ZERO : closingPrice ? roundToCents(closingShares.times(closingPrice.closeUsd)) : null;
+    if (prices.length === 0)
+      warnings.push(
+        `no close prices of ${symbol} in ${year}: peak and closing values of customer ${customerId}'s holding are missing`,
+      );
+    else if (closingShares.isGreaterThan(0) && !closingPrice)
+      warnings.push(
+        `no close price of ${symbol} in the last days of ${year}: closing value of customer ${customerId}'s holding is missing`,
+      );
+    const closingUsd = closingShares.isZero()
+      ? ZERO
+      : closingPrice
+        ? roundToCents(closingShares.times(closingPrice.closeUsd))
+        : null;
     const initialInr = sumInr(lots.map((l) => inrOn(l.costUsd, l.acquiredOn)));
     const dividends = dividendsOf.get(key(customerId, symbol)) ?? [];
     const sales = salesOf.get(key(customerId, symbol)) ?? [];
@@ -130,5 +146,12 @@ export function scheduleFa(fy: FinancialYear, input: FaInput, rates: RateBook) {
     };
   });
   a2.sort((a, b) => a.customer_id.localeCompare(b.customer_id));
-  return { fy: fy.label, calendar_year: year, period: { from: first, to: last }, a3, a2, warnings: [...warnings, ...rates.warnings()] };
+  return {
+    fy: fy.label,
+    calendar_year: year,
+    period: { from: first, to: last },
+    a3,
+    a2,
+    warnings: [...warnings, ...rates.warnings()],
+  };
 }

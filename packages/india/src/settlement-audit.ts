@@ -49,8 +49,13 @@ export function settlementAudit(fy: FinancialYear, remittances: SettledRemittanc
     settled: settled.length,
     unsettled: remittances.length - settled.length,
     lag: lagStatistics(lags),
-    missing_utr: { count: missingUtr.length, orders: missingUtr.map((r) => ({ order_id: r.orderId, customer_id: r.customerId })) },
-    purpose_codes: [...purposes.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([code, p]) => ({ purpose_code: code, count: p.count, amount_usd: money(p.amount) })),
+    missing_utr: {
+      count: missingUtr.length,
+      orders: missingUtr.map((r) => ({ order_id: r.orderId, customer_id: r.customerId })),
+    },
+    purpose_codes: [...purposes.entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([code, p]) => ({ purpose_code: code, count: p.count, amount_usd: money(p.amount) })),
     warnings: [] as string[],
   };
 }

@@ -1,7 +1,16 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { Decimal, draftFromEntry, FeeSchedule, postTransactions, recost, upsertCustomer, type Db, type EntryRequest } from '@ledger/core';
+import {
+  Decimal,
+  draftFromEntry,
+  FeeSchedule,
+  postTransactions,
+  recost,
+  upsertCustomer,
+  type Db,
+  type EntryRequest,
+} from '@ledger/core';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import {
   brokerFeesReport,
@@ -17,21 +26,34 @@ import {
 
 const POLICY = { feeSchedule: new FeeSchedule(new Decimal(22)) };
 const RECOST = { policy: POLICY, limit: null };
-const SETTINGS = { costRate: 'acquisition_month', unconfirmedRules: true, brokerCostBps: new Decimal(4), fxSpreadBps: new Decimal(75) } as const;
+const SETTINGS = {
+  costRate: 'acquisition_month',
+  unconfirmedRules: true,
+  brokerCostBps: new Decimal(4),
+  fxSpreadBps: new Decimal(75),
+} as const;
 const FY = parseFinancialYear('2024-25');
 const csv = readFileSync(new URL('../data/sbi-usd-inr-rates.csv', import.meta.url), 'utf8');
 
 /** Posts a trade as a sync would (22 bps customer fee) and answers its id. */
-async function trade(db: Db, entry: Pick<EntryRequest, 'txn_type' | 'customer_id' | 'symbol' | 'quantity' | 'amount_usd' | 'txn_date'>): Promise<string> {
+async function trade(
+  db: Db,
+  entry: Pick<EntryRequest, 'txn_type' | 'customer_id' | 'symbol' | 'quantity' | 'amount_usd' | 'txn_date'>,
+): Promise<string> {
   const txnId = randomUUID();
-  const result = await postTransactions(db, [draftFromEntry({ source: 'usbroker', source_txn_id: `o-${txnId}`, ...entry }, txnId, POLICY)]);
+  const result = await postTransactions(db, [
+    draftFromEntry({ source: 'usbroker', source_txn_id: `o-${txnId}`, ...entry }, txnId, POLICY),
+  ]);
   expect(result.inserted).to.equal(1);
   return txnId;
 }
 
 async function setRates(db: Db, rates: Record<string, string>): Promise<void> {
   for (const [date, rate] of Object.entries(rates)) {
-    await db.raw(`INSERT INTO inr_rates (rate_date, tt_buy, mid, source, published_at) VALUES (?, ?, ?, 'test', ?) ON CONFLICT (rate_date) DO UPDATE SET tt_buy = excluded.tt_buy`, [date, rate, rate, `${date} 09:00`]);
+    await db.raw(
+      `INSERT INTO inr_rates (rate_date, tt_buy, mid, source, published_at) VALUES (?, ?, ?, 'test', ?) ON CONFLICT (rate_date) DO UPDATE SET tt_buy = excluded.tt_buy`,
+      [date, rate, rate, `${date} 09:00`],
+    );
   }
 }
 
@@ -53,7 +75,13 @@ describe('India reports on stored data (real Postgres)', function () {
   describe('load-fx-rates', () => {
     it('loads the shipped file: Saturday zeros and earlier sheets of a revised day skipped; a second load changes nothing', async () => {
       const first = await loadFxRates(db, csv, 'sbi-usd-inr-rates');
-      expect(first).to.deep.include({ loaded: 1559, replaced: 0, unchanged: 0, skipped: 66, skipped_by_reason: { no_tt_rate_saturday: 54, revised_same_day: 12 } });
+      expect(first).to.deep.include({
+        loaded: 1559,
+        replaced: 0,
+        unchanged: 0,
+        skipped: 66,
+        skipped_by_reason: { no_tt_rate_saturday: 54, revised_same_day: 12 },
+      });
       const second = await loadFxRates(db, csv, 'sbi-usd-inr-rates');
       expect(second).to.deep.include({ loaded: 0, replaced: 0, unchanged: 1559, skipped: 66 });
       const { rows } = await db.raw("SELECT tt_buy::text, mid::text FROM inr_rates WHERE rate_date = '2024-06-04'");
@@ -76,24 +104,76 @@ describe('India reports on stored data (real Postgres)', function () {
       await upsertCustomer(db, 'IND-CG', {});
       const c = { customer_id: 'IND-CG', symbol: 'AAPL' };
       // Customer fee 22 bps: 1,500.00 → 3.30; 1,800.00 → 3.96; sales 1,000.00 → 2.20, 1,800.00 → 3.96, 500.00 → 1.10.
-      const l1 = await trade(db, { ...c, txn_type: 'buy_security', quantity: '10', amount_usd: '1500.00', txn_date: '2022-04-15' });
-      const l2 = await trade(db, { ...c, txn_type: 'buy_security', quantity: '10', amount_usd: '1800.00', txn_date: '2022-06-10' });
-      const s1 = await trade(db, { ...c, txn_type: 'sell_security', quantity: '5', amount_usd: '1000.00', txn_date: '2024-04-14' });
-      const s2 = await trade(db, { ...c, txn_type: 'sell_security', quantity: '8', amount_usd: '1800.00', txn_date: '2024-04-16' });
-      const s3 = await trade(db, { ...c, txn_type: 'sell_security', quantity: '2', amount_usd: '500.00', txn_date: '2024-07-23' });
+      const l1 = await trade(db, {
+        ...c,
+        txn_type: 'buy_security',
+        quantity: '10',
+        amount_usd: '1500.00',
+        txn_date: '2022-04-15',
+      });
+      const l2 = await trade(db, {
+        ...c,
+        txn_type: 'buy_security',
+        quantity: '10',
+        amount_usd: '1800.00',
+        txn_date: '2022-06-10',
+      });
+      const s1 = await trade(db, {
+        ...c,
+        txn_type: 'sell_security',
+        quantity: '5',
+        amount_usd: '1000.00',
+        txn_date: '2024-04-14',
+      });
+      const s2 = await trade(db, {
+        ...c,
+        txn_type: 'sell_security',
+        quantity: '8',
+        amount_usd: '1800.00',
+        txn_date: '2024-04-16',
+      });
+      const s3 = await trade(db, {
+        ...c,
+        txn_type: 'sell_security',
+        quantity: '2',
+        amount_usd: '500.00',
+        txn_date: '2024-07-23',
+      });
       await recost(db, RECOST);
       // Rule 115: the last day of the month before. June 2024 ends on a Sunday: no sheet that day, the 28th's is taken.
-      await setRates(db, { '2022-03-31': '75.00', '2022-05-31': '77.00', '2024-03-31': '83.00', '2024-06-28': '83.40' });
+      await setRates(db, {
+        '2022-03-31': '75.00',
+        '2022-05-31': '77.00',
+        '2024-03-31': '83.00',
+        '2024-06-28': '83.40',
+      });
       // The shipped file (loaded above) has the Saturday's sheet: removed (as the owner) to show the look-back.
       await t.db.raw("DELETE FROM inr_rates WHERE rate_date IN ('2024-06-29', '2024-06-30')");
 
       const report = await capitalGainsReport({ ...india, db: t.db }, FY, 'IND-CG');
       const [symbol] = report.customers[0]!.symbols;
-      const line = (m: Record<string, unknown>) => [m.lot_txn_id, m.quantity, m.cost_of_acquisition_usd, m.consideration_usd, m.cost_of_acquisition_inr, m.consideration_inr, m.gain_inr, m.months_held, m.term, m.rate_era, m.ltcg_rate];
-      const disposals = (symbol!.disposals as Array<{ sell_txn_id: string; matches: Array<Record<string, unknown>> }>).map((dsp) => [dsp.sell_txn_id, dsp.matches.map(line)]);
+      const line = (m: Record<string, unknown>) => [
+        m.lot_txn_id,
+        m.quantity,
+        m.cost_of_acquisition_usd,
+        m.consideration_usd,
+        m.cost_of_acquisition_inr,
+        m.consideration_inr,
+        m.gain_inr,
+        m.months_held,
+        m.term,
+        m.rate_era,
+        m.ltcg_rate,
+      ];
+      const disposals = (
+        symbol!.disposals as Array<{ sell_txn_id: string; matches: Array<Record<string, unknown>> }>
+      ).map((dsp) => [dsp.sell_txn_id, dsp.matches.map(line)]);
       expect(disposals).to.deep.equal([
         // 5 of L1's 10: cost 750.00 + fee 1.65 = 751.65 × 75 = 56,373.75; 1,000.00 − 2.20 = 997.80 × 83 = 82,817.40. 23 months: short.
-        [s1, [[l1, '5', '751.65', '997.80', '56373.75', '82817.40', '26443.65', 23, 'short', 'before_2024_07_23', null]]],
+        [
+          s1,
+          [[l1, '5', '751.65', '997.80', '56373.75', '82817.40', '26443.65', 23, 'short', 'before_2024_07_23', null]],
+        ],
         // The other 5 of L1 (24 months and a day: long, 20 % with indexation) and 3 of L2 (540.00 + 1.19, 22 months: short).
         // Proceeds 1,800.00 by shares 5:3 = 1,125.00 and 675.00; the fee 3.96 = 2.48 and 1.48.
         [
@@ -104,7 +184,10 @@ describe('India reports on stored data (real Postgres)', function () {
           ],
         ],
         // 2 more of L2 on 2024-07-23: 900.00 − 540.00 = 360.00 + 0.79; 498.90 × 83.40; long at 12.5 % without indexation.
-        [s3, [[l2, '2', '360.79', '498.90', '27780.83', '41608.26', '13827.43', 25, 'long', 'from_2024_07_23', '0.125']]],
+        [
+          s3,
+          [[l2, '2', '360.79', '498.90', '27780.83', '41608.26', '13827.43', 25, 'long', 'from_2024_07_23', '0.125']],
+        ],
       ]);
       expect(symbol).to.deep.include({
         short_term_gain_inr: '40674.18',
@@ -113,7 +196,9 @@ describe('India reports on stored data (real Postgres)', function () {
         long_term_gain_from_2024_07_23_inr: '13827.43',
       });
       // L2 keeps 5 shares at 900.00 (1,800.00 less 540.00 and 360.00).
-      expect(symbol!.open_lots).to.deep.equal([{ lot_txn_id: l2, acquired_on: '2022-06-10', quantity: '5', cost_usd: '900.00' }]);
+      expect(symbol!.open_lots).to.deep.equal([
+        { lot_txn_id: l2, acquired_on: '2022-06-10', quantity: '5', cost_usd: '900.00' },
+      ]);
       expect(report.warnings).to.deep.equal([]);
     });
 
@@ -121,12 +206,20 @@ describe('India reports on stored data (real Postgres)', function () {
       await upsertCustomer(db, 'IND-OVER', {});
       const c = { customer_id: 'IND-OVER', symbol: 'MSFT' };
       await trade(db, { ...c, txn_type: 'buy_security', quantity: '1', amount_usd: '400.00', txn_date: '2024-05-01' });
-      const sale = await trade(db, { ...c, txn_type: 'sell_security', quantity: '2', amount_usd: '900.00', txn_date: '2024-06-03' });
+      const sale = await trade(db, {
+        ...c,
+        txn_type: 'sell_security',
+        quantity: '2',
+        amount_usd: '900.00',
+        txn_date: '2024-06-03',
+      });
       await recost(db, RECOST);
       const report = await capitalGainsReport(india, FY, 'IND-OVER');
       const [symbol] = report.customers[0]!.symbols;
       expect(symbol!.disposals).to.deep.equal([]);
-      expect(symbol!.flagged_sales).to.deep.equal([{ txn_id: sale, txn_date: '2024-06-03', quantity: '2', reason: 'insufficient_lots' }]);
+      expect(symbol!.flagged_sales).to.deep.equal([
+        { txn_id: sale, txn_date: '2024-06-03', quantity: '2', reason: 'insufficient_lots' },
+      ]);
       expect(report.warnings[0]).to.match(/is flagged by recost \(insufficient_lots\): no cost is given/);
     });
   });
@@ -182,7 +275,11 @@ describe('India reports on stored data (real Postgres)', function () {
       expect((await dividendsReport(uae, FY, null)).customers).to.deep.equal([]);
       expect(await scheduleFaReport(uae, FY, null)).to.deep.include({ a3: [], a2: [], warnings: [] });
       expect((await settlementAuditReport(uae, FY)).lag.count).to.equal(0);
-      expect(await brokerFeesReport(uae, { from: null, to: null, customerId: null })).to.deep.include({ trades: 0, matched: 0, matched_share: '0' });
+      expect(await brokerFeesReport(uae, { from: null, to: null, customerId: null })).to.deep.include({
+        trades: 0,
+        matched: 0,
+        matched_share: '0',
+      });
     });
   });
 });

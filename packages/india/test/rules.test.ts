@@ -21,7 +21,12 @@ import {
 } from '../src/index.js';
 
 const d = (v: string) => new Decimal(v);
-const remittance = (orderId: string, remittedOn: string, amountInr: string, extra: Partial<LrsRemittance> = {}): LrsRemittance => ({
+const remittance = (
+  orderId: string,
+  remittedOn: string,
+  amountInr: string,
+  extra: Partial<LrsRemittance> = {},
+): LrsRemittance => ({
   orderId,
   customerId: 'IND-1',
   pan: 'ABCDE1234F',
@@ -32,11 +37,24 @@ const remittance = (orderId: string, remittedOn: string, amountInr: string, extr
   ...extra,
 });
 const RULES = tcsRules({ unconfirmedRules: true });
-const rates = (entries: Record<string, string>) => new RateBook(Object.entries(entries).map(([date, rate]) => ({ date, ttBuy: d(rate), mid: d(rate), publishedAt: `${date} 09:00` })));
+const rates = (entries: Record<string, string>) =>
+  new RateBook(
+    Object.entries(entries).map(([date, rate]) => ({
+      date,
+      ttBuy: d(rate),
+      mid: d(rate),
+      publishedAt: `${date} 09:00`,
+    })),
+  );
 
 describe('financial years', () => {
   it('parses YYYY-YY of consecutive years, the century turning too', () => {
-    expect(parseFinancialYear('2024-25')).to.deep.equal({ label: '2024-25', start: '2024-04-01', end: '2025-03-31', calendarYear: 2024 });
+    expect(parseFinancialYear('2024-25')).to.deep.equal({
+      label: '2024-25',
+      start: '2024-04-01',
+      end: '2025-03-31',
+      calendarYear: 2024,
+    });
     expect(parseFinancialYear('2099-00').end).to.equal('2100-03-31');
   });
 
@@ -54,8 +72,14 @@ describe('financial years', () => {
 
 describe('TCS on LRS, worked by hand', () => {
   it('7-lakh era (FY 2024-25, 20 %): INR 6.5 lakh then 0.75 lakh: TCS on the 0.25 lakh above the threshold, 5,000.00', () => {
-    const { rows, crossedOn } = estimateTcs([remittance('order_a', '2024-05-10', '650000.00'), remittance('order_b', '2024-08-01', '75000.00')], RULES, true);
-    expect(rows.map((r) => [r.order_id, r.cumulative_inr, r.above_threshold_inr, r.tcs_rate, r.estimated_tcs_inr])).to.deep.equal([
+    const { rows, crossedOn } = estimateTcs(
+      [remittance('order_a', '2024-05-10', '650000.00'), remittance('order_b', '2024-08-01', '75000.00')],
+      RULES,
+      true,
+    );
+    expect(
+      rows.map((r) => [r.order_id, r.cumulative_inr, r.above_threshold_inr, r.tcs_rate, r.estimated_tcs_inr]),
+    ).to.deep.equal([
       ['order_a', '650000.00', '0.00', '0.2', '0.00'],
       ['order_b', '725000.00', '25000.00', '0.2', '5000.00'],
     ]);
@@ -66,16 +90,29 @@ describe('TCS on LRS, worked by hand', () => {
     const fy = parseFinancialYear('2025-26');
     const report = lrsSummary(
       fy,
-      [remittance('order_c', '2025-06-02', '900000.00', { tcsInr: d('0') }), remittance('order_d', '2025-09-15', '200000.00', { tcsInr: d('18000.00') })],
+      [
+        remittance('order_c', '2025-06-02', '900000.00', { tcsInr: d('0') }),
+        remittance('order_d', '2025-09-15', '200000.00', { tcsInr: d('18000.00') }),
+      ],
       { unconfirmedRules: true },
     );
     const [pan] = report.pans;
-    expect(pan).to.deep.include({ pan: 'ABCDE1234F', threshold_crossed_on: '2025-09-15', estimated_tcs_inr: '20000.00', actual_tcs_inr: '18000.00', difference_inr: '-2000.00' });
+    expect(pan).to.deep.include({
+      pan: 'ABCDE1234F',
+      threshold_crossed_on: '2025-09-15',
+      estimated_tcs_inr: '20000.00',
+      actual_tcs_inr: '18000.00',
+      difference_inr: '-2000.00',
+    });
     expect(pan!.remittances.map((r) => r.threshold_inr)).to.deep.equal(['1000000.00', '1000000.00']);
   });
 
   it('the rate changes on 2023-10-01 inside FY 2023-24: 8 lakh in August (1 lakh above at 5 %), 1 lakh in November (all above at 20 %): 25,000.00', () => {
-    const { rows } = estimateTcs([remittance('order_e', '2023-08-01', '800000.00'), remittance('order_f', '2023-11-01', '100000.00')], RULES, true);
+    const { rows } = estimateTcs(
+      [remittance('order_e', '2023-08-01', '800000.00'), remittance('order_f', '2023-11-01', '100000.00')],
+      RULES,
+      true,
+    );
     expect(rows.map((r) => [r.above_threshold_inr, r.tcs_rate, r.estimated_tcs_inr])).to.deep.equal([
       ['100000.00', '0.05', '5000.00'],
       ['100000.00', '0.2', '20000.00'],
@@ -90,8 +127,13 @@ describe('TCS on LRS, worked by hand', () => {
 
   it('LRS use per PAN: warn from 80 % of USD 250,000, breach from 100 %', () => {
     const fy = parseFinancialYear('2024-25');
-    const usd = (pan: string, amountUsd: string) => remittance(`order_${pan}`, '2024-05-01', '100.00', { pan, amountUsd: d(amountUsd) });
-    const report = lrsSummary(fy, [usd('AAAAA0000A', '199999.99'), usd('BBBBB0000B', '200000.00'), usd('CCCCC0000C', '250000.00')], { unconfirmedRules: true });
+    const usd = (pan: string, amountUsd: string) =>
+      remittance(`order_${pan}`, '2024-05-01', '100.00', { pan, amountUsd: d(amountUsd) });
+    const report = lrsSummary(
+      fy,
+      [usd('AAAAA0000A', '199999.99'), usd('BBBBB0000B', '200000.00'), usd('CCCCC0000C', '250000.00')],
+      { unconfirmedRules: true },
+    );
     expect(report.pans.map((p) => [p.pan, p.status, p.lrs_headroom_usd])).to.deep.equal([
       ['AAAAA0000A', 'ok', '50000.01'],
       ['BBBBB0000B', 'warn', '50000.00'],
@@ -121,19 +163,28 @@ describe('the SBI rates file', () => {
 
   it('skips the Saturday zeros and keeps the later sheet of a day revised; mid is the mean of TT buy and sell', () => {
     const { rates, skipped } = parseSbiRates(csv);
-    const reasons = skipped.reduce<Record<string, number>>((c, s) => ({ ...c, [s.reason]: (c[s.reason] ?? 0) + 1 }), {});
+    const reasons = skipped.reduce<Record<string, number>>(
+      (c, s) => ({ ...c, [s.reason]: (c[s.reason] ?? 0) + 1 }),
+      {},
+    );
     // 1,625 rows: 54 without a TT rate (all Saturdays), 12 earlier sheets of a revised day.
     expect(reasons).to.deep.equal({ no_tt_rate_saturday: 54, revised_same_day: 12 });
     expect(rates).to.have.length(1625 - 54 - 12);
     expect(skipped[0]).to.deep.equal({ line: 2, date: '2020-01-04', reason: 'no_tt_rate_saturday' });
     // 2024-06-04: 11:30 at 83.05/83.90, revised at 16:00 to 83.15/84.00.
     const june4 = rates.find((r) => r.date === '2024-06-04')!;
-    expect([june4.ttBuy.toFixed(), june4.mid.toFixed(), june4.publishedAt]).to.deep.equal(['83.15', '83.575', '2024-06-04 16:00']);
+    expect([june4.ttBuy.toFixed(), june4.mid.toFixed(), june4.publishedAt]).to.deep.equal([
+      '83.15',
+      '83.575',
+      '2024-06-04 16:00',
+    ]);
     expect(skipped).to.deep.include({ line: 1021, date: '2024-06-04', reason: 'revised_same_day' });
   });
 
   it('a later sheet listed before an earlier one still wins; malformed rows are named', () => {
-    const { rates, skipped } = parseSbiRates('DATE,TT BUY,TT SELL\r\n2024-06-04 16:00,83.15,84.00\r\n2024-06-04 11:30,83.05,83.90\r\n2024-06-05,83.1,84\r\n');
+    const { rates, skipped } = parseSbiRates(
+      'DATE,TT BUY,TT SELL\r\n2024-06-04 16:00,83.15,84.00\r\n2024-06-04 11:30,83.05,83.90\r\n2024-06-05,83.1,84\r\n',
+    );
     expect(rates.map((r) => [r.date, r.ttBuy.toFixed()])).to.deep.equal([['2024-06-04', '83.15']]);
     expect(skipped).to.deep.equal([
       { line: 3, date: '2024-06-04', reason: 'revised_same_day' },
@@ -147,7 +198,9 @@ describe('the SBI rates file', () => {
     // 2024-06-30 is a Sunday: the Saturday's sheet.
     expect(book.rule115('2024-07-23')).to.deep.equal({ rate: d('83.00'), rateDate: '2024-06-29' });
     expect(book.rule115('2019-06-10')).to.equal(null);
-    expect(book.warnings()).to.deep.equal(['no USD/INR rate for 2019-05-31 (nor the 7 days before): load it with POST /v1/jobs/load-fx-rates']);
+    expect(book.warnings()).to.deep.equal([
+      'no USD/INR rate for 2019-05-31 (nor the 7 days before): load it with POST /v1/jobs/load-fx-rates',
+    ]);
   });
 });
 
@@ -163,8 +216,17 @@ describe('settlement audit', () => {
       paidAt: paid,
       settledAt: new Date(paid.getTime() + (i + 1) * 3_600_000),
     }));
-    const report = settlementAudit(parseFinancialYear('2024-25'), [...rows, { ...rows[0]!, orderId: 'order_unsettled', settledAt: null, purposeCode: 'S0002' }]);
-    expect(report.lag).to.deep.equal({ count: 20, mean_hours: '10.50', median_hours: '10.50', p95_hours: '19.00', max_hours: '20.00' });
+    const report = settlementAudit(parseFinancialYear('2024-25'), [
+      ...rows,
+      { ...rows[0]!, orderId: 'order_unsettled', settledAt: null, purposeCode: 'S0002' },
+    ]);
+    expect(report.lag).to.deep.equal({
+      count: 20,
+      mean_hours: '10.50',
+      median_hours: '10.50',
+      p95_hours: '19.00',
+      max_hours: '20.00',
+    });
     expect(report.missing_utr).to.deep.equal({ count: 1, orders: [{ order_id: 'order_2', customer_id: 'IND-1' }] });
     expect(report.purpose_codes).to.deep.equal([
       { purpose_code: 'S0001', count: 19, amount_usd: '1900.00' },
@@ -189,10 +251,29 @@ describe('Schedule FA', () => {
     const report = scheduleFa(
       parseFinancialYear('2024-25'),
       {
-        lots: [{ customerId: 'IND-1', symbol: 'AAPL', lotTxnId: 'lot-1', acquiredOn: '2023-11-10', quantity: d('10'), costUsd: d('1002.20'), sold: [{ transferredOn: '2024-09-02', quantity: d('4') }] }],
+        lots: [
+          {
+            customerId: 'IND-1',
+            symbol: 'AAPL',
+            lotTxnId: 'lot-1',
+            acquiredOn: '2023-11-10',
+            quantity: d('10'),
+            costUsd: d('1002.20'),
+            sold: [{ transferredOn: '2024-09-02', quantity: d('4') }],
+          },
+        ],
         sales: [{ customerId: 'IND-1', symbol: 'AAPL', txnDate: '2024-09-02', amountUsd: d('560.00') }],
         dividends: [{ customerId: 'IND-1', symbol: 'AAPL', payDate: '2024-08-15', grossUsd: d('5.00') }],
-        prices: new Map([['AAPL', [{ date: '2024-01-02', closeUsd: d('100') }, { date: '2024-06-14', closeUsd: d('150') }, { date: '2024-12-31', closeUsd: d('120') }]]]),
+        prices: new Map([
+          [
+            'AAPL',
+            [
+              { date: '2024-01-02', closeUsd: d('100') },
+              { date: '2024-06-14', closeUsd: d('150') },
+              { date: '2024-12-31', closeUsd: d('120') },
+            ],
+          ],
+        ]),
         cash: [
           {
             customerId: 'IND-1',
@@ -249,11 +330,33 @@ describe('Schedule FA', () => {
   it('a holding without prices has no peak or closing value and says so', () => {
     const report = scheduleFa(
       parseFinancialYear('2024-25'),
-      { lots: [{ customerId: 'IND-1', symbol: 'MSFT', lotTxnId: 'lot-1', acquiredOn: '2024-02-01', quantity: d('1'), costUsd: d('400.00'), sold: [] }], sales: [], dividends: [], prices: new Map(), cash: [] },
+      {
+        lots: [
+          {
+            customerId: 'IND-1',
+            symbol: 'MSFT',
+            lotTxnId: 'lot-1',
+            acquiredOn: '2024-02-01',
+            quantity: d('1'),
+            costUsd: d('400.00'),
+            sold: [],
+          },
+        ],
+        sales: [],
+        dividends: [],
+        prices: new Map(),
+        cash: [],
+      },
       rates({ '2024-02-01': '83.00', '2024-12-31': '85.60' }),
     );
-    expect(report.a3[0]).to.deep.include({ peak_value_inr: null, closing_value_inr: null, initial_value_inr: '33200.00' });
-    expect(report.warnings).to.deep.equal(["no close prices of MSFT in 2024: peak and closing values of customer IND-1's holding are missing"]);
+    expect(report.a3[0]).to.deep.include({
+      peak_value_inr: null,
+      closing_value_inr: null,
+      initial_value_inr: '33200.00',
+    });
+    expect(report.warnings).to.deep.equal([
+      "no close prices of MSFT in 2024: peak and closing values of customer IND-1's holding are missing",
+    ]);
   });
 });
 
@@ -270,11 +373,27 @@ describe('FX margin', () => {
       providerFeesUsd: d('20.00'),
       accruedUsd: d('72.00'),
     };
-    const report = fxMarginSummary(parseFinancialYear('2024-25'), [remittance, { ...remittance, orderId: 'order_2', accruedUsd: null }], new Set(['order_1']), d('75'));
+    const report = fxMarginSummary(
+      parseFinancialYear('2024-25'),
+      [remittance, { ...remittance, orderId: 'order_2', accruedUsd: null }],
+      new Set(['order_1']),
+      d('75'),
+    );
     // At mid 800,000 × 0.0121 = 9,680.00: 80.00 above what the customer got, less 20.00 of fees = 60.00 (62.5 bps of 9,600.00); assumed 72.00 (75 bps).
-    expect(report.remittances[0]).to.deep.include({ margin_bps: '82.64', realized: { margin_usd: '60.00', margin_bps: '62.50' }, assumed_usd: '72.00', drift_usd: '-12.00' });
+    expect(report.remittances[0]).to.deep.include({
+      margin_bps: '82.64',
+      realized: { margin_usd: '60.00', margin_bps: '62.50' },
+      assumed_usd: '72.00',
+      drift_usd: '-12.00',
+    });
     // Not confirmed paid by remit: nothing realized.
     expect(report.remittances[1]).to.deep.include({ realized: null, assumed_usd: null, drift_usd: null });
-    expect(report.firm).to.deep.equal({ remittances: 2, amount_usd: '19200.00', realized_usd: null, assumed_usd: '72.00', drift_usd: null });
+    expect(report.firm).to.deep.equal({
+      remittances: 2,
+      amount_usd: '19200.00',
+      realized_usd: null,
+      assumed_usd: '72.00',
+      drift_usd: null,
+    });
   });
 });

@@ -1,4 +1,11 @@
-import { CUSTOMER_FEE_BPS_DEFAULT, FeeSchedule, type Book, type Db, type Logger, type RecostPolicy } from '@ledger/core';
+import {
+  CUSTOMER_FEE_BPS_DEFAULT,
+  FeeSchedule,
+  type Book,
+  type Db,
+  type Logger,
+  type RecostPolicy,
+} from '@ledger/core';
 import type { UpstreamClients } from '@ledger/upstream-clients';
 import type { z } from 'zod';
 import { JOB_MODES, type JobKind } from './modes.js';
@@ -28,7 +35,10 @@ export interface JobSettings {
 }
 
 /** The documented defaults (README): 22 bps customer fee from every source, 4 bps broker cost, 3.6725 AED per USD. */
-export const DEFAULT_JOB_SETTINGS: JobSettings = { feeSchedule: new FeeSchedule(CUSTOMER_FEE_BPS_DEFAULT), aedPerUsd: '3.6725' };
+export const DEFAULT_JOB_SETTINGS: JobSettings = {
+  feeSchedule: new FeeSchedule(CUSTOMER_FEE_BPS_DEFAULT),
+  aedPerUsd: '3.6725',
+};
 
 /** What recost runs with, whichever job runs it (for trades posted before pins). */
 export const recostPolicyOf = (settings: JobSettings): RecostPolicy => ({ feeSchedule: settings.feeSchedule });

@@ -4,7 +4,12 @@ import type { UsbrokerClient } from '@ledger/upstream-clients';
 import { upstreamFailureReason } from './per-customer.js';
 
 /** The day of a quote in New York, where the symbols trade: the day whose close it stands for. */
-const newYorkDate = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit', day: '2-digit' });
+const newYorkDate = new Intl.DateTimeFormat('en-CA', {
+  timeZone: 'America/New_York',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+});
 
 /**
  * After a broker sync: the broker's quotes of the symbols customers hold, each recorded as its
@@ -12,12 +17,19 @@ const newYorkDate = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_Yo
  * values. A broker that fails here fails nothing else: the sync's postings stand; the reason is
  * reported.
  */
-export async function recordHeldQuotes(db: Db, usbroker: UsbrokerClient): Promise<{ recorded: number; error: string | null }> {
+export async function recordHeldQuotes(
+  db: Db,
+  usbroker: UsbrokerClient,
+): Promise<{ recorded: number; error: string | null }> {
   const symbols = await heldSymbols(db);
   if (symbols.length === 0) return { recorded: 0, error: null };
   try {
     const quotes = await usbroker.getQuotes(symbols);
-    const prices = quotes.map((q) => ({ symbol: q.symbol, date: newYorkDate.format(new Date(q.as_of)), closeUsd: new Decimal(q.last) }));
+    const prices = quotes.map((q) => ({
+      symbol: q.symbol,
+      date: newYorkDate.format(new Date(q.as_of)),
+      closeUsd: new Decimal(q.last),
+    }));
     return { recorded: await recordClosePrices(db, prices, 'usbroker'), error: null };
   } catch (error) {
     const reason = upstreamFailureReason(error);

@@ -1,4 +1,11 @@
-import { loadFxRates, parseClosePrices, recordClosePrices, SHIPPED_RATE_FILES, shippedRatesCsv, type FxRatesLoad } from '@ledger/india';
+import {
+  loadFxRates,
+  parseClosePrices,
+  recordClosePrices,
+  SHIPPED_RATE_FILES,
+  shippedRatesCsv,
+  type FxRatesLoad,
+} from '@ledger/india';
 import { z } from 'zod';
 import { defineJob } from './catalog.js';
 
@@ -12,7 +19,13 @@ const csvBody = {
 
 export const loadFxRatesInput = z
   .union([
-    z.object({ file: z.enum(Object.keys(SHIPPED_RATE_FILES) as [keyof typeof SHIPPED_RATE_FILES]).describe('A rate file shipped with the service (packages/india/data).') }).strict(),
+    z
+      .object({
+        file: z
+          .enum(Object.keys(SHIPPED_RATE_FILES) as [keyof typeof SHIPPED_RATE_FILES])
+          .describe('A rate file shipped with the service (packages/india/data).'),
+      })
+      .strict(),
     z.object(csvBody).strict(),
   ])
   .meta({ examples: [{ file: 'sbi-usd-inr-rates' }] });
@@ -25,16 +38,28 @@ export const loadFxRatesJob = defineJob<LoadFxRatesInput, FxRatesLoad>('load-fx-
   run: async (input, { db, logger }) => {
     const [csv, source] = 'file' in input ? [await shippedRatesCsv(input.file), input.file] : [input.csv, input.source];
     const result = await loadFxRates(db, csv, source);
-    logger.info('load-fx-rates done', { source, loaded: result.loaded, replaced: result.replaced, unchanged: result.unchanged, skipped: result.skipped });
+    logger.info('load-fx-rates done', {
+      source,
+      loaded: result.loaded,
+      replaced: result.replaced,
+      unchanged: result.unchanged,
+      skipped: result.skipped,
+    });
     return result;
   },
 });
 
-export const loadClosePricesInput = z.object(csvBody).strict().meta({ examples: [{ csv: 'symbol,date,close\nAAPL,2024-06-14,212.49\n', source: 'vendor-eod' }] });
+export const loadClosePricesInput = z
+  .object(csvBody)
+  .strict()
+  .meta({ examples: [{ csv: 'symbol,date,close\nAAPL,2024-06-14,212.49\n', source: 'vendor-eod' }] });
 export type LoadClosePricesInput = z.infer<typeof loadClosePricesInput>;
 
 /** load-close-prices (docs/jobs.md#load-close-prices): `symbol,date,close` rows into close_prices. */
-export const loadClosePricesJob = defineJob<LoadClosePricesInput, { source: string; recorded: number; skipped_rows: Array<{ line: number; reason: string }> }>('load-close-prices', {
+export const loadClosePricesJob = defineJob<
+  LoadClosePricesInput,
+  { source: string; recorded: number; skipped_rows: Array<{ line: number; reason: string }> }
+>('load-close-prices', {
   input: loadClosePricesInput,
   businessKey: () => null,
   run: async ({ csv, source }, { db }) => {

@@ -1,5 +1,22 @@
-import { assert, customersLinkedBy, CALENDAR_DATE_PATTERN_SOURCE, CALENDAR_DATE_RULE, CUSTOMER_ID_PATTERN_SOURCE, CUSTOMER_ID_RULE, isCalendarDate, LedgerError, type CustomerReference, type Db } from '@ledger/core';
-import { RemitPageCapError, UaefeedRejectedError, UpstreamError, UpstreamPayloadError, UsbrokerPageCapError } from '@ledger/upstream-clients';
+import {
+  assert,
+  customersLinkedBy,
+  CALENDAR_DATE_PATTERN_SOURCE,
+  CALENDAR_DATE_RULE,
+  CUSTOMER_ID_PATTERN_SOURCE,
+  CUSTOMER_ID_RULE,
+  isCalendarDate,
+  LedgerError,
+  type CustomerReference,
+  type Db,
+} from '@ledger/core';
+import {
+  RemitPageCapError,
+  UaefeedRejectedError,
+  UpstreamError,
+  UpstreamPayloadError,
+  UsbrokerPageCapError,
+} from '@ledger/upstream-clients';
 import { UnrecoverableError } from 'bullmq';
 import { z } from 'zod';
 
@@ -24,7 +41,9 @@ export const calendarDate = z
   .meta({ format: 'date' });
 
 /** A month in a job's body, `YYYY-MM`, of the years a calendar date may have (a pattern: the api checks it too). */
-export const calendarMonth = z.string().regex(/^(19|20|21)[0-9]{2}-(0[1-9]|1[0-2])$/, 'must be a month YYYY-MM between 1900 and 2199');
+export const calendarMonth = z
+  .string()
+  .regex(/^(19|20|21)[0-9]{2}-(0[1-9]|1[0-2])$/, 'must be a month YYYY-MM between 1900 and 2199');
 
 /** A customer a job could not do, and why; the others carry on. */
 export interface CustomerFailure {
@@ -62,7 +81,10 @@ export async function selectCustomers(
 
 /** Every customer failed: the upstream is not configured for this book. */
 export function notConfigured(customers: readonly LinkedCustomer[], upstream: string): CustomerFailure[] {
-  return customers.map((c) => ({ customer_id: c.customerId, reason: `upstream_unavailable: ${upstream} is not configured on this book` }));
+  return customers.map((c) => ({
+    customer_id: c.customerId,
+    reason: `upstream_unavailable: ${upstream} is not configured on this book`,
+  }));
 }
 
 /** Customers worked on at once, by every sync job: enough to hide latency, few enough to spare the upstream. */
@@ -81,7 +103,8 @@ export function upstreamFailureReason(error: unknown): string | null {
   }
   if (error instanceof UaefeedRejectedError) return `upstream_refused: ${error.message}`;
   if (error instanceof UpstreamPayloadError) return `upstream_bad_payload: ${error.message}`;
-  if (error instanceof RemitPageCapError || error instanceof UsbrokerPageCapError) return `upstream_page_cap: ${error.message}`;
+  if (error instanceof RemitPageCapError || error instanceof UsbrokerPageCapError)
+    return `upstream_page_cap: ${error.message}`;
   return null;
 }
 
@@ -97,7 +120,12 @@ function customerFailureReason(error: unknown): string | null {
 }
 
 /** Runs `work` for each item, `concurrency` at a time, reporting how many are done after each. */
-export async function forEach<T>(items: readonly T[], concurrency: number, work: (item: T) => Promise<void>, done: (count: number) => void): Promise<void> {
+export async function forEach<T>(
+  items: readonly T[],
+  concurrency: number,
+  work: (item: T) => Promise<void>,
+  done: (count: number) => void,
+): Promise<void> {
   let next = 0;
   let finished = 0;
   const lane = async () => {

@@ -39,11 +39,18 @@ export interface Reason {
 export const reason = (code: string, detail: Record<string, unknown> = {}): Reason => ({ code, detail });
 
 /** What a mapping makes of a record: an entry to post, nothing by design (skipped), or a refusal (rejected). */
-export type Mapped = { kind: 'entry'; entry: EntryRequest } | { kind: 'skipped'; reason: Reason } | { kind: 'rejected'; reason: Reason };
+export type Mapped =
+  { kind: 'entry'; entry: EntryRequest } | { kind: 'skipped'; reason: Reason } | { kind: 'rejected'; reason: Reason };
 
 export const entryOf = (entry: EntryRequest): Mapped => ({ kind: 'entry', entry });
-export const skippedAs = (code: string, detail: Record<string, unknown> = {}): Mapped => ({ kind: 'skipped', reason: reason(code, detail) });
-export const rejectedAs = (code: string, detail: Record<string, unknown> = {}): Mapped => ({ kind: 'rejected', reason: reason(code, detail) });
+export const skippedAs = (code: string, detail: Record<string, unknown> = {}): Mapped => ({
+  kind: 'skipped',
+  reason: reason(code, detail),
+});
+export const rejectedAs = (code: string, detail: Record<string, unknown> = {}): Mapped => ({
+  kind: 'rejected',
+  reason: reason(code, detail),
+});
 
 /**
  * One record's outcome with everything an exceptions store needs: the job and upstream, the
@@ -128,7 +135,10 @@ export class CustomerRecords<Kind extends string> {
     const fields = { ...record } as Record<string, unknown>;
     const drafted = draftOf(mapped, this.run.policy);
     if ('draft' in drafted) this.addDraft(kind, drafted.draft, fields);
-    else this.#unposted.push(this.run.outcome(kind, this.customerId, sourceTxnId, drafted.outcome, null, drafted.reason, fields));
+    else
+      this.#unposted.push(
+        this.run.outcome(kind, this.customerId, sourceTxnId, drafted.outcome, null, drafted.reason, fields),
+      );
   }
 
   /** A draft made by a domain rule (the remittances' decisions). */
@@ -143,7 +153,10 @@ export class CustomerRecords<Kind extends string> {
 }
 
 /** A mapped record's draft (posting rules applied, every field checked as manual entry checks it), or why it posts nothing. */
-export function draftOf(mapped: Mapped, policy: PostingPolicy): { draft: TransactionDraft } | { outcome: 'skipped' | 'rejected'; reason: Reason } {
+export function draftOf(
+  mapped: Mapped,
+  policy: PostingPolicy,
+): { draft: TransactionDraft } | { outcome: 'skipped' | 'rejected'; reason: Reason } {
   if (mapped.kind !== 'entry') return { outcome: mapped.kind, reason: mapped.reason };
   try {
     return { draft: draftFromEntry(mapped.entry, uuidv7(), policy) };
@@ -154,7 +167,10 @@ export function draftOf(mapped: Mapped, policy: PostingPolicy): { draft: Transac
 }
 
 function ledgerReason(error: LedgerError): Reason {
-  return reason(error.code, { message: error.message, ...(error.details !== undefined && error.details.length > 0 && { details: error.details }) });
+  return reason(error.code, {
+    message: error.message,
+    ...(error.details !== undefined && error.details.length > 0 && { details: error.details }),
+  });
 }
 
 /** A record's outcome as the exceptions keep it: a skipped record posts nothing by design, not an exception. */
@@ -162,7 +178,8 @@ function exceptionOf(o: RecordOutcome): ExceptionOutcome[] {
   const key = { recordKey: o.source_txn_id, customerId: o.customer_id };
   if (o.outcome === 'inserted' || o.outcome === 'duplicate') return [{ ...key, posted: true }];
   if (o.outcome === 'skipped' || o.reason === null) return [];
-  const message = typeof o.reason.detail.message === 'string' ? o.reason.detail.message : JSON.stringify(o.reason.detail);
+  const message =
+    typeof o.reason.detail.message === 'string' ? o.reason.detail.message : JSON.stringify(o.reason.detail);
   return [{ ...key, posted: false, reasonCode: o.reason.code, reason: message, record: o.record }];
 }
 
@@ -180,7 +197,14 @@ export class PostingRun<Kind extends string> {
 
   constructor(
     private readonly db: Db,
-    private readonly options: { job: RecordOutcome['job']; upstream: Source; kinds: readonly Kind[]; dryRun: boolean; settings: Pick<JobSettings, 'feeSchedule'>; batchSize?: number },
+    private readonly options: {
+      job: RecordOutcome['job'];
+      upstream: Source;
+      kinds: readonly Kind[];
+      dryRun: boolean;
+      settings: Pick<JobSettings, 'feeSchedule'>;
+      batchSize?: number;
+    },
   ) {
     this.policy = { feeSchedule: options.settings.feeSchedule };
   }
@@ -190,8 +214,26 @@ export class PostingRun<Kind extends string> {
   }
 
   /** @internal A record's outcome, in the run's terms. */
-  outcome(kind: string, customerId: string, sourceTxnId: string, outcome: RecordOutcomeName, txnId: string | null, why: Reason | null, record: Record<string, unknown>): RecordOutcome {
-    return { job: this.options.job, upstream: this.options.upstream, kind, customer_id: customerId, source_txn_id: sourceTxnId, outcome, txn_id: txnId, reason: why, record };
+  outcome(
+    kind: string,
+    customerId: string,
+    sourceTxnId: string,
+    outcome: RecordOutcomeName,
+    txnId: string | null,
+    why: Reason | null,
+    record: Record<string, unknown>,
+  ): RecordOutcome {
+    return {
+      job: this.options.job,
+      upstream: this.options.upstream,
+      kind,
+      customer_id: customerId,
+      source_txn_id: sourceTxnId,
+      outcome,
+      txn_id: txnId,
+      reason: why,
+      record,
+    };
   }
 
   /**
@@ -203,23 +245,40 @@ export class PostingRun<Kind extends string> {
     const { drafts, unposted } = records.take();
     const answered = drafts.length === 0 ? [] : await this.enqueue(drafts.map((d) => d.draft));
     const outcomes = [
-      ...drafts.map(({ kind, draft, record }, i) => this.fromBulk(kind, records.customerId, draft.sourceTxnId, answered[i]!, record)),
+      ...drafts.map(({ kind, draft, record }, i) =>
+        this.fromBulk(kind, records.customerId, draft.sourceTxnId, answered[i]!, record),
+      ),
       ...unposted,
     ];
     this.outcomes.push(...outcomes);
     // The durable home of what could not be posted (docs/exceptions.md): a failing record opens or
     // updates its exception, a posted one resolves it. A dry run records nothing.
-    if (!this.options.dryRun) await recordExceptions(this.db, { upstream: this.options.upstream }, outcomes.flatMap(exceptionOf));
+    if (!this.options.dryRun)
+      await recordExceptions(this.db, { upstream: this.options.upstream }, outcomes.flatMap(exceptionOf));
     return outcomes;
   }
 
-  private fromBulk(kind: Kind, customerId: string, sourceTxnId: string, answer: BulkOutcome, record: Record<string, unknown>): RecordOutcome {
+  private fromBulk(
+    kind: Kind,
+    customerId: string,
+    sourceTxnId: string,
+    answer: BulkOutcome,
+    record: Record<string, unknown>,
+  ): RecordOutcome {
     switch (answer.outcome) {
       case 'inserted':
       case 'duplicate':
         return this.outcome(kind, customerId, sourceTxnId, answer.outcome, answer.txnId, null, record);
       case 'conflict':
-        return this.outcome(kind, customerId, sourceTxnId, 'conflict', answer.txnId, reason('idempotency_conflict', { txn_id: answer.txnId, fields: answer.fields }), record);
+        return this.outcome(
+          kind,
+          customerId,
+          sourceTxnId,
+          'conflict',
+          answer.txnId,
+          reason('idempotency_conflict', { txn_id: answer.txnId, fields: answer.fields }),
+          record,
+        );
       case 'rejected':
         return this.outcome(kind, customerId, sourceTxnId, 'rejected', null, ledgerReason(answer.reason), record);
     }
@@ -238,7 +297,8 @@ export class PostingRun<Kind extends string> {
     while (this.#busy < POSTING_LANES && this.#queue.length > 0) {
       let size = 0;
       let count = 0;
-      while (count < this.#queue.length && (count === 0 || size + this.#queue[count]!.drafts.length <= batchSize)) size += this.#queue[count++]!.drafts.length;
+      while (count < this.#queue.length && (count === 0 || size + this.#queue[count]!.drafts.length <= batchSize))
+        size += this.#queue[count++]!.drafts.length;
       const batch = this.#queue.splice(0, count);
       this.#busy += 1;
       void this.postBatch(batch).finally(() => {
@@ -254,7 +314,9 @@ export class PostingRun<Kind extends string> {
     // record): its records share a posted_at, and their UUIDv7 ids keep the order they were made.
     const chunkSize = drafts.length;
     try {
-      const { outcomes } = this.options.dryRun ? await previewTransactions(this.db, drafts, { chunkSize }) : await postTransactions(this.db, drafts, { chunkSize, concurrency: 1 });
+      const { outcomes } = this.options.dryRun
+        ? await previewTransactions(this.db, drafts, { chunkSize })
+        : await postTransactions(this.db, drafts, { chunkSize, concurrency: 1 });
       let offset = 0;
       for (const q of batch) {
         q.done(outcomes.slice(offset, offset + q.drafts.length));
@@ -278,7 +340,13 @@ export class PostingRun<Kind extends string> {
     for (const o of this.outcomes) {
       records[o.kind as Kind][o.outcome] += 1;
       if ((o.outcome === 'conflict' || o.outcome === 'rejected') && o.reason !== null) {
-        issues.push({ customer_id: o.customer_id, kind: o.kind, source_txn_id: o.source_txn_id, outcome: o.outcome, reason: o.reason });
+        issues.push({
+          customer_id: o.customer_id,
+          kind: o.kind,
+          source_txn_id: o.source_txn_id,
+          outcome: o.outcome,
+          reason: o.reason,
+        });
       }
     }
     const customersFailed = [...failed].sort((a, b) => a.customer_id.localeCompare(b.customer_id));

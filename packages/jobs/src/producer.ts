@@ -35,7 +35,9 @@ export class JobEnqueueUnconfirmed extends Error {
     readonly kind: string,
     cause: string,
   ) {
-    super(`job ${jobId} (${kind}) was sent to the job queue but not confirmed (${cause}); it may have been queued: poll its status`);
+    super(
+      `job ${jobId} (${kind}) was sent to the job queue but not confirmed (${cause}); it may have been queued: poll its status`,
+    );
   }
 }
 
@@ -118,7 +120,11 @@ export function createJobProducer(options: JobProducerOptions): JobProducer {
   const queueOf = (family: JobFamily): Queue => {
     let queue = queues.get(family);
     if (!queue) {
-      queue = new Queue(queueName(book, family), { connection, prefix: options.queuePrefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
+      queue = new Queue(queueName(book, family), {
+        connection,
+        prefix: options.queuePrefix,
+        defaultJobOptions: DEFAULT_JOB_OPTIONS,
+      });
       queue.on('error', (error: Error) => logger.debug('job queue error', { error: error.message }));
       // BullMQ listens once per add in flight: many concurrent enqueues are normal, not a leak.
       queue.setMaxListeners(0);
@@ -131,9 +137,15 @@ export function createJobProducer(options: JobProducerOptions): JobProducer {
   const eventsOf = (family: JobFamily): QueueEvents => {
     let entry = events.get(family);
     if (!entry) {
-      const blocking = new Redis(options.redisUrl, { maxRetriesPerRequest: null, connectionName: `ledger-api-${book}-events` });
+      const blocking = new Redis(options.redisUrl, {
+        maxRetriesPerRequest: null,
+        connectionName: `ledger-api-${book}-events`,
+      });
       blocking.on('error', (error: Error) => logger.debug('job events connection error', { error: error.message }));
-      entry = { events: new QueueEvents(queueName(book, family), { connection: blocking, prefix: options.queuePrefix }), connection: blocking };
+      entry = {
+        events: new QueueEvents(queueName(book, family), { connection: blocking, prefix: options.queuePrefix }),
+        connection: blocking,
+      };
       entry.events.on('error', (error: Error) => logger.debug('job events error', { error: error.message }));
       events.set(family, entry);
     }
@@ -145,8 +157,12 @@ export function createJobProducer(options: JobProducerOptions): JobProducer {
    * answers when the other is unreachable; neither (Redis down, no run read) is JobQueueUnavailable.
    */
   const statusOfJob = async (jobId: string): Promise<JobStatus | null> => {
-    const [record, run] = await Promise.allSettled([ready(connection, wasReady).then(() => status.get(jobId)), runs.get(jobId)]);
-    if (run.status === 'rejected') logger.warn('job run not read from the database', { job_id: jobId, error: messageOf(run.reason) });
+    const [record, run] = await Promise.allSettled([
+      ready(connection, wasReady).then(() => status.get(jobId)),
+      runs.get(jobId),
+    ]);
+    if (run.status === 'rejected')
+      logger.warn('job run not read from the database', { job_id: jobId, error: messageOf(run.reason) });
     const runValue = run.status === 'fulfilled' ? run.value : null;
     if (record.status === 'rejected' && !runValue) {
       if (record.reason instanceof JobQueueUnavailable) throw record.reason;
@@ -163,11 +179,21 @@ export function createJobProducer(options: JobProducerOptions): JobProducer {
       const jobId = key === null ? uuidv7() : jobIdOf(key);
       const waitFor = definition.mode === 'sync' ? eventsOf(definition.family) : undefined;
       await ready(connection, wasReady);
-      if (waitFor) await within(waitFor.waitUntilReady(), REDIS_WAIT_MS, () => new JobQueueUnavailable(`the job queue's events did not answer within ${REDIS_WAIT_MS} ms`));
-      const backoff = { ...DEFAULT_JOB_OPTIONS.backoff, delay: options.backoffDelayMs ?? DEFAULT_JOB_OPTIONS.backoff.delay };
+      if (waitFor)
+        await within(
+          waitFor.waitUntilReady(),
+          REDIS_WAIT_MS,
+          () => new JobQueueUnavailable(`the job queue's events did not answer within ${REDIS_WAIT_MS} ms`),
+        );
+      const backoff = {
+        ...DEFAULT_JOB_OPTIONS.backoff,
+        delay: options.backoffDelayMs ?? DEFAULT_JOB_OPTIONS.backoff.delay,
+      };
       // The database's clock, the one its start will be read from (and BullMQ's timestamp of the job, which a worker falls back to).
       const queuedAt = await runs.clock().catch((error: unknown) => {
-        throw new JobQueueUnavailable(`the book's database did not answer (a job is timed by its clock): ${messageOf(error)}`);
+        throw new JobQueueUnavailable(
+          `the book's database did not answer (a job is timed by its clock): ${messageOf(error)}`,
+        );
       });
       let job;
       try {
@@ -175,15 +201,22 @@ export function createJobProducer(options: JobProducerOptions): JobProducer {
       } catch (error) {
         // Never sent (ioredis refuses a command while its stream is down: no offline queue), or
         // Redis answered with an error (the script did not run): nothing queued. Anything else: sent, no answer.
-        if (NOT_SENT.test(messageOf(error))) throw new JobQueueUnavailable(`the job queue (Redis) is unreachable: ${messageOf(error)}`);
-        if (error instanceof ReplyError) throw new JobQueueUnavailable(`the job queue refused the job: ${messageOf(error)}`);
+        if (NOT_SENT.test(messageOf(error)))
+          throw new JobQueueUnavailable(`the job queue (Redis) is unreachable: ${messageOf(error)}`);
+        if (error instanceof ReplyError)
+          throw new JobQueueUnavailable(`the job queue refused the job: ${messageOf(error)}`);
         throw new JobEnqueueUnconfirmed(jobId, kind, messageOf(error));
       }
       // Queued: from here the caller is answered the job, whatever Redis does next.
-      await status.queued(jobId, kind, queuedAt).catch((error: unknown) => logger.warn('job status record not written', { job_id: jobId, error: messageOf(error) }));
+      await status
+        .queued(jobId, kind, queuedAt)
+        .catch((error: unknown) =>
+          logger.warn('job status record not written', { job_id: jobId, error: messageOf(error) }),
+        );
       // Bounded: past the wait the caller is answered like a background job's, and polls.
       // (BullMQ reads a wait of 0 as no limit: 0 here means answer at once.)
-      if (waitFor && options.syncWaitMs > 0) await job.waitUntilFinished(waitFor, options.syncWaitMs).catch(() => undefined);
+      if (waitFor && options.syncWaitMs > 0)
+        await job.waitUntilFinished(waitFor, options.syncWaitMs).catch(() => undefined);
       const record = await statusOfJob(jobId).catch(() => null);
       return record ?? queuedRecord(jobId, kind, queuedAt);
     },
@@ -211,5 +244,17 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
 
 /** The record of a job just queued, when Redis cannot be read back: running, `started_at` its queueing (no attempt yet). */
 function queuedRecord(jobId: string, kind: string, queuedAt: Date): JobStatus {
-  return { job_id: jobId, kind, status: 'running', queued_at: queuedAt.toISOString(), started_at: queuedAt.toISOString(), finished_at: null, duration_ms: null, attempts: 0, progress: null, result: null, error: null };
+  return {
+    job_id: jobId,
+    kind,
+    status: 'running',
+    queued_at: queuedAt.toISOString(),
+    started_at: queuedAt.toISOString(),
+    finished_at: null,
+    duration_ms: null,
+    attempts: 0,
+    progress: null,
+    result: null,
+    error: null,
+  };
 }

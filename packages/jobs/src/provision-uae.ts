@@ -1,6 +1,12 @@
 import type { RegistryUaeCustomer } from '@ledger/upstream-clients';
 import { defineJob } from './catalog.js';
-import { provisionInputOf, runProvision, type ProvisionInput, type ProvisionResult, type RegistryBook } from './provision.js';
+import {
+  provisionInputOf,
+  runProvision,
+  type ProvisionInput,
+  type ProvisionResult,
+  type RegistryBook,
+} from './provision.js';
 
 export const provisionUaeInput = provisionInputOf('v1/uae/customers', 'UAE-000001');
 export type ProvisionUaeInput = ProvisionInput;

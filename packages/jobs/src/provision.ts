@@ -1,4 +1,11 @@
-import { findCustomers, LedgerError, upsertCustomer, type CustomerInput, type CustomerReference, type CustomerRow } from '@ledger/core';
+import {
+  findCustomers,
+  LedgerError,
+  upsertCustomer,
+  type CustomerInput,
+  type CustomerReference,
+  type CustomerRow,
+} from '@ledger/core';
 import { createRegistryClient, RegistryNotFoundError, type RegistryClient } from '@ledger/upstream-clients';
 import { z } from 'zod';
 import type { JobDeps } from './catalog.js';
@@ -29,13 +36,17 @@ export interface RegistryBook<Entry extends RegistryEntry<Field>, Field extends 
 export const provisionInputOf = (path: string, exampleId: string) =>
   z
     .object({
-      customer_ids: customerIdsField.describe('Registry customer ids to provision (each read on its own); null or absent: the whole list.'),
+      customer_ids: customerIdsField.describe(
+        'Registry customer ids to provision (each read on its own); null or absent: the whole list.',
+      ),
       dry_run: z.boolean().optional().describe('Report what would change, write nothing.'),
       api_global_base_url: z
         .url({ protocol: /^https?$/ })
         .nullable()
         .optional()
-        .describe(`Base URL of the customer registry (\`GET {api_global_base_url}/${path}\`). Null or absent: the worker’s API_GLOBAL_BASE_URL.`),
+        .describe(
+          `Base URL of the customer registry (\`GET {api_global_base_url}/${path}\`). Null or absent: the worker’s API_GLOBAL_BASE_URL.`,
+        ),
     })
     .strict()
     .meta({ examples: [{ customer_ids: [exampleId], dry_run: true, api_global_base_url: null }] });
@@ -58,7 +69,11 @@ export interface ProvisionResult<Field extends ProvisionField> extends Record<st
  * The fields of a registry customer the ledger lacks or holds otherwise. A field the registry
  * does not know (null) is left out, so it never blanks what the ledger knows.
  */
-function changesOf<Field extends ProvisionField>(entry: RegistryEntry<Field>, fields: readonly Field[], known: CustomerRow | undefined): Partial<Record<Field, string>> {
+function changesOf<Field extends ProvisionField>(
+  entry: RegistryEntry<Field>,
+  fields: readonly Field[],
+  known: CustomerRow | undefined,
+): Partial<Record<Field, string>> {
   const changes: Partial<Record<Field, string>> = {};
   for (const field of fields) {
     const value = entry[field];
@@ -79,7 +94,11 @@ async function registryCustomers<Entry extends RegistryEntry<Field>, Field exten
   ids: readonly string[] | null,
 ): Promise<{ entries: Entry[]; failed: CustomerFailure[] }> {
   // Without the list there is no customer to fail: the job fails (a refusal for good, anything else retried).
-  if (ids === null) return { entries: await book.list(registry).catch((error: unknown) => Promise.reject(jobFailure(error))), failed: [] };
+  if (ids === null)
+    return {
+      entries: await book.list(registry).catch((error: unknown) => Promise.reject(jobFailure(error))),
+      failed: [],
+    };
   const entries: Entry[] = [];
   const failed: CustomerFailure[] = [];
   const { failed: unreadable } = await forEachCustomer(
@@ -89,7 +108,8 @@ async function registryCustomers<Entry extends RegistryEntry<Field>, Field exten
       try {
         entries.push(await book.get(registry, customer_id));
       } catch (error) {
-        if (error instanceof RegistryNotFoundError) failed.push({ customer_id, reason: 'not in the customer registry' });
+        if (error instanceof RegistryNotFoundError)
+          failed.push({ customer_id, reason: 'not in the customer registry' });
         else throw error;
       }
     },
@@ -99,10 +119,17 @@ async function registryCustomers<Entry extends RegistryEntry<Field>, Field exten
 }
 
 /** The registry the job reads: its body's, else the worker's; neither is a refusal for good. */
-export function registryOf(input: Pick<ProvisionInput, 'api_global_base_url'>, deps: Pick<JobDeps, 'settings'>): RegistryClient {
+export function registryOf(
+  input: Pick<ProvisionInput, 'api_global_base_url'>,
+  deps: Pick<JobDeps, 'settings'>,
+): RegistryClient {
   const baseUrl = input.api_global_base_url ?? deps.settings.apiGlobalBaseUrl;
   // Not a customer's failure: without a registry no customer can be read. Permanent: retrying cannot help.
-  if (baseUrl === undefined) throw new LedgerError('validation_error', 'no customer registry: give api_global_base_url, or set API_GLOBAL_BASE_URL on the worker');
+  if (baseUrl === undefined)
+    throw new LedgerError(
+      'validation_error',
+      'no customer registry: give api_global_base_url, or set API_GLOBAL_BASE_URL on the worker',
+    );
   return createRegistryClient({ baseUrl });
 }
 
@@ -121,8 +148,23 @@ export async function runProvision<Entry extends RegistryEntry<Field>, Field ext
   const registry = registryOf(input, deps);
   const ids = input.customer_ids ?? null;
   const { entries, failed: unread } = await registryCustomers(book, registry, ids);
-  const known = new Map((await findCustomers(db, entries.map((e) => e.customer_id))).map((c) => [c.customer_id, c]));
-  const result: ProvisionResult<Field> = { dry_run: dryRun, customers: ids?.length ?? entries.length, created: 0, updated: 0, unchanged: 0, changes: [], customers_failed: [] };
+  const known = new Map(
+    (
+      await findCustomers(
+        db,
+        entries.map((e) => e.customer_id),
+      )
+    ).map((c) => [c.customer_id, c]),
+  );
+  const result: ProvisionResult<Field> = {
+    dry_run: dryRun,
+    customers: ids?.length ?? entries.length,
+    created: 0,
+    updated: 0,
+    unchanged: 0,
+    changes: [],
+    customers_failed: [],
+  };
   const { failed } = await forEachCustomer(
     entries,
     idOfRecord,
@@ -143,9 +185,15 @@ export async function runProvision<Entry extends RegistryEntry<Field>, Field ext
     (done, total) => deps.progress({ done, total, unit: 'customers' }),
   );
   const order = new Map((ids ?? entries.map((e) => e.customer_id)).map((id, i) => [id, i]));
-  const byOrder = (a: { customer_id: string }, b: { customer_id: string }) => (order.get(a.customer_id) ?? 0) - (order.get(b.customer_id) ?? 0);
+  const byOrder = (a: { customer_id: string }, b: { customer_id: string }) =>
+    (order.get(a.customer_id) ?? 0) - (order.get(b.customer_id) ?? 0);
   result.changes.sort(byOrder);
   result.customers_failed = [...unread, ...failed].sort(byOrder);
-  logger.info(`${book.kind} done`, { dry_run: dryRun, created: result.created, updated: result.updated, failed: result.customers_failed.length });
+  logger.info(`${book.kind} done`, {
+    dry_run: dryRun,
+    created: result.created,
+    updated: result.updated,
+    failed: result.customers_failed.length,
+  });
   return result;
 }

@@ -13,7 +13,9 @@ export const recostInput = z
       .min(1)
       .max(RECOST_LIMIT_MAX)
       .optional()
-      .describe('At most this many pending transactions are taken, oldest first (txn_date, then posted_at); pending trades of the same customer and symbol are recosted with them. Absent: all.'),
+      .describe(
+        'At most this many pending transactions are taken, oldest first (txn_date, then posted_at); pending trades of the same customer and symbol are recosted with them. Absent: all.',
+      ),
   })
   .strict()
   .meta({ examples: [{ limit: 10_000 }] });
@@ -35,7 +37,13 @@ export const recostJob = defineJob<RecostInput, RecostResult>('recost', {
       limit: limit ?? null,
       progress: (done, total) => progress({ done, total, unit: 'transactions' }),
     });
-    logger.info('recost done', { recosted: result.recosted, derivations_posted: result.derivations_posted, superseded: result.superseded, flagged: result.flagged.length, remaining: result.remaining });
+    logger.info('recost done', {
+      recosted: result.recosted,
+      derivations_posted: result.derivations_posted,
+      superseded: result.superseded,
+      flagged: result.flagged.length,
+      remaining: result.remaining,
+    });
     return result;
   },
 });

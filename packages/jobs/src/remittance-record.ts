@@ -1,5 +1,12 @@
 import { isPan, istDate, type RemittanceRecord } from '@ledger/core';
-import { UpstreamPayloadError, type RemitMidRate, type RemitOrder, type RemitPayment, type RemitQuote, type RemitSettlement } from '@ledger/upstream-clients';
+import {
+  UpstreamPayloadError,
+  type RemitMidRate,
+  type RemitOrder,
+  type RemitPayment,
+  type RemitQuote,
+  type RemitSettlement,
+} from '@ledger/upstream-clients';
 
 /** Where a remittance's mid rate comes from: remit's `GET /fx_rates`, read while the quote was live. */
 export const MID_RATE_SOURCE = 'remit:fx_rates';
@@ -25,7 +32,11 @@ const tookTheMoney = (p: RemitPayment) => p.funds_available || p.status === 'suc
  */
 export function paymentOf(payments: readonly RemitPayment[]): RemitPayment | null {
   const rank = (p: RemitPayment) => (p.funds_available ? 2 : tookTheMoney(p) ? 1 : 0);
-  return [...payments].sort((a, b) => rank(b) - rank(a) || b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id))[0] ?? null;
+  return (
+    [...payments].sort(
+      (a, b) => rank(b) - rank(a) || b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id),
+    )[0] ?? null
+  );
 }
 
 /**
@@ -33,15 +44,30 @@ export function paymentOf(payments: readonly RemitPayment[]): RemitPayment | nul
  * are already major-unit decimal strings (the client converts them exactly). The remittance's
  * date is its paying payment's `created_at` date in IST, else the order's (upstreams.md).
  */
-export function remittanceRecordOf(customer: { customer_id: string; remit_customer_id: string; pan: string | null }, view: RemitOrderView): RemittanceRecord {
+export function remittanceRecordOf(
+  customer: { customer_id: string; remit_customer_id: string; pan: string | null },
+  view: RemitOrderView,
+): RemittanceRecord {
   const { order, quote, payment, settlement, mid } = view;
   if (quote !== null && quote.to.currency !== 'USD') {
-    throw new UpstreamPayloadError('remit', 'GET', 'api/v1/quotes', 'to.currency', 'is not USD: an LRS order of this book buys USD');
+    throw new UpstreamPayloadError(
+      'remit',
+      'GET',
+      'api/v1/quotes',
+      'to.currency',
+      'is not USD: an LRS order of this book buys USD',
+    );
   }
   for (const fee of ['fx_fee', 'txn_fee'] as const) {
     // The fees are posted to 5030, a USD account: a fee in another currency has no rate here.
     if (settlement !== null && settlement.fees[fee].currency !== 'USD') {
-      throw new UpstreamPayloadError('remit', 'GET', 'api/v1/settlements', `fees.${fee}.currency`, 'is not USD: a settlement of this book is in USD');
+      throw new UpstreamPayloadError(
+        'remit',
+        'GET',
+        'api/v1/settlements',
+        `fees.${fee}.currency`,
+        'is not USD: a settlement of this book is in USD',
+      );
     }
   }
   const paidAt = payment !== null && tookTheMoney(payment) ? payment.created_at : null;

@@ -57,12 +57,17 @@ export function createJobProcessor(catalog: JobCatalog, context: RunnerContext) 
   return async (job: Job<unknown, unknown, string>): Promise<Record<string, unknown>> => {
     const jobId = String(job.id);
     const definition = Object.hasOwn(catalog, job.name) ? catalog[job.name] : undefined;
-    if (!definition) throw new UnrecoverableError(`unknown job name "${job.name}"; this worker runs ${Object.keys(catalog).sort().join(', ')}`);
+    if (!definition)
+      throw new UnrecoverableError(
+        `unknown job name "${job.name}"; this worker runs ${Object.keys(catalog).sort().join(', ')}`,
+      );
     const queuedAt = new Date(job.timestamp);
     let logger = context.logger.child({ job_id: jobId, job_kind: job.name });
     /** Writes the run's record to Redis; never throws, never waits on Redis longer than MIRROR_WAIT_MS. */
     const mirror = async (run: JobRun) => {
-      const written = context.status.ofRun(run, queuedAt).catch((error: unknown) => logger.warn('job status record not written', { error: messageOf(error) }));
+      const written = context.status
+        .ofRun(run, queuedAt)
+        .catch((error: unknown) => logger.warn('job status record not written', { error: messageOf(error) }));
       await Promise.race([written, sleep(MIRROR_WAIT_MS)]);
     };
 
@@ -70,7 +75,10 @@ export function createJobProcessor(catalog: JobCatalog, context: RunnerContext) 
     const claim = await claimRun(runs, jobId, job.name, job.data, owner, leaseMs, logger);
     if (claim.state === 'finished') {
       // Delivered again after it finished (a lock lost to a Redis stall or restart): nothing runs twice.
-      logger.warn('job already finished; answering its stored outcome', { status: claim.run.status, attempts: claim.run.attempts });
+      logger.warn('job already finished; answering its stored outcome', {
+        status: claim.run.status,
+        attempts: claim.run.attempts,
+      });
       await mirror(claim.run);
       if (claim.run.status === 'done') return claim.run.result!;
       throw new UnrecoverableError(claim.run.error ?? 'failed');
@@ -81,7 +89,9 @@ export function createJobProcessor(catalog: JobCatalog, context: RunnerContext) 
 
     const renewal = setInterval(() => {
       runs.renew(jobId, owner, leaseMs).then(
-        (held) => held || logger.error('job attempt lost its lease on the run: another attempt may run it', { lease_ms: leaseMs }),
+        (held) =>
+          held ||
+          logger.error('job attempt lost its lease on the run: another attempt may run it', { lease_ms: leaseMs }),
         (error: unknown) => logger.warn('job lease not renewed', { error: messageOf(error) }),
       );
     }, leaseMs / 3);
@@ -94,7 +104,9 @@ export function createJobProcessor(catalog: JobCatalog, context: RunnerContext) 
       if (written.timer) clearTimeout(written.timer);
       written.timer = null;
       written.at = now().getTime();
-      context.status.progressed(jobId, written.latest!).catch((error: unknown) => logger.debug('job progress not written', { error: messageOf(error) }));
+      context.status
+        .progressed(jobId, written.latest!)
+        .catch((error: unknown) => logger.debug('job progress not written', { error: messageOf(error) }));
     };
     const progress = (value: JobProgress) => {
       written.latest = value;
@@ -105,16 +117,27 @@ export function createJobProcessor(catalog: JobCatalog, context: RunnerContext) 
         written.timer.unref();
       }
     };
-    const deps: JobDeps = { book: context.book, db: context.db, logger, progress, settings: context.settings ?? DEFAULT_JOB_SETTINGS, upstreams: context.upstreams ?? NO_UPSTREAMS };
+    const deps: JobDeps = {
+      book: context.book,
+      db: context.db,
+      logger,
+      progress,
+      settings: context.settings ?? DEFAULT_JOB_SETTINGS,
+      upstreams: context.upstreams ?? NO_UPSTREAMS,
+    };
     try {
       let result: Record<string, unknown>;
       try {
         if (!definition.books.includes(context.book)) {
-          throw new UnrecoverableError(`job ${job.name} does not run on ${context.book} (it runs on ${definition.books.join(', ')})`);
+          throw new UnrecoverableError(
+            `job ${job.name} does not run on ${context.book} (it runs on ${definition.books.join(', ')})`,
+          );
         }
         const input: unknown = definition.input.parse(job.data);
         // Everything the job writes records it: job:<kind>:<job_id>, or the webhook that triggered it.
-        result = await withActor(definition.actor?.(input, jobId) ?? jobActor(job.name, jobId), () => definition.run(input, deps));
+        result = await withActor(definition.actor?.(input, jobId) ?? jobActor(job.name, jobId), () =>
+          definition.run(input, deps),
+        );
       } catch (error) {
         const permanent = isPermanent(error);
         const final = permanent || run.attempts >= (job.opts.attempts ?? DEFAULT_JOB_OPTIONS.attempts);
@@ -142,11 +165,22 @@ export function createJobProcessor(catalog: JobCatalog, context: RunnerContext) 
 }
 
 /** Claims the run, waiting while another attempt holds a live lease on it (polled, at most a second apart). */
-async function claimRun(runs: JobRunStore, jobId: string, kind: string, input: unknown, owner: string, leaseMs: number, logger: Logger): Promise<Claim> {
+async function claimRun(
+  runs: JobRunStore,
+  jobId: string,
+  kind: string,
+  input: unknown,
+  owner: string,
+  leaseMs: number,
+  logger: Logger,
+): Promise<Claim> {
   for (let waited = false; ; waited = true) {
     const claim = await runs.claim(jobId, kind, input, owner, leaseMs);
     if (claim.state !== 'held') return claim;
-    if (!waited) logger.warn('job delivered while another attempt holds its run; waiting for it', { lease_expires_at: claim.run.lease_expires_at });
+    if (!waited)
+      logger.warn('job delivered while another attempt holds its run; waiting for it', {
+        lease_expires_at: claim.run.lease_expires_at,
+      });
     await sleep(Math.min(1_000, leaseMs / 4));
   }
 }

@@ -21,9 +21,11 @@ export interface JobRun {
  * job; `finished`, an earlier attempt finished it (a repeated delivery: nothing to run); `held`,
  * another attempt holds a live lease (a delivery after a stall while the first still runs).
  */
-export type Claim = { state: 'claimed'; run: JobRun } | { state: 'finished'; run: JobRun } | { state: 'held'; run: JobRun };
+export type Claim =
+  { state: 'claimed'; run: JobRun } | { state: 'finished'; run: JobRun } | { state: 'held'; run: JobRun };
 
-const COLUMNS = 'job_id, kind, input, status, attempts, first_started_at, attempt_started_at, finished_at, result, error, lease_owner, lease_expires_at';
+const COLUMNS =
+  'job_id, kind, input, status, attempts, first_started_at, attempt_started_at, finished_at, result, error, lease_owner, lease_expires_at';
 
 /** The job_runs table: claims, lease renewals and outcomes, each one statement, fenced by the lease owner. */
 export class JobRunStore {
@@ -58,7 +60,11 @@ export class JobRunStore {
   }
 
   /** Ends the attempt as the job's outcome (`done`, `error`) or as a failure to retry (`running`, lease released). */
-  async end(jobId: string, owner: string, outcome: { status: 'done'; result: Record<string, unknown> } | { status: 'error' | 'running'; error: string }): Promise<JobRun | null> {
+  async end(
+    jobId: string,
+    owner: string,
+    outcome: { status: 'done'; result: Record<string, unknown> } | { status: 'error' | 'running'; error: string },
+  ): Promise<JobRun | null> {
     const finished = outcome.status !== 'running';
     const { rows } = await this.db.raw<{ rows: JobRun[] }>(
       `UPDATE job_runs SET status = :status, result = :result::jsonb, error = :error, lease_owner = NULL, lease_expires_at = NULL,
@@ -104,7 +110,10 @@ export class JobRunStore {
   }
 
   /** Runs still running whose holder's lease ran out `graceMs` ago or more, or that no attempt holds: each should be in the queue. */
-  async unheld(graceMs: number, limit: number): Promise<Array<Pick<JobRun, 'job_id' | 'kind' | 'input' | 'first_started_at'>>> {
+  async unheld(
+    graceMs: number,
+    limit: number,
+  ): Promise<Array<Pick<JobRun, 'job_id' | 'kind' | 'input' | 'first_started_at'>>> {
     const { rows } = await this.db.raw<{ rows: Array<Pick<JobRun, 'job_id' | 'kind' | 'input' | 'first_started_at'>> }>(
       `SELECT job_id, kind, input, first_started_at FROM job_runs
         WHERE status = 'running' AND (lease_expires_at IS NULL OR lease_expires_at < now() - :graceMs * interval '1 millisecond')

@@ -67,7 +67,11 @@ export class JobStatusStore {
 
   /** The producer has added the job: running, not started. */
   queued(jobId: string, kind: string, at: Date): Promise<void> {
-    return this.write(jobId, { job_id: jobId, kind, status: 'running', queued_at: at.toISOString(), attempts: 0 }, true);
+    return this.write(
+      jobId,
+      { job_id: jobId, kind, status: 'running', queued_at: at.toISOString(), attempts: 0 },
+      true,
+    );
   }
 
   /**

@@ -1,4 +1,11 @@
-import { customersByReference, jobActor, LOCK_KEYS, WEBHOOK_EVENT_PATTERN_SOURCE, webhookActor, withAdvisoryLock } from '@ledger/core';
+import {
+  customersByReference,
+  jobActor,
+  LOCK_KEYS,
+  WEBHOOK_EVENT_PATTERN_SOURCE,
+  webhookActor,
+  withAdvisoryLock,
+} from '@ledger/core';
 import { z } from 'zod';
 import { defineJob, type JobDeps } from './catalog.js';
 import { customerId } from './per-customer.js';
@@ -8,8 +15,20 @@ import { runSyncUsbroker } from './sync-usbroker.js';
 
 export const SYNC_REMIT_WEBHOOK = 'sync-remit-webhook';
 
-const remitCustomerId = z.string().min(1).max(256).describe('The event’s `data.customer_id`: a customer the book has not linked yet is linked from the customer registry first.');
-const orderId = z.string().min(1).max(256).nullable().optional().describe('The order the event was about (for the log and the result).');
+const remitCustomerId = z
+  .string()
+  .min(1)
+  .max(256)
+  .describe(
+    'The event’s `data.customer_id`: a customer the book has not linked yet is linked from the customer registry first.',
+  );
+const orderId = z
+  .string()
+  .min(1)
+  .max(256)
+  .nullable()
+  .optional()
+  .describe('The order the event was about (for the log and the result).');
 const event = z
   .string()
   .regex(new RegExp(WEBHOOK_EVENT_PATTERN_SOURCE))
@@ -19,8 +38,22 @@ const event = z
 /** The linked customer to sync, or (customer_id null) the remit customer to link first and sync. */
 export const syncRemitWebhookInput = z
   .union([
-    z.object({ customer_id: customerId.describe('The ledger customer whose remit customer id the event named.'), remit_customer_id: remitCustomerId.optional(), order_id: orderId, event }).strict(),
-    z.object({ customer_id: z.null().describe('The book had not linked the remit customer when the event came.'), remit_customer_id: remitCustomerId, order_id: orderId, event }).strict(),
+    z
+      .object({
+        customer_id: customerId.describe('The ledger customer whose remit customer id the event named.'),
+        remit_customer_id: remitCustomerId.optional(),
+        order_id: orderId,
+        event,
+      })
+      .strict(),
+    z
+      .object({
+        customer_id: z.null().describe('The book had not linked the remit customer when the event came.'),
+        remit_customer_id: remitCustomerId,
+        order_id: orderId,
+        event,
+      })
+      .strict(),
   ])
   .meta({
     examples: [
@@ -31,7 +64,10 @@ export const syncRemitWebhookInput = z
 export type SyncRemitWebhookInput = z.infer<typeof syncRemitWebhookInput>;
 
 /** The customer to sync: the one named, else the remit customer's (linked now, from the registry, if the book does not know it yet). */
-async function customerToSync(input: SyncRemitWebhookInput, deps: JobDeps): Promise<{ customerId: string; linked: boolean }> {
+async function customerToSync(
+  input: SyncRemitWebhookInput,
+  deps: JobDeps,
+): Promise<{ customerId: string; linked: boolean }> {
   if (input.customer_id !== null) return { customerId: input.customer_id, linked: false };
   const remitId = input.remit_customer_id;
   // A duplicate delivery's sync may have linked it meanwhile.
@@ -51,12 +87,14 @@ export const syncRemitWebhookJob = defineJob(SYNC_REMIT_WEBHOOK, {
   input: syncRemitWebhookInput,
   // A duplicate delivery may sync again: the books' keys, not the queue, make it harmless.
   businessKey: () => null,
-  actor: ({ event }, jobId) => (event === undefined ? jobActor(SYNC_REMIT_WEBHOOK, jobId) : webhookActor('remit', event, jobId)),
+  actor: ({ event }, jobId) =>
+    event === undefined ? jobActor(SYNC_REMIT_WEBHOOK, jobId) : webhookActor('remit', event, jobId),
   run: async (input, deps) =>
     withAdvisoryLock(deps.db, LOCK_KEYS.indiaSync, async () => {
       const { customerId: id, linked } = await customerToSync(input, deps);
       const remit = await runSyncRemit({ customer_ids: [id] }, deps);
-      const broker = deps.upstreams.usbroker === null ? null : await runSyncUsbroker({ customer_ids: [id], recost: true }, deps);
+      const broker =
+        deps.upstreams.usbroker === null ? null : await runSyncUsbroker({ customer_ids: [id], recost: true }, deps);
       const reason = linked
         ? `remit customer ${input.remit_customer_id!} was not linked: linked it to ${id} from the customer registry (as provision-india does), then synced ${id}`
         : `synced ${id}`;

@@ -18,24 +18,34 @@ import {
 import type { RemitClient, RemitMidRate, RemitPayment, RemitQuote } from '@ledger/upstream-clients';
 import { z } from 'zod';
 import { defineJob, type JobDeps } from './catalog.js';
-import { customerIdsField, forEachCustomer, idOfRecord, notConfigured, selectCustomers, type CustomerFailure } from './per-customer.js';
+import {
+  customerIdsField,
+  forEachCustomer,
+  idOfRecord,
+  notConfigured,
+  selectCustomers,
+  type CustomerFailure,
+} from './per-customer.js';
 import { PostingRun, skippedAs, type SyncResult } from './posting-kit.js';
 import { paymentOf, remittanceRecordOf, type RemitOrderView } from './remittance-record.js';
 
 /** The highest FX-spread markup a run may assume: 10 % (typical markups are 50–200 bps). */
 export const FX_SPREAD_BPS_MAX = 1_000;
 
-
 export const syncRemitInput = z
   .object({
-    customer_ids: customerIdsField.describe('Ledger customer ids to run for; null or absent: every India customer (each customer with a remit_customer_id).'),
+    customer_ids: customerIdsField.describe(
+      'Ledger customer ids to run for; null or absent: every India customer (each customer with a remit_customer_id).',
+    ),
     dry_run: z.boolean().optional().describe('Compute and report, write nothing (no remittance rows, no postings).'),
     fx_spread_bps: z
       .number()
       .min(0)
       .max(FX_SPREAD_BPS_MAX)
       .optional()
-      .describe('Assumed FX-spread markup in basis points: each paid order accrues its USD × bps / 10,000 (half-up to cents) once. Absent: the worker’s FX_SPREAD_BPS (unset: 0, nothing accrues). 0: nothing accrues; settlements still clear earlier accruals.'),
+      .describe(
+        'Assumed FX-spread markup in basis points: each paid order accrues its USD × bps / 10,000 (half-up to cents) once. Absent: the worker’s FX_SPREAD_BPS (unset: 0, nothing accrues). 0: nothing accrues; settlements still clear earlier accruals.',
+      ),
   })
   .strict()
   .meta({ examples: [{ customer_ids: null, dry_run: false, fx_spread_bps: 75 }] });
@@ -67,7 +77,14 @@ interface RunContext {
 
 /** A stored quote, as remit answered it: a quote never changes, so it is read once. */
 function storedQuote(row: RemittanceRow): RemitQuote | null {
-  if (row.quote_id === null || row.amount_usd === null || row.fx_rate === null || row.quoted_at === null || row.quote_expires_at === null) return null;
+  if (
+    row.quote_id === null ||
+    row.amount_usd === null ||
+    row.fx_rate === null ||
+    row.quoted_at === null ||
+    row.quote_expires_at === null
+  )
+    return null;
   return {
     id: row.quote_id,
     from: { amount: row.amount_inr, currency: 'INR' },
@@ -85,8 +102,16 @@ function storedQuote(row: RemittanceRow): RemitQuote | null {
  * customer or its objects. What cannot change is not read again: a quote already stored, a
  * settlement already stored as settled.
  */
-async function readOrders(remit: RemitClient, remitCustomerId: string, stored: ReadonlyMap<string, RemittanceRow>, midRate: RunContext['midRate']): Promise<RemitOrderView[]> {
-  const [orders, payments] = await Promise.all([remit.listOrders({ customerId: remitCustomerId }), remit.listPayments({ customerId: remitCustomerId })]);
+async function readOrders(
+  remit: RemitClient,
+  remitCustomerId: string,
+  stored: ReadonlyMap<string, RemittanceRow>,
+  midRate: RunContext['midRate'],
+): Promise<RemitOrderView[]> {
+  const [orders, payments] = await Promise.all([
+    remit.listOrders({ customerId: remitCustomerId }),
+    remit.listPayments({ customerId: remitCustomerId }),
+  ]);
   const paymentsByOrder = new Map<string, RemitPayment[]>();
   for (const p of payments) {
     if (p.payin_type !== 'orders') continue;
@@ -100,7 +125,11 @@ async function readOrders(remit: RemitClient, remitCustomerId: string, stored: R
     const quote = order.quote_id === null ? null : (known ?? (await remit.getQuote(order.quote_id)));
     const payment = paymentOf(paymentsByOrder.get(order.id) ?? []);
     // A settlement stored before its fees were kept (20261221) is read once more for them.
-    const landed = row !== undefined && row.settlement_status === 'settled' && row.settlement_id === payment?.settlement_id && row.settlement_fx_fee_usd !== null;
+    const landed =
+      row !== undefined &&
+      row.settlement_status === 'settled' &&
+      row.settlement_id === payment?.settlement_id &&
+      row.settlement_fx_fee_usd !== null;
     const settlement = !payment?.settlement_id || landed ? null : await remit.getSettlement(payment.settlement_id);
     // The mid rate is the quote's only while the quote is live; later it is another day's rate: not known.
     const live = quote !== null && known === null && Date.now() <= Date.parse(quote.expires_at);
@@ -116,7 +145,12 @@ async function syncCustomer(customer: CustomerRow, ctx: RunContext): Promise<voi
   assert(remitCustomerId !== null, 'sync-remit selects customers by remit_customer_id');
   const stored = new Map((await findRemittancesOf(db, customer.customer_id)).map((row) => [row.order_id, row]));
   const views = await readOrders(ctx.remit, remitCustomerId, stored, ctx.midRate);
-  const records = views.map((view) => remittanceRecordOf({ customer_id: customer.customer_id, remit_customer_id: remitCustomerId, pan: customer.pan }, view));
+  const records = views.map((view) =>
+    remittanceRecordOf(
+      { customer_id: customer.customer_id, remit_customer_id: remitCustomerId, pan: customer.pan },
+      view,
+    ),
+  );
   const recordOf = new Map(records.map((r) => [r.order_id, r]));
   const orderIds = records.map((r) => r.order_id);
   remittances.seen += records.length;
@@ -127,20 +161,31 @@ async function syncCustomer(customer: CustomerRow, ctx: RunContext): Promise<voi
   remittances.held += written.held.length;
   const facts = records.map((r) => remittanceFacts(r, stored.get(r.order_id)));
   const posting = run.customer(customer.customer_id);
-  const add = (kind: Kind, draft: TransactionDraft) => posting.addDraft(kind, draft, recordOf.get(String(draft.metadata.order_id))!);
+  const add = (kind: Kind, draft: TransactionDraft) =>
+    posting.addDraft(kind, draft, recordOf.get(String(draft.metadata.order_id))!);
 
   // fx_spread: once per paid order, while an assumed spread is set (domain/remittances.ts decides).
   const before = await remittancePostings(db, orderIds);
   const accruals = accrualsDue(facts, before, ctx.bps, randomUUID);
-  for (const [code, ids] of [['unpriced', accruals.unpriced], ['below_a_cent', accruals.belowACent]] as const) {
-    for (const id of ids) posting.add('fx_spread', fxSpreadSourceTxnId(id), skippedAs(code, { order_id: id, fx_spread_bps: ctx.bps.toString() }), recordOf.get(id)!);
+  for (const [code, ids] of [
+    ['unpriced', accruals.unpriced],
+    ['below_a_cent', accruals.belowACent],
+  ] as const) {
+    for (const id of ids)
+      posting.add(
+        'fx_spread',
+        fxSpreadSourceTxnId(id),
+        skippedAs(code, { order_id: id, fx_spread_bps: ctx.bps.toString() }),
+        recordOf.get(id)!,
+      );
   }
   for (const draft of accruals.drafts) add('fx_spread', draft);
   await run.post(posting);
 
   // fx_spread_settle: when the settlement has landed, exactly the accrual (as stored now: a concurrent run's stands), once.
   const postings = ctx.dryRun ? before : await remittancePostings(db, orderIds);
-  for (const draft of settlementsDue(facts, postings, ctx.dryRun ? accruals.drafts : [], randomUUID)) add('fx_spread_settle', draft);
+  for (const draft of settlementsDue(facts, postings, ctx.dryRun ? accruals.drafts : [], randomUUID))
+    add('fx_spread_settle', draft);
   await run.post(posting);
 }
 
@@ -154,11 +199,22 @@ async function syncCustomer(customer: CustomerRow, ctx: RunContext): Promise<voi
 export async function runSyncRemit(input: SyncRemitInput, deps: JobDeps): Promise<SyncRemitResult> {
   const { db, logger, settings, upstreams } = deps;
   const dryRun = input.dry_run ?? false;
-  const bps = new Decimal(input.fx_spread_bps === undefined ? (settings.fxSpreadBps ?? '0') : String(input.fx_spread_bps));
-  const run = new PostingRun<Kind>(db, { job: 'sync-remit', upstream: 'remit', kinds: ['fx_spread', 'fx_spread_settle'], dryRun, settings });
+  const bps = new Decimal(
+    input.fx_spread_bps === undefined ? (settings.fxSpreadBps ?? '0') : String(input.fx_spread_bps),
+  );
+  const run = new PostingRun<Kind>(db, {
+    job: 'sync-remit',
+    upstream: 'remit',
+    kinds: ['fx_spread', 'fx_spread_settle'],
+    dryRun,
+    settings,
+  });
   const remittances = { seen: 0, created: 0, updated: 0, unchanged: 0, held: 0 };
   const { customers: linked, failed: notLinked } = await selectCustomers(db, 'remit_customer_id', input.customer_ids);
-  const customers = await findCustomers(db, linked.map((c) => c.customerId));
+  const customers = await findCustomers(
+    db,
+    linked.map((c) => c.customerId),
+  );
   const remit = upstreams.remit;
   let failed: CustomerFailure[];
   if (remit === null) {
@@ -175,10 +231,24 @@ export async function runSyncRemit(input: SyncRemitInput, deps: JobDeps): Promis
         },
       ));
     const ctx: RunContext = { db, remit, dryRun, bps, run, remittances, midRate };
-    ({ failed } = await forEachCustomer(customers, idOfRecord, (customer) => syncCustomer(customer, ctx), (done, total) => deps.progress({ done, total, unit: 'customers' })));
+    ({ failed } = await forEachCustomer(
+      customers,
+      idOfRecord,
+      (customer) => syncCustomer(customer, ctx),
+      (done, total) => deps.progress({ done, total, unit: 'customers' }),
+    ));
   }
-  const result: SyncRemitResult = { ...run.result(linked.length + notLinked.length, [...notLinked, ...failed], null), fx_spread_bps: bps.toString(), remittances };
-  logger.info('sync-remit done', { dry_run: dryRun, customers: result.customers, failed: result.customers_failed.length, records: result.records });
+  const result: SyncRemitResult = {
+    ...run.result(linked.length + notLinked.length, [...notLinked, ...failed], null),
+    fx_spread_bps: bps.toString(),
+    remittances,
+  };
+  logger.info('sync-remit done', {
+    dry_run: dryRun,
+    customers: result.customers,
+    failed: result.customers_failed.length,
+    records: result.records,
+  });
   return result;
 }
 

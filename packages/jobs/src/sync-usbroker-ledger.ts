@@ -18,7 +18,15 @@ import type {
 } from '@ledger/upstream-clients';
 import { z } from 'zod';
 import { defineJob, type JobDeps } from './catalog.js';
-import { dividendEntry, dividendEvent, dividendWithholding, feeEntry, orderOfTrade, tradeFees, withholdingEntry } from './usbroker-entries.js';
+import {
+  dividendEntry,
+  dividendEvent,
+  dividendWithholding,
+  feeEntry,
+  orderOfTrade,
+  tradeFees,
+  withholdingEntry,
+} from './usbroker-entries.js';
 import { calendarDate, forEach, forEachCustomer, upstreamFailureReason } from './per-customer.js';
 import { PostingRun, type Reason, type SyncResult } from './posting-kit.js';
 
@@ -27,17 +35,27 @@ export const LEDGER_DAYS_MAX = 92;
 /** Daily files read at once, and customers processed at once. */
 const CONCURRENCY = 4;
 
-
 export const syncUsbrokerLedgerInput = z
   .object({
     start: calendarDate.describe('The first report date (YYYY-MM-DD).'),
-    end: calendarDate.optional().describe(`The last report date, inclusive; absent: \`start\`. At most ${LEDGER_DAYS_MAX} days.`),
-    code: z.string().min(1).max(64).nullable().optional().describe('The firm code of the daily ledger; null or absent: the book’s USBROKER_FIRM_ID.'),
+    end: calendarDate
+      .optional()
+      .describe(`The last report date, inclusive; absent: \`start\`. At most ${LEDGER_DAYS_MAX} days.`),
+    code: z
+      .string()
+      .min(1)
+      .max(64)
+      .nullable()
+      .optional()
+      .describe('The firm code of the daily ledger; null or absent: the book’s USBROKER_FIRM_ID.'),
     dry_run: z.boolean().default(false).describe('Read the files and report what would be written; write nothing.'),
   })
   .strict()
   .refine((b) => b.end === undefined || b.end >= b.start, { message: 'end must not be before start', path: ['end'] })
-  .refine((b) => datesFrom(b.start, b.end ?? b.start).length <= LEDGER_DAYS_MAX, { message: `at most ${LEDGER_DAYS_MAX} days`, path: ['end'] })
+  .refine((b) => datesFrom(b.start, b.end ?? b.start).length <= LEDGER_DAYS_MAX, {
+    message: `at most ${LEDGER_DAYS_MAX} days`,
+    path: ['end'],
+  })
   .meta({ examples: [{ start: '2026-01-02', end: '2026-01-31', dry_run: false }] });
 export type SyncUsbrokerLedgerInput = z.input<typeof syncUsbrokerLedgerInput>;
 
@@ -96,12 +114,21 @@ interface CustomerRows {
  * TRD rows need its orders (one call naming its account): a failing call fails that customer
  * alone, before anything of it is written.
  */
-export async function runSyncUsbrokerLedger(rawInput: SyncUsbrokerLedgerInput, deps: JobDeps): Promise<SyncUsbrokerLedgerResult> {
+export async function runSyncUsbrokerLedger(
+  rawInput: SyncUsbrokerLedgerInput,
+  deps: JobDeps,
+): Promise<SyncUsbrokerLedgerResult> {
   const input = syncUsbrokerLedgerInput.parse(rawInput);
   const { db, logger, progress, settings } = deps;
   const dates = datesFrom(input.start, input.end ?? input.start);
   const firm = input.code ?? deps.upstreams.usbrokerFirmId;
-  const run = new PostingRun<Kind>(db, { job: 'sync-usbroker-ledger', upstream: 'usbroker', kinds: ['dividends', 'withholdings', 'fees'], dryRun: input.dry_run, settings });
+  const run = new PostingRun<Kind>(db, {
+    job: 'sync-usbroker-ledger',
+    upstream: 'usbroker',
+    kinds: ['dividends', 'withholdings', 'fees'],
+    dryRun: input.dry_run,
+    settings,
+  });
   const extras = {
     firm,
     dates: dates.length,
@@ -114,7 +141,10 @@ export async function runSyncUsbrokerLedger(rawInput: SyncUsbrokerLedgerInput, d
   };
   const usbroker = deps.upstreams.usbroker;
   if (usbroker === null || firm === null) {
-    const why = usbroker === null ? 'upstream_unavailable: usbroker is not configured on this book' : 'no_firm: give `code` or set USBROKER_FIRM_ID';
+    const why =
+      usbroker === null
+        ? 'upstream_unavailable: usbroker is not configured on this book'
+        : 'no_firm: give `code` or set USBROKER_FIRM_ID';
     return { ...run.result(0, [], null), ...extras, dates_failed: dates.map((date) => ({ date, reason: why })) };
   }
 
@@ -144,7 +174,10 @@ export async function runSyncUsbrokerLedger(rawInput: SyncUsbrokerLedgerInput, d
       extras.rows_of_unknown_accounts += 1;
       continue;
     }
-    const entry = byCustomer.get(customerId) ?? { accountNo: row.account_no, rows: { dividends: [], withholdings: [], trades: [], fees: [] } };
+    const entry = byCustomer.get(customerId) ?? {
+      accountNo: row.account_no,
+      rows: { dividends: [], withholdings: [], trades: [], fees: [] },
+    };
     byCustomer.set(customerId, entry);
     if (row.row_code === 'DIV') entry.rows.dividends.push(row);
     else if (row.row_code === 'DIVNRA') entry.rows.withholdings.push(row);
@@ -160,13 +193,18 @@ export async function runSyncUsbrokerLedger(rawInput: SyncUsbrokerLedgerInput, d
       const { accountNo, rows: own } = byCustomer.get(customerId)!;
       const records = run.customer(customerId);
       for (const row of own.dividends) records.add('dividends', row.txn_no, dividendEntry(row, customerId), row);
-      for (const row of own.withholdings) records.add('withholdings', row.txn_no, withholdingEntry(row, customerId), row);
+      for (const row of own.withholdings)
+        records.add('withholdings', row.txn_no, withholdingEntry(row, customerId), row);
       for (const row of own.fees) records.add('fees', row.txn_no, feeEntry(row, customerId), row);
       const withholdingOf = new Map(own.withholdings.map((w) => [w.ref_txn_no, w]));
-      const events: DividendEvent[] = own.dividends.map((d) => dividendEvent(d, withholdingOf.get(d.txn_no) ?? null, customerId));
+      const events: DividendEvent[] = own.dividends.map((d) =>
+        dividendEvent(d, withholdingOf.get(d.txn_no) ?? null, customerId),
+      );
       const dividendsSeen = new Set(own.dividends.map((d) => d.txn_no));
       // A DIVNRA row whose DIV row came in an earlier run: its event gains the withholding.
-      const lateWithholdings: DividendWithholding[] = own.withholdings.filter((w) => !dividendsSeen.has(w.ref_txn_no)).map(dividendWithholding);
+      const lateWithholdings: DividendWithholding[] = own.withholdings
+        .filter((w) => !dividendsSeen.has(w.ref_txn_no))
+        .map(dividendWithholding);
       // Read before anything of the customer is written: a failing orders call leaves nothing half-done.
       const fees = await brokerFees(usbroker, customerId, accountNo, own.trades, extras.trades_unmatched);
       await run.post(records);
@@ -197,7 +235,13 @@ export async function runSyncUsbrokerLedger(rawInput: SyncUsbrokerLedgerInput, d
 }
 
 /** Each TRD row's itemised fees under its order's key; the account's orders are read only when it has TRD rows. */
-async function brokerFees(usbroker: UsbrokerClient, customerId: string, accountNo: string, trades: UsbrokerTradeRow[], unmatched: TradeUnmatched[]): Promise<BrokerFee[]> {
+async function brokerFees(
+  usbroker: UsbrokerClient,
+  customerId: string,
+  accountNo: string,
+  trades: UsbrokerTradeRow[],
+  unmatched: TradeUnmatched[],
+): Promise<BrokerFee[]> {
   if (trades.length === 0) return [];
   const orders = await usbroker.listOrders(accountNo);
   const fees: BrokerFee[] = [];
@@ -227,9 +271,12 @@ async function brokerFees(usbroker: UsbrokerClient, customerId: string, accountN
   return fees;
 }
 
-export const syncUsbrokerLedgerJob = defineJob<z.output<typeof syncUsbrokerLedgerInput>, SyncUsbrokerLedgerResult>('sync-usbroker-ledger', {
-  input: syncUsbrokerLedgerInput,
-  // Every call is a run of its own: a re-run of the same dates writes nothing new.
-  businessKey: () => null,
-  run: runSyncUsbrokerLedger,
-});
+export const syncUsbrokerLedgerJob = defineJob<z.output<typeof syncUsbrokerLedgerInput>, SyncUsbrokerLedgerResult>(
+  'sync-usbroker-ledger',
+  {
+    input: syncUsbrokerLedgerInput,
+    // Every call is a run of its own: a re-run of the same dates writes nothing new.
+    businessKey: () => null,
+    run: runSyncUsbrokerLedger,
+  },
+);

@@ -2,7 +2,14 @@ import { Decimal } from '@ledger/core';
 import type { UsbrokerClient, UsbrokerCostType, UsbrokerWire } from '@ledger/upstream-clients';
 import { z } from 'zod';
 import { defineJob, type JobDeps } from './catalog.js';
-import { customerIdsField, forEachCustomer, idOfLinked, notConfigured, selectCustomers, upstreamFailureReason } from './per-customer.js';
+import {
+  customerIdsField,
+  forEachCustomer,
+  idOfLinked,
+  notConfigured,
+  selectCustomers,
+  upstreamFailureReason,
+} from './per-customer.js';
 import { PostingRun, type SyncResult } from './posting-kit.js';
 import { recordHeldQuotes } from './held-quotes.js';
 import { orderEntry, wireEntry } from './usbroker-entries.js';
@@ -12,7 +19,9 @@ export const BROKERAGE_BPS_MAX = 1_000;
 
 export const syncUsbrokerInput = z
   .object({
-    customer_ids: customerIdsField.default(null).describe('The customers to sync (ledger customer ids); null or absent: every customer with a usbroker account.'),
+    customer_ids: customerIdsField
+      .default(null)
+      .describe('The customers to sync (ledger customer ids); null or absent: every customer with a usbroker account.'),
     recost: z.boolean().default(true).describe('Run recost after posting (not in a dry run).'),
     dry_run: z.boolean().default(false).describe('Read the broker and report what would be posted; write nothing.'),
     brokerage_bps: z
@@ -20,7 +29,9 @@ export const syncUsbrokerInput = z
       .min(0)
       .max(BROKERAGE_BPS_MAX)
       .optional()
-      .describe('The customer’s fee of these trades in bps of notional (the executed amount bundles it); absent: the fee schedule’s for usbroker (CUSTOMER_FEE_BPS_USBROKER, else CUSTOMER_FEE_BPS).'),
+      .describe(
+        'The customer’s fee of these trades in bps of notional (the executed amount bundles it); absent: the fee schedule’s for usbroker (CUSTOMER_FEE_BPS_USBROKER, else CUSTOMER_FEE_BPS).',
+      ),
   })
   .strict()
   .meta({ examples: [{ customer_ids: ['IND-000001'], recost: true, dry_run: false, brokerage_bps: 22 }] });
@@ -44,7 +55,10 @@ interface BrokerSync {
 }
 
 /** The funding wires of the run's accounts, firm-wide, fetched once and split by account. */
-async function wiresByAccount(usbroker: UsbrokerClient, accounts: Set<string>): Promise<{ byAccount: Map<string, UsbrokerWire[]>; unknown: number }> {
+async function wiresByAccount(
+  usbroker: UsbrokerClient,
+  accounts: Set<string>,
+): Promise<{ byAccount: Map<string, UsbrokerWire[]>; unknown: number }> {
   const byAccount = new Map<string, UsbrokerWire[]>();
   let unknown = 0;
   for (const wire of await usbroker.listWires()) {
@@ -57,11 +71,25 @@ async function wiresByAccount(usbroker: UsbrokerClient, accounts: Set<string>): 
   return { byAccount, unknown };
 }
 
-async function syncBroker(kind: 'sync-usbroker' | 'sync-usbroker-trades', sync: BrokerSync, rawInput: SyncUsbrokerInput, deps: JobDeps): Promise<SyncUsbrokerResult> {
+async function syncBroker(
+  kind: 'sync-usbroker' | 'sync-usbroker-trades',
+  sync: BrokerSync,
+  rawInput: SyncUsbrokerInput,
+  deps: JobDeps,
+): Promise<SyncUsbrokerResult> {
   const input = syncUsbrokerInput.parse(rawInput);
   const { db, logger, progress, settings } = deps;
-  const bps = input.brokerage_bps === undefined ? settings.feeSchedule.customerFeeBps('usbroker') : new Decimal(String(input.brokerage_bps));
-  const run = new PostingRun<Kind>(db, { job: kind, upstream: 'usbroker', kinds: sync.wires ? ['wires', 'orders'] : ['orders'], dryRun: input.dry_run, settings });
+  const bps =
+    input.brokerage_bps === undefined
+      ? settings.feeSchedule.customerFeeBps('usbroker')
+      : new Decimal(String(input.brokerage_bps));
+  const run = new PostingRun<Kind>(db, {
+    job: kind,
+    upstream: 'usbroker',
+    kinds: sync.wires ? ['wires', 'orders'] : ['orders'],
+    dryRun: input.dry_run,
+    settings,
+  });
   const { customers, failed: notLinked } = await selectCustomers(db, 'usbroker_account_no', input.customer_ids);
   const total = customers.length + notLinked.length;
   const usbroker = deps.upstreams.usbroker;
@@ -91,9 +119,11 @@ async function syncBroker(kind: 'sync-usbroker' | 'sync-usbroker-trades', sync: 
     idOfLinked,
     async ({ customerId, reference: account }) => {
       const records = run.customer(customerId);
-      for (const wire of wires.get(account) ?? []) records.add('wires', wire.transfer_id, wireEntry(wire, customerId), wire);
+      for (const wire of wires.get(account) ?? [])
+        records.add('wires', wire.transfer_id, wireEntry(wire, customerId), wire);
       for (const order of await usbroker.listOrders(account)) {
-        if (order.cost_type === sync.costType) records.add('orders', order.order_id, orderEntry(order, customerId, account, bps), order);
+        if (order.cost_type === sync.costType)
+          records.add('orders', order.order_id, orderEntry(order, customerId, account, bps), order);
       }
       await run.post(records);
     },
@@ -105,7 +135,12 @@ async function syncBroker(kind: 'sync-usbroker' | 'sync-usbroker-trades', sync: 
     ...(unknownWires !== undefined && { wires_of_unknown_accounts: unknownWires }),
     ...(!input.dry_run && { close_prices: await recordHeldQuotes(db, usbroker) }),
   };
-  logger.info(`${kind} done`, { customers: result.customers, customers_failed: result.customers_failed.length, records: result.records, dry_run: input.dry_run });
+  logger.info(`${kind} done`, {
+    customers: result.customers,
+    customers_failed: result.customers_failed.length,
+    records: result.records,
+    dry_run: input.dry_run,
+  });
   return result;
 }
 
@@ -114,7 +149,8 @@ async function syncBroker(kind: 'sync-usbroker' | 'sync-usbroker-trades', sync: 
  * executed `quantity` orders, then recost (docs/jobs.md#sync-usbroker). Exported for the remit
  * webhook's per-customer sync.
  */
-export const runSyncUsbroker = (input: SyncUsbrokerInput, deps: JobDeps) => syncBroker('sync-usbroker', { costType: 'quantity', wires: true }, input, deps);
+export const runSyncUsbroker = (input: SyncUsbrokerInput, deps: JobDeps) =>
+  syncBroker('sync-usbroker', { costType: 'quantity', wires: true }, input, deps);
 
 /** sync-usbroker-trades: the executed `full_portfolio_cost` orders, then recost (docs/jobs.md#sync-usbroker-trades). */
 export const runSyncUsbrokerTrades = (input: SyncUsbrokerInput, deps: JobDeps) =>
@@ -127,8 +163,11 @@ export const syncUsbrokerJob = defineJob<z.output<typeof syncUsbrokerInput>, Syn
   run: runSyncUsbroker,
 });
 
-export const syncUsbrokerTradesJob = defineJob<z.output<typeof syncUsbrokerInput>, SyncUsbrokerResult>('sync-usbroker-trades', {
-  input: syncUsbrokerInput,
-  businessKey: () => null,
-  run: runSyncUsbrokerTrades,
-});
+export const syncUsbrokerTradesJob = defineJob<z.output<typeof syncUsbrokerInput>, SyncUsbrokerResult>(
+  'sync-usbroker-trades',
+  {
+    input: syncUsbrokerInput,
+    businessKey: () => null,
+    run: runSyncUsbrokerTrades,
+  },
+);

@@ -1,4 +1,11 @@
-import { Decimal, roundToCents, ZERO, type DividendEvent, type DividendWithholding, type EntryRequest } from '@ledger/core';
+import {
+  Decimal,
+  roundToCents,
+  ZERO,
+  type DividendEvent,
+  type DividendWithholding,
+  type EntryRequest,
+} from '@ledger/core';
 import type {
   UsbrokerDividendRow,
   UsbrokerFeeRow,
@@ -28,7 +35,8 @@ const CENT = new Decimal('0.01');
 /** A funding wire: a completed IN wire is a `deposit`, a completed OUT wire a `withdrawal`; pending and returned wires move nothing. */
 export function wireEntry(wire: UsbrokerWire, customerId: string): Mapped {
   if (wire.status !== 'completed') return skippedAs('moved_nothing', { status: wire.status });
-  if (wire.currency !== 'USD') return rejectedAs('unsupported_currency', { currency: wire.currency, currencies: ['USD'] });
+  if (wire.currency !== 'USD')
+    return rejectedAs('unsupported_currency', { currency: wire.currency, currencies: ['USD'] });
   return entry({
     txn_type: wire.direction === 'IN' ? 'deposit' : 'withdrawal',
     customer_id: customerId,
@@ -75,7 +83,8 @@ export function sellProceeds(executed: Decimal, bps: Decimal): Decimal {
   while (net(proceeds).isGreaterThan(executed)) proceeds = proceeds.minus(CENT);
   while (net(proceeds).isLessThan(executed)) proceeds = proceeds.plus(CENT);
   while (net(proceeds.minus(CENT)).isEqualTo(executed)) proceeds = proceeds.minus(CENT);
-  if (!net(proceeds).isEqualTo(executed)) throw new Error(`no proceeds nets ${executed.toFixed(2)} at ${bps.toFixed()} bps`);
+  if (!net(proceeds).isEqualTo(executed))
+    throw new Error(`no proceeds nets ${executed.toFixed(2)} at ${bps.toFixed()} bps`);
   return proceeds;
 }
 
@@ -88,12 +97,19 @@ export function sellProceeds(executed: Decimal, bps: Decimal): Decimal {
  * fee the way ingest did, whatever the schedule says later.
  */
 export function orderEntry(order: UsbrokerOrder, customerId: string, accountNo: string, bps: Decimal): Mapped {
-  if (order.status === 'cancelled' || order.status === 'rejected') return skippedAs('nothing_executed', { status: order.status });
+  if (order.status === 'cancelled' || order.status === 'rejected')
+    return skippedAs('nothing_executed', { status: order.status });
   const quantity = new Decimal(order.filled_qty);
   if (quantity.isZero()) return skippedAs('nothing_executed', { status: order.status });
   const executed = executedAmount(order);
-  if (executed === null || order.filled_at === null) return rejectedAs('missing_fill', { status: order.status, avg_fill_price: order.avg_fill_price, filled_at: order.filled_at });
-  if (!executed.isGreaterThan(ZERO)) return rejectedAs('below_a_cent', { filled_qty: order.filled_qty, avg_fill_price: order.avg_fill_price });
+  if (executed === null || order.filled_at === null)
+    return rejectedAs('missing_fill', {
+      status: order.status,
+      avg_fill_price: order.avg_fill_price,
+      filled_at: order.filled_at,
+    });
+  if (!executed.isGreaterThan(ZERO))
+    return rejectedAs('below_a_cent', { filled_qty: order.filled_qty, avg_fill_price: order.avg_fill_price });
   const common = {
     customer_id: customerId,
     source: 'usbroker',
@@ -124,9 +140,17 @@ function dailyLedgerEntry(
   what: string,
   fields: Pick<EntryRequest, 'txn_type' | 'txn_date' | 'amount_usd'> & { metadata: Record<string, unknown> },
 ): Mapped {
-  if (row.currency !== 'USD') return rejectedAs('unsupported_currency', { row: what, currency: row.currency, currencies: ['USD'] });
+  if (row.currency !== 'USD')
+    return rejectedAs('unsupported_currency', { row: what, currency: row.currency, currencies: ['USD'] });
   const { metadata, ...facts } = fields;
-  return entry({ ...facts, customer_id: customerId, source: 'usbroker', source_txn_id: row.txn_no, symbol: row.symbol, metadata: { usbroker_account_no: row.account_no, ...metadata } });
+  return entry({
+    ...facts,
+    customer_id: customerId,
+    source: 'usbroker',
+    source_txn_id: row.txn_no,
+    symbol: row.symbol,
+    metadata: { usbroker_account_no: row.account_no, ...metadata },
+  });
 }
 
 /** A daily-ledger DIV row: the gross `dividend`, paid on `pay_date`. */
@@ -169,7 +193,11 @@ export function dividendWithholding(row: UsbrokerWithholdingRow): DividendWithho
 }
 
 /** A DIV row (and its DIVNRA row, when seen) as a dividend event. */
-export function dividendEvent(row: UsbrokerDividendRow, withholding: UsbrokerWithholdingRow | null, customerId: string): DividendEvent {
+export function dividendEvent(
+  row: UsbrokerDividendRow,
+  withholding: UsbrokerWithholdingRow | null,
+  customerId: string,
+): DividendEvent {
   const wht = withholding === null ? null : dividendWithholding(withholding);
   return {
     divTxnNo: row.txn_no,
@@ -193,7 +221,8 @@ const FEE_COLUMNS = ['commission', 'sec_fee', 'taf_fee', 'ifsca_fee', 'other_fee
 export function tradeFees(row: UsbrokerTradeRow): { feeUsd: Decimal } | { problem: Reason } {
   const total = FEE_COLUMNS.reduce((sum, column) => sum.plus(row[column] ?? ZERO), ZERO).negated();
   if (total.isNegative()) return { problem: reason('fees_add_up_to_a_credit', { fees_usd: total.toFixed() }) };
-  if ((total.decimalPlaces() ?? 0) > 2) return { problem: reason('fees_finer_than_a_cent', { fees_usd: total.toFixed() }) };
+  if ((total.decimalPlaces() ?? 0) > 2)
+    return { problem: reason('fees_finer_than_a_cent', { fees_usd: total.toFixed() }) };
   return { feeUsd: total };
 }
 
@@ -202,7 +231,10 @@ export function tradeFees(row: UsbrokerTradeRow): { feeUsd: Decimal } | { proble
  * quantity (`filled_qty`) and trade date (the UTC date of `filled_at`) — the file has no order id.
  * `orders` are the account's.
  */
-export function orderOfTrade(row: UsbrokerTradeRow, orders: readonly UsbrokerOrder[]): { order: UsbrokerOrder } | { problem: Reason } {
+export function orderOfTrade(
+  row: UsbrokerTradeRow,
+  orders: readonly UsbrokerOrder[],
+): { order: UsbrokerOrder } | { problem: Reason } {
   const quantity = new Decimal(row.quantity);
   const found = orders.filter(
     (o) =>
@@ -213,5 +245,9 @@ export function orderOfTrade(row: UsbrokerTradeRow, orders: readonly UsbrokerOrd
       utcDate(o.filled_at) === row.trade_date,
   );
   if (found.length === 1) return { order: found[0]! };
-  return { problem: reason(found.length === 0 ? 'no_matching_order' : 'several_matching_orders', { orders: found.map((o) => o.order_id) }) };
+  return {
+    problem: reason(found.length === 0 ? 'no_matching_order' : 'several_matching_orders', {
+      orders: found.map((o) => o.order_id),
+    }),
+  };
 }

@@ -67,7 +67,10 @@ export function createJobWorkers(options: JobWorkersOptions): JobWorkers {
   // does not know is failed at once, wherever it was queued.
   const families = Object.keys(JOB_FAMILIES) as JobFamily[];
   // Blocking commands: ioredis must never give up on one (BullMQ requires null).
-  const connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null, connectionName: `ledger-worker-${book}` });
+  const connection = new Redis(options.redisUrl, {
+    maxRetriesPerRequest: null,
+    connectionName: `ledger-worker-${book}`,
+  });
   connection.on('error', (error: Error) => logger.warn('job queue connection error', { error: error.message }));
   const status = new JobStatusStore(connection, statusKeyPrefix(options.queuePrefix, book));
   const stalledIntervalMs = options.stalledIntervalMs ?? DEFAULT_STALLED_INTERVAL_MS;
@@ -137,7 +140,11 @@ function requeueLostRuns(options: JobWorkersOptions & { connection: Redis; statu
   const queueOf = (family: JobFamily) => {
     let queue = queues.get(family);
     if (!queue) {
-      queue = new Queue(queueName(book, family), { connection: options.connection, prefix: options.queuePrefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
+      queue = new Queue(queueName(book, family), {
+        connection: options.connection,
+        prefix: options.queuePrefix,
+        defaultJobOptions: DEFAULT_JOB_OPTIONS,
+      });
       queue.on('error', (error: Error) => logger.warn('job queue error', { error: error.message }));
       queues.set(family, queue);
     }
@@ -165,7 +172,9 @@ function requeueLostRuns(options: JobWorkersOptions & { connection: Redis; statu
   let looking: Promise<void> = Promise.resolve();
   const timer = setInterval(() => {
     looking = looking.then(look).catch((error: unknown) => {
-      logger.warn('looking for lost job runs failed', { error: error instanceof Error ? error.message : String(error) });
+      logger.warn('looking for lost job runs failed', {
+        error: error instanceof Error ? error.message : String(error),
+      });
     });
   }, graceMs);
   timer.unref();

@@ -7,7 +7,10 @@ import nock from 'nock';
  * machine, and each test on a book of its own (as the runtime role), seeded by `seed`, handed to
  * `use`.
  */
-export function nockedBookPerTest(use: (db: Db) => void, seed: (db: Db) => Promise<unknown> = async () => undefined): void {
+export function nockedBookPerTest(
+  use: (db: Db) => void,
+  seed: (db: Db) => Promise<unknown> = async () => undefined,
+): void {
   let database: TestDatabase | undefined;
   beforeEach(async () => {
     nock.disableNetConnect();

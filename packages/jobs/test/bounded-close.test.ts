@@ -10,7 +10,14 @@ describe('closing the job queues (BullMQ close can hang after a Redis restart)',
   it('a close that never returns is given up after the grace, and the connections are dropped by force', async () => {
     let forced = false;
     const started = Date.now();
-    await closeWithin('a stuck close', new Promise(() => undefined), async () => (forced = true), logger, Promise.resolve(), GRACE_MS);
+    await closeWithin(
+      'a stuck close',
+      new Promise(() => undefined),
+      async () => (forced = true),
+      logger,
+      Promise.resolve(),
+      GRACE_MS,
+    );
     expect(forced).to.equal(true);
     expect(Date.now() - started).to.be.within(GRACE_MS - 5, 10 * GRACE_MS);
   });

@@ -5,7 +5,13 @@ import { fileURLToPath } from 'node:url';
 import { createLogger, upsertCustomer, type Db } from '@ledger/core';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import { expect } from 'chai';
-import { createJobProducer, JobEnqueueUnconfirmed, JobQueueUnavailable, type JobProducer, type JobStatus } from '../src/index.js';
+import {
+  createJobProducer,
+  JobEnqueueUnconfirmed,
+  JobQueueUnavailable,
+  type JobProducer,
+  type JobStatus,
+} from '../src/index.js';
 import { FAULT_CATALOG, type PostSlowly } from './fault/catalog.js';
 import { OwnRedis } from './own-redis.js';
 
@@ -31,7 +37,10 @@ class WorkerProcess {
   private constructor(readonly child: ChildProcess) {}
 
   static async start(env: Record<string, string>): Promise<WorkerProcess> {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@ledger/source', WORKER], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@ledger/source', WORKER], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const worker = new WorkerProcess(child);
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -45,7 +54,11 @@ class WorkerProcess {
         if (event?.event === 'ready') child.emit('ready');
       }
     });
-    const ready = await Promise.race([once(child, 'ready').then(() => true), once(child, 'exit').then(() => false), sleep(30_000).then(() => false)]);
+    const ready = await Promise.race([
+      once(child, 'ready').then(() => true),
+      once(child, 'exit').then(() => false),
+      sleep(30_000).then(() => false),
+    ]);
     expect(ready, `the worker process started: ${stderr}`).to.equal(true);
     return worker;
   }
@@ -73,15 +86,22 @@ async function eventually<T>(what: string, check: () => Promise<T>, timeoutMs = 
 }
 
 async function depositsPosted(db: Db, source: string): Promise<number> {
-  const { rows } = await db.raw<{ rows: Array<{ n: string }> }>(`SELECT count(*) AS n FROM transactions WHERE source = 'manual' AND source_txn_id LIKE ? || '-%'`, [source]);
+  const { rows } = await db.raw<{ rows: Array<{ n: string }> }>(
+    `SELECT count(*) AS n FROM transactions WHERE source = 'manual' AND source_txn_id LIKE ? || '-%'`,
+    [source],
+  );
   return Number(rows[0]!.n);
 }
 
 /** Every transaction balances and every source key is posted once: what no fault may break. */
 async function expectLedgerIntact(db: Db): Promise<void> {
-  const { rows: unbalanced } = await db.raw<{ rows: unknown[] }>('SELECT txn_id FROM journal_lines GROUP BY txn_id HAVING sum(debit) <> sum(credit)');
+  const { rows: unbalanced } = await db.raw<{ rows: unknown[] }>(
+    'SELECT txn_id FROM journal_lines GROUP BY txn_id HAVING sum(debit) <> sum(credit)',
+  );
   expect(unbalanced, 'unbalanced transactions').to.deep.equal([]);
-  const { rows: twice } = await db.raw<{ rows: unknown[] }>('SELECT source, source_txn_id FROM transactions WHERE source_txn_id IS NOT NULL GROUP BY 1, 2 HAVING count(*) > 1');
+  const { rows: twice } = await db.raw<{ rows: unknown[] }>(
+    'SELECT source, source_txn_id FROM transactions WHERE source_txn_id IS NOT NULL GROUP BY 1, 2 HAVING count(*) > 1',
+  );
   expect(twice, 'source keys posted twice').to.deep.equal([]);
 }
 
@@ -94,7 +114,12 @@ describe('jobs under faults: worker killed, Redis restarted empty or frozen', fu
   const workers: WorkerProcess[] = [];
 
   const startWorker = async () => {
-    const worker = await WorkerProcess.start({ LEDGER_DB_URL: database.runtime!.url, REDIS_URL: redis.url, QUEUE_PREFIX: prefix, JOB_STALLED_INTERVAL_MS: String(STALLED_INTERVAL_MS) });
+    const worker = await WorkerProcess.start({
+      LEDGER_DB_URL: database.runtime!.url,
+      REDIS_URL: redis.url,
+      QUEUE_PREFIX: prefix,
+      JOB_STALLED_INTERVAL_MS: String(STALLED_INTERVAL_MS),
+    });
     workers.push(worker);
     return worker;
   };
@@ -102,10 +127,11 @@ describe('jobs under faults: worker killed, Redis restarted empty or frozen', fu
     const key = `fault-${randomUUID().slice(0, 8)}`;
     return { key, source: key, customer_id: CUSTOMER, count, delay_ms: 100, ...extra };
   };
-  const doneOrError = (jobId: string) => eventually(`job ${jobId} to end`, async () => {
-    const status = await producer.status(jobId);
-    return status && status.status !== 'running' ? status : undefined;
-  });
+  const doneOrError = (jobId: string) =>
+    eventually(`job ${jobId} to end`, async () => {
+      const status = await producer.status(jobId);
+      return status && status.status !== 'running' ? status : undefined;
+    });
   /** A re-run of the same records (another job, the same source ids) posts nothing. */
   const expectRerunPostsNothing = async (worker: WorkerProcess, done: PostSlowly) => {
     const again = { ...done, key: `${done.key}-again`, delay_ms: 0 };
@@ -122,7 +148,16 @@ describe('jobs under faults: worker killed, Redis restarted empty or frozen', fu
   });
   beforeEach(() => {
     prefix = `fault-${randomUUID().slice(0, 8)}`;
-    producer = createJobProducer({ book: 'ENTITY_UAE', redisUrl: redis.url, queuePrefix: prefix, catalog: FAULT_CATALOG, syncWaitMs: 0, logger, db: database.db, backoffDelayMs: 200 });
+    producer = createJobProducer({
+      book: 'ENTITY_UAE',
+      redisUrl: redis.url,
+      queuePrefix: prefix,
+      catalog: FAULT_CATALOG,
+      syncWaitMs: 0,
+      logger,
+      db: database.db,
+      backoffDelayMs: 200,
+    });
   });
   afterEach(async () => {
     await producer.close();
@@ -151,7 +186,9 @@ describe('jobs under faults: worker killed, Redis restarted empty or frozen', fu
     expect(inserted + duplicate, 'the second attempt went through every deposit').to.equal(30);
     expect(second.runs).to.deep.equal([input.key]);
     expect(new Date(status.started_at!).getTime(), 'started_at is the first attempt’s').to.be.below(killedAt);
-    expect(status.duration_ms).to.equal(new Date(status.finished_at!).getTime() - new Date(status.started_at!).getTime());
+    expect(status.duration_ms).to.equal(
+      new Date(status.finished_at!).getTime() - new Date(status.started_at!).getTime(),
+    );
     await expectRerunPostsNothing(second, input);
   });
 

@@ -2,7 +2,13 @@ import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import type { Db } from '@ledger/core';
 import { startSandbox, type Remittance, type Sandbox } from '@ledger/sandbox';
 import { expect } from 'chai';
-import { refundReversalIndiaJob, runProvisionIndia, runSyncRemit, type SweptReversal, type SyncRemitResult } from '../src/index.js';
+import {
+  refundReversalIndiaJob,
+  runProvisionIndia,
+  runSyncRemit,
+  type SweptReversal,
+  type SyncRemitResult,
+} from '../src/index.js';
 import { centsText, indiaDeps, remitPostings, rowCount, spreadCents, testRemitClient } from './india-support.js';
 
 const BPS = 75;
@@ -41,7 +47,10 @@ describe('India remittance jobs against the sandbox', function () {
     await provision(on);
     return on;
   };
-  const remittances = () => sandbox.data.india.customers.flatMap((c) => sandbox.data.india.dataOf(c).remittances.map((r) => ({ customer: c, r })));
+  const remittances = () =>
+    sandbox.data.india.customers.flatMap((c) =>
+      sandbox.data.india.dataOf(c).remittances.map((r) => ({ customer: c, r })),
+    );
 
   /** The postings the book must hold for the data set as it stands, by the rules of docs/posting-rules.md. */
   function expectedPostings(): string[][] {
@@ -50,7 +59,13 @@ describe('India remittance jobs against the sandbox', function () {
       if (r.order.status !== 'paid') continue;
       const cents = spreadCents(BigInt(r.quote.to.amount), BigInt(BPS));
       if (cents === 0n) continue;
-      expected.push([`fx_spread:${r.order.id}`, 'fx_spread', customer.customer_id, inIndia(r.payment!.created_at), `Dr 1300 ${centsText(cents)}, Cr 4030 ${centsText(cents)}`]);
+      expected.push([
+        `fx_spread:${r.order.id}`,
+        'fx_spread',
+        customer.customer_id,
+        inIndia(r.payment!.created_at),
+        `Dr 1300 ${centsText(cents)}, Cr 4030 ${centsText(cents)}`,
+      ]);
       if (r.settlement?.status === 'settled') {
         // The accrual leaves 1300; the settlement's fees (in cents on the wire) are 5030's; the bank takes or pays the rest.
         const fees = BigInt(r.settlement.fees.fx_fee.amount) + BigInt(r.settlement.fees.txn_fee.amount);
@@ -60,7 +75,13 @@ describe('India remittance jobs against the sandbox', function () {
           `Dr 5030 ${centsText(fees)}`,
           `Cr 1300 ${centsText(cents)}`,
         ];
-        expected.push([`fx_spread_settle:${r.order.id}`, 'fx_spread_settle', customer.customer_id, inIndia(r.settlement.created_at), lines.join(', ')]);
+        expected.push([
+          `fx_spread_settle:${r.order.id}`,
+          'fx_spread_settle',
+          customer.customer_id,
+          inIndia(r.settlement.created_at),
+          lines.join(', '),
+        ]);
       }
     }
     return expected.sort((a, b) => a[0]!.localeCompare(b[0]!));
@@ -73,7 +94,14 @@ describe('India remittance jobs against the sandbox', function () {
     expect(first.customers_failed).to.deep.equal([]);
     for (const c of sandbox.data.india.customers) {
       const row = await db('customers').where({ customer_id: c.customer_id }).first();
-      expect(row).to.include({ name: c.name, email: c.email, pan: c.pan, remit_customer_id: c.remit_customer_id, usbroker_account_no: c.usbroker_account_no, partner_id: c.partner_id });
+      expect(row).to.include({
+        name: c.name,
+        email: c.email,
+        pan: c.pan,
+        remit_customer_id: c.remit_customer_id,
+        usbroker_account_no: c.usbroker_account_no,
+        partner_id: c.partner_id,
+      });
     }
     expect(await provision(db)).to.include({ created: 0, updated: 0, unchanged: 13 });
   });
@@ -85,7 +113,11 @@ describe('India remittance jobs against the sandbox', function () {
     const result = await runProvisionIndia({ customer_ids: ids, api_global_base_url: sandbox.urls.registry }, deps(on));
     expect(result.customers_failed.map((f) => f.customer_id)).to.deep.equal([ids[1]]);
     expect(result).to.include({ created: 2 });
-    expect((await on('customers').select('customer_id').orderBy('customer_id')).map((c: { customer_id: string }) => c.customer_id)).to.deep.equal([ids[0], ids[2]]);
+    expect(
+      (await on('customers').select('customer_id').orderBy('customer_id')).map(
+        (c: { customer_id: string }) => c.customer_id,
+      ),
+    ).to.deep.equal([ids[0], ids[2]]);
   });
 
   it('sync-remit posts fx_spread per paid order and fx_spread_settle per landed settlement, as worked out by hand; a second run posts nothing new', async () => {
@@ -95,7 +127,13 @@ describe('India remittance jobs against the sandbox', function () {
     expect(settled, 'the data set has settled paid orders').to.be.above(0);
     const first = await runSyncRemit({ customer_ids: null, fx_spread_bps: BPS }, deps(db));
     expect(first.customers_failed).to.deep.equal([]);
-    expect(first.remittances).to.deep.equal({ seen: remittances().length, created: remittances().length, updated: 0, unchanged: 0, held: 0 });
+    expect(first.remittances).to.deep.equal({
+      seen: remittances().length,
+      created: remittances().length,
+      updated: 0,
+      unchanged: 0,
+      held: 0,
+    });
     expect(first.records.fx_spread).to.include({ inserted: expected.length - settled, duplicate: 0 });
     expect(first.records.fx_spread_settle).to.include({ inserted: settled });
     expect(sorted(await remitPostings(db))).to.deep.equal(expected);
@@ -105,7 +143,13 @@ describe('India remittance jobs against the sandbox', function () {
     const second = await runSyncRemit({ customer_ids: null, fx_spread_bps: BPS }, deps(db));
     expect(second.records.fx_spread.inserted + second.records.fx_spread_settle.inserted).to.equal(0);
     // Nothing changed upstream: every order is unchanged, none "updated".
-    expect(second.remittances).to.deep.equal({ seen: remittances().length, created: 0, updated: 0, unchanged: remittances().length, held: 0 });
+    expect(second.remittances).to.deep.equal({
+      seen: remittances().length,
+      created: 0,
+      updated: 0,
+      unchanged: remittances().length,
+      held: 0,
+    });
     expect(await rowCount(db, 'transactions')).to.equal(expected.length);
   });
 
@@ -135,7 +179,12 @@ describe('India remittance jobs against the sandbox', function () {
     expect(await rowCount(on, 'remittances')).to.equal(0);
     expect(await rowCount(on, 'transactions')).to.equal(0);
     const live = await runSyncRemit({ customer_ids: null, fx_spread_bps: BPS }, deps(on));
-    const counts = (r: SyncRemitResult) => [r.remittances, r.records.fx_spread.inserted, r.records.fx_spread_settle.inserted, r.customers_failed];
+    const counts = (r: SyncRemitResult) => [
+      r.remittances,
+      r.records.fx_spread.inserted,
+      r.records.fx_spread_settle.inserted,
+      r.customers_failed,
+    ];
     expect(counts(dry)).to.deep.equal(counts(live));
     expect(dry.dry_run).to.equal(true);
   });
@@ -150,7 +199,9 @@ describe('India remittance jobs against the sandbox', function () {
     expect(result.customers_synced).to.equal(12);
     expect(await rowCount(on, 'remittances', { customer_id: third!.customer_id })).to.equal(0);
     expect(await rowCount(on, 'transactions', { customer_id: third!.customer_id })).to.equal(0);
-    expect(await rowCount(on, 'transactions')).to.equal(expectedPostings().filter((p) => p[2] !== third!.customer_id).length);
+    expect(await rowCount(on, 'transactions')).to.equal(
+      expectedPostings().filter((p) => p[2] !== third!.customer_id).length,
+    );
   });
 
   it('remit down: every customer failed with the reason, nothing written, the job done', async () => {
@@ -173,19 +224,31 @@ describe('India remittance jobs against the sandbox', function () {
 
   it('10 concurrent runs for one newly paid order post exactly one fx_spread, and after its settlement exactly one fx_spread_settle', async () => {
     const { customer, r } = remittances().find(({ r: x }) => x.order.status === 'active')!;
-    const runs = () => Promise.all(Array.from({ length: 10 }, () => runSyncRemit({ customer_ids: [customer.customer_id], fx_spread_bps: BPS }, deps(db))));
+    const runs = () =>
+      Promise.all(
+        Array.from({ length: 10 }, () =>
+          runSyncRemit({ customer_ids: [customer.customer_id], fx_spread_bps: BPS }, deps(db)),
+        ),
+      );
     // The customer's other orders are in the books already: what follows is this order's alone.
     await runSyncRemit({ customer_ids: [customer.customer_id], fx_spread_bps: BPS }, deps(db));
     await sandbox.webhooks.advance(r.order.id, 'paid');
     const paid = await runs();
     expect(paid.reduce((n, x) => n + x.records.fx_spread.inserted, 0)).to.equal(1);
     expect(paid.flatMap((x) => x.customers_failed)).to.deep.equal([]);
-    expect(await rowCount(db, 'transactions', { source: 'remit', source_txn_id: `fx_spread:${r.order.id}` })).to.equal(1);
+    expect(await rowCount(db, 'transactions', { source: 'remit', source_txn_id: `fx_spread:${r.order.id}` })).to.equal(
+      1,
+    );
     await sandbox.webhooks.advance(r.order.id, 'settled');
     const settled = await runs();
     expect(settled.reduce((n, x) => n + x.records.fx_spread_settle.inserted, 0)).to.equal(1);
-    const spread = await db('transactions').where({ source: 'remit' }).whereIn('source_txn_id', [`fx_spread:${r.order.id}`, `fx_spread_settle:${r.order.id}`]).select('amount_usd');
-    expect(spread.map((t: { amount_usd: string }) => t.amount_usd)).to.deep.equal(Array(2).fill(centsText(spreadCents(BigInt(r.quote.to.amount), BigInt(BPS)))));
+    const spread = await db('transactions')
+      .where({ source: 'remit' })
+      .whereIn('source_txn_id', [`fx_spread:${r.order.id}`, `fx_spread_settle:${r.order.id}`])
+      .select('amount_usd');
+    expect(spread.map((t: { amount_usd: string }) => t.amount_usd)).to.deep.equal(
+      Array(2).fill(centsText(spreadCents(BigInt(r.quote.to.amount), BigInt(BPS)))),
+    );
     expect(sorted(await remitPostings(db))).to.deep.equal(expectedPostings());
   });
 
@@ -197,7 +260,9 @@ describe('India remittance jobs against the sandbox', function () {
     await sandbox.webhooks.advance(r.order.id, 'failed');
     await runSyncRemit({ customer_ids: [customer.customer_id], fx_spread_bps: BPS }, deps(db));
     expect(await db('remittances').where({ order_id: r.order.id }).first()).to.include({ status: 'failed' });
-    const accrual = await db('transactions').where({ source: 'remit', source_txn_id: `fx_spread:${r.order.id}` }).first();
+    const accrual = await db('transactions')
+      .where({ source: 'remit', source_txn_id: `fx_spread:${r.order.id}` })
+      .first();
 
     const before = await rowCount(db, 'transactions');
     const dry = await refundReversalIndiaJob.run({ dry_run: true }, deps(db));

@@ -10,7 +10,11 @@ export function testRemitClient(baseUrl: string, apiKey: string): RemitClient {
 }
 
 /** What an India job runs with in a test; `progress` collects what it reported. */
-export function indiaDeps(db: Db, remit: RemitClient | null, settings: Partial<JobSettings> = {}): JobDeps & { reported: JobProgress[] } {
+export function indiaDeps(
+  db: Db,
+  remit: RemitClient | null,
+  settings: Partial<JobSettings> = {},
+): JobDeps & { reported: JobProgress[] } {
   const reported: JobProgress[] = [];
   return {
     book: 'ENTITY_IND_IFSC',
@@ -31,18 +35,21 @@ export async function rowCount(db: Db, table: string, where: Record<string, unkn
 
 /** The remit postings of the book, as comparable tuples: [source_txn_id, txn_type, customer, date, its lines in order ("Dr 1300 8.57, Cr 4030 8.57")]. */
 export async function remitPostings(db: Db): Promise<string[][]> {
-  const rows: Array<{ source_txn_id: string; txn_type: string; customer_id: string; txn_date: string; lines: string }> = await db('transactions as t')
-    .join('journal_lines as l', 'l.txn_id', 't.txn_id')
-    .where('t.source', 'remit')
-    .groupBy('t.txn_id')
-    .select(
-      't.source_txn_id',
-      't.txn_type',
-      't.customer_id',
-      db.raw("to_char(t.txn_date, 'YYYY-MM-DD') AS txn_date"),
-      db.raw("string_agg(CASE WHEN l.debit > 0 THEN 'Dr ' || l.account_code || ' ' || l.debit ELSE 'Cr ' || l.account_code || ' ' || l.credit END, ', ' ORDER BY l.line_id) AS lines"),
-    )
-    .orderBy('t.source_txn_id');
+  const rows: Array<{ source_txn_id: string; txn_type: string; customer_id: string; txn_date: string; lines: string }> =
+    await db('transactions as t')
+      .join('journal_lines as l', 'l.txn_id', 't.txn_id')
+      .where('t.source', 'remit')
+      .groupBy('t.txn_id')
+      .select(
+        't.source_txn_id',
+        't.txn_type',
+        't.customer_id',
+        db.raw("to_char(t.txn_date, 'YYYY-MM-DD') AS txn_date"),
+        db.raw(
+          "string_agg(CASE WHEN l.debit > 0 THEN 'Dr ' || l.account_code || ' ' || l.debit ELSE 'Cr ' || l.account_code || ' ' || l.credit END, ', ' ORDER BY l.line_id) AS lines",
+        ),
+      )
+      .orderBy('t.source_txn_id');
   return rows.map((r) => [r.source_txn_id, r.txn_type, r.customer_id, r.txn_date, r.lines]);
 }
 

@@ -25,7 +25,8 @@ describe('job bodies', () => {
     it(`${kind}: when month is not a month of the calendar › the body is refused`, () => {
       const input = JOBS[kind]!.input;
       expect(input.safeParse({ month: '2026-02' }).success).to.equal(true);
-      for (const month of ['2026-13', '2026-00', '0000-01', '26-01']) expect(input.safeParse({ month }).success, month).to.equal(false);
+      for (const month of ['2026-13', '2026-00', '0000-01', '26-01'])
+        expect(input.safeParse({ month }).success, month).to.equal(false);
     });
   }
 });

@@ -9,8 +9,19 @@ describe('the job mode table', () => {
     const rows = page
       .split('\n')
       .filter((line) => line.startsWith('| `'))
-      .map((line) => line.split('|').slice(1, -1).map((cell) => cell.trim()));
-    const expected = Object.entries(JOB_MODES).map(([kind, m]) => [`\`${kind}\``, m.mode, m.family, m.books.join(', '), m.why]);
+      .map((line) =>
+        line
+          .split('|')
+          .slice(1, -1)
+          .map((cell) => cell.trim()),
+      );
+    const expected = Object.entries(JOB_MODES).map(([kind, m]) => [
+      `\`${kind}\``,
+      m.mode,
+      m.family,
+      m.books.join(', '),
+      m.why,
+    ]);
     expect(rows).to.deep.equal(expected);
   });
 

@@ -34,10 +34,15 @@ export class OwnRedis {
 
   /** Starts it (again) on its port, empty. */
   async restart(): Promise<void> {
-    const child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(
+      'redis-server',
+      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     let output = '';
     child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    for (let i = 0; i < 100 && !output.includes('Ready to accept connections'); i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+    for (let i = 0; i < 100 && !output.includes('Ready to accept connections'); i += 1)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     expect(output, 'redis-server started').to.include('Ready to accept connections');
     this.process = child;
   }

@@ -25,7 +25,12 @@ let transientFailuresLeft = 0;
 /** The test database's handle, to show the job was given it. */
 let sharedDb: unknown;
 
-function testJob<I>(kind: string, input: z.ZodType<I>, run: JobDefinition<I>['run'], extra: Partial<JobDefinition<I>> = {}): JobDefinition<I> {
+function testJob<I>(
+  kind: string,
+  input: z.ZodType<I>,
+  run: JobDefinition<I>['run'],
+  extra: Partial<JobDefinition<I>> = {},
+): JobDefinition<I> {
   return {
     kind,
     mode: 'sync',
@@ -47,7 +52,10 @@ const CATALOG: JobCatalog = {
     return { echoed: n };
   }),
   later: testJob('later', z.object({}), async () => ({ ran: true }), { mode: 'background' }),
-  keyed: testJob('keyed', z.object({ key: z.string() }), async ({ key }) => ({ key }), { businessKey: ({ key }: { key: string }) => key, mode: 'background' }),
+  keyed: testJob('keyed', z.object({ key: z.string() }), async ({ key }) => ({ key }), {
+    businessKey: ({ key }: { key: string }) => key,
+    mode: 'background',
+  }),
   refused: testJob('refused', z.object({}), async () => {
     throw new LedgerError('conflict', 'the ledger refuses this');
   }),
@@ -78,7 +86,14 @@ describe('jobs platform (real Redis and Postgres)', function () {
   let workers: JobWorkers | undefined;
 
   const startWorkers = async () => {
-    const started = createJobWorkers({ book: 'ENTITY_UAE', redisUrl: REDIS_URL, queuePrefix: prefix, db: database.db, logger, catalog: CATALOG });
+    const started = createJobWorkers({
+      book: 'ENTITY_UAE',
+      redisUrl: REDIS_URL,
+      queuePrefix: prefix,
+      db: database.db,
+      logger,
+      catalog: CATALOG,
+    });
     await started.waitUntilReady();
     return started;
   };
@@ -93,7 +108,16 @@ describe('jobs platform (real Redis and Postgres)', function () {
   beforeEach(() => {
     prefix = `test-${randomUUID().slice(0, 8)}`;
     runs.length = 0;
-    producer = createJobProducer({ book: 'ENTITY_UAE', redisUrl: REDIS_URL, queuePrefix: prefix, catalog: CATALOG, syncWaitMs: 10_000, logger, db: database.db, backoffDelayMs: 50 });
+    producer = createJobProducer({
+      book: 'ENTITY_UAE',
+      redisUrl: REDIS_URL,
+      queuePrefix: prefix,
+      catalog: CATALOG,
+      syncWaitMs: 10_000,
+      logger,
+      db: database.db,
+      backoffDelayMs: 50,
+    });
   });
   afterEach(async () => {
     await workers?.close();
@@ -145,7 +169,8 @@ describe('jobs platform (real Redis and Postgres)', function () {
   });
 
   it('queued_at is read from the book’s database clock, the one the start is read from, and is BullMQ’s timestamp of the job', async () => {
-    const [{ now: before }] = (await database.db.raw<{ rows: Array<{ now: Date }> }>('SELECT clock_timestamp() AS now')).rows as [{ now: Date }];
+    const [{ now: before }] = (await database.db.raw<{ rows: Array<{ now: Date }> }>('SELECT clock_timestamp() AS now'))
+      .rows as [{ now: Date }];
     const queued = await producer.enqueue('later', {});
     expect(Date.parse(queued.queued_at!)).to.be.at.least(before.getTime());
     const queue = new Queue(queueName('ENTITY_UAE', 'syncs'), { connection: { url: REDIS_URL }, prefix });
@@ -155,7 +180,15 @@ describe('jobs platform (real Redis and Postgres)', function () {
   });
 
   it('a synchronous job that outlasts the wait is answered running, and can be polled to done', async () => {
-    producer = createJobProducer({ book: 'ENTITY_UAE', redisUrl: REDIS_URL, queuePrefix: prefix, catalog: CATALOG, syncWaitMs: 100, logger, db: database.db });
+    producer = createJobProducer({
+      book: 'ENTITY_UAE',
+      redisUrl: REDIS_URL,
+      queuePrefix: prefix,
+      catalog: CATALOG,
+      syncWaitMs: 100,
+      logger,
+      db: database.db,
+    });
     workers = await startWorkers();
     const status = await producer.enqueue('slow', { ms: 600 });
     expect(status.status).to.equal('running');
@@ -203,7 +236,10 @@ describe('jobs platform (real Redis and Postgres)', function () {
     workers = await startWorkers();
     await until(first.job_id, 'done');
     await until(other.job_id, 'done');
-    expect(runs.map((r) => r.input)).to.have.deep.members([{ key: 'sync-remit:cust_1' }, { key: 'sync-remit%3Acust_1' }]);
+    expect(runs.map((r) => r.input)).to.have.deep.members([
+      { key: 'sync-remit:cust_1' },
+      { key: 'sync-remit%3Acust_1' },
+    ]);
   });
 
   it('the status outlives the job’s removal from the queue', async () => {
@@ -247,7 +283,10 @@ describe('jobs platform (real Redis and Postgres)', function () {
     const queue = new Queue(queueName('ENTITY_UAE', 'syncs'), { connection: { url: REDIS_URL }, prefix });
     const job = await queue.add('toString', {}, { attempts: 3 });
     const failed = await untilFailed(queue, String(job.id));
-    expect([failed.failedReason, failed.attemptsStarted]).to.deep.equal(['unknown job name "toString"; this worker runs ' + Object.keys(CATALOG).sort().join(', '), 1]);
+    expect([failed.failedReason, failed.attemptsStarted]).to.deep.equal([
+      'unknown job name "toString"; this worker runs ' + Object.keys(CATALOG).sort().join(', '),
+      1,
+    ]);
     await queue.close();
   });
 
@@ -261,14 +300,24 @@ describe('jobs platform (real Redis and Postgres)', function () {
     try {
       const statuses = await Promise.all(Array.from({ length: 30 }, (_, n) => producer.enqueue('echo', { n })));
       for (const s of statuses) if (s.status !== 'done') await until(s.job_id, 'done');
-      expect(runs.map((r) => (r.input as { n: number }).n).sort((a, b) => a - b)).to.deep.equal(Array.from({ length: 30 }, (_, n) => n));
+      expect(runs.map((r) => (r.input as { n: number }).n).sort((a, b) => a - b)).to.deep.equal(
+        Array.from({ length: 30 }, (_, n) => n),
+      );
     } finally {
       await second.close();
     }
   });
 
   it('with Redis unreachable, enqueue fails at once with JobQueueUnavailable instead of hanging', async () => {
-    const down = createJobProducer({ book: 'ENTITY_UAE', redisUrl: 'redis://127.0.0.1:1', queuePrefix: prefix, catalog: CATALOG, syncWaitMs: 10_000, logger, db: database.db });
+    const down = createJobProducer({
+      book: 'ENTITY_UAE',
+      redisUrl: 'redis://127.0.0.1:1',
+      queuePrefix: prefix,
+      catalog: CATALOG,
+      syncWaitMs: 10_000,
+      logger,
+      db: database.db,
+    });
     const started = Date.now();
     try {
       const error = await down.enqueue('later', {}).catch((e: unknown) => e);

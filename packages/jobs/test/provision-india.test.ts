@@ -23,7 +23,10 @@ function entry(n: number, overrides: Record<string, unknown> = {}) {
   };
 }
 
-const page = (data: unknown[]) => ({ data, page_meta: { current: 1, previous: null, next: null, per_page: 100, pages: 1, count: data.length } });
+const page = (data: unknown[]) => ({
+  data,
+  page_meta: { current: 1, previous: null, next: null, per_page: 100, pages: 1, count: data.length },
+});
 
 describe('provision-india (registry mocked)', function () {
   this.timeout(60_000);
@@ -34,26 +37,49 @@ describe('provision-india (registry mocked)', function () {
     runProvisionIndia(input, indiaDeps(db, null, apiGlobalBaseUrl === undefined ? {} : { apiGlobalBaseUrl }));
 
   it('takes customer_ids, dry_run and an http(s) api_global_base_url, and nothing else', () => {
-    expect(provisionIndiaInput.parse({ customer_ids: null, dry_run: false, api_global_base_url: 'https://api.example' })).to.include({ api_global_base_url: 'https://api.example' });
-    for (const bad of [{ api_global_base_url: 'not a url' }, { api_global_base_url: 'ftp://x' }, { other: 1 }]) expect(() => provisionIndiaInput.parse(bad), JSON.stringify(bad)).to.throw();
+    expect(
+      provisionIndiaInput.parse({ customer_ids: null, dry_run: false, api_global_base_url: 'https://api.example' }),
+    ).to.include({ api_global_base_url: 'https://api.example' });
+    for (const bad of [{ api_global_base_url: 'not a url' }, { api_global_base_url: 'ftp://x' }, { other: 1 }])
+      expect(() => provisionIndiaInput.parse(bad), JSON.stringify(bad)).to.throw();
   });
 
   it('creates missing customers, updates changed fields, and never blanks a known field with an absent one', async () => {
-    await upsertCustomer(db, 'IND-2', { name: 'Old Name', email: 'old@example.in', references: { partner_id: 'partner_beta', usbroker_account_no: 'USB-2' } });
+    await upsertCustomer(db, 'IND-2', {
+      name: 'Old Name',
+      email: 'old@example.in',
+      references: { partner_id: 'partner_beta', usbroker_account_no: 'USB-2' },
+    });
     nock(REGISTRY)
       .get('/v1/india/customers')
       .query({ page: 1, per_page: 100 })
-      .reply(200, page([entry(1), entry(2, { email: null, partner_id: '' }), entry(3, { pan: null, remit_customer_id: null })]));
+      .reply(
+        200,
+        page([entry(1), entry(2, { email: null, partner_id: '' }), entry(3, { pan: null, remit_customer_id: null })]),
+      );
     const result = await run({ api_global_base_url: REGISTRY });
     expect(result).to.include({ customers: 3, created: 2, updated: 1, unchanged: 0 });
     expect(result.changes).to.deep.equal([
-      { customer_id: 'IND-1', created: true, fields: ['name', 'email', 'usbroker_account_no', 'remit_customer_id', 'pan', 'partner_id'] },
+      {
+        customer_id: 'IND-1',
+        created: true,
+        fields: ['name', 'email', 'usbroker_account_no', 'remit_customer_id', 'pan', 'partner_id'],
+      },
       { customer_id: 'IND-2', created: false, fields: ['name', 'remit_customer_id', 'pan'] },
       { customer_id: 'IND-3', created: true, fields: ['name', 'email', 'usbroker_account_no', 'partner_id'] },
     ]);
     const two = await db('customers').where({ customer_id: 'IND-2' }).first();
-    expect(two).to.include({ name: 'Customer 2', email: 'old@example.in', partner_id: 'partner_beta', pan: 'ABCPS1002K', remit_customer_id: 'cust_2' });
-    expect(await db('customers').where({ customer_id: 'IND-3' }).first()).to.include({ pan: null, remit_customer_id: null });
+    expect(two).to.include({
+      name: 'Customer 2',
+      email: 'old@example.in',
+      partner_id: 'partner_beta',
+      pan: 'ABCPS1002K',
+      remit_customer_id: 'cust_2',
+    });
+    expect(await db('customers').where({ customer_id: 'IND-3' }).first()).to.include({
+      pan: null,
+      remit_customer_id: null,
+    });
   });
 
   it('a bad PAN, an unknown id, and a reference another customer holds are each that customer’s failure alone', async () => {
@@ -67,7 +93,7 @@ describe('provision-india (registry mocked)', function () {
     expect(result.customers_failed.map((f) => [f.customer_id, f.reason])).to.deep.equal([
       ['IND-1', 'validation_error: the registry’s pan is not a PAN (five letters, four digits, a letter)'],
       ['IND-2', 'not in the customer registry'],
-      ['IND-3', 'conflict: usbroker_account_no is already another customer\'s'],
+      ['IND-3', "conflict: usbroker_account_no is already another customer's"],
     ]);
     expect(result).to.include({ created: 1 });
     expect(await rowCount(db, 'customers')).to.equal(2);
@@ -75,7 +101,11 @@ describe('provision-india (registry mocked)', function () {
   });
 
   it('a dry run reports the same changes and writes nothing', async () => {
-    nock(REGISTRY).get('/v1/india/customers').query(true).times(2).reply(200, page([entry(1), entry(2)]));
+    nock(REGISTRY)
+      .get('/v1/india/customers')
+      .query(true)
+      .times(2)
+      .reply(200, page([entry(1), entry(2)]));
     const dry = await run({ dry_run: true }, REGISTRY);
     expect(await rowCount(db, 'customers')).to.equal(0);
     const live = await run({}, REGISTRY);
@@ -84,11 +114,24 @@ describe('provision-india (registry mocked)', function () {
 
   it('listing the registry failing fails the job: for good on a 4xx or a broken payload, to be retried on a 5xx', async () => {
     nock(REGISTRY).get('/v1/india/customers').query(true).reply(400, { error: 'invalid_request' });
-    expect(await run({}, REGISTRY).then(() => null, (e: unknown) => e)).to.be.instanceOf(UnrecoverableError);
+    expect(
+      await run({}, REGISTRY).then(
+        () => null,
+        (e: unknown) => e,
+      ),
+    ).to.be.instanceOf(UnrecoverableError);
     nock(REGISTRY).get('/v1/india/customers').query(true).reply(200, { data: 'nope' });
-    expect(await run({}, REGISTRY).then(() => null, (e: unknown) => e)).to.be.instanceOf(UnrecoverableError);
+    expect(
+      await run({}, REGISTRY).then(
+        () => null,
+        (e: unknown) => e,
+      ),
+    ).to.be.instanceOf(UnrecoverableError);
     nock(REGISTRY).get('/v1/india/customers').query(true).times(3).reply(502, { error: 'bad_gateway' });
-    const transient = await run({}, REGISTRY).then(() => null, (e: unknown) => e);
+    const transient = await run({}, REGISTRY).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(transient).to.be.instanceOf(UpstreamError).and.not.be.instanceOf(UnrecoverableError);
   });
 
@@ -96,7 +139,10 @@ describe('provision-india (registry mocked)', function () {
     nock(REGISTRY).get('/v1/india/customers/IND-1').times(3).reply(503, { error: 'unavailable' });
     const result = await run({ customer_ids: ['IND-1'] }, REGISTRY);
     expect(result.customers_failed[0]!.reason).to.match(/registry GET .* answered 503/);
-    const error = await run({}).then(() => null, (e: unknown) => e);
+    const error = await run({}).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).to.be.instanceOf(LedgerError);
     expect((error as LedgerError).message).to.match(/API_GLOBAL_BASE_URL/);
   });

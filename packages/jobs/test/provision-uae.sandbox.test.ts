@@ -15,7 +15,10 @@ describe('provision-uae against the sandbox’s customer registry', function () 
     return database.runtime!.db;
   };
   const run = (db: Db, input: Parameters<typeof provisionUaeJob.run>[0]) =>
-    provisionUaeJob.run(provisionUaeInput.parse(input), { ...indiaDeps(db, null, { apiGlobalBaseUrl: sandbox.urls.registry }), book: 'ENTITY_UAE' });
+    provisionUaeJob.run(provisionUaeInput.parse(input), {
+      ...indiaDeps(db, null, { apiGlobalBaseUrl: sandbox.urls.registry }),
+      book: 'ENTITY_UAE',
+    });
 
   before(async () => {
     sandbox = await startSandbox({ seed: 11, customers: 5, recordsPerCustomer: 3 });
@@ -29,7 +32,8 @@ describe('provision-uae against the sandbox’s customer registry', function () 
     expect(JOBS['provision-uae']).to.equal(provisionUaeJob);
     expect(provisionUaeJob).to.include({ mode: 'background', family: 'syncs' });
     expect(provisionUaeJob.books).to.deep.equal(['ENTITY_UAE']);
-    for (const bad of [{ customer_ids: [] }, { api_global_base_url: 'ftp://x' }, { other: 1 }]) expect(() => provisionUaeInput.parse(bad), JSON.stringify(bad)).to.throw();
+    for (const bad of [{ customer_ids: [] }, { api_global_base_url: 'ftp://x' }, { other: 1 }])
+      expect(() => provisionUaeInput.parse(bad), JSON.stringify(bad)).to.throw();
   });
 
   it('links every registry customer to uaefeed and the custodian; a second run changes nothing; a dry run writes nothing', async () => {
@@ -40,8 +44,14 @@ describe('provision-uae against the sandbox’s customer registry', function () 
     const first = await run(db, {});
     expect(first).to.include({ customers: 5, created: 5, updated: 0, unchanged: 0 });
     expect(first.customers_failed).to.deep.equal([]);
-    expect(first.changes[0]).to.deep.equal({ customer_id: 'UAE-000001', created: true, fields: ['name', 'uaefeed_customer_number', 'uaefeed_account_number', 'custodian_account'] });
-    const rows = await db('customers').select('customer_id', 'name', 'uaefeed_customer_number', 'uaefeed_account_number', 'custodian_account').orderBy('customer_id');
+    expect(first.changes[0]).to.deep.equal({
+      customer_id: 'UAE-000001',
+      created: true,
+      fields: ['name', 'uaefeed_customer_number', 'uaefeed_account_number', 'custodian_account'],
+    });
+    const rows = await db('customers')
+      .select('customer_id', 'name', 'uaefeed_customer_number', 'uaefeed_account_number', 'custodian_account')
+      .orderBy('customer_id');
     expect(rows).to.deep.equal(
       sandbox.data.customers.map((c) => ({
         customer_id: c.customer_id,
@@ -60,7 +70,10 @@ describe('provision-uae against the sandbox’s customer registry', function () 
     sandbox.faults.add({ upstream: 'registry', customer: ids[1]!, fault: '500' });
     const result = await run(db, { customer_ids: [...ids, 'UAE-999999'] });
     expect(result.customers_failed.map((f) => f.customer_id)).to.deep.equal([ids[1], 'UAE-999999']);
-    expect(result.customers_failed[1]).to.deep.equal({ customer_id: 'UAE-999999', reason: 'not in the customer registry' });
+    expect(result.customers_failed[1]).to.deep.equal({
+      customer_id: 'UAE-999999',
+      reason: 'not in the customer registry',
+    });
     expect(result).to.include({ created: 2 });
   });
 });

@@ -10,7 +10,8 @@ describe('job queues', () => {
   it('name each book and family its own queue, so two books can share one Redis', () => {
     const names = BOOKS.flatMap((book) => FAMILIES.map((family) => queueName(book, family)));
     expect(new Set(names).size).to.equal(BOOKS.length * FAMILIES.length);
-    for (const book of BOOKS) for (const family of FAMILIES) expect(queueName(book, family)).to.include(book).and.include(family);
+    for (const book of BOOKS)
+      for (const family of FAMILIES) expect(queueName(book, family)).to.include(book).and.include(family);
   });
 
   it('are names BullMQ accepts (no ":")', async () => {

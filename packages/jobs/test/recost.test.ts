@@ -1,15 +1,47 @@
 import { randomUUID } from 'node:crypto';
-import { createLogger, draftFromEntry, Decimal, FeeSchedule, postTransactions, upsertCustomer, type EntryRequest, type Db } from '@ledger/core';
+import {
+  createLogger,
+  draftFromEntry,
+  Decimal,
+  FeeSchedule,
+  postTransactions,
+  upsertCustomer,
+  type EntryRequest,
+  type Db,
+} from '@ledger/core';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import { expect } from 'chai';
 import { NO_UPSTREAMS } from '@ledger/upstream-clients';
-import { createJobProducer, createJobWorkers, DEFAULT_JOB_SETTINGS, JOBS, recostJob, type JobDeps, type JobProgress } from '../src/index.js';
+import {
+  createJobProducer,
+  createJobWorkers,
+  DEFAULT_JOB_SETTINGS,
+  JOBS,
+  recostJob,
+  type JobDeps,
+  type JobProgress,
+} from '../src/index.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const logger = createLogger({ level: 'error', service: 'jobs-test', book: 'ENTITY_UAE', silent: true });
 
-function trade(txnType: 'buy_security' | 'sell_security', customerId: string, quantity: string, amountUsd: string, txnDate: string) {
-  const entry: EntryRequest = { txn_type: txnType, customer_id: customerId, source: 'usbroker', source_txn_id: randomUUID(), txn_date: txnDate, symbol: 'AAPL', quantity, amount_usd: amountUsd };
+function trade(
+  txnType: 'buy_security' | 'sell_security',
+  customerId: string,
+  quantity: string,
+  amountUsd: string,
+  txnDate: string,
+) {
+  const entry: EntryRequest = {
+    txn_type: txnType,
+    customer_id: customerId,
+    source: 'usbroker',
+    source_txn_id: randomUUID(),
+    txn_date: txnDate,
+    symbol: 'AAPL',
+    quantity,
+    amount_usd: amountUsd,
+  };
   return draftFromEntry(entry, randomUUID(), { feeSchedule: new FeeSchedule(new Decimal(22)) });
 }
 
@@ -57,11 +89,20 @@ describe('the recost job', function () {
   it('run directly: recosts, flags the oversell, reports progress and its result; a second run posts nothing', async () => {
     const [, , , oversell] = await seed(db, 'J-1');
     const progress: JobProgress[] = [];
-    const deps: JobDeps = { book: 'ENTITY_UAE', db, logger, progress: (p) => progress.push(p), settings: DEFAULT_JOB_SETTINGS, upstreams: NO_UPSTREAMS };
+    const deps: JobDeps = {
+      book: 'ENTITY_UAE',
+      db,
+      logger,
+      progress: (p) => progress.push(p),
+      settings: DEFAULT_JOB_SETTINGS,
+      upstreams: NO_UPSTREAMS,
+    };
     const result = await recostJob.run({}, deps);
     // Buys: 4 bps broker cost; first sell: fee, broker cost, relief 1240.00; second sell (9 of 3 held): flagged.
     expect(result).to.deep.include({ recosted: 3, derivations_posted: 3, superseded: 0, remaining: 1 });
-    expect(result.flagged).to.deep.equal([{ txn_id: oversell, reason: 'insufficient_lots', detail: { quantity: '9', held: '3' } }]);
+    expect(result.flagged).to.deep.equal([
+      { txn_id: oversell, reason: 'insufficient_lots', detail: { quantity: '9', held: '3' } },
+    ]);
     expect(progress.at(-1)).to.deep.equal({ done: 4, total: 4, unit: 'transactions' });
     const again = await recostJob.run({ limit: 10 }, deps);
     expect(again).to.deep.include({ recosted: 0, derivations_posted: 0, superseded: 0, remaining: 1 });
@@ -70,8 +111,24 @@ describe('the recost job', function () {
   it('through the jobs platform: enqueued, run by a real worker, answered done with its result', async () => {
     await seed(db, 'J-2');
     const prefix = `test-${randomUUID().slice(0, 8)}`;
-    const workers = createJobWorkers({ book: 'ENTITY_UAE', redisUrl: REDIS_URL, queuePrefix: prefix, db, logger, catalog: JOBS, settings: { ...DEFAULT_JOB_SETTINGS, feeSchedule: new FeeSchedule(new Decimal(22), {}, new Decimal(5)) } });
-    const producer = createJobProducer({ book: 'ENTITY_UAE', redisUrl: REDIS_URL, queuePrefix: prefix, catalog: JOBS, syncWaitMs: 20_000, logger, db });
+    const workers = createJobWorkers({
+      book: 'ENTITY_UAE',
+      redisUrl: REDIS_URL,
+      queuePrefix: prefix,
+      db,
+      logger,
+      catalog: JOBS,
+      settings: { ...DEFAULT_JOB_SETTINGS, feeSchedule: new FeeSchedule(new Decimal(22), {}, new Decimal(5)) },
+    });
+    const producer = createJobProducer({
+      book: 'ENTITY_UAE',
+      redisUrl: REDIS_URL,
+      queuePrefix: prefix,
+      catalog: JOBS,
+      syncWaitMs: 20_000,
+      logger,
+      db,
+    });
     try {
       await workers.waitUntilReady();
       const status = await producer.enqueue('recost', {});

@@ -41,7 +41,12 @@ describe('jobs platform when Redis restarts', function () {
   it('api and worker reconnect by themselves: while it is down enqueue is refused at once, after it is back the next job runs', async () => {
     redis = await OwnRedis.start();
     const redisUrl = redis.url;
-    const options = { book: 'ENTITY_UAE' as const, redisUrl, queuePrefix: `restart-${randomUUID().slice(0, 8)}`, logger };
+    const options = {
+      book: 'ENTITY_UAE' as const,
+      redisUrl,
+      queuePrefix: `restart-${randomUUID().slice(0, 8)}`,
+      logger,
+    };
     const producer = createJobProducer({ ...options, db: database.db, catalog: CATALOG, syncWaitMs: 10_000 });
     const workers = createJobWorkers({ ...options, db: database.db, catalog: CATALOG });
     try {

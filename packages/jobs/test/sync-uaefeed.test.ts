@@ -17,7 +17,9 @@ function usd(amount: string, currency: string): string {
  * What a customer's records must post, by hand from the sandbox's data: per record, its type,
  * amount and lines as `account Dr|Cr amount`, sorted.
  */
-function expectedPostings(data: CustomerData): Array<{ source_txn_id: string; txn_type: string; amount_usd: string; lines: string[] }> {
+function expectedPostings(
+  data: CustomerData,
+): Array<{ source_txn_id: string; txn_type: string; amount_usd: string; lines: string[] }> {
   const expected = [];
   for (const t of data.transfers) {
     if (t.status !== 'COMPLETED') continue;
@@ -28,7 +30,9 @@ function expectedPostings(data: CustomerData): Array<{ source_txn_id: string; tx
       source_txn_id: t.transferId,
       txn_type: deposit ? 'deposit' : 'withdrawal',
       amount_usd: amount,
-      lines: deposit ? [`${cash} Dr ${amount}`, `${wallet} Cr ${amount}`] : [`${wallet} Dr ${amount}`, `${cash} Cr ${amount}`],
+      lines: deposit
+        ? [`${cash} Dr ${amount}`, `${wallet} Cr ${amount}`]
+        : [`${wallet} Dr ${amount}`, `${cash} Cr ${amount}`],
     });
   }
   for (const o of data.orders) {
@@ -50,19 +54,25 @@ function expectedPostings(data: CustomerData): Array<{ source_txn_id: string; tx
       expected.push({ source_txn_id: o.orderId, txn_type: 'sell_security', amount_usd: proceeds, lines });
     }
   }
-  return expected.map((e) => ({ ...e, lines: e.lines.sort() })).sort((a, b) => a.source_txn_id.localeCompare(b.source_txn_id));
+  return expected
+    .map((e) => ({ ...e, lines: e.lines.sort() }))
+    .sort((a, b) => a.source_txn_id.localeCompare(b.source_txn_id));
 }
 
 async function postedFromUaefeed(db: Db, customerId: string) {
-  const rows = (await db.raw(
-    `SELECT t.source_txn_id, t.txn_type, t.amount_usd::text,
+  const rows = (
+    await db.raw(
+      `SELECT t.source_txn_id, t.txn_type, t.amount_usd::text,
             array_agg(l.account_code || CASE WHEN l.debit > 0 THEN ' Dr ' || l.debit::text ELSE ' Cr ' || l.credit::text END ORDER BY 1) AS lines
        FROM transactions t JOIN journal_lines l USING (txn_id)
       WHERE t.source = 'uaefeed' AND t.customer_id = ?
       GROUP BY t.txn_id ORDER BY t.source_txn_id`,
-    [customerId],
-  )).rows as Array<{ source_txn_id: string; txn_type: string; amount_usd: string; lines: string[] }>;
-  return rows.map((r) => ({ ...r, lines: [...r.lines].sort() })).sort((a, b) => a.source_txn_id.localeCompare(b.source_txn_id));
+      [customerId],
+    )
+  ).rows as Array<{ source_txn_id: string; txn_type: string; amount_usd: string; lines: string[] }>;
+  return rows
+    .map((r) => ({ ...r, lines: [...r.lines].sort() }))
+    .sort((a, b) => a.source_txn_id.localeCompare(b.source_txn_id));
 }
 
 describe('sync-uaefeed against the sandbox', function () {
@@ -82,8 +92,22 @@ describe('sync-uaefeed against the sandbox', function () {
   });
 
   it('takes customer_ids, from, to, dry_run and recost, and nothing else', () => {
-    expect(syncUaefeedJob.input.parse({ customer_ids: null, from: '2026-01-01', to: '2026-01-31', dry_run: true, recost: false })).to.include({ dry_run: true });
-    for (const bad of [{ customer_ids: [] }, { from: '2026-13-01' }, { from: '2026-02-01', to: '2026-01-01' }, { dry_run: 'yes' }, { other: 1 }]) {
+    expect(
+      syncUaefeedJob.input.parse({
+        customer_ids: null,
+        from: '2026-01-01',
+        to: '2026-01-31',
+        dry_run: true,
+        recost: false,
+      }),
+    ).to.include({ dry_run: true });
+    for (const bad of [
+      { customer_ids: [] },
+      { from: '2026-13-01' },
+      { from: '2026-02-01', to: '2026-01-01' },
+      { dry_run: 'yes' },
+      { other: 1 },
+    ]) {
       expect(() => syncUaefeedJob.input.parse(bad), JSON.stringify(bad)).to.throw();
     }
   });
@@ -121,7 +145,9 @@ describe('sync-uaefeed against the sandbox', function () {
     // The trades are recosted: a buy's broker cost, a sell's relief; no sell is flagged.
     expect(first.recost).to.deep.include({ remaining: 0, flagged: [] });
     expect(first.recost!.recosted).to.be.greaterThan(0);
-    const custodyFee = (await db('journal_lines').where({ account_code: '4020' }).count({ n: '*' })) as Array<{ n: string }>;
+    const custodyFee = (await db('journal_lines').where({ account_code: '4020' }).count({ n: '*' })) as Array<{
+      n: string;
+    }>;
     expect(custodyFee, '4020 is never posted').to.deep.equal([{ n: '0' }]);
 
     const after = await rowCounts(db, LEDGER_TABLES);
@@ -160,7 +186,9 @@ describe('sync-uaefeed against the sandbox', function () {
     expect(result).to.deep.include({ customers: 4, customers_synced: 2 });
     for (const failed of ['UAE-000002', 'UAE-000003']) expect(await postedFromUaefeed(db, failed)).to.deep.equal([]);
     const fourth = sandbox.data.customers[3]!;
-    expect(await postedFromUaefeed(db, fourth.customer_id)).to.deep.equal(expectedPostings(sandbox.data.dataOf(fourth)));
+    expect(await postedFromUaefeed(db, fourth.customer_id)).to.deep.equal(
+      expectedPostings(sandbox.data.dataOf(fourth)),
+    );
   });
 
   it('a record it cannot post is an exception: one row however often the sync runs, naming the job that last saw it', async () => {
@@ -168,12 +196,40 @@ describe('sync-uaefeed against the sandbox', function () {
     const customer = fixture.sandbox.data.customers[0]!;
     const transfer = fixture.sandbox.data.dataOf(customer).transfers.find((t) => t.status === 'COMPLETED')!;
     // The transfer's key, posted before with another amount: the sync's record conflicts with it.
-    const entry = { txn_type: 'deposit', customer_id: customer.customer_id, source: 'uaefeed', source_txn_id: transfer.transferId, txn_date: '2026-01-01', amount_usd: '0.01' } as const;
-    await postTransactions(db, [draftFromEntry(entry, randomUUID(), { feeSchedule: new FeeSchedule(new Decimal(22)) })]);
-    for (const run of ['run-1', 'run-2']) await withActor(jobActor('sync-uaefeed', run), () => syncUaefeedJob.run({ customer_ids: [customer.customer_id], recost: false }, deps));
-    const rows = await db('exceptions').select('upstream', 'record_key', 'customer_id', 'reason_code', 'job', 'times_seen', 'state');
+    const entry = {
+      txn_type: 'deposit',
+      customer_id: customer.customer_id,
+      source: 'uaefeed',
+      source_txn_id: transfer.transferId,
+      txn_date: '2026-01-01',
+      amount_usd: '0.01',
+    } as const;
+    await postTransactions(db, [
+      draftFromEntry(entry, randomUUID(), { feeSchedule: new FeeSchedule(new Decimal(22)) }),
+    ]);
+    for (const run of ['run-1', 'run-2'])
+      await withActor(jobActor('sync-uaefeed', run), () =>
+        syncUaefeedJob.run({ customer_ids: [customer.customer_id], recost: false }, deps),
+      );
+    const rows = await db('exceptions').select(
+      'upstream',
+      'record_key',
+      'customer_id',
+      'reason_code',
+      'job',
+      'times_seen',
+      'state',
+    );
     expect(rows).to.deep.equal([
-      { upstream: 'uaefeed', record_key: transfer.transferId, customer_id: customer.customer_id, reason_code: 'idempotency_conflict', job: 'job:sync-uaefeed:run-2', times_seen: 2, state: 'open' },
+      {
+        upstream: 'uaefeed',
+        record_key: transfer.transferId,
+        customer_id: customer.customer_id,
+        reason_code: 'idempotency_conflict',
+        job: 'job:sync-uaefeed:run-2',
+        times_seen: 2,
+        state: 'open',
+      },
     ]);
   });
 
@@ -181,7 +237,12 @@ describe('sync-uaefeed against the sandbox', function () {
     const { db, deps } = await fixture.freshBook(sandboxUpstreams(fixture.sandbox, { uaefeed: NOWHERE }));
     const result = await syncUaefeedJob.run({}, deps);
     expect(result).to.deep.include({ customers: 4, customers_synced: 0 });
-    expect(result.customers_failed.map((f) => f.customer_id)).to.deep.equal(['UAE-000001', 'UAE-000002', 'UAE-000003', 'UAE-000004']);
+    expect(result.customers_failed.map((f) => f.customer_id)).to.deep.equal([
+      'UAE-000001',
+      'UAE-000002',
+      'UAE-000003',
+      'UAE-000004',
+    ]);
     for (const f of result.customers_failed) expect(f.reason).to.match(/^upstream_unavailable: uaefeed .*ECONNREFUSED/);
     expect(await rowCounts(db, ['transactions'])).to.deep.equal({ transactions: 0 });
   });

@@ -2,7 +2,21 @@ import { dividendEvents, recost, Decimal, FeeSchedule, type Db } from '@ledger/c
 import { expect } from 'chai';
 import nock from 'nock';
 import { JOBS, runSyncUsbroker, runSyncUsbrokerLedger, syncUsbrokerLedgerJob } from '../src/index.js';
-import { brokerBookPerTest, brokerClient, depsOf, derivationOf, DIV, DIVNRA, fakeBroker, linesOf, order, rowCounts, TRD, wire, type FakeBroker } from './usbroker-support.js';
+import {
+  brokerBookPerTest,
+  brokerClient,
+  depsOf,
+  derivationOf,
+  DIV,
+  DIVNRA,
+  fakeBroker,
+  linesOf,
+  order,
+  rowCounts,
+  TRD,
+  wire,
+  type FakeBroker,
+} from './usbroker-support.js';
 
 /**
  * 2026-01-07: USB-1's TRD of its buy ORD-1 (fees 2.63 + 1.87 = 4.50), a WIREI and a FEE row (a 5.00
@@ -22,7 +36,18 @@ function broker(): FakeBroker {
         TRD,
         { account_no: 'USB-1', txn_no: 'TXN-WIREI', row_code: 'WIREI', amount: '5000.00' },
         { account_no: 'USB-1', txn_no: 'TXN-FEE', row_code: 'FEE', amount: '-5.00', description: 'Wire fee' },
-        { ...TRD, account_no: 'USB-2', txn_no: 'TXN-TRD2', symbol: 'MSFT', quantity: '3', price: '99.89', principal: '-299.67', commission: '-0.30', ifsca_fee: '-0.03', amount: '-300.00' },
+        {
+          ...TRD,
+          account_no: 'USB-2',
+          txn_no: 'TXN-TRD2',
+          symbol: 'MSFT',
+          quantity: '3',
+          price: '99.89',
+          principal: '-299.67',
+          commission: '-0.30',
+          ifsca_fee: '-0.03',
+          amount: '-300.00',
+        },
         { ...TRD, account_no: 'USB-9', txn_no: 'TXN-TRD9' },
         { account_no: 'USB-9', txn_no: 'TXN-FEE9', row_code: 'FEE', amount: '-15.00', description: 'Account fee' },
       ],
@@ -30,7 +55,16 @@ function broker(): FakeBroker {
         DIV,
         DIVNRA,
         { ...DIV, account_no: 'USB-2', txn_no: 'TXN-DIV2', symbol: 'MSFT', quantity: '80', amount: '20.00' },
-        { ...DIVNRA, account_no: 'USB-2', txn_no: 'TXN-NRA2', symbol: 'MSFT', quantity: '80', amount: '-6.00', wht_rate: '0.30', ref_txn_no: 'TXN-DIV2' },
+        {
+          ...DIVNRA,
+          account_no: 'USB-2',
+          txn_no: 'TXN-NRA2',
+          symbol: 'MSFT',
+          quantity: '80',
+          amount: '-6.00',
+          wht_rate: '0.30',
+          ref_txn_no: 'TXN-DIV2',
+        },
       ],
     },
   };
@@ -46,9 +80,22 @@ describe('sync-usbroker-ledger against a nock’ed broker', function () {
   it('is in the catalog with the spec’s body: end defaults to start, at most 92 days, never before start', () => {
     expect(JOBS['sync-usbroker-ledger']).to.equal(syncUsbrokerLedgerJob);
     expect(syncUsbrokerLedgerJob).to.include({ mode: 'background', family: 'syncs' });
-    expect(syncUsbrokerLedgerJob.input.parse({ start: '2026-01-07' })).to.deep.equal({ start: '2026-01-07', dry_run: false });
-    expect(syncUsbrokerLedgerJob.input.parse({ start: '2026-01-01', end: '2026-04-02', code: null })).to.deep.include({ end: '2026-04-02', code: null });
-    for (const bad of [{}, { start: '2026-1-7' }, { start: '2026-01-07', end: '2026-01-06' }, { start: '2026-01-01', end: '2026-04-03' }, { start: '2026-01-07', code: '' }, { start: '2026-01-07', other: 1 }]) {
+    expect(syncUsbrokerLedgerJob.input.parse({ start: '2026-01-07' })).to.deep.equal({
+      start: '2026-01-07',
+      dry_run: false,
+    });
+    expect(syncUsbrokerLedgerJob.input.parse({ start: '2026-01-01', end: '2026-04-02', code: null })).to.deep.include({
+      end: '2026-04-02',
+      code: null,
+    });
+    for (const bad of [
+      {},
+      { start: '2026-1-7' },
+      { start: '2026-01-07', end: '2026-01-06' },
+      { start: '2026-01-01', end: '2026-04-03' },
+      { start: '2026-01-07', code: '' },
+      { start: '2026-01-07', other: 1 },
+    ]) {
       expect(() => syncUsbrokerLedgerJob.input.parse(bad), JSON.stringify(bad)).to.throw();
     }
   });
@@ -88,16 +135,33 @@ describe('sync-usbroker-ledger against a nock’ed broker', function () {
       ['2010', '5.00', '0.00', 'broker_fee'],
       ['1100', '0.00', '5.00', 'broker_fee'],
     ]);
-    expect(await db('transactions').where({ source: 'usbroker', source_txn_id: 'TXN-FEE' }).first('txn_type', 'customer_id', db.raw('txn_date::text AS txn_date'), 'amount_usd')).to.deep.equal({
+    expect(
+      await db('transactions')
+        .where({ source: 'usbroker', source_txn_id: 'TXN-FEE' })
+        .first('txn_type', 'customer_id', db.raw('txn_date::text AS txn_date'), 'amount_usd'),
+    ).to.deep.equal({
       txn_type: 'broker_fee',
       customer_id: 'IND-1',
       txn_date: '2026-01-07',
       amount_usd: '5.00',
     });
-    for (const notPosted of ['TXN-TRD', 'TXN-WIREI', 'TXN-TRD9', 'TXN-FEE9']) expect(await linesOf(db, notPosted)).to.deep.equal([]);
+    for (const notPosted of ['TXN-TRD', 'TXN-WIREI', 'TXN-TRD9', 'TXN-FEE9'])
+      expect(await linesOf(db, notPosted)).to.deep.equal([]);
     const [event] = await dividendEvents(db, 'IND-2');
-    expect(event).to.deep.include({ div_txn_no: 'TXN-DIV2', symbol: 'MSFT', ex_date: '2026-02-09', pay_date: '2026-02-13', shares: '80', gross_usd: '20.00', wht_txn_no: 'TXN-NRA2', wht_rate: '0.30', wht_usd: '6.00' });
-    const fees = await db('broker_fees').select('source', 'source_txn_id', db.raw('amount_usd::text AS amount_usd')).orderBy('source_txn_id');
+    expect(event).to.deep.include({
+      div_txn_no: 'TXN-DIV2',
+      symbol: 'MSFT',
+      ex_date: '2026-02-09',
+      pay_date: '2026-02-13',
+      shares: '80',
+      gross_usd: '20.00',
+      wht_txn_no: 'TXN-NRA2',
+      wht_rate: '0.30',
+      wht_usd: '6.00',
+    });
+    const fees = await db('broker_fees')
+      .select('source', 'source_txn_id', db.raw('amount_usd::text AS amount_usd'))
+      .orderBy('source_txn_id');
     expect(fees).to.deep.equal([
       { source: 'usbroker', source_txn_id: 'ORD-1', amount_usd: '4.50' },
       { source: 'usbroker', source_txn_id: 'ORD-21', amount_usd: '0.33' },
@@ -174,10 +238,17 @@ describe('sync-usbroker-ledger against a nock’ed broker', function () {
     expect(unknownFirm.firm).to.equal('OTHER');
     expect(unknownFirm.dates_failed[0]!.reason).to.match(/unknown firm OTHER/);
     const off = await runSyncUsbrokerLedger({ start: '2026-01-07' }, depsOf(db, null));
-    expect(off.dates_failed).to.deep.equal([{ date: '2026-01-07', reason: 'upstream_unavailable: usbroker is not configured on this book' }]);
+    expect(off.dates_failed).to.deep.equal([
+      { date: '2026-01-07', reason: 'upstream_unavailable: usbroker is not configured on this book' },
+    ]);
     const noFirm = await runSyncUsbrokerLedger({ start: '2026-01-07' }, depsOf(db, brokerClient(), null));
     expect(noFirm.dates_failed[0]!.reason).to.equal('no_firm: give `code` or set USBROKER_FIRM_ID');
-    expect(await rowCounts(db)).to.deep.equal({ transactions: 0, journal_lines: 0, broker_fees: 0, dividend_events: 0 });
+    expect(await rowCounts(db)).to.deep.equal({
+      transactions: 0,
+      journal_lines: 0,
+      broker_fees: 0,
+      dividend_events: 0,
+    });
   });
 
   it('a withholding arriving after its dividend’s run fills the event in; a later run without it never blanks it', async () => {

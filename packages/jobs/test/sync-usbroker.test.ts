@@ -3,7 +3,19 @@ import type { UsbrokerOrder } from '@ledger/upstream-clients';
 import { expect } from 'chai';
 import nock from 'nock';
 import { JOBS, runSyncUsbroker, runSyncUsbrokerTrades, syncUsbrokerJob, syncUsbrokerTradesJob } from '../src/index.js';
-import { brokerBookPerTest, brokerClient, depsOf, derivationOf, fakeBroker, linesOf, order, rowCounts, wallet, wire, type FakeBroker } from './usbroker-support.js';
+import {
+  brokerBookPerTest,
+  brokerClient,
+  depsOf,
+  derivationOf,
+  fakeBroker,
+  linesOf,
+  order,
+  rowCounts,
+  wallet,
+  wire,
+  type FakeBroker,
+} from './usbroker-support.js';
 
 /**
  * IND-1 (USB-1): 5,000.00 in, 400.00 out (completed); a pending wire in and a returned wire out
@@ -16,18 +28,52 @@ function broker(): FakeBroker {
   return {
     wires: [
       wire({ transfer_id: 'WIR-001', account_no: 'USB-1', amount: '5000.00', value_date: '2026-01-05' }),
-      wire({ transfer_id: 'WIR-002', account_no: 'USB-1', amount: '300.00', status: 'pending', value_date: '2026-01-06' }),
+      wire({
+        transfer_id: 'WIR-002',
+        account_no: 'USB-1',
+        amount: '300.00',
+        status: 'pending',
+        value_date: '2026-01-06',
+      }),
       wire({ transfer_id: 'WIR-003', account_no: 'USB-2', amount: '2000.00', value_date: '2026-01-05' }),
-      wire({ transfer_id: 'WIR-004', account_no: 'USB-1', direction: 'OUT', amount: '100.00', status: 'returned', value_date: '2026-01-12' }),
-      wire({ transfer_id: 'WIR-005', account_no: 'USB-1', direction: 'OUT', amount: '400.00', value_date: '2026-01-20' }),
+      wire({
+        transfer_id: 'WIR-004',
+        account_no: 'USB-1',
+        direction: 'OUT',
+        amount: '100.00',
+        status: 'returned',
+        value_date: '2026-01-12',
+      }),
+      wire({
+        transfer_id: 'WIR-005',
+        account_no: 'USB-1',
+        direction: 'OUT',
+        amount: '400.00',
+        value_date: '2026-01-20',
+      }),
       wire({ transfer_id: 'WIR-006', account_no: 'USB-9', amount: '700.00', value_date: '2026-01-05' }),
     ],
     orders: {
       'USB-1': [
         order({ order_id: 'ORD-1' }),
-        order({ order_id: 'ORD-2', side: 'SELL', qty: '5', filled_qty: '5', avg_fill_price: '190.12', filled_at: '2026-01-09T15:00:00Z' }),
+        order({
+          order_id: 'ORD-2',
+          side: 'SELL',
+          qty: '5',
+          filled_qty: '5',
+          avg_fill_price: '190.12',
+          filled_at: '2026-01-09T15:00:00Z',
+        }),
         order({ order_id: 'ORD-3', status: 'cancelled', filled_qty: '0', avg_fill_price: null, filled_at: null }),
-        order({ order_id: 'ORD-4', cost_type: 'full_portfolio_cost', qty: null, notional: '100.00', filled_qty: '0.532221', avg_fill_price: '187.890000', filled_at: '2026-01-08T15:00:00Z' } as Partial<UsbrokerOrder>),
+        order({
+          order_id: 'ORD-4',
+          cost_type: 'full_portfolio_cost',
+          qty: null,
+          notional: '100.00',
+          filled_qty: '0.532221',
+          avg_fill_price: '187.890000',
+          filled_at: '2026-01-08T15:00:00Z',
+        } as Partial<UsbrokerOrder>),
       ],
       'USB-2': [order({ order_id: 'ORD-21', symbol: 'MSFT', qty: '3', filled_qty: '3', avg_fill_price: '100.00' })],
     },
@@ -45,13 +91,22 @@ describe('sync-usbroker and sync-usbroker-trades against a nock’ed broker', fu
     expect(syncUsbrokerJob).to.include({ mode: 'background', family: 'syncs' });
     expect(syncUsbrokerJob.books).to.deep.equal(['ENTITY_IND_IFSC']);
     expect(syncUsbrokerJob.input.parse({})).to.deep.equal({ customer_ids: null, recost: true, dry_run: false });
-    expect(syncUsbrokerJob.input.parse({ customer_ids: ['IND-1'], recost: false, dry_run: true, brokerage_bps: 30.5 })).to.deep.equal({
+    expect(
+      syncUsbrokerJob.input.parse({ customer_ids: ['IND-1'], recost: false, dry_run: true, brokerage_bps: 30.5 }),
+    ).to.deep.equal({
       customer_ids: ['IND-1'],
       recost: false,
       dry_run: true,
       brokerage_bps: 30.5,
     });
-    for (const bad of [{ customer_ids: [] }, { customer_ids: [''] }, { brokerage_bps: -1 }, { brokerage_bps: 1001 }, { brokerage_bps: '22' }, { other: 1 }]) {
+    for (const bad of [
+      { customer_ids: [] },
+      { customer_ids: [''] },
+      { brokerage_bps: -1 },
+      { brokerage_bps: 1001 },
+      { brokerage_bps: '22' },
+      { other: 1 },
+    ]) {
       expect(() => syncUsbrokerJob.input.parse(bad), JSON.stringify(bad)).to.throw();
     }
   });
@@ -64,7 +119,10 @@ describe('sync-usbroker and sync-usbroker-trades against a nock’ed broker', fu
       customers: 2,
       customers_synced: 2,
       customers_failed: [],
-      records: { wires: { inserted: 3, duplicate: 0, conflict: 0, skipped: 2, rejected: 0 }, orders: { inserted: 3, duplicate: 0, conflict: 0, skipped: 1, rejected: 0 } },
+      records: {
+        wires: { inserted: 3, duplicate: 0, conflict: 0, skipped: 2, rejected: 0 },
+        orders: { inserted: 3, duplicate: 0, conflict: 0, skipped: 1, rejected: 0 },
+      },
       wires_of_unknown_accounts: 1,
       issues: [],
     });
@@ -111,7 +169,10 @@ describe('sync-usbroker and sync-usbroker-trades against a nock’ed broker', fu
     await runSyncUsbroker({}, depsOf(db, brokerClient()));
     const before = await rowCounts(db);
     const again = await runSyncUsbroker({}, depsOf(db, brokerClient()));
-    expect(again.records).to.deep.equal({ wires: { inserted: 0, duplicate: 3, conflict: 0, skipped: 2, rejected: 0 }, orders: { inserted: 0, duplicate: 3, conflict: 0, skipped: 1, rejected: 0 } });
+    expect(again.records).to.deep.equal({
+      wires: { inserted: 0, duplicate: 3, conflict: 0, skipped: 2, rejected: 0 },
+      orders: { inserted: 0, duplicate: 3, conflict: 0, skipped: 1, rejected: 0 },
+    });
     expect(again.recost, 'nothing posted: no recost').to.equal(null);
     expect(await rowCounts(db)).to.deep.equal(before);
   });
@@ -122,7 +183,10 @@ describe('sync-usbroker and sync-usbroker-trades against a nock’ed broker', fu
     const dry = await runSyncUsbroker({ dry_run: true }, depsOf(db, brokerClient()));
     expect(await rowCounts(db)).to.deep.equal(before);
     expect(dry).to.deep.include({ dry_run: true, customers_failed: [], recost: null });
-    expect(dry.records).to.deep.equal({ wires: { inserted: 3, duplicate: 0, conflict: 0, skipped: 2, rejected: 0 }, orders: { inserted: 3, duplicate: 0, conflict: 0, skipped: 1, rejected: 0 } });
+    expect(dry.records).to.deep.equal({
+      wires: { inserted: 3, duplicate: 0, conflict: 0, skipped: 2, rejected: 0 },
+      orders: { inserted: 3, duplicate: 0, conflict: 0, skipped: 1, rejected: 0 },
+    });
     await runSyncUsbroker({ recost: false }, depsOf(db, brokerClient()));
     const after = await rowCounts(db);
     const dryAgain = await runSyncUsbroker({ dry_run: true }, depsOf(db, brokerClient()));
@@ -147,7 +211,8 @@ describe('sync-usbroker and sync-usbroker-trades against a nock’ed broker', fu
     const result = await runSyncUsbroker({}, depsOf(db, brokerClient()));
     expect(result.customers_synced).to.equal(0);
     expect(result.customers_failed.map((f) => f.customer_id)).to.deep.equal(['IND-1', 'IND-2']);
-    for (const failure of result.customers_failed) expect(failure.reason).to.match(/^funding wires: upstream_unavailable: usbroker GET .*503/);
+    for (const failure of result.customers_failed)
+      expect(failure.reason).to.match(/^funding wires: upstream_unavailable: usbroker GET .*503/);
     expect((await rowCounts(db)).transactions).to.equal(0);
   });
 
@@ -175,14 +240,21 @@ describe('sync-usbroker and sync-usbroker-trades against a nock’ed broker', fu
     expect(result.records.wires).to.deep.include({ inserted: 2 });
     expect(result.wires_of_unknown_accounts, 'counted only in a run for every customer').to.equal(0);
     const off = await runSyncUsbroker({ customer_ids: ['IND-2'] }, depsOf(db, null));
-    expect(off.customers_failed).to.deep.equal([{ customer_id: 'IND-2', reason: 'upstream_unavailable: usbroker is not configured on this book' }]);
+    expect(off.customers_failed).to.deep.equal([
+      { customer_id: 'IND-2', reason: 'upstream_unavailable: usbroker is not configured on this book' },
+    ]);
   });
 
   it('sync-usbroker-trades posts only the full-portfolio-cost orders, no wires, at the body’s brokerage_bps', async () => {
     fakeBroker(broker());
-    const result = await runSyncUsbrokerTrades({ customer_ids: ['IND-1'], brokerage_bps: 50, recost: false }, depsOf(db, brokerClient()));
+    const result = await runSyncUsbrokerTrades(
+      { customer_ids: ['IND-1'], brokerage_bps: 50, recost: false },
+      depsOf(db, brokerClient()),
+    );
     expect(result).to.not.have.property('wires_of_unknown_accounts');
-    expect(result.records).to.deep.equal({ orders: { inserted: 1, duplicate: 0, conflict: 0, skipped: 0, rejected: 0 } });
+    expect(result.records).to.deep.equal({
+      orders: { inserted: 1, duplicate: 0, conflict: 0, skipped: 0, rejected: 0 },
+    });
     // 0.532221 × 187.89 = 99.9990... → 100.00 executed; at 50 bps the shares cost 99.50 and the fee is 0.50.
     expect(await linesOf(db, 'ORD-4')).to.deep.equal([
       ['1200', '99.50', '0.00', 'security_cost'],
@@ -192,8 +264,14 @@ describe('sync-usbroker and sync-usbroker-trades against a nock’ed broker', fu
       ['2010', '0.50', '0.00', 'brokerage_fee'],
       ['4010', '0.00', '0.50', 'brokerage_fee'],
     ]);
-    const { rows } = await db.raw<{ rows: Array<{ metadata: Record<string, unknown>; quantity: string }> }>(`SELECT metadata, quantity::text FROM transactions WHERE source_txn_id = 'ORD-4'`);
-    expect(rows[0]!.metadata).to.include({ brokerage_bps: '50', cost_type: 'full_portfolio_cost', executed_usd: '100.00' });
+    const { rows } = await db.raw<{ rows: Array<{ metadata: Record<string, unknown>; quantity: string }> }>(
+      `SELECT metadata, quantity::text FROM transactions WHERE source_txn_id = 'ORD-4'`,
+    );
+    expect(rows[0]!.metadata).to.include({
+      brokerage_bps: '50',
+      cost_type: 'full_portfolio_cost',
+      executed_usd: '100.00',
+    });
     expect(rows[0]!.quantity).to.equal('0.532221');
     expect(await linesOf(db, 'ORD-1')).to.deep.equal([]);
   });
@@ -201,24 +279,37 @@ describe('sync-usbroker and sync-usbroker-trades against a nock’ed broker', fu
   it('without a body brokerage_bps, prices the trades at the fee schedule’s for usbroker (CUSTOMER_FEE_BPS_USBROKER)', async () => {
     fakeBroker(broker());
     const deps = depsOf(db, brokerClient());
-    const settings = { ...deps.settings, feeSchedule: new FeeSchedule(new Decimal(22), { usbroker: new Decimal(50), manual: new Decimal(10) }) };
+    const settings = {
+      ...deps.settings,
+      feeSchedule: new FeeSchedule(new Decimal(22), { usbroker: new Decimal(50), manual: new Decimal(10) }),
+    };
     await runSyncUsbrokerTrades({ customer_ids: ['IND-1'], recost: false }, { ...deps, settings });
     // As at a body's 50 bps (above): the shares cost 99.50 of the 100.00 executed, the fee 0.50.
     expect((await linesOf(db, 'ORD-4')).filter((l) => l[3] === 'brokerage_fee')).to.deep.equal([
       ['2010', '0.50', '0.00', 'brokerage_fee'],
       ['4010', '0.00', '0.50', 'brokerage_fee'],
     ]);
-    const { rows } = await db.raw<{ rows: Array<{ brokerage_bps: string }> }>(`SELECT metadata->>'brokerage_bps' AS brokerage_bps FROM transactions WHERE source_txn_id = 'ORD-4'`);
+    const { rows } = await db.raw<{ rows: Array<{ brokerage_bps: string }> }>(
+      `SELECT metadata->>'brokerage_bps' AS brokerage_bps FROM transactions WHERE source_txn_id = 'ORD-4'`,
+    );
     expect(rows).to.deep.equal([{ brokerage_bps: '50' }]);
   });
 
   it('an order posted by one job is a duplicate to a re-run at another bps: reported as a conflict, the stored one stands', async () => {
     fakeBroker(broker());
     await runSyncUsbroker({ customer_ids: ['IND-2'], recost: false }, depsOf(db, brokerClient()));
-    const again = await runSyncUsbroker({ customer_ids: ['IND-2'], recost: false, brokerage_bps: 30 }, depsOf(db, brokerClient()));
+    const again = await runSyncUsbroker(
+      { customer_ids: ['IND-2'], recost: false, brokerage_bps: 30 },
+      depsOf(db, brokerClient()),
+    );
     expect(again.records.orders).to.deep.include({ inserted: 0, conflict: 1 });
     expect(again.issues).to.have.length(1);
-    expect(again.issues[0]).to.deep.include({ customer_id: 'IND-2', kind: 'orders', source_txn_id: 'ORD-21', outcome: 'conflict' });
+    expect(again.issues[0]).to.deep.include({
+      customer_id: 'IND-2',
+      kind: 'orders',
+      source_txn_id: 'ORD-21',
+      outcome: 'conflict',
+    });
     expect(again.issues[0]!.reason).to.deep.include({ code: 'idempotency_conflict' });
     expect(await wallet(db, 'IND-2')).to.equal('1700.00');
   });

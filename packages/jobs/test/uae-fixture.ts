@@ -32,7 +32,11 @@ export async function linkCustomers(db: Db, customers: readonly RegistryCustomer
   for (const c of customers) {
     await upsertCustomer(db, c.customer_id, {
       name: c.name,
-      references: { uaefeed_customer_number: c.uaefeed_customer_number, uaefeed_account_number: c.uaefeed_account_number, custodian_account: c.custodian_account },
+      references: {
+        uaefeed_customer_number: c.uaefeed_customer_number,
+        uaefeed_account_number: c.uaefeed_account_number,
+        custodian_account: c.custodian_account,
+      },
     });
   }
 }
@@ -54,7 +58,14 @@ export async function uaeFixture(options: SandboxOptions): Promise<UaeFixture> {
       databases.push(database);
       const db = database.runtime!.db;
       await linkCustomers(db, sandbox.data.customers);
-      const deps: JobDeps = { book: 'ENTITY_UAE', db, logger, progress: () => undefined, settings: DEFAULT_JOB_SETTINGS, upstreams };
+      const deps: JobDeps = {
+        book: 'ENTITY_UAE',
+        db,
+        logger,
+        progress: () => undefined,
+        settings: DEFAULT_JOB_SETTINGS,
+        upstreams,
+      };
       return { database, db, deps };
     },
     async close() {

@@ -51,7 +51,14 @@ describe('the UAE snapshot and statement jobs against the sandbox', function () 
         const [row] = await db('holdings_snapshots').where({ customer_id: customer.customer_id, as_of: '2026-02-15' });
         expect(row).to.include({ upstream: 'custodian', account: customer.custodian_account, currency: 'AED' });
         expect(row.positions).to.deep.equal(
-          expected.positions.map((p) => ({ symbol: p.symbol, quantity: p.qty, cost: null, market_value: p.market_value, isin: p.isin, avg_cost: p.avg_cost })),
+          expected.positions.map((p) => ({
+            symbol: p.symbol,
+            quantity: p.qty,
+            cost: null,
+            market_value: p.market_value,
+            isin: p.isin,
+            avg_cost: p.avg_cost,
+          })),
         );
         expect(row.cash).to.deep.equal(expected.cash);
       }
@@ -71,7 +78,9 @@ describe('the UAE snapshot and statement jobs against the sandbox', function () 
         sandbox.faults.clear();
       }
       expect(result.customers_failed.map((f) => f.customer_id)).to.deep.equal(['UAE-000003']);
-      expect(result.customers_failed[0]!.reason).to.match(/^upstream_unavailable: custodian GET \/holdings answered 500/);
+      expect(result.customers_failed[0]!.reason).to.match(
+        /^upstream_unavailable: custodian GET \/holdings answered 500/,
+      );
       expect(result.stored).to.equal(3);
 
       const down = await fixture.freshBook(sandboxUpstreams(sandbox, { custodian: NOWHERE }));
@@ -94,7 +103,9 @@ describe('the UAE snapshot and statement jobs against the sandbox', function () 
       const customer = sandbox.data.customers[0]!;
       const expected = custodianHoldings(sandbox.data.config, sandbox.data.dataOf(customer), first.as_of);
       const [row] = await db('portfolio_snapshots').where({ customer_id: customer.customer_id });
-      expect(row.positions.map((p: { symbol: string; quantity: string }) => [p.symbol, p.quantity])).to.deep.equal(expected.positions.map((p) => [p.symbol, p.qty]));
+      expect(row.positions.map((p: { symbol: string; quantity: string }) => [p.symbol, p.quantity])).to.deep.equal(
+        expected.positions.map((p) => [p.symbol, p.qty]),
+      );
       expect(row.cash).to.deep.equal({ ...expected.cash, currency: 'AED' });
       const takenAt = row.taken_at as Date;
 
@@ -125,12 +136,27 @@ describe('the UAE snapshot and statement jobs against the sandbox', function () 
 
       await syncUaefeedJob.run({ recost: false }, deps);
       const result = await syncCashStatementsJob.run({ month: '2026-02' }, deps);
-      expect(result).to.deep.include({ month: '2026-02', stored: 4, existing: 0, differences: [], customers_failed: [] });
+      expect(result).to.deep.include({
+        month: '2026-02',
+        stored: 4,
+        existing: 0,
+        differences: [],
+        customers_failed: [],
+      });
       for (const customer of sandbox.data.customers) {
-        const aed = uaefeedCashStatement(sandbox.data.dataOf(customer), 2026, 2).list.find((a) => a.currency === 'AED')!;
+        const aed = uaefeedCashStatement(sandbox.data.dataOf(customer), 2026, 2).list.find(
+          (a) => a.currency === 'AED',
+        )!;
         const comparison = result.customers.find((c) => c.customer_id === customer.customer_id)!;
-        expect(comparison.statement_net, customer.customer_id).to.equal(new Decimal(aed.tradeClosingBalance).minus(aed.tradeOpeningBalance).toFixed(2));
-        expect(comparison).to.include({ ledger_net: comparison.statement_net, difference: '0.00', statement_lines: aed.list.length, ledger_transactions: aed.list.length });
+        expect(comparison.statement_net, customer.customer_id).to.equal(
+          new Decimal(aed.tradeClosingBalance).minus(aed.tradeOpeningBalance).toFixed(2),
+        );
+        expect(comparison).to.include({
+          ledger_net: comparison.statement_net,
+          difference: '0.00',
+          statement_lines: aed.list.length,
+          ledger_transactions: aed.list.length,
+        });
       }
       const again = await syncCashStatementsJob.run({ month: '2026-02' }, deps);
       expect(again).to.include({ stored: 0, existing: 4 });
@@ -145,8 +171,15 @@ describe('the UAE snapshot and statement jobs against the sandbox', function () 
         .whereBetween('txn_date', ['2026-01-01', '2026-01-31'])
         .orderBy('txn_date');
       expect(deposit, 'an AED deposit in January').to.not.equal(undefined);
-      await reverseTransaction(db, deposit.txn_id, { txnId: randomUUID(), txnDate: deposit.txn_date, memo: 'entered in error' });
-      const result = await syncCashStatementsJob.run({ customer_ids: ['UAE-000001'], month: '2026-01', dry_run: true }, deps);
+      await reverseTransaction(db, deposit.txn_id, {
+        txnId: randomUUID(),
+        txnDate: deposit.txn_date,
+        memo: 'entered in error',
+      });
+      const result = await syncCashStatementsJob.run(
+        { customer_ids: ['UAE-000001'], month: '2026-01', dry_run: true },
+        deps,
+      );
       expect(result.differences).to.have.length(1);
       expect(result.differences[0]).to.include({ difference: deposit.metadata.cash_movement });
       expect(result.differences[0]!.statement_lines - result.differences[0]!.ledger_transactions).to.equal(1);
@@ -167,7 +200,10 @@ describe('the UAE snapshot and statement jobs against the sandbox', function () 
       expect(row.body).to.equal(cash.raw);
       expect(row.body_sha256).to.equal(createHash('sha256').update(cash.raw).digest('hex'));
       expect(await syncUaefeedStatementsJob.run({ month: '2026-03' }, deps)).to.include({ stored: 0, existing: 8 });
-      expect(await rowCounts(db, ['uaefeed_statements', 'transactions'])).to.deep.equal({ uaefeed_statements: 8, transactions: 0 });
+      expect(await rowCounts(db, ['uaefeed_statements', 'transactions'])).to.deep.equal({
+        uaefeed_statements: 8,
+        transactions: 0,
+      });
     });
 
     it('uaefeed down: every customer failed, nothing stored', async () => {

@@ -36,8 +36,12 @@ const order = (overrides: Partial<UaefeedOrder> = {}): UaefeedOrder => ({
 function linesOf(mapping: Mapped): string[] {
   expect(mapping.kind).to.equal('entry');
   if (mapping.kind !== 'entry') return [];
-  const draft = draftFromEntry(mapping.entry, '00000000-0000-4000-8000-000000000001', { feeSchedule: new FeeSchedule(new Decimal(22)) });
-  return draft.lines.map((l: JournalLineDraft) => (l.debit.isZero() ? `${l.accountCode} Cr ${l.credit.toFixed(2)}` : `${l.accountCode} Dr ${l.debit.toFixed(2)}`));
+  const draft = draftFromEntry(mapping.entry, '00000000-0000-4000-8000-000000000001', {
+    feeSchedule: new FeeSchedule(new Decimal(22)),
+  });
+  return draft.lines.map((l: JournalLineDraft) =>
+    l.debit.isZero() ? `${l.accountCode} Cr ${l.credit.toFixed(2)}` : `${l.accountCode} Dr ${l.debit.toFixed(2)}`,
+  );
 }
 
 describe('uaefeed mapping (pure)', () => {
@@ -63,7 +67,10 @@ describe('uaefeed mapping (pure)', () => {
 
     it('an AED amount converts half up to cents: 1000.00 AED is 272.29 USD (272.2939...)', () => {
       const mapping = mapCashTransfer(transfer({ amount: '1000' }), 'UAE-1', PEG);
-      expect(mapping.kind === 'entry' && mapping.entry).to.include({ amount_usd: '272.29', original_amount: '1000.00' });
+      expect(mapping.kind === 'entry' && mapping.entry).to.include({
+        amount_usd: '272.29',
+        original_amount: '1000.00',
+      });
       const half = mapCashTransfer(transfer({ amount: '0.55' }), 'UAE-1', new Decimal('1.1'));
       expect(half.kind === 'entry' && half.entry.amount_usd).to.equal('0.50');
       const up = mapCashTransfer(transfer({ amount: '0.01' }), 'UAE-1', new Decimal('0.8'));
@@ -71,14 +78,25 @@ describe('uaefeed mapping (pure)', () => {
     });
 
     it('a USD withdrawal: Dr 2010 / Cr 1100 at its amount, no original currency', () => {
-      const mapping = mapCashTransfer(transfer({ type: 'WITHDRAW', cashAccountNumber: '7000001-USD', currency: 'USD', amount: '250.5' }), 'UAE-1', PEG);
-      expect(mapping.kind === 'entry' && mapping.entry).to.deep.include({ txn_type: 'withdrawal', amount_usd: '250.50', metadata: { cash_account: '7000001-USD', cash_movement: '-250.50' } });
+      const mapping = mapCashTransfer(
+        transfer({ type: 'WITHDRAW', cashAccountNumber: '7000001-USD', currency: 'USD', amount: '250.5' }),
+        'UAE-1',
+        PEG,
+      );
+      expect(mapping.kind === 'entry' && mapping.entry).to.deep.include({
+        txn_type: 'withdrawal',
+        amount_usd: '250.50',
+        metadata: { cash_account: '7000001-USD', cash_movement: '-250.50' },
+      });
       expect(mapping.kind === 'entry' && mapping.entry.original_currency).to.equal(undefined);
       expect(linesOf(mapping)).to.deep.equal(['2010 Dr 250.50', '1100 Cr 250.50']);
     });
 
     it('a REJECTED transfer moved nothing: skipped', () => {
-      expect(mapCashTransfer(transfer({ status: 'REJECTED' }), 'UAE-1', PEG)).to.deep.equal({ kind: 'skipped', reason: { code: 'moved_nothing', detail: { status: 'REJECTED' } } });
+      expect(mapCashTransfer(transfer({ status: 'REJECTED' }), 'UAE-1', PEG)).to.deep.equal({
+        kind: 'skipped',
+        reason: { code: 'moved_nothing', detail: { status: 'REJECTED' } },
+      });
     });
 
     it('what cannot be posted is rejected with the reason, that record only', () => {
@@ -98,9 +116,18 @@ describe('uaefeed mapping (pure)', () => {
       expect(reasons).to.deep.equal([
         { code: 'unsupported_currency', detail: { currency: 'EUR', currencies: ['AED', 'USD'] } },
         { code: 'cash_account_currency_mismatch', detail: { cash_account: '7000001-USD', currency: 'AED' } },
-        { code: 'invalid_amount', detail: { field: 'amount', value: '10.005', rule: 'a non-negative amount in whole cents' } },
-        { code: 'invalid_amount', detail: { field: 'amount', value: '-5', rule: 'a non-negative amount in whole cents' } },
-        { code: 'invalid_amount', detail: { field: 'amount', value: '0.001', rule: 'a non-negative amount in whole cents' } },
+        {
+          code: 'invalid_amount',
+          detail: { field: 'amount', value: '10.005', rule: 'a non-negative amount in whole cents' },
+        },
+        {
+          code: 'invalid_amount',
+          detail: { field: 'amount', value: '-5', rule: 'a non-negative amount in whole cents' },
+        },
+        {
+          code: 'invalid_amount',
+          detail: { field: 'amount', value: '0.001', rule: 'a non-negative amount in whole cents' },
+        },
         { code: 'below_a_cent', detail: { amount: '0.00', currency: 'AED' } },
         { code: 'invalid_date', detail: { field: 'valueDate', value: '15/01/2026', rule: CALENDAR_DATE_RULE } },
       ]);
@@ -130,35 +157,78 @@ describe('uaefeed mapping (pure)', () => {
         original_currency: 'AED',
         original_amount: '1469.00',
         fee_usd: '0.60',
-        metadata: { cl_ord_id: 'CL-1', exchange: 'DFM', avg_px: '14.69', bundled_fee: '2.20', cash_movement: '-1471.20' },
+        metadata: {
+          cl_ord_id: 'CL-1',
+          exchange: 'DFM',
+          avg_px: '14.69',
+          bundled_fee: '2.20',
+          cash_movement: '-1471.20',
+        },
       });
-      expect(linesOf(mapping)).to.deep.equal(['1200 Dr 400.00', '1020 Cr 400.00', '2020 Dr 400.00', '2100 Cr 400.00', '2020 Dr 0.60', '4010 Cr 0.60']);
+      expect(linesOf(mapping)).to.deep.equal([
+        '1200 Dr 400.00',
+        '1020 Cr 400.00',
+        '2020 Dr 400.00',
+        '2100 Cr 400.00',
+        '2020 Dr 0.60',
+        '4010 Cr 0.60',
+      ]);
     });
 
     it('a USD sell: proceeds at gross cumQty × avgPx into 1100 / 2010 and the bundled fee stated, Dr 2010 / Cr 4010: the wallet nets netSettle', () => {
       // 3 × 201.37 = 604.11; netSettle 603.51: fee 0.60.
-      const mapping = mapOrder(order({ side: 'SELL', symbol: 'AAPL', currency: 'USD', exchange: 'NASDAQ', cumQty: '3', ordQty: '3', avgPx: '201.37', netSettle: '603.51' }), 'UAE-1', PEG);
+      const mapping = mapOrder(
+        order({
+          side: 'SELL',
+          symbol: 'AAPL',
+          currency: 'USD',
+          exchange: 'NASDAQ',
+          cumQty: '3',
+          ordQty: '3',
+          avgPx: '201.37',
+          netSettle: '603.51',
+        }),
+        'UAE-1',
+        PEG,
+      );
       expect(mapping.kind === 'entry' && mapping.entry).to.deep.include({
         txn_type: 'sell_security',
         quantity: '3',
         amount_usd: '604.11',
         fee_usd: '0.60',
-        metadata: { cl_ord_id: 'CL-1', exchange: 'NASDAQ', avg_px: '201.37', bundled_fee: '0.60', cash_movement: '603.51' },
+        metadata: {
+          cl_ord_id: 'CL-1',
+          exchange: 'NASDAQ',
+          avg_px: '201.37',
+          bundled_fee: '0.60',
+          cash_movement: '603.51',
+        },
       });
       expect(linesOf(mapping)).to.deep.equal(['1100 Dr 604.11', '2010 Cr 604.11', '2010 Dr 0.60', '4010 Cr 0.60']);
     });
 
     it('a partial fill posts what executed; an order that executed nothing is skipped', () => {
-      const partial = mapOrder(order({ ordStatus: 'PARTIALLY_FILLED', cumQty: '50', netSettle: '735.60' }), 'UAE-1', PEG);
+      const partial = mapOrder(
+        order({ ordStatus: 'PARTIALLY_FILLED', cumQty: '50', netSettle: '735.60' }),
+        'UAE-1',
+        PEG,
+      );
       expect(partial.kind === 'entry' && partial.entry).to.include({ quantity: '50', original_amount: '734.50' });
-      expect(mapOrder(order({ ordStatus: 'CANCELLED', cumQty: '0', avgPx: null, netSettle: '0' }), 'UAE-1', PEG)).to.deep.equal({
+      expect(
+        mapOrder(order({ ordStatus: 'CANCELLED', cumQty: '0', avgPx: null, netSettle: '0' }), 'UAE-1', PEG),
+      ).to.deep.equal({
         kind: 'skipped',
         reason: { code: 'nothing_executed', detail: { status: 'CANCELLED' } },
       });
     });
 
     it('a buy with no fee posts no fee lines', () => {
-      expect(linesOf(mapOrder(order({ netSettle: '1469' }), 'UAE-1', PEG))).to.deep.equal(['1200 Dr 400.00', '1020 Cr 400.00', '2020 Dr 400.00', '2100 Cr 400.00']);
+      expect(linesOf(mapOrder(order({ netSettle: '1469' }), 'UAE-1', PEG))).to.deep.equal([
+        '1200 Dr 400.00',
+        '1020 Cr 400.00',
+        '2020 Dr 400.00',
+        '2100 Cr 400.00',
+      ]);
     });
 
     it('what cannot be posted is rejected with the reason', () => {
@@ -179,7 +249,10 @@ describe('uaefeed mapping (pure)', () => {
         { code: 'negative_fee', detail: { side: 'BUY', net_settle: '1468.99', executed: '1469.00' } },
         { code: 'negative_fee', detail: { side: 'SELL', net_settle: '1469.01', executed: '1469.00' } },
         { code: 'unsupported_currency', detail: { currency: 'GBP', currencies: ['AED', 'USD'] } },
-        { code: 'invalid_quantity', detail: { field: 'cumQty', value: '0.000000001', rule: 'a non-negative quantity of at most 8 places' } },
+        {
+          code: 'invalid_quantity',
+          detail: { field: 'cumQty', value: '0.000000001', rule: 'a non-negative quantity of at most 8 places' },
+        },
         { code: 'invalid_date', detail: { field: 'tradeDate', value: '2026/01/20', rule: CALENDAR_DATE_RULE } },
       ]);
     });

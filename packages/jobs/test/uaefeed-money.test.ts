@@ -42,7 +42,9 @@ async function post(db: Db, batch: UaefeedImportBatch) {
 
 /** The lines of the uaefeed transactions keyed `sourceTxnId`, in order. */
 async function linesOf(db: Db, sourceTxnId: string): Promise<Line[]> {
-  const { rows } = await db.raw<{ rows: Array<{ account_code: string; debit: string; credit: string; posting_kind: string }> }>(
+  const { rows } = await db.raw<{
+    rows: Array<{ account_code: string; debit: string; credit: string; posting_kind: string }>;
+  }>(
     `SELECT l.account_code, l.debit::numeric(20,2)::text AS debit, l.credit::numeric(20,2)::text AS credit, l.posting_kind
        FROM journal_lines l JOIN transactions t ON t.txn_id = l.txn_id
       WHERE t.source = 'uaefeed' AND t.source_txn_id = ? ORDER BY l.line_id`,
@@ -53,7 +55,9 @@ async function linesOf(db: Db, sourceTxnId: string): Promise<Line[]> {
 
 /** The lines of the recost derivation in effect for the uaefeed trade keyed `sourceTxnId`. */
 async function derivationOf(db: Db, sourceTxnId: string): Promise<Line[]> {
-  const { rows } = await db.raw<{ rows: Array<{ account_code: string; debit: string; credit: string; posting_kind: string }> }>(
+  const { rows } = await db.raw<{
+    rows: Array<{ account_code: string; debit: string; credit: string; posting_kind: string }>;
+  }>(
     `SELECT l.account_code, l.debit::numeric(20,2)::text AS debit, l.credit::numeric(20,2)::text AS credit, l.posting_kind
        FROM transactions trade
        JOIN transactions d ON d.txn_type = 'recost' AND d.metadata->>'recost_of' = trade.txn_id::text
@@ -115,7 +119,15 @@ describe('uaefeed money, worked by hand', function () {
 
   it('a partly filled order that fills later posts each fill increment once: 4 of 10, then the 6 (1,124.70); a re-run posts nothing', async () => {
     // First seen 4 of 10 AAPL at 187.45: gross 749.80, netSettle 751.45 (fee 1.65).
-    const partial = order({ orderId: 'ORD-5', ordQty: '10', cumQty: '4', avgPx: '187.45', netSettle: '751.45', ordStatus: 'PARTIALLY_FILLED', tradeDate: '2026-02-02' });
+    const partial = order({
+      orderId: 'ORD-5',
+      ordQty: '10',
+      cumQty: '4',
+      avgPx: '187.45',
+      netSettle: '751.45',
+      ordStatus: 'PARTIALLY_FILLED',
+      tradeDate: '2026-02-02',
+    });
     expect((await post(db, { orders: [partial] }))!.counts).to.include({ inserted: 1 });
     expect(await linesOf(db, 'ORD-5')).to.deep.equal([
       ['1200', '749.80', '0.00', 'security_cost'],
@@ -127,7 +139,13 @@ describe('uaefeed money, worked by hand', function () {
     ]);
     // Later all 10: gross 1,874.50, netSettle 1,878.62 (fee 4.12). The increment: 6 shares,
     // 1,874.50 − 749.80 = 1,124.70, fee 4.12 − 1.65 = 2.47, keyed by order and cumulative quantity.
-    const filled = { ...partial, cumQty: '10', netSettle: '1878.62', ordStatus: 'FILLED' as const, tradeDate: '2026-02-03' };
+    const filled = {
+      ...partial,
+      cumQty: '10',
+      netSettle: '1878.62',
+      ordStatus: 'FILLED' as const,
+      tradeDate: '2026-02-03',
+    };
     const later = (await post(db, { orders: [filled] }))!;
     expect(later.counts).to.include({ inserted: 1, conflict: 0 });
     expect(later.records[0]).to.include({ source_txn_id: 'ORD-5:10', outcome: 'inserted' });
@@ -152,14 +170,28 @@ describe('uaefeed money, worked by hand', function () {
 
     const again = (await post(db, { orders: [filled] }))!;
     expect(again.counts).to.include({ inserted: 0, duplicate: 1, conflict: 0 });
-    expect((await post(db, { orders: [partial] }))!.counts, 'the first sighting again: nothing new').to.include({ inserted: 0, duplicate: 1 });
+    expect((await post(db, { orders: [partial] }))!.counts, 'the first sighting again: nothing new').to.include({
+      inserted: 0,
+      duplicate: 1,
+    });
   });
 
   it('an AED trade converts its settlement once and the fee by difference: a buy of AED 1,002.50 moves the AED wallet by 272.97 USD, not 272.57 + 0.41', async () => {
     // 100 EMAAR at 10.01 AED: gross 1,001.00 AED = 272.5664 → 272.57 USD; netSettle 1,002.50 AED =
     // 272.9748 → 272.97 USD; the fee is 272.97 − 272.57 = 0.40 (converted alone, 1.50 AED is 0.41).
     await post(db, {
-      orders: [order({ orderId: 'ORD-AED', symbol: 'EMAAR', ordQty: '100', cumQty: '100', avgPx: '10.01', netSettle: '1002.50', currency: 'AED', exchange: 'DFM' })],
+      orders: [
+        order({
+          orderId: 'ORD-AED',
+          symbol: 'EMAAR',
+          ordQty: '100',
+          cumQty: '100',
+          avgPx: '10.01',
+          netSettle: '1002.50',
+          currency: 'AED',
+          exchange: 'DFM',
+        }),
+      ],
     });
     expect(await linesOf(db, 'ORD-AED')).to.deep.equal([
       ['1200', '272.57', '0.00', 'security_cost'],
@@ -178,8 +210,28 @@ describe('uaefeed money, worked by hand', function () {
     // alone, 2.07 AED is 0.5637 → 0.56, and the wallet would get 272.01).
     await post(db, {
       orders: [
-        order({ orderId: 'ORD-B', symbol: 'EMAAR', ordQty: '100', cumQty: '100', avgPx: '10.00', netSettle: '1000.00', currency: 'AED', exchange: 'DFM' }),
-        order({ orderId: 'ORD-S', side: 'SELL', symbol: 'EMAAR', ordQty: '100', cumQty: '100', avgPx: '10.01', netSettle: '998.93', currency: 'AED', exchange: 'DFM', tradeDate: '2026-02-03' }),
+        order({
+          orderId: 'ORD-B',
+          symbol: 'EMAAR',
+          ordQty: '100',
+          cumQty: '100',
+          avgPx: '10.00',
+          netSettle: '1000.00',
+          currency: 'AED',
+          exchange: 'DFM',
+        }),
+        order({
+          orderId: 'ORD-S',
+          side: 'SELL',
+          symbol: 'EMAAR',
+          ordQty: '100',
+          cumQty: '100',
+          avgPx: '10.01',
+          netSettle: '998.93',
+          currency: 'AED',
+          exchange: 'DFM',
+          tradeDate: '2026-02-03',
+        }),
       ],
     });
     expect(await linesOf(db, 'ORD-S')).to.deep.equal([

@@ -15,7 +15,9 @@ const LEDGER_RANGES = [
 
 const cents = (amounts: string[]) => amounts.reduce((sum, a) => sum.plus(a), new Decimal(0)).toFixed(2);
 const executed = (data: IndiaCustomerData, costType: 'quantity' | 'full_portfolio_cost') =>
-  data.orders.filter((o) => o.cost_type === costType && o.avg_fill_price !== null && new Decimal(o.filled_qty).isGreaterThan(0));
+  data.orders.filter(
+    (o) => o.cost_type === costType && o.avg_fill_price !== null && new Decimal(o.filled_qty).isGreaterThan(0),
+  );
 
 describe('the usbroker jobs against the sandbox', function () {
   this.timeout(120_000);
@@ -33,9 +35,14 @@ describe('the usbroker jobs against the sandbox', function () {
   beforeEach(async () => {
     database = await createTestDatabase({ runtimeRole: true });
     db = database.runtime!.db;
-    for (const c of sandbox.data.india.customers) await upsertCustomer(db, c.customer_id, { references: { usbroker_account_no: c.usbroker_account_no } });
+    for (const c of sandbox.data.india.customers)
+      await upsertCustomer(db, c.customer_id, { references: { usbroker_account_no: c.usbroker_account_no } });
     const { apiKey, apiSecret, firmId } = sandbox.credentials.usbroker;
-    deps = depsOf(db, createUsbrokerClient({ baseUrl: sandbox.urls.usbroker, apiKey, apiSecret, retryLimit: 1, backoffMs: 5 }), firmId);
+    deps = depsOf(
+      db,
+      createUsbrokerClient({ baseUrl: sandbox.urls.usbroker, apiKey, apiSecret, retryLimit: 1, backoffMs: 5 }),
+      firmId,
+    );
   });
   afterEach(async () => {
     sandbox.faults.clear();
@@ -57,7 +64,9 @@ describe('the usbroker jobs against the sandbox', function () {
     const again = await runSyncUsbroker({}, deps);
     const held = await heldSymbols(db);
     expect(held.length).to.be.greaterThan(0);
-    const { rows } = await db.raw<{ rows: Array<{ symbol: string; source: string }> }>('SELECT DISTINCT symbol, source FROM close_prices ORDER BY symbol');
+    const { rows } = await db.raw<{ rows: Array<{ symbol: string; source: string }> }>(
+      'SELECT DISTINCT symbol, source FROM close_prices ORDER BY symbol',
+    );
     expect(rows).to.deep.equal(held.map((symbol) => ({ symbol, source: 'usbroker' })));
     expect(again.close_prices).to.deep.equal({ recorded: 0, error: null });
   });
@@ -74,12 +83,15 @@ describe('the usbroker jobs against the sandbox', function () {
     expect(trades.records.orders.inserted, 'the data set has full-portfolio-cost orders').to.be.greaterThan(0);
     for (const result of [wires, trades]) expect(result.issues).to.deep.equal([]);
     const rows = all.flatMap((d) => d.rows);
-    const sum = <K extends 'dividends' | 'withholdings' | 'fees'>(key: K) => ledgers.reduce((n, l) => n + l.records[key].inserted, 0);
+    const sum = <K extends 'dividends' | 'withholdings' | 'fees'>(key: K) =>
+      ledgers.reduce((n, l) => n + l.records[key].inserted, 0);
     expect(sum('dividends')).to.equal(rows.filter((r) => r.row_code === 'DIV').length);
     expect(sum('withholdings')).to.equal(rows.filter((r) => r.row_code === 'DIVNRA').length);
     expect(sum('fees'), 'the data set has FEE rows').to.be.greaterThan(0);
     expect(sum('fees')).to.equal(rows.filter((r) => r.row_code === 'FEE').length);
-    expect(ledgers.reduce((n, l) => n + l.broker_fees.recorded, 0)).to.equal(rows.filter((r) => r.row_code === 'TRD').length);
+    expect(ledgers.reduce((n, l) => n + l.broker_fees.recorded, 0)).to.equal(
+      rows.filter((r) => r.row_code === 'TRD').length,
+    );
     expect(ledgers.flatMap((l) => [...l.trades_unmatched, ...l.customers_failed, ...l.dates_failed])).to.deep.equal([]);
     expect(recosted.flagged).to.deep.equal([]);
     expect(recosted.remaining).to.equal(0);
@@ -96,8 +108,21 @@ describe('the usbroker jobs against the sandbox', function () {
     await syncEverything();
     const before = await rowCounts(db);
     const again = await syncEverything();
-    expect(again.wires.records.wires.inserted + again.wires.records.orders.inserted + again.trades.records.orders.inserted).to.equal(0);
-    expect(again.ledgers.reduce((n, l) => n + l.records.dividends.inserted + l.records.withholdings.inserted + l.records.fees.inserted + l.broker_fees.recorded + l.dividend_events.inserted, 0)).to.equal(0);
+    expect(
+      again.wires.records.wires.inserted + again.wires.records.orders.inserted + again.trades.records.orders.inserted,
+    ).to.equal(0);
+    expect(
+      again.ledgers.reduce(
+        (n, l) =>
+          n +
+          l.records.dividends.inserted +
+          l.records.withholdings.inserted +
+          l.records.fees.inserted +
+          l.broker_fees.recorded +
+          l.dividend_events.inserted,
+        0,
+      ),
+    ).to.equal(0);
     expect(again.recosted.derivations_posted).to.equal(0);
     expect(await rowCounts(db)).to.deep.equal(before);
   });
@@ -133,6 +158,11 @@ describe('the usbroker jobs against the sandbox', function () {
     expect(trades.customers_failed).to.have.length(8);
     const ledger = await runSyncUsbrokerLedger({ start: '2026-01-05', end: '2026-01-06' }, deps);
     expect(ledger.dates_failed.map((d) => d.date)).to.deep.equal(['2026-01-05', '2026-01-06']);
-    expect(await rowCounts(db)).to.deep.equal({ transactions: 0, journal_lines: 0, broker_fees: 0, dividend_events: 0 });
+    expect(await rowCounts(db)).to.deep.equal({
+      transactions: 0,
+      journal_lines: 0,
+      broker_fees: 0,
+      dividend_events: 0,
+    });
   });
 });

@@ -23,16 +23,31 @@ const logger = createLogger({ level: 'error', service: 'jobs-test', book: 'ENTIT
 
 /** A usbroker client that retries quickly (the tests' faults are answered at once). */
 export function brokerClient(baseUrl = BROKER_URL): UsbrokerClient {
-  return createUsbrokerClient({ baseUrl, apiKey: 'sandbox-usbroker-client', apiSecret: 'sandbox-usbroker-secret', timeoutMs: 5_000, retryLimit: 1, backoffMs: 5 });
+  return createUsbrokerClient({
+    baseUrl,
+    apiKey: 'sandbox-usbroker-client',
+    apiSecret: 'sandbox-usbroker-secret',
+    timeoutMs: 5_000,
+    retryLimit: 1,
+    backoffMs: 5,
+  });
 }
 
 export function depsOf(db: Db, usbroker: UsbrokerClient | null, firm: string | null = FIRM): JobDeps {
-  return { book: 'ENTITY_IND_IFSC', db, logger, progress: () => undefined, settings: DEFAULT_JOB_SETTINGS, upstreams: { ...NO_UPSTREAMS, usbroker, usbrokerFirmId: firm } };
+  return {
+    book: 'ENTITY_IND_IFSC',
+    db,
+    logger,
+    progress: () => undefined,
+    settings: DEFAULT_JOB_SETTINGS,
+    upstreams: { ...NO_UPSTREAMS, usbroker, usbrokerFirmId: firm },
+  };
 }
 
 /** India customers holding these broker accounts: `{customer_id: account_no}`. */
 export async function brokerCustomers(db: Db, accounts: Record<string, string>): Promise<void> {
-  for (const [customerId, account] of Object.entries(accounts)) await upsertCustomer(db, customerId, { references: { usbroker_account_no: account } });
+  for (const [customerId, account] of Object.entries(accounts))
+    await upsertCustomer(db, customerId, { references: { usbroker_account_no: account } });
 }
 
 /** Mocha hooks of a usbroker job suite: nockedBookPerTest, with IND-1 holding USB-1 and IND-2 holding USB-2. */
@@ -61,7 +76,12 @@ export interface FakeBroker {
 /** The daily ledger CSV of these rows (CRLF, empty cells for null). */
 export function ledgerCsv(rows: Array<Partial<UsbrokerDailyLedgerRow>>): string {
   const cell = (v: unknown) => (v === null || v === undefined ? '' : String(v));
-  return [USBROKER_DAILY_LEDGER_COLUMNS.join(','), ...rows.map((r) => USBROKER_DAILY_LEDGER_COLUMNS.map((c) => cell((r as Record<string, unknown>)[c])).join(','))].join('\r\n') + '\r\n';
+  return (
+    [
+      USBROKER_DAILY_LEDGER_COLUMNS.join(','),
+      ...rows.map((r) => USBROKER_DAILY_LEDGER_COLUMNS.map((c) => cell((r as Record<string, unknown>)[c])).join(',')),
+    ].join('\r\n') + '\r\n'
+  );
 }
 
 /** Serves `broker` at BROKER_URL until nock.cleanAll(). */
@@ -69,19 +89,31 @@ export function fakeBroker(broker: FakeBroker): void {
   const failing = broker.failing ?? {};
   const scope = nock(BROKER_URL).persist();
   scope.post('/oauth2/token').reply(200, { access_token: 'token', expires_in: 3600, token_type: 'Bearer' });
-  const serve = (path: string, answer: (uri: string) => [number, unknown] | [number, string, Record<string, string>]) => {
-    scope.get(path).query(true).reply((uri) => {
-      const status = failing[path];
-      return status === undefined ? answer(uri) : [status, { error: 'internal_error', message: 'the broker failed' }];
-    });
+  const serve = (
+    path: string,
+    answer: (uri: string) => [number, unknown] | [number, string, Record<string, string>],
+  ) => {
+    scope
+      .get(path)
+      .query(true)
+      .reply((uri) => {
+        const status = failing[path];
+        return status === undefined ? answer(uri) : [status, { error: 'internal_error', message: 'the broker failed' }];
+      });
   };
   serve('/v1/funding/wires', (uri) => page(broker.wires, uri, (w) => w.transfer_id));
-  for (const [account, orders] of Object.entries(broker.orders)) serve(`/v1/accounts/${account}/orders`, (uri) => page(orders, uri, (o) => o.order_id));
+  for (const [account, orders] of Object.entries(broker.orders))
+    serve(`/v1/accounts/${account}/orders`, (uri) => page(orders, uri, (o) => o.order_id));
   serve('/v1/reports/daily-ledger', (uri) => {
     const url = new URL(uri, BROKER_URL);
     if (url.searchParams.get('firm') !== FIRM) return [404, { error: 'firm_not_found', message: 'no such firm' }];
     const date = url.searchParams.get('date')!;
-    const rows = (broker.ledger?.[date] ?? []).map((r) => ({ currency: 'USD', ...r, report_date: date, firm_id: FIRM }));
+    const rows = (broker.ledger?.[date] ?? []).map((r) => ({
+      currency: 'USD',
+      ...r,
+      report_date: date,
+      firm_id: FIRM,
+    }));
     return [200, ledgerCsv(rows), { 'content-type': 'text/csv' }];
   });
 }
@@ -97,7 +129,9 @@ export async function wallet(db: Db, customerId: string): Promise<string> {
 
 /** The lines of the usbroker transaction keyed `sourceTxnId`: [account, debit, credit, posting_kind]. */
 export async function linesOf(db: Db, sourceTxnId: string): Promise<Array<[string, string, string, string]>> {
-  const { rows } = await db.raw<{ rows: Array<{ account_code: string; debit: string; credit: string; posting_kind: string }> }>(
+  const { rows } = await db.raw<{
+    rows: Array<{ account_code: string; debit: string; credit: string; posting_kind: string }>;
+  }>(
     `SELECT l.account_code, l.debit::numeric(20,2)::text AS debit, l.credit::numeric(20,2)::text AS credit, l.posting_kind
        FROM journal_lines l JOIN transactions t ON t.txn_id = l.txn_id
       WHERE t.source = 'usbroker' AND t.source_txn_id = ? ORDER BY l.line_id`,
@@ -108,7 +142,9 @@ export async function linesOf(db: Db, sourceTxnId: string): Promise<Array<[strin
 
 /** The lines of the recost derivation in effect for the usbroker trade keyed `sourceTxnId`. */
 export async function derivationOf(db: Db, sourceTxnId: string): Promise<Array<[string, string, string, string]>> {
-  const { rows } = await db.raw<{ rows: Array<{ account_code: string; debit: string; credit: string; posting_kind: string }> }>(
+  const { rows } = await db.raw<{
+    rows: Array<{ account_code: string; debit: string; credit: string; posting_kind: string }>;
+  }>(
     `SELECT l.account_code, l.debit::numeric(20,2)::text AS debit, l.credit::numeric(20,2)::text AS credit, l.posting_kind
        FROM transactions trade
        JOIN transactions d ON d.txn_type = 'recost' AND d.metadata->>'recost_of' = trade.txn_id::text
@@ -134,7 +170,16 @@ export async function rowCounts(db: Db): Promise<Record<string, number>> {
 // ---- records, as the broker sends them ----
 
 export function wire(overrides: Partial<UsbrokerWire> = {}): UsbrokerWire {
-  return { transfer_id: 'WIR-1', account_no: 'USB-1', direction: 'IN', amount: '2500.00', currency: 'USD', status: 'completed', value_date: '2026-01-06', ...overrides };
+  return {
+    transfer_id: 'WIR-1',
+    account_no: 'USB-1',
+    direction: 'IN',
+    amount: '2500.00',
+    currency: 'USD',
+    status: 'completed',
+    value_date: '2026-01-06',
+    ...overrides,
+  };
 }
 
 export function order(overrides: Partial<UsbrokerOrder> = {}): UsbrokerOrder {
@@ -222,4 +267,3 @@ export const TRD: UsbrokerTradeRow = {
   settle_date: '2026-01-08',
   pay_date: null,
 };
-

@@ -5,12 +5,49 @@
 
 // Domain: money, accounts, posting rules, drafts, limits, errors (pure: no I/O).
 export { ACCOUNT, ACCOUNT_TYPES, normalSide, type AccountCode, type AccountType } from './domain/accounts.js';
-export { CUSTOMER_ID_LENGTH_MAX, CUSTOMER_ID_PATTERN_SOURCE, CUSTOMER_ID_RULE, isCustomerId } from './domain/customer-ids.js';
-export { ACTOR_NAME_PATTERN_SOURCE, ACTOR_NAME_RULE, apiActor, jobActor, SYSTEM_ACTOR, webhookActor, WEBHOOK_EVENT_PATTERN_SOURCE } from './domain/actors.js';
+export {
+  CUSTOMER_ID_LENGTH_MAX,
+  CUSTOMER_ID_PATTERN_SOURCE,
+  CUSTOMER_ID_RULE,
+  isCustomerId,
+} from './domain/customer-ids.js';
+export {
+  ACTOR_NAME_PATTERN_SOURCE,
+  ACTOR_NAME_RULE,
+  apiActor,
+  jobActor,
+  SYSTEM_ACTOR,
+  webhookActor,
+  WEBHOOK_EVENT_PATTERN_SOURCE,
+} from './domain/actors.js';
 export { currentActor, withActor } from './runtime/actor.js';
-export { asOriginallyDated, isClosed, nextDay, openDayFor, ORIGINAL_TXN_DATE, restateIntoOpenPeriod } from './domain/periods.js';
-export { dismissException, EXCEPTION_STATES, getException, listExceptions, recordExceptions, type ExceptionFilter, type ExceptionRow, type ExceptionState, type RecordOutcome } from './store/exceptions.js';
-export { closedThrough, closePeriod, currentClose, listPeriodCloses, reopenPeriod, type PeriodClose } from './store/periods.js';
+export {
+  asOriginallyDated,
+  isClosed,
+  nextDay,
+  openDayFor,
+  ORIGINAL_TXN_DATE,
+  restateIntoOpenPeriod,
+} from './domain/periods.js';
+export {
+  dismissException,
+  EXCEPTION_STATES,
+  getException,
+  listExceptions,
+  recordExceptions,
+  type ExceptionFilter,
+  type ExceptionRow,
+  type ExceptionState,
+  type RecordOutcome,
+} from './store/exceptions.js';
+export {
+  closedThrough,
+  closePeriod,
+  currentClose,
+  listPeriodCloses,
+  reopenPeriod,
+  type PeriodClose,
+} from './store/periods.js';
 export { CALENDAR_DATE_PATTERN_SOURCE, CALENDAR_DATE_RULE, isCalendarDate, todayUtc } from './domain/dates.js';
 export { assert, LedgerError, type LedgerErrorCode } from './domain/errors.js';
 export { compareCashStatement, previousMonth, type CashStatementFigures } from './domain/cash-statements.js';
@@ -98,7 +135,14 @@ export {
   type RemittanceStatus,
   type SettlementFees,
 } from './domain/remittances.js';
-export { derivationDraft, derivePair, type RecostFlagReason, type RecostPolicy, type TradeDerivation, type TradeFacts } from './domain/recost.js';
+export {
+  derivationDraft,
+  derivePair,
+  type RecostFlagReason,
+  type RecostPolicy,
+  type TradeDerivation,
+  type TradeFacts,
+} from './domain/recost.js';
 export { classifyRemitEvent, type RemitEvent, type RemitEventClassification } from './domain/remit-events.js';
 export {
   draftFromEntry,
@@ -111,7 +155,17 @@ export {
 } from './domain/transaction.js';
 
 // Use cases on a book's database: posting, preview, reversal, bulk posting, group commit.
-export { createEntryBatcher, postEntries, postEntry, postManualWithdrawal, postTransactions, previewEntry, previewTransactions, recost, reverseTransaction } from './ledger.js';
+export {
+  createEntryBatcher,
+  postEntries,
+  postEntry,
+  postManualWithdrawal,
+  postTransactions,
+  previewEntry,
+  previewTransactions,
+  recost,
+  reverseTransaction,
+} from './ledger.js';
 export type { RecostOptions, RecostResult } from './use-cases/recost.js';
 export type { EntryBatcher, EntryBatcherOptions } from './use-cases/entry-batcher.js';
 export type { PostOutcome } from './use-cases/entry-answers.js';
@@ -122,14 +176,27 @@ export type { CashRequestInput, TransitionContext } from './use-cases/cash-reque
 export type { CashRequestChange, CashRequestFilter, CashRequestStore } from './use-cases/ports.js';
 
 // Reads: stored transactions, lists, reports, customers.
-export { CUSTOMER_REFERENCES, type CustomerInput, type CustomerReference, type CustomerRow } from './store/columns/customers.js';
+export {
+  CUSTOMER_REFERENCES,
+  type CustomerInput,
+  type CustomerReference,
+  type CustomerRow,
+} from './store/columns/customers.js';
 export type { JournalLineRow, StoredJournalLine } from './store/columns/journal-lines.js';
 export type { StoredTransaction, TransactionRecord, TransactionSummary } from './store/columns/transactions.js';
 export { findCustomers, listCustomers, upsertCustomer } from './store/customers.js';
 export { customersByReference, customersLinkedBy } from './store/customer-links.js';
 export { advisoryLockId, LOCK_KEYS, withAdvisoryLock, type LockAttempt } from './store/advisory-lock.js';
 export { accountTotals, trialBalance, type AccountTotal, type AsOf } from './store/accounts.js';
-export { firmEarnings, firmSummary, recentTransactions, type FirmEarnings, type FirmSummary, type RecentTxn, type TypeTotal } from './store/firm-reports.js';
+export {
+  firmEarnings,
+  firmSummary,
+  recentTransactions,
+  type FirmEarnings,
+  type FirmSummary,
+  type RecentTxn,
+  type TypeTotal,
+} from './store/firm-reports.js';
 export {
   EARNINGS_SOURCES,
   FLOW_DAYS_MAX,
@@ -139,10 +206,33 @@ export {
   type Flow,
   type ReportWindow,
 } from './domain/firm-reports.js';
-export { insertCashStatements, insertUaefeedStatements, ledgerCashMovements, type LedgerCashMovement } from './store/statements.js';
-export type { CashStatementRow, CashStatementSnapshot, UaefeedStatementKind, UaefeedStatementRow, UaefeedStatementSnapshot } from './store/columns/statements.js';
-export { insertHoldingsSnapshots, latestHoldingsSnapshot, portfolioSnapshot, savePortfolioSnapshots } from './store/snapshots.js';
-export type { HoldingsSnapshot, HoldingsSnapshotRow, PortfolioSnapshot, PortfolioSnapshotRow, SnapshotPosition, SnapshotUpstream } from './store/columns/snapshots.js';
+export {
+  insertCashStatements,
+  insertUaefeedStatements,
+  ledgerCashMovements,
+  type LedgerCashMovement,
+} from './store/statements.js';
+export type {
+  CashStatementRow,
+  CashStatementSnapshot,
+  UaefeedStatementKind,
+  UaefeedStatementRow,
+  UaefeedStatementSnapshot,
+} from './store/columns/statements.js';
+export {
+  insertHoldingsSnapshots,
+  latestHoldingsSnapshot,
+  portfolioSnapshot,
+  savePortfolioSnapshots,
+} from './store/snapshots.js';
+export type {
+  HoldingsSnapshot,
+  HoldingsSnapshotRow,
+  PortfolioSnapshot,
+  PortfolioSnapshotRow,
+  SnapshotPosition,
+  SnapshotUpstream,
+} from './store/columns/snapshots.js';
 export {
   addDividendWithholdings,
   brokerCustomers,
@@ -256,5 +346,20 @@ export {
   type QueueState,
   type ReconObserver,
 } from './runtime/metrics.js';
-export { closeServer, databaseReady, readiness, READY_TIMEOUT_MS_DEFAULT, settleWithin, startOpsServer, type ReadyCheck } from './runtime/ops-server.js';
-export { exitOnStartupError, onShutdown, Resources, startProcess, type ProcessContext, type ProcessDefinition } from './runtime/process.js';
+export {
+  closeServer,
+  databaseReady,
+  readiness,
+  READY_TIMEOUT_MS_DEFAULT,
+  settleWithin,
+  startOpsServer,
+  type ReadyCheck,
+} from './runtime/ops-server.js';
+export {
+  exitOnStartupError,
+  onShutdown,
+  Resources,
+  startProcess,
+  type ProcessContext,
+  type ProcessDefinition,
+} from './runtime/process.js';

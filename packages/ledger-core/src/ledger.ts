@@ -27,14 +27,16 @@ export const postEntries = (db: Db, drafts: TransactionDraft[]): Promise<Array<P
   entries.postEntries(ledgerStore(db), drafts);
 
 /** Posts one entry: created, already posted with the same request, or idempotency_conflict (thrown). */
-export const postEntry = (db: Db, draft: TransactionDraft): Promise<PostOutcome> => entries.postEntry(ledgerStore(db), draft);
+export const postEntry = (db: Db, draft: TransactionDraft): Promise<PostOutcome> =>
+  entries.postEntry(ledgerStore(db), draft);
 
 /** Posts a manual withdrawal the customer's wallet covers (use-cases/manual-withdrawal.ts). */
 export const postManualWithdrawal = (db: Db, draft: TransactionDraft): Promise<PostOutcome> =>
   withdrawals.postManualWithdrawal(ledgerStore(db), cashRequestStore(db), draft);
 
 /** What posting the entry would answer, nothing stored (use-cases/preview-entry.ts). */
-export const previewEntry = (db: Db, draft: TransactionDraft): Promise<PostOutcome> => preview.previewEntry(ledgerStore(db), cashRequestStore(db), draft);
+export const previewEntry = (db: Db, draft: TransactionDraft): Promise<PostOutcome> =>
+  preview.previewEntry(ledgerStore(db), cashRequestStore(db), draft);
 
 /** Posts the mirror of a transaction, once (use-cases/reverse-transaction.ts). */
 export const reverseTransaction = (
@@ -44,12 +46,18 @@ export const reverseTransaction = (
 ): Promise<PostOutcome> => reversal.reverseTransaction(ledgerStore(db), txnId, reversalOf);
 
 /** Posts many transactions in chunks, answering each record (use-cases/post-in-bulk.ts). */
-export const postTransactions = (db: Db, drafts: TransactionDraft[], options?: bulk.BulkOptions): Promise<bulk.BulkResult> =>
-  bulk.postTransactions(ledgerStore(db), drafts, options);
+export const postTransactions = (
+  db: Db,
+  drafts: TransactionDraft[],
+  options?: bulk.BulkOptions,
+): Promise<bulk.BulkResult> => bulk.postTransactions(ledgerStore(db), drafts, options);
 
 /** What posting many transactions would answer, nothing written (use-cases/post-in-bulk.ts). */
-export const previewTransactions = (db: Db, drafts: TransactionDraft[], options?: bulk.BulkOptions): Promise<bulk.BulkResult> =>
-  bulk.previewTransactions(ledgerStore(db), drafts, options);
+export const previewTransactions = (
+  db: Db,
+  drafts: TransactionDraft[],
+  options?: bulk.BulkOptions,
+): Promise<bulk.BulkResult> => bulk.previewTransactions(ledgerStore(db), drafts, options);
 
 /** Group commit of manual entries for one process (use-cases/entry-batcher.ts). */
 export const createEntryBatcher = (db: Db, options?: entryBatcher.EntryBatcherOptions): entryBatcher.EntryBatcher =>
@@ -62,7 +70,8 @@ export const createCashRequest = (
   cashRequestId: string,
   policy: CashPolicy,
   idempotencyKey: string | null = null,
-): Promise<{ request: CashRequestRow; created: boolean }> => cashRequests.createCashRequest(cashRequestStore(db), input, cashRequestId, policy, idempotencyKey);
+): Promise<{ request: CashRequestRow; created: boolean }> =>
+  cashRequests.createCashRequest(cashRequestStore(db), input, cashRequestId, policy, idempotencyKey);
 
 /** Confirms (posts), fails or cancels a cash request, by the transition table, under its row lock. */
 export const transitionCashRequest = (
@@ -71,7 +80,9 @@ export const transitionCashRequest = (
   action: CashRequestAction,
   context: cashRequests.TransitionContext,
   policy: CashPolicy,
-): Promise<CashRequestRow> => cashRequests.transitionCashRequest(cashRequestStore(db), cashRequestId, action, context, policy);
+): Promise<CashRequestRow> =>
+  cashRequests.transitionCashRequest(cashRequestStore(db), cashRequestId, action, context, policy);
 
 /** Recost of the book's pending trades, one run at a time per book (use-cases/recost.ts). */
-export const recost = (db: Db, options: recosting.RecostOptions): Promise<recosting.RecostResult> => recosting.recost(recostStore(db), options);
+export const recost = (db: Db, options: recosting.RecostOptions): Promise<recosting.RecostResult> =>
+  recosting.recost(recostStore(db), options);

@@ -68,10 +68,14 @@ describe('withAdvisoryLock (the book’s cluster-wide locks)', function () {
         await trx.raw('SELECT pg_advisory_xact_lock(?::bigint)', [advisoryLockId('recon:trial_balance_zero')]);
         const busy = await withAdvisoryLock(t.db, 'recon:trial_balance_zero', async () => (ran += 1), { wait: false });
         expect(busy).to.deep.equal({ acquired: false });
-        const other = await withAdvisoryLock(t.db, 'recon:source_txn_uniqueness', async () => (ran += 1), { wait: false });
+        const other = await withAdvisoryLock(t.db, 'recon:source_txn_uniqueness', async () => (ran += 1), {
+          wait: false,
+        });
         expect(other).to.deep.equal({ acquired: true, value: 1 });
       });
-      expect(await withAdvisoryLock(t.db, 'recon:trial_balance_zero', async () => 'free', { wait: false })).to.deep.equal({ acquired: true, value: 'free' });
+      expect(
+        await withAdvisoryLock(t.db, 'recon:trial_balance_zero', async () => 'free', { wait: false }),
+      ).to.deep.equal({ acquired: true, value: 'free' });
       expect(ran).to.equal(1);
     } finally {
       await holder.destroy();

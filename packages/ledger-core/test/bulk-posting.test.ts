@@ -21,7 +21,13 @@ const kinds = (result: BulkResult) => result.outcomes.map((o) => o.outcome);
 
 /** A draft the database refuses by a rule no earlier check names (a zero conversion rate). */
 const refusedByDatabase = (key: string): TransactionDraft => ({
-  ...draft({ source: 'usbroker', source_txn_id: key, original_currency: 'AED', original_amount: '367.25', amount_usd: '100.00' }),
+  ...draft({
+    source: 'usbroker',
+    source_txn_id: key,
+    original_currency: 'AED',
+    original_amount: '367.25',
+    amount_usd: '100.00',
+  }),
   fxRate: new Decimal(0),
 });
 
@@ -42,9 +48,30 @@ describe('bulk posting answers each record: inserted, duplicate, conflict or rej
 
   const mixed = (prefix: string) => [
     draft({ source: 'usbroker', source_txn_id: `${prefix}-deposit`, amount_usd: '100.00' }),
-    draft({ source: 'usbroker', source_txn_id: `${prefix}-buy`, txn_type: 'buy_security', symbol: 'AAPL', quantity: '3', amount_usd: '450.10' }),
-    draft({ source: 'usbroker', source_txn_id: `${prefix}-aed`, customer_id: 'C-2', original_currency: 'AED', original_amount: '367.25', amount_usd: '100.00' }),
-    draft({ source: 'usbroker', source_txn_id: `${prefix}-fx`, txn_type: 'fx_spread', customer_id: null, amount_usd: '1.23', metadata: { b: 1, a: [1, 2] } }),
+    draft({
+      source: 'usbroker',
+      source_txn_id: `${prefix}-buy`,
+      txn_type: 'buy_security',
+      symbol: 'AAPL',
+      quantity: '3',
+      amount_usd: '450.10',
+    }),
+    draft({
+      source: 'usbroker',
+      source_txn_id: `${prefix}-aed`,
+      customer_id: 'C-2',
+      original_currency: 'AED',
+      original_amount: '367.25',
+      amount_usd: '100.00',
+    }),
+    draft({
+      source: 'usbroker',
+      source_txn_id: `${prefix}-fx`,
+      txn_type: 'fx_spread',
+      customer_id: null,
+      amount_usd: '1.23',
+      metadata: { b: 1, a: [1, 2] },
+    }),
   ];
 
   it('answers inserted for each new record, in input order, with its id', async () => {
@@ -59,7 +86,9 @@ describe('bulk posting answers each record: inserted, duplicate, conflict or rej
     const first = await postTransactions(db, drafts());
     const books = await booksSnapshot(db);
     const again = await postTransactions(db, drafts()); // new ids, as a fresh run of a sync job mints them
-    expect(again.outcomes).to.deep.equal(first.outcomes.map((o) => ({ outcome: 'duplicate', txnId: (o as { txnId: string }).txnId })));
+    expect(again.outcomes).to.deep.equal(
+      first.outcomes.map((o) => ({ outcome: 'duplicate', txnId: (o as { txnId: string }).txnId })),
+    );
     expect(counts(again)).to.deep.equal({ inserted: 0, duplicate: 4, conflict: 0, rejected: 0 });
     expect(await booksSnapshot(db)).to.deep.equal(books);
   });
@@ -70,7 +99,9 @@ describe('bulk posting answers each record: inserted, duplicate, conflict or rej
     const books = await booksSnapshot(db);
     const changed = draft({ source: 'usbroker', source_txn_id: 'changed-deposit', amount_usd: '100.01' });
     const result = await postTransactions(db, [changed]);
-    expect(result.outcomes).to.deep.equal([{ outcome: 'conflict', txnId: original!.txnId, fields: ['amount_usd', 'journal_lines'] }]);
+    expect(result.outcomes).to.deep.equal([
+      { outcome: 'conflict', txnId: original!.txnId, fields: ['amount_usd', 'journal_lines'] },
+    ]);
     expect(counts(result)).to.deep.equal({ inserted: 0, duplicate: 0, conflict: 1, rejected: 0 });
     expect(await booksSnapshot(db)).to.deep.equal(books);
   });
@@ -93,15 +124,25 @@ describe('bulk posting answers each record: inserted, duplicate, conflict or rej
 
   it('compares by value: metadata in another key order and an adjustment with its lines in another order are duplicates', async () => {
     const adjustment = (lines: Array<{ account_code: string; debit: string; credit: string }>) =>
-      draft({ txn_type: 'adjustment', customer_id: null, source: 'usbroker', source_txn_id: 'by-value-adjustment', lines });
+      draft({
+        txn_type: 'adjustment',
+        customer_id: null,
+        source: 'usbroker',
+        source_txn_id: 'by-value-adjustment',
+        lines,
+      });
     const lines = [
       { account_code: '1010', debit: '5.5', credit: '0' },
       { account_code: '3000', debit: '0', credit: '2.25' },
       { account_code: '4010', debit: '0', credit: '3.25' },
     ];
-    const meta = (metadata: Record<string, unknown>) => draft({ source: 'usbroker', source_txn_id: 'by-value-metadata', metadata });
+    const meta = (metadata: Record<string, unknown>) =>
+      draft({ source: 'usbroker', source_txn_id: 'by-value-metadata', metadata });
     await postTransactions(db, [adjustment(lines), meta({ a: 1, b: { c: [1, 2], d: null } })]);
-    const result = await postTransactions(db, [adjustment([...lines].reverse()), meta({ b: { d: null, c: [1, 2] }, a: 1 })]);
+    const result = await postTransactions(db, [
+      adjustment([...lines].reverse()),
+      meta({ b: { d: null, c: [1, 2] }, a: 1 }),
+    ]);
     expect(kinds(result)).to.deep.equal(['duplicate', 'duplicate']);
   });
 
@@ -157,32 +198,57 @@ describe('bulk posting answers each record: inserted, duplicate, conflict or rej
   });
 
   it('rejects an unknown customer among good records with unknown_customer, inserting the others, and counts each', async () => {
-    const good = Array.from({ length: 6 }, (_, i) => draft({ source: 'usbroker', source_txn_id: `good-${i}`, amount_usd: '2.00' }));
+    const good = Array.from({ length: 6 }, (_, i) =>
+      draft({ source: 'usbroker', source_txn_id: `good-${i}`, amount_usd: '2.00' }),
+    );
     const unknown = draft({ source: 'usbroker', source_txn_id: 'unknown-customer', customer_id: 'C-404' });
     const drafts = [...good.slice(0, 4), unknown, ...good.slice(4)];
     const result = await postTransactions(db, drafts, { chunkSize: 5 });
-    expect(kinds(result)).to.deep.equal(['inserted', 'inserted', 'inserted', 'inserted', 'rejected', 'inserted', 'inserted']);
+    expect(kinds(result)).to.deep.equal([
+      'inserted',
+      'inserted',
+      'inserted',
+      'inserted',
+      'rejected',
+      'inserted',
+      'inserted',
+    ]);
     const rejected = result.outcomes[4] as Extract<BulkOutcome, { outcome: 'rejected' }>;
     expect(rejected.reason).to.be.instanceOf(LedgerError);
     expect(rejected.reason.code).to.equal('unknown_customer');
     expect(counts(result)).to.deep.equal({ inserted: 6, duplicate: 0, conflict: 0, rejected: 1 });
     expect(await db('transactions').where({ source_txn_id: 'unknown-customer' }).first()).to.equal(undefined);
     // Running it again: the good ones are duplicates, the bad one is still refused.
-    expect(kinds(await postTransactions(db, drafts, { chunkSize: 5 }))).to.deep.equal([...Array(4).fill('duplicate'), 'rejected', 'duplicate', 'duplicate']);
+    expect(kinds(await postTransactions(db, drafts, { chunkSize: 5 }))).to.deep.equal([
+      ...Array(4).fill('duplicate'),
+      'rejected',
+      'duplicate',
+      'duplicate',
+    ]);
   });
 
   it('isolates several refused records across chunks: each rejected with its reason (entry_refused naming the constraint), every other posted', async () => {
     const drafts = Array.from({ length: 20 }, (_, i) =>
-      [3, 4, 17].includes(i) ? refusedByDatabase(`refused-${i}`) : draft({ source: 'usbroker', source_txn_id: `refused-mate-${i}`, amount_usd: '1.00' }),
+      [3, 4, 17].includes(i)
+        ? refusedByDatabase(`refused-${i}`)
+        : draft({ source: 'usbroker', source_txn_id: `refused-mate-${i}`, amount_usd: '1.00' }),
     );
     const result = await postTransactions(db, drafts, { chunkSize: 8, concurrency: 2 });
     expect(counts(result)).to.deep.equal({ inserted: 17, duplicate: 0, conflict: 0, rejected: 3 });
     for (const i of [3, 4, 17]) {
       const outcome = result.outcomes[i] as Extract<BulkOutcome, { outcome: 'rejected' }>;
       expect(outcome.outcome, `record ${i}`).to.equal('rejected');
-      expect([outcome.reason.code, outcome.reason.details]).to.deep.equal(['entry_refused', [{ constraint: 'transactions_fx_rate_check', sqlstate: '23514' }]]);
+      expect([outcome.reason.code, outcome.reason.details]).to.deep.equal([
+        'entry_refused',
+        [{ constraint: 'transactions_fx_rate_check', sqlstate: '23514' }],
+      ]);
     }
-    expect(Number((await db('transactions').whereLike('source_txn_id', 'refused-%').count<Array<{ n: string }>>({ n: '*' }))[0]!.n)).to.equal(17);
+    expect(
+      Number(
+        (await db('transactions').whereLike('source_txn_id', 'refused-%').count<Array<{ n: string }>>({ n: '*' }))[0]!
+          .n,
+      ),
+    ).to.equal(17);
   });
 
   it('throws a failure that is not about the records (connection lost) instead of rejecting them', async () => {

@@ -65,8 +65,16 @@ describe('cash requests (domain)', () => {
   });
 
   describe('funds', () => {
-    const withdrawal = (amount: string) => ({ direction: 'withdrawal' as const, amountUsd: new Decimal(amount), currency: 'USD' as const, customerId: 'C-1' });
-    const funds = (balance: string, pending: string) => ({ balanceUsd: new Decimal(balance), pendingWithdrawalsUsd: new Decimal(pending) });
+    const withdrawal = (amount: string) => ({
+      direction: 'withdrawal' as const,
+      amountUsd: new Decimal(amount),
+      currency: 'USD' as const,
+      customerId: 'C-1',
+    });
+    const funds = (balance: string, pending: string) => ({
+      balanceUsd: new Decimal(balance),
+      pendingWithdrawalsUsd: new Decimal(pending),
+    });
 
     it('lets a withdrawal take up to the balance less other pending withdrawals, not a cent more', () => {
       expect(() => assertFundsCover(withdrawal('40.00'), funds('100.00', '60.00'))).not.to.throw();
@@ -75,7 +83,9 @@ describe('cash requests (domain)', () => {
     });
 
     it('never refuses a deposit', () => {
-      expect(() => assertFundsCover({ ...withdrawal('1000.00'), direction: 'deposit' }, funds('0', '0'))).not.to.throw();
+      expect(() =>
+        assertFundsCover({ ...withdrawal('1000.00'), direction: 'deposit' }, funds('0', '0')),
+      ).not.to.throw();
     });
   });
 
@@ -92,17 +102,34 @@ describe('cash requests (domain)', () => {
     };
 
     it('posts an AED deposit to 1020 / 2020 at its USD amount, keyed by the request, with the peg as its rate', () => {
-      const draft = draftCashRequestPosting({ ...request, direction: 'deposit' }, '0190c2d4-6c1e-7a2b-9f00-0000000000aa', '2026-01-15', DEFAULT_POLICY);
+      const draft = draftCashRequestPosting(
+        { ...request, direction: 'deposit' },
+        '0190c2d4-6c1e-7a2b-9f00-0000000000aa',
+        '2026-01-15',
+        DEFAULT_POLICY,
+      );
       expect(isBalanced(draft.lines)).to.equal(true);
       expect(lineKeys(draft.lines)).to.deep.equal(['1020 Dr 27.23', '2020 Cr 27.23']);
-      expect(draft).to.include({ source: 'ledger', sourceTxnId: `cash-request:${request.cashRequestId}`, originalCurrency: 'AED', txnType: 'deposit' });
+      expect(draft).to.include({
+        source: 'ledger',
+        sourceTxnId: `cash-request:${request.cashRequestId}`,
+        originalCurrency: 'AED',
+        txnType: 'deposit',
+      });
       expect(draft.fxRate?.toFixed()).to.equal('3.6725');
       expect(draft.originalAmount?.toFixed()).to.equal('100');
     });
 
     it('posts a USD withdrawal as the mirror, 2010 / 1100, with no conversion', () => {
       const draft = draftCashRequestPosting(
-        { ...request, direction: 'withdrawal', currency: 'USD', amount: new Decimal('5.00'), amountUsd: new Decimal('5.00'), fxRate: null },
+        {
+          ...request,
+          direction: 'withdrawal',
+          currency: 'USD',
+          amount: new Decimal('5.00'),
+          amountUsd: new Decimal('5.00'),
+          fxRate: null,
+        },
         '0190c2d4-6c1e-7a2b-9f00-0000000000ab',
         '2026-01-15',
         DEFAULT_POLICY,
@@ -128,16 +155,35 @@ describe('cash requests (domain)', () => {
 
     it('may change only status, txn_id, failure_reason and updated_at of a request, and delete none', async () => {
       const runtime = t.runtime!.db;
-      const { request: made } = await createCashRequest(runtime, { customer_id: 'C-1', direction: 'deposit', amount: '5.00', currency: 'USD' }, '0190c2d4-6c1e-7a2b-9f00-0000000000c1', policy);
-      for (const sql of ['UPDATE cash_requests SET amount = 500', 'UPDATE cash_requests SET customer_id = ?', 'DELETE FROM cash_requests', 'TRUNCATE cash_requests']) {
+      const { request: made } = await createCashRequest(
+        runtime,
+        { customer_id: 'C-1', direction: 'deposit', amount: '5.00', currency: 'USD' },
+        '0190c2d4-6c1e-7a2b-9f00-0000000000c1',
+        policy,
+      );
+      for (const sql of [
+        'UPDATE cash_requests SET amount = 500',
+        'UPDATE cash_requests SET customer_id = ?',
+        'DELETE FROM cash_requests',
+        'TRUNCATE cash_requests',
+      ]) {
         const error = asPgFailure(await caught(() => runtime.raw(sql, sql.includes('?') ? ['C-2'] : [])));
         expect((error as { code?: string }).code, sql).to.equal('42501');
       }
-      expect((await t.db('cash_requests').where({ cash_request_id: made.cash_request_id }).first()).amount).to.equal('5.00');
+      expect((await t.db('cash_requests').where({ cash_request_id: made.cash_request_id }).first()).amount).to.equal(
+        '5.00',
+      );
     });
 
     it('refuses rows that break the table’s checks: a completed request without a transaction, a sub-cent or non-finite amount', async () => {
-      const base = { cash_request_id: '0190c2d4-6c1e-7a2b-9f00-0000000000c2', customer_id: 'C-1', direction: 'deposit', amount: '1.00', currency: 'USD', amount_usd: '1.00' };
+      const base = {
+        cash_request_id: '0190c2d4-6c1e-7a2b-9f00-0000000000c2',
+        customer_id: 'C-1',
+        direction: 'deposit',
+        amount: '1.00',
+        currency: 'USD',
+        amount_usd: '1.00',
+      };
       for (const [row, constraint] of [
         [{ status: 'completed' }, 'cash_requests_txn_when_completed'],
         [{ amount: '1.001', amount_usd: '1.001' }, 'cash_requests_amount_cents'],
@@ -152,33 +198,102 @@ describe('cash requests (domain)', () => {
 
     it('confirms once: the posting and the state change commit together, and a repeat answers the request unchanged', async () => {
       const runtime = t.runtime!.db;
-      const { request: made } = await createCashRequest(runtime, { customer_id: 'C-1', direction: 'deposit', amount: '10.00', currency: 'AED' }, '0190c2d4-6c1e-7a2b-9f00-0000000000c3', policy);
+      const { request: made } = await createCashRequest(
+        runtime,
+        { customer_id: 'C-1', direction: 'deposit', amount: '10.00', currency: 'AED' },
+        '0190c2d4-6c1e-7a2b-9f00-0000000000c3',
+        policy,
+      );
       const context = (n: number) => ({ txnId: `0190c2d4-6c1e-7a2b-9f00-0000000000${n}`, txnDate: today });
-      const done = await Promise.all([1, 2, 3, 4, 5].map((n) => transitionCashRequest(runtime, made.cash_request_id, 'confirm', context(10 + n), policy)));
+      const done = await Promise.all(
+        [1, 2, 3, 4, 5].map((n) =>
+          transitionCashRequest(runtime, made.cash_request_id, 'confirm', context(10 + n), policy),
+        ),
+      );
       expect(new Set(done.map((r) => r.txn_id)).size).to.equal(1);
-      const posted = await t.db('transactions').where({ source: 'ledger', source_txn_id: `cash-request:${made.cash_request_id}` });
+      const posted = await t
+        .db('transactions')
+        .where({ source: 'ledger', source_txn_id: `cash-request:${made.cash_request_id}` });
       expect(posted).to.have.length(1);
-      expect(posted[0]).to.include({ txn_id: done[0]!.txn_id, original_currency: 'AED', original_amount: '10.00', fx_rate: '3.6725', amount_usd: '2.72' });
-      await expectLedgerError(() => transitionCashRequest(runtime, made.cash_request_id, 'cancel', context(20), policy), 'invalid_state_transition');
-      await expectLedgerError(() => transitionCashRequest(runtime, '0190c2d4-6c1e-7a2b-9f00-00000000dead', 'cancel', context(21), policy), 'not_found');
+      expect(posted[0]).to.include({
+        txn_id: done[0]!.txn_id,
+        original_currency: 'AED',
+        original_amount: '10.00',
+        fx_rate: '3.6725',
+        amount_usd: '2.72',
+      });
+      await expectLedgerError(
+        () => transitionCashRequest(runtime, made.cash_request_id, 'cancel', context(20), policy),
+        'invalid_state_transition',
+      );
+      await expectLedgerError(
+        () => transitionCashRequest(runtime, '0190c2d4-6c1e-7a2b-9f00-00000000dead', 'cancel', context(21), policy),
+        'not_found',
+      );
     });
 
     it('when a final request is set back to pending, or its posting or reason changed, by raw SQL › the database refuses it, and a confirm then answers the request unchanged', async () => {
       const runtime = t.runtime!.db;
-      const { request: made } = await createCashRequest(runtime, { customer_id: 'C-1', direction: 'deposit', amount: '7.00', currency: 'USD' }, '0190c2d4-6c1e-7a2b-9f00-0000000000c4', policy);
-      const completed = await transitionCashRequest(runtime, made.cash_request_id, 'confirm', { txnId: '0190c2d4-6c1e-7a2b-9f00-0000000000c5', txnDate: today }, policy);
-      const { request: failed } = await createCashRequest(runtime, { customer_id: 'C-1', direction: 'deposit', amount: '8.00', currency: 'USD' }, '0190c2d4-6c1e-7a2b-9f00-0000000000c6', policy);
-      await transitionCashRequest(runtime, failed.cash_request_id, 'fail', { txnId: '0190c2d4-6c1e-7a2b-9f00-0000000000c7', txnDate: today, reason: 'bounced' }, policy);
-      const { request: cancelled } = await createCashRequest(runtime, { customer_id: 'C-1', direction: 'deposit', amount: '9.00', currency: 'USD' }, '0190c2d4-6c1e-7a2b-9f00-0000000000c8', policy);
-      await transitionCashRequest(runtime, cancelled.cash_request_id, 'cancel', { txnId: '0190c2d4-6c1e-7a2b-9f00-0000000000c9', txnDate: today }, policy);
-      const rows = () => t.db('cash_requests').whereIn('cash_request_id', [made.cash_request_id, failed.cash_request_id, cancelled.cash_request_id]).orderBy('cash_request_id');
+      const { request: made } = await createCashRequest(
+        runtime,
+        { customer_id: 'C-1', direction: 'deposit', amount: '7.00', currency: 'USD' },
+        '0190c2d4-6c1e-7a2b-9f00-0000000000c4',
+        policy,
+      );
+      const completed = await transitionCashRequest(
+        runtime,
+        made.cash_request_id,
+        'confirm',
+        { txnId: '0190c2d4-6c1e-7a2b-9f00-0000000000c5', txnDate: today },
+        policy,
+      );
+      const { request: failed } = await createCashRequest(
+        runtime,
+        { customer_id: 'C-1', direction: 'deposit', amount: '8.00', currency: 'USD' },
+        '0190c2d4-6c1e-7a2b-9f00-0000000000c6',
+        policy,
+      );
+      await transitionCashRequest(
+        runtime,
+        failed.cash_request_id,
+        'fail',
+        { txnId: '0190c2d4-6c1e-7a2b-9f00-0000000000c7', txnDate: today, reason: 'bounced' },
+        policy,
+      );
+      const { request: cancelled } = await createCashRequest(
+        runtime,
+        { customer_id: 'C-1', direction: 'deposit', amount: '9.00', currency: 'USD' },
+        '0190c2d4-6c1e-7a2b-9f00-0000000000c8',
+        policy,
+      );
+      await transitionCashRequest(
+        runtime,
+        cancelled.cash_request_id,
+        'cancel',
+        { txnId: '0190c2d4-6c1e-7a2b-9f00-0000000000c9', txnDate: today },
+        policy,
+      );
+      const rows = () =>
+        t
+          .db('cash_requests')
+          .whereIn('cash_request_id', [made.cash_request_id, failed.cash_request_id, cancelled.cash_request_id])
+          .orderBy('cash_request_id');
       const before = await rows();
       for (const [sql, id] of [
         [`UPDATE cash_requests SET status = 'pending', txn_id = NULL WHERE cash_request_id = ?`, made.cash_request_id],
-        [`UPDATE cash_requests SET txn_id = '0190c2d4-6c1e-7a2b-9f00-0000000000ff' WHERE cash_request_id = ?`, made.cash_request_id],
-        [`UPDATE cash_requests SET status = 'pending', failure_reason = NULL WHERE cash_request_id = ?`, failed.cash_request_id],
+        [
+          `UPDATE cash_requests SET txn_id = '0190c2d4-6c1e-7a2b-9f00-0000000000ff' WHERE cash_request_id = ?`,
+          made.cash_request_id,
+        ],
+        [
+          `UPDATE cash_requests SET status = 'pending', failure_reason = NULL WHERE cash_request_id = ?`,
+          failed.cash_request_id,
+        ],
         [`UPDATE cash_requests SET failure_reason = 'other' WHERE cash_request_id = ?`, failed.cash_request_id],
-        [`UPDATE cash_requests SET status = 'failed', failure_reason = 'late' WHERE cash_request_id = ?`, cancelled.cash_request_id],
+        [
+          `UPDATE cash_requests SET status = 'failed', failure_reason = 'late' WHERE cash_request_id = ?`,
+          cancelled.cash_request_id,
+        ],
         [`UPDATE cash_requests SET status = 'pending' WHERE cash_request_id = ?`, cancelled.cash_request_id],
       ] as const) {
         const error = asPgFailure(await caught(() => runtime.raw(sql, [id])));
@@ -186,7 +301,13 @@ describe('cash requests (domain)', () => {
         expect(error.constraint, sql).to.equal('cash_request_final_state');
       }
       expect(await rows()).to.deep.equal(before);
-      const again = await transitionCashRequest(runtime, made.cash_request_id, 'confirm', { txnId: '0190c2d4-6c1e-7a2b-9f00-0000000000d0', txnDate: today }, policy);
+      const again = await transitionCashRequest(
+        runtime,
+        made.cash_request_id,
+        'confirm',
+        { txnId: '0190c2d4-6c1e-7a2b-9f00-0000000000d0', txnDate: today },
+        policy,
+      );
       expect(again).to.deep.equal(completed);
     });
 
@@ -196,8 +317,19 @@ describe('cash requests (domain)', () => {
 
       before(async () => {
         await t.db('customers').insert([{ customer_id: 'K-1' }, { customer_id: 'K-2' }]);
-        const deposit = await createCashRequest(t.runtime!.db, { ...withdrawal, direction: 'deposit', amount: '100.00' }, id(0), policy);
-        await transitionCashRequest(t.runtime!.db, deposit.request.cash_request_id, 'confirm', { txnId: id(99), txnDate: today }, policy);
+        const deposit = await createCashRequest(
+          t.runtime!.db,
+          { ...withdrawal, direction: 'deposit', amount: '100.00' },
+          id(0),
+          policy,
+        );
+        await transitionCashRequest(
+          t.runtime!.db,
+          deposit.request.cash_request_id,
+          'confirm',
+          { txnId: id(99), txnDate: today },
+          policy,
+        );
       });
 
       it('a retry of the same withdrawal answers the request it made, not a second one, even though the first holds the funds', async () => {
@@ -207,28 +339,67 @@ describe('cash requests (domain)', () => {
         const again = await createCashRequest(runtime, { ...withdrawal, amount: '60' }, id(2), policy, 'retry-1');
         expect(first.created).to.equal(true);
         expect(again).to.deep.equal({ request: first.request, created: false });
-        expect(await t.db('cash_requests').where({ customer_id: 'K-1', direction: 'withdrawal' }).count()).to.deep.equal([{ count: '1' }]);
-        await expectLedgerError(() => createCashRequest(runtime, withdrawal, id(3), policy, 'retry-2'), 'insufficient_funds');
+        expect(
+          await t.db('cash_requests').where({ customer_id: 'K-1', direction: 'withdrawal' }).count(),
+        ).to.deep.equal([{ count: '1' }]);
+        await expectLedgerError(
+          () => createCashRequest(runtime, withdrawal, id(3), policy, 'retry-2'),
+          'insufficient_funds',
+        );
       });
 
       it('refuses the key reused for another request (another amount, another customer) with idempotency_conflict, making nothing', async () => {
         const runtime = t.runtime!.db;
         await createCashRequest(runtime, { ...withdrawal, amount: '1.00' }, id(10), policy, 'reused');
-        await expectLedgerError(() => createCashRequest(runtime, { ...withdrawal, amount: '2.00' }, id(11), policy, 'reused'), 'idempotency_conflict');
-        await expectLedgerError(() => createCashRequest(runtime, { ...withdrawal, customer_id: 'K-2', direction: 'deposit' }, id(12), policy, 'reused'), 'idempotency_conflict');
-        expect(await t.db('cash_requests').whereIn('cash_request_id', [id(11), id(12)]).count()).to.deep.equal([{ count: '0' }]);
+        await expectLedgerError(
+          () => createCashRequest(runtime, { ...withdrawal, amount: '2.00' }, id(11), policy, 'reused'),
+          'idempotency_conflict',
+        );
+        await expectLedgerError(
+          () =>
+            createCashRequest(
+              runtime,
+              { ...withdrawal, customer_id: 'K-2', direction: 'deposit' },
+              id(12),
+              policy,
+              'reused',
+            ),
+          'idempotency_conflict',
+        );
+        expect(
+          await t
+            .db('cash_requests')
+            .whereIn('cash_request_id', [id(11), id(12)])
+            .count(),
+        ).to.deep.equal([{ count: '0' }]);
       });
 
       it('ten concurrent creates under one key make one request, for one customer or two', async () => {
         const runtime = t.runtime!.db;
-        const same = await Promise.all(Array.from({ length: 10 }, (_, n) => createCashRequest(runtime, { ...withdrawal, amount: '0.50' }, id(20 + n), policy, 'race-1')));
+        const same = await Promise.all(
+          Array.from({ length: 10 }, (_, n) =>
+            createCashRequest(runtime, { ...withdrawal, amount: '0.50' }, id(20 + n), policy, 'race-1'),
+          ),
+        );
         expect(new Set(same.map((m) => m.request.cash_request_id)).size).to.equal(1);
         expect(same.filter((m) => m.created)).to.have.length(1);
         const mixed = await Promise.allSettled(
-          Array.from({ length: 10 }, (_, n) => createCashRequest(runtime, { ...withdrawal, customer_id: n % 2 === 0 ? 'K-1' : 'K-2', direction: 'deposit' }, id(40 + n), policy, 'race-2')),
+          Array.from({ length: 10 }, (_, n) =>
+            createCashRequest(
+              runtime,
+              { ...withdrawal, customer_id: n % 2 === 0 ? 'K-1' : 'K-2', direction: 'deposit' },
+              id(40 + n),
+              policy,
+              'race-2',
+            ),
+          ),
         );
-        expect(await t.db('cash_requests').where({ idempotency_key: 'race-2' }).count()).to.deep.equal([{ count: '1' }]);
-        const refused = mixed.filter((m) => m.status === 'rejected').map((m) => ((m as PromiseRejectedResult).reason as { code?: string }).code);
+        expect(await t.db('cash_requests').where({ idempotency_key: 'race-2' }).count()).to.deep.equal([
+          { count: '1' },
+        ]);
+        const refused = mixed
+          .filter((m) => m.status === 'rejected')
+          .map((m) => ((m as PromiseRejectedResult).reason as { code?: string }).code);
         expect(refused.length).to.be.greaterThan(0);
         expect(new Set(refused)).to.deep.equal(new Set(['idempotency_conflict']));
       });

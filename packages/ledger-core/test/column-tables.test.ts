@@ -19,7 +19,16 @@ const NOT_IN_THE_CODE: Record<string, string[]> = {
 };
 
 /** How information_schema names the column tables' SQL types. */
-const UDT_NAME = { uuid: 'uuid', text: 'text', numeric: 'numeric', bigint: 'int8', date: 'date', boolean: 'bool', timestamptz: 'timestamptz', jsonb: 'jsonb' };
+const UDT_NAME = {
+  uuid: 'uuid',
+  text: 'text',
+  numeric: 'numeric',
+  bigint: 'int8',
+  date: 'date',
+  boolean: 'bool',
+  timestamptz: 'timestamptz',
+  jsonb: 'jsonb',
+};
 
 describe('column tables (one definition per stored resource)', function () {
   this.timeout(60_000);
@@ -81,15 +90,26 @@ describe('column tables (one definition per stored resource)', function () {
       requestHash: 'f'.repeat(64),
       lines: [],
     };
-    const { rows } = await t.db.raw(`SELECT to_jsonb(r) AS record FROM ${documentRecords(TRANSACTIONS, '?')} AS r`, [documentOf(TRANSACTIONS, [draft])]);
+    const { rows } = await t.db.raw(`SELECT to_jsonb(r) AS record FROM ${documentRecords(TRANSACTIONS, '?')} AS r`, [
+      documentOf(TRANSACTIONS, [draft]),
+    ]);
     expect(rows).to.have.length(1);
     const record = rows[0].record as Record<string, unknown>;
     const expected = Object.entries(TRANSACTIONS as Columns)
       .filter(([, c]) => c.write !== undefined)
       .map(([name, c]) => [c.writeVia?.field ?? name, JSON.parse(JSON.stringify(c.write!(draft)))]);
-    const numeric = new Set(Object.entries(TRANSACTIONS as Columns).filter(([, c]) => c.sqlType === 'numeric').map(([name]) => name));
+    const numeric = new Set(
+      Object.entries(TRANSACTIONS as Columns)
+        .filter(([, c]) => c.sqlType === 'numeric')
+        .map(([name]) => name),
+    );
     // jsonb gives numerics as JSON numbers: compared as decimals.
-    expect(expected.map(([field]) => [field, numeric.has(field) ? new Decimal(record[field] as number).toFixed() : record[field]])).to.deep.equal(
+    expect(
+      expected.map(([field]) => [
+        field,
+        numeric.has(field) ? new Decimal(record[field] as number).toFixed() : record[field],
+      ]),
+    ).to.deep.equal(
       expected.map(([field, value]) => [field, numeric.has(field) ? new Decimal(value as string).toFixed() : value]),
     );
     expect(record.position).to.equal(1);
@@ -97,12 +117,23 @@ describe('column tables (one definition per stored resource)', function () {
 
   it('a document keeps its records in order and reads a null as SQL NULL, jsonb columns included', async () => {
     // Records written by hand, one value per written column in the table's order (as documentOf writes them).
-    const written = Object.entries(TRANSACTIONS as Columns).filter(([, c]) => c.write !== undefined).map(([name]) => name);
+    const written = Object.entries(TRANSACTIONS as Columns)
+      .filter(([, c]) => c.write !== undefined)
+      .map(([name]) => name);
     const { rows } = await t.db.raw(
       `SELECT r.customer_id, r.memo IS NULL AS memo_is_null, r.metadata IS NULL AS metadata_is_null, r.position FROM ${documentRecords(TRANSACTIONS, '?')} AS r ORDER BY r.position`,
       [JSON.stringify([written.map(() => null), written.map((name) => (name === 'customer_id' ? 'SECOND' : null))])],
     );
-    expect(rows.map((r: { customer_id: string | null; memo_is_null: boolean; metadata_is_null: boolean; position: string }) => [r.customer_id, r.memo_is_null, r.metadata_is_null, Number(r.position)])).to.deep.equal([
+    expect(
+      rows.map(
+        (r: { customer_id: string | null; memo_is_null: boolean; metadata_is_null: boolean; position: string }) => [
+          r.customer_id,
+          r.memo_is_null,
+          r.metadata_is_null,
+          Number(r.position),
+        ],
+      ),
+    ).to.deep.equal([
       [null, true, true, 1],
       ['SECOND', true, true, 2],
     ]);

@@ -2,7 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import * as addDailyTotals from '../src/migrations/20261206_add_daily_totals.js';
-import { accountTotals, postEntry, reverseTransaction, postTransactions, trialBalance, upsertCustomer, type EntryRequest } from '../src/index.js';
+import {
+  accountTotals,
+  postEntry,
+  reverseTransaction,
+  postTransactions,
+  trialBalance,
+  upsertCustomer,
+  type EntryRequest,
+} from '../src/index.js';
 import { createTestDatabase, type TestDatabase } from '../src/testing/index.js';
 import { asPgFailure, caught, draft, DEFAULT_POLICY } from './helpers.js';
 
@@ -36,11 +44,19 @@ async function aggregatesByDay(db: Knex) {
 
 /** Numeric text compared by value ('100.00' and '100' are the same sum). */
 const normalised = (sums: { lines: unknown[]; txns: unknown[] }) =>
-  JSON.stringify(sums, (_key, value: unknown) => (typeof value === 'string' && /^-?\d+\.\d+$/.test(value) ? value.replace(/\.?0+$/, '') : value));
+  JSON.stringify(sums, (_key, value: unknown) =>
+    typeof value === 'string' && /^-?\d+\.\d+$/.test(value) ? value.replace(/\.?0+$/, '') : value,
+  );
 
 const ENTRIES: Array<Partial<EntryRequest>> = [
   { txn_type: 'deposit', txn_date: '2026-02-01', amount_usd: '500.00' },
-  { txn_type: 'deposit', txn_date: '2026-02-01', amount_usd: '367.25', original_currency: 'AED', original_amount: '1348.73' },
+  {
+    txn_type: 'deposit',
+    txn_date: '2026-02-01',
+    amount_usd: '367.25',
+    original_currency: 'AED',
+    original_amount: '1348.73',
+  },
   { txn_type: 'buy_security', txn_date: '2026-02-02', amount_usd: '200.00', symbol: 'AAPL', quantity: '1' },
   { txn_type: 'withdrawal', txn_date: '2026-02-03', amount_usd: '50.00', customer_id: 'C-2' },
   { txn_type: 'fx_spread', txn_date: '2026-02-03', amount_usd: '3.00' },
@@ -59,15 +75,23 @@ describe('the daily totals (account_daily_totals, transaction_daily_totals)', fu
   after(async () => t?.drop());
 
   it('equal the journal’s own sums per day after bulk posting, a reversal and concurrent posting from many connections', async () => {
-    const bulk = Array.from({ length: 300 }, (_, i) => draft({ ...ENTRIES[i % ENTRIES.length], customer_id: i % 2 ? 'C-1' : 'C-2' }));
+    const bulk = Array.from({ length: 300 }, (_, i) =>
+      draft({ ...ENTRIES[i % ENTRIES.length], customer_id: i % 2 ? 'C-1' : 'C-2' }),
+    );
     expect((await postTransactions(db, bulk, { chunkSize: 40, concurrency: 3 })).inserted).to.equal(300);
     await reverseTransaction(db, bulk[0]!.txnId, { txnId: randomUUID(), txnDate: '2026-02-20', memo: null });
     await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
-        postTransactions(db, Array.from({ length: 30 }, (_, j) => draft({ ...ENTRIES[(i + j) % ENTRIES.length], txn_date: `2026-03-0${1 + (j % 3)}` })), {
-          chunkSize: 10,
-          concurrency: 2,
-        }),
+        postTransactions(
+          db,
+          Array.from({ length: 30 }, (_, j) =>
+            draft({ ...ENTRIES[(i + j) % ENTRIES.length], txn_date: `2026-03-0${1 + (j % 3)}` }),
+          ),
+          {
+            chunkSize: 10,
+            concurrency: 2,
+          },
+        ),
       ),
     );
     const journal = await journalByDay(t.db);
@@ -82,13 +106,18 @@ describe('the daily totals (account_daily_totals, transaction_daily_totals)', fu
       await upsertCustomer(runtime, 'C-1', {});
       await postEntry(runtime, draft({ txn_date: '2026-04-10', amount_usd: '100.00' }));
       await postEntry(runtime, draft({ txn_date: '2026-04-12', amount_usd: '25.50' }));
-      const balanceOf = async (asOf: string | undefined, code: string) => (await accountTotals(runtime, { asOf })).find((a) => a.account_code === code)!;
+      const balanceOf = async (asOf: string | undefined, code: string) =>
+        (await accountTotals(runtime, { asOf })).find((a) => a.account_code === code)!;
       expect((await balanceOf('2026-04-09', '2010')).balance).to.equal('0.00');
       expect((await balanceOf('2026-04-10', '2010')).balance).to.equal('100.00');
       expect((await balanceOf('2026-04-11', '1100')).line_count).to.equal(1);
       expect((await balanceOf('2026-04-12', '2010')).balance).to.equal('125.50');
       expect((await balanceOf(undefined, '2010')).balance).to.equal('125.50');
-      expect(await trialBalance(runtime, { asOf: '2026-04-11' })).to.include({ total_debit: '100.00', total_credit: '100.00', balanced: true });
+      expect(await trialBalance(runtime, { asOf: '2026-04-11' })).to.include({
+        total_debit: '100.00',
+        total_credit: '100.00',
+        balanced: true,
+      });
     } finally {
       await fresh.drop();
     }
@@ -106,7 +135,9 @@ describe('the daily totals (account_daily_totals, transaction_daily_totals)', fu
   });
 
   it('are kept by checks that still run with the owner’s rights, a pinned search_path and their planner pins', async () => {
-    const { rows } = await t.db.raw<{ rows: Array<{ name: string; definer: boolean; settings: string[]; schema: string }> }>(
+    const { rows } = await t.db.raw<{
+      rows: Array<{ name: string; definer: boolean; settings: string[]; schema: string }>;
+    }>(
       `SELECT proname AS name, prosecdef AS definer, proconfig AS settings, current_schema() AS schema FROM pg_proc
         WHERE pronamespace = current_schema()::regnamespace
           AND proname IN ('ledger_after_transactions_inserted', 'ledger_after_lines_inserted') ORDER BY proname`,
@@ -115,7 +146,12 @@ describe('the daily totals (account_daily_totals, transaction_daily_totals)', fu
     for (const fn of rows) {
       expect(fn.definer, fn.name).to.equal(true);
       expect([...fn.settings].sort(), fn.name).to.deep.equal(
-        ['enable_hashjoin=off', 'enable_mergejoin=off', 'enable_seqscan=off', `search_path=${fn.schema}, pg_temp`].sort(),
+        [
+          'enable_hashjoin=off',
+          'enable_mergejoin=off',
+          'enable_seqscan=off',
+          `search_path=${fn.schema}, pg_temp`,
+        ].sort(),
       );
     }
   });
@@ -127,7 +163,14 @@ describe('the daily totals (account_daily_totals, transaction_daily_totals)', fu
       await postEntry(fresh.db, draft({ txn_date: '2026-05-01', amount_usd: '10.00' }));
       await fresh.db.transaction((trx) => addDailyTotals.down(trx));
       // Posted while the book has no daily totals: only the backfill can count these.
-      expect((await postTransactions(fresh.db, ENTRIES.map((e) => draft({ ...e }, randomUUID(), DEFAULT_POLICY)))).inserted).to.equal(ENTRIES.length);
+      expect(
+        (
+          await postTransactions(
+            fresh.db,
+            ENTRIES.map((e) => draft({ ...e }, randomUUID(), DEFAULT_POLICY)),
+          )
+        ).inserted,
+      ).to.equal(ENTRIES.length);
       await fresh.db.transaction((trx) => addDailyTotals.up(trx));
       await postEntry(fresh.db, draft({ txn_date: '2026-05-02', amount_usd: '7.00' }));
       const journal = await journalByDay(fresh.db);

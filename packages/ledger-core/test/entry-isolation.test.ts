@@ -19,7 +19,10 @@ import { booksSnapshot, draft, expectLedgerError } from './helpers.js';
  * check caught.
  */
 function refusedByDatabase(): TransactionDraft {
-  return { ...draft({ original_currency: 'AED', original_amount: '367.25', amount_usd: '100.00' }), fxRate: new Decimal(0) };
+  return {
+    ...draft({ original_currency: 'AED', original_amount: '367.25', amount_usd: '100.00' }),
+    fxRate: new Decimal(0),
+  };
 }
 
 describe('one refused entry fails alone', function () {
@@ -43,7 +46,9 @@ describe('one refused entry fails alone', function () {
     const refused = outcomes[2];
     expect(refused).to.be.instanceOf(LedgerError);
     expect((refused as LedgerError).code).to.equal('entry_refused');
-    expect((refused as LedgerError).details).to.deep.equal([{ constraint: 'transactions_fx_rate_check', sqlstate: '23514' }]);
+    expect((refused as LedgerError).details).to.deep.equal([
+      { constraint: 'transactions_fx_rate_check', sqlstate: '23514' },
+    ]);
     const posted = outcomes.filter((o): o is PostOutcome => !(o instanceof LedgerError));
     expect(posted.map((o) => o.created)).to.deep.equal([true, true, true, true, true]);
     expect(await db('transactions').where('txn_id', bad.txnId).first()).to.equal(undefined);
@@ -63,7 +68,13 @@ describe('one refused entry fails alone', function () {
     const batcher = createEntryBatcher(db, { waitingMax: 3 });
     // The first goes out at once; three wait for the next batch; the fifth finds the list full.
     const settled = await Promise.allSettled(Array.from({ length: 5 }, () => batcher.post(draft())));
-    expect(settled.map((s) => s.status)).to.deep.equal(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'rejected']);
+    expect(settled.map((s) => s.status)).to.deep.equal([
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+      'rejected',
+    ]);
     expect(((settled[4] as PromiseRejectedResult).reason as LedgerError).code).to.equal('overloaded');
   });
 
@@ -97,7 +108,10 @@ describe('one refused entry fails alone', function () {
 
     it('refuses an unbalanced draft before any SQL, as posting does (the store asserts the balance)', async () => {
       const d = draft({ amount_usd: '5.00' });
-      const unbalanced: TransactionDraft = { ...d, lines: [d.lines[0]!, { ...d.lines[1]!, credit: new Decimal('4.99') }] };
+      const unbalanced: TransactionDraft = {
+        ...d,
+        lines: [d.lines[0]!, { ...d.lines[1]!, credit: new Decimal('4.99') }],
+      };
       // The store asserts balance before any SQL: a draft this broken is a bug, not an input.
       const error = await previewEntry(db, unbalanced).catch((e: unknown) => e);
       expect(String(error)).to.match(/invariant violated: transaction .* reached the store unbalanced/);

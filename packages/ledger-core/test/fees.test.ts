@@ -15,7 +15,9 @@ describe('the customer fee schedule (pure)', () => {
 
   it('gives every source the default when it names none: the contract’s 22 bps', () => {
     const schedule = new FeeSchedule(CUSTOMER_FEE_BPS_DEFAULT);
-    expect(ENTERABLE_SOURCES.map((s) => schedule.customerFeeBps(s).toFixed())).to.deep.equal(ENTERABLE_SOURCES.map(() => '22'));
+    expect(ENTERABLE_SOURCES.map((s) => schedule.customerFeeBps(s).toFixed())).to.deep.equal(
+      ENTERABLE_SOURCES.map(() => '22'),
+    );
   });
 
   it('has no fee for the ledger’s own sources: they post no trades', () => {
@@ -28,13 +30,19 @@ describe('the customer fee schedule (pure)', () => {
     expect(() => new FeeSchedule(d('-1'))).to.throw(/the default customer fee must be finite and not negative/);
     expect(() => new FeeSchedule(d('22'), {}, d('-4'))).to.throw(/the broker cost must be finite and not negative/);
     expect(() => new FeeSchedule(d('22'), { manual: d('NaN') })).to.throw(/manual must be finite/);
-    expect(() => new FeeSchedule(d('22'), { recost: d('1') } as never)).to.throw(/recost is not a source trades come from/);
+    expect(() => new FeeSchedule(d('22'), { recost: d('1') } as never)).to.throw(
+      /recost is not a source trades come from/,
+    );
   });
 
   it('prices a buy’s fee at ingest by the entry’s source', () => {
     const policy = { feeSchedule: new FeeSchedule(d('22'), { usbroker: d('30') }) };
     const feeOf = (source: 'usbroker' | 'manual') =>
-      draftFromEntry(entry({ txn_type: 'buy_security', source, symbol: 'AAPL', quantity: '1', amount_usd: '1000.00' }), '00000000-0000-4000-8000-000000000001', policy)
+      draftFromEntry(
+        entry({ txn_type: 'buy_security', source, symbol: 'AAPL', quantity: '1', amount_usd: '1000.00' }),
+        '00000000-0000-4000-8000-000000000001',
+        policy,
+      )
         .lines.filter((l) => l.postingKind === 'brokerage_fee')
         .map((l) => l.debit.plus(l.credit).toFixed(2));
     // 1000.00 × 30 bps = 3.00 (usbroker's); × 22 bps = 2.20 (the default).

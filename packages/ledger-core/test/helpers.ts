@@ -31,7 +31,11 @@ export function entry(overrides: Partial<EntryRequest> = {}): EntryRequest {
   };
 }
 
-export function draft(overrides: Partial<EntryRequest> = {}, txnId: string = randomUUID(), policy = DEFAULT_POLICY): TransactionDraft {
+export function draft(
+  overrides: Partial<EntryRequest> = {},
+  txnId: string = randomUUID(),
+  policy = DEFAULT_POLICY,
+): TransactionDraft {
   return draftFromEntry(entry(overrides), txnId, policy);
 }
 
@@ -85,9 +89,12 @@ export function legKeys(...legs: Array<[debit: string, credit: string, amount: D
 }
 
 /** debit − credit per account over some lines. */
-export function netByAccount(lines: Array<{ accountCode: string; debit: Decimal; credit: Decimal }>): Map<string, Decimal> {
+export function netByAccount(
+  lines: Array<{ accountCode: string; debit: Decimal; credit: Decimal }>,
+): Map<string, Decimal> {
   const net = new Map<string, Decimal>();
-  for (const l of lines) net.set(l.accountCode, (net.get(l.accountCode) ?? new Decimal(0)).plus(l.debit).minus(l.credit));
+  for (const l of lines)
+    net.set(l.accountCode, (net.get(l.accountCode) ?? new Decimal(0)).plus(l.debit).minus(l.credit));
   return net;
 }
 
@@ -99,20 +106,34 @@ export interface AccountSums {
 
 /** Per account, summed straight from the journal: the truth the maintained aggregate must equal. */
 export async function journalSums(db: Knex): Promise<Map<string, AccountSums>> {
-  const { rows } = await db.raw<{ rows: Array<{ account_code: string; debit: string; credit: string; lines: string }> }>(
+  const { rows } = await db.raw<{
+    rows: Array<{ account_code: string; debit: string; credit: string; lines: string }>;
+  }>(
     `SELECT account_code, sum(debit)::text AS debit, sum(credit)::text AS credit, count(*)::text AS lines
        FROM journal_lines GROUP BY account_code`,
   );
-  return new Map(rows.map((r) => [r.account_code, { debit: new Decimal(r.debit).toFixed(), credit: new Decimal(r.credit).toFixed(), lines: Number(r.lines) }]));
+  return new Map(
+    rows.map((r) => [
+      r.account_code,
+      { debit: new Decimal(r.debit).toFixed(), credit: new Decimal(r.credit).toFixed(), lines: Number(r.lines) },
+    ]),
+  );
 }
 
 /** Per account, summed over the slots of the maintained aggregate `account_totals`. */
 export async function aggregateSums(db: Knex): Promise<Map<string, AccountSums>> {
-  const { rows } = await db.raw<{ rows: Array<{ account_code: string; debit: string; credit: string; lines: string }> }>(
+  const { rows } = await db.raw<{
+    rows: Array<{ account_code: string; debit: string; credit: string; lines: string }>;
+  }>(
     `SELECT account_code, sum(debit_total)::text AS debit, sum(credit_total)::text AS credit, sum(line_count)::text AS lines
        FROM account_totals GROUP BY account_code HAVING sum(line_count) > 0`,
   );
-  return new Map(rows.map((r) => [r.account_code, { debit: new Decimal(r.debit).toFixed(), credit: new Decimal(r.credit).toFixed(), lines: Number(r.lines) }]));
+  return new Map(
+    rows.map((r) => [
+      r.account_code,
+      { debit: new Decimal(r.debit).toFixed(), credit: new Decimal(r.credit).toFixed(), lines: Number(r.lines) },
+    ]),
+  );
 }
 
 /** Row counts and per-account sums: equal snapshots mean nothing was stored in between. */
@@ -121,7 +142,11 @@ export async function booksSnapshot(db: Knex) {
     `SELECT (SELECT count(*) FROM transactions)::text AS transactions, (SELECT count(*) FROM journal_lines)::text AS lines,
             (SELECT count(*) FROM customers)::text AS customers`,
   );
-  return { counts: rows[0], journal: Object.fromEntries(await journalSums(db)), aggregate: Object.fromEntries(await aggregateSums(db)) };
+  return {
+    counts: rows[0],
+    journal: Object.fromEntries(await journalSums(db)),
+    aggregate: Object.fromEntries(await aggregateSums(db)),
+  };
 }
 
 /**

@@ -37,7 +37,14 @@ describe('journal (raw SQL against the database)', function () {
     await q.raw(
       `INSERT INTO transactions (txn_id, customer_id, txn_type, source, source_txn_id, category, txn_date, amount_usd)
        VALUES (?, ?, 'adjustment', ?, ?, 'adjustment', ?, ?)`,
-      [id, facts.customerId ?? null, facts.source ?? 'manual', facts.sourceTxnId ?? id, facts.txnDate ?? '2026-01-15', facts.amountUsd ?? '100'],
+      [
+        id,
+        facts.customerId ?? null,
+        facts.source ?? 'manual',
+        facts.sourceTxnId ?? id,
+        facts.txnDate ?? '2026-01-15',
+        facts.amountUsd ?? '100',
+      ],
     );
     return id;
   }
@@ -48,8 +55,18 @@ describe('journal (raw SQL against the database)', function () {
     customerId?: string | null;
     txnDate?: string;
   }
-  const dr = (account: string, amount: string, extra: Partial<Line> = {}): Line => ({ account, debit: amount, credit: '0', ...extra });
-  const cr = (account: string, amount: string, extra: Partial<Line> = {}): Line => ({ account, debit: '0', credit: amount, ...extra });
+  const dr = (account: string, amount: string, extra: Partial<Line> = {}): Line => ({
+    account,
+    debit: amount,
+    credit: '0',
+    ...extra,
+  });
+  const cr = (account: string, amount: string, extra: Partial<Line> = {}): Line => ({
+    account,
+    debit: '0',
+    credit: amount,
+    ...extra,
+  });
   async function insertLines(q: Knex | Knex.Transaction, txnId: string, lines: Line[]): Promise<void> {
     const values = lines.map(() => '(?, ?, ?, ?, ?, ?)').join(', ');
     await q.raw(
@@ -59,7 +76,9 @@ describe('journal (raw SQL against the database)', function () {
   }
 
   /** Runs `work` in one database transaction; says whether every statement ran and how COMMIT went. */
-  async function attempt(work: (trx: Knex.Transaction) => Promise<void>): Promise<{ statementsRan: boolean; error: PgFailure | null }> {
+  async function attempt(
+    work: (trx: Knex.Transaction) => Promise<void>,
+  ): Promise<{ statementsRan: boolean; error: PgFailure | null }> {
     let statementsRan = false;
     try {
       await db.transaction(async (trx) => {
@@ -216,7 +235,11 @@ describe('journal (raw SQL against the database)', function () {
       await expectRefused(
         async (trx) => {
           await insertTxn(trx, { id });
-          await insertLines(trx, id, [{ account: '1010', debit: '100', credit: '100' }, { account: '3000', debit: '0', credit: '0.01' }, dr('3000', '0.01')]);
+          await insertLines(trx, id, [
+            { account: '1010', debit: '100', credit: '100' },
+            { account: '3000', debit: '0', credit: '0.01' },
+            dr('3000', '0.01'),
+          ]);
         },
         { atCommit: false, code: '23514', constraint: 'journal_lines_one_side' },
       );
@@ -228,7 +251,11 @@ describe('journal (raw SQL against the database)', function () {
       await expectRefused(
         async (trx) => {
           await insertTxn(trx, { id });
-          await insertLines(trx, id, [dr('1010', '100'), cr('3000', '100'), { account: '2340', debit: '0', credit: '0' }]);
+          await insertLines(trx, id, [
+            dr('1010', '100'),
+            cr('3000', '100'),
+            { account: '2340', debit: '0', credit: '0' },
+          ]);
         },
         { atCommit: false, code: '23514', constraint: 'journal_lines_one_side' },
       );
@@ -310,7 +337,10 @@ describe('journal (raw SQL against the database)', function () {
         await expectRefused(
           async (trx) => {
             await insertTxn(trx, { id, customerId: txnCustomer });
-            await insertLines(trx, id, [dr('1100', '5', { customerId: txnCustomer }), cr('4010', '5', { customerId: lineCustomer })]);
+            await insertLines(trx, id, [
+              dr('1100', '5', { customerId: txnCustomer }),
+              cr('4010', '5', { customerId: lineCustomer }),
+            ]);
           },
           { atCommit: false, code: '23514', constraint: 'ledger_lines_posted_with_transaction' },
         );
@@ -427,28 +457,46 @@ describe('journal (raw SQL against the database)', function () {
         'created_xid = pg_current_xact_id()',
         'txn_id = txn_id',
       ]) {
-        await expectRefused((trx) => trx.raw(`UPDATE transactions SET ${set} WHERE txn_id = ?`, [id]).then(() => undefined), {
-          atCommit: false,
-          code: '42501',
-          constraint: 'ledger_append_only',
-        });
+        await expectRefused(
+          (trx) => trx.raw(`UPDATE transactions SET ${set} WHERE txn_id = ?`, [id]).then(() => undefined),
+          {
+            atCommit: false,
+            code: '42501',
+            constraint: 'ledger_append_only',
+          },
+        );
       }
     });
 
     it('guards every UPDATE of a posted transaction, of columns added later too (recost keeps its state in recost_states)', async () => {
-      const { rows } = await db.raw<{ rows: Array<{ columns: string }> }>(`SELECT tgattr::text AS columns FROM pg_trigger WHERE tgname = 'transactions_guard_update'`);
+      const { rows } = await db.raw<{ rows: Array<{ columns: string }> }>(
+        `SELECT tgattr::text AS columns FROM pg_trigger WHERE tgname = 'transactions_guard_update'`,
+      );
       expect(rows[0]!.columns, 'a trigger without a column list fires on every UPDATE').to.equal('');
     });
 
     it('lets recost stamp and re-pend a transaction’s recost state, and nothing else of it change', async () => {
       const id = await committedTxn();
-      await db.raw(`INSERT INTO recost_states (txn_id, txn_date, posted_at) SELECT txn_id, txn_date, posted_at FROM transactions WHERE txn_id = ?`, [id]);
+      await db.raw(
+        `INSERT INTO recost_states (txn_id, txn_date, posted_at) SELECT txn_id, txn_date, posted_at FROM transactions WHERE txn_id = ?`,
+        [id],
+      );
       await db.raw(`UPDATE recost_states SET recosted_at = '2026-02-01T00:00:00Z' WHERE txn_id = ?`, [id]);
-      const { rows } = await db.raw<{ rows: Array<{ recosted_at: Date | null }> }>('SELECT recosted_at FROM recost_states WHERE txn_id = ?', [id]);
+      const { rows } = await db.raw<{ rows: Array<{ recosted_at: Date | null }> }>(
+        'SELECT recosted_at FROM recost_states WHERE txn_id = ?',
+        [id],
+      );
       expect(rows[0]!.recosted_at?.toISOString()).to.equal('2026-02-01T00:00:00.000Z');
       await db.raw('UPDATE recost_states SET recosted_at = NULL WHERE txn_id = ?', [id]);
-      for (const change of [`UPDATE recost_states SET txn_date = '2026-01-01' WHERE txn_id = ?`, 'DELETE FROM recost_states WHERE txn_id = ?']) {
-        await expectRefused((trx) => trx.raw(change, [id]).then(() => undefined), { atCommit: false, code: '42501', constraint: 'ledger_append_only' });
+      for (const change of [
+        `UPDATE recost_states SET txn_date = '2026-01-01' WHERE txn_id = ?`,
+        'DELETE FROM recost_states WHERE txn_id = ?',
+      ]) {
+        await expectRefused((trx) => trx.raw(change, [id]).then(() => undefined), {
+          atCommit: false,
+          code: '42501',
+          constraint: 'ledger_append_only',
+        });
       }
     });
 
@@ -494,16 +542,26 @@ describe('journal (raw SQL against the database)', function () {
     }
 
     /** Per account, what some drafts add. */
-    function expectedDelta(drafts: TransactionDraft[]): Map<string, { debit: Decimal; credit: Decimal; lines: number }> {
+    function expectedDelta(
+      drafts: TransactionDraft[],
+    ): Map<string, { debit: Decimal; credit: Decimal; lines: number }> {
       const delta = new Map<string, { debit: Decimal; credit: Decimal; lines: number }>();
       for (const l of drafts.flatMap((d) => d.lines)) {
         const prev = delta.get(l.accountCode) ?? { debit: new Decimal(0), credit: new Decimal(0), lines: 0 };
-        delta.set(l.accountCode, { debit: prev.debit.plus(l.debit), credit: prev.credit.plus(l.credit), lines: prev.lines + 1 });
+        delta.set(l.accountCode, {
+          debit: prev.debit.plus(l.debit),
+          credit: prev.credit.plus(l.credit),
+          lines: prev.lines + 1,
+        });
       }
       return delta;
     }
 
-    function expectMovedBy(before: Map<string, { debit: string; credit: string; lines: number }>, after: typeof before, drafts: TransactionDraft[]) {
+    function expectMovedBy(
+      before: Map<string, { debit: string; credit: string; lines: number }>,
+      after: typeof before,
+      drafts: TransactionDraft[],
+    ) {
       const delta = expectedDelta(drafts);
       const accounts = new Set([...before.keys(), ...after.keys(), ...delta.keys()]);
       for (const account of accounts) {
@@ -520,7 +578,12 @@ describe('journal (raw SQL against the database)', function () {
       Array.from({ length: n }, (_, i) => {
         const kinds = [
           { txn_type: 'deposit' as const, amount_usd: `${100 + i}.25` },
-          { txn_type: 'deposit' as const, amount_usd: `${10 + i}.00`, original_currency: 'AED' as const, original_amount: new Decimal(10 + i).times('3.6725').decimalPlaces(2).toFixed() },
+          {
+            txn_type: 'deposit' as const,
+            amount_usd: `${10 + i}.00`,
+            original_currency: 'AED' as const,
+            original_amount: new Decimal(10 + i).times('3.6725').decimalPlaces(2).toFixed(),
+          },
           { txn_type: 'buy_security' as const, symbol: 'AAPL', amount_usd: `${50 + i}.10` },
           { txn_type: 'sell_security' as const, symbol: 'AAPL', amount_usd: `${20 + i}.00` },
           { txn_type: 'withdrawal' as const, amount_usd: `${i + 1}.99` },
@@ -530,7 +593,12 @@ describe('journal (raw SQL against the database)', function () {
           { txn_type: 'wht_tax' as const, amount_usd: '0.99' },
         ];
         const customer = i % 2 === 0 ? 'C-1' : 'C-2';
-        return draft({ customer_id: customer, ...kinds[i % kinds.length]!, source: 'usbroker', source_txn_id: `${prefix}-${i}` });
+        return draft({
+          customer_id: customer,
+          ...kinds[i % kinds.length]!,
+          source: 'usbroker',
+          source_txn_id: `${prefix}-${i}`,
+        });
       });
 
     it('equals the journal summed per account after a mix of posts, refusals and reversals', async () => {
@@ -538,7 +606,11 @@ describe('journal (raw SQL against the database)', function () {
       const drafts = mixedDrafts('mix', 30);
       await postTransactions(db, drafts, { chunkSize: 7 });
       await postTransactions(db, drafts, { chunkSize: 7 }); // a re-run posts nothing
-      const reversal = await reverseTransaction(db, drafts[2]!.txnId, { txnId: randomUUID(), txnDate: '2026-01-20', memo: null });
+      const reversal = await reverseTransaction(db, drafts[2]!.txnId, {
+        txnId: randomUUID(),
+        txnDate: '2026-01-20',
+        memo: null,
+      });
       await caught(() => insertDrafts(db, [draft({ customer_id: 'nobody' })]));
       await attempt(async (trx) => {
         const id = await insertTxn(trx);
@@ -578,7 +650,8 @@ describe('journal (raw SQL against the database)', function () {
         }
         if (!pair) return; // every session got a slot of its own: nothing to race on
         const [first, second] = pair;
-        const pidOf = async (session: Knex) => Number((await session.raw('SELECT pg_backend_pid() AS pid')).rows[0].pid);
+        const pidOf = async (session: Knex) =>
+          Number((await session.raw('SELECT pg_backend_pid() AS pid')).rows[0].pid);
         const [firstPid, secondPid] = [await pidOf(first), await pidOf(second)];
         const slot = [...slotOf].find(([, s]) => s === first)![0];
         /** Whether the session queued on a lock (if it never does, it does not write that slot: no race). */
@@ -597,11 +670,15 @@ describe('journal (raw SQL against the database)', function () {
         await holder.raw(`SELECT 1 FROM account_totals WHERE account_code = '2010' AND slot = ? FOR UPDATE`, [slot]);
         const deposit = insertDrafts(first, [draft({ customer_id: 'C-1', amount_usd: '2.00' })]);
         const depositQueued = await waitingOnLock(firstPid, deposit);
-        const withdrawal = insertDrafts(second, [draft({ customer_id: 'C-1', txn_type: 'withdrawal', amount_usd: '1.00' })]);
+        const withdrawal = insertDrafts(second, [
+          draft({ customer_id: 'C-1', txn_type: 'withdrawal', amount_usd: '1.00' }),
+        ]);
         if (depositQueued) await waitingOnLock(secondPid, withdrawal);
         await holder.rollback();
         const outcomes = await Promise.allSettled([deposit, withdrawal]);
-        const failures = outcomes.flatMap((o) => (o.status === 'rejected' ? [`${(o.reason as PgFailure).code} ${(o.reason as Error).message.slice(-40)}`] : []));
+        const failures = outcomes.flatMap((o) =>
+          o.status === 'rejected' ? [`${(o.reason as PgFailure).code} ${(o.reason as Error).message.slice(-40)}`] : [],
+        );
         expect(failures, 'both postings commit').to.deep.equal([]);
         await expectAggregateMatchesJournal();
       } finally {
@@ -619,17 +696,29 @@ describe('journal (raw SQL against the database)', function () {
             const drafts = mixedDrafts(`conc-${w}-${round}`, 1 + ((w + round) % 5));
             if (round === 2 && w % 3 === 0) {
               // A refused batch in the middle of the traffic: nothing of it may count.
-              const bad = [...drafts, draft({ customer_id: 'C-1', txn_type: 'adjustment', lines: [
-                { account_code: '1010', debit: '1', credit: '0' },
-                { account_code: '3000', debit: '0', credit: '1' },
-              ] })];
-              await db.transaction(async (trx) => {
-                await insertDrafts(trx, bad);
-                await trx.raw(`INSERT INTO journal_lines (txn_id, account_code, debit, credit, txn_date, customer_id) VALUES (?, '1010', 1, 0, '2026-01-15', 'C-1')`, [bad.at(-1)!.txnId]);
-              }).then(
-                () => expect.fail('an unbalanced batch committed'),
-                (error: unknown) => expect((error as PgFailure).constraint).to.equal('ledger_transaction_balanced'),
-              );
+              const bad = [
+                ...drafts,
+                draft({
+                  customer_id: 'C-1',
+                  txn_type: 'adjustment',
+                  lines: [
+                    { account_code: '1010', debit: '1', credit: '0' },
+                    { account_code: '3000', debit: '0', credit: '1' },
+                  ],
+                }),
+              ];
+              await db
+                .transaction(async (trx) => {
+                  await insertDrafts(trx, bad);
+                  await trx.raw(
+                    `INSERT INTO journal_lines (txn_id, account_code, debit, credit, txn_date, customer_id) VALUES (?, '1010', 1, 0, '2026-01-15', 'C-1')`,
+                    [bad.at(-1)!.txnId],
+                  );
+                })
+                .then(
+                  () => expect.fail('an unbalanced batch committed'),
+                  (error: unknown) => expect((error as PgFailure).constraint).to.equal('ledger_transaction_balanced'),
+                );
               continue;
             }
             await postTransactions(db, drafts);

@@ -3,7 +3,12 @@ import { linesKey, linesOfKey } from '../src/domain/lines-key.js';
 import { Decimal } from '../src/index.js';
 import { JOURNAL_LINES } from '../src/store/columns/journal-lines.js';
 
-const line = (accountCode: string, debit: string, credit: string, postingKind: string | null) => ({ accountCode, debit: new Decimal(debit), credit: new Decimal(credit), postingKind });
+const line = (accountCode: string, debit: string, credit: string, postingKind: string | null) => ({
+  accountCode,
+  debit: new Decimal(debit),
+  credit: new Decimal(credit),
+  postingKind,
+});
 
 describe('the key lines are compared by (pure)', () => {
   it('spells amounts without trailing zeros and sorts the lines, so equal lines give one key whatever their order or scale', () => {
@@ -11,7 +16,9 @@ describe('the key lines are compared by (pure)', () => {
     const b = [line('2340', '0', '1.500', 'broker_cost'), line('5010', '1.5', '0.0', 'broker_cost')];
     expect(linesKey(a)).to.equal('2340|0|1.5|11:broker_cost;5010|1.5|0|11:broker_cost');
     expect(linesKey(b)).to.equal(linesKey(a));
-    expect(linesKey([line('5010', '1.51', '0', 'broker_cost'), line('2340', '0', '1.51', 'broker_cost')])).to.not.equal(linesKey(a));
+    expect(linesKey([line('5010', '1.51', '0', 'broker_cost'), line('2340', '0', '1.51', 'broker_cost')])).to.not.equal(
+      linesKey(a),
+    );
   });
 
   it('tells a missing kind from an empty one, and a kind holding the separators from lines split differently', () => {
@@ -22,7 +29,11 @@ describe('the key lines are compared by (pure)', () => {
   });
 
   it('gives back the lines it was made of (kinds with separators and beyond U+FFFF included), which a superseding reversal posts', () => {
-    const lines = [line('2100', '10', '0', 'cost_relief'), line('1200', '0', '10', null), line('9999', '0.01', '0', 'x|y;😀:é')];
+    const lines = [
+      line('2100', '10', '0', 'cost_relief'),
+      line('1200', '0', '10', null),
+      line('9999', '0.01', '0', 'x|y;😀:é'),
+    ];
     const back = linesOfKey(linesKey(lines));
     expect(back.map((l) => [l.accountCode, l.debit.toFixed(2), l.credit.toFixed(2), l.postingKind])).to.deep.equal([
       ['1200', '0.00', '10.00', null],

@@ -1,6 +1,14 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import { createMetrics, observeBookTotals, observePool, observeReconciliation, postEntry, upsertCustomer, type Metrics } from '../src/index.js';
+import {
+  createMetrics,
+  observeBookTotals,
+  observePool,
+  observeReconciliation,
+  postEntry,
+  upsertCustomer,
+  type Metrics,
+} from '../src/index.js';
 import { createTestDatabase, type TestDatabase } from '../src/testing/index.js';
 import { draft } from './helpers.js';
 
@@ -35,7 +43,10 @@ describe('metrics', function () {
     await postEntry(db, draft({ txn_type: 'deposit', amount_usd: '100.00' }));
     await postEntry(db, draft({ txn_type: 'deposit', amount_usd: '20.00' }));
     await postEntry(db, draft({ txn_type: 'withdrawal', amount_usd: '5.00' }));
-    expect(await samples(metrics, 'ledger_book_transactions')).to.have.members(['ledger_book_transactions{txn_type="deposit"} 2', 'ledger_book_transactions{txn_type="withdrawal"} 1']);
+    expect(await samples(metrics, 'ledger_book_transactions')).to.have.members([
+      'ledger_book_transactions{txn_type="deposit"} 2',
+      'ledger_book_transactions{txn_type="withdrawal"} 1',
+    ]);
     // A deposit and a withdrawal are two lines each (Dr/Cr).
     expect(await samples(metrics, 'ledger_book_journal_lines')).to.deep.equal(['ledger_book_journal_lines{} 6']);
   });
@@ -45,12 +56,16 @@ describe('metrics', function () {
     await db.raw('SELECT 1');
     const held = await db.client.acquireConnection();
     try {
-      expect(await samples(metrics, 'ledger_db_pool_connections')).to.include('ledger_db_pool_connections{state="used"} 1');
+      expect(await samples(metrics, 'ledger_db_pool_connections')).to.include(
+        'ledger_db_pool_connections{state="used"} 1',
+      );
       expect(await samples(metrics, 'ledger_db_pool_waiting')).to.deep.equal(['ledger_db_pool_waiting{} 0']);
     } finally {
       await db.client.releaseConnection(held);
     }
-    expect(await samples(metrics, 'ledger_db_pool_connections')).to.include('ledger_db_pool_connections{state="used"} 0');
+    expect(await samples(metrics, 'ledger_db_pool_connections')).to.include(
+      'ledger_db_pool_connections{state="used"} 0',
+    );
   });
 
   it('reconciliation results: counted by check, category and status, and each check’s last status (ok 0, warn 1, fail 2)', async () => {

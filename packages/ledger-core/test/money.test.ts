@@ -1,6 +1,14 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { Decimal, DECIMAL_RULE, formatDecimal, MONEY_RULE, parseDecimal, parseMoney, roundToCents } from '../src/index.js';
+import {
+  Decimal,
+  DECIMAL_RULE,
+  formatDecimal,
+  MONEY_RULE,
+  parseDecimal,
+  parseMoney,
+  roundToCents,
+} from '../src/index.js';
 import { expectLedgerError } from './helpers.js';
 
 const digits = (min: number, max: number) =>
@@ -41,9 +49,32 @@ describe('parseDecimal', () => {
   });
 
   it('refuses exponents, signs, spaces, separators and more than 8 places with validation_error naming the field', async () => {
-    for (const bad of ['1e5', '1E5', '-1', '+1', '-0', '1.123456789', 'abc', '', ' 1', '1 ', '1.', '.5', '1,000', '1_000', '0x10', 'NaN', 'Infinity', '١٢', '1234567890123456789', '1\n']) {
+    for (const bad of [
+      '1e5',
+      '1E5',
+      '-1',
+      '+1',
+      '-0',
+      '1.123456789',
+      'abc',
+      '',
+      ' 1',
+      '1 ',
+      '1.',
+      '.5',
+      '1,000',
+      '1_000',
+      '0x10',
+      'NaN',
+      'Infinity',
+      '١٢',
+      '1234567890123456789',
+      '1\n',
+    ]) {
       const error = await expectLedgerError(() => parseDecimal(bad, 'amount_usd'), 'validation_error');
-      expect(error.details, JSON.stringify(bad)).to.deep.equal([{ path: 'amount_usd', message: `must be ${DECIMAL_RULE}` }]);
+      expect(error.details, JSON.stringify(bad)).to.deep.equal([
+        { path: 'amount_usd', message: `must be ${DECIMAL_RULE}` },
+      ]);
       expect(error.message).to.contain('amount_usd');
     }
   });
@@ -64,9 +95,24 @@ describe('parseMoney', () => {
   });
 
   it('refuses sub-cent amounts, a 13th integer digit, exponents and signs, saying the rule in words', async () => {
-    for (const bad of ['10.123', '0.001', '0.00000001', '1000000000000', '1e5', '-1', '+1', 'NaN', 'Infinity', '', '.5', '1.']) {
+    for (const bad of [
+      '10.123',
+      '0.001',
+      '0.00000001',
+      '1000000000000',
+      '1e5',
+      '-1',
+      '+1',
+      'NaN',
+      'Infinity',
+      '',
+      '.5',
+      '1.',
+    ]) {
       const error = await expectLedgerError(() => parseMoney(bad, 'amount_usd'), 'validation_error');
-      expect(error.details, JSON.stringify(bad)).to.deep.equal([{ path: 'amount_usd', message: `must be ${MONEY_RULE}` }]);
+      expect(error.details, JSON.stringify(bad)).to.deep.equal([
+        { path: 'amount_usd', message: `must be ${MONEY_RULE}` },
+      ]);
       expect(error.message).to.equal(`amount_usd must be ${MONEY_RULE}`);
       expect(MONEY_RULE).to.contain('e.g. "10.00"');
     }

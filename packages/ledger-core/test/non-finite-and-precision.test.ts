@@ -87,7 +87,9 @@ describe('amounts in the database (raw SQL as the runtime role)', function () {
     await t?.drop();
   });
 
-  type TxnColumns = Partial<Record<'amount_usd' | 'quantity' | 'original_currency' | 'original_amount' | 'fx_rate' | 'symbol', string>>;
+  type TxnColumns = Partial<
+    Record<'amount_usd' | 'quantity' | 'original_currency' | 'original_amount' | 'fx_rate' | 'symbol', string>
+  >;
   interface Line {
     account: string;
     debit: string;
@@ -136,11 +138,10 @@ describe('amounts in the database (raw SQL as the runtime role)', function () {
   }
 
   async function storedEquals(id: string, column: string, value: string): Promise<boolean> {
-    const { rows } = await owner.raw<{ rows: Array<{ equal: boolean }> }>(`SELECT ?? = ?::numeric AS equal FROM transactions WHERE txn_id = ?`, [
-      column,
-      value,
-      id,
-    ]);
+    const { rows } = await owner.raw<{ rows: Array<{ equal: boolean }> }>(
+      `SELECT ?? = ?::numeric AS equal FROM transactions WHERE txn_id = ?`,
+      [column, value, id],
+    );
     return rows[0]?.equal === true;
   }
 
@@ -243,19 +244,28 @@ describe('amounts in the database (raw SQL as the runtime role)', function () {
 
       it(`refuses an infinite ${side} (Infinity, -Infinity) as the runtime role, storing nothing`, async () => {
         await expectRefused(() => post(runtime, {}, [line('1010', 'Infinity'), other('3000', '100')]), [finite]);
-        await expectRefused(() => post(runtime, {}, [line('1010', '-Infinity'), other('3000', '100')]), ['journal_lines_one_side', finite]);
+        await expectRefused(
+          () => post(runtime, {}, [line('1010', '-Infinity'), other('3000', '100')]),
+          ['journal_lines_one_side', finite],
+        );
       });
 
       it(`refuses a ${side} finer than a cent, even in balanced lines, storing nothing`, async () => {
         for (const amount of ['100.001', '100.00000001', '0.005']) {
-          await expectRefused(() => post(runtime, {}, [line('1010', amount), other('3000', amount)]), [`journal_lines_${side}_cents`]);
+          await expectRefused(
+            () => post(runtime, {}, [line('1010', amount), other('3000', amount)]),
+            [`journal_lines_${side}_cents`],
+          );
         }
       });
     }
 
     it('refuses the attacker’s balanced pairs (debit NaN / credit NaN, debit Infinity / credit Infinity), storing nothing', async () => {
       for (const amount of ['NaN', 'Infinity']) {
-        await expectRefused(() => post(runtime, {}, [dr('1010', amount), cr('3000', amount)]), ['journal_lines_debit_finite', 'journal_lines_credit_finite']);
+        await expectRefused(
+          () => post(runtime, {}, [dr('1010', amount), cr('3000', amount)]),
+          ['journal_lines_debit_finite', 'journal_lines_credit_finite'],
+        );
       }
     });
 
@@ -272,7 +282,8 @@ describe('amounts in the database (raw SQL as the runtime role)', function () {
       for (const column of ['debit_total', 'credit_total']) {
         for (const value of ['NaN', 'Infinity', '-Infinity']) {
           await expectRefused(
-            () => owner.raw(`INSERT INTO account_totals (account_code, slot, ??) VALUES ('1010', 99, ?)`, [column, value]),
+            () =>
+              owner.raw(`INSERT INTO account_totals (account_code, slot, ??) VALUES ('1010', 99, ?)`, [column, value]),
             [`account_totals_${column}_finite`],
           );
         }
@@ -282,11 +293,17 @@ describe('amounts in the database (raw SQL as the runtime role)', function () {
 
   describe('the commit-time balance check', () => {
     it('still runs with the owner’s rights, a pinned search_path and its planner pins after being redefined', async () => {
-      expect(await commitCheckFunction(owner)).to.deep.equal({ securityDefiner: true, settings: pinnedSettings(schema) });
+      expect(await commitCheckFunction(owner)).to.deep.equal({
+        securityDefiner: true,
+        settings: pinnedSettings(schema),
+      });
     });
 
     it('still refuses an unbalanced transaction, and one with a single line, of the runtime role at commit', async () => {
-      await expectRefused(() => post(runtime, {}, [dr('1010', '100.01'), cr('3000', '100')]), ['ledger_transaction_balanced']);
+      await expectRefused(
+        () => post(runtime, {}, [dr('1010', '100.01'), cr('3000', '100')]),
+        ['ledger_transaction_balanced'],
+      );
       await expectRefused(() => post(runtime, {}, [dr('1010', '100')]), ['ledger_transaction_min_lines']);
     });
 
@@ -304,7 +321,8 @@ describe('amounts in the database (raw SQL as the runtime role)', function () {
       for (const amount of ['NaN', 'Infinity']) {
         await expectRefused(async () => {
           await owner.transaction(async (trx) => {
-            for (const [table, constraint] of rowChecks) await trx.raw('ALTER TABLE ?? DROP CONSTRAINT ??', [table, constraint]);
+            for (const [table, constraint] of rowChecks)
+              await trx.raw('ALTER TABLE ?? DROP CONSTRAINT ??', [table, constraint]);
             const id = randomUUID();
             await trx.raw(
               `INSERT INTO transactions (txn_id, txn_type, source, source_txn_id, category, txn_date, amount_usd)
@@ -332,7 +350,10 @@ describe('amounts in the database (raw SQL as the runtime role)', function () {
       const fresh = await createTestDatabase();
       try {
         await refuseNonFiniteAmounts.down(fresh.db);
-        expect(await commitCheckFunction(fresh.db)).to.deep.equal({ securityDefiner: true, settings: pinnedSettings(schema) });
+        expect(await commitCheckFunction(fresh.db)).to.deep.equal({
+          securityDefiner: true,
+          settings: pinnedSettings(schema),
+        });
         const { rows } = await fresh.db.raw<{ rows: Array<{ n: string }> }>(
           `SELECT count(*)::text AS n FROM pg_constraint
             WHERE (conname LIKE '%\\_finite' OR conname LIKE '%\\_cents' OR conname LIKE '%\\_8\\_places')
@@ -340,7 +361,10 @@ describe('amounts in the database (raw SQL as the runtime role)', function () {
         );
         expect(rows[0]!.n, 'no check of this migration left').to.equal('0');
         await refuseNonFiniteAmounts.up(fresh.db);
-        expect(await commitCheckFunction(fresh.db)).to.deep.equal({ securityDefiner: true, settings: pinnedSettings(schema) });
+        expect(await commitCheckFunction(fresh.db)).to.deep.equal({
+          securityDefiner: true,
+          settings: pinnedSettings(schema),
+        });
       } finally {
         await fresh.drop();
       }

@@ -1,6 +1,14 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import { closedThrough, closePeriod, nextDay, postTransactions, reopenPeriod, restateIntoOpenPeriod, upsertCustomer } from '../src/index.js';
+import {
+  closedThrough,
+  closePeriod,
+  nextDay,
+  postTransactions,
+  reopenPeriod,
+  restateIntoOpenPeriod,
+  upsertCustomer,
+} from '../src/index.js';
 import { insertDrafts } from '../src/store/posting.js';
 import { createTestDatabase, type TestDatabase } from '../src/testing/index.js';
 import { draft, expectLedgerError } from './helpers.js';
@@ -20,22 +28,35 @@ describe('closed periods in the database', function () {
   after(() => database?.drop());
 
   it('the first open day is the day after the close, across month and leap-year ends', () => {
-    expect(['2026-01-31', '2024-02-28', '2024-02-29', '2026-12-31'].map(nextDay)).to.deep.equal(['2026-02-01', '2024-02-29', '2024-03-01', '2027-01-01']);
+    expect(['2026-01-31', '2024-02-28', '2024-02-29', '2026-12-31'].map(nextDay)).to.deep.equal([
+      '2026-02-01',
+      '2024-02-29',
+      '2024-03-01',
+      '2027-01-01',
+    ]);
     const late = draft({ txn_date: '2026-01-20', metadata: { ref: 'x' } });
     expect(restateIntoOpenPeriod(late, null)).to.equal(late);
     expect(restateIntoOpenPeriod(late, '2026-01-19')).to.equal(late);
     const restated = restateIntoOpenPeriod(late, '2026-01-31');
-    expect([restated.txnDate, restated.metadata]).to.deep.equal(['2026-02-01', { ref: 'x', original_txn_date: '2026-01-20' }]);
+    expect([restated.txnDate, restated.metadata]).to.deep.equal([
+      '2026-02-01',
+      { ref: 'x', original_txn_date: '2026-01-20' },
+    ]);
   });
 
   it('refuses, as the runtime role, any insert dated on or before the close, naming the close; the day after posts', async () => {
     const { close } = await closePeriod(db, { through: '2026-01-31', actor: 'api', today: TODAY });
     expect(close).to.include({ action: 'close', through: '2026-01-31', actor: 'api' });
-    const error = await expectLedgerError(() => insertDrafts(db, [draft({ txn_date: '2026-02-01' }), draft({ txn_date: '2026-01-31' })]), 'period_closed');
+    const error = await expectLedgerError(
+      () => insertDrafts(db, [draft({ txn_date: '2026-02-01' }), draft({ txn_date: '2026-01-31' })]),
+      'period_closed',
+    );
     expect(error.details).to.deep.equal([{ path: '/txn_date', close_id: close.close_id, through: '2026-01-31' }]);
     // Raw SQL gets no further than the store.
     const raw = await db
-      .raw(`INSERT INTO transactions (txn_id, txn_type, source, source_txn_id, category, txn_date, amount_usd) VALUES (gen_random_uuid(), 'deposit', 'manual', 'raw-1', 'funding', '2026-01-15', 1)`)
+      .raw(
+        `INSERT INTO transactions (txn_id, txn_type, source, source_txn_id, category, txn_date, amount_usd) VALUES (gen_random_uuid(), 'deposit', 'manual', 'raw-1', 'funding', '2026-01-15', 1)`,
+      )
       .catch((e: { constraint?: string }) => e);
     expect((raw as { constraint?: string }).constraint).to.equal('ledger_period_closed');
     expect((await insertDrafts(db, [draft({ txn_date: '2026-02-01' })])).size).to.equal(1);
@@ -49,8 +70,12 @@ describe('closed periods in the database', function () {
     expect([row.txn_date, row.metadata]).to.deep.equal(['2026-02-01', { original_txn_date: '2026-01-10' }]);
     await closePeriod(db, { through: '2026-02-10', actor: 'api', today: TODAY });
     // After a later close the first open day moved: the same record is still the same record.
-    expect((await postTransactions(db, [{ ...late, txnId: '00000000-0000-4000-8000-000000000001' }])).duplicate).to.equal(1);
-    const changed = await postTransactions(db, [draft({ source: 'uaefeed', source_txn_id: 'late-bulk-1', txn_date: '2026-01-10', amount_usd: '7.00' })]);
+    expect(
+      (await postTransactions(db, [{ ...late, txnId: '00000000-0000-4000-8000-000000000001' }])).duplicate,
+    ).to.equal(1);
+    const changed = await postTransactions(db, [
+      draft({ source: 'uaefeed', source_txn_id: 'late-bulk-1', txn_date: '2026-01-10', amount_usd: '7.00' }),
+    ]);
     expect(changed.outcomes[0]).to.deep.include({ outcome: 'conflict', fields: ['amount_usd', 'journal_lines'] });
   });
 
@@ -58,10 +83,14 @@ describe('closed periods in the database', function () {
     const trx = await db.transaction();
     await insertDrafts(trx, [draft({ txn_date: '2026-02-15' })]);
     let closed = false;
-    const closing = closePeriod(db, { through: '2026-02-20', actor: 'api', today: TODAY }).then((c) => ((closed = true), c));
+    const closing = closePeriod(db, { through: '2026-02-20', actor: 'api', today: TODAY }).then(
+      (c) => ((closed = true), c),
+    );
     // Until the close is seen waiting on the period lock the posting holds (bounded).
     for (let tries = 0; tries < 200; tries += 1) {
-      const { rows } = await db.raw<{ rows: Array<{ waiting: number }> }>(`SELECT count(*)::int AS waiting FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`);
+      const { rows } = await db.raw<{ rows: Array<{ waiting: number }> }>(
+        `SELECT count(*)::int AS waiting FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`,
+      );
       if (rows[0]!.waiting > 0) break;
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
@@ -74,13 +103,27 @@ describe('closed periods in the database', function () {
   it('a close moves forward only; a reopening moves it back with a reason, and is audited', async () => {
     await expectLedgerError(() => closePeriod(db, { through: '2026-02-01', actor: 'api', today: TODAY }), 'conflict');
     await expectLedgerError(() => closePeriod(db, { through: TODAY, actor: 'api', today: TODAY }), 'validation_error');
-    await expectLedgerError(() => reopenPeriod(db, { through: '2026-02-20', reason: 'no move', actor: 'api' }), 'conflict');
-    const reopened = await reopenPeriod(db, { through: '2026-01-31', reason: 'restated custodian statement', actor: 'api:ana' });
-    expect(reopened).to.include({ action: 'reopen', through: '2026-01-31', reason: 'restated custodian statement', actor: 'api:ana' });
+    await expectLedgerError(
+      () => reopenPeriod(db, { through: '2026-02-20', reason: 'no move', actor: 'api' }),
+      'conflict',
+    );
+    const reopened = await reopenPeriod(db, {
+      through: '2026-01-31',
+      reason: 'restated custodian statement',
+      actor: 'api:ana',
+    });
+    expect(reopened).to.include({
+      action: 'reopen',
+      through: '2026-01-31',
+      reason: 'restated custodian statement',
+      actor: 'api:ana',
+    });
     expect(await closedThrough(db)).to.equal('2026-01-31');
     expect((await insertDrafts(db, [draft({ txn_date: '2026-02-05' })])).size).to.equal(1);
     // Neither the runtime role nor anyone through it rewrites the history.
-    const update = await db('period_closes').update({ through: null }).catch((e: { code?: string }) => e);
+    const update = await db('period_closes')
+      .update({ through: null })
+      .catch((e: { code?: string }) => e);
     expect((update as { code?: string }).code).to.equal('42501');
     await reopenPeriod(db, { through: null, reason: 'open everything', actor: 'api' });
     expect(await closedThrough(db)).to.equal(null);

@@ -34,18 +34,32 @@ const digits = (min: number, max: number) =>
 
 /** Decimal strings as the wire carries them: up to 18 integer digits and 8 decimal places. */
 const amountString = fc
-  .tuple(
-    fc.oneof(digits(1, 3), digits(1, 18)),
-    fc.option(digits(1, 8), { nil: undefined }),
-  )
+  .tuple(fc.oneof(digits(1, 3), digits(1, 18)), fc.option(digits(1, 8), { nil: undefined }))
   .map(([int, frac]) => (frac === undefined ? int : `${int}.${frac}`));
 const positiveAmount = amountString.filter((s) => !new Decimal(s).isZero());
 /** Fee schedules from 0 to 100 %, to the hundredth of a basis point. */
 const feeBps = fc.integer({ min: 0, max: 1_000_000 }).map((n) => new Decimal(n).dividedBy(100));
 const currency = fc.constantFrom<Currency>('USD', 'AED');
-const feeUsd = fc.option(amountString.map((s) => new Decimal(s)), { nil: null });
+const feeUsd = fc.option(
+  amountString.map((s) => new Decimal(s)),
+  { nil: null },
+);
 const ruleTypes = ENTERABLE_TXN_TYPES.filter((t) => t !== 'adjustment');
-const accountCode = fc.constantFrom('1010', '1020', '1100', '1200', '1300', '2010', '2020', '2100', '2340', '3000', '4010', '4030', '5010');
+const accountCode = fc.constantFrom(
+  '1010',
+  '1020',
+  '1100',
+  '1200',
+  '1300',
+  '2010',
+  '2020',
+  '2100',
+  '2340',
+  '3000',
+  '4010',
+  '4030',
+  '5010',
+);
 
 const postingInput = fc.record({
   amountUsd: positiveAmount.map((s) => new Decimal(s)),
@@ -93,7 +107,11 @@ function expectedLines(txnType: Exclude<TxnType, 'reversal' | 'recost' | 'adjust
     case 'wire_out':
       return legKeys([wallet, cash, a]);
     case 'buy_security': {
-      const fee = input.feeUsd ?? new Decimal(new Exact(a).times(input.customerFeeBps).dividedBy(10_000).decimalPlaces(2, BigNumber.ROUND_HALF_UP));
+      const fee =
+        input.feeUsd ??
+        new Decimal(
+          new Exact(a).times(input.customerFeeBps).dividedBy(10_000).decimalPlaces(2, BigNumber.ROUND_HALF_UP),
+        );
       return legKeys(['1200', cash, a], [wallet, '2100', a], [wallet, '4010', fee]);
     }
     case 'sell_security':
@@ -113,7 +131,9 @@ function expectedLines(txnType: Exclude<TxnType, 'reversal' | 'recost' | 'adjust
       return [
         `1300 Cr ${a.toFixed()}`,
         ...(fee.isZero() ? [] : [`5030 Dr ${fee.toFixed()}`]),
-        ...(bank.isZero() ? [] : [bank.isNegative() ? `1010 Cr ${bank.negated().toFixed()}` : `1010 Dr ${bank.toFixed()}`]),
+        ...(bank.isZero()
+          ? []
+          : [bank.isNegative() ? `1010 Cr ${bank.negated().toFixed()}` : `1010 Dr ${bank.toFixed()}`]),
       ].sort();
     }
   }
@@ -122,7 +142,20 @@ function expectedLines(txnType: Exclude<TxnType, 'reversal' | 'recost' | 'adjust
 describe('posting rules', () => {
   it('cover every enterable txn_type', () => {
     expect([...ENTERABLE_TXN_TYPES].sort()).to.deep.equal(
-      ['adjustment', 'broker_fee', 'buy_security', 'deposit', 'dividend', 'fx_spread', 'fx_spread_settle', 'sell_security', 'wht_tax', 'wire_in', 'wire_out', 'withdrawal'].sort(),
+      [
+        'adjustment',
+        'broker_fee',
+        'buy_security',
+        'deposit',
+        'dividend',
+        'fx_spread',
+        'fx_spread_settle',
+        'sell_security',
+        'wht_tax',
+        'wire_in',
+        'wire_out',
+        'withdrawal',
+      ].sort(),
     );
   });
 
@@ -163,28 +196,46 @@ describe('posting rules', () => {
     });
 
     it('an AED deposit lands in the AED bank 1020 and the AED wallet 2020', () => {
-      expect(lineKeys(POSTING_RULES.deposit.lines(input('100.00', { currency: 'AED' })))).to.deep.equal(['1020 Dr 100', '2020 Cr 100']);
+      expect(lineKeys(POSTING_RULES.deposit.lines(input('100.00', { currency: 'AED' })))).to.deep.equal([
+        '1020 Dr 100',
+        '2020 Cr 100',
+      ]);
     });
 
     it('a trade in AED (UAE shares) pays from, and is paid into, the AED bank 1020 and the AED wallet 2020', () => {
-      expect(lineKeys(POSTING_RULES.buy_security.lines(input('400.00', { currency: 'AED', feeUsd: new Decimal('0.60') })))).to.deep.equal(
+      expect(
+        lineKeys(POSTING_RULES.buy_security.lines(input('400.00', { currency: 'AED', feeUsd: new Decimal('0.60') }))),
+      ).to.deep.equal(
         ['1020 Cr 400', '1200 Dr 400', '2020 Dr 400', '2100 Cr 400', '2020 Dr 0.6', '4010 Cr 0.6'].sort(),
       );
-      expect(lineKeys(POSTING_RULES.sell_security.lines(input('150.00', { currency: 'AED' })))).to.deep.equal(['1020 Dr 150', '2020 Cr 150']);
-      expect(lineKeys(POSTING_RULES.sell_security.lines(input('150.00', { currency: 'AED', feeUsd: new Decimal('0.33') })))).to.deep.equal(
-        ['1020 Dr 150', '2020 Cr 150', '2020 Dr 0.33', '4010 Cr 0.33'].sort(),
-      );
+      expect(lineKeys(POSTING_RULES.sell_security.lines(input('150.00', { currency: 'AED' })))).to.deep.equal([
+        '1020 Dr 150',
+        '2020 Cr 150',
+      ]);
+      expect(
+        lineKeys(POSTING_RULES.sell_security.lines(input('150.00', { currency: 'AED', feeUsd: new Decimal('0.33') }))),
+      ).to.deep.equal(['1020 Dr 150', '2020 Cr 150', '2020 Dr 0.33', '4010 Cr 0.33'].sort());
     });
 
     it('a withdrawal is the mirror of a deposit', () => {
       expect(lineKeys(POSTING_RULES.withdrawal.lines(input('40.00')))).to.deep.equal(['1100 Cr 40', '2010 Dr 40']);
-      expect(lineKeys(POSTING_RULES.withdrawal.lines(input('40.00', { currency: 'AED' })))).to.deep.equal(['1020 Cr 40', '2020 Dr 40']);
+      expect(lineKeys(POSTING_RULES.withdrawal.lines(input('40.00', { currency: 'AED' })))).to.deep.equal([
+        '1020 Cr 40',
+        '2020 Dr 40',
+      ]);
     });
 
     it('a buy charges 22 bps of notional, rounded to cents, as brokerage revenue 4010', () => {
       // 1234.56 × 0.0022 = 2.716032 → 2.72
       expect(lineKeys(POSTING_RULES.buy_security.lines(input('1234.56')))).to.deep.equal(
-        ['1100 Cr 1234.56', '1200 Dr 1234.56', '2010 Dr 1234.56', '2100 Cr 1234.56', '2010 Dr 2.72', '4010 Cr 2.72'].sort(),
+        [
+          '1100 Cr 1234.56',
+          '1200 Dr 1234.56',
+          '2010 Dr 1234.56',
+          '2100 Cr 1234.56',
+          '2010 Dr 2.72',
+          '4010 Cr 2.72',
+        ].sort(),
       );
     });
 
@@ -204,7 +255,12 @@ describe('posting rules', () => {
     });
 
     it('a buy whose fee rounds to nothing posts no fee lines (never a zero line)', () => {
-      expect(lineKeys(POSTING_RULES.buy_security.lines(input('0.01')))).to.deep.equal(['1100 Cr 0.01', '1200 Dr 0.01', '2010 Dr 0.01', '2100 Cr 0.01']);
+      expect(lineKeys(POSTING_RULES.buy_security.lines(input('0.01')))).to.deep.equal([
+        '1100 Cr 0.01',
+        '1200 Dr 0.01',
+        '2010 Dr 0.01',
+        '2100 Cr 0.01',
+      ]);
     });
 
     it('trades wait for recost; nothing else does', () => {
@@ -216,7 +272,13 @@ describe('posting rules', () => {
 
   describe('adjustment', () => {
     const adjust = (lines: JournalLineDraft[] | null) =>
-      POSTING_RULES.adjustment.lines({ amountUsd: new Decimal(0), currency: 'USD', feeUsd: null, customerFeeBps: new Decimal(22), lines });
+      POSTING_RULES.adjustment.lines({
+        amountUsd: new Decimal(0),
+        currency: 'USD',
+        feeUsd: null,
+        customerFeeBps: new Decimal(22),
+        lines,
+      });
 
     it('accepts any balanced lines and posts exactly them', () => {
       fc.assert(
@@ -231,7 +293,11 @@ describe('posting rules', () => {
         fc.asyncProperty(balancedLines, fc.nat(), positiveAmount, async (lines, pick, extra) => {
           const i = pick % lines.length;
           const skewed = lines.map((l, j) =>
-            j !== i ? l : l.debit.isZero() ? { ...l, credit: l.credit.plus(extra) } : { ...l, debit: l.debit.plus(extra) },
+            j !== i
+              ? l
+              : l.debit.isZero()
+                ? { ...l, credit: l.credit.plus(extra) }
+                : { ...l, debit: l.debit.plus(extra) },
           );
           await expectLedgerError(() => adjust(skewed), 'unbalanced_transaction');
         }),
@@ -260,7 +326,10 @@ describe('posting rules', () => {
       await expectLedgerError(() => adjust([d('1010', '5', '5')]), 'unbalanced_transaction');
       await expectLedgerError(() => adjust([d('1010', '5', '5'), d('3000', '1', '1')]), 'unbalanced_transaction');
       await expectLedgerError(() => adjust([d('1010', '0', '0'), d('3000', '0', '0')]), 'unbalanced_transaction');
-      await expectLedgerError(() => adjust([d('1010', '5', '0'), d('3000', '0', '5'), d('2010', '0', '0')]), 'unbalanced_transaction');
+      await expectLedgerError(
+        () => adjust([d('1010', '5', '0'), d('3000', '0', '5'), d('2010', '0', '0')]),
+        'unbalanced_transaction',
+      );
       await expectLedgerError(() => adjust([]), 'unbalanced_transaction');
     });
 
@@ -318,12 +387,41 @@ describe('draftFromEntry', () => {
   const fromEntry = (overrides: Partial<EntryRequest>) => () => draftFromEntry(entry(overrides), txnId, DEFAULT_POLICY);
 
   it('derives the lines of the rule and keeps the entry facts', () => {
-    const d = draft({ txn_type: 'buy_security', symbol: 'AAPL', quantity: '2', amount_usd: '1000.00', source_txn_id: 'b-1', memo: 'm' }, txnId);
-    expect(d).to.include({ txnId, customerId: 'C-1', txnType: 'buy_security', source: 'manual', sourceTxnId: 'b-1', category: 'trading' });
-    expect(d).to.include({ symbol: 'AAPL', txnDate: '2026-01-15', pendingRecost: true, reversesTxnId: null, memo: 'm' });
+    const d = draft(
+      {
+        txn_type: 'buy_security',
+        symbol: 'AAPL',
+        quantity: '2',
+        amount_usd: '1000.00',
+        source_txn_id: 'b-1',
+        memo: 'm',
+      },
+      txnId,
+    );
+    expect(d).to.include({
+      txnId,
+      customerId: 'C-1',
+      txnType: 'buy_security',
+      source: 'manual',
+      sourceTxnId: 'b-1',
+      category: 'trading',
+    });
+    expect(d).to.include({
+      symbol: 'AAPL',
+      txnDate: '2026-01-15',
+      pendingRecost: true,
+      reversesTxnId: null,
+      memo: 'm',
+    });
     expect(d.quantity?.toFixed()).to.equal('2');
     expect(d.amountUsd.toFixed()).to.equal('1000');
-    expect(lineKeys(d.lines)).to.deep.equal(legKeys(['1200', '1100', new Decimal(1000)], ['2010', '2100', new Decimal(1000)], ['2010', '4010', new Decimal('2.2')]));
+    expect(lineKeys(d.lines)).to.deep.equal(
+      legKeys(
+        ['1200', '1100', new Decimal(1000)],
+        ['2010', '2100', new Decimal(1000)],
+        ['2010', '4010', new Decimal('2.2')],
+      ),
+    );
   });
 
   it('keys the transaction by its own id when the entry names no source_txn_id', () => {
@@ -362,9 +460,21 @@ describe('draftFromEntry', () => {
     expect(fromEntry({ txn_date: '2024-02-29' })().txnDate).to.equal('2024-02-29');
   });
 
-  for (const t of ['deposit', 'wire_in', 'withdrawal', 'wire_out', 'buy_security', 'sell_security', 'dividend', 'wht_tax'] as const) {
+  for (const t of [
+    'deposit',
+    'wire_in',
+    'withdrawal',
+    'wire_out',
+    'buy_security',
+    'sell_security',
+    'dividend',
+    'wht_tax',
+  ] as const) {
     it(`refuses ${t} without a customer with validation_error`, async () => {
-      const error = await expectLedgerError(fromEntry({ txn_type: t, symbol: 'AAPL', customer_id: null }), 'validation_error');
+      const error = await expectLedgerError(
+        fromEntry({ txn_type: t, symbol: 'AAPL', customer_id: null }),
+        'validation_error',
+      );
       expect(error.details).to.deep.equal([{ path: '/customer_id', message: `is required for ${t}` }]);
       await expectLedgerError(() => {
         const e = entry({ txn_type: t, symbol: 'AAPL' });
@@ -395,7 +505,10 @@ describe('draftFromEntry', () => {
     ];
     for (const account of ['2010', '2020', '2100']) {
       it(`without a customer_id is refused with customer_required naming ${account}`, async () => {
-        const error = await expectLedgerError(fromEntry({ txn_type: 'adjustment', customer_id: null, lines: refund(account) }), 'customer_required');
+        const error = await expectLedgerError(
+          fromEntry({ txn_type: 'adjustment', customer_id: null, lines: refund(account) }),
+          'customer_required',
+        );
         expect(error.details).to.deep.equal([{ path: '/customer_id', account_code: account }]);
       });
     }
@@ -403,10 +516,12 @@ describe('draftFromEntry', () => {
     it('with the customer_id posts the lines as given, for that customer', () => {
       const d = draft({ txn_type: 'adjustment', customer_id: 'C-1', lines: refund('2010') });
       expect(d.customerId).to.equal('C-1');
-      expect(d.lines.map((l) => [l.accountCode, l.debit.toFixed(2), l.credit.toFixed(2), l.postingKind])).to.deep.equal([
-        ['4010', '5.00', '0.00', 'fee_refund'],
-        ['2010', '0.00', '5.00', 'fee_refund'],
-      ]);
+      expect(d.lines.map((l) => [l.accountCode, l.debit.toFixed(2), l.credit.toFixed(2), l.postingKind])).to.deep.equal(
+        [
+          ['4010', '5.00', '0.00', 'fee_refund'],
+          ['2010', '0.00', '5.00', 'fee_refund'],
+        ],
+      );
     });
   });
 
@@ -451,7 +566,10 @@ describe('draftFromEntry', () => {
 
   it('refuses a zero converted amount', async () => {
     await expectLedgerError(fromEntry({ original_currency: 'AED', original_amount: '0' }), 'validation_error');
-    await expectLedgerError(fromEntry({ amount_usd: '0', original_currency: 'AED', original_amount: '3.67' }), 'validation_error');
+    await expectLedgerError(
+      fromEntry({ amount_usd: '0', original_currency: 'AED', original_amount: '3.67' }),
+      'validation_error',
+    );
   });
 
   it('refuses an entry whose rule would post no lines (a zero deposit)', async () => {
@@ -460,8 +578,29 @@ describe('draftFromEntry', () => {
     expect((error as LedgerError).code).to.be.oneOf(['unbalanced_transaction', 'validation_error']);
   });
 
-  const BAD_DECIMALS = ['1e5', '-1', '1.123456789', 'abc', '', ' 1', '1 ', '1.', '.5', '+1', '1,000.00', '0x10', 'NaN', 'Infinity', '1234567890123456789'];
-  const FIELD_RULES = { amount_usd: MONEY_RULE, fee_usd: MONEY_RULE, original_amount: MONEY_RULE, quantity: DECIMAL_RULE } as const;
+  const BAD_DECIMALS = [
+    '1e5',
+    '-1',
+    '1.123456789',
+    'abc',
+    '',
+    ' 1',
+    '1 ',
+    '1.',
+    '.5',
+    '+1',
+    '1,000.00',
+    '0x10',
+    'NaN',
+    'Infinity',
+    '1234567890123456789',
+  ];
+  const FIELD_RULES = {
+    amount_usd: MONEY_RULE,
+    fee_usd: MONEY_RULE,
+    original_amount: MONEY_RULE,
+    quantity: DECIMAL_RULE,
+  } as const;
   for (const [field, rule] of Object.entries(FIELD_RULES) as Array<[keyof typeof FIELD_RULES, string]>) {
     it(`refuses malformed decimal strings in ${field} with validation_error naming the field and its rule`, async () => {
       for (const bad of [...BAD_DECIMALS, ...(rule === MONEY_RULE ? ['10.123', '0.001', '1000000000000'] : [])]) {
@@ -498,7 +637,9 @@ describe('draftFromEntry', () => {
 
   it('accepts amounts of up to 12 integer digits in whole cents, and quantities to 8 places', () => {
     expect(draft({ amount_usd: '999999999999.99' }).amountUsd.toFixed()).to.equal('999999999999.99');
-    expect(draft({ txn_type: 'buy_security', symbol: 'AAPL', quantity: '0.00000001' }).quantity?.toFixed()).to.equal('0.00000001');
+    expect(draft({ txn_type: 'buy_security', symbol: 'AAPL', quantity: '0.00000001' }).quantity?.toFixed()).to.equal(
+      '0.00000001',
+    );
   });
 
   it('holds the limits on memo, metadata and lines for every caller, not only the API', async () => {
@@ -510,14 +651,23 @@ describe('draftFromEntry', () => {
       'validation_error',
     );
     expect((error.details as Array<{ path: string }>).map((d) => d.path)).to.deep.equal(['/memo', '/metadata']);
-    const lines = Array.from({ length: ENTRY_LINES_MAX + 1 }, (_, i) => ({ account_code: i % 2 ? '3000' : '1010', debit: i % 2 ? '0' : '1.00', credit: i % 2 ? '1.00' : '0' }));
+    const lines = Array.from({ length: ENTRY_LINES_MAX + 1 }, (_, i) => ({
+      account_code: i % 2 ? '3000' : '1010',
+      debit: i % 2 ? '0' : '1.00',
+      credit: i % 2 ? '1.00' : '0',
+    }));
     await expectLedgerError(fromEntry({ txn_type: 'adjustment', lines }), 'validation_error');
     expect(draft({ memo: 'm'.repeat(MEMO_LENGTH_MAX) }).memo).to.have.length(MEMO_LENGTH_MAX);
   });
 
   it('refuses the conversion whose rate would round to nothing (a fraction of a fil for a fortune)', async () => {
     await expectLedgerError(
-      fromEntry({ txn_type: 'deposit', original_currency: 'AED', original_amount: '0.00000001', amount_usd: '100000000000' }),
+      fromEntry({
+        txn_type: 'deposit',
+        original_currency: 'AED',
+        original_amount: '0.00000001',
+        amount_usd: '100000000000',
+      }),
       'validation_error',
     );
   });
@@ -576,14 +726,18 @@ describe('entryFingerprint', () => {
   it('does not depend on key order', () => {
     const keys = Object.keys(full) as Array<keyof EntryRequest>;
     fc.assert(
-      fc.property(fc.shuffledSubarray(keys, { minLength: keys.length, maxLength: keys.length }), fc.boolean(), (order, reverseNested) => {
-        const reordered = Object.fromEntries(order.map((k) => [k, full[k]])) as unknown as EntryRequest;
-        if (reverseNested) {
-          reordered.metadata = { b: { c: 'x' }, a: 1 };
-          reordered.lines = full.lines!.map((l) => Object.fromEntries(Object.entries(l).reverse()) as typeof l);
-        }
-        expect(entryFingerprint(reordered)).to.equal(entryFingerprint(full));
-      }),
+      fc.property(
+        fc.shuffledSubarray(keys, { minLength: keys.length, maxLength: keys.length }),
+        fc.boolean(),
+        (order, reverseNested) => {
+          const reordered = Object.fromEntries(order.map((k) => [k, full[k]])) as unknown as EntryRequest;
+          if (reverseNested) {
+            reordered.metadata = { b: { c: 'x' }, a: 1 };
+            reordered.lines = full.lines!.map((l) => Object.fromEntries(Object.entries(l).reverse()) as typeof l);
+          }
+          expect(entryFingerprint(reordered)).to.equal(entryFingerprint(full));
+        },
+      ),
     );
   });
 
@@ -600,7 +754,9 @@ describe('entryFingerprint', () => {
       ],
     };
     expect(entryFingerprint(respelt)).to.equal(entryFingerprint(full));
-    expect(entryFingerprint(entry({ source_txn_id: 'x', amount_usd: '100.0' }))).to.equal(entryFingerprint(entry({ source_txn_id: 'x', amount_usd: '100.00' })));
+    expect(entryFingerprint(entry({ source_txn_id: 'x', amount_usd: '100.0' }))).to.equal(
+      entryFingerprint(entry({ source_txn_id: 'x', amount_usd: '100.00' })),
+    );
   });
 
   it('treats an absent optional field and a null one alike', () => {
@@ -628,9 +784,28 @@ describe('entryFingerprint', () => {
     ['a nested metadata value changes', { metadata: { a: 1, b: { c: 'y' } } }],
     ['a metadata key is added', { metadata: { a: 1, b: { c: 'x' }, d: true } }],
     ['a metadata number becomes a string', { metadata: { a: '1', b: { c: 'x' } } }],
-    ["a line's account changes", { lines: [{ account_code: '1020', debit: '100.00', credit: '0', posting_kind: 'fix' }, full.lines![1]!] }],
-    ['the line amounts change', { lines: [{ account_code: '1010', debit: '100.01', credit: '0', posting_kind: 'fix' }, { account_code: '3000', debit: '0', credit: '100.01' }] }],
-    ["a line's sides are swapped", { lines: [{ account_code: '1010', debit: '0', credit: '100.00', posting_kind: 'fix' }, { account_code: '3000', debit: '100.00', credit: '0' }] }],
+    [
+      "a line's account changes",
+      { lines: [{ account_code: '1020', debit: '100.00', credit: '0', posting_kind: 'fix' }, full.lines![1]!] },
+    ],
+    [
+      'the line amounts change',
+      {
+        lines: [
+          { account_code: '1010', debit: '100.01', credit: '0', posting_kind: 'fix' },
+          { account_code: '3000', debit: '0', credit: '100.01' },
+        ],
+      },
+    ],
+    [
+      "a line's sides are swapped",
+      {
+        lines: [
+          { account_code: '1010', debit: '0', credit: '100.00', posting_kind: 'fix' },
+          { account_code: '3000', debit: '100.00', credit: '0' },
+        ],
+      },
+    ],
     ["a line's posting_kind changes", { lines: [{ ...full.lines![0]!, posting_kind: 'other' }, full.lines![1]!] }],
     ['a line is added', { lines: [...full.lines!, { account_code: '1010', debit: '1', credit: '0' }] }],
   ];
@@ -653,22 +828,46 @@ describe('entryFingerprint', () => {
 describe('draftReversal', () => {
   const original = () => {
     const d = draft({ txn_type: 'buy_security', symbol: 'AAPL', quantity: '2', amount_usd: '500.00' });
-    return { txnId: d.txnId, txnDate: d.txnDate, txnType: d.txnType, customerId: d.customerId, symbol: d.symbol, quantity: d.quantity, amountUsd: d.amountUsd, lines: d.lines };
+    return {
+      txnId: d.txnId,
+      txnDate: d.txnDate,
+      txnType: d.txnType,
+      customerId: d.customerId,
+      symbol: d.symbol,
+      quantity: d.quantity,
+      amountUsd: d.amountUsd,
+      lines: d.lines,
+    };
   };
 
   it('mirrors the original, names it, and is keyed by it so only one can exist', () => {
     const o = original();
     const id = randomUUID();
     const r = draftReversal(o, id, '2026-02-01', 'oops');
-    expect(r).to.include({ txnId: id, txnType: 'reversal', source: 'ledger', sourceTxnId: `reversal:${o.txnId}`, reversesTxnId: o.txnId });
-    expect(r).to.include({ customerId: 'C-1', symbol: 'AAPL', txnDate: '2026-02-01', memo: 'oops', pendingRecost: false });
+    expect(r).to.include({
+      txnId: id,
+      txnType: 'reversal',
+      source: 'ledger',
+      sourceTxnId: `reversal:${o.txnId}`,
+      reversesTxnId: o.txnId,
+    });
+    expect(r).to.include({
+      customerId: 'C-1',
+      symbol: 'AAPL',
+      txnDate: '2026-02-01',
+      memo: 'oops',
+      pendingRecost: false,
+    });
     expect(r.lines).to.deep.equal(reversingLines(o.lines));
     expect(r.amountUsd.isEqualTo(o.amountUsd)).to.equal(true);
   });
 
   it('refuses to reverse a reversal with conflict', async () => {
     const r = draftReversal(original(), randomUUID(), '2026-02-01', null);
-    await expectLedgerError(() => draftReversal({ ...r, txnType: r.txnType }, randomUUID(), '2026-02-02', null), 'conflict');
+    await expectLedgerError(
+      () => draftReversal({ ...r, txnType: r.txnType }, randomUUID(), '2026-02-02', null),
+      'conflict',
+    );
   });
 
   it('refuses a reversal dated before its original with validation_error', async () => {

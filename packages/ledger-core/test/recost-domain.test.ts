@@ -5,7 +5,12 @@ const d = (value: string) => new Decimal(value);
 const POLICY: RecostPolicy = { feeSchedule: new FeeSchedule(d('22')) };
 
 let seq = 0;
-function trade(txnType: TradeFacts['txnType'], quantity: string, amountUsd: string, extra: Partial<TradeFacts> = {}): TradeFacts {
+function trade(
+  txnType: TradeFacts['txnType'],
+  quantity: string,
+  amountUsd: string,
+  extra: Partial<TradeFacts> = {},
+): TradeFacts {
   seq += 1;
   return {
     txnId: `t-${seq}`,
@@ -36,7 +41,9 @@ describe('FIFO lots (pure)', () => {
   it('relieves a lot pro rata in cents, the last share taking the exact remainder', () => {
     const lots = new FifoLots();
     lots.buy('B', d('3'), d('100.00'));
-    const costs = [lots.sell(d('1')), lots.sell(d('1')), lots.sell(d('1'))].map((r) => r!.map((x) => x.cost.toFixed(2)));
+    const costs = [lots.sell(d('1')), lots.sell(d('1')), lots.sell(d('1'))].map((r) =>
+      r!.map((x) => x.cost.toFixed(2)),
+    );
     // 100 × 1/3 = 33.33; 100 × 2/3 = 66.67 → 33.34; 100 − 66.67 = 33.33: the lot's total is its cost.
     expect(costs).to.deep.equal([['33.33'], ['33.34'], ['33.33']]);
   });
@@ -63,48 +70,106 @@ describe('FIFO lots (pure)', () => {
 
 describe('recost derivations of a pair (pure)', () => {
   it('a buy: the broker cost at 4 bps (Dr 5010 / Cr 2340), or the itemised fee when recorded', () => {
-    const [plain, itemised] = derivePair([trade('buy_security', '10', '1000.00'), trade('buy_security', '1', '333.33', { brokerFeeUsd: d('1.23') })], POLICY);
+    const [plain, itemised] = derivePair(
+      [trade('buy_security', '10', '1000.00'), trade('buy_security', '1', '333.33', { brokerFeeUsd: d('1.23') })],
+      POLICY,
+    );
     expect(legsOf(plain!)).to.deep.equal(['5010/2340 0.40 broker_cost']);
     expect(legsOf(itemised!)).to.deep.equal(['5010/2340 1.23 broker_cost']);
   });
 
   it('a sell across two lots: customer fee 22 bps, broker cost 4 bps, cost relief at the lots’ cost', () => {
-    const derived = derivePair([trade('buy_security', '10', '1000.00'), trade('buy_security', '5', '600.00'), trade('sell_security', '12', '1500.00')], POLICY);
+    const derived = derivePair(
+      [
+        trade('buy_security', '10', '1000.00'),
+        trade('buy_security', '5', '600.00'),
+        trade('sell_security', '12', '1500.00'),
+      ],
+      POLICY,
+    );
     // 1500 × 22 bps = 3.30; 1500 × 4 bps = 0.60; relief 1000.00 + 600.00 × 2/5 = 1240.00.
-    expect(legsOf(derived[2]!)).to.deep.equal(['2010/4010 3.30 brokerage_fee', '5010/2340 0.60 broker_cost', '2100/1200 1240.00 cost_relief']);
+    expect(legsOf(derived[2]!)).to.deep.equal([
+      '2010/4010 3.30 brokerage_fee',
+      '5010/2340 0.60 broker_cost',
+      '2100/1200 1240.00 cost_relief',
+    ]);
   });
 
   it('a per-trade brokerage_bps override wins over the schedule; amounts round half up to cents', () => {
-    const derived = derivePair([trade('buy_security', '1', '100.00'), trade('sell_security', '1', '1234.56', { brokerageBps: d('30') })], POLICY);
+    const derived = derivePair(
+      [trade('buy_security', '1', '100.00'), trade('sell_security', '1', '1234.56', { brokerageBps: d('30') })],
+      POLICY,
+    );
     // 1234.56 × 30 bps = 3.70368 → 3.70; × 4 bps = 0.493824 → 0.49.
-    expect(legsOf(derived[1]!)).to.deep.equal(['2010/4010 3.70 brokerage_fee', '5010/2340 0.49 broker_cost', '2100/1200 100.00 cost_relief']);
+    expect(legsOf(derived[1]!)).to.deep.equal([
+      '2010/4010 3.70 brokerage_fee',
+      '5010/2340 0.49 broker_cost',
+      '2100/1200 100.00 cost_relief',
+    ]);
   });
 
   it('a trade pinned to its fees at ingest is derived with them, whatever the schedule is now', () => {
     const raised: RecostPolicy = { feeSchedule: new FeeSchedule(d('30'), {}, d('5')) };
-    const derived = derivePair([trade('buy_security', '1', '100.00', { brokerCostBps: d('4') }), trade('sell_security', '1', '600.00', { brokerageBps: d('22'), brokerCostBps: d('4') })], raised);
+    const derived = derivePair(
+      [
+        trade('buy_security', '1', '100.00', { brokerCostBps: d('4') }),
+        trade('sell_security', '1', '600.00', { brokerageBps: d('22'), brokerCostBps: d('4') }),
+      ],
+      raised,
+    );
     // 100.00 × 4 bps = 0.04; 600.00 × 22 bps = 1.32, × 4 bps = 0.24 (the schedule's 30 and 5 would give 1.80 and 0.30).
     expect(legsOf(derived[0]!)).to.deep.equal(['5010/2340 0.04 broker_cost']);
-    expect(legsOf(derived[1]!)).to.deep.equal(['2010/4010 1.32 brokerage_fee', '5010/2340 0.24 broker_cost', '2100/1200 100.00 cost_relief']);
+    expect(legsOf(derived[1]!)).to.deep.equal([
+      '2010/4010 1.32 brokerage_fee',
+      '5010/2340 0.24 broker_cost',
+      '2100/1200 100.00 cost_relief',
+    ]);
   });
 
   it('an AED sell’s fee is charged to the AED wallet (2020), never the USD one', () => {
-    const derived = derivePair([trade('buy_security', '1', '100.00', { currency: 'AED' }), trade('sell_security', '1', '100.00', { currency: 'AED' })], POLICY);
-    expect(legsOf(derived[1]!)).to.deep.equal(['2020/4010 0.22 brokerage_fee', '5010/2340 0.04 broker_cost', '2100/1200 100.00 cost_relief']);
+    const derived = derivePair(
+      [
+        trade('buy_security', '1', '100.00', { currency: 'AED' }),
+        trade('sell_security', '1', '100.00', { currency: 'AED' }),
+      ],
+      POLICY,
+    );
+    expect(legsOf(derived[1]!)).to.deep.equal([
+      '2020/4010 0.22 brokerage_fee',
+      '5010/2340 0.04 broker_cost',
+      '2100/1200 100.00 cost_relief',
+    ]);
   });
 
   it('a reversed buy holds no lot and has no derivation', () => {
-    const derived = derivePair([trade('buy_security', '10', '1000.00', { reversed: true }), trade('buy_security', '10', '1500.00'), trade('sell_security', '10', '2000.00')], POLICY);
+    const derived = derivePair(
+      [
+        trade('buy_security', '10', '1000.00', { reversed: true }),
+        trade('buy_security', '10', '1500.00'),
+        trade('sell_security', '10', '2000.00'),
+      ],
+      POLICY,
+    );
     expect(legsOf(derived[0]!)).to.deep.equal([]);
     expect(legsOf(derived[2]!)).to.include('2100/1200 1500.00 cost_relief');
   });
 
   it('an oversell is flagged (never a zero or partial cost), and so is every later sell of the pair', () => {
     const derived = derivePair(
-      [trade('buy_security', '1', '10.00'), trade('sell_security', '2', '30.00'), trade('buy_security', '5', '50.00'), trade('sell_security', '1', '12.00')],
+      [
+        trade('buy_security', '1', '10.00'),
+        trade('sell_security', '2', '30.00'),
+        trade('buy_security', '5', '50.00'),
+        trade('sell_security', '1', '12.00'),
+      ],
       POLICY,
     );
-    expect(derived.map((x) => (x.kind === 'flagged' ? x.reason : 'derived'))).to.deep.equal(['derived', 'insufficient_lots', 'derived', 'earlier_sell_flagged']);
+    expect(derived.map((x) => (x.kind === 'flagged' ? x.reason : 'derived'))).to.deep.equal([
+      'derived',
+      'insufficient_lots',
+      'derived',
+      'earlier_sell_flagged',
+    ]);
     expect(derived[1]).to.deep.include({ detail: { quantity: '2', held: '1' } });
   });
 });

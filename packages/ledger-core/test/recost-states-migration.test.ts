@@ -21,7 +21,15 @@ describe('migration 20261211_move_recost_state_out_of_transactions, on a book wi
 
   it('keeps each transaction pending, stamped or never pending as it was, both ways', async () => {
     await upsertCustomer(t.db, 'M-1', {});
-    const trade = (quantity: string) => draft({ txn_type: 'buy_security', source: 'usbroker', customer_id: 'M-1', symbol: 'AAPL', quantity, amount_usd: '100.00' });
+    const trade = (quantity: string) =>
+      draft({
+        txn_type: 'buy_security',
+        source: 'usbroker',
+        customer_id: 'M-1',
+        symbol: 'AAPL',
+        quantity,
+        amount_usd: '100.00',
+      });
     const [pending, stamped, deposit] = [trade('1'), trade('2'), draft({ customer_id: 'M-1' })];
     await migrateDownTo(t.db, '20261210_index_transactions_by_pair');
     // The schema before the move: posted straight into the old columns, the draft's own way.
@@ -30,12 +38,25 @@ describe('migration 20261211_move_recost_state_out_of_transactions, on a book wi
         await trx.raw(
           `INSERT INTO transactions (txn_id, customer_id, txn_type, source, source_txn_id, category, symbol, quantity, txn_date, amount_usd, recosted_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CASE WHEN ? THEN NULL ELSE now() END)`,
-          [d.txnId, d.customerId, d.txnType, d.source, d.sourceTxnId, d.category, d.symbol, d.quantity?.toString() ?? null, d.txnDate, d.amountUsd.toFixed(2), d.pendingRecost],
+          [
+            d.txnId,
+            d.customerId,
+            d.txnType,
+            d.source,
+            d.sourceTxnId,
+            d.category,
+            d.symbol,
+            d.quantity?.toString() ?? null,
+            d.txnDate,
+            d.amountUsd.toFixed(2),
+            d.pendingRecost,
+          ],
         );
         for (const l of d.lines) {
-          await trx.raw('INSERT INTO journal_lines (txn_id, account_code, debit, credit, posting_kind, customer_id, txn_date) VALUES (?, ?, ?, ?, ?, ?, ?)', [
-            d.txnId, l.accountCode, l.debit.toFixed(2), l.credit.toFixed(2), l.postingKind, d.customerId, d.txnDate,
-          ]);
+          await trx.raw(
+            'INSERT INTO journal_lines (txn_id, account_code, debit, credit, posting_kind, customer_id, txn_date) VALUES (?, ?, ?, ?, ?, ?, ?)',
+            [d.txnId, l.accountCode, l.debit.toFixed(2), l.credit.toFixed(2), l.postingKind, d.customerId, d.txnDate],
+          );
         }
       });
     }
@@ -47,14 +68,19 @@ describe('migration 20261211_move_recost_state_out_of_transactions, on a book wi
     expect(await recostedAt(pending!.txnId)).to.equal(null);
     expect((await recostedAt(stamped!.txnId))?.toISOString()).to.equal('2026-03-01T10:00:00.000Z');
     expect(await recostedAt(deposit!.txnId)).to.deep.equal(await postedAt(deposit!.txnId));
-    const { rows } = await t.db.raw<{ rows: Array<{ txn_id: string }> }>('SELECT txn_id FROM recost_states WHERE recosted_at IS NULL');
-    expect(rows.map((r) => r.txn_id), 'recost finds the pending trade').to.deep.equal([pending!.txnId]);
+    const { rows } = await t.db.raw<{ rows: Array<{ txn_id: string }> }>(
+      'SELECT txn_id FROM recost_states WHERE recosted_at IS NULL',
+    );
+    expect(
+      rows.map((r) => r.txn_id),
+      'recost finds the pending trade',
+    ).to.deep.equal([pending!.txnId]);
 
     // And back: the column holds the same states again.
     await migrateDownTo(t.db, '20261210_index_transactions_by_pair');
-    const { rows: old } = await t.db.raw<{ rows: Array<{ txn_id: string; recosted_at: Date | null; posted_at: Date }> }>(
-      'SELECT txn_id, recosted_at, posted_at FROM transactions',
-    );
+    const { rows: old } = await t.db.raw<{
+      rows: Array<{ txn_id: string; recosted_at: Date | null; posted_at: Date }>;
+    }>('SELECT txn_id, recosted_at, posted_at FROM transactions');
     const byId = new Map(old.map((r) => [r.txn_id, r]));
     expect(byId.get(pending!.txnId)!.recosted_at).to.equal(null);
     expect(byId.get(stamped!.txnId)!.recosted_at?.toISOString()).to.equal('2026-03-01T10:00:00.000Z');

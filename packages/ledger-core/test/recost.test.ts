@@ -1,7 +1,17 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import type { Knex } from 'knex';
-import { Decimal, FeeSchedule, postTransactions, recost, reverseTransaction, trialBalance, upsertCustomer, type EntryRequest, type RecostOptions } from '../src/index.js';
+import {
+  Decimal,
+  FeeSchedule,
+  postTransactions,
+  recost,
+  reverseTransaction,
+  trialBalance,
+  upsertCustomer,
+  type EntryRequest,
+  type RecostOptions,
+} from '../src/index.js';
 import { recostStore } from '../src/store/recost-store.js';
 import { rependRecostByIds } from '../src/store/recost-states.js';
 import { createTestDatabase, type TestDatabase } from '../src/testing/index.js';
@@ -11,7 +21,10 @@ import { randomUUID } from 'node:crypto';
 
 const OPTIONS: RecostOptions = { policy: { feeSchedule: new FeeSchedule(new Decimal(22)) }, limit: null };
 
-type Trade = Pick<EntryRequest, 'customer_id' | 'symbol' | 'quantity' | 'amount_usd' | 'txn_date'> & { source?: EntryRequest['source']; metadata?: Record<string, unknown> };
+type Trade = Pick<EntryRequest, 'customer_id' | 'symbol' | 'quantity' | 'amount_usd' | 'txn_date'> & {
+  source?: EntryRequest['source'];
+  metadata?: Record<string, unknown>;
+};
 
 const buy = (t: Trade) => draft({ txn_type: 'buy_security', source: 'usbroker', ...t });
 const sell = (t: Trade) => draft({ txn_type: 'sell_security', source: 'usbroker', ...t });
@@ -19,7 +32,9 @@ const sell = (t: Trade) => draft({ txn_type: 'sell_security', source: 'usbroker'
 /** Posts drafts through the bulk path and answers their ids in order. */
 async function post(db: Knex, drafts: ReturnType<typeof draft>[]): Promise<string[]> {
   const result = await postTransactions(db, drafts);
-  expect(result.inserted, JSON.stringify(result.outcomes.filter((o) => o.outcome !== 'inserted'))).to.equal(drafts.length);
+  expect(result.inserted, JSON.stringify(result.outcomes.filter((o) => o.outcome !== 'inserted'))).to.equal(
+    drafts.length,
+  );
   return drafts.map((d) => d.txnId);
 }
 
@@ -56,7 +71,10 @@ async function customerNets(db: Knex, customerId: string): Promise<Record<string
 }
 
 async function recostedAt(db: Knex, txnId: string): Promise<Date | null> {
-  const { rows } = await db.raw<{ rows: Array<{ recosted_at: Date | null }> }>('SELECT recosted_at FROM recost_states WHERE txn_id = ?', [txnId]);
+  const { rows } = await db.raw<{ rows: Array<{ recosted_at: Date | null }> }>(
+    'SELECT recosted_at FROM recost_states WHERE txn_id = ?',
+    [txnId],
+  );
   return rows[0]!.recosted_at;
 }
 
@@ -107,11 +125,15 @@ describe('recost (real Postgres, as the runtime role)', function () {
         '5010 Dr 0.60 broker_cost',
       ]);
       for (const id of [b1!, b2!, s!]) expect(await recostedAt(db, id)).to.be.instanceOf(Date);
-      const { rows } = await db.raw<{ rows: Array<{ source: string; source_txn_id: string; txn_date: string; customer_id: string; symbol: string }> }>(
+      const { rows } = await db.raw<{
+        rows: Array<{ source: string; source_txn_id: string; txn_date: string; customer_id: string; symbol: string }>;
+      }>(
         `SELECT source, source_txn_id, txn_date, customer_id, symbol FROM transactions WHERE txn_type = 'recost' AND metadata->>'recost_of' = ?`,
         [s!],
       );
-      expect(rows).to.deep.equal([{ source: 'recost', source_txn_id: `${s}:1`, txn_date: '2026-01-10', customer_id: c, symbol: 'AAPL' }]);
+      expect(rows).to.deep.equal([
+        { source: 'recost', source_txn_id: `${s}:1`, txn_date: '2026-01-10', customer_id: c, symbol: 'AAPL' },
+      ]);
     });
   });
 
@@ -152,7 +174,9 @@ describe('recost (real Postgres, as the runtime role)', function () {
       ]);
       await recost(db, OPTIONS);
       expect(await matchesOf(s!)).to.deep.equal([`${b1} 2026-02-05→2026-02-10 5 300.00`]);
-      const [b0] = await post(db, [buy({ customer_id: c, symbol: 'KO', quantity: '10', amount_usd: '600.00', txn_date: '2026-02-02' })]);
+      const [b0] = await post(db, [
+        buy({ customer_id: c, symbol: 'KO', quantity: '10', amount_usd: '600.00', txn_date: '2026-02-02' }),
+      ]);
       const result = await recost(db, OPTIONS);
       // Same relief (300.00), other lot: the sale's v1 reversed and v2 posted, b0's broker cost posted.
       expect(result).to.deep.include({ derivations_posted: 2, superseded: 1 });
@@ -164,9 +188,19 @@ describe('recost (real Postgres, as the runtime role)', function () {
     it('uses the itemised broker fee when one is recorded, and a trade’s brokerage_bps override', async () => {
       const c = await newCustomer();
       const b = buy({ customer_id: c, symbol: 'MSFT', quantity: '1', amount_usd: '400.00', txn_date: '2026-01-05' });
-      const s = sell({ customer_id: c, symbol: 'MSFT', quantity: '1', amount_usd: '1234.56', txn_date: '2026-01-06', metadata: { brokerage_bps: 30 } });
+      const s = sell({
+        customer_id: c,
+        symbol: 'MSFT',
+        quantity: '1',
+        amount_usd: '1234.56',
+        txn_date: '2026-01-06',
+        metadata: { brokerage_bps: 30 },
+      });
       await post(db, [b, s]);
-      await db.raw(`INSERT INTO broker_fees (source, source_txn_id, amount_usd, source_row) VALUES (?, ?, '1.23', '{"row": 7}')`, [b.source, b.sourceTxnId]);
+      await db.raw(
+        `INSERT INTO broker_fees (source, source_txn_id, amount_usd, source_row) VALUES (?, ?, '1.23', '{"row": 7}')`,
+        [b.source, b.sourceTxnId],
+      );
       await recost(db, OPTIONS);
       expect(await effectiveLines(db, b.txnId)).to.deep.equal(['2340 Cr 1.23 broker_cost', '5010 Dr 1.23 broker_cost']);
       // 1234.56 × 30 bps = 3.70368 → 3.70; × 4 bps = 0.493824 → 0.49.
@@ -194,7 +228,14 @@ describe('recost (real Postgres, as the runtime role)', function () {
       // 600.00 × 22 bps = 1.32, broker cost 600.00 × 4 bps = 0.24, relief 1000.00 × 4/10 = 400.00.
       const january = [
         ['2340 Cr 0.40 broker_cost', '5010 Dr 0.40 broker_cost'],
-        ['1200 Cr 400.00 cost_relief', '2010 Dr 1.32 brokerage_fee', '2100 Dr 400.00 cost_relief', '2340 Cr 0.24 broker_cost', '4010 Cr 1.32 brokerage_fee', '5010 Dr 0.24 broker_cost'],
+        [
+          '1200 Cr 400.00 cost_relief',
+          '2010 Dr 1.32 brokerage_fee',
+          '2100 Dr 400.00 cost_relief',
+          '2340 Cr 0.24 broker_cost',
+          '4010 Cr 1.32 brokerage_fee',
+          '5010 Dr 0.24 broker_cost',
+        ],
       ];
       expect([await effectiveLines(db, janBuy!), await effectiveLines(db, janSell!)]).to.deep.equal(january);
       const { rows: pins } = await db.raw<{ rows: Array<{ brokerage_bps: string; broker_cost_bps: string }> }>(
@@ -204,19 +245,43 @@ describe('recost (real Postgres, as the runtime role)', function () {
       expect(pins).to.deep.equal([{ brokerage_bps: '22', broker_cost_bps: '4' }]);
 
       // The schedule is raised; a February buy comes in under it and recost runs with it.
-      const febBuy = draft({ txn_type: 'buy_security', source: 'usbroker', customer_id: c, symbol: 'ORCL', quantity: '2', amount_usd: '300.00', txn_date: '2026-02-03' }, randomUUID(), { feeSchedule: raised });
+      const febBuy = draft(
+        {
+          txn_type: 'buy_security',
+          source: 'usbroker',
+          customer_id: c,
+          symbol: 'ORCL',
+          quantity: '2',
+          amount_usd: '300.00',
+          txn_date: '2026-02-03',
+        },
+        randomUUID(),
+        { feeSchedule: raised },
+      );
       await post(db, [febBuy]);
       const result = await recost(db, { ...OPTIONS, policy: { feeSchedule: raised } });
       expect(result).to.deep.include({ derivations_posted: 1, superseded: 0 });
       // February at 30 and 5 bps: its fee at ingest 300.00 × 30 bps = 0.90; its broker cost 300.00 × 5 bps = 0.15.
-      expect(febBuy.lines.filter((l) => l.postingKind === 'brokerage_fee').map((l) => `${l.accountCode} ${l.debit.plus(l.credit).toFixed(2)}`)).to.deep.equal(['2010 0.90', '4010 0.90']);
-      expect(await effectiveLines(db, febBuy.txnId)).to.deep.equal(['2340 Cr 0.15 broker_cost', '5010 Dr 0.15 broker_cost']);
+      expect(
+        febBuy.lines
+          .filter((l) => l.postingKind === 'brokerage_fee')
+          .map((l) => `${l.accountCode} ${l.debit.plus(l.credit).toFixed(2)}`),
+      ).to.deep.equal(['2010 0.90', '4010 0.90']);
+      expect(await effectiveLines(db, febBuy.txnId)).to.deep.equal([
+        '2340 Cr 0.15 broker_cost',
+        '5010 Dr 0.15 broker_cost',
+      ]);
       expect([await effectiveLines(db, janBuy!), await effectiveLines(db, janSell!)]).to.deep.equal(january);
 
       // Re-costing history under the new schedule gives the same books: nothing is posted.
       const before = await customerNets(db, c);
-      await owner.raw('UPDATE recost_states SET recosted_at = NULL WHERE txn_id = ANY(?::uuid[])', [[janBuy!, janSell!, febBuy.txnId]]);
-      expect(await recost(db, { ...OPTIONS, policy: { feeSchedule: raised } })).to.deep.include({ derivations_posted: 0, superseded: 0 });
+      await owner.raw('UPDATE recost_states SET recosted_at = NULL WHERE txn_id = ANY(?::uuid[])', [
+        [janBuy!, janSell!, febBuy.txnId],
+      ]);
+      expect(await recost(db, { ...OPTIONS, policy: { feeSchedule: raised } })).to.deep.include({
+        derivations_posted: 0,
+        superseded: 0,
+      });
       expect(await customerNets(db, c)).to.deep.equal(before);
     });
   });
@@ -224,7 +289,13 @@ describe('recost (real Postgres, as the runtime role)', function () {
   describe('an AED trade (issue 18, money item 8)', () => {
     it('charges a sell’s fee to the AED wallet it was paid into: a manual AED sell of 100.00 USD leaves the USD wallet untouched', async () => {
       const c = await newCustomer();
-      const aed = { customer_id: c, source: 'manual' as const, original_currency: 'AED' as const, original_amount: '367.25', amount_usd: '100.00' };
+      const aed = {
+        customer_id: c,
+        source: 'manual' as const,
+        original_currency: 'AED' as const,
+        original_amount: '367.25',
+        amount_usd: '100.00',
+      };
       const [, , s] = await post(db, [
         draft({ txn_type: 'deposit', ...aed, txn_date: '2026-01-04' }),
         draft({ txn_type: 'buy_security', ...aed, symbol: 'EMAAR', quantity: '100', txn_date: '2026-01-05' }),
@@ -241,7 +312,13 @@ describe('recost (real Postgres, as the runtime role)', function () {
         '5010 Dr 0.04 broker_cost',
       ]);
       // 2020: deposit −100.00, buy +100.00 and fee +0.22, sell −100.00, sell fee +0.22 = −99.56; no 2010 line at all.
-      expect(await customerNets(db, c)).to.deep.equal({ '1020': '100.00', '2020': '-99.56', '2340': '-0.08', '4010': '-0.44', '5010': '0.08' });
+      expect(await customerNets(db, c)).to.deep.equal({
+        '1020': '100.00',
+        '2020': '-99.56',
+        '2340': '-0.08',
+        '4010': '-0.44',
+        '5010': '0.08',
+      });
     });
   });
 
@@ -253,7 +330,14 @@ describe('recost (real Postgres, as the runtime role)', function () {
       // Posted while that schedule is in force: each sell is pinned to its source's fee.
       const sold = (t: Trade) => draft({ txn_type: 'sell_security', ...t }, randomUUID(), { feeSchedule });
       const [, fromBroker, byHand, fromFeed, stated] = await post(db, [
-        buy({ customer_id: c, symbol: 'META', quantity: '4', amount_usd: '400.00', txn_date: '2026-01-05', source: 'manual' }),
+        buy({
+          customer_id: c,
+          symbol: 'META',
+          quantity: '4',
+          amount_usd: '400.00',
+          txn_date: '2026-01-05',
+          source: 'manual',
+        }),
         sold({ ...sale, txn_date: '2026-01-06', source: 'usbroker' }),
         sold({ ...sale, txn_date: '2026-01-07', source: 'manual' }),
         sold({ ...sale, txn_date: '2026-01-08', source: 'uaefeed' }),
@@ -277,19 +361,29 @@ describe('recost (real Postgres, as the runtime role)', function () {
         sell({ customer_id: c, symbol: 'TSLA', quantity: '2', amount_usd: '450.00', txn_date: '2026-01-06' }),
       ]);
       const result = await recost(db, OPTIONS);
-      expect(result.flagged).to.deep.equal([{ txn_id: s, reason: 'insufficient_lots', detail: { quantity: '2', held: '1' } }]);
+      expect(result.flagged).to.deep.equal([
+        { txn_id: s, reason: 'insufficient_lots', detail: { quantity: '2', held: '1' } },
+      ]);
       expect(result.remaining).to.equal(1);
       expect(await recostedAt(db, s!)).to.equal(null);
       expect(await effectiveLines(db, s!)).to.deep.equal([]);
-      const { rows } = await db.raw<{ rows: Array<{ reason: string; cleared_at: Date | null }> }>('SELECT reason, cleared_at FROM recost_flags WHERE txn_id = ?', [s!]);
+      const { rows } = await db.raw<{ rows: Array<{ reason: string; cleared_at: Date | null }> }>(
+        'SELECT reason, cleared_at FROM recost_flags WHERE txn_id = ?',
+        [s!],
+      );
       expect(rows).to.deep.equal([{ reason: 'insufficient_lots', cleared_at: null }]);
 
       // A missing earlier buy arrives: the sell is derived and its flag cleared.
-      await post(db, [buy({ customer_id: c, symbol: 'TSLA', quantity: '1', amount_usd: '250.00', txn_date: '2026-01-04' })]);
+      await post(db, [
+        buy({ customer_id: c, symbol: 'TSLA', quantity: '1', amount_usd: '250.00', txn_date: '2026-01-04' }),
+      ]);
       const again = await recost(db, OPTIONS);
       expect(again.flagged).to.deep.equal([]);
       expect(await effectiveLines(db, s!)).to.include('2100 Dr 450.00 cost_relief');
-      const cleared = await db.raw<{ rows: Array<{ cleared_at: Date | null }> }>('SELECT cleared_at FROM recost_flags WHERE txn_id = ?', [s!]);
+      const cleared = await db.raw<{ rows: Array<{ cleared_at: Date | null }> }>(
+        'SELECT cleared_at FROM recost_flags WHERE txn_id = ?',
+        [s!],
+      );
       expect(cleared.rows[0]!.cleared_at).to.be.instanceOf(Date);
     });
   });
@@ -299,9 +393,25 @@ describe('recost (real Postgres, as the runtime role)', function () {
       const c = await newCustomer();
       // Two jobs: the quantity sell of the day is posted first, the full-portfolio-cost buy before it later.
       const [s] = await post(db, [
-        sell({ customer_id: c, symbol: 'AMD', quantity: '2', amount_usd: '300.00', txn_date: '2026-01-07', metadata: { executed_at: '2026-01-07T17:01:02.000Z' } }),
+        sell({
+          customer_id: c,
+          symbol: 'AMD',
+          quantity: '2',
+          amount_usd: '300.00',
+          txn_date: '2026-01-07',
+          metadata: { executed_at: '2026-01-07T17:01:02.000Z' },
+        }),
       ]);
-      await post(db, [buy({ customer_id: c, symbol: 'AMD', quantity: '3', amount_usd: '420.00', txn_date: '2026-01-07', metadata: { executed_at: '2026-01-07T15:09:02.000Z' } })]);
+      await post(db, [
+        buy({
+          customer_id: c,
+          symbol: 'AMD',
+          quantity: '3',
+          amount_usd: '420.00',
+          txn_date: '2026-01-07',
+          metadata: { executed_at: '2026-01-07T15:09:02.000Z' },
+        }),
+      ]);
       const result = await recost(db, OPTIONS);
       expect(result.flagged).to.deep.equal([]);
       // Two of the three shares bought for 420.00: 280.00.
@@ -310,12 +420,25 @@ describe('recost (real Postgres, as the runtime role)', function () {
 
     it('without executed_at, a day’s trades stay in posting order (a sell posted before its buy is an oversell)', async () => {
       const c = await newCustomer();
-      const [s] = await post(db, [sell({ customer_id: c, symbol: 'AMD', quantity: '2', amount_usd: '300.00', txn_date: '2026-01-07', metadata: { executed_at: 'soon' } })]);
-      await post(db, [buy({ customer_id: c, symbol: 'AMD', quantity: '3', amount_usd: '420.00', txn_date: '2026-01-07' })]);
+      const [s] = await post(db, [
+        sell({
+          customer_id: c,
+          symbol: 'AMD',
+          quantity: '2',
+          amount_usd: '300.00',
+          txn_date: '2026-01-07',
+          metadata: { executed_at: 'soon' },
+        }),
+      ]);
+      await post(db, [
+        buy({ customer_id: c, symbol: 'AMD', quantity: '3', amount_usd: '420.00', txn_date: '2026-01-07' }),
+      ]);
       const result = await recost(db, OPTIONS);
       expect(result.flagged.map((f) => f.txn_id)).to.deep.equal([s]);
       // An earlier buy arrives: the sell is derived and nothing is left pending for the other tests.
-      await post(db, [buy({ customer_id: c, symbol: 'AMD', quantity: '2', amount_usd: '250.00', txn_date: '2026-01-06' })]);
+      await post(db, [
+        buy({ customer_id: c, symbol: 'AMD', quantity: '2', amount_usd: '250.00', txn_date: '2026-01-06' }),
+      ]);
       expect((await recost(db, OPTIONS)).flagged).to.deep.equal([]);
     });
   });
@@ -336,7 +459,9 @@ describe('recost (real Postgres, as the runtime role)', function () {
 
     it('a re-cost of a trade whose derivation has not changed posts nothing and stamps it', async () => {
       const c = await newCustomer();
-      const [b] = await post(db, [buy({ customer_id: c, symbol: 'AMD', quantity: '3', amount_usd: '100.00', txn_date: '2026-01-05' })]);
+      const [b] = await post(db, [
+        buy({ customer_id: c, symbol: 'AMD', quantity: '3', amount_usd: '100.00', txn_date: '2026-01-05' }),
+      ]);
       await recost(db, OPTIONS);
       await db.raw('UPDATE recost_states SET recosted_at = NULL WHERE txn_id = ?', [b!]);
       const again = await recost(db, OPTIONS);
@@ -421,21 +546,36 @@ describe('recost (real Postgres, as the runtime role)', function () {
 
       expect((await trialBalance(db)).balanced).to.equal(true);
       expect(await customerNets(db, c)).to.deep.equal(await customerNets(db, fresh));
-      expect(await recost(db, OPTIONS)).to.deep.equal({ recosted: 0, derivations_posted: 0, superseded: 0, flagged: [], remaining: 0 });
+      expect(await recost(db, OPTIONS)).to.deep.equal({
+        recosted: 0,
+        derivations_posted: 0,
+        superseded: 0,
+        flagged: [],
+        remaining: 0,
+      });
     });
   });
 
   describe('reversing a recost entry by hand', () => {
     it('is refused (derived_entry, naming the trade) and posts nothing; reversing the trade lets recost supersede it', async () => {
       const c = await newCustomer();
-      const [b] = await post(db, [buy({ customer_id: c, symbol: 'ORCL', quantity: '1', amount_usd: '100.00', txn_date: '2026-01-05' })]);
+      const [b] = await post(db, [
+        buy({ customer_id: c, symbol: 'ORCL', quantity: '1', amount_usd: '100.00', txn_date: '2026-01-05' }),
+      ]);
       await recost(db, OPTIONS);
       // The broker's cost, 100.00 × 4 bps.
       expect(await effectiveLines(db, b!)).to.deep.equal(['2340 Cr 0.04 broker_cost', '5010 Dr 0.04 broker_cost']);
-      const { txn_id: entry } = await db('transactions').where({ txn_type: 'recost' }).whereRaw("metadata->>'recost_of' = ?", [b!]).first('txn_id');
+      const { txn_id: entry } = await db('transactions')
+        .where({ txn_type: 'recost' })
+        .whereRaw("metadata->>'recost_of' = ?", [b!])
+        .first('txn_id');
       const before = await balances(db);
 
-      const refused = await reverseTransaction(db, entry, { txnId: randomUUID(), txnDate: '2026-01-06', memo: null }).catch((e: unknown) => e);
+      const refused = await reverseTransaction(db, entry, {
+        txnId: randomUUID(),
+        txnDate: '2026-01-06',
+        memo: null,
+      }).catch((e: unknown) => e);
       expect(refused).to.deep.include({ code: 'derived_entry', details: [{ recost_of: b }] });
       expect((refused as Error).message).to.include(`reverse trade ${b!} instead`);
       expect(await balances(db)).to.deep.equal(before);
@@ -452,7 +592,11 @@ describe('recost (real Postgres, as the runtime role)', function () {
       );
       expect(rows.map((r) => r.line)).to.deep.equal(['2340 Dr 0.04', '5010 Cr 0.04']);
       // Once superseded, still not the caller's to reverse (nor to be answered as if it were).
-      const again = await reverseTransaction(db, entry, { txnId: randomUUID(), txnDate: '2026-01-07', memo: null }).catch((e: unknown) => e);
+      const again = await reverseTransaction(db, entry, {
+        txnId: randomUUID(),
+        txnDate: '2026-01-07',
+        memo: null,
+      }).catch((e: unknown) => e);
       expect(again).to.deep.include({ code: 'derived_entry' });
     });
   });
@@ -470,7 +614,8 @@ describe('recost (real Postgres, as the runtime role)', function () {
       const racing = {
         ...store,
         stamp: async (ids: string[]) => {
-          if (ids.includes(b1!)) await reverseTransaction(db, b1!, { txnId: randomUUID(), txnDate: '2026-01-11', memo: null });
+          if (ids.includes(b1!))
+            await reverseTransaction(db, b1!, { txnId: randomUUID(), txnDate: '2026-01-11', memo: null });
           return store.stamp(ids);
         },
       };
@@ -490,7 +635,10 @@ describe('recost (real Postgres, as the runtime role)', function () {
     it('takes at most `limit` pending transactions, oldest first, and stamps a pending non-trade', async () => {
       const c = await newCustomer();
       const [dep] = await post(db, [draft({ customer_id: c, amount_usd: '5.00', txn_date: '2026-01-01' })]);
-      expect(await rependRecostByIds(owner, [dep!]), 'a deposit is never pending: re-pending gives it a state').to.equal(1);
+      expect(
+        await rependRecostByIds(owner, [dep!]),
+        'a deposit is never pending: re-pending gives it a state',
+      ).to.equal(1);
       const result = await recost(db, { ...OPTIONS, limit: 1 });
       expect(result).to.deep.include({ recosted: 1, derivations_posted: 0 });
       expect(await recostedAt(db, dep!)).to.be.instanceOf(Date);
@@ -511,7 +659,8 @@ describe('recost (real Postgres, as the runtime role)', function () {
         ...store,
         post: () => Promise.reject(lost),
         // The next group's read is still under way when the write fails.
-        pairsHistory: (pairs) => new Promise((resolve) => setTimeout(resolve, 50)).then(() => store.pairsHistory(pairs)),
+        pairsHistory: (pairs) =>
+          new Promise((resolve) => setTimeout(resolve, 50)).then(() => store.pairsHistory(pairs)),
       };
       // In a worker an unhandled rejection would end the process, whatever the run was doing.
       const unhandled: unknown[] = [];
@@ -552,38 +701,49 @@ describe('recost (real Postgres, as the runtime role)', function () {
       });
       let run = 0;
       await fc.assert(
-        fc.asyncProperty(fc.array(trade, { minLength: 150, maxLength: 300 }), fc.array(fc.boolean(), { minLength: 300, maxLength: 300 }), async (ops, subset) => {
-          run += 1;
-          const customers = [`P${run}-A`, `P${run}-B`, `P${run}-C`];
-          for (const id of customers) await upsertCustomer(db, id, {});
-          const held = new Map<number, number>();
-          const drafts = ops.flatMap((op, i) => {
-            const quantityOf = (q: number) => new Decimal(q).dividedBy(100).toFixed();
-            const date = new Date(Date.UTC(2025, 0, 1 + i)).toISOString().slice(0, 10);
-            const pair = { customer_id: customers[op.pair % 3]!, symbol: op.pair < 3 ? 'AAA' : 'BBB', txn_date: date, amount_usd: new Decimal(op.cents).dividedBy(100).toFixed(2) };
-            const h = held.get(op.pair) ?? 0;
-            if (op.buy || h === 0) {
-              held.set(op.pair, h + op.quantity);
-              return [buy({ ...pair, quantity: quantityOf(op.quantity) })];
-            }
-            const q = Math.min(h, op.quantity);
-            held.set(op.pair, h - q);
-            return [sell({ ...pair, quantity: quantityOf(q) })];
-          });
-          await post(db, drafts);
-          const first = await recost(db, OPTIONS);
-          expect(first.flagged).to.deep.equal([]);
-          const a = await balances(db);
-          const ids = drafts.map((d) => d.txnId);
-          await db.raw('UPDATE recost_states SET recosted_at = NULL WHERE txn_id = ANY(?::uuid[])', [ids]);
-          // Re-costed a pair at a time, the pending read in windows of 7: the same books.
-          const b = await recost(db, { ...OPTIONS, pairsPerGroup: 1, batchSize: 7 });
-          expect(b).to.deep.include({ derivations_posted: 0, superseded: 0, remaining: 0 });
-          expect(await balances(db)).to.deep.equal(a);
-          await db.raw('UPDATE recost_states SET recosted_at = NULL WHERE txn_id = ANY(?::uuid[])', [ids.filter((_, i) => subset[i % subset.length])]);
-          await recost(db, { ...OPTIONS, pairsPerGroup: 4 });
-          expect(await balances(db)).to.deep.equal(a);
-        }),
+        fc.asyncProperty(
+          fc.array(trade, { minLength: 150, maxLength: 300 }),
+          fc.array(fc.boolean(), { minLength: 300, maxLength: 300 }),
+          async (ops, subset) => {
+            run += 1;
+            const customers = [`P${run}-A`, `P${run}-B`, `P${run}-C`];
+            for (const id of customers) await upsertCustomer(db, id, {});
+            const held = new Map<number, number>();
+            const drafts = ops.flatMap((op, i) => {
+              const quantityOf = (q: number) => new Decimal(q).dividedBy(100).toFixed();
+              const date = new Date(Date.UTC(2025, 0, 1 + i)).toISOString().slice(0, 10);
+              const pair = {
+                customer_id: customers[op.pair % 3]!,
+                symbol: op.pair < 3 ? 'AAA' : 'BBB',
+                txn_date: date,
+                amount_usd: new Decimal(op.cents).dividedBy(100).toFixed(2),
+              };
+              const h = held.get(op.pair) ?? 0;
+              if (op.buy || h === 0) {
+                held.set(op.pair, h + op.quantity);
+                return [buy({ ...pair, quantity: quantityOf(op.quantity) })];
+              }
+              const q = Math.min(h, op.quantity);
+              held.set(op.pair, h - q);
+              return [sell({ ...pair, quantity: quantityOf(q) })];
+            });
+            await post(db, drafts);
+            const first = await recost(db, OPTIONS);
+            expect(first.flagged).to.deep.equal([]);
+            const a = await balances(db);
+            const ids = drafts.map((d) => d.txnId);
+            await db.raw('UPDATE recost_states SET recosted_at = NULL WHERE txn_id = ANY(?::uuid[])', [ids]);
+            // Re-costed a pair at a time, the pending read in windows of 7: the same books.
+            const b = await recost(db, { ...OPTIONS, pairsPerGroup: 1, batchSize: 7 });
+            expect(b).to.deep.include({ derivations_posted: 0, superseded: 0, remaining: 0 });
+            expect(await balances(db)).to.deep.equal(a);
+            await db.raw('UPDATE recost_states SET recosted_at = NULL WHERE txn_id = ANY(?::uuid[])', [
+              ids.filter((_, i) => subset[i % subset.length]),
+            ]);
+            await recost(db, { ...OPTIONS, pairsPerGroup: 4 });
+            expect(await balances(db)).to.deep.equal(a);
+          },
+        ),
         { numRuns: 4 },
       );
     });

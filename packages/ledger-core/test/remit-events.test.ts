@@ -19,7 +19,11 @@ describe('the remit webhook trigger rule', () => {
   it('every entity and event pair triggers exactly as the spec’s table says', () => {
     for (const entity of ENTITIES) {
       for (const type of EVENTS) {
-        const classified = classifyRemitEvent({ entity_type: entity, event_type: type, data: { id: 'x_1', payin_id: 'order_1', customer_id: 'cus_1' } });
+        const classified = classifyRemitEvent({
+          entity_type: entity,
+          event_type: type,
+          data: { id: 'x_1', payin_id: 'order_1', customer_id: 'cus_1' },
+        });
         expect(classified.triggers, `${entity}/${type}`).to.equal(TRIGGERING.has(`${entity}/${type}`));
         expect(classified.reason, `${entity}/${type}`).to.be.a('string').and.not.equal('');
       }
@@ -27,8 +31,15 @@ describe('the remit webhook trigger rule', () => {
   });
 
   it('names the order: data.id of an order event, data.payin_id of a payment event', () => {
-    expect(classifyRemitEvent({ entity_type: 'orders', event_type: 'paid', data: { id: 'order_7', customer_id: 'cus_1' } }).orderId).to.equal('order_7');
-    const payment = classifyRemitEvent({ entity_type: 'payment', event_type: 'success', data: { id: 'payt_9', payin_id: 'order_7', customer_id: 'cus_1' } });
+    expect(
+      classifyRemitEvent({ entity_type: 'orders', event_type: 'paid', data: { id: 'order_7', customer_id: 'cus_1' } })
+        .orderId,
+    ).to.equal('order_7');
+    const payment = classifyRemitEvent({
+      entity_type: 'payment',
+      event_type: 'success',
+      data: { id: 'payt_9', payin_id: 'order_7', customer_id: 'cus_1' },
+    });
     expect(payment).to.include({ orderId: 'order_7', remitCustomerId: 'cus_1', triggers: true });
   });
 

@@ -16,7 +16,8 @@ const READ_ONLY_FOR_RUNTIME: Record<string, string> = {
   ledger_commit_checks: 'written only by the SECURITY DEFINER insert checks and the commit check (20261122)',
   account_daily_totals: 'moved only by the journal_lines insert check, a SECURITY DEFINER function (20261206)',
   transaction_daily_totals: 'moved only by the transactions insert check, a SECURITY DEFINER function (20261206)',
-  lot_matches: 'copied from recost derivations by the transactions insert trigger, a SECURITY DEFINER function (20270101)',
+  lot_matches:
+    'copied from recost derivations by the transactions insert trigger, a SECURITY DEFINER function (20270101)',
 };
 
 interface TablePrivileges {
@@ -74,17 +75,29 @@ describe('the runtime role’s grants, against every table of the schema', funct
   it('every table listed as read-only exists and is indeed granted no write', () => {
     const byName = new Map(tables.map((p) => [p.table, p]));
     const stale = Object.keys(READ_ONLY_FOR_RUNTIME).filter((table) => byName.get(table)?.write !== false);
-    expect(stale, 'READ_ONLY_FOR_RUNTIME names tables that are gone or that a runtime grant now writes').to.deep.equal([]);
+    expect(stale, 'READ_ONLY_FOR_RUNTIME names tables that are gone or that a runtime grant now writes').to.deep.equal(
+      [],
+    );
   });
 
   it('the runtime role reads every table and may delete or truncate none', () => {
-    expect(tables.filter((p) => !p.select).map((p) => p.table), 'not readable').to.deep.equal([]);
-    expect(tables.filter((p) => p.delete || p.truncate).map((p) => p.table), 'deletable or truncatable').to.deep.equal([]);
+    expect(
+      tables.filter((p) => !p.select).map((p) => p.table),
+      'not readable',
+    ).to.deep.equal([]);
+    expect(
+      tables.filter((p) => p.delete || p.truncate).map((p) => p.table),
+      'deletable or truncatable',
+    ).to.deep.equal([]);
   });
 
   it('the start-up check would refuse a runtime role that owns any table (every table is in its list)', async () => {
     const ownerProblems = await runtimeRoleProblems(t.db);
-    const owned = ownerProblems.map((problem) => /^owns (.+) \(directly or through a role it is a member of\)$/.exec(problem)?.[1]).find(Boolean);
-    expect(owned?.split(', '), 'store/runtime-role.ts LEDGER_TABLES misses a table').to.deep.equal(tables.map((p) => p.table));
+    const owned = ownerProblems
+      .map((problem) => /^owns (.+) \(directly or through a role it is a member of\)$/.exec(problem)?.[1])
+      .find(Boolean);
+    expect(owned?.split(', '), 'store/runtime-role.ts LEDGER_TABLES misses a table').to.deep.equal(
+      tables.map((p) => p.table),
+    );
   });
 });

@@ -52,7 +52,9 @@ describe('the runtime role (a non-owner LEDGER_DB_URL)', function () {
     expect(await runtimeRoleProblems(runtime)).to.deep.equal([]);
     const ownerProblems = await runtimeRoleProblems(t.db);
     expect(ownerProblems[0]).to.equal('is a superuser');
-    expect(ownerProblems[1]).to.match(/^owns account_daily_totals, account_totals, accounts, broker_fees, cash_requests, cash_statements, close_prices, customers, dividend_events, exceptions, holdings_snapshots, inr_rates, job_runs, journal_lines, ledger_commit_checks, lot_matches, period_closes, portfolio_snapshots, reconciliation_check_cycles, reconciliation_runs, reconciliation_variances, recost_flags, recost_states, remittances, transaction_daily_totals, transactions, uaefeed_statements/);
+    expect(ownerProblems[1]).to.match(
+      /^owns account_daily_totals, account_totals, accounts, broker_fees, cash_requests, cash_statements, close_prices, customers, dividend_events, exceptions, holdings_snapshots, inr_rates, job_runs, journal_lines, ledger_commit_checks, lot_matches, period_closes, portfolio_snapshots, reconciliation_check_cycles, reconciliation_runs, reconciliation_variances, recost_flags, recost_states, remittances, transaction_daily_totals, transactions, uaefeed_statements/,
+    );
   });
 
   it('cannot disable, drop or replace a ledger check, nor turn triggers off for its session', async () => {
@@ -114,8 +116,15 @@ describe('the runtime role (a non-owner LEDGER_DB_URL)', function () {
   });
 
   it('posts, reverses and stamps a recost, and the running totals follow the journal', async () => {
-    await postTransactions(runtime, [draft({ customer_id: 'C-1', amount_usd: '250.00' }), draft({ customer_id: 'C-1' })]);
-    await reverseTransaction(runtime, postedTxnId, { txnId: randomUUID(), txnDate: '2026-01-20', memo: 'posted by mistake' });
+    await postTransactions(runtime, [
+      draft({ customer_id: 'C-1', amount_usd: '250.00' }),
+      draft({ customer_id: 'C-1' }),
+    ]);
+    await reverseTransaction(runtime, postedTxnId, {
+      txnId: randomUUID(),
+      txnDate: '2026-01-20',
+      memo: 'posted by mistake',
+    });
     await runtime.raw(`UPDATE recost_states SET recosted_at = now() WHERE txn_id = ?`, [postedTxnId]);
     expect(await aggregateSums(t.db)).to.deep.equal(await journalSums(t.db));
   });
@@ -215,15 +224,19 @@ describe('openLedgerDatabase (how a process opens its book)', function () {
       ),
     );
     expect(error).to.be.instanceOf(ConfigError);
-    expect((error as Error).message).to.match(/^configuration error: LEDGER_DB_URL's role \S+ is a superuser and owns .*could bypass the ledger checks/);
+    expect((error as Error).message).to.match(
+      /^configuration error: LEDGER_DB_URL's role \S+ is a superuser and owns .*could bypass the ledger checks/,
+    );
   });
 
   it('without it (development), migrates with LEDGER_DB_URL and warns that its role can bypass the checks', async () => {
     const database = await createTestDatabase({ migrate: false });
     databases.push(database);
     const { logger, lines } = captureLogger();
-    const { applied } = await openLedgerDatabase({ url: database.url, migrationUrl: undefined, poolMax: 2, applicationName: 'test' }, logger, (db) =>
-      opened.push(db),
+    const { applied } = await openLedgerDatabase(
+      { url: database.url, migrationUrl: undefined, poolMax: 2, applicationName: 'test' },
+      logger,
+      (db) => opened.push(db),
     );
     expect(applied).to.have.length.greaterThan(0);
     const warning = lines.find((l) => l.level === 'warn');

@@ -67,9 +67,12 @@ export async function findPgDump(serverMajor: number): Promise<string> {
 }
 
 async function serverMajor(db: Knex): Promise<number> {
-  const { rows } = await db.raw<{ rows: Array<{ version: string }> }>(`SELECT current_setting('server_version_num') AS version`);
+  const { rows } = await db.raw<{ rows: Array<{ version: string }> }>(
+    `SELECT current_setting('server_version_num') AS version`,
+  );
   const version = Number(rows[0]?.version);
-  if (!Number.isInteger(version) || version < 100_000) throw new Error(`unexpected server_version_num ${rows[0]?.version}`);
+  if (!Number.isInteger(version) || version < 100_000)
+    throw new Error(`unexpected server_version_num ${rows[0]?.version}`);
   return Math.floor(version / 10_000);
 }
 

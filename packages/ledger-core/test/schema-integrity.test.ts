@@ -18,7 +18,11 @@ function firstDifference(checkedIn: string, fresh: string): string {
   let start = 0;
   while (start < before.length && start < after.length && before[start] === after[start]) start += 1;
   let end = 0;
-  while (end < before.length - start && end < after.length - start && before[before.length - 1 - end] === after[after.length - 1 - end]) {
+  while (
+    end < before.length - start &&
+    end < after.length - start &&
+    before[before.length - 1 - end] === after[after.length - 1 - end]
+  ) {
     end += 1;
   }
   const side = (lines: string[], mark: string) => {
@@ -90,7 +94,10 @@ describe('the checked-in schema (schema/ledger.sql)', function () {
     const described = normalizeDump(dump);
     expect(described).to.not.match(/restrict|Dumped|^SET |set_config|PostgreSQL database dump/m);
     expect(described).to.match(/^-- The ledger's schema at head/);
-    expect(described.endsWith('.\n\nCREATE TABLE public.accounts (\n    account_code text NOT NULL\n);\n'), described).to.equal(true);
+    expect(
+      described.endsWith('.\n\nCREATE TABLE public.accounts (\n    account_code text NOT NULL\n);\n'),
+      described,
+    ).to.equal(true);
   });
 });
 
@@ -107,7 +114,10 @@ describe('migration 20261126_comment_the_schema', function () {
       await commentTheSchema.up(fresh.db);
       await migrateToHead(fresh.db);
       const checkedIn = await readCheckedIn();
-      expect((await describeSchema(fresh.db, fresh.url)) === checkedIn, 'the schema is back as schema/ledger.sql has it').to.equal(true);
+      expect(
+        (await describeSchema(fresh.db, fresh.url)) === checkedIn,
+        'the schema is back as schema/ledger.sql has it',
+      ).to.equal(true);
     } finally {
       await fresh.drop();
     }

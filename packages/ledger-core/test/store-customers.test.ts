@@ -1,9 +1,6 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import {
-  listCustomers,
-  upsertCustomer,
-} from '../src/index.js';
+import { listCustomers, upsertCustomer } from '../src/index.js';
 import type { TestDatabase } from '../src/testing/index.js';
 import { rowCount, storeDatabase } from './helpers.js';
 
@@ -19,7 +16,11 @@ describe('store', function () {
 
   describe('customers', () => {
     it('upsertCustomer creates, then updates, keeping the fields left out', async () => {
-      const created = await upsertCustomer(db, 'U-1', { name: 'Ada', email: 'ada@example.com', metadata: { tier: 'gold' } });
+      const created = await upsertCustomer(db, 'U-1', {
+        name: 'Ada',
+        email: 'ada@example.com',
+        metadata: { tier: 'gold' },
+      });
       expect(created.created).to.equal(true);
       expect(created.customer).to.include({ customer_id: 'U-1', name: 'Ada', email: 'ada@example.com' });
       expect(created.customer.metadata).to.deep.equal({ tier: 'gold' });
@@ -28,7 +29,9 @@ describe('store', function () {
       expect(updated.customer).to.include({ customer_id: 'U-1', name: 'Ada L.', email: 'ada@example.com' });
       expect(updated.customer.metadata).to.deep.equal({ tier: 'gold' });
       expect((updated.customer.created_at as Date).getTime()).to.equal((created.customer.created_at as Date).getTime());
-      expect((updated.customer.updated_at as Date).getTime()).to.be.at.least((created.customer.updated_at as Date).getTime());
+      expect((updated.customer.updated_at as Date).getTime()).to.be.at.least(
+        (created.customer.updated_at as Date).getTime(),
+      );
       const cleared = await upsertCustomer(db, 'U-1', { email: null, metadata: {} });
       expect(cleared.customer).to.include({ name: 'Ada L.', email: null });
       expect(cleared.customer.metadata).to.deep.equal({});
@@ -44,7 +47,11 @@ describe('store', function () {
       await upsertCustomer(db, 'zebra-3', {});
       await upsertCustomer(db, 'find-4', { name: 'Other' });
       const found = await listCustomers(db, { q: 'zEbRa' }, PAGE);
-      expect(found.items.map((c: { customer_id: string }) => c.customer_id)).to.deep.equal(['find-1', 'find-2', 'zebra-3']);
+      expect(found.items.map((c: { customer_id: string }) => c.customer_id)).to.deep.equal([
+        'find-1',
+        'find-2',
+        'zebra-3',
+      ]);
       expect(found.total).to.equal(3);
       const page = await listCustomers(db, { q: 'zebra' }, { limit: 1, offset: 1 });
       expect(page.items.map((c: { customer_id: string }) => c.customer_id)).to.deep.equal(['find-2']);
@@ -58,7 +65,8 @@ describe('store', function () {
       await upsertCustomer(db, 'escXa', {});
       await upsertCustomer(db, 'esc%b', {});
       await upsertCustomer(db, 'escYb', { name: 'back\\slash' });
-      const ids = async (q: string) => (await listCustomers(db, { q }, PAGE)).items.map((c: { customer_id: string }) => c.customer_id);
+      const ids = async (q: string) =>
+        (await listCustomers(db, { q }, PAGE)).items.map((c: { customer_id: string }) => c.customer_id);
       expect(await ids('esc_')).to.deep.equal(['esc_a']);
       expect(await ids('c%b')).to.deep.equal(['esc%b']);
       expect(await ids('%')).to.deep.equal(['esc%b']);

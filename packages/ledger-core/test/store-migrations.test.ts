@@ -1,10 +1,6 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import {
-  createDb,
-  isAtHead,
-  migrateToHead,
-} from '../src/index.js';
+import { createDb, isAtHead, migrateToHead } from '../src/index.js';
 import { createTestDatabase, type TestDatabase } from '../src/testing/index.js';
 import { storeDatabase } from './helpers.js';
 
@@ -39,11 +35,15 @@ describe('store', function () {
 
     it('several processes migrating one fresh database at once all succeed, applying each migration once', async () => {
       const fresh = await createTestDatabase({ migrate: false });
-      const processes = Array.from({ length: 6 }, (_, i) => createDb({ url: fresh.url, poolMax: 2, applicationName: `migrator-${i}` }));
+      const processes = Array.from({ length: 6 }, (_, i) =>
+        createDb({ url: fresh.url, poolMax: 2, applicationName: `migrator-${i}` }),
+      );
       try {
         const applied = await Promise.all(processes.map((p) => migrateToHead(p)));
         const names = applied.flat();
-        const recorded: string[] = (await fresh.db('knex_migrations').select('name')).map((r: { name: string }) => r.name);
+        const recorded: string[] = (await fresh.db('knex_migrations').select('name')).map(
+          (r: { name: string }) => r.name,
+        );
         expect(recorded.length).to.be.greaterThan(0);
         expect(new Set(recorded).size, 'no migration recorded twice').to.equal(recorded.length);
         expect([...names].sort(), 'each migration applied by exactly one process').to.deep.equal([...recorded].sort());

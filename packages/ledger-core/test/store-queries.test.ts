@@ -53,14 +53,52 @@ describe('store', function () {
     const FIXTURE: Array<Partial<EntryRequest>> = [
       { txn_type: 'deposit', customer_id: 'L-A', source: 'usbroker', txn_date: '2031-01-05', amount_usd: '100.00' },
       { txn_type: 'deposit', customer_id: 'L-B', source: 'manual', txn_date: '2031-01-05', amount_usd: '250.00' },
-      { txn_type: 'buy_security', customer_id: 'L-A', symbol: 'AAPL', quantity: '5', source: 'usbroker', txn_date: '2031-02-10', amount_usd: '1000.00' },
-      { txn_type: 'sell_security', customer_id: 'L-A', symbol: 'AAPL', quantity: '2', source: 'custodian', txn_date: '2031-02-11', amount_usd: '500.00' },
-      { txn_type: 'dividend', customer_id: 'L-B', symbol: 'MSFT', source: 'custodian', txn_date: '2031-03-01', amount_usd: '12.34' },
-      { txn_type: 'wht_tax', customer_id: 'L-B', symbol: 'MSFT', source: 'custodian', txn_date: '2031-03-01', amount_usd: '3.70' },
+      {
+        txn_type: 'buy_security',
+        customer_id: 'L-A',
+        symbol: 'AAPL',
+        quantity: '5',
+        source: 'usbroker',
+        txn_date: '2031-02-10',
+        amount_usd: '1000.00',
+      },
+      {
+        txn_type: 'sell_security',
+        customer_id: 'L-A',
+        symbol: 'AAPL',
+        quantity: '2',
+        source: 'custodian',
+        txn_date: '2031-02-11',
+        amount_usd: '500.00',
+      },
+      {
+        txn_type: 'dividend',
+        customer_id: 'L-B',
+        symbol: 'MSFT',
+        source: 'custodian',
+        txn_date: '2031-03-01',
+        amount_usd: '12.34',
+      },
+      {
+        txn_type: 'wht_tax',
+        customer_id: 'L-B',
+        symbol: 'MSFT',
+        source: 'custodian',
+        txn_date: '2031-03-01',
+        amount_usd: '3.70',
+      },
       { txn_type: 'withdrawal', customer_id: 'L-A', source: 'manual', txn_date: '2031-03-15', amount_usd: '40.00' },
       { txn_type: 'fx_spread', customer_id: null, source: 'remit', txn_date: '2031-03-20', amount_usd: '5.55' },
       { txn_type: 'fx_spread_settle', customer_id: null, source: 'remit', txn_date: '2031-03-31', amount_usd: '5.55' },
-      { txn_type: 'deposit', customer_id: 'L-C', source: 'uaefeed', txn_date: '2031-04-01', amount_usd: '100.00', original_currency: 'AED', original_amount: '367.25' },
+      {
+        txn_type: 'deposit',
+        customer_id: 'L-C',
+        source: 'uaefeed',
+        txn_date: '2031-04-01',
+        amount_usd: '100.00',
+        original_currency: 'AED',
+        original_amount: '367.25',
+      },
     ];
     const models: Model[] = [];
     let withdrawalId = '';
@@ -86,7 +124,11 @@ describe('store', function () {
         });
       }
       withdrawalId = models[6]!.txn_id;
-      const reversal = await reverseTransaction(db, withdrawalId, { txnId: randomUUID(), txnDate: '2031-04-02', memo: null });
+      const reversal = await reverseTransaction(db, withdrawalId, {
+        txnId: randomUUID(),
+        txnDate: '2031-04-02',
+        memo: null,
+      });
       reversalId = reversal.transaction.txn_id;
       models.push({
         ...models[6]!,
@@ -100,9 +142,15 @@ describe('store', function () {
       });
     });
 
-    const byDate = (a: Model, b: Model) => (a.txn_date < b.txn_date ? -1 : a.txn_date > b.txn_date ? 1 : a.txn_id < b.txn_id ? -1 : 1);
+    const byDate = (a: Model, b: Model) =>
+      a.txn_date < b.txn_date ? -1 : a.txn_date > b.txn_date ? 1 : a.txn_id < b.txn_id ? -1 : 1;
     const ids = (ms: Model[]) => [...ms].sort(byDate).map((m) => m.txn_id);
-    const listIds = async (filter: Record<string, string>, page = PAGE, sort: TransactionSort = 'txn_date', order: SortOrder = 'asc') => {
+    const listIds = async (
+      filter: Record<string, string>,
+      page = PAGE,
+      sort: TransactionSort = 'txn_date',
+      order: SortOrder = 'asc',
+    ) => {
       const result = await listTransactions(db, { ...SCOPE, ...filter }, page, sort, order);
       return { ids: result.items.map((r: { txn_id: string }) => r.txn_id), total: result.total, result };
     };
@@ -120,10 +168,22 @@ describe('store', function () {
         ['source', { source: 'custodian' }, (m) => m.source === 'custodian'],
         ['category', { category: 'funding' }, (m) => m.category === 'funding'],
         ['symbol', { symbol: 'AAPL' }, (m) => m.symbol === 'AAPL'],
-        ['from and to (inclusive)', { from: '2031-03-01', to: '2031-03-20' }, (m) => m.txn_date >= '2031-03-01' && m.txn_date <= '2031-03-20'],
-        ['amount_min and amount_max (inclusive, numeric)', { amount_min: '100', amount_max: '500.00' }, (m) => m.amount.gte(100) && m.amount.lte(500)],
+        [
+          'from and to (inclusive)',
+          { from: '2031-03-01', to: '2031-03-20' },
+          (m) => m.txn_date >= '2031-03-01' && m.txn_date <= '2031-03-20',
+        ],
+        [
+          'amount_min and amount_max (inclusive, numeric)',
+          { amount_min: '100', amount_max: '500.00' },
+          (m) => m.amount.gte(100) && m.amount.lte(500),
+        ],
         ['amount_min alone', { amount_min: '99.99' }, (m) => m.amount.gte('99.99')],
-        ['several filters at once', { customer_id: 'L-A', category: 'funding' }, (m) => m.customer_id === 'L-A' && m.category === 'funding'],
+        [
+          'several filters at once',
+          { customer_id: 'L-A', category: 'funding' },
+          (m) => m.customer_id === 'L-A' && m.category === 'funding',
+        ],
       ];
       for (const [name, filter, predicate] of filters) {
         it(`filters by ${name}`, async () => {
@@ -171,7 +231,9 @@ describe('store', function () {
         const byId = new Map(result.items.map((r: TransactionSummary) => [r.txn_id, r]));
         expect(byId.get(withdrawalId)).to.include({ reversed_by_txn_id: reversalId, reverses_txn_id: null });
         const all = await listIds({});
-        const reversal = all.result.items.find((r: TransactionSummary) => r.txn_id === reversalId) as TransactionSummary;
+        const reversal = all.result.items.find(
+          (r: TransactionSummary) => r.txn_id === reversalId,
+        ) as TransactionSummary;
         expect(reversal).to.include({ reverses_txn_id: withdrawalId, reversed_by_txn_id: null, txn_type: 'reversal' });
         for (const r of all.result.items as TransactionSummary[]) expect(r.amount_usd).to.be.a('string');
       });
@@ -192,9 +254,12 @@ describe('store', function () {
           const g = groups.get(k) ?? { count: 0, total: dec(0) };
           groups.set(k, { count: g.count + 1, total: g.total.plus(m.amount) });
         }
-        const keyCmp = (a: string | null, b: string | null) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1);
+        const keyCmp = (a: string | null, b: string | null) =>
+          a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1;
         return [...groups]
-          .sort(([ka, a], [kb, b]) => (groupBy === 'day' ? keyCmp(kb, ka) : b.total.comparedTo(a.total)! || keyCmp(ka, kb)))
+          .sort(([ka, a], [kb, b]) =>
+            groupBy === 'day' ? keyCmp(kb, ka) : b.total.comparedTo(a.total)! || keyCmp(ka, kb),
+          )
           .map(([key, g]) => ({ key, count: g.count, total_usd: g.total.toFixed() }));
       }
       const normalise = (items: Array<{ key: string | null; count: number; total_usd: string }>) =>
@@ -233,11 +298,13 @@ describe('store', function () {
     describe('categoryFacets', () => {
       it('counts and totals per category, most frequent first, under the filters', async () => {
         const facets = async (filter: Record<string, string>) =>
-          (await categoryFacets(db, { ...SCOPE, ...filter })).items.map((i: { category: string; count: number; total_usd: string }) => [
-            i.category,
-            i.count,
-            dec(i.total_usd).toFixed(),
-          ]);
+          (await categoryFacets(db, { ...SCOPE, ...filter })).items.map(
+            (i: { category: string; count: number; total_usd: string }) => [
+              i.category,
+              i.count,
+              dec(i.total_usd).toFixed(),
+            ],
+          );
         expect(await facets({})).to.deep.equal([
           ['funding', 4, '490'],
           ['fx', 2, '11.1'],
@@ -280,7 +347,13 @@ describe('store', function () {
             source: m.source,
           })),
         );
-      const lineKey = (l: { txn_id: string; account_code: string; debit: Decimal | string; credit: Decimal | string; posting_kind: string | null }) =>
+      const lineKey = (l: {
+        txn_id: string;
+        account_code: string;
+        debit: Decimal | string;
+        credit: Decimal | string;
+        posting_kind: string | null;
+      }) =>
         `${l.txn_id} ${l.account_code} ${dec(String(l.debit)).toFixed()} ${dec(String(l.credit)).toFixed()} ${l.posting_kind}`;
 
       const lineFilters: Array<[string, Record<string, string>, (l: LineModel) => boolean]> = [
@@ -289,10 +362,19 @@ describe('store', function () {
         ['account_code', { account_code: '2010' }, (l) => l.account_code === '2010'],
         ['customer_id', { customer_id: 'L-B' }, (l) => l.customer_id === 'L-B'],
         ['posting_kind', { posting_kind: 'brokerage_fee' }, (l) => l.posting_kind === 'brokerage_fee'],
-        ['from and to (inclusive)', { from: '2031-02-11', to: '2031-03-15' }, (l) => l.txn_date >= '2031-02-11' && l.txn_date <= '2031-03-15'],
-        ['account and customer', { account_code: '1100', customer_id: 'L-A' }, (l) => l.account_code === '1100' && l.customer_id === 'L-A'],
+        [
+          'from and to (inclusive)',
+          { from: '2031-02-11', to: '2031-03-15' },
+          (l) => l.txn_date >= '2031-02-11' && l.txn_date <= '2031-03-15',
+        ],
+        [
+          'account and customer',
+          { account_code: '1100', customer_id: 'L-A' },
+          (l) => l.account_code === '1100' && l.customer_id === 'L-A',
+        ],
       ];
-      const resolve = (filter: Record<string, string>) => (filter.txn_id === 'BUY' ? { ...filter, txn_id: models[2]!.txn_id } : filter);
+      const resolve = (filter: Record<string, string>) =>
+        filter.txn_id === 'BUY' ? { ...filter, txn_id: models[2]!.txn_id } : filter;
 
       for (const [name, filter, predicate] of lineFilters) {
         it(`listJournalLines filters by ${name}, newest line first`, async () => {
@@ -302,7 +384,10 @@ describe('store', function () {
           expect(result.total).to.equal(expected.length);
           expect(result.items.map(lineKey).sort()).to.deep.equal(expected.map(lineKey).sort());
           const lineIds = result.items.map((l: { line_id: string }) => BigInt(l.line_id));
-          expect(lineIds.every((id: bigint, i: number) => i === 0 || lineIds[i - 1]! > id), 'newest first').to.equal(true);
+          expect(
+            lineIds.every((id: bigint, i: number) => i === 0 || lineIds[i - 1]! > id),
+            'newest first',
+          ).to.equal(true);
         });
       }
 
@@ -311,7 +396,9 @@ describe('store', function () {
         const page = await listJournalLines(db, SCOPE, { limit: 5, offset: 5 });
         expect(page.items).to.deep.equal(all.items.slice(5, 10));
         expect(page.total).to.equal(all.total);
-        const names = new Map(all.items.map((l: { account_code: string; account_name: string }) => [l.account_code, l.account_name]));
+        const names = new Map(
+          all.items.map((l: { account_code: string; account_name: string }) => [l.account_code, l.account_name]),
+        );
         expect(names.get('1100')).to.equal('Omnibus cash at broker / custodian');
         expect(names.get('4030')).to.equal('FX-spread revenue');
       });
@@ -320,17 +407,32 @@ describe('store', function () {
         const buys = await listPostings(db, { ...SCOPE, txn_type: 'buy_security' }, PAGE);
         expect(buys.total).to.equal(6);
         for (const p of buys.items) {
-          expect(p).to.include({ txn_id: models[2]!.txn_id, txn_type: 'buy_security', source: 'usbroker', source_txn_id: 'q-2', category: 'trading', symbol: 'AAPL', reverses_txn_id: null });
+          expect(p).to.include({
+            txn_id: models[2]!.txn_id,
+            txn_type: 'buy_security',
+            source: 'usbroker',
+            source_txn_id: 'q-2',
+            category: 'trading',
+            symbol: 'AAPL',
+            reverses_txn_id: null,
+          });
         }
-        expect(new Set(buys.items.map((p: { account_code: string; account_type: string }) => `${p.account_code}:${p.account_type}`))).to.deep.equal(
-          new Set(['1200:asset', '1100:asset', '2010:liability', '2100:liability', '4010:revenue']),
-        );
+        expect(
+          new Set(
+            buys.items.map(
+              (p: { account_code: string; account_type: string }) => `${p.account_code}:${p.account_type}`,
+            ),
+          ),
+        ).to.deep.equal(new Set(['1200:asset', '1100:asset', '2010:liability', '2100:liability', '4010:revenue']));
         const expected = lineModels().filter((l) => l.source === 'custodian' && l.account_code === '2010');
         const custodian = await listPostings(db, { ...SCOPE, source: 'custodian', account_code: '2010' }, PAGE);
         expect(custodian.total).to.equal(expected.length);
         expect(custodian.items.map(lineKey).sort()).to.deep.equal(expected.map(lineKey).sort());
         const reversal = await listPostings(db, { ...SCOPE, txn_type: 'reversal', customer_id: 'L-A' }, PAGE);
-        expect(reversal.items.map((p: { reverses_txn_id: string | null }) => p.reverses_txn_id)).to.deep.equal([withdrawalId, withdrawalId]);
+        expect(reversal.items.map((p: { reverses_txn_id: string | null }) => p.reverses_txn_id)).to.deep.equal([
+          withdrawalId,
+          withdrawalId,
+        ]);
       });
 
       const groupKey: Record<JournalGroupBy, (l: LineModel) => string | null> = {
@@ -345,12 +447,23 @@ describe('store', function () {
           for (const l of lineModels()) {
             const k = groupKey[groupBy](l);
             const g = groups.get(k) ?? { line_count: 0, debit: dec(0), credit: dec(0) };
-            groups.set(k, { line_count: g.line_count + 1, debit: g.debit.plus(l.debit), credit: g.credit.plus(l.credit) });
+            groups.set(k, {
+              line_count: g.line_count + 1,
+              debit: g.debit.plus(l.debit),
+              credit: g.credit.plus(l.credit),
+            });
           }
-          const keyCmp = (a: string | null, b: string | null) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1);
+          const keyCmp = (a: string | null, b: string | null) =>
+            a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1;
           const expected = [...groups]
             .sort(([a], [b]) => (groupBy === 'day' ? keyCmp(b, a) : keyCmp(a, b)))
-            .map(([key, g]) => ({ key, line_count: g.line_count, debit: g.debit.toFixed(), credit: g.credit.toFixed(), net: g.debit.minus(g.credit).toFixed() }));
+            .map(([key, g]) => ({
+              key,
+              line_count: g.line_count,
+              debit: g.debit.toFixed(),
+              credit: g.credit.toFixed(),
+              net: g.debit.minus(g.credit).toFixed(),
+            }));
           const result = await groupJournal(db, SCOPE, groupBy, PAGE);
           expect(result.group_by).to.equal(groupBy);
           expect(result.total).to.equal(expected.length);

@@ -24,7 +24,11 @@ import type { TestDatabase } from '../src/testing/index.js';
 import { randomUUID } from 'node:crypto';
 import { rowCount, storeDatabase } from './helpers.js';
 
-function remittance(orderId: string, status: RemittanceStatus, overrides: Partial<RemittanceRecord> = {}): RemittanceRecord {
+function remittance(
+  orderId: string,
+  status: RemittanceStatus,
+  overrides: Partial<RemittanceRecord> = {},
+): RemittanceRecord {
   return {
     order_id: orderId,
     customer_id: 'C-1',
@@ -86,20 +90,48 @@ describe('remittances: the status rule', () => {
     expect(istDate('2026-01-05T18:29:59Z')).to.equal('2026-01-05');
     expect(istDate('2026-01-05T18:30:00Z')).to.equal('2026-01-06');
     expect(isPan('ABCPS1234K')).to.equal(true);
-    for (const bad of ['abcps1234k', 'ABCPS1234', 'ABCXS1234K', 'ABCPS12345', '']) expect(isPan(bad), bad).to.equal(false);
+    for (const bad of ['abcps1234k', 'ABCPS1234', 'ABCXS1234K', 'ABCPS12345', ''])
+      expect(isPan(bad), bad).to.equal(false);
   });
 
   it('the postings balance: Dr 1300 / Cr 4030, then Dr 1010 + Dr 5030 (the settlement’s fees) / Cr 1300', () => {
-    const accrual = draftFxSpread({ orderId: 'order_1', customerId: 'C-1', remittedOn: '2026-01-05', orderUsd: new Decimal('1142.40'), fxSpreadBps: new Decimal(50), amountUsd: new Decimal('5.71') }, randomUUID());
+    const accrual = draftFxSpread(
+      {
+        orderId: 'order_1',
+        customerId: 'C-1',
+        remittedOn: '2026-01-05',
+        orderUsd: new Decimal('1142.40'),
+        fxSpreadBps: new Decimal(50),
+        amountUsd: new Decimal('5.71'),
+      },
+      randomUUID(),
+    );
     expect(accrual.lines.map((l) => [l.accountCode, l.debit.toString(), l.credit.toString()])).to.deep.equal([
       ['1300', '5.71', '0'],
       ['4030', '0', '5.71'],
     ]);
-    expect(accrual).to.include({ source: 'remit', sourceTxnId: 'fx_spread:order_1', txnType: 'fx_spread', customerId: 'C-1', txnDate: '2026-01-05' });
+    expect(accrual).to.include({
+      source: 'remit',
+      sourceTxnId: 'fx_spread:order_1',
+      txnType: 'fx_spread',
+      customerId: 'C-1',
+      txnDate: '2026-01-05',
+    });
     const fees = { fxFeeUsd: new Decimal('1.14'), txnFeeUsd: new Decimal('5.00') };
     const settle = (accrued: string) =>
-      draftFxSpreadSettle({ orderId: 'order_1', customerId: 'C-1', settlementId: 'setl_1', settledOn: '2026-01-06', accruedUsd: new Decimal(accrued), fees }, randomUUID());
-    const linesOf = (d: ReturnType<typeof settle>) => d.lines.map((l) => [l.accountCode, l.debit.toFixed(2), l.credit.toFixed(2), l.postingKind]);
+      draftFxSpreadSettle(
+        {
+          orderId: 'order_1',
+          customerId: 'C-1',
+          settlementId: 'setl_1',
+          settledOn: '2026-01-06',
+          accruedUsd: new Decimal(accrued),
+          fees,
+        },
+        randomUUID(),
+      );
+    const linesOf = (d: ReturnType<typeof settle>) =>
+      d.lines.map((l) => [l.accountCode, l.debit.toFixed(2), l.credit.toFixed(2), l.postingKind]);
     // 8.57 accrued, fees 1.14 + 5.00 = 6.14: the bank gets 2.43.
     expect(linesOf(settle('8.57'))).to.deep.equal([
       ['1010', '2.43', '0.00', 'fx_spread_settle'],
@@ -118,7 +150,12 @@ describe('remittances: the status rule', () => {
       ['1300', '0.00', '6.14', 'fx_spread_settle'],
     ]);
     expect(settle('8.57')).to.deep.include({ sourceTxnId: 'fx_spread_settle:order_1', amountUsd: new Decimal('8.57') });
-    expect(settle('8.57').metadata).to.deep.equal({ order_id: 'order_1', settlement_id: 'setl_1', fx_fee_usd: '1.14', txn_fee_usd: '5.00' });
+    expect(settle('8.57').metadata).to.deep.equal({
+      order_id: 'order_1',
+      settlement_id: 'setl_1',
+      fx_fee_usd: '1.14',
+      txn_fee_usd: '5.00',
+    });
   });
 });
 
@@ -139,10 +176,18 @@ describe('remittances: which accrual and settlement a run posts (pure)', () => {
   let n = 0;
   const newId = () => `00000000-0000-7000-8000-${String((n += 1)).padStart(12, '0')}`;
   const accrual = { order_id: 'order_1', txn_type: 'fx_spread' as const, amount_usd: '8.57', reversed: false };
-  const lines = (d: { lines: Array<{ accountCode: string; debit: Decimal; credit: Decimal }> }) => d.lines.map((l) => `${l.accountCode} ${l.debit.isZero() ? 'Cr' : 'Dr'} ${(l.debit.isZero() ? l.credit : l.debit).toFixed(2)}`);
+  const lines = (d: { lines: Array<{ accountCode: string; debit: Decimal; credit: Decimal }> }) =>
+    d.lines.map(
+      (l) => `${l.accountCode} ${l.debit.isZero() ? 'Cr' : 'Dr'} ${(l.debit.isZero() ? l.credit : l.debit).toFixed(2)}`,
+    );
 
   it('accrues a paid order once, at the bps: 1,142.40 × 75 bps = 8.57; nothing at 0 bps, for an order accrued before, or unpriced', () => {
-    const due = accrualsDue([facts(), facts({ orderId: 'order_2', amountUsd: null }), facts({ orderId: 'order_3', status: 'active' })], [], new Decimal(75), newId);
+    const due = accrualsDue(
+      [facts(), facts({ orderId: 'order_2', amountUsd: null }), facts({ orderId: 'order_3', status: 'active' })],
+      [],
+      new Decimal(75),
+      newId,
+    );
     expect(due.drafts.map(lines)).to.deep.equal([['1300 Dr 8.57', '4030 Cr 8.57']]);
     expect(due).to.deep.include({ unpriced: ['order_2'], belowACent: [] });
     expect(accrualsDue([facts()], [], new Decimal(0), newId).drafts).to.deep.equal([]);
@@ -150,13 +195,19 @@ describe('remittances: which accrual and settlement a run posts (pure)', () => {
   });
 
   it('settles a landed settlement of an accrued order: Dr 1010 2.43 + Dr 5030 6.14 / Cr 1300 8.57; nothing when reversed, settled before, or not landed', () => {
-    expect(settlementsDue([facts()], [accrual], [], newId).map(lines)).to.deep.equal([['1010 Dr 2.43', '5030 Dr 6.14', '1300 Cr 8.57']]);
+    expect(settlementsDue([facts()], [accrual], [], newId).map(lines)).to.deep.equal([
+      ['1010 Dr 2.43', '5030 Dr 6.14', '1300 Cr 8.57'],
+    ]);
     expect(settlementsDue([facts()], [{ ...accrual, reversed: true }], [], newId)).to.deep.equal([]);
-    expect(settlementsDue([facts()], [accrual, { ...accrual, txn_type: 'fx_spread_settle' }], [], newId)).to.deep.equal([]);
+    expect(settlementsDue([facts()], [accrual, { ...accrual, txn_type: 'fx_spread_settle' }], [], newId)).to.deep.equal(
+      [],
+    );
     expect(settlementsDue([facts({ settlementStatus: 'pending' })], [accrual], [], newId)).to.deep.equal([]);
     // A dry run's planned accrual counts as posted.
     const planned = accrualsDue([facts()], [], new Decimal(75), newId).drafts;
-    expect(settlementsDue([facts()], [], planned, newId).map(lines)).to.deep.equal([['1010 Dr 2.43', '5030 Dr 6.14', '1300 Cr 8.57']]);
+    expect(settlementsDue([facts()], [], planned, newId).map(lines)).to.deep.equal([
+      ['1010 Dr 2.43', '5030 Dr 6.14', '1300 Cr 8.57'],
+    ]);
   });
 });
 
@@ -169,10 +220,26 @@ describe('store: remittances', function () {
   after(async () => t?.drop());
 
   it('inserts, then updates; a stale non-terminal snapshot after paid changes nothing', async () => {
-    expect(await upsertRemittances(db, [remittance('order_a', 'active')])).to.deep.equal({ created: ['order_a'], updated: [], unchanged: [], held: [] });
-    const paid = remittance('order_a', 'paid', { payment_id: 'payt_a', paid_at: '2026-01-05T04:10:00Z', order_updated_at: '2026-01-05T05:10:00Z' });
-    expect(await upsertRemittances(db, [paid])).to.deep.equal({ created: [], updated: ['order_a'], unchanged: [], held: [] });
-    expect(await upsertRemittances(db, [remittance('order_a', 'active', { order_updated_at: '2026-01-05T04:00:00Z' })])).to.deep.equal({
+    expect(await upsertRemittances(db, [remittance('order_a', 'active')])).to.deep.equal({
+      created: ['order_a'],
+      updated: [],
+      unchanged: [],
+      held: [],
+    });
+    const paid = remittance('order_a', 'paid', {
+      payment_id: 'payt_a',
+      paid_at: '2026-01-05T04:10:00Z',
+      order_updated_at: '2026-01-05T05:10:00Z',
+    });
+    expect(await upsertRemittances(db, [paid])).to.deep.equal({
+      created: [],
+      updated: ['order_a'],
+      unchanged: [],
+      held: [],
+    });
+    expect(
+      await upsertRemittances(db, [remittance('order_a', 'active', { order_updated_at: '2026-01-05T04:00:00Z' })]),
+    ).to.deep.equal({
       created: [],
       updated: [],
       unchanged: [],
@@ -188,32 +255,89 @@ describe('store: remittances', function () {
 
   it('the same snapshot again is unchanged, not updated: the row and its updated_at stay; a dry run answers the same and writes nothing', async () => {
     const paid = remittance('order_u', 'paid', { payment_id: 'payt_u', paid_at: '2026-01-05T04:10:00Z' });
-    expect(await upsertRemittances(db, [paid], { dryRun: true })).to.deep.equal({ created: ['order_u'], updated: [], unchanged: [], held: [] });
+    expect(await upsertRemittances(db, [paid], { dryRun: true })).to.deep.equal({
+      created: ['order_u'],
+      updated: [],
+      unchanged: [],
+      held: [],
+    });
     expect((await findRemittancesOf(db, 'C-1')).some((r) => r.order_id === 'order_u')).to.equal(false);
     await upsertRemittances(db, [paid]);
     const before = (await findRemittancesOf(db, 'C-1')).find((r) => r.order_id === 'order_u');
-    expect(await upsertRemittances(db, [paid])).to.deep.equal({ created: [], updated: [], unchanged: ['order_u'], held: [] });
-    expect(await upsertRemittances(db, [paid], { dryRun: true })).to.deep.equal({ created: [], updated: [], unchanged: ['order_u'], held: [] });
+    expect(await upsertRemittances(db, [paid])).to.deep.equal({
+      created: [],
+      updated: [],
+      unchanged: ['order_u'],
+      held: [],
+    });
+    expect(await upsertRemittances(db, [paid], { dryRun: true })).to.deep.equal({
+      created: [],
+      updated: [],
+      unchanged: ['order_u'],
+      held: [],
+    });
     expect((await findRemittancesOf(db, 'C-1')).find((r) => r.order_id === 'order_u')).to.deep.equal(before);
-    const settled = { ...paid, settlement_id: 'setl_u', settlement_status: 'settled', settlement_fx_fee_usd: '1.14', settlement_txn_fee_usd: '5.00' };
-    expect(await upsertRemittances(db, [settled], { dryRun: true })).to.deep.equal({ created: [], updated: ['order_u'], unchanged: [], held: [] });
-    expect(await upsertRemittances(db, [settled])).to.deep.equal({ created: [], updated: ['order_u'], unchanged: [], held: [] });
-    expect((await findRemittancesOf(db, 'C-1')).find((r) => r.order_id === 'order_u')).to.include({ settlement_fx_fee_usd: '1.14', settlement_txn_fee_usd: '5.00' });
+    const settled = {
+      ...paid,
+      settlement_id: 'setl_u',
+      settlement_status: 'settled',
+      settlement_fx_fee_usd: '1.14',
+      settlement_txn_fee_usd: '5.00',
+    };
+    expect(await upsertRemittances(db, [settled], { dryRun: true })).to.deep.equal({
+      created: [],
+      updated: ['order_u'],
+      unchanged: [],
+      held: [],
+    });
+    expect(await upsertRemittances(db, [settled])).to.deep.equal({
+      created: [],
+      updated: ['order_u'],
+      unchanged: [],
+      held: [],
+    });
+    expect((await findRemittancesOf(db, 'C-1')).find((r) => r.order_id === 'order_u')).to.include({
+      settlement_fx_fee_usd: '1.14',
+      settlement_txn_fee_usd: '5.00',
+    });
   });
 
   it('a settlement once seen stays; a mid rate once read is never replaced', async () => {
-    const settled = { settlement_id: 'setl_b', settlement_status: 'settled', settlement_amount_usd: '1142.40', utr: 'UTR1234567890123', settled_at: '2026-01-06T06:00:00Z' };
+    const settled = {
+      settlement_id: 'setl_b',
+      settlement_status: 'settled',
+      settlement_amount_usd: '1142.40',
+      utr: 'UTR1234567890123',
+      settled_at: '2026-01-06T06:00:00Z',
+    };
     const mid = { mid_rate: '0.0115', mid_rate_source: 'remit:fx_rates', mid_rate_at: '2026-01-05T04:01:00Z' };
     await upsertRemittances(db, [remittance('order_b', 'paid', { ...settled, ...mid })]);
-    await upsertRemittances(db, [remittance('order_b', 'paid', { mid_rate: '0.0200', mid_rate_source: 'remit:fx_rates', mid_rate_at: '2026-02-01T00:00:00Z' })]);
+    await upsertRemittances(db, [
+      remittance('order_b', 'paid', {
+        mid_rate: '0.0200',
+        mid_rate_source: 'remit:fx_rates',
+        mid_rate_at: '2026-02-01T00:00:00Z',
+      }),
+    ]);
     const row = (await findRemittancesOf(db, 'C-1')).find((r) => r.order_id === 'order_b');
-    expect(row).to.include({ settlement_id: 'setl_b', utr: 'UTR1234567890123', settlement_amount_usd: '1142.40', mid_rate: '0.0115' });
+    expect(row).to.include({
+      settlement_id: 'setl_b',
+      utr: 'UTR1234567890123',
+      settlement_amount_usd: '1142.40',
+      mid_rate: '0.0115',
+    });
   });
 
   it('refuses what breaks its checks: a negative amount, an unknown customer', async () => {
     const before = await rowCount(db, 'remittances');
-    for (const bad of [remittance('order_x', 'paid', { amount_inr: '-1.00' }), remittance('order_y', 'paid', { customer_id: 'NOBODY' })]) {
-      const error = await upsertRemittances(db, [bad]).then(() => null, (e: unknown) => e);
+    for (const bad of [
+      remittance('order_x', 'paid', { amount_inr: '-1.00' }),
+      remittance('order_y', 'paid', { customer_id: 'NOBODY' }),
+    ]) {
+      const error = await upsertRemittances(db, [bad]).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(error, bad.order_id).to.be.instanceOf(Error);
     }
     expect(await rowCount(db, 'remittances')).to.equal(before);
@@ -221,23 +345,54 @@ describe('store: remittances', function () {
 
   it('sweeps the accrual of a failed order that settled, never its settlement (that money reached the bank)', async () => {
     await upsertRemittances(db, [remittance('order_s', 'paid')]);
-    const accrual = draftFxSpread({ orderId: 'order_s', customerId: 'C-1', remittedOn: '2026-01-05', orderUsd: new Decimal('1142.40'), fxSpreadBps: new Decimal(75), amountUsd: new Decimal('8.57') }, randomUUID());
+    const accrual = draftFxSpread(
+      {
+        orderId: 'order_s',
+        customerId: 'C-1',
+        remittedOn: '2026-01-05',
+        orderUsd: new Decimal('1142.40'),
+        fxSpreadBps: new Decimal(75),
+        amountUsd: new Decimal('8.57'),
+      },
+      randomUUID(),
+    );
     const settle = draftFxSpreadSettle(
-      { orderId: 'order_s', customerId: 'C-1', settlementId: 'setl_s', settledOn: '2026-01-07', accruedUsd: new Decimal('8.57'), fees: { fxFeeUsd: new Decimal('1.14'), txnFeeUsd: new Decimal('5.00') } },
+      {
+        orderId: 'order_s',
+        customerId: 'C-1',
+        settlementId: 'setl_s',
+        settledOn: '2026-01-07',
+        accruedUsd: new Decimal('8.57'),
+        fees: { fxFeeUsd: new Decimal('1.14'), txnFeeUsd: new Decimal('5.00') },
+      },
       randomUUID(),
     );
     await postTransactions(db, [accrual, settle]);
     await upsertRemittances(db, [remittance('order_s', 'failed', { order_updated_at: '2026-01-09T05:00:00Z' })]);
-    expect((await outstandingSweptPostings(db)).map((p) => [p.order_id, p.txn_type, p.txn_id])).to.deep.equal([['order_s', 'fx_spread', accrual.txnId]]);
+    expect((await outstandingSweptPostings(db)).map((p) => [p.order_id, p.txn_type, p.txn_id])).to.deep.equal([
+      ['order_s', 'fx_spread', accrual.txnId],
+    ]);
     await reverseTransaction(db, accrual.txnId, { txnId: randomUUID(), txnDate: '2026-01-09', memo: null });
     expect(await outstandingSweptPostings(db)).to.deep.equal([]);
   });
 
   it('finds an order’s postings, and sweeps those of a failed order until reversed', async () => {
     await upsertRemittances(db, [remittance('order_c', 'paid')]);
-    const accrual = draftFxSpread({ orderId: 'order_c', customerId: 'C-1', remittedOn: '2026-01-05', orderUsd: new Decimal('1142.40'), fxSpreadBps: new Decimal(50), amountUsd: new Decimal('5.71') }, randomUUID());
+    const accrual = draftFxSpread(
+      {
+        orderId: 'order_c',
+        customerId: 'C-1',
+        remittedOn: '2026-01-05',
+        orderUsd: new Decimal('1142.40'),
+        fxSpreadBps: new Decimal(50),
+        amountUsd: new Decimal('5.71'),
+      },
+      randomUUID(),
+    );
     await postTransactions(db, [accrual]);
-    expect((await remittancePostings(db, ['order_c'])).map((p) => [p.txn_type, p.amount_usd, p.reversed])).to.deep.equal([['fx_spread', '5.71', false]]);
+    expect(
+      (await remittancePostings(db, ['order_c'])).map((p) => [p.txn_type, p.amount_usd, p.reversed]),
+    ).to.deep.equal([['fx_spread', '5.71', false]]);
     expect(await outstandingSweptPostings(db)).to.deep.equal([]);
     await upsertRemittances(db, [remittance('order_c', 'failed', { order_updated_at: '2026-01-05T08:00:00Z' })]);
     const swept = await outstandingSweptPostings(db);

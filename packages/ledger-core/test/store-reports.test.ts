@@ -1,11 +1,6 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import {
-  accountTotals,
-  Decimal,
-  postEntry,
-  trialBalance,
-} from '../src/index.js';
+import { accountTotals, Decimal, postEntry, trialBalance } from '../src/index.js';
 import type { TestDatabase } from '../src/testing/index.js';
 import { draft, journalSums, storeDatabase } from './helpers.js';
 
@@ -23,14 +18,43 @@ describe('store', function () {
     it('show every account of the chart with the journal’s totals, net and balance on the normal side', async () => {
       const totals = await accountTotals(db);
       expect(totals.map((a) => a.account_code)).to.deep.equal([
-        '1010', '1020', '1100', '1200', '1210', '1300', '1500', '2010', '2020', '2100', '2110', '2340', '3000', '4010', '4020', '4030', '4040', '5010', '5030',
+        '1010',
+        '1020',
+        '1100',
+        '1200',
+        '1210',
+        '1300',
+        '1500',
+        '2010',
+        '2020',
+        '2100',
+        '2110',
+        '2340',
+        '3000',
+        '4010',
+        '4020',
+        '4030',
+        '4040',
+        '5010',
+        '5030',
       ]);
       const journal = await journalSums(db);
       for (const a of totals) {
         const j = journal.get(a.account_code) ?? { debit: '0', credit: '0', lines: 0 };
         const net = dec(j.debit).minus(j.credit);
-        expect(a.normal_side, a.account_code).to.equal(['asset', 'expense'].includes(a.account_type) ? 'debit' : 'credit');
-        expect([dec(a.debit).toFixed(), dec(a.credit).toFixed(), dec(a.net).toFixed(), dec(a.balance).toFixed(), a.line_count], a.account_code).to.deep.equal([
+        expect(a.normal_side, a.account_code).to.equal(
+          ['asset', 'expense'].includes(a.account_type) ? 'debit' : 'credit',
+        );
+        expect(
+          [
+            dec(a.debit).toFixed(),
+            dec(a.credit).toFixed(),
+            dec(a.net).toFixed(),
+            dec(a.balance).toFixed(),
+            a.line_count,
+          ],
+          a.account_code,
+        ).to.deep.equal([
           j.debit,
           j.credit,
           net.toFixed(),
@@ -64,7 +88,9 @@ describe('store', function () {
       for (const row of tb.accounts) {
         const net = totals.get(row.account_code)!;
         expect(dec(row.debit_balance).toFixed(), row.account_code).to.equal(net.isGreaterThan(0) ? net.toFixed() : '0');
-        expect(dec(row.credit_balance).toFixed(), row.account_code).to.equal(net.isLessThan(0) ? net.negated().toFixed() : '0');
+        expect(dec(row.credit_balance).toFixed(), row.account_code).to.equal(
+          net.isLessThan(0) ? net.negated().toFixed() : '0',
+        );
         debit = debit.plus(row.debit_balance);
       }
       expect(debit.isEqualTo(tb.total_debit)).to.equal(true);

@@ -7,4 +7,6 @@ import { describeSchemaAtHead, SCHEMA_FILE } from './schema-dump.js';
 const schema = await describeSchemaAtHead();
 await mkdir(dirname(SCHEMA_FILE), { recursive: true });
 await writeFile(SCHEMA_FILE, schema);
-console.log(`schema:dump: wrote ${SCHEMA_FILE} (${schema.split('\n').length - 1} lines); review the diff and commit it with the migration`);
+console.log(
+  `schema:dump: wrote ${SCHEMA_FILE} (${schema.split('\n').length - 1} lines); review the diff and commit it with the migration`,
+);

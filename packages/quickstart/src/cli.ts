@@ -16,15 +16,27 @@ import { startStack, type Stack } from './stack.js';
 
 const CUSTOMERS_DEFAULT = 200;
 const CUSTOMERS_MAX = 10_000;
-const PORTS = { ENTITY_UAE: 8080, ENTITY_IND_IFSC: 8081, sandbox: { registry: 9100, uaefeed: 9101, custodian: 9102, usbroker: 9103, remit: 9104 } };
+const PORTS = {
+  ENTITY_UAE: 8080,
+  ENTITY_IND_IFSC: 8081,
+  sandbox: { registry: 9100, uaefeed: 9101, custodian: 9102, usbroker: 9103, remit: 9104 },
+};
 
 const log = (line: string) => console.log(`run: ${line}`);
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 function settings() {
-  const { values } = parseArgs({ options: { reset: { type: 'boolean', default: false }, customers: { type: 'string' } }, strict: true });
+  const { values } = parseArgs({
+    options: { reset: { type: 'boolean', default: false }, customers: { type: 'string' } },
+    strict: true,
+  });
   const customers = values.customers === undefined ? CUSTOMERS_DEFAULT : Number(values.customers);
-  if (!/^\d+$/.test(values.customers ?? '1') || !Number.isInteger(customers) || customers < 1 || customers > CUSTOMERS_MAX) {
+  if (
+    !/^\d+$/.test(values.customers ?? '1') ||
+    !Number.isInteger(customers) ||
+    customers < 1 ||
+    customers > CUSTOMERS_MAX
+  ) {
     throw new Error(`--customers must be a whole number 1-${CUSTOMERS_MAX}, not ${values.customers}`);
   }
   const embeddedPort = Number(process.env.LEDGER_EMBEDDED_PG_PORT ?? EMBEDDED_PORT_DEFAULT);
@@ -35,7 +47,14 @@ function settings() {
   const root = realpathSync(fileURLToPath(new URL('../../..', import.meta.url)));
   const checkoutId = createHash('sha256').update(root).digest('hex').slice(0, 8);
   const configHome = process.env.XDG_CONFIG_HOME || join(homedir(), '.config');
-  return { reset: values.reset, customers, embeddedPort, root, checkoutId, secretsFile: join(configHome, 'ledger-service', `stack-${checkoutId}.env`) };
+  return {
+    reset: values.reset,
+    customers,
+    embeddedPort,
+    root,
+    checkoutId,
+    secretsFile: join(configHome, 'ledger-service', `stack-${checkoutId}.env`),
+  };
 }
 
 async function main(): Promise<void> {
@@ -76,7 +95,9 @@ async function main(): Promise<void> {
     },
   });
   log(`Postgres: ${stack.postgres}`);
-  log(`sandbox: ${s.customers} customers per book, ${stack.period.from} to ${stack.period.to}, remit webhooks to the India api`);
+  log(
+    `sandbox: ${s.customers} customers per book, ${stack.period.from} to ${stack.period.to}, remit webhooks to the India api`,
+  );
   log(`both books ready in ${seconds(Date.now() - started)} (logs in ${join(s.root, '.data', 'logs')})`);
   try {
     await stack.loadDemo();

@@ -37,13 +37,18 @@ const STEP_TIMEOUT_MS = 15 * 60_000;
 /** The months `from`..`to` (`YYYY-MM`), inclusive. */
 function monthsBetween(from: string, to: string): string[] {
   const months: string[] = [];
-  for (let [y, m] = from.split('-').map(Number) as [number, number]; `${y}-${String(m).padStart(2, '0')}` <= to; m === 12 ? ((y += 1), (m = 1)) : (m += 1)) {
+  for (
+    let [y, m] = from.split('-').map(Number) as [number, number];
+    `${y}-${String(m).padStart(2, '0')}` <= to;
+    m === 12 ? ((y += 1), (m = 1)) : (m += 1)
+  ) {
     months.push(`${y}-${String(m).padStart(2, '0')}`);
   }
   return months;
 }
 
-const addDays = (date: string, days: number): string => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+const addDays = (date: string, days: number): string =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
 /** `[start, end]` windows covering the period, each within sync-usbroker-ledger's 92 days. */
 function ledgerWindows(from: string, to: string): [string, string][] {
@@ -71,7 +76,11 @@ export function demoSteps(book: string, period: Period): DemoStep[] {
     return [
       { name: 'provision-uae', job: 'provision-uae', body: {} },
       { name: 'sync-uaefeed', job: 'sync-uaefeed', body: {} },
-      ...recentMonths.map((month) => ({ name: `sync-cash-statements ${month}`, job: 'sync-cash-statements', body: { month } })),
+      ...recentMonths.map((month) => ({
+        name: `sync-cash-statements ${month}`,
+        job: 'sync-cash-statements',
+        body: { month },
+      })),
       { name: `sync-uaefeed-statements ${lastMonth}`, job: 'sync-uaefeed-statements', body: { month: lastMonth } },
       { name: `sync-holdings ${period.to}`, job: 'sync-holdings', body: { as_of: period.to } },
       { name: 'refresh-snapshots', job: 'refresh-snapshots', body: {} },
@@ -123,7 +132,8 @@ async function runJob(api: BookApi, job: string, body: Record<string, unknown>):
   let record = await api.post<JobRecord>(`/v1/jobs/${job}`, body);
   const deadline = Date.now() + STEP_TIMEOUT_MS;
   while (record.status === 'running') {
-    if (Date.now() > deadline) throw new Error(`${job} still running after ${STEP_TIMEOUT_MS / 60_000} min (job ${record.job_id})`);
+    if (Date.now() > deadline)
+      throw new Error(`${job} still running after ${STEP_TIMEOUT_MS / 60_000} min (job ${record.job_id})`);
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     record = await api.get<JobRecord>(`/v1/jobs/status/${encodeURIComponent(record.job_id)}`);
   }
@@ -132,7 +142,17 @@ async function runJob(api: BookApi, job: string, body: Record<string, unknown>):
 }
 
 /** Runs a book's steps in order, one progress line each; the first failure stops that book's load. */
-export async function loadDemo({ book, api, period, log }: { book: string; api: BookApi; period: Period; log: (line: string) => void }): Promise<number> {
+export async function loadDemo({
+  book,
+  api,
+  period,
+  log,
+}: {
+  book: string;
+  api: BookApi;
+  period: Period;
+  log: (line: string) => void;
+}): Promise<number> {
   const steps = demoSteps(book, period);
   const started = Date.now();
   for (const [index, step] of steps.entries()) {

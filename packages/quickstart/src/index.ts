@@ -1,3 +1,14 @@
-export { BOOKS, DEMO, demoPeriod, readSecrets, startStack, type BookId, type RunningBook, type Secrets, type Stack, type StackOptions } from './stack.js';
+export {
+  BOOKS,
+  DEMO,
+  demoPeriod,
+  readSecrets,
+  startStack,
+  type BookId,
+  type RunningBook,
+  type Secrets,
+  type Stack,
+  type StackOptions,
+} from './stack.js';
 export { bookApi, demoSteps, hasTransactions, type BookApi, type DemoStep, type Period } from './demo.js';
 export { EMBEDDED_PORT_DEFAULT } from './postgres.js';

@@ -101,7 +101,12 @@ function externalServer(given: string): Server {
   };
 }
 
-async function embeddedServer(options: { dataDir: string; reset: boolean; embeddedPort: number; log: (line: string) => void }): Promise<Server> {
+async function embeddedServer(options: {
+  dataDir: string;
+  reset: boolean;
+  embeddedPort: number;
+  log: (line: string) => void;
+}): Promise<Server> {
   const { dataDir, reset, embeddedPort: port, log } = options;
   const databaseDir = join(dataDir, 'postgres');
   if (reset && existsSync(databaseDir)) {

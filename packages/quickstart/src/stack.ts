@@ -29,7 +29,11 @@ export interface StackOptions {
   secretsFile: string;
   reset: boolean;
   customers: number;
-  ports: { ENTITY_UAE: number; ENTITY_IND_IFSC: number; sandbox: { registry: number; uaefeed: number; custodian: number; usbroker: number; remit: number } };
+  ports: {
+    ENTITY_UAE: number;
+    ENTITY_IND_IFSC: number;
+    sandbox: { registry: number; uaefeed: number; custodian: number; usbroker: number; remit: number };
+  };
   /** LEDGER_DB_URL: that server, else an embedded one on `embeddedPort`. */
   serverUrl: string | undefined;
   embeddedPort: number;
@@ -76,7 +80,9 @@ export function readSecrets(file: string): Secrets {
   if (!existsSync(file)) {
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     const token = () => randomBytes(32).toString('hex');
-    writeFileSync(file, `LEDGER_TOKEN=${token()}\nLEDGER_ADMIN_TOKEN=${token()}\nREMIT_WEBHOOK_SECRET=${token()}\n`, { mode: 0o600 });
+    writeFileSync(file, `LEDGER_TOKEN=${token()}\nLEDGER_ADMIN_TOKEN=${token()}\nREMIT_WEBHOOK_SECRET=${token()}\n`, {
+      mode: 0o600,
+    });
   }
   const values = Object.fromEntries(
     readFileSync(file, 'utf8')
@@ -94,13 +100,19 @@ export function readSecrets(file: string): Secrets {
 export function demoPeriod(now: Date): Period & { startMonth: string } {
   const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - DEMO.months, 1));
   const last = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 0));
-  return { startMonth: first.toISOString().slice(0, 7), from: first.toISOString().slice(0, 10), to: last.toISOString().slice(0, 10) };
+  return {
+    startMonth: first.toISOString().slice(0, 7),
+    from: first.toISOString().slice(0, 10),
+    to: last.toISOString().slice(0, 10),
+  };
 }
 
 /** The queue generation: bumped by a reset, kept in the data folder. */
 function queueGeneration(dataDir: string, reset: boolean): number {
   const file = join(dataDir, 'stack.json');
-  const state = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { generation: number }) : { generation: 0 };
+  const state = existsSync(file)
+    ? (JSON.parse(readFileSync(file, 'utf8')) as { generation: number })
+    : { generation: 0 };
   if (reset) state.generation += 1;
   writeFileSync(file, `${JSON.stringify(state)}\n`);
   return state.generation;
@@ -164,7 +176,10 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       // One customer per book holds a share more upstream: each book's reconciliation shows a warn.
       plantedMismatch: true,
       ports: options.ports.sandbox,
-      remit: { webhookUrl: `http://127.0.0.1:${options.ports.ENTITY_IND_IFSC}/v1/india/webhooks/remit`, webhookSecret: secrets.REMIT_WEBHOOK_SECRET },
+      remit: {
+        webhookUrl: `http://127.0.0.1:${options.ports.ENTITY_IND_IFSC}/v1/india/webhooks/remit`,
+        webhookSecret: secrets.REMIT_WEBHOOK_SECRET,
+      },
     });
     const upstreams = clientEnv(sandbox);
     const books = BOOKS.map(({ book, label }): RunningBook => {

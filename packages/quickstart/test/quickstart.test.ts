@@ -44,14 +44,20 @@ describe('quickstart: both books, the sandbox and the demo load', function () {
     dir = mkdtempSync(join(tmpdir(), 'ledger-quickstart-'));
     // As root, the embedded Postgres runs as a user of its own: it must reach its data folder.
     chmodSync(dir, 0o755);
-    const [uae, india, registry, uaefeed, custodian, usbroker, remit, pgPort] = await Promise.all(Array.from({ length: 8 }, freePort));
+    const [uae, india, registry, uaefeed, custodian, usbroker, remit, pgPort] = await Promise.all(
+      Array.from({ length: 8 }, freePort),
+    );
     options = {
       root: ROOT,
       dataDir: join(dir, 'data'),
       secretsFile: join(dir, 'secrets.env'),
       reset: false,
       customers: CUSTOMERS,
-      ports: { ENTITY_UAE: uae!, ENTITY_IND_IFSC: india!, sandbox: { registry: registry!, uaefeed: uaefeed!, custodian: custodian!, usbroker: usbroker!, remit: remit! } },
+      ports: {
+        ENTITY_UAE: uae!,
+        ENTITY_IND_IFSC: india!,
+        sandbox: { registry: registry!, uaefeed: uaefeed!, custodian: custodian!, usbroker: usbroker!, remit: remit! },
+      },
       serverUrl: undefined,
       embeddedPort: pgPort!,
       databaseSuffix: '',
@@ -75,8 +81,14 @@ describe('quickstart: both books, the sandbox and the demo load', function () {
     return book(label).api.get<Run>(`/v1/reconciliation/runs/${items[0]!.run_id}`);
   };
   const positions = async (label: 'UAE' | 'India', customer: string) => {
-    const { items } = await book(label).api.get<{ items: { symbol: string; quantity: string }[] }>(`/v1/customers/${customer}/positions`);
-    return Object.fromEntries(items.filter((p) => !new BigNumber(p.quantity).isZero()).map((p) => [p.symbol, new BigNumber(p.quantity).toFixed()]));
+    const { items } = await book(label).api.get<{ items: { symbol: string; quantity: string }[] }>(
+      `/v1/customers/${customer}/positions`,
+    );
+    return Object.fromEntries(
+      items
+        .filter((p) => !new BigNumber(p.quantity).isZero())
+        .map((p) => [p.symbol, new BigNumber(p.quantity).toFixed()]),
+    );
   };
 
   it('loads both books from the sandbox by the real jobs, and the books stay up', async function () {
@@ -91,15 +103,20 @@ describe('quickstart: both books, the sandbox and the demo load', function () {
   it('gives UAE customer 1 the shares its sandbox records leave it holding', async function () {
     const data = stack.sandbox.data.dataOf(stack.sandbox.data.customers[0]!);
     const held = new Map<string, bigint>();
-    for (const m of data.movements) if (m.symbol !== null && m.qty !== null) held.set(m.symbol, (held.get(m.symbol) ?? 0n) + m.qty);
-    const expected = Object.fromEntries([...held].filter(([, qty]) => qty !== 0n).map(([symbol, qty]) => [symbol, qty.toString()]));
+    for (const m of data.movements)
+      if (m.symbol !== null && m.qty !== null) held.set(m.symbol, (held.get(m.symbol) ?? 0n) + m.qty);
+    const expected = Object.fromEntries(
+      [...held].filter(([, qty]) => qty !== 0n).map(([symbol, qty]) => [symbol, qty.toString()]),
+    );
     expect(Object.keys(expected)).to.have.length.greaterThan(0);
     expect(await positions('UAE', 'UAE-000001')).to.deep.equal(expected);
   });
 
   it('gives India customer 1 the shares, fractional ones included, its broker account holds', async function () {
     const data = stack.sandbox.data.india.all()[0]!;
-    const expected = Object.fromEntries([...positionsOf(data)].filter(([, p]) => p.qtyMicro !== 0n).map(([symbol, p]) => [symbol, formatQty(p.qtyMicro)]));
+    const expected = Object.fromEntries(
+      [...positionsOf(data)].filter(([, p]) => p.qtyMicro !== 0n).map(([symbol, p]) => [symbol, formatQty(p.qtyMicro)]),
+    );
     expect(Object.keys(expected)).to.have.length.greaterThan(0);
     expect(await positions('India', 'IND-000001')).to.deep.equal(expected);
   });
@@ -111,20 +128,26 @@ describe('quickstart: both books, the sandbox and the demo load', function () {
     it(`ends the ${label} load with a reconciliation run that warns of the planted mismatch (${planted}) alone`, async function () {
       const run = await latestRun(label);
       expect(run.status).to.equal('warn');
-      const others = run.metadata.variances.filter((v) => v.customer_id !== planted).map((v) => `${v.check_name} ${v.customer_id}`);
+      const others = run.metadata.variances
+        .filter((v) => v.customer_id !== planted)
+        .map((v) => `${v.check_name} ${v.customer_id}`);
       expect(others).to.deep.equal([]);
       expect(run.metadata.variances).to.have.length.greaterThan(0);
     });
   }
 
   it('keeps the data when started again, and does not load it twice', async function () {
-    const before = await Promise.all(stack.books.map(({ api }) => api.get<{ total: number }>('/v1/transactions?limit=1')));
+    const before = await Promise.all(
+      stack.books.map(({ api }) => api.get<{ total: number }>('/v1/transactions?limit=1')),
+    );
     await stack.stop();
     const lines: string[] = [];
     stack = await startStack({ ...options, log: (line) => lines.push(line) });
     await stack.loadDemo();
     expect(lines.filter((l) => l.includes('already loaded'))).to.have.length(2);
-    const after = await Promise.all(stack.books.map(({ api }) => api.get<{ total: number }>('/v1/transactions?limit=1')));
+    const after = await Promise.all(
+      stack.books.map(({ api }) => api.get<{ total: number }>('/v1/transactions?limit=1')),
+    );
     expect(after.map((p) => p.total)).to.deep.equal(before.map((p) => p.total));
   });
 });

@@ -46,7 +46,10 @@ export function driftAlerts(run: ReconciliationRun, book: Book): DriftAlert[] {
  * rejects: a target that is down, slow or failing is logged and forgotten, so callers do not
  * await it (fire-and-forget); the promise settles when every POST has.
  */
-export async function sendDriftAlerts(run: ReconciliationRun, { url, book, logger }: { url: string; book: Book; logger?: Logger }): Promise<void> {
+export async function sendDriftAlerts(
+  run: ReconciliationRun,
+  { url, book, logger }: { url: string; book: Book; logger?: Logger },
+): Promise<void> {
   await Promise.all(
     driftAlerts(run, book).map(async (alert) => {
       try {
@@ -54,7 +57,11 @@ export async function sendDriftAlerts(run: ReconciliationRun, { url, book, logge
         logger?.info('drift alert sent', { run_id: run.run_id, check: alert.check_name, status: alert.status });
       } catch (error) {
         // The URL may carry a token: the log names the check, never the target.
-        logger?.warn('drift alert not delivered', { run_id: run.run_id, check: alert.check_name, error: error instanceof Error ? error.message : String(error) });
+        logger?.warn('drift alert not delivered', {
+          run_id: run.run_id,
+          check: alert.check_name,
+          error: error instanceof Error ? error.message : String(error),
+        });
       }
     }),
   );

@@ -83,6 +83,14 @@ export function variance(fields: Partial<Variance>): Variance {
 }
 
 /** The outcome of a check whose every variance is a `broken` status: ok when there are none. */
-export function outcomeOf(variances: Variance[], metrics: Record<string, unknown>, broken: Exclude<CheckStatus, 'ok'>): CheckOutcome {
-  return { status: variances.length === 0 ? 'ok' : broken, metrics: { ...metrics, variances: variances.length }, variances };
+export function outcomeOf(
+  variances: Variance[],
+  metrics: Record<string, unknown>,
+  broken: Exclude<CheckStatus, 'ok'>,
+): CheckOutcome {
+  return {
+    status: variances.length === 0 ? 'ok' : broken,
+    metrics: { ...metrics, variances: variances.length },
+    variances,
+  };
 }

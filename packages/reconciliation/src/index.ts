@@ -1,8 +1,26 @@
-export { BOTH_BOOKS, CATEGORIES, STATUSES, variance, worst, type Category, type Check, type CheckContext, type CheckOutcome, type CheckStatus, type Variance } from './check.js';
+export {
+  BOTH_BOOKS,
+  CATEGORIES,
+  STATUSES,
+  variance,
+  worst,
+  type Category,
+  type Check,
+  type CheckContext,
+  type CheckOutcome,
+  type CheckStatus,
+  type Variance,
+} from './check.js';
 export { CHECKS } from './registry.js';
 export { checkLockKey, runReconciliation, type ReconDeps, type RunOptions } from './runner.js';
 export type { CheckResult, ReconciliationRun, RunSummary, RunVariance, SkippedCheck } from './run.js';
-export { DEFAULT_RECON_SETTINGS, FULL_SWEEP_SETTINGS, reconSettingsOf, reconSettingsSchema, type ReconSettings } from './settings.js';
+export {
+  DEFAULT_RECON_SETTINGS,
+  FULL_SWEEP_SETTINGS,
+  reconSettingsOf,
+  reconSettingsSchema,
+  type ReconSettings,
+} from './settings.js';
 export { claimCycle, findRun, listRuns, saveRun, type RunFilter } from './store.js';
 export { ALERT_TIMEOUT_MS, ALERT_VARIANCES_MAX, driftAlerts, sendDriftAlerts, type DriftAlert } from './alert.js';
 export { readPerCustomer, UPSTREAM_CONCURRENCY, upstreamFailureReasonOf, type CustomerRead } from './upstream.js';

@@ -42,7 +42,9 @@ export const checkLockKey = (name: string) => `recon:${name}`;
  */
 export async function runReconciliation(deps: ReconDeps, options: RunOptions = {}): Promise<ReconciliationRun> {
   const startedAt = new Date();
-  const checks = (options.checks ?? CHECKS).filter((c) => c.books.includes(deps.book) && (options.category === undefined || c.category === options.category));
+  const checks = (options.checks ?? CHECKS).filter(
+    (c) => c.books.includes(deps.book) && (options.category === undefined || c.category === options.category),
+  );
   const results: CheckResult[] = [];
   const variances: RunVariance[] = [];
   const skipped: SkippedCheck[] = [];
@@ -52,11 +54,16 @@ export async function runReconciliation(deps: ReconDeps, options: RunOptions = {
     const attempt = await withAdvisoryLock(
       deps.db,
       checkLockKey(check.name),
-      async () => (cycle === undefined || (await claimCycle(deps.db, check.name, cycle)) ? runMarkedCheck(deps, check, startedAt) : null),
+      async () =>
+        cycle === undefined || (await claimCycle(deps.db, check.name, cycle))
+          ? runMarkedCheck(deps, check, startedAt)
+          : null,
       { wait: false },
     );
     if (!attempt.acquired || attempt.value === null) {
-      const reason = attempt.acquired ? 'already run this cycle by another instance' : 'another instance holds its lock: it runs there this cycle';
+      const reason = attempt.acquired
+        ? 'already run this cycle by another instance'
+        : 'another instance holds its lock: it runs there this cycle';
       skipped.push({ check_name: check.name, category: check.category, reason });
       continue;
     }
@@ -76,8 +83,16 @@ export async function runReconciliation(deps: ReconDeps, options: RunOptions = {
   };
   await saveRun(deps.db, run, { persistVariances: deps.settings.alertPersistEnabled });
   // Fire-and-forget: an alert target never delays nor fails the run.
-  if (deps.settings.alertWebhookUrl !== undefined) void sendDriftAlerts(run, { url: deps.settings.alertWebhookUrl, book: deps.book, logger: deps.logger });
-  deps.logger?.info('reconciliation run', { run_id: run.run_id, category: run.category, status: run.status, checks: results.length, skipped: skipped.length, variances: variances.length });
+  if (deps.settings.alertWebhookUrl !== undefined)
+    void sendDriftAlerts(run, { url: deps.settings.alertWebhookUrl, book: deps.book, logger: deps.logger });
+  deps.logger?.info('reconciliation run', {
+    run_id: run.run_id,
+    category: run.category,
+    status: run.status,
+    checks: results.length,
+    skipped: skipped.length,
+    variances: variances.length,
+  });
   return run;
 }
 
@@ -97,14 +112,20 @@ const SNAPSHOT_MARK_SQL = `
  * setting. A clean run moves its mark to where its snapshot left off; a run with variances
  * leaves it, so the next run looks at the same transactions again.
  */
-async function runMarkedCheck(deps: ReconDeps, check: Check, now: Date): Promise<{ result: CheckResult; kept: CheckOutcome['variances'] }> {
+async function runMarkedCheck(
+  deps: ReconDeps,
+  check: Check,
+  now: Date,
+): Promise<{ result: CheckResult; kept: CheckOutcome['variances'] }> {
   if (!check.incremental) return runCheck(deps, check, now, null);
   const { enabled, fullSweepEveryHours } = deps.settings.incremental;
   const mark = enabled ? await readMark(deps.db, check.name) : null;
-  const fullDue = mark?.fullSweptAt == null || now.getTime() - mark.fullSweptAt.getTime() >= fullSweepEveryHours * 3_600_000;
+  const fullDue =
+    mark?.fullSweptAt == null || now.getTime() - mark.fullSweptAt.getTime() >= fullSweepEveryHours * 3_600_000;
   const since = mark === null || fullDue ? null : mark.sweptThrough;
   const ran = await runCheck(deps, check, now, since);
-  if (ran.result.status === 'ok' && ran.snapshotMark !== null) await advanceMark(deps.db, check.name, ran.snapshotMark, since === null);
+  if (ran.result.status === 'ok' && ran.snapshotMark !== null)
+    await advanceMark(deps.db, check.name, ran.snapshotMark, since === null);
   return ran;
 }
 
@@ -118,22 +139,65 @@ async function runCheck(
   try {
     const { outcome, snapshotMark } = await deps.db.transaction(
       async (trx) => {
-        const mark = check.incremental ? (await trx.raw<{ rows: Array<{ mark: string }> }>(SNAPSHOT_MARK_SQL)).rows[0]!.mark : null;
+        const mark = check.incremental
+          ? (await trx.raw<{ rows: Array<{ mark: string }> }>(SNAPSHOT_MARK_SQL)).rows[0]!.mark
+          : null;
         // A check's plan runs once an hour over the whole book: compiling it (JIT) costs more than it saves.
         await trx.raw('SET LOCAL jit = off');
-        const ran = await check.run({ db: trx, book: deps.book, settings: deps.settings, upstreams: deps.upstreams, now, since });
-        return { outcome: check.incremental ? { ...ran, metrics: { ...ran.metrics, sweep: since === null ? 'full' : 'incremental', ...(since !== null && { since }) } } : ran, snapshotMark: mark };
+        const ran = await check.run({
+          db: trx,
+          book: deps.book,
+          settings: deps.settings,
+          upstreams: deps.upstreams,
+          now,
+          since,
+        });
+        return {
+          outcome: check.incremental
+            ? {
+                ...ran,
+                metrics: {
+                  ...ran.metrics,
+                  sweep: since === null ? 'full' : 'incremental',
+                  ...(since !== null && { since }),
+                },
+              }
+            : ran,
+          snapshotMark: mark,
+        };
       },
       { isolationLevel: 'repeatable read', readOnly: true },
     );
     // An `ok` that names broken rows is a bug in the check: recorded as its failure.
-    assert(outcome.status !== 'ok' || outcome.variances.length === 0, `${check.name} answered ok with ${outcome.variances.length} variances`);
+    assert(
+      outcome.status !== 'ok' || outcome.variances.length === 0,
+      `${check.name} answered ok with ${outcome.variances.length} variances`,
+    );
     const kept = outcome.variances.slice(0, deps.settings.variancesPerCheckMax);
-    return { result: { check_name: check.name, category: check.category, status: outcome.status, metrics: outcome.metrics, ran_at: ranAt }, kept, snapshotMark };
+    return {
+      result: {
+        check_name: check.name,
+        category: check.category,
+        status: outcome.status,
+        metrics: outcome.metrics,
+        ran_at: ranAt,
+      },
+      kept,
+      snapshotMark,
+    };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     deps.logger?.error('reconciliation check failed', { check: check.name, error: message });
-    return { result: { check_name: check.name, category: check.category, status: 'fail', metrics: { error: message }, ran_at: ranAt }, kept: [], snapshotMark: null };
+    return {
+      result: {
+        check_name: check.name,
+        category: check.category,
+        status: 'fail',
+        metrics: { error: message },
+        ran_at: ranAt,
+      },
+      kept: [],
+      snapshotMark: null,
+    };
   }
 }
-

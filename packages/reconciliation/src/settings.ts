@@ -1,7 +1,14 @@
 import { Decimal, DECIMAL_PATTERN_SOURCE, flagSetting } from '@ledger/core';
 import { z } from 'zod';
-const decimal = (fallback: string) => z.string().regex(new RegExp(DECIMAL_PATTERN_SOURCE), `must be a decimal string like "${fallback}"`).default(fallback);
-const hours = (fallback: number) => z.coerce.number().int().min(1).max(24 * 365).default(fallback);
+const decimal = (fallback: string) =>
+  z.string().regex(new RegExp(DECIMAL_PATTERN_SOURCE), `must be a decimal string like "${fallback}"`).default(fallback);
+const hours = (fallback: number) =>
+  z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 365)
+    .default(fallback);
 
 /**
  * The checks' settings (README, Environment): whether variances are also kept one row each, how
@@ -10,7 +17,10 @@ const hours = (fallback: number) => z.coerce.number().int().min(1).max(24 * 365)
  */
 export const reconSettingsSchema = z.object({
   /** Unset (or empty): no drift alerts. */
-  ALERT_WEBHOOK_URL: z.preprocess((value) => (value === '' ? undefined : value), z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional()),
+  ALERT_WEBHOOK_URL: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional(),
+  ),
   ALERT_PERSIST_ENABLED: flagSetting(true),
   RECON_VARIANCES_PER_CHECK_MAX: z.coerce.number().int().min(1).max(100_000).default(1_000),
   RECON_MONEY_TOLERANCE_USD: decimal('0'),
@@ -69,4 +79,7 @@ export function reconSettingsOf(parsed: z.infer<typeof reconSettingsSchema>): Re
 export const DEFAULT_RECON_SETTINGS: ReconSettings = reconSettingsOf(reconSettingsSchema.parse({}));
 
 /** The defaults with every run a full sweep. */
-export const FULL_SWEEP_SETTINGS: ReconSettings = { ...DEFAULT_RECON_SETTINGS, incremental: { ...DEFAULT_RECON_SETTINGS.incremental, enabled: false } };
+export const FULL_SWEEP_SETTINGS: ReconSettings = {
+  ...DEFAULT_RECON_SETTINGS,
+  incremental: { ...DEFAULT_RECON_SETTINGS.incremental, enabled: false },
+};

@@ -16,7 +16,11 @@ interface RunRow {
  * Writes a run whole, in one database transaction: the run row and, with `persistVariances`
  * (alert_persist_enabled), each variance as a row of reconciliation_variances.
  */
-export async function saveRun(db: Db, run: ReconciliationRun, { persistVariances }: { persistVariances: boolean }): Promise<void> {
+export async function saveRun(
+  db: Db,
+  run: ReconciliationRun,
+  { persistVariances }: { persistVariances: boolean },
+): Promise<void> {
   await db.transaction(async (trx) => {
     await trx('reconciliation_runs').insert({
       run_id: run.run_id,
@@ -72,7 +76,8 @@ export async function listRuns(db: Db, filter: RunFilter, page: Page): Promise<P
     db('reconciliation_runs').modify((q) => {
       if (filter.status !== undefined) q.where('status', filter.status);
       if (filter.category !== undefined) q.where('category', filter.category);
-      if (filter.check_name !== undefined) q.whereRaw('results @> ?::jsonb', [JSON.stringify([{ check_name: filter.check_name }])]);
+      if (filter.check_name !== undefined)
+        q.whereRaw('results @> ?::jsonb', [JSON.stringify([{ check_name: filter.check_name }])]);
       if (filter.from !== undefined) q.whereRaw(`started_at >= (?::date)::timestamp AT TIME ZONE 'UTC'`, [filter.from]);
       if (filter.to !== undefined) q.whereRaw(`started_at < (?::date + 1)::timestamp AT TIME ZONE 'UTC'`, [filter.to]);
     });
@@ -81,7 +86,15 @@ export async function listRuns(db: Db, filter: RunFilter, page: Page): Promise<P
     (q) =>
       q
         .orderBy([{ column: 'started_at', order: 'desc' }, { column: 'run_id' }])
-        .select('run_id', 'started_at', 'finished_at', 'category', 'status', 'results', db.raw(`jsonb_array_length(metadata->'variances') AS variance_count`)),
+        .select(
+          'run_id',
+          'started_at',
+          'finished_at',
+          'category',
+          'status',
+          'results',
+          db.raw(`jsonb_array_length(metadata->'variances') AS variance_count`),
+        ),
     page,
   );
   return {

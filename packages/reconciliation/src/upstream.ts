@@ -5,14 +5,19 @@ import { variance, type CheckOutcome, type Variance } from './check.js';
 /** Customers whose upstream is read at once by a category C check: enough to hide latency, few enough to spare the upstream. */
 export const UPSTREAM_CONCURRENCY = 4;
 
-export type CustomerRead<C, T> = { customer: C; value: T; error?: undefined } | { customer: C; error: string; value?: undefined };
+export type CustomerRead<C, T> =
+  { customer: C; value: T; error?: undefined } | { customer: C; error: string; value?: undefined };
 
 /**
  * Reads each customer's upstream, `concurrency` at a time (UPSTREAM_CONCURRENCY unless given),
  * each on its own: one that fails (down, refused, nonsense) is that customer's error, and the
  * others carry on.
  */
-export async function readPerCustomer<C, T>(customers: readonly C[], read: (customer: C) => Promise<T>, concurrency = UPSTREAM_CONCURRENCY): Promise<Array<CustomerRead<C, T>>> {
+export async function readPerCustomer<C, T>(
+  customers: readonly C[],
+  read: (customer: C) => Promise<T>,
+  concurrency = UPSTREAM_CONCURRENCY,
+): Promise<Array<CustomerRead<C, T>>> {
   const reads: Array<CustomerRead<C, T>> = new Array(customers.length);
   let next = 0;
   const lane = async () => {
@@ -32,7 +37,8 @@ export async function readPerCustomer<C, T>(customers: readonly C[], read: (cust
 
 /** Why an upstream read failed, in words an operator can act on (never credentials: UpstreamError carries none). */
 export function upstreamFailureReasonOf(error: unknown): string {
-  if (error instanceof UpstreamError) return `${error.status !== null && error.status < 500 ? 'refused' : 'unreachable'}: ${error.message}`;
+  if (error instanceof UpstreamError)
+    return `${error.status !== null && error.status < 500 ? 'refused' : 'unreachable'}: ${error.message}`;
   if (error instanceof UpstreamPayloadError) return `answered nonsense: ${error.message}`;
   return error instanceof Error ? error.message : String(error);
 }
@@ -53,7 +59,17 @@ export async function linkedCustomers<C, Client>(
 ): Promise<{ linked: C[]; client: Client; outcome?: undefined } | { outcome: CheckOutcome }> {
   const linked = (await db.raw<{ rows: C[] }>(query.sql, [...(query.bindings ?? [])])).rows;
   if (linked.length === 0) return { outcome: { status: 'ok', metrics: { customers: 0 }, variances: [] } };
-  if (client === null) return { outcome: { status: 'warn', metrics: { customers: linked.length, reason: `${upstream.name} is not configured on this book (${upstream.setting} unset)` }, variances: [] } };
+  if (client === null)
+    return {
+      outcome: {
+        status: 'warn',
+        metrics: {
+          customers: linked.length,
+          reason: `${upstream.name} is not configured on this book (${upstream.setting} unset)`,
+        },
+        variances: [],
+      },
+    };
   return { linked, client };
 }
 
@@ -62,14 +78,29 @@ export async function linkedCustomers<C, Client>(
  * `shares_differ` for each symbol off by more than `tolerance`, a symbol on one side only
  * counting as zero on the other, in symbol order.
  */
-export function sharesDiffer(customerId: string, held: ReadonlyMap<string, Decimal>, upstream: ReadonlyMap<string, Decimal>, tolerance: Decimal, detail: Record<string, unknown>): Variance[] {
+export function sharesDiffer(
+  customerId: string,
+  held: ReadonlyMap<string, Decimal>,
+  upstream: ReadonlyMap<string, Decimal>,
+  tolerance: Decimal,
+  detail: Record<string, unknown>,
+): Variance[] {
   const variances: Variance[] = [];
   for (const symbol of [...new Set([...held.keys(), ...upstream.keys()])].sort()) {
     const expected = held.get(symbol) ?? new Decimal(0);
     const actual = upstream.get(symbol) ?? new Decimal(0);
     if (!actual.minus(expected).abs().isGreaterThan(tolerance)) continue;
     const difference = actual.minus(expected).toFixed();
-    variances.push(variance({ customer_id: customerId, symbol, expected: expected.toFixed(), actual: actual.toFixed(), difference, detail: { problem: 'shares_differ', ...detail } }));
+    variances.push(
+      variance({
+        customer_id: customerId,
+        symbol,
+        expected: expected.toFixed(),
+        actual: actual.toFixed(),
+        difference,
+        detail: { problem: 'shares_differ', ...detail },
+      }),
+    );
   }
   return variances;
 }

@@ -2,13 +2,22 @@ import { NO_UPSTREAMS } from '@ledger/upstream-clients';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import { ALERT_TIMEOUT_MS, BOTH_BOOKS, DEFAULT_RECON_SETTINGS, runReconciliation, variance, type Check } from '../src/index.js';
+import {
+  ALERT_TIMEOUT_MS,
+  BOTH_BOOKS,
+  DEFAULT_RECON_SETTINGS,
+  runReconciliation,
+  variance,
+  type Check,
+} from '../src/index.js';
 import { cleanBook } from './book.js';
 
 type Book = Awaited<ReturnType<typeof cleanBook>>;
 
 /** A local alert target answering each POST with `answer`; it keeps the bodies it read. */
-async function target(answer: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ url: string; bodies: unknown[]; server: Server }> {
+async function target(
+  answer: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<{ url: string; bodies: unknown[]; server: Server }> {
   const bodies: unknown[] = [];
   const server = createServer((req, res) => {
     let text = '';
@@ -21,7 +30,8 @@ async function target(answer: (req: IncomingMessage, res: ServerResponse) => voi
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/alerts?token=secret`, bodies, server };
 }
-const close = (server: Server) => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve())));
+const close = (server: Server) =>
+  new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve())));
 const until = async (done: () => boolean) => {
   for (let i = 0; i < 100 && !done(); i += 1) await new Promise((resolve) => setTimeout(resolve, 20));
 };
@@ -33,10 +43,17 @@ const drifting = (name: string, status: 'warn' | 'fail', count: number): Check =
   run: async () => ({
     status,
     metrics: {},
-    variances: Array.from({ length: count }, (_, i) => variance({ customer_id: `C-${i}`, expected: '1.00', actual: '1.01', difference: '0.01' })),
+    variances: Array.from({ length: count }, (_, i) =>
+      variance({ customer_id: `C-${i}`, expected: '1.00', actual: '1.01', difference: '0.01' }),
+    ),
   }),
 });
-const fine: Check = { name: 'fine', category: 'B', books: BOTH_BOOKS, run: async () => ({ status: 'ok', metrics: {}, variances: [] }) };
+const fine: Check = {
+  name: 'fine',
+  category: 'B',
+  books: BOTH_BOOKS,
+  run: async () => ({ status: 'ok', metrics: {}, variances: [] }),
+};
 
 describe('drift alerts', function () {
   this.timeout(60_000);
@@ -46,7 +63,15 @@ describe('drift alerts', function () {
   });
   after(async () => book?.drop());
   const run = (url: string | undefined, checks: Check[]) =>
-    runReconciliation({ db: book.runtimeDb, book: 'ENTITY_UAE', settings: { ...DEFAULT_RECON_SETTINGS, alertWebhookUrl: url }, upstreams: NO_UPSTREAMS }, { checks });
+    runReconciliation(
+      {
+        db: book.runtimeDb,
+        book: 'ENTITY_UAE',
+        settings: { ...DEFAULT_RECON_SETTINGS, alertWebhookUrl: url },
+        upstreams: NO_UPSTREAMS,
+      },
+      { checks },
+    );
 
   it('a warn or fail check POSTs one alert each, with the documented body; an ok check none', async () => {
     const ok = await target((_req, res) => res.writeHead(204).end());

@@ -1,8 +1,24 @@
 import { NO_UPSTREAMS } from '@ledger/upstream-clients';
 import { randomUUID } from 'node:crypto';
-import { Decimal, draftFromEntry, FeeSchedule, postEntry, upsertCustomer, type Db, type EntryRequest } from '@ledger/core';
+import {
+  Decimal,
+  draftFromEntry,
+  FeeSchedule,
+  postEntry,
+  upsertCustomer,
+  type Db,
+  type EntryRequest,
+} from '@ledger/core';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
-import { CHECKS, DEFAULT_RECON_SETTINGS, FULL_SWEEP_SETTINGS, runReconciliation, type Check, type CheckOutcome, type ReconSettings } from '../src/index.js';
+import {
+  CHECKS,
+  DEFAULT_RECON_SETTINGS,
+  FULL_SWEEP_SETTINGS,
+  runReconciliation,
+  type Check,
+  type CheckOutcome,
+  type ReconSettings,
+} from '../src/index.js';
 
 const POLICY = { feeSchedule: new FeeSchedule(new Decimal(22)) };
 
@@ -11,7 +27,18 @@ export async function post(db: Db, entry: Partial<EntryRequest> & Pick<EntryRequ
   const txnId = randomUUID();
   await postEntry(
     db,
-    draftFromEntry({ customer_id: 'C-1', source: 'manual', source_txn_id: `src-${txnId}`, txn_date: '2026-01-15', amount_usd: '100.00', ...entry }, txnId, POLICY),
+    draftFromEntry(
+      {
+        customer_id: 'C-1',
+        source: 'manual',
+        source_txn_id: `src-${txnId}`,
+        txn_date: '2026-01-15',
+        amount_usd: '100.00',
+        ...entry,
+      },
+      txnId,
+      POLICY,
+    ),
   );
   return txnId;
 }
@@ -25,7 +52,13 @@ export async function cleanBook(): Promise<TestDatabase & { runtimeDb: Db }> {
   await upsertCustomer(t.db, 'C-1', { name: 'One' });
   await upsertCustomer(t.db, 'C-2', { name: 'Two' });
   await post(t.db, { txn_type: 'deposit', amount_usd: '1000.00', source_txn_id: 'dep-1' });
-  await post(t.db, { txn_type: 'buy_security', amount_usd: '500.00', symbol: 'AAPL', quantity: '10', source_txn_id: 'buy-1' });
+  await post(t.db, {
+    txn_type: 'buy_security',
+    amount_usd: '500.00',
+    symbol: 'AAPL',
+    quantity: '10',
+    source_txn_id: 'buy-1',
+  });
   await post(t.db, { txn_type: 'deposit', customer_id: 'C-2', amount_usd: '200.00', source_txn_id: 'dep-2' });
   await post(t.db, { txn_type: 'withdrawal', customer_id: 'C-2', amount_usd: '50.00', source_txn_id: 'wd-2' });
   return { ...t, runtimeDb: t.runtime!.db };
@@ -36,7 +69,11 @@ export async function cleanBook(): Promise<TestDatabase & { runtimeDb: Db }> {
  * the ledger's triggers off (session_replication_role = replica), so neither the balance check
  * nor the guards nor the maintained totals see it.
  */
-export async function corrupt(db: Db, sql: string, bindings: ReadonlyArray<string | number | null> = []): Promise<void> {
+export async function corrupt(
+  db: Db,
+  sql: string,
+  bindings: ReadonlyArray<string | number | null> = [],
+): Promise<void> {
   await db.transaction(async (trx) => {
     await trx.raw('SET LOCAL session_replication_role = replica');
     await trx.raw(sql, bindings);
@@ -44,20 +81,48 @@ export async function corrupt(db: Db, sql: string, bindings: ReadonlyArray<strin
 }
 
 /** One check's outcome on the book, through the runner (lock, read-only snapshot, stored run), a full sweep unless `settings` say otherwise. */
-export async function outcome(db: Db, check: Check | string, settings: ReconSettings = FULL_SWEEP_SETTINGS): Promise<CheckOutcome> {
+export async function outcome(
+  db: Db,
+  check: Check | string,
+  settings: ReconSettings = FULL_SWEEP_SETTINGS,
+): Promise<CheckOutcome> {
   const found = typeof check === 'string' ? CHECKS.find((c) => c.name === check) : check;
   if (!found) throw new Error(`no check ${String(check)}`);
-  const run = await runReconciliation({ db, book: 'ENTITY_UAE', settings, upstreams: NO_UPSTREAMS }, { checks: [found] });
+  const run = await runReconciliation(
+    { db, book: 'ENTITY_UAE', settings, upstreams: NO_UPSTREAMS },
+    { checks: [found] },
+  );
   const [result] = run.results;
   if (!result) throw new Error(`${found.name} did not run`);
-  return { status: result.status, metrics: result.metrics, variances: run.metadata.variances.map(({ check_name: _name, ...v }) => v) };
+  return {
+    status: result.status,
+    metrics: result.metrics,
+    variances: run.metadata.variances.map(({ check_name: _name, ...v }) => v),
+  };
 }
 
-export const NO_VARIANCE = { txn_id: null, source_txn_id: null, customer_id: null, account_code: null, symbol: null, expected: null, actual: null, difference: null };
+export const NO_VARIANCE = {
+  txn_id: null,
+  source_txn_id: null,
+  customer_id: null,
+  account_code: null,
+  symbol: null,
+  expected: null,
+  actual: null,
+  difference: null,
+};
 
 /** One check run directly at `now` (a later hour than the clock's, to age what is pending), as the runner runs it. */
-export async function outcomeAt(db: Db, name: string, now: Date, settings: ReconSettings = DEFAULT_RECON_SETTINGS): Promise<CheckOutcome> {
+export async function outcomeAt(
+  db: Db,
+  name: string,
+  now: Date,
+  settings: ReconSettings = DEFAULT_RECON_SETTINGS,
+): Promise<CheckOutcome> {
   const check = CHECKS.find((c) => c.name === name);
   if (!check) throw new Error(`no check ${name}`);
-  return db.transaction((trx) => check.run({ db: trx, book: 'ENTITY_UAE', settings, upstreams: NO_UPSTREAMS, now, since: null }), { isolationLevel: 'repeatable read', readOnly: true });
+  return db.transaction(
+    (trx) => check.run({ db: trx, book: 'ENTITY_UAE', settings, upstreams: NO_UPSTREAMS, now, since: null }),
+    { isolationLevel: 'repeatable read', readOnly: true },
+  );
 }

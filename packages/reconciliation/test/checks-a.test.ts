@@ -6,11 +6,28 @@ import { cleanBook, corrupt, NO_VARIANCE, outcome } from './book.js';
 type Book = Awaited<ReturnType<typeof cleanBook>>;
 
 /** A transaction row written around the ledger's triggers (see corrupt). */
-const txnRow = (txnId: string, fields: { sourceTxnId: string; txnType?: string; customerId?: string | null; symbol?: string | null; amount?: string }) => [
-  `INSERT INTO transactions (txn_id, customer_id, txn_type, source, source_txn_id, category, symbol, txn_date, amount_usd)
+const txnRow = (
+  txnId: string,
+  fields: {
+    sourceTxnId: string;
+    txnType?: string;
+    customerId?: string | null;
+    symbol?: string | null;
+    amount?: string;
+  },
+) =>
+  [
+    `INSERT INTO transactions (txn_id, customer_id, txn_type, source, source_txn_id, category, symbol, txn_date, amount_usd)
    VALUES (?, ?, ?, 'manual', ?, 'funding', ?, '2026-01-20', ?)`,
-  [txnId, fields.customerId ?? 'C-1', fields.txnType ?? 'deposit', fields.sourceTxnId, fields.symbol ?? null, fields.amount ?? '5.00'],
-] as const;
+    [
+      txnId,
+      fields.customerId ?? 'C-1',
+      fields.txnType ?? 'deposit',
+      fields.sourceTxnId,
+      fields.symbol ?? null,
+      fields.amount ?? '5.00',
+    ],
+  ] as const;
 
 describe('category A checks', function () {
   this.timeout(60_000);
@@ -21,7 +38,12 @@ describe('category A checks', function () {
   afterEach(async () => book?.drop());
 
   it('on a clean book › every A check is ok with no variances', async () => {
-    for (const name of ['trial_balance_zero', 'journal_line_completeness', 'source_txn_uniqueness', 'dr_cr_sign_convention']) {
+    for (const name of [
+      'trial_balance_zero',
+      'journal_line_completeness',
+      'source_txn_uniqueness',
+      'dr_cr_sign_convention',
+    ]) {
       const result = await outcome(book.runtimeDb, name);
       expect(result.status, `${name}: ${JSON.stringify(result)}`).to.equal('ok');
       expect(result.variances, name).to.deep.equal([]);
@@ -32,12 +54,19 @@ describe('category A checks', function () {
     it('reports the same totals as /v1/firm/trial_balance', async () => {
       const tb = await trialBalance(book.db);
       const result = await outcome(book.runtimeDb, 'trial_balance_zero');
-      expect(result.metrics).to.include({ total_debit: tb.total_debit, total_credit: tb.total_credit, difference: '0.00' });
+      expect(result.metrics).to.include({
+        total_debit: tb.total_debit,
+        total_credit: tb.total_credit,
+        difference: '0.00',
+      });
     });
 
     it('when an account total drifts by 1.00 › fails naming the totals and the difference', async () => {
       const before = await trialBalance(book.db);
-      await corrupt(book.db, `INSERT INTO account_totals (account_code, slot, debit_total, credit_total, line_count) VALUES ('1010', 99, 1.00, 0, 0)`);
+      await corrupt(
+        book.db,
+        `INSERT INTO account_totals (account_code, slot, debit_total, credit_total, line_count) VALUES ('1010', 99, 1.00, 0, 0)`,
+      );
       const result = await outcome(book.runtimeDb, 'trial_balance_zero');
       expect(result.status).to.equal('fail');
       const debit = formatDecimal(new Decimal(before.total_debit).plus(1));
@@ -57,9 +86,21 @@ describe('category A checks', function () {
     it('when a transaction has one line and a trade has no recost state › fails naming both', async () => {
       const oneLine = randomUUID();
       const trade = randomUUID();
-      await corrupt(book.db, txnRow(oneLine, { sourceTxnId: 'broken-1' })[0], txnRow(oneLine, { sourceTxnId: 'broken-1' })[1]);
-      await corrupt(book.db, `INSERT INTO journal_lines (txn_id, account_code, debit, customer_id, txn_date) VALUES (?, '1100', 5.00, 'C-1', '2026-01-20')`, [oneLine]);
-      await corrupt(book.db, txnRow(trade, { sourceTxnId: 'buy-untracked', txnType: 'buy_security', symbol: 'MSFT' })[0], txnRow(trade, { sourceTxnId: 'buy-untracked', txnType: 'buy_security', symbol: 'MSFT' })[1]);
+      await corrupt(
+        book.db,
+        txnRow(oneLine, { sourceTxnId: 'broken-1' })[0],
+        txnRow(oneLine, { sourceTxnId: 'broken-1' })[1],
+      );
+      await corrupt(
+        book.db,
+        `INSERT INTO journal_lines (txn_id, account_code, debit, customer_id, txn_date) VALUES (?, '1100', 5.00, 'C-1', '2026-01-20')`,
+        [oneLine],
+      );
+      await corrupt(
+        book.db,
+        txnRow(trade, { sourceTxnId: 'buy-untracked', txnType: 'buy_security', symbol: 'MSFT' })[0],
+        txnRow(trade, { sourceTxnId: 'buy-untracked', txnType: 'buy_security', symbol: 'MSFT' })[1],
+      );
       await corrupt(
         book.db,
         `INSERT INTO journal_lines (txn_id, account_code, debit, credit, customer_id, txn_date) VALUES (?, '1200', 5.00, 0, 'C-1', '2026-01-20'), (?, '1100', 0, 5.00, 'C-1', '2026-01-20')`,
@@ -79,7 +120,14 @@ describe('category A checks', function () {
           difference: '-5.00',
           detail: { problem: 'fewer_than_two_lines', line_count: 1, debit: '5.00', credit: '0.00' },
         },
-        { ...NO_VARIANCE, txn_id: trade, source_txn_id: 'buy-untracked', customer_id: 'C-1', symbol: 'MSFT', detail: { problem: 'trade_without_recost_state', txn_type: 'buy_security' } },
+        {
+          ...NO_VARIANCE,
+          txn_id: trade,
+          source_txn_id: 'buy-untracked',
+          customer_id: 'C-1',
+          symbol: 'MSFT',
+          detail: { problem: 'trade_without_recost_state', txn_type: 'buy_security' },
+        },
       ]);
     });
 
@@ -126,9 +174,20 @@ describe('category A checks', function () {
       );
       const result = await outcome(book.runtimeDb, 'journal_line_completeness');
       const disagreeing = { problem: 'lines_disagree_with_transaction', line_count: 2, debit: '4.00', credit: '4.00' };
-      const of = (id: string, sourceTxnId: string) => ({ ...NO_VARIANCE, txn_id: id, source_txn_id: sourceTxnId, customer_id: 'C-1', expected: '4.00', actual: '4.00', difference: '0.00', detail: disagreeing });
+      const of = (id: string, sourceTxnId: string) => ({
+        ...NO_VARIANCE,
+        txn_id: id,
+        source_txn_id: sourceTxnId,
+        customer_id: 'C-1',
+        expected: '4.00',
+        actual: '4.00',
+        difference: '0.00',
+        detail: disagreeing,
+      });
       expect(result.status).to.equal('fail');
-      expect(result.variances).to.deep.equal([of(txnId, 'elsewhere-1'), of(other, 'elsewhen-1')].sort((a, b) => a.txn_id.localeCompare(b.txn_id)));
+      expect(result.variances).to.deep.equal(
+        [of(txnId, 'elsewhere-1'), of(other, 'elsewhen-1')].sort((a, b) => a.txn_id.localeCompare(b.txn_id)),
+      );
     });
   });
 
@@ -146,7 +205,15 @@ describe('category A checks', function () {
       const result = await outcome(book.runtimeDb, 'source_txn_uniqueness');
       expect(result.status).to.equal('fail');
       expect(result.variances).to.deep.equal([
-        { ...NO_VARIANCE, txn_id: original.txn_id, source_txn_id: 'dep-2', expected: '1', actual: '2', difference: '1', detail: { problem: 'duplicate_source_txn_id', source: 'manual', txn_ids: [original.txn_id, copy] } },
+        {
+          ...NO_VARIANCE,
+          txn_id: original.txn_id,
+          source_txn_id: 'dep-2',
+          expected: '1',
+          actual: '2',
+          difference: '1',
+          detail: { problem: 'duplicate_source_txn_id', source: 'manual', txn_ids: [original.txn_id, copy] },
+        },
       ]);
     });
 
@@ -165,20 +232,37 @@ describe('category A checks', function () {
       const result = await outcome(book.runtimeDb, 'source_txn_uniqueness');
       expect(result.status).to.equal('fail');
       expect(result.variances).to.deep.equal([
-        { ...NO_VARIANCE, txn_id: original.txn_id, expected: '1', actual: '2', difference: '1', detail: { problem: 'reversed_more_than_once', reversals } },
+        {
+          ...NO_VARIANCE,
+          txn_id: original.txn_id,
+          expected: '1',
+          actual: '2',
+          difference: '1',
+          detail: { problem: 'reversed_more_than_once', reversals },
+        },
       ]);
     });
   });
 
   describe('dr_cr_sign_convention', () => {
     it('when a revenue account stands in debit › fails naming the account and its net', async () => {
-      await corrupt(book.db, `INSERT INTO account_totals (account_code, slot, debit_total, credit_total, line_count) VALUES ('4010', 99, 1000.00, 0, 0)`);
+      await corrupt(
+        book.db,
+        `INSERT INTO account_totals (account_code, slot, debit_total, credit_total, line_count) VALUES ('4010', 99, 1000.00, 0, 0)`,
+      );
       const result = await outcome(book.runtimeDb, 'dr_cr_sign_convention');
       expect(result.status).to.equal('fail');
       // 4010 held the buy's fee, 22 bps of 500.00, in credit.
       const net = '998.90';
       expect(result.variances).to.deep.equal([
-        { ...NO_VARIANCE, account_code: '4010', expected: '0.00', actual: net, difference: net, detail: { problem: 'account_on_wrong_side', account_type: 'revenue', normal_side: 'credit', net } },
+        {
+          ...NO_VARIANCE,
+          account_code: '4010',
+          expected: '0.00',
+          actual: net,
+          difference: net,
+          detail: { problem: 'account_on_wrong_side', account_type: 'revenue', normal_side: 'credit', net },
+        },
       ]);
     });
 
@@ -194,12 +278,23 @@ describe('category A checks', function () {
       const result = await outcome(book.runtimeDb, 'dr_cr_sign_convention');
       expect(result.status).to.equal('warn');
       expect(result.variances).to.deep.equal([
-        { ...NO_VARIANCE, customer_id: 'C-2', account_code: '2010', expected: '0.00', actual: '350.00', difference: '350.00', detail: { problem: 'wallet_in_debit', net: '350.00' } },
+        {
+          ...NO_VARIANCE,
+          customer_id: 'C-2',
+          account_code: '2010',
+          expected: '0.00',
+          actual: '350.00',
+          difference: '350.00',
+          detail: { problem: 'wallet_in_debit', net: '350.00' },
+        },
       ]);
     });
 
     it('retained earnings in debit is the one named exception › ok', async () => {
-      await corrupt(book.db, `INSERT INTO account_totals (account_code, slot, debit_total, credit_total, line_count) VALUES ('3000', 99, 10.00, 0, 0)`);
+      await corrupt(
+        book.db,
+        `INSERT INTO account_totals (account_code, slot, debit_total, credit_total, line_count) VALUES ('3000', 99, 10.00, 0, 0)`,
+      );
       expect((await outcome(book.runtimeDb, 'dr_cr_sign_convention')).status).to.equal('ok');
     });
   });

@@ -1,5 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { createCashRequest, Decimal, draftFxSpread, FeeSchedule, jobActor, postEntry, recordExceptions, withActor } from '@ledger/core';
+import {
+  createCashRequest,
+  Decimal,
+  draftFxSpread,
+  FeeSchedule,
+  jobActor,
+  postEntry,
+  recordExceptions,
+  withActor,
+} from '@ledger/core';
 import { expect } from 'chai';
 import { DEFAULT_RECON_SETTINGS } from '../src/index.js';
 import { cleanBook, corrupt, NO_VARIANCE, outcome, outcomeAt } from './book.js';
@@ -7,7 +16,11 @@ import { cleanBook, corrupt, NO_VARIANCE, outcome, outcomeAt } from './book.js';
 type Book = Awaited<ReturnType<typeof cleanBook>>;
 
 /** A transaction for C-1 on 2026-01-20 with these lines, written around the ledger's triggers (so no total moves). */
-async function strayTransaction(book: Book, sourceTxnId: string, lines: Array<[account: string, debit: string, credit: string, customer: string | null, kind: string | null]>): Promise<string> {
+async function strayTransaction(
+  book: Book,
+  sourceTxnId: string,
+  lines: Array<[account: string, debit: string, credit: string, customer: string | null, kind: string | null]>,
+): Promise<string> {
   const txnId = randomUUID();
   await corrupt(
     book.db,
@@ -15,20 +28,24 @@ async function strayTransaction(book: Book, sourceTxnId: string, lines: Array<[a
     [txnId, sourceTxnId],
   );
   for (const [account, debit, credit, customer, kind] of lines) {
-    await corrupt(book.db, `INSERT INTO journal_lines (txn_id, account_code, debit, credit, customer_id, posting_kind, txn_date) VALUES (?, ?, ?, ?, ?, ?, '2026-01-20')`, [
-      txnId,
-      account,
-      debit,
-      credit,
-      customer,
-      kind,
-    ]);
+    await corrupt(
+      book.db,
+      `INSERT INTO journal_lines (txn_id, account_code, debit, credit, customer_id, posting_kind, txn_date) VALUES (?, ?, ?, ?, ?, ?, '2026-01-20')`,
+      [txnId, account, debit, credit, customer, kind],
+    );
   }
   return txnId;
 }
 
 const snapshot = (book: Book, asOf: string, positions: Array<{ symbol: string; quantity: string }>) =>
-  book.runtimeDb('holdings_snapshots').insert({ customer_id: 'C-1', upstream: 'custodian', as_of: asOf, account: 'CUST-1', currency: 'USD', positions: JSON.stringify(positions) });
+  book.runtimeDb('holdings_snapshots').insert({
+    customer_id: 'C-1',
+    upstream: 'custodian',
+    as_of: asOf,
+    account: 'CUST-1',
+    currency: 'USD',
+    positions: JSON.stringify(positions),
+  });
 
 describe('category B and D checks', function () {
   this.timeout(60_000);
@@ -40,7 +57,13 @@ describe('category B and D checks', function () {
 
   it('on a clean book (with a snapshot that agrees) › every B and D check is ok with no variances', async () => {
     await snapshot(book, '2026-01-15', [{ symbol: 'AAPL', quantity: '10' }]);
-    for (const name of ['wallet_derivation', 'account_totals', 'snapshot_reconcile', 'pending_flow_age', 'open_exceptions_age']) {
+    for (const name of [
+      'wallet_derivation',
+      'account_totals',
+      'snapshot_reconcile',
+      'pending_flow_age',
+      'open_exceptions_age',
+    ]) {
       const result = await outcome(book.runtimeDb, name);
       expect(result.status, `${name}: ${JSON.stringify(result)}`).to.equal('ok');
       expect(result.variances, name).to.deep.equal([]);
@@ -49,12 +72,22 @@ describe('category B and D checks', function () {
 
   describe('wallet_derivation', () => {
     it('when the wallet account’s maintained total drifts from its customers’ lines › fails naming the account and the difference', async () => {
-      await corrupt(book.db, `INSERT INTO account_totals (account_code, slot, debit_total, credit_total, line_count) VALUES ('2010', 99, 0, 2.50, 0)`);
+      await corrupt(
+        book.db,
+        `INSERT INTO account_totals (account_code, slot, debit_total, credit_total, line_count) VALUES ('2010', 99, 0, 2.50, 0)`,
+      );
       const result = await outcome(book.runtimeDb, 'wallet_derivation');
       expect(result.status).to.equal('fail');
       // C-1: 1,000.00 in, 500.00 and its 1.10 fee out; C-2: 200.00 in, 50.00 out: 648.90 owed, a net of −648.90.
       expect(result.variances).to.deep.equal([
-        { ...NO_VARIANCE, account_code: '2010', expected: '-648.90', actual: '-651.40', difference: '-2.50', detail: { problem: 'wallet_total_differs_from_customers_lines' } },
+        {
+          ...NO_VARIANCE,
+          account_code: '2010',
+          expected: '-648.90',
+          actual: '-651.40',
+          difference: '-2.50',
+          detail: { problem: 'wallet_total_differs_from_customers_lines' },
+        },
       ]);
     });
 
@@ -71,7 +104,13 @@ describe('category B and D checks', function () {
       const result = await outcome(book.runtimeDb, 'wallet_derivation');
       expect(result.status).to.equal('fail');
       expect(result.variances).to.deep.equal([
-        { ...NO_VARIANCE, txn_id: txnId, source_txn_id: 'stray-1', account_code: '2010', detail: { problem: 'wallet_line_without_customer', net: '-6.00' } },
+        {
+          ...NO_VARIANCE,
+          txn_id: txnId,
+          source_txn_id: 'stray-1',
+          account_code: '2010',
+          detail: { problem: 'wallet_line_without_customer', net: '-6.00' },
+        },
       ]);
     });
   });
@@ -109,7 +148,17 @@ describe('category B and D checks', function () {
         ['2010', '0', '5.00', 'C-1', 'deposit'],
       ]);
       const result = await outcome(book.runtimeDb, 'account_totals');
-      expect(result.variances.map((v) => [v.detail.problem, v.account_code, v.detail.day ?? null, v.detail.figure, v.expected, v.actual, v.difference])).to.deep.equal([
+      expect(
+        result.variances.map((v) => [
+          v.detail.problem,
+          v.account_code,
+          v.detail.day ?? null,
+          v.detail.figure,
+          v.expected,
+          v.actual,
+          v.difference,
+        ]),
+      ).to.deep.equal([
         ['account_daily_totals_differs', '1100', '2026-01-20', 'debit', '5.00', '0.00', '-5.00'],
         ['account_daily_totals_differs', '2010', '2026-01-20', 'credit', '5.00', '0.00', '-5.00'],
         ['account_totals_differs', '1100', null, 'debit', '1205.00', '1200.00', '-5.00'],
@@ -137,12 +186,19 @@ describe('category B and D checks', function () {
         difference,
         detail: { problem: 'snapshot_differs_from_ledger', upstream: 'custodian', as_of: asOf },
       });
-      expect(result.variances).to.deep.equal([of('2026-01-17', '10', '0', '-10'), of('2026-01-16', '10', '9', '-1'), of('2026-01-14', '0', '10', '10')]);
+      expect(result.variances).to.deep.equal([
+        of('2026-01-17', '10', '0', '-10'),
+        of('2026-01-16', '10', '9', '-1'),
+        of('2026-01-14', '0', '10', '10'),
+      ]);
     });
 
     it('within RECON_QUANTITY_TOLERANCE › ok', async () => {
       await snapshot(book, '2026-01-16', [{ symbol: 'AAPL', quantity: '9.9999' }]);
-      const result = await outcome(book.runtimeDb, 'snapshot_reconcile', { ...DEFAULT_RECON_SETTINGS, quantityTolerance: new Decimal('0.001') });
+      const result = await outcome(book.runtimeDb, 'snapshot_reconcile', {
+        ...DEFAULT_RECON_SETTINGS,
+        quantityTolerance: new Decimal('0.001'),
+      });
       expect(result.status).to.equal('ok');
     });
   });
@@ -151,18 +207,38 @@ describe('category B and D checks', function () {
     it('an exception open past three days › warns naming the record, its upstream and reason, its age; a dismissed or resolved one is not reported', async () => {
       await withActor(jobActor('sync-usbroker', 'j-1'), () =>
         recordExceptions(book.runtimeDb, { upstream: 'usbroker' }, [
-          { recordKey: 'TXN-9', customerId: 'C-1', posted: false, reasonCode: 'refused', reason: 'quantity is missing' },
-          { recordKey: 'TXN-10', customerId: 'C-2', posted: false, reasonCode: 'conflict', reason: 'posted before with other amount_usd' },
+          {
+            recordKey: 'TXN-9',
+            customerId: 'C-1',
+            posted: false,
+            reasonCode: 'refused',
+            reason: 'quantity is missing',
+          },
+          {
+            recordKey: 'TXN-10',
+            customerId: 'C-2',
+            posted: false,
+            reasonCode: 'conflict',
+            reason: 'posted before with other amount_usd',
+          },
         ]),
       );
-      await book.runtimeDb('exceptions').where('record_key', 'TXN-10').update({ state: 'dismissed', state_reason: 'known', state_changed_at: new Date(), state_changed_by: 'api' });
+      await book
+        .runtimeDb('exceptions')
+        .where('record_key', 'TXN-10')
+        .update({ state: 'dismissed', state_reason: 'known', state_changed_at: new Date(), state_changed_by: 'api' });
       const later = (hours: number) => new Date(Date.now() + hours * 3_600_000);
       expect((await outcomeAt(book.runtimeDb, 'open_exceptions_age', later(48))).status).to.equal('ok');
       const result = await outcomeAt(book.runtimeDb, 'open_exceptions_age', later(80));
       expect(result.status).to.equal('warn');
       expect(result.variances).to.have.length(1);
       expect(result.variances[0]).to.include({ source_txn_id: 'TXN-9', customer_id: 'C-1', expected: '72.00' });
-      expect(result.variances[0]!.detail).to.include({ problem: 'open_exception_too_old', upstream: 'usbroker', reason_code: 'refused', times_seen: 1 });
+      expect(result.variances[0]!.detail).to.include({
+        problem: 'open_exception_too_old',
+        upstream: 'usbroker',
+        reason_code: 'refused',
+        times_seen: 1,
+      });
       expect(new Decimal(result.variances[0]!.actual!).isGreaterThanOrEqualTo(79.99)).to.equal(true);
     });
   });
@@ -170,14 +246,29 @@ describe('category B and D checks', function () {
   describe('pending_flow_age', () => {
     it('each pending flow past its own tolerance › warns naming it, its age and its tolerance; only a paid order is in transit', async () => {
       const cashRequestId = randomUUID();
-      await createCashRequest(book.db, { customer_id: 'C-2', direction: 'deposit', amount: '25.00', currency: 'USD' }, cashRequestId, {
-        feeSchedule: new FeeSchedule(new Decimal(22)),
-        aedPerUsd: new Decimal('3.6725'),
-      });
+      await createCashRequest(
+        book.db,
+        { customer_id: 'C-2', direction: 'deposit', amount: '25.00', currency: 'USD' },
+        cashRequestId,
+        {
+          feeSchedule: new FeeSchedule(new Decimal(22)),
+          aedPerUsd: new Decimal('3.6725'),
+        },
+      );
       const fxTxnId = randomUUID();
       await postEntry(
         book.db,
-        draftFxSpread({ orderId: 'order_1', customerId: 'C-1', remittedOn: '2026-01-15', orderUsd: new Decimal('1000.00'), fxSpreadBps: new Decimal(50), amountUsd: new Decimal('5.00') }, fxTxnId),
+        draftFxSpread(
+          {
+            orderId: 'order_1',
+            customerId: 'C-1',
+            remittedOn: '2026-01-15',
+            orderUsd: new Decimal('1000.00'),
+            fxSpreadBps: new Decimal(50),
+            amountUsd: new Decimal('5.00'),
+          },
+          fxTxnId,
+        ),
       );
       const paidAt = new Date();
       await book.db('remittances').insert({
@@ -197,7 +288,10 @@ describe('category B and D checks', function () {
       });
       // Not in transit however old: an order whose payment was authorised but is waiting for funds
       // (`action_required`), and one refunded after it was paid (`failed`): both have a `paid_at`.
-      for (const [orderId, status, error] of [['order_2', 'action_required', null], ['order_3', 'failed', 'REFUNDED']] as const) {
+      for (const [orderId, status, error] of [
+        ['order_2', 'action_required', null],
+        ['order_3', 'failed', 'REFUNDED'],
+      ] as const) {
         await book.db('remittances').insert({
           order_id: orderId,
           customer_id: 'C-1',
@@ -222,8 +316,15 @@ describe('category B and D checks', function () {
       const later = (hours: number) => new Date(Date.now() + hours * 3_600_000);
       const dayLater = await outcomeAt(book.runtimeDb, 'pending_flow_age', later(30));
       expect(dayLater.status).to.equal('warn');
-      expect(dayLater.variances.map((v) => [v.detail.problem, v.txn_id])).to.deep.equal([['pending_recost_too_old', buy.txn_id]]);
-      expect(dayLater.variances[0]).to.include({ source_txn_id: 'buy-1', customer_id: 'C-1', symbol: 'AAPL', expected: '24.00' });
+      expect(dayLater.variances.map((v) => [v.detail.problem, v.txn_id])).to.deep.equal([
+        ['pending_recost_too_old', buy.txn_id],
+      ]);
+      expect(dayLater.variances[0]).to.include({
+        source_txn_id: 'buy-1',
+        customer_id: 'C-1',
+        symbol: 'AAPL',
+        expected: '24.00',
+      });
       expect(new Decimal(dayLater.variances[0]!.actual!).isGreaterThanOrEqualTo(29.99)).to.equal(true);
 
       // A week later: every flow.
@@ -234,10 +335,20 @@ describe('category B and D checks', function () {
       });
       const byProblem = Object.fromEntries(weekLater.variances.map((v) => [v.detail.problem as string, v]));
       expect(byProblem.cash_request_too_old).to.deep.include({ customer_id: 'C-2', expected: '72.00' });
-      expect(byProblem.cash_request_too_old!.detail).to.include({ cash_request_id: cashRequestId, amount_usd: '25.00' });
+      expect(byProblem.cash_request_too_old!.detail).to.include({
+        cash_request_id: cashRequestId,
+        amount_usd: '25.00',
+      });
       expect(byProblem.remittance_in_transit_too_old).to.deep.include({ customer_id: 'C-1', expected: '120.00' });
-      expect(byProblem.remittance_in_transit_too_old!.detail).to.include({ order_id: 'order_1', amount_usd: '1000.00' });
-      expect(byProblem.fx_receivable_unsettled_too_old).to.deep.include({ txn_id: fxTxnId, source_txn_id: 'fx_spread:order_1', expected: '120.00' });
+      expect(byProblem.remittance_in_transit_too_old!.detail).to.include({
+        order_id: 'order_1',
+        amount_usd: '1000.00',
+      });
+      expect(byProblem.fx_receivable_unsettled_too_old).to.deep.include({
+        txn_id: fxTxnId,
+        source_txn_id: 'fx_spread:order_1',
+        expected: '120.00',
+      });
       expect(byProblem.fx_receivable_unsettled_too_old!.detail).to.include({ order_id: 'order_1', amount_usd: '5.00' });
     });
   });

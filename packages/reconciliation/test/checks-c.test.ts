@@ -1,5 +1,10 @@
 import { previousMonth, upsertCustomer } from '@ledger/core';
-import { createCustodianClient, createUsbrokerClient, NO_UPSTREAMS, type UpstreamClients } from '@ledger/upstream-clients';
+import {
+  createCustodianClient,
+  createUsbrokerClient,
+  NO_UPSTREAMS,
+  type UpstreamClients,
+} from '@ledger/upstream-clients';
 import { expect } from 'chai';
 import nock from 'nock';
 import { CHECKS, DEFAULT_RECON_SETTINGS, runReconciliation, type CheckOutcome } from '../src/index.js';
@@ -8,10 +13,32 @@ import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 
 const BROKER_URL = 'http://usbroker.test';
 /** A client that retries once, at once: the faults here are answered immediately. */
-const broker = () => createUsbrokerClient({ baseUrl: BROKER_URL, apiKey: 'sandbox-usbroker-client', apiSecret: 'sandbox-usbroker-secret', timeoutMs: 2_000, retryLimit: 1, backoffMs: 5 });
+const broker = () =>
+  createUsbrokerClient({
+    baseUrl: BROKER_URL,
+    apiKey: 'sandbox-usbroker-client',
+    apiSecret: 'sandbox-usbroker-secret',
+    timeoutMs: 2_000,
+    retryLimit: 1,
+    backoffMs: 5,
+  });
 
-const balance = (cash: string) => ({ cash, cash_withdrawable: cash, buying_power: cash, pending_deposits: '0.00', currency: 'USD', as_of: '2026-01-20T00:00:00Z' });
-const position = (symbol: string, qty: string) => ({ symbol, cusip: null, qty, avg_cost: '50.00', cost_basis: '500.00', market_value: '520.00' });
+const balance = (cash: string) => ({
+  cash,
+  cash_withdrawable: cash,
+  buying_power: cash,
+  pending_deposits: '0.00',
+  currency: 'USD',
+  as_of: '2026-01-20T00:00:00Z',
+});
+const position = (symbol: string, qty: string) => ({
+  symbol,
+  cusip: null,
+  qty,
+  avg_cost: '50.00',
+  cost_basis: '500.00',
+  market_value: '520.00',
+});
 
 const wire = (id: string, account: string, amount: string, status = 'completed', direction = 'IN') => ({
   transfer_id: id,
@@ -27,7 +54,11 @@ const wire = (id: string, account: string, amount: string, status = 'completed',
  * usbroker answering these balances and positions by account (an account missing from one
  * answers 500 there) and these funding wires (null: 500), a cursor page at a time.
  */
-function fakeBroker(balances: Record<string, ReturnType<typeof balance>>, positions: Record<string, unknown[]>, wires: Array<ReturnType<typeof wire>> | null = []): void {
+function fakeBroker(
+  balances: Record<string, ReturnType<typeof balance>>,
+  positions: Record<string, unknown[]>,
+  wires: Array<ReturnType<typeof wire>> | null = [],
+): void {
   const scope = nock(BROKER_URL).persist();
   scope.post('/oauth2/token').reply(200, { access_token: 'token', expires_in: 3600, token_type: 'Bearer' });
   scope
@@ -39,8 +70,12 @@ function fakeBroker(balances: Record<string, ReturnType<typeof balance>>, positi
       return [200, wires.filter((w) => after === null || w.transfer_id > after)];
     });
   for (const account of ['USB-1', 'USB-2']) {
-    scope.get(`/v1/accounts/${account}/balance`).reply(() => (balances[account] ? [200, balances[account]] : [500, { error: 'internal_error' }]));
-    scope.get(`/v1/accounts/${account}/positions`).reply(() => (positions[account] ? [200, positions[account]] : [500, { error: 'internal_error' }]));
+    scope
+      .get(`/v1/accounts/${account}/balance`)
+      .reply(() => (balances[account] ? [200, balances[account]] : [500, { error: 'internal_error' }]));
+    scope
+      .get(`/v1/accounts/${account}/positions`)
+      .reply(() => (positions[account] ? [200, positions[account]] : [500, { error: 'internal_error' }]));
   }
 }
 
@@ -61,10 +96,25 @@ describe('category C checks: usbroker (India)', function () {
   });
 
   /** The C run's outcome of each check, by name. */
-  async function outcomes(upstreams: UpstreamClients, book: 'ENTITY_UAE' | 'ENTITY_IND_IFSC' = 'ENTITY_IND_IFSC'): Promise<Record<string, CheckOutcome>> {
-    const run = await runReconciliation({ db: t.runtime!.db, book, settings: DEFAULT_RECON_SETTINGS, upstreams }, { category: 'C' });
+  async function outcomes(
+    upstreams: UpstreamClients,
+    book: 'ENTITY_UAE' | 'ENTITY_IND_IFSC' = 'ENTITY_IND_IFSC',
+  ): Promise<Record<string, CheckOutcome>> {
+    const run = await runReconciliation(
+      { db: t.runtime!.db, book, settings: DEFAULT_RECON_SETTINGS, upstreams },
+      { category: 'C' },
+    );
     return Object.fromEntries(
-      run.results.map((r) => [r.check_name, { status: r.status, metrics: r.metrics, variances: run.metadata.variances.filter((v) => v.check_name === r.check_name).map(({ check_name: _n, ...v }) => v) }]),
+      run.results.map((r) => [
+        r.check_name,
+        {
+          status: r.status,
+          metrics: r.metrics,
+          variances: run.metadata.variances
+            .filter((v) => v.check_name === r.check_name)
+            .map(({ check_name: _n, ...v }) => v),
+        },
+      ]),
     );
   }
 
@@ -76,7 +126,13 @@ describe('category C checks: usbroker (India)', function () {
     await upsertCustomer(t.db, 'IND-1', { references: { usbroker_account_no: 'USB-1' } });
     await upsertCustomer(t.db, 'IND-2', { references: { usbroker_account_no: 'USB-2' } });
     await post(t.db, { txn_type: 'deposit', customer_id: 'IND-1', amount_usd: '1000.00' });
-    await post(t.db, { txn_type: 'buy_security', customer_id: 'IND-1', amount_usd: '500.00', symbol: 'AAPL', quantity: '10' });
+    await post(t.db, {
+      txn_type: 'buy_security',
+      customer_id: 'IND-1',
+      amount_usd: '500.00',
+      symbol: 'AAPL',
+      quantity: '10',
+    });
     await post(t.db, { txn_type: 'deposit', customer_id: 'IND-2', amount_usd: '200.00' });
     const at = new Date('2026-01-15T10:00:00Z');
     await t.db('remittances').insert({
@@ -112,38 +168,83 @@ describe('category C checks: usbroker (India)', function () {
     await linkedBook();
     const result = await outcomes(NO_UPSTREAMS);
     for (const name of ['usbroker_ledger_recon', 'usbroker_holdings_recon', 'lrs_usbroker_tie_out']) {
-      expect(result[name]).to.deep.equal({ status: 'warn', metrics: { customers: 2, reason: 'usbroker is not configured on this book (USBROKER_BASE_URL unset)' }, variances: [] });
+      expect(result[name]).to.deep.equal({
+        status: 'warn',
+        metrics: { customers: 2, reason: 'usbroker is not configured on this book (USBROKER_BASE_URL unset)' },
+        variances: [],
+      });
     }
   });
 
   it('a broker that agrees with the ledger › ok with no variances', async () => {
     await linkedBook();
     // The remittance arrived as two wires that day; a pending one, an outgoing one and another day's do not count.
-    fakeBroker({ 'USB-1': balance('498.90'), 'USB-2': balance('200.00') }, { 'USB-1': [position('AAPL', '10')], 'USB-2': [] }, [
-      wire('w1', 'USB-1', '600.00'),
-      wire('w2', 'USB-1', '400.00'),
-      wire('w3', 'USB-2', '50.00', 'pending'),
-      wire('w4', 'USB-1', '25.00', 'completed', 'OUT'),
-      { ...wire('w5', 'USB-2', '75.00'), value_date: '2026-01-20' },
-    ]);
+    fakeBroker(
+      { 'USB-1': balance('498.90'), 'USB-2': balance('200.00') },
+      { 'USB-1': [position('AAPL', '10')], 'USB-2': [] },
+      [
+        wire('w1', 'USB-1', '600.00'),
+        wire('w2', 'USB-1', '400.00'),
+        wire('w3', 'USB-2', '50.00', 'pending'),
+        wire('w4', 'USB-1', '25.00', 'completed', 'OUT'),
+        { ...wire('w5', 'USB-2', '75.00'), value_date: '2026-01-20' },
+      ],
+    );
     const result = await outcomes({ ...NO_UPSTREAMS, usbroker: broker() });
     expect(result.usbroker_ledger_recon!.status).to.equal('ok');
     expect(result.usbroker_holdings_recon!.status).to.equal('ok');
-    expect(result.lrs_usbroker_tie_out).to.deep.equal({ status: 'ok', metrics: { customers: 2, remittance_days: 1, wires_read: 5, variances: 0 }, variances: [] });
-    expect(result.usbroker_ledger_recon!.metrics).to.deep.equal({ customers: 2, unreachable: 0, cash_differs: 0, variances: 0 });
+    expect(result.lrs_usbroker_tie_out).to.deep.equal({
+      status: 'ok',
+      metrics: { customers: 2, remittance_days: 1, wires_read: 5, variances: 0 },
+      variances: [],
+    });
+    expect(result.usbroker_ledger_recon!.metrics).to.deep.equal({
+      customers: 2,
+      unreachable: 0,
+      cash_differs: 0,
+      variances: 0,
+    });
   });
 
   it('broker cash off by one cent and a position off by one share › warn naming the customer, figures and difference', async () => {
     await linkedBook();
-    fakeBroker({ 'USB-1': balance('498.90'), 'USB-2': balance('199.99') }, { 'USB-1': [position('AAPL', '9')], 'USB-2': [position('MSFT', '1')] }, [wire('w1', 'USB-1', '999.99')]);
+    fakeBroker(
+      { 'USB-1': balance('498.90'), 'USB-2': balance('199.99') },
+      { 'USB-1': [position('AAPL', '9')], 'USB-2': [position('MSFT', '1')] },
+      [wire('w1', 'USB-1', '999.99')],
+    );
     const result = await outcomes({ ...NO_UPSTREAMS, usbroker: broker() });
     expect(result.usbroker_ledger_recon).to.deep.include({ status: 'warn' });
     expect(result.usbroker_ledger_recon!.variances).to.deep.equal([
-      { ...NO_VARIANCE, customer_id: 'IND-2', account_code: '2010', expected: '200.00', actual: '199.99', difference: '-0.01', detail: { problem: 'cash_differs', account_no: 'USB-2', broker_as_of: '2026-01-20T00:00:00Z' } },
+      {
+        ...NO_VARIANCE,
+        customer_id: 'IND-2',
+        account_code: '2010',
+        expected: '200.00',
+        actual: '199.99',
+        difference: '-0.01',
+        detail: { problem: 'cash_differs', account_no: 'USB-2', broker_as_of: '2026-01-20T00:00:00Z' },
+      },
     ]);
     expect(result.usbroker_holdings_recon!.variances).to.deep.equal([
-      { ...NO_VARIANCE, customer_id: 'IND-1', symbol: 'AAPL', expected: '10', actual: '9', difference: '-1', detail: { problem: 'shares_differ', account_no: 'USB-1' } },
-      { ...NO_VARIANCE, customer_id: 'IND-2', symbol: 'MSFT', expected: '0', actual: '1', difference: '1', detail: { problem: 'shares_differ', account_no: 'USB-2' } },
+      {
+        ...NO_VARIANCE,
+        customer_id: 'IND-1',
+        symbol: 'AAPL',
+        expected: '10',
+        actual: '9',
+        difference: '-1',
+        detail: { problem: 'shares_differ', account_no: 'USB-1' },
+      },
+      {
+        ...NO_VARIANCE,
+        customer_id: 'IND-2',
+        symbol: 'MSFT',
+        expected: '0',
+        actual: '1',
+        difference: '1',
+        detail: { problem: 'shares_differ', account_no: 'USB-2' },
+      },
     ]);
     expect(result.lrs_usbroker_tie_out!.variances).to.deep.equal([
       {
@@ -152,7 +253,14 @@ describe('category C checks: usbroker (India)', function () {
         expected: '1000.00',
         actual: '999.99',
         difference: '-0.01',
-        detail: { problem: 'remitted_not_wired', account_no: 'USB-1', day: '2026-01-15', day_window: 3, settled_remittances: 1, completed_wires: 1 },
+        detail: {
+          problem: 'remitted_not_wired',
+          account_no: 'USB-1',
+          day: '2026-01-15',
+          day_window: 3,
+          settled_remittances: 1,
+          completed_wires: 1,
+        },
       },
     ]);
   });
@@ -162,7 +270,11 @@ describe('category C checks: usbroker (India)', function () {
     // IND-1 besides order_1 (1,000.00 settled Thursday 2026-01-15, wired that day): order_2 500.00 settled
     // Friday the 16th, wired Monday the 19th (3 days); order_4 200.00 settled the 19th, never wired (the
     // Monday wire is order_2's); order_3 300.00 settled the 20th, wired Saturday the 24th (4 days).
-    for (const [orderId, usd, day] of [['order_2', '500.00', '2026-01-16'], ['order_4', '200.00', '2026-01-19'], ['order_3', '300.00', '2026-01-20']] as const) {
+    for (const [orderId, usd, day] of [
+      ['order_2', '500.00', '2026-01-16'],
+      ['order_4', '200.00', '2026-01-19'],
+      ['order_3', '300.00', '2026-01-20'],
+    ] as const) {
       const at = new Date(`${day}T06:00:00Z`);
       await t.db('remittances').insert({
         order_id: orderId,
@@ -182,11 +294,24 @@ describe('category C checks: usbroker (India)', function () {
         status_history: JSON.stringify([]),
       });
     }
-    const wires = [wire('w1', 'USB-1', '1000.00'), { ...wire('w2', 'USB-1', '500.00'), value_date: '2026-01-19' }, { ...wire('w3', 'USB-1', '300.00'), value_date: '2026-01-24' }];
-    fakeBroker({ 'USB-1': balance('498.90'), 'USB-2': balance('200.00') }, { 'USB-1': [position('AAPL', '10')], 'USB-2': [] }, wires);
+    const wires = [
+      wire('w1', 'USB-1', '1000.00'),
+      { ...wire('w2', 'USB-1', '500.00'), value_date: '2026-01-19' },
+      { ...wire('w3', 'USB-1', '300.00'), value_date: '2026-01-24' },
+    ];
+    fakeBroker(
+      { 'USB-1': balance('498.90'), 'USB-2': balance('200.00') },
+      { 'USB-1': [position('AAPL', '10')], 'USB-2': [] },
+      wires,
+    );
     const tieOut = async (tieOutDayWindow: number) => {
       const run = await runReconciliation(
-        { db: t.runtime!.db, book: 'ENTITY_IND_IFSC', settings: { ...DEFAULT_RECON_SETTINGS, tieOutDayWindow }, upstreams: { ...NO_UPSTREAMS, usbroker: broker() } },
+        {
+          db: t.runtime!.db,
+          book: 'ENTITY_IND_IFSC',
+          settings: { ...DEFAULT_RECON_SETTINGS, tieOutDayWindow },
+          upstreams: { ...NO_UPSTREAMS, usbroker: broker() },
+        },
         { checks: CHECKS.filter((c) => c.name === 'lrs_usbroker_tie_out') },
       );
       return run.metadata.variances.map((v) => [v.detail.day, v.expected, v.actual, v.detail.completed_wires]);
@@ -217,9 +342,13 @@ describe('category C checks: usbroker (India)', function () {
       ['IND-2', 'usbroker_unreachable'],
     ]);
     expect(String(ledger.variances[1]!.detail.error)).to.match(/^unreachable: /);
-    expect(result.usbroker_holdings_recon!.variances.map((v) => [v.customer_id, v.detail.problem])).to.deep.equal([['IND-2', 'usbroker_unreachable']]);
+    expect(result.usbroker_holdings_recon!.variances.map((v) => [v.customer_id, v.detail.problem])).to.deep.equal([
+      ['IND-2', 'usbroker_unreachable'],
+    ]);
     expect(result.lrs_usbroker_tie_out!.status).to.equal('warn');
-    expect(String(result.lrs_usbroker_tie_out!.metrics.reason)).to.match(/^usbroker's funding wires could not be read: unreachable: /);
+    expect(String(result.lrs_usbroker_tie_out!.metrics.reason)).to.match(
+      /^usbroker's funding wires could not be read: unreachable: /,
+    );
   });
 });
 
@@ -260,7 +389,14 @@ describe('category C checks: the custodian (UAE)', function () {
     currency: 'AED',
     opening_balance: '1000.00',
     closing_balance: closing,
-    lines: Array.from({ length: lines }, () => ({ date: `${month}-15`, value_date: `${month}-15`, description: 'transfer', debit: '0.00', credit: '367.25', balance: closing })),
+    lines: Array.from({ length: lines }, () => ({
+      date: `${month}-15`,
+      value_date: `${month}-15`,
+      description: 'transfer',
+      debit: '0.00',
+      credit: '367.25',
+      balance: closing,
+    })),
   });
   /** The custodian answering these statements by account; an account not listed answers 500. */
   const fakeCustodian = (statements: Record<string, ReturnType<typeof statement>>) =>
@@ -272,15 +408,28 @@ describe('category C checks: the custodian (UAE)', function () {
         const answer = statements[new URL(uri, CUSTODIAN_URL).searchParams.get('account') ?? ''];
         return answer ? [200, answer] : [500, { error: 'internal_error' }];
       });
-  const custodian = () => createCustodianClient({ baseUrl: CUSTODIAN_URL, apiKey: 'sandbox-custodian-key', timeoutMs: 2_000, retryLimit: 1, backoffMs: 5 });
+  const custodian = () =>
+    createCustodianClient({
+      baseUrl: CUSTODIAN_URL,
+      apiKey: 'sandbox-custodian-key',
+      timeoutMs: 2_000,
+      retryLimit: 1,
+      backoffMs: 5,
+    });
   const outcome = async (upstreams: UpstreamClients) => {
-    const run = await runReconciliation({ db: t.runtime!.db, book: 'ENTITY_UAE', settings: DEFAULT_RECON_SETTINGS, upstreams }, { checks: CHECKS.filter((c) => c.name === 'custodian_ledger_recon') });
+    const run = await runReconciliation(
+      { db: t.runtime!.db, book: 'ENTITY_UAE', settings: DEFAULT_RECON_SETTINGS, upstreams },
+      { checks: CHECKS.filter((c) => c.name === 'custodian_ledger_recon') },
+    );
     return { result: run.results[0]!, variances: run.metadata.variances.map(({ check_name: _n, ...v }) => v) };
   };
 
   it('the custodian not configured › warn naming why', async () => {
     const { result } = await outcome(NO_UPSTREAMS);
-    expect(result).to.deep.include({ status: 'warn', metrics: { customers: 2, reason: 'the custodian is not configured on this book (CUSTODIAN_BASE_URL unset)' } });
+    expect(result).to.deep.include({
+      status: 'warn',
+      metrics: { customers: 2, reason: 'the custodian is not configured on this book (CUSTODIAN_BASE_URL unset)' },
+    });
   });
 
   it('last month’s statements agree with the ledger’s AED movements › ok', async () => {
@@ -301,7 +450,14 @@ describe('category C checks: the custodian (UAE)', function () {
       expected: '367.25',
       actual: '367.24',
       difference: '-0.01',
-      detail: { problem: 'cash_statement_differs', account: 'CUST-1', month, currency: 'AED', statement_lines: 1, ledger_transactions: 1 },
+      detail: {
+        problem: 'cash_statement_differs',
+        account: 'CUST-1',
+        month,
+        currency: 'AED',
+        statement_lines: 1,
+        ledger_transactions: 1,
+      },
     });
     expect(variances[1]).to.deep.include({ customer_id: 'UAE-2' });
     expect(variances[1]!.detail).to.include({ problem: 'custodian_unreachable', account: 'CUST-2', month });

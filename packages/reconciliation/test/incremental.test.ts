@@ -27,13 +27,22 @@ async function plantUnbalanced(book: Book, postedAt: string | null = null): Prom
 describe('incremental reconciliation runs', function () {
   this.timeout(60_000);
   let book: Book;
-  const settings = (fullSweepEveryHours = 24): ReconSettings => ({ ...DEFAULT_RECON_SETTINGS, incremental: { enabled: true, fullSweepEveryHours } });
-  const run = (s: ReconSettings = settings()) => runReconciliation({ db: book.runtimeDb, book: 'ENTITY_UAE', settings: s, upstreams: NO_UPSTREAMS }, { category: 'A' });
+  const settings = (fullSweepEveryHours = 24): ReconSettings => ({
+    ...DEFAULT_RECON_SETTINGS,
+    incremental: { enabled: true, fullSweepEveryHours },
+  });
+  const run = (s: ReconSettings = settings()) =>
+    runReconciliation(
+      { db: book.runtimeDb, book: 'ENTITY_UAE', settings: s, upstreams: NO_UPSTREAMS },
+      { category: 'A' },
+    );
   const resultOf = (r: Awaited<ReturnType<typeof run>>, name: string) => r.results.find((x) => x.check_name === name)!;
   const mark = async (name: string) =>
-    (await book.db('reconciliation_check_cycles').where({ check_name: name }).first(book.db.raw('swept_through::text AS swept_through'), 'full_swept_at')) as
-      | { swept_through: string | null; full_swept_at: Date | null }
-      | undefined;
+    (await book
+      .db('reconciliation_check_cycles')
+      .where({ check_name: name })
+      .first(book.db.raw('swept_through::text AS swept_through'), 'full_swept_at')) as
+      { swept_through: string | null; full_swept_at: Date | null } | undefined;
 
   beforeEach(async () => {
     book = await cleanBook();
@@ -68,7 +77,11 @@ describe('incremental reconciliation runs', function () {
     const check = resultOf(found, 'journal_line_completeness');
     expect(check).to.deep.include({ status: 'fail' });
     expect(check.metrics).to.include({ sweep: 'incremental', incomplete_transactions: 1 });
-    expect(found.metadata.variances.filter((v) => v.check_name === 'journal_line_completeness').map((v) => [v.txn_id, v.detail.problem])).to.deep.equal([[planted, 'unbalanced']]);
+    expect(
+      found.metadata.variances
+        .filter((v) => v.check_name === 'journal_line_completeness')
+        .map((v) => [v.txn_id, v.detail.problem]),
+    ).to.deep.equal([[planted, 'unbalanced']]);
     // Not clean: the mark does not move, so the next run looks at the planted transaction again.
     expect((await mark('journal_line_completeness'))?.swept_through).to.deep.equal(before?.swept_through);
     expect(resultOf(await run(), 'journal_line_completeness')).to.deep.include({ status: 'fail' });
@@ -96,22 +109,49 @@ describe('incremental reconciliation runs', function () {
   it('each journal check finds its own kind of variance planted after the mark: a duplicate source id, an overdrawn wallet, a drifted wallet total, lines no daily total counts', async () => {
     await runReconciliation({ db: book.runtimeDb, book: 'ENTITY_UAE', settings: settings(), upstreams: NO_UPSTREAMS });
     // After the mark: a second transaction under dep-2's key, its lines overdrawing C-2 (no total counts them), the 2010 total drifted by 1.00.
-    await post(book.db, { txn_type: 'deposit', customer_id: 'C-2', amount_usd: '1.00', txn_date: '2026-01-22', source_txn_id: 'dep-late' });
+    await post(book.db, {
+      txn_type: 'deposit',
+      customer_id: 'C-2',
+      amount_usd: '1.00',
+      txn_date: '2026-01-22',
+      source_txn_id: 'dep-late',
+    });
     await book.db.raw('ALTER TABLE transactions DROP CONSTRAINT transactions_source_txn_unique');
     await corrupt(
       book.db,
       `INSERT INTO transactions (txn_id, customer_id, txn_type, source, source_txn_id, category, txn_date, amount_usd) VALUES (?, 'C-2', 'withdrawal', 'manual', 'dep-2', 'funding', '2026-01-21', '500.00')`,
       [randomUUID()],
     );
-    await corrupt(book.db, `INSERT INTO account_totals (account_code, slot, debit_total, credit_total, line_count) VALUES ('2010', 99, 0, 1.00, 0)`);
-    await corrupt(book.db, `INSERT INTO journal_lines (txn_id, account_code, debit, credit, customer_id, posting_kind, txn_date) SELECT txn_id, '2010', 600.00, 0, 'C-2', 'withdrawal', '2026-01-21' FROM transactions WHERE source_txn_id = 'dep-2' AND txn_type = 'withdrawal'`);
-    await corrupt(book.db, `INSERT INTO journal_lines (txn_id, account_code, debit, credit, customer_id, posting_kind, txn_date) SELECT txn_id, '1100', 0, 600.00, 'C-2', 'withdrawal', '2026-01-21' FROM transactions WHERE source_txn_id = 'dep-2' AND txn_type = 'withdrawal'`);
-    const found = await runReconciliation({ db: book.runtimeDb, book: 'ENTITY_UAE', settings: settings(), upstreams: NO_UPSTREAMS });
-    const problems = (name: string) => found.metadata.variances.filter((v) => v.check_name === name).map((v) => v.detail.problem);
-    for (const name of ['source_txn_uniqueness', 'dr_cr_sign_convention', 'wallet_derivation', 'account_totals']) expect(resultOf(found, name).metrics, name).to.include({ sweep: 'incremental' });
+    await corrupt(
+      book.db,
+      `INSERT INTO account_totals (account_code, slot, debit_total, credit_total, line_count) VALUES ('2010', 99, 0, 1.00, 0)`,
+    );
+    await corrupt(
+      book.db,
+      `INSERT INTO journal_lines (txn_id, account_code, debit, credit, customer_id, posting_kind, txn_date) SELECT txn_id, '2010', 600.00, 0, 'C-2', 'withdrawal', '2026-01-21' FROM transactions WHERE source_txn_id = 'dep-2' AND txn_type = 'withdrawal'`,
+    );
+    await corrupt(
+      book.db,
+      `INSERT INTO journal_lines (txn_id, account_code, debit, credit, customer_id, posting_kind, txn_date) SELECT txn_id, '1100', 0, 600.00, 'C-2', 'withdrawal', '2026-01-21' FROM transactions WHERE source_txn_id = 'dep-2' AND txn_type = 'withdrawal'`,
+    );
+    const found = await runReconciliation({
+      db: book.runtimeDb,
+      book: 'ENTITY_UAE',
+      settings: settings(),
+      upstreams: NO_UPSTREAMS,
+    });
+    const problems = (name: string) =>
+      found.metadata.variances.filter((v) => v.check_name === name).map((v) => v.detail.problem);
+    for (const name of ['source_txn_uniqueness', 'dr_cr_sign_convention', 'wallet_derivation', 'account_totals'])
+      expect(resultOf(found, name).metrics, name).to.include({ sweep: 'incremental' });
     expect(problems('source_txn_uniqueness')).to.deep.equal(['duplicate_source_txn_id']);
     expect(problems('dr_cr_sign_convention')).to.deep.equal(['wallet_in_debit']);
     expect(problems('wallet_derivation')).to.deep.equal(['wallet_total_differs_from_daily_totals']);
-    expect(problems('account_totals')).to.have.members(['account_totals_differs', 'account_daily_totals_differs', 'account_daily_totals_differs', 'transaction_daily_totals_differs']);
+    expect(problems('account_totals')).to.have.members([
+      'account_totals_differs',
+      'account_daily_totals_differs',
+      'account_daily_totals_differs',
+      'transaction_daily_totals_differs',
+    ]);
   });
 });

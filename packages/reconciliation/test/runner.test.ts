@@ -1,7 +1,16 @@
 import { NO_UPSTREAMS } from '@ledger/upstream-clients';
 import { expect } from 'chai';
 import { advisoryLockId, createDb } from '@ledger/core';
-import { BOTH_BOOKS, CHECKS, DEFAULT_RECON_SETTINGS, findRun, listRuns, runReconciliation, variance, type Check } from '../src/index.js';
+import {
+  BOTH_BOOKS,
+  CHECKS,
+  DEFAULT_RECON_SETTINGS,
+  findRun,
+  listRuns,
+  runReconciliation,
+  variance,
+  type Check,
+} from '../src/index.js';
 import { cleanBook, corrupt } from './book.js';
 
 type Book = Awaited<ReturnType<typeof cleanBook>>;
@@ -10,9 +19,20 @@ const fixed = (name: string, status: 'ok' | 'warn' | 'fail', variances = 0): Che
   name,
   category: 'A',
   books: BOTH_BOOKS,
-  run: async () => ({ status, metrics: { fixed: true }, variances: Array.from({ length: variances }, (_, i) => variance({ customer_id: `C-${i}`, expected: '1.00', actual: '2.00', difference: '1.00' })) }),
+  run: async () => ({
+    status,
+    metrics: { fixed: true },
+    variances: Array.from({ length: variances }, (_, i) =>
+      variance({ customer_id: `C-${i}`, expected: '1.00', actual: '2.00', difference: '1.00' }),
+    ),
+  }),
 });
-const throwing: Check = { name: 'throws', category: 'A', books: BOTH_BOOKS, run: async () => Promise.reject(new Error('relation "nowhere" does not exist')) };
+const throwing: Check = {
+  name: 'throws',
+  category: 'A',
+  books: BOTH_BOOKS,
+  run: async () => Promise.reject(new Error('relation "nowhere" does not exist')),
+};
 
 describe('reconciliation runs', function () {
   this.timeout(60_000);
@@ -21,7 +41,12 @@ describe('reconciliation runs', function () {
     book = await cleanBook();
   });
   after(async () => book?.drop());
-  const deps = () => ({ db: book.runtimeDb, book: 'ENTITY_UAE' as const, settings: DEFAULT_RECON_SETTINGS, upstreams: NO_UPSTREAMS });
+  const deps = () => ({
+    db: book.runtimeDb,
+    book: 'ENTITY_UAE' as const,
+    settings: DEFAULT_RECON_SETTINGS,
+    upstreams: NO_UPSTREAMS,
+  });
 
   it('a run of every category runs every registered check once and stores the run as it answers it', async () => {
     const run = await runReconciliation(deps());
@@ -49,25 +74,39 @@ describe('reconciliation runs', function () {
   });
 
   it('a check that answers ok with variances is a fail (a bug in the check), named', async () => {
-    const run = await runReconciliation(deps(), { checks: [{ ...fixed('confused', 'ok'), run: async () => ({ status: 'ok', metrics: {}, variances: [variance({})] }) }] });
+    const run = await runReconciliation(deps(), {
+      checks: [
+        { ...fixed('confused', 'ok'), run: async () => ({ status: 'ok', metrics: {}, variances: [variance({})] }) },
+      ],
+    });
     expect(run.results[0]).to.include({ status: 'fail' });
-    expect(run.results[0]!.metrics).to.deep.equal({ error: 'invariant violated: confused answered ok with 1 variances' });
+    expect(run.results[0]!.metrics).to.deep.equal({
+      error: 'invariant violated: confused answered ok with 1 variances',
+    });
   });
 
   it('with alert_persist_enabled › each variance is also a row of reconciliation_variances; without › none', async () => {
     const kept = await runReconciliation(deps(), { checks: [fixed('drifts', 'warn', 2)] });
     const rows = await book.db('reconciliation_variances').where({ run_id: kept.run_id }).orderBy('ordinal');
-    expect(rows.map((r) => [r.ordinal, r.check_name, r.customer_id, r.expected, r.actual, r.difference])).to.deep.equal([
-      [0, 'drifts', 'C-0', '1.00', '2.00', '1.00'],
-      [1, 'drifts', 'C-1', '1.00', '2.00', '1.00'],
-    ]);
-    const notKept = await runReconciliation({ ...deps(), settings: { ...DEFAULT_RECON_SETTINGS, alertPersistEnabled: false } }, { checks: [fixed('drifts', 'warn', 2)] });
+    expect(rows.map((r) => [r.ordinal, r.check_name, r.customer_id, r.expected, r.actual, r.difference])).to.deep.equal(
+      [
+        [0, 'drifts', 'C-0', '1.00', '2.00', '1.00'],
+        [1, 'drifts', 'C-1', '1.00', '2.00', '1.00'],
+      ],
+    );
+    const notKept = await runReconciliation(
+      { ...deps(), settings: { ...DEFAULT_RECON_SETTINGS, alertPersistEnabled: false } },
+      { checks: [fixed('drifts', 'warn', 2)] },
+    );
     expect(notKept.metadata.variances).to.have.length(2);
     expect(await book.db('reconciliation_variances').where({ run_id: notKept.run_id })).to.deep.equal([]);
   });
 
   it('a check keeps at most RECON_VARIANCES_PER_CHECK_MAX variances', async () => {
-    const run = await runReconciliation({ ...deps(), settings: { ...DEFAULT_RECON_SETTINGS, variancesPerCheckMax: 3 } }, { checks: [fixed('many', 'fail', 5)] });
+    const run = await runReconciliation(
+      { ...deps(), settings: { ...DEFAULT_RECON_SETTINGS, variancesPerCheckMax: 3 } },
+      { checks: [fixed('many', 'fail', 5)] },
+    );
     expect(run.metadata.variances).to.have.length(3);
   });
 
@@ -78,7 +117,9 @@ describe('reconciliation runs', function () {
         await trx.raw('SELECT pg_advisory_xact_lock(?::bigint)', [advisoryLockId('recon:held')]);
         const run = await runReconciliation(deps(), { checks: [fixed('held', 'fail', 1), fixed('free', 'ok')] });
         expect(run.results.map((r) => r.check_name)).to.deep.equal(['free']);
-        expect(run.metadata.skipped).to.deep.equal([{ check_name: 'held', category: 'A', reason: 'another instance holds its lock: it runs there this cycle' }]);
+        expect(run.metadata.skipped).to.deep.equal([
+          { check_name: 'held', category: 'A', reason: 'another instance holds its lock: it runs there this cycle' },
+        ]);
         expect(run.status).to.equal('ok');
       });
     } finally {
@@ -89,22 +130,33 @@ describe('reconciliation runs', function () {
   it('a run stopped part-way (shutdown) writes nothing', async () => {
     const before = await book.db('reconciliation_runs').count<Array<{ n: string }>>({ n: '*' });
     const abort = new AbortController();
-    const stopping: Check = { ...fixed('stops', 'ok'), run: async () => (abort.abort(), { status: 'ok', metrics: {}, variances: [] }) };
-    const failure = await runReconciliation(deps(), { checks: [stopping, fixed('never', 'ok')], signal: abort.signal }).catch((e: Error) => e);
+    const stopping: Check = {
+      ...fixed('stops', 'ok'),
+      run: async () => (abort.abort(), { status: 'ok', metrics: {}, variances: [] }),
+    };
+    const failure = await runReconciliation(deps(), {
+      checks: [stopping, fixed('never', 'ok')],
+      signal: abort.signal,
+    }).catch((e: Error) => e);
     expect(failure).to.be.instanceOf(Error);
     const after = await book.db('reconciliation_runs').count<Array<{ n: string }>>({ n: '*' });
     expect(after).to.deep.equal(before);
   });
 
   it('runs are listed newest first, filtered by status, category, check and day', async () => {
-    await corrupt(book.db, `INSERT INTO account_totals (account_code, slot, debit_total, credit_total, line_count) VALUES ('1010', 98, 1.00, 0, 0)`);
+    await corrupt(
+      book.db,
+      `INSERT INTO account_totals (account_code, slot, debit_total, credit_total, line_count) VALUES ('1010', 98, 1.00, 0, 0)`,
+    );
     const failed = await runReconciliation(deps(), { category: 'A' });
     await corrupt(book.db, `DELETE FROM account_totals WHERE slot = 98`);
     const page = { limit: 50, offset: 0 };
     const all = await listRuns(book.db, {}, page);
     expect(all.items[0]!.run_id).to.equal(failed.run_id);
     expect(all.items[0]!.variance_count).to.equal(1);
-    expect((await listRuns(book.db, { status: 'fail', category: 'A' }, page)).items.map((r) => r.run_id)).to.deep.equal([failed.run_id]);
+    expect((await listRuns(book.db, { status: 'fail', category: 'A' }, page)).items.map((r) => r.run_id)).to.deep.equal(
+      [failed.run_id],
+    );
     expect((await listRuns(book.db, { check_name: 'drifts' }, page)).total).to.equal(2);
     const today = failed.started_at.slice(0, 10);
     expect((await listRuns(book.db, { from: today, to: today }, page)).total).to.equal(all.total);
@@ -121,10 +173,21 @@ describe('scheduled runs, cycle by cycle', function () {
   after(async () => book?.drop());
 
   it('a check already run this cycle (by another instance) is skipped; the next cycle runs it again', async () => {
-    const deps = { db: book.runtimeDb, book: 'ENTITY_UAE' as const, settings: DEFAULT_RECON_SETTINGS, upstreams: NO_UPSTREAMS };
+    const deps = {
+      db: book.runtimeDb,
+      book: 'ENTITY_UAE' as const,
+      settings: DEFAULT_RECON_SETTINGS,
+      upstreams: NO_UPSTREAMS,
+    };
     const counted = (name: string) => {
       let runs = 0;
-      return { check: { ...fixed(name, 'ok'), run: async () => ((runs += 1), { status: 'ok' as const, metrics: {}, variances: [] }) }, runs: () => runs };
+      return {
+        check: {
+          ...fixed(name, 'ok'),
+          run: async () => ((runs += 1), { status: 'ok' as const, metrics: {}, variances: [] }),
+        },
+        runs: () => runs,
+      };
     };
     const each = counted('hourly');
     const hour = { intervalMs: 3_600_000 };
@@ -132,7 +195,9 @@ describe('scheduled runs, cycle by cycle', function () {
     const second = await runReconciliation(deps, { checks: [each.check], cycle: hour });
     expect(first.results.map((r) => r.check_name)).to.deep.equal(['hourly']);
     expect(second.results).to.deep.equal([]);
-    expect(second.metadata.skipped).to.deep.equal([{ check_name: 'hourly', category: 'A', reason: 'already run this cycle by another instance' }]);
+    expect(second.metadata.skipped).to.deep.equal([
+      { check_name: 'hourly', category: 'A', reason: 'already run this cycle by another instance' },
+    ]);
     // A run not on the schedule (POST /v1/reconciliation/run) always runs.
     await runReconciliation(deps, { checks: [each.check] });
     expect(each.runs()).to.equal(2);

@@ -46,19 +46,42 @@ describe('the India book loaded the quickstart’s way reconciles', function () 
     const { apiKey, apiSecret, firmId } = sandbox.credentials.usbroker;
     const upstreams = {
       ...NO_UPSTREAMS,
-      usbroker: createUsbrokerClient({ baseUrl: sandbox.urls.usbroker, apiKey, apiSecret, retryLimit: 1, backoffMs: 5 }),
-      remit: createRemitClient({ baseUrl: sandbox.urls.remit, apiKey: sandbox.credentials.remit.apiKey, retryLimit: 1, backoffMs: 5 }),
+      usbroker: createUsbrokerClient({
+        baseUrl: sandbox.urls.usbroker,
+        apiKey,
+        apiSecret,
+        retryLimit: 1,
+        backoffMs: 5,
+      }),
+      remit: createRemitClient({
+        baseUrl: sandbox.urls.remit,
+        apiKey: sandbox.credentials.remit.apiKey,
+        retryLimit: 1,
+        backoffMs: 5,
+      }),
       usbrokerFirmId: firmId,
     };
-    const deps: JobDeps = { book: 'ENTITY_IND_IFSC', db, logger, progress: () => undefined, settings: DEFAULT_JOB_SETTINGS, upstreams };
-    expect((await runProvisionIndia({ api_global_base_url: sandbox.urls.registry }, deps)).customers_failed).to.deep.equal([]);
+    const deps: JobDeps = {
+      book: 'ENTITY_IND_IFSC',
+      db,
+      logger,
+      progress: () => undefined,
+      settings: DEFAULT_JOB_SETTINGS,
+      upstreams,
+    };
+    expect(
+      (await runProvisionIndia({ api_global_base_url: sandbox.urls.registry }, deps)).customers_failed,
+    ).to.deep.equal([]);
     await runSyncUsbrokerTrades({ recost: false }, deps);
     await runSyncUsbroker({ recost: false }, deps);
     for (const window of LEDGER_WINDOWS) await runSyncUsbrokerLedger(window, deps);
     await runSyncRemit({}, deps);
     const recosted = await recostJob.run(recostInput.parse({}), deps);
     expect(recosted.flagged, 'no sell is short of the lots it sells').to.deep.equal([]);
-    run = await runReconciliation({ db, book: 'ENTITY_IND_IFSC', settings: DEFAULT_RECON_SETTINGS, upstreams }, { checks: CHECKS.filter((c) => CHECKED.includes(c.name)) });
+    run = await runReconciliation(
+      { db, book: 'ENTITY_IND_IFSC', settings: DEFAULT_RECON_SETTINGS, upstreams },
+      { checks: CHECKS.filter((c) => CHECKED.includes(c.name)) },
+    );
   });
   after(async () => {
     await database?.drop();
@@ -75,7 +98,9 @@ describe('the India book loaded the quickstart’s way reconciles', function () 
     expect(of('usbroker_holdings_recon')).to.deep.equal([]);
     const d = all()[5]!;
     const sell = d.orders.find((o) => o.order_id === 'ORD-1-000006-00017')!;
-    const buy = d.orders.find((o) => o.side === 'BUY' && o.symbol === sell.symbol && o.filled_at?.slice(0, 10) === sell.filled_at!.slice(0, 10))!;
+    const buy = d.orders.find(
+      (o) => o.side === 'BUY' && o.symbol === sell.symbol && o.filled_at?.slice(0, 10) === sell.filled_at!.slice(0, 10),
+    )!;
     expect(sell.side).to.equal('SELL');
     expect(buy.filled_at! < sell.filled_at!).to.equal(true);
   });
@@ -83,25 +108,40 @@ describe('the India book loaded the quickstart’s way reconciles', function () 
   it('every settled remittance arrived in a completed wire within the day window, the period’s last ones and the late ones too (no remitted_not_wired)', () => {
     expect(of('lrs_usbroker_tie_out')).to.deep.equal([]);
     expect(run.results.find((r) => r.check_name === 'lrs_usbroker_tie_out')).to.deep.include({ status: 'ok' });
-    const settledAfter = all().flatMap((d) => d.remittances).filter((r) => r.settlement !== null && r.settlement.created_at.slice(0, 10) > sandbox.data.period.to);
-    expect(settledAfter.map((r) => r.order.id), 'a settlement after the period').to.include('order_1_000001_00024_1');
+    const settledAfter = all()
+      .flatMap((d) => d.remittances)
+      .filter((r) => r.settlement !== null && r.settlement.created_at.slice(0, 10) > sandbox.data.period.to);
+    expect(
+      settledAfter.map((r) => r.order.id),
+      'a settlement after the period',
+    ).to.include('order_1_000001_00024_1');
     const wires = all().flatMap((d) => d.wires);
-    for (const r of settledAfter) expect(wires.find((w) => w.transfer_id === r.wire_id)).to.include({ status: 'completed' });
+    for (const r of settledAfter)
+      expect(wires.find((w) => w.transfer_id === r.wire_id)).to.include({ status: 'completed' });
     // IND-000012's paid_wire_late order: its wire arrives the weekday after the settlement.
     const late = all()[11]!.remittances[1]!;
-    expect(wires.find((w) => w.transfer_id === late.wire_id)!.value_date > late.settlement!.created_at.slice(0, 10)).to.equal(true);
+    expect(
+      wires.find((w) => w.transfer_id === late.wire_id)!.value_date > late.settlement!.created_at.slice(0, 10),
+    ).to.equal(true);
   });
 
   it('nothing is in transit: action_required and refunded orders are not, and every paid order settled (no remittance_in_transit_too_old)', async () => {
-    expect(of('pending_flow_age').filter((v) => v.detail.problem === 'remittance_in_transit_too_old')).to.deep.equal([]);
+    expect(of('pending_flow_age').filter((v) => v.detail.problem === 'remittance_in_transit_too_old')).to.deep.equal(
+      [],
+    );
     expect(of('pending_flow_age')).to.deep.equal([]);
     const db = database.runtime!.db;
     // IND-000004's order waits for funds (action_required) and IND-000008's was refunded: both have a paid_at.
-    const notPaid = await db('remittances').whereNotNull('paid_at').whereNot({ status: 'paid' }).select('customer_id', 'status');
+    const notPaid = await db('remittances')
+      .whereNotNull('paid_at')
+      .whereNot({ status: 'paid' })
+      .select('customer_id', 'status');
     expect(notPaid).to.deep.include.members([
       { customer_id: 'IND-000004', status: 'action_required' },
       { customer_id: 'IND-000008', status: 'failed' },
     ]);
-    expect(await db('remittances').where({ status: 'paid' }).whereNull('settled_at').select('order_id')).to.deep.equal([]);
+    expect(await db('remittances').where({ status: 'paid' }).whereNull('settled_at').select('order_id')).to.deep.equal(
+      [],
+    );
   });
 });

@@ -33,11 +33,28 @@ describe('the UAE checks on a fully synced sandbox book', function () {
     for (const c of sandbox.data.customers) {
       await upsertCustomer(db, c.customer_id, {
         name: c.name,
-        references: { uaefeed_customer_number: c.uaefeed_customer_number, uaefeed_account_number: c.uaefeed_account_number, custodian_account: c.custodian_account },
+        references: {
+          uaefeed_customer_number: c.uaefeed_customer_number,
+          uaefeed_account_number: c.uaefeed_account_number,
+          custodian_account: c.custodian_account,
+        },
       });
     }
-    upstreams = createUpstreamClients(upstreamConfigSchema.parse({ ...UAEFEED_ENV(sandbox), CUSTODIAN_BASE_URL: sandbox.urls.custodian, CUSTODIAN_API_KEY: sandbox.credentials.custodian.apiKey }));
-    const deps: JobDeps = { book: 'ENTITY_UAE', db, logger, progress: () => undefined, settings: DEFAULT_JOB_SETTINGS, upstreams };
+    upstreams = createUpstreamClients(
+      upstreamConfigSchema.parse({
+        ...UAEFEED_ENV(sandbox),
+        CUSTODIAN_BASE_URL: sandbox.urls.custodian,
+        CUSTODIAN_API_KEY: sandbox.credentials.custodian.apiKey,
+      }),
+    );
+    const deps: JobDeps = {
+      book: 'ENTITY_UAE',
+      db,
+      logger,
+      progress: () => undefined,
+      settings: DEFAULT_JOB_SETTINGS,
+      upstreams,
+    };
     await syncUaefeedJob.run({}, deps);
   });
   after(async () => {
@@ -47,10 +64,21 @@ describe('the UAE checks on a fully synced sandbox book', function () {
 
   /** A check run at `now` (a July day), as the runner runs it. */
   const outcome = (name: string, with_: UpstreamClients = upstreams): Promise<CheckOutcome> =>
-    db.transaction((trx) => CHECKS.find((c) => c.name === name)!.run({ db: trx, book: 'ENTITY_UAE', settings: DEFAULT_RECON_SETTINGS, upstreams: with_, now: JULY, since: null }), {
-      isolationLevel: 'repeatable read',
-      readOnly: true,
-    });
+    db.transaction(
+      (trx) =>
+        CHECKS.find((c) => c.name === name)!.run({
+          db: trx,
+          book: 'ENTITY_UAE',
+          settings: DEFAULT_RECON_SETTINGS,
+          upstreams: with_,
+          now: JULY,
+          since: null,
+        }),
+      {
+        isolationLevel: 'repeatable read',
+        readOnly: true,
+      },
+    );
 
   it('last month’s custodian cash statements agree with the ledger’s AED movements: ok, no variance', async () => {
     const result = await outcome('custodian_ledger_recon');
@@ -65,15 +93,30 @@ describe('the UAE checks on a fully synced sandbox book', function () {
   });
 
   it('uaefeed unreachable › warn naming each customer and why, never fail', async () => {
-    const down = { ...upstreams, uaefeed: createUpstreamClients(upstreamConfigSchema.parse({ ...UAEFEED_ENV(sandbox), UAEFEED_BASE_URL: 'http://127.0.0.1:9' })).uaefeed };
+    const down = {
+      ...upstreams,
+      uaefeed: createUpstreamClients(
+        upstreamConfigSchema.parse({ ...UAEFEED_ENV(sandbox), UAEFEED_BASE_URL: 'http://127.0.0.1:9' }),
+      ).uaefeed,
+    };
     const result = await outcome('uaefeed_holdings_recon', down);
     expect(result.status).to.equal('warn');
-    expect(result.variances.map((v) => v.detail.problem)).to.deep.equal(sandbox.data.customers.map(() => 'uaefeed_unreachable'));
+    expect(result.variances.map((v) => v.detail.problem)).to.deep.equal(
+      sandbox.data.customers.map(() => 'uaefeed_unreachable'),
+    );
   });
 
   it('a share the feed never saw, and AED cash it never moved, posted in June › each check names the customer and the difference', async () => {
     const customer = sandbox.data.customers[0]!.customer_id;
-    await post(db, { txn_type: 'buy_security', customer_id: customer, source: 'manual', txn_date: '2026-06-20', amount_usd: '10.00', symbol: 'ZZZZ', quantity: '1' });
+    await post(db, {
+      txn_type: 'buy_security',
+      customer_id: customer,
+      source: 'manual',
+      txn_date: '2026-06-20',
+      amount_usd: '10.00',
+      symbol: 'ZZZZ',
+      quantity: '1',
+    });
     await post(db, {
       txn_type: 'deposit',
       customer_id: customer,
@@ -87,11 +130,17 @@ describe('the UAE checks on a fully synced sandbox book', function () {
     });
     const holdings = await outcome('uaefeed_holdings_recon');
     expect(holdings.status).to.equal('warn');
-    expect(holdings.variances.map((v) => [v.customer_id, v.symbol, v.expected, v.actual, v.difference])).to.deep.equal([[customer, 'ZZZZ', '1', '0', '-1']]);
+    expect(holdings.variances.map((v) => [v.customer_id, v.symbol, v.expected, v.actual, v.difference])).to.deep.equal([
+      [customer, 'ZZZZ', '1', '0', '-1'],
+    ]);
     const cash = await outcome('custodian_ledger_recon');
     expect(cash.status).to.equal('warn');
     expect(cash.variances).to.have.length(1);
     expect(cash.variances[0]).to.include({ customer_id: customer, difference: '-3.67' });
-    expect(cash.variances[0]!.detail).to.include({ problem: 'cash_statement_differs', month: '2026-06', currency: 'AED' });
+    expect(cash.variances[0]!.detail).to.include({
+      problem: 'cash_statement_differs',
+      month: '2026-06',
+      currency: 'AED',
+    });
   });
 });

@@ -1,6 +1,13 @@
 import { createLogger, Decimal, FeeSchedule, recost, upsertCustomer } from '@ledger/core';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
-import { DEFAULT_JOB_SETTINGS, runSyncRemit, runSyncUsbroker, runSyncUsbrokerLedger, runSyncUsbrokerTrades, type JobDeps } from '@ledger/jobs';
+import {
+  DEFAULT_JOB_SETTINGS,
+  runSyncRemit,
+  runSyncUsbroker,
+  runSyncUsbrokerLedger,
+  runSyncUsbrokerTrades,
+  type JobDeps,
+} from '@ledger/jobs';
 import { startSandbox, type Sandbox } from '@ledger/sandbox';
 import { createRemitClient, createUsbrokerClient, NO_UPSTREAMS, type UpstreamClients } from '@ledger/upstream-clients';
 import { expect } from 'chai';
@@ -25,22 +32,45 @@ describe('the India checks on a fully synced sandbox book', function () {
     database = await createTestDatabase({ runtimeRole: true });
     const db = database.runtime!.db;
     for (const c of sandbox.data.india.customers) {
-      await upsertCustomer(db, c.customer_id, { references: { usbroker_account_no: c.usbroker_account_no, remit_customer_id: c.remit_customer_id } });
+      await upsertCustomer(db, c.customer_id, {
+        references: { usbroker_account_no: c.usbroker_account_no, remit_customer_id: c.remit_customer_id },
+      });
     }
     const { apiKey, apiSecret, firmId } = sandbox.credentials.usbroker;
     upstreams = {
       ...NO_UPSTREAMS,
-      usbroker: createUsbrokerClient({ baseUrl: sandbox.urls.usbroker, apiKey, apiSecret, retryLimit: 1, backoffMs: 5 }),
-      remit: createRemitClient({ baseUrl: sandbox.urls.remit, apiKey: sandbox.credentials.remit.apiKey, retryLimit: 1, backoffMs: 5 }),
+      usbroker: createUsbrokerClient({
+        baseUrl: sandbox.urls.usbroker,
+        apiKey,
+        apiSecret,
+        retryLimit: 1,
+        backoffMs: 5,
+      }),
+      remit: createRemitClient({
+        baseUrl: sandbox.urls.remit,
+        apiKey: sandbox.credentials.remit.apiKey,
+        retryLimit: 1,
+        backoffMs: 5,
+      }),
       usbrokerFirmId: firmId,
     };
-    const deps: JobDeps = { book: 'ENTITY_IND_IFSC', db, logger, progress: () => undefined, settings: DEFAULT_JOB_SETTINGS, upstreams };
+    const deps: JobDeps = {
+      book: 'ENTITY_IND_IFSC',
+      db,
+      logger,
+      progress: () => undefined,
+      settings: DEFAULT_JOB_SETTINGS,
+      upstreams,
+    };
     await runSyncRemit({}, deps);
     await runSyncUsbroker({}, deps);
     await runSyncUsbrokerTrades({}, deps);
     for (const range of LEDGER_RANGES) await runSyncUsbrokerLedger(range, deps);
     await recost(db, { policy: { feeSchedule: new FeeSchedule(new Decimal(22)) }, limit: null });
-    run = await runReconciliation({ db, book: 'ENTITY_IND_IFSC', settings: DEFAULT_RECON_SETTINGS, upstreams }, { category: 'C' });
+    run = await runReconciliation(
+      { db, book: 'ENTITY_IND_IFSC', settings: DEFAULT_RECON_SETTINGS, upstreams },
+      { category: 'C' },
+    );
   });
   after(async () => {
     await database?.drop();
@@ -60,7 +90,10 @@ describe('the India checks on a fully synced sandbox book', function () {
   });
 
   it('each customer’s ledger cash ties out with the broker’s to the cent, FEE rows included (posted as broker_fee): ok, no variance', () => {
-    expect(sandbox.data.india.all().some((d) => d.rows.some((r) => r.row_code === 'FEE')), 'the data set has FEE rows').to.equal(true);
+    expect(
+      sandbox.data.india.all().some((d) => d.rows.some((r) => r.row_code === 'FEE')),
+      'the data set has FEE rows',
+    ).to.equal(true);
     expect(run.results.find((r) => r.check_name === 'usbroker_ledger_recon')).to.deep.include({ status: 'ok' });
     expect(of('usbroker_ledger_recon')).to.deep.equal([]);
   });

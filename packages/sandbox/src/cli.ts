@@ -56,7 +56,10 @@ class UsageError extends Error {}
 function readSettings(argv: string[], env: NodeJS.ProcessEnv) {
   const { values } = parseArgs({
     args: argv,
-    options: { ...Object.fromEntries(Object.keys(FLAGS).map((flag) => [flag, { type: 'string' as const }])), help: { type: 'boolean' } },
+    options: {
+      ...Object.fromEntries(Object.keys(FLAGS).map((flag) => [flag, { type: 'string' as const }])),
+      help: { type: 'boolean' },
+    },
     strict: true,
     // `pnpm sandbox -- --seed 1` passes the `--` through.
     allowPositionals: true,
@@ -93,7 +96,12 @@ function readSettings(argv: string[], env: NodeJS.ProcessEnv) {
     remit: remitSettings(text('remit-webhook-url'), text('remit-webhook-secret')),
     seed: integer('seed', DEFAULT_DATA_CONFIG.seed, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
     customers: integer('customers', DEFAULT_DATA_CONFIG.customers, 1, Number.MAX_SAFE_INTEGER),
-    recordsPerCustomer: integer('records-per-customer', DEFAULT_DATA_CONFIG.recordsPerCustomer, 1, Number.MAX_SAFE_INTEGER),
+    recordsPerCustomer: integer(
+      'records-per-customer',
+      DEFAULT_DATA_CONFIG.recordsPerCustomer,
+      1,
+      Number.MAX_SAFE_INTEGER,
+    ),
     startMonth: text('start-month') || DEFAULT_DATA_CONFIG.startMonth,
     months: integer('months', DEFAULT_DATA_CONFIG.months, 1, Number.MAX_SAFE_INTEGER),
     plantedMismatch: boolean('planted-mismatch'),
@@ -102,8 +110,12 @@ function readSettings(argv: string[], env: NodeJS.ProcessEnv) {
   };
 }
 
-function remitSettings(url: string | undefined, secret: string | undefined): { webhookUrl?: string; webhookSecret?: string } {
-  if (url !== undefined && url !== '' && !URL.canParse(url)) throw new UsageError('--remit-webhook-url (SANDBOX_REMIT_WEBHOOK_URL) must be a URL');
+function remitSettings(
+  url: string | undefined,
+  secret: string | undefined,
+): { webhookUrl?: string; webhookSecret?: string } {
+  if (url !== undefined && url !== '' && !URL.canParse(url))
+    throw new UsageError('--remit-webhook-url (SANDBOX_REMIT_WEBHOOK_URL) must be a URL');
   return { ...(url ? { webhookUrl: url } : {}), ...(secret ? { webhookSecret: secret } : {}) };
 }
 
@@ -111,7 +123,9 @@ function remitSettings(url: string | undefined, secret: string | undefined): { w
 function writeEnvFile(path: string, sandbox: Sandbox): void {
   const lines = [
     '# Written by `pnpm sandbox`: the UAE and India books against the sandbox (sandbox credentials, nothing real).',
-    ...Object.entries(clientEnv(sandbox)).map(([name, value]) => (value.includes('\n') ? `${name}="${value}"` : `${name}=${value}`)),
+    ...Object.entries(clientEnv(sandbox)).map(([name, value]) =>
+      value.includes('\n') ? `${name}="${value}"` : `${name}=${value}`,
+    ),
   ];
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   writeFileSync(path, `${lines.join('\n')}\n`, { mode: 0o600 });
@@ -131,7 +145,10 @@ async function main(): Promise<number> {
   }
   let sandbox: Sandbox;
   try {
-    sandbox = await startSandbox({ ...settings, uaefeed: settings.privateKeyPem === undefined ? {} : { privateKeyPem: settings.privateKeyPem } });
+    sandbox = await startSandbox({
+      ...settings,
+      uaefeed: settings.privateKeyPem === undefined ? {} : { privateKeyPem: settings.privateKeyPem },
+    });
   } catch (error) {
     const code = (error as { code?: string }).code;
     const message =
@@ -145,12 +162,18 @@ async function main(): Promise<number> {
   }
   writeEnvFile(settings.envFile, sandbox);
   const { config, period, recordCount } = sandbox.data;
-  console.log(`sandbox: registry ${sandbox.urls.registry}/v1/uae/customers (and /v1/india/customers), uaefeed ${sandbox.urls.uaefeed}, custodian ${sandbox.urls.custodian}`);
-  console.log(`sandbox: usbroker ${sandbox.urls.usbroker}, remit ${sandbox.urls.remit}/api/v1; remit webhooks ${sandbox.webhooks.config.url ?? 'not sent (no --remit-webhook-url)'}`);
+  console.log(
+    `sandbox: registry ${sandbox.urls.registry}/v1/uae/customers (and /v1/india/customers), uaefeed ${sandbox.urls.uaefeed}, custodian ${sandbox.urls.custodian}`,
+  );
+  console.log(
+    `sandbox: usbroker ${sandbox.urls.usbroker}, remit ${sandbox.urls.remit}/api/v1; remit webhooks ${sandbox.webhooks.config.url ?? 'not sent (no --remit-webhook-url)'}`,
+  );
   console.log(
     `sandbox: seed ${config.seed}, ${config.customers} customers, ${recordCount} records (${config.recordsPerCustomer} each), ${period.from} to ${period.to}`,
   );
-  console.log(`sandbox: client settings in ${settings.envFile} (API_GLOBAL_BASE_URL, UAEFEED_*, CUSTODIAN_*, USBROKER_*, REMIT_*)`);
+  console.log(
+    `sandbox: client settings in ${settings.envFile} (API_GLOBAL_BASE_URL, UAEFEED_*, CUSTODIAN_*, USBROKER_*, REMIT_*)`,
+  );
   console.log(`sandbox: faults: POST ${sandbox.urls.registry}/__sandbox/faults (docs/sandbox.md); Ctrl-C stops`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);

@@ -1,4 +1,13 @@
-export { clientEnv, startSandbox, SANDBOX_DEFAULT_CREDENTIALS, SANDBOX_TOKEN_TTL_MS, USBROKER_TOKEN_TTL_SECONDS, type Sandbox, type SandboxCredentials, type SandboxOptions } from './sandbox.js';
+export {
+  clientEnv,
+  startSandbox,
+  SANDBOX_DEFAULT_CREDENTIALS,
+  SANDBOX_TOKEN_TTL_MS,
+  USBROKER_TOKEN_TTL_SECONDS,
+  type Sandbox,
+  type SandboxCredentials,
+  type SandboxOptions,
+} from './sandbox.js';
 export {
   createDataset,
   customerNumberOf,
@@ -21,7 +30,14 @@ export {
 export * from './data/views.js';
 export { FEE_BPS, priceOn, SECURITIES, securityOf, type Currency, type Security } from './data/catalog.js';
 export { formatMinor, parseMinor } from './data/money.js';
-export { FAULT_DEFAULT_MS, FAULT_KINDS, FaultStore, type Fault, type FaultKind, type FaultSpec } from './http/faults.js';
+export {
+  FAULT_DEFAULT_MS,
+  FAULT_KINDS,
+  FaultStore,
+  type Fault,
+  type FaultKind,
+  type FaultSpec,
+} from './http/faults.js';
 export { UPSTREAM_NAMES, type UpstreamName } from './http/common.js';
 export { ADMIN_PREFIX } from './http/server.js';
 export { CUSTODIAN_PER_PAGE_MAX } from './http/custodian.js';

@@ -130,7 +130,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       apiSecret: options.usbroker?.clientSecret ?? SANDBOX_DEFAULT_CREDENTIALS.usbroker.apiSecret,
       firmId: options.usbroker?.firmId ?? SANDBOX_DEFAULT_CREDENTIALS.usbroker.firmId,
     },
-    remit: { apiKey: options.remit?.apiKey ?? SANDBOX_DEFAULT_CREDENTIALS.remit.apiKey, webhookSecret: options.remit?.webhookSecret ?? null },
+    remit: {
+      apiKey: options.remit?.apiKey ?? SANDBOX_DEFAULT_CREDENTIALS.remit.apiKey,
+      webhookSecret: options.remit?.webhookSecret ?? null,
+    },
   };
   const webhooks = new RemitWebhooks(
     data.india,
@@ -147,7 +150,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const context: ServerContext = {
     dataset: data,
     faults,
-    info: () => ({ ...data.config, period: data.period, records: data.recordCount, india_customers: data.india.customers.length, urls }),
+    info: () => ({
+      ...data.config,
+      period: data.period,
+      records: data.recordCount,
+      india_customers: data.india.customers.length,
+      urls,
+    }),
     moreAdmin: (req, _url, path) => webhooks.admin(req, path),
   };
   const handlers = {

@@ -3,7 +3,15 @@ import type { IncomingMessage } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { IndiaDataset } from './data/india-views.js';
 import { createRandom } from './data/random.js';
-import { EMPTY_ROW, iso, type RemitEvent, type RemitOrderStatus, type RemitOrderWire, type RemitPaymentWire, type Remittance } from './data/india.js';
+import {
+  EMPTY_ROW,
+  iso,
+  type RemitEvent,
+  type RemitOrderStatus,
+  type RemitOrderWire,
+  type RemitPaymentWire,
+  type Remittance,
+} from './data/india.js';
 import { basisPoints, formatMinor } from './data/money.js';
 import { BadRequest, readJsonBody, type Reply } from './http/common.js';
 
@@ -52,7 +60,8 @@ export function signRemitBody(secret: string, rawBody: string): string {
 
 const DELIVERIES_KEPT = 1_000;
 /** The snapshots are flat but for an order's `notes`. */
-const clone = <T extends object>(value: T): T => ('notes' in value ? { ...value, notes: { ...(value.notes as object) } } : { ...value });
+const clone = <T extends object>(value: T): T =>
+  'notes' in value ? { ...value, notes: { ...(value.notes as object) } } : { ...value };
 
 /** Which `to` each order status may go to. `settled` is ours: the settlement lands (the order stays paid). */
 const TRANSITIONS: Record<RemitOrderStatus, readonly string[]> = {
@@ -150,12 +159,21 @@ export class RemitWebhooks {
    * Moves an order to `to` (an order status, or `settled`), changing its payment, settlement and
    * refund as remit would, records the events in its history and delivers them.
    */
-  async advance(orderId: string, to: string, options: { utr?: string | null } = {}): Promise<{ remittance: Remittance; deliveries: WebhookDelivery[] }> {
+  async advance(
+    orderId: string,
+    to: string,
+    options: { utr?: string | null } = {},
+  ): Promise<{ remittance: Remittance; deliveries: WebhookDelivery[] }> {
     const r = this.india.remittance(orderId);
     if (r === undefined) throw new AdminError(404, 'no such order');
     const from = r.order.status;
-    if (!TRANSITIONS[from].includes(to)) throw new AdminError(409, `an order ${from} cannot go to ${to} (allowed: ${TRANSITIONS[from].join(', ') || 'none'})`);
-    if (from === 'paid' && to === 'failed' && r.settlement !== null) throw new AdminError(409, 'a settled order is not refunded by the sandbox');
+    if (!TRANSITIONS[from].includes(to))
+      throw new AdminError(
+        409,
+        `an order ${from} cannot go to ${to} (allowed: ${TRANSITIONS[from].join(', ') || 'none'})`,
+      );
+    if (from === 'paid' && to === 'failed' && r.settlement !== null)
+      throw new AdminError(409, 'a settled order is not refunded by the sandbox');
     if (to === 'settled' && r.settlement !== null) throw new AdminError(409, 'already settled');
     const at = iso(this.now());
     const events: RemitEvent[] = [];
@@ -191,7 +209,8 @@ export class RemitWebhooks {
     const trn = `TRN${tail.replace(/[^0-9]/g, '')}`;
     switch (to) {
       case 'paid':
-        if (r.payment?.status !== 'success') payment('success', { status: 'success', transaction_reference_number: trn, error_code: null });
+        if (r.payment?.status !== 'success')
+          payment('success', { status: 'success', transaction_reference_number: trn, error_code: null });
         payment('funds_available', { funds_available: true });
         order('paid');
         break;
@@ -202,8 +221,17 @@ export class RemitWebhooks {
           status: 'settled',
           amount: usd,
           currency: 'USD',
-          fees: { fx_fee: { amount: Number(basisPoints(BigInt(usd), 10n)), currency: 'USD' }, txn_fee: { amount: 500, currency: 'USD' } },
-          utr: options.utr === undefined ? `SBINN${tail.replace(/[^0-9]/g, '').slice(-11).padStart(11, '0')}` : options.utr,
+          fees: {
+            fx_fee: { amount: Number(basisPoints(BigInt(usd), 10n)), currency: 'USD' },
+            txn_fee: { amount: 500, currency: 'USD' },
+          },
+          utr:
+            options.utr === undefined
+              ? `SBINN${tail
+                  .replace(/[^0-9]/g, '')
+                  .slice(-11)
+                  .padStart(11, '0')}`
+              : options.utr,
           created_at: at,
           updated_at: at,
         };
@@ -214,12 +242,21 @@ export class RemitWebhooks {
       case 'failed':
         if (from === 'paid') {
           payment('failed', { status: 'failed', funds_available: false, error_code: 'REFUNDED' });
-          r.refund = { id: `refund_${tail}`, order_id: r.order.id, payment_id: r.payment!.id, amount: r.order.amount, currency: 'INR', created_at: at };
-        } else if (r.payment !== null) payment('failed', { status: 'failed', funds_available: false, error_code: 'PAYMENT_DECLINED' });
+          r.refund = {
+            id: `refund_${tail}`,
+            order_id: r.order.id,
+            payment_id: r.payment!.id,
+            amount: r.order.amount,
+            currency: 'INR',
+            created_at: at,
+          };
+        } else if (r.payment !== null)
+          payment('failed', { status: 'failed', funds_available: false, error_code: 'PAYMENT_DECLINED' });
         order('failed');
         break;
       case 'action_required':
-        if (r.payment?.status !== 'success') payment('success', { status: 'success', transaction_reference_number: trn });
+        if (r.payment?.status !== 'success')
+          payment('success', { status: 'success', transaction_reference_number: trn });
         order('action_required');
         break;
       case 'under_review':
@@ -243,9 +280,27 @@ export class RemitWebhooks {
     const n = data.wires.filter((w) => w.transfer_id.startsWith(prefix)).length + 1;
     const transfer_id = `${prefix}${String(n).padStart(2, '0')}`;
     const amount = formatMinor(BigInt(cents));
-    data.wires.push({ transfer_id, account_no: data.account.account_no, direction: 'IN', amount, currency: 'USD', status: 'completed', value_date: date });
+    data.wires.push({
+      transfer_id,
+      account_no: data.account.account_no,
+      direction: 'IN',
+      amount,
+      currency: 'USD',
+      status: 'completed',
+      value_date: date,
+    });
     data.wires.sort((a, b) => (a.transfer_id < b.transfer_id ? -1 : 1));
-    data.rows.push({ ...EMPTY_ROW, report_date: date, account_no: data.account.account_no, txn_no: `TXN-${transfer_id}`, row_code: 'WIREI', amount, currency: 'USD', settle_date: date, description: 'Wire in (1 remittance)' });
+    data.rows.push({
+      ...EMPTY_ROW,
+      report_date: date,
+      account_no: data.account.account_no,
+      txn_no: `TXN-${transfer_id}`,
+      row_code: 'WIREI',
+      amount,
+      currency: 'USD',
+      settle_date: date,
+      description: 'Wire in (1 remittance)',
+    });
     data.rows.sort((a, b) => (a.report_date < b.report_date ? -1 : a.report_date > b.report_date ? 1 : 0));
     r.wire_id = transfer_id;
   }
@@ -256,14 +311,22 @@ export class RemitWebhooks {
    * of that event; one that never happened is the current object with that status. Each is sent
    * `duplicate` times; `shuffle` mixes the whole list (seeded: the same replay, the same order).
    */
-  async replay(spec: { order_id?: unknown; events?: unknown; duplicate?: unknown; shuffle?: unknown; concurrent?: unknown }): Promise<WebhookDelivery[]> {
+  async replay(spec: {
+    order_id?: unknown;
+    events?: unknown;
+    duplicate?: unknown;
+    shuffle?: unknown;
+    concurrent?: unknown;
+  }): Promise<WebhookDelivery[]> {
     if (typeof spec.order_id !== 'string') throw new AdminError(400, 'order_id is required');
     const r = this.india.remittance(spec.order_id);
     if (r === undefined) throw new AdminError(404, 'no such order');
     const names = spec.events === undefined ? r.history.map((e) => `${e.entity_type}.${e.event_type}`) : spec.events;
-    if (!Array.isArray(names) || names.length === 0 || !names.every((n) => typeof n === 'string')) throw new AdminError(400, 'events is a non-empty list such as ["orders.paid", "payment.success"]');
+    if (!Array.isArray(names) || names.length === 0 || !names.every((n) => typeof n === 'string'))
+      throw new AdminError(400, 'events is a non-empty list such as ["orders.paid", "payment.success"]');
     const duplicate = spec.duplicate ?? 1;
-    if (typeof duplicate !== 'number' || !Number.isInteger(duplicate) || duplicate < 1 || duplicate > 100) throw new AdminError(400, 'duplicate is 1-100 (deliveries of each event)');
+    if (typeof duplicate !== 'number' || !Number.isInteger(duplicate) || duplicate < 1 || duplicate > 100)
+      throw new AdminError(400, 'duplicate is 1-100 (deliveries of each event)');
     const events: RemitEvent[] = [];
     for (const name of names as string[]) {
       const match = /^(orders|payment)\.([a-z_]+)$/.exec(name);
@@ -273,10 +336,17 @@ export class RemitWebhooks {
       const found = [...r.history].reverse().find((e) => e.entity_type === entity && e.event_type === eventType);
       let event: RemitEvent;
       if (found !== undefined) event = found;
-      else if (entity === 'orders') event = { entity_type: entity, event_type: eventType, data: { ...clone(r.order), status: eventType as RemitOrderWire['status'] } };
+      else if (entity === 'orders')
+        event = {
+          entity_type: entity,
+          event_type: eventType,
+          data: { ...clone(r.order), status: eventType as RemitOrderWire['status'] },
+        };
       else {
         if (r.payment === null) throw new AdminError(409, 'the order has no payment');
-        const status = (eventType === 'funds_available' || eventType === 'settled' ? 'success' : eventType) as RemitPaymentWire['status'];
+        const status = (
+          eventType === 'funds_available' || eventType === 'settled' ? 'success' : eventType
+        ) as RemitPaymentWire['status'];
         event = { entity_type: entity, event_type: eventType, data: { ...clone(r.payment), status } };
       }
       for (let i = 0; i < duplicate; i++) events.push(event);
@@ -310,10 +380,17 @@ export class RemitWebhooks {
         return { status: 200, body: { ...remittanceView(r), history: r.history } };
       }
       if (path === '/__sandbox/remit/webhooks/replay' && req.method === 'POST') {
-        return { status: 200, body: { deliveries: await this.replay((await readJsonBody(req)) as Record<string, unknown>) } };
+        return {
+          status: 200,
+          body: { deliveries: await this.replay((await readJsonBody(req)) as Record<string, unknown>) },
+        };
       }
       if (path === '/__sandbox/remit/webhooks') {
-        if (req.method === 'GET') return { status: 200, body: { url: this.config.url, secret_set: this.config.secret !== null, deliveries: this.deliveries() } };
+        if (req.method === 'GET')
+          return {
+            status: 200,
+            body: { url: this.config.url, secret_set: this.config.secret !== null, deliveries: this.deliveries() },
+          };
         if (req.method === 'DELETE') return { status: 200, body: { cleared: this.clearDeliveries() } };
         if (req.method === 'PUT') {
           const body = (await readJsonBody(req)) as { url?: unknown; secret?: unknown };
@@ -325,13 +402,25 @@ export class RemitWebhooks {
       }
       return null;
     } catch (error) {
-      if (error instanceof AdminError) return { status: error.status, body: { error: error.status === 404 ? 'not_found' : 'invalid_request', message: error.message } };
-      if (error instanceof BadRequest) return { status: 400, body: { error: 'invalid_request', message: error.message } };
+      if (error instanceof AdminError)
+        return {
+          status: error.status,
+          body: { error: error.status === 404 ? 'not_found' : 'invalid_request', message: error.message },
+        };
+      if (error instanceof BadRequest)
+        return { status: 400, body: { error: 'invalid_request', message: error.message } };
       throw error;
     }
   }
 }
 
 function remittanceView(r: Remittance) {
-  return { order: r.order, quote: r.quote, payment: r.payment, settlement: r.settlement, refund: r.refund, wire_id: r.wire_id };
+  return {
+    order: r.order,
+    quote: r.quote,
+    payment: r.payment,
+    settlement: r.settlement,
+    refund: r.refund,
+    wire_id: r.wire_id,
+  };
 }

@@ -17,7 +17,13 @@ import {
 } from '../src/index.js';
 import { addMonths, lastDayOf } from '../src/data/dates.js';
 
-const CONFIG: SandboxDataConfig = dataConfig({ seed: 1234, customers: 40, recordsPerCustomer: 60, startMonth: '2026-01', months: 6 });
+const CONFIG: SandboxDataConfig = dataConfig({
+  seed: 1234,
+  customers: 40,
+  recordsPerCustomer: 60,
+  startMonth: '2026-01',
+  months: 6,
+});
 
 function monthsOf(config: SandboxDataConfig): { year: number; month: number; key: string }[] {
   return Array.from({ length: config.months + 1 }, (_, i) => {
@@ -42,7 +48,8 @@ function expectedCashFlows(data: CustomerData) {
     if (o.ordStatus !== 'FILLED') continue;
     at(o.currency, o.tradeDate)[o.side === 'BUY' ? 'buy' : 'sell'] += parseMinor(o.netSettle);
   }
-  return (currency: string, month: string) => flows.get(`${currency}:${month}`) ?? { deposit: 0n, withdraw: 0n, buy: 0n, sell: 0n };
+  return (currency: string, month: string) =>
+    flows.get(`${currency}:${month}`) ?? { deposit: 0n, withdraw: 0n, buy: 0n, sell: 0n };
 }
 
 /** Bought − sold per symbol through `date`, from the orders. */
@@ -63,7 +70,8 @@ describe('sandbox data set', () => {
     it('gives the same data for the same seed, computed afresh', () => {
       const again = createDataset(CONFIG);
       expect(again.customers).to.deep.equal(dataset.customers);
-      for (const customer of again.customers.slice(0, 5)) expect(again.dataOf(customer)).to.deep.equal(dataset.dataOf(customer));
+      for (const customer of again.customers.slice(0, 5))
+        expect(again.dataOf(customer)).to.deep.equal(dataset.dataOf(customer));
       expect(generateCustomerData(CONFIG, 3)).to.deep.equal(all[2]);
     });
 
@@ -176,8 +184,12 @@ describe('sandbox data set', () => {
     it('transactions: every COMPLETED AED transfer and FILLED AED order, net = amount or netSettle', () => {
       for (const data of all) {
         const expected = [
-          ...data.transfers.filter((t) => t.status === 'COMPLETED' && t.currency === 'AED').map((t) => ({ seq: t.transferId.slice(-5), net: t.amount })),
-          ...data.orders.filter((o) => o.ordStatus === 'FILLED' && o.currency === 'AED').map((o) => ({ seq: o.orderId.slice(-5), net: o.netSettle })),
+          ...data.transfers
+            .filter((t) => t.status === 'COMPLETED' && t.currency === 'AED')
+            .map((t) => ({ seq: t.transferId.slice(-5), net: t.amount })),
+          ...data.orders
+            .filter((o) => o.ordStatus === 'FILLED' && o.currency === 'AED')
+            .map((o) => ({ seq: o.orderId.slice(-5), net: o.netSettle })),
         ].sort((a, b) => (a.seq < b.seq ? -1 : 1));
         const transactions = custodianTransactions(CONFIG, data);
         expect(transactions.map((t) => ({ seq: t.id.slice(-5), net: t.net }))).to.deep.equal(expected);
@@ -193,11 +205,16 @@ describe('sandbox data set', () => {
         for (const { year, month, key } of monthsOf(CONFIG)) {
           const custodian = custodianCashStatement(data, key);
           const uaefeed = uaefeedCashStatement(data, year, month).list.find((a) => a.currency === 'AED')!;
-          expect([custodian.opening_balance, custodian.closing_balance]).to.deep.equal([uaefeed.tradeOpeningBalance, uaefeed.tradeClosingBalance]);
+          expect([custodian.opening_balance, custodian.closing_balance]).to.deep.equal([
+            uaefeed.tradeOpeningBalance,
+            uaefeed.tradeClosingBalance,
+          ]);
           expect(custodian.lines.map((l) => l.balance)).to.deep.equal(uaefeed.list.map((l) => l.tradeBalance));
           const holdings = custodianHoldings(CONFIG, data, lastDayOf(key));
           expect(holdings.cash.balance).to.equal(uaefeed.tradeClosingBalance);
-          const aedHeld = [...heldThrough(data, lastDayOf(key))].filter(([symbol, qty]) => qty > 0n && data.orders.some((o) => o.symbol === symbol && o.currency === 'AED'));
+          const aedHeld = [...heldThrough(data, lastDayOf(key))].filter(
+            ([symbol, qty]) => qty > 0n && data.orders.some((o) => o.symbol === symbol && o.currency === 'AED'),
+          );
           expect(new Map(holdings.positions.map((p) => [p.symbol, BigInt(p.qty)]))).to.deep.equal(new Map(aedHeld));
         }
       }

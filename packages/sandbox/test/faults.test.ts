@@ -9,14 +9,21 @@ describe('sandbox faults', () => {
   let bob: RegistryCustomer;
 
   before(async () => {
-    sandbox = await startSandbox({ seed: 11, customers: 3, recordsPerCustomer: 12, uaefeed: { privateKeyPem: PRIVATE_KEY_PEM } });
+    sandbox = await startSandbox({
+      seed: 11,
+      customers: 3,
+      recordsPerCustomer: 12,
+      uaefeed: { privateKeyPem: PRIVATE_KEY_PEM },
+    });
     [alice, bob] = sandbox.data.customers as [RegistryCustomer, RegistryCustomer];
   });
   afterEach(() => sandbox.faults.clear());
   after(() => sandbox.close());
 
-  const transfersOf = (customer: RegistryCustomer, client = uaefeedClient(sandbox)) => client.listCashTransfers({ customerNumber: customer.uaefeed_customer_number });
-  const holdingsOf = (customer: RegistryCustomer, client = custodianClient(sandbox)) => client.getHoldings({ account: customer.custodian_account, asOf: '2026-03-31' });
+  const transfersOf = (customer: RegistryCustomer, client = uaefeedClient(sandbox)) =>
+    client.listCashTransfers({ customerNumber: customer.uaefeed_customer_number });
+  const holdingsOf = (customer: RegistryCustomer, client = custodianClient(sandbox)) =>
+    client.getHoldings({ account: customer.custodian_account, asOf: '2026-03-31' });
 
   async function timed<T>(promise: Promise<T>): Promise<{ value: T; ms: number }> {
     const startedAt = performance.now();
@@ -50,7 +57,10 @@ describe('sandbox faults', () => {
 
     it('with a count, lets the retry through', async () => {
       sandbox.faults.add({ upstream: 'custodian', customer: alice.custodian_account, fault: 'timeout', count: 1 });
-      expect(await holdingsOf(alice, custodianClient(sandbox, { timeoutMs: 150 }))).to.have.property('account', alice.custodian_account);
+      expect(await holdingsOf(alice, custodianClient(sandbox, { timeoutMs: 150 }))).to.have.property(
+        'account',
+        alice.custodian_account,
+      );
       expect(sandbox.faults.list()).to.deep.equal([]);
     });
   });
@@ -87,14 +97,18 @@ describe('sandbox faults', () => {
       sandbox.faults.add({ upstream: 'uaefeed', customer: alice.customer_id, fault: 'malformed' });
       const feed = uaefeedClient(sandbox);
       const error = await rejectionOf(transfersOf(alice, feed));
-      expect(error).to.be.instanceOf(UpstreamPayloadError).and.include({ upstream: 'uaefeed', field: 'list[0].amount' });
+      expect(error)
+        .to.be.instanceOf(UpstreamPayloadError)
+        .and.include({ upstream: 'uaefeed', field: 'list[0].amount' });
       expect(await transfersOf(bob, feed)).to.have.length(sandbox.data.dataOf(bob).transfers.length);
     });
 
     it('breaks a field of the custodian answer', async () => {
       sandbox.faults.add({ upstream: 'custodian', customer: bob.custodian_account, fault: 'malformed' });
       const error = await rejectionOf(custodianClient(sandbox).listTransactions({ account: bob.custodian_account }));
-      expect(error).to.be.instanceOf(UpstreamPayloadError).and.include({ upstream: 'custodian', field: 'data[0].gross' });
+      expect(error)
+        .to.be.instanceOf(UpstreamPayloadError)
+        .and.include({ upstream: 'custodian', field: 'data[0].gross' });
     });
   });
 
@@ -126,15 +140,25 @@ describe('sandbox faults', () => {
 
   describe('admin API', () => {
     const admin = (path: string, init?: RequestInit) => fetch(`${sandbox.urls.registry}/__sandbox${path}`, init);
-    const post = (body: unknown) => admin('/faults', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const post = (body: unknown) =>
+      admin('/faults', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
     it('adds, lists and clears faults over HTTP, on any of the servers', async () => {
       const created = await post({ upstream: 'uaefeed', customer: alice.customer_id, fault: '500', count: 2 });
       expect(created.status).to.equal(201);
-      expect(await created.json()).to.include({ upstream: 'uaefeed', customer: alice.customer_id, fault: '500', remaining: 2 });
-      const listed = (await (await fetch(`${sandbox.urls.custodian}/__sandbox/faults`)).json()) as { faults: unknown[] };
+      expect(await created.json()).to.include({
+        upstream: 'uaefeed',
+        customer: alice.customer_id,
+        fault: '500',
+        remaining: 2,
+      });
+      const listed = (await (await fetch(`${sandbox.urls.custodian}/__sandbox/faults`)).json()) as {
+        faults: unknown[];
+      };
       expect(listed.faults).to.have.length(1);
-      const cleared = await admin(`/faults?upstream=uaefeed&customer=${alice.uaefeed_customer_number}`, { method: 'DELETE' });
+      const cleared = await admin(`/faults?upstream=uaefeed&customer=${alice.uaefeed_customer_number}`, {
+        method: 'DELETE',
+      });
       expect(await cleared.json()).to.deep.equal({ cleared: 1 });
       expect(sandbox.faults.list()).to.deep.equal([]);
     });

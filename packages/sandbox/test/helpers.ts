@@ -44,7 +44,8 @@ export async function rejectionOf(promise: Promise<unknown>): Promise<Error> {
     (value) => ({ value }),
     (error: unknown) => ({ error }),
   );
-  if (!('error' in outcome)) throw new Error(`expected a rejection, got ${JSON.stringify(outcome.value).slice(0, 200)}`);
+  if (!('error' in outcome))
+    throw new Error(`expected a rejection, got ${JSON.stringify(outcome.value).slice(0, 200)}`);
   if (!(outcome.error instanceof Error)) throw new Error('expected an Error');
   return outcome.error;
 }

@@ -34,22 +34,33 @@ describe('sandbox India data set', () => {
 
     it('gives every customer a PAN, a remit customer id and a broker account, unique in the data set', () => {
       const customers = dataset.india.customers;
-      for (const key of ['pan', 'remit_customer_id', 'usbroker_account_no', 'customer_id'] as const) expect(new Set(customers.map((c) => c[key])).size).to.equal(customers.length);
+      for (const key of ['pan', 'remit_customer_id', 'usbroker_account_no', 'customer_id'] as const)
+        expect(new Set(customers.map((c) => c[key])).size).to.equal(customers.length);
       expect(customers[0]).to.deep.equal(indiaCustomer(CONFIG, 1));
     });
   });
 
   describe('remit', () => {
     it('has orders in every status, with quotes, payments, settlements with and without UTR and purpose code, and refunds', () => {
-      expect(new Set(remittances.map((r) => r.order.status))).to.deep.equal(new Set(['active', 'paid', 'failed', 'action_required', 'cancelled', 'under_review', 'expired']));
-      expect(new Set(remittances.flatMap((r) => (r.payment === null ? [] : [r.payment.status])))).to.deep.equal(new Set(['success', 'failed', 'in_progress']));
+      expect(new Set(remittances.map((r) => r.order.status))).to.deep.equal(
+        new Set(['active', 'paid', 'failed', 'action_required', 'cancelled', 'under_review', 'expired']),
+      );
+      expect(new Set(remittances.flatMap((r) => (r.payment === null ? [] : [r.payment.status])))).to.deep.equal(
+        new Set(['success', 'failed', 'in_progress']),
+      );
       for (const r of remittances) {
         expect(r.order.amount).to.equal(r.quote.from.amount);
         expect(r.order.quote_id).to.equal(r.quote.id);
         // to.amount (cents) = from.amount (paise) × fx_rate, half up.
         const cents = (BigInt(r.quote.from.amount) * scaled(r.quote.fx_rate, 6) * 2n + 1_000_000n) / 2_000_000n;
         expect(BigInt(r.quote.to.amount)).to.equal(cents);
-        if (r.payment !== null) expect(r.payment).to.include({ payin_id: r.order.id, payin_type: 'orders', amount: r.order.amount, customer_id: r.order.customer_id });
+        if (r.payment !== null)
+          expect(r.payment).to.include({
+            payin_id: r.order.id,
+            payin_type: 'orders',
+            amount: r.order.amount,
+            customer_id: r.order.customer_id,
+          });
         if (r.order.status === 'paid') expect(r.payment).to.include({ status: 'success', funds_available: true });
         if (r.settlement !== null) {
           expect(r.order.status).to.equal('paid');
@@ -58,10 +69,16 @@ describe('sandbox India data set', () => {
         }
         if (r.refund !== null) {
           expect(r.order.status).to.equal('failed');
-          expect(r.payment).to.include({ status: 'failed', funds_available: false, error_code: 'REFUNDED', settlement_id: null });
+          expect(r.payment).to.include({
+            status: 'failed',
+            funds_available: false,
+            error_code: 'REFUNDED',
+            settlement_id: null,
+          });
           expect(r.refund).to.include({ order_id: r.order.id, payment_id: r.payment!.id, amount: r.order.amount });
         }
-        if (r.order.status === 'action_required') expect(r.payment).to.include({ status: 'success', funds_available: false });
+        if (r.order.status === 'action_required')
+          expect(r.payment).to.include({ status: 'success', funds_available: false });
       }
       expect(remittances.some((r) => r.refund !== null)).to.equal(true);
       expect(remittances.some((r) => r.settlement?.utr === null)).to.equal(true);
@@ -69,7 +86,8 @@ describe('sandbox India data set', () => {
       expect(remittances.some((r) => r.order.purpose_code === null)).to.equal(true);
       // Every paid order settles (some three weekdays late): none is left in transit.
       expect(remittances.filter((r) => r.order.status === 'paid' && r.settlement === null)).to.deep.equal([]);
-      const lagOf = (r: (typeof remittances)[number]) => r.settlement!.created_at.slice(0, 10) > nextWeekday(r.order.created_at.slice(0, 10));
+      const lagOf = (r: (typeof remittances)[number]) =>
+        r.settlement!.created_at.slice(0, 10) > nextWeekday(r.order.created_at.slice(0, 10));
       expect(remittances.some((r) => r.settlement !== null && lagOf(r))).to.equal(true);
     });
 
@@ -78,7 +96,8 @@ describe('sandbox India data set', () => {
         const orderEvents = r.history.filter((e) => e.entity_type === 'orders');
         expect(orderEvents[0]!.event_type).to.equal('active');
         expect(orderEvents.at(-1)!.data).to.deep.equal(r.order);
-        if (r.payment !== null) expect(r.history.filter((e) => e.entity_type === 'payment').at(-1)!.data).to.deep.equal(r.payment);
+        if (r.payment !== null)
+          expect(r.history.filter((e) => e.entity_type === 'payment').at(-1)!.data).to.deep.equal(r.payment);
       }
     });
   });
@@ -108,7 +127,8 @@ describe('sandbox India data set', () => {
             expect(wire.status).to.equal('completed');
           }
         }
-        for (const r of d.remittances) if (r.wire_id !== null) expect(d.wires.map((w) => w.transfer_id)).to.include(r.wire_id);
+        for (const r of d.remittances)
+          if (r.wire_id !== null) expect(d.wires.map((w) => w.transfer_id)).to.include(r.wire_id);
       }
       expect(multi).to.be.above(0);
       expect(none).to.be.above(0);
@@ -117,8 +137,15 @@ describe('sandbox India data set', () => {
       // 2026-10-30 settle on Monday 2026-11-02, after the period, and their wire arrives that day, completed (it
       // used to stay pending while remit said settled); IND-000012's paid_wire_late order of 2024-11-20 settles
       // on the 21st, its wire following on the 22nd (it used to stay pending for good).
-      const quickstart = dataConfig({ seed: 42, customers: 200, recordsPerCustomer: 48, startMonth: '2024-11', months: 24 });
-      const wiresOf = (index: number) => generateIndiaCustomerData(quickstart, index).wires.map((w) => [w.value_date, w.amount, w.status]);
+      const quickstart = dataConfig({
+        seed: 42,
+        customers: 200,
+        recordsPerCustomer: 48,
+        startMonth: '2024-11',
+        months: 24,
+      });
+      const wiresOf = (index: number) =>
+        generateIndiaCustomerData(quickstart, index).wires.map((w) => [w.value_date, w.amount, w.status]);
       expect(wiresOf(23)).to.deep.include(['2026-11-02', '14187.53', 'completed']);
       expect(wiresOf(12)).to.deep.include(['2024-11-22', '1163.35', 'completed']);
     });
@@ -129,7 +156,14 @@ describe('sandbox India data set', () => {
         const filled = d.orders.filter((o) => o.filled_qty !== '0');
         expect(trds.length).to.equal(filled.length);
         for (const o of filled) {
-          const matches = trds.filter((r) => r.account_no === d.account.account_no && r.symbol === o.symbol && r.side === o.side && r.quantity === o.filled_qty && r.trade_date === o.filled_at!.slice(0, 10));
+          const matches = trds.filter(
+            (r) =>
+              r.account_no === d.account.account_no &&
+              r.symbol === o.symbol &&
+              r.side === o.side &&
+              r.quantity === o.filled_qty &&
+              r.trade_date === o.filled_at!.slice(0, 10),
+          );
           expect(matches.length).to.equal(1);
           const row = matches[0]!;
           // filled_qty × avg_fill_price rounds (half up or down) to the cash moved.
@@ -137,14 +171,20 @@ describe('sandbox India data set', () => {
           const cents = parseCents(row.amount) < 0n ? -parseCents(row.amount) : parseCents(row.amount);
           expect(product / 10_000_000_000n).to.equal(cents);
           // amount = principal + the itemised fees.
-          const sum = ['principal', 'commission', 'sec_fee', 'taf_fee', 'ifsca_fee'].reduce((s, c) => s + parseCents(row[c as 'principal']), 0n);
+          const sum = ['principal', 'commission', 'sec_fee', 'taf_fee', 'ifsca_fee'].reduce(
+            (s, c) => s + parseCents(row[c as 'principal']),
+            0n,
+          );
           expect(sum).to.equal(parseCents(row.amount));
-          if (o.cost_type === 'full_portfolio_cost') expect(o).to.include({ qty: null }).and.have.property('notional').that.is.a('string');
+          if (o.cost_type === 'full_portfolio_cost')
+            expect(o).to.include({ qty: null }).and.have.property('notional').that.is.a('string');
           else expect(o).to.include({ notional: null });
         }
       }
       const orders = all.flatMap((d) => d.orders);
-      expect(new Set(orders.map((o) => o.status))).to.deep.equal(new Set(['filled', 'partially_filled', 'cancelled', 'rejected']));
+      expect(new Set(orders.map((o) => o.status))).to.deep.equal(
+        new Set(['filled', 'partially_filled', 'cancelled', 'rejected']),
+      );
       expect(new Set(orders.map((o) => o.side))).to.deep.equal(new Set(['BUY', 'SELL']));
       expect(orders.some((o) => o.cost_type === 'full_portfolio_cost' && /\.\d+$/.test(o.filled_qty))).to.equal(true);
     });
@@ -152,23 +192,33 @@ describe('sandbox India data set', () => {
     it('positions = fills; cash = wires in − wires out − buys + sells + dividends − withholding − fees, never below zero', () => {
       for (const d of all) {
         const held = new Map<string, bigint>();
-        for (const o of d.orders) held.set(o.symbol, (held.get(o.symbol) ?? 0n) + (o.side === 'BUY' ? 1n : -1n) * parseQtyMicro(o.filled_qty));
+        for (const o of d.orders)
+          held.set(o.symbol, (held.get(o.symbol) ?? 0n) + (o.side === 'BUY' ? 1n : -1n) * parseQtyMicro(o.filled_qty));
         for (const [symbol, p] of positionsOf(d)) expect(p.qtyMicro).to.equal(held.get(symbol));
         const positions = usbrokerPositions(CONFIG, d, dataset.period.to);
         for (const p of positions) expect(parseQtyMicro(p.qty)).to.equal(held.get(p.symbol));
         expect(positions.length).to.equal([...held.values()].filter((q) => q > 0n).length);
 
-        const wiresIn = d.wires.filter((w) => w.direction === 'IN' && w.status === 'completed').reduce((s, w) => s + parseCents(w.amount), 0n);
-        const wiresOut = d.wires.filter((w) => w.direction === 'OUT' && w.status === 'completed').reduce((s, w) => s + parseCents(w.amount), 0n);
-        const of = (code: string) => d.rows.filter((r) => r.row_code === code).reduce((s, r) => s + parseCents(r.amount), 0n);
+        const wiresIn = d.wires
+          .filter((w) => w.direction === 'IN' && w.status === 'completed')
+          .reduce((s, w) => s + parseCents(w.amount), 0n);
+        const wiresOut = d.wires
+          .filter((w) => w.direction === 'OUT' && w.status === 'completed')
+          .reduce((s, w) => s + parseCents(w.amount), 0n);
+        const of = (code: string) =>
+          d.rows.filter((r) => r.row_code === code).reduce((s, r) => s + parseCents(r.amount), 0n);
         const trades = of('TRD');
-        expect(usbrokerBalance(d, dataset.period.to).cash).to.equal(formatCents(wiresIn - wiresOut + trades + of('DIV') + of('DIVNRA') + of('FEE')));
+        expect(usbrokerBalance(d, dataset.period.to).cash).to.equal(
+          formatCents(wiresIn - wiresOut + trades + of('DIV') + of('DIVNRA') + of('FEE')),
+        );
         let running = 0n;
         for (const r of d.rows) {
           running += parseCents(r.amount);
           expect(running >= 0n, `${d.customer.customer_id} ${r.txn_no}`).to.equal(true);
         }
-        const pending = d.wires.filter((w) => w.direction === 'IN' && w.status === 'pending').reduce((s, w) => s + parseCents(w.amount), 0n);
+        const pending = d.wires
+          .filter((w) => w.direction === 'IN' && w.status === 'pending')
+          .reduce((s, w) => s + parseCents(w.amount), 0n);
         expect(usbrokerBalance(d, dataset.period.to).pending_deposits).to.equal(formatCents(pending));
       }
     });
@@ -176,7 +226,9 @@ describe('sandbox India data set', () => {
     it('fills orders in the order they happen: walked by filled_at, no sell sells shares not yet bought', () => {
       const oversells = (d: IndiaCustomerData) => {
         const held = new Map<string, bigint>();
-        const filled = d.orders.filter((o) => o.filled_at !== null).sort((a, b) => a.filled_at!.localeCompare(b.filled_at!));
+        const filled = d.orders
+          .filter((o) => o.filled_at !== null)
+          .sort((a, b) => a.filled_at!.localeCompare(b.filled_at!));
         return filled.flatMap((o) => {
           const after = (held.get(o.symbol) ?? 0n) + (o.side === 'BUY' ? 1n : -1n) * parseQtyMicro(o.filled_qty);
           held.set(o.symbol, after);
@@ -187,9 +239,19 @@ describe('sandbox India data set', () => {
       // Worked example (the quickstart's data set): on 2026-08-04 IND-000118 bought 32.387995 NVDA (record 46),
       // then sold 65 of the 45 + 11.640742 + 32.387995 it held (record 47). The sell used to fill at 14:37, the
       // buy at 15:44: the ledger's lots held 56.640742 at the sell, recost flagged it and left its 17.62 fee unposted.
-      const d118 = generateIndiaCustomerData(dataConfig({ seed: 42, customers: 200, recordsPerCustomer: 48, startMonth: '2024-11', months: 24 }), 118);
-      const [buy, sell] = ['ORD-42-000118-00046', 'ORD-42-000118-00047'].map((id) => d118.orders.find((o) => o.order_id === id)!);
-      expect([buy!.side, buy!.filled_qty, sell!.side, sell!.filled_qty]).to.deep.equal(['BUY', '32.387995', 'SELL', '65']);
+      const d118 = generateIndiaCustomerData(
+        dataConfig({ seed: 42, customers: 200, recordsPerCustomer: 48, startMonth: '2024-11', months: 24 }),
+        118,
+      );
+      const [buy, sell] = ['ORD-42-000118-00046', 'ORD-42-000118-00047'].map((id) =>
+        d118.orders.find((o) => o.order_id === id)!,
+      );
+      expect([buy!.side, buy!.filled_qty, sell!.side, sell!.filled_qty]).to.deep.equal([
+        'BUY',
+        '32.387995',
+        'SELL',
+        '65',
+      ]);
       expect(buy!.filled_at! < sell!.filled_at!, `${buy!.filled_at} < ${sell!.filled_at}`).to.equal(true);
       expect(oversells(d118)).to.deep.equal([]);
     });
@@ -203,11 +265,21 @@ describe('sandbox India data set', () => {
         expect(div.row_code).to.equal('DIV');
         expect(w.wht_rate).to.be.oneOf(['0.25', '0.30']);
         expect(parseCents(w.amount)).to.equal(-((parseCents(div.amount) * scaled(w.wht_rate, 2) * 2n + 100n) / 200n));
-        expect(w).to.include({ symbol: div.symbol, quantity: div.quantity, trade_date: div.trade_date, pay_date: div.pay_date });
+        expect(w).to.include({
+          symbol: div.symbol,
+          quantity: div.quantity,
+          trade_date: div.trade_date,
+          pay_date: div.pay_date,
+        });
         expect(div.trade_date <= div.pay_date).to.equal(true);
       }
-      for (const code of ['TRD', 'WIREI', 'WIREO', 'DIV', 'DIVNRA', 'FEE']) expect(rows.some((r) => r.row_code === code), code).to.equal(true);
-      for (const r of rows.filter((x) => x.row_code === 'FEE' || x.row_code === 'WIREO')) expect(parseCents(r.amount) < 0n).to.equal(true);
+      for (const code of ['TRD', 'WIREI', 'WIREO', 'DIV', 'DIVNRA', 'FEE'])
+        expect(
+          rows.some((r) => r.row_code === code),
+          code,
+        ).to.equal(true);
+      for (const r of rows.filter((x) => x.row_code === 'FEE' || x.row_code === 'WIREO'))
+        expect(parseCents(r.amount) < 0n).to.equal(true);
     });
 
     it('monthly statements: opening + activity = closing, each month opening at the last one’s close', () => {
@@ -216,7 +288,9 @@ describe('sandbox India data set', () => {
         for (const month of ['2026-01', '2026-02', '2026-03', '2026-04', '2026-05']) {
           const s = usbrokerStatement(d, month);
           expect(s.opening_cash).to.equal(previous);
-          expect(formatCents(s.activity.reduce((sum, a) => sum + parseCents(a.amount), parseCents(s.opening_cash)))).to.equal(s.closing_cash);
+          expect(
+            formatCents(s.activity.reduce((sum, a) => sum + parseCents(a.amount), parseCents(s.opening_cash))),
+          ).to.equal(s.closing_cash);
           previous = s.closing_cash;
         }
         expect(previous).to.equal(usbrokerBalance(d, dataset.period.to).cash);

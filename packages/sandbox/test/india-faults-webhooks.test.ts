@@ -13,14 +13,20 @@ describe('sandbox India faults', () => {
   let bob: IndiaCustomer;
 
   before(async () => {
-    sandbox = await startSandbox({ seed: 11, customers: 3, recordsPerCustomer: 12, uaefeed: { privateKeyPem: PRIVATE_KEY_PEM } });
+    sandbox = await startSandbox({
+      seed: 11,
+      customers: 3,
+      recordsPerCustomer: 12,
+      uaefeed: { privateKeyPem: PRIVATE_KEY_PEM },
+    });
     [alice, bob] = sandbox.data.india.customers as [IndiaCustomer, IndiaCustomer];
   });
   afterEach(() => sandbox.faults.clear());
   after(() => sandbox.close());
 
   const balanceOf = (c: IndiaCustomer, client = usbrokerClient(sandbox)) => client.getBalance(c.usbroker_account_no);
-  const ordersOf = (c: IndiaCustomer, client = remitClient(sandbox)) => client.listOrders({ customerId: c.remit_customer_id });
+  const ordersOf = (c: IndiaCustomer, client = remitClient(sandbox)) =>
+    client.listOrders({ customerId: c.remit_customer_id });
 
   async function timed<T>(promise: Promise<T>): Promise<{ value: T; ms: number }> {
     const startedAt = performance.now();
@@ -32,7 +38,9 @@ describe('sandbox India faults', () => {
     const read = upstream === 'usbroker' ? balanceOf : ordersOf;
     const client = () => (upstream === 'usbroker' ? usbrokerClient(sandbox) : remitClient(sandbox));
     const readWith = (c: IndiaCustomer, overrides: Record<string, unknown> = {}) =>
-      upstream === 'usbroker' ? balanceOf(c, usbrokerClient(sandbox, overrides)) : ordersOf(c, remitClient(sandbox, overrides));
+      upstream === 'usbroker'
+        ? balanceOf(c, usbrokerClient(sandbox, overrides))
+        : ordersOf(c, remitClient(sandbox, overrides));
 
     describe(upstream, () => {
       it('latency: delays the customer’s answers only', async () => {
@@ -46,7 +54,11 @@ describe('sandbox India faults', () => {
       });
 
       it('timeout: never answers within the client’s timeout, for that customer only', async () => {
-        sandbox.faults.add({ upstream, customer: upstream === 'usbroker' ? alice.usbroker_account_no : alice.remit_customer_id, fault: 'timeout' });
+        sandbox.faults.add({
+          upstream,
+          customer: upstream === 'usbroker' ? alice.usbroker_account_no : alice.remit_customer_id,
+          fault: 'timeout',
+        });
         const error = await rejectionOf(readWith(alice, { timeoutMs: 150, retryLimit: 1 }));
         expect(error).to.be.instanceOf(UpstreamError).and.include({ failure: 'timeout', attempts: 2 });
         await readWith(bob, { timeoutMs: 1_000 });
@@ -71,7 +83,9 @@ describe('sandbox India faults', () => {
       it('expired_token: 401 for that customer', async () => {
         sandbox.faults.add({ upstream, customer: alice.customer_id, fault: 'expired_token' });
         const error = await rejectionOf(read(alice));
-        expect(error).to.be.instanceOf(upstream === 'usbroker' ? UsbrokerAuthError : RemitApiError).and.include({ status: 401 });
+        expect(error)
+          .to.be.instanceOf(upstream === 'usbroker' ? UsbrokerAuthError : RemitApiError)
+          .and.include({ status: 401 });
         await read(bob);
       });
     });
@@ -151,8 +165,16 @@ describe('sandbox remit webhook deliveries', () => {
   });
 
   const admin = (path: string, body: unknown) =>
-    fetch(`${sandbox.urls.remit}/__sandbox/remit${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const orderIn = (status: string) => sandbox.data.india.all().flatMap((d) => d.remittances).find((r) => r.order.status === status)!;
+    fetch(`${sandbox.urls.remit}/__sandbox/remit${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  const orderIn = (status: string) =>
+    sandbox.data.india
+      .all()
+      .flatMap((d) => d.remittances)
+      .find((r) => r.order.status === status)!;
 
   it('advances an active order to paid: signed payment and order deliveries, the remit API answering the new state', async () => {
     const r = orderIn('active');
@@ -160,12 +182,18 @@ describe('sandbox remit webhook deliveries', () => {
     expect(response.status).to.equal(200);
     const answer = (await response.json()) as { order: { status: string }; deliveries: { outcome: string }[] };
     expect(answer.order.status).to.equal('paid');
-    expect(answer.deliveries.map((d) => d.outcome)).to.deep.equal(['delivered', 'delivered', 'delivered'].slice(0, answer.deliveries.length));
+    expect(answer.deliveries.map((d) => d.outcome)).to.deep.equal(
+      ['delivered', 'delivered', 'delivered'].slice(0, answer.deliveries.length),
+    );
     expect(received.map((x) => `${x.body.entity_type}.${x.body.event_type}`)).to.deep.equal(
       r.history.slice(-received.length).map((e) => `${e.entity_type}.${e.event_type}`),
     );
-    expect(received.map((x) => `${x.body.entity_type}.${x.body.event_type}`).slice(-2)).to.deep.equal(['payment.funds_available', 'orders.paid']);
-    for (const x of received) expect(x.signature).to.equal(`sha256=${createHmac('sha256', SECRET).update(x.raw).digest('hex')}`);
+    expect(received.map((x) => `${x.body.entity_type}.${x.body.event_type}`).slice(-2)).to.deep.equal([
+      'payment.funds_available',
+      'orders.paid',
+    ]);
+    for (const x of received)
+      expect(x.signature).to.equal(`sha256=${createHmac('sha256', SECRET).update(x.raw).digest('hex')}`);
     const paidEvent = received.at(-1)!.body;
     expect(paidEvent.data).to.include({ id: r.order.id, status: 'paid' });
     expect(received.at(-2)!.body.data).to.include({ payin_id: r.order.id, status: 'success' });
@@ -174,12 +202,19 @@ describe('sandbox remit webhook deliveries', () => {
     expect(payments[0]).to.include({ status: 'success', funds_available: true });
 
     // settle, then refuse to refund a settled order; settle another paid order's sibling path: refund.
-    const settled = (await (await admin(`/orders/${r.order.id}/advance`, { to: 'settled', utr: 'HDFCN26123456789' })).json()) as { settlement: { utr: string; status: string } };
+    const settled = (await (
+      await admin(`/orders/${r.order.id}/advance`, { to: 'settled', utr: 'HDFCN26123456789' })
+    ).json()) as { settlement: { utr: string; status: string } };
     expect(settled.settlement).to.include({ utr: 'HDFCN26123456789', status: 'settled' });
     // Its USD reaches the broker: a completed wire in of the order's USD, the newest of the firm's.
     const wires = await usbrokerClient(sandbox).listWires();
     const wire = wires.at(-1)!;
-    expect(wire).to.include({ transfer_id: (settled as unknown as { wire_id: string }).wire_id, direction: 'IN', status: 'completed', amount: (r.quote.to.amount / 100).toFixed(2) });
+    expect(wire).to.include({
+      transfer_id: (settled as unknown as { wire_id: string }).wire_id,
+      direction: 'IN',
+      status: 'completed',
+      amount: (r.quote.to.amount / 100).toFixed(2),
+    });
     expect(wire.account_no).to.equal(sandbox.data.india.find(r.customer_id)!.usbroker_account_no);
     expect((await admin(`/orders/${r.order.id}/advance`, { to: 'failed' })).status).to.equal(409);
     expect((await admin(`/orders/${r.order.id}/advance`, { to: 'active' })).status).to.equal(409);
@@ -192,28 +227,61 @@ describe('sandbox remit webhook deliveries', () => {
     expect((await admin(`/orders/${r.order.id}/advance`, { to: 'paid' })).status).to.equal(200);
     received = [];
     expect((await admin(`/orders/${r.order.id}/advance`, { to: 'failed' })).status).to.equal(200);
-    expect(received.map((x) => `${x.body.entity_type}.${x.body.event_type}`)).to.deep.equal(['payment.failed', 'orders.failed']);
+    expect(received.map((x) => `${x.body.entity_type}.${x.body.event_type}`)).to.deep.equal([
+      'payment.failed',
+      'orders.failed',
+    ]);
     expect(received[0]!.body.data).to.include({ status: 'failed' });
     const client = remitClient(sandbox);
-    expect(await client.listPayments({ payinId: r.order.id })).to.have.deep.nested.property('[0].error_code', 'REFUNDED');
+    expect(await client.listPayments({ payinId: r.order.id })).to.have.deep.nested.property(
+      '[0].error_code',
+      'REFUNDED',
+    );
     expect((await client.listRefunds()).map((x) => x.order_id)).to.include(r.order.id);
   });
 
   it('replays duplicates (each event n times) and out-of-order snapshots (a late active after paid)', async () => {
     const r = orderIn('paid');
-    const response = await admin('/webhooks/replay', { order_id: r.order.id, events: ['orders.paid', 'orders.active'], duplicate: 3 });
+    const response = await admin('/webhooks/replay', {
+      order_id: r.order.id,
+      events: ['orders.paid', 'orders.active'],
+      duplicate: 3,
+    });
     expect(response.status).to.equal(200);
-    expect(received.map((x) => x.body.data.status)).to.deep.equal(['paid', 'paid', 'paid', 'active', 'active', 'active']);
+    expect(received.map((x) => x.body.data.status)).to.deep.equal([
+      'paid',
+      'paid',
+      'paid',
+      'active',
+      'active',
+      'active',
+    ]);
     expect(new Set(received.slice(0, 3).map((x) => x.raw)).size).to.equal(1);
     expect(received[3]!.body.data.status).to.equal('active');
 
     received = [];
-    const shuffled = (await (await admin('/webhooks/replay', { order_id: r.order.id, events: ['orders.active', 'payment.success', 'payment.funds_available', 'orders.paid'], shuffle: true, duplicate: 2 })).json()) as {
+    const shuffled = (await (
+      await admin('/webhooks/replay', {
+        order_id: r.order.id,
+        events: ['orders.active', 'payment.success', 'payment.funds_available', 'orders.paid'],
+        shuffle: true,
+        duplicate: 2,
+      })
+    ).json()) as {
       deliveries: { event_type: string }[];
     };
     expect(received.length).to.equal(8);
     expect(shuffled.deliveries.map((d) => d.event_type)).to.deep.equal(received.map((x) => x.body.event_type));
-    expect(received.map((x) => x.body.event_type).sort()).to.deep.equal(['active', 'active', 'funds_available', 'funds_available', 'paid', 'paid', 'success', 'success']);
+    expect(received.map((x) => x.body.event_type).sort()).to.deep.equal([
+      'active',
+      'active',
+      'funds_available',
+      'funds_available',
+      'paid',
+      'paid',
+      'success',
+      'success',
+    ]);
 
     received = [];
     await admin('/webhooks/replay', { order_id: r.order.id, events: ['orders.paid'], duplicate: 10, concurrent: true });
@@ -224,9 +292,14 @@ describe('sandbox remit webhook deliveries', () => {
   it('records a refused delivery as failed after its attempts, and lists deliveries', async () => {
     answerStatus = 500;
     const r = orderIn('paid');
-    const answer = (await (await admin('/webhooks/replay', { order_id: r.order.id, events: ['orders.paid'] })).json()) as { deliveries: { outcome: string; attempts: number; http_status: number }[] };
+    const answer = (await (
+      await admin('/webhooks/replay', { order_id: r.order.id, events: ['orders.paid'] })
+    ).json()) as { deliveries: { outcome: string; attempts: number; http_status: number }[] };
     expect(answer.deliveries[0]).to.include({ outcome: 'failed', attempts: 2, http_status: 500 });
-    const log = (await (await fetch(`${sandbox.urls.usbroker}/__sandbox/remit/webhooks`)).json()) as { deliveries: unknown[]; secret_set: boolean };
+    const log = (await (await fetch(`${sandbox.urls.usbroker}/__sandbox/remit/webhooks`)).json()) as {
+      deliveries: unknown[];
+      secret_set: boolean;
+    };
     expect(log.secret_set).to.equal(true);
     expect(log.deliveries.length).to.be.above(0);
   });

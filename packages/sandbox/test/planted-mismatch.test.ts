@@ -1,5 +1,11 @@
 import { expect } from 'chai';
-import { createDataset, custodianHoldings, dataConfig, PLANTED_MISMATCH_CUSTOMER, usbrokerPositions } from '../src/index.js';
+import {
+  createDataset,
+  custodianHoldings,
+  dataConfig,
+  PLANTED_MISMATCH_CUSTOMER,
+  usbrokerPositions,
+} from '../src/index.js';
 
 const BASE = { seed: 42, customers: 12, recordsPerCustomer: 40, startMonth: '2026-01', months: 6 };
 
@@ -7,7 +13,8 @@ describe('sandbox planted mismatch (the quickstart reconciliation warn)', () => 
   const honest = createDataset(dataConfig(BASE));
   const planted = createDataset(dataConfig({ ...BASE, plantedMismatch: true }));
   const day = honest.period.to;
-  const uae = (dataset: typeof honest, index: number) => custodianHoldings(dataset.config, dataset.dataOf(dataset.customers[index - 1]!), day);
+  const uae = (dataset: typeof honest, index: number) =>
+    custodianHoldings(dataset.config, dataset.dataOf(dataset.customers[index - 1]!), day);
   const india = (dataset: typeof honest, index: number) =>
     usbrokerPositions(dataset.config, dataset.india.all()[index - 1]!, day);
 

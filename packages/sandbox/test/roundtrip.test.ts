@@ -19,15 +19,24 @@ describe('sandbox round trip: the clients read back exactly the generated data',
   let customers: readonly RegistryCustomer[];
 
   before(async () => {
-    sandbox = await startSandbox({ seed: 7, customers: 6, recordsPerCustomer: 40, startMonth: '2026-01', months: 3, uaefeed: { privateKeyPem: PRIVATE_KEY_PEM } });
+    sandbox = await startSandbox({
+      seed: 7,
+      customers: 6,
+      recordsPerCustomer: 40,
+      startMonth: '2026-01',
+      months: 3,
+      uaefeed: { privateKeyPem: PRIVATE_KEY_PEM },
+    });
     customers = sandbox.data.customers;
   });
   after(() => sandbox.close());
 
   it('serves the customer registry with remit-style paging', async () => {
     const seen: unknown[] = [];
-    for (let page: number | null = 1; page !== null; ) {
-      const answer = (await (await fetch(`${sandbox.urls.registry}/v1/uae/customers?page=${page}&per_page=4`)).json()) as {
+    for (let page: number | null = 1; page !== null;) {
+      const answer = (await (
+        await fetch(`${sandbox.urls.registry}/v1/uae/customers?page=${page}&per_page=4`)
+      ).json()) as {
         data: unknown[];
         page_meta: { next: number | null; count: number; pages: number };
       };
@@ -56,8 +65,14 @@ describe('sandbox round trip: the clients read back exactly the generated data',
     it('filters lists by date, both ends inclusive', async () => {
       const customer = customers[0]!;
       const data = sandbox.data.dataOf(customer);
-      const transfers = await uaefeedClient(sandbox).listCashTransfers({ customerNumber: customer.uaefeed_customer_number, fromDate: '2026-02-01', toDate: '2026-02-28' });
-      expect(transfers).to.deep.equal(data.transfers.filter((t) => t.valueDate >= '2026-02-01' && t.valueDate <= '2026-02-28'));
+      const transfers = await uaefeedClient(sandbox).listCashTransfers({
+        customerNumber: customer.uaefeed_customer_number,
+        fromDate: '2026-02-01',
+        toDate: '2026-02-28',
+      });
+      expect(transfers).to.deep.equal(
+        data.transfers.filter((t) => t.valueDate >= '2026-02-01' && t.valueDate <= '2026-02-28'),
+      );
     });
 
     it('answers the cash summary, the monthly cash statement and the holdings statement as generated', async () => {
@@ -71,14 +86,20 @@ describe('sandbox round trip: the clients read back exactly the generated data',
           expect(cash.statement).to.deep.equal(dashDates(uaefeedCashStatement(data, 2026, month)));
           expect(cash.raw).to.match(/"transactionDate":"\d{4}\/\d{2}\/\d{2}"/);
           const holdings = await feed.getHoldingsStatement({ customerNumber: number, year: 2026, month });
-          expect(holdings.statement).to.deep.equal(dashDates(uaefeedHoldingsStatement(sandbox.data.config, data, 2026, month)));
+          expect(holdings.statement).to.deep.equal(
+            dashDates(uaefeedHoldingsStatement(sandbox.data.config, data, 2026, month)),
+          );
         }
       }
     });
 
     it('writes amounts as JSON numbers, not strings', async () => {
       const customer = customers[0]!;
-      const { raw } = await uaefeedClient(sandbox).getCashStatement({ customerNumber: customer.uaefeed_customer_number, year: 2026, month: 1 });
+      const { raw } = await uaefeedClient(sandbox).getCashStatement({
+        customerNumber: customer.uaefeed_customer_number,
+        year: 2026,
+        month: 1,
+      });
       expect(raw).to.match(/"tradeOpeningBalance":0\.00,/);
       expect(raw).to.match(/"credit":\d+\.\d{2},/);
     });
@@ -90,11 +111,17 @@ describe('sandbox round trip: the clients read back exactly the generated data',
 
     it('refuses an assertion signed with another key (401 INVALID_ASSERTION) and a wrong app secret (401 INVALID_CLIENT)', async () => {
       const { generateKeyPairSync } = await import('node:crypto');
-      const otherKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-      const badKey = await rejectionOf(uaefeedClient(sandbox, { privateKeyPem: otherKey }).getCashSummary(customers[0]!.uaefeed_customer_number));
+      const otherKey = generateKeyPairSync('rsa', { modulusLength: 2048 })
+        .privateKey.export({ type: 'pkcs8', format: 'pem' })
+        .toString();
+      const badKey = await rejectionOf(
+        uaefeedClient(sandbox, { privateKeyPem: otherKey }).getCashSummary(customers[0]!.uaefeed_customer_number),
+      );
       expect(badKey).to.be.instanceOf(UpstreamError).and.include({ status: 401, path: 'trade/auth/token' });
       expect((badKey as UpstreamError).detail).to.include({ rejectCode: 'INVALID_ASSERTION' });
-      const badSecret = await rejectionOf(uaefeedClient(sandbox, { appSecret: 'wrong' }).getCashSummary(customers[0]!.uaefeed_customer_number));
+      const badSecret = await rejectionOf(
+        uaefeedClient(sandbox, { appSecret: 'wrong' }).getCashSummary(customers[0]!.uaefeed_customer_number),
+      );
       expect((badSecret as UpstreamError).detail).to.include({ rejectCode: 'INVALID_CLIENT' });
     });
   });
@@ -116,18 +143,28 @@ describe('sandbox round trip: the clients read back exactly the generated data',
   describe('custodian', () => {
     it('lists the accounts, each customer’s transactions page after page, and answers holdings and cash statements as generated', async () => {
       const custodian = custodianClient(sandbox, { perPage: 5 });
-      expect(await custodian.listAccounts()).to.deep.equal(customers.map((customer) => custodianAccount({ customer }, sandbox.data.period.from)));
+      expect(await custodian.listAccounts()).to.deep.equal(
+        customers.map((customer) => custodianAccount({ customer }, sandbox.data.period.from)),
+      );
       for (const customer of customers) {
         const data = sandbox.data.dataOf(customer);
         const account = customer.custodian_account;
-        expect(await custodian.listTransactions({ account })).to.deep.equal(custodianTransactions(sandbox.data.config, data));
-        expect(await custodian.getHoldings({ account, asOf: '2026-02-15' })).to.deep.equal(custodianHoldings(sandbox.data.config, data, '2026-02-15'));
-        expect(await custodian.getCashStatement({ account, month: '2026-03' })).to.deep.equal(custodianCashStatement(data, '2026-03'));
+        expect(await custodian.listTransactions({ account })).to.deep.equal(
+          custodianTransactions(sandbox.data.config, data),
+        );
+        expect(await custodian.getHoldings({ account, asOf: '2026-02-15' })).to.deep.equal(
+          custodianHoldings(sandbox.data.config, data, '2026-02-15'),
+        );
+        expect(await custodian.getCashStatement({ account, month: '2026-03' })).to.deep.equal(
+          custodianCashStatement(data, '2026-03'),
+        );
       }
     });
 
     it('answers an unknown account 404 account_not_found, and a wrong key 401', async () => {
-      const notFound = await rejectionOf(custodianClient(sandbox).getHoldings({ account: 'CUS-999999', asOf: '2026-01-31' }));
+      const notFound = await rejectionOf(
+        custodianClient(sandbox).getHoldings({ account: 'CUS-999999', asOf: '2026-01-31' }),
+      );
       expect(notFound).to.be.instanceOf(UpstreamError).and.include({ status: 404 });
       expect((notFound as UpstreamError).detail).to.include({ code: 'account_not_found' });
       const wrongKey = await rejectionOf(custodianClient(sandbox, { apiKey: 'nope' }).listAccounts());
@@ -174,13 +211,24 @@ describe('sandbox tokens', () => {
       .setExpirationTime(seconds + 3600)
       .sign(createPrivateKey(PRIVATE_KEY_PEM));
     const post = (path: string, body: unknown) =>
-      fetch(`${sandbox.urls.uaefeed}${path}`, { method: 'POST', headers: { authorization: basic, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    const token = (await (await post('/trade/auth/token', { assertion })).json()) as { status: string; refreshToken: string; accessToken: string };
+      fetch(`${sandbox.urls.uaefeed}${path}`, {
+        method: 'POST',
+        headers: { authorization: basic, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const token = (await (await post('/trade/auth/token', { assertion })).json()) as {
+      status: string;
+      refreshToken: string;
+      accessToken: string;
+    };
     expect(token.status).to.equal('SUCCESS');
     const summary = () =>
-      fetch(`${sandbox.urls.uaefeed}/v1.2/cash/summary?customerNumber=${sandbox.data.customers[0]!.uaefeed_customer_number}`, {
-        headers: { authorization: `Bearer ${token.accessToken}` },
-      });
+      fetch(
+        `${sandbox.urls.uaefeed}/v1.2/cash/summary?customerNumber=${sandbox.data.customers[0]!.uaefeed_customer_number}`,
+        {
+          headers: { authorization: `Bearer ${token.accessToken}` },
+        },
+      );
     expect((await summary()).status).to.equal(200);
     clock += 60_000;
     const expired = await summary();

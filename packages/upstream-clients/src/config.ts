@@ -51,7 +51,13 @@ export interface UpstreamClients {
 }
 
 /** No upstream configured: what a book without upstream settings, or a test of pure logic, runs with. */
-export const NO_UPSTREAMS: UpstreamClients = { uaefeed: null, custodian: null, usbroker: null, remit: null, usbrokerFirmId: null };
+export const NO_UPSTREAMS: UpstreamClients = {
+  uaefeed: null,
+  custodian: null,
+  usbroker: null,
+  remit: null,
+  usbrokerFirmId: null,
+};
 
 /**
  * The clients of the configured upstreams. A base URL set without its credentials is a
@@ -76,7 +82,12 @@ export function createUpstreamClients(env: UpstreamEnv): UpstreamClients {
             instCode: need('UAEFEED_INST_CODE', 'UAEFEED_BASE_URL'),
           }),
     custodian:
-      CUSTODIAN_BASE_URL === undefined ? null : createCustodianClient({ baseUrl: CUSTODIAN_BASE_URL, apiKey: need('CUSTODIAN_API_KEY', 'CUSTODIAN_BASE_URL') }),
+      CUSTODIAN_BASE_URL === undefined
+        ? null
+        : createCustodianClient({
+            baseUrl: CUSTODIAN_BASE_URL,
+            apiKey: need('CUSTODIAN_API_KEY', 'CUSTODIAN_BASE_URL'),
+          }),
     usbroker:
       USBROKER_BASE_URL === undefined
         ? null

@@ -1,5 +1,7 @@
 /** A client's options as configuration gives them: the base URL may be unset. */
-export type OptionallyConfigured<Options extends { baseUrl: string }> = Omit<Options, 'baseUrl'> & { baseUrl?: string | null | undefined };
+export type OptionallyConfigured<Options extends { baseUrl: string }> = Omit<Options, 'baseUrl'> & {
+  baseUrl?: string | null | undefined;
+};
 
 /**
  * `create`, made to answer null when the upstream's base URL is unset or blank: the upstream is

@@ -12,7 +12,12 @@ export interface UpstreamRetryOptions {
 }
 
 /** The retry options of a client's options and nothing else of them (no credential travels with them). */
-export function retryOptionsOf({ timeoutMs, retryLimit, backoffMs, backoffMaxMs }: UpstreamRetryOptions): UpstreamRetryOptions {
+export function retryOptionsOf({
+  timeoutMs,
+  retryLimit,
+  backoffMs,
+  backoffMaxMs,
+}: UpstreamRetryOptions): UpstreamRetryOptions {
   return { timeoutMs, retryLimit, backoffMs, backoffMaxMs };
 }
 
@@ -50,7 +55,12 @@ export interface UpstreamRequestOptions {
 /** What an upstream said about an error, as `readErrorDetail` extracted it: short strings, nothing secret. */
 export type UpstreamErrorDetail = Readonly<Record<string, string>>;
 
-export const UPSTREAM_HTTP_DEFAULTS = { timeoutMs: 10_000, retryLimit: 2, backoffMs: 500, backoffMaxMs: 5_000 } as const;
+export const UPSTREAM_HTTP_DEFAULTS = {
+  timeoutMs: 10_000,
+  retryLimit: 2,
+  backoffMs: 500,
+  backoffMaxMs: 5_000,
+} as const;
 
 /** 5xx answers worth another GET: the upstream failed, not the request. */
 const RETRIED_STATUS_CODES = [500, 502, 503, 504];
@@ -150,7 +160,13 @@ function errorDetail(error: RequestError, read: UpstreamHttpOptions['readErrorDe
   return read(body);
 }
 
-function toUpstreamError(upstream: string, method: string, path: string, error: unknown, options?: UpstreamHttpOptions): Error {
+function toUpstreamError(
+  upstream: string,
+  method: string,
+  path: string,
+  error: unknown,
+  options?: UpstreamHttpOptions,
+): Error {
   if (!(error instanceof RequestError)) return error instanceof Error ? error : new Error(String(error));
   const attempts = (error.request?.retryCount ?? 0) + 1;
   const status = error.response?.statusCode ?? null;
@@ -195,7 +211,9 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
       call('GET', path, (p) => client.get(p, { searchParams, ...perRequest(request) }).json<unknown>()),
     getText: (path, searchParams, request) =>
       call('GET', path, (p) => client.get(p, { searchParams, ...perRequest(request) }).text()),
-    postJson: (path, body, request) => call('POST', path, (p) => client.post(p, { json: body, ...perRequest(request) }).json<unknown>()),
-    postForm: (path, form, request) => call('POST', path, (p) => client.post(p, { form, ...perRequest(request) }).json<unknown>()),
+    postJson: (path, body, request) =>
+      call('POST', path, (p) => client.post(p, { json: body, ...perRequest(request) }).json<unknown>()),
+    postForm: (path, form, request) =>
+      call('POST', path, (p) => client.post(p, { form, ...perRequest(request) }).json<unknown>()),
   };
 }

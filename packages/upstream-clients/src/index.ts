@@ -15,4 +15,10 @@ export * from './custodian/index.js';
 export * from './usbroker/index.js';
 export * from './remit/index.js';
 export * from './registry/index.js';
-export { createUpstreamClients, NO_UPSTREAMS, upstreamConfigSchema, type UpstreamClients, type UpstreamEnv } from './config.js';
+export {
+  createUpstreamClients,
+  NO_UPSTREAMS,
+  upstreamConfigSchema,
+  type UpstreamClients,
+  type UpstreamEnv,
+} from './config.js';

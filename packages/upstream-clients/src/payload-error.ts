@@ -47,7 +47,12 @@ export function fieldPath(path: readonly PropertyKey[]): string {
  * UpstreamPayloadError naming the first failing field (zod messages state the expected type or
  * pattern, never the received value).
  */
-export function parsePayload<S extends z.ZodType>(schema: S, payload: unknown, source: PayloadSource, prefix: readonly PropertyKey[] = []): z.output<S> {
+export function parsePayload<S extends z.ZodType>(
+  schema: S,
+  payload: unknown,
+  source: PayloadSource,
+  prefix: readonly PropertyKey[] = [],
+): z.output<S> {
   const result = schema.safeParse(payload);
   if (result.success) return result.data;
   const issue = result.error.issues[0];

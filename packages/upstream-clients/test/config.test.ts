@@ -3,8 +3,16 @@ import { createUpstreamClients, upstreamConfigSchema } from '../src/index.js';
 
 describe('upstream configuration', () => {
   it('an upstream whose base URL is unset or blank has no client', () => {
-    const clients = createUpstreamClients(upstreamConfigSchema.parse({ UAEFEED_BASE_URL: '  ', CUSTODIAN_API_KEY: 'k' }));
-    expect(clients).to.deep.equal({ uaefeed: null, custodian: null, usbroker: null, remit: null, usbrokerFirmId: null });
+    const clients = createUpstreamClients(
+      upstreamConfigSchema.parse({ UAEFEED_BASE_URL: '  ', CUSTODIAN_API_KEY: 'k' }),
+    );
+    expect(clients).to.deep.equal({
+      uaefeed: null,
+      custodian: null,
+      usbroker: null,
+      remit: null,
+      usbrokerFirmId: null,
+    });
   });
 
   it('a base URL without its credentials is refused at start, naming the missing variable', () => {

@@ -39,7 +39,11 @@ describe('upstream HTTP client', () => {
 
   describe('when a GET answers 503 and then 200', () => {
     it('retries and returns the 200 answer', async () => {
-      nock(BASE_URL).get('/v1/positions').reply(503).get('/v1/positions').reply(200, { positions: ['AAPL'] });
+      nock(BASE_URL)
+        .get('/v1/positions')
+        .reply(503)
+        .get('/v1/positions')
+        .reply(200, { positions: ['AAPL'] });
       expect(await client().getJson('v1/positions')).to.deep.equal({ positions: ['AAPL'] });
     });
   });
@@ -48,7 +52,13 @@ describe('upstream HTTP client', () => {
     it('gives up after the retry limit with the status and the number of attempts', async () => {
       nock(BASE_URL).get('/v1/positions').times(3).reply(503, { error: 'down' });
       const error = await rejectionOfUpstream(client({ retryLimit: 2 }).getJson('v1/positions'));
-      expect(error).to.include({ upstream: 'usbroker', failure: 'http_status', status: 503, method: 'GET', attempts: 3 });
+      expect(error).to.include({
+        upstream: 'usbroker',
+        failure: 'http_status',
+        status: 503,
+        method: 'GET',
+        attempts: 3,
+      });
       expect(error.path).to.equal('v1/positions');
       expect(error.message).to.equal('usbroker GET /v1/positions answered 503 after 3 attempts');
     });
@@ -90,7 +100,9 @@ describe('upstream HTTP client', () => {
     it('fails as a network error, after retrying', async () => {
       // A real refusal: nothing listens on port 1 of loopback.
       nock.enableNetConnect('127.0.0.1:1');
-      const error = await rejectionOfUpstream(client({ baseUrl: 'http://127.0.0.1:1/api', retryLimit: 1 }).getJson('v1/ping'));
+      const error = await rejectionOfUpstream(
+        client({ baseUrl: 'http://127.0.0.1:1/api', retryLimit: 1 }).getJson('v1/ping'),
+      );
       expect(error).to.include({ failure: 'network', status: null, code: 'ECONNREFUSED', attempts: 2 });
     });
   });
@@ -104,7 +116,10 @@ describe('upstream HTTP client', () => {
   });
 
   it('never carries credentials in its errors: not the headers, not the query string', async () => {
-    nock(BASE_URL).get('/v1/accounts').query(true).reply(401, { error: `bad key ${SECRET}` });
+    nock(BASE_URL)
+      .get('/v1/accounts')
+      .query(true)
+      .reply(401, { error: `bad key ${SECRET}` });
     const error = await rejectionOfUpstream(client().getJson(`v1/accounts?api_key=${SECRET}`));
     expect(error.status).to.equal(401);
     for (const rendering of [error.message, error.stack ?? '', inspect(error, { depth: 10 }), JSON.stringify(error)]) {

@@ -1,6 +1,12 @@
 import { expect } from 'chai';
 import nock from 'nock';
-import { createRegistryClient, createRegistryClientIfConfigured, RegistryNotFoundError, UpstreamError, UpstreamPayloadError } from '../src/index.js';
+import {
+  createRegistryClient,
+  createRegistryClientIfConfigured,
+  RegistryNotFoundError,
+  UpstreamError,
+  UpstreamPayloadError,
+} from '../src/index.js';
 import { onlyMockedNetwork, rejectionOf } from './support.js';
 
 const BASE_URL = 'http://registry.test';
@@ -37,15 +43,23 @@ describe('registry client', () => {
   });
 
   it('lists every India customer page by page until next is null', async () => {
-    nock(BASE_URL).get('/v1/india/customers').query({ page: 1, per_page: 2 }).reply(200, { data: [customer(1), customer(2)], page_meta: meta(1, 2) });
-    nock(BASE_URL).get('/v1/india/customers').query({ page: 2, per_page: 2 }).reply(200, { data: [customer(3)], page_meta: meta(2, null) });
+    nock(BASE_URL)
+      .get('/v1/india/customers')
+      .query({ page: 1, per_page: 2 })
+      .reply(200, { data: [customer(1), customer(2)], page_meta: meta(1, 2) });
+    nock(BASE_URL)
+      .get('/v1/india/customers')
+      .query({ page: 2, per_page: 2 })
+      .reply(200, { data: [customer(3)], page_meta: meta(2, null) });
     const customers = await client().listIndiaCustomers();
     expect(customers.map((c) => c.customer_id)).to.deep.equal(['IND-1', 'IND-2', 'IND-3']);
     expect(customers[0]).to.deep.equal(customer(1));
   });
 
   it('reads an absent, null or blank field as not known (null)', async () => {
-    nock(BASE_URL).get('/v1/india/customers/IND-7').reply(200, { customer_id: 'IND-7', pan: '', email: null, partner_id: '  ' });
+    nock(BASE_URL)
+      .get('/v1/india/customers/IND-7')
+      .reply(200, { customer_id: 'IND-7', pan: '', email: null, partner_id: '  ' });
     expect(await client().getIndiaCustomer('IND-7')).to.deep.equal({
       customer_id: 'IND-7',
       name: null,
@@ -59,7 +73,10 @@ describe('registry client', () => {
   });
 
   it('answers an unknown customer with RegistryNotFoundError, without retrying', async () => {
-    nock(BASE_URL).get('/v1/india/customers/IND-404').once().reply(404, { error: 'not_found', message: 'no such customer' });
+    nock(BASE_URL)
+      .get('/v1/india/customers/IND-404')
+      .once()
+      .reply(404, { error: 'not_found', message: 'no such customer' });
     const error = await rejectionOf(client().getIndiaCustomer('IND-404'), RegistryNotFoundError);
     expect(error).to.include({ status: 404, customerId: 'IND-404' });
   });
@@ -71,13 +88,19 @@ describe('registry client', () => {
   });
 
   it('refuses a payload that breaks the format, naming the field', async () => {
-    nock(BASE_URL).get('/v1/india/customers').query(true).reply(200, { data: [customer(1, { pan: 12 })], page_meta: meta(1, null) });
+    nock(BASE_URL)
+      .get('/v1/india/customers')
+      .query(true)
+      .reply(200, { data: [customer(1, { pan: 12 })], page_meta: meta(1, null) });
     const error = await rejectionOf(client().listIndiaCustomers(), UpstreamPayloadError);
     expect(error.field).to.equal('data[0].pan');
   });
 
   it('refuses a page that is not the one asked for', async () => {
-    nock(BASE_URL).get('/v1/india/customers').query(true).reply(200, { data: [], page_meta: meta(2, null) });
+    nock(BASE_URL)
+      .get('/v1/india/customers')
+      .query(true)
+      .reply(200, { data: [], page_meta: meta(2, null) });
     const error = await rejectionOf(client().listIndiaCustomers(), UpstreamPayloadError);
     expect(error.field).to.equal('page_meta.current');
   });

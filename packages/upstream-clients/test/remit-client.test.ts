@@ -21,7 +21,15 @@ const API_SECRET = 'remit-unused-secret-do-not-leak';
 const AUTH = { reqheaders: { authorization: `Bearer ${API_KEY}` } };
 
 function client(overrides: Partial<RemitClientOptions> = {}) {
-  return createRemitClient({ baseUrl: ORIGIN, apiKey: API_KEY, apiSecret: API_SECRET, timeoutMs: 1_000, retryLimit: 2, backoffMs: 5, ...overrides });
+  return createRemitClient({
+    baseUrl: ORIGIN,
+    apiKey: API_KEY,
+    apiSecret: API_SECRET,
+    timeoutMs: 1_000,
+    retryLimit: 2,
+    backoffMs: 5,
+    ...overrides,
+  });
 }
 
 function remit() {
@@ -75,7 +83,13 @@ describe('remit client', () => {
 
   for (const baseUrl of [ORIGIN, `${ORIGIN}/`, BASE_URL, `${BASE_URL}/`]) {
     it(`takes REMIT_BASE_URL as the origin or with the provider's /api/v1 suffix, and asks /api/v1 once: ${baseUrl}`, async () => {
-      const scope = remit().get('/orders').query({ page: 1, per_page: 100 }).reply(200, { data: [order(1)], page_meta: { current: 1, previous: null, next: null, per_page: 100, pages: 1, count: 1 } });
+      const scope = remit()
+        .get('/orders')
+        .query({ page: 1, per_page: 100 })
+        .reply(200, {
+          data: [order(1)],
+          page_meta: { current: 1, previous: null, next: null, per_page: 100, pages: 1, count: 1 },
+        });
       expect((await client({ baseUrl }).listOrders()).map((o) => o.id)).to.deep.equal(['order_1']);
       expect(scope.isDone()).to.equal(true);
     });
@@ -87,7 +101,9 @@ describe('remit client', () => {
   });
 
   it('sends the secret key as the bearer token under /api/v1 and converts paise to a decimal string', async () => {
-    remit().get('/orders/order_1').reply(200, order(1, { purpose_code: null, reference_number: null }));
+    remit()
+      .get('/orders/order_1')
+      .reply(200, order(1, { purpose_code: null, reference_number: null }));
     expect(await client().getOrder('order_1')).to.deep.equal({
       ...order(1),
       amount: '100000.00',
@@ -121,7 +137,9 @@ describe('remit client', () => {
       [123456789012345, '1234567890123.45'],
     ] as const) {
       it(`reads ${paise} ${paise === 1 ? 'paisa' : 'paise'} as "${rupees}"`, async () => {
-        remit().get('/orders/order_1').reply(200, order(1, { amount: paise }));
+        remit()
+          .get('/orders/order_1')
+          .reply(200, order(1, { amount: paise }));
         expect((await client().getOrder('order_1')).amount).to.equal(rupees);
       });
     }
@@ -141,7 +159,9 @@ describe('remit client', () => {
     }
 
     it('refuses a currency whose minor unit is unknown, naming the field', async () => {
-      remit().get('/orders/order_1').reply(200, order(1, { currency: 'XAU' }));
+      remit()
+        .get('/orders/order_1')
+        .reply(200, order(1, { currency: 'XAU' }));
       expect(await rejectionOf(client().getOrder('order_1'))).to.include({ field: 'currency' });
     });
   });
@@ -168,7 +188,9 @@ describe('remit client', () => {
     });
 
     it('refuses a rate sent as a JSON number (a float), naming it', async () => {
-      remit().get('/quotes/quote_1').reply(200, { ...quote, fx_rate: 0.011424 });
+      remit()
+        .get('/quotes/quote_1')
+        .reply(200, { ...quote, fx_rate: 0.011424 });
       expect(await rejectionOf(client().getQuote('quote_1'))).to.include({ field: 'fx_rate' });
     });
 
@@ -184,7 +206,9 @@ describe('remit client', () => {
         .get('/payment')
         .query({ payin_id: 'order_1', page: '1', per_page: '100' })
         .reply(200, { data: [payment()], page_meta: meta(1, null) });
-      expect(await client().listPayments({ payinId: 'order_1' })).to.deep.equal([{ ...payment(), amount: '100000.00' }]);
+      expect(await client().listPayments({ payinId: 'order_1' })).to.deep.equal([
+        { ...payment(), amount: '100000.00' },
+      ]);
     });
 
     it('refuses a payment for an order whose payin_id is not an order id', async () => {
@@ -217,7 +241,12 @@ describe('remit client', () => {
 
   describe('lists: page / per_page until page_meta.next is null', () => {
     it('walks every page with the filters, and returns each order once', async () => {
-      const query = { customer_id: 'cust_1', status: 'paid', after: '2026-01-01T00:00:00Z', before: '2026-02-01T00:00:00Z' };
+      const query = {
+        customer_id: 'cust_1',
+        status: 'paid',
+        after: '2026-01-01T00:00:00Z',
+        before: '2026-02-01T00:00:00Z',
+      };
       remit()
         .get('/orders')
         .query({ ...query, page: '1', per_page: '100' })
@@ -231,7 +260,12 @@ describe('remit client', () => {
         .get('/orders')
         .query({ ...query, page: '3', per_page: '100' })
         .reply(200, { data: [], page_meta: meta(3, null) });
-      const orders = await client().listOrders({ customerId: 'cust_1', status: 'paid', after: query.after, before: query.before });
+      const orders = await client().listOrders({
+        customerId: 'cust_1',
+        status: 'paid',
+        after: query.after,
+        before: query.before,
+      });
       expect(orders.map((o) => o.id)).to.deep.equal(['order_3', 'order_2', 'order_1']);
     });
 
@@ -252,15 +286,22 @@ describe('remit client', () => {
       expect(await rejectionOf(client().listOrdersPage({}, { page: 1, perPage: 101 }))).to.be.instanceOf(RangeError);
     });
 
-    it('types remit\'s 400 for a per_page it refuses as RemitApiError with the flat error', async () => {
+    it("types remit's 400 for a per_page it refuses as RemitApiError with the flat error", async () => {
       remit()
         .get('/orders')
         .query({ page: '1', per_page: '50' })
         .reply(400, { error: 'invalid_request', message: 'per_page must be at most 100', code: 'PER_PAGE_TOO_LARGE' });
       const error = await rejectionOf(client().listOrdersPage({}, { page: 1, perPage: 50 }));
       expect(error).to.be.instanceOf(RemitApiError).and.instanceOf(UpstreamError);
-      expect(error).to.include({ status: 400, apiError: 'invalid_request', apiCode: 'PER_PAGE_TOO_LARGE', apiMessage: 'per_page must be at most 100' });
-      expect(error.message).to.equal('remit GET /api/v1/orders answered 400 after 1 attempt: invalid_request: per_page must be at most 100');
+      expect(error).to.include({
+        status: 400,
+        apiError: 'invalid_request',
+        apiCode: 'PER_PAGE_TOO_LARGE',
+        apiMessage: 'per_page must be at most 100',
+      });
+      expect(error.message).to.equal(
+        'remit GET /api/v1/orders answered 400 after 1 attempt: invalid_request: per_page must be at most 100',
+      );
     });
 
     it('refuses a page that is not the one asked for, or holds more than per_page', async () => {
@@ -291,16 +332,37 @@ describe('remit client', () => {
         .get('/refunds')
         .query({ page: '1', per_page: '100' })
         .reply(200, {
-          data: [{ id: 'refund_1', order_id: 'order_1', payment_id: 'payt_1', amount: 10_000_000, created_at: '2026-01-09T10:00:00Z' }],
+          data: [
+            {
+              id: 'refund_1',
+              order_id: 'order_1',
+              payment_id: 'payt_1',
+              amount: 10_000_000,
+              created_at: '2026-01-09T10:00:00Z',
+            },
+          ],
           page_meta: meta(1, null),
         });
       expect(await client().listRefunds()).to.deep.equal([
-        { id: 'refund_1', order_id: 'order_1', payment_id: 'payt_1', amount: '100000.00', currency: 'INR', created_at: '2026-01-09T10:00:00Z' },
+        {
+          id: 'refund_1',
+          order_id: 'order_1',
+          payment_id: 'payt_1',
+          amount: '100000.00',
+          currency: 'INR',
+          created_at: '2026-01-09T10:00:00Z',
+        },
       ]);
     });
 
     it('reads a customer with the PAN as sent', async () => {
-      const customer = { id: 'cust_1', name: 'Asha Rao', email: 'asha@example.com', pan: 'ABCDE1234F', created_at: '2025-12-01T00:00:00Z' };
+      const customer = {
+        id: 'cust_1',
+        name: 'Asha Rao',
+        email: 'asha@example.com',
+        pan: 'ABCDE1234F',
+        created_at: '2025-12-01T00:00:00Z',
+      };
       remit().get('/customers/cust_1').reply(200, customer);
       expect(await client().getCustomer('cust_1')).to.deep.equal(customer);
     });
@@ -308,7 +370,11 @@ describe('remit client', () => {
     it('reads the merchant balance', async () => {
       remit()
         .get('/balances')
-        .reply(200, { available: [{ amount: 123_45, currency: 'USD' }], pending: [{ amount: 1, currency: 'INR' }], deficit: [] });
+        .reply(200, {
+          available: [{ amount: 123_45, currency: 'USD' }],
+          pending: [{ amount: 1, currency: 'INR' }],
+          deficit: [],
+        });
       expect(await client().getBalances()).to.deep.equal({
         available: [{ amount: '123.45', currency: 'USD' }],
         pending: [{ amount: '0.01', currency: 'INR' }],
@@ -326,7 +392,7 @@ describe('remit client', () => {
   });
 
   describe('errors', () => {
-    it('types a 404 as RemitNotFoundError with remit\'s flat error', async () => {
+    it("types a 404 as RemitNotFoundError with remit's flat error", async () => {
       remit().get('/orders/order_404').once().reply(404, { error: 'not_found', message: 'Order not found' });
       const error = await rejectionOf(client().getOrder('order_404'));
       expect(error).to.be.instanceOf(RemitNotFoundError);
@@ -370,9 +436,13 @@ describe('remit client', () => {
 
     it('keeps the key and the unused secret out of every error', async () => {
       const errors: Error[] = [];
-      remit().get('/orders/order_1').reply(403, { error: API_KEY, message: `${API_SECRET} ${API_KEY}`, code: API_SECRET });
+      remit()
+        .get('/orders/order_1')
+        .reply(403, { error: API_KEY, message: `${API_SECRET} ${API_KEY}`, code: API_SECRET });
       errors.push(await rejectionOf(client().getOrder('order_1')));
-      remit().get('/orders/order_1').reply(200, order(1, { customer_id: API_KEY }));
+      remit()
+        .get('/orders/order_1')
+        .reply(200, order(1, { customer_id: API_KEY }));
       errors.push(await rejectionOf(client().getOrder('order_1')));
       remit().get('/orders/order_1').times(3).reply(502, `<html>${API_KEY}</html>`);
       errors.push(await rejectionOf(client().getOrder('order_1')));

@@ -3,7 +3,10 @@ import { expect } from 'chai';
 import nock from 'nock';
 
 /** What `promise` rejected with; fails the test if it resolved, or rejected with something not a `type`. */
-export async function rejectionOf<E extends Error = Error>(promise: Promise<unknown>, type: abstract new (...args: never[]) => E = Error as never): Promise<E> {
+export async function rejectionOf<E extends Error = Error>(
+  promise: Promise<unknown>,
+  type: abstract new (...args: never[]) => E = Error as never,
+): Promise<E> {
   const outcome = await promise.then(
     (value) => ({ value }),
     (error: unknown) => ({ error }),

@@ -188,7 +188,9 @@ describe('uaefeed client', () => {
         .get('/v1.2/cash/summary')
         .query(true)
         .reply(401, { status: 'FAILED', reason: 'access token expired', rejectCode: 'TOKEN_EXPIRED' });
-      nock(BASE_URL).post('/trade/auth/token/refresh', { refreshToken: 'refresh-token-1-secret' }).reply(200, () => tokenAnswer(2));
+      nock(BASE_URL)
+        .post('/trade/auth/token/refresh', { refreshToken: 'refresh-token-1-secret' })
+        .reply(200, () => tokenAnswer(2));
       expectSummary(2);
       expect(await client().getCashSummary('7000001')).to.have.length(1);
     });
@@ -200,20 +202,31 @@ describe('uaefeed client', () => {
         .query(true)
         .times(2)
         .reply(401, { status: 'FAILED', reason: 'access token expired', rejectCode: 'TOKEN_EXPIRED' });
-      nock(BASE_URL).post('/trade/auth/token/refresh').reply(200, () => tokenAnswer(2));
+      nock(BASE_URL)
+        .post('/trade/auth/token/refresh')
+        .reply(200, () => tokenAnswer(2));
       const error = await rejectionOf(client().getCashSummary('7000001'));
       expect(error).to.be.instanceOf(UpstreamError).and.include({ status: 401, path: 'v1.2/cash/summary' });
-      expect((error as UpstreamError).detail).to.deep.equal({ rejectCode: 'TOKEN_EXPIRED', reason: 'access token expired' });
+      expect((error as UpstreamError).detail).to.deep.equal({
+        rejectCode: 'TOKEN_EXPIRED',
+        reason: 'access token expired',
+      });
     });
 
     it('fails with UpstreamError 401 when the token endpoint refuses the app credentials', async () => {
-      nock(BASE_URL).post('/trade/auth/token').reply(401, { status: 'FAILED', reason: 'bad client', rejectCode: 'INVALID_CLIENT' });
+      nock(BASE_URL)
+        .post('/trade/auth/token')
+        .reply(401, { status: 'FAILED', reason: 'bad client', rejectCode: 'INVALID_CLIENT' });
       const error = await rejectionOf(client().getCashSummary('7000001'));
-      expect(error).to.be.instanceOf(UpstreamError).and.include({ status: 401, method: 'POST', path: 'trade/auth/token', attempts: 1 });
+      expect(error)
+        .to.be.instanceOf(UpstreamError)
+        .and.include({ status: 401, method: 'POST', path: 'trade/auth/token', attempts: 1 });
     });
 
     it('refuses a private key that is not a PEM RSA key, without echoing it', () => {
-      expect(() => client({ privateKeyPem: 'not-a-key-secret' })).to.throw('uaefeed: privateKeyPem is not a PEM RSA private key');
+      expect(() => client({ privateKeyPem: 'not-a-key-secret' })).to.throw(
+        'uaefeed: privateKeyPem is not a PEM RSA private key',
+      );
       try {
         client({ privateKeyPem: 'not-a-key-secret' });
       } catch (error) {
@@ -247,9 +260,13 @@ describe('uaefeed client', () => {
     });
 
     it('turns a FAILED token answer into a typed refusal', async () => {
-      nock(BASE_URL).post('/trade/auth/token').reply(200, { status: 'FAILED', reason: 'assertion expired', rejectCode: 'INVALID_ASSERTION' });
+      nock(BASE_URL)
+        .post('/trade/auth/token')
+        .reply(200, { status: 'FAILED', reason: 'assertion expired', rejectCode: 'INVALID_ASSERTION' });
       const error = await rejectionOf(client().getCashSummary('7000001'));
-      expect(error).to.be.instanceOf(UaefeedRejectedError).and.include({ rejectCode: 'INVALID_ASSERTION', path: 'trade/auth/token' });
+      expect(error)
+        .to.be.instanceOf(UaefeedRejectedError)
+        .and.include({ rejectCode: 'INVALID_ASSERTION', path: 'trade/auth/token' });
     });
   });
 
@@ -285,7 +302,9 @@ describe('uaefeed client', () => {
     it('does not retry a refused connection: timeouts and 5xx only', async () => {
       nock.enableNetConnect('127.0.0.1:1');
       const error = await rejectionOf(client({ baseUrl: 'http://127.0.0.1:1' }).getCashSummary('7000001'));
-      expect(error).to.be.instanceOf(UpstreamError).and.include({ failure: 'network', code: 'ECONNREFUSED', attempts: 1 });
+      expect(error)
+        .to.be.instanceOf(UpstreamError)
+        .and.include({ failure: 'network', code: 'ECONNREFUSED', attempts: 1 });
     });
   });
 
@@ -300,10 +319,20 @@ describe('uaefeed client', () => {
       pages.forEach((page, index) => {
         nock(BASE_URL)
           .get('/v1.2/cash/transfers')
-          .query({ customerNumber: '7000001', fromDate: '2026-01-01', toDate: '2026-01-31', pageNumber: String(index + 1), pageSize: '2' })
+          .query({
+            customerNumber: '7000001',
+            fromDate: '2026-01-01',
+            toDate: '2026-01-31',
+            pageNumber: String(index + 1),
+            pageSize: '2',
+          })
           .reply(200, page, { 'content-type': 'application/json' });
       });
-      const transfers = await client({ pageSize: 2 }).listCashTransfers({ customerNumber: '7000001', fromDate: '2026-01-01', toDate: '2026-01-31' });
+      const transfers = await client({ pageSize: 2 }).listCashTransfers({
+        customerNumber: '7000001',
+        fromDate: '2026-01-01',
+        toDate: '2026-01-31',
+      });
       expect(transfers.map((t) => t.transferId)).to.deep.equal(['T-1', 'T-2', 'T-3', 'T-4', 'T-5']);
       expect(transfers[0]).to.deep.equal({
         transferId: 'T-1',
@@ -327,7 +356,9 @@ describe('uaefeed client', () => {
           return transfersPage(pageNumber, [transfer(pageNumber, '1')], true, 1e6);
         });
       const error = await rejectionOf(client({ pageSize: 2 }).listCashTransfers({ customerNumber: '7000001' }));
-      expect(error).to.be.instanceOf(UpstreamPayloadError).and.include({ field: 'hasNextPage', path: 'v1.2/cash/transfers' });
+      expect(error)
+        .to.be.instanceOf(UpstreamPayloadError)
+        .and.include({ field: 'hasNextPage', path: 'v1.2/cash/transfers' });
       expect(error.message).to.include('page cap');
     });
   });
@@ -349,7 +380,10 @@ describe('uaefeed client', () => {
 
     it('refuses an amount sent as a string: uaefeed amounts are JSON numbers', async () => {
       expectTokenExchange(1);
-      nock(BASE_URL).get('/v1.2/cash/transfers').query(true).reply(200, transfersPage(1, [transfer(1, '"10.00"')], false));
+      nock(BASE_URL)
+        .get('/v1.2/cash/transfers')
+        .query(true)
+        .reply(200, transfersPage(1, [transfer(1, '"10.00"')], false));
       const error = await rejectionOf(client().listCashTransfers({ customerNumber: '7000001' }));
       expect(error).to.include({ field: 'list[0].amount' });
     });
@@ -364,7 +398,10 @@ describe('uaefeed client', () => {
     it('normalises statement dates YYYY/MM/DD to YYYY-MM-DD and returns the body as received', async () => {
       expectTokenExchange(1);
       const body = `{"status":"SUCCESS","reason":null,"rejectCode":null,"customerNumber":"7000001","month":1,"year":2026,"list":[{"cashAccountNumber":"7000001-AED","currency":"AED","tradeOpeningBalance":0,"settledOpeningBalance":0,"deposit":100.10,"withdraw":0,"buy":40.05,"sell":0,"other":0,"tradeClosingBalance":60.05,"settledClosingBalance":60.05,"list":[{"transactionDate":"2026/01/05","valueDate":"2026/01/05","description":"Deposit T-1","debit":0,"credit":100.10,"tradeBalance":100.10,"settledBalance":100.10},{"transactionDate":"2026/01/31","valueDate":"2026/01/31","description":"Buy 1 EMAAR","debit":40.05,"credit":0,"tradeBalance":60.05,"settledBalance":60.05}]}]}`;
-      nock(BASE_URL).get('/v1.2/statement/cash').query({ month: '1', year: '2026', customerNumber: '7000001' }).reply(200, body);
+      nock(BASE_URL)
+        .get('/v1.2/statement/cash')
+        .query({ month: '1', year: '2026', customerNumber: '7000001' })
+        .reply(200, body);
       const { statement, raw } = await client().getCashStatement({ customerNumber: '7000001', year: 2026, month: 1 });
       expect(raw).to.equal(body);
       const account = statement.list[0];
@@ -376,7 +413,9 @@ describe('uaefeed client', () => {
       expectTokenExchange(1);
       const body = `{"status":"SUCCESS","reason":null,"rejectCode":null,"list":[{"accountNumber":"7000001-01","securityType":"CS","list":[{"exchange":"DFM","list":[{"symbol":"EMAAR","totalHolding":10,"totalAmount":95.5,"list":[{"transactionDate":"2026/02/30","narration":"BUY","quantity":10,"amount":95.5}]}]}]}]}`;
       nock(BASE_URL).get('/v1.2/statement/positions').query(true).reply(200, body);
-      const error = await rejectionOf(client().getHoldingsStatement({ customerNumber: '7000001', year: 2026, month: 2 }));
+      const error = await rejectionOf(
+        client().getHoldingsStatement({ customerNumber: '7000001', year: 2026, month: 2 }),
+      );
       expect(error).to.include({ field: 'list[0].list[0].list[0].list[0].transactionDate' });
     });
   });
@@ -384,9 +423,21 @@ describe('uaefeed client', () => {
   describe('lossless numbers', () => {
     it('keeps every digit of 0.1 + 0.2-style decimals, 1e21-size numbers and 18-digit integers', async () => {
       expectTokenExchange(1);
-      const amounts = ['0.1', '0.2', '0.30000000000000004', '1e21', '1.5E-7', '123456789012345678', '987654321987654321.123456789', '-0'];
+      const amounts = [
+        '0.1',
+        '0.2',
+        '0.30000000000000004',
+        '1e21',
+        '1.5E-7',
+        '123456789012345678',
+        '987654321987654321.123456789',
+        '-0',
+      ];
       const records = amounts.map((amount, i) => transfer(i, amount));
-      nock(BASE_URL).get('/v1.2/cash/transfers').query(true).reply(200, transfersPage(1, records, false));
+      nock(BASE_URL)
+        .get('/v1.2/cash/transfers')
+        .query(true)
+        .reply(200, transfersPage(1, records, false));
       const transfers = await client().listCashTransfers({ customerNumber: '7000001' });
       expect(transfers.map((t) => t.amount)).to.deep.equal([
         '0.1',
@@ -421,24 +472,53 @@ describe('uaefeed client', () => {
 
   it('never carries a credential or token in any error', async () => {
     const errors: unknown[] = [];
-    const collect = (promise: Promise<unknown>) => promise.then(() => expect.fail('expected a rejection'), (error: unknown) => errors.push(error));
-    nock(BASE_URL).post('/trade/auth/token').reply(401, { status: 'FAILED', reason: 'bad client', rejectCode: 'INVALID_CLIENT' });
+    const collect = (promise: Promise<unknown>) =>
+      promise.then(
+        () => expect.fail('expected a rejection'),
+        (error: unknown) => errors.push(error),
+      );
+    nock(BASE_URL)
+      .post('/trade/auth/token')
+      .reply(401, { status: 'FAILED', reason: 'bad client', rejectCode: 'INVALID_CLIENT' });
     await collect(client().getCashSummary('7000001'));
     expectTokenExchange(1);
-    nock(BASE_URL).get('/v1.2/cash/summary').query(true).times(2).reply(401, { status: 'FAILED', reason: 'expired', rejectCode: 'TOKEN_EXPIRED' });
-    nock(BASE_URL).post('/trade/auth/token/refresh').reply(200, () => tokenAnswer(2));
+    nock(BASE_URL)
+      .get('/v1.2/cash/summary')
+      .query(true)
+      .times(2)
+      .reply(401, { status: 'FAILED', reason: 'expired', rejectCode: 'TOKEN_EXPIRED' });
+    nock(BASE_URL)
+      .post('/trade/auth/token/refresh')
+      .reply(200, () => tokenAnswer(2));
     const feed = client();
     await collect(feed.getCashSummary('7000001'));
     nock(BASE_URL).get('/v1.2/cash/summary').query(true).times(3).reply(503);
     await collect(feed.getCashSummary('7000001'));
-    nock(BASE_URL).get('/v1.2/cash/summary').query(true).reply(200, { status: 'FAILED', reason: 'no', rejectCode: 'CUSTOMER_NOT_FOUND' });
+    nock(BASE_URL)
+      .get('/v1.2/cash/summary')
+      .query(true)
+      .reply(200, { status: 'FAILED', reason: 'no', rejectCode: 'CUSTOMER_NOT_FOUND' });
     await collect(feed.getCashSummary('7000001'));
-    nock(BASE_URL).get('/v1.2/cash/transfers').query(true).reply(200, transfersPage(1, [transfer(1, 'null')], false));
+    nock(BASE_URL)
+      .get('/v1.2/cash/transfers')
+      .query(true)
+      .reply(200, transfersPage(1, [transfer(1, 'null')], false));
     await collect(feed.listCashTransfers({ customerNumber: '7000001' }));
     expect(errors).to.have.length(5);
-    const secrets = [APP_KEY, APP_SECRET, BASIC.slice('Basic '.length), 'secret', PRIVATE_KEY_PEM.split('\n')[1] ?? 'unused'];
+    const secrets = [
+      APP_KEY,
+      APP_SECRET,
+      BASIC.slice('Basic '.length),
+      'secret',
+      PRIVATE_KEY_PEM.split('\n')[1] ?? 'unused',
+    ];
     for (const error of errors) {
-      const renderings = [String(error), (error as Error).stack ?? '', inspect(error, { depth: 10, showHidden: true }), JSON.stringify(error)];
+      const renderings = [
+        String(error),
+        (error as Error).stack ?? '',
+        inspect(error, { depth: 10, showHidden: true }),
+        JSON.stringify(error),
+      ];
       for (const rendering of renderings) {
         for (const secret of secrets) expect(rendering, rendering).to.not.include(secret);
       }

@@ -85,8 +85,12 @@ describe('usbroker client', () => {
 
   describe('configuration', () => {
     it('is not configured without a base URL', () => {
-      expect(createUsbrokerClientIfConfigured({ baseUrl: '', apiKey: CLIENT_ID, apiSecret: CLIENT_SECRET })).to.equal(null);
-      expect(createUsbrokerClientIfConfigured({ baseUrl: BASE_URL, apiKey: CLIENT_ID, apiSecret: CLIENT_SECRET })).to.not.equal(null);
+      expect(createUsbrokerClientIfConfigured({ baseUrl: '', apiKey: CLIENT_ID, apiSecret: CLIENT_SECRET })).to.equal(
+        null,
+      );
+      expect(
+        createUsbrokerClientIfConfigured({ baseUrl: BASE_URL, apiKey: CLIENT_ID, apiSecret: CLIENT_SECRET }),
+      ).to.not.equal(null);
     });
 
     it('refuses a missing credential by name, never echoing a value', () => {
@@ -155,11 +159,16 @@ describe('usbroker client', () => {
       it('fails with UsbrokerAuthError, the OAuth error code kept, no credential in it', async () => {
         nock(BASE_URL)
           .post('/oauth2/token')
-          .reply(401, { error: 'invalid_client', error_description: `unknown client ${CLIENT_ID} with secret ${CLIENT_SECRET}` });
+          .reply(401, {
+            error: 'invalid_client',
+            error_description: `unknown client ${CLIENT_ID} with secret ${CLIENT_SECRET}`,
+          });
         const error = await rejectionOf(client().getAccount(ACCOUNT));
         expect(error).to.be.instanceOf(UsbrokerAuthError).and.instanceOf(UpstreamError);
         expect(error).to.include({ status: 401, method: 'POST', path: 'oauth2/token', attempts: 1 });
-        expect(error.message).to.equal('usbroker POST /oauth2/token answered 401 after 1 attempt: credentials refused (invalid_client)');
+        expect(error.message).to.equal(
+          'usbroker POST /oauth2/token answered 401 after 1 attempt: credentials refused (invalid_client)',
+        );
         expect((error as UsbrokerAuthError).detail).to.deep.equal({
           error: 'invalid_client',
           message: 'unknown client [redacted] with secret [redacted]',
@@ -179,19 +188,28 @@ describe('usbroker client', () => {
 
       it('fails with UsbrokerAuthError when the fresh token is refused too', async () => {
         tokenEndpoint('first');
-        api('first').get(`/v1/accounts/${ACCOUNT}`).reply(401, { error: 'invalid_token', message: 'token first revoked' });
+        api('first')
+          .get(`/v1/accounts/${ACCOUNT}`)
+          .reply(401, { error: 'invalid_token', message: 'token first revoked' });
         tokenEndpoint(TOKEN);
-        api().get(`/v1/accounts/${ACCOUNT}`).reply(401, { error: 'invalid_token', message: `token ${TOKEN} revoked` });
+        api()
+          .get(`/v1/accounts/${ACCOUNT}`)
+          .reply(401, { error: 'invalid_token', message: `token ${TOKEN} revoked` });
         const error = await rejectionOf(client().getAccount(ACCOUNT));
         expect(error).to.be.instanceOf(UsbrokerAuthError);
         expect(error).to.include({ status: 401, method: 'GET', path: `v1/accounts/${ACCOUNT}` });
-        expect((error as UsbrokerAuthError).detail).to.deep.equal({ error: 'invalid_token', message: 'token [redacted] revoked' });
+        expect((error as UsbrokerAuthError).detail).to.deep.equal({
+          error: 'invalid_token',
+          message: 'token [redacted] revoked',
+        });
         expectNoSecret(error, SECRETS);
       });
     });
 
     it('refuses a malformed token answer, naming the field', async () => {
-      nock(BASE_URL).post('/oauth2/token').reply(200, { access_token: TOKEN, expires_in: '3600', token_type: 'Bearer' });
+      nock(BASE_URL)
+        .post('/oauth2/token')
+        .reply(200, { access_token: TOKEN, expires_in: '3600', token_type: 'Bearer' });
       const error = await rejectionOf(client().getAccount(ACCOUNT));
       expect(error).to.be.instanceOf(UpstreamPayloadError);
       expect(error).to.include({ upstream: 'usbroker', method: 'POST', path: 'oauth2/token', field: 'expires_in' });
@@ -230,7 +248,16 @@ describe('usbroker client', () => {
     });
 
     it('reads positions', async () => {
-      const positions = [{ symbol: 'AAPL', cusip: '037833100', qty: '3.5', avg_cost: '180.00', cost_basis: '630.00', market_value: '665.87' }];
+      const positions = [
+        {
+          symbol: 'AAPL',
+          cusip: '037833100',
+          qty: '3.5',
+          avg_cost: '180.00',
+          cost_basis: '630.00',
+          market_value: '665.87',
+        },
+      ];
       api().get(`/v1/accounts/${ACCOUNT}/positions`).reply(200, positions);
       expect(await client().listPositions(ACCOUNT)).to.deep.equal(positions);
     });
@@ -238,7 +265,10 @@ describe('usbroker client', () => {
     it('names the position field that is malformed', async () => {
       api()
         .get(`/v1/accounts/${ACCOUNT}/positions`)
-        .reply(200, [{ symbol: 'AAPL', cusip: '037833100', qty: '1', avg_cost: '1', cost_basis: '1', market_value: '1' }, { symbol: 'MSFT' }]);
+        .reply(200, [
+          { symbol: 'AAPL', cusip: '037833100', qty: '1', avg_cost: '1', cost_basis: '1', market_value: '1' },
+          { symbol: 'MSFT' },
+        ]);
       const error = await rejectionOf(client().listPositions(ACCOUNT));
       expect(error).to.be.instanceOf(UpstreamPayloadError);
       expect((error as UpstreamPayloadError).field).to.equal('[1].cusip');
@@ -252,8 +282,22 @@ describe('usbroker client', () => {
         opening_cash: '0.00',
         closing_cash: '819.50',
         activity: [
-          { date: '2026-01-06', txn_no: 'T-1', row_code: 'WIREI', symbol: null, description: 'Wire in', amount: '1200.00' },
-          { date: '2026-01-07', txn_no: 'T-2', row_code: 'TRD', symbol: 'AAPL', description: 'Buy 2 AAPL', amount: '-380.50' },
+          {
+            date: '2026-01-06',
+            txn_no: 'T-1',
+            row_code: 'WIREI',
+            symbol: null,
+            description: 'Wire in',
+            amount: '1200.00',
+          },
+          {
+            date: '2026-01-07',
+            txn_no: 'T-2',
+            row_code: 'TRD',
+            symbol: 'AAPL',
+            description: 'Buy 2 AAPL',
+            amount: '-380.50',
+          },
         ],
       };
       api().get(`/v1/accounts/${ACCOUNT}/statement`).query({ month: '2026-01' }).reply(200, statement);
@@ -279,15 +323,24 @@ describe('usbroker client', () => {
     beforeEach(() => tokenEndpoint());
 
     it('retries a 5xx and returns the answer that follows', async () => {
-      api().get(`/v1/accounts/${ACCOUNT}`).reply(502).get(`/v1/accounts/${ACCOUNT}`).reply(503).get(`/v1/accounts/${ACCOUNT}`).reply(200, {
-        account_no: ACCOUNT,
-        status: 'trading_halted',
-      });
+      api()
+        .get(`/v1/accounts/${ACCOUNT}`)
+        .reply(502)
+        .get(`/v1/accounts/${ACCOUNT}`)
+        .reply(503)
+        .get(`/v1/accounts/${ACCOUNT}`)
+        .reply(200, {
+          account_no: ACCOUNT,
+          status: 'trading_halted',
+        });
       expect(await client().getAccount(ACCOUNT)).to.deep.equal({ account_no: ACCOUNT, status: 'trading_halted' });
     });
 
     it('gives up after the retry limit on 5xx, with the status and attempts', async () => {
-      api().get(`/v1/accounts/${ACCOUNT}/positions`).times(3).reply(500, { error: 'internal', message: `failed for ${TOKEN}` });
+      api()
+        .get(`/v1/accounts/${ACCOUNT}/positions`)
+        .times(3)
+        .reply(500, { error: 'internal', message: `failed for ${TOKEN}` });
       const error = await rejectionOf(client().listPositions(ACCOUNT));
       expect(error).to.be.instanceOf(UpstreamError);
       expect(error).to.include({ upstream: 'usbroker', failure: 'http_status', status: 500, attempts: 3 });
@@ -317,29 +370,50 @@ describe('usbroker client', () => {
 
     it('follows after_id page by page until an empty page, in ascending id order', async () => {
       api().get(`/v1/accounts/${ACCOUNT}/orders`).query({ limit: '100' }).reply(200, orders(1, 100));
-      api().get(`/v1/accounts/${ACCOUNT}/orders`).query({ after_id: 'ORD-000100', limit: '100' }).reply(200, orders(101, 37));
+      api()
+        .get(`/v1/accounts/${ACCOUNT}/orders`)
+        .query({ after_id: 'ORD-000100', limit: '100' })
+        .reply(200, orders(101, 37));
       api().get(`/v1/accounts/${ACCOUNT}/orders`).query({ after_id: 'ORD-000137', limit: '100' }).reply(200, []);
       const all = await client().listOrders(ACCOUNT);
       expect(all.map((o) => o.order_id)).to.deep.equal(orders(1, 137).map((o) => o.order_id));
     });
 
     it('starts after the given id and passes the status filter', async () => {
-      api().get(`/v1/accounts/${ACCOUNT}/orders`).query({ after_id: 'ORD-000010', status: 'filled', limit: '100' }).reply(200, [order(11)]);
-      api().get(`/v1/accounts/${ACCOUNT}/orders`).query({ after_id: 'ORD-000011', status: 'filled', limit: '100' }).reply(200, []);
+      api()
+        .get(`/v1/accounts/${ACCOUNT}/orders`)
+        .query({ after_id: 'ORD-000010', status: 'filled', limit: '100' })
+        .reply(200, [order(11)]);
+      api()
+        .get(`/v1/accounts/${ACCOUNT}/orders`)
+        .query({ after_id: 'ORD-000011', status: 'filled', limit: '100' })
+        .reply(200, []);
       expect(await client().listOrders(ACCOUNT, { afterId: 'ORD-000010', status: 'filled' })).to.have.length(1);
     });
 
     it('stops at the page cap with an error naming the last id read', async () => {
-      api().get(`/v1/accounts/${ACCOUNT}/orders`).query({ limit: '100' }).reply(200, [order(1)]);
-      api().get(`/v1/accounts/${ACCOUNT}/orders`).query({ after_id: 'ORD-000001', limit: '100' }).reply(200, [order(2)]);
-      api().get(`/v1/accounts/${ACCOUNT}/orders`).query({ after_id: 'ORD-000002', limit: '100' }).reply(200, [order(3)]);
+      api()
+        .get(`/v1/accounts/${ACCOUNT}/orders`)
+        .query({ limit: '100' })
+        .reply(200, [order(1)]);
+      api()
+        .get(`/v1/accounts/${ACCOUNT}/orders`)
+        .query({ after_id: 'ORD-000001', limit: '100' })
+        .reply(200, [order(2)]);
+      api()
+        .get(`/v1/accounts/${ACCOUNT}/orders`)
+        .query({ after_id: 'ORD-000002', limit: '100' })
+        .reply(200, [order(3)]);
       const error = await rejectionOf(client({ pageCap: 2 }).listOrders(ACCOUNT));
       expect(error).to.be.instanceOf(UsbrokerPageCapError);
       expect(error).to.include({ pageCap: 2, lastId: 'ORD-000002' });
     });
 
     it('reads one page with a smaller limit', async () => {
-      api().get(`/v1/accounts/${ACCOUNT}/orders`).query({ after_id: 'ORD-000004', limit: '2' }).reply(200, orders(5, 2));
+      api()
+        .get(`/v1/accounts/${ACCOUNT}/orders`)
+        .query({ after_id: 'ORD-000004', limit: '2' })
+        .reply(200, orders(5, 2));
       expect(await client().listOrdersPage(ACCOUNT, { afterId: 'ORD-000004', limit: 2 })).to.have.length(2);
     });
 
@@ -350,14 +424,23 @@ describe('usbroker client', () => {
     });
 
     it('refuses a page that does not move past the cursor (it would never end)', async () => {
-      api().get(`/v1/accounts/${ACCOUNT}/orders`).query({ after_id: 'ORD-000001', limit: '100' }).reply(200, [order(1)]);
+      api()
+        .get(`/v1/accounts/${ACCOUNT}/orders`)
+        .query({ after_id: 'ORD-000001', limit: '100' })
+        .reply(200, [order(1)]);
       const error = await rejectionOf(client().listOrders(ACCOUNT, { afterId: 'ORD-000001' }));
       expect(error).to.be.instanceOf(UpstreamPayloadError);
       expect(error).to.include({ field: '[0]' });
     });
 
     it('types both cost types and refuses a quantity order with a notional', async () => {
-      const fpc = order(2, { cost_type: 'full_portfolio_cost', qty: null, notional: '500.00', filled_qty: '2.627430', avg_fill_price: '190.300000' });
+      const fpc = order(2, {
+        cost_type: 'full_portfolio_cost',
+        qty: null,
+        notional: '500.00',
+        filled_qty: '2.627430',
+        avg_fill_price: '190.300000',
+      });
       api()
         .get(`/v1/accounts/${ACCOUNT}/orders`)
         .query(true)
@@ -365,7 +448,12 @@ describe('usbroker client', () => {
       const broker = client();
       const [quantity, portfolio] = await broker.listOrdersPage(ACCOUNT);
       expect(quantity).to.include({ cost_type: 'quantity', qty: '2', notional: null, side: 'SELL' });
-      expect(portfolio).to.include({ cost_type: 'full_portfolio_cost', qty: null, notional: '500.00', filled_qty: '2.627430' });
+      expect(portfolio).to.include({
+        cost_type: 'full_portfolio_cost',
+        qty: null,
+        notional: '500.00',
+        filled_qty: '2.627430',
+      });
 
       api()
         .get(`/v1/accounts/${ACCOUNT}/orders`)
@@ -390,8 +478,14 @@ describe('usbroker client', () => {
     beforeEach(() => tokenEndpoint());
 
     it('pages the firm-wide list with its filters to the empty page', async () => {
-      api().get('/v1/funding/wires').query({ account_no: ACCOUNT, direction: 'IN', limit: '100' }).reply(200, [wire(1), wire(2)]);
-      api().get('/v1/funding/wires').query({ after_id: 'WIRE-0002', account_no: ACCOUNT, direction: 'IN', limit: '100' }).reply(200, []);
+      api()
+        .get('/v1/funding/wires')
+        .query({ account_no: ACCOUNT, direction: 'IN', limit: '100' })
+        .reply(200, [wire(1), wire(2)]);
+      api()
+        .get('/v1/funding/wires')
+        .query({ after_id: 'WIRE-0002', account_no: ACCOUNT, direction: 'IN', limit: '100' })
+        .reply(200, []);
       const wires = await client().listWires({ accountNo: ACCOUNT, direction: 'IN' });
       expect(wires).to.deep.equal([wire(1), wire(2)]);
     });
@@ -412,20 +506,28 @@ describe('usbroker client', () => {
     it('posts the order and reads the estimated fees', async () => {
       const fees = { est_commission: '0.00', sec_fee: '0.01', taf_fee: '0.01', ifsca_fee: '0.05' };
       api().post('/v1/orders/preview', { account_no: ACCOUNT, symbol: 'AAPL', side: 'BUY', qty: '2' }).reply(200, fees);
-      expect(await client().previewOrder({ account_no: ACCOUNT, symbol: 'AAPL', side: 'BUY', qty: '2' })).to.deep.equal(fees);
+      expect(await client().previewOrder({ account_no: ACCOUNT, symbol: 'AAPL', side: 'BUY', qty: '2' })).to.deep.equal(
+        fees,
+      );
     });
 
     it('never retries it: a 503 fails at once', async () => {
       api().post('/v1/orders/preview').once().reply(503);
-      const error = await rejectionOf(client().previewOrder({ account_no: ACCOUNT, symbol: 'AAPL', side: 'SELL', notional: '100.00' }));
+      const error = await rejectionOf(
+        client().previewOrder({ account_no: ACCOUNT, symbol: 'AAPL', side: 'SELL', notional: '100.00' }),
+      );
       expect(error).to.include({ method: 'POST', status: 503, attempts: 1 });
     });
 
     it('refuses a request with both qty and notional without calling', async () => {
       nock.cleanAll();
-      const request = { account_no: ACCOUNT, symbol: 'AAPL', side: 'BUY', qty: '1', notional: '1' } as unknown as Parameters<
-        ReturnType<typeof client>['previewOrder']
-      >[0];
+      const request = {
+        account_no: ACCOUNT,
+        symbol: 'AAPL',
+        side: 'BUY',
+        qty: '1',
+        notional: '1',
+      } as unknown as Parameters<ReturnType<typeof client>['previewOrder']>[0];
       expect(await rejectionOf(client().previewOrder(request))).to.be.instanceOf(RangeError);
     });
   });
@@ -439,7 +541,10 @@ describe('usbroker client', () => {
         .get('/v1/quotes')
         .query({ symbols: symbols.slice(0, 100).join(',') })
         .reply(200, symbols.slice(0, 100).map(quote));
-      api().get('/v1/quotes').query({ symbols: 'S100' }).reply(200, [quote('S100')]);
+      api()
+        .get('/v1/quotes')
+        .query({ symbols: 'S100' })
+        .reply(200, [quote('S100')]);
       const broker = client();
       expect(await broker.getQuotes(symbols)).to.have.length(101);
       expect(await broker.getQuotes([])).to.deep.equal([]);
@@ -448,10 +553,15 @@ describe('usbroker client', () => {
 
   it('keeps every credential and the token out of every error', async () => {
     const errors: Error[] = [];
-    nock(BASE_URL).post('/oauth2/token').reply(400, { error: 'invalid_grant', message: `${CLIENT_SECRET}` });
+    nock(BASE_URL)
+      .post('/oauth2/token')
+      .reply(400, { error: 'invalid_grant', message: `${CLIENT_SECRET}` });
     errors.push(await rejectionOf(client().getBalance(ACCOUNT)));
     tokenEndpoint();
-    api().get(`/v1/accounts/${ACCOUNT}/balance`).times(3).reply(503, { error: TOKEN, message: `echo ${CLIENT_ID}` });
+    api()
+      .get(`/v1/accounts/${ACCOUNT}/balance`)
+      .times(3)
+      .reply(503, { error: TOKEN, message: `echo ${CLIENT_ID}` });
     errors.push(await rejectionOf(client().getBalance(ACCOUNT)));
     tokenEndpoint();
     api().get(`/v1/accounts/${ACCOUNT}/balance`).reply(200, { cash: TOKEN });

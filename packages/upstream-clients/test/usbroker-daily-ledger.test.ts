@@ -49,7 +49,15 @@ const TRD_BUY: Cells = {
   settle_date: '2026-01-08',
   description: 'Bought 2 AAPL',
 };
-const TRD_SELL: Cells = { ...TRD_BUY, txn_no: 'T-2', side: 'SELL', quantity: '0.5', principal: '95.12', amount: '95.00', description: '"Sold 0.5 AAPL, partial"' };
+const TRD_SELL: Cells = {
+  ...TRD_BUY,
+  txn_no: 'T-2',
+  side: 'SELL',
+  quantity: '0.5',
+  principal: '95.12',
+  amount: '95.00',
+  description: '"Sold 0.5 AAPL, partial"',
+};
 const WIREI: Cells = { txn_no: 'T-3', row_code: 'WIREI', amount: '1200.00', description: 'Wire in' };
 const WIREO: Cells = { txn_no: 'T-4', row_code: 'WIREO', amount: '-300.00' };
 const DIV: Cells = {
@@ -99,7 +107,15 @@ describe('usbroker daily ledger CSV', () => {
     });
 
     it('keeps amounts as decimal strings with their sign: debits negative', () => {
-      expect(rows.map((r) => r.amount)).to.deep.equal(['-381.06', '95.00', '1200.00', '-300.00', '8.30', '-2.08', '-1.00']);
+      expect(rows.map((r) => r.amount)).to.deep.equal([
+        '-381.06',
+        '95.00',
+        '1200.00',
+        '-300.00',
+        '8.30',
+        '-2.08',
+        '-1.00',
+      ]);
     });
 
     it('types a TRD row: side, quantity, price, itemised fees, dates; empty cells are null', () => {
@@ -138,14 +154,34 @@ describe('usbroker daily ledger CSV', () => {
     });
 
     it('types wires and fees, with null for every cell not applicable', () => {
-      expect(rows[2]).to.include({ row_code: 'WIREI', amount: '1200.00', symbol: null, side: null, quantity: null, trade_date: null });
+      expect(rows[2]).to.include({
+        row_code: 'WIREI',
+        amount: '1200.00',
+        symbol: null,
+        side: null,
+        quantity: null,
+        trade_date: null,
+      });
       expect(rows[3]).to.include({ row_code: 'WIREO', amount: '-300.00', description: null });
       expect(rows[6]).to.include({ row_code: 'FEE', amount: '-1.00', description: 'Account fee' });
     });
 
     it('types DIV (ex-date in trade_date, shares in quantity) and DIVNRA (wht_rate a fraction, linked by ref_txn_no)', () => {
-      expect(rows[4]).to.include({ row_code: 'DIV', symbol: 'MSFT', quantity: '10', per_share: '0.83', trade_date: '2025-11-20', pay_date: '2026-01-07' });
-      expect(rows[5]).to.include({ row_code: 'DIVNRA', wht_rate: '0.25', ref_txn_no: 'T-5', tax_code: 'NRA', amount: '-2.08' });
+      expect(rows[4]).to.include({
+        row_code: 'DIV',
+        symbol: 'MSFT',
+        quantity: '10',
+        per_share: '0.83',
+        trade_date: '2025-11-20',
+        pay_date: '2026-01-07',
+      });
+      expect(rows[5]).to.include({
+        row_code: 'DIVNRA',
+        wht_rate: '0.25',
+        ref_txn_no: 'T-5',
+        tax_code: 'NRA',
+        amount: '-2.08',
+      });
     });
   });
 
@@ -180,7 +216,9 @@ describe('usbroker daily ledger CSV', () => {
     });
 
     it('an unclosed quote', () => {
-      expect(payloadErrorOf(`${HEADER}\r\n${line({ ...WIREI, description: '"never closed' })}\r\n`).field).to.equal('(body)');
+      expect(payloadErrorOf(`${HEADER}\r\n${line({ ...WIREI, description: '"never closed' })}\r\n`).field).to.equal(
+        '(body)',
+      );
     });
 
     it('wht_rate as a percentage instead of a fraction', () => {
@@ -250,25 +288,38 @@ describe('usbroker daily ledger CSV', () => {
 
     it('types an unknown firm (404) as UsbrokerNotFoundError', async () => {
       const client = broker();
-      nock(BASE_URL).get('/v1/reports/daily-ledger').query({ date: DATE, firm: 'NOPE' }).reply(404, { error: 'not_found', message: 'unknown firm' });
+      nock(BASE_URL)
+        .get('/v1/reports/daily-ledger')
+        .query({ date: DATE, firm: 'NOPE' })
+        .reply(404, { error: 'not_found', message: 'unknown firm' });
       const error = await client.getDailyLedger(DATE, 'NOPE').then(
         () => null,
         (e: unknown) => e,
       );
       expect(error).to.be.instanceOf(UsbrokerNotFoundError);
       expect(error).to.include({ resource: 'firm', id: 'NOPE', status: 404 });
-      expect((error as Error).message).to.equal('usbroker GET /v1/reports/daily-ledger answered 404 after 1 attempt: unknown firm NOPE');
+      expect((error as Error).message).to.equal(
+        'usbroker GET /v1/reports/daily-ledger answered 404 after 1 attempt: unknown firm NOPE',
+      );
     });
 
     it('names the call in a payload error', async () => {
       const client = broker();
-      nock(BASE_URL).get('/v1/reports/daily-ledger').query(true).reply(200, csv({ ...WIREI, amount: 'abc' }), { 'content-type': 'text/csv' });
+      nock(BASE_URL)
+        .get('/v1/reports/daily-ledger')
+        .query(true)
+        .reply(200, csv({ ...WIREI, amount: 'abc' }), { 'content-type': 'text/csv' });
       const error = await client.getDailyLedger(DATE, FIRM).then(
         () => null,
         (e: unknown) => e,
       );
       expect(error).to.be.instanceOf(UpstreamPayloadError);
-      expect(error).to.include({ upstream: 'usbroker', method: 'GET', path: 'v1/reports/daily-ledger', field: 'rows[0].amount' });
+      expect(error).to.include({
+        upstream: 'usbroker',
+        method: 'GET',
+        path: 'v1/reports/daily-ledger',
+        field: 'rows[0].amount',
+      });
     });
   });
 });

@@ -21,4 +21,21 @@ import { webhooks } from './webhooks/index.js';
  * (http/operations.ts) are both built from this list: adding an endpoint is one contract
  * entry, one handler and one presenter in its feature's folder.
  */
-export const FEATURES: readonly Feature[] = [health, docs, consoleFeature, transactions, journal, firm, customers, jobs, cashRequests, importFeature, webhooks, reconciliation, india, indiaLive, periods, exceptions];
+export const FEATURES: readonly Feature[] = [
+  health,
+  docs,
+  consoleFeature,
+  transactions,
+  journal,
+  firm,
+  customers,
+  jobs,
+  cashRequests,
+  importFeature,
+  webhooks,
+  reconciliation,
+  india,
+  indiaLive,
+  periods,
+  exceptions,
+];

@@ -104,17 +104,32 @@ export function authenticate(config: ApiConfig, document: ApiDocument): RequestH
 
     const bodySigned = accepted.filter((s) => BODY_SIGNED_SCHEMES.includes(s));
     if (bodySigned.length > 0) {
-      assert(bodySigned.length === accepted.length && bodySigned.length === 1, 'a body-signed operation accepts that one scheme');
+      assert(
+        bodySigned.length === accepted.length && bodySigned.length === 1,
+        'a body-signed operation accepts that one scheme',
+      );
       // The secret first: unset, every payload is refused, signed or not (spec, Authentication §3).
-      if (config.remitWebhookSecret === undefined) return next(new ApiError('not_configured', 'the webhook secret is not configured on the server (REMIT_WEBHOOK_SECRET is unset)'));
-      if (presented(bodySigned[0]!) === undefined) return next(new ApiError('invalid_signature', `a ${byScheme[bodySigned[0]!].headerName} header is required`));
+      if (config.remitWebhookSecret === undefined)
+        return next(
+          new ApiError(
+            'not_configured',
+            'the webhook secret is not configured on the server (REMIT_WEBHOOK_SECRET is unset)',
+          ),
+        );
+      if (presented(bodySigned[0]!) === undefined)
+        return next(new ApiError('invalid_signature', `a ${byScheme[bodySigned[0]!].headerName} header is required`));
       return next();
     }
     if (accepted.some(matches)) return next();
     const unset = accepted.filter((s) => !configured(s));
     if (unset.length === accepted.length || unset.some((s) => presented(s) !== undefined)) {
       const names = unset.map((s) => byScheme[s].envName).join(' or ');
-      return next(new ApiError('not_configured', `this endpoint's credential is not configured on the server (${names} is unset)`));
+      return next(
+        new ApiError(
+          'not_configured',
+          `this endpoint's credential is not configured on the server (${names} is unset)`,
+        ),
+      );
     }
     if (schemes.some((s) => !accepted.includes(s) && matches(s))) {
       const needed = accepted.map((s) => byScheme[s].headerName).join(' or ');

@@ -79,20 +79,33 @@ export function jsonBody(limitBytes: number, webhookSecret: string | undefined):
     // encoded body would be inflated before anyone knows who sent it.
     const encoding = req.headers['content-encoding']?.trim().toLowerCase();
     if (bodySignedSchemeOf(req) && encoding !== undefined && encoding !== '' && encoding !== 'identity') {
-      return next(new ApiError('unsupported_media_type', `Content-Encoding ${encoding} is refused here: send the body uncompressed, as signed`));
+      return next(
+        new ApiError(
+          'unsupported_media_type',
+          `Content-Encoding ${encoding} is refused here: send the body uncompressed, as signed`,
+        ),
+      );
     }
     parse(req, res, (error?: unknown) => {
       // A body-signed operation: the signature over the raw bytes is checked before the body is
       // judged as JSON (authenticate has made sure the secret is set). A body too large or in an
       // unknown encoding was never read: that refusal stands.
-      const parseFailed = error === undefined || (typeof error === 'object' && error !== null && (error as { type?: unknown }).type === 'entity.parse.failed');
+      const parseFailed =
+        error === undefined ||
+        (typeof error === 'object' && error !== null && (error as { type?: unknown }).type === 'entity.parse.failed');
       if (parseFailed && bodySignedSchemeOf(req)) {
-        const refusal = checkBodySignature(req, webhookSecret ?? '', (res.locals as BodyLocals).rawBody ?? Buffer.alloc(0));
+        const refusal = checkBodySignature(
+          req,
+          webhookSecret ?? '',
+          (res.locals as BodyLocals).rawBody ?? Buffer.alloc(0),
+        );
         if (refusal) return next(refusal);
       }
       const fromParser = typeof error === 'object' && error !== null && 'status' in error && 'type' in error;
       if (error !== undefined && !fromParser) {
-        return next(new ApiError('undecodable_body', 'the request body cannot be decoded as its Content-Encoding says'));
+        return next(
+          new ApiError('undecodable_body', 'the request body cannot be decoded as its Content-Encoding says'),
+        );
       }
       next(error);
     });

@@ -24,5 +24,8 @@ export function checkBodySignature(req: Request, secret: string, raw: Buffer): A
   const match = typeof header === 'string' ? SIGNATURE_FORMAT.exec(header.trim()) : null;
   const expected = createHmac('sha256', secret).update(raw).digest();
   if (match && timingSafeEqual(Buffer.from(match[1]!, 'hex'), expected)) return null;
-  return new ApiError('invalid_signature', `${SECURITY_SCHEMES.remitSignature.name} must be sha256=<hex> of the HMAC-SHA256 of the raw body`);
+  return new ApiError(
+    'invalid_signature',
+    `${SECURITY_SCHEMES.remitSignature.name} must be sha256=<hex> of the HMAC-SHA256 of the raw body`,
+  );
 }

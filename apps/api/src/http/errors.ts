@@ -176,7 +176,11 @@ export function toProblem(error: unknown): Problem {
     };
   }
   if (error instanceof JobQueueUnavailable) {
-    return { code: 'not_ready', message: 'the job queue is unreachable; nothing was queued, retry shortly', internal: false };
+    return {
+      code: 'not_ready',
+      message: 'the job queue is unreachable; nothing was queued, retry shortly',
+      internal: false,
+    };
   }
   if (error instanceof JobEnqueueUnconfirmed) {
     return {
@@ -206,7 +210,13 @@ export function sendError(req: Request, res: Response, problem: Problem): void {
 function describeCause(error: unknown): Record<string, unknown> {
   if (error instanceof Error) {
     const extra = error as Error & { code?: unknown; errors?: unknown };
-    return { error_name: error.name, error_message: error.message, error_code: extra.code, errors: extra.errors, stack: error.stack };
+    return {
+      error_name: error.name,
+      error_message: error.message,
+      error_code: extra.code,
+      errors: extra.errors,
+      stack: error.stack,
+    };
   }
   return { error_message: String(error) };
 }

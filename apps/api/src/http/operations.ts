@@ -17,7 +17,8 @@ interface Route {
 const expressPath = (template: string) => template.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
 
 /** Literal segments before parameters, so `/v1/transactions/grouped` is never taken for a `{txn_id}`. */
-const routeOrder = (template: string) => template.split('/').map((segment) => (segment.startsWith('{') ? '\uffff' : segment));
+const routeOrder = (template: string) =>
+  template.split('/').map((segment) => (segment.startsWith('{') ? '\uffff' : segment));
 
 function compareTemplates(a: string, b: string): number {
   const [x, y] = [routeOrder(a), routeOrder(b)];
@@ -38,7 +39,10 @@ export function operationRouter(document: ApiDocument, features: readonly Featur
   const handlers = new Map<string, Handler>();
   const mounted = new Set<string>();
   for (const feature of features) {
-    assert((feature.handlers === undefined) !== (feature.mount === undefined), `feature ${feature.tag.name} has handlers or a mount, not both`);
+    assert(
+      (feature.handlers === undefined) !== (feature.mount === undefined),
+      `feature ${feature.tag.name} has handlers or a mount, not both`,
+    );
     for (const item of Object.values(feature.paths)) {
       for (const operation of Object.values(item)) if (feature.mount) mounted.add(operation.operationId);
     }
@@ -63,12 +67,15 @@ export function operationRouter(document: ApiDocument, features: readonly Featur
       routes.push({ method, template, operationId, handler });
     }
   }
-  for (const operationId of handlers.keys()) assert(served.has(operationId), `handler ${operationId} serves no operation of the document`);
+  for (const operationId of handlers.keys())
+    assert(served.has(operationId), `handler ${operationId} serves no operation of the document`);
 
   const router = Router();
   for (const route of routes.sort((a, b) => compareTemplates(a.template, b.template))) {
     // Whatever the handler writes records the request's actor (api, or api:<X-Ledger-Actor>).
-    router[route.method](expressPath(route.template), (req, res) => withActor(actorOf(req), () => route.handler(req, res)));
+    router[route.method](expressPath(route.template), (req, res) =>
+      withActor(actorOf(req), () => route.handler(req, res)),
+    );
   }
   return router;
 }

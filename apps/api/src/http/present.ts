@@ -13,7 +13,8 @@ export function timestamp(value: unknown, field: string): string {
   return value;
 }
 
-export const timestampOrNull = (value: unknown, field: string) => (value === null || value === undefined ? null : timestamp(value, field));
+export const timestampOrNull = (value: unknown, field: string) =>
+  value === null || value === undefined ? null : timestamp(value, field);
 
 export function text(value: unknown, field: string): string {
   assert(typeof value === 'string', `${field} is a string`);
@@ -35,6 +36,9 @@ export function object(value: unknown): Record<string, unknown> {
 }
 
 /** A paged result of core with its rows presented. */
-export function presentPage<T>(page: { items: Row[]; total: number; limit: number; offset: number }, present: (row: Row) => T) {
+export function presentPage<T>(
+  page: { items: Row[]; total: number; limit: number; offset: number },
+  present: (row: Row) => T,
+) {
   return { items: page.items.map(present), total: page.total, limit: page.limit, offset: page.offset };
 }

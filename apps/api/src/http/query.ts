@@ -12,7 +12,8 @@ type Query = Request['query'];
 function integer(query: Query, name: string, fallback: number, min: number, max: number): number {
   const raw = query[name];
   if (raw === undefined) return fallback;
-  const value = typeof raw === 'number' ? raw : typeof raw === 'string' && /^[0-9]{1,9}$/.test(raw) ? Number(raw) : Number.NaN;
+  const value =
+    typeof raw === 'number' ? raw : typeof raw === 'string' && /^[0-9]{1,9}$/.test(raw) ? Number(raw) : Number.NaN;
   if (!Number.isSafeInteger(value) || value < min || value > max) {
     const message = `must be an integer from ${min} to ${max}`;
     throw new ApiError('validation_error', `${name} ${message}`, [{ path: `/query/${name}`, message }]);

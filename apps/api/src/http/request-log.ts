@@ -28,7 +28,12 @@ export function requestLog(logger: Logger, observe?: HttpObserver): RequestHandl
       if (logged) return;
       logged = true;
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
-      observe?.(req.method, operationOf(req)?.openApiRoute ?? UNMATCHED_ROUTE, aborted ? 'aborted' : String(res.statusCode), durationMs / 1e3);
+      observe?.(
+        req.method,
+        operationOf(req)?.openApiRoute ?? UNMATCHED_ROUTE,
+        aborted ? 'aborted' : String(res.statusCode),
+        durationMs / 1e3,
+      );
       logger.info('request', {
         request_id: requestIdOf(res),
         method: req.method,

@@ -26,7 +26,11 @@ const CLIENT_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
 };
 const MALFORMED = { code: 'validation_error', message: 'the request is not valid HTTP/1.1' } as const;
 
-const REASONS: Partial<Record<number, string>> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
+const REASONS: Partial<Record<number, string>> = {
+  400: 'Bad Request',
+  408: 'Request Timeout',
+  431: 'Request Header Fields Too Large',
+};
 
 /** The error shape of the API, as the raw body of an answer Express never gave. */
 function errorBody(code: ErrorCode, message: string, requestId: string): string {

@@ -43,7 +43,8 @@ export function validatorStages(document: ApiDocument, validateResponses: boolea
     fileUploader: false,
   }) as unknown as RequestHandler[];
   const byName = new Map(stages.map((stage) => [stage.name, stage]));
-  for (const name of byName.keys()) assert(KNOWN_STAGES.has(name), `express-openapi-validator has an unknown stage ${name}`);
+  for (const name of byName.keys())
+    assert(KNOWN_STAGES.has(name), `express-openapi-validator has an unknown stage ${name}`);
   const stage = (name: string): RequestHandler => {
     const found = byName.get(name);
     assert(found, `express-openapi-validator has a ${name} stage`);

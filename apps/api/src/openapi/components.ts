@@ -21,7 +21,6 @@ import { codesForStatus, type ErrorCode } from '../http/errors.js';
 import { PATTERNS } from './patterns.js';
 import type { JsonSchema, MediaType, Parameter, Reference, ResponseObject } from './types.js';
 
-
 export const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 export const paramRef = (name: string): Reference => ({ $ref: `#/components/parameters/${name}` });
 export const responseRef = (name: string): Reference => ({ $ref: `#/components/responses/${name}` });
@@ -56,7 +55,8 @@ export function groupedEnvelope(items: JsonSchema, groupBy: readonly string[], d
   };
 }
 
-for (const { pattern } of Object.values(PATTERNS)) assert(pattern.startsWith('^') && pattern.endsWith('$'), `pattern ${pattern} is anchored`);
+for (const { pattern } of Object.values(PATTERNS))
+  assert(pattern.startsWith('^') && pattern.endsWith('$'), `pattern ${pattern} is anchored`);
 
 /** Plain string schemas, named in components and inlined where a field may also be null. */
 const scalars = {
@@ -97,7 +97,12 @@ const scalars = {
     description: 'A calendar date, YYYY-MM-DD.',
     examples: ['2026-01-15'],
   },
-  TxnId: { type: 'string', format: 'uuid', pattern: PATTERNS.uuid.pattern, description: 'A UUID in its plain 36-character form.' },
+  TxnId: {
+    type: 'string',
+    format: 'uuid',
+    pattern: PATTERNS.uuid.pattern,
+    description: 'A UUID in its plain 36-character form.',
+  },
   CustomerId: {
     type: 'string',
     minLength: 1,
@@ -120,10 +125,11 @@ export function nullable(name: keyof typeof scalars, description?: string): Json
 export const timestamps = (...names: string[]) =>
   Object.fromEntries(names.map((name) => [name, { type: 'string', format: 'date-time' } satisfies JsonSchema]));
 
-
-
-
-export const object = (properties: Record<string, JsonSchema>, description: string, optional: string[] = []): JsonSchema => ({
+export const object = (
+  properties: Record<string, JsonSchema>,
+  description: string,
+  optional: string[] = [],
+): JsonSchema => ({
   type: 'object',
   description,
   additionalProperties: false,
@@ -152,7 +158,10 @@ function errorSchema(codes: string | ErrorCode[]): JsonSchema {
           details: { type: 'array', items: {}, description: 'Specifics, e.g. `{path, message}` per failed rule.' },
         },
       },
-      request_id: { type: 'string', description: 'Also in the `X-Request-Id` header; quote it when reporting a problem.' },
+      request_id: {
+        type: 'string',
+        description: 'Also in the `X-Request-Id` header; quote it when reporting a problem.',
+      },
     },
   };
 }
@@ -161,9 +170,17 @@ export const schemas: Record<string, JsonSchema> = {
   Error: errorSchema('^[a-z][a-z_]*$'),
   ...scalars,
   TxnType: { type: 'string', enum: TXN_TYPES },
-  EnterableTxnType: { type: 'string', enum: ENTERABLE_TXN_TYPES, description: 'Every type but `reversal`, which only reversing posts.' },
+  EnterableTxnType: {
+    type: 'string',
+    enum: ENTERABLE_TXN_TYPES,
+    description: 'Every type but `reversal`, which only reversing posts.',
+  },
   Source: { type: 'string', enum: SOURCES },
-  EnterableSource: { type: 'string', enum: ENTERABLE_SOURCES, description: 'Every source but `ledger`, the ledger’s own entries.' },
+  EnterableSource: {
+    type: 'string',
+    enum: ENTERABLE_SOURCES,
+    description: 'Every source but `ledger`, the ledger’s own entries.',
+  },
   Actor: {
     type: 'string',
     description:
@@ -174,7 +191,12 @@ export const schemas: Record<string, JsonSchema> = {
   },
 };
 
-const query = (name: string, description: string, schema: JsonSchema): Parameter => ({ name, in: 'query', description, schema });
+const query = (name: string, description: string, schema: JsonSchema): Parameter => ({
+  name,
+  in: 'query',
+  description,
+  schema,
+});
 
 export const parameters: Record<string, Parameter> = {
   // The validator coerces "1e309" to Infinity and lets it through: pageOf refuses it (http/query.ts).
@@ -194,15 +216,29 @@ export const parameters: Record<string, Parameter> = {
   SymbolFilter: query('symbol', 'Only this symbol.', ref('Symbol')),
   AmountMin: query('amount_min', 'Smallest amount_usd, inclusive.', ref('Decimal')),
   AmountMax: query('amount_max', 'Largest amount_usd, inclusive.', ref('Decimal')),
-  PostedByFilter: query('posted_by', 'Only what this actor posted (`api:ana@example.com`); ending in `:`, every actor under it (`job:recost:`, `api:`).', {
+  PostedByFilter: query(
+    'posted_by',
+    'Only what this actor posted (`api:ana@example.com`); ending in `:`, every actor under it (`job:recost:`, `api:`).',
+    {
+      type: 'string',
+      minLength: 1,
+      maxLength: 300,
+    },
+  ),
+  Sort: query('sort', 'Sort key; ties break on txn_id.', {
     type: 'string',
-    minLength: 1,
-    maxLength: 300,
+    enum: TRANSACTION_SORTS,
+    default: 'txn_date',
   }),
-  Sort: query('sort', 'Sort key; ties break on txn_id.', { type: 'string', enum: TRANSACTION_SORTS, default: 'txn_date' }),
   Order: query('order', 'Sort direction.', { type: 'string', enum: SORT_ORDERS, default: 'desc' }),
-  TxnGroupBy: { ...query('group_by', 'What to group by.', { type: 'string', enum: TRANSACTION_GROUP_BY }), required: true },
-  JournalGroupBy: { ...query('group_by', 'What to group by.', { type: 'string', enum: JOURNAL_GROUP_BY }), required: true },
+  TxnGroupBy: {
+    ...query('group_by', 'What to group by.', { type: 'string', enum: TRANSACTION_GROUP_BY }),
+    required: true,
+  },
+  JournalGroupBy: {
+    ...query('group_by', 'What to group by.', { type: 'string', enum: JOURNAL_GROUP_BY }),
+    required: true,
+  },
   TxnIdFilter: query('txn_id', 'Only this transaction’s lines.', ref('TxnId')),
   AccountCodeFilter: query('account_code', 'Only this account’s lines.', ref('AccountCode')),
   PostingKindFilter: query('posting_kind', 'Only lines of this posting kind.', ref('PostingKind')),
@@ -213,52 +249,89 @@ export const parameters: Record<string, Parameter> = {
     pattern: PATTERNS.searchText.pattern,
   }),
   TxnIdPath: { name: 'txn_id', in: 'path', required: true, description: 'A transaction id.', schema: ref('TxnId') },
-  CustomerIdPath: { name: 'customer_id', in: 'path', required: true, description: 'A customer id.', schema: ref('CustomerId') },
+  CustomerIdPath: {
+    name: 'customer_id',
+    in: 'path',
+    required: true,
+    description: 'A customer id.',
+    schema: ref('CustomerId'),
+  },
   LedgerActor: {
     name: 'X-Ledger-Actor',
     in: 'header',
     description: `Optional: the operator making this admin write (${ACTOR_NAME_RULE}); recorded as \`api:<operator>\` (\`api\` without it) and logged.`,
     schema: { type: 'string', pattern: ACTOR_NAME_PATTERN_SOURCE },
   },
-  AsOf: query('as_of', 'Balances as they stood at the end of this day (YYYY-MM-DD); absent: every posting.', ref('Date')),
+  AsOf: query(
+    'as_of',
+    'Balances as they stood at the end of this day (YYYY-MM-DD); absent: every posting.',
+    ref('Date'),
+  ),
 };
 
 /** An error response whose `code` is one of `codes`. */
 function errorResponse(description: string, codes: ErrorCode[]): ResponseObject {
   return {
     description: `${description} Codes: ${codes.map((c) => `\`${c}\``).join(', ')}.`,
-    content: json(
-      errorSchema(codes),
-      { error: { code: codes[0], message: description }, request_id: '0190c2d4-6c1e-7a2b-9f00-000000000000' },
-    ),
+    content: json(errorSchema(codes), {
+      error: { code: codes[0], message: description },
+      request_id: '0190c2d4-6c1e-7a2b-9f00-000000000000',
+    }),
   };
 }
 
 /** Every error response an operation may list: its status, what it means, the codes it answers. */
 const ERROR_RESPONSES = {
-  BadRequest: [400, 'The request does not match this contract (query, path or body), or the body is not JSON.', codesForStatus(400)],
+  BadRequest: [
+    400,
+    'The request does not match this contract (query, path or body), or the body is not JSON.',
+    codesForStatus(400),
+  ],
   Unauthorized: [401, 'The credential is missing or unknown.', codesForStatus(401)],
-  Forbidden: [403, 'The credential is valid but does not grant this endpoint (the ledger token on a write).', codesForStatus(403)],
+  Forbidden: [
+    403,
+    'The credential is valid but does not grant this endpoint (the ledger token on a write).',
+    codesForStatus(403),
+  ],
   NotFound: [404, 'No such resource.', codesForStatus(404)],
   Conflict: [409, 'The state of the ledger refuses the request.', codesForStatus(409)],
   PayloadTooLarge: [413, 'The body is larger than the server accepts (1 MiB unless configured).', codesForStatus(413)],
   UnsupportedMediaType: [415, 'The body is not `application/json`.', codesForStatus(415)],
   Unprocessable: [422, 'Well-formed, but it breaks a ledger rule; nothing was stored.', codesForStatus(422)],
-  InternalError: [500, 'A fault of the server; nothing about it is in the body, the log has it under the request_id.', codesForStatus(500)],
-  NotConfigured: [503, 'The credential this endpoint needs is not configured on the server (fail closed).', ['not_configured']],
-  NotReady: [503, 'A dependency is down: the database (or its schema is not at head), or the job queue.', ['not_ready']],
+  InternalError: [
+    500,
+    'A fault of the server; nothing about it is in the body, the log has it under the request_id.',
+    codesForStatus(500),
+  ],
+  NotConfigured: [
+    503,
+    'The credential this endpoint needs is not configured on the server (fail closed).',
+    ['not_configured'],
+  ],
+  NotReady: [
+    503,
+    'A dependency is down: the database (or its schema is not at head), or the job queue.',
+    ['not_ready'],
+  ],
   EnqueueUnconfirmed: [
     503,
     'A dependency is down: `not_ready`, nothing was queued. Or `enqueue_unconfirmed`: the job was sent to the queue and no answer came; it may have been queued (and then runs): `details[0].job_id` is its id, to poll before starting it again.',
     ['not_ready', 'enqueue_unconfirmed'],
   ],
   Overloaded: [503, 'Too many entries are waiting on this process: retry after `Retry-After` seconds.', ['overloaded']],
-  UpstreamUnavailable: [503, 'The upstream this view reads live is not configured on this book or did not answer.', ['upstream_unavailable']],
+  UpstreamUnavailable: [
+    503,
+    'The upstream this view reads live is not configured on this book or did not answer.',
+    ['upstream_unavailable'],
+  ],
 } as const satisfies Record<string, readonly [number, string, readonly ErrorCode[]]>;
 export type ErrorResponseName = keyof typeof ERROR_RESPONSES;
 
 export const responses: Record<string, ResponseObject> = Object.fromEntries(
-  Object.entries(ERROR_RESPONSES).map(([name, [, description, codes]]) => [name, errorResponse(description, [...codes])]),
+  Object.entries(ERROR_RESPONSES).map(([name, [, description, codes]]) => [
+    name,
+    errorResponse(description, [...codes]),
+  ]),
 );
 
 /**
@@ -276,7 +349,13 @@ export function errorResponses(...names: ErrorResponseName[]): Record<string, Re
     [...byStatus].map(([status, shared]) => {
       if (shared.length === 1) return [String(status), responseRef(shared[0] as ErrorResponseName)];
       const description = shared.map((name) => ERROR_RESPONSES[name][1]).join(' Or: ');
-      return [String(status), errorResponse(description, shared.flatMap((name) => [...ERROR_RESPONSES[name][2]]))];
+      return [
+        String(status),
+        errorResponse(
+          description,
+          shared.flatMap((name) => [...ERROR_RESPONSES[name][2]]),
+        ),
+      ];
     }),
   );
 }

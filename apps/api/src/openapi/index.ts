@@ -11,12 +11,16 @@ const ERROR_MEANING: Record<ErrorCode, string> = {
   invalid_json: 'the body is not JSON',
   undecodable_body: 'the body does not decode as its `Content-Encoding` (gzip, deflate, br) says',
   expectation_failed: 'an `Expect` header other than `100-continue`',
-  request_timeout: 'the request (headers and body) did not arrive within the server\'s request timeout',
-  request_header_fields_too_large: 'the request line and headers are over the server\'s limit',
-  customer_required: 'an adjustment moving a customer account (2010, 2020, 2100) without `customer_id` (`details` names each account); nothing stored',
-  entry_refused: 'the database refused the entry for a rule no earlier check named (`details` names the constraint); nothing stored',
-  period_closed: 'dated on or before the day the books are closed through (`details[0]` names the close: `close_id`, `through`); post the correction on an open day (docs/period-close.md); nothing stored',
-  invalid_records: 'records of an import that cannot be posted (`details`: each one’s `record`, `source_txn_id`, `reason`); nothing posted',
+  request_timeout: "the request (headers and body) did not arrive within the server's request timeout",
+  request_header_fields_too_large: "the request line and headers are over the server's limit",
+  customer_required:
+    'an adjustment moving a customer account (2010, 2020, 2100) without `customer_id` (`details` names each account); nothing stored',
+  entry_refused:
+    'the database refused the entry for a rule no earlier check named (`details` names the constraint); nothing stored',
+  period_closed:
+    'dated on or before the day the books are closed through (`details[0]` names the close: `close_id`, `through`); post the correction on an open day (docs/period-close.md); nothing stored',
+  invalid_records:
+    'records of an import that cannot be posted (`details`: each one’s `record`, `source_txn_id`, `reason`); nothing posted',
   unauthorized: 'credential missing or unknown',
   invalid_signature: 'the webhook signature is missing or does not match the body',
   forbidden: 'the ledger token on an admin endpoint',
@@ -26,20 +30,24 @@ const ERROR_MEANING: Record<ErrorCode, string> = {
   conflict: 'the ledger’s state refuses it (e.g. reversing a reversal)',
   idempotency_conflict: '`source` + `source_txn_id` reused with a different payload',
   invalid_state_transition: 'a state machine refuses the transition',
-  derived_entry: 'a `recost` entry cannot be reversed by hand: reverse the trade it derives from (`details`: `recost_of`), and recost supersedes it; nothing stored',
+  derived_entry:
+    'a `recost` entry cannot be reversed by hand: reverse the trade it derives from (`details`: `recost_of`), and recost supersedes it; nothing stored',
   wrong_book: 'the job runs on the other book (ENTITY_UAE or ENTITY_IND_IFSC); nothing was queued',
   payload_too_large: 'the body is over the limit (1 MiB by default)',
   unsupported_media_type: 'the body is not `application/json`',
   unbalanced_transaction: 'the lines do not balance (or there are fewer than two); nothing stored',
   unknown_account: 'an account code the chart does not have; nothing stored',
   unknown_customer: 'a customer_id the book does not know; nothing stored',
-  insufficient_funds: 'a withdrawal (cash request, or a manual `withdrawal` / `wire_out` entry) larger than the customer’s wallet balance less their other pending withdrawals; nothing stored or posted',
+  insufficient_funds:
+    'a withdrawal (cash request, or a manual `withdrawal` / `wire_out` entry) larger than the customer’s wallet balance less their other pending withdrawals; nothing stored or posted',
   internal_error: 'a fault of the server: the body says nothing more, the log has it under the request_id',
   not_configured: 'the credential the endpoint needs is not configured on the server (fail closed)',
   not_ready: 'the database is unreachable or its schema is not at head',
-  enqueue_unconfirmed: 'a job was sent to the job queue and no answer came: it may have been queued; poll its status (`details[0].job_id`) before starting it again',
+  enqueue_unconfirmed:
+    'a job was sent to the job queue and no answer came: it may have been queued; poll its status (`details[0].job_id`) before starting it again',
   overloaded: 'too many entries are waiting to be posted on this process; retry after `Retry-After` seconds',
-  upstream_unavailable: 'a live upstream view (the India broker views): the upstream is not configured on this book or did not answer',
+  upstream_unavailable:
+    'a live upstream view (the India broker views): the upstream is not configured on this book or did not answer',
 };
 
 const errorTable = (Object.keys(ERROR_STATUS) as ErrorCode[])
@@ -99,7 +107,8 @@ function merged<T extends Paths | Record<string, JsonSchema>>(records: T[], what
 function withActorHeader(paths: Paths): Paths {
   for (const item of Object.values(paths)) {
     for (const operation of Object.values(item)) {
-      if (operation.security === ADMIN) operation.parameters = [...(operation.parameters ?? []), paramRef('LedgerActor')];
+      if (operation.security === ADMIN)
+        operation.parameters = [...(operation.parameters ?? []), paramRef('LedgerActor')];
     }
   }
   return paths;
@@ -116,7 +125,12 @@ export const apiDocument: ApiDocument = {
   servers: [{ url: '/', description: 'This deployment (one book).' }],
   tags: FEATURES.map((feature) => feature.tag),
   security: READ,
-  paths: withActorHeader(merged(FEATURES.map((feature) => feature.paths), 'path')),
+  paths: withActorHeader(
+    merged(
+      FEATURES.map((feature) => feature.paths),
+      'path',
+    ),
+  ),
   components: {
     schemas: merged([schemas, ...FEATURES.map((feature) => feature.schemas ?? {})], 'schema'),
     parameters,

@@ -1,4 +1,13 @@
-import { CALENDAR_DATE_PATTERN_SOURCE, CALENDAR_DATE_RULE, CUSTOMER_ID_PATTERN_SOURCE, CUSTOMER_ID_RULE, DECIMAL_PATTERN_SOURCE, DECIMAL_RULE, MONEY_PATTERN_SOURCE, MONEY_RULE } from '@ledger/core';
+import {
+  CALENDAR_DATE_PATTERN_SOURCE,
+  CALENDAR_DATE_RULE,
+  CUSTOMER_ID_PATTERN_SOURCE,
+  CUSTOMER_ID_RULE,
+  DECIMAL_PATTERN_SOURCE,
+  DECIMAL_RULE,
+  MONEY_PATTERN_SOURCE,
+  MONEY_RULE,
+} from '@ledger/core';
 
 /**
  * Every string pattern of the document with the rule a person reads when a value breaks it:
@@ -11,7 +20,10 @@ export const PATTERNS = {
     rule: `${DECIMAL_RULE}, greater than zero`,
   },
   money: { pattern: MONEY_PATTERN_SOURCE, rule: MONEY_RULE },
-  positiveMoney: { pattern: `^(?!0+(?:\\.0+)?$)${MONEY_PATTERN_SOURCE.slice(1)}`, rule: `${MONEY_RULE}, greater than zero` },
+  positiveMoney: {
+    pattern: `^(?!0+(?:\\.0+)?$)${MONEY_PATTERN_SOURCE.slice(1)}`,
+    rule: `${MONEY_RULE}, greater than zero`,
+  },
   amount: { pattern: '^[0-9]+(\\.[0-9]+)?$', rule: 'a non-negative decimal string, e.g. "100.00"' },
   signedAmount: { pattern: '^-?[0-9]+(\\.[0-9]+)?$', rule: 'a decimal string, e.g. "-100.00"' },
   // With `format: date` (checked in full: the day exists), the domain's isCalendarDate.
@@ -23,7 +35,10 @@ export const PATTERNS = {
   customerId: { pattern: CUSTOMER_ID_PATTERN_SOURCE, rule: CUSTOMER_ID_RULE },
   printable: { pattern: '^[\\x21-\\x7E]+$', rule: 'printable ASCII without spaces, e.g. "C-1"' },
   accountCode: { pattern: '^[0-9]{4}$', rule: 'a four-digit account code of the chart, e.g. "1010"' },
-  postingKind: { pattern: '^[a-z][a-z0-9_]{0,63}$', rule: 'a snake_case word of up to 64 characters, e.g. "fx_spread"' },
+  postingKind: {
+    pattern: '^[a-z][a-z0-9_]{0,63}$',
+    rule: 'a snake_case word of up to 64 characters, e.g. "fx_spread"',
+  },
   symbol: {
     pattern: '^[A-Za-z0-9][A-Za-z0-9._/-]{0,31}$',
     rule: 'a ticker of up to 32 letters, digits, ".", "_", "/" or "-", e.g. "AAPL"',
@@ -49,7 +64,8 @@ const FORMAT_RULES: Record<string, string> = {
 /** The validator's message for a broken rule, in words: patterns and formats by what they accept. */
 export function ruleInWords(message: string): string {
   const pattern = /^must match pattern "(.*)"$/s.exec(message)?.[1];
-  if (pattern !== undefined) return `must be ${RULE_BY_PATTERN.get(pattern) ?? 'in the form this field accepts (see the API docs)'}`;
+  if (pattern !== undefined)
+    return `must be ${RULE_BY_PATTERN.get(pattern) ?? 'in the form this field accepts (see the API docs)'}`;
   const format = /^must match format "(.*)"$/.exec(message)?.[1];
   if (format !== undefined) return `must be ${FORMAT_RULES[format] ?? format}`;
   return message;

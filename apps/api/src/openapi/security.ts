@@ -15,7 +15,8 @@ export const SECURITY_SCHEMES = {
     type: 'apiKey',
     in: 'header',
     name: 'X-Ledger-Admin-Token',
-    description: 'The admin token (`LEDGER_ADMIN_TOKEN`). Required on every write; also accepted on every GET below /v1.',
+    description:
+      'The admin token (`LEDGER_ADMIN_TOKEN`). Required on every write; also accepted on every GET below /v1.',
   },
   remitSignature: {
     type: 'apiKey',

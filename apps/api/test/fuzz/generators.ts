@@ -55,7 +55,8 @@ type QueryPair = [key: string, value: string | undefined];
 /** A short, printable rendering of a value for the report. */
 export function preview(value: unknown, max = 80): string {
   let text: string;
-  if (Buffer.isBuffer(value)) text = `<${value.length} bytes> ${JSON.stringify(value.subarray(0, max).toString('latin1'))}`;
+  if (Buffer.isBuffer(value))
+    text = `<${value.length} bytes> ${JSON.stringify(value.subarray(0, max).toString('latin1'))}`;
   else if (typeof value === 'string') text = JSON.stringify(value);
   else text = JSON.stringify(value) ?? String(value);
   return text.length > max ? `${text.slice(0, max)}…(${text.length} chars)` : text;
@@ -123,7 +124,8 @@ export function generate(input: GeneratorInput, operations: FuzzOperation[]): Ge
 
   const fixture = (name: string): PathFixture => {
     const found = input.pathFixtures[name];
-    if (!found) throw new Error(`no fixture for path parameter "${name}": add one line to PATH_FIXTURES in fuzz.test.ts`);
+    if (!found)
+      throw new Error(`no fixture for path parameter "${name}": add one line to PATH_FIXTURES in fuzz.test.ts`);
     return found;
   };
 
@@ -150,8 +152,15 @@ export function generate(input: GeneratorInput, operations: FuzzOperation[]): Ge
   const requiredQuery = (op: FuzzOperation): QueryPair[] =>
     op.queryParams.filter((p) => p.required).map((p) => [p.name, encodeComponent(validQueryValue(p))]);
 
-  function buildPath(op: FuzzOperation, overrides: Record<string, string> = {}, query: QueryPair[] = requiredQuery(op)): string {
-    const path = op.template.replace(/\{([^}]+)\}/g, (_, name: string) => overrides[name] ?? encodeComponent(fixture(name).value));
+  function buildPath(
+    op: FuzzOperation,
+    overrides: Record<string, string> = {},
+    query: QueryPair[] = requiredQuery(op),
+  ): string {
+    const path = op.template.replace(
+      /\{([^}]+)\}/g,
+      (_, name: string) => overrides[name] ?? encodeComponent(fixture(name).value),
+    );
     if (query.length === 0) return path;
     return `${path}?${query.map(([k, v]) => (v === undefined ? k : `${k}=${v}`)).join('&')}`;
   }
@@ -173,7 +182,8 @@ export function generate(input: GeneratorInput, operations: FuzzOperation[]): Ge
     } = {},
   ): FuzzCase {
     const headers: Record<string, string> = { 'X-Ledger-Admin-Token': tokens.admin };
-    const contentType = options.contentType === undefined ? (options.body ? 'application/json' : null) : options.contentType;
+    const contentType =
+      options.contentType === undefined ? (options.body ? 'application/json' : null) : options.contentType;
     if (contentType !== null) headers['Content-Type'] = contentType;
     Object.assign(headers, options.headers);
     return {
@@ -197,7 +207,9 @@ export function generate(input: GeneratorInput, operations: FuzzOperation[]): Ge
     const examples = (body.schema.examples ?? []) as Array<Record<string, unknown>>;
     const bases = listed ?? (examples.length > 0 ? examples : body.schema.required?.length ? [] : [{}]);
     if (bases.length === 0) {
-      throw new Error(`no valid body for ${op.operationId} (${body.name}): add one line to VALID_BODIES in fuzz.test.ts`);
+      throw new Error(
+        `no valid body for ${op.operationId} (${body.name}): add one line to VALID_BODIES in fuzz.test.ts`,
+      );
     }
     for (const base of bases) {
       const problem = certainlyBad(doc, body.schema, roundTrip(base));
@@ -308,7 +320,11 @@ export function generate(input: GeneratorInput, operations: FuzzOperation[]): Ge
     ]) {
       // An empty Content-Type reads as no body: a valid call where the body is optional (POST /v1/jobs/recost).
       const arguable = type === '' && !op.body!.required;
-      c('content-type not JSON', `Content-Type ${preview(type)}, valid JSON body`, { body: validBytes, contentType: type, ...(arguable && { expect: 'no-5xx' as const }) });
+      c('content-type not JSON', `Content-Type ${preview(type)}, valid JSON body`, {
+        body: validBytes,
+        contentType: type,
+        ...(arguable && { expect: 'no-5xx' as const }),
+      });
     }
     c('content-type missing', 'no Content-Type, valid JSON body', { body: validBytes, contentType: null });
     const form = new URLSearchParams(
@@ -328,15 +344,24 @@ export function generate(input: GeneratorInput, operations: FuzzOperation[]): Ge
     });
     // Charsets: declared ones the bytes are not in, or that are not UTF-8.
     // (RFC 8259 lets a recipient ignore charset, so even these carry a bad body.)
-    c('charset', 'charset=utf-16, UTF-8 bytes of a bad body', { body: badBytes, contentType: 'application/json; charset=utf-16' });
+    c('charset', 'charset=utf-16, UTF-8 bytes of a bad body', {
+      body: badBytes,
+      contentType: 'application/json; charset=utf-16',
+    });
     c('charset', 'charset=utf-16, UTF-16LE bytes of a bad body', {
       body: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(badText, 'utf16le')]),
       contentType: 'application/json; charset=utf-16',
     });
     for (const charset of ['latin1', 'utf-32', 'koi8-r', 'x-unknown', 'utf-7']) {
-      c('charset', `charset=${charset}, bad body`, { body: badBytes, contentType: `application/json; charset=${charset}` });
+      c('charset', `charset=${charset}, bad body`, {
+        body: badBytes,
+        contentType: `application/json; charset=${charset}`,
+      });
     }
-    c('content-type +json', 'application/vnd.api+json, bad body', { body: badBytes, contentType: 'application/vnd.api+json' });
+    c('content-type +json', 'application/vnd.api+json, bad body', {
+      body: badBytes,
+      contentType: 'application/vnd.api+json',
+    });
     // Content-Encoding: bodies that are not what they claim, compressed bad JSON, a bomb.
     for (const encoding of ['gzip', 'deflate', 'br', 'x-gzip', 'compress', 'zstd', 'gzip, gzip', 'GZIP', 'unknown']) {
       c('content-encoding, not encoded', `Content-Encoding ${encoding}, plain JSON body`, {
@@ -345,12 +370,18 @@ export function generate(input: GeneratorInput, operations: FuzzOperation[]): Ge
       });
     }
     const gzipped = gzipSync(validBytes);
-    c('content-encoding, corrupt', 'gzip cut in half', { body: gzipped.subarray(0, gzipped.length >> 1), headers: { 'Content-Encoding': 'gzip' } });
+    c('content-encoding, corrupt', 'gzip cut in half', {
+      body: gzipped.subarray(0, gzipped.length >> 1),
+      headers: { 'Content-Encoding': 'gzip' },
+    });
     c('content-encoding, corrupt', 'gzip with a flipped byte', {
       body: Buffer.concat([gzipped.subarray(0, 12), Buffer.from([gzipped[12]! ^ 0xff]), gzipped.subarray(13)]),
       headers: { 'Content-Encoding': 'gzip' },
     });
-    c('content-encoding, corrupt', 'deflate claimed, gzip sent', { body: gzipped, headers: { 'Content-Encoding': 'deflate' } });
+    c('content-encoding, corrupt', 'deflate claimed, gzip sent', {
+      body: gzipped,
+      headers: { 'Content-Encoding': 'deflate' },
+    });
     // About 1 in 28 random byte strings is an empty brotli stream followed by bytes zlib ignores:
     // no body at all, a valid call where the body is optional (POST /v1/jobs/refresh-snapshots).
     c('content-encoding, corrupt', 'br claimed, random bytes', {
@@ -358,17 +389,33 @@ export function generate(input: GeneratorInput, operations: FuzzOperation[]): Ge
       headers: { 'Content-Encoding': 'br' },
       ...(!op.body!.required && { expect: 'no-5xx' as const }),
     });
-    c('content-encoding, valid', 'gzip of invalid JSON', { body: gzipSync('{"txn_type":'), headers: { 'Content-Encoding': 'gzip' } });
-    c('content-encoding, valid', 'gzip of a bad body', { body: gzipSync(badBytes), headers: { 'Content-Encoding': 'gzip' } });
-    c('content-encoding, valid', 'deflate of a bad body', { body: deflateSync(badBytes), headers: { 'Content-Encoding': 'deflate' } });
-    c('content-encoding, valid', 'br of a bad body', { body: brotliCompressSync(badBytes), headers: { 'Content-Encoding': 'br' } });
+    c('content-encoding, valid', 'gzip of invalid JSON', {
+      body: gzipSync('{"txn_type":'),
+      headers: { 'Content-Encoding': 'gzip' },
+    });
+    c('content-encoding, valid', 'gzip of a bad body', {
+      body: gzipSync(badBytes),
+      headers: { 'Content-Encoding': 'gzip' },
+    });
+    c('content-encoding, valid', 'deflate of a bad body', {
+      body: deflateSync(badBytes),
+      headers: { 'Content-Encoding': 'deflate' },
+    });
+    c('content-encoding, valid', 'br of a bad body', {
+      body: brotliCompressSync(badBytes),
+      headers: { 'Content-Encoding': 'br' },
+    });
     c('oversized', 'gzip bomb: 8 MiB of JSON in a small gzip', {
       body: gzipSync(`${' '.repeat(8 << 20)}${valid}`),
       headers: { 'Content-Encoding': 'gzip' },
     });
     // Empty and non-object bodies (no body at all is a valid call where the body is optional).
     const emptyExpect = op.body!.required ? {} : { expect: 'no-5xx' as const };
-    c('empty body', 'JSON content type, Content-Length: 0', { headers: { 'Content-Length': '0' }, contentType: 'application/json', ...emptyExpect });
+    c('empty body', 'JSON content type, Content-Length: 0', {
+      headers: { 'Content-Length': '0' },
+      contentType: 'application/json',
+      ...emptyExpect,
+    });
     c('empty body', 'JSON content type, chunked, no chunks', {
       headers: { 'Transfer-Encoding': 'chunked' },
       contentType: 'application/json',
@@ -395,10 +442,16 @@ export function generate(input: GeneratorInput, operations: FuzzOperation[]): Ge
     c('oversized', 'whitespace padding to limit + 1 byte', {
       body: Buffer.concat([Buffer.from(' '.repeat(input.bodyLimitBytes + 1 - validBytes.length)), validBytes]),
     });
-    c('oversized', '2 MiB string property', { body: Buffer.from(JSON.stringify({ ...bad, filler: 'x'.repeat(2 << 20) })) });
+    c('oversized', '2 MiB string property', {
+      body: Buffer.from(JSON.stringify({ ...bad, filler: 'x'.repeat(2 << 20) })),
+    });
     c('oversized', '2 MiB chunked, no Content-Length', {
       headers: { 'Transfer-Encoding': 'chunked' },
-      body: [Buffer.from(`{"filler":"`), ...Array.from({ length: 32 }, () => Buffer.from('x'.repeat(64 << 10))), Buffer.from('"}')],
+      body: [
+        Buffer.from(`{"filler":"`),
+        ...Array.from({ length: 32 }, () => Buffer.from('x'.repeat(64 << 10))),
+        Buffer.from('"}'),
+      ],
     });
     // Deep nesting as raw text (JSON.stringify could not even build some of these).
     for (const depth of [5_000, 100_000]) {
@@ -441,7 +494,11 @@ export function generate(input: GeneratorInput, operations: FuzzOperation[]): Ge
         const [before, after] = valid.split(`${JSON.stringify(key)}:${JSON.stringify(value)}`);
         if (after === undefined) continue;
         c('invalid UTF-8', `${key}: ${preview(value)} + ${bytes.toString('hex')}`, {
-          body: Buffer.concat([Buffer.from(`${before}${JSON.stringify(key)}:${JSON.stringify(value).slice(0, -1)}`), bytes, Buffer.from(`"${after}`)]),
+          body: Buffer.concat([
+            Buffer.from(`${before}${JSON.stringify(key)}:${JSON.stringify(value).slice(0, -1)}`),
+            bytes,
+            Buffer.from(`"${after}`),
+          ]),
         });
       }
     }
@@ -450,7 +507,26 @@ export function generate(input: GeneratorInput, operations: FuzzOperation[]): Ge
 
   // ---- random bodies -------------------------------------------------------------------------
 
-  const RANDOM_CHARS = ['a', 'Z', '0', '9', '.', '-', '_', ' ', 'é', '😀', '\u0000', '\uD800', '\uDC00', '"', '\\', '\n', '%', '１'];
+  const RANDOM_CHARS = [
+    'a',
+    'Z',
+    '0',
+    '9',
+    '.',
+    '-',
+    '_',
+    ' ',
+    'é',
+    '😀',
+    '\u0000',
+    '\uD800',
+    '\uDC00',
+    '"',
+    '\\',
+    '\n',
+    '%',
+    '１',
+  ];
   const randomString = () => Array.from({ length: rng.int(12) }, () => rng.pick(RANDOM_CHARS)).join('');
 
   function randomJson(depth: number, keys: readonly string[], validLeaves: readonly unknown[]): unknown {
@@ -477,7 +553,9 @@ export function generate(input: GeneratorInput, operations: FuzzOperation[]): Ge
   function randomBodyCase(op: FuzzOperation): FuzzCase | undefined {
     const body = op.body!;
     const bases = validBodiesOf(op);
-    const keys = [...new Set([...Object.keys(resolveSchema(doc, body.schema).properties ?? {}), ...ODD_KEYS, 'lines', 'metadata'])];
+    const keys = [
+      ...new Set([...Object.keys(resolveSchema(doc, body.schema).properties ?? {}), ...ODD_KEYS, 'lines', 'metadata']),
+    ];
     const validLeaves = bases.flatMap((b) => Object.values(b));
     for (let attempt = 0; attempt < 30; attempt++) {
       let value: unknown;
@@ -485,7 +563,12 @@ export function generate(input: GeneratorInput, operations: FuzzOperation[]): Ge
         // Start from a valid body and overwrite a few keys at random.
         const object = structuredClone(rng.pick(bases));
         for (let i = 1 + rng.int(3); i > 0; i--) {
-          Object.defineProperty(object, rng.pick(keys), { value: randomJson(2, keys, validLeaves), enumerable: true, writable: true, configurable: true });
+          Object.defineProperty(object, rng.pick(keys), {
+            value: randomJson(2, keys, validLeaves),
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
         }
         value = object;
       } else {
@@ -511,7 +594,8 @@ export function generate(input: GeneratorInput, operations: FuzzOperation[]): Ge
       if (parsed === '') return 'bad';
       const n = Number(parsed);
       if (Number.isNaN(n) || (schema.type === 'integer' && !Number.isInteger(n))) return 'bad';
-      if ((schema.minimum !== undefined && n < schema.minimum) || (schema.maximum !== undefined && n > schema.maximum)) return 'bad';
+      if ((schema.minimum !== undefined && n < schema.minimum) || (schema.maximum !== undefined && n > schema.maximum))
+        return 'bad';
       return /^(0|[1-9][0-9]*)$/.test(parsed) ? 'valid' : 'odd';
     }
     return violation(doc, param.schema, parsed) === null ? 'valid' : 'bad';
@@ -526,7 +610,9 @@ export function generate(input: GeneratorInput, operations: FuzzOperation[]): Ge
     const others = requiredQuery(op).filter(([k]) => k !== param.name);
     const spellings = numeric
       ? INTEGER_SPELLINGS.map(encodeComponent)
-      : [...BAD_STRINGS, ...ODD_QUERY_STRINGS, 'z'.repeat(5_000)].map(encodeComponent).concat(['%ED%A0%80', '%FF', '%C0%80', '%', '%zz', '%00']);
+      : [...BAD_STRINGS, ...ODD_QUERY_STRINGS, 'z'.repeat(5_000)]
+          .map(encodeComponent)
+          .concat(['%ED%A0%80', '%FF', '%C0%80', '%', '%zz', '%00']);
     for (const raw of new Set(spellings)) {
       if (raw.length > 6_000) continue; // a URL over Node's 16 KiB header limit never reaches the app
       const verdict = queryVerdict(param, raw);
@@ -534,7 +620,10 @@ export function generate(input: GeneratorInput, operations: FuzzOperation[]): Ge
       const oddString = !numeric && ODD_QUERY_STRINGS.includes(decoded);
       if (verdict === 'valid' && !oddString) continue;
       const expect: Expect = verdict === 'bad' ? 'reject' : 'no-5xx';
-      const echo = expect === 'no-5xx' && (param.name === 'limit' || param.name === 'offset') ? { [param.name]: Number(decoded) } : undefined;
+      const echo =
+        expect === 'no-5xx' && (param.name === 'limit' || param.name === 'offset')
+          ? { [param.name]: Number(decoded) }
+          : undefined;
       cases.push(
         makeCase(op, `query ${param.name}`, `${param.name}=${preview(raw, 60)}`, {
           path: buildPath(op, {}, [...others, [param.name, raw]]),
@@ -548,8 +637,12 @@ export function generate(input: GeneratorInput, operations: FuzzOperation[]): Ge
       makeCase(op, 'query repeated', `${param.name} twice`, {
         path: buildPath(op, {}, [...others, [param.name, valid], [param.name, numeric ? '2' : valid]]),
       }),
-      makeCase(op, 'query repeated', `${param.name}[]`, { path: buildPath(op, {}, [...others, [`${param.name}[]`, valid]]) }),
-      makeCase(op, 'query repeated', `${param.name} without =`, { path: buildPath(op, {}, [...others, [param.name, undefined]]) }),
+      makeCase(op, 'query repeated', `${param.name}[]`, {
+        path: buildPath(op, {}, [...others, [`${param.name}[]`, valid]]),
+      }),
+      makeCase(op, 'query repeated', `${param.name} without =`, {
+        path: buildPath(op, {}, [...others, [param.name, undefined]]),
+      }),
       makeCase(op, 'query unknown', `${param.name.toUpperCase()}=`, {
         path: buildPath(op, {}, [...requiredQuery(op), [param.name.toUpperCase(), valid]]),
       }),
@@ -578,7 +671,10 @@ export function generate(input: GeneratorInput, operations: FuzzOperation[]): Ge
       ['cursor', 'abc'],
     ];
     const cases = pairs.map((pair) =>
-      makeCase(op, 'query unknown', `${pair[0]}=${pair[1] ?? ''}`, { path: buildPath(op, {}, [...requiredQuery(op), pair]), ...withBody }),
+      makeCase(op, 'query unknown', `${pair[0]}=${pair[1] ?? ''}`, {
+        path: buildPath(op, {}, [...requiredQuery(op), pair]),
+        ...withBody,
+      }),
     );
     cases.push(
       makeCase(op, 'query unknown', 'empty key =1', {
@@ -730,7 +826,10 @@ export function generate(input: GeneratorInput, operations: FuzzOperation[]): Ge
     const valid = firstBody(op) ?? Buffer.from('{}');
     const request = (lines: string[], body: Buffer | string = valid, requestLine = `${op.method} ${path} HTTP/1.1`) =>
       Buffer.concat([
-        Buffer.from([requestLine, `X-Ledger-Admin-Token: ${tokens.admin}`, 'Connection: close', ...lines, '', ''].join('\r\n'), 'latin1'),
+        Buffer.from(
+          [requestLine, `X-Ledger-Admin-Token: ${tokens.admin}`, 'Connection: close', ...lines, '', ''].join('\r\n'),
+          'latin1',
+        ),
         Buffer.isBuffer(body) ? body : Buffer.from(body),
       ]);
     const host = 'Host: 127.0.0.1';
@@ -739,19 +838,34 @@ export function generate(input: GeneratorInput, operations: FuzzOperation[]): Ge
     const raws: Array<[string, Buffer]> = [
       ['Content-Length: abc', request([host, json, 'Content-Length: abc'])],
       ['Content-Length: -1', request([host, json, 'Content-Length: -1'])],
-      ['two Content-Lengths', request([host, json, `Content-Length: ${valid.length}`, `Content-Length: ${valid.length + 1}`])],
-      ['Content-Length and chunked', request([host, json, `Content-Length: ${valid.length}`, 'Transfer-Encoding: chunked'], chunked)],
-      ['bad chunk size', request([host, json, 'Transfer-Encoding: chunked'], `zz\r\n${valid.toString('latin1')}\r\n0\r\n\r\n`)],
+      [
+        'two Content-Lengths',
+        request([host, json, `Content-Length: ${valid.length}`, `Content-Length: ${valid.length + 1}`]),
+      ],
+      [
+        'Content-Length and chunked',
+        request([host, json, `Content-Length: ${valid.length}`, 'Transfer-Encoding: chunked'], chunked),
+      ],
+      [
+        'bad chunk size',
+        request([host, json, 'Transfer-Encoding: chunked'], `zz\r\n${valid.toString('latin1')}\r\n0\r\n\r\n`),
+      ],
       ['Transfer-Encoding gzip, not chunked', request([host, json, 'Transfer-Encoding: gzip'])],
       ['space in a header name', request([host, 'Content Type: application/json', `Content-Length: ${valid.length}`])],
       ['NUL in a header value', request([host, json, `Content-Length: ${valid.length}`, 'X-Fuzz: a\u0000b'])],
-      ['lowercase method', request([host, json, `Content-Length: ${valid.length}`], valid, `${op.method.toLowerCase()} ${path} HTTP/1.1`)],
+      [
+        'lowercase method',
+        request([host, json, `Content-Length: ${valid.length}`], valid, `${op.method.toLowerCase()} ${path} HTTP/1.1`),
+      ],
       ['no Host header', request([json, `Content-Length: ${valid.length}`])],
     ];
     const cases = raws.map(([detail, raw]) => makeCase(op, 'malformed HTTP', detail, { raw }));
     cases.push(
       makeCase(op, 'expect header', 'Expect: fuzz', { body: badBodyOf(op), headers: { Expect: 'fuzz' } }),
-      makeCase(op, 'expect header', 'Expect: 100-continue, bad body', { body: badBodyOf(op), headers: { Expect: '100-continue' } }),
+      makeCase(op, 'expect header', 'Expect: 100-continue, bad body', {
+        body: badBodyOf(op),
+        headers: { Expect: '100-continue' },
+      }),
       makeCase(op, 'upgrade header', 'Connection: Upgrade, bad body', {
         body: badBodyOf(op),
         headers: { Connection: 'Upgrade', Upgrade: 'websocket' },
@@ -779,12 +893,17 @@ export function generate(input: GeneratorInput, operations: FuzzOperation[]): Ge
         for (const slot of slotsOf(op.body.schema, base)) {
           const mutations = slotMutations(op, base, name, slot);
           mutations.forEach(add);
-          if (!firstBad && mutations[0]?.body) firstBad = JSON.parse(String(mutations[0].body)) as Record<string, unknown>;
+          if (!firstBad && mutations[0]?.body)
+            firstBad = JSON.parse(String(mutations[0].body)) as Record<string, unknown>;
         }
         for (const key of ODD_KEYS) {
           const mutated = setAt(base, [key], 'x');
           if (certainlyBad(doc, op.body.schema, roundTrip(mutated)) === null) continue;
-          add(makeCase(op, 'body unknown key', `${name}: + ${preview(key)}`, { body: Buffer.from(JSON.stringify(mutated)) }));
+          add(
+            makeCase(op, 'body unknown key', `${name}: + ${preview(key)}`, {
+              body: Buffer.from(JSON.stringify(mutated)),
+            }),
+          );
         }
       }
       const bad = firstBad ?? { ...bases[0], unexpected: '\u0000' };
@@ -825,11 +944,19 @@ export function varyHeaders(c: FuzzCase, rng: Rng, ledgerToken: string): FuzzCas
   let varied = c;
   if (rng.chance(0.04)) {
     const id = rng.pick(REQUEST_IDS);
-    varied = { ...varied, headers: { ...varied.headers, 'X-Request-Id': id }, detail: `${varied.detail} [X-Request-Id ${JSON.stringify(id)}]` };
+    varied = {
+      ...varied,
+      headers: { ...varied.headers, 'X-Request-Id': id },
+      detail: `${varied.detail} [X-Request-Id ${JSON.stringify(id)}]`,
+    };
   }
   if (rng.chance(0.03)) {
     const accept = rng.pick(ACCEPTS);
-    varied = { ...varied, headers: { ...varied.headers, Accept: accept }, detail: `${varied.detail} [Accept ${accept}]` };
+    varied = {
+      ...varied,
+      headers: { ...varied.headers, Accept: accept },
+      detail: `${varied.detail} [Accept ${accept}]`,
+    };
   }
   return varyCredentials(varied, rng, ledgerToken);
 }

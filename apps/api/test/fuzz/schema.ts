@@ -1,4 +1,12 @@
-import type { ApiDocument, JsonSchema, JsonType, Method, Operation, Parameter, Reference } from '../../src/openapi/types.js';
+import type {
+  ApiDocument,
+  JsonSchema,
+  JsonType,
+  Method,
+  Operation,
+  Parameter,
+  Reference,
+} from '../../src/openapi/types.js';
 
 /**
  * Reading the OpenAPI document for the fuzzer: which operations take input, their parameters
@@ -165,7 +173,8 @@ export function violation(doc: ApiDocument, schema: JsonSchema, value: unknown, 
     const record = value as Record<string, unknown>;
     const keys = Object.keys(record);
     for (const name of schema.required ?? []) if (!keys.includes(name)) return here(`lacks ${name}`);
-    if (schema.maxProperties !== undefined && keys.length > schema.maxProperties) return here('has too many properties');
+    if (schema.maxProperties !== undefined && keys.length > schema.maxProperties)
+      return here('has too many properties');
     const properties = schema.properties ?? {};
     for (const key of keys) {
       const propertySchema = properties[key];
@@ -182,7 +191,8 @@ export function violation(doc: ApiDocument, schema: JsonSchema, value: unknown, 
     }
   }
   const alternatives = schema.anyOf ?? schema.oneOf;
-  if (alternatives && alternatives.every((alt) => violation(doc, alt, value, path) !== null)) return here('matches no alternative');
+  if (alternatives && alternatives.every((alt) => violation(doc, alt, value, path) !== null))
+    return here('matches no alternative');
   return null;
 }
 

@@ -56,13 +56,25 @@ function sendOnce(base: URL, agent: http.Agent | undefined, c: FuzzCase): Promis
   return new Promise((resolve, reject) => {
     let settled = false;
     const request = http.request(
-      { host: base.hostname, port: base.port, method: c.method, path: c.path, headers, agent: agent ?? false, timeout: TIMEOUT_MS },
+      {
+        host: base.hostname,
+        port: base.port,
+        method: c.method,
+        path: c.path,
+        headers,
+        agent: agent ?? false,
+        timeout: TIMEOUT_MS,
+      },
       (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
         response.on('end', () => {
           settled = true;
-          resolve({ status: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(chunks).toString('utf8') });
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            text: Buffer.concat(chunks).toString('utf8'),
+          });
         });
         response.on('error', (error) => {
           if (!settled) reject(error);
@@ -140,7 +152,11 @@ function parseResponse(bytes: Buffer): FuzzReply | undefined {
 }
 
 /** Runs `work` over `items` with at most `concurrency` at once. */
-export async function pool<T>(items: readonly T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
+export async function pool<T>(
+  items: readonly T[],
+  concurrency: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
   let index = 0;
   const worker = async () => {
     while (index < items.length) {
@@ -172,12 +188,14 @@ export function errorShapeProblem(reply: FuzzReply): string | null {
   }
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return 'error body is not an object';
   const record = body as Record<string, unknown>;
-  if (Object.keys(record).sort().join() !== 'error,request_id') return `error body has keys ${Object.keys(record).sort().join()}`;
+  if (Object.keys(record).sort().join() !== 'error,request_id')
+    return `error body has keys ${Object.keys(record).sort().join()}`;
   const error = record.error as Record<string, unknown> | null;
   if (error === null || typeof error !== 'object' || Array.isArray(error)) return 'error is not an object';
   const extra = Object.keys(error).filter((k) => !['code', 'message', 'details'].includes(k));
   if (extra.length > 0) return `error has extra keys ${extra.join()}`;
-  if (typeof error.code !== 'string' || !/^[a-z][a-z_]*$/.test(error.code)) return 'error.code is not a snake_case string';
+  if (typeof error.code !== 'string' || !/^[a-z][a-z_]*$/.test(error.code))
+    return 'error.code is not a snake_case string';
   if (typeof error.message !== 'string' || error.message === '') return 'error.message is not a non-empty string';
   if (error.details !== undefined && !Array.isArray(error.details)) return 'error.details is not an array';
   if (typeof record.request_id !== 'string' || record.request_id === '') return 'request_id is not a string';
@@ -195,7 +213,8 @@ function echoProblem(c: FuzzCase, reply: FuzzReply): string | null {
   } catch {
     return 'a 2xx body does not parse';
   }
-  if (c.echo.limit !== undefined && body.limit !== c.echo.limit) return `asked limit ${c.echo.limit}, answered limit ${String(body.limit)}`;
+  if (c.echo.limit !== undefined && body.limit !== c.echo.limit)
+    return `asked limit ${c.echo.limit}, answered limit ${String(body.limit)}`;
   if (c.echo.offset !== undefined && body.offset !== c.echo.offset) {
     return `asked offset ${c.echo.offset}, answered offset ${String(body.offset)}`;
   }

@@ -63,7 +63,12 @@ export async function download(path: string, filename: string): Promise<void> {
   const response = await fetch(path, { headers: { 'X-Ledger-Token': session?.ledger ?? '' } });
   if (!response.ok) {
     const body = (await response.json().catch(() => ({}))) as Partial<Schemas['Error']>;
-    throw new ApiFailure(response.status, body.error?.code ?? 'http_error', body.error?.message ?? response.statusText, body.request_id ?? null);
+    throw new ApiFailure(
+      response.status,
+      body.error?.code ?? 'http_error',
+      body.error?.message ?? response.statusText,
+      body.request_id ?? null,
+    );
   }
   const url = URL.createObjectURL(await response.blob());
   const link = document.createElement('a');

@@ -12,12 +12,25 @@ export interface Series {
 const dayToSeconds = (day: string) => Date.parse(`${day}T00:00:00Z`) / 1000;
 
 /** A line chart of series over days (`YYYY-MM-DD`), sized to its container. */
-export function DayChart({ title, days, series, height = 240 }: { title: string; days: string[]; series: Series[]; height?: number }) {
+export function DayChart({
+  title,
+  days,
+  series,
+  height = 240,
+}: {
+  title: string;
+  days: string[];
+  series: Series[];
+  height?: number;
+}) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const element = box.current;
     if (element === null) return;
-    const data: uPlot.AlignedData = [days.map(dayToSeconds), ...series.map((s) => s.values.map((v) => (v === null ? null : Number(v))))];
+    const data: uPlot.AlignedData = [
+      days.map(dayToSeconds),
+      ...series.map((s) => s.values.map((v) => (v === null ? null : Number(v)))),
+    ];
     const plot = new uPlot(
       {
         title,

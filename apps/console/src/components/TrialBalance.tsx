@@ -9,7 +9,17 @@ interface Row {
 }
 
 /** A trial balance, the firm's or a customer's: each account's balance on its side, and the totals. */
-export function TrialBalanceTable({ accounts, totalDebit, totalCredit, caption }: { accounts: Row[]; totalDebit: string; totalCredit: string; caption?: ReactNode }) {
+export function TrialBalanceTable({
+  accounts,
+  totalDebit,
+  totalCredit,
+  caption,
+}: {
+  accounts: Row[];
+  totalDebit: string;
+  totalCredit: string;
+  caption?: ReactNode;
+}) {
   return (
     <table data-testid="trial-balance">
       {caption ? <caption>{caption}</caption> : null}
@@ -26,16 +36,24 @@ export function TrialBalanceTable({ accounts, totalDebit, totalCredit, caption }
             <td>
               {a.account_code} {a.name}
             </td>
-            <td><Money value={a.debit_balance} /></td>
-            <td><Money value={a.credit_balance} /></td>
+            <td>
+              <Money value={a.debit_balance} />
+            </td>
+            <td>
+              <Money value={a.credit_balance} />
+            </td>
           </tr>
         ))}
       </tbody>
       <tfoot>
         <tr>
           <th>Total</th>
-          <td><Money value={totalDebit} /></td>
-          <td><Money value={totalCredit} /></td>
+          <td>
+            <Money value={totalDebit} />
+          </td>
+          <td>
+            <Money value={totalCredit} />
+          </td>
         </tr>
       </tfoot>
     </table>

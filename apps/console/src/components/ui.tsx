@@ -9,7 +9,8 @@ export function ErrorBox({ error }: { error: unknown }) {
   const failure = error instanceof ApiFailure ? error : null;
   return (
     <div className="error" role="alert">
-      <strong>{failure ? `${failure.status} ${failure.code}` : 'Error'}:</strong> {error instanceof Error ? error.message : String(error)}
+      <strong>{failure ? `${failure.status} ${failure.code}` : 'Error'}:</strong>{' '}
+      {error instanceof Error ? error.message : String(error)}
       {failure?.requestId ? <span className="muted"> (request id {failure.requestId})</span> : null}
     </div>
   );
@@ -35,7 +36,17 @@ export function Card({ label, children }: { label: string; children: ReactNode }
   );
 }
 
-export function Pager({ total, limit, offset, onOffset }: { total: number; limit: number; offset: number; onOffset: (offset: number) => void }) {
+export function Pager({
+  total,
+  limit,
+  offset,
+  onOffset,
+}: {
+  total: number;
+  limit: number;
+  offset: number;
+  onOffset: (offset: number) => void;
+}) {
   const last = Math.min(offset + limit, total);
   return (
     <div className="pager">
@@ -57,7 +68,17 @@ export function Status({ value }: { value: string }) {
 }
 
 /** The from/to of a page's period (empty: unbounded). */
-export function PeriodFields({ from, to, onFrom, onTo }: { from: string; to: string; onFrom: (day: string) => void; onTo: (day: string) => void }) {
+export function PeriodFields({
+  from,
+  to,
+  onFrom,
+  onTo,
+}: {
+  from: string;
+  to: string;
+  onFrom: (day: string) => void;
+  onTo: (day: string) => void;
+}) {
   return (
     <form className="filters" onSubmit={(e) => e.preventDefault()}>
       <label>

@@ -10,7 +10,10 @@ const LIMIT = 50;
 
 function CustomerList({ q, offset }: { q: string; offset: number }) {
   const [draft, setDraft] = useState(q);
-  const list = useQuery({ queryKey: ['customers', q, offset], queryFn: () => unwrap(api.GET('/v1/customers', { params: { query: { q: q || undefined, limit: LIMIT, offset } } })) });
+  const list = useQuery({
+    queryKey: ['customers', q, offset],
+    queryFn: () => unwrap(api.GET('/v1/customers', { params: { query: { q: q || undefined, limit: LIMIT, offset } } })),
+  });
   return (
     <>
       <form
@@ -41,7 +44,9 @@ function CustomerList({ q, offset }: { q: string; offset: number }) {
               <tbody>
                 {page.items.map((c) => (
                   <tr key={c.customer_id}>
-                    <td><a href={href('customers', c.customer_id)}>{c.customer_id}</a></td>
+                    <td>
+                      <a href={href('customers', c.customer_id)}>{c.customer_id}</a>
+                    </td>
                     <td>{c.name ?? ''}</td>
                     <td>{c.email ?? ''}</td>
                     <td>{c.created_at.slice(0, 10)}</td>
@@ -49,7 +54,12 @@ function CustomerList({ q, offset }: { q: string; offset: number }) {
                 ))}
               </tbody>
             </table>
-            <Pager total={page.total} limit={LIMIT} offset={offset} onOffset={(o) => navigate(href('customers', '', { q, offset: o }))} />
+            <Pager
+              total={page.total}
+              limit={LIMIT}
+              offset={offset}
+              onOffset={(o) => navigate(href('customers', '', { q, offset: o }))}
+            />
           </>
         )}
       </Loaded>
@@ -62,13 +72,36 @@ function Customer({ id }: { id: string }) {
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
   const period = { from: from || undefined, to: to || undefined };
-  const overview = useQuery({ queryKey: ['customer', id, 'overview'], queryFn: () => unwrap(api.GET('/v1/customers/{customer_id}/overview', { params: { path } })) });
-  const portfolio = useQuery({ queryKey: ['customer', id, 'portfolio'], queryFn: () => unwrap(api.GET('/v1/customers/{customer_id}/portfolio', { params: { path } })) });
-  const statement = useQuery({ queryKey: ['customer', id, 'statement', period], queryFn: () => unwrap(api.GET('/v1/customers/{customer_id}/statement', { params: { path, query: period } })) });
-  const curve = useQuery({ queryKey: ['customer', id, 'equity', period], queryFn: () => unwrap(api.GET('/v1/customers/{customer_id}/equity_curve', { params: { path, query: period } })) });
-  const trial = useQuery({ queryKey: ['customer', id, 'trial'], queryFn: () => unwrap(api.GET('/v1/customers/{customer_id}/trial_balance', { params: { path } })) });
-  const dividends = useQuery({ queryKey: ['customer', id, 'dividends', period], queryFn: () => unwrap(api.GET('/v1/customers/{customer_id}/dividends', { params: { path, query: { ...period, limit: 100 } } })) });
-  const orders = useQuery({ queryKey: ['customer', id, 'orders', period], queryFn: () => unwrap(api.GET('/v1/customers/{customer_id}/orders', { params: { path, query: { ...period, limit: 100 } } })) });
+  const overview = useQuery({
+    queryKey: ['customer', id, 'overview'],
+    queryFn: () => unwrap(api.GET('/v1/customers/{customer_id}/overview', { params: { path } })),
+  });
+  const portfolio = useQuery({
+    queryKey: ['customer', id, 'portfolio'],
+    queryFn: () => unwrap(api.GET('/v1/customers/{customer_id}/portfolio', { params: { path } })),
+  });
+  const statement = useQuery({
+    queryKey: ['customer', id, 'statement', period],
+    queryFn: () => unwrap(api.GET('/v1/customers/{customer_id}/statement', { params: { path, query: period } })),
+  });
+  const curve = useQuery({
+    queryKey: ['customer', id, 'equity', period],
+    queryFn: () => unwrap(api.GET('/v1/customers/{customer_id}/equity_curve', { params: { path, query: period } })),
+  });
+  const trial = useQuery({
+    queryKey: ['customer', id, 'trial'],
+    queryFn: () => unwrap(api.GET('/v1/customers/{customer_id}/trial_balance', { params: { path } })),
+  });
+  const dividends = useQuery({
+    queryKey: ['customer', id, 'dividends', period],
+    queryFn: () =>
+      unwrap(api.GET('/v1/customers/{customer_id}/dividends', { params: { path, query: { ...period, limit: 100 } } })),
+  });
+  const orders = useQuery({
+    queryKey: ['customer', id, 'orders', period],
+    queryFn: () =>
+      unwrap(api.GET('/v1/customers/{customer_id}/orders', { params: { path, query: { ...period, limit: 100 } } })),
+  });
 
   const points = curve.data?.points;
   const days = useMemo(() => points?.map((p) => p.day) ?? [], [points]);
@@ -90,9 +123,15 @@ function Customer({ id }: { id: string }) {
               {o.customer.customer_id} {o.customer.name ?? ''}
             </h2>
             <div className="cards" data-testid="customer-cards">
-              <Card label="Cash (USD)"><Money value={o.summary.cash_total_usd} /></Card>
-              <Card label="Securities at cost (USD)"><Money value={o.summary.securities_at_cost_usd} /></Card>
-              <Card label="Total (USD)"><Money value={o.summary.total_usd} /></Card>
+              <Card label="Cash (USD)">
+                <Money value={o.summary.cash_total_usd} />
+              </Card>
+              <Card label="Securities at cost (USD)">
+                <Money value={o.summary.securities_at_cost_usd} />
+              </Card>
+              <Card label="Total (USD)">
+                <Money value={o.summary.total_usd} />
+              </Card>
               <Card label="Transactions">
                 <a href={href('transactions', '', { customer_id: id })}>{o.activity.transaction_count}</a>
               </Card>
@@ -109,7 +148,9 @@ function Customer({ id }: { id: string }) {
       <Loaded query={portfolio}>
         {(p) => (
           <table data-testid="portfolio">
-            <caption>{p.prices ? `Prices: ${p.prices.upstream} as of ${p.prices.as_of}` : 'No price snapshot: at cost only'}</caption>
+            <caption>
+              {p.prices ? `Prices: ${p.prices.upstream} as of ${p.prices.as_of}` : 'No price snapshot: at cost only'}
+            </caption>
             <thead>
               <tr>
                 <th>Symbol</th>
@@ -125,19 +166,35 @@ function Customer({ id }: { id: string }) {
                 <tr key={row.symbol}>
                   <td>{row.symbol}</td>
                   <td className="num">{row.quantity}</td>
-                  <td><Money value={row.cost_usd} /></td>
-                  <td><Money value={row.average_cost_usd} /></td>
-                  <td><Money value={row.price_usd} /></td>
-                  <td>{row.market_value_usd === null ? <span className="muted">{row.unpriced_reason}</span> : <Money value={row.market_value_usd} />}</td>
+                  <td>
+                    <Money value={row.cost_usd} />
+                  </td>
+                  <td>
+                    <Money value={row.average_cost_usd} />
+                  </td>
+                  <td>
+                    <Money value={row.price_usd} />
+                  </td>
+                  <td>
+                    {row.market_value_usd === null ? (
+                      <span className="muted">{row.unpriced_reason}</span>
+                    ) : (
+                      <Money value={row.market_value_usd} />
+                    )}
+                  </td>
                 </tr>
               ))}
             </tbody>
             <tfoot>
               <tr>
                 <th colSpan={2}>Total</th>
-                <td><Money value={p.totals.cost_usd} /></td>
+                <td>
+                  <Money value={p.totals.cost_usd} />
+                </td>
                 <td colSpan={2} />
-                <td><Money value={p.totals.market_value_usd} /></td>
+                <td>
+                  <Money value={p.totals.market_value_usd} />
+                </td>
               </tr>
             </tfoot>
           </table>
@@ -146,7 +203,15 @@ function Customer({ id }: { id: string }) {
 
       <h3>Statement</h3>
       <PeriodFields from={from} to={to} onFrom={setFrom} onTo={setTo} />
-      <Loaded query={curve}>{() => (days.length > 0 ? <DayChart title="Equity curve (USD)" days={days} series={series} /> : <p className="muted">No activity in the period.</p>)}</Loaded>
+      <Loaded query={curve}>
+        {() =>
+          days.length > 0 ? (
+            <DayChart title="Equity curve (USD)" days={days} series={series} />
+          ) : (
+            <p className="muted">No activity in the period.</p>
+          )
+        }
+      </Loaded>
       <Loaded query={statement}>
         {(s) => (
           <table data-testid="statement">
@@ -164,24 +229,34 @@ function Customer({ id }: { id: string }) {
             <tbody>
               <tr>
                 <th colSpan={6}>Opening balance</th>
-                <td><Money value={s.opening_balance_usd} /></td>
+                <td>
+                  <Money value={s.opening_balance_usd} />
+                </td>
               </tr>
               {s.movements.map((m) => (
                 <tr key={m.line_id}>
-                  <td><a href={href('transactions', m.txn_id)}>{m.txn_date}</a></td>
+                  <td>
+                    <a href={href('transactions', m.txn_id)}>{m.txn_date}</a>
+                  </td>
                   <td>{m.txn_type}</td>
                   <td>{m.account_code}</td>
                   <td>{m.symbol ?? ''}</td>
                   <td>{m.memo ?? ''}</td>
-                  <td><Money value={m.amount_usd} /></td>
-                  <td><Money value={m.balance_usd} /></td>
+                  <td>
+                    <Money value={m.amount_usd} />
+                  </td>
+                  <td>
+                    <Money value={m.balance_usd} />
+                  </td>
                 </tr>
               ))}
             </tbody>
             <tfoot>
               <tr>
                 <th colSpan={5}>Closing balance (movements {s.movements_total_usd})</th>
-                <td colSpan={2}><Money value={s.closing_balance_usd} /></td>
+                <td colSpan={2}>
+                  <Money value={s.closing_balance_usd} />
+                </td>
               </tr>
             </tfoot>
           </table>
@@ -192,9 +267,7 @@ function Customer({ id }: { id: string }) {
         <div>
           <h3>Trial balance</h3>
           <Loaded query={trial}>
-            {(t) => (
-              <TrialBalanceTable accounts={t.accounts} totalDebit={t.total_debit} totalCredit={t.total_credit} />
-            )}
+            {(t) => <TrialBalanceTable accounts={t.accounts} totalDebit={t.total_debit} totalCredit={t.total_credit} />}
           </Loaded>
         </div>
         <div>
@@ -208,10 +281,14 @@ function Customer({ id }: { id: string }) {
                 <tbody>
                   {d.items.map((t) => (
                     <tr key={t.txn_id}>
-                      <td><a href={href('transactions', t.txn_id)}>{t.txn_date}</a></td>
+                      <td>
+                        <a href={href('transactions', t.txn_id)}>{t.txn_date}</a>
+                      </td>
                       <td>{t.txn_type}</td>
                       <td>{t.symbol ?? ''}</td>
-                      <td><Money value={t.amount_usd} /></td>
+                      <td>
+                        <Money value={t.amount_usd} />
+                      </td>
                     </tr>
                   ))}
                 </tbody>
@@ -228,11 +305,15 @@ function Customer({ id }: { id: string }) {
             <tbody>
               {o.items.map((t) => (
                 <tr key={t.txn_id}>
-                  <td><a href={href('transactions', t.txn_id)}>{t.txn_date}</a></td>
+                  <td>
+                    <a href={href('transactions', t.txn_id)}>{t.txn_date}</a>
+                  </td>
                   <td>{t.txn_type}</td>
                   <td>{t.symbol ?? ''}</td>
                   <td className="num">{t.quantity ?? ''}</td>
-                  <td><Money value={t.amount_usd} /></td>
+                  <td>
+                    <Money value={t.amount_usd} />
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -250,7 +331,11 @@ export default function CustomersPage() {
       <h1>
         <a href={href('customers')}>Customers</a>
       </h1>
-      {param === '' ? <CustomerList q={query.get('q') ?? ''} offset={Number(query.get('offset') ?? 0)} /> : <Customer key={param} id={param} />}
+      {param === '' ? (
+        <CustomerList q={query.get('q') ?? ''} offset={Number(query.get('offset') ?? 0)} />
+      ) : (
+        <Customer key={param} id={param} />
+      )}
     </>
   );
 }

@@ -9,7 +9,9 @@ import { href } from '../router.js';
 /** The newest result of each check, over the latest runs (a run may cover one category only). */
 function latestPerCheck(runs: Schemas['ReconciliationRunSummary'][]) {
   const seen = new Map<string, { run_id: string; result: Schemas['ReconciliationCheckResult'] }>();
-  for (const run of runs) for (const result of run.results) if (!seen.has(result.check_name)) seen.set(result.check_name, { run_id: run.run_id, result });
+  for (const run of runs)
+    for (const result of run.results)
+      if (!seen.has(result.check_name)) seen.set(result.check_name, { run_id: run.run_id, result });
   return [...seen.values()].sort((a, b) => a.result.check_name.localeCompare(b.result.check_name));
 }
 
@@ -20,11 +22,26 @@ export default function FirmPage() {
   const period = { from: from || undefined, to: to || undefined };
   const asOfQuery = { as_of: asOf || undefined };
 
-  const summary = useQuery({ queryKey: ['firm/summary', period], queryFn: () => unwrap(api.GET('/v1/firm/summary', { params: { query: period } })) });
-  const earnings = useQuery({ queryKey: ['firm/earnings', period], queryFn: () => unwrap(api.GET('/v1/firm/earnings', { params: { query: period } })) });
-  const trial = useQuery({ queryKey: ['firm/trial_balance', asOf], queryFn: () => unwrap(api.GET('/v1/firm/trial_balance', { params: { query: asOfQuery } })) });
-  const accounts = useQuery({ queryKey: ['firm/accounts', asOf], queryFn: () => unwrap(api.GET('/v1/firm/accounts', { params: { query: asOfQuery } })) });
-  const runs = useQuery({ queryKey: ['reconciliation/runs', 'latest'], queryFn: () => unwrap(api.GET('/v1/reconciliation/runs', { params: { query: { limit: 50 } } })) });
+  const summary = useQuery({
+    queryKey: ['firm/summary', period],
+    queryFn: () => unwrap(api.GET('/v1/firm/summary', { params: { query: period } })),
+  });
+  const earnings = useQuery({
+    queryKey: ['firm/earnings', period],
+    queryFn: () => unwrap(api.GET('/v1/firm/earnings', { params: { query: period } })),
+  });
+  const trial = useQuery({
+    queryKey: ['firm/trial_balance', asOf],
+    queryFn: () => unwrap(api.GET('/v1/firm/trial_balance', { params: { query: asOfQuery } })),
+  });
+  const accounts = useQuery({
+    queryKey: ['firm/accounts', asOf],
+    queryFn: () => unwrap(api.GET('/v1/firm/accounts', { params: { query: asOfQuery } })),
+  });
+  const runs = useQuery({
+    queryKey: ['reconciliation/runs', 'latest'],
+    queryFn: () => unwrap(api.GET('/v1/reconciliation/runs', { params: { query: { limit: 50 } } })),
+  });
 
   const flows = summary.data?.flows;
   const flowSeries = useMemo(
@@ -44,16 +61,32 @@ export default function FirmPage() {
         {(s) => (
           <>
             <div className="cards" data-testid="firm-cards">
-              <Card label="Deposits (USD)"><Money value={s.total_deposits_usd} /></Card>
-              <Card label="Withdrawals (USD)"><Money value={s.total_withdrawals_usd} /></Card>
-              <Card label="Fee revenue (USD)"><Money value={s.fees_revenue_usd} /></Card>
-              <Card label="AUM at custody (USD)"><Money value={s.aum_custody_usd} /></Card>
-              <Card label="Cash (USD)"><Money value={s.cash_usd} /></Card>
-              <Card label="Cash in AED (USD)"><Money value={s.cash_aed_usd} /></Card>
+              <Card label="Deposits (USD)">
+                <Money value={s.total_deposits_usd} />
+              </Card>
+              <Card label="Withdrawals (USD)">
+                <Money value={s.total_withdrawals_usd} />
+              </Card>
+              <Card label="Fee revenue (USD)">
+                <Money value={s.fees_revenue_usd} />
+              </Card>
+              <Card label="AUM at custody (USD)">
+                <Money value={s.aum_custody_usd} />
+              </Card>
+              <Card label="Cash (USD)">
+                <Money value={s.cash_usd} />
+              </Card>
+              <Card label="Cash in AED (USD)">
+                <Money value={s.cash_aed_usd} />
+              </Card>
               <Card label="Transactions">{s.transaction_count}</Card>
               <Card label="Customers">{s.customer_count}</Card>
             </div>
-            {flowDays.length > 0 ? <DayChart title="Daily deposits and withdrawals (USD)" days={flowDays} series={flowSeries} /> : <p className="muted">No deposits or withdrawals in the period.</p>}
+            {flowDays.length > 0 ? (
+              <DayChart title="Daily deposits and withdrawals (USD)" days={flowDays} series={flowSeries} />
+            ) : (
+              <p className="muted">No deposits or withdrawals in the period.</p>
+            )}
           </>
         )}
       </Loaded>
@@ -77,9 +110,15 @@ export default function FirmPage() {
                   <tr key={`${m.month}-${s.source}`}>
                     <td>{m.month}</td>
                     <td>{s.source}</td>
-                    <td><Money value={s.revenue_usd} /></td>
-                    <td><Money value={s.cost_usd} /></td>
-                    <td><Money value={s.margin_usd} /></td>
+                    <td>
+                      <Money value={s.revenue_usd} />
+                    </td>
+                    <td>
+                      <Money value={s.cost_usd} />
+                    </td>
+                    <td>
+                      <Money value={s.margin_usd} />
+                    </td>
                   </tr>
                 )),
               )}
@@ -87,9 +126,15 @@ export default function FirmPage() {
             <tfoot>
               <tr>
                 <th colSpan={2}>Total</th>
-                <td><Money value={e.revenue_usd} /></td>
-                <td><Money value={e.cost_usd} /></td>
-                <td><Money value={e.margin_usd} /></td>
+                <td>
+                  <Money value={e.revenue_usd} />
+                </td>
+                <td>
+                  <Money value={e.cost_usd} />
+                </td>
+                <td>
+                  <Money value={e.margin_usd} />
+                </td>
               </tr>
             </tfoot>
           </table>
@@ -105,7 +150,12 @@ export default function FirmPage() {
       <div className="two">
         <Loaded query={trial}>
           {(t) => (
-            <TrialBalanceTable accounts={t.accounts} totalDebit={t.total_debit} totalCredit={t.total_credit} caption={`Trial balance ${t.balanced ? '(balanced)' : `(off by ${t.difference})`}`} />
+            <TrialBalanceTable
+              accounts={t.accounts}
+              totalDebit={t.total_debit}
+              totalCredit={t.total_credit}
+              caption={`Trial balance ${t.balanced ? '(balanced)' : `(off by ${t.difference})`}`}
+            />
           )}
         </Loaded>
         <Loaded query={accounts}>
@@ -123,9 +173,13 @@ export default function FirmPage() {
               <tbody>
                 {a.items.map((row) => (
                   <tr key={row.account_code} className={row.dormant ? 'muted' : ''}>
-                    <td>{row.account_code} {row.name}</td>
+                    <td>
+                      {row.account_code} {row.name}
+                    </td>
                     <td>{row.account_type}</td>
-                    <td><Money value={row.balance} /></td>
+                    <td>
+                      <Money value={row.balance} />
+                    </td>
                     <td className="num">{row.line_count}</td>
                   </tr>
                 ))}
@@ -150,9 +204,13 @@ export default function FirmPage() {
             <tbody>
               {latestPerCheck(r.items).map(({ run_id, result }) => (
                 <tr key={result.check_name}>
-                  <td><a href={href('reconciliation', run_id)}>{result.check_name}</a></td>
+                  <td>
+                    <a href={href('reconciliation', run_id)}>{result.check_name}</a>
+                  </td>
                   <td>{result.category}</td>
-                  <td><Status value={result.status} /></td>
+                  <td>
+                    <Status value={result.status} />
+                  </td>
                   <td>{result.ran_at}</td>
                 </tr>
               ))}

@@ -21,8 +21,23 @@ interface JobForm {
   required: string[];
 }
 interface OpenApiDocument {
-  paths: Record<string, { post?: { summary?: string; requestBody?: { content: Record<string, { schema: FieldSchema & { properties?: Record<string, FieldSchema>; required?: string[]; $ref?: string } }> } } }>;
-  components: { schemas: Record<string, FieldSchema & { properties?: Record<string, FieldSchema>; required?: string[] }> };
+  paths: Record<
+    string,
+    {
+      post?: {
+        summary?: string;
+        requestBody?: {
+          content: Record<
+            string,
+            { schema: FieldSchema & { properties?: Record<string, FieldSchema>; required?: string[]; $ref?: string } }
+          >;
+        };
+      };
+    }
+  >;
+  components: {
+    schemas: Record<string, FieldSchema & { properties?: Record<string, FieldSchema>; required?: string[] }>;
+  };
 }
 /** Every job's start endpoint (their request bodies differ; the form below follows each one's schema). */
 type JobPath = Exclude<Extract<keyof paths, `/v1/jobs/${string}`>, `/v1/jobs/status/${string}`>;
@@ -34,7 +49,13 @@ function jobForms(document: OpenApiDocument): JobForm[] {
     .map(([path, item]) => {
       let schema = item.post!.requestBody?.content['application/json']?.schema ?? {};
       if (schema.$ref) schema = document.components.schemas[schema.$ref.split('/').pop()!] ?? {};
-      return { kind: path.slice('/v1/jobs/'.length), path, summary: item.post!.summary ?? '', fields: Object.entries(schema.properties ?? {}), required: schema.required ?? [] };
+      return {
+        kind: path.slice('/v1/jobs/'.length),
+        path,
+        summary: item.post!.summary ?? '',
+        fields: Object.entries(schema.properties ?? {}),
+        required: schema.required ?? [],
+      };
     });
 }
 
@@ -44,12 +65,26 @@ const typesOf = (field: FieldSchema) => (Array.isArray(field.type) ? field.type 
 function valueOf(field: FieldSchema, raw: string | boolean): unknown {
   if (typeof raw === 'boolean') return raw;
   const types = typesOf(field);
-  if (types.includes('array')) return raw.split(',').map((v) => v.trim()).filter((v) => v !== '');
+  if (types.includes('array'))
+    return raw
+      .split(',')
+      .map((v) => v.trim())
+      .filter((v) => v !== '');
   if (types.includes('integer') || types.includes('number')) return Number(raw);
   return raw;
 }
 
-function Field({ name, field, value, onChange }: { name: string; field: FieldSchema; value: string | boolean | undefined; onChange: (value: string | boolean) => void }) {
+function Field({
+  name,
+  field,
+  value,
+  onChange,
+}: {
+  name: string;
+  field: FieldSchema;
+  value: string | boolean | undefined;
+  onChange: (value: string | boolean) => void;
+}) {
   const types = typesOf(field);
   const label = (
     <span title={field.description}>
@@ -60,7 +95,12 @@ function Field({ name, field, value, onChange }: { name: string; field: FieldSch
   if (types.includes('boolean')) {
     return (
       <label className="check">
-        <input type="checkbox" checked={value === undefined ? field.default === true : value === true} onChange={(e) => onChange(e.target.checked)} /> {label}
+        <input
+          type="checkbox"
+          checked={value === undefined ? field.default === true : value === true}
+          onChange={(e) => onChange(e.target.checked)}
+        />{' '}
+        {label}
       </label>
     );
   }
@@ -78,11 +118,17 @@ function Field({ name, field, value, onChange }: { name: string; field: FieldSch
       </label>
     );
   }
-  const type = field.format === 'date' ? 'date' : types.includes('integer') || types.includes('number') ? 'number' : 'text';
+  const type =
+    field.format === 'date' ? 'date' : types.includes('integer') || types.includes('number') ? 'number' : 'text';
   return (
     <label>
       {label}
-      <input type={type} value={String(value ?? '')} placeholder={types.includes('array') ? 'comma-separated' : ''} onChange={(e) => onChange(e.target.value)} />
+      <input
+        type={type}
+        value={String(value ?? '')}
+        placeholder={types.includes('array') ? 'comma-separated' : ''}
+        onChange={(e) => onChange(e.target.value)}
+      />
     </label>
   );
 }
@@ -103,13 +149,19 @@ function JobProgress({ jobId }: { jobId: string }) {
           <tr data-testid={`job-${s.kind}`}>
             <td>{s.kind}</td>
             <td>
-              <progress max={total ?? 1} value={finished ? (total ?? 1) : total === null ? undefined : done} aria-label={`${s.kind} progress`} />{' '}
+              <progress
+                max={total ?? 1}
+                value={finished ? (total ?? 1) : total === null ? undefined : done}
+                aria-label={`${s.kind} progress`}
+              />{' '}
               <small>
                 {done}
                 {total === null ? '' : ` of ${total}`} {unit}
               </small>
             </td>
-            <td><Status value={s.status} /></td>
+            <td>
+              <Status value={s.status} />
+            </td>
             <td className="num">{s.duration_ms === null ? '' : `${(s.duration_ms / 1000).toFixed(1)} s`}</td>
             <td>{s.error ?? (s.result ? <code>{JSON.stringify(s.result).slice(0, 160)}</code> : '')}</td>
           </tr>
@@ -125,7 +177,11 @@ const readRecent = (): string[] => JSON.parse(sessionStorage.getItem(RECENT_KEY)
 
 export default function JobsPage() {
   const { admin } = useSession();
-  const document = useQuery({ queryKey: ['openapi'], queryFn: async () => (await fetch('/docs/openapi.json')).json() as Promise<OpenApiDocument>, staleTime: Infinity });
+  const document = useQuery({
+    queryKey: ['openapi'],
+    queryFn: async () => (await fetch('/docs/openapi.json')).json() as Promise<OpenApiDocument>,
+    staleTime: Infinity,
+  });
   const [kind, setKind] = useState('');
   const [values, setValues] = useState<Record<string, string | boolean>>({});
   const [recent, setRecent] = useState(readRecent);
@@ -133,9 +189,18 @@ export default function JobsPage() {
   const form = forms.find((f) => f.kind === kind);
   const start = useMutation({
     mutationFn: (job: JobForm) => {
-      const body = Object.fromEntries(job.fields.filter(([name]) => values[name] !== undefined && values[name] !== '').map(([name, field]) => [name, valueOf(field, values[name]!)]));
+      const body = Object.fromEntries(
+        job.fields
+          .filter(([name]) => values[name] !== undefined && values[name] !== '')
+          .map(([name, field]) => [name, valueOf(field, values[name]!)]),
+      );
       // The path and body come from the document at run time; the answer is typed (JobStatus).
-      return unwrap(api.POST(job.path as JobPath, { body: body as never }) as Promise<{ data?: Schemas['JobStatus']; response: Response }>);
+      return unwrap(
+        api.POST(job.path as JobPath, { body: body as never }) as Promise<{
+          data?: Schemas['JobStatus'];
+          response: Response;
+        }>,
+      );
     },
     onSuccess: (status) => {
       const next = [status.job_id, ...recent.filter((id) => id !== status.job_id)].slice(0, 20);
@@ -178,7 +243,13 @@ export default function JobsPage() {
                 <>
                   <p className="muted">{form.summary}</p>
                   {form.fields.map(([name, field]) => (
-                    <Field key={name} name={name} field={field} value={values[name]} onChange={(v) => setValues({ ...values, [name]: v })} />
+                    <Field
+                      key={name}
+                      name={name}
+                      field={field}
+                      value={values[name]}
+                      onChange={(v) => setValues({ ...values, [name]: v })}
+                    />
                   ))}
                   <button type="submit" disabled={start.isPending}>
                     Start {form.kind}

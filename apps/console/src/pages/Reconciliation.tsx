@@ -12,9 +12,13 @@ function Runs({ offset }: { offset: number }) {
   const { admin } = useSession();
   const client = useQueryClient();
   const [category, setCategory] = useState('');
-  const runs = useQuery({ queryKey: ['reconciliation/runs', offset], queryFn: () => unwrap(api.GET('/v1/reconciliation/runs', { params: { query: { limit: LIMIT, offset } } })) });
+  const runs = useQuery({
+    queryKey: ['reconciliation/runs', offset],
+    queryFn: () => unwrap(api.GET('/v1/reconciliation/runs', { params: { query: { limit: LIMIT, offset } } })),
+  });
   const trigger = useMutation({
-    mutationFn: () => unwrap(api.POST('/v1/reconciliation/run', { body: category === '' ? {} : { category: category as Category } })),
+    mutationFn: () =>
+      unwrap(api.POST('/v1/reconciliation/run', { body: category === '' ? {} : { category: category as Category } })),
     onSuccess: (run) => {
       void client.invalidateQueries({ queryKey: ['reconciliation/runs'] });
       navigate(href('reconciliation', run.run_id));
@@ -62,16 +66,25 @@ function Runs({ offset }: { offset: number }) {
               <tbody>
                 {page.items.map((r) => (
                   <tr key={r.run_id}>
-                    <td><a href={href('reconciliation', r.run_id)}>{r.started_at}</a></td>
+                    <td>
+                      <a href={href('reconciliation', r.run_id)}>{r.started_at}</a>
+                    </td>
                     <td>{r.category ?? 'all'}</td>
-                    <td><Status value={r.status} /></td>
+                    <td>
+                      <Status value={r.status} />
+                    </td>
                     <td className="num">{r.results.length}</td>
                     <td className="num">{r.variance_count}</td>
                   </tr>
                 ))}
               </tbody>
             </table>
-            <Pager total={page.total} limit={LIMIT} offset={offset} onOffset={(o) => navigate(href('reconciliation', '', { offset: o }))} />
+            <Pager
+              total={page.total}
+              limit={LIMIT}
+              offset={offset}
+              onOffset={(o) => navigate(href('reconciliation', '', { offset: o }))}
+            />
           </>
         )}
       </Loaded>
@@ -80,7 +93,10 @@ function Runs({ offset }: { offset: number }) {
 }
 
 function Run({ runId }: { runId: string }) {
-  const run = useQuery({ queryKey: ['reconciliation/run', runId], queryFn: () => unwrap(api.GET('/v1/reconciliation/runs/{run_id}', { params: { path: { run_id: runId } } })) });
+  const run = useQuery({
+    queryKey: ['reconciliation/run', runId],
+    queryFn: () => unwrap(api.GET('/v1/reconciliation/runs/{run_id}', { params: { path: { run_id: runId } } })),
+  });
   return (
     <Loaded query={run}>
       {(r) => (
@@ -102,8 +118,12 @@ function Run({ runId }: { runId: string }) {
                 <tr key={c.check_name}>
                   <td>{c.check_name}</td>
                   <td>{c.category}</td>
-                  <td><Status value={c.status} /></td>
-                  <td><code>{JSON.stringify(c.metrics).slice(0, 200)}</code></td>
+                  <td>
+                    <Status value={c.status} />
+                  </td>
+                  <td>
+                    <code>{JSON.stringify(c.metrics).slice(0, 200)}</code>
+                  </td>
                 </tr>
               ))}
               {r.metadata.skipped.map((c) => (
@@ -134,7 +154,13 @@ function Run({ runId }: { runId: string }) {
               {r.metadata.variances.map((v, i) => (
                 <tr key={i}>
                   <td>{v.check_name}</td>
-                  <td>{v.txn_id ? <a href={href('transactions', v.txn_id)}>{v.txn_id.slice(0, 8)}</a> : (v.source_txn_id ?? '')}</td>
+                  <td>
+                    {v.txn_id ? (
+                      <a href={href('transactions', v.txn_id)}>{v.txn_id.slice(0, 8)}</a>
+                    ) : (
+                      (v.source_txn_id ?? '')
+                    )}
+                  </td>
                   <td>{v.customer_id ? <a href={href('customers', v.customer_id)}>{v.customer_id}</a> : ''}</td>
                   <td>{v.account_code ?? ''}</td>
                   <td>{v.symbol ?? ''}</td>

@@ -5,15 +5,51 @@ import { ErrorBox, Loaded, Money, Pager } from '../components/ui.js';
 import { useSession } from '../App.js';
 import { href, navigate, useRoute } from '../router.js';
 
-const TXN_TYPES: Schemas['TxnType'][] = ['deposit', 'wire_in', 'withdrawal', 'wire_out', 'buy_security', 'sell_security', 'dividend', 'wht_tax', 'broker_fee', 'fx_spread', 'fx_spread_settle', 'adjustment', 'reversal', 'recost'];
+const TXN_TYPES: Schemas['TxnType'][] = [
+  'deposit',
+  'wire_in',
+  'withdrawal',
+  'wire_out',
+  'buy_security',
+  'sell_security',
+  'dividend',
+  'wht_tax',
+  'broker_fee',
+  'fx_spread',
+  'fx_spread_settle',
+  'adjustment',
+  'reversal',
+  'recost',
+];
 const SOURCES: Schemas['Source'][] = ['manual', 'ledger', 'uaefeed', 'custodian', 'usbroker', 'remit', 'recost'];
 /** The list's filters, kept in the route's query so a filtered list can be linked to. */
-const FILTERS = ['customer_id', 'txn_type', 'source', 'category', 'symbol', 'from', 'to', 'amount_min', 'amount_max', 'sort', 'order', 'limit', 'offset'] as const;
+const FILTERS = [
+  'customer_id',
+  'txn_type',
+  'source',
+  'category',
+  'symbol',
+  'from',
+  'to',
+  'amount_min',
+  'amount_max',
+  'sort',
+  'order',
+  'limit',
+  'offset',
+] as const;
 type Filters = Partial<Record<(typeof FILTERS)[number], string>>;
 
 const today = () => new Date().toISOString().slice(0, 10);
 
-function JournalLines({ lines }: { lines: Pick<Schemas['PreviewLine'], 'account_code' | 'account_name' | 'debit' | 'credit' | 'posting_kind' | 'customer_id'>[] }) {
+function JournalLines({
+  lines,
+}: {
+  lines: Pick<
+    Schemas['PreviewLine'],
+    'account_code' | 'account_name' | 'debit' | 'credit' | 'posting_kind' | 'customer_id'
+  >[];
+}) {
   return (
     <table data-testid="journal-lines">
       <thead>
@@ -28,11 +64,17 @@ function JournalLines({ lines }: { lines: Pick<Schemas['PreviewLine'], 'account_
       <tbody>
         {lines.map((l, i) => (
           <tr key={i}>
-            <td>{l.account_code} {l.account_name}</td>
+            <td>
+              {l.account_code} {l.account_name}
+            </td>
             <td>{l.posting_kind ?? ''}</td>
             <td>{l.customer_id ?? ''}</td>
-            <td><Money value={l.debit} /></td>
-            <td><Money value={l.credit} /></td>
+            <td>
+              <Money value={l.debit} />
+            </td>
+            <td>
+              <Money value={l.credit} />
+            </td>
           </tr>
         ))}
       </tbody>
@@ -52,7 +94,17 @@ function TransactionList({ filters }: { filters: Filters }) {
     queryFn: () =>
       unwrap(
         api.GET('/v1/transactions', {
-          params: { query: { ...query, txn_type: query.txn_type as Schemas['TxnType'] | undefined, source: query.source as Schemas['Source'] | undefined, sort: query.sort as 'txn_date' | undefined, order: query.order as 'asc' | undefined, limit, offset } },
+          params: {
+            query: {
+              ...query,
+              txn_type: query.txn_type as Schemas['TxnType'] | undefined,
+              source: query.source as Schemas['Source'] | undefined,
+              sort: query.sort as 'txn_date' | undefined,
+              order: query.order as 'asc' | undefined,
+              limit,
+              offset,
+            },
+          },
         }),
       ),
   });
@@ -60,7 +112,8 @@ function TransactionList({ filters }: { filters: Filters }) {
   const apply = (next: Filters) => navigate(href('transactions', '', next));
   const field = (name: keyof Filters, label: string, type = 'text') => (
     <label>
-      {label} <input type={type} value={draft[name] ?? ''} onChange={(e) => setDraft({ ...draft, [name]: e.target.value })} />
+      {label}{' '}
+      <input type={type} value={draft[name] ?? ''} onChange={(e) => setDraft({ ...draft, [name]: e.target.value })} />
     </label>
   );
   const select = (name: keyof Filters, label: string, options: string[]) => (
@@ -76,8 +129,14 @@ function TransactionList({ filters }: { filters: Filters }) {
   );
   const exportCsv = () => {
     setCsvError(null);
-    const search = new URLSearchParams({ format: 'csv', ...(query.from ? { from: query.from } : {}), ...(query.to ? { to: query.to } : {}) });
-    download(`/v1/journal/export?${search}`, `journal-${query.from ?? 'start'}-${query.to ?? 'now'}.csv`).catch(setCsvError);
+    const search = new URLSearchParams({
+      format: 'csv',
+      ...(query.from ? { from: query.from } : {}),
+      ...(query.to ? { to: query.to } : {}),
+    });
+    download(`/v1/journal/export?${search}`, `journal-${query.from ?? 'start'}-${query.to ?? 'now'}.csv`).catch(
+      setCsvError,
+    );
   };
 
   return (
@@ -127,19 +186,31 @@ function TransactionList({ filters }: { filters: Filters }) {
               <tbody>
                 {page.items.map((t) => (
                   <tr key={t.txn_id}>
-                    <td><a href={href('transactions', t.txn_id)}>{t.txn_date}</a></td>
-                    <td>{t.txn_type}{t.reversed_by_txn_id ? ' (reversed)' : ''}</td>
+                    <td>
+                      <a href={href('transactions', t.txn_id)}>{t.txn_date}</a>
+                    </td>
+                    <td>
+                      {t.txn_type}
+                      {t.reversed_by_txn_id ? ' (reversed)' : ''}
+                    </td>
                     <td>{t.source}</td>
                     <td>{t.customer_id ? <a href={href('customers', t.customer_id)}>{t.customer_id}</a> : ''}</td>
                     <td>{t.symbol ?? ''}</td>
                     <td className="num">{t.quantity ?? ''}</td>
-                    <td><Money value={t.amount_usd} /></td>
+                    <td>
+                      <Money value={t.amount_usd} />
+                    </td>
                     <td>{t.memo ?? ''}</td>
                   </tr>
                 ))}
               </tbody>
             </table>
-            <Pager total={page.total} limit={limit} offset={offset} onOffset={(o) => apply({ ...filters, offset: String(o) })} />
+            <Pager
+              total={page.total}
+              limit={limit}
+              offset={offset}
+              onOffset={(o) => apply({ ...filters, offset: String(o) })}
+            />
           </>
         )}
       </Loaded>
@@ -147,7 +218,15 @@ function TransactionList({ filters }: { filters: Filters }) {
   );
 }
 
-const BLANK_ENTRY = { txn_type: 'deposit' as Schemas['EnterableTxnType'], customer_id: '', txn_date: today(), amount_usd: '', symbol: '', quantity: '', memo: '' };
+const BLANK_ENTRY = {
+  txn_type: 'deposit' as Schemas['EnterableTxnType'],
+  customer_id: '',
+  txn_date: today(),
+  amount_usd: '',
+  symbol: '',
+  quantity: '',
+  memo: '',
+};
 
 /** Manual entry (admin): the lines it would post, previewed as it is typed, then posted. */
 function ManualEntry() {
@@ -201,7 +280,10 @@ function ManualEntry() {
       >
         <label>
           Type{' '}
-          <select value={entry.txn_type} onChange={(e) => setEntry({ ...entry, txn_type: e.target.value as Schemas['EnterableTxnType'] })}>
+          <select
+            value={entry.txn_type}
+            onChange={(e) => setEntry({ ...entry, txn_type: e.target.value as Schemas['EnterableTxnType'] })}
+          >
             {TXN_TYPES.filter((t) => t !== 'reversal' && t !== 'recost').map((t) => (
               <option key={t}>{t}</option>
             ))}
@@ -217,12 +299,16 @@ function ManualEntry() {
           Post
         </button>
       </form>
-      {preview.error ? <ErrorBox error={preview.error} /> : preview.data ? (
+      {preview.error ? (
+        <ErrorBox error={preview.error} />
+      ) : preview.data ? (
         <>
           <h3>Preview: the lines it will post</h3>
           <JournalLines lines={preview.data.journal_lines} />
         </>
-      ) : <p className="muted">Fill in the amount to see the lines it would post.</p>}
+      ) : (
+        <p className="muted">Fill in the amount to see the lines it would post.</p>
+      )}
       <ErrorBox error={post.error} />
     </details>
   );
@@ -231,10 +317,19 @@ function ManualEntry() {
 function TransactionDetail({ txnId }: { txnId: string }) {
   const { admin } = useSession();
   const client = useQueryClient();
-  const txn = useQuery({ queryKey: ['transaction', txnId], queryFn: () => unwrap(api.GET('/v1/transactions/{txn_id}', { params: { path: { txn_id: txnId } } })) });
+  const txn = useQuery({
+    queryKey: ['transaction', txnId],
+    queryFn: () => unwrap(api.GET('/v1/transactions/{txn_id}', { params: { path: { txn_id: txnId } } })),
+  });
   const [confirming, setConfirming] = useState(false);
   const reverse = useMutation({
-    mutationFn: () => unwrap(api.POST('/v1/transactions/{txn_id}/reverse', { params: { path: { txn_id: txnId } }, body: { memo: `reversal of ${txnId} from the console` } })),
+    mutationFn: () =>
+      unwrap(
+        api.POST('/v1/transactions/{txn_id}/reverse', {
+          params: { path: { txn_id: txnId } },
+          body: { memo: `reversal of ${txnId} from the console` },
+        }),
+      ),
     onSuccess: (reversal) => {
       void client.invalidateQueries();
       setConfirming(false);
@@ -274,13 +369,17 @@ function TransactionDetail({ txnId }: { txnId: string }) {
             {t.reverses_txn_id ? (
               <>
                 <dt>Reverses</dt>
-                <dd><a href={href('transactions', t.reverses_txn_id)}>{t.reverses_txn_id}</a></dd>
+                <dd>
+                  <a href={href('transactions', t.reverses_txn_id)}>{t.reverses_txn_id}</a>
+                </dd>
               </>
             ) : null}
             {t.reversed_by_txn_id ? (
               <>
                 <dt>Reversed by</dt>
-                <dd><a href={href('transactions', t.reversed_by_txn_id)}>{t.reversed_by_txn_id}</a></dd>
+                <dd>
+                  <a href={href('transactions', t.reversed_by_txn_id)}>{t.reversed_by_txn_id}</a>
+                </dd>
               </>
             ) : null}
           </dl>
@@ -289,7 +388,9 @@ function TransactionDetail({ txnId }: { txnId: string }) {
             confirming ? (
               <div className="panel confirm" role="dialog" aria-label="Confirm reversal">
                 <p>
-                  This posts a reversal of the {t.txn_type} of {t.amount_usd} USD{t.customer_id ? ` for ${t.customer_id}` : ''}, dated today: the {t.journal_lines.length} lines above with debits and credits swapped.
+                  This posts a reversal of the {t.txn_type} of {t.amount_usd} USD
+                  {t.customer_id ? ` for ${t.customer_id}` : ''}, dated today: the {t.journal_lines.length} lines above
+                  with debits and credits swapped.
                 </p>
                 <button type="button" className="danger" onClick={() => reverse.mutate()} disabled={reverse.isPending}>
                   Post the reversal
@@ -314,7 +415,9 @@ function TransactionDetail({ txnId }: { txnId: string }) {
 export default function TransactionsPage() {
   const { param, query } = useRoute();
   const { admin } = useSession();
-  const filters = Object.fromEntries(FILTERS.flatMap((name) => (query.has(name) ? [[name, query.get(name)!]] : []))) as Filters;
+  const filters = Object.fromEntries(
+    FILTERS.flatMap((name) => (query.has(name) ? [[name, query.get(name)!]] : [])),
+  ) as Filters;
   return (
     <>
       <h1>

@@ -2,7 +2,15 @@ import { customersByReference, Decimal, postedTradesOf, type Db } from '@ledger/
 import type { UaefeedCashTransfer, UaefeedOrder } from '@ledger/upstream-clients';
 import { z } from 'zod';
 import type { JobSettings } from '../catalog.js';
-import { draftOf, noOutcomes, PostingRun, reason, type OutcomeCounts, type Reason, type RecordOutcomeName } from '../posting-kit.js';
+import {
+  draftOf,
+  noOutcomes,
+  PostingRun,
+  reason,
+  type OutcomeCounts,
+  type Reason,
+  type RecordOutcomeName,
+} from '../posting-kit.js';
 import { inPostingOrder, mapCashTransfer, mapOrder, postedFills, type PostedFill } from './mapping.js';
 import { UAEFEED_KINDS, type UaefeedKind } from './sync-uaefeed.js';
 
@@ -16,7 +24,9 @@ export const IMPORT_RECORDS_MAX = 5_000;
  */
 const decimalText = z.string().regex(/^-?\d{1,20}(\.\d{1,20})?$/, 'must be a decimal string, e.g. "1471.20"');
 const text = z.string().min(1).max(128);
-const customerNumber = text.describe('The uaefeed customer number: names the ledger customer linked to it (uaefeed_customer_number).');
+const customerNumber = text.describe(
+  'The uaefeed customer number: names the ledger customer linked to it (uaefeed_customer_number).',
+);
 
 const transferRecord = z
   .object({
@@ -75,7 +85,9 @@ export interface ImportedRecord {
   reason: Reason | null;
 }
 
-export type ImportAnswer = { outcome: 'invalid'; problems: ImportProblem[] } | { outcome: 'posted'; counts: OutcomeCounts; records: ImportedRecord[] };
+export type ImportAnswer =
+  | { outcome: 'invalid'; problems: ImportProblem[] }
+  | { outcome: 'posted'; counts: OutcomeCounts; records: ImportedRecord[] };
 
 /**
  * Imports a batch: every record is checked first (its customer linked by `customerNumber`, it
@@ -84,30 +96,68 @@ export type ImportAnswer = { outcome: 'invalid'; problems: ImportProblem[] } | {
  * `inserted`, `duplicate` (the same batch again posts nothing new), `conflict` (posted before
  * with other facts), `skipped` (moved nothing upstream) or `rejected` (refused by the database).
  */
-export async function importUaefeedBatch(db: Db, batch: UaefeedImportBatch, settings: Pick<JobSettings, 'feeSchedule' | 'aedPerUsd'>): Promise<ImportAnswer> {
+export async function importUaefeedBatch(
+  db: Db,
+  batch: UaefeedImportBatch,
+  settings: Pick<JobSettings, 'feeSchedule' | 'aedPerUsd'>,
+): Promise<ImportAnswer> {
   const aedPerUsd = new Decimal(settings.aedPerUsd);
   const records = [
-    ...(batch.cash_transfers ?? []).map((t, i) => ({ record: `/cash_transfers/${i}`, kind: 'cash_transfers' as const, fields: t, customerNumber: t.customerNumber, map: (id: string) => mapCashTransfer(t, id, aedPerUsd), sourceTxnId: t.transferId })),
-    ...(batch.orders ?? []).map((o, i) => ({ record: `/orders/${i}`, kind: 'orders' as const, fields: o, customerNumber: o.customerNumber, map: (id: string, fills: Map<string, PostedFill[]>) => mapOrder(o, id, aedPerUsd, fills.get(o.orderId)), sourceTxnId: o.orderId })),
+    ...(batch.cash_transfers ?? []).map((t, i) => ({
+      record: `/cash_transfers/${i}`,
+      kind: 'cash_transfers' as const,
+      fields: t,
+      customerNumber: t.customerNumber,
+      map: (id: string) => mapCashTransfer(t, id, aedPerUsd),
+      sourceTxnId: t.transferId,
+    })),
+    ...(batch.orders ?? []).map((o, i) => ({
+      record: `/orders/${i}`,
+      kind: 'orders' as const,
+      fields: o,
+      customerNumber: o.customerNumber,
+      map: (id: string, fills: Map<string, PostedFill[]>) => mapOrder(o, id, aedPerUsd, fills.get(o.orderId)),
+      sourceTxnId: o.orderId,
+    })),
   ];
-  const customerOf = await customersByReference(db, 'uaefeed_customer_number', records.map((r) => r.customerNumber));
+  const customerOf = await customersByReference(
+    db,
+    'uaefeed_customer_number',
+    records.map((r) => r.customerNumber),
+  );
   const fillsOf = new Map<string, Map<string, PostedFill[]>>();
-  for (const customerId of new Set(customerOf.values())) fillsOf.set(customerId, postedFills(await postedTradesOf(db, 'uaefeed', customerId)));
-  const run = new PostingRun<UaefeedKind>(db, { job: 'import-uaefeed', upstream: 'uaefeed', kinds: UAEFEED_KINDS, dryRun: false, settings });
+  for (const customerId of new Set(customerOf.values()))
+    fillsOf.set(customerId, postedFills(await postedTradesOf(db, 'uaefeed', customerId)));
+  const run = new PostingRun<UaefeedKind>(db, {
+    job: 'import-uaefeed',
+    upstream: 'uaefeed',
+    kinds: UAEFEED_KINDS,
+    dryRun: false,
+    settings,
+  });
   const problems: ImportProblem[] = [];
   const mapped = [];
   for (const r of records) {
     const customerId = customerOf.get(r.customerNumber);
     if (customerId === undefined) {
-      problems.push({ record: r.record, source_txn_id: r.sourceTxnId, reason: reason('not_linked', { uaefeed_customer_number: r.customerNumber }) });
+      problems.push({
+        record: r.record,
+        source_txn_id: r.sourceTxnId,
+        reason: reason('not_linked', { uaefeed_customer_number: r.customerNumber }),
+      });
       continue;
     }
     const m = r.map(customerId, fillsOf.get(customerId)!);
     const drafted = draftOf(m, run.policy);
-    if ('outcome' in drafted && drafted.outcome === 'rejected') problems.push({ record: r.record, source_txn_id: r.sourceTxnId, reason: drafted.reason });
+    if ('outcome' in drafted && drafted.outcome === 'rejected')
+      problems.push({ record: r.record, source_txn_id: r.sourceTxnId, reason: drafted.reason });
     mapped.push({ ...r, customerId, mapped: m });
   }
-  if (problems.length > 0) return { outcome: 'invalid', problems: problems.sort((a, b) => a.record.localeCompare(b.record, 'en', { numeric: true })) };
+  if (problems.length > 0)
+    return {
+      outcome: 'invalid',
+      problems: problems.sort((a, b) => a.record.localeCompare(b.record, 'en', { numeric: true })),
+    };
 
   // Per customer, in posting order; the kit answers a customer's drafted records first, then the skipped ones.
   const byCustomer = new Map<string, typeof mapped>();
@@ -118,10 +168,20 @@ export async function importUaefeedBatch(db: Db, batch: UaefeedImportBatch, sett
       const customer = run.customer(customerId);
       for (const m of own) customer.add(m.kind, m.sourceTxnId, m.mapped, m.fields);
       const outcomes = await run.post(customer);
-      const inAnswerOrder = [...own.filter((m) => m.mapped.kind === 'entry'), ...own.filter((m) => m.mapped.kind !== 'entry')];
+      const inAnswerOrder = [
+        ...own.filter((m) => m.mapped.kind === 'entry'),
+        ...own.filter((m) => m.mapped.kind !== 'entry'),
+      ];
       inAnswerOrder.forEach((m, i) => {
         const o = outcomes[i]!;
-        answered.set(m.record, { record: m.record, source_txn_id: o.source_txn_id, customer_id: customerId, outcome: o.outcome, txn_id: o.txn_id, reason: o.reason });
+        answered.set(m.record, {
+          record: m.record,
+          source_txn_id: o.source_txn_id,
+          customer_id: customerId,
+          outcome: o.outcome,
+          txn_id: o.txn_id,
+          reason: o.reason,
+        });
       });
     }),
   );

@@ -1,4 +1,16 @@
-import { CALENDAR_DATE_RULE, Decimal, DECIMAL_PATTERN_SOURCE, MONEY_PATTERN_SOURCE, roundToCents, isCalendarDate, toUsd, ZERO, type Currency, type EntryRequest, type PostedTrade } from '@ledger/core';
+import {
+  CALENDAR_DATE_RULE,
+  Decimal,
+  DECIMAL_PATTERN_SOURCE,
+  MONEY_PATTERN_SOURCE,
+  roundToCents,
+  isCalendarDate,
+  toUsd,
+  ZERO,
+  type Currency,
+  type EntryRequest,
+  type PostedTrade,
+} from '@ledger/core';
 import type { UaefeedCashTransfer, UaefeedOrder } from '@ledger/upstream-clients';
 import { entryOf, rejectedAs, skippedAs, type Mapped, type Reason } from '../posting-kit.js';
 
@@ -20,13 +32,15 @@ class Unmappable extends Error {
 const unmappable = (code: string, detail: Record<string, unknown>) => new Unmappable({ code, detail });
 
 function currencyOf(value: string): Currency {
-  if (value !== 'AED' && value !== 'USD') throw unmappable('unsupported_currency', { currency: value, currencies: ['AED', 'USD'] });
+  if (value !== 'AED' && value !== 'USD')
+    throw unmappable('unsupported_currency', { currency: value, currencies: ['AED', 'USD'] });
   return value;
 }
 
 /** A non-negative amount in whole cents (fils) of its currency. */
 function money(value: string, field: string): Decimal {
-  if (!MONEY.test(value)) throw unmappable('invalid_amount', { field, value, rule: 'a non-negative amount in whole cents' });
+  if (!MONEY.test(value))
+    throw unmappable('invalid_amount', { field, value, rule: 'a non-negative amount in whole cents' });
   return new Decimal(value);
 }
 
@@ -76,7 +90,10 @@ export function mapCashTransfer(transfer: UaefeedCashTransfer, customerId: strin
       source_txn_id: sourceTxnId,
       txn_date: date(transfer.valueDate, 'valueDate'),
       ...inUsd(amount, currency, aedPerUsd),
-      metadata: { cash_account: transfer.cashAccountNumber, cash_movement: (deposit ? amount : amount.negated()).toFixed(2) },
+      metadata: {
+        cash_account: transfer.cashAccountNumber,
+        cash_movement: (deposit ? amount : amount.negated()).toFixed(2),
+      },
     };
     return entryOf(entry);
   });
@@ -128,12 +145,23 @@ export function postedFills(trades: readonly PostedTrade[]): Map<string, PostedF
  * settlement by difference), keyed by the order id for its first fill, else `<orderId>:<cumQty>`.
  * So a later, larger fill posts its increment once, and a re-run posts nothing.
  */
-export function mapOrder(order: UaefeedOrder, customerId: string, aedPerUsd: Decimal, posted: readonly PostedFill[] = []): Mapped {
+export function mapOrder(
+  order: UaefeedOrder,
+  customerId: string,
+  aedPerUsd: Decimal,
+  posted: readonly PostedFill[] = [],
+): Mapped {
   return mapped(() => {
-    if (!QUANTITY.test(order.cumQty)) throw unmappable('invalid_quantity', { field: 'cumQty', value: order.cumQty, rule: 'a non-negative quantity of at most 8 places' });
+    if (!QUANTITY.test(order.cumQty))
+      throw unmappable('invalid_quantity', {
+        field: 'cumQty',
+        value: order.cumQty,
+        rule: 'a non-negative quantity of at most 8 places',
+      });
     const cumQty = new Decimal(order.cumQty);
     if (cumQty.isZero()) return skippedAs('nothing_executed', { status: order.ordStatus });
-    if (order.avgPx === null || !QUANTITY.test(order.avgPx)) throw unmappable('missing_price', { field: 'avgPx', value: order.avgPx });
+    if (order.avgPx === null || !QUANTITY.test(order.avgPx))
+      throw unmappable('missing_price', { field: 'avgPx', value: order.avgPx });
     const currency = currencyOf(order.currency);
     const netSettle = money(order.netSettle, 'netSettle');
     const before = posted.filter((f) => f.cumQty.isLessThan(cumQty));
@@ -143,7 +171,8 @@ export function mapOrder(order: UaefeedOrder, customerId: string, aedPerUsd: Dec
     const net = netSettle.minus(sum((f) => f.netSettle));
     const buy = order.side === 'BUY';
     const fee = buy ? net.minus(gross) : gross.minus(net);
-    if (fee.isNegative()) throw unmappable('negative_fee', { side: order.side, net_settle: net.toFixed(2), executed: gross.toFixed(2) });
+    if (fee.isNegative())
+      throw unmappable('negative_fee', { side: order.side, net_settle: net.toFixed(2), executed: gross.toFixed(2) });
     const later = before.length > 0;
     const common = {
       customer_id: customerId,
@@ -166,7 +195,13 @@ export function mapOrder(order: UaefeedOrder, customerId: string, aedPerUsd: Dec
     const grossUsd = inUsd(gross, currency, aedPerUsd);
     const netUsd = toUsd(net, currency, aedPerUsd).amountUsd;
     const feeUsd = buy ? netUsd.minus(grossUsd.amount_usd) : new Decimal(grossUsd.amount_usd).minus(netUsd);
-    return entryOf({ txn_type: buy ? 'buy_security' : 'sell_security', ...common, ...grossUsd, fee_usd: feeUsd.toFixed(2), metadata });
+    return entryOf({
+      txn_type: buy ? 'buy_security' : 'sell_security',
+      ...common,
+      ...grossUsd,
+      fee_usd: feeUsd.toFixed(2),
+      metadata,
+    });
   });
 }
 

@@ -37,7 +37,14 @@ export const refreshSnapshotsJob = defineJob<RefreshSnapshotsInput, RefreshSnaps
           customers,
           idOfLinked,
           async ({ customerId, reference }) => {
-            const { customerId: id, upstream, asOf: day, positions, cash, currency } = holdingsSnapshotOf(customerId, await custodian.getHoldings({ account: reference, asOf }));
+            const {
+              customerId: id,
+              upstream,
+              asOf: day,
+              positions,
+              cash,
+              currency,
+            } = holdingsSnapshotOf(customerId, await custodian.getHoldings({ account: reference, asOf }));
             // The cache has no currency column: the cash says its own.
             return { customerId: id, upstream, asOf: day, positions, cash: { ...cash, currency } };
           },
@@ -47,7 +54,11 @@ export const refreshSnapshotsJob = defineJob<RefreshSnapshotsInput, RefreshSnaps
     const snapshots = fetched.done.map((d) => d.value);
     if (!dryRun) await savePortfolioSnapshots(db, snapshots);
     const customersFailed = [...notLinked, ...fetched.failed];
-    logger.info('refresh-snapshots done', { dry_run: dryRun, refreshed: snapshots.length, customers_failed: customersFailed.length });
+    logger.info('refresh-snapshots done', {
+      dry_run: dryRun,
+      refreshed: snapshots.length,
+      customers_failed: customersFailed.length,
+    });
     return { dry_run: dryRun, as_of: asOf, refreshed: snapshots.length, customers_failed: customersFailed };
   },
 });

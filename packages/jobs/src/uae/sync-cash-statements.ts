@@ -1,22 +1,41 @@
 import { createHash } from 'node:crypto';
-import { compareCashStatement, insertCashStatements, ledgerCashMovements, previousMonth, type CashStatementFigures, type CashStatementSnapshot } from '@ledger/core';
+import {
+  compareCashStatement,
+  insertCashStatements,
+  ledgerCashMovements,
+  previousMonth,
+  type CashStatementFigures,
+  type CashStatementSnapshot,
+} from '@ledger/core';
 import type { CustodianCashStatement } from '@ledger/upstream-clients';
 import { z } from 'zod';
 import { defineJob } from '../catalog.js';
 import { customerSelection } from './customers.js';
-import { calendarMonth, forEachCustomer, idOfLinked, notConfigured, selectCustomers, type CustomerFailure } from '../per-customer.js';
+import {
+  calendarMonth,
+  forEachCustomer,
+  idOfLinked,
+  notConfigured,
+  selectCustomers,
+  type CustomerFailure,
+} from '../per-customer.js';
 
 export const syncCashStatementsInput = z
   .object({
     ...customerSelection,
-    month: calendarMonth.optional().describe('The month, YYYY-MM. Absent: the last closed month (the one before the current, UTC).'),
+    month: calendarMonth
+      .optional()
+      .describe('The month, YYYY-MM. Absent: the last closed month (the one before the current, UTC).'),
   })
   .strict()
   .meta({ examples: [{ month: '2026-03' }, { customer_ids: ['UAE-000001'], month: '2026-03', dry_run: true }] });
 export type SyncCashStatementsInput = z.infer<typeof syncCashStatementsInput>;
 
 /** One customer's month: the custodian's net cash movement beside the ledger's, in AED. */
-export type CashStatementComparison = { customer_id: string; account: string; currency: string } & Omit<CashStatementFigures, 'agrees'>;
+export type CashStatementComparison = { customer_id: string; account: string; currency: string } & Omit<
+  CashStatementFigures,
+  'agrees'
+>;
 
 export interface SyncCashStatementsResult extends Record<string, unknown> {
   dry_run: boolean;
@@ -42,45 +61,73 @@ function sha256(statement: CustodianCashStatement): string {
  * uaefeed is the posting source, the custodian only reconciles, upstreams.md). Differences are in
  * the result.
  */
-export const syncCashStatementsJob = defineJob<SyncCashStatementsInput, SyncCashStatementsResult>('sync-cash-statements', {
-  input: syncCashStatementsInput,
-  businessKey: () => null,
-  run: async (input, { db, upstreams, progress, logger }) => {
-    const dryRun = input.dry_run ?? false;
-    const month = input.month ?? previousMonth(new Date());
-    const { customers, failed: notLinked } = await selectCustomers(db, 'custodian_account', input.customer_ids);
-    const custodian = upstreams.custodian;
-    const fetched = custodian
-      ? await forEachCustomer(
-          customers,
-          idOfLinked,
-          async ({ reference }) => custodian.getCashStatement({ account: reference, month }),
-          (done) => progress({ done, total: customers.length, unit: 'customers' }),
-        )
-      : { done: [], failed: notConfigured(customers, 'custodian') };
+export const syncCashStatementsJob = defineJob<SyncCashStatementsInput, SyncCashStatementsResult>(
+  'sync-cash-statements',
+  {
+    input: syncCashStatementsInput,
+    businessKey: () => null,
+    run: async (input, { db, upstreams, progress, logger }) => {
+      const dryRun = input.dry_run ?? false;
+      const month = input.month ?? previousMonth(new Date());
+      const { customers, failed: notLinked } = await selectCustomers(db, 'custodian_account', input.customer_ids);
+      const custodian = upstreams.custodian;
+      const fetched = custodian
+        ? await forEachCustomer(
+            customers,
+            idOfLinked,
+            async ({ reference }) => custodian.getCashStatement({ account: reference, month }),
+            (done) => progress({ done, total: customers.length, unit: 'customers' }),
+          )
+        : { done: [], failed: notConfigured(customers, 'custodian') };
 
-    const snapshots: CashStatementSnapshot[] = fetched.done.map(({ customer, value }) => ({
-      customerId: customer.customerId,
-      upstream: 'custodian',
-      account: value.account,
-      month: value.month,
-      currency: value.currency,
-      statement: { ...value },
-      statementSha256: sha256(value),
-    }));
-    const { inserted, existing } = dryRun ? { inserted: 0, existing: 0 } : await insertCashStatements(db, snapshots);
+      const snapshots: CashStatementSnapshot[] = fetched.done.map(({ customer, value }) => ({
+        customerId: customer.customerId,
+        upstream: 'custodian',
+        account: value.account,
+        month: value.month,
+        currency: value.currency,
+        statement: { ...value },
+        statementSha256: sha256(value),
+      }));
+      const { inserted, existing } = dryRun ? { inserted: 0, existing: 0 } : await insertCashStatements(db, snapshots);
 
-    const movements = await ledgerCashMovements(db, { customerIds: fetched.done.map((d) => d.customer.customerId), source: 'uaefeed', currency: 'AED', month });
-    const ledgerOf = new Map(movements.map((m) => [m.customerId, m]));
-    const figures = fetched.done.map(({ customer, value }) => {
-      const { agrees, ...compared } = compareCashStatement(value, ledgerOf.get(customer.customerId)!);
-      const comparison: CashStatementComparison = { customer_id: customer.customerId, account: value.account, currency: value.currency, ...compared };
-      return { comparison, agrees };
-    });
-    const comparisons = figures.map((f) => f.comparison);
-    const differences = figures.filter((f) => !f.agrees).map((f) => f.comparison);
-    const customersFailed = [...notLinked, ...fetched.failed];
-    logger.info('sync-cash-statements done', { dry_run: dryRun, month, stored: inserted, existing, differences: differences.length, customers_failed: customersFailed.length });
-    return { dry_run: dryRun, month, stored: inserted, existing, customers: comparisons, differences, customers_failed: customersFailed };
+      const movements = await ledgerCashMovements(db, {
+        customerIds: fetched.done.map((d) => d.customer.customerId),
+        source: 'uaefeed',
+        currency: 'AED',
+        month,
+      });
+      const ledgerOf = new Map(movements.map((m) => [m.customerId, m]));
+      const figures = fetched.done.map(({ customer, value }) => {
+        const { agrees, ...compared } = compareCashStatement(value, ledgerOf.get(customer.customerId)!);
+        const comparison: CashStatementComparison = {
+          customer_id: customer.customerId,
+          account: value.account,
+          currency: value.currency,
+          ...compared,
+        };
+        return { comparison, agrees };
+      });
+      const comparisons = figures.map((f) => f.comparison);
+      const differences = figures.filter((f) => !f.agrees).map((f) => f.comparison);
+      const customersFailed = [...notLinked, ...fetched.failed];
+      logger.info('sync-cash-statements done', {
+        dry_run: dryRun,
+        month,
+        stored: inserted,
+        existing,
+        differences: differences.length,
+        customers_failed: customersFailed.length,
+      });
+      return {
+        dry_run: dryRun,
+        month,
+        stored: inserted,
+        existing,
+        customers: comparisons,
+        differences,
+        customers_failed: customersFailed,
+      };
+    },
   },
-});
+);

@@ -3,12 +3,21 @@ import type { CustodianHoldings } from '@ledger/upstream-clients';
 import { z } from 'zod';
 import { defineJob } from '../catalog.js';
 import { customerSelection, isoDay } from './customers.js';
-import { calendarDate, forEachCustomer, idOfLinked, notConfigured, selectCustomers, type CustomerFailure } from '../per-customer.js';
+import {
+  calendarDate,
+  forEachCustomer,
+  idOfLinked,
+  notConfigured,
+  selectCustomers,
+  type CustomerFailure,
+} from '../per-customer.js';
 
 export const syncHoldingsInput = z
   .object({
     ...customerSelection,
-    as_of: calendarDate.optional().describe('The day whose end-of-day holdings are taken. Absent: yesterday (UTC), the last closed day.'),
+    as_of: calendarDate
+      .optional()
+      .describe('The day whose end-of-day holdings are taken. Absent: yesterday (UTC), the last closed day.'),
   })
   .strict()
   .meta({ examples: [{ as_of: '2026-03-31' }, { customer_ids: ['UAE-000001'] }] });
@@ -33,7 +42,14 @@ export function holdingsSnapshotOf(customerId: string, holdings: CustodianHoldin
     account: holdings.account,
     currency: holdings.currency,
     // The custodian states an average cost per share, not a cost basis: kept as received.
-    positions: holdings.positions.map((p) => ({ symbol: p.symbol, quantity: p.qty, cost: null, market_value: p.market_value, isin: p.isin, avg_cost: p.avg_cost })),
+    positions: holdings.positions.map((p) => ({
+      symbol: p.symbol,
+      quantity: p.qty,
+      cost: null,
+      market_value: p.market_value,
+      isin: p.isin,
+      avg_cost: p.avg_cost,
+    })),
     cash: { balance: holdings.cash.balance, available: holdings.cash.available },
   };
 }
@@ -56,20 +72,31 @@ export const syncHoldingsJob = defineJob<SyncHoldingsInput, SyncHoldingsResult>(
       ? await forEachCustomer(
           customers,
           idOfLinked,
-          async ({ customerId, reference }) => holdingsSnapshotOf(customerId, await custodian.getHoldings({ account: reference, asOf })),
+          async ({ customerId, reference }) =>
+            holdingsSnapshotOf(customerId, await custodian.getHoldings({ account: reference, asOf })),
           (done) => progress({ done, total: customers.length, unit: 'customers' }),
         )
       : { done: [], failed: notConfigured(customers, 'custodian') };
     const snapshots = fetched.done.map((d) => d.value);
     const { inserted, existing } = dryRun ? { inserted: 0, existing: 0 } : await insertHoldingsSnapshots(db, snapshots);
     const customersFailed = [...notLinked, ...fetched.failed];
-    logger.info('sync-holdings done', { dry_run: dryRun, as_of: asOf, stored: inserted, existing, customers_failed: customersFailed.length });
+    logger.info('sync-holdings done', {
+      dry_run: dryRun,
+      as_of: asOf,
+      stored: inserted,
+      existing,
+      customers_failed: customersFailed.length,
+    });
     return {
       dry_run: dryRun,
       as_of: asOf,
       stored: inserted,
       existing,
-      customers: snapshots.map((s) => ({ customer_id: s.customerId, account: s.account, positions: s.positions.length })),
+      customers: snapshots.map((s) => ({
+        customer_id: s.customerId,
+        account: s.account,
+        positions: s.positions.length,
+      })),
       customers_failed: customersFailed,
     };
   },

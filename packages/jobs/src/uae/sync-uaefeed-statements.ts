@@ -3,12 +3,21 @@ import { insertUaefeedStatements, previousMonth, type UaefeedStatementSnapshot }
 import { z } from 'zod';
 import { defineJob } from '../catalog.js';
 import { customerSelection } from './customers.js';
-import { calendarMonth, forEachCustomer, idOfLinked, notConfigured, selectCustomers, type CustomerFailure } from '../per-customer.js';
+import {
+  calendarMonth,
+  forEachCustomer,
+  idOfLinked,
+  notConfigured,
+  selectCustomers,
+  type CustomerFailure,
+} from '../per-customer.js';
 
 export const syncUaefeedStatementsInput = z
   .object({
     ...customerSelection,
-    month: calendarMonth.optional().describe('The month, YYYY-MM. Absent: the last closed month (the one before the current, UTC).'),
+    month: calendarMonth
+      .optional()
+      .describe('The month, YYYY-MM. Absent: the last closed month (the one before the current, UTC).'),
   })
   .strict()
   .meta({ examples: [{ month: '2026-03' }] });
@@ -31,41 +40,55 @@ const sha256 = (body: string) => createHash('sha256').update(body).digest('hex')
  * monthly cash and holdings statements, validated, then stored exactly as received in
  * `uaefeed_statements` (insert-only per content). Nothing is posted from them.
  */
-export const syncUaefeedStatementsJob = defineJob<SyncUaefeedStatementsInput, SyncUaefeedStatementsResult>('sync-uaefeed-statements', {
-  input: syncUaefeedStatementsInput,
-  businessKey: () => null,
-  run: async (input, { db, upstreams, progress, logger }) => {
-    const dryRun = input.dry_run ?? false;
-    const month = input.month ?? previousMonth(new Date());
-    const [year, monthNumber] = month.split('-').map(Number) as [number, number];
-    const { customers, failed: notLinked } = await selectCustomers(db, 'uaefeed_customer_number', input.customer_ids);
-    const uaefeed = upstreams.uaefeed;
-    const fetched = uaefeed
-      ? await forEachCustomer(
-          customers,
-          idOfLinked,
-          async ({ customerId, reference }): Promise<UaefeedStatementSnapshot[]> => {
-            const query = { customerNumber: reference, year, month: monthNumber };
-            const [cash, holdings] = await Promise.all([uaefeed.getCashStatement(query), uaefeed.getHoldingsStatement(query)]);
-            return [
-              { customerId, kind: 'cash', month, body: cash.raw, bodySha256: sha256(cash.raw) },
-              { customerId, kind: 'holdings', month, body: holdings.raw, bodySha256: sha256(holdings.raw) },
-            ];
-          },
-          (done) => progress({ done, total: customers.length, unit: 'customers' }),
-        )
-      : { done: [], failed: notConfigured(customers, 'uaefeed') };
-    const statements = fetched.done.flatMap((d) => d.value);
-    const { inserted, existing } = dryRun ? { inserted: 0, existing: 0 } : await insertUaefeedStatements(db, statements);
-    const customersFailed = [...notLinked, ...fetched.failed];
-    logger.info('sync-uaefeed-statements done', { dry_run: dryRun, month, stored: inserted, existing, customers_failed: customersFailed.length });
-    return {
-      dry_run: dryRun,
-      month,
-      stored: inserted,
-      existing,
-      customers: fetched.done.map((d) => ({ customer_id: d.customer.customerId, statements: d.value.length })),
-      customers_failed: customersFailed,
-    };
+export const syncUaefeedStatementsJob = defineJob<SyncUaefeedStatementsInput, SyncUaefeedStatementsResult>(
+  'sync-uaefeed-statements',
+  {
+    input: syncUaefeedStatementsInput,
+    businessKey: () => null,
+    run: async (input, { db, upstreams, progress, logger }) => {
+      const dryRun = input.dry_run ?? false;
+      const month = input.month ?? previousMonth(new Date());
+      const [year, monthNumber] = month.split('-').map(Number) as [number, number];
+      const { customers, failed: notLinked } = await selectCustomers(db, 'uaefeed_customer_number', input.customer_ids);
+      const uaefeed = upstreams.uaefeed;
+      const fetched = uaefeed
+        ? await forEachCustomer(
+            customers,
+            idOfLinked,
+            async ({ customerId, reference }): Promise<UaefeedStatementSnapshot[]> => {
+              const query = { customerNumber: reference, year, month: monthNumber };
+              const [cash, holdings] = await Promise.all([
+                uaefeed.getCashStatement(query),
+                uaefeed.getHoldingsStatement(query),
+              ]);
+              return [
+                { customerId, kind: 'cash', month, body: cash.raw, bodySha256: sha256(cash.raw) },
+                { customerId, kind: 'holdings', month, body: holdings.raw, bodySha256: sha256(holdings.raw) },
+              ];
+            },
+            (done) => progress({ done, total: customers.length, unit: 'customers' }),
+          )
+        : { done: [], failed: notConfigured(customers, 'uaefeed') };
+      const statements = fetched.done.flatMap((d) => d.value);
+      const { inserted, existing } = dryRun
+        ? { inserted: 0, existing: 0 }
+        : await insertUaefeedStatements(db, statements);
+      const customersFailed = [...notLinked, ...fetched.failed];
+      logger.info('sync-uaefeed-statements done', {
+        dry_run: dryRun,
+        month,
+        stored: inserted,
+        existing,
+        customers_failed: customersFailed.length,
+      });
+      return {
+        dry_run: dryRun,
+        month,
+        stored: inserted,
+        existing,
+        customers: fetched.done.map((d) => ({ customer_id: d.customer.customerId, statements: d.value.length })),
+        customers_failed: customersFailed,
+      };
+    },
   },
-});
+);

@@ -13,12 +13,22 @@ export type UaefeedKind = (typeof UAEFEED_KINDS)[number];
 export const syncUaefeedInput = z
   .object({
     ...customerSelection,
-    from: calendarDate.optional().describe("First day (transfers' valueDate, orders' tradeDate), inclusive. Absent: from the start of the feed."),
+    from: calendarDate
+      .optional()
+      .describe("First day (transfers' valueDate, orders' tradeDate), inclusive. Absent: from the start of the feed."),
     to: calendarDate.optional().describe('Last day, inclusive. Absent: up to today.'),
-    recost: z.boolean().optional().describe('Recost the book after posting (what this run posted is pending recost). Default true; never in a dry run.'),
+    recost: z
+      .boolean()
+      .optional()
+      .describe(
+        'Recost the book after posting (what this run posted is pending recost). Default true; never in a dry run.',
+      ),
   })
   .strict()
-  .refine((input) => input.from === undefined || input.to === undefined || input.from <= input.to, { message: 'from must not be after to', path: ['from'] })
+  .refine((input) => input.from === undefined || input.to === undefined || input.from <= input.to, {
+    message: 'from must not be after to',
+    path: ['from'],
+  })
   .meta({ examples: [{ customer_ids: ['UAE-000001'], from: '2026-01-01', to: '2026-06-30' }, {}] });
 export type SyncUaefeedInput = z.infer<typeof syncUaefeedInput>;
 
@@ -39,20 +49,43 @@ export const syncUaefeedJob = defineJob<SyncUaefeedInput, SyncUaefeedResult>('sy
     const { customers, failed: notLinked } = await selectCustomers(db, 'uaefeed_customer_number', input.customer_ids);
     const uaefeed = upstreams.uaefeed;
     const aedPerUsd = new Decimal(settings.aedPerUsd);
-    const range = { ...(input.from !== undefined && { fromDate: input.from }), ...(input.to !== undefined && { toDate: input.to }) };
-    const run = new PostingRun<UaefeedKind>(db, { job: 'sync-uaefeed', upstream: 'uaefeed', kinds: UAEFEED_KINDS, dryRun, settings });
+    const range = {
+      ...(input.from !== undefined && { fromDate: input.from }),
+      ...(input.to !== undefined && { toDate: input.to }),
+    };
+    const run = new PostingRun<UaefeedKind>(db, {
+      job: 'sync-uaefeed',
+      upstream: 'uaefeed',
+      kinds: UAEFEED_KINDS,
+      dryRun,
+      settings,
+    });
     const fetched = uaefeed
       ? await forEachCustomer(
           customers,
           idOfLinked,
           async ({ customerId, reference }) => {
             const query = { customerNumber: reference, ...range };
-            const [transfers, orders, fills] = await Promise.all([uaefeed.listCashTransfers(query), uaefeed.listOrders(query), postedTradesOf(db, 'uaefeed', customerId)]);
+            const [transfers, orders, fills] = await Promise.all([
+              uaefeed.listCashTransfers(query),
+              uaefeed.listOrders(query),
+              postedTradesOf(db, 'uaefeed', customerId),
+            ]);
             const filled = postedFills(fills);
             const records = run.customer(customerId);
             for (const { kind, sourceTxnId, mapped, record } of inPostingOrder([
-              ...transfers.map((t) => ({ kind: 'cash_transfers' as const, sourceTxnId: t.transferId, mapped: mapCashTransfer(t, customerId, aedPerUsd), record: t })),
-              ...orders.map((o) => ({ kind: 'orders' as const, sourceTxnId: o.orderId, mapped: mapOrder(o, customerId, aedPerUsd, filled.get(o.orderId)), record: o })),
+              ...transfers.map((t) => ({
+                kind: 'cash_transfers' as const,
+                sourceTxnId: t.transferId,
+                mapped: mapCashTransfer(t, customerId, aedPerUsd),
+                record: t,
+              })),
+              ...orders.map((o) => ({
+                kind: 'orders' as const,
+                sourceTxnId: o.orderId,
+                mapped: mapOrder(o, customerId, aedPerUsd, filled.get(o.orderId)),
+                record: o,
+              })),
             ])) {
               records.add(kind, sourceTxnId, mapped, record);
             }
@@ -63,7 +96,11 @@ export const syncUaefeedJob = defineJob<SyncUaefeedInput, SyncUaefeedResult>('sy
       : { done: [], failed: notConfigured(customers, 'uaefeed') };
     const recost = await run.recostIfPosted(input.recost ?? true, settings);
     const result = run.result(customers.length + notLinked.length, [...notLinked, ...fetched.failed], recost);
-    logger.info('sync-uaefeed done', { dry_run: dryRun, records: result.records, customers_failed: result.customers_failed.length });
+    logger.info('sync-uaefeed done', {
+      dry_run: dryRun,
+      records: result.records,
+      customers_failed: result.customers_failed.length,
+    });
     return result;
   },
 });

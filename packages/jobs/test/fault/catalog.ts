@@ -42,8 +42,17 @@ export const FAULT_CATALOG: JobCatalog = {
           failed.add(key);
           throw new Error('ECONNRESET: the upstream went away (a transient failure)');
         }
-        const entry = { txn_type: 'deposit', customer_id, source: 'manual', source_txn_id: `${source}-${i}`, txn_date: '2026-01-15', amount_usd: '10.00' } as const;
-        const result = await postTransactions(db, [draftFromEntry(entry, randomUUID(), { feeSchedule: new FeeSchedule(new Decimal(22)) })]);
+        const entry = {
+          txn_type: 'deposit',
+          customer_id,
+          source: 'manual',
+          source_txn_id: `${source}-${i}`,
+          txn_date: '2026-01-15',
+          amount_usd: '10.00',
+        } as const;
+        const result = await postTransactions(db, [
+          draftFromEntry(entry, randomUUID(), { feeSchedule: new FeeSchedule(new Decimal(22)) }),
+        ]);
         inserted += result.inserted;
         duplicate += result.duplicate;
         progress({ done: i + 1, total: count, unit: 'deposits' });

@@ -24,7 +24,11 @@ export type AccountCode = string;
  * one names its customer, or the firm's balance moves while no customer's does. The database
  * holds the same list (journal_lines_customer_account_has_customer, 20261220).
  */
-export const CUSTOMER_ACCOUNTS: readonly AccountCode[] = [ACCOUNT.customerWalletUsd, ACCOUNT.customerWalletAed, ACCOUNT.securitiesLiabilityEquities];
+export const CUSTOMER_ACCOUNTS: readonly AccountCode[] = [
+  ACCOUNT.customerWalletUsd,
+  ACCOUNT.customerWalletAed,
+  ACCOUNT.securitiesLiabilityEquities,
+];
 
 export const ACCOUNT_TYPES = ['asset', 'liability', 'equity', 'revenue', 'expense'] as const;
 export type AccountType = (typeof ACCOUNT_TYPES)[number];

@@ -20,7 +20,8 @@ export const jobActor = (kind: string, jobId: string): string => `job:${kind}:${
 export const WEBHOOK_EVENT_PATTERN_SOURCE = '^[A-Za-z0-9_-]{1,64}\\.[A-Za-z0-9_-]{1,64}$';
 
 /** The actor of the sync a webhook event triggered (`event`: `<entity_type>.<event_type>`), run as job `jobId`. */
-export const webhookActor = (upstream: string, event: string, jobId: string): string => `webhook:${upstream}:${event}:${jobId}`;
+export const webhookActor = (upstream: string, event: string, jobId: string): string =>
+  `webhook:${upstream}:${event}:${jobId}`;
 
 /** Work done outside any request or job (scripts, tests, the bench). */
 export const SYSTEM_ACTOR = 'system';

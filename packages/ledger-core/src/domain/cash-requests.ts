@@ -36,7 +36,9 @@ export const ACTION_TARGET: Readonly<Record<CashRequestAction, CashRequestStatus
  */
 export type TransitionOutcome = { kind: 'to'; status: CashRequestStatus } | { kind: 'same' } | { kind: 'refused' };
 
-export const CASH_REQUEST_TRANSITIONS: Readonly<Record<CashRequestStatus, Readonly<Record<CashRequestAction, TransitionOutcome>>>> = {
+export const CASH_REQUEST_TRANSITIONS: Readonly<
+  Record<CashRequestStatus, Readonly<Record<CashRequestAction, TransitionOutcome>>>
+> = {
   pending: {
     confirm: { kind: 'to', status: 'completed' },
     fail: { kind: 'to', status: 'failed' },
@@ -48,12 +50,18 @@ export const CASH_REQUEST_TRANSITIONS: Readonly<Record<CashRequestStatus, Readon
 };
 
 /** What the transition table answers for `action` on a request in `status`; a refusal is thrown. */
-export function transitionOf(id: string, status: CashRequestStatus, action: CashRequestAction): Exclude<TransitionOutcome, { kind: 'refused' }> {
+export function transitionOf(
+  id: string,
+  status: CashRequestStatus,
+  action: CashRequestAction,
+): Exclude<TransitionOutcome, { kind: 'refused' }> {
   const outcome = CASH_REQUEST_TRANSITIONS[status][action];
   if (outcome.kind === 'refused') {
-    throw new LedgerError('invalid_state_transition', `cash request ${id} is ${status}: it cannot be ${ACTION_TARGET[action]}`, [
-      { cash_request_id: id, status, action },
-    ]);
+    throw new LedgerError(
+      'invalid_state_transition',
+      `cash request ${id} is ${status}: it cannot be ${ACTION_TARGET[action]}`,
+      [{ cash_request_id: id, status, action }],
+    );
   }
   return outcome;
 }
@@ -64,7 +72,11 @@ export interface CashPolicy extends PostingPolicy {
 }
 
 /** The USD equivalent of an amount, rounded half-up to cents, and the rate used (null for USD). */
-export function toUsd(amount: Decimal, currency: Currency, aedPerUsd: Decimal): { amountUsd: Decimal; fxRate: Decimal | null } {
+export function toUsd(
+  amount: Decimal,
+  currency: Currency,
+  aedPerUsd: Decimal,
+): { amountUsd: Decimal; fxRate: Decimal | null } {
   if (currency === 'USD') return { amountUsd: amount, fxRate: null };
   return { amountUsd: roundToCents(amount.dividedBy(aedPerUsd)), fxRate: aedPerUsd };
 }
@@ -107,7 +119,9 @@ export function assertFundsCover(
  * wallet, so it takes the funds rule of a withdrawal request. Syncs post what the upstream reports
  * instead (a negative wallet they cause is a reconciliation variance, not a refusal).
  */
-export function manualWithdrawalOf(draft: TransactionDraft): { customerId: string; currency: Currency; amountUsd: Decimal } | null {
+export function manualWithdrawalOf(
+  draft: TransactionDraft,
+): { customerId: string; currency: Currency; amountUsd: Decimal } | null {
   if (draft.txnType !== 'withdrawal' && draft.txnType !== 'wire_out') return null;
   assert(draft.customerId !== null, `${draft.txnType} ${draft.txnId} names no customer`);
   return { customerId: draft.customerId, currency: draft.originalCurrency ?? 'USD', amountUsd: draft.amountUsd };
@@ -131,8 +145,17 @@ export interface PostableCashRequest {
  * "25.00" are one amount), currency, reference and memo. A retry under the same Idempotency-Key
  * has the same fingerprint; another request under a used key does not.
  */
-export function cashRequestFingerprint(request: Omit<PostableCashRequest, 'cashRequestId' | 'amountUsd' | 'fxRate'>): string {
-  const fields = [request.customerId, request.direction, request.amount.toFixed(), request.currency, request.reference, request.memo];
+export function cashRequestFingerprint(
+  request: Omit<PostableCashRequest, 'cashRequestId' | 'amountUsd' | 'fxRate'>,
+): string {
+  const fields = [
+    request.customerId,
+    request.direction,
+    request.amount.toFixed(),
+    request.currency,
+    request.reference,
+    request.memo,
+  ];
   return createHash('sha256').update(JSON.stringify(fields)).digest('hex');
 }
 
@@ -145,7 +168,12 @@ export const cashRequestSourceTxnId = (cashRequestId: string) => `cash-request:$
  * `ledger` (the ledger's own entries): manual entry cannot name it, so no operator entry can
  * take the key `cash-request:<id>` first.
  */
-export function draftCashRequestPosting(request: PostableCashRequest, txnId: string, txnDate: string, policy: PostingPolicy): TransactionDraft {
+export function draftCashRequestPosting(
+  request: PostableCashRequest,
+  txnId: string,
+  txnDate: string,
+  policy: PostingPolicy,
+): TransactionDraft {
   const aed = request.currency === 'AED';
   const draft = draftFromEntry(
     {
@@ -157,7 +185,10 @@ export function draftCashRequestPosting(request: PostableCashRequest, txnId: str
       amount_usd: formatDecimal(request.amountUsd),
       memo: request.memo,
       ...(aed && { original_currency: 'AED' as const, original_amount: formatDecimal(request.amount) }),
-      metadata: { cash_request_id: request.cashRequestId, ...(request.reference !== null && { reference: request.reference }) },
+      metadata: {
+        cash_request_id: request.cashRequestId,
+        ...(request.reference !== null && { reference: request.reference }),
+      },
     },
     txnId,
     policy,

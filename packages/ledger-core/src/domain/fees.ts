@@ -8,7 +8,8 @@ export const CUSTOMER_FEE_BPS_DEFAULT = new Decimal(22);
 /** The contract's broker cost of a trade without an itemised fee: 4 bps of notional. */
 export const BROKER_COST_BPS_DEFAULT = new Decimal(4);
 
-const isTradeSource = (source: string): source is EnterableSource => (ENTERABLE_SOURCES as readonly string[]).includes(source);
+const isTradeSource = (source: string): source is EnterableSource =>
+  (ENTERABLE_SOURCES as readonly string[]).includes(source);
 
 function assertBps(bps: Decimal | undefined, of: string): void {
   assert(bps !== undefined && bps.isFinite() && !bps.isNegative(), `${of} must be finite and not negative`);

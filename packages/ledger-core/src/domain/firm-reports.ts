@@ -41,7 +41,11 @@ export type SummaryBalance = keyof typeof SUMMARY_BALANCES;
  * Every revenue and expense account of the chart is in exactly one source (asserted on read).
  */
 export const EARNINGS_SOURCES = [
-  { source: 'custodian', revenue: [ACCOUNT.brokerageRevenue, ACCOUNT.custodyFeeRevenue], cost: [ACCOUNT.brokerageCost] },
+  {
+    source: 'custodian',
+    revenue: [ACCOUNT.brokerageRevenue, ACCOUNT.custodyFeeRevenue],
+    cost: [ACCOUNT.brokerageCost],
+  },
   { source: 'partners', revenue: [ACCOUNT.partnerRevenue], cost: [] },
   { source: 'fx_spread', revenue: [ACCOUNT.fxSpreadRevenue], cost: [ACCOUNT.remittanceFees] },
 ] as const satisfies ReadonlyArray<{ source: string; revenue: readonly AccountCode[]; cost: readonly AccountCode[] }>;
@@ -124,12 +128,18 @@ export function flowsByDay(movements: readonly FundingMovement[]): Flow[] {
   const days = new Map<string, { deposits: Decimal; withdrawals: Decimal }>();
   for (const m of movements) {
     const day = days.get(m.day) ?? { deposits: ZERO, withdrawals: ZERO };
-    if ((FUNDING_KINDS.deposits as readonly string[]).includes(m.posting_kind)) day.deposits = day.deposits.plus(m.credit).minus(m.debit);
-    else if ((FUNDING_KINDS.withdrawals as readonly string[]).includes(m.posting_kind)) day.withdrawals = day.withdrawals.plus(m.debit).minus(m.credit);
+    if ((FUNDING_KINDS.deposits as readonly string[]).includes(m.posting_kind))
+      day.deposits = day.deposits.plus(m.credit).minus(m.debit);
+    else if ((FUNDING_KINDS.withdrawals as readonly string[]).includes(m.posting_kind))
+      day.withdrawals = day.withdrawals.plus(m.debit).minus(m.credit);
     else assert(false, `posting kind ${m.posting_kind} is a funding kind`);
     days.set(m.day, day);
   }
   return [...days]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([day, { deposits, withdrawals }]) => ({ day, deposits_usd: formatDecimal(deposits), withdrawals_usd: formatDecimal(withdrawals) }));
+    .map(([day, { deposits, withdrawals }]) => ({
+      day,
+      deposits_usd: formatDecimal(deposits),
+      withdrawals_usd: formatDecimal(withdrawals),
+    }));
 }

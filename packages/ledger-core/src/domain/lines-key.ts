@@ -28,7 +28,8 @@ function byCodePoint(a: string, b: string): number {
   }
   return a.length - b.length;
 }
-const codePointRank = (unit: number) => (unit >= 0xd800 && unit <= 0xdfff ? unit + 0x2000 : unit >= 0xe000 ? unit - 0x800 : unit);
+const codePointRank = (unit: number) =>
+  unit >= 0xd800 && unit <= 0xdfff ? unit + 0x2000 : unit >= 0xe000 ? unit - 0x800 : unit;
 
 const lineKey = (l: JournalLineDraft) =>
   `${l.accountCode}|${l.debit.toFixed()}|${l.credit.toFixed()}|${l.postingKind === null ? '' : `${codePoints(l.postingKind)}:${l.postingKind}`}`;
@@ -56,7 +57,9 @@ export function linesOfKey(key: string): JournalLineDraft[] {
       const colon = key.indexOf(':', at);
       assert(colon > at, `a lines key is malformed at ${at}: ${key}`);
       const length = Number(key.slice(at, colon));
-      postingKind = Array.from(key.slice(colon + 1)).slice(0, length).join('');
+      postingKind = Array.from(key.slice(colon + 1))
+        .slice(0, length)
+        .join('');
       at = colon + 1 + postingKind.length;
     }
     assert(at === key.length || key[at] === ';', `a lines key is malformed at ${at}: ${key}`);

@@ -59,7 +59,11 @@ export class FifoLots {
       assert(lot, 'the lots held enough shares');
       const take = Decimal.min(left, lot.quantity.minus(lot.taken));
       const after = lot.taken.plus(take);
-      reliefs.push({ lotTxnId: lot.txnId, quantity: take, cost: costOfFirst(lot, after).minus(costOfFirst(lot, lot.taken)) });
+      reliefs.push({
+        lotTxnId: lot.txnId,
+        quantity: take,
+        cost: costOfFirst(lot, after).minus(costOfFirst(lot, lot.taken)),
+      });
       lot.taken = after;
       left = left.minus(take);
       if (lot.taken.isEqualTo(lot.quantity)) this.head += 1;

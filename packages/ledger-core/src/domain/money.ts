@@ -35,7 +35,9 @@ export const ZERO = new Decimal(0);
 /** Parses a non-negative decimal string (quantity, rate) from the wire; anything else is a validation error. */
 export function parseDecimal(value: string, field: string): Decimal {
   if (!DECIMAL_PATTERN.test(value)) {
-    throw new LedgerError('validation_error', `${field} must be ${DECIMAL_RULE}`, [{ path: field, message: `must be ${DECIMAL_RULE}` }]);
+    throw new LedgerError('validation_error', `${field} must be ${DECIMAL_RULE}`, [
+      { path: field, message: `must be ${DECIMAL_RULE}` },
+    ]);
   }
   return new Decimal(value);
 }
@@ -43,7 +45,9 @@ export function parseDecimal(value: string, field: string): Decimal {
 /** Parses a non-negative amount of money from the wire, in whole cents; anything else is a validation error. */
 export function parseMoney(value: string, field: string): Decimal {
   if (!MONEY_PATTERN.test(value)) {
-    throw new LedgerError('validation_error', `${field} must be ${MONEY_RULE}`, [{ path: field, message: `must be ${MONEY_RULE}` }]);
+    throw new LedgerError('validation_error', `${field} must be ${MONEY_RULE}`, [
+      { path: field, message: `must be ${MONEY_RULE}` },
+    ]);
   }
   return new Decimal(value);
 }

@@ -18,10 +18,12 @@ export function nextDay(date: string): string {
 }
 
 /** Whether `date` falls in the period closed through `closedThrough` (null: nothing is closed). */
-export const isClosed = (date: string, closedThrough: string | null): boolean => closedThrough !== null && date <= closedThrough;
+export const isClosed = (date: string, closedThrough: string | null): boolean =>
+  closedThrough !== null && date <= closedThrough;
 
 /** The day a posting meant for `date` takes: `date` when it is open, else the first open day. */
-export const openDayFor = (date: string, closedThrough: string | null): string => (isClosed(date, closedThrough) ? nextDay(closedThrough!) : date);
+export const openDayFor = (date: string, closedThrough: string | null): string =>
+  isClosed(date, closedThrough) ? nextDay(closedThrough!) : date;
 
 /**
  * A correction that arrives for a closed day (a late upstream record, a recost restatement) is
@@ -30,7 +32,11 @@ export const openDayFor = (date: string, closedThrough: string | null): string =
  */
 export function restateIntoOpenPeriod(draft: TransactionDraft, closedThrough: string | null): TransactionDraft {
   if (!isClosed(draft.txnDate, closedThrough)) return draft;
-  return { ...draft, txnDate: openDayFor(draft.txnDate, closedThrough), metadata: { ...draft.metadata, [ORIGINAL_TXN_DATE]: draft.txnDate } };
+  return {
+    ...draft,
+    txnDate: openDayFor(draft.txnDate, closedThrough),
+    metadata: { ...draft.metadata, [ORIGINAL_TXN_DATE]: draft.txnDate },
+  };
 }
 
 /**
@@ -57,15 +63,19 @@ export function draftAsOriginallyDated(draft: TransactionDraft): TransactionDraf
  */
 export function assertClosable(through: string, today: string): void {
   if (through >= today) {
-    throw new LedgerError('validation_error', `through must be a day before today (${today}): the books of today are still open`, [
-      { path: '/through', message: `must be before ${today}` },
-    ]);
+    throw new LedgerError(
+      'validation_error',
+      `through must be a day before today (${today}): the books of today are still open`,
+      [{ path: '/through', message: `must be before ${today}` }],
+    );
   }
 }
 
 /** The refusal of a posting dated in a closed period, naming the close (what the database raised). */
 export function periodClosedError(close: { close_id: number; through: string; txn_date: string }): LedgerError {
-  return new LedgerError('period_closed', `txn_date ${close.txn_date} falls in the period closed through ${close.through} (close ${close.close_id}); post the correction on an open day`, [
-    { path: '/txn_date', close_id: close.close_id, through: close.through },
-  ]);
+  return new LedgerError(
+    'period_closed',
+    `txn_date ${close.txn_date} falls in the period closed through ${close.through} (close ${close.close_id}); post the correction on an open day`,
+    [{ path: '/txn_date', close_id: close.close_id, through: close.through }],
+  );
 }

@@ -60,10 +60,18 @@ export interface LotMatch extends LotRelief {
 
 /** A sale's matches as stored in `metadata.lots`: decimal strings, in FIFO order. */
 export const storedLots = (lots: LotMatch[]) =>
-  lots.map((m) => ({ lot_txn_id: m.lotTxnId, acquired_on: m.acquiredOn, quantity: m.quantity.toFixed(), cost_usd: m.cost.toFixed(2) }));
+  lots.map((m) => ({
+    lot_txn_id: m.lotTxnId,
+    acquired_on: m.acquiredOn,
+    quantity: m.quantity.toFixed(),
+    cost_usd: m.cost.toFixed(2),
+  }));
 
 /** The matches as one string, compared with the effective derivation's (recost-store spells it in SQL alike). */
-export const lotsKey = (lots: LotMatch[]) => storedLots(lots).map((m) => `${m.lot_txn_id}|${m.acquired_on}|${m.quantity}|${m.cost_usd}`).join(';');
+export const lotsKey = (lots: LotMatch[]) =>
+  storedLots(lots)
+    .map((m) => `${m.lot_txn_id}|${m.acquired_on}|${m.quantity}|${m.cost_usd}`)
+    .join(';');
 
 const bpsOf = (amount: Decimal, bps: Decimal) => roundToCents(amount.times(bps).dividedBy(10_000));
 
@@ -88,7 +96,10 @@ export function derivePair(trades: TradeFacts[], policy: RecostPolicy): TradeDer
   const acquiredOn = new Map<string, string>();
   let blockedBy: string | null = null;
   return trades.map((trade): TradeDerivation => {
-    assert(trade.customerId === trades[0]!.customerId && trade.symbol === trades[0]!.symbol, 'derivePair takes one customer and symbol');
+    assert(
+      trade.customerId === trades[0]!.customerId && trade.symbol === trades[0]!.symbol,
+      'derivePair takes one customer and symbol',
+    );
     if (trade.reversed) return { txnId: trade.txnId, kind: 'derived', legs: [], lots: [] };
     if (trade.quantity === null) {
       blockedBy ??= trade.txnId;
@@ -99,12 +110,23 @@ export function derivePair(trades: TradeFacts[], policy: RecostPolicy): TradeDer
       acquiredOn.set(trade.txnId, trade.txnDate);
       return { txnId: trade.txnId, kind: 'derived', legs: [brokerCostLeg(trade, policy)], lots: [] };
     }
-    if (blockedBy !== null) return { txnId: trade.txnId, kind: 'flagged', reason: 'earlier_sell_flagged', detail: { flagged_txn_id: blockedBy } };
+    if (blockedBy !== null)
+      return {
+        txnId: trade.txnId,
+        kind: 'flagged',
+        reason: 'earlier_sell_flagged',
+        detail: { flagged_txn_id: blockedBy },
+      };
     const held = lots.held();
     const reliefs = lots.sell(trade.quantity);
     if (reliefs === null) {
       blockedBy = trade.txnId;
-      return { txnId: trade.txnId, kind: 'flagged', reason: 'insufficient_lots', detail: { quantity: trade.quantity.toFixed(), held: held.toFixed() } };
+      return {
+        txnId: trade.txnId,
+        kind: 'flagged',
+        reason: 'insufficient_lots',
+        detail: { quantity: trade.quantity.toFixed(), held: held.toFixed() },
+      };
     }
     const relief = reliefs.reduce((sum, r) => sum.plus(r.cost), ZERO);
     const legs: Leg[] = [
@@ -115,9 +137,19 @@ export function derivePair(trades: TradeFacts[], policy: RecostPolicy): TradeDer
         postingKind: 'brokerage_fee',
       },
       brokerCostLeg(trade, policy),
-      { debit: ACCOUNT.securitiesLiabilityEquities, credit: ACCOUNT.custodyEquities, amount: relief, postingKind: 'cost_relief' },
+      {
+        debit: ACCOUNT.securitiesLiabilityEquities,
+        credit: ACCOUNT.custodyEquities,
+        amount: relief,
+        postingKind: 'cost_relief',
+      },
     ];
-    return { txnId: trade.txnId, kind: 'derived', legs, lots: reliefs.map((r) => ({ ...r, acquiredOn: acquiredOn.get(r.lotTxnId)! })) };
+    return {
+      txnId: trade.txnId,
+      kind: 'derived',
+      legs,
+      lots: reliefs.map((r) => ({ ...r, acquiredOn: acquiredOn.get(r.lotTxnId)! })),
+    };
   });
 }
 
@@ -147,7 +179,11 @@ export interface SupersedeContext {
  * derivation: none when the effective derivation already has these lines and matches; else the effective one's reversal (if any) and the new
  * version (if it has lines). Corrections are entries, never edits.
  */
-export function supersede(legs: Leg[], { trade, effective, versions, newId }: SupersedeContext, matches: LotMatch[] = []): TransactionDraft[] {
+export function supersede(
+  legs: Leg[],
+  { trade, effective, versions, newId }: SupersedeContext,
+  matches: LotMatch[] = [],
+): TransactionDraft[] {
   const lines = linesFromLegs(legs);
   if (effective !== null && effective.linesKey === linesKey(lines) && effective.lotsKey === lotsKey(matches)) return [];
   if (effective === null && lines.length === 0) return [];

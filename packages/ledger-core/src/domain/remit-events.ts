@@ -45,9 +45,18 @@ export function classifyRemitEvent(event: RemitEvent): RemitEventClassification 
     ? (ORDER_TRIGGERS as readonly string[]).includes(type)
     : isPayment && (PAYMENT_TRIGGERS as readonly string[]).includes(type);
   if (!ruleTriggers) {
-    const why = isOrder || isPayment ? `${entity} event ${type} moves no money` : `entity_type ${entity} is not an order or a payment`;
+    const why =
+      isOrder || isPayment
+        ? `${entity} event ${type} moves no money`
+        : `entity_type ${entity} is not an order or a payment`;
     return { triggers: false, orderId, remitCustomerId, reason: `${why}: no sync` };
   }
-  if (remitCustomerId === null) return { triggers: false, orderId, remitCustomerId, reason: 'the event names no data.customer_id: no sync' };
-  return { triggers: true, orderId, remitCustomerId, reason: `${entity} ${type}: a background sync was scheduled for the customer` };
+  if (remitCustomerId === null)
+    return { triggers: false, orderId, remitCustomerId, reason: 'the event names no data.customer_id: no sync' };
+  return {
+    triggers: true,
+    orderId,
+    remitCustomerId,
+    reason: `${entity} ${type}: a background sync was scheduled for the customer`,
+  };
 }

@@ -8,7 +8,15 @@ import { draftFromEntry, type TransactionDraft } from './transaction.js';
  * which snapshot of an order wins, and the two postings a remittance makes. Pure.
  */
 
-export const REMITTANCE_STATUSES = ['active', 'action_required', 'under_review', 'paid', 'failed', 'cancelled', 'expired'] as const;
+export const REMITTANCE_STATUSES = [
+  'active',
+  'action_required',
+  'under_review',
+  'paid',
+  'failed',
+  'cancelled',
+  'expired',
+] as const;
 export type RemittanceStatus = (typeof REMITTANCE_STATUSES)[number];
 
 /**
@@ -27,7 +35,8 @@ export const REMITTANCE_STATUS_RANK: Readonly<Record<RemittanceStatus, 0 | 1 | 2
 };
 
 /** Statuses at each rank, for SQL that applies the same rule (store/remittances.ts). */
-export const statusesOfRank = (rank: 0 | 1 | 2): RemittanceStatus[] => REMITTANCE_STATUSES.filter((s) => REMITTANCE_STATUS_RANK[s] === rank);
+export const statusesOfRank = (rank: 0 | 1 | 2): RemittanceStatus[] =>
+  REMITTANCE_STATUSES.filter((s) => REMITTANCE_STATUS_RANK[s] === rank);
 
 /** Whether a snapshot with status `incoming` may replace the stored record with status `stored`. */
 export function snapshotWins(stored: RemittanceStatus, incoming: RemittanceStatus): boolean {
@@ -56,7 +65,10 @@ export function istDate(instant: string): string {
 
 /** The margin accrued on a paid order: its USD × bps / 10,000, half-up to cents. */
 export function fxSpreadUsd(orderUsd: Decimal, fxSpreadBps: Decimal): Decimal {
-  assert(orderUsd.isFinite() && orderUsd.isPositive() && fxSpreadBps.isFinite() && !fxSpreadBps.isNegative(), 'order USD above zero, bps not negative');
+  assert(
+    orderUsd.isFinite() && orderUsd.isPositive() && fxSpreadBps.isFinite() && !fxSpreadBps.isNegative(),
+    'order USD above zero, bps not negative',
+  );
   return roundToCents(orderUsd.times(fxSpreadBps).dividedBy(10_000));
 }
 
@@ -65,7 +77,14 @@ const NO_FEE = { feeSchedule: new FeeSchedule(ZERO) };
 
 /** `fx_spread` of a paid order (Dr 1300 / Cr 4030), dated the remittance's date. */
 export function draftFxSpread(
-  accrual: { orderId: string; customerId: string; remittedOn: string; orderUsd: Decimal; fxSpreadBps: Decimal; amountUsd: Decimal },
+  accrual: {
+    orderId: string;
+    customerId: string;
+    remittedOn: string;
+    orderUsd: Decimal;
+    fxSpreadBps: Decimal;
+    amountUsd: Decimal;
+  },
   txnId: string,
 ): TransactionDraft {
   return draftFromEntry(
@@ -77,7 +96,11 @@ export function draftFxSpread(
       txn_date: accrual.remittedOn,
       amount_usd: formatDecimal(accrual.amountUsd),
       memo: `FX spread on ${accrual.orderId} at ${accrual.fxSpreadBps.toString()} bps`,
-      metadata: { order_id: accrual.orderId, fx_spread_bps: accrual.fxSpreadBps.toString(), order_usd: formatDecimal(accrual.orderUsd) },
+      metadata: {
+        order_id: accrual.orderId,
+        fx_spread_bps: accrual.fxSpreadBps.toString(),
+        order_usd: formatDecimal(accrual.orderUsd),
+      },
     },
     txnId,
     NO_FEE,
@@ -96,7 +119,14 @@ export interface SettlementFees {
  * (1010). An accrual of 8.57 settled with fees 1.14 + 5.00: Dr 1010 2.43 + Dr 5030 6.14 / Cr 1300 8.57.
  */
 export function draftFxSpreadSettle(
-  settle: { orderId: string; customerId: string; settlementId: string; settledOn: string; accruedUsd: Decimal; fees: SettlementFees },
+  settle: {
+    orderId: string;
+    customerId: string;
+    settlementId: string;
+    settledOn: string;
+    accruedUsd: Decimal;
+    fees: SettlementFees;
+  },
   txnId: string,
 ): TransactionDraft {
   const { fxFeeUsd, txnFeeUsd } = settle.fees;
@@ -110,7 +140,12 @@ export function draftFxSpreadSettle(
       amount_usd: formatDecimal(settle.accruedUsd),
       fee_usd: formatDecimal(fxFeeUsd.plus(txnFeeUsd)),
       memo: `FX spread of ${settle.orderId} settled by ${settle.settlementId}`,
-      metadata: { order_id: settle.orderId, settlement_id: settle.settlementId, fx_fee_usd: formatDecimal(fxFeeUsd), txn_fee_usd: formatDecimal(txnFeeUsd) },
+      metadata: {
+        order_id: settle.orderId,
+        settlement_id: settle.settlementId,
+        fx_fee_usd: formatDecimal(fxFeeUsd),
+        txn_fee_usd: formatDecimal(txnFeeUsd),
+      },
     },
     txnId,
     NO_FEE,
@@ -207,7 +242,12 @@ export interface AccrualsDue {
  * The `fx_spread` accruals due: one per paid order that has none yet (reversed or not: an order
  * accrues once, ever), at `fxSpreadBps` of its USD; none while the bps is 0.
  */
-export function accrualsDue(facts: readonly RemittanceFacts[], postings: readonly RemittancePostingSeen[], fxSpreadBps: Decimal, newId: () => string): AccrualsDue {
+export function accrualsDue(
+  facts: readonly RemittanceFacts[],
+  postings: readonly RemittancePostingSeen[],
+  fxSpreadBps: Decimal,
+  newId: () => string,
+): AccrualsDue {
   const due: AccrualsDue = { drafts: [], unpriced: [], belowACent: [] };
   if (!fxSpreadBps.isGreaterThan(0)) return due;
   const accrued = new Set(postings.filter((p) => p.txn_type === 'fx_spread').map((p) => p.order_id));
@@ -222,7 +262,19 @@ export function accrualsDue(facts: readonly RemittanceFacts[], postings: readonl
       due.belowACent.push(f.orderId);
       continue;
     }
-    due.drafts.push(draftFxSpread({ orderId: f.orderId, customerId: f.customerId, remittedOn: f.remittedOn, orderUsd: f.amountUsd, fxSpreadBps, amountUsd }, newId()));
+    due.drafts.push(
+      draftFxSpread(
+        {
+          orderId: f.orderId,
+          customerId: f.customerId,
+          remittedOn: f.remittedOn,
+          orderUsd: f.amountUsd,
+          fxSpreadBps,
+          amountUsd,
+        },
+        newId(),
+      ),
+    );
   }
   return due;
 }
@@ -245,12 +297,24 @@ export function settlementsDue(
     const mine = postings.filter((p) => p.order_id === f.orderId);
     if (mine.some((p) => p.txn_type === 'fx_spread_settle')) continue;
     const accrual = mine.find((p) => p.txn_type === 'fx_spread');
-    const accruedUsd = accrual !== undefined ? (accrual.reversed ? null : new Decimal(accrual.amount_usd)) : (plannedUsd.get(f.orderId) ?? null);
+    const accruedUsd =
+      accrual !== undefined
+        ? accrual.reversed
+          ? null
+          : new Decimal(accrual.amount_usd)
+        : (plannedUsd.get(f.orderId) ?? null);
     if (accruedUsd === null) continue;
     assert(f.settlementFees !== null, `settlement ${f.settlementId} of ${f.orderId} is settled without its fees`);
     drafts.push(
       draftFxSpreadSettle(
-        { orderId: f.orderId, customerId: f.customerId, settlementId: f.settlementId, settledOn: istDate(f.settledAt), accruedUsd, fees: f.settlementFees },
+        {
+          orderId: f.orderId,
+          customerId: f.customerId,
+          settlementId: f.settlementId,
+          settledOn: istDate(f.settledAt),
+          accruedUsd,
+          fees: f.settlementFees,
+        },
         newId(),
       ),
     );

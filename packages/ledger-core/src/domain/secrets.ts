@@ -5,5 +5,9 @@ export const SECRET_KEY = /token|secret|password|authorization|api[-_]?key|signa
 export function withoutSecrets(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutSecrets);
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).filter(([key]) => !SECRET_KEY.test(key)).map(([key, v]) => [key, withoutSecrets(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => !SECRET_KEY.test(key))
+      .map(([key, v]) => [key, withoutSecrets(v)]),
+  );
 }

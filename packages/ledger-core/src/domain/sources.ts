@@ -9,4 +9,6 @@ export type Source = (typeof SOURCES)[number];
 export const LEDGER_OWN_SOURCES = ['ledger', 'recost'] as const satisfies readonly Source[];
 /** Sources an operator may name on manual entry (the ledger's own entries are not entered). */
 export type EnterableSource = Exclude<Source, (typeof LEDGER_OWN_SOURCES)[number]>;
-export const ENTERABLE_SOURCES = SOURCES.filter((s): s is EnterableSource => !(LEDGER_OWN_SOURCES as readonly string[]).includes(s));
+export const ENTERABLE_SOURCES = SOURCES.filter(
+  (s): s is EnterableSource => !(LEDGER_OWN_SOURCES as readonly string[]).includes(s),
+);

@@ -103,7 +103,10 @@ class FieldReader {
   settle(): void {
     const [first] = this.problems;
     if (first === undefined) return;
-    const summary = this.problems.length === 1 ? `${first.path.slice(1).replace(/\//g, '.')} ${first.message}` : `${this.problems.length} fields are invalid`;
+    const summary =
+      this.problems.length === 1
+        ? `${first.path.slice(1).replace(/\//g, '.')} ${first.message}`
+        : `${this.problems.length} fields are invalid`;
     throw new LedgerError('validation_error', summary, this.problems);
   }
 }
@@ -119,10 +122,12 @@ export function draftFromEntry(entry: EntryRequest, txnId: string, policy: Posti
   assert(rule, `no posting rule for ${entry.txn_type}`);
   const fields = new FieldReader();
   const customerId = entry.customer_id ?? null;
-  if (rule.customer === 'required' && customerId === null) fields.refuse('/customer_id', `is required for ${entry.txn_type}`);
+  if (rule.customer === 'required' && customerId === null)
+    fields.refuse('/customer_id', `is required for ${entry.txn_type}`);
   const symbol = entry.symbol ?? null;
   if (rule.symbol === 'required' && symbol === null) fields.refuse('/symbol', `is required for ${entry.txn_type}`);
-  if (entry.lines && entry.txn_type !== 'adjustment') fields.refuse('/lines', 'may be given only for txn_type adjustment');
+  if (entry.lines && entry.txn_type !== 'adjustment')
+    fields.refuse('/lines', 'may be given only for txn_type adjustment');
   if (!entry.lines && entry.txn_type === 'adjustment') fields.refuse('/lines', 'are required for txn_type adjustment');
   if (!isCalendarDate(entry.txn_date)) fields.refuse('/txn_date', `must be ${CALENDAR_DATE_RULE}`);
   const amountUsd = fields.parse('/amount_usd', entry.amount_usd, 'money') ?? ZERO;
@@ -131,7 +136,7 @@ export function draftFromEntry(entry: EntryRequest, txnId: string, policy: Posti
   const feeUsd = fields.parse('/fee_usd', entry.fee_usd, 'money');
   const originalAmount = fields.parse('/original_amount', entry.original_amount, 'money');
   const originalCurrency = entry.original_currency ?? null;
-  if ((entry.original_amount ?? null) === null !== (originalCurrency === null)) {
+  if (((entry.original_amount ?? null) === null) !== (originalCurrency === null)) {
     fields.refuse('/original_currency', 'and original_amount go together: give both or neither');
   }
   if (originalAmount !== null && (originalAmount.isZero() || amountUsd.isZero())) {
@@ -232,7 +237,9 @@ export function entryFingerprint(entry: EntryRequest): string {
 }
 
 /** JSON with every object's keys sorted (by UTF-16 code units) and undefined values left out. */
-const sortedKeysJson = configure({ deterministic: true, circularValue: Error, bigint: false }) as (value: unknown) => string;
+const sortedKeysJson = configure({ deterministic: true, circularValue: Error, bigint: false }) as (
+  value: unknown,
+) => string;
 
 const DECIMAL_FIELDS = new Set(['amount_usd', 'quantity', 'fee_usd', 'original_amount', 'debit', 'credit']);
 
@@ -272,7 +279,11 @@ export interface ReversibleTransaction {
  * the trade itself re-pends it, and recost then supersedes its derivation (recost's own
  * supersession drafts its reversals directly, never through here).
  */
-export function assertReversibleByHand(original: { txnId: string; txnType: TxnType; metadata: Record<string, unknown> }): void {
+export function assertReversibleByHand(original: {
+  txnId: string;
+  txnType: TxnType;
+  metadata: Record<string, unknown>;
+}): void {
   if (original.txnType !== 'recost') return;
   const trade = original.metadata.recost_of;
   assert(typeof trade === 'string', `recost entry ${original.txnId} names no trade in metadata.recost_of`);
@@ -287,14 +298,22 @@ export function assertReversibleByHand(original: { txnId: string; txnType: TxnTy
  * The reversing entry of a transaction: its lines mirrored, dated `txnDate`, keyed by the
  * original so that at most one can ever exist. A reversal is never itself reversed.
  */
-export function draftReversal(original: ReversibleTransaction, txnId: string, txnDate: string, memo: string | null): TransactionDraft {
+export function draftReversal(
+  original: ReversibleTransaction,
+  txnId: string,
+  txnDate: string,
+  memo: string | null,
+): TransactionDraft {
   if (original.txnType === 'reversal') {
     throw new LedgerError('conflict', `transaction ${original.txnId} is itself a reversal and cannot be reversed`);
   }
   // ISO dates compare as strings.
   if (!isCalendarDate(txnDate)) throw invalid('/txn_date', `must be ${CALENDAR_DATE_RULE}`);
   if (txnDate < original.txnDate) {
-    throw invalid('/txn_date', `cannot be before the original's date (${original.txnDate}): a reversal is dated on or after it`);
+    throw invalid(
+      '/txn_date',
+      `cannot be before the original's date (${original.txnDate}): a reversal is dated on or after it`,
+    );
   }
   const lines = reversingLines(original.lines);
   assert(isBalanced(lines), `reversal of ${original.txnId} does not balance`);

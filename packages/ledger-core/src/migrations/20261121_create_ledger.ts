@@ -275,7 +275,12 @@ export async function up(knex: Knex): Promise<void> {
   `);
 
   await knex('accounts').insert(
-    CHART_OF_ACCOUNTS.map(([account_code, name, account_type, dormant]) => ({ account_code, name, account_type, dormant })),
+    CHART_OF_ACCOUNTS.map(([account_code, name, account_type, dormant]) => ({
+      account_code,
+      name,
+      account_type,
+      dormant,
+    })),
   );
 }
 

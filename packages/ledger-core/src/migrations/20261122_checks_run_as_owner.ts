@@ -1,7 +1,11 @@
 import type { Knex } from 'knex';
 
 /** The trigger functions that write the tables the ledger maintains for itself. */
-const CHECKS = ['ledger_after_transactions_inserted', 'ledger_after_lines_inserted', 'ledger_assert_balanced_at_commit'];
+const CHECKS = [
+  'ledger_after_transactions_inserted',
+  'ledger_after_lines_inserted',
+  'ledger_assert_balanced_at_commit',
+];
 
 /**
  * The ledger's insert checks run with the schema owner's rights (SECURITY DEFINER), so the

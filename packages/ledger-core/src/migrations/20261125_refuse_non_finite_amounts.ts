@@ -12,7 +12,9 @@ import type { Knex } from 'knex';
  * Precision is checked by value (`x = round(x, n)`), not by `scale(x)`: numeric keeps trailing
  * zeros as written, and '10.1000' is a whole number of cents.
  */
-const CHECKS: ReadonlyArray<readonly [table: string, checks: ReadonlyArray<readonly [name: string, condition: string]>]> = [
+const CHECKS: ReadonlyArray<
+  readonly [table: string, checks: ReadonlyArray<readonly [name: string, condition: string]>]
+> = [
   [
     'transactions',
     [

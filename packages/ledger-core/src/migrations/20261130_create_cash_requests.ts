@@ -46,11 +46,11 @@ export async function up(knex: Knex): Promise<void> {
       WHERE status = 'pending' AND direction = 'withdrawal';
 
     COMMENT ON TABLE cash_requests IS ${literal(
-      "A customer's deposit or withdrawal, asked for (pending) and then confirmed (completed: posted, txn_id set), "
-        + 'failed or cancelled; final states never change (docs/cash-requests.md has the transition table). The '
-        + 'runtime role inserts and may update only status, txn_id, failure_reason and updated_at: a request keeps '
-        + 'what was asked for. Confirm locks the row (FOR UPDATE) and posts in the same database transaction, so a '
-        + 'request posts once, whatever races it.',
+      "A customer's deposit or withdrawal, asked for (pending) and then confirmed (completed: posted, txn_id set), " +
+        'failed or cancelled; final states never change (docs/cash-requests.md has the transition table). The ' +
+        'runtime role inserts and may update only status, txn_id, failure_reason and updated_at: a request keeps ' +
+        'what was asked for. Confirm locks the row (FOR UPDATE) and posts in the same database transaction, so a ' +
+        'request posts once, whatever races it.',
     )};
     COMMENT ON COLUMN cash_requests.customer_id IS ${literal(
       "Checked to name a known customer when the request is made (and again by the posting's own check at confirm).",
@@ -63,8 +63,8 @@ export async function up(knex: Knex): Promise<void> {
       'AED per USD used to convert (the configured peg, AED_PER_USD, when the request was made); NULL for USD.',
     )};
     COMMENT ON COLUMN cash_requests.txn_id IS ${literal(
-      "The transaction a confirmation posted (source ledger, source_txn_id 'cash-request:<id>'): set exactly when "
-        + 'completed, unique, so no two requests claim one posting.',
+      "The transaction a confirmation posted (source ledger, source_txn_id 'cash-request:<id>'): set exactly when " +
+        'completed, unique, so no two requests claim one posting.',
     )};
     COMMENT ON COLUMN cash_requests.failure_reason IS ${literal('Why the request failed, as the operator said (fail only).')};
   `);

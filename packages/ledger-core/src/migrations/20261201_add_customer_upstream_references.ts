@@ -11,12 +11,24 @@ import type { Knex } from 'knex';
  * customers claiming one broker account would post one account's money twice.
  */
 const REFERENCES: Array<[column: string, comment: string]> = [
-  ['uaefeed_customer_number', 'UAE: the statement feed customer number (uaefeed `customerNumber`) this customer is synced from; unique where set.'],
+  [
+    'uaefeed_customer_number',
+    'UAE: the statement feed customer number (uaefeed `customerNumber`) this customer is synced from; unique where set.',
+  ],
   ['uaefeed_account_number', 'UAE: the statement feed trading account number.'],
   ['custodian_account', 'UAE: the custodian account (`account` of its holdings and statements); unique where set.'],
-  ['usbroker_account_no', 'India: the US broker account number (`account_no`) this customer is synced from; unique where set.'],
-  ['remit_customer_id', 'India: the remittance provider customer id (`customer_id` of its orders and payments); unique where set.'],
-  ['pan', 'India: the Permanent Account Number, five letters, four digits, a letter (india-tax.md); LRS limits are per PAN, so not unique.'],
+  [
+    'usbroker_account_no',
+    'India: the US broker account number (`account_no`) this customer is synced from; unique where set.',
+  ],
+  [
+    'remit_customer_id',
+    'India: the remittance provider customer id (`customer_id` of its orders and payments); unique where set.',
+  ],
+  [
+    'pan',
+    'India: the Permanent Account Number, five letters, four digits, a letter (india-tax.md); LRS limits are per PAN, so not unique.',
+  ],
   ['partner_id', 'India: the partner the customer came through, as the registry names it.'],
 ];
 const UNIQUE = ['uaefeed_customer_number', 'custodian_account', 'usbroker_account_no', 'remit_customer_id'];

@@ -32,12 +32,12 @@ export async function up(knex: Knex): Promise<void> {
       PRIMARY KEY (customer_id, upstream)
     );
     COMMENT ON TABLE holdings_snapshots IS ${literal(
-      "An upstream's holdings of a customer at the end of as_of, as received (sync-holdings): positions an array of "
-        + '{symbol, quantity, cost, market_value, ...} with decimals as strings. Insert-only per (customer, upstream, day).',
+      "An upstream's holdings of a customer at the end of as_of, as received (sync-holdings): positions an array of " +
+        '{symbol, quantity, cost, market_value, ...} with decimals as strings. Insert-only per (customer, upstream, day).',
     )};
     COMMENT ON TABLE portfolio_snapshots IS ${literal(
-      "The customer views' fallback when an upstream is down: the latest portfolio read per customer and upstream "
-        + '(refresh-snapshots, and every successful live read), replaced each time; taken_at says how old it is.',
+      "The customer views' fallback when an upstream is down: the latest portfolio read per customer and upstream " +
+        '(refresh-snapshots, and every successful live read), replaced each time; taken_at says how old it is.',
     )};
   `);
 }

@@ -33,12 +33,12 @@ export async function up(knex: Knex): Promise<void> {
       PRIMARY KEY (customer_id, kind, month, body_sha256)
     );
     COMMENT ON TABLE cash_statements IS ${literal(
-      "The custodian's monthly cash statement of a customer's account (sync-cash-statements), as validated: decimals as strings. "
-        + 'Insert-only per content (statement_sha256): the same statement again stores nothing.',
+      "The custodian's monthly cash statement of a customer's account (sync-cash-statements), as validated: decimals as strings. " +
+        'Insert-only per content (statement_sha256): the same statement again stores nothing.',
     )};
     COMMENT ON TABLE uaefeed_statements IS ${literal(
-      "uaefeed's monthly cash or holdings statement of a customer (sync-uaefeed-statements), the body exactly as received; "
-        + 'never posted. Insert-only per content (body_sha256).',
+      "uaefeed's monthly cash or holdings statement of a customer (sync-uaefeed-statements), the body exactly as received; " +
+        'never posted. Insert-only per content (body_sha256).',
     )};
   `);
 }

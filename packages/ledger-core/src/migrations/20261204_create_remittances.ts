@@ -67,10 +67,10 @@ export async function up(knex: Knex): Promise<void> {
     CREATE INDEX remittances_swept_idx ON remittances (status) WHERE status IN ('failed', 'cancelled', 'expired');
 
     COMMENT ON TABLE remittances IS ${literal(
-      'LRS remittance orders of remit (sync-remit): the order, its quote, its payment and its settlement as last seen. '
-        + 'The USD is not posted from here (the broker wire posts it); fx_spread and fx_spread_settle are posted with '
-        + "source remit and keys fx_spread:<order_id>, fx_spread_settle:<order_id>. A stale snapshot (lower status rank: "
-        + 'on the way < paid < failed/cancelled/expired) never overwrites a later status.',
+      'LRS remittance orders of remit (sync-remit): the order, its quote, its payment and its settlement as last seen. ' +
+        'The USD is not posted from here (the broker wire posts it); fx_spread and fx_spread_settle are posted with ' +
+        'source remit and keys fx_spread:<order_id>, fx_spread_settle:<order_id>. A stale snapshot (lower status rank: ' +
+        'on the way < paid < failed/cancelled/expired) never overwrites a later status.',
     )};
     COMMENT ON COLUMN remittances.pan IS ${literal("The customer's PAN when the order was synced (LRS and TCS are per PAN).")};
     COMMENT ON COLUMN remittances.amount_inr IS ${literal("The order's INR (remit's paise as rupees): the quote's from.amount.")};

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 
 /** A numeric column refusing NaN and ±Infinity, as every numeric column of the ledger does (20261125). */
-const finite = (column: string) => `CONSTRAINT dividend_events_${column}_finite CHECK (${column} > '-Infinity' AND ${column} < 'Infinity')`;
+const finite = (column: string) =>
+  `CONSTRAINT dividend_events_${column}_finite CHECK (${column} > '-Infinity' AND ${column} < 'Infinity')`;
 
 /**
  * `dividend_events`: the US dividends of India customers as the broker's daily ledger states
@@ -34,10 +35,10 @@ export async function up(knex: Knex): Promise<void> {
     );
     CREATE INDEX dividend_events_customer ON dividend_events (customer_id, pay_date);
     COMMENT ON TABLE dividend_events IS ${literal(
-      "A US dividend of an India customer, per the broker's daily ledger (sync-usbroker-ledger): the DIV row "
-        + '(div_txn_no; ex_date its trade_date, shares its quantity) and the withholding of its DIVNRA row (wht_txn_no, '
-        + 'linked by ref_txn_no). USD; wht_rate a fraction (0.25 = 25 %). The postings are the journal\'s (source usbroker, '
-        + 'source_txn_id the row\'s txn_no).',
+      "A US dividend of an India customer, per the broker's daily ledger (sync-usbroker-ledger): the DIV row " +
+        '(div_txn_no; ex_date its trade_date, shares its quantity) and the withholding of its DIVNRA row (wht_txn_no, ' +
+        "linked by ref_txn_no). USD; wht_rate a fraction (0.25 = 25 %). The postings are the journal's (source usbroker, " +
+        "source_txn_id the row's txn_no).",
     )};
   `);
 }

@@ -74,15 +74,15 @@ export async function up(knex: Knex): Promise<void> {
     ${linesCheck(schema, { daily: true })}
 
     COMMENT ON TABLE account_daily_totals IS ${literal(
-      'Per account, txn_date and posting kind: the debits, credits and line count posted (account_totals by day). '
-        + 'Moved only by ledger_after_lines_inserted, in the statement that posts the lines; a day only grows. '
-        + 'Read summed over slots; a balance at the end of a day is the sum of the days up to it.',
+      'Per account, txn_date and posting kind: the debits, credits and line count posted (account_totals by day). ' +
+        'Moved only by ledger_after_lines_inserted, in the statement that posts the lines; a day only grows. ' +
+        'Read summed over slots; a balance at the end of a day is the sum of the days up to it.',
     )};
     COMMENT ON COLUMN account_daily_totals.posting_kind IS ${literal("The lines' posting_kind; '' for lines without one.")};
     COMMENT ON COLUMN account_daily_totals.slot IS ${literal('pg_backend_pid() % 16 of the posting session, as account_totals.slot.')};
     COMMENT ON TABLE transaction_daily_totals IS ${literal(
-      'Per txn_date and txn_type: the transactions posted and their amount_usd. Moved only by '
-        + 'ledger_after_transactions_inserted, in the statement that posts them. Read summed over slots.',
+      'Per txn_date and txn_type: the transactions posted and their amount_usd. Moved only by ' +
+        'ledger_after_transactions_inserted, in the statement that posts them. Read summed over slots.',
     )};
     COMMENT ON COLUMN transaction_daily_totals.slot IS ${literal('pg_backend_pid() % 16 of the posting session, as account_totals.slot.')};
   `);

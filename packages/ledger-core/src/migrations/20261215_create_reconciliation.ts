@@ -54,23 +54,25 @@ export async function up(knex: Knex): Promise<void> {
     );
 
     COMMENT ON TABLE reconciliation_check_cycles IS ${literal(
-      "The last scheduled cycle each check was claimed for (cycle = floor(epoch seconds / its category's interval)): a recon process runs "
-        + 'a scheduled check only if it moves the cycle forward, so several processes of a book run each check once per cycle.',
+      "The last scheduled cycle each check was claimed for (cycle = floor(epoch seconds / its category's interval)): a recon process runs " +
+        'a scheduled check only if it moves the cycle forward, so several processes of a book run each check once per cycle.',
     )};
     COMMENT ON TABLE reconciliation_runs IS ${literal(
-      'One reconciliation run (docs/reconciliation.md): results holds one {check_name, category, status, metrics, ran_at} per check run, '
-        + 'status the worst of them, metadata.variances the rows that broke a check (metadata.skipped: checks another instance held). '
-        + 'category null: every category. Written whole when the run ends; never changed.',
+      'One reconciliation run (docs/reconciliation.md): results holds one {check_name, category, status, metrics, ran_at} per check run, ' +
+        'status the worst of them, metadata.variances the rows that broke a check (metadata.skipped: checks another instance held). ' +
+        'category null: every category. Written whole when the run ends; never changed.',
     )};
     COMMENT ON TABLE reconciliation_variances IS ${literal(
-      "Each variance of a run, one row each (written with the run when ALERT_PERSIST_ENABLED): what broke which check, with the ledger's "
-        + "expected figure, the actual one and their difference. ordinal is its place in the run's metadata.variances. Never changed.",
+      "Each variance of a run, one row each (written with the run when ALERT_PERSIST_ENABLED): what broke which check, with the ledger's " +
+        "expected figure, the actual one and their difference. ordinal is its place in the run's metadata.variances. Never changed.",
     )};
   `);
 }
 
 export async function down(knex: Knex): Promise<void> {
-  await knex.raw('DROP TABLE IF EXISTS reconciliation_check_cycles; DROP TABLE IF EXISTS reconciliation_variances; DROP TABLE IF EXISTS reconciliation_runs');
+  await knex.raw(
+    'DROP TABLE IF EXISTS reconciliation_check_cycles; DROP TABLE IF EXISTS reconciliation_variances; DROP TABLE IF EXISTS reconciliation_runs',
+  );
 }
 
 /** A SQL string literal. */

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 
-const finite = (column: string) => `CONSTRAINT lot_matches_${column}_finite CHECK (${column} > '-Infinity' AND ${column} < 'Infinity')`;
+const finite = (column: string) =>
+  `CONSTRAINT lot_matches_${column}_finite CHECK (${column} > '-Infinity' AND ${column} < 'Infinity')`;
 
 /**
  * `lot_matches`: which lots each sale consumed (FIFO), so the tax reports read stored matches and

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 
-const finite = (column: string) => `CONSTRAINT inr_rates_${column}_finite CHECK (${column} > '-Infinity' AND ${column} < 'Infinity')`;
+const finite = (column: string) =>
+  `CONSTRAINT inr_rates_${column}_finite CHECK (${column} > '-Infinity' AND ${column} < 'Infinity')`;
 
 /**
  * `inr_rates`: the USD/INR rate of each day the India reports convert at (SBI's TT buying rate,

@@ -11,7 +11,9 @@ const POSTGRES_URL = /^postgres(ql)?:\/\//;
 /** Settings every process of a book needs. */
 export const commonConfigSchema = z.object({
   ENTITY_ID: z.enum(BOOKS, { message: `must be one of ${BOOKS.join(', ')}` }),
-  LEDGER_DB_URL: z.string({ message: 'is required (postgres://user@host:port/database)' }).regex(POSTGRES_URL, 'must be a postgres:// URL'),
+  LEDGER_DB_URL: z
+    .string({ message: 'is required (postgres://user@host:port/database)' })
+    .regex(POSTGRES_URL, 'must be a postgres:// URL'),
   /** The schema owner, used only to migrate at start; unset, LEDGER_DB_URL migrates (development). */
   LEDGER_MIGRATION_DB_URL: z.preprocess(
     (value) => (value === '' ? undefined : value),
@@ -20,7 +22,10 @@ export const commonConfigSchema = z.object({
   LOG_LEVEL: z.enum(['error', 'warn', 'info', 'debug']).default('info'),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
   /** The operations listener: /metrics, /health/live, /health/ready without a token (ADR 0012); unset: none. */
-  OPS_PORT: z.preprocess((value) => (value === '' ? undefined : value), z.coerce.number().int().min(0).max(65_535).optional()),
+  OPS_PORT: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.coerce.number().int().min(0).max(65_535).optional(),
+  ),
 });
 /** The common settings as the environment spells them; apps read `CommonConfig` instead. */
 export type CommonEnv = z.infer<typeof commonConfigSchema>;
@@ -56,9 +61,15 @@ export function commonConfigOf(parsed: CommonEnv): CommonConfig {
 
 /** Redis of the job queues: the api (producer) and the worker of a book must agree on both. */
 export const redisConfigSchema = z.object({
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').default('redis://127.0.0.1:6379'),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// URL')
+    .default('redis://127.0.0.1:6379'),
   /** BullMQ's key prefix (its own default, `bull`); tests set a unique one so they never see anyone else's jobs. */
-  QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, "-" or "_"').default('bull'),
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, "-" or "_"')
+    .default('bull'),
 });
 
 /** The queue settings of a parsed config, as the apps name them. */
@@ -74,11 +85,13 @@ export const flagSetting = (fallback: boolean) =>
     .transform((value) => value === 'true');
 
 /** A setting in basis points of notional: a decimal string, no sign. */
-export const bpsSetting = (example: string) => z.string().regex(new RegExp(DECIMAL_PATTERN_SOURCE), `must be a decimal string of basis points like "${example}"`);
+export const bpsSetting = (example: string) =>
+  z.string().regex(new RegExp(DECIMAL_PATTERN_SOURCE), `must be a decimal string of basis points like "${example}"`);
 
 type FeeSourceVariable = `CUSTOMER_FEE_BPS_${Uppercase<EnterableSource>}`;
 const FEE_SOURCE_PREFIX = 'CUSTOMER_FEE_BPS_';
-const feeSourceVariable = (source: EnterableSource) => `${FEE_SOURCE_PREFIX}${source.toUpperCase()}` as FeeSourceVariable;
+const feeSourceVariable = (source: EnterableSource) =>
+  `${FEE_SOURCE_PREFIX}${source.toUpperCase()}` as FeeSourceVariable;
 
 /**
  * The fee schedule (contract: Recost): the customer's fee, "default 22 bps of notional, per
@@ -89,10 +102,9 @@ const feeSourceVariable = (source: EnterableSource) => `${FEE_SOURCE_PREFIX}${so
 export const feeScheduleConfigSchema = z.object({
   CUSTOMER_FEE_BPS: bpsSetting('22').default(CUSTOMER_FEE_BPS_DEFAULT.toFixed()),
   BROKER_COST_BPS: bpsSetting('4').default(BROKER_COST_BPS_DEFAULT.toFixed()),
-  ...(Object.fromEntries(ENTERABLE_SOURCES.map((source) => [feeSourceVariable(source), bpsSetting('22').optional()])) as Record<
-    FeeSourceVariable,
-    z.ZodOptional<ReturnType<typeof bpsSetting>>
-  >),
+  ...(Object.fromEntries(
+    ENTERABLE_SOURCES.map((source) => [feeSourceVariable(source), bpsSetting('22').optional()]),
+  ) as Record<FeeSourceVariable, z.ZodOptional<ReturnType<typeof bpsSetting>>>),
 });
 
 /**
@@ -103,7 +115,9 @@ export function feeScheduleOf(parsed: z.infer<typeof feeScheduleConfigSchema>, e
   const known = new Set<string>(ENTERABLE_SOURCES.map(feeSourceVariable));
   const unknown = Object.keys(env).filter((name) => name.startsWith(FEE_SOURCE_PREFIX) && !known.has(name));
   if (unknown.length > 0) {
-    throw new ConfigError(`configuration error: ${unknown.map((name) => `${name} names no source (one of ${[...known].join(', ')})`).join('; ')}`);
+    throw new ConfigError(
+      `configuration error: ${unknown.map((name) => `${name} names no source (one of ${[...known].join(', ')})`).join('; ')}`,
+    );
   }
   const bySource: Partial<Record<EnterableSource, Decimal>> = {};
   for (const source of ENTERABLE_SOURCES) {

@@ -39,13 +39,18 @@ export async function openLedgerDatabase(
       logger.warn('LEDGER_DB_URL migrates and runs the book with one role, which can bypass the ledger checks', {
         role,
         problems,
-        remedy: 'in production, set LEDGER_MIGRATION_DB_URL to the schema owner and LEDGER_DB_URL to a role without ownership',
+        remedy:
+          'in production, set LEDGER_MIGRATION_DB_URL to the schema owner and LEDGER_DB_URL to a role without ownership',
       });
     }
     return { db, applied };
   }
 
-  const owner = createDb({ url: settings.migrationUrl, poolMax: 1, applicationName: `${settings.applicationName}-migrate` });
+  const owner = createDb({
+    url: settings.migrationUrl,
+    poolMax: 1,
+    applicationName: `${settings.applicationName}-migrate`,
+  });
   let applied: string[];
   try {
     applied = await migrateToHead(owner, (locked) => grantRuntimePrivileges(locked, role));

@@ -111,8 +111,17 @@ export interface QueueState {
  * fails (Redis down) sets `ledger_queue_up` to 0 and leaves the others as last read.
  */
 export function observeQueues(metrics: Metrics, read: () => Promise<QueueState[]>, now: () => number = Date.now): void {
-  const oldest = new Gauge({ name: 'ledger_queue_oldest_waiting_seconds', help: 'Age of the oldest job waiting to start (0: none waits).', labelNames: ['queue'], registers: [] });
-  const up = new Gauge({ name: 'ledger_queue_up', help: 'Whether the queues could be read from Redis at the last scrape (1) or not (0).', registers: [] });
+  const oldest = new Gauge({
+    name: 'ledger_queue_oldest_waiting_seconds',
+    help: 'Age of the oldest job waiting to start (0: none waits).',
+    labelNames: ['queue'],
+    registers: [],
+  });
+  const up = new Gauge({
+    name: 'ledger_queue_up',
+    help: 'Whether the queues could be read from Redis at the last scrape (1) or not (0).',
+    registers: [],
+  });
   // One read per scrape, in the collect of the gauge serialised first; the other two are set from it.
   const jobs = new Gauge({
     name: 'ledger_queue_jobs',
@@ -122,8 +131,12 @@ export function observeQueues(metrics: Metrics, read: () => Promise<QueueState[]
     async collect() {
       try {
         for (const state of await read()) {
-          for (const [name, count] of Object.entries(state.counts)) this.set({ queue: state.queue, state: name }, count);
-          oldest.set({ queue: state.queue }, state.oldestWaitingAt === null ? 0 : Math.max(0, (now() - state.oldestWaitingAt) / 1_000));
+          for (const [name, count] of Object.entries(state.counts))
+            this.set({ queue: state.queue, state: name }, count);
+          oldest.set(
+            { queue: state.queue },
+            state.oldestWaitingAt === null ? 0 : Math.max(0, (now() - state.oldestWaitingAt) / 1_000),
+          );
         }
         up.set(1);
       } catch {
@@ -182,7 +195,10 @@ export function observeBookTotals(metrics: Metrics, db: Db): void {
     labelNames: ['txn_type'],
     registers: [metrics],
     async collect() {
-      const rows = await readQuietly(db, 'SELECT txn_type, sum(txn_count) AS n FROM transaction_daily_totals GROUP BY txn_type');
+      const rows = await readQuietly(
+        db,
+        'SELECT txn_type, sum(txn_count) AS n FROM transaction_daily_totals GROUP BY txn_type',
+      );
       for (const row of rows) this.set({ txn_type: row.txn_type! }, Number(row.n));
     },
   });

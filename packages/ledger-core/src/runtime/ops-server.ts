@@ -46,7 +46,11 @@ export async function readiness(checks: readonly ReadyCheck[]): Promise<string |
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 function send(res: http.ServerResponse, status: number, type: string, body: string): void {
-  res.writeHead(status, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store' });
+  res.writeHead(status, {
+    'Content-Type': type,
+    'Content-Length': Buffer.byteLength(body),
+    'Cache-Control': 'no-store',
+  });
   res.end(body);
 }
 
@@ -65,7 +69,8 @@ export interface OpsServerOptions {
 export async function startOpsServer({ port, metrics, ready, logger }: OpsServerOptions): Promise<Server> {
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
-    if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, JSON_TYPE, JSON.stringify({ error: { code: 'method_not_allowed', message: 'only GET' } }));
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return send(res, 405, JSON_TYPE, JSON.stringify({ error: { code: 'method_not_allowed', message: 'only GET' } }));
     if (path === '/health/live') return send(res, 200, JSON_TYPE, JSON.stringify({ status: 'ok' }));
     if (path === '/health/ready') {
       void ready().then((reason) => {
@@ -78,17 +83,31 @@ export async function startOpsServer({ port, metrics, ready, logger }: OpsServer
     if (path === '/metrics') {
       void metrics.metrics().then(
         (text) => send(res, 200, metrics.contentType, text),
-        (error: unknown) => send(res, 500, 'text/plain; charset=utf-8', `metrics failed: ${error instanceof Error ? error.message : String(error)}\n`),
+        (error: unknown) =>
+          send(
+            res,
+            500,
+            'text/plain; charset=utf-8',
+            `metrics failed: ${error instanceof Error ? error.message : String(error)}\n`,
+          ),
       );
       return;
     }
-    send(res, 404, JSON_TYPE, JSON.stringify({ error: { code: 'not_found', message: 'GET /metrics, /health/live or /health/ready' } }));
+    send(
+      res,
+      404,
+      JSON_TYPE,
+      JSON.stringify({ error: { code: 'not_found', message: 'GET /metrics, /health/live or /health/ready' } }),
+    );
   });
   // Scrapes and probes are short: an idle keep-alive socket must not hold a shutdown up.
   server.keepAliveTimeout = 1_000;
   server.listen(port);
   await once(server, 'listening');
-  logger.info('operations listener up', { ops_port: (server.address() as AddressInfo).port, paths: ['/metrics', '/health/live', '/health/ready'] });
+  logger.info('operations listener up', {
+    ops_port: (server.address() as AddressInfo).port,
+    paths: ['/metrics', '/health/live', '/health/ready'],
+  });
   return server;
 }
 
@@ -99,6 +118,8 @@ export async function startOpsServer({ port, metrics, ready, logger }: OpsServer
  * and none is cut mid-request (a drain under load ends, tested by the api's graceful-shutdown test).
  */
 export function closeServer(server: Server): Promise<void> {
-  server.prependListener('request', (_req: http.IncomingMessage, res: http.ServerResponse) => res.setHeader('Connection', 'close'));
+  server.prependListener('request', (_req: http.IncomingMessage, res: http.ServerResponse) =>
+    res.setHeader('Connection', 'close'),
+  );
   return new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
 }

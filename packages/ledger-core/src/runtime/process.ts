@@ -37,7 +37,12 @@ export function onShutdown(logger: Logger, stop: () => Promise<void>, graceMs = 
 
 /** Prints a start-up failure as one line and exits non-zero. */
 export function exitOnStartupError(error: unknown): never {
-  const message = error instanceof Error ? (error.name === 'ConfigError' ? error.message : `start-up failed: ${error.message}`) : String(error);
+  const message =
+    error instanceof Error
+      ? error.name === 'ConfigError'
+        ? error.message
+        : `start-up failed: ${error.message}`
+      : String(error);
   process.stderr.write(`${message}\n`);
   process.exit(1);
 }
@@ -106,7 +111,12 @@ export async function startProcess<C extends CommonConfig>(definition: ProcessDe
     const logger = createLogger({ level: config.logLevel, service: definition.name, book: config.book });
     onShutdown(logger, () => resources.closeAll());
     const { db, applied } = await openLedgerDatabase(
-      { url: config.dbUrl, migrationUrl: config.migrationDbUrl, poolMax: config.dbPoolMax, applicationName: `ledger-${definition.name}` },
+      {
+        url: config.dbUrl,
+        migrationUrl: config.migrationDbUrl,
+        poolMax: config.dbPoolMax,
+        applicationName: `ledger-${definition.name}`,
+      },
       logger,
       (pool) => resources.add(() => pool.destroy()),
     );

@@ -39,7 +39,10 @@ export async function accountTotals(db: Knex, { asOf }: AsOf = {}): Promise<Acco
   }> = await db('accounts as a')
     .modify((q) => {
       if (asOf === undefined) q.leftJoin('account_totals as x', 'x.account_code', 'a.account_code');
-      else q.leftJoin('account_daily_totals as x', (on) => on.on('x.account_code', 'a.account_code').andOn('x.day', '<=', db.raw('?::date', [asOf])));
+      else
+        q.leftJoin('account_daily_totals as x', (on) =>
+          on.on('x.account_code', 'a.account_code').andOn('x.day', '<=', db.raw('?::date', [asOf])),
+        );
     })
     .groupBy('a.account_code')
     .orderBy('a.account_code')

@@ -37,9 +37,21 @@ export type LockAttempt<T> = { acquired: true; value: T } | { acquired: false };
  * closed afterwards: closing the session releases the lock whatever `work` did.
  */
 export function withAdvisoryLock<T>(db: Knex, key: string, work: () => Promise<T>): Promise<T>;
-export function withAdvisoryLock<T>(db: Knex, key: string, work: () => Promise<T>, options: { wait: false }): Promise<LockAttempt<T>>;
-export async function withAdvisoryLock<T>(db: Knex, key: string, work: () => Promise<T>, options?: { wait: false }): Promise<T | LockAttempt<T>> {
-  const connection = (await db.client.acquireRawConnection()) as { query(sql: string, values: unknown[]): Promise<{ rows: Array<{ acquired?: boolean }> }> };
+export function withAdvisoryLock<T>(
+  db: Knex,
+  key: string,
+  work: () => Promise<T>,
+  options: { wait: false },
+): Promise<LockAttempt<T>>;
+export async function withAdvisoryLock<T>(
+  db: Knex,
+  key: string,
+  work: () => Promise<T>,
+  options?: { wait: false },
+): Promise<T | LockAttempt<T>> {
+  const connection = (await db.client.acquireRawConnection()) as {
+    query(sql: string, values: unknown[]): Promise<{ rows: Array<{ acquired?: boolean }> }>;
+  };
   try {
     const id = advisoryLockId(key);
     if (options?.wait === false) {

@@ -37,7 +37,12 @@ async function lockCustomerFunds(trx: Knex.Transaction, customerId: string): Pro
  * other pending withdrawals from it, read after the funds lock, so each sees what committed
  * before it.
  */
-async function walletFunds(trx: Knex.Transaction, customerId: string, currency: Currency, exceptId: string | null): Promise<WalletFunds> {
+async function walletFunds(
+  trx: Knex.Transaction,
+  customerId: string,
+  currency: Currency,
+  exceptId: string | null,
+): Promise<WalletFunds> {
   const { rows } = await trx.raw<{ rows: Array<{ balance_usd: string; pending_usd: string }> }>(
     `SELECT
        (SELECT coalesce(sum(credit - debit), 0) FROM journal_lines WHERE account_code = ? AND customer_id = ?)::text AS balance_usd,
@@ -64,14 +69,19 @@ async function madeWithKey(db: Knex, key: string): Promise<CashRequestRow | unde
  * CashRequestStore.create. A key already used answers the request made with it before the funds
  * are checked: a retried withdrawal is not refused for the very request it retries.
  */
-async function createCashRequest(db: Knex, request: NewCashRequest, check: (funds: WalletFunds) => void): Promise<{ request: CashRequestRow; created: boolean }> {
+async function createCashRequest(
+  db: Knex,
+  request: NewCashRequest,
+  check: (funds: WalletFunds) => void,
+): Promise<{ request: CashRequestRow; created: boolean }> {
   try {
     return await db.transaction(async (trx) => {
       await lockCustomerFunds(trx, request.customerId);
       const earlier = request.idempotencyKey && (await madeWithKey(trx, request.idempotencyKey.key));
       if (earlier) return { request: earlier, created: false };
       const known = await trx('customers').where({ customer_id: request.customerId }).first('customer_id');
-      if (!known) throw new LedgerError('unknown_customer', `customer_id ${request.customerId} names no customer of this book`);
+      if (!known)
+        throw new LedgerError('unknown_customer', `customer_id ${request.customerId} names no customer of this book`);
       check(await walletFunds(trx, request.customerId, request.currency, request.cashRequestId));
       const { rows } = await trx.raw<{ rows: CashRequestRow[] }>(INSERT_SQL, [documentOf(CASH_REQUESTS, [request])]);
       const [row] = rows;
@@ -94,13 +104,20 @@ async function createCashRequest(db: Knex, request: NewCashRequest, check: (fund
  * requests' checks and confirms. A key already taken (a retry, or a reuse) is left to the caller
  * to answer, before the funds are checked: a retried withdrawal is not refused for itself.
  */
-async function postWithdrawal(db: Knex, draft: TransactionDraft, currency: Currency, check: (funds: WalletFunds) => void): Promise<boolean> {
+async function postWithdrawal(
+  db: Knex,
+  draft: TransactionDraft,
+  currency: Currency,
+  check: (funds: WalletFunds) => void,
+): Promise<boolean> {
   const { customerId } = draft;
   assert(customerId !== null, `withdrawal ${draft.txnId} names no customer`);
   try {
     return await db.transaction(async (trx) => {
       await lockCustomerFunds(trx, customerId);
-      const taken = await trx('transactions').where({ source: draft.source, source_txn_id: draft.sourceTxnId }).first('txn_id');
+      const taken = await trx('transactions')
+        .where({ source: draft.source, source_txn_id: draft.sourceTxnId })
+        .first('txn_id');
       if (taken) return false;
       check(await walletFunds(trx, customerId, currency, null));
       return (await insertDrafts(trx, [draft])).has(draft.txnId);
@@ -118,7 +135,10 @@ async function changeCashRequest(
 ): Promise<{ request: CashRequestRow; changed: boolean }> {
   try {
     return await db.transaction(async (trx) => {
-      const current: CashRequestRow | undefined = await trx('cash_requests').where({ cash_request_id: cashRequestId }).forUpdate().first(COLUMNS);
+      const current: CashRequestRow | undefined = await trx('cash_requests')
+        .where({ cash_request_id: cashRequestId })
+        .forUpdate()
+        .first(COLUMNS);
       if (!current) throw new LedgerError('not_found', `cash request ${cashRequestId} does not exist`);
       const funds = async () => {
         await lockCustomerFunds(trx, current.customer_id);
@@ -135,7 +155,13 @@ async function changeCashRequest(
       }
       const [updated]: CashRequestRow[] = await trx('cash_requests')
         .where({ cash_request_id: cashRequestId })
-        .update({ status: change.status, txn_id: txnId, failure_reason: change.failureReason ?? null, updated_at: trx.fn.now(), updated_by: currentActor() })
+        .update({
+          status: change.status,
+          txn_id: txnId,
+          failure_reason: change.failureReason ?? null,
+          updated_at: trx.fn.now(),
+          updated_by: currentActor(),
+        })
         .returning(COLUMNS);
       assert(updated, 'the locked request is updated');
       return { request: updated, changed: true };
@@ -146,7 +172,9 @@ async function changeCashRequest(
 }
 
 export async function getCashRequest(db: Knex, cashRequestId: string): Promise<CashRequestRow | null> {
-  const row: CashRequestRow | undefined = await db('cash_requests').where({ cash_request_id: cashRequestId }).first(COLUMNS);
+  const row: CashRequestRow | undefined = await db('cash_requests')
+    .where({ cash_request_id: cashRequestId })
+    .first(COLUMNS);
   return row ?? null;
 }
 
@@ -157,13 +185,19 @@ export function listCashRequests(db: Knex, filter: CashRequestFilter, page: Page
     if (filter.customer_id !== undefined) query.where('customer_id', filter.customer_id);
     if (filter.status !== undefined) query.where('status', filter.status);
     if (filter.direction !== undefined) query.where('direction', filter.direction);
-    if (filter.from !== undefined) query.where('created_at', '>=', db.raw("(?::date)::timestamp AT TIME ZONE 'UTC'", [filter.from]));
-    if (filter.to !== undefined) query.where('created_at', '<', db.raw("((?::date) + 1)::timestamp AT TIME ZONE 'UTC'", [filter.to]));
+    if (filter.from !== undefined)
+      query.where('created_at', '>=', db.raw("(?::date)::timestamp AT TIME ZONE 'UTC'", [filter.from]));
+    if (filter.to !== undefined)
+      query.where('created_at', '<', db.raw("((?::date) + 1)::timestamp AT TIME ZONE 'UTC'", [filter.to]));
     return query;
   };
   return pagedQuery<CashRequestRow>(
     filtered,
-    (query) => query.select(COLUMNS).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'cash_request_id', order: 'desc' }]),
+    (query) =>
+      query.select(COLUMNS).orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'cash_request_id', order: 'desc' },
+      ]),
     page,
   );
 }

@@ -11,16 +11,25 @@ export async function customersLinkedBy(
   reference: CustomerReference,
   customerIds: readonly string[] | null,
 ): Promise<Array<{ customerId: string; reference: string }>> {
-  const query = db('customers').select('customer_id', db.raw('?? AS reference', [reference])).whereNotNull(reference).orderBy('customer_id');
+  const query = db('customers')
+    .select('customer_id', db.raw('?? AS reference', [reference]))
+    .whereNotNull(reference)
+    .orderBy('customer_id');
   if (customerIds !== null) query.whereIn('customer_id', [...customerIds]);
   const rows = (await query) as Array<{ customer_id: string; reference: string }>;
   return rows.map((r) => ({ customerId: r.customer_id, reference: r.reference }));
 }
 
 /** The customer each of these upstream references links, by reference; a reference no customer holds is absent. */
-export async function customersByReference(db: Knex, reference: CustomerReference, values: readonly string[]): Promise<Map<string, string>> {
+export async function customersByReference(
+  db: Knex,
+  reference: CustomerReference,
+  values: readonly string[],
+): Promise<Map<string, string>> {
   if (values.length === 0) return new Map();
-  const rows = (await db('customers').select('customer_id', db.raw('?? AS reference', [reference])).whereIn(reference, [...new Set(values)])) as Array<{
+  const rows = (await db('customers')
+    .select('customer_id', db.raw('?? AS reference', [reference]))
+    .whereIn(reference, [...new Set(values)])) as Array<{
     customer_id: string;
     reference: string;
   }>;

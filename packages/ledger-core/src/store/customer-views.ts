@@ -33,7 +33,8 @@ export interface DateWindow {
 
 /** The customer, or a `not_found` error. */
 export async function getCustomer(db: Knex, customerId: string): Promise<CustomerRow> {
-  const row = (await db('customers').select(columnRefs(CUSTOMERS)).where({ customer_id: customerId }).first()) as CustomerRow | undefined;
+  const row = (await db('customers').select(columnRefs(CUSTOMERS)).where({ customer_id: customerId }).first()) as
+    CustomerRow | undefined;
   if (row === undefined) throw new LedgerError('not_found', `no customer ${customerId} in this book`);
   return row;
 }
@@ -49,7 +50,11 @@ export interface CustomerAccountBalance {
 }
 
 /** Every account the customer's lines touch, with their totals up to the end of `asOf` (all when absent). */
-export async function customerAccountBalances(db: Knex, customerId: string, asOf?: string): Promise<CustomerAccountBalance[]> {
+export async function customerAccountBalances(
+  db: Knex,
+  customerId: string,
+  asOf?: string,
+): Promise<CustomerAccountBalance[]> {
   const query = db('journal_lines as l')
     .join('accounts as a', 'a.account_code', 'l.account_code')
     .where('l.customer_id', customerId)
@@ -143,7 +148,11 @@ export interface CustomerActivity {
 export async function customerActivity(db: Knex, customerId: string): Promise<CustomerActivity> {
   const row = (await db('transactions')
     .where({ customer_id: customerId })
-    .first(db.raw('count(*)::int AS transaction_count'), db.raw('min(txn_date) AS first_txn_date'), db.raw('max(txn_date) AS last_txn_date'))) as CustomerActivity;
+    .first(
+      db.raw('count(*)::int AS transaction_count'),
+      db.raw('min(txn_date) AS first_txn_date'),
+      db.raw('max(txn_date) AS last_txn_date'),
+    )) as CustomerActivity;
   return row;
 }
 
@@ -170,13 +179,17 @@ export interface CustomerStatement {
  * before it and every wallet line within it, in txn_date then journal order.
  */
 export async function customerStatement(db: Knex, customerId: string, window: DateWindow): Promise<CustomerStatement> {
-  const wallet = () => db('journal_lines as l').where('l.customer_id', customerId).whereIn('l.account_code', WALLET_CODES);
+  const wallet = () =>
+    db('journal_lines as l').where('l.customer_id', customerId).whereIn('l.account_code', WALLET_CODES);
   const opening =
     window.from === undefined
       ? ZERO
       : new Decimal(
-          ((await wallet().where('l.txn_date', '<', window.from).first(db.raw('coalesce(sum(l.credit - l.debit), 0)::text AS balance'))) as { balance: string })
-            .balance,
+          (
+            (await wallet()
+              .where('l.txn_date', '<', window.from)
+              .first(db.raw('coalesce(sum(l.credit - l.debit), 0)::text AS balance'))) as { balance: string }
+          ).balance,
         );
   const query = wallet()
     .join('transactions as t', 't.txn_id', 'l.txn_id')
@@ -197,9 +210,11 @@ export async function customerStatement(db: Knex, customerId: string, window: Da
   if (window.to !== undefined) query.where('l.txn_date', '<=', window.to);
   const movements = (await query) as StatementMovement[];
   if (movements.length > STATEMENT_MOVEMENTS_MAX) {
-    throw new LedgerError('validation_error', `the window holds more than ${STATEMENT_MOVEMENTS_MAX} movements: ask for a shorter one with from and to`, [
-      { path: '/query/from', message: `more than ${STATEMENT_MOVEMENTS_MAX} movements in the window` },
-    ]);
+    throw new LedgerError(
+      'validation_error',
+      `the window holds more than ${STATEMENT_MOVEMENTS_MAX} movements: ask for a shorter one with from and to`,
+      [{ path: '/query/from', message: `more than ${STATEMENT_MOVEMENTS_MAX} movements in the window` }],
+    );
   }
   return { opening_balance_usd: opening, movements };
 }
@@ -225,8 +240,12 @@ export async function customerEquityCurve(db: Knex, customerId: string, window: 
     .orderBy('txn_date')
     .select(
       'txn_date as day',
-      db.raw(`coalesce(sum(credit - debit) FILTER (WHERE account_code <> ?), 0)::text AS cash`, [ACCOUNT.securitiesLiabilityEquities]),
-      db.raw(`coalesce(sum(credit - debit) FILTER (WHERE account_code = ?), 0)::text AS cost`, [ACCOUNT.securitiesLiabilityEquities]),
+      db.raw(`coalesce(sum(credit - debit) FILTER (WHERE account_code <> ?), 0)::text AS cash`, [
+        ACCOUNT.securitiesLiabilityEquities,
+      ]),
+      db.raw(`coalesce(sum(credit - debit) FILTER (WHERE account_code = ?), 0)::text AS cost`, [
+        ACCOUNT.securitiesLiabilityEquities,
+      ]),
     );
   if (window.to !== undefined) query.where('txn_date', '<=', window.to);
   const days = (await query) as Array<{ day: string; cash: string; cost: string }>;
@@ -235,9 +254,11 @@ export async function customerEquityCurve(db: Knex, customerId: string, window: 
   if (from === undefined || to === undefined || from > to) return [];
   const span = daysBetween(from, to) + 1;
   if (span > EQUITY_CURVE_DAYS_MAX) {
-    throw new LedgerError('validation_error', `an equity curve spans at most ${EQUITY_CURVE_DAYS_MAX} days: narrow from and to`, [
-      { path: '/query/from', message: `${span} days asked for` },
-    ]);
+    throw new LedgerError(
+      'validation_error',
+      `an equity curve spans at most ${EQUITY_CURVE_DAYS_MAX} days: narrow from and to`,
+      [{ path: '/query/from', message: `${span} days asked for` }],
+    );
   }
   let cash = ZERO;
   let cost = ZERO;
@@ -252,7 +273,12 @@ export async function customerEquityCurve(db: Knex, customerId: string, window: 
   for (let i = 0; i < span; i += 1) {
     const day = addDays(from, i);
     advanceThrough(day);
-    points.push({ day, cash_usd: formatDecimal(cash), cost_basis_usd: formatDecimal(cost), total_usd: formatDecimal(cash.plus(cost)) });
+    points.push({
+      day,
+      cash_usd: formatDecimal(cash),
+      cost_basis_usd: formatDecimal(cost),
+      total_usd: formatDecimal(cash.plus(cost)),
+    });
   }
   assert(next === days.length, 'every day of activity up to the end of the window is in the curve');
   return points;
@@ -265,7 +291,11 @@ export interface DividendTotals {
 }
 
 /** Dividends credited to the wallet and tax withheld from it in the window, net of reversals (their lines keep the posting kind). */
-export async function customerDividendTotals(db: Knex, customerId: string, window: DateWindow): Promise<DividendTotals> {
+export async function customerDividendTotals(
+  db: Knex,
+  customerId: string,
+  window: DateWindow,
+): Promise<DividendTotals> {
   const query = db('journal_lines')
     .where({ customer_id: customerId, account_code: ACCOUNT.customerWalletUsd })
     .first(

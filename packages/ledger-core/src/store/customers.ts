@@ -2,7 +2,13 @@ import type { Knex } from 'knex';
 import { LedgerError } from '../domain/errors.js';
 import { currentActor } from '../runtime/actor.js';
 import type { Page } from '../domain/limits.js';
-import { CUSTOMER_REFERENCES, CUSTOMERS, type CustomerInput, type CustomerReference, type CustomerRow } from './columns/customers.js';
+import {
+  CUSTOMER_REFERENCES,
+  CUSTOMERS,
+  type CustomerInput,
+  type CustomerReference,
+  type CustomerRow,
+} from './columns/customers.js';
 import { columnRefs } from './columns/table.js';
 import { isUniqueViolation } from './errors.js';
 import { pagedQuery, type Paged } from './paged.js';
@@ -14,11 +20,17 @@ const CUSTOMER_COLUMNS = columnRefs(CUSTOMERS);
 /** An upstream reference another customer holds: one upstream account must not post into two customers. */
 function referenceTaken(error: unknown): LedgerError | null {
   const reference = CUSTOMER_REFERENCES.find((name) => isUniqueViolation(error, `customers_${name}_unique`));
-  return reference === undefined ? null : new LedgerError('conflict', `${reference} is already another customer's`, [{ field: reference }]);
+  return reference === undefined
+    ? null
+    : new LedgerError('conflict', `${reference} is already another customer's`, [{ field: reference }]);
 }
 
 /** Creates or updates a customer, as the work's actor; fields left out of the body keep their value. */
-export async function upsertCustomer(db: Knex, customerId: string, input: CustomerInput): Promise<{ created: boolean; customer: CustomerRow }> {
+export async function upsertCustomer(
+  db: Knex,
+  customerId: string,
+  input: CustomerInput,
+): Promise<{ created: boolean; customer: CustomerRow }> {
   const details = Object.entries(CUSTOMERS).flatMap(([name, column]) => {
     const value = column.write?.(input);
     return value === undefined ? [] : [[name, value] as const];
@@ -27,7 +39,11 @@ export async function upsertCustomer(db: Knex, customerId: string, input: Custom
   const [row] = await db('customers')
     .insert({ customer_id: customerId, ...Object.fromEntries(details), created_by: actor, updated_by: actor })
     .onConflict('customer_id')
-    .merge({ ...Object.fromEntries(details.map(([name]) => [name, db.raw('??', [`excluded.${name}`])])), updated_at: db.fn.now(), updated_by: actor })
+    .merge({
+      ...Object.fromEntries(details.map(([name]) => [name, db.raw('??', [`excluded.${name}`])])),
+      updated_at: db.fn.now(),
+      updated_by: actor,
+    })
     .returning([...CUSTOMER_COLUMNS, db.raw('(xmax = 0) AS created')])
     .catch((error: unknown) => {
       throw referenceTaken(error) ?? error;
@@ -40,7 +56,11 @@ export async function upsertCustomer(db: Knex, customerId: string, input: Custom
  * Customers by id (those the book knows; unknown ids are left out), or, with `ids` null, every
  * customer carrying `reference` (e.g. every India customer: `remit_customer_id`); by id.
  */
-export async function findCustomers(db: Knex, ids: readonly string[] | null, reference?: CustomerReference): Promise<CustomerRow[]> {
+export async function findCustomers(
+  db: Knex,
+  ids: readonly string[] | null,
+  reference?: CustomerReference,
+): Promise<CustomerRow[]> {
   const query = db('customers').select(CUSTOMER_COLUMNS).orderBy('customer_id');
   if (ids !== null) query.whereIn('customer_id', [...ids]);
   if (reference !== undefined) query.whereNotNull(reference);
@@ -52,7 +72,9 @@ export function listCustomers(db: Knex, filter: { q?: string }, page: Page): Pro
     const query = db('customers');
     if (filter.q !== undefined) {
       const pattern = `%${filter.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      query.where((w) => w.whereILike('customer_id', pattern).orWhereILike('name', pattern).orWhereILike('email', pattern));
+      query.where((w) =>
+        w.whereILike('customer_id', pattern).orWhereILike('name', pattern).orWhereILike('email', pattern),
+      );
     }
     return query;
   };

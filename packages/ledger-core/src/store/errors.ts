@@ -45,7 +45,8 @@ export function refusalOfEntry(error: unknown): LedgerError {
  */
 export function translateDbError(error: unknown): never {
   const pgError = error as PgError;
-  if (pgError.code === '23514' && pgError.constraint === 'ledger_period_closed') throw periodClosedError(closeOf(pgError));
+  if (pgError.code === '23514' && pgError.constraint === 'ledger_period_closed')
+    throw periodClosedError(closeOf(pgError));
   if (pgError.code === '23503' && pgError.constraint === 'ledger_transaction_customer_known') {
     throw new LedgerError('unknown_customer', 'customer_id names no customer of this book');
   }
@@ -53,7 +54,10 @@ export function translateDbError(error: unknown): never {
     throw new LedgerError('unknown_account', 'account_code names no account of the chart');
   }
   if (pgError.code === '23514' && pgError.constraint === 'journal_lines_customer_account_has_customer') {
-    throw new LedgerError('customer_required', 'a line on a customer account (2010, 2020, 2100) needs the transaction’s customer_id');
+    throw new LedgerError(
+      'customer_required',
+      'a line on a customer account (2010, 2020, 2100) needs the transaction’s customer_id',
+    );
   }
   if (pgError.code === '23514' && pgError.constraint?.startsWith('ledger_transaction_')) {
     throw new LedgerError('unbalanced_transaction', 'the transaction does not balance');

@@ -12,7 +12,14 @@ import { pagedQuery, type Paged } from './paged.js';
  */
 export type RecordOutcome =
   | { recordKey: string; customerId: string | null; posted: true }
-  | { recordKey: string; customerId: string | null; posted: false; reasonCode: string; reason: string; record?: Record<string, unknown> };
+  | {
+      recordKey: string;
+      customerId: string | null;
+      posted: false;
+      reasonCode: string;
+      reason: string;
+      record?: Record<string, unknown>;
+    };
 
 export const EXCEPTION_STATES = ['open', 'resolved', 'dismissed'] as const;
 export type ExceptionState = (typeof EXCEPTION_STATES)[number];
@@ -46,8 +53,21 @@ export interface ExceptionFilter {
 }
 
 const COLUMNS = [
-  'exception_id', 'upstream', 'record_key', 'customer_id', 'reason_code', 'reason', 'record', 'job', 'first_seen_at', 'last_seen_at',
-  'times_seen', 'state', 'state_reason', 'state_changed_at', 'state_changed_by',
+  'exception_id',
+  'upstream',
+  'record_key',
+  'customer_id',
+  'reason_code',
+  'reason',
+  'record',
+  'job',
+  'first_seen_at',
+  'last_seen_at',
+  'times_seen',
+  'state',
+  'state_reason',
+  'state_changed_at',
+  'state_changed_by',
 ] as const;
 
 const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : (value as string | null));
@@ -66,7 +86,11 @@ const present = (row: Record<string, unknown>): ExceptionRow =>
  * record, whatever the reruns; a resolved one that fails again opens again, a dismissed one stays
  * dismissed); each record it posted resolves its open exception. Two statements at most.
  */
-export async function recordExceptions(db: Knex, { upstream }: { upstream: string }, outcomes: readonly RecordOutcome[]): Promise<void> {
+export async function recordExceptions(
+  db: Knex,
+  { upstream }: { upstream: string },
+  outcomes: readonly RecordOutcome[],
+): Promise<void> {
   const job = currentActor();
   const failed = [...new Map(outcomes.flatMap((o) => (o.posted ? [] : [[o.recordKey, o] as const]))).values()];
   const posted = outcomes.flatMap((o) => (o.posted ? [o.recordKey] : []));
@@ -93,27 +117,40 @@ export async function recordExceptions(db: Knex, { upstream }: { upstream: strin
         times_seen: db.raw('exceptions.times_seen + 1'),
         state: db.raw(`CASE WHEN exceptions.state = 'resolved' THEN 'open' ELSE exceptions.state END`),
         state_reason: db.raw(`CASE WHEN exceptions.state = 'resolved' THEN NULL ELSE exceptions.state_reason END`),
-        state_changed_at: db.raw(`CASE WHEN exceptions.state = 'resolved' THEN NULL ELSE exceptions.state_changed_at END`),
-        state_changed_by: db.raw(`CASE WHEN exceptions.state = 'resolved' THEN NULL ELSE exceptions.state_changed_by END`),
+        state_changed_at: db.raw(
+          `CASE WHEN exceptions.state = 'resolved' THEN NULL ELSE exceptions.state_changed_at END`,
+        ),
+        state_changed_by: db.raw(
+          `CASE WHEN exceptions.state = 'resolved' THEN NULL ELSE exceptions.state_changed_by END`,
+        ),
       });
   }
   if (posted.length > 0) {
-    await db('exceptions')
-      .where({ upstream, state: 'open' })
-      .whereIn('record_key', posted)
-      .update({ state: 'resolved', state_reason: 'posted by a later run', state_changed_at: db.fn.now(), state_changed_by: job });
+    await db('exceptions').where({ upstream, state: 'open' }).whereIn('record_key', posted).update({
+      state: 'resolved',
+      state_reason: 'posted by a later run',
+      state_changed_at: db.fn.now(),
+      state_changed_by: job,
+    });
   }
 }
 
 export function listExceptions(db: Knex, filter: ExceptionFilter, page: Page): Promise<Paged<ExceptionRow>> {
   const filtered = () => {
     const query = db('exceptions');
-    for (const key of ['state', 'upstream', 'reason_code', 'customer_id'] as const) if (filter[key] !== undefined) query.where(key, filter[key]);
-    if (filter.from !== undefined) query.where('first_seen_at', '>=', db.raw("?::date AT TIME ZONE 'UTC'", [filter.from]));
-    if (filter.to !== undefined) query.where('first_seen_at', '<', db.raw("(?::date + 1) AT TIME ZONE 'UTC'", [filter.to]));
+    for (const key of ['state', 'upstream', 'reason_code', 'customer_id'] as const)
+      if (filter[key] !== undefined) query.where(key, filter[key]);
+    if (filter.from !== undefined)
+      query.where('first_seen_at', '>=', db.raw("?::date AT TIME ZONE 'UTC'", [filter.from]));
+    if (filter.to !== undefined)
+      query.where('first_seen_at', '<', db.raw("(?::date + 1) AT TIME ZONE 'UTC'", [filter.to]));
     return query;
   };
-  return pagedQuery<Record<string, unknown>>(filtered, (query) => query.select(COLUMNS).orderBy('exception_id', 'desc'), page).then((paged) => ({
+  return pagedQuery<Record<string, unknown>>(
+    filtered,
+    (query) => query.select(COLUMNS).orderBy('exception_id', 'desc'),
+    page,
+  ).then((paged) => ({
     ...paged,
     items: paged.items.map(present),
   }));
@@ -131,11 +168,20 @@ export async function getException(db: Knex, exceptionId: number): Promise<Excep
 export async function dismissException(db: Knex, exceptionId: number, reason: string): Promise<ExceptionRow> {
   const [updated] = await db('exceptions')
     .where({ exception_id: exceptionId, state: 'open' })
-    .update({ state: 'dismissed', state_reason: reason, state_changed_at: db.fn.now(), state_changed_by: currentActor() })
+    .update({
+      state: 'dismissed',
+      state_reason: reason,
+      state_changed_at: db.fn.now(),
+      state_changed_by: currentActor(),
+    })
     .returning(COLUMNS);
   if (updated) return present(updated);
   const current = await getException(db, exceptionId);
   if (current === null) throw new LedgerError('not_found', `exception ${exceptionId} does not exist`);
-  if (current.state === 'resolved') throw new LedgerError('invalid_state_transition', `exception ${exceptionId} is resolved: a later run posted the record`);
+  if (current.state === 'resolved')
+    throw new LedgerError(
+      'invalid_state_transition',
+      `exception ${exceptionId} is resolved: a later run posted the record`,
+    );
   return current;
 }

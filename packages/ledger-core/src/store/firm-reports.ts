@@ -49,17 +49,17 @@ export interface TypeTotal {
 }
 
 export type FirmSummary = { from: string | null; to: string | null } & Record<SummaryBalance, string> & {
-  total_deposits_usd: string;
-  total_withdrawals_usd: string;
-  fees_revenue_usd: string;
-  cash_aed: string;
-  aed_per_usd: string;
-  transaction_count: number;
-  customer_count: number;
-  by_type: TypeTotal[];
-  flows: Flow[];
-  recent: RecentTxn[];
-};
+    total_deposits_usd: string;
+    total_withdrawals_usd: string;
+    fees_revenue_usd: string;
+    cash_aed: string;
+    aed_per_usd: string;
+    transaction_count: number;
+    customer_count: number;
+    by_type: TypeTotal[];
+    flows: Flow[];
+    recent: RecentTxn[];
+  };
 
 export interface FirmEarnings {
   from: string | null;
@@ -87,13 +87,19 @@ function readSnapshot<T>(db: Knex, read: (trx: Knex.Transaction) => Promise<T>):
 
 /** Every revenue and expense account of the chart belongs to an earnings source: a new one needs a decision. */
 async function assertEarningsAccounts(trx: Knex.Transaction): Promise<void> {
-  const rows: Array<{ account_code: string }> = await trx('accounts').whereIn('account_type', ['revenue', 'expense']).select('account_code');
+  const rows: Array<{ account_code: string }> = await trx('accounts')
+    .whereIn('account_type', ['revenue', 'expense'])
+    .select('account_code');
   const unmapped = rows.map((r) => r.account_code).filter((code) => !EARNINGS_ACCOUNTS.includes(code));
   assert(unmapped.length === 0, `revenue and expense accounts ${unmapped.join(', ')} belong to an earnings source`);
 }
 
 /** Debits and credits of the earnings accounts in the window, per account (and per month when asked). */
-async function earningsMovements(trx: Knex.Transaction, window: ReportWindow, byMonth: boolean): Promise<Array<Movement & { month: string }>> {
+async function earningsMovements(
+  trx: Knex.Transaction,
+  window: ReportWindow,
+  byMonth: boolean,
+): Promise<Array<Movement & { month: string }>> {
   await assertEarningsAccounts(trx);
   const month = byMonth ? `to_char(day, 'YYYY-MM')` : `''`;
   return trx('account_daily_totals')
@@ -109,7 +115,11 @@ async function earningsMovements(trx: Knex.Transaction, window: ReportWindow, by
  * `by_type`, `flows`, `recent`) are over the window's txn_dates; balances (AUM, cash) stand at
  * the end of its `to` (now without one); `customer_count` is every customer the book knows.
  */
-export async function firmSummary(db: Knex, window: ReportWindow, { aedPerUsd }: { aedPerUsd: Decimal }): Promise<FirmSummary> {
+export async function firmSummary(
+  db: Knex,
+  window: ReportWindow,
+  { aedPerUsd }: { aedPerUsd: Decimal },
+): Promise<FirmSummary> {
   assertWindow(window);
   return readSnapshot(db, async (trx) => {
     const accounts = await accountTotals(trx, { asOf: window.to });
@@ -130,8 +140,16 @@ export async function firmSummary(db: Knex, window: ReportWindow, { aedPerUsd }:
       .modify(inWindow('day', window))
       .groupBy('txn_type')
       .orderBy('txn_type')
-      .select('txn_type', trx.raw('sum(txn_count)::text AS count'), trx.raw('sum(amount_usd_total)::text AS total_usd'));
-    const byType = types.map((t) => ({ txn_type: t.txn_type, count: Number(t.count), total_usd: formatDecimal(new Decimal(t.total_usd)) }));
+      .select(
+        'txn_type',
+        trx.raw('sum(txn_count)::text AS count'),
+        trx.raw('sum(amount_usd_total)::text AS total_usd'),
+      );
+    const byType = types.map((t) => ({
+      txn_type: t.txn_type,
+      count: Number(t.count),
+      total_usd: formatDecimal(new Decimal(t.total_usd)),
+    }));
 
     const [customers] = await trx('customers').count<Array<{ count: string }>>({ count: '*' });
     const cashAedUsd = debitBalance(nets, SUMMARY_BALANCES.cash_aed_usd);
@@ -171,8 +189,22 @@ export async function recentTransactions(trx: Knex, window: ReportWindow, source
       { column: 'txn_id', order: 'desc' },
     ])
     .limit(RECENT_TXNS_MAX)
-    .select('txn_id', 'txn_date', 'posted_at', 'txn_type', 'source', 'customer_id', 'symbol', 'amount_usd', 'reverses_txn_id');
-  return rows.map((r) => ({ ...r, posted_at: r.posted_at.toISOString(), amount_usd: formatDecimal(new Decimal(r.amount_usd)) }));
+    .select(
+      'txn_id',
+      'txn_date',
+      'posted_at',
+      'txn_type',
+      'source',
+      'customer_id',
+      'symbol',
+      'amount_usd',
+      'reverses_txn_id',
+    );
+  return rows.map((r) => ({
+    ...r,
+    posted_at: r.posted_at.toISOString(),
+    amount_usd: formatDecimal(new Decimal(r.amount_usd)),
+  }));
 }
 
 /** Revenue, cost and margin by source over the window, and per month of it (docs/firm-reports.md). */

@@ -1,6 +1,11 @@
 import type { Knex } from 'knex';
 import { rependRecost } from './recost-states.js';
-import { DIVIDEND_EVENTS, type DividendEvent, type DividendEventRow, type DividendWithholding } from './columns/dividend-events.js';
+import {
+  DIVIDEND_EVENTS,
+  type DividendEvent,
+  type DividendEventRow,
+  type DividendWithholding,
+} from './columns/dividend-events.js';
 import { columnRefs, documentOf, documentRecords, insertList, insertValues } from './columns/table.js';
 import type { Source } from '../domain/sources.js';
 
@@ -24,7 +29,9 @@ export async function brokerCustomers(db: Knex, customerIds: readonly string[] |
 /** The customer holding each of these broker accounts (accounts no customer holds are absent). */
 export async function customersByBrokerAccount(db: Knex, accounts: readonly string[]): Promise<Map<string, string>> {
   if (accounts.length === 0) return new Map();
-  const rows = (await db('customers').select('customer_id', 'usbroker_account_no').whereIn('usbroker_account_no', [...accounts])) as Array<{ customer_id: string; usbroker_account_no: string }>;
+  const rows = (await db('customers')
+    .select('customer_id', 'usbroker_account_no')
+    .whereIn('usbroker_account_no', [...accounts])) as Array<{ customer_id: string; usbroker_account_no: string }>;
   return new Map(rows.map((r) => [r.usbroker_account_no, r.customer_id]));
 }
 
@@ -44,7 +51,10 @@ export interface BrokerFee {
  * (ADR 0009: whoever records a fee for a recosted trade nulls its `recosted_at`), so the next
  * recost supersedes their broker cost with the itemised one.
  */
-export async function recordBrokerFees(db: Knex, fees: readonly BrokerFee[]): Promise<{ recorded: number; existing: number; repending: number }> {
+export async function recordBrokerFees(
+  db: Knex,
+  fees: readonly BrokerFee[],
+): Promise<{ recorded: number; existing: number; repending: number }> {
   if (fees.length === 0) return { recorded: 0, existing: 0, repending: 0 };
   return db.transaction(async (trx) => {
     const { rows } = await trx.raw<{ rows: Array<{ source: string; source_txn_id: string }> }>(
@@ -53,7 +63,16 @@ export async function recordBrokerFees(db: Knex, fees: readonly BrokerFee[]): Pr
          FROM json_to_recordset(?::json) AS f(source text, source_txn_id text, amount_usd numeric, source_row jsonb)
        ON CONFLICT (source, source_txn_id) DO NOTHING
        RETURNING source, source_txn_id`,
-      [JSON.stringify(fees.map((f) => ({ source: f.source, source_txn_id: f.sourceTxnId, amount_usd: f.amountUsd, source_row: f.sourceRow })))],
+      [
+        JSON.stringify(
+          fees.map((f) => ({
+            source: f.source,
+            source_txn_id: f.sourceTxnId,
+            amount_usd: f.amountUsd,
+            source_row: f.sourceRow,
+          })),
+        ),
+      ],
     );
     const repending =
       rows.length === 0
@@ -73,7 +92,10 @@ export async function recordBrokerFees(db: Knex, fees: readonly BrokerFee[]): Pr
  * lacked is filled in (never blanked by a run that does not see the DIVNRA row). Answers how many
  * were new and how many gained their withholding.
  */
-export async function upsertDividendEvents(db: Knex, events: readonly DividendEvent[]): Promise<{ inserted: number; updated: number }> {
+export async function upsertDividendEvents(
+  db: Knex,
+  events: readonly DividendEvent[],
+): Promise<{ inserted: number; updated: number }> {
   if (events.length === 0) return { inserted: 0, updated: 0 };
   const { rows } = await db.raw<{ rows: Array<{ inserted: boolean }> }>(
     `INSERT INTO dividend_events (${insertList(DIVIDEND_EVENTS)})
@@ -95,12 +117,19 @@ export async function addDividendWithholdings(db: Knex, withholdings: readonly D
     `UPDATE dividend_events d SET wht_txn_no = w.txn_no, wht_rate = w.rate, wht_usd = w.amount_usd, updated_at = now()
        FROM json_to_recordset(?::json) AS w(div_txn_no text, txn_no text, rate numeric, amount_usd numeric)
       WHERE d.div_txn_no = w.div_txn_no AND d.wht_txn_no IS NULL`,
-    [JSON.stringify(withholdings.map((w) => ({ div_txn_no: w.divTxnNo, txn_no: w.txnNo, rate: w.rate, amount_usd: w.amountUsd })))],
+    [
+      JSON.stringify(
+        withholdings.map((w) => ({ div_txn_no: w.divTxnNo, txn_no: w.txnNo, rate: w.rate, amount_usd: w.amountUsd })),
+      ),
+    ],
   );
   return Number(rowCount ?? 0);
 }
 
 /** A customer's dividend events, by pay date. */
 export async function dividendEvents(db: Knex, customerId: string): Promise<DividendEventRow[]> {
-  return (await db('dividend_events').select(columnRefs(DIVIDEND_EVENTS)).where({ customer_id: customerId }).orderBy(['pay_date', 'div_txn_no'])) as DividendEventRow[];
+  return (await db('dividend_events')
+    .select(columnRefs(DIVIDEND_EVENTS))
+    .where({ customer_id: customerId })
+    .orderBy(['pay_date', 'div_txn_no'])) as DividendEventRow[];
 }

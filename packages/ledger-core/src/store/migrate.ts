@@ -93,7 +93,10 @@ export async function migrateToHead(db: Knex, whileLocked?: (db: Knex) => Promis
 
 /** Undoes the migrations applied after `name`, newest first, each by its own `down` (a test walks the schema back). */
 export async function migrateDownTo(db: Knex, name: string): Promise<void> {
-  assert(MIGRATIONS.some(([known]) => known === name), `no migration ${name}`);
+  assert(
+    MIGRATIONS.some(([known]) => known === name),
+    `no migration ${name}`,
+  );
   for (;;) {
     const [last] = await db('knex_migrations').orderBy('id', 'desc').limit(1).pluck('name');
     if (last === name) return;

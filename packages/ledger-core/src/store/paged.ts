@@ -26,7 +26,12 @@ export async function pagedQuery<Row>(
  * One page of a grouped query (`grouped`: a `key` and aggregates per row) and how many groups
  * there are, in one statement; a second only when the page is past the last group.
  */
-export async function pagedGroups<Group>(db: Knex, grouped: Knex.QueryBuilder, orderBy: string, page: Page): Promise<Paged<Group>> {
+export async function pagedGroups<Group>(
+  db: Knex,
+  grouped: Knex.QueryBuilder,
+  orderBy: string,
+  page: Page,
+): Promise<Paged<Group>> {
   const { limit, offset } = assertPage(page);
   const rows: Array<Group & { groups: number }> = await db
     .with('g', grouped)

@@ -52,7 +52,10 @@ export function listPeriodCloses(db: Knex, page: Page): Promise<Paged<PeriodClos
  */
 async function underPeriodLock(
   db: Knex,
-  decide: (current: PeriodClose | null, trx: Knex.Transaction) => Promise<Omit<PeriodClose, 'close_id' | 'created_at'> | null>,
+  decide: (
+    current: PeriodClose | null,
+    trx: Knex.Transaction,
+  ) => Promise<Omit<PeriodClose, 'close_id' | 'created_at'> | null>,
 ): Promise<{ close: PeriodClose | null; created: boolean }> {
   return db.transaction(async (trx) => {
     await trx.raw('SELECT pg_advisory_xact_lock(?::bigint)', [advisoryLockId(LOCK_KEYS.periodClose)]);
@@ -70,21 +73,31 @@ async function underPeriodLock(
  * close back); so is a close while trades dated in it wait for recost: their derivations belong
  * to the period, so recost runs first.
  */
-export async function closePeriod(db: Knex, { through, actor, today }: { through: string; actor: string; today: string }): Promise<{ close: PeriodClose; created: boolean }> {
+export async function closePeriod(
+  db: Knex,
+  { through, actor, today }: { through: string; actor: string; today: string },
+): Promise<{ close: PeriodClose; created: boolean }> {
   assertClosable(through, today);
   const { close, created } = await underPeriodLock(db, async (current, trx) => {
     if (current?.through === through) return null;
     if (current?.through != null && through < current.through) {
-      throw new LedgerError('conflict', `the books are closed through ${current.through}: a close never moves backwards (reopen instead)`, [
-        { close_id: current.close_id, through: current.through },
-      ]);
+      throw new LedgerError(
+        'conflict',
+        `the books are closed through ${current.through}: a close never moves backwards (reopen instead)`,
+        [{ close_id: current.close_id, through: current.through }],
+      );
     }
-    const pending = await trx('recost_states').whereNull('recosted_at').where('txn_date', '<=', through).count<Array<{ count: string }>>({ count: '*' });
+    const pending = await trx('recost_states')
+      .whereNull('recosted_at')
+      .where('txn_date', '<=', through)
+      .count<Array<{ count: string }>>({ count: '*' });
     const count = Number(pending[0]?.count ?? 0);
     if (count > 0) {
-      throw new LedgerError('conflict', `${count} transactions dated on or before ${through} are pending recost: run recost (and clear its flags) before closing`, [
-        { pending_recost: count },
-      ]);
+      throw new LedgerError(
+        'conflict',
+        `${count} transactions dated on or before ${through} are pending recost: run recost (and clear its flags) before closing`,
+        [{ pending_recost: count }],
+      );
     }
     return { action: 'close', through, reason: null, actor };
   });
@@ -96,12 +109,17 @@ export async function closePeriod(db: Knex, { through, actor, today }: { through
  * a row of its own. Only a close moves forward; reopening to the current day or later, or with
  * nothing closed, is a conflict.
  */
-export async function reopenPeriod(db: Knex, { through, reason, actor }: { through: string | null; reason: string; actor: string }): Promise<PeriodClose> {
+export async function reopenPeriod(
+  db: Knex,
+  { through, reason, actor }: { through: string | null; reason: string; actor: string },
+): Promise<PeriodClose> {
   const { close } = await underPeriodLock(db, async (current) => {
     if (current?.through == null || (through !== null && through >= current.through)) {
-      throw new LedgerError('conflict', `the books are ${current?.through == null ? 'not closed' : `closed through ${current.through}`}: a reopening moves the close back`, [
-        { close_id: current?.close_id ?? null, through: current?.through ?? null },
-      ]);
+      throw new LedgerError(
+        'conflict',
+        `the books are ${current?.through == null ? 'not closed' : `closed through ${current.through}`}: a reopening moves the close back`,
+        [{ close_id: current?.close_id ?? null, through: current?.through ?? null }],
+      );
     }
     return { action: 'reopen', through, reason, actor };
   });

@@ -116,7 +116,11 @@ export async function insertOrRefuse(db: Knex, batch: TransactionDraft[]): Promi
 }
 
 /** Inserts a reversal; false when its original already has one (LedgerStore.insertReversal). */
-export async function insertReversal(db: Knex, draft: TransactionDraft, { rependRecost }: { rependRecost: boolean }): Promise<boolean> {
+export async function insertReversal(
+  db: Knex,
+  draft: TransactionDraft,
+  { rependRecost }: { rependRecost: boolean },
+): Promise<boolean> {
   const original = draft.reversesTxnId;
   assert(original !== null, `transaction ${draft.txnId} reverses nothing`);
   try {
@@ -156,7 +160,11 @@ async function onConnection<T>(db: Knex, work: (connection: pg.PoolClient) => Pr
  * to pg as a named prepared statement: each pooled connection parses and plans it once.
  */
 async function insertAndReturnOn(connection: pg.PoolClient, drafts: TransactionDraft[]): Promise<TransactionRecord[]> {
-  const { rows } = await connection.query<StoredRow>({ name: 'ledger_post_and_return', text: INSERT_AND_RETURN_SQL, values: documents(drafts) });
+  const { rows } = await connection.query<StoredRow>({
+    name: 'ledger_post_and_return',
+    text: INSERT_AND_RETURN_SQL,
+    values: documents(drafts),
+  });
   return rows.map(recordOf);
 }
 

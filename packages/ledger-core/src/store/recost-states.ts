@@ -7,7 +7,11 @@ import type { Knex } from 'knex';
  * row lock is still taken, so a re-pend racing a stamp in flight waits for it, then undoes it.
  * Answers how many it made pending.
  */
-export async function rependRecost(db: Knex | Knex.Transaction, selection: string, bindings: readonly Knex.RawBinding[]): Promise<number> {
+export async function rependRecost(
+  db: Knex | Knex.Transaction,
+  selection: string,
+  bindings: readonly Knex.RawBinding[],
+): Promise<number> {
   const result = await db.raw<{ rowCount: number | null }>(
     `INSERT INTO recost_states AS s (txn_id, txn_date, posted_at)
      SELECT t.txn_id, t.txn_date, t.posted_at FROM (${selection}) t
@@ -19,4 +23,8 @@ export async function rependRecost(db: Knex | Knex.Transaction, selection: strin
 
 /** Re-pends transactions by id. */
 export const rependRecostByIds = (db: Knex | Knex.Transaction, txnIds: readonly string[]) =>
-  txnIds.length === 0 ? Promise.resolve(0) : rependRecost(db, 'SELECT txn_id, txn_date, posted_at FROM transactions WHERE txn_id = ANY(?::uuid[])', [[...txnIds]]);
+  txnIds.length === 0
+    ? Promise.resolve(0)
+    : rependRecost(db, 'SELECT txn_id, txn_date, posted_at FROM transactions WHERE txn_id = ANY(?::uuid[])', [
+        [...txnIds],
+      ]);

@@ -3,7 +3,14 @@ import { Decimal } from '../domain/money.js';
 import type { Currency } from '../domain/posting-rules/index.js';
 import type { Source } from '../domain/sources.js';
 import * as bulk from '../use-cases/post-in-bulk.js';
-import type { HistoryTrade, PairsHistory, PendingTransaction, RecostStore, TradeDerivations, TradePair } from '../use-cases/recost.js';
+import type {
+  HistoryTrade,
+  PairsHistory,
+  PendingTransaction,
+  RecostStore,
+  TradeDerivations,
+  TradePair,
+} from '../use-cases/recost.js';
 import { LOCK_KEYS, withAdvisoryLock } from './advisory-lock.js';
 import { linesKeySql } from './columns/journal-lines.js';
 import { rependRecost } from './recost-states.js';
@@ -123,7 +130,12 @@ function derivationsOf(rows: DerivationRow[]): Map<string, TradeDerivations> {
     if (!row.reversed) {
       // Superseding reverses the one in effect before posting the next: at most one stands.
       if (current.effective !== null) throw new Error(`trade ${row.recost_of} has two derivations in effect`);
-      current.effective = { txnId: row.txn_id, txnDate: row.txn_date, linesKey: row.lines_key ?? '', lotsKey: row.lots_key ?? '' };
+      current.effective = {
+        txnId: row.txn_id,
+        txnDate: row.txn_date,
+        linesKey: row.lines_key ?? '',
+        lotsKey: row.lots_key ?? '',
+      };
     }
     byTrade.set(row.recost_of, current);
   }
@@ -136,18 +148,22 @@ export function recostStore(db: Knex): RecostStore {
   return {
     withRecostLock: (work) => withAdvisoryLock(db, LOCK_KEYS.recost, work),
     pendingAfter: async (after, size) => {
-      const { rows } = await db.raw<{ rows: Array<{ txn_id: string; txn_type: string; customer_id: string | null; symbol: string | null; txn_date: string; posted_at: string }> }>(
-        PENDING_SQL,
-        [after === null, after?.txnDate ?? null, after?.postedAt ?? null, after?.txnId ?? null, size],
-      );
-      return rows.map(
-        (r): PendingTransaction => ({
-          cursor: { txnDate: r.txn_date, postedAt: r.posted_at, txnId: r.txn_id },
-          txnType: r.txn_type,
-          customerId: r.customer_id,
-          symbol: r.symbol,
-        }),
-      );
+      const { rows } = await db.raw<{
+        rows: Array<{
+          txn_id: string;
+          txn_type: string;
+          customer_id: string | null;
+          symbol: string | null;
+          txn_date: string;
+          posted_at: string;
+        }>;
+      }>(PENDING_SQL, [after === null, after?.txnDate ?? null, after?.postedAt ?? null, after?.txnId ?? null, size]);
+      return rows.map((r): PendingTransaction => ({
+        cursor: { txnDate: r.txn_date, postedAt: r.posted_at, txnId: r.txn_id },
+        txnType: r.txn_type,
+        customerId: r.customer_id,
+        symbol: r.symbol,
+      }));
     },
     pairsHistory: async (pairs): Promise<PairsHistory> => {
       // Statistics are stale right after a bulk import; JIT compiling these reads costs more than
@@ -158,18 +174,26 @@ export function recostStore(db: Knex): RecostStore {
           await trx.raw('SET LOCAL jit = off');
           return (await trx.raw<{ rows: Row[] }>(sql, pairsParams(pairs))).rows;
         });
-      const [trades, derivations] = await Promise.all([read<TradeRow>(TRADES_SQL), read<DerivationRow>(DERIVATIONS_SQL)]);
+      const [trades, derivations] = await Promise.all([
+        read<TradeRow>(TRADES_SQL),
+        read<DerivationRow>(DERIVATIONS_SQL),
+      ]);
       return { trades: trades.map(tradeOf), derivations: derivationsOf(derivations) };
     },
     post: (drafts) => bulk.postTransactions(ledgerStore(db), drafts),
     stamp: async (txnIds) => {
       // A stamp is a new version of a narrow row and one primary-key entry; chunks still go on
       // two connections at once (the machine's cores).
-      const chunks = Array.from({ length: Math.ceil(txnIds.length / STAMP_CHUNK) }, (_, i) => txnIds.slice(i * STAMP_CHUNK, (i + 1) * STAMP_CHUNK));
+      const chunks = Array.from({ length: Math.ceil(txnIds.length / STAMP_CHUNK) }, (_, i) =>
+        txnIds.slice(i * STAMP_CHUNK, (i + 1) * STAMP_CHUNK),
+      );
       let stamped = 0;
       const stamper = async () => {
         for (let chunk = chunks.shift(); chunk !== undefined; chunk = chunks.shift()) {
-          const result = await db.raw<{ rowCount: number }>('UPDATE recost_states SET recosted_at = now() WHERE txn_id = ANY(?::uuid[]) AND recosted_at IS NULL', [chunk]);
+          const result = await db.raw<{ rowCount: number }>(
+            'UPDATE recost_states SET recosted_at = now() WHERE txn_id = ANY(?::uuid[]) AND recosted_at IS NULL',
+            [chunk],
+          );
           stamped += result.rowCount;
         }
       };
@@ -200,11 +224,16 @@ export function recostStore(db: Knex): RecostStore {
         );
       }
       if (cleared.length > 0) {
-        await db.raw('UPDATE recost_flags SET cleared_at = now() WHERE txn_id = ANY(?::uuid[]) AND cleared_at IS NULL', [cleared]);
+        await db.raw(
+          'UPDATE recost_flags SET cleared_at = now() WHERE txn_id = ANY(?::uuid[]) AND cleared_at IS NULL',
+          [cleared],
+        );
       }
     },
     countPending: async () => {
-      const { rows } = await db.raw<{ rows: Array<{ pending: string }> }>('SELECT count(*) AS pending FROM recost_states WHERE recosted_at IS NULL');
+      const { rows } = await db.raw<{ rows: Array<{ pending: string }> }>(
+        'SELECT count(*) AS pending FROM recost_states WHERE recosted_at IS NULL',
+      );
       return Number(rows[0]?.pending ?? 0);
     },
   };

@@ -1,11 +1,28 @@
 import type { Knex } from 'knex';
 import { assert } from '../domain/errors.js';
-import { fxSpreadSettleSourceTxnId, fxSpreadSourceTxnId, snapshotWins, statusesOfRank, SWEPT_STATUSES, type RemittanceStatus } from '../domain/remittances.js';
+import {
+  fxSpreadSettleSourceTxnId,
+  fxSpreadSourceTxnId,
+  snapshotWins,
+  statusesOfRank,
+  SWEPT_STATUSES,
+  type RemittanceStatus,
+} from '../domain/remittances.js';
 import { REMITTANCES, type RemittanceRecord, type RemittanceRow } from './columns/remittances.js';
 import { columnRefs, documentOf, documentRecords, insertList, insertValues } from './columns/table.js';
 
 /** Columns a later snapshot may only fill, never blank: a settlement does not un-land, a mid rate read once stands. */
-const FILL_ONLY = ['settlement_id', 'settlement_status', 'settlement_amount_usd', 'settlement_fx_fee_usd', 'settlement_txn_fee_usd', 'utr', 'settled_at', 'paid_at', 'pan'];
+const FILL_ONLY = [
+  'settlement_id',
+  'settlement_status',
+  'settlement_amount_usd',
+  'settlement_fx_fee_usd',
+  'settlement_txn_fee_usd',
+  'utr',
+  'settled_at',
+  'paid_at',
+  'pan',
+];
 const MID_RATE = ['mid_rate', 'mid_rate_source', 'mid_rate_at'];
 const KEPT = ['order_id', 'customer_id', 'remit_customer_id', 'order_created_at'];
 
@@ -22,7 +39,8 @@ const UPDATED = Object.keys(REMITTANCES)
   .filter((name) => 'write' in REMITTANCES[name as keyof typeof REMITTANCES] && !KEPT.includes(name))
   .map((name): [string, string] => {
     if (FILL_ONLY.includes(name)) return [name, `COALESCE(excluded.${name}, remittances.${name})`];
-    if (MID_RATE.includes(name)) return [name, `CASE WHEN remittances.mid_rate IS NULL THEN excluded.${name} ELSE remittances.${name} END`];
+    if (MID_RATE.includes(name))
+      return [name, `CASE WHEN remittances.mid_rate IS NULL THEN excluded.${name} ELSE remittances.${name} END`];
     return [name, `excluded.${name}`];
   });
 const UPDATES = UPDATED.map(([name, value]) => `${name} = ${value}`);
@@ -44,7 +62,11 @@ export interface RemittancesWritten {
  * `status_history`. Safe to run concurrently with itself (the primary key decides). With
  * `dryRun`, the same statement in a database transaction rolled back: what it would do.
  */
-export async function upsertRemittances(db: Knex, records: RemittanceRecord[], { dryRun = false } = {}): Promise<RemittancesWritten> {
+export async function upsertRemittances(
+  db: Knex,
+  records: RemittanceRecord[],
+  { dryRun = false } = {},
+): Promise<RemittancesWritten> {
   if (records.length === 0) return { created: [], updated: [], unchanged: [], held: [] };
   const write = async (q: Knex | Knex.Transaction) => {
     const { rows } = await q.raw<{ rows: Array<{ order_id: string; created: boolean }> }>(
@@ -65,7 +87,14 @@ export async function upsertRemittances(db: Knex, records: RemittanceRecord[], {
     const stored = new Map<string, RemittanceStatus>(
       untouched.length === 0
         ? []
-        : (await q('remittances').whereIn('order_id', untouched.map((r) => r.order_id)).select('order_id', 'status')).map((r: { order_id: string; status: RemittanceStatus }) => [r.order_id, r.status]),
+        : (
+            await q('remittances')
+              .whereIn(
+                'order_id',
+                untouched.map((r) => r.order_id),
+              )
+              .select('order_id', 'status')
+          ).map((r: { order_id: string; status: RemittanceStatus }) => [r.order_id, r.status]),
     );
     const isHeld = (r: RemittanceRecord) => !snapshotWins(stored.get(r.order_id) ?? r.status, r.status);
     return {
@@ -92,7 +121,10 @@ export async function upsertRemittances(db: Knex, records: RemittanceRecord[], {
 
 /** The stored remittances of a ledger customer, by order id. */
 export async function findRemittancesOf(db: Knex, customerId: string): Promise<RemittanceRow[]> {
-  return (await db('remittances').select(columnRefs(REMITTANCES)).where('customer_id', customerId).orderBy('order_id')) as RemittanceRow[];
+  return (await db('remittances')
+    .select(columnRefs(REMITTANCES))
+    .where('customer_id', customerId)
+    .orderBy('order_id')) as RemittanceRow[];
 }
 
 /** A remittance's posting: its `fx_spread` or `fx_spread_settle` transaction, and whether it was reversed. */
@@ -116,10 +148,13 @@ const KEY_PREFIXES = { accrual: fxSpreadSourceTxnId(''), settle: fxSpreadSettleS
 /** The `fx_spread` and `fx_spread_settle` postings of these orders (source remit, keyed by order). */
 export async function remittancePostings(db: Knex, orderIds: readonly string[]): Promise<RemittancePosting[]> {
   if (orderIds.length === 0) return [];
-  const { rows } = await db.raw<{ rows: RemittancePosting[] }>(`${POSTINGS_OF('unnest(:orders::text[]) AS o(order_id)')} ORDER BY o.order_id, t.txn_type`, {
-    ...KEY_PREFIXES,
-    orders: [...orderIds],
-  });
+  const { rows } = await db.raw<{ rows: RemittancePosting[] }>(
+    `${POSTINGS_OF('unnest(:orders::text[]) AS o(order_id)')} ORDER BY o.order_id, t.txn_type`,
+    {
+      ...KEY_PREFIXES,
+      orders: [...orderIds],
+    },
+  );
   return rows;
 }
 

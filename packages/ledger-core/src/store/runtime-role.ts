@@ -1,7 +1,35 @@
 import type { Knex } from 'knex';
 
 /** The ledger's tables: a role that owns any of them can switch the ledger's checks off. */
-const LEDGER_TABLES = ['accounts', 'customers', 'transactions', 'journal_lines', 'account_totals', 'ledger_commit_checks', 'broker_fees', 'recost_flags', 'recost_states', 'cash_requests', 'holdings_snapshots', 'portfolio_snapshots', 'remittances', 'dividend_events', 'account_daily_totals', 'transaction_daily_totals', 'cash_statements', 'uaefeed_statements', 'job_runs', 'reconciliation_runs', 'reconciliation_variances', 'reconciliation_check_cycles', 'lot_matches', 'inr_rates', 'close_prices', 'period_closes', 'exceptions'];
+const LEDGER_TABLES = [
+  'accounts',
+  'customers',
+  'transactions',
+  'journal_lines',
+  'account_totals',
+  'ledger_commit_checks',
+  'broker_fees',
+  'recost_flags',
+  'recost_states',
+  'cash_requests',
+  'holdings_snapshots',
+  'portfolio_snapshots',
+  'remittances',
+  'dividend_events',
+  'account_daily_totals',
+  'transaction_daily_totals',
+  'cash_statements',
+  'uaefeed_statements',
+  'job_runs',
+  'reconciliation_runs',
+  'reconciliation_variances',
+  'reconciliation_check_cycles',
+  'lot_matches',
+  'inr_rates',
+  'close_prices',
+  'period_closes',
+  'exceptions',
+];
 
 /**
  * What the role the service runs as may do, and nothing more: read the books; write only by

@@ -14,7 +14,10 @@ import { columnRefs, documentOf, documentRecords, insertList, insertValues } fro
  * Stores holdings snapshots; a (customer, upstream, day) already stored is left as it is (a
  * re-run of the same day stores nothing new). Answers how many were new.
  */
-export async function insertHoldingsSnapshots(db: Knex, snapshots: HoldingsSnapshot[]): Promise<{ inserted: number; existing: number }> {
+export async function insertHoldingsSnapshots(
+  db: Knex,
+  snapshots: HoldingsSnapshot[],
+): Promise<{ inserted: number; existing: number }> {
   if (snapshots.length === 0) return { inserted: 0, existing: 0 };
   const { rowCount } = await db.raw(
     `INSERT INTO holdings_snapshots (${insertList(HOLDINGS_SNAPSHOTS)})
@@ -33,7 +36,9 @@ export async function latestHoldingsSnapshot(
   upstream: SnapshotUpstream,
   asOf?: string,
 ): Promise<HoldingsSnapshotRow | null> {
-  const query = db('holdings_snapshots').select(columnRefs(HOLDINGS_SNAPSHOTS)).where({ customer_id: customerId, upstream });
+  const query = db('holdings_snapshots')
+    .select(columnRefs(HOLDINGS_SNAPSHOTS))
+    .where({ customer_id: customerId, upstream });
   if (asOf !== undefined) query.where('as_of', '<=', asOf);
   const row = (await query.orderBy('as_of', 'desc').first()) as HoldingsSnapshotRow | undefined;
   return row ?? null;
@@ -52,9 +57,14 @@ export async function savePortfolioSnapshots(db: Knex, snapshots: PortfolioSnaps
 }
 
 /** A customer's cached portfolio of an upstream, or null when none was ever taken. */
-export async function portfolioSnapshot(db: Knex, customerId: string, upstream: SnapshotUpstream): Promise<PortfolioSnapshotRow | null> {
-  const row = (await db('portfolio_snapshots').select(columnRefs(PORTFOLIO_SNAPSHOTS)).where({ customer_id: customerId, upstream }).first()) as
-    | PortfolioSnapshotRow
-    | undefined;
+export async function portfolioSnapshot(
+  db: Knex,
+  customerId: string,
+  upstream: SnapshotUpstream,
+): Promise<PortfolioSnapshotRow | null> {
+  const row = (await db('portfolio_snapshots')
+    .select(columnRefs(PORTFOLIO_SNAPSHOTS))
+    .where({ customer_id: customerId, upstream })
+    .first()) as PortfolioSnapshotRow | undefined;
   return row ?? null;
 }

@@ -8,7 +8,13 @@ import {
 import { documentOf, documentRecords, insertList, insertValues, type Columns } from './columns/table.js';
 
 /** Inserts what is not stored yet (same key, same content): answers how many were new. */
-async function insertNew<S>(db: Knex, table: string, columns: Columns, key: string, records: S[]): Promise<{ inserted: number; existing: number }> {
+async function insertNew<S>(
+  db: Knex,
+  table: string,
+  columns: Columns,
+  key: string,
+  records: S[],
+): Promise<{ inserted: number; existing: number }> {
   if (records.length === 0) return { inserted: 0, existing: 0 };
   const { rowCount } = await db.raw(
     `INSERT INTO ?? (${insertList(columns)})
@@ -22,7 +28,13 @@ async function insertNew<S>(db: Knex, table: string, columns: Columns, key: stri
 
 /** Stores custodian cash statements; one already stored with the same content is left as it is. */
 export function insertCashStatements(db: Knex, statements: CashStatementSnapshot[]) {
-  return insertNew(db, 'cash_statements', CASH_STATEMENTS, 'customer_id, upstream, account, month, statement_sha256', statements);
+  return insertNew(
+    db,
+    'cash_statements',
+    CASH_STATEMENTS,
+    'customer_id, upstream, account, month, statement_sha256',
+    statements,
+  );
 }
 
 /** Stores uaefeed statements as received; one already stored with the same body is left as it is. */

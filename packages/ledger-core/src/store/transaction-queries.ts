@@ -41,14 +41,17 @@ function whereTransactions(query: Knex.QueryBuilder, filter: TransactionFilter):
   if (filter.amount_max !== undefined) query.where('t.amount_usd', '<=', filter.amount_max);
   if (filter.txn_types !== undefined) query.whereIn('t.txn_type', filter.txn_types);
   if (filter.posted_by !== undefined) {
-    if (filter.posted_by.endsWith(':')) query.whereLike('t.posted_by', `${filter.posted_by.replace(/[\\%_]/g, '\\$&')}%`);
+    if (filter.posted_by.endsWith(':'))
+      query.whereLike('t.posted_by', `${filter.posted_by.replace(/[\\%_]/g, '\\$&')}%`);
     else query.where('t.posted_by', filter.posted_by);
   }
   return query;
 }
 
 /** A transaction as lists show it: its columns (not the request hash) and who reversed it (`r`). */
-const SUMMARY_COLUMNS = [...columnRefs(TRANSACTIONS, 't', ['request_hash']), 'r.txn_id AS reversed_by_txn_id'].join(', ');
+const SUMMARY_COLUMNS = [...columnRefs(TRANSACTIONS, 't', ['request_hash']), 'r.txn_id AS reversed_by_txn_id'].join(
+  ', ',
+);
 
 export function listTransactions(
   db: Knex,
@@ -94,10 +97,20 @@ export async function groupTransactions(
 ): Promise<Paged<TransactionGroup> & { group_by: TransactionGroupBy }> {
   const key = GROUP_COLUMN[groupBy];
   const grouped = whereTransactions(db('transactions as t'), filter)
-    .select(db.raw(`${key} AS key`), db.raw('count(*)::int AS count'), db.raw('sum(t.amount_usd)::text AS total_usd'), db.raw('sum(t.amount_usd) AS total'))
+    .select(
+      db.raw(`${key} AS key`),
+      db.raw('count(*)::int AS count'),
+      db.raw('sum(t.amount_usd)::text AS total_usd'),
+      db.raw('sum(t.amount_usd) AS total'),
+    )
     .groupByRaw(key);
   // `total` is the numeric sort key, not part of the answer.
-  const result = await pagedGroups<TransactionGroup & { total?: string }>(db, grouped, groupBy === 'day' ? 'key DESC' : 'total DESC, key', page);
+  const result = await pagedGroups<TransactionGroup & { total?: string }>(
+    db,
+    grouped,
+    groupBy === 'day' ? 'key DESC' : 'total DESC, key',
+    page,
+  );
   return {
     group_by: groupBy,
     items: result.items.map(({ total: _sortKey, ...row }) => row),
@@ -144,16 +157,28 @@ const LINE_COLUMNS = [...columnRefs(JOURNAL_LINES, 'l'), 'a.name as account_name
 export function listJournalLines(db: Knex, filter: JournalFilter, page: Page): Promise<Paged<JournalLineRow>> {
   return pagedQuery<JournalLineRow>(
     () => whereLines(db('journal_lines as l'), filter),
-    (query) => query.join('accounts as a', 'a.account_code', 'l.account_code').select(LINE_COLUMNS).orderBy('l.line_id', 'desc'),
+    (query) =>
+      query.join('accounts as a', 'a.account_code', 'l.account_code').select(LINE_COLUMNS).orderBy('l.line_id', 'desc'),
     page,
   );
 }
 
 /** What a posting shows of its transaction. */
-const POSTING_TRANSACTION_COLUMNS = ['txn_type', 'source', 'source_txn_id', 'category', 'symbol', 'posted_at', 'reverses_txn_id'] as const;
+const POSTING_TRANSACTION_COLUMNS = [
+  'txn_type',
+  'source',
+  'source_txn_id',
+  'category',
+  'symbol',
+  'posted_at',
+  'reverses_txn_id',
+] as const;
 
 /** A posting: a journal line flattened with its account's type and its transaction's facts. */
-export type PostingRow = JournalLineRow & { account_type: AccountType } & Pick<TransactionRow, (typeof POSTING_TRANSACTION_COLUMNS)[number]>;
+export type PostingRow = JournalLineRow & { account_type: AccountType } & Pick<
+    TransactionRow,
+    (typeof POSTING_TRANSACTION_COLUMNS)[number]
+  >;
 
 export type PostingFilter = JournalFilter & { txn_type?: string; source?: string };
 
@@ -206,7 +231,10 @@ export async function groupJournal(
       db.raw('(sum(l.debit) - sum(l.credit))::text AS net'),
     )
     .groupByRaw(key);
-  return { group_by: groupBy, ...(await pagedGroups<JournalGroup>(db, grouped, groupBy === 'day' ? 'key DESC' : 'key', page)) };
+  return {
+    group_by: groupBy,
+    ...(await pagedGroups<JournalGroup>(db, grouped, groupBy === 'day' ? 'key DESC' : 'key', page)),
+  };
 }
 
 /** A trade as posted: its key, type, quantity and metadata. */

@@ -50,15 +50,19 @@ export class AppProcess {
    */
   async waitForLog(message: string | RegExp, timeoutMs = 20_000): Promise<LogLine> {
     const deadline = Date.now() + timeoutMs;
-    const matches = (line: LogLine) => (typeof message === 'string' ? line.message === message : message.test(line.message ?? ''));
+    const matches = (line: LogLine) =>
+      typeof message === 'string' ? line.message === message : message.test(line.message ?? '');
     for (;;) {
       const found = this.logs.find(matches);
       if (found) return found;
       if (this.child.exitCode !== null || this.child.signalCode !== null) {
-        throw new Error(`process exited (${this.child.exitCode ?? this.child.signalCode}) before "${message}"; stderr: ${this.stderr}`);
+        throw new Error(
+          `process exited (${this.child.exitCode ?? this.child.signalCode}) before "${message}"; stderr: ${this.stderr}`,
+        );
       }
       const remaining = deadline - Date.now();
-      if (remaining <= 0) throw new Error(`no "${message}" log within ${timeoutMs} ms; logs: ${JSON.stringify(this.logs)}`);
+      if (remaining <= 0)
+        throw new Error(`no "${message}" log within ${timeoutMs} ms; logs: ${JSON.stringify(this.logs)}`);
       await this.#nextEvent(remaining);
     }
   }

@@ -36,14 +36,23 @@ const COMMON_BAD_SETTINGS: readonly BadSetting[] = [
   ['ENTITY_ID is unset', { ENTITY_ID: undefined }, 'ENTITY_ID'],
   ['LEDGER_DB_URL is missing', { LEDGER_DB_URL: undefined }, 'LEDGER_DB_URL'],
   ['LEDGER_DB_URL is not a postgres URL', { LEDGER_DB_URL: 'mysql://root@127.0.0.1/ledger' }, 'LEDGER_DB_URL'],
-  ['LEDGER_MIGRATION_DB_URL is not a postgres URL', { LEDGER_MIGRATION_DB_URL: 'mysql://root@localhost/x' }, 'LEDGER_MIGRATION_DB_URL'],
+  [
+    'LEDGER_MIGRATION_DB_URL is not a postgres URL',
+    { LEDGER_MIGRATION_DB_URL: 'mysql://root@localhost/x' },
+    'LEDGER_MIGRATION_DB_URL',
+  ],
   ['DB_POOL_MAX is not a number', { DB_POOL_MAX: 'many' }, 'DB_POOL_MAX'],
   ['LOG_LEVEL is no level', { LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
   ['OPS_PORT is not a port', { OPS_PORT: '70000' }, 'OPS_PORT'],
 ];
 
 /** What every process's /metrics has (the Node runtime's and the database pool's), whatever else it registers. */
-const COMMON_METRICS = ['process_cpu_seconds_total', 'nodejs_eventloop_lag_seconds', 'ledger_db_pool_connections', 'ledger_db_pool_waiting'];
+const COMMON_METRICS = [
+  'process_cpu_seconds_total',
+  'nodejs_eventloop_lag_seconds',
+  'ledger_db_pool_connections',
+  'ledger_db_pool_waiting',
+];
 
 /** How long "a few seconds" is for a clean stop (the hard limit, onShutdown's grace, is 25 s). */
 const STOP_TOOK_MS_MAX = 5_000;
@@ -145,7 +154,8 @@ export function describeProcessStartup(suite: ProcessStartupSuite): void {
         expect(metrics.status).to.equal(200);
         expect(metrics.headers.get('content-type')).to.match(/^text\/plain; version=0\.0\.4/);
         const text = await metrics.text();
-        for (const name of [...COMMON_METRICS, ...(suite.metrics ?? [])]) expect(text, name).to.match(new RegExp(`^# TYPE ${name} `, 'm'));
+        for (const name of [...COMMON_METRICS, ...(suite.metrics ?? [])])
+          expect(text, name).to.match(new RegExp(`^# TYPE ${name} `, 'm'));
         expect(text).to.include(`ledger_db_pool_waiting{service="${suite.name}",book="${book}"}`);
         expect((await get('/v1/transactions')).status, 'nothing else is served there').to.equal(404);
       });
@@ -153,18 +163,26 @@ export function describeProcessStartup(suite: ProcessStartupSuite): void {
 
     describe('as production runs it: LEDGER_MIGRATION_DB_URL the owner, LEDGER_DB_URL a role that owns nothing', () => {
       it('migrates as the owner, then runs as the other role without a warning, and on SIGTERM exits 0', async () => {
-        const started = await startedAndReady({ LEDGER_DB_URL: database.runtime!.url, LEDGER_MIGRATION_DB_URL: database.url });
+        const started = await startedAndReady({
+          LEDGER_DB_URL: database.runtime!.url,
+          LEDGER_MIGRATION_DB_URL: database.url,
+        });
         expect(await isAtHead(database.db)).to.equal(true);
         const exit = await started.stop('SIGTERM');
         expect(exit.code, started.stderr).to.equal(0);
         expect(started.logs.map((l) => l.message)).to.include('stopped');
-        expect(started.logs.filter((l) => l.level === 'warn'), 'the runtime role cannot bypass the checks').to.deep.equal([]);
+        expect(
+          started.logs.filter((l) => l.level === 'warn'),
+          'the runtime role cannot bypass the checks',
+        ).to.deep.equal([]);
         expect(started.stderr).to.equal('');
       });
 
       it('refuses to start when LEDGER_DB_URL is the owner too: one line on stderr', async () => {
         const line = await refusedWithOneLine(start({ LEDGER_MIGRATION_DB_URL: database.url }));
-        expect(line).to.match(/^configuration error: LEDGER_DB_URL's role \S+ is a superuser and owns .* could bypass the ledger checks/);
+        expect(line).to.match(
+          /^configuration error: LEDGER_DB_URL's role \S+ is a superuser and owns .* could bypass the ledger checks/,
+        );
       });
     });
 
@@ -180,7 +198,9 @@ export function describeProcessStartup(suite: ProcessStartupSuite): void {
 
       it('when several settings are bad › names each of them on its one line', async () => {
         const line = await refusedWithOneLine(start({ ENTITY_ID: 'ENTITY_MARS', LEDGER_DB_URL: undefined }));
-        expect(line).to.match(/^configuration error: ENTITY_ID must be one of ENTITY_UAE, ENTITY_IND_IFSC; LEDGER_DB_URL is required/);
+        expect(line).to.match(
+          /^configuration error: ENTITY_ID must be one of ENTITY_UAE, ENTITY_IND_IFSC; LEDGER_DB_URL is required/,
+        );
       });
     });
 

@@ -54,7 +54,11 @@ export async function createTestDatabase(
   if (options.runtimeRole) {
     if (migrate) await grantRuntimePrivileges(db, role);
     const runtimeUrl = databaseUrl(name, role);
-    runtime = { role, url: runtimeUrl, db: createDb({ url: runtimeUrl, poolMax: options.poolMax ?? 10, applicationName: 'ledger-test' }) };
+    runtime = {
+      role,
+      url: runtimeUrl,
+      db: createDb({ url: runtimeUrl, poolMax: options.poolMax ?? 10, applicationName: 'ledger-test' }),
+    };
   }
   return {
     url,

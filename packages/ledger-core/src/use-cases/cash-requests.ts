@@ -26,7 +26,8 @@ export interface CashRequestInput {
   memo?: string | null;
 }
 
-const invalid = (path: string, message: string) => new LedgerError('validation_error', `${path.slice(1)} ${message}`, [{ path, message }]);
+const invalid = (path: string, message: string) =>
+  new LedgerError('validation_error', `${path.slice(1)} ${message}`, [{ path, message }]);
 
 /**
  * Makes a pending request: the amount converted to USD (AED at the policy's peg, half-up to
@@ -45,10 +46,17 @@ export async function createCashRequest(
   const amount = parseMoney(input.amount, 'amount');
   if (amount.isZero()) throw invalid('/amount', 'must be greater than zero');
   const { amountUsd, fxRate } = toUsd(amount, input.currency, policy.aedPerUsd);
-  if (amountUsd.isZero()) throw invalid('/amount', `is less than one US cent at ${policy.aedPerUsd.toString()} AED per USD`);
-  if (input.memo && Array.from(input.memo).length > MEMO_LENGTH_MAX) throw invalid('/memo', `must be at most ${MEMO_LENGTH_MAX} characters`);
-  if (idempotencyKey !== null && (idempotencyKey.length === 0 || Array.from(idempotencyKey).length > IDEMPOTENCY_KEY_LENGTH_MAX)) {
-    throw new LedgerError('validation_error', `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_LENGTH_MAX} characters`, [{ path: '/headers/idempotency-key' }]);
+  if (amountUsd.isZero())
+    throw invalid('/amount', `is less than one US cent at ${policy.aedPerUsd.toString()} AED per USD`);
+  if (input.memo && Array.from(input.memo).length > MEMO_LENGTH_MAX)
+    throw invalid('/memo', `must be at most ${MEMO_LENGTH_MAX} characters`);
+  if (
+    idempotencyKey !== null &&
+    (idempotencyKey.length === 0 || Array.from(idempotencyKey).length > IDEMPOTENCY_KEY_LENGTH_MAX)
+  ) {
+    throw new LedgerError('validation_error', `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_LENGTH_MAX} characters`, [
+      { path: '/headers/idempotency-key' },
+    ]);
   }
   const asked = {
     customerId: input.customer_id,
@@ -59,12 +67,20 @@ export async function createCashRequest(
     memo: input.memo ?? null,
   };
   const requestHash = cashRequestFingerprint(asked);
-  const request = { ...asked, cashRequestId, amountUsd, fxRate, idempotencyKey: idempotencyKey === null ? null : { key: idempotencyKey, requestHash } };
+  const request = {
+    ...asked,
+    cashRequestId,
+    amountUsd,
+    fxRate,
+    idempotencyKey: idempotencyKey === null ? null : { key: idempotencyKey, requestHash },
+  };
   const made = await store.create(request, (funds) => assertFundsCover(request, funds));
   if (!made.created && made.request.request_hash !== requestHash) {
-    throw new LedgerError('idempotency_conflict', `Idempotency-Key ${idempotencyKey} was used for another cash request`, [
-      { cash_request_id: made.request.cash_request_id },
-    ]);
+    throw new LedgerError(
+      'idempotency_conflict',
+      `Idempotency-Key ${idempotencyKey} was used for another cash request`,
+      [{ cash_request_id: made.request.cash_request_id }],
+    );
   }
   return made;
 }
@@ -106,7 +122,11 @@ export async function transitionCashRequest(
       memo: current.memo,
     };
     if (postable.direction === 'withdrawal') assertFundsCover(postable, await funds());
-    return { kind: 'set', status: outcome.status, draft: draftCashRequestPosting(postable, context.txnId, context.txnDate, policy) };
+    return {
+      kind: 'set',
+      status: outcome.status,
+      draft: draftCashRequestPosting(postable, context.txnId, context.txnDate, policy),
+    };
   });
   return request;
 }

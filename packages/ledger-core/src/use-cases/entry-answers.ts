@@ -12,13 +12,18 @@ export const sourceKey = (source: string, sourceTxnId: string) => `${source}\u00
  * posted under its (source, source_txn_id) with the same request, or an idempotency conflict.
  * Only drafts whose key was taken need a read.
  */
-export async function answersOf(store: LedgerStore, drafts: TransactionDraft[], inserted: TransactionRecord[]): Promise<Array<PostOutcome | LedgerError>> {
+export async function answersOf(
+  store: LedgerStore,
+  drafts: TransactionDraft[],
+  inserted: TransactionRecord[],
+): Promise<Array<PostOutcome | LedgerError>> {
   const insertedIds = new Set(inserted.map((s) => s.transaction.txn_id));
   const byKey = new Map(inserted.map((s) => [sourceKey(s.transaction.source, s.transaction.source_txn_id), s]));
   const taken = drafts.filter((d) => !byKey.has(sourceKey(d.source, d.sourceTxnId)));
   if (taken.length > 0) {
     // A new statement, so a new snapshot: it sees a key committed while ours ran, too.
-    for (const s of await store.findBySourceKeys(taken)) byKey.set(sourceKey(s.transaction.source, s.transaction.source_txn_id), s);
+    for (const s of await store.findBySourceKeys(taken))
+      byKey.set(sourceKey(s.transaction.source, s.transaction.source_txn_id), s);
   }
   return drafts.map((draft) => {
     const found = byKey.get(sourceKey(draft.source, draft.sourceTxnId));

@@ -38,7 +38,10 @@ export function createEntryBatcher(
   store: LedgerStore,
   { batchSizeMax = 100, concurrency = 1, waitingMax = ENTRIES_WAITING_MAX }: EntryBatcherOptions = {},
 ) {
-  assert(batchSizeMax > 0 && concurrency > 0 && waitingMax > 0, 'batchSizeMax, concurrency and waitingMax must be positive');
+  assert(
+    batchSizeMax > 0 && concurrency > 0 && waitingMax > 0,
+    'batchSizeMax, concurrency and waitingMax must be positive',
+  );
   const waiting: Waiting[] = [];
   let posters = 0;
 
@@ -86,7 +89,9 @@ export function createEntryBatcher(
   return {
     post(draft: TransactionDraft): Promise<PostOutcome> {
       if (waiting.length >= waitingMax) {
-        return Promise.reject(new LedgerError('overloaded', `${waiting.length} entries are waiting to be posted; retry shortly`));
+        return Promise.reject(
+          new LedgerError('overloaded', `${waiting.length} entries are waiting to be posted; retry shortly`),
+        );
       }
       return new Promise<PostOutcome>((resolve, reject) => {
         waiting.push({ draft, resolve, reject });

@@ -12,7 +12,11 @@ import type { CashRequestStore, LedgerStore } from './ports.js';
  * (source, source_txn_id) is answered as any entry's (same request: the one posted; another: 409),
  * without a funds check.
  */
-export async function postManualWithdrawal(ledger: LedgerStore, cash: CashRequestStore, draft: TransactionDraft): Promise<PostOutcome> {
+export async function postManualWithdrawal(
+  ledger: LedgerStore,
+  cash: CashRequestStore,
+  draft: TransactionDraft,
+): Promise<PostOutcome> {
   const withdrawal = manualWithdrawalOf(draft);
   assert(withdrawal, `${draft.txnType} ${draft.txnId} is not a withdrawal`);
   const inserted = await cash.postWithdrawal(draft, withdrawal.currency, (funds) =>

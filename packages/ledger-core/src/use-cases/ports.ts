@@ -80,7 +80,10 @@ export interface CashRequestStore {
    * unknown_customer), or, when its Idempotency-Key was used before, answers the request made
    * with it (`created` false), whatever it asked for.
    */
-  create(request: NewCashRequest, check: (funds: WalletFunds) => void): Promise<{ request: CashRequestRow; created: boolean }>;
+  create(
+    request: NewCashRequest,
+    check: (funds: WalletFunds) => void,
+  ): Promise<{ request: CashRequestRow; created: boolean }>;
   find(cashRequestId: string): Promise<CashRequestRow | null>;
   list(filter: CashRequestFilter, page: Page): Promise<{ items: CashRequestRow[]; total: number } & Page>;
   /** Unknown id: not_found. */

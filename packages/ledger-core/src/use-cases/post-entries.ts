@@ -10,7 +10,10 @@ import type { LedgerStore } from './ports.js';
  * customer, or breaks a constraint no earlier check caught), each entry is posted alone, so a
  * bad entry fails only itself, and never takes its batch-mates with it.
  */
-export async function postEntries(store: LedgerStore, drafts: TransactionDraft[]): Promise<Array<PostOutcome | LedgerError>> {
+export async function postEntries(
+  store: LedgerStore,
+  drafts: TransactionDraft[],
+): Promise<Array<PostOutcome | LedgerError>> {
   let inserted;
   try {
     inserted = await store.insertAndReturn(drafts);

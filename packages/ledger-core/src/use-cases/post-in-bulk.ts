@@ -47,7 +47,12 @@ interface Numbered {
  * stands alone, so that it is the only one left out (a handful of statements per bad record,
  * not one per record). A failure that is not about the data (connection lost) is thrown.
  */
-async function insertIsolating(store: LedgerStore, records: Numbered[], inserted: Set<string>, rejected: Map<number, LedgerError>): Promise<void> {
+async function insertIsolating(
+  store: LedgerStore,
+  records: Numbered[],
+  inserted: Set<string>,
+  rejected: Map<number, LedgerError>,
+): Promise<void> {
   try {
     for (const txnId of await store.insert(records.map((r) => r.draft))) inserted.add(txnId);
   } catch (error) {
@@ -67,7 +72,8 @@ async function insertIsolating(store: LedgerStore, records: Numbered[], inserted
  * restatement into the open period: a late record posted on the first open day is the same
  * record when it is sent again after a later close moved that day.
  */
-const differences = (draft: TransactionDraft, stored: StoredFacts): string[] => factsThatDiffer(draftAsOriginallyDated(draft), asOriginallyDated(stored));
+const differences = (draft: TransactionDraft, stored: StoredFacts): string[] =>
+  factsThatDiffer(draftAsOriginallyDated(draft), asOriginallyDated(stored));
 
 /** The drafts as the open period takes them (domain/periods.ts): a closed day's are restated. */
 async function restated(store: LedgerStore, drafts: TransactionDraft[]): Promise<TransactionDraft[]> {
@@ -105,7 +111,10 @@ async function postChunk(store: LedgerStore, chunk: TransactionDraft[]): Promise
       const stored = byKey.get(sourceKey(draft.source, draft.sourceTxnId));
       assert(stored, `transaction ${draft.source}/${draft.sourceTxnId} neither inserted, refused nor found`);
       const fields = differences(draft, stored);
-      outcomes[index] = fields.length === 0 ? { outcome: 'duplicate', txnId: stored.txn_id } : { outcome: 'conflict', txnId: stored.txn_id, fields };
+      outcomes[index] =
+        fields.length === 0
+          ? { outcome: 'duplicate', txnId: stored.txn_id }
+          : { outcome: 'conflict', txnId: stored.txn_id, fields };
     }
   }
   return outcomes.map((o) => {
@@ -152,7 +161,11 @@ export async function postTransactions(
  * stored is `duplicate` or `conflict` as posting would say; any other is `inserted` (would be),
  * with its draft's id. Refusals only the database makes (an unknown customer) are not foreseen.
  */
-export async function previewTransactions(store: LedgerStore, given: TransactionDraft[], { chunkSize = 2_000 }: BulkOptions = {}): Promise<BulkResult> {
+export async function previewTransactions(
+  store: LedgerStore,
+  given: TransactionDraft[],
+  { chunkSize = 2_000 }: BulkOptions = {},
+): Promise<BulkResult> {
   assert(chunkSize > 0, 'chunkSize must be positive');
   const drafts = await restated(store, given);
   const result: BulkResult = { outcomes: [], inserted: 0, duplicate: 0, conflict: 0, rejected: 0 };

@@ -10,11 +10,18 @@ import type { CashRequestStore, LedgerStore } from './ports.js';
  * posting answers, and a new manual withdrawal the wallet does not cover is refused as posting
  * refuses it (postManualWithdrawal). So preview refuses exactly what posting refuses.
  */
-export async function previewEntry(store: LedgerStore, cash: CashRequestStore, draft: TransactionDraft): Promise<PostOutcome> {
+export async function previewEntry(
+  store: LedgerStore,
+  cash: CashRequestStore,
+  draft: TransactionDraft,
+): Promise<PostOutcome> {
   const inserted = await store.insertAndReturnRolledBack([draft]);
   const withdrawal = manualWithdrawalOf(draft);
   if (withdrawal && inserted.length > 0) {
-    assertFundsCover({ direction: 'withdrawal', ...withdrawal }, await cash.funds(withdrawal.customerId, withdrawal.currency));
+    assertFundsCover(
+      { direction: 'withdrawal', ...withdrawal },
+      await cash.funds(withdrawal.customerId, withdrawal.currency),
+    );
   }
   const [outcome] = await answersOf(store, [draft], inserted);
   assert(outcome, 'answersOf answered no entry');

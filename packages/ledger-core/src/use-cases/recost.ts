@@ -148,7 +148,15 @@ interface BatchOutcome {
  * supersedes only what changed. The pairs' pending trades are stamped unless flagged.
  */
 function planPairs(history: PairsHistory, options: RecostOptions, newId: () => string): BatchOutcome {
-  const outcome: BatchOutcome = { drafts: [], superseded: 0, derivations: 0, stamp: [], stampedUnreversed: [], flags: [], cleared: [] };
+  const outcome: BatchOutcome = {
+    drafts: [],
+    superseded: 0,
+    derivations: 0,
+    stamp: [],
+    stampedUnreversed: [],
+    flags: [],
+    cleared: [],
+  };
   for (const trades of byPair(history.trades)) {
     const derived = derivePair(trades, options.policy);
     derived.forEach((derivation, i) => {
@@ -156,7 +164,8 @@ function planPairs(history: PairsHistory, options: RecostOptions, newId: () => s
       assert(derivation.txnId === trade.txnId, 'derivations follow the trades');
       const current = history.derivations.get(trade.txnId) ?? { effective: null, versions: 0 };
       if (derivation.kind === 'flagged') {
-        if (trade.pending) outcome.flags.push({ txnId: trade.txnId, reason: derivation.reason, detail: derivation.detail });
+        if (trade.pending)
+          outcome.flags.push({ txnId: trade.txnId, reason: derivation.reason, detail: derivation.detail });
         // Left pending: whatever was derived before no longer holds (its lots are in question).
         const drafts = supersede([], { trade, ...current, newId });
         outcome.superseded += drafts.length;
@@ -200,7 +209,11 @@ async function postAll(store: RecostStore, drafts: TransactionDraft[]): Promise<
   const result = await store.post(drafts);
   for (const o of result.outcomes) {
     if (o.outcome === 'rejected') throw o.reason;
-    if (o.outcome !== 'inserted') throw new LedgerError('conflict', `recost entry ${o.txnId} was already posted: another writer holds recost's keys`);
+    if (o.outcome !== 'inserted')
+      throw new LedgerError(
+        'conflict',
+        `recost entry ${o.txnId} was already posted: another writer holds recost's keys`,
+      );
   }
 }
 
@@ -236,7 +249,9 @@ export async function recost(store: RecostStore, options: RecostOptions): Promis
       taken += pending.length;
       cursor = pending[pending.length - 1]!.cursor;
       // Not trades: nothing to derive, only stamped.
-      const stampedAlone = await store.stamp(pending.filter((p) => !TRADE_TYPES.has(p.txnType)).map((p) => p.cursor.txnId));
+      const stampedAlone = await store.stamp(
+        pending.filter((p) => !TRADE_TYPES.has(p.txnType)).map((p) => p.cursor.txnId),
+      );
       result.recosted += stampedAlone;
       const groups = [...slices(pairsOf(pending), pairsPerGroup)];
       let reading = groups.length > 0 ? store.pairsHistory(groups[0]!) : null;

@@ -1,7 +1,12 @@
 import { assert, LedgerError } from '../domain/errors.js';
 import { Decimal } from '../domain/money.js';
 import { isClosed, ORIGINAL_TXN_DATE } from '../domain/periods.js';
-import { assertReversibleByHand, draftReversal, reversalRependsRecost, type ReversibleTransaction } from '../domain/transaction.js';
+import {
+  assertReversibleByHand,
+  draftReversal,
+  reversalRependsRecost,
+  type ReversibleTransaction,
+} from '../domain/transaction.js';
 import type { PostOutcome } from './entry-answers.js';
 import type { LedgerStore, StoredTransaction } from './ports.js';
 
@@ -47,8 +52,12 @@ export async function reverseTransaction(
   if (existing) return { created: false, transaction: existing.transaction };
   const mirror = draftReversal(reversibleOf(original.transaction), reversal.txnId, reversal.txnDate, reversal.memo);
   const originalDate = original.transaction.txn_date;
-  const draft = isClosed(originalDate, await store.closedThrough()) ? { ...mirror, metadata: { ...mirror.metadata, [ORIGINAL_TXN_DATE]: originalDate } } : mirror;
-  const created = await store.insertReversal(draft, { rependRecost: reversalRependsRecost(original.transaction.txn_type) });
+  const draft = isClosed(originalDate, await store.closedThrough())
+    ? { ...mirror, metadata: { ...mirror.metadata, [ORIGINAL_TXN_DATE]: originalDate } }
+    : mirror;
+  const created = await store.insertReversal(draft, {
+    rependRecost: reversalRependsRecost(original.transaction.txn_type),
+  });
   const stored = await store.findReversalOf(txnId);
   assert(stored, `reversal of ${txnId} neither inserted nor found`);
   return { created, transaction: stored.transaction };

@@ -19,23 +19,40 @@ export const custodianLedgerRecon: Check = {
   category: 'C',
   books: BOTH_BOOKS,
   run: async ({ db, upstreams, settings, now }) => {
-    const start = await linkedCustomers<{ customer_id: string; account: string }, NonNullable<typeof upstreams.custodian>>(db, { sql: LINKED_SQL }, upstreams.custodian, { name: 'the custodian', setting: 'CUSTODIAN_BASE_URL' });
+    const start = await linkedCustomers<
+      { customer_id: string; account: string },
+      NonNullable<typeof upstreams.custodian>
+    >(db, { sql: LINKED_SQL }, upstreams.custodian, { name: 'the custodian', setting: 'CUSTODIAN_BASE_URL' });
     if (start.outcome) return start.outcome;
     const { linked, client } = start;
     const month = previousMonth(now);
     const ledger = new Map(
-      (await ledgerCashMovements(db, { customerIds: linked.map((c) => c.customer_id), source: 'uaefeed', currency: 'AED', month })).map((m) => [m.customerId, m]),
+      (
+        await ledgerCashMovements(db, {
+          customerIds: linked.map((c) => c.customer_id),
+          source: 'uaefeed',
+          currency: 'AED',
+          month,
+        })
+      ).map((m) => [m.customerId, m]),
     );
     const reads = await readPerCustomer(linked, (c) => client.getCashStatement({ account: c.account, month }));
     const variances: Variance[] = [];
     for (const read of reads) {
       const { customer_id: customerId, account } = read.customer;
       if (read.error !== undefined) {
-        variances.push(variance({ customer_id: customerId, detail: { problem: 'custodian_unreachable', account, month, error: read.error } }));
+        variances.push(
+          variance({
+            customer_id: customerId,
+            detail: { problem: 'custodian_unreachable', account, month, error: read.error },
+          }),
+        );
         continue;
       }
       const figures = compareCashStatement(read.value, ledger.get(customerId)!);
-      const differs = new Decimal(figures.difference).abs().isGreaterThan(settings.moneyToleranceUsd) || figures.statement_lines !== figures.ledger_transactions;
+      const differs =
+        new Decimal(figures.difference).abs().isGreaterThan(settings.moneyToleranceUsd) ||
+        figures.statement_lines !== figures.ledger_transactions;
       if (!differs) continue;
       variances.push(
         variance({
@@ -43,14 +60,27 @@ export const custodianLedgerRecon: Check = {
           expected: figures.ledger_net,
           actual: figures.statement_net,
           difference: figures.difference,
-          detail: { problem: 'cash_statement_differs', account, month, currency: read.value.currency, statement_lines: figures.statement_lines, ledger_transactions: figures.ledger_transactions },
+          detail: {
+            problem: 'cash_statement_differs',
+            account,
+            month,
+            currency: read.value.currency,
+            statement_lines: figures.statement_lines,
+            ledger_transactions: figures.ledger_transactions,
+          },
         }),
       );
     }
     const unreachable = reads.filter((r) => r.error !== undefined).length;
     return {
       status: variances.length === 0 ? 'ok' : 'warn',
-      metrics: { customers: linked.length, month, unreachable, differ: variances.length - unreachable, variances: variances.length },
+      metrics: {
+        customers: linked.length,
+        month,
+        unreachable,
+        differ: variances.length - unreachable,
+        variances: variances.length,
+      },
       variances: variances.slice(0, settings.variancesPerCheckMax),
     };
   },

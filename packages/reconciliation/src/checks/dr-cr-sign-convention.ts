@@ -45,20 +45,35 @@ export const drCrSignConvention: Check = {
   books: BOTH_BOOKS,
   incremental: true,
   run: async ({ db, settings, since }) => {
-    const accounts = (await db.raw<{ rows: Array<{ account_code: string; account_type: AccountType; net: string }> }>(ACCOUNTS_SQL)).rows;
+    const accounts = (
+      await db.raw<{ rows: Array<{ account_code: string; account_type: AccountType; net: string }> }>(ACCOUNTS_SQL)
+    ).rows;
     const wrongAccounts: Variance[] = accounts
       .filter((a) => !(a.account_code in SIGN_EXCEPTIONS))
-      .filter((a) => (normalSide(a.account_type) === 'debit' ? new Decimal(a.net).isNegative() : new Decimal(a.net).isGreaterThan(0)))
+      .filter((a) =>
+        normalSide(a.account_type) === 'debit' ? new Decimal(a.net).isNegative() : new Decimal(a.net).isGreaterThan(0),
+      )
       .map((a) =>
         variance({
           account_code: a.account_code,
           expected: '0.00',
           actual: formatDecimal(new Decimal(a.net)),
           difference: formatDecimal(new Decimal(a.net)),
-          detail: { problem: 'account_on_wrong_side', account_type: a.account_type, normal_side: normalSide(a.account_type), net: formatDecimal(new Decimal(a.net)) },
+          detail: {
+            problem: 'account_on_wrong_side',
+            account_type: a.account_type,
+            normal_side: normalSide(a.account_type),
+            net: formatDecimal(new Decimal(a.net)),
+          },
         }),
       );
-    const wallets = (await db.raw<{ rows: Array<{ customer_id: string; account_code: string; net: string }> }>(WALLETS_SQL, { wallets: WALLETS, since, limit: settings.variancesPerCheckMax })).rows;
+    const wallets = (
+      await db.raw<{ rows: Array<{ customer_id: string; account_code: string; net: string }> }>(WALLETS_SQL, {
+        wallets: WALLETS,
+        since,
+        limit: settings.variancesPerCheckMax,
+      })
+    ).rows;
     const overdrawn = wallets.map((w) =>
       variance({
         customer_id: w.customer_id,
@@ -71,7 +86,12 @@ export const drCrSignConvention: Check = {
     );
     return {
       status: worst([wrongAccounts.length > 0 ? 'fail' : 'ok', overdrawn.length > 0 ? 'warn' : 'ok']),
-      metrics: { accounts: accounts.length, accounts_on_wrong_side: wrongAccounts.length, wallets_in_debit: overdrawn.length, variances: wrongAccounts.length + overdrawn.length },
+      metrics: {
+        accounts: accounts.length,
+        accounts_on_wrong_side: wrongAccounts.length,
+        wallets_in_debit: overdrawn.length,
+        variances: wrongAccounts.length + overdrawn.length,
+      },
       variances: [...wrongAccounts, ...overdrawn],
     };
   },

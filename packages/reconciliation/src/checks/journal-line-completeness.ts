@@ -59,10 +59,28 @@ export const journalLineCompleteness: Check = {
   run: async ({ db, settings, since }) => {
     const limit = settings.variancesPerCheckMax;
     const lines = (
-      await db.raw<{ rows: Array<{ txn_id: string; source_txn_id: string | null; customer_id: string | null; line_count: number; debit: string; credit: string; problem: string }> }>(linesSql(since !== null), { since, limit })
+      await db.raw<{
+        rows: Array<{
+          txn_id: string;
+          source_txn_id: string | null;
+          customer_id: string | null;
+          line_count: number;
+          debit: string;
+          credit: string;
+          problem: string;
+        }>;
+      }>(linesSql(since !== null), { since, limit })
     ).rows;
     const untracked = (
-      await db.raw<{ rows: Array<{ txn_id: string; source_txn_id: string; customer_id: string | null; symbol: string | null; txn_type: string }> }>(RECOST_STATES_SQL, { types: TRADE_TYPES, since, limit })
+      await db.raw<{
+        rows: Array<{
+          txn_id: string;
+          source_txn_id: string;
+          customer_id: string | null;
+          symbol: string | null;
+          txn_type: string;
+        }>;
+      }>(RECOST_STATES_SQL, { types: TRADE_TYPES, since, limit })
     ).rows;
     const variances = [
       ...lines.map((r) =>
@@ -73,13 +91,28 @@ export const journalLineCompleteness: Check = {
           expected: formatDecimal(new Decimal(r.debit)),
           actual: formatDecimal(new Decimal(r.credit)),
           difference: formatDecimal(new Decimal(r.credit).minus(r.debit)),
-          detail: { problem: r.problem, line_count: r.line_count, debit: formatDecimal(new Decimal(r.debit)), credit: formatDecimal(new Decimal(r.credit)) },
+          detail: {
+            problem: r.problem,
+            line_count: r.line_count,
+            debit: formatDecimal(new Decimal(r.debit)),
+            credit: formatDecimal(new Decimal(r.credit)),
+          },
         }),
       ),
       ...untracked.map((r) =>
-        variance({ txn_id: r.txn_id, source_txn_id: r.source_txn_id, customer_id: r.customer_id, symbol: r.symbol, detail: { problem: 'trade_without_recost_state', txn_type: r.txn_type } }),
+        variance({
+          txn_id: r.txn_id,
+          source_txn_id: r.source_txn_id,
+          customer_id: r.customer_id,
+          symbol: r.symbol,
+          detail: { problem: 'trade_without_recost_state', txn_type: r.txn_type },
+        }),
       ),
     ];
-    return outcomeOf(variances, { incomplete_transactions: lines.length, trades_without_recost_state: untracked.length }, 'fail');
+    return outcomeOf(
+      variances,
+      { incomplete_transactions: lines.length, trades_without_recost_state: untracked.length },
+      'fail',
+    );
   },
 };

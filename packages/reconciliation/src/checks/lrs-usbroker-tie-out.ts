@@ -12,7 +12,8 @@ const REMITTED_SQL = `
    ORDER BY 1, 2`;
 
 /** `YYYY-MM-DD` plus `days`. */
-const addDays = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+const addDays = (day: string, days: number) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
 /**
  * India: every remittance remit settled to the broker arrived there. A wire names no remittance
@@ -31,22 +32,41 @@ export const lrsUsbrokerTieOut: Check = {
   category: 'C',
   books: BOTH_BOOKS,
   run: async ({ db, upstreams, settings }) => {
-    const start = await linkedCustomers<{ customer_id: string; account_no: string }, NonNullable<typeof upstreams.usbroker>>(db, { sql: USBROKER_LINKED_SQL }, upstreams.usbroker, { name: 'usbroker', setting: 'USBROKER_BASE_URL' });
+    const start = await linkedCustomers<
+      { customer_id: string; account_no: string },
+      NonNullable<typeof upstreams.usbroker>
+    >(db, { sql: USBROKER_LINKED_SQL }, upstreams.usbroker, { name: 'usbroker', setting: 'USBROKER_BASE_URL' });
     if (start.outcome) return start.outcome;
     const { linked, client } = start;
-    const remitted = (await db.raw<{ rows: Array<{ customer_id: string; day: string; remitted: string; orders: number }> }>(REMITTED_SQL)).rows;
+    const remitted = (
+      await db.raw<{ rows: Array<{ customer_id: string; day: string; remitted: string; orders: number }> }>(
+        REMITTED_SQL,
+      )
+    ).rows;
     let wires;
     try {
       wires = await client.listWires({ direction: 'IN' });
     } catch (error) {
-      return { status: 'warn', metrics: { customers: linked.length, reason: `usbroker's funding wires could not be read: ${upstreamFailureReasonOf(error)}` }, variances: [] };
+      return {
+        status: 'warn',
+        metrics: {
+          customers: linked.length,
+          reason: `usbroker's funding wires could not be read: ${upstreamFailureReasonOf(error)}`,
+        },
+        variances: [],
+      };
     }
     const accountOf = new Map(linked.map((c) => [c.customer_id, c.account_no]));
     // Each account's completed wires in, earliest first, with what is left of each to cover remittances.
     const unused = new Map<string, Array<{ day: string; left: Decimal }>>();
-    for (const wire of [...wires].sort((a, b) => a.value_date.localeCompare(b.value_date) || a.transfer_id.localeCompare(b.transfer_id))) {
+    for (const wire of [...wires].sort(
+      (a, b) => a.value_date.localeCompare(b.value_date) || a.transfer_id.localeCompare(b.transfer_id),
+    )) {
       if (wire.direction !== 'IN' || wire.status !== 'completed') continue;
-      unused.set(wire.account_no, [...(unused.get(wire.account_no) ?? []), { day: wire.value_date, left: new Decimal(wire.amount) }]);
+      unused.set(wire.account_no, [
+        ...(unused.get(wire.account_no) ?? []),
+        { day: wire.value_date, left: new Decimal(wire.amount) },
+      ]);
     }
     // REMITTED_SQL is ordered by customer and day: each day takes the earliest wires of its window.
     const variances = remitted.flatMap((r) => {
@@ -69,13 +89,25 @@ export const lrsUsbrokerTieOut: Check = {
           expected: formatDecimal(new Decimal(r.remitted)),
           actual: formatDecimal(received.amount),
           difference: formatDecimal(short.negated()),
-          detail: { problem: 'remitted_not_wired', account_no: accountNo, day: r.day, day_window: settings.tieOutDayWindow, settled_remittances: r.orders, completed_wires: received.wires },
+          detail: {
+            problem: 'remitted_not_wired',
+            account_no: accountNo,
+            day: r.day,
+            day_window: settings.tieOutDayWindow,
+            settled_remittances: r.orders,
+            completed_wires: received.wires,
+          },
         }),
       ];
     });
     return {
       status: variances.length === 0 ? 'ok' : 'warn',
-      metrics: { customers: linked.length, remittance_days: remitted.length, wires_read: wires.length, variances: variances.length },
+      metrics: {
+        customers: linked.length,
+        remittance_days: remitted.length,
+        wires_read: wires.length,
+        variances: variances.length,
+      },
       variances: variances.slice(0, settings.variancesPerCheckMax),
     };
   },

@@ -17,14 +17,26 @@ export const openExceptionsAge: Check = {
   category: 'D',
   books: BOTH_BOOKS,
   run: async ({ db, settings, now }) => {
-    const { rows } = await db.raw<{ rows: Array<{ exception_id: string; upstream: string; record_key: string; customer_id: string | null; reason_code: string; first_seen_at: Date; times_seen: number }> }>(
+    const { rows } = await db.raw<{
+      rows: Array<{
+        exception_id: string;
+        upstream: string;
+        record_key: string;
+        customer_id: string | null;
+        reason_code: string;
+        first_seen_at: Date;
+        times_seen: number;
+      }>;
+    }>(
       `SELECT exception_id::text, upstream, record_key, customer_id, reason_code, first_seen_at, times_seen
          FROM exceptions WHERE state = 'open' AND first_seen_at < ?::timestamptz - make_interval(hours => ?)
         ORDER BY first_seen_at, exception_id LIMIT ?`,
       [now.toISOString(), OPEN_EXCEPTION_MAX_HOURS, settings.variancesPerCheckMax],
     );
     const variances = rows.map((r) => {
-      const age = new Decimal(now.getTime() - r.first_seen_at.getTime()).dividedBy(3_600_000).decimalPlaces(2, Decimal.ROUND_DOWN);
+      const age = new Decimal(now.getTime() - r.first_seen_at.getTime())
+        .dividedBy(3_600_000)
+        .decimalPlaces(2, Decimal.ROUND_DOWN);
       return variance({
         source_txn_id: r.record_key,
         customer_id: r.customer_id,

@@ -73,7 +73,9 @@ export const pendingFlowAge: Check = {
     });
     const variances = rows.map((r) => {
       // Ages in hours, to the hundredth: how long it has been pending against how long it may be.
-      const age = new Decimal(now.getTime() - r.since.getTime()).dividedBy(3_600_000).decimalPlaces(2, Decimal.ROUND_DOWN);
+      const age = new Decimal(now.getTime() - r.since.getTime())
+        .dividedBy(3_600_000)
+        .decimalPlaces(2, Decimal.ROUND_DOWN);
       return variance({
         txn_id: r.txn_id,
         source_txn_id: r.source_txn_id,
@@ -91,7 +93,9 @@ export const pendingFlowAge: Check = {
         },
       });
     });
-    const byFlow = Object.fromEntries(Object.keys(maxHours).map((flow) => [flow, rows.filter((r) => r.flow === flow).length]));
+    const byFlow = Object.fromEntries(
+      Object.keys(maxHours).map((flow) => [flow, rows.filter((r) => r.flow === flow).length]),
+    );
     return outcomeOf(variances, { too_old: byFlow }, 'warn');
   },
 };

@@ -46,10 +46,16 @@ export const snapshotReconcile: Check = {
   category: 'B',
   books: BOTH_BOOKS,
   run: async ({ db, settings }) => {
-    const { rows } = await db.raw<{ rows: Array<{ customer_id: string; upstream: string; as_of: string; symbol: string; ledger_quantity: string; snapshot_quantity: string }> }>(
-      DIFFERENCES_SQL,
-      { tolerance: settings.quantityTolerance.toFixed(), limit: settings.variancesPerCheckMax },
-    );
+    const { rows } = await db.raw<{
+      rows: Array<{
+        customer_id: string;
+        upstream: string;
+        as_of: string;
+        symbol: string;
+        ledger_quantity: string;
+        snapshot_quantity: string;
+      }>;
+    }>(DIFFERENCES_SQL, { tolerance: settings.quantityTolerance.toFixed(), limit: settings.variancesPerCheckMax });
     const snapshots = (await db.raw<{ rows: Array<{ n: number }> }>(COUNT_SQL)).rows[0]?.n ?? 0;
     const variances = rows.map((r) =>
       variance({

@@ -34,10 +34,16 @@ export const sourceTxnUniqueness: Check = {
   books: BOTH_BOOKS,
   incremental: true,
   run: async ({ db, settings, since }) => {
-    const { rows } = await db.raw<{ rows: Array<{ kind: string; source: string | null; source_txn_id: string | null; reverses_txn_id: string | null; n: number; txn_ids: string[] }> }>(
-      DUPLICATES_SQL,
-      { limit: settings.variancesPerCheckMax, since },
-    );
+    const { rows } = await db.raw<{
+      rows: Array<{
+        kind: string;
+        source: string | null;
+        source_txn_id: string | null;
+        reverses_txn_id: string | null;
+        n: number;
+        txn_ids: string[];
+      }>;
+    }>(DUPLICATES_SQL, { limit: settings.variancesPerCheckMax, since });
     const variances = rows.map((r) =>
       variance({
         txn_id: r.kind === 'reversal' ? r.reverses_txn_id : (r.txn_ids[0] ?? null),
@@ -45,7 +51,10 @@ export const sourceTxnUniqueness: Check = {
         expected: '1',
         actual: String(r.n),
         difference: String(r.n - 1),
-        detail: r.kind === 'reversal' ? { problem: 'reversed_more_than_once', reversals: r.txn_ids } : { problem: 'duplicate_source_txn_id', source: r.source, txn_ids: r.txn_ids },
+        detail:
+          r.kind === 'reversal'
+            ? { problem: 'reversed_more_than_once', reversals: r.txn_ids }
+            : { problem: 'duplicate_source_txn_id', source: r.source, txn_ids: r.txn_ids },
       }),
     );
     return outcomeOf(variances, {}, 'fail');

@@ -15,7 +15,23 @@ export const trialBalanceZero: Check = {
     const difference = formatDecimal(new Decimal(tb.total_credit).minus(tb.total_debit));
     const variances = tb.balanced
       ? []
-      : [variance({ expected: tb.total_debit, actual: tb.total_credit, difference, detail: { total_debit: tb.total_debit, total_credit: tb.total_credit } })];
-    return outcomeOf(variances, { total_debit: tb.total_debit, total_credit: tb.total_credit, difference: tb.difference, accounts: tb.accounts.length }, 'fail');
+      : [
+          variance({
+            expected: tb.total_debit,
+            actual: tb.total_credit,
+            difference,
+            detail: { total_debit: tb.total_debit, total_credit: tb.total_credit },
+          }),
+        ];
+    return outcomeOf(
+      variances,
+      {
+        total_debit: tb.total_debit,
+        total_credit: tb.total_credit,
+        difference: tb.difference,
+        accounts: tb.accounts.length,
+      },
+      'fail',
+    );
   },
 };

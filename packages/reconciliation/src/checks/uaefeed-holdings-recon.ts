@@ -18,7 +18,8 @@ function heldBySymbol(statement: UaefeedHoldingsStatement): Map<string, Decimal>
   const held = new Map<string, Decimal>();
   for (const account of statement.list) {
     for (const exchange of account.list) {
-      for (const symbol of exchange.list) held.set(symbol.symbol, (held.get(symbol.symbol) ?? new Decimal(0)).plus(symbol.totalHolding));
+      for (const symbol of exchange.list)
+        held.set(symbol.symbol, (held.get(symbol.symbol) ?? new Decimal(0)).plus(symbol.totalHolding));
     }
   }
   return held;
@@ -37,33 +38,59 @@ export const uaefeedHoldingsRecon: Check = {
   category: 'C',
   books: BOTH_BOOKS,
   run: async ({ db, upstreams, settings, now }) => {
-    const start = await linkedCustomers<{ customer_id: string; customer_number: string }, NonNullable<typeof upstreams.uaefeed>>(db, { sql: LINKED_SQL }, upstreams.uaefeed, { name: 'uaefeed', setting: 'UAEFEED_BASE_URL' });
+    const start = await linkedCustomers<
+      { customer_id: string; customer_number: string },
+      NonNullable<typeof upstreams.uaefeed>
+    >(db, { sql: LINKED_SQL }, upstreams.uaefeed, { name: 'uaefeed', setting: 'UAEFEED_BASE_URL' });
     if (start.outcome) return start.outcome;
     const { linked, client } = start;
     const month = previousMonth(now);
     const ledger = new Map<string, Map<string, Decimal>>();
-    for (const row of (await db.raw<{ rows: Array<{ customer_id: string; symbol: string; quantity: string | null }> }>(LEDGER_SHARES_SQL, { month })).rows) {
+    for (const row of (
+      await db.raw<{ rows: Array<{ customer_id: string; symbol: string; quantity: string | null }> }>(
+        LEDGER_SHARES_SQL,
+        { month },
+      )
+    ).rows) {
       const held = ledger.get(row.customer_id) ?? new Map<string, Decimal>();
       held.set(row.symbol, new Decimal(row.quantity ?? 0));
       ledger.set(row.customer_id, held);
     }
     const [year, monthNumber] = month.split('-').map(Number) as [number, number];
-    const reads = await readPerCustomer(linked, (c) => client.getHoldingsStatement({ customerNumber: c.customer_number, year, month: monthNumber }));
+    const reads = await readPerCustomer(linked, (c) =>
+      client.getHoldingsStatement({ customerNumber: c.customer_number, year, month: monthNumber }),
+    );
     const variances: Variance[] = [];
     for (const read of reads) {
       const { customer_id: customerId, customer_number: customerNumber } = read.customer;
       if (read.error !== undefined) {
-        variances.push(variance({ customer_id: customerId, detail: { problem: 'uaefeed_unreachable', customer_number: customerNumber, month, error: read.error } }));
+        variances.push(
+          variance({
+            customer_id: customerId,
+            detail: { problem: 'uaefeed_unreachable', customer_number: customerNumber, month, error: read.error },
+          }),
+        );
         continue;
       }
       const held = ledger.get(customerId) ?? new Map<string, Decimal>();
       const statement = heldBySymbol(read.value.statement);
-      variances.push(...sharesDiffer(customerId, held, statement, settings.quantityTolerance, { customer_number: customerNumber, month }));
+      variances.push(
+        ...sharesDiffer(customerId, held, statement, settings.quantityTolerance, {
+          customer_number: customerNumber,
+          month,
+        }),
+      );
     }
     const unreachable = reads.filter((r) => r.error !== undefined).length;
     return {
       status: variances.length === 0 ? 'ok' : 'warn',
-      metrics: { customers: linked.length, month, unreachable, shares_differ: variances.length - unreachable, variances: variances.length },
+      metrics: {
+        customers: linked.length,
+        month,
+        unreachable,
+        shares_differ: variances.length - unreachable,
+        variances: variances.length,
+      },
       variances: variances.slice(0, settings.variancesPerCheckMax),
     };
   },

@@ -21,11 +21,16 @@ export const usbrokerHoldingsRecon: Check = {
   category: 'C',
   books: BOTH_BOOKS,
   run: async ({ db, upstreams, settings }) => {
-    const start = await linkedCustomers<{ customer_id: string; account_no: string }, NonNullable<typeof upstreams.usbroker>>(db, { sql: USBROKER_LINKED_SQL }, upstreams.usbroker, { name: 'usbroker', setting: 'USBROKER_BASE_URL' });
+    const start = await linkedCustomers<
+      { customer_id: string; account_no: string },
+      NonNullable<typeof upstreams.usbroker>
+    >(db, { sql: USBROKER_LINKED_SQL }, upstreams.usbroker, { name: 'usbroker', setting: 'USBROKER_BASE_URL' });
     if (start.outcome) return start.outcome;
     const { linked, client } = start;
     const ledger = new Map<string, Map<string, Decimal>>();
-    for (const row of (await db.raw<{ rows: Array<{ customer_id: string; symbol: string; quantity: string | null }> }>(LEDGER_SHARES_SQL)).rows) {
+    for (const row of (
+      await db.raw<{ rows: Array<{ customer_id: string; symbol: string; quantity: string | null }> }>(LEDGER_SHARES_SQL)
+    ).rows) {
       const held = ledger.get(row.customer_id) ?? new Map<string, Decimal>();
       held.set(row.symbol, new Decimal(row.quantity ?? 0));
       ledger.set(row.customer_id, held);
@@ -35,18 +40,29 @@ export const usbrokerHoldingsRecon: Check = {
     for (const read of reads) {
       const { customer_id: customerId, account_no: accountNo } = read.customer;
       if (read.error !== undefined) {
-        variances.push(variance({ customer_id: customerId, detail: { problem: 'usbroker_unreachable', account_no: accountNo, error: read.error } }));
+        variances.push(
+          variance({
+            customer_id: customerId,
+            detail: { problem: 'usbroker_unreachable', account_no: accountNo, error: read.error },
+          }),
+        );
         continue;
       }
       const held = ledger.get(customerId) ?? new Map<string, Decimal>();
       const broker = new Map<string, Decimal>();
-      for (const position of read.value) broker.set(position.symbol, (broker.get(position.symbol) ?? new Decimal(0)).plus(position.qty));
+      for (const position of read.value)
+        broker.set(position.symbol, (broker.get(position.symbol) ?? new Decimal(0)).plus(position.qty));
       variances.push(...sharesDiffer(customerId, held, broker, settings.quantityTolerance, { account_no: accountNo }));
     }
     const unreachable = reads.filter((r) => r.error !== undefined).length;
     return {
       status: variances.length === 0 ? 'ok' : 'warn',
-      metrics: { customers: linked.length, unreachable, shares_differ: variances.length - unreachable, variances: variances.length },
+      metrics: {
+        customers: linked.length,
+        unreachable,
+        shares_differ: variances.length - unreachable,
+        variances: variances.length,
+      },
       variances: variances.slice(0, settings.variancesPerCheckMax),
     };
   },

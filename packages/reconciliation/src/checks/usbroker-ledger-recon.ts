@@ -22,7 +22,13 @@ export const usbrokerLedgerRecon: Check = {
   category: 'C',
   books: BOTH_BOOKS,
   run: async ({ db, upstreams, settings }) => {
-    const start = await linkedCustomers<{ customer_id: string; account_no: string; cash: string }, NonNullable<typeof upstreams.usbroker>>(db, { sql: LEDGER_CASH_SQL, bindings: [ACCOUNT.customerWalletUsd] }, upstreams.usbroker, { name: 'usbroker', setting: 'USBROKER_BASE_URL' });
+    const start = await linkedCustomers<
+      { customer_id: string; account_no: string; cash: string },
+      NonNullable<typeof upstreams.usbroker>
+    >(db, { sql: LEDGER_CASH_SQL, bindings: [ACCOUNT.customerWalletUsd] }, upstreams.usbroker, {
+      name: 'usbroker',
+      setting: 'USBROKER_BASE_URL',
+    });
     if (start.outcome) return start.outcome;
     const { linked, client } = start;
     const reads = await readPerCustomer(linked, (c) => client.getBalance(c.account_no));
@@ -30,7 +36,13 @@ export const usbrokerLedgerRecon: Check = {
     for (const read of reads) {
       const { customer_id: customerId, account_no: accountNo, cash } = read.customer;
       if (read.error !== undefined) {
-        variances.push(variance({ customer_id: customerId, account_code: ACCOUNT.customerWalletUsd, detail: { problem: 'usbroker_unreachable', account_no: accountNo, error: read.error } }));
+        variances.push(
+          variance({
+            customer_id: customerId,
+            account_code: ACCOUNT.customerWalletUsd,
+            detail: { problem: 'usbroker_unreachable', account_no: accountNo, error: read.error },
+          }),
+        );
         continue;
       }
       const difference = new Decimal(read.value.cash).minus(cash);
@@ -50,7 +62,12 @@ export const usbrokerLedgerRecon: Check = {
     const unreachable = reads.filter((r) => r.error !== undefined).length;
     return {
       status: variances.length === 0 ? 'ok' : 'warn',
-      metrics: { customers: linked.length, unreachable, cash_differs: variances.length - unreachable, variances: variances.length },
+      metrics: {
+        customers: linked.length,
+        unreachable,
+        cash_differs: variances.length - unreachable,
+        variances: variances.length,
+      },
       variances: variances.slice(0, settings.variancesPerCheckMax),
     };
   },

@@ -48,7 +48,9 @@ export const walletDerivation: Check = {
   incremental: true,
   run: async ({ db, settings, since }) => {
     const totals = (
-      await db.raw<{ rows: Array<{ account_code: string; lines_net: string; kept_net: string; without_customer: number }> }>(totalsSql(since !== null), {
+      await db.raw<{
+        rows: Array<{ account_code: string; lines_net: string; kept_net: string; without_customer: number }>;
+      }>(totalsSql(since !== null), {
         wallets: WALLETS,
         ...(since !== null && { since }),
       })
@@ -61,20 +63,34 @@ export const walletDerivation: Check = {
           expected: formatDecimal(new Decimal(t.lines_net)),
           actual: formatDecimal(new Decimal(t.kept_net)),
           difference: formatDecimal(new Decimal(t.kept_net).minus(t.lines_net)),
-          detail: { problem: since === null ? 'wallet_total_differs_from_customers_lines' : 'wallet_total_differs_from_daily_totals' },
+          detail: {
+            problem:
+              since === null ? 'wallet_total_differs_from_customers_lines' : 'wallet_total_differs_from_daily_totals',
+          },
         }),
       );
     const stray = totals.some((t) => t.without_customer > 0)
       ? (
-          await db.raw<{ rows: Array<{ txn_id: string; source_txn_id: string | null; account_code: string; net: string }> }>(WITHOUT_CUSTOMER_SQL, {
+          await db.raw<{
+            rows: Array<{ txn_id: string; source_txn_id: string | null; account_code: string; net: string }>;
+          }>(WITHOUT_CUSTOMER_SQL, {
             wallets: WALLETS,
             since,
             limit: settings.variancesPerCheckMax,
           })
         ).rows.map((r) =>
-          variance({ txn_id: r.txn_id, source_txn_id: r.source_txn_id, account_code: r.account_code, detail: { problem: 'wallet_line_without_customer', net: formatDecimal(new Decimal(r.net)) } }),
+          variance({
+            txn_id: r.txn_id,
+            source_txn_id: r.source_txn_id,
+            account_code: r.account_code,
+            detail: { problem: 'wallet_line_without_customer', net: formatDecimal(new Decimal(r.net)) },
+          }),
         )
       : [];
-    return outcomeOf([...drifted, ...stray], { wallets: totals.map((t) => ({ account_code: t.account_code, net: formatDecimal(new Decimal(t.lines_net)) })) }, 'fail');
+    return outcomeOf(
+      [...drifted, ...stray],
+      { wallets: totals.map((t) => ({ account_code: t.account_code, net: formatDecimal(new Decimal(t.lines_net)) })) },
+      'fail',
+    );
   },
 };

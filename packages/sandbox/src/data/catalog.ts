@@ -28,10 +28,24 @@ export function isinCheckDigit(body: string): string {
   return String((10 - (sum % 10)) % 10);
 }
 
-function security(symbol: string, exchange: string, currency: Currency, securityType: 'CS' | 'FND', n: number, price: string): Security {
+function security(
+  symbol: string,
+  exchange: string,
+  currency: Currency,
+  securityType: 'CS' | 'FND',
+  n: number,
+  price: string,
+): Security {
   const body = `${currency === 'AED' ? 'AE' : 'US'}SBX${String(n).padStart(6, '0')}`;
   const [whole = '0', fraction = '00'] = price.split('.');
-  return { symbol, exchange, currency, securityType, isin: body + isinCheckDigit(body), basePriceMinor: BigInt(whole) * 100n + BigInt(fraction) };
+  return {
+    symbol,
+    exchange,
+    currency,
+    securityType,
+    isin: body + isinCheckDigit(body),
+    basePriceMinor: BigInt(whole) * 100n + BigInt(fraction),
+  };
 }
 
 export const SECURITIES: readonly Security[] = [

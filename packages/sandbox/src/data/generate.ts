@@ -28,7 +28,13 @@ export interface SandboxDataConfig {
   plantedMismatch?: boolean;
 }
 
-export const DEFAULT_DATA_CONFIG: SandboxDataConfig = { seed: 42, customers: 20, recordsPerCustomer: 24, startMonth: '2026-01', months: 6 };
+export const DEFAULT_DATA_CONFIG: SandboxDataConfig = {
+  seed: 42,
+  customers: 20,
+  recordsPerCustomer: 24,
+  startMonth: '2026-01',
+  months: 6,
+};
 
 export const DATA_LIMITS = { customersMax: 100_000, recordsPerCustomerMax: 10_000, monthsMax: 120 } as const;
 
@@ -129,8 +135,40 @@ export interface CustomerData {
   movements: SandboxMovement[];
 }
 
-const FIRST_NAMES = ['Aisha', 'Omar', 'Fatima', 'Khalid', 'Mariam', 'Yousef', 'Layla', 'Hamdan', 'Noura', 'Rashid', 'Priya', 'Arjun', 'Sara', 'James', 'Elena', 'Wei'];
-const LAST_NAMES = ['Al Mansoori', 'Al Nuaimi', 'Haddad', 'Khan', 'Rahman', 'Al Suwaidi', 'Nair', 'Menon', 'Smith', 'Ivanova', 'Chen', 'Farouk', 'Al Marri', 'Qasim'];
+const FIRST_NAMES = [
+  'Aisha',
+  'Omar',
+  'Fatima',
+  'Khalid',
+  'Mariam',
+  'Yousef',
+  'Layla',
+  'Hamdan',
+  'Noura',
+  'Rashid',
+  'Priya',
+  'Arjun',
+  'Sara',
+  'James',
+  'Elena',
+  'Wei',
+];
+const LAST_NAMES = [
+  'Al Mansoori',
+  'Al Nuaimi',
+  'Haddad',
+  'Khan',
+  'Rahman',
+  'Al Suwaidi',
+  'Nair',
+  'Menon',
+  'Smith',
+  'Ivanova',
+  'Chen',
+  'Farouk',
+  'Al Marri',
+  'Qasim',
+];
 
 const CUSTOMER_NUMBER_BASE = 7_000_000;
 
@@ -219,13 +257,34 @@ export function generateCustomerData(config: SandboxDataConfig, index: number): 
     if (rejected) return;
     const cashMinor = type === 'DEPOSIT' ? amount : -amount;
     state.cash[currency] += cashMinor;
-    data.movements.push({ seq, date, currency, kind: type, ref: transferId, cashMinor, symbol: null, qty: null, priceMinor: null, grossMinor: amount, feeMinor: 0n });
+    data.movements.push({
+      seq,
+      date,
+      currency,
+      kind: type,
+      ref: transferId,
+      cashMinor,
+      symbol: null,
+      qty: null,
+      priceMinor: null,
+      grossMinor: amount,
+      feeMinor: 0n,
+    });
   };
 
   const order = (seq: number, date: string, side: 'BUY' | 'SELL', symbol: string, qty: bigint) => {
     const security = securityOf(symbol);
     const orderId = id('ORD', seq);
-    const base = { clOrdId: id('CL', seq), orderId, symbol, side, ordQty: qty.toString(), tradeDate: date, currency: security.currency, exchange: security.exchange };
+    const base = {
+      clOrdId: id('CL', seq),
+      orderId,
+      symbol,
+      side,
+      ordQty: qty.toString(),
+      tradeDate: date,
+      currency: security.currency,
+      exchange: security.exchange,
+    };
     if (random.chance(UNFILLED_ORDER_PCT / 100)) {
       const ordStatus = random.chance(0.5) ? 'REJECTED' : 'CANCELLED';
       data.orders.push({ ...base, cumQty: '0', avgPx: null, netSettle: '0.00', ordStatus });
@@ -235,18 +294,37 @@ export function generateCustomerData(config: SandboxDataConfig, index: number): 
     const grossMinor = priceMinor * qty;
     const feeMinor = basisPoints(grossMinor, FEE_BPS[security.currency]);
     const net = side === 'BUY' ? grossMinor + feeMinor : grossMinor - feeMinor;
-    data.orders.push({ ...base, cumQty: qty.toString(), avgPx: formatMinor(priceMinor), netSettle: formatMinor(net), ordStatus: 'FILLED' });
+    data.orders.push({
+      ...base,
+      cumQty: qty.toString(),
+      avgPx: formatMinor(priceMinor),
+      netSettle: formatMinor(net),
+      ordStatus: 'FILLED',
+    });
     const cashMinor = side === 'BUY' ? -net : net;
     const signedQty = side === 'BUY' ? qty : -qty;
     state.cash[security.currency] += cashMinor;
     state.held.set(symbol, (state.held.get(symbol) ?? 0n) + signedQty);
-    data.movements.push({ seq, date, currency: security.currency, kind: side, ref: orderId, cashMinor, symbol, qty: signedQty, priceMinor, grossMinor, feeMinor });
+    data.movements.push({
+      seq,
+      date,
+      currency: security.currency,
+      kind: side,
+      ref: orderId,
+      cashMinor,
+      symbol,
+      qty: signedQty,
+      priceMinor,
+      grossMinor,
+      feeMinor,
+    });
   };
 
   const attempts: Record<Kind, (seq: number, date: string) => boolean> = {
     deposit(seq, date) {
       const currency: Currency = random.chance(0.65) ? 'AED' : 'USD';
-      const amount = currency === 'AED' ? BigInt(random.int(1_000_00, 50_000_00)) : BigInt(random.int(500_00, 20_000_00));
+      const amount =
+        currency === 'AED' ? BigInt(random.int(1_000_00, 50_000_00)) : BigInt(random.int(500_00, 20_000_00));
       transfer(seq, date, 'DEPOSIT', currency, amount);
       return true;
     },
@@ -272,7 +350,10 @@ export function generateCustomerData(config: SandboxDataConfig, index: number): 
       return true;
     },
     sell(seq, date) {
-      const held = [...state.held.entries()].filter(([, qty]) => qty > 0n).map(([symbol]) => symbol).sort();
+      const held = [...state.held.entries()]
+        .filter(([, qty]) => qty > 0n)
+        .map(([symbol]) => symbol)
+        .sort();
       if (held.length === 0) return false;
       const symbol = random.pick(held);
       const heldQty = state.held.get(symbol) ?? 0n;
@@ -313,7 +394,13 @@ export function createDataset(partial: Partial<SandboxDataConfig> = {}): Sandbox
   const byIdentifier = new Map<string, RegistryCustomer>();
   const indexOf = new Map(customers.map((customer, i) => [customer.customer_id, i + 1]));
   for (const customer of customers) {
-    for (const key of [customer.customer_id, customer.uaefeed_customer_number, customer.uaefeed_account_number, customer.custodian_account, ...customer.uaefeed_cash_accounts]) {
+    for (const key of [
+      customer.customer_id,
+      customer.uaefeed_customer_number,
+      customer.uaefeed_account_number,
+      customer.custodian_account,
+      ...customer.uaefeed_cash_accounts,
+    ]) {
       byIdentifier.set(key, customer);
     }
   }

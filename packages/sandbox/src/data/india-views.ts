@@ -35,7 +35,8 @@ export interface IndiaDataset {
 export function createIndiaDataset(config: SandboxDataConfig): IndiaDataset {
   const customers = Array.from({ length: config.customers }, (_, i) => indiaCustomer(config, i + 1));
   const byId = new Map<string, IndiaCustomer>();
-  for (const c of customers) for (const key of [c.customer_id, c.remit_customer_id, c.usbroker_account_no]) byId.set(key, c);
+  for (const c of customers)
+    for (const key of [c.customer_id, c.remit_customer_id, c.usbroker_account_no]) byId.set(key, c);
   let generated: IndiaCustomerData[] | null = null;
   const byOrder = new Map<string, Remittance>();
   const all = () => {
@@ -73,7 +74,9 @@ export const usbrokerAsOf = (data: IndiaCustomerData, periodTo: string) => {
 
 export function usbrokerBalance(data: IndiaCustomerData, periodTo: string) {
   const cash = data.rows.reduce((sum, r) => sum + parseCents(r.amount), 0n);
-  const pending = data.wires.filter((w) => w.direction === 'IN' && w.status === 'pending').reduce((sum, w) => sum + parseCents(w.amount), 0n);
+  const pending = data.wires
+    .filter((w) => w.direction === 'IN' && w.status === 'pending')
+    .reduce((sum, w) => sum + parseCents(w.amount), 0n);
   return {
     cash: formatMinor(cash),
     cash_withdrawable: formatMinor(cash),
@@ -114,10 +117,24 @@ export function usbrokerStatement(data: IndiaCustomerData, month: string) {
     if (r.report_date < from) opening += parseCents(r.amount);
     if (r.report_date <= to) closing += parseCents(r.amount);
     if (r.report_date >= from && r.report_date <= to) {
-      activity.push({ date: r.report_date, txn_no: r.txn_no, row_code: r.row_code, symbol: r.symbol === '' ? null : r.symbol, description: r.description === '' ? null : r.description, amount: r.amount });
+      activity.push({
+        date: r.report_date,
+        txn_no: r.txn_no,
+        row_code: r.row_code,
+        symbol: r.symbol === '' ? null : r.symbol,
+        description: r.description === '' ? null : r.description,
+        amount: r.amount,
+      });
     }
   }
-  return { account_no: data.account.account_no, month, currency: 'USD', opening_cash: formatMinor(opening), closing_cash: formatMinor(closing), activity };
+  return {
+    account_no: data.account.account_no,
+    month,
+    currency: 'USD',
+    opening_cash: formatMinor(opening),
+    closing_cash: formatMinor(closing),
+    activity,
+  };
 }
 
 /** The rows of every account reported on `date`, by account then as they happened. */
@@ -131,18 +148,29 @@ function csvCell(value: string): string {
 
 /** CRLF, the header always. */
 export function dailyLedgerCsv(rows: readonly DailyLedgerRow[]): string {
-  return [DAILY_LEDGER_COLUMNS.join(','), ...rows.map((r) => DAILY_LEDGER_COLUMNS.map((c) => csvCell(r[c])).join(','))].map((line) => `${line}\r\n`).join('');
+  return [DAILY_LEDGER_COLUMNS.join(','), ...rows.map((r) => DAILY_LEDGER_COLUMNS.map((c) => csvCell(r[c])).join(','))]
+    .map((line) => `${line}\r\n`)
+    .join('');
 }
 
 export function usbrokerQuotes(config: SandboxDataConfig, symbols: readonly string[], periodTo: string) {
-  return symbols.filter((s) => s in CUSIPS).map((symbol) => ({ symbol, last: formatMinor(priceOn(config.seed, symbol, periodTo)), currency: 'USD', as_of: `${periodTo}T20:00:00Z` }));
+  return symbols
+    .filter((s) => s in CUSIPS)
+    .map((symbol) => ({
+      symbol,
+      last: formatMinor(priceOn(config.seed, symbol, periodTo)),
+      currency: 'USD',
+      as_of: `${periodTo}T20:00:00Z`,
+    }));
 }
 
 // ---- remit ----
 
 /** Newest created_at first (then id, descending). */
 export function newestFirst<T extends { id: string; created_at: string }>(items: readonly T[]): T[] {
-  return [...items].sort((a, b) => (a.created_at !== b.created_at ? (a.created_at < b.created_at ? 1 : -1) : a.id < b.id ? 1 : -1));
+  return [...items].sort((a, b) =>
+    a.created_at !== b.created_at ? (a.created_at < b.created_at ? 1 : -1) : a.id < b.id ? 1 : -1,
+  );
 }
 
 export function remitMidRate(config: SandboxDataConfig, periodTo: string) {
@@ -161,7 +189,11 @@ export function remitBalances(all: readonly IndiaCustomerData[]) {
       if ((p.status === 'success' && !p.funds_available) || p.status === 'in_progress') pending += p.amount;
     }
   }
-  return { available: [{ currency: 'INR', amount: available }], pending: [{ currency: 'INR', amount: pending }], deficit: [] };
+  return {
+    available: [{ currency: 'INR', amount: available }],
+    pending: [{ currency: 'INR', amount: pending }],
+    deficit: [],
+  };
 }
 
 export function monthsOf(config: SandboxDataConfig): string[] {

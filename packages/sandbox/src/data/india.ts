@@ -15,7 +15,13 @@ import { USBROKER_DAILY_LEDGER_COLUMNS } from '@ledger/upstream-clients';
 
 export const INDIA_US_SYMBOLS = ['AAPL', 'MSFT', 'NVDA', 'JPM', 'SPY'] as const;
 /** Real CUSIPs of the symbols (public identifiers). */
-export const CUSIPS: Readonly<Record<string, string>> = { AAPL: '037833100', MSFT: '594918104', NVDA: '67066G104', JPM: '46625H100', SPY: '78462F103' };
+export const CUSIPS: Readonly<Record<string, string>> = {
+  AAPL: '037833100',
+  MSFT: '594918104',
+  NVDA: '67066G104',
+  JPM: '46625H100',
+  SPY: '78462F103',
+};
 
 export interface IndiaCustomer {
   customer_id: string;
@@ -28,7 +34,8 @@ export interface IndiaCustomer {
   created_at: string;
 }
 
-export type RemitOrderStatus = 'active' | 'paid' | 'failed' | 'action_required' | 'cancelled' | 'under_review' | 'expired';
+export type RemitOrderStatus =
+  'active' | 'paid' | 'failed' | 'action_required' | 'cancelled' | 'under_review' | 'expired';
 export type RemitPaymentStatus = 'success' | 'failed' | 'action_required' | 'in_progress';
 
 export interface RemitMoneyWire {
@@ -165,8 +172,40 @@ function pad(n: number, width: number): string {
   return String(n).padStart(width, '0');
 }
 
-const FIRST = ['Aarav', 'Priya', 'Rohan', 'Ananya', 'Vikram', 'Isha', 'Karan', 'Meera', 'Arjun', 'Divya', 'Rahul', 'Sneha', 'Aditya', 'Kavya', 'Nikhil', 'Pooja'];
-const LAST = ['Sharma', 'Iyer', 'Patel', 'Reddy', 'Nair', 'Gupta', 'Menon', 'Kapoor', 'Rao', 'Joshi', 'Mehta', 'Bose', 'Das', 'Kulkarni'];
+const FIRST = [
+  'Aarav',
+  'Priya',
+  'Rohan',
+  'Ananya',
+  'Vikram',
+  'Isha',
+  'Karan',
+  'Meera',
+  'Arjun',
+  'Divya',
+  'Rahul',
+  'Sneha',
+  'Aditya',
+  'Kavya',
+  'Nikhil',
+  'Pooja',
+];
+const LAST = [
+  'Sharma',
+  'Iyer',
+  'Patel',
+  'Reddy',
+  'Nair',
+  'Gupta',
+  'Menon',
+  'Kapoor',
+  'Rao',
+  'Joshi',
+  'Mehta',
+  'Bose',
+  'Das',
+  'Kulkarni',
+];
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const PARTNERS = ['partner_alpha', 'partner_beta', 'partner_gamma'];
 const BANKS = ['HDFC', 'ICIC', 'SBIN', 'UTIB', 'KKBK'];
@@ -300,7 +339,8 @@ interface Draft {
 }
 
 /** The snapshots are flat but for an order's `notes`. */
-const clone = <T extends object>(value: T): T => ('notes' in value ? { ...value, notes: { ...(value.notes as object) } } : { ...value });
+const clone = <T extends object>(value: T): T =>
+  'notes' in value ? { ...value, notes: { ...(value.notes as object) } } : { ...value };
 
 /** The India records of customer `index` (from 1): a pure function of (config, index). */
 export function generateIndiaCustomerData(config: SandboxDataConfig, index: number): IndiaCustomerData {
@@ -336,7 +376,12 @@ export function generateIndiaCustomerData(config: SandboxDataConfig, index: numb
     wireCount.set(date, k);
     return `WIR-${S}-${date.replaceAll('-', '')}-${I}-${pad(k, 2)}`;
   };
-  const row = (cells: Partial<DailyLedgerRow>): DailyLedgerRow => ({ ...EMPTY_ROW, account_no: account, currency: 'USD', ...cells });
+  const row = (cells: Partial<DailyLedgerRow>): DailyLedgerRow => ({
+    ...EMPTY_ROW,
+    account_no: account,
+    currency: 'USD',
+    ...cells,
+  });
   const creditDrafts = (through: string) => {
     for (const draft of drafts) {
       if (draft.credited || draft.value_date > through) continue;
@@ -392,7 +437,16 @@ export function generateIndiaCustomerData(config: SandboxDataConfig, index: numb
       updated_at: iso(t0),
       notes: { ledger_customer_id: customer.customer_id },
     };
-    const r: Remittance = { customer_id: customer.customer_id, order, quote, payment: null, settlement: null, refund: null, history: [], wire_id: null };
+    const r: Remittance = {
+      customer_id: customer.customer_id,
+      order,
+      quote,
+      payment: null,
+      settlement: null,
+      refund: null,
+      history: [],
+      wire_id: null,
+    };
     const orderEvent = (status: RemitOrderStatus, at: number) => {
       order.status = status;
       order.updated_at = iso(at);
@@ -435,7 +489,14 @@ export function generateIndiaCustomerData(config: SandboxDataConfig, index: numb
           const at = t0 + 180 * MINUTE_MS;
           paymentEvent('failed', at, { status: 'failed', funds_available: false, error_code: 'REFUNDED' });
           orderEvent('failed', at);
-          r.refund = { id: `refund_${tail}`, order_id: order.id, payment_id: r.payment!.id, amount: Number(inr), currency: 'INR', created_at: iso(at) };
+          r.refund = {
+            id: `refund_${tail}`,
+            order_id: order.id,
+            payment_id: r.payment!.id,
+            amount: Number(inr),
+            currency: 'INR',
+            created_at: iso(at),
+          };
         }
         break;
       case 'failed':
@@ -474,7 +535,11 @@ export function generateIndiaCustomerData(config: SandboxDataConfig, index: numb
     const usd = BigInt(r.quote.to.amount);
     const inr = BigInt(r.order.amount);
     // A late settlement's UTR digits come from its id, not the random source: the records after it stay as they were.
-    const digits = late ? hash32(`${config.seed}:utr:${r.order.id}`) % 1_000_000_000 : variant === 'paid_no_utr' ? 0 : random.int(0, 999_999_999);
+    const digits = late
+      ? hash32(`${config.seed}:utr:${r.order.id}`) % 1_000_000_000
+      : variant === 'paid_no_utr'
+        ? 0
+        : random.int(0, 999_999_999);
     const utr =
       variant === 'paid_no_utr'
         ? null
@@ -486,7 +551,10 @@ export function generateIndiaCustomerData(config: SandboxDataConfig, index: numb
       status: 'settled',
       amount: Number(usd),
       currency: 'USD',
-      fees: { fx_fee: { amount: Number(basisPoints(usd, 10n)), currency: 'USD' }, txn_fee: { amount: 500, currency: 'USD' } },
+      fees: {
+        fx_fee: { amount: Number(basisPoints(usd, 10n)), currency: 'USD' },
+        txn_fee: { amount: 500, currency: 'USD' },
+      },
       utr,
       created_at: iso(at),
       updated_at: iso(at),
@@ -502,7 +570,14 @@ export function generateIndiaCustomerData(config: SandboxDataConfig, index: numb
   const regularDraft = (valueDate: string): Draft => {
     const found = drafts.find((d) => d.value_date === valueDate && !d.late && !d.credited);
     if (found !== undefined) return found;
-    const draft: Draft = { value_date: valueDate, cents: 0n, late: false, remittances: [], transfer_id: wireId(valueDate), credited: false };
+    const draft: Draft = {
+      value_date: valueDate,
+      cents: 0n,
+      late: false,
+      remittances: [],
+      transfer_id: wireId(valueDate),
+      credited: false,
+    };
     drafts.push(draft);
     return draft;
   };
@@ -518,7 +593,14 @@ export function generateIndiaCustomerData(config: SandboxDataConfig, index: numb
     if (variant === 'paid_wire_late') {
       settle(r, variant, (valueDate) => {
         const wireDate = nextWeekday(valueDate);
-        const draft: Draft = { value_date: wireDate, cents: 0n, late: true, remittances: [], transfer_id: wireId(wireDate), credited: false };
+        const draft: Draft = {
+          value_date: wireDate,
+          cents: 0n,
+          late: true,
+          remittances: [],
+          transfer_id: wireId(wireDate),
+          credited: false,
+        };
         drafts.push(draft);
         return draft;
       });
@@ -531,12 +613,29 @@ export function generateIndiaCustomerData(config: SandboxDataConfig, index: numb
     const roll = random.int(0, 99);
     if (roll < 12) return 'paid_split';
     if (roll < 70) return random.chance(0.1) ? 'paid_no_utr' : 'paid';
-    return random.pick(['refunded', 'failed', 'action_required', 'cancelled', 'under_review', 'expired', 'active', 'paid_no_purpose', 'paid_settled_late'] as const);
+    return random.pick([
+      'refunded',
+      'failed',
+      'action_required',
+      'cancelled',
+      'under_review',
+      'expired',
+      'active',
+      'paid_no_purpose',
+      'paid_settled_late',
+    ] as const);
   };
 
   // ---- broker ----
   let lastSubmitted = 0;
-  const trade = (seq: number, date: string, side: 'BUY' | 'SELL', symbol: string, kind: 'quantity' | 'full_portfolio_cost', size: bigint): boolean => {
+  const trade = (
+    seq: number,
+    date: string,
+    side: 'BUY' | 'SELL',
+    symbol: string,
+    kind: 'quantity' | 'full_portfolio_cost',
+    size: bigint,
+  ): boolean => {
     const m = priceOn(config.seed, symbol, date);
     // Orders fill in the order the records happen: a sell of shares bought earlier that day fills after the buy.
     const submitted = Math.max(Date.parse(`${date}T14:30:00Z`) + random.int(0, 300) * 60_000, lastSubmitted + 60_000);
@@ -548,7 +647,8 @@ export function generateIndiaCustomerData(config: SandboxDataConfig, index: numb
       submitted_at: iso(submitted),
     };
     const roll = random.int(0, 99);
-    const status: UsbrokerOrderWire['status'] = roll < 4 ? 'cancelled' : roll < 7 ? 'rejected' : roll < 15 ? 'partially_filled' : 'filled';
+    const status: UsbrokerOrderWire['status'] =
+      roll < 4 ? 'cancelled' : roll < 7 ? 'rejected' : roll < 15 ? 'partially_filled' : 'filled';
     let qtyMicro: bigint;
     let principal: bigint;
     let executed: bigint;
@@ -566,7 +666,10 @@ export function generateIndiaCustomerData(config: SandboxDataConfig, index: numb
     } else {
       // size: micro-shares ordered.
       const whole = size % 1_000_000n === 0n;
-      const filled = status === 'partially_filled' && whole && size >= 2_000_000n ? BigInt(random.int(1, Number(size / 1_000_000n) - 1)) * 1_000_000n : size;
+      const filled =
+        status === 'partially_filled' && whole && size >= 2_000_000n
+          ? BigInt(random.int(1, Number(size / 1_000_000n) - 1)) * 1_000_000n
+          : size;
       qtyMicro = filled;
       principal = roundDiv(qtyMicro * m, 1_000_000n);
       fees = nominalFees(side, principal, qtyMicro);
@@ -582,7 +685,10 @@ export function generateIndiaCustomerData(config: SandboxDataConfig, index: numb
         if (executed <= 0n) return false;
         avg = formatScaled(ceilDiv(executed * 10_000_000_000n, qtyMicro), 6);
       }
-      fees.commission = side === 'BUY' ? executed - principal - fees.sec - fees.taf - fees.ifsca : principal - executed - fees.sec - fees.taf - fees.ifsca;
+      fees.commission =
+        side === 'BUY'
+          ? executed - principal - fees.sec - fees.taf - fees.ifsca
+          : principal - executed - fees.sec - fees.taf - fees.ifsca;
     }
     // A quantity order too small to fill in part (under 2 shares, or fractional) is filled.
     const finalStatus = status === 'partially_filled' && kind === 'quantity' && qtyMicro === size ? 'filled' : status;
@@ -590,7 +696,18 @@ export function generateIndiaCustomerData(config: SandboxDataConfig, index: numb
     const unfilled = finalStatus === 'cancelled' || finalStatus === 'rejected';
     // A TRD row is matched to its order by account, symbol, side, quantity and trade date: keep that unique.
     const quantity = formatQty(qtyMicro);
-    if (!unfilled && data.rows.some((r) => r.row_code === 'TRD' && r.trade_date === date && r.symbol === symbol && r.side === side && r.quantity === quantity)) return false;
+    if (
+      !unfilled &&
+      data.rows.some(
+        (r) =>
+          r.row_code === 'TRD' &&
+          r.trade_date === date &&
+          r.symbol === symbol &&
+          r.side === side &&
+          r.quantity === quantity,
+      )
+    )
+      return false;
     const order: UsbrokerOrderWire = {
       ...base,
       qty: kind === 'quantity' ? formatQty(size) : null,
@@ -639,7 +756,11 @@ export function generateIndiaCustomerData(config: SandboxDataConfig, index: numb
     return true;
   };
 
-  const heldSymbols = () => [...held.entries()].filter(([, p]) => p.qty > 0n).map(([s]) => s).sort();
+  const heldSymbols = () =>
+    [...held.entries()]
+      .filter(([, p]) => p.qty > 0n)
+      .map(([s]) => s)
+      .sort();
   let previousDate = period.from;
 
   const attempts: Record<string, (seq: number, date: string) => boolean> = {
@@ -649,7 +770,14 @@ export function generateIndiaCustomerData(config: SandboxDataConfig, index: numb
       const budget = (cash * BigInt(random.int(10, 60))) / 100n;
       const n = (budget * 10_000n) / (priceOn(config.seed, symbol, date) * 10_020n);
       if (n < 1n) return false;
-      return trade(seq, date, 'BUY', symbol, 'quantity', BigInt(random.int(1, Number(n > 1000n ? 1000n : n))) * 1_000_000n);
+      return trade(
+        seq,
+        date,
+        'BUY',
+        symbol,
+        'quantity',
+        BigInt(random.int(1, Number(n > 1000n ? 1000n : n))) * 1_000_000n,
+      );
     },
     buy_fpc(seq, date) {
       if (cash < 50_00n) return false;
@@ -662,7 +790,10 @@ export function generateIndiaCustomerData(config: SandboxDataConfig, index: numb
       if (symbols.length === 0) return false;
       const symbol = random.pick(symbols);
       const qty = held.get(symbol)!.qty;
-      const size = qty >= 1_000_000n ? BigInt(random.int(1, Number(qty / 1_000_000n > 1000n ? 1000n : qty / 1_000_000n))) * 1_000_000n : qty;
+      const size =
+        qty >= 1_000_000n
+          ? BigInt(random.int(1, Number(qty / 1_000_000n > 1000n ? 1000n : qty / 1_000_000n))) * 1_000_000n
+          : qty;
       return trade(seq, date, 'SELL', symbol, 'quantity', size);
     },
     dividend(seq, date) {
@@ -677,8 +808,24 @@ export function generateIndiaCustomerData(config: SandboxDataConfig, index: numb
       const exDay = Math.max(toDayNumber(previousDate) + (previousDate < date ? 1 : 0), toDayNumber(date) - 14);
       const exDate = fromDayNumber(Math.min(exDay, toDayNumber(date)));
       const divTxn = `TXN-${S}-${I}-${pad(seq, 5)}-1`;
-      const common = { report_date: date, symbol, cusip: CUSIPS[symbol] ?? '', quantity: formatQty(shares), trade_date: exDate, pay_date: date, per_share: formatMinor(perShare) };
-      data.rows.push(row({ ...common, txn_no: divTxn, row_code: 'DIV', amount: formatMinor(gross), description: `Dividend ${symbol}` }));
+      const common = {
+        report_date: date,
+        symbol,
+        cusip: CUSIPS[symbol] ?? '',
+        quantity: formatQty(shares),
+        trade_date: exDate,
+        pay_date: date,
+        per_share: formatMinor(perShare),
+      };
+      data.rows.push(
+        row({
+          ...common,
+          txn_no: divTxn,
+          row_code: 'DIV',
+          amount: formatMinor(gross),
+          description: `Dividend ${symbol}`,
+        }),
+      );
       data.rows.push(
         row({
           ...common,
@@ -699,7 +846,13 @@ export function generateIndiaCustomerData(config: SandboxDataConfig, index: numb
       if (cash < fee) return false;
       cash -= fee;
       data.rows.push(
-        row({ report_date: date, txn_no: `TXN-${S}-${I}-${pad(seq, 5)}-1`, row_code: 'FEE', amount: formatMinor(-fee), description: random.pick(['Account maintenance fee', 'ADR custody fee', 'Wire fee']) }),
+        row({
+          report_date: date,
+          txn_no: `TXN-${S}-${I}-${pad(seq, 5)}-1`,
+          row_code: 'FEE',
+          amount: formatMinor(-fee),
+          description: random.pick(['Account maintenance fee', 'ADR custody fee', 'Wire fee']),
+        }),
       );
       return true;
     },
@@ -708,18 +861,52 @@ export function generateIndiaCustomerData(config: SandboxDataConfig, index: numb
       const amount = (cash * BigInt(random.int(10, 50))) / 100n;
       const returned = random.chance(0.3);
       const transfer_id = wireId(date);
-      data.wires.push({ transfer_id, account_no: account, direction: 'OUT', amount: formatMinor(amount), currency: 'USD', status: returned ? 'returned' : 'completed', value_date: date });
+      data.wires.push({
+        transfer_id,
+        account_no: account,
+        direction: 'OUT',
+        amount: formatMinor(amount),
+        currency: 'USD',
+        status: returned ? 'returned' : 'completed',
+        value_date: date,
+      });
       if (returned) return true;
       cash -= amount;
-      data.rows.push(row({ report_date: date, txn_no: `TXN-${transfer_id}`, row_code: 'WIREO', amount: formatMinor(-amount), settle_date: date, description: 'Wire out' }));
+      data.rows.push(
+        row({
+          report_date: date,
+          txn_no: `TXN-${transfer_id}`,
+          row_code: 'WIREO',
+          amount: formatMinor(-amount),
+          settle_date: date,
+          description: 'Wire out',
+        }),
+      );
       return true;
     },
     external_wire(_seq, date) {
       const amount = BigInt(random.int(1_000, 20_000)) * 100n;
       const transfer_id = wireId(date);
-      data.wires.push({ transfer_id, account_no: account, direction: 'IN', amount: formatMinor(amount), currency: 'USD', status: 'completed', value_date: date });
+      data.wires.push({
+        transfer_id,
+        account_no: account,
+        direction: 'IN',
+        amount: formatMinor(amount),
+        currency: 'USD',
+        status: 'completed',
+        value_date: date,
+      });
       cash += amount;
-      data.rows.push(row({ report_date: date, txn_no: `TXN-${transfer_id}`, row_code: 'WIREI', amount: formatMinor(amount), settle_date: date, description: 'Wire in (no remittance)' }));
+      data.rows.push(
+        row({
+          report_date: date,
+          txn_no: `TXN-${transfer_id}`,
+          row_code: 'WIREI',
+          amount: formatMinor(amount),
+          settle_date: date,
+          description: 'Wire in (no remittance)',
+        }),
+      );
       return true;
     },
   };
@@ -739,7 +926,22 @@ export function generateIndiaCustomerData(config: SandboxDataConfig, index: numb
       else if (seq === 4) kinds = [OTHER_SHOWCASE[(index - 1) % OTHER_SHOWCASE.length]!];
       else {
         const roll = random.int(0, 99);
-        kinds = roll < 25 ? ['remit'] : roll < 40 ? ['buy_quantity'] : roll < 55 ? ['buy_fpc'] : roll < 75 ? ['sell'] : roll < 85 ? ['dividend'] : roll < 90 ? ['fee'] : roll < 97 ? ['withdraw'] : ['external_wire'];
+        kinds =
+          roll < 25
+            ? ['remit']
+            : roll < 40
+              ? ['buy_quantity']
+              : roll < 55
+                ? ['buy_fpc']
+                : roll < 75
+                  ? ['sell']
+                  : roll < 85
+                    ? ['dividend']
+                    : roll < 90
+                      ? ['fee']
+                      : roll < 97
+                        ? ['withdraw']
+                        : ['external_wire'];
       }
       let done = false;
       for (const kind of kinds) {
@@ -756,7 +958,15 @@ export function generateIndiaCustomerData(config: SandboxDataConfig, index: numb
   // Every paid order settles and every settlement's wire arrives, those of the period's last days after it.
   creditDrafts('9999-12-31');
   for (const draft of drafts) {
-    data.wires.push({ transfer_id: draft.transfer_id, account_no: account, direction: 'IN', amount: formatMinor(draft.cents), currency: 'USD', status: 'completed', value_date: draft.value_date });
+    data.wires.push({
+      transfer_id: draft.transfer_id,
+      account_no: account,
+      direction: 'IN',
+      amount: formatMinor(draft.cents),
+      currency: 'USD',
+      status: 'completed',
+      value_date: draft.value_date,
+    });
   }
   data.wires.sort((a, b) => (a.transfer_id < b.transfer_id ? -1 : 1));
   data.orders.sort((a, b) => (a.order_id < b.order_id ? -1 : 1));

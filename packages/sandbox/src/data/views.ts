@@ -1,6 +1,13 @@
 import { CURRENCIES, priceOn, securityOf, type Currency } from './catalog.js';
 import { firstDayOf, lastDayOf, monthOf, slashDate } from './dates.js';
-import { isPlantedMismatch, type CustomerData, type SandboxDataConfig, type SandboxMovement, type SandboxOrder, type SandboxTransfer } from './generate.js';
+import {
+  isPlantedMismatch,
+  type CustomerData,
+  type SandboxDataConfig,
+  type SandboxMovement,
+  type SandboxOrder,
+  type SandboxTransfer,
+} from './generate.js';
 import { divideToDecimal, formatMinor } from './money.js';
 
 /**
@@ -24,7 +31,11 @@ export function ordersBetween(data: CustomerData, from?: string, to?: string): S
   return data.orders.filter((o) => inRange(o.tradeDate, from, to));
 }
 
-function cashBalance(movements: readonly SandboxMovement[], currency: Currency, before: (m: SandboxMovement) => boolean): bigint {
+function cashBalance(
+  movements: readonly SandboxMovement[],
+  currency: Currency,
+  before: (m: SandboxMovement) => boolean,
+): bigint {
   let balance = 0n;
   for (const m of movements) if (m.currency === currency && before(m)) balance += m.cashMinor;
   return balance;
@@ -87,7 +98,15 @@ export interface UaefeedCashStatementView {
     other: string;
     tradeClosingBalance: string;
     settledClosingBalance: string;
-    list: { transactionDate: string; valueDate: string; description: string; debit: string; credit: string; tradeBalance: string; settledBalance: string }[];
+    list: {
+      transactionDate: string;
+      valueDate: string;
+      description: string;
+      debit: string;
+      credit: string;
+      tradeBalance: string;
+      settledBalance: string;
+    }[];
   }[];
 }
 
@@ -147,13 +166,21 @@ export interface UaefeedHoldingsStatementView {
     securityType: 'CS' | 'FND';
     list: {
       exchange: string;
-      list: { symbol: string; totalHolding: string; totalAmount: string; list: { transactionDate: string; narration: string; quantity: string; amount: string }[] }[];
+      list: {
+        symbol: string;
+        totalHolding: string;
+        totalAmount: string;
+        list: { transactionDate: string; narration: string; quantity: string; amount: string }[];
+      }[];
     }[];
   }[];
 }
 
 /** Quantity held per symbol after the movements that pass `until`. */
-function heldQuantities(movements: readonly SandboxMovement[], until: (m: SandboxMovement) => boolean): Map<string, bigint> {
+function heldQuantities(
+  movements: readonly SandboxMovement[],
+  until: (m: SandboxMovement) => boolean,
+): Map<string, bigint> {
   const held = new Map<string, bigint>();
   for (const m of movements) {
     if (m.symbol !== null && m.qty !== null && until(m)) held.set(m.symbol, (held.get(m.symbol) ?? 0n) + m.qty);
@@ -167,12 +194,19 @@ function heldQuantities(movements: readonly SandboxMovement[], until: (m: Sandbo
  * month's movements signed (BUY > 0, SELL < 0) with their net settlement. Grouped by security
  * type, then exchange; symbols in alphabetical order.
  */
-export function uaefeedHoldingsStatement(config: SandboxDataConfig, data: CustomerData, year: number, month: number): UaefeedHoldingsStatementView {
+export function uaefeedHoldingsStatement(
+  config: SandboxDataConfig,
+  data: CustomerData,
+  year: number,
+  month: number,
+): UaefeedHoldingsStatementView {
   const first = firstDayOf(monthOf(year, month));
   const last = lastDayOf(monthOf(year, month));
   const held = heldQuantities(data.movements, (m) => m.date <= last);
   const moved = data.movements.filter((m) => m.symbol !== null && inRange(m.date, first, last));
-  const symbols = [...new Set([...[...held].filter(([, qty]) => qty > 0n).map(([s]) => s), ...moved.map((m) => m.symbol!)])].sort();
+  const symbols = [
+    ...new Set([...[...held].filter(([, qty]) => qty > 0n).map(([s]) => s), ...moved.map((m) => m.symbol!)]),
+  ].sort();
   const list: UaefeedHoldingsStatementView['list'] = [];
   for (const securityType of ['CS', 'FND'] as const) {
     const ofType = symbols.filter((s) => securityOf(s).securityType === securityType);
@@ -218,7 +252,13 @@ export interface CustodianAccountView {
 }
 
 export function custodianAccount(data: Pick<CustomerData, 'customer'>, openedOn: string): CustodianAccountView {
-  return { account: data.customer.custodian_account, name: data.customer.name, currency: 'AED', status: 'active', opened_on: openedOn };
+  return {
+    account: data.customer.custodian_account,
+    name: data.customer.name,
+    currency: 'AED',
+    status: 'active',
+    opened_on: openedOn,
+  };
 }
 
 export interface CustodianTransactionView {

@@ -34,7 +34,12 @@ export const encodeJson = (body: unknown): string => JSON.stringify(body);
 /** uaefeed's bodies: LosslessNumber values are written as their exact number text. */
 export const encodeLossless = (body: unknown): string => stringify(body) ?? 'null';
 
-export function send(res: ServerResponse, status: number, text: string, contentType = 'application/json; charset=utf-8'): void {
+export function send(
+  res: ServerResponse,
+  status: number,
+  text: string,
+  contentType = 'application/json; charset=utf-8',
+): void {
   if (res.writableEnded || res.destroyed) return;
   res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(text) });
   res.end(text);

@@ -7,7 +7,10 @@ import { bearerOf, encodeJson, intParam, paginate, type Reply, type UpstreamHand
 export const CUSTODIAN_PER_PAGE_DEFAULT = 100;
 export const CUSTODIAN_PER_PAGE_MAX = 500;
 
-const error = (status: number, code: string, message: string): Reply => ({ status, body: { error: { code, message } } });
+const error = (status: number, code: string, message: string): Reply => ({
+  status,
+  body: { error: { code, message } },
+});
 
 /** The custodian sandbox: bearer API key, `{data, page, per_page, total, next_page}` paging, AED only. */
 export function createCustodianHandler(dataset: SandboxDataset, apiKey: string): UpstreamHandler {
@@ -20,9 +23,13 @@ export function createCustodianHandler(dataset: SandboxDataset, apiKey: string):
   function paged(url: URL, all: readonly unknown[]): Reply {
     const page = intParam(url, 'page', 1, 1, 1_000_000);
     const perPage = intParam(url, 'per_page', CUSTODIAN_PER_PAGE_DEFAULT, 1, CUSTODIAN_PER_PAGE_MAX);
-    if (page === null || perPage === null) return error(400, 'invalid_request', `page is 1 or more, per_page 1-${CUSTODIAN_PER_PAGE_MAX}`);
+    if (page === null || perPage === null)
+      return error(400, 'invalid_request', `page is 1 or more, per_page 1-${CUSTODIAN_PER_PAGE_MAX}`);
     const slice = paginate(all, page, perPage);
-    return { status: 200, body: { data: slice.items, page, per_page: perPage, total: slice.total, next_page: slice.next } };
+    return {
+      status: 200,
+      body: { data: slice.items, page, per_page: perPage, total: slice.total, next_page: slice.next },
+    };
   }
 
   type Read = (url: URL) => Reply;
@@ -36,7 +43,11 @@ export function createCustodianHandler(dataset: SandboxDataset, apiKey: string):
     };
 
   const reads: Record<string, Read> = {
-    '/accounts': (url) => paged(url, dataset.customers.map((customer) => custodianAccount({ customer }, dataset.period.from))),
+    '/accounts': (url) =>
+      paged(
+        url,
+        dataset.customers.map((customer) => custodianAccount({ customer }, dataset.period.from)),
+      ),
     '/holdings': ofAccount((customer, url) => {
       const asOf = url.searchParams.get('as_of') ?? '';
       if (!isIsoDate(asOf)) return error(400, 'invalid_request', 'as_of is YYYY-MM-DD');

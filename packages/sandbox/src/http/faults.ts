@@ -54,7 +54,8 @@ export class FaultStore {
 
   add(spec: FaultSpec): Fault {
     if (typeof spec !== 'object' || spec === null) throw new FaultSpecError('a fault is an object');
-    if (!UPSTREAM_NAMES.includes(spec.upstream)) throw new FaultSpecError(`upstream is one of ${UPSTREAM_NAMES.join(', ')}`);
+    if (!UPSTREAM_NAMES.includes(spec.upstream))
+      throw new FaultSpecError(`upstream is one of ${UPSTREAM_NAMES.join(', ')}`);
     if (!FAULT_KINDS.includes(spec.fault)) throw new FaultSpecError(`fault is one of ${FAULT_KINDS.join(', ')}`);
     let customer: string | null = null;
     if (spec.customer !== undefined && spec.customer !== null) {
@@ -63,11 +64,21 @@ export class FaultStore {
       customer = found.customer_id;
     }
     const ms = spec.ms ?? FAULT_DEFAULT_MS[spec.fault];
-    if (!Number.isInteger(ms) || ms < 0 || ms > FAULT_MS_MAX) throw new FaultSpecError(`ms is an integer from 0 to ${FAULT_MS_MAX}`);
+    if (!Number.isInteger(ms) || ms < 0 || ms > FAULT_MS_MAX)
+      throw new FaultSpecError(`ms is an integer from 0 to ${FAULT_MS_MAX}`);
     const count = spec.count ?? null;
-    if (count !== null && (!Number.isInteger(count) || count < 1)) throw new FaultSpecError('count is a positive integer');
+    if (count !== null && (!Number.isInteger(count) || count < 1))
+      throw new FaultSpecError('count is a positive integer');
     if (this.#faults.length >= FAULTS_MAX) throw new FaultSpecError(`at most ${FAULTS_MAX} faults at once`);
-    const fault: Fault = { id: `fault-${this.#nextId++}`, upstream: spec.upstream, customer, fault: spec.fault, ms, remaining: count, hits: 0 };
+    const fault: Fault = {
+      id: `fault-${this.#nextId++}`,
+      upstream: spec.upstream,
+      customer,
+      fault: spec.fault,
+      ms,
+      remaining: count,
+      hits: 0,
+    };
     this.#faults.push(fault);
     return { ...fault };
   }
@@ -78,7 +89,8 @@ export class FaultStore {
 
   /** Clears the faults that match (all of them without a filter); answers how many. */
   clear(filter: { id?: string; upstream?: string; customer?: string } = {}): number {
-    const customerId = filter.customer === undefined ? undefined : (this.dataset.find(filter.customer)?.customer_id ?? filter.customer);
+    const customerId =
+      filter.customer === undefined ? undefined : (this.dataset.find(filter.customer)?.customer_id ?? filter.customer);
     const before = this.#faults.length;
     this.#faults = this.#faults.filter(
       (f) =>

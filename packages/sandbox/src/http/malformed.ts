@@ -34,7 +34,9 @@ const DECIMAL_TEXT = /^-?\d+(\.\d+)?$/;
 function find(value: unknown, wanted: (leaf: unknown) => boolean, path: Path = []): Path | null {
   if (wanted(value) && path.length > 0) return path;
   if (isLosslessNumber(value) || value === null || typeof value !== 'object') return null;
-  const entries: [string | number, unknown][] = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value);
+  const entries: [string | number, unknown][] = Array.isArray(value)
+    ? value.map((v, i) => [i, v])
+    : Object.entries(value);
   for (const [key, child] of entries) {
     if (typeof key === 'string' && LEFT_ALONE.has(key)) continue;
     const found = find(child, wanted, [...path, key]);
@@ -57,7 +59,8 @@ function replaceAt(value: unknown, path: Path, replacement: unknown): unknown {
 }
 
 export function malform(body: unknown): unknown {
-  const isNumber = (v: unknown) => isLosslessNumber(v) || typeof v === 'number' || (typeof v === 'string' && DECIMAL_TEXT.test(v));
+  const isNumber = (v: unknown) =>
+    isLosslessNumber(v) || typeof v === 'number' || (typeof v === 'string' && DECIMAL_TEXT.test(v));
   const leaf = find(body, isNumber) ?? find(body, (v) => typeof v === 'string');
   if (leaf !== null) return replaceAt(body, leaf, { malformed: true });
   const list = find(body, (v) => Array.isArray(v));

@@ -40,13 +40,21 @@ export function createRegistryHandler(dataset: SandboxDataset): UpstreamHandler 
         const all = url.pathname === PREFIX ? dataset.customers : dataset.india.customers;
         const page = intParam(url, 'page', 1, 1, 1_000_000);
         const perPage = intParam(url, 'per_page', REGISTRY_PER_PAGE_DEFAULT, 1, REGISTRY_PER_PAGE_MAX);
-        if (page === null || perPage === null) return error(400, 'invalid_request', `page is 1 or more, per_page 1-${REGISTRY_PER_PAGE_MAX}`);
+        if (page === null || perPage === null)
+          return error(400, 'invalid_request', `page is 1 or more, per_page 1-${REGISTRY_PER_PAGE_MAX}`);
         const slice = paginate<unknown>(all, page, perPage);
         return {
           status: 200,
           body: {
             data: slice.items,
-            page_meta: { current: page, previous: slice.previous, next: slice.next, per_page: perPage, pages: slice.pages, count: slice.total },
+            page_meta: {
+              current: page,
+              previous: slice.previous,
+              next: slice.next,
+              per_page: perPage,
+              pages: slice.pages,
+              count: slice.total,
+            },
           },
         };
       }

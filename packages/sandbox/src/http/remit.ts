@@ -30,17 +30,32 @@ export function createRemitHandler(dataset: SandboxDataset, apiKey: string): Ups
   function list<T extends { id: string; created_at: string }>(url: URL, all: readonly T[]): Reply {
     const page = intParam(url, 'page', 1, 1, 1_000_000);
     const perPage = intParam(url, 'per_page', REMIT_PER_PAGE_DEFAULT, 1, REMIT_PER_PAGE_MAX);
-    if (page === null || perPage === null) return error(400, 'invalid_request', `page is 1 or more, per_page 1-${REMIT_PER_PAGE_MAX}`);
+    if (page === null || perPage === null)
+      return error(400, 'invalid_request', `page is 1 or more, per_page 1-${REMIT_PER_PAGE_MAX}`);
     const before = url.searchParams.get('before');
     const after = url.searchParams.get('after');
-    for (const t of [before, after]) if (t !== null && Number.isNaN(Date.parse(t))) return error(400, 'invalid_request', 'before and after are ISO-8601 times');
+    for (const t of [before, after])
+      if (t !== null && Number.isNaN(Date.parse(t)))
+        return error(400, 'invalid_request', 'before and after are ISO-8601 times');
     const filtered = newestFirst(all).filter(
-      (item) => (before === null || Date.parse(item.created_at) < Date.parse(before)) && (after === null || Date.parse(item.created_at) > Date.parse(after)),
+      (item) =>
+        (before === null || Date.parse(item.created_at) < Date.parse(before)) &&
+        (after === null || Date.parse(item.created_at) > Date.parse(after)),
     );
     const slice = paginate(filtered, page, perPage);
     return {
       status: 200,
-      body: { data: slice.items, page_meta: { current: page, previous: slice.previous, next: slice.next, per_page: perPage, pages: slice.pages, count: slice.total } },
+      body: {
+        data: slice.items,
+        page_meta: {
+          current: page,
+          previous: slice.previous,
+          next: slice.next,
+          per_page: perPage,
+          pages: slice.pages,
+          count: slice.total,
+        },
+      },
     };
   }
 
@@ -48,7 +63,8 @@ export function createRemitHandler(dataset: SandboxDataset, apiKey: string): Ups
     const m = new RegExp(`^${API}/${name}/([^/]+)$`).exec(url.pathname);
     return m?.[1] === undefined ? null : decodeURIComponent(m[1]);
   };
-  const one = (found: unknown, what: string): Reply => (found === undefined || found === null ? error(404, 'not_found', `no such ${what}`) : { status: 200, body: found });
+  const one = (found: unknown, what: string): Reply =>
+    found === undefined || found === null ? error(404, 'not_found', `no such ${what}`) : { status: 200, body: found };
   const filter = (url: URL, name: string) => url.searchParams.get(name);
 
   function answer(req: IncomingMessage, url: URL): Promise<Reply> {
@@ -78,14 +94,24 @@ export function createRemitHandler(dataset: SandboxDataset, apiKey: string): Ups
         url,
         remittances()
           .flatMap((r) => (r.payment === null ? [] : [r.payment]))
-          .filter((p) => (customer === null || p.customer_id === customer) && (status === null || p.status === status) && (payin === null || p.payin_id === payin)),
+          .filter(
+            (p) =>
+              (customer === null || p.customer_id === customer) &&
+              (status === null || p.status === status) &&
+              (payin === null || p.payin_id === payin),
+          ),
       );
     }
-    if (path === `${API}/refunds`) return list(url, remittances().flatMap((r) => (r.refund === null ? [] : [r.refund])));
+    if (path === `${API}/refunds`)
+      return list(
+        url,
+        remittances().flatMap((r) => (r.refund === null ? [] : [r.refund])),
+      );
     if (path === `${API}/customers`) return list(url, india.customers.map(remitCustomer));
     if (path === `${API}/balances`) return { status: 200, body: remitBalances(india.all()) };
     if (path === `${API}/fx_rates`) {
-      if (filter(url, 'source_currency') !== 'INR' || filter(url, 'target_currency') !== 'USD') return error(400, 'invalid_request', 'only INR to USD');
+      if (filter(url, 'source_currency') !== 'INR' || filter(url, 'target_currency') !== 'USD')
+        return error(400, 'invalid_request', 'only INR to USD');
       return { status: 200, body: remitMidRate(dataset.config, dataset.period.to) };
     }
     let id = match(url, 'orders');
@@ -116,6 +142,12 @@ export function createRemitHandler(dataset: SandboxDataset, apiKey: string): Ups
   };
 }
 
-export function remitCustomer(c: { remit_customer_id: string; name: string; email: string; pan: string; created_at: string }) {
+export function remitCustomer(c: {
+  remit_customer_id: string;
+  name: string;
+  email: string;
+  pan: string;
+  created_at: string;
+}) {
   return { id: c.remit_customer_id, name: c.name, email: c.email, pan: c.pan, created_at: c.created_at };
 }

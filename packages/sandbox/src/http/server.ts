@@ -31,7 +31,8 @@ async function admin(context: ServerContext, req: IncomingMessage, res: ServerRe
       try {
         return reply(201, context.faults.add((await readJsonBody(req)) as FaultSpec));
       } catch (error) {
-        if (error instanceof FaultSpecError || error instanceof BadRequest) return reply(400, { error: 'invalid_fault', message: error.message });
+        if (error instanceof FaultSpecError || error instanceof BadRequest)
+          return reply(400, { error: 'invalid_fault', message: error.message });
         throw error;
       }
     }
@@ -67,15 +68,25 @@ export interface RunningServer {
 }
 
 /** Starts one upstream's server on `host:port` (0: any free port). */
-export async function startUpstreamServer(handler: UpstreamHandler, context: ServerContext, host: string, port: number): Promise<RunningServer> {
+export async function startUpstreamServer(
+  handler: UpstreamHandler,
+  context: ServerContext,
+  host: string,
+  port: number,
+): Promise<RunningServer> {
   /** Requests held by a `timeout` fault: cut when their time is up or the server closes. */
   const held = new Set<NodeJS.Timeout>();
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://sandbox');
-    if (url.pathname === ADMIN_PREFIX || url.pathname.startsWith(`${ADMIN_PREFIX}/`)) return admin(context, req, res, url);
+    if (url.pathname === ADMIN_PREFIX || url.pathname.startsWith(`${ADMIN_PREFIX}/`))
+      return admin(context, req, res, url);
     const customer = handler.customerOf(url);
-    const fault = context.faults.take(handler.name, customer?.customer_id ?? null, (kind) => kind !== 'expired_token' || handler.canExpireToken(req, url));
+    const fault = context.faults.take(
+      handler.name,
+      customer?.customer_id ?? null,
+      (kind) => kind !== 'expired_token' || handler.canExpireToken(req, url),
+    );
     switch (fault?.fault) {
       case 'latency':
         await sleep(fault.ms);
@@ -99,13 +110,19 @@ export async function startUpstreamServer(handler: UpstreamHandler, context: Ser
     }
     const reply = await handler.answer(req, url);
     if (fault?.fault !== 'malformed') return write(res, handler, reply);
-    write(res, handler, handler.malform === undefined ? { status: reply.status, body: malform(reply.body) } : handler.malform(reply));
+    write(
+      res,
+      handler,
+      handler.malform === undefined ? { status: reply.status, body: malform(reply.body) } : handler.malform(reply),
+    );
   }
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       // A bug of the sandbox, not a fault: say so and keep serving.
-      console.error(`sandbox ${handler.name}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      console.error(
+        `sandbox ${handler.name}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      );
       send(res, 500, JSON.stringify({ error: 'sandbox_error' }));
     });
   });

@@ -4,8 +4,23 @@ import { jwtVerify } from 'jose';
 import { LosslessNumber } from 'lossless-json';
 import { isIsoDate } from '../data/dates.js';
 import type { RegistryCustomer, SandboxDataset } from '../data/generate.js';
-import { ordersBetween, transfersBetween, uaefeedCashStatement, uaefeedCashSummary, uaefeedHoldingsStatement } from '../data/views.js';
-import { BadRequest, bearerOf, encodeLossless, intParam, paginate, readJsonBody, type Reply, type UpstreamHandler } from './common.js';
+import {
+  ordersBetween,
+  transfersBetween,
+  uaefeedCashStatement,
+  uaefeedCashSummary,
+  uaefeedHoldingsStatement,
+} from '../data/views.js';
+import {
+  BadRequest,
+  bearerOf,
+  encodeLossless,
+  intParam,
+  paginate,
+  readJsonBody,
+  type Reply,
+  type UpstreamHandler,
+} from './common.js';
 
 /** What the uaefeed sandbox accepts as its registered app. */
 export interface UaefeedSandboxAuth {
@@ -69,8 +84,16 @@ export function toWire(value: unknown): unknown {
   return out;
 }
 
-const ok = (fields: Record<string, unknown> = {}): Record<string, unknown> => ({ status: 'SUCCESS', reason: null, rejectCode: null, ...fields });
-const failed = (status: number, rejectCode: string, reason: string): Reply => ({ status, body: { status: 'FAILED', reason, rejectCode } });
+const ok = (fields: Record<string, unknown> = {}): Record<string, unknown> => ({
+  status: 'SUCCESS',
+  reason: null,
+  rejectCode: null,
+  ...fields,
+});
+const failed = (status: number, rejectCode: string, reason: string): Reply => ({
+  status,
+  body: { status: 'FAILED', reason, rejectCode },
+});
 
 interface Expiring {
   expiresAt: number;
@@ -110,7 +133,11 @@ function basicOf(req: IncomingMessage): { user: string; password: string } | nul
 }
 
 /** The uaefeed sandbox: the token chain, the envelope on every answer, amounts as JSON numbers. */
-export function createUaefeedHandler(dataset: SandboxDataset, auth: UaefeedSandboxAuth, now: () => number = Date.now): UpstreamHandler {
+export function createUaefeedHandler(
+  dataset: SandboxDataset,
+  auth: UaefeedSandboxAuth,
+  now: () => number = Date.now,
+): UpstreamHandler {
   const tokens = new TokenStore(auth);
 
   const checkClient = (req: IncomingMessage): Reply | null => {
@@ -134,11 +161,17 @@ export function createUaefeedHandler(dataset: SandboxDataset, auth: UaefeedSandb
         clockTolerance: CLOCK_TOLERANCE_S,
         currentDate: new Date(now()),
       });
-      if (payload.instCode !== auth.instCode) return failed(401, 'INVALID_ASSERTION', 'instCode is not this institution');
-      if (typeof payload.userId !== 'string' || payload.userId === '' || (auth.userId !== null && payload.userId !== auth.userId)) {
+      if (payload.instCode !== auth.instCode)
+        return failed(401, 'INVALID_ASSERTION', 'instCode is not this institution');
+      if (
+        typeof payload.userId !== 'string' ||
+        payload.userId === '' ||
+        (auth.userId !== null && payload.userId !== auth.userId)
+      ) {
         return failed(401, 'INVALID_ASSERTION', 'userId is not a user of this institution');
       }
-      if ((payload.exp ?? 0) - (payload.iat ?? 0) > ASSERTION_LIFETIME_MAX_S) return failed(401, 'INVALID_ASSERTION', 'assertion lives longer than 24 h');
+      if ((payload.exp ?? 0) - (payload.iat ?? 0) > ASSERTION_LIFETIME_MAX_S)
+        return failed(401, 'INVALID_ASSERTION', 'assertion lives longer than 24 h');
     } catch {
       return failed(401, 'INVALID_ASSERTION', 'assertion signature, issuer or expiry is not valid');
     }
@@ -153,7 +186,8 @@ export function createUaefeedHandler(dataset: SandboxDataset, auth: UaefeedSandb
     const known = tokens.refresh.get(refreshToken);
     // Single use: spent whatever happens next.
     tokens.refresh.delete(refreshToken);
-    if (known === undefined || known.expiresAt <= now()) return failed(401, 'INVALID_REFRESH_TOKEN', 'refresh token is unknown, used or expired');
+    if (known === undefined || known.expiresAt <= now())
+      return failed(401, 'INVALID_REFRESH_TOKEN', 'refresh token is unknown, used or expired');
     return { status: 200, body: ok(tokens.issue(now())) };
   }
 
@@ -175,11 +209,18 @@ export function createUaefeedHandler(dataset: SandboxDataset, auth: UaefeedSandb
       }
       const pageNumber = intParam(url, 'pageNumber', 1, 1, 1_000_000);
       const pageSize = intParam(url, 'pageSize', UAEFEED_PAGE_SIZE_DEFAULT, 1, UAEFEED_PAGE_SIZE_MAX);
-      if (pageNumber === null || pageSize === null) return failed(400, 'INVALID_PARAMETER', `pageNumber is 1 or more, pageSize 1-${UAEFEED_PAGE_SIZE_MAX}`);
+      if (pageNumber === null || pageSize === null)
+        return failed(400, 'INVALID_PARAMETER', `pageNumber is 1 or more, pageSize 1-${UAEFEED_PAGE_SIZE_MAX}`);
       const page = paginate(records(customer, from, to), pageNumber, pageSize);
       return {
         status: 200,
-        body: ok({ pageNumber, pageSize, totalRecords: page.total, hasNextPage: page.next !== null, list: toWire(page.items) }),
+        body: ok({
+          pageNumber,
+          pageSize,
+          totalRecords: page.total,
+          hasNextPage: page.next !== null,
+          list: toWire(page.items),
+        }),
       };
     };
 
@@ -188,7 +229,8 @@ export function createUaefeedHandler(dataset: SandboxDataset, auth: UaefeedSandb
     (customer, url) => {
       const month = intParam(url, 'month', null, 1, 12);
       const year = intParam(url, 'year', null, 1900, 9999);
-      if (month === null || year === null) return failed(400, 'INVALID_PARAMETER', 'month (1-12) and year are required');
+      if (month === null || year === null)
+        return failed(400, 'INVALID_PARAMETER', 'month (1-12) and year are required');
       return { status: 200, body: ok(toWire(statement(customer, year, month)) as Record<string, unknown>) };
     };
 
@@ -200,7 +242,9 @@ export function createUaefeedHandler(dataset: SandboxDataset, auth: UaefeedSandb
       body: ok({ list: toWire(uaefeedCashSummary(dataset.dataOf(customer), dataset.period.to)) }),
     }),
     '/v1.2/statement/cash': monthly((c, year, month) => uaefeedCashStatement(dataset.dataOf(c), year, month)),
-    '/v1.2/statement/positions': monthly((c, year, month) => uaefeedHoldingsStatement(dataset.config, dataset.dataOf(c), year, month)),
+    '/v1.2/statement/positions': monthly((c, year, month) =>
+      uaefeedHoldingsStatement(dataset.config, dataset.dataOf(c), year, month),
+    ),
   };
 
   async function answer(req: IncomingMessage, url: URL): Promise<Reply> {

@@ -4,9 +4,25 @@ import { priceOn } from '../data/catalog.js';
 import { isIsoDate, isIsoMonth } from '../data/dates.js';
 import type { SandboxDataset } from '../data/generate.js';
 import { CUSIPS, nominalFees, parseQtyMicro } from '../data/india.js';
-import { dailyLedgerCsv, dailyLedgerRows, usbrokerBalance, usbrokerPositions, usbrokerQuotes, usbrokerStatement } from '../data/india-views.js';
+import {
+  dailyLedgerCsv,
+  dailyLedgerRows,
+  usbrokerBalance,
+  usbrokerPositions,
+  usbrokerQuotes,
+  usbrokerStatement,
+} from '../data/india-views.js';
 import { formatMinor } from '../data/money.js';
-import { BadRequest, bearerOf, encodeJson, intParam, readJsonBody, readTextBody, type Reply, type UpstreamHandler } from './common.js';
+import {
+  BadRequest,
+  bearerOf,
+  encodeJson,
+  intParam,
+  readJsonBody,
+  readTextBody,
+  type Reply,
+  type UpstreamHandler,
+} from './common.js';
 
 export const USBROKER_LIMIT_MAX = 100;
 
@@ -21,7 +37,11 @@ const error = (status: number, code: string, message: string): Reply => ({ statu
 const TOKENS_MAX = 10_000;
 
 /** The usbroker sandbox (formats ours: docs/upstreams/usbroker.md). */
-export function createUsbrokerHandler(dataset: SandboxDataset, auth: UsbrokerSandboxAuth, now: () => number = Date.now): UpstreamHandler {
+export function createUsbrokerHandler(
+  dataset: SandboxDataset,
+  auth: UsbrokerSandboxAuth,
+  now: () => number = Date.now,
+): UpstreamHandler {
   const india = dataset.india;
   const tokens = new Map<string, number>();
   const periodTo = dataset.period.to;
@@ -37,11 +57,16 @@ export function createUsbrokerHandler(dataset: SandboxDataset, auth: UsbrokerSan
 
   async function token(req: IncomingMessage): Promise<Reply> {
     const form = new URLSearchParams(await readTextBody(req));
-    if (form.get('grant_type') !== 'client_credentials') return { status: 400, body: { error: 'unsupported_grant_type', error_description: 'grant_type must be client_credentials' } };
+    if (form.get('grant_type') !== 'client_credentials')
+      return {
+        status: 400,
+        body: { error: 'unsupported_grant_type', error_description: 'grant_type must be client_credentials' },
+      };
     if (form.get('client_id') !== auth.clientId || form.get('client_secret') !== auth.clientSecret) {
       return { status: 401, body: { error: 'invalid_client', error_description: 'client id or secret is wrong' } };
     }
-    if (tokens.size >= TOKENS_MAX) for (const [t, expiresAt] of tokens) if (expiresAt <= now() || tokens.size >= TOKENS_MAX) tokens.delete(t);
+    if (tokens.size >= TOKENS_MAX)
+      for (const [t, expiresAt] of tokens) if (expiresAt <= now() || tokens.size >= TOKENS_MAX) tokens.delete(t);
     const accessToken = randomBytes(24).toString('base64url');
     tokens.set(accessToken, now() + auth.tokenTtlSeconds * 1000);
     return { status: 200, body: { access_token: accessToken, expires_in: auth.tokenTtlSeconds, token_type: 'Bearer' } };
@@ -58,7 +83,8 @@ export function createUsbrokerHandler(dataset: SandboxDataset, auth: UsbrokerSan
   async function preview(req: IncomingMessage): Promise<Reply> {
     const body = (await readJsonBody(req)) as Record<string, unknown>;
     const account = typeof body.account_no === 'string' ? india.find(body.account_no) : undefined;
-    if (account === undefined || account.usbroker_account_no !== body.account_no) return error(404, 'account_not_found', 'no such account');
+    if (account === undefined || account.usbroker_account_no !== body.account_no)
+      return error(404, 'account_not_found', 'no such account');
     const symbol = body.symbol;
     if (typeof symbol !== 'string' || !(symbol in CUSIPS)) return error(400, 'invalid_request', 'unknown symbol');
     const side = body.side;
@@ -76,17 +102,27 @@ export function createUsbrokerHandler(dataset: SandboxDataset, auth: UsbrokerSan
       qtyMicro = (principal * 1_000_000n) / price;
     } else return error(400, 'invalid_request', 'exactly one of qty and notional, a decimal string');
     const fees = nominalFees(side, principal, qtyMicro);
-    return { status: 200, body: { est_commission: formatMinor(fees.commission), sec_fee: formatMinor(fees.sec), taf_fee: formatMinor(fees.taf), ifsca_fee: formatMinor(fees.ifsca) } };
+    return {
+      status: 200,
+      body: {
+        est_commission: formatMinor(fees.commission),
+        sec_fee: formatMinor(fees.sec),
+        taf_fee: formatMinor(fees.taf),
+        ifsca_fee: formatMinor(fees.ifsca),
+      },
+    };
   }
 
   async function answer(req: IncomingMessage, url: URL): Promise<Reply> {
     try {
-      if (url.pathname === '/oauth2/token') return req.method === 'POST' ? await token(req) : error(405, 'method_not_allowed', 'POST only');
+      if (url.pathname === '/oauth2/token')
+        return req.method === 'POST' ? await token(req) : error(405, 'method_not_allowed', 'POST only');
       const bearer = bearerOf(req);
       const expiresAt = bearer === null ? undefined : tokens.get(bearer);
       if (expiresAt === undefined) return error(401, 'invalid_token', 'access token is missing or unknown');
       if (expiresAt <= now()) return error(401, 'token_expired', 'access token expired');
-      if (url.pathname === '/v1/orders/preview') return req.method === 'POST' ? await preview(req) : error(405, 'method_not_allowed', 'POST only');
+      if (url.pathname === '/v1/orders/preview')
+        return req.method === 'POST' ? await preview(req) : error(405, 'method_not_allowed', 'POST only');
     } catch (e) {
       if (e instanceof BadRequest) return error(400, 'invalid_request', e.message);
       throw e;
@@ -106,7 +142,11 @@ export function createUsbrokerHandler(dataset: SandboxDataset, auth: UsbrokerSan
           return { status: 200, body: usbrokerPositions(dataset.config, data, periodTo) };
         case '/orders': {
           const status = url.searchParams.get('status');
-          return cursorPage(url, status === null || status === '' ? data.orders : data.orders.filter((o) => o.status === status), (o) => o.order_id);
+          return cursorPage(
+            url,
+            status === null || status === '' ? data.orders : data.orders.filter((o) => o.status === status),
+            (o) => o.order_id,
+          );
         }
         case '/statement': {
           const month = url.searchParams.get('month') ?? '';
@@ -120,7 +160,8 @@ export function createUsbrokerHandler(dataset: SandboxDataset, auth: UsbrokerSan
     if (url.pathname === '/v1/funding/wires') {
       const account = url.searchParams.get('account_no');
       const direction = url.searchParams.get('direction');
-      if (direction !== null && direction !== '' && direction !== 'IN' && direction !== 'OUT') return error(400, 'invalid_request', 'direction is IN or OUT');
+      if (direction !== null && direction !== '' && direction !== 'IN' && direction !== 'OUT')
+        return error(400, 'invalid_request', 'direction is IN or OUT');
       const all = india
         .all()
         .filter((d) => account === null || account === '' || d.account.account_no === account)
@@ -138,7 +179,14 @@ export function createUsbrokerHandler(dataset: SandboxDataset, auth: UsbrokerSan
       const firm = url.searchParams.get('firm') ?? '';
       if (!isIsoDate(date)) return error(400, 'invalid_request', 'date is YYYY-MM-DD');
       if (firm !== auth.firmId) return error(404, 'firm_not_found', 'no such firm');
-      return { status: 200, body: null, text: { contentType: 'text/csv; charset=utf-8', content: dailyLedgerCsv(dailyLedgerRows(india.all(), date, firm)) } };
+      return {
+        status: 200,
+        body: null,
+        text: {
+          contentType: 'text/csv; charset=utf-8',
+          content: dailyLedgerCsv(dailyLedgerRows(india.all(), date, firm)),
+        },
+      };
     }
     return error(404, 'not_found', 'no such endpoint');
   }
@@ -184,7 +232,8 @@ function malformJson(body: unknown): unknown {
       return { malformed: true };
     }
     if (Array.isArray(value)) return value.map(walk);
-    if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v)]));
+    if (value !== null && typeof value === 'object')
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v)]));
     return value;
   };
   return walk(body);

@@ -75,7 +75,8 @@ export function createCustodianClient(config: CustodianClientConfig): CustodianC
     let page = 1;
     for (let fetched = 1; fetched <= CUSTODIAN_PAGES_MAX; fetched++) {
       const answer = await getOne(path, { ...params, page, per_page: perPage }, schema);
-      if (answer.page !== page) throw new UpstreamPayloadError('custodian', 'GET', path, 'page', `expected page ${page}`);
+      if (answer.page !== page)
+        throw new UpstreamPayloadError('custodian', 'GET', path, 'page', `expected page ${page}`);
       items.push(...(answer.data as z.output<S>[]));
       if (answer.next_page === null) return items;
       if (answer.next_page <= page) {
@@ -83,7 +84,13 @@ export function createCustodianClient(config: CustodianClientConfig): CustodianC
       }
       page = answer.next_page;
     }
-    throw new UpstreamPayloadError('custodian', 'GET', path, 'next_page', `more than ${CUSTODIAN_PAGES_MAX} pages of ${perPage} records (the page cap)`);
+    throw new UpstreamPayloadError(
+      'custodian',
+      'GET',
+      path,
+      'next_page',
+      `more than ${CUSTODIAN_PAGES_MAX} pages of ${perPage} records (the page cap)`,
+    );
   }
 
   function transactionParams(query: CustodianTransactionQuery): SearchParams {

@@ -7,10 +7,13 @@ const decimal = z.string().regex(/^-?(0|[1-9]\d*)(\.\d+)?$/, { message: 'expecte
 const isoDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'expected a date YYYY-MM-DD' })
-  .refine((value) => {
-    const date = new Date(`${value}T00:00:00Z`);
-    return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
-  }, { message: 'expected a calendar date' });
+  .refine(
+    (value) => {
+      const date = new Date(`${value}T00:00:00Z`);
+      return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
+    },
+    { message: 'expected a calendar date' },
+  );
 const isoMonth = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, { message: 'expected a month YYYY-MM' });
 const currency = z.string().regex(/^[A-Z]{3}$/, { message: 'expected an ISO 4217 currency code' });
 
@@ -63,6 +66,13 @@ export const cashStatementSchema = z.object({
   opening_balance: decimal,
   closing_balance: decimal,
   lines: z.array(
-    z.object({ date: isoDate, value_date: isoDate, description: z.string(), debit: decimal, credit: decimal, balance: decimal }),
+    z.object({
+      date: isoDate,
+      value_date: isoDate,
+      description: z.string(),
+      debit: decimal,
+      credit: decimal,
+      balance: decimal,
+    }),
   ),
 }) satisfies z.ZodType<CustodianCashStatement, unknown>;

@@ -79,14 +79,19 @@ export function createRegistryClient(options: RegistryClientOptions): RegistryCl
     let page: number | null = 1;
     for (let pages = 0; page !== null; pages += 1) {
       if (pages === pageCap) throw new Error(`registry GET /${path}: more than ${pageCap} pages; stopped`);
-      const answer: z.output<typeof pageSchema> = parsePayload(pageSchema, await http.getJson(path, { page, per_page: perPage }), source(path));
+      const answer: z.output<typeof pageSchema> = parsePayload(
+        pageSchema,
+        await http.getJson(path, { page, per_page: perPage }),
+        source(path),
+      );
       const meta = answer.page_meta;
       const fail = (field: string, problem: string): never => {
         throw new UpstreamPayloadError(UPSTREAM, 'GET', path, field, problem);
       };
       if (meta.current !== page) fail('page_meta.current', 'is not the page asked for');
       if (answer.data.length > perPage) fail('data', `holds more than the ${perPage} records asked for`);
-      if (meta.next !== null && meta.next <= meta.current) fail('page_meta.next', 'does not point past the current page');
+      if (meta.next !== null && meta.next <= meta.current)
+        fail('page_meta.next', 'does not point past the current page');
       // A customer met twice (the list moved under us) is kept once.
       for (const entry of answer.data) if (!byId.has(entry.customer_id)) byId.set(entry.customer_id, entry);
       page = meta.next;
@@ -96,12 +101,15 @@ export function createRegistryClient(options: RegistryClientOptions): RegistryCl
 
   /** One customer of a list; RegistryNotFoundError on a 404. */
   async function getOne<T>(path: string, customer: z.ZodType<T>, customerId: string): Promise<T> {
-    if (typeof customerId !== 'string' || customerId === '') throw new RangeError('registry: a customer id is required');
+    if (typeof customerId !== 'string' || customerId === '')
+      throw new RangeError('registry: a customer id is required');
     let answer: unknown;
     try {
       answer = await http.getJson(`${path}/${encodeURIComponent(customerId)}`);
     } catch (error) {
-      throw error instanceof UpstreamError && error.status === 404 ? new RegistryNotFoundError(error, customerId) : error;
+      throw error instanceof UpstreamError && error.status === 404
+        ? new RegistryNotFoundError(error, customerId)
+        : error;
     }
     return parsePayload(customer, answer, source(path));
   }

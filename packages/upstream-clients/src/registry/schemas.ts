@@ -10,7 +10,9 @@ const known = z
   .nullish()
   .transform((value) => (value === undefined || value === null || value.trim() === '' ? null : value));
 
-const customerId = z.string().regex(/^[A-Za-z0-9_.:-]{1,128}$/, 'expected a customer id of 1-128 letters, digits, _ . : -');
+const customerId = z
+  .string()
+  .regex(/^[A-Za-z0-9_.:-]{1,128}$/, 'expected a customer id of 1-128 letters, digits, _ . : -');
 
 export const indiaCustomerSchema: z.ZodType<RegistryIndiaCustomer> = z.object({
   customer_id: customerId,
@@ -20,7 +22,10 @@ export const indiaCustomerSchema: z.ZodType<RegistryIndiaCustomer> = z.object({
   remit_customer_id: known,
   usbroker_account_no: known,
   partner_id: known,
-  created_at: z.iso.datetime({ offset: true }).nullish().transform((value) => value ?? null),
+  created_at: z.iso
+    .datetime({ offset: true })
+    .nullish()
+    .transform((value) => value ?? null),
 });
 
 export const uaeCustomerSchema: z.ZodType<RegistryUaeCustomer> = z.object({
@@ -28,9 +33,13 @@ export const uaeCustomerSchema: z.ZodType<RegistryUaeCustomer> = z.object({
   name: known,
   uaefeed_customer_number: known,
   uaefeed_account_number: known,
-  uaefeed_cash_accounts: z.array(z.string().min(1)).nullish().transform((value) => value ?? []),
+  uaefeed_cash_accounts: z
+    .array(z.string().min(1))
+    .nullish()
+    .transform((value) => value ?? []),
   custodian_account: known,
 });
 
 /** The registry pages like remit: `{data, page_meta}`. */
-export const pageSchemaOf = <T>(customer: z.ZodType<T>) => z.object({ data: z.array(customer), page_meta: pageMetaSchema });
+export const pageSchemaOf = <T>(customer: z.ZodType<T>) =>
+  z.object({ data: z.array(customer), page_meta: pageMetaSchema });

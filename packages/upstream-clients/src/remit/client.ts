@@ -1,7 +1,20 @@
 import type { z } from 'zod';
-import { createUpstreamHttp, retryOptionsOf, UpstreamError, type SearchParams, type UpstreamRetryOptions } from '../http.js';
+import {
+  createUpstreamHttp,
+  retryOptionsOf,
+  UpstreamError,
+  type SearchParams,
+  type UpstreamRetryOptions,
+} from '../http.js';
 import { parsePayload, UpstreamPayloadError, type PayloadSource } from '../payload-error.js';
-import { RemitApiError, RemitAuthError, RemitNotFoundError, RemitPageCapError, remitErrorDetail, type RemitResource } from './errors.js';
+import {
+  RemitApiError,
+  RemitAuthError,
+  RemitNotFoundError,
+  RemitPageCapError,
+  remitErrorDetail,
+  type RemitResource,
+} from './errors.js';
 import {
   balancesSchema,
   customerSchema,
@@ -123,7 +136,12 @@ export function createRemitClient(options: RemitClientOptions): RemitClient {
     readErrorDetail: remitErrorDetail([options.apiKey, options.apiSecret ?? '']),
   });
 
-  const getJson = async <S extends z.ZodType>(path: string, schema: S, searchParams?: SearchParams, notFound?: NotFound): Promise<z.output<S>> => {
+  const getJson = async <S extends z.ZodType>(
+    path: string,
+    schema: S,
+    searchParams?: SearchParams,
+    notFound?: NotFound,
+  ): Promise<z.output<S>> => {
     let answer: unknown;
     try {
       answer = await http.getJson(path, searchParams);
@@ -133,10 +151,24 @@ export function createRemitClient(options: RemitClientOptions): RemitClient {
     return parsePayload(schema, answer, source(path));
   };
 
-  const getOne = async <S extends z.ZodType>(collection: string, resource: RemitResource, prefix: string, id: string, schema: S) =>
-    getJson(`${API}/${collection}/${encodeURIComponent(checkId(resource, prefix, id))}`, schema, undefined, { resource, id });
+  const getOne = async <S extends z.ZodType>(
+    collection: string,
+    resource: RemitResource,
+    prefix: string,
+    id: string,
+    schema: S,
+  ) =>
+    getJson(`${API}/${collection}/${encodeURIComponent(checkId(resource, prefix, id))}`, schema, undefined, {
+      resource,
+      id,
+    });
 
-  const listPage = async <T>(collection: string, item: z.ZodType<T>, filters: SearchParams, page: RemitPageRequest): Promise<RemitPage<T>> => {
+  const listPage = async <T>(
+    collection: string,
+    item: z.ZodType<T>,
+    filters: SearchParams,
+    page: RemitPageRequest,
+  ): Promise<RemitPage<T>> => {
     const path = `${API}/${collection}`;
     checkPage(page);
     const answer = await getJson(path, pageSchema(item), { ...filters, page: page.page, per_page: page.perPage });
@@ -144,7 +176,11 @@ export function createRemitClient(options: RemitClientOptions): RemitClient {
   };
 
   /** Pages 1, 2, … until `page_meta.next` is null; a record met twice (the list moved under us) is kept once. */
-  const listAll = async <T extends { id: string }>(collection: string, item: z.ZodType<T>, filters: SearchParams): Promise<T[]> => {
+  const listAll = async <T extends { id: string }>(
+    collection: string,
+    item: z.ZodType<T>,
+    filters: SearchParams,
+  ): Promise<T[]> => {
     const byId = new Map<string, T>();
     let page: number | null = 1;
     for (let pages = 0; page !== null; pages += 1) {
@@ -175,7 +211,8 @@ export function createRemitClient(options: RemitClientOptions): RemitClient {
     listCustomers: async (query = {}) => listAll('customers', customerSchema, compact(windowOf(query))),
     getCustomer: async (id) => getOne('customers', 'customer', 'cust_', id, customerSchema),
     getBalances: async () => getJson(`${API}/balances`, balancesSchema),
-    getMidRate: async () => getJson(`${API}/fx_rates`, midRateSchema, { source_currency: 'INR', target_currency: 'USD' }),
+    getMidRate: async () =>
+      getJson(`${API}/fx_rates`, midRateSchema, { source_currency: 'INR', target_currency: 'USD' }),
   };
 }
 
@@ -185,7 +222,8 @@ type NotFound = { resource: RemitResource; id: string };
 function typed(error: unknown, notFound?: NotFound): unknown {
   if (!(error instanceof UpstreamError) || error.status === null) return error;
   if (error.status === 401 || error.status === 403) return new RemitAuthError(error);
-  if (error.status === 404 && notFound !== undefined) return new RemitNotFoundError(error, notFound.resource, notFound.id);
+  if (error.status === 404 && notFound !== undefined)
+    return new RemitNotFoundError(error, notFound.resource, notFound.id);
   if (error.status >= 400 && error.status < 500) return new RemitApiError(error);
   // 5xx after the retries: the transport's error, with remit's detail when it sent one.
   return error;
@@ -214,7 +252,9 @@ function checkPage(page: RemitPageRequest): void {
 
 function checkPerPage(perPage: number): number {
   if (!Number.isInteger(perPage) || perPage < 1 || perPage > REMIT_PER_PAGE_MAX) {
-    throw new RangeError(`remit: per_page must be a whole number from 1 to ${REMIT_PER_PAGE_MAX} (remit answers 400 above it)`);
+    throw new RangeError(
+      `remit: per_page must be a whole number from 1 to ${REMIT_PER_PAGE_MAX} (remit answers 400 above it)`,
+    );
   }
   return perPage;
 }
@@ -228,13 +268,16 @@ function checkId(resource: RemitResource, prefix: string, id: string): string {
 
 function windowOf(window: RemitCreatedWindow): Record<string, string | undefined> {
   for (const [name, value] of Object.entries({ before: window.before, after: window.after })) {
-    if (value !== undefined && Number.isNaN(Date.parse(value))) throw new RangeError(`remit: ${name} must be an ISO-8601 time`);
+    if (value !== undefined && Number.isNaN(Date.parse(value)))
+      throw new RangeError(`remit: ${name} must be an ISO-8601 time`);
   }
   return { before: window.before, after: window.after };
 }
 
 function compact(params: Record<string, string | number | undefined>): SearchParams {
-  return Object.fromEntries(Object.entries(params).filter((entry): entry is [string, string | number] => entry[1] !== undefined));
+  return Object.fromEntries(
+    Object.entries(params).filter((entry): entry is [string, string | number] => entry[1] !== undefined),
+  );
 }
 
 function checkOptions(options: RemitClientOptions): void {
@@ -245,5 +288,6 @@ function checkOptions(options: RemitClientOptions): void {
     throw new RangeError('remit: baseUrl is not a URL');
   }
   if (typeof options.apiKey !== 'string' || options.apiKey === '') throw new RangeError('remit: apiKey is required');
-  if (options.pageCap !== undefined && (!Number.isInteger(options.pageCap) || options.pageCap < 1)) throw new RangeError('remit: pageCap must be a whole number above 0');
+  if (options.pageCap !== undefined && (!Number.isInteger(options.pageCap) || options.pageCap < 1))
+    throw new RangeError('remit: pageCap must be a whole number above 0');
 }

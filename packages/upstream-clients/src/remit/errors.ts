@@ -71,7 +71,8 @@ export function remitErrorDetail(secrets: readonly string[]) {
       const value = parsed.data[key];
       if (value !== undefined && /^[A-Za-z0-9_.-]{1,64}$/.test(redact(value, secrets))) detail[key] = value;
     }
-    if (parsed.data.message !== undefined) detail.message = redact(parsed.data.message, secrets).slice(0, DETAIL_MESSAGE_MAX_CHARS);
+    if (parsed.data.message !== undefined)
+      detail.message = redact(parsed.data.message, secrets).slice(0, DETAIL_MESSAGE_MAX_CHARS);
     return Object.keys(detail).length === 0 ? null : detail;
   };
 }

@@ -38,7 +38,8 @@ export function isKnownCurrency(currency: string): boolean {
 export function minorToDecimal(minor: number | bigint, currency: string): string {
   const exponent = REMIT_CURRENCY_EXPONENTS[currency];
   if (exponent === undefined) throw new RangeError(`no minor-unit exponent for currency ${currency}`);
-  if (typeof minor === 'number' && !Number.isSafeInteger(minor)) throw new RangeError('minor units must be a safe integer');
+  if (typeof minor === 'number' && !Number.isSafeInteger(minor))
+    throw new RangeError('minor units must be a safe integer');
   const units = BigInt(minor);
   if (units < 0n) throw new RangeError('minor units must not be negative');
   if (exponent === 0) return units.toString();

@@ -22,9 +22,16 @@ const unsignedDecimal = z.string().regex(/^\d+(\.\d+)?$/, 'expected an unsigned 
 const positiveDecimal = unsignedDecimal.refine((value) => /[1-9]/.test(value), 'expected a decimal string above zero');
 const currency = z.string().refine(isKnownCurrency, 'expected a currency whose minor unit is known (INR, USD, ...)');
 /** Integer minor units: a whole JSON number ≥ 0 within 2^53 (beyond it JSON.parse has already lost digits). */
-const minorUnits = z.number('expected integer minor units').int('expected integer minor units').nonnegative('minor units must not be negative');
-const purposeCode = z.string().regex(/^[A-Z]\d{4}$/, 'expected a purpose code such as S0001').nullable();
-const prefixed = (prefix: string) => z.string().regex(new RegExp(`^${prefix}[A-Za-z0-9_-]+$`), `expected an id starting with ${prefix}`);
+const minorUnits = z
+  .number('expected integer minor units')
+  .int('expected integer minor units')
+  .nonnegative('minor units must not be negative');
+const purposeCode = z
+  .string()
+  .regex(/^[A-Z]\d{4}$/, 'expected a purpose code such as S0001')
+  .nullable();
+const prefixed = (prefix: string) =>
+  z.string().regex(new RegExp(`^${prefix}[A-Za-z0-9_-]+$`), `expected an id starting with ${prefix}`);
 
 /** `{amount: <minor units>, currency}` → `{amount: "<major units>", currency}`. */
 const money: z.ZodType<RemitMoney> = z
@@ -127,7 +134,12 @@ export const balancesSchema: z.ZodType<RemitBalances> = z.object({
 });
 
 export const midRateSchema = z
-  .object({ mid_market_rate: z.object({ currency: z.literal('USD', 'expected the target currency USD'), rate: positiveDecimal }) })
+  .object({
+    mid_market_rate: z.object({
+      currency: z.literal('USD', 'expected the target currency USD'),
+      rate: positiveDecimal,
+    }),
+  })
   .transform((body): RemitMidRate => body.mid_market_rate);
 
 const pageNumber = z.number().int().positive();

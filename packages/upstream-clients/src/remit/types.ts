@@ -16,7 +16,8 @@ export interface RemitMoney {
   currency: string;
 }
 
-export type RemitOrderStatus = 'active' | 'paid' | 'failed' | 'action_required' | 'cancelled' | 'under_review' | 'expired';
+export type RemitOrderStatus =
+  'active' | 'paid' | 'failed' | 'action_required' | 'cancelled' | 'under_review' | 'expired';
 
 export interface RemitOrder {
   id: string;

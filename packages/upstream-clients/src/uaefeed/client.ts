@@ -50,8 +50,10 @@ function checkListQuery(query: UaefeedListQuery): void {
 
 function checkMonthQuery(query: UaefeedMonthQuery): void {
   requireText(query.customerNumber, 'customerNumber');
-  if (!Number.isInteger(query.month) || query.month < 1 || query.month > 12) throw new TypeError('uaefeed: month is 1-12');
-  if (!Number.isInteger(query.year) || query.year < 1900 || query.year > 9999) throw new TypeError('uaefeed: year is four digits');
+  if (!Number.isInteger(query.month) || query.month < 1 || query.month > 12)
+    throw new TypeError('uaefeed: month is 1-12');
+  if (!Number.isInteger(query.year) || query.year < 1900 || query.year > 9999)
+    throw new TypeError('uaefeed: year is four digits');
 }
 
 /**
@@ -80,7 +82,12 @@ export function createUaefeedClient(config: UaefeedClientConfig): UaefeedClient 
     retryErrorCodes: RETRIED_ERROR_CODES,
     readErrorDetail: readEnvelopeDetail,
   });
-  const tokens = new UaefeedTokens(http, credentials, config.now ?? Date.now, config.refreshMarginMs ?? UAEFEED_REFRESH_MARGIN_MS);
+  const tokens = new UaefeedTokens(
+    http,
+    credentials,
+    config.now ?? Date.now,
+    config.refreshMarginMs ?? UAEFEED_REFRESH_MARGIN_MS,
+  );
 
   /** A GET with the bearer token; a 401 renews the token and tries once more. */
   async function get(path: string, searchParams: SearchParams): Promise<{ body: unknown; raw: string }> {
@@ -123,7 +130,13 @@ export function createUaefeedClient(config: UaefeedClientConfig): UaefeedClient 
         throw new UpstreamPayloadError('uaefeed', 'GET', path, 'hasNextPage', 'an empty page says more pages follow');
       }
     }
-    throw new UpstreamPayloadError('uaefeed', 'GET', path, 'hasNextPage', `more than ${UAEFEED_PAGES_MAX} pages of ${pageSize} records (the page cap)`);
+    throw new UpstreamPayloadError(
+      'uaefeed',
+      'GET',
+      path,
+      'hasNextPage',
+      `more than ${UAEFEED_PAGES_MAX} pages of ${pageSize} records (the page cap)`,
+    );
   }
 
   function listParams(query: UaefeedListQuery): SearchParams {
@@ -137,7 +150,11 @@ export function createUaefeedClient(config: UaefeedClientConfig): UaefeedClient 
 
   async function monthStatement<S extends z.ZodType>(path: string, query: UaefeedMonthQuery, schema: S) {
     checkMonthQuery(query);
-    const { body, raw } = await get(path, { month: query.month, year: query.year, customerNumber: query.customerNumber });
+    const { body, raw } = await get(path, {
+      month: query.month,
+      year: query.year,
+      customerNumber: query.customerNumber,
+    });
     const statement: z.output<S> = readEnvelope(schema, body, { upstream: 'uaefeed', method: 'GET', path });
     return { statement, raw };
   }

@@ -11,7 +11,12 @@ import { envelopeSchema } from './schemas.js';
 export function readEnvelope<S extends z.ZodType>(schema: S, body: unknown, source: PayloadSource): z.output<S> {
   const envelope = parsePayload(envelopeSchema, body, source);
   if (envelope.status === 'FAILED') {
-    throw new UaefeedRejectedError(source.method, source.path, envelope.rejectCode ?? 'UNKNOWN', envelope.reason ?? null);
+    throw new UaefeedRejectedError(
+      source.method,
+      source.path,
+      envelope.rejectCode ?? 'UNKNOWN',
+      envelope.reason ?? null,
+    );
   }
   return parsePayload(schema, body, source);
 }

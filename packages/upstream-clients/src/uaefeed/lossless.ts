@@ -50,7 +50,9 @@ export function jsonNumberToDecimal(text: string): string | null {
   return isZero || sign === '' ? out : `-${out}`;
 }
 
-const losslessNumber = z.custom<LosslessNumber>((value) => isLosslessNumber(value), { message: 'expected a JSON number' });
+const losslessNumber = z.custom<LosslessNumber>((value) => isLosslessNumber(value), {
+  message: 'expected a JSON number',
+});
 
 /** A JSON number (never a string) as an exact plain decimal string. */
 export const decimalNumber = losslessNumber.transform((value, ctx) => {

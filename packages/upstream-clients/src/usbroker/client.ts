@@ -1,8 +1,21 @@
 import type { z } from 'zod';
-import { createUpstreamHttp, retryOptionsOf, UpstreamError, type SearchParams, type UpstreamHttp, type UpstreamRetryOptions } from '../http.js';
+import {
+  createUpstreamHttp,
+  retryOptionsOf,
+  UpstreamError,
+  type SearchParams,
+  type UpstreamHttp,
+  type UpstreamRetryOptions,
+} from '../http.js';
 import { parsePayload, UpstreamPayloadError, type PayloadSource } from '../payload-error.js';
 import { parseDailyLedger } from './daily-ledger.js';
-import { UsbrokerAuthError, UsbrokerNotFoundError, UsbrokerPageCapError, usbrokerErrorDetail, type UsbrokerResource } from './errors.js';
+import {
+  UsbrokerAuthError,
+  UsbrokerNotFoundError,
+  UsbrokerPageCapError,
+  usbrokerErrorDetail,
+  type UsbrokerResource,
+} from './errors.js';
 import {
   accountSchema,
   balanceSchema,
@@ -155,17 +168,24 @@ export function createUsbrokerClient(options: UsbrokerClientOptions): UsbrokerCl
     } catch (error) {
       if (!(error instanceof UpstreamError) || error instanceof UsbrokerAuthError) throw error;
       if (error.status === 401 || error.status === 403) throw new UsbrokerAuthError(error);
-      if (error.status === 404 && notFound !== undefined) throw new UsbrokerNotFoundError(error, notFound.resource, notFound.id);
+      if (error.status === 404 && notFound !== undefined)
+        throw new UsbrokerNotFoundError(error, notFound.resource, notFound.id);
       throw error;
     }
   };
 
-  const getJson = async <S extends z.ZodType>(path: string, schema: S, searchParams?: SearchParams, notFound?: NotFound): Promise<z.output<S>> => {
+  const getJson = async <S extends z.ZodType>(
+    path: string,
+    schema: S,
+    searchParams?: SearchParams,
+    notFound?: NotFound,
+  ): Promise<z.output<S>> => {
     const answer = await authorized((headers) => http.getJson(path, searchParams, { headers }), notFound);
     return parsePayload(schema, answer, source('GET', path));
   };
 
-  const accountPath = (accountNo: string, rest = '') => `v1/accounts/${encodeURIComponent(required('accountNo', accountNo))}${rest}`;
+  const accountPath = (accountNo: string, rest = '') =>
+    `v1/accounts/${encodeURIComponent(required('accountNo', accountNo))}${rest}`;
   const asAccount = (accountNo: string) => ({ resource: 'account' as const, id: accountNo });
 
   const listOrdersPage: UsbrokerClient['listOrdersPage'] = async (accountNo, query = {}) => {
@@ -184,7 +204,12 @@ export function createUsbrokerClient(options: UsbrokerClientOptions): UsbrokerCl
     const page = await getJson(
       path,
       wiresPageSchema,
-      compact({ after_id: query.afterId, account_no: query.accountNo, direction: query.direction, limit: pageLimit(query.limit) }),
+      compact({
+        after_id: query.afterId,
+        account_no: query.accountNo,
+        direction: query.direction,
+        limit: pageLimit(query.limit),
+      }),
     );
     return checkPage(page, (wire) => wire.transfer_id, query.afterId, pageLimit(query.limit), source('GET', path));
   };
@@ -193,34 +218,57 @@ export function createUsbrokerClient(options: UsbrokerClientOptions): UsbrokerCl
     getAccount: async (accountNo) => {
       const path = accountPath(accountNo);
       const account = await getJson(path, accountSchema, undefined, asAccount(accountNo));
-      if (account.account_no !== accountNo) throw payloadError('GET', path, 'account_no', 'names another account than the one asked for');
+      if (account.account_no !== accountNo)
+        throw payloadError('GET', path, 'account_no', 'names another account than the one asked for');
       return account;
     },
-    getBalance: async (accountNo) => getJson(accountPath(accountNo, '/balance'), balanceSchema, undefined, asAccount(accountNo)),
-    listPositions: async (accountNo) => getJson(accountPath(accountNo, '/positions'), positionsSchema, undefined, asAccount(accountNo)),
+    getBalance: async (accountNo) =>
+      getJson(accountPath(accountNo, '/balance'), balanceSchema, undefined, asAccount(accountNo)),
+    listPositions: async (accountNo) =>
+      getJson(accountPath(accountNo, '/positions'), positionsSchema, undefined, asAccount(accountNo)),
     listOrdersPage,
     listOrders: async (accountNo, query = {}) =>
-      walk(pageCap, accountPath(accountNo, '/orders'), query.afterId, (afterId) => listOrdersPage(accountNo, { ...query, afterId }), (order) => order.order_id),
+      walk(
+        pageCap,
+        accountPath(accountNo, '/orders'),
+        query.afterId,
+        (afterId) => listOrdersPage(accountNo, { ...query, afterId }),
+        (order) => order.order_id,
+      ),
     getMonthlyStatement: async (accountNo, month) => {
       if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(month)) throw new RangeError('usbroker: month must be YYYY-MM');
       const path = accountPath(accountNo, '/statement');
       const statement = await getJson(path, statementSchema, { month }, asAccount(accountNo));
-      if (statement.account_no !== accountNo) throw payloadError('GET', path, 'account_no', 'names another account than the one asked for');
-      if (statement.month !== month) throw payloadError('GET', path, 'month', 'names another month than the one asked for');
+      if (statement.account_no !== accountNo)
+        throw payloadError('GET', path, 'account_no', 'names another account than the one asked for');
+      if (statement.month !== month)
+        throw payloadError('GET', path, 'month', 'names another month than the one asked for');
       return statement;
     },
     listWiresPage,
     listWires: async (query = {}) =>
-      walk(pageCap, 'v1/funding/wires', query.afterId, (afterId) => listWiresPage({ ...query, afterId }), (wire) => wire.transfer_id),
+      walk(
+        pageCap,
+        'v1/funding/wires',
+        query.afterId,
+        (afterId) => listWiresPage({ ...query, afterId }),
+        (wire) => wire.transfer_id,
+      ),
     previewOrder: async (request) => {
       checkPreviewRequest(request);
       const path = 'v1/orders/preview';
-      const answer = await authorized((headers) => http.postJson(path, request, { headers }), asAccount(request.account_no));
+      const answer = await authorized(
+        (headers) => http.postJson(path, request, { headers }),
+        asAccount(request.account_no),
+      );
       return parsePayload(orderPreviewSchema, answer, source('POST', path));
     },
     getQuotes: async (symbols) => {
       const quotes: UsbrokerQuote[] = [];
-      for (const batch of chunks(symbols.map((symbol) => checkSymbol(symbol)), USBROKER_QUOTE_SYMBOLS_MAX)) {
+      for (const batch of chunks(
+        symbols.map((symbol) => checkSymbol(symbol)),
+        USBROKER_QUOTE_SYMBOLS_MAX,
+      )) {
         quotes.push(...(await getJson('v1/quotes', quotesSchema, { symbols: batch.join(',') })));
       }
       return quotes;
@@ -229,7 +277,8 @@ export function createUsbrokerClient(options: UsbrokerClientOptions): UsbrokerCl
       if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new RangeError('usbroker: date must be YYYY-MM-DD');
       const path = 'v1/reports/daily-ledger';
       const csv = await authorized(
-        (headers) => http.getText(path, { date, firm: required('firm', firm) }, { headers: { ...headers, accept: 'text/csv' } }),
+        (headers) =>
+          http.getText(path, { date, firm: required('firm', firm) }, { headers: { ...headers, accept: 'text/csv' } }),
         { resource: 'firm', id: firm },
       );
       return parseDailyLedger(csv, { date, firm }, source('GET', path));
@@ -249,12 +298,19 @@ function payloadError(method: string, path: string, field: string, problem: stri
  * A page must move forward: at most `limit` records, none repeated, none at or before the
  * cursor it was asked from (ids are opaque, so "before" is only checked as "equal").
  */
-function checkPage<T>(page: T[], idOf: (record: T) => string, afterId: string | undefined, limit: number, at: PayloadSource): T[] {
+function checkPage<T>(
+  page: T[],
+  idOf: (record: T) => string,
+  afterId: string | undefined,
+  limit: number,
+  at: PayloadSource,
+): T[] {
   if (page.length > limit) throw payloadError(at.method, at.path, '(body)', `more than the ${limit} records asked for`);
   const ids = new Set<string>();
   page.forEach((record, i) => {
     const id = idOf(record);
-    if (id === afterId || ids.has(id)) throw payloadError(at.method, at.path, `[${i}]`, 'repeats an id already read: the cursor does not move forward');
+    if (id === afterId || ids.has(id))
+      throw payloadError(at.method, at.path, `[${i}]`, 'repeats an id already read: the cursor does not move forward');
     ids.add(id);
   });
   return page;
@@ -277,7 +333,8 @@ async function walk<T>(
     if (pages + 1 > pageCap) throw new UsbrokerPageCapError(path, pageCap, afterId ?? '');
     for (const [i, record] of page.entries()) {
       const id = idOf(record);
-      if (seen.has(id)) throw payloadError('GET', path, `[${i}]`, 'repeats an id of an earlier page: the cursor does not move forward');
+      if (seen.has(id))
+        throw payloadError('GET', path, `[${i}]`, 'repeats an id of an earlier page: the cursor does not move forward');
       seen.add(id);
       all.push(record);
     }
@@ -294,7 +351,9 @@ function pageLimit(limit: number | undefined): number {
 }
 
 function compact(params: Record<string, string | number | undefined>): SearchParams {
-  return Object.fromEntries(Object.entries(params).filter((entry): entry is [string, string | number] => entry[1] !== undefined));
+  return Object.fromEntries(
+    Object.entries(params).filter((entry): entry is [string, string | number] => entry[1] !== undefined),
+  );
 }
 
 function required(name: string, value: string): string {
@@ -303,7 +362,8 @@ function required(name: string, value: string): string {
 }
 
 function checkSymbol(symbol: string): string {
-  if (!/^[A-Za-z0-9.\-/]{1,16}$/.test(symbol)) throw new RangeError('usbroker: a quote symbol is 1 to 16 letters, digits, ".", "-" or "/"');
+  if (!/^[A-Za-z0-9.\-/]{1,16}$/.test(symbol))
+    throw new RangeError('usbroker: a quote symbol is 1 to 16 letters, digits, ".", "-" or "/"');
   return symbol;
 }
 
@@ -331,6 +391,8 @@ function checkOptions(options: UsbrokerClientOptions): void {
     throw new RangeError('usbroker: baseUrl is not a URL');
   }
   if (typeof options.apiKey !== 'string' || options.apiKey === '') throw new RangeError('usbroker: apiKey is required');
-  if (typeof options.apiSecret !== 'string' || options.apiSecret === '') throw new RangeError('usbroker: apiSecret is required');
-  if (options.pageCap !== undefined && (!Number.isInteger(options.pageCap) || options.pageCap < 1)) throw new RangeError('usbroker: pageCap must be a whole number above 0');
+  if (typeof options.apiSecret !== 'string' || options.apiSecret === '')
+    throw new RangeError('usbroker: apiSecret is required');
+  if (options.pageCap !== undefined && (!Number.isInteger(options.pageCap) || options.pageCap < 1))
+    throw new RangeError('usbroker: pageCap must be a whole number above 0');
 }

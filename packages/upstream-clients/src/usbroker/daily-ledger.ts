@@ -38,7 +38,10 @@ type Column = (typeof USBROKER_DAILY_LEDGER_COLUMNS)[number];
 
 const text = z.string().min(1);
 /** 0 to 1 inclusive, decided on the digits (no float): `"0.25"` is 25 %, `"25"` is refused. */
-const fraction = unsignedDecimal.regex(/^(0+(\.\d+)?|0*1(\.0+)?)$/, 'expected a fraction between 0 and 1, such as "0.25"');
+const fraction = unsignedDecimal.regex(
+  /^(0+(\.\d+)?|0*1(\.0+)?)$/,
+  'expected a fraction between 0 and 1, such as "0.25"',
+);
 
 /** One row, every cell typed; an empty cell arrives here as null. */
 const cellsSchema = z.object({
@@ -48,7 +51,10 @@ const cellsSchema = z.object({
   txn_no: text,
   row_code: rowCode,
   symbol: text.nullable(),
-  cusip: z.string().regex(/^[0-9A-Z]{9}$/, 'expected a 9-character CUSIP').nullable(),
+  cusip: z
+    .string()
+    .regex(/^[0-9A-Z]{9}$/, 'expected a 9-character CUSIP')
+    .nullable(),
   side: side.nullable(),
   quantity: positiveDecimal.nullable(),
   price: unsignedDecimal.nullable(),
@@ -78,7 +84,10 @@ function signOf(value: string): Sign {
 }
 
 /** What each row code needs beyond the common columns, and the sign of its amount. */
-const ROW_RULES: Record<UsbrokerDailyLedgerRow['row_code'], { required: readonly Column[]; amount: (row: UsbrokerDailyLedgerRowCommon) => Sign }> = {
+const ROW_RULES: Record<
+  UsbrokerDailyLedgerRow['row_code'],
+  { required: readonly Column[]; amount: (row: UsbrokerDailyLedgerRowCommon) => Sign }
+> = {
   TRD: {
     required: ['symbol', 'side', 'quantity', 'price', 'principal', 'trade_date', 'settle_date'],
     amount: (row) => (row.side === 'SELL' ? 'positive' : 'negative'),
@@ -93,11 +102,16 @@ const ROW_RULES: Record<UsbrokerDailyLedgerRow['row_code'], { required: readonly
 const rowSchema = cellsSchema.superRefine((row, ctx) => {
   const rules = ROW_RULES[row.row_code];
   for (const column of rules.required) {
-    if (row[column] === null) ctx.addIssue({ code: 'custom', path: [column], message: `a ${row.row_code} row needs ${column}` });
+    if (row[column] === null)
+      ctx.addIssue({ code: 'custom', path: [column], message: `a ${row.row_code} row needs ${column}` });
   }
   const expected = rules.amount(row);
   if (signOf(row.amount) !== expected) {
-    ctx.addIssue({ code: 'custom', path: ['amount'], message: `a ${row.row_code}${row.side === null ? '' : ` ${row.side}`} row's amount must be ${expected}` });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['amount'],
+      message: `a ${row.row_code}${row.side === null ? '' : ` ${row.side}`} row's amount must be ${expected}`,
+    });
   }
 }) as unknown as z.ZodType<UsbrokerDailyLedgerRow>;
 
@@ -113,25 +127,33 @@ export interface DailyLedgerRequest {
  * and firm must be the ones asked for, and `txn_no` is unique in the file. Any breach is an
  * UpstreamPayloadError naming `rows[i].<column>` (i counts data rows from 0) and the line.
  */
-export function parseDailyLedger(csv: string, request: DailyLedgerRequest, source: PayloadSource): UsbrokerDailyLedgerRow[] {
+export function parseDailyLedger(
+  csv: string,
+  request: DailyLedgerRequest,
+  source: PayloadSource,
+): UsbrokerDailyLedgerRow[] {
   const fail = (field: string, problem: string): never => {
     throw new UpstreamPayloadError(source.upstream, source.method, source.path, field, problem);
   };
   const records = readRecords(csv, fail);
   const [header, ...body] = records;
-  if (header === undefined) return fail('(header)', 'the file is empty: even a day without activity has the header line');
+  if (header === undefined)
+    return fail('(header)', 'the file is empty: even a day without activity has the header line');
   const indexOf = columnIndex(header.record, fail);
 
   const seen = new Set<string>();
   return body.map(({ record, line }, i) => {
-    const cells = Object.fromEntries(USBROKER_DAILY_LEDGER_COLUMNS.map((column) => [column, cellAt(record, indexOf[column])]));
+    const cells = Object.fromEntries(
+      USBROKER_DAILY_LEDGER_COLUMNS.map((column) => [column, cellAt(record, indexOf[column])]),
+    );
     const result = rowSchema.safeParse(cells);
     if (!result.success) {
       const issue = result.error.issues[0];
       return fail(`rows[${i}].${String(issue?.path[0] ?? '(row)')}`, `${issue?.message ?? 'invalid'} (line ${line})`);
     }
     const row = result.data;
-    if (row.report_date !== request.date) fail(`rows[${i}].report_date`, `expected the date asked for, ${request.date} (line ${line})`);
+    if (row.report_date !== request.date)
+      fail(`rows[${i}].report_date`, `expected the date asked for, ${request.date} (line ${line})`);
     if (row.firm_id !== request.firm) fail(`rows[${i}].firm_id`, `expected the firm asked for (line ${line})`);
     if (seen.has(row.txn_no)) fail(`rows[${i}].txn_no`, `repeats an earlier row's txn_no (line ${line})`);
     seen.add(row.txn_no);
@@ -146,7 +168,12 @@ interface CsvRecord {
 
 function readRecords(csv: string, fail: (field: string, problem: string) => never): CsvRecord[] {
   try {
-    const parsed = parse(csv, { bom: true, skip_empty_lines: true, relax_column_count: false, info: true }) as unknown as {
+    const parsed = parse(csv, {
+      bom: true,
+      skip_empty_lines: true,
+      relax_column_count: false,
+      info: true,
+    }) as unknown as {
       record: string[];
       info: { lines: number };
     }[];

@@ -18,8 +18,13 @@ const UNSIGNED_DECIMAL = /^\d+(\.\d+)?$/;
 
 /** A decimal string, sign kept. Numbers are refused: money never passes through a float. */
 export const decimal = z.string().regex(DECIMAL, 'expected a decimal string such as "-12.50"');
-export const unsignedDecimal = z.string().regex(UNSIGNED_DECIMAL, 'expected an unsigned decimal string such as "12.50"');
-export const positiveDecimal = unsignedDecimal.refine((value) => /[1-9]/.test(value), 'expected a decimal string above zero');
+export const unsignedDecimal = z
+  .string()
+  .regex(UNSIGNED_DECIMAL, 'expected an unsigned decimal string such as "12.50"');
+export const positiveDecimal = unsignedDecimal.refine(
+  (value) => /[1-9]/.test(value),
+  'expected a decimal string above zero',
+);
 export const isoDate = z.iso.date();
 export const isoDateTime = z.iso.datetime({ offset: true });
 export const currency = z.string().regex(/^[A-Z]{3}$/, 'expected an ISO 4217 currency code');
@@ -56,7 +61,10 @@ export const balanceSchema: z.ZodType<UsbrokerBalance> = z.object({
 export const positionsSchema: z.ZodType<UsbrokerPosition[]> = z.array(
   z.object({
     symbol: text,
-    cusip: z.string().regex(/^[0-9A-Z]{9}$/, 'expected a 9-character CUSIP').nullable(),
+    cusip: z
+      .string()
+      .regex(/^[0-9A-Z]{9}$/, 'expected a 9-character CUSIP')
+      .nullable(),
     qty: decimal,
     avg_cost: decimal,
     cost_basis: decimal,
@@ -77,8 +85,18 @@ const orderCommon = {
 };
 
 export const orderSchema: z.ZodType<UsbrokerOrder> = z.discriminatedUnion('cost_type', [
-  z.object({ ...orderCommon, cost_type: z.literal('quantity'), qty: positiveDecimal, notional: z.null('a quantity order has notional null') }),
-  z.object({ ...orderCommon, cost_type: z.literal('full_portfolio_cost'), qty: z.null('a full_portfolio_cost order has qty null'), notional: positiveDecimal }),
+  z.object({
+    ...orderCommon,
+    cost_type: z.literal('quantity'),
+    qty: positiveDecimal,
+    notional: z.null('a quantity order has notional null'),
+  }),
+  z.object({
+    ...orderCommon,
+    cost_type: z.literal('full_portfolio_cost'),
+    qty: z.null('a full_portfolio_cost order has qty null'),
+    notional: positiveDecimal,
+  }),
 ]);
 export const ordersPageSchema = z.array(orderSchema);
 

@@ -206,8 +206,4 @@ export interface UsbrokerFeeRow extends UsbrokerDailyLedgerRowCommon {
 }
 
 export type UsbrokerDailyLedgerRow =
-  | UsbrokerTradeRow
-  | UsbrokerWireRow
-  | UsbrokerDividendRow
-  | UsbrokerWithholdingRow
-  | UsbrokerFeeRow;
+  UsbrokerTradeRow | UsbrokerWireRow | UsbrokerDividendRow | UsbrokerWithholdingRow | UsbrokerFeeRow;

@@ -1,5 +1,21 @@
-import { CASH_REQUEST_DIRECTIONS, CASH_REQUEST_STATUSES, CURRENCIES, IDEMPOTENCY_KEY_LENGTH_MAX, MEMO_LENGTH_MAX } from '@ledger/core';
-import { errorResponses, json, listEnvelope, nullable, object, paramRef, READ_ERRORS, ref, WRITE_ERRORS } from '../../openapi/components.js';
+import {
+  CASH_REQUEST_DIRECTIONS,
+  CASH_REQUEST_STATUSES,
+  CURRENCIES,
+  IDEMPOTENCY_KEY_LENGTH_MAX,
+  MEMO_LENGTH_MAX,
+} from '@ledger/core';
+import {
+  errorResponses,
+  json,
+  listEnvelope,
+  nullable,
+  object,
+  paramRef,
+  READ_ERRORS,
+  ref,
+  WRITE_ERRORS,
+} from '../../openapi/components.js';
 import { PATTERNS } from '../../openapi/patterns.js';
 import { ADMIN, READ } from '../../openapi/security.js';
 import type { JsonSchema, Parameter, Paths } from '../../openapi/types.js';
@@ -15,8 +31,19 @@ const CASH_REQUEST_ID: JsonSchema = {
 const STATUS: JsonSchema = { type: 'string', enum: CASH_REQUEST_STATUSES };
 const DIRECTION: JsonSchema = { type: 'string', enum: CASH_REQUEST_DIRECTIONS };
 
-const idPath: Parameter = { name: 'cash_request_id', in: 'path', required: true, description: 'A cash request id.', schema: CASH_REQUEST_ID };
-const query = (name: string, description: string, schema: JsonSchema): Parameter => ({ name, in: 'query', description, schema });
+const idPath: Parameter = {
+  name: 'cash_request_id',
+  in: 'path',
+  required: true,
+  description: 'A cash request id.',
+  schema: CASH_REQUEST_ID,
+};
+const query = (name: string, description: string, schema: JsonSchema): Parameter => ({
+  name,
+  in: 'query',
+  description,
+  schema,
+});
 
 const TRANSITIONS_IN_WORDS =
   '`pending` → `completed` (confirm: posts), `failed` (fail) or `cancelled` (cancel). From a final state every ' +
@@ -32,13 +59,23 @@ export const schemas: Record<string, JsonSchema> = {
       direction: DIRECTION,
       amount: ref('Amount'),
       currency: { type: 'string', enum: CURRENCIES },
-      amount_usd: { ...ref('Amount'), description: 'What is posted, in USD: `amount` for USD; for AED, amount / fx_rate rounded half-up to cents.' },
-      fx_rate: nullable('Amount', 'AED per USD the request was converted at (the configured peg, `AED_PER_USD`); null for USD.'),
+      amount_usd: {
+        ...ref('Amount'),
+        description: 'What is posted, in USD: `amount` for USD; for AED, amount / fx_rate rounded half-up to cents.',
+      },
+      fx_rate: nullable(
+        'Amount',
+        'AED per USD the request was converted at (the configured peg, `AED_PER_USD`); null for USD.',
+      ),
       status: STATUS,
       reference: { type: ['string', 'null'] },
       memo: { type: ['string', 'null'] },
       failure_reason: { type: ['string', 'null'], description: 'Set by `fail` when a reason was given.' },
-      txn_id: { type: ['string', 'null'], format: 'uuid', description: 'The posted transaction: set exactly when `completed`.' },
+      txn_id: {
+        type: ['string', 'null'],
+        format: 'uuid',
+        description: 'The posted transaction: set exactly when `completed`.',
+      },
       created_at: { type: 'string', format: 'date-time' },
       updated_at: { type: 'string', format: 'date-time' },
       created_by: { ...ref('Actor'), description: 'Who made the request.' },
@@ -55,7 +92,10 @@ export const schemas: Record<string, JsonSchema> = {
     additionalProperties: false,
     required: ['customer_id', 'direction', 'amount', 'currency'],
     properties: {
-      customer_id: { ...ref('CustomerId'), description: 'Must name a customer the book knows (422 `unknown_customer`).' },
+      customer_id: {
+        ...ref('CustomerId'),
+        description: 'Must name a customer the book knows (422 `unknown_customer`).',
+      },
       direction: DIRECTION,
       amount: {
         type: 'string',
@@ -64,10 +104,17 @@ export const schemas: Record<string, JsonSchema> = {
         examples: ['25.00'],
       },
       currency: { type: 'string', enum: CURRENCIES },
-      reference: { type: ['string', 'null'], minLength: 1, maxLength: 256, description: 'The payment’s reference (bank or operator).' },
+      reference: {
+        type: ['string', 'null'],
+        minLength: 1,
+        maxLength: 256,
+        description: 'The payment’s reference (bank or operator).',
+      },
       memo: { type: ['string', 'null'], maxLength: MEMO_LENGTH_MAX },
     },
-    examples: [{ customer_id: 'C-1', direction: 'deposit', amount: '25.00', currency: 'USD', reference: 'wire-2026-01-15-001' }],
+    examples: [
+      { customer_id: 'C-1', direction: 'deposit', amount: '25.00', currency: 'USD', reference: 'wire-2026-01-15-001' },
+    ],
   },
   CashRequestFailInput: {
     type: 'object',
@@ -88,7 +135,14 @@ const location = {
   Location: { description: 'The new request: `/v1/cash-requests/{cash_request_id}`.', schema: { type: 'string' } },
 } as const;
 
-function transition(operationId: string, verb: string, summary: string, description: string, body: string, bodyDescription: string) {
+function transition(
+  operationId: string,
+  verb: string,
+  summary: string,
+  description: string,
+  body: string,
+  bodyDescription: string,
+) {
   return {
     post: {
       operationId,
@@ -99,8 +153,16 @@ function transition(operationId: string, verb: string, summary: string, descript
       parameters: [idPath],
       requestBody: { description: bodyDescription, required: false, content: json(ref(body)) },
       responses: {
-        '200': { description: `The request, ${verb} (or unchanged, when it already was).`, content: json(ref('CashRequest')) },
-        ...errorResponses(...WRITE_ERRORS, 'NotFound', 'Conflict', ...(operationId === 'confirmCashRequest' ? (['Unprocessable'] as const) : [])),
+        '200': {
+          description: `The request, ${verb} (or unchanged, when it already was).`,
+          content: json(ref('CashRequest')),
+        },
+        ...errorResponses(
+          ...WRITE_ERRORS,
+          'NotFound',
+          'Conflict',
+          ...(operationId === 'confirmCashRequest' ? (['Unprocessable'] as const) : []),
+        ),
       },
     },
   };
@@ -122,7 +184,10 @@ export const paths: Paths = {
         paramRef('Limit'),
         paramRef('Offset'),
       ],
-      responses: { '200': { description: 'A page of cash requests.', content: json(ref('CashRequestPage')) }, ...errorResponses(...READ_ERRORS) },
+      responses: {
+        '200': { description: 'A page of cash requests.', content: json(ref('CashRequestPage')) },
+        ...errorResponses(...READ_ERRORS),
+      },
     },
     post: {
       operationId: 'createCashRequest',
@@ -148,7 +213,10 @@ export const paths: Paths = {
       ],
       requestBody: { description: 'The request.', required: true, content: json(ref('CashRequestInput')) },
       responses: {
-        '200': { description: 'Made before under this Idempotency-Key: the request as it stands.', content: json(ref('CashRequest')) },
+        '200': {
+          description: 'Made before under this Idempotency-Key: the request as it stands.',
+          content: json(ref('CashRequest')),
+        },
         '201': { description: 'Made, pending.', headers: location, content: json(ref('CashRequest')) },
         ...errorResponses(...WRITE_ERRORS, 'Conflict', 'Unprocessable'),
       },
@@ -161,7 +229,10 @@ export const paths: Paths = {
       tags: TAG,
       security: READ,
       parameters: [idPath],
-      responses: { '200': { description: 'The request.', content: json(ref('CashRequest')) }, ...errorResponses(...READ_ERRORS, 'NotFound') },
+      responses: {
+        '200': { description: 'The request.', content: json(ref('CashRequest')) },
+        ...errorResponses(...READ_ERRORS, 'NotFound'),
+      },
     },
   },
   '/v1/cash-requests/{cash_request_id}/confirm': transition(

@@ -18,7 +18,9 @@ import { pageOf, pick } from '../../http/query.js';
 import type { FeatureContext, Handler } from '../feature.js';
 import { presentCashRequest } from './present.js';
 
-const FILTER_KEYS = ['customer_id', 'status', 'direction', 'from', 'to'] as const satisfies ReadonlyArray<keyof CashRequestFilter>;
+const FILTER_KEYS = ['customer_id', 'status', 'direction', 'from', 'to'] as const satisfies ReadonlyArray<
+  keyof CashRequestFilter
+>;
 
 /** The core names a refused field by its place in the request (`/amount`); the request is the body. */
 function inBody(error: unknown): never {
@@ -59,7 +61,13 @@ export function handlers({ config, db }: FeatureContext): Record<string, Handler
     },
 
     createCashRequest: async (req, res) => {
-      const made = await createCashRequest(db, req.body as CashRequestInput, uuidv7(), policy, req.get('idempotency-key') ?? null).catch(inBody);
+      const made = await createCashRequest(
+        db,
+        req.body as CashRequestInput,
+        uuidv7(),
+        policy,
+        req.get('idempotency-key') ?? null,
+      ).catch(inBody);
       if (made.created) res.status(201).location(`/v1/cash-requests/${made.request.cash_request_id}`);
       res.json(presentCashRequest(made.request));
     },

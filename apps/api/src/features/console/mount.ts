@@ -10,7 +10,8 @@ const CONSOLE_DIST = fileURLToPath(new URL('../../../../console/dist/', import.m
  * so no request leaves the machine even if a page tried. Inline styles: React and uPlot set
  * element styles.
  */
-const CSP = "default-src 'self'; connect-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+const CSP =
+  "default-src 'self'; connect-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 /**
  * `/console/`: the page (never cached) and its hashed assets (cached for good); its routes live
@@ -24,7 +25,10 @@ export function mountConsole(app: Express, dist = CONSOLE_DIST): void {
     res.set({ 'Content-Security-Policy': CSP, 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer' });
     next();
   });
-  page.use('/assets', express.static(`${dist}assets`, { immutable: true, maxAge: '1y', index: false, redirect: false }));
+  page.use(
+    '/assets',
+    express.static(`${dist}assets`, { immutable: true, maxAge: '1y', index: false, redirect: false }),
+  );
   page.get('/', (_req, res) => {
     res.set('Cache-Control', 'no-cache');
     res.sendFile('index.html', { root: dist });

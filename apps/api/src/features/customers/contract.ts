@@ -1,8 +1,17 @@
 import { ADMIN, READ } from '../../openapi/security.js';
 import { CUSTOMER_REFERENCES, METADATA_PROPERTIES_MAX } from '@ledger/core';
-import { errorResponses, json, listEnvelope, object, paramRef, READ_ERRORS, ref, timestamps, WRITE_ERRORS } from '../../openapi/components.js';
+import {
+  errorResponses,
+  json,
+  listEnvelope,
+  object,
+  paramRef,
+  READ_ERRORS,
+  ref,
+  timestamps,
+  WRITE_ERRORS,
+} from '../../openapi/components.js';
 import type { JsonSchema, Paths } from '../../openapi/types.js';
-
 
 /** Where the customer is found upstream (the provisioning jobs keep them; an operator may set them). */
 const REFERENCE_DESCRIPTIONS: Record<(typeof CUSTOMER_REFERENCES)[number], string> = {
@@ -38,7 +47,10 @@ export const schemas: Record<string, JsonSchema> = {
       ...references(false),
       ...timestamps('created_at', 'updated_at'),
       created_by: ref('Actor'),
-      updated_by: { ...ref('Actor'), description: 'Who last changed it (sync jobs that provision customers included).' },
+      updated_by: {
+        ...ref('Actor'),
+        description: 'Who last changed it (sync jobs that provision customers included).',
+      },
     },
     'A customer of the book.',
   ),
@@ -64,7 +76,10 @@ export const paths: Paths = {
       tags: ['customers'],
       security: READ,
       parameters: [paramRef('CustomerSearch'), paramRef('Limit'), paramRef('Offset')],
-      responses: { '200': { description: 'A page of customers.', content: json(ref('CustomerPage')) }, ...errorResponses(...READ_ERRORS) },
+      responses: {
+        '200': { description: 'A page of customers.', content: json(ref('CustomerPage')) },
+        ...errorResponses(...READ_ERRORS),
+      },
     },
   },
   '/v1/customers/{customer_id}': {

@@ -17,7 +17,8 @@ export function handlers(context: FeatureContext): Record<string, Handler> {
     },
 
     putCustomer: async (req, res) => {
-      const { name, email, metadata, ...references } = req.body as Omit<CustomerInput, 'references'> & CustomerInput['references'];
+      const { name, email, metadata, ...references } = req.body as Omit<CustomerInput, 'references'> &
+        CustomerInput['references'];
       const input: CustomerInput = { name, email, metadata, references };
       const { created, customer } = await upsertCustomer(db, String(req.params.customer_id), input);
       res.status(created ? 201 : 200).json(presentCustomer(customer));

@@ -13,7 +13,10 @@ import {
 import type { FeatureContext } from '../feature.js';
 
 /** Where each book's customers hold their securities: the upstream their holdings are read from. */
-export const HOLDINGS_UPSTREAM: Record<Book, SnapshotUpstream> = { ENTITY_UAE: 'custodian', ENTITY_IND_IFSC: 'usbroker' };
+export const HOLDINGS_UPSTREAM: Record<Book, SnapshotUpstream> = {
+  ENTITY_UAE: 'custodian',
+  ENTITY_IND_IFSC: 'usbroker',
+};
 /** The currency each upstream reports holdings in (upstreams.md: the custodian in AED, the broker in USD). */
 const UPSTREAM_CURRENCY: Record<SnapshotUpstream, string> = { custodian: 'AED', usbroker: 'USD' };
 
@@ -32,7 +35,8 @@ export interface Holdings {
 
 type Read = Pick<Holdings, 'as_of' | 'currency' | 'positions' | 'cash'>;
 
-const accountOf = (customer: CustomerRow, upstream: SnapshotUpstream) => (upstream === 'custodian' ? customer.custodian_account : customer.usbroker_account_no);
+const accountOf = (customer: CustomerRow, upstream: SnapshotUpstream) =>
+  upstream === 'custodian' ? customer.custodian_account : customer.usbroker_account_no;
 const today = () => new Date().toISOString().slice(0, 10);
 const isoOf = (value: Date | string) => (value instanceof Date ? value.toISOString() : value);
 
@@ -59,7 +63,12 @@ async function readLive(context: FeatureContext, upstream: SnapshotUpstream, acc
   return {
     as_of: balance.as_of.slice(0, 10),
     currency: balance.currency,
-    positions: positions.map((p) => ({ symbol: p.symbol, quantity: p.qty, cost: p.cost_basis, market_value: p.market_value })),
+    positions: positions.map((p) => ({
+      symbol: p.symbol,
+      quantity: p.qty,
+      cost: p.cost_basis,
+      market_value: p.market_value,
+    })),
     cash: { ...balance },
   };
 }
@@ -73,9 +82,22 @@ const field = (position: SnapshotPosition, name: 'cost' | 'market_value') => {
 export async function cachedHoldings(context: FeatureContext, customerId: string, upstream: SnapshotUpstream) {
   const cached = await portfolioSnapshot(context.db, customerId, upstream);
   const snapshot = cached
-    ? { as_of: cached.as_of, taken_at: cached.taken_at, currency: UPSTREAM_CURRENCY[upstream], positions: cached.positions, cash: cached.cash }
+    ? {
+        as_of: cached.as_of,
+        taken_at: cached.taken_at,
+        currency: UPSTREAM_CURRENCY[upstream],
+        positions: cached.positions,
+        cash: cached.cash,
+      }
     : await latestHoldingsSnapshot(context.db, customerId, upstream).then(
-        (row) => row && { as_of: row.as_of, taken_at: row.fetched_at, currency: row.currency, positions: row.positions, cash: row.cash },
+        (row) =>
+          row && {
+            as_of: row.as_of,
+            taken_at: row.fetched_at,
+            currency: row.currency,
+            positions: row.positions,
+            cash: row.cash,
+          },
       );
   if (snapshot === null) return null;
   const positions = snapshot.positions as unknown as SnapshotPosition[];
@@ -83,7 +105,12 @@ export async function cachedHoldings(context: FeatureContext, customerId: string
     as_of: snapshot.as_of,
     taken_at: isoOf(snapshot.taken_at as Date | string),
     currency: snapshot.currency,
-    positions: positions.map((p) => ({ symbol: p.symbol, quantity: p.quantity, cost: field(p, 'cost'), market_value: field(p, 'market_value') })),
+    positions: positions.map((p) => ({
+      symbol: p.symbol,
+      quantity: p.quantity,
+      cost: field(p, 'cost'),
+      market_value: field(p, 'market_value'),
+    })),
     cash: (snapshot.cash as Record<string, unknown> | null) ?? null,
   };
 }
@@ -111,17 +138,36 @@ export async function holdingsOf(context: FeatureContext, customer: CustomerRow)
       live = await readLive(context, upstream, account as string);
     } catch (error) {
       // Any failure of the upstream (down, refusing, answering nonsense) falls back; the log keeps the cause.
-      context.logger.warn('holdings: live read failed, answering from the cache', { customer_id: customer.customer_id, upstream, error: String(error) });
+      context.logger.warn('holdings: live read failed, answering from the cache', {
+        customer_id: customer.customer_id,
+        upstream,
+        error: String(error),
+      });
       reason = `${upstream} could not be read: ${error instanceof Error ? error.message : String(error)}`;
     }
     if (live !== undefined) {
       await savePortfolioSnapshots(context.db, [
-        { customerId: customer.customer_id, upstream, asOf: live.as_of as string, positions: live.positions, cash: live.cash },
+        {
+          customerId: customer.customer_id,
+          upstream,
+          asOf: live.as_of as string,
+          positions: live.positions,
+          cash: live.cash,
+        },
       ]);
       return { ...base, source: 'live', reason: null, taken_at: new Date().toISOString(), ...live };
     }
   }
   const cached = await cachedHoldings(context, customer.customer_id, upstream);
   if (cached !== null) return { ...base, source: 'cache', reason, ...cached };
-  return { ...base, source: 'none', reason: `${reason}; no snapshot is cached`, as_of: null, taken_at: null, currency: null, positions: [], cash: null };
+  return {
+    ...base,
+    source: 'none',
+    reason: `${reason}; no snapshot is cached`,
+    as_of: null,
+    taken_at: null,
+    currency: null,
+    positions: [],
+    cash: null,
+  };
 }

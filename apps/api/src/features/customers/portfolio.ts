@@ -4,7 +4,11 @@ import { cachedHoldings, HOLDINGS_UPSTREAM } from './holdings.js';
 import { presentPosition } from './present.js';
 
 /** Prices per share in USD by symbol, from a snapshot's market values (AED converted at the peg). */
-function pricesOf(positions: Array<{ symbol: string; quantity: string; market_value: string | null }>, currency: string, aedPerUsd: Decimal) {
+function pricesOf(
+  positions: Array<{ symbol: string; quantity: string; market_value: string | null }>,
+  currency: string,
+  aedPerUsd: Decimal,
+) {
   const prices = new Map<string, Decimal | null>();
   for (const p of positions) {
     const quantity = new Decimal(p.quantity);
@@ -25,7 +29,10 @@ function pricesOf(positions: Array<{ symbol: string; quantity: string; market_va
  */
 export async function portfolioOf(context: FeatureContext, customerId: string) {
   const upstream = HOLDINGS_UPSTREAM[context.config.book];
-  const [positions, snapshot] = await Promise.all([customerPositions(context.db, customerId), cachedHoldings(context, customerId, upstream)]);
+  const [positions, snapshot] = await Promise.all([
+    customerPositions(context.db, customerId),
+    cachedHoldings(context, customerId, upstream),
+  ]);
   const prices = snapshot === null ? null : pricesOf(snapshot.positions, snapshot.currency, context.config.aedPerUsd);
   let cost = ZERO;
   let marketValue = ZERO;
@@ -35,7 +42,8 @@ export async function portfolioOf(context: FeatureContext, customerId: string) {
     const price = prices?.get(position.symbol) ?? null;
     if (price === null) {
       unpriced += 1;
-      const reason = prices === null ? 'no_snapshot' : prices.has(position.symbol) ? 'no_market_value' : 'not_in_snapshot';
+      const reason =
+        prices === null ? 'no_snapshot' : prices.has(position.symbol) ? 'no_market_value' : 'not_in_snapshot';
       return { ...presentPosition(position), price_usd: null, market_value_usd: null, unpriced_reason: reason };
     }
     const value = roundToCents(price.times(position.quantity));

@@ -20,7 +20,8 @@ export function presentPosition(position: CustomerPosition) {
   const quantity = new Decimal(position.quantity);
   return {
     ...position,
-    average_cost_usd: quantity.isZero() ? null : new Decimal(position.cost_usd).dividedBy(quantity).decimalPlaces(6, Decimal.ROUND_HALF_UP).toFixed(),
+    average_cost_usd: quantity.isZero()
+      ? null
+      : new Decimal(position.cost_usd).dividedBy(quantity).decimalPlaces(6, Decimal.ROUND_HALF_UP).toFixed(),
   };
 }
-

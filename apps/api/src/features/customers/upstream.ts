@@ -27,20 +27,36 @@ function brokerOf(context: FeatureContext): UsbrokerClient | null {
  * On the UAE book and for an unlinked customer: 200 with `available` false and `empty`.
  * A broker that does not answer (or answers nonsense): 503 `upstream_unavailable`.
  */
-function rawBrokerView<T>(context: FeatureContext, field: string, empty: T, read: (client: UsbrokerClient, accountNo: string, req: Request) => Promise<T>): Handler {
+function rawBrokerView<T>(
+  context: FeatureContext,
+  field: string,
+  empty: T,
+  read: (client: UsbrokerClient, accountNo: string, req: Request) => Promise<T>,
+): Handler {
   return async (req: Request, res: Response) => {
     const customer = await customerOf(context, req);
     const client = brokerOf(context);
     const base = { customer_id: customer.customer_id, account_no: customer.usbroker_account_no };
     if (client === null || customer.usbroker_account_no === null) {
-      res.json({ ...base, account_no: null, available: false, reason: client === null ? ON_UAE : NO_LINK, fetched_at: null, [field]: empty });
+      res.json({
+        ...base,
+        account_no: null,
+        available: false,
+        reason: client === null ? ON_UAE : NO_LINK,
+        fetched_at: null,
+        [field]: empty,
+      });
       return;
     }
     let data: T;
     try {
       data = await read(client, customer.usbroker_account_no, req);
     } catch (error) {
-      context.logger.warn('usbroker view failed', { customer_id: customer.customer_id, field, error: messageOf(error) });
+      context.logger.warn('usbroker view failed', {
+        customer_id: customer.customer_id,
+        field,
+        error: messageOf(error),
+      });
       throw new ApiError('upstream_unavailable', `usbroker could not be read: ${messageOf(error)}`);
     }
     res.json({ ...base, available: true, reason: null, fetched_at: new Date().toISOString(), [field]: data });
@@ -49,11 +65,19 @@ function rawBrokerView<T>(context: FeatureContext, field: string, empty: T, read
 
 /** India: the customer's ledger cash and shares against the broker's live balance and positions (the India reports' one comparison). */
 async function ledgerReconOf(context: FeatureContext, customer: CustomerRow) {
-  const india = { customer_id: customer.customer_id, account_no: customer.usbroker_account_no, remit_customer_id: customer.remit_customer_id, pan: customer.pan };
+  const india = {
+    customer_id: customer.customer_id,
+    account_no: customer.usbroker_account_no,
+    remit_customer_id: customer.remit_customer_id,
+    pan: customer.pan,
+  };
   const holdings = (await ledgerHoldings(context.db, [customer.customer_id])).get(customer.customer_id)!;
   if (context.config.book !== 'ENTITY_IND_IFSC') return ledgerRecon(india, holdings, 'not_applicable');
   const reads = await readBrokerPerCustomer([india], context.config.upstreams.usbroker, 1, async (client, linked) => {
-    const [balance, positions] = await Promise.all([client.getBalance(linked.account_no), client.listPositions(linked.account_no)]);
+    const [balance, positions] = await Promise.all([
+      client.getBalance(linked.account_no),
+      client.listPositions(linked.account_no),
+    ]);
     return { balance, positions };
   });
   return ledgerRecon(india, holdings, reads.get(customer.customer_id) ?? null);
@@ -70,11 +94,18 @@ export function upstreamHandlers(context: FeatureContext): Record<string, Handle
     getCustomerLedgerRecon: async (req, res) => {
       res.json(await ledgerReconOf(context, await customerOf(context, req)));
     },
-    getCustomerUsbrokerBalance: rawBrokerView(context, 'balance', null, (client, accountNo) => client.getBalance(accountNo)),
-    getCustomerUsbrokerPortfolio: rawBrokerView(context, 'positions', [], (client, accountNo) => client.listPositions(accountNo)),
+    getCustomerUsbrokerBalance: rawBrokerView(context, 'balance', null, (client, accountNo) =>
+      client.getBalance(accountNo),
+    ),
+    getCustomerUsbrokerPortfolio: rawBrokerView(context, 'positions', [], (client, accountNo) =>
+      client.listPositions(accountNo),
+    ),
     getCustomerUsbrokerOrders: rawBrokerView(context, 'orders', [], (client, accountNo, req) => {
       const { after_id: afterId, limit } = req.query as { after_id?: string; limit?: string | number };
-      return client.listOrdersPage(accountNo, { ...(afterId !== undefined && { afterId }), ...(limit !== undefined && { limit: Number(limit) }) });
+      return client.listOrdersPage(accountNo, {
+        ...(afterId !== undefined && { afterId }),
+        ...(limit !== undefined && { limit: Number(limit) }),
+      });
     }),
     getCustomerUsbrokerStatement: rawBrokerView(context, 'statement', null, (client, accountNo, req) =>
       client.getMonthlyStatement(accountNo, typeof req.query.month === 'string' ? req.query.month : currentMonth()),

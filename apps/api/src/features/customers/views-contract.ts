@@ -1,21 +1,37 @@
 import { ACCOUNT_TYPES, CURRENCIES, EQUITY_CURVE_DAYS_MAX, STATEMENT_MOVEMENTS_MAX } from '@ledger/core';
 import { READ } from '../../openapi/security.js';
 import { PATTERNS } from '../../openapi/patterns.js';
-import { errorResponses, json, listEnvelope, nullable, object, paramRef, READ_ERRORS, ref } from '../../openapi/components.js';
+import {
+  errorResponses,
+  json,
+  listEnvelope,
+  nullable,
+  object,
+  paramRef,
+  READ_ERRORS,
+  ref,
+} from '../../openapi/components.js';
 import type { JsonSchema, Operation, Parameter, Paths, Reference } from '../../openapi/types.js';
 
 const money = (description: string): JsonSchema => ({ ...ref('SignedAmount'), description });
-const nullableMoney = (description: string): JsonSchema => ({ type: ['string', 'null'], pattern: PATTERNS.signedAmount.pattern, description });
+const nullableMoney = (description: string): JsonSchema => ({
+  type: ['string', 'null'],
+  pattern: PATTERNS.signedAmount.pattern,
+  description,
+});
 
 const positionFields: Record<string, JsonSchema> = {
   symbol: ref('Symbol'),
   quantity: { ...ref('SignedAmount'), description: 'Shares held: buys − sells; a reversed trade counts for nothing.' },
-  cost_usd: money('The lots’ cost still held: securities liability 2100 of the symbol (buy costs less recost’s FIFO relief).'),
+  cost_usd: money(
+    'The lots’ cost still held: securities liability 2100 of the symbol (buy costs less recost’s FIFO relief).',
+  ),
   average_cost_usd: nullableMoney('cost_usd ÷ quantity, to 6 places; null when nothing is held.'),
   pending_recost: {
     type: 'integer',
     minimum: 0,
-    description: 'Trades of the symbol not yet recosted: the cost relief of a pending sell is not in cost_usd until recost runs.',
+    description:
+      'Trades of the symbol not yet recosted: the cost relief of a pending sell is not in cost_usd until recost runs.',
   },
 };
 
@@ -42,7 +58,11 @@ export const schemas: Record<string, JsonSchema> = {
     {
       customer_id: ref('CustomerId'),
       as_of: { ...nullable('Date'), description: 'The day the balances stood at the end of; null: every posting.' },
-      cash: { type: 'array', items: ref('WalletBalance'), description: 'Every wallet, USD then AED (zero when untouched).' },
+      cash: {
+        type: 'array',
+        items: ref('WalletBalance'),
+        description: 'Every wallet, USD then AED (zero when untouched).',
+      },
       cash_total_usd: money('The wallets’ sum.'),
       securities_at_cost_usd: money('Securities liability 2100: the customer’s shares at the cost of their lots.'),
       total_usd: money('cash_total_usd + securities_at_cost_usd.'),
@@ -86,12 +106,16 @@ export const schemas: Record<string, JsonSchema> = {
   PortfolioPosition: object(
     {
       ...positionFields,
-      price_usd: { ...nullable('Amount'), description: 'The last price known, per share in USD; null when none is (see unpriced_reason).' },
+      price_usd: {
+        ...nullable('Amount'),
+        description: 'The last price known, per share in USD; null when none is (see unpriced_reason).',
+      },
       market_value_usd: nullableMoney('quantity × price_usd, rounded to cents; null when no price is known.'),
       unpriced_reason: {
         type: ['string', 'null'],
         enum: ['no_snapshot', 'not_in_snapshot', 'no_market_value', null],
-        description: 'Why there is no price: no snapshot of the book’s upstream, the symbol is not in it, or it gives no market value.',
+        description:
+          'Why there is no price: no snapshot of the book’s upstream, the symbol is not in it, or it gives no market value.',
       },
     },
     'A position with its cost and, where a price is known, its market value (reporting only: the ledger is cost-only).',
@@ -123,7 +147,10 @@ export const schemas: Record<string, JsonSchema> = {
     'The customer’s positions at cost, with market value where a price is known.',
   ),
   CustomerDividends: withTotals(
-    listEnvelope(ref('TransactionSummary'), 'The customer’s dividend and withholding transactions, newest first, with totals over the window.'),
+    listEnvelope(
+      ref('TransactionSummary'),
+      'The customer’s dividend and withholding transactions, newest first, with totals over the window.',
+    ),
     object(
       {
         gross_usd: money('Dividends credited to the wallet, net of reversals.'),
@@ -202,7 +229,10 @@ export const schemas: Record<string, JsonSchema> = {
       },
       total_debit: ref('Amount'),
       total_credit: ref('Amount'),
-      balanced: { type: 'boolean', description: 'Every transaction’s lines all carry its customer, so the customer’s lines balance too.' },
+      balanced: {
+        type: 'boolean',
+        description: 'Every transaction’s lines all carry its customer, so the customer’s lines balance too.',
+      },
     },
     'The customer’s accounts in trial-balance shape.',
   ),
@@ -228,14 +258,27 @@ export function customerView(
       tags: ['customers'],
       security: READ,
       parameters,
-      responses: { '200': { description: summary, content: json(ref(schema)) }, ...errorResponses(...READ_ERRORS, 'NotFound', ...extraErrors) },
+      responses: {
+        '200': { description: summary, content: json(ref(schema)) },
+        ...errorResponses(...READ_ERRORS, 'NotFound', ...extraErrors),
+      },
     },
   };
 }
 
 export const paths: Paths = {
-  '/v1/customers/{customer_id}/summary': customerView('getCustomerSummary', 'Wallet cash by currency, securities at cost, totals', 'CustomerSummary', ASOF),
-  '/v1/customers/{customer_id}/overview': customerView('getCustomerOverview', 'The customer, their summary and activity', 'CustomerOverview', [paramRef('CustomerIdPath')]),
+  '/v1/customers/{customer_id}/summary': customerView(
+    'getCustomerSummary',
+    'Wallet cash by currency, securities at cost, totals',
+    'CustomerSummary',
+    ASOF,
+  ),
+  '/v1/customers/{customer_id}/overview': customerView(
+    'getCustomerOverview',
+    'The customer, their summary and activity',
+    'CustomerOverview',
+    [paramRef('CustomerIdPath')],
+  ),
   '/v1/customers/{customer_id}/portfolio': customerView(
     'getCustomerPortfolio',
     'Positions at cost, with market value where a price is known',
@@ -243,24 +286,40 @@ export const paths: Paths = {
     [paramRef('CustomerIdPath')],
     'Prices come from the latest snapshot of the book’s upstream (custodian on the UAE book, converted from AED at the peg; usbroker on the India book); no upstream is called.',
   ),
-  '/v1/customers/{customer_id}/positions': customerView('getCustomerPositions', 'Positions by symbol: quantity and cost', 'CustomerPositions', ASOF),
-  '/v1/customers/{customer_id}/dividends': customerView('getCustomerDividends', 'Dividend and withholding transactions, with totals', 'CustomerDividends', [
-    ...WINDOW,
-    paramRef('Limit'),
-    paramRef('Offset'),
-  ]),
-  '/v1/customers/{customer_id}/orders': customerView('getCustomerOrders', 'The customer’s trades (buys and sells), newest first', 'TransactionPage', [
-    ...WINDOW,
-    paramRef('SymbolFilter'),
-    paramRef('Limit'),
-    paramRef('Offset'),
-  ]),
+  '/v1/customers/{customer_id}/positions': customerView(
+    'getCustomerPositions',
+    'Positions by symbol: quantity and cost',
+    'CustomerPositions',
+    ASOF,
+  ),
+  '/v1/customers/{customer_id}/dividends': customerView(
+    'getCustomerDividends',
+    'Dividend and withholding transactions, with totals',
+    'CustomerDividends',
+    [...WINDOW, paramRef('Limit'), paramRef('Offset')],
+  ),
+  '/v1/customers/{customer_id}/orders': customerView(
+    'getCustomerOrders',
+    'The customer’s trades (buys and sells), newest first',
+    'TransactionPage',
+    [...WINDOW, paramRef('SymbolFilter'), paramRef('Limit'), paramRef('Offset')],
+  ),
   '/v1/customers/{customer_id}/statement': customerView(
     'getCustomerStatement',
     'Cash statement: opening balance, every movement, closing balance',
     'CustomerStatement',
     WINDOW,
   ),
-  '/v1/customers/{customer_id}/equity_curve': customerView('getCustomerEquityCurve', 'Daily cash and cost basis', 'EquityCurve', WINDOW),
-  '/v1/customers/{customer_id}/trial_balance': customerView('getCustomerTrialBalance', 'The customer’s accounts in trial-balance shape', 'CustomerTrialBalance', ASOF),
+  '/v1/customers/{customer_id}/equity_curve': customerView(
+    'getCustomerEquityCurve',
+    'Daily cash and cost basis',
+    'EquityCurve',
+    WINDOW,
+  ),
+  '/v1/customers/{customer_id}/trial_balance': customerView(
+    'getCustomerTrialBalance',
+    'The customer’s accounts in trial-balance shape',
+    'CustomerTrialBalance',
+    ASOF,
+  ),
 };

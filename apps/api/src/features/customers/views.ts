@@ -35,13 +35,21 @@ const asOfOf = (req: Request): string | undefined => pick(req.query, ['as_of'] a
 
 /** Cash per wallet, securities at cost and totals, from the customer's account balances. */
 export function summaryOf(customerId: string, asOf: string | undefined, balances: CustomerAccountBalance[]) {
-  const cash = WALLETS.map(({ currency, account_code }) => ({ currency, account_code, balance: owed(balances, account_code) }));
+  const cash = WALLETS.map(({ currency, account_code }) => ({
+    currency,
+    account_code,
+    balance: owed(balances, account_code),
+  }));
   const cashTotal = cash.reduce((sum, wallet) => sum.plus(wallet.balance), ZERO);
   const securities = owed(balances, ACCOUNT.securitiesLiabilityEquities);
   return {
     customer_id: customerId,
     as_of: asOf ?? null,
-    cash: cash.map(({ currency, account_code, balance }) => ({ currency, account_code, balance_usd: formatDecimal(balance) })),
+    cash: cash.map(({ currency, account_code, balance }) => ({
+      currency,
+      account_code,
+      balance_usd: formatDecimal(balance),
+    })),
     cash_total_usd: formatDecimal(cashTotal),
     securities_at_cost_usd: formatDecimal(securities),
     total_usd: formatDecimal(cashTotal.plus(securities)),
@@ -106,7 +114,11 @@ export function viewHandlers(context: FeatureContext): Record<string, Handler> {
     getCustomerPositions: async (req, res) => {
       const { customer_id } = await customerOf(context, req);
       const asOf = asOfOf(req);
-      res.json({ customer_id, as_of: asOf ?? null, items: (await customerPositions(db, customer_id, asOf)).map(presentPosition) });
+      res.json({
+        customer_id,
+        as_of: asOf ?? null,
+        items: (await customerPositions(db, customer_id, asOf)).map(presentPosition),
+      });
     },
 
     getCustomerPortfolio: async (req, res) => {
@@ -129,7 +141,12 @@ export function viewHandlers(context: FeatureContext): Record<string, Handler> {
     getCustomerOrders: async (req, res) => {
       const page = pageOf(req.query);
       const { customer_id } = await customerOf(context, req);
-      const filter = { customer_id, ...windowOf(req), ...pick(req.query, ['symbol'] as const), txn_types: ['buy_security', 'sell_security'] };
+      const filter = {
+        customer_id,
+        ...windowOf(req),
+        ...pick(req.query, ['symbol'] as const),
+        txn_types: ['buy_security', 'sell_security'],
+      };
       res.json(presentPage(await listTransactions(db, filter, page, 'txn_date', 'desc'), presentTransactionSummary));
     },
 
@@ -157,7 +174,12 @@ export function viewHandlers(context: FeatureContext): Record<string, Handler> {
       const { customer_id } = await customerOf(context, req);
       const window = windowOf(req);
       const points = await customerEquityCurve(db, customer_id, window);
-      res.json({ customer_id, from: points[0]?.day ?? window.from ?? null, to: points.at(-1)?.day ?? window.to ?? null, points });
+      res.json({
+        customer_id,
+        from: points[0]?.day ?? window.from ?? null,
+        to: points.at(-1)?.day ?? window.to ?? null,
+        points,
+      });
     },
 
     getCustomerTrialBalance: async (req, res) => {

@@ -1,5 +1,14 @@
 import { EXCEPTION_STATES } from '@ledger/core';
-import { errorResponses, json, listEnvelope, object, paramRef, READ_ERRORS, ref, WRITE_ERRORS } from '../../openapi/components.js';
+import {
+  errorResponses,
+  json,
+  listEnvelope,
+  object,
+  paramRef,
+  READ_ERRORS,
+  ref,
+  WRITE_ERRORS,
+} from '../../openapi/components.js';
 import { ADMIN, READ } from '../../openapi/security.js';
 import type { JsonSchema, Parameter, Paths } from '../../openapi/types.js';
 
@@ -12,7 +21,12 @@ const STATE: JsonSchema = {
 };
 const UPSTREAM: JsonSchema = { type: 'string', pattern: '^[a-z][a-z0-9_-]{0,63}$', examples: ['usbroker'] };
 const REASON_CODE: JsonSchema = { type: 'string', pattern: '^[a-z][a-z0-9_]{0,63}$', examples: ['conflict'] };
-const EXCEPTION_ID: JsonSchema = { type: 'integer', minimum: 1, maximum: 9_007_199_254_740_991, description: 'An exception id.' };
+const EXCEPTION_ID: JsonSchema = {
+  type: 'integer',
+  minimum: 1,
+  maximum: 9_007_199_254_740_991,
+  description: 'An exception id.',
+};
 const nullableText: JsonSchema = { type: ['string', 'null'] };
 const nullableTime: JsonSchema = { type: ['string', 'null'], format: 'date-time' };
 
@@ -29,11 +43,18 @@ export const schemas: Record<string, JsonSchema> = {
       job: { ...ref('Actor'), description: 'The run that last saw it.' },
       first_seen_at: { type: 'string', format: 'date-time' },
       last_seen_at: { type: 'string', format: 'date-time' },
-      times_seen: { type: 'integer', minimum: 1, description: 'How many runs found it: a re-run updates the row, it never adds one.' },
+      times_seen: {
+        type: 'integer',
+        minimum: 1,
+        description: 'How many runs found it: a re-run updates the row, it never adds one.',
+      },
       state: STATE,
       state_reason: { ...nullableText, description: 'Why it was dismissed, or what resolved it.' },
       state_changed_at: nullableTime,
-      state_changed_by: { type: ['string', 'null'], description: 'Who resolved (the run) or dismissed it (as `Actor`).' },
+      state_changed_by: {
+        type: ['string', 'null'],
+        description: 'Who resolved (the run) or dismissed it (as `Actor`).',
+      },
     },
     'An upstream record a sync could not post (refused, or conflicting with what is posted under its key), until a later run posts it or an operator dismisses it (docs/exceptions.md).',
   ),
@@ -47,8 +68,19 @@ export const schemas: Record<string, JsonSchema> = {
   },
 };
 
-const query = (name: string, description: string, schema: JsonSchema): Parameter => ({ name, in: 'query', description, schema });
-const idPath: Parameter = { name: 'exception_id', in: 'path', required: true, description: 'An exception id.', schema: EXCEPTION_ID };
+const query = (name: string, description: string, schema: JsonSchema): Parameter => ({
+  name,
+  in: 'query',
+  description,
+  schema,
+});
+const idPath: Parameter = {
+  name: 'exception_id',
+  in: 'path',
+  required: true,
+  description: 'An exception id.',
+  schema: EXCEPTION_ID,
+};
 
 export const paths: Paths = {
   '/v1/exceptions': {
@@ -67,7 +99,10 @@ export const paths: Paths = {
         paramRef('Limit'),
         paramRef('Offset'),
       ],
-      responses: { '200': { description: 'A page of exceptions.', content: json(ref('ExceptionPage')) }, ...errorResponses(...READ_ERRORS) },
+      responses: {
+        '200': { description: 'A page of exceptions.', content: json(ref('ExceptionPage')) },
+        ...errorResponses(...READ_ERRORS),
+      },
     },
   },
   '/v1/exceptions/{exception_id}': {
@@ -77,7 +112,10 @@ export const paths: Paths = {
       tags: TAG,
       security: READ,
       parameters: [idPath],
-      responses: { '200': { description: 'The exception.', content: json(ref('Exception')) }, ...errorResponses(...READ_ERRORS, 'NotFound') },
+      responses: {
+        '200': { description: 'The exception.', content: json(ref('Exception')) },
+        ...errorResponses(...READ_ERRORS, 'NotFound'),
+      },
     },
   },
   '/v1/exceptions/{exception_id}/dismiss': {
@@ -92,7 +130,10 @@ export const paths: Paths = {
       security: ADMIN,
       parameters: [idPath],
       requestBody: { description: 'Why.', required: true, content: json(ref('ExceptionDismissInput')) },
-      responses: { '200': { description: 'The exception, dismissed.', content: json(ref('Exception')) }, ...errorResponses(...WRITE_ERRORS, 'NotFound', 'Conflict') },
+      responses: {
+        '200': { description: 'The exception, dismissed.', content: json(ref('Exception')) },
+        ...errorResponses(...WRITE_ERRORS, 'NotFound', 'Conflict'),
+      },
     },
   },
 };

@@ -6,7 +6,10 @@ import type { FeatureContext, Handler } from '../feature.js';
 /** The path's id: the validator coerces "Infinity" to a number and lets it through. */
 function idOf(raw: unknown): number {
   const id = Number(raw);
-  if (!Number.isSafeInteger(id) || id < 1) throw new ApiError('validation_error', 'exception_id must be a positive integer', [{ path: '/path/exception_id', message: 'must be a positive integer' }]);
+  if (!Number.isSafeInteger(id) || id < 1)
+    throw new ApiError('validation_error', 'exception_id must be a positive integer', [
+      { path: '/path/exception_id', message: 'must be a positive integer' },
+    ]);
   return id;
 }
 
@@ -14,7 +17,11 @@ export function handlers({ db }: FeatureContext): Record<string, Handler> {
   return {
     listExceptions: async (req, res) => {
       const { state, upstream, reason, customer_id, from, to } = req.query as Record<string, string | undefined>;
-      const filter = Object.fromEntries(Object.entries({ state, upstream, reason_code: reason, customer_id, from, to }).filter(([, v]) => v !== undefined));
+      const filter = Object.fromEntries(
+        Object.entries({ state, upstream, reason_code: reason, customer_id, from, to }).filter(
+          ([, v]) => v !== undefined,
+        ),
+      );
       res.json(await listExceptions(db, filter as ExceptionFilter, pageOf(req.query)));
     },
 

@@ -1,6 +1,15 @@
 import { READ } from '../../openapi/security.js';
 import { ACCOUNT_TYPES, EARNINGS_SOURCES, FLOW_DAYS_MAX, RECENT_TXNS_MAX } from '@ledger/core';
-import { errorResponses, json, nullable, object, paramRef, READ_ERRORS, ref, timestamps } from '../../openapi/components.js';
+import {
+  errorResponses,
+  json,
+  nullable,
+  object,
+  paramRef,
+  READ_ERRORS,
+  ref,
+  timestamps,
+} from '../../openapi/components.js';
 import type { JsonSchema, Parameter, Paths } from '../../openapi/types.js';
 
 const AS_OF: Parameter = {
@@ -29,7 +38,6 @@ const SOURCES_DESCRIPTION = EARNINGS_SOURCES.map(
   (s) => `\`${s.source}\`: revenue ${s.revenue.join(', ')}; cost ${s.cost.length ? s.cost.join(', ') : 'none'}`,
 ).join('. ');
 
-
 /** The schemas of the firm's reports. */
 export const schemas: Record<string, JsonSchema> = {
   AccountTotal: object(
@@ -47,7 +55,10 @@ export const schemas: Record<string, JsonSchema> = {
     },
     'One account of the chart with its running totals.',
   ),
-  AccountTotals: object({ items: { type: 'array', items: ref('AccountTotal') } }, 'The chart of accounts with running totals.'),
+  AccountTotals: object(
+    { items: { type: 'array', items: ref('AccountTotal') } },
+    'The chart of accounts with running totals.',
+  ),
   TrialBalance: object(
     {
       accounts: {
@@ -87,15 +98,28 @@ export const schemas: Record<string, JsonSchema> = {
   FirmSummary: object(
     {
       ...WINDOW_ECHO,
-      total_deposits_usd: money('Customers’ money in over the window: wallet (2010, 2020) credits less debits of posting kinds deposit and wire_in; a reversal counts against it on its own day.'),
-      total_withdrawals_usd: money('Customers’ money out over the window: wallet debits less credits of posting kinds withdrawal and wire_out, net of reversals.'),
-      fees_revenue_usd: money('Net credits of every revenue account (4010, 4020, 4030, 4040) over the window: the revenue_usd of GET /v1/firm/earnings.'),
+      total_deposits_usd: money(
+        'Customers’ money in over the window: wallet (2010, 2020) credits less debits of posting kinds deposit and wire_in; a reversal counts against it on its own day.',
+      ),
+      total_withdrawals_usd: money(
+        'Customers’ money out over the window: wallet debits less credits of posting kinds withdrawal and wire_out, net of reversals.',
+      ),
+      fees_revenue_usd: money(
+        'Net credits of every revenue account (4010, 4020, 4030, 4040) over the window: the revenue_usd of GET /v1/firm/earnings.',
+      ),
       aum_custody_usd: money('Securities in custody at cost (1200 + 1210) at the end of `to` (now without it).'),
-      cash_usd: money('The firm’s USD cash (1010 operating bank + 1100 omnibus cash at broker / custodian) at the end of `to`.'),
+      cash_usd: money(
+        'The firm’s USD cash (1010 operating bank + 1100 omnibus cash at broker / custodian) at the end of `to`.',
+      ),
       cash_aed_usd: money('The firm’s AED cash in USD (1020, converted at ingest at the AED peg) at the end of `to`.'),
       cash_aed: money('cash_aed_usd in AED at the peg (× aed_per_usd), rounded to fils.'),
       aed_per_usd: { ...ref('PositiveDecimal'), description: 'The AED peg this server converts at (AED_PER_USD).' },
-      transaction_count: { type: 'integer', minimum: 0, description: 'Transactions with a txn_date in the window (reversals and recost entries included): the sum of by_type’s counts.' },
+      transaction_count: {
+        type: 'integer',
+        minimum: 0,
+        description:
+          'Transactions with a txn_date in the window (reversals and recost entries included): the sum of by_type’s counts.',
+      },
       customer_count: { type: 'integer', minimum: 0, description: 'Every customer the book knows (not windowed).' },
       by_type: {
         type: 'array',
@@ -110,7 +134,11 @@ export const schemas: Record<string, JsonSchema> = {
         maxItems: FLOW_DAYS_MAX,
         description: `Per day with customer money in or out in the window, oldest first; the newest ${FLOW_DAYS_MAX} such days at most (the totals cover every day).`,
         items: object(
-          { day: ref('Date'), deposits_usd: money('As total_deposits_usd, for the day.'), withdrawals_usd: money('As total_withdrawals_usd, for the day.') },
+          {
+            day: ref('Date'),
+            deposits_usd: money('As total_deposits_usd, for the day.'),
+            withdrawals_usd: money('As total_withdrawals_usd, for the day.'),
+          },
           'One day’s customer money in and out.',
         ),
       },
@@ -127,13 +155,18 @@ export const schemas: Record<string, JsonSchema> = {
   FirmEarnings: object(
     {
       ...WINDOW_ECHO,
-      sources: { type: 'array', items: ref('EarningsBySource'), description: `Every source, always, in this order. ${SOURCES_DESCRIPTION}.` },
+      sources: {
+        type: 'array',
+        items: ref('EarningsBySource'),
+        description: `Every source, always, in this order. ${SOURCES_DESCRIPTION}.`,
+      },
       revenue_usd: money('Over every source.'),
       cost_usd: money('Over every source.'),
       margin_usd: money('revenue_usd − cost_usd.'),
       months: {
         type: 'array',
-        description: 'Per calendar month with revenue or cost in the window, oldest first (a month cut by the window counts its days in it).',
+        description:
+          'Per calendar month with revenue or cost in the window, oldest first (a month cut by the window counts its days in it).',
         items: object(
           {
             month: { type: 'string', pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$', examples: ['2026-01'] },
@@ -158,7 +191,10 @@ export const paths: Paths = {
       tags: ['firm'],
       security: READ,
       parameters: [AS_OF],
-      responses: { '200': { description: 'Every account of the chart.', content: json(ref('AccountTotals')) }, ...errorResponses(...READ_ERRORS) },
+      responses: {
+        '200': { description: 'Every account of the chart.', content: json(ref('AccountTotals')) },
+        ...errorResponses(...READ_ERRORS),
+      },
     },
   },
   '/v1/firm/trial_balance': {
@@ -168,18 +204,26 @@ export const paths: Paths = {
       tags: ['firm'],
       security: READ,
       parameters: [AS_OF],
-      responses: { '200': { description: 'The trial balance.', content: json(ref('TrialBalance')) }, ...errorResponses(...READ_ERRORS) },
+      responses: {
+        '200': { description: 'The trial balance.', content: json(ref('TrialBalance')) },
+        ...errorResponses(...READ_ERRORS),
+      },
     },
   },
   '/v1/firm/summary': {
     get: {
       operationId: 'getFirmSummary',
-      summary: 'Deposits, withdrawals, revenue, AUM at cost, cash, counts, by type, daily flows and the newest transactions',
-      description: 'Read from the daily aggregates, never the journal: its latency does not grow with the book. `to` before `from` is a 400.',
+      summary:
+        'Deposits, withdrawals, revenue, AUM at cost, cash, counts, by type, daily flows and the newest transactions',
+      description:
+        'Read from the daily aggregates, never the journal: its latency does not grow with the book. `to` before `from` is a 400.',
       tags: ['firm'],
       security: READ,
       parameters: WINDOW,
-      responses: { '200': { description: 'The firm summary.', content: json(ref('FirmSummary')) }, ...errorResponses(...READ_ERRORS) },
+      responses: {
+        '200': { description: 'The firm summary.', content: json(ref('FirmSummary')) },
+        ...errorResponses(...READ_ERRORS),
+      },
     },
   },
   '/v1/firm/earnings': {
@@ -190,7 +234,10 @@ export const paths: Paths = {
       tags: ['firm'],
       security: READ,
       parameters: WINDOW,
-      responses: { '200': { description: 'The firm’s earnings.', content: json(ref('FirmEarnings')) }, ...errorResponses(...READ_ERRORS) },
+      responses: {
+        '200': { description: 'The firm’s earnings.', content: json(ref('FirmEarnings')) },
+        ...errorResponses(...READ_ERRORS),
+      },
     },
   },
 };

@@ -17,11 +17,13 @@ export const schemas: Record<string, JsonSchema> = {
       openapi: { type: 'string', const: '/docs/openapi.json', description: 'The OpenAPI 3.1 document.' },
       health: { type: 'string', const: '/health/ready' },
       console: { type: 'string', const: '/console/', description: 'The ops console.' },
-      peer_console: { type: ['string', 'null'], description: "The other book's console (`CONSOLE_PEER_URL`), or null when not configured." },
+      peer_console: {
+        type: ['string', 'null'],
+        description: "The other book's console (`CONSOLE_PEER_URL`), or null when not configured.",
+      },
     },
     'Where to go from here: every business endpoint is under /v1 and needs a token (see the docs).',
   ),
-
 };
 
 export const paths: Paths = {
@@ -32,7 +34,10 @@ export const paths: Paths = {
       description: 'The book this deployment serves, and links to the docs, the raw document and the health checks.',
       tags: ['docs'],
       security: OPEN,
-      responses: { '200': { description: 'The service index.', content: json(ref('ServiceIndex')) }, ...errorResponses('BadRequest', 'InternalError') },
+      responses: {
+        '200': { description: 'The service index.', content: json(ref('ServiceIndex')) },
+        ...errorResponses('BadRequest', 'InternalError'),
+      },
     },
   },
   '/health/live': {
@@ -48,7 +53,8 @@ export const paths: Paths = {
     get: {
       operationId: 'getReadiness',
       summary: 'The database answers and its schema is at head',
-      description: 'Bounded by a short timeout (`READY_TIMEOUT_MS`, 2 s by default): an unreachable database answers 503, never hangs.',
+      description:
+        'Bounded by a short timeout (`READY_TIMEOUT_MS`, 2 s by default): an unreachable database answers 503, never hangs.',
       tags: ['health'],
       security: OPEN,
       responses: { ...ok, ...errorResponses('BadRequest', 'InternalError', 'NotReady') },

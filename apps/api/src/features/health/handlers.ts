@@ -6,7 +6,15 @@ import type { FeatureContext, Handler } from '../feature.js';
 export function handlers({ config, db, logger }: FeatureContext): Record<string, Handler> {
   return {
     getServiceIndex: (_req, res) => {
-      res.json({ service: 'ledger', book: config.book, docs: '/docs', openapi: '/docs/openapi.json', health: '/health/ready', console: '/console/', peer_console: config.peerConsoleUrl });
+      res.json({
+        service: 'ledger',
+        book: config.book,
+        docs: '/docs',
+        openapi: '/docs/openapi.json',
+        health: '/health/ready',
+        console: '/console/',
+        peer_console: config.peerConsoleUrl,
+      });
     },
 
     getLiveness: (_req, res) => {

@@ -6,7 +6,9 @@ import type { JsonSchema, Paths } from '../../openapi/types.js';
 
 const TAG = ['import'];
 
-const batchSchema = z.toJSONSchema(uaefeedImportBatch, { unrepresentable: 'throw' }) as JsonSchema & { $schema?: string };
+const batchSchema = z.toJSONSchema(uaefeedImportBatch, { unrepresentable: 'throw' }) as JsonSchema & {
+  $schema?: string;
+};
 delete batchSchema.$schema;
 
 const count = (description: string): JsonSchema => ({ type: 'integer', minimum: 0, description });
@@ -21,7 +23,16 @@ export const schemas: Record<string, JsonSchema> = {
     examples: [
       {
         cash_transfers: [
-          { customerNumber: '7000001', transferId: 'TRF-HAND-1', cashAccountNumber: '7000001-AED', type: 'DEPOSIT', amount: '367.25', currency: 'AED', status: 'COMPLETED', valueDate: '2026-01-15' },
+          {
+            customerNumber: '7000001',
+            transferId: 'TRF-HAND-1',
+            cashAccountNumber: '7000001-AED',
+            type: 'DEPOSIT',
+            amount: '367.25',
+            currency: 'AED',
+            status: 'COMPLETED',
+            valueDate: '2026-01-15',
+          },
         ],
         orders: [
           {
@@ -45,8 +56,14 @@ export const schemas: Record<string, JsonSchema> = {
   },
   UaefeedImportRecord: object(
     {
-      record: { type: 'string', description: 'The record’s place in the body, a JSON pointer: `/cash_transfers/0`, `/orders/3`.' },
-      source_txn_id: { type: 'string', description: 'Its transferId or orderId: the key it is posted under (source `uaefeed`).' },
+      record: {
+        type: 'string',
+        description: 'The record’s place in the body, a JSON pointer: `/cash_transfers/0`, `/orders/3`.',
+      },
+      source_txn_id: {
+        type: 'string',
+        description: 'Its transferId or orderId: the key it is posted under (source `uaefeed`).',
+      },
       customer_id: ref('CustomerId'),
       outcome: {
         type: 'string',
@@ -56,15 +73,30 @@ export const schemas: Record<string, JsonSchema> = {
           'under its id with other facts (the stored one stands); `skipped`: it moved nothing upstream (a REJECTED transfer, ' +
           'an order that executed nothing); `rejected`: refused by the database. Each but the first two with `reason`.',
       },
-      txn_id: { type: ['string', 'null'], format: 'uuid', description: 'The transaction: inserted, duplicate, or the one a conflict left standing.' },
-      reason: { oneOf: [{ type: 'null' }, ref('RecordReason')], description: 'Why it conflicted, was skipped or was rejected.' },
+      txn_id: {
+        type: ['string', 'null'],
+        format: 'uuid',
+        description: 'The transaction: inserted, duplicate, or the one a conflict left standing.',
+      },
+      reason: {
+        oneOf: [{ type: 'null' }, ref('RecordReason')],
+        description: 'Why it conflicted, was skipped or was rejected.',
+      },
     },
     'What became of one record.',
   ),
   RecordReason: object(
     {
-      code: { type: 'string', description: 'What is wrong, in snake_case: e.g. `negative_fee`, `invalid_date`, `idempotency_conflict`, `not_linked`.' },
-      detail: { type: 'object', additionalProperties: true, description: 'The facts behind the code (the field and value, the conflicting fields, …).' },
+      code: {
+        type: 'string',
+        description:
+          'What is wrong, in snake_case: e.g. `negative_fee`, `invalid_date`, `idempotency_conflict`, `not_linked`.',
+      },
+      detail: {
+        type: 'object',
+        additionalProperties: true,
+        description: 'The facts behind the code (the field and value, the conflicting fields, …).',
+      },
     },
     'Why a record was not posted as it stands: a code and structured facts (docs/jobs.md#the-posting-kit).',
   ),
@@ -75,7 +107,11 @@ export const schemas: Record<string, JsonSchema> = {
       conflict: count('Records already posted under their id with other facts.'),
       skipped: count('Records that moved nothing upstream.'),
       rejected: count('Records refused (see each one’s reason).'),
-      records: { type: 'array', items: ref('UaefeedImportRecord'), description: 'Every record, cash transfers first, each in body order.' },
+      records: {
+        type: 'array',
+        items: ref('UaefeedImportRecord'),
+        description: 'Every record, cash transfers first, each in body order.',
+      },
     },
     'The outcome of every record of the batch.',
   ),

@@ -13,8 +13,15 @@ export interface ComplianceInput {
 /** GET /v1/india/compliance: each India customer's broker account status, read live, with counts per status. */
 export function compliance(inputs: readonly ComplianceInput[]) {
   const customers = inputs.map(({ customer, account }) => {
-    const status: ComplianceStatus = account === null ? 'no_link' : account.error !== undefined ? 'error' : account.value.status;
-    return { customer_id: customer.customer_id, account_no: customer.account_no, pan: customer.pan, status, error: account?.error ?? null };
+    const status: ComplianceStatus =
+      account === null ? 'no_link' : account.error !== undefined ? 'error' : account.value.status;
+    return {
+      customer_id: customer.customer_id,
+      account_no: customer.account_no,
+      pan: customer.pan,
+      status,
+      error: account?.error ?? null,
+    };
   });
   return { totals: countBy(COMPLIANCE_STATUSES, customers), customers };
 }

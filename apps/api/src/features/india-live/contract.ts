@@ -10,19 +10,37 @@ import { EXCEPTION_CATEGORIES, NON_PAID_STATUSES } from './remittance-exceptions
 
 const TAG = 'india-live';
 const money = (description: string): JsonSchema => ({ ...ref('SignedAmount'), description });
-const moneyOrNull = (description: string): JsonSchema => ({ type: ['string', 'null'], pattern: '^-?[0-9]+(\\.[0-9]+)?$', description });
+const moneyOrNull = (description: string): JsonSchema => ({
+  type: ['string', 'null'],
+  pattern: '^-?[0-9]+(\\.[0-9]+)?$',
+  description,
+});
 const text: JsonSchema = { type: 'string' };
 const textOrNull: JsonSchema = { type: ['string', 'null'] };
 const count: JsonSchema = { type: 'integer', minimum: 0 };
 const instant: JsonSchema = { type: 'string', format: 'date-time' };
 const instantOrNull: JsonSchema = { type: ['string', 'null'], format: 'date-time' };
 const customerId = ref('CustomerId');
-const accountNo: JsonSchema = { ...textOrNull, description: 'The customer’s usbroker account; null when none is linked.' };
-const errorText: JsonSchema = { ...textOrNull, description: 'Why the broker could not be read (status `error`); null otherwise.' };
+const accountNo: JsonSchema = {
+  ...textOrNull,
+  description: 'The customer’s usbroker account; null when none is linked.',
+};
+const errorText: JsonSchema = {
+  ...textOrNull,
+  description: 'Why the broker could not be read (status `error`); null otherwise.',
+};
 const list = (items: JsonSchema, description: string): JsonSchema => ({ type: 'array', items, description });
-const counts = (keys: readonly string[], description: string) => object(Object.fromEntries(keys.map((k) => [k, count])), description);
-const status = (values: readonly string[], description: string): JsonSchema => ({ type: 'string', enum: [...values], description });
-const warnings: JsonSchema = list(text, 'What the report could not do, in words (a customer not read, a price missing); empty when complete.');
+const counts = (keys: readonly string[], description: string) =>
+  object(Object.fromEntries(keys.map((k) => [k, count])), description);
+const status = (values: readonly string[], description: string): JsonSchema => ({
+  type: 'string',
+  enum: [...values],
+  description,
+});
+const warnings: JsonSchema = list(
+  text,
+  'What the report could not do, in words (a customer not read, a price missing); empty when complete.',
+);
 
 const flow = object({ count, usd: money('Σ amount_usd.') }, 'How many transactions and their USD.');
 const brokerEarnings = {
@@ -30,12 +48,17 @@ const brokerEarnings = {
   brokerage_cost_usd: money('Brokerage cost paid to the broker (5010, debits − credits).'),
   brokerage_margin_usd: money('Revenue − cost.'),
 };
-const brokerFlows = Object.fromEntries(['wires_in', 'wires_out', 'buys', 'sells', 'dividends', 'withholdings', 'broker_fees'].map((name) => [name, flow]));
+const brokerFlows = Object.fromEntries(
+  ['wires_in', 'wires_out', 'buys', 'sells', 'dividends', 'withholdings', 'broker_fees'].map((name) => [name, flow]),
+);
 
 const shareTieOut = object(
   {
     symbol: text,
-    status: status(SHARE_STATUSES, '`match`: equal; `mismatch`: both hold, differently; `ledger_only` / `usbroker_only`: held on that side alone.'),
+    status: status(
+      SHARE_STATUSES,
+      '`match`: equal; `mismatch`: both hold, differently; `ledger_only` / `usbroker_only`: held on that side alone.',
+    ),
     ledger_quantity: money('Shares in the ledger (buys − sells, reversals undone).'),
     usbroker_quantity: money('Shares in the broker’s position.'),
     difference: money('usbroker − ledger.'),
@@ -48,7 +71,10 @@ const navPosition = object(
     symbol: text,
     quantity: money('Shares in the ledger.'),
     cost_usd: money('Cost still held (2100: FIFO lots, fees excluded).'),
-    price_usd: { ...textOrNull, description: 'The broker’s last price; null when it has none (the position is then not valued).' },
+    price_usd: {
+      ...textOrNull,
+      description: 'The broker’s last price; null when it has none (the position is then not valued).',
+    },
     market_value_usd: moneyOrNull('quantity × price, to the cent; null without a price.'),
     unrealized_pnl_usd: moneyOrNull('market value − cost; null without a price.'),
   },
@@ -63,7 +89,10 @@ const navFigures = {
   nav_usd: moneyOrNull('cash + market value; null unless valued.'),
 };
 
-const remitMoney = object({ currency: text, amount: money('Major units of the currency.') }, 'An amount in a currency.');
+const remitMoney = object(
+  { currency: text, amount: money('Major units of the currency.') },
+  'An amount in a currency.',
+);
 
 /** The schemas of the live India reports (and the one ledger-against-broker comparison the customer view shares). */
 export const schemas: Record<string, JsonSchema> = {
@@ -88,7 +117,9 @@ export const schemas: Record<string, JsonSchema> = {
         required: ['cash', 'securities_cost_basis', 'market_value', 'as_of'],
         properties: {
           cash: money('The broker’s cash, as it sent it.'),
-          securities_cost_basis: money('Σ cost_basis of the broker’s positions: average cost with its bundled fees. Shown, not compared.'),
+          securities_cost_basis: money(
+            'Σ cost_basis of the broker’s positions: average cost with its bundled fees. Shown, not compared.',
+          ),
           market_value: money('Σ market_value of the broker’s positions. Shown, not compared.'),
           as_of: instant,
         },
@@ -111,8 +142,17 @@ export const schemas: Record<string, JsonSchema> = {
   ShareTieOut: shareTieOut,
   UsbrokerOverview: object(
     {
-      totals: object({ customers: count, ...brokerFlows, ...brokerEarnings }, 'The firm: every broker-linked customer.'),
-      customers: list(object({ customer_id: customerId, account_no: text, ...brokerFlows, ...brokerEarnings }, 'One broker-linked customer.'), 'Per broker-linked customer, by id.'),
+      totals: object(
+        { customers: count, ...brokerFlows, ...brokerEarnings },
+        'The firm: every broker-linked customer.',
+      ),
+      customers: list(
+        object(
+          { customer_id: customerId, account_no: text, ...brokerFlows, ...brokerEarnings },
+          'One broker-linked customer.',
+        ),
+        'Per broker-linked customer, by id.',
+      ),
       recent: list(ref('RecentTxn'), 'The newest transactions of source usbroker.'),
     },
     'The broker leg as posted: funding wires, trades, dividends, withholding and account fees (count and USD of the usbroker transactions, reversals not netted), brokerage revenue and cost after recost.',
@@ -132,24 +172,53 @@ export const schemas: Record<string, JsonSchema> = {
         },
         'Every remittance stored.',
       ),
-      by_status: list(object({ status: text, count, amount_inr: money('INR.'), amount_usd: money('USD (orders priced).') }, 'Orders of one status.'), 'Per remit status.'),
+      by_status: list(
+        object(
+          { status: text, count, amount_inr: money('INR.'), amount_usd: money('USD (orders priced).') },
+          'Orders of one status.',
+        ),
+        'Per remit status.',
+      ),
       customers: list(
         object(
-          { customer_id: customerId, remit_customer_id: text, orders: count, paid: count, paid_usd: money('USD paid.'), paid_inr: money('INR paid.'), tcs_inr: money('TCS collected.') },
+          {
+            customer_id: customerId,
+            remit_customer_id: text,
+            orders: count,
+            paid: count,
+            paid_usd: money('USD paid.'),
+            paid_inr: money('INR paid.'),
+            tcs_inr: money('TCS collected.'),
+          },
           'One customer’s remittances.',
         ),
         'Per customer, by id.',
       ),
       pans: list(
         object(
-          { pan: textOrNull, customers: count, remittances: count, remitted_usd: money('USD.'), remitted_inr: money('INR.'), tcs_inr: money('TCS collected.') },
+          {
+            pan: textOrNull,
+            customers: count,
+            remittances: count,
+            remitted_usd: money('USD.'),
+            remitted_inr: money('INR.'),
+            tcs_inr: money('TCS collected.'),
+          },
           'One PAN’s paid remittances in the financial year (LRS is per PAN; null: remittances without a PAN).',
         ),
         'Per PAN, paid in `fy` (GET /v1/india/lrs weighs them against the LRS limit).',
       ),
       recent: list(
         object(
-          { order_id: text, customer_id: customerId, status: text, amount_inr: money('INR.'), amount_usd: moneyOrNull('USD; null before a quote prices it.'), remitted_on: ref('Date'), created_at: instant },
+          {
+            order_id: text,
+            customer_id: customerId,
+            status: text,
+            amount_inr: money('INR.'),
+            amount_usd: moneyOrNull('USD; null before a quote prices it.'),
+            remitted_on: ref('Date'),
+            created_at: instant,
+          },
           'A remittance.',
         ),
         'The newest remittances by creation.',
@@ -159,18 +228,30 @@ export const schemas: Record<string, JsonSchema> = {
   ),
   RemitTreasury: object(
     {
-      configured: { type: 'boolean', description: 'False when remit is not configured or did not answer (or on the UAE book): the figures are then empty.' },
+      configured: {
+        type: 'boolean',
+        description:
+          'False when remit is not configured or did not answer (or on the UAE book): the figures are then empty.',
+      },
       warning: { ...textOrNull, description: 'Why `configured` is false; null otherwise.' },
       fetched_at: instantOrNull,
       balances: object(
-        { available: list(remitMoney, 'Available.'), pending: list(remitMoney, 'Pending.'), deficit: list(remitMoney, 'Deficit.') },
+        {
+          available: list(remitMoney, 'Available.'),
+          pending: list(remitMoney, 'Pending.'),
+          deficit: list(remitMoney, 'Deficit.'),
+        },
         'remit’s merchant balance per currency, as it sent it.',
       ),
       mid_rate: {
         type: ['object', 'null'],
         additionalProperties: false,
         required: ['from', 'to', 'rate'],
-        properties: { from: text, to: text, rate: { ...ref('Decimal'), description: 'USD per INR, as remit sent it.' } },
+        properties: {
+          from: text,
+          to: text,
+          rate: { ...ref('Decimal'), description: 'USD per INR, as remit sent it.' },
+        },
         description: 'remit’s live INR→USD mid-market rate; null when not read.',
       },
     },
@@ -178,13 +259,19 @@ export const schemas: Record<string, JsonSchema> = {
   ),
   NavSummary: object(
     {
-      firm: object({ customers: counts(NAV_STATUSES, 'Customers per status.'), ...navFigures }, 'Σ over the customers valued.'),
+      firm: object(
+        { customers: counts(NAV_STATUSES, 'Customers per status.'), ...navFigures },
+        'Σ over the customers valued.',
+      ),
       customers: list(
         object(
           {
             customer_id: customerId,
             account_no: accountNo,
-            status: status(NAV_STATUSES, '`valued`: priced at the broker’s last prices; `no_link`: no broker account; `error`: the broker could not be read.'),
+            status: status(
+              NAV_STATUSES,
+              '`valued`: priced at the broker’s last prices; `no_link`: no broker account; `error`: the broker could not be read.',
+            ),
             error: errorText,
             ...navFigures,
             unpriced_symbols: list(text, 'Symbols held that the broker gave no price for: left out of market value.'),
@@ -200,13 +287,22 @@ export const schemas: Record<string, JsonSchema> = {
   ),
   HoldingsReconSummary: object(
     {
-      totals: object({ customers: counts(HOLDINGS_CUSTOMER_STATUSES, 'Customers per status.'), symbols: counts(SHARE_STATUSES, 'Symbols per status, over the customers compared.') }, 'Counts.'),
+      totals: object(
+        {
+          customers: counts(HOLDINGS_CUSTOMER_STATUSES, 'Customers per status.'),
+          symbols: counts(SHARE_STATUSES, 'Symbols per status, over the customers compared.'),
+        },
+        'Counts.',
+      ),
       customers: list(
         object(
           {
             customer_id: customerId,
             account_no: accountNo,
-            status: status(HOLDINGS_CUSTOMER_STATUSES, '`compared`; `no_link`: no broker account; `error`: the broker could not be read.'),
+            status: status(
+              HOLDINGS_CUSTOMER_STATUSES,
+              '`compared`; `no_link`: no broker account; `error`: the broker could not be read.',
+            ),
             error: errorText,
             symbols: list(ref('ShareTieOut'), 'Every symbol held on either side, by symbol.'),
           },
@@ -228,18 +324,28 @@ export const schemas: Record<string, JsonSchema> = {
         },
         'Counts and cash totals.',
       ),
-      customers: list(ref('CustomerLedgerRecon'), 'Every India customer, by id: the comparison of GET /v1/customers/{customer_id}/ledger-recon.'),
+      customers: list(
+        ref('CustomerLedgerRecon'),
+        'Every India customer, by id: the comparison of GET /v1/customers/{customer_id}/ledger-recon.',
+      ),
     },
     'Every India customer’s ledger cash and shares against the live broker.',
   ),
   IndiaReconResponse: object(
     {
-      window_days: { ...count, description: 'A wire matches remittances sent at most this many days before its value date (`INDIA_WIRE_MATCH_DAYS`).' },
+      window_days: {
+        ...count,
+        description:
+          'A wire matches remittances sent at most this many days before its value date (`INDIA_WIRE_MATCH_DAYS`).',
+      },
       as_of: ref('Date'),
       totals: object(
         {
           customers: counts(RECON_CUSTOMER_STATUSES, 'Customers per status.'),
-          remittances: counts(TIE_OUT_STATUSES, 'Remittances per status, and wires carrying none (`unmatched_funding`).'),
+          remittances: counts(
+            TIE_OUT_STATUSES,
+            'Remittances per status, and wires carrying none (`unmatched_funding`).',
+          ),
           remitted_usd: money('Σ USD of the paid remittances.'),
           matched_usd: money('Σ USD of those matched to a wire.'),
         },
@@ -250,7 +356,10 @@ export const schemas: Record<string, JsonSchema> = {
           {
             customer_id: customerId,
             account_no: accountNo,
-            status: status(RECON_CUSTOMER_STATUSES, '`compared`; `no_link`: no broker account; `error`: the broker could not be read.'),
+            status: status(
+              RECON_CUSTOMER_STATUSES,
+              '`compared`; `no_link`: no broker account; `error`: the broker could not be read.',
+            ),
             error: errorText,
             remittances: count,
             remitted_usd: money('Σ USD of the customer’s paid remittances.'),
@@ -269,7 +378,10 @@ export const schemas: Record<string, JsonSchema> = {
             customer_id: customerId,
             amount_usd: money('The settlement’s USD, else the order’s.'),
             sent_on: ref('Date'),
-            status: status(TIE_OUT_STATUSES.filter((s) => s !== 'unmatched_funding'), '`matched`: a wire carried it; `in_transit`: none yet, within the window; `aged_in_transit`: none, past the window.'),
+            status: status(
+              TIE_OUT_STATUSES.filter((s) => s !== 'unmatched_funding'),
+              '`matched`: a wire carried it; `in_transit`: none yet, within the window; `aged_in_transit`: none, past the window.',
+            ),
             transfer_id: { ...textOrNull, description: 'The wire that carried it.' },
             wire_value_date: { ...textOrNull, format: 'date' },
             days: { type: 'integer', description: 'Days from sent to the wire’s value date (matched), or to as_of.' },
@@ -279,7 +391,16 @@ export const schemas: Record<string, JsonSchema> = {
         'Per remittance, by customer and date.',
       ),
       unmatched_funding: list(
-        object({ transfer_id: text, customer_id: customerId, amount_usd: money('The wire’s USD.'), value_date: ref('Date'), status: status(['unmatched_funding'], 'Always `unmatched_funding`.') }, 'A completed funding wire no remittance adds up to.'),
+        object(
+          {
+            transfer_id: text,
+            customer_id: customerId,
+            amount_usd: money('The wire’s USD.'),
+            value_date: ref('Date'),
+            status: status(['unmatched_funding'], 'Always `unmatched_funding`.'),
+          },
+          'A completed funding wire no remittance adds up to.',
+        ),
         'Wires carrying no remittance (the customer’s own funding, or a mistake).',
       ),
     },
@@ -294,7 +415,10 @@ export const schemas: Record<string, JsonSchema> = {
             customer_id: customerId,
             account_no: accountNo,
             pan: textOrNull,
-            status: status(COMPLIANCE_STATUSES, 'The broker account’s status, read live; `no_link`: no broker account; `error`: the broker could not be read.'),
+            status: status(
+              COMPLIANCE_STATUSES,
+              'The broker account’s status, read live; `no_link`: no broker account; `error`: the broker could not be read.',
+            ),
             error: errorText,
           },
           'One customer’s broker account status.',
@@ -306,13 +430,24 @@ export const schemas: Record<string, JsonSchema> = {
   ),
   RemittanceExceptionSummary: object(
     {
-      warning: { ...textOrNull, description: 'Why the snapshot is empty (remit not configured or unreachable, the UAE book); null when read.' },
+      warning: {
+        ...textOrNull,
+        description: 'Why the snapshot is empty (remit not configured or unreachable, the UAE book); null when read.',
+      },
       fetched_at: instantOrNull,
       total: count,
       by_category: counts(EXCEPTION_CATEGORIES, 'Orders per category.'),
       by_customer: list(
         object(
-          { customer_id: { ...textOrNull, description: 'The book’s customer; null when remit’s customer is not linked.' }, remit_customer_id: text, total: count, by_category: counts(EXCEPTION_CATEGORIES, 'Per category.') },
+          {
+            customer_id: {
+              ...textOrNull,
+              description: 'The book’s customer; null when remit’s customer is not linked.',
+            },
+            remit_customer_id: text,
+            total: count,
+            by_category: counts(EXCEPTION_CATEGORIES, 'Per category.'),
+          },
           'One remit customer’s exceptions.',
         ),
         'Per remit customer.',
@@ -321,9 +456,15 @@ export const schemas: Record<string, JsonSchema> = {
         object(
           {
             order_id: text,
-            category: status(EXCEPTION_CATEGORIES, 'Actionable first: failed, action_required, under_review; then pending (remit `active`), expired, cancelled.'),
+            category: status(
+              EXCEPTION_CATEGORIES,
+              'Actionable first: failed, action_required, under_review; then pending (remit `active`), expired, cancelled.',
+            ),
             status: status(NON_PAID_STATUSES, 'remit’s order status.'),
-            customer_id: { ...textOrNull, description: 'The book’s customer; null when remit’s customer is not linked.' },
+            customer_id: {
+              ...textOrNull,
+              description: 'The book’s customer; null when remit’s customer is not linked.',
+            },
             remit_customer_id: text,
             amount_inr: money('INR.'),
             purpose_code: textOrNull,
@@ -356,13 +497,53 @@ const report = (operationId: string, summary: string, schema: string, descriptio
 const LIVE = `Read live from usbroker, read-only, \`INDIA_LIVE_CONCURRENCY\` customers at a time (default 8); a customer whose broker read fails is status \`error\` with the message, and the others are answered.`;
 
 export const paths: Paths = {
-  '/v1/india/usbroker': report('getIndiaUsbroker', 'India: the broker leg overview', 'UsbrokerOverview', 'From the ledger (no upstream call).'),
-  '/v1/india/remit': report('getIndiaRemit', 'India: the remittance leg overview', 'RemitOverview', 'From the stored remittances and the ledger (no upstream call).'),
-  '/v1/india/treasury': report('getIndiaTreasury', 'India: remit’s merchant balance and live mid rate', 'RemitTreasury', 'Read live from remit, read-only; remit not configured or unreachable: `configured` false with a warning.'),
+  '/v1/india/usbroker': report(
+    'getIndiaUsbroker',
+    'India: the broker leg overview',
+    'UsbrokerOverview',
+    'From the ledger (no upstream call).',
+  ),
+  '/v1/india/remit': report(
+    'getIndiaRemit',
+    'India: the remittance leg overview',
+    'RemitOverview',
+    'From the stored remittances and the ledger (no upstream call).',
+  ),
+  '/v1/india/treasury': report(
+    'getIndiaTreasury',
+    'India: remit’s merchant balance and live mid rate',
+    'RemitTreasury',
+    'Read live from remit, read-only; remit not configured or unreachable: `configured` false with a warning.',
+  ),
   '/v1/india/nav': report('getIndiaNav', 'India: NAV per customer and firm, marked to market', 'NavSummary', LIVE),
-  '/v1/india/holdings-recon': report('getIndiaHoldingsRecon', 'India: share counts, ledger against broker', 'HoldingsReconSummary', LIVE),
-  '/v1/india/ledger-recon': report('getIndiaLedgerRecon', 'India: ledger cash and shares against the broker', 'FirmLedgerRecon', LIVE),
-  '/v1/india/reconciliation': report('getIndiaReconciliation', 'India: remittances against broker funding wires', 'IndiaReconResponse', `${LIVE} Wires are matched by customer, amount and a day window (\`INDIA_WIRE_MATCH_DAYS\`, default 3).`),
-  '/v1/india/compliance': report('getIndiaCompliance', 'India: broker account status per customer', 'FirmCompliance', LIVE),
-  '/v1/india/remittance-exceptions': report('getIndiaRemittanceExceptions', 'India: every non-paid remittance order', 'RemittanceExceptionSummary', 'Read live from remit, read-only; remit not configured or unreachable: the empty snapshot with a warning.'),
+  '/v1/india/holdings-recon': report(
+    'getIndiaHoldingsRecon',
+    'India: share counts, ledger against broker',
+    'HoldingsReconSummary',
+    LIVE,
+  ),
+  '/v1/india/ledger-recon': report(
+    'getIndiaLedgerRecon',
+    'India: ledger cash and shares against the broker',
+    'FirmLedgerRecon',
+    LIVE,
+  ),
+  '/v1/india/reconciliation': report(
+    'getIndiaReconciliation',
+    'India: remittances against broker funding wires',
+    'IndiaReconResponse',
+    `${LIVE} Wires are matched by customer, amount and a day window (\`INDIA_WIRE_MATCH_DAYS\`, default 3).`,
+  ),
+  '/v1/india/compliance': report(
+    'getIndiaCompliance',
+    'India: broker account status per customer',
+    'FirmCompliance',
+    LIVE,
+  ),
+  '/v1/india/remittance-exceptions': report(
+    'getIndiaRemittanceExceptions',
+    'India: every non-paid remittance order',
+    'RemittanceExceptionSummary',
+    'Read live from remit, read-only; remit not configured or unreachable: the empty snapshot with a warning.',
+  ),
 };

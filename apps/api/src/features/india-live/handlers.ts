@@ -25,12 +25,27 @@ export function handlers({ config, db }: FeatureContext): Record<string, Handler
   const { concurrency, wireMatchDays } = config.indiaLive;
 
   /** The book's India customers with their ledger holdings (`withHoldings`), and each one's broker read with `read`. */
-  const withBroker = async <T>(read: (client: UsbrokerClient, customer: Holder & { account_no: string }) => Promise<T>, withHoldings = true) => {
+  const withBroker = async <T>(
+    read: (client: UsbrokerClient, customer: Holder & { account_no: string }) => Promise<T>,
+    withHoldings = true,
+  ) => {
     const customers = await indiaCustomers(db, config.book);
-    const holdings = withHoldings ? await ledgerHoldings(db, customers.map((c) => c.customer_id)) : new Map<string, LedgerHoldings>();
-    const holders: Holder[] = customers.map((customer) => ({ ...customer, holdings: holdings.get(customer.customer_id) ?? NO_HOLDINGS }));
+    const holdings = withHoldings
+      ? await ledgerHoldings(
+          db,
+          customers.map((c) => c.customer_id),
+        )
+      : new Map<string, LedgerHoldings>();
+    const holders: Holder[] = customers.map((customer) => ({
+      ...customer,
+      holdings: holdings.get(customer.customer_id) ?? NO_HOLDINGS,
+    }));
     const reads = await readBrokerPerCustomer(holders, usbroker, concurrency, read);
-    return holders.map(({ holdings: held, ...customer }) => ({ customer, holdings: held, read: reads.get(customer.customer_id) ?? null }));
+    return holders.map(({ holdings: held, ...customer }) => ({
+      customer,
+      holdings: held,
+      read: reads.get(customer.customer_id) ?? null,
+    }));
   };
 
   return {
@@ -43,10 +58,14 @@ export function handlers({ config, db }: FeatureContext): Record<string, Handler
       res.json(remitOverview(await remitActivity(db, fy, RECENT_TXNS_MAX), fy.label));
     },
     getIndiaTreasury: async (_req, res) => {
-      res.json(treasury(await readRemit(config.book, remit, async (client) => {
-        const [balances, midRate] = await Promise.all([client.getBalances(), client.getMidRate()]);
-        return { balances, midRate };
-      })));
+      res.json(
+        treasury(
+          await readRemit(config.book, remit, async (client) => {
+            const [balances, midRate] = await Promise.all([client.getBalances(), client.getMidRate()]);
+            return { balances, midRate };
+          }),
+        ),
+      );
     },
     getIndiaNav: async (_req, res) => {
       const read = await withBroker((client, customer) => client.getQuotes(heldSymbols(customer.holdings)));
@@ -54,21 +73,39 @@ export function handlers({ config, db }: FeatureContext): Record<string, Handler
     },
     getIndiaHoldingsRecon: async (_req, res) => {
       const read = await withBroker((client, customer) => client.listPositions(customer.account_no));
-      res.json(holdingsRecon(read.map(({ customer, holdings, read: positions }) => ({ customer, holdings, positions }))));
+      res.json(
+        holdingsRecon(read.map(({ customer, holdings, read: positions }) => ({ customer, holdings, positions }))),
+      );
     },
     getIndiaLedgerRecon: async (_req, res) => {
       const read = await withBroker(async (client, customer) => {
-        const [balance, positions] = await Promise.all([client.getBalance(customer.account_no), client.listPositions(customer.account_no)]);
+        const [balance, positions] = await Promise.all([
+          client.getBalance(customer.account_no),
+          client.listPositions(customer.account_no),
+        ]);
         return { balance, positions };
       });
-      res.json(firmLedgerRecon(read.map(({ customer, holdings, read: broker }) => ledgerRecon(customer, holdings, broker))));
+      res.json(
+        firmLedgerRecon(read.map(({ customer, holdings, read: broker }) => ledgerRecon(customer, holdings, broker))),
+      );
     },
     getIndiaReconciliation: async (_req, res) => {
-      const read = await withBroker((client, customer) => client.listWires({ accountNo: customer.account_no, direction: 'IN' }), false);
+      const read = await withBroker(
+        (client, customer) => client.listWires({ accountNo: customer.account_no, direction: 'IN' }),
+        false,
+      );
       const remittances = new Map<string, RemittanceToWire[]>();
-      for (const r of await paidRemittances(db, read.map((c) => c.customer.customer_id))) remittances.set(r.customer_id, [...(remittances.get(r.customer_id) ?? []), r]);
+      for (const r of await paidRemittances(
+        db,
+        read.map((c) => c.customer.customer_id),
+      ))
+        remittances.set(r.customer_id, [...(remittances.get(r.customer_id) ?? []), r]);
       const inputs = read
-        .map(({ customer, read: wires }) => ({ customer, wires, remittances: remittances.get(customer.customer_id) ?? [] }))
+        .map(({ customer, read: wires }) => ({
+          customer,
+          wires,
+          remittances: remittances.get(customer.customer_id) ?? [],
+        }))
         .filter((input) => input.customer.account_no !== null || input.remittances.length > 0);
       res.json(reconciliation(inputs, wireMatchDays, today()));
     },
@@ -78,8 +115,12 @@ export function handlers({ config, db }: FeatureContext): Record<string, Handler
     },
     getIndiaRemittanceExceptions: async (_req, res) => {
       const customers = await indiaCustomers(db, config.book);
-      const customerOf = new Map(customers.filter((c) => c.remit_customer_id !== null).map((c) => [c.remit_customer_id!, c.customer_id]));
-      const read = await readRemit(config.book, remit, async (client) => (await Promise.all(NON_PAID_STATUSES.map((status) => client.listOrders({ status })))).flat());
+      const customerOf = new Map(
+        customers.filter((c) => c.remit_customer_id !== null).map((c) => [c.remit_customer_id!, c.customer_id]),
+      );
+      const read = await readRemit(config.book, remit, async (client) =>
+        (await Promise.all(NON_PAID_STATUSES.map((status) => client.listOrders({ status })))).flat(),
+      );
       res.json(remittanceExceptions(read, customerOf, new Date()));
     },
   };

@@ -19,20 +19,36 @@ export interface ShareTieOut {
  * `match`, `mismatch`, or held on one side only (`ledger_only`, `usbroker_only`). A symbol at
  * zero on both sides is left out. In symbol order.
  */
-export function compareShares(ledger: ReadonlyMap<string, Decimal>, broker: ReadonlyMap<string, Decimal>): ShareTieOut[] {
+export function compareShares(
+  ledger: ReadonlyMap<string, Decimal>,
+  broker: ReadonlyMap<string, Decimal>,
+): ShareTieOut[] {
   const rows: ShareTieOut[] = [];
   for (const symbol of [...new Set([...ledger.keys(), ...broker.keys()])].sort()) {
     const held = ledger.get(symbol) ?? ZERO;
     const reported = broker.get(symbol) ?? ZERO;
     if (held.isZero() && reported.isZero()) continue;
-    const status: ShareStatus = held.isEqualTo(reported) ? 'match' : reported.isZero() ? 'ledger_only' : held.isZero() ? 'usbroker_only' : 'mismatch';
-    rows.push({ symbol, status, ledger_quantity: qty(held), usbroker_quantity: qty(reported), difference: qty(reported.minus(held)) });
+    const status: ShareStatus = held.isEqualTo(reported)
+      ? 'match'
+      : reported.isZero()
+        ? 'ledger_only'
+        : held.isZero()
+          ? 'usbroker_only'
+          : 'mismatch';
+    rows.push({
+      symbol,
+      status,
+      ledger_quantity: qty(held),
+      usbroker_quantity: qty(reported),
+      difference: qty(reported.minus(held)),
+    });
   }
   return rows;
 }
 
 /** The ledger's share counts of `holdings`, by symbol. */
-export const ledgerShares = (holdings: LedgerHoldings) => new Map([...holdings.positions].map(([symbol, p]) => [symbol, p.quantity]));
+export const ledgerShares = (holdings: LedgerHoldings) =>
+  new Map([...holdings.positions].map(([symbol, p]) => [symbol, p.quantity]));
 
 /** The broker's positions as share counts by symbol (a symbol listed twice adds up). */
 export function brokerShares(positions: ReadonlyArray<{ symbol: string; qty: string }>): Map<string, Decimal> {
@@ -53,8 +69,14 @@ export function holdingsRecon(inputs: readonly HoldingsReconInput[]) {
   const customers = inputs.map(({ customer, holdings, positions }) => {
     const base = { customer_id: customer.customer_id, account_no: customer.account_no };
     if (positions === null) return { ...base, status: 'no_link' as const, error: null, symbols: [] };
-    if (positions.error !== undefined) return { ...base, status: 'error' as const, error: positions.error, symbols: [] };
-    return { ...base, status: 'compared' as const, error: null, symbols: compareShares(ledgerShares(holdings), brokerShares(positions.value)) };
+    if (positions.error !== undefined)
+      return { ...base, status: 'error' as const, error: positions.error, symbols: [] };
+    return {
+      ...base,
+      status: 'compared' as const,
+      error: null,
+      symbols: compareShares(ledgerShares(holdings), brokerShares(positions.value)),
+    };
   });
   const symbols = customers.flatMap((c) => c.symbols);
   return {

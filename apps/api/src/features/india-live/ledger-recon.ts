@@ -18,10 +18,23 @@ export interface BrokerAccountRead {
  * cost_basis an average cost with its bundled fees, so they differ on a correct book.
  * `broker` null: no broker account (`no_link`); `'not_applicable'`: the UAE book.
  */
-export function ledgerRecon(customer: IndiaCustomer, holdings: LedgerHoldings, broker: LiveRead<BrokerAccountRead> | null | 'not_applicable') {
-  const ledger = { cash_usd: cents(holdings.cash), securities_at_cost_usd: cents(sum([...holdings.positions.values()].map((p) => p.cost))) };
+export function ledgerRecon(
+  customer: IndiaCustomer,
+  holdings: LedgerHoldings,
+  broker: LiveRead<BrokerAccountRead> | null | 'not_applicable',
+) {
+  const ledger = {
+    cash_usd: cents(holdings.cash),
+    securities_at_cost_usd: cents(sum([...holdings.positions.values()].map((p) => p.cost))),
+  };
   const base = { customer_id: customer.customer_id, account_no: customer.account_no, ledger };
-  const unread = (status: LedgerReconStatus, error: string | null) => ({ ...base, status, broker: null, difference: null, error });
+  const unread = (status: LedgerReconStatus, error: string | null) => ({
+    ...base,
+    status,
+    broker: null,
+    difference: null,
+    error,
+  });
   if (broker === 'not_applicable') return unread('not_applicable', null);
   if (broker === null) return unread('no_link', null);
   if (broker.error !== undefined) return unread('error', broker.error);

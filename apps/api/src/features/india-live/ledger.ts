@@ -10,7 +10,9 @@ import type { RemittanceToWire } from './reconciliation.js';
 /** The book's India customers, by id: every customer of the India book, none on the UAE book. */
 export async function indiaCustomers(db: Db, book: Book): Promise<IndiaCustomer[]> {
   if (book !== 'ENTITY_IND_IFSC') return [];
-  return db('customers').orderBy('customer_id').select('customer_id', 'usbroker_account_no as account_no', 'remit_customer_id', 'pan');
+  return db('customers')
+    .orderBy('customer_id')
+    .select('customer_id', 'usbroker_account_no as account_no', 'remit_customer_id', 'pan');
 }
 
 /** Each customer's USD wallet and positions (shares from the trades, cost from 2100), for `customerIds`. */
@@ -34,7 +36,9 @@ export async function ledgerHoldings(db: Db, customerIds: readonly string[]): Pr
       [ACCOUNT.securitiesLiabilityEquities, ids],
     ),
   ]);
-  const holdings = new Map<string, { cash: Decimal; positions: Map<string, { quantity: Decimal; cost: Decimal }> }>(ids.map((id) => [id, { cash: ZERO, positions: new Map() }]));
+  const holdings = new Map<string, { cash: Decimal; positions: Map<string, { quantity: Decimal; cost: Decimal }> }>(
+    ids.map((id) => [id, { cash: ZERO, positions: new Map() }]),
+  );
   for (const row of cash.rows) holdings.get(row.customer_id)!.cash = new Decimal(row.cash);
   const position = (customerId: string, symbol: string) => {
     const positions = holdings.get(customerId)!.positions;
@@ -72,7 +76,15 @@ export async function usbrokerActivity(db: Db): Promise<UsbrokerActivityRow[]> {
          FROM journal_lines WHERE account_code IN (?, ?) AND customer_id IS NOT NULL GROUP BY 1
      )
      SELECT c.customer_id, c.usbroker_account_no AS account_no,
-            ${['wire_in wires_in', 'wire_out wires_out', 'buy_security buys', 'sell_security sells', 'dividend dividends', 'wht_tax withholdings', 'broker_fee broker_fees']
+            ${[
+              'wire_in wires_in',
+              'wire_out wires_out',
+              'buy_security buys',
+              'sell_security sells',
+              'dividend dividends',
+              'wht_tax withholdings',
+              'broker_fee broker_fees',
+            ]
               .map((pair) => flow(...(pair.split(' ') as [string, string])))
               .join(',\n            ')},
             coalesce(max(m.revenue), 0)::text AS brokerage_revenue_usd, coalesce(max(m.cost), 0)::text AS brokerage_cost_usd
@@ -149,11 +161,27 @@ export async function remitActivity(db: Db, fy: { from: string; to: string }, re
          FROM journal_lines WHERE account_code IN (?, ?)`,
       [ACCOUNT.fxSpreadRevenue, ACCOUNT.fxReceivable, ACCOUNT.fxSpreadRevenue, ACCOUNT.fxReceivable],
     ),
-    db.raw<{ rows: Array<{ order_id: string; customer_id: string; status: string; amount_inr: string; amount_usd: string | null; remitted_on: string; created_at: Date }> }>(
+    db.raw<{
+      rows: Array<{
+        order_id: string;
+        customer_id: string;
+        status: string;
+        amount_inr: string;
+        amount_usd: string | null;
+        remitted_on: string;
+        created_at: Date;
+      }>;
+    }>(
       `SELECT order_id, customer_id, status, amount_inr::text, amount_usd::text, remitted_on, order_created_at AS created_at
          FROM remittances ORDER BY order_created_at DESC, order_id DESC LIMIT ?`,
       [recentMax],
     ),
   ]);
-  return { statuses: statuses.rows, customers: customers.rows, pans: pans.rows, spread: spread.rows[0]!, recent: recent.rows.map((r) => ({ ...r, created_at: r.created_at.toISOString() })) };
+  return {
+    statuses: statuses.rows,
+    customers: customers.rows,
+    pans: pans.rows,
+    spread: spread.rows[0]!,
+    recent: recent.rows.map((r) => ({ ...r, created_at: r.created_at.toISOString() })),
+  };
 }

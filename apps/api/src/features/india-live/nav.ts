@@ -12,7 +12,11 @@ export interface NavInput {
 }
 
 /** The symbols a customer holds (non-zero quantity): what NAV asks prices for. */
-export const heldSymbols = (holdings: LedgerHoldings) => [...holdings.positions].filter(([, p]) => !p.quantity.isZero()).map(([symbol]) => symbol).sort();
+export const heldSymbols = (holdings: LedgerHoldings) =>
+  [...holdings.positions]
+    .filter(([, p]) => !p.quantity.isZero())
+    .map(([symbol]) => symbol)
+    .sort();
 
 /**
  * One customer's net asset value, marked to market (reporting only: the ledger is cost-only):
@@ -70,10 +74,15 @@ function customerNav({ customer, holdings, quotes }: NavInput) {
 export function nav(inputs: readonly NavInput[]) {
   const customers = inputs.map(customerNav);
   const valued = customers.filter((c) => c.status === 'valued');
-  const total = (field: 'cash_usd' | 'cost_usd' | 'market_value_usd' | 'unrealized_pnl_usd' | 'nav_usd') => cents(sum(valued.map((c) => c[field] ?? '0')));
+  const total = (field: 'cash_usd' | 'cost_usd' | 'market_value_usd' | 'unrealized_pnl_usd' | 'nav_usd') =>
+    cents(sum(valued.map((c) => c[field] ?? '0')));
   const warnings = [
-    ...customers.filter((c) => c.status === 'error').map((c) => `${c.customer_id}: not valued, the broker could not be read (${c.error})`),
-    ...valued.filter((c) => c.unpriced_symbols.length > 0).map((c) => `${c.customer_id}: no broker price for ${c.unpriced_symbols.join(', ')}; left out of market value`),
+    ...customers
+      .filter((c) => c.status === 'error')
+      .map((c) => `${c.customer_id}: not valued, the broker could not be read (${c.error})`),
+    ...valued
+      .filter((c) => c.unpriced_symbols.length > 0)
+      .map((c) => `${c.customer_id}: no broker price for ${c.unpriced_symbols.join(', ')}; left out of market value`),
   ];
   return {
     firm: {

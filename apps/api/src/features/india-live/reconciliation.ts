@@ -35,13 +35,27 @@ const daysFrom = (from: string, to: string) => Math.round((Date.parse(to) - Date
  * remittance no wire took is `in_transit` while `windowDays` have not passed since it was sent
  * (up to `today`), `aged_in_transit` after.
  */
-export function matchWires(remittances: readonly RemittanceToWire[], wires: readonly UsbrokerWire[], windowDays: number, today: string) {
-  const sent = [...remittances].sort((a, b) => a.sent_on.localeCompare(b.sent_on) || a.order_id.localeCompare(b.order_id));
+export function matchWires(
+  remittances: readonly RemittanceToWire[],
+  wires: readonly UsbrokerWire[],
+  windowDays: number,
+  today: string,
+) {
+  const sent = [...remittances].sort(
+    (a, b) => a.sent_on.localeCompare(b.sent_on) || a.order_id.localeCompare(b.order_id),
+  );
   const carriedBy = new Map<string, UsbrokerWire>();
   const unmatched: UsbrokerWire[] = [];
-  const completed = wires.filter((w) => w.direction === 'IN' && w.status === 'completed').sort((a, b) => a.value_date.localeCompare(b.value_date) || a.transfer_id.localeCompare(b.transfer_id));
+  const completed = wires
+    .filter((w) => w.direction === 'IN' && w.status === 'completed')
+    .sort((a, b) => a.value_date.localeCompare(b.value_date) || a.transfer_id.localeCompare(b.transfer_id));
   for (const wire of completed) {
-    const candidates = sent.filter((r) => !carriedBy.has(r.order_id) && r.sent_on <= wire.value_date && daysFrom(r.sent_on, wire.value_date) <= windowDays);
+    const candidates = sent.filter(
+      (r) =>
+        !carriedBy.has(r.order_id) &&
+        r.sent_on <= wire.value_date &&
+        daysFrom(r.sent_on, wire.value_date) <= windowDays,
+    );
     const run = firstRunAddingUpTo(candidates, new Decimal(wire.amount));
     if (run === null) unmatched.push(wire);
     else for (const r of run) carriedBy.set(r.order_id, wire);
@@ -50,7 +64,16 @@ export function matchWires(remittances: readonly RemittanceToWire[], wires: read
     const wire = carriedBy.get(r.order_id);
     const days = daysFrom(r.sent_on, wire?.value_date ?? today);
     const status: TieOutStatus = wire !== undefined ? 'matched' : days <= windowDays ? 'in_transit' : 'aged_in_transit';
-    return { order_id: r.order_id, customer_id: r.customer_id, amount_usd: cents(r.amount_usd), sent_on: r.sent_on, status, transfer_id: wire?.transfer_id ?? null, wire_value_date: wire?.value_date ?? null, days };
+    return {
+      order_id: r.order_id,
+      customer_id: r.customer_id,
+      amount_usd: cents(r.amount_usd),
+      sent_on: r.sent_on,
+      status,
+      transfer_id: wire?.transfer_id ?? null,
+      wire_value_date: wire?.value_date ?? null,
+      days,
+    };
   });
   return { remittances: items, unmatchedWires: unmatched, wiredUsd: sum(completed.map((w) => w.amount)) };
 }
@@ -79,13 +102,31 @@ export function reconciliation(inputs: readonly ReconciliationInput[], windowDay
   const customers = [];
   for (const { customer, remittances: mine, wires } of inputs) {
     const remitted = cents(sum(mine.map((r) => r.amount_usd)));
-    const base = { customer_id: customer.customer_id, account_no: customer.account_no, remittances: mine.length, remitted_usd: remitted };
+    const base = {
+      customer_id: customer.customer_id,
+      account_no: customer.account_no,
+      remittances: mine.length,
+      remitted_usd: remitted,
+    };
     if (wires === null || wires.error !== undefined) {
-      customers.push({ ...base, status: wires === null ? ('no_link' as const) : ('error' as const), error: wires?.error ?? null, wired_usd: null, matched_usd: null, counts: countBy(TIE_OUT_STATUSES, []) });
+      customers.push({
+        ...base,
+        status: wires === null ? ('no_link' as const) : ('error' as const),
+        error: wires?.error ?? null,
+        wired_usd: null,
+        matched_usd: null,
+        counts: countBy(TIE_OUT_STATUSES, []),
+      });
       continue;
     }
     const matched = matchWires(mine, wires.value, windowDays, today);
-    const unmatched = matched.unmatchedWires.map((w) => ({ transfer_id: w.transfer_id, customer_id: customer.customer_id, amount_usd: cents(w.amount), value_date: w.value_date, status: 'unmatched_funding' as const }));
+    const unmatched = matched.unmatchedWires.map((w) => ({
+      transfer_id: w.transfer_id,
+      customer_id: customer.customer_id,
+      amount_usd: cents(w.amount),
+      value_date: w.value_date,
+      status: 'unmatched_funding' as const,
+    }));
     remittances.push(...matched.remittances);
     funding.push(...unmatched);
     customers.push({

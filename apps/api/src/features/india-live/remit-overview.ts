@@ -6,7 +6,15 @@ interface RemitActivity {
   customers: readonly RemitCustomerRow[];
   pans: readonly RemitPanRow[];
   spread: { revenue: string; receivable: string };
-  recent: ReadonlyArray<{ order_id: string; customer_id: string; status: string; amount_inr: string; amount_usd: string | null; remitted_on: string; created_at: string }>;
+  recent: ReadonlyArray<{
+    order_id: string;
+    customer_id: string;
+    status: string;
+    amount_inr: string;
+    amount_usd: string | null;
+    remitted_on: string;
+    created_at: string;
+  }>;
 }
 
 /**
@@ -27,10 +35,29 @@ export function remitOverview(activity: RemitActivity, fy: string) {
       fx_spread_revenue_usd: cents(activity.spread.revenue),
       fx_receivable_usd: cents(activity.spread.receivable),
     },
-    by_status: activity.statuses.map((s) => ({ status: s.status, count: s.count, amount_inr: cents(s.amount_inr), amount_usd: cents(s.amount_usd) })),
-    customers: activity.customers.map((c) => ({ ...c, paid_usd: cents(c.paid_usd), paid_inr: cents(c.paid_inr), tcs_inr: cents(c.tcs_inr) })),
-    pans: activity.pans.map((p) => ({ ...p, remitted_usd: cents(p.remitted_usd), remitted_inr: cents(p.remitted_inr), tcs_inr: cents(p.tcs_inr) })),
-    recent: activity.recent.map((r) => ({ ...r, amount_inr: cents(r.amount_inr), amount_usd: r.amount_usd === null ? null : cents(r.amount_usd) })),
+    by_status: activity.statuses.map((s) => ({
+      status: s.status,
+      count: s.count,
+      amount_inr: cents(s.amount_inr),
+      amount_usd: cents(s.amount_usd),
+    })),
+    customers: activity.customers.map((c) => ({
+      ...c,
+      paid_usd: cents(c.paid_usd),
+      paid_inr: cents(c.paid_inr),
+      tcs_inr: cents(c.tcs_inr),
+    })),
+    pans: activity.pans.map((p) => ({
+      ...p,
+      remitted_usd: cents(p.remitted_usd),
+      remitted_inr: cents(p.remitted_inr),
+      tcs_inr: cents(p.tcs_inr),
+    })),
+    recent: activity.recent.map((r) => ({
+      ...r,
+      amount_inr: cents(r.amount_inr),
+      amount_usd: r.amount_usd === null ? null : cents(r.amount_usd),
+    })),
   };
 }
 
@@ -38,5 +65,9 @@ export function remitOverview(activity: RemitActivity, fy: string) {
 export function financialYearOf(date: string): { label: string; from: string; to: string } {
   const year = Number(date.slice(0, 4));
   const start = date.slice(5) >= '04-01' ? year : year - 1;
-  return { label: `${start}-${String((start + 1) % 100).padStart(2, '0')}`, from: `${start}-04-01`, to: `${start + 1}-03-31` };
+  return {
+    label: `${start}-${String((start + 1) % 100).padStart(2, '0')}`,
+    from: `${start}-04-01`,
+    to: `${start + 1}-03-31`,
+  };
 }

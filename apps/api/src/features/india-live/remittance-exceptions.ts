@@ -2,7 +2,14 @@ import type { RemitOrder, RemitOrderStatus } from '@ledger/upstream-clients';
 import { countBy, type FirmRead } from './live.js';
 
 /** Actionable first (failed, action_required, under_review), then waiting (pending), then closed (expired, cancelled). */
-export const EXCEPTION_CATEGORIES = ['failed', 'action_required', 'under_review', 'pending', 'expired', 'cancelled'] as const;
+export const EXCEPTION_CATEGORIES = [
+  'failed',
+  'action_required',
+  'under_review',
+  'pending',
+  'expired',
+  'cancelled',
+] as const;
 type Category = (typeof EXCEPTION_CATEGORIES)[number];
 
 /** remit's non-paid statuses, each with its category (remit's `active` is an order still waiting: `pending`). */
@@ -29,7 +36,10 @@ export function remittanceExceptions(
   customerOf: ReadonlyMap<string, string>,
   now: Date,
 ) {
-  const orders = 'unavailable' in read ? [] : read.value.filter((o): o is RemitOrder & { status: keyof typeof CATEGORY_OF } => o.status !== 'paid');
+  const orders =
+    'unavailable' in read
+      ? []
+      : read.value.filter((o): o is RemitOrder & { status: keyof typeof CATEGORY_OF } => o.status !== 'paid');
   const rank = (category: Category) => EXCEPTION_CATEGORIES.indexOf(category);
   const items = orders
     .map((o) => ({
@@ -45,21 +55,33 @@ export function remittanceExceptions(
       updated_at: o.updated_at,
       age_days: Math.max(0, Math.floor((now.getTime() - Date.parse(o.created_at)) / DAY_MS)),
     }))
-    .sort((a, b) => rank(a.category) - rank(b.category) || a.created_at.localeCompare(b.created_at) || a.order_id.localeCompare(b.order_id));
+    .sort(
+      (a, b) =>
+        rank(a.category) - rank(b.category) ||
+        a.created_at.localeCompare(b.created_at) ||
+        a.order_id.localeCompare(b.order_id),
+    );
   const byCustomer = new Map<string, typeof items>();
-  for (const item of items) byCustomer.set(item.remit_customer_id, [...(byCustomer.get(item.remit_customer_id) ?? []), item]);
+  for (const item of items)
+    byCustomer.set(item.remit_customer_id, [...(byCustomer.get(item.remit_customer_id) ?? []), item]);
   return {
     warning: 'unavailable' in read ? read.unavailable : null,
     fetched_at: 'unavailable' in read ? null : read.fetchedAt,
     total: items.length,
-    by_category: countBy(EXCEPTION_CATEGORIES, items.map((i) => ({ status: i.category }))),
+    by_category: countBy(
+      EXCEPTION_CATEGORIES,
+      items.map((i) => ({ status: i.category })),
+    ),
     by_customer: [...byCustomer]
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([remitCustomerId, mine]) => ({
         customer_id: mine[0]!.customer_id,
         remit_customer_id: remitCustomerId,
         total: mine.length,
-        by_category: countBy(EXCEPTION_CATEGORIES, mine.map((i) => ({ status: i.category }))),
+        by_category: countBy(
+          EXCEPTION_CATEGORIES,
+          mine.map((i) => ({ status: i.category })),
+        ),
       })),
     items,
   };

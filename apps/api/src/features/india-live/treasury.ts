@@ -15,7 +15,8 @@ const NO_BALANCES = { available: [], pending: [], deficit: [] };
  * `configured` false, that warning, and the zero shape.
  */
 export function treasury(read: FirmRead<TreasuryRead>) {
-  if ('unavailable' in read) return { configured: false, warning: read.unavailable, fetched_at: null, balances: NO_BALANCES, mid_rate: null };
+  if ('unavailable' in read)
+    return { configured: false, warning: read.unavailable, fetched_at: null, balances: NO_BALANCES, mid_rate: null };
   const { balances, midRate } = read.value;
   return {
     configured: true,

@@ -23,18 +23,27 @@ export async function readBrokerPerCustomer<C extends IndiaCustomer, T>(
   const reads = new Map<string, LiveRead<T> | null>(customers.map((c) => [c.customer_id, null]));
   const linked = customers.filter((c): c is C & { account_no: string } => c.account_no !== null);
   if (client === null) {
-    for (const c of linked) reads.set(c.customer_id, { error: 'usbroker is not configured on this book (USBROKER_BASE_URL unset)' });
+    for (const c of linked)
+      reads.set(c.customer_id, { error: 'usbroker is not configured on this book (USBROKER_BASE_URL unset)' });
     return reads;
   }
   for (const r of await readPerCustomer(linked, (c) => read(client, c), concurrency)) {
-    reads.set(r.customer.customer_id, r.error === undefined ? { value: r.value } : { error: `usbroker could not be read: ${r.error}` });
+    reads.set(
+      r.customer.customer_id,
+      r.error === undefined ? { value: r.value } : { error: `usbroker could not be read: ${r.error}` },
+    );
   }
   return reads;
 }
 
 /** A firm-wide remit read, or why there is none: the UAE book, remit not configured, or unreachable. */
-export async function readRemit<T>(book: Book, client: RemitClient | null, read: (client: RemitClient) => Promise<T>): Promise<FirmRead<T>> {
-  if (book !== 'ENTITY_IND_IFSC') return { unavailable: 'the UAE book has no remittance provider: remit is India-only' };
+export async function readRemit<T>(
+  book: Book,
+  client: RemitClient | null,
+  read: (client: RemitClient) => Promise<T>,
+): Promise<FirmRead<T>> {
+  if (book !== 'ENTITY_IND_IFSC')
+    return { unavailable: 'the UAE book has no remittance provider: remit is India-only' };
   if (client === null) return { unavailable: 'remit is not configured on this book (REMIT_BASE_URL unset)' };
   try {
     return { value: await read(client), fetchedAt: new Date().toISOString() };

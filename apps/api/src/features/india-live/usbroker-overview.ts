@@ -5,15 +5,24 @@ const FLOWS = ['wires_in', 'wires_out', 'buys', 'sells', 'dividends', 'withholdi
 type Flow = (typeof FLOWS)[number];
 
 const flowsOf = (rows: readonly UsbrokerActivityRow[]) =>
-  Object.fromEntries(FLOWS.map((flow) => [flow, { count: rows.reduce((n, r) => n + r[flow], 0), usd: cents(sum(rows.map((r) => r[`${flow}_usd` as `${Flow}_usd`]))) }])) as Record<
-    Flow,
-    { count: number; usd: string }
-  >;
+  Object.fromEntries(
+    FLOWS.map((flow) => [
+      flow,
+      {
+        count: rows.reduce((n, r) => n + r[flow], 0),
+        usd: cents(sum(rows.map((r) => r[`${flow}_usd` as `${Flow}_usd`]))),
+      },
+    ]),
+  ) as Record<Flow, { count: number; usd: string }>;
 
 const earnings = (rows: readonly UsbrokerActivityRow[]) => {
   const revenue = sum(rows.map((r) => r.brokerage_revenue_usd));
   const cost = sum(rows.map((r) => r.brokerage_cost_usd));
-  return { brokerage_revenue_usd: cents(revenue), brokerage_cost_usd: cents(cost), brokerage_margin_usd: cents(revenue.minus(cost)) };
+  return {
+    brokerage_revenue_usd: cents(revenue),
+    brokerage_cost_usd: cents(cost),
+    brokerage_margin_usd: cents(revenue.minus(cost)),
+  };
 };
 
 /**
@@ -25,7 +34,12 @@ const earnings = (rows: readonly UsbrokerActivityRow[]) => {
 export function usbrokerOverview<R>(rows: readonly UsbrokerActivityRow[], recent: readonly R[]) {
   return {
     totals: { customers: rows.length, ...flowsOf(rows), ...earnings(rows) },
-    customers: rows.map((r) => ({ customer_id: r.customer_id, account_no: r.account_no, ...flowsOf([r]), ...earnings([r]) })),
+    customers: rows.map((r) => ({
+      customer_id: r.customer_id,
+      account_no: r.account_no,
+      ...flowsOf([r]),
+      ...earnings([r]),
+    })),
     recent,
   };
 }

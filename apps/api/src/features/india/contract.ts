@@ -8,18 +8,40 @@ const TAG = ['india-reports'];
 
 /** Money in USD or INR, or a share or rate: decimal strings, never JSON numbers. */
 const MONEY: JsonSchema = ref('SignedAmount');
-const MONEY_OR_NULL: JsonSchema = { type: ['string', 'null'], pattern: PATTERNS.signedAmount.pattern, description: 'Null when a rate or price it needs is missing (listed in `warnings`).' };
+const MONEY_OR_NULL: JsonSchema = {
+  type: ['string', 'null'],
+  pattern: PATTERNS.signedAmount.pattern,
+  description: 'Null when a rate or price it needs is missing (listed in `warnings`).',
+};
 const RATIO: JsonSchema = { type: 'string', pattern: PATTERNS.amount.pattern };
 const RATIO_OR_NULL: JsonSchema = { type: ['string', 'null'], pattern: PATTERNS.signedAmount.pattern };
 const TEXT: JsonSchema = { type: 'string' };
 const DATE: JsonSchema = ref('Date');
 const DATE_OR_NULL: JsonSchema = nullable('Date');
 const COUNT: JsonSchema = { type: 'integer', minimum: 0 };
-const array = (items: JsonSchema, description?: string): JsonSchema => ({ type: 'array', items, ...(description && { description }) });
-const WARNINGS = array(TEXT, 'What the report could not say and why: a missing rate or price (by date), a flagged or unmatched sale, an unreachable upstream. Never guessed.');
-const FY: JsonSchema = { type: 'string', pattern: FY_PATTERN_SOURCE, description: `The financial year (1 April – 31 March): ${FY_RULE}.`, examples: ['2024-25'] };
+const array = (items: JsonSchema, description?: string): JsonSchema => ({
+  type: 'array',
+  items,
+  ...(description && { description }),
+});
+const WARNINGS = array(
+  TEXT,
+  'What the report could not say and why: a missing rate or price (by date), a flagged or unmatched sale, an unreachable upstream. Never guessed.',
+);
+const FY: JsonSchema = {
+  type: 'string',
+  pattern: FY_PATTERN_SOURCE,
+  description: `The financial year (1 April – 31 March): ${FY_RULE}.`,
+  examples: ['2024-25'],
+};
 const RATE_USED: JsonSchema = {
-  anyOf: [object({ rate: RATIO, rate_date: DATE }, 'The SBI rate (INR per USD) used and the day it was published (the nearest earlier sheet when the day had none).'), { type: 'null' }],
+  anyOf: [
+    object(
+      { rate: RATIO, rate_date: DATE },
+      'The SBI rate (INR per USD) used and the day it was published (the nearest earlier sheet when the day had none).',
+    ),
+    { type: 'null' },
+  ],
 };
 /** Which remittance, whose, when and how many rupees: the first fields of a remittance row. */
 const REMITTANCE = { order_id: TEXT, customer_id: TEXT, remitted_on: DATE, amount_inr: MONEY };
@@ -31,19 +53,34 @@ export const schemas: Record<string, JsonSchema> = {
     {
       fy: TEXT,
       lrs_limit_usd: MONEY,
-      tcs_rules: array(object({ from: DATE, rate: RATIO, threshold_inr: MONEY, unconfirmed: { type: 'boolean' } }, 'A row of the dated TCS table in force.')),
+      tcs_rules: array(
+        object(
+          { from: DATE, rate: RATIO, threshold_inr: MONEY, unconfirmed: { type: 'boolean' } },
+          'A row of the dated TCS table in force.',
+        ),
+      ),
       pans: array(
         object(
           {
-            pan: { type: ['string', 'null'], description: 'Null: remittances without a PAN (grouped per customer, TCS at the no-PAN rate).' },
+            pan: {
+              type: ['string', 'null'],
+              description: 'Null: remittances without a PAN (grouped per customer, TCS at the no-PAN rate).',
+            },
             customer_ids: array(TEXT),
             remittance_count: COUNT,
             remitted_usd: MONEY,
             remitted_inr: MONEY,
             lrs_used_share: { ...RATIO, description: 'remitted_usd / the LRS limit.' },
             lrs_headroom_usd: MONEY,
-            status: { type: 'string', enum: ['ok', 'warn', 'breach'], description: '`warn` from 80 % of the limit, `breach` from 100 %.' },
-            threshold_crossed_on: { ...DATE_OR_NULL, description: 'The remittance that first went above the TCS threshold (date order).' },
+            status: {
+              type: 'string',
+              enum: ['ok', 'warn', 'breach'],
+              description: '`warn` from 80 % of the limit, `breach` from 100 %.',
+            },
+            threshold_crossed_on: {
+              ...DATE_OR_NULL,
+              description: 'The remittance that first went above the TCS threshold (date order).',
+            },
             estimated_tcs_inr: MONEY,
             actual_tcs_inr: MONEY,
             difference_inr: { ...MONEY, description: 'actual − estimated.' },
@@ -67,7 +104,16 @@ export const schemas: Record<string, JsonSchema> = {
         ),
       ),
       totals: object(
-        { pans: COUNT, warn: COUNT, breach: COUNT, remitted_usd: MONEY, remitted_inr: MONEY, estimated_tcs_inr: MONEY, actual_tcs_inr: MONEY, difference_inr: MONEY },
+        {
+          pans: COUNT,
+          warn: COUNT,
+          breach: COUNT,
+          remitted_usd: MONEY,
+          remitted_inr: MONEY,
+          estimated_tcs_inr: MONEY,
+          actual_tcs_inr: MONEY,
+          difference_inr: MONEY,
+        },
         'The FY over every PAN.',
       ),
       warnings: WARNINGS,
@@ -112,9 +158,17 @@ export const schemas: Record<string, JsonSchema> = {
                               consideration_inr: MONEY_OR_NULL,
                               gain_inr: MONEY_OR_NULL,
                               months_held: COUNT,
-                              term: { type: 'string', enum: ['short', 'long'], description: '`long` when held more than 24 calendar months.' },
+                              term: {
+                                type: 'string',
+                                enum: ['short', 'long'],
+                                description: '`long` when held more than 24 calendar months.',
+                              },
                               rate_era: ERA,
-                              ltcg_rate: { ...RATIO_OR_NULL, description: 'Long-term only; short-term gains are taxed at the slab rate (not computed).' },
+                              ltcg_rate: {
+                                ...RATIO_OR_NULL,
+                                description:
+                                  'Long-term only; short-term gains are taxed at the slab rate (not computed).',
+                              },
                               indexation: { type: 'boolean' },
                             },
                             'What the sale took from one lot (stored by recost), its cost and consideration.',
@@ -128,9 +182,17 @@ export const schemas: Record<string, JsonSchema> = {
                   long_term_gain_inr: MONEY_OR_NULL,
                   long_term_gain_before_2024_07_23_inr: MONEY_OR_NULL,
                   long_term_gain_from_2024_07_23_inr: MONEY_OR_NULL,
-                  open_lots: array(object({ lot_txn_id: ref('TxnId'), acquired_on: DATE, quantity: RATIO, cost_usd: MONEY }, 'What is left of a lot at the FY’s end (ledger cost, fees excluded).')),
+                  open_lots: array(
+                    object(
+                      { lot_txn_id: ref('TxnId'), acquired_on: DATE, quantity: RATIO, cost_usd: MONEY },
+                      'What is left of a lot at the FY’s end (ledger cost, fees excluded).',
+                    ),
+                  ),
                   flagged_sales: array(
-                    object({ txn_id: ref('TxnId'), txn_date: DATE, quantity: { type: ['string', 'null'] }, reason: TEXT }, 'A sale recost flagged (an oversell): never given a cost.'),
+                    object(
+                      { txn_id: ref('TxnId'), txn_date: DATE, quantity: { type: ['string', 'null'] }, reason: TEXT },
+                      'A sale recost flagged (an oversell): never given a cost.',
+                    ),
                   ),
                 },
                 'One symbol of the customer.',
@@ -244,11 +306,28 @@ export const schemas: Record<string, JsonSchema> = {
       settled: COUNT,
       unsettled: COUNT,
       lag: object(
-        { count: COUNT, mean_hours: RATIO_OR_NULL, median_hours: RATIO_OR_NULL, p95_hours: RATIO_OR_NULL, max_hours: RATIO_OR_NULL },
+        {
+          count: COUNT,
+          mean_hours: RATIO_OR_NULL,
+          median_hours: RATIO_OR_NULL,
+          p95_hours: RATIO_OR_NULL,
+          max_hours: RATIO_OR_NULL,
+        },
         'Hours from payment to settlement: mean, median, 95th percentile (nearest rank), max.',
       ),
-      missing_utr: object({ count: COUNT, orders: array(object({ order_id: TEXT, customer_id: TEXT }, 'A paid remittance without a UTR.')) }, 'Audit exceptions.'),
-      purpose_codes: array(object({ purpose_code: TEXT, count: COUNT, amount_usd: MONEY }, 'Remittances per purpose code (`uncoded` without one).')),
+      missing_utr: object(
+        {
+          count: COUNT,
+          orders: array(object({ order_id: TEXT, customer_id: TEXT }, 'A paid remittance without a UTR.')),
+        },
+        'Audit exceptions.',
+      ),
+      purpose_codes: array(
+        object(
+          { purpose_code: TEXT, count: COUNT, amount_usd: MONEY },
+          'Remittances per purpose code (`uncoded` without one).',
+        ),
+      ),
       warnings: WARNINGS,
     },
     'Settlement lag, missing UTRs and purpose codes of the FY’s paid remittances.',
@@ -260,7 +339,10 @@ export const schemas: Record<string, JsonSchema> = {
       matched: { ...COUNT, description: 'Trades with an itemised fee in the broker’s daily ledger.' },
       matched_share: RATIO,
       flagged: COUNT,
-      totals: object({ notional_usd: MONEY, modelled_usd: MONEY, configured_usd: MONEY, actual_usd: MONEY }, 'Over the trades listed.'),
+      totals: object(
+        { notional_usd: MONEY, modelled_usd: MONEY, configured_usd: MONEY, actual_usd: MONEY },
+        'Over the trades listed.',
+      ),
       rows: array(
         object(
           {
@@ -270,7 +352,10 @@ export const schemas: Record<string, JsonSchema> = {
             side: { type: 'string', enum: ['buy', 'sell'] },
             txn_date: DATE,
             notional_usd: MONEY,
-            modelled_usd: { ...MONEY_OR_NULL, description: 'The broker cost recost posted (5010); null while pending recost.' },
+            modelled_usd: {
+              ...MONEY_OR_NULL,
+              description: 'The broker cost recost posted (5010); null while pending recost.',
+            },
             configured_usd: MONEY,
             actual_usd: { ...MONEY_OR_NULL, description: 'The daily ledger’s itemised fee; null when none.' },
             drift_usd: { ...MONEY_OR_NULL, description: 'actual − configured.' },
@@ -284,7 +369,13 @@ export const schemas: Record<string, JsonSchema> = {
     'Broker fees per trade: modelled, configured and actual, drift flagged.',
   ),
   FxMarginSummary: (() => {
-    const totals = { remittances: COUNT, amount_usd: MONEY, realized_usd: MONEY_OR_NULL, assumed_usd: MONEY, drift_usd: MONEY_OR_NULL };
+    const totals = {
+      remittances: COUNT,
+      amount_usd: MONEY,
+      realized_usd: MONEY_OR_NULL,
+      assumed_usd: MONEY,
+      drift_usd: MONEY_OR_NULL,
+    };
     return object(
       {
         fy: TEXT,
@@ -302,8 +393,12 @@ export const schemas: Record<string, JsonSchema> = {
               margin_bps: RATIO_OR_NULL,
               provider_fees_usd: MONEY_OR_NULL,
               realized: {
-                anyOf: [object({ margin_usd: MONEY, margin_bps: MONEY }, 'Net of the provider’s fees.'), { type: 'null' }],
-                description: 'Null when remit is unreachable, no longer answers the order paid, or no mid rate was read.',
+                anyOf: [
+                  object({ margin_usd: MONEY, margin_bps: MONEY }, 'Net of the provider’s fees.'),
+                  { type: 'null' },
+                ],
+                description:
+                  'Null when remit is unreachable, no longer answers the order paid, or no mid rate was read.',
               },
               assumed_usd: { ...MONEY_OR_NULL, description: 'The `fx_spread` accrual posted at the configured bps.' },
               drift_usd: MONEY_OR_NULL,
@@ -318,10 +413,21 @@ export const schemas: Record<string, JsonSchema> = {
   })(),
 };
 
-const query = (name: string, description: string, schema: JsonSchema, required = false): Parameter => ({ name, in: 'query', description, schema, ...(required && { required }) });
+const query = (name: string, description: string, schema: JsonSchema, required = false): Parameter => ({
+  name,
+  in: 'query',
+  description,
+  schema,
+  ...(required && { required }),
+});
 const FY_DEFAULT = 'Default: the FY of today’s date in India (IST).';
-const fyParam = (required = false) => query('fy', required ? 'The financial year; required.' : `The financial year. ${FY_DEFAULT}`, FY, required);
-const customerParam = query('customer', 'Only this customer (a ledger customer id); all without it.', ref('CustomerId'));
+const fyParam = (required = false) =>
+  query('fy', required ? 'The financial year; required.' : `The financial year. ${FY_DEFAULT}`, FY, required);
+const customerParam = query(
+  'customer',
+  'Only this customer (a ledger customer id); all without it.',
+  ref('CustomerId'),
+);
 
 function report(operationId: string, summary: string, schema: string, parameters: Parameter[], description: string) {
   return {
@@ -332,13 +438,22 @@ function report(operationId: string, summary: string, schema: string, parameters
       tags: TAG,
       security: READ,
       parameters,
-      responses: { '200': { description: 'The report.', content: json(ref(schema)) }, ...errorResponses(...READ_ERRORS) },
+      responses: {
+        '200': { description: 'The report.', content: json(ref(schema)) },
+        ...errorResponses(...READ_ERRORS),
+      },
     },
   };
 }
 
 export const paths: Paths = {
-  '/v1/india/lrs': report('getIndiaLrs', 'LRS use and TCS per PAN', 'LrsTaxSummary', [fyParam()], 'Paid remittances of the FY per PAN: LRS use and headroom, the TCS threshold crossing in date order, TCS estimated by the dated rules against collected.'),
+  '/v1/india/lrs': report(
+    'getIndiaLrs',
+    'LRS use and TCS per PAN',
+    'LrsTaxSummary',
+    [fyParam()],
+    'Paid remittances of the FY per PAN: LRS use and headroom, the TCS threshold crossing in date order, TCS estimated by the dated rules against collected.',
+  ),
   '/v1/india/capital-gains': report(
     'getIndiaCapitalGains',
     'Realized capital gains and open lots',
@@ -346,7 +461,13 @@ export const paths: Paths = {
     [customerParam, fyParam()],
     'Each sale of the FY with the lots recost matched to it (stored, never re-run), cost and consideration in USD and INR (Rule 115), gain, holding and term, the LTCG era; open lots; oversells flagged.',
   ),
-  '/v1/india/dividends': report('getIndiaDividends', 'Dividends and foreign tax credit', 'DividendSummary', [customerParam, fyParam()], 'US dividends paid in the FY: gross, withheld, net, effective rate, in USD and INR, with the foreign tax credit.'),
+  '/v1/india/dividends': report(
+    'getIndiaDividends',
+    'Dividends and foreign tax credit',
+    'DividendSummary',
+    [customerParam, fyParam()],
+    'US dividends paid in the FY: gross, withheld, net, effective rate, in USD and INR, with the foreign tax credit.',
+  ),
   '/v1/india/schedule-fa': report(
     'getIndiaScheduleFa',
     'Schedule FA (foreign assets)',
@@ -354,12 +475,22 @@ export const paths: Paths = {
     [fyParam(true), customerParam],
     'Tables A3 and A2 for the calendar year ending in the FY, from stored trades, close prices and rates.',
   ),
-  '/v1/india/settlement-audit': report('getIndiaSettlementAudit', 'Remittance settlement audit', 'SettlementAuditSummary', [fyParam()], 'Settlement lag, missing UTRs and purpose codes of the FY’s paid remittances.'),
+  '/v1/india/settlement-audit': report(
+    'getIndiaSettlementAudit',
+    'Remittance settlement audit',
+    'SettlementAuditSummary',
+    [fyParam()],
+    'Settlement lag, missing UTRs and purpose codes of the FY’s paid remittances.',
+  ),
   '/v1/india/broker-fees': report(
     'getIndiaBrokerFees',
     'Broker fees: modelled, configured and actual',
     'BrokerFeeSummary',
-    [query('from', 'Earliest trade date, inclusive.', ref('Date')), query('to', 'Latest trade date, inclusive.', ref('Date')), customerParam],
+    [
+      query('from', 'Earliest trade date, inclusive.', ref('Date')),
+      query('to', 'Latest trade date, inclusive.', ref('Date')),
+      customerParam,
+    ],
     'Every trade (or those of the window and customer): the broker cost recost posted, BROKER_COST_BPS of notional, and the daily ledger’s itemised fee; drift over one cent flagged; the share matched.',
   ),
   '/v1/india/fx-margin': report(

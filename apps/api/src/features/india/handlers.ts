@@ -19,7 +19,9 @@ import type { FeatureContext, Handler } from '../feature.js';
 /** `fy` as asked (YYYY-YY, consecutive years: else 400), or the FY of today in India. */
 function fyOf(req: Request): FinancialYear {
   const { fy } = pick(req.query, ['fy']);
-  return fy === undefined ? financialYearOf(istDate(new Date().toISOString())) : parseFinancialYear(fy, 'fy', '/query/fy');
+  return fy === undefined
+    ? financialYearOf(istDate(new Date().toISOString()))
+    : parseFinancialYear(fy, 'fy', '/query/fy');
 }
 
 const customerOf = (req: Request) => pick(req.query, ['customer']).customer ?? null;

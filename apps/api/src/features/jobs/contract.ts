@@ -5,7 +5,8 @@ import { ADMIN, READ } from '../../openapi/security.js';
 import type { JsonSchema, Operation, Paths } from '../../openapi/types.js';
 
 /** `sync-uaefeed` → `runSyncUaefeed`: the operationId of a job's endpoint. */
-export const runOperationId = (kind: string) => `run${kind.replace(/(^|-)([a-z])/g, (_m, _dash, letter: string) => letter.toUpperCase())}`;
+export const runOperationId = (kind: string) =>
+  `run${kind.replace(/(^|-)([a-z])/g, (_m, _dash, letter: string) => letter.toUpperCase())}`;
 
 const JOB_ID_PATTERN = '^[A-Za-z0-9._%~-]{1,200}$';
 const RETENTION_DAYS = JOB_STATUS_RETENTION_SECONDS / 86_400;
@@ -19,20 +20,43 @@ export const schemas: Record<string, JsonSchema> = {
       job_id: { type: 'string', pattern: JOB_ID_PATTERN },
       kind: { type: 'string', description: 'The job’s name, e.g. `recost`.' },
       status: { type: 'string', enum: ['running', 'done', 'error'] },
-      queued_at: timestamp('When the job was queued (the book’s database clock, as every time of the record); null only when the queue lost its record of a job that ran.'),
+      queued_at: timestamp(
+        'When the job was queued (the book’s database clock, as every time of the record); null only when the queue lost its record of a job that ran.',
+      ),
       started_at: {
         type: 'string',
         format: 'date-time',
-        description: 'Never null, never before `queued_at`: when its first attempt started; while it waits in the queue (`attempts` 0), its `queued_at`.',
+        description:
+          'Never null, never before `queued_at`: when its first attempt started; while it waits in the queue (`attempts` 0), its `queued_at`.',
       },
       finished_at: timestamp('Null while running.'),
-      duration_ms: { type: ['integer', 'null'], minimum: 0, description: 'From the first attempt’s start to the end: every attempt, and the waits between them; null while running.' },
-      attempts: { type: 'integer', minimum: 0, description: 'Attempts started, by any worker: a transient failure is retried with backoff, and the job of a worker that died is taken over by another.' },
+      duration_ms: {
+        type: ['integer', 'null'],
+        minimum: 0,
+        description:
+          'From the first attempt’s start to the end: every attempt, and the waits between them; null while running.',
+      },
+      attempts: {
+        type: 'integer',
+        minimum: 0,
+        description:
+          'Attempts started, by any worker: a transient failure is retried with backoff, and the job of a worker that died is taken over by another.',
+      },
       progress: nullable(
-        object({ done: { type: 'integer', minimum: 0 }, total: { type: ['integer', 'null'], minimum: 0 }, unit: { type: 'string' } }, 'How far it is.'),
+        object(
+          {
+            done: { type: 'integer', minimum: 0 },
+            total: { type: ['integer', 'null'], minimum: 0 },
+            unit: { type: 'string' },
+          },
+          'How far it is.',
+        ),
       ),
       result: { type: ['object', 'null'], description: 'What the job reports when done (per job; see its endpoint).' },
-      error: { type: ['string', 'null'], description: 'Why it failed (`error`), or why the last attempt failed while it is retried.' },
+      error: {
+        type: ['string', 'null'],
+        description: 'Why it failed (`error`), or why the last attempt failed while it is retried.',
+      },
     },
     `The job status record. A queued job not yet started is \`running\` with \`attempts\` 0 and \`started_at\` its \`queued_at\`. Kept in Redis ${RETENTION_DAYS} days after its last change, longer than the queue keeps the job; a job that started is also kept in the book’s database (\`job_runs\`), which decides its outcome and answers for it after that.`,
   ),
@@ -71,9 +95,22 @@ export const paths: Paths = {
       summary: 'The status record of a job, background or not',
       tags: ['jobs'],
       security: READ,
-      parameters: [{ name: 'job_id', in: 'path', required: true, description: 'As a job endpoint answered it.', schema: { type: 'string', pattern: JOB_ID_PATTERN } }],
-      responses: { '200': statusResponse('The job’s status record.'), ...errorResponses(...READ_ERRORS, 'NotFound', 'NotReady') },
+      parameters: [
+        {
+          name: 'job_id',
+          in: 'path',
+          required: true,
+          description: 'As a job endpoint answered it.',
+          schema: { type: 'string', pattern: JOB_ID_PATTERN },
+        },
+      ],
+      responses: {
+        '200': statusResponse('The job’s status record.'),
+        ...errorResponses(...READ_ERRORS, 'NotFound', 'NotReady'),
+      },
     },
   },
-  ...Object.fromEntries(Object.values(JOBS).map((definition) => [`/v1/jobs/${definition.kind}`, { post: jobOperation(definition) }])),
+  ...Object.fromEntries(
+    Object.values(JOBS).map((definition) => [`/v1/jobs/${definition.kind}`, { post: jobOperation(definition) }]),
+  ),
 };

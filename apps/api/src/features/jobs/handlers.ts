@@ -10,7 +10,10 @@ export function handlers({ jobs, config }: FeatureContext): Record<string, Handl
     async (req, res) => {
       const { books } = JOBS[kind]!;
       // Every job's endpoint exists on both books (one document); a job of the other book is refused before anything is queued.
-      if (!books.includes(config.book)) throw new ApiError('wrong_book', `${kind} runs on ${books.join(', ')}; this is ${config.book}`, [{ book: config.book, books }]);
+      if (!books.includes(config.book))
+        throw new ApiError('wrong_book', `${kind} runs on ${books.join(', ')}; this is ${config.book}`, [
+          { book: config.book, books },
+        ]);
       const status = await jobs.enqueue(kind, req.body ?? {});
       res.status(status.status === 'running' ? 202 : 200).json(status);
     };

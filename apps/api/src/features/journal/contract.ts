@@ -1,16 +1,31 @@
 import { READ } from '../../openapi/security.js';
 import { ACCOUNT_TYPES, JOURNAL_GROUP_BY } from '@ledger/core';
-import { errorResponses, groupedEnvelope, json, listEnvelope, nullable, object, paramRef, READ_ERRORS, ref } from '../../openapi/components.js';
+import {
+  errorResponses,
+  groupedEnvelope,
+  json,
+  listEnvelope,
+  nullable,
+  object,
+  paramRef,
+  READ_ERRORS,
+  ref,
+} from '../../openapi/components.js';
 import { PATTERNS } from '../../openapi/patterns.js';
 import type { JsonSchema, Paths } from '../../openapi/types.js';
 import { EXPORT_FORMATS } from './export.js';
 
-const FILTERS = ['TxnIdFilter', 'AccountCodeFilter', 'CustomerIdFilter', 'PostingKindFilter', 'From', 'To'].map(paramRef);
+const FILTERS = ['TxnIdFilter', 'AccountCodeFilter', 'CustomerIdFilter', 'PostingKindFilter', 'From', 'To'].map(
+  paramRef,
+);
 const PAGE = ['Limit', 'Offset'].map(paramRef);
 
-
 const journalLineProperties: Record<string, JsonSchema> = {
-  line_id: { type: 'string', pattern: PATTERNS.lineId.pattern, description: 'Position in the journal: later lines have larger ids.' },
+  line_id: {
+    type: 'string',
+    pattern: PATTERNS.lineId.pattern,
+    description: 'Position in the journal: later lines have larger ids.',
+  },
   txn_id: ref('TxnId'),
   account_code: ref('AccountCode'),
   account_name: { type: 'string' },
@@ -24,7 +39,10 @@ const journalLineProperties: Record<string, JsonSchema> = {
 
 /** The schemas of the journal views; `JournalLine` is also what a transaction's lines are. */
 export const schemas: Record<string, JsonSchema> = {
-  JournalLine: object(journalLineProperties, 'One debit or credit of a transaction; exactly one of debit and credit is non-zero.'),
+  JournalLine: object(
+    journalLineProperties,
+    'One debit or credit of a transaction; exactly one of debit and credit is non-zero.',
+  ),
   JournalLinePage: listEnvelope(ref('JournalLine'), 'A page of journal lines, newest first.'),
   JournalGroups: groupedEnvelope(
     object(
@@ -55,7 +73,6 @@ export const schemas: Record<string, JsonSchema> = {
     'A journal line flattened with its transaction’s facts.',
   ),
   PostingPage: listEnvelope(ref('Posting'), 'A page of postings, newest first.'),
-
 };
 
 export const paths: Paths = {
@@ -67,7 +84,10 @@ export const paths: Paths = {
       tags: ['journal'],
       security: READ,
       parameters: [...FILTERS, ...PAGE],
-      responses: { '200': { description: 'A page of journal lines.', content: json(ref('JournalLinePage')) }, ...errorResponses(...READ_ERRORS) },
+      responses: {
+        '200': { description: 'A page of journal lines.', content: json(ref('JournalLinePage')) },
+        ...errorResponses(...READ_ERRORS),
+      },
     },
   },
   '/v1/journal/grouped': {
@@ -77,7 +97,10 @@ export const paths: Paths = {
       tags: ['journal'],
       security: READ,
       parameters: [paramRef('JournalGroupBy'), ...FILTERS, ...PAGE],
-      responses: { '200': { description: 'Groups.', content: json(ref('JournalGroups')) }, ...errorResponses(...READ_ERRORS) },
+      responses: {
+        '200': { description: 'Groups.', content: json(ref('JournalGroups')) },
+        ...errorResponses(...READ_ERRORS),
+      },
     },
   },
   '/v1/postings': {
@@ -87,7 +110,10 @@ export const paths: Paths = {
       tags: ['journal'],
       security: READ,
       parameters: [...FILTERS, paramRef('TxnTypeFilter'), paramRef('SourceFilter'), ...PAGE],
-      responses: { '200': { description: 'A page of postings.', content: json(ref('PostingPage')) }, ...errorResponses(...READ_ERRORS) },
+      responses: {
+        '200': { description: 'A page of postings.', content: json(ref('PostingPage')) },
+        ...errorResponses(...READ_ERRORS),
+      },
     },
   },
   '/v1/journal/export': {
@@ -99,7 +125,12 @@ export const paths: Paths = {
       tags: ['journal'],
       security: READ,
       parameters: [
-        { name: 'format', in: 'query', description: 'The file format.', schema: { type: 'string', enum: EXPORT_FORMATS, default: 'ledger' } },
+        {
+          name: 'format',
+          in: 'query',
+          description: 'The file format.',
+          schema: { type: 'string', enum: EXPORT_FORMATS, default: 'ledger' },
+        },
         paramRef('From'),
         paramRef('To'),
       ],

@@ -4,7 +4,10 @@ import type { ExportLine } from '@ledger/core';
 export const EXPORT_FORMATS = ['ledger', 'csv'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
-export const EXPORT_CONTENT_TYPES: Record<ExportFormat, string> = { ledger: 'text/plain; charset=utf-8', csv: 'text/csv; charset=utf-8' };
+export const EXPORT_CONTENT_TYPES: Record<ExportFormat, string> = {
+  ledger: 'text/plain; charset=utf-8',
+  csv: 'text/csv; charset=utf-8',
+};
 export const EXPORT_FILE_NAMES: Record<ExportFormat, string> = { ledger: 'journal.ledger', csv: 'journal.csv' };
 
 /** Text is handed on in chunks of about this size: a write per journal line would cost more than the line. */
@@ -38,7 +41,11 @@ function textTransform(header: string, format: (row: ExportLine, previous: Expor
  * no run of two spaces (which ends an account name).
  */
 function oneLine(value: string): string {
-  return value.replace(/[\r\n\t]+/g, ' ').replaceAll(';', ',').replace(/ {2,}/g, ' ').trim();
+  return value
+    .replace(/[\r\n\t]+/g, ' ')
+    .replaceAll(';', ',')
+    .replace(/ {2,}/g, ' ')
+    .trim();
 }
 
 /** The signed amount of a line in ledger's terms: debits positive, credits negative. */
@@ -61,10 +68,13 @@ function entryHeader(row: ExportLine): string {
  * gives each account's debit − credit.
  */
 export function ledgerJournal(): Transform {
-  return textTransform('; The book’s journal, exported by the ledger service. Amounts in USD: debits positive, credits negative.\n', (row, previous) => {
-    const header = previous?.txn_id === row.txn_id ? '' : `\n${entryHeader(row)}`;
-    return `${header}    ${oneLine(`${row.account_code} ${row.account_name}`)}  ${ledgerAmount(row)} USD\n`;
-  });
+  return textTransform(
+    '; The book’s journal, exported by the ledger service. Amounts in USD: debits positive, credits negative.\n',
+    (row, previous) => {
+      const header = previous?.txn_id === row.txn_id ? '' : `\n${entryHeader(row)}`;
+      return `${header}    ${oneLine(`${row.account_code} ${row.account_name}`)}  ${ledgerAmount(row)} USD\n`;
+    },
+  );
 }
 
 const CSV_COLUMNS = [
@@ -92,5 +102,8 @@ function csvField(value: string | null): string {
 
 /** The journal as CSV: a header, then one row per journal line with its transaction's facts (CRLF line ends). */
 export function csvJournal(): Transform {
-  return textTransform(`${CSV_COLUMNS.join(',')}\r\n`, (row) => `${CSV_COLUMNS.map((column) => csvField(row[column])).join(',')}\r\n`);
+  return textTransform(
+    `${CSV_COLUMNS.join(',')}\r\n`,
+    (row) => `${CSV_COLUMNS.map((column) => csvField(row[column])).join(',')}\r\n`,
+  );
 }

@@ -1,4 +1,13 @@
-import { errorResponses, json, listEnvelope, object, paramRef, READ_ERRORS, ref, WRITE_ERRORS } from '../../openapi/components.js';
+import {
+  errorResponses,
+  json,
+  listEnvelope,
+  object,
+  paramRef,
+  READ_ERRORS,
+  ref,
+  WRITE_ERRORS,
+} from '../../openapi/components.js';
 import { ADMIN, READ } from '../../openapi/security.js';
 import type { JsonSchema, Paths } from '../../openapi/types.js';
 
@@ -16,19 +25,34 @@ export const schemas: Record<string, JsonSchema> = {
     {
       close_id: { type: 'integer', minimum: 1, description: 'Numbered in the order closes took effect.' },
       action: { type: 'string', enum: ['close', 'reopen'] },
-      through: { type: ['string', 'null'], format: 'date', description: 'The books are closed through this day after this record; null: nothing is closed.' },
+      through: {
+        type: ['string', 'null'],
+        format: 'date',
+        description: 'The books are closed through this day after this record; null: nothing is closed.',
+      },
       reason: { type: ['string', 'null'], description: 'Why (always given for a reopening).' },
-      actor: { ...ref('Actor'), description: 'Who closed or reopened: `api`, or `api:<operator>` from `X-Ledger-Actor`.' },
+      actor: {
+        ...ref('Actor'),
+        description: 'Who closed or reopened: `api`, or `api:<operator>` from `X-Ledger-Actor`.',
+      },
       created_at: { type: 'string', format: 'date-time' },
     },
     `A close or reopening of the books. ${CLOSE_IN_WORDS}`,
   ),
-  PeriodClosePage: listEnvelope(ref('PeriodClose'), 'Closes and reopenings, newest first: the first item is the state in force.'),
+  PeriodClosePage: listEnvelope(
+    ref('PeriodClose'),
+    'Closes and reopenings, newest first: the first item is the state in force.',
+  ),
   PeriodCloseInput: {
     type: 'object',
     additionalProperties: false,
     required: ['through'],
-    properties: { through: { ...ref('Date'), description: 'Close every day up to and including this one; a day before today (UTC).' } },
+    properties: {
+      through: {
+        ...ref('Date'),
+        description: 'Close every day up to and including this one; a day before today (UTC).',
+      },
+    },
     examples: [{ through: '2026-01-31' }],
   },
   PeriodReopenInput: {
@@ -36,7 +60,10 @@ export const schemas: Record<string, JsonSchema> = {
     additionalProperties: false,
     required: ['reason'],
     properties: {
-      through: { ...ref('Date'), description: 'The books stay closed through this day (before the current close); absent: nothing stays closed.' },
+      through: {
+        ...ref('Date'),
+        description: 'The books stay closed through this day (before the current close); absent: nothing stays closed.',
+      },
       reason: REASON,
     },
     examples: [{ through: '2026-01-31', reason: 'the February custodian statement arrived restated' }],
@@ -51,7 +78,10 @@ export const paths: Paths = {
       tags: TAG,
       security: READ,
       parameters: [paramRef('Limit'), paramRef('Offset')],
-      responses: { '200': { description: 'A page of closes.', content: json(ref('PeriodClosePage')) }, ...errorResponses(...READ_ERRORS) },
+      responses: {
+        '200': { description: 'A page of closes.', content: json(ref('PeriodClosePage')) },
+        ...errorResponses(...READ_ERRORS),
+      },
     },
   },
   '/v1/periods/close': {
@@ -67,7 +97,10 @@ export const paths: Paths = {
       requestBody: { description: 'The last day to close.', required: true, content: json(ref('PeriodCloseInput')) },
       responses: {
         '201': { description: 'Closed.', content: json(ref('PeriodClose')) },
-        '200': { description: 'Already closed through that day: the close in force.', content: json(ref('PeriodClose')) },
+        '200': {
+          description: 'Already closed through that day: the close in force.',
+          content: json(ref('PeriodClose')),
+        },
         ...errorResponses(...WRITE_ERRORS, 'Conflict'),
       },
     },
@@ -81,8 +114,15 @@ export const paths: Paths = {
         'closed, or a `through` not before the current close, 409 `conflict`.',
       tags: TAG,
       security: ADMIN,
-      requestBody: { description: 'Back to which day, and why.', required: true, content: json(ref('PeriodReopenInput')) },
-      responses: { '201': { description: 'Reopened.', content: json(ref('PeriodClose')) }, ...errorResponses(...WRITE_ERRORS, 'Conflict') },
+      requestBody: {
+        description: 'Back to which day, and why.',
+        required: true,
+        content: json(ref('PeriodReopenInput')),
+      },
+      responses: {
+        '201': { description: 'Reopened.', content: json(ref('PeriodClose')) },
+        ...errorResponses(...WRITE_ERRORS, 'Conflict'),
+      },
     },
   },
 };

@@ -3,7 +3,6 @@ import { pageOf } from '../../http/query.js';
 import { actorOf } from '../../http/request-context.js';
 import type { FeatureContext, Handler } from '../feature.js';
 
-
 export function handlers({ db, logger }: FeatureContext): Record<string, Handler> {
   return {
     listPeriodCloses: async (req, res) => {
@@ -13,7 +12,8 @@ export function handlers({ db, logger }: FeatureContext): Record<string, Handler
     closePeriod: async (req, res) => {
       const { through } = req.body as { through: string };
       const { close, created } = await closePeriod(db, { through, actor: actorOf(req), today: todayUtc() });
-      if (created) logger.info('period closed', { close_id: close.close_id, through: close.through, actor: close.actor });
+      if (created)
+        logger.info('period closed', { close_id: close.close_id, through: close.through, actor: close.actor });
       res.status(created ? 201 : 200).json(close);
     },
 

@@ -1,18 +1,36 @@
 import { CATEGORIES, STATUSES } from '@ledger/reconciliation';
-import { errorResponses, json, listEnvelope, object, paramRef, READ_ERRORS, ref, WRITE_ERRORS } from '../../openapi/components.js';
+import {
+  errorResponses,
+  json,
+  listEnvelope,
+  object,
+  paramRef,
+  READ_ERRORS,
+  ref,
+  WRITE_ERRORS,
+} from '../../openapi/components.js';
 import { PATTERNS } from '../../openapi/patterns.js';
 import { ADMIN, READ } from '../../openapi/security.js';
 import type { JsonSchema, Parameter, Paths } from '../../openapi/types.js';
 
 const TAG = ['reconciliation'];
 
-const RUN_ID: JsonSchema = { type: 'string', format: 'uuid', pattern: PATTERNS.uuid.pattern, description: 'A run id (a UUID).' };
+const RUN_ID: JsonSchema = {
+  type: 'string',
+  format: 'uuid',
+  pattern: PATTERNS.uuid.pattern,
+  description: 'A run id (a UUID).',
+};
 const CATEGORY: JsonSchema = {
   type: 'string',
   enum: CATEGORIES,
   description: '`A` internal integrity, `B` derivation, `C` external (live upstream calls), `D` lifecycle (aging).',
 };
-const STATUS: JsonSchema = { type: 'string', enum: STATUSES, description: '`ok`, `warn` or `fail`; a run’s is the worst of its results.' };
+const STATUS: JsonSchema = {
+  type: 'string',
+  enum: STATUSES,
+  description: '`ok`, `warn` or `fail`; a run’s is the worst of its results.',
+};
 const CHECK_NAME: JsonSchema = { type: 'string', pattern: '^[a-z][a-z0-9_]{0,63}$', examples: ['trial_balance_zero'] };
 /** Expected, actual and difference: decimal strings (money, or a count), null where the check has none. */
 const FIGURE: JsonSchema = { type: ['string', 'null'], pattern: '^-?[0-9]+(\\.[0-9]+)?$' };
@@ -22,9 +40,18 @@ const runFields = {
   run_id: RUN_ID,
   started_at: { type: 'string', format: 'date-time' },
   finished_at: { type: 'string', format: 'date-time' },
-  category: { ...CATEGORY, type: ['string', 'null'], enum: [...CATEGORIES, null], description: 'The category run; null: every category.' },
+  category: {
+    ...CATEGORY,
+    type: ['string', 'null'],
+    enum: [...CATEGORIES, null],
+    description: 'The category run; null: every category.',
+  },
   status: STATUS,
-  results: { type: 'array', items: ref('ReconciliationCheckResult'), description: 'One per check run, in the registry’s order.' },
+  results: {
+    type: 'array',
+    items: ref('ReconciliationCheckResult'),
+    description: 'One per check run, in the registry’s order.',
+  },
 } satisfies Record<string, JsonSchema>;
 
 /** The schemas only reconciliation uses. */
@@ -37,7 +64,8 @@ export const schemas: Record<string, JsonSchema> = {
       metrics: {
         type: 'object',
         additionalProperties: true,
-        description: 'What the check measured (docs/reconciliation.md, per check); `error` when it threw (then `fail`).',
+        description:
+          'What the check measured (docs/reconciliation.md, per check); `error` when it threw (then `fail`).',
       },
       ran_at: { type: 'string', format: 'date-time' },
     },
@@ -54,7 +82,11 @@ export const schemas: Record<string, JsonSchema> = {
       expected: { ...FIGURE, description: 'The figure the ledger implies.' },
       actual: { ...FIGURE, description: 'The figure found.' },
       difference: { ...FIGURE, description: 'actual − expected.' },
-      detail: { type: 'object', additionalProperties: true, description: 'The check’s own facts, with `problem` naming what broke.' },
+      detail: {
+        type: 'object',
+        additionalProperties: true,
+        description: 'The check’s own facts, with `problem` naming what broke.',
+      },
     },
     'A row that broke a check: what it names, the expected and actual figures and their difference.',
   ),
@@ -67,7 +99,11 @@ export const schemas: Record<string, JsonSchema> = {
       ...runFields,
       metadata: object(
         {
-          variances: { type: 'array', items: ref('ReconciliationVariance'), description: 'Every variance of the run (at most `RECON_VARIANCES_PER_CHECK_MAX` per check).' },
+          variances: {
+            type: 'array',
+            items: ref('ReconciliationVariance'),
+            description: 'Every variance of the run (at most `RECON_VARIANCES_PER_CHECK_MAX` per check).',
+          },
           skipped: { type: 'array', items: ref('ReconciliationSkippedCheck') },
         },
         'The variances of the `warn` and `fail` results, and the checks skipped.',
@@ -76,7 +112,14 @@ export const schemas: Record<string, JsonSchema> = {
     'A reconciliation run: each check’s result, the worst status, and the variances (docs/reconciliation.md).',
   ),
   ReconciliationRunSummary: object(
-    { ...runFields, variance_count: { type: 'integer', minimum: 0, description: 'How many variances the run holds (`GET /v1/reconciliation/runs/{run_id}` lists them).' } },
+    {
+      ...runFields,
+      variance_count: {
+        type: 'integer',
+        minimum: 0,
+        description: 'How many variances the run holds (`GET /v1/reconciliation/runs/{run_id}` lists them).',
+      },
+    },
     'A run in the history: its results, without its variances.',
   ),
   ReconciliationRunPage: listEnvelope(ref('ReconciliationRunSummary'), 'A page of runs, newest first.'),
@@ -89,7 +132,12 @@ export const schemas: Record<string, JsonSchema> = {
   },
 };
 
-const query = (name: string, description: string, schema: JsonSchema): Parameter => ({ name, in: 'query', description, schema });
+const query = (name: string, description: string, schema: JsonSchema): Parameter => ({
+  name,
+  in: 'query',
+  description,
+  schema,
+});
 
 export const paths: Paths = {
   '/v1/reconciliation/runs': {
@@ -107,7 +155,10 @@ export const paths: Paths = {
         paramRef('Limit'),
         paramRef('Offset'),
       ],
-      responses: { '200': { description: 'A page of runs.', content: json(ref('ReconciliationRunPage')) }, ...errorResponses(...READ_ERRORS) },
+      responses: {
+        '200': { description: 'A page of runs.', content: json(ref('ReconciliationRunPage')) },
+        ...errorResponses(...READ_ERRORS),
+      },
     },
   },
   '/v1/reconciliation/runs/{run_id}': {
@@ -117,7 +168,10 @@ export const paths: Paths = {
       tags: TAG,
       security: READ,
       parameters: [{ name: 'run_id', in: 'path', required: true, description: 'A run id.', schema: RUN_ID }],
-      responses: { '200': { description: 'The run.', content: json(ref('ReconciliationRun')) }, ...errorResponses(...READ_ERRORS, 'NotFound') },
+      responses: {
+        '200': { description: 'The run.', content: json(ref('ReconciliationRun')) },
+        ...errorResponses(...READ_ERRORS, 'NotFound'),
+      },
     },
   },
   '/v1/reconciliation/run': {
@@ -131,8 +185,15 @@ export const paths: Paths = {
         'alert when `ALERT_WEBHOOK_URL` is set.',
       tags: TAG,
       security: ADMIN,
-      requestBody: { description: 'Optional: the category.', required: false, content: json(ref('ReconciliationRunInput')) },
-      responses: { '200': { description: 'The run, stored.', content: json(ref('ReconciliationRun')) }, ...errorResponses(...WRITE_ERRORS) },
+      requestBody: {
+        description: 'Optional: the category.',
+        required: false,
+        content: json(ref('ReconciliationRunInput')),
+      },
+      responses: {
+        '200': { description: 'The run, stored.', content: json(ref('ReconciliationRun')) },
+        ...errorResponses(...WRITE_ERRORS),
+      },
     },
   },
 };

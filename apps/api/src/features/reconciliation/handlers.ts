@@ -3,7 +3,9 @@ import { ApiError } from '../../http/errors.js';
 import { pageOf, pick } from '../../http/query.js';
 import type { FeatureContext, Handler } from '../feature.js';
 
-const FILTER_KEYS = ['status', 'category', 'check_name', 'from', 'to'] as const satisfies ReadonlyArray<keyof RunFilter>;
+const FILTER_KEYS = ['status', 'category', 'check_name', 'from', 'to'] as const satisfies ReadonlyArray<
+  keyof RunFilter
+>;
 
 export function handlers({ config, db, logger }: FeatureContext): Record<string, Handler> {
   return {
@@ -20,7 +22,12 @@ export function handlers({ config, db, logger }: FeatureContext): Record<string,
 
     runReconciliation: async (req, res) => {
       const { category } = (req.body ?? {}) as { category?: Category };
-      res.json(await runReconciliation({ db, book: config.book, settings: config.recon, upstreams: config.upstreams, logger }, { category }));
+      res.json(
+        await runReconciliation(
+          { db, book: config.book, settings: config.recon, upstreams: config.upstreams, logger },
+          { category },
+        ),
+      );
     },
   };
 }

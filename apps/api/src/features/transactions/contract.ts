@@ -1,7 +1,24 @@
 import { ENTRY_EXAMPLES } from './examples.js';
 import { ADMIN, READ } from '../../openapi/security.js';
-import { CURRENCIES, ENTRY_LINES_MAX, MEMO_LENGTH_MAX, METADATA_PROPERTIES_MAX, TRANSACTION_GROUP_BY } from '@ledger/core';
-import { errorResponses, groupedEnvelope, json, listEnvelope, nullable, object, paramRef, READ_ERRORS, ref, WRITE_ERRORS } from '../../openapi/components.js';
+import {
+  CURRENCIES,
+  ENTRY_LINES_MAX,
+  MEMO_LENGTH_MAX,
+  METADATA_PROPERTIES_MAX,
+  TRANSACTION_GROUP_BY,
+} from '@ledger/core';
+import {
+  errorResponses,
+  groupedEnvelope,
+  json,
+  listEnvelope,
+  nullable,
+  object,
+  paramRef,
+  READ_ERRORS,
+  ref,
+  WRITE_ERRORS,
+} from '../../openapi/components.js';
 import { PATTERNS } from '../../openapi/patterns.js';
 import type { JsonSchema, Paths } from '../../openapi/types.js';
 
@@ -30,7 +47,6 @@ const entryBody = {
   content: { 'application/json': { schema: ref('EntryRequest'), examples: ENTRY_EXAMPLES } },
 };
 
-
 /** A transaction's own facts, as every view of it shows them (postings show a subset). */
 export const transactionFacts: Record<string, JsonSchema> = {
   txn_id: ref('TxnId'),
@@ -47,9 +63,21 @@ export const transactionFacts: Record<string, JsonSchema> = {
   original_currency: { type: ['string', 'null'], pattern: PATTERNS.currencyCode.pattern },
   original_amount: nullable('Amount'),
   fx_rate: nullable('Amount', 'original_amount per USD, when converted.'),
-  recosted_at: { type: ['string', 'null'], format: 'date-time', description: 'Null while the transaction is pending recost.' },
-  reverses_txn_id: { type: ['string', 'null'], format: 'uuid', description: 'Set on a reversal: the transaction it reverses.' },
-  reversed_by_txn_id: { type: ['string', 'null'], format: 'uuid', description: 'Set once reversed: the reversing transaction.' },
+  recosted_at: {
+    type: ['string', 'null'],
+    format: 'date-time',
+    description: 'Null while the transaction is pending recost.',
+  },
+  reverses_txn_id: {
+    type: ['string', 'null'],
+    format: 'uuid',
+    description: 'Set on a reversal: the transaction it reverses.',
+  },
+  reversed_by_txn_id: {
+    type: ['string', 'null'],
+    format: 'uuid',
+    description: 'Set once reversed: the reversing transaction.',
+  },
   memo: { type: ['string', 'null'] },
   metadata: { type: 'object' },
   posted_by: { ...ref('Actor'), description: 'Who posted it (see Actor); the list filters on it (`posted_by`).' },
@@ -78,7 +106,10 @@ export const schemas: Record<string, JsonSchema> = {
   TransactionGroups: groupedEnvelope(
     object(
       {
-        key: { type: ['string', 'null'], description: 'The group’s value (null: transactions without one, e.g. no symbol).' },
+        key: {
+          type: ['string', 'null'],
+          description: 'The group’s value (null: transactions without one, e.g. no symbol).',
+        },
         count: { type: 'integer', minimum: 0 },
         total_usd: ref('Amount'),
       },
@@ -152,7 +183,10 @@ export const schemas: Record<string, JsonSchema> = {
     'A journal line the entry would post.',
   ),
   Preview: object(
-    { balanced: { type: 'boolean', const: true }, journal_lines: { type: 'array', items: ref('PreviewLine'), minItems: 2 } },
+    {
+      balanced: { type: 'boolean', const: true },
+      journal_lines: { type: 'array', items: ref('PreviewLine'), minItems: 2 },
+    },
     'What posting the entry would store; nothing is stored.',
   ),
   ReverseRequest: {
@@ -163,7 +197,6 @@ export const schemas: Record<string, JsonSchema> = {
       txn_date: { ...ref('Date'), description: 'Date of the reversing entry; default today (UTC).' },
     },
   },
-
 };
 
 export const paths: Paths = {
@@ -174,7 +207,10 @@ export const paths: Paths = {
       tags: ['transactions'],
       security: READ,
       parameters: [...FILTERS, paramRef('Sort'), paramRef('Order'), ...PAGE],
-      responses: { '200': { description: 'A page of transactions.', content: json(ref('TransactionPage')) }, ...errorResponses(...READ_ERRORS) },
+      responses: {
+        '200': { description: 'A page of transactions.', content: json(ref('TransactionPage')) },
+        ...errorResponses(...READ_ERRORS),
+      },
     },
     post: {
       operationId: 'postTransaction',
@@ -192,7 +228,10 @@ export const paths: Paths = {
       requestBody: entryBody,
       responses: {
         '201': { description: 'Posted.', headers: location, content: json(ref('Transaction')) },
-        '200': { description: 'Already posted with this payload: the existing transaction.', content: json(ref('Transaction')) },
+        '200': {
+          description: 'Already posted with this payload: the existing transaction.',
+          content: json(ref('Transaction')),
+        },
         ...errorResponses(...WRITE_ERRORS, 'Conflict', 'Unprocessable', 'Overloaded'),
       },
     },
@@ -204,7 +243,10 @@ export const paths: Paths = {
       tags: ['transactions'],
       security: READ,
       parameters: FILTERS,
-      responses: { '200': { description: 'Counts per category.', content: json(ref('CategoryFacets')) }, ...errorResponses(...READ_ERRORS) },
+      responses: {
+        '200': { description: 'Counts per category.', content: json(ref('CategoryFacets')) },
+        ...errorResponses(...READ_ERRORS),
+      },
     },
   },
   '/v1/transactions/grouped': {
@@ -214,7 +256,10 @@ export const paths: Paths = {
       tags: ['transactions'],
       security: READ,
       parameters: [paramRef('TxnGroupBy'), ...FILTERS, ...PAGE],
-      responses: { '200': { description: 'Groups.', content: json(ref('TransactionGroups')) }, ...errorResponses(...READ_ERRORS) },
+      responses: {
+        '200': { description: 'Groups.', content: json(ref('TransactionGroups')) },
+        ...errorResponses(...READ_ERRORS),
+      },
     },
   },
   '/v1/transactions/preview': {
@@ -260,7 +305,11 @@ export const paths: Paths = {
       tags: ['transactions'],
       security: ADMIN,
       parameters: [paramRef('TxnIdPath')],
-      requestBody: { description: 'Optional memo and date of the reversal.', required: false, content: json(ref('ReverseRequest')) },
+      requestBody: {
+        description: 'Optional memo and date of the reversal.',
+        required: false,
+        content: json(ref('ReverseRequest')),
+      },
       responses: {
         '201': { description: 'Reversed.', headers: location, content: json(ref('Transaction')) },
         '200': { description: 'Already reversed: the existing reversal.', content: json(ref('Transaction')) },

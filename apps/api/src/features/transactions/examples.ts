@@ -21,11 +21,18 @@ const CUSTOMER = { customer_id: 'C-1', source: 'manual' } as const;
 export const ENTRY_EXAMPLES = {
   deposit: {
     summary: 'deposit (USD): Dr 1100 / Cr 2010',
-    value: { txn_type: 'deposit', ...CUSTOMER, source_txn_id: 'example-deposit', txn_date: '2026-01-15', amount_usd: '100.00' },
+    value: {
+      txn_type: 'deposit',
+      ...CUSTOMER,
+      source_txn_id: 'example-deposit',
+      txn_date: '2026-01-15',
+      amount_usd: '100.00',
+    },
   },
   deposit_aed: {
     summary: 'deposit in AED: Dr 1020 / Cr 2020 at the USD equivalent',
-    description: '367.25 AED at the peg of 3.6725 AED per USD; the transaction keeps the original amount and `fx_rate`.',
+    description:
+      '367.25 AED at the peg of 3.6725 AED per USD; the transaction keeps the original amount and `fx_rate`.',
     value: {
       txn_type: 'deposit',
       ...CUSTOMER,
@@ -49,7 +56,13 @@ export const ENTRY_EXAMPLES = {
   },
   withdrawal: {
     summary: 'withdrawal: Dr 2010 / Cr 1100, the mirror of a deposit',
-    value: { txn_type: 'withdrawal', ...CUSTOMER, source_txn_id: 'example-withdrawal', txn_date: '2026-01-16', amount_usd: '40.00' },
+    value: {
+      txn_type: 'withdrawal',
+      ...CUSTOMER,
+      source_txn_id: 'example-withdrawal',
+      txn_date: '2026-01-16',
+      amount_usd: '40.00',
+    },
   },
   wire_out: {
     summary: 'wire_out: an outbound wire, posted as a withdrawal',
@@ -165,7 +178,10 @@ export const ENTRY_EXAMPLES = {
 // Every enterable type has an example named after it (a new type without one fails at start, and
 // the `satisfies` above fails the build); every example's key is unique.
 for (const txnType of ENTERABLE_TXN_TYPES) {
-  assert(ENTRY_EXAMPLES[txnType]?.value.txn_type === txnType, `the OpenAPI entry examples have one for txn_type ${txnType}`);
+  assert(
+    ENTRY_EXAMPLES[txnType]?.value.txn_type === txnType,
+    `the OpenAPI entry examples have one for txn_type ${txnType}`,
+  );
 }
 const keys = Object.values(ENTRY_EXAMPLES).map((e) => e.value.source_txn_id);
 assert(new Set(keys).size === keys.length, 'every entry example has its own source_txn_id');

@@ -53,7 +53,6 @@ interface ReverseRequest {
   txn_date?: string;
 }
 
-
 /**
  * The draft of the entry in the body. The domain names a refused field by its place in the
  * entry (`/amount_usd`); the entry is the body, so the answer says `/body/amount_usd`, as the

@@ -52,9 +52,17 @@ export function presentPreview(t: StoredTransaction) {
 }
 
 export function presentTransactionGroup(row: Row) {
-  return { key: textOrNull(row.key, 'key'), count: count(row.count, 'count'), total_usd: text(row.total_usd, 'total_usd') };
+  return {
+    key: textOrNull(row.key, 'key'),
+    count: count(row.count, 'count'),
+    total_usd: text(row.total_usd, 'total_usd'),
+  };
 }
 
 export function presentCategoryFacet(row: Row) {
-  return { category: text(row.category, 'category'), count: count(row.count, 'count'), total_usd: text(row.total_usd, 'total_usd') };
+  return {
+    category: text(row.category, 'category'),
+    count: count(row.count, 'count'),
+    total_usd: text(row.total_usd, 'total_usd'),
+  };
 }

@@ -12,14 +12,21 @@ export const schemas: Record<string, JsonSchema> = {
       'An order or payment lifecycle event of the remittance provider, as it sends it (spec, Events). Fields beyond these are accepted and ignored.',
     required: ['entity_type', 'event_type', 'data'],
     properties: {
-      entity_type: { ...text, description: '`orders`, `payment`, `payments` or `payment_link`; others are acknowledged without a sync.' },
+      entity_type: {
+        ...text,
+        description: '`orders`, `payment`, `payments` or `payment_link`; others are acknowledged without a sync.',
+      },
       event_type: { ...text, description: 'E.g. `paid`, `funds_available`, `success`, `failed`, `action_required`.' },
       data: {
         type: 'object',
-        description: 'The snapshot: `id` is its own id (`order_…` or `payt_…`); a payment names its order in `payin_id`.',
+        description:
+          'The snapshot: `id` is its own id (`order_…` or `payt_…`); a payment names its order in `payin_id`.',
         properties: {
           id: text,
-          customer_id: { ...text, description: 'The provider’s customer id (a ledger customer’s `remit_customer_id`).' },
+          customer_id: {
+            ...text,
+            description: 'The provider’s customer id (a ledger customer’s `remit_customer_id`).',
+          },
           payin_id: text,
           status: text,
           amount: { type: 'integer' },
@@ -33,10 +40,16 @@ export const schemas: Record<string, JsonSchema> = {
       entity_type: { type: 'string' },
       event_type: { type: 'string' },
       remit_customer_id: { type: ['string', 'null'] },
-      order_id: { type: ['string', 'null'], description: 'The order the event is about: `data.id` of an order, `data.payin_id` of a payment.' },
+      order_id: {
+        type: ['string', 'null'],
+        description: 'The order the event is about: `data.id` of an order, `data.payin_id` of a payment.',
+      },
       triggered_sync: { type: 'boolean' },
       reason: { type: 'string', description: 'Why a sync was or was not scheduled.' },
-      job_id: { type: ['string', 'null'], description: 'The scheduled sync (`sync-remit-webhook`): poll `GET /v1/jobs/status/{job_id}`. Null when none.' },
+      job_id: {
+        type: ['string', 'null'],
+        description: 'The scheduled sync (`sync-remit-webhook`): poll `GET /v1/jobs/status/{job_id}`. Null when none.',
+      },
     },
     'The acknowledgement: the event was received and classified by the trigger rule.',
   ),
@@ -58,10 +71,22 @@ export const paths: Paths = {
         'A duplicate delivery may sync again and changes nothing.',
       tags: ['webhooks'],
       security: REMIT_SIGNATURE,
-      requestBody: { description: 'The provider’s event, byte for byte as signed.', required: true, content: json(ref('RemitWebhookEvent')) },
+      requestBody: {
+        description: 'The provider’s event, byte for byte as signed.',
+        required: true,
+        content: json(ref('RemitWebhookEvent')),
+      },
       responses: {
         '200': { description: 'Received and classified.', content: json(ref('RemitWebhookAck')) },
-        ...errorResponses('BadRequest', 'Unauthorized', 'PayloadTooLarge', 'UnsupportedMediaType', 'InternalError', 'NotConfigured', 'EnqueueUnconfirmed'),
+        ...errorResponses(
+          'BadRequest',
+          'Unauthorized',
+          'PayloadTooLarge',
+          'UnsupportedMediaType',
+          'InternalError',
+          'NotConfigured',
+          'EnqueueUnconfirmed',
+        ),
       },
     },
   },

@@ -12,7 +12,14 @@ export function handlers({ config, db, jobs, logger }: FeatureContext): Record<s
       const classified = classifyRemitEvent(event);
       const acknowledge = (triggered: boolean, reason: string, jobId: string | null = null) => {
         // The classification only: the raw body is never logged.
-        logger.info('remit webhook', { entity_type: event.entity_type, event_type: event.event_type, order_id: classified.orderId, triggered_sync: triggered, reason, job_id: jobId });
+        logger.info('remit webhook', {
+          entity_type: event.entity_type,
+          event_type: event.event_type,
+          order_id: classified.orderId,
+          triggered_sync: triggered,
+          reason,
+          job_id: jobId,
+        });
         res.json({
           received_at: receivedAt.toISOString(),
           entity_type: event.entity_type,
@@ -25,18 +32,30 @@ export function handlers({ config, db, jobs, logger }: FeatureContext): Record<s
         });
       };
 
-      if (config.book !== 'ENTITY_IND_IFSC') return acknowledge(false, `${config.book} has no remittances (they are ENTITY_IND_IFSC's): no sync`);
+      if (config.book !== 'ENTITY_IND_IFSC')
+        return acknowledge(false, `${config.book} has no remittances (they are ENTITY_IND_IFSC's): no sync`);
       if (!classified.triggers || classified.remitCustomerId === null) return acknowledge(false, classified.reason);
-      const customerId = (await customersByReference(db, 'remit_customer_id', [classified.remitCustomerId])).get(classified.remitCustomerId);
+      const customerId = (await customersByReference(db, 'remit_customer_id', [classified.remitCustomerId])).get(
+        classified.remitCustomerId,
+      );
       // The event names the sync's actor (webhook:remit:<event>:<job_id>) when it is plain enough to.
       const named = `${event.entity_type}.${event.event_type}`;
       const actor = WEBHOOK_EVENT.test(named) ? { event: named } : {};
       if (customerId !== undefined) {
-        const status = await jobs.enqueue(SYNC_REMIT_WEBHOOK, { customer_id: customerId, order_id: classified.orderId, ...actor });
+        const status = await jobs.enqueue(SYNC_REMIT_WEBHOOK, {
+          customer_id: customerId,
+          order_id: classified.orderId,
+          ...actor,
+        });
         return acknowledge(true, classified.reason, status.job_id);
       }
       // Not linked yet (the spec's trigger rule reads the event alone): the sync links them first.
-      const status = await jobs.enqueue(SYNC_REMIT_WEBHOOK, { customer_id: null, remit_customer_id: classified.remitCustomerId, order_id: classified.orderId, ...actor });
+      const status = await jobs.enqueue(SYNC_REMIT_WEBHOOK, {
+        customer_id: null,
+        remit_customer_id: classified.remitCustomerId,
+        order_id: classified.orderId,
+        ...actor,
+      });
       acknowledge(
         true,
         `${classified.reason}; data.customer_id ${classified.remitCustomerId} is not linked to a customer of this book yet: the sync links it from the customer registry first (as provision-india does), then syncs it`,

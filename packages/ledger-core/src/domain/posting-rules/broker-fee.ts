@@ -14,5 +14,7 @@ export const brokerFee: PostingRule = {
   symbol: 'optional',
   pendingRecost: false,
   lines: ({ amountUsd }) =>
-    linesFromLegs([{ debit: ACCOUNT.customerWalletUsd, credit: ACCOUNT.omnibusCash, amount: amountUsd, postingKind: 'broker_fee' }]),
+    linesFromLegs([
+      { debit: ACCOUNT.customerWalletUsd, credit: ACCOUNT.omnibusCash, amount: amountUsd, postingKind: 'broker_fee' },
+    ]),
 };

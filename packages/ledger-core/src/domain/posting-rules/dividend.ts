@@ -10,5 +10,7 @@ export const dividend: PostingRule = {
   symbol: 'optional',
   pendingRecost: false,
   lines: ({ amountUsd }) =>
-    linesFromLegs([{ debit: ACCOUNT.omnibusCash, credit: ACCOUNT.customerWalletUsd, amount: amountUsd, postingKind: 'dividend' }]),
+    linesFromLegs([
+      { debit: ACCOUNT.omnibusCash, credit: ACCOUNT.customerWalletUsd, amount: amountUsd, postingKind: 'dividend' },
+    ]),
 };

@@ -4,7 +4,12 @@ import { ZERO } from '../money.js';
 import { isBalanced } from './legs.js';
 import type { JournalLineDraft, PostingRule } from './types.js';
 
-const line = (accountCode: string, side: 'debit' | 'credit', amount: typeof ZERO, postingKind: string): JournalLineDraft => ({
+const line = (
+  accountCode: string,
+  side: 'debit' | 'credit',
+  amount: typeof ZERO,
+  postingKind: string,
+): JournalLineDraft => ({
   accountCode,
   debit: side === 'debit' ? amount : ZERO,
   credit: side === 'credit' ? amount : ZERO,

@@ -10,5 +10,7 @@ export const fxSpread: PostingRule = {
   symbol: 'optional',
   pendingRecost: false,
   lines: ({ amountUsd }) =>
-    linesFromLegs([{ debit: ACCOUNT.fxReceivable, credit: ACCOUNT.fxSpreadRevenue, amount: amountUsd, postingKind: 'fx_spread' }]),
+    linesFromLegs([
+      { debit: ACCOUNT.fxReceivable, credit: ACCOUNT.fxSpreadRevenue, amount: amountUsd, postingKind: 'fx_spread' },
+    ]),
 };

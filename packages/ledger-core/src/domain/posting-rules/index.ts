@@ -12,7 +12,16 @@ import { wireIn } from './wire-in.js';
 import { wireOut } from './wire-out.js';
 import { withdrawal } from './withdrawal.js';
 
-export { CURRENCIES, TXN_TYPES, type Currency, type JournalLineDraft, type Leg, type PostingInput, type PostingRule, type TxnType } from './types.js';
+export {
+  CURRENCIES,
+  TXN_TYPES,
+  type Currency,
+  type JournalLineDraft,
+  type Leg,
+  type PostingInput,
+  type PostingRule,
+  type TxnType,
+} from './types.js';
 export { isBalanced, linesFromLegs, totals } from './legs.js';
 export { reversingLines } from './reversal.js';
 

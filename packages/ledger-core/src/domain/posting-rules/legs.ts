@@ -19,10 +19,10 @@ export function linesFromLegs(legs: Leg[]): JournalLineDraft[] {
 
 /** Debit and credit totals of some lines. */
 export function totals(lines: JournalLineDraft[]): { debit: typeof ZERO; credit: typeof ZERO } {
-  return lines.reduce(
-    (sum, line) => ({ debit: sum.debit.plus(line.debit), credit: sum.credit.plus(line.credit) }),
-    { debit: ZERO, credit: ZERO },
-  );
+  return lines.reduce((sum, line) => ({ debit: sum.debit.plus(line.debit), credit: sum.credit.plus(line.credit) }), {
+    debit: ZERO,
+    credit: ZERO,
+  });
 }
 
 /** Whether lines could be committed: two or more, each with exactly one positive side, balanced. */

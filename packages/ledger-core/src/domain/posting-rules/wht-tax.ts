@@ -13,5 +13,7 @@ export const whtTax: PostingRule = {
   symbol: 'optional',
   pendingRecost: false,
   lines: ({ amountUsd }) =>
-    linesFromLegs([{ debit: ACCOUNT.customerWalletUsd, credit: ACCOUNT.omnibusCash, amount: amountUsd, postingKind: 'wht_tax' }]),
+    linesFromLegs([
+      { debit: ACCOUNT.customerWalletUsd, credit: ACCOUNT.omnibusCash, amount: amountUsd, postingKind: 'wht_tax' },
+    ]),
 };

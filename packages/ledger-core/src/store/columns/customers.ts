@@ -29,7 +29,9 @@ export const CUSTOMERS = {
   name: column.nullable('text', { write: (input) => input.name }),
   email: column.nullable('text', { write: (input) => input.email }),
   // knex hands objects to pg as JSON text, as jsonb wants it.
-  metadata: column.required('jsonb', { write: (input) => (input.metadata === undefined ? undefined : JSON.stringify(input.metadata)) }),
+  metadata: column.required('jsonb', {
+    write: (input) => (input.metadata === undefined ? undefined : JSON.stringify(input.metadata)),
+  }),
   created_at: column.required('timestamptz'),
   updated_at: column.required('timestamptz'),
   uaefeed_customer_number: column.nullable('text', { write: (input) => input.references?.uaefeed_customer_number }),

@@ -95,11 +95,16 @@ export type RowOf<C extends Columns> = { [K in keyof C]: ValueOf<C[K]> };
 /** A row as a JSON object of the columns gives it (jsonObject): timestamps are ISO-8601 strings. */
 export type JsonRowOf<C extends Columns> = {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  [K in keyof C]: C[K] extends Column<'timestamptz', infer V, any> ? (null extends V ? string | null : string) : ValueOf<C[K]>;
+  [K in keyof C]: C[K] extends Column<'timestamptz', infer V, any>
+    ? null extends V
+      ? string | null
+      : string
+    : ValueOf<C[K]>;
 };
 
 /** ISO-8601 UTC with milliseconds, as JSON.stringify writes a Date. */
-export const isoTimestamp = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+export const isoTimestamp = (column: string) =>
+  `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 const entries = (columns: Columns) => Object.entries(columns) as Array<[string, Column]>;
 const written = (columns: Columns) => entries(columns).filter(([, c]) => c.write !== undefined);
@@ -123,7 +128,11 @@ export function insertValues(columns: Columns, alias: string): string {
  * as raw SQL): a column read beside the row (readVia) as its SQL, named; a RETURNING list
  * (no alias) must leave those out.
  */
-export function columnRefs<C extends Columns>(columns: C, alias?: string, except: ReadonlyArray<keyof C & string> = []): string[] {
+export function columnRefs<C extends Columns>(
+  columns: C,
+  alias?: string,
+  except: ReadonlyArray<keyof C & string> = [],
+): string[] {
   return entries(columns)
     .filter(([name]) => !except.includes(name))
     .map(([name, c]) => {
@@ -133,8 +142,11 @@ export function columnRefs<C extends Columns>(columns: C, alias?: string, except
     });
 }
 
-export const selectList = <C extends Columns>(columns: C, alias?: string, except: ReadonlyArray<keyof C & string> = []) =>
-  columnRefs(columns, alias, except).join(', ');
+export const selectList = <C extends Columns>(
+  columns: C,
+  alias?: string,
+  except: ReadonlyArray<keyof C & string> = [],
+) => columnRefs(columns, alias, except).join(', ');
 
 /** How a column is written inside a JSON object so that it reads back as JsonRowOf says. */
 function jsonValue(column: Column, ref: string): string {

@@ -69,15 +69,16 @@ const canonicalJson = configure({ deterministic: true, bigint: false }) as (valu
 /** Whether a stored value and a draft's written value are the same fact: decimals by value, JSON by content. */
 function sameValue(column: Column, stored: unknown, written: unknown): boolean {
   if (stored === written) return true;
-  if (stored === null || stored === undefined || written === null || written === undefined) return (stored ?? null) === (written ?? null);
+  if (stored === null || stored === undefined || written === null || written === undefined)
+    return (stored ?? null) === (written ?? null);
   if (column.sqlType === 'numeric') return new Decimal(stored as string).isEqualTo(written as string);
   if (column.sqlType === 'jsonb') return canonicalJson(stored) === canonicalJson(written);
   return String(stored) === String(written);
 }
 
-const FACTS = (Object.entries(TRANSACTIONS) as Array<[keyof typeof TRANSACTIONS, Column<SqlType, unknown, TransactionDraft>]>).filter(
-  ([, c]) => c.fact,
-);
+const FACTS = (
+  Object.entries(TRANSACTIONS) as Array<[keyof typeof TRANSACTIONS, Column<SqlType, unknown, TransactionDraft>]>
+).filter(([, c]) => c.fact);
 /** The facts of the transactions table, by name (what a re-sent record is compared on, with its lines). */
 export const FACT_COLUMNS: ReadonlyArray<keyof typeof TRANSACTIONS> = FACTS.map(([name]) => name);
 
@@ -85,7 +86,8 @@ export const FACT_COLUMNS: ReadonlyArray<keyof typeof TRANSACTIONS> = FACTS.map(
  * A stored transaction as a re-sent record is compared with it: its id and key, its facts, and
  * its lines as one key (domain/lines-key.ts; read by linesKeySql, never line by line).
  */
-export type StoredFacts = Pick<TransactionRow, 'txn_id' | 'source' | 'source_txn_id'> & Partial<TransactionRow> & { lines_key: string };
+export type StoredFacts = Pick<TransactionRow, 'txn_id' | 'source' | 'source_txn_id'> &
+  Partial<TransactionRow> & { lines_key: string };
 
 /**
  * The facts in which a stored transaction differs from a draft posted under its key: column
@@ -94,7 +96,9 @@ export type StoredFacts = Pick<TransactionRow, 'txn_id' | 'source' | 'source_txn
  * transaction.
  */
 export function factsThatDiffer(draft: TransactionDraft, stored: StoredFacts): string[] {
-  const fields: string[] = FACTS.filter(([name, c]) => !sameValue(c, stored[name], c.write!(draft))).map(([name]) => name);
+  const fields: string[] = FACTS.filter(([name, c]) => !sameValue(c, stored[name], c.write!(draft))).map(
+    ([name]) => name,
+  );
   if (stored.lines_key !== linesKey(draft.lines)) fields.push('journal_lines');
   return fields;
 }
