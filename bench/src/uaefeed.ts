@@ -9,8 +9,8 @@ import {
 } from '@ledger/core';
 import { v7 as uuidv7 } from 'uuid';
 import type { TestDatabase } from '@ledger/core/testing';
+import { DEFAULT_JOB_SETTINGS } from '@ledger/job-runtime';
 import {
-  DEFAULT_JOB_SETTINGS,
   draftOf,
   mapCashTransfer,
   mapOrder,

@@ -1,5 +1,5 @@
 import { observeHttpRequests, type Db, type Logger, type Metrics } from '@ledger/core';
-import type { JobProducer } from '@ledger/jobs';
+import type { JobProducer } from '@ledger/job-runtime';
 import express, { type Express, type RequestHandler } from 'express';
 import type { ApiConfig } from './config.js';
 import { authenticate } from './http/auth.js';

@@ -1,7 +1,8 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { closeServer, startProcess } from '@ledger/core';
-import { createJobProducer, JOBS } from '@ledger/jobs';
+import { createJobProducer } from '@ledger/job-runtime';
+import { JOBS } from '@ledger/jobs';
 import { createApp } from './app.js';
 import { loadConfig } from './config.js';
 import { createServer } from './http/server.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { JobRunStore, JobStatusStore, statusKeyPrefix } from '@ledger/jobs';
+import { JobRunStore, JobStatusStore, statusKeyPrefix } from '@ledger/job-runtime';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { apiDocument } from '../src/openapi/index.js';

@@ -1,5 +1,6 @@
 import { startProcess } from '@ledger/core';
-import { createJobWorkers, JOBS } from '@ledger/jobs';
+import { createJobWorkers } from '@ledger/job-runtime';
+import { JOBS } from '@ledger/jobs';
 import { loadConfig } from './config.js';
 import { observeWorker } from './metrics.js';
 

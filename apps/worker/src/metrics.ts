@@ -7,7 +7,8 @@ import {
   type Metrics,
   type ReadyCheck,
 } from '@ledger/core';
-import { JOB_FAMILIES, JOBS, queueName, type JobFamily, type JobWorkers } from '@ledger/jobs';
+import { JOB_FAMILIES, queueName, type JobFamily, type JobWorkers } from '@ledger/job-runtime';
+import { JOBS } from '@ledger/jobs';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { createLogger, createMetrics, type Metrics } from '@ledger/core';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
-import { createJobWorkers, JOBS, queueName, type JobWorkers } from '@ledger/jobs';
+import { createJobWorkers, queueName, type JobWorkers } from '@ledger/job-runtime';
+import { JOBS } from '@ledger/jobs';
 import { Queue } from 'bullmq';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';

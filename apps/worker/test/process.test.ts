@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
-import { queueName } from '@ledger/jobs';
+import { queueName } from '@ledger/job-runtime';
 import { AppProcess, createTestDatabase, describeProcessStartup, type TestDatabase } from '@ledger/core/testing';
 
 const WORKER_DIR = fileURLToPath(new URL('..', import.meta.url));

@@ -1,70 +1,39 @@
-export {
-  DEFAULT_JOB_SETTINGS,
-  defineJob,
-  type JobCatalog,
-  type JobDefinition,
-  type JobDeps,
-  type JobSettings,
-  type ProgressReporter,
-} from './catalog.js';
-export {
-  createJobProducer,
-  JobEnqueueUnconfirmed,
-  JobQueueUnavailable,
-  type JobProducer,
-  type JobProducerOptions,
-} from './producer.js';
-export { JobRunStore, type Claim, type JobRun } from './runs.js';
-export {
-  DEFAULT_JOB_OPTIONS,
-  JOB_FAMILIES,
-  JOB_RETENTION,
-  JOB_STATUS_RETENTION_SECONDS,
-  jobIdOf,
-  queueName,
-  type JobFamily,
-} from './queues.js';
-export { createJobProcessor, type RunnerContext } from './runner.js';
-export {
-  JobStatusStore,
-  statusKeyPrefix,
-  statusOf,
-  type JobProgress,
-  type JobState,
-  type JobStatus,
-} from './status.js';
-export { createJobWorkers, type JobWorkers, type JobWorkersOptions } from './worker.js';
 export { JOBS } from './jobs.js';
-export { RECOST_LIMIT_MAX, recostInput, recostJob, type RecostInput } from './recost.js';
-export { JOB_MODES, type JobKind, type JobMode } from './modes.js';
-export { runSyncRemit, syncRemitInput, syncRemitJob, type SyncRemitInput, type SyncRemitResult } from './sync-remit.js';
+export { RECOST_LIMIT_MAX, recostInput, recostJob, type RecostInput } from './book/recost.js';
+export {
+  runSyncRemit,
+  syncRemitInput,
+  syncRemitJob,
+  type SyncRemitInput,
+  type SyncRemitResult,
+} from './india/sync-remit.js';
 export {
   SYNC_REMIT_WEBHOOK,
   syncRemitWebhookInput,
   syncRemitWebhookJob,
   type SyncRemitWebhookInput,
-} from './sync-remit-webhook.js';
+} from './india/sync-remit-webhook.js';
 export {
   provisionIndiaInput,
   provisionIndiaJob,
   runProvisionIndia,
   type ProvisionIndiaInput,
   type ProvisionIndiaResult,
-} from './provision-india.js';
+} from './india/provision-india.js';
 export {
   provisionUaeInput,
   provisionUaeJob,
   type ProvisionUaeInput,
   type ProvisionUaeResult,
-} from './provision-uae.js';
+} from './uae/provision-uae.js';
 export {
   refundReversalIndiaInput,
   refundReversalIndiaJob,
   type RefundReversalIndiaInput,
   type RefundReversalIndiaResult,
   type SweptReversal,
-} from './refund-reversal-india.js';
-export { CUSTOMER_CONCURRENCY, CUSTOMER_IDS_MAX, customerIdsField, type CustomerFailure } from './per-customer.js';
+} from './india/refund-reversal-india.js';
+export { CUSTOMER_CONCURRENCY, CUSTOMER_IDS_MAX, customerIdsField, type CustomerFailure } from './kit/per-customer.js';
 export {
   BROKERAGE_BPS_MAX,
   runSyncUsbroker,
@@ -74,7 +43,7 @@ export {
   syncUsbrokerTradesJob,
   type SyncUsbrokerInput,
   type SyncUsbrokerResult,
-} from './sync-usbroker.js';
+} from './india/sync-usbroker.js';
 export {
   LEDGER_DAYS_MAX,
   runSyncUsbrokerLedger,
@@ -82,7 +51,7 @@ export {
   syncUsbrokerLedgerJob,
   type SyncUsbrokerLedgerInput,
   type SyncUsbrokerLedgerResult,
-} from './sync-usbroker-ledger.js';
+} from './india/sync-usbroker-ledger.js';
 export {
   draftOf,
   PostingRun,
@@ -94,7 +63,7 @@ export {
   type RecordOutcome,
   type RecordOutcomeName,
   type SyncResult,
-} from './posting-kit.js';
+} from './kit/posting-kit.js';
 export { inPostingOrder, mapCashTransfer, mapOrder } from './uae/mapping.js';
 export {
   syncUaefeedInput,

@@ -1,13 +1,13 @@
-import type { JobCatalog } from './catalog.js';
-import { loadClosePricesJob, loadFxRatesJob } from './load-reference-data.js';
-import { provisionIndiaJob } from './provision-india.js';
-import { provisionUaeJob } from './provision-uae.js';
-import { recostJob } from './recost.js';
-import { refundReversalIndiaJob } from './refund-reversal-india.js';
-import { syncRemitJob } from './sync-remit.js';
-import { syncRemitWebhookJob } from './sync-remit-webhook.js';
-import { syncUsbrokerJob, syncUsbrokerTradesJob } from './sync-usbroker.js';
-import { syncUsbrokerLedgerJob } from './sync-usbroker-ledger.js';
+import { jobCatalog } from '@ledger/job-runtime';
+import { loadClosePricesJob, loadFxRatesJob } from './book/load-reference-data.js';
+import { provisionIndiaJob } from './india/provision-india.js';
+import { provisionUaeJob } from './uae/provision-uae.js';
+import { recostJob } from './book/recost.js';
+import { refundReversalIndiaJob } from './india/refund-reversal-india.js';
+import { syncRemitJob } from './india/sync-remit.js';
+import { syncRemitWebhookJob } from './india/sync-remit-webhook.js';
+import { syncUsbrokerJob, syncUsbrokerTradesJob } from './india/sync-usbroker.js';
+import { syncUsbrokerLedgerJob } from './india/sync-usbroker-ledger.js';
 import { refreshSnapshotsJob } from './uae/refresh-snapshots.js';
 import { syncCashStatementsJob } from './uae/sync-cash-statements.js';
 import { syncHoldingsJob } from './uae/sync-holdings.js';
@@ -15,24 +15,24 @@ import { syncUaefeedStatementsJob } from './uae/sync-uaefeed-statements.js';
 import { syncUaefeedJob } from './uae/sync-uaefeed.js';
 
 /**
- * Every job the service runs, by kind: the one place that says each job's mode, family, books,
- * payload and logic. The api's job endpoints and the worker are both built from it.
+ * Every job the service runs, by kind: one line a job; each job's mode, family, books, payload
+ * and logic are in its own module. In docs/jobs.md's order. The api's job endpoints and the worker are both built from it.
  */
-export const JOBS: JobCatalog = {
-  recost: recostJob,
-  'sync-remit': syncRemitJob,
-  'sync-remit-webhook': syncRemitWebhookJob,
-  'provision-india': provisionIndiaJob,
-  'provision-uae': provisionUaeJob,
-  'refund-reversal-india': refundReversalIndiaJob,
-  'load-fx-rates': loadFxRatesJob,
-  'load-close-prices': loadClosePricesJob,
-  'sync-usbroker': syncUsbrokerJob,
-  'sync-usbroker-trades': syncUsbrokerTradesJob,
-  'sync-usbroker-ledger': syncUsbrokerLedgerJob,
-  'sync-uaefeed': syncUaefeedJob,
-  'sync-holdings': syncHoldingsJob,
-  'sync-cash-statements': syncCashStatementsJob,
-  'sync-uaefeed-statements': syncUaefeedStatementsJob,
-  'refresh-snapshots': refreshSnapshotsJob,
-};
+export const JOBS = jobCatalog([
+  recostJob,
+  syncUaefeedJob,
+  syncHoldingsJob,
+  syncCashStatementsJob,
+  syncUaefeedStatementsJob,
+  refreshSnapshotsJob,
+  syncUsbrokerJob,
+  syncUsbrokerTradesJob,
+  syncUsbrokerLedgerJob,
+  syncRemitJob,
+  syncRemitWebhookJob,
+  provisionIndiaJob,
+  provisionUaeJob,
+  refundReversalIndiaJob,
+  loadFxRatesJob,
+  loadClosePricesJob,
+]);

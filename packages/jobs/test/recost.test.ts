@@ -16,11 +16,10 @@ import {
   createJobProducer,
   createJobWorkers,
   DEFAULT_JOB_SETTINGS,
-  JOBS,
-  recostJob,
   type JobDeps,
   type JobProgress,
-} from '../src/index.js';
+} from '@ledger/job-runtime';
+import { JOBS, recostJob } from '../src/index.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const logger = createLogger({ level: 'error', service: 'jobs-test', book: 'ENTITY_UAE', silent: true });

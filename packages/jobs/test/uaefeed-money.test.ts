@@ -1,7 +1,8 @@
 import { recost, upsertCustomer, type Db } from '@ledger/core';
 import { expect } from 'chai';
-import { DEFAULT_JOB_SETTINGS, importUaefeedBatch, type UaefeedImportBatch } from '../src/index.js';
-import { recostPolicyOf } from '../src/catalog.js';
+import { DEFAULT_JOB_SETTINGS } from '@ledger/job-runtime';
+import { importUaefeedBatch, type UaefeedImportBatch } from '../src/index.js';
+import { recostPolicyOf } from '@ledger/job-runtime';
 import { nockedBookPerTest } from './book-per-test.js';
 
 /*

@@ -13,8 +13,8 @@ import {
   utcDate,
   wireEntry,
   withholdingEntry,
-} from '../src/usbroker-entries.js';
-import type { Mapped } from '../src/posting-kit.js';
+} from '../src/india/usbroker-entries.js';
+import type { Mapped } from '../src/kit/posting-kit.js';
 import { DIV, DIVNRA, order, TRD, wire } from './usbroker-support.js';
 
 const BPS = new Decimal(22);

@@ -1,5 +1,5 @@
 import type { Db, Logger } from '@ledger/core';
-import type { JobProducer } from '@ledger/jobs';
+import type { JobProducer } from '@ledger/job-runtime';
 import type { Express, Request, Response } from 'express';
 import type { ApiConfig } from '../config.js';
 import type { ApiDocument, JsonSchema, Paths } from '../openapi/types.js';

@@ -1,5 +1,5 @@
 import { LedgerError, type LedgerErrorCode, type Logger } from '@ledger/core';
-import { JobEnqueueUnconfirmed, JobQueueUnavailable } from '@ledger/jobs';
+import { JobEnqueueUnconfirmed, JobQueueUnavailable } from '@ledger/job-runtime';
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import OpenApiValidator from 'express-openapi-validator';
 import { ruleInWords } from '../openapi/patterns.js';

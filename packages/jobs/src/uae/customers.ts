@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { customerIdsField } from '../per-customer.js';
+import { customerIdsField } from '../kit/per-customer.js';
 
 /** `customer_ids` and `dry_run`, the fields every UAE sync job takes (spec: Jobs). */
 export const customerSelection = {

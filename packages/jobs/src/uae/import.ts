@@ -1,7 +1,7 @@
 import { customersByReference, Decimal, postedTradesOf, type Db } from '@ledger/core';
 import type { UaefeedCashTransfer, UaefeedOrder } from '@ledger/upstream-clients';
 import { z } from 'zod';
-import type { JobSettings } from '../catalog.js';
+import type { JobSettings } from '@ledger/job-runtime';
 import {
   draftOf,
   noOutcomes,
@@ -10,7 +10,7 @@ import {
   type OutcomeCounts,
   type Reason,
   type RecordOutcomeName,
-} from '../posting-kit.js';
+} from '../kit/posting-kit.js';
 import { inPostingOrder, mapCashTransfer, mapOrder, postedFills, type PostedFill } from './mapping.js';
 import { UAEFEED_KINDS, type UaefeedKind } from './sync-uaefeed.js';
 

@@ -12,7 +12,7 @@ import {
   type PostedTrade,
 } from '@ledger/core';
 import type { UaefeedCashTransfer, UaefeedOrder } from '@ledger/upstream-clients';
-import { entryOf, rejectedAs, skippedAs, type Mapped, type Reason } from '../posting-kit.js';
+import { entryOf, rejectedAs, skippedAs, type Mapped, type Reason } from '../kit/posting-kit.js';
 
 /*
  * uaefeed records to ledger entries (docs/posting-rules.md#uaefeed): pure, no I/O. A record

@@ -1,8 +1,14 @@
 import { savePortfolioSnapshots } from '@ledger/core';
 import { z } from 'zod';
-import { defineJob } from '../catalog.js';
+import { defineJob } from '@ledger/job-runtime';
 import { customerSelection, isoDay } from './customers.js';
-import { forEachCustomer, idOfLinked, notConfigured, selectCustomers, type CustomerFailure } from '../per-customer.js';
+import {
+  forEachCustomer,
+  idOfLinked,
+  notConfigured,
+  selectCustomers,
+  type CustomerFailure,
+} from '../kit/per-customer.js';
 import { holdingsSnapshotOf } from './sync-holdings.js';
 
 export const refreshSnapshotsInput = z
@@ -25,6 +31,10 @@ export interface RefreshSnapshotsResult extends Record<string, unknown> {
  * views when the custodian is down. A customer whose read fails keeps its older snapshot.
  */
 export const refreshSnapshotsJob = defineJob<RefreshSnapshotsInput, RefreshSnapshotsResult>('refresh-snapshots', {
+  mode: 'background',
+  family: 'syncs',
+  books: ['ENTITY_UAE'],
+  why: 'the spec',
   input: refreshSnapshotsInput,
   businessKey: () => null,
   run: async (input, { db, upstreams, progress, logger }) => {

@@ -9,7 +9,7 @@ import {
 } from '@ledger/core';
 import type { CustodianCashStatement } from '@ledger/upstream-clients';
 import { z } from 'zod';
-import { defineJob } from '../catalog.js';
+import { defineJob } from '@ledger/job-runtime';
 import { customerSelection } from './customers.js';
 import {
   calendarMonth,
@@ -18,7 +18,7 @@ import {
   notConfigured,
   selectCustomers,
   type CustomerFailure,
-} from '../per-customer.js';
+} from '../kit/per-customer.js';
 
 export const syncCashStatementsInput = z
   .object({
@@ -64,6 +64,10 @@ function sha256(statement: CustodianCashStatement): string {
 export const syncCashStatementsJob = defineJob<SyncCashStatementsInput, SyncCashStatementsResult>(
   'sync-cash-statements',
   {
+    mode: 'background',
+    family: 'syncs',
+    books: ['ENTITY_UAE'],
+    why: 'the spec',
     input: syncCashStatementsInput,
     businessKey: () => null,
     run: async (input, { db, upstreams, progress, logger }) => {

@@ -1,7 +1,7 @@
 import { insertHoldingsSnapshots, type HoldingsSnapshot } from '@ledger/core';
 import type { CustodianHoldings } from '@ledger/upstream-clients';
 import { z } from 'zod';
-import { defineJob } from '../catalog.js';
+import { defineJob } from '@ledger/job-runtime';
 import { customerSelection, isoDay } from './customers.js';
 import {
   calendarDate,
@@ -10,7 +10,7 @@ import {
   notConfigured,
   selectCustomers,
   type CustomerFailure,
-} from '../per-customer.js';
+} from '../kit/per-customer.js';
 
 export const syncHoldingsInput = z
   .object({
@@ -60,6 +60,10 @@ export function holdingsSnapshotOf(customerId: string, holdings: CustodianHoldin
  * of the same day stores nothing new and changes nothing.
  */
 export const syncHoldingsJob = defineJob<SyncHoldingsInput, SyncHoldingsResult>('sync-holdings', {
+  mode: 'background',
+  family: 'syncs',
+  books: ['ENTITY_UAE'],
+  why: 'the spec',
   input: syncHoldingsInput,
   // One run per day (or per customer set and day) at a time; the table's key makes a re-run a no-op anyway.
   businessKey: () => null,

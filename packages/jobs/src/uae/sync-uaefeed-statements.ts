@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { insertUaefeedStatements, previousMonth, type UaefeedStatementSnapshot } from '@ledger/core';
 import { z } from 'zod';
-import { defineJob } from '../catalog.js';
+import { defineJob } from '@ledger/job-runtime';
 import { customerSelection } from './customers.js';
 import {
   calendarMonth,
@@ -10,7 +10,7 @@ import {
   notConfigured,
   selectCustomers,
   type CustomerFailure,
-} from '../per-customer.js';
+} from '../kit/per-customer.js';
 
 export const syncUaefeedStatementsInput = z
   .object({
@@ -43,6 +43,10 @@ const sha256 = (body: string) => createHash('sha256').update(body).digest('hex')
 export const syncUaefeedStatementsJob = defineJob<SyncUaefeedStatementsInput, SyncUaefeedStatementsResult>(
   'sync-uaefeed-statements',
   {
+    mode: 'background',
+    family: 'syncs',
+    books: ['ENTITY_UAE'],
+    why: 'the spec',
     input: syncUaefeedStatementsInput,
     businessKey: () => null,
     run: async (input, { db, upstreams, progress, logger }) => {

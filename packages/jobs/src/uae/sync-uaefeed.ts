@@ -1,8 +1,8 @@
 import { Decimal, postedTradesOf } from '@ledger/core';
 import { z } from 'zod';
-import { defineJob } from '../catalog.js';
-import { calendarDate, forEachCustomer, idOfLinked, notConfigured, selectCustomers } from '../per-customer.js';
-import { PostingRun, type SyncResult } from '../posting-kit.js';
+import { defineJob } from '@ledger/job-runtime';
+import { calendarDate, forEachCustomer, idOfLinked, notConfigured, selectCustomers } from '../kit/per-customer.js';
+import { PostingRun, type SyncResult } from '../kit/posting-kit.js';
 import { customerSelection } from './customers.js';
 import { inPostingOrder, mapCashTransfer, mapOrder, postedFills } from './mapping.js';
 
@@ -41,6 +41,10 @@ export type SyncUaefeedResult = SyncResult<UaefeedKind>;
  * re-run answers duplicates. Then recost.
  */
 export const syncUaefeedJob = defineJob<SyncUaefeedInput, SyncUaefeedResult>('sync-uaefeed', {
+  mode: 'sync',
+  family: 'syncs',
+  books: ['ENTITY_UAE'],
+  why: 'the spec',
   input: syncUaefeedInput,
   // Every call is a run of its own; what was posted before answers duplicate.
   businessKey: () => null,

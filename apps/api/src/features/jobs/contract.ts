@@ -1,4 +1,5 @@
-import { JOB_STATUS_RETENTION_SECONDS, JOBS, type JobDefinition } from '@ledger/jobs';
+import { JOB_STATUS_RETENTION_SECONDS, type JobDefinition } from '@ledger/job-runtime';
+import { JOBS } from '@ledger/jobs';
 import { z } from 'zod';
 import { errorResponses, json, object, READ_ERRORS, ref, WRITE_ERRORS } from '../../openapi/components.js';
 import { ADMIN, READ } from '../../openapi/security.js';

@@ -1,4 +1,4 @@
-import { JOB_MODES } from '@ledger/jobs';
+import { JOBS } from '@ledger/jobs';
 import type { Feature } from '../feature.js';
 import { paths, schemas } from './contract.js';
 import { handlers } from './handlers.js';
@@ -9,8 +9,8 @@ export const jobs: Feature = {
     description:
       'Background and synchronous jobs and their status. A `sync` job answers 200 with its finished status record (or 202 ' +
       'past `JOB_SYNC_WAIT_MS`, to poll); a `background` job answers 202 at once.\n\n| job | mode | books |\n|---|---|---|\n' +
-      Object.entries(JOB_MODES)
-        .map(([kind, { mode, books }]) => `| \`${kind}\` | ${mode} | ${books.join(', ')} |`)
+      Object.values(JOBS)
+        .map(({ kind, mode, books }) => `| \`${kind}\` | ${mode} | ${books.join(', ')} |`)
         .join('\n'),
   },
   paths,

@@ -21,7 +21,7 @@ import type {
  * job or run sees it.
  */
 
-import { entryOf as entry, reason, rejectedAs, skippedAs, type Mapped, type Reason } from './posting-kit.js';
+import { entryOf as entry, reason, rejectedAs, skippedAs, type Mapped, type Reason } from '../kit/posting-kit.js';
 
 const BPS = new Decimal(10_000);
 

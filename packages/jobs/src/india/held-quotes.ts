@@ -1,7 +1,7 @@
 import { Decimal, type Db } from '@ledger/core';
 import { heldSymbols, recordClosePrices } from '@ledger/india';
 import type { UsbrokerClient } from '@ledger/upstream-clients';
-import { upstreamFailureReason } from './per-customer.js';
+import { upstreamFailureReason } from '../kit/per-customer.js';
 
 /** The day of a quote in New York, where the symbols trade: the day whose close it stands for. */
 const newYorkDate = new Intl.DateTimeFormat('en-CA', {

@@ -8,7 +8,6 @@ import {
 } from '@ledger/core';
 import type { UpstreamClients } from '@ledger/upstream-clients';
 import type { z } from 'zod';
-import { JOB_MODES, type JobKind } from './modes.js';
 import type { JobFamily } from './queues.js';
 import type { JobProgress } from './status.js';
 
@@ -55,14 +54,17 @@ export interface JobDeps {
 }
 
 /**
- * One kind of job. `mode` is how the api answers its endpoint: `sync` waits for the result (up
- * to a bound, then answers like a background job), `background` answers at once with the job id.
+ * One kind of job, all of it in its own module: `mode` is how the api answers its endpoint
+ * (`sync` waits for the result, up to a bound, then answers like a background job; `background`
+ * answers at once with the job id), `family` its queue, `books` where it runs, `why` the reason
+ * for its mode where the spec leaves it unmarked (docs/jobs.md's table is tested against them).
  */
 export interface JobDefinition<Input = unknown, Result extends Record<string, unknown> = Record<string, unknown>> {
   kind: string;
   mode: 'sync' | 'background';
   family: JobFamily;
   books: readonly Book[];
+  why: string;
   /** The payload's schema: the worker validates what Redis hands back (the api has validated the body). */
   input: z.ZodType<Input>;
   /** A business key makes enqueue idempotent while BullMQ keeps the job; null: every call is a new job. */
@@ -73,12 +75,24 @@ export interface JobDefinition<Input = unknown, Result extends Record<string, un
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a catalog holds jobs of every input type
-export type JobCatalog = Readonly<Record<string, JobDefinition<any, Record<string, unknown>>>>;
+export type AnyJob = JobDefinition<any, Record<string, unknown>>;
 
-/** A job of the spec: its mode, family and books come from JOB_MODES, the one table of them. */
+/** The jobs a worker runs and an api enqueues, by kind. */
+export type JobCatalog = Readonly<Record<string, AnyJob>>;
+
 export function defineJob<Input, Result extends Record<string, unknown>>(
-  kind: JobKind,
-  job: Pick<JobDefinition<Input, Result>, 'input' | 'businessKey' | 'run' | 'actor'>,
+  kind: string,
+  job: Omit<JobDefinition<Input, Result>, 'kind'>,
 ): JobDefinition<Input, Result> {
-  return { kind, ...JOB_MODES[kind], ...job };
+  return { kind, ...job };
+}
+
+/** A catalog of jobs, one line each; a kind named twice is a programming error, found at start. */
+export function jobCatalog(jobs: readonly AnyJob[]): JobCatalog {
+  const catalog: Record<string, AnyJob> = {};
+  for (const job of jobs) {
+    if (catalog[job.kind]) throw new Error(`job kind ${job.kind} is in the catalog twice`);
+    catalog[job.kind] = job;
+  }
+  return Object.freeze(catalog);
 }

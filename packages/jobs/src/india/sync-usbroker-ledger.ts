@@ -17,7 +17,7 @@ import type {
   UsbrokerWithholdingRow,
 } from '@ledger/upstream-clients';
 import { z } from 'zod';
-import { defineJob, type JobDeps } from './catalog.js';
+import { defineJob, type JobDeps } from '@ledger/job-runtime';
 import {
   dividendEntry,
   dividendEvent,
@@ -27,8 +27,8 @@ import {
   tradeFees,
   withholdingEntry,
 } from './usbroker-entries.js';
-import { calendarDate, forEach, forEachCustomer, upstreamFailureReason } from './per-customer.js';
-import { PostingRun, type Reason, type SyncResult } from './posting-kit.js';
+import { calendarDate, forEach, forEachCustomer, upstreamFailureReason } from '../kit/per-customer.js';
+import { PostingRun, type Reason, type SyncResult } from '../kit/posting-kit.js';
 
 /** Days one run reads at most: a quarter of daily files. */
 export const LEDGER_DAYS_MAX = 92;
@@ -274,6 +274,10 @@ async function brokerFees(
 export const syncUsbrokerLedgerJob = defineJob<z.output<typeof syncUsbrokerLedgerInput>, SyncUsbrokerLedgerResult>(
   'sync-usbroker-ledger',
   {
+    mode: 'background',
+    family: 'syncs',
+    books: ['ENTITY_IND_IFSC'],
+    why: 'decided: a date range of daily CSVs',
     input: syncUsbrokerLedgerInput,
     // Every call is a run of its own: a re-run of the same dates writes nothing new.
     businessKey: () => null,

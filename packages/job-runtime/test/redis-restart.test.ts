@@ -16,6 +16,7 @@ const echo = {
   mode: 'sync' as const,
   family: 'syncs' as const,
   books: ['ENTITY_UAE' as const],
+  why: 'a test job',
   input: z.object({ n: z.number() }),
   businessKey: () => null,
   run: async ({ n }: { n: number }) => {

@@ -31,6 +31,7 @@ export const FAULT_CATALOG: JobCatalog = {
     mode: 'background',
     family: 'syncs',
     books: ['ENTITY_UAE'],
+    why: 'a test job: slow on purpose, to be interrupted',
     input,
     businessKey: ({ key }: PostSlowly) => key,
     run: async ({ key, source, customer_id, count, delay_ms, fail_once_at }: PostSlowly, { db, progress }) => {

@@ -1,7 +1,7 @@
 import { isPan, LedgerError } from '@ledger/core';
 import type { RegistryIndiaCustomer } from '@ledger/upstream-clients';
-import { defineJob, type JobDeps } from './catalog.js';
-import { jobFailure } from './per-customer.js';
+import { defineJob, type JobDeps } from '@ledger/job-runtime';
+import { jobFailure } from '../kit/per-customer.js';
 import {
   provisionInputOf,
   registryOf,
@@ -9,7 +9,7 @@ import {
   type ProvisionInput,
   type ProvisionResult,
   type RegistryBook,
-} from './provision.js';
+} from '../kit/provision.js';
 
 export const provisionIndiaInput = provisionInputOf('v1/india/customers', 'IND-000001');
 export type ProvisionIndiaInput = ProvisionInput;
@@ -70,6 +70,10 @@ export async function linkRemitCustomer(
 }
 
 export const provisionIndiaJob = defineJob<ProvisionIndiaInput, ProvisionIndiaResult>('provision-india', {
+  mode: 'background',
+  family: 'syncs',
+  books: ['ENTITY_IND_IFSC'],
+  why: 'decided: the whole customer registry, paged',
   input: provisionIndiaInput,
   businessKey: () => null,
   run: runProvisionIndia,

@@ -36,6 +36,7 @@ function testJob<I>(
     mode: 'sync',
     family: 'syncs',
     books: ['ENTITY_UAE', 'ENTITY_IND_IFSC'],
+    why: 'a test job',
     input,
     businessKey: () => null,
     run: async (value, deps) => {

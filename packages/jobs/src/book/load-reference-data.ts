@@ -7,7 +7,7 @@ import {
   type FxRatesLoad,
 } from '@ledger/india';
 import { z } from 'zod';
-import { defineJob } from './catalog.js';
+import { defineJob } from '@ledger/job-runtime';
 
 /** A CSV sent in the body: at most this many characters (the shipped SBI file is about 100,000). */
 export const REFERENCE_CSV_LENGTH_MAX = 5_000_000;
@@ -33,6 +33,10 @@ export type LoadFxRatesInput = z.infer<typeof loadFxRatesInput>;
 
 /** load-fx-rates (docs/jobs.md#load-fx-rates): SBI's USD/INR sheets into inr_rates, idempotently. */
 export const loadFxRatesJob = defineJob<LoadFxRatesInput, FxRatesLoad>('load-fx-rates', {
+  mode: 'sync',
+  family: 'syncs',
+  books: ['ENTITY_IND_IFSC'],
+  why: 'decided: one file of a few thousand rows, one statement: seconds',
   input: loadFxRatesInput,
   businessKey: () => null,
   run: async (input, { db, logger }) => {
@@ -60,6 +64,10 @@ export const loadClosePricesJob = defineJob<
   LoadClosePricesInput,
   { source: string; recorded: number; skipped_rows: Array<{ line: number; reason: string }> }
 >('load-close-prices', {
+  mode: 'sync',
+  family: 'syncs',
+  books: ['ENTITY_IND_IFSC'],
+  why: 'decided: as load-fx-rates',
   input: loadClosePricesInput,
   businessKey: () => null,
   run: async ({ csv, source }, { db }) => {

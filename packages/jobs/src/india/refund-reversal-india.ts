@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { closedThrough, istDate, openDayFor, outstandingSweptPostings, reverseTransaction } from '@ledger/core';
 import { z } from 'zod';
-import { defineJob } from './catalog.js';
+import { defineJob } from '@ledger/job-runtime';
 
 export const refundReversalIndiaInput = z
   .object({
@@ -43,6 +43,10 @@ export interface RefundReversalIndiaResult extends Record<string, unknown> {
 export const refundReversalIndiaJob = defineJob<RefundReversalIndiaInput, RefundReversalIndiaResult>(
   'refund-reversal-india',
   {
+    mode: 'sync',
+    family: 'syncs',
+    books: ['ENTITY_IND_IFSC'],
+    why: 'decided: one set-based sweep of the book, seconds',
     input: refundReversalIndiaInput,
     businessKey: () => null,
     run: async (input, { db, logger, progress }) => {

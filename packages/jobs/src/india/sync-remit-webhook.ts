@@ -7,8 +7,8 @@ import {
   withAdvisoryLock,
 } from '@ledger/core';
 import { z } from 'zod';
-import { defineJob, type JobDeps } from './catalog.js';
-import { customerId } from './per-customer.js';
+import { defineJob, type JobDeps } from '@ledger/job-runtime';
+import { customerId } from '../kit/per-customer.js';
 import { linkRemitCustomer } from './provision-india.js';
 import { runSyncRemit } from './sync-remit.js';
 import { runSyncUsbroker } from './sync-usbroker.js';
@@ -84,6 +84,10 @@ async function customerToSync(
  * would. Every step is idempotent: a duplicate delivery syncs again and changes nothing.
  */
 export const syncRemitWebhookJob = defineJob(SYNC_REMIT_WEBHOOK, {
+  mode: 'background',
+  family: 'webhook-syncs',
+  books: ['ENTITY_IND_IFSC'],
+  why: 'the spec: the webhook acknowledges at once; one customer’s sync-remit on its own queue',
   input: syncRemitWebhookInput,
   // A duplicate delivery may sync again: the books' keys, not the queue, make it harmless.
   businessKey: () => null,

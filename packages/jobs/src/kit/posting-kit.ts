@@ -15,8 +15,7 @@ import {
   type TransactionDraft,
 } from '@ledger/core';
 import { v7 as uuidv7 } from 'uuid';
-import { recostPolicyOf, type JobSettings } from './catalog.js';
-import type { JobKind } from './modes.js';
+import { recostPolicyOf, type JobSettings } from '@ledger/job-runtime';
 import type { CustomerFailure } from './per-customer.js';
 
 /*
@@ -59,7 +58,7 @@ export const rejectedAs = (code: string, detail: Record<string, unknown> = {}): 
  */
 export interface RecordOutcome {
   /** The job's kind, or `import-uaefeed` for the hand-collected import. */
-  job: JobKind | 'import-uaefeed';
+  job: string;
   upstream: Source;
   kind: string;
   customer_id: string;

@@ -1,12 +1,12 @@
 import type { RegistryUaeCustomer } from '@ledger/upstream-clients';
-import { defineJob } from './catalog.js';
+import { defineJob } from '@ledger/job-runtime';
 import {
   provisionInputOf,
   runProvision,
   type ProvisionInput,
   type ProvisionResult,
   type RegistryBook,
-} from './provision.js';
+} from '../kit/provision.js';
 
 export const provisionUaeInput = provisionInputOf('v1/uae/customers', 'UAE-000001');
 export type ProvisionUaeInput = ProvisionInput;
@@ -29,6 +29,10 @@ export const UAE_REGISTRY: RegistryBook<RegistryUaeCustomer, (typeof FIELDS)[num
 
 /** provision-uae (docs/jobs.md#provision-uae): UAE customers from the platform's customer registry onto ledger customers, as provision-india does India's. */
 export const provisionUaeJob = defineJob<ProvisionUaeInput, ProvisionUaeResult>('provision-uae', {
+  mode: 'background',
+  family: 'syncs',
+  books: ['ENTITY_UAE'],
+  why: 'decided: as provision-india, the UAE customers of the registry',
   input: provisionUaeInput,
   businessKey: () => null,
   run: (input, deps) => runProvision(UAE_REGISTRY, input, deps),

@@ -17,7 +17,7 @@ import {
 } from '@ledger/core';
 import type { RemitClient, RemitMidRate, RemitPayment, RemitQuote } from '@ledger/upstream-clients';
 import { z } from 'zod';
-import { defineJob, type JobDeps } from './catalog.js';
+import { defineJob, type JobDeps } from '@ledger/job-runtime';
 import {
   customerIdsField,
   forEachCustomer,
@@ -25,8 +25,8 @@ import {
   notConfigured,
   selectCustomers,
   type CustomerFailure,
-} from './per-customer.js';
-import { PostingRun, skippedAs, type SyncResult } from './posting-kit.js';
+} from '../kit/per-customer.js';
+import { PostingRun, skippedAs, type SyncResult } from '../kit/posting-kit.js';
 import { paymentOf, remittanceRecordOf, type RemitOrderView } from './remittance-record.js';
 
 /** The highest FX-spread markup a run may assume: 10 % (typical markups are 50–200 bps). */
@@ -253,6 +253,10 @@ export async function runSyncRemit(input: SyncRemitInput, deps: JobDeps): Promis
 }
 
 export const syncRemitJob = defineJob<SyncRemitInput, SyncRemitResult>('sync-remit', {
+  mode: 'background',
+  family: 'syncs',
+  books: ['ENTITY_IND_IFSC'],
+  why: 'decided: every customer’s orders, payments and settlements',
   input: syncRemitInput,
   // Every call is a run of its own: runs are idempotent on database keys, not on BullMQ's job id.
   businessKey: () => null,

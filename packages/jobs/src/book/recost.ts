@@ -1,6 +1,6 @@
 import { recost as recostBook, type RecostResult } from '@ledger/core';
 import { z } from 'zod';
-import { defineJob, recostPolicyOf } from './catalog.js';
+import { defineJob, recostPolicyOf } from '@ledger/job-runtime';
 
 /** The most pending transactions one run may take: a bound on the run, not on the book. */
 export const RECOST_LIMIT_MAX = 1_000_000;
@@ -28,6 +28,10 @@ export type RecostInput = z.infer<typeof recostInput>;
  * flagged: [{txn_id, reason, detail}], remaining}`.
  */
 export const recostJob = defineJob<RecostInput, RecostResult>('recost', {
+  mode: 'sync',
+  family: 'recost',
+  books: ['ENTITY_UAE', 'ENTITY_IND_IFSC'],
+  why: 'decided: bounded by `limit`, and the caller usually wants its counts',
   input: recostInput,
   // Every call is a run of its own: a run finding nothing pending posts nothing.
   businessKey: () => null,

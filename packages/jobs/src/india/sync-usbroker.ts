@@ -1,7 +1,7 @@
 import { Decimal } from '@ledger/core';
 import type { UsbrokerClient, UsbrokerCostType, UsbrokerWire } from '@ledger/upstream-clients';
 import { z } from 'zod';
-import { defineJob, type JobDeps } from './catalog.js';
+import { defineJob, type JobDeps } from '@ledger/job-runtime';
 import {
   customerIdsField,
   forEachCustomer,
@@ -9,8 +9,8 @@ import {
   notConfigured,
   selectCustomers,
   upstreamFailureReason,
-} from './per-customer.js';
-import { PostingRun, type SyncResult } from './posting-kit.js';
+} from '../kit/per-customer.js';
+import { PostingRun, type SyncResult } from '../kit/posting-kit.js';
 import { recordHeldQuotes } from './held-quotes.js';
 import { orderEntry, wireEntry } from './usbroker-entries.js';
 
@@ -157,6 +157,10 @@ export const runSyncUsbrokerTrades = (input: SyncUsbrokerInput, deps: JobDeps) =
   syncBroker('sync-usbroker-trades', { costType: 'full_portfolio_cost', wires: false }, input, deps);
 
 export const syncUsbrokerJob = defineJob<z.output<typeof syncUsbrokerInput>, SyncUsbrokerResult>('sync-usbroker', {
+  mode: 'background',
+  family: 'syncs',
+  books: ['ENTITY_IND_IFSC'],
+  why: 'decided: every India customer, paged upstream calls: minutes',
   input: syncUsbrokerInput,
   // Every call is a run of its own: a run finding nothing new posts nothing.
   businessKey: () => null,
@@ -166,6 +170,10 @@ export const syncUsbrokerJob = defineJob<z.output<typeof syncUsbrokerInput>, Syn
 export const syncUsbrokerTradesJob = defineJob<z.output<typeof syncUsbrokerInput>, SyncUsbrokerResult>(
   'sync-usbroker-trades',
   {
+    mode: 'background',
+    family: 'syncs',
+    books: ['ENTITY_IND_IFSC'],
+    why: 'decided: as sync-usbroker',
     input: syncUsbrokerInput,
     businessKey: () => null,
     run: runSyncUsbrokerTrades,
