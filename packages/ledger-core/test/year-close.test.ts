@@ -36,7 +36,7 @@ describe('closing a financial year to retained earnings', function () {
       ['2026-02-30', 3],
     ] as const) {
       const error = await expectLedgerError(() => fiscalYearEndingOn(through, month), 'validation_error');
-      expect(error.details[0], `${through} on month ${month}`).to.include({ path: '/through' });
+      expect(error.details?.[0], `${through} on month ${month}`).to.include({ path: '/through' });
     }
   });
 
