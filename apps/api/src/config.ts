@@ -5,6 +5,7 @@ import {
   DECIMAL_PATTERN_SOURCE,
   feeScheduleConfigSchema,
   feeScheduleOf,
+  FISCAL_YEAR_START_MONTH_DEFAULT,
   parseConfig,
   queueConfigOf,
   redisConfigSchema,
@@ -70,6 +71,11 @@ export const apiConfigSchema = commonConfigSchema
     READY_TIMEOUT_MS: z.coerce.number().int().min(50).max(30_000).default(2_000),
     /** Customers whose broker the live India reports read at once: enough to hide latency, few enough to spare the broker. */
     INDIA_LIVE_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
+    /** The month the book's financial year starts in (1-12), for closing a year; unset: the book's (FISCAL_YEAR_START_MONTH_DEFAULT). */
+    FISCAL_YEAR_START_MONTH: z.preprocess(
+      (value) => (value === '' ? undefined : value),
+      z.coerce.number().int().min(1).max(12).optional(),
+    ),
     /** Days after a remittance settles within which a funding wire into the customer's account may carry it. */
     INDIA_WIRE_MATCH_DAYS: z.coerce.number().int().min(0).max(30).default(3),
   })
@@ -105,6 +111,8 @@ export interface ApiConfig extends CommonConfig {
   india: IndiaSettings;
   /** The live India reports' settings (docs/india-live-reports.md). */
   indiaLive: IndiaLiveSettings;
+  /** The month the book's financial year starts in, 1-12 (`FISCAL_YEAR_START_MONTH`): what a year close closes. */
+  fiscalYearStartMonth: number;
 }
 
 export interface IndiaLiveSettings {
@@ -134,6 +142,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     recon: reconSettingsOf(parsed),
     indiaLive: { concurrency: parsed.INDIA_LIVE_CONCURRENCY, wireMatchDays: parsed.INDIA_WIRE_MATCH_DAYS },
     india: indiaSettingsOf(parsed),
+    fiscalYearStartMonth: parsed.FISCAL_YEAR_START_MONTH ?? FISCAL_YEAR_START_MONTH_DEFAULT[parsed.ENTITY_ID],
     peerConsoleUrl: parsed.CONSOLE_PEER_URL === undefined ? null : new URL('/console/', parsed.CONSOLE_PEER_URL).href,
   };
 }

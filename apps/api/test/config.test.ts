@@ -51,12 +51,22 @@ describe('configuration', () => {
     ['an AED peg of zero', { ...BASE, AED_PER_USD: '0' }, /AED_PER_USD must be greater than zero/],
     ['a body limit below 1 KiB', { ...BASE, BODY_LIMIT_BYTES: '10' }, /BODY_LIMIT_BYTES/],
     ['a port out of range', { ...BASE, PORT: '70000' }, /PORT/],
+    ['a financial year starting in month 13', { ...BASE, FISCAL_YEAR_START_MONTH: '13' }, /FISCAL_YEAR_START_MONTH/],
   ];
   for (const [name, env, message] of refused) {
     it(`refuses ${name} with one line naming the variable`, () => {
       expect(() => loadConfig(env)).to.throw(ConfigError, message);
     });
   }
+
+  it('the financial year starts in April on the India book and in January on the UAE book, unless FISCAL_YEAR_START_MONTH says', () => {
+    expect(loadConfig(BASE).fiscalYearStartMonth).to.equal(4);
+    expect(loadConfig({ ...BASE, ENTITY_ID: 'ENTITY_UAE' }).fiscalYearStartMonth).to.equal(1);
+    expect(
+      loadConfig({ ...BASE, ENTITY_ID: 'ENTITY_UAE', FISCAL_YEAR_START_MONTH: '7' }).fiscalYearStartMonth,
+    ).to.equal(7);
+    expect(loadConfig({ ...BASE, FISCAL_YEAR_START_MONTH: '' }).fiscalYearStartMonth).to.equal(4);
+  });
 
   it('AED_PER_USD defaults to the contract’s peg, 3.6725', () => {
     expect(loadConfig(BASE).aedPerUsd.toString()).to.equal('3.6725');

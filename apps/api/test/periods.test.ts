@@ -235,8 +235,9 @@ describe('closed periods (docs/period-close.md)', function () {
     );
   });
 
-  it('an import of a record dated in a closed period posts it on the first open day; the same batch after a later close is a duplicate', async () => {
+  it('an import of a record dated in a closed period posts it on the first open day, the closed day’s reports unchanged; the same batch after a later close is a duplicate', async () => {
     expect((await api.put('/v1/customers/UAE-1', { uaefeed_customer_number: '7000001' })).status).to.equal(201);
+    const closedDay = await reports('2026-01-10');
     const batch = {
       cash_transfers: [
         {
@@ -256,6 +257,7 @@ describe('closed periods (docs/period-close.md)', function () {
     expect(first.body).to.include({ inserted: 1 });
     const stored = (await api.get(`/v1/transactions/${first.body.records[0].txn_id}`, { token: 'ledger' })).body;
     expect([stored.txn_date, stored.metadata.original_txn_date]).to.deep.equal(['2026-01-11', '2026-01-04']);
+    expect(await reports('2026-01-10')).to.deep.equal(closedDay);
     expect((await api.post('/v1/periods/close', { through: '2026-01-20' })).status).to.equal(201);
     const again = await api.post('/v1/import/uaefeed', batch);
     expect(again.status, again.text).to.equal(200);

@@ -50,9 +50,12 @@ describe('recon configuration', () => {
       ALERT_WEBHOOK_URL: 'https://alerts.example/hook',
       ALERT_PERSIST_ENABLED: 'false',
       RECON_PENDING_RECOST_MAX_HOURS: '6',
+      RECON_OPEN_EXCEPTION_MAX_HOURS: '24',
     });
     expect(config.recon).to.include({ alertWebhookUrl: 'https://alerts.example/hook', alertPersistEnabled: false });
     expect(config.recon.maxAgeHours.pendingRecost).to.equal(6);
+    expect(config.recon.openExceptionMaxHours).to.equal(24);
+    expect(loadConfig(UAE).recon.openExceptionMaxHours, 'the default: three days').to.equal(72);
   });
 
   it('refuses a bad setting with one line naming the variable', () => {

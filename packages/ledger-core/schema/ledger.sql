@@ -326,7 +326,9 @@ CREATE FUNCTION public.ledger_refuse_closed_period() RETURNS trigger
       IF latest.through IS NULL THEN
         RETURN NULL;
       END IF;
-      SELECT min(txn_date) INTO refused FROM new_txns WHERE txn_date <= latest.through;
+      SELECT min(n.txn_date) INTO refused FROM new_txns n WHERE n.txn_date <= latest.through
+        AND NOT (n.txn_type = 'year_close' AND EXISTS (
+          SELECT 1 FROM year_closes y WHERE y.txn_id = n.txn_id AND y.action = 'close' AND y.fy_end = n.txn_date));
       IF refused IS NOT NULL THEN
         RAISE EXCEPTION 'txn_date % falls in the period closed through % (close %)', refused, latest.through, latest.close_id
           USING ERRCODE = 'check_violation', CONSTRAINT = 'ledger_period_closed',
@@ -1682,6 +1684,64 @@ CREATE TABLE public.uaefeed_statements (
 COMMENT ON TABLE public.uaefeed_statements IS 'uaefeed''s monthly cash or holdings statement of a customer (sync-uaefeed-statements), the body exactly as received; never posted. Insert-only per content (body_sha256).';
 
 --
+-- Name: year_closes; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.year_closes (
+    year_close_id bigint NOT NULL,
+    action text NOT NULL,
+    fy_start date NOT NULL,
+    fy_end date NOT NULL,
+    txn_id uuid,
+    net_income_usd numeric NOT NULL,
+    reason text,
+    actor text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT year_closes_a_year CHECK (((fy_start < fy_end) AND (fy_end < (fy_start + 366)))),
+    CONSTRAINT year_closes_action CHECK ((action = ANY (ARRAY['close'::text, 'reopen'::text]))),
+    CONSTRAINT year_closes_actor_length CHECK (((length(actor) >= 1) AND (length(actor) <= 300))),
+    CONSTRAINT year_closes_reason_length CHECK (((length(reason) >= 1) AND (length(reason) <= 1000))),
+    CONSTRAINT year_closes_reopen_has_reason CHECK (((action = 'close'::text) OR (reason IS NOT NULL)))
+);
+
+--
+-- Name: TABLE year_closes; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.year_closes IS 'Closings of financial years to 3000 and their reopenings, append-only: the latest row of a year is its state.';
+
+--
+-- Name: COLUMN year_closes.txn_id; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.year_closes.txn_id IS 'close: the closing entry (null: nothing to carry); reopen: its reversal.';
+
+--
+-- Name: COLUMN year_closes.net_income_usd; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.year_closes.net_income_usd IS 'Revenue less expenses the closing entry carried to 3000.';
+
+--
+-- Name: COLUMN year_closes.actor; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.year_closes.actor IS 'Who: api, or api:<X-Ledger-Actor>.';
+
+--
+-- Name: year_closes_year_close_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+ALTER TABLE public.year_closes ALTER COLUMN year_close_id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.year_closes_year_close_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
 -- Name: account_daily_totals account_daily_totals_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1905,6 +1965,20 @@ ALTER TABLE ONLY public.uaefeed_statements
     ADD CONSTRAINT uaefeed_statements_pkey PRIMARY KEY (customer_id, kind, month, body_sha256);
 
 --
+-- Name: year_closes year_closes_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.year_closes
+    ADD CONSTRAINT year_closes_pkey PRIMARY KEY (year_close_id);
+
+--
+-- Name: year_closes year_closes_txn_id_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.year_closes
+    ADD CONSTRAINT year_closes_txn_id_key UNIQUE (txn_id);
+
+--
 -- Name: cash_requests_created_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -2119,6 +2193,12 @@ CREATE INDEX transactions_txn_date_idx ON public.transactions USING btree (txn_d
 --
 
 CREATE INDEX transactions_type_idx ON public.transactions USING btree (txn_type, txn_date);
+
+--
+-- Name: year_closes_fy_end_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX year_closes_fy_end_idx ON public.year_closes USING btree (fy_end, year_close_id);
 
 --
 -- Name: account_daily_totals account_daily_totals_guard; Type: TRIGGER; Schema: public; Owner: -
@@ -2451,3 +2531,10 @@ ALTER TABLE ONLY public.reconciliation_variances
 
 ALTER TABLE ONLY public.remittances
     ADD CONSTRAINT remittances_customer_id_fkey FOREIGN KEY (customer_id) REFERENCES public.customers(customer_id);
+
+--
+-- Name: year_closes year_closes_txn_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.year_closes
+    ADD CONSTRAINT year_closes_txn_id_fkey FOREIGN KEY (txn_id) REFERENCES public.transactions(txn_id) DEFERRABLE INITIALLY DEFERRED;

@@ -48,6 +48,8 @@ export {
   reopenPeriod,
   type PeriodClose,
 } from './store/periods.js';
+export { closeYear, listYearCloses, type YearClose } from './store/year-closes.js';
+export { fiscalYearEndingOn, YEAR_CLOSE_POSTING_KIND, type FiscalYear } from './domain/year-close.js';
 export { CALENDAR_DATE_PATTERN_SOURCE, CALENDAR_DATE_RULE, isCalendarDate, todayUtc } from './domain/dates.js';
 export { assert, LedgerError, type LedgerErrorCode } from './domain/errors.js';
 export { compareCashStatement, previousMonth, type CashStatementFigures } from './domain/cash-statements.js';
@@ -315,6 +317,7 @@ export { runtimeRoleProblems } from './store/runtime-role.js';
 export {
   BOOKS,
   bpsSetting,
+  FISCAL_YEAR_START_MONTH_DEFAULT,
   commonConfigOf,
   commonConfigSchema,
   ConfigError,

@@ -96,7 +96,10 @@ function expectWellFormed(lines: JournalLineDraft[]): void {
 }
 
 /** What the contract says a rule posts, written independently of the rules. */
-function expectedLines(txnType: Exclude<TxnType, 'reversal' | 'recost' | 'adjustment'>, input: PostingInput): string[] {
+function expectedLines(
+  txnType: Exclude<TxnType, 'reversal' | 'recost' | 'year_close' | 'adjustment'>,
+  input: PostingInput,
+): string[] {
   const a = input.amountUsd;
   const [cash, wallet] = input.currency === 'AED' ? ['1020', '2020'] : ['1100', '2010'];
   switch (txnType) {

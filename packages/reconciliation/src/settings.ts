@@ -29,6 +29,7 @@ export const reconSettingsSchema = z.object({
   RECON_REMITTANCE_IN_TRANSIT_MAX_HOURS: hours(120),
   RECON_FX_RECEIVABLE_MAX_HOURS: hours(120),
   RECON_PENDING_RECOST_MAX_HOURS: hours(24),
+  RECON_OPEN_EXCEPTION_MAX_HOURS: hours(72),
   RECON_TIE_OUT_DAY_WINDOW: z.coerce.number().int().min(0).max(31).default(3),
   RECON_INCREMENTAL_ENABLED: flagSetting(true),
   RECON_FULL_SWEEP_HOURS: hours(24),
@@ -47,6 +48,8 @@ export interface ReconSettings {
   quantityTolerance: Decimal;
   /** pending_flow_age: how old each kind of pending flow may be. */
   maxAgeHours: { pendingCashRequest: number; remittanceInTransit: number; fxReceivable: number; pendingRecost: number };
+  /** open_exceptions_age: how long an upstream record may stay an open exception, from its first sighting. */
+  openExceptionMaxHours: number;
   /** lrs_usbroker_tie_out: a day's settled remittances may be wired up to this many days later. */
   tieOutDayWindow: number;
   /**
@@ -70,6 +73,7 @@ export function reconSettingsOf(parsed: z.infer<typeof reconSettingsSchema>): Re
       fxReceivable: parsed.RECON_FX_RECEIVABLE_MAX_HOURS,
       pendingRecost: parsed.RECON_PENDING_RECOST_MAX_HOURS,
     },
+    openExceptionMaxHours: parsed.RECON_OPEN_EXCEPTION_MAX_HOURS,
     tieOutDayWindow: parsed.RECON_TIE_OUT_DAY_WINDOW,
     incremental: { enabled: parsed.RECON_INCREMENTAL_ENABLED, fullSweepEveryHours: parsed.RECON_FULL_SWEEP_HOURS },
   };

@@ -241,6 +241,22 @@ describe('category B and D checks', function () {
       });
       expect(new Decimal(result.variances[0]!.actual!).isGreaterThanOrEqualTo(79.99)).to.equal(true);
     });
+
+    it('the tolerance is RECON_OPEN_EXCEPTION_MAX_HOURS › an exception open a day warns at 12 hours, not at the default 72', async () => {
+      await withActor(jobActor('sync-remit', 'j-2'), () =>
+        recordExceptions(book.runtimeDb, { upstream: 'remit' }, [
+          { recordKey: 'RM-1', customerId: 'C-1', posted: false, reasonCode: 'conflict', reason: 'other amount' },
+        ]),
+      );
+      const day = new Date(Date.now() + 24 * 3_600_000);
+      expect((await outcomeAt(book.runtimeDb, 'open_exceptions_age', day)).status).to.equal('ok');
+      const result = await outcomeAt(book.runtimeDb, 'open_exceptions_age', day, {
+        ...DEFAULT_RECON_SETTINGS,
+        openExceptionMaxHours: 12,
+      });
+      expect(result.status).to.equal('warn');
+      expect(result.variances.map((v) => [v.source_txn_id, v.expected])).to.deep.equal([['RM-1', '12.00']]);
+    });
   });
 
   describe('pending_flow_age', () => {

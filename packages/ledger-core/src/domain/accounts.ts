@@ -10,6 +10,7 @@ export const ACCOUNT = {
   customerWalletAed: '2020',
   securitiesLiabilityEquities: '2100',
   payableToBroker: '2340',
+  retainedEarnings: '3000',
   brokerageRevenue: '4010',
   custodyFeeRevenue: '4020',
   fxSpreadRevenue: '4030',

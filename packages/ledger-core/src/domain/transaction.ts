@@ -274,8 +274,9 @@ export interface ReversibleTransaction {
 }
 
 /**
- * Refuses to reverse by hand what a job derived: a `recost` entry is recost's derivation of a
- * trade, and nothing would re-derive it once reversed, so the trade would go uncosted. Reversing
+ * Refuses to reverse by hand a year's closing entry (reopening the period reverses it) and what a
+ * job derived: a `recost` entry is recost's derivation of a trade, and nothing would re-derive it
+ * once reversed, so the trade would go uncosted. Reversing
  * the trade itself re-pends it, and recost then supersedes its derivation (recost's own
  * supersession drafts its reversals directly, never through here).
  */
@@ -284,6 +285,12 @@ export function assertReversibleByHand(original: {
   txnType: TxnType;
   metadata: Record<string, unknown>;
 }): void {
+  if (original.txnType === 'year_close') {
+    throw new LedgerError(
+      'conflict',
+      `transaction ${original.txnId} closes a financial year to retained earnings and cannot be reversed by hand: reopen the period before the year's end (POST /v1/periods/reopen), which reverses it`,
+    );
+  }
   if (original.txnType !== 'recost') return;
   const trade = original.metadata.recost_of;
   assert(typeof trade === 'string', `recost entry ${original.txnId} names no trade in metadata.recost_of`);

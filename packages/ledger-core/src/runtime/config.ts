@@ -6,6 +6,9 @@ import { ENTERABLE_SOURCES, type EnterableSource } from '../domain/sources.js';
 export const BOOKS = ['ENTITY_UAE', 'ENTITY_IND_IFSC'] as const;
 export type Book = (typeof BOOKS)[number];
 
+/** The month a book's financial year starts in, unless FISCAL_YEAR_START_MONTH says otherwise: April in India, January in the UAE. */
+export const FISCAL_YEAR_START_MONTH_DEFAULT: Readonly<Record<Book, number>> = { ENTITY_IND_IFSC: 4, ENTITY_UAE: 1 };
+
 const POSTGRES_URL = /^postgres(ql)?:\/\//;
 
 /** Settings every process of a book needs. */

@@ -28,6 +28,17 @@ export function advisoryLockId(key: string): string {
   return createHash('sha256').update(key).digest().readBigInt64BE(0).toString();
 }
 
+/**
+ * Runs `work` in one database transaction holding the period lock exclusively (a transaction
+ * lock, migrations/20261230): postings wait for it, and it waits for the postings in flight.
+ */
+export function withPeriodLock<T>(db: Knex, work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+  return db.transaction(async (trx) => {
+    await trx.raw('SELECT pg_advisory_xact_lock(?::bigint)', [advisoryLockId(LOCK_KEYS.periodClose)]);
+    return work(trx);
+  });
+}
+
 export type LockAttempt<T> = { acquired: true; value: T } | { acquired: false };
 
 /**

@@ -21,6 +21,7 @@ import {
   type SummaryBalance,
 } from '../domain/firm-reports.js';
 import { Decimal, formatDecimal, ZERO } from '../domain/money.js';
+import { YEAR_CLOSE_POSTING_KIND } from '../domain/year-close.js';
 import type { Source } from '../domain/sources.js';
 import { accountTotals } from './accounts.js';
 
@@ -94,7 +95,11 @@ async function assertEarningsAccounts(trx: Knex.Transaction): Promise<void> {
   assert(unmapped.length === 0, `revenue and expense accounts ${unmapped.join(', ')} belong to an earnings source`);
 }
 
-/** Debits and credits of the earnings accounts in the window, per account (and per month when asked). */
+/**
+ * Debits and credits of the earnings accounts in the window, per account (and per month when
+ * asked): the year's activity, so a closing entry (and its reversal), which only moves the
+ * balance to 3000, is not in it: net income reads the same before and after a year close.
+ */
 async function earningsMovements(
   trx: Knex.Transaction,
   window: ReportWindow,
@@ -104,6 +109,7 @@ async function earningsMovements(
   const month = byMonth ? `to_char(day, 'YYYY-MM')` : `''`;
   return trx('account_daily_totals')
     .whereIn('account_code', EARNINGS_ACCOUNTS)
+    .whereNot('posting_kind', YEAR_CLOSE_POSTING_KIND)
     .modify(inWindow('day', window))
     .groupByRaw('1, 2')
     .orderByRaw('1, 2')

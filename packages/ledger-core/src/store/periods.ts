@@ -2,8 +2,9 @@ import type { Knex } from 'knex';
 import { LedgerError } from '../domain/errors.js';
 import type { Page } from '../domain/limits.js';
 import { assertClosable } from '../domain/periods.js';
-import { advisoryLockId, LOCK_KEYS } from './advisory-lock.js';
+import { withPeriodLock } from './advisory-lock.js';
 import { pagedQuery, type Paged } from './paged.js';
+import { reopenYearsAfter } from './year-closes.js';
 
 /** A close or reopening of the books (period_closes, migrations/20261230). */
 export interface PeriodClose {
@@ -48,7 +49,8 @@ export function listPeriodCloses(db: Knex, page: Page): Promise<Paged<PeriodClos
 
 /**
  * Runs `decide` holding the period lock exclusively (postings wait, and wait for nothing else),
- * with the current close; writes the row it answers, if any.
+ * with the current close; writes the row it answers, if any, then runs `afterwards` in the same
+ * database transaction, the new row in force.
  */
 async function underPeriodLock(
   db: Knex,
@@ -56,14 +58,16 @@ async function underPeriodLock(
     current: PeriodClose | null,
     trx: Knex.Transaction,
   ) => Promise<Omit<PeriodClose, 'close_id' | 'created_at'> | null>,
+  afterwards?: (trx: Knex.Transaction, close: PeriodClose) => Promise<unknown>,
 ): Promise<{ close: PeriodClose | null; created: boolean }> {
-  return db.transaction(async (trx) => {
-    await trx.raw('SELECT pg_advisory_xact_lock(?::bigint)', [advisoryLockId(LOCK_KEYS.periodClose)]);
+  return withPeriodLock(db, async (trx) => {
     const current = await latest(trx);
     const row = await decide(current, trx);
     if (row === null) return { close: current, created: false };
     const [inserted] = await trx('period_closes').insert(row).returning(COLUMNS);
-    return { close: present(inserted), created: true };
+    const close = present(inserted);
+    await afterwards?.(trx, close);
+    return { close, created: true };
   });
 }
 
@@ -107,21 +111,28 @@ export async function closePeriod(
 /**
  * Reopens the books back to `through` (null: nothing stays closed), with the reason, audited as
  * a row of its own. Only a close moves forward; reopening to the current day or later, or with
- * nothing closed, is a conflict.
+ * nothing closed, is a conflict. A financial year closed to retained earnings whose last day
+ * opens again is reopened with it, in the same database transaction: its closing entry is
+ * reversed on that day (store/year-closes.ts), so the reopened year's balances are its own again.
  */
 export async function reopenPeriod(
   db: Knex,
   { through, reason, actor }: { through: string | null; reason: string; actor: string },
 ): Promise<PeriodClose> {
-  const { close } = await underPeriodLock(db, async (current) => {
-    if (current?.through == null || (through !== null && through >= current.through)) {
-      throw new LedgerError(
-        'conflict',
-        `the books are ${current?.through == null ? 'not closed' : `closed through ${current.through}`}: a reopening moves the close back`,
-        [{ close_id: current?.close_id ?? null, through: current?.through ?? null }],
-      );
-    }
-    return { action: 'reopen', through, reason, actor };
-  });
+  const reopenYears = (trx: Knex.Transaction) => reopenYearsAfter(trx, { through, reason, actor });
+  const { close } = await underPeriodLock(
+    db,
+    async (current) => {
+      if (current?.through == null || (through !== null && through >= current.through)) {
+        throw new LedgerError(
+          'conflict',
+          `the books are ${current?.through == null ? 'not closed' : `closed through ${current.through}`}: a reopening moves the close back`,
+          [{ close_id: current?.close_id ?? null, through: current?.through ?? null }],
+        );
+      }
+      return { action: 'reopen', through, reason, actor };
+    },
+    reopenYears,
+  );
   return close!;
 }

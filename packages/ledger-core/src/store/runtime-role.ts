@@ -29,6 +29,7 @@ const LEDGER_TABLES = [
   'close_prices',
   'period_closes',
   'exceptions',
+  'year_closes',
 ];
 
 /**
@@ -63,6 +64,7 @@ const RUNTIME_GRANTS = [
   'GRANT INSERT, UPDATE (close_usd, source, recorded_at) ON close_prices TO ??',
   // Closes and reopenings are a history: appended, never changed.
   'GRANT INSERT ON period_closes TO ??',
+  'GRANT INSERT ON year_closes TO ??',
   // An exception keeps its record's identity and first sighting; the rest follows the runs and the operator.
   'GRANT INSERT, UPDATE (customer_id, reason_code, reason, record, job, last_seen_at, times_seen, state, state_reason, state_changed_at, state_changed_by) ON exceptions TO ??',
 ];

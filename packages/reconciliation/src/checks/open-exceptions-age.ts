@@ -2,21 +2,18 @@ import { Decimal, formatDecimal } from '@ledger/core';
 import { BOTH_BOOKS, outcomeOf, variance, type Check } from '../check.js';
 
 /**
- * How long an upstream record may stay an open exception (docs/exceptions.md) before it is
- * reported: three days, the longest a sync's re-runs take to post what an upstream corrects.
- * Dismiss it, or fix it upstream and sync.
- */
-const OPEN_EXCEPTION_MAX_HOURS = 72;
-
-/**
- * No upstream record stays an open exception longer than OPEN_EXCEPTION_MAX_HOURS, measured from
- * its first sighting to the run's start: one read of the partial index of open exceptions.
+ * No upstream record stays an open exception (docs/exceptions.md) longer than
+ * `settings.openExceptionMaxHours` (`RECON_OPEN_EXCEPTION_MAX_HOURS`, default three days: the
+ * longest a sync's re-runs take to post what an upstream corrects), measured from its first
+ * sighting to the run's start: one read of the partial index of open exceptions. Dismiss it, or
+ * fix it upstream and sync.
  */
 export const openExceptionsAge: Check = {
   name: 'open_exceptions_age',
   category: 'D',
   books: BOTH_BOOKS,
   run: async ({ db, settings, now }) => {
+    const maxHours = settings.openExceptionMaxHours;
     const { rows } = await db.raw<{
       rows: Array<{
         exception_id: string;
@@ -31,7 +28,7 @@ export const openExceptionsAge: Check = {
       `SELECT exception_id::text, upstream, record_key, customer_id, reason_code, first_seen_at, times_seen
          FROM exceptions WHERE state = 'open' AND first_seen_at < ?::timestamptz - make_interval(hours => ?)
         ORDER BY first_seen_at, exception_id LIMIT ?`,
-      [now.toISOString(), OPEN_EXCEPTION_MAX_HOURS, settings.variancesPerCheckMax],
+      [now.toISOString(), maxHours, settings.variancesPerCheckMax],
     );
     const variances = rows.map((r) => {
       const age = new Decimal(now.getTime() - r.first_seen_at.getTime())
@@ -40,9 +37,9 @@ export const openExceptionsAge: Check = {
       return variance({
         source_txn_id: r.record_key,
         customer_id: r.customer_id,
-        expected: formatDecimal(new Decimal(OPEN_EXCEPTION_MAX_HOURS)),
+        expected: formatDecimal(new Decimal(maxHours)),
         actual: formatDecimal(age),
-        difference: formatDecimal(age.minus(OPEN_EXCEPTION_MAX_HOURS)),
+        difference: formatDecimal(age.minus(maxHours)),
         detail: {
           problem: 'open_exception_too_old',
           exception_id: Number(r.exception_id),

@@ -1,4 +1,4 @@
-import { ACCOUNT, Decimal, sharesMovedSql, ZERO, type Book, type Db } from '@ledger/core';
+import { ACCOUNT, Decimal, sharesMovedSql, YEAR_CLOSE_POSTING_KIND, ZERO, type Book, type Db } from '@ledger/core';
 import type { IndiaCustomer, LedgerHoldings } from './live.js';
 import type { RemittanceToWire } from './reconciliation.js';
 
@@ -158,8 +158,15 @@ export async function remitActivity(db: Db, fy: { from: string; to: string }, re
     ),
     db.raw<{ rows: Array<{ revenue: string; receivable: string }> }>(
       `SELECT coalesce(sum(credit - debit) FILTER (WHERE account_code = ?), 0)::text AS revenue, coalesce(sum(debit - credit) FILTER (WHERE account_code = ?), 0)::text AS receivable
-         FROM journal_lines WHERE account_code IN (?, ?)`,
-      [ACCOUNT.fxSpreadRevenue, ACCOUNT.fxReceivable, ACCOUNT.fxSpreadRevenue, ACCOUNT.fxReceivable],
+         FROM journal_lines WHERE account_code IN (?, ?) AND posting_kind IS DISTINCT FROM ?`,
+      // The revenue earned, not the balance: a year's closing entry moves it to 3000 without unearning it.
+      [
+        ACCOUNT.fxSpreadRevenue,
+        ACCOUNT.fxReceivable,
+        ACCOUNT.fxSpreadRevenue,
+        ACCOUNT.fxReceivable,
+        YEAR_CLOSE_POSTING_KIND,
+      ],
     ),
     db.raw<{
       rows: Array<{

@@ -20,6 +20,13 @@ const CLOSE_IN_WORDS =
 
 const REASON: JsonSchema = { type: 'string', minLength: 1, maxLength: 1000, description: 'Why (kept on the record).' };
 
+const YEAR_CLOSE_IN_WORDS =
+  'Closing a financial year posts one entry (`txn_type` `year_close`), dated its last day, that brings every revenue and ' +
+  'expense balance to zero against 3000 (retained earnings); the year must be closed as a period first. The income ' +
+  "reports (`GET /v1/firm/earnings`, the summary's `fees_revenue_usd`) leave closing entries out, so net income reads " +
+  "the same before and after; the balance sheet shows it in 3000. Reopening the period before the year's last day " +
+  'reverses the entry on that day (docs/period-close.md#closing-a-financial-year).';
+
 export const schemas: Record<string, JsonSchema> = {
   PeriodClose: object(
     {
@@ -54,6 +61,55 @@ export const schemas: Record<string, JsonSchema> = {
       },
     },
     examples: [{ through: '2026-01-31' }],
+  },
+  YearClose: object(
+    {
+      year_close_id: {
+        type: 'integer',
+        minimum: 1,
+        description: 'Numbered in the order years were closed and reopened.',
+      },
+      action: { type: 'string', enum: ['close', 'reopen'] },
+      fy_start: { ...ref('Date'), description: "The financial year's first day." },
+      fy_end: {
+        ...ref('Date'),
+        description: "The financial year's last day: the closing entry's (and its reversal's) date.",
+      },
+      txn_id: {
+        type: ['string', 'null'],
+        format: 'uuid',
+        description:
+          'close: the closing entry (`GET /v1/transactions/{txn_id}`; null: no revenue or expense balance to carry); reopen: its reversal.',
+      },
+      net_income_usd: {
+        ...ref('SignedAmount'),
+        description: 'Revenue less expenses of the year carried to 3000 (negative: a loss).',
+      },
+      reason: { type: ['string', 'null'], description: "Why (the reopening's reason; null for a close)." },
+      actor: {
+        ...ref('Actor'),
+        description: 'Who closed or reopened: `api`, or `api:<operator>` from `X-Ledger-Actor`.',
+      },
+      created_at: { type: 'string', format: 'date-time' },
+    },
+    `A close of a financial year to retained earnings, or its reopening. ${YEAR_CLOSE_IN_WORDS}`,
+  ),
+  YearClosePage: listEnvelope(
+    ref('YearClose'),
+    'Closes and reopenings of financial years, newest first: the latest of a year is its state.',
+  ),
+  YearCloseInput: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['through'],
+    properties: {
+      through: {
+        ...ref('Date'),
+        description:
+          "The last day of the financial year to close (the book's year starts in `FISCAL_YEAR_START_MONTH`: April on the India book, January on the UAE book, by default). The books must be closed through it.",
+      },
+    },
+    examples: [{ through: '2026-03-31' }],
   },
   PeriodReopenInput: {
     type: 'object',
@@ -105,13 +161,45 @@ export const paths: Paths = {
       },
     },
   },
+  '/v1/periods/close-year': {
+    post: {
+      operationId: 'closeYear',
+      summary: 'Close a financial year to retained earnings (admin)',
+      description:
+        `${YEAR_CLOSE_IN_WORDS} Closing a year already closed answers its close (200) and posts nothing; a new close ` +
+        'answers 201. A day that ends no financial year of the book is 400; a year whose last day is not closed yet, or ' +
+        'earlier than a year already closed, is 409 `conflict`.',
+      tags: TAG,
+      security: ADMIN,
+      requestBody: { description: 'The year to close.', required: true, content: json(ref('YearCloseInput')) },
+      responses: {
+        '201': { description: 'Closed: the closing entry is posted.', content: json(ref('YearClose')) },
+        '200': { description: 'Already closed: that close.', content: json(ref('YearClose')) },
+        ...errorResponses(...WRITE_ERRORS, 'Conflict'),
+      },
+    },
+  },
+  '/v1/periods/years': {
+    get: {
+      operationId: 'listYearCloses',
+      summary: 'Closes and reopenings of financial years, newest first',
+      tags: TAG,
+      security: READ,
+      parameters: [paramRef('Limit'), paramRef('Offset')],
+      responses: {
+        '200': { description: 'A page of year closes.', content: json(ref('YearClosePage')) },
+        ...errorResponses(...READ_ERRORS),
+      },
+    },
+  },
   '/v1/periods/reopen': {
     post: {
       operationId: 'reopenPeriod',
       summary: 'Reopen closed days, with a reason (admin, audited)',
       description:
         'Moves the close back to `through` (absent: nothing stays closed), recorded with its reason and actor. With nothing ' +
-        'closed, or a `through` not before the current close, 409 `conflict`.',
+        'closed, or a `through` not before the current close, 409 `conflict`. A financial year closed to retained earnings ' +
+        'whose last day opens again is reopened with it: its closing entry is reversed on that day (`GET /v1/periods/years`).',
       tags: TAG,
       security: ADMIN,
       requestBody: {

@@ -1,9 +1,9 @@
-import { closePeriod, listPeriodCloses, reopenPeriod, todayUtc } from '@ledger/core';
+import { closePeriod, closeYear, listPeriodCloses, listYearCloses, reopenPeriod, todayUtc } from '@ledger/core';
 import { pageOf } from '../../http/query.js';
 import { actorOf } from '../../http/request-context.js';
 import type { FeatureContext, Handler } from '../feature.js';
 
-export function handlers({ db, logger }: FeatureContext): Record<string, Handler> {
+export function handlers({ config, db, logger }: FeatureContext): Record<string, Handler> {
   return {
     listPeriodCloses: async (req, res) => {
       res.json(await listPeriodCloses(db, pageOf(req.query)));
@@ -15,6 +15,24 @@ export function handlers({ db, logger }: FeatureContext): Record<string, Handler
       if (created)
         logger.info('period closed', { close_id: close.close_id, through: close.through, actor: close.actor });
       res.status(created ? 201 : 200).json(close);
+    },
+
+    closeYear: async (req, res) => {
+      const { through } = req.body as { through: string };
+      const { yearClose, created } = await closeYear(db, {
+        through,
+        fiscalYearStartMonth: config.fiscalYearStartMonth,
+        actor: actorOf(req),
+      });
+      if (created) {
+        const { year_close_id, fy_end, txn_id, net_income_usd, actor } = yearClose;
+        logger.info('year closed', { year_close_id, fy_end, txn_id, net_income_usd, actor });
+      }
+      res.status(created ? 201 : 200).json(yearClose);
+    },
+
+    listYearCloses: async (req, res) => {
+      res.json(await listYearCloses(db, pageOf(req.query)));
     },
 
     reopenPeriod: async (req, res) => {

@@ -25,8 +25,8 @@ export {
 export { isBalanced, linesFromLegs, totals } from './legs.js';
 export { reversingLines } from './reversal.js';
 
-/** The types only the ledger posts: `reversal` by reversing, `recost` by the recost job. */
-export type EnterableTxnType = Exclude<TxnType, 'reversal' | 'recost'>;
+/** The types only the ledger posts: `reversal` by reversing, `recost` by the recost job, `year_close` by a year close. */
+export type EnterableTxnType = Exclude<TxnType, 'reversal' | 'recost' | 'year_close'>;
 
 /** The rule of each enterable `txn_type`; `reversal` is posted only by reversing, `recost` by recost. */
 export const POSTING_RULES: Readonly<Record<EnterableTxnType, PostingRule>> = {

@@ -16,6 +16,7 @@ export const TXN_TYPES = [
   'adjustment',
   'reversal',
   'recost',
+  'year_close',
 ] as const;
 export type TxnType = (typeof TXN_TYPES)[number];
 
