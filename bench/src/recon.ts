@@ -1,3 +1,4 @@
+import { loadavg } from 'node:os';
 import { postTransactions } from '@ledger/core';
 import type { TestDatabase } from '@ledger/core/testing';
 import {
@@ -18,6 +19,10 @@ export interface ReconBenchResult {
   sweepSeconds: number;
   /** Each check alone, full sweep, seconds, with its status. */
   checks: Array<{ name: string; seconds: number; status: string }>;
+  /** The yardstick, timed just before the full sweep and the incremental run: one sequential scan of the journal (`SELECT count(*), sum(debit) FROM journal_lines`), seconds. */
+  yardstickSeconds: { sweep: number; incremental: number };
+  /** The machine's 1-minute load average at the same two moments. */
+  loadAverage: { sweep: number; incremental: number };
   /** Transactions posted after the last clean run, before the incremental one. */
   newTransactions: number;
   /** The A, B and D checks in one run each, incremental (since their high-water marks), seconds, and the worst status. */
@@ -46,8 +51,12 @@ export async function benchRecon(database: TestDatabase, count: number): Promise
     await work();
     return Number(process.hrtime.bigint() - started) / 1e9;
   };
+  // The yardstick: what reading the journal once costs on this machine right now.
+  const yardstick = () => seconds(() => db.raw('SELECT count(*), sum(debit) FROM journal_lines'));
   // Warm the caches once, as a book in service is.
   for (const category of SWEPT) await runReconciliation(deps(FULL_SWEEP_SETTINGS), { category });
+  const sweepYardstick = await yardstick();
+  const sweepLoad = loadavg()[0]!;
   let sweepSeconds = 0;
   for (const category of SWEPT)
     sweepSeconds += await seconds(() => runReconciliation(deps(FULL_SWEEP_SETTINGS), { category }));
@@ -64,6 +73,8 @@ export async function benchRecon(database: TestDatabase, count: number): Promise
   const posted = await postTransactions(db, drafts(NEW_TRANSACTIONS, 1_000, count, NEW_DAY));
   if (posted.inserted !== NEW_TRANSACTIONS)
     throw new Error(`posted ${posted.inserted} of ${NEW_TRANSACTIONS} new transactions`);
+  const incrementalYardstick = await yardstick();
+  const incrementalLoad = loadavg()[0]!;
   let incrementalSeconds = 0;
   const statuses: string[] = [];
   for (const category of SWEPT) {
@@ -77,6 +88,8 @@ export async function benchRecon(database: TestDatabase, count: number): Promise
     loadSeconds,
     sweepSeconds,
     checks,
+    yardstickSeconds: { sweep: sweepYardstick, incremental: incrementalYardstick },
+    loadAverage: { sweep: sweepLoad, incremental: incrementalLoad },
     newTransactions: NEW_TRANSACTIONS,
     incrementalSeconds,
     incrementalStatus,

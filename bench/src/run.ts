@@ -119,9 +119,10 @@ if (which === 'recon') {
   const r = await withDatabase((db) => benchRecon(db, count));
   console.log(
     `reconciliation, A+B+D full sweep on a book of ${round(r.transactions)} transactions (posted in bulk in ${r.loadSeconds.toFixed(1)} s): ` +
-      `${r.sweepSeconds.toFixed(2)} s (target < 5 s); each check alone: ` +
+      `${r.sweepSeconds.toFixed(2)} s (target < 5 s; yardstick, one sequential scan of journal_lines: ${r.yardstickSeconds.sweep.toFixed(2)} s; load average ${r.loadAverage.sweep.toFixed(2)}); each check alone: ` +
       r.checks.map((c) => `${c.name} ${c.seconds.toFixed(2)} s (${c.status})`).join(', ') +
-      `; incremental, after ${round(r.newTransactions)} new transactions: ${r.incrementalSeconds.toFixed(2)} s (target < 0.5 s; ${r.incrementalStatus})`,
+      `; incremental, after ${round(r.newTransactions)} new transactions: ${r.incrementalSeconds.toFixed(2)} s (target < 0.5 s; ${r.incrementalStatus}; ` +
+      `yardstick ${r.yardstickSeconds.incremental.toFixed(2)} s; load average ${r.loadAverage.incremental.toFixed(2)})`,
   );
 }
 if (which === 'india') {

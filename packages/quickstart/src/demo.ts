@@ -141,6 +141,20 @@ async function runJob(api: BookApi, job: string, body: Record<string, unknown>):
   return record.result;
 }
 
+/** A reconciliation run's answer as the progress line shows it: its status and whom its variances name. */
+function runSummary(outcome: unknown): string {
+  const run = outcome as {
+    run_id?: string;
+    status?: string;
+    metadata?: { variances?: Array<{ check_name: string; customer_id: string | null }> };
+  };
+  if (run?.run_id === undefined || run.status === undefined) return '';
+  const named = [
+    ...new Set((run.metadata?.variances ?? []).map((v) => `${v.check_name} ${v.customer_id ?? ''}`.trim())),
+  ];
+  return `: ${run.status}${named.length > 0 ? ` (${named.join(', ')})` : ''}, run ${run.run_id}`;
+}
+
 /** Runs a book's steps in order, one progress line each; the first failure stops that book's load. */
 export async function loadDemo({
   book,
@@ -157,9 +171,10 @@ export async function loadDemo({
   const started = Date.now();
   for (const [index, step] of steps.entries()) {
     const t0 = Date.now();
-    if (step.job) await runJob(api, step.job, step.body);
-    else await api.post(step.path!, step.body);
-    log(`[${index + 1}/${steps.length}] ${step.name}: done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    const outcome = step.job ? await runJob(api, step.job, step.body) : await api.post(step.path!, step.body);
+    log(
+      `[${index + 1}/${steps.length}] ${step.name}: done in ${((Date.now() - t0) / 1000).toFixed(1)} s${runSummary(outcome)}`,
+    );
   }
   return Date.now() - started;
 }

@@ -19,6 +19,8 @@ export type BookId = (typeof BOOKS)[number]['book'];
 /** The demo data's shape: two years ending with the last whole month, seed 42. */
 export const DEMO = { seed: 42, recordsPerCustomer: 48, months: 24 } as const;
 const READY_TIMEOUT_MS = 180_000;
+/** When the books' recon processes run their first scheduled cycle: one default interval after their start. */
+export const RECON_FIRST_CYCLE_SECONDS = 3_600;
 
 export interface StackOptions {
   /** The checkout: scripts/start-book.mjs and the apps' builds are found from it. */
@@ -190,6 +192,10 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         cwd: root,
         stdio: ['ignore', 'pipe', 'pipe'],
         env: {
+          // The demo load ends with its own reconciliation run; the schedule's first cycle comes an
+          // interval later, not in the middle of the load: a scheduled run started after the demo's
+          // (category D, say: `ok`) would be the book's latest and hide the planted warn.
+          RECON_SCHEDULE_INITIAL_DELAY_SECONDS: String(RECON_FIRST_CYCLE_SECONDS),
           ...options.env,
           ...upstreams,
           ...secrets,

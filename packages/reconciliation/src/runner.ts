@@ -34,8 +34,9 @@ export interface RunOptions {
 export const checkLockKey = (name: string) => `recon:${name}`;
 
 /**
- * Runs the book's checks of a category (or all), each under its cluster-wide lock: a check that
- * another instance is running is skipped this cycle and named in `metadata.skipped`. A check that
+ * Runs the book's checks of a category (or all), each under its cluster-wide lock: in a scheduled
+ * run, a check that another instance is running is skipped this cycle and named in
+ * `metadata.skipped`; a run asked for (`POST /v1/reconciliation/run`) waits for it instead. A check that
  * throws is a `fail` with `metrics.error`; the others still run. The run is written whole at the
  * end, in one database transaction, so a run cut short leaves no row. Each `warn` or `fail` check
  * then sends a drift alert when ALERT_WEBHOOK_URL is set.
@@ -51,15 +52,22 @@ export async function runReconciliation(deps: ReconDeps, options: RunOptions = {
   const cycle = options.cycle && Math.floor(startedAt.getTime() / options.cycle.intervalMs);
   for (const check of checks) {
     options.signal?.throwIfAborted();
-    const attempt = await withAdvisoryLock(
-      deps.db,
-      checkLockKey(check.name),
-      async () =>
-        cycle === undefined || (await claimCycle(deps.db, check.name, cycle))
-          ? runMarkedCheck(deps, check, startedAt)
-          : null,
-      { wait: false },
-    );
+    const key = checkLockKey(check.name);
+    // A run asked for (no cycle) runs every check it names: one another instance is running is
+    // waited for, not skipped, or the run would answer `ok` for a check it never ran.
+    const attempt =
+      cycle === undefined
+        ? {
+            acquired: true as const,
+            value: await withAdvisoryLock(deps.db, key, () => runMarkedCheck(deps, check, startedAt)),
+          }
+        : await withAdvisoryLock(
+            deps.db,
+            key,
+            async () =>
+              (await claimCycle(deps.db, check.name, cycle)) ? runMarkedCheck(deps, check, startedAt) : null,
+            { wait: false },
+          );
     if (!attempt.acquired || attempt.value === null) {
       const reason = attempt.acquired
         ? 'already run this cycle by another instance'

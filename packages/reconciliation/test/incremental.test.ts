@@ -100,6 +100,29 @@ describe('incremental reconciliation runs', function () {
     expect(swept.metadata.variances.map((v) => v.txn_id)).to.include(planted);
   });
 
+  it('a second reversal posted after the mark is counted with the first, posted before it', async () => {
+    const original = (await book.db('transactions').where({ source_txn_id: 'dep-1' }).first('txn_id')) as {
+      txn_id: string;
+    };
+    await book.db.raw('DROP INDEX transactions_one_reversal');
+    const reverse = (id: string, i: number) =>
+      corrupt(
+        book.db,
+        `INSERT INTO transactions (txn_id, customer_id, txn_type, source, source_txn_id, category, txn_date, amount_usd, reverses_txn_id)
+         VALUES (?, 'C-1', 'reversal', 'ledger', ?, 'funding', '2026-01-20', 1000.00, ?)`,
+        [id, `reversal:${original.txn_id}:${i}`, original.txn_id],
+      );
+    const reversals = [randomUUID(), randomUUID()];
+    await reverse(reversals[0]!, 0);
+    expect(resultOf(await run(), 'source_txn_uniqueness').status).to.equal('ok');
+    await reverse(reversals[1]!, 1);
+    const found = await run();
+    expect(resultOf(found, 'source_txn_uniqueness').metrics).to.include({ sweep: 'incremental' });
+    expect(
+      found.metadata.variances.filter((v) => v.check_name === 'source_txn_uniqueness').map((v) => [v.txn_id, v.detail]),
+    ).to.deep.equal([[original.txn_id, { problem: 'reversed_more_than_once', reversals }]]);
+  });
+
   it('with RECON_INCREMENTAL_ENABLED false every run is a full sweep', async () => {
     const off: ReconSettings = { ...DEFAULT_RECON_SETTINGS, incremental: { enabled: false, fullSweepEveryHours: 24 } };
     await run(off);

@@ -110,18 +110,41 @@ describe('reconciliation runs', function () {
     expect(run.metadata.variances).to.have.length(3);
   });
 
-  it('a check whose lock another instance holds is skipped this cycle and named in the run', async () => {
+  it('in a scheduled run, a check whose lock another instance holds is skipped this cycle and named in the run', async () => {
     const other = createDb({ url: book.url, poolMax: 1, applicationName: 'other-recon' });
     try {
       await other.transaction(async (trx) => {
         await trx.raw('SELECT pg_advisory_xact_lock(?::bigint)', [advisoryLockId('recon:held')]);
-        const run = await runReconciliation(deps(), { checks: [fixed('held', 'fail', 1), fixed('free', 'ok')] });
+        const run = await runReconciliation(deps(), {
+          checks: [fixed('held', 'fail', 1), fixed('free', 'ok')],
+          cycle: { intervalMs: 3_600_000 },
+        });
         expect(run.results.map((r) => r.check_name)).to.deep.equal(['free']);
         expect(run.metadata.skipped).to.deep.equal([
           { check_name: 'held', category: 'A', reason: 'another instance holds its lock: it runs there this cycle' },
         ]);
         expect(run.status).to.equal('ok');
       });
+    } finally {
+      await other.destroy();
+    }
+  });
+
+  it('a run asked for waits for a check another instance is running, then runs it (never ok for a check it skipped)', async () => {
+    const other = createDb({ url: book.url, poolMax: 1, applicationName: 'other-recon' });
+    try {
+      await other.raw('SELECT pg_advisory_lock(?::bigint)', [advisoryLockId('recon:busy')]);
+      let finished = false;
+      const running = runReconciliation(deps(), { checks: [fixed('busy', 'warn', 1)] }).finally(() => {
+        finished = true;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(finished, 'the run waits while the other instance holds the check').to.equal(false);
+      await other.raw('SELECT pg_advisory_unlock(?::bigint)', [advisoryLockId('recon:busy')]);
+      const run = await running;
+      expect(run.results.map((r) => [r.check_name, r.status])).to.deep.equal([['busy', 'warn']]);
+      expect(run.metadata.skipped).to.deep.equal([]);
+      expect(run.status).to.equal('warn');
     } finally {
       await other.destroy();
     }

@@ -7,20 +7,24 @@ import { BOTH_BOOKS, outcomeOf, variance, type Check } from '../check.js';
  * (each against the journal's lines, grouped once), transaction_daily_totals per day and type
  * (against the transactions). Each is full-joined to the totals summed over their slots, so a
  * total without lines and lines without a total both show. Money within the tolerance, counts
- * exact. Incremental (`:since` set): the days the transactions posted since are dated on, each
- * day's totals against all of that day's lines and transactions (read through their indexes by
- * date and transaction); account_totals against the daily totals (those of the other days were
- * verified against their lines before, and the journal is append-only).
+ * exact. Incremental (`:days` set): the days the transactions posted since are dated on (read
+ * first, DAYS_SQL: given as values, the planner sizes them; as a subquery it guessed a whole
+ * month of days and read the journal whole), each day's totals against all of that day's lines
+ * and transactions (read through their indexes by date and transaction); account_totals against
+ * the daily totals (those of the other days were verified against their lines before, and the
+ * journal is append-only).
  */
+/** The days the transactions posted since are dated on. */
+const DAYS_SQL = `SELECT coalesce(array_agg(DISTINCT txn_date)::text[], '{}') AS days FROM transactions WHERE posted_at >= :since::timestamptz`;
+
 const differencesSql = (incremental: boolean) => {
-  const ofDays = (column: string) => (incremental ? `WHERE ${column} IN (SELECT day FROM days)` : '');
+  const ofDays = (column: string) => (incremental ? `WHERE ${column} = ANY(:days::date[])` : '');
   return `
-  WITH ${incremental ? 'days AS (SELECT DISTINCT txn_date AS day FROM transactions WHERE posted_at >= :since::timestamptz),' : ''}
-       adt_lines AS (SELECT account_code, txn_date AS day, coalesce(posting_kind, '') AS posting_kind, sum(debit) AS debit, sum(credit) AS credit, count(*) AS n
+  WITH adt_lines AS (SELECT account_code, txn_date AS day, coalesce(posting_kind, '') AS posting_kind, sum(debit) AS debit, sum(credit) AS credit, count(*) AS n
                        FROM ${
                          incremental
-                           ? // The days' lines by the txn_id index, transaction by transaction.
-                             '(SELECT txn_id FROM transactions WHERE txn_date IN (SELECT day FROM days) OFFSET 0) r CROSS JOIN LATERAL (SELECT * FROM journal_lines x WHERE x.txn_id = r.txn_id) l'
+                           ? // The days' lines by the txn_id index, transaction by transaction (OFFSET 0: never a scan of the journal).
+                             '(SELECT txn_id FROM transactions WHERE txn_date = ANY(:days::date[]) OFFSET 0) r CROSS JOIN LATERAL (SELECT * FROM journal_lines x WHERE x.txn_id = r.txn_id OFFSET 0) l'
                            : 'journal_lines'
                        }
                       GROUP BY 1, 2, 3),
@@ -78,10 +82,12 @@ export const accountTotals: Check = {
   books: BOTH_BOOKS,
   incremental: true,
   run: async ({ db, settings, since }) => {
-    const { rows } = await db.raw<{ rows: Difference[] }>(differencesSql(since !== null), {
+    const days =
+      since === null ? null : (await db.raw<{ rows: Array<{ days: string[] }> }>(DAYS_SQL, { since })).rows[0]!.days;
+    const { rows } = await db.raw<{ rows: Difference[] }>(differencesSql(days !== null), {
       tolerance: settings.moneyToleranceUsd.toFixed(),
       limit: settings.variancesPerCheckMax,
-      ...(since !== null && { since }),
+      ...(days !== null && { days }),
     });
     const variances = rows.map((r) => {
       const money = (figure: string) => formatDecimal(new Decimal(figure));

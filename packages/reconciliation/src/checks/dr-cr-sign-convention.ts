@@ -20,18 +20,40 @@ const ACCOUNTS_SQL = `
    ORDER BY a.account_code`;
 
 /**
- * A wallet in debit: the customer owes the firm (an overdraft). Incremental (`:since` set): the
- * wallets of the customers of the transactions posted since (each summed whole, by the customer
- * index): no other wallet moved.
+ * A wallet in debit: the customer owes the firm (an overdraft). A full sweep sums every wallet.
  */
-const WALLETS_SQL = `
+const ALL_WALLETS_SQL = `
   SELECT customer_id, account_code, sum(debit - credit)::text AS net
     FROM journal_lines
    WHERE account_code = ANY(:wallets::text[]) AND customer_id IS NOT NULL
-     AND (:since::timestamptz IS NULL OR customer_id IN (SELECT DISTINCT customer_id FROM transactions WHERE posted_at >= :since::timestamptz AND customer_id IS NOT NULL))
    GROUP BY customer_id, account_code
   HAVING sum(debit - credit) > 0
    ORDER BY customer_id, account_code
+   LIMIT :limit`;
+
+/**
+ * Incremental (`:since` set): at the check's last clean run no wallet was in debit (by induction
+ * from a full sweep: a run that finds one is not clean and leaves the mark). A wallet the
+ * transactions posted since moved toward credit, or left alone, is still not in debit; only those
+ * they moved toward debit (their lines since, read transaction by transaction by the txn_id index)
+ * are summed whole, each by the customer index (an index-only read of that wallet's lines). No
+ * per-customer balance is maintained: that sum grows with the customer's history, not the book's.
+ */
+const MOVED_WALLETS_SQL = `
+  WITH moved AS (
+    SELECT l.customer_id, l.account_code
+      FROM (SELECT txn_id FROM transactions WHERE posted_at >= :since::timestamptz OFFSET 0) r
+      CROSS JOIN LATERAL (SELECT customer_id, account_code, debit, credit FROM journal_lines x
+                           WHERE x.txn_id = r.txn_id AND x.account_code = ANY(:wallets::text[]) AND x.customer_id IS NOT NULL OFFSET 0) l
+     GROUP BY 1, 2
+    HAVING sum(l.debit - l.credit) > 0
+  )
+  SELECT m.customer_id, m.account_code, w.net::text AS net
+    FROM moved m
+    CROSS JOIN LATERAL (SELECT sum(j.debit - j.credit) AS net FROM journal_lines j
+                         WHERE j.customer_id = m.customer_id AND j.account_code = m.account_code) w
+   WHERE w.net > 0
+   ORDER BY 1, 2
    LIMIT :limit`;
 
 /**
@@ -68,11 +90,10 @@ export const drCrSignConvention: Check = {
         }),
       );
     const wallets = (
-      await db.raw<{ rows: Array<{ customer_id: string; account_code: string; net: string }> }>(WALLETS_SQL, {
-        wallets: WALLETS,
-        since,
-        limit: settings.variancesPerCheckMax,
-      })
+      await db.raw<{ rows: Array<{ customer_id: string; account_code: string; net: string }> }>(
+        since === null ? ALL_WALLETS_SQL : MOVED_WALLETS_SQL,
+        { wallets: WALLETS, limit: settings.variancesPerCheckMax, ...(since !== null && { since }) },
+      )
     ).rows;
     const overdrawn = wallets.map((w) =>
       variance({

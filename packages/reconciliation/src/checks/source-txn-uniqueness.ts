@@ -3,21 +3,30 @@ import { BOTH_BOOKS, outcomeOf, variance, type Check } from '../check.js';
 /**
  * Each upstream record is posted once: no two transactions share (source, source_txn_id), and no
  * transaction is reversed twice. The unique index makes both impossible through the ledger; this
- * proves the index was never bypassed (dropped, or rows restored around it). Incremental
- * (`:since` set): the keys of the transactions posted since, each counted over the whole book.
+ * proves the index was never bypassed (dropped, or rows restored around it). A full sweep counts
+ * every key by hashing; incremental (`:since` set): the keys of the transactions posted since,
+ * each counted over the whole book by its index (a lateral count per key: an `IN (...)` over the
+ * whole table read every key of the book).
  */
-const DUPLICATES_SQL = `
+const duplicatesSql = (incremental: boolean) => `
   WITH keys AS (
-    SELECT source, source_txn_id, count(*)::int AS n FROM transactions
-     WHERE :since::timestamptz IS NULL OR (source, source_txn_id) IN (SELECT source, source_txn_id FROM transactions WHERE posted_at >= :since::timestamptz)
-     GROUP BY 1, 2 HAVING count(*) > 1 ORDER BY 1, 2 LIMIT :limit
+    ${
+      incremental
+        ? `SELECT k.source, k.source_txn_id, c.n FROM (SELECT DISTINCT source, source_txn_id FROM transactions WHERE posted_at >= :since::timestamptz) k
+             CROSS JOIN LATERAL (SELECT count(*)::int AS n FROM transactions t WHERE t.source = k.source AND t.source_txn_id = k.source_txn_id) c
+            WHERE c.n > 1 ORDER BY 1, 2 LIMIT :limit`
+        : `SELECT source, source_txn_id, count(*)::int AS n FROM transactions GROUP BY 1, 2 HAVING count(*) > 1 ORDER BY 1, 2 LIMIT :limit`
+    }
   ), reversed AS (
-    SELECT reverses_txn_id, count(*)::int AS n FROM transactions
-     WHERE reverses_txn_id IS NOT NULL
-       AND (:since::timestamptz IS NULL OR reverses_txn_id IN (SELECT reverses_txn_id FROM transactions WHERE posted_at >= :since::timestamptz))
-     GROUP BY 1 HAVING count(*) > 1 ORDER BY 1 LIMIT :limit
+    ${
+      incremental
+        ? `SELECT k.reverses_txn_id, c.n FROM (SELECT DISTINCT reverses_txn_id FROM transactions WHERE posted_at >= :since::timestamptz AND reverses_txn_id IS NOT NULL) k
+             CROSS JOIN LATERAL (SELECT count(*)::int AS n FROM transactions t WHERE t.reverses_txn_id = k.reverses_txn_id) c
+            WHERE c.n > 1 ORDER BY 1 LIMIT :limit`
+        : `SELECT reverses_txn_id, count(*)::int AS n FROM transactions WHERE reverses_txn_id IS NOT NULL GROUP BY 1 HAVING count(*) > 1 ORDER BY 1 LIMIT :limit`
+    }
   )
-  -- Counted by hashing first; only the keys found twice are looked up for their transactions.
+  -- Only the keys found twice are looked up for their transactions.
   SELECT 'source_txn_id' AS kind, k.source, k.source_txn_id, NULL AS reverses_txn_id, k.n,
          (SELECT array_agg(t.txn_id::text ORDER BY t.posted_at, t.txn_id) FROM transactions t WHERE t.source = k.source AND t.source_txn_id = k.source_txn_id) AS txn_ids
     FROM keys k
@@ -43,7 +52,7 @@ export const sourceTxnUniqueness: Check = {
         n: number;
         txn_ids: string[];
       }>;
-    }>(DUPLICATES_SQL, { limit: settings.variancesPerCheckMax, since });
+    }>(duplicatesSql(since !== null), { limit: settings.variancesPerCheckMax, ...(since !== null && { since }) });
     const variances = rows.map((r) =>
       variance({
         txn_id: r.kind === 'reversal' ? r.reverses_txn_id : (r.txn_ids[0] ?? null),

@@ -180,7 +180,7 @@ export const paths: Paths = {
       summary: 'Run the checks now (admin)',
       description:
         'Runs the book’s checks of `category` (every category without one) now, each under its cluster-wide lock (a ' +
-        'check another instance is running is skipped and named in `metadata.skipped`), stores the run and answers it. ' +
+        'check another instance is running is waited for, then run), stores the run and answers it. ' +
         'A check that throws is a `fail` with `metrics.error`; the others still run. A `warn` or `fail` sends the drift ' +
         'alert when `ALERT_WEBHOOK_URL` is set.',
       tags: TAG,
