@@ -54,11 +54,11 @@ function JournalLines({
     <table data-testid="journal-lines">
       <thead>
         <tr>
-          <th>Account</th>
-          <th>Kind</th>
-          <th>Customer</th>
-          <th className="num">Debit</th>
-          <th className="num">Credit</th>
+          <th scope="col">Account</th>
+          <th scope="col">Kind</th>
+          <th scope="col">Customer</th>
+          <th scope="col" className="num">Debit</th>
+          <th scope="col" className="num">Credit</th>
         </tr>
       </thead>
       <tbody>
@@ -173,14 +173,14 @@ function TransactionList({ filters }: { filters: Filters }) {
             <table data-testid="transactions">
               <thead>
                 <tr>
-                  <th>Date</th>
-                  <th>Type</th>
-                  <th>Source</th>
-                  <th>Customer</th>
-                  <th>Symbol</th>
-                  <th className="num">Quantity</th>
-                  <th className="num">USD</th>
-                  <th>Memo</th>
+                  <th scope="col">Date</th>
+                  <th scope="col">Type</th>
+                  <th scope="col">Source</th>
+                  <th scope="col">Customer</th>
+                  <th scope="col">Symbol</th>
+                  <th scope="col" className="num">Quantity</th>
+                  <th scope="col" className="num">USD</th>
+                  <th scope="col">Memo</th>
                 </tr>
               </thead>
               <tbody>
