@@ -80,10 +80,12 @@ export function EndpointView({
     queryFn: () => {
       const query = Object.fromEntries(Object.entries(asked ?? {}).filter(([, v]) => v !== ''));
       // The path comes from the document at run time: the answer is shown whatever its schema.
-      return unwrap(api.GET(path as never, { params: { path: pathParams, query } } as never) as Promise<{
-        data?: unknown;
-        response: Response;
-      }>);
+      return unwrap(
+        api.GET(path as never, { params: { path: pathParams, query } } as never) as Promise<{
+          data?: unknown;
+          response: Response;
+        }>,
+      );
     },
   });
   return (

@@ -9,7 +9,8 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 const isRecord = (value: Json): value is { [key: string]: Json } =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
-const isPlain = (value: Json) => !isRecord(value) && !(Array.isArray(value) && value.some((v) => v !== null && typeof v === 'object'));
+const isPlain = (value: Json) =>
+  !isRecord(value) && !(Array.isArray(value) && value.some((v) => v !== null && typeof v === 'object'));
 const words = (key: string) => key.replace(/_/g, ' ');
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 
@@ -18,7 +19,8 @@ function Plain({ value }: { value: Json }): ReactNode {
   if (value === null) return <span className="muted">—</span>;
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
   if (Array.isArray(value)) return value.length === 0 ? <span className="muted">none</span> : value.join(', ');
-  if (typeof value === 'string' && DECIMAL.test(value)) return <span className={`num${value.startsWith('-') ? ' neg' : ''}`}>{value}</span>;
+  if (typeof value === 'string' && DECIMAL.test(value))
+    return <span className={`num${value.startsWith('-') ? ' neg' : ''}`}>{value}</span>;
   return String(value);
 }
 
@@ -38,35 +40,55 @@ function Cell({ value }: { value: Json }): ReactNode {
   return <code>{JSON.stringify(value)}</code>;
 }
 
-function RecordTable({ name, rows }: { name: string; rows: Json[] }) {
+const isRecordList = (value: Json | undefined): value is Json[] => Array.isArray(value) && value.some(isRecord);
+
+/**
+ * A list of records as a table; a field holding records of its own (a customer's symbols, a
+ * symbol's disposals) becomes a table of its own under it, one per row, named after the row.
+ */
+function RecordTable({ name, rows, depth = 0 }: { name: string; rows: Json[]; depth?: number }) {
   const records = rows.filter(isRecord);
-  const columns = [...new Set(records.flatMap((r) => Object.keys(r)))];
+  const fields = [...new Set(records.flatMap((r) => Object.keys(r)))];
+  const nested = depth < 3 ? fields.filter((f) => records.some((r) => isRecordList(r[f]))) : [];
+  const columns = fields.filter((f) => !nested.includes(f));
+  const rowName = (r: { [key: string]: Json }) => String(r[columns[0] ?? ''] ?? '');
   return (
-    <table className="report-table">
-      <caption>
-        {words(name)} ({rows.length})
-      </caption>
-      <thead>
-        <tr>
-          {columns.map((c) => (
-            <th key={c} scope="col">
-              {words(c)}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {records.map((r, i) => (
-          <tr key={i}>
+    <>
+      <table className="report-table">
+        <caption>
+          {words(name)} ({rows.length})
+        </caption>
+        <thead>
+          <tr>
             {columns.map((c) => (
-              <td key={c}>
-                <Cell value={r[c] ?? null} />
-              </td>
+              <th key={c} scope="col">
+                {words(c)}
+              </th>
             ))}
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {records.map((r, i) => (
+            <tr key={i}>
+              {columns.map((c) => (
+                <td key={c}>
+                  <Cell value={r[c] ?? null} />
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {records.flatMap((r, i) =>
+        nested
+          .filter((f) => isRecordList(r[f]))
+          .map((f) => (
+            <div key={`${i}-${f}`} className="nested">
+              <RecordTable name={`${words(f)} of ${rowName(r)}`} rows={r[f] as Json[]} depth={depth + 1} />
+            </div>
+          )),
+      )}
+    </>
   );
 }
 

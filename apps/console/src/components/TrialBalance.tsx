@@ -26,8 +26,12 @@ export function TrialBalanceTable({
       <thead>
         <tr>
           <th scope="col">Account</th>
-          <th scope="col" className="num">Debit</th>
-          <th scope="col" className="num">Credit</th>
+          <th scope="col" className="num">
+            Debit
+          </th>
+          <th scope="col" className="num">
+            Credit
+          </th>
         </tr>
       </thead>
       <tbody>

@@ -26,12 +26,14 @@ const ACTIONS: Record<Action, { verb: string; button: string; says: (r: CashRequ
   fail: {
     verb: 'Fail',
     button: 'Mark failed',
-    says: (r) => `This marks the ${r.direction} of ${r.amount} ${r.currency} for ${r.customer_id} failed: nothing is posted.`,
+    says: (r) =>
+      `This marks the ${r.direction} of ${r.amount} ${r.currency} for ${r.customer_id} failed: nothing is posted.`,
   },
   cancel: {
     verb: 'Cancel',
     button: 'Cancel the request',
-    says: (r) => `This cancels the ${r.direction} of ${r.amount} ${r.currency} for ${r.customer_id}: nothing is posted.`,
+    says: (r) =>
+      `This cancels the ${r.direction} of ${r.amount} ${r.currency} for ${r.customer_id}: nothing is posted.`,
   },
 };
 
@@ -65,11 +67,7 @@ function NewCashRequest() {
   const field = (name: keyof typeof empty, label: string, required = false) => (
     <label>
       {label}
-      <input
-        value={draft[name]}
-        required={required}
-        onChange={(e) => setDraft({ ...draft, [name]: e.target.value })}
-      />
+      <input value={draft[name]} required={required} onChange={(e) => setDraft({ ...draft, [name]: e.target.value })} />
     </label>
   );
   const select = (name: keyof typeof empty, label: string, options: readonly string[]) => (
@@ -118,7 +116,12 @@ function Transition({ request, action, onDone }: { request: CashRequest; action:
   const move = useMutation({
     mutationFn: () =>
       action === 'fail'
-        ? unwrap(api.POST('/v1/cash-requests/{cash_request_id}/fail', { params: { path }, body: { reason: reason.trim() || null } }))
+        ? unwrap(
+            api.POST('/v1/cash-requests/{cash_request_id}/fail', {
+              params: { path },
+              body: { reason: reason.trim() || null },
+            }),
+          )
         : unwrap(api.POST(`/v1/cash-requests/{cash_request_id}/${action}`, { params: { path }, body: {} })),
     onSuccess: () => {
       void client.invalidateQueries();

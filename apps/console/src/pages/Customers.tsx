@@ -83,7 +83,9 @@ const INDIA_VIEWS = [
   ['usbroker-statement', 'Broker statement'],
 ] as const satisfies ReadonlyArray<readonly [PathsUnder<'/v1/customers/{customer_id}/'>, string]>;
 /** The India reports that take a `customer`, opened on the India page for this one. */
-const INDIA_REPORTS = ['capital-gains', 'dividends', 'schedule-fa', 'broker-fees'] as const satisfies ReadonlyArray<PathsUnder<'/v1/india/'>>;
+const INDIA_REPORTS = ['capital-gains', 'dividends', 'schedule-fa', 'broker-fees'] as const satisfies ReadonlyArray<
+  PathsUnder<'/v1/india/'>
+>;
 
 function IndiaViews({ id }: { id: string }) {
   const document = useApiDocument();
@@ -208,11 +210,21 @@ function Customer({ id }: { id: string }) {
             <thead>
               <tr>
                 <th scope="col">Symbol</th>
-                <th scope="col" className="num">Quantity</th>
-                <th scope="col" className="num">Cost (USD)</th>
-                <th scope="col" className="num">Average cost</th>
-                <th scope="col" className="num">Price</th>
-                <th scope="col" className="num">Market value</th>
+                <th scope="col" className="num">
+                  Quantity
+                </th>
+                <th scope="col" className="num">
+                  Cost (USD)
+                </th>
+                <th scope="col" className="num">
+                  Average cost
+                </th>
+                <th scope="col" className="num">
+                  Price
+                </th>
+                <th scope="col" className="num">
+                  Market value
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -241,7 +253,9 @@ function Customer({ id }: { id: string }) {
             </tbody>
             <tfoot>
               <tr>
-                <th scope="row" colSpan={2}>Total</th>
+                <th scope="row" colSpan={2}>
+                  Total
+                </th>
                 <td>
                   <Money value={p.totals.cost_usd} />
                 </td>
@@ -276,13 +290,19 @@ function Customer({ id }: { id: string }) {
                 <th scope="col">Account</th>
                 <th scope="col">Symbol</th>
                 <th scope="col">Memo</th>
-                <th scope="col" className="num">Amount</th>
-                <th scope="col" className="num">Balance</th>
+                <th scope="col" className="num">
+                  Amount
+                </th>
+                <th scope="col" className="num">
+                  Balance
+                </th>
               </tr>
             </thead>
             <tbody>
               <tr>
-                <th scope="row" colSpan={6}>Opening balance</th>
+                <th scope="row" colSpan={6}>
+                  Opening balance
+                </th>
                 <td>
                   <Money value={s.opening_balance_usd} />
                 </td>
@@ -307,7 +327,9 @@ function Customer({ id }: { id: string }) {
             </tbody>
             <tfoot>
               <tr>
-                <th scope="row" colSpan={5}>Closing balance (movements {s.movements_total_usd})</th>
+                <th scope="row" colSpan={5}>
+                  Closing balance (movements {s.movements_total_usd})
+                </th>
                 <td colSpan={2}>
                   <Money value={s.closing_balance_usd} />
                 </td>

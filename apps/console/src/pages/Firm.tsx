@@ -99,9 +99,15 @@ export default function FirmPage() {
               <tr>
                 <th scope="col">Month</th>
                 <th scope="col">Source</th>
-                <th scope="col" className="num">Revenue</th>
-                <th scope="col" className="num">Cost</th>
-                <th scope="col" className="num">Margin</th>
+                <th scope="col" className="num">
+                  Revenue
+                </th>
+                <th scope="col" className="num">
+                  Cost
+                </th>
+                <th scope="col" className="num">
+                  Margin
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -125,7 +131,9 @@ export default function FirmPage() {
             </tbody>
             <tfoot>
               <tr>
-                <th scope="row" colSpan={2}>Total</th>
+                <th scope="row" colSpan={2}>
+                  Total
+                </th>
                 <td>
                   <Money value={e.revenue_usd} />
                 </td>
@@ -166,8 +174,12 @@ export default function FirmPage() {
                 <tr>
                   <th scope="col">Account</th>
                   <th scope="col">Type</th>
-                  <th scope="col" className="num">Balance</th>
-                  <th scope="col" className="num">Lines</th>
+                  <th scope="col" className="num">
+                    Balance
+                  </th>
+                  <th scope="col" className="num">
+                    Lines
+                  </th>
                 </tr>
               </thead>
               <tbody>

@@ -59,8 +59,12 @@ function Runs({ offset }: { offset: number }) {
                   <th scope="col">Started</th>
                   <th scope="col">Category</th>
                   <th scope="col">Status</th>
-                  <th scope="col" className="num">Checks</th>
-                  <th scope="col" className="num">Variances</th>
+                  <th scope="col" className="num">
+                    Checks
+                  </th>
+                  <th scope="col" className="num">
+                    Variances
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -145,9 +149,15 @@ function Run({ runId }: { runId: string }) {
                 <th scope="col">Customer</th>
                 <th scope="col">Account</th>
                 <th scope="col">Symbol</th>
-                <th scope="col" className="num">Expected</th>
-                <th scope="col" className="num">Actual</th>
-                <th scope="col" className="num">Difference</th>
+                <th scope="col" className="num">
+                  Expected
+                </th>
+                <th scope="col" className="num">
+                  Actual
+                </th>
+                <th scope="col" className="num">
+                  Difference
+                </th>
               </tr>
             </thead>
             <tbody>

@@ -57,8 +57,12 @@ function JournalLines({
           <th scope="col">Account</th>
           <th scope="col">Kind</th>
           <th scope="col">Customer</th>
-          <th scope="col" className="num">Debit</th>
-          <th scope="col" className="num">Credit</th>
+          <th scope="col" className="num">
+            Debit
+          </th>
+          <th scope="col" className="num">
+            Credit
+          </th>
         </tr>
       </thead>
       <tbody>
@@ -178,8 +182,12 @@ function TransactionList({ filters }: { filters: Filters }) {
                   <th scope="col">Source</th>
                   <th scope="col">Customer</th>
                   <th scope="col">Symbol</th>
-                  <th scope="col" className="num">Quantity</th>
-                  <th scope="col" className="num">USD</th>
+                  <th scope="col" className="num">
+                    Quantity
+                  </th>
+                  <th scope="col" className="num">
+                    USD
+                  </th>
                   <th scope="col">Memo</th>
                 </tr>
               </thead>

@@ -78,27 +78,27 @@ export const schemas: Record<string, JsonSchema> = {
     `The job status record. A queued job not yet started is \`running\` with \`attempts\` 0 and \`started_at\` its \`queued_at\`. Kept in Redis ${RETENTION_DAYS} days after its last change, longer than the queue keeps the job; a job that started is also kept in the book’s database (\`job_runs\`), which decides its outcome and answers for it after that.`,
   ),
   JobRun: object(
-  {
-    job_id: { type: 'string', pattern: JOB_ID_PATTERN },
-    kind: { type: 'string', description: 'The job’s name, e.g. `recost`.' },
-    status: STATUS,
-    started_at: { type: 'string', format: 'date-time', description: 'When its first attempt started.' },
-    finished_at: timestamp('Null while running.'),
-    duration_ms: {
-      type: ['integer', 'null'],
-      minimum: 0,
-      description: 'From the first attempt’s start to the end; null while running.',
+    {
+      job_id: { type: 'string', pattern: JOB_ID_PATTERN },
+      kind: { type: 'string', description: 'The job’s name, e.g. `recost`.' },
+      status: STATUS,
+      started_at: { type: 'string', format: 'date-time', description: 'When its first attempt started.' },
+      finished_at: timestamp('Null while running.'),
+      duration_ms: {
+        type: ['integer', 'null'],
+        minimum: 0,
+        description: 'From the first attempt’s start to the end; null while running.',
+      },
+      attempts: { type: 'integer', minimum: 1, description: 'Attempts started, by any worker.' },
+      input: { description: 'The job’s validated parameters, as it was started with them.' },
+      result: { type: ['object', 'null'], description: 'What the job reported, when done.' },
+      error: {
+        type: ['string', 'null'],
+        description: 'Why it failed (`error`), or why the last attempt failed while it is retried.',
+      },
     },
-    attempts: { type: 'integer', minimum: 1, description: 'Attempts started, by any worker.' },
-    input: { description: 'The job’s validated parameters, as it was started with them.' },
-    result: { type: ['object', 'null'], description: 'What the job reported, when done.' },
-    error: {
-      type: ['string', 'null'],
-      description: 'Why it failed (`error`), or why the last attempt failed while it is retried.',
-    },
-  },
-  'A job run as the book’s database keeps it (`job_runs`): every job that started, kept for good. Its progress and queueing time are in its status record (`GET /v1/jobs/status/{job_id}`).',
-),
+    'A job run as the book’s database keeps it (`job_runs`): every job that started, kept for good. Its progress and queueing time are in its status record (`GET /v1/jobs/status/{job_id}`).',
+  ),
   JobRunPage: listEnvelope(ref('JobRun'), 'A page of job runs, the latest started first.'),
 };
 
