@@ -305,7 +305,7 @@ describe('the console in Chromium, on the demo data of both books', function () 
     expect(page.url().split('/').pop()).to.equal(items.find((r) => r.reference === 'console-wire-1')!.txn_id);
   });
 
-  it('fails a pending cash request with a reason, posting nothing', async function () {
+  it('a cash request’s confirmation starts on Back, and Escape closes it changing nothing', async function () {
     await uae.api.post('/v1/cash-requests', {
       customer_id: 'UAE-000003',
       direction: 'deposit',
@@ -314,6 +314,17 @@ describe('the console in Chromium, on the demo data of both books', function () 
       reference: 'console-wire-2',
     });
     await go(uae, 'cash-requests?customer_id=UAE-000003');
+    const row = cashRequests().filter({ hasText: 'console-wire-2' });
+    await row.getByRole('button', { name: /^Cancel the deposit/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Cancel cash request' });
+    await dialog.waitFor();
+    expect(await page.evaluate(() => document.activeElement?.textContent)).to.equal('Back');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(await row.locator('.status').textContent()).to.equal('pending');
+  });
+
+  it('fails a pending cash request with a reason, posting nothing', async function () {
     const row = cashRequests().filter({ hasText: 'console-wire-2' });
     await row.getByRole('button', { name: /^Fail the deposit/ }).click();
     const dialog = page.getByRole('dialog', { name: 'Fail cash request' });

@@ -142,13 +142,13 @@ function Transition({ request, action, onDone }: { request: CashRequest; action:
       <button
         type="button"
         className={action === 'confirm' ? 'danger' : undefined}
-        autoFocus={action !== 'fail'}
         disabled={move.isPending}
         onClick={() => move.mutate()}
       >
         {button}
       </button>{' '}
-      <button type="button" onClick={onDone}>
+      {/* The focus starts on the way back, so a stray Enter never posts. */}
+      <button type="button" autoFocus={action !== 'fail'} onClick={onDone}>
         Back
       </button>
       <ErrorBox error={move.error} />

@@ -394,7 +394,14 @@ function TransactionDetail({ txnId }: { txnId: string }) {
           <JournalLines lines={t.journal_lines} />
           {admin && !t.reversed_by_txn_id && t.txn_type !== 'reversal' ? (
             confirming ? (
-              <div className="panel confirm" role="dialog" aria-label="Confirm reversal">
+              <div
+                className="panel confirm"
+                role="dialog"
+                aria-label="Confirm reversal"
+                onKeyDown={(e) => {
+                  if (e.key === 'Escape') setConfirming(false);
+                }}
+              >
                 <p>
                   This posts a reversal of the {t.txn_type} of {t.amount_usd} USD
                   {t.customer_id ? ` for ${t.customer_id}` : ''}, dated today: the {t.journal_lines.length} lines above
@@ -403,7 +410,8 @@ function TransactionDetail({ txnId }: { txnId: string }) {
                 <button type="button" className="danger" onClick={() => reverse.mutate()} disabled={reverse.isPending}>
                   Post the reversal
                 </button>{' '}
-                <button type="button" onClick={() => setConfirming(false)}>
+                {/* The focus starts on the way back, so a stray Enter never posts. */}
+                <button type="button" autoFocus onClick={() => setConfirming(false)}>
                   Cancel
                 </button>
                 <ErrorBox error={reverse.error} />
