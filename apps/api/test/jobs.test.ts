@@ -125,3 +125,74 @@ describe('jobs: GET /v1/jobs/status/{job_id}', () => {
     });
   });
 });
+
+describe('jobs: GET /v1/jobs', () => {
+  let api: TestApi;
+  /** Three runs of the book, on three days: a recost done, a sync-uaefeed failed, a recost still running. */
+  const runs = [
+    { job_id: 'recost-1', kind: 'recost', day: '2026-11-01', status: 'done', result: { recosted: 4 }, error: null },
+    { job_id: 'uaefeed-1', kind: 'sync-uaefeed', day: '2026-11-02', status: 'error', result: null, error: 'upstream' },
+    { job_id: 'recost-2', kind: 'recost', day: '2026-11-03', status: 'running', result: null, error: null },
+  ] as const;
+  const list = async (query = '') => {
+    const reply = await api.get(`/v1/jobs${query}`, { token: 'ledger' });
+    expect(reply.status, reply.text).to.equal(200);
+    return reply.body as { items: Array<Record<string, unknown>>; total: number; limit: number; offset: number };
+  };
+  const ids = (page: { items: Array<Record<string, unknown>> }) => page.items.map((run) => run.job_id);
+
+  before(async () => {
+    api = await startApi();
+    await api.db('job_runs').insert(
+      runs.map(({ day, ...run }) => ({
+        ...run,
+        input: JSON.stringify({ limit: 10 }),
+        result: run.result === null ? null : JSON.stringify(run.result),
+        attempts: 1,
+        first_started_at: `${day}T23:59:00Z`,
+        attempt_started_at: `${day}T23:59:00Z`,
+        finished_at: run.status === 'running' ? null : `${day}T23:59:30Z`,
+      })),
+    );
+  });
+  after(async () => {
+    await api.close();
+  });
+
+  it('lists every job run of the book, the latest started first, with its input, duration and outcome', async () => {
+    const page = await list();
+    expect(page).to.include({ total: 3, limit: 50, offset: 0 });
+    expect(ids(page)).to.deep.equal(['recost-2', 'uaefeed-1', 'recost-1']);
+    expect(page.items[2]).to.deep.equal({
+      job_id: 'recost-1',
+      kind: 'recost',
+      status: 'done',
+      started_at: '2026-11-01T23:59:00.000Z',
+      finished_at: '2026-11-01T23:59:30.000Z',
+      duration_ms: 30_000,
+      attempts: 1,
+      input: { limit: 10 },
+      result: { recosted: 4 },
+      error: null,
+    });
+    expect(page.items[0]).to.include({ status: 'running', finished_at: null, duration_ms: null });
+  });
+
+  it('filters by kind, by status and by the UTC day of the first start (from and to inclusive), and pages', async () => {
+    expect(ids(await list('?kind=recost'))).to.deep.equal(['recost-2', 'recost-1']);
+    expect(ids(await list('?status=error'))).to.deep.equal(['uaefeed-1']);
+    expect(ids(await list('?from=2026-11-02&to=2026-11-02'))).to.deep.equal(['uaefeed-1']);
+    expect(ids(await list('?from=2026-11-02'))).to.deep.equal(['recost-2', 'uaefeed-1']);
+    expect(ids(await list('?to=2026-11-01'))).to.deep.equal(['recost-1']);
+    const second = await list('?limit=1&offset=1');
+    expect(second).to.include({ total: 3, limit: 1, offset: 1 });
+    expect(ids(second)).to.deep.equal(['uaefeed-1']);
+  });
+
+  it('an unknown kind or status, a day not on the calendar or a limit over 500 is 400; no token is 401', async () => {
+    for (const query of ['?kind=no-such-job', '?status=queued', '?from=2026-02-30', '?limit=501'])
+      expectError(await api.get(`/v1/jobs${query}`, { token: 'ledger' }), 400, 'validation_error');
+    expectError(await api.get('/v1/jobs'), 401, 'unauthorized');
+    expect((await api.get('/v1/jobs', { token: 'admin' })).status).to.equal(200);
+  });
+});

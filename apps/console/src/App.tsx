@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { createContext, useContext, useEffect, useState, type FormEvent } from 'react';
+import { createContext, useContext, useEffect, useRef, useState, type FormEvent } from 'react';
 import { api, unwrap, whenUnauthorized } from './api/client.js';
 import { ErrorBox } from './components/ui.js';
 import { PAGES } from './pages/index.js';
@@ -58,6 +58,12 @@ function SignIn({ reason, onSignedIn }: { reason: string | null; onSignedIn: (to
   );
 }
 
+/** The skip link moves focus, not the route (routes live in the hash too). */
+function skipToContent(e: { preventDefault: () => void }) {
+  e.preventDefault();
+  document.getElementById('content')?.focus();
+}
+
 function Header() {
   const { admin, signOut } = useSession();
   const index = useQuery({ queryKey: ['index'], queryFn: () => unwrap(api.GET('/')) });
@@ -70,11 +76,14 @@ function Header() {
   const route = useRoute();
   return (
     <header>
+      <a className="skip" href="#content" onClick={skipToContent}>
+        Skip to content
+      </a>
       <strong className="book">{book ? `${BOOK_LABEL[book]} book` : 'Ledger'}</strong>
       <span className={`health ${ready.data === undefined ? '' : ready.data ? 'up' : 'down'}`} data-testid="health">
         {ready.data === undefined ? '…' : ready.data ? 'ready' : 'not ready'}
       </span>
-      <nav>
+      <nav aria-label="Pages">
         {PAGES.map((p) => (
           <a key={p.path} href={href(p.path)} aria-current={route.page === p.path ? 'page' : undefined}>
             {p.title}
@@ -106,13 +115,20 @@ export function App() {
     setTokens(null);
   };
   useEffect(() => whenUnauthorized(signOut));
+  // A keyboard or screen reader user lands on the new page's content, not back at the top of the header.
+  const main = useRef<HTMLElement>(null);
+  const shown = useRef(route.page);
+  useEffect(() => {
+    if (shown.current !== route.page) main.current?.focus();
+    shown.current = route.page;
+  }, [route.page]);
   if (tokens === null) return <SignIn reason={reason} onSignedIn={setTokens} />;
   const page = PAGES.find((p) => p.path === route.page) ?? PAGES[0]!;
   const Page = page.component;
   return (
     <SessionContext.Provider value={{ admin: tokens.admin !== '', signOut }}>
       <Header />
-      <main>
+      <main id="content" tabIndex={-1} ref={main}>
         <Page />
       </main>
     </SessionContext.Provider>

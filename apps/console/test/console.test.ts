@@ -1,7 +1,8 @@
 // The console in a real Chromium (Debian's, driven by playwright-core) against the quickstart's
 // stack: both books' real api, worker and recon processes on the demo data, 8 customers a book.
 // Without Chromium (scripts/ensure-services.sh installs it where it can) the suite is pending.
-import { existsSync, mkdirSync, mkdtempSync, chmodSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, chmodSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,6 +27,19 @@ const CHROMIUM_FLAGS = [
   '--disable-sync',
 ];
 const STEP_MS = 60_000;
+/** axe-core, evaluated in the page (the console's CSP allows no injected script tag). */
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+/** The main pages, each checked for accessibility. */
+const MAIN_PAGES = [
+  'firm',
+  'transactions',
+  'customers/UAE-000001',
+  'cash-requests',
+  'jobs',
+  'reconciliation',
+  'india',
+  'india/lrs',
+];
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -253,6 +267,155 @@ describe('the console in Chromium, on the demo data of both books', function () 
     await page.getByTestId('customer-cards').waitFor();
   });
 
+  const cashRequests = () => page.getByTestId('cash-requests').locator('tbody tr');
+
+  it('makes a cash request and finds it among the pending ones', async function () {
+    await go(uae, 'cash-requests');
+    await page.getByText('New cash request').click();
+    const form = page.getByRole('form', { name: 'New cash request' });
+    await form.getByLabel('Customer').fill('UAE-000002');
+    await form.getByLabel('Amount').fill('40.00');
+    await form.getByLabel('Reference').fill('console-wire-1');
+    await form.getByRole('button', { name: 'Make the request' }).click();
+    await cashRequests().filter({ hasText: 'console-wire-1' }).waitFor();
+    await page.getByRole('form', { name: 'Filters' }).getByLabel('Status').selectOption('pending');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.waitForURL(/status=pending/);
+    await cashRequests().filter({ hasText: 'console-wire-1' }).waitFor();
+    const statuses = await cashRequests().locator('td:nth-child(6) .status').allTextContents();
+    expect(new Set(statuses)).to.deep.equal(new Set(['pending']));
+  });
+
+  it('confirms a pending cash request after a confirmation naming what it posts, and links the posted transaction', async function () {
+    await cashRequests()
+      .filter({ hasText: 'console-wire-1' })
+      .getByRole('button', { name: /^Confirm the deposit/ })
+      .click();
+    const dialog = page.getByRole('dialog', { name: 'Confirm cash request' });
+    expect(await dialog.textContent()).to.match(/This posts the deposit of 40(\.0+)? USD for UAE-000002 today/);
+    await dialog.getByRole('button', { name: 'Post and mark completed' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await go(uae, 'cash-requests?status=completed');
+    const row = cashRequests().filter({ hasText: 'console-wire-1' });
+    await row.getByRole('link', { name: 'transaction' }).click();
+    await page.waitForURL(/#\/transactions\/[0-9a-f-]{36}$/);
+    const { items } = await uae.api.get<{ items: { reference: string | null; txn_id: string | null }[] }>(
+      '/v1/cash-requests?customer_id=UAE-000002&status=completed&limit=500',
+    );
+    expect(page.url().split('/').pop()).to.equal(items.find((r) => r.reference === 'console-wire-1')!.txn_id);
+  });
+
+  it('a cash request’s confirmation starts on Back, and Escape closes it changing nothing', async function () {
+    await uae.api.post('/v1/cash-requests', {
+      customer_id: 'UAE-000003',
+      direction: 'deposit',
+      amount: '15.00',
+      currency: 'USD',
+      reference: 'console-wire-2',
+    });
+    await go(uae, 'cash-requests?customer_id=UAE-000003');
+    const row = cashRequests().filter({ hasText: 'console-wire-2' });
+    await row.getByRole('button', { name: /^Cancel the deposit/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Cancel cash request' });
+    await dialog.waitFor();
+    expect(await page.evaluate(() => document.activeElement?.textContent)).to.equal('Back');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(await row.locator('.status').textContent()).to.equal('pending');
+  });
+
+  it('fails a pending cash request with a reason, posting nothing', async function () {
+    const row = cashRequests().filter({ hasText: 'console-wire-2' });
+    await row.getByRole('button', { name: /^Fail the deposit/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Fail cash request' });
+    expect(await dialog.textContent()).to.contain('nothing is posted');
+    await dialog.getByLabel('Reason (optional)').fill('the bank returned it');
+    await dialog.getByRole('button', { name: 'Mark failed' }).click();
+    await row.getByText('the bank returned it').waitFor();
+    expect(await row.locator('.status').textContent()).to.equal('failed');
+    expect(await row.getByRole('button').count()).to.equal(0);
+    expect(await row.getByRole('link', { name: 'transaction' }).count()).to.equal(0);
+  });
+
+  it('lists the book’s job runs from its database and filters them by job', async function () {
+    await go(uae, 'jobs');
+    const runs = page.getByTestId('job-runs').locator('tbody tr');
+    await runs.first().waitFor();
+    const { total } = await uae.api.get<{ total: number }>('/v1/jobs');
+    expect(await page.locator('.pager').last().textContent()).to.contain(`of ${total}`);
+    expect(await runs.locator('td:nth-child(2)').allTextContents()).to.include.members(['provision-uae', 'recost']);
+    const filters = page.getByRole('form', { name: 'Job run filters' });
+    await filters.getByLabel('Job').selectOption('recost');
+    await filters.getByRole('button', { name: 'Apply' }).click();
+    await page.waitForURL(/kind=recost/);
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('[data-testid="job-runs"] tbody td:nth-child(2)')].every(
+        (cell) => cell.textContent === 'recost',
+      ),
+    );
+    expect(await runs.locator('td:nth-child(3)').allTextContents()).to.include('done');
+  });
+
+  it('says on the UAE book that the India reports answer there zero-valued', async function () {
+    await go(uae, 'india');
+    expect(await page.getByTestId('book-note').textContent()).to.contain('zero-valued');
+    await page.getByTestId('india-reports').locator('tbody tr').first().waitFor();
+  });
+
+  it('the keyboard reaches the skip link first, and it and the navigation move focus to the page', async function () {
+    await go(uae, 'firm');
+    await page.reload();
+    await page.locator('main h1').waitFor();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).to.equal('Skip to content');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.id)).to.equal('content');
+    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Jobs' }).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/#\/jobs$/);
+    await page.waitForFunction(() => document.activeElement?.id === 'content');
+  });
+
+  it('every main page has one h1, a name for every control, scoped table headers and no serious axe violations', async function () {
+    for (const hash of MAIN_PAGES) {
+      await go(uae, hash);
+      await page.locator('main h1').waitFor();
+      await page.waitForFunction(() => !document.querySelector('main')!.textContent!.includes('Loading…'));
+      if ((await page.evaluate(() => typeof (window as { axe?: unknown }).axe)) === 'undefined')
+        await page.evaluate(AXE);
+      const found = await page.evaluate(async () => {
+        const { axe } = window as unknown as {
+          axe: {
+            run: (
+              context: never,
+              options: object,
+            ) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
+          };
+        };
+        // Rows of a table are alike: its first three stand for the rest (axe's time grows with the page).
+        const { violations } = await axe.run({ exclude: [['tbody tr:nth-child(n+4)']] } as never, {
+          runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+          resultTypes: ['violations'],
+          preload: false,
+        });
+        const controls = [...document.querySelectorAll<HTMLInputElement>('input, select, textarea')];
+        return {
+          h1: document.querySelectorAll('h1').length,
+          unnamed: controls
+            .filter(
+              (c) => c.labels?.length === 0 && !c.getAttribute('aria-label') && !c.getAttribute('aria-labelledby'),
+            )
+            .map((c) => c.outerHTML),
+          unscoped: document.querySelectorAll('thead th:not([scope])').length,
+          serious: violations
+            .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+            .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+        };
+      });
+      expect(found, hash).to.deep.equal({ h1: 1, unnamed: [], unscoped: 0, serious: [] });
+    }
+  });
+
   it('shows the India book on its own console', async function () {
     await signIn(india, false);
     await page.locator('header').getByText('India book').waitFor();
@@ -262,6 +425,44 @@ describe('the console in Chromium, on the demo data of both books', function () 
     await page.getByTestId('firm-cards').waitFor();
     await go(india, 'transactions');
     await page.getByTestId('transactions').locator('tbody tr').first().waitFor();
+  });
+
+  it('lists the sixteen India reports with their parameters and shows one as readable tables', async function () {
+    await go(india, 'india');
+    const rows = page.getByTestId('india-reports').locator('tbody tr');
+    await rows.first().waitFor();
+    expect(await rows.count()).to.equal(16);
+    expect(await page.getByTestId('book-note').count()).to.equal(0);
+    expect(await rows.filter({ hasText: 'GET /v1/india/schedule-fa' }).textContent()).to.contain('fy (required)');
+    await rows.filter({ hasText: 'GET /v1/india/lrs' }).getByRole('link').click();
+    await page.waitForURL(/#\/india\/lrs$/);
+    const lrs = await india.api.get<{ fy: string; pans: unknown[] }>('/v1/india/lrs');
+    const report = page.getByTestId('report');
+    await report.locator('dl').first().waitFor();
+    expect(await report.locator('dt', { hasText: /^fy$/ }).locator('+ dd').textContent()).to.equal(lrs.fy);
+    if (lrs.pans.length > 0)
+      expect(await report.locator('table', { hasText: 'pans' }).first().locator('tbody tr').count()).to.equal(
+        lrs.pans.length,
+      );
+  });
+
+  it('shows a customer’s India views on the customer page, the ledger against the live broker first, and links their India reports', async function () {
+    const { items } = await india.api.get<{ items: { customer_id: string }[] }>('/v1/customers?limit=1');
+    const id = items[0]!.customer_id;
+    await go(india, `customers/${id}`);
+    const views = page.getByRole('region', { name: 'India' });
+    await views.getByTestId('report').waitFor();
+    const recon = await india.api.get<{ status: string }>(`/v1/customers/${id}/ledger-recon`);
+    expect(
+      await views
+        .getByTestId('report')
+        .locator('dt', { hasText: /^status$/ })
+        .locator('+ dd')
+        .textContent(),
+    ).to.equal(recon.status);
+    expect(await views.getByRole('link', { name: 'capital-gains' }).getAttribute('href')).to.equal(
+      `#/india/capital-gains?customer=${encodeURIComponent(id)}`,
+    );
   });
 
   it('sent no request anywhere but the books’ own origins', function () {

@@ -17,7 +17,7 @@ export {
   type JobProducer,
   type JobProducerOptions,
 } from './producer.js';
-export { JobRunStore, type Claim, type JobRun } from './runs.js';
+export { JobRunStore, type Claim, type JobRun, type JobRunFilter } from './runs.js';
 export {
   DEFAULT_JOB_OPTIONS,
   JOB_FAMILIES,
@@ -29,6 +29,7 @@ export {
 } from './queues.js';
 export { createJobProcessor, type RunnerContext } from './runner.js';
 export {
+  fieldsOfRun,
   JobStatusStore,
   statusKeyPrefix,
   statusOf,

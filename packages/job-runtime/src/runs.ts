@@ -1,4 +1,4 @@
-import { assert, type Db } from '@ledger/core';
+import { assert, pagedQuery, type Db, type Page, type Paged } from '@ledger/core';
 
 /** A job run as the book's database keeps it (table job_runs, docs/adr/0011-job-runs-in-the-book.md). */
 export interface JobRun {
@@ -23,6 +23,14 @@ export interface JobRun {
  */
 export type Claim =
   { state: 'claimed'; run: JobRun } | { state: 'finished'; run: JobRun } | { state: 'held'; run: JobRun };
+
+/** Which runs a list shows: one kind, one status, a first start within `from`..`to` (UTC days, inclusive). */
+export interface JobRunFilter {
+  kind?: string;
+  status?: JobRun['status'];
+  from?: string;
+  to?: string;
+}
 
 const COLUMNS =
   'job_id, kind, input, status, attempts, first_started_at, attempt_started_at, finished_at, result, error, lease_owner, lease_expires_at';
@@ -107,6 +115,29 @@ export class JobRunStore {
   async get(jobId: string): Promise<JobRun | null> {
     const { rows } = await this.db.raw<{ rows: JobRun[] }>(`SELECT ${COLUMNS} FROM job_runs WHERE job_id = ?`, [jobId]);
     return rows[0] ?? null;
+  }
+
+  /** Runs under the filters, newest first start first: every job that started, finished or not. */
+  list(filter: JobRunFilter, page: Page): Promise<Paged<JobRun>> {
+    const filtered = () => {
+      const query = this.db('job_runs');
+      if (filter.kind !== undefined) query.where('kind', filter.kind);
+      if (filter.status !== undefined) query.where('status', filter.status);
+      if (filter.from !== undefined)
+        query.where('first_started_at', '>=', this.db.raw("(?::date)::timestamp AT TIME ZONE 'UTC'", [filter.from]));
+      if (filter.to !== undefined)
+        query.where('first_started_at', '<', this.db.raw("((?::date) + 1)::timestamp AT TIME ZONE 'UTC'", [filter.to]));
+      return query;
+    };
+    return pagedQuery<JobRun>(
+      filtered,
+      (query) =>
+        query.select(this.db.raw(COLUMNS)).orderBy([
+          { column: 'first_started_at', order: 'desc' },
+          { column: 'job_id', order: 'desc' },
+        ]),
+      page,
+    );
   }
 
   /** Runs still running whose holder's lease ran out `graceMs` ago or more, or that no attempt holds: each should be in the queue. */

@@ -115,7 +115,7 @@ export class JobStatusStore {
 export const statusKeyPrefix = (queuePrefix: string, book: string) => `${queuePrefix}:ledger-${book}`;
 
 /** The fields of the status record the run decides: outcome, attempts, and the whole time from the first attempt's start. */
-function fieldsOfRun(run: JobRun): Omit<JobStatus, 'queued_at' | 'progress'> {
+export function fieldsOfRun(run: JobRun): Omit<JobStatus, 'queued_at' | 'progress'> {
   const startedAt = new Date(run.first_started_at);
   const finishedAt = run.finished_at ? new Date(run.finished_at) : null;
   return {

@@ -25,9 +25,13 @@ export function TrialBalanceTable({
       {caption ? <caption>{caption}</caption> : null}
       <thead>
         <tr>
-          <th>Account</th>
-          <th className="num">Debit</th>
-          <th className="num">Credit</th>
+          <th scope="col">Account</th>
+          <th scope="col" className="num">
+            Debit
+          </th>
+          <th scope="col" className="num">
+            Credit
+          </th>
         </tr>
       </thead>
       <tbody>
@@ -47,7 +51,7 @@ export function TrialBalanceTable({
       </tbody>
       <tfoot>
         <tr>
-          <th>Total</th>
+          <th scope="row">Total</th>
           <td>
             <Money value={totalDebit} />
           </td>

@@ -3,6 +3,9 @@ import { useMemo, useState } from 'react';
 import { api, unwrap } from '../api/client.js';
 import { DayChart } from '../components/Chart.js';
 import { TrialBalanceTable } from '../components/TrialBalance.js';
+import { useApiDocument } from '../api/document.js';
+import type { paths } from '../api/schema.js';
+import { EndpointView } from '../components/Endpoint.js';
 import { Card, Loaded, Money, PeriodFields, Pager } from '../components/ui.js';
 import { href, navigate, useRoute } from '../router.js';
 
@@ -35,10 +38,10 @@ function CustomerList({ q, offset }: { q: string; offset: number }) {
             <table data-testid="customers">
               <thead>
                 <tr>
-                  <th>Customer</th>
-                  <th>Name</th>
-                  <th>Email</th>
-                  <th>Since</th>
+                  <th scope="col">Customer</th>
+                  <th scope="col">Name</th>
+                  <th scope="col">Email</th>
+                  <th scope="col">Since</th>
                 </tr>
               </thead>
               <tbody>
@@ -64,6 +67,59 @@ function CustomerList({ q, offset }: { q: string; offset: number }) {
         )}
       </Loaded>
     </>
+  );
+}
+
+/** What follows `Prefix` in the API's paths: the build breaks when a path named below goes. */
+type PathsUnder<Prefix extends string, Path = keyof paths> = Path extends `${Prefix}${infer Rest}` ? Rest : never;
+
+/** The customer's India views: read live from the book's upstreams (on the UAE book they answer `available` false). */
+const INDIA_VIEWS = [
+  ['ledger-recon', 'Ledger against broker'],
+  ['holdings', 'Holdings upstream'],
+  ['usbroker-balance', 'Broker balance'],
+  ['usbroker-portfolio', 'Broker positions'],
+  ['usbroker-orders', 'Broker orders'],
+  ['usbroker-statement', 'Broker statement'],
+] as const satisfies ReadonlyArray<readonly [PathsUnder<'/v1/customers/{customer_id}/'>, string]>;
+/** The India reports that take a `customer`, opened on the India page for this one. */
+const INDIA_REPORTS = ['capital-gains', 'dividends', 'schedule-fa', 'broker-fees'] as const satisfies ReadonlyArray<
+  PathsUnder<'/v1/india/'>
+>;
+
+function IndiaViews({ id }: { id: string }) {
+  const document = useApiDocument();
+  const [view, setView] = useState<(typeof INDIA_VIEWS)[number][0]>(INDIA_VIEWS[0][0]);
+  return (
+    <section aria-labelledby="india-views">
+      <h3 id="india-views">India</h3>
+      <p>
+        India reports for {id}:{' '}
+        {INDIA_REPORTS.map((r, i) => (
+          <span key={r}>
+            {i > 0 ? ' · ' : ''}
+            <a href={href('india', r, { customer: id })}>{r}</a>
+          </span>
+        ))}
+      </p>
+      <div className="tabs" role="group" aria-label="India view">
+        {INDIA_VIEWS.map(([name, title]) => (
+          <button key={name} type="button" aria-pressed={view === name} onClick={() => setView(name)}>
+            {title}
+          </button>
+        ))}
+      </div>
+      <Loaded query={document}>
+        {(d) => (
+          <EndpointView
+            key={view}
+            document={d}
+            path={`/v1/customers/{customer_id}/${view}`}
+            pathParams={{ customer_id: id }}
+          />
+        )}
+      </Loaded>
+    </section>
   );
 }
 
@@ -153,12 +209,22 @@ function Customer({ id }: { id: string }) {
             </caption>
             <thead>
               <tr>
-                <th>Symbol</th>
-                <th className="num">Quantity</th>
-                <th className="num">Cost (USD)</th>
-                <th className="num">Average cost</th>
-                <th className="num">Price</th>
-                <th className="num">Market value</th>
+                <th scope="col">Symbol</th>
+                <th scope="col" className="num">
+                  Quantity
+                </th>
+                <th scope="col" className="num">
+                  Cost (USD)
+                </th>
+                <th scope="col" className="num">
+                  Average cost
+                </th>
+                <th scope="col" className="num">
+                  Price
+                </th>
+                <th scope="col" className="num">
+                  Market value
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -187,7 +253,9 @@ function Customer({ id }: { id: string }) {
             </tbody>
             <tfoot>
               <tr>
-                <th colSpan={2}>Total</th>
+                <th scope="row" colSpan={2}>
+                  Total
+                </th>
                 <td>
                   <Money value={p.totals.cost_usd} />
                 </td>
@@ -217,18 +285,24 @@ function Customer({ id }: { id: string }) {
           <table data-testid="statement">
             <thead>
               <tr>
-                <th>Date</th>
-                <th>Type</th>
-                <th>Account</th>
-                <th>Symbol</th>
-                <th>Memo</th>
-                <th className="num">Amount</th>
-                <th className="num">Balance</th>
+                <th scope="col">Date</th>
+                <th scope="col">Type</th>
+                <th scope="col">Account</th>
+                <th scope="col">Symbol</th>
+                <th scope="col">Memo</th>
+                <th scope="col" className="num">
+                  Amount
+                </th>
+                <th scope="col" className="num">
+                  Balance
+                </th>
               </tr>
             </thead>
             <tbody>
               <tr>
-                <th colSpan={6}>Opening balance</th>
+                <th scope="row" colSpan={6}>
+                  Opening balance
+                </th>
                 <td>
                   <Money value={s.opening_balance_usd} />
                 </td>
@@ -253,7 +327,9 @@ function Customer({ id }: { id: string }) {
             </tbody>
             <tfoot>
               <tr>
-                <th colSpan={5}>Closing balance (movements {s.movements_total_usd})</th>
+                <th scope="row" colSpan={5}>
+                  Closing balance (movements {s.movements_total_usd})
+                </th>
                 <td colSpan={2}>
                   <Money value={s.closing_balance_usd} />
                 </td>
@@ -278,6 +354,16 @@ function Customer({ id }: { id: string }) {
                 <caption>
                   Gross {d.totals.gross_usd}, withheld {d.totals.withheld_usd}, net {d.totals.net_usd} USD
                 </caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Date</th>
+                    <th scope="col">Type</th>
+                    <th scope="col">Symbol</th>
+                    <th scope="col" className="num">
+                      USD
+                    </th>
+                  </tr>
+                </thead>
                 <tbody>
                   {d.items.map((t) => (
                     <tr key={t.txn_id}>
@@ -302,6 +388,19 @@ function Customer({ id }: { id: string }) {
       <Loaded query={orders}>
         {(o) => (
           <table data-testid="orders">
+            <thead>
+              <tr>
+                <th scope="col">Date</th>
+                <th scope="col">Type</th>
+                <th scope="col">Symbol</th>
+                <th scope="col" className="num">
+                  Quantity
+                </th>
+                <th scope="col" className="num">
+                  USD
+                </th>
+              </tr>
+            </thead>
             <tbody>
               {o.items.map((t) => (
                 <tr key={t.txn_id}>
@@ -320,6 +419,8 @@ function Customer({ id }: { id: string }) {
           </table>
         )}
       </Loaded>
+
+      <IndiaViews id={id} />
     </>
   );
 }

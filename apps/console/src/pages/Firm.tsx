@@ -97,11 +97,17 @@ export default function FirmPage() {
           <table>
             <thead>
               <tr>
-                <th>Month</th>
-                <th>Source</th>
-                <th className="num">Revenue</th>
-                <th className="num">Cost</th>
-                <th className="num">Margin</th>
+                <th scope="col">Month</th>
+                <th scope="col">Source</th>
+                <th scope="col" className="num">
+                  Revenue
+                </th>
+                <th scope="col" className="num">
+                  Cost
+                </th>
+                <th scope="col" className="num">
+                  Margin
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -125,7 +131,9 @@ export default function FirmPage() {
             </tbody>
             <tfoot>
               <tr>
-                <th colSpan={2}>Total</th>
+                <th scope="row" colSpan={2}>
+                  Total
+                </th>
                 <td>
                   <Money value={e.revenue_usd} />
                 </td>
@@ -164,10 +172,14 @@ export default function FirmPage() {
               <caption>Chart of accounts</caption>
               <thead>
                 <tr>
-                  <th>Account</th>
-                  <th>Type</th>
-                  <th className="num">Balance</th>
-                  <th className="num">Lines</th>
+                  <th scope="col">Account</th>
+                  <th scope="col">Type</th>
+                  <th scope="col" className="num">
+                    Balance
+                  </th>
+                  <th scope="col" className="num">
+                    Lines
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -195,10 +207,10 @@ export default function FirmPage() {
           <table>
             <thead>
               <tr>
-                <th>Check</th>
-                <th>Category</th>
-                <th>Status</th>
-                <th>Ran at</th>
+                <th scope="col">Check</th>
+                <th scope="col">Category</th>
+                <th scope="col">Status</th>
+                <th scope="col">Ran at</th>
               </tr>
             </thead>
             <tbody>

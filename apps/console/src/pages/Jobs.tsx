@@ -1,18 +1,12 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId, useState } from 'react';
 import { api, unwrap, type Schemas } from '../api/client.js';
+import { resolveSchema, useApiDocument, type FieldSchema, type OpenApiDocument } from '../api/document.js';
 import type { paths } from '../api/schema.js';
-import { ErrorBox, Loaded, Status } from '../components/ui.js';
+import { ErrorBox, Loaded, Pager, Status } from '../components/ui.js';
 import { useSession } from '../App.js';
+import { href, navigate, useRoute } from '../router.js';
 
-interface FieldSchema {
-  type?: string | string[];
-  format?: string;
-  enum?: string[];
-  items?: FieldSchema;
-  description?: string;
-  default?: unknown;
-}
 interface JobForm {
   kind: string;
   path: string;
@@ -20,25 +14,7 @@ interface JobForm {
   fields: [string, FieldSchema][];
   required: string[];
 }
-interface OpenApiDocument {
-  paths: Record<
-    string,
-    {
-      post?: {
-        summary?: string;
-        requestBody?: {
-          content: Record<
-            string,
-            { schema: FieldSchema & { properties?: Record<string, FieldSchema>; required?: string[]; $ref?: string } }
-          >;
-        };
-      };
-    }
-  >;
-  components: {
-    schemas: Record<string, FieldSchema & { properties?: Record<string, FieldSchema>; required?: string[] }>;
-  };
-}
+
 /** Every job's start endpoint (their request bodies differ; the form below follows each one's schema). */
 type JobPath = Exclude<Extract<keyof paths, `/v1/jobs/${string}`>, `/v1/jobs/status/${string}`>;
 
@@ -47,8 +23,7 @@ function jobForms(document: OpenApiDocument): JobForm[] {
   return Object.entries(document.paths)
     .filter(([path, item]) => path.startsWith('/v1/jobs/') && item.post !== undefined)
     .map(([path, item]) => {
-      let schema = item.post!.requestBody?.content['application/json']?.schema ?? {};
-      if (schema.$ref) schema = document.components.schemas[schema.$ref.split('/').pop()!] ?? {};
+      const schema = resolveSchema(document, item.post!.requestBody?.content['application/json']?.schema ?? {});
       return {
         kind: path.slice('/v1/jobs/'.length),
         path,
@@ -85,22 +60,24 @@ function Field({
   value: string | boolean | undefined;
   onChange: (value: string | boolean) => void;
 }) {
+  const hint = useId();
   const types = typesOf(field);
-  const label = (
-    <span title={field.description}>
-      {name}
-      {field.description ? <small className="muted"> {field.description}</small> : null}
-    </span>
-  );
+  const describedBy = field.description ? hint : undefined;
+  const description = field.description ? (
+    <small id={hint} className="muted">
+      {field.description}
+    </small>
+  ) : null;
   if (types.includes('boolean')) {
     return (
       <label className="check">
         <input
           type="checkbox"
+          aria-describedby={describedBy}
           checked={value === undefined ? field.default === true : value === true}
           onChange={(e) => onChange(e.target.checked)}
         />{' '}
-        {label}
+        {name} {description}
       </label>
     );
   }
@@ -108,13 +85,14 @@ function Field({
   if (options && !types.includes('array')) {
     return (
       <label>
-        {label}
-        <select value={String(value ?? '')} onChange={(e) => onChange(e.target.value)}>
+        {name}
+        <select aria-describedby={describedBy} value={String(value ?? '')} onChange={(e) => onChange(e.target.value)}>
           <option value="">(default)</option>
           {options.map((o) => (
             <option key={o}>{o}</option>
           ))}
         </select>
+        {description}
       </label>
     );
   }
@@ -122,21 +100,34 @@ function Field({
     field.format === 'date' ? 'date' : types.includes('integer') || types.includes('number') ? 'number' : 'text';
   return (
     <label>
-      {label}
+      {name}
       <input
         type={type}
+        aria-describedby={describedBy}
         value={String(value ?? '')}
         placeholder={types.includes('array') ? 'comma-separated' : ''}
         onChange={(e) => onChange(e.target.value)}
       />
+      {description}
     </label>
   );
 }
 
+const seconds = (ms: number | null) => (ms === null ? '' : `${(ms / 1000).toFixed(1)} s`);
+const outcome = (run: { error: string | null; result: Record<string, unknown> | null }) =>
+  run.error ?? (run.result ? <code>{JSON.stringify(run.result).slice(0, 160)}</code> : '');
+
+/** A job this tab started, polled until it is done or failed; its state is announced as it changes. */
 function JobProgress({ jobId }: { jobId: string }) {
+  const client = useQueryClient();
   const status = useQuery({
     queryKey: ['job', jobId],
-    queryFn: () => unwrap(api.GET('/v1/jobs/status/{job_id}', { params: { path: { job_id: jobId } } })),
+    queryFn: async () => {
+      const s = await unwrap(api.GET('/v1/jobs/status/{job_id}', { params: { path: { job_id: jobId } } }));
+      // A finished job changes the book's list of runs.
+      if (s.status !== 'running') void client.invalidateQueries({ queryKey: ['job-runs'] });
+      return s;
+    },
     refetchInterval: (query) => (query.state.data?.status === 'running' ? 1_000 : false),
     staleTime: 0,
   });
@@ -145,25 +136,26 @@ function JobProgress({ jobId }: { jobId: string }) {
       {(s) => {
         const { done = 0, total = null, unit = '' } = s.progress ?? {};
         const finished = s.status !== 'running';
+        const counted = `${done}${total === null ? '' : ` of ${total}`} ${unit}`;
         return (
           <tr data-testid={`job-${s.kind}`}>
-            <td>{s.kind}</td>
+            <th scope="row">{s.kind}</th>
             <td>
               <progress
                 max={total ?? 1}
                 value={finished ? (total ?? 1) : total === null ? undefined : done}
                 aria-label={`${s.kind} progress`}
               />{' '}
-              <small>
-                {done}
-                {total === null ? '' : ` of ${total}`} {unit}
-              </small>
+              <small>{counted}</small>
             </td>
             <td>
-              <Status value={s.status} />
+              {/* Announced to a screen reader when the job moves on, not at each progress tick. */}
+              <span role="status">
+                <Status value={s.status} />
+              </span>
             </td>
-            <td className="num">{s.duration_ms === null ? '' : `${(s.duration_ms / 1000).toFixed(1)} s`}</td>
-            <td>{s.error ?? (s.result ? <code>{JSON.stringify(s.result).slice(0, 160)}</code> : '')}</td>
+            <td className="num">{seconds(s.duration_ms)}</td>
+            <td>{outcome(s)}</td>
           </tr>
         );
       }}
@@ -172,16 +164,135 @@ function JobProgress({ jobId }: { jobId: string }) {
 }
 
 const RECENT_KEY = 'ledger-console-jobs';
-/** The API lists no jobs: the recent ones are those started from this tab. */
+/** The jobs this tab started, to follow their progress (the book's list below has every run). */
 const readRecent = (): string[] => JSON.parse(sessionStorage.getItem(RECENT_KEY) ?? '[]') as string[];
+
+type JobKind = NonNullable<NonNullable<paths['/v1/jobs']['get']['parameters']['query']>['kind']>;
+const RUN_STATUSES = ['running', 'done', 'error'] as const satisfies readonly Schemas['JobRun']['status'][];
+const RUN_FILTERS = ['kind', 'status', 'from', 'to', 'offset'] as const;
+type RunFilters = Partial<Record<(typeof RUN_FILTERS)[number], string>>;
+const RUNS_LIMIT = 50;
+
+/** Every job run of the book (GET /v1/jobs), filtered and paged; polled while any is running. */
+function JobRuns({ kinds }: { kinds: string[] }) {
+  const { query } = useRoute();
+  const filters = Object.fromEntries(
+    RUN_FILTERS.flatMap((name) => (query.has(name) ? [[name, query.get(name)!]] : [])),
+  ) as RunFilters;
+  const [draft, setDraft] = useState<RunFilters>(filters);
+  const offset = Number(filters.offset ?? 0);
+  const runs = useQuery({
+    queryKey: ['job-runs', filters],
+    queryFn: () =>
+      unwrap(
+        api.GET('/v1/jobs', {
+          params: {
+            query: {
+              kind: (filters.kind || undefined) as JobKind | undefined,
+              status: (filters.status || undefined) as Schemas['JobRun']['status'] | undefined,
+              from: filters.from || undefined,
+              to: filters.to || undefined,
+              limit: RUNS_LIMIT,
+              offset,
+            },
+          },
+        }),
+      ),
+    refetchInterval: (q) => (q.state.data?.items.some((r) => r.status === 'running') ? 2_000 : false),
+    staleTime: 0,
+  });
+  const set = (name: keyof RunFilters) => (e: { target: { value: string } }) =>
+    setDraft({ ...draft, [name]: e.target.value });
+  return (
+    <>
+      <form
+        className="filters"
+        aria-label="Job run filters"
+        onSubmit={(e) => {
+          e.preventDefault();
+          navigate(href('jobs', '', { ...draft, offset: undefined }));
+        }}
+      >
+        <label>
+          Job
+          <select value={draft.kind ?? ''} onChange={set('kind')}>
+            <option value="">any</option>
+            {kinds.map((k) => (
+              <option key={k}>{k}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Status
+          <select value={draft.status ?? ''} onChange={set('status')}>
+            <option value="">any</option>
+            {RUN_STATUSES.map((s) => (
+              <option key={s}>{s}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Started from <input type="date" value={draft.from ?? ''} onChange={set('from')} />
+        </label>
+        <label>
+          Started to <input type="date" value={draft.to ?? ''} onChange={set('to')} />
+        </label>
+        <button type="submit">Apply</button>
+      </form>
+      <Loaded query={runs}>
+        {(page) => (
+          <>
+            <table data-testid="job-runs">
+              <thead>
+                <tr>
+                  <th scope="col">Started</th>
+                  <th scope="col">Job</th>
+                  <th scope="col">Status</th>
+                  <th scope="col" className="num">
+                    Attempts
+                  </th>
+                  <th scope="col" className="num">
+                    Duration
+                  </th>
+                  <th scope="col">Result</th>
+                  <th scope="col">Job id</th>
+                </tr>
+              </thead>
+              <tbody>
+                {page.items.map((r) => (
+                  <tr key={r.job_id}>
+                    <td>{r.started_at.slice(0, 19).replace('T', ' ')}</td>
+                    <td>{r.kind}</td>
+                    <td>
+                      <Status value={r.status} />
+                    </td>
+                    <td className="num">{r.attempts}</td>
+                    <td className="num">{seconds(r.duration_ms)}</td>
+                    <td>{outcome(r)}</td>
+                    <td>
+                      <code>{r.job_id}</code>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            {page.total === 0 ? <p className="muted">No job has run on this book under these filters.</p> : null}
+            <Pager
+              total={page.total}
+              limit={RUNS_LIMIT}
+              offset={offset}
+              onOffset={(o) => navigate(href('jobs', '', { ...filters, offset: o }))}
+            />
+          </>
+        )}
+      </Loaded>
+    </>
+  );
+}
 
 export default function JobsPage() {
   const { admin } = useSession();
-  const document = useQuery({
-    queryKey: ['openapi'],
-    queryFn: async () => (await fetch('/docs/openapi.json')).json() as Promise<OpenApiDocument>,
-    staleTime: Infinity,
-  });
+  const document = useApiDocument();
   const [kind, setKind] = useState('');
   const [values, setValues] = useState<Record<string, string | boolean>>({});
   const [recent, setRecent] = useState(readRecent);
@@ -263,27 +374,31 @@ export default function JobsPage() {
       ) : (
         <p className="muted">Starting a job needs the admin token.</p>
       )}
-      <h2>Recent jobs (this tab)</h2>
-      {recent.length === 0 ? (
-        <p className="muted">None yet.</p>
-      ) : (
-        <table data-testid="jobs">
-          <thead>
-            <tr>
-              <th>Job</th>
-              <th>Progress</th>
-              <th>Status</th>
-              <th className="num">Duration</th>
-              <th>Result</th>
-            </tr>
-          </thead>
-          <tbody>
-            {recent.map((id) => (
-              <JobProgress key={id} jobId={id} />
-            ))}
-          </tbody>
-        </table>
+      {recent.length === 0 ? null : (
+        <>
+          <h2>Started from this tab</h2>
+          <table data-testid="jobs">
+            <thead>
+              <tr>
+                <th scope="col">Job</th>
+                <th scope="col">Progress</th>
+                <th scope="col">Status</th>
+                <th scope="col" className="num">
+                  Duration
+                </th>
+                <th scope="col">Result</th>
+              </tr>
+            </thead>
+            <tbody>
+              {recent.map((id) => (
+                <JobProgress key={id} jobId={id} />
+              ))}
+            </tbody>
+          </table>
+        </>
       )}
+      <h2>Job runs of the book</h2>
+      <JobRuns kinds={forms.map((f) => f.kind)} />
     </>
   );
 }

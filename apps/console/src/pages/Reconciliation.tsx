@@ -56,11 +56,15 @@ function Runs({ offset }: { offset: number }) {
             <table data-testid="runs">
               <thead>
                 <tr>
-                  <th>Started</th>
-                  <th>Category</th>
-                  <th>Status</th>
-                  <th className="num">Checks</th>
-                  <th className="num">Variances</th>
+                  <th scope="col">Started</th>
+                  <th scope="col">Category</th>
+                  <th scope="col">Status</th>
+                  <th scope="col" className="num">
+                    Checks
+                  </th>
+                  <th scope="col" className="num">
+                    Variances
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -107,10 +111,10 @@ function Run({ runId }: { runId: string }) {
           <table data-testid="checks">
             <thead>
               <tr>
-                <th>Check</th>
-                <th>Category</th>
-                <th>Status</th>
-                <th>Metrics</th>
+                <th scope="col">Check</th>
+                <th scope="col">Category</th>
+                <th scope="col">Status</th>
+                <th scope="col">Metrics</th>
               </tr>
             </thead>
             <tbody>
@@ -140,14 +144,20 @@ function Run({ runId }: { runId: string }) {
           <table data-testid="variances">
             <thead>
               <tr>
-                <th>Check</th>
-                <th>Transaction</th>
-                <th>Customer</th>
-                <th>Account</th>
-                <th>Symbol</th>
-                <th className="num">Expected</th>
-                <th className="num">Actual</th>
-                <th className="num">Difference</th>
+                <th scope="col">Check</th>
+                <th scope="col">Transaction</th>
+                <th scope="col">Customer</th>
+                <th scope="col">Account</th>
+                <th scope="col">Symbol</th>
+                <th scope="col" className="num">
+                  Expected
+                </th>
+                <th scope="col" className="num">
+                  Actual
+                </th>
+                <th scope="col" className="num">
+                  Difference
+                </th>
               </tr>
             </thead>
             <tbody>

@@ -54,11 +54,15 @@ function JournalLines({
     <table data-testid="journal-lines">
       <thead>
         <tr>
-          <th>Account</th>
-          <th>Kind</th>
-          <th>Customer</th>
-          <th className="num">Debit</th>
-          <th className="num">Credit</th>
+          <th scope="col">Account</th>
+          <th scope="col">Kind</th>
+          <th scope="col">Customer</th>
+          <th scope="col" className="num">
+            Debit
+          </th>
+          <th scope="col" className="num">
+            Credit
+          </th>
         </tr>
       </thead>
       <tbody>
@@ -173,14 +177,18 @@ function TransactionList({ filters }: { filters: Filters }) {
             <table data-testid="transactions">
               <thead>
                 <tr>
-                  <th>Date</th>
-                  <th>Type</th>
-                  <th>Source</th>
-                  <th>Customer</th>
-                  <th>Symbol</th>
-                  <th className="num">Quantity</th>
-                  <th className="num">USD</th>
-                  <th>Memo</th>
+                  <th scope="col">Date</th>
+                  <th scope="col">Type</th>
+                  <th scope="col">Source</th>
+                  <th scope="col">Customer</th>
+                  <th scope="col">Symbol</th>
+                  <th scope="col" className="num">
+                    Quantity
+                  </th>
+                  <th scope="col" className="num">
+                    USD
+                  </th>
+                  <th scope="col">Memo</th>
                 </tr>
               </thead>
               <tbody>
@@ -386,7 +394,14 @@ function TransactionDetail({ txnId }: { txnId: string }) {
           <JournalLines lines={t.journal_lines} />
           {admin && !t.reversed_by_txn_id && t.txn_type !== 'reversal' ? (
             confirming ? (
-              <div className="panel confirm" role="dialog" aria-label="Confirm reversal">
+              <div
+                className="panel confirm"
+                role="dialog"
+                aria-label="Confirm reversal"
+                onKeyDown={(e) => {
+                  if (e.key === 'Escape') setConfirming(false);
+                }}
+              >
                 <p>
                   This posts a reversal of the {t.txn_type} of {t.amount_usd} USD
                   {t.customer_id ? ` for ${t.customer_id}` : ''}, dated today: the {t.journal_lines.length} lines above
@@ -395,7 +410,8 @@ function TransactionDetail({ txnId }: { txnId: string }) {
                 <button type="button" className="danger" onClick={() => reverse.mutate()} disabled={reverse.isPending}>
                   Post the reversal
                 </button>{' '}
-                <button type="button" onClick={() => setConfirming(false)}>
+                {/* The focus starts on the way back, so a stray Enter never posts. */}
+                <button type="button" autoFocus onClick={() => setConfirming(false)}>
                   Cancel
                 </button>
                 <ErrorBox error={reverse.error} />

@@ -1,6 +1,8 @@
 import type { ComponentType } from 'react';
+import CashRequestsPage from './CashRequests.js';
 import CustomersPage from './Customers.js';
 import FirmPage from './Firm.js';
+import IndiaPage from './India.js';
 import JobsPage from './Jobs.js';
 import ReconciliationPage from './Reconciliation.js';
 import TransactionsPage from './Transactions.js';
@@ -17,6 +19,8 @@ export const PAGES: Page[] = [
   { path: 'firm', title: 'Firm', component: FirmPage },
   { path: 'transactions', title: 'Transactions', component: TransactionsPage },
   { path: 'customers', title: 'Customers', component: CustomersPage },
+  { path: 'cash-requests', title: 'Cash requests', component: CashRequestsPage },
   { path: 'jobs', title: 'Jobs', component: JobsPage },
   { path: 'reconciliation', title: 'Reconciliation', component: ReconciliationPage },
+  { path: 'india', title: 'India', component: IndiaPage },
 ];

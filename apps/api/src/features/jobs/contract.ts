@@ -1,9 +1,18 @@
 import { JOB_STATUS_RETENTION_SECONDS, type JobDefinition } from '@ledger/job-runtime';
 import { JOBS } from '@ledger/jobs';
 import { z } from 'zod';
-import { errorResponses, json, object, READ_ERRORS, ref, WRITE_ERRORS } from '../../openapi/components.js';
+import {
+  errorResponses,
+  json,
+  listEnvelope,
+  object,
+  paramRef,
+  READ_ERRORS,
+  ref,
+  WRITE_ERRORS,
+} from '../../openapi/components.js';
 import { ADMIN, READ } from '../../openapi/security.js';
-import type { JsonSchema, Operation, Paths } from '../../openapi/types.js';
+import type { JsonSchema, Operation, Parameter, Paths } from '../../openapi/types.js';
 
 /** `sync-uaefeed` → `runSyncUaefeed`: the operationId of a job's endpoint. */
 export const runOperationId = (kind: string) =>
@@ -15,12 +24,20 @@ const RETENTION_DAYS = JOB_STATUS_RETENTION_SECONDS / 86_400;
 const nullable = (schema: JsonSchema): JsonSchema => ({ anyOf: [schema, { type: 'null' }] });
 const timestamp = (description: string): JsonSchema => ({ type: ['string', 'null'], format: 'date-time', description });
 
+const STATUS: JsonSchema = { type: 'string', enum: ['running', 'done', 'error'] };
+const query = (name: string, description: string, schema: JsonSchema): Parameter => ({
+  name,
+  in: 'query',
+  description,
+  schema,
+});
+
 export const schemas: Record<string, JsonSchema> = {
   JobStatus: object(
     {
       job_id: { type: 'string', pattern: JOB_ID_PATTERN },
       kind: { type: 'string', description: 'The job’s name, e.g. `recost`.' },
-      status: { type: 'string', enum: ['running', 'done', 'error'] },
+      status: STATUS,
       queued_at: timestamp(
         'When the job was queued (the book’s database clock, as every time of the record); null only when the queue lost its record of a job that ran.',
       ),
@@ -61,6 +78,29 @@ export const schemas: Record<string, JsonSchema> = {
     },
     `The job status record. A queued job not yet started is \`running\` with \`attempts\` 0 and \`started_at\` its \`queued_at\`. Kept in Redis ${RETENTION_DAYS} days after its last change, longer than the queue keeps the job; a job that started is also kept in the book’s database (\`job_runs\`), which decides its outcome and answers for it after that.`,
   ),
+  JobRun: object(
+    {
+      job_id: { type: 'string', pattern: JOB_ID_PATTERN },
+      kind: { type: 'string', description: 'The job’s name, e.g. `recost`.' },
+      status: STATUS,
+      started_at: { type: 'string', format: 'date-time', description: 'When its first attempt started.' },
+      finished_at: timestamp('Null while running.'),
+      duration_ms: {
+        type: ['integer', 'null'],
+        minimum: 0,
+        description: 'From the first attempt’s start to the end; null while running.',
+      },
+      attempts: { type: 'integer', minimum: 1, description: 'Attempts started, by any worker.' },
+      input: { description: 'The job’s validated parameters, as it was started with them.' },
+      result: { type: ['object', 'null'], description: 'What the job reported, when done.' },
+      error: {
+        type: ['string', 'null'],
+        description: 'Why it failed (`error`), or why the last attempt failed while it is retried.',
+      },
+    },
+    'A job run as the book’s database keeps it (`job_runs`): every job that started, kept for good. Its progress and queueing time are in its status record (`GET /v1/jobs/status/{job_id}`).',
+  ),
+  JobRunPage: listEnvelope(ref('JobRun'), 'A page of job runs, the latest started first.'),
 };
 
 const statusResponse = (description: string) => ({ description, content: json(ref('JobStatus')) });
@@ -90,6 +130,28 @@ function jobOperation(definition: JobDefinition): Operation {
 }
 
 export const paths: Paths = {
+  '/v1/jobs': {
+    get: {
+      operationId: 'listJobs',
+      summary: 'The job runs of the book, filtered and paged, the latest started first',
+      description:
+        'Every job that started on this book, from its database (`job_runs`): a job still waiting in the queue is not listed until an attempt starts (its status record answers for it).',
+      tags: ['jobs'],
+      security: READ,
+      parameters: [
+        query('kind', 'Only runs of this job.', { type: 'string', enum: Object.keys(JOBS) }),
+        query('status', 'Only runs in this state.', STATUS),
+        query('from', 'Earliest first-attempt start date (UTC), inclusive (YYYY-MM-DD).', ref('Date')),
+        query('to', 'Latest first-attempt start date (UTC), inclusive (YYYY-MM-DD).', ref('Date')),
+        paramRef('Limit'),
+        paramRef('Offset'),
+      ],
+      responses: {
+        '200': { description: 'A page of job runs.', content: json(ref('JobRunPage')) },
+        ...errorResponses(...READ_ERRORS),
+      },
+    },
+  },
   '/v1/jobs/status/{job_id}': {
     get: {
       operationId: 'getJobStatus',

@@ -1,9 +1,16 @@
+import { fieldsOfRun, JobRunStore, type JobRun, type JobRunFilter } from '@ledger/job-runtime';
 import { JOBS } from '@ledger/jobs';
 import { ApiError } from '../../http/errors.js';
+import { pageOf, pick } from '../../http/query.js';
 import type { FeatureContext, Handler } from '../feature.js';
 import { runOperationId } from './contract.js';
 
-export function handlers({ jobs, config }: FeatureContext): Record<string, Handler> {
+const FILTER_KEYS = ['kind', 'status', 'from', 'to'] as const satisfies ReadonlyArray<keyof JobRunFilter>;
+
+const presentRun = (run: JobRun) => ({ ...fieldsOfRun(run), input: run.input });
+
+export function handlers({ jobs, config, db }: FeatureContext): Record<string, Handler> {
+  const runs = new JobRunStore(db);
   /** Enqueues the job (the validator has checked the body against its schema) and answers its status. */
   const run =
     (kind: string): Handler =>
@@ -19,6 +26,10 @@ export function handlers({ jobs, config }: FeatureContext): Record<string, Handl
     };
 
   return {
+    listJobs: async (req, res) => {
+      const page = await runs.list(pick(req.query, FILTER_KEYS) as JobRunFilter, pageOf(req.query));
+      res.json({ ...page, items: page.items.map(presentRun) });
+    },
     getJobStatus: async (req, res) => {
       const jobId = String(req.params.job_id);
       const status = await jobs.status(jobId);

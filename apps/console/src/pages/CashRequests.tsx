@@ -1,0 +1,312 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type KeyboardEvent } from 'react';
+import { api, unwrap, type Schemas } from '../api/client.js';
+import { ErrorBox, Loaded, Money, Pager, Status } from '../components/ui.js';
+import { useSession } from '../App.js';
+import { href, navigate, useRoute } from '../router.js';
+
+type CashRequest = Schemas['CashRequest'];
+type Action = 'confirm' | 'fail' | 'cancel';
+
+const STATUSES = ['pending', 'completed', 'failed', 'cancelled'] as const satisfies readonly CashRequest['status'][];
+const DIRECTIONS = ['deposit', 'withdrawal'] as const satisfies readonly CashRequest['direction'][];
+const CURRENCIES = ['USD', 'AED'] as const satisfies readonly CashRequest['currency'][];
+const FILTERS = ['status', 'direction', 'customer_id', 'from', 'to'] as const;
+type Filters = Partial<Record<(typeof FILTERS)[number] | 'offset', string>>;
+const LIMIT = 50;
+
+/** What each transition does, in the words the operator confirms (the API's: only a pending request moves). */
+const ACTIONS: Record<Action, { verb: string; button: string; says: (r: CashRequest) => string }> = {
+  confirm: {
+    verb: 'Confirm',
+    button: 'Post and mark completed',
+    says: (r) =>
+      `This posts the ${r.direction} of ${r.amount} ${r.currency}${r.currency === 'USD' ? '' : ` (${r.amount_usd} USD)`} for ${r.customer_id} today and marks the request completed.`,
+  },
+  fail: {
+    verb: 'Fail',
+    button: 'Mark failed',
+    says: (r) =>
+      `This marks the ${r.direction} of ${r.amount} ${r.currency} for ${r.customer_id} failed: nothing is posted.`,
+  },
+  cancel: {
+    verb: 'Cancel',
+    button: 'Cancel the request',
+    says: (r) =>
+      `This cancels the ${r.direction} of ${r.amount} ${r.currency} for ${r.customer_id}: nothing is posted.`,
+  },
+};
+
+function NewCashRequest() {
+  const client = useQueryClient();
+  const empty = { customer_id: '', direction: 'deposit', amount: '', currency: 'USD', reference: '', memo: '' };
+  const [draft, setDraft] = useState(empty);
+  // One key per request meant: a retry after a lost answer cannot make a second request.
+  const [key, setKey] = useState(() => crypto.randomUUID());
+  const create = useMutation({
+    mutationFn: () =>
+      unwrap(
+        api.POST('/v1/cash-requests', {
+          params: { header: { 'Idempotency-Key': key } },
+          body: {
+            customer_id: draft.customer_id.trim(),
+            direction: draft.direction as CashRequest['direction'],
+            amount: draft.amount.trim(),
+            currency: draft.currency as CashRequest['currency'],
+            reference: draft.reference.trim() || null,
+            memo: draft.memo.trim() || null,
+          },
+        }),
+      ),
+    onSuccess: () => {
+      setDraft(empty);
+      setKey(crypto.randomUUID());
+      void client.invalidateQueries({ queryKey: ['cash-requests'] });
+    },
+  });
+  const field = (name: keyof typeof empty, label: string, required = false) => (
+    <label>
+      {label}
+      <input value={draft[name]} required={required} onChange={(e) => setDraft({ ...draft, [name]: e.target.value })} />
+    </label>
+  );
+  const select = (name: keyof typeof empty, label: string, options: readonly string[]) => (
+    <label>
+      {label}
+      <select value={draft[name]} onChange={(e) => setDraft({ ...draft, [name]: e.target.value })}>
+        {options.map((o) => (
+          <option key={o}>{o}</option>
+        ))}
+      </select>
+    </label>
+  );
+  return (
+    <details className="panel">
+      <summary>New cash request</summary>
+      <form
+        className="filters"
+        aria-label="New cash request"
+        onSubmit={(e) => {
+          e.preventDefault();
+          create.mutate();
+        }}
+      >
+        {field('customer_id', 'Customer', true)}
+        {select('direction', 'Direction', DIRECTIONS)}
+        {field('amount', 'Amount', true)}
+        {select('currency', 'Currency', CURRENCIES)}
+        {field('reference', 'Reference')}
+        {field('memo', 'Memo')}
+        <button type="submit" disabled={create.isPending}>
+          Make the request
+        </button>
+      </form>
+      <p className="muted">Nothing is posted until the request is confirmed.</p>
+      <ErrorBox error={create.error} />
+    </details>
+  );
+}
+
+/** The confirmation of one transition, naming what it does; Escape goes back. */
+function Transition({ request, action, onDone }: { request: CashRequest; action: Action; onDone: () => void }) {
+  const client = useQueryClient();
+  const [reason, setReason] = useState('');
+  const { verb, button, says } = ACTIONS[action];
+  const path = { cash_request_id: request.cash_request_id };
+  const move = useMutation({
+    mutationFn: () =>
+      action === 'fail'
+        ? unwrap(
+            api.POST('/v1/cash-requests/{cash_request_id}/fail', {
+              params: { path },
+              body: { reason: reason.trim() || null },
+            }),
+          )
+        : unwrap(api.POST(`/v1/cash-requests/{cash_request_id}/${action}`, { params: { path }, body: {} })),
+    onSuccess: () => {
+      void client.invalidateQueries();
+      onDone();
+    },
+  });
+  const escape = (e: KeyboardEvent) => {
+    if (e.key === 'Escape') onDone();
+  };
+  return (
+    <div className="panel confirm" role="dialog" aria-label={`${verb} cash request`} onKeyDown={escape}>
+      <p>{says(request)}</p>
+      {action === 'fail' ? (
+        <label>
+          Reason (optional) <input autoFocus value={reason} onChange={(e) => setReason(e.target.value)} />
+        </label>
+      ) : null}{' '}
+      <button
+        type="button"
+        className={action === 'confirm' ? 'danger' : undefined}
+        disabled={move.isPending}
+        onClick={() => move.mutate()}
+      >
+        {button}
+      </button>{' '}
+      {/* The focus starts on the way back, so a stray Enter never posts. */}
+      <button type="button" autoFocus={action !== 'fail'} onClick={onDone}>
+        Back
+      </button>
+      <ErrorBox error={move.error} />
+    </div>
+  );
+}
+
+function CashRequestList({ filters }: { filters: Filters }) {
+  const { admin } = useSession();
+  const [draft, setDraft] = useState<Filters>(filters);
+  const [acting, setActing] = useState<{ request: CashRequest; action: Action } | null>(null);
+  const offset = Number(filters.offset ?? 0);
+  const list = useQuery({
+    queryKey: ['cash-requests', filters],
+    queryFn: () =>
+      unwrap(
+        api.GET('/v1/cash-requests', {
+          params: {
+            query: {
+              status: (filters.status || undefined) as CashRequest['status'] | undefined,
+              direction: (filters.direction || undefined) as CashRequest['direction'] | undefined,
+              customer_id: filters.customer_id || undefined,
+              from: filters.from || undefined,
+              to: filters.to || undefined,
+              limit: LIMIT,
+              offset,
+            },
+          },
+        }),
+      ),
+  });
+  const set = (name: keyof Filters) => (e: { target: { value: string } }) =>
+    setDraft({ ...draft, [name]: e.target.value });
+  return (
+    <>
+      <form
+        className="filters"
+        aria-label="Filters"
+        onSubmit={(e) => {
+          e.preventDefault();
+          navigate(href('cash-requests', '', { ...draft, offset: undefined }));
+        }}
+      >
+        <label>
+          Status
+          <select value={draft.status ?? ''} onChange={set('status')}>
+            <option value="">any</option>
+            {STATUSES.map((s) => (
+              <option key={s}>{s}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Direction
+          <select value={draft.direction ?? ''} onChange={set('direction')}>
+            <option value="">any</option>
+            {DIRECTIONS.map((s) => (
+              <option key={s}>{s}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Customer <input value={draft.customer_id ?? ''} onChange={set('customer_id')} />
+        </label>
+        <label>
+          From <input type="date" value={draft.from ?? ''} onChange={set('from')} />
+        </label>
+        <label>
+          To <input type="date" value={draft.to ?? ''} onChange={set('to')} />
+        </label>
+        <button type="submit">Apply</button>
+      </form>
+      {acting ? <Transition {...acting} onDone={() => setActing(null)} /> : null}
+      <Loaded query={list}>
+        {(page) => (
+          <>
+            <table data-testid="cash-requests">
+              <thead>
+                <tr>
+                  <th scope="col">Made</th>
+                  <th scope="col">Customer</th>
+                  <th scope="col">Direction</th>
+                  <th scope="col" className="num">
+                    Amount
+                  </th>
+                  <th scope="col" className="num">
+                    USD
+                  </th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Reference</th>
+                  <th scope="col">Posted</th>
+                  {admin ? <th scope="col">Actions</th> : null}
+                </tr>
+              </thead>
+              <tbody>
+                {page.items.map((r) => (
+                  <tr key={r.cash_request_id} data-testid={`cash-request-${r.cash_request_id}`}>
+                    <td>{r.created_at.slice(0, 16).replace('T', ' ')}</td>
+                    <td>
+                      <a href={href('customers', r.customer_id)}>{r.customer_id}</a>
+                    </td>
+                    <td>{r.direction}</td>
+                    <td>
+                      <Money value={r.amount} /> {r.currency}
+                    </td>
+                    <td>
+                      <Money value={r.amount_usd} />
+                    </td>
+                    <td>
+                      <Status value={r.status} />
+                      {r.failure_reason ? <span className="muted"> {r.failure_reason}</span> : null}
+                    </td>
+                    <td>{r.reference ?? ''}</td>
+                    <td>{r.txn_id ? <a href={href('transactions', r.txn_id)}>transaction</a> : ''}</td>
+                    {admin ? (
+                      <td className="actions">
+                        {r.status === 'pending'
+                          ? (Object.keys(ACTIONS) as Action[]).map((action) => (
+                              <button
+                                key={action}
+                                type="button"
+                                aria-label={`${ACTIONS[action].verb} the ${r.direction} of ${r.amount} ${r.currency} for ${r.customer_id}`}
+                                onClick={() => setActing({ request: r, action })}
+                              >
+                                {ACTIONS[action].verb}…
+                              </button>
+                            ))
+                          : null}
+                      </td>
+                    ) : null}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <Pager
+              total={page.total}
+              limit={LIMIT}
+              offset={offset}
+              onOffset={(o) => navigate(href('cash-requests', '', { ...filters, offset: o }))}
+            />
+          </>
+        )}
+      </Loaded>
+    </>
+  );
+}
+
+export default function CashRequestsPage() {
+  const { query } = useRoute();
+  const { admin } = useSession();
+  const filters = Object.fromEntries(
+    [...FILTERS, 'offset'].flatMap((name) => (query.has(name) ? [[name, query.get(name)!]] : [])),
+  ) as Filters;
+  return (
+    <>
+      <h1>Cash requests</h1>
+      {admin ? <NewCashRequest /> : <p className="muted">Making and moving cash requests needs the admin token.</p>}
+      <CashRequestList key={query.toString()} filters={filters} />
+    </>
+  );
+}
