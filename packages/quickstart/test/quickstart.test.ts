@@ -11,10 +11,12 @@ import { formatQty, positionsOf, PLANTED_MISMATCH_CUSTOMER } from '@ledger/sandb
 import { startStack, type Stack, type StackOptions } from '../src/index.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-// The quickstart's default: a load long enough (minutes) for a recon schedule firing during it to show.
-const CUSTOMERS = 200;
-/** The demo load at that size, under a shared machine's load. */
-const LOAD_TIMEOUT_MS = 15 * 60_000;
+// Small, for CI's time: at the default 200 the load takes minutes, long enough for a recon schedule
+// firing during it to show (the stack now delays the first scheduled cycle by an hour); at 8 it ends
+// first, so the assertions on the runs below guard what the demo asks for, not the delay itself.
+const CUSTOMERS = 8;
+/** The demo load, under a shared machine's load. */
+const LOAD_TIMEOUT_MS = 5 * 60_000;
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
