@@ -195,3 +195,40 @@ export function documentRecords(columns: Columns, placeholder: string): string {
   });
   return `(SELECT ${fields.join(', ')}, d.position FROM jsonb_array_elements(${placeholder}::jsonb) WITH ORDINALITY AS d(record, position))`;
 }
+
+/** How COPY's text format escapes a value's characters: backslash, tab, newline, carriage return. */
+const COPY_ESCAPES: Readonly<Record<string, string>> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+const COPY_SPECIAL = /[\\\t\n\r]/g;
+
+/** A written value as COPY's text format spells it: `\N` for null, jsonb as its JSON text. */
+function copyValue(value: unknown): string {
+  if (value === null || value === undefined) return '\\N';
+  assert(!(value instanceof Date), 'a timestamp written by COPY must be a string');
+  const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+  return text.replace(COPY_SPECIAL, (c) => COPY_ESCAPES[c]!);
+}
+
+/**
+ * The columns of a staging table a COPY fills for an INSERT ... SELECT (`insertValues` reads it as
+ * it reads a document): each written column typed under its field's name, and `position`, the
+ * record's place in the batch from 1.
+ */
+export function stagingColumns(columns: Columns): string {
+  const fields = written(columns).map(
+    ([name, c]) => `${c.writeVia?.field ?? name} ${c.writeVia?.sqlType ?? c.sqlType}`,
+  );
+  return [...fields, 'position bigint'].join(', ');
+}
+
+/** The rows of a staging table of `stagingColumns`, in COPY's text format, one line per record. */
+export function copyRows<S>(columns: Columns, records: Iterable<S>): string {
+  const writers = written(columns).map(([, c]) => c.write as (source: S) => unknown);
+  let text = '';
+  let position = 0;
+  for (const record of records) {
+    position += 1;
+    for (const write of writers) text += `${copyValue(write(record))}\t`;
+    text += `${position}\n`;
+  }
+  return text;
+}
