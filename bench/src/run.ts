@@ -63,9 +63,12 @@ if (which === 'all' || which === 'http') {
   }
 }
 if (which === 'all' || which === 'bulk') {
-  const r = await withDatabase((db) => benchBulkPosting(db, 100_000));
+  const book = which === 'bulk' ? Number(process.argv[3] ?? '0') : 0;
+  if (!Number.isSafeInteger(book) || book < 0)
+    throw new Error(`the book size must be a whole number, e.g. 1000000: ${process.argv[3]}`);
+  const r = await withDatabase((db) => benchBulkPosting(db, 100_000, 1_000, book));
   console.log(
-    `bulk posting (${round(r.transactions)} transactions, ${round(r.journalLines)} journal lines): ${r.seconds.toFixed(2)} s, ` +
+    `bulk posting (${round(r.transactions)} transactions, ${round(r.journalLines)} journal lines, on a book of ${round(r.book)} transactions): ${r.seconds.toFixed(2)} s, ` +
       `${round(r.transactionsPerSecond)} transactions/s, ${round(r.journalLinesPerSecond)} journal lines/s (target ≥ 100,000 lines/s); ` +
       `re-run of the same batch answers all ${round(r.transactions)} duplicate in ${r.rerunSeconds.toFixed(2)} s; ` +
       `raw COPY of the same lines into a bare table here: ${round(r.rawCopyLinesPerSecond)} lines/s, so bulk posting runs at ` +
