@@ -251,7 +251,7 @@ describe('bulk posting answers each record: inserted, duplicate, conflict or rej
     ).to.equal(17);
   });
 
-  it('stores memo and metadata to the character, whatever they hold (tabs, newlines, backslashes, \\N, quotes), and a re-send is a duplicate', async () => {
+  it('stores memo and metadata to the character, whatever they hold (tabs, newlines, backslashes, quotes, emoji), and a re-send is a duplicate', async () => {
     const awkward = 'tab\there\nnew line\r\\N back\\slash "quoted" \u00e9\u{1f600}';
     const records = () => [
       draft({

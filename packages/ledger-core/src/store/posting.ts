@@ -1,23 +1,11 @@
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { Knex } from 'knex';
 import type pg from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
 import { assert } from '../domain/errors.js';
 import { isBalanced } from '../domain/posting-rules/legs.js';
 import type { TransactionDraft } from '../domain/transaction.js';
 import { JOURNAL_LINES, linesOf } from './columns/journal-lines.js';
 import { TRANSACTIONS, type TransactionRecord } from './columns/transactions.js';
-import {
-  columnsFrom,
-  copyRows,
-  documentOf,
-  documentRecords,
-  insertList,
-  insertValues,
-  selectList,
-  stagingColumns,
-} from './columns/table.js';
+import { documentOf, documentRecords, insertList, insertValues, selectList } from './columns/table.js';
 import { isUniqueViolation, refusalOf, translateDbError } from './errors.js';
 import { rependRecostByIds } from './recost-states.js';
 import { JOURNAL_LINE_JSON, recordOf, type StoredRow } from './transactions.js';
@@ -118,6 +106,15 @@ export async function insertDrafts(db: Knex | Knex.Transaction, batch: Transacti
   }
 }
 
+/** Inserts drafts, every refusal of their data a domain error (LedgerStore.insert). */
+export async function insertOrRefuse(db: Knex, batch: TransactionDraft[]): Promise<Set<string>> {
+  try {
+    return await insertRows(db, batch);
+  } catch (error) {
+    refusalOf(error);
+  }
+}
+
 /** Inserts a reversal; false when its original already has one (LedgerStore.insertReversal). */
 export async function insertReversal(
   db: Knex,
@@ -169,71 +166,6 @@ async function insertAndReturnOn(connection: pg.PoolClient, drafts: TransactionD
     values: documents(drafts),
   });
   return rows.map(recordOf);
-}
-
-/*
- * Bulk posting's shape (ADR 0013): the drafts are COPYed into two temporary staging tables of the
- * session, then one INSERT ... SELECT writes transactions, lines and recost states from them and
- * the same round trip commits. COPY's text format costs Postgres less to read than the jsonb
- * documents (no JSON parsing, no per-field extraction), and the rows land in the ledger's tables
- * by the same triggers and commit check as every other path: staging is only how they travel.
- */
-
-/** What a staged transaction carries: its written columns, and whether it starts pending recost. */
-const STAGED_TRANSACTIONS = {
-  ...TRANSACTIONS,
-  pending_recost: columnsFrom<TransactionDraft>().required('boolean', { write: (d) => d.pendingRecost }),
-};
-
-/** Staging tables, once per session; emptied at each commit (a rolled-back creation is made again). */
-const BEGIN_STAGED_SQL = `BEGIN;
-  CREATE TEMP TABLE IF NOT EXISTS bulk_transactions (${stagingColumns(STAGED_TRANSACTIONS)}) ON COMMIT DELETE ROWS;
-  CREATE TEMP TABLE IF NOT EXISTS bulk_journal_lines (${stagingColumns(JOURNAL_LINES)}) ON COMMIT DELETE ROWS`;
-
-/** INSERT_SQL's statement reading the staging tables, then COMMIT (its deferred balance check) in the same round trip. */
-const INSERT_STAGED_AND_COMMIT_SQL = `WITH new_txns AS (
-    INSERT INTO transactions (${insertList(TRANSACTIONS)})
-    SELECT ${insertValues(TRANSACTIONS, 't')} FROM bulk_transactions t ORDER BY t.position
-    ON CONFLICT (source, source_txn_id) DO NOTHING
-    RETURNING txn_id, txn_date, posted_at),
-  new_lines AS (
-    INSERT INTO journal_lines (${insertList(JOURNAL_LINES)})
-    SELECT ${insertValues(JOURNAL_LINES, 'l')} FROM bulk_journal_lines l
-    WHERE l.txn_id IN (SELECT txn_id FROM new_txns)
-    ORDER BY l.position
-    RETURNING 1),
-  new_pending AS (
-    INSERT INTO recost_states (txn_id, txn_date, posted_at)
-    SELECT n.txn_id, n.txn_date, n.posted_at FROM new_txns n JOIN bulk_transactions t USING (txn_id) WHERE t.pending_recost)
-  SELECT txn_id FROM new_txns;
-  COMMIT`;
-
-async function copyInto(connection: pg.PoolClient, table: string, rows: string): Promise<void> {
-  if (rows !== '') await pipeline(Readable.from([rows]), connection.query(copyFrom(`COPY ${table} FROM STDIN`)));
-}
-
-/** Posts drafts through the staging tables in one database transaction; answers the ids inserted. */
-async function insertStagedOn(connection: pg.PoolClient, drafts: TransactionDraft[]): Promise<Set<string>> {
-  await connection.query(BEGIN_STAGED_SQL);
-  try {
-    await copyInto(connection, 'bulk_transactions', copyRows(STAGED_TRANSACTIONS, drafts));
-    await copyInto(connection, 'bulk_journal_lines', copyRows(JOURNAL_LINES, linesOf(drafts)));
-    const results = (await connection.query(INSERT_STAGED_AND_COMMIT_SQL)) as unknown as Array<
-      pg.QueryResult<{ txn_id: string }>
-    >;
-    return new Set(results[0]!.rows.map((r) => r.txn_id));
-  } catch (error) {
-    // A failed COMMIT has ended the transaction already; ROLLBACK then only warns.
-    await connection.query('ROLLBACK');
-    throw error;
-  }
-}
-
-/** Inserts drafts by the staging tables, every refusal of their data a domain error (LedgerStore.insert). */
-export async function insertOrRefuse(db: Knex, batch: TransactionDraft[]): Promise<Set<string>> {
-  const drafts = draftsToWrite(batch);
-  if (drafts.length === 0) return new Set();
-  return onConnection(db, (connection) => insertStagedOn(connection, drafts));
 }
 
 /** LedgerStore.insertAndReturn. */
