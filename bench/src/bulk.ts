@@ -14,6 +14,8 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { customerId, drafts } from './fixtures.js';
 
 export interface BulkResult {
+  /** Transactions the book held before the measured batch. */
+  book: number;
   transactions: number;
   journalLines: number;
   seconds: number;
@@ -64,10 +66,34 @@ export async function rawCopyLinesPerSecond(database: TestDatabase, batch: Trans
 const describe = ({ inserted, duplicate, conflict, rejected }: PostingResult) =>
   `inserted ${inserted}, duplicate ${duplicate}, conflict ${conflict}, rejected ${rejected}`;
 
-/** Posts `count` transactions through the batch API the sync jobs use, then the same batch again. */
-export async function benchBulkPosting(database: TestDatabase, count: number, customers = 1_000): Promise<BulkResult> {
+/** Posts `count` drafts of the fixture numbered from `first`, a slice at a time (a large book is not held in memory at once). */
+async function postBook(db: Parameters<typeof postTransactions>[0], first: number, count: number, customers: number) {
+  const SLICE = 50_000;
+  for (let done = 0; done < count; done += SLICE) {
+    const size = Math.min(SLICE, count - done);
+    const posted = await postTransactions(db, drafts(size, customers, first + done));
+    if (posted.inserted !== size)
+      throw new Error(`loading the book posted ${posted.inserted} of ${size}: ${describe(posted)}`);
+  }
+}
+
+/**
+ * Posts `count` transactions through the batch API the sync jobs use, then the same batch again,
+ * on a book already holding `book` transactions (loaded the same way, then vacuumed and analysed):
+ * a write's cost as the book grows is the figure that matters in production.
+ */
+export async function benchBulkPosting(
+  database: TestDatabase,
+  count: number,
+  customers = 1_000,
+  book = 0,
+): Promise<BulkResult> {
   const db = database.runtime?.db ?? database.db;
   for (let i = 0; i < customers; i += 1) await upsertCustomer(db, customerId(i, customers), {});
+  if (book > 0) {
+    await postBook(db, count, book, customers);
+    await database.db.raw('VACUUM ANALYZE transactions, journal_lines');
+  }
   const batch = drafts(count, customers);
   const journalLines = batch.reduce((n, d) => n + d.lines.length, 0);
 
@@ -88,6 +114,7 @@ export async function benchBulkPosting(database: TestDatabase, count: number, cu
   const rawCopy = await rawCopyLinesPerSecond(database, batch);
 
   return {
+    book,
     transactions: count,
     journalLines,
     seconds,

@@ -4,6 +4,7 @@ import { benchCustomerViews } from './customer-views.js';
 import { entry, fundingEntry } from './fixtures.js';
 import { benchIndiaReports } from './india.js';
 import { benchManualEntry } from './http.js';
+import { benchPostingCosts } from './posting-costs.js';
 import { benchRecon } from './recon.js';
 import { benchRecost } from './recost.js';
 import { benchReports, REPORTS } from './reports.js';
@@ -22,7 +23,9 @@ import { benchSyncUaefeed } from './uaefeed.js';
  * records/s end to end; (g, `recon [count]`, not in `all`: minutes) the A, B and D reconciliation
  * checks on a book of 1,000,000 transactions, a full sweep under 5 s; (h, `india [customers]`, not in
  * `all`: minutes) the India stored-data reports over 2,000 customers, 200,000 trades and 20,000
- * remittances, each under 1 s.
+ * remittances, each under 1 s; (i, `costs [book]`, not in `all`) what bulk posting costs Postgres
+ * part by part on a book of `book` transactions, beside raw COPY's CPU for the same lines. `bulk
+ * [book]` posts its 100k on a book already holding `book` transactions.
  */
 const which = process.argv[2] ?? 'all';
 const round = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -63,14 +66,35 @@ if (which === 'all' || which === 'http') {
   }
 }
 if (which === 'all' || which === 'bulk') {
-  const r = await withDatabase((db) => benchBulkPosting(db, 100_000));
+  const book = which === 'bulk' ? Number(process.argv[3] ?? '0') : 0;
+  if (!Number.isSafeInteger(book) || book < 0)
+    throw new Error(`the book size must be a whole number, e.g. 1000000: ${process.argv[3]}`);
+  const r = await withDatabase((db) => benchBulkPosting(db, 100_000, 1_000, book));
   console.log(
-    `bulk posting (${round(r.transactions)} transactions, ${round(r.journalLines)} journal lines): ${r.seconds.toFixed(2)} s, ` +
+    `bulk posting (${round(r.transactions)} transactions, ${round(r.journalLines)} journal lines, on a book of ${round(r.book)} transactions): ${r.seconds.toFixed(2)} s, ` +
       `${round(r.transactionsPerSecond)} transactions/s, ${round(r.journalLinesPerSecond)} journal lines/s (target ≥ 100,000 lines/s); ` +
       `re-run of the same batch answers all ${round(r.transactions)} duplicate in ${r.rerunSeconds.toFixed(2)} s; ` +
       `raw COPY of the same lines into a bare table here: ${round(r.rawCopyLinesPerSecond)} lines/s, so bulk posting runs at ` +
       `${Math.round((100 * r.journalLinesPerSecond) / r.rawCopyLinesPerSecond)}% of it (target ≈ 25%)`,
   );
+}
+if (which === 'costs') {
+  const book = Number(process.argv[3] ?? '100000');
+  if (!Number.isSafeInteger(book) || book < 0)
+    throw new Error(`the book size must be a whole number, e.g. 1000000: ${process.argv[3]}`);
+  const r = await withDatabase((db) => benchPostingCosts(db, book));
+  const perTransaction = r.rawCopyMicrosPerLine * r.linesPerTransaction;
+  console.log(
+    `what bulk posting costs Postgres, on a book of ${round(r.book)} transactions (${r.linesPerTransaction.toFixed(2)} lines each; CPU of the posting backend): ` +
+      `raw COPY of the same lines ${r.rawCopyMicrosPerLine.toFixed(2)} µs a line, ${perTransaction.toFixed(1)} µs a transaction ` +
+      `(a quarter of its speed allows 4× its CPU per line on one core, 8× with bulk posting's two connections on both cores: ` +
+      `${(4 * perTransaction).toFixed(1)}–${(8 * perTransaction).toFixed(1)} µs a transaction)`,
+  );
+  console.log('| without | insert, µs / txn | commit check, µs / txn | total ÷ raw COPY |\n|---|---|---|---|');
+  for (const p of r.parts)
+    console.log(
+      `| ${p.part} | ${p.insertMicros.toFixed(1)} | ${p.commitCheckMicros.toFixed(1)} | ${((p.insertMicros + p.commitCheckMicros) / perTransaction).toFixed(1)}× |`,
+    );
 }
 if (which === 'all' || which === 'recost') {
   const r = await withDatabase((db) => benchRecost(db, 100_000));

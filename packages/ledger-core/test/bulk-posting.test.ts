@@ -251,6 +251,35 @@ describe('bulk posting answers each record: inserted, duplicate, conflict or rej
     ).to.equal(17);
   });
 
+  it('stores memo and metadata to the character, whatever they hold (tabs, newlines, backslashes, quotes, emoji), and a re-send is a duplicate', async () => {
+    const awkward = 'tab\there\nnew line\r\\N back\\slash "quoted" \u00e9\u{1f600}';
+    const records = () => [
+      draft({
+        source: 'usbroker',
+        source_txn_id: 'awkward',
+        memo: awkward,
+        metadata: { note: awkward, [awkward]: [awkward] },
+      }),
+      draft({ source: 'usbroker', source_txn_id: 'awkward-null-memo', memo: null, metadata: { note: null } }),
+    ];
+    const first = await postTransactions(db, records());
+    expect(counts(first)).to.deep.equal({ inserted: 2, duplicate: 0, conflict: 0, rejected: 0 });
+    const stored = await db('transactions')
+      .whereIn('source_txn_id', ['awkward', 'awkward-null-memo'])
+      .orderBy('source_txn_id')
+      .select('memo', 'metadata');
+    expect(stored).to.deep.equal([
+      { memo: awkward, metadata: { note: awkward, [awkward]: [awkward] } },
+      { memo: null, metadata: { note: null } },
+    ]);
+    expect(counts(await postTransactions(db, records()))).to.deep.equal({
+      inserted: 0,
+      duplicate: 2,
+      conflict: 0,
+      rejected: 0,
+    });
+  });
+
   it('throws a failure that is not about the records (connection lost) instead of rejecting them', async () => {
     const lost = Object.assign(new Error('connection terminated unexpectedly'), { code: '08006' });
     const store: LedgerStore = {

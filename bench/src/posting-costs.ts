@@ -1,0 +1,164 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { postTransactions, upsertCustomer } from '@ledger/core';
+import type { TestDatabase } from '@ledger/core/testing';
+import { from as copyFrom } from 'pg-copy-streams';
+import { cpuSecondsOf } from './cpu.js';
+import { customerId, drafts } from './fixtures.js';
+
+type Owner = TestDatabase['db'];
+
+/** A part of posting, removed (inside the measured database transaction, rolled back) to see what it costs. */
+export interface PostingPart {
+  name: string;
+  /** DDL run before the chunk is posted, undone by the rollback. */
+  without: string[];
+}
+
+const TRANSACTION_INDEXES = [
+  'transactions_amount_idx',
+  'transactions_customer_idx',
+  'transactions_pair_idx',
+  'transactions_posted_at_idx',
+  'transactions_posted_by_idx',
+  'transactions_txn_date_idx',
+  'transactions_type_idx',
+];
+// journal_lines_txn_idx is left in: without it the commit check scans the journal once per transaction.
+const LINE_INDEXES = ['journal_lines_account_idx', 'journal_lines_customer_idx'];
+
+export const POSTING_PARTS: PostingPart[] = [
+  { name: 'nothing (the posting as it is)', without: [] },
+  {
+    name: 'the statement triggers (checks, totals, daily totals; so no commit check)',
+    without: ['ALTER TABLE transactions DISABLE TRIGGER USER', 'ALTER TABLE journal_lines DISABLE TRIGGER USER'],
+  },
+  { name: 'every secondary index of transactions', without: TRANSACTION_INDEXES.map((i) => `DROP INDEX ${i}`) },
+  { name: 'journal_lines_account_idx and _customer_idx', without: LINE_INDEXES.map((i) => `DROP INDEX ${i}`) },
+  {
+    name: 'all three: triggers and those nine indexes (rows, keys and journal_lines_txn_idx are left)',
+    without: [
+      'ALTER TABLE transactions DISABLE TRIGGER USER',
+      'ALTER TABLE journal_lines DISABLE TRIGGER USER',
+      ...[...TRANSACTION_INDEXES, ...LINE_INDEXES].map((i) => `DROP INDEX ${i}`),
+    ],
+  },
+];
+
+export interface PartCost {
+  part: string;
+  /** Postgres CPU (the posting backend's, /proc) per transaction: the INSERT statement, then the commit check. */
+  insertMicros: number;
+  commitCheckMicros: number;
+}
+
+export interface PostingCosts {
+  book: number;
+  linesPerTransaction: number;
+  /** The yardstick, same backend and run: CPU of a raw COPY of the same lines into a bare table, per line. */
+  rawCopyMicrosPerLine: number;
+  parts: PartCost[];
+}
+
+/**
+ * What each part of bulk posting costs Postgres (single indexes are not resolved: at 10 ms ticks
+ * on a shared machine their few µs drown in the noise, so the parts are removed a group at a time), on a book of `book` transactions: chunks of 2,000
+ * of the bulk bench's fixture posted by `postTransactions` inside a database transaction of the
+ * schema owner in which the part is removed, the commit check forced, then rolled back. CPU of
+ * the posting backend from /proc (10 ms ticks: `rounds` chunks per part), so other work on a
+ * shared machine slows it but is not counted; beside it, that backend's CPU for a raw COPY of the
+ * same lines.
+ */
+export async function benchPostingCosts(database: TestDatabase, book: number, rounds = 8): Promise<PostingCosts> {
+  const customers = 1_000;
+  const owner = database.db;
+  for (let i = 0; i < customers; i += 1) await upsertCustomer(owner, customerId(i, customers), {});
+  for (let done = 0; done < book; done += 50_000) {
+    const size = Math.min(50_000, book - done);
+    const posted = await postTransactions(owner, drafts(size, customers, done));
+    if (posted.inserted !== size) throw new Error(`loading the book posted ${posted.inserted} of ${size}`);
+  }
+  await owner.raw('VACUUM ANALYZE transactions, journal_lines');
+  let next = book;
+  const chunk = () => {
+    const batch = drafts(2_000, customers, next);
+    next += batch.length;
+    return batch;
+  };
+  const sums = new Map<string, { insert: number; check: number; transactions: number }>();
+  let lines = 0;
+  let transactions = 0;
+  for (let round = 0; round < rounds; round += 1) {
+    for (const part of POSTING_PARTS) {
+      const batch = chunk();
+      await owner
+        .transaction(async (trx) => {
+          const pid = (await trx.raw<{ rows: Array<{ pid: number }> }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+          for (const ddl of part.without) await trx.raw(ddl);
+          const started = cpuSecondsOf(pid);
+          const posted = await postTransactions(trx as unknown as Owner, batch, { concurrency: 1 });
+          if (posted.inserted !== batch.length) throw new Error(`posted ${posted.inserted} of ${batch.length}`);
+          const inserted = cpuSecondsOf(pid);
+          await trx.raw('SET CONSTRAINTS ALL IMMEDIATE');
+          const checked = cpuSecondsOf(pid);
+          const sum = sums.get(part.name) ?? { insert: 0, check: 0, transactions: 0 };
+          sums.set(part.name, {
+            insert: sum.insert + inserted - started,
+            check: sum.check + checked - inserted,
+            transactions: sum.transactions + batch.length,
+          });
+          throw new RolledBack();
+        })
+        .catch((error: unknown) => {
+          if (!(error instanceof RolledBack)) throw error;
+        });
+      lines += batch.reduce((n, d) => n + d.lines.length, 0);
+      transactions += batch.length;
+    }
+  }
+  const micros = (seconds: number, count: number) => (seconds * 1e6) / count;
+  return {
+    book,
+    linesPerTransaction: lines / transactions,
+    rawCopyMicrosPerLine: await rawCopyCpuPerLine(owner, drafts(100_000, customers, next)),
+    parts: [...sums].map(([part, s]) => ({
+      part,
+      insertMicros: micros(s.insert, s.transactions),
+      commitCheckMicros: micros(s.check, s.transactions),
+    })),
+  };
+}
+
+class RolledBack extends Error {}
+
+/** CPU per line of the backend that COPYs the drafts' lines into a bare table (as the bulk bench's yardstick). */
+async function rawCopyCpuPerLine(owner: Owner, batch: ReturnType<typeof drafts>): Promise<number> {
+  const rows = batch.flatMap((d) =>
+    d.lines.map((l) =>
+      [
+        d.txnId,
+        l.accountCode,
+        l.debit.toFixed(),
+        l.credit.toFixed(),
+        l.postingKind ?? '\\N',
+        d.customerId ?? '\\N',
+        d.txnDate,
+      ].join('\t'),
+    ),
+  );
+  const connection = await owner.client.acquireConnection();
+  try {
+    await connection.query(`CREATE TABLE bench_raw_copy_cpu (txn_id uuid, account_code text, debit numeric, credit numeric,
+      posting_kind text, customer_id text, txn_date date)`);
+    const pid = (await connection.query('SELECT pg_backend_pid() AS pid')).rows[0].pid as number;
+    const started = cpuSecondsOf(pid);
+    await pipeline(
+      Readable.from([`${rows.join('\n')}\n`]),
+      connection.query(copyFrom('COPY bench_raw_copy_cpu FROM STDIN')),
+    );
+    return ((cpuSecondsOf(pid) - started) * 1e6) / rows.length;
+  } finally {
+    await connection.query('DROP TABLE bench_raw_copy_cpu');
+    await owner.client.releaseConnection(connection);
+  }
+}
