@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
+import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { TEST_SERVER_URL, type TestDatabase } from '@ledger/core/testing';
 import { cpuSecondsBetween, cpuSecondsByPid, cpuSecondsOf } from './cpu.js';
 import { customerId } from './fixtures.js';
-import { withApi } from './http.js';
+import { withApi, type RunningApi } from './http.js';
 import { seedBook } from './seed.js';
 
 /** pgledger (MIT, bench/anchors/pgledger/LICENSE): a double-entry ledger written as Postgres functions. */
@@ -30,7 +31,8 @@ export interface Leg {
 export interface AnchorResult {
   bookTransactions: number;
   seedSeconds: number;
-  rounds: Array<{ book: Leg; pgledger: Leg; ratio: number }>;
+  /** Each round's legs, and the book's mean batch: entries per statement and commit of group commit. */
+  rounds: Array<{ book: Leg; pgledger: Leg; ratio: number; meanBatch: number }>;
 }
 
 const percentile = (sorted: number[], p: number) =>
@@ -43,7 +45,7 @@ async function load(
   seconds: number,
   op: (client: number, i: number) => Promise<void>,
   backends: () => Promise<number[]>,
-  apiPid?: number,
+  apiPids: number[] = [],
 ): Promise<Leg> {
   let done = 0;
   let errors = 0;
@@ -51,7 +53,7 @@ async function load(
   // Only this side's own Postgres backends: the machine is shared, other work's CPU is not ours.
   const cpu = async () => ({
     client: process.cpuUsage(),
-    api: apiPid === undefined ? 0 : cpuSecondsOf(apiPid),
+    api: apiPids.reduce((sum, pid) => sum + cpuSecondsOf(pid), 0),
     postgres: cpuSecondsByPid(await backends()),
   });
   const before = await cpu();
@@ -83,12 +85,58 @@ async function load(
     errors,
     p50Ms: Math.round(percentile(latencies, 0.5) * 100) / 100,
     p99Ms: Math.round(percentile(latencies, 0.99) * 100) / 100,
-    apiCpuMs: apiPid === undefined ? null : perPosting(after.api - before.api),
+    apiCpuMs: apiPids.length === 0 ? null : perPosting(after.api - before.api),
     postgresCpuMs: perPosting(cpuSecondsBetween(before.postgres, after.postgres)),
     clientCpuMs: perPosting(
       (after.client.user + after.client.system - before.client.user - before.client.system) / 1e6,
     ),
   };
+}
+
+/**
+ * POSTs `body` and expects 201. node:http on a keep-alive agent, not fetch: fetch costs this
+ * process ~1 ms of CPU per request on the 2-core machine, 6-8× what node-postgres costs per call
+ * on the other side, and the load generator's own cost is not the book's.
+ */
+function post(agent: http.Agent, url: string, adminToken: string, body: object): Promise<void> {
+  const payload = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(payload),
+          'x-ledger-admin-token': adminToken,
+        },
+      },
+      (reply) => {
+        const chunks: Buffer[] = [];
+        reply.on('data', (chunk: Buffer) => chunks.push(chunk));
+        reply.on('end', () =>
+          reply.statusCode === 201
+            ? resolve()
+            : reject(new Error(`${reply.statusCode} ${Buffer.concat(chunks).toString().slice(0, 200)}`)),
+        );
+        reply.on('error', reject);
+      },
+    );
+    request.on('error', reject);
+    request.end(payload);
+  });
+}
+
+/** `count` api processes on the book, as pods behind a load balancer, for the time of `run`. */
+async function withApis<T>(
+  database: TestDatabase,
+  count: number,
+  run: (apis: RunningApi[]) => Promise<T>,
+  started: RunningApi[] = [],
+): Promise<T> {
+  if (started.length === count) return run(started);
+  return withApi(database, (api) => withApis(database, count, run, [...started, api]));
 }
 
 /** The Postgres backends connected to database `name`. */
@@ -133,7 +181,7 @@ async function withPgledger<T>(
  */
 export async function benchAnchor(
   database: TestDatabase,
-  { clients = 16, seconds = 10, rounds = 3, bookSize = 1_000_000 } = {},
+  { clients = 16, seconds = 10, rounds = 3, bookSize = 1_000_000, apiProcesses = 1 } = {},
 ): Promise<AnchorResult> {
   const seedSeconds = await seedBook(database, bookSize);
   const run = Date.now().toString(36);
@@ -142,23 +190,24 @@ export async function benchAnchor(
   await server.connect();
   const ourBackends = () => backendsOf(server, database.name);
   try {
-    return await withApi(database, ({ baseUrl, pid, adminToken }) =>
+    return await withApis(database, apiProcesses, (apis) =>
       withPgledger(clients, server, async (pool, accounts, theirBackends) => {
+        const agent = new http.Agent({ keepAlive: true, maxSockets: clients });
+        const pids = apis.flatMap((api) => (api.pid === undefined ? [] : [api.pid]));
         const book = (client: number, i: number) =>
-          fetch(`${baseUrl}/v1/transactions`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', 'x-ledger-admin-token': adminToken },
-            body: JSON.stringify({
+          post(
+            agent,
+            `${apis[client % apis.length]!.baseUrl}/v1/transactions`,
+            apis[client % apis.length]!.adminToken,
+            {
               txn_type: 'deposit',
               customer_id: customerId(client * 7 + i, PARTIES),
               source: 'manual',
               source_txn_id: `anchor-${run}-${leg}-${client}-${i}`,
               txn_date: '2026-01-15',
               amount_usd: '1.00',
-            }),
-          }).then(async (reply) => {
-            if (reply.status !== 201) throw new Error(`${reply.status} ${(await reply.text()).slice(0, 200)}`);
-          });
+            },
+          );
         const transfer = async () => {
           const from = Math.floor(Math.random() * accounts.length);
           let to = Math.floor(Math.random() * (accounts.length - 1));
@@ -171,15 +220,26 @@ export async function benchAnchor(
         };
         // Warm-up, not counted: the api's first requests compile its validators, each connection plans its statements.
         leg += 1;
-        await load('book', clients, 2, book, ourBackends, pid);
+        await load('book', clients, 2, book, ourBackends, pids);
         await load('pgledger', clients, 2, transfer, theirBackends);
         const results: AnchorResult['rounds'] = [];
         for (let r = 0; r < rounds; r += 1) {
           leg += 1;
-          const ours = await load('book', clients, seconds, book, ourBackends, pid);
+          const ours = await load('book', clients, seconds, book, ourBackends, pids);
           const theirs = await load('pgledger', clients, seconds, transfer, theirBackends);
-          results.push({ book: ours, pgledger: theirs, ratio: ours.perSecond / theirs.perSecond });
+          // A batch is one database transaction: its entries share a posted_at.
+          const { rows } = await database.db.raw<{ rows: Array<{ entries: number; batches: number }> }>(
+            `SELECT count(*)::int AS entries, count(DISTINCT posted_at)::int AS batches FROM transactions WHERE source_txn_id LIKE ?`,
+            [`anchor-${run}-${leg}-%`],
+          );
+          results.push({
+            book: ours,
+            pgledger: theirs,
+            ratio: ours.perSecond / theirs.perSecond,
+            meanBatch: rows[0]!.entries / Math.max(1, rows[0]!.batches),
+          });
         }
+        agent.destroy();
         return { bookTransactions: bookSize, seedSeconds, rounds: results };
       }),
     );

@@ -25,7 +25,7 @@ import { benchSyncUaefeed } from './uaefeed.js';
  * records/s end to end; (g, `recon [count]`, not in `all`: minutes) the A, B and D reconciliation
  * checks on a book of 1,000,000 transactions, a full sweep under 5 s; (h, `india [customers]`, not in
  * `all`: minutes) the India stored-data reports over 2,000 customers, 200,000 trades and 20,000
- * remittances, each under 1 s; (i, `anchor [clients] [seconds] [rounds] [book size]`, not in `all`: minutes) manual
+ * remittances, each under 1 s; (i, `anchor [clients] [seconds] [rounds] [book size] [api processes]`, not in `all`: minutes) manual
  * entry over HTTP against pgledger's create_transfer, alternating rounds, on a book already holding
  * 1,000,000 transactions: ≥ 1.0× with a p99 no worse than pgledger's; (j, `indexes [book size]`, not in
  * `all`: minutes) what each secondary index on transactions and journal_lines costs a posting, and
@@ -143,21 +143,23 @@ if (which === 'india') {
   for (const [name, ms] of r.medianMs) console.log(`| ${name} | ${ms.toFixed(0)} |`);
 }
 if (which === 'anchor') {
-  const [clients = 16, seconds = 10, rounds = 3, bookSize = 1_000_000] = process.argv.slice(3).map(Number);
-  const r = await withDatabase((db) => benchAnchor(db, { clients, seconds, rounds, bookSize }));
+  const [clients = 16, seconds = 10, rounds = 3, bookSize = 1_000_000, apiProcesses = 1] = process.argv
+    .slice(3)
+    .map(Number);
+  const r = await withDatabase((db) => benchAnchor(db, { clients, seconds, rounds, bookSize, apiProcesses }));
   const cpu = (ms: number | null) => (ms === null ? '?' : `${ms} ms`);
   console.log(
     `manual entry over HTTP (deposits) against pgledger create_transfer, ${clients} clients, ${seconds} s per leg, ` +
-      `on a book of ${round(r.bookTransactions)} transactions (seeded in ${r.seedSeconds.toFixed(0)} s):`,
+      `${apiProcesses} api process(es), on a book of ${round(r.bookTransactions)} transactions (seeded in ${r.seedSeconds.toFixed(0)} s):`,
   );
   console.log(
     '| round | book /s | p50 / p99 ms | CPU per entry: api, Postgres | pgledger /s | p50 / p99 ms | Postgres CPU per transfer | ratio (target ≥ 1.0) |',
   );
-  console.log('|---|---|---|---|---|---|---|---|');
-  for (const [i, { book, pgledger, ratio }] of r.rounds.entries()) {
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  for (const [i, { book, pgledger, ratio, meanBatch }] of r.rounds.entries()) {
     console.log(
       `| ${i + 1} | ${round(book.perSecond)} | ${book.p50Ms} / ${book.p99Ms} | ${cpu(book.apiCpuMs)}, ${cpu(book.postgresCpuMs)}, ${cpu(book.clientCpuMs)} | ` +
-        `${round(pgledger.perSecond)} | ${pgledger.p50Ms} / ${pgledger.p99Ms} | ${cpu(pgledger.postgresCpuMs)}, ${cpu(pgledger.clientCpuMs)} | ${ratio.toFixed(2)} |` +
+        `${round(pgledger.perSecond)} | ${pgledger.p50Ms} / ${pgledger.p99Ms} | ${cpu(pgledger.postgresCpuMs)}, ${cpu(pgledger.clientCpuMs)} | ${ratio.toFixed(2)} | ${meanBatch.toFixed(1)} |` +
         (book.errors + pgledger.errors > 0 ? ` errors: book ${book.errors}, pgledger ${pgledger.errors}` : ''),
     );
   }
