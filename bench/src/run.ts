@@ -153,7 +153,7 @@ if (which === 'anchor') {
       `${apiProcesses} api process(es), on a book of ${round(r.bookTransactions)} transactions (seeded in ${r.seedSeconds.toFixed(0)} s):`,
   );
   console.log(
-    '| round | book /s | p50 / p99 ms | CPU per entry: api, Postgres | pgledger /s | p50 / p99 ms | Postgres CPU per transfer | ratio (target ≥ 1.0) |',
+    '| round | book /s | p50 / p99 ms | CPU per entry: api, Postgres, client | pgledger /s | p50 / p99 ms | CPU per transfer: Postgres, client | ratio (target ≥ 1.0) | book: entries per commit |',
   );
   console.log('|---|---|---|---|---|---|---|---|---|');
   for (const [i, { book, pgledger, ratio, meanBatch }] of r.rounds.entries()) {
