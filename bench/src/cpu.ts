@@ -41,3 +41,23 @@ export function postgresCpuSeconds(): number | null {
   }
   return seconds;
 }
+
+/** CPU seconds used so far by each of `pids` still running (a Postgres backend per pid). */
+export function cpuSecondsByPid(pids: number[]): Map<number, number> {
+  const seconds = new Map<number, number>();
+  for (const pid of pids) {
+    try {
+      seconds.set(pid, cpuSecondsOf(pid));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return seconds;
+}
+
+/** CPU seconds used between two readings of cpuSecondsByPid (a process new in `after` counts from zero). */
+export function cpuSecondsBetween(before: Map<number, number>, after: Map<number, number>): number {
+  let seconds = 0;
+  for (const [pid, total] of after) seconds += total - (before.get(pid) ?? 0);
+  return seconds;
+}

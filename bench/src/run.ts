@@ -1,8 +1,11 @@
+import { loadavg } from 'node:os';
 import { createTestDatabase } from '@ledger/core/testing';
+import { benchAnchor } from './anchor.js';
 import { benchBulkPosting } from './bulk.js';
 import { benchCustomerViews } from './customer-views.js';
 import { entry, fundingEntry } from './fixtures.js';
 import { benchIndiaReports } from './india.js';
+import { benchIndexes } from './indexes.js';
 import { benchManualEntry } from './http.js';
 import { benchPostingCosts } from './posting-costs.js';
 import { benchRecon } from './recon.js';
@@ -25,7 +28,12 @@ import { benchSyncUaefeed } from './uaefeed.js';
  * `all`: minutes) the India stored-data reports over 2,000 customers, 200,000 trades and 20,000
  * remittances, each under 1 s; (i, `costs [book]`, not in `all`) what bulk posting costs Postgres
  * part by part on a book of `book` transactions, beside raw COPY's CPU for the same lines. `bulk
- * [book]` posts its 100k on a book already holding `book` transactions.
+ * [book]` posts its 100k on a book already holding `book` transactions; (j, `anchor [clients] [seconds]
+ * [rounds] [book size] [api processes]`, not in `all`: minutes) manual
+ * entry over HTTP against pgledger's create_transfer, alternating rounds, on a book already holding
+ * 1,000,000 transactions: ≥ 1.0× with a p99 no worse than pgledger's; (k, `indexes [book size]`, not in
+ * `all`: minutes) what each secondary index on transactions and journal_lines costs a posting, and
+ * the reads it serves with and without it, on a book of 1,000,000 transactions.
  */
 const which = process.argv[2] ?? 'all';
 const round = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -159,6 +167,57 @@ if (which === 'india') {
   );
   console.log('| report (whole book) | median ms (target < 1,000) |\n|---|---|');
   for (const [name, ms] of r.medianMs) console.log(`| ${name} | ${ms.toFixed(0)} |`);
+}
+if (which === 'anchor') {
+  const [clients = 16, seconds = 10, rounds = 3, bookSize = 1_000_000, apiProcesses = 1] = process.argv
+    .slice(3)
+    .map(Number);
+  const r = await withDatabase((db) => benchAnchor(db, { clients, seconds, rounds, bookSize, apiProcesses }));
+  const cpu = (ms: number | null) => (ms === null ? '?' : `${ms} ms`);
+  console.log(
+    `manual entry over HTTP (deposits) against pgledger create_transfer, ${clients} clients, ${seconds} s per leg, ` +
+      `${apiProcesses} api process(es), on a book of ${round(r.bookTransactions)} transactions (seeded in ${r.seedSeconds.toFixed(0)} s):`,
+  );
+  console.log(
+    '| round | book /s | p50 / p99 ms | CPU per entry: api, Postgres, client | pgledger /s | p50 / p99 ms | CPU per transfer: Postgres, client | ratio (target ≥ 1.0) | book: entries per commit |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  for (const [i, { book, pgledger, ratio, meanBatch }] of r.rounds.entries()) {
+    console.log(
+      `| ${i + 1} | ${round(book.perSecond)} | ${book.p50Ms} / ${book.p99Ms} | ${cpu(book.apiCpuMs)}, ${cpu(book.postgresCpuMs)}, ${cpu(book.clientCpuMs)} | ` +
+        `${round(pgledger.perSecond)} | ${pgledger.p50Ms} / ${pgledger.p99Ms} | ${cpu(pgledger.postgresCpuMs)}, ${cpu(pgledger.clientCpuMs)} | ${ratio.toFixed(2)} | ${meanBatch.toFixed(1)} |` +
+        (book.errors + pgledger.errors > 0 ? ` errors: book ${book.errors}, pgledger ${pgledger.errors}` : ''),
+    );
+  }
+  const ratios = r.rounds.map((x) => x.ratio).sort((a, b) => a - b);
+  console.log(
+    `median ratio ${ratios[Math.floor(ratios.length / 2)]?.toFixed(2)}; load average at the end: ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(', ')}`,
+  );
+}
+if (which === 'indexes') {
+  const count = Number(process.argv[3] ?? '1000000');
+  const r = await withDatabase((db) => benchIndexes(db, count));
+  console.log(
+    `indexes on a book of ${round(r.bookTransactions)} transactions (seeded in ${r.seedSeconds.toFixed(0)} s): posting a transaction with its lines ` +
+      `costs the backend ${r.allIndexesUsPerTransaction} µs of CPU with every index; each index's share, and the reads it serves with and without it:`,
+  );
+  console.log(
+    '| index | size MiB | µs per posting | read | with: ms, plan | without: ms, plan |\n|---|---|---|---|---|---|',
+  );
+  for (const index of r.indexes) {
+    for (const read of index.reads) {
+      console.log(
+        `| ${index.index} | ${index.sizeMb} | ${index.costUsPerTransaction} | ${read.name} | ${read.withMs}, ${read.planWith} | ${read.withoutMs}, ${read.planWithout} |`,
+      );
+    }
+  }
+  console.log(
+    `load average at the end: ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(', ')}`,
+  );
 }
 if (which === 'customers') {
   const sizes = (process.argv[3] ?? '10000,1000000').split(',').map(Number);
