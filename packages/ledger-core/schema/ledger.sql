@@ -1700,6 +1700,7 @@ CREATE TABLE public.year_closes (
     CONSTRAINT year_closes_a_year CHECK (((fy_start < fy_end) AND (fy_end < (fy_start + 366)))),
     CONSTRAINT year_closes_action CHECK ((action = ANY (ARRAY['close'::text, 'reopen'::text]))),
     CONSTRAINT year_closes_actor_length CHECK (((length(actor) >= 1) AND (length(actor) <= 300))),
+    CONSTRAINT year_closes_net_income_usd_finite CHECK (((net_income_usd > '-Infinity'::numeric) AND (net_income_usd < 'Infinity'::numeric))),
     CONSTRAINT year_closes_reason_length CHECK (((length(reason) >= 1) AND (length(reason) <= 1000))),
     CONSTRAINT year_closes_reopen_has_reason CHECK (((action = 'close'::text) OR (reason IS NOT NULL)))
 );

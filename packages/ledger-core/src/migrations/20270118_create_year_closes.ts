@@ -18,7 +18,8 @@ export async function up(knex: Knex): Promise<void> {
       fy_end date NOT NULL,
       txn_id uuid CONSTRAINT year_closes_txn_id_key UNIQUE
         REFERENCES transactions (txn_id) DEFERRABLE INITIALLY DEFERRED,
-      net_income_usd numeric NOT NULL,
+      net_income_usd numeric NOT NULL
+        CONSTRAINT year_closes_net_income_usd_finite CHECK (net_income_usd > '-Infinity' AND net_income_usd < 'Infinity'),
       reason text CONSTRAINT year_closes_reason_length CHECK (length(reason) BETWEEN 1 AND 1000),
       actor text NOT NULL CONSTRAINT year_closes_actor_length CHECK (length(actor) BETWEEN 1 AND 300),
       created_at timestamptz NOT NULL DEFAULT now(),
