@@ -45,6 +45,7 @@ const NUMERIC_COLUMNS = [
   'transactions.fx_rate',
   'transactions.original_amount',
   'transactions.quantity',
+  'year_closes.net_income_usd',
 ];
 
 /** "an amount_usd", "a quantity". */
