@@ -1808,7 +1808,7 @@ ALTER TABLE ONLY public.job_runs
 --
 
 ALTER TABLE public.journal_lines
-    ADD CONSTRAINT journal_lines_aed_line_has_native_amount CHECK (((account_code <> ALL (ARRAY['1020'::text, '2020'::text])) OR (native_currency = 'AED'::text))) NOT VALID;
+    ADD CONSTRAINT journal_lines_aed_line_has_native_amount CHECK (((account_code <> ALL (ARRAY['1020'::text, '2020'::text])) OR (native_currency IS NOT NULL))) NOT VALID;
 
 --
 -- Name: CONSTRAINT journal_lines_aed_line_has_native_amount ON journal_lines; Type: COMMENT; Schema: public; Owner: -

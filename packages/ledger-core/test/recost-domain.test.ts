@@ -22,6 +22,7 @@ function trade(
     quantity: d(quantity),
     amountUsd: d(amountUsd),
     currency: 'USD',
+    fxRate: null,
     reversed: false,
     brokerageBps: null,
     brokerCostBps: null,

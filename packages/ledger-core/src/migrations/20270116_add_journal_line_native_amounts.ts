@@ -23,7 +23,7 @@ export async function up(knex: Knex): Promise<void> {
       ADD CONSTRAINT journal_lines_native_currency_of_account
         CHECK (native_currency IS NULL OR (native_currency = 'AED' AND account_code IN ('1020', '2020')));
     ALTER TABLE journal_lines ADD CONSTRAINT journal_lines_aed_line_has_native_amount
-      CHECK (account_code NOT IN ('1020', '2020') OR native_currency = 'AED') NOT VALID;
+      CHECK (account_code NOT IN ('1020', '2020') OR native_currency IS NOT NULL) NOT VALID;
     COMMENT ON COLUMN journal_lines.native_currency IS ${literal(
       "The currency of native_amount: 'AED' on a line of an AED account (1020, 2020), else NULL (the line is in USD, the book's currency).",
     )};
