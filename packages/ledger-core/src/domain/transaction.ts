@@ -161,7 +161,8 @@ export function draftFromEntry(entry: EntryRequest, txnId: string, policy: Posti
     fields.refuse('/fx_rate', 'must be greater than zero, and is given only with original_amount');
   }
   const originalFee = fields.parse('/original_fee', entry.original_fee, 'money');
-  if (originalFee !== null && originalAmount === null) fields.refuse('/original_fee', 'is given only with original_amount');
+  if (originalFee !== null && originalAmount === null)
+    fields.refuse('/original_fee', 'is given only with original_amount');
   // The limits hold for every caller (jobs and imports too), not only for what the API checked.
   if (entry.memo !== undefined && entry.memo !== null && Array.from(entry.memo).length > MEMO_LENGTH_MAX) {
     fields.refuse('/memo', `must be at most ${MEMO_LENGTH_MAX} characters`);
@@ -177,7 +178,10 @@ export function draftFromEntry(entry: EntryRequest, txnId: string, policy: Posti
       const nativeAmount = fields.parse(`/lines/${i}/native_amount`, l.native_amount, 'money');
       const aed = nativeCurrencyOf(l.account_code) !== null;
       if (aed && (nativeAmount === null || nativeAmount.isZero()))
-        fields.refuse(`/lines/${i}/native_amount`, `is required on a line of AED account ${l.account_code}: its amount in AED, greater than zero`);
+        fields.refuse(
+          `/lines/${i}/native_amount`,
+          `is required on a line of AED account ${l.account_code}: its amount in AED, greater than zero`,
+        );
       if (!aed && nativeAmount !== null)
         fields.refuse(`/lines/${i}/native_amount`, `is given only on a line of an AED account (1020, 2020)`);
       return {
@@ -199,9 +203,10 @@ export function draftFromEntry(entry: EntryRequest, txnId: string, policy: Posti
     feeUsd,
     customerFeeBps: policy.feeSchedule.customerFeeBps(entry.source),
     lines: operatorLines,
-    aed: originalCurrency === 'AED' && originalAmount !== null && fxRate !== null
-      ? { amount: originalAmount, fee: originalFee, rate: fxRate }
-      : null,
+    aed:
+      originalCurrency === 'AED' && originalAmount !== null && fxRate !== null
+        ? { amount: originalAmount, fee: originalFee, rate: fxRate }
+        : null,
   });
   if (!isBalanced(lines)) {
     throw new LedgerError('unbalanced_transaction', `${entry.txn_type} of ${entry.amount_usd} posts no balanced lines`);

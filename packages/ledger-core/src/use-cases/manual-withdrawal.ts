@@ -19,7 +19,9 @@ export async function postManualWithdrawal(
 ): Promise<PostOutcome> {
   const withdrawal = manualWithdrawalOf(draft);
   assert(withdrawal, `${draft.txnType} ${draft.txnId} is not a withdrawal`);
-  const inserted = await cash.postWithdrawal(draft, withdrawal.currency, (funds) => assertFundsCover(withdrawal, funds));
+  const inserted = await cash.postWithdrawal(draft, withdrawal.currency, (funds) =>
+    assertFundsCover(withdrawal, funds),
+  );
   const [outcome] = await answersOf(ledger, [draft], inserted ? await ledger.findBySourceKeys([draft]) : []);
   assert(outcome, 'answersOf answered no entry');
   if (outcome instanceof LedgerError) throw outcome;

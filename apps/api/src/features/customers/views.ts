@@ -99,7 +99,9 @@ export function viewHandlers(context: FeatureContext): Record<string, Handler> {
     getCustomerSummary: async (req, res) => {
       const { customer_id } = await customerOf(context, req);
       const asOf = asOfOf(req);
-      res.json(summaryOf(customer_id, asOf, await customerAccountBalances(db, customer_id, asOf), context.config.aedPerUsd));
+      res.json(
+        summaryOf(customer_id, asOf, await customerAccountBalances(db, customer_id, asOf), context.config.aedPerUsd),
+      );
     },
 
     getCustomerOverview: async (req, res) => {
