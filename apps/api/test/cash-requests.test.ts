@@ -169,9 +169,10 @@ describe('cash requests: /v1/cash-requests', function () {
       const refused = await create(request({ customer_id: 'C-2', direction: 'withdrawal', amount: '40.01' }));
       expectError(refused, 422, 'insufficient_funds');
       expect(refused.body.error.details[0]).to.include({
-        balance_usd: '100.00',
-        pending_withdrawals_usd: '60.00',
-        requested_usd: '40.01',
+        currency: 'USD',
+        balance: '100.00',
+        pending_withdrawals: '60.00',
+        requested: '40.01',
       });
       await pending({ customer_id: 'C-2', direction: 'withdrawal', amount: '40.00' });
       // Cancelling the first frees its 60.00.

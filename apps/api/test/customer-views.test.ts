@@ -30,8 +30,9 @@ function describeBook(book: 'ENTITY_UAE' | 'ENTITY_IND_IFSC') {
           customer_id: 'C-1',
           as_of: null,
           cash: [
-            { currency: 'USD', account_code: '2010', balance_usd: '566.83' },
-            { currency: 'AED', account_code: '2020', balance_usd: '100.00' },
+            { currency: 'USD', account_code: '2010', balance: '566.83', balance_usd: '566.83' },
+            // The AED wallet in AED from its lines (the deposit of AED 367.25), its USD beside it.
+            { currency: 'AED', account_code: '2020', balance: '367.25', balance_usd: '100.00' },
           ],
           cash_total_usd: '666.83',
           securities_at_cost_usd: '500.00',

@@ -7,8 +7,8 @@ import { startApi, type TestApi } from './support.js';
 
 const POSTING_RULES_DOC = new URL('../../../docs/posting-rules.md', import.meta.url);
 
-/** A journal line as the doc's tables show it and as the API answers it. */
-type Line = [accountCode: string, debit: string, credit: string, postingKind: string | null];
+/** A journal line as the doc's tables show it and as the API answers it (its AED amount: null on a USD line). */
+type Line = [accountCode: string, debit: string, credit: string, postingKind: string | null, aed: string | null];
 
 interface DocExample {
   /** The `### heading` the example sits under. */
@@ -20,6 +20,8 @@ interface DocExample {
 }
 
 const TABLE_HEADER = ['account', 'debit', 'credit', 'posting_kind'];
+/** An AED example's table: each line's AED amount beside its USD (empty on a USD line). */
+const AED_TABLE_HEADER = ['account', 'debit', 'credit', 'AED', 'posting_kind'];
 
 const cells = (row: string): string[] =>
   row
@@ -29,9 +31,15 @@ const cells = (row: string): string[] =>
     .split('|')
     .map((c) => c.trim());
 
-/** One table row: `| 1100 Omnibus cash | 100.00 | | deposit |` → ['1100', '100.00', '0.00', 'deposit']. */
-function tableLine(row: string): Line {
-  const [account = '', debit = '', credit = '', postingKind = ''] = cells(row);
+/**
+ * One table row: `| 1100 Omnibus cash | 100.00 | | deposit |` → ['1100', '100.00', '0.00', 'deposit', null];
+ * with an AED column, `| 2020 Customer wallet (AED) | | 100.00 | 367.25 | deposit |` → [..., '367.25'].
+ */
+function tableLine(row: string, withAed: boolean): Line {
+  const columns = cells(row);
+  const [account = '', debit = '', credit = '', aed = '', postingKind = ''] = withAed
+    ? columns
+    : [columns[0], columns[1], columns[2], '', columns[3]];
   const code = /^(\d{4})\b/.exec(account)?.[1];
   if (code === undefined) throw new Error(`no account code in table row: ${row}`);
   return [
@@ -39,6 +47,7 @@ function tableLine(row: string): Line {
     debit === '' ? '0.00' : debit,
     credit === '' ? '0.00' : credit,
     postingKind === '' ? null : postingKind,
+    aed === '' ? null : aed,
   ];
 }
 
@@ -73,8 +82,9 @@ function documentedExamples(markdown: string): DocExample[] {
       const table: string[] = [];
       for (i += 2; i < rows.length && rows[i]?.trim().startsWith('|'); i++) table.push(rows[i] ?? '');
       i--;
-      if (header.join() !== TABLE_HEADER.join()) continue;
-      examples.push({ section, request: pending?.request ?? null, lines: table.map(tableLine) });
+      const withAed = header.join() === AED_TABLE_HEADER.join();
+      if (!withAed && header.join() !== TABLE_HEADER.join()) continue;
+      examples.push({ section, request: pending?.request ?? null, lines: table.map((r) => tableLine(r, withAed)) });
       pending = null;
     }
   }
@@ -82,9 +92,15 @@ function documentedExamples(markdown: string): DocExample[] {
   return examples;
 }
 
-/** `[account_code, debit, credit, posting_kind]` of each journal line of an answer, in order. */
+/** `[account_code, debit, credit, posting_kind, native_amount]` of each journal line of an answer, in order. */
 const linesOf = (journalLines: Array<Record<string, string | null>>): Line[] =>
-  journalLines.map((l) => [l.account_code ?? '', l.debit ?? '', l.credit ?? '', l.posting_kind ?? null]);
+  journalLines.map((l) => [
+    l.account_code ?? '',
+    l.debit ?? '',
+    l.credit ?? '',
+    l.posting_kind ?? null,
+    l.native_amount ?? null,
+  ]);
 
 // A page that does not parse fails a test below (thrown here, mocha would hide the message).
 let docExamples: DocExample[] = [];

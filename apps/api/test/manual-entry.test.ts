@@ -5,7 +5,7 @@ describe('manual entry: POST /v1/transactions and /preview', () => {
   let api: TestApi;
   before(async () => {
     api = await startApi();
-    for (const id of ['C-1', 'C-2', 'C-W1', 'C-W2', 'C-W3'])
+    for (const id of ['C-1', 'C-2', 'C-W1', 'C-W2', 'C-W3', 'C-A1'])
       expect((await api.put(`/v1/customers/${id}`, { name: id })).status).to.equal(201);
   });
   after(async () => {
@@ -158,12 +158,68 @@ describe('manual entry: POST /v1/transactions and /preview', () => {
           const reply = await api.post('/v1/transactions', body);
           expectError(reply, 422, 'insufficient_funds');
           expect(reply.body.error.details).to.deep.equal([
-            { customer_id: 'C-W1', balance_usd: '50.00', pending_withdrawals_usd: '0.00', requested_usd: '500.00' },
+            {
+              customer_id: 'C-W1',
+              currency: 'USD',
+              balance: '50.00',
+              pending_withdrawals: '0.00',
+              requested: '500.00',
+            },
           ]);
           expectError(await api.post('/v1/transactions/preview', body), 422, 'insufficient_funds');
         });
       }
       expect(await wallet('C-W1')).to.equal('50.00');
+    });
+
+    it('from the AED wallet checks AED: after 100 deposits of AED 10.00 (2.72 USD each) a withdrawal of AED 1,000.00 (272.29 USD) is accepted, one of AED 1,000.01 is not (issue 18, item 4)', async () => {
+      const aed = (overrides: Record<string, unknown>) =>
+        deposit({ customer_id: 'C-A1', original_currency: 'AED', fx_rate: '3.6725', ...overrides });
+      for (let n = 1; n <= 100; n += 1) {
+        const reply = await api.post(
+          '/v1/transactions',
+          aed({ source_txn_id: `aed-dep-${n}`, amount_usd: '2.72', original_amount: '10.00' }),
+        );
+        expect(reply.status, reply.text).to.equal(201);
+      }
+      const over = aed({
+        txn_type: 'withdrawal',
+        source_txn_id: 'aed-out-0',
+        amount_usd: '272.29',
+        original_amount: '1000.01',
+      });
+      const refused = await api.post('/v1/transactions', over);
+      expectError(refused, 422, 'insufficient_funds');
+      expect(refused.body.error.details).to.deep.equal([
+        { customer_id: 'C-A1', currency: 'AED', balance: '1000.00', pending_withdrawals: '0.00', requested: '1000.01' },
+      ]);
+      const reply = await api.post(
+        '/v1/transactions',
+        aed({ txn_type: 'withdrawal', source_txn_id: 'aed-out-1', amount_usd: '272.29', original_amount: '1000.00' }),
+      );
+      expect(reply.status, reply.text).to.equal(201);
+      expect(reply.body).to.include({ fx_rate: '3.6725', original_amount: '1000.00' });
+      expect(
+        reply.body.journal_lines.map((l: Record<string, string>) => [
+          l.account_code,
+          l.debit,
+          l.credit,
+          l.native_currency,
+          l.native_amount,
+        ]),
+      ).to.deep.equal([
+        ['2020', '272.29', '0.00', 'AED', '1000.00'],
+        ['1020', '0.00', '272.29', 'AED', '1000.00'],
+      ]);
+      // The summary shows the AED wallet empty in AED, its USD figure the conversions' rounding beside it.
+      const summary = await api.get('/v1/customers/C-A1/summary', { token: 'ledger' });
+      expect(summary.status, summary.text).to.equal(200);
+      expect(summary.body.cash[1]).to.deep.equal({
+        currency: 'AED',
+        account_code: '2020',
+        balance: '0.00',
+        balance_usd: '-0.29',
+      });
     });
 
     it('counts the customer’s pending withdrawal requests: 50.00 held with 30.00 pending takes 20.00, not 20.01', async () => {
@@ -398,6 +454,7 @@ describe('manual entry: POST /v1/transactions and /preview', () => {
             credit: '0.00',
             posting_kind: 'security_cost',
             customer_id: 'C-1',
+            native_amount: null,
           },
           {
             account_code: '1100',
@@ -406,6 +463,7 @@ describe('manual entry: POST /v1/transactions and /preview', () => {
             credit: '500.00',
             posting_kind: 'security_cost',
             customer_id: 'C-1',
+            native_amount: null,
           },
           {
             account_code: '2010',
@@ -414,6 +472,7 @@ describe('manual entry: POST /v1/transactions and /preview', () => {
             credit: '0.00',
             posting_kind: 'securities_liability',
             customer_id: 'C-1',
+            native_amount: null,
           },
           {
             account_code: '2100',
@@ -422,6 +481,7 @@ describe('manual entry: POST /v1/transactions and /preview', () => {
             credit: '500.00',
             posting_kind: 'securities_liability',
             customer_id: 'C-1',
+            native_amount: null,
           },
           {
             account_code: '2010',
@@ -430,6 +490,7 @@ describe('manual entry: POST /v1/transactions and /preview', () => {
             credit: '0.00',
             posting_kind: 'brokerage_fee',
             customer_id: 'C-1',
+            native_amount: null,
           },
           {
             account_code: '4010',
@@ -438,6 +499,7 @@ describe('manual entry: POST /v1/transactions and /preview', () => {
             credit: '1.25',
             posting_kind: 'brokerage_fee',
             customer_id: 'C-1',
+            native_amount: null,
           },
         ]);
       });

@@ -60,6 +60,8 @@ describe('uaefeed mapping (pure)', () => {
           amount_usd: '100.00',
           original_currency: 'AED',
           original_amount: '367.25',
+          // The peg it converted at, not 367.25 / 100.00.
+          fx_rate: '3.6725',
           metadata: { cash_account: '7000001-AED', cash_movement: '367.25' },
         },
       });
@@ -157,7 +159,9 @@ describe('uaefeed mapping (pure)', () => {
         amount_usd: '400.00',
         original_currency: 'AED',
         original_amount: '1469.00',
+        fx_rate: '3.6725',
         fee_usd: '0.60',
+        original_fee: '2.20',
         metadata: {
           cl_ord_id: 'CL-1',
           exchange: 'DFM',

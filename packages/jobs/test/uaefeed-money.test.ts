@@ -54,6 +54,19 @@ async function linesOf(db: Db, sourceTxnId: string): Promise<Line[]> {
   return rows.map((r) => [r.account_code, r.debit, r.credit, r.posting_kind]);
 }
 
+/** The lines of the uaefeed transactions keyed `sourceTxnId` with their AED amounts (null: a USD line), in order. */
+async function aedLinesOf(db: Db, sourceTxnId: string): Promise<Array<[string, string, string, string | null]>> {
+  const { rows } = await db.raw<{
+    rows: Array<{ account_code: string; debit: string; credit: string; native_amount: string | null }>;
+  }>(
+    `SELECT l.account_code, l.debit::numeric(20,2)::text AS debit, l.credit::numeric(20,2)::text AS credit, l.native_amount::text AS native_amount
+       FROM journal_lines l JOIN transactions t ON t.txn_id = l.txn_id
+      WHERE t.source = 'uaefeed' AND t.source_txn_id = ? ORDER BY l.line_id`,
+    [sourceTxnId],
+  );
+  return rows.map((r) => [r.account_code, r.debit, r.credit, r.native_amount]);
+}
+
 /** The lines of the recost derivation in effect for the uaefeed trade keyed `sourceTxnId`. */
 async function derivationOf(db: Db, sourceTxnId: string): Promise<Line[]> {
   const { rows } = await db.raw<{
@@ -203,6 +216,66 @@ describe('uaefeed money, worked by hand', function () {
       ['4010', '0.00', '0.40', 'brokerage_fee'],
     ]);
     expect(await balance(db, '2020')).to.equal('-272.97');
+  });
+
+  it('an AED trade’s AED lines keep the feed’s AED figures, with the peg as its rate: the buy of AED 1,002.50 takes exactly AED 1,002.50 from the AED wallet (issue 18, item 4)', async () => {
+    await post(db, {
+      orders: [
+        order({
+          orderId: 'ORD-AED',
+          symbol: 'EMAAR',
+          ordQty: '100',
+          cumQty: '100',
+          avgPx: '10.01',
+          netSettle: '1002.50',
+          currency: 'AED',
+          exchange: 'DFM',
+        }),
+      ],
+    });
+    // Gross 1,001.00 AED on the cost lines, the fee 1,002.50 − 1,001.00 = 1.50 AED on the fee line;
+    // lines of USD accounts carry none.
+    expect(await aedLinesOf(db, 'ORD-AED')).to.deep.equal([
+      ['1200', '272.57', '0.00', null],
+      ['1020', '0.00', '272.57', '1001.00'],
+      ['2020', '272.57', '0.00', '1001.00'],
+      ['2100', '0.00', '272.57', null],
+      ['2020', '0.40', '0.00', '1.50'],
+      ['4010', '0.00', '0.40', null],
+    ]);
+    const { rows } = await db.raw<{ rows: Array<{ fx_rate: string; aed: string }> }>(
+      `SELECT t.fx_rate::text AS fx_rate,
+              (SELECT sum(CASE WHEN credit > 0 THEN native_amount ELSE -native_amount END) FROM journal_lines
+                WHERE customer_id = ? AND account_code = '2020')::text AS aed
+         FROM transactions t WHERE t.source = 'uaefeed' AND t.source_txn_id = 'ORD-AED'`,
+      [CUSTOMER],
+    );
+    // The peg, not the quotient 1,001.00 / 272.57 = 3.67245...
+    expect(rows).to.deep.equal([{ fx_rate: '3.6725', aed: '-1002.50' }]);
+  });
+
+  it('100 uaefeed deposits of AED 10.00 leave the AED wallet at exactly AED 1,000.00, though their USD is 100 × 2.72 = 272.00 (issue 18, item 4)', async () => {
+    const transfers = Array.from({ length: 100 }, (_, i) => ({
+      customerNumber: NUMBER,
+      transferId: `TRF-${i + 1}`,
+      cashAccountNumber: `${NUMBER}-AED`,
+      type: 'DEPOSIT' as const,
+      amount: '10.00',
+      currency: 'AED',
+      status: 'COMPLETED' as const,
+      valueDate: '2026-02-02',
+    }));
+    await post(db, { cash_transfers: transfers });
+    expect(await aedLinesOf(db, 'TRF-1')).to.deep.equal([
+      ['1020', '2.72', '0.00', '10.00'],
+      ['2020', '0.00', '2.72', '10.00'],
+    ]);
+    const { rows } = await db.raw<{ rows: Array<{ aed: string; usd: string }> }>(
+      `SELECT sum(CASE WHEN credit > 0 THEN native_amount ELSE -native_amount END)::text AS aed, sum(credit - debit)::text AS usd
+         FROM journal_lines WHERE customer_id = ? AND account_code = '2020'`,
+      [CUSTOMER],
+    );
+    expect(rows).to.deep.equal([{ aed: '1000.00', usd: '272.00' }]);
   });
 
   it('an AED sell likewise: proceeds at the gross’s USD, the fee the difference to netSettle’s', async () => {

@@ -1052,10 +1052,15 @@ CREATE TABLE public.journal_lines (
     posting_kind text,
     txn_date date NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
+    native_currency text,
+    native_amount numeric,
     CONSTRAINT journal_lines_credit_cents CHECK ((credit = round(credit, 2))),
     CONSTRAINT journal_lines_credit_finite CHECK (((credit > '-Infinity'::numeric) AND (credit < 'Infinity'::numeric))),
     CONSTRAINT journal_lines_debit_cents CHECK ((debit = round(debit, 2))),
     CONSTRAINT journal_lines_debit_finite CHECK (((debit > '-Infinity'::numeric) AND (debit < 'Infinity'::numeric))),
+    CONSTRAINT journal_lines_native_amount_cents CHECK (((native_amount > (0)::numeric) AND (native_amount < 'Infinity'::numeric) AND (native_amount = round(native_amount, 2)))),
+    CONSTRAINT journal_lines_native_currency_of_account CHECK (((native_currency IS NULL) OR ((native_currency = 'AED'::text) AND (account_code = ANY (ARRAY['1020'::text, '2020'::text]))))),
+    CONSTRAINT journal_lines_native_pair CHECK (((native_currency IS NULL) = (native_amount IS NULL))),
     CONSTRAINT journal_lines_one_side CHECK (((debit >= (0)::numeric) AND (credit >= (0)::numeric) AND ((debit > (0)::numeric) <> (credit > (0)::numeric))))
 );
 
@@ -1094,6 +1099,18 @@ COMMENT ON COLUMN public.journal_lines.posting_kind IS 'Which leg of which posti
 --
 
 COMMENT ON COLUMN public.journal_lines.txn_date IS 'Copied from the line''s transaction, checked equal at insert, so the journal is filtered and grouped by date without a join.';
+
+--
+-- Name: COLUMN journal_lines.native_currency; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.journal_lines.native_currency IS 'The currency of native_amount: ''AED'' on a line of an AED account (1020, 2020), else NULL (the line is in USD, the book''s currency).';
+
+--
+-- Name: COLUMN journal_lines.native_amount; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.journal_lines.native_amount IS 'The line''s amount in native_currency, positive, whole fils, on the line''s side (debit or credit, whichever is positive): an AED account''s AED balance is the sum of these, exact. NULL on a USD line, and on an AED line posted before 20270116 that 20270117 could not fill exactly (it shows its USD figure only).';
 
 --
 -- Name: journal_lines_line_id_seq; Type: SEQUENCE; Schema: public; Owner: -
@@ -1846,6 +1863,19 @@ ALTER TABLE ONLY public.inr_rates
 
 ALTER TABLE ONLY public.job_runs
     ADD CONSTRAINT job_runs_pkey PRIMARY KEY (job_id);
+
+--
+-- Name: journal_lines journal_lines_aed_line_has_native_amount; Type: CHECK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE public.journal_lines
+    ADD CONSTRAINT journal_lines_aed_line_has_native_amount CHECK (((account_code <> ALL (ARRAY['1020'::text, '2020'::text])) OR (native_currency IS NOT NULL))) NOT VALID;
+
+--
+-- Name: CONSTRAINT journal_lines_aed_line_has_native_amount ON journal_lines; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON CONSTRAINT journal_lines_aed_line_has_native_amount ON public.journal_lines IS 'A line on an AED account (1020, 2020) carries its AED amount. NOT VALID: lines posted before 20270116 are not checked (the journal cannot be corrected in place).';
 
 --
 -- Name: journal_lines journal_lines_customer_account_has_customer; Type: CHECK CONSTRAINT; Schema: public; Owner: -

@@ -294,6 +294,7 @@ export {
   EQUITY_CURVE_DAYS_MAX,
   getCustomer,
   owed,
+  owedOwn,
   sharesMovedSql,
   STATEMENT_MOVEMENTS_MAX,
   WALLETS,

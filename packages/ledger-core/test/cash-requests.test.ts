@@ -67,13 +67,37 @@ describe('cash requests (domain)', () => {
   describe('funds', () => {
     const withdrawal = (amount: string) => ({
       direction: 'withdrawal' as const,
-      amountUsd: new Decimal(amount),
+      amount: new Decimal(amount),
       currency: 'USD' as const,
+      fxRate: null,
       customerId: 'C-1',
     });
-    const funds = (balance: string, pending: string) => ({
-      balanceUsd: new Decimal(balance),
-      pendingWithdrawalsUsd: new Decimal(pending),
+    const funds = (balance: string, pending: string, unconvertedUsd = '0') => ({
+      balance: new Decimal(balance),
+      unconvertedUsd: new Decimal(unconvertedUsd),
+      pendingWithdrawals: new Decimal(pending),
+    });
+
+    it('checks an AED withdrawal in AED: a wallet of AED 1,000.00 covers AED 1,000.00 exactly, not a fils more', async () => {
+      const aed = (amount: string) => ({ ...withdrawal(amount), currency: 'AED' as const, fxRate: PEG });
+      expect(() => assertFundsCover(aed('1000.00'), funds('1000.00', '0'))).not.to.throw();
+      const refusal = await caught(() => assertFundsCover(aed('1000.01'), funds('1000.00', '0')));
+      expect(refusal).to.be.instanceOf(LedgerError);
+      expect((refusal as LedgerError).message).to.equal(
+        'customer C-1 has 1000.00 AED available in wallet 2020 (AED); the withdrawal needs 1000.01 AED',
+      );
+      expect((refusal as LedgerError).details).to.deep.equal([
+        { customer_id: 'C-1', currency: 'AED', balance: '1000.00', pending_withdrawals: '0.00', requested: '1000.01' },
+      ]);
+    });
+
+    it("takes an AED line posted without its AED amount at the request's rate: 27.23 USD is AED 100.00 at 3.6725", () => {
+      const aed = { ...withdrawal('150.00'), currency: 'AED' as const, fxRate: PEG };
+      expect(() => assertFundsCover(aed, funds('50.00', '0', '27.23'))).not.to.throw();
+      expect(() => assertFundsCover({ ...aed, amount: new Decimal('150.01') }, funds('50.00', '0', '27.23'))).to.throw(
+        LedgerError,
+        /has 150\.00 AED available/,
+      );
     });
 
     it('lets a withdrawal take up to the balance less other pending withdrawals, not a cent more', () => {
@@ -309,6 +333,140 @@ describe('cash requests (domain)', () => {
         policy,
       );
       expect(again).to.deep.equal(completed);
+    });
+
+    describe('in AED (issue 18, item 4): the AED wallet in AED, exact', () => {
+      const aedId = (n: number) => `0190c2d4-6c1e-7a2b-9f00-0000000a${String(n).padStart(4, '0')}`;
+      const aedTxn = (n: number) => `0190c2d4-6c1e-7a2b-9f00-0000000b${String(n).padStart(4, '0')}`;
+      /** The AED wallet of A-1 as its lines hold it: the AED and the USD sums (credits − debits). */
+      const wallet = async () =>
+        (
+          await t.db.raw<{ rows: Array<{ aed: string; usd: string; without: string }> }>(
+            `SELECT coalesce(sum(CASE WHEN credit > 0 THEN native_amount ELSE -native_amount END), 0)::text AS aed,
+                    coalesce(sum(credit - debit), 0)::text AS usd,
+                    count(*) FILTER (WHERE native_amount IS NULL)::text AS without
+               FROM journal_lines WHERE customer_id = 'A-1' AND account_code = '2020'`,
+          )
+        ).rows[0];
+      const linesOf = async (txnId: string) =>
+        (
+          await t
+            .db('journal_lines')
+            .where({ txn_id: txnId })
+            .orderBy('account_code')
+            .select('account_code', 'debit', 'credit', 'native_currency', 'native_amount')
+        ).map((l) => [l.account_code, l.debit, l.credit, l.native_currency, l.native_amount]);
+
+      before(async () => {
+        await t.db('customers').insert({ customer_id: 'A-1' });
+        for (let n = 1; n <= 100; n += 1) {
+          const { request } = await createCashRequest(
+            t.runtime!.db,
+            { customer_id: 'A-1', direction: 'deposit', amount: '10.00', currency: 'AED' },
+            aedId(n),
+            policy,
+          );
+          await transitionCashRequest(
+            t.runtime!.db,
+            request.cash_request_id,
+            'confirm',
+            { txnId: aedTxn(n), txnDate: today },
+            policy,
+          );
+        }
+      });
+
+      it('100 deposits of AED 10.00 each post 2.72 USD with AED 10.00 on both AED lines, and leave the wallet at exactly AED 1,000.00 (272.00 USD)', async () => {
+        expect(await linesOf(aedTxn(1))).to.deep.equal([
+          ['1020', '2.72', '0.00', 'AED', '10.00'],
+          ['2020', '0.00', '2.72', 'AED', '10.00'],
+        ]);
+        expect(await wallet()).to.deep.equal({ aed: '1000.00', usd: '272.00', without: '0' });
+      });
+
+      it('then accepts a withdrawal of AED 1,000.00 (272.29 USD: more than the wallet’s 272.00 USD), which empties the wallet in AED', async () => {
+        const { request } = await createCashRequest(
+          t.runtime!.db,
+          { customer_id: 'A-1', direction: 'withdrawal', amount: '1000.00', currency: 'AED' },
+          aedId(101),
+          policy,
+        );
+        expect(request).to.include({ status: 'pending', amount: '1000.00', amount_usd: '272.29', fx_rate: '3.6725' });
+        // AED 0.04 (a cent, the least a request may be) is more than the wallet holds beside the pending AED 1,000.00.
+        const more = await expectLedgerError(
+          () =>
+            createCashRequest(
+              t.runtime!.db,
+              { customer_id: 'A-1', direction: 'withdrawal', amount: '0.04', currency: 'AED' },
+              aedId(102),
+              policy,
+            ),
+          'insufficient_funds',
+        );
+        expect(more.details).to.deep.equal([
+          {
+            customer_id: 'A-1',
+            currency: 'AED',
+            balance: '1000.00',
+            pending_withdrawals: '1000.00',
+            requested: '0.04',
+          },
+        ]);
+        await transitionCashRequest(
+          t.runtime!.db,
+          request.cash_request_id,
+          'confirm',
+          { txnId: aedTxn(101), txnDate: today },
+          policy,
+        );
+        expect(await linesOf(aedTxn(101))).to.deep.equal([
+          ['1020', '0.00', '272.29', 'AED', '1000.00'],
+          ['2020', '272.29', '0.00', 'AED', '1000.00'],
+        ]);
+        // In AED the wallet is empty; its USD figure is the sum of conversions, 0.29 short (the peg's rounding).
+        expect(await wallet()).to.deep.equal({ aed: '0.00', usd: '-0.29', without: '0' });
+      });
+
+      it('refuses an AED line without its AED amount in the database, for every writer', async () => {
+        const error = asPgFailure(
+          await caught(() =>
+            t.runtime!.db.transaction(async (trx) => {
+              const txnId = '0190c2d4-6c1e-7a2b-9f00-0000000c0001';
+              await trx('transactions').insert({
+                txn_id: txnId,
+                customer_id: 'A-1',
+                txn_type: 'deposit',
+                source: 'manual',
+                source_txn_id: txnId,
+                category: 'funding',
+                txn_date: today,
+                amount_usd: '2.72',
+                metadata: {},
+                posted_by: 'api',
+              });
+              await trx('journal_lines').insert([
+                {
+                  txn_id: txnId,
+                  account_code: '1020',
+                  debit: '2.72',
+                  credit: '0',
+                  customer_id: 'A-1',
+                  txn_date: today,
+                },
+                {
+                  txn_id: txnId,
+                  account_code: '2020',
+                  debit: '0',
+                  credit: '2.72',
+                  customer_id: 'A-1',
+                  txn_date: today,
+                },
+              ]);
+            }),
+          ),
+        );
+        expect(error.constraint).to.equal('journal_lines_aed_line_has_native_amount');
+      });
     });
 
     describe('made with an Idempotency-Key', () => {

@@ -54,6 +54,8 @@ describe('journal (raw SQL against the database)', function () {
     credit: string;
     customerId?: string | null;
     txnDate?: string;
+    /** The line's AED amount (native_currency AED); absent: none. */
+    aed?: string;
   }
   const dr = (account: string, amount: string, extra: Partial<Line> = {}): Line => ({
     account,
@@ -68,10 +70,19 @@ describe('journal (raw SQL against the database)', function () {
     ...extra,
   });
   async function insertLines(q: Knex | Knex.Transaction, txnId: string, lines: Line[]): Promise<void> {
-    const values = lines.map(() => '(?, ?, ?, ?, ?, ?)').join(', ');
+    const values = lines.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
     await q.raw(
-      `INSERT INTO journal_lines (txn_id, account_code, debit, credit, customer_id, txn_date) VALUES ${values}`,
-      lines.flatMap((l) => [txnId, l.account, l.debit, l.credit, l.customerId ?? null, l.txnDate ?? '2026-01-15']),
+      `INSERT INTO journal_lines (txn_id, account_code, debit, credit, customer_id, txn_date, native_currency, native_amount) VALUES ${values}`,
+      lines.flatMap((l) => [
+        txnId,
+        l.account,
+        l.debit,
+        l.credit,
+        l.customerId ?? null,
+        l.txnDate ?? '2026-01-15',
+        l.aed === undefined ? null : 'AED',
+        l.aed ?? null,
+      ]),
     );
   }
 
@@ -353,7 +364,7 @@ describe('journal (raw SQL against the database)', function () {
         await expectRefused(
           async (trx) => {
             await insertTxn(trx, { id, customerId: null });
-            await insertLines(trx, id, [dr('4010', '5'), cr(account, '5')]);
+            await insertLines(trx, id, [dr('4010', '5'), cr(account, '5', account === '2020' ? { aed: '18.36' } : {})]);
           },
           { atCommit: false, code: '23514', constraint: 'journal_lines_customer_account_has_customer' },
         );
@@ -361,6 +372,30 @@ describe('journal (raw SQL against the database)', function () {
       await db.transaction(async (trx) => {
         const id = await insertTxn(trx, { customerId: null });
         await insertLines(trx, id, [dr('5030', '5'), cr('1010', '5')]);
+      });
+    });
+
+    it('refuses a line of an AED account (1020, 2020) without its AED amount, an AED amount on a USD line, and one not positive or not in fils', async () => {
+      // Against a firm account (4010): the lines need no customer.
+      const cases: Array<[Line[], string]> = [
+        [[dr('1020', '2.72'), cr('4010', '2.72')], 'journal_lines_aed_line_has_native_amount'],
+        [[dr('1100', '2.72', { aed: '10.00' }), cr('4010', '2.72')], 'journal_lines_native_currency_of_account'],
+        [[dr('1020', '2.72', { aed: '0' }), cr('4010', '2.72')], 'journal_lines_native_amount_cents'],
+        [[dr('1020', '2.72', { aed: '10.001' }), cr('4010', '2.72')], 'journal_lines_native_amount_cents'],
+      ];
+      for (const [lines, constraint] of cases) {
+        const id = randomUUID();
+        await expectRefused(
+          async (trx) => {
+            await insertTxn(trx, { id });
+            await insertLines(trx, id, lines);
+          },
+          { atCommit: false, code: '23514', constraint },
+        );
+      }
+      await db.transaction(async (trx) => {
+        const id = await insertTxn(trx, {});
+        await insertLines(trx, id, [dr('1020', '2.72', { aed: '10.00' }), cr('4010', '2.72')]);
       });
     });
 

@@ -60,14 +60,26 @@ const accountCode = fc.constantFrom(
   '4030',
   '5010',
 );
+/** The AED peg the AED examples convert at. */
+const PEG = new Decimal('3.6725');
 
-const postingInput = fc.record({
-  amountUsd: positiveAmount.map((s) => new Decimal(s)),
-  currency,
-  feeUsd,
-  customerFeeBps: feeBps,
-  lines: fc.constant(null),
-});
+const postingInput = fc
+  .record({
+    amountUsd: positiveAmount.map((s) => new Decimal(s)),
+    currency,
+    feeUsd,
+    customerFeeBps: feeBps,
+    lines: fc.constant(null),
+    aedAmount: positiveAmount,
+    aedFee: fc.option(positiveAmount),
+  })
+  .map(({ aedAmount, aedFee, ...input }): PostingInput => ({
+    ...input,
+    aed:
+      input.currency === 'AED'
+        ? { amount: new Decimal(aedAmount), fee: aedFee === null ? null : new Decimal(aedFee), rate: PEG }
+        : null,
+  }));
 
 /** Balanced adjustment lines: each leg a debit and a credit of one amount, shuffled. */
 const balancedLines = fc
@@ -191,6 +203,7 @@ describe('posting rules', () => {
       feeUsd: null,
       customerFeeBps: new Decimal(22),
       lines: null,
+      aed: null,
       ...extra,
     });
 
@@ -198,34 +211,80 @@ describe('posting rules', () => {
       expect(lineKeys(POSTING_RULES.deposit.lines(input('100.00')))).to.deep.equal(['1100 Dr 100', '2010 Cr 100']);
     });
 
-    it('an AED deposit lands in the AED bank 1020 and the AED wallet 2020', () => {
-      expect(lineKeys(POSTING_RULES.deposit.lines(input('100.00', { currency: 'AED' })))).to.deep.equal([
-        '1020 Dr 100',
-        '2020 Cr 100',
+    /** In AED: the USD amount and the AED figures (the rate is the peg). */
+    const inAed = (usd: string, aed: string, extra: Partial<PostingInput> & { aedFee?: string } = {}) => {
+      const { aedFee, ...rest } = extra;
+      return input(usd, {
+        currency: 'AED',
+        aed: { amount: new Decimal(aed), fee: aedFee === undefined ? null : new Decimal(aedFee), rate: PEG },
+        ...rest,
+      });
+    };
+    /** Each line as `account side USD AED` ('-': no AED amount), sorted. */
+    const aedKeys = (lines: JournalLineDraft[]) =>
+      lines
+        .map((l) =>
+          [
+            l.accountCode,
+            l.debit.isZero() ? 'Cr' : 'Dr',
+            (l.debit.isZero() ? l.credit : l.debit).toFixed(2),
+            l.nativeAmount?.toFixed(2) ?? '-',
+          ].join(' '),
+        )
+        .sort();
+
+    it('an AED deposit lands in the AED bank 1020 and the AED wallet 2020, each line with its AED amount', () => {
+      expect(aedKeys(POSTING_RULES.deposit.lines(inAed('2.72', '10.00')))).to.deep.equal([
+        '1020 Dr 2.72 10.00',
+        '2020 Cr 2.72 10.00',
       ]);
     });
 
-    it('a trade in AED (UAE shares) pays from, and is paid into, the AED bank 1020 and the AED wallet 2020', () => {
+    it('a trade in AED (UAE shares) pays from, and is paid into, the AED bank 1020 and the AED wallet 2020, in AED too', () => {
+      // The fee not stated in AED is its USD at the peg: 0.60 × 3.6725 = 2.2035 → 2.20.
       expect(
-        lineKeys(POSTING_RULES.buy_security.lines(input('400.00', { currency: 'AED', feeUsd: new Decimal('0.60') }))),
+        aedKeys(POSTING_RULES.buy_security.lines(inAed('400.00', '1469.00', { feeUsd: new Decimal('0.60') }))),
       ).to.deep.equal(
-        ['1020 Cr 400', '1200 Dr 400', '2020 Dr 400', '2100 Cr 400', '2020 Dr 0.6', '4010 Cr 0.6'].sort(),
+        [
+          '1020 Cr 400.00 1469.00',
+          '1200 Dr 400.00 -',
+          '2020 Dr 400.00 1469.00',
+          '2100 Cr 400.00 -',
+          '2020 Dr 0.60 2.20',
+          '4010 Cr 0.60 -',
+        ].sort(),
       );
-      expect(lineKeys(POSTING_RULES.sell_security.lines(input('150.00', { currency: 'AED' })))).to.deep.equal([
-        '1020 Dr 150',
-        '2020 Cr 150',
+      expect(aedKeys(POSTING_RULES.sell_security.lines(inAed('150.00', '550.88')))).to.deep.equal([
+        '1020 Dr 150.00 550.88',
+        '2020 Cr 150.00 550.88',
       ]);
+      // A fee stated in AED (a feed's bundled fee) is taken as stated.
       expect(
-        lineKeys(POSTING_RULES.sell_security.lines(input('150.00', { currency: 'AED', feeUsd: new Decimal('0.33') }))),
-      ).to.deep.equal(['1020 Dr 150', '2020 Cr 150', '2020 Dr 0.33', '4010 Cr 0.33'].sort());
+        aedKeys(
+          POSTING_RULES.sell_security.lines(inAed('150.00', '550.88', { feeUsd: new Decimal('0.33'), aedFee: '1.21' })),
+        ),
+      ).to.deep.equal(['1020 Dr 150.00 550.88', '2020 Cr 150.00 550.88', '2020 Dr 0.33 1.21', '4010 Cr 0.33 -'].sort());
     });
 
     it('a withdrawal is the mirror of a deposit', () => {
       expect(lineKeys(POSTING_RULES.withdrawal.lines(input('40.00')))).to.deep.equal(['1100 Cr 40', '2010 Dr 40']);
-      expect(lineKeys(POSTING_RULES.withdrawal.lines(input('40.00', { currency: 'AED' })))).to.deep.equal([
-        '1020 Cr 40',
-        '2020 Dr 40',
+      expect(aedKeys(POSTING_RULES.withdrawal.lines(inAed('40.00', '146.90')))).to.deep.equal([
+        '1020 Cr 40.00 146.90',
+        '2020 Dr 40.00 146.90',
       ]);
+    });
+
+    it('a reversal mirrors the AED amounts too (so it negates them), and gives an AED line posted without one its USD at the rate', () => {
+      const deposit = POSTING_RULES.deposit.lines(inAed('2.72', '10.00'));
+      expect(aedKeys(reversingLines(deposit, PEG))).to.deep.equal(['1020 Cr 2.72 10.00', '2020 Dr 2.72 10.00']);
+      // Before 20270116 lines kept no AED amount: 27.23 USD at 3.6725 is 100.002 → 100.00.
+      const legacy = deposit.map((l) => ({
+        ...l,
+        debit: l.debit.isZero() ? l.debit : new Decimal('27.23'),
+        credit: l.credit.isZero() ? l.credit : new Decimal('27.23'),
+        nativeAmount: null,
+      }));
+      expect(aedKeys(reversingLines(legacy, PEG))).to.deep.equal(['1020 Cr 27.23 100.00', '2020 Dr 27.23 100.00']);
     });
 
     it('a buy charges 22 bps of notional, rounded to cents, as brokerage revenue 4010', () => {
@@ -281,6 +340,7 @@ describe('posting rules', () => {
         feeUsd: null,
         customerFeeBps: new Decimal(22),
         lines,
+        aed: null,
       });
 
     it('accepts any balanced lines and posts exactly them', () => {
@@ -361,7 +421,7 @@ describe('posting rules', () => {
     it('mirrors every line: same account and kind, debit and credit swapped', () => {
       fc.assert(
         fc.property(anyRuleLines, (lines) => {
-          const mirrored = reversingLines(lines);
+          const mirrored = reversingLines(lines, PEG);
           expect(mirrored).to.have.length(lines.length);
           mirrored.forEach((m, i) => {
             const l = lines[i]!;
@@ -376,7 +436,7 @@ describe('posting rules', () => {
     it('nets the original to zero on every account', () => {
       fc.assert(
         fc.property(anyRuleLines, (lines) => {
-          for (const [account, net] of netByAccount([...lines, ...reversingLines(lines)])) {
+          for (const [account, net] of netByAccount([...lines, ...reversingLines(lines, PEG)])) {
             expect(net.isZero(), `account ${account} nets ${net}`).to.equal(true);
           }
         }),
@@ -504,7 +564,13 @@ describe('draftFromEntry', () => {
   describe('an adjustment moving a customer account (2010, 2020, 2100)', () => {
     const refund = (account: string) => [
       { account_code: '4010', debit: '5.00', credit: '0', posting_kind: 'fee_refund' },
-      { account_code: account, debit: '0', credit: '5.00', posting_kind: 'fee_refund' },
+      {
+        account_code: account,
+        debit: '0',
+        credit: '5.00',
+        posting_kind: 'fee_refund',
+        ...(account === '2020' && { native_amount: '18.36' }),
+      },
     ];
     for (const account of ['2010', '2020', '2100']) {
       it(`without a customer_id is refused with customer_required naming ${account}`, async () => {
@@ -525,6 +591,53 @@ describe('draftFromEntry', () => {
           ['2010', '0.00', '5.00', 'fee_refund'],
         ],
       );
+    });
+  });
+
+  describe('an adjustment moving an AED account (1020, 2020)', () => {
+    const lines = (native: Record<string, string>) => [
+      {
+        account_code: '4010',
+        debit: '5.00',
+        credit: '0',
+        posting_kind: 'fee_refund',
+        ...(native['4010'] && { native_amount: native['4010'] }),
+      },
+      {
+        account_code: '2020',
+        debit: '0',
+        credit: '5.00',
+        posting_kind: 'fee_refund',
+        ...(native['2020'] && { native_amount: native['2020'] }),
+      },
+    ];
+
+    it('carries the AED amount the operator gives on the AED line', () => {
+      const d = draft({ txn_type: 'adjustment', customer_id: 'C-1', lines: lines({ '2020': '18.36' }) });
+      expect(d.lines.map((l) => [l.accountCode, l.nativeAmount?.toFixed(2) ?? null])).to.deep.equal([
+        ['4010', null],
+        ['2020', '18.36'],
+      ]);
+    });
+
+    it('refuses an AED line without its AED amount, and an AED amount on a USD line, with validation_error', async () => {
+      const missing = await expectLedgerError(
+        fromEntry({ txn_type: 'adjustment', customer_id: 'C-1', lines: lines({}) }),
+        'validation_error',
+      );
+      expect(missing.details).to.deep.equal([
+        {
+          path: '/lines/1/native_amount',
+          message: 'is required on a line of AED account 2020: its amount in AED, greater than zero',
+        },
+      ]);
+      const misplaced = await expectLedgerError(
+        fromEntry({ txn_type: 'adjustment', customer_id: 'C-1', lines: lines({ '4010': '18.36', '2020': '18.36' }) }),
+        'validation_error',
+      );
+      expect(misplaced.details).to.deep.equal([
+        { path: '/lines/0/native_amount', message: 'is given only on a line of an AED account (1020, 2020)' },
+      ]);
     });
   });
 
@@ -839,6 +952,7 @@ describe('draftReversal', () => {
       symbol: d.symbol,
       quantity: d.quantity,
       amountUsd: d.amountUsd,
+      fxRate: d.fxRate,
       lines: d.lines,
     };
   };
@@ -861,7 +975,7 @@ describe('draftReversal', () => {
       memo: 'oops',
       pendingRecost: false,
     });
-    expect(r.lines).to.deep.equal(reversingLines(o.lines));
+    expect(r.lines).to.deep.equal(reversingLines(o.lines, o.fxRate));
     expect(r.amountUsd.isEqualTo(o.amountUsd)).to.equal(true);
   });
 

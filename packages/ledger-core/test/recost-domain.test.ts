@@ -22,6 +22,7 @@ function trade(
     quantity: d(quantity),
     amountUsd: d(amountUsd),
     currency: 'USD',
+    fxRate: null,
     reversed: false,
     brokerageBps: null,
     brokerCostBps: null,
@@ -126,12 +127,10 @@ describe('recost derivations of a pair (pure)', () => {
     ]);
   });
 
-  it('an AED sell’s fee is charged to the AED wallet (2020), never the USD one', () => {
+  it('an AED sell’s fee is charged to the AED wallet (2020), never the USD one, with its AED amount at the trade’s rate', () => {
+    const aed = { currency: 'AED' as const, fxRate: d('3.6725') };
     const derived = derivePair(
-      [
-        trade('buy_security', '1', '100.00', { currency: 'AED' }),
-        trade('sell_security', '1', '100.00', { currency: 'AED' }),
-      ],
+      [trade('buy_security', '1', '100.00', aed), trade('sell_security', '1', '100.00', aed)],
       POLICY,
     );
     expect(legsOf(derived[1]!)).to.deep.equal([
@@ -139,6 +138,9 @@ describe('recost derivations of a pair (pure)', () => {
       '5010/2340 0.04 broker_cost',
       '2100/1200 100.00 cost_relief',
     ]);
+    // 0.22 × 3.6725 = 0.80795 → AED 0.81.
+    const fee = derived[1]!.kind === 'derived' ? derived[1]!.legs[0] : undefined;
+    expect(fee?.nativeAmount?.toFixed(2)).to.equal('0.81');
   });
 
   it('a reversed buy holds no lot and has no derivation', () => {

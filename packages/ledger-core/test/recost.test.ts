@@ -320,6 +320,58 @@ describe('recost (real Postgres, as the runtime role)', function () {
         '5010': '0.08',
       });
     });
+
+    it('charges that fee in AED too (its USD at the trade’s rate), and a superseded derivation’s reversal takes it back in AED (issue 18, item 4)', async () => {
+      const c = await newCustomer();
+      const aed = {
+        customer_id: c,
+        source: 'manual' as const,
+        original_currency: 'AED' as const,
+        original_amount: '367.25',
+        amount_usd: '100.00',
+      };
+      const [, , s] = await post(db, [
+        draft({ txn_type: 'deposit', ...aed, txn_date: '2026-01-04' }),
+        draft({ txn_type: 'buy_security', ...aed, symbol: 'EMAAR', quantity: '100', txn_date: '2026-01-05' }),
+        draft({ txn_type: 'sell_security', ...aed, symbol: 'EMAAR', quantity: '100', txn_date: '2026-01-06' }),
+      ]);
+      await recost(db, OPTIONS);
+      /** The customer's AED lines (2020), as `USD side AED kind`, in journal order. */
+      const aedLines = async () =>
+        (
+          await db('journal_lines')
+            .where({ customer_id: c, account_code: '2020' })
+            .orderBy('line_id')
+            .select('debit', 'credit', 'native_amount', 'posting_kind')
+        ).map((l) =>
+          [Number(l.debit) > 0 ? `Dr ${l.debit}` : `Cr ${l.credit}`, `AED ${l.native_amount}`, l.posting_kind].join(
+            ' ',
+          ),
+        );
+      // The rate is 367.25 / 100.00 = 3.6725: a fee of 0.22 USD is AED 0.80795 → 0.81.
+      expect(await aedLines()).to.deep.equal([
+        'Cr 100.00 AED 367.25 deposit',
+        'Dr 100.00 AED 367.25 securities_liability',
+        'Dr 0.22 AED 0.81 brokerage_fee',
+        'Cr 100.00 AED 367.25 sale_proceeds',
+        'Dr 0.22 AED 0.81 brokerage_fee',
+      ]);
+      // The sell reversed: its lines come back in AED, and recost's derivation of it is reversed, AED 0.81 with it.
+      await reverseTransaction(db, s!, { txnId: randomUUID(), txnDate: '2026-01-07', memo: null });
+      await recost(db, OPTIONS);
+      expect((await aedLines()).slice(5).sort()).to.deep.equal(
+        ['Cr 0.22 AED 0.81 brokerage_fee', 'Dr 100.00 AED 367.25 sale_proceeds'].sort(),
+      );
+      const [wallet] = (
+        await db.raw<{ rows: Array<{ aed: string }> }>(
+          `SELECT sum(CASE WHEN credit > 0 THEN native_amount ELSE -native_amount END)::text AS aed
+             FROM journal_lines WHERE customer_id = ? AND account_code = '2020'`,
+          [c],
+        )
+      ).rows;
+      // Deposit 367.25, buy −367.25 and its fee −0.81; the sell and its fee undone.
+      expect(wallet).to.deep.equal({ aed: '-0.81' });
+    });
   });
 
   describe('the customer fee per source', () => {

@@ -209,6 +209,8 @@ describe('openLedgerDatabase (how a process opens its book)', function () {
       '20270101_create_lot_matches',
       '20270102_create_inr_rates',
       '20270103_create_close_prices',
+      '20270116_add_journal_line_native_amounts',
+      '20270117_fill_native_amounts_of_posted_aed_lines',
       '20270118_create_year_closes',
       '20270119_admit_closing_entries_into_closed_years',
     ]);

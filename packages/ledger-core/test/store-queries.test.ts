@@ -138,7 +138,7 @@ describe('store', function () {
         category: 'reversal',
         txn_date: '2031-04-02',
         order: models.length,
-        lines: reversingLines(models[6]!.lines),
+        lines: reversingLines(models[6]!.lines, null),
       });
     });
 

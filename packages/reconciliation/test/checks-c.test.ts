@@ -1,4 +1,5 @@
-import { previousMonth, upsertCustomer } from '@ledger/core';
+import { Decimal, draftFromEntry, FeeSchedule, postEntry, previousMonth, upsertCustomer } from '@ledger/core';
+import { randomUUID } from 'node:crypto';
 import {
   createCustodianClient,
   createUsbrokerClient,
@@ -438,6 +439,48 @@ describe('category C checks: the custodian (UAE)', function () {
     expect(result.status).to.equal('ok');
     expect(result.metrics).to.deep.equal({ customers: 2, month, unreachable: 0, differ: 0, variances: 0 });
     expect(variances).to.deep.equal([]);
+  });
+
+  it('the AED wallet’s lines moved by other AED amounts than the statement, though the records agree with it › warn (issue 18, item 4)', async () => {
+    // A second deposit of AED 367.25 whose AED lines were posted carrying AED 100.00 (a posting path
+    // that got the AED amount wrong): the record's cash movement still says 367.25, the wallet holds 100.00.
+    const txnId = randomUUID();
+    const draft = draftFromEntry(
+      {
+        txn_type: 'deposit',
+        customer_id: 'UAE-1',
+        source: 'uaefeed',
+        source_txn_id: `src-${txnId}`,
+        txn_date: `${month}-16`,
+        amount_usd: '100.00',
+        original_currency: 'AED',
+        original_amount: '367.25',
+        metadata: { cash_movement: '367.25' },
+      },
+      txnId,
+      { feeSchedule: new FeeSchedule(new Decimal(22)) },
+    );
+    await postEntry(t.db, { ...draft, lines: draft.lines.map((l) => ({ ...l, nativeAmount: new Decimal('100.00') })) });
+    fakeCustodian({ 'CUST-1': statement('CUST-1', '1734.50', 2), 'CUST-2': statement('CUST-2', '1000.00', 0) });
+    const { result, variances } = await outcome({ ...NO_UPSTREAMS, custodian: custodian() });
+    expect(result.status).to.equal('warn');
+    expect(variances).to.deep.equal([
+      {
+        ...NO_VARIANCE,
+        customer_id: 'UAE-1',
+        expected: '467.25',
+        actual: '734.50',
+        difference: '267.25',
+        detail: {
+          problem: 'cash_statement_differs',
+          account: 'CUST-1',
+          month,
+          currency: 'AED',
+          statement_lines: 2,
+          ledger_transactions: 2,
+        },
+      },
+    ]);
   });
 
   it('a statement off by one fil, and a customer the custodian fails for › warn naming each', async () => {

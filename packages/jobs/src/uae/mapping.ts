@@ -49,13 +49,17 @@ function date(value: string, field: string): string {
   return value;
 }
 
-/** The USD amount and, for AED, what the entry keeps of the original. */
+/** The USD amount and, for AED, what the entry keeps of the original: its amount and the peg it converted at. */
 function inUsd(amount: Decimal, currency: Currency, aedPerUsd: Decimal) {
   const { amountUsd } = toUsd(amount, currency, aedPerUsd);
   if (amountUsd.isZero()) throw unmappable('below_a_cent', { amount: amount.toFixed(2), currency });
   return {
     amount_usd: amountUsd.toFixed(2),
-    ...(currency === 'AED' && { original_currency: currency, original_amount: amount.toFixed(2) }),
+    ...(currency === 'AED' && {
+      original_currency: currency,
+      original_amount: amount.toFixed(2),
+      fx_rate: aedPerUsd.toFixed(),
+    }),
   };
 }
 
@@ -138,7 +142,8 @@ export function postedFills(trades: readonly PostedTrade[]): Map<string, PostedF
  * `netSettle − gross`; SELL → `sell_security` of those proceeds, the fee `gross − netSettle`
  * (Dr wallet / Cr 4010 either way, so the wallet moves by `netSettle`; recost adds no second
  * fee). AED: the gross and `netSettle` converted at the peg, the fee their USD difference, into
- * the AED accounts. An order that executed nothing is skipped.
+ * the AED accounts, whose lines keep the AED figures (gross, and the fee `netSettle − gross` in
+ * AED) and the peg as the rate. An order that executed nothing is skipped.
  *
  * An order filled in parts is posted fill by fill: `posted` are its fills already posted, and the
  * record posts what it adds to those of a lower cumulative quantity (quantity, gross and net
@@ -200,6 +205,8 @@ export function mapOrder(
       ...common,
       ...grossUsd,
       fee_usd: feeUsd.toFixed(2),
+      // In AED the wallet's lines carry the feed's own figures: gross + fee is netSettle, to the fils.
+      ...(currency === 'AED' && { original_fee: fee.toFixed(2) }),
       metadata,
     });
   });

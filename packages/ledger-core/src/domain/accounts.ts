@@ -1,3 +1,6 @@
+import { assert } from './errors.js';
+import { roundToCents, type Decimal } from './money.js';
+
 /** Account codes the posting rules and the firm reports use; the chart itself (names, types) lives in the database. */
 export const ACCOUNT = {
   operatingBankUsd: '1010',
@@ -30,6 +33,28 @@ export const CUSTOMER_ACCOUNTS: readonly AccountCode[] = [
   ACCOUNT.customerWalletAed,
   ACCOUNT.securitiesLiabilityEquities,
 ];
+
+/**
+ * The accounts kept in AED (the AED bank and the customers' AED wallets): each of their lines
+ * carries its AED amount beside the USD one (the book's currency), so their AED balance is exact.
+ * The database holds the same list (journal_lines_aed_line_has_native_amount, 20270116).
+ */
+export const AED_ACCOUNTS: readonly AccountCode[] = [ACCOUNT.operatingBankAed, ACCOUNT.customerWalletAed];
+
+/** The currency a line of the account carries beside USD: AED for an AED account, else none. */
+export function nativeCurrencyOf(accountCode: AccountCode): 'AED' | null {
+  return AED_ACCOUNTS.includes(accountCode) ? 'AED' : null;
+}
+
+/**
+ * What is owed on an account in its own currency: the sum of its lines' own amounts, plus the USD
+ * of AED lines posted before lines kept their AED amount (20270116), converted at `aedPerUsd`.
+ */
+export function owedInOwnCurrency(owed: { own: Decimal; unconvertedUsd: Decimal }, aedPerUsd: Decimal | null): Decimal {
+  if (owed.unconvertedUsd.isZero()) return owed.own;
+  assert(aedPerUsd !== null, 'AED lines without their AED amount are converted at a rate');
+  return owed.own.plus(roundToCents(owed.unconvertedUsd.times(aedPerUsd)));
+}
 
 export const ACCOUNT_TYPES = ['asset', 'liability', 'equity', 'revenue', 'expense'] as const;
 export type AccountType = (typeof ACCOUNT_TYPES)[number];

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { owedInOwnCurrency } from './accounts.js';
 import { assert, LedgerError } from './errors.js';
 import { Decimal, formatDecimal, roundToCents, ZERO } from './money.js';
 import type { Currency } from './posting-rules/types.js';
@@ -81,33 +82,51 @@ export function toUsd(
   return { amountUsd: roundToCents(amount.dividedBy(aedPerUsd)), fxRate: aedPerUsd };
 }
 
-/** What the funds rule needs: the customer's wallet (2010 for USD, 2020 in USD for AED) and their other pending withdrawals from it. */
+/**
+ * What the funds rule needs, in the wallet's own currency (2010: USD; 2020: AED): the balance of
+ * the lines that carry it, the USD balance of AED lines posted before lines kept their AED amount
+ * (20270116; zero for USD), and the customer's other pending withdrawals from the wallet.
+ */
 export interface WalletFunds {
-  balanceUsd: Decimal;
-  pendingWithdrawalsUsd: Decimal;
+  balance: Decimal;
+  unconvertedUsd: Decimal;
+  pendingWithdrawals: Decimal;
 }
+
+/** A withdrawal as the funds rule sees it: its amount in its wallet's currency, and, in AED, the rate it converts at. */
+export interface FundsRequest {
+  direction: CashRequestDirection;
+  customerId: string;
+  currency: Currency;
+  amount: Decimal;
+  fxRate: Decimal | null;
+}
+
+/** The wallet of a currency, as a person reads it. */
+const WALLET_NAME: Readonly<Record<Currency, string>> = { USD: '2010 (USD)', AED: '2020 (AED)' };
 
 /**
  * A withdrawal may take at most the wallet's balance less what the customer's other pending
- * withdrawals from that wallet already ask for. Deposits are always covered.
+ * withdrawals from that wallet already ask for, all in the wallet's currency: an AED withdrawal is
+ * checked in AED, against the AED the wallet holds (a line without its AED amount at the request's
+ * rate), so no rounding of a conversion refuses or allows it. Deposits are always covered.
  */
-export function assertFundsCover(
-  request: { direction: CashRequestDirection; amountUsd: Decimal; currency: Currency; customerId: string },
-  funds: WalletFunds,
-): void {
+export function assertFundsCover(request: FundsRequest, funds: WalletFunds): void {
   if (request.direction !== 'withdrawal') return;
-  const available = funds.balanceUsd.minus(funds.pendingWithdrawalsUsd);
-  if (request.amountUsd.isGreaterThan(available)) {
-    const wallet = request.currency === 'AED' ? '2020 (AED, in USD)' : '2010 (USD)';
+  const balance = owedInOwnCurrency({ own: funds.balance, unconvertedUsd: funds.unconvertedUsd }, request.fxRate);
+  const available = balance.minus(funds.pendingWithdrawals);
+  if (request.amount.isGreaterThan(available)) {
+    const currency = request.currency;
     throw new LedgerError(
       'insufficient_funds',
-      `customer ${request.customerId} has ${formatDecimal(available.isNegative() ? ZERO : available)} USD available in wallet ${wallet}; the withdrawal needs ${formatDecimal(request.amountUsd)}`,
+      `customer ${request.customerId} has ${formatDecimal(available.isNegative() ? ZERO : available)} ${currency} available in wallet ${WALLET_NAME[currency]}; the withdrawal needs ${formatDecimal(request.amount)} ${currency}`,
       [
         {
           customer_id: request.customerId,
-          balance_usd: formatDecimal(funds.balanceUsd),
-          pending_withdrawals_usd: formatDecimal(funds.pendingWithdrawalsUsd),
-          requested_usd: formatDecimal(request.amountUsd),
+          currency,
+          balance: formatDecimal(balance),
+          pending_withdrawals: formatDecimal(funds.pendingWithdrawals),
+          requested: formatDecimal(request.amount),
         },
       ],
     );
@@ -119,12 +138,13 @@ export function assertFundsCover(
  * wallet, so it takes the funds rule of a withdrawal request. Syncs post what the upstream reports
  * instead (a negative wallet they cause is a reconciliation variance, not a refusal).
  */
-export function manualWithdrawalOf(
-  draft: TransactionDraft,
-): { customerId: string; currency: Currency; amountUsd: Decimal } | null {
+export function manualWithdrawalOf(draft: TransactionDraft): FundsRequest | null {
   if (draft.txnType !== 'withdrawal' && draft.txnType !== 'wire_out') return null;
   assert(draft.customerId !== null, `${draft.txnType} ${draft.txnId} names no customer`);
-  return { customerId: draft.customerId, currency: draft.originalCurrency ?? 'USD', amountUsd: draft.amountUsd };
+  const request = { direction: 'withdrawal' as const, customerId: draft.customerId };
+  if (draft.originalCurrency !== 'AED') return { ...request, currency: 'USD', amount: draft.amountUsd, fxRate: null };
+  assert(draft.originalAmount !== null, `AED ${draft.txnType} ${draft.txnId} has no AED amount`);
+  return { ...request, currency: 'AED', amount: draft.originalAmount, fxRate: draft.fxRate };
 }
 
 /** A cash request as the posting needs it. */
@@ -184,7 +204,12 @@ export function draftCashRequestPosting(
       txn_date: txnDate,
       amount_usd: formatDecimal(request.amountUsd),
       memo: request.memo,
-      ...(aed && { original_currency: 'AED' as const, original_amount: formatDecimal(request.amount) }),
+      ...(aed && {
+        original_currency: 'AED' as const,
+        original_amount: formatDecimal(request.amount),
+        // The configured peg the request was converted at, not amount / rounded amount.
+        fx_rate: request.fxRate?.toFixed() ?? null,
+      }),
       metadata: {
         cash_request_id: request.cashRequestId,
         ...(request.reference !== null && { reference: request.reference }),
@@ -193,6 +218,5 @@ export function draftCashRequestPosting(
     txnId,
     policy,
   );
-  // The rate is the configured peg the request was converted at, not amount / rounded amount.
-  return { ...draft, source: 'ledger', fxRate: aed ? request.fxRate : null };
+  return { ...draft, source: 'ledger' };
 }

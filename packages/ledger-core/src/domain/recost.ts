@@ -25,6 +25,8 @@ export interface TradeFacts {
   amountUsd: Decimal;
   /** What the money moved in: a sell's fee is charged to the wallet of this currency (2010, AED 2020). */
   currency: Currency;
+  /** AED per USD the trade converted at (null in USD): a fee charged to the AED wallet carries its AED amount at this rate. */
+  fxRate: Decimal | null;
   /** The trade has a reversal: it holds no lot and has no derivation. */
   reversed: boolean;
   /** The customer's fee the trade was pinned to at ingest, or a sync stated (`metadata.brokerage_bps`); null: posted before pins. */
@@ -74,6 +76,12 @@ export const lotsKey = (lots: LotMatch[]) =>
     .join(';');
 
 const bpsOf = (amount: Decimal, bps: Decimal) => roundToCents(amount.times(bps).dividedBy(10_000));
+
+/** A fee charged to the AED wallet, in AED: its USD amount at the trade's rate (the rule a buy's unstated fee follows). */
+function aedOfFee(trade: TradeFacts, feeUsd: Decimal): Decimal {
+  assert(trade.fxRate !== null, `AED trade ${trade.txnId} states no rate`);
+  return roundToCents(feeUsd.times(trade.fxRate));
+}
 
 function brokerCostLeg(trade: TradeFacts, policy: RecostPolicy): Leg {
   const amount = trade.brokerFeeUsd ?? bpsOf(trade.amountUsd, trade.brokerCostBps ?? policy.feeSchedule.brokerCostBps);
@@ -129,12 +137,14 @@ export function derivePair(trades: TradeFacts[], policy: RecostPolicy): TradeDer
       };
     }
     const relief = reliefs.reduce((sum, r) => sum.plus(r.cost), ZERO);
+    const fee = bpsOf(trade.amountUsd, trade.brokerageBps ?? policy.feeSchedule.customerFeeBps(trade.source));
     const legs: Leg[] = [
       {
         debit: fundingAccounts(trade.currency).wallet,
         credit: ACCOUNT.brokerageRevenue,
-        amount: bpsOf(trade.amountUsd, trade.brokerageBps ?? policy.feeSchedule.customerFeeBps(trade.source)),
+        amount: fee,
         postingKind: 'brokerage_fee',
+        ...(trade.currency === 'AED' && { nativeAmount: aedOfFee(trade, fee) }),
       },
       brokerCostLeg(trade, policy),
       {
@@ -200,6 +210,8 @@ export function supersede(
           symbol: trade.symbol,
           quantity: null,
           amountUsd: sumOfDebits(superseded),
+          // The superseded lines come from their key, which has no AED amounts: the fee's was the same rule's.
+          fxRate: trade.fxRate,
           lines: superseded,
         },
         newId(),

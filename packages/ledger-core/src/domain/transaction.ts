@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { configure } from 'safe-stable-stringify';
-import { CUSTOMER_ACCOUNTS } from './accounts.js';
+import { CUSTOMER_ACCOUNTS, nativeCurrencyOf } from './accounts.js';
 import { CALENDAR_DATE_RULE, isCalendarDate } from './dates.js';
 import { assert, LedgerError } from './errors.js';
 import { ENTRY_LINES_MAX, MEMO_LENGTH_MAX, METADATA_PROPERTIES_MAX } from './limits.js';
@@ -32,8 +32,22 @@ export interface EntryRequest {
   fee_usd?: string | null;
   original_currency?: Currency | null;
   original_amount?: string | null;
+  /**
+   * The rate the ledger converted `original_amount` at (AED per USD: the peg), kept as the
+   * transaction's `fx_rate`. Absent: the operator's own figures, whose rate is their quotient.
+   */
+  fx_rate?: string | null;
+  /** The fee in the original currency when the source states it (a feed's bundled fee). */
+  original_fee?: string | null;
   metadata?: Record<string, unknown>;
-  lines?: Array<{ account_code: string; debit: string; credit: string; posting_kind?: string | null }>;
+  /** An adjustment's lines; `native_amount`: the AED amount of a line of an AED account (1020, 2020), required there. */
+  lines?: Array<{
+    account_code: string;
+    debit: string;
+    credit: string;
+    posting_kind?: string | null;
+    native_amount?: string | null;
+  }>;
 }
 
 /** A balanced transaction ready to be stored. */
@@ -142,6 +156,13 @@ export function draftFromEntry(entry: EntryRequest, txnId: string, policy: Posti
   if (originalAmount !== null && (originalAmount.isZero() || amountUsd.isZero())) {
     fields.refuse('/original_amount', 'and amount_usd must both be greater than zero when converting');
   }
+  const statedRate = fields.parse('/fx_rate', entry.fx_rate, 'quantity');
+  if (statedRate !== null && (originalAmount === null || statedRate.isZero())) {
+    fields.refuse('/fx_rate', 'must be greater than zero, and is given only with original_amount');
+  }
+  const originalFee = fields.parse('/original_fee', entry.original_fee, 'money');
+  if (originalFee !== null && originalAmount === null)
+    fields.refuse('/original_fee', 'is given only with original_amount');
   // The limits hold for every caller (jobs and imports too), not only for what the API checked.
   if (entry.memo !== undefined && entry.memo !== null && Array.from(entry.memo).length > MEMO_LENGTH_MAX) {
     fields.refuse('/memo', `must be at most ${MEMO_LENGTH_MAX} characters`);
@@ -153,14 +174,27 @@ export function draftFromEntry(entry: EntryRequest, txnId: string, policy: Posti
     fields.refuse('/lines', `must have at most ${ENTRY_LINES_MAX} lines`);
   }
   const operatorLines =
-    entry.lines?.map((l, i) => ({
-      accountCode: l.account_code,
-      debit: fields.parse(`/lines/${i}/debit`, l.debit, 'money') ?? ZERO,
-      credit: fields.parse(`/lines/${i}/credit`, l.credit, 'money') ?? ZERO,
-      postingKind: l.posting_kind ?? 'adjustment',
-    })) ?? null;
+    entry.lines?.map((l, i) => {
+      const nativeAmount = fields.parse(`/lines/${i}/native_amount`, l.native_amount, 'money');
+      const aed = nativeCurrencyOf(l.account_code) !== null;
+      if (aed && (nativeAmount === null || nativeAmount.isZero()))
+        fields.refuse(
+          `/lines/${i}/native_amount`,
+          `is required on a line of AED account ${l.account_code}: its amount in AED, greater than zero`,
+        );
+      if (!aed && nativeAmount !== null)
+        fields.refuse(`/lines/${i}/native_amount`, `is given only on a line of an AED account (1020, 2020)`);
+      return {
+        accountCode: l.account_code,
+        debit: fields.parse(`/lines/${i}/debit`, l.debit, 'money') ?? ZERO,
+        credit: fields.parse(`/lines/${i}/credit`, l.credit, 'money') ?? ZERO,
+        postingKind: l.posting_kind ?? 'adjustment',
+        ...(aed && nativeAmount !== null && { nativeAmount }),
+      };
+    }) ?? null;
   fields.settle();
-  const fxRate = originalAmount === null ? null : originalAmount.dividedBy(amountUsd);
+  // The peg the ledger converted at, when it did; else the rate the operator's two amounts imply.
+  const fxRate = originalAmount === null ? null : (statedRate ?? originalAmount.dividedBy(amountUsd));
   // Cents on both sides within MONEY_INTEGER_DIGITS_MAX keep the rate well inside Decimal's places.
   assert(fxRate === null || fxRate.isGreaterThan(0), 'a conversion rate of two positive amounts is positive');
   const lines = rule.lines({
@@ -169,6 +203,10 @@ export function draftFromEntry(entry: EntryRequest, txnId: string, policy: Posti
     feeUsd,
     customerFeeBps: policy.feeSchedule.customerFeeBps(entry.source),
     lines: operatorLines,
+    aed:
+      originalCurrency === 'AED' && originalAmount !== null && fxRate !== null
+        ? { amount: originalAmount, fee: originalFee, rate: fxRate }
+        : null,
   });
   if (!isBalanced(lines)) {
     throw new LedgerError('unbalanced_transaction', `${entry.txn_type} of ${entry.amount_usd} posts no balanced lines`);
@@ -241,7 +279,17 @@ const sortedKeysJson = configure({ deterministic: true, circularValue: Error, bi
   value: unknown,
 ) => string;
 
-const DECIMAL_FIELDS = new Set(['amount_usd', 'quantity', 'fee_usd', 'original_amount', 'debit', 'credit']);
+const DECIMAL_FIELDS = new Set([
+  'amount_usd',
+  'quantity',
+  'fee_usd',
+  'original_amount',
+  'fx_rate',
+  'original_fee',
+  'debit',
+  'credit',
+  'native_amount',
+]);
 
 /** Drops absent fields and spells decimals one way; the values were parsed before, so they are valid. */
 function canonicalFields(fields: object): Record<string, unknown> {
@@ -270,6 +318,8 @@ export interface ReversibleTransaction {
   symbol: string | null;
   quantity: Decimal | null;
   amountUsd: Decimal;
+  /** AED per USD the original converted at: the AED amount of a line posted before lines kept one (20270116). */
+  fxRate: Decimal | null;
   lines: JournalLineDraft[];
 }
 
@@ -302,8 +352,8 @@ export function assertReversibleByHand(original: {
 }
 
 /**
- * The reversing entry of a transaction: its lines mirrored, dated `txnDate`, keyed by the
- * original so that at most one can ever exist. A reversal is never itself reversed.
+ * The reversing entry of a transaction: its lines mirrored (AED amounts too), dated `txnDate`,
+ * keyed by the original so that at most one can ever exist. A reversal is never itself reversed.
  */
 export function draftReversal(
   original: ReversibleTransaction,
@@ -322,7 +372,7 @@ export function draftReversal(
       `cannot be before the original's date (${original.txnDate}): a reversal is dated on or after it`,
     );
   }
-  const lines = reversingLines(original.lines);
+  const lines = reversingLines(original.lines, original.fxRate);
   assert(isBalanced(lines), `reversal of ${original.txnId} does not balance`);
   return {
     txnId,

@@ -7,6 +7,7 @@ import { Decimal } from '../domain/money.js';
 import type { Currency } from '../domain/posting-rules/types.js';
 import type { CashRequestChange, CashRequestFilter, CashRequestStore } from '../use-cases/ports.js';
 import { CASH_REQUESTS, type CashRequestRow, type NewCashRequest } from './columns/cash-requests.js';
+import { ownOwedSql } from './columns/journal-lines.js';
 import { columnRefs, documentOf, documentRecords, insertList, insertValues, selectList } from './columns/table.js';
 import { currentActor } from '../runtime/actor.js';
 import { isUniqueViolation, refusalOf } from './errors.js';
@@ -24,7 +25,7 @@ import type { TransactionDraft } from '../domain/transaction.js';
 
 const COLUMNS = columnRefs(CASH_REQUESTS);
 
-/** The wallet a currency's money sits in, per customer (funding rules: USD 2010, AED 2020 at its USD equivalent). */
+/** The wallet a currency's money sits in, per customer (funding rules: USD 2010, AED 2020 with each line's AED amount). */
 const WALLET: Readonly<Record<Currency, string>> = { USD: ACCOUNT.customerWalletUsd, AED: ACCOUNT.customerWalletAed };
 
 /** Serialises the funds checks of one customer until the database transaction ends. */
@@ -33,9 +34,10 @@ async function lockCustomerFunds(trx: Knex.Transaction, customerId: string): Pro
 }
 
 /**
- * The customer's wallet balance (credits less debits: a liability) and the amount of their
- * other pending withdrawals from it, read after the funds lock, so each sees what committed
- * before it.
+ * The customer's wallet balance (credits less debits: a liability) in the wallet's currency (the
+ * AED wallet from its lines' AED amounts; the USD of its lines that have none, posted before
+ * 20270116, apart) and the amount of their other pending withdrawals from it (in the request's
+ * currency, which is the wallet's), read after the funds lock, so each sees what committed before it.
  */
 async function walletFunds(
   trx: Knex.Transaction,
@@ -43,17 +45,22 @@ async function walletFunds(
   currency: Currency,
   exceptId: string | null,
 ): Promise<WalletFunds> {
-  const { rows } = await trx.raw<{ rows: Array<{ balance_usd: string; pending_usd: string }> }>(
-    `SELECT
-       (SELECT coalesce(sum(credit - debit), 0) FROM journal_lines WHERE account_code = ? AND customer_id = ?)::text AS balance_usd,
-       (SELECT coalesce(sum(amount_usd), 0) FROM cash_requests
-         WHERE customer_id = ? AND currency = ? AND direction = 'withdrawal' AND status = 'pending'
-           AND cash_request_id IS DISTINCT FROM ?::uuid)::text AS pending_usd`,
-    [WALLET[currency], customerId, customerId, currency, exceptId],
+  const { rows } = await trx.raw<{ rows: Array<{ balance: string; unconverted_usd: string; pending: string }> }>(
+    `SELECT coalesce(sum(${ownOwedSql('l')}), 0)::text AS balance,
+            coalesce(sum(l.credit - l.debit) FILTER (WHERE ${ownOwedSql('l')} IS NULL), 0)::text AS unconverted_usd,
+            (SELECT coalesce(sum(amount), 0) FROM cash_requests
+              WHERE customer_id = ? AND currency = ? AND direction = 'withdrawal' AND status = 'pending'
+                AND cash_request_id IS DISTINCT FROM ?::uuid)::text AS pending
+       FROM journal_lines l WHERE l.account_code = ? AND l.customer_id = ?`,
+    [customerId, currency, exceptId, WALLET[currency], customerId],
   );
   const [row] = rows;
   assert(row, 'the funds query answers one row');
-  return { balanceUsd: new Decimal(row.balance_usd), pendingWithdrawalsUsd: new Decimal(row.pending_usd) };
+  return {
+    balance: new Decimal(row.balance),
+    unconvertedUsd: new Decimal(row.unconverted_usd),
+    pendingWithdrawals: new Decimal(row.pending),
+  };
 }
 
 const INSERT_SQL = `INSERT INTO cash_requests (${insertList(CASH_REQUESTS)})

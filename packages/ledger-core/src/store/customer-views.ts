@@ -1,8 +1,9 @@
 import type { Knex } from 'knex';
-import { ACCOUNT, type AccountType } from '../domain/accounts.js';
+import { ACCOUNT, owedInOwnCurrency, type AccountType } from '../domain/accounts.js';
 import { assert, LedgerError } from '../domain/errors.js';
 import { Decimal, formatDecimal, ZERO } from '../domain/money.js';
 import { CUSTOMERS, type CustomerRow } from './columns/customers.js';
+import { ownOwedSql } from './columns/journal-lines.js';
 import { columnRefs } from './columns/table.js';
 
 /*
@@ -47,6 +48,10 @@ export interface CustomerAccountBalance {
   credit: string;
   /** debit − credit. */
   net: string;
+  /** credit − debit in the account's own currency (AED for 2020, from its lines' AED amounts), lines without one left out. */
+  owed_own: string;
+  /** credit − debit of the AED lines posted without their AED amount (before 20270116): their USD alone. */
+  unconverted_usd: string;
 }
 
 /** Every account the customer's lines touch, with their totals up to the end of `asOf` (all when absent). */
@@ -67,6 +72,8 @@ export async function customerAccountBalances(
       db.raw('sum(l.debit)::text AS debit'),
       db.raw('sum(l.credit)::text AS credit'),
       db.raw('sum(l.debit - l.credit)::text AS net'),
+      db.raw(`coalesce(sum(${ownOwedSql('l')}), 0)::text AS owed_own`),
+      db.raw(`coalesce(sum(l.credit - l.debit) FILTER (WHERE ${ownOwedSql('l')} IS NULL), 0)::text AS unconverted_usd`),
     );
   if (asOf !== undefined) query.where('l.txn_date', '<=', asOf);
   return (await query) as CustomerAccountBalance[];
@@ -76,6 +83,19 @@ export async function customerAccountBalances(
 export function owed(balances: CustomerAccountBalance[], accountCode: string): Decimal {
   const row = balances.find((b) => b.account_code === accountCode);
   return row === undefined ? ZERO : new Decimal(row.net).negated();
+}
+
+/**
+ * What the firm owes the customer on a liability account in the account's own currency (the AED
+ * wallet in AED, exact: its lines' AED amounts; a line posted without one at `aedPerUsd`).
+ */
+export function owedOwn(balances: CustomerAccountBalance[], accountCode: string, aedPerUsd: Decimal): Decimal {
+  const row = balances.find((b) => b.account_code === accountCode);
+  if (row === undefined) return ZERO;
+  return owedInOwnCurrency(
+    { own: new Decimal(row.owed_own), unconvertedUsd: new Decimal(row.unconverted_usd) },
+    aedPerUsd,
+  );
 }
 
 /**

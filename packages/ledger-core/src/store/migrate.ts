@@ -30,6 +30,8 @@ import * as addReconHighWaterMarks from '../migrations/20261228_add_recon_high_w
 import * as createLotMatches from '../migrations/20270101_create_lot_matches.js';
 import * as createInrRates from '../migrations/20270102_create_inr_rates.js';
 import * as createClosePrices from '../migrations/20270103_create_close_prices.js';
+import * as addJournalLineNativeAmounts from '../migrations/20270116_add_journal_line_native_amounts.js';
+import * as fillNativeAmountsOfPostedAedLines from '../migrations/20270117_fill_native_amounts_of_posted_aed_lines.js';
 import * as createYearCloses from '../migrations/20270118_create_year_closes.js';
 import * as admitClosingEntries from '../migrations/20270119_admit_closing_entries_into_closed_years.js';
 
@@ -69,6 +71,8 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20270101_create_lot_matches', createLotMatches],
   ['20270102_create_inr_rates', createInrRates],
   ['20270103_create_close_prices', createClosePrices],
+  ['20270116_add_journal_line_native_amounts', addJournalLineNativeAmounts],
+  ['20270117_fill_native_amounts_of_posted_aed_lines', fillNativeAmountsOfPostedAedLines],
   ['20270118_create_year_closes', createYearCloses],
   ['20270119_admit_closing_entries_into_closed_years', admitClosingEntries],
 ];

@@ -46,7 +46,7 @@ const EXECUTED_AT = `CASE WHEN t.metadata->>'executed_at' ~ '^\\d{4}-\\d{2}-\\d{
 
 const TRADES_SQL = `
   SELECT t.txn_id, t.txn_type, t.customer_id, t.symbol, t.source, t.txn_date::text AS txn_date, t.quantity, t.amount_usd,
-         t.metadata->>'brokerage_bps' AS brokerage_bps, t.metadata->>'broker_cost_bps' AS broker_cost_bps, t.original_currency,
+         t.metadata->>'brokerage_bps' AS brokerage_bps, t.metadata->>'broker_cost_bps' AS broker_cost_bps, t.original_currency, t.fx_rate,
          f.amount_usd AS broker_fee_usd,
          s.txn_id IS NOT NULL AND s.recosted_at IS NULL AS pending, r.txn_id IS NOT NULL AS reversed,
          fl.txn_id IS NOT NULL AS flagged
@@ -82,6 +82,7 @@ interface TradeRow {
   brokerage_bps: string | null;
   broker_cost_bps: string | null;
   original_currency: Currency | null;
+  fx_rate: string | null;
   broker_fee_usd: string | null;
   pending: boolean;
   reversed: boolean;
@@ -114,6 +115,7 @@ const tradeOf = (r: TradeRow): HistoryTrade => ({
   quantity: r.quantity === null ? null : new Decimal(r.quantity),
   amountUsd: new Decimal(r.amount_usd),
   currency: r.original_currency ?? 'USD',
+  fxRate: r.fx_rate === null ? null : new Decimal(r.fx_rate),
   reversed: r.reversed,
   brokerageBps: bpsOf(r.brokerage_bps),
   brokerCostBps: bpsOf(r.broker_cost_bps),

@@ -1,4 +1,7 @@
 import type { Knex } from 'knex';
+import { fundingAccounts } from '../domain/posting-rules/funding.js';
+import type { Currency } from '../domain/posting-rules/types.js';
+import { ownOwedSql } from './columns/journal-lines.js';
 import {
   CASH_STATEMENTS,
   UAEFEED_STATEMENTS,
@@ -52,24 +55,33 @@ export interface LedgerCashMovement {
 
 /**
  * Each customer's cash movements in `currency` over `month` (`YYYY-MM`) as the ledger posted
- * them from `source`: the sum of each transaction's `metadata.cash_movement` (the signed amount
- * its record moved the cash account, fees included), leaving out transactions that were
- * reversed. Customers without any answer net 0.
+ * them from `source`: what each transaction's lines moved the customer's wallet of that currency
+ * by, in that currency (the AED wallet by its lines' AED amounts, fees included), leaving out
+ * transactions that were reversed. A transaction with an AED line posted before lines kept their
+ * AED amount (20270116) that 20270117 could not fill counts its record's `metadata.cash_movement`
+ * instead. Customers without any answer net 0. Read from the journal, so a statement compared
+ * with it checks the AED amounts the wallet holds, not only what the records said.
  */
 export async function ledgerCashMovements(
   db: Knex,
-  query: { customerIds: string[]; source: string; currency: string; month: string },
+  query: { customerIds: string[]; source: string; currency: Currency; month: string },
 ): Promise<LedgerCashMovement[]> {
   const { rows } = await db.raw<{ rows: Array<{ customer_id: string; net: string; transactions: string }> }>(
-    `SELECT c.customer_id, coalesce(sum((t.metadata->>'cash_movement')::numeric), 0)::text AS net, count(t.txn_id)::text AS transactions
+    `SELECT c.customer_id, coalesce(sum(m.net), 0)::text AS net, count(m.txn_id)::text AS transactions
        FROM unnest(?::text[]) AS c(customer_id)
-       LEFT JOIN transactions t
-         ON t.customer_id = c.customer_id AND t.source = ? AND t.original_currency = ?
-        AND t.txn_date >= to_date(?, 'YYYY-MM') AND t.txn_date < to_date(?, 'YYYY-MM') + interval '1 month'
-        AND t.metadata->>'cash_movement' IS NOT NULL
-        AND NOT EXISTS (SELECT 1 FROM transactions r WHERE r.reverses_txn_id = t.txn_id)
+       LEFT JOIN LATERAL (
+         SELECT t.txn_id,
+                (SELECT CASE WHEN bool_and(${ownOwedSql('l')} IS NOT NULL) IS FALSE THEN (t.metadata->>'cash_movement')::numeric
+                             ELSE coalesce(sum(${ownOwedSql('l')}), 0) END
+                   FROM journal_lines l WHERE l.txn_id = t.txn_id AND l.account_code = ?) AS net
+           FROM transactions t
+          WHERE t.customer_id = c.customer_id AND t.source = ? AND t.original_currency = ?
+            AND t.txn_date >= to_date(?, 'YYYY-MM') AND t.txn_date < to_date(?, 'YYYY-MM') + interval '1 month'
+            AND t.metadata->>'cash_movement' IS NOT NULL
+            AND NOT EXISTS (SELECT 1 FROM transactions r WHERE r.reverses_txn_id = t.txn_id)
+       ) m ON true
       GROUP BY c.customer_id ORDER BY c.customer_id`,
-    [query.customerIds, query.source, query.currency, query.month, query.month],
+    [query.customerIds, fundingAccounts(query.currency).wallet, query.source, query.currency, query.month, query.month],
   );
   return rows.map((r) => ({ customerId: r.customer_id, net: r.net, transactions: Number(r.transactions) }));
 }

@@ -20,7 +20,7 @@ export async function postManualWithdrawal(
   const withdrawal = manualWithdrawalOf(draft);
   assert(withdrawal, `${draft.txnType} ${draft.txnId} is not a withdrawal`);
   const inserted = await cash.postWithdrawal(draft, withdrawal.currency, (funds) =>
-    assertFundsCover({ direction: 'withdrawal', ...withdrawal }, funds),
+    assertFundsCover(withdrawal, funds),
   );
   const [outcome] = await answersOf(ledger, [draft], inserted ? await ledger.findBySourceKeys([draft]) : []);
   assert(outcome, 'answersOf answered no entry');

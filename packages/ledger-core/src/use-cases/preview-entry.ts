@@ -18,10 +18,7 @@ export async function previewEntry(
   const inserted = await store.insertAndReturnRolledBack([draft]);
   const withdrawal = manualWithdrawalOf(draft);
   if (withdrawal && inserted.length > 0) {
-    assertFundsCover(
-      { direction: 'withdrawal', ...withdrawal },
-      await cash.funds(withdrawal.customerId, withdrawal.currency),
-    );
+    assertFundsCover(withdrawal, await cash.funds(withdrawal.customerId, withdrawal.currency));
   }
   const [outcome] = await answersOf(store, [draft], inserted);
   assert(outcome, 'answersOf answered no entry');

@@ -20,11 +20,13 @@ function reversibleOf(t: StoredTransaction): ReversibleTransaction {
     symbol: t.symbol,
     quantity: t.quantity === null ? null : new Decimal(t.quantity),
     amountUsd: new Decimal(t.amount_usd),
+    fxRate: t.fx_rate === null ? null : new Decimal(t.fx_rate),
     lines: t.journal_lines.map((l) => ({
       accountCode: l.account_code,
       debit: new Decimal(l.debit),
       credit: new Decimal(l.credit),
       postingKind: l.posting_kind,
+      nativeAmount: l.native_amount === null ? null : new Decimal(l.native_amount),
     })),
   };
 }

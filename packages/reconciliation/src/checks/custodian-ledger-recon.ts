@@ -8,7 +8,8 @@ const LINKED_SQL = `SELECT customer_id, custodian_account AS account FROM custom
  * UAE: for the last closed month (UTC), each custodian-linked customer's cash statement, read
  * live (read-only), UPSTREAM_CONCURRENCY customers at a time, against the ledger's AED cash
  * movements of that month (uaefeed is the posting source of UAE cash, the custodian only
- * reconciles it): the statement's net (closing − opening) equals the ledger's, with as many
+ * reconciles it), read from the AED wallet's lines in AED (their AED amounts: so an AED amount a
+ * posting path got wrong shows here): the statement's net (closing − opening) equals the ledger's, with as many
  * postings as statement lines — the comparison sync-cash-statements stores, made live. No linked
  * customer (the India book): `ok`. The custodian not configured, or unreachable for a customer:
  * `warn` naming why, never `fail`. A month that differs beyond RECON_MONEY_TOLERANCE_USD (in the

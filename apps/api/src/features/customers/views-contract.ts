@@ -50,6 +50,9 @@ export const schemas: Record<string, JsonSchema> = {
     {
       currency: { type: 'string', enum: CURRENCIES },
       account_code: ref('AccountCode'),
+      balance: money(
+        'What the firm owes the customer in this wallet, in the wallet’s currency: the AED wallet from its lines’ AED amounts, exact (a line posted before lines kept them: its USD at the configured peg).',
+      ),
       balance_usd: money('What the firm owes the customer in this wallet (credits − debits), at its USD equivalent.'),
     },
     'One cash wallet of the customer.',

@@ -10,6 +10,7 @@ import {
   getCustomer,
   listTransactions,
   owed,
+  owedOwn,
   ACCOUNT,
   WALLETS,
   ZERO,
@@ -33,11 +34,20 @@ export async function customerOf(context: FeatureContext, req: Request): Promise
 const windowOf = (req: Request): DateWindow => pick(req.query, ['from', 'to'] as const);
 const asOfOf = (req: Request): string | undefined => pick(req.query, ['as_of'] as const).as_of;
 
-/** Cash per wallet, securities at cost and totals, from the customer's account balances. */
-export function summaryOf(customerId: string, asOf: string | undefined, balances: CustomerAccountBalance[]) {
+/**
+ * Cash per wallet (in its own currency, exact, and at its USD equivalent), securities at cost and
+ * totals, from the customer's account balances.
+ */
+export function summaryOf(
+  customerId: string,
+  asOf: string | undefined,
+  balances: CustomerAccountBalance[],
+  aedPerUsd: Decimal,
+) {
   const cash = WALLETS.map(({ currency, account_code }) => ({
     currency,
     account_code,
+    own: owedOwn(balances, account_code, aedPerUsd),
     balance: owed(balances, account_code),
   }));
   const cashTotal = cash.reduce((sum, wallet) => sum.plus(wallet.balance), ZERO);
@@ -45,9 +55,10 @@ export function summaryOf(customerId: string, asOf: string | undefined, balances
   return {
     customer_id: customerId,
     as_of: asOf ?? null,
-    cash: cash.map(({ currency, account_code, balance }) => ({
+    cash: cash.map(({ currency, account_code, own, balance }) => ({
       currency,
       account_code,
+      balance: formatDecimal(own),
       balance_usd: formatDecimal(balance),
     })),
     cash_total_usd: formatDecimal(cashTotal),
@@ -88,7 +99,9 @@ export function viewHandlers(context: FeatureContext): Record<string, Handler> {
     getCustomerSummary: async (req, res) => {
       const { customer_id } = await customerOf(context, req);
       const asOf = asOfOf(req);
-      res.json(summaryOf(customer_id, asOf, await customerAccountBalances(db, customer_id, asOf)));
+      res.json(
+        summaryOf(customer_id, asOf, await customerAccountBalances(db, customer_id, asOf), context.config.aedPerUsd),
+      );
     },
 
     getCustomerOverview: async (req, res) => {
@@ -100,7 +113,7 @@ export function viewHandlers(context: FeatureContext): Record<string, Handler> {
       ]);
       res.json({
         customer: presentCustomer(customer),
-        summary: summaryOf(customer.customer_id, undefined, balances),
+        summary: summaryOf(customer.customer_id, undefined, balances, context.config.aedPerUsd),
         activity: { ...activity, position_count: positions.length },
         links: {
           uaefeed: customer.uaefeed_customer_number !== null,

@@ -35,6 +35,15 @@ const journalLineProperties: Record<string, JsonSchema> = {
   posting_kind: { type: ['string', 'null'] },
   txn_date: ref('Date'),
   created_at: { type: 'string', format: 'date-time' },
+  native_currency: {
+    type: ['string', 'null'],
+    enum: ['AED', null],
+    description: 'AED on a line of an AED account (1020, 2020); null on a USD line.',
+  },
+  native_amount: nullable(
+    'Amount',
+    'The line’s amount in `native_currency`, on the line’s side (debit or credit): an AED account’s AED balance is their sum. Null on a USD line, and on an AED line posted before lines kept it (its USD figure stands alone).',
+  ),
 };
 
 /** The schemas of the journal views; `JournalLine` is also what a transaction's lines are. */

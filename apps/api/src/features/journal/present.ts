@@ -13,6 +13,8 @@ export function presentJournalLine(l: Row) {
     posting_kind: textOrNull(l.posting_kind, 'posting_kind'),
     txn_date: text(l.txn_date, 'txn_date'),
     created_at: timestamp(l.created_at, 'created_at'),
+    native_currency: textOrNull(l.native_currency, 'native_currency'),
+    native_amount: textOrNull(l.native_amount, 'native_amount'),
   };
 }
 

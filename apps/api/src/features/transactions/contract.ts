@@ -128,6 +128,10 @@ export const schemas: Record<string, JsonSchema> = {
       debit: ref('Money'),
       credit: ref('Money'),
       posting_kind: nullable('PostingKind'),
+      native_amount: nullable(
+        'Money',
+        'The line’s amount in AED: required on a line of an AED account (1020, 2020), refused on any other.',
+      ),
     },
   },
   EntryRequest: {
@@ -157,6 +161,14 @@ export const schemas: Record<string, JsonSchema> = {
       fee_usd: nullable('Money', 'The customer’s fee on a trade, when the source states it.'),
       original_currency: { type: ['string', 'null'], enum: [...CURRENCIES, null] },
       original_amount: nullable('Money', 'With `original_currency`: the amount before conversion to USD.'),
+      fx_rate: nullable(
+        'PositiveDecimal',
+        'With `original_amount`: the rate it was converted at (AED per USD, e.g. the peg 3.6725), kept as the transaction’s `fx_rate`. Omitted: `original_amount / amount_usd`.',
+      ),
+      original_fee: nullable(
+        'Money',
+        'With `original_amount`, on a trade: the fee in the original currency when the source states it (its AED wallet line carries it). Omitted: `fee_usd` at the rate.',
+      ),
       metadata: { type: 'object', maxProperties: METADATA_PROPERTIES_MAX },
       lines: { type: 'array', minItems: 1, maxItems: ENTRY_LINES_MAX, items: ref('EntryLine') },
     },
@@ -179,6 +191,7 @@ export const schemas: Record<string, JsonSchema> = {
       credit: ref('Amount'),
       posting_kind: { type: ['string', 'null'] },
       customer_id: nullable('CustomerId'),
+      native_amount: nullable('Amount', 'On a line of an AED account (1020, 2020): its amount in AED.'),
     },
     'A journal line the entry would post.',
   ),

@@ -30,9 +30,9 @@ export const ENTRY_EXAMPLES = {
     },
   },
   deposit_aed: {
-    summary: 'deposit in AED: Dr 1020 / Cr 2020 at the USD equivalent',
+    summary: 'deposit in AED: Dr 1020 / Cr 2020 at the USD equivalent, each line with its AED amount',
     description:
-      '367.25 AED at the peg of 3.6725 AED per USD; the transaction keeps the original amount and `fx_rate`.',
+      '367.25 AED at the peg of 3.6725 AED per USD; the transaction keeps the original amount and the peg as `fx_rate`, and both lines carry AED 367.25 (`native_amount`).',
     value: {
       txn_type: 'deposit',
       ...CUSTOMER,
@@ -41,6 +41,7 @@ export const ENTRY_EXAMPLES = {
       amount_usd: '100.00',
       original_currency: 'AED',
       original_amount: '367.25',
+      fx_rate: '3.6725',
     },
   },
   wire_in: {

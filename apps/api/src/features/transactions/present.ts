@@ -47,6 +47,7 @@ export function presentPreview(t: StoredTransaction) {
       credit: line.credit,
       posting_kind: line.posting_kind,
       customer_id: line.customer_id,
+      native_amount: line.native_amount,
     })),
   };
 }

@@ -9,5 +9,5 @@ export const deposit: PostingRule = {
   customer: 'required',
   symbol: 'optional',
   pendingRecost: false,
-  lines: ({ currency, amountUsd }) => linesFromLegs([cashInLeg(currency, amountUsd, 'deposit')]),
+  lines: ({ currency, amountUsd, aed }) => linesFromLegs([cashInLeg(currency, amountUsd, 'deposit', aed?.amount)]),
 };

@@ -15,6 +15,7 @@ import { withdrawal } from './withdrawal.js';
 export {
   CURRENCIES,
   TXN_TYPES,
+  type AedFigures,
   type Currency,
   type JournalLineDraft,
   type Leg,

@@ -1,18 +1,28 @@
+import { nativeCurrencyOf } from '../accounts.js';
 import { assert } from '../errors.js';
 import type { JournalLineDraft, Leg } from './types.js';
 import { ZERO } from '../money.js';
 
 /**
  * Turns legs into journal lines: each leg is one debit and one credit of the same amount, so
- * the result balances by construction. A zero leg (a fee of nothing) posts no lines.
+ * the result balances by construction. A zero leg (a fee of nothing) posts no lines. A line of
+ * an AED account carries the leg's AED amount (a leg touching one without it is a bug: asserted).
  */
 export function linesFromLegs(legs: Leg[]): JournalLineDraft[] {
   const lines: JournalLineDraft[] = [];
   for (const leg of legs) {
     assert(!leg.amount.isNegative(), `leg ${leg.postingKind} has a negative amount`);
     if (leg.amount.isZero()) continue;
-    lines.push({ accountCode: leg.debit, debit: leg.amount, credit: ZERO, postingKind: leg.postingKind });
-    lines.push({ accountCode: leg.credit, debit: ZERO, credit: leg.amount, postingKind: leg.postingKind });
+    const line = (accountCode: string, debit: typeof ZERO, credit: typeof ZERO): JournalLineDraft => {
+      if (nativeCurrencyOf(accountCode) === null) return { accountCode, debit, credit, postingKind: leg.postingKind };
+      assert(
+        leg.nativeAmount !== undefined && leg.nativeAmount.isGreaterThan(0),
+        `leg ${leg.postingKind} moves AED account ${accountCode} without its AED amount`,
+      );
+      return { accountCode, debit, credit, postingKind: leg.postingKind, nativeAmount: leg.nativeAmount };
+    };
+    lines.push(line(leg.debit, leg.amount, ZERO));
+    lines.push(line(leg.credit, ZERO, leg.amount));
   }
   return lines;
 }

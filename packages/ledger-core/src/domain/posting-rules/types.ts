@@ -33,6 +33,19 @@ export interface PostingInput {
   customerFeeBps: Decimal;
   /** Operator-given lines, for `adjustment` only. */
   lines: JournalLineDraft[] | null;
+  /** An AED posting's own figures (null in USD): what its AED lines carry beside the USD ones. */
+  aed: AedFigures | null;
+}
+
+/**
+ * An AED posting's figures in AED: `amount`, what `amountUsd` converts (a trade's gross); `fee`,
+ * the fee in AED when the source states it (a feed's bundled fee), else the USD fee converted at
+ * `rate`, the peg it was converted at (AED per USD).
+ */
+export interface AedFigures {
+  amount: Decimal;
+  fee: Decimal | null;
+  rate: Decimal;
 }
 
 export interface JournalLineDraft {
@@ -40,6 +53,11 @@ export interface JournalLineDraft {
   debit: Decimal;
   credit: Decimal;
   postingKind: string | null;
+  /**
+   * On a line of an AED account (AED_ACCOUNTS): its amount in AED, positive, on the line's side.
+   * Absent on a USD line; the database refuses an AED line without it.
+   */
+  nativeAmount?: Decimal | null;
 }
 
 /** One amount moving from a credit account to a debit account: two lines that balance. */
@@ -48,6 +66,8 @@ export interface Leg {
   credit: AccountCode;
   amount: Decimal;
   postingKind: string;
+  /** The leg's amount in AED, given on every leg touching an AED account (linesFromLegs asserts it). */
+  nativeAmount?: Decimal;
 }
 
 export interface PostingRule {

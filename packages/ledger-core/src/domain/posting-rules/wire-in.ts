@@ -9,5 +9,5 @@ export const wireIn: PostingRule = {
   customer: 'required',
   symbol: 'optional',
   pendingRecost: false,
-  lines: ({ currency, amountUsd }) => linesFromLegs([cashInLeg(currency, amountUsd, 'wire_in')]),
+  lines: ({ currency, amountUsd, aed }) => linesFromLegs([cashInLeg(currency, amountUsd, 'wire_in', aed?.amount)]),
 };

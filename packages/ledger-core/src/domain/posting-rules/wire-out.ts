@@ -9,5 +9,5 @@ export const wireOut: PostingRule = {
   customer: 'required',
   symbol: 'optional',
   pendingRecost: false,
-  lines: ({ currency, amountUsd }) => linesFromLegs([cashOutLeg(currency, amountUsd, 'wire_out')]),
+  lines: ({ currency, amountUsd, aed }) => linesFromLegs([cashOutLeg(currency, amountUsd, 'wire_out', aed?.amount)]),
 };

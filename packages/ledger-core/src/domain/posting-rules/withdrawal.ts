@@ -9,5 +9,5 @@ export const withdrawal: PostingRule = {
   customer: 'required',
   symbol: 'optional',
   pendingRecost: false,
-  lines: ({ currency, amountUsd }) => linesFromLegs([cashOutLeg(currency, amountUsd, 'withdrawal')]),
+  lines: ({ currency, amountUsd, aed }) => linesFromLegs([cashOutLeg(currency, amountUsd, 'withdrawal', aed?.amount)]),
 };

@@ -1,3 +1,4 @@
+import { AED_ACCOUNTS, nativeCurrencyOf } from '../../domain/accounts.js';
 import { formatDecimal } from '../../domain/money.js';
 import type { JournalLineDraft } from '../../domain/posting-rules/types.js';
 import type { TransactionDraft } from '../../domain/transaction.js';
@@ -25,6 +26,15 @@ export const JOURNAL_LINES = {
   posting_kind: column.nullable('text', { write: ({ line }) => line.postingKind, fact: true }),
   txn_date: column.required('date', { write: ({ draft }) => draft.txnDate }),
   created_at: column.required('timestamptz'),
+  // The AED amount of a line of an AED account (null on a USD line). Not a fact: it follows from
+  // the transaction's facts (original_amount, fx_rate), and a line posted before it was kept has
+  // none, so a re-sent record is not another record for it.
+  native_currency: column.nullable('text', {
+    write: ({ line }) => (line.nativeAmount ? nativeCurrencyOf(line.accountCode) : null),
+  }),
+  native_amount: column.nullable('numeric', {
+    write: ({ line }) => (line.nativeAmount ? formatDecimal(line.nativeAmount) : null),
+  }),
 } as const;
 
 /** What a line shows beside its columns: its account's name (from `accounts`). */
@@ -51,3 +61,14 @@ export const linesKeySql = (txnRef: string) => `(SELECT coalesce(string_agg(line
    FROM (SELECT l.account_code || '|' || trim_scale(l.debit)::text || '|' || trim_scale(l.credit)::text || '|'
                 || coalesce(length(l.posting_kind)::text || ':' || l.posting_kind, '') AS line
            FROM journal_lines l WHERE l.txn_id = ${txnRef}) keyed)`;
+
+/**
+ * What a line adds to what is owed on its account (credit − debit), in the account's own
+ * currency: an AED line's AED amount, a USD line's USD. NULL on an AED line posted before lines
+ * kept their AED amount (20270116): it has its USD figure only, which the reader converts.
+ */
+export const ownOwedSql = (alias: string) => `CASE
+    WHEN ${alias}.native_amount IS NOT NULL THEN CASE WHEN ${alias}.credit > 0 THEN ${alias}.native_amount ELSE -${alias}.native_amount END
+    WHEN ${alias}.account_code IN (${AED_ACCOUNTS.map((code) => `'${code}'`).join(', ')}) THEN NULL
+    ELSE ${alias}.credit - ${alias}.debit
+  END`;
