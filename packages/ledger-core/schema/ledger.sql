@@ -1058,7 +1058,8 @@ CREATE TABLE public.journal_lines (
     CONSTRAINT journal_lines_credit_finite CHECK (((credit > '-Infinity'::numeric) AND (credit < 'Infinity'::numeric))),
     CONSTRAINT journal_lines_debit_cents CHECK ((debit = round(debit, 2))),
     CONSTRAINT journal_lines_debit_finite CHECK (((debit > '-Infinity'::numeric) AND (debit < 'Infinity'::numeric))),
-    CONSTRAINT journal_lines_native_amount_cents CHECK (((native_amount > (0)::numeric) AND (native_amount < 'Infinity'::numeric) AND (native_amount = round(native_amount, 2)))),
+    CONSTRAINT journal_lines_native_amount_cents CHECK (((native_amount > (0)::numeric) AND (native_amount = round(native_amount, 2)))),
+    CONSTRAINT journal_lines_native_amount_finite CHECK (((native_amount > '-Infinity'::numeric) AND (native_amount < 'Infinity'::numeric))),
     CONSTRAINT journal_lines_native_currency_of_account CHECK (((native_currency IS NULL) OR ((native_currency = 'AED'::text) AND (account_code = ANY (ARRAY['1020'::text, '2020'::text]))))),
     CONSTRAINT journal_lines_native_pair CHECK (((native_currency IS NULL) = (native_amount IS NULL))),
     CONSTRAINT journal_lines_one_side CHECK (((debit >= (0)::numeric) AND (credit >= (0)::numeric) AND ((debit > (0)::numeric) <> (credit > (0)::numeric))))

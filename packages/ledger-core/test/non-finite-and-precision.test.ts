@@ -27,6 +27,7 @@ const NUMERIC_COLUMNS = [
   'inr_rates.tt_buy',
   'journal_lines.credit',
   'journal_lines.debit',
+  'journal_lines.native_amount',
   'lot_matches.cost_usd',
   'lot_matches.quantity',
   'reconciliation_variances.actual',

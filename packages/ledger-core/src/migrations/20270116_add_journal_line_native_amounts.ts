@@ -18,8 +18,10 @@ export async function up(knex: Knex): Promise<void> {
       ADD COLUMN native_currency text,
       ADD COLUMN native_amount numeric,
       ADD CONSTRAINT journal_lines_native_pair CHECK ((native_currency IS NULL) = (native_amount IS NULL)),
+      ADD CONSTRAINT journal_lines_native_amount_finite
+        CHECK (native_amount > '-Infinity' AND native_amount < 'Infinity'),
       ADD CONSTRAINT journal_lines_native_amount_cents
-        CHECK (native_amount > 0 AND native_amount < 'Infinity' AND native_amount = round(native_amount, 2)),
+        CHECK (native_amount > 0 AND native_amount = round(native_amount, 2)),
       ADD CONSTRAINT journal_lines_native_currency_of_account
         CHECK (native_currency IS NULL OR (native_currency = 'AED' AND account_code IN ('1020', '2020')));
     ALTER TABLE journal_lines ADD CONSTRAINT journal_lines_aed_line_has_native_amount
@@ -42,6 +44,7 @@ export async function down(knex: Knex): Promise<void> {
       DROP CONSTRAINT journal_lines_aed_line_has_native_amount,
       DROP CONSTRAINT journal_lines_native_currency_of_account,
       DROP CONSTRAINT journal_lines_native_amount_cents,
+      DROP CONSTRAINT journal_lines_native_amount_finite,
       DROP CONSTRAINT journal_lines_native_pair,
       DROP COLUMN native_amount,
       DROP COLUMN native_currency;

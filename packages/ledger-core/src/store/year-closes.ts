@@ -191,6 +191,8 @@ async function draftClosingReversal(trx: Knex.Transaction, txnId: string, fyEnd:
       symbol: null,
       quantity: null,
       amountUsd: new Decimal(original.amount_usd),
+      // A closing entry moves revenue, expense and 3000 only: no AED line, nothing at a rate.
+      fxRate: null,
       lines: lines.map((l) => ({
         accountCode: l.account_code,
         debit: new Decimal(l.debit),
