@@ -64,6 +64,16 @@ export async function paidRemittances(db: Db, fy: FinancialYear): Promise<LrsRem
   }));
 }
 
+/** USD of the FY's paid remittances per PAN (those with one). */
+export async function remittedUsdPerPan(db: Db, fy: FinancialYear): Promise<Map<string, Decimal>> {
+  const { rows } = await db.raw<{ rows: Array<{ pan: string; usd: string }> }>(
+    `SELECT pan, coalesce(sum(amount_usd), 0)::text AS usd FROM remittances
+      WHERE status = 'paid' AND pan IS NOT NULL AND remitted_on BETWEEN ?::date AND ?::date GROUP BY 1`,
+    [fy.start, fy.end],
+  );
+  return new Map(rows.map((r) => [r.pan, dec(r.usd)]));
+}
+
 /** The FY's paid remittances with their payment, settlement and UTR. */
 export async function settledRemittances(db: Db, fy: FinancialYear): Promise<SettledRemittance[]> {
   const { rows } = await db.raw<{

@@ -1,11 +1,13 @@
-import type { Book, Db, Decimal } from '@ledger/core';
+import { ZERO, type Book, type Db, type Decimal } from '@ledger/core';
 import { RemitPageCapError, UpstreamError, UpstreamPayloadError, type RemitClient } from '@ledger/upstream-clients';
 import { brokerFeeSummary } from './broker-fees.js';
 import { capitalGainsSummary, type CostRateMethod } from './capital-gains.js';
 import { dividendSummary } from './dividends.js';
 import { fxMarginSummary } from './fx-margin.js';
 import type { FinancialYear } from './fy.js';
-import { lrsSummary } from './lrs.js';
+import { money, ratio } from './figures.js';
+import { lrsSummary, lrsUse } from './lrs.js';
+import { priorLrsUsage } from './prior-usage.js';
 import * as q from './queries.js';
 import { RateBook } from './rates.js';
 import { scheduleFa } from './schedule-fa.js';
@@ -35,9 +37,33 @@ const india = (context: IndiaReportContext) => context.book === 'ENTITY_IND_IFSC
 const noRates = () => new RateBook([]);
 
 export async function lrsReport(context: IndiaReportContext, fy: FinancialYear) {
-  return lrsSummary(fy, india(context) ? await q.paidRemittances(context.db, fy) : [], {
-    unconfirmedRules: context.settings.unconfirmedRules,
-  });
+  if (!india(context)) return lrsSummary(fy, [], { unconfirmedRules: context.settings.unconfirmedRules });
+  const [remittances, declared] = await Promise.all([q.paidRemittances(context.db, fy), priorLrsUsage(context.db, fy)]);
+  return lrsSummary(fy, remittances, { unconfirmedRules: context.settings.unconfirmedRules }, declared);
+}
+
+/**
+ * Each of `pans`' LRS use in `fy` as the compliance report shows it: the book's paid remittances
+ * and the declared use elsewhere, against the limit (the UAE book: none).
+ */
+export async function lrsUsePerPan(context: IndiaReportContext, fy: FinancialYear, pans: readonly string[]) {
+  const [remitted, declared] = india(context)
+    ? await Promise.all([q.remittedUsdPerPan(context.db, fy), priorLrsUsage(context.db, fy, pans)])
+    : [new Map<string, Decimal>(), []];
+  const priorOf = new Map(declared.map((p) => [p.pan, p.amountUsd]));
+  return new Map(pans.map((pan) => [pan, presentLrsUse(fy, remitted.get(pan) ?? ZERO, priorOf.get(pan) ?? ZERO)]));
+}
+
+function presentLrsUse(fy: FinancialYear, remittedUsd: Decimal, declaredPriorUsd: Decimal) {
+  const use = lrsUse(fy, remittedUsd.plus(declaredPriorUsd));
+  return {
+    fy: fy.label,
+    remitted_usd: money(remittedUsd),
+    declared_prior_usd: money(declaredPriorUsd),
+    lrs_used_share: ratio(use.share),
+    lrs_headroom_usd: money(use.headroomUsd),
+    status: use.status,
+  };
 }
 
 export async function capitalGainsReport(context: IndiaReportContext, fy: FinancialYear, customerId: string | null) {

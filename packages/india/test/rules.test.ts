@@ -119,6 +119,48 @@ describe('TCS on LRS, worked by hand', () => {
     ]);
   });
 
+  it('a PAN’s declared use elsewhere counts first: 5 lakh declared, then 3 lakh here in the 7-lakh era: TCS on 1 lakh at 20 % = 20,000.00; the limit counts both; a PAN that only declared is listed', () => {
+    const declared = (pan: string, amountUsd: string, amountInr: string) => ({
+      pan,
+      amountUsd: d(amountUsd),
+      amountInr: d(amountInr),
+      note: null,
+      declaredAt: '2024-05-01T00:00:00.000Z',
+      declaredBy: 'api:ops',
+    });
+    const report = lrsSummary(
+      parseFinancialYear('2024-25'),
+      [remittance('order_g', '2024-06-01', '300000.00', { amountUsd: d('3600.00'), tcsInr: d('0') })],
+      { unconfirmedRules: true },
+      [declared('ABCDE1234F', '197000.00', '500000.00'), declared('FGHIJ5678K', '250000.00', '20000000.00')],
+    );
+    const [here, elsewhere] = report.pans;
+    expect(here).to.deep.include({
+      pan: 'ABCDE1234F',
+      remitted_usd: '3600.00',
+      lrs_used_share: '0.8024',
+      lrs_headroom_usd: '49400.00',
+      status: 'warn',
+      threshold_crossed_on: '2024-06-01',
+      estimated_tcs_inr: '20000.00',
+      difference_inr: '-20000.00',
+    });
+    expect(here!.declared_prior_usage).to.deep.include({ amount_usd: '197000.00', amount_inr: '500000.00' });
+    expect(here!.remittances.map((r) => [r.cumulative_inr, r.above_threshold_inr, r.estimated_tcs_inr])).to.deep.equal([
+      ['800000.00', '100000.00', '20000.00'],
+    ]);
+    expect(elsewhere).to.deep.include({
+      pan: 'FGHIJ5678K',
+      customer_ids: [],
+      remittance_count: 0,
+      remitted_usd: '0.00',
+      lrs_headroom_usd: '0.00',
+      status: 'breach',
+      estimated_tcs_inr: '0.00',
+    });
+    expect(report.totals).to.deep.include({ pans: 2, warn: 1, breach: 1, declared_prior_usd: '447000.00' });
+  });
+
   it('without a PAN: the higher of twice the rate or 5 %, capped at 20 %', () => {
     expect(noPanRate(d('0.05')).toFixed()).to.equal('0.1');
     expect(noPanRate(d('0.02')).toFixed()).to.equal('0.05');

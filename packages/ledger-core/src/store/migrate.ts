@@ -30,6 +30,7 @@ import * as addReconHighWaterMarks from '../migrations/20261228_add_recon_high_w
 import * as createLotMatches from '../migrations/20270101_create_lot_matches.js';
 import * as createInrRates from '../migrations/20270102_create_inr_rates.js';
 import * as createClosePrices from '../migrations/20270103_create_close_prices.js';
+import * as createLrsPriorUsage from '../migrations/20270120_create_lrs_prior_usage.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -67,6 +68,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20270101_create_lot_matches', createLotMatches],
   ['20270102_create_inr_rates', createInrRates],
   ['20270103_create_close_prices', createClosePrices],
+  ['20270120_create_lrs_prior_usage', createLrsPriorUsage],
 ];
 
 const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {
