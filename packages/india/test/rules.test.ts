@@ -369,6 +369,61 @@ describe('Schedule FA', () => {
     expect(report.warnings).to.deep.equal([]);
   });
 
+  it('the peak is the highest of shares × close × rate over every stretch held: 10 shares at 100 beat 2 at 400 after a sale; a held day without a rate is named, a day before the buy is not', () => {
+    const report = scheduleFa(
+      parseFinancialYear('2024-25'),
+      {
+        lots: [
+          {
+            customerId: 'IND-1',
+            symbol: 'NVDA',
+            lotTxnId: 'lot-1',
+            acquiredOn: '2024-01-15',
+            quantity: d('10'),
+            costUsd: d('1000.00'),
+            sold: [{ transferredOn: '2024-04-01', quantity: d('8') }],
+          },
+        ],
+        sales: [],
+        dividends: [],
+        prices: new Map([
+          [
+            'NVDA',
+            [
+              { date: '2024-01-02', closeUsd: d('500') },
+              { date: '2024-02-01', closeUsd: d('100') },
+              { date: '2024-03-01', closeUsd: d('90') },
+              { date: '2024-05-02', closeUsd: d('400') },
+              { date: '2024-07-20', closeUsd: d('130') },
+              { date: '2024-12-31', closeUsd: d('120') },
+            ],
+          ],
+        ]),
+        cash: [],
+      },
+      rates({
+        '2024-01-15': '83.10',
+        '2024-02-01': '83.00',
+        '2024-03-01': '82.90',
+        '2024-05-02': '84.00',
+        '2024-12-31': '85.60',
+      }),
+    );
+    // 1 Feb 10 × 100 × 83.00 = 83,000.00 (the peak); 1 Mar 10 × 90 × 82.90 = 74,610.00; 2 May 2 × 400 × 84.00 = 67,200.00.
+    expect(report.a3[0]).to.deep.include({
+      initial_value_inr: '83100.00',
+      peak_value_date: '2024-02-01',
+      peak_value_usd: '1000.00',
+      peak_value_inr: '83000.00',
+      closing_shares: '2',
+      closing_value_usd: '240.00',
+      closing_value_inr: '20544.00',
+    });
+    expect(report.warnings).to.deep.equal([
+      'no USD/INR rate for 2024-07-20 (nor the 7 days before): load it with POST /v1/jobs/load-fx-rates',
+    ]);
+  });
+
   it('a holding without prices has no peak or closing value and says so', () => {
     const report = scheduleFa(
       parseFinancialYear('2024-25'),
