@@ -97,13 +97,18 @@ export class RateBook {
     this.byDate = new Map(rates.map((r) => [r.date, r]));
   }
 
+  /** Each day asked: the sheet that answers it (a report asks the same few days thousands of times). */
+  private readonly sheetFor = new Map<string, InrRate | null>();
+
   private find(date: string, pick: (r: InrRate) => Decimal): RateUsed | null {
-    for (let back = 0; back <= RATE_LOOKBACK_DAYS; back += 1) {
-      const day = addDays(date, -back);
-      const rate = this.byDate.get(day);
-      if (rate) return { rate: pick(rate), rateDate: day };
+    let sheet = this.sheetFor.get(date);
+    if (sheet === undefined) {
+      sheet = null;
+      for (let back = 0; back <= RATE_LOOKBACK_DAYS && sheet === null; back += 1)
+        sheet = this.byDate.get(addDays(date, -back)) ?? null;
+      this.sheetFor.set(date, sheet);
     }
-    return null;
+    return sheet === null ? null : { rate: pick(sheet), rateDate: sheet.date };
   }
 
   private on(date: string, pick: (r: InrRate) => Decimal): RateUsed | null {
