@@ -1,4 +1,5 @@
 import {
+  createLogger,
   Decimal,
   draftFromEntry,
   FeeSchedule,
@@ -8,6 +9,13 @@ import {
   type TransactionDraft,
 } from '@ledger/core';
 import type { TestDatabase } from '@ledger/core/testing';
+import { createApp, loadConfig } from '@ledger/api';
+import { createJobProducer, JOBS } from '@ledger/jobs';
+import { createDataset } from '@ledger/sandbox';
+import { createUpstreamClients, upstreamConfigSchema } from '@ledger/upstream-clients';
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { loadavg } from 'node:os';
 import {
   brokerFeesReport,
   capitalGainsReport,
@@ -22,6 +30,7 @@ import {
   type IndiaReportContext,
 } from '@ledger/india';
 import { v7 } from 'uuid';
+import { startSandboxProcess } from './uaefeed.js';
 
 const SYMBOLS = ['AAPL', 'MSFT', 'NVDA', 'AMZN', 'GOOGL'];
 const FEES = { feeSchedule: new FeeSchedule(new Decimal(22)) };
@@ -35,6 +44,22 @@ export interface IndiaBenchResult {
   loadSeconds: number;
   /** Median milliseconds per report (each over the whole book, every customer). */
   medianMs: Array<[name: string, ms: number]>;
+  /** The yardstick, same run: median ms of a plain count(*) over journal_lines, and its line count. */
+  countMs: number;
+  journalLines: number;
+  /** The 1-minute load average before and after the reports. */
+  load: [before: number, after: number];
+}
+
+/** The median milliseconds of SAMPLES runs of `run`. */
+async function medianMs(run: () => Promise<unknown>): Promise<number> {
+  const times: number[] = [];
+  for (let s = 0; s < SAMPLES; s += 1) {
+    const t0 = process.hrtime.bigint();
+    await run();
+    times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  return times.sort((a, b) => a - b)[Math.floor(SAMPLES / 2)]!;
 }
 
 /** `count` trades over `customers` × 5 symbols from 2023-04 on, two buys of 3 then a sell of 2 per pair, so FY 2024-25 holds sales and open lots. */
@@ -69,8 +94,21 @@ function trades(first: number, count: number, customers: number): TransactionDra
  * book, timed (median of 5). Target: each under 1 s.
  */
 export async function benchIndiaReports(database: TestDatabase, customers: number): Promise<IndiaBenchResult> {
-  const db = database.runtime!.db;
   const started = process.hrtime.bigint();
+  await seedIndiaBook(database, customers);
+  const loadSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+  return {
+    customers,
+    trades: customers * 100,
+    remittances: customers * 10,
+    loadSeconds,
+    ...(await timeIndiaReports(database)),
+  };
+}
+
+/** The bench's book: `customers` India customers with 100 trades and 10 paid remittances each, recosted, rates and close prices loaded. */
+export async function seedIndiaBook(database: TestDatabase, customers: number): Promise<void> {
+  const db = database.runtime!.db;
   for (let i = 0; i < customers; i += 1) await upsertCustomer(db, `IND-BENCH-${i}`, {});
   const count = customers * 100;
   for (let first = 0; first < count; first += SLICE) {
@@ -96,7 +134,11 @@ export async function benchIndiaReports(database: TestDatabase, customers: numbe
     [SYMBOLS],
   );
   await database.db.raw('VACUUM ANALYZE');
-  const loadSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+}
+
+/** Each stored-data report over the whole book, median of SAMPLES runs. */
+export async function timeIndiaReports(database: TestDatabase) {
+  const db = database.runtime!.db;
 
   const context: IndiaReportContext = {
     book: 'ENTITY_IND_IFSC',
@@ -118,16 +160,108 @@ export async function benchIndiaReports(database: TestDatabase, customers: numbe
     ['broker-fees', () => brokerFeesReport(context, { from: null, to: null, customerId: null })],
     ['fx-margin (remit not configured)', () => fxMarginReport(context, fy, null)],
   ];
-  const medianMs: Array<[string, number]> = [];
-  for (const [name, run] of reports) {
-    const times: number[] = [];
-    for (let s = 0; s < SAMPLES; s += 1) {
-      const t0 = process.hrtime.bigint();
-      await run();
-      times.push(Number(process.hrtime.bigint() - t0) / 1e6);
-    }
-    times.sort((a, b) => a - b);
-    medianMs.push([name, times[Math.floor(SAMPLES / 2)]!]);
+  const load = loadavg()[0]!;
+  const medians: Array<[string, number]> = [];
+  for (const [name, run] of reports) medians.push([name, await medianMs(run)]);
+  const { rows } = await db.raw<{ rows: Array<{ count: string }> }>('SELECT count(*) FROM journal_lines');
+  const countMs = await medianMs(() => db.raw('SELECT count(*) FROM journal_lines'));
+  return {
+    medianMs: medians,
+    countMs,
+    journalLines: Number(rows[0]!.count),
+    load: [load, loadavg()[0]!] as [number, number],
+  };
+}
+
+export interface IndiaLiveBenchResult {
+  customers: number;
+  /** Median milliseconds per live report over HTTP (the api in this process, the sandbox in its own). */
+  medianMs: Array<[name: string, ms: number]>;
+  /** The yardstick, same run: median ms of one broker account read per customer straight from the client, as many at a time as the reports read. */
+  brokerCallsMs: number;
+  concurrency: number;
+  load: [before: number, after: number];
+}
+
+const LIVE_REPORTS = [
+  '/v1/india/nav',
+  '/v1/india/holdings-recon',
+  '/v1/india/ledger-recon',
+  '/v1/india/reconciliation',
+  '/v1/india/compliance',
+  '/v1/india/treasury',
+  '/v1/india/remittance-exceptions',
+];
+
+/**
+ * The live India reports against the sandbox (`pnpm sandbox` in its own process, as an upstream
+ * is another machine), over the book `seedIndiaBook` made: its customers linked to the
+ * sandbox's India customers (broker account, remit customer, PAN), so every report reads every
+ * customer's broker account. Each report once untimed (the sandbox makes a customer's records on
+ * its first request), then the median of SAMPLES. Target: each under 5 s.
+ */
+export async function benchIndiaLiveReports(database: TestDatabase, customers: number): Promise<IndiaLiveBenchResult> {
+  const db = database.runtime!.db;
+  const [seed, recordsPerCustomer] = [2027, 10];
+  const sandbox = await startSandboxProcess(seed, customers, recordsPerCustomer);
+  const running: Array<() => unknown> = [];
+  try {
+    const india = createDataset({ seed, customers, recordsPerCustomer }).india.customers;
+    for (const [i, c] of india.entries())
+      await upsertCustomer(db, `IND-BENCH-${i}`, {
+        references: { usbroker_account_no: c.usbroker_account_no, remit_customer_id: c.remit_customer_id, pan: c.pan },
+      });
+    const { USBROKER_BASE_URL, USBROKER_API_KEY, USBROKER_API_SECRET, REMIT_BASE_URL, REMIT_API_KEY } = sandbox.env;
+    const upstreamEnv = { USBROKER_BASE_URL, USBROKER_API_KEY, USBROKER_API_SECRET, REMIT_BASE_URL, REMIT_API_KEY };
+    const token = randomBytes(24).toString('hex');
+    const config = loadConfig({
+      ENTITY_ID: 'ENTITY_IND_IFSC',
+      LEDGER_DB_URL: database.runtime!.url,
+      LEDGER_TOKEN: token,
+      LEDGER_ADMIN_TOKEN: randomBytes(24).toString('hex'),
+      LOG_LEVEL: 'error',
+      ...upstreamEnv,
+    });
+    const logger = createLogger({ level: 'error', service: 'bench', book: config.book, silent: true });
+    const jobs = createJobProducer({
+      book: config.book,
+      redisUrl: config.redisUrl,
+      queuePrefix: `bench-india-${randomBytes(4).toString('hex')}`,
+      catalog: JOBS,
+      syncWaitMs: config.jobSyncWaitMs,
+      logger,
+      db,
+    });
+    running.push(() => jobs.close());
+    const app = createApp({ config, db, logger, jobs });
+    const listening = app.listen(0, '127.0.0.1');
+    running.push(() => listening.close());
+    await new Promise<void>((resolve) => listening.once('listening', resolve));
+    const base = `http://127.0.0.1:${(listening.address() as AddressInfo).port}`;
+    const get = async (path: string) => {
+      const reply = await fetch(`${base}${path}`, { headers: { 'X-Ledger-Token': token } });
+      const body = (await reply.json()) as { customers?: Array<{ status: string }> };
+      if (reply.status !== 200) throw new Error(`${path}: ${reply.status} ${JSON.stringify(body).slice(0, 300)}`);
+      if (body.customers?.some((c) => c.status === 'error'))
+        throw new Error(`${path}: a customer could not be read: ${JSON.stringify(body).slice(0, 300)}`);
+    };
+
+    const broker = createUpstreamClients(upstreamConfigSchema.parse(upstreamEnv)).usbroker!;
+    const concurrency = config.indiaLive.concurrency;
+    const brokerCalls = async () => {
+      for (let i = 0; i < india.length; i += concurrency)
+        await Promise.all(india.slice(i, i + concurrency).map((c) => broker.getAccount(c.usbroker_account_no)));
+    };
+    await brokerCalls();
+    for (const path of LIVE_REPORTS) await get(path);
+
+    const load = loadavg()[0]!;
+    const medians: Array<[string, number]> = [];
+    for (const path of LIVE_REPORTS) medians.push([path, await medianMs(() => get(path))]);
+    const brokerCallsMs = await medianMs(brokerCalls);
+    return { customers, medianMs: medians, brokerCallsMs, concurrency, load: [load, loadavg()[0]!] };
+  } finally {
+    for (const stop of running) await stop();
+    sandbox.close();
   }
-  return { customers, trades: count, remittances: customers * 10, loadSeconds, medianMs };
 }

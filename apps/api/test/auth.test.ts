@@ -29,7 +29,8 @@ const ENDPOINTS: Endpoint[] = Object.entries(apiDocument.paths)
         .replace('{job_id}', randomUUID())
         .replace('{cash_request_id}', randomUUID())
         .replace('{run_id}', randomUUID())
-        .replace('{exception_id}', '1'),
+        .replace('{exception_id}', '1')
+        .replace('{pan}', 'ABCDE1234F'),
     })),
   );
 const isOpen = (e: Endpoint) => e.template.startsWith('/health/') || e.template === '/ping';

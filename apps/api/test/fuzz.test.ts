@@ -77,6 +77,8 @@ const PATH_FIXTURES = (s: Setup): Record<string, PathFixture> => ({
   run_id: { value: '0190c2d4-6c1e-7a2b-9f00-00000000ec01', variantsMayWrite: false },
   // No such exception: 404.
   exception_id: { value: '999999', variantsMayWrite: false },
+  // A declaration of any well-formed PAN is stored.
+  pan: { value: 'ABCDE1234F', variantsMayWrite: true },
 });
 
 /** One line per body schema (else its `examples` are used): valid bodies the fuzz mutates one field at a time. */
@@ -106,6 +108,7 @@ const VALID_BODIES: Record<string, Array<Record<string, unknown>>> = {
   ],
   CustomerInput: [{ name: 'Fuzz Customer', email: 'fuzz@example.com', metadata: { tier: 'gold' } }],
   ReverseRequest: [{ memo: 'fuzz', txn_date: '2026-02-01' }],
+  LrsPriorUsageInput: [{ fy: '2024-25', amount_usd: '100.00', amount_inr: '8300.00', note: 'fuzz' }],
   CashRequestInput: [
     {
       customer_id: CUSTOMER,

@@ -1,8 +1,9 @@
-import { upsertRemittances, type RemittanceRecord } from '@ledger/core';
+import { Decimal, istDate, upsertRemittances, type RemittanceRecord } from '@ledger/core';
+import { financialYearOf } from '@ledger/india';
 import { expect } from 'chai';
 import nock from 'nock';
 import { mockedUpstreams } from './mocked-upstreams.js';
-import { startApi, type TestApi } from './support.js';
+import { expectError, startApi, type TestApi } from './support.js';
 
 // Importing nock intercepts every HTTP request of this process (mocha loads every test file
 // first): off at once, on only while this file's tests run, so no other suite goes through it.
@@ -480,6 +481,46 @@ describe('India live reports', () => {
         },
       ]);
       expect(remit.recent[0]).to.deep.include({ order_id: 'order_d' });
+    });
+
+    it('remit overview per PAN over the fy asked (default: today’s in India); a bad fy is a 400', async () => {
+      const asked = await get(api, '/v1/india/remit?fy=2025-26');
+      expect(asked.fy).to.equal('2025-26');
+      // order_a, order_b and order_c were paid in January and February 2026; order_d yesterday, in another FY.
+      expect(asked.pans).to.deep.equal([
+        {
+          pan: 'ABCDE1234F',
+          customers: 1,
+          remittances: 3,
+          remitted_usd: '350.00',
+          remitted_inr: '30000.00',
+          tcs_inr: '0.00',
+        },
+      ]);
+      expect(asked.totals).to.deep.include({ orders: 4, paid: 4 });
+      const current = await get(api, '/v1/india/remit');
+      expect(current.fy).to.equal(financialYearOf(istDate(new Date().toISOString())).label);
+      expect(current.pans.map((p: { remittances: number }) => p.remittances)).to.not.deep.equal([3]);
+      expectError(await api.get('/v1/india/remit?fy=2025-27', { token: 'ledger' }), 400, 'validation_error');
+    });
+
+    it('compliance counts the PAN’s declared LRS use elsewhere with its remittances here against the limit', async () => {
+      const fy = financialYearOf(istDate(new Date().toISOString())).label;
+      const declared = await api.put('/v1/india/lrs/prior-usage/ABCDE1234F', {
+        fy,
+        amount_usd: '200000.00',
+        amount_inr: '16000000.00',
+      });
+      expect(declared.status, declared.text).to.equal(201);
+      nock(USBROKER).get('/v1/accounts/USB-1').reply(200, { account_no: 'USB-1', status: 'active' });
+      secondBrokerDown();
+      const body = await get(api, '/v1/india/compliance');
+      const [withPan, , withoutPan] = body.customers;
+      expect(withPan.lrs).to.deep.include({ fy, declared_prior_usd: '200000.00', status: 'warn' });
+      // What is used and what is left make the USD 250,000 limit.
+      const { remitted_usd: remitted, declared_prior_usd: prior, lrs_headroom_usd: headroom } = withPan.lrs;
+      expect(new Decimal(remitted).plus(prior).plus(headroom).toFixed(2)).to.equal('250000.00');
+      expect(withoutPan).to.deep.include({ customer_id: 'I-3', lrs: null });
     });
   });
 

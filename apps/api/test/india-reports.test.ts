@@ -110,6 +110,60 @@ describe('India reports on stored data (api)', function () {
     it('needs the read token (401 without)', async () => {
       expectError(await api.get('/v1/india/lrs?fy=2024-25'), 401, 'unauthorized');
     });
+
+    it('a PAN’s declared LRS use elsewhere (admin): 201, then 200 replacing it; the LRS report counts it first against the threshold and with the book’s against the limit', async () => {
+      const declaration = { fy: '2024-25', amount_usd: '6000.00', amount_inr: '500000.00', note: 'HDFC letter' };
+      const first = await api.put('/v1/india/lrs/prior-usage/ABCDE1234F', { ...declaration, amount_usd: '1.00' });
+      expect(first.status, first.text).to.equal(201);
+      const replaced = await api.put('/v1/india/lrs/prior-usage/ABCDE1234F', declaration, {
+        headers: { 'X-Ledger-Actor': 'ops@example.com' },
+      });
+      expect(replaced.status, replaced.text).to.equal(200);
+      expect(replaced.body).to.deep.include({
+        pan: 'ABCDE1234F',
+        fy: '2024-25',
+        amount_usd: '6000.00',
+        amount_inr: '500000.00',
+        note: 'HDFC letter',
+        declared_by: 'api:ops@example.com',
+      });
+      const reply = await api.get('/v1/india/lrs?fy=2024-25', { token: 'ledger' });
+      expect(reply.status, reply.text).to.equal(200);
+      // 5 lakh declared + 8 lakh here = 13 lakh: 6 lakh above the 7-lakh threshold at 20 % = 1,20,000.00; 20,000.00 collected.
+      // USD 6,000.00 + 9,600.00 = 15,600.00 of 250,000.00 used.
+      expect(reply.body.pans[0]).to.deep.include({
+        pan: 'ABCDE1234F',
+        remitted_usd: '9600.00',
+        lrs_used_share: '0.0624',
+        lrs_headroom_usd: '234400.00',
+        estimated_tcs_inr: '120000.00',
+        actual_tcs_inr: '20000.00',
+        difference_inr: '-100000.00',
+      });
+      expect(reply.body.totals.declared_prior_usd).to.equal('6000.00');
+      // Another FY is untouched.
+      expect((await api.get('/v1/india/lrs?fy=2025-26', { token: 'ledger' })).body.totals.declared_prior_usd).to.equal(
+        '0.00',
+      );
+    });
+
+    it('a declaration needs the admin token (403 with the read token), a PAN, a YYYY-YY fy and amounts in cents (400)', async () => {
+      const declaration = { fy: '2024-25', amount_usd: '6000.00', amount_inr: '500000.00' };
+      expectError(
+        await api.put('/v1/india/lrs/prior-usage/ABCDE1234F', declaration, { token: 'ledger' }),
+        403,
+        'forbidden',
+      );
+      for (const [pan, body] of [
+        ['ABCDE1234', declaration],
+        ['ABCDE1234F', { ...declaration, fy: '2024-26' }],
+        ['ABCDE1234F', { ...declaration, amount_usd: '-1.00' }],
+        ['ABCDE1234F', { ...declaration, amount_inr: 500000 }],
+        ['ABCDE1234F', { fy: '2024-25', amount_usd: '1.00' }],
+      ] as const) {
+        expectError(await api.put(`/v1/india/lrs/prior-usage/${pan}`, body), 400, 'validation_error');
+      }
+    });
   });
 
   describe('on the UAE book', () => {

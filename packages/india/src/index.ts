@@ -28,7 +28,17 @@ export {
   type ClosePrice,
   type FxRatesLoad,
 } from './load.js';
-export { estimateTcs, lrsSummary, tcsRules, type LrsRemittance, type LrsStatus } from './lrs.js';
+export {
+  estimateTcs,
+  lrsSummary,
+  lrsUse,
+  presentPriorUsage,
+  tcsRules,
+  type LrsRemittance,
+  type LrsStatus,
+  type PriorLrsUsage,
+} from './lrs.js';
+export { declarePriorLrsUsage, priorLrsUsage } from './prior-usage.js';
 export {
   parseSbiRates,
   RATE_LOOKBACK_DAYS,
@@ -43,6 +53,7 @@ export {
   dividendsReport,
   fxMarginReport,
   lrsReport,
+  lrsUsePerPan,
   scheduleFaReport,
   settlementAuditReport,
   type IndiaReportContext,

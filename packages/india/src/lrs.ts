@@ -15,6 +15,18 @@ export interface LrsRemittance {
   tcsInr: Decimal | null;
 }
 
+/** What a PAN declares it remitted in the FY through other banks (lrs_prior_usage). */
+export interface PriorLrsUsage {
+  pan: string;
+  /** Counted against the LRS limit. */
+  amountUsd: Decimal;
+  /** Counted against the TCS threshold. */
+  amountInr: Decimal;
+  note: string | null;
+  declaredAt: string;
+  declaredBy: string;
+}
+
 export interface LrsOptions {
   /** Apply the rows marked unconfirmed (budget proposals); default true (the stated default). */
   unconfirmedRules: boolean;
@@ -29,10 +41,16 @@ export const tcsRules = (options: LrsOptions): ReadonlyArray<Dated<TcsRule>> =>
 /**
  * Estimated TCS of one PAN's remittances of one FY: in date order (FIFO), each remittance's part
  * above the threshold in force on its date, at the rate in force on its date (without a PAN, the
- * no-PAN rate). Worked examples in test/lrs.test.ts.
+ * no-PAN rate). INR the PAN declares it remitted elsewhere (`priorInr`) counts first: the
+ * threshold is one per PAN across banks. Worked examples in test/rules.test.ts.
  */
-export function estimateTcs(remittances: LrsRemittance[], rules: ReadonlyArray<Dated<TcsRule>>, hasPan: boolean) {
-  let cumulative = ZERO;
+export function estimateTcs(
+  remittances: LrsRemittance[],
+  rules: ReadonlyArray<Dated<TcsRule>>,
+  hasPan: boolean,
+  priorInr: Decimal = ZERO,
+) {
+  let cumulative = priorInr;
   let crossedOn: string | null = null;
   const rows = [...remittances]
     .sort((a, b) => a.remittedOn.localeCompare(b.remittedOn) || a.orderId.localeCompare(b.orderId))
@@ -62,38 +80,68 @@ export function estimateTcs(remittances: LrsRemittance[], rules: ReadonlyArray<D
   return { rows, crossedOn };
 }
 
-/** LrsTaxSummary: per PAN (remittances without one: per customer), LRS use and TCS estimated against collected. */
-export function lrsSummary(fy: FinancialYear, remittances: LrsRemittance[], options: LrsOptions) {
+/** A PAN's LRS use in a FY (the book's remittances and what it declared elsewhere) against the limit in force. */
+export function lrsUse(fy: FinancialYear, usedUsd: Decimal) {
+  const limit = ruleOn(LRS_LIMIT_USD, fy.start)!.value;
+  const share = usedUsd.dividedBy(limit);
+  const status: LrsStatus = share.isGreaterThanOrEqualTo(1)
+    ? 'breach'
+    : share.isGreaterThanOrEqualTo(LRS_WARN_SHARE)
+      ? 'warn'
+      : 'ok';
+  return { share, headroomUsd: Decimal.max(ZERO, limit.minus(usedUsd)), status };
+}
+
+/** The declaration as the reports answer it. */
+export const presentPriorUsage = (p: PriorLrsUsage) => ({
+  amount_usd: money(p.amountUsd),
+  amount_inr: money(p.amountInr),
+  note: p.note,
+  declared_at: p.declaredAt,
+  declared_by: p.declaredBy,
+});
+
+/**
+ * LrsTaxSummary: per PAN (remittances without one: per customer), LRS use and TCS estimated
+ * against collected. A PAN's declared use elsewhere (`declared`) counts against the limit and,
+ * before the book's own remittances, against the TCS threshold; a PAN that declared use but
+ * remitted nothing here is listed too.
+ */
+export function lrsSummary(
+  fy: FinancialYear,
+  remittances: LrsRemittance[],
+  options: LrsOptions,
+  declared: readonly PriorLrsUsage[] = [],
+) {
   const limit = ruleOn(LRS_LIMIT_USD, fy.start)!.value;
   const rules = tcsRules(options);
   const groups = groupBy(remittances, (r) => r.pan ?? `customer:${r.customerId}`);
+  const declaredOf = new Map(declared.map((p) => [p.pan, p]));
   const warnings: string[] = [];
-  const pans = [...groups.values()].map((group) => {
-    const pan = group[0]!.pan;
-    const { rows, crossedOn } = estimateTcs(group, rules, pan !== null);
+  const pansOnlyDeclared = declared.filter((p) => !groups.has(p.pan)).map((p) => ({ pan: p.pan, group: [] }));
+  const entries = [...[...groups.values()].map((group) => ({ pan: group[0]!.pan, group })), ...pansOnlyDeclared];
+  const pans = entries.map(({ pan, group }: { pan: string | null; group: LrsRemittance[] }) => {
+    const prior = pan === null ? undefined : declaredOf.get(pan);
+    const { rows, crossedOn } = estimateTcs(group, rules, pan !== null, prior?.amountInr);
     if (pan === null)
       warnings.push(`customer ${group[0]!.customerId} remitted without a PAN: TCS estimated at the no-PAN rate`);
     const usd = group.reduce((s, r) => s.plus(r.amountUsd ?? ZERO), ZERO);
     const unpriced = group.filter((r) => r.amountUsd === null).map((r) => r.orderId);
     if (unpriced.length > 0)
       warnings.push(`remittances without a USD amount (left out of LRS use): ${unpriced.join(', ')}`);
-    const used = usd.dividedBy(limit);
+    const use = lrsUse(fy, usd.plus(prior?.amountUsd ?? ZERO));
     const estimated = rows.reduce((s, r) => s.plus(r.estimated), ZERO);
     const actual = group.reduce((s, r) => s.plus(r.tcsInr ?? ZERO), ZERO);
-    const status: LrsStatus = used.isGreaterThanOrEqualTo(1)
-      ? 'breach'
-      : used.isGreaterThanOrEqualTo(LRS_WARN_SHARE)
-        ? 'warn'
-        : 'ok';
     return {
       pan,
       customer_ids: [...new Set(group.map((r) => r.customerId))].sort(),
       remittance_count: group.length,
       remitted_usd: money(usd),
       remitted_inr: money(group.reduce((s, r) => s.plus(r.amountInr), ZERO)),
-      lrs_used_share: ratio(used),
-      lrs_headroom_usd: money(Decimal.max(ZERO, limit.minus(usd))),
-      status,
+      declared_prior_usage: prior === undefined ? null : presentPriorUsage(prior),
+      lrs_used_share: ratio(use.share),
+      lrs_headroom_usd: money(use.headroomUsd),
+      status: use.status,
       threshold_crossed_on: crossedOn,
       estimated_tcs_inr: money(estimated),
       actual_tcs_inr: money(actual),
@@ -102,7 +150,8 @@ export function lrsSummary(fy: FinancialYear, remittances: LrsRemittance[], opti
     };
   });
   pans.sort(
-    (a, b) => (a.pan ?? '~').localeCompare(b.pan ?? '~') || a.customer_ids[0]!.localeCompare(b.customer_ids[0]!),
+    (a, b) =>
+      (a.pan ?? '~').localeCompare(b.pan ?? '~') || (a.customer_ids[0] ?? '').localeCompare(b.customer_ids[0] ?? ''),
   );
   const total = (field: 'remitted_usd' | 'remitted_inr' | 'estimated_tcs_inr' | 'actual_tcs_inr' | 'difference_inr') =>
     money(pans.reduce((s, p) => s.plus(p[field]), ZERO));
@@ -122,6 +171,7 @@ export function lrsSummary(fy: FinancialYear, remittances: LrsRemittance[], opti
       breach: pans.filter((p) => p.status === 'breach').length,
       remitted_usd: total('remitted_usd'),
       remitted_inr: total('remitted_inr'),
+      declared_prior_usd: money(declared.reduce((s, p) => s.plus(p.amountUsd), ZERO)),
       estimated_tcs_inr: total('estimated_tcs_inr'),
       actual_tcs_inr: total('actual_tcs_inr'),
       difference_inr: total('difference_inr'),

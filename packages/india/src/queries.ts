@@ -64,6 +64,16 @@ export async function paidRemittances(db: Db, fy: FinancialYear): Promise<LrsRem
   }));
 }
 
+/** USD of the FY's paid remittances per PAN (those with one). */
+export async function remittedUsdPerPan(db: Db, fy: FinancialYear): Promise<Map<string, Decimal>> {
+  const { rows } = await db.raw<{ rows: Array<{ pan: string; usd: string }> }>(
+    `SELECT pan, coalesce(sum(amount_usd), 0)::text AS usd FROM remittances
+      WHERE status = 'paid' AND pan IS NOT NULL AND remitted_on BETWEEN ?::date AND ?::date GROUP BY 1`,
+    [fy.start, fy.end],
+  );
+  return new Map(rows.map((r) => [r.pan, dec(r.usd)]));
+}
+
 /** The FY's paid remittances with their payment, settlement and UTR. */
 export async function settledRemittances(db: Db, fy: FinancialYear): Promise<SettledRemittance[]> {
   const { rows } = await db.raw<{
@@ -152,23 +162,38 @@ async function lotsAsOf(db: Db, asOf: string, customerId: string | null): Promis
   return (await db.raw<{ rows: LotRow[] }>(LOTS_SQL, [asOf, asOf, customerId, customerId])).rows;
 }
 
-/** What is left of each lot at `asOf` (cost excluding fees, as the ledger keeps it). */
+/** What is left of each lot at `asOf` (cost excluding fees, as the ledger keeps it): summed in one pass, fees not read. */
 export async function openLots(db: Db, asOf: string, customerId: string | null): Promise<OpenLot[]> {
-  return (await lotsAsOf(db, asOf, customerId)).flatMap((r) => {
-    const quantity = r.sold.reduce((q, s) => q.minus(s.quantity), dec(r.quantity));
-    if (!quantity.isGreaterThan(0)) return [];
-    const cost = r.sold.reduce((c, s) => c.minus(s.cost), dec(r.amount_usd));
-    return [
-      {
-        customerId: r.customer_id,
-        symbol: r.symbol,
-        lotTxnId: r.txn_id,
-        acquiredOn: r.acquired_on,
-        quantity,
-        costUsd: cost,
-      },
-    ];
-  });
+  const { rows } = await db.raw<{
+    rows: Array<{
+      txn_id: string;
+      customer_id: string;
+      symbol: string;
+      acquired_on: string;
+      quantity: string;
+      cost_usd: string;
+    }>;
+  }>(
+    `WITH taken AS (
+       SELECT m.lot_txn_id, sum(m.quantity) AS quantity, sum(m.cost_usd) AS cost
+         FROM lot_matches m
+        WHERE m.transferred_on <= ?::date AND ${customerFilter('m.customer_id')} AND ${inEffect('m.derivation_txn_id')}
+        GROUP BY 1)
+     SELECT b.txn_id, b.customer_id, b.symbol, b.txn_date::text AS acquired_on,
+            (b.quantity - coalesce(t.quantity, 0))::text AS quantity, (b.amount_usd - coalesce(t.cost, 0))::text AS cost_usd
+       FROM transactions b LEFT JOIN taken t ON t.lot_txn_id = b.txn_id
+      WHERE b.txn_type = 'buy_security' AND b.customer_id IS NOT NULL AND b.quantity IS NOT NULL AND b.txn_date <= ?::date
+        AND ${customerFilter('b.customer_id')} AND ${inEffect('b.txn_id')} AND b.quantity > coalesce(t.quantity, 0)`,
+    [asOf, customerId, customerId, asOf, customerId, customerId],
+  );
+  return rows.map((r) => ({
+    customerId: r.customer_id,
+    symbol: r.symbol,
+    lotTxnId: r.txn_id,
+    acquiredOn: r.acquired_on,
+    quantity: dec(r.quantity),
+    costUsd: dec(r.cost_usd),
+  }));
 }
 
 /** Sales of [from, to] recost left flagged (oversold, or after one). */

@@ -97,19 +97,39 @@ export class RateBook {
     this.byDate = new Map(rates.map((r) => [r.date, r]));
   }
 
-  private on(date: string, pick: (r: InrRate) => Decimal): RateUsed | null {
-    for (let back = 0; back <= RATE_LOOKBACK_DAYS; back += 1) {
-      const day = addDays(date, -back);
-      const rate = this.byDate.get(day);
-      if (rate) return { rate: pick(rate), rateDate: day };
+  /** Each day asked: the sheet that answers it (a report asks the same few days thousands of times). */
+  private readonly sheetFor = new Map<string, InrRate | null>();
+
+  private find(date: string, pick: (r: InrRate) => Decimal): RateUsed | null {
+    let sheet = this.sheetFor.get(date);
+    if (sheet === undefined) {
+      sheet = null;
+      for (let back = 0; back <= RATE_LOOKBACK_DAYS && sheet === null; back += 1)
+        sheet = this.byDate.get(addDays(date, -back)) ?? null;
+      this.sheetFor.set(date, sheet);
     }
-    this.missing.add(date);
-    return null;
+    return sheet === null ? null : { rate: pick(sheet), rateDate: sheet.date };
+  }
+
+  private on(date: string, pick: (r: InrRate) => Decimal): RateUsed | null {
+    const found = this.find(date, pick);
+    if (found === null) this.missing.add(date);
+    return found;
   }
 
   /** SBI TT buying rate for `date`. */
   ttBuyOn(date: string): RateUsed | null {
     return this.on(date, (r) => r.ttBuy);
+  }
+
+  /** SBI TT buying rate for `date`, a missing one not yet a warning (the caller says whether it was needed: `markMissing`). */
+  findTtBuy(date: string): RateUsed | null {
+    return this.find(date, (r) => r.ttBuy);
+  }
+
+  /** A rate found missing by `findTtBuy` that a figure needed. */
+  markMissing(date: string): void {
+    this.missing.add(date);
   }
 
   midOn(date: string): RateUsed | null {

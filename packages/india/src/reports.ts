@@ -1,11 +1,13 @@
-import type { Book, Db, Decimal } from '@ledger/core';
+import { ZERO, type Book, type Db, type Decimal } from '@ledger/core';
 import { RemitPageCapError, UpstreamError, UpstreamPayloadError, type RemitClient } from '@ledger/upstream-clients';
 import { brokerFeeSummary } from './broker-fees.js';
 import { capitalGainsSummary, type CostRateMethod } from './capital-gains.js';
 import { dividendSummary } from './dividends.js';
 import { fxMarginSummary } from './fx-margin.js';
 import type { FinancialYear } from './fy.js';
-import { lrsSummary } from './lrs.js';
+import { money, ratio } from './figures.js';
+import { lrsSummary, lrsUse } from './lrs.js';
+import { priorLrsUsage } from './prior-usage.js';
 import * as q from './queries.js';
 import { RateBook } from './rates.js';
 import { scheduleFa } from './schedule-fa.js';
@@ -34,29 +36,69 @@ export interface IndiaReportContext {
 const india = (context: IndiaReportContext) => context.book === 'ENTITY_IND_IFSC';
 const noRates = () => new RateBook([]);
 
+/**
+ * A report's reads, one after another on one connection: one read-only snapshot (its figures
+ * agree with each other), without JIT.
+ * These statements are priced far past jit_above_cost on a large book, and compiling them took
+ * longer than running them (seconds per report under load).
+ */
+const reading = <T>(context: IndiaReportContext, work: (db: Db) => Promise<T>): Promise<T> =>
+  context.db.transaction(
+    async (trx) => {
+      await trx.raw('SET LOCAL jit = off');
+      return work(trx);
+    },
+    { isolationLevel: 'repeatable read', readOnly: true },
+  );
+
 export async function lrsReport(context: IndiaReportContext, fy: FinancialYear) {
-  return lrsSummary(fy, india(context) ? await q.paidRemittances(context.db, fy) : [], {
-    unconfirmedRules: context.settings.unconfirmedRules,
-  });
+  if (!india(context)) return lrsSummary(fy, [], { unconfirmedRules: context.settings.unconfirmedRules });
+  const [remittances, declared] = await reading(context, async (db) => [
+    await q.paidRemittances(db, fy),
+    await priorLrsUsage(db, fy),
+  ]);
+  return lrsSummary(fy, remittances, { unconfirmedRules: context.settings.unconfirmedRules }, declared);
+}
+
+/**
+ * Each of `pans`' LRS use in `fy` as the compliance report shows it: the book's paid remittances
+ * and the declared use elsewhere, against the limit (the UAE book: none).
+ */
+export async function lrsUsePerPan(context: IndiaReportContext, fy: FinancialYear, pans: readonly string[]) {
+  const [remitted, declared] = india(context)
+    ? await reading(
+        context,
+        async (db) => [await q.remittedUsdPerPan(db, fy), await priorLrsUsage(db, fy, pans)] as const,
+      )
+    : [new Map<string, Decimal>(), []];
+  const priorOf = new Map(declared.map((p) => [p.pan, p.amountUsd]));
+  return new Map(pans.map((pan) => [pan, presentLrsUse(fy, remitted.get(pan) ?? ZERO, priorOf.get(pan) ?? ZERO)]));
+}
+
+function presentLrsUse(fy: FinancialYear, remittedUsd: Decimal, declaredPriorUsd: Decimal) {
+  const use = lrsUse(fy, remittedUsd.plus(declaredPriorUsd));
+  return {
+    fy: fy.label,
+    remitted_usd: money(remittedUsd),
+    declared_prior_usd: money(declaredPriorUsd),
+    lrs_used_share: ratio(use.share),
+    lrs_headroom_usd: money(use.headroomUsd),
+    status: use.status,
+  };
 }
 
 export async function capitalGainsReport(context: IndiaReportContext, fy: FinancialYear, customerId: string | null) {
   if (!india(context))
     return capitalGainsSummary(fy, { matches: [], openLots: [], flagged: [] }, noRates(), context.settings.costRate);
-  const { db } = context;
-  const [matches, openLots, flagged, unmatched] = await Promise.all([
-    q.storedMatches(db, fy.start, fy.end, customerId),
-    q.openLots(db, fy.end, customerId),
-    q.flaggedSales(db, fy.start, fy.end, customerId),
-    q.unmatchedSales(db, fy.start, fy.end, customerId),
-  ]);
-  const earliest = matches.reduce((d, m) => (m.acquiredOn < d ? m.acquiredOn : d), fy.start);
-  const report = capitalGainsSummary(
-    fy,
-    { matches, openLots, flagged },
-    await q.rateBook(db, earliest.slice(0, 8) + '01', fy.end),
-    context.settings.costRate,
-  );
+  const { matches, openLots, flagged, unmatched, rates } = await reading(context, async (db) => {
+    const matches = await q.storedMatches(db, fy.start, fy.end, customerId);
+    const openLots = await q.openLots(db, fy.end, customerId);
+    const flagged = await q.flaggedSales(db, fy.start, fy.end, customerId);
+    const unmatched = await q.unmatchedSales(db, fy.start, fy.end, customerId);
+    const earliest = matches.reduce((d, m) => (m.acquiredOn < d ? m.acquiredOn : d), fy.start);
+    return { matches, openLots, flagged, unmatched, rates: await q.rateBook(db, earliest.slice(0, 8) + '01', fy.end) };
+  });
+  const report = capitalGainsSummary(fy, { matches, openLots, flagged }, rates, context.settings.costRate);
   report.warnings.push(
     ...unmatched.map((id) => `sale ${id} has no stored lot matches yet (pending recost): run POST /v1/jobs/recost`),
   );
@@ -65,27 +107,40 @@ export async function capitalGainsReport(context: IndiaReportContext, fy: Financ
 
 export async function dividendsReport(context: IndiaReportContext, fy: FinancialYear, customerId: string | null) {
   if (!india(context)) return dividendSummary(fy, [], noRates());
-  const events = await q.dividendEvents(context.db, fy.start, fy.end, customerId);
-  return dividendSummary(fy, events, await q.rateBook(context.db, `${fy.start.slice(0, 4)}-03-01`, fy.end));
+  const [events, rates] = await reading(
+    context,
+    async (db) =>
+      [
+        await q.dividendEvents(db, fy.start, fy.end, customerId),
+        await q.rateBook(db, `${fy.start.slice(0, 4)}-03-01`, fy.end),
+      ] as const,
+  );
+  return dividendSummary(fy, events, rates);
 }
 
 export async function scheduleFaReport(context: IndiaReportContext, fy: FinancialYear, customerId: string | null) {
   const empty = { lots: [], sales: [], dividends: [], prices: new Map(), cash: [] };
   if (!india(context)) return scheduleFa(fy, empty, noRates());
-  const input = await q.scheduleFaInput(context.db, fy, customerId);
-  const earliest = input.lots.reduce((d, l) => (l.acquiredOn < d ? l.acquiredOn : d), `${fy.calendarYear}-01-01`);
-  return scheduleFa(fy, input, await q.rateBook(context.db, earliest, `${fy.calendarYear}-12-31`));
+  const { input, rates } = await reading(context, async (db) => {
+    const input = await q.scheduleFaInput(db, fy, customerId);
+    const earliest = input.lots.reduce((d, l) => (l.acquiredOn < d ? l.acquiredOn : d), `${fy.calendarYear}-01-01`);
+    return { input, rates: await q.rateBook(db, earliest, `${fy.calendarYear}-12-31`) };
+  });
+  return scheduleFa(fy, input, rates);
 }
 
 export async function settlementAuditReport(context: IndiaReportContext, fy: FinancialYear) {
-  return settlementAudit(fy, india(context) ? await q.settledRemittances(context.db, fy) : []);
+  return settlementAudit(fy, india(context) ? await reading(context, (db) => q.settledRemittances(db, fy)) : []);
 }
 
 export async function brokerFeesReport(
   context: IndiaReportContext,
   filter: { from: string | null; to: string | null; customerId: string | null },
 ) {
-  return brokerFeeSummary(india(context) ? await q.feeTrades(context.db, filter) : [], context.settings.brokerCostBps);
+  return brokerFeeSummary(
+    india(context) ? await reading(context, (db) => q.feeTrades(db, filter)) : [],
+    context.settings.brokerCostBps,
+  );
 }
 
 /**
@@ -94,7 +149,7 @@ export async function brokerFeesReport(
  */
 export async function fxMarginReport(context: IndiaReportContext, fy: FinancialYear, remit: RemitClient | null) {
   if (!india(context)) return fxMarginSummary(fy, [], new Set(), context.settings.fxSpreadBps);
-  const remittances = await q.marginRemittances(context.db, fy);
+  const remittances = await reading(context, (db) => q.marginRemittances(db, fy));
   let confirmed: Set<string> | null = null;
   if (remit !== null) {
     try {

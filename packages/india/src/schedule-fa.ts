@@ -40,14 +40,87 @@ function shareSteps(lots: FaLot[]): Array<{ date: string; shares: Decimal }> {
     .map(([date, change]) => ({ date, shares: (shares = shares.plus(change)) }));
 }
 
-/** Shares held at the end of each of `dates` (ascending), walking the steps once. */
-function sharesOnDays(steps: Array<{ date: string; shares: Decimal }>, dates: string[]): Decimal[] {
-  let i = 0;
+/** Shares held at the end of `date`. */
+function sharesOn(steps: Array<{ date: string; shares: Decimal }>, date: string): Decimal {
   let shares = ZERO;
-  return dates.map((date) => {
-    while (i < steps.length && steps[i]!.date <= date) shares = steps[i++]!.shares;
-    return shares;
-  });
+  for (const step of steps) if (step.date <= date) shares = step.shares;
+  return shares;
+}
+
+/**
+ * A symbol's close prices of the year, each day's value of one share in INR (close × TT buying
+ * rate) computed once for every holding, and a sparse table of range maxima over it: a holding's
+ * peak is found per stretch of days its share count is constant, in O(1) per stretch, instead of
+ * valuing every holding on every day.
+ */
+class PriceDays {
+  readonly days: Array<{ date: string; closeUsd: Decimal; rate: Decimal | null; perShareInr: Decimal | null }>;
+  /** best[k][i]: the day of [i, i + 2^k) with the highest per-share value (the earliest of equals), -1 if none valued. */
+  private readonly best: number[][];
+
+  constructor(prices: Array<{ date: string; closeUsd: Decimal }>, rates: RateBook) {
+    this.days = prices.map((p) => {
+      const rate = rates.findTtBuy(p.date)?.rate ?? null;
+      return { ...p, rate, perShareInr: rate === null ? null : p.closeUsd.times(rate) };
+    });
+    this.best = [this.days.map((d, i) => (d.perShareInr === null ? -1 : i))];
+    for (let width = 2; width <= this.days.length; width *= 2) {
+      const previous = this.best.at(-1)!;
+      const half = width / 2;
+      this.best.push(
+        Array.from({ length: this.days.length - width + 1 }, (_, i) => this.higher(previous[i]!, previous[i + half]!)),
+      );
+    }
+  }
+
+  /** The higher-valued of two days, the earlier of equals. */
+  private higher(a: number, b: number): number {
+    if (a < 0) return b;
+    if (b < 0) return a;
+    return this.days[b]!.perShareInr!.isGreaterThan(this.days[a]!.perShareInr!) ? b : a;
+  }
+
+  /** The first day on or after `date`. */
+  indexOf(date: string): number {
+    let [low, high] = [0, this.days.length];
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (this.days[mid]!.date < date) low = mid + 1;
+      else high = mid;
+    }
+    return low;
+  }
+
+  /** The highest-valued day of [from, to), or -1. */
+  highest(from: number, to: number): number {
+    if (from >= to) return -1;
+    const level = Math.floor(Math.log2(to - from));
+    return this.higher(this.best[level]![from]!, this.best[level]![to - (1 << level)]!);
+  }
+
+  /** The days of [from, to) without a rate: a holding held shares then, so they are wanted. */
+  unrated(from: number, to: number): string[] {
+    return this.days.slice(from, to).flatMap((d) => (d.rate === null ? [d.date] : []));
+  }
+}
+
+/** A holding's peak: per stretch of constant shares, its best day; the highest of those by exact value. */
+function peakOf(steps: Array<{ date: string; shares: Decimal }>, days: PriceDays, rates: RateBook) {
+  let peak: { day: number; shares: Decimal; value: Decimal } | null = null;
+  for (const [k, step] of steps.entries()) {
+    if (!step.shares.isGreaterThan(0)) continue;
+    const next = steps[k + 1];
+    const [from, to] = [days.indexOf(step.date), next ? days.indexOf(next.date) : days.days.length];
+    for (const date of days.unrated(from, to)) rates.markMissing(date);
+    const day = days.highest(from, to);
+    if (day < 0) continue;
+    const value = step.shares.times(days.days[day]!.perShareInr!);
+    if (peak === null || value.isGreaterThan(peak.value)) peak = { day, shares: step.shares, value };
+  }
+  if (peak === null) return null;
+  const { date, closeUsd, rate } = days.days[peak.day]!;
+  const usd = roundToCents(peak.shares.times(closeUsd));
+  return { date, usd, inr: toInr(usd, rate)! };
 }
 
 /**
@@ -68,26 +141,27 @@ export function scheduleFa(fy: FinancialYear, input: FaInput, rates: RateBook) {
   const inrOn = (usd: Decimal, date: string) => toInr(usd, rates.ttBuyOn(date)?.rate);
   const sumInr = (values: Array<Decimal | null>) => (values.some((v) => v === null) ? null : sum(values as Decimal[]));
 
+  const priceDays = new Map<string, PriceDays>();
+  const daysOf = (symbol: string) => {
+    let days = priceDays.get(symbol);
+    if (!days) {
+      const prices = (input.prices.get(symbol) ?? []).filter((p) => p.date >= first && p.date <= last);
+      priceDays.set(symbol, (days = new PriceDays(prices, rates)));
+    }
+    return days;
+  };
+
   const a3 = [...holdings.values()].map((lots) => {
     const { customerId, symbol } = lots[0]!;
     lots.sort((a, b) => a.acquiredOn.localeCompare(b.acquiredOn));
-    const prices = (input.prices.get(symbol) ?? []).filter((p) => p.date >= first && p.date <= last);
-    let peak: { date: string; usd: Decimal; inr: Decimal } | null = null;
+    const days = daysOf(symbol);
     const steps = shareSteps(lots);
-    const held = sharesOnDays(
-      steps,
-      prices.map((p) => p.date),
-    );
-    for (const [i, p] of prices.entries()) {
-      const shares = held[i]!;
-      if (shares.isZero()) continue;
-      const usd = roundToCents(shares.times(p.closeUsd));
-      const inr = inrOn(usd, p.date);
-      if (inr !== null && (peak === null || inr.isGreaterThan(peak.inr))) peak = { date: p.date, usd, inr };
-    }
-    const [closingShares] = sharesOnDays(steps, [last]) as [Decimal];
-    const closingPrice = [...prices].reverse().find((p) => p.date >= addDays(last, -RATE_LOOKBACK_DAYS));
-    if (prices.length === 0)
+    const peak = peakOf(steps, days, rates);
+    const closingShares = sharesOn(steps, last);
+    const lastDay = days.days.at(-1);
+    const closingPrice =
+      lastDay !== undefined && lastDay.date >= addDays(last, -RATE_LOOKBACK_DAYS) ? lastDay : undefined;
+    if (days.days.length === 0)
       warnings.push(
         `no close prices of ${symbol} in ${year}: peak and closing values of customer ${customerId}'s holding are missing`,
       );

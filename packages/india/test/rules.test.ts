@@ -119,6 +119,48 @@ describe('TCS on LRS, worked by hand', () => {
     ]);
   });
 
+  it('a PAN’s declared use elsewhere counts first: 5 lakh declared, then 3 lakh here in the 7-lakh era: TCS on 1 lakh at 20 % = 20,000.00; the limit counts both; a PAN that only declared is listed', () => {
+    const declared = (pan: string, amountUsd: string, amountInr: string) => ({
+      pan,
+      amountUsd: d(amountUsd),
+      amountInr: d(amountInr),
+      note: null,
+      declaredAt: '2024-05-01T00:00:00.000Z',
+      declaredBy: 'api:ops',
+    });
+    const report = lrsSummary(
+      parseFinancialYear('2024-25'),
+      [remittance('order_g', '2024-06-01', '300000.00', { amountUsd: d('3600.00'), tcsInr: d('0') })],
+      { unconfirmedRules: true },
+      [declared('ABCDE1234F', '197000.00', '500000.00'), declared('FGHIJ5678K', '250000.00', '20000000.00')],
+    );
+    const [here, elsewhere] = report.pans;
+    expect(here).to.deep.include({
+      pan: 'ABCDE1234F',
+      remitted_usd: '3600.00',
+      lrs_used_share: '0.8024',
+      lrs_headroom_usd: '49400.00',
+      status: 'warn',
+      threshold_crossed_on: '2024-06-01',
+      estimated_tcs_inr: '20000.00',
+      difference_inr: '-20000.00',
+    });
+    expect(here!.declared_prior_usage).to.deep.include({ amount_usd: '197000.00', amount_inr: '500000.00' });
+    expect(here!.remittances.map((r) => [r.cumulative_inr, r.above_threshold_inr, r.estimated_tcs_inr])).to.deep.equal([
+      ['800000.00', '100000.00', '20000.00'],
+    ]);
+    expect(elsewhere).to.deep.include({
+      pan: 'FGHIJ5678K',
+      customer_ids: [],
+      remittance_count: 0,
+      remitted_usd: '0.00',
+      lrs_headroom_usd: '0.00',
+      status: 'breach',
+      estimated_tcs_inr: '0.00',
+    });
+    expect(report.totals).to.deep.include({ pans: 2, warn: 1, breach: 1, declared_prior_usd: '447000.00' });
+  });
+
   it('without a PAN: the higher of twice the rate or 5 %, capped at 20 %', () => {
     expect(noPanRate(d('0.05')).toFixed()).to.equal('0.1');
     expect(noPanRate(d('0.02')).toFixed()).to.equal('0.05');
@@ -325,6 +367,61 @@ describe('Schedule FA', () => {
       },
     ]);
     expect(report.warnings).to.deep.equal([]);
+  });
+
+  it('the peak is the highest of shares × close × rate over every stretch held: 10 shares at 100 beat 2 at 400 after a sale; a held day without a rate is named, a day before the buy is not', () => {
+    const report = scheduleFa(
+      parseFinancialYear('2024-25'),
+      {
+        lots: [
+          {
+            customerId: 'IND-1',
+            symbol: 'NVDA',
+            lotTxnId: 'lot-1',
+            acquiredOn: '2024-01-15',
+            quantity: d('10'),
+            costUsd: d('1000.00'),
+            sold: [{ transferredOn: '2024-04-01', quantity: d('8') }],
+          },
+        ],
+        sales: [],
+        dividends: [],
+        prices: new Map([
+          [
+            'NVDA',
+            [
+              { date: '2024-01-02', closeUsd: d('500') },
+              { date: '2024-02-01', closeUsd: d('100') },
+              { date: '2024-03-01', closeUsd: d('90') },
+              { date: '2024-05-02', closeUsd: d('400') },
+              { date: '2024-07-20', closeUsd: d('130') },
+              { date: '2024-12-31', closeUsd: d('120') },
+            ],
+          ],
+        ]),
+        cash: [],
+      },
+      rates({
+        '2024-01-15': '83.10',
+        '2024-02-01': '83.00',
+        '2024-03-01': '82.90',
+        '2024-05-02': '84.00',
+        '2024-12-31': '85.60',
+      }),
+    );
+    // 1 Feb 10 × 100 × 83.00 = 83,000.00 (the peak); 1 Mar 10 × 90 × 82.90 = 74,610.00; 2 May 2 × 400 × 84.00 = 67,200.00.
+    expect(report.a3[0]).to.deep.include({
+      initial_value_inr: '83100.00',
+      peak_value_date: '2024-02-01',
+      peak_value_usd: '1000.00',
+      peak_value_inr: '83000.00',
+      closing_shares: '2',
+      closing_value_usd: '240.00',
+      closing_value_inr: '20544.00',
+    });
+    expect(report.warnings).to.deep.equal([
+      'no USD/INR rate for 2024-07-20 (nor the 7 days before): load it with POST /v1/jobs/load-fx-rates',
+    ]);
   });
 
   it('a holding without prices has no peak or closing value and says so', () => {

@@ -1216,6 +1216,52 @@ COMMENT ON COLUMN public.lot_matches.quantity IS 'Shares taken from the lot.';
 COMMENT ON COLUMN public.lot_matches.cost_usd IS 'Their cost as the ledger relieves it (USD, fees excluded).';
 
 --
+-- Name: lrs_prior_usage; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.lrs_prior_usage (
+    pan text NOT NULL,
+    fy text NOT NULL,
+    amount_usd numeric NOT NULL,
+    amount_inr numeric NOT NULL,
+    note text,
+    declared_at timestamp with time zone DEFAULT now() NOT NULL,
+    declared_by text NOT NULL,
+    CONSTRAINT lrs_prior_usage_amount_inr_check CHECK (((amount_inr >= (0)::numeric) AND (amount_inr = round(amount_inr, 2)))),
+    CONSTRAINT lrs_prior_usage_amount_inr_finite CHECK (((amount_inr > '-Infinity'::numeric) AND (amount_inr < 'Infinity'::numeric))),
+    CONSTRAINT lrs_prior_usage_amount_usd_check CHECK (((amount_usd >= (0)::numeric) AND (amount_usd = round(amount_usd, 2)))),
+    CONSTRAINT lrs_prior_usage_amount_usd_finite CHECK (((amount_usd > '-Infinity'::numeric) AND (amount_usd < 'Infinity'::numeric))),
+    CONSTRAINT lrs_prior_usage_declared_by_check CHECK (((length(declared_by) >= 1) AND (length(declared_by) <= 200))),
+    CONSTRAINT lrs_prior_usage_fy_format CHECK ((fy ~ '^[0-9]{4}-[0-9]{2}$'::text)),
+    CONSTRAINT lrs_prior_usage_note_check CHECK ((length(note) <= 1000)),
+    CONSTRAINT lrs_prior_usage_pan_format CHECK ((pan ~ '^[A-Z]{5}[0-9]{4}[A-Z]$'::text))
+);
+
+--
+-- Name: TABLE lrs_prior_usage; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.lrs_prior_usage IS 'LRS remitted by a PAN in a FY through other banks, as declared: counted by the LRS limit and the TCS threshold before the book''s own remittances.';
+
+--
+-- Name: COLUMN lrs_prior_usage.fy; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.lrs_prior_usage.fy IS 'The financial year, YYYY-YY.';
+
+--
+-- Name: COLUMN lrs_prior_usage.amount_usd; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.lrs_prior_usage.amount_usd IS 'USD counted against the LRS limit.';
+
+--
+-- Name: COLUMN lrs_prior_usage.amount_inr; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.lrs_prior_usage.amount_inr IS 'INR counted against the TCS threshold.';
+
+--
 -- Name: period_closes; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1911,6 +1957,13 @@ ALTER TABLE ONLY public.ledger_commit_checks
 
 ALTER TABLE ONLY public.lot_matches
     ADD CONSTRAINT lot_matches_pkey PRIMARY KEY (derivation_txn_id, lot_txn_id);
+
+--
+-- Name: lrs_prior_usage lrs_prior_usage_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.lrs_prior_usage
+    ADD CONSTRAINT lrs_prior_usage_pkey PRIMARY KEY (pan, fy);
 
 --
 -- Name: period_closes period_closes_pkey; Type: CONSTRAINT; Schema: public; Owner: -

@@ -34,6 +34,7 @@ import * as addJournalLineNativeAmounts from '../migrations/20270116_add_journal
 import * as fillNativeAmountsOfPostedAedLines from '../migrations/20270117_fill_native_amounts_of_posted_aed_lines.js';
 import * as createYearCloses from '../migrations/20270118_create_year_closes.js';
 import * as admitClosingEntries from '../migrations/20270119_admit_closing_entries_into_closed_years.js';
+import * as createLrsPriorUsage from '../migrations/20270120_create_lrs_prior_usage.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -75,6 +76,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20270117_fill_native_amounts_of_posted_aed_lines', fillNativeAmountsOfPostedAedLines],
   ['20270118_create_year_closes', createYearCloses],
   ['20270119_admit_closing_entries_into_closed_years', admitClosingEntries],
+  ['20270120_create_lrs_prior_usage', createLrsPriorUsage],
 ];
 
 const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

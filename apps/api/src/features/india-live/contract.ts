@@ -1,6 +1,7 @@
+import { FY_PATTERN_SOURCE, FY_RULE } from '@ledger/india';
 import { errorResponses, json, object, READ_ERRORS, ref } from '../../openapi/components.js';
 import { READ } from '../../openapi/security.js';
-import type { JsonSchema, Paths } from '../../openapi/types.js';
+import type { JsonSchema, Parameter, Paths } from '../../openapi/types.js';
 import { COMPLIANCE_STATUSES } from './compliance.js';
 import { HOLDINGS_CUSTOMER_STATUSES, SHARE_STATUSES } from './holdings-recon.js';
 import { LEDGER_RECON_STATUSES } from './ledger-recon.js';
@@ -159,7 +160,7 @@ export const schemas: Record<string, JsonSchema> = {
   ),
   RemitOverview: object(
     {
-      fy: { ...text, description: 'The financial year of `pans` (the current one, `YYYY-YY`).' },
+      fy: { ...text, description: 'The financial year of `pans` (`YYYY-YY`): as asked, else the current one.' },
       totals: object(
         {
           orders: count,
@@ -420,8 +421,27 @@ export const schemas: Record<string, JsonSchema> = {
               'The broker account’s status, read live; `no_link`: no broker account; `error`: the broker could not be read.',
             ),
             error: errorText,
+            lrs: {
+              anyOf: [
+                object(
+                  {
+                    fy: text,
+                    remitted_usd: money('USD of the PAN’s paid remittances in the FY through this book.'),
+                    declared_prior_usd: money(
+                      'USD the PAN declared it remitted elsewhere in the FY (PUT /v1/india/lrs/prior-usage/{pan}).',
+                    ),
+                    lrs_used_share: { ...ref('Amount'), description: '(remitted + declared) / the LRS limit.' },
+                    lrs_headroom_usd: money('What is left of the LRS limit.'),
+                    status: status(['ok', 'warn', 'breach'], '`warn` from 80 % of the limit, `breach` from 100 %.'),
+                  },
+                  'The customer’s PAN’s LRS use in the current FY (IST), every bank counted as declared.',
+                ),
+                { type: 'null' },
+              ],
+              description: 'Null when the customer has no PAN.',
+            },
           },
-          'One customer’s broker account status.',
+          'One customer’s broker account status and LRS use.',
         ),
         'Every India customer, by id.',
       ),
@@ -482,14 +502,20 @@ export const schemas: Record<string, JsonSchema> = {
   ),
 };
 
-const report = (operationId: string, summary: string, schema: string, description: string) => ({
+const report = (
+  operationId: string,
+  summary: string,
+  schema: string,
+  description: string,
+  parameters: Parameter[] = [],
+) => ({
   get: {
     operationId,
     summary,
     description: `${description} Available on both books: on the UAE book the same shape, zero-valued.`,
     tags: [TAG],
     security: READ,
-    parameters: [],
+    parameters,
     responses: { '200': { description: summary, content: json(ref(schema)) }, ...errorResponses(...READ_ERRORS) },
   },
 });
@@ -508,6 +534,19 @@ export const paths: Paths = {
     'India: the remittance leg overview',
     'RemitOverview',
     'From the stored remittances and the ledger (no upstream call).',
+    [
+      {
+        name: 'fy',
+        in: 'query',
+        description: 'The financial year of the per-PAN figures. Default: the FY of today’s date in India (IST).',
+        schema: {
+          type: 'string',
+          pattern: FY_PATTERN_SOURCE,
+          description: `The financial year (1 April – 31 March): ${FY_RULE}.`,
+          examples: ['2024-25'],
+        },
+      },
+    ],
   ),
   '/v1/india/treasury': report(
     'getIndiaTreasury',
@@ -536,9 +575,9 @@ export const paths: Paths = {
   ),
   '/v1/india/compliance': report(
     'getIndiaCompliance',
-    'India: broker account status per customer',
+    'India: broker account status and LRS use per customer',
     'FirmCompliance',
-    LIVE,
+    `${LIVE} Each customer's PAN's LRS use in the current FY comes from the stored remittances and the declared use elsewhere.`,
   ),
   '/v1/india/remittance-exceptions': report(
     'getIndiaRemittanceExceptions',

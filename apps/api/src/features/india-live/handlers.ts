@@ -1,4 +1,7 @@
-import { RECENT_TXNS_MAX, recentTransactions } from '@ledger/core';
+import { istDate, RECENT_TXNS_MAX, recentTransactions } from '@ledger/core';
+import { financialYearOf, lrsUsePerPan, parseFinancialYear, type FinancialYear } from '@ledger/india';
+import type { Request } from 'express';
+import { pick } from '../../http/query.js';
 import type { UsbrokerClient } from '@ledger/upstream-clients';
 import type { FeatureContext, Handler } from '../feature.js';
 import { compliance } from './compliance.js';
@@ -8,7 +11,7 @@ import { firmLedgerRecon, ledgerRecon } from './ledger-recon.js';
 import { NO_HOLDINGS, type IndiaCustomer, type LedgerHoldings } from './live.js';
 import { heldSymbols, nav } from './nav.js';
 import { reconciliation, type RemittanceToWire } from './reconciliation.js';
-import { financialYearOf, remitOverview } from './remit-overview.js';
+import { remitOverview } from './remit-overview.js';
 import { NON_PAID_STATUSES, remittanceExceptions } from './remittance-exceptions.js';
 import { treasury } from './treasury.js';
 import { readBrokerPerCustomer, readRemit } from './upstream.js';
@@ -18,6 +21,13 @@ import { usbrokerOverview } from './usbroker-overview.js';
 type Holder = IndiaCustomer & { holdings: LedgerHoldings };
 
 const today = () => new Date().toISOString().slice(0, 10);
+/** The FY of today in India (IST). */
+const currentFy = () => financialYearOf(istDate(new Date().toISOString()));
+/** `fy` as asked (YYYY-YY, consecutive years: else 400), or the current FY. */
+function fyOf(req: Request): FinancialYear {
+  const { fy } = pick(req.query, ['fy']);
+  return fy === undefined ? currentFy() : parseFinancialYear(fy, 'fy', '/query/fy');
+}
 
 /** The handlers of the live India reports: read the ledger and the upstreams, hand the data to the report, answer it. */
 export function handlers({ config, db }: FeatureContext): Record<string, Handler> {
@@ -53,9 +63,9 @@ export function handlers({ config, db }: FeatureContext): Record<string, Handler
       const [rows, recent] = await Promise.all([usbrokerActivity(db), recentTransactions(db, {}, 'usbroker')]);
       res.json(usbrokerOverview(rows, recent));
     },
-    getIndiaRemit: async (_req, res) => {
-      const fy = financialYearOf(today());
-      res.json(remitOverview(await remitActivity(db, fy, RECENT_TXNS_MAX), fy.label));
+    getIndiaRemit: async (req, res) => {
+      const fy = fyOf(req);
+      res.json(remitOverview(await remitActivity(db, { from: fy.start, to: fy.end }, RECENT_TXNS_MAX), fy.label));
     },
     getIndiaTreasury: async (_req, res) => {
       res.json(
@@ -111,7 +121,17 @@ export function handlers({ config, db }: FeatureContext): Record<string, Handler
     },
     getIndiaCompliance: async (_req, res) => {
       const read = await withBroker((client, customer) => client.getAccount(customer.account_no), false);
-      res.json(compliance(read.map(({ customer, read: account }) => ({ customer, account }))));
+      const pans = [...new Set(read.flatMap(({ customer }) => (customer.pan === null ? [] : [customer.pan])))];
+      const lrs = await lrsUsePerPan({ book: config.book, db, settings: config.india }, currentFy(), pans);
+      res.json(
+        compliance(
+          read.map(({ customer, read: account }) => ({
+            customer,
+            account,
+            lrs: customer.pan === null ? null : lrs.get(customer.pan)!,
+          })),
+        ),
+      );
     },
     getIndiaRemittanceExceptions: async (_req, res) => {
       const customers = await indiaCustomers(db, config.book);

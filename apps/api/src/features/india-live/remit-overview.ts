@@ -60,14 +60,3 @@ export function remitOverview(activity: RemitActivity, fy: string) {
     })),
   };
 }
-
-/** The financial year (1 April to 31 March) a date falls in: its label `YYYY-YY` and its bounds. */
-export function financialYearOf(date: string): { label: string; from: string; to: string } {
-  const year = Number(date.slice(0, 4));
-  const start = date.slice(5) >= '04-01' ? year : year - 1;
-  return {
-    label: `${start}-${String((start + 1) % 100).padStart(2, '0')}`,
-    from: `${start}-04-01`,
-    to: `${start + 1}-03-31`,
-  };
-}

@@ -1,7 +1,7 @@
 import { FY_PATTERN_SOURCE, FY_RULE } from '@ledger/india';
-import { errorResponses, json, nullable, object, READ_ERRORS, ref } from '../../openapi/components.js';
+import { errorResponses, json, nullable, object, READ_ERRORS, ref, WRITE_ERRORS } from '../../openapi/components.js';
 import { PATTERNS } from '../../openapi/patterns.js';
-import { READ } from '../../openapi/security.js';
+import { ADMIN, READ } from '../../openapi/security.js';
 import type { JsonSchema, Parameter, Paths } from '../../openapi/types.js';
 
 const TAG = ['india-reports'];
@@ -46,9 +46,45 @@ const RATE_USED: JsonSchema = {
 /** Which remittance, whose, when and how many rupees: the first fields of a remittance row. */
 const REMITTANCE = { order_id: TEXT, customer_id: TEXT, remitted_on: DATE, amount_inr: MONEY };
 const ERA: JsonSchema = { type: 'string', enum: ['before_2024_07_23', 'from_2024_07_23'] };
+const PAN: JsonSchema = {
+  type: 'string',
+  // As the customers' and remittances' PAN columns check it.
+  pattern: '^[A-Z]{5}[0-9]{4}[A-Z]$',
+  description: 'India: Permanent Account Number (five letters, four digits, a letter).',
+  examples: ['ABCDE1234F'],
+};
+/** A PAN's declared LRS use through other banks, as the reports answer it. */
+const DECLARED_USAGE = {
+  amount_usd: { ...MONEY, description: 'USD remitted elsewhere: counted against the LRS limit.' },
+  amount_inr: {
+    ...MONEY,
+    description: 'INR remitted elsewhere: counted against the TCS threshold, before the book’s own.',
+  },
+  note: { type: ['string', 'null'] },
+  declared_at: { type: 'string', format: 'date-time' },
+  declared_by: ref('Actor'),
+} satisfies Record<string, JsonSchema>;
 
 /** The schemas of the India reports on stored data (docs/india-reports.md). */
 export const schemas: Record<string, JsonSchema> = {
+  LrsPriorUsageInput: object(
+    {
+      fy: FY,
+      amount_usd: { ...ref('Money'), description: 'USD the PAN remitted under LRS in the FY through other banks.' },
+      amount_inr: { ...ref('Money'), description: 'The same remittances in INR (for the TCS threshold).' },
+      note: {
+        type: ['string', 'null'],
+        maxLength: 1000,
+        description: 'Where the figure comes from, e.g. the bank’s letter.',
+      },
+    },
+    'A PAN’s LRS use elsewhere in one FY, as declared. The last declaration stands.',
+    ['note'],
+  ),
+  LrsPriorUsage: object(
+    { pan: PAN, fy: TEXT, ...DECLARED_USAGE },
+    'A PAN’s declared LRS use through other banks in one FY: the LRS report and the compliance report count it.',
+  ),
   LrsTaxSummary: object(
     {
       fy: TEXT,
@@ -70,7 +106,16 @@ export const schemas: Record<string, JsonSchema> = {
             remittance_count: COUNT,
             remitted_usd: MONEY,
             remitted_inr: MONEY,
-            lrs_used_share: { ...RATIO, description: 'remitted_usd / the LRS limit.' },
+            declared_prior_usage: {
+              anyOf: [
+                object(DECLARED_USAGE, 'What the PAN declared it remitted in the FY through other banks.'),
+                { type: 'null' },
+              ],
+            },
+            lrs_used_share: {
+              ...RATIO,
+              description: '(remitted_usd + the declared prior amount_usd) / the LRS limit.',
+            },
             lrs_headroom_usd: MONEY,
             status: {
               type: 'string',
@@ -110,6 +155,7 @@ export const schemas: Record<string, JsonSchema> = {
           breach: COUNT,
           remitted_usd: MONEY,
           remitted_inr: MONEY,
+          declared_prior_usd: MONEY,
           estimated_tcs_inr: MONEY,
           actual_tcs_inr: MONEY,
           difference_inr: MONEY,
@@ -447,6 +493,23 @@ function report(operationId: string, summary: string, schema: string, parameters
 }
 
 export const paths: Paths = {
+  '/v1/india/lrs/prior-usage/{pan}': {
+    put: {
+      operationId: 'putIndiaLrsPriorUsage',
+      summary: 'Declare a PAN’s LRS use through other banks (admin)',
+      description:
+        'The LRS limit and the TCS threshold are per PAN per FY across every bank; the book sees only its own remittances. What the PAN remitted elsewhere in the FY counts against the limit (USD) and, before the book’s remittances, against the TCS threshold (INR) in `/v1/india/lrs` and `/v1/india/compliance`. A new declaration for the same PAN and FY replaces the last; `"0.00"` withdraws it in effect. On the UAE book: stored, never counted (its reports are zero-valued).',
+      tags: TAG,
+      security: ADMIN,
+      parameters: [{ name: 'pan', in: 'path', required: true, description: 'The PAN.', schema: PAN }],
+      requestBody: { description: 'The declaration.', required: true, content: json(ref('LrsPriorUsageInput')) },
+      responses: {
+        '201': { description: 'Declared.', content: json(ref('LrsPriorUsage')) },
+        '200': { description: 'Replaced the FY’s earlier declaration.', content: json(ref('LrsPriorUsage')) },
+        ...errorResponses(...WRITE_ERRORS),
+      },
+    },
+  },
   '/v1/india/lrs': report(
     'getIndiaLrs',
     'LRS use and TCS per PAN',

@@ -1,12 +1,14 @@
-import { istDate } from '@ledger/core';
+import { Decimal, istDate } from '@ledger/core';
 import {
   brokerFeesReport,
   capitalGainsReport,
+  declarePriorLrsUsage,
   dividendsReport,
   financialYearOf,
   fxMarginReport,
   lrsReport,
   parseFinancialYear,
+  presentPriorUsage,
   scheduleFaReport,
   settlementAuditReport,
   type FinancialYear,
@@ -29,6 +31,17 @@ const customerOf = (req: Request) => pick(req.query, ['customer']).customer ?? n
 export function handlers({ config, db }: FeatureContext): Record<string, Handler> {
   const context: IndiaReportContext = { book: config.book, db, settings: config.india };
   return {
+    putIndiaLrsPriorUsage: async (req, res) => {
+      const body = req.body as { fy: string; amount_usd: string; amount_inr: string; note?: string | null };
+      const fy = parseFinancialYear(body.fy, 'fy', '/body/fy');
+      const pan = String(req.params.pan);
+      const { created, usage } = await declarePriorLrsUsage(db, fy, pan, {
+        amountUsd: new Decimal(body.amount_usd),
+        amountInr: new Decimal(body.amount_inr),
+        note: body.note ?? null,
+      });
+      res.status(created ? 201 : 200).json({ pan, fy: fy.label, ...presentPriorUsage(usage) });
+    },
     getIndiaLrs: async (req, res) => {
       res.json(await lrsReport(context, fyOf(req)));
     },
