@@ -56,7 +56,7 @@ function readEnvFile(text: string): Record<string, string> {
  * The sandbox in a process of its own (`pnpm sandbox`), as a real upstream is another machine:
  * serving it does not take the job's event loop. Answers its client settings.
  */
-async function startSandboxProcess(
+export async function startSandboxProcess(
   seed: number,
   customers: number,
   recordsPerCustomer: number,

@@ -15,11 +15,12 @@ import {
   type RemittanceRow,
   type TransactionDraft,
 } from '@ledger/core';
-import type { RemitClient, RemitMidRate, RemitPayment, RemitQuote } from '@ledger/upstream-clients';
+import type { RemitClient, RemitMidRate, RemitOrder, RemitPayment, RemitQuote } from '@ledger/upstream-clients';
 import { z } from 'zod';
 import { defineJob, type JobDeps } from './catalog.js';
 import {
   customerIdsField,
+  forEach,
   forEachCustomer,
   idOfRecord,
   notConfigured,
@@ -28,6 +29,9 @@ import {
 } from './per-customer.js';
 import { PostingRun, skippedAs, type SyncResult } from './posting-kit.js';
 import { paymentOf, remittanceRecordOf, type RemitOrderView } from './remittance-record.js';
+
+/** Orders of one customer read at once (its quote and settlement each), times the customers worked on at once. */
+const ORDER_READS_AT_ONCE = 4;
 
 /** The highest FX-spread markup a run may assume: 10 % (typical markups are 50–200 bps). */
 export const FX_SPREAD_BPS_MAX = 1_000;
@@ -117,25 +121,43 @@ async function readOrders(
     if (p.payin_type !== 'orders') continue;
     paymentsByOrder.set(p.payin_id, [...(paymentsByOrder.get(p.payin_id) ?? []), p]);
   }
-  const views: RemitOrderView[] = [];
-  // One order at a time: a customer has few orders, and the run already works on several customers at once.
-  for (const order of orders) {
-    const row = stored.get(order.id);
-    const known = row !== undefined && row.quote_id === order.quote_id ? storedQuote(row) : null;
-    const quote = order.quote_id === null ? null : (known ?? (await remit.getQuote(order.quote_id)));
-    const payment = paymentOf(paymentsByOrder.get(order.id) ?? []);
-    // A settlement stored before its fees were kept (20261221) is read once more for them.
-    const landed =
-      row !== undefined &&
-      row.settlement_status === 'settled' &&
-      row.settlement_id === payment?.settlement_id &&
-      row.settlement_fx_fee_usd !== null;
-    const settlement = !payment?.settlement_id || landed ? null : await remit.getSettlement(payment.settlement_id);
-    // The mid rate is the quote's only while the quote is live; later it is another day's rate: not known.
-    const live = quote !== null && known === null && Date.now() <= Date.parse(quote.expires_at);
-    views.push({ order, quote, payment, settlement, mid: live ? await midRate() : null });
-  }
+  const views: RemitOrderView[] = new Array(orders.length);
+  // A first run reads each order's quote and settlement, one call each: several at once, as a
+  // round trip per order one after another left the run waiting on the network, not working.
+  await forEach(
+    orders.map((order, i) => [order, i] as const),
+    ORDER_READS_AT_ONCE,
+    async ([order, i]) => {
+      views[i] = await readOrder(remit, order, stored.get(order.id), paymentsByOrder, midRate);
+    },
+    () => undefined,
+  );
   return views;
+}
+
+/** One order's view: its quote (unless stored), its payment among the customer's, its settlement (unless landed). */
+async function readOrder(
+  remit: RemitClient,
+  order: RemitOrder,
+  row: RemittanceRow | undefined,
+  paymentsByOrder: ReadonlyMap<string, RemitPayment[]>,
+  midRate: RunContext['midRate'],
+): Promise<RemitOrderView> {
+  const known = row !== undefined && row.quote_id === order.quote_id ? storedQuote(row) : null;
+  const payment = paymentOf(paymentsByOrder.get(order.id) ?? []);
+  // A settlement stored before its fees were kept (20261221) is read once more for them.
+  const landed =
+    row !== undefined &&
+    row.settlement_status === 'settled' &&
+    row.settlement_id === payment?.settlement_id &&
+    row.settlement_fx_fee_usd !== null;
+  const [quote, settlement] = await Promise.all([
+    order.quote_id === null ? null : (known ?? remit.getQuote(order.quote_id)),
+    !payment?.settlement_id || landed ? null : remit.getSettlement(payment.settlement_id),
+  ]);
+  // The mid rate is the quote's only while the quote is live; later it is another day's rate: not known.
+  const live = quote !== null && known === null && Date.now() <= Date.parse(quote.expires_at);
+  return { order, quote, payment, settlement, mid: live ? await midRate() : null };
 }
 
 /** One customer: read everything from remit first, then write; a failed read leaves nothing half-done. */
