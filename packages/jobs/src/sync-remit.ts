@@ -12,6 +12,7 @@ import {
   upsertRemittances,
   type CustomerRow,
   type Db,
+  type RemittanceRecord,
   type RemittanceRow,
   type TransactionDraft,
 } from '@ledger/core';
@@ -160,20 +161,62 @@ async function readOrder(
   return { order, quote, payment, settlement, mid: live ? await midRate() : null };
 }
 
-/** One customer: read everything from remit first, then write; a failed read leaves nothing half-done. */
-async function syncCustomer(customer: CustomerRow, ctx: RunContext): Promise<void> {
-  const { db, run, remittances } = ctx;
+/**
+ * Customers whose remittance rows and postings are written together: a statement per step for
+ * all of them (rows, postings read, entries posted in one batch), not one per customer.
+ */
+const CUSTOMERS_PER_CHUNK = 50;
+
+/** One customer's records as remit has them now (its stored rows tell what need not be read again). */
+async function readCustomer(
+  customer: CustomerRow,
+  stored: ReadonlyMap<string, RemittanceRow>,
+  ctx: RunContext,
+): Promise<RemittanceRecord[]> {
   const remitCustomerId = customer.remit_customer_id;
   assert(remitCustomerId !== null, 'sync-remit selects customers by remit_customer_id');
-  const stored = new Map((await findRemittancesOf(db, customer.customer_id)).map((row) => [row.order_id, row]));
   const views = await readOrders(ctx.remit, remitCustomerId, stored, ctx.midRate);
-  const records = views.map((view) =>
+  return views.map((view) =>
     remittanceRecordOf(
       { customer_id: customer.customer_id, remit_customer_id: remitCustomerId, pan: customer.pan },
       view,
     ),
   );
+}
+
+/** Each customer's part of a list, by the customer its order belongs to. */
+function byCustomer<T extends { order_id: string }>(
+  items: readonly T[],
+  customerOf: ReadonlyMap<string, string>,
+): Map<string, T[]> {
+  const parts = new Map<string, T[]>();
+  for (const item of items) {
+    const customerId = customerOf.get(item.order_id);
+    assert(customerId !== undefined, `order ${item.order_id} is of none of the customers at hand`);
+    const part = parts.get(customerId);
+    if (part) part.push(item);
+    else parts.set(customerId, [item]);
+  }
+  return parts;
+}
+
+/**
+ * Some customers: each one's orders read from remit first (a failed read is that customer's
+ * failure, and nothing of it is written), then the rows and postings of the others written.
+ */
+async function syncCustomers(customers: readonly CustomerRow[], ctx: RunContext): Promise<CustomerFailure[]> {
+  const { db, run, remittances } = ctx;
+  const rows = await findRemittancesOf(
+    db,
+    customers.map((c) => c.customer_id),
+  );
+  const stored = new Map(rows.map((row) => [row.order_id, row]));
+  const { done, failed } = await forEachCustomer(customers, idOfRecord, (customer) =>
+    readCustomer(customer, stored, ctx),
+  );
+  const records = done.flatMap(({ value }) => value);
   const recordOf = new Map(records.map((r) => [r.order_id, r]));
+  const customerOf = new Map(records.map((r) => [r.order_id, r.customer_id]));
   const orderIds = records.map((r) => r.order_id);
   remittances.seen += records.length;
   const written = await upsertRemittances(db, records, { dryRun: ctx.dryRun });
@@ -181,34 +224,48 @@ async function syncCustomer(customer: CustomerRow, ctx: RunContext): Promise<voi
   remittances.updated += written.updated.length;
   remittances.unchanged += written.unchanged.length;
   remittances.held += written.held.length;
-  const facts = records.map((r) => remittanceFacts(r, stored.get(r.order_id)));
-  const posting = run.customer(customer.customer_id);
-  const add = (kind: Kind, draft: TransactionDraft) =>
+  const factsOf = byCustomer(
+    records.map((r) => ({ order_id: r.order_id, facts: remittanceFacts(r, stored.get(r.order_id)) })),
+    customerOf,
+  );
+  const plans = done.map(({ customer }) => ({
+    posting: run.customer(customer.customer_id),
+    facts: (factsOf.get(customer.customer_id) ?? []).map((f) => f.facts),
+  }));
+  const add = (posting: (typeof plans)[number]['posting'], kind: Kind, draft: TransactionDraft) =>
     posting.addDraft(kind, draft, recordOf.get(String(draft.metadata.order_id))!);
 
   // fx_spread: once per paid order, while an assumed spread is set (domain/remittances.ts decides).
-  const before = await remittancePostings(db, orderIds);
-  const accruals = accrualsDue(facts, before, ctx.bps, randomUUID);
-  for (const [code, ids] of [
-    ['unpriced', accruals.unpriced],
-    ['below_a_cent', accruals.belowACent],
-  ] as const) {
-    for (const id of ids)
-      posting.add(
-        'fx_spread',
-        fxSpreadSourceTxnId(id),
-        skippedAs(code, { order_id: id, fx_spread_bps: ctx.bps.toString() }),
-        recordOf.get(id)!,
-      );
-  }
-  for (const draft of accruals.drafts) add('fx_spread', draft);
-  await run.post(posting);
+  const before = byCustomer(await remittancePostings(db, orderIds), customerOf);
+  const accrued = plans.map(({ posting, facts }) => {
+    const accruals = accrualsDue(facts, before.get(posting.customerId) ?? [], ctx.bps, randomUUID);
+    for (const [code, ids] of [
+      ['unpriced', accruals.unpriced],
+      ['below_a_cent', accruals.belowACent],
+    ] as const) {
+      for (const id of ids)
+        posting.add(
+          'fx_spread',
+          fxSpreadSourceTxnId(id),
+          skippedAs(code, { order_id: id, fx_spread_bps: ctx.bps.toString() }),
+          recordOf.get(id)!,
+        );
+    }
+    for (const draft of accruals.drafts) add(posting, 'fx_spread', draft);
+    return accruals.drafts;
+  });
+  // Every customer's at once: the run posts them in batches of many customers.
+  await Promise.all(plans.map(({ posting }) => run.post(posting)));
 
   // fx_spread_settle: when the settlement has landed, exactly the accrual (as stored now: a concurrent run's stands), once.
-  const postings = ctx.dryRun ? before : await remittancePostings(db, orderIds);
-  for (const draft of settlementsDue(facts, postings, ctx.dryRun ? accruals.drafts : [], randomUUID))
-    add('fx_spread_settle', draft);
-  await run.post(posting);
+  const postings = ctx.dryRun ? before : byCustomer(await remittancePostings(db, orderIds), customerOf);
+  plans.forEach(({ posting, facts }, i) => {
+    const planned = ctx.dryRun ? accrued[i]! : [];
+    for (const draft of settlementsDue(facts, postings.get(posting.customerId) ?? [], planned, randomUUID))
+      add(posting, 'fx_spread_settle', draft);
+  });
+  await Promise.all(plans.map(({ posting }) => run.post(posting)));
+  return failed;
 }
 
 /**
@@ -253,12 +310,23 @@ export async function runSyncRemit(input: SyncRemitInput, deps: JobDeps): Promis
         },
       ));
     const ctx: RunContext = { db, remit, dryRun, bps, run, remittances, midRate };
-    ({ failed } = await forEachCustomer(
-      customers,
-      idOfRecord,
-      (customer) => syncCustomer(customer, ctx),
-      (done, total) => deps.progress({ done, total, unit: 'customers' }),
-    ));
+    const chunks = Array.from({ length: Math.ceil(customers.length / CUSTOMERS_PER_CHUNK) }, (_, i) =>
+      customers.slice(i * CUSTOMERS_PER_CHUNK, (i + 1) * CUSTOMERS_PER_CHUNK),
+    );
+    failed = [];
+    let synced = 0;
+    deps.progress({ done: 0, total: customers.length, unit: 'customers' });
+    // Two chunks at once: one's rows and postings are written while the other's are read.
+    await forEach(
+      chunks,
+      2,
+      async (chunk) => {
+        failed.push(...(await syncCustomers(chunk, ctx)));
+        synced += chunk.length;
+        deps.progress({ done: synced, total: customers.length, unit: 'customers' });
+      },
+      () => undefined,
+    );
   }
   const result: SyncRemitResult = {
     ...run.result(linked.length + notLinked.length, [...notLinked, ...failed], null),
