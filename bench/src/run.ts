@@ -11,6 +11,7 @@ import { benchPostingCosts } from './posting-costs.js';
 import { benchRecon } from './recon.js';
 import { benchRecost } from './recost.js';
 import { benchReports, REPORTS } from './reports.js';
+import { benchSyncRemit } from './remit.js';
 import { benchSyncUaefeed } from './uaefeed.js';
 
 /**
@@ -34,7 +35,9 @@ import { benchSyncUaefeed } from './uaefeed.js';
  * entry over HTTP against pgledger's create_transfer, alternating rounds, on a book already holding
  * 1,000,000 transactions: ≥ 1.0× with a p99 no worse than pgledger's; (k, `indexes [book size]`, not in
  * `all`: minutes) what each secondary index on transactions and journal_lines costs a posting, and
- * the reads it serves with and without it, on a book of 1,000,000 transactions.
+ * the reads it serves with and without it, on a book of 1,000,000 transactions; (l, `remit [customers]`)
+ * sync-remit over a sandbox of 1,000 India customers × 100 records (~30,000 remittances), end to end
+ * at ≥ 50% of bulk posting alone's rate.
  */
 const which = process.argv[2] ?? 'all';
 const round = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -253,5 +256,16 @@ if (which === 'all' || which === 'uaefeed') {
       `${round(r.skipped)} skipped (rejected transfers, unfilled orders); then recost of its ${round(r.trades)} pending transactions: ${r.recostSeconds.toFixed(2)} s ` +
       `(with it: ${round(r.records / (r.seconds + r.recostSeconds))} records/s); yardsticks here: the same transactions through bulk posting alone ` +
       `${round(r.bulkOnlyPerSecond)}/s (the sync posts at ${Math.round((100 * r.postedPerSecond) / r.bulkOnlyPerSecond)}% of it), raw COPY of their journal lines into a bare table ${round(r.rawCopyLinesPerSecond)} lines/s`,
+  );
+}
+if (which === 'all' || which === 'remit') {
+  const customers = Number(process.argv[3] ?? '1000');
+  if (!Number.isInteger(customers) || customers < 1)
+    throw new Error(`the customer count must be a whole number, e.g. 1000: ${process.argv[3]}`);
+  const r = await withDatabase((db) => benchSyncRemit(db, customers, 100));
+  console.log(
+    `sync-remit end to end against the sandbox (${round(r.customers)} India customers, ${round(r.remittances)} remittances over HTTP: orders, payments, quotes, settlements read; rows written; accruals and settlements posted in bulk): ` +
+      `${r.seconds.toFixed(2)} s, ${round(r.remittancesPerSecond)} remittances/s, ${round(r.posted)} posted (${round(r.postedPerSecond)}/s); ` +
+      `yardstick here: the same postings through bulk posting alone ${round(r.bulkOnlyPerSecond)}/s (the sync posts at ${Math.round((100 * r.postedPerSecond) / r.bulkOnlyPerSecond)}% of it; target ≥ 50%)`,
   );
 }

@@ -20,6 +20,11 @@ import { startApi, type TestApi } from './support.js';
 const WORKER_DIR = fileURLToPath(new URL('../../worker', import.meta.url));
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const POLICY = { feeSchedule: new FeeSchedule(new Decimal(22)) };
+/**
+ * Customers and trades each of the book whose recost a test interrupts: enough for every
+ * customer to buy and sell both symbols. The run is held mid-way by a lock, not by its size.
+ */
+const INTERRUPTED_BOOK = [8, 30] as const;
 
 /** Trades of `customers` customers: per customer and symbol, buys then a smaller sell (never an oversell). */
 function trades(customers: number, perCustomer: number): EntryRequest[] {
@@ -66,6 +71,8 @@ describe('jobs end to end: the api queues a job, a real worker process runs it',
   let database: TestDatabase;
   let api: TestApi;
   let prefix: string;
+  /** Lets go of the writes recostUnderWay holds, if a test holds them. */
+  let release: (() => Promise<void>) | undefined;
   const workers: AppProcess[] = [];
 
   const startWorker = async () => {
@@ -113,6 +120,9 @@ describe('jobs end to end: the api queues a job, a real worker process runs it',
     });
   });
   afterEach(async () => {
+    // A test that failed while holding the book's writes lets go of them (a second commit is refused, and ignored).
+    await release?.().catch(() => undefined);
+    release = undefined;
     for (const worker of workers.splice(0)) await worker.kill();
     await api.close();
     await database.drop();
@@ -140,11 +150,14 @@ describe('jobs end to end: the api queues a job, a real worker process runs it',
     expect(reply.body.error.code).to.equal('validation_error');
   });
 
-  /** The books of 40 customers' 12,000 trades recosted in one uninterrupted run, in a database of their own. */
-  async function referenceBooks(): Promise<Awaited<ReturnType<typeof books>>> {
+  /** The books of the interrupted tests' trades recosted in one uninterrupted run, in a database of their own. */
+  let uninterrupted: Promise<Awaited<ReturnType<typeof books>>> | undefined;
+  /** Made once, for the tests that interrupt a run (each compares its book with it). */
+  const referenceBooks = () => (uninterrupted ??= uninterruptedBooks());
+  async function uninterruptedBooks(): Promise<Awaited<ReturnType<typeof books>>> {
     const reference = await createTestDatabase({ poolMax: 4 });
     try {
-      await seed(reference.db, 40, 300);
+      await seed(reference.db, ...INTERRUPTED_BOOK);
       const silent = {
         info: () => undefined,
         warn: () => undefined,
@@ -165,17 +178,34 @@ describe('jobs end to end: the api queues a job, a real worker process runs it',
     }
   }
 
-  /** Seeds the 12,000 trades, starts a worker and the recost job, and waits until it is well into its run. */
+  /**
+   * Seeds the trades, holds writes to the book, starts a worker and the recost job, and waits
+   * until the run is held at its first write: mid-run (its trades read, its entries planned),
+   * however fast or loaded the machine, until `release()`.
+   */
   async function recostUnderWay(): Promise<{ worker: AppProcess; jobId: string }> {
-    await seed(database.runtime!.db, 40, 300);
+    await seed(database.runtime!.db, ...INTERRUPTED_BOOK);
+    const hold = await database.db.transaction();
+    release = () => hold.commit().then(() => undefined);
+    await hold.raw('LOCK TABLE transactions IN EXCLUSIVE MODE');
     const worker = await startWorker();
     api = await restartApiWithShortWait(api);
     const started = await api.post('/v1/jobs/recost', {});
     const jobId = started.body.job_id as string;
     await until(jobId, (s) => s.attempts > 0);
-    // Well into the run (12,000 trades take seconds), not at its first statement.
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    for (let i = 0; !(await heldBackends()); i += 1) {
+      if (i === 1_200) expect.fail('the recost never reached its first write');
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
     return { worker, jobId };
+  }
+
+  /** Whether a session of the book waits on a lock (the hold is the only one taken). */
+  async function heldBackends(): Promise<boolean> {
+    const { rows } = await database.db.raw<{ rows: unknown[] }>(
+      "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+    );
+    return rows.length > 0;
   }
 
   it('the worker SIGKILLed mid-job is replaced, and the job finishes with the books an uninterrupted run leaves', async () => {
@@ -184,6 +214,7 @@ describe('jobs end to end: the api queues a job, a real worker process runs it',
     const midway = await statusOf(jobId);
     first.child.kill('SIGKILL');
     await first.exited;
+    await release!();
     // Killed mid-run, not after: the job had started and not finished.
     expect(midway.status, JSON.stringify(midway)).to.equal('running');
     expect(first.logs.some((line) => line.message === 'job done')).to.equal(false);
@@ -201,7 +232,10 @@ describe('jobs end to end: the api queues a job, a real worker process runs it',
     const reference = await referenceBooks();
     const { worker, jobId } = await recostUnderWay();
     const midway = await statusOf(jobId);
-    const exit = await worker.stop('SIGTERM');
+    worker.child.kill('SIGTERM');
+    await worker.waitForLog('shutting down');
+    await release!();
+    const exit = await worker.exited;
     expect(midway.status, 'signalled mid-run').to.equal('running');
     expect(exit.code, worker.stderr).to.equal(0);
     const messages = worker.logs.map((line) => line.message);

@@ -10,9 +10,9 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { startStack, type RunningBook, type Stack } from '@ledger/quickstart';
+import { testStackOptions } from '@ledger/quickstart/testing';
 import { money } from '../src/format.js';
 
-const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const DIST = fileURLToPath(new URL('../dist/index.html', import.meta.url));
 const SCREENSHOTS = fileURLToPath(new URL('../test-results/', import.meta.url));
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -41,17 +41,6 @@ const MAIN_PAGES = [
   'india/lrs',
 ];
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 describe('the console in Chromium, on the demo data of both books', function () {
   let dir: string;
   let stack: Stack;
@@ -67,32 +56,9 @@ describe('the console in Chromium, on the demo data of both books', function () 
       this.skip();
     }
     if (!existsSync(DIST)) throw new Error(`${DIST} is missing: build the console first (pnpm build)`);
-    dir = mkdtempSync(join(tmpdir(), 'ledger-console-'));
-    // As root, the embedded Postgres runs as a user of its own: it must reach its data folder.
-    chmodSync(dir, 0o755);
-    const [uaePort, indiaPort, registry, uaefeed, custodian, usbroker, remit, pgPort] = await Promise.all(
-      Array.from({ length: 8 }, freePort),
-    );
-    stack = await startStack({
-      root: ROOT,
-      dataDir: join(dir, 'data'),
-      secretsFile: join(dir, 'secrets.env'),
-      reset: false,
-      customers: 8,
-      ports: {
-        ENTITY_UAE: uaePort!,
-        ENTITY_IND_IFSC: indiaPort!,
-        sandbox: { registry: registry!, uaefeed: uaefeed!, custodian: custodian!, usbroker: usbroker!, remit: remit! },
-      },
-      serverUrl: undefined,
-      embeddedPort: pgPort!,
-      databaseSuffix: '',
-      redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-      queuePrefix: `console-test-${process.pid}`,
-      env: { ...process.env, LOG_LEVEL: 'warn' },
-      log: () => {},
-      onBookExit: () => {},
-    });
+    const test = await testStackOptions('console', { customers: 8, onBookExit: () => {} });
+    dir = test.dir;
+    stack = await startStack(test.options);
     await stack.loadDemo();
     uae = stack.books.find((b) => b.label === 'UAE')!;
     india = stack.books.find((b) => b.label === 'India')!;

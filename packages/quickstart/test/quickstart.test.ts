@@ -1,14 +1,11 @@
 // End to end: the quickstart's stack (embedded Postgres, the sandbox, both books' real api, worker
 // and recon processes) and its whole demo load, then figures a user would check by hand.
-import { createServer } from 'node:net';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { rmSync } from 'node:fs';
 import { BigNumber } from 'bignumber.js';
 import { expect } from 'chai';
 import { formatQty, positionsOf, PLANTED_MISMATCH_CUSTOMER } from '@ledger/sandbox';
 import { startStack, type Stack, type StackOptions } from '../src/index.js';
+import { testStackOptions } from '../src/testing.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 // Small, for CI's time: at the default 200 the load takes minutes, long enough for a recon schedule
@@ -17,17 +14,6 @@ const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const CUSTOMERS = 8;
 /** The demo load, under a shared machine's load. */
 const LOAD_TIMEOUT_MS = 5 * 60_000;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 interface Variance {
   check_name: string;
@@ -47,32 +33,10 @@ describe('quickstart: both books, the sandbox and the demo load', function () {
   const exits: string[] = [];
 
   before(async function () {
-    dir = mkdtempSync(join(tmpdir(), 'ledger-quickstart-'));
-    // As root, the embedded Postgres runs as a user of its own: it must reach its data folder.
-    chmodSync(dir, 0o755);
-    const [uae, india, registry, uaefeed, custodian, usbroker, remit, pgPort] = await Promise.all(
-      Array.from({ length: 8 }, freePort),
-    );
-    options = {
-      root: ROOT,
-      dataDir: join(dir, 'data'),
-      secretsFile: join(dir, 'secrets.env'),
-      reset: false,
+    ({ dir, options } = await testStackOptions('quickstart', {
       customers: CUSTOMERS,
-      ports: {
-        ENTITY_UAE: uae!,
-        ENTITY_IND_IFSC: india!,
-        sandbox: { registry: registry!, uaefeed: uaefeed!, custodian: custodian!, usbroker: usbroker!, remit: remit! },
-      },
-      serverUrl: undefined,
-      embeddedPort: pgPort!,
-      databaseSuffix: '',
-      redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-      queuePrefix: `quickstart-test-${process.pid}`,
-      env: { ...process.env, LOG_LEVEL: 'warn' },
-      log: () => {},
       onBookExit: (label) => exits.push(label),
-    };
+    }));
     stack = await startStack(options);
   });
 

@@ -12,14 +12,16 @@ import {
   upsertRemittances,
   type CustomerRow,
   type Db,
+  type RemittanceRecord,
   type RemittanceRow,
   type TransactionDraft,
 } from '@ledger/core';
-import type { RemitClient, RemitMidRate, RemitPayment, RemitQuote } from '@ledger/upstream-clients';
+import type { RemitClient, RemitMidRate, RemitOrder, RemitPayment, RemitQuote } from '@ledger/upstream-clients';
 import { z } from 'zod';
 import { defineJob, type JobDeps } from '@ledger/job-runtime';
 import {
   customerIdsField,
+  forEach,
   forEachCustomer,
   idOfRecord,
   notConfigured,
@@ -28,6 +30,9 @@ import {
 } from '../kit/per-customer.js';
 import { PostingRun, skippedAs, type SyncResult } from '../kit/posting-kit.js';
 import { paymentOf, remittanceRecordOf, type RemitOrderView } from './remittance-record.js';
+
+/** Orders of one customer read at once (its quote and settlement each), times the customers worked on at once. */
+const ORDER_READS_AT_ONCE = 4;
 
 /** The highest FX-spread markup a run may assume: 10 % (typical markups are 50–200 bps). */
 export const FX_SPREAD_BPS_MAX = 1_000;
@@ -117,41 +122,101 @@ async function readOrders(
     if (p.payin_type !== 'orders') continue;
     paymentsByOrder.set(p.payin_id, [...(paymentsByOrder.get(p.payin_id) ?? []), p]);
   }
-  const views: RemitOrderView[] = [];
-  // One order at a time: a customer has few orders, and the run already works on several customers at once.
-  for (const order of orders) {
-    const row = stored.get(order.id);
-    const known = row !== undefined && row.quote_id === order.quote_id ? storedQuote(row) : null;
-    const quote = order.quote_id === null ? null : (known ?? (await remit.getQuote(order.quote_id)));
-    const payment = paymentOf(paymentsByOrder.get(order.id) ?? []);
-    // A settlement stored before its fees were kept (20261221) is read once more for them.
-    const landed =
-      row !== undefined &&
-      row.settlement_status === 'settled' &&
-      row.settlement_id === payment?.settlement_id &&
-      row.settlement_fx_fee_usd !== null;
-    const settlement = !payment?.settlement_id || landed ? null : await remit.getSettlement(payment.settlement_id);
-    // The mid rate is the quote's only while the quote is live; later it is another day's rate: not known.
-    const live = quote !== null && known === null && Date.now() <= Date.parse(quote.expires_at);
-    views.push({ order, quote, payment, settlement, mid: live ? await midRate() : null });
-  }
+  const views: RemitOrderView[] = new Array(orders.length);
+  // A first run reads each order's quote and settlement, one call each: several at once, as a
+  // round trip per order one after another left the run waiting on the network, not working.
+  await forEach(
+    orders.map((order, i) => [order, i] as const),
+    ORDER_READS_AT_ONCE,
+    async ([order, i]) => {
+      views[i] = await readOrder(remit, order, stored.get(order.id), paymentsByOrder, midRate);
+    },
+    () => undefined,
+  );
   return views;
 }
 
-/** One customer: read everything from remit first, then write; a failed read leaves nothing half-done. */
-async function syncCustomer(customer: CustomerRow, ctx: RunContext): Promise<void> {
-  const { db, run, remittances } = ctx;
+/** One order's view: its quote (unless stored), its payment among the customer's, its settlement (unless landed). */
+async function readOrder(
+  remit: RemitClient,
+  order: RemitOrder,
+  row: RemittanceRow | undefined,
+  paymentsByOrder: ReadonlyMap<string, RemitPayment[]>,
+  midRate: RunContext['midRate'],
+): Promise<RemitOrderView> {
+  const known = row !== undefined && row.quote_id === order.quote_id ? storedQuote(row) : null;
+  const payment = paymentOf(paymentsByOrder.get(order.id) ?? []);
+  // A settlement stored before its fees were kept (20261221) is read once more for them.
+  const landed =
+    row !== undefined &&
+    row.settlement_status === 'settled' &&
+    row.settlement_id === payment?.settlement_id &&
+    row.settlement_fx_fee_usd !== null;
+  const [quote, settlement] = await Promise.all([
+    order.quote_id === null ? null : (known ?? remit.getQuote(order.quote_id)),
+    !payment?.settlement_id || landed ? null : remit.getSettlement(payment.settlement_id),
+  ]);
+  // The mid rate is the quote's only while the quote is live; later it is another day's rate: not known.
+  const live = quote !== null && known === null && Date.now() <= Date.parse(quote.expires_at);
+  return { order, quote, payment, settlement, mid: live ? await midRate() : null };
+}
+
+/**
+ * Customers whose remittance rows and postings are written together: a statement per step for
+ * all of them (rows, postings read, entries posted in one batch), not one per customer.
+ */
+const CUSTOMERS_PER_CHUNK = 50;
+
+/** One customer's records as remit has them now (its stored rows tell what need not be read again). */
+async function readCustomer(
+  customer: CustomerRow,
+  stored: ReadonlyMap<string, RemittanceRow>,
+  ctx: RunContext,
+): Promise<RemittanceRecord[]> {
   const remitCustomerId = customer.remit_customer_id;
   assert(remitCustomerId !== null, 'sync-remit selects customers by remit_customer_id');
-  const stored = new Map((await findRemittancesOf(db, customer.customer_id)).map((row) => [row.order_id, row]));
   const views = await readOrders(ctx.remit, remitCustomerId, stored, ctx.midRate);
-  const records = views.map((view) =>
+  return views.map((view) =>
     remittanceRecordOf(
       { customer_id: customer.customer_id, remit_customer_id: remitCustomerId, pan: customer.pan },
       view,
     ),
   );
+}
+
+/** Each customer's part of a list, by the customer its order belongs to. */
+function byCustomer<T extends { order_id: string }>(
+  items: readonly T[],
+  customerOf: ReadonlyMap<string, string>,
+): Map<string, T[]> {
+  const parts = new Map<string, T[]>();
+  for (const item of items) {
+    const customerId = customerOf.get(item.order_id);
+    assert(customerId !== undefined, `order ${item.order_id} is of none of the customers at hand`);
+    const part = parts.get(customerId);
+    if (part) part.push(item);
+    else parts.set(customerId, [item]);
+  }
+  return parts;
+}
+
+/**
+ * Some customers: each one's orders read from remit first (a failed read is that customer's
+ * failure, and nothing of it is written), then the rows and postings of the others written.
+ */
+async function syncCustomers(customers: readonly CustomerRow[], ctx: RunContext): Promise<CustomerFailure[]> {
+  const { db, run, remittances } = ctx;
+  const rows = await findRemittancesOf(
+    db,
+    customers.map((c) => c.customer_id),
+  );
+  const stored = new Map(rows.map((row) => [row.order_id, row]));
+  const { done, failed } = await forEachCustomer(customers, idOfRecord, (customer) =>
+    readCustomer(customer, stored, ctx),
+  );
+  const records = done.flatMap(({ value }) => value);
   const recordOf = new Map(records.map((r) => [r.order_id, r]));
+  const customerOf = new Map(records.map((r) => [r.order_id, r.customer_id]));
   const orderIds = records.map((r) => r.order_id);
   remittances.seen += records.length;
   const written = await upsertRemittances(db, records, { dryRun: ctx.dryRun });
@@ -159,34 +224,48 @@ async function syncCustomer(customer: CustomerRow, ctx: RunContext): Promise<voi
   remittances.updated += written.updated.length;
   remittances.unchanged += written.unchanged.length;
   remittances.held += written.held.length;
-  const facts = records.map((r) => remittanceFacts(r, stored.get(r.order_id)));
-  const posting = run.customer(customer.customer_id);
-  const add = (kind: Kind, draft: TransactionDraft) =>
+  const factsOf = byCustomer(
+    records.map((r) => ({ order_id: r.order_id, facts: remittanceFacts(r, stored.get(r.order_id)) })),
+    customerOf,
+  );
+  const plans = done.map(({ customer }) => ({
+    posting: run.customer(customer.customer_id),
+    facts: (factsOf.get(customer.customer_id) ?? []).map((f) => f.facts),
+  }));
+  const add = (posting: (typeof plans)[number]['posting'], kind: Kind, draft: TransactionDraft) =>
     posting.addDraft(kind, draft, recordOf.get(String(draft.metadata.order_id))!);
 
   // fx_spread: once per paid order, while an assumed spread is set (domain/remittances.ts decides).
-  const before = await remittancePostings(db, orderIds);
-  const accruals = accrualsDue(facts, before, ctx.bps, randomUUID);
-  for (const [code, ids] of [
-    ['unpriced', accruals.unpriced],
-    ['below_a_cent', accruals.belowACent],
-  ] as const) {
-    for (const id of ids)
-      posting.add(
-        'fx_spread',
-        fxSpreadSourceTxnId(id),
-        skippedAs(code, { order_id: id, fx_spread_bps: ctx.bps.toString() }),
-        recordOf.get(id)!,
-      );
-  }
-  for (const draft of accruals.drafts) add('fx_spread', draft);
-  await run.post(posting);
+  const before = byCustomer(await remittancePostings(db, orderIds), customerOf);
+  const accrued = plans.map(({ posting, facts }) => {
+    const accruals = accrualsDue(facts, before.get(posting.customerId) ?? [], ctx.bps, randomUUID);
+    for (const [code, ids] of [
+      ['unpriced', accruals.unpriced],
+      ['below_a_cent', accruals.belowACent],
+    ] as const) {
+      for (const id of ids)
+        posting.add(
+          'fx_spread',
+          fxSpreadSourceTxnId(id),
+          skippedAs(code, { order_id: id, fx_spread_bps: ctx.bps.toString() }),
+          recordOf.get(id)!,
+        );
+    }
+    for (const draft of accruals.drafts) add(posting, 'fx_spread', draft);
+    return accruals.drafts;
+  });
+  // Every customer's at once: the run posts them in batches of many customers.
+  await Promise.all(plans.map(({ posting }) => run.post(posting)));
 
   // fx_spread_settle: when the settlement has landed, exactly the accrual (as stored now: a concurrent run's stands), once.
-  const postings = ctx.dryRun ? before : await remittancePostings(db, orderIds);
-  for (const draft of settlementsDue(facts, postings, ctx.dryRun ? accruals.drafts : [], randomUUID))
-    add('fx_spread_settle', draft);
-  await run.post(posting);
+  const postings = ctx.dryRun ? before : byCustomer(await remittancePostings(db, orderIds), customerOf);
+  plans.forEach(({ posting, facts }, i) => {
+    const planned = ctx.dryRun ? accrued[i]! : [];
+    for (const draft of settlementsDue(facts, postings.get(posting.customerId) ?? [], planned, randomUUID))
+      add(posting, 'fx_spread_settle', draft);
+  });
+  await Promise.all(plans.map(({ posting }) => run.post(posting)));
+  return failed;
 }
 
 /**
@@ -231,12 +310,23 @@ export async function runSyncRemit(input: SyncRemitInput, deps: JobDeps): Promis
         },
       ));
     const ctx: RunContext = { db, remit, dryRun, bps, run, remittances, midRate };
-    ({ failed } = await forEachCustomer(
-      customers,
-      idOfRecord,
-      (customer) => syncCustomer(customer, ctx),
-      (done, total) => deps.progress({ done, total, unit: 'customers' }),
-    ));
+    const chunks = Array.from({ length: Math.ceil(customers.length / CUSTOMERS_PER_CHUNK) }, (_, i) =>
+      customers.slice(i * CUSTOMERS_PER_CHUNK, (i + 1) * CUSTOMERS_PER_CHUNK),
+    );
+    failed = [];
+    let synced = 0;
+    deps.progress({ done: 0, total: customers.length, unit: 'customers' });
+    // Two chunks at once: one's rows and postings are written while the other's are read.
+    await forEach(
+      chunks,
+      2,
+      async (chunk) => {
+        failed.push(...(await syncCustomers(chunk, ctx)));
+        synced += chunk.length;
+        deps.progress({ done: synced, total: customers.length, unit: 'customers' });
+      },
+      () => undefined,
+    );
   }
   const result: SyncRemitResult = {
     ...run.result(linked.length + notLinked.length, [...notLinked, ...failed], null),

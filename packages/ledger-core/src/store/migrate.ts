@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { assert } from '../domain/errors.js';
 import { LOCK_KEYS, withAdvisoryLock } from './advisory-lock.js';
@@ -122,4 +123,14 @@ export async function isAtHead(db: Knex): Promise<boolean> {
   const rows: Array<{ name: string }> = await db('knex_migrations').select('name');
   const applied = new Set(rows.map((r) => r.name));
   return MIGRATIONS.every(([name]) => applied.has(name));
+}
+
+/**
+ * Names the schema this code's migrations build: their names and their code. Two databases
+ * migrated by code of one fingerprint hold the same schema (the tests copy a migrated one).
+ */
+export function migrationsFingerprint(): string {
+  const hash = createHash('sha256');
+  for (const [name, migration] of MIGRATIONS) hash.update(`${name}\n${migration.up.toString()}\n`);
+  return hash.digest('hex');
 }

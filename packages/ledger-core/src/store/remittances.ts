@@ -119,11 +119,11 @@ export async function upsertRemittances(
   return answer;
 }
 
-/** The stored remittances of a ledger customer, by order id. */
-export async function findRemittancesOf(db: Knex, customerId: string): Promise<RemittanceRow[]> {
+/** The stored remittances of a ledger customer (or of several, in one statement), by order id. */
+export async function findRemittancesOf(db: Knex, customerIds: string | readonly string[]): Promise<RemittanceRow[]> {
   return (await db('remittances')
     .select(columnRefs(REMITTANCES))
-    .where('customer_id', customerId)
+    .whereIn('customer_id', typeof customerIds === 'string' ? [customerIds] : [...customerIds])
     .orderBy('order_id')) as RemittanceRow[];
 }
 

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { SandboxDataset } from '../data/generate.js';
+import type { Remittance } from '../data/india.js';
 import { newestFirst, remitBalances, remitMidRate } from '../data/india-views.js';
 import { bearerOf, encodeJson, intParam, paginate, type Reply, type UpstreamHandler } from './common.js';
 
@@ -14,6 +15,19 @@ export function createRemitHandler(dataset: SandboxDataset, apiKey: string): Ups
   const API = '/api/v1';
 
   const remittances = () => india.all().flatMap((d) => d.remittances);
+  /**
+   * The remittances an id or a customer filter can name: its owner's alone (every remit id
+   * names its customer), else every one. A sync asks for one customer's orders and then each
+   * of their quotes and settlements: a scan of every customer's remittances per request made a
+   * run over 1,000 customers quadratic in the sandbox, not in the job.
+   */
+  const scopedTo = (identifier: string | null): Remittance[] => {
+    if (identifier === null) return remittances();
+    const owner = identifier.startsWith('cust_') ? india.find(identifier) : india.ownerOf(identifier);
+    return owner === undefined ? remittances() : india.dataOf(owner).remittances;
+  };
+  const findScoped = (id: string, found: (r: Remittance) => boolean): Remittance | undefined =>
+    scopedTo(id).find(found) ?? remittances().find(found);
 
   function customerOf(url: URL) {
     const byQuery = url.searchParams.get('customer_id') ?? url.searchParams.get('payin_id');
@@ -81,7 +95,7 @@ export function createRemitHandler(dataset: SandboxDataset, apiKey: string): Ups
       const status = filter(url, 'status');
       return list(
         url,
-        remittances()
+        scopedTo(customer)
           .map((r) => r.order)
           .filter((o) => (customer === null || o.customer_id === customer) && (status === null || o.status === status)),
       );
@@ -92,7 +106,7 @@ export function createRemitHandler(dataset: SandboxDataset, apiKey: string): Ups
       const payin = filter(url, 'payin_id');
       return list(
         url,
-        remittances()
+        scopedTo(customer ?? payin)
           .flatMap((r) => (r.payment === null ? [] : [r.payment]))
           .filter(
             (p) =>
@@ -117,11 +131,11 @@ export function createRemitHandler(dataset: SandboxDataset, apiKey: string): Ups
     let id = match(url, 'orders');
     if (id !== null) return one(india.remittance(id)?.order, 'order');
     id = match(url, 'quotes');
-    if (id !== null) return one(remittances().find((r) => r.quote.id === id)?.quote, 'quote');
+    if (id !== null) return one(findScoped(id, (r) => r.quote.id === id)?.quote, 'quote');
     id = match(url, 'payment') ?? match(url, 'payments');
-    if (id !== null) return one(remittances().find((r) => r.payment?.id === id)?.payment, 'payment');
+    if (id !== null) return one(findScoped(id, (r) => r.payment?.id === id)?.payment, 'payment');
     id = match(url, 'settlements');
-    if (id !== null) return one(remittances().find((r) => r.settlement?.id === id)?.settlement, 'settlement');
+    if (id !== null) return one(findScoped(id, (r) => r.settlement?.id === id)?.settlement, 'settlement');
     id = match(url, 'customers');
     if (id !== null) {
       const c = india.find(id);
