@@ -10,7 +10,8 @@ import {
 } from '@ledger/core';
 import type { TestDatabase } from '@ledger/core/testing';
 import { createApp, loadConfig } from '@ledger/api';
-import { createJobProducer, JOBS } from '@ledger/jobs';
+import { createJobProducer } from '@ledger/job-runtime';
+import { JOBS } from '@ledger/jobs';
 import { createDataset } from '@ledger/sandbox';
 import { createUpstreamClients, upstreamConfigSchema } from '@ledger/upstream-clients';
 import { randomBytes } from 'node:crypto';

@@ -10,7 +10,8 @@ import {
   upsertCustomer,
 } from '@ledger/core';
 import type { TestDatabase } from '@ledger/core/testing';
-import { DEFAULT_JOB_SETTINGS, runSyncRemit } from '@ledger/jobs';
+import { DEFAULT_JOB_SETTINGS } from '@ledger/job-runtime';
+import { runSyncRemit } from '@ledger/jobs';
 import { createDataset } from '@ledger/sandbox';
 import { createUpstreamClients, upstreamConfigSchema } from '@ledger/upstream-clients';
 import { v7 as uuidv7 } from 'uuid';

@@ -1,10 +1,8 @@
 // The console in a real Chromium (Debian's, driven by playwright-core) against the quickstart's
 // stack: both books' real api, worker and recon processes on the demo data, 8 customers a book.
 // Without Chromium (scripts/ensure-services.sh installs it where it can) the suite is pending.
-import { existsSync, mkdirSync, mkdtempSync, chmodSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';

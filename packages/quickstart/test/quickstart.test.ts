@@ -7,7 +7,6 @@ import { formatQty, positionsOf, PLANTED_MISMATCH_CUSTOMER } from '@ledger/sandb
 import { startStack, type Stack, type StackOptions } from '../src/index.js';
 import { testStackOptions } from '../src/testing.js';
 
-const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 // Small, for CI's time: at the default 200 the load takes minutes, long enough for a recon schedule
 // firing during it to show (the stack now delays the first scheduled cycle by an hour); at 8 it ends
 // first, so the assertions on the runs below guard what the demo asks for, not the delay itself.
