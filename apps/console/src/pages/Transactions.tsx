@@ -1,27 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { api, download, unwrap, type Schemas } from '../api/client.js';
+import { ENUMS } from '../api/enums.js';
 import { ErrorBox, Loaded, Money, Pager } from '../components/ui.js';
 import { useSession } from '../App.js';
 import { href, navigate, useRoute } from '../router.js';
 
-const TXN_TYPES: Schemas['TxnType'][] = [
-  'deposit',
-  'wire_in',
-  'withdrawal',
-  'wire_out',
-  'buy_security',
-  'sell_security',
-  'dividend',
-  'wht_tax',
-  'broker_fee',
-  'fx_spread',
-  'fx_spread_settle',
-  'adjustment',
-  'reversal',
-  'recost',
-];
-const SOURCES: Schemas['Source'][] = ['manual', 'ledger', 'uaefeed', 'custodian', 'usbroker', 'remit', 'recost'];
 /** The list's filters, kept in the route's query so a filtered list can be linked to. */
 const FILTERS = [
   'customer_id',
@@ -120,7 +104,7 @@ function TransactionList({ filters }: { filters: Filters }) {
       <input type={type} value={draft[name] ?? ''} onChange={(e) => setDraft({ ...draft, [name]: e.target.value })} />
     </label>
   );
-  const select = (name: keyof Filters, label: string, options: string[]) => (
+  const select = (name: keyof Filters, label: string, options: readonly string[]) => (
     <label>
       {label}{' '}
       <select value={draft[name] ?? ''} onChange={(e) => setDraft({ ...draft, [name]: e.target.value })}>
@@ -154,8 +138,8 @@ function TransactionList({ filters }: { filters: Filters }) {
         }}
       >
         {field('customer_id', 'Customer')}
-        {select('txn_type', 'Type', TXN_TYPES)}
-        {select('source', 'Source', SOURCES)}
+        {select('txn_type', 'Type', ENUMS.TxnType)}
+        {select('source', 'Source', ENUMS.Source)}
         {field('category', 'Category')}
         {field('symbol', 'Symbol')}
         {field('from', 'From', 'date')}
@@ -292,7 +276,7 @@ function ManualEntry() {
             value={entry.txn_type}
             onChange={(e) => setEntry({ ...entry, txn_type: e.target.value as Schemas['EnterableTxnType'] })}
           >
-            {TXN_TYPES.filter((t) => t !== 'reversal' && t !== 'recost').map((t) => (
+            {ENUMS.EnterableTxnType.map((t) => (
               <option key={t}>{t}</option>
             ))}
           </select>
