@@ -317,4 +317,36 @@ describe('uaefeed money, worked by hand', function () {
     // −272.29 + 272.00: each record moved the wallet by its netSettle's USD.
     expect(await balance(db, '2020')).to.equal('-0.29');
   });
+
+  it('an AED trade whose bundled fee is worth less than half a cent posts no fee line, and its AED lines carry the net settlement: the AED wallet still moves by exactly netSettle (issue 18, item 4)', async () => {
+    // Bought 1 at AED 9.98 for netSettle 10.00 (fee AED 0.02 = 0.0054 USD); sold it at 10.00 for
+    // netSettle 9.98. At the peg 9.98 is 2.7175 and 10.00 is 2.7229 USD, both 2.72, so the fee's
+    // USD is 0.00 and no fee line is posted; the AED fee folds into the AED lines instead: the buy
+    // takes AED 10.00, the sale pays AED 9.98, as the custodian settled them.
+    const aedOrder = (o: Partial<OrderRecord>) =>
+      order({ symbol: 'EMAAR', ordQty: '1', cumQty: '1', avgPx: '10.00', currency: 'AED', exchange: 'DFM', ...o });
+    await post(db, {
+      orders: [
+        aedOrder({ orderId: 'ORD-B', avgPx: '9.98', netSettle: '10.00' }),
+        aedOrder({ orderId: 'ORD-S', side: 'SELL', netSettle: '9.98', tradeDate: '2026-02-03' }),
+      ],
+    });
+    expect(await aedLinesOf(db, 'ORD-B')).to.deep.equal([
+      ['1200', '2.72', '0.00', null],
+      ['1020', '0.00', '2.72', '10.00'],
+      ['2020', '2.72', '0.00', '10.00'],
+      ['2100', '0.00', '2.72', null],
+    ]);
+    expect(await aedLinesOf(db, 'ORD-S')).to.deep.equal([
+      ['1020', '2.72', '0.00', '9.98'],
+      ['2020', '0.00', '2.72', '9.98'],
+    ]);
+    const { rows } = await db.raw<{ rows: Array<{ aed: string; usd: string }> }>(
+      `SELECT sum(CASE WHEN credit > 0 THEN native_amount ELSE -native_amount END)::text AS aed, sum(credit - debit)::text AS usd
+         FROM journal_lines WHERE customer_id = ? AND account_code = '2020'`,
+      [CUSTOMER],
+    );
+    // −10.00 + 9.98 in AED, as the custodian's cash says; −2.72 + 2.72 in USD.
+    expect(rows).to.deep.equal([{ aed: '-0.02', usd: '0.00' }]);
+  });
 });

@@ -26,7 +26,7 @@ export const buySecurity: PostingRule = {
   lines: (input) => {
     const { cash, wallet } = fundingAccounts(input.currency);
     const fee = customerFee(input);
-    const aed = aedAmounts(input.currency, input.aed, fee);
+    const aed = aedAmounts(input.currency, input.aed, fee, 'buy');
     return linesFromLegs([
       {
         debit: ACCOUNT.custodyEquities,

@@ -11,17 +11,25 @@ export function fundingAccounts(currency: Currency): { cash: string; wallet: str
 }
 
 /**
- * The AED amounts of an AED posting's legs (nothing in USD): the amount's own AED figure, and
- * its fee's: stated, else the USD fee converted at the posting's rate.
+ * The AED amounts of an AED trade's legs (nothing in USD): the amount's own AED figure, and its
+ * fee's: stated, else the USD fee converted at the posting's rate. A stated fee worth less than
+ * half a cent posts no fee line (its USD is 0.00), so it is folded into the amount: a buy pays and
+ * a sell receives its net settlement in AED, on the bank's line and the wallet's alike, and the AED
+ * wallet still moves by exactly what the custodian settled.
  */
 export function aedAmounts(
   currency: Currency,
   aed: AedFigures | null,
   feeUsd: Decimal,
+  side: 'buy' | 'sell',
 ): { amount?: Decimal; fee?: Decimal } {
   if (currency === 'USD') return {};
   assert(aed !== null, 'a posting in AED carries its AED figures');
-  return { amount: aed.amount, fee: aed.fee ?? roundToCents(feeUsd.times(aed.rate)) };
+  const fee = aed.fee ?? roundToCents(feeUsd.times(aed.rate));
+  if (!feeUsd.isZero()) return { amount: aed.amount, fee };
+  const amount = side === 'buy' ? aed.amount.plus(fee) : aed.amount.minus(fee);
+  assert(amount.isGreaterThan(0), 'a fee worth nothing in USD is less than the trade it is folded into');
+  return { amount };
 }
 
 /** Money in: the firm holds more cash and owes the customer as much more (`native`: the AED amount, in AED). */

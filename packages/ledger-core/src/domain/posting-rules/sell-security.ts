@@ -22,7 +22,7 @@ export const sellSecurity: PostingRule = {
   lines: ({ currency, amountUsd, feeUsd, aed: figures }) => {
     const { cash, wallet } = fundingAccounts(currency);
     const fee = feeUsd ?? ZERO;
-    const aed = aedAmounts(currency, figures, fee);
+    const aed = aedAmounts(currency, figures, fee, 'sell');
     return linesFromLegs([
       {
         debit: cash,
