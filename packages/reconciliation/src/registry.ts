@@ -9,6 +9,7 @@ import { openExceptionsAge } from './checks/open-exceptions-age.js';
 import { pendingFlowAge } from './checks/pending-flow-age.js';
 import { snapshotReconcile } from './checks/snapshot-reconcile.js';
 import { sourceTxnUniqueness } from './checks/source-txn-uniqueness.js';
+import { statedFeePosted } from './checks/stated-fee-posted.js';
 import { uaefeedHoldingsRecon } from './checks/uaefeed-holdings-recon.js';
 import { usbrokerHoldingsRecon } from './checks/usbroker-holdings-recon.js';
 import { usbrokerLedgerRecon } from './checks/usbroker-ledger-recon.js';
@@ -21,6 +22,7 @@ export const CHECKS: readonly Check[] = [
   journalLineCompleteness,
   sourceTxnUniqueness,
   drCrSignConvention,
+  statedFeePosted,
   walletDerivation,
   accountTotals,
   snapshotReconcile,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { Decimal, formatDecimal, trialBalance } from '@ledger/core';
-import { cleanBook, corrupt, NO_VARIANCE, outcome } from './book.js';
+import { cleanBook, corrupt, NO_VARIANCE, outcome, post } from './book.js';
 
 type Book = Awaited<ReturnType<typeof cleanBook>>;
 
@@ -43,6 +43,7 @@ describe('category A checks', function () {
       'journal_line_completeness',
       'source_txn_uniqueness',
       'dr_cr_sign_convention',
+      'stated_fee_posted',
     ]) {
       const result = await outcome(book.runtimeDb, name);
       expect(result.status, `${name}: ${JSON.stringify(result)}`).to.equal('ok');
@@ -296,6 +297,120 @@ describe('category A checks', function () {
         `INSERT INTO account_totals (account_code, slot, debit_total, credit_total, line_count) VALUES ('3000', 99, 10.00, 0, 0)`,
       );
       expect((await outcome(book.runtimeDb, 'dr_cr_sign_convention')).status).to.equal('ok');
+    });
+  });
+
+  describe('stated_fee_posted', () => {
+    /** uaefeed trades as sync-uaefeed posts them: gross proceeds or cost, the stated fee by difference to netSettle's USD. */
+    const uaefeed = (
+      sourceTxnId: string,
+      fields: { side: 'buy' | 'sell'; amountUsd: string; feeUsd: string; cashMovement: string; bundledFee: string },
+      aed?: { gross: string },
+    ) =>
+      post(book.db, {
+        txn_type: fields.side === 'buy' ? 'buy_security' : 'sell_security',
+        source: 'uaefeed',
+        source_txn_id: sourceTxnId,
+        symbol: aed ? 'EMAAR' : 'AAPL',
+        quantity: '1',
+        amount_usd: fields.amountUsd,
+        fee_usd: fields.feeUsd,
+        ...(aed && {
+          original_currency: 'AED',
+          original_amount: aed.gross,
+          fx_rate: '3.6725',
+          original_fee: fields.bundledFee,
+        }),
+        metadata: { cash_movement: fields.cashMovement, bundled_fee: fields.bundledFee },
+      });
+
+    it('on uaefeed trades posted by the rules (a USD sell, an AED buy, an AED sell whose fee is worth 0.00 USD) › ok', async () => {
+      await uaefeed('S-USD', {
+        side: 'sell',
+        amountUsd: '120.00',
+        feeUsd: '0.30',
+        cashMovement: '119.70',
+        bundledFee: '0.30',
+      });
+      // AED 1,001.00 gross (272.57 USD), netSettle 1,002.50 (272.97): the fee's USD 0.40, in AED 1.50.
+      await uaefeed(
+        'B-AED',
+        { side: 'buy', amountUsd: '272.57', feeUsd: '0.40', cashMovement: '-1002.50', bundledFee: '1.50' },
+        { gross: '1001.00' },
+      );
+      // AED 10.00 gross, netSettle 9.98: both 2.72 USD, so no fee line; the AED lines carry 9.98.
+      await uaefeed(
+        'S-AED',
+        { side: 'sell', amountUsd: '2.72', feeUsd: '0.00', cashMovement: '9.98', bundledFee: '0.02' },
+        { gross: '10.00' },
+      );
+      const result = await outcome(book.runtimeDb, 'stated_fee_posted');
+      expect(result, JSON.stringify(result)).to.deep.include({ status: 'ok', variances: [] });
+    });
+
+    it('when a sell booked its net as proceeds and no fee (the rule before fees were revenue) › warns naming the trade and the fee never booked', async () => {
+      const txnId = await uaefeed('S-OLD', {
+        side: 'sell',
+        amountUsd: '119.70',
+        feeUsd: '0.00',
+        cashMovement: '119.70',
+        bundledFee: '0.30',
+      });
+      const result = await outcome(book.runtimeDb, 'stated_fee_posted');
+      expect(result.status).to.equal('warn');
+      expect(result.variances).to.deep.equal([
+        {
+          ...NO_VARIANCE,
+          txn_id: txnId,
+          source_txn_id: 'S-OLD',
+          customer_id: 'C-1',
+          account_code: '2010',
+          symbol: 'AAPL',
+          expected: '0.30',
+          actual: '0.00',
+          difference: '-0.30',
+          detail: {
+            problem: 'stated_fee_not_posted',
+            txn_type: 'sell_security',
+            currency: 'USD',
+            cash_movement: '119.70',
+            bundled_fee: '0.30',
+            fee_posted: '0.00',
+          },
+        },
+      ]);
+    });
+
+    it('when an AED sell’s wallet line carries the gross AED 10.00 for a netSettle of 9.98 › warns naming the trade and the AED difference', async () => {
+      const txnId = await uaefeed(
+        'S-AED',
+        { side: 'sell', amountUsd: '2.72', feeUsd: '0.00', cashMovement: '9.98', bundledFee: '0.02' },
+        { gross: '10.00' },
+      );
+      await corrupt(book.db, `UPDATE journal_lines SET native_amount = 10.00 WHERE txn_id = ?`, [txnId]);
+      const result = await outcome(book.runtimeDb, 'stated_fee_posted');
+      expect(result.status).to.equal('warn');
+      expect(result.variances).to.deep.equal([
+        {
+          ...NO_VARIANCE,
+          txn_id: txnId,
+          source_txn_id: 'S-AED',
+          customer_id: 'C-1',
+          account_code: '2020',
+          symbol: 'EMAAR',
+          expected: '9.98',
+          actual: '10.00',
+          difference: '0.02',
+          detail: {
+            problem: 'wallet_moved_by_other_than_settlement',
+            txn_type: 'sell_security',
+            currency: 'AED',
+            cash_movement: '9.98',
+            bundled_fee: '0.02',
+            fee_posted: '0.00',
+          },
+        },
+      ]);
     });
   });
 });
