@@ -41,6 +41,7 @@ function parseCsv(text: string): string[][] {
 describe('GET /v1/journal/export', () => {
   let api: TestApi;
   let tricky: string;
+  let aedDeposit: string;
   before(async () => {
     api = await startApi();
     await buildBook(api);
@@ -55,6 +56,19 @@ describe('GET /v1/journal/export', () => {
     });
     expect(reply.status, reply.text).to.equal(201);
     tricky = reply.body.txn_id;
+    const aed = await api.post('/v1/transactions', {
+      txn_type: 'deposit',
+      customer_id: 'C-2',
+      source: 'manual',
+      source_txn_id: 'aed-1',
+      txn_date: '2026-02-02',
+      amount_usd: '100.00',
+      original_currency: 'AED',
+      original_amount: '367.25',
+      fx_rate: '3.6725',
+    });
+    expect(aed.status, aed.text).to.equal(201);
+    aedDeposit = aed.body.txn_id;
   });
   after(async () => {
     await api.close();
@@ -78,6 +92,19 @@ describe('GET /v1/journal/export', () => {
         `    ; source: manual, source_txn_id: ${txn!.txn_id}`,
         '    1100 Omnibus cash at broker / custodian  1000.00 USD',
         '    2010 Customer cash wallet (USD)  -1000.00 USD',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('ledger format: an AED line keeps USD as its amount and shows its AED amount as a posting comment, signed as the amount', async () => {
+    const reply = await exported('?format=ledger&from=2026-02-02&to=2026-02-02');
+    expect(reply.text).to.include(
+      [
+        `2026-02-02 (${aedDeposit}) deposit C-2`,
+        '    ; source: manual, source_txn_id: aed-1',
+        '    1020 Operating bank (AED, USD equivalent)  100.00 USD  ; native: 367.25 AED',
+        '    2020 Customer cash wallet (AED, USD equivalent)  -100.00 USD  ; native: -367.25 AED',
         '',
       ].join('\n'),
     );
@@ -144,12 +171,23 @@ describe('GET /v1/journal/export', () => {
       'account_name',
       'debit',
       'credit',
+      'native_currency',
+      'native_amount',
     ]);
     expect(rows).to.have.length(await countRows(api.db, 'journal_lines'));
     const odd = rows.filter((r) => r[0] === tricky);
     expect(odd.map((r) => [r[4], r[7], r[10], r[12], r[13]])).to.deep.equal([
       ['odd,"key"', 'line one\nline two; a "quoted", part  with  spaces', '1100', '7.00', '0.00'],
       ['odd,"key"', 'line one\nline two; a "quoted", part  with  spaces', '2010', '0.00', '7.00'],
+    ]);
+    // An AED line carries its AED amount (positive, on the line's side); a USD line none.
+    expect(rows.filter((r) => r[0] === aedDeposit).map((r) => [r[10], r[12], r[13], r[14], r[15]])).to.deep.equal([
+      ['1020', '100.00', '0.00', 'AED', '367.25'],
+      ['2020', '0.00', '100.00', 'AED', '367.25'],
+    ]);
+    expect(odd.map((r) => [r[14], r[15]])).to.deep.equal([
+      ['', ''],
+      ['', ''],
     ]);
     // Debits equal credits over the whole export.
     const debit = rows.reduce((sum, r) => sum.plus(r[12]!), new Decimal(0));

@@ -18,6 +18,9 @@ export interface ExportLine {
   account_name: string;
   debit: string;
   credit: string;
+  /** An AED account's line: its amount in AED ('AED', positive, on the line's side); null on a USD line. */
+  native_currency: string | null;
+  native_amount: string | null;
 }
 
 /** Rows a database cursor fetches at a time: the export's memory is this many rows, whatever the book's size. */
@@ -49,6 +52,8 @@ export function streamJournal(db: Knex, window: DateWindow): Readable {
       'a.name as account_name',
       db.raw('l.debit::text AS debit'),
       db.raw('l.credit::text AS credit'),
+      'l.native_currency',
+      db.raw('l.native_amount::text AS native_amount'),
     )
     .orderBy([{ column: 't.txn_date' }, { column: 't.txn_id' }, { column: 'l.line_id' }]);
   if (window.from !== undefined) query.where('t.txn_date', '>=', window.from);

@@ -130,7 +130,7 @@ export const paths: Paths = {
       operationId: 'exportJournal',
       summary: 'The book’s journal as a ledger/hledger file or CSV, streamed',
       description:
-        '`format=ledger` (default): one entry per transaction, dated, its txn_id as the code, described by type, customer, symbol and memo, its source as tags; a posting per journal line, `<code> <name>` and the USD amount, debits positive. `hledger -f - balance` over it gives each account’s debit − credit, as `/v1/firm/accounts` does. `format=csv`: one row per journal line. Ordered by txn_date, txn_id, line; `from` and `to` bound txn_date. Streamed from a database cursor: any size, constant memory; a failure midway cuts the connection (the text ends early), so a complete export is one whose connection closed normally.',
+        '`format=ledger` (default): one entry per transaction, dated, its txn_id as the code, described by type, customer, symbol and memo, its source as tags; a posting per journal line, `<code> <name>` and the USD amount, debits positive (an AED line shows its AED amount in a posting comment, `; native: <amount> AED`, signed as the USD amount). `hledger -f - balance` over it gives each account’s debit − credit, as `/v1/firm/accounts` does. `format=csv`: one row per journal line, with the line's `native_currency` and `native_amount` last (empty on a USD line). Ordered by txn_date, txn_id, line; `from` and `to` bound txn_date. Streamed from a database cursor: any size, constant memory; a failure midway cuts the connection (the text ends early), so a complete export is one whose connection closed normally.',
       tags: ['journal'],
       security: READ,
       parameters: [

@@ -48,9 +48,14 @@ function oneLine(value: string): string {
     .trim();
 }
 
+/** Whether a line is a credit (its debit is zero): negative in ledger's terms. */
+function isCredit(row: ExportLine): boolean {
+  return /^0+(\.0+)?$/.test(row.debit);
+}
+
 /** The signed amount of a line in ledger's terms: debits positive, credits negative. */
 function ledgerAmount(row: ExportLine): string {
-  return /^0+(\.0+)?$/.test(row.debit) ? `-${row.credit}` : row.debit;
+  return isCredit(row) ? `-${row.credit}` : row.debit;
 }
 
 function entryHeader(row: ExportLine): string {
@@ -64,15 +69,20 @@ function entryHeader(row: ExportLine): string {
 /**
  * The ledger/hledger journal: one entry per transaction (date, the txn_id as its code, a
  * description, its source as tags), a posting per line with the account's code and name and
- * the amount in USD, debits positive. Accounts are "<code> <name>": `hledger balance` over it
- * gives each account's debit − credit.
+ * the amount in USD, debits positive; an AED line's AED amount in a posting comment (a tag, so
+ * the amounts, and `hledger balance`, stay in USD). Accounts are "<code> <name>": `hledger balance`
+ * over it gives each account's debit − credit.
  */
 export function ledgerJournal(): Transform {
   return textTransform(
     '; The book’s journal, exported by the ledger service. Amounts in USD: debits positive, credits negative.\n',
     (row, previous) => {
       const header = previous?.txn_id === row.txn_id ? '' : `\n${entryHeader(row)}`;
-      return `${header}    ${oneLine(`${row.account_code} ${row.account_name}`)}  ${ledgerAmount(row)} USD\n`;
+      const native =
+        row.native_amount === null
+          ? ''
+          : `  ; native: ${isCredit(row) ? '-' : ''}${row.native_amount} ${row.native_currency}`;
+      return `${header}    ${oneLine(`${row.account_code} ${row.account_name}`)}  ${ledgerAmount(row)} USD${native}\n`;
     },
   );
 }
@@ -92,6 +102,8 @@ const CSV_COLUMNS = [
   'account_name',
   'debit',
   'credit',
+  'native_currency',
+  'native_amount',
 ] as const satisfies ReadonlyArray<keyof ExportLine>;
 
 /** RFC 4180: a field with a quote, comma or line break is quoted, its quotes doubled; null is empty. */
