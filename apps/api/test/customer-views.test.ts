@@ -127,6 +127,51 @@ function describeBook(book: 'ENTITY_UAE' | 'ENTITY_IND_IFSC') {
         expect((await get(api, `${C1}/summary?as_of=2026-01-20`)).cash_total_usd).to.equal('657.83');
       });
 
+      it('each wallet in its own currency: the AED wallet’s 367.25 AED exact beside its 100.00 USD, each movement in its wallet’s currency, closing at the summary’s balance', async () => {
+        const all = await get(api, `${C1}/statement`);
+        const aed = all.movements.filter((m: Record<string, string>) => m.account_code === '2020');
+        expect(aed.map((m: Record<string, string>) => [m.txn_date, m.currency, m.amount, m.amount_usd])).to.deep.equal([
+          ['2026-01-11', 'AED', '367.25', '100.00'],
+        ]);
+        expect(all.wallets).to.deep.equal([
+          {
+            currency: 'USD',
+            account_code: '2010',
+            opening_balance: '0.00',
+            movements_total: '566.83',
+            closing_balance: '566.83',
+          },
+          {
+            currency: 'AED',
+            account_code: '2020',
+            opening_balance: '0.00',
+            movements_total: '367.25',
+            closing_balance: '367.25',
+          },
+        ]);
+        const window = await get(api, `${C1}/statement?from=2026-01-13&to=2026-01-20`);
+        expect(window.wallets).to.deep.equal([
+          {
+            currency: 'USD',
+            account_code: '2010',
+            opening_balance: '498.90',
+            movements_total: '58.93',
+            closing_balance: '557.83',
+          },
+          {
+            currency: 'AED',
+            account_code: '2020',
+            opening_balance: '367.25',
+            movements_total: '0.00',
+            closing_balance: '367.25',
+          },
+        ]);
+        const summary = await get(api, `${C1}/summary?as_of=2026-01-20`);
+        expect(summary.cash.map((w: Record<string, string>) => [w.currency, w.balance])).to.deep.equal(
+          window.wallets.map((w: Record<string, string>) => [w.currency, w.closing_balance]),
+        );
+      });
+
       it('without a window: from zero to everything', async () => {
         const body = await get(api, `${C1}/statement`);
         expect(body).to.include({ from: null, to: null, opening_balance_usd: '0.00', closing_balance_usd: '666.83' });

@@ -187,30 +187,53 @@ export interface StatementMovement {
   memo: string | null;
   /** Credit − debit of the wallet line: positive when the customer's cash grows. */
   amount_usd: string;
+  /** The wallet's currency, and the same amount in it (an AED line's AED amount). */
+  currency: (typeof WALLETS)[number]['currency'];
+  amount: Decimal;
+}
+
+/** One wallet over the statement's window, in its own currency. */
+export interface StatementWallet {
+  currency: (typeof WALLETS)[number]['currency'];
+  account_code: string;
+  opening_balance: Decimal;
+  movements_total: Decimal;
 }
 
 export interface CustomerStatement {
   opening_balance_usd: Decimal;
   movements: StatementMovement[];
+  /** Every wallet (as the summary lists them), in its own currency. */
+  wallets: StatementWallet[];
 }
 
 /**
- * The customer's wallet cash (every wallet, at its USD equivalent) over a window: the balance
- * before it and every wallet line within it, in txn_date then journal order.
+ * The customer's wallet cash over a window: the balance before it and every wallet line within
+ * it, in txn_date then journal order, at its USD equivalent (every wallet together) and in its
+ * wallet's own currency (each wallet apart: an AED wallet's AED is exact, its USD a sum of conversions).
  */
-export async function customerStatement(db: Knex, customerId: string, window: DateWindow): Promise<CustomerStatement> {
+export async function customerStatement(
+  db: Knex,
+  customerId: string,
+  window: DateWindow,
+  aedPerUsd: Decimal,
+): Promise<CustomerStatement> {
   const wallet = () =>
     db('journal_lines as l').where('l.customer_id', customerId).whereIn('l.account_code', WALLET_CODES);
-  const opening =
+  const openings: Array<{ account_code: string; usd: string; own: string; unconverted_usd: string }> =
     window.from === undefined
-      ? ZERO
-      : new Decimal(
-          (
-            (await wallet()
-              .where('l.txn_date', '<', window.from)
-              .first(db.raw('coalesce(sum(l.credit - l.debit), 0)::text AS balance'))) as { balance: string }
-          ).balance,
-        );
+      ? []
+      : await wallet()
+          .where('l.txn_date', '<', window.from)
+          .groupBy('l.account_code')
+          .select(
+            'l.account_code',
+            db.raw('sum(l.credit - l.debit)::text AS usd'),
+            db.raw(`coalesce(sum(${ownOwedSql('l')}), 0)::text AS own`),
+            db.raw(
+              `coalesce(sum(l.credit - l.debit) FILTER (WHERE ${ownOwedSql('l')} IS NULL), 0)::text AS unconverted_usd`,
+            ),
+          );
   const query = wallet()
     .join('transactions as t', 't.txn_id', 'l.txn_id')
     .select(
@@ -223,20 +246,47 @@ export async function customerStatement(db: Knex, customerId: string, window: Da
       't.symbol',
       't.memo',
       db.raw('(l.credit - l.debit)::text AS amount_usd'),
+      db.raw(`(${ownOwedSql('l')})::text AS amount_own`),
     )
     .orderBy([{ column: 'l.txn_date' }, { column: 'l.line_id' }])
     .limit(STATEMENT_MOVEMENTS_MAX + 1);
   if (window.from !== undefined) query.where('l.txn_date', '>=', window.from);
   if (window.to !== undefined) query.where('l.txn_date', '<=', window.to);
-  const movements = (await query) as StatementMovement[];
-  if (movements.length > STATEMENT_MOVEMENTS_MAX) {
+  const rows = (await query) as Array<Omit<StatementMovement, 'currency' | 'amount'> & { amount_own: string | null }>;
+  if (rows.length > STATEMENT_MOVEMENTS_MAX) {
     throw new LedgerError(
       'validation_error',
       `the window holds more than ${STATEMENT_MOVEMENTS_MAX} movements: ask for a shorter one with from and to`,
       [{ path: '/query/from', message: `more than ${STATEMENT_MOVEMENTS_MAX} movements in the window` }],
     );
   }
-  return { opening_balance_usd: opening, movements };
+  // Each wallet in its own currency; an AED line posted without its AED amount counts at the peg, as the summary's does.
+  const wallets = WALLETS.map(({ currency, account_code }) => {
+    const opening = openings.find((o) => o.account_code === account_code);
+    return {
+      currency,
+      account_code,
+      opening_balance:
+        opening === undefined
+          ? ZERO
+          : owedInOwnCurrency(
+              { own: new Decimal(opening.own), unconvertedUsd: new Decimal(opening.unconverted_usd) },
+              aedPerUsd,
+            ),
+      movements_total: ZERO,
+    };
+  });
+  const movements = rows.map(({ amount_own, ...row }) => {
+    const wallet = wallets.find((w) => w.account_code === row.account_code);
+    assert(wallet !== undefined, `a statement movement is on a wallet, not on ${row.account_code}`);
+    const amount =
+      amount_own !== null
+        ? new Decimal(amount_own)
+        : owedInOwnCurrency({ own: ZERO, unconvertedUsd: new Decimal(row.amount_usd) }, aedPerUsd);
+    wallet.movements_total = wallet.movements_total.plus(amount);
+    return { ...row, currency: wallet.currency, amount };
+  });
+  return { opening_balance_usd: openings.reduce((sum, o) => sum.plus(o.usd), ZERO), movements, wallets };
 }
 
 export interface EquityPoint {

@@ -175,8 +175,24 @@ export const schemas: Record<string, JsonSchema> = {
       memo: { type: ['string', 'null'] },
       amount_usd: money('Credit − debit of the wallet line: positive when the customer’s cash grows.'),
       balance_usd: money('The wallets’ balance after this movement.'),
+      currency: { type: 'string', enum: CURRENCIES, description: 'The currency of the line’s wallet.' },
+      amount: money(
+        'amount_usd in the wallet’s currency: an AED line’s AED amount, exact (a line posted before lines kept them: its USD at the configured peg).',
+      ),
     },
     'One movement of the customer’s cash.',
+  ),
+  StatementWallet: object(
+    {
+      currency: { type: 'string', enum: CURRENCIES },
+      account_code: ref('AccountCode'),
+      opening_balance: money('The wallet’s balance at the end of the day before `from` (zero without `from`).'),
+      movements_total: money('Σ amount of the window’s movements on this wallet.'),
+      closing_balance: money(
+        'opening_balance + movements_total: the wallet’s balance at the end of `to`, the summary’s `balance` at `as_of` = `to`.',
+      ),
+    },
+    'One wallet over the statement’s window, in its own currency.',
   ),
   CustomerStatement: object(
     {
@@ -187,6 +203,12 @@ export const schemas: Record<string, JsonSchema> = {
       movements: { type: 'array', items: ref('StatementMovement'), maxItems: STATEMENT_MOVEMENTS_MAX },
       movements_total_usd: money('Σ amount_usd of the movements.'),
       closing_balance_usd: money('opening_balance_usd + movements_total_usd: the balance at the end of `to`.'),
+      wallets: {
+        type: 'array',
+        items: ref('StatementWallet'),
+        description:
+          'Every wallet, USD then AED, in its own currency: an AED wallet’s AED is exact, while its USD figures are sums of conversions.',
+      },
     },
     `The customer’s cash statement: every wallet movement of the window (at most ${STATEMENT_MOVEMENTS_MAX}: a busier window is a 400).`,
   ),

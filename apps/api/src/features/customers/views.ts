@@ -166,11 +166,21 @@ export function viewHandlers(context: FeatureContext): Record<string, Handler> {
     getCustomerStatement: async (req, res) => {
       const { customer_id } = await customerOf(context, req);
       const window = windowOf(req);
-      const { opening_balance_usd, movements } = await customerStatement(db, customer_id, window);
+      const { opening_balance_usd, movements, wallets } = await customerStatement(
+        db,
+        customer_id,
+        window,
+        context.config.aedPerUsd,
+      );
       let balance = opening_balance_usd;
       const listed = movements.map((m) => {
         balance = balance.plus(m.amount_usd);
-        return { ...m, amount_usd: formatDecimal(new Decimal(m.amount_usd)), balance_usd: formatDecimal(balance) };
+        return {
+          ...m,
+          amount_usd: formatDecimal(new Decimal(m.amount_usd)),
+          balance_usd: formatDecimal(balance),
+          amount: formatDecimal(m.amount),
+        };
       });
       res.json({
         customer_id,
@@ -180,6 +190,13 @@ export function viewHandlers(context: FeatureContext): Record<string, Handler> {
         movements: listed,
         movements_total_usd: formatDecimal(balance.minus(opening_balance_usd)),
         closing_balance_usd: formatDecimal(balance),
+        wallets: wallets.map((w) => ({
+          currency: w.currency,
+          account_code: w.account_code,
+          opening_balance: formatDecimal(w.opening_balance),
+          movements_total: formatDecimal(w.movements_total),
+          closing_balance: formatDecimal(w.opening_balance.plus(w.movements_total)),
+        })),
       });
     },
 
