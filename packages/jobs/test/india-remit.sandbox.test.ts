@@ -47,15 +47,13 @@ describe('India remittance jobs against the sandbox', function () {
     await provision(on);
     return on;
   };
-  const remittances = () =>
-    sandbox.data.india.customers.flatMap((c) =>
-      sandbox.data.india.dataOf(c).remittances.map((r) => ({ customer: c, r })),
-    );
+  const remittances = (of: Sandbox = sandbox) =>
+    of.data.india.customers.flatMap((c) => of.data.india.dataOf(c).remittances.map((r) => ({ customer: c, r })));
 
   /** The postings the book must hold for the data set as it stands, by the rules of docs/posting-rules.md. */
-  function expectedPostings(): string[][] {
+  function expectedPostings(of: Sandbox = sandbox): string[][] {
     const expected: string[][] = [];
-    for (const { customer, r } of remittances()) {
+    for (const { customer, r } of remittances(of)) {
       if (r.order.status !== 'paid') continue;
       const cents = spreadCents(BigInt(r.quote.to.amount), BigInt(BPS));
       if (cents === 0n) continue;
@@ -202,6 +200,36 @@ describe('India remittance jobs against the sandbox', function () {
     expect(await rowCount(on, 'transactions')).to.equal(
       expectedPostings().filter((p) => p[2] !== third!.customer_id).length,
     );
+  });
+
+  it('a run over more customers than it writes at once posts every one’s as worked out by hand, reports progress as each batch is written, and a customer remit fails for in a later batch fails alone', async () => {
+    // 120 customers: three of the run's batches of 50, each read while the one before is written.
+    const many = await startSandbox({ seed: 11, customers: 120, recordsPerCustomer: 2 });
+    try {
+      const on = await newDatabase();
+      const client = () => testRemitClient(many.urls.remit, many.credentials.remit.apiKey);
+      await runProvisionIndia({ api_global_base_url: many.urls.registry }, indiaDeps(on, client()));
+      const failing = many.data.india.customers[110]!;
+      many.faults.add({ upstream: 'remit', customer: failing.customer_id, fault: '500' });
+      const syncDeps = indiaDeps(on, client());
+      const result = await runSyncRemit({ customer_ids: null, fx_spread_bps: BPS }, syncDeps);
+      expect(result.customers_failed.map((f) => f.customer_id)).to.deep.equal([failing.customer_id]);
+      expect(result.customers_synced).to.equal(119);
+      expect(sorted(await remitPostings(on))).to.deep.equal(
+        expectedPostings(many).filter((p) => p[2] !== failing.customer_id),
+      );
+      expect(await rowCount(on, 'remittances')).to.equal(
+        remittances(many).filter(({ customer }) => customer.customer_id !== failing.customer_id).length,
+      );
+      expect(syncDeps.reported.map((p) => [p.done, p.total])).to.deep.equal([
+        [0, 120],
+        [50, 120],
+        [100, 120],
+        [120, 120],
+      ]);
+    } finally {
+      await many.close();
+    }
   });
 
   it('remit down: every customer failed with the reason, nothing written, the job done', async () => {

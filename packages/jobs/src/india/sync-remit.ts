@@ -21,18 +21,21 @@ import { z } from 'zod';
 import { defineJob, type JobDeps } from '@ledger/job-runtime';
 import {
   customerIdsField,
-  forEach,
   forEachCustomer,
   idOfRecord,
   notConfigured,
   selectCustomers,
+  withCallsAtOnce,
   type CustomerFailure,
 } from '../kit/per-customer.js';
 import { PostingRun, skippedAs, type SyncResult } from '../kit/posting-kit.js';
 import { paymentOf, remittanceRecordOf, type RemitOrderView } from './remittance-record.js';
 
-/** Orders of one customer read at once (its quote and settlement each), times the customers worked on at once. */
-const ORDER_READS_AT_ONCE = 4;
+/**
+ * remit calls in flight at once in a run, whichever customers they are for: enough to keep the
+ * network busy while each answer is awaited, few enough to spare remit.
+ */
+const REMIT_CALLS_AT_ONCE = 32;
 
 /** The highest FX-spread markup a run may assume: 10 % (typical markups are 50–200 bps). */
 export const FX_SPREAD_BPS_MAX = 1_000;
@@ -122,18 +125,9 @@ async function readOrders(
     if (p.payin_type !== 'orders') continue;
     paymentsByOrder.set(p.payin_id, [...(paymentsByOrder.get(p.payin_id) ?? []), p]);
   }
-  const views: RemitOrderView[] = new Array(orders.length);
-  // A first run reads each order's quote and settlement, one call each: several at once, as a
-  // round trip per order one after another left the run waiting on the network, not working.
-  await forEach(
-    orders.map((order, i) => [order, i] as const),
-    ORDER_READS_AT_ONCE,
-    async ([order, i]) => {
-      views[i] = await readOrder(remit, order, stored.get(order.id), paymentsByOrder, midRate);
-    },
-    () => undefined,
-  );
-  return views;
+  // A first run reads each order's quote and settlement, one call each (remit lists neither): all
+  // asked at once, the run's bound on calls in flight (REMIT_CALLS_AT_ONCE) spacing them out.
+  return Promise.all(orders.map((order) => readOrder(remit, order, stored.get(order.id), paymentsByOrder, midRate)));
 }
 
 /** One order's view: its quote (unless stored), its payment among the customer's, its settlement (unless landed). */
@@ -200,20 +194,30 @@ function byCustomer<T extends { order_id: string }>(
   return parts;
 }
 
-/**
- * Some customers: each one's orders read from remit first (a failed read is that customer's
- * failure, and nothing of it is written), then the rows and postings of the others written.
- */
-async function syncCustomers(customers: readonly CustomerRow[], ctx: RunContext): Promise<CustomerFailure[]> {
-  const { db, run, remittances } = ctx;
+/** Some customers as read: the records of those remit answered for, beside their stored rows; the others failed. */
+interface ChunkRead {
+  customers: readonly CustomerRow[];
+  stored: ReadonlyMap<string, RemittanceRow>;
+  done: Array<{ customer: CustomerRow; value: RemittanceRecord[] }>;
+  failed: CustomerFailure[];
+}
+
+/** Some customers' orders read from remit: a failed read is that customer's failure, and nothing of it is written. */
+async function readChunk(customers: readonly CustomerRow[], ctx: RunContext): Promise<ChunkRead> {
   const rows = await findRemittancesOf(
-    db,
+    ctx.db,
     customers.map((c) => c.customer_id),
   );
   const stored = new Map(rows.map((row) => [row.order_id, row]));
   const { done, failed } = await forEachCustomer(customers, idOfRecord, (customer) =>
     readCustomer(customer, stored, ctx),
   );
+  return { customers, stored, done, failed };
+}
+
+/** The rows and postings of the customers remit answered for, a statement per step for all of them. */
+async function writeChunk({ stored, done }: ChunkRead, ctx: RunContext): Promise<void> {
+  const { db, run, remittances } = ctx;
   const records = done.flatMap(({ value }) => value);
   const recordOf = new Map(records.map((r) => [r.order_id, r]));
   const customerOf = new Map(records.map((r) => [r.order_id, r.customer_id]));
@@ -254,8 +258,7 @@ async function syncCustomers(customers: readonly CustomerRow[], ctx: RunContext)
     for (const draft of accruals.drafts) add(posting, 'fx_spread', draft);
     return accruals.drafts;
   });
-  // Every customer's at once: the run posts them in batches of many customers.
-  await Promise.all(plans.map(({ posting }) => run.post(posting)));
+  await run.postAll(plans.map(({ posting }) => posting));
 
   // fx_spread_settle: when the settlement has landed, exactly the accrual (as stored now: a concurrent run's stands), once.
   const postings = ctx.dryRun ? before : byCustomer(await remittancePostings(db, orderIds), customerOf);
@@ -264,8 +267,7 @@ async function syncCustomers(customers: readonly CustomerRow[], ctx: RunContext)
     for (const draft of settlementsDue(facts, postings.get(posting.customerId) ?? [], planned, randomUUID))
       add(posting, 'fx_spread_settle', draft);
   });
-  await Promise.all(plans.map(({ posting }) => run.post(posting)));
-  return failed;
+  await run.postAll(plans.map(({ posting }) => posting));
 }
 
 /**
@@ -294,14 +296,14 @@ export async function runSyncRemit(input: SyncRemitInput, deps: JobDeps): Promis
     db,
     linked.map((c) => c.customerId),
   );
-  const remit = upstreams.remit;
   let failed: CustomerFailure[];
-  if (remit === null) {
+  if (upstreams.remit === null) {
     failed = notConfigured(linked, 'remit');
   } else {
+    const bounded = withCallsAtOnce(upstreams.remit, REMIT_CALLS_AT_ONCE);
     let mid: Promise<{ rate: RemitMidRate; readAt: string } | null> | null = null;
     const midRate = () =>
-      (mid ??= remit.getMidRate().then(
+      (mid ??= bounded.getMidRate().then(
         (rate) => ({ rate, readAt: new Date().toISOString() }),
         (error: unknown) => {
           // Only "when known": without it the remittance is recorded all the same.
@@ -309,24 +311,29 @@ export async function runSyncRemit(input: SyncRemitInput, deps: JobDeps): Promis
           return null;
         },
       ));
-    const ctx: RunContext = { db, remit, dryRun, bps, run, remittances, midRate };
+    const ctx: RunContext = { db, remit: bounded, dryRun, bps, run, remittances, midRate };
     const chunks = Array.from({ length: Math.ceil(customers.length / CUSTOMERS_PER_CHUNK) }, (_, i) =>
       customers.slice(i * CUSTOMERS_PER_CHUNK, (i + 1) * CUSTOMERS_PER_CHUNK),
     );
     failed = [];
     let synced = 0;
     deps.progress({ done: 0, total: customers.length, unit: 'customers' });
-    // Two chunks at once: one's rows and postings are written while the other's are read.
-    await forEach(
-      chunks,
-      2,
-      async (chunk) => {
-        failed.push(...(await syncCustomers(chunk, ctx)));
-        synced += chunk.length;
-        deps.progress({ done: synced, total: customers.length, unit: 'customers' });
-      },
-      () => undefined,
-    );
+    // A chunk is read from remit while the one before it is written: the run waits on remit or
+    // on the database, not on one then the other. (A read that fails for good is awaited below.)
+    const read = (chunk: readonly CustomerRow[]) => {
+      const reading = readChunk(chunk, ctx);
+      reading.catch(() => undefined);
+      return reading;
+    };
+    let next = chunks.length === 0 ? null : read(chunks[0]!);
+    for (let i = 0; next !== null; i += 1) {
+      const chunk = await next;
+      next = i + 1 < chunks.length ? read(chunks[i + 1]!) : null;
+      await writeChunk(chunk, ctx);
+      failed.push(...chunk.failed);
+      synced += chunk.customers.length;
+      deps.progress({ done: synced, total: customers.length, unit: 'customers' });
+    }
   }
   const result: SyncRemitResult = {
     ...run.result(linked.length + notLinked.length, [...notLinked, ...failed], null),

@@ -138,6 +138,37 @@ export async function forEach<T>(
   await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, lane));
 }
 
+/**
+ * `client` with at most `limit` of its calls in flight at once, across everything that uses it:
+ * a run's reads of many customers share one bound on the upstream, and a call waits its turn in
+ * the order it was made.
+ */
+export function withCallsAtOnce<C extends object>(client: C, limit: number): C {
+  assert(Number.isInteger(limit) && limit >= 1, 'a bound on calls in flight is a whole number from 1');
+  let inFlight = 0;
+  const waiting: Array<() => void> = [];
+  const call = async <T>(work: () => Promise<T>): Promise<T> => {
+    if (inFlight === limit) await new Promise<void>((turn) => waiting.push(turn));
+    else inFlight += 1;
+    try {
+      return await work();
+    } finally {
+      // The turn passes on to the next caller as is: inFlight stays counted for it.
+      const next = waiting.shift();
+      if (next === undefined) inFlight -= 1;
+      else next();
+    }
+  };
+  return Object.fromEntries(
+    Object.entries(client).map(([name, method]) => [
+      name,
+      typeof method === 'function'
+        ? (...args: unknown[]) => call(() => (method as (...a: unknown[]) => Promise<unknown>).apply(client, args))
+        : method,
+    ]),
+  ) as C;
+}
+
 /** The ledger id of a customer given as a record with `customer_id` (forEachCustomer's `idOf`). */
 export const idOfRecord = (customer: { customer_id: string }) => customer.customer_id;
 

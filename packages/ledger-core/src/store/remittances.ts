@@ -138,11 +138,18 @@ export interface RemittancePosting {
   reversed: boolean;
 }
 
+/*
+ * An order's two keys as rows, each joined on the key by equality: `source_txn_id IN (a, b)` in
+ * the join condition made Postgres test every remit posting against every order (a run over a
+ * growing book slowed quadratically); an equality join looks each key up in
+ * transactions_source_txn_unique.
+ */
 const POSTINGS_OF = (orders: string, extra = '') => `
   SELECT o.order_id,${extra} t.txn_id, t.txn_type, t.customer_id, t.amount_usd, t.txn_date,
          EXISTS (SELECT 1 FROM transactions v WHERE v.reverses_txn_id = t.txn_id) AS reversed
     FROM ${orders}
-    JOIN transactions t ON t.source = 'remit' AND t.source_txn_id IN (:accrual || o.order_id, :settle || o.order_id)`;
+    CROSS JOIN LATERAL (VALUES (:accrual || o.order_id), (:settle || o.order_id)) AS k(source_txn_id)
+    JOIN transactions t ON t.source = 'remit' AND t.source_txn_id = k.source_txn_id`;
 const KEY_PREFIXES = { accrual: fxSpreadSourceTxnId(''), settle: fxSpreadSettleSourceTxnId('') };
 
 /** The `fx_spread` and `fx_spread_settle` postings of these orders (source remit, keyed by order). */
