@@ -53,8 +53,10 @@ export async function benchSyncRemit(
         references: { remit_customer_id: c.remit_customer_id, pan: c.pan },
       });
     }
-    const { REMIT_BASE_URL, REMIT_API_KEY } = sandbox.env;
-    const upstreams = createUpstreamClients(upstreamConfigSchema.parse({ REMIT_BASE_URL, REMIT_API_KEY }));
+    const { REMIT_BASE_URL, REMIT_API_KEY, REMIT_REQUESTS_PER_MINUTE } = sandbox.env;
+    const upstreams = createUpstreamClients(
+      upstreamConfigSchema.parse({ REMIT_BASE_URL, REMIT_API_KEY, REMIT_REQUESTS_PER_MINUTE }),
+    );
     // The sandbox makes its India records on the first request: asked once before the clock starts.
     await upstreams.remit!.listOrders({ customerId: data.india.customers[0]!.remit_customer_id });
     const logger = createLogger({ level: 'error', service: 'bench', book: 'ENTITY_IND_IFSC', silent: true });

@@ -81,6 +81,9 @@ async function privateKeyPemOf(given: string | undefined): Promise<string> {
   return privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 }
 
+/** What the sandbox's own settings pace remit calls at: far beyond any sync's rate, so never the limit. */
+const SANDBOX_REMIT_REQUESTS_PER_MINUTE = 6_000_000;
+
 /**
  * The settings a book's processes need to use this sandbox, by environment variable name: what
  * `pnpm sandbox` writes to its env file and the quickstart passes to both books.
@@ -102,6 +105,8 @@ export function clientEnv(sandbox: Pick<Sandbox, 'urls' | 'credentials'>): Recor
     USBROKER_FIRM_ID: usbroker.firmId,
     REMIT_BASE_URL: sandbox.urls.remit,
     REMIT_API_KEY: remit.apiKey,
+    // The sandbox has no rate limit (the provider's ~3,000 a minute is the client's default pace): as fast as it answers.
+    REMIT_REQUESTS_PER_MINUTE: String(SANDBOX_REMIT_REQUESTS_PER_MINUTE),
     ...(remit.webhookSecret === null ? {} : { REMIT_WEBHOOK_SECRET: remit.webhookSecret }),
   };
 }

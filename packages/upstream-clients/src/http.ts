@@ -1,14 +1,23 @@
 import got, { RequestError, type Got } from 'got';
+import pThrottle from 'p-throttle';
 
 /** How a client waits and retries: every client's options carry these and hand them on as they are. */
 export interface UpstreamRetryOptions {
   /** Limit of one attempt, connect to last byte. */
   timeoutMs?: number;
-  /** Retries of a GET after a 5xx answer or a network error; other methods are never retried. */
+  /**
+   * Retries of a GET after a 5xx or 429 answer or a network error; other methods are never
+   * retried. A 429's `Retry-After` is waited out when it is within the timeout, else it is not retried.
+   */
   retryLimit?: number;
   /** Wait before the first retry; doubles with each retry up to `backoffMaxMs`. */
   backoffMs?: number;
   backoffMaxMs?: number;
+  /**
+   * The most requests (retries included) the client starts in a minute, spread a second at a time
+   * (a sixtieth of it each second): an upstream's published rate limit, with a margin. Unset: unpaced.
+   */
+  requestsPerMinute?: number;
 }
 
 /** The retry options of a client's options and nothing else of them (no credential travels with them). */
@@ -17,8 +26,9 @@ export function retryOptionsOf({
   retryLimit,
   backoffMs,
   backoffMaxMs,
+  requestsPerMinute,
 }: UpstreamRetryOptions): UpstreamRetryOptions {
-  return { timeoutMs, retryLimit, backoffMs, backoffMaxMs };
+  return { timeoutMs, retryLimit, backoffMs, backoffMaxMs, requestsPerMinute };
 }
 
 export interface UpstreamHttpOptions extends UpstreamRetryOptions {
@@ -62,8 +72,8 @@ export const UPSTREAM_HTTP_DEFAULTS = {
   backoffMaxMs: 5_000,
 } as const;
 
-/** 5xx answers worth another GET: the upstream failed, not the request. */
-const RETRIED_STATUS_CODES = [500, 502, 503, 504];
+/** Answers worth another GET: the upstream failed (5xx) or asked us to slow down (429), not the request. */
+const RETRIED_STATUS_CODES = [429, 500, 502, 503, 504];
 
 export type UpstreamFailure = 'http_status' | 'timeout' | 'network' | 'bad_response';
 
@@ -126,10 +136,27 @@ export interface UpstreamHttp {
   postForm(path: string, form: Record<string, string>, request?: UpstreamRequestOptions): Promise<unknown>;
 }
 
+/** A hook that waits for the next request slot of `requestsPerMinute`, or null (unpaced). */
+function pacing(requestsPerMinute: number | undefined): (() => Promise<void>) | null {
+  if (requestsPerMinute === undefined) return null;
+  if (!Number.isSafeInteger(requestsPerMinute) || requestsPerMinute < 1)
+    throw new RangeError(`requestsPerMinute must be a whole number ≥ 1, not ${requestsPerMinute}`);
+  // A sixtieth each second rather than the whole minute at once: no burst at a minute's start.
+  const perSecond = Math.max(1, Math.floor(requestsPerMinute / 60));
+  // strict: no second-long window ever holds more than its share (the windowed default may hold twice it across a boundary).
+  const slot = pThrottle({ limit: perSecond, interval: 1_000, strict: true })(() => undefined);
+  return async () => {
+    await slot();
+  };
+}
+
 function createGot(options: UpstreamHttpOptions): Got {
   const backoffMs = options.backoffMs ?? UPSTREAM_HTTP_DEFAULTS.backoffMs;
   const backoffMaxMs = options.backoffMaxMs ?? UPSTREAM_HTTP_DEFAULTS.backoffMaxMs;
+  const paced = pacing(options.requestsPerMinute);
   return got.extend({
+    // Every attempt waits for its slot, a retry too.
+    ...(paced !== null && { hooks: { beforeRequest: [paced] } }),
     prefixUrl: options.baseUrl,
     headers: { accept: 'application/json', ...options.headers },
     timeout: { request: options.timeoutMs ?? UPSTREAM_HTTP_DEFAULTS.timeoutMs },
@@ -138,9 +165,11 @@ function createGot(options: UpstreamHttpOptions): Got {
       methods: ['GET'],
       statusCodes: RETRIED_STATUS_CODES,
       ...(options.retryErrorCodes === undefined ? {} : { errorCodes: [...options.retryErrorCodes] }),
-      // got's own rules (limit, method, status, error code) decide whether; this decides when.
+      // got's own rules (limit, method, status, error code, a Retry-After beyond the timeout) decide
+      // whether; this decides when: when the upstream says (429, 503 with Retry-After), else backoff.
       enforceRetryRules: true,
-      calculateDelay: ({ attemptCount }) => Math.min(backoffMs * 2 ** (attemptCount - 1), backoffMaxMs),
+      calculateDelay: ({ attemptCount, retryAfter }) =>
+        retryAfter ?? Math.min(backoffMs * 2 ** (attemptCount - 1), backoffMaxMs),
     },
   });
 }

@@ -20,6 +20,14 @@ describe('upstream configuration', () => {
     expect(() => createUpstreamClients(env)).to.throw('USBROKER_API_SECRET is required when USBROKER_BASE_URL is set');
   });
 
+  it('remit is paced at 2,400 requests a minute unless REMIT_REQUESTS_PER_MINUTE says otherwise; a pace below one is refused', () => {
+    expect(upstreamConfigSchema.parse({}).REMIT_REQUESTS_PER_MINUTE).to.equal(2_400);
+    expect(upstreamConfigSchema.parse({ REMIT_REQUESTS_PER_MINUTE: ' ' }).REMIT_REQUESTS_PER_MINUTE).to.equal(2_400);
+    expect(upstreamConfigSchema.parse({ REMIT_REQUESTS_PER_MINUTE: '600' }).REMIT_REQUESTS_PER_MINUTE).to.equal(600);
+    for (const bad of ['0', '-5', '1.5', 'fast'])
+      expect(upstreamConfigSchema.safeParse({ REMIT_REQUESTS_PER_MINUTE: bad }).success, bad).to.equal(false);
+  });
+
   it('a base URL that is not a URL is refused by the schema', () => {
     expect(upstreamConfigSchema.safeParse({ REMIT_BASE_URL: 'not a url' }).success).to.equal(false);
   });

@@ -88,6 +88,47 @@ describe('upstream HTTP client', () => {
     });
   });
 
+  describe('when a GET answers 429 (too many requests)', () => {
+    it('waits the Retry-After it names, then retries', async () => {
+      nock(BASE_URL)
+        .get('/v1/orders')
+        .reply(429, { error: 'rate_limited' }, { 'retry-after': '1' })
+        .get('/v1/orders')
+        .reply(200, { orders: [] });
+      const startedAt = Date.now();
+      expect(await client({ timeoutMs: 2_000 }).getJson('v1/orders')).to.deep.equal({ orders: [] });
+      expect(Date.now() - startedAt).to.be.at.least(1_000);
+    });
+
+    it('does not retry when the Retry-After is longer than the timeout: the caller learns now, with the status', async () => {
+      nock(BASE_URL).get('/v1/orders').once().reply(429, {}, { 'retry-after': '120' });
+      const error = await rejectionOfUpstream(client({ timeoutMs: 1_000 }).getJson('v1/orders'));
+      expect(error).to.include({ failure: 'http_status', status: 429, attempts: 1 });
+    });
+  });
+
+  describe('with requestsPerMinute', () => {
+    it('starts no more than its sixtieth of them in any second: 120 a minute, 6 GETs at once start two a second', async () => {
+      const started: number[] = [];
+      nock(BASE_URL)
+        .get('/v1/quotes')
+        .times(6)
+        .reply(() => {
+          started.push(Date.now());
+          return [200, {}];
+        });
+      const paced = client({ requestsPerMinute: 120 });
+      await Promise.all(Array.from({ length: 6 }, () => paced.getJson('v1/quotes')));
+      started.sort((a, b) => a - b);
+      // Any three in a row span a second or more: two a second.
+      for (let i = 2; i < started.length; i += 1) expect(started[i]! - started[i - 2]!).to.be.at.least(990);
+    });
+
+    it('refuses a pace that is not a whole number of at least one request a minute', () => {
+      expect(() => client({ requestsPerMinute: 0 })).to.throw(RangeError, /requestsPerMinute/);
+    });
+  });
+
   describe('when a POST answers 503', () => {
     it('does not retry it: a POST may have taken effect', async () => {
       nock(BASE_URL).post('/v1/orders').once().reply(503);
