@@ -86,16 +86,14 @@ export async function withLockSession<T>(db: Knex, work: (session: LockSession) 
       const { rows } = await connection.query('SELECT pg_try_advisory_lock($1::bigint) AS acquired', [id]);
       if (rows[0]?.acquired !== true) return { acquired: false } as const;
     } else await connection.query('SELECT pg_advisory_lock($1::bigint)', [id]);
-    const release = () => connection.query('SELECT pg_advisory_unlock($1::bigint)', [id]);
     let value: V;
     try {
       value = await run();
-    } catch (error) {
-      // The work's failure is the caller's; one to release closes the session below all the same.
-      await release().catch(() => undefined);
-      throw error;
+    } finally {
+      // Only a broken connection fails to release, and its backend's end released the lock: the
+      // work's outcome stands, and the session's next lock meets the break.
+      await connection.query('SELECT pg_advisory_unlock($1::bigint)', [id]).catch(() => undefined);
     }
-    await release();
     return options?.wait === false ? { acquired: true as const, value } : value;
   };
   try {
