@@ -28,6 +28,8 @@ export interface ReconBenchResult {
   /** The A, B and D checks in one run each, incremental (since their high-water marks), seconds, and the worst status. */
   incrementalSeconds: number;
   incrementalStatus: string;
+  /** Each check's share of the incremental runs, seconds: from its result's `ran_at` to the next one's (the last, to the run's end). */
+  incrementalChecks: Array<{ name: string; seconds: number }>;
 }
 
 const SWEPT = ['A', 'B', 'D'] as const;
@@ -77,9 +79,14 @@ export async function benchRecon(database: TestDatabase, count: number): Promise
   const incrementalLoad = loadavg()[0]!;
   let incrementalSeconds = 0;
   const statuses: string[] = [];
+  const incrementalChecks: ReconBenchResult['incrementalChecks'] = [];
   for (const category of SWEPT) {
     incrementalSeconds += await seconds(async () => {
-      statuses.push((await runReconciliation(deps(DEFAULT_RECON_SETTINGS), { category })).status);
+      const run = await runReconciliation(deps(DEFAULT_RECON_SETTINGS), { category });
+      statuses.push(run.status);
+      const ends = [...run.results.slice(1).map((r) => r.ran_at), run.finished_at];
+      for (const [i, r] of run.results.entries())
+        incrementalChecks.push({ name: r.check_name, seconds: (Date.parse(ends[i]!) - Date.parse(r.ran_at)) / 1000 });
     });
   }
   const incrementalStatus = statuses.includes('fail') ? 'fail' : statuses.includes('warn') ? 'warn' : 'ok';
@@ -93,5 +100,6 @@ export async function benchRecon(database: TestDatabase, count: number): Promise
     newTransactions: NEW_TRANSACTIONS,
     incrementalSeconds,
     incrementalStatus,
+    incrementalChecks,
   };
 }

@@ -188,7 +188,14 @@ export type { JournalLineRow, StoredJournalLine } from './store/columns/journal-
 export type { StoredTransaction, TransactionRecord, TransactionSummary } from './store/columns/transactions.js';
 export { findCustomers, listCustomers, upsertCustomer } from './store/customers.js';
 export { customersByReference, customersLinkedBy } from './store/customer-links.js';
-export { advisoryLockId, LOCK_KEYS, withAdvisoryLock, type LockAttempt } from './store/advisory-lock.js';
+export {
+  advisoryLockId,
+  LOCK_KEYS,
+  withAdvisoryLock,
+  withLockSession,
+  type LockAttempt,
+  type LockSession,
+} from './store/advisory-lock.js';
 export { accountTotals, trialBalance, type AccountTotal, type AsOf } from './store/accounts.js';
 export {
   firmEarnings,

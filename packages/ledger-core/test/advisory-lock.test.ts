@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import knexFactory from 'knex';
-import { advisoryLockId, LOCK_KEYS, withAdvisoryLock } from '../src/index.js';
+import { advisoryLockId, LOCK_KEYS, withAdvisoryLock, withLockSession } from '../src/index.js';
 import { createTestDatabase, type TestDatabase } from '../src/testing/index.js';
 
 describe('withAdvisoryLock (the book’s cluster-wide locks)', function () {
@@ -80,6 +80,37 @@ describe('withAdvisoryLock (the book’s cluster-wide locks)', function () {
     } finally {
       await holder.destroy();
     }
+  });
+
+  it('a lock session holds each key only while its work runs, and a failed work still lets go of its key', async () => {
+    const elsewhere = (key: string) => withAdvisoryLock(t.db, key, async () => 'ran', { wait: false });
+    const seen = await withLockSession(t.db, async (locks) => {
+      const during = await locks.withLock('recon:a', () => elsewhere('recon:a'));
+      const failure = await locks
+        .withLock('recon:b', async () => {
+          throw new Error('check broke');
+        })
+        .catch((error: Error) => error.message);
+      const busy = await locks.withLock('recon:c', async () => 'c', { wait: false });
+      // The session is still open: only releasing each key frees it for others.
+      return { during, failure, busy, a: await elsewhere('recon:a'), b: await elsewhere('recon:b') };
+    });
+    expect(seen).to.deep.equal({
+      during: { acquired: false },
+      failure: 'check broke',
+      busy: { acquired: true, value: 'c' },
+      a: { acquired: true, value: 'ran' },
+      b: { acquired: true, value: 'ran' },
+    });
+  });
+
+  it('a lock session takes nothing while another holds the key without waiting, and says so', async () => {
+    await withAdvisoryLock(t.db, 'recon:held', async () => {
+      const attempt = await withLockSession(t.db, (locks) =>
+        locks.withLock('recon:held', async () => 'ran', { wait: false }),
+      );
+      expect(attempt).to.deep.equal({ acquired: false });
+    });
   });
 
   it('a key’s lock id is fixed: the first 8 bytes of its SHA-256, signed', () => {

@@ -1,4 +1,4 @@
-import { assert, withAdvisoryLock, type Book, type Db, type Logger } from '@ledger/core';
+import { assert, withLockSession, type Book, type Db, type Logger } from '@ledger/core';
 import type { UpstreamClients } from '@ledger/upstream-clients';
 import { v4 as uuidv4 } from 'uuid';
 import { worst, type Category, type Check, type CheckOutcome } from './check.js';
@@ -50,35 +50,34 @@ export async function runReconciliation(deps: ReconDeps, options: RunOptions = {
   const variances: RunVariance[] = [];
   const skipped: SkippedCheck[] = [];
   const cycle = options.cycle && Math.floor(startedAt.getTime() / options.cycle.intervalMs);
-  for (const check of checks) {
-    options.signal?.throwIfAborted();
-    const key = checkLockKey(check.name);
-    // A run asked for (no cycle) runs every check it names: one another instance is running is
-    // waited for, not skipped, or the run would answer `ok` for a check it never ran.
-    const attempt =
-      cycle === undefined
-        ? {
-            acquired: true as const,
-            value: await withAdvisoryLock(deps.db, key, () => runMarkedCheck(deps, check, startedAt)),
-          }
-        : await withAdvisoryLock(
-            deps.db,
-            key,
-            async () =>
-              (await claimCycle(deps.db, check.name, cycle)) ? runMarkedCheck(deps, check, startedAt) : null,
-            { wait: false },
-          );
-    if (!attempt.acquired || attempt.value === null) {
-      const reason = attempt.acquired
-        ? 'already run this cycle by another instance'
-        : 'another instance holds its lock: it runs there this cycle';
-      skipped.push({ check_name: check.name, category: check.category, reason });
-      continue;
+  // Every check's lock on one session of the run's: a connection per check cost each one a backend's start.
+  await withLockSession(deps.db, async (locks) => {
+    for (const check of checks) {
+      options.signal?.throwIfAborted();
+      const key = checkLockKey(check.name);
+      // A run asked for (no cycle) runs every check it names: one another instance is running is
+      // waited for, not skipped, or the run would answer `ok` for a check it never ran.
+      const attempt =
+        cycle === undefined
+          ? { acquired: true as const, value: await locks.withLock(key, () => runMarkedCheck(deps, check, startedAt)) }
+          : await locks.withLock(
+              key,
+              async () =>
+                (await claimCycle(deps.db, check.name, cycle)) ? runMarkedCheck(deps, check, startedAt) : null,
+              { wait: false },
+            );
+      if (!attempt.acquired || attempt.value === null) {
+        const reason = attempt.acquired
+          ? 'already run this cycle by another instance'
+          : 'another instance holds its lock: it runs there this cycle';
+        skipped.push({ check_name: check.name, category: check.category, reason });
+        continue;
+      }
+      const { result, kept } = attempt.value;
+      results.push(result);
+      variances.push(...kept.map((v) => ({ check_name: check.name, ...v })));
     }
-    const { result, kept } = attempt.value;
-    results.push(result);
-    variances.push(...kept.map((v) => ({ check_name: check.name, ...v })));
-  }
+  });
   options.signal?.throwIfAborted();
   const run: ReconciliationRun = {
     run_id: uuidv4(),

@@ -9,32 +9,32 @@ const TRADE_TYPES = Object.entries(POSTING_RULES)
 /**
  * Every transaction has at least two journal lines, its debits equal its credits, and its lines
  * carry its date and customer; every line belongs to a transaction; every trade (not a
- * reversal) has its recost state row. One pass over the journal grouped by transaction, joined
- * both ways to transactions. Incremental (`:since` set): the transactions posted since and their
- * lines (by posted_at, then each one's lines by its index); lines of no transaction at all are
- * found by the full sweeps.
+ * reversal) has its recost state row. A full sweep: one pass over the journal grouped by
+ * transaction (the txn_id index, in order), merged both ways with transactions. Incremental
+ * (`:since` set): each transaction posted since (by posted_at) with its lines summed in one
+ * lateral probe of the txn_id index: an aggregate without GROUP BY answers one row even for a
+ * transaction without lines, so no second join back to the transactions is needed (one was
+ * planned as a nested loop over both sides, quadratic in the new transactions, when the
+ * statistics had not yet seen them). Lines of no transaction at all are found by the full sweeps.
  */
 const PER_TXN = `count(*) AS line_count, sum(debit) AS debit, sum(credit) AS credit,
            min(txn_date) AS first_date, max(txn_date) AS last_date,
            count(customer_id) AS with_customer, min(customer_id) AS first_customer, max(customer_id) AS last_customer`;
 
 const linesSql = (incremental: boolean) => `
-  WITH ${incremental ? 'recent AS (SELECT * FROM transactions WHERE posted_at >= :since::timestamptz),' : ''}
-  per_txn AS (
-    ${
-      incremental
-        ? // Each recent transaction's lines by the txn_id index, whatever the planner thinks of the journal's size.
-          `SELECT r.txn_id, x.* FROM recent r CROSS JOIN LATERAL (SELECT ${PER_TXN} FROM journal_lines l WHERE l.txn_id = r.txn_id) x`
-        : `SELECT txn_id, ${PER_TXN} FROM journal_lines GROUP BY txn_id`
-    }
-  )
   SELECT coalesce(t.txn_id, p.txn_id)::text AS txn_id, t.source_txn_id, t.customer_id,
          coalesce(p.line_count, 0)::int AS line_count, coalesce(p.debit, 0)::text AS debit, coalesce(p.credit, 0)::text AS credit,
          CASE WHEN t.txn_id IS NULL THEN 'lines_without_transaction'
               WHEN coalesce(p.line_count, 0) < 2 THEN 'fewer_than_two_lines'
               WHEN p.debit <> p.credit THEN 'unbalanced'
               ELSE 'lines_disagree_with_transaction' END AS problem
-    FROM ${incremental ? 'recent t LEFT JOIN' : 'transactions t FULL JOIN'} per_txn p ON p.txn_id = t.txn_id
+    FROM ${
+      incremental
+        ? // OFFSET 0: the new transactions by the posted_at index, never the whole book in txn_id order for the ORDER BY.
+          `(SELECT * FROM transactions WHERE posted_at >= :since::timestamptz OFFSET 0) t
+           CROSS JOIN LATERAL (SELECT t.txn_id, ${PER_TXN} FROM journal_lines l WHERE l.txn_id = t.txn_id) p`
+        : `transactions t FULL JOIN (SELECT txn_id, ${PER_TXN} FROM journal_lines GROUP BY txn_id) p ON p.txn_id = t.txn_id`
+    }
    WHERE t.txn_id IS NULL OR p.txn_id IS NULL OR p.line_count < 2 OR p.debit <> p.credit
       OR p.first_date <> t.txn_date OR p.last_date <> t.txn_date
       OR p.with_customer <> CASE WHEN t.customer_id IS NULL THEN 0 ELSE p.line_count END
