@@ -191,12 +191,16 @@ if (which === 'india') {
         `yardstick: one broker account read per customer straight from the client, ${live.concurrency} at a time, ${live.brokerCallsMs.toFixed(0)} ms`,
     );
     console.log(
-      '| report | median ms (target < 5,000) | ÷ broker reads alone | usbroker requests per customer |\n|---|---|---|---|',
+      '| report | median ms (target < 5,000) | ÷ broker reads alone | usbroker requests per customer | CPU ms per run: api, sandbox |\n|---|---|---|---|---|',
     );
-    for (const [name, ms] of live.medianMs)
+    const cpu = (ms: number | null) => (ms === null ? '?' : round(ms));
+    for (const [name, ms] of live.medianMs) {
+      const used = live.cpuMs.get(name)!;
       console.log(
-        `| ${name} | ${ms.toFixed(0)} | ${(ms / live.brokerCallsMs).toFixed(1)} | ${live.requestsPerCustomer.get(name)!.toFixed(2)} |`,
+        `| ${name} | ${ms.toFixed(0)} | ${(ms / live.brokerCallsMs).toFixed(1)} | ${live.requestsPerCustomer.get(name)!.toFixed(2)} | ` +
+          `${cpu(used.api)}, ${cpu(used.sandbox)} |`,
       );
+    }
   });
 }
 if (which === 'anchor') {
