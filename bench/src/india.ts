@@ -15,6 +15,8 @@ import { JOBS } from '@ledger/jobs';
 import { createDataset } from '@ledger/sandbox';
 import { createUpstreamClients, upstreamConfigSchema } from '@ledger/upstream-clients';
 import { randomBytes } from 'node:crypto';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import type { ClientRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadavg } from 'node:os';
 import {
@@ -31,6 +33,7 @@ import {
   type IndiaReportContext,
 } from '@ledger/india';
 import { v7 } from 'uuid';
+import { cpuSecondsOf } from './cpu.js';
 import { startSandboxProcess } from './uaefeed.js';
 
 const SYMBOLS = ['AAPL', 'MSFT', 'NVDA', 'AMZN', 'GOOGL'];
@@ -178,6 +181,10 @@ export interface IndiaLiveBenchResult {
   customers: number;
   /** Median milliseconds per live report over HTTP (the api in this process, the sandbox in its own). */
   medianMs: Array<[name: string, ms: number]>;
+  /** Requests to usbroker per customer, per report (its untimed run). */
+  requestsPerCustomer: Map<string, number>;
+  /** CPU ms per run of each report (mean of the timed runs): the bench's process (the api and its clients) and the sandbox's, null where /proc is not there to ask. Not Postgres: its processes serve other work of the machine too. */
+  cpuMs: Map<string, { api: number; sandbox: number | null }>;
   /** The yardstick, same run: median ms of one broker account read per customer straight from the client, as many at a time as the reports read. */
   brokerCallsMs: number;
   concurrency: number;
@@ -205,6 +212,7 @@ export async function benchIndiaLiveReports(database: TestDatabase, customers: n
   const db = database.runtime!.db;
   const [seed, recordsPerCustomer] = [2027, 10];
   const sandbox = await startSandboxProcess(seed, customers, recordsPerCustomer);
+  const sandboxCpuSeconds = () => (process.platform === 'linux' ? cpuSecondsOf(sandbox.pid) : null);
   const running: Array<() => unknown> = [];
   try {
     const india = createDataset({ seed, customers, recordsPerCustomer }).india.customers;
@@ -254,13 +262,49 @@ export async function benchIndiaLiveReports(database: TestDatabase, customers: n
         await Promise.all(india.slice(i, i + concurrency).map((c) => broker.getAccount(c.usbroker_account_no)));
     };
     await brokerCalls();
-    for (const path of LIVE_REPORTS) await get(path);
+    // The untimed run of each report counts its requests to usbroker (got's requests go through node:http).
+    const brokerHost = new URL(USBROKER_BASE_URL!).host;
+    let brokerRequests = 0;
+    const countRequest = (message: unknown) => {
+      if ((message as { request: ClientRequest }).request.getHeader('host') === brokerHost) brokerRequests += 1;
+    };
+    const requestsPerCustomer: Array<[string, number]> = [];
+    subscribe('http.client.request.start', countRequest);
+    try {
+      for (const path of LIVE_REPORTS) {
+        brokerRequests = 0;
+        await get(path);
+        requestsPerCustomer.push([path, brokerRequests / india.length]);
+      }
+    } finally {
+      unsubscribe('http.client.request.start', countRequest);
+    }
 
     const load = loadavg()[0]!;
     const medians: Array<[string, number]> = [];
-    for (const path of LIVE_REPORTS) medians.push([path, await medianMs(() => get(path))]);
+    // CPU time beside the wall time: on a machine shared with other work it moves far less.
+    const cpuMs = new Map<string, { api: number; sandbox: number | null }>();
+    const perRun = (seconds: number) => (seconds * 1000) / SAMPLES;
+    for (const path of LIVE_REPORTS) {
+      const [api, sandboxCpu] = [process.cpuUsage(), sandboxCpuSeconds()];
+      medians.push([path, await medianMs(() => get(path))]);
+      const spent = process.cpuUsage(api);
+      const sandboxAfter = sandboxCpuSeconds();
+      cpuMs.set(path, {
+        api: perRun((spent.user + spent.system) / 1e6),
+        sandbox: sandboxCpu === null || sandboxAfter === null ? null : perRun(sandboxAfter - sandboxCpu),
+      });
+    }
     const brokerCallsMs = await medianMs(brokerCalls);
-    return { customers, medianMs: medians, brokerCallsMs, concurrency, load: [load, loadavg()[0]!] };
+    return {
+      customers,
+      medianMs: medians,
+      requestsPerCustomer: new Map(requestsPerCustomer),
+      cpuMs,
+      brokerCallsMs,
+      concurrency,
+      load: [load, loadavg()[0]!],
+    };
   } finally {
     for (const stop of running) await stop();
     sandbox.close();

@@ -4,7 +4,7 @@ import { benchAnchor } from './anchor.js';
 import { benchBulkPosting } from './bulk.js';
 import { benchCustomerViews } from './customer-views.js';
 import { entry, fundingEntry } from './fixtures.js';
-import { benchIndiaLiveReports, benchIndiaReports } from './india.js';
+import { benchIndiaLiveReports, benchIndiaReports, seedIndiaBook } from './india.js';
 import { benchIndexes } from './indexes.js';
 import { benchManualEntry } from './http.js';
 import { benchPostingCosts } from './posting-costs.js';
@@ -26,10 +26,10 @@ import { benchSyncUaefeed } from './uaefeed.js';
  * from 10k to 1M; (f) sync-uaefeed over a sandbox of 500 customers × 100 records, ≥ 5,000
  * records/s end to end; (g, `recon [count]`, not in `all`: minutes) the A, B and D reconciliation
  * checks on a book of 1,000,000 transactions, a full sweep under 5 s (each check alone printed),
- * then an incremental run after 10,000 new transactions under 0.5 s (each check's share printed); (h, `india [customers]`, not in
+ * then an incremental run after 10,000 new transactions under 0.5 s (each check's share printed); (h, `india [customers] [live]`, not in
  * `all`: minutes) the India stored-data reports over 2,000 customers, 200,000 trades and 20,000
  * remittances, each under 1 s, then the live India reports against the sandbox over the same
- * customers, each under 5 s; (i, `costs [book]`, not in `all`) what bulk posting costs Postgres
+ * customers, each under 5 s (`live`: the same book, the live reports only); (i, `costs [book]`, not in `all`) what bulk posting costs Postgres
  * part by part on a book of `book` transactions, beside raw COPY's CPU for the same lines. `bulk
  * [book]` posts its 100k on a book already holding `book` transactions; (j, `anchor [clients] [seconds]
  * [rounds] [book size] [api processes]`, not in `all`: minutes) manual
@@ -167,24 +167,42 @@ if (which === 'india') {
   const customers = Number(process.argv[3] ?? '2000');
   if (!Number.isSafeInteger(customers) || customers < 1)
     throw new Error(`the customer count must be a whole number, e.g. 2000: ${process.argv[3]}`);
+  const part = process.argv[4] ?? 'all';
+  if (part !== 'all' && part !== 'live') throw new Error(`the part is all or live: ${process.argv[4]}`);
   await withDatabase(async (db) => {
-    const r = await benchIndiaReports(db, customers);
-    console.log(
-      `India reports: ${round(r.customers)} customers, ${round(r.trades)} trades, ${round(r.remittances)} remittances loaded and recosted in ${r.loadSeconds.toFixed(1)} s`,
-    );
-    console.log(
-      `stored-data reports (load average ${r.load[0].toFixed(1)} before, ${r.load[1].toFixed(1)} after); yardstick: SELECT count(*) over ${round(r.journalLines)} journal lines ${r.countMs.toFixed(0)} ms`,
-    );
-    console.log('| report (whole book) | median ms (target < 1,000) | ÷ count(*) |\n|---|---|---|');
-    for (const [name, ms] of r.medianMs) console.log(`| ${name} | ${ms.toFixed(0)} | ${(ms / r.countMs).toFixed(1)} |`);
+    if (part === 'live') {
+      const started = process.hrtime.bigint();
+      await seedIndiaBook(db, customers);
+      const loadSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+      console.log(`India book: ${round(customers)} customers loaded and recosted in ${loadSeconds.toFixed(1)} s`);
+    } else {
+      const r = await benchIndiaReports(db, customers);
+      console.log(
+        `India reports: ${round(r.customers)} customers, ${round(r.trades)} trades, ${round(r.remittances)} remittances loaded and recosted in ${r.loadSeconds.toFixed(1)} s`,
+      );
+      console.log(
+        `stored-data reports (load average ${r.load[0].toFixed(1)} before, ${r.load[1].toFixed(1)} after); yardstick: SELECT count(*) over ${round(r.journalLines)} journal lines ${r.countMs.toFixed(0)} ms`,
+      );
+      console.log('| report (whole book) | median ms (target < 1,000) | ÷ count(*) |\n|---|---|---|');
+      for (const [name, ms] of r.medianMs)
+        console.log(`| ${name} | ${ms.toFixed(0)} | ${(ms / r.countMs).toFixed(1)} |`);
+    }
     const live = await benchIndiaLiveReports(db, customers);
     console.log(
       `live reports against the sandbox (${round(live.customers)} customers, ${live.concurrency} at a time; load average ${live.load[0].toFixed(1)} before, ${live.load[1].toFixed(1)} after); ` +
         `yardstick: one broker account read per customer straight from the client, ${live.concurrency} at a time, ${live.brokerCallsMs.toFixed(0)} ms`,
     );
-    console.log('| report | median ms (target < 5,000) | ÷ broker reads alone |\n|---|---|---|');
-    for (const [name, ms] of live.medianMs)
-      console.log(`| ${name} | ${ms.toFixed(0)} | ${(ms / live.brokerCallsMs).toFixed(1)} |`);
+    console.log(
+      '| report | median ms (target < 5,000) | ÷ broker reads alone | usbroker requests per customer | CPU ms per run: api, sandbox |\n|---|---|---|---|---|',
+    );
+    const cpu = (ms: number | null) => (ms === null ? '?' : round(ms));
+    for (const [name, ms] of live.medianMs) {
+      const used = live.cpuMs.get(name)!;
+      console.log(
+        `| ${name} | ${ms.toFixed(0)} | ${(ms / live.brokerCallsMs).toFixed(1)} | ${live.requestsPerCustomer.get(name)!.toFixed(2)} | ` +
+          `${cpu(used.api)}, ${cpu(used.sandbox)} |`,
+      );
+    }
   });
 }
 if (which === 'anchor') {

@@ -60,7 +60,7 @@ export async function startSandboxProcess(
   seed: number,
   customers: number,
   recordsPerCustomer: number,
-): Promise<{ env: Record<string, string>; close(): void }> {
+): Promise<{ env: Record<string, string>; pid: number; close(): void }> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-sandbox-'));
   const envFile = join(dir, 'sandbox.env');
   const ports = ['--registry-port', '--uaefeed-port', '--custodian-port', '--usbroker-port', '--remit-port'].flatMap(
@@ -96,7 +96,7 @@ export async function startSandboxProcess(
     });
     child.once('exit', (code) => reject(new Error(`the sandbox exited (${code}) before it was ready`)));
   });
-  return { env: readEnvFile(readFileSync(envFile, 'utf8')), close };
+  return { env: readEnvFile(readFileSync(envFile, 'utf8')), pid: child.pid!, close };
 }
 
 /**

@@ -270,7 +270,7 @@ describe('India live reports', () => {
       expect(body.warnings).to.deep.equal([]);
     });
 
-    it('nav: the broker’s prices not read for one customer is that customer’s error; the firm sums the others', async () => {
+    it('nav: the broker’s prices not read: a customer holding shares is error, one holding none is still valued; the firm sums the valued', async () => {
       nock(USBROKER).get('/v1/quotes').query(true).reply(503, { error: 'maintenance' }).persist();
       const body = await get(api, '/v1/india/nav');
       expect(body.customers[0]).to.deep.include({
@@ -521,6 +521,54 @@ describe('India live reports', () => {
       const { remitted_usd: remitted, declared_prior_usd: prior, lrs_headroom_usd: headroom } = withPan.lrs;
       expect(new Decimal(remitted).plus(prior).plus(headroom).toFixed(2)).to.equal('250000.00');
       expect(withoutPan).to.deep.include({ customer_id: 'I-3', lrs: null });
+    });
+  });
+
+  describe('India book, several customers holding shares', () => {
+    let api: TestApi;
+    before(async () => {
+      api = await startApi({ env: ENV });
+      await api.put('/v1/customers/N-1', { usbroker_account_no: 'USB-1' });
+      await api.put('/v1/customers/N-2', { usbroker_account_no: 'USB-2' });
+      await api.put('/v1/customers/N-3', {});
+      const trades: Array<[customer: string, symbol: string, quantity: string, amount: string]> = [
+        ['N-1', 'AAPL', '2', '200.00'],
+        ['N-2', 'AAPL', '1', '100.00'],
+        ['N-2', 'MSFT', '3', '900.00'],
+        ['N-3', 'NVDA', '5', '500.00'],
+      ];
+      for (const [customer_id, symbol, quantity, amount_usd] of trades) {
+        for (const body of [
+          { customer_id, txn_type: 'deposit', txn_date: '2026-01-10', amount_usd: '2000.00' },
+          { customer_id, txn_type: 'buy_security', txn_date: '2026-01-12', symbol, quantity, amount_usd },
+        ])
+          expect((await api.post('/v1/transactions', { source: 'manual', ...body })).status).to.equal(201);
+      }
+    });
+    after(async () => {
+      await api.close();
+    });
+
+    it('nav asks the broker’s prices once, for every symbol a linked customer holds, and values each customer at them', async () => {
+      // Answered once: a second quotes call finds no answer and its customer would be error.
+      nock(USBROKER)
+        .get('/v1/quotes')
+        .query({ symbols: 'AAPL,MSFT' })
+        .reply(200, [
+          { symbol: 'AAPL', last: '250.00', currency: 'USD', as_of: '2026-11-24T20:00:00Z' },
+          { symbol: 'MSFT', last: '400.00', currency: 'USD', as_of: '2026-11-24T20:00:00Z' },
+        ]);
+      const body = await get(api, '/v1/india/nav');
+      const [first, second, third] = body.customers;
+      expect(first).to.deep.include({ customer_id: 'N-1', status: 'valued', market_value_usd: '500.00' });
+      // 1 × 250.00 + 3 × 400.00.
+      expect(second).to.deep.include({ customer_id: 'N-2', status: 'valued', market_value_usd: '1450.00' });
+      // No broker account: its NVDA is not priced, nor asked for.
+      expect(third).to.deep.include({ customer_id: 'N-3', status: 'no_link', market_value_usd: null });
+      expect(body.firm).to.deep.include({
+        customers: { valued: 2, no_link: 1, error: 0 },
+        market_value_usd: '1950.00',
+      });
     });
   });
 

@@ -103,7 +103,7 @@ describe('sandbox India round trip: the usbroker and remit clients read back exa
       ]);
     });
 
-    it('lists the funding wires firm-wide ascending, per account and per direction, strictly after after_id', async () => {
+    it('lists the funding wires firm-wide ascending, per account (none for an unknown one) and per direction, strictly after after_id', async () => {
       const broker = usbrokerClient(sandbox);
       const wires = all.flatMap((d) => d.wires).sort((a, b) => (a.transfer_id < b.transfer_id ? -1 : 1));
       expect(await broker.listWires()).to.deep.equal(wires);
@@ -111,6 +111,10 @@ describe('sandbox India round trip: the usbroker and remit clients read back exa
       expect(page).to.deep.equal(wires.slice(5, 10));
       const account = all[1]!.account.account_no;
       expect(await broker.listWires({ accountNo: account })).to.deep.equal(all[1]!.wires);
+      expect(await broker.listWires({ accountNo: account, direction: 'IN' })).to.deep.equal(
+        all[1]!.wires.filter((w) => w.direction === 'IN'),
+      );
+      expect(await broker.listWires({ accountNo: 'USB-NOPE' })).to.deep.equal([]);
       expect(await broker.listWires({ direction: 'OUT' })).to.deep.equal(wires.filter((w) => w.direction === 'OUT'));
       // Every settlement's wire arrives (the period's last ones after it): none is left pending.
       expect(new Set(wires.map((w) => w.status))).to.deep.equal(new Set(['completed', 'returned']));

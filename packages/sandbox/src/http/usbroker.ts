@@ -162,13 +162,22 @@ export function createUsbrokerHandler(
       const direction = url.searchParams.get('direction');
       if (direction !== null && direction !== '' && direction !== 'IN' && direction !== 'OUT')
         return error(400, 'invalid_request', 'direction is IN or OUT');
-      const all = india
-        .all()
-        .filter((d) => account === null || account === '' || d.account.account_no === account)
-        .flatMap((d) => d.wires)
-        .filter((w) => direction === null || direction === '' || w.direction === direction)
-        .sort((a, b) => (a.transfer_id < b.transfer_id ? -1 : 1));
-      return cursorPage(url, all, (w) => w.transfer_id);
+      // One account's wires are its own records, kept in transfer_id order: no walk over every customer.
+      const customer = account === null || account === '' ? undefined : customerOf(url);
+      const wires =
+        customer === undefined
+          ? india
+              .all()
+              .flatMap((d) => d.wires)
+              .sort((a, b) => (a.transfer_id < b.transfer_id ? -1 : 1))
+          : customer === null
+            ? []
+            : india.dataOf(customer).wires;
+      return cursorPage(
+        url,
+        direction === null || direction === '' ? wires : wires.filter((w) => w.direction === direction),
+        (w) => w.transfer_id,
+      );
     }
     if (url.pathname === '/v1/quotes') {
       const symbols = (url.searchParams.get('symbols') ?? '').split(',').filter((s) => s !== '');

@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { ApiError } from '../../http/errors.js';
 import { ledgerHoldings } from '../india-live/ledger.js';
 import { ledgerRecon } from '../india-live/ledger-recon.js';
-import { readBrokerPerCustomer } from '../india-live/upstream.js';
+import { readBrokerAccount, readBrokerPerCustomer } from '../india-live/upstream.js';
 import type { FeatureContext, Handler } from '../feature.js';
 import { holdingsOf } from './holdings.js';
 import { customerOf } from './views.js';
@@ -73,13 +73,9 @@ async function ledgerReconOf(context: FeatureContext, customer: CustomerRow) {
   };
   const holdings = (await ledgerHoldings(context.db, [customer.customer_id])).get(customer.customer_id)!;
   if (context.config.book !== 'ENTITY_IND_IFSC') return ledgerRecon(india, holdings, 'not_applicable');
-  const reads = await readBrokerPerCustomer([india], context.config.upstreams.usbroker, 1, async (client, linked) => {
-    const [balance, positions] = await Promise.all([
-      client.getBalance(linked.account_no),
-      client.listPositions(linked.account_no),
-    ]);
-    return { balance, positions };
-  });
+  const reads = await readBrokerPerCustomer([india], context.config.upstreams.usbroker, 1, (client, linked) =>
+    readBrokerAccount(client, linked.account_no),
+  );
   return ledgerRecon(india, holdings, reads.get(customer.customer_id) ?? null);
 }
 

@@ -8,17 +8,14 @@ import { compliance } from './compliance.js';
 import { holdingsRecon } from './holdings-recon.js';
 import { indiaCustomers, ledgerHoldings, paidRemittances, remitActivity, usbrokerActivity } from './ledger.js';
 import { firmLedgerRecon, ledgerRecon } from './ledger-recon.js';
-import { NO_HOLDINGS, type IndiaCustomer, type LedgerHoldings } from './live.js';
-import { heldSymbols, nav } from './nav.js';
+import type { IndiaCustomer } from './live.js';
+import { heldSymbols, nav, NO_QUOTES } from './nav.js';
 import { reconciliation, type RemittanceToWire } from './reconciliation.js';
 import { remitOverview } from './remit-overview.js';
 import { NON_PAID_STATUSES, remittanceExceptions } from './remittance-exceptions.js';
 import { treasury } from './treasury.js';
-import { readBrokerPerCustomer, readRemit } from './upstream.js';
+import { readBroker, readBrokerAccount, readBrokerPerCustomer, readRemit } from './upstream.js';
 import { usbrokerOverview } from './usbroker-overview.js';
-
-/** A customer with their ledger holdings: what a broker read may need (NAV asks prices of the symbols held). */
-type Holder = IndiaCustomer & { holdings: LedgerHoldings };
 
 const today = () => new Date().toISOString().slice(0, 10);
 /** The FY of today in India (IST). */
@@ -34,29 +31,28 @@ export function handlers({ config, db }: FeatureContext): Record<string, Handler
   const { usbroker, remit } = config.upstreams;
   const { concurrency, wireMatchDays } = config.indiaLive;
 
-  /** The book's India customers with their ledger holdings (`withHoldings`), and each one's broker read with `read`. */
-  const withBroker = async <T>(
-    read: (client: UsbrokerClient, customer: Holder & { account_no: string }) => Promise<T>,
-    withHoldings = true,
+  const idsOf = (customers: readonly IndiaCustomer[]) => customers.map((c) => c.customer_id);
+
+  /**
+   * The book's India customers, each one's broker read with `read`, and what `fromLedger` reads
+   * of the book for them. The book and the broker are read at the same time: neither needs the
+   * other, so the report waits for the slower, not for both in turn.
+   */
+  const withBroker = async <T, L>(
+    read: (client: UsbrokerClient, customer: IndiaCustomer & { account_no: string }) => Promise<T>,
+    fromLedger: (customers: readonly IndiaCustomer[]) => Promise<L>,
   ) => {
     const customers = await indiaCustomers(db, config.book);
-    const holdings = withHoldings
-      ? await ledgerHoldings(
-          db,
-          customers.map((c) => c.customer_id),
-        )
-      : new Map<string, LedgerHoldings>();
-    const holders: Holder[] = customers.map((customer) => ({
-      ...customer,
-      holdings: holdings.get(customer.customer_id) ?? NO_HOLDINGS,
-    }));
-    const reads = await readBrokerPerCustomer(holders, usbroker, concurrency, read);
-    return holders.map(({ holdings: held, ...customer }) => ({
-      customer,
-      holdings: held,
-      read: reads.get(customer.customer_id) ?? null,
-    }));
+    const [ledger, reads] = await Promise.all([
+      fromLedger(customers),
+      readBrokerPerCustomer(customers, usbroker, concurrency, read),
+    ]);
+    return {
+      ledger,
+      customers: customers.map((customer) => ({ customer, read: reads.get(customer.customer_id) ?? null })),
+    };
   };
+  const holdingsOf = (customers: readonly IndiaCustomer[]) => ledgerHoldings(db, idsOf(customers));
 
   return {
     getIndiaUsbroker: async (_req, res) => {
@@ -78,54 +74,83 @@ export function handlers({ config, db }: FeatureContext): Record<string, Handler
       );
     },
     getIndiaNav: async (_req, res) => {
-      const read = await withBroker((client, customer) => client.getQuotes(heldSymbols(customer.holdings)));
-      res.json(nav(read.map(({ customer, holdings, read: quotes }) => ({ customer, holdings, quotes }))));
+      const customers = await indiaCustomers(db, config.book);
+      const holdings = await holdingsOf(customers);
+      const held = new Map(customers.map((c) => [c.customer_id, heldSymbols(holdings.get(c.customer_id)!)]));
+      // Prices name no account: one read of every symbol a linked customer holds, not one per customer.
+      const symbols = [
+        ...new Set(customers.flatMap((c) => (c.account_no === null ? [] : held.get(c.customer_id)!))),
+      ].sort();
+      const prices = await readBroker(usbroker, (client) => client.getQuotes(symbols));
+      res.json(
+        nav(
+          customers.map((customer) => ({
+            customer,
+            holdings: holdings.get(customer.customer_id)!,
+            // A customer holding nothing needs no price: valued whether or not the prices could be read.
+            quotes:
+              customer.account_no === null ? null : held.get(customer.customer_id)!.length === 0 ? NO_QUOTES : prices,
+          })),
+        ),
+      );
     },
     getIndiaHoldingsRecon: async (_req, res) => {
-      const read = await withBroker((client, customer) => client.listPositions(customer.account_no));
+      const { ledger: holdings, customers } = await withBroker(
+        (client, customer) => client.listPositions(customer.account_no),
+        holdingsOf,
+      );
       res.json(
-        holdingsRecon(read.map(({ customer, holdings, read: positions }) => ({ customer, holdings, positions }))),
+        holdingsRecon(
+          customers.map(({ customer, read: positions }) => ({
+            customer,
+            holdings: holdings.get(customer.customer_id)!,
+            positions,
+          })),
+        ),
       );
     },
     getIndiaLedgerRecon: async (_req, res) => {
-      const read = await withBroker(async (client, customer) => {
-        const [balance, positions] = await Promise.all([
-          client.getBalance(customer.account_no),
-          client.listPositions(customer.account_no),
-        ]);
-        return { balance, positions };
-      });
+      const { ledger: holdings, customers } = await withBroker(
+        (client, customer) => readBrokerAccount(client, customer.account_no),
+        holdingsOf,
+      );
       res.json(
-        firmLedgerRecon(read.map(({ customer, holdings, read: broker }) => ledgerRecon(customer, holdings, broker))),
+        firmLedgerRecon(
+          customers.map(({ customer, read: broker }) =>
+            ledgerRecon(customer, holdings.get(customer.customer_id)!, broker),
+          ),
+        ),
       );
     },
     getIndiaReconciliation: async (_req, res) => {
-      const read = await withBroker(
+      const { ledger: remittances, customers } = await withBroker(
         (client, customer) => client.listWires({ accountNo: customer.account_no, direction: 'IN' }),
-        false,
+        async (all) => {
+          const byCustomer = new Map<string, RemittanceToWire[]>(all.map((c) => [c.customer_id, []]));
+          for (const r of await paidRemittances(db, idsOf(all))) byCustomer.get(r.customer_id)!.push(r);
+          return byCustomer;
+        },
       );
-      const remittances = new Map<string, RemittanceToWire[]>();
-      for (const r of await paidRemittances(
-        db,
-        read.map((c) => c.customer.customer_id),
-      ))
-        remittances.set(r.customer_id, [...(remittances.get(r.customer_id) ?? []), r]);
-      const inputs = read
+      const inputs = customers
         .map(({ customer, read: wires }) => ({
           customer,
           wires,
-          remittances: remittances.get(customer.customer_id) ?? [],
+          remittances: remittances.get(customer.customer_id)!,
         }))
         .filter((input) => input.customer.account_no !== null || input.remittances.length > 0);
       res.json(reconciliation(inputs, wireMatchDays, today()));
     },
     getIndiaCompliance: async (_req, res) => {
-      const read = await withBroker((client, customer) => client.getAccount(customer.account_no), false);
-      const pans = [...new Set(read.flatMap(({ customer }) => (customer.pan === null ? [] : [customer.pan])))];
-      const lrs = await lrsUsePerPan({ book: config.book, db, settings: config.india }, currentFy(), pans);
+      const { ledger: lrs, customers } = await withBroker(
+        (client, customer) => client.getAccount(customer.account_no),
+        (all) =>
+          lrsUsePerPan({ book: config.book, db, settings: config.india }, currentFy(), [
+            ...new Set(all.flatMap((c) => (c.pan === null ? [] : [c.pan]))),
+          ]),
+      );
       res.json(
         compliance(
-          read.map(({ customer, read: account }) => ({
+          customers.map(({ customer, read: account }) => ({
             customer,
             account,
             lrs: customer.pan === null ? null : lrs.get(customer.pan)!,

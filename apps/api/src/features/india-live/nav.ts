@@ -7,9 +7,12 @@ export const NAV_STATUSES = ['valued', 'no_link', 'error'] as const;
 export interface NavInput {
   customer: IndiaCustomer;
   holdings: LedgerHoldings;
-  /** The broker's last prices of the customer's symbols; null when the customer has no broker account. */
+  /** The broker's last prices (of the customer's symbols, perhaps of others too); null when the customer has no broker account. */
   quotes: LiveRead<readonly UsbrokerQuote[]> | null;
 }
+
+/** The prices of a customer holding nothing: none needed. */
+export const NO_QUOTES: LiveRead<readonly UsbrokerQuote[]> = { value: [] };
 
 /** The symbols a customer holds (non-zero quantity): what NAV asks prices for. */
 export const heldSymbols = (holdings: LedgerHoldings) =>

@@ -1,6 +1,7 @@
 import type { Book } from '@ledger/core';
 import { readPerCustomer, upstreamFailureReasonOf } from '@ledger/reconciliation';
 import type { RemitClient, UsbrokerClient } from '@ledger/upstream-clients';
+import type { BrokerAccountRead } from './ledger-recon.js';
 import type { FirmRead, IndiaCustomer, LiveRead } from './live.js';
 
 /*
@@ -23,18 +24,39 @@ export async function readBrokerPerCustomer<C extends IndiaCustomer, T>(
   const reads = new Map<string, LiveRead<T> | null>(customers.map((c) => [c.customer_id, null]));
   const linked = customers.filter((c): c is C & { account_no: string } => c.account_no !== null);
   if (client === null) {
-    for (const c of linked)
-      reads.set(c.customer_id, { error: 'usbroker is not configured on this book (USBROKER_BASE_URL unset)' });
+    for (const c of linked) reads.set(c.customer_id, { error: USBROKER_NOT_CONFIGURED });
     return reads;
   }
   for (const r of await readPerCustomer(linked, (c) => read(client, c), concurrency)) {
-    reads.set(
-      r.customer.customer_id,
-      r.error === undefined ? { value: r.value } : { error: `usbroker could not be read: ${r.error}` },
-    );
+    reads.set(r.customer.customer_id, r.error === undefined ? { value: r.value } : { error: brokerNotRead(r.error) });
   }
   return reads;
 }
+
+/**
+ * A broker read that names no account (the last prices), made once for every customer who
+ * needs it: its value, or why there is none (usbroker not configured, the read failed).
+ */
+export async function readBroker<T>(
+  client: UsbrokerClient | null,
+  read: (client: UsbrokerClient) => Promise<T>,
+): Promise<LiveRead<T>> {
+  if (client === null) return { error: USBROKER_NOT_CONFIGURED };
+  try {
+    return { value: await read(client) };
+  } catch (error) {
+    return { error: brokerNotRead(upstreamFailureReasonOf(error)) };
+  }
+}
+
+/** What ledger-recon compares with the ledger: the account's balance and positions, asked at once. */
+export async function readBrokerAccount(client: UsbrokerClient, accountNo: string): Promise<BrokerAccountRead> {
+  const [balance, positions] = await Promise.all([client.getBalance(accountNo), client.listPositions(accountNo)]);
+  return { balance, positions };
+}
+
+const USBROKER_NOT_CONFIGURED = 'usbroker is not configured on this book (USBROKER_BASE_URL unset)';
+const brokerNotRead = (reason: string) => `usbroker could not be read: ${reason}`;
 
 /** A firm-wide remit read, or why there is none: the UAE book, remit not configured, or unreachable. */
 export async function readRemit<T>(
