@@ -73,6 +73,11 @@ const postingInput = fc
     aedAmount: positiveAmount,
     aedFee: fc.option(positiveAmount),
   })
+  // As draftFromEntry admits them: an AED fee is stated only beside its USD fee, and less than the amount.
+  .filter(
+    ({ feeUsd: usd, aedAmount, aedFee }) =>
+      aedFee === null || (usd !== null && new Decimal(aedFee).isLessThan(aedAmount)),
+  )
   .map(({ aedAmount, aedFee, ...input }): PostingInput => ({
     ...input,
     aed:
@@ -737,6 +742,44 @@ describe('draftFromEntry', () => {
       { path: '/customer_id', message: 'is required for deposit' },
       { path: '/amount_usd', message: `must be ${MONEY_RULE}` },
       { path: '/fee_usd', message: `must be ${MONEY_RULE}` },
+    ]);
+  });
+
+  it('refuses an original_fee without the fee_usd it states, and a sale’s original_fee not less than its original_amount', async () => {
+    const aedSell = {
+      txn_type: 'sell_security' as const,
+      symbol: 'EMAAR',
+      quantity: '1',
+      amount_usd: '2.72',
+      original_currency: 'AED',
+      original_amount: '10.00',
+      fx_rate: '3.6725',
+    };
+    const withoutUsd = await expectLedgerError(fromEntry({ ...aedSell, original_fee: '0.02' }), 'validation_error');
+    expect(withoutUsd.details).to.deep.equal([
+      {
+        path: '/original_fee',
+        message: 'is given only with original_amount and fee_usd (it is that fee in original_currency)',
+      },
+    ]);
+    const tooLarge = await expectLedgerError(
+      fromEntry({ ...aedSell, fee_usd: '0.00', original_fee: '10.00' }),
+      'validation_error',
+    );
+    expect(tooLarge.details).to.deep.equal([
+      { path: '/original_fee', message: 'must be less than original_amount: a sale’s fee comes out of its proceeds' },
+    ]);
+    // Just under: a fee worth 0.00 USD folds into the AED proceeds (AED 0.01 on both AED lines).
+    const folded = draft({
+      ...aedSell,
+      amount_usd: '0.01',
+      original_amount: '0.02',
+      fee_usd: '0.00',
+      original_fee: '0.01',
+    });
+    expect(folded.lines.map((l) => [l.accountCode, l.nativeAmount?.toFixed(2) ?? null])).to.deep.equal([
+      ['1020', '0.01'],
+      ['2020', '0.01'],
     ]);
   });
 

@@ -161,8 +161,18 @@ export function draftFromEntry(entry: EntryRequest, txnId: string, policy: Posti
     fields.refuse('/fx_rate', 'must be greater than zero, and is given only with original_amount');
   }
   const originalFee = fields.parse('/original_fee', entry.original_fee, 'money');
-  if (originalFee !== null && originalAmount === null)
-    fields.refuse('/original_fee', 'is given only with original_amount');
+  if (originalFee !== null && (originalAmount === null || feeUsd === null))
+    fields.refuse(
+      '/original_fee',
+      'is given only with original_amount and fee_usd (it is that fee in original_currency)',
+    );
+  if (
+    entry.txn_type === 'sell_security' &&
+    originalFee !== null &&
+    originalAmount !== null &&
+    !originalFee.isLessThan(originalAmount)
+  )
+    fields.refuse('/original_fee', 'must be less than original_amount: a sale’s fee comes out of its proceeds');
   // The limits hold for every caller (jobs and imports too), not only for what the API checked.
   if (entry.memo !== undefined && entry.memo !== null && Array.from(entry.memo).length > MEMO_LENGTH_MAX) {
     fields.refuse('/memo', `must be at most ${MEMO_LENGTH_MAX} characters`);

@@ -26,8 +26,9 @@ export function aedAmounts(
   if (currency === 'USD') return {};
   assert(aed !== null, 'a posting in AED carries its AED figures');
   const fee = aed.fee ?? roundToCents(feeUsd.times(aed.rate));
-  if (!feeUsd.isZero()) return { amount: aed.amount, fee };
+  if (!feeUsd.isZero() || aed.fee === null) return { amount: aed.amount, fee };
   const amount = side === 'buy' ? aed.amount.plus(fee) : aed.amount.minus(fee);
+  // draftFromEntry refuses a sell whose stated fee is not less than its amount.
   assert(amount.isGreaterThan(0), 'a fee worth nothing in USD is less than the trade it is folded into');
   return { amount };
 }
