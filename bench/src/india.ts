@@ -31,7 +31,7 @@ import {
   type IndiaReportContext,
 } from '@ledger/india';
 import { v7 } from 'uuid';
-import { startSandboxProcess } from './uaefeed.js';
+import { startSandboxProcess } from './sync-sandbox.js';
 
 const SYMBOLS = ['AAPL', 'MSFT', 'NVDA', 'AMZN', 'GOOGL'];
 const FEES = { feeSchedule: new FeeSchedule(new Decimal(22)) };
