@@ -9,7 +9,7 @@ import {
   WRITE_ERRORS,
 } from '../../openapi/components.js';
 import { ADMIN, READ } from '../../openapi/security.js';
-import type { JsonSchema, Paths } from '../../openapi/types.js';
+import type { JsonSchema, Operation, Paths } from '../../openapi/types.js';
 
 const TAG = ['periods'];
 
@@ -126,19 +126,29 @@ export const schemas: Record<string, JsonSchema> = {
   },
 };
 
+/** A read of the closes' history, a page at a time (`limit`, `offset`): `page` names its envelope. */
+function listOperation(operationId: string, summary: string, page: string, items: string): Operation {
+  return {
+    operationId,
+    summary,
+    tags: TAG,
+    security: READ,
+    parameters: [paramRef('Limit'), paramRef('Offset')],
+    responses: {
+      '200': { description: `A page of ${items}.`, content: json(ref(page)) },
+      ...errorResponses(...READ_ERRORS),
+    },
+  };
+}
+
 export const paths: Paths = {
   '/v1/periods': {
-    get: {
-      operationId: 'listPeriodCloses',
-      summary: 'Closes and reopenings of the books, newest first',
-      tags: TAG,
-      security: READ,
-      parameters: [paramRef('Limit'), paramRef('Offset')],
-      responses: {
-        '200': { description: 'A page of closes.', content: json(ref('PeriodClosePage')) },
-        ...errorResponses(...READ_ERRORS),
-      },
-    },
+    get: listOperation(
+      'listPeriodCloses',
+      'Closes and reopenings of the books, newest first',
+      'PeriodClosePage',
+      'closes',
+    ),
   },
   '/v1/periods/close': {
     post: {
@@ -180,17 +190,12 @@ export const paths: Paths = {
     },
   },
   '/v1/periods/years': {
-    get: {
-      operationId: 'listYearCloses',
-      summary: 'Closes and reopenings of financial years, newest first',
-      tags: TAG,
-      security: READ,
-      parameters: [paramRef('Limit'), paramRef('Offset')],
-      responses: {
-        '200': { description: 'A page of year closes.', content: json(ref('YearClosePage')) },
-        ...errorResponses(...READ_ERRORS),
-      },
-    },
+    get: listOperation(
+      'listYearCloses',
+      'Closes and reopenings of financial years, newest first',
+      'YearClosePage',
+      'year closes',
+    ),
   },
   '/v1/periods/reopen': {
     post: {
