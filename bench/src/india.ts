@@ -34,7 +34,7 @@ import {
 } from '@ledger/india';
 import { v7 } from 'uuid';
 import { cpuSecondsOf } from './cpu.js';
-import { startSandboxProcess } from './uaefeed.js';
+import { startSandboxProcess } from './sync-sandbox.js';
 
 const SYMBOLS = ['AAPL', 'MSFT', 'NVDA', 'AMZN', 'GOOGL'];
 const FEES = { feeSchedule: new FeeSchedule(new Decimal(22)) };

@@ -1,6 +1,5 @@
 import {
   accrualsDue,
-  createLogger,
   Decimal,
   findRemittancesOf,
   postTransactions,
@@ -10,12 +9,9 @@ import {
   upsertCustomer,
 } from '@ledger/core';
 import type { TestDatabase } from '@ledger/core/testing';
-import { DEFAULT_JOB_SETTINGS } from '@ledger/job-runtime';
 import { runSyncRemit } from '@ledger/jobs';
-import { createDataset } from '@ledger/sandbox';
-import { createUpstreamClients, upstreamConfigSchema } from '@ledger/upstream-clients';
 import { v7 as uuidv7 } from 'uuid';
-import { startSandboxProcess } from './uaefeed.js';
+import { startSyncSandbox } from './sync-sandbox.js';
 
 export interface RemitBenchResult {
   customers: number;
@@ -43,31 +39,21 @@ export async function benchSyncRemit(
   customers: number,
   recordsPerCustomer: number,
 ): Promise<RemitBenchResult> {
-  const db = database.runtime?.db ?? database.db;
-  const seed = 2026;
-  const sandbox = await startSandboxProcess(seed, customers, recordsPerCustomer);
-  const data = createDataset({ seed, customers, recordsPerCustomer });
+  const { data, deps, close } = await startSyncSandbox(database, {
+    book: 'ENTITY_IND_IFSC',
+    customers,
+    recordsPerCustomer,
+    upstream: ['REMIT_BASE_URL', 'REMIT_API_KEY', 'REMIT_REQUESTS_PER_MINUTE'],
+  });
+  const { db } = deps;
   try {
     for (const c of data.india.customers) {
       await upsertCustomer(db, c.customer_id, {
         references: { remit_customer_id: c.remit_customer_id, pan: c.pan },
       });
     }
-    const { REMIT_BASE_URL, REMIT_API_KEY, REMIT_REQUESTS_PER_MINUTE } = sandbox.env;
-    const upstreams = createUpstreamClients(
-      upstreamConfigSchema.parse({ REMIT_BASE_URL, REMIT_API_KEY, REMIT_REQUESTS_PER_MINUTE }),
-    );
     // The sandbox makes its India records on the first request: asked once before the clock starts.
-    await upstreams.remit!.listOrders({ customerId: data.india.customers[0]!.remit_customer_id });
-    const logger = createLogger({ level: 'error', service: 'bench', book: 'ENTITY_IND_IFSC', silent: true });
-    const deps = {
-      book: 'ENTITY_IND_IFSC' as const,
-      db,
-      logger,
-      progress: () => undefined,
-      settings: DEFAULT_JOB_SETTINGS,
-      upstreams,
-    };
+    await deps.upstreams.remit!.listOrders({ customerId: data.india.customers[0]!.remit_customer_id });
 
     let started = process.hrtime.bigint();
     const result = await runSyncRemit({ fx_spread_bps: BPS }, deps);
@@ -105,6 +91,6 @@ export async function benchSyncRemit(
       bulkOnlyPerSecond: again.length / bulkSeconds,
     };
   } finally {
-    sandbox.close();
+    close();
   }
 }

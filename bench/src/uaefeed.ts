@@ -1,12 +1,4 @@
-import {
-  createLogger,
-  Decimal,
-  FeeSchedule,
-  postTransactions,
-  recost,
-  trialBalance,
-  upsertCustomer,
-} from '@ledger/core';
+import { Decimal, FeeSchedule, postTransactions, recost, trialBalance, upsertCustomer } from '@ledger/core';
 import { v7 as uuidv7 } from 'uuid';
 import type { TestDatabase } from '@ledger/core/testing';
 import { DEFAULT_JOB_SETTINGS } from '@ledger/job-runtime';
@@ -18,14 +10,8 @@ import {
   syncUaefeedJob,
   type RecordOutcomeName,
 } from '@ledger/jobs';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createDataset } from '@ledger/sandbox';
-import { createUpstreamClients, upstreamConfigSchema } from '@ledger/upstream-clients';
 import { rawCopyLinesPerSecond } from './bulk.js';
+import { startSyncSandbox } from './sync-sandbox.js';
 
 export interface UaefeedBenchResult {
   customers: number;
@@ -42,63 +28,6 @@ export interface UaefeedBenchResult {
   rawCopyLinesPerSecond: number;
 }
 
-const SANDBOX_CLI = fileURLToPath(new URL('../../packages/sandbox/src/cli.ts', import.meta.url));
-
-/** `NAME=value` lines, a value in double quotes possibly over several lines (the PEM). */
-function readEnvFile(text: string): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const match of text.matchAll(/^([A-Z_][A-Z0-9_]*)=(?:"([^"]*)"|(.*))$/gm))
-    env[match[1]!] = match[2] ?? match[3]!;
-  return env;
-}
-
-/**
- * The sandbox in a process of its own (`pnpm sandbox`), as a real upstream is another machine:
- * serving it does not take the job's event loop. Answers its client settings.
- */
-export async function startSandboxProcess(
-  seed: number,
-  customers: number,
-  recordsPerCustomer: number,
-): Promise<{ env: Record<string, string>; pid: number; close(): void }> {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-sandbox-'));
-  const envFile = join(dir, 'sandbox.env');
-  const ports = ['--registry-port', '--uaefeed-port', '--custodian-port', '--usbroker-port', '--remit-port'].flatMap(
-    (flag) => [flag, '0'],
-  );
-  const child = spawn(
-    process.execPath,
-    [
-      '--conditions=@ledger/source',
-      '--import=tsx',
-      SANDBOX_CLI,
-      '--seed',
-      String(seed),
-      '--customers',
-      String(customers),
-      '--records-per-customer',
-      String(recordsPerCustomer),
-      '--client-env-file',
-      envFile,
-      ...ports,
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const close = () => {
-    child.kill('SIGTERM');
-    rmSync(dir, { recursive: true, force: true });
-  };
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('client settings in')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`the sandbox exited (${code}) before it was ready`)));
-  });
-  return { env: readEnvFile(readFileSync(envFile, 'utf8')), pid: child.pid!, close };
-}
-
 /**
  * sync-uaefeed end to end against the sandbox, in its own process (real HTTP, the real clients, the job's own
  * logic: fetch every linked customer's transfers and orders, map, post in bulk), over
@@ -111,11 +40,13 @@ export async function benchSyncUaefeed(
   customers: number,
   recordsPerCustomer: number,
 ): Promise<UaefeedBenchResult> {
-  const db = database.runtime?.db ?? database.db;
-  const seed = 2026;
-  const sandbox = await startSandboxProcess(seed, customers, recordsPerCustomer);
-  // The same data set, here: what the sandbox serves, for the yardstick's journal lines.
-  const data = createDataset({ seed, customers, recordsPerCustomer });
+  const { data, deps, close } = await startSyncSandbox(database, {
+    book: 'ENTITY_UAE',
+    customers,
+    recordsPerCustomer,
+    upstream: ['UAEFEED_BASE_URL', 'UAEFEED_API_KEY', 'UAEFEED_API_SECRET', 'UAEFEED_PRIVATE_KEY', 'UAEFEED_INST_CODE'],
+  });
+  const { db } = deps;
   try {
     for (const c of data.customers) {
       await upsertCustomer(db, c.customer_id, {
@@ -123,32 +54,12 @@ export async function benchSyncUaefeed(
         references: { uaefeed_customer_number: c.uaefeed_customer_number, custodian_account: c.custodian_account },
       });
     }
-    const { UAEFEED_BASE_URL, UAEFEED_API_KEY, UAEFEED_API_SECRET, UAEFEED_PRIVATE_KEY, UAEFEED_INST_CODE } =
-      sandbox.env;
-    const upstreams = createUpstreamClients(
-      upstreamConfigSchema.parse({
-        UAEFEED_BASE_URL,
-        UAEFEED_API_KEY,
-        UAEFEED_API_SECRET,
-        UAEFEED_PRIVATE_KEY,
-        UAEFEED_INST_CODE,
-      }),
-    );
     // The sandbox makes a customer's records on its first request: asked once before the clock
     // starts (a real upstream has them already), which also fetches the access token.
-    const feed = upstreams.uaefeed!;
+    const feed = deps.upstreams.uaefeed!;
     for (let i = 0; i < data.customers.length; i += 25) {
       await Promise.all(data.customers.slice(i, i + 25).map((c) => feed.getCashSummary(c.uaefeed_customer_number)));
     }
-    const logger = createLogger({ level: 'error', service: 'bench', book: 'ENTITY_UAE', silent: true });
-    const deps = {
-      book: 'ENTITY_UAE' as const,
-      db,
-      logger,
-      progress: () => undefined,
-      settings: DEFAULT_JOB_SETTINGS,
-      upstreams,
-    };
 
     let started = process.hrtime.bigint();
     const result = await syncUaefeedJob.run({ recost: false }, deps);
@@ -197,6 +108,6 @@ export async function benchSyncUaefeed(
       rawCopyLinesPerSecond: await rawCopyLinesPerSecond(database, drafts),
     };
   } finally {
-    sandbox.close();
+    close();
   }
 }

@@ -9,12 +9,9 @@ import {
 } from '@ledger/core';
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import { countRows, deposit, expectError, startApi, type Reply, type TestApi } from './support.js';
+import { countRows, deposit, expectError, type Reply, type TestApi } from './support.js';
+import { postEntry, RECOST, reportsAnswered, startApiWithC1 } from './closing.js';
 
-const RECOST = {
-  policy: { feeSchedule: new FeeSchedule(new Decimal(22)), brokerCostBps: new Decimal(4) },
-  limit: null,
-};
 const POLICY = { feeSchedule: new FeeSchedule(new Decimal(22)) };
 
 /** Every firm and customer report of a day, as the API answers it (status and exact bytes). */
@@ -34,29 +31,12 @@ const REPORTS_AS_OF = (day: string) => [
 describe('closed periods (docs/period-close.md)', function () {
   this.timeout(120_000);
   let api: TestApi;
-  let seq = 0;
 
-  before(async () => {
-    api = await startApi();
-    expect((await api.put('/v1/customers/C-1', {})).status).to.equal(201);
-  });
+  before(async () => (api = await startApiWithC1()));
   after(() => api?.close());
 
-  async function posted(overrides: Record<string, unknown>): Promise<Record<string, string>> {
-    seq += 1;
-    const reply = await api.post('/v1/transactions', deposit({ source_txn_id: `period-${seq}`, ...overrides }));
-    expect(reply.status, reply.text).to.equal(201);
-    return reply.body;
-  }
-
-  const reports = async (day: string) =>
-    Promise.all(
-      REPORTS_AS_OF(day).map(async (path) => {
-        const reply = await api.get(path, { token: 'ledger' });
-        expect(reply.status, `${path}: ${reply.text}`).to.equal(200);
-        return `${path}\n${reply.text}`;
-      }),
-    );
+  const posted = (fields: Record<string, unknown>) => postEntry(api, fields);
+  const reports = (day: string) => reportsAnswered(api, REPORTS_AS_OF(day));
 
   /** A late upstream record: what a sync or the import hands to bulk posting. */
   const lateDeposit = (date: string, key: string): TransactionDraft =>

@@ -1,11 +1,8 @@
-import { Decimal, FeeSchedule, recost } from '@ledger/core';
+import { Decimal, recost } from '@ledger/core';
 import { expect } from 'chai';
-import { countRows, deposit, expectError, startApi, type TestApi } from './support.js';
+import { countRows, deposit, expectError, type TestApi } from './support.js';
+import { postEntry, RECOST, reportsAnswered, startApiWithC1 } from './closing.js';
 
-const RECOST = {
-  policy: { feeSchedule: new FeeSchedule(new Decimal(22)), brokerCostBps: new Decimal(4) },
-  limit: null,
-};
 const ANA = { headers: { 'X-Ledger-Actor': 'ana@example.com' } };
 
 /** The income reports of the UAE book's 2025 (a calendar year), and of C-1, as the API answers them. */
@@ -26,19 +23,11 @@ interface TrialBalance {
 describe('closing a financial year to retained earnings (docs/period-close.md#closing-a-financial-year)', function () {
   this.timeout(120_000);
   let api: TestApi;
-  let seq = 0;
 
-  before(async () => {
-    api = await startApi();
-    expect((await api.put('/v1/customers/C-1', {})).status).to.equal(201);
-  });
+  before(async () => (api = await startApiWithC1()));
   after(() => api?.close());
 
-  async function post(entry: Record<string, unknown>): Promise<void> {
-    seq += 1;
-    const reply = await api.post('/v1/transactions', deposit({ source_txn_id: `year-${seq}`, ...entry }));
-    expect(reply.status, reply.text).to.equal(201);
-  }
+  const post = (fields: Record<string, unknown>) => postEntry(api, fields);
 
   /** An adjustment moving `amount` from `credit` to `debit`, the firm's own (no customer). */
   const adjustment = (txn_date: string, debit: string, credit: string, amount: string) =>
@@ -53,14 +42,7 @@ describe('closing a financial year to retained earnings (docs/period-close.md#cl
       ],
     });
 
-  const incomeReports = () =>
-    Promise.all(
-      INCOME_REPORTS.map(async (path) => {
-        const reply = await api.get(path, { token: 'ledger' });
-        expect(reply.status, `${path}: ${reply.text}`).to.equal(200);
-        return `${path}\n${reply.text}`;
-      }),
-    );
+  const incomeReports = () => reportsAnswered(api, INCOME_REPORTS);
 
   /** Debit or credit balance (signed: credit negative) of some accounts in the trial balance as of a day. */
   async function balances(asOf: string, codes: string[]): Promise<Record<string, string>> {

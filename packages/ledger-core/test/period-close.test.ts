@@ -7,25 +7,20 @@ import {
   postTransactions,
   reopenPeriod,
   restateIntoOpenPeriod,
-  upsertCustomer,
 } from '../src/index.js';
 import { insertDrafts } from '../src/store/posting.js';
-import { createTestDatabase, type TestDatabase } from '../src/testing/index.js';
-import { draft, expectLedgerError } from './helpers.js';
+import type { TestDatabase } from '../src/testing/index.js';
+import { draft, expectLedgerError, storeDatabase } from './helpers.js';
 
 const TODAY = '2026-03-01';
 
 describe('closed periods in the database', function () {
   this.timeout(60_000);
-  let database: TestDatabase;
+  let t: TestDatabase;
   let db: Knex;
 
-  before(async () => {
-    database = await createTestDatabase({ runtimeRole: true });
-    db = database.runtime!.db;
-    await upsertCustomer(db, 'C-1', {});
-  });
-  after(() => database?.drop());
+  before(async () => ({ t, db } = await storeDatabase()));
+  after(() => t?.drop());
 
   it('the first open day is the day after the close, across month and leap-year ends', () => {
     expect(['2026-01-31', '2024-02-28', '2024-02-29', '2026-12-31'].map(nextDay)).to.deep.equal([

@@ -38,6 +38,44 @@ async function post(db: Knex, drafts: ReturnType<typeof draft>[]): Promise<strin
   return drafts.map((d) => d.txnId);
 }
 
+/** The worked example of a sale across two lots: 10 AAPL bought for 1000.00, 5 for 600.00, 12 sold for 1500.00. */
+const sellAcrossTwoLots = (db: Knex, c: string) =>
+  post(db, [
+    buy({ customer_id: c, symbol: 'AAPL', quantity: '10', amount_usd: '1000.00', txn_date: '2026-01-05' }),
+    buy({ customer_id: c, symbol: 'AAPL', quantity: '5', amount_usd: '600.00', txn_date: '2026-01-06' }),
+    sell({ customer_id: c, symbol: 'AAPL', quantity: '12', amount_usd: '1500.00', txn_date: '2026-01-10' }),
+  ]);
+
+/** A manual AED deposit, buy of 100 EMAAR and sell of them, each 100.00 USD (AED 367.25). */
+function aedRoundTrip(db: Knex, c: string) {
+  const aed = {
+    customer_id: c,
+    source: 'manual' as const,
+    original_currency: 'AED' as const,
+    original_amount: '367.25',
+    amount_usd: '100.00',
+  };
+  return post(db, [
+    draft({ txn_type: 'deposit', ...aed, txn_date: '2026-01-04' }),
+    draft({ txn_type: 'buy_security', ...aed, symbol: 'EMAAR', quantity: '100', txn_date: '2026-01-05' }),
+    draft({ txn_type: 'sell_security', ...aed, symbol: 'EMAAR', quantity: '100', txn_date: '2026-01-06' }),
+  ]);
+}
+
+/**
+ * A day's sale of 2 AMD (300.00) posted, then the buy of 3 (420.00) it sells from, each stating the
+ * `executed_at` given (the buy none where none is given). Answers the sale's id.
+ */
+async function sellPostedBeforeItsBuy(db: Knex, c: string, executedAt: { sell: string; buy?: string }) {
+  const day = { customer_id: c, symbol: 'AMD', txn_date: '2026-01-07' };
+  const [s] = await post(db, [
+    sell({ ...day, quantity: '2', amount_usd: '300.00', metadata: { executed_at: executedAt.sell } }),
+  ]);
+  const buyMetadata = executedAt.buy === undefined ? {} : { metadata: { executed_at: executedAt.buy } };
+  await post(db, [buy({ ...day, quantity: '3', amount_usd: '420.00', ...buyMetadata })]);
+  return s!;
+}
+
 /** The derivation lines in effect for a trade, as "account Dr/Cr amount kind", sorted. */
 async function effectiveLines(db: Knex, tradeId: string): Promise<string[]> {
   const { rows } = await db.raw<{ rows: Array<{ line: string }> }>(
@@ -104,11 +142,7 @@ describe('recost (real Postgres, as the runtime role)', function () {
   describe('a sell across two lots', () => {
     it('posts each trade’s fee split and the sell’s FIFO cost relief, worked out by hand, and stamps them', async () => {
       const c = await newCustomer();
-      const [b1, b2, s] = await post(db, [
-        buy({ customer_id: c, symbol: 'AAPL', quantity: '10', amount_usd: '1000.00', txn_date: '2026-01-05' }),
-        buy({ customer_id: c, symbol: 'AAPL', quantity: '5', amount_usd: '600.00', txn_date: '2026-01-06' }),
-        sell({ customer_id: c, symbol: 'AAPL', quantity: '12', amount_usd: '1500.00', txn_date: '2026-01-10' }),
-      ]);
+      const [b1, b2, s] = await sellAcrossTwoLots(db, c);
       const result = await recost(db, OPTIONS);
       expect(result).to.deep.include({ derivations_posted: 3, superseded: 0, flagged: [], remaining: 0 });
       expect(result.recosted).to.be.at.least(3);
@@ -152,11 +186,7 @@ describe('recost (real Postgres, as the runtime role)', function () {
 
     it('stores which lots a sale consumed (dates, shares, cost), once: a second recost writes nothing', async () => {
       const c = await newCustomer();
-      const [b1, b2, s] = await post(db, [
-        buy({ customer_id: c, symbol: 'AAPL', quantity: '10', amount_usd: '1000.00', txn_date: '2026-01-05' }),
-        buy({ customer_id: c, symbol: 'AAPL', quantity: '5', amount_usd: '600.00', txn_date: '2026-01-06' }),
-        sell({ customer_id: c, symbol: 'AAPL', quantity: '12', amount_usd: '1500.00', txn_date: '2026-01-10' }),
-      ]);
+      const [b1, b2, s] = await sellAcrossTwoLots(db, c);
       await recost(db, OPTIONS);
       // 12 shares: all 10 of the first lot (1000.00), 2 of the second's 5 (600.00 × 2/5 = 240.00).
       const expected = [`${b1} 2026-01-05→2026-01-10 10 1000.00`, `${b2} 2026-01-06→2026-01-10 2 240.00`];
@@ -289,18 +319,7 @@ describe('recost (real Postgres, as the runtime role)', function () {
   describe('an AED trade (issue 18, money item 8)', () => {
     it('charges a sell’s fee to the AED wallet it was paid into: a manual AED sell of 100.00 USD leaves the USD wallet untouched', async () => {
       const c = await newCustomer();
-      const aed = {
-        customer_id: c,
-        source: 'manual' as const,
-        original_currency: 'AED' as const,
-        original_amount: '367.25',
-        amount_usd: '100.00',
-      };
-      const [, , s] = await post(db, [
-        draft({ txn_type: 'deposit', ...aed, txn_date: '2026-01-04' }),
-        draft({ txn_type: 'buy_security', ...aed, symbol: 'EMAAR', quantity: '100', txn_date: '2026-01-05' }),
-        draft({ txn_type: 'sell_security', ...aed, symbol: 'EMAAR', quantity: '100', txn_date: '2026-01-06' }),
-      ]);
+      const [, , s] = await aedRoundTrip(db, c);
       await recost(db, OPTIONS);
       // 100.00 × 22 bps = 0.22 from the AED wallet (2020); broker cost 100.00 × 4 bps = 0.04; relief the lot's 100.00.
       expect(await effectiveLines(db, s!)).to.deep.equal([
@@ -323,18 +342,7 @@ describe('recost (real Postgres, as the runtime role)', function () {
 
     it('charges that fee in AED too (its USD at the trade’s rate), and a superseded derivation’s reversal takes it back in AED (issue 18, item 4)', async () => {
       const c = await newCustomer();
-      const aed = {
-        customer_id: c,
-        source: 'manual' as const,
-        original_currency: 'AED' as const,
-        original_amount: '367.25',
-        amount_usd: '100.00',
-      };
-      const [, , s] = await post(db, [
-        draft({ txn_type: 'deposit', ...aed, txn_date: '2026-01-04' }),
-        draft({ txn_type: 'buy_security', ...aed, symbol: 'EMAAR', quantity: '100', txn_date: '2026-01-05' }),
-        draft({ txn_type: 'sell_security', ...aed, symbol: 'EMAAR', quantity: '100', txn_date: '2026-01-06' }),
-      ]);
+      const [, , s] = await aedRoundTrip(db, c);
       await recost(db, OPTIONS);
       /** The customer's AED lines (2020), as `USD side AED kind`, in journal order. */
       const aedLines = async () =>
@@ -444,47 +452,19 @@ describe('recost (real Postgres, as the runtime role)', function () {
     it('takes a day’s trades in the order their sync says they executed (metadata.executed_at), not the order they were posted', async () => {
       const c = await newCustomer();
       // Two jobs: the quantity sell of the day is posted first, the full-portfolio-cost buy before it later.
-      const [s] = await post(db, [
-        sell({
-          customer_id: c,
-          symbol: 'AMD',
-          quantity: '2',
-          amount_usd: '300.00',
-          txn_date: '2026-01-07',
-          metadata: { executed_at: '2026-01-07T17:01:02.000Z' },
-        }),
-      ]);
-      await post(db, [
-        buy({
-          customer_id: c,
-          symbol: 'AMD',
-          quantity: '3',
-          amount_usd: '420.00',
-          txn_date: '2026-01-07',
-          metadata: { executed_at: '2026-01-07T15:09:02.000Z' },
-        }),
-      ]);
+      const s = await sellPostedBeforeItsBuy(db, c, {
+        sell: '2026-01-07T17:01:02.000Z',
+        buy: '2026-01-07T15:09:02.000Z',
+      });
       const result = await recost(db, OPTIONS);
       expect(result.flagged).to.deep.equal([]);
       // Two of the three shares bought for 420.00: 280.00.
-      expect(await effectiveLines(db, s!)).to.include('2100 Dr 280.00 cost_relief');
+      expect(await effectiveLines(db, s)).to.include('2100 Dr 280.00 cost_relief');
     });
 
     it('without executed_at, a day’s trades stay in posting order (a sell posted before its buy is an oversell)', async () => {
       const c = await newCustomer();
-      const [s] = await post(db, [
-        sell({
-          customer_id: c,
-          symbol: 'AMD',
-          quantity: '2',
-          amount_usd: '300.00',
-          txn_date: '2026-01-07',
-          metadata: { executed_at: 'soon' },
-        }),
-      ]);
-      await post(db, [
-        buy({ customer_id: c, symbol: 'AMD', quantity: '3', amount_usd: '420.00', txn_date: '2026-01-07' }),
-      ]);
+      const s = await sellPostedBeforeItsBuy(db, c, { sell: 'soon' });
       const result = await recost(db, OPTIONS);
       expect(result.flagged.map((f) => f.txn_id)).to.deep.equal([s]);
       // An earlier buy arrives: the sell is derived and nothing is left pending for the other tests.

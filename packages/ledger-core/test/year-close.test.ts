@@ -4,8 +4,8 @@ import { randomUUID } from 'node:crypto';
 import { closePeriod, closeYear, Decimal, fiscalYearEndingOn, reopenPeriod } from '../src/index.js';
 import { draftYearClose } from '../src/domain/year-close.js';
 import { insertDrafts } from '../src/store/posting.js';
-import { createTestDatabase, type TestDatabase } from '../src/testing/index.js';
-import { draft, expectLedgerError } from './helpers.js';
+import type { TestDatabase } from '../src/testing/index.js';
+import { draft, expectLedgerError, storeDatabase } from './helpers.js';
 
 const TODAY = '2027-02-01';
 
@@ -84,14 +84,11 @@ describe('closing a financial year to retained earnings', function () {
   });
 
   describe('in the database', () => {
-    let database: TestDatabase;
+    let t: TestDatabase;
     let db: Knex;
 
-    before(async () => {
-      database = await createTestDatabase({ runtimeRole: true });
-      db = database.runtime!.db;
-    });
-    after(() => database?.drop());
+    before(async () => ({ t, db } = await storeDatabase()));
+    after(() => t?.drop());
 
     it('admits into a closed day only the closing entry a year_closes row of that day names; every other posting stays refused', async () => {
       await insertDrafts(db, [adjustment('2025-06-01', '1010', '4010', '100.00')]);

@@ -1,7 +1,15 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type KeyboardEvent } from 'react';
 import { api, unwrap, type Schemas } from '../api/client.js';
-import { ErrorBox, Loaded, Money, Pager, Status } from '../components/ui.js';
+import {
+  FilterForm,
+  filtersOf,
+  ListTable,
+  type Column,
+  type FilterField,
+  type Filters as ListFilters,
+} from '../components/List.js';
+import { ErrorBox, Money, Status } from '../components/ui.js';
 import { useSession } from '../App.js';
 import { href, navigate, useRoute } from '../router.js';
 
@@ -12,7 +20,14 @@ const STATUSES = ['pending', 'completed', 'failed', 'cancelled'] as const satisf
 const DIRECTIONS = ['deposit', 'withdrawal'] as const satisfies readonly CashRequest['direction'][];
 const CURRENCIES = ['USD', 'AED'] as const satisfies readonly CashRequest['currency'][];
 const FILTERS = ['status', 'direction', 'customer_id', 'from', 'to'] as const;
-type Filters = Partial<Record<(typeof FILTERS)[number] | 'offset', string>>;
+type Filters = ListFilters<(typeof FILTERS)[number] | 'offset'>;
+const FILTER_FIELDS: FilterField<(typeof FILTERS)[number]>[] = [
+  { name: 'status', label: 'Status', options: STATUSES },
+  { name: 'direction', label: 'Direction', options: DIRECTIONS },
+  { name: 'customer_id', label: 'Customer' },
+  { name: 'from', label: 'From', type: 'date' },
+  { name: 'to', label: 'To', type: 'date' },
+];
 const LIMIT = 50;
 
 /** What each transition does, in the words the operator confirms (the API's: only a pending request moves). */
@@ -180,118 +195,70 @@ function CashRequestList({ filters }: { filters: Filters }) {
         }),
       ),
   });
-  const set = (name: keyof Filters) => (e: { target: { value: string } }) =>
-    setDraft({ ...draft, [name]: e.target.value });
+  const columns: Column<CashRequest>[] = [
+    { header: 'Made', cell: (r) => r.created_at.slice(0, 16).replace('T', ' ') },
+    { header: 'Customer', cell: (r) => <a href={href('customers', r.customer_id)}>{r.customer_id}</a> },
+    { header: 'Direction', cell: (r) => r.direction },
+    {
+      header: 'Amount',
+      num: 'header',
+      cell: (r) => (
+        <>
+          <Money value={r.amount} /> {r.currency}
+        </>
+      ),
+    },
+    { header: 'USD', money: (r) => r.amount_usd },
+    {
+      header: 'Status',
+      cell: (r) => (
+        <>
+          <Status value={r.status} />
+          {r.failure_reason ? <span className="muted"> {r.failure_reason}</span> : null}
+        </>
+      ),
+    },
+    { header: 'Reference', cell: (r) => r.reference ?? '' },
+    { header: 'Posted', cell: (r) => (r.txn_id ? <a href={href('transactions', r.txn_id)}>transaction</a> : '') },
+  ];
+  if (admin)
+    columns.push({
+      header: 'Actions',
+      className: 'actions',
+      cell: (r) =>
+        r.status === 'pending'
+          ? (Object.keys(ACTIONS) as Action[]).map((action) => (
+              <button
+                key={action}
+                type="button"
+                aria-label={`${ACTIONS[action].verb} the ${r.direction} of ${r.amount} ${r.currency} for ${r.customer_id}`}
+                onClick={() => setActing({ request: r, action })}
+              >
+                {ACTIONS[action].verb}…
+              </button>
+            ))
+          : null,
+    });
   return (
     <>
-      <form
-        className="filters"
-        aria-label="Filters"
-        onSubmit={(e) => {
-          e.preventDefault();
-          navigate(href('cash-requests', '', { ...draft, offset: undefined }));
-        }}
-      >
-        <label>
-          Status
-          <select value={draft.status ?? ''} onChange={set('status')}>
-            <option value="">any</option>
-            {STATUSES.map((s) => (
-              <option key={s}>{s}</option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Direction
-          <select value={draft.direction ?? ''} onChange={set('direction')}>
-            <option value="">any</option>
-            {DIRECTIONS.map((s) => (
-              <option key={s}>{s}</option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Customer <input value={draft.customer_id ?? ''} onChange={set('customer_id')} />
-        </label>
-        <label>
-          From <input type="date" value={draft.from ?? ''} onChange={set('from')} />
-        </label>
-        <label>
-          To <input type="date" value={draft.to ?? ''} onChange={set('to')} />
-        </label>
-        <button type="submit">Apply</button>
-      </form>
+      <FilterForm
+        label="Filters"
+        fields={FILTER_FIELDS}
+        draft={draft}
+        onDraft={setDraft}
+        onApply={() => navigate(href('cash-requests', '', { ...draft, offset: undefined }))}
+      />
       {acting ? <Transition {...acting} onDone={() => setActing(null)} /> : null}
-      <Loaded query={list}>
-        {(page) => (
-          <>
-            <table data-testid="cash-requests">
-              <thead>
-                <tr>
-                  <th scope="col">Made</th>
-                  <th scope="col">Customer</th>
-                  <th scope="col">Direction</th>
-                  <th scope="col" className="num">
-                    Amount
-                  </th>
-                  <th scope="col" className="num">
-                    USD
-                  </th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Reference</th>
-                  <th scope="col">Posted</th>
-                  {admin ? <th scope="col">Actions</th> : null}
-                </tr>
-              </thead>
-              <tbody>
-                {page.items.map((r) => (
-                  <tr key={r.cash_request_id} data-testid={`cash-request-${r.cash_request_id}`}>
-                    <td>{r.created_at.slice(0, 16).replace('T', ' ')}</td>
-                    <td>
-                      <a href={href('customers', r.customer_id)}>{r.customer_id}</a>
-                    </td>
-                    <td>{r.direction}</td>
-                    <td>
-                      <Money value={r.amount} /> {r.currency}
-                    </td>
-                    <td>
-                      <Money value={r.amount_usd} />
-                    </td>
-                    <td>
-                      <Status value={r.status} />
-                      {r.failure_reason ? <span className="muted"> {r.failure_reason}</span> : null}
-                    </td>
-                    <td>{r.reference ?? ''}</td>
-                    <td>{r.txn_id ? <a href={href('transactions', r.txn_id)}>transaction</a> : ''}</td>
-                    {admin ? (
-                      <td className="actions">
-                        {r.status === 'pending'
-                          ? (Object.keys(ACTIONS) as Action[]).map((action) => (
-                              <button
-                                key={action}
-                                type="button"
-                                aria-label={`${ACTIONS[action].verb} the ${r.direction} of ${r.amount} ${r.currency} for ${r.customer_id}`}
-                                onClick={() => setActing({ request: r, action })}
-                              >
-                                {ACTIONS[action].verb}…
-                              </button>
-                            ))
-                          : null}
-                      </td>
-                    ) : null}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            <Pager
-              total={page.total}
-              limit={LIMIT}
-              offset={offset}
-              onOffset={(o) => navigate(href('cash-requests', '', { ...filters, offset: o }))}
-            />
-          </>
-        )}
-      </Loaded>
+      <ListTable
+        query={list}
+        testId="cash-requests"
+        columns={columns}
+        rowKey={(r) => r.cash_request_id}
+        rowTestId={(r) => `cash-request-${r.cash_request_id}`}
+        limit={LIMIT}
+        offset={offset}
+        onOffset={(o) => navigate(href('cash-requests', '', { ...filters, offset: o }))}
+      />
     </>
   );
 }
@@ -299,9 +266,7 @@ function CashRequestList({ filters }: { filters: Filters }) {
 export default function CashRequestsPage() {
   const { query } = useRoute();
   const { admin } = useSession();
-  const filters = Object.fromEntries(
-    [...FILTERS, 'offset'].flatMap((name) => (query.has(name) ? [[name, query.get(name)!]] : [])),
-  ) as Filters;
+  const filters = filtersOf(query, [...FILTERS, 'offset']);
   return (
     <>
       <h1>Cash requests</h1>

@@ -1,71 +1,49 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { api, unwrap } from '../api/client.js';
+import { api, unwrap, type Schemas } from '../api/client.js';
 import { DayChart } from '../components/Chart.js';
 import { TrialBalanceTable } from '../components/TrialBalance.js';
 import { useApiDocument } from '../api/document.js';
 import type { paths } from '../api/schema.js';
 import { EndpointView } from '../components/Endpoint.js';
-import { Card, Loaded, Money, PeriodFields, Pager } from '../components/ui.js';
+import { FilterForm, ListTable, Table, type Column } from '../components/List.js';
+import { Card, Loaded, Money, PeriodFields } from '../components/ui.js';
 import { href, navigate, useRoute } from '../router.js';
 
 const LIMIT = 50;
 
+const CUSTOMER_COLUMNS: Column<Schemas['Customer']>[] = [
+  { header: 'Customer', cell: (c) => <a href={href('customers', c.customer_id)}>{c.customer_id}</a> },
+  { header: 'Name', cell: (c) => c.name ?? '' },
+  { header: 'Email', cell: (c) => c.email ?? '' },
+  { header: 'Since', cell: (c) => c.created_at.slice(0, 10) },
+];
+
 function CustomerList({ q, offset }: { q: string; offset: number }) {
-  const [draft, setDraft] = useState(q);
+  const [draft, setDraft] = useState({ q });
   const list = useQuery({
     queryKey: ['customers', q, offset],
     queryFn: () => unwrap(api.GET('/v1/customers', { params: { query: { q: q || undefined, limit: LIMIT, offset } } })),
   });
   return (
     <>
-      <form
-        className="filters"
+      <FilterForm
         role="search"
-        onSubmit={(e) => {
-          e.preventDefault();
-          navigate(href('customers', '', { q: draft }));
-        }}
-      >
-        <label>
-          Search <input value={draft} onChange={(e) => setDraft(e.target.value)} placeholder="id, name or email" />
-        </label>
-        <button type="submit">Search</button>
-      </form>
-      <Loaded query={list}>
-        {(page) => (
-          <>
-            <table data-testid="customers">
-              <thead>
-                <tr>
-                  <th scope="col">Customer</th>
-                  <th scope="col">Name</th>
-                  <th scope="col">Email</th>
-                  <th scope="col">Since</th>
-                </tr>
-              </thead>
-              <tbody>
-                {page.items.map((c) => (
-                  <tr key={c.customer_id}>
-                    <td>
-                      <a href={href('customers', c.customer_id)}>{c.customer_id}</a>
-                    </td>
-                    <td>{c.name ?? ''}</td>
-                    <td>{c.email ?? ''}</td>
-                    <td>{c.created_at.slice(0, 10)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            <Pager
-              total={page.total}
-              limit={LIMIT}
-              offset={offset}
-              onOffset={(o) => navigate(href('customers', '', { q, offset: o }))}
-            />
-          </>
-        )}
-      </Loaded>
+        fields={[{ name: 'q', label: 'Search', placeholder: 'id, name or email' }]}
+        draft={draft}
+        onDraft={setDraft}
+        onApply={() => navigate(href('customers', '', draft))}
+        submit="Search"
+      />
+      <ListTable
+        query={list}
+        testId="customers"
+        columns={CUSTOMER_COLUMNS}
+        rowKey={(c) => c.customer_id}
+        limit={LIMIT}
+        offset={offset}
+        onOffset={(o) => navigate(href('customers', '', { q, offset: o }))}
+      />
     </>
   );
 }
@@ -122,6 +100,41 @@ function IndiaViews({ id }: { id: string }) {
     </section>
   );
 }
+
+const POSITION_COLUMNS: Column<Schemas['CustomerPortfolio']['items'][number]>[] = [
+  { header: 'Symbol', cell: (row) => row.symbol },
+  { header: 'Quantity', num: true, cell: (row) => row.quantity },
+  { header: 'Cost (USD)', money: (row) => row.cost_usd },
+  { header: 'Average cost', money: (row) => row.average_cost_usd },
+  { header: 'Price', money: (row) => row.price_usd },
+  {
+    header: 'Market value',
+    num: 'header',
+    cell: (row) =>
+      row.market_value_usd === null ? (
+        <span className="muted">{row.unpriced_reason}</span>
+      ) : (
+        <Money value={row.market_value_usd} />
+      ),
+  },
+];
+
+/** The columns of a customer's transactions (dividends, orders): each date links its transaction. */
+const OF_A_TRANSACTION = {
+  date: { header: 'Date', cell: (t) => <a href={href('transactions', t.txn_id)}>{t.txn_date}</a> },
+  type: { header: 'Type', cell: (t) => t.txn_type },
+  symbol: { header: 'Symbol', cell: (t) => t.symbol ?? '' },
+  quantity: { header: 'Quantity', num: true, cell: (t) => t.quantity ?? '' },
+  usd: { header: 'USD', money: (t) => t.amount_usd },
+} satisfies Record<string, Column<Schemas['TransactionSummary']>>;
+const DIVIDEND_COLUMNS = [OF_A_TRANSACTION.date, OF_A_TRANSACTION.type, OF_A_TRANSACTION.symbol, OF_A_TRANSACTION.usd];
+const ORDER_COLUMNS = [
+  OF_A_TRANSACTION.date,
+  OF_A_TRANSACTION.type,
+  OF_A_TRANSACTION.symbol,
+  OF_A_TRANSACTION.quantity,
+  OF_A_TRANSACTION.usd,
+];
 
 function Customer({ id }: { id: string }) {
   const path = { customer_id: id };
@@ -203,69 +216,31 @@ function Customer({ id }: { id: string }) {
       <h3>Positions and portfolio</h3>
       <Loaded query={portfolio}>
         {(p) => (
-          <table data-testid="portfolio">
-            <caption>
-              {p.prices ? `Prices: ${p.prices.upstream} as of ${p.prices.as_of}` : 'No price snapshot: at cost only'}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Symbol</th>
-                <th scope="col" className="num">
-                  Quantity
-                </th>
-                <th scope="col" className="num">
-                  Cost (USD)
-                </th>
-                <th scope="col" className="num">
-                  Average cost
-                </th>
-                <th scope="col" className="num">
-                  Price
-                </th>
-                <th scope="col" className="num">
-                  Market value
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {p.items.map((row) => (
-                <tr key={row.symbol}>
-                  <td>{row.symbol}</td>
-                  <td className="num">{row.quantity}</td>
+          <Table
+            testId="portfolio"
+            caption={
+              p.prices ? `Prices: ${p.prices.upstream} as of ${p.prices.as_of}` : 'No price snapshot: at cost only'
+            }
+            columns={POSITION_COLUMNS}
+            rows={p.items}
+            rowKey={(row) => row.symbol}
+            foot={
+              <tfoot>
+                <tr>
+                  <th scope="row" colSpan={2}>
+                    Total
+                  </th>
                   <td>
-                    <Money value={row.cost_usd} />
+                    <Money value={p.totals.cost_usd} />
                   </td>
+                  <td colSpan={2} />
                   <td>
-                    <Money value={row.average_cost_usd} />
-                  </td>
-                  <td>
-                    <Money value={row.price_usd} />
-                  </td>
-                  <td>
-                    {row.market_value_usd === null ? (
-                      <span className="muted">{row.unpriced_reason}</span>
-                    ) : (
-                      <Money value={row.market_value_usd} />
-                    )}
+                    <Money value={p.totals.market_value_usd} />
                   </td>
                 </tr>
-              ))}
-            </tbody>
-            <tfoot>
-              <tr>
-                <th scope="row" colSpan={2}>
-                  Total
-                </th>
-                <td>
-                  <Money value={p.totals.cost_usd} />
-                </td>
-                <td colSpan={2} />
-                <td>
-                  <Money value={p.totals.market_value_usd} />
-                </td>
-              </tr>
-            </tfoot>
-          </table>
+              </tfoot>
+            }
+          />
         )}
       </Loaded>
 
@@ -350,35 +325,13 @@ function Customer({ id }: { id: string }) {
           <h3>Dividends</h3>
           <Loaded query={dividends}>
             {(d) => (
-              <table data-testid="dividends">
-                <caption>
-                  Gross {d.totals.gross_usd}, withheld {d.totals.withheld_usd}, net {d.totals.net_usd} USD
-                </caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Date</th>
-                    <th scope="col">Type</th>
-                    <th scope="col">Symbol</th>
-                    <th scope="col" className="num">
-                      USD
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {d.items.map((t) => (
-                    <tr key={t.txn_id}>
-                      <td>
-                        <a href={href('transactions', t.txn_id)}>{t.txn_date}</a>
-                      </td>
-                      <td>{t.txn_type}</td>
-                      <td>{t.symbol ?? ''}</td>
-                      <td>
-                        <Money value={t.amount_usd} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <Table
+                testId="dividends"
+                caption={`Gross ${d.totals.gross_usd}, withheld ${d.totals.withheld_usd}, net ${d.totals.net_usd} USD`}
+                columns={DIVIDEND_COLUMNS}
+                rows={d.items}
+                rowKey={(t) => t.txn_id}
+              />
             )}
           </Loaded>
         </div>
@@ -386,38 +339,7 @@ function Customer({ id }: { id: string }) {
 
       <h3>Orders</h3>
       <Loaded query={orders}>
-        {(o) => (
-          <table data-testid="orders">
-            <thead>
-              <tr>
-                <th scope="col">Date</th>
-                <th scope="col">Type</th>
-                <th scope="col">Symbol</th>
-                <th scope="col" className="num">
-                  Quantity
-                </th>
-                <th scope="col" className="num">
-                  USD
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {o.items.map((t) => (
-                <tr key={t.txn_id}>
-                  <td>
-                    <a href={href('transactions', t.txn_id)}>{t.txn_date}</a>
-                  </td>
-                  <td>{t.txn_type}</td>
-                  <td>{t.symbol ?? ''}</td>
-                  <td className="num">{t.quantity ?? ''}</td>
-                  <td>
-                    <Money value={t.amount_usd} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        {(o) => <Table testId="orders" columns={ORDER_COLUMNS} rows={o.items} rowKey={(t) => t.txn_id} />}
       </Loaded>
 
       <IndiaViews id={id} />

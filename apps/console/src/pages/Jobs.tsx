@@ -3,7 +3,8 @@ import { useId, useState } from 'react';
 import { api, unwrap, type Schemas } from '../api/client.js';
 import { resolveSchema, useApiDocument, type FieldSchema, type OpenApiDocument } from '../api/document.js';
 import type { paths } from '../api/schema.js';
-import { ErrorBox, Loaded, Pager, Status } from '../components/ui.js';
+import { FilterForm, filtersOf, ListTable, type Column, type Filters } from '../components/List.js';
+import { ErrorBox, Loaded, Status } from '../components/ui.js';
 import { useSession } from '../App.js';
 import { href, navigate, useRoute } from '../router.js';
 
@@ -170,15 +171,23 @@ const readRecent = (): string[] => JSON.parse(sessionStorage.getItem(RECENT_KEY)
 type JobKind = NonNullable<NonNullable<paths['/v1/jobs']['get']['parameters']['query']>['kind']>;
 const RUN_STATUSES = ['running', 'done', 'error'] as const satisfies readonly Schemas['JobRun']['status'][];
 const RUN_FILTERS = ['kind', 'status', 'from', 'to', 'offset'] as const;
-type RunFilters = Partial<Record<(typeof RUN_FILTERS)[number], string>>;
+type RunFilters = Filters<(typeof RUN_FILTERS)[number]>;
 const RUNS_LIMIT = 50;
+
+const RUN_COLUMNS: Column<Schemas['JobRun']>[] = [
+  { header: 'Started', cell: (r) => r.started_at.slice(0, 19).replace('T', ' ') },
+  { header: 'Job', cell: (r) => r.kind },
+  { header: 'Status', cell: (r) => <Status value={r.status} /> },
+  { header: 'Attempts', num: true, cell: (r) => r.attempts },
+  { header: 'Duration', num: true, cell: (r) => seconds(r.duration_ms) },
+  { header: 'Result', cell: outcome },
+  { header: 'Job id', cell: (r) => <code>{r.job_id}</code> },
+];
 
 /** Every job run of the book (GET /v1/jobs), filtered and paged; polled while any is running. */
 function JobRuns({ kinds }: { kinds: string[] }) {
   const { query } = useRoute();
-  const filters = Object.fromEntries(
-    RUN_FILTERS.flatMap((name) => (query.has(name) ? [[name, query.get(name)!]] : [])),
-  ) as RunFilters;
+  const filters = filtersOf(query, RUN_FILTERS);
   const [draft, setDraft] = useState<RunFilters>(filters);
   const offset = Number(filters.offset ?? 0);
   const runs = useQuery({
@@ -201,91 +210,30 @@ function JobRuns({ kinds }: { kinds: string[] }) {
     refetchInterval: (q) => (q.state.data?.items.some((r) => r.status === 'running') ? 2_000 : false),
     staleTime: 0,
   });
-  const set = (name: keyof RunFilters) => (e: { target: { value: string } }) =>
-    setDraft({ ...draft, [name]: e.target.value });
   return (
     <>
-      <form
-        className="filters"
-        aria-label="Job run filters"
-        onSubmit={(e) => {
-          e.preventDefault();
-          navigate(href('jobs', '', { ...draft, offset: undefined }));
-        }}
-      >
-        <label>
-          Job
-          <select value={draft.kind ?? ''} onChange={set('kind')}>
-            <option value="">any</option>
-            {kinds.map((k) => (
-              <option key={k}>{k}</option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Status
-          <select value={draft.status ?? ''} onChange={set('status')}>
-            <option value="">any</option>
-            {RUN_STATUSES.map((s) => (
-              <option key={s}>{s}</option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Started from <input type="date" value={draft.from ?? ''} onChange={set('from')} />
-        </label>
-        <label>
-          Started to <input type="date" value={draft.to ?? ''} onChange={set('to')} />
-        </label>
-        <button type="submit">Apply</button>
-      </form>
-      <Loaded query={runs}>
-        {(page) => (
-          <>
-            <table data-testid="job-runs">
-              <thead>
-                <tr>
-                  <th scope="col">Started</th>
-                  <th scope="col">Job</th>
-                  <th scope="col">Status</th>
-                  <th scope="col" className="num">
-                    Attempts
-                  </th>
-                  <th scope="col" className="num">
-                    Duration
-                  </th>
-                  <th scope="col">Result</th>
-                  <th scope="col">Job id</th>
-                </tr>
-              </thead>
-              <tbody>
-                {page.items.map((r) => (
-                  <tr key={r.job_id}>
-                    <td>{r.started_at.slice(0, 19).replace('T', ' ')}</td>
-                    <td>{r.kind}</td>
-                    <td>
-                      <Status value={r.status} />
-                    </td>
-                    <td className="num">{r.attempts}</td>
-                    <td className="num">{seconds(r.duration_ms)}</td>
-                    <td>{outcome(r)}</td>
-                    <td>
-                      <code>{r.job_id}</code>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            {page.total === 0 ? <p className="muted">No job has run on this book under these filters.</p> : null}
-            <Pager
-              total={page.total}
-              limit={RUNS_LIMIT}
-              offset={offset}
-              onOffset={(o) => navigate(href('jobs', '', { ...filters, offset: o }))}
-            />
-          </>
-        )}
-      </Loaded>
+      <FilterForm
+        label="Job run filters"
+        fields={[
+          { name: 'kind', label: 'Job', options: kinds },
+          { name: 'status', label: 'Status', options: RUN_STATUSES },
+          { name: 'from', label: 'Started from', type: 'date' },
+          { name: 'to', label: 'Started to', type: 'date' },
+        ]}
+        draft={draft}
+        onDraft={setDraft}
+        onApply={() => navigate(href('jobs', '', { ...draft, offset: undefined }))}
+      />
+      <ListTable
+        query={runs}
+        testId="job-runs"
+        columns={RUN_COLUMNS}
+        rowKey={(r) => r.job_id}
+        empty="No job has run on this book under these filters."
+        limit={RUNS_LIMIT}
+        offset={offset}
+        onOffset={(o) => navigate(href('jobs', '', { ...filters, offset: o }))}
+      />
     </>
   );
 }

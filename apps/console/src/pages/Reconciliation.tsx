@@ -1,12 +1,21 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, unwrap, type Schemas } from '../api/client.js';
-import { ErrorBox, Loaded, Pager, Status } from '../components/ui.js';
+import { ListTable, Table, type Column } from '../components/List.js';
+import { ErrorBox, Loaded, Status } from '../components/ui.js';
 import { useSession } from '../App.js';
 import { href, navigate, useRoute } from '../router.js';
 
 const LIMIT = 25;
 type Category = NonNullable<Schemas['ReconciliationRunInput']['category']>;
+
+const RUN_COLUMNS: Column<Schemas['ReconciliationRunPage']['items'][number]>[] = [
+  { header: 'Started', cell: (r) => <a href={href('reconciliation', r.run_id)}>{r.started_at}</a> },
+  { header: 'Category', cell: (r) => r.category ?? 'all' },
+  { header: 'Status', cell: (r) => <Status value={r.status} /> },
+  { header: 'Checks', num: true, cell: (r) => r.results.length },
+  { header: 'Variances', num: true, cell: (r) => r.variance_count },
+];
 
 function Runs({ offset }: { offset: number }) {
   const { admin } = useSession();
@@ -50,51 +59,38 @@ function Runs({ offset }: { offset: number }) {
           <ErrorBox error={trigger.error} />
         </form>
       ) : null}
-      <Loaded query={runs}>
-        {(page) => (
-          <>
-            <table data-testid="runs">
-              <thead>
-                <tr>
-                  <th scope="col">Started</th>
-                  <th scope="col">Category</th>
-                  <th scope="col">Status</th>
-                  <th scope="col" className="num">
-                    Checks
-                  </th>
-                  <th scope="col" className="num">
-                    Variances
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {page.items.map((r) => (
-                  <tr key={r.run_id}>
-                    <td>
-                      <a href={href('reconciliation', r.run_id)}>{r.started_at}</a>
-                    </td>
-                    <td>{r.category ?? 'all'}</td>
-                    <td>
-                      <Status value={r.status} />
-                    </td>
-                    <td className="num">{r.results.length}</td>
-                    <td className="num">{r.variance_count}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            <Pager
-              total={page.total}
-              limit={LIMIT}
-              offset={offset}
-              onOffset={(o) => navigate(href('reconciliation', '', { offset: o }))}
-            />
-          </>
-        )}
-      </Loaded>
+      <ListTable
+        query={runs}
+        testId="runs"
+        columns={RUN_COLUMNS}
+        rowKey={(r) => r.run_id}
+        limit={LIMIT}
+        offset={offset}
+        onOffset={(o) => navigate(href('reconciliation', '', { offset: o }))}
+      />
     </>
   );
 }
+
+type Variance = Schemas['ReconciliationRun']['metadata']['variances'][number];
+
+const VARIANCE_COLUMNS: Column<Variance>[] = [
+  { header: 'Check', cell: (v) => v.check_name },
+  {
+    header: 'Transaction',
+    cell: (v) =>
+      v.txn_id ? <a href={href('transactions', v.txn_id)}>{v.txn_id.slice(0, 8)}</a> : (v.source_txn_id ?? ''),
+  },
+  {
+    header: 'Customer',
+    cell: (v) => (v.customer_id ? <a href={href('customers', v.customer_id)}>{v.customer_id}</a> : ''),
+  },
+  { header: 'Account', cell: (v) => v.account_code ?? '' },
+  { header: 'Symbol', cell: (v) => v.symbol ?? '' },
+  { header: 'Expected', num: true, cell: (v) => v.expected ?? '' },
+  { header: 'Actual', num: true, cell: (v) => v.actual ?? '' },
+  { header: 'Difference', num: true, cell: (v) => v.difference ?? '' },
+];
 
 function Run({ runId }: { runId: string }) {
   const run = useQuery({
@@ -141,46 +137,7 @@ function Run({ runId }: { runId: string }) {
             </tbody>
           </table>
           <h3>Variances ({r.metadata.variances.length})</h3>
-          <table data-testid="variances">
-            <thead>
-              <tr>
-                <th scope="col">Check</th>
-                <th scope="col">Transaction</th>
-                <th scope="col">Customer</th>
-                <th scope="col">Account</th>
-                <th scope="col">Symbol</th>
-                <th scope="col" className="num">
-                  Expected
-                </th>
-                <th scope="col" className="num">
-                  Actual
-                </th>
-                <th scope="col" className="num">
-                  Difference
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {r.metadata.variances.map((v, i) => (
-                <tr key={i}>
-                  <td>{v.check_name}</td>
-                  <td>
-                    {v.txn_id ? (
-                      <a href={href('transactions', v.txn_id)}>{v.txn_id.slice(0, 8)}</a>
-                    ) : (
-                      (v.source_txn_id ?? '')
-                    )}
-                  </td>
-                  <td>{v.customer_id ? <a href={href('customers', v.customer_id)}>{v.customer_id}</a> : ''}</td>
-                  <td>{v.account_code ?? ''}</td>
-                  <td>{v.symbol ?? ''}</td>
-                  <td className="num">{v.expected ?? ''}</td>
-                  <td className="num">{v.actual ?? ''}</td>
-                  <td className="num">{v.difference ?? ''}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <Table testId="variances" columns={VARIANCE_COLUMNS} rows={r.metadata.variances} rowKey={(_, i) => i} />
         </>
       )}
     </Loaded>

@@ -2,7 +2,16 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { api, download, unwrap, type Schemas } from '../api/client.js';
 import { ENUMS } from '../api/enums.js';
-import { ErrorBox, Loaded, Money, Pager } from '../components/ui.js';
+import {
+  FilterForm,
+  filtersOf,
+  ListTable,
+  Table,
+  type Column,
+  type FilterField,
+  type Filters as ListFilters,
+} from '../components/List.js';
+import { ErrorBox, Loaded, Money } from '../components/ui.js';
 import { useSession } from '../App.js';
 import { href, navigate, useRoute } from '../router.js';
 
@@ -22,53 +31,54 @@ const FILTERS = [
   'limit',
   'offset',
 ] as const;
-type Filters = Partial<Record<(typeof FILTERS)[number], string>>;
+type Filters = ListFilters<(typeof FILTERS)[number]>;
+const FILTER_FIELDS: FilterField<(typeof FILTERS)[number]>[] = [
+  { name: 'customer_id', label: 'Customer' },
+  { name: 'txn_type', label: 'Type', options: ENUMS.TxnType },
+  { name: 'source', label: 'Source', options: ENUMS.Source },
+  { name: 'category', label: 'Category' },
+  { name: 'symbol', label: 'Symbol' },
+  { name: 'from', label: 'From', type: 'date' },
+  { name: 'to', label: 'To', type: 'date' },
+  { name: 'amount_min', label: 'Min USD' },
+  { name: 'amount_max', label: 'Max USD' },
+  { name: 'sort', label: 'Sort', options: ['txn_date', 'posted_at', 'amount_usd'] },
+  { name: 'order', label: 'Order', options: ['desc', 'asc'] },
+  { name: 'limit', label: 'Per page', options: ['50', '100', '500'] },
+];
 
 const today = () => new Date().toISOString().slice(0, 10);
 
-function JournalLines({
-  lines,
-}: {
-  lines: Pick<
-    Schemas['PreviewLine'],
-    'account_code' | 'account_name' | 'debit' | 'credit' | 'posting_kind' | 'customer_id'
-  >[];
-}) {
-  return (
-    <table data-testid="journal-lines">
-      <thead>
-        <tr>
-          <th scope="col">Account</th>
-          <th scope="col">Kind</th>
-          <th scope="col">Customer</th>
-          <th scope="col" className="num">
-            Debit
-          </th>
-          <th scope="col" className="num">
-            Credit
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {lines.map((l, i) => (
-          <tr key={i}>
-            <td>
-              {l.account_code} {l.account_name}
-            </td>
-            <td>{l.posting_kind ?? ''}</td>
-            <td>{l.customer_id ?? ''}</td>
-            <td>
-              <Money value={l.debit} />
-            </td>
-            <td>
-              <Money value={l.credit} />
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
+type JournalLine = Pick<
+  Schemas['PreviewLine'],
+  'account_code' | 'account_name' | 'debit' | 'credit' | 'posting_kind' | 'customer_id'
+>;
+
+const JOURNAL_LINE_COLUMNS: Column<JournalLine>[] = [
+  { header: 'Account', cell: (l) => `${l.account_code} ${l.account_name}` },
+  { header: 'Kind', cell: (l) => l.posting_kind ?? '' },
+  { header: 'Customer', cell: (l) => l.customer_id ?? '' },
+  { header: 'Debit', money: (l) => l.debit },
+  { header: 'Credit', money: (l) => l.credit },
+];
+
+function JournalLines({ lines }: { lines: JournalLine[] }) {
+  return <Table testId="journal-lines" columns={JOURNAL_LINE_COLUMNS} rows={lines} rowKey={(_, i) => i} />;
 }
+
+const TRANSACTION_COLUMNS: Column<Schemas['TransactionSummary']>[] = [
+  { header: 'Date', cell: (t) => <a href={href('transactions', t.txn_id)}>{t.txn_date}</a> },
+  { header: 'Type', cell: (t) => `${t.txn_type}${t.reversed_by_txn_id ? ' (reversed)' : ''}` },
+  { header: 'Source', cell: (t) => t.source },
+  {
+    header: 'Customer',
+    cell: (t) => (t.customer_id ? <a href={href('customers', t.customer_id)}>{t.customer_id}</a> : ''),
+  },
+  { header: 'Symbol', cell: (t) => t.symbol ?? '' },
+  { header: 'Quantity', num: true, cell: (t) => t.quantity ?? '' },
+  { header: 'USD', money: (t) => t.amount_usd },
+  { header: 'Memo', cell: (t) => t.memo ?? '' },
+];
 
 function TransactionList({ filters }: { filters: Filters }) {
   const [draft, setDraft] = useState<Filters>(filters);
@@ -98,23 +108,6 @@ function TransactionList({ filters }: { filters: Filters }) {
   });
   const [csvError, setCsvError] = useState<unknown>(null);
   const apply = (next: Filters) => navigate(href('transactions', '', next));
-  const field = (name: keyof Filters, label: string, type = 'text') => (
-    <label>
-      {label}{' '}
-      <input type={type} value={draft[name] ?? ''} onChange={(e) => setDraft({ ...draft, [name]: e.target.value })} />
-    </label>
-  );
-  const select = (name: keyof Filters, label: string, options: readonly string[]) => (
-    <label>
-      {label}{' '}
-      <select value={draft[name] ?? ''} onChange={(e) => setDraft({ ...draft, [name]: e.target.value })}>
-        <option value="">any</option>
-        {options.map((o) => (
-          <option key={o}>{o}</option>
-        ))}
-      </select>
-    </label>
-  );
   const exportCsv = () => {
     setCsvError(null);
     const search = new URLSearchParams({
@@ -129,83 +122,27 @@ function TransactionList({ filters }: { filters: Filters }) {
 
   return (
     <>
-      <form
-        className="filters"
-        aria-label="Filters"
-        onSubmit={(e) => {
-          e.preventDefault();
-          apply({ ...draft, offset: '0' });
-        }}
+      <FilterForm
+        label="Filters"
+        fields={FILTER_FIELDS}
+        draft={draft}
+        onDraft={setDraft}
+        onApply={() => apply({ ...draft, offset: '0' })}
       >
-        {field('customer_id', 'Customer')}
-        {select('txn_type', 'Type', ENUMS.TxnType)}
-        {select('source', 'Source', ENUMS.Source)}
-        {field('category', 'Category')}
-        {field('symbol', 'Symbol')}
-        {field('from', 'From', 'date')}
-        {field('to', 'To', 'date')}
-        {field('amount_min', 'Min USD')}
-        {field('amount_max', 'Max USD')}
-        {select('sort', 'Sort', ['txn_date', 'posted_at', 'amount_usd'])}
-        {select('order', 'Order', ['desc', 'asc'])}
-        {select('limit', 'Per page', ['50', '100', '500'])}
-        <button type="submit">Apply</button>
         <button type="button" onClick={exportCsv} title="Journal lines of the period (from/to) as CSV">
           CSV (journal export)
         </button>
-      </form>
+      </FilterForm>
       <ErrorBox error={csvError} />
-      <Loaded query={list}>
-        {(page) => (
-          <>
-            <table data-testid="transactions">
-              <thead>
-                <tr>
-                  <th scope="col">Date</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Source</th>
-                  <th scope="col">Customer</th>
-                  <th scope="col">Symbol</th>
-                  <th scope="col" className="num">
-                    Quantity
-                  </th>
-                  <th scope="col" className="num">
-                    USD
-                  </th>
-                  <th scope="col">Memo</th>
-                </tr>
-              </thead>
-              <tbody>
-                {page.items.map((t) => (
-                  <tr key={t.txn_id}>
-                    <td>
-                      <a href={href('transactions', t.txn_id)}>{t.txn_date}</a>
-                    </td>
-                    <td>
-                      {t.txn_type}
-                      {t.reversed_by_txn_id ? ' (reversed)' : ''}
-                    </td>
-                    <td>{t.source}</td>
-                    <td>{t.customer_id ? <a href={href('customers', t.customer_id)}>{t.customer_id}</a> : ''}</td>
-                    <td>{t.symbol ?? ''}</td>
-                    <td className="num">{t.quantity ?? ''}</td>
-                    <td>
-                      <Money value={t.amount_usd} />
-                    </td>
-                    <td>{t.memo ?? ''}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            <Pager
-              total={page.total}
-              limit={limit}
-              offset={offset}
-              onOffset={(o) => apply({ ...filters, offset: String(o) })}
-            />
-          </>
-        )}
-      </Loaded>
+      <ListTable
+        query={list}
+        testId="transactions"
+        columns={TRANSACTION_COLUMNS}
+        rowKey={(t) => t.txn_id}
+        limit={limit}
+        offset={offset}
+        onOffset={(o) => apply({ ...filters, offset: String(o) })}
+      />
     </>
   );
 }
@@ -415,9 +352,7 @@ function TransactionDetail({ txnId }: { txnId: string }) {
 export default function TransactionsPage() {
   const { param, query } = useRoute();
   const { admin } = useSession();
-  const filters = Object.fromEntries(
-    FILTERS.flatMap((name) => (query.has(name) ? [[name, query.get(name)!]] : [])),
-  ) as Filters;
+  const filters = filtersOf(query, FILTERS);
   return (
     <>
       <h1>

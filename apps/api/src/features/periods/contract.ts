@@ -9,7 +9,7 @@ import {
   WRITE_ERRORS,
 } from '../../openapi/components.js';
 import { ADMIN, READ } from '../../openapi/security.js';
-import type { JsonSchema, Paths } from '../../openapi/types.js';
+import type { JsonSchema, Operation, Paths } from '../../openapi/types.js';
 
 const TAG = ['periods'];
 
@@ -18,7 +18,22 @@ const CLOSE_IN_WORDS =
   'A manual entry or reversal dated there is 422 `period_closed`, naming the close; a late upstream record, and a recost ' +
   'restatement of a closed day, post on the first open day with `metadata.original_txn_date` (docs/period-close.md).';
 
+/** Who made a close or reopening (of the books or of a year). */
+const CLOSED_BY: JsonSchema = {
+  ...ref('Actor'),
+  description: 'Who closed or reopened: `api`, or `api:<operator>` from `X-Ledger-Actor`.',
+};
+
 const REASON: JsonSchema = { type: 'string', minLength: 1, maxLength: 1000, description: 'Why (kept on the record).' };
+
+/** A close's body: the one day `through`, as `description` says. */
+const closeInput = (description: string, example: string): JsonSchema => ({
+  type: 'object',
+  additionalProperties: false,
+  required: ['through'],
+  properties: { through: { ...ref('Date'), description } },
+  examples: [{ through: example }],
+});
 
 const YEAR_CLOSE_IN_WORDS =
   'Closing a financial year posts one entry (`txn_type` `year_close`), dated its last day, that brings every revenue and ' +
@@ -38,10 +53,7 @@ export const schemas: Record<string, JsonSchema> = {
         description: 'The books are closed through this day after this record; null: nothing is closed.',
       },
       reason: { type: ['string', 'null'], description: 'Why (always given for a reopening).' },
-      actor: {
-        ...ref('Actor'),
-        description: 'Who closed or reopened: `api`, or `api:<operator>` from `X-Ledger-Actor`.',
-      },
+      actor: CLOSED_BY,
       created_at: { type: 'string', format: 'date-time' },
     },
     `A close or reopening of the books. ${CLOSE_IN_WORDS}`,
@@ -50,18 +62,7 @@ export const schemas: Record<string, JsonSchema> = {
     ref('PeriodClose'),
     'Closes and reopenings, newest first: the first item is the state in force.',
   ),
-  PeriodCloseInput: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['through'],
-    properties: {
-      through: {
-        ...ref('Date'),
-        description: 'Close every day up to and including this one; a day before today (UTC).',
-      },
-    },
-    examples: [{ through: '2026-01-31' }],
-  },
+  PeriodCloseInput: closeInput('Close every day up to and including this one; a day before today (UTC).', '2026-01-31'),
   YearClose: object(
     {
       year_close_id: {
@@ -86,10 +87,7 @@ export const schemas: Record<string, JsonSchema> = {
         description: 'Revenue less expenses of the year carried to 3000 (negative: a loss).',
       },
       reason: { type: ['string', 'null'], description: "Why (the reopening's reason; null for a close)." },
-      actor: {
-        ...ref('Actor'),
-        description: 'Who closed or reopened: `api`, or `api:<operator>` from `X-Ledger-Actor`.',
-      },
+      actor: CLOSED_BY,
       created_at: { type: 'string', format: 'date-time' },
     },
     `A close of a financial year to retained earnings, or its reopening. ${YEAR_CLOSE_IN_WORDS}`,
@@ -98,19 +96,10 @@ export const schemas: Record<string, JsonSchema> = {
     ref('YearClose'),
     'Closes and reopenings of financial years, newest first: the latest of a year is its state.',
   ),
-  YearCloseInput: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['through'],
-    properties: {
-      through: {
-        ...ref('Date'),
-        description:
-          "The last day of the financial year to close (the book's year starts in `FISCAL_YEAR_START_MONTH`: April on the India book, January on the UAE book, by default). The books must be closed through it.",
-      },
-    },
-    examples: [{ through: '2026-03-31' }],
-  },
+  YearCloseInput: closeInput(
+    "The last day of the financial year to close (the book's year starts in `FISCAL_YEAR_START_MONTH`: April on the India book, January on the UAE book, by default). The books must be closed through it.",
+    '2026-03-31',
+  ),
   PeriodReopenInput: {
     type: 'object',
     additionalProperties: false,
@@ -126,19 +115,29 @@ export const schemas: Record<string, JsonSchema> = {
   },
 };
 
+/** A read of the closes' history, a page at a time (`limit`, `offset`): `page` names its envelope. */
+function listOperation(operationId: string, summary: string, page: string, items: string): Operation {
+  return {
+    operationId,
+    summary,
+    tags: TAG,
+    security: READ,
+    parameters: [paramRef('Limit'), paramRef('Offset')],
+    responses: {
+      '200': { description: `A page of ${items}.`, content: json(ref(page)) },
+      ...errorResponses(...READ_ERRORS),
+    },
+  };
+}
+
 export const paths: Paths = {
   '/v1/periods': {
-    get: {
-      operationId: 'listPeriodCloses',
-      summary: 'Closes and reopenings of the books, newest first',
-      tags: TAG,
-      security: READ,
-      parameters: [paramRef('Limit'), paramRef('Offset')],
-      responses: {
-        '200': { description: 'A page of closes.', content: json(ref('PeriodClosePage')) },
-        ...errorResponses(...READ_ERRORS),
-      },
-    },
+    get: listOperation(
+      'listPeriodCloses',
+      'Closes and reopenings of the books, newest first',
+      'PeriodClosePage',
+      'closes',
+    ),
   },
   '/v1/periods/close': {
     post: {
@@ -180,17 +179,12 @@ export const paths: Paths = {
     },
   },
   '/v1/periods/years': {
-    get: {
-      operationId: 'listYearCloses',
-      summary: 'Closes and reopenings of financial years, newest first',
-      tags: TAG,
-      security: READ,
-      parameters: [paramRef('Limit'), paramRef('Offset')],
-      responses: {
-        '200': { description: 'A page of year closes.', content: json(ref('YearClosePage')) },
-        ...errorResponses(...READ_ERRORS),
-      },
-    },
+    get: listOperation(
+      'listYearCloses',
+      'Closes and reopenings of financial years, newest first',
+      'YearClosePage',
+      'year closes',
+    ),
   },
   '/v1/periods/reopen': {
     post: {
