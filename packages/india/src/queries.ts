@@ -1,5 +1,5 @@
-import { ACCOUNT, Decimal, type Db } from '@ledger/core';
-import type { FeeTrade } from './broker-fees.js';
+import { ACCOUNT, assertPage, Decimal, type Db, type Page } from '@ledger/core';
+import type { FeeFigures } from './broker-fees.js';
 import type { FlaggedSale, OpenLot, StoredMatch } from './capital-gains.js';
 import { addDays } from './dates.js';
 import type { DividendEvent } from './dividends.js';
@@ -106,19 +106,14 @@ export async function settledRemittances(db: Db, fy: FinancialYear): Promise<Set
 const feeOf = (txnId: string) =>
   `(SELECT coalesce(sum(l.credit), 0) FROM journal_lines l WHERE l.txn_id = ${txnId} AND l.account_code = '${ACCOUNT.brokerageRevenue}' AND l.posting_kind = 'brokerage_fee')`;
 
-/** Matches in effect of sales whose transfer date is in [from, to]. */
-export async function storedMatches(
-  db: Db,
-  from: string,
-  to: string,
-  customerId: string | null,
-): Promise<StoredMatch[]> {
+/** Matches in effect of `customers`' sales whose transfer date is in [from, to]. */
+export async function storedMatches(db: Db, from: string, to: string, customers: string[]): Promise<StoredMatch[]> {
   const { rows } = await db.raw<{ rows: Array<Record<string, string>> }>(
     `SELECT m.customer_id, m.symbol, m.sell_txn_id, m.lot_txn_id, m.acquired_on::text, m.transferred_on::text, m.quantity::text, m.cost_usd::text,
             b.quantity::text AS buy_quantity, ${feeOf('b.txn_id')}::text AS buy_fee_usd, s.amount_usd::text AS sell_amount_usd, ${feeOf('m.derivation_txn_id')}::text AS sell_fee_usd
        FROM lot_matches m JOIN transactions b ON b.txn_id = m.lot_txn_id JOIN transactions s ON s.txn_id = m.sell_txn_id
-      WHERE m.transferred_on BETWEEN ?::date AND ?::date AND ${customerFilter('m.customer_id')} AND ${inEffect('m.derivation_txn_id')}`,
-    [from, to, customerId, customerId],
+      WHERE m.customer_id = ANY(?::text[]) AND m.transferred_on BETWEEN ?::date AND ?::date AND ${inEffect('m.derivation_txn_id')}`,
+    [customers, from, to],
   );
   return rows.map((r) => ({
     customerId: r.customer_id!,
@@ -162,8 +157,29 @@ async function lotsAsOf(db: Db, asOf: string, customerId: string | null): Promis
   return (await db.raw<{ rows: LotRow[] }>(LOTS_SQL, [asOf, asOf, customerId, customerId])).rows;
 }
 
-/** What is left of each lot at `asOf` (cost excluding fees, as the ledger keeps it): summed in one pass, fees not read. */
-export async function openLots(db: Db, asOf: string, customerId: string | null): Promise<OpenLot[]> {
+/**
+ * What is left of each lot at `:as_of` (cost excluding fees, as the ledger keeps it) of the
+ * customers `customers` selects: summed in one pass, fees not read.
+ */
+const openLotsSql = (customers: (column: string) => string) => `
+  WITH taken AS (
+    SELECT m.lot_txn_id, sum(m.quantity) AS quantity, sum(m.cost_usd) AS cost
+      FROM lot_matches m
+     WHERE m.transferred_on <= CAST(:as_of AS date) AND ${customers('m.customer_id')} AND ${inEffect('m.derivation_txn_id')}
+     GROUP BY 1)
+  SELECT b.txn_id, b.customer_id, b.symbol, b.txn_date::text AS acquired_on,
+         (b.quantity - coalesce(t.quantity, 0))::text AS quantity, (b.amount_usd - coalesce(t.cost, 0))::text AS cost_usd
+    FROM transactions b LEFT JOIN taken t ON t.lot_txn_id = b.txn_id
+   WHERE b.txn_type = 'buy_security' AND b.customer_id IS NOT NULL AND b.quantity IS NOT NULL AND b.txn_date <= CAST(:as_of AS date)
+     AND ${customers('b.customer_id')} AND ${inEffect('b.txn_id')} AND b.quantity > coalesce(t.quantity, 0)`;
+
+/** One customer (`:customer`) or, null, every one. */
+const oneOrEvery = (column: string) => `(CAST(:customer AS text) IS NULL OR ${column} = :customer)`;
+/** The customers listed (`:customers`). */
+const listed = (column: string) => `${column} = ANY(CAST(:customers AS text[]))`;
+
+/** What is left of each lot of `customers` at `asOf`. */
+export async function openLots(db: Db, asOf: string, customers: string[]): Promise<OpenLot[]> {
   const { rows } = await db.raw<{
     rows: Array<{
       txn_id: string;
@@ -173,19 +189,7 @@ export async function openLots(db: Db, asOf: string, customerId: string | null):
       quantity: string;
       cost_usd: string;
     }>;
-  }>(
-    `WITH taken AS (
-       SELECT m.lot_txn_id, sum(m.quantity) AS quantity, sum(m.cost_usd) AS cost
-         FROM lot_matches m
-        WHERE m.transferred_on <= ?::date AND ${customerFilter('m.customer_id')} AND ${inEffect('m.derivation_txn_id')}
-        GROUP BY 1)
-     SELECT b.txn_id, b.customer_id, b.symbol, b.txn_date::text AS acquired_on,
-            (b.quantity - coalesce(t.quantity, 0))::text AS quantity, (b.amount_usd - coalesce(t.cost, 0))::text AS cost_usd
-       FROM transactions b LEFT JOIN taken t ON t.lot_txn_id = b.txn_id
-      WHERE b.txn_type = 'buy_security' AND b.customer_id IS NOT NULL AND b.quantity IS NOT NULL AND b.txn_date <= ?::date
-        AND ${customerFilter('b.customer_id')} AND ${inEffect('b.txn_id')} AND b.quantity > coalesce(t.quantity, 0)`,
-    [asOf, customerId, customerId, asOf, customerId, customerId],
-  );
+  }>(openLotsSql(listed), { as_of: asOf, customers });
   return rows.map((r) => ({
     customerId: r.customer_id,
     symbol: r.symbol,
@@ -196,13 +200,40 @@ export async function openLots(db: Db, asOf: string, customerId: string | null):
   }));
 }
 
-/** Sales of [from, to] recost left flagged (oversold, or after one). */
-export async function flaggedSales(
+/**
+ * The capital-gains report's customers of `fy` (one, or null: every one), a page of them in id
+ * order and how many in all: those with a match in effect in the FY, an open lot at its end or a
+ * sale of it flagged.
+ */
+export async function capitalGainsCustomers(
   db: Db,
-  from: string,
-  to: string,
+  fy: FinancialYear,
   customerId: string | null,
-): Promise<FlaggedSale[]> {
+  page: Page,
+): Promise<{ customers: string[]; total: number }> {
+  const { limit, offset } = assertPage(page);
+  const candidates = `
+    SELECT m.customer_id FROM lot_matches m
+     WHERE m.transferred_on BETWEEN CAST(:from AS date) AND CAST(:as_of AS date) AND ${oneOrEvery('m.customer_id')} AND ${inEffect('m.derivation_txn_id')}
+    UNION SELECT o.customer_id FROM (${openLotsSql(oneOrEvery)}) o
+    UNION SELECT t.customer_id FROM recost_flags f JOIN transactions t USING (txn_id)
+     WHERE f.cleared_at IS NULL AND t.txn_type = 'sell_security' AND t.txn_date BETWEEN CAST(:from AS date) AND CAST(:as_of AS date)
+       AND t.customer_id IS NOT NULL AND ${oneOrEvery('t.customer_id')}`;
+  const bindings = { from: fy.start, as_of: fy.end, customer: customerId };
+  const { rows } = await db.raw<{ rows: Array<{ customer_id: string; total: number }> }>(
+    `SELECT customer_id, count(*) OVER ()::int AS total FROM (${candidates}) c ORDER BY customer_id LIMIT :limit OFFSET :offset`,
+    { ...bindings, limit, offset },
+  );
+  // Past the last page: counted on their own.
+  const total =
+    rows[0]?.total ??
+    (await db.raw<{ rows: Array<{ total: number }> }>(`SELECT count(*)::int AS total FROM (${candidates}) c`, bindings))
+      .rows[0]!.total;
+  return { customers: rows.map((r) => r.customer_id), total };
+}
+
+/** `customers`' sales of [from, to] recost left flagged (oversold, or after one). */
+export async function flaggedSales(db: Db, from: string, to: string, customers: string[]): Promise<FlaggedSale[]> {
   const { rows } = await db.raw<{
     rows: Array<{
       txn_id: string;
@@ -215,9 +246,9 @@ export async function flaggedSales(
   }>(
     `SELECT t.txn_id, t.customer_id, t.symbol, t.txn_date::text, t.quantity::text, f.reason
        FROM recost_flags f JOIN transactions t USING (txn_id)
-      WHERE f.cleared_at IS NULL AND t.txn_type = 'sell_security' AND t.txn_date BETWEEN ?::date AND ?::date AND ${customerFilter('t.customer_id')}
+      WHERE f.cleared_at IS NULL AND t.txn_type = 'sell_security' AND t.txn_date BETWEEN ?::date AND ?::date AND t.customer_id = ANY(?::text[])
       ORDER BY t.txn_date, t.txn_id`,
-    [from, to, customerId, customerId],
+    [from, to, customers],
   );
   return rows.map((r) => ({
     customerId: r.customer_id,
@@ -229,15 +260,15 @@ export async function flaggedSales(
   }));
 }
 
-/** Sales of [from, to], not reversed nor flagged, that have no matches in effect yet (pending recost). */
-export async function unmatchedSales(db: Db, from: string, to: string, customerId: string | null): Promise<string[]> {
+/** `customers`' sales of [from, to], not reversed nor flagged, that have no matches in effect yet (pending recost). */
+export async function unmatchedSales(db: Db, from: string, to: string, customers: string[]): Promise<string[]> {
   const { rows } = await db.raw<{ rows: Array<{ txn_id: string }> }>(
     `SELECT t.txn_id FROM transactions t
-      WHERE t.txn_type = 'sell_security' AND t.txn_date BETWEEN ?::date AND ?::date AND ${customerFilter('t.customer_id')} AND ${inEffect('t.txn_id')}
+      WHERE t.txn_type = 'sell_security' AND t.txn_date BETWEEN ?::date AND ?::date AND t.customer_id = ANY(?::text[]) AND ${inEffect('t.txn_id')}
         AND NOT EXISTS (SELECT 1 FROM recost_flags f WHERE f.txn_id = t.txn_id AND f.cleared_at IS NULL)
         AND NOT EXISTS (SELECT 1 FROM lot_matches m WHERE m.sell_txn_id = t.txn_id AND ${inEffect('m.derivation_txn_id')})
       ORDER BY t.txn_id`,
-    [from, to, customerId, customerId],
+    [from, to, customers],
   );
   return rows.map((r) => r.txn_id);
 }
@@ -348,58 +379,68 @@ export async function scheduleFaInput(db: Db, fy: FinancialYear, customerId: str
   };
 }
 
-/** Trades (not reversed) with the broker cost in effect and the itemised fee; optional dates and customer. */
-export async function feeTrades(
+/**
+ * Trades (not reversed) with the broker cost in effect (`modelled`), `configuredBps` of notional
+ * in cents (`configured`) and the itemised fee (`actual`); drift = actual − configured, flagged
+ * beyond `tolerance`. Counted and summed over every trade of the filter, listed for one page (trade
+ * date, then id), in one statement: the page never changes the totals.
+ */
+export async function feeFigures(
   db: Db,
   filter: { from: string | null; to: string | null; customerId: string | null },
-): Promise<FeeTrade[]> {
-  // The broker costs in effect, summed per trade once (a lookup per trade would scan the derivations each time).
-  const { rows } = await db.raw<{
-    rows: Array<{
-      txn_id: string;
-      customer_id: string;
-      symbol: string;
-      txn_type: string;
-      txn_date: string;
-      amount_usd: string;
-      modelled: string | null;
-      actual: string | null;
-    }>;
-  }>(
+  figures: { configuredBps: Decimal; tolerance: Decimal },
+  page: Page,
+): Promise<FeeFigures> {
+  const { limit, offset } = assertPage(page);
+  const { rows } = await db.raw<{ rows: FeeFigures[] }>(
     `WITH modelled AS (
+       -- The broker costs in effect, summed per trade once (a lookup per trade would scan the derivations each time).
        SELECT d.metadata->>'recost_of' AS trade, sum(l.debit) AS amount
          FROM transactions d JOIN journal_lines l ON l.txn_id = d.txn_id
         WHERE d.txn_type = 'recost' AND l.account_code = '${ACCOUNT.brokerageCost}' AND l.debit > 0 AND ${inEffect('d.txn_id')}
           AND ${customerFilter('d.customer_id')}
-        GROUP BY 1)
-     SELECT t.txn_id, t.customer_id, t.symbol, t.txn_type, t.txn_date::text, t.amount_usd::text, f.amount_usd::text AS actual, m.amount::text AS modelled
-       FROM transactions t
-       LEFT JOIN broker_fees f ON f.source = t.source AND f.source_txn_id = t.source_txn_id
-       LEFT JOIN modelled m ON m.trade = t.txn_id::text
-      WHERE t.txn_type IN ('buy_security', 'sell_security') AND t.customer_id IS NOT NULL AND ${inEffect('t.txn_id')}
-        AND (?::date IS NULL OR t.txn_date >= ?::date) AND (?::date IS NULL OR t.txn_date <= ?::date) AND ${customerFilter('t.customer_id')}
-      ORDER BY t.txn_date, t.txn_id`,
+        GROUP BY 1),
+     trades AS MATERIALIZED (
+       SELECT t.txn_id, t.customer_id, t.symbol, t.txn_type, t.txn_date, t.amount_usd AS notional, m.amount AS modelled,
+              round(t.amount_usd * ?::numeric / 10000, 2) AS configured, f.amount_usd AS actual,
+              f.amount_usd - round(t.amount_usd * ?::numeric / 10000, 2) AS drift
+         FROM transactions t
+         LEFT JOIN broker_fees f ON f.source = t.source AND f.source_txn_id = t.source_txn_id
+         LEFT JOIN modelled m ON m.trade = t.txn_id::text
+        WHERE t.txn_type IN ('buy_security', 'sell_security') AND t.customer_id IS NOT NULL AND ${inEffect('t.txn_id')}
+          AND (?::date IS NULL OR t.txn_date >= ?::date) AND (?::date IS NULL OR t.txn_date <= ?::date) AND ${customerFilter('t.customer_id')})
+     SELECT count(*)::int AS trades, count(actual)::int AS matched, count(*) FILTER (WHERE abs(drift) > ?::numeric)::int AS flagged,
+            json_build_object(
+              'notional_usd', round(coalesce(sum(notional), 0), 2)::text,
+              'modelled_usd', round(coalesce(sum(modelled), 0), 2)::text,
+              'configured_usd', round(coalesce(sum(configured), 0), 2)::text,
+              'actual_usd', round(coalesce(sum(actual), 0), 2)::text) AS totals,
+            (SELECT coalesce(json_agg(json_build_object(
+                      'txn_id', p.txn_id, 'customer_id', p.customer_id, 'symbol', p.symbol,
+                      'side', CASE p.txn_type WHEN 'buy_security' THEN 'buy' ELSE 'sell' END, 'txn_date', p.txn_date,
+                      'notional_usd', round(p.notional, 2)::text, 'modelled_usd', round(p.modelled, 2)::text,
+                      'configured_usd', p.configured::text, 'actual_usd', round(p.actual, 2)::text, 'drift_usd', p.drift::text,
+                      'flagged', coalesce(abs(p.drift) > ?::numeric, false)) ORDER BY p.txn_date, p.txn_id), '[]')
+               FROM (SELECT * FROM trades ORDER BY txn_date, txn_id LIMIT ? OFFSET ?) p) AS rows
+       FROM trades`,
     [
       filter.customerId,
       filter.customerId,
+      figures.configuredBps.toFixed(),
+      figures.configuredBps.toFixed(),
       filter.from,
       filter.from,
       filter.to,
       filter.to,
       filter.customerId,
       filter.customerId,
+      figures.tolerance.toFixed(),
+      figures.tolerance.toFixed(),
+      limit,
+      offset,
     ],
   );
-  return rows.map((r) => ({
-    txnId: r.txn_id,
-    customerId: r.customer_id,
-    symbol: r.symbol,
-    side: r.txn_type === 'buy_security' ? 'buy' : 'sell',
-    txnDate: r.txn_date,
-    notionalUsd: dec(r.amount_usd),
-    modelledUsd: decOrNull(r.modelled),
-    actualUsd: decOrNull(r.actual),
-  }));
+  return rows[0]!;
 }
 
 /** The FY's paid, priced remittances with their settlement fees and the `fx_spread` accrual in effect. */
