@@ -158,20 +158,17 @@ async function lotsAsOf(db: Db, asOf: string, customerId: string | null): Promis
 }
 
 /**
- * What is left of each lot at `:as_of` (cost excluding fees, as the ledger keeps it) of the
- * customers `customers` selects: summed in one pass, fees not read.
+ * The lots with shares left at `:as_of` of the customers `customers` selects: buys not reversed,
+ * each with what matches in effect took of it by then (`taken`: shares and cost, fees excluded as
+ * the ledger keeps it), read per lot through its index.
  */
-const openLotsSql = (customers: (column: string) => string) => `
-  WITH taken AS (
-    SELECT m.lot_txn_id, sum(m.quantity) AS quantity, sum(m.cost_usd) AS cost
-      FROM lot_matches m
-     WHERE m.transferred_on <= CAST(:as_of AS date) AND ${customers('m.customer_id')} AND ${inEffect('m.derivation_txn_id')}
-     GROUP BY 1)
-  SELECT b.txn_id, b.customer_id, b.symbol, b.txn_date::text AS acquired_on,
-         (b.quantity - coalesce(t.quantity, 0))::text AS quantity, (b.amount_usd - coalesce(t.cost, 0))::text AS cost_usd
-    FROM transactions b LEFT JOIN taken t ON t.lot_txn_id = b.txn_id
-   WHERE b.txn_type = 'buy_security' AND b.customer_id IS NOT NULL AND b.quantity IS NOT NULL AND b.txn_date <= CAST(:as_of AS date)
-     AND ${customers('b.customer_id')} AND ${inEffect('b.txn_id')} AND b.quantity > coalesce(t.quantity, 0)`;
+const openLotsFrom = (customers: (column: string) => string) => `
+  FROM transactions b
+  CROSS JOIN LATERAL (
+    SELECT coalesce(sum(m.quantity), 0) AS quantity, coalesce(sum(m.cost_usd), 0) AS cost FROM lot_matches m
+     WHERE m.lot_txn_id = b.txn_id AND m.transferred_on <= CAST(:as_of AS date) AND ${inEffect('m.derivation_txn_id')}) taken
+  WHERE b.txn_type = 'buy_security' AND b.customer_id IS NOT NULL AND b.quantity IS NOT NULL AND b.txn_date <= CAST(:as_of AS date)
+    AND ${customers('b.customer_id')} AND ${inEffect('b.txn_id')} AND b.quantity > taken.quantity`;
 
 /** One customer (`:customer`) or, null, every one. */
 const oneOrEvery = (column: string) => `(CAST(:customer AS text) IS NULL OR ${column} = :customer)`;
@@ -189,7 +186,11 @@ export async function openLots(db: Db, asOf: string, customers: string[]): Promi
       quantity: string;
       cost_usd: string;
     }>;
-  }>(openLotsSql(listed), { as_of: asOf, customers });
+  }>(
+    `SELECT b.txn_id, b.customer_id, b.symbol, b.txn_date::text AS acquired_on,
+            (b.quantity - taken.quantity)::text AS quantity, (b.amount_usd - taken.cost)::text AS cost_usd ${openLotsFrom(listed)}`,
+    { as_of: asOf, customers },
+  );
   return rows.map((r) => ({
     customerId: r.customer_id,
     symbol: r.symbol,
@@ -203,7 +204,8 @@ export async function openLots(db: Db, asOf: string, customers: string[]): Promi
 /**
  * The capital-gains report's customers of `fy` (one, or null: every one), a page of them in id
  * order and how many in all: those with a match in effect in the FY, an open lot at its end or a
- * sale of it flagged.
+ * sale of it flagged. Each customer with transactions is visited once through the customer index
+ * (a skip scan) and asked each question by index, cheapest first.
  */
 export async function capitalGainsCustomers(
   db: Db,
@@ -213,12 +215,20 @@ export async function capitalGainsCustomers(
 ): Promise<{ customers: string[]; total: number }> {
   const { limit, offset } = assertPage(page);
   const candidates = `
-    SELECT m.customer_id FROM lot_matches m
-     WHERE m.transferred_on BETWEEN CAST(:from AS date) AND CAST(:as_of AS date) AND ${oneOrEvery('m.customer_id')} AND ${inEffect('m.derivation_txn_id')}
-    UNION SELECT o.customer_id FROM (${openLotsSql(oneOrEvery)}) o
-    UNION SELECT t.customer_id FROM recost_flags f JOIN transactions t USING (txn_id)
-     WHERE f.cleared_at IS NULL AND t.txn_type = 'sell_security' AND t.txn_date BETWEEN CAST(:from AS date) AND CAST(:as_of AS date)
-       AND t.customer_id IS NOT NULL AND ${oneOrEvery('t.customer_id')}`;
+    WITH RECURSIVE traders (customer_id) AS (
+      SELECT min(t.customer_id) FROM transactions t WHERE ${oneOrEvery('t.customer_id')}
+      UNION ALL
+      SELECT (SELECT min(t.customer_id) FROM transactions t WHERE t.customer_id > p.customer_id AND ${oneOrEvery('t.customer_id')})
+        FROM traders p WHERE p.customer_id IS NOT NULL)
+    SELECT c.customer_id FROM traders c
+     WHERE c.customer_id IS NOT NULL AND (
+       EXISTS (SELECT 1 FROM lot_matches m
+                WHERE m.customer_id = c.customer_id AND m.transferred_on BETWEEN CAST(:from AS date) AND CAST(:as_of AS date)
+                  AND ${inEffect('m.derivation_txn_id')})
+       OR EXISTS (SELECT 1 FROM recost_flags f JOIN transactions t USING (txn_id)
+                   WHERE f.cleared_at IS NULL AND t.customer_id = c.customer_id AND t.txn_type = 'sell_security'
+                     AND t.txn_date BETWEEN CAST(:from AS date) AND CAST(:as_of AS date))
+       OR EXISTS (SELECT 1 ${openLotsFrom((column) => `${column} = c.customer_id`)}))`;
   const bindings = { from: fy.start, as_of: fy.end, customer: customerId };
   const { rows } = await db.raw<{ rows: Array<{ customer_id: string; total: number }> }>(
     `SELECT customer_id, count(*) OVER ()::int AS total FROM (${candidates}) c ORDER BY customer_id LIMIT :limit OFFSET :offset`,
