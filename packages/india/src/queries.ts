@@ -389,11 +389,19 @@ export async function scheduleFaInput(db: Db, fy: FinancialYear, customerId: str
   };
 }
 
+/** Dates from `:from` to `:to`, each bound optional. */
+const within = (column: string) =>
+  `(CAST(:from AS date) IS NULL OR ${column} >= CAST(:from AS date)) AND (CAST(:to AS date) IS NULL OR ${column} <= CAST(:to AS date))`;
+
 /**
- * Trades (not reversed) with the broker cost in effect (`modelled`), `configuredBps` of notional
- * in cents (`configured`) and the itemised fee (`actual`); drift = actual − configured, flagged
- * beyond `tolerance`. Counted and summed over every trade of the filter, listed for one page (trade
- * date, then id), in one statement: the page never changes the totals.
+ * Trades (not reversed) of the filter with `configuredBps` of notional in cents (`configured`)
+ * and the itemised fee (`actual`); drift = actual − configured, flagged beyond `tolerance`. Counted
+ * and summed over every trade of the filter, listed for one page (trade date, then id) with the
+ * broker cost in effect (`modelled`, its derivation found by the customer and date it shares with
+ * the trade), in one statement: the page never changes the totals. The modelled total is the
+ * broker cost recost posted (5010 `broker_cost`, net of what it superseded) dated in the window:
+ * the firm's from the daily totals, a customer's from their lines. Derivations carry their
+ * trade's date and customer, so once recost has run it is the trades' modelled summed.
  */
 export async function feeFigures(
   db: Db,
@@ -403,52 +411,47 @@ export async function feeFigures(
 ): Promise<FeeFigures> {
   const { limit, offset } = assertPage(page);
   const { rows } = await db.raw<{ rows: FeeFigures[] }>(
-    `WITH modelled AS (
-       -- The broker costs in effect, summed per trade once (a lookup per trade would scan the derivations each time).
-       SELECT d.metadata->>'recost_of' AS trade, sum(l.debit) AS amount
-         FROM transactions d JOIN journal_lines l ON l.txn_id = d.txn_id
-        WHERE d.txn_type = 'recost' AND l.account_code = '${ACCOUNT.brokerageCost}' AND l.debit > 0 AND ${inEffect('d.txn_id')}
-          AND ${customerFilter('d.customer_id')}
-        GROUP BY 1),
-     trades AS MATERIALIZED (
-       SELECT t.txn_id, t.customer_id, t.symbol, t.txn_type, t.txn_date, t.amount_usd AS notional, m.amount AS modelled,
-              round(t.amount_usd * ?::numeric / 10000, 2) AS configured, f.amount_usd AS actual,
-              f.amount_usd - round(t.amount_usd * ?::numeric / 10000, 2) AS drift
+    `WITH trades AS MATERIALIZED (
+       SELECT t.txn_id, t.customer_id, t.symbol, t.txn_type, t.txn_date, t.amount_usd AS notional, f.amount_usd AS actual,
+              round(t.amount_usd * CAST(:per_dollar AS numeric), 2) AS configured
          FROM transactions t
          LEFT JOIN broker_fees f ON f.source = t.source AND f.source_txn_id = t.source_txn_id
-         LEFT JOIN modelled m ON m.trade = t.txn_id::text
         WHERE t.txn_type IN ('buy_security', 'sell_security') AND t.customer_id IS NOT NULL AND ${inEffect('t.txn_id')}
-          AND (?::date IS NULL OR t.txn_date >= ?::date) AND (?::date IS NULL OR t.txn_date <= ?::date) AND ${customerFilter('t.customer_id')})
-     SELECT count(*)::int AS trades, count(actual)::int AS matched, count(*) FILTER (WHERE abs(drift) > ?::numeric)::int AS flagged,
+          AND ${within('t.txn_date')} AND ${oneOrEvery('t.customer_id')})
+     SELECT count(*)::int AS trades, count(actual)::int AS matched, count(*) FILTER (WHERE abs(actual - configured) > CAST(:tolerance AS numeric))::int AS flagged,
             json_build_object(
               'notional_usd', round(coalesce(sum(notional), 0), 2)::text,
-              'modelled_usd', round(coalesce(sum(modelled), 0), 2)::text,
+              'modelled_usd', round(coalesce(CASE WHEN CAST(:customer AS text) IS NULL
+                THEN (SELECT sum(x.debit_total - x.credit_total) FROM account_daily_totals x
+                       WHERE x.account_code = '${ACCOUNT.brokerageCost}' AND x.posting_kind = 'broker_cost' AND ${within('x.day')})
+                ELSE (SELECT sum(l.debit - l.credit) FROM journal_lines l
+                       WHERE l.customer_id = :customer AND l.account_code = '${ACCOUNT.brokerageCost}' AND l.posting_kind = 'broker_cost' AND ${within('l.txn_date')})
+                END, 0), 2)::text,
               'configured_usd', round(coalesce(sum(configured), 0), 2)::text,
               'actual_usd', round(coalesce(sum(actual), 0), 2)::text) AS totals,
             (SELECT coalesce(json_agg(json_build_object(
                       'txn_id', p.txn_id, 'customer_id', p.customer_id, 'symbol', p.symbol,
                       'side', CASE p.txn_type WHEN 'buy_security' THEN 'buy' ELSE 'sell' END, 'txn_date', p.txn_date,
-                      'notional_usd', round(p.notional, 2)::text, 'modelled_usd', round(p.modelled, 2)::text,
-                      'configured_usd', p.configured::text, 'actual_usd', round(p.actual, 2)::text, 'drift_usd', p.drift::text,
-                      'flagged', coalesce(abs(p.drift) > ?::numeric, false)) ORDER BY p.txn_date, p.txn_id), '[]')
-               FROM (SELECT * FROM trades ORDER BY txn_date, txn_id LIMIT ? OFFSET ?) p) AS rows
+                      'notional_usd', round(p.notional, 2)::text, 'modelled_usd', round(m.amount, 2)::text,
+                      'configured_usd', p.configured::text, 'actual_usd', round(p.actual, 2)::text, 'drift_usd', (p.actual - p.configured)::text,
+                      'flagged', coalesce(abs(p.actual - p.configured) > CAST(:tolerance AS numeric), false)) ORDER BY p.txn_date, p.txn_id), '[]')
+               FROM (SELECT * FROM trades ORDER BY txn_date, txn_id LIMIT :limit OFFSET :offset) p
+               LEFT JOIN LATERAL (
+                 SELECT sum(l.debit) AS amount FROM transactions d JOIN journal_lines l ON l.txn_id = d.txn_id
+                  WHERE d.customer_id = p.customer_id AND d.txn_date = p.txn_date AND d.txn_type = 'recost'
+                    AND d.metadata->>'recost_of' = p.txn_id::text AND ${inEffect('d.txn_id')}
+                    AND l.account_code = '${ACCOUNT.brokerageCost}' AND l.debit > 0) m ON true) AS rows
        FROM trades`,
-    [
-      filter.customerId,
-      filter.customerId,
-      figures.configuredBps.toFixed(),
-      figures.configuredBps.toFixed(),
-      filter.from,
-      filter.from,
-      filter.to,
-      filter.to,
-      filter.customerId,
-      filter.customerId,
-      figures.tolerance.toFixed(),
-      figures.tolerance.toFixed(),
+    {
+      from: filter.from,
+      to: filter.to,
+      customer: filter.customerId,
+      // bps ÷ 10,000, exact (a shift): one multiplication per trade.
+      per_dollar: figures.configuredBps.shiftedBy(-4).toFixed(),
+      tolerance: figures.tolerance.toFixed(),
       limit,
       offset,
-    ],
+    },
   );
   return rows[0]!;
 }

@@ -318,6 +318,12 @@ describe('India reports on stored data (real Postgres)', function () {
         limit: 2,
         offset: 1,
       });
+      // The firm's modelled total (the broker cost recost posted) is its trades' modelled, summed.
+      const book = await brokerFeesReport(india, { from: null, to: null, customerId: null }, { limit: 500, offset: 0 });
+      expect(book.items).to.have.length(book.trades);
+      expect(book.totals.modelled_usd).to.equal(
+        book.items.reduce((total, r) => total.plus(r.modelled_usd ?? 0), new Decimal(0)).toFixed(2),
+      );
       // The window narrows the trades and their totals alike.
       expect(await brokerFeesReport(india, { ...filter, from: '2024-05-03', to: '2024-05-03' }, PAGE)).to.deep.include({
         trades: 1,
