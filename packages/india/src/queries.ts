@@ -21,6 +21,10 @@ const decOrNull = (v: string | null) => (v === null ? null : new Decimal(v));
 /** A derivation (recost entry) in effect: no reversal. */
 const inEffect = (alias: string) => `NOT EXISTS (SELECT 1 FROM transactions r WHERE r.reverses_txn_id = ${alias})`;
 const customerFilter = (column: string) => `(?::text IS NULL OR ${column} = ?)`;
+/** One customer (`:customer`) or, null, every one. */
+const oneOrEvery = (column: string) => `(CAST(:customer AS text) IS NULL OR ${column} = :customer)`;
+/** The customers listed (`:customers`). */
+const listed = (column: string) => `${column} = ANY(CAST(:customers AS text[]))`;
 
 /** The rates from `from` (less the look-back) to `to`, as a RateBook. */
 export async function rateBook(db: Db, from: string, to: string): Promise<RateBook> {
@@ -131,16 +135,31 @@ export async function storedMatches(db: Db, from: string, to: string, customers:
   }));
 }
 
-/** Buys not reversed, with what matches in effect took of them up to `asOf`. */
+/**
+ * Buys not reversed of `:as_of` and before, held at some time from `:held_from` (not all their
+ * shares taken before it), with the customer's fee on each and what matches in effect took of
+ * them up to `:as_of`. Fees and matches are summed once each (by lot), then joined: set-based.
+ */
 const LOTS_SQL = `
-  SELECT b.txn_id, b.customer_id, b.symbol, b.txn_date::text AS acquired_on, b.quantity::text, b.amount_usd::text, ${feeOf('b.txn_id')}::text AS fee_usd,
-         coalesce(sold.taken, '[]') AS sold
+  WITH fees AS (
+    SELECT l.txn_id, sum(l.credit) AS fee FROM journal_lines l
+     WHERE l.account_code = '${ACCOUNT.brokerageRevenue}' AND l.posting_kind = 'brokerage_fee' AND l.txn_date <= CAST(:as_of AS date)
+       AND ${oneOrEvery('l.customer_id')}
+     GROUP BY 1),
+  sold AS (
+    SELECT m.lot_txn_id,
+           jsonb_agg(jsonb_build_object('on', m.transferred_on, 'quantity', m.quantity::text)) AS taken,
+           coalesce(sum(m.quantity) FILTER (WHERE m.transferred_on < CAST(:held_from AS date)), 0) AS taken_before
+      FROM lot_matches m
+     WHERE m.transferred_on <= CAST(:as_of AS date) AND ${oneOrEvery('m.customer_id')} AND ${inEffect('m.derivation_txn_id')}
+     GROUP BY 1)
+  SELECT b.txn_id, b.customer_id, b.symbol, b.txn_date::text AS acquired_on, b.quantity::text, b.amount_usd::text,
+         coalesce(fees.fee, 0)::text AS fee_usd, coalesce(sold.taken, '[]') AS sold
     FROM transactions b
-    LEFT JOIN LATERAL (
-      SELECT jsonb_agg(jsonb_build_object('on', m.transferred_on, 'quantity', m.quantity::text, 'cost', m.cost_usd::text)) AS taken
-        FROM lot_matches m WHERE m.lot_txn_id = b.txn_id AND m.transferred_on <= ?::date AND ${inEffect('m.derivation_txn_id')}) sold ON true
-   WHERE b.txn_type = 'buy_security' AND b.customer_id IS NOT NULL AND b.quantity IS NOT NULL AND b.txn_date <= ?::date
-     AND ${customerFilter('b.customer_id')} AND ${inEffect('b.txn_id')}`;
+    LEFT JOIN fees ON fees.txn_id = b.txn_id
+    LEFT JOIN sold ON sold.lot_txn_id = b.txn_id
+   WHERE b.txn_type = 'buy_security' AND b.customer_id IS NOT NULL AND b.quantity IS NOT NULL AND b.txn_date <= CAST(:as_of AS date)
+     AND ${oneOrEvery('b.customer_id')} AND ${inEffect('b.txn_id')} AND b.quantity > coalesce(sold.taken_before, 0)`;
 
 interface LotRow {
   txn_id: string;
@@ -150,11 +169,12 @@ interface LotRow {
   quantity: string;
   amount_usd: string;
   fee_usd: string;
-  sold: Array<{ on: string; quantity: string; cost: string }>;
+  sold: Array<{ on: string; quantity: string }>;
 }
 
-async function lotsAsOf(db: Db, asOf: string, customerId: string | null): Promise<LotRow[]> {
-  return (await db.raw<{ rows: LotRow[] }>(LOTS_SQL, [asOf, asOf, customerId, customerId])).rows;
+/** The lots held at some time of [heldFrom, asOf] (see LOTS_SQL). */
+async function lotsHeld(db: Db, heldFrom: string, asOf: string, customerId: string | null): Promise<LotRow[]> {
+  return (await db.raw<{ rows: LotRow[] }>(LOTS_SQL, { held_from: heldFrom, as_of: asOf, customer: customerId })).rows;
 }
 
 /**
@@ -169,11 +189,6 @@ const openLotsFrom = (customers: (column: string) => string) => `
      WHERE m.lot_txn_id = b.txn_id AND m.transferred_on <= CAST(:as_of AS date) AND ${inEffect('m.derivation_txn_id')}) taken
   WHERE b.txn_type = 'buy_security' AND b.customer_id IS NOT NULL AND b.quantity IS NOT NULL AND b.txn_date <= CAST(:as_of AS date)
     AND ${customers('b.customer_id')} AND ${inEffect('b.txn_id')} AND b.quantity > taken.quantity`;
-
-/** One customer (`:customer`) or, null, every one. */
-const oneOrEvery = (column: string) => `(CAST(:customer AS text) IS NULL OR ${column} = :customer)`;
-/** The customers listed (`:customers`). */
-const listed = (column: string) => `${column} = ANY(CAST(:customers AS text[]))`;
 
 /** What is left of each lot of `customers` at `asOf`. */
 export async function openLots(db: Db, asOf: string, customers: string[]): Promise<OpenLot[]> {
@@ -319,23 +334,15 @@ export async function dividendEvents(
 /** What Schedule FA reads for the calendar year ending in `fy`. */
 export async function scheduleFaInput(db: Db, fy: FinancialYear, customerId: string | null): Promise<FaInput> {
   const [first, last] = [`${fy.calendarYear}-01-01`, `${fy.calendarYear}-12-31`];
-  const lots = (await lotsAsOf(db, last, customerId))
-    .map((r) => ({
-      customerId: r.customer_id,
-      symbol: r.symbol,
-      lotTxnId: r.txn_id,
-      acquiredOn: r.acquired_on,
-      quantity: dec(r.quantity),
-      costUsd: dec(r.amount_usd).plus(r.fee_usd),
-      sold: r.sold.map((s) => ({ transferredOn: s.on, quantity: dec(s.quantity) })),
-    }))
-    // Held at some time of the year: not all sold before it began.
-    .filter((l) =>
-      l.sold
-        .filter((s) => s.transferredOn < first)
-        .reduce((q, s) => q.minus(s.quantity), l.quantity)
-        .isGreaterThan(0),
-    );
+  const lots = (await lotsHeld(db, first, last, customerId)).map((r) => ({
+    customerId: r.customer_id,
+    symbol: r.symbol,
+    lotTxnId: r.txn_id,
+    acquiredOn: r.acquired_on,
+    quantity: dec(r.quantity),
+    costUsd: dec(r.amount_usd).plus(r.fee_usd),
+    sold: r.sold.map((s) => ({ transferredOn: s.on, quantity: dec(s.quantity) })),
+  }));
   const { rows: sales } = await db.raw<{
     rows: Array<{ customer_id: string; symbol: string; txn_date: string; amount_usd: string }>;
   }>(

@@ -335,6 +335,26 @@ describe('India reports on stored data (real Postgres)', function () {
     });
   });
 
+  describe('schedule FA', () => {
+    it('a lot sold out before the calendar year is not held in it: the holding starts at the year’s lot, with its fee in the initial value', async () => {
+      await upsertCustomer(db, 'IND-FA', {});
+      const c = { customer_id: 'IND-FA', symbol: 'AMZN' };
+      await trade(db, { ...c, txn_type: 'buy_security', quantity: '2', amount_usd: '300.00', txn_date: '2023-03-01' });
+      await trade(db, { ...c, txn_type: 'sell_security', quantity: '2', amount_usd: '320.00', txn_date: '2023-06-01' });
+      await trade(db, { ...c, txn_type: 'buy_security', quantity: '1', amount_usd: '100.00', txn_date: '2024-02-01' });
+      await recost(db, RECOST);
+      const report = await scheduleFaReport(india, FY, 'IND-FA');
+      // 100.00 + its 22 bps fee 0.22; one share held from 2024-02-01 to the year's end.
+      expect(report.a3).to.have.length(1);
+      expect(report.a3[0]).to.deep.include({
+        entity_name: 'AMZN',
+        date_of_acquiring: '2024-02-01',
+        initial_value_usd: '100.22',
+        closing_shares: '1',
+      });
+    });
+  });
+
   describe('dividends', () => {
     it('WHT at the 25 % treaty rate, with the foreign tax credit in INR at the rate of the last day of the month before payment', async () => {
       await upsertCustomer(db, 'IND-DIV', {});
