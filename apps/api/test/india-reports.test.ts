@@ -96,12 +96,15 @@ describe('India reports on stored data (api)', function () {
       ]);
     });
 
-    it('a bad fy is a 400 in the error shape: not YYYY-YY, or years not consecutive; schedule-fa requires one', async () => {
+    it('a bad fy or page is a 400 in the error shape: not YYYY-YY, or years not consecutive; schedule-fa requires one; a limit past 500', async () => {
       for (const path of [
         '/v1/india/lrs?fy=2024-26',
         '/v1/india/capital-gains?fy=2024',
         '/v1/india/dividends?fy=24-25',
         '/v1/india/schedule-fa',
+        '/v1/india/capital-gains?fy=2024-25&limit=501',
+        '/v1/india/broker-fees?limit=0',
+        '/v1/india/broker-fees?offset=-1',
       ]) {
         expectError(await api.get(path, { token: 'ledger' }), 400, 'validation_error');
       }
@@ -185,9 +188,19 @@ describe('India reports on stored data (api)', function () {
         remitted_usd: '0.00',
         estimated_tcs_inr: '0.00',
       });
-      expect((await api.get('/v1/india/broker-fees', { token: 'ledger' })).body).to.deep.include({
+      expect((await api.get('/v1/india/broker-fees?limit=10&offset=20', { token: 'ledger' })).body).to.deep.include({
         trades: 0,
         matched_share: '0',
+        items: [],
+        total: 0,
+        limit: 10,
+        offset: 20,
+      });
+      expect((await api.get('/v1/india/capital-gains?fy=2024-25', { token: 'ledger' })).body).to.deep.include({
+        items: [],
+        total: 0,
+        limit: 50,
+        offset: 0,
       });
     });
   });

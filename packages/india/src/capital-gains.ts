@@ -58,7 +58,8 @@ export function termOf(acquiredOn: string, transferredOn: string): Term {
 type Totals = { short: Decimal; long: Decimal; longBefore: Decimal; longFrom: Decimal; inrComplete: boolean };
 
 /**
- * CapitalGainsSummary from stored matches (never re-running FIFO). Basis: cost of acquisition is
+ * CapitalGainsSummary from stored matches (never re-running FIFO), over a page of customers (the
+ * list envelope: `items` of `total` customers). Basis: cost of acquisition is
  * the lot's cost plus its share of the buy's fee; consideration is the sale's proceeds net of its
  * fee, spread over the lots it took by shares. INR by Rule 115 (the TT buying rate of the last
  * day of the month before): proceeds at the transfer month's, cost per `costRate`.
@@ -68,6 +69,7 @@ export function capitalGainsSummary(
   input: { matches: StoredMatch[]; openLots: OpenLot[]; flagged: FlaggedSale[] },
   rates: RateBook,
   costRate: CostRateMethod,
+  page: { total: number; limit: number; offset: number },
 ) {
   const bySale = groupBy(input.matches, (m) => m.sellTxnId);
   const symbols = new Map<
@@ -205,7 +207,10 @@ export function capitalGainsSummary(
       'Cost of acquisition: the lot’s cost plus its share of the buy’s fee. Consideration: the sale’s proceeds net of its fee. ' +
       `INR by Rule 115 (SBI TT buying rate of the last day of the month before): consideration at the transfer month’s, cost at the ${costRate === 'acquisition_month' ? 'acquisition' : 'transfer'} month’s. ` +
       'Long-term when held more than 24 months (calendar months, trade dates). The ledger’s 1200 excludes fees.',
-    customers: [...customers.entries()].map(([customer_id, syms]) => ({ customer_id, symbols: syms.map(present) })),
+    items: [...customers.entries()].map(([customer_id, syms]) => ({ customer_id, symbols: syms.map(present) })),
+    total: page.total,
+    limit: page.limit,
+    offset: page.offset,
     warnings,
   };
 }

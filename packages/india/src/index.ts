@@ -1,5 +1,5 @@
 /* @ledger/india: the India book's tax and compliance rules, report builders and the reads they need. */
-export { brokerFeeSummary, FEE_DRIFT_TOLERANCE_USD, type FeeTrade } from './broker-fees.js';
+export { brokerFeeSummary, FEE_DRIFT_TOLERANCE_USD, type FeeFigures, type FeeTradeRow } from './broker-fees.js';
 export {
   capitalGainsSummary,
   termOf,

@@ -1,5 +1,5 @@
-import { ACCOUNT, Decimal, type Db } from '@ledger/core';
-import type { FeeTrade } from './broker-fees.js';
+import { ACCOUNT, assertPage, Decimal, type Db, type Page } from '@ledger/core';
+import type { FeeFigures } from './broker-fees.js';
 import type { FlaggedSale, OpenLot, StoredMatch } from './capital-gains.js';
 import { addDays } from './dates.js';
 import type { DividendEvent } from './dividends.js';
@@ -21,6 +21,10 @@ const decOrNull = (v: string | null) => (v === null ? null : new Decimal(v));
 /** A derivation (recost entry) in effect: no reversal. */
 const inEffect = (alias: string) => `NOT EXISTS (SELECT 1 FROM transactions r WHERE r.reverses_txn_id = ${alias})`;
 const customerFilter = (column: string) => `(?::text IS NULL OR ${column} = ?)`;
+/** One customer (`:customer`) or, null, every one. */
+const oneOrEvery = (column: string) => `(CAST(:customer AS text) IS NULL OR ${column} = :customer)`;
+/** The customers listed (`:customers`). */
+const listed = (column: string) => `${column} = ANY(CAST(:customers AS text[]))`;
 
 /** The rates from `from` (less the look-back) to `to`, as a RateBook. */
 export async function rateBook(db: Db, from: string, to: string): Promise<RateBook> {
@@ -106,19 +110,14 @@ export async function settledRemittances(db: Db, fy: FinancialYear): Promise<Set
 const feeOf = (txnId: string) =>
   `(SELECT coalesce(sum(l.credit), 0) FROM journal_lines l WHERE l.txn_id = ${txnId} AND l.account_code = '${ACCOUNT.brokerageRevenue}' AND l.posting_kind = 'brokerage_fee')`;
 
-/** Matches in effect of sales whose transfer date is in [from, to]. */
-export async function storedMatches(
-  db: Db,
-  from: string,
-  to: string,
-  customerId: string | null,
-): Promise<StoredMatch[]> {
+/** Matches in effect of `customers`' sales whose transfer date is in [from, to]. */
+export async function storedMatches(db: Db, from: string, to: string, customers: string[]): Promise<StoredMatch[]> {
   const { rows } = await db.raw<{ rows: Array<Record<string, string>> }>(
     `SELECT m.customer_id, m.symbol, m.sell_txn_id, m.lot_txn_id, m.acquired_on::text, m.transferred_on::text, m.quantity::text, m.cost_usd::text,
             b.quantity::text AS buy_quantity, ${feeOf('b.txn_id')}::text AS buy_fee_usd, s.amount_usd::text AS sell_amount_usd, ${feeOf('m.derivation_txn_id')}::text AS sell_fee_usd
        FROM lot_matches m JOIN transactions b ON b.txn_id = m.lot_txn_id JOIN transactions s ON s.txn_id = m.sell_txn_id
-      WHERE m.transferred_on BETWEEN ?::date AND ?::date AND ${customerFilter('m.customer_id')} AND ${inEffect('m.derivation_txn_id')}`,
-    [from, to, customerId, customerId],
+      WHERE m.customer_id = ANY(?::text[]) AND m.transferred_on BETWEEN ?::date AND ?::date AND ${inEffect('m.derivation_txn_id')}`,
+    [customers, from, to],
   );
   return rows.map((r) => ({
     customerId: r.customer_id!,
@@ -136,16 +135,31 @@ export async function storedMatches(
   }));
 }
 
-/** Buys not reversed, with what matches in effect took of them up to `asOf`. */
+/**
+ * Buys not reversed of `:as_of` and before, held at some time from `:held_from` (not all their
+ * shares taken before it), with the customer's fee on each and what matches in effect took of
+ * them up to `:as_of`. Fees and matches are summed once each (by lot), then joined: set-based.
+ */
 const LOTS_SQL = `
-  SELECT b.txn_id, b.customer_id, b.symbol, b.txn_date::text AS acquired_on, b.quantity::text, b.amount_usd::text, ${feeOf('b.txn_id')}::text AS fee_usd,
-         coalesce(sold.taken, '[]') AS sold
+  WITH fees AS (
+    SELECT l.txn_id, sum(l.credit) AS fee FROM journal_lines l
+     WHERE l.account_code = '${ACCOUNT.brokerageRevenue}' AND l.posting_kind = 'brokerage_fee' AND l.txn_date <= CAST(:as_of AS date)
+       AND ${oneOrEvery('l.customer_id')}
+     GROUP BY 1),
+  sold AS (
+    SELECT m.lot_txn_id,
+           jsonb_agg(jsonb_build_object('on', m.transferred_on, 'quantity', m.quantity::text)) AS taken,
+           coalesce(sum(m.quantity) FILTER (WHERE m.transferred_on < CAST(:held_from AS date)), 0) AS taken_before
+      FROM lot_matches m
+     WHERE m.transferred_on <= CAST(:as_of AS date) AND ${oneOrEvery('m.customer_id')} AND ${inEffect('m.derivation_txn_id')}
+     GROUP BY 1)
+  SELECT b.txn_id, b.customer_id, b.symbol, b.txn_date::text AS acquired_on, b.quantity::text, b.amount_usd::text,
+         coalesce(fees.fee, 0)::text AS fee_usd, coalesce(sold.taken, '[]') AS sold
     FROM transactions b
-    LEFT JOIN LATERAL (
-      SELECT jsonb_agg(jsonb_build_object('on', m.transferred_on, 'quantity', m.quantity::text, 'cost', m.cost_usd::text)) AS taken
-        FROM lot_matches m WHERE m.lot_txn_id = b.txn_id AND m.transferred_on <= ?::date AND ${inEffect('m.derivation_txn_id')}) sold ON true
-   WHERE b.txn_type = 'buy_security' AND b.customer_id IS NOT NULL AND b.quantity IS NOT NULL AND b.txn_date <= ?::date
-     AND ${customerFilter('b.customer_id')} AND ${inEffect('b.txn_id')}`;
+    LEFT JOIN fees ON fees.txn_id = b.txn_id
+    LEFT JOIN sold ON sold.lot_txn_id = b.txn_id
+   WHERE b.txn_type = 'buy_security' AND b.customer_id IS NOT NULL AND b.quantity IS NOT NULL AND b.txn_date <= CAST(:as_of AS date)
+     AND ${oneOrEvery('b.customer_id')} AND ${inEffect('b.txn_id')} AND b.quantity > coalesce(sold.taken_before, 0)`;
 
 interface LotRow {
   txn_id: string;
@@ -155,15 +169,29 @@ interface LotRow {
   quantity: string;
   amount_usd: string;
   fee_usd: string;
-  sold: Array<{ on: string; quantity: string; cost: string }>;
+  sold: Array<{ on: string; quantity: string }>;
 }
 
-async function lotsAsOf(db: Db, asOf: string, customerId: string | null): Promise<LotRow[]> {
-  return (await db.raw<{ rows: LotRow[] }>(LOTS_SQL, [asOf, asOf, customerId, customerId])).rows;
+/** The lots held at some time of [heldFrom, asOf] (see LOTS_SQL). */
+async function lotsHeld(db: Db, heldFrom: string, asOf: string, customerId: string | null): Promise<LotRow[]> {
+  return (await db.raw<{ rows: LotRow[] }>(LOTS_SQL, { held_from: heldFrom, as_of: asOf, customer: customerId })).rows;
 }
 
-/** What is left of each lot at `asOf` (cost excluding fees, as the ledger keeps it): summed in one pass, fees not read. */
-export async function openLots(db: Db, asOf: string, customerId: string | null): Promise<OpenLot[]> {
+/**
+ * The lots with shares left at `:as_of` of the customers `customers` selects: buys not reversed,
+ * each with what matches in effect took of it by then (`taken`: shares and cost, fees excluded as
+ * the ledger keeps it), read per lot through its index.
+ */
+const openLotsFrom = (customers: (column: string) => string) => `
+  FROM transactions b
+  CROSS JOIN LATERAL (
+    SELECT coalesce(sum(m.quantity), 0) AS quantity, coalesce(sum(m.cost_usd), 0) AS cost FROM lot_matches m
+     WHERE m.lot_txn_id = b.txn_id AND m.transferred_on <= CAST(:as_of AS date) AND ${inEffect('m.derivation_txn_id')}) taken
+  WHERE b.txn_type = 'buy_security' AND b.customer_id IS NOT NULL AND b.quantity IS NOT NULL AND b.txn_date <= CAST(:as_of AS date)
+    AND ${customers('b.customer_id')} AND ${inEffect('b.txn_id')} AND b.quantity > taken.quantity`;
+
+/** What is left of each lot of `customers` at `asOf`. */
+export async function openLots(db: Db, asOf: string, customers: string[]): Promise<OpenLot[]> {
   const { rows } = await db.raw<{
     rows: Array<{
       txn_id: string;
@@ -174,17 +202,9 @@ export async function openLots(db: Db, asOf: string, customerId: string | null):
       cost_usd: string;
     }>;
   }>(
-    `WITH taken AS (
-       SELECT m.lot_txn_id, sum(m.quantity) AS quantity, sum(m.cost_usd) AS cost
-         FROM lot_matches m
-        WHERE m.transferred_on <= ?::date AND ${customerFilter('m.customer_id')} AND ${inEffect('m.derivation_txn_id')}
-        GROUP BY 1)
-     SELECT b.txn_id, b.customer_id, b.symbol, b.txn_date::text AS acquired_on,
-            (b.quantity - coalesce(t.quantity, 0))::text AS quantity, (b.amount_usd - coalesce(t.cost, 0))::text AS cost_usd
-       FROM transactions b LEFT JOIN taken t ON t.lot_txn_id = b.txn_id
-      WHERE b.txn_type = 'buy_security' AND b.customer_id IS NOT NULL AND b.quantity IS NOT NULL AND b.txn_date <= ?::date
-        AND ${customerFilter('b.customer_id')} AND ${inEffect('b.txn_id')} AND b.quantity > coalesce(t.quantity, 0)`,
-    [asOf, customerId, customerId, asOf, customerId, customerId],
+    `SELECT b.txn_id, b.customer_id, b.symbol, b.txn_date::text AS acquired_on,
+            (b.quantity - taken.quantity)::text AS quantity, (b.amount_usd - taken.cost)::text AS cost_usd ${openLotsFrom(listed)}`,
+    { as_of: asOf, customers },
   );
   return rows.map((r) => ({
     customerId: r.customer_id,
@@ -196,13 +216,49 @@ export async function openLots(db: Db, asOf: string, customerId: string | null):
   }));
 }
 
-/** Sales of [from, to] recost left flagged (oversold, or after one). */
-export async function flaggedSales(
+/**
+ * The capital-gains report's customers of `fy` (one, or null: every one), a page of them in id
+ * order and how many in all: those with a match in effect in the FY, an open lot at its end or a
+ * sale of it flagged. Each customer with transactions is visited once through the customer index
+ * (a skip scan) and asked each question by index, cheapest first.
+ */
+export async function capitalGainsCustomers(
   db: Db,
-  from: string,
-  to: string,
+  fy: FinancialYear,
   customerId: string | null,
-): Promise<FlaggedSale[]> {
+  page: Page,
+): Promise<{ customers: string[]; total: number }> {
+  const { limit, offset } = assertPage(page);
+  const candidates = `
+    WITH RECURSIVE traders (customer_id) AS (
+      SELECT min(t.customer_id) FROM transactions t WHERE ${oneOrEvery('t.customer_id')}
+      UNION ALL
+      SELECT (SELECT min(t.customer_id) FROM transactions t WHERE t.customer_id > p.customer_id AND ${oneOrEvery('t.customer_id')})
+        FROM traders p WHERE p.customer_id IS NOT NULL)
+    SELECT c.customer_id FROM traders c
+     WHERE c.customer_id IS NOT NULL AND (
+       EXISTS (SELECT 1 FROM lot_matches m
+                WHERE m.customer_id = c.customer_id AND m.transferred_on BETWEEN CAST(:from AS date) AND CAST(:as_of AS date)
+                  AND ${inEffect('m.derivation_txn_id')})
+       OR EXISTS (SELECT 1 FROM recost_flags f JOIN transactions t USING (txn_id)
+                   WHERE f.cleared_at IS NULL AND t.customer_id = c.customer_id AND t.txn_type = 'sell_security'
+                     AND t.txn_date BETWEEN CAST(:from AS date) AND CAST(:as_of AS date))
+       OR EXISTS (SELECT 1 ${openLotsFrom((column) => `${column} = c.customer_id`)}))`;
+  const bindings = { from: fy.start, as_of: fy.end, customer: customerId };
+  const { rows } = await db.raw<{ rows: Array<{ customer_id: string; total: number }> }>(
+    `SELECT customer_id, count(*) OVER ()::int AS total FROM (${candidates}) c ORDER BY customer_id LIMIT :limit OFFSET :offset`,
+    { ...bindings, limit, offset },
+  );
+  // Past the last page: counted on their own.
+  const total =
+    rows[0]?.total ??
+    (await db.raw<{ rows: Array<{ total: number }> }>(`SELECT count(*)::int AS total FROM (${candidates}) c`, bindings))
+      .rows[0]!.total;
+  return { customers: rows.map((r) => r.customer_id), total };
+}
+
+/** `customers`' sales of [from, to] recost left flagged (oversold, or after one). */
+export async function flaggedSales(db: Db, from: string, to: string, customers: string[]): Promise<FlaggedSale[]> {
   const { rows } = await db.raw<{
     rows: Array<{
       txn_id: string;
@@ -215,9 +271,9 @@ export async function flaggedSales(
   }>(
     `SELECT t.txn_id, t.customer_id, t.symbol, t.txn_date::text, t.quantity::text, f.reason
        FROM recost_flags f JOIN transactions t USING (txn_id)
-      WHERE f.cleared_at IS NULL AND t.txn_type = 'sell_security' AND t.txn_date BETWEEN ?::date AND ?::date AND ${customerFilter('t.customer_id')}
+      WHERE f.cleared_at IS NULL AND t.txn_type = 'sell_security' AND t.txn_date BETWEEN ?::date AND ?::date AND t.customer_id = ANY(?::text[])
       ORDER BY t.txn_date, t.txn_id`,
-    [from, to, customerId, customerId],
+    [from, to, customers],
   );
   return rows.map((r) => ({
     customerId: r.customer_id,
@@ -229,15 +285,15 @@ export async function flaggedSales(
   }));
 }
 
-/** Sales of [from, to], not reversed nor flagged, that have no matches in effect yet (pending recost). */
-export async function unmatchedSales(db: Db, from: string, to: string, customerId: string | null): Promise<string[]> {
+/** `customers`' sales of [from, to], not reversed nor flagged, that have no matches in effect yet (pending recost). */
+export async function unmatchedSales(db: Db, from: string, to: string, customers: string[]): Promise<string[]> {
   const { rows } = await db.raw<{ rows: Array<{ txn_id: string }> }>(
     `SELECT t.txn_id FROM transactions t
-      WHERE t.txn_type = 'sell_security' AND t.txn_date BETWEEN ?::date AND ?::date AND ${customerFilter('t.customer_id')} AND ${inEffect('t.txn_id')}
+      WHERE t.txn_type = 'sell_security' AND t.txn_date BETWEEN ?::date AND ?::date AND t.customer_id = ANY(?::text[]) AND ${inEffect('t.txn_id')}
         AND NOT EXISTS (SELECT 1 FROM recost_flags f WHERE f.txn_id = t.txn_id AND f.cleared_at IS NULL)
         AND NOT EXISTS (SELECT 1 FROM lot_matches m WHERE m.sell_txn_id = t.txn_id AND ${inEffect('m.derivation_txn_id')})
       ORDER BY t.txn_id`,
-    [from, to, customerId, customerId],
+    [from, to, customers],
   );
   return rows.map((r) => r.txn_id);
 }
@@ -278,23 +334,15 @@ export async function dividendEvents(
 /** What Schedule FA reads for the calendar year ending in `fy`. */
 export async function scheduleFaInput(db: Db, fy: FinancialYear, customerId: string | null): Promise<FaInput> {
   const [first, last] = [`${fy.calendarYear}-01-01`, `${fy.calendarYear}-12-31`];
-  const lots = (await lotsAsOf(db, last, customerId))
-    .map((r) => ({
-      customerId: r.customer_id,
-      symbol: r.symbol,
-      lotTxnId: r.txn_id,
-      acquiredOn: r.acquired_on,
-      quantity: dec(r.quantity),
-      costUsd: dec(r.amount_usd).plus(r.fee_usd),
-      sold: r.sold.map((s) => ({ transferredOn: s.on, quantity: dec(s.quantity) })),
-    }))
-    // Held at some time of the year: not all sold before it began.
-    .filter((l) =>
-      l.sold
-        .filter((s) => s.transferredOn < first)
-        .reduce((q, s) => q.minus(s.quantity), l.quantity)
-        .isGreaterThan(0),
-    );
+  const lots = (await lotsHeld(db, first, last, customerId)).map((r) => ({
+    customerId: r.customer_id,
+    symbol: r.symbol,
+    lotTxnId: r.txn_id,
+    acquiredOn: r.acquired_on,
+    quantity: dec(r.quantity),
+    costUsd: dec(r.amount_usd).plus(r.fee_usd),
+    sold: r.sold.map((s) => ({ transferredOn: s.on, quantity: dec(s.quantity) })),
+  }));
   const { rows: sales } = await db.raw<{
     rows: Array<{ customer_id: string; symbol: string; txn_date: string; amount_usd: string }>;
   }>(
@@ -348,58 +396,71 @@ export async function scheduleFaInput(db: Db, fy: FinancialYear, customerId: str
   };
 }
 
-/** Trades (not reversed) with the broker cost in effect and the itemised fee; optional dates and customer. */
-export async function feeTrades(
+/** Dates from `:from` to `:to`, each bound optional. */
+const within = (column: string) =>
+  `(CAST(:from AS date) IS NULL OR ${column} >= CAST(:from AS date)) AND (CAST(:to AS date) IS NULL OR ${column} <= CAST(:to AS date))`;
+
+/**
+ * Trades (not reversed) of the filter with `configuredBps` of notional in cents (`configured`)
+ * and the itemised fee (`actual`); drift = actual − configured, flagged beyond `tolerance`. Counted
+ * and summed over every trade of the filter, listed for one page (trade date, then id) with the
+ * broker cost in effect (`modelled`, its derivation found by the customer and date it shares with
+ * the trade), in one statement: the page never changes the totals. The modelled total is the
+ * broker cost recost posted (5010 `broker_cost`, net of what it superseded) dated in the window:
+ * the firm's from the daily totals, a customer's from their lines. Derivations carry their
+ * trade's date and customer, so once recost has run it is the trades' modelled summed.
+ */
+export async function feeFigures(
   db: Db,
   filter: { from: string | null; to: string | null; customerId: string | null },
-): Promise<FeeTrade[]> {
-  // The broker costs in effect, summed per trade once (a lookup per trade would scan the derivations each time).
-  const { rows } = await db.raw<{
-    rows: Array<{
-      txn_id: string;
-      customer_id: string;
-      symbol: string;
-      txn_type: string;
-      txn_date: string;
-      amount_usd: string;
-      modelled: string | null;
-      actual: string | null;
-    }>;
-  }>(
-    `WITH modelled AS (
-       SELECT d.metadata->>'recost_of' AS trade, sum(l.debit) AS amount
-         FROM transactions d JOIN journal_lines l ON l.txn_id = d.txn_id
-        WHERE d.txn_type = 'recost' AND l.account_code = '${ACCOUNT.brokerageCost}' AND l.debit > 0 AND ${inEffect('d.txn_id')}
-          AND ${customerFilter('d.customer_id')}
-        GROUP BY 1)
-     SELECT t.txn_id, t.customer_id, t.symbol, t.txn_type, t.txn_date::text, t.amount_usd::text, f.amount_usd::text AS actual, m.amount::text AS modelled
-       FROM transactions t
-       LEFT JOIN broker_fees f ON f.source = t.source AND f.source_txn_id = t.source_txn_id
-       LEFT JOIN modelled m ON m.trade = t.txn_id::text
-      WHERE t.txn_type IN ('buy_security', 'sell_security') AND t.customer_id IS NOT NULL AND ${inEffect('t.txn_id')}
-        AND (?::date IS NULL OR t.txn_date >= ?::date) AND (?::date IS NULL OR t.txn_date <= ?::date) AND ${customerFilter('t.customer_id')}
-      ORDER BY t.txn_date, t.txn_id`,
-    [
-      filter.customerId,
-      filter.customerId,
-      filter.from,
-      filter.from,
-      filter.to,
-      filter.to,
-      filter.customerId,
-      filter.customerId,
-    ],
+  figures: { configuredBps: Decimal; tolerance: Decimal },
+  page: Page,
+): Promise<FeeFigures> {
+  const { limit, offset } = assertPage(page);
+  const { rows } = await db.raw<{ rows: FeeFigures[] }>(
+    `WITH trades AS MATERIALIZED (
+       SELECT t.txn_id, t.customer_id, t.symbol, t.txn_type, t.txn_date, t.amount_usd AS notional, f.amount_usd AS actual,
+              round(t.amount_usd * CAST(:per_dollar AS numeric), 2) AS configured
+         FROM transactions t
+         LEFT JOIN broker_fees f ON f.source = t.source AND f.source_txn_id = t.source_txn_id
+        WHERE t.txn_type IN ('buy_security', 'sell_security') AND t.customer_id IS NOT NULL AND ${inEffect('t.txn_id')}
+          AND ${within('t.txn_date')} AND ${oneOrEvery('t.customer_id')})
+     SELECT count(*)::int AS trades, count(actual)::int AS matched, count(*) FILTER (WHERE abs(actual - configured) > CAST(:tolerance AS numeric))::int AS flagged,
+            json_build_object(
+              'notional_usd', round(coalesce(sum(notional), 0), 2)::text,
+              'modelled_usd', round(coalesce(CASE WHEN CAST(:customer AS text) IS NULL
+                THEN (SELECT sum(x.debit_total - x.credit_total) FROM account_daily_totals x
+                       WHERE x.account_code = '${ACCOUNT.brokerageCost}' AND x.posting_kind = 'broker_cost' AND ${within('x.day')})
+                ELSE (SELECT sum(l.debit - l.credit) FROM journal_lines l
+                       WHERE l.customer_id = :customer AND l.account_code = '${ACCOUNT.brokerageCost}' AND l.posting_kind = 'broker_cost' AND ${within('l.txn_date')})
+                END, 0), 2)::text,
+              'configured_usd', round(coalesce(sum(configured), 0), 2)::text,
+              'actual_usd', round(coalesce(sum(actual), 0), 2)::text) AS totals,
+            (SELECT coalesce(json_agg(json_build_object(
+                      'txn_id', p.txn_id, 'customer_id', p.customer_id, 'symbol', p.symbol,
+                      'side', CASE p.txn_type WHEN 'buy_security' THEN 'buy' ELSE 'sell' END, 'txn_date', p.txn_date,
+                      'notional_usd', round(p.notional, 2)::text, 'modelled_usd', round(m.amount, 2)::text,
+                      'configured_usd', p.configured::text, 'actual_usd', round(p.actual, 2)::text, 'drift_usd', (p.actual - p.configured)::text,
+                      'flagged', coalesce(abs(p.actual - p.configured) > CAST(:tolerance AS numeric), false)) ORDER BY p.txn_date, p.txn_id), '[]')
+               FROM (SELECT * FROM trades ORDER BY txn_date, txn_id LIMIT :limit OFFSET :offset) p
+               LEFT JOIN LATERAL (
+                 SELECT sum(l.debit) AS amount FROM transactions d JOIN journal_lines l ON l.txn_id = d.txn_id
+                  WHERE d.customer_id = p.customer_id AND d.txn_date = p.txn_date AND d.txn_type = 'recost'
+                    AND d.metadata->>'recost_of' = p.txn_id::text AND ${inEffect('d.txn_id')}
+                    AND l.account_code = '${ACCOUNT.brokerageCost}' AND l.debit > 0) m ON true) AS rows
+       FROM trades`,
+    {
+      from: filter.from,
+      to: filter.to,
+      customer: filter.customerId,
+      // bps ÷ 10,000, exact (a shift): one multiplication per trade.
+      per_dollar: figures.configuredBps.shiftedBy(-4).toFixed(),
+      tolerance: figures.tolerance.toFixed(),
+      limit,
+      offset,
+    },
   );
-  return rows.map((r) => ({
-    txnId: r.txn_id,
-    customerId: r.customer_id,
-    symbol: r.symbol,
-    side: r.txn_type === 'buy_security' ? 'buy' : 'sell',
-    txnDate: r.txn_date,
-    notionalUsd: dec(r.amount_usd),
-    modelledUsd: decOrNull(r.modelled),
-    actualUsd: decOrNull(r.actual),
-  }));
+  return rows[0]!;
 }
 
 /** The FY's paid, priced remittances with their settlement fees and the `fx_spread` accrual in effect. */

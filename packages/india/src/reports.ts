@@ -1,6 +1,6 @@
-import { ZERO, type Book, type Db, type Decimal } from '@ledger/core';
+import { ZERO, type Book, type Db, type Decimal, type Page } from '@ledger/core';
 import { RemitPageCapError, UpstreamError, UpstreamPayloadError, type RemitClient } from '@ledger/upstream-clients';
-import { brokerFeeSummary } from './broker-fees.js';
+import { brokerFeeSummary, FEE_DRIFT_TOLERANCE_USD, type FeeFigures } from './broker-fees.js';
 import { capitalGainsSummary, type CostRateMethod } from './capital-gains.js';
 import { dividendSummary } from './dividends.js';
 import { fxMarginSummary } from './fx-margin.js';
@@ -38,14 +38,17 @@ const noRates = () => new RateBook([]);
 
 /**
  * A report's reads, one after another on one connection: one read-only snapshot (its figures
- * agree with each other), without JIT.
+ * agree with each other), without JIT, with room to hash and sort in memory, in one process.
  * These statements are priced far past jit_above_cost on a large book, and compiling them took
- * longer than running them (seconds per report under load).
+ * longer than running them (seconds per report under load). With the default 4 MB, broker-fees'
+ * pass over 200,000 trades spilled its hash and its rows to disk in batches (1.1 s of its 1.9 s).
+ * Parallel workers each built the same hashes again on 2 busy cores (Schedule FA's lots: 3.6 s
+ * with two workers, 2.6 s without).
  */
 const reading = <T>(context: IndiaReportContext, work: (db: Db) => Promise<T>): Promise<T> =>
   context.db.transaction(
     async (trx) => {
-      await trx.raw('SET LOCAL jit = off');
+      await trx.raw("SET LOCAL jit = off; SET LOCAL work_mem = '64MB'; SET LOCAL max_parallel_workers_per_gather = 0");
       return work(trx);
     },
     { isolationLevel: 'repeatable read', readOnly: true },
@@ -87,18 +90,32 @@ function presentLrsUse(fy: FinancialYear, remittedUsd: Decimal, declaredPriorUsd
   };
 }
 
-export async function capitalGainsReport(context: IndiaReportContext, fy: FinancialYear, customerId: string | null) {
+/** A page of the capital-gains report's customers (id order), each whole: its totals are over all its sales. */
+export async function capitalGainsReport(
+  context: IndiaReportContext,
+  fy: FinancialYear,
+  customerId: string | null,
+  page: Page,
+) {
   if (!india(context))
-    return capitalGainsSummary(fy, { matches: [], openLots: [], flagged: [] }, noRates(), context.settings.costRate);
-  const { matches, openLots, flagged, unmatched, rates } = await reading(context, async (db) => {
-    const matches = await q.storedMatches(db, fy.start, fy.end, customerId);
-    const openLots = await q.openLots(db, fy.end, customerId);
-    const flagged = await q.flaggedSales(db, fy.start, fy.end, customerId);
-    const unmatched = await q.unmatchedSales(db, fy.start, fy.end, customerId);
+    return capitalGainsSummary(fy, { matches: [], openLots: [], flagged: [] }, noRates(), context.settings.costRate, {
+      total: 0,
+      ...page,
+    });
+  const { total, matches, openLots, flagged, unmatched, rates } = await reading(context, async (db) => {
+    const { customers, total } = await q.capitalGainsCustomers(db, fy, customerId, page);
+    const matches = await q.storedMatches(db, fy.start, fy.end, customers);
+    const openLots = await q.openLots(db, fy.end, customers);
+    const flagged = await q.flaggedSales(db, fy.start, fy.end, customers);
+    const unmatched = await q.unmatchedSales(db, fy.start, fy.end, customers);
     const earliest = matches.reduce((d, m) => (m.acquiredOn < d ? m.acquiredOn : d), fy.start);
-    return { matches, openLots, flagged, unmatched, rates: await q.rateBook(db, earliest.slice(0, 8) + '01', fy.end) };
+    const rates = await q.rateBook(db, earliest.slice(0, 8) + '01', fy.end);
+    return { total, matches, openLots, flagged, unmatched, rates };
   });
-  const report = capitalGainsSummary(fy, { matches, openLots, flagged }, rates, context.settings.costRate);
+  const report = capitalGainsSummary(fy, { matches, openLots, flagged }, rates, context.settings.costRate, {
+    total,
+    ...page,
+  });
   report.warnings.push(
     ...unmatched.map((id) => `sale ${id} has no stored lot matches yet (pending recost): run POST /v1/jobs/recost`),
   );
@@ -136,12 +153,24 @@ export async function settlementAuditReport(context: IndiaReportContext, fy: Fin
 export async function brokerFeesReport(
   context: IndiaReportContext,
   filter: { from: string | null; to: string | null; customerId: string | null },
+  page: Page,
 ) {
-  return brokerFeeSummary(
-    india(context) ? await reading(context, (db) => q.feeTrades(db, filter)) : [],
-    context.settings.brokerCostBps,
-  );
+  const { brokerCostBps } = context.settings;
+  const figures = india(context)
+    ? await reading(context, (db) =>
+        q.feeFigures(db, filter, { configuredBps: brokerCostBps, tolerance: FEE_DRIFT_TOLERANCE_USD }, page),
+      )
+    : NO_FEES;
+  return brokerFeeSummary(figures, brokerCostBps, page);
 }
+
+const NO_FEES: FeeFigures = {
+  trades: 0,
+  matched: 0,
+  flagged: 0,
+  totals: { notional_usd: '0.00', modelled_usd: '0.00', configured_usd: '0.00', actual_usd: '0.00' },
+  rows: [],
+};
 
 /**
  * The FY's margins; one live call to remit (the FY's paid orders) says which are confirmed paid.

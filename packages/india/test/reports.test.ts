@@ -33,6 +33,7 @@ const SETTINGS = {
   fxSpreadBps: new Decimal(75),
 } as const;
 const FY = parseFinancialYear('2024-25');
+const PAGE = { limit: 50, offset: 0 };
 const csv = readFileSync(new URL('../data/sbi-usd-inr-rates.csv', import.meta.url), 'utf8');
 
 /** Posts a trade as a sync would (22 bps customer fee) and answers its id. */
@@ -150,8 +151,8 @@ describe('India reports on stored data (real Postgres)', function () {
       // The shipped file (loaded above) has the Saturday's sheet: removed (as the owner) to show the look-back.
       await t.db.raw("DELETE FROM inr_rates WHERE rate_date IN ('2024-06-29', '2024-06-30')");
 
-      const report = await capitalGainsReport({ ...india, db: t.db }, FY, 'IND-CG');
-      const [symbol] = report.customers[0]!.symbols;
+      const report = await capitalGainsReport({ ...india, db: t.db }, FY, 'IND-CG', PAGE);
+      const [symbol] = report.items[0]!.symbols;
       const line = (m: Record<string, unknown>) => [
         m.lot_txn_id,
         m.quantity,
@@ -214,13 +215,143 @@ describe('India reports on stored data (real Postgres)', function () {
         txn_date: '2024-06-03',
       });
       await recost(db, RECOST);
-      const report = await capitalGainsReport(india, FY, 'IND-OVER');
-      const [symbol] = report.customers[0]!.symbols;
+      const report = await capitalGainsReport(india, FY, 'IND-OVER', PAGE);
+      const [symbol] = report.items[0]!.symbols;
       expect(symbol!.disposals).to.deep.equal([]);
       expect(symbol!.flagged_sales).to.deep.equal([
         { txn_id: sale, txn_date: '2024-06-03', quantity: '2', reason: 'insufficient_lots' },
       ]);
       expect(report.warnings[0]).to.match(/is flagged by recost \(insufficient_lots\): no cost is given/);
+    });
+
+    it('pages by customer in id order, each customer whole: a page is the unpaged report’s slice, counted over every customer', async () => {
+      await upsertCustomer(db, 'IND-PG', {});
+      const c = { customer_id: 'IND-PG', symbol: 'NVDA' };
+      await trade(db, { ...c, txn_type: 'buy_security', quantity: '4', amount_usd: '400.00', txn_date: '2023-01-10' });
+      await trade(db, { ...c, txn_type: 'sell_security', quantity: '1', amount_usd: '150.00', txn_date: '2024-05-10' });
+      await trade(db, { ...c, txn_type: 'sell_security', quantity: '1', amount_usd: '160.00', txn_date: '2024-09-10' });
+      await recost(db, RECOST);
+      const whole = await capitalGainsReport(india, FY, null, PAGE);
+      const ids = whole.items.map((customer) => customer.customer_id);
+      expect(ids).to.include.members(['IND-CG', 'IND-OVER', 'IND-PG']);
+      expect(ids).to.deep.equal([...ids].sort());
+      expect(whole).to.deep.include({ total: ids.length, limit: 50, offset: 0 });
+      const at = ids.indexOf('IND-PG');
+      const page = await capitalGainsReport(india, FY, null, { limit: 1, offset: at });
+      expect(page).to.deep.include({ items: [whole.items[at]], total: ids.length, limit: 1, offset: at });
+      // Both sales of IND-PG on the one page, with their sum in the customer's totals.
+      expect(page.items[0]!.symbols[0]!.disposals).to.have.length(2);
+      const past = await capitalGainsReport(india, FY, null, { limit: 1, offset: ids.length });
+      expect(past).to.deep.include({ items: [], total: ids.length });
+    });
+  });
+
+  describe('broker fees', () => {
+    it('modelled, configured (4 bps, half up to the cent) and actual per trade, drift beyond a cent flagged; counts and totals over every trade, not the page', async () => {
+      await upsertCustomer(db, 'IND-FEE', {});
+      const c = { customer_id: 'IND-FEE', quantity: '1' };
+      const buy = await trade(db, {
+        ...c,
+        symbol: 'AAPL',
+        txn_type: 'buy_security',
+        amount_usd: '1000.00',
+        txn_date: '2024-05-02',
+      });
+      const sell = await trade(db, {
+        ...c,
+        symbol: 'AAPL',
+        txn_type: 'sell_security',
+        amount_usd: '1234.56',
+        txn_date: '2024-05-03',
+      });
+      const other = await trade(db, {
+        ...c,
+        symbol: 'MSFT',
+        txn_type: 'buy_security',
+        amount_usd: '1012.50',
+        txn_date: '2024-05-06',
+      });
+      await recost(db, RECOST);
+      // The daily ledger itemises the two buys' fees after recost: recost modelled 4 bps of each.
+      await t.db.raw(
+        `INSERT INTO broker_fees (source, source_txn_id, amount_usd) VALUES ('usbroker', ?, 0.45), ('usbroker', ?, 0.41)`,
+        [`o-${buy}`, `o-${other}`],
+      );
+      const filter = { from: null, to: null, customerId: 'IND-FEE' };
+      const row = (txnId: string, side: string, notional: string, configured: string, actual: string | null) => {
+        const drift = actual === null ? null : new Decimal(actual).minus(configured).toFixed(2);
+        return {
+          txn_id: txnId,
+          customer_id: 'IND-FEE',
+          symbol: txnId === other ? 'MSFT' : 'AAPL',
+          side,
+          txn_date: { [buy]: '2024-05-02', [sell]: '2024-05-03', [other]: '2024-05-06' }[txnId],
+          notional_usd: notional,
+          modelled_usd: configured,
+          configured_usd: configured,
+          actual_usd: actual,
+          drift_usd: drift,
+          flagged: drift !== null && new Decimal(drift).abs().isGreaterThan('0.01'),
+        };
+      };
+      // 1,000.00 × 4 bps = 0.40 (0.45 itemised: 0.05 over, flagged); 1,234.56 → 0.493824 → 0.49; 1,012.50 → 0.405 → 0.41.
+      const rows = [
+        row(buy, 'buy', '1000.00', '0.40', '0.45'),
+        row(sell, 'sell', '1234.56', '0.49', null),
+        row(other, 'buy', '1012.50', '0.41', '0.41'),
+      ];
+      expect(rows.map((r) => r.flagged)).to.deep.equal([true, false, false]);
+      const figures = {
+        configured_bps: '4',
+        trades: 3,
+        matched: 2,
+        matched_share: '0.666667',
+        flagged: 1,
+        totals: { notional_usd: '3247.06', modelled_usd: '1.30', configured_usd: '1.30', actual_usd: '0.86' },
+        total: 3,
+        warnings: [],
+      };
+      expect(await brokerFeesReport(india, filter, PAGE)).to.deep.equal({ ...figures, items: rows, ...PAGE });
+      expect(await brokerFeesReport(india, filter, { limit: 2, offset: 1 })).to.deep.equal({
+        ...figures,
+        items: rows.slice(1),
+        limit: 2,
+        offset: 1,
+      });
+      // The firm's modelled total (the broker cost recost posted) is its trades' modelled, summed.
+      const book = await brokerFeesReport(india, { from: null, to: null, customerId: null }, { limit: 500, offset: 0 });
+      expect(book.items).to.have.length(book.trades);
+      expect(book.totals.modelled_usd).to.equal(
+        book.items.reduce((total, r) => total.plus(r.modelled_usd ?? 0), new Decimal(0)).toFixed(2),
+      );
+      // The window narrows the trades and their totals alike.
+      expect(await brokerFeesReport(india, { ...filter, from: '2024-05-03', to: '2024-05-03' }, PAGE)).to.deep.include({
+        trades: 1,
+        matched: 0,
+        flagged: 0,
+        total: 1,
+        items: [rows[1]],
+      });
+    });
+  });
+
+  describe('schedule FA', () => {
+    it('a lot sold out before the calendar year is not held in it: the holding starts at the year’s lot, with its fee in the initial value', async () => {
+      await upsertCustomer(db, 'IND-FA', {});
+      const c = { customer_id: 'IND-FA', symbol: 'AMZN' };
+      await trade(db, { ...c, txn_type: 'buy_security', quantity: '2', amount_usd: '300.00', txn_date: '2023-03-01' });
+      await trade(db, { ...c, txn_type: 'sell_security', quantity: '2', amount_usd: '320.00', txn_date: '2023-06-01' });
+      await trade(db, { ...c, txn_type: 'buy_security', quantity: '1', amount_usd: '100.00', txn_date: '2024-02-01' });
+      await recost(db, RECOST);
+      const report = await scheduleFaReport(india, FY, 'IND-FA');
+      // 100.00 + its 22 bps fee 0.22; one share held from 2024-02-01 to the year's end.
+      expect(report.a3).to.have.length(1);
+      expect(report.a3[0]).to.deep.include({
+        entity_name: 'AMZN',
+        date_of_acquiring: '2024-02-01',
+        initial_value_usd: '100.22',
+        closing_shares: '1',
+      });
     });
   });
 
@@ -271,12 +402,14 @@ describe('India reports on stored data (real Postgres)', function () {
     it('every stored-data report answers its shape, zero-valued, whatever the database holds', async () => {
       const uae: IndiaReportContext = { ...india, book: 'ENTITY_UAE' };
       expect((await lrsReport(uae, FY)).pans).to.deep.equal([]);
-      expect((await capitalGainsReport(uae, FY, null)).customers).to.deep.equal([]);
+      expect(await capitalGainsReport(uae, FY, null, PAGE)).to.deep.include({ items: [], total: 0 });
       expect((await dividendsReport(uae, FY, null)).customers).to.deep.equal([]);
       expect(await scheduleFaReport(uae, FY, null)).to.deep.include({ a3: [], a2: [], warnings: [] });
       expect((await settlementAuditReport(uae, FY)).lag.count).to.equal(0);
-      expect(await brokerFeesReport(uae, { from: null, to: null, customerId: null })).to.deep.include({
+      expect(await brokerFeesReport(uae, { from: null, to: null, customerId: null }, PAGE)).to.deep.include({
         trades: 0,
+        items: [],
+        total: 0,
         matched: 0,
         matched_share: '0',
       });

@@ -1,8 +1,18 @@
 import { FY_PATTERN_SOURCE, FY_RULE } from '@ledger/india';
-import { errorResponses, json, nullable, object, READ_ERRORS, ref, WRITE_ERRORS } from '../../openapi/components.js';
+import {
+  errorResponses,
+  json,
+  listEnvelope,
+  nullable,
+  object,
+  paramRef,
+  READ_ERRORS,
+  ref,
+  WRITE_ERRORS,
+} from '../../openapi/components.js';
 import { PATTERNS } from '../../openapi/patterns.js';
 import { ADMIN, READ } from '../../openapi/security.js';
-import type { JsonSchema, Parameter, Paths } from '../../openapi/types.js';
+import type { JsonSchema, Parameter, Paths, Reference } from '../../openapi/types.js';
 
 const TAG = ['india-reports'];
 
@@ -28,6 +38,15 @@ const WARNINGS = array(
   TEXT,
   'What the report could not say and why: a missing rate or price (by date), a flagged or unmatched sale, an unreachable upstream. Never guessed.',
 );
+/** A report paged as a list: its own fields and the list envelope (`items` one page of `total`). */
+function pagedReport(fields: Record<string, JsonSchema>, items: JsonSchema, description: string): JsonSchema {
+  const envelope = listEnvelope(items, description);
+  return {
+    ...envelope,
+    required: [...Object.keys(fields), ...(envelope.required ?? [])],
+    properties: { ...fields, ...envelope.properties },
+  };
+}
 const FY: JsonSchema = {
   type: 'string',
   pattern: FY_PATTERN_SOURCE,
@@ -166,91 +185,88 @@ export const schemas: Record<string, JsonSchema> = {
     },
     'Per-PAN LRS use against the USD 250,000 limit, and TCS estimated by the dated rules against TCS collected (docs/india-reports.md).',
   ),
-  CapitalGainsSummary: object(
+  CapitalGainsSummary: pagedReport(
     {
       fy: TEXT,
       basis: { type: 'string', description: 'How cost, consideration and INR are taken.' },
-      customers: array(
-        object(
-          {
-            customer_id: TEXT,
-            symbols: array(
-              object(
-                {
-                  symbol: TEXT,
-                  disposals: array(
-                    object(
-                      {
-                        sell_txn_id: ref('TxnId'),
-                        transferred_on: DATE,
-                        quantity: RATIO,
-                        matches: array(
-                          object(
-                            {
-                              lot_txn_id: ref('TxnId'),
-                              acquired_on: DATE,
-                              transferred_on: DATE,
-                              quantity: RATIO,
-                              cost_usd: MONEY,
-                              buy_fee_usd: MONEY,
-                              cost_of_acquisition_usd: MONEY,
-                              proceeds_usd: MONEY,
-                              sell_fee_usd: MONEY,
-                              consideration_usd: MONEY,
-                              gain_usd: MONEY,
-                              cost_rate: RATE_USED,
-                              sale_rate: RATE_USED,
-                              cost_of_acquisition_inr: MONEY_OR_NULL,
-                              consideration_inr: MONEY_OR_NULL,
-                              gain_inr: MONEY_OR_NULL,
-                              months_held: COUNT,
-                              term: {
-                                type: 'string',
-                                enum: ['short', 'long'],
-                                description: '`long` when held more than 24 calendar months.',
-                              },
-                              rate_era: ERA,
-                              ltcg_rate: {
-                                ...RATIO_OR_NULL,
-                                description:
-                                  'Long-term only; short-term gains are taxed at the slab rate (not computed).',
-                              },
-                              indexation: { type: 'boolean' },
-                            },
-                            'What the sale took from one lot (stored by recost), its cost and consideration.',
-                          ),
-                        ),
-                      },
-                      'A sale in the FY and the lots it consumed.',
-                    ),
-                  ),
-                  short_term_gain_inr: MONEY_OR_NULL,
-                  long_term_gain_inr: MONEY_OR_NULL,
-                  long_term_gain_before_2024_07_23_inr: MONEY_OR_NULL,
-                  long_term_gain_from_2024_07_23_inr: MONEY_OR_NULL,
-                  open_lots: array(
-                    object(
-                      { lot_txn_id: ref('TxnId'), acquired_on: DATE, quantity: RATIO, cost_usd: MONEY },
-                      'What is left of a lot at the FY’s end (ledger cost, fees excluded).',
-                    ),
-                  ),
-                  flagged_sales: array(
-                    object(
-                      { txn_id: ref('TxnId'), txn_date: DATE, quantity: { type: ['string', 'null'] }, reason: TEXT },
-                      'A sale recost flagged (an oversell): never given a cost.',
-                    ),
-                  ),
-                },
-                'One symbol of the customer.',
-              ),
-            ),
-          },
-          'One customer.',
-        ),
-      ),
       warnings: WARNINGS,
     },
-    'FIFO realized short- and long-term gains from the lot matches recost stored, in USD and INR (Rule 115), and open lots (docs/india-reports.md).',
+    object(
+      {
+        customer_id: TEXT,
+        symbols: array(
+          object(
+            {
+              symbol: TEXT,
+              disposals: array(
+                object(
+                  {
+                    sell_txn_id: ref('TxnId'),
+                    transferred_on: DATE,
+                    quantity: RATIO,
+                    matches: array(
+                      object(
+                        {
+                          lot_txn_id: ref('TxnId'),
+                          acquired_on: DATE,
+                          transferred_on: DATE,
+                          quantity: RATIO,
+                          cost_usd: MONEY,
+                          buy_fee_usd: MONEY,
+                          cost_of_acquisition_usd: MONEY,
+                          proceeds_usd: MONEY,
+                          sell_fee_usd: MONEY,
+                          consideration_usd: MONEY,
+                          gain_usd: MONEY,
+                          cost_rate: RATE_USED,
+                          sale_rate: RATE_USED,
+                          cost_of_acquisition_inr: MONEY_OR_NULL,
+                          consideration_inr: MONEY_OR_NULL,
+                          gain_inr: MONEY_OR_NULL,
+                          months_held: COUNT,
+                          term: {
+                            type: 'string',
+                            enum: ['short', 'long'],
+                            description: '`long` when held more than 24 calendar months.',
+                          },
+                          rate_era: ERA,
+                          ltcg_rate: {
+                            ...RATIO_OR_NULL,
+                            description: 'Long-term only; short-term gains are taxed at the slab rate (not computed).',
+                          },
+                          indexation: { type: 'boolean' },
+                        },
+                        'What the sale took from one lot (stored by recost), its cost and consideration.',
+                      ),
+                    ),
+                  },
+                  'A sale in the FY and the lots it consumed.',
+                ),
+              ),
+              short_term_gain_inr: MONEY_OR_NULL,
+              long_term_gain_inr: MONEY_OR_NULL,
+              long_term_gain_before_2024_07_23_inr: MONEY_OR_NULL,
+              long_term_gain_from_2024_07_23_inr: MONEY_OR_NULL,
+              open_lots: array(
+                object(
+                  { lot_txn_id: ref('TxnId'), acquired_on: DATE, quantity: RATIO, cost_usd: MONEY },
+                  'What is left of a lot at the FY’s end (ledger cost, fees excluded).',
+                ),
+              ),
+              flagged_sales: array(
+                object(
+                  { txn_id: ref('TxnId'), txn_date: DATE, quantity: { type: ['string', 'null'] }, reason: TEXT },
+                  'A sale recost flagged (an oversell): never given a cost.',
+                ),
+              ),
+            },
+            'One symbol of the customer.',
+          ),
+        ),
+      },
+      'One customer, whole: every sale, open lot and flagged sale of theirs.',
+    ),
+    'FIFO realized short- and long-term gains from the lot matches recost stored, in USD and INR (Rule 115), and open lots (docs/india-reports.md): a page of customers (`items`) in id order, `warnings` of theirs.',
   ),
   DividendSummary: object(
     {
@@ -378,41 +394,39 @@ export const schemas: Record<string, JsonSchema> = {
     },
     'Settlement lag, missing UTRs and purpose codes of the FY’s paid remittances.',
   ),
-  BrokerFeeSummary: object(
+  BrokerFeeSummary: pagedReport(
     {
       configured_bps: RATIO,
-      trades: COUNT,
+      trades: { ...COUNT, description: 'Every trade of the filter (as `total`).' },
       matched: { ...COUNT, description: 'Trades with an itemised fee in the broker’s daily ledger.' },
       matched_share: RATIO,
       flagged: COUNT,
       totals: object(
         { notional_usd: MONEY, modelled_usd: MONEY, configured_usd: MONEY, actual_usd: MONEY },
-        'Over the trades listed.',
-      ),
-      rows: array(
-        object(
-          {
-            txn_id: ref('TxnId'),
-            customer_id: TEXT,
-            symbol: TEXT,
-            side: { type: 'string', enum: ['buy', 'sell'] },
-            txn_date: DATE,
-            notional_usd: MONEY,
-            modelled_usd: {
-              ...MONEY_OR_NULL,
-              description: 'The broker cost recost posted (5010); null while pending recost.',
-            },
-            configured_usd: MONEY,
-            actual_usd: { ...MONEY_OR_NULL, description: 'The daily ledger’s itemised fee; null when none.' },
-            drift_usd: { ...MONEY_OR_NULL, description: 'actual − configured.' },
-            flagged: { type: 'boolean', description: 'Drift beyond one cent.' },
-          },
-          'One trade.',
-        ),
+        'Over every trade of the filter, not the page.',
       ),
       warnings: WARNINGS,
     },
-    'Broker fees per trade: modelled, configured and actual, drift flagged.',
+    object(
+      {
+        txn_id: ref('TxnId'),
+        customer_id: TEXT,
+        symbol: TEXT,
+        side: { type: 'string', enum: ['buy', 'sell'] },
+        txn_date: DATE,
+        notional_usd: MONEY,
+        modelled_usd: {
+          ...MONEY_OR_NULL,
+          description: 'The broker cost recost posted (5010); null while pending recost.',
+        },
+        configured_usd: MONEY,
+        actual_usd: { ...MONEY_OR_NULL, description: 'The daily ledger’s itemised fee; null when none.' },
+        drift_usd: { ...MONEY_OR_NULL, description: 'actual − configured.' },
+        flagged: { type: 'boolean', description: 'Drift beyond one cent.' },
+      },
+      'One trade.',
+    ),
+    'Broker fees per trade: modelled, configured and actual, drift flagged; counts and totals over every trade of the filter, `items` a page of the trades (trade date, then id).',
   ),
   FxMarginSummary: (() => {
     const totals = {
@@ -475,7 +489,13 @@ const customerParam = query(
   ref('CustomerId'),
 );
 
-function report(operationId: string, summary: string, schema: string, parameters: Parameter[], description: string) {
+function report(
+  operationId: string,
+  summary: string,
+  schema: string,
+  parameters: Array<Parameter | Reference>,
+  description: string,
+) {
   return {
     get: {
       operationId,
@@ -521,8 +541,8 @@ export const paths: Paths = {
     'getIndiaCapitalGains',
     'Realized capital gains and open lots',
     'CapitalGainsSummary',
-    [customerParam, fyParam()],
-    'Each sale of the FY with the lots recost matched to it (stored, never re-run), cost and consideration in USD and INR (Rule 115), gain, holding and term, the LTCG era; open lots; oversells flagged.',
+    [customerParam, fyParam(), paramRef('Limit'), paramRef('Offset')],
+    'Each sale of the FY with the lots recost matched to it (stored, never re-run), cost and consideration in USD and INR (Rule 115), gain, holding and term, the LTCG era; open lots; oversells flagged. Paged by customer (id order), each customer whole.',
   ),
   '/v1/india/dividends': report(
     'getIndiaDividends',
@@ -553,8 +573,10 @@ export const paths: Paths = {
       query('from', 'Earliest trade date, inclusive.', ref('Date')),
       query('to', 'Latest trade date, inclusive.', ref('Date')),
       customerParam,
+      paramRef('Limit'),
+      paramRef('Offset'),
     ],
-    'Every trade (or those of the window and customer): the broker cost recost posted, BROKER_COST_BPS of notional, and the daily ledger’s itemised fee; drift over one cent flagged; the share matched.',
+    'Every trade (or those of the window and customer): the broker cost recost posted, BROKER_COST_BPS of notional, and the daily ledger’s itemised fee; drift over one cent flagged; the share matched. Counts and totals over every trade of the filter; the trades listed a page at a time (trade date, then id).',
   ),
   '/v1/india/fx-margin': report(
     'getIndiaFxMargin',

@@ -15,7 +15,7 @@ import {
   type IndiaReportContext,
 } from '@ledger/india';
 import type { Request } from 'express';
-import { pick } from '../../http/query.js';
+import { pageOf, pick } from '../../http/query.js';
 import type { FeatureContext, Handler } from '../feature.js';
 
 /** `fy` as asked (YYYY-YY, consecutive years: else 400), or the FY of today in India. */
@@ -46,7 +46,7 @@ export function handlers({ config, db }: FeatureContext): Record<string, Handler
       res.json(await lrsReport(context, fyOf(req)));
     },
     getIndiaCapitalGains: async (req, res) => {
-      res.json(await capitalGainsReport(context, fyOf(req), customerOf(req)));
+      res.json(await capitalGainsReport(context, fyOf(req), customerOf(req), pageOf(req.query)));
     },
     getIndiaDividends: async (req, res) => {
       res.json(await dividendsReport(context, fyOf(req), customerOf(req)));
@@ -60,7 +60,13 @@ export function handlers({ config, db }: FeatureContext): Record<string, Handler
     },
     getIndiaBrokerFees: async (req, res) => {
       const { from, to } = pick(req.query, ['from', 'to']);
-      res.json(await brokerFeesReport(context, { from: from ?? null, to: to ?? null, customerId: customerOf(req) }));
+      res.json(
+        await brokerFeesReport(
+          context,
+          { from: from ?? null, to: to ?? null, customerId: customerOf(req) },
+          pageOf(req.query),
+        ),
+      );
     },
     getIndiaFxMargin: async (req, res) => {
       res.json(await fxMarginReport(context, fyOf(req), config.upstreams.remit));
