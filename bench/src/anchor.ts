@@ -6,7 +6,7 @@ import pg from 'pg';
 import { TEST_SERVER_URL, type TestDatabase } from '@ledger/core/testing';
 import { cpuSecondsBetween, cpuSecondsByPid, cpuSecondsOf } from './cpu.js';
 import { customerId } from './fixtures.js';
-import { withApi, type RunningApi } from './http.js';
+import { withApi, type ApiVariant, type RunningApi } from './http.js';
 import { seedBook } from './seed.js';
 
 /** pgledger (MIT, bench/anchors/pgledger/LICENSE): a double-entry ledger written as Postgres functions. */
@@ -35,11 +35,21 @@ export interface AnchorResult {
   rounds: Array<{ book: Leg; pgledger: Leg; ratio: number; meanBatch: number }>;
 }
 
+/** What the book's side posts: a deposit of 1.00 for one of PARTIES customers, under its own key. */
+export const benchDeposit = (sourceTxnId: string, party: number) => ({
+  txn_type: 'deposit',
+  customer_id: customerId(party, PARTIES),
+  source: 'manual',
+  source_txn_id: sourceTxnId,
+  txn_date: '2026-01-15',
+  amount_usd: '1.00',
+});
+
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
 
 /** `clients` closed loops calling `op` for `seconds`: how many it did, and its latencies. */
-async function load(
+export async function load(
   side: Leg['side'],
   clients: number,
   seconds: number,
@@ -98,7 +108,7 @@ async function load(
  * process ~1 ms of CPU per request on the 2-core machine, 6-8× what node-postgres costs per call
  * on the other side, and the load generator's own cost is not the book's.
  */
-function post(agent: http.Agent, url: string, adminToken: string, body: object): Promise<void> {
+export function post(agent: http.Agent, url: string, adminToken: string, body: object): Promise<void> {
   const payload = JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const request = http.request(
@@ -129,18 +139,19 @@ function post(agent: http.Agent, url: string, adminToken: string, body: object):
 }
 
 /** `count` api processes on the book, as pods behind a load balancer, for the time of `run`. */
-async function withApis<T>(
+export async function withApis<T>(
   database: TestDatabase,
   count: number,
   run: (apis: RunningApi[]) => Promise<T>,
+  variant: ApiVariant = {},
   started: RunningApi[] = [],
 ): Promise<T> {
   if (started.length === count) return run(started);
-  return withApi(database, (api) => withApis(database, count, run, [...started, api]));
+  return withApi(database, (api) => withApis(database, count, run, variant, [...started, api]), variant);
 }
 
 /** The Postgres backends connected to database `name`. */
-async function backendsOf(server: pg.Client, name: string): Promise<number[]> {
+export async function backendsOf(server: pg.Client, name: string): Promise<number[]> {
   const { rows } = await server.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [name]);
   return rows.map((r) => r.pid);
 }
@@ -199,14 +210,7 @@ export async function benchAnchor(
             agent,
             `${apis[client % apis.length]!.baseUrl}/v1/transactions`,
             apis[client % apis.length]!.adminToken,
-            {
-              txn_type: 'deposit',
-              customer_id: customerId(client * 7 + i, PARTIES),
-              source: 'manual',
-              source_txn_id: `anchor-${run}-${leg}-${client}-${i}`,
-              txn_date: '2026-01-15',
-              amount_usd: '1.00',
-            },
+            benchDeposit(`anchor-${run}-${leg}-${client}-${i}`, client * 7 + i),
           );
         const transfer = async () => {
           const from = Math.floor(Math.random() * accounts.length);

@@ -57,14 +57,25 @@ export interface RunningApi {
   adminToken: string;
 }
 
+/** Which api runs: a build's main.js (default apps/api/dist), Node's flags, and settings of its environment. */
+export interface ApiVariant {
+  main?: string;
+  nodeArgs?: string[];
+  env?: Record<string, string>;
+}
+
 /** The built API (apps/api/dist) as a process of its own on the bench's database, for the time of `run`. */
-export async function withApi<T>(database: TestDatabase, run: (api: RunningApi) => Promise<T>): Promise<T> {
+export async function withApi<T>(
+  database: TestDatabase,
+  run: (api: RunningApi) => Promise<T>,
+  variant: ApiVariant = {},
+): Promise<T> {
   const ledgerToken = randomBytes(24).toString('hex');
   const adminToken = randomBytes(24).toString('hex');
   const port = 18_000 + Math.floor(Math.random() * 1_000);
   // BENCH_API_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the api under load.
-  const nodeArgs = process.env.BENCH_API_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const api = spawn(process.execPath, [...nodeArgs, API_MAIN], {
+  const nodeArgs = variant.nodeArgs ?? process.env.BENCH_API_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const api = spawn(process.execPath, [...nodeArgs, variant.main ?? API_MAIN], {
     env: {
       ...process.env,
       ENTITY_ID: 'ENTITY_UAE',
@@ -75,6 +86,7 @@ export async function withApi<T>(database: TestDatabase, run: (api: RunningApi) 
       LEDGER_ADMIN_TOKEN: adminToken,
       DB_POOL_MAX: '20',
       LOG_LEVEL: 'info',
+      ...variant.env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -1,6 +1,8 @@
 import { loadavg } from 'node:os';
+import { resolve } from 'node:path';
 import { createTestDatabase } from '@ledger/core/testing';
 import { benchAnchor } from './anchor.js';
+import { benchApiAb, type AbSide } from './api-ab.js';
 import { benchBulkPosting } from './bulk.js';
 import { benchCustomerViews } from './customer-views.js';
 import { entry, fundingEntry } from './fixtures.js';
@@ -38,7 +40,11 @@ import { benchSyncUaefeed } from './uaefeed.js';
  * `all`: minutes) what each secondary index on transactions and journal_lines costs a posting, and
  * the reads it serves with and without it, on a book of 1,000,000 transactions; (l, `remit [customers]`)
  * sync-remit over a sandbox of 1,000 India customers × 100 records (~30,000 remittances), end to end
- * at ≥ 50% of bulk posting alone's rate.
+ * at ≥ 50% of bulk posting alone's rate; (m, `api-ab <A> <B> [rounds] [seconds]`, not in `all`) two
+ * variants of the api taking turns on one book, each side's api CPU per entry and rate, and B's as a
+ * share of A's; a side is a quoted list of a build's main.js (default apps/api/dist/main.js; copy a
+ * build inside apps/api, where its packages resolve), Node flags (`--max-semi-space-size=32`),
+ * settings (`LOG_LEVEL=warn`) and a count of processes (`x2`), e.g. `api-ab '' 'x2'`.
  */
 const which = process.argv[2] ?? 'all';
 const round = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -231,6 +237,50 @@ if (which === 'anchor') {
     `median ratio ${ratios[Math.floor(ratios.length / 2)]?.toFixed(2)}; load average at the end: ${loadavg()
       .map((x) => x.toFixed(2))
       .join(', ')}`,
+  );
+}
+/** A side of `api-ab`, from its words (see above). */
+function abSide(spec: string): AbSide {
+  const side: AbSide = { variant: { nodeArgs: [], env: {} }, processes: 1 };
+  for (const word of spec.split(' ').filter(Boolean)) {
+    const processes = /^x(\d+)$/.exec(word);
+    const setting = /^([A-Z_]+)=(.*)$/.exec(word);
+    if (processes) side.processes = Number(processes[1]);
+    else if (setting) side.variant.env![setting[1]!] = setting[2]!;
+    else if (word.startsWith('--')) side.variant.nodeArgs!.push(word);
+    else if (word.endsWith('.js')) side.variant.main = resolve(word);
+    else throw new Error(`api-ab: not a main.js, Node flag, setting or process count: ${word}`);
+  }
+  return side;
+}
+
+if (which === 'api-ab') {
+  const [a = '', b = '', rounds = '8', seconds = '8'] = process.argv.slice(3);
+  const [clients, bookSize] = [16, 10_000];
+  const before = loadavg();
+  const r = await withDatabase((db) =>
+    benchApiAb(db, abSide(a), abSide(b), { clients, rounds: Number(rounds), seconds: Number(seconds), bookSize }),
+  );
+  console.log(
+    `api A ('${a}') and B ('${b}') taking turns, ${clients} clients posting deposits, ${seconds} s legs, on a book of ${round(bookSize)} transactions:`,
+  );
+  console.log(
+    '| round | A /s | A p99 ms | A api CPU per entry | B /s | B p99 ms | B api CPU per entry | B ÷ A: CPU per entry, rate |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|');
+  for (const [i, { a: x, b: y, cpuRatio, rateRatio }] of r.rounds.entries()) {
+    console.log(
+      `| ${i + 1} | ${round(x.perSecond)} | ${x.p99Ms} | ${x.apiCpuMs ?? '?'} ms | ${round(y.perSecond)} | ${y.p99Ms} | ${y.apiCpuMs ?? '?'} ms | ` +
+        `${cpuRatio?.toFixed(2) ?? '?'}, ${rateRatio.toFixed(2)} |`,
+    );
+  }
+  const median = (xs: number[]) => [...xs].sort((p, q) => p - q)[Math.floor(xs.length / 2)];
+  const cpuRatios = r.rounds.flatMap((x) => (x.cpuRatio === null ? [] : [x.cpuRatio]));
+  console.log(
+    `median B ÷ A: api CPU per entry ${median(cpuRatios)?.toFixed(2) ?? '?'}, rate ${median(r.rounds.map((x) => x.rateRatio))?.toFixed(2)}; ` +
+      `load average ${before.map((x) => x.toFixed(1)).join(', ')} at the start, ${loadavg()
+        .map((x) => x.toFixed(1))
+        .join(', ')} at the end`,
   );
 }
 if (which === 'indexes') {

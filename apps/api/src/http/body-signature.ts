@@ -6,11 +6,20 @@ import { operationOf } from './request-context.js';
 
 const SIGNATURE_FORMAT = /^sha256=([0-9a-f]{64})$/i;
 
+/** Per operation (the validator hands out the document's own operation objects): worked out once. */
+const bodySignedByOperation = new WeakMap<object, SchemeName | null>();
+
 /** The body-signed scheme an operation requires, or null (ADR 0007: the webhook). */
 export function bodySignedSchemeOf(req: Request): SchemeName | null {
-  const security = operationOf(req)?.schema.security ?? [];
-  const names = security.flatMap((requirement) => Object.keys(requirement)) as SchemeName[];
-  return names.find((name) => BODY_SIGNED_SCHEMES.includes(name)) ?? null;
+  const operation = operationOf(req)?.schema;
+  if (operation === undefined) return null;
+  let scheme = bodySignedByOperation.get(operation);
+  if (scheme === undefined) {
+    const names = (operation.security ?? []).flatMap((requirement) => Object.keys(requirement)) as SchemeName[];
+    scheme = names.find((name) => BODY_SIGNED_SCHEMES.includes(name)) ?? null;
+    bodySignedByOperation.set(operation, scheme);
+  }
+  return scheme;
 }
 
 /**

@@ -1,41 +1,25 @@
 import { assert, withActor } from '@ledger/core';
-import { Router } from 'express';
+import type { RequestHandler } from 'express';
 import type { Feature, FeatureContext, Handler } from '../features/feature.js';
 import type { ApiDocument } from '../openapi/types.js';
-import { actorOf } from './request-context.js';
+import { actorOf, operationOf } from './request-context.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
-
-interface Route {
-  method: (typeof METHODS)[number];
-  template: string;
-  operationId: string;
-  handler: Handler;
-}
-
-/** `/v1/transactions/{txn_id}` as Express writes it: `/v1/transactions/:txn_id`. */
-const expressPath = (template: string) => template.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
-
-/** Literal segments before parameters, so `/v1/transactions/grouped` is never taken for a `{txn_id}`. */
-const routeOrder = (template: string) =>
-  template.split('/').map((segment) => (segment.startsWith('{') ? '\uffff' : segment));
-
-function compareTemplates(a: string, b: string): number {
-  const [x, y] = [routeOrder(a), routeOrder(b)];
-  for (let i = 0; i < Math.min(x.length, y.length); i += 1) {
-    if (x[i] !== y[i]) return (x[i] as string) < (y[i] as string) ? -1 : 1;
-  }
-  return x.length - y.length;
-}
 
 /**
  * The one table from operationId to handler, checked complete at start: every operation of the
  * document is served by a feature's handler (or by a feature mounted before the validator, the
  * docs), and every handler serves an operation of the document. A missing or stray one stops
- * the process before it listens. The routes are built from the document's own paths, so a
- * path is written once, in its feature's contract.
+ * the process before it listens.
+ * A request goes to the handler of the operation the validator matched it to and validated it
+ * against, looked up by operationId: the path is matched once, by the validator, not again by an
+ * Express router testing each route in turn (a scan per request that grew with the document).
  */
-export function operationRouter(document: ApiDocument, features: readonly Feature[], context: FeatureContext): Router {
+export function operationRouter(
+  document: ApiDocument,
+  features: readonly Feature[],
+  context: FeatureContext,
+): RequestHandler {
   const handlers = new Map<string, Handler>();
   const mounted = new Set<string>();
   for (const feature of features) {
@@ -52,7 +36,7 @@ export function operationRouter(document: ApiDocument, features: readonly Featur
     }
   }
 
-  const routes: Route[] = [];
+  const byOperation = new Map<string, Handler>();
   const served = new Set<string>();
   for (const [template, item] of Object.entries(document.paths)) {
     for (const method of METHODS) {
@@ -64,18 +48,26 @@ export function operationRouter(document: ApiDocument, features: readonly Featur
       if (mounted.has(operationId)) continue;
       const handler = handlers.get(operationId);
       assert(handler, `operation ${operationId} (${method.toUpperCase()} ${template}) has no handler`);
-      routes.push({ method, template, operationId, handler });
+      byOperation.set(operationId, handler);
     }
   }
   for (const operationId of handlers.keys())
     assert(served.has(operationId), `handler ${operationId} serves no operation of the document`);
 
-  const router = Router();
-  for (const route of routes.sort((a, b) => compareTemplates(a.template, b.template))) {
-    // Whatever the handler writes records the request's actor (api, or api:<X-Ledger-Actor>).
-    router[route.method](expressPath(route.template), (req, res) =>
-      withActor(actorOf(req), () => route.handler(req, res)),
-    );
-  }
-  return router;
+  return (req, res, next) => {
+    const operation = operationOf(req);
+    const operationId = operation?.schema.operationId;
+    const handler = operationId === undefined ? undefined : byOperation.get(operationId);
+    // Authentication lets nothing unmatched this far; if it did, the answer is a 404.
+    if (operation === undefined || handler === undefined) return next();
+    // Each middleware layer resets req.params: the operation's path parameters, as the validator decoded them.
+    req.params = operation.pathParams;
+    try {
+      // Whatever the handler writes records the request's actor (api, or api:<X-Ledger-Actor>).
+      const handled = withActor(actorOf(req), () => handler(req, res));
+      if (handled instanceof Promise) handled.catch(next);
+    } catch (error) {
+      next(error);
+    }
+  };
 }
