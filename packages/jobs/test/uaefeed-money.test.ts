@@ -67,6 +67,16 @@ async function aedLinesOf(db: Db, sourceTxnId: string): Promise<Array<[string, s
   return rows.map((r) => [r.account_code, r.debit, r.credit, r.native_amount]);
 }
 
+/** The customer's AED wallet: credits − debits in AED (its lines' AED amounts) and in USD. */
+async function aedWallet(db: Db): Promise<{ aed: string; usd: string }> {
+  const { rows } = await db.raw<{ rows: Array<{ aed: string; usd: string }> }>(
+    `SELECT sum(CASE WHEN credit > 0 THEN native_amount ELSE -native_amount END)::text AS aed, sum(credit - debit)::text AS usd
+       FROM journal_lines WHERE customer_id = ? AND account_code = '2020'`,
+    [CUSTOMER],
+  );
+  return rows[0]!;
+}
+
 /** The lines of the recost derivation in effect for the uaefeed trade keyed `sourceTxnId`. */
 async function derivationOf(db: Db, sourceTxnId: string): Promise<Line[]> {
   const { rows } = await db.raw<{
@@ -270,12 +280,7 @@ describe('uaefeed money, worked by hand', function () {
       ['1020', '2.72', '0.00', '10.00'],
       ['2020', '0.00', '2.72', '10.00'],
     ]);
-    const { rows } = await db.raw<{ rows: Array<{ aed: string; usd: string }> }>(
-      `SELECT sum(CASE WHEN credit > 0 THEN native_amount ELSE -native_amount END)::text AS aed, sum(credit - debit)::text AS usd
-         FROM journal_lines WHERE customer_id = ? AND account_code = '2020'`,
-      [CUSTOMER],
-    );
-    expect(rows).to.deep.equal([{ aed: '1000.00', usd: '272.00' }]);
+    expect(await aedWallet(db)).to.deep.equal({ aed: '1000.00', usd: '272.00' });
   });
 
   it('an AED sell likewise: proceeds at the gross’s USD, the fee the difference to netSettle’s', async () => {
@@ -341,12 +346,7 @@ describe('uaefeed money, worked by hand', function () {
       ['1020', '2.72', '0.00', '9.98'],
       ['2020', '0.00', '2.72', '9.98'],
     ]);
-    const { rows } = await db.raw<{ rows: Array<{ aed: string; usd: string }> }>(
-      `SELECT sum(CASE WHEN credit > 0 THEN native_amount ELSE -native_amount END)::text AS aed, sum(credit - debit)::text AS usd
-         FROM journal_lines WHERE customer_id = ? AND account_code = '2020'`,
-      [CUSTOMER],
-    );
     // −10.00 + 9.98 in AED, as the custodian's cash says; −2.72 + 2.72 in USD.
-    expect(rows).to.deep.equal([{ aed: '-0.02', usd: '0.00' }]);
+    expect(await aedWallet(db)).to.deep.equal({ aed: '-0.02', usd: '0.00' });
   });
 });
