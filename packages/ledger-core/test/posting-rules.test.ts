@@ -746,8 +746,8 @@ describe('draftFromEntry', () => {
   });
 
   it('refuses an original_fee without the fee_usd it states, and a sale’s original_fee not less than its original_amount', async () => {
-    const aedSell = {
-      txn_type: 'sell_security' as const,
+    const aedSell: Partial<EntryRequest> = {
+      txn_type: 'sell_security',
       symbol: 'EMAAR',
       quantity: '1',
       amount_usd: '2.72',
