@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import {
   assert,
   customersLinkedBy,
@@ -145,20 +146,7 @@ export async function forEach<T>(
  */
 export function withCallsAtOnce<C extends object>(client: C, limit: number): C {
   assert(Number.isInteger(limit) && limit >= 1, 'a bound on calls in flight is a whole number from 1');
-  let inFlight = 0;
-  const waiting: Array<() => void> = [];
-  const call = async <T>(work: () => Promise<T>): Promise<T> => {
-    if (inFlight === limit) await new Promise<void>((turn) => waiting.push(turn));
-    else inFlight += 1;
-    try {
-      return await work();
-    } finally {
-      // The turn passes on to the next caller as is: inFlight stays counted for it.
-      const next = waiting.shift();
-      if (next === undefined) inFlight -= 1;
-      else next();
-    }
-  };
+  const call = pLimit(limit);
   return Object.fromEntries(
     Object.entries(client).map(([name, method]) => [
       name,
