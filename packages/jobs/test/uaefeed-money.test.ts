@@ -35,6 +35,12 @@ const order = (o: Partial<OrderRecord>): OrderRecord => ({
   ...o,
 });
 
+/** An order of EMAAR on DFM, in AED. */
+const aedOrder = (o: Partial<OrderRecord>) => order({ symbol: 'EMAAR', currency: 'AED', exchange: 'DFM', ...o });
+
+/** 100 EMAAR at 10.01 AED (gross 1,001.00) settling 1,002.50 AED. */
+const AED_BUY = aedOrder({ orderId: 'ORD-AED', ordQty: '100', cumQty: '100', avgPx: '10.01', netSettle: '1002.50' });
+
 async function post(db: Db, batch: UaefeedImportBatch) {
   const answer = await importUaefeedBatch(db, batch, DEFAULT_JOB_SETTINGS);
   expect(answer.outcome, JSON.stringify(answer)).to.equal('posted');
@@ -204,18 +210,7 @@ describe('uaefeed money, worked by hand', function () {
     // 100 EMAAR at 10.01 AED: gross 1,001.00 AED = 272.5664 → 272.57 USD; netSettle 1,002.50 AED =
     // 272.9748 → 272.97 USD; the fee is 272.97 − 272.57 = 0.40 (converted alone, 1.50 AED is 0.41).
     await post(db, {
-      orders: [
-        order({
-          orderId: 'ORD-AED',
-          symbol: 'EMAAR',
-          ordQty: '100',
-          cumQty: '100',
-          avgPx: '10.01',
-          netSettle: '1002.50',
-          currency: 'AED',
-          exchange: 'DFM',
-        }),
-      ],
+      orders: [AED_BUY],
     });
     expect(await linesOf(db, 'ORD-AED')).to.deep.equal([
       ['1200', '272.57', '0.00', 'security_cost'],
@@ -230,18 +225,7 @@ describe('uaefeed money, worked by hand', function () {
 
   it('an AED trade’s AED lines keep the feed’s AED figures, with the peg as its rate: the buy of AED 1,002.50 takes exactly AED 1,002.50 from the AED wallet (issue 18, item 4)', async () => {
     await post(db, {
-      orders: [
-        order({
-          orderId: 'ORD-AED',
-          symbol: 'EMAAR',
-          ordQty: '100',
-          cumQty: '100',
-          avgPx: '10.01',
-          netSettle: '1002.50',
-          currency: 'AED',
-          exchange: 'DFM',
-        }),
-      ],
+      orders: [AED_BUY],
     });
     // Gross 1,001.00 AED on the cost lines, the fee 1,002.50 − 1,001.00 = 1.50 AED on the fee line;
     // lines of USD accounts carry none.
@@ -289,26 +273,14 @@ describe('uaefeed money, worked by hand', function () {
     // alone, 2.07 AED is 0.5637 → 0.56, and the wallet would get 272.01).
     await post(db, {
       orders: [
-        order({
-          orderId: 'ORD-B',
-          symbol: 'EMAAR',
-          ordQty: '100',
-          cumQty: '100',
-          avgPx: '10.00',
-          netSettle: '1000.00',
-          currency: 'AED',
-          exchange: 'DFM',
-        }),
-        order({
+        aedOrder({ orderId: 'ORD-B', ordQty: '100', cumQty: '100', avgPx: '10.00', netSettle: '1000.00' }),
+        aedOrder({
           orderId: 'ORD-S',
           side: 'SELL',
-          symbol: 'EMAAR',
           ordQty: '100',
           cumQty: '100',
           avgPx: '10.01',
           netSettle: '998.93',
-          currency: 'AED',
-          exchange: 'DFM',
           tradeDate: '2026-02-03',
         }),
       ],
@@ -328,12 +300,18 @@ describe('uaefeed money, worked by hand', function () {
     // netSettle 9.98. At the peg 9.98 is 2.7175 and 10.00 is 2.7229 USD, both 2.72, so the fee's
     // USD is 0.00 and no fee line is posted; the AED fee folds into the AED lines instead: the buy
     // takes AED 10.00, the sale pays AED 9.98, as the custodian settled them.
-    const aedOrder = (o: Partial<OrderRecord>) =>
-      order({ symbol: 'EMAAR', ordQty: '1', cumQty: '1', avgPx: '10.00', currency: 'AED', exchange: 'DFM', ...o });
     await post(db, {
       orders: [
-        aedOrder({ orderId: 'ORD-B', avgPx: '9.98', netSettle: '10.00' }),
-        aedOrder({ orderId: 'ORD-S', side: 'SELL', netSettle: '9.98', tradeDate: '2026-02-03' }),
+        aedOrder({ orderId: 'ORD-B', ordQty: '1', cumQty: '1', avgPx: '9.98', netSettle: '10.00' }),
+        aedOrder({
+          orderId: 'ORD-S',
+          side: 'SELL',
+          ordQty: '1',
+          cumQty: '1',
+          avgPx: '10.00',
+          netSettle: '9.98',
+          tradeDate: '2026-02-03',
+        }),
       ],
     });
     expect(await aedLinesOf(db, 'ORD-B')).to.deep.equal([
