@@ -103,6 +103,7 @@ describe('India reports on stored data (api)', function () {
         '/v1/india/dividends?fy=24-25',
         '/v1/india/schedule-fa',
         '/v1/india/capital-gains?fy=2024-25&limit=501',
+        '/v1/india/schedule-fa?fy=2024-25&limit=501',
         '/v1/india/broker-fees?limit=0',
         '/v1/india/broker-fees?offset=-1',
       ]) {

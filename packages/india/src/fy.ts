@@ -9,6 +9,8 @@ export interface FinancialYear {
   end: string;
   /** The calendar year ending inside it (Schedule FA's reporting period): the start's year. */
   calendarYear: number;
+  /** That calendar year's first and last days. */
+  calendarPeriod: { from: string; to: string };
 }
 
 export const FY_PATTERN_SOURCE = '^[0-9]{4}-[0-9]{2}$';
@@ -17,7 +19,13 @@ export const FY_RULE = 'a financial year YYYY-YY of two consecutive years, e.g. 
 /** The financial year starting on 1 April of `year`. */
 export function financialYearStarting(year: number): FinancialYear {
   const label = `${year}-${String((year + 1) % 100).padStart(2, '0')}`;
-  return { label, start: `${year}-04-01`, end: `${year + 1}-03-31`, calendarYear: year };
+  return {
+    label,
+    start: `${year}-04-01`,
+    end: `${year + 1}-03-31`,
+    calendarYear: year,
+    calendarPeriod: { from: `${year}-01-01`, to: `${year}-12-31` },
+  };
 }
 
 /** Parses `YYYY-YY` (the second year the first's next: `2024-25`, `2099-00`); anything else is a validation error naming `field` (at `path`). */

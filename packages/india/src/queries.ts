@@ -20,7 +20,6 @@ const dec = (v: string) => new Decimal(v);
 const decOrNull = (v: string | null) => (v === null ? null : new Decimal(v));
 /** A derivation (recost entry) in effect: no reversal. */
 const inEffect = (alias: string) => `NOT EXISTS (SELECT 1 FROM transactions r WHERE r.reverses_txn_id = ${alias})`;
-const customerFilter = (column: string) => `(?::text IS NULL OR ${column} = ?)`;
 /** One customer (`:customer`) or, null, every one. */
 const oneOrEvery = (column: string) => `(CAST(:customer AS text) IS NULL OR ${column} = :customer)`;
 /** The customers listed (`:customers`). */
@@ -136,57 +135,16 @@ export async function storedMatches(db: Db, from: string, to: string, customers:
 }
 
 /**
- * Buys not reversed of `:as_of` and before, held at some time from `:held_from` (not all their
- * shares taken before it), with the customer's fee on each and what matches in effect took of
- * them up to `:as_of`. Fees and matches are summed once each (by lot), then joined: set-based.
+ * The lots held at some time of [`:held_from`, `:as_of`] of the customers `customers` selects:
+ * buys not reversed of `:as_of` and before, not all their shares taken before `:held_from` by
+ * matches in effect (`taken`: shares and cost, fees excluded as the ledger keeps it), read per lot
+ * through its index. The lots with shares left at `:as_of` are those held from the day after.
  */
-const LOTS_SQL = `
-  WITH fees AS (
-    SELECT l.txn_id, sum(l.credit) AS fee FROM journal_lines l
-     WHERE l.account_code = '${ACCOUNT.brokerageRevenue}' AND l.posting_kind = 'brokerage_fee' AND l.txn_date <= CAST(:as_of AS date)
-       AND ${oneOrEvery('l.customer_id')}
-     GROUP BY 1),
-  sold AS (
-    SELECT m.lot_txn_id,
-           jsonb_agg(jsonb_build_object('on', m.transferred_on, 'quantity', m.quantity::text)) AS taken,
-           coalesce(sum(m.quantity) FILTER (WHERE m.transferred_on < CAST(:held_from AS date)), 0) AS taken_before
-      FROM lot_matches m
-     WHERE m.transferred_on <= CAST(:as_of AS date) AND ${oneOrEvery('m.customer_id')} AND ${inEffect('m.derivation_txn_id')}
-     GROUP BY 1)
-  SELECT b.txn_id, b.customer_id, b.symbol, b.txn_date::text AS acquired_on, b.quantity::text, b.amount_usd::text,
-         coalesce(fees.fee, 0)::text AS fee_usd, coalesce(sold.taken, '[]') AS sold
-    FROM transactions b
-    LEFT JOIN fees ON fees.txn_id = b.txn_id
-    LEFT JOIN sold ON sold.lot_txn_id = b.txn_id
-   WHERE b.txn_type = 'buy_security' AND b.customer_id IS NOT NULL AND b.quantity IS NOT NULL AND b.txn_date <= CAST(:as_of AS date)
-     AND ${oneOrEvery('b.customer_id')} AND ${inEffect('b.txn_id')} AND b.quantity > coalesce(sold.taken_before, 0)`;
-
-interface LotRow {
-  txn_id: string;
-  customer_id: string;
-  symbol: string;
-  acquired_on: string;
-  quantity: string;
-  amount_usd: string;
-  fee_usd: string;
-  sold: Array<{ on: string; quantity: string }>;
-}
-
-/** The lots held at some time of [heldFrom, asOf] (see LOTS_SQL). */
-async function lotsHeld(db: Db, heldFrom: string, asOf: string, customerId: string | null): Promise<LotRow[]> {
-  return (await db.raw<{ rows: LotRow[] }>(LOTS_SQL, { held_from: heldFrom, as_of: asOf, customer: customerId })).rows;
-}
-
-/**
- * The lots with shares left at `:as_of` of the customers `customers` selects: buys not reversed,
- * each with what matches in effect took of it by then (`taken`: shares and cost, fees excluded as
- * the ledger keeps it), read per lot through its index.
- */
-const openLotsFrom = (customers: (column: string) => string) => `
+const lotsHeldFrom = (customers: (column: string) => string) => `
   FROM transactions b
   CROSS JOIN LATERAL (
     SELECT coalesce(sum(m.quantity), 0) AS quantity, coalesce(sum(m.cost_usd), 0) AS cost FROM lot_matches m
-     WHERE m.lot_txn_id = b.txn_id AND m.transferred_on <= CAST(:as_of AS date) AND ${inEffect('m.derivation_txn_id')}) taken
+     WHERE m.lot_txn_id = b.txn_id AND m.transferred_on < CAST(:held_from AS date) AND ${inEffect('m.derivation_txn_id')}) taken
   WHERE b.txn_type = 'buy_security' AND b.customer_id IS NOT NULL AND b.quantity IS NOT NULL AND b.txn_date <= CAST(:as_of AS date)
     AND ${customers('b.customer_id')} AND ${inEffect('b.txn_id')} AND b.quantity > taken.quantity`;
 
@@ -203,8 +161,8 @@ export async function openLots(db: Db, asOf: string, customers: string[]): Promi
     }>;
   }>(
     `SELECT b.txn_id, b.customer_id, b.symbol, b.txn_date::text AS acquired_on,
-            (b.quantity - taken.quantity)::text AS quantity, (b.amount_usd - taken.cost)::text AS cost_usd ${openLotsFrom(listed)}`,
-    { as_of: asOf, customers },
+            (b.quantity - taken.quantity)::text AS quantity, (b.amount_usd - taken.cost)::text AS cost_usd ${lotsHeldFrom(listed)}`,
+    { held_from: addDays(asOf, 1), as_of: asOf, customers },
   );
   return rows.map((r) => ({
     customerId: r.customer_id,
@@ -217,16 +175,17 @@ export async function openLots(db: Db, asOf: string, customers: string[]): Promi
 }
 
 /**
- * The capital-gains report's customers of `fy` (one, or null: every one), a page of them in id
- * order and how many in all: those with a match in effect in the FY, an open lot at its end or a
- * sale of it flagged. Each customer with transactions is visited once through the customer index
- * (a skip scan) and asked each question by index, cheapest first.
+ * A page of the customers (one, or null: every one) that `belongs` (SQL over `c.customer_id` and
+ * `bindings`) admits, in id order, and how many in all. Each customer with transactions is
+ * visited once through the customer index (a skip scan) and asked by `belongs`, whose questions
+ * go by index, cheapest first.
  */
-export async function capitalGainsCustomers(
+async function customersPage(
   db: Db,
-  fy: FinancialYear,
   customerId: string | null,
   page: Page,
+  belongs: string,
+  bindings: Record<string, string>,
 ): Promise<{ customers: string[]; total: number }> {
   const { limit, offset } = assertPage(page);
   const candidates = `
@@ -235,26 +194,54 @@ export async function capitalGainsCustomers(
       UNION ALL
       SELECT (SELECT min(t.customer_id) FROM transactions t WHERE t.customer_id > p.customer_id AND ${oneOrEvery('t.customer_id')})
         FROM traders p WHERE p.customer_id IS NOT NULL)
-    SELECT c.customer_id FROM traders c
-     WHERE c.customer_id IS NOT NULL AND (
-       EXISTS (SELECT 1 FROM lot_matches m
-                WHERE m.customer_id = c.customer_id AND m.transferred_on BETWEEN CAST(:from AS date) AND CAST(:as_of AS date)
-                  AND ${inEffect('m.derivation_txn_id')})
-       OR EXISTS (SELECT 1 FROM recost_flags f JOIN transactions t USING (txn_id)
-                   WHERE f.cleared_at IS NULL AND t.customer_id = c.customer_id AND t.txn_type = 'sell_security'
-                     AND t.txn_date BETWEEN CAST(:from AS date) AND CAST(:as_of AS date))
-       OR EXISTS (SELECT 1 ${openLotsFrom((column) => `${column} = c.customer_id`)}))`;
-  const bindings = { from: fy.start, as_of: fy.end, customer: customerId };
+    SELECT c.customer_id FROM traders c WHERE c.customer_id IS NOT NULL AND (${belongs})`;
+  const all = { ...bindings, customer: customerId };
   const { rows } = await db.raw<{ rows: Array<{ customer_id: string; total: number }> }>(
     `SELECT customer_id, count(*) OVER ()::int AS total FROM (${candidates}) c ORDER BY customer_id LIMIT :limit OFFSET :offset`,
-    { ...bindings, limit, offset },
+    { ...all, limit, offset },
   );
   // Past the last page: counted on their own.
   const total =
     rows[0]?.total ??
-    (await db.raw<{ rows: Array<{ total: number }> }>(`SELECT count(*)::int AS total FROM (${candidates}) c`, bindings))
+    (await db.raw<{ rows: Array<{ total: number }> }>(`SELECT count(*)::int AS total FROM (${candidates}) c`, all))
       .rows[0]!.total;
   return { customers: rows.map((r) => r.customer_id), total };
+}
+
+/**
+ * The capital-gains report's customers of `fy`, a page of them (see customersPage): those with a
+ * match in effect in the FY, an open lot at its end or a sale of it flagged.
+ */
+export function capitalGainsCustomers(db: Db, fy: FinancialYear, customerId: string | null, page: Page) {
+  return customersPage(
+    db,
+    customerId,
+    page,
+    `EXISTS (SELECT 1 FROM lot_matches m
+              WHERE m.customer_id = c.customer_id AND m.transferred_on BETWEEN CAST(:from AS date) AND CAST(:as_of AS date)
+                AND ${inEffect('m.derivation_txn_id')})
+     OR EXISTS (SELECT 1 FROM recost_flags f JOIN transactions t USING (txn_id)
+                 WHERE f.cleared_at IS NULL AND t.customer_id = c.customer_id AND t.txn_type = 'sell_security'
+                   AND t.txn_date BETWEEN CAST(:from AS date) AND CAST(:as_of AS date))
+     OR EXISTS (SELECT 1 ${lotsHeldFrom((column) => `${column} = c.customer_id`)})`,
+    { from: fy.start, held_from: addDays(fy.end, 1), as_of: fy.end },
+  );
+}
+
+/**
+ * Schedule FA's customers of `fy`'s calendar year, a page of them (see customersPage): those with
+ * a broker cash account (a USD wallet line) by the year's end, or a lot held at some time of it.
+ */
+export function scheduleFaCustomers(db: Db, fy: FinancialYear, customerId: string | null, page: Page) {
+  return customersPage(
+    db,
+    customerId,
+    page,
+    `EXISTS (SELECT 1 FROM journal_lines l
+              WHERE l.customer_id = c.customer_id AND l.account_code = '${ACCOUNT.customerWalletUsd}' AND l.txn_date <= CAST(:as_of AS date))
+     OR EXISTS (SELECT 1 ${lotsHeldFrom((column) => `${column} = c.customer_id`)})`,
+    { held_from: fy.calendarPeriod.from, as_of: fy.calendarPeriod.to },
+  );
 }
 
 /** `customers`' sales of [from, to] recost left flagged (oversold, or after one). */
@@ -298,12 +285,12 @@ export async function unmatchedSales(db: Db, from: string, to: string, customers
   return rows.map((r) => r.txn_id);
 }
 
-/** Dividends paid in [from, to]. */
+/** Dividends paid in [from, to] to `customers` (null: every customer). */
 export async function dividendEvents(
   db: Db,
   from: string,
   to: string,
-  customerId: string | null,
+  customers: string[] | null,
 ): Promise<DividendEvent[]> {
   const { rows } = await db.raw<{
     rows: Array<{
@@ -317,8 +304,8 @@ export async function dividendEvents(
     }>;
   }>(
     `SELECT div_txn_no, customer_id, symbol, ex_date::text, pay_date::text, gross_usd::text, wht_usd::text
-       FROM dividend_events WHERE pay_date BETWEEN ?::date AND ?::date AND ${customerFilter('customer_id')}`,
-    [from, to, customerId, customerId],
+       FROM dividend_events WHERE pay_date BETWEEN CAST(:from AS date) AND CAST(:to AS date) AND (CAST(:customers AS text[]) IS NULL OR ${listed('customer_id')})`,
+    { from, to, customers },
   );
   return rows.map((r) => ({
     divTxnNo: r.div_txn_no,
@@ -331,44 +318,47 @@ export async function dividendEvents(
   }));
 }
 
-/** What Schedule FA reads for the calendar year ending in `fy`. */
-export async function scheduleFaInput(db: Db, fy: FinancialYear, customerId: string | null): Promise<FaInput> {
-  const [first, last] = [`${fy.calendarYear}-01-01`, `${fy.calendarYear}-12-31`];
-  const lots = (await lotsHeld(db, first, last, customerId)).map((r) => ({
-    customerId: r.customer_id,
-    symbol: r.symbol,
-    lotTxnId: r.txn_id,
-    acquiredOn: r.acquired_on,
-    quantity: dec(r.quantity),
-    costUsd: dec(r.amount_usd).plus(r.fee_usd),
-    sold: r.sold.map((s) => ({ transferredOn: s.on, quantity: dec(s.quantity) })),
-  }));
+/** What Schedule FA reads of `customers` for the calendar year ending in `fy`. */
+export async function scheduleFaInput(db: Db, fy: FinancialYear, customers: string[]): Promise<FaInput> {
+  const { from: first, to: last } = fy.calendarPeriod;
+  const bindings = { held_from: first, as_of: last, customers };
+  const { rows: lots } = await db.raw<{
+    rows: Array<{
+      txn_id: string;
+      customer_id: string;
+      symbol: string;
+      acquired_on: string;
+      quantity: string;
+      amount_usd: string;
+      fee_usd: string;
+      sold: Array<{ on: string; quantity: string }>;
+    }>;
+  }>(
+    `SELECT b.txn_id, b.customer_id, b.symbol, b.txn_date::text AS acquired_on, b.quantity::text, b.amount_usd::text, ${feeOf('b.txn_id')}::text AS fee_usd,
+            (SELECT coalesce(jsonb_agg(jsonb_build_object('on', m.transferred_on, 'quantity', m.quantity::text)), '[]') FROM lot_matches m
+              WHERE m.lot_txn_id = b.txn_id AND m.transferred_on <= CAST(:as_of AS date) AND ${inEffect('m.derivation_txn_id')}) AS sold
+       ${lotsHeldFrom(listed)}`,
+    bindings,
+  );
   const { rows: sales } = await db.raw<{
     rows: Array<{ customer_id: string; symbol: string; txn_date: string; amount_usd: string }>;
   }>(
     `SELECT customer_id, symbol, txn_date::text, amount_usd::text FROM transactions t
-      WHERE txn_type = 'sell_security' AND customer_id IS NOT NULL AND txn_date BETWEEN ?::date AND ?::date AND ${customerFilter('customer_id')} AND ${inEffect('t.txn_id')}`,
-    [first, last, customerId, customerId],
+      WHERE txn_type = 'sell_security' AND ${listed('customer_id')} AND txn_date BETWEEN CAST(:held_from AS date) AND CAST(:as_of AS date) AND ${inEffect('t.txn_id')}`,
+    bindings,
   );
   const symbols = [...new Set(lots.map((l) => l.symbol))];
   const { rows: prices } = await db.raw<{ rows: Array<{ symbol: string; price_date: string; close_usd: string }> }>(
     'SELECT symbol, price_date::text, close_usd::text FROM close_prices WHERE symbol = ANY(?::text[]) AND price_date BETWEEN ?::date AND ?::date ORDER BY symbol, price_date',
     [symbols, first, last],
   );
-  const bySymbol = groupBy(prices, (p) => p.symbol);
-  const byDay = new Map(
-    [...bySymbol].map(([symbol, list]) => [
-      symbol,
-      list.map((p) => ({ date: p.price_date, closeUsd: dec(p.close_usd) })),
-    ]),
-  );
   const { rows: cash } = await db.raw<{
     rows: Array<{ customer_id: string; day: string | null; net: string; credited: string }>;
   }>(
-    `SELECT customer_id, CASE WHEN txn_date >= ?::date THEN txn_date::text END AS day, sum(credit - debit)::text AS net, sum(credit)::text AS credited
-       FROM journal_lines WHERE account_code = ? AND customer_id IS NOT NULL AND txn_date <= ?::date AND ${customerFilter('customer_id')}
+    `SELECT customer_id, CASE WHEN txn_date >= CAST(:held_from AS date) THEN txn_date::text END AS day, sum(credit - debit)::text AS net, sum(credit)::text AS credited
+       FROM journal_lines WHERE ${listed('customer_id')} AND account_code = '${ACCOUNT.customerWalletUsd}' AND txn_date <= CAST(:as_of AS date)
       GROUP BY 1, 2 ORDER BY 1, 2 NULLS FIRST`,
-    [first, ACCOUNT.customerWalletUsd, last, customerId, customerId],
+    bindings,
   );
   const wallets = new Map<string, FaInput['cash'][number]>();
   for (const c of cash) {
@@ -378,20 +368,34 @@ export async function scheduleFaInput(db: Db, fy: FinancialYear, customerId: str
     wallets.set(c.customer_id, wallet);
   }
   return {
-    lots,
+    customers,
+    lots: lots.map((r) => ({
+      customerId: r.customer_id,
+      symbol: r.symbol,
+      lotTxnId: r.txn_id,
+      acquiredOn: r.acquired_on,
+      quantity: dec(r.quantity),
+      costUsd: dec(r.amount_usd).plus(r.fee_usd),
+      sold: r.sold.map((s) => ({ transferredOn: s.on, quantity: dec(s.quantity) })),
+    })),
     sales: sales.map((s) => ({
       customerId: s.customer_id,
       symbol: s.symbol,
       txnDate: s.txn_date,
       amountUsd: dec(s.amount_usd),
     })),
-    dividends: (await dividendEvents(db, first, last, customerId)).map((d) => ({
+    dividends: (await dividendEvents(db, first, last, customers)).map((d) => ({
       customerId: d.customerId,
       symbol: d.symbol,
       payDate: d.payDate,
       grossUsd: d.grossUsd,
     })),
-    prices: byDay,
+    prices: new Map(
+      [...groupBy(prices, (p) => p.symbol)].map(([symbol, list]) => [
+        symbol,
+        list.map((p) => ({ date: p.price_date, closeUsd: dec(p.close_usd) })),
+      ]),
+    ),
     cash: [...wallets.values()],
   };
 }

@@ -128,22 +128,30 @@ export async function dividendsReport(context: IndiaReportContext, fy: Financial
     context,
     async (db) =>
       [
-        await q.dividendEvents(db, fy.start, fy.end, customerId),
+        await q.dividendEvents(db, fy.start, fy.end, customerId === null ? null : [customerId]),
         await q.rateBook(db, `${fy.start.slice(0, 4)}-03-01`, fy.end),
       ] as const,
   );
   return dividendSummary(fy, events, rates);
 }
 
-export async function scheduleFaReport(context: IndiaReportContext, fy: FinancialYear, customerId: string | null) {
-  const empty = { lots: [], sales: [], dividends: [], prices: new Map(), cash: [] };
-  if (!india(context)) return scheduleFa(fy, empty, noRates());
-  const { input, rates } = await reading(context, async (db) => {
-    const input = await q.scheduleFaInput(db, fy, customerId);
-    const earliest = input.lots.reduce((d, l) => (l.acquiredOn < d ? l.acquiredOn : d), `${fy.calendarYear}-01-01`);
-    return { input, rates: await q.rateBook(db, earliest, `${fy.calendarYear}-12-31`) };
+export async function scheduleFaReport(
+  context: IndiaReportContext,
+  fy: FinancialYear,
+  customerId: string | null,
+  page: Page,
+) {
+  if (!india(context)) {
+    const empty = { customers: [], lots: [], sales: [], dividends: [], prices: new Map(), cash: [] };
+    return scheduleFa(fy, empty, noRates(), { total: 0, ...page });
+  }
+  const { input, total, rates } = await reading(context, async (db) => {
+    const { customers, total } = await q.scheduleFaCustomers(db, fy, customerId, page);
+    const input = await q.scheduleFaInput(db, fy, customers);
+    const earliest = input.lots.reduce((d, l) => (l.acquiredOn < d ? l.acquiredOn : d), fy.calendarPeriod.from);
+    return { input, total, rates: await q.rateBook(db, earliest, fy.calendarPeriod.to) };
   });
-  return scheduleFa(fy, input, rates);
+  return scheduleFa(fy, input, rates, { total, ...page });
 }
 
 export async function settlementAuditReport(context: IndiaReportContext, fy: FinancialYear) {

@@ -1,4 +1,4 @@
-import { Decimal, roundToCents, ZERO } from '@ledger/core';
+import { assert, Decimal, roundToCents, ZERO } from '@ledger/core';
 import { addDays } from './dates.js';
 import { groupBy, money, moneyOrNull, sum, toInr } from './figures.js';
 import type { FinancialYear } from './fy.js';
@@ -13,6 +13,8 @@ export interface FaLot extends OpenLot {
 }
 
 export interface FaInput {
+  /** The customers reported (a page of them), in order. */
+  customers: string[];
   lots: FaLot[];
   /** Sales of the calendar year: gross proceeds. */
   sales: Array<{ customerId: string; symbol: string; txnDate: string; amountUsd: Decimal }>;
@@ -124,16 +126,22 @@ function peakOf(steps: Array<{ date: string; shares: Decimal }>, days: PriceDays
 }
 
 /**
- * ScheduleFaSummary: for the calendar year ending in the FY, table A3 per holding (customer and
- * symbol): first acquisition, initial value, peak value (the highest of shares × close on each
- * day a close is held), closing value at 31 December, gross dividends and gross sale proceeds;
- * and table A2 (broker cash: peak, closing, gross credited). INR at the SBI TT buying rate of the
- * day valued (acquisition, peak, 31 December, credit or sale). A holding without prices is valued
- * from what is held and listed in `warnings`: a value is never guessed.
+ * ScheduleFaSummary: for the calendar year ending in the FY, per customer (a page of them: the
+ * list envelope, `items` of `total` customers), table A3 per holding (symbol): first acquisition,
+ * initial value, peak value (the highest of shares × close on each day a close is held), closing
+ * value at 31 December, gross dividends and gross sale proceeds; and table A2 (broker cash: peak,
+ * closing, gross credited). INR at the SBI TT buying rate of the day valued (acquisition, peak,
+ * 31 December, credit or sale). A holding without prices is valued from what is held and listed
+ * in `warnings`: a value is never guessed.
  */
-export function scheduleFa(fy: FinancialYear, input: FaInput, rates: RateBook) {
+export function scheduleFa(
+  fy: FinancialYear,
+  input: FaInput,
+  rates: RateBook,
+  page: { total: number; limit: number; offset: number },
+) {
   const year = fy.calendarYear;
-  const [first, last] = [`${year}-01-01`, `${year}-12-31`];
+  const { from: first, to: last } = fy.calendarPeriod;
   const warnings: string[] = [];
   const group = <T extends { customerId: string; symbol: string }>(rows: T[]) =>
     groupBy(rows, (r) => key(r.customerId, r.symbol));
@@ -178,7 +186,7 @@ export function scheduleFa(fy: FinancialYear, input: FaInput, rates: RateBook) {
     const dividends = dividendsOf.get(key(customerId, symbol)) ?? [];
     const sales = salesOf.get(key(customerId, symbol)) ?? [];
     return {
-      customer_id: customerId,
+      customerId,
       country: 'United States of America',
       entity_name: symbol,
       nature_of_entity: 'Company (listed equity shares)',
@@ -197,7 +205,7 @@ export function scheduleFa(fy: FinancialYear, input: FaInput, rates: RateBook) {
       gross_sale_proceeds_inr: moneyOrNull(sumInr(sales.map((s) => inrOn(s.amountUsd, s.txnDate)))),
     };
   });
-  a3.sort((a, b) => a.customer_id.localeCompare(b.customer_id) || a.entity_name.localeCompare(b.entity_name));
+  a3.sort((a, b) => a.entity_name.localeCompare(b.entity_name));
 
   const a2 = input.cash.map((c) => {
     let balance = c.opening;
@@ -208,7 +216,7 @@ export function scheduleFa(fy: FinancialYear, input: FaInput, rates: RateBook) {
     }
     const credited = c.days.map((d) => inrOn(d.credited, d.date));
     return {
-      customer_id: c.customerId,
+      customerId: c.customerId,
       institution: 'US broker (usbroker), custodial account',
       peak_balance_date: peak.date,
       peak_balance_usd: money(peak.usd),
@@ -219,13 +227,24 @@ export function scheduleFa(fy: FinancialYear, input: FaInput, rates: RateBook) {
       gross_credited_inr: moneyOrNull(sumInr(credited)),
     };
   });
-  a2.sort((a, b) => a.customer_id.localeCompare(b.customer_id));
+  const [a3Of, a2Of] = [groupBy(a3, (h) => h.customerId), groupBy(a2, (a) => a.customerId)];
+  const reported = new Set(input.customers);
+  for (const customerId of [...a3Of.keys(), ...a2Of.keys()])
+    assert(reported.has(customerId), `Schedule FA read customer ${customerId}, who is not on the page`);
+  const rows = <T extends { customerId: string }>(of: Map<string, T[]>, customerId: string) =>
+    (of.get(customerId) ?? []).map(({ customerId: _, ...row }) => row);
   return {
     fy: fy.label,
     calendar_year: year,
     period: { from: first, to: last },
-    a3,
-    a2,
+    items: input.customers.map((customerId) => ({
+      customer_id: customerId,
+      a3: rows(a3Of, customerId),
+      a2: rows(a2Of, customerId),
+    })),
+    total: page.total,
+    limit: page.limit,
+    offset: page.offset,
     warnings: [...warnings, ...rates.warnings()],
   };
 }

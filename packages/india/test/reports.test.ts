@@ -343,15 +343,46 @@ describe('India reports on stored data (real Postgres)', function () {
       await trade(db, { ...c, txn_type: 'sell_security', quantity: '2', amount_usd: '320.00', txn_date: '2023-06-01' });
       await trade(db, { ...c, txn_type: 'buy_security', quantity: '1', amount_usd: '100.00', txn_date: '2024-02-01' });
       await recost(db, RECOST);
-      const report = await scheduleFaReport(india, FY, 'IND-FA');
+      const report = await scheduleFaReport(india, FY, 'IND-FA', PAGE);
       // 100.00 + its 22 bps fee 0.22; one share held from 2024-02-01 to the year's end.
-      expect(report.a3).to.have.length(1);
-      expect(report.a3[0]).to.deep.include({
+      const { a3 } = report.items[0]!;
+      expect(a3).to.have.length(1);
+      expect(a3[0]).to.deep.include({
         entity_name: 'AMZN',
         date_of_acquiring: '2024-02-01',
         initial_value_usd: '100.22',
         closing_shares: '1',
       });
+    });
+
+    it('pages by customer in id order, each customer whole: a customer whose first trade is after the year is not in it', async () => {
+      for (const [customer_id, txn_date] of [
+        ['IND-FA-1', '2024-03-01'],
+        ['IND-FA-2', '2023-12-01'],
+        ['IND-FA-3', '2025-01-02'],
+      ] as const) {
+        await upsertCustomer(db, customer_id, {});
+        for (const symbol of ['AAPL', 'MSFT'])
+          await trade(db, {
+            customer_id,
+            symbol,
+            txn_type: 'buy_security',
+            quantity: '1',
+            amount_usd: '50.00',
+            txn_date,
+          });
+      }
+      await recost(db, RECOST);
+      const whole = await scheduleFaReport(india, FY, null, { limit: 500, offset: 0 });
+      const ids = whole.items.map((i) => i.customer_id);
+      expect(ids).to.deep.equal([...ids].sort());
+      expect(ids).to.include.members(['IND-FA-1', 'IND-FA-2']).and.not.include('IND-FA-3');
+      const at = ids.indexOf('IND-FA-2');
+      expect(whole.items[at]!.a3.map((h) => h.entity_name)).to.deep.equal(['AAPL', 'MSFT']);
+      const one = await scheduleFaReport(india, FY, null, { limit: 1, offset: at });
+      expect(one).to.deep.include({ total: whole.total, limit: 1, offset: at });
+      expect(one.items).to.deep.equal([whole.items[at]]);
+      expect((await scheduleFaReport(india, FY, null, { limit: 1, offset: whole.total })).items).to.deep.equal([]);
     });
   });
 
@@ -404,7 +435,7 @@ describe('India reports on stored data (real Postgres)', function () {
       expect((await lrsReport(uae, FY)).pans).to.deep.equal([]);
       expect(await capitalGainsReport(uae, FY, null, PAGE)).to.deep.include({ items: [], total: 0 });
       expect((await dividendsReport(uae, FY, null)).customers).to.deep.equal([]);
-      expect(await scheduleFaReport(uae, FY, null)).to.deep.include({ a3: [], a2: [], warnings: [] });
+      expect(await scheduleFaReport(uae, FY, null, PAGE)).to.deep.include({ items: [], total: 0, warnings: [] });
       expect((await settlementAuditReport(uae, FY)).lag.count).to.equal(0);
       expect(await brokerFeesReport(uae, { from: null, to: null, customerId: null }, PAGE)).to.deep.include({
         trades: 0,

@@ -54,6 +54,7 @@ describe('financial years', () => {
       start: '2024-04-01',
       end: '2025-03-31',
       calendarYear: 2024,
+      calendarPeriod: { from: '2024-01-01', to: '2024-12-31' },
     });
     expect(parseFinancialYear('2099-00').end).to.equal('2100-03-31');
   });
@@ -280,6 +281,8 @@ describe('settlement audit', () => {
 });
 
 describe('Schedule FA', () => {
+  const PAGE_OF_ONE = { total: 1, limit: 50, offset: 0 };
+
   it('FY 2024-25 reports calendar 2024: the peak in June, the closing at 31 December, dividends and proceeds, broker cash (A2)', () => {
     const book = rates({
       '2023-11-10': '83.00',
@@ -293,6 +296,7 @@ describe('Schedule FA', () => {
     const report = scheduleFa(
       parseFinancialYear('2024-25'),
       {
+        customers: ['IND-1'],
         lots: [
           {
             customerId: 'IND-1',
@@ -329,11 +333,13 @@ describe('Schedule FA', () => {
         ],
       },
       book,
+      PAGE_OF_ONE,
     );
     // Peak: 2 Jan 10 × 100 × 83.20 = 83,200.00; 14 Jun 10 × 150 × 83.50 = 125,250.00 (the peak); 31 Dec 6 × 120 × 85.60 = 61,632.00.
-    expect(report.a3).to.deep.equal([
+    const { customer_id, a3, a2 } = report.items[0]!;
+    expect(customer_id).to.equal('IND-1');
+    expect(a3).to.deep.equal([
       {
-        customer_id: 'IND-1',
         country: 'United States of America',
         entity_name: 'AAPL',
         nature_of_entity: 'Company (listed equity shares)',
@@ -353,9 +359,8 @@ describe('Schedule FA', () => {
       },
     ]);
     // Cash: 500 → 1,500 (1 Mar, the peak) → 300 → 860; credited 1,000 × 82.90 + 560 × 83.90.
-    expect(report.a2).to.deep.equal([
+    expect(a2).to.deep.equal([
       {
-        customer_id: 'IND-1',
         institution: 'US broker (usbroker), custodial account',
         peak_balance_date: '2024-03-01',
         peak_balance_usd: '1500.00',
@@ -373,6 +378,7 @@ describe('Schedule FA', () => {
     const report = scheduleFa(
       parseFinancialYear('2024-25'),
       {
+        customers: ['IND-1'],
         lots: [
           {
             customerId: 'IND-1',
@@ -408,9 +414,10 @@ describe('Schedule FA', () => {
         '2024-05-02': '84.00',
         '2024-12-31': '85.60',
       }),
+      PAGE_OF_ONE,
     );
     // 1 Feb 10 × 100 × 83.00 = 83,000.00 (the peak); 1 Mar 10 × 90 × 82.90 = 74,610.00; 2 May 2 × 400 × 84.00 = 67,200.00.
-    expect(report.a3[0]).to.deep.include({
+    expect(report.items[0]!.a3[0]).to.deep.include({
       initial_value_inr: '83100.00',
       peak_value_date: '2024-02-01',
       peak_value_usd: '1000.00',
@@ -428,6 +435,7 @@ describe('Schedule FA', () => {
     const report = scheduleFa(
       parseFinancialYear('2024-25'),
       {
+        customers: ['IND-1'],
         lots: [
           {
             customerId: 'IND-1',
@@ -445,8 +453,9 @@ describe('Schedule FA', () => {
         cash: [],
       },
       rates({ '2024-02-01': '83.00', '2024-12-31': '85.60' }),
+      PAGE_OF_ONE,
     );
-    expect(report.a3[0]).to.deep.include({
+    expect(report.items[0]!.a3[0]).to.deep.include({
       peak_value_inr: null,
       closing_value_inr: null,
       initial_value_inr: '33200.00',

@@ -312,54 +312,58 @@ export const schemas: Record<string, JsonSchema> = {
     },
     'US dividends, US withholding (the foreign tax credit) and net, in USD and INR, per customer (docs/india-reports.md).',
   ),
-  ScheduleFaSummary: object(
+  ScheduleFaSummary: pagedReport(
     {
       fy: TEXT,
       calendar_year: { type: 'integer' },
       period: object({ from: DATE, to: DATE }, 'The calendar year ending in the FY.'),
-      a3: array(
-        object(
-          {
-            customer_id: TEXT,
-            country: TEXT,
-            entity_name: TEXT,
-            nature_of_entity: TEXT,
-            date_of_acquiring: DATE,
-            initial_value_usd: MONEY,
-            initial_value_inr: MONEY_OR_NULL,
-            peak_value_date: DATE_OR_NULL,
-            peak_value_usd: MONEY_OR_NULL,
-            peak_value_inr: MONEY_OR_NULL,
-            closing_shares: RATIO,
-            closing_value_usd: MONEY_OR_NULL,
-            closing_value_inr: MONEY_OR_NULL,
-            gross_dividends_usd: MONEY,
-            gross_dividends_inr: MONEY_OR_NULL,
-            gross_sale_proceeds_usd: MONEY,
-            gross_sale_proceeds_inr: MONEY_OR_NULL,
-          },
-          'Table A3: one holding (customer and symbol).',
-        ),
-      ),
-      a2: array(
-        object(
-          {
-            customer_id: TEXT,
-            institution: TEXT,
-            peak_balance_date: DATE,
-            peak_balance_usd: MONEY,
-            peak_balance_inr: MONEY_OR_NULL,
-            closing_balance_usd: MONEY,
-            closing_balance_inr: MONEY_OR_NULL,
-            gross_credited_usd: MONEY,
-            gross_credited_inr: MONEY_OR_NULL,
-          },
-          'Table A2: the customer’s broker cash (USD wallet).',
-        ),
-      ),
       warnings: WARNINGS,
     },
-    'Foreign assets for the tax return, calendar year ending in the FY, INR at the SBI TT buying rate (docs/india-reports.md).',
+    object(
+      {
+        customer_id: TEXT,
+        a3: array(
+          object(
+            {
+              country: TEXT,
+              entity_name: TEXT,
+              nature_of_entity: TEXT,
+              date_of_acquiring: DATE,
+              initial_value_usd: MONEY,
+              initial_value_inr: MONEY_OR_NULL,
+              peak_value_date: DATE_OR_NULL,
+              peak_value_usd: MONEY_OR_NULL,
+              peak_value_inr: MONEY_OR_NULL,
+              closing_shares: RATIO,
+              closing_value_usd: MONEY_OR_NULL,
+              closing_value_inr: MONEY_OR_NULL,
+              gross_dividends_usd: MONEY,
+              gross_dividends_inr: MONEY_OR_NULL,
+              gross_sale_proceeds_usd: MONEY,
+              gross_sale_proceeds_inr: MONEY_OR_NULL,
+            },
+            'Table A3: one holding (a symbol) of the customer.',
+          ),
+        ),
+        a2: array(
+          object(
+            {
+              institution: TEXT,
+              peak_balance_date: DATE,
+              peak_balance_usd: MONEY,
+              peak_balance_inr: MONEY_OR_NULL,
+              closing_balance_usd: MONEY,
+              closing_balance_inr: MONEY_OR_NULL,
+              gross_credited_usd: MONEY,
+              gross_credited_inr: MONEY_OR_NULL,
+            },
+            'Table A2: the customer’s broker cash (USD wallet).',
+          ),
+        ),
+      },
+      'One customer’s Schedule FA: tables A3 and A2.',
+    ),
+    'Foreign assets for the tax return, calendar year ending in the FY, INR at the SBI TT buying rate, paged by customer (docs/india-reports.md).',
   ),
   SettlementAuditSummary: object(
     {
@@ -555,8 +559,8 @@ export const paths: Paths = {
     'getIndiaScheduleFa',
     'Schedule FA (foreign assets)',
     'ScheduleFaSummary',
-    [fyParam(true), customerParam],
-    'Tables A3 and A2 for the calendar year ending in the FY, from stored trades, close prices and rates.',
+    [fyParam(true), customerParam, paramRef('Limit'), paramRef('Offset')],
+    'Tables A3 and A2 for the calendar year ending in the FY, from stored trades, close prices and rates. Paged by customer (id order), each customer whole.',
   ),
   '/v1/india/settlement-audit': report(
     'getIndiaSettlementAudit',

@@ -53,7 +53,7 @@ export function handlers({ config, db }: FeatureContext): Record<string, Handler
     },
     // `fy` is required here: the validator refuses a request without it.
     getIndiaScheduleFa: async (req, res) => {
-      res.json(await scheduleFaReport(context, fyOf(req), customerOf(req)));
+      res.json(await scheduleFaReport(context, fyOf(req), customerOf(req), pageOf(req.query)));
     },
     getIndiaSettlementAudit: async (req, res) => {
       res.json(await settlementAuditReport(context, fyOf(req)));
