@@ -39,6 +39,7 @@ export {
   type PriorLrsUsage,
 } from './lrs.js';
 export { declarePriorLrsUsage, priorLrsUsage } from './prior-usage.js';
+export { ISSUER_COLUMNS, loadIssuers, parseIssuers, type Issuer, type IssuersLoad } from './issuers.js';
 export {
   parseSbiRates,
   RATE_LOOKBACK_DAYS,
@@ -74,5 +75,5 @@ export {
 } from './rules.js';
 export { scheduleFa, type FaInput, type FaLot } from './schedule-fa.js';
 export { lagStatistics, settlementAudit, type SettledRemittance } from './settlement-audit.js';
-export { SHIPPED_RATE_FILES, shippedRatesCsv } from './shipped.js';
+export { SHIPPED_ISSUER_FILES, SHIPPED_RATE_FILES, shippedIssuersCsv, shippedRatesCsv } from './shipped.js';
 export { indiaSettingsOf, indiaSettingsSchema } from './settings.js';

@@ -105,7 +105,8 @@ export async function recordClosePrices(db: Db, prices: ClosePrice[], source: st
   return result.rowCount ?? 0;
 }
 
-const SYMBOL = /^[A-Z][A-Z0-9.-]{0,31}$/;
+/** A symbol as the broker writes it. */
+export const SYMBOL = /^[A-Z][A-Z0-9.-]{0,31}$/;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const PRICE = /^\d+(\.\d+)?$/;
 

@@ -2,6 +2,7 @@ import { ACCOUNT, assertPage, Decimal, type Db, type Page } from '@ledger/core';
 import type { FeeFigures } from './broker-fees.js';
 import type { FlaggedSale, OpenLot, StoredMatch } from './capital-gains.js';
 import { addDays } from './dates.js';
+import { issuersOf } from './issuers.js';
 import type { DividendEvent } from './dividends.js';
 import { groupBy } from './figures.js';
 import type { FinancialYear } from './fy.js';
@@ -369,6 +370,7 @@ export async function scheduleFaInput(db: Db, fy: FinancialYear, customers: stri
   }
   return {
     customers,
+    issuers: await issuersOf(db, symbols),
     lots: lots.map((r) => ({
       customerId: r.customer_id,
       symbol: r.symbol,

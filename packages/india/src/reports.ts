@@ -142,7 +142,7 @@ export async function scheduleFaReport(
   page: Page,
 ) {
   if (!india(context)) {
-    const empty = { customers: [], lots: [], sales: [], dividends: [], prices: new Map(), cash: [] };
+    const empty = { customers: [], issuers: [], lots: [], sales: [], dividends: [], prices: new Map(), cash: [] };
     return scheduleFa(fy, empty, noRates(), { total: 0, ...page });
   }
   const { input, total, rates } = await reading(context, async (db) => {

@@ -4,6 +4,7 @@ import { groupBy, money, moneyOrNull, sum, toInr } from './figures.js';
 import type { FinancialYear } from './fy.js';
 import { RATE_LOOKBACK_DAYS, type RateBook } from './rates.js';
 import type { OpenLot } from './capital-gains.js';
+import type { Issuer } from './issuers.js';
 
 /** A lot held at some time of the calendar year, with its sales up to the year's end. */
 export interface FaLot extends OpenLot {
@@ -20,6 +21,8 @@ export interface FaInput {
   sales: Array<{ customerId: string; symbol: string; txnDate: string; amountUsd: Decimal }>;
   /** Dividends paid in the calendar year: gross. */
   dividends: Array<{ customerId: string; symbol: string; payDate: string; grossUsd: Decimal }>;
+  /** Who stands behind each symbol held (the issuers table): name, address, ZIP, country, nature. */
+  issuers: Issuer[];
   /** Close prices per symbol, the year's days in date order. */
   prices: Map<string, Array<{ date: string; closeUsd: Decimal }>>;
   /** Broker cash per customer (the USD wallet, 2010): the balance before the year, and each day's movement. */
@@ -127,12 +130,13 @@ function peakOf(steps: Array<{ date: string; shares: Decimal }>, days: PriceDays
 
 /**
  * ScheduleFaSummary: for the calendar year ending in the FY, per customer (a page of them: the
- * list envelope, `items` of `total` customers), table A3 per holding (symbol): first acquisition,
+ * list envelope, `items` of `total` customers), table A3 per holding (symbol): the entity behind
+ * it (name, address, ZIP code, country, nature: the issuers table), first acquisition,
  * initial value, peak value (the highest of shares × close on each day a close is held), closing
  * value at 31 December, gross dividends and gross sale proceeds; and table A2 (broker cash: peak,
  * closing, gross credited). INR at the SBI TT buying rate of the day valued (acquisition, peak,
- * 31 December, credit or sale). A holding without prices is valued from what is held and listed
- * in `warnings`: a value is never guessed.
+ * 31 December, credit or sale). A holding without prices, or a symbol without its issuer, is
+ * listed in `warnings` with those fields null: never guessed.
  */
 export function scheduleFa(
   fy: FinancialYear,
@@ -149,6 +153,8 @@ export function scheduleFa(
   const inrOn = (usd: Decimal, date: string) => toInr(usd, rates.ttBuyOn(date)?.rate);
   const sumInr = (values: Array<Decimal | null>) => (values.some((v) => v === null) ? null : sum(values as Decimal[]));
 
+  const issuers = new Map(input.issuers.map((i) => [i.symbol, i]));
+  const unnamed = new Set<string>();
   const priceDays = new Map<string, PriceDays>();
   const daysOf = (symbol: string) => {
     let days = priceDays.get(symbol);
@@ -185,11 +191,16 @@ export function scheduleFa(
     const initialInr = sumInr(lots.map((l) => inrOn(l.costUsd, l.acquiredOn)));
     const dividends = dividendsOf.get(key(customerId, symbol)) ?? [];
     const sales = salesOf.get(key(customerId, symbol)) ?? [];
+    const issuer = issuers.get(symbol);
+    if (!issuer) unnamed.add(symbol);
     return {
       customerId,
-      country: 'United States of America',
-      entity_name: symbol,
-      nature_of_entity: 'Company (listed equity shares)',
+      symbol,
+      entity_name: issuer?.entityName ?? null,
+      address: issuer?.address ?? null,
+      zip_code: issuer?.zipCode ?? null,
+      country: issuer?.country ?? null,
+      nature_of_entity: issuer?.natureOfEntity ?? null,
       date_of_acquiring: lots[0]!.acquiredOn,
       initial_value_usd: money(sum(lots.map((l) => l.costUsd))),
       initial_value_inr: moneyOrNull(initialInr),
@@ -205,7 +216,11 @@ export function scheduleFa(
       gross_sale_proceeds_inr: moneyOrNull(sumInr(sales.map((s) => inrOn(s.amountUsd, s.txnDate)))),
     };
   });
-  a3.sort((a, b) => a.entity_name.localeCompare(b.entity_name));
+  a3.sort((a, b) => a.symbol.localeCompare(b.symbol));
+  for (const symbol of [...unnamed].sort())
+    warnings.push(
+      `no issuer details of ${symbol} (entity name, address, ZIP code, country, nature of entity): load them with POST /v1/jobs/load-issuers`,
+    );
 
   const a2 = input.cash.map((c) => {
     let balance = c.opening;

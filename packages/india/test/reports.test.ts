@@ -17,10 +17,12 @@ import {
   capitalGainsReport,
   dividendsReport,
   loadFxRates,
+  loadIssuers,
   lrsReport,
   parseFinancialYear,
   scheduleFaReport,
   settlementAuditReport,
+  shippedIssuersCsv,
   type IndiaReportContext,
 } from '../src/index.js';
 
@@ -343,12 +345,17 @@ describe('India reports on stored data (real Postgres)', function () {
       await trade(db, { ...c, txn_type: 'sell_security', quantity: '2', amount_usd: '320.00', txn_date: '2023-06-01' });
       await trade(db, { ...c, txn_type: 'buy_security', quantity: '1', amount_usd: '100.00', txn_date: '2024-02-01' });
       await recost(db, RECOST);
+      await loadIssuers(db, await shippedIssuersCsv('us-issuers'), 'us-issuers');
       const report = await scheduleFaReport(india, FY, 'IND-FA', PAGE);
       // 100.00 + its 22 bps fee 0.22; one share held from 2024-02-01 to the year's end.
       const { a3 } = report.items[0]!;
       expect(a3).to.have.length(1);
       expect(a3[0]).to.deep.include({
-        entity_name: 'AMZN',
+        symbol: 'AMZN',
+        entity_name: 'Amazon.com, Inc.',
+        address: '410 Terry Avenue North, Seattle, Washington, United States',
+        zip_code: '98109-5210',
+        country: 'United States of America',
         date_of_acquiring: '2024-02-01',
         initial_value_usd: '100.22',
         closing_shares: '1',
@@ -378,7 +385,7 @@ describe('India reports on stored data (real Postgres)', function () {
       expect(ids).to.deep.equal([...ids].sort());
       expect(ids).to.include.members(['IND-FA-1', 'IND-FA-2']).and.not.include('IND-FA-3');
       const at = ids.indexOf('IND-FA-2');
-      expect(whole.items[at]!.a3.map((h) => h.entity_name)).to.deep.equal(['AAPL', 'MSFT']);
+      expect(whole.items[at]!.a3.map((h) => h.symbol)).to.deep.equal(['AAPL', 'MSFT']);
       const one = await scheduleFaReport(india, FY, null, { limit: 1, offset: at });
       expect(one).to.deep.include({ total: whole.total, limit: 1, offset: at });
       expect(one.items).to.deep.equal([whole.items[at]]);

@@ -282,6 +282,14 @@ describe('settlement audit', () => {
 
 describe('Schedule FA', () => {
   const PAGE_OF_ONE = { total: 1, limit: 50, offset: 0 };
+  const ISSUER = {
+    symbol: 'X',
+    entityName: 'X Inc.',
+    address: '1 Main Street, Wilmington, Delaware, United States',
+    zipCode: '19801',
+    country: 'United States of America',
+    natureOfEntity: 'Company (listed equity shares)',
+  };
 
   it('FY 2024-25 reports calendar 2024: the peak in June, the closing at 31 December, dividends and proceeds, broker cash (A2)', () => {
     const book = rates({
@@ -297,6 +305,16 @@ describe('Schedule FA', () => {
       parseFinancialYear('2024-25'),
       {
         customers: ['IND-1'],
+        issuers: [
+          {
+            symbol: 'AAPL',
+            entityName: 'Apple Inc.',
+            address: 'One Apple Park Way, Cupertino, California, United States',
+            zipCode: '95014',
+            country: 'United States of America',
+            natureOfEntity: 'Company (listed equity shares)',
+          },
+        ],
         lots: [
           {
             customerId: 'IND-1',
@@ -340,8 +358,11 @@ describe('Schedule FA', () => {
     expect(customer_id).to.equal('IND-1');
     expect(a3).to.deep.equal([
       {
+        symbol: 'AAPL',
+        entity_name: 'Apple Inc.',
+        address: 'One Apple Park Way, Cupertino, California, United States',
+        zip_code: '95014',
         country: 'United States of America',
-        entity_name: 'AAPL',
         nature_of_entity: 'Company (listed equity shares)',
         date_of_acquiring: '2023-11-10',
         initial_value_usd: '1002.20',
@@ -379,6 +400,7 @@ describe('Schedule FA', () => {
       parseFinancialYear('2024-25'),
       {
         customers: ['IND-1'],
+        issuers: [{ ...ISSUER, symbol: 'NVDA', entityName: 'NVIDIA Corporation' }],
         lots: [
           {
             customerId: 'IND-1',
@@ -431,11 +453,12 @@ describe('Schedule FA', () => {
     ]);
   });
 
-  it('a holding without prices has no peak or closing value and says so', () => {
+  it('a holding without prices or issuer has no peak or closing value, nor entity details, and says so', () => {
     const report = scheduleFa(
       parseFinancialYear('2024-25'),
       {
         customers: ['IND-1'],
+        issuers: [],
         lots: [
           {
             customerId: 'IND-1',
@@ -456,12 +479,19 @@ describe('Schedule FA', () => {
       PAGE_OF_ONE,
     );
     expect(report.items[0]!.a3[0]).to.deep.include({
+      symbol: 'MSFT',
+      entity_name: null,
+      address: null,
+      zip_code: null,
+      country: null,
+      nature_of_entity: null,
       peak_value_inr: null,
       closing_value_inr: null,
       initial_value_inr: '33200.00',
     });
     expect(report.warnings).to.deep.equal([
       "no close prices of MSFT in 2024: peak and closing values of customer IND-1's holding are missing",
+      'no issuer details of MSFT (entity name, address, ZIP code, country, nature of entity): load them with POST /v1/jobs/load-issuers',
     ]);
   });
 });

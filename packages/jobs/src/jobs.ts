@@ -1,5 +1,5 @@
 import { jobCatalog } from '@ledger/job-runtime';
-import { loadClosePricesJob, loadFxRatesJob } from './book/load-reference-data.js';
+import { loadClosePricesJob, loadFxRatesJob, loadIssuersJob } from './book/load-reference-data.js';
 import { provisionIndiaJob } from './india/provision-india.js';
 import { provisionUaeJob } from './uae/provision-uae.js';
 import { recostJob } from './book/recost.js';
@@ -35,4 +35,5 @@ export const JOBS = jobCatalog([
   refundReversalIndiaJob,
   loadFxRatesJob,
   loadClosePricesJob,
+  loadIssuersJob,
 ]);

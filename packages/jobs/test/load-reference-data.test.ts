@@ -1,10 +1,10 @@
-import type { Db } from '@ledger/core';
+import { LedgerError, type Db } from '@ledger/core';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import { expect } from 'chai';
 import { JOBS } from '../src/index.js';
 import { depsOf } from './usbroker-support.js';
 
-describe('load-fx-rates and load-close-prices', function () {
+describe('load-fx-rates, load-close-prices and load-issuers', function () {
   this.timeout(60_000);
   let t: TestDatabase;
   let db: Db;
@@ -54,6 +54,48 @@ describe('load-fx-rates and load-close-prices', function () {
     expect(rows).to.deep.equal([
       { price_date: '2024-06-14', close_usd: '212.49' },
       { price_date: '2024-06-17', close_usd: '216.7' },
+    ]);
+  });
+
+  it('load-issuers loads the shipped file by name, again changes nothing; an operator’s file replaces what differs', async () => {
+    const job = JOBS['load-issuers']!;
+    const run = (body: unknown) => job.run(job.input.parse(body), depsOf(db, null));
+    expect(await run({ file: 'us-issuers' })).to.deep.equal({
+      source: 'us-issuers',
+      loaded: 7,
+      replaced: 0,
+      unchanged: 0,
+      skipped: 0,
+      skipped_rows: [],
+    });
+    expect(await run({ file: 'us-issuers' })).to.deep.include({ loaded: 0, replaced: 0, unchanged: 7 });
+    const csv = [
+      'symbol,entity_name,address,zip_code,country,nature_of_entity',
+      'AAPL,Apple Inc.,"One Apple Park Way, Cupertino, California, United States",95014,United States of America,Company (listed equity shares)',
+      'TSM,Taiwan Semiconductor Manufacturing Company Limited,"No. 8, Li-Hsin Road 6, Hsinchu Science Park, Hsinchu",300096,Taiwan,Company (American depositary shares)',
+      'JPM,JPMorgan Chase & Co.,"270 Park Avenue, New York, New York, United States",10017-2014,United States of America,Company (listed equity shares)',
+    ].join('\n');
+    expect(await run({ csv, source: 'ops-2026-11' })).to.deep.include({ loaded: 1, replaced: 1, unchanged: 1 });
+    const { rows } = await db.raw(
+      "SELECT symbol, zip_code, country, source FROM issuers WHERE symbol IN ('JPM', 'TSM') ORDER BY symbol",
+    );
+    expect(rows).to.deep.equal([
+      { symbol: 'JPM', zip_code: '10017-2014', country: 'United States of America', source: 'ops-2026-11' },
+      { symbol: 'TSM', zip_code: '300096', country: 'Taiwan', source: 'ops-2026-11' },
+    ]);
+    expect(job.input.safeParse({ file: '/etc/passwd' }).success).to.equal(false);
+  });
+
+  it('load-issuers refuses a file lacking a column whole: a validation error, and nothing is loaded', async () => {
+    const job = JOBS['load-issuers']!;
+    const csv = 'symbol,entity_name,address,country,nature_of_entity\nZZZZ,Z Inc.,Somewhere,Nowhere,Company\n';
+    const error = await job.run(job.input.parse({ csv, source: 'bad' }), depsOf(db, null)).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).to.be.instanceOf(LedgerError).and.to.include({ code: 'validation_error' });
+    expect((await db.raw("SELECT count(*)::int AS n FROM issuers WHERE symbol = 'ZZZZ'")).rows).to.deep.equal([
+      { n: 0 },
     ]);
   });
 });

@@ -935,6 +935,40 @@ COMMENT ON COLUMN public.inr_rates.source IS 'Where the row came from (the file 
 COMMENT ON COLUMN public.inr_rates.published_at IS 'The sheet''s own time (IST, as published): a later sheet of the same day replaces an earlier one.';
 
 --
+-- Name: issuers; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.issuers (
+    symbol text NOT NULL,
+    entity_name text NOT NULL,
+    address text NOT NULL,
+    zip_code text NOT NULL,
+    country text NOT NULL,
+    nature_of_entity text NOT NULL,
+    source text NOT NULL,
+    recorded_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT issuers_address_check CHECK (((length(address) >= 1) AND (length(address) <= 500))),
+    CONSTRAINT issuers_country_check CHECK (((length(country) >= 1) AND (length(country) <= 100))),
+    CONSTRAINT issuers_entity_name_check CHECK (((length(entity_name) >= 1) AND (length(entity_name) <= 200))),
+    CONSTRAINT issuers_nature_of_entity_check CHECK (((length(nature_of_entity) >= 1) AND (length(nature_of_entity) <= 200))),
+    CONSTRAINT issuers_source_check CHECK (((length(source) >= 1) AND (length(source) <= 200))),
+    CONSTRAINT issuers_symbol_check CHECK (((length(symbol) >= 1) AND (length(symbol) <= 32))),
+    CONSTRAINT issuers_zip_code_check CHECK (((length(zip_code) >= 1) AND (length(zip_code) <= 20)))
+);
+
+--
+-- Name: TABLE issuers; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.issuers IS 'The entity behind a symbol, as Schedule FA (table A3) names it: loaded from CSV.';
+
+--
+-- Name: COLUMN issuers.source; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.issuers.source IS 'The file loaded.';
+
+--
 -- Name: job_runs; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1903,6 +1937,13 @@ ALTER TABLE ONLY public.holdings_snapshots
 
 ALTER TABLE ONLY public.inr_rates
     ADD CONSTRAINT inr_rates_pkey PRIMARY KEY (rate_date);
+
+--
+-- Name: issuers issuers_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.issuers
+    ADD CONSTRAINT issuers_pkey PRIMARY KEY (symbol);
 
 --
 -- Name: job_runs job_runs_pkey; Type: CONSTRAINT; Schema: public; Owner: -

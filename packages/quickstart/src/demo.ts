@@ -62,7 +62,8 @@ function ledgerWindows(from: string, to: string): [string, string][] {
 
 /**
  * Each book's steps. UAE: link the registry's customers, post the feed (which recosts), store
- * the custodian's statements and holdings the reconciliation compares with. India: link, then the
+ * the custodian's statements and holdings the reconciliation compares with. India: the shipped
+ * SBI rates and issuers (the reports convert and name holdings by them), link, then the
  * broker's fractional trades before its wires and quantity orders (a sell of shares bought by a
  * fractional order must find them: the other order leaves it flagged until a recost), the daily
  * ledger (dividends, withholding, fees), the remittances, one recost over everything. Both end
@@ -88,6 +89,9 @@ export function demoSteps(book: string, period: Period): DemoStep[] {
     ];
   }
   return [
+    // The reference data the India reports convert and name holdings by: the files shipped with the service.
+    { name: 'load-fx-rates sbi-usd-inr-rates', job: 'load-fx-rates', body: { file: 'sbi-usd-inr-rates' } },
+    { name: 'load-issuers us-issuers', job: 'load-issuers', body: { file: 'us-issuers' } },
     { name: 'provision-india', job: 'provision-india', body: {} },
     { name: 'sync-usbroker-trades', job: 'sync-usbroker-trades', body: { recost: false } },
     { name: 'sync-usbroker', job: 'sync-usbroker', body: { recost: false } },

@@ -1,10 +1,14 @@
 import {
   loadFxRates,
+  loadIssuers,
   parseClosePrices,
   recordClosePrices,
+  SHIPPED_ISSUER_FILES,
   SHIPPED_RATE_FILES,
+  shippedIssuersCsv,
   shippedRatesCsv,
   type FxRatesLoad,
+  type IssuersLoad,
 } from '@ledger/india';
 import { z } from 'zod';
 import { defineJob } from '@ledger/job-runtime';
@@ -17,18 +21,19 @@ const csvBody = {
   source: z.string().min(1).max(200).describe('A name for where the rows came from, stored with them.'),
 };
 
-export const loadFxRatesInput = z
-  .union([
-    z
-      .object({
-        file: z
-          .enum(Object.keys(SHIPPED_RATE_FILES) as [keyof typeof SHIPPED_RATE_FILES])
-          .describe('A rate file shipped with the service (packages/india/data).'),
-      })
-      .strict(),
-    z.object(csvBody).strict(),
-  ])
-  .meta({ examples: [{ file: 'sbi-usd-inr-rates' }] });
+/** A file shipped with the service, by name, or the operator's CSV in the body. */
+const shippedOrCsv = <const Names extends readonly [string, ...string[]]>(names: Names, what: string) =>
+  z
+    .union([
+      z.object({ file: z.enum(names).describe(`${what} shipped with the service (packages/india/data).`) }).strict(),
+      z.object(csvBody).strict(),
+    ])
+    .meta({ examples: [{ file: names[0] }] });
+
+export const loadFxRatesInput = shippedOrCsv(
+  Object.keys(SHIPPED_RATE_FILES) as [keyof typeof SHIPPED_RATE_FILES],
+  'A rate file',
+);
 export type LoadFxRatesInput = z.infer<typeof loadFxRatesInput>;
 
 /** load-fx-rates (docs/jobs.md#load-fx-rates): SBI's USD/INR sheets into inr_rates, idempotently. */
@@ -73,5 +78,34 @@ export const loadClosePricesJob = defineJob<
   run: async ({ csv, source }, { db }) => {
     const { prices, skipped } = parseClosePrices(csv);
     return { source, recorded: await recordClosePrices(db, prices, source), skipped_rows: skipped };
+  },
+});
+
+export const loadIssuersInput = shippedOrCsv(
+  Object.keys(SHIPPED_ISSUER_FILES) as [keyof typeof SHIPPED_ISSUER_FILES],
+  'An issuers file',
+);
+export type LoadIssuersInput = z.infer<typeof loadIssuersInput>;
+
+/** load-issuers (docs/jobs.md#load-issuers): who stands behind each symbol, for Schedule FA, into issuers, idempotently. */
+export const loadIssuersJob = defineJob<LoadIssuersInput, IssuersLoad>('load-issuers', {
+  mode: 'sync',
+  family: 'syncs',
+  books: ['ENTITY_IND_IFSC'],
+  why: 'decided: as load-fx-rates',
+  input: loadIssuersInput,
+  businessKey: () => null,
+  run: async (input, { db, logger }) => {
+    const [csv, source] =
+      'file' in input ? [await shippedIssuersCsv(input.file), input.file] : [input.csv, input.source];
+    const result = await loadIssuers(db, csv, source);
+    logger.info('load-issuers done', {
+      source,
+      loaded: result.loaded,
+      replaced: result.replaced,
+      unchanged: result.unchanged,
+      skipped: result.skipped,
+    });
+    return result;
   },
 });

@@ -36,6 +36,7 @@ import * as fillNativeAmountsOfPostedAedLines from '../migrations/20270117_fill_
 import * as createYearCloses from '../migrations/20270118_create_year_closes.js';
 import * as admitClosingEntries from '../migrations/20270119_admit_closing_entries_into_closed_years.js';
 import * as createLrsPriorUsage from '../migrations/20270120_create_lrs_prior_usage.js';
+import * as createIssuers from '../migrations/20270121_create_issuers.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -78,6 +79,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20270118_create_year_closes', createYearCloses],
   ['20270119_admit_closing_entries_into_closed_years', admitClosingEntries],
   ['20270120_create_lrs_prior_usage', createLrsPriorUsage],
+  ['20270121_create_issuers', createIssuers],
 ];
 
 const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

@@ -27,6 +27,7 @@ const LEDGER_TABLES = [
   'lot_matches',
   'inr_rates',
   'close_prices',
+  'issuers',
   'lrs_prior_usage',
   'period_closes',
   'exceptions',
@@ -63,6 +64,7 @@ const RUNTIME_GRANTS = [
   // Reference data the India reports convert and value at: a later sheet or reading replaces a day's.
   'GRANT INSERT, UPDATE (tt_buy, mid, source, published_at, loaded_at) ON inr_rates TO ??',
   'GRANT INSERT, UPDATE (close_usd, source, recorded_at) ON close_prices TO ??',
+  'GRANT INSERT, UPDATE (entity_name, address, zip_code, country, nature_of_entity, source, recorded_at) ON issuers TO ??',
   // A PAN's declared LRS use elsewhere: a new declaration replaces the last.
   'GRANT INSERT, UPDATE (amount_usd, amount_inr, note, declared_at, declared_by) ON lrs_prior_usage TO ??',
   // Closes and reopenings are a history: appended, never changed.

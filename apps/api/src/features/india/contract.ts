@@ -26,6 +26,7 @@ const MONEY_OR_NULL: JsonSchema = {
 const RATIO: JsonSchema = { type: 'string', pattern: PATTERNS.amount.pattern };
 const RATIO_OR_NULL: JsonSchema = { type: ['string', 'null'], pattern: PATTERNS.signedAmount.pattern };
 const TEXT: JsonSchema = { type: 'string' };
+const TEXT_OR_NULL: JsonSchema = { type: ['string', 'null'] };
 const DATE: JsonSchema = ref('Date');
 const DATE_OR_NULL: JsonSchema = nullable('Date');
 const COUNT: JsonSchema = { type: 'integer', minimum: 0 };
@@ -325,9 +326,12 @@ export const schemas: Record<string, JsonSchema> = {
         a3: array(
           object(
             {
-              country: TEXT,
-              entity_name: TEXT,
-              nature_of_entity: TEXT,
+              symbol: TEXT,
+              entity_name: TEXT_OR_NULL,
+              address: TEXT_OR_NULL,
+              zip_code: TEXT_OR_NULL,
+              country: TEXT_OR_NULL,
+              nature_of_entity: TEXT_OR_NULL,
               date_of_acquiring: DATE,
               initial_value_usd: MONEY,
               initial_value_inr: MONEY_OR_NULL,
@@ -342,7 +346,7 @@ export const schemas: Record<string, JsonSchema> = {
               gross_sale_proceeds_usd: MONEY,
               gross_sale_proceeds_inr: MONEY_OR_NULL,
             },
-            'Table A3: one holding (a symbol) of the customer.',
+            'Table A3: one holding (a symbol) of the customer; the entity behind it from the issuers table (load-issuers), null with a warning when not loaded.',
           ),
         ),
         a2: array(

@@ -1,0 +1,156 @@
+import { LedgerError, type Db } from '@ledger/core';
+import { CsvError, parse } from 'csv-parse/sync';
+import { SYMBOL } from './load.js';
+
+/** The entity behind a symbol, as Schedule FA's table A3 names a holding. */
+export interface Issuer {
+  symbol: string;
+  entityName: string;
+  address: string;
+  zipCode: string;
+  country: string;
+  natureOfEntity: string;
+}
+
+/** The issuers file's columns (a header line names them, in any order) and each one's longest value. */
+export const ISSUER_COLUMNS = {
+  symbol: 32,
+  entity_name: 200,
+  address: 500,
+  zip_code: 20,
+  country: 100,
+  nature_of_entity: 200,
+} as const;
+type Column = keyof typeof ISSUER_COLUMNS;
+
+export interface SkippedIssuer {
+  line: number;
+  symbol: string | null;
+  /** `bad_symbol`, `missing_<column>`, `too_long_<column>`, or `superseded_in_file` (a later line names the symbol again: it stands). */
+  reason: string;
+}
+
+/** What a load did: symbols new to the table, symbols whose row it replaced, rows already there, lines skipped and why. */
+export interface IssuersLoad extends Record<string, unknown> {
+  source: string;
+  loaded: number;
+  replaced: number;
+  unchanged: number;
+  skipped: number;
+  skipped_rows: SkippedIssuer[];
+}
+
+/**
+ * Issuers from CSV with a header line naming ISSUER_COLUMNS (quoted fields may hold commas).
+ * A line that cannot be taken is skipped and named; a file that is not CSV, or lacks a column,
+ * is refused whole (a validation error).
+ */
+export function parseIssuers(csv: string): { issuers: Issuer[]; skipped: SkippedIssuer[] } {
+  let records: Array<{ record: Record<string, string>; info: { lines: number } }>;
+  try {
+    records = parse(csv, { bom: true, columns: true, skip_empty_lines: true, trim: true, info: true });
+  } catch (error) {
+    // csv-parse's own message quotes the record: only its code and line are kept.
+    if (!(error instanceof CsvError)) throw error;
+    const line = (error as CsvError & { lines?: number }).lines;
+    throw new LedgerError('validation_error', `the issuers file is not valid CSV: ${error.code}`, [
+      { path: '/body/csv', message: `not valid CSV: ${error.code}${line === undefined ? '' : ` at line ${line}`}` },
+    ]);
+  }
+  const header = records[0] ? Object.keys(records[0].record) : [];
+  const missing = records.length === 0 ? [] : Object.keys(ISSUER_COLUMNS).filter((c) => !header.includes(c));
+  if (missing.length > 0)
+    throw new LedgerError('validation_error', `the issuers file lacks the column(s) ${missing.join(', ')}`, [
+      { path: '/body/csv', message: `the header must name ${Object.keys(ISSUER_COLUMNS).join(', ')}` },
+    ]);
+  const bySymbol = new Map<string, { issuer: Issuer; line: number }>();
+  const skipped: SkippedIssuer[] = [];
+  for (const { record, info } of records) {
+    const symbol = record.symbol ?? '';
+    const problem = SYMBOL.test(symbol)
+      ? (Object.keys(ISSUER_COLUMNS) as Column[]).flatMap((column) => {
+          const value = record[column] ?? '';
+          if (value === '') return [`missing_${column}`];
+          return value.length > ISSUER_COLUMNS[column] ? [`too_long_${column}`] : [];
+        })[0]
+      : 'bad_symbol';
+    if (problem !== undefined) {
+      skipped.push({ line: info.lines, symbol: symbol || null, reason: problem });
+      continue;
+    }
+    const earlier = bySymbol.get(symbol);
+    if (earlier) skipped.push({ line: earlier.line, symbol, reason: 'superseded_in_file' });
+    bySymbol.set(symbol, {
+      line: info.lines,
+      issuer: {
+        symbol,
+        entityName: record.entity_name!,
+        address: record.address!,
+        zipCode: record.zip_code!,
+        country: record.country!,
+        natureOfEntity: record.nature_of_entity!,
+      },
+    });
+  }
+  skipped.sort((a, b) => a.line - b.line);
+  return { issuers: [...bySymbol.values()].map((v) => v.issuer), skipped };
+}
+
+const FIELDS = ['entity_name', 'address', 'zip_code', 'country', 'nature_of_entity'] as const;
+const valuesOf = (i: Issuer) => [i.entityName, i.address, i.zipCode, i.country, i.natureOfEntity];
+
+/**
+ * Loads issuers (parseIssuers) into `issuers`. Idempotent: a row equal to the stored one is
+ * `unchanged`; one that differs replaces it (`replaced`), in one statement.
+ */
+export async function loadIssuers(db: Db, csv: string, source: string): Promise<IssuersLoad> {
+  const { issuers, skipped } = parseIssuers(csv);
+  const stored = new Map(
+    (
+      await issuersOf(
+        db,
+        issuers.map((i) => i.symbol),
+      )
+    ).map((i) => [i.symbol, i]),
+  );
+  const changed = issuers.filter((i) => {
+    const s = stored.get(i.symbol);
+    return s === undefined || valuesOf(s).some((v, k) => v !== valuesOf(i)[k]);
+  });
+  if (changed.length > 0)
+    await db.raw(
+      `INSERT INTO issuers (symbol, ${FIELDS.join(', ')}, source)
+       SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[])
+       ON CONFLICT (symbol) DO UPDATE SET ${FIELDS.map((f) => `${f} = excluded.${f}`).join(', ')}, source = excluded.source, recorded_at = now()`,
+      [
+        changed.map((i) => i.symbol),
+        ...FIELDS.map((_, k) => changed.map((i) => valuesOf(i)[k]!)),
+        changed.map(() => source),
+      ],
+    );
+  const loaded = changed.filter((i) => !stored.has(i.symbol)).length;
+  return {
+    source,
+    loaded,
+    replaced: changed.length - loaded,
+    unchanged: issuers.length - changed.length,
+    skipped: skipped.length,
+    skipped_rows: skipped,
+  };
+}
+
+/** The stored issuers of `symbols`. */
+export async function issuersOf(db: Db, symbols: string[]): Promise<Issuer[]> {
+  const { rows } = await db.raw<{ rows: Array<Record<'symbol' | (typeof FIELDS)[number], string>> }>(
+    `SELECT symbol, ${FIELDS.join(', ')} FROM issuers WHERE symbol = ANY(?::text[])`,
+    [symbols],
+  );
+  return rows.map((r) => ({
+    symbol: r.symbol,
+    entityName: r.entity_name,
+    address: r.address,
+    zipCode: r.zip_code,
+    country: r.country,
+    natureOfEntity: r.nature_of_entity,
+  }));
+}
