@@ -26,6 +26,8 @@ import {
   capitalGainsReport,
   dividendsReport,
   fxMarginReport,
+  indiaSettingsOf,
+  indiaSettingsSchema,
   loadFxRates,
   lrsReport,
   parseFinancialYear,
@@ -151,12 +153,7 @@ export async function timeIndiaReports(database: TestDatabase) {
   const context: IndiaReportContext = {
     book: 'ENTITY_IND_IFSC',
     db,
-    settings: {
-      costRate: 'acquisition_month',
-      unconfirmedRules: true,
-      brokerCostBps: new Decimal(4),
-      fxSpreadBps: new Decimal(75),
-    },
+    settings: indiaSettingsOf(indiaSettingsSchema.parse({ BROKER_COST_BPS: '4', FX_SPREAD_BPS: '75' })),
   };
   const fy = parseFinancialYear('2024-25');
   const reports: Array<[string, () => Promise<unknown>]> = [

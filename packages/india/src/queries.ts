@@ -354,16 +354,29 @@ export async function scheduleFaInput(db: Db, fy: FinancialYear, customers: stri
     [symbols, first, last],
   );
   const { rows: cash } = await db.raw<{
-    rows: Array<{ customer_id: string; day: string | null; net: string; credited: string }>;
+    rows: Array<{ customer_id: string; day: string | null; first_day: string; net: string; credited: string }>;
   }>(
-    `SELECT customer_id, CASE WHEN txn_date >= CAST(:held_from AS date) THEN txn_date::text END AS day, sum(credit - debit)::text AS net, sum(credit)::text AS credited
+    `SELECT customer_id, CASE WHEN txn_date >= CAST(:held_from AS date) THEN txn_date::text END AS day, min(txn_date)::text AS first_day,
+            sum(credit - debit)::text AS net, sum(credit)::text AS credited
        FROM journal_lines WHERE ${listed('customer_id')} AND account_code = '${ACCOUNT.customerWalletUsd}' AND txn_date <= CAST(:as_of AS date)
       GROUP BY 1, 2 ORDER BY 1, 2 NULLS FIRST`,
     bindings,
   );
+  const { rows: accounts } = await db.raw<{ rows: Array<{ customer_id: string; usbroker_account_no: string | null }> }>(
+    `SELECT customer_id, usbroker_account_no FROM customers WHERE ${listed('customer_id')}`,
+    bindings,
+  );
+  const accountOf = new Map(accounts.map((a) => [a.customer_id, a.usbroker_account_no]));
   const wallets = new Map<string, FaInput['cash'][number]>();
   for (const c of cash) {
-    const wallet = wallets.get(c.customer_id) ?? { customerId: c.customer_id, opening: new Decimal(0), days: [] };
+    // Rows come by customer, the days before the year first: the first row has the first day.
+    const wallet = wallets.get(c.customer_id) ?? {
+      customerId: c.customer_id,
+      accountNo: accountOf.get(c.customer_id) ?? null,
+      firstLineOn: c.first_day,
+      opening: new Decimal(0),
+      days: [],
+    };
     if (c.day === null) wallet.opening = dec(c.net);
     else wallet.days.push({ date: c.day, net: dec(c.net), credited: dec(c.credited) });
     wallets.set(c.customer_id, wallet);

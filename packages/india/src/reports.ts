@@ -10,7 +10,7 @@ import { lrsSummary, lrsUse } from './lrs.js';
 import { priorLrsUsage } from './prior-usage.js';
 import * as q from './queries.js';
 import { RateBook } from './rates.js';
-import { scheduleFa } from './schedule-fa.js';
+import { scheduleFa, type BrokerInstitution } from './schedule-fa.js';
 import { settlementAudit } from './settlement-audit.js';
 
 /** The India reports' settings (the api's config module reads them once). */
@@ -23,6 +23,8 @@ export interface IndiaSettings {
   brokerCostBps: Decimal;
   /** The configured FX spread (FX_SPREAD_BPS). */
   fxSpreadBps: Decimal;
+  /** The broker as Schedule FA's table A2 names it (SCHEDULE_FA_BROKER_*). */
+  brokerInstitution: BrokerInstitution;
 }
 
 /** What each report reads with: the book (the UAE book answers every report zero-valued), its database, the settings. */
@@ -143,7 +145,7 @@ export async function scheduleFaReport(
 ) {
   if (!india(context)) {
     const empty = { customers: [], issuers: [], lots: [], sales: [], dividends: [], prices: new Map(), cash: [] };
-    return scheduleFa(fy, empty, noRates(), { total: 0, ...page });
+    return scheduleFa(fy, empty, noRates(), context.settings.brokerInstitution, { total: 0, ...page });
   }
   const { input, total, rates } = await reading(context, async (db) => {
     const { customers, total } = await q.scheduleFaCustomers(db, fy, customerId, page);
@@ -151,7 +153,7 @@ export async function scheduleFaReport(
     const earliest = input.lots.reduce((d, l) => (l.acquiredOn < d ? l.acquiredOn : d), fy.calendarPeriod.from);
     return { input, total, rates: await q.rateBook(db, earliest, fy.calendarPeriod.to) };
   });
-  return scheduleFa(fy, input, rates, { total, ...page });
+  return scheduleFa(fy, input, rates, context.settings.brokerInstitution, { total, ...page });
 }
 
 export async function settlementAuditReport(context: IndiaReportContext, fy: FinancialYear) {

@@ -25,8 +25,26 @@ export interface FaInput {
   issuers: Issuer[];
   /** Close prices per symbol, the year's days in date order. */
   prices: Map<string, Array<{ date: string; closeUsd: Decimal }>>;
-  /** Broker cash per customer (the USD wallet, 2010): the balance before the year, and each day's movement. */
-  cash: Array<{ customerId: string; opening: Decimal; days: Array<{ date: string; net: Decimal; credited: Decimal }> }>;
+  /**
+   * Broker cash per customer (the USD wallet, 2010): the broker account number (null: not
+   * linked), the day of the wallet's first line in the book, the balance before the year, and
+   * each day's movement in it.
+   */
+  cash: Array<{
+    customerId: string;
+    accountNo: string | null;
+    firstLineOn: string;
+    opening: Decimal;
+    days: Array<{ date: string; net: Decimal; credited: Decimal }>;
+  }>;
+}
+
+/** The broker as table A2 names the institution: set by configuration (null: not set). */
+export interface BrokerInstitution {
+  name: string | null;
+  address: string | null;
+  zipCode: string | null;
+  country: string;
 }
 
 const key = (customerId: string, symbol: string) => `${customerId}\u0000${symbol}`;
@@ -133,8 +151,9 @@ function peakOf(steps: Array<{ date: string; shares: Decimal }>, days: PriceDays
  * list envelope, `items` of `total` customers), table A3 per holding (symbol): the entity behind
  * it (name, address, ZIP code, country, nature: the issuers table), first acquisition,
  * initial value, peak value (the highest of shares × close on each day a close is held), closing
- * value at 31 December, gross dividends and gross sale proceeds; and table A2 (broker cash: peak,
- * closing, gross credited). INR at the SBI TT buying rate of the day valued (acquisition, peak,
+ * value at 31 December, gross dividends and gross sale proceeds; and table A2 (broker cash: the
+ * institution, the account, its first line in the book as its opening date, peak, closing, gross
+ * credited). INR at the SBI TT buying rate of the day valued (acquisition, peak,
  * 31 December, credit or sale). A holding without prices, or a symbol without its issuer, is
  * listed in `warnings` with those fields null: never guessed.
  */
@@ -142,6 +161,7 @@ export function scheduleFa(
   fy: FinancialYear,
   input: FaInput,
   rates: RateBook,
+  institution: BrokerInstitution,
   page: { total: number; limit: number; offset: number },
 ) {
   const year = fy.calendarYear;
@@ -230,9 +250,19 @@ export function scheduleFa(
       if (balance.isGreaterThan(peak.usd)) peak = { date: d.date, usd: balance };
     }
     const credited = c.days.map((d) => inrOn(d.credited, d.date));
+    if (c.accountNo === null)
+      warnings.push(
+        `customer ${c.customerId} has no usbroker account number (table A2): link it with PUT /v1/customers/${c.customerId}`,
+      );
     return {
       customerId: c.customerId,
-      institution: 'US broker (usbroker), custodial account',
+      country: institution.country,
+      institution_name: institution.name,
+      institution_address: institution.address,
+      institution_zip_code: institution.zipCode,
+      account_number: c.accountNo,
+      status: 'Owner',
+      account_opening_date: c.firstLineOn,
       peak_balance_date: peak.date,
       peak_balance_usd: money(peak.usd),
       peak_balance_inr: moneyOrNull(inrOn(peak.usd, peak.date)),
@@ -242,6 +272,10 @@ export function scheduleFa(
       gross_credited_inr: moneyOrNull(sumInr(credited)),
     };
   });
+  if (a2.length > 0 && [institution.name, institution.address, institution.zipCode].includes(null))
+    warnings.push(
+      "the broker's name, address or ZIP code for table A2 is not configured: set SCHEDULE_FA_BROKER_NAME, SCHEDULE_FA_BROKER_ADDRESS and SCHEDULE_FA_BROKER_ZIP_CODE",
+    );
   const [a3Of, a2Of] = [groupBy(a3, (h) => h.customerId), groupBy(a2, (a) => a.customerId)];
   const reported = new Set(input.customers);
   for (const customerId of [...a3Of.keys(), ...a2Of.keys()])

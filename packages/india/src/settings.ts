@@ -2,6 +2,8 @@ import { bpsSetting, Decimal, flagSetting } from '@ledger/core';
 import { z } from 'zod';
 import type { IndiaSettings } from './reports.js';
 
+const institutionText = (max: number) => z.string().trim().min(1).max(max).optional();
+
 /** The India reports' settings, read by the api's config module (README, Settings). */
 export const indiaSettingsSchema = z.object({
   /** The broker's configured cost (the worker's recost books it): broker-fees compares actual fees with it. */
@@ -12,6 +14,12 @@ export const indiaSettingsSchema = z.object({
   INDIA_CG_COST_RATE: z.enum(['acquisition_month', 'transfer_month']).default('acquisition_month'),
   /** Apply the dated rules marked unconfirmed (budget proposals), as stated by default. */
   INDIA_TCS_UNCONFIRMED_RULES: flagSetting(true),
+  /** The broker's name, address and ZIP code as Schedule FA's table A2 names the institution (no upstream says them); unset: null with a warning. */
+  SCHEDULE_FA_BROKER_NAME: institutionText(200),
+  SCHEDULE_FA_BROKER_ADDRESS: institutionText(500),
+  SCHEDULE_FA_BROKER_ZIP_CODE: institutionText(20),
+  /** The broker's country: usbroker is a US broker. */
+  SCHEDULE_FA_BROKER_COUNTRY: institutionText(100).default('United States of America'),
 });
 
 export function indiaSettingsOf(parsed: z.output<typeof indiaSettingsSchema>): IndiaSettings {
@@ -20,5 +28,11 @@ export function indiaSettingsOf(parsed: z.output<typeof indiaSettingsSchema>): I
     fxSpreadBps: new Decimal(parsed.FX_SPREAD_BPS ?? '0'),
     costRate: parsed.INDIA_CG_COST_RATE,
     unconfirmedRules: parsed.INDIA_TCS_UNCONFIRMED_RULES,
+    brokerInstitution: {
+      name: parsed.SCHEDULE_FA_BROKER_NAME ?? null,
+      address: parsed.SCHEDULE_FA_BROKER_ADDRESS ?? null,
+      zipCode: parsed.SCHEDULE_FA_BROKER_ZIP_CODE ?? null,
+      country: parsed.SCHEDULE_FA_BROKER_COUNTRY,
+    },
   };
 }

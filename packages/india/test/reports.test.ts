@@ -16,6 +16,8 @@ import {
   brokerFeesReport,
   capitalGainsReport,
   dividendsReport,
+  indiaSettingsOf,
+  indiaSettingsSchema,
   loadFxRates,
   loadIssuers,
   lrsReport,
@@ -28,12 +30,15 @@ import {
 
 const POLICY = { feeSchedule: new FeeSchedule(new Decimal(22)) };
 const RECOST = { policy: POLICY, limit: null };
-const SETTINGS = {
-  costRate: 'acquisition_month',
-  unconfirmedRules: true,
-  brokerCostBps: new Decimal(4),
-  fxSpreadBps: new Decimal(75),
-} as const;
+const SETTINGS = indiaSettingsOf(
+  indiaSettingsSchema.parse({
+    BROKER_COST_BPS: '4',
+    FX_SPREAD_BPS: '75',
+    SCHEDULE_FA_BROKER_NAME: 'Example Securities LLC',
+    SCHEDULE_FA_BROKER_ADDRESS: '1 Broker Plaza, Jersey City, New Jersey, United States',
+    SCHEDULE_FA_BROKER_ZIP_CODE: '07302',
+  }),
+);
 const FY = parseFinancialYear('2024-25');
 const PAGE = { limit: 50, offset: 0 };
 const csv = readFileSync(new URL('../data/sbi-usd-inr-rates.csv', import.meta.url), 'utf8');
@@ -338,8 +343,8 @@ describe('India reports on stored data (real Postgres)', function () {
   });
 
   describe('schedule FA', () => {
-    it('a lot sold out before the calendar year is not held in it: the holding starts at the year’s lot, with its fee in the initial value', async () => {
-      await upsertCustomer(db, 'IND-FA', {});
+    it('a lot sold out before the calendar year is not held in it: the holding starts at the year’s lot, with its fee in the initial value; A2 names the configured broker and the linked account, opened with its first line', async () => {
+      await upsertCustomer(db, 'IND-FA', { references: { usbroker_account_no: 'ACC-FA' } });
       const c = { customer_id: 'IND-FA', symbol: 'AMZN' };
       await trade(db, { ...c, txn_type: 'buy_security', quantity: '2', amount_usd: '300.00', txn_date: '2023-03-01' });
       await trade(db, { ...c, txn_type: 'sell_security', quantity: '2', amount_usd: '320.00', txn_date: '2023-06-01' });
@@ -348,7 +353,16 @@ describe('India reports on stored data (real Postgres)', function () {
       await loadIssuers(db, await shippedIssuersCsv('us-issuers'), 'us-issuers');
       const report = await scheduleFaReport(india, FY, 'IND-FA', PAGE);
       // 100.00 + its 22 bps fee 0.22; one share held from 2024-02-01 to the year's end.
-      const { a3 } = report.items[0]!;
+      const { a3, a2 } = report.items[0]!;
+      // The broker as configured; the account as linked, opened (in the book) with its first buy.
+      expect(a2).to.have.length(1);
+      expect(a2[0]).to.deep.include({
+        institution_name: 'Example Securities LLC',
+        institution_zip_code: '07302',
+        account_number: 'ACC-FA',
+        status: 'Owner',
+        account_opening_date: '2023-03-01',
+      });
       expect(a3).to.have.length(1);
       expect(a3[0]).to.deep.include({
         symbol: 'AMZN',

@@ -282,6 +282,12 @@ describe('settlement audit', () => {
 
 describe('Schedule FA', () => {
   const PAGE_OF_ONE = { total: 1, limit: 50, offset: 0 };
+  const BROKER = {
+    name: 'Example Securities LLC',
+    address: '1 Broker Plaza, Jersey City, New Jersey, United States',
+    zipCode: '07302',
+    country: 'United States of America',
+  };
   const ISSUER = {
     symbol: 'X',
     entityName: 'X Inc.',
@@ -341,6 +347,8 @@ describe('Schedule FA', () => {
         cash: [
           {
             customerId: 'IND-1',
+            accountNo: 'ACC-1',
+            firstLineOn: '2023-11-02',
             opening: d('500.00'),
             days: [
               { date: '2024-03-01', net: d('1000.00'), credited: d('1000.00') },
@@ -351,6 +359,7 @@ describe('Schedule FA', () => {
         ],
       },
       book,
+      BROKER,
       PAGE_OF_ONE,
     );
     // Peak: 2 Jan 10 × 100 × 83.20 = 83,200.00; 14 Jun 10 × 150 × 83.50 = 125,250.00 (the peak); 31 Dec 6 × 120 × 85.60 = 61,632.00.
@@ -382,7 +391,13 @@ describe('Schedule FA', () => {
     // Cash: 500 → 1,500 (1 Mar, the peak) → 300 → 860; credited 1,000 × 82.90 + 560 × 83.90.
     expect(a2).to.deep.equal([
       {
-        institution: 'US broker (usbroker), custodial account',
+        country: 'United States of America',
+        institution_name: 'Example Securities LLC',
+        institution_address: '1 Broker Plaza, Jersey City, New Jersey, United States',
+        institution_zip_code: '07302',
+        account_number: 'ACC-1',
+        status: 'Owner',
+        account_opening_date: '2023-11-02',
         peak_balance_date: '2024-03-01',
         peak_balance_usd: '1500.00',
         peak_balance_inr: '124350.00',
@@ -436,6 +451,7 @@ describe('Schedule FA', () => {
         '2024-05-02': '84.00',
         '2024-12-31': '85.60',
       }),
+      BROKER,
       PAGE_OF_ONE,
     );
     // 1 Feb 10 × 100 × 83.00 = 83,000.00 (the peak); 1 Mar 10 × 90 × 82.90 = 74,610.00; 2 May 2 × 400 × 84.00 = 67,200.00.
@@ -450,6 +466,36 @@ describe('Schedule FA', () => {
     });
     expect(report.warnings).to.deep.equal([
       'no USD/INR rate for 2024-07-20 (nor the 7 days before): load it with POST /v1/jobs/load-fx-rates',
+    ]);
+  });
+
+  it('table A2 without the broker configured or the account linked: those fields null, each named in warnings', () => {
+    const report = scheduleFa(
+      parseFinancialYear('2024-25'),
+      {
+        customers: ['IND-2'],
+        issuers: [],
+        lots: [],
+        sales: [],
+        dividends: [],
+        prices: new Map(),
+        cash: [{ customerId: 'IND-2', accountNo: null, firstLineOn: '2024-05-06', opening: d('0'), days: [] }],
+      },
+      rates({ '2023-12-29': '83.10', '2024-12-31': '85.60' }),
+      { name: null, address: null, zipCode: null, country: 'United States of America' },
+      PAGE_OF_ONE,
+    );
+    expect(report.items[0]!.a2[0]).to.deep.include({
+      institution_name: null,
+      institution_address: null,
+      institution_zip_code: null,
+      account_number: null,
+      account_opening_date: '2024-05-06',
+      closing_balance_usd: '0.00',
+    });
+    expect(report.warnings).to.deep.equal([
+      'customer IND-2 has no usbroker account number (table A2): link it with PUT /v1/customers/IND-2',
+      "the broker's name, address or ZIP code for table A2 is not configured: set SCHEDULE_FA_BROKER_NAME, SCHEDULE_FA_BROKER_ADDRESS and SCHEDULE_FA_BROKER_ZIP_CODE",
     ]);
   });
 
@@ -476,6 +522,7 @@ describe('Schedule FA', () => {
         cash: [],
       },
       rates({ '2024-02-01': '83.00', '2024-12-31': '85.60' }),
+      BROKER,
       PAGE_OF_ONE,
     );
     expect(report.items[0]!.a3[0]).to.deep.include({

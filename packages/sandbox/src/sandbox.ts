@@ -103,6 +103,10 @@ export function clientEnv(sandbox: Pick<Sandbox, 'urls' | 'credentials'>): Recor
     USBROKER_API_KEY: usbroker.apiKey,
     USBROKER_API_SECRET: usbroker.apiSecret,
     USBROKER_FIRM_ID: usbroker.firmId,
+    // Schedule FA's table A2 names the broker: here, the sandbox itself.
+    SCHEDULE_FA_BROKER_NAME: 'usbroker sandbox (a test double, not an institution)',
+    SCHEDULE_FA_BROKER_ADDRESS: sandbox.urls.usbroker,
+    SCHEDULE_FA_BROKER_ZIP_CODE: '00000',
     REMIT_BASE_URL: sandbox.urls.remit,
     REMIT_API_KEY: remit.apiKey,
     // The sandbox has no rate limit (the provider's ~3,000 a minute is the client's default pace): as fast as it answers.

@@ -352,7 +352,13 @@ export const schemas: Record<string, JsonSchema> = {
         a2: array(
           object(
             {
-              institution: TEXT,
+              country: TEXT,
+              institution_name: TEXT_OR_NULL,
+              institution_address: TEXT_OR_NULL,
+              institution_zip_code: TEXT_OR_NULL,
+              account_number: TEXT_OR_NULL,
+              status: { type: 'string', enum: ['Owner'] },
+              account_opening_date: DATE,
               peak_balance_date: DATE,
               peak_balance_usd: MONEY,
               peak_balance_inr: MONEY_OR_NULL,
@@ -361,7 +367,7 @@ export const schemas: Record<string, JsonSchema> = {
               gross_credited_usd: MONEY,
               gross_credited_inr: MONEY_OR_NULL,
             },
-            'Table A2: the customer’s broker cash (USD wallet).',
+            'Table A2: the customer’s broker cash (USD wallet): the institution (SCHEDULE_FA_BROKER_*), the account (its usbroker account number; its first line in the book as the opening date), peak, closing, gross credited.',
           ),
         ),
       },
