@@ -7,9 +7,8 @@ import {
   SHIPPED_RATE_FILES,
   shippedIssuersCsv,
   shippedRatesCsv,
-  type FxRatesLoad,
-  type IssuersLoad,
 } from '@ledger/india';
+import type { Db } from '@ledger/core';
 import { z } from 'zod';
 import { defineJob } from '@ledger/job-runtime';
 
@@ -21,41 +20,74 @@ const csvBody = {
   source: z.string().min(1).max(200).describe('A name for where the rows came from, stored with them.'),
 };
 
-/** A file shipped with the service, by name, or the operator's CSV in the body. */
-const shippedOrCsv = <const Names extends readonly [string, ...string[]]>(names: Names, what: string) =>
-  z
+/** What a load of a whole file answers: rows new, replaced, already there, skipped. */
+interface FileLoad extends Record<string, unknown> {
+  loaded: number;
+  replaced: number;
+  unchanged: number;
+  skipped: number;
+}
+
+/**
+ * A job loading reference data from a file shipped with the service (named: a job never takes a
+ * path, so it cannot read any other file) or the operator's CSV in the body, idempotently.
+ */
+function fileLoadJob<Name extends string, Result extends FileLoad>(
+  kind: string,
+  {
+    files,
+    what,
+    why,
+    shipped,
+    load,
+  }: {
+    files: Record<Name, string>;
+    what: string;
+    why: string;
+    shipped: (name: Name) => Promise<string>;
+    load: (db: Db, csv: string, source: string) => Promise<Result>;
+  },
+) {
+  const names = Object.keys(files) as [Name, ...Name[]];
+  const input = z
     .union([
       z.object({ file: z.enum(names).describe(`${what} shipped with the service (packages/india/data).`) }).strict(),
       z.object(csvBody).strict(),
     ])
     .meta({ examples: [{ file: names[0] }] });
-
-export const loadFxRatesInput = shippedOrCsv(
-  Object.keys(SHIPPED_RATE_FILES) as [keyof typeof SHIPPED_RATE_FILES],
-  'A rate file',
-);
-export type LoadFxRatesInput = z.infer<typeof loadFxRatesInput>;
+  return defineJob<z.infer<typeof input>, Result>(kind, {
+    mode: 'sync',
+    family: 'syncs',
+    books: ['ENTITY_IND_IFSC'],
+    why,
+    input,
+    businessKey: () => null,
+    run: async (body, { db, logger }) => {
+      const [csv, source] = 'file' in body ? [await shipped(body.file), body.file] : [body.csv, body.source];
+      const result = await load(db, csv, source);
+      const { loaded, replaced, unchanged, skipped } = result;
+      logger.info(`${kind} done`, { source, loaded, replaced, unchanged, skipped });
+      return result;
+    },
+  });
+}
 
 /** load-fx-rates (docs/jobs.md#load-fx-rates): SBI's USD/INR sheets into inr_rates, idempotently. */
-export const loadFxRatesJob = defineJob<LoadFxRatesInput, FxRatesLoad>('load-fx-rates', {
-  mode: 'sync',
-  family: 'syncs',
-  books: ['ENTITY_IND_IFSC'],
+export const loadFxRatesJob = fileLoadJob('load-fx-rates', {
+  files: SHIPPED_RATE_FILES,
+  what: 'A rate file',
   why: 'decided: one file of a few thousand rows, one statement: seconds',
-  input: loadFxRatesInput,
-  businessKey: () => null,
-  run: async (input, { db, logger }) => {
-    const [csv, source] = 'file' in input ? [await shippedRatesCsv(input.file), input.file] : [input.csv, input.source];
-    const result = await loadFxRates(db, csv, source);
-    logger.info('load-fx-rates done', {
-      source,
-      loaded: result.loaded,
-      replaced: result.replaced,
-      unchanged: result.unchanged,
-      skipped: result.skipped,
-    });
-    return result;
-  },
+  shipped: shippedRatesCsv,
+  load: loadFxRates,
+});
+
+/** load-issuers (docs/jobs.md#load-issuers): who stands behind each symbol, for Schedule FA, into issuers, idempotently. */
+export const loadIssuersJob = fileLoadJob('load-issuers', {
+  files: SHIPPED_ISSUER_FILES,
+  what: 'An issuers file',
+  why: 'decided: as load-fx-rates',
+  shipped: shippedIssuersCsv,
+  load: loadIssuers,
 });
 
 export const loadClosePricesInput = z
@@ -78,34 +110,5 @@ export const loadClosePricesJob = defineJob<
   run: async ({ csv, source }, { db }) => {
     const { prices, skipped } = parseClosePrices(csv);
     return { source, recorded: await recordClosePrices(db, prices, source), skipped_rows: skipped };
-  },
-});
-
-export const loadIssuersInput = shippedOrCsv(
-  Object.keys(SHIPPED_ISSUER_FILES) as [keyof typeof SHIPPED_ISSUER_FILES],
-  'An issuers file',
-);
-export type LoadIssuersInput = z.infer<typeof loadIssuersInput>;
-
-/** load-issuers (docs/jobs.md#load-issuers): who stands behind each symbol, for Schedule FA, into issuers, idempotently. */
-export const loadIssuersJob = defineJob<LoadIssuersInput, IssuersLoad>('load-issuers', {
-  mode: 'sync',
-  family: 'syncs',
-  books: ['ENTITY_IND_IFSC'],
-  why: 'decided: as load-fx-rates',
-  input: loadIssuersInput,
-  businessKey: () => null,
-  run: async (input, { db, logger }) => {
-    const [csv, source] =
-      'file' in input ? [await shippedIssuersCsv(input.file), input.file] : [input.csv, input.source];
-    const result = await loadIssuers(db, csv, source);
-    logger.info('load-issuers done', {
-      source,
-      loaded: result.loaded,
-      replaced: result.replaced,
-      unchanged: result.unchanged,
-      skipped: result.skipped,
-    });
-    return result;
   },
 });
