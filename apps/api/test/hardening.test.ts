@@ -6,7 +6,16 @@ import { LedgerError, MONEY_RULE } from '@ledger/core';
 import { expect } from 'chai';
 import { ERROR_STATUS, toProblem } from '../src/http/errors.js';
 import { apiDocument } from '../src/openapi/index.js';
-import { ADMIN_TOKEN, countRows, deposit, expectError, startApi, type Reply, type TestApi } from './support.js';
+import {
+  ADMIN_TOKEN,
+  countRows,
+  deposit,
+  expectError,
+  requiredQuery,
+  startApi,
+  type Reply,
+  type TestApi,
+} from './support.js';
 
 interface RawReply {
   status: number;
@@ -54,12 +63,10 @@ function expectRawError(reply: RawReply, status: number, code: string): void {
 /** The list operations of the document, with what their required parameters need to be valid. */
 const LIST_PATHS = Object.entries(apiDocument.paths)
   .filter(([, item]) => item.get?.parameters?.some((p) => '$ref' in p && p.$ref.endsWith('/Limit')))
-  .map(([template]) => template.replace('{customer_id}', 'C-1'))
-  .map((template) =>
-    template.endsWith('/grouped')
-      ? `${template}?group_by=${template.startsWith('/v1/journal') ? 'account' : 'type'}&`
-      : `${template}?`,
-  );
+  .map(([template]) => {
+    const query = requiredQuery(template);
+    return `${template.replace('{customer_id}', 'C-1')}?${query === '' ? '' : `${query}&`}`;
+  });
 
 describe('hardening: bad input is a 4xx that changes nothing', () => {
   let api: TestApi;

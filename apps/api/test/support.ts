@@ -169,3 +169,9 @@ export function deposit(overrides: Record<string, unknown> = {}): Record<string,
     ...overrides,
   };
 }
+
+/** The query a GET operation requires to be valid (`key=value`, or empty): grouped reads a `group_by`, schedule-fa an `fy`. */
+export function requiredQuery(template: string): string {
+  if (template.endsWith('/grouped')) return `group_by=${template.startsWith('/v1/journal') ? 'account' : 'type'}`;
+  return template === '/v1/india/schedule-fa' ? 'fy=2024-25' : '';
+}
