@@ -2,6 +2,8 @@
 // the order docs/quickstart.md gives (and why). Nothing here posts directly: what the demo shows is
 // what the jobs produced.
 
+import { usbrokerClosePricesCsv } from '@ledger/sandbox';
+
 export interface Period {
   /** First and last day, `YYYY-MM-DD`. */
   from: string;
@@ -63,13 +65,14 @@ function ledgerWindows(from: string, to: string): [string, string][] {
 /**
  * Each book's steps. UAE: link the registry's customers, post the feed (which recosts), store
  * the custodian's statements and holdings the reconciliation compares with. India: the shipped
- * SBI rates and issuers (the reports convert and name holdings by them), link, then the
+ * SBI rates and issuers and the sandbox's daily closes (the reports convert, name and value
+ * holdings by them), link, then the
  * broker's fractional trades before its wires and quantity orders (a sell of shares bought by a
  * fractional order must find them: the other order leaves it flagged until a recost), the daily
  * ledger (dividends, withholding, fees), the remittances, one recost over everything. Both end
  * with a reconciliation run.
  */
-export function demoSteps(book: string, period: Period): DemoStep[] {
+export function demoSteps(book: string, period: Period, seed: number): DemoStep[] {
   const lastMonth = period.to.slice(0, 7);
   const recentMonths = monthsBetween(period.from.slice(0, 7), lastMonth).slice(-3);
   const reconcile: DemoStep = { name: 'reconciliation run', path: '/v1/reconciliation/run', body: {} };
@@ -89,9 +92,15 @@ export function demoSteps(book: string, period: Period): DemoStep[] {
     ];
   }
   return [
-    // The reference data the India reports convert and name holdings by: the files shipped with the service.
+    // The reference data the India reports convert, name and value holdings by: the files shipped
+    // with the service, and the closes of the sandbox's period as a vendor's end-of-day file.
     { name: 'load-fx-rates sbi-usd-inr-rates', job: 'load-fx-rates', body: { file: 'sbi-usd-inr-rates' } },
     { name: 'load-issuers us-issuers', job: 'load-issuers', body: { file: 'us-issuers' } },
+    {
+      name: 'load-close-prices (the sandbox’s end-of-day file)',
+      job: 'load-close-prices',
+      body: { csv: usbrokerClosePricesCsv({ seed }, period.from, period.to), source: 'sandbox-eod' },
+    },
     { name: 'provision-india', job: 'provision-india', body: {} },
     { name: 'sync-usbroker-trades', job: 'sync-usbroker-trades', body: { recost: false } },
     { name: 'sync-usbroker', job: 'sync-usbroker', body: { recost: false } },
@@ -164,14 +173,17 @@ export async function loadDemo({
   book,
   api,
   period,
+  seed,
   log,
 }: {
   book: string;
   api: BookApi;
   period: Period;
+  /** The sandbox's seed: its prices are a function of it. */
+  seed: number;
   log: (line: string) => void;
 }): Promise<number> {
-  const steps = demoSteps(book, period);
+  const steps = demoSteps(book, period, seed);
   const started = Date.now();
   for (const [index, step] of steps.entries()) {
     const t0 = Date.now();

@@ -234,7 +234,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
             try {
               if (await hasTransactions(api)) return log(`${label}: demo data already loaded (--reset starts over)`);
               log(`${label}: loading demo data`);
-              const ms = await loadDemo({ book, api, period, log: (line) => log(`${label} ${line}`) });
+              const ms = await loadDemo({ book, api, period, seed: DEMO.seed, log: (line) => log(`${label} ${line}`) });
               log(`${label}: demo data loaded in ${(ms / 1000).toFixed(1)} s`);
             } catch (error) {
               failures.push(`${label}: ${error instanceof Error ? error.message : String(error)}`);

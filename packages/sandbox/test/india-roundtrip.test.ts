@@ -6,6 +6,7 @@ import {
   remitCustomer,
   startSandbox,
   usbrokerBalance,
+  usbrokerClosePricesCsv,
   usbrokerPositions,
   usbrokerQuotes,
   usbrokerStatement,
@@ -166,6 +167,19 @@ describe('sandbox India round trip: the usbroker and remit clients read back exa
       expect(await broker.getQuotes(['AAPL', 'NOPE', 'SPY'])).to.deep.equal(
         usbrokerQuotes(sandbox.data.config, ['AAPL', 'SPY'], sandbox.data.period.to),
       );
+    });
+
+    it('its end-of-day file closes each weekday at the price its quotes give that day, in load-close-prices’ form', () => {
+      // 2026-01-02 is a Friday: the weekend after it has no close.
+      const lines = usbrokerClosePricesCsv(sandbox.data.config, '2026-01-02', '2026-01-05').trim().split('\n');
+      expect(lines[0]).to.equal('symbol,date,close');
+      expect(lines.filter((l) => l.startsWith('AAPL,')).map((l) => l.split(',')[1])).to.deep.equal([
+        '2026-01-02',
+        '2026-01-05',
+      ]);
+      expect(lines).to.have.length(1 + 5 * 2);
+      const [quote] = usbrokerQuotes(sandbox.data.config, ['NVDA'], '2026-01-05');
+      expect(lines).to.include(`NVDA,2026-01-05,${quote!.last}`);
     });
 
     it('refuses a wrong client secret (401, UsbrokerAuthError) and an unknown account (404)', async () => {

@@ -1,5 +1,5 @@
 import { priceOn } from './catalog.js';
-import { addMonths, firstDayOf, lastDayOf } from './dates.js';
+import { addMonths, firstDayOf, fromDayNumber, lastDayOf, toDayNumber } from './dates.js';
 import { isPlantedMismatch, type SandboxDataConfig } from './generate.js';
 import {
   CUSIPS,
@@ -162,6 +162,24 @@ export function usbrokerQuotes(config: SandboxDataConfig, symbols: readonly stri
       currency: 'USD',
       as_of: `${periodTo}T20:00:00Z`,
     }));
+}
+
+/**
+ * The US symbols' daily closes over [from, to], weekdays, as a market-data vendor's end-of-day
+ * file in the ledger's `load-close-prices` form (`symbol,date,close`): each close is the price
+ * the sandbox's quotes give for that day, so the ledger can value holdings (Schedule FA's peak and
+ * closing) over the sandbox's whole period, not only the days its syncs ran.
+ */
+export function usbrokerClosePricesCsv(config: Pick<SandboxDataConfig, 'seed'>, from: string, to: string): string {
+  const lines = ['symbol,date,close'];
+  for (const symbol of Object.keys(CUSIPS))
+    for (let day = toDayNumber(from); day <= toDayNumber(to); day += 1) {
+      const date = fromDayNumber(day);
+      // Day 0 (1970-01-01) was a Thursday: (day + 4) % 7 is 0 on Sundays, 6 on Saturdays.
+      if ((day + 4) % 7 === 0 || (day + 4) % 7 === 6) continue;
+      lines.push(`${symbol},${date},${formatMinor(priceOn(config.seed, symbol, date))}`);
+    }
+  return `${lines.join('\n')}\n`;
 }
 
 // ---- remit ----
