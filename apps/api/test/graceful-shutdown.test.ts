@@ -16,6 +16,16 @@ const REQUESTS_PER_CLIENT_MAX = 2_000;
 /** What one request got: an answer (its status), or a failure without one (the error's code). */
 type Outcome = { id: string; status: number } | { id: string; error: string };
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Whether some of the api's postings wait on a lock (the test's, on transactions). */
+async function postingsWaitingOnLock(database: TestDatabase): Promise<boolean> {
+  const { rows } = await database.db.raw<{ rows: Array<{ waiting: number }> }>(
+    "SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+  );
+  return rows[0]!.waiting > 0;
+}
+
 /** The code of a fetch failure: undici wraps the socket's error in `cause`. */
 function codeOf(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
@@ -72,9 +82,24 @@ describe('api graceful shutdown (SIGTERM, as Kubernetes stops a Pod)', function 
       }
     };
     const clients = Array.from({ length: CLIENTS }, (_, c) => client(c));
-    while (outcomes.length < ANSWERED_BEFORE_SIGNAL) await new Promise((resolve) => setTimeout(resolve, 20));
+    while (outcomes.length < ANSWERED_BEFORE_SIGNAL) await sleep(20);
 
-    const exit = await api.stop('SIGTERM');
+    // Postings held in flight across the signal, whatever the two processes' speeds: a lock every
+    // insert waits on, taken before the signal and let go once the api is shutting down.
+    let [lockTaken, letGo] = [() => {}, () => {}];
+    const taken = new Promise<void>((resolve) => (lockTaken = resolve));
+    const holding = database.db.transaction(async (trx) => {
+      await trx.raw('LOCK TABLE transactions IN EXCLUSIVE MODE');
+      lockTaken();
+      await new Promise<void>((release) => (letGo = release));
+    });
+    await taken;
+    while (!(await postingsWaitingOnLock(database))) await sleep(20);
+    const stopping = api.stop('SIGTERM');
+    await api.waitForLog('shutting down');
+    letGo();
+    await holding;
+    const exit = await stopping;
     await Promise.all(clients);
     expect(exit.code, JSON.stringify(api.logs.filter((l) => l.message !== 'request').slice(-8)) + api.stderr).to.equal(
       0,
@@ -99,7 +124,7 @@ describe('api graceful shutdown (SIGTERM, as Kubernetes stops a Pod)', function 
       [...accepted].filter((id) => !answered.some((o) => o.id === id)),
       'accepted and never answered',
     ).to.deep.equal([]);
-    // Under load: requests were in flight when the signal came, and finished during the drain.
+    // Requests were in flight when the signal came (held by the lock), and finished during the drain.
     const signalledAt = messages.indexOf('shutting down');
     expect(
       api.logs.slice(signalledAt).filter((line) => line.message === 'request').length,
