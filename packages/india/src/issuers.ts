@@ -46,9 +46,18 @@ export interface IssuersLoad extends Record<string, unknown> {
  * is refused whole (a validation error).
  */
 export function parseIssuers(csv: string): { issuers: Issuer[]; skipped: SkippedIssuer[] } {
+  // The header is checked as it is read: a file of a header alone is refused as surely as one with rows.
+  const header = (names: string[]) => {
+    const missing = Object.keys(ISSUER_COLUMNS).filter((c) => !names.includes(c));
+    if (missing.length > 0)
+      throw new LedgerError('validation_error', `the issuers file lacks the column(s) ${missing.join(', ')}`, [
+        { path: '/body/csv', message: `the header must name ${Object.keys(ISSUER_COLUMNS).join(', ')}` },
+      ]);
+    return names;
+  };
   let records: Array<{ record: Record<string, string>; info: { lines: number } }>;
   try {
-    records = parse(csv, { bom: true, columns: true, skip_empty_lines: true, trim: true, info: true });
+    records = parse(csv, { bom: true, columns: header, skip_empty_lines: true, trim: true, info: true });
   } catch (error) {
     // csv-parse's own message quotes the record: only its code and line are kept.
     if (!(error instanceof CsvError)) throw error;
@@ -57,12 +66,6 @@ export function parseIssuers(csv: string): { issuers: Issuer[]; skipped: Skipped
       { path: '/body/csv', message: `not valid CSV: ${error.code}${line === undefined ? '' : ` at line ${line}`}` },
     ]);
   }
-  const header = records[0] ? Object.keys(records[0].record) : [];
-  const missing = records.length === 0 ? [] : Object.keys(ISSUER_COLUMNS).filter((c) => !header.includes(c));
-  if (missing.length > 0)
-    throw new LedgerError('validation_error', `the issuers file lacks the column(s) ${missing.join(', ')}`, [
-      { path: '/body/csv', message: `the header must name ${Object.keys(ISSUER_COLUMNS).join(', ')}` },
-    ]);
   const bySymbol = new Map<string, { issuer: Issuer; line: number }>();
   const skipped: SkippedIssuer[] = [];
   for (const { record, info } of records) {

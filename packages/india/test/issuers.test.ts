@@ -54,7 +54,7 @@ describe('the issuers file', () => {
     ]);
   });
 
-  it('refuses the whole file when the header lacks a column, or it is not CSV: a validation error', () => {
+  it('refuses the whole file when the header lacks a column (rows or none), or it is not CSV: a validation error', () => {
     const refused = (csv: string) => {
       try {
         parseIssuers(csv);
@@ -66,6 +66,9 @@ describe('the issuers file', () => {
     };
     expect(refused(`symbol,entity_name,address,country,nature_of_entity\nAAPL,Apple Inc.,x,${US},Company`)).to.equal(
       'the issuers file lacks the column(s) zip_code',
+    );
+    expect(refused('symbol,entity_name\n')).to.equal(
+      'the issuers file lacks the column(s) address, zip_code, country, nature_of_entity',
     );
     expect(refused(`${HEADER}\nAAPL,"Apple Inc.,x,1,${US},Company`)).to.match(/^the issuers file is not valid CSV/);
   });
