@@ -22,6 +22,18 @@ export const ISSUER_COLUMNS = {
   nature_of_entity: 200,
 } as const;
 type Column = keyof typeof ISSUER_COLUMNS;
+const COLUMNS = Object.keys(ISSUER_COLUMNS) as Column[];
+/** The Issuer field each column fills: the file, the table and the type say one thing. */
+const FIELD_OF = {
+  symbol: 'symbol',
+  entity_name: 'entityName',
+  address: 'address',
+  zip_code: 'zipCode',
+  country: 'country',
+  nature_of_entity: 'natureOfEntity',
+} as const satisfies Record<Column, keyof Issuer>;
+const issuerOf = (row: Record<Column, string>) =>
+  Object.fromEntries(COLUMNS.map((column) => [FIELD_OF[column], row[column]])) as unknown as Issuer;
 
 export interface SkippedIssuer {
   line: number;
@@ -71,7 +83,7 @@ export function parseIssuers(csv: string): { issuers: Issuer[]; skipped: Skipped
   for (const { record, info } of records) {
     const symbol = record.symbol ?? '';
     const problem = SYMBOL.test(symbol)
-      ? (Object.keys(ISSUER_COLUMNS) as Column[]).flatMap((column) => {
+      ? COLUMNS.flatMap((column) => {
           const value = record[column] ?? '';
           if (value === '') return [`missing_${column}`];
           return value.length > ISSUER_COLUMNS[column] ? [`too_long_${column}`] : [];
@@ -83,24 +95,14 @@ export function parseIssuers(csv: string): { issuers: Issuer[]; skipped: Skipped
     }
     const earlier = bySymbol.get(symbol);
     if (earlier) skipped.push({ line: earlier.line, symbol, reason: 'superseded_in_file' });
-    bySymbol.set(symbol, {
-      line: info.lines,
-      issuer: {
-        symbol,
-        entityName: record.entity_name!,
-        address: record.address!,
-        zipCode: record.zip_code!,
-        country: record.country!,
-        natureOfEntity: record.nature_of_entity!,
-      },
-    });
+    bySymbol.set(symbol, { line: info.lines, issuer: issuerOf(record as Record<Column, string>) });
   }
   skipped.sort((a, b) => a.line - b.line);
   return { issuers: [...bySymbol.values()].map((v) => v.issuer), skipped };
 }
 
-const FIELDS = ['entity_name', 'address', 'zip_code', 'country', 'nature_of_entity'] as const;
-const valuesOf = (i: Issuer) => [i.entityName, i.address, i.zipCode, i.country, i.natureOfEntity];
+/** The columns a later load replaces. */
+const DETAILS = COLUMNS.filter((column) => column !== 'symbol');
 
 /**
  * Loads issuers (parseIssuers) into `issuers`. Idempotent: a row equal to the stored one is
@@ -118,18 +120,14 @@ export async function loadIssuers(db: Db, csv: string, source: string): Promise<
   );
   const changed = issuers.filter((i) => {
     const s = stored.get(i.symbol);
-    return s === undefined || valuesOf(s).some((v, k) => v !== valuesOf(i)[k]);
+    return s === undefined || DETAILS.some((column) => s[FIELD_OF[column]] !== i[FIELD_OF[column]]);
   });
   if (changed.length > 0)
     await db.raw(
-      `INSERT INTO issuers (symbol, ${FIELDS.join(', ')}, source)
-       SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[])
-       ON CONFLICT (symbol) DO UPDATE SET ${FIELDS.map((f) => `${f} = excluded.${f}`).join(', ')}, source = excluded.source, recorded_at = now()`,
-      [
-        changed.map((i) => i.symbol),
-        ...FIELDS.map((_, k) => changed.map((i) => valuesOf(i)[k]!)),
-        changed.map(() => source),
-      ],
+      `INSERT INTO issuers (${COLUMNS.join(', ')}, source)
+       SELECT * FROM unnest(${[...COLUMNS, 'source'].map(() => '?::text[]').join(', ')})
+       ON CONFLICT (symbol) DO UPDATE SET ${DETAILS.map((c) => `${c} = excluded.${c}`).join(', ')}, source = excluded.source, recorded_at = now()`,
+      [...COLUMNS.map((column) => changed.map((i) => i[FIELD_OF[column]])), changed.map(() => source)],
     );
   const loaded = changed.filter((i) => !stored.has(i.symbol)).length;
   return {
@@ -144,16 +142,9 @@ export async function loadIssuers(db: Db, csv: string, source: string): Promise<
 
 /** The stored issuers of `symbols`. */
 export async function issuersOf(db: Db, symbols: string[]): Promise<Issuer[]> {
-  const { rows } = await db.raw<{ rows: Array<Record<'symbol' | (typeof FIELDS)[number], string>> }>(
-    `SELECT symbol, ${FIELDS.join(', ')} FROM issuers WHERE symbol = ANY(?::text[])`,
+  const { rows } = await db.raw<{ rows: Array<Record<Column, string>> }>(
+    `SELECT ${COLUMNS.join(', ')} FROM issuers WHERE symbol = ANY(?::text[])`,
     [symbols],
   );
-  return rows.map((r) => ({
-    symbol: r.symbol,
-    entityName: r.entity_name,
-    address: r.address,
-    zipCode: r.zip_code,
-    country: r.country,
-    natureOfEntity: r.nature_of_entity,
-  }));
+  return rows.map(issuerOf);
 }
