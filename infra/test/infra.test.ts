@@ -62,6 +62,11 @@ const SANDBOX_CLI = read('packages/sandbox/src/cli.ts');
 /** What the operations listener serves (and the api's document, for the api's own port). */
 const OPS_SERVER = read('packages/ledger-core/src/runtime/ops-server.ts');
 const HEALTH_PATHS = ['/health/live', '/health/ready'];
+/** Who may reach the ops port: Prometheus's Pods (as the Prometheus Operator labels them) in the `monitoring` namespace. */
+const SCRAPER = {
+  namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } },
+  podSelector: { matchLabels: { 'app.kubernetes.io/name': 'prometheus' } },
+};
 
 /** The variables of an env map or list (compose accepts both), and a workload's `env`. */
 const namesOf = (env: Doc): string[] =>
@@ -171,6 +176,29 @@ describe('infra: the deployment files', () => {
         expect(published.split(':').pop(), `${name} publishes its PORT`).to.equal(service.environment.PORT);
     }
     for (const port of ['8080', '9464']) expect(INFRA_README, `infra/README.md names port ${port}`).to.include(port);
+  });
+
+  it('the operations port, which has no token, admits only the scraper: every container binds OPS_HOST 0.0.0.0 for the kubelet and Prometheus, and a NetworkPolicy lets only Prometheus pods of the monitoring namespace reach it', () => {
+    const envOf = (container: Doc) => Object.fromEntries((container.env as Doc[]).map((e) => [e.name, e.value]));
+    for (const container of CONTAINERS) expect(envOf(container).OPS_HOST, container.name).to.equal('0.0.0.0');
+    const policies = K8S.filter(({ doc }) => doc.kind === 'NetworkPolicy').map(({ doc }) => doc);
+    const ledgerPods = (policy: Doc) => policy.spec.podSelector.matchLabels?.['app.kubernetes.io/name'] === 'ledger';
+    const guarding = policies.filter((policy) => ledgerPods(policy) && policy.spec.policyTypes.includes('Ingress'));
+    expect(guarding, 'a NetworkPolicy isolates every ledger Pod for ingress').to.have.length(1);
+    const rules = guarding[0].spec.ingress as Doc[];
+    const opensOps = (rule: Doc) =>
+      rule.ports === undefined || (rule.ports as Doc[]).some((p) => p.port === 'ops' || p.port === 9464);
+    const opsRules = rules.filter(opensOps);
+    expect(opsRules, 'one rule opens the ops port').to.have.length(1);
+    expect(opsRules[0].from).to.deep.equal([SCRAPER]);
+    // Everything else the policy admits is the api's own port, which its token protects.
+    for (const rule of rules.filter((rule) => !opensOps(rule)))
+      expect(rule.ports).to.deep.equal([{ port: 'http', protocol: 'TCP' }]);
+    for (const label of Object.entries({
+      ...SCRAPER.namespaceSelector.matchLabels,
+      ...SCRAPER.podSelector.matchLabels,
+    }).flat())
+      expect(INFRA_README, `infra/README.md names the scraper's label ${label}`).to.include(label);
   });
 
   it('each environment variable is read by a process (its config reader) and described in the README', () => {

@@ -16,6 +16,7 @@ describe('recon configuration', () => {
       dbPoolMax: 10,
       logLevel: 'info',
       opsPort: undefined,
+      opsHost: '127.0.0.1',
       recon: DEFAULT_RECON_SETTINGS,
       upstreams: NO_UPSTREAMS,
       schedule: { enabled: true, intervalSeconds: 3_600, externalIntervalSeconds: 86_400, initialDelaySeconds: 60 },

@@ -13,6 +13,7 @@ describe('worker configuration', () => {
       dbPoolMax: 10,
       logLevel: 'info',
       opsPort: undefined,
+      opsHost: '127.0.0.1',
       redisUrl: 'redis://127.0.0.1:6379',
       queuePrefix: 'bull',
       jobStalledIntervalMs: 30_000,
@@ -31,6 +32,7 @@ describe('worker configuration', () => {
       QUEUE_PREFIX: 'bull-1234abcd',
       JOB_STALLED_INTERVAL_MS: '2000',
       OPS_PORT: '9464',
+      OPS_HOST: '0.0.0.0',
     });
     expect(config.jobStalledIntervalMs).to.equal(2_000);
     expect(config).to.include({
@@ -40,6 +42,7 @@ describe('worker configuration', () => {
       redisUrl: 'rediss://redis.internal:6380',
       queuePrefix: 'bull-1234abcd',
       opsPort: 9464,
+      opsHost: '0.0.0.0',
     });
   });
 

@@ -29,6 +29,16 @@ export const commonConfigSchema = z.object({
     (value) => (value === '' ? undefined : value),
     z.coerce.number().int().min(0).max(65_535).optional(),
   ),
+  /**
+   * The address the operations listener binds. It answers without a token, so loopback unless
+   * the platform opens it (infra/: 0.0.0.0 behind a NetworkPolicy that admits only the scraper).
+   */
+  OPS_HOST: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z
+      .union([z.ipv4(), z.ipv6()], { message: 'must be an IP address (e.g. 127.0.0.1, 0.0.0.0, ::)' })
+      .default('127.0.0.1'),
+  ),
 });
 /** The common settings as the environment spells them; apps read `CommonConfig` instead. */
 export type CommonEnv = z.infer<typeof commonConfigSchema>;
@@ -45,6 +55,8 @@ export interface CommonConfig {
   logLevel: LogLevel;
   /** `OPS_PORT`: where /metrics and the health checks are served to the platform; undefined: not served. */
   opsPort: number | undefined;
+  /** `OPS_HOST`: the address the operations listener binds; 127.0.0.1 unless set. */
+  opsHost: string;
 }
 
 /**
@@ -59,6 +71,7 @@ export function commonConfigOf(parsed: CommonEnv): CommonConfig {
     dbPoolMax: parsed.DB_POOL_MAX,
     logLevel: parsed.LOG_LEVEL,
     opsPort: parsed.OPS_PORT,
+    opsHost: parsed.OPS_HOST,
   };
 }
 

@@ -55,6 +55,8 @@ function send(res: http.ServerResponse, status: number, type: string, body: stri
 }
 
 export interface OpsServerOptions {
+  /** The address to bind (`OPS_HOST`): the listener has no token, so this is what keeps it private. */
+  host: string;
   port: number;
   metrics: Metrics;
   ready: () => Promise<string | null>;
@@ -62,11 +64,11 @@ export interface OpsServerOptions {
 }
 
 /**
- * The operations listener (OPS_PORT): `GET /metrics` (Prometheus text), `GET /health/live` and
+ * The operations listener (OPS_PORT, on OPS_HOST): `GET /metrics` (Prometheus text), `GET /health/live` and
  * `GET /health/ready`, without a token, on a port of its own that no Service exposes to clients
  * (docs/adr/0012-metrics-on-an-operations-port.md). The worker and recon have no other HTTP.
  */
-export async function startOpsServer({ port, metrics, ready, logger }: OpsServerOptions): Promise<Server> {
+export async function startOpsServer({ host, port, metrics, ready, logger }: OpsServerOptions): Promise<Server> {
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
     if (req.method !== 'GET' && req.method !== 'HEAD')
@@ -102,10 +104,12 @@ export async function startOpsServer({ port, metrics, ready, logger }: OpsServer
   });
   // Scrapes and probes are short: an idle keep-alive socket must not hold a shutdown up.
   server.keepAliveTimeout = 1_000;
-  server.listen(port);
+  server.listen(port, host);
   await once(server, 'listening');
+  const address = server.address() as AddressInfo;
   logger.info('operations listener up', {
-    ops_port: (server.address() as AddressInfo).port,
+    ops_host: address.address,
+    ops_port: address.port,
     paths: ['/metrics', '/health/live', '/health/ready'],
   });
   return server;

@@ -128,7 +128,7 @@ export async function startProcess<C extends CommonConfig>(definition: ProcessDe
     const readyChecks: ReadyCheck[] = [() => databaseReady(db)];
     if (config.opsPort !== undefined) {
       const ready = async () => (resources.closing ? 'shutting down' : started ? readiness(readyChecks) : 'starting');
-      const ops = await startOpsServer({ port: config.opsPort, metrics, ready, logger });
+      const ops = await startOpsServer({ host: config.opsHost, port: config.opsPort, metrics, ready, logger });
       resources.add(() => closeServer(ops));
     }
     await definition.start({ config, logger, db, resources, metrics, readyChecks });

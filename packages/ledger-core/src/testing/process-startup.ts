@@ -44,6 +44,7 @@ const COMMON_BAD_SETTINGS: readonly BadSetting[] = [
   ['DB_POOL_MAX is not a number', { DB_POOL_MAX: 'many' }, 'DB_POOL_MAX'],
   ['LOG_LEVEL is no level', { LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
   ['OPS_PORT is not a port', { OPS_PORT: '70000' }, 'OPS_PORT'],
+  ['OPS_HOST is not an IP address', { OPS_HOST: 'everywhere' }, 'OPS_HOST'],
 ];
 
 /** What every process's /metrics has (the Node runtime's and the database pool's), whatever else it registers. */
@@ -144,7 +145,8 @@ export function describeProcessStartup(suite: ProcessStartupSuite): void {
     describe('with OPS_PORT set: the operations listener', () => {
       it('serves /health/live, /health/ready (200 once started) and /metrics in Prometheus text, every series labelled with the process and book, without a token', async () => {
         const started = await startedAndReady({ OPS_PORT: '0' });
-        const { ops_port: port } = await started.waitForLog('operations listener up');
+        const { ops_port: port, ops_host: host } = await started.waitForLog('operations listener up');
+        expect(host, 'OPS_HOST unset: loopback only').to.equal('127.0.0.1');
         const get = (path: string) => fetch(`http://127.0.0.1:${String(port)}${path}`);
         expect((await get('/health/live')).status).to.equal(200);
         const ready = await get('/health/ready');
