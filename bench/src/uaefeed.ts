@@ -82,7 +82,9 @@ export async function benchSyncUaefeed(
     const drafts = data.customers.flatMap((c) => {
       const records = data.dataOf(c);
       return [
-        ...records.transfers.map((t) => mapCashTransfer(t, c.customer_id, peg)),
+        ...records.transfers.map((t) =>
+          mapCashTransfer(t, { customerId: c.customer_id, customerNumber: c.uaefeed_customer_number }, peg),
+        ),
         ...records.orders.map((o) => mapOrder(o, c.customer_id, peg)),
       ].flatMap((m) => {
         const drafted = draftOf(m, DEFAULT_JOB_SETTINGS);

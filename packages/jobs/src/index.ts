@@ -64,7 +64,7 @@ export {
   type RecordOutcomeName,
   type SyncResult,
 } from './kit/posting-kit.js';
-export { inPostingOrder, mapCashTransfer, mapOrder } from './uae/mapping.js';
+export { inPostingOrder, mapCashTransfer, mapOrder, type UaefeedCustomer } from './uae/mapping.js';
 export {
   syncUaefeedInput,
   syncUaefeedJob,

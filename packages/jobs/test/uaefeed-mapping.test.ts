@@ -5,6 +5,8 @@ import { DEFAULT_JOB_SETTINGS } from '@ledger/job-runtime';
 import { draftOf, mapCashTransfer, mapOrder, type Mapped } from '../src/index.js';
 
 const PEG = new Decimal('3.6725');
+/** The customer the records are posted to: cash accounts `7000001-<currency>` are its own. */
+const CUSTOMER = { customerId: 'UAE-1', customerNumber: '7000001' };
 
 const transfer = (overrides: Partial<UaefeedCashTransfer> = {}): UaefeedCashTransfer => ({
   transferId: 'TRF-1',
@@ -48,7 +50,7 @@ function linesOf(mapping: Mapped): string[] {
 describe('uaefeed mapping (pure)', () => {
   describe('cash transfers', () => {
     it('an AED deposit: USD at the peg into 1020 / 2020, keyed by its transferId, the AED amount kept', () => {
-      const mapping = mapCashTransfer(transfer(), 'UAE-1', PEG);
+      const mapping = mapCashTransfer(transfer(), CUSTOMER, PEG);
       expect(mapping).to.deep.equal({
         kind: 'entry',
         entry: {
@@ -69,21 +71,21 @@ describe('uaefeed mapping (pure)', () => {
     });
 
     it('an AED amount converts half up to cents: 1000.00 AED is 272.29 USD (272.2939...)', () => {
-      const mapping = mapCashTransfer(transfer({ amount: '1000' }), 'UAE-1', PEG);
+      const mapping = mapCashTransfer(transfer({ amount: '1000' }), CUSTOMER, PEG);
       expect(mapping.kind === 'entry' && mapping.entry).to.include({
         amount_usd: '272.29',
         original_amount: '1000.00',
       });
-      const half = mapCashTransfer(transfer({ amount: '0.55' }), 'UAE-1', new Decimal('1.1'));
+      const half = mapCashTransfer(transfer({ amount: '0.55' }), CUSTOMER, new Decimal('1.1'));
       expect(half.kind === 'entry' && half.entry.amount_usd).to.equal('0.50');
-      const up = mapCashTransfer(transfer({ amount: '0.01' }), 'UAE-1', new Decimal('0.8'));
+      const up = mapCashTransfer(transfer({ amount: '0.01' }), CUSTOMER, new Decimal('0.8'));
       expect(up.kind === 'entry' && up.entry.amount_usd, '0.0125 rounds half up to 0.01').to.equal('0.01');
     });
 
     it('a USD withdrawal: Dr 2010 / Cr 1100 at its amount, no original currency', () => {
       const mapping = mapCashTransfer(
         transfer({ type: 'WITHDRAW', cashAccountNumber: '7000001-USD', currency: 'USD', amount: '250.5' }),
-        'UAE-1',
+        CUSTOMER,
         PEG,
       );
       expect(mapping.kind === 'entry' && mapping.entry).to.deep.include({
@@ -96,7 +98,7 @@ describe('uaefeed mapping (pure)', () => {
     });
 
     it('a REJECTED transfer moved nothing: skipped', () => {
-      expect(mapCashTransfer(transfer({ status: 'REJECTED' }), 'UAE-1', PEG)).to.deep.equal({
+      expect(mapCashTransfer(transfer({ status: 'REJECTED' }), CUSTOMER, PEG)).to.deep.equal({
         kind: 'skipped',
         reason: { code: 'moved_nothing', detail: { status: 'REJECTED' } },
       });
@@ -106,19 +108,27 @@ describe('uaefeed mapping (pure)', () => {
       const reasons = [
         transfer({ currency: 'EUR', cashAccountNumber: '7000001-EUR' }),
         transfer({ cashAccountNumber: '7000001-USD' }),
+        transfer({ cashAccountNumber: '7000002-AED' }),
         transfer({ amount: '10.005' }),
         transfer({ amount: '-5' }),
         transfer({ amount: '0.001' }),
         transfer({ amount: '0.00' }),
         transfer({ valueDate: '15/01/2026' }),
       ].map((t) => {
-        const m = mapCashTransfer(t, 'UAE-1', PEG);
+        const m = mapCashTransfer(t, CUSTOMER, PEG);
         expect(m.kind, JSON.stringify(t)).to.equal('rejected');
         return m.kind === 'rejected' ? m.reason : null;
       });
       expect(reasons).to.deep.equal([
         { code: 'unsupported_currency', detail: { currency: 'EUR', currencies: ['AED', 'USD'] } },
-        { code: 'cash_account_currency_mismatch', detail: { cash_account: '7000001-USD', currency: 'AED' } },
+        {
+          code: 'cash_account_currency_mismatch',
+          detail: { cash_account: '7000001-USD', currency: 'AED', uaefeed_customer_number: '7000001' },
+        },
+        {
+          code: 'not_own_cash_account',
+          detail: { cash_account: '7000002-AED', currency: 'AED', uaefeed_customer_number: '7000001' },
+        },
         {
           code: 'invalid_amount',
           detail: { field: 'amount', value: '10.005', rule: 'a non-negative amount in whole cents' },
@@ -137,12 +147,12 @@ describe('uaefeed mapping (pure)', () => {
     });
     it('when a transfer is dated a day not on the calendar › rejected with invalid_date, never an entry the database would refuse', () => {
       for (const day of ['2026-02-30', '2026-13-01', '1900-01-00', '2025-02-29']) {
-        expect(mapCashTransfer(transfer({ valueDate: day }), 'UAE-1', PEG), day).to.deep.equal({
+        expect(mapCashTransfer(transfer({ valueDate: day }), CUSTOMER, PEG), day).to.deep.equal({
           kind: 'rejected',
           reason: { code: 'invalid_date', detail: { field: 'valueDate', value: day, rule: CALENDAR_DATE_RULE } },
         });
       }
-      expect(mapCashTransfer(transfer({ valueDate: '2024-02-29' }), 'UAE-1', PEG).kind).to.equal('entry');
+      expect(mapCashTransfer(transfer({ valueDate: '2024-02-29' }), CUSTOMER, PEG).kind).to.equal('entry');
     });
   });
 
@@ -243,6 +253,8 @@ describe('uaefeed mapping (pure)', () => {
         order({ side: 'SELL', netSettle: '1469.01' }),
         order({ currency: 'GBP' }),
         order({ cumQty: '0.000000001' }),
+        order({ ordQty: '-100' }),
+        order({ cumQty: '101' }),
         order({ tradeDate: '2026/01/20' }),
       ].map((o) => {
         const m = mapOrder(o, 'UAE-1', PEG);
@@ -258,15 +270,33 @@ describe('uaefeed mapping (pure)', () => {
           code: 'invalid_quantity',
           detail: { field: 'cumQty', value: '0.000000001', rule: 'a non-negative quantity of at most 8 places' },
         },
+        {
+          code: 'invalid_quantity',
+          detail: { field: 'ordQty', value: '-100', rule: 'a non-negative quantity of at most 8 places' },
+        },
+        {
+          code: 'invalid_quantity',
+          detail: { field: 'cumQty', value: '101', ord_qty: '100', rule: 'at most the quantity ordered' },
+        },
         { code: 'invalid_date', detail: { field: 'tradeDate', value: '2026/01/20', rule: CALENDAR_DATE_RULE } },
       ]);
     });
   });
 
+  it('a symbol that is no ticker (markup) is rejected when drafted, by the rule manual entry keeps', () => {
+    const drafted = draftOf(
+      mapOrder(order({ symbol: '<img src=x onerror=alert(1)>' }), 'UAE-1', PEG),
+      DEFAULT_JOB_SETTINGS,
+    );
+    expect(drafted).to.have.property('outcome', 'rejected');
+    expect('reason' in drafted && drafted.reason.code).to.equal('validation_error');
+    expect(JSON.stringify(drafted)).to.include('/symbol');
+  });
+
   it('no mapping ever posts to 4020 (custody fee revenue): no uaefeed record is a custody fee', () => {
     const mappings = [
-      mapCashTransfer(transfer(), 'UAE-1', PEG),
-      mapCashTransfer(transfer({ type: 'WITHDRAW', currency: 'USD', cashAccountNumber: '7000001-USD' }), 'UAE-1', PEG),
+      mapCashTransfer(transfer(), CUSTOMER, PEG),
+      mapCashTransfer(transfer({ type: 'WITHDRAW', currency: 'USD', cashAccountNumber: '7000001-USD' }), CUSTOMER, PEG),
       mapOrder(order(), 'UAE-1', PEG),
       mapOrder(order({ side: 'SELL', netSettle: '1466.80' }), 'UAE-1', PEG),
       mapOrder(order({ currency: 'USD' }), 'UAE-1', PEG),

@@ -175,6 +175,19 @@ describe('usbroker records as ledger entries (pure)', () => {
       expect(orderEntry(order({ filled_at: null }), 'IND-1', 'USB-1', BPS).kind).to.equal('rejected');
     });
 
+    it('refuses a fill above the quantity ordered, and a symbol that is no ticker when drafted, as every door does', () => {
+      expect(orderEntry(order({ filled_qty: '11' }), 'IND-1', 'USB-1', BPS)).to.deep.equal({
+        kind: 'rejected',
+        reason: {
+          code: 'invalid_quantity',
+          detail: { field: 'filled_qty', value: '11', qty: '10', rule: 'at most the quantity ordered' },
+        },
+      });
+      expect(() => linesOf(orderEntry(order({ symbol: '<img src=x onerror=alert(1)>' }), 'IND-1', 'USB-1', BPS)))
+        .to.throw()
+        .with.property('code', 'validation_error');
+    });
+
     it('takes the trade date as the UTC date of filled_at, whatever offset it is written with', () => {
       expect(utcDate('2026-01-07T23:30:00-05:00')).to.equal('2026-01-08');
       expect(

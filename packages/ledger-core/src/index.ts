@@ -11,6 +11,9 @@ export {
   CUSTOMER_ID_RULE,
   isCustomerId,
 } from './domain/customer-ids.js';
+export { isSymbol, SYMBOL_LENGTH_MAX, SYMBOL_PATTERN_SOURCE, SYMBOL_RULE } from './domain/symbols.js';
+export { FILLED_QUANTITY_RULE, isFillWithinOrder } from './domain/quantities.js';
+export { cashAccountOf, cashAccountProblem } from './domain/cash-accounts.js';
 export {
   ACTOR_NAME_PATTERN_SOURCE,
   ACTOR_NAME_RULE,

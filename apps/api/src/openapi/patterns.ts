@@ -7,6 +7,8 @@ import {
   DECIMAL_RULE,
   MONEY_PATTERN_SOURCE,
   MONEY_RULE,
+  SYMBOL_PATTERN_SOURCE,
+  SYMBOL_RULE,
 } from '@ledger/core';
 
 /**
@@ -39,10 +41,7 @@ export const PATTERNS = {
     pattern: '^[a-z][a-z0-9_]{0,63}$',
     rule: 'a snake_case word of up to 64 characters, e.g. "fx_spread"',
   },
-  symbol: {
-    pattern: '^[A-Za-z0-9][A-Za-z0-9._/-]{0,31}$',
-    rule: 'a ticker of up to 32 letters, digits, ".", "_", "/" or "-", e.g. "AAPL"',
-  },
+  symbol: { pattern: SYMBOL_PATTERN_SOURCE, rule: SYMBOL_RULE },
   category: {
     pattern: '^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$',
     rule: 'a word of up to 64 letters, digits, "_", ".", ":" or "-", e.g. "funding"',

@@ -1,5 +1,7 @@
 import {
   Decimal,
+  FILLED_QUANTITY_RULE,
+  isFillWithinOrder,
   roundToCents,
   ZERO,
   type DividendEvent,
@@ -100,6 +102,14 @@ export function orderEntry(order: UsbrokerOrder, customerId: string, accountNo: 
   if (order.status === 'cancelled' || order.status === 'rejected')
     return skippedAs('nothing_executed', { status: order.status });
   const quantity = new Decimal(order.filled_qty);
+  // A quantity order states what was ordered (a notional one states dollars): a fill beyond it is no trade.
+  if (order.qty !== null && !isFillWithinOrder(quantity, new Decimal(order.qty)))
+    return rejectedAs('invalid_quantity', {
+      field: 'filled_qty',
+      value: order.filled_qty,
+      qty: order.qty,
+      rule: FILLED_QUANTITY_RULE,
+    });
   if (quantity.isZero()) return skippedAs('nothing_executed', { status: order.status });
   const executed = executedAmount(order);
   if (executed === null || order.filled_at === null)

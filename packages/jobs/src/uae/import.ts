@@ -108,7 +108,7 @@ export async function importUaefeedBatch(
       kind: 'cash_transfers' as const,
       fields: t,
       customerNumber: t.customerNumber,
-      map: (id: string) => mapCashTransfer(t, id, aedPerUsd),
+      map: (id: string) => mapCashTransfer(t, { customerId: id, customerNumber: t.customerNumber }, aedPerUsd),
       sourceTxnId: t.transferId,
     })),
     ...(batch.orders ?? []).map((o, i) => ({

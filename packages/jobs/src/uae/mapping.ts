@@ -1,7 +1,10 @@
 import {
   CALENDAR_DATE_RULE,
+  cashAccountProblem,
   Decimal,
   DECIMAL_PATTERN_SOURCE,
+  FILLED_QUANTITY_RULE,
+  isFillWithinOrder,
   MONEY_PATTERN_SOURCE,
   roundToCents,
   isCalendarDate,
@@ -72,24 +75,39 @@ function mapped(build: () => Mapped): Mapped {
   }
 }
 
+/** The ledger customer a uaefeed record is posted to, and its uaefeed customer number (whose cash accounts it may move). */
+export interface UaefeedCustomer {
+  customerId: string;
+  customerNumber: string;
+}
+
 /**
  * A cash transfer: DEPOSIT → `deposit`, WITHDRAW → `withdrawal`, dated its `valueDate`; AED at
  * the peg into the AED accounts (1020 / 2020), USD into 1100 / 2010. `metadata.cash_movement`
  * is the signed amount the cash account moved, in its currency (the statements' comparison).
+ * The cash account must be the customer's own in the transfer's currency (`cashAccountProblem`).
  */
-export function mapCashTransfer(transfer: UaefeedCashTransfer, customerId: string, aedPerUsd: Decimal): Mapped {
+export function mapCashTransfer(transfer: UaefeedCashTransfer, customer: UaefeedCustomer, aedPerUsd: Decimal): Mapped {
   const sourceTxnId = transfer.transferId;
   return mapped(() => {
     if (transfer.status !== 'COMPLETED') return skippedAs('moved_nothing', { status: transfer.status });
     const currency = currencyOf(transfer.currency);
-    if (!transfer.cashAccountNumber.endsWith(`-${currency}`)) {
-      throw unmappable('cash_account_currency_mismatch', { cash_account: transfer.cashAccountNumber, currency });
+    const problem = cashAccountProblem(transfer.cashAccountNumber, {
+      customerNumber: customer.customerNumber,
+      currency,
+    });
+    if (problem !== null) {
+      throw unmappable(problem, {
+        cash_account: transfer.cashAccountNumber,
+        currency,
+        uaefeed_customer_number: customer.customerNumber,
+      });
     }
     const amount = money(transfer.amount, 'amount');
     const deposit = transfer.type === 'DEPOSIT';
     const entry: EntryRequest = {
       txn_type: deposit ? 'deposit' : 'withdrawal',
-      customer_id: customerId,
+      customer_id: customer.customerId,
       source: 'uaefeed',
       source_txn_id: sourceTxnId,
       txn_date: date(transfer.valueDate, 'valueDate'),
@@ -157,13 +175,21 @@ export function mapOrder(
   posted: readonly PostedFill[] = [],
 ): Mapped {
   return mapped(() => {
-    if (!QUANTITY.test(order.cumQty))
+    for (const field of ['ordQty', 'cumQty'] as const)
+      if (!QUANTITY.test(order[field]))
+        throw unmappable('invalid_quantity', {
+          field,
+          value: order[field],
+          rule: 'a non-negative quantity of at most 8 places',
+        });
+    const cumQty = new Decimal(order.cumQty);
+    if (!isFillWithinOrder(cumQty, new Decimal(order.ordQty)))
       throw unmappable('invalid_quantity', {
         field: 'cumQty',
         value: order.cumQty,
-        rule: 'a non-negative quantity of at most 8 places',
+        ord_qty: order.ordQty,
+        rule: FILLED_QUANTITY_RULE,
       });
-    const cumQty = new Decimal(order.cumQty);
     if (cumQty.isZero()) return skippedAs('nothing_executed', { status: order.ordStatus });
     if (order.avgPx === null || !QUANTITY.test(order.avgPx))
       throw unmappable('missing_price', { field: 'avgPx', value: order.avgPx });

@@ -81,7 +81,7 @@ export const syncUaefeedJob = defineJob<SyncUaefeedInput, SyncUaefeedResult>('sy
               ...transfers.map((t) => ({
                 kind: 'cash_transfers' as const,
                 sourceTxnId: t.transferId,
-                mapped: mapCashTransfer(t, customerId, aedPerUsd),
+                mapped: mapCashTransfer(t, { customerId, customerNumber: reference }, aedPerUsd),
                 record: t,
               })),
               ...orders.map((o) => ({

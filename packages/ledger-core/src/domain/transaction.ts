@@ -4,6 +4,7 @@ import { CUSTOMER_ACCOUNTS, nativeCurrencyOf } from './accounts.js';
 import { CALENDAR_DATE_RULE, isCalendarDate } from './dates.js';
 import { assert, LedgerError } from './errors.js';
 import { ENTRY_LINES_MAX, MEMO_LENGTH_MAX, METADATA_PROPERTIES_MAX } from './limits.js';
+import { isSymbol, SYMBOL_RULE } from './symbols.js';
 import { Decimal, DECIMAL_PATTERN_SOURCE, DECIMAL_RULE, MONEY_PATTERN_SOURCE, MONEY_RULE, ZERO } from './money.js';
 import {
   isBalanced,
@@ -140,6 +141,8 @@ export function draftFromEntry(entry: EntryRequest, txnId: string, policy: Posti
     fields.refuse('/customer_id', `is required for ${entry.txn_type}`);
   const symbol = entry.symbol ?? null;
   if (rule.symbol === 'required' && symbol === null) fields.refuse('/symbol', `is required for ${entry.txn_type}`);
+  // Every door drafts here (manual entry, preview, imports, syncs): one symbol rule for all of them.
+  if (symbol !== null && !isSymbol(symbol)) fields.refuse('/symbol', `must be ${SYMBOL_RULE}`);
   if (entry.lines && entry.txn_type !== 'adjustment')
     fields.refuse('/lines', 'may be given only for txn_type adjustment');
   if (!entry.lines && entry.txn_type === 'adjustment') fields.refuse('/lines', 'are required for txn_type adjustment');
