@@ -200,6 +200,41 @@ CREATE FUNCTION public.ledger_guard_account_totals() RETURNS trigger
 COMMENT ON FUNCTION public.ledger_guard_account_totals() IS 'Refuses UPDATE and DELETE of account_totals, except the UPDATE made one trigger level down by ledger_after_lines_inserted: totals move only with posted journal lines.';
 
 --
+-- Name: ledger_guard_cash_request_posting(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.ledger_guard_cash_request_posting() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+    BEGIN
+      IF TG_OP = 'INSERT' AND NEW.status <> 'pending' THEN
+        RAISE EXCEPTION 'cash request % is made %: a request is made pending, and only its confirmation completes it',
+            NEW.cash_request_id, NEW.status
+          USING ERRCODE = 'check_violation', CONSTRAINT = 'cash_request_made_pending';
+      END IF;
+      IF NEW.txn_id IS NOT NULL AND (TG_OP = 'INSERT' OR NEW.txn_id IS DISTINCT FROM OLD.txn_id)
+         AND NOT EXISTS (
+           SELECT 1 FROM transactions t
+            WHERE t.txn_id = NEW.txn_id
+              AND t.customer_id = NEW.customer_id
+              AND t.txn_type = NEW.direction
+              AND t.amount_usd = NEW.amount_usd
+              AND t.source = 'ledger'
+              AND t.source_txn_id = 'cash-request:' || NEW.cash_request_id::text) THEN
+        RAISE EXCEPTION 'cash request % of customer % names transaction %, which is not its own posting',
+            NEW.cash_request_id, NEW.customer_id, NEW.txn_id
+          USING ERRCODE = 'check_violation', CONSTRAINT = 'cash_request_own_posting';
+      END IF;
+      RETURN NEW;
+    END $$;
+
+--
+-- Name: FUNCTION ledger_guard_cash_request_posting(); Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON FUNCTION public.ledger_guard_cash_request_posting() IS 'Refuses a cash request inserted other than pending, and a txn_id that is not the request''s own posting (its customer, type, USD amount, key cash-request:<id> of source ledger).';
+
+--
 -- Name: ledger_guard_cash_request_state(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -2397,6 +2432,18 @@ CREATE TRIGGER broker_fees_no_change BEFORE DELETE OR UPDATE ON public.broker_fe
 --
 
 CREATE TRIGGER broker_fees_no_truncate BEFORE TRUNCATE ON public.broker_fees FOR EACH STATEMENT EXECUTE FUNCTION public.ledger_refuse_change();
+
+--
+-- Name: cash_requests cash_requests_guard_posting; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE CONSTRAINT TRIGGER cash_requests_guard_posting AFTER INSERT OR UPDATE OF status, txn_id ON public.cash_requests NOT DEFERRABLE INITIALLY IMMEDIATE FOR EACH ROW EXECUTE FUNCTION public.ledger_guard_cash_request_posting();
+
+--
+-- Name: TRIGGER cash_requests_guard_posting ON cash_requests; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TRIGGER cash_requests_guard_posting ON public.cash_requests IS 'A cash request is made pending, and completes only with its own posting: never another customer''s transaction.';
 
 --
 -- Name: cash_requests cash_requests_guard_state; Type: TRIGGER; Schema: public; Owner: -

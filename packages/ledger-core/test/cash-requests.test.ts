@@ -11,9 +11,9 @@ import {
 import { LedgerError } from '../src/domain/errors.js';
 import { Decimal } from '../src/domain/money.js';
 import { isBalanced } from '../src/domain/posting-rules/legs.js';
-import { createCashRequest, transitionCashRequest } from '../src/ledger.js';
+import { createCashRequest, postEntry, transitionCashRequest } from '../src/ledger.js';
 import { createTestDatabase, type TestDatabase } from '../src/testing/index.js';
-import { asPgFailure, caught, DEFAULT_POLICY, expectLedgerError, lineKeys } from './helpers.js';
+import { asPgFailure, caught, DEFAULT_POLICY, draft, expectLedgerError, lineKeys } from './helpers.js';
 
 const PEG = new Decimal('3.6725');
 const FINAL = CASH_REQUEST_STATUSES.filter((s) => s !== 'pending');
@@ -333,6 +333,69 @@ describe('cash requests (domain)', () => {
         policy,
       );
       expect(again).to.deep.equal(completed);
+    });
+
+    it('when the runtime role inserts a request already completed, or completes one by hand, naming a transaction not its own posting (issue 32) › the database refuses it, and confirm still completes it', async () => {
+      const runtime = t.runtime!.db;
+      await t.db('customers').insert({ customer_id: 'C-2' });
+      const theirs = draft({ customer_id: 'C-2', amount_usd: '3.00' });
+      const ours = draft({ customer_id: 'C-1', amount_usd: '3.00' });
+      await postEntry(runtime, theirs);
+      await postEntry(runtime, ours);
+      const { request: pending } = await createCashRequest(
+        runtime,
+        { customer_id: 'C-1', direction: 'deposit', amount: '3.00', currency: 'USD' },
+        '0190c2d4-6c1e-7a2b-9f00-0000000000e1',
+        policy,
+      );
+      const made = (row: Record<string, unknown>) => () =>
+        runtime('cash_requests').insert({
+          cash_request_id: '0190c2d4-6c1e-7a2b-9f00-0000000000e2',
+          customer_id: 'C-1',
+          direction: 'deposit',
+          amount: '3.00',
+          currency: 'USD',
+          amount_usd: '3.00',
+          ...row,
+        });
+      const completedWith = (txnId: string) => () =>
+        runtime.raw(`UPDATE cash_requests SET status = 'completed', txn_id = ? WHERE cash_request_id = ?`, [
+          txnId,
+          pending.cash_request_id,
+        ]);
+      const rows = () => t.db('cash_requests').orderBy('cash_request_id');
+      const before = await rows();
+      for (const [what, write, constraint] of [
+        [
+          'inserted completed, naming C-2’s deposit',
+          made({ status: 'completed', txn_id: theirs.txnId }),
+          'cash_request_made_pending',
+        ],
+        [
+          'inserted completed, naming C-1’s own deposit',
+          made({ status: 'completed', txn_id: ours.txnId }),
+          'cash_request_made_pending',
+        ],
+        ['inserted failed', made({ status: 'failed', failure_reason: 'bounced' }), 'cash_request_made_pending'],
+        ['completed by hand with C-2’s deposit', completedWith(theirs.txnId), 'cash_request_own_posting'],
+        [
+          'completed by hand with a C-1 deposit that is not its posting',
+          completedWith(ours.txnId),
+          'cash_request_own_posting',
+        ],
+      ] as const) {
+        const error = asPgFailure(await caught(write));
+        expect(error.constraint, what).to.equal(constraint);
+      }
+      expect(await rows()).to.deep.equal(before);
+      const confirmed = await transitionCashRequest(
+        runtime,
+        pending.cash_request_id,
+        'confirm',
+        { txnId: '0190c2d4-6c1e-7a2b-9f00-0000000000e3', txnDate: today },
+        policy,
+      );
+      expect(confirmed).to.include({ status: 'completed', txn_id: '0190c2d4-6c1e-7a2b-9f00-0000000000e3' });
     });
 
     describe('in AED (issue 18, item 4): the AED wallet in AED, exact', () => {
