@@ -105,6 +105,8 @@ export function App() {
   const route = useRoute();
   const signOut = (why?: string) => {
     clearTokens();
+    // The queues board's cookie goes with the tokens (its own expiry would end it anyway).
+    void api.DELETE('/console/queues/session');
     client.clear();
     setReason(why ?? null);
     setTokens(null);

@@ -9,6 +9,7 @@ import { FilterForm, filtersOf, ListTable, type Column, type Filters } from '../
 import { ErrorBox, Loaded, Status } from '../components/ui.js';
 import { useSession } from '../session-context.js';
 import { href, navigate, useRoute } from '../router.js';
+import { readTokens } from '../session.js';
 
 const typesOf = (field: FieldSchema) => (Array.isArray(field.type) ? field.type : [field.type]);
 
@@ -242,6 +243,30 @@ function JobRuns({ kinds }: { kinds: string[] }) {
   );
 }
 
+/**
+ * The queues board (Bull Board, served by the api at /console/queues/) is a page of its own, which
+ * a navigation reaches without token headers: its session cookie is set first, from this tab's
+ * tokens (read-only without the admin token), then the tab goes there.
+ */
+function QueuesBoardLink() {
+  const open = useMutation({
+    mutationFn: () =>
+      unwrap(api.POST('/console/queues/session', { headers: { 'X-Ledger-Token': readTokens()?.ledger ?? '' } })),
+    onSuccess: () => window.location.assign('/console/queues/'),
+  });
+  return (
+    <p>
+      <button type="button" onClick={() => open.mutate()} disabled={open.isPending}>
+        Open the queues board
+      </button>{' '}
+      <span className="muted">
+        Waiting, active, delayed and failed jobs per queue, their errors, retry and remove (admin), schedules.
+      </span>
+      <ErrorBox error={open.error} />
+    </p>
+  );
+}
+
 export default function JobsPage() {
   const { admin } = useSession();
   const document = useApiDocument();
@@ -269,6 +294,7 @@ export default function JobsPage() {
   return (
     <>
       <h1>Jobs</h1>
+      <QueuesBoardLink />
       {admin ? (
         <Loaded query={document}>
           {() => (
