@@ -4,7 +4,7 @@ import { api, unwrap, type Schemas } from '../api/client.js';
 import { DayChart } from '../components/Chart.js';
 import { TrialBalanceTable } from '../components/TrialBalance.js';
 import { Card, ErrorBox, Loaded, Money, Status } from '../components/ui.js';
-import { filtersOf } from '../components/List.js';
+import { filtersOf, Table, type Column } from '../components/List.js';
 import { isZero } from '../format.js';
 import { href, navigate, useRoute } from '../router.js';
 
@@ -30,6 +30,22 @@ function statusCounts(latest: ReturnType<typeof latestPerCheck>) {
 
 /** An earnings source with nothing in it (no revenue, no cost) says nothing: left out of the table. */
 const isEmptySource = (s: { revenue_usd: string; cost_usd: string }) => isZero(s.revenue_usd) && isZero(s.cost_usd);
+
+const CHECK_COLUMNS: Column<ReturnType<typeof latestPerCheck>[number]>[] = [
+  { header: 'Check', cell: ({ run_id, result }) => <a href={href('reconciliation', run_id)}>{result.check_name}</a> },
+  { header: 'Category', cell: ({ result }) => result.category },
+  { header: 'Status', cell: ({ result }) => <Status value={result.status} /> },
+  { header: 'Ran at', cell: ({ result }) => result.ran_at },
+];
+
+type EarningsRow = Schemas['FirmEarnings']['months'][number]['sources'][number] & { month: string };
+const EARNINGS_COLUMNS: Column<EarningsRow>[] = [
+  { header: 'Month', cell: (r) => r.month },
+  { header: 'Source', cell: (r) => r.source },
+  { header: 'Revenue', money: (r) => r.revenue_usd },
+  { header: 'Cost', money: (r) => r.cost_usd },
+  { header: 'Margin', money: (r) => r.margin_usd },
+];
 
 export default function FirmPage() {
   const { query } = useRoute();
@@ -149,12 +165,6 @@ export default function FirmPage() {
               <Card label="Fee revenue (USD)">
                 <Money value={s.fees_revenue_usd} />
               </Card>
-              <Card label="AUM at custody (USD)">
-                <Money value={s.aum_custody_usd} />
-              </Card>
-              <Card label="Cash (USD)">
-                <Money value={s.cash_usd} />
-              </Card>
               <Card label="Cash in AED (USD)">
                 <Money value={s.cash_aed_usd} />
               </Card>
@@ -173,30 +183,7 @@ export default function FirmPage() {
       <h2>Latest reconciliation, per check</h2>
       <Loaded query={runs}>
         {() => (
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Check</th>
-                <th scope="col">Category</th>
-                <th scope="col">Status</th>
-                <th scope="col">Ran at</th>
-              </tr>
-            </thead>
-            <tbody>
-              {latest.map(({ run_id, result }) => (
-                <tr key={result.check_name}>
-                  <td>
-                    <a href={href('reconciliation', run_id)}>{result.check_name}</a>
-                  </td>
-                  <td>{result.category}</td>
-                  <td>
-                    <Status value={result.status} />
-                  </td>
-                  <td>{result.ran_at}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <Table testId="latest-checks" columns={CHECK_COLUMNS} rows={latest} rowKey={(l) => l.result.check_name} />
         )}
       </Loaded>
 
@@ -252,61 +239,33 @@ export default function FirmPage() {
       <h2>Earnings by month and source</h2>
       <Loaded query={earnings}>
         {(e) => (
-          <table>
-            <caption className="muted">Sources with neither revenue nor cost in a month are left out.</caption>
-            <thead>
-              <tr>
-                <th scope="col">Month</th>
-                <th scope="col">Source</th>
-                <th scope="col" className="num">
-                  Revenue
-                </th>
-                <th scope="col" className="num">
-                  Cost
-                </th>
-                <th scope="col" className="num">
-                  Margin
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {e.months.flatMap((m) =>
-                m.sources
-                  .filter((s) => !isEmptySource(s))
-                  .map((s) => (
-                    <tr key={`${m.month}-${s.source}`}>
-                      <td>{m.month}</td>
-                      <td>{s.source}</td>
-                      <td>
-                        <Money value={s.revenue_usd} />
-                      </td>
-                      <td>
-                        <Money value={s.cost_usd} />
-                      </td>
-                      <td>
-                        <Money value={s.margin_usd} />
-                      </td>
-                    </tr>
-                  )),
-              )}
-            </tbody>
-            <tfoot>
-              <tr>
-                <th scope="row" colSpan={2}>
-                  Total
-                </th>
-                <td>
-                  <Money value={e.revenue_usd} />
-                </td>
-                <td>
-                  <Money value={e.cost_usd} />
-                </td>
-                <td>
-                  <Money value={e.margin_usd} />
-                </td>
-              </tr>
-            </tfoot>
-          </table>
+          <Table
+            testId="earnings"
+            caption={<span className="muted">Sources with neither revenue nor cost in a month are left out.</span>}
+            columns={EARNINGS_COLUMNS}
+            rows={e.months.flatMap((m) =>
+              m.sources.filter((s) => !isEmptySource(s)).map((s) => ({ month: m.month, ...s })),
+            )}
+            rowKey={(r) => `${r.month}-${r.source}`}
+            foot={
+              <tfoot>
+                <tr>
+                  <th scope="row" colSpan={2}>
+                    Total
+                  </th>
+                  <td>
+                    <Money value={e.revenue_usd} />
+                  </td>
+                  <td>
+                    <Money value={e.cost_usd} />
+                  </td>
+                  <td>
+                    <Money value={e.margin_usd} />
+                  </td>
+                </tr>
+              </tfoot>
+            }
+          />
         )}
       </Loaded>
     </>
