@@ -7,6 +7,12 @@ import { href, navigate, useRoute } from '../router.js';
 
 const GROUP_BY = ['account', 'customer', 'day', 'posting_kind'] as const;
 type GroupBy = (typeof GROUP_BY)[number];
+const GROUP_LABEL: Record<GroupBy, string> = {
+  account: 'Account',
+  customer: 'Customer',
+  day: 'Day',
+  posting_kind: 'Posting kind',
+};
 const FILTERS = ['account_code', 'customer_id', 'posting_kind', 'from', 'to', 'group_by'] as const;
 type JournalFilters = Filters<(typeof FILTERS)[number] | 'offset' | 'groups_offset'>;
 const LIMIT = 50;
@@ -87,7 +93,7 @@ function Journal({ filters }: { filters: JournalFilters }) {
   const at = (moved: JournalFilters) => navigate(href('journal', '', { ...filters, ...moved }));
   type Group = Schemas['JournalGroups']['items'][number];
   const groupColumns: Column<Group>[] = [
-    { header: groupBy.replace('_', ' '), cell: (g) => narrowTo(groupBy, g.key, filters) },
+    { header: GROUP_LABEL[groupBy], cell: (g) => narrowTo(groupBy, g.key, filters) },
     { header: 'Lines', num: true, cell: (g) => g.line_count },
     { header: 'Debit', money: (g) => g.debit },
     { header: 'Credit', money: (g) => g.credit },
@@ -102,7 +108,7 @@ function Journal({ filters }: { filters: JournalFilters }) {
         onDraft={setDraft}
         onApply={() => navigate(href('journal', '', { ...draft, offset: undefined, groups_offset: undefined }))}
       />
-      <h2>Totals by {groupBy.replace('_', ' ')}</h2>
+      <h2>Totals by {GROUP_LABEL[groupBy].toLowerCase()}</h2>
       <ListTable
         query={groups}
         testId="journal-groups"
@@ -132,7 +138,9 @@ export default function JournalPage() {
   return (
     <>
       <h1>Journal</h1>
-      <p className="muted">Every debit and credit, newest first: narrow by account, customer, kind and date.</p>
+      <p className="muted">
+        Every debit and credit, the latest posted first: narrow by account, customer, kind and date.
+      </p>
       <Journal key={query.toString()} filters={filtersOf(query, [...FILTERS, 'offset', 'groups_offset'])} />
     </>
   );
