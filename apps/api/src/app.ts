@@ -10,6 +10,7 @@ import { validatorStages } from './http/validator.js';
 import { apiDocument } from './openapi/index.js';
 import { FEATURES } from './features/index.js';
 import { operationRouter } from './http/operations.js';
+import type { QueueBoard } from './features/queues/board.js';
 
 export interface AppOptions {
   config: ApiConfig;
@@ -19,6 +20,8 @@ export interface AppOptions {
   jobs: JobProducer;
   /** The process's metrics: request durations by route template and status are observed into it. */
   metrics?: Metrics;
+  /** The queues board at /console/queues (Bull Board); absent: not served (404). */
+  queueBoard?: QueueBoard;
   /** Check every response against the document (tests); off in production, where it costs per request. */
   validateResponses?: boolean;
 }
@@ -50,7 +53,15 @@ const requireHost: RequestHandler = (req, _res, next) => {
  * log → docs (open, static) → match the operation → authenticate (from its `security`) →
  * parse JSON → refuse what the database could not store → validate → route → errors.
  */
-export function createApp({ config, db, logger, jobs, metrics, validateResponses = false }: AppOptions): Express {
+export function createApp({
+  config,
+  db,
+  logger,
+  jobs,
+  metrics,
+  queueBoard,
+  validateResponses = false,
+}: AppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
@@ -58,6 +69,8 @@ export function createApp({ config, db, logger, jobs, metrics, validateResponses
 
   app.use(requestLog(logger, metrics && observeHttpRequests(metrics)));
   app.use(requireHost);
+  // Before the console's own files: the board sets its own page policy.
+  if (queueBoard) app.use('/console/queues', queueBoard.handler(config));
   for (const feature of FEATURES) feature.mount?.(app, apiDocument);
 
   const validator = validatorStages(apiDocument, validateResponses);

@@ -4,6 +4,7 @@ import { closeServer, startProcess } from '@ledger/core';
 import { createJobProducer } from '@ledger/job-runtime';
 import { JOBS } from '@ledger/jobs';
 import { createApp } from './app.js';
+import { createQueueBoard } from './features/queues/board.js';
 import { loadConfig } from './config.js';
 import { createServer } from './http/server.js';
 
@@ -24,8 +25,10 @@ await startProcess({
       db,
     });
     resources.add(() => jobs.close());
+    const queueBoard = createQueueBoard({ book, redisUrl, queuePrefix, logger });
+    resources.add(() => queueBoard.close());
     const server = createServer(
-      createApp({ config, db, logger, jobs, metrics }),
+      createApp({ config, db, logger, jobs, metrics, queueBoard }),
       { requestTimeoutMs: config.requestTimeoutMs },
       logger,
     );

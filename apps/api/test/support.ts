@@ -9,6 +9,7 @@ import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import { expect } from 'chai';
 import winston from 'winston';
 import { createApp } from '../src/app.js';
+import { createQueueBoard } from '../src/features/queues/board.js';
 import { loadConfig } from '../src/config.js';
 import { createServer } from '../src/http/server.js';
 
@@ -68,6 +69,8 @@ export interface StartOptions {
   /** Use this database instead of a fresh migrated one (not dropped on close). */
   db?: Db;
   dbUrl?: string;
+  /** Serve the queues board at /console/queues (over this api's queues). */
+  queueBoard?: boolean;
 }
 
 /**
@@ -88,17 +91,21 @@ export async function startApi(options: StartOptions = {}): Promise<TestApi> {
   });
   const { logger, lines } = captureLogger();
   // A queue prefix of its own: no other test (or developer) sees this api's jobs.
+  const queuePrefix = options.env?.QUEUE_PREFIX ?? `api-test-${randomUUID().slice(0, 8)}`;
   const jobs = createJobProducer({
     book: config.book,
     redisUrl: config.redisUrl,
-    queuePrefix: options.env?.QUEUE_PREFIX ?? `api-test-${randomUUID().slice(0, 8)}`,
+    queuePrefix,
     catalog: JOBS,
     syncWaitMs: config.jobSyncWaitMs,
     logger,
     db,
   });
   const metrics = createMetrics({ service: 'api-test', book: config.book });
-  const app = createApp({ config, db, logger, jobs, metrics, validateResponses: true });
+  const queueBoard = options.queueBoard
+    ? createQueueBoard({ book: config.book, redisUrl: config.redisUrl, queuePrefix, logger })
+    : undefined;
+  const app = createApp({ config, db, logger, jobs, metrics, queueBoard, validateResponses: true });
   const server: Server = createServer(app, { requestTimeoutMs: config.requestTimeoutMs }, logger);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -134,6 +141,7 @@ export async function startApi(options: StartOptions = {}): Promise<TestApi> {
         server.closeAllConnections();
       });
       await jobs.close();
+      await queueBoard?.close();
       await testDb?.drop();
     },
   };

@@ -1,18 +1,13 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { createContext, useContext, useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useIndex } from './api/book.js';
 import { api, unwrap, whenUnauthorized } from './api/client.js';
 import { ErrorBox } from './components/ui.js';
 import { PAGES } from './pages/index.js';
+import NotFoundPage from './pages/NotFound.js';
 import { href, useRoute } from './router.js';
+import { SessionContext, useSession } from './session-context.js';
 import { clearTokens, readTokens, saveTokens, type Tokens } from './session.js';
-
-interface Session {
-  /** Whether an admin token was given: admin actions are shown only then. */
-  admin: boolean;
-  signOut: (reason?: string) => void;
-}
-const SessionContext = createContext<Session>({ admin: false, signOut: () => {} });
-export const useSession = () => useContext(SessionContext);
 
 const BOOK_LABEL = { ENTITY_UAE: 'UAE', ENTITY_IND_IFSC: 'India' } as const;
 
@@ -66,7 +61,7 @@ function skipToContent(e: { preventDefault: () => void }) {
 
 function Header() {
   const { admin, signOut } = useSession();
-  const index = useQuery({ queryKey: ['index'], queryFn: () => unwrap(api.GET('/')) });
+  const index = useIndex();
   const ready = useQuery({
     queryKey: ['health'],
     queryFn: async () => (await api.GET('/health/ready')).response.ok,
@@ -110,6 +105,8 @@ export function App() {
   const route = useRoute();
   const signOut = (why?: string) => {
     clearTokens();
+    // The queues board's cookie goes with the tokens (its own expiry would end it anyway).
+    void api.DELETE('/console/queues/session');
     client.clear();
     setReason(why ?? null);
     setTokens(null);
@@ -123,8 +120,9 @@ export function App() {
     shown.current = route.page;
   }, [route.page]);
   if (tokens === null) return <SignIn reason={reason} onSignedIn={setTokens} />;
-  const page = PAGES.find((p) => p.path === route.page) ?? PAGES[0]!;
-  const Page = page.component;
+  // No page named: the first (Firm); a page that does not exist: said so, never another page in its place.
+  const Page =
+    route.page === '' ? PAGES[0]!.component : (PAGES.find((p) => p.path === route.page)?.component ?? NotFoundPage);
   return (
     <SessionContext.Provider value={{ admin: tokens.admin !== '', signOut }}>
       <Header />

@@ -6,3 +6,6 @@ export function money(value: string | null | undefined): string {
   const digits = whole.replace('-', '').replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   return `${sign}${digits}${fraction === undefined ? '' : `.${fraction}`}`;
 }
+
+/** Whether a decimal string is zero (`0`, `0.00`, `-0.0`): read as text, never as a float. */
+export const isZero = (value: string) => /^-?0*(\.0*)?$/.test(value);

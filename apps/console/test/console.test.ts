@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { createDb, recordExceptions, withActor } from '@ledger/core';
 import { startStack, type RunningBook, type Stack } from '@ledger/quickstart';
 import { testStackOptions } from '@ledger/quickstart/testing';
 import { money } from '../src/format.js';
@@ -31,12 +32,17 @@ const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.mi
 const MAIN_PAGES = [
   'firm',
   'transactions',
+  'journal?customer_id=UAE-000001',
   'customers/UAE-000001',
   'cash-requests',
   'jobs',
   'reconciliation',
+  'exceptions',
+  'exceptions/1',
+  'periods',
   'india',
   'india/lrs',
+  'no-such-page',
 ];
 
 describe('the console in Chromium, on the demo data of both books', function () {
@@ -58,6 +64,25 @@ describe('the console in Chromium, on the demo data of both books', function () 
     dir = test.dir;
     stack = await startStack(test.options);
     await stack.loadDemo();
+    // The demo leaves no exception: one record a sync could not post, written as a sync writes it.
+    const db = createDb({
+      url: `postgres://postgres:postgres@127.0.0.1:${test.options.embeddedPort}/ledger_entity_uae`,
+      poolMax: 1,
+      applicationName: 'console-test',
+    });
+    await withActor('job:sync-uaefeed:console-test', () =>
+      recordExceptions(db, { upstream: 'uaefeed' }, [
+        {
+          recordKey: 'console-test-record',
+          customerId: 'UAE-000004',
+          posted: false,
+          reasonCode: 'unmappable',
+          reason: 'unmappable: no transaction type for this record',
+          record: { id: 'console-test-record', amount: '12.00' },
+        },
+      ]),
+    );
+    await db.destroy();
     uae = stack.books.find((b) => b.label === 'UAE')!;
     india = stack.books.find((b) => b.label === 'India')!;
     context = await chromium.launchPersistentContext(join(dir, 'chromium'), {
@@ -143,6 +168,23 @@ describe('the console in Chromium, on the demo data of both books', function () 
     await page.locator('.chart canvas').first().waitFor();
     expect(await page.getByTestId('trial-balance').locator('caption').textContent()).to.contain('(balanced)');
     await page.getByRole('link', { name: 'snapshot_reconcile' }).waitFor();
+    // The first screen answers first: the checks, the open variances, the trial balance, cash and AUM.
+    const glance = page.getByTestId('firm-glance');
+    expect(await glance.getByTestId('trial-balance-check').textContent()).to.equal('balanced');
+    expect(await glance.getByTestId('recon-status').textContent()).to.match(
+      /^(ok|warn|fail) \d+ fail, \d+ warn of \d+ checks$/,
+    );
+    expect(await glance.textContent()).to.contain(
+      `Cash (USD)${money((await uae.api.get<{ cash_usd: string }>('/v1/firm/summary')).cash_usd)}`,
+    );
+    expect((await glance.boundingBox())!.y).to.be.below(300);
+    // The period lives in the address: a reload keeps it.
+    await page.getByRole('form', { name: 'Period and day' }).getByLabel('From').fill(stack.period.from);
+    await page.waitForURL(new RegExp(`from=${stack.period.from}`));
+    await page.reload();
+    expect(await page.getByRole('form', { name: 'Period and day' }).getByLabel('From').inputValue()).to.equal(
+      stack.period.from,
+    );
   });
 
   it('filters transactions by type and opens one with its journal lines', async function () {
@@ -189,15 +231,24 @@ describe('the console in Chromium, on the demo data of both books', function () 
     expect(original.reversed_by_txn_id).to.equal(page.url().split('/').pop());
   });
 
-  it('starts a job from the form its schema gives and shows its progress reach done', async function () {
+  it('starts a job from the form its schema gives (only the book’s jobs offered) and shows its progress reach done', async function () {
     await go(uae, 'jobs');
-    await page.getByRole('form', { name: 'Start a job' }).getByRole('combobox').first().selectOption('recost');
+    const jobs = page.getByRole('form', { name: 'Start a job' }).getByRole('combobox').first();
+    await jobs.locator('option', { hasText: 'recost' }).waitFor({ state: 'attached' });
+    const offered = await jobs.locator('option').allTextContents();
+    expect(offered).to.include.members(['recost', 'sync-uaefeed', 'provision-uae']);
+    expect(offered).not.to.include.members(['sync-usbroker']);
+    expect(offered).not.to.include('provision-india');
+    await jobs.selectOption('recost');
     await page.getByRole('button', { name: 'Start recost' }).click();
     const row = page.getByTestId('job-recost');
     await row.getByText('done').waitFor();
     expect(await row.locator('progress').getAttribute('value')).to.equal(
       await row.locator('progress').getAttribute('max'),
     );
+    // The result in words, its JSON behind a toggle.
+    expect(await row.locator('.outcome li').count()).to.be.greaterThan(0);
+    expect(await row.locator('.outcome pre').isVisible()).to.equal(false);
   });
 
   it('finds a customer and shows their summary, portfolio, statement, equity curve, trial balance, dividends and orders', async function () {
@@ -301,6 +352,76 @@ describe('the console in Chromium, on the demo data of both books', function () 
     expect(await row.getByRole('link', { name: 'transaction' }).count()).to.equal(0);
   });
 
+  it('closes a month and reopens it, each after a confirmation that states the consequence', async function () {
+    // The day before the demo's first: nothing is dated there, so nothing is pending recost in it.
+    const through = new Date(Date.parse(`${stack.period.from}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+    await go(uae, 'periods');
+    expect(await page.getByTestId('period-state').textContent()).to.contain('No day is closed');
+    const close = page.getByRole('form', { name: 'Close the books' });
+    await close.getByLabel('Through').fill(through);
+    await close.getByRole('button', { name: 'Close through the day…' }).click();
+    const closing = page.getByRole('dialog', { name: 'Confirm: close the books' });
+    expect(await closing.textContent()).to.contain(
+      `closes every day up to and including ${through}: nothing may be dated`,
+    );
+    await closing.getByRole('button', { name: 'Close through the day' }).click();
+    await page.getByTestId('period-state').getByText(through).waitFor();
+    await page.getByTestId('period-closes').locator('tbody tr', { hasText: 'close' }).first().waitFor();
+
+    const reopen = page.getByRole('form', { name: 'Reopen closed days' });
+    await reopen.getByLabel('Reason (required)').fill('console test: reopened');
+    await reopen.getByRole('button', { name: 'Reopen every closed day…' }).click();
+    const reopening = page.getByRole('dialog', { name: 'Confirm: reopen closed days' });
+    expect(await reopening.textContent()).to.contain(`This reopens every day through ${through}: nothing stays closed`);
+    await reopening.getByRole('button', { name: 'Reopen every closed day' }).click();
+    await page.getByTestId('period-state').getByText('No day is closed').waitFor();
+    const { items } = await uae.api.get<{ items: { action: string; through: string | null; reason: string | null }[] }>(
+      '/v1/periods',
+    );
+    expect(items.slice(0, 2)).to.deep.equal([
+      { ...items[0]!, action: 'reopen', through: null, reason: 'console test: reopened' },
+      { ...items[1]!, action: 'close', through },
+    ]);
+  });
+
+  it('reads an exception’s record and dismisses it with a reason', async function () {
+    await go(uae, 'exceptions');
+    await page.getByRole('form', { name: 'Filters' }).getByLabel('State').selectOption('open');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.waitForURL(/state=open/);
+    const row = page.getByTestId('exceptions').locator('tbody tr', { hasText: 'console-test-record' });
+    await row.getByRole('link').first().click();
+    await page.waitForURL(/#\/exceptions\/\d+$/);
+    expect(await page.getByTestId('exception-record').textContent()).to.contain('"amount": "12.00"');
+    // Posting it again reruns the job that saw it, for its customer only.
+    await page.getByRole('button', { name: 'Post it again…' }).click();
+    const again = page.getByRole('dialog', { name: 'Post the record again' });
+    expect(await again.textContent()).to.contain('This starts sync-uaefeed for UAE-000004');
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Dismiss…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Dismiss exception' });
+    expect(await dialog.getByRole('button', { name: 'Dismiss' }).isDisabled()).to.equal(true);
+    await dialog.getByLabel('Reason (required)').fill('a test record: nothing to post');
+    await dialog.getByRole('button', { name: 'Dismiss' }).click();
+    await page.getByTestId('exception-facts').getByText('a test record: nothing to post').waitFor();
+    expect(await page.getByTestId('exception-facts').locator('.status').textContent()).to.equal('dismissed');
+  });
+
+  it('shows the journal by customer with its totals by account', async function () {
+    await go(uae, 'journal?customer_id=UAE-000001&group_by=account');
+    await page.getByTestId('journal-lines').locator('tbody tr').first().waitFor();
+    const customers = await page.getByTestId('journal-lines').locator('tbody td:nth-child(5)').allTextContents();
+    expect(customers.length).to.be.greaterThan(0);
+    expect(new Set(customers)).to.deep.equal(new Set(['UAE-000001']));
+    await page.getByTestId('journal-groups').locator('tbody tr').first().waitFor();
+  });
+
+  it('says an unknown page is not there, instead of showing another', async function () {
+    await go(uae, 'no-such-page');
+    expect(await page.locator('main h1').textContent()).to.equal('No such page');
+    expect(await page.getByTestId('not-found').textContent()).to.contain('#/no-such-page');
+  });
+
   it('lists the book’s job runs from its database and filters them by job', async function () {
     await go(uae, 'jobs');
     const runs = page.getByTestId('job-runs').locator('tbody tr');
@@ -318,6 +439,24 @@ describe('the console in Chromium, on the demo data of both books', function () 
       return kinds.length > 0 && kinds.every((cell) => cell.textContent === 'recost');
     });
     expect(await runs.locator('td:nth-child(3)').allTextContents()).to.include('done');
+  });
+
+  it('refuses the queues board without a session, and opens it from the jobs page with the admin token', async function () {
+    const refused = await page.goto(`${uae.url}/console/queues/`);
+    expect(refused!.status()).to.equal(401);
+    expect(await page.textContent('body')).to.contain('unauthorized');
+    await go(uae, 'jobs');
+    await page.getByRole('button', { name: 'Open the queues board' }).click();
+    await page.waitForURL(`${uae.url}/console/queues/`);
+    await page.getByText('ledger-ENTITY_UAE-recost').first().waitFor();
+    const [cookie] = await context.cookies(`${uae.url}/console/queues/`);
+    expect([cookie!.name, cookie!.httpOnly, cookie!.sameSite, cookie!.path]).to.deep.equal([
+      'ledger_queues',
+      true,
+      'Strict',
+      '/console/queues',
+    ]);
+    expect(page.url()).not.to.contain(stack.secrets.LEDGER_ADMIN_TOKEN);
   });
 
   it('says on the UAE book that the India reports answer there zero-valued', async function () {

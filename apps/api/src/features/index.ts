@@ -12,6 +12,7 @@ import { jobs } from './jobs/index.js';
 import { journal } from './journal/index.js';
 import { exceptions } from './exceptions/index.js';
 import { periods } from './periods/index.js';
+import { queues } from './queues/index.js';
 import { reconciliation } from './reconciliation/index.js';
 import { transactions } from './transactions/index.js';
 import { webhooks } from './webhooks/index.js';
@@ -25,6 +26,7 @@ export const FEATURES: readonly Feature[] = [
   health,
   docs,
   consoleFeature,
+  queues,
   transactions,
   journal,
   firm,

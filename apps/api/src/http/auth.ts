@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { assert } from '@ledger/core';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { ApiConfig } from '../config.js';
 import { BODY_SIGNED_SCHEMES, SECURITY_SCHEMES, type SchemeName } from '../openapi/security.js';
 import type { ApiDocument, SecurityRequirement } from '../openapi/types.js';
@@ -30,6 +30,21 @@ function credentials(config: ApiConfig): Record<SchemeName, Credential> {
     adminToken: credential('adminToken', 'LEDGER_ADMIN_TOKEN', config.adminToken),
     // Body-signed: no token to match here; the JSON parser checks it against the body.
     remitSignature: credential('remitSignature', 'REMIT_WEBHOOK_SECRET', undefined),
+  };
+}
+
+/**
+ * Whether a request presents the configured token of a scheme: compared as SHA-256 digests with
+ * `timingSafeEqual` (constant time, equal lengths); an unset token matches nothing.
+ */
+export function tokenCheck(config: ApiConfig): (req: Request, scheme: SchemeName) => boolean {
+  const byScheme = credentials(config);
+  return (req, scheme) => {
+    const { digest, header } = byScheme[scheme];
+    const value = req.headers[header];
+    return (
+      digest !== undefined && typeof value === 'string' && value.length > 0 && timingSafeEqual(digestOf(value), digest)
+    );
   };
 }
 
@@ -72,6 +87,7 @@ function assertEnforceable(document: ApiDocument): void {
 export function authenticate(config: ApiConfig, document: ApiDocument): RequestHandler {
   assertEnforceable(document);
   const byScheme = credentials(config);
+  const presents = tokenCheck(config);
   const schemes = Object.keys(byScheme) as SchemeName[];
   // Per operation (the validator hands out the document's own operation objects): worked out once.
   const acceptedByOperation = new WeakMap<object, SchemeName[] | null>();
@@ -95,11 +111,7 @@ export function authenticate(config: ApiConfig, document: ApiDocument): RequestH
       const value = req.headers[byScheme[scheme].header];
       return typeof value === 'string' && value.length > 0 ? value : undefined;
     };
-    const matches = (scheme: SchemeName): boolean => {
-      const { digest } = byScheme[scheme];
-      const value = presented(scheme);
-      return digest !== undefined && value !== undefined && timingSafeEqual(digestOf(value), digest);
-    };
+    const matches = (scheme: SchemeName): boolean => presents(req, scheme);
     const configured = (scheme: SchemeName) => byScheme[scheme].digest !== undefined;
 
     const bodySigned = accepted.filter((s) => BODY_SIGNED_SCHEMES.includes(s));

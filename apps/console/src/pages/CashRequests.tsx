@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type KeyboardEvent } from 'react';
+import { useState } from 'react';
 import { api, unwrap, type Schemas } from '../api/client.js';
 import {
   FilterForm,
@@ -9,8 +9,9 @@ import {
   type FilterField,
   type Filters as ListFilters,
 } from '../components/List.js';
+import { Confirm } from '../components/Confirm.js';
 import { ErrorBox, Money, Status } from '../components/ui.js';
-import { useSession } from '../App.js';
+import { useSession } from '../session-context.js';
 import { href, navigate, useRoute } from '../router.js';
 
 type CashRequest = Schemas['CashRequest'];
@@ -143,31 +144,23 @@ function Transition({ request, action, onDone }: { request: CashRequest; action:
       onDone();
     },
   });
-  const escape = (e: KeyboardEvent) => {
-    if (e.key === 'Escape') onDone();
-  };
   return (
-    <div className="panel confirm" role="dialog" aria-label={`${verb} cash request`} onKeyDown={escape}>
-      <p>{says(request)}</p>
+    <Confirm
+      label={`${verb} cash request`}
+      says={says(request)}
+      button={button}
+      danger={action === 'confirm'}
+      pending={move.isPending}
+      error={move.error}
+      onConfirm={() => move.mutate()}
+      onBack={onDone}
+    >
       {action === 'fail' ? (
         <label>
           Reason (optional) <input autoFocus value={reason} onChange={(e) => setReason(e.target.value)} />
         </label>
-      ) : null}{' '}
-      <button
-        type="button"
-        className={action === 'confirm' ? 'danger' : undefined}
-        disabled={move.isPending}
-        onClick={() => move.mutate()}
-      >
-        {button}
-      </button>{' '}
-      {/* The focus starts on the way back, so a stray Enter never posts. */}
-      <button type="button" autoFocus={action !== 'fail'} onClick={onDone}>
-        Back
-      </button>
-      <ErrorBox error={move.error} />
-    </div>
+      ) : undefined}
+    </Confirm>
   );
 }
 

@@ -1,10 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { api, unwrap, type Schemas } from '../api/client.js';
 import { DayChart } from '../components/Chart.js';
 import { TrialBalanceTable } from '../components/TrialBalance.js';
-import { Card, Loaded, Money, PeriodFields, Status } from '../components/ui.js';
-import { href } from '../router.js';
+import { Card, ErrorBox, Loaded, Money, Status } from '../components/ui.js';
+import { filtersOf, Table, type Column } from '../components/List.js';
+import { isZero } from '../format.js';
+import { href, navigate, useRoute } from '../router.js';
 
 /** The newest result of each check, over the latest runs (a run may cover one category only). */
 function latestPerCheck(runs: Schemas['ReconciliationRunSummary'][]) {
@@ -15,10 +17,47 @@ function latestPerCheck(runs: Schemas['ReconciliationRunSummary'][]) {
   return [...seen.values()].sort((a, b) => a.result.check_name.localeCompare(b.result.check_name));
 }
 
+/** The page's filters live in its address (`#/firm?from=…&to=…&as_of=…`), so a view can be linked. */
+const FILTERS = ['from', 'to', 'as_of'] as const;
+
+/** Each check's newest status counted, and the worst of them. */
+function statusCounts(latest: ReturnType<typeof latestPerCheck>) {
+  const count = (status: string) => latest.filter((l) => l.result.status === status).length;
+  const fail = count('fail');
+  const warn = count('warn');
+  return { fail, warn, total: latest.length, worst: fail > 0 ? 'fail' : warn > 0 ? 'warn' : 'ok' };
+}
+
+/** An earnings source with nothing in it (no revenue, no cost) says nothing: left out of the table. */
+const isEmptySource = (s: { revenue_usd: string; cost_usd: string }) => isZero(s.revenue_usd) && isZero(s.cost_usd);
+
+const CHECK_COLUMNS: Column<ReturnType<typeof latestPerCheck>[number]>[] = [
+  { header: 'Check', cell: ({ run_id, result }) => <a href={href('reconciliation', run_id)}>{result.check_name}</a> },
+  { header: 'Category', cell: ({ result }) => result.category },
+  { header: 'Status', cell: ({ result }) => <Status value={result.status} /> },
+  { header: 'Ran at', cell: ({ result }) => result.ran_at },
+];
+
+type EarningsRow = Schemas['FirmEarnings']['months'][number]['sources'][number] & { month: string };
+const EARNINGS_COLUMNS: Column<EarningsRow>[] = [
+  { header: 'Month', cell: (r) => r.month },
+  { header: 'Source', cell: (r) => r.source },
+  { header: 'Revenue', money: (r) => r.revenue_usd },
+  { header: 'Cost', money: (r) => r.cost_usd },
+  { header: 'Margin', money: (r) => r.margin_usd },
+];
+
 export default function FirmPage() {
-  const [from, setFrom] = useState('');
-  const [to, setTo] = useState('');
-  const [asOf, setAsOf] = useState('');
+  const { query } = useRoute();
+  const filters = filtersOf(query, FILTERS);
+  const from = filters.from ?? '';
+  const to = filters.to ?? '';
+  const asOf = filters.as_of ?? '';
+  const set = (name: (typeof FILTERS)[number]) => (day: string) =>
+    navigate(href('firm', '', { ...filters, [name]: day }));
+  const setFrom = set('from');
+  const setTo = set('to');
+  const setAsOf = set('as_of');
   const period = { from: from || undefined, to: to || undefined };
   const asOfQuery = { as_of: asOf || undefined };
 
@@ -53,10 +92,66 @@ export default function FirmPage() {
   );
   const flowDays = useMemo(() => flows?.map((f) => f.day) ?? [], [flows]);
 
+  const latest = runs.data ? latestPerCheck(runs.data.items) : [];
+  const counts = statusCounts(latest);
+  // Runs of one category leave the others' variances out: the open ones are the newest full run's.
+  const fullRun = runs.data?.items.find((r) => r.category === null);
+
   return (
     <>
       <h1>Firm</h1>
-      <PeriodFields from={from} to={to} onFrom={setFrom} onTo={setTo} />
+      <section aria-label="At a glance" className="cards" data-testid="firm-glance">
+        <Card label="Reconciliation">
+          {runs.data ? (
+            <a href={href('reconciliation')} data-testid="recon-status">
+              <Status value={counts.worst} />{' '}
+              <small>
+                {counts.fail} fail, {counts.warn} warn of {counts.total} checks
+              </small>
+            </a>
+          ) : (
+            '…'
+          )}
+        </Card>
+        <Card label="Open variances">
+          {fullRun ? (
+            <a href={href('reconciliation', fullRun.run_id)} data-testid="open-variances">
+              {fullRun.variance_count}
+            </a>
+          ) : runs.data ? (
+            'no full run yet'
+          ) : (
+            '…'
+          )}
+        </Card>
+        <Card label={`Trial balance${asOf ? ` as of ${asOf}` : ''}`}>
+          {trial.data ? (
+            <span data-testid="trial-balance-check">
+              {trial.data.balanced ? 'balanced' : `off by ${trial.data.difference}`}
+            </span>
+          ) : (
+            '…'
+          )}
+        </Card>
+        <Card label="Cash (USD)">
+          <Money value={summary.data?.cash_usd} />
+        </Card>
+        <Card label="AUM at custody (USD)">
+          <Money value={summary.data?.aum_custody_usd} />
+        </Card>
+      </section>
+      <ErrorBox error={runs.error ?? trial.error} />
+      <form className="filters" aria-label="Period and day" onSubmit={(e) => e.preventDefault()}>
+        <label>
+          From <input type="date" value={from} onChange={(e) => setFrom(e.target.value)} />
+        </label>
+        <label>
+          To <input type="date" value={to} onChange={(e) => setTo(e.target.value)} />
+        </label>
+        <label>
+          Balances as of <input type="date" value={asOf} onChange={(e) => setAsOf(e.target.value)} />
+        </label>
+      </form>
       <Loaded query={summary}>
         {(s) => (
           <>
@@ -69,12 +164,6 @@ export default function FirmPage() {
               </Card>
               <Card label="Fee revenue (USD)">
                 <Money value={s.fees_revenue_usd} />
-              </Card>
-              <Card label="AUM at custody (USD)">
-                <Money value={s.aum_custody_usd} />
-              </Card>
-              <Card label="Cash (USD)">
-                <Money value={s.cash_usd} />
               </Card>
               <Card label="Cash in AED (USD)">
                 <Money value={s.cash_aed_usd} />
@@ -91,70 +180,14 @@ export default function FirmPage() {
         )}
       </Loaded>
 
-      <h2>Earnings by month and source</h2>
-      <Loaded query={earnings}>
-        {(e) => (
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Month</th>
-                <th scope="col">Source</th>
-                <th scope="col" className="num">
-                  Revenue
-                </th>
-                <th scope="col" className="num">
-                  Cost
-                </th>
-                <th scope="col" className="num">
-                  Margin
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {e.months.flatMap((m) =>
-                m.sources.map((s) => (
-                  <tr key={`${m.month}-${s.source}`}>
-                    <td>{m.month}</td>
-                    <td>{s.source}</td>
-                    <td>
-                      <Money value={s.revenue_usd} />
-                    </td>
-                    <td>
-                      <Money value={s.cost_usd} />
-                    </td>
-                    <td>
-                      <Money value={s.margin_usd} />
-                    </td>
-                  </tr>
-                )),
-              )}
-            </tbody>
-            <tfoot>
-              <tr>
-                <th scope="row" colSpan={2}>
-                  Total
-                </th>
-                <td>
-                  <Money value={e.revenue_usd} />
-                </td>
-                <td>
-                  <Money value={e.cost_usd} />
-                </td>
-                <td>
-                  <Money value={e.margin_usd} />
-                </td>
-              </tr>
-            </tfoot>
-          </table>
+      <h2>Latest reconciliation, per check</h2>
+      <Loaded query={runs}>
+        {() => (
+          <Table testId="latest-checks" columns={CHECK_COLUMNS} rows={latest} rowKey={(l) => l.result.check_name} />
         )}
       </Loaded>
 
-      <h2>Trial balance and chart of accounts</h2>
-      <form className="filters" onSubmit={(e) => e.preventDefault()}>
-        <label>
-          As of <input type="date" value={asOf} onChange={(e) => setAsOf(e.target.value)} />
-        </label>
-      </form>
+      <h2>Trial balance and chart of accounts{asOf ? ` as of ${asOf}` : ''}</h2>
       <div className="two">
         <Loaded query={trial}>
           {(t) => (
@@ -186,7 +219,9 @@ export default function FirmPage() {
                 {a.items.map((row) => (
                   <tr key={row.account_code} className={row.dormant ? 'muted' : ''}>
                     <td>
-                      {row.account_code} {row.name}
+                      <a href={href('journal', '', { account_code: row.account_code })}>
+                        {row.account_code} {row.name}
+                      </a>
                     </td>
                     <td>{row.account_type}</td>
                     <td>
@@ -201,33 +236,36 @@ export default function FirmPage() {
         </Loaded>
       </div>
 
-      <h2>Latest reconciliation, per check</h2>
-      <Loaded query={runs}>
-        {(r) => (
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Check</th>
-                <th scope="col">Category</th>
-                <th scope="col">Status</th>
-                <th scope="col">Ran at</th>
-              </tr>
-            </thead>
-            <tbody>
-              {latestPerCheck(r.items).map(({ run_id, result }) => (
-                <tr key={result.check_name}>
+      <h2>Earnings by month and source</h2>
+      <Loaded query={earnings}>
+        {(e) => (
+          <Table
+            testId="earnings"
+            caption={<span className="muted">Sources with neither revenue nor cost in a month are left out.</span>}
+            columns={EARNINGS_COLUMNS}
+            rows={e.months.flatMap((m) =>
+              m.sources.filter((s) => !isEmptySource(s)).map((s) => ({ month: m.month, ...s })),
+            )}
+            rowKey={(r) => `${r.month}-${r.source}`}
+            foot={
+              <tfoot>
+                <tr>
+                  <th scope="row" colSpan={2}>
+                    Total
+                  </th>
                   <td>
-                    <a href={href('reconciliation', run_id)}>{result.check_name}</a>
+                    <Money value={e.revenue_usd} />
                   </td>
-                  <td>{result.category}</td>
                   <td>
-                    <Status value={result.status} />
+                    <Money value={e.cost_usd} />
                   </td>
-                  <td>{result.ran_at}</td>
+                  <td>
+                    <Money value={e.margin_usd} />
+                  </td>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </tfoot>
+            }
+          />
         )}
       </Loaded>
     </>

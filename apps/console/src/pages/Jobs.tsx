@@ -1,39 +1,15 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
+import { useIndex } from '../api/book.js';
 import { api, unwrap, type Schemas } from '../api/client.js';
-import { resolveSchema, useApiDocument, type FieldSchema, type OpenApiDocument } from '../api/document.js';
+import { useApiDocument, type FieldSchema } from '../api/document.js';
+import { jobForms, startJob, type JobForm } from '../api/jobs.js';
 import type { paths } from '../api/schema.js';
 import { FilterForm, filtersOf, ListTable, type Column, type Filters } from '../components/List.js';
 import { ErrorBox, Loaded, Status } from '../components/ui.js';
-import { useSession } from '../App.js';
+import { useSession } from '../session-context.js';
 import { href, navigate, useRoute } from '../router.js';
-
-interface JobForm {
-  kind: string;
-  path: string;
-  summary: string;
-  fields: [string, FieldSchema][];
-  required: string[];
-}
-
-/** Every job's start endpoint (their request bodies differ; the form below follows each one's schema). */
-type JobPath = Exclude<Extract<keyof paths, `/v1/jobs/${string}`>, `/v1/jobs/status/${string}`>;
-
-/** The jobs and their parameters, read from the API's own document: a new job gets its form. */
-function jobForms(document: OpenApiDocument): JobForm[] {
-  return Object.entries(document.paths)
-    .filter(([path, item]) => path.startsWith('/v1/jobs/') && item.post !== undefined)
-    .map(([path, item]) => {
-      const schema = resolveSchema(document, item.post!.requestBody?.content['application/json']?.schema ?? {});
-      return {
-        kind: path.slice('/v1/jobs/'.length),
-        path,
-        summary: item.post!.summary ?? '',
-        fields: Object.entries(schema.properties ?? {}),
-        required: schema.required ?? [],
-      };
-    });
-}
+import { readTokens } from '../session.js';
 
 const typesOf = (field: FieldSchema) => (Array.isArray(field.type) ? field.type : [field.type]);
 
@@ -115,8 +91,37 @@ function Field({
 }
 
 const seconds = (ms: number | null) => (ms === null ? '' : `${(ms / 1000).toFixed(1)} s`);
-const outcome = (run: { error: string | null; result: Record<string, unknown> | null }) =>
-  run.error ?? (run.result ? <code>{JSON.stringify(run.result).slice(0, 160)}</code> : '');
+/** A result's value in a few words: a list by its length, an object by its own plain fields. */
+function brief(value: unknown): string {
+  if (Array.isArray(value)) return String(value.length);
+  if (value !== null && typeof value === 'object')
+    return Object.entries(value)
+      .filter(([, v]) => v === null || typeof v !== 'object')
+      .map(([k, v]) => `${k} ${String(v)}`)
+      .join(', ');
+  return String(value);
+}
+
+/** A run's error, or its result summed up (each field in a few words), the whole of it behind a toggle. */
+function outcome(run: { error: string | null; result: Record<string, unknown> | null }) {
+  if (run.error !== null) return <span className="error-text">{run.error}</span>;
+  if (run.result === null) return '';
+  return (
+    <div className="outcome">
+      <ul className="inline-facts">
+        {Object.entries(run.result).map(([key, value]) => (
+          <li key={key}>
+            {key.replace(/_/g, ' ')}: <strong>{brief(value)}</strong>
+          </li>
+        ))}
+      </ul>
+      <details>
+        <summary>show raw</summary>
+        <pre>{JSON.stringify(run.result, null, 2)}</pre>
+      </details>
+    </div>
+  );
+}
 
 /** A job this tab started, polled until it is done or failed; its state is announced as it changes. */
 function JobProgress({ jobId }: { jobId: string }) {
@@ -238,13 +243,38 @@ function JobRuns({ kinds }: { kinds: string[] }) {
   );
 }
 
+/**
+ * The queues board (Bull Board, served by the api at /console/queues/) is a page of its own, which
+ * a navigation reaches without token headers: its session cookie is set first, from this tab's
+ * tokens (read-only without the admin token), then the tab goes there.
+ */
+function QueuesBoardLink() {
+  const open = useMutation({
+    mutationFn: () =>
+      unwrap(api.POST('/console/queues/session', { headers: { 'X-Ledger-Token': readTokens()?.ledger ?? '' } })),
+    onSuccess: () => window.location.assign('/console/queues/'),
+  });
+  return (
+    <p>
+      <button type="button" onClick={() => open.mutate()} disabled={open.isPending}>
+        Open the queues board
+      </button>{' '}
+      <span className="muted">
+        Waiting, active, delayed and failed jobs per queue, their errors, retry and remove (admin), schedules.
+      </span>
+      <ErrorBox error={open.error} />
+    </p>
+  );
+}
+
 export default function JobsPage() {
   const { admin } = useSession();
   const document = useApiDocument();
   const [kind, setKind] = useState('');
   const [values, setValues] = useState<Record<string, string | boolean>>({});
   const [recent, setRecent] = useState(readRecent);
-  const forms = document.data ? jobForms(document.data) : [];
+  const book = useIndex().data?.book;
+  const forms = document.data && book ? jobForms(document.data, book) : [];
   const form = forms.find((f) => f.kind === kind);
   const start = useMutation({
     mutationFn: (job: JobForm) => {
@@ -253,13 +283,7 @@ export default function JobsPage() {
           .filter(([name]) => values[name] !== undefined && values[name] !== '')
           .map(([name, field]) => [name, valueOf(field, values[name]!)]),
       );
-      // The path and body come from the document at run time; the answer is typed (JobStatus).
-      return unwrap(
-        api.POST(job.path as JobPath, { body: body as never }) as Promise<{
-          data?: Schemas['JobStatus'];
-          response: Response;
-        }>,
-      );
+      return startJob(job.path, body);
     },
     onSuccess: (status) => {
       const next = [status.job_id, ...recent.filter((id) => id !== status.job_id)].slice(0, 20);
@@ -270,6 +294,7 @@ export default function JobsPage() {
   return (
     <>
       <h1>Jobs</h1>
+      <QueuesBoardLink />
       {admin ? (
         <Loaded query={document}>
           {() => (

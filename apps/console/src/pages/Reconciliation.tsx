@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { api, unwrap, type Schemas } from '../api/client.js';
 import { ListTable, Table, type Column } from '../components/List.js';
 import { ErrorBox, Loaded, Status } from '../components/ui.js';
-import { useSession } from '../App.js';
+import { useSession } from '../session-context.js';
 import { href, navigate, useRoute } from '../router.js';
 
 const LIMIT = 25;

@@ -11,8 +11,9 @@ import {
   type FilterField,
   type Filters as ListFilters,
 } from '../components/List.js';
+import { Confirm } from '../components/Confirm.js';
 import { ErrorBox, Loaded, Money } from '../components/ui.js';
-import { useSession } from '../App.js';
+import { useSession } from '../session-context.js';
 import { href, navigate, useRoute } from '../router.js';
 
 /** The list's filters, kept in the route's query so a filtered list can be linked to. */
@@ -315,28 +316,16 @@ function TransactionDetail({ txnId }: { txnId: string }) {
           <JournalLines lines={t.journal_lines} />
           {admin && !t.reversed_by_txn_id && t.txn_type !== 'reversal' ? (
             confirming ? (
-              <div
-                className="panel confirm"
-                role="dialog"
-                aria-label="Confirm reversal"
-                onKeyDown={(e) => {
-                  if (e.key === 'Escape') setConfirming(false);
-                }}
-              >
-                <p>
-                  This posts a reversal of the {t.txn_type} of {t.amount_usd} USD
-                  {t.customer_id ? ` for ${t.customer_id}` : ''}, dated today: the {t.journal_lines.length} lines above
-                  with debits and credits swapped.
-                </p>
-                <button type="button" className="danger" onClick={() => reverse.mutate()} disabled={reverse.isPending}>
-                  Post the reversal
-                </button>{' '}
-                {/* The focus starts on the way back, so a stray Enter never posts. */}
-                <button type="button" autoFocus onClick={() => setConfirming(false)}>
-                  Cancel
-                </button>
-                <ErrorBox error={reverse.error} />
-              </div>
+              <Confirm
+                label="Confirm reversal"
+                says={`This posts a reversal of the ${t.txn_type} of ${t.amount_usd} USD${t.customer_id ? ` for ${t.customer_id}` : ''}, dated today: the ${t.journal_lines.length} lines above with debits and credits swapped.`}
+                button="Post the reversal"
+                danger
+                pending={reverse.isPending}
+                error={reverse.error}
+                onConfirm={() => reverse.mutate()}
+                onBack={() => setConfirming(false)}
+              />
             ) : (
               <button type="button" onClick={() => setConfirming(true)}>
                 Reverse…
