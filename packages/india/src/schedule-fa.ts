@@ -8,7 +8,7 @@ import type { Issuer } from './issuers.js';
 
 /** A lot held at some time of the calendar year, with its sales up to the year's end. */
 export interface FaLot extends OpenLot {
-  /** Cost of acquisition: the whole lot's cost and its buy fee. */
+  /** Cost of acquisition: the whole lot's cost and its buy fee (of all `quantity` shares). */
   costUsd: Decimal;
   sold: Array<{ transferredOn: string; quantity: Decimal }>;
 }
@@ -68,6 +68,17 @@ function sharesOn(steps: Array<{ date: string; shares: Decimal }>, date: string)
   let shares = ZERO;
   for (const step of steps) if (step.date <= date) shares = step.shares;
   return shares;
+}
+
+/**
+ * A lot's initial value: the cost (fee included) of its shares still held at the start of the
+ * year, `first` (all of them when bought in the year): shares sold in earlier years are no part
+ * of it. Its share of the cost by shares, to the cent.
+ */
+function initialCost(lot: FaLot, first: string): Decimal {
+  const soldBefore = sum(lot.sold.filter((s) => s.transferredOn < first).map((s) => s.quantity));
+  if (soldBefore.isZero()) return lot.costUsd;
+  return roundToCents(lot.costUsd.times(lot.quantity.minus(soldBefore)).dividedBy(lot.quantity));
 }
 
 /**
@@ -150,7 +161,7 @@ function peakOf(steps: Array<{ date: string; shares: Decimal }>, days: PriceDays
  * ScheduleFaSummary: for the calendar year ending in the FY, per customer (a page of them: the
  * list envelope, `items` of `total` customers), table A3 per holding (symbol): the entity behind
  * it (name, address, ZIP code, country, nature: the issuers table), first acquisition,
- * initial value, peak value (the highest of shares × close on each day a close is held), closing
+ * initial value (the cost of the shares held at the year's start or bought in it), peak value (the highest of shares × close on each day a close is held), closing
  * value at 31 December, gross dividends and gross sale proceeds; and table A2 (broker cash: the
  * institution, the account, its first line in the book as its opening date, peak, closing, gross
  * credited). INR at the SBI TT buying rate of the day valued (acquisition, peak,
@@ -208,7 +219,8 @@ export function scheduleFa(
       : closingPrice
         ? roundToCents(closingShares.times(closingPrice.closeUsd))
         : null;
-    const initialInr = sumInr(lots.map((l) => inrOn(l.costUsd, l.acquiredOn)));
+    const initial = lots.map((l) => ({ usd: initialCost(l, first), on: l.acquiredOn }));
+    const initialInr = sumInr(initial.map((l) => inrOn(l.usd, l.on)));
     const dividends = dividendsOf.get(key(customerId, symbol)) ?? [];
     const sales = salesOf.get(key(customerId, symbol)) ?? [];
     const issuer = issuers.get(symbol);
@@ -222,7 +234,7 @@ export function scheduleFa(
       country: issuer?.country ?? null,
       nature_of_entity: issuer?.natureOfEntity ?? null,
       date_of_acquiring: lots[0]!.acquiredOn,
-      initial_value_usd: money(sum(lots.map((l) => l.costUsd))),
+      initial_value_usd: money(sum(initial.map((l) => l.usd))),
       initial_value_inr: moneyOrNull(initialInr),
       peak_value_date: peak?.date ?? null,
       peak_value_usd: peak === null ? null : money(peak.usd),

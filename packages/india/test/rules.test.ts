@@ -469,6 +469,45 @@ describe('Schedule FA', () => {
     ]);
   });
 
+  it('initial value of a lot sold in part before the year: only the shares still held on 1 January, at their share of the cost with fee', () => {
+    // 10 shares bought 2023-03-10 for 1,000.00 + 2.20 fee; 4 sold 2023-09-01 (before 2024), 2 sold 2024-05-02.
+    // Held on 2024-01-01: 6 shares: 1,002.20 × 6 / 10 = 601.32 USD × 82.00 (the acquisition day's TT buy) = 49,308.24.
+    const report = scheduleFa(
+      parseFinancialYear('2024-25'),
+      {
+        customers: ['IND-1'],
+        issuers: [ISSUER],
+        lots: [
+          {
+            customerId: 'IND-1',
+            symbol: 'X',
+            lotTxnId: 'lot-1',
+            acquiredOn: '2023-03-10',
+            quantity: d('10'),
+            costUsd: d('1002.20'),
+            sold: [
+              { transferredOn: '2023-09-01', quantity: d('4') },
+              { transferredOn: '2024-05-02', quantity: d('2') },
+            ],
+          },
+        ],
+        sales: [],
+        dividends: [],
+        prices: new Map([['X', [{ date: '2024-12-31', closeUsd: d('100') }]]]),
+        cash: [],
+      },
+      rates({ '2023-03-10': '82.00', '2024-12-31': '85.60' }),
+      BROKER,
+      PAGE_OF_ONE,
+    );
+    expect(report.items[0]!.a3[0]).to.deep.include({
+      date_of_acquiring: '2023-03-10',
+      initial_value_usd: '601.32',
+      initial_value_inr: '49308.24',
+      closing_shares: '4',
+    });
+  });
+
   it('table A2 without the broker configured or the account linked: those fields null, each named in warnings', () => {
     const report = scheduleFa(
       parseFinancialYear('2024-25'),
