@@ -427,7 +427,9 @@ describe('India reports on stored data (real Postgres)', function () {
           gross_inr: '8332.00',
           withheld_inr: '2083.00',
           net_inr: '6249.00',
-          foreign_tax_credit_inr: '2083.00',
+          treaty_cap_inr: '2083.00',
+          credit_available_inr: '2083.00',
+          not_creditable_inr: '0.00',
           events: [
             {
               div_txn_no: 'DIV-1',
@@ -442,7 +444,11 @@ describe('India reports on stored data (real Postgres)', function () {
               gross_inr: '8332.00',
               withheld_inr: '2083.00',
               net_inr: '6249.00',
-              foreign_tax_credit_inr: '2083.00',
+              treaty_rate: '0.25',
+              treaty_cap_inr: '2083.00',
+              credit_available_inr: '2083.00',
+              not_creditable_inr: '0.00',
+              not_creditable_reason: null,
             },
           ],
         },

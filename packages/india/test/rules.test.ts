@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { Decimal, LedgerError } from '@ledger/core';
 import {
   addMonths,
+  dividendSummary,
   estimateTcs,
   financialYearOf,
   fxMarginSummary,
@@ -579,6 +580,47 @@ describe('Schedule FA', () => {
       "no close prices of MSFT in 2024: peak and closing values of customer IND-1's holding are missing",
       'no issuer details of MSFT (entity name, address, ZIP code, country, nature of entity): load them with POST /v1/jobs/load-issuers',
     ]);
+  });
+});
+
+describe('dividends: foreign tax credit', () => {
+  it('30 % withheld without a W-8BEN: all of it is tax paid, 25 % of the gross is creditable, the 5 % above the treaty rate is not, with why', () => {
+    // Paid 2024-06-20: Rule 115 and Rule 128 both take 2024-05-31's TT buy, 83.30.
+    // Gross 200.00 → 16,660.00; withheld 60.00 (30 %) → 4,998.00; cap 25 % = 50.00 → 4,165.00 (available); 10.00 → 833.00 not creditable.
+    const report = dividendSummary(
+      parseFinancialYear('2024-25'),
+      [
+        {
+          divTxnNo: 'DIV-30',
+          customerId: 'IND-1',
+          symbol: 'AAPL',
+          exDate: '2024-06-10',
+          payDate: '2024-06-20',
+          grossUsd: d('200.00'),
+          whtUsd: d('60.00'),
+        },
+      ],
+      rates({ '2024-05-31': '83.30' }),
+    );
+    const customer = report.customers[0]!;
+    expect(report.treaty).to.deep.equal({ country: 'United States of America', country_code: '2', article: '10' });
+    expect(customer).to.deep.include({
+      gross_inr: '16660.00',
+      withheld_inr: '4998.00',
+      treaty_cap_inr: '4165.00',
+      credit_available_inr: '4165.00',
+      not_creditable_inr: '833.00',
+    });
+    expect(customer.events[0]).to.deep.include({
+      effective_rate: '0.3',
+      rate: { rate: '83.3', rate_date: '2024-05-31' },
+      treaty_rate: '0.25',
+      credit_available_inr: '4165.00',
+      not_creditable_inr: '833.00',
+      not_creditable_reason:
+        'withheld 0.3 of the gross, above the India–US treaty rate of 0.25 (Article 10(2)(b), with a W-8BEN on file): the excess is not creditable in India (Rule 128); it is reclaimed from the US',
+    });
+    expect(report.warnings).to.deep.equal([]);
   });
 });
 

@@ -63,6 +63,22 @@ const RATE_USED: JsonSchema = {
     { type: 'null' },
   ],
 };
+/** A dividend's foreign tax credit figures (Rule 128 and the treaty), per dividend and summed per customer. */
+const CREDIT_TOTALS = {
+  treaty_cap_inr: {
+    ...MONEY_OR_NULL,
+    description: 'The treaty rate × the gross: the most the US tax can be credited (null when a rate is missing).',
+  },
+  credit_available_inr: {
+    ...MONEY_OR_NULL,
+    description:
+      'The tax withheld up to the treaty cap. The filer further caps it at the Indian tax on the income at their slab, which the book does not know.',
+  },
+  not_creditable_inr: {
+    ...MONEY_OR_NULL,
+    description: 'Tax withheld above the treaty cap: not creditable in India (reclaimed from the US).',
+  },
+};
 /** Which remittance, whose, when and how many rupees: the first fields of a remittance row. */
 const REMITTANCE = { order_id: TEXT, customer_id: TEXT, remitted_on: DATE, amount_inr: MONEY };
 const ERA: JsonSchema = { type: 'string', enum: ['before_2024_07_23', 'from_2024_07_23'] };
@@ -273,6 +289,10 @@ export const schemas: Record<string, JsonSchema> = {
     {
       fy: TEXT,
       basis: TEXT,
+      treaty: object(
+        { country: TEXT, country_code: TEXT, article: TEXT },
+        'Schedule FSI / TR and Form 67: the country, its code in the ITR utility and the India–US treaty article on dividends.',
+      ),
       customers: array(
         object(
           {
@@ -284,7 +304,7 @@ export const schemas: Record<string, JsonSchema> = {
             gross_inr: MONEY_OR_NULL,
             withheld_inr: MONEY_OR_NULL,
             net_inr: MONEY_OR_NULL,
-            foreign_tax_credit_inr: MONEY_OR_NULL,
+            ...CREDIT_TOTALS,
             events: array(
               object(
                 {
@@ -300,7 +320,12 @@ export const schemas: Record<string, JsonSchema> = {
                   gross_inr: MONEY_OR_NULL,
                   withheld_inr: MONEY_OR_NULL,
                   net_inr: MONEY_OR_NULL,
-                  foreign_tax_credit_inr: MONEY_OR_NULL,
+                  treaty_rate: RATIO,
+                  ...CREDIT_TOTALS,
+                  not_creditable_reason: {
+                    ...TEXT_OR_NULL,
+                    description: 'Why part of the tax withheld is not creditable (withheld above the treaty rate); null when all of it is.',
+                  },
                 },
                 'A dividend paid in the FY.',
               ),
@@ -311,7 +336,7 @@ export const schemas: Record<string, JsonSchema> = {
       ),
       warnings: WARNINGS,
     },
-    'US dividends, US withholding (the foreign tax credit) and net, in USD and INR, per customer (docs/india-reports.md).',
+    'US dividends, the US tax withheld (foreign tax paid), the credit available under Rule 128 and the treaty, and net, in USD and INR, per customer (docs/india-reports.md).',
   ),
   ScheduleFaSummary: pagedReport(
     {
