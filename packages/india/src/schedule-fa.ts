@@ -152,9 +152,10 @@ function peakOf(steps: Array<{ date: string; shares: Decimal }>, days: PriceDays
     if (peak === null || value.isGreaterThan(peak.value)) peak = { day, shares: step.shares, value };
   }
   if (peak === null) return null;
-  const { date, closeUsd, rate } = days.days[peak.day]!;
+  const { date, closeUsd } = days.days[peak.day]!;
   const usd = roundToCents(peak.shares.times(closeUsd));
-  return { date, usd, inr: toInr(usd, rate)! };
+  // Asked again through ttBuyOn: the day's rate is now used, so a fallback to an earlier sheet is named.
+  return { date, usd, inr: toInr(usd, rates.ttBuyOn(date)!.rate)! };
 }
 
 /**

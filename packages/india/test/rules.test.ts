@@ -236,14 +236,16 @@ describe('the SBI rates file', () => {
     ]);
   });
 
-  it('Rule 115 takes the last day of the previous month, or the nearest earlier sheet; beyond a week it is missing, never guessed', () => {
+  it('Rule 115 takes the last day of the previous month, or the nearest earlier sheet (a warning naming both days); beyond a week it is missing, never guessed', () => {
     const book = new RateBook(parseSbiRates(csv).rates);
     expect(book.rule115('2024-08-15')).to.deep.equal({ rate: d('83.32'), rateDate: '2024-07-31' });
     // 2024-06-30 is a Sunday: the Saturday's sheet.
     expect(book.rule115('2024-07-23')).to.deep.equal({ rate: d('83.00'), rateDate: '2024-06-29' });
     expect(book.rule115('2019-06-10')).to.equal(null);
+    // The fallback is named: the day the rule asks for and the day taken.
     expect(book.warnings()).to.deep.equal([
       'no USD/INR rate for 2019-05-31 (nor the 7 days before): load it with POST /v1/jobs/load-fx-rates',
+      "the rule asks for the USD/INR rate of 2024-06-30; SBI published none that day, so the figures take 2024-06-29's, the nearest earlier sheet",
     ]);
   });
 });
@@ -536,6 +538,8 @@ describe('Schedule FA', () => {
     expect(report.warnings).to.deep.equal([
       'customer IND-2 has no usbroker account number (table A2): link it with PUT /v1/customers/IND-2',
       "the broker's name, address or ZIP code for table A2 is not configured: set SCHEDULE_FA_BROKER_NAME, SCHEDULE_FA_BROKER_ADDRESS and SCHEDULE_FA_BROKER_ZIP_CODE",
+      // The opening balance is valued on 1 January, a holiday without a sheet.
+      "the rule asks for the USD/INR rate of 2024-01-01; SBI published none that day, so the figures take 2023-12-29's, the nearest earlier sheet",
     ]);
   });
 
