@@ -37,6 +37,7 @@ export {
   type LrsRemittance,
   type LrsStatus,
   type PriorLrsUsage,
+  type TcsCollector,
 } from './lrs.js';
 export { declarePriorLrsUsage, priorLrsUsage } from './prior-usage.js';
 export { ISSUER_COLUMNS, loadIssuers, parseIssuers, type Issuer, type IssuersLoad } from './issuers.js';

@@ -40,7 +40,10 @@ export async function rateBook(db: Db, from: string, to: string): Promise<RateBo
   );
 }
 
-/** The FY's paid LRS remittances. */
+/** A remittance paid, then refunded: the order failed after its payment took the money (remit's `REFUNDED`). */
+const REFUNDED = `status = 'failed' AND payment_error_code = 'REFUNDED'`;
+
+/** The FY's paid LRS remittances, those refunded since among them (their TCS was collected). */
 export async function paidRemittances(db: Db, fy: FinancialYear): Promise<LrsRemittance[]> {
   const { rows } = await db.raw<{
     rows: Array<{
@@ -51,10 +54,11 @@ export async function paidRemittances(db: Db, fy: FinancialYear): Promise<LrsRem
       amount_inr: string;
       amount_usd: string | null;
       tcs_inr: string | null;
+      refunded: boolean;
     }>;
   }>(
-    `SELECT order_id, customer_id, pan, remitted_on::text, amount_inr::text, amount_usd::text, tcs_inr::text
-       FROM remittances WHERE status = 'paid' AND remitted_on BETWEEN ?::date AND ?::date`,
+    `SELECT order_id, customer_id, pan, remitted_on::text, amount_inr::text, amount_usd::text, tcs_inr::text, (${REFUNDED}) AS refunded
+       FROM remittances WHERE (status = 'paid' OR (${REFUNDED})) AND remitted_on BETWEEN ?::date AND ?::date`,
     [fy.start, fy.end],
   );
   return rows.map((r) => ({
@@ -65,6 +69,7 @@ export async function paidRemittances(db: Db, fy: FinancialYear): Promise<LrsRem
     amountInr: dec(r.amount_inr),
     amountUsd: decOrNull(r.amount_usd),
     tcsInr: decOrNull(r.tcs_inr),
+    refunded: r.refunded,
   }));
 }
 

@@ -6,7 +6,7 @@ import { dividendSummary } from './dividends.js';
 import { fxMarginSummary } from './fx-margin.js';
 import type { FinancialYear } from './fy.js';
 import { money, ratio } from './figures.js';
-import { lrsSummary, lrsUse } from './lrs.js';
+import { lrsSummary, lrsUse, type TcsCollector } from './lrs.js';
 import { priorLrsUsage } from './prior-usage.js';
 import * as q from './queries.js';
 import { RateBook } from './rates.js';
@@ -19,6 +19,8 @@ export interface IndiaSettings {
   costRate: CostRateMethod;
   /** Apply budget proposals not yet law (INDIA_TCS_UNCONFIRMED_RULES; default true, as stated). */
   unconfirmedRules: boolean;
+  /** Who collected the TCS (INDIA_TCS_COLLECTOR_TAN). */
+  tcsCollector: TcsCollector;
   /** The configured broker cost (BROKER_COST_BPS). */
   brokerCostBps: Decimal;
   /** The configured FX spread (FX_SPREAD_BPS). */
@@ -57,12 +59,13 @@ const reading = <T>(context: IndiaReportContext, work: (db: Db) => Promise<T>): 
   );
 
 export async function lrsReport(context: IndiaReportContext, fy: FinancialYear) {
-  if (!india(context)) return lrsSummary(fy, [], { unconfirmedRules: context.settings.unconfirmedRules });
+  const { unconfirmedRules, tcsCollector } = context.settings;
+  if (!india(context)) return lrsSummary(fy, [], { unconfirmedRules }, tcsCollector);
   const [remittances, declared] = await reading(context, async (db) => [
     await q.paidRemittances(db, fy),
     await priorLrsUsage(db, fy),
   ]);
-  return lrsSummary(fy, remittances, { unconfirmedRules: context.settings.unconfirmedRules }, declared);
+  return lrsSummary(fy, remittances, { unconfirmedRules }, tcsCollector, declared);
 }
 
 /**

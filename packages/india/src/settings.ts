@@ -14,6 +14,11 @@ export const indiaSettingsSchema = z.object({
   INDIA_CG_COST_RATE: z.enum(['acquisition_month', 'transfer_month']).default('acquisition_month'),
   /** Apply the dated rules marked unconfirmed (budget proposals), as stated by default. */
   INDIA_TCS_UNCONFIRMED_RULES: flagSetting(true),
+  /** The TCS collector's TAN for Schedule TCS (remit does not give it); unset: null with a warning when TCS was collected. */
+  INDIA_TCS_COLLECTOR_TAN: z
+    .string()
+    .regex(/^[A-Z]{4}[0-9]{5}[A-Z]$/, 'a TAN: four letters, five digits, a letter')
+    .optional(),
   /** The broker's name, address and ZIP code as Schedule FA's table A2 names the institution (no upstream says them); unset: null with a warning. */
   SCHEDULE_FA_BROKER_NAME: institutionText(200),
   SCHEDULE_FA_BROKER_ADDRESS: institutionText(500),
@@ -28,6 +33,7 @@ export function indiaSettingsOf(parsed: z.output<typeof indiaSettingsSchema>): I
     fxSpreadBps: new Decimal(parsed.FX_SPREAD_BPS ?? '0'),
     costRate: parsed.INDIA_CG_COST_RATE,
     unconfirmedRules: parsed.INDIA_TCS_UNCONFIRMED_RULES,
+    tcsCollector: { tan: parsed.INDIA_TCS_COLLECTOR_TAN ?? null },
     brokerInstitution: {
       name: parsed.SCHEDULE_FA_BROKER_NAME ?? null,
       address: parsed.SCHEDULE_FA_BROKER_ADDRESS ?? null,

@@ -458,6 +458,26 @@ describe('India reports on stored data (real Postgres)', function () {
     });
   });
 
+  describe('lrs', () => {
+    it('a remittance refunded after payment is read with its TCS, marked refunded; a failed one that never took the money is not', async () => {
+      await upsertCustomer(db, 'IND-LRS', {});
+      const remittance = (orderId: string, status: string, errorCode: string | null) =>
+        t.db.raw(
+          `INSERT INTO remittances (order_id, customer_id, remit_customer_id, pan, status, purpose_code, amount_inr, amount_usd, tcs_inr,
+                                    payment_error_code, remitted_on, order_created_at, order_updated_at, status_history)
+           VALUES (?, 'IND-LRS', 'cust_lrs', 'LRSPA1234N', ?, 'S0001', 800000.00, 9600.00, 20000.00, ?, '2024-05-10', now(), now(), '[]')`,
+          [orderId, status, errorCode],
+        );
+      await remittance('order_refunded', 'failed', 'REFUNDED');
+      await remittance('order_declined', 'failed', 'DECLINED');
+      const pan = (await lrsReport(india, FY)).pans.find((p) => p.pan === 'LRSPA1234N');
+      expect(pan).to.deep.include({ remittance_count: 1, refunded_count: 1, remitted_inr: '0.00', refunded_tcs_inr: '20000.00' });
+      expect(pan!.remittances.map((r) => [r.order_id, r.actual_tcs_inr, r.refunded])).to.deep.equal([
+        ['order_refunded', '20000.00', true],
+      ]);
+    });
+  });
+
   describe('on the UAE book', () => {
     it('every stored-data report answers its shape, zero-valued, whatever the database holds', async () => {
       const uae: IndiaReportContext = { ...india, book: 'ENTITY_UAE' };

@@ -35,8 +35,10 @@ const remittance = (
   amountInr: d(amountInr),
   amountUsd: d(amountInr).dividedBy(80).decimalPlaces(2),
   tcsInr: null,
+  refunded: false,
   ...extra,
 });
+const NO_TAN = { tan: null };
 const RULES = tcsRules({ unconfirmedRules: true });
 const rates = (entries: Record<string, string>) =>
   new RateBook(
@@ -97,6 +99,7 @@ describe('TCS on LRS, worked by hand', () => {
         remittance('order_d', '2025-09-15', '200000.00', { tcsInr: d('18000.00') }),
       ],
       { unconfirmedRules: true },
+      NO_TAN,
     );
     const [pan] = report.pans;
     expect(pan).to.deep.include({
@@ -134,6 +137,7 @@ describe('TCS on LRS, worked by hand', () => {
       parseFinancialYear('2024-25'),
       [remittance('order_g', '2024-06-01', '300000.00', { amountUsd: d('3600.00'), tcsInr: d('0') })],
       { unconfirmedRules: true },
+      NO_TAN,
       [declared('ABCDE1234F', '197000.00', '500000.00'), declared('FGHIJ5678K', '250000.00', '20000000.00')],
     );
     const [here, elsewhere] = report.pans;
@@ -163,6 +167,38 @@ describe('TCS on LRS, worked by hand', () => {
     expect(report.totals).to.deep.include({ pans: 2, warn: 1, breach: 1, declared_prior_usd: '447000.00' });
   });
 
+  it('a remittance refunded after payment: no LRS use, but its TCS stays (marked refunded) and counts; the collector’s TAN from the setting, a warning without it', () => {
+    // 8 lakh paid 2024-05-10 (TCS 20 % on the 1 lakh above 7 lakh = 20,000.00), refunded in June; 1 lakh paid 2024-06-10, all above: 20,000.00.
+    const remittances = [
+      remittance('order_r', '2024-05-10', '800000.00', { amountUsd: d('9600.00'), tcsInr: d('20000.00'), refunded: true }),
+      remittance('order_s', '2024-06-10', '100000.00', { amountUsd: d('1200.00'), tcsInr: d('20000.00') }),
+    ];
+    const fy = parseFinancialYear('2024-25');
+    const report = lrsSummary(fy, remittances, { unconfirmedRules: true }, { tan: 'MUMS12345A' });
+    expect(report.tcs_collector_tan).to.equal('MUMS12345A');
+    const [pan] = report.pans;
+    expect(pan).to.deep.include({
+      remittance_count: 2,
+      refunded_count: 1,
+      remitted_usd: '1200.00',
+      remitted_inr: '100000.00',
+      refunded_inr: '800000.00',
+      refunded_tcs_inr: '20000.00',
+      estimated_tcs_inr: '40000.00',
+      actual_tcs_inr: '40000.00',
+      difference_inr: '0.00',
+    });
+    expect(pan!.remittances.map((r) => [r.order_id, r.estimated_tcs_inr, r.actual_tcs_inr, r.refunded])).to.deep.equal([
+      ['order_r', '20000.00', '20000.00', true],
+      ['order_s', '20000.00', '20000.00', false],
+    ]);
+    expect(report.totals).to.deep.include({ remitted_inr: '100000.00', refunded_inr: '800000.00', actual_tcs_inr: '40000.00' });
+    expect(report.warnings).to.deep.equal([]);
+    expect(lrsSummary(fy, remittances, { unconfirmedRules: true }, NO_TAN).warnings).to.deep.equal([
+      "the TCS collector's TAN (Schedule TCS) is unknown: remit does not give it; set INDIA_TCS_COLLECTOR_TAN",
+    ]);
+  });
+
   it('without a PAN: the higher of twice the rate or 5 %, capped at 20 %', () => {
     expect(noPanRate(d('0.05')).toFixed()).to.equal('0.1');
     expect(noPanRate(d('0.02')).toFixed()).to.equal('0.05');
@@ -177,6 +213,7 @@ describe('TCS on LRS, worked by hand', () => {
       fy,
       [usd('AAAAA0000A', '199999.99'), usd('BBBBB0000B', '200000.00'), usd('CCCCC0000C', '250000.00')],
       { unconfirmedRules: true },
+      NO_TAN,
     );
     expect(report.pans.map((p) => [p.pan, p.status, p.lrs_headroom_usd])).to.deep.equal([
       ['AAAAA0000A', 'ok', '50000.01'],

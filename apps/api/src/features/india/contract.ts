@@ -125,6 +125,11 @@ export const schemas: Record<string, JsonSchema> = {
     {
       fy: TEXT,
       lrs_limit_usd: MONEY,
+      tcs_collector_tan: {
+        ...TEXT_OR_NULL,
+        description:
+          'The TCS collector’s TAN for Schedule TCS (INDIA_TCS_COLLECTOR_TAN: remit does not give it); null with a warning when TCS was collected.',
+      },
       tcs_rules: array(
         object(
           { from: DATE, rate: RATIO, threshold_inr: MONEY, unconfirmed: { type: 'boolean' } },
@@ -139,9 +144,15 @@ export const schemas: Record<string, JsonSchema> = {
               description: 'Null: remittances without a PAN (grouped per customer, TCS at the no-PAN rate).',
             },
             customer_ids: array(TEXT),
-            remittance_count: COUNT,
-            remitted_usd: MONEY,
-            remitted_inr: MONEY,
+            remittance_count: { ...COUNT, description: 'Remittances listed: paid, refunded since or not.' },
+            refunded_count: COUNT,
+            remitted_usd: { ...MONEY, description: 'Paid and not refunded: the LRS use.' },
+            remitted_inr: { ...MONEY, description: 'Paid and not refunded.' },
+            refunded_inr: { ...MONEY, description: 'Paid, then refunded: no LRS use.' },
+            refunded_tcs_inr: {
+              ...MONEY,
+              description: 'TCS collected on remittances refunded since: still the payer’s credit (in `actual_tcs_inr`).',
+            },
             declared_prior_usage: {
               anyOf: [
                 object(DECLARED_USAGE, 'What the PAN declared it remitted in the FY through other banks.'),
@@ -176,6 +187,10 @@ export const schemas: Record<string, JsonSchema> = {
                   tcs_rate: RATIO,
                   estimated_tcs_inr: MONEY,
                   actual_tcs_inr: MONEY_OR_NULL,
+                  refunded: {
+                    type: 'boolean',
+                    description: 'Refunded after it was paid: its TCS stays collected and counted.',
+                  },
                 },
                 'A paid remittance in date order, with its part above the threshold and the TCS the rules give.',
               ),
@@ -191,6 +206,7 @@ export const schemas: Record<string, JsonSchema> = {
           breach: COUNT,
           remitted_usd: MONEY,
           remitted_inr: MONEY,
+          refunded_inr: MONEY,
           declared_prior_usd: MONEY,
           estimated_tcs_inr: MONEY,
           actual_tcs_inr: MONEY,
