@@ -463,9 +463,9 @@ describe('India reports on stored data (real Postgres)', function () {
       await upsertCustomer(db, 'IND-LRS', {});
       const remittance = (orderId: string, status: string, errorCode: string | null) =>
         t.db.raw(
-          `INSERT INTO remittances (order_id, customer_id, remit_customer_id, pan, status, purpose_code, amount_inr, amount_usd, tcs_inr,
+          `INSERT INTO remittances (order_id, customer_id, remit_customer_id, pan, status, purpose_code, amount_inr, amount_usd, quote_id, fx_rate, tcs_inr,
                                     payment_error_code, remitted_on, order_created_at, order_updated_at, status_history)
-           VALUES (?, 'IND-LRS', 'cust_lrs', 'LRSPA1234N', ?, 'S0001', 800000.00, 9600.00, 20000.00, ?, '2024-05-10', now(), now(), '[]')`,
+           VALUES (?, 'IND-LRS', 'cust_lrs', 'LRSPA1234N', ?, 'S0001', 800000.00, 9600.00, 'quote_1', 0.012, 20000.00, ?, '2024-05-10', now(), now(), '[]')`,
           [orderId, status, errorCode],
         );
       await remittance('order_refunded', 'failed', 'REFUNDED');
