@@ -74,7 +74,7 @@ export {
   type LtcgRule,
   type TcsRule,
 } from './rules.js';
-export { scheduleFa, type FaInput, type FaLot } from './schedule-fa.js';
+export { A2_NATURES, scheduleFa, type A2Nature, type FaInput, type FaLot } from './schedule-fa.js';
 export { lagStatistics, settlementAudit, type SettledRemittance } from './settlement-audit.js';
 export { SHIPPED_ISSUER_FILES, SHIPPED_RATE_FILES, shippedIssuersCsv, shippedRatesCsv } from './shipped.js';
 export { indiaSettingsOf, indiaSettingsSchema } from './settings.js';

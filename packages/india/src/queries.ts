@@ -9,7 +9,7 @@ import type { FinancialYear } from './fy.js';
 import type { MarginRemittance } from './fx-margin.js';
 import type { LrsRemittance } from './lrs.js';
 import { RATE_LOOKBACK_DAYS, RateBook } from './rates.js';
-import type { FaInput } from './schedule-fa.js';
+import { A2_NATURES, type A2Nature, type FaInput } from './schedule-fa.js';
 import type { SettledRemittance } from './settlement-audit.js';
 
 /**
@@ -358,14 +358,16 @@ export async function scheduleFaInput(db: Db, fy: FinancialYear, customers: stri
     'SELECT symbol, price_date::text, close_usd::text FROM close_prices WHERE symbol = ANY(?::text[]) AND price_date BETWEEN ?::date AND ?::date ORDER BY symbol, price_date',
     [symbols, first, last],
   );
+  const natures = Object.entries(A2_NATURES) as Array<[A2Nature, readonly string[]]>;
   const { rows: cash } = await db.raw<{
-    rows: Array<{ customer_id: string; day: string | null; first_day: string; net: string; credited: string }>;
+    rows: Array<{ customer_id: string; day: string | null; first_day: string; net: string } & Record<A2Nature, string>>;
   }>(
     `SELECT customer_id, CASE WHEN txn_date >= CAST(:held_from AS date) THEN txn_date::text END AS day, min(txn_date)::text AS first_day,
-            sum(credit - debit)::text AS net, sum(credit)::text AS credited
+            sum(credit - debit)::text AS net,
+            ${natures.map(([nature]) => `coalesce(sum(credit - debit) FILTER (WHERE posting_kind = ANY(CAST(:${nature} AS text[]))), 0)::text AS ${nature}`).join(', ')}
        FROM journal_lines WHERE ${listed('customer_id')} AND account_code = '${ACCOUNT.customerWalletUsd}' AND txn_date <= CAST(:as_of AS date)
       GROUP BY 1, 2 ORDER BY 1, 2 NULLS FIRST`,
-    bindings,
+    { ...bindings, ...Object.fromEntries(natures.map(([nature, kinds]) => [nature, [...kinds]])) },
   );
   const { rows: accounts } = await db.raw<{ rows: Array<{ customer_id: string; usbroker_account_no: string | null }> }>(
     `SELECT customer_id, usbroker_account_no FROM customers WHERE ${listed('customer_id')}`,
@@ -383,7 +385,12 @@ export async function scheduleFaInput(db: Db, fy: FinancialYear, customers: stri
       days: [],
     };
     if (c.day === null) wallet.opening = dec(c.net);
-    else wallet.days.push({ date: c.day, net: dec(c.net), credited: dec(c.credited) });
+    else
+      wallet.days.push({
+        date: c.day,
+        net: dec(c.net),
+        credited: Object.fromEntries(natures.map(([nature]) => [nature, dec(c[nature])])) as Record<A2Nature, Decimal>,
+      });
     wallets.set(c.customer_id, wallet);
   }
   return {

@@ -28,16 +28,31 @@ export interface FaInput {
   /**
    * Broker cash per customer (the USD wallet, 2010): the broker account number (null: not
    * linked), the day of the wallet's first line in the book, the balance before the year, and
-   * each day's movement in it.
+   * each day's movement in it, with what was credited to it that day by nature (A2_NATURES).
    */
   cash: Array<{
     customerId: string;
     accountNo: string | null;
     firstLineOn: string;
     opening: Decimal;
-    days: Array<{ date: string; net: Decimal; credited: Decimal }>;
+    days: Array<{ date: string; net: Decimal; credited: Record<A2Nature, Decimal> }>;
   }>;
 }
+
+/**
+ * Table A2's natures of the gross amount paid or credited to the account, and the wallet postings
+ * (posting kinds, net of their reversals) that are each. The book posts no interest nor other
+ * income to the wallet: those are zero. The holder's own transfers in (wires, deposits), fees and
+ * adjustments are none of them: never counted as credited; a reversal nets against what it reverses.
+ */
+export const A2_NATURES = {
+  dividend: ['dividend'],
+  interest: [],
+  proceeds: ['sale_proceeds'],
+  other_income: [],
+} as const satisfies Record<string, readonly string[]>;
+export type A2Nature = keyof typeof A2_NATURES;
+const NATURES = Object.keys(A2_NATURES) as A2Nature[];
 
 /** The broker as table A2 names the institution: set by configuration (null: not set). */
 export interface BrokerInstitution {
@@ -165,7 +180,7 @@ function peakOf(steps: Array<{ date: string; shares: Decimal }>, days: PriceDays
  * initial value (the cost of the shares held at the year's start or bought in it), peak value (the highest of shares × close on each day a close is held), closing
  * value at 31 December, gross dividends and gross sale proceeds; and table A2 (broker cash: the
  * institution, the account, its first line in the book as its opening date, peak, closing, gross
- * credited). INR at the SBI TT buying rate of the day valued (acquisition, peak,
+ * paid or credited by nature: dividend, interest, proceeds from sale, other income, A2_NATURES). INR at the SBI TT buying rate of the day valued (acquisition, peak,
  * 31 December, credit or sale). A holding without prices, or a symbol without its issuer, is
  * listed in `warnings` with those fields null: never guessed.
  */
@@ -262,7 +277,15 @@ export function scheduleFa(
       balance = balance.plus(d.net);
       if (balance.isGreaterThan(peak.usd)) peak = { date: d.date, usd: balance };
     }
-    const credited = c.days.map((d) => inrOn(d.credited, d.date));
+    // Each nature's USD and INR (each day's at that day's rate), then their sum.
+    const natures = NATURES.map((nature) => {
+      const days = c.days.filter((d) => !d.credited[nature].isZero());
+      return {
+        nature,
+        usd: sum(days.map((d) => d.credited[nature])),
+        inr: sumInr(days.map((d) => inrOn(d.credited[nature], d.date))),
+      };
+    });
     if (c.accountNo === null)
       warnings.push(
         `customer ${c.customerId} has no usbroker account number (table A2): link it with PUT /v1/customers/${c.customerId}`,
@@ -281,8 +304,14 @@ export function scheduleFa(
       peak_balance_inr: moneyOrNull(inrOn(peak.usd, peak.date)),
       closing_balance_usd: money(balance),
       closing_balance_inr: moneyOrNull(inrOn(balance, last)),
-      gross_credited_usd: money(sum(c.days.map((d) => d.credited))),
-      gross_credited_inr: moneyOrNull(sumInr(credited)),
+      ...Object.fromEntries(
+        natures.flatMap((n) => [
+          [`gross_${n.nature}_usd`, money(n.usd)],
+          [`gross_${n.nature}_inr`, moneyOrNull(n.inr)],
+        ]),
+      ),
+      gross_credited_usd: money(sum(natures.map((n) => n.usd))),
+      gross_credited_inr: moneyOrNull(sumInr(natures.map((n) => n.inr))),
     };
   });
   if (a2.length > 0 && [institution.name, institution.address, institution.zipCode].includes(null))

@@ -378,6 +378,25 @@ describe('India reports on stored data (real Postgres)', function () {
       });
     });
 
+    it('table A2 counts as paid or credited only the wallet’s dividends and sale proceeds, net of reversals: never the holder’s own wire in', async () => {
+      await upsertCustomer(db, 'IND-A2', {});
+      const c = { customer_id: 'IND-A2', symbol: 'AMZN' };
+      await trade(db, { customer_id: 'IND-A2', txn_type: 'wire_in', amount_usd: '1000.00', txn_date: '2024-03-01' });
+      await trade(db, { ...c, txn_type: 'buy_security', quantity: '2', amount_usd: '300.00', txn_date: '2023-03-01' });
+      await trade(db, { ...c, txn_type: 'sell_security', quantity: '2', amount_usd: '320.00', txn_date: '2024-06-03' });
+      await recost(db, RECOST);
+      await loadFxRates(db, csv, 'sbi-usd-inr-rates');
+      const { a2 } = (await scheduleFaReport(india, FY, 'IND-A2', PAGE)).items[0]!;
+      // Proceeds 320.00 × 82.61 (2024-06-03's TT buy) = 26,435.20; the 1,000.00 wired in is no income.
+      expect(a2[0]).to.deep.include({
+        gross_dividend_usd: '0.00',
+        gross_proceeds_usd: '320.00',
+        gross_proceeds_inr: '26435.20',
+        gross_credited_usd: '320.00',
+        gross_credited_inr: '26435.20',
+      });
+    });
+
     it('pages by customer in id order, each customer whole: a customer whose first trade is after the year is not in it', async () => {
       for (const [customer_id, txn_date] of [
         ['IND-FA-1', '2024-03-01'],

@@ -18,6 +18,7 @@ import {
   tcsRules,
   termOf,
   wholeMonthsBetween,
+  type A2Nature,
   type LrsRemittance,
 } from '../src/index.js';
 
@@ -321,6 +322,8 @@ describe('settlement audit', () => {
 });
 
 describe('Schedule FA', () => {
+  const credited = (natures: Partial<Record<A2Nature, string>>) =>
+    ({ dividend: d('0'), interest: d('0'), proceeds: d('0'), other_income: d('0'), ...Object.fromEntries(Object.entries(natures).map(([k, v]) => [k, d(v)])) }) as Record<A2Nature, Decimal>;
   const PAGE_OF_ONE = { total: 1, limit: 50, offset: 0 };
   const BROKER = {
     name: 'Example Securities LLC',
@@ -391,9 +394,12 @@ describe('Schedule FA', () => {
             firstLineOn: '2023-11-02',
             opening: d('500.00'),
             days: [
-              { date: '2024-03-01', net: d('1000.00'), credited: d('1000.00') },
-              { date: '2024-06-14', net: d('-1200.00'), credited: d('0') },
-              { date: '2024-09-02', net: d('560.00'), credited: d('560.00') },
+              // The customer's own wire in: no income.
+              { date: '2024-03-01', net: d('1000.00'), credited: credited({}) },
+              { date: '2024-06-14', net: d('-1200.00'), credited: credited({}) },
+              // The dividend, 5.00 gross less 1.25 withheld.
+              { date: '2024-08-15', net: d('3.75'), credited: credited({ dividend: '5.00' }) },
+              { date: '2024-09-02', net: d('560.00'), credited: credited({ proceeds: '560.00' }) },
             ],
           },
         ],
@@ -428,7 +434,9 @@ describe('Schedule FA', () => {
         gross_sale_proceeds_inr: '46984.00',
       },
     ]);
-    // Cash: 500 → 1,500 (1 Mar, the peak) → 300 → 860; credited 1,000 × 82.90 + 560 × 83.90.
+    // Cash: 500 → 1,500 (1 Mar, the peak) → 300 → 303.75 → 863.75. Paid or credited: the dividend 5.00 × 84.00 = 420.00 and the
+    // proceeds 560.00 × 83.90 = 46,984.00; the 1,000.00 wired in is the holder's own money, no income.
+    // Table A2's gross amounts by nature (ITR-2 Schedule FA A2): only the wallet's dividends and sale proceeds; interest and other income zero.
     expect(a2).to.deep.equal([
       {
         country: 'United States of America',
@@ -441,10 +449,18 @@ describe('Schedule FA', () => {
         peak_balance_date: '2024-03-01',
         peak_balance_usd: '1500.00',
         peak_balance_inr: '124350.00',
-        closing_balance_usd: '860.00',
-        closing_balance_inr: '73616.00',
-        gross_credited_usd: '1560.00',
-        gross_credited_inr: '129884.00',
+        closing_balance_usd: '863.75',
+        closing_balance_inr: '73937.00',
+        gross_dividend_usd: '5.00',
+        gross_dividend_inr: '420.00',
+        gross_interest_usd: '0.00',
+        gross_interest_inr: '0.00',
+        gross_proceeds_usd: '560.00',
+        gross_proceeds_inr: '46984.00',
+        gross_other_income_usd: '0.00',
+        gross_other_income_inr: '0.00',
+        gross_credited_usd: '565.00',
+        gross_credited_inr: '47404.00',
       },
     ]);
     expect(report.warnings).to.deep.equal([]);

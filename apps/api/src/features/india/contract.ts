@@ -1,4 +1,4 @@
-import { FY_PATTERN_SOURCE, FY_RULE } from '@ledger/india';
+import { A2_NATURES, FY_PATTERN_SOURCE, FY_RULE } from '@ledger/india';
 import {
   errorResponses,
   json,
@@ -405,10 +405,16 @@ export const schemas: Record<string, JsonSchema> = {
               peak_balance_inr: MONEY_OR_NULL,
               closing_balance_usd: MONEY,
               closing_balance_inr: MONEY_OR_NULL,
-              gross_credited_usd: MONEY,
+              ...Object.fromEntries(
+                Object.keys(A2_NATURES).flatMap((nature) => [
+                  [`gross_${nature}_usd`, MONEY],
+                  [`gross_${nature}_inr`, MONEY_OR_NULL],
+                ]),
+              ),
+              gross_credited_usd: { ...MONEY, description: 'The natures summed: dividend, interest, proceeds, other income.' },
               gross_credited_inr: MONEY_OR_NULL,
             },
-            'Table A2: the customer’s broker cash (USD wallet): the institution (SCHEDULE_FA_BROKER_*), the account (its usbroker account number; its first line in the book as the opening date), peak, closing, gross credited.',
+            'Table A2: the customer’s broker cash (USD wallet): the institution (SCHEDULE_FA_BROKER_*), the account (its usbroker account number; its first line in the book as the opening date), peak, closing, the gross amount paid or credited by nature (dividend, interest, proceeds from sale or redemption, other income: the holder’s own transfers in are none of them).',
           ),
         ),
       },
