@@ -9,7 +9,7 @@ export {
   type StoredMatch,
   type Term,
 } from './capital-gains.js';
-export { addMonths, lastDayOfPreviousMonth, wholeMonthsBetween } from './dates.js';
+export { addDays, addMonths, lastDayOfPreviousMonth, wholeMonthsBetween } from './dates.js';
 export { dividendSummary, type DividendEvent } from './dividends.js';
 export { fxMarginSummary, type MarginRemittance } from './fx-margin.js';
 export {
@@ -75,6 +75,7 @@ export {
   type TcsRule,
 } from './rules.js';
 export { A2_NATURES, scheduleFa, type A2Nature, type FaInput, type FaLot } from './schedule-fa.js';
+export { tradingDays } from './trading-days.js';
 export { lagStatistics, settlementAudit, type SettledRemittance } from './settlement-audit.js';
 export { SHIPPED_ISSUER_FILES, SHIPPED_RATE_FILES, shippedIssuersCsv, shippedRatesCsv } from './shipped.js';
 export { indiaSettingsOf, indiaSettingsSchema } from './settings.js';

@@ -5,6 +5,7 @@ import type { FinancialYear } from './fy.js';
 import { RATE_LOOKBACK_DAYS, type RateBook } from './rates.js';
 import type { OpenLot } from './capital-gains.js';
 import type { Issuer } from './issuers.js';
+import { tradingDays } from './trading-days.js';
 
 /** A lot held at some time of the calendar year, with its sales up to the year's end. */
 export interface FaLot extends OpenLot {
@@ -153,12 +154,19 @@ class PriceDays {
   }
 }
 
-/** A holding's peak: per stretch of constant shares, its best day; the highest of those by exact value. */
-function peakOf(steps: Array<{ date: string; shares: Decimal }>, days: PriceDays, rates: RateBook) {
+/**
+ * A holding's highest value: per stretch of constant shares, its best day; the highest of those by
+ * exact value. It is the peak only when every trading day held (`trading`, the year's) has a
+ * close: `missing` lists those without, and with any the value is a lower bound.
+ */
+function peakOf(steps: Array<{ date: string; shares: Decimal }>, days: PriceDays, rates: RateBook, trading: string[]) {
   let peak: { day: number; shares: Decimal; value: Decimal } | null = null;
+  const closes = new Set(days.days.map((d) => d.date));
+  const missing: string[] = [];
   for (const [k, step] of steps.entries()) {
     if (!step.shares.isGreaterThan(0)) continue;
     const next = steps[k + 1];
+    missing.push(...trading.filter((d) => d >= step.date && (!next || d < next.date) && !closes.has(d)));
     const [from, to] = [days.indexOf(step.date), next ? days.indexOf(next.date) : days.days.length];
     for (const date of days.unrated(from, to)) rates.markMissing(date);
     const day = days.highest(from, to);
@@ -166,18 +174,19 @@ function peakOf(steps: Array<{ date: string; shares: Decimal }>, days: PriceDays
     const value = step.shares.times(days.days[day]!.perShareInr!);
     if (peak === null || value.isGreaterThan(peak.value)) peak = { day, shares: step.shares, value };
   }
-  if (peak === null) return null;
+  if (peak === null) return { highest: null, missing };
   const { date, closeUsd } = days.days[peak.day]!;
   const usd = roundToCents(peak.shares.times(closeUsd));
   // Asked again through ttBuyOn: the day's rate is now used, so a fallback to an earlier sheet is named.
-  return { date, usd, inr: toInr(usd, rates.ttBuyOn(date)!.rate)! };
+  return { highest: { date, usd, inr: toInr(usd, rates.ttBuyOn(date)!.rate)! }, missing };
 }
 
 /**
  * ScheduleFaSummary: for the calendar year ending in the FY, per customer (a page of them: the
  * list envelope, `items` of `total` customers), table A3 per holding (symbol): the entity behind
  * it (name, address, ZIP code, country, nature: the issuers table), first acquisition,
- * initial value (the cost of the shares held at the year's start or bought in it), peak value (the highest of shares × close on each day a close is held), closing
+ * initial value (the cost of the shares held at the year's start or bought in it), peak value (the highest of shares × close on each day a close is held;
+ * with a trading day held without a close, no peak: the highest is a lower bound, and the days are listed), closing
  * value at 31 December, gross dividends and gross sale proceeds; and table A2 (broker cash: the
  * institution, the account, its first line in the book as its opening date, peak, closing, gross
  * paid or credited by nature: dividend, interest, proceeds from sale, other income, A2_NATURES). INR at the SBI TT buying rate of the day valued (acquisition, peak,
@@ -201,6 +210,7 @@ export function scheduleFa(
   const sumInr = (values: Array<Decimal | null>) => (values.some((v) => v === null) ? null : sum(values as Decimal[]));
 
   const issuers = new Map(input.issuers.map((i) => [i.symbol, i]));
+  const trading = tradingDays(first, last);
   const unnamed = new Set<string>();
   const priceDays = new Map<string, PriceDays>();
   const daysOf = (symbol: string) => {
@@ -217,7 +227,13 @@ export function scheduleFa(
     lots.sort((a, b) => a.acquiredOn.localeCompare(b.acquiredOn));
     const days = daysOf(symbol);
     const steps = shareSteps(lots);
-    const peak = peakOf(steps, days, rates);
+    const { highest, missing } = peakOf(steps, days, rates, trading);
+    // A partial series is never called a peak: its highest value is only a lower bound.
+    const [peak, lowerBound] = missing.length === 0 ? [highest, null] : [null, highest];
+    if (missing.length > 0 && days.days.length > 0)
+      warnings.push(
+        `no close of ${symbol} on ${missing.length} trading day(s) of ${year} that customer ${customerId} held it (${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}: missing_close_days lists them): its peak value is unknown; the highest value on the days with a close is a lower bound (peak_lower_bound_*)`,
+      );
     const closingShares = sharesOn(steps, last);
     const lastDay = days.days.at(-1);
     const closingPrice =
@@ -255,6 +271,10 @@ export function scheduleFa(
       peak_value_date: peak?.date ?? null,
       peak_value_usd: peak === null ? null : money(peak.usd),
       peak_value_inr: peak === null ? null : money(peak.inr),
+      peak_lower_bound_date: lowerBound?.date ?? null,
+      peak_lower_bound_usd: lowerBound === null ? null : money(lowerBound.usd),
+      peak_lower_bound_inr: lowerBound === null ? null : money(lowerBound.inr),
+      missing_close_days: missing,
       closing_shares: closingShares.toFixed(),
       closing_value_usd: moneyOrNull(closingUsd),
       closing_value_inr: closingUsd === null ? null : moneyOrNull(inrOn(closingUsd, last)),

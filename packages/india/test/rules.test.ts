@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { Decimal, LedgerError } from '@ledger/core';
 import {
+  addDays,
   addMonths,
   dividendSummary,
   estimateTcs,
@@ -17,6 +18,7 @@ import {
   settlementAudit,
   tcsRules,
   termOf,
+  tradingDays,
   wholeMonthsBetween,
   type A2Nature,
   type LrsRemittance,
@@ -422,9 +424,16 @@ describe('Schedule FA', () => {
         date_of_acquiring: '2023-11-10',
         initial_value_usd: '1002.20',
         initial_value_inr: '83182.60',
-        peak_value_date: '2024-06-14',
-        peak_value_usd: '1500.00',
-        peak_value_inr: '125250.00',
+        peak_value_date: null,
+        peak_value_usd: null,
+        peak_value_inr: null,
+        // Three closes in the year: the highest of them is only a lower bound of the peak.
+        peak_lower_bound_date: '2024-06-14',
+        peak_lower_bound_usd: '1500.00',
+        peak_lower_bound_inr: '125250.00',
+        missing_close_days: tradingDays('2024-01-01', '2024-12-31').filter(
+          (day) => !['2024-01-02', '2024-06-14', '2024-12-31'].includes(day),
+        ),
         closing_shares: '6',
         closing_value_usd: '720.00',
         closing_value_inr: '61632.00',
@@ -463,7 +472,9 @@ describe('Schedule FA', () => {
         gross_credited_inr: '47404.00',
       },
     ]);
-    expect(report.warnings).to.deep.equal([]);
+    expect(report.warnings).to.deep.equal([
+      "no close of AAPL on 249 trading day(s) of 2024 that customer IND-1 held it (2024-01-03, 2024-01-04, 2024-01-05, 2024-01-08, 2024-01-09, …: missing_close_days lists them): its peak value is unknown; the highest value on the days with a close is a lower bound (peak_lower_bound_*)",
+    ]);
   });
 
   it('the peak is the highest of shares × close × rate over every stretch held: 10 shares at 100 beat 2 at 400 after a sale; a held day without a rate is named, a day before the buy is not', () => {
@@ -513,14 +524,16 @@ describe('Schedule FA', () => {
     // 1 Feb 10 × 100 × 83.00 = 83,000.00 (the peak); 1 Mar 10 × 90 × 82.90 = 74,610.00; 2 May 2 × 400 × 84.00 = 67,200.00.
     expect(report.items[0]!.a3[0]).to.deep.include({
       initial_value_inr: '83100.00',
-      peak_value_date: '2024-02-01',
-      peak_value_usd: '1000.00',
-      peak_value_inr: '83000.00',
+      peak_value_inr: null,
+      peak_lower_bound_date: '2024-02-01',
+      peak_lower_bound_usd: '1000.00',
+      peak_lower_bound_inr: '83000.00',
       closing_shares: '2',
       closing_value_usd: '240.00',
       closing_value_inr: '20544.00',
     });
     expect(report.warnings).to.deep.equal([
+      "no close of NVDA on 239 trading day(s) of 2024 that customer IND-1 held it (2024-01-16, 2024-01-17, 2024-01-18, 2024-01-19, 2024-01-22, …: missing_close_days lists them): its peak value is unknown; the highest value on the days with a close is a lower bound (peak_lower_bound_*)",
       'no USD/INR rate for 2024-07-20 (nor the 7 days before): load it with POST /v1/jobs/load-fx-rates',
     ]);
   });
@@ -562,6 +575,68 @@ describe('Schedule FA', () => {
       initial_value_inr: '49308.24',
       closing_shares: '4',
     });
+  });
+
+  it('the peak needs a close on every trading day held: two days missing make the highest value a lower bound, the days listed; complete, it is the peak', () => {
+    // 10 shares held all 2024; every trading day closes at 100 but 14 June at 150; every day's TT buy 83.00.
+    // Highest: 14 June, 10 × 150 × 83.00 = 124,500.00. 14 March and 5 August without a close: a lower bound only.
+    const held = {
+      customerId: 'IND-1',
+      symbol: 'X',
+      lotTxnId: 'lot-1',
+      acquiredOn: '2023-06-01',
+      quantity: d('10'),
+      costUsd: d('900.00'),
+      sold: [],
+    };
+    const everyDay: Record<string, string> = { '2023-06-01': '82.00' };
+    for (let day = '2024-01-01'; day <= '2024-12-31'; day = addDays(day, 1)) everyDay[day] = '83.00';
+    const report = (missing: string[]) =>
+      scheduleFa(
+        parseFinancialYear('2024-25'),
+        {
+          customers: ['IND-1'],
+          issuers: [ISSUER],
+          lots: [held],
+          sales: [],
+          dividends: [],
+          prices: new Map([
+            [
+              'X',
+              tradingDays('2024-01-01', '2024-12-31')
+                .filter((day) => !missing.includes(day))
+                .map((day) => ({ date: day, closeUsd: d(day === '2024-06-14' ? '150' : '100') })),
+            ],
+          ]),
+          cash: [],
+        },
+        rates(everyDay),
+        BROKER,
+        PAGE_OF_ONE,
+      );
+    const partial = report(['2024-03-14', '2024-08-05']);
+    expect(partial.items[0]!.a3[0]).to.deep.include({
+      peak_value_date: null,
+      peak_value_inr: null,
+      peak_lower_bound_date: '2024-06-14',
+      peak_lower_bound_usd: '1500.00',
+      peak_lower_bound_inr: '124500.00',
+      missing_close_days: ['2024-03-14', '2024-08-05'],
+    });
+    expect(partial.warnings).to.deep.equal([
+      'no close of X on 2 trading day(s) of 2024 that customer IND-1 held it (2024-03-14, 2024-08-05: missing_close_days lists them): its peak value is unknown; the highest value on the days with a close is a lower bound (peak_lower_bound_*)',
+    ]);
+    const complete = report([]);
+    expect(complete.items[0]!.a3[0]).to.deep.include({
+      peak_value_date: '2024-06-14',
+      peak_value_inr: '124500.00',
+      peak_lower_bound_inr: null,
+      missing_close_days: [],
+    });
+    expect(complete.warnings).to.deep.equal([]);
+    // The exchanges' 2024: 252 trading days (weekdays less ten holidays, Good Friday 29 March among them).
+    expect(tradingDays('2024-01-01', '2024-12-31')).to.have.length(252);
+    expect(tradingDays('2024-03-28', '2024-04-01')).to.deep.equal(['2024-03-28', '2024-04-01']);
   });
 
   it('table A2 without the broker configured or the account linked: those fields null, each named in warnings', () => {

@@ -379,6 +379,14 @@ export const schemas: Record<string, JsonSchema> = {
               peak_value_date: DATE_OR_NULL,
               peak_value_usd: MONEY_OR_NULL,
               peak_value_inr: MONEY_OR_NULL,
+              peak_lower_bound_date: DATE_OR_NULL,
+              peak_lower_bound_usd: MONEY_OR_NULL,
+              peak_lower_bound_inr: {
+                ...MONEY_OR_NULL,
+                description:
+                  'When a trading day held has no close (`missing_close_days`): the highest value on the days with one, a lower bound of the peak (the peak_value_* fields are then null). Null otherwise.',
+              },
+              missing_close_days: array(DATE, 'Trading days of the year the holding was held without a close price.'),
               closing_shares: RATIO,
               closing_value_usd: MONEY_OR_NULL,
               closing_value_inr: MONEY_OR_NULL,
