@@ -1,4 +1,5 @@
 import { Decimal, roundToCents, ZERO } from '@ledger/core';
+import { indexationYears } from './cii.js';
 import { addMonths, wholeMonthsBetween } from './dates.js';
 import { allocate, groupBy, money, moneyOrNull, ratio, sum, toInr } from './figures.js';
 import type { FinancialYear } from './fy.js';
@@ -55,7 +56,54 @@ export function termOf(acquiredOn: string, transferredOn: string): Term {
   return transferredOn > addMonths(acquiredOn, months) ? 'long' : 'short';
 }
 
-type Totals = { short: Decimal; long: Decimal; longBefore: Decimal; longFrom: Decimal; inrComplete: boolean };
+type Totals = {
+  short: Decimal;
+  long: Decimal;
+  longBefore: Decimal;
+  longFrom: Decimal;
+  inrComplete: boolean;
+  /** The era before 2024-07-23's long-term gains with the cost indexed, and whether every one could be. */
+  longBeforeIndexed: Decimal;
+  indexedComplete: boolean;
+};
+
+/**
+ * Indexation (s. 48, second proviso) of a long-term transfer before 2024-07-23: the INR cost ×
+ * CII(FY of transfer) / CII(FY of acquisition, 2001-02 at the earliest). A year missing from the
+ * index (`missing` collects it) leaves the indexed figures null: never a guess.
+ */
+function indexed(
+  costInr: Decimal | null,
+  considerationInr: Decimal | null,
+  acquiredOn: string,
+  transferredOn: string,
+  cii: ReadonlyMap<string, number>,
+  missing: Set<string>,
+) {
+  const years = indexationYears(acquiredOn, transferredOn);
+  const [from, to] = [cii.get(years.acquisition), cii.get(years.transfer)];
+  for (const [year, index] of [
+    [years.acquisition, from],
+    [years.transfer, to],
+  ] as const)
+    if (index === undefined) missing.add(year);
+  const cost =
+    costInr === null || from === undefined || to === undefined
+      ? null
+      : roundToCents(costInr.times(to).dividedBy(from));
+  const gain = cost === null || considerationInr === null ? null : considerationInr.minus(cost);
+  return {
+    figures: {
+      acquisition_fy: years.acquisition,
+      acquisition_cii: from ?? null,
+      transfer_fy: years.transfer,
+      transfer_cii: to ?? null,
+      indexed_cost_of_acquisition_inr: moneyOrNull(cost),
+      indexed_gain_inr: moneyOrNull(gain),
+    },
+    gain,
+  };
+}
 
 /**
  * CapitalGainsSummary from stored matches (never re-running FIFO), over a page of customers (the
@@ -68,9 +116,11 @@ export function capitalGainsSummary(
   fy: FinancialYear,
   input: { matches: StoredMatch[]; openLots: OpenLot[]; flagged: FlaggedSale[] },
   rates: RateBook,
+  cii: ReadonlyMap<string, number>,
   costRate: CostRateMethod,
   page: { total: number; limit: number; offset: number },
 ) {
+  const ciiMissing = new Set<string>();
   const bySale = groupBy(input.matches, (m) => m.sellTxnId);
   const symbols = new Map<
     string,
@@ -91,7 +141,15 @@ export function capitalGainsSummary(
         customer_id: customerId,
         symbol,
         disposals: [],
-        totals: { short: ZERO, long: ZERO, longBefore: ZERO, longFrom: ZERO, inrComplete: true },
+        totals: {
+          short: ZERO,
+          long: ZERO,
+          longBefore: ZERO,
+          longFrom: ZERO,
+          inrComplete: true,
+          longBeforeIndexed: ZERO,
+          indexedComplete: true,
+        },
         open_lots: [],
         flagged_sales: [],
       };
@@ -123,6 +181,14 @@ export function capitalGainsSummary(
       const gainUsd = consideration.minus(cost);
       const term = termOf(m.acquiredOn, m.transferredOn);
       const ltcg = ruleOn(LTCG_RULES, m.transferredOn)!.value;
+      const index =
+        term === 'long' && ltcg.indexation
+          ? indexed(costInr, considerationInr, m.acquiredOn, m.transferredOn, cii, ciiMissing)
+          : null;
+      if (index !== null) {
+        if (index.gain === null) entry.totals.indexedComplete = false;
+        else entry.totals.longBeforeIndexed = entry.totals.longBeforeIndexed.plus(index.gain);
+      }
       if (gainInr === null) entry.totals.inrComplete = false;
       else if (term === 'short') entry.totals.short = entry.totals.short.plus(gainInr);
       else {
@@ -153,6 +219,7 @@ export function capitalGainsSummary(
         rate_era: ltcg.era,
         ltcg_rate: term === 'long' ? ratio(ltcg.rate) : null,
         indexation: term === 'long' ? ltcg.indexation : false,
+        indexed: index?.figures ?? null,
       };
     });
     entry.disposals.push({
@@ -185,6 +252,8 @@ export function capitalGainsSummary(
     short_term_gain_inr: e.totals.inrComplete ? money(e.totals.short) : null,
     long_term_gain_inr: e.totals.inrComplete ? money(e.totals.long) : null,
     long_term_gain_before_2024_07_23_inr: e.totals.inrComplete ? money(e.totals.longBefore) : null,
+    long_term_gain_before_2024_07_23_indexed_inr:
+      e.totals.inrComplete && e.totals.indexedComplete ? money(e.totals.longBeforeIndexed) : null,
     long_term_gain_from_2024_07_23_inr: e.totals.inrComplete ? money(e.totals.longFrom) : null,
     open_lots: e.open_lots,
     flagged_sales: e.flagged_sales,
@@ -199,6 +268,12 @@ export function capitalGainsSummary(
     ...input.flagged.map(
       (f) => `sale ${f.txnId} (${f.symbol}, ${f.txnDate}) is flagged by recost (${f.reason}): no cost is given`,
     ),
+    ...[...ciiMissing]
+      .sort()
+      .map(
+        (year) =>
+          `no Cost Inflation Index for FY ${year}: the indexed cost and gain of the long-term transfers that need it are null; load it with POST /v1/jobs/load-cost-inflation-index`,
+      ),
     ...rates.warnings(),
   ];
   return {
@@ -206,7 +281,8 @@ export function capitalGainsSummary(
     basis:
       'Cost of acquisition: the lot’s cost plus its share of the buy’s fee. Consideration: the sale’s proceeds net of its fee. ' +
       `INR by Rule 115 (SBI TT buying rate of the last day of the month before): consideration at the transfer month’s, cost at the ${costRate === 'acquisition_month' ? 'acquisition' : 'transfer'} month’s. ` +
-      'Long-term when held more than 24 months (calendar months, trade dates). The ledger’s 1200 excludes fees.',
+      'Long-term when held more than 24 months (calendar months, trade dates). The ledger’s 1200 excludes fees. ' +
+      'Long-term before 2024-07-23: 20 % with indexation, the INR cost × CII(FY of transfer) / CII(FY of acquisition, 2001-02 at the earliest), shown beside the unindexed figures.',
     items: [...customers.entries()].map(([customer_id, syms]) => ({ customer_id, symbols: syms.map(present) })),
     total: page.total,
     limit: page.limit,

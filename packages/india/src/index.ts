@@ -77,5 +77,20 @@ export {
 export { A2_NATURES, scheduleFa, type A2Nature, type FaInput, type FaLot } from './schedule-fa.js';
 export { tradingDays } from './trading-days.js';
 export { lagStatistics, settlementAudit, type SettledRemittance } from './settlement-audit.js';
-export { SHIPPED_ISSUER_FILES, SHIPPED_RATE_FILES, shippedIssuersCsv, shippedRatesCsv } from './shipped.js';
+export {
+  SHIPPED_CII_FILES,
+  SHIPPED_ISSUER_FILES,
+  SHIPPED_RATE_FILES,
+  shippedCiiCsv,
+  shippedIssuersCsv,
+  shippedRatesCsv,
+} from './shipped.js';
+export {
+  CII_BASE_FY,
+  indexationYears,
+  loadCostInflationIndex,
+  parseCostInflationIndex,
+  type CostInflationIndex,
+  type CostInflationIndexLoad,
+} from './cii.js';
 export { indiaSettingsOf, indiaSettingsSchema } from './settings.js';

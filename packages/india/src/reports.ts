@@ -2,6 +2,7 @@ import { ZERO, type Book, type Db, type Decimal, type Page } from '@ledger/core'
 import { RemitPageCapError, UpstreamError, UpstreamPayloadError, type RemitClient } from '@ledger/upstream-clients';
 import { brokerFeeSummary, FEE_DRIFT_TOLERANCE_USD, type FeeFigures } from './broker-fees.js';
 import { capitalGainsSummary, type CostRateMethod } from './capital-gains.js';
+import { costInflationIndex } from './cii.js';
 import { dividendSummary } from './dividends.js';
 import { fxMarginSummary } from './fx-margin.js';
 import type { FinancialYear } from './fy.js';
@@ -103,11 +104,11 @@ export async function capitalGainsReport(
   page: Page,
 ) {
   if (!india(context))
-    return capitalGainsSummary(fy, { matches: [], openLots: [], flagged: [] }, noRates(), context.settings.costRate, {
+    return capitalGainsSummary(fy, { matches: [], openLots: [], flagged: [] }, noRates(), new Map(), context.settings.costRate, {
       total: 0,
       ...page,
     });
-  const { total, matches, openLots, flagged, unmatched, rates } = await reading(context, async (db) => {
+  const { total, matches, openLots, flagged, unmatched, rates, cii } = await reading(context, async (db) => {
     const { customers, total } = await q.capitalGainsCustomers(db, fy, customerId, page);
     const matches = await q.storedMatches(db, fy.start, fy.end, customers);
     const openLots = await q.openLots(db, fy.end, customers);
@@ -115,9 +116,9 @@ export async function capitalGainsReport(
     const unmatched = await q.unmatchedSales(db, fy.start, fy.end, customers);
     const earliest = matches.reduce((d, m) => (m.acquiredOn < d ? m.acquiredOn : d), fy.start);
     const rates = await q.rateBook(db, earliest.slice(0, 8) + '01', fy.end);
-    return { total, matches, openLots, flagged, unmatched, rates };
+    return { total, matches, openLots, flagged, unmatched, rates, cii: await costInflationIndex(db) };
   });
-  const report = capitalGainsSummary(fy, { matches, openLots, flagged }, rates, context.settings.costRate, {
+  const report = capitalGainsSummary(fy, { matches, openLots, flagged }, rates, cii, context.settings.costRate, {
     total,
     ...page,
   });

@@ -18,12 +18,14 @@ import {
   dividendsReport,
   indiaSettingsOf,
   indiaSettingsSchema,
+  loadCostInflationIndex,
   loadFxRates,
   loadIssuers,
   lrsReport,
   parseFinancialYear,
   scheduleFaReport,
   settlementAuditReport,
+  shippedCiiCsv,
   shippedIssuersCsv,
   type IndiaReportContext,
 } from '../src/index.js';
@@ -157,6 +159,7 @@ describe('India reports on stored data (real Postgres)', function () {
       });
       // The shipped file (loaded above) has the Saturday's sheet: removed (as the owner) to show the look-back.
       await t.db.raw("DELETE FROM inr_rates WHERE rate_date IN ('2024-06-29', '2024-06-30')");
+      await loadCostInflationIndex(db, await shippedCiiCsv('cost-inflation-index'), 'cost-inflation-index');
 
       const report = await capitalGainsReport({ ...india, db: t.db }, FY, 'IND-CG', PAGE);
       const [symbol] = report.items[0]!.symbols;
@@ -201,6 +204,8 @@ describe('India reports on stored data (real Postgres)', function () {
         short_term_gain_inr: '40674.18',
         long_term_gain_inr: '50622.84',
         long_term_gain_before_2024_07_23_inr: '36795.41',
+        // L1's 5 long-term shares indexed: 56,373.75 × 363 (2024-25) / 331 (2022-23) = 61,823.78; 93,169.16 − 61,823.78.
+        long_term_gain_before_2024_07_23_indexed_inr: '31345.38',
         long_term_gain_from_2024_07_23_inr: '13827.43',
       });
       // L2 keeps 5 shares at 900.00 (1,800.00 less 540.00 and 360.00).

@@ -4,10 +4,12 @@ import { Decimal, LedgerError } from '@ledger/core';
 import {
   addDays,
   addMonths,
+  capitalGainsSummary,
   dividendSummary,
   estimateTcs,
   financialYearOf,
   fxMarginSummary,
+  indexationYears,
   lagStatistics,
   lrsSummary,
   noPanRate,
@@ -239,6 +241,81 @@ describe('holding period', () => {
     expect(addMonths('2022-01-31', 25)).to.equal('2024-02-29');
     expect(termOf('2022-01-31', '2024-01-31')).to.equal('short');
     expect(termOf('2022-01-31', '2024-02-01')).to.equal('long');
+  });
+});
+
+describe('capital gains: indexation before 2024-07-23', () => {
+  const match = {
+    customerId: 'IND-1',
+    symbol: 'AAPL',
+    sellTxnId: 'sell-1',
+    lotTxnId: 'lot-1',
+    acquiredOn: '2019-05-10',
+    transferredOn: '2023-11-15',
+    quantity: d('10'),
+    costUsd: d('1000.00'),
+    buyQuantity: d('10'),
+    buyFeeUsd: d('0'),
+    sellAmountUsd: d('1500.00'),
+    sellFeeUsd: d('0'),
+  };
+  const CII = new Map([
+    ['2001-02', 100],
+    ['2019-20', 289],
+    ['2023-24', 348],
+  ]);
+  const report = (cii: Map<string, number>) =>
+    capitalGainsSummary(
+      parseFinancialYear('2023-24'),
+      { matches: [match], openLots: [], flagged: [] },
+      rates({ '2019-04-30': '69.50', '2023-10-31': '83.00' }),
+      cii,
+      'acquisition_month',
+      { total: 1, limit: 50, offset: 0 },
+    );
+
+  it('an FY 2023-24 long-term sale: cost × CII 348 (2023-24) / 289 (2019-20), both figures shown with the index years', () => {
+    // Cost 1,000.00 × 69.50 (2019-04-30) = 69,500.00; consideration 1,500.00 × 83.00 (2023-10-31) = 124,500.00; gain 55,000.00.
+    // Indexed cost 69,500.00 × 348 / 289 = 83,688.58; indexed gain 124,500.00 − 83,688.58 = 40,811.42.
+    const gains = report(CII);
+    const symbol = gains.items[0]!.symbols[0]!;
+    const row = (symbol.disposals[0] as { matches: Array<Record<string, unknown>> }).matches[0]!;
+    expect(row).to.deep.include({
+      cost_of_acquisition_inr: '69500.00',
+      consideration_inr: '124500.00',
+      gain_inr: '55000.00',
+      months_held: 54,
+      term: 'long',
+      rate_era: 'before_2024_07_23',
+      ltcg_rate: '0.2',
+      indexation: true,
+      indexed: {
+        acquisition_fy: '2019-20',
+        acquisition_cii: 289,
+        transfer_fy: '2023-24',
+        transfer_cii: 348,
+        indexed_cost_of_acquisition_inr: '83688.58',
+        indexed_gain_inr: '40811.42',
+      },
+    });
+    expect(symbol).to.deep.include({
+      long_term_gain_before_2024_07_23_inr: '55000.00',
+      long_term_gain_before_2024_07_23_indexed_inr: '40811.42',
+    });
+    expect(gains.warnings).to.deep.equal([]);
+  });
+
+  it('a year missing from the index leaves the indexed figures null with a warning, never a guess; before 2001-02 the base year is taken', () => {
+    const gains = report(new Map([['2001-02', 100]]));
+    const symbol = gains.items[0]!.symbols[0]!;
+    const row = (symbol.disposals[0] as { matches: Array<Record<string, unknown>> }).matches[0]!;
+    expect(row.indexed).to.deep.include({ acquisition_cii: null, transfer_cii: null, indexed_gain_inr: null });
+    expect(symbol.long_term_gain_before_2024_07_23_indexed_inr).to.equal(null);
+    expect(gains.warnings).to.deep.equal([
+      'no Cost Inflation Index for FY 2019-20: the indexed cost and gain of the long-term transfers that need it are null; load it with POST /v1/jobs/load-cost-inflation-index',
+      'no Cost Inflation Index for FY 2023-24: the indexed cost and gain of the long-term transfers that need it are null; load it with POST /v1/jobs/load-cost-inflation-index',
+    ]);
+    expect(indexationYears('1998-06-01', '2023-11-15')).to.deep.equal({ acquisition: '2001-02', transfer: '2023-24' });
   });
 });
 

@@ -268,6 +268,23 @@ export const schemas: Record<string, JsonSchema> = {
                             description: 'Long-term only; short-term gains are taxed at the slab rate (not computed).',
                           },
                           indexation: { type: 'boolean' },
+                          indexed: {
+                            anyOf: [
+                              object(
+                                {
+                                  acquisition_fy: TEXT,
+                                  acquisition_cii: { type: ['integer', 'null'] },
+                                  transfer_fy: TEXT,
+                                  transfer_cii: { type: ['integer', 'null'] },
+                                  indexed_cost_of_acquisition_inr: MONEY_OR_NULL,
+                                  indexed_gain_inr: MONEY_OR_NULL,
+                                },
+                                'Indexation (s. 48): the INR cost × CII(FY of transfer) / CII(FY of acquisition, 2001-02 at the earliest). A year missing from the index: its CII and the indexed figures null, with a warning.',
+                              ),
+                              { type: 'null' },
+                            ],
+                            description: 'Long-term transfers before 2024-07-23 only (20 % with indexation); null otherwise.',
+                          },
                         },
                         'What the sale took from one lot (stored by recost), its cost and consideration.',
                       ),
@@ -279,6 +296,10 @@ export const schemas: Record<string, JsonSchema> = {
               short_term_gain_inr: MONEY_OR_NULL,
               long_term_gain_inr: MONEY_OR_NULL,
               long_term_gain_before_2024_07_23_inr: MONEY_OR_NULL,
+              long_term_gain_before_2024_07_23_indexed_inr: {
+                ...MONEY_OR_NULL,
+                description: 'The same gains with the cost indexed (null when a rate or an index year is missing).',
+              },
               long_term_gain_from_2024_07_23_inr: MONEY_OR_NULL,
               open_lots: array(
                 object(
