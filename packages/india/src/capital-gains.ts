@@ -4,7 +4,8 @@ import { addMonths, wholeMonthsBetween } from './dates.js';
 import { allocate, groupBy, money, moneyOrNull, ratio, sum, toInr } from './figures.js';
 import type { FinancialYear } from './fy.js';
 import type { RateBook } from './rates.js';
-import { LONG_TERM_MONTHS, LTCG_RULES, ruleOn } from './rules.js';
+import type { InstrumentType } from './issuers.js';
+import { LONG_TERM_MONTHS, LTCG_RULES, ruleOn, SECTION_50AA_ACQUIRED_FROM } from './rules.js';
 
 /** A stored FIFO match (lot_matches, in effect) with the trades it joins. */
 export interface StoredMatch {
@@ -50,10 +51,18 @@ export type CostRateMethod = 'acquisition_month' | 'transfer_month';
 
 export type Term = 'short' | 'long';
 
-/** Long-term when the transfer comes after acquisition + 24 calendar months (held MORE than 24 months). */
-export function termOf(acquiredOn: string, transferredOn: string): Term {
-  const months = ruleOn(LONG_TERM_MONTHS, transferredOn)!.value;
+/** Long-term when the transfer comes after acquisition + the instrument's months then in force (held MORE than them). */
+export function termOf(acquiredOn: string, transferredOn: string, instrument: InstrumentType): Term {
+  const months = ruleOn(LONG_TERM_MONTHS, transferredOn)!.value[instrument];
   return transferredOn > addMonths(acquiredOn, months) ? 'long' : 'short';
+}
+
+/** How capital gains are taken where the law leaves a choice (settings). */
+export interface CapitalGainsOptions {
+  /** How cost converts to INR (INDIA_CG_COST_RATE). */
+  costRate: CostRateMethod;
+  /** Apply section 50AA to fund units bought from 2023-04-01 (INDIA_SECTION_50AA; default false). */
+  section50aa: boolean;
 }
 
 type Totals = {
@@ -114,13 +123,21 @@ function indexed(
  */
 export function capitalGainsSummary(
   fy: FinancialYear,
-  input: { matches: StoredMatch[]; openLots: OpenLot[]; flagged: FlaggedSale[] },
+  input: {
+    matches: StoredMatch[];
+    openLots: OpenLot[];
+    flagged: FlaggedSale[];
+    /** What each symbol sold is (the issuers table); null or absent: unknown, taken as a share with a warning. */
+    instruments: ReadonlyMap<string, InstrumentType | null>;
+  },
   rates: RateBook,
   cii: ReadonlyMap<string, number>,
-  costRate: CostRateMethod,
+  options: CapitalGainsOptions,
   page: { total: number; limit: number; offset: number },
 ) {
+  const { costRate } = options;
   const ciiMissing = new Set<string>();
+  const untyped = new Set<string>();
   const bySale = groupBy(input.matches, (m) => m.sellTxnId);
   const symbols = new Map<
     string,
@@ -179,7 +196,17 @@ export function capitalGainsSummary(
       const considerationInr = toInr(consideration, saleRate?.rate);
       const gainInr = costInr === null || considerationInr === null ? null : considerationInr.minus(costInr);
       const gainUsd = consideration.minus(cost);
-      const term = termOf(m.acquiredOn, m.transferredOn);
+      const instrument = input.instruments.get(m.symbol) ?? null;
+      if (instrument === null) untyped.add(m.symbol);
+      const ordinary = termOf(m.acquiredOn, m.transferredOn, instrument ?? 'share');
+      // Section 50AA would make it short-term: flagged, applied only when set.
+      const s50aa =
+        instrument === 'fund_unit' && m.acquiredOn >= SECTION_50AA_ACQUIRED_FROM && ordinary === 'long'
+          ? options.section50aa
+            ? 'applied'
+            : 'not_applied'
+          : null;
+      const term: Term = s50aa === 'applied' ? 'short' : ordinary;
       const ltcg = ruleOn(LTCG_RULES, m.transferredOn)!.value;
       const index =
         term === 'long' && ltcg.indexation
@@ -215,7 +242,9 @@ export function capitalGainsSummary(
         consideration_inr: moneyOrNull(considerationInr),
         gain_inr: moneyOrNull(gainInr),
         months_held: wholeMonthsBetween(m.acquiredOn, m.transferredOn),
+        instrument_type: instrument,
         term,
+        section_50aa: s50aa,
         rate_era: ltcg.era,
         ltcg_rate: term === 'long' ? ratio(ltcg.rate) : null,
         indexation: term === 'long' ? ltcg.indexation : false,
@@ -268,6 +297,12 @@ export function capitalGainsSummary(
     ...input.flagged.map(
       (f) => `sale ${f.txnId} (${f.symbol}, ${f.txnDate}) is flagged by recost (${f.reason}): no cost is given`,
     ),
+    ...[...untyped]
+      .sort()
+      .map(
+        (symbol) =>
+          `the instrument type of ${symbol} (share or fund units) is unknown: its holding period is taken as a share's; load the issuers file with POST /v1/jobs/load-issuers`,
+      ),
     ...[...ciiMissing]
       .sort()
       .map(
@@ -281,7 +316,8 @@ export function capitalGainsSummary(
     basis:
       'Cost of acquisition: the lot’s cost plus its share of the buy’s fee. Consideration: the sale’s proceeds net of its fee. ' +
       `INR by Rule 115 (SBI TT buying rate of the last day of the month before): consideration at the transfer month’s, cost at the ${costRate === 'acquisition_month' ? 'acquisition' : 'transfer'} month’s. ` +
-      'Long-term when held more than 24 months (calendar months, trade dates). The ledger’s 1200 excludes fees. ' +
+      'Long-term when held more than 24 months (calendar months, trade dates); units of an ETF or other fund transferred before 2024-07-23, more than 36. ' +
+      `Section 50AA (fund units bought from 2023-04-01 short-term whatever the holding): ${options.section50aa ? 'applied' : 'not applied'}; each disposal it would change is flagged. The ledger’s 1200 excludes fees. ` +
       'Long-term before 2024-07-23: 20 % with indexation, the INR cost × CII(FY of transfer) / CII(FY of acquisition, 2001-02 at the earliest), shown beside the unindexed figures.',
     items: [...customers.entries()].map(([customer_id, syms]) => ({ customer_id, symbols: syms.map(present) })),
     total: page.total,

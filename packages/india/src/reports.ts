@@ -1,8 +1,9 @@
 import { ZERO, type Book, type Db, type Decimal, type Page } from '@ledger/core';
 import { RemitPageCapError, UpstreamError, UpstreamPayloadError, type RemitClient } from '@ledger/upstream-clients';
 import { brokerFeeSummary, FEE_DRIFT_TOLERANCE_USD, type FeeFigures } from './broker-fees.js';
-import { capitalGainsSummary, type CostRateMethod } from './capital-gains.js';
+import { capitalGainsSummary, type CapitalGainsOptions } from './capital-gains.js';
 import { costInflationIndex } from './cii.js';
+import { issuersOf } from './issuers.js';
 import { dividendSummary } from './dividends.js';
 import { fxMarginSummary } from './fx-margin.js';
 import type { FinancialYear } from './fy.js';
@@ -16,8 +17,8 @@ import { settlementAudit } from './settlement-audit.js';
 
 /** The India reports' settings (the api's config module reads them once). */
 export interface IndiaSettings {
-  /** How a lot's cost converts to INR (INDIA_CG_COST_RATE; default `acquisition_month`). */
-  costRate: CostRateMethod;
+  /** How capital gains are taken where the law leaves a choice (INDIA_CG_COST_RATE, INDIA_SECTION_50AA). */
+  capitalGains: CapitalGainsOptions;
   /** Apply budget proposals not yet law (INDIA_TCS_UNCONFIRMED_RULES; default true, as stated). */
   unconfirmedRules: boolean;
   /** Who collected the TCS (INDIA_TCS_COLLECTOR_TAN). */
@@ -104,24 +105,43 @@ export async function capitalGainsReport(
   page: Page,
 ) {
   if (!india(context))
-    return capitalGainsSummary(fy, { matches: [], openLots: [], flagged: [] }, noRates(), new Map(), context.settings.costRate, {
-      total: 0,
+    return capitalGainsSummary(
+      fy,
+      { matches: [], openLots: [], flagged: [], instruments: new Map() },
+      noRates(),
+      new Map(),
+      context.settings.capitalGains,
+      {
+        total: 0,
+        ...page,
+      },
+    );
+  const { total, matches, openLots, flagged, unmatched, rates, cii, instruments } = await reading(
+    context,
+    async (db) => {
+      const { customers, total } = await q.capitalGainsCustomers(db, fy, customerId, page);
+      const matches = await q.storedMatches(db, fy.start, fy.end, customers);
+      const openLots = await q.openLots(db, fy.end, customers);
+      const flagged = await q.flaggedSales(db, fy.start, fy.end, customers);
+      const unmatched = await q.unmatchedSales(db, fy.start, fy.end, customers);
+      const earliest = matches.reduce((d, m) => (m.acquiredOn < d ? m.acquiredOn : d), fy.start);
+      const rates = await q.rateBook(db, earliest.slice(0, 8) + '01', fy.end);
+      const issuers = await issuersOf(db, [...new Set(matches.map((m) => m.symbol))]);
+      const instruments = new Map(issuers.map((i) => [i.symbol, i.instrumentType]));
+      return { total, matches, openLots, flagged, unmatched, rates, cii: await costInflationIndex(db), instruments };
+    },
+  );
+  const report = capitalGainsSummary(
+    fy,
+    { matches, openLots, flagged, instruments },
+    rates,
+    cii,
+    context.settings.capitalGains,
+    {
+      total,
       ...page,
-    });
-  const { total, matches, openLots, flagged, unmatched, rates, cii } = await reading(context, async (db) => {
-    const { customers, total } = await q.capitalGainsCustomers(db, fy, customerId, page);
-    const matches = await q.storedMatches(db, fy.start, fy.end, customers);
-    const openLots = await q.openLots(db, fy.end, customers);
-    const flagged = await q.flaggedSales(db, fy.start, fy.end, customers);
-    const unmatched = await q.unmatchedSales(db, fy.start, fy.end, customers);
-    const earliest = matches.reduce((d, m) => (m.acquiredOn < d ? m.acquiredOn : d), fy.start);
-    const rates = await q.rateBook(db, earliest.slice(0, 8) + '01', fy.end);
-    return { total, matches, openLots, flagged, unmatched, rates, cii: await costInflationIndex(db) };
-  });
-  const report = capitalGainsSummary(fy, { matches, openLots, flagged }, rates, cii, context.settings.costRate, {
-    total,
-    ...page,
-  });
+    },
+  );
   report.warnings.push(
     ...unmatched.map((id) => `sale ${id} has no stored lot matches yet (pending recost): run POST /v1/jobs/recost`),
   );

@@ -12,6 +12,8 @@ export const indiaSettingsSchema = z.object({
   FX_SPREAD_BPS: bpsSetting('75').optional(),
   /** How a lot's cost converts to INR (unsettled in law): at the acquisition month's Rule 115 rate, or the transfer month's. */
   INDIA_CG_COST_RATE: z.enum(['acquisition_month', 'transfer_month']).default('acquisition_month'),
+  /** Section 50AA on foreign fund units bought from 2023-04-01 (unsettled in law): not applied by default; each disposal it would change is flagged either way. */
+  INDIA_SECTION_50AA: z.enum(['not_applied', 'applied']).default('not_applied'),
   /** Apply the dated rules marked unconfirmed (budget proposals), as stated by default. */
   INDIA_TCS_UNCONFIRMED_RULES: flagSetting(true),
   /** The TCS collector's TAN for Schedule TCS (remit does not give it); unset: null with a warning when TCS was collected. */
@@ -31,7 +33,7 @@ export function indiaSettingsOf(parsed: z.output<typeof indiaSettingsSchema>): I
   return {
     brokerCostBps: new Decimal(parsed.BROKER_COST_BPS),
     fxSpreadBps: new Decimal(parsed.FX_SPREAD_BPS ?? '0'),
-    costRate: parsed.INDIA_CG_COST_RATE,
+    capitalGains: { costRate: parsed.INDIA_CG_COST_RATE, section50aa: parsed.INDIA_SECTION_50AA === 'applied' },
     unconfirmedRules: parsed.INDIA_TCS_UNCONFIRMED_RULES,
     tcsCollector: { tan: parsed.INDIA_TCS_COLLECTOR_TAN ?? null },
     brokerInstitution: {

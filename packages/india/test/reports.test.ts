@@ -160,6 +160,8 @@ describe('India reports on stored data (real Postgres)', function () {
       // The shipped file (loaded above) has the Saturday's sheet: removed (as the owner) to show the look-back.
       await t.db.raw("DELETE FROM inr_rates WHERE rate_date IN ('2024-06-29', '2024-06-30')");
       await loadCostInflationIndex(db, await shippedCiiCsv('cost-inflation-index'), 'cost-inflation-index');
+      // AAPL is a share (the issuers file): its holding period is 24 months.
+      await loadIssuers(db, await shippedIssuersCsv('us-issuers'), 'us-issuers');
 
       const report = await capitalGainsReport({ ...india, db: t.db }, FY, 'IND-CG', PAGE);
       const [symbol] = report.items[0]!.symbols;

@@ -230,17 +230,17 @@ describe('TCS on LRS, worked by hand', () => {
 
 describe('holding period', () => {
   it('is long-term only when the transfer comes after acquisition + 24 calendar months', () => {
-    expect(termOf('2022-03-15', '2024-03-14')).to.equal('short');
-    expect(termOf('2022-03-15', '2024-03-15')).to.equal('short');
-    expect(termOf('2022-03-15', '2024-03-16')).to.equal('long');
+    expect(termOf('2022-03-15', '2024-03-14', 'share')).to.equal('short');
+    expect(termOf('2022-03-15', '2024-03-15', 'share')).to.equal('short');
+    expect(termOf('2022-03-15', '2024-03-16', 'share')).to.equal('long');
     expect(wholeMonthsBetween('2022-03-15', '2024-03-14')).to.equal(23);
     expect(wholeMonthsBetween('2022-03-15', '2024-03-16')).to.equal(24);
   });
 
   it('counts months to a shorter month’s last day', () => {
     expect(addMonths('2022-01-31', 25)).to.equal('2024-02-29');
-    expect(termOf('2022-01-31', '2024-01-31')).to.equal('short');
-    expect(termOf('2022-01-31', '2024-02-01')).to.equal('long');
+    expect(termOf('2022-01-31', '2024-01-31', 'share')).to.equal('short');
+    expect(termOf('2022-01-31', '2024-02-01', 'share')).to.equal('long');
   });
 });
 
@@ -267,10 +267,10 @@ describe('capital gains: indexation before 2024-07-23', () => {
   const report = (cii: Map<string, number>) =>
     capitalGainsSummary(
       parseFinancialYear('2023-24'),
-      { matches: [match], openLots: [], flagged: [] },
+      { matches: [match], openLots: [], flagged: [], instruments: new Map([['AAPL', 'share' as const]]) },
       rates({ '2019-04-30': '69.50', '2023-10-31': '83.00' }),
       cii,
-      'acquisition_month',
+      { costRate: 'acquisition_month', section50aa: false },
       { total: 1, limit: 50, offset: 0 },
     );
 
@@ -316,6 +316,72 @@ describe('capital gains: indexation before 2024-07-23', () => {
       'no Cost Inflation Index for FY 2023-24: the indexed cost and gain of the long-term transfers that need it are null; load it with POST /v1/jobs/load-cost-inflation-index',
     ]);
     expect(indexationYears('1998-06-01', '2023-11-15')).to.deep.equal({ acquisition: '2001-02', transfer: '2023-24' });
+  });
+});
+
+describe('capital gains: the instrument decides the holding period', () => {
+  const sale = (sellTxnId: string, acquiredOn: string, transferredOn: string) => ({
+    customerId: 'IND-1',
+    symbol: 'SPY',
+    sellTxnId,
+    lotTxnId: `lot-${sellTxnId}`,
+    acquiredOn,
+    transferredOn,
+    quantity: d('1'),
+    costUsd: d('400.00'),
+    buyQuantity: d('1'),
+    buyFeeUsd: d('0'),
+    sellAmountUsd: d('500.00'),
+    sellFeeUsd: d('0'),
+  });
+  const terms = (fy: string, matches: ReturnType<typeof sale>[], instrument: 'share' | 'fund_unit' | null, section50aa = false) => {
+    const report = capitalGainsSummary(
+      parseFinancialYear(fy),
+      { matches, openLots: [], flagged: [], instruments: new Map(instrument === null ? [] : [['SPY', instrument]]) },
+      rates({}),
+      new Map(),
+      { costRate: 'acquisition_month', section50aa },
+      { total: 1, limit: 50, offset: 0 },
+    );
+    const rows = report.items[0]!.symbols[0]!.disposals.flatMap(
+      (dsp) => (dsp as { matches: Array<Record<string, unknown>> }).matches,
+    );
+    return {
+      rows: rows.map((r) => [r.transferred_on, r.months_held, r.instrument_type, r.term, r.section_50aa, r.ltcg_rate]),
+      warnings: report.warnings.filter((w) => w.startsWith('the instrument type')),
+    };
+  };
+
+  it('ETF units held 30 months, sold in June 2024: short-term (units needed more than 36 months before 2024-07-23); sold in August 2024 after 31 months: long (24)', () => {
+    const matches = [sale('s-june', '2021-12-10', '2024-06-14'), sale('s-aug', '2022-01-10', '2024-08-12')];
+    expect(terms('2024-25', matches, 'fund_unit').rows).to.deep.equal([
+      ['2024-06-14', 30, 'fund_unit', 'short', null, null],
+      ['2024-08-12', 31, 'fund_unit', 'long', null, '0.125'],
+    ]);
+    // The same as shares: 30 months is long-term (more than 24).
+    expect(terms('2024-25', matches, 'share').rows[0]).to.deep.equal(['2024-06-14', 30, 'share', 'long', null, '0.2']);
+    // Unknown: taken as a share, and said.
+    const unknown = terms('2024-25', matches, null);
+    expect(unknown.rows[0]).to.deep.equal(['2024-06-14', 30, null, 'long', null, '0.2']);
+    expect(unknown.warnings).to.deep.equal([
+      "the instrument type of SPY (share or fund units) is unknown: its holding period is taken as a share's; load the issuers file with POST /v1/jobs/load-issuers",
+    ]);
+  });
+
+  it('section 50AA: units bought from 2023-04-01 held 26 months are flagged on the disposal; not applied by default (long), applied when set (short)', () => {
+    const matches = [sale('s-50aa', '2023-04-10', '2025-06-12'), sale('s-before', '2023-03-10', '2025-06-12')];
+    expect(terms('2025-26', matches, 'fund_unit').rows).to.deep.equal([
+      ['2025-06-12', 26, 'fund_unit', 'long', 'not_applied', '0.125'],
+      ['2025-06-12', 27, 'fund_unit', 'long', null, '0.125'],
+    ]);
+    expect(terms('2025-26', matches, 'fund_unit', true).rows[0]).to.deep.equal([
+      '2025-06-12',
+      26,
+      'fund_unit',
+      'short',
+      'applied',
+      null,
+    ]);
   });
 });
 
@@ -417,6 +483,7 @@ describe('Schedule FA', () => {
     zipCode: '19801',
     country: 'United States of America',
     natureOfEntity: 'Company (listed equity shares)',
+    instrumentType: 'share' as const,
   };
 
   it('FY 2024-25 reports calendar 2024: the peak in June, the closing at 31 December, dividends and proceeds, broker cash (A2)', () => {
@@ -441,6 +508,7 @@ describe('Schedule FA', () => {
             zipCode: '95014',
             country: 'United States of America',
             natureOfEntity: 'Company (listed equity shares)',
+            instrumentType: 'share',
           },
         ],
         lots: [

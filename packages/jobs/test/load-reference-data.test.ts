@@ -70,10 +70,10 @@ describe('load-fx-rates, load-close-prices, load-issuers and load-cost-inflation
     });
     expect(await run({ file: 'us-issuers' })).to.deep.include({ loaded: 0, replaced: 0, unchanged: 7 });
     const csv = [
-      'symbol,entity_name,address,zip_code,country,nature_of_entity',
-      'AAPL,Apple Inc.,"One Apple Park Way, Cupertino, California, United States",95014,United States of America,Company (listed equity shares)',
-      'TSM,Taiwan Semiconductor Manufacturing Company Limited,"No. 8, Li-Hsin Road 6, Hsinchu Science Park, Hsinchu",300096,Taiwan,Company (American depositary shares)',
-      'JPM,JPMorgan Chase & Co.,"270 Park Avenue, New York, New York, United States",10017-2014,United States of America,Company (listed equity shares)',
+      'symbol,entity_name,address,zip_code,country,nature_of_entity,instrument_type',
+      'AAPL,Apple Inc.,"One Apple Park Way, Cupertino, California, United States",95014,United States of America,Company (listed equity shares),share',
+      'TSM,Taiwan Semiconductor Manufacturing Company Limited,"No. 8, Li-Hsin Road 6, Hsinchu Science Park, Hsinchu",300096,Taiwan,Company (American depositary shares),share',
+      'JPM,JPMorgan Chase & Co.,"270 Park Avenue, New York, New York, United States",10017-2014,United States of America,Company (listed equity shares),share',
     ].join('\n');
     expect(await run({ csv, source: 'ops-2026-11' })).to.deep.include({ loaded: 1, replaced: 1, unchanged: 1 });
     const { rows } = await db.raw(

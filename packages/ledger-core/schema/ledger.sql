@@ -985,9 +985,11 @@ CREATE TABLE public.issuers (
     nature_of_entity text NOT NULL,
     source text NOT NULL,
     recorded_at timestamp with time zone DEFAULT now() NOT NULL,
+    instrument_type text,
     CONSTRAINT issuers_address_check CHECK (((length(address) >= 1) AND (length(address) <= 500))),
     CONSTRAINT issuers_country_check CHECK (((length(country) >= 1) AND (length(country) <= 100))),
     CONSTRAINT issuers_entity_name_check CHECK (((length(entity_name) >= 1) AND (length(entity_name) <= 200))),
+    CONSTRAINT issuers_instrument_type_check CHECK ((instrument_type = ANY (ARRAY['share'::text, 'fund_unit'::text]))),
     CONSTRAINT issuers_nature_of_entity_check CHECK (((length(nature_of_entity) >= 1) AND (length(nature_of_entity) <= 200))),
     CONSTRAINT issuers_source_check CHECK (((length(source) >= 1) AND (length(source) <= 200))),
     CONSTRAINT issuers_symbol_check CHECK (((length(symbol) >= 1) AND (length(symbol) <= 32))),
@@ -1005,6 +1007,12 @@ COMMENT ON TABLE public.issuers IS 'The entity behind a symbol, as Schedule FA (
 --
 
 COMMENT ON COLUMN public.issuers.source IS 'The file loaded.';
+
+--
+-- Name: COLUMN issuers.instrument_type; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.issuers.instrument_type IS 'share, or fund_unit (ETF and other fund units): decides the holding period for capital gains. Null: loaded before the column.';
 
 --
 -- Name: job_runs; Type: TABLE; Schema: public; Owner: -

@@ -38,6 +38,7 @@ import * as admitClosingEntries from '../migrations/20270119_admit_closing_entri
 import * as createLrsPriorUsage from '../migrations/20270120_create_lrs_prior_usage.js';
 import * as createIssuers from '../migrations/20270121_create_issuers.js';
 import * as createCostInflationIndex from '../migrations/20270204_create_cost_inflation_index.js';
+import * as addIssuerInstrumentType from '../migrations/20270204_add_issuer_instrument_type.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -82,6 +83,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20270120_create_lrs_prior_usage', createLrsPriorUsage],
   ['20270121_create_issuers', createIssuers],
   ['20270204_create_cost_inflation_index', createCostInflationIndex],
+  ['20270204_add_issuer_instrument_type', addIssuerInstrumentType],
 ];
 
 const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

@@ -257,10 +257,23 @@ export const schemas: Record<string, JsonSchema> = {
                           consideration_inr: MONEY_OR_NULL,
                           gain_inr: MONEY_OR_NULL,
                           months_held: COUNT,
+                          instrument_type: {
+                            type: ['string', 'null'],
+                            enum: ['share', 'fund_unit', null],
+                            description:
+                              'From the issuers table: a share, or units of an ETF or other fund. Null: unknown (taken as a share, with a warning).',
+                          },
                           term: {
                             type: 'string',
                             enum: ['short', 'long'],
-                            description: '`long` when held more than 24 calendar months.',
+                            description:
+                              '`long` when held more than 24 calendar months; fund units transferred before 2024-07-23, more than 36.',
+                          },
+                          section_50aa: {
+                            type: ['string', 'null'],
+                            enum: ['applied', 'not_applied', null],
+                            description:
+                              'Set when section 50AA would make this long-term transfer of fund units bought from 2023-04-01 short-term: `applied` (INDIA_SECTION_50AA=applied: the term is short) or `not_applied` (the default). Null when it would change nothing.',
                           },
                           rate_era: ERA,
                           ltcg_rate: {
