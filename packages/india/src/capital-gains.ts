@@ -97,9 +97,7 @@ function indexed(
   ] as const)
     if (index === undefined) missing.add(year);
   const cost =
-    costInr === null || from === undefined || to === undefined
-      ? null
-      : roundToCents(costInr.times(to).dividedBy(from));
+    costInr === null || from === undefined || to === undefined ? null : roundToCents(costInr.times(to).dividedBy(from));
   const gain = cost === null || considerationInr === null ? null : considerationInr.minus(cost);
   return {
     figures: {

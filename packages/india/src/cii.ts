@@ -99,4 +99,3 @@ export function indexationYears(acquiredOn: string, transferredOn: string): { ac
     transfer: financialYearOf(transferredOn).label,
   };
 }
-

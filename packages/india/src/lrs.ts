@@ -172,8 +172,7 @@ export function lrsSummary(
   );
   const total = (
     field: 'remitted_usd' | 'remitted_inr' | 'refunded_inr' | 'estimated_tcs_inr' | 'actual_tcs_inr' | 'difference_inr',
-  ) =>
-    money(pans.reduce((s, p) => s.plus(p[field]), ZERO));
+  ) => money(pans.reduce((s, p) => s.plus(p[field]), ZERO));
   return {
     fy: fy.label,
     lrs_limit_usd: money(limit),

@@ -105,7 +105,8 @@ export const LONG_TERM_MONTHS: ReadonlyArray<Dated<Record<InstrumentType, number
   {
     from: '2024-07-23',
     value: { share: 24, fund_unit: 24 },
-    source: 'Finance (No. 2) Act 2024, s. 2(42A) as amended (any capital asset other than listed securities: 24 months)',
+    source:
+      'Finance (No. 2) Act 2024, s. 2(42A) as amended (any capital asset other than listed securities: 24 months)',
   },
 ];
 

@@ -15,8 +15,7 @@ const UNSCHEDULED_CLOSURES: readonly string[] = [
   '2025-01-09', // National day of mourning, President Jimmy Carter
 ];
 
-const day = (y: number, m: number, d: number) =>
-  `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+const day = (y: number, m: number, d: number) => `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
 const weekday = (date: string) => new Date(`${date}T00:00:00Z`).getUTCDay();
 
 /** The `n`th (1-based; -1: the last) `dow` (0 Sunday) of month `m` of year `y`. */

@@ -68,12 +68,16 @@ describe('the issuers file', () => {
       }
       throw new Error('not refused');
     };
-    expect(refused(`symbol,entity_name,address,country,nature_of_entity,instrument_type\nAAPL,Apple Inc.,x,${US},Company,share`)).to.equal(
-      'the issuers file lacks the column(s) zip_code',
-    );
+    expect(
+      refused(
+        `symbol,entity_name,address,country,nature_of_entity,instrument_type\nAAPL,Apple Inc.,x,${US},Company,share`,
+      ),
+    ).to.equal('the issuers file lacks the column(s) zip_code');
     expect(refused('symbol,entity_name\n')).to.equal(
       'the issuers file lacks the column(s) address, zip_code, country, nature_of_entity, instrument_type',
     );
-    expect(refused(`${HEADER}\nAAPL,"Apple Inc.,x,1,${US},Company,share`)).to.match(/^the issuers file is not valid CSV/);
+    expect(refused(`${HEADER}\nAAPL,"Apple Inc.,x,1,${US},Company,share`)).to.match(
+      /^the issuers file is not valid CSV/,
+    );
   });
 });

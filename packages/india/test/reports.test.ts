@@ -497,7 +497,12 @@ describe('India reports on stored data (real Postgres)', function () {
       await remittance('order_refunded', 'failed', 'REFUNDED');
       await remittance('order_declined', 'failed', 'DECLINED');
       const pan = (await lrsReport(india, FY)).pans.find((p) => p.pan === 'LRSPA1234N');
-      expect(pan).to.deep.include({ remittance_count: 1, refunded_count: 1, remitted_inr: '0.00', refunded_tcs_inr: '20000.00' });
+      expect(pan).to.deep.include({
+        remittance_count: 1,
+        refunded_count: 1,
+        remitted_inr: '0.00',
+        refunded_tcs_inr: '20000.00',
+      });
       expect(pan!.remittances.map((r) => [r.order_id, r.actual_tcs_inr, r.refunded])).to.deep.equal([
         ['order_refunded', '20000.00', true],
       ]);

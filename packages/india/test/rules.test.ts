@@ -175,7 +175,11 @@ describe('TCS on LRS, worked by hand', () => {
   it('a remittance refunded after payment: no LRS use, but its TCS stays (marked refunded) and counts; the collector’s TAN from the setting, a warning without it', () => {
     // 8 lakh paid 2024-05-10 (TCS 20 % on the 1 lakh above 7 lakh = 20,000.00), refunded in June; 1 lakh paid 2024-06-10, all above: 20,000.00.
     const remittances = [
-      remittance('order_r', '2024-05-10', '800000.00', { amountUsd: d('9600.00'), tcsInr: d('20000.00'), refunded: true }),
+      remittance('order_r', '2024-05-10', '800000.00', {
+        amountUsd: d('9600.00'),
+        tcsInr: d('20000.00'),
+        refunded: true,
+      }),
       remittance('order_s', '2024-06-10', '100000.00', { amountUsd: d('1200.00'), tcsInr: d('20000.00') }),
     ];
     const fy = parseFinancialYear('2024-25');
@@ -197,7 +201,11 @@ describe('TCS on LRS, worked by hand', () => {
       ['order_r', '20000.00', '20000.00', true],
       ['order_s', '20000.00', '20000.00', false],
     ]);
-    expect(report.totals).to.deep.include({ remitted_inr: '100000.00', refunded_inr: '800000.00', actual_tcs_inr: '40000.00' });
+    expect(report.totals).to.deep.include({
+      remitted_inr: '100000.00',
+      refunded_inr: '800000.00',
+      actual_tcs_inr: '40000.00',
+    });
     expect(report.warnings).to.deep.equal([]);
     expect(lrsSummary(fy, remittances, { unconfirmedRules: true }, NO_TAN).warnings).to.deep.equal([
       "the TCS collector's TAN (Schedule TCS) is unknown: remit does not give it; set INDIA_TCS_COLLECTOR_TAN",
@@ -334,7 +342,12 @@ describe('capital gains: the instrument decides the holding period', () => {
     sellAmountUsd: d('500.00'),
     sellFeeUsd: d('0'),
   });
-  const terms = (fy: string, matches: ReturnType<typeof sale>[], instrument: 'share' | 'fund_unit' | null, section50aa = false) => {
+  const terms = (
+    fy: string,
+    matches: ReturnType<typeof sale>[],
+    instrument: 'share' | 'fund_unit' | null,
+    section50aa = false,
+  ) => {
     const report = capitalGainsSummary(
       parseFinancialYear(fy),
       { matches, openLots: [], flagged: [], instruments: new Map(instrument === null ? [] : [['SPY', instrument]]) },
@@ -468,7 +481,13 @@ describe('settlement audit', () => {
 
 describe('Schedule FA', () => {
   const credited = (natures: Partial<Record<A2Nature, string>>) =>
-    ({ dividend: d('0'), interest: d('0'), proceeds: d('0'), other_income: d('0'), ...Object.fromEntries(Object.entries(natures).map(([k, v]) => [k, d(v)])) }) as Record<A2Nature, Decimal>;
+    ({
+      dividend: d('0'),
+      interest: d('0'),
+      proceeds: d('0'),
+      other_income: d('0'),
+      ...Object.fromEntries(Object.entries(natures).map(([k, v]) => [k, d(v)])),
+    }) as Record<A2Nature, Decimal>;
   const PAGE_OF_ONE = { total: 1, limit: 50, offset: 0 };
   const BROKER = {
     name: 'Example Securities LLC',
@@ -618,7 +637,7 @@ describe('Schedule FA', () => {
       },
     ]);
     expect(report.warnings).to.deep.equal([
-      "no close of AAPL on 249 trading day(s) of 2024 that customer IND-1 held it (2024-01-03, 2024-01-04, 2024-01-05, 2024-01-08, 2024-01-09, …: missing_close_days lists them): its peak value is unknown; the highest value on the days with a close is a lower bound (peak_lower_bound_*)",
+      'no close of AAPL on 249 trading day(s) of 2024 that customer IND-1 held it (2024-01-03, 2024-01-04, 2024-01-05, 2024-01-08, 2024-01-09, …: missing_close_days lists them): its peak value is unknown; the highest value on the days with a close is a lower bound (peak_lower_bound_*)',
     ]);
   });
 
@@ -678,7 +697,7 @@ describe('Schedule FA', () => {
       closing_value_inr: '20544.00',
     });
     expect(report.warnings).to.deep.equal([
-      "no close of NVDA on 239 trading day(s) of 2024 that customer IND-1 held it (2024-01-16, 2024-01-17, 2024-01-18, 2024-01-19, 2024-01-22, …: missing_close_days lists them): its peak value is unknown; the highest value on the days with a close is a lower bound (peak_lower_bound_*)",
+      'no close of NVDA on 239 trading day(s) of 2024 that customer IND-1 held it (2024-01-16, 2024-01-17, 2024-01-18, 2024-01-19, 2024-01-22, …: missing_close_days lists them): its peak value is unknown; the highest value on the days with a close is a lower bound (peak_lower_bound_*)',
       'no USD/INR rate for 2024-07-20 (nor the 7 days before): load it with POST /v1/jobs/load-fx-rates',
     ]);
   });

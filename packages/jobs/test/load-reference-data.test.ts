@@ -116,7 +116,9 @@ describe('load-fx-rates, load-close-prices, load-issuers and load-cost-inflation
       skipped: 1,
       skipped_rows: [{ line: 3, fy: '2026-28', reason: 'malformed' }],
     });
-    const { rows } = await db.raw("SELECT fy, cii FROM cost_inflation_index WHERE fy IN ('2001-02', '2025-26') ORDER BY fy");
+    const { rows } = await db.raw(
+      "SELECT fy, cii FROM cost_inflation_index WHERE fy IN ('2001-02', '2025-26') ORDER BY fy",
+    );
     expect(rows).to.deep.equal([
       { fy: '2001-02', cii: 100 },
       { fy: '2025-26', cii: 377 },

@@ -151,7 +151,8 @@ export const schemas: Record<string, JsonSchema> = {
             refunded_inr: { ...MONEY, description: 'Paid, then refunded: no LRS use.' },
             refunded_tcs_inr: {
               ...MONEY,
-              description: 'TCS collected on remittances refunded since: still the payer’s credit (in `actual_tcs_inr`).',
+              description:
+                'TCS collected on remittances refunded since: still the payer’s credit (in `actual_tcs_inr`).',
             },
             declared_prior_usage: {
               anyOf: [
@@ -296,7 +297,8 @@ export const schemas: Record<string, JsonSchema> = {
                               ),
                               { type: 'null' },
                             ],
-                            description: 'Long-term transfers before 2024-07-23 only (20 % with indexation); null otherwise.',
+                            description:
+                              'Long-term transfers before 2024-07-23 only (20 % with indexation); null otherwise.',
                           },
                         },
                         'What the sale took from one lot (stored by recost), its cost and consideration.',
@@ -374,7 +376,8 @@ export const schemas: Record<string, JsonSchema> = {
                   ...CREDIT_TOTALS,
                   not_creditable_reason: {
                     ...TEXT_OR_NULL,
-                    description: 'Why part of the tax withheld is not creditable (withheld above the treaty rate); null when all of it is.',
+                    description:
+                      'Why part of the tax withheld is not creditable (withheld above the treaty rate); null when all of it is.',
                   },
                 },
                 'A dividend paid in the FY.',
@@ -453,7 +456,10 @@ export const schemas: Record<string, JsonSchema> = {
                   [`gross_${nature}_inr`, MONEY_OR_NULL],
                 ]),
               ),
-              gross_credited_usd: { ...MONEY, description: 'The natures summed: dividend, interest, proceeds, other income.' },
+              gross_credited_usd: {
+                ...MONEY,
+                description: 'The natures summed: dividend, interest, proceeds, other income.',
+              },
               gross_credited_inr: MONEY_OR_NULL,
             },
             'Table A2: the customer’s broker cash (USD wallet): the institution (SCHEDULE_FA_BROKER_*), the account (its usbroker account number; its first line in the book as the opening date), peak, closing, the gross amount paid or credited by nature (dividend, interest, proceeds from sale or redemption, other income: the holder’s own transfers in are none of them).',
