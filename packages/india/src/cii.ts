@@ -1,5 +1,6 @@
 import { LedgerError, type Db } from '@ledger/core';
 import { financialYearOf } from './fy.js';
+import { loadOutcome } from './issuers.js';
 
 /** A year's Cost Inflation Index (section 48): the FY label (`2023-24`) and the index notified for it. */
 export interface CostInflationIndex {
@@ -72,15 +73,7 @@ export async function loadCostInflationIndex(db: Db, csv: string, source: string
        ON CONFLICT (fy) DO UPDATE SET cii = excluded.cii, source = excluded.source, recorded_at = now()`,
       [changed.map((r) => r.fy), changed.map((r) => r.cii), changed.map(() => source)],
     );
-  const loaded = changed.filter((r) => !stored.has(r.fy)).length;
-  return {
-    source,
-    loaded,
-    replaced: changed.length - loaded,
-    unchanged: rows.length - changed.length,
-    skipped: skipped.length,
-    skipped_rows: skipped,
-  };
+  return loadOutcome(source, rows, changed, (r) => !stored.has(r.fy), skipped);
 }
 
 /** The stored index, by FY label. */

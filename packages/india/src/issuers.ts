@@ -141,12 +141,26 @@ export async function loadIssuers(db: Db, csv: string, source: string): Promise<
       // A parsed issuer has every field (only a stored row from before instrument_type lacks it).
       [...COLUMNS.map((column) => changed.map((i) => i[FIELD_OF[column]] as string)), changed.map(() => source)],
     );
-  const loaded = changed.filter((i) => !stored.has(i.symbol)).length;
+  return loadOutcome(source, issuers, changed, (i) => !stored.has(i.symbol), skipped);
+}
+
+/**
+ * What a load of reference rows did: `changed` of `rows` were written, those `isNew` to the table
+ * `loaded`, the rest `replaced`; the others were already there (`unchanged`); lines `skipped`.
+ */
+export function loadOutcome<Row, Skipped>(
+  source: string,
+  rows: Row[],
+  changed: Row[],
+  isNew: (row: Row) => boolean,
+  skipped: Skipped[],
+) {
+  const loaded = changed.filter(isNew).length;
   return {
     source,
     loaded,
     replaced: changed.length - loaded,
-    unchanged: issuers.length - changed.length,
+    unchanged: rows.length - changed.length,
     skipped: skipped.length,
     skipped_rows: skipped,
   };
