@@ -1,9 +1,11 @@
 import { Decimal, roundToCents, ZERO } from '@ledger/core';
+import { indexationYears } from './cii.js';
 import { addMonths, wholeMonthsBetween } from './dates.js';
 import { allocate, groupBy, money, moneyOrNull, ratio, sum, toInr } from './figures.js';
 import type { FinancialYear } from './fy.js';
 import type { RateBook } from './rates.js';
-import { LONG_TERM_MONTHS, LTCG_RULES, ruleOn } from './rules.js';
+import type { InstrumentType } from './issuers.js';
+import { LONG_TERM_MONTHS, LTCG_RULES, ruleOn, SECTION_50AA_ACQUIRED_FROM } from './rules.js';
 
 /** A stored FIFO match (lot_matches, in effect) with the trades it joins. */
 export interface StoredMatch {
@@ -49,13 +51,66 @@ export type CostRateMethod = 'acquisition_month' | 'transfer_month';
 
 export type Term = 'short' | 'long';
 
-/** Long-term when the transfer comes after acquisition + 24 calendar months (held MORE than 24 months). */
-export function termOf(acquiredOn: string, transferredOn: string): Term {
-  const months = ruleOn(LONG_TERM_MONTHS, transferredOn)!.value;
+/** Long-term when the transfer comes after acquisition + the instrument's months then in force (held MORE than them). */
+export function termOf(acquiredOn: string, transferredOn: string, instrument: InstrumentType): Term {
+  const months = ruleOn(LONG_TERM_MONTHS, transferredOn)!.value[instrument];
   return transferredOn > addMonths(acquiredOn, months) ? 'long' : 'short';
 }
 
-type Totals = { short: Decimal; long: Decimal; longBefore: Decimal; longFrom: Decimal; inrComplete: boolean };
+/** How capital gains are taken where the law leaves a choice (settings). */
+export interface CapitalGainsOptions {
+  /** How cost converts to INR (INDIA_CG_COST_RATE). */
+  costRate: CostRateMethod;
+  /** Apply section 50AA to fund units bought from 2023-04-01 (INDIA_SECTION_50AA; default false). */
+  section50aa: boolean;
+}
+
+type Totals = {
+  short: Decimal;
+  long: Decimal;
+  longBefore: Decimal;
+  longFrom: Decimal;
+  inrComplete: boolean;
+  /** The era before 2024-07-23's long-term gains with the cost indexed, and whether every one could be. */
+  longBeforeIndexed: Decimal;
+  indexedComplete: boolean;
+};
+
+/**
+ * Indexation (s. 48, second proviso) of a long-term transfer before 2024-07-23: the INR cost ×
+ * CII(FY of transfer) / CII(FY of acquisition, 2001-02 at the earliest). A year missing from the
+ * index (`missing` collects it) leaves the indexed figures null: never a guess.
+ */
+function indexed(
+  costInr: Decimal | null,
+  considerationInr: Decimal | null,
+  acquiredOn: string,
+  transferredOn: string,
+  cii: ReadonlyMap<string, number>,
+  missing: Set<string>,
+) {
+  const years = indexationYears(acquiredOn, transferredOn);
+  const [from, to] = [cii.get(years.acquisition), cii.get(years.transfer)];
+  for (const [year, index] of [
+    [years.acquisition, from],
+    [years.transfer, to],
+  ] as const)
+    if (index === undefined) missing.add(year);
+  const cost =
+    costInr === null || from === undefined || to === undefined ? null : roundToCents(costInr.times(to).dividedBy(from));
+  const gain = cost === null || considerationInr === null ? null : considerationInr.minus(cost);
+  return {
+    figures: {
+      acquisition_fy: years.acquisition,
+      acquisition_cii: from ?? null,
+      transfer_fy: years.transfer,
+      transfer_cii: to ?? null,
+      indexed_cost_of_acquisition_inr: moneyOrNull(cost),
+      indexed_gain_inr: moneyOrNull(gain),
+    },
+    gain,
+  };
+}
 
 /**
  * CapitalGainsSummary from stored matches (never re-running FIFO), over a page of customers (the
@@ -66,11 +121,21 @@ type Totals = { short: Decimal; long: Decimal; longBefore: Decimal; longFrom: De
  */
 export function capitalGainsSummary(
   fy: FinancialYear,
-  input: { matches: StoredMatch[]; openLots: OpenLot[]; flagged: FlaggedSale[] },
+  input: {
+    matches: StoredMatch[];
+    openLots: OpenLot[];
+    flagged: FlaggedSale[];
+    /** What each symbol sold is (the issuers table); null or absent: unknown, taken as a share with a warning. */
+    instruments: ReadonlyMap<string, InstrumentType | null>;
+  },
   rates: RateBook,
-  costRate: CostRateMethod,
+  cii: ReadonlyMap<string, number>,
+  options: CapitalGainsOptions,
   page: { total: number; limit: number; offset: number },
 ) {
+  const { costRate } = options;
+  const ciiMissing = new Set<string>();
+  const untyped = new Set<string>();
   const bySale = groupBy(input.matches, (m) => m.sellTxnId);
   const symbols = new Map<
     string,
@@ -91,7 +156,15 @@ export function capitalGainsSummary(
         customer_id: customerId,
         symbol,
         disposals: [],
-        totals: { short: ZERO, long: ZERO, longBefore: ZERO, longFrom: ZERO, inrComplete: true },
+        totals: {
+          short: ZERO,
+          long: ZERO,
+          longBefore: ZERO,
+          longFrom: ZERO,
+          inrComplete: true,
+          longBeforeIndexed: ZERO,
+          indexedComplete: true,
+        },
         open_lots: [],
         flagged_sales: [],
       };
@@ -121,8 +194,26 @@ export function capitalGainsSummary(
       const considerationInr = toInr(consideration, saleRate?.rate);
       const gainInr = costInr === null || considerationInr === null ? null : considerationInr.minus(costInr);
       const gainUsd = consideration.minus(cost);
-      const term = termOf(m.acquiredOn, m.transferredOn);
+      const instrument = input.instruments.get(m.symbol) ?? null;
+      if (instrument === null) untyped.add(m.symbol);
+      const ordinary = termOf(m.acquiredOn, m.transferredOn, instrument ?? 'share');
+      // Section 50AA would make it short-term: flagged, applied only when set.
+      const s50aa =
+        instrument === 'fund_unit' && m.acquiredOn >= SECTION_50AA_ACQUIRED_FROM && ordinary === 'long'
+          ? options.section50aa
+            ? 'applied'
+            : 'not_applied'
+          : null;
+      const term: Term = s50aa === 'applied' ? 'short' : ordinary;
       const ltcg = ruleOn(LTCG_RULES, m.transferredOn)!.value;
+      const index =
+        term === 'long' && ltcg.indexation
+          ? indexed(costInr, considerationInr, m.acquiredOn, m.transferredOn, cii, ciiMissing)
+          : null;
+      if (index !== null) {
+        if (index.gain === null) entry.totals.indexedComplete = false;
+        else entry.totals.longBeforeIndexed = entry.totals.longBeforeIndexed.plus(index.gain);
+      }
       if (gainInr === null) entry.totals.inrComplete = false;
       else if (term === 'short') entry.totals.short = entry.totals.short.plus(gainInr);
       else {
@@ -149,10 +240,13 @@ export function capitalGainsSummary(
         consideration_inr: moneyOrNull(considerationInr),
         gain_inr: moneyOrNull(gainInr),
         months_held: wholeMonthsBetween(m.acquiredOn, m.transferredOn),
+        instrument_type: instrument,
         term,
+        section_50aa: s50aa,
         rate_era: ltcg.era,
         ltcg_rate: term === 'long' ? ratio(ltcg.rate) : null,
         indexation: term === 'long' ? ltcg.indexation : false,
+        indexed: index?.figures ?? null,
       };
     });
     entry.disposals.push({
@@ -185,6 +279,8 @@ export function capitalGainsSummary(
     short_term_gain_inr: e.totals.inrComplete ? money(e.totals.short) : null,
     long_term_gain_inr: e.totals.inrComplete ? money(e.totals.long) : null,
     long_term_gain_before_2024_07_23_inr: e.totals.inrComplete ? money(e.totals.longBefore) : null,
+    long_term_gain_before_2024_07_23_indexed_inr:
+      e.totals.inrComplete && e.totals.indexedComplete ? money(e.totals.longBeforeIndexed) : null,
     long_term_gain_from_2024_07_23_inr: e.totals.inrComplete ? money(e.totals.longFrom) : null,
     open_lots: e.open_lots,
     flagged_sales: e.flagged_sales,
@@ -199,6 +295,18 @@ export function capitalGainsSummary(
     ...input.flagged.map(
       (f) => `sale ${f.txnId} (${f.symbol}, ${f.txnDate}) is flagged by recost (${f.reason}): no cost is given`,
     ),
+    ...[...untyped]
+      .sort()
+      .map(
+        (symbol) =>
+          `the instrument type of ${symbol} (share or fund units) is unknown: its holding period is taken as a share's; load the issuers file with POST /v1/jobs/load-issuers`,
+      ),
+    ...[...ciiMissing]
+      .sort()
+      .map(
+        (year) =>
+          `no Cost Inflation Index for FY ${year}: the indexed cost and gain of the long-term transfers that need it are null; load it with POST /v1/jobs/load-cost-inflation-index`,
+      ),
     ...rates.warnings(),
   ];
   return {
@@ -206,7 +314,9 @@ export function capitalGainsSummary(
     basis:
       'Cost of acquisition: the lot’s cost plus its share of the buy’s fee. Consideration: the sale’s proceeds net of its fee. ' +
       `INR by Rule 115 (SBI TT buying rate of the last day of the month before): consideration at the transfer month’s, cost at the ${costRate === 'acquisition_month' ? 'acquisition' : 'transfer'} month’s. ` +
-      'Long-term when held more than 24 months (calendar months, trade dates). The ledger’s 1200 excludes fees.',
+      'Long-term when held more than 24 months (calendar months, trade dates); units of an ETF or other fund transferred before 2024-07-23, more than 36. ' +
+      `Section 50AA (fund units bought from 2023-04-01 short-term whatever the holding): ${options.section50aa ? 'applied' : 'not applied'}; each disposal it would change is flagged. The ledger’s 1200 excludes fees. ` +
+      'Long-term before 2024-07-23: 20 % with indexation, the INR cost × CII(FY of transfer) / CII(FY of acquisition, 2001-02 at the earliest), shown beside the unindexed figures.',
     items: [...customers.entries()].map(([customer_id, syms]) => ({ customer_id, symbols: syms.map(present) })),
     total: page.total,
     limit: page.limit,

@@ -9,7 +9,7 @@ export {
   type StoredMatch,
   type Term,
 } from './capital-gains.js';
-export { addMonths, lastDayOfPreviousMonth, wholeMonthsBetween } from './dates.js';
+export { addDays, addMonths, lastDayOfPreviousMonth, wholeMonthsBetween } from './dates.js';
 export { dividendSummary, type DividendEvent } from './dividends.js';
 export { fxMarginSummary, type MarginRemittance } from './fx-margin.js';
 export {
@@ -37,6 +37,7 @@ export {
   type LrsRemittance,
   type LrsStatus,
   type PriorLrsUsage,
+  type TcsCollector,
 } from './lrs.js';
 export { declarePriorLrsUsage, priorLrsUsage } from './prior-usage.js';
 export { ISSUER_COLUMNS, loadIssuers, parseIssuers, type Issuer, type IssuersLoad } from './issuers.js';
@@ -73,7 +74,23 @@ export {
   type LtcgRule,
   type TcsRule,
 } from './rules.js';
-export { scheduleFa, type FaInput, type FaLot } from './schedule-fa.js';
+export { A2_NATURES, scheduleFa, type A2Nature, type FaInput, type FaLot } from './schedule-fa.js';
+export { tradingDays } from './trading-days.js';
 export { lagStatistics, settlementAudit, type SettledRemittance } from './settlement-audit.js';
-export { SHIPPED_ISSUER_FILES, SHIPPED_RATE_FILES, shippedIssuersCsv, shippedRatesCsv } from './shipped.js';
+export {
+  SHIPPED_CII_FILES,
+  SHIPPED_ISSUER_FILES,
+  SHIPPED_RATE_FILES,
+  shippedCiiCsv,
+  shippedIssuersCsv,
+  shippedRatesCsv,
+} from './shipped.js';
+export {
+  CII_BASE_FY,
+  indexationYears,
+  loadCostInflationIndex,
+  parseCostInflationIndex,
+  type CostInflationIndex,
+  type CostInflationIndexLoad,
+} from './cii.js';
 export { indiaSettingsOf, indiaSettingsSchema } from './settings.js';

@@ -2,7 +2,11 @@ import { LedgerError, type Db } from '@ledger/core';
 import { CsvError, parse } from 'csv-parse/sync';
 import { SYMBOL } from './load.js';
 
-/** The entity behind a symbol, as Schedule FA's table A3 names a holding. */
+/** What a symbol is, for the holding period: a share, or units of an ETF or other fund. */
+export const INSTRUMENT_TYPES = ['share', 'fund_unit'] as const;
+export type InstrumentType = (typeof INSTRUMENT_TYPES)[number];
+
+/** The entity behind a symbol, as Schedule FA's table A3 names a holding, and what the symbol is. */
 export interface Issuer {
   symbol: string;
   entityName: string;
@@ -10,6 +14,8 @@ export interface Issuer {
   zipCode: string;
   country: string;
   natureOfEntity: string;
+  /** Null only for a row stored before the column existed (load the file again). */
+  instrumentType: InstrumentType | null;
 }
 
 /** The issuers file's columns (a header line names them, in any order) and each one's longest value. */
@@ -20,6 +26,7 @@ export const ISSUER_COLUMNS = {
   zip_code: 20,
   country: 100,
   nature_of_entity: 200,
+  instrument_type: 20,
 } as const;
 type Column = keyof typeof ISSUER_COLUMNS;
 const COLUMNS = Object.keys(ISSUER_COLUMNS) as Column[];
@@ -31,6 +38,7 @@ const FIELD_OF = {
   zip_code: 'zipCode',
   country: 'country',
   nature_of_entity: 'natureOfEntity',
+  instrument_type: 'instrumentType',
 } as const satisfies Record<Column, keyof Issuer>;
 const issuerOf = (row: Record<Column, string>) =>
   Object.fromEntries(COLUMNS.map((column) => [FIELD_OF[column], row[column]])) as unknown as Issuer;
@@ -38,7 +46,7 @@ const issuerOf = (row: Record<Column, string>) =>
 export interface SkippedIssuer {
   line: number;
   symbol: string | null;
-  /** `bad_symbol`, `missing_<column>`, `too_long_<column>`, or `superseded_in_file` (a later line names the symbol again: it stands). */
+  /** `bad_symbol`, `missing_<column>`, `too_long_<column>`, `bad_instrument_type` (not share or fund_unit), or `superseded_in_file` (a later line names the symbol again: it stands). */
   reason: string;
 }
 
@@ -86,7 +94,10 @@ export function parseIssuers(csv: string): { issuers: Issuer[]; skipped: Skipped
       ? COLUMNS.flatMap((column) => {
           const value = record[column] ?? '';
           if (value === '') return [`missing_${column}`];
-          return value.length > ISSUER_COLUMNS[column] ? [`too_long_${column}`] : [];
+          if (value.length > ISSUER_COLUMNS[column]) return [`too_long_${column}`];
+          return column === 'instrument_type' && !(INSTRUMENT_TYPES as readonly string[]).includes(value)
+            ? ['bad_instrument_type']
+            : [];
         })[0]
       : 'bad_symbol';
     if (problem !== undefined) {
@@ -127,14 +138,29 @@ export async function loadIssuers(db: Db, csv: string, source: string): Promise<
       `INSERT INTO issuers (${COLUMNS.join(', ')}, source)
        SELECT * FROM unnest(${[...COLUMNS, 'source'].map(() => '?::text[]').join(', ')})
        ON CONFLICT (symbol) DO UPDATE SET ${DETAILS.map((c) => `${c} = excluded.${c}`).join(', ')}, source = excluded.source, recorded_at = now()`,
-      [...COLUMNS.map((column) => changed.map((i) => i[FIELD_OF[column]])), changed.map(() => source)],
+      // A parsed issuer has every field (only a stored row from before instrument_type lacks it).
+      [...COLUMNS.map((column) => changed.map((i) => i[FIELD_OF[column]] as string)), changed.map(() => source)],
     );
-  const loaded = changed.filter((i) => !stored.has(i.symbol)).length;
+  return loadOutcome(source, issuers, changed, (i) => !stored.has(i.symbol), skipped);
+}
+
+/**
+ * What a load of reference rows did: `changed` of `rows` were written, those `isNew` to the table
+ * `loaded`, the rest `replaced`; the others were already there (`unchanged`); lines `skipped`.
+ */
+export function loadOutcome<Row, Skipped>(
+  source: string,
+  rows: Row[],
+  changed: Row[],
+  isNew: (row: Row) => boolean,
+  skipped: Skipped[],
+) {
+  const loaded = changed.filter(isNew).length;
   return {
     source,
     loaded,
     replaced: changed.length - loaded,
-    unchanged: issuers.length - changed.length,
+    unchanged: rows.length - changed.length,
     skipped: skipped.length,
     skipped_rows: skipped,
   };

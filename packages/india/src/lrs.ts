@@ -3,7 +3,7 @@ import type { FinancialYear } from './fy.js';
 import { groupBy, money, ratio } from './figures.js';
 import { LRS_LIMIT_USD, LRS_WARN_SHARE, noPanRate, ruleOn, TCS_RULES, type Dated, type TcsRule } from './rules.js';
 
-/** A paid LRS remittance of the FY, as stored. */
+/** A paid LRS remittance of the FY, as stored (refunded later or not). */
 export interface LrsRemittance {
   orderId: string;
   customerId: string;
@@ -13,6 +13,8 @@ export interface LrsRemittance {
   amountUsd: Decimal | null;
   /** TCS the provider reports collected. */
   tcsInr: Decimal | null;
+  /** Paid, then refunded (the payment's error code `REFUNDED`): its TCS stays the payer's credit. */
+  refunded: boolean;
 }
 
 /** What a PAN declares it remitted in the FY through other banks (lrs_prior_usage). */
@@ -30,6 +32,11 @@ export interface PriorLrsUsage {
 export interface LrsOptions {
   /** Apply the rows marked unconfirmed (budget proposals); default true (the stated default). */
   unconfirmedRules: boolean;
+}
+
+/** Who collected the TCS, for Schedule TCS: the collector's TAN (INDIA_TCS_COLLECTOR_TAN: remit does not say it), or null. */
+export interface TcsCollector {
+  tan: string | null;
 }
 
 export type LrsStatus = 'ok' | 'warn' | 'breach';
@@ -74,6 +81,7 @@ export function estimateTcs(
         tcs_rate: ratio(rate),
         estimated_tcs_inr: money(estimated),
         actual_tcs_inr: r.tcsInr === null ? null : money(r.tcsInr),
+        refunded: r.refunded,
         estimated,
       };
     });
@@ -105,12 +113,16 @@ export const presentPriorUsage = (p: PriorLrsUsage) => ({
  * LrsTaxSummary: per PAN (remittances without one: per customer), LRS use and TCS estimated
  * against collected. A PAN's declared use elsewhere (`declared`) counts against the limit and,
  * before the book's own remittances, against the TCS threshold; a PAN that declared use but
- * remitted nothing here is listed too.
+ * remitted nothing here is listed too. A remittance refunded after it was paid is no LRS use (the
+ * money came back) but its TCS was collected and stays the payer's credit (Form 27D, 26AS): it
+ * stays in the TCS rows, estimated and actual, marked `refunded`, and in the threshold count as
+ * the collector counted it when collecting. `collector` names who collected it (Schedule TCS).
  */
 export function lrsSummary(
   fy: FinancialYear,
   remittances: LrsRemittance[],
   options: LrsOptions,
+  collector: TcsCollector,
   declared: readonly PriorLrsUsage[] = [],
 ) {
   const limit = ruleOn(LRS_LIMIT_USD, fy.start)!.value;
@@ -125,8 +137,10 @@ export function lrsSummary(
     const { rows, crossedOn } = estimateTcs(group, rules, pan !== null, prior?.amountInr);
     if (pan === null)
       warnings.push(`customer ${group[0]!.customerId} remitted without a PAN: TCS estimated at the no-PAN rate`);
-    const usd = group.reduce((s, r) => s.plus(r.amountUsd ?? ZERO), ZERO);
-    const unpriced = group.filter((r) => r.amountUsd === null).map((r) => r.orderId);
+    const kept = group.filter((r) => !r.refunded);
+    const refunded = group.filter((r) => r.refunded);
+    const usd = kept.reduce((s, r) => s.plus(r.amountUsd ?? ZERO), ZERO);
+    const unpriced = kept.filter((r) => r.amountUsd === null).map((r) => r.orderId);
     if (unpriced.length > 0)
       warnings.push(`remittances without a USD amount (left out of LRS use): ${unpriced.join(', ')}`);
     const use = lrsUse(fy, usd.plus(prior?.amountUsd ?? ZERO));
@@ -136,8 +150,11 @@ export function lrsSummary(
       pan,
       customer_ids: [...new Set(group.map((r) => r.customerId))].sort(),
       remittance_count: group.length,
+      refunded_count: refunded.length,
       remitted_usd: money(usd),
-      remitted_inr: money(group.reduce((s, r) => s.plus(r.amountInr), ZERO)),
+      remitted_inr: money(kept.reduce((s, r) => s.plus(r.amountInr), ZERO)),
+      refunded_inr: money(refunded.reduce((s, r) => s.plus(r.amountInr), ZERO)),
+      refunded_tcs_inr: money(refunded.reduce((s, r) => s.plus(r.tcsInr ?? ZERO), ZERO)),
       declared_prior_usage: prior === undefined ? null : presentPriorUsage(prior),
       lrs_used_share: ratio(use.share),
       lrs_headroom_usd: money(use.headroomUsd),
@@ -153,11 +170,13 @@ export function lrsSummary(
     (a, b) =>
       (a.pan ?? '~').localeCompare(b.pan ?? '~') || (a.customer_ids[0] ?? '').localeCompare(b.customer_ids[0] ?? ''),
   );
-  const total = (field: 'remitted_usd' | 'remitted_inr' | 'estimated_tcs_inr' | 'actual_tcs_inr' | 'difference_inr') =>
-    money(pans.reduce((s, p) => s.plus(p[field]), ZERO));
+  const total = (
+    field: 'remitted_usd' | 'remitted_inr' | 'refunded_inr' | 'estimated_tcs_inr' | 'actual_tcs_inr' | 'difference_inr',
+  ) => money(pans.reduce((s, p) => s.plus(p[field]), ZERO));
   return {
     fy: fy.label,
     lrs_limit_usd: money(limit),
+    tcs_collector_tan: collector.tan,
     tcs_rules: rules.map((r) => ({
       from: r.from,
       rate: ratio(r.value.rate),
@@ -171,11 +190,18 @@ export function lrsSummary(
       breach: pans.filter((p) => p.status === 'breach').length,
       remitted_usd: total('remitted_usd'),
       remitted_inr: total('remitted_inr'),
+      refunded_inr: total('refunded_inr'),
       declared_prior_usd: money(declared.reduce((s, p) => s.plus(p.amountUsd), ZERO)),
       estimated_tcs_inr: total('estimated_tcs_inr'),
       actual_tcs_inr: total('actual_tcs_inr'),
       difference_inr: total('difference_inr'),
     },
-    warnings,
+    warnings:
+      collector.tan === null && pans.some((p) => !new Decimal(p.actual_tcs_inr).isZero())
+        ? [
+            ...warnings,
+            "the TCS collector's TAN (Schedule TCS) is unknown: remit does not give it; set INDIA_TCS_COLLECTOR_TAN",
+          ]
+        : warnings,
   };
 }

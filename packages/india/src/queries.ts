@@ -9,7 +9,7 @@ import type { FinancialYear } from './fy.js';
 import type { MarginRemittance } from './fx-margin.js';
 import type { LrsRemittance } from './lrs.js';
 import { RATE_LOOKBACK_DAYS, RateBook } from './rates.js';
-import type { FaInput } from './schedule-fa.js';
+import { A2_NATURES, type A2Nature, type FaInput } from './schedule-fa.js';
 import type { SettledRemittance } from './settlement-audit.js';
 
 /**
@@ -40,7 +40,10 @@ export async function rateBook(db: Db, from: string, to: string): Promise<RateBo
   );
 }
 
-/** The FY's paid LRS remittances. */
+/** A remittance paid, then refunded: the order failed after its payment took the money (remit's `REFUNDED`). */
+const REFUNDED = `status = 'failed' AND payment_error_code = 'REFUNDED'`;
+
+/** The FY's paid LRS remittances, those refunded since among them (their TCS was collected). */
 export async function paidRemittances(db: Db, fy: FinancialYear): Promise<LrsRemittance[]> {
   const { rows } = await db.raw<{
     rows: Array<{
@@ -51,10 +54,11 @@ export async function paidRemittances(db: Db, fy: FinancialYear): Promise<LrsRem
       amount_inr: string;
       amount_usd: string | null;
       tcs_inr: string | null;
+      refunded: boolean;
     }>;
   }>(
-    `SELECT order_id, customer_id, pan, remitted_on::text, amount_inr::text, amount_usd::text, tcs_inr::text
-       FROM remittances WHERE status = 'paid' AND remitted_on BETWEEN ?::date AND ?::date`,
+    `SELECT order_id, customer_id, pan, remitted_on::text, amount_inr::text, amount_usd::text, tcs_inr::text, (${REFUNDED}) AS refunded
+       FROM remittances WHERE (status = 'paid' OR (${REFUNDED})) AND remitted_on BETWEEN ?::date AND ?::date`,
     [fy.start, fy.end],
   );
   return rows.map((r) => ({
@@ -65,6 +69,7 @@ export async function paidRemittances(db: Db, fy: FinancialYear): Promise<LrsRem
     amountInr: dec(r.amount_inr),
     amountUsd: decOrNull(r.amount_usd),
     tcsInr: decOrNull(r.tcs_inr),
+    refunded: r.refunded,
   }));
 }
 
@@ -353,14 +358,16 @@ export async function scheduleFaInput(db: Db, fy: FinancialYear, customers: stri
     'SELECT symbol, price_date::text, close_usd::text FROM close_prices WHERE symbol = ANY(?::text[]) AND price_date BETWEEN ?::date AND ?::date ORDER BY symbol, price_date',
     [symbols, first, last],
   );
+  const natures = Object.entries(A2_NATURES) as Array<[A2Nature, readonly string[]]>;
   const { rows: cash } = await db.raw<{
-    rows: Array<{ customer_id: string; day: string | null; first_day: string; net: string; credited: string }>;
+    rows: Array<{ customer_id: string; day: string | null; first_day: string; net: string } & Record<A2Nature, string>>;
   }>(
     `SELECT customer_id, CASE WHEN txn_date >= CAST(:held_from AS date) THEN txn_date::text END AS day, min(txn_date)::text AS first_day,
-            sum(credit - debit)::text AS net, sum(credit)::text AS credited
+            sum(credit - debit)::text AS net,
+            ${natures.map(([nature]) => `coalesce(sum(credit - debit) FILTER (WHERE posting_kind = ANY(CAST(:${nature} AS text[]))), 0)::text AS ${nature}`).join(', ')}
        FROM journal_lines WHERE ${listed('customer_id')} AND account_code = '${ACCOUNT.customerWalletUsd}' AND txn_date <= CAST(:as_of AS date)
       GROUP BY 1, 2 ORDER BY 1, 2 NULLS FIRST`,
-    bindings,
+    { ...bindings, ...Object.fromEntries(natures.map(([nature, kinds]) => [nature, [...kinds]])) },
   );
   const { rows: accounts } = await db.raw<{ rows: Array<{ customer_id: string; usbroker_account_no: string | null }> }>(
     `SELECT customer_id, usbroker_account_no FROM customers WHERE ${listed('customer_id')}`,
@@ -378,7 +385,12 @@ export async function scheduleFaInput(db: Db, fy: FinancialYear, customers: stri
       days: [],
     };
     if (c.day === null) wallet.opening = dec(c.net);
-    else wallet.days.push({ date: c.day, net: dec(c.net), credited: dec(c.credited) });
+    else
+      wallet.days.push({
+        date: c.day,
+        net: dec(c.net),
+        credited: Object.fromEntries(natures.map(([nature]) => [nature, dec(c[nature])])) as Record<A2Nature, Decimal>,
+      });
     wallets.set(c.customer_id, wallet);
   }
   return {

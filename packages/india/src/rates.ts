@@ -85,8 +85,9 @@ export interface RateUsed {
 
 /**
  * The book's rates, for the reports: a day without a sheet takes the nearest earlier day's within
- * RATE_LOOKBACK_DAYS (the convention of Rule 26's explanation); beyond that the rate is missing,
- * and the report lists the date in `warnings`: it never guesses.
+ * RATE_LOOKBACK_DAYS (the convention of Rule 26's explanation), and the report's `warnings` name
+ * the day asked and the day taken; beyond that the rate is missing, and the report lists the date
+ * in `warnings`: it never guesses.
  */
 export class RateBook {
   private readonly byDate: Map<string, InrRate>;
@@ -111,9 +112,13 @@ export class RateBook {
     return sheet === null ? null : { rate: pick(sheet), rateDate: sheet.date };
   }
 
+  /** Dates asked for that took an earlier day's sheet, and that day: each a warning naming both. */
+  private readonly fallbacks = new Map<string, string>();
+
   private on(date: string, pick: (r: InrRate) => Decimal): RateUsed | null {
     const found = this.find(date, pick);
     if (found === null) this.missing.add(date);
+    else if (found.rateDate !== date) this.fallbacks.set(date, found.rateDate);
     return found;
   }
 
@@ -141,13 +146,21 @@ export class RateBook {
     return this.ttBuyOn(lastDayOfPreviousMonth(date));
   }
 
-  /** The missing dates as warnings. */
+  /** The missing dates, then the dates that fell back to an earlier sheet, as warnings. */
   warnings(): string[] {
-    return [...this.missing]
-      .sort()
-      .map(
-        (d) =>
-          `no USD/INR rate for ${d} (nor the ${RATE_LOOKBACK_DAYS} days before): load it with POST /v1/jobs/load-fx-rates`,
-      );
+    return [
+      ...[...this.missing]
+        .sort()
+        .map(
+          (d) =>
+            `no USD/INR rate for ${d} (nor the ${RATE_LOOKBACK_DAYS} days before): load it with POST /v1/jobs/load-fx-rates`,
+        ),
+      ...[...this.fallbacks]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(
+          ([asked, used]) =>
+            `the rule asks for the USD/INR rate of ${asked}; SBI published none that day, so the figures take ${used}'s, the nearest earlier sheet`,
+        ),
+    ];
   }
 }

@@ -1,12 +1,14 @@
 import { ZERO, type Book, type Db, type Decimal, type Page } from '@ledger/core';
 import { RemitPageCapError, UpstreamError, UpstreamPayloadError, type RemitClient } from '@ledger/upstream-clients';
 import { brokerFeeSummary, FEE_DRIFT_TOLERANCE_USD, type FeeFigures } from './broker-fees.js';
-import { capitalGainsSummary, type CostRateMethod } from './capital-gains.js';
+import { capitalGainsSummary, type CapitalGainsOptions } from './capital-gains.js';
+import { costInflationIndex } from './cii.js';
+import { issuersOf } from './issuers.js';
 import { dividendSummary } from './dividends.js';
 import { fxMarginSummary } from './fx-margin.js';
 import type { FinancialYear } from './fy.js';
 import { money, ratio } from './figures.js';
-import { lrsSummary, lrsUse } from './lrs.js';
+import { lrsSummary, lrsUse, type TcsCollector } from './lrs.js';
 import { priorLrsUsage } from './prior-usage.js';
 import * as q from './queries.js';
 import { RateBook } from './rates.js';
@@ -15,10 +17,12 @@ import { settlementAudit } from './settlement-audit.js';
 
 /** The India reports' settings (the api's config module reads them once). */
 export interface IndiaSettings {
-  /** How a lot's cost converts to INR (INDIA_CG_COST_RATE; default `acquisition_month`). */
-  costRate: CostRateMethod;
+  /** How capital gains are taken where the law leaves a choice (INDIA_CG_COST_RATE, INDIA_SECTION_50AA). */
+  capitalGains: CapitalGainsOptions;
   /** Apply budget proposals not yet law (INDIA_TCS_UNCONFIRMED_RULES; default true, as stated). */
   unconfirmedRules: boolean;
+  /** Who collected the TCS (INDIA_TCS_COLLECTOR_TAN). */
+  tcsCollector: TcsCollector;
   /** The configured broker cost (BROKER_COST_BPS). */
   brokerCostBps: Decimal;
   /** The configured FX spread (FX_SPREAD_BPS). */
@@ -57,12 +61,13 @@ const reading = <T>(context: IndiaReportContext, work: (db: Db) => Promise<T>): 
   );
 
 export async function lrsReport(context: IndiaReportContext, fy: FinancialYear) {
-  if (!india(context)) return lrsSummary(fy, [], { unconfirmedRules: context.settings.unconfirmedRules });
+  const { unconfirmedRules, tcsCollector } = context.settings;
+  if (!india(context)) return lrsSummary(fy, [], { unconfirmedRules }, tcsCollector);
   const [remittances, declared] = await reading(context, async (db) => [
     await q.paidRemittances(db, fy),
     await priorLrsUsage(db, fy),
   ]);
-  return lrsSummary(fy, remittances, { unconfirmedRules: context.settings.unconfirmedRules }, declared);
+  return lrsSummary(fy, remittances, { unconfirmedRules }, tcsCollector, declared);
 }
 
 /**
@@ -100,24 +105,43 @@ export async function capitalGainsReport(
   page: Page,
 ) {
   if (!india(context))
-    return capitalGainsSummary(fy, { matches: [], openLots: [], flagged: [] }, noRates(), context.settings.costRate, {
-      total: 0,
+    return capitalGainsSummary(
+      fy,
+      { matches: [], openLots: [], flagged: [], instruments: new Map() },
+      noRates(),
+      new Map(),
+      context.settings.capitalGains,
+      {
+        total: 0,
+        ...page,
+      },
+    );
+  const { total, matches, openLots, flagged, unmatched, rates, cii, instruments } = await reading(
+    context,
+    async (db) => {
+      const { customers, total } = await q.capitalGainsCustomers(db, fy, customerId, page);
+      const matches = await q.storedMatches(db, fy.start, fy.end, customers);
+      const openLots = await q.openLots(db, fy.end, customers);
+      const flagged = await q.flaggedSales(db, fy.start, fy.end, customers);
+      const unmatched = await q.unmatchedSales(db, fy.start, fy.end, customers);
+      const earliest = matches.reduce((d, m) => (m.acquiredOn < d ? m.acquiredOn : d), fy.start);
+      const rates = await q.rateBook(db, earliest.slice(0, 8) + '01', fy.end);
+      const issuers = await issuersOf(db, [...new Set(matches.map((m) => m.symbol))]);
+      const instruments = new Map(issuers.map((i) => [i.symbol, i.instrumentType]));
+      return { total, matches, openLots, flagged, unmatched, rates, cii: await costInflationIndex(db), instruments };
+    },
+  );
+  const report = capitalGainsSummary(
+    fy,
+    { matches, openLots, flagged, instruments },
+    rates,
+    cii,
+    context.settings.capitalGains,
+    {
+      total,
       ...page,
-    });
-  const { total, matches, openLots, flagged, unmatched, rates } = await reading(context, async (db) => {
-    const { customers, total } = await q.capitalGainsCustomers(db, fy, customerId, page);
-    const matches = await q.storedMatches(db, fy.start, fy.end, customers);
-    const openLots = await q.openLots(db, fy.end, customers);
-    const flagged = await q.flaggedSales(db, fy.start, fy.end, customers);
-    const unmatched = await q.unmatchedSales(db, fy.start, fy.end, customers);
-    const earliest = matches.reduce((d, m) => (m.acquiredOn < d ? m.acquiredOn : d), fy.start);
-    const rates = await q.rateBook(db, earliest.slice(0, 8) + '01', fy.end);
-    return { total, matches, openLots, flagged, unmatched, rates };
-  });
-  const report = capitalGainsSummary(fy, { matches, openLots, flagged }, rates, context.settings.costRate, {
-    total,
-    ...page,
-  });
+    },
+  );
   report.warnings.push(
     ...unmatched.map((id) => `sale ${id} has no stored lot matches yet (pending recost): run POST /v1/jobs/recost`),
   );

@@ -1,4 +1,5 @@
 import { Decimal } from '@ledger/core';
+import type { InstrumentType } from './issuers.js';
 
 /**
  * The India book's tax and compliance rules as dated tables (effective from → value): a new budget
@@ -90,10 +91,31 @@ export const LTCG_RULES: ReadonlyArray<Dated<LtcgRule>> = [
   },
 ];
 
-/** Long-term when held MORE than this many calendar months (unlisted shares, s. 2(42A)). */
-export const LONG_TERM_MONTHS: ReadonlyArray<Dated<number>> = [
-  { from: '1900-01-01', value: 24, source: 'Income-tax Act 1961, s. 2(42A) (unlisted shares)' },
+/**
+ * Long-term when held MORE than this many calendar months, by transfer date and instrument (s.
+ * 2(42A)): a share unlisted in India 24; units of a fund (an ETF's among them) 36 before
+ * 2024-07-23, 24 on and after.
+ */
+export const LONG_TERM_MONTHS: ReadonlyArray<Dated<Record<InstrumentType, number>>> = [
+  {
+    from: '1900-01-01',
+    value: { share: 24, fund_unit: 36 },
+    source: 'Income-tax Act 1961, s. 2(42A) and its first proviso (unlisted shares 24 months; units 36)',
+  },
+  {
+    from: '2024-07-23',
+    value: { share: 24, fund_unit: 24 },
+    source:
+      'Finance (No. 2) Act 2024, s. 2(42A) as amended (any capital asset other than listed securities: 24 months)',
+  },
 ];
+
+/**
+ * Section 50AA: gains on units of a "specified mutual fund" acquired on or after this day are
+ * short-term whatever the holding. Whether foreign ETF units are such units is unsettled: a
+ * setting (INDIA_SECTION_50AA, default not applied), and every disposal it would change is flagged.
+ */
+export const SECTION_50AA_ACQUIRED_FROM = '2023-04-01';
 
 /** US withholding on dividends to an Indian resident: the statutory rate, and the treaty rate with a W-8BEN. */
 export const US_DIVIDEND_WHT: ReadonlyArray<Dated<{ statutory: Decimal; treaty: Decimal }>> = [

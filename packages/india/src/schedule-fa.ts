@@ -5,10 +5,11 @@ import type { FinancialYear } from './fy.js';
 import { RATE_LOOKBACK_DAYS, type RateBook } from './rates.js';
 import type { OpenLot } from './capital-gains.js';
 import type { Issuer } from './issuers.js';
+import { tradingDays } from './trading-days.js';
 
 /** A lot held at some time of the calendar year, with its sales up to the year's end. */
 export interface FaLot extends OpenLot {
-  /** Cost of acquisition: the whole lot's cost and its buy fee. */
+  /** Cost of acquisition: the whole lot's cost and its buy fee (of all `quantity` shares). */
   costUsd: Decimal;
   sold: Array<{ transferredOn: string; quantity: Decimal }>;
 }
@@ -28,16 +29,31 @@ export interface FaInput {
   /**
    * Broker cash per customer (the USD wallet, 2010): the broker account number (null: not
    * linked), the day of the wallet's first line in the book, the balance before the year, and
-   * each day's movement in it.
+   * each day's movement in it, with what was credited to it that day by nature (A2_NATURES).
    */
   cash: Array<{
     customerId: string;
     accountNo: string | null;
     firstLineOn: string;
     opening: Decimal;
-    days: Array<{ date: string; net: Decimal; credited: Decimal }>;
+    days: Array<{ date: string; net: Decimal; credited: Record<A2Nature, Decimal> }>;
   }>;
 }
+
+/**
+ * Table A2's natures of the gross amount paid or credited to the account, and the wallet postings
+ * (posting kinds, net of their reversals) that are each. The book posts no interest nor other
+ * income to the wallet: those are zero. The holder's own transfers in (wires, deposits), fees and
+ * adjustments are none of them: never counted as credited; a reversal nets against what it reverses.
+ */
+export const A2_NATURES = {
+  dividend: ['dividend'],
+  interest: [],
+  proceeds: ['sale_proceeds'],
+  other_income: [],
+} as const satisfies Record<string, readonly string[]>;
+export type A2Nature = keyof typeof A2_NATURES;
+const NATURES = Object.keys(A2_NATURES) as A2Nature[];
 
 /** The broker as table A2 names the institution: set by configuration (null: not set). */
 export interface BrokerInstitution {
@@ -68,6 +84,17 @@ function sharesOn(steps: Array<{ date: string; shares: Decimal }>, date: string)
   let shares = ZERO;
   for (const step of steps) if (step.date <= date) shares = step.shares;
   return shares;
+}
+
+/**
+ * A lot's initial value: the cost (fee included) of its shares still held at the start of the
+ * year, `first` (all of them when bought in the year): shares sold in earlier years are no part
+ * of it. Its share of the cost by shares, to the cent.
+ */
+function initialCost(lot: FaLot, first: string): Decimal {
+  const soldBefore = sum(lot.sold.filter((s) => s.transferredOn < first).map((s) => s.quantity));
+  if (soldBefore.isZero()) return lot.costUsd;
+  return roundToCents(lot.costUsd.times(lot.quantity.minus(soldBefore)).dividedBy(lot.quantity));
 }
 
 /**
@@ -127,12 +154,19 @@ class PriceDays {
   }
 }
 
-/** A holding's peak: per stretch of constant shares, its best day; the highest of those by exact value. */
-function peakOf(steps: Array<{ date: string; shares: Decimal }>, days: PriceDays, rates: RateBook) {
+/**
+ * A holding's highest value: per stretch of constant shares, its best day; the highest of those by
+ * exact value. It is the peak only when every trading day held (`trading`, the year's) has a
+ * close: `missing` lists those without, and with any the value is a lower bound.
+ */
+function peakOf(steps: Array<{ date: string; shares: Decimal }>, days: PriceDays, rates: RateBook, trading: string[]) {
   let peak: { day: number; shares: Decimal; value: Decimal } | null = null;
+  const closes = new Set(days.days.map((d) => d.date));
+  const missing: string[] = [];
   for (const [k, step] of steps.entries()) {
     if (!step.shares.isGreaterThan(0)) continue;
     const next = steps[k + 1];
+    missing.push(...trading.filter((d) => d >= step.date && (!next || d < next.date) && !closes.has(d)));
     const [from, to] = [days.indexOf(step.date), next ? days.indexOf(next.date) : days.days.length];
     for (const date of days.unrated(from, to)) rates.markMissing(date);
     const day = days.highest(from, to);
@@ -140,20 +174,22 @@ function peakOf(steps: Array<{ date: string; shares: Decimal }>, days: PriceDays
     const value = step.shares.times(days.days[day]!.perShareInr!);
     if (peak === null || value.isGreaterThan(peak.value)) peak = { day, shares: step.shares, value };
   }
-  if (peak === null) return null;
-  const { date, closeUsd, rate } = days.days[peak.day]!;
+  if (peak === null) return { highest: null, missing };
+  const { date, closeUsd } = days.days[peak.day]!;
   const usd = roundToCents(peak.shares.times(closeUsd));
-  return { date, usd, inr: toInr(usd, rate)! };
+  // Asked again through ttBuyOn: the day's rate is now used, so a fallback to an earlier sheet is named.
+  return { highest: { date, usd, inr: toInr(usd, rates.ttBuyOn(date)!.rate)! }, missing };
 }
 
 /**
  * ScheduleFaSummary: for the calendar year ending in the FY, per customer (a page of them: the
  * list envelope, `items` of `total` customers), table A3 per holding (symbol): the entity behind
  * it (name, address, ZIP code, country, nature: the issuers table), first acquisition,
- * initial value, peak value (the highest of shares × close on each day a close is held), closing
+ * initial value (the cost of the shares held at the year's start or bought in it), peak value (the highest of shares × close on each day a close is held;
+ * with a trading day held without a close, no peak: the highest is a lower bound, and the days are listed), closing
  * value at 31 December, gross dividends and gross sale proceeds; and table A2 (broker cash: the
  * institution, the account, its first line in the book as its opening date, peak, closing, gross
- * credited). INR at the SBI TT buying rate of the day valued (acquisition, peak,
+ * paid or credited by nature: dividend, interest, proceeds from sale, other income, A2_NATURES). INR at the SBI TT buying rate of the day valued (acquisition, peak,
  * 31 December, credit or sale). A holding without prices, or a symbol without its issuer, is
  * listed in `warnings` with those fields null: never guessed.
  */
@@ -174,6 +210,7 @@ export function scheduleFa(
   const sumInr = (values: Array<Decimal | null>) => (values.some((v) => v === null) ? null : sum(values as Decimal[]));
 
   const issuers = new Map(input.issuers.map((i) => [i.symbol, i]));
+  const trading = tradingDays(first, last);
   const unnamed = new Set<string>();
   const priceDays = new Map<string, PriceDays>();
   const daysOf = (symbol: string) => {
@@ -190,7 +227,13 @@ export function scheduleFa(
     lots.sort((a, b) => a.acquiredOn.localeCompare(b.acquiredOn));
     const days = daysOf(symbol);
     const steps = shareSteps(lots);
-    const peak = peakOf(steps, days, rates);
+    const { highest, missing } = peakOf(steps, days, rates, trading);
+    // A partial series is never called a peak: its highest value is only a lower bound.
+    const [peak, lowerBound] = missing.length === 0 ? [highest, null] : [null, highest];
+    if (missing.length > 0 && days.days.length > 0)
+      warnings.push(
+        `no close of ${symbol} on ${missing.length} trading day(s) of ${year} that customer ${customerId} held it (${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}: missing_close_days lists them): its peak value is unknown; the highest value on the days with a close is a lower bound (peak_lower_bound_*)`,
+      );
     const closingShares = sharesOn(steps, last);
     const lastDay = days.days.at(-1);
     const closingPrice =
@@ -208,7 +251,8 @@ export function scheduleFa(
       : closingPrice
         ? roundToCents(closingShares.times(closingPrice.closeUsd))
         : null;
-    const initialInr = sumInr(lots.map((l) => inrOn(l.costUsd, l.acquiredOn)));
+    const initial = lots.map((l) => ({ usd: initialCost(l, first), on: l.acquiredOn }));
+    const initialInr = sumInr(initial.map((l) => inrOn(l.usd, l.on)));
     const dividends = dividendsOf.get(key(customerId, symbol)) ?? [];
     const sales = salesOf.get(key(customerId, symbol)) ?? [];
     const issuer = issuers.get(symbol);
@@ -222,11 +266,15 @@ export function scheduleFa(
       country: issuer?.country ?? null,
       nature_of_entity: issuer?.natureOfEntity ?? null,
       date_of_acquiring: lots[0]!.acquiredOn,
-      initial_value_usd: money(sum(lots.map((l) => l.costUsd))),
+      initial_value_usd: money(sum(initial.map((l) => l.usd))),
       initial_value_inr: moneyOrNull(initialInr),
       peak_value_date: peak?.date ?? null,
       peak_value_usd: peak === null ? null : money(peak.usd),
       peak_value_inr: peak === null ? null : money(peak.inr),
+      peak_lower_bound_date: lowerBound?.date ?? null,
+      peak_lower_bound_usd: lowerBound === null ? null : money(lowerBound.usd),
+      peak_lower_bound_inr: lowerBound === null ? null : money(lowerBound.inr),
+      missing_close_days: missing,
       closing_shares: closingShares.toFixed(),
       closing_value_usd: moneyOrNull(closingUsd),
       closing_value_inr: closingUsd === null ? null : moneyOrNull(inrOn(closingUsd, last)),
@@ -249,7 +297,15 @@ export function scheduleFa(
       balance = balance.plus(d.net);
       if (balance.isGreaterThan(peak.usd)) peak = { date: d.date, usd: balance };
     }
-    const credited = c.days.map((d) => inrOn(d.credited, d.date));
+    // Each nature's USD and INR (each day's at that day's rate), then their sum.
+    const natures = NATURES.map((nature) => {
+      const days = c.days.filter((d) => !d.credited[nature].isZero());
+      return {
+        nature,
+        usd: sum(days.map((d) => d.credited[nature])),
+        inr: sumInr(days.map((d) => inrOn(d.credited[nature], d.date))),
+      };
+    });
     if (c.accountNo === null)
       warnings.push(
         `customer ${c.customerId} has no usbroker account number (table A2): link it with PUT /v1/customers/${c.customerId}`,
@@ -268,8 +324,14 @@ export function scheduleFa(
       peak_balance_inr: moneyOrNull(inrOn(peak.usd, peak.date)),
       closing_balance_usd: money(balance),
       closing_balance_inr: moneyOrNull(inrOn(balance, last)),
-      gross_credited_usd: money(sum(c.days.map((d) => d.credited))),
-      gross_credited_inr: moneyOrNull(sumInr(credited)),
+      ...Object.fromEntries(
+        natures.flatMap((n) => [
+          [`gross_${n.nature}_usd`, money(n.usd)],
+          [`gross_${n.nature}_inr`, moneyOrNull(n.inr)],
+        ]),
+      ),
+      gross_credited_usd: money(sum(natures.map((n) => n.usd))),
+      gross_credited_inr: moneyOrNull(sumInr(natures.map((n) => n.inr))),
     };
   });
   if (a2.length > 0 && [institution.name, institution.address, institution.zipCode].includes(null))

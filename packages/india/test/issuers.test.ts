@@ -2,7 +2,7 @@ import { LedgerError } from '@ledger/core';
 import { expect } from 'chai';
 import { parseIssuers } from '../src/index.js';
 
-const HEADER = 'symbol,entity_name,address,zip_code,country,nature_of_entity';
+const HEADER = 'symbol,entity_name,address,zip_code,country,nature_of_entity,instrument_type';
 const US = 'United States of America';
 
 describe('the issuers file', () => {
@@ -10,9 +10,9 @@ describe('the issuers file', () => {
     const { issuers, skipped } = parseIssuers(
       [
         HEADER,
-        `AMZN,"Amazon.com, Inc.","410 Terry Avenue North, Seattle, Washington",98109-5210,${US},Company`,
-        `AAPL,Apple Inc,"Cupertino, California",95014,${US},Company`,
-        `AAPL,Apple Inc.,"One Apple Park Way, Cupertino, California",95014,${US},Company`,
+        `AMZN,"Amazon.com, Inc.","410 Terry Avenue North, Seattle, Washington",98109-5210,${US},Company,share`,
+        `AAPL,Apple Inc,"Cupertino, California",95014,${US},Company,share`,
+        `AAPL,Apple Inc.,"One Apple Park Way, Cupertino, California",95014,${US},Company,share`,
       ].join('\n'),
     );
     expect(issuers).to.deep.equal([
@@ -23,6 +23,7 @@ describe('the issuers file', () => {
         zipCode: '98109-5210',
         country: US,
         natureOfEntity: 'Company',
+        instrumentType: 'share',
       },
       {
         symbol: 'AAPL',
@@ -31,6 +32,7 @@ describe('the issuers file', () => {
         zipCode: '95014',
         country: US,
         natureOfEntity: 'Company',
+        instrumentType: 'share',
       },
     ]);
     expect(skipped).to.deep.equal([{ line: 3, symbol: 'AAPL', reason: 'superseded_in_file' }]);
@@ -39,11 +41,12 @@ describe('the issuers file', () => {
   it('skips and names a line with a bad symbol, an empty field or one too long; columns in any order', () => {
     const { issuers, skipped } = parseIssuers(
       [
-        'entity_name,symbol,address,zip_code,country,nature_of_entity',
-        `Lower Case Inc.,lower,Somewhere,1,${US},Company`,
-        `No Address Inc.,NOADDR,,1,${US},Company`,
-        `Long Zip Inc.,LONGZIP,Somewhere,${'9'.repeat(21)},${US},Company`,
-        `Fine Inc.,FINE,Somewhere,1,${US},Company`,
+        'entity_name,symbol,address,zip_code,country,nature_of_entity,instrument_type',
+        `Lower Case Inc.,lower,Somewhere,1,${US},Company,share`,
+        `No Address Inc.,NOADDR,,1,${US},Company,share`,
+        `Long Zip Inc.,LONGZIP,Somewhere,${'9'.repeat(21)},${US},Company,share`,
+        `Fine Inc.,FINE,Somewhere,1,${US},Company,share`,
+        `Bond Fund,BONDF,Somewhere,1,${US},Trust,bond`,
       ].join('\n'),
     );
     expect(issuers.map((i) => i.symbol)).to.deep.equal(['FINE']);
@@ -51,6 +54,7 @@ describe('the issuers file', () => {
       { line: 2, symbol: 'lower', reason: 'bad_symbol' },
       { line: 3, symbol: 'NOADDR', reason: 'missing_address' },
       { line: 4, symbol: 'LONGZIP', reason: 'too_long_zip_code' },
+      { line: 6, symbol: 'BONDF', reason: 'bad_instrument_type' },
     ]);
   });
 
@@ -64,12 +68,16 @@ describe('the issuers file', () => {
       }
       throw new Error('not refused');
     };
-    expect(refused(`symbol,entity_name,address,country,nature_of_entity\nAAPL,Apple Inc.,x,${US},Company`)).to.equal(
-      'the issuers file lacks the column(s) zip_code',
-    );
+    expect(
+      refused(
+        `symbol,entity_name,address,country,nature_of_entity,instrument_type\nAAPL,Apple Inc.,x,${US},Company,share`,
+      ),
+    ).to.equal('the issuers file lacks the column(s) zip_code');
     expect(refused('symbol,entity_name\n')).to.equal(
-      'the issuers file lacks the column(s) address, zip_code, country, nature_of_entity',
+      'the issuers file lacks the column(s) address, zip_code, country, nature_of_entity, instrument_type',
     );
-    expect(refused(`${HEADER}\nAAPL,"Apple Inc.,x,1,${US},Company`)).to.match(/^the issuers file is not valid CSV/);
+    expect(refused(`${HEADER}\nAAPL,"Apple Inc.,x,1,${US},Company,share`)).to.match(
+      /^the issuers file is not valid CSV/,
+    );
   });
 });

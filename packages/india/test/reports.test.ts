@@ -18,12 +18,14 @@ import {
   dividendsReport,
   indiaSettingsOf,
   indiaSettingsSchema,
+  loadCostInflationIndex,
   loadFxRates,
   loadIssuers,
   lrsReport,
   parseFinancialYear,
   scheduleFaReport,
   settlementAuditReport,
+  shippedCiiCsv,
   shippedIssuersCsv,
   type IndiaReportContext,
 } from '../src/index.js';
@@ -157,6 +159,9 @@ describe('India reports on stored data (real Postgres)', function () {
       });
       // The shipped file (loaded above) has the Saturday's sheet: removed (as the owner) to show the look-back.
       await t.db.raw("DELETE FROM inr_rates WHERE rate_date IN ('2024-06-29', '2024-06-30')");
+      await loadCostInflationIndex(db, await shippedCiiCsv('cost-inflation-index'), 'cost-inflation-index');
+      // AAPL is a share (the issuers file): its holding period is 24 months.
+      await loadIssuers(db, await shippedIssuersCsv('us-issuers'), 'us-issuers');
 
       const report = await capitalGainsReport({ ...india, db: t.db }, FY, 'IND-CG', PAGE);
       const [symbol] = report.items[0]!.symbols;
@@ -201,13 +206,17 @@ describe('India reports on stored data (real Postgres)', function () {
         short_term_gain_inr: '40674.18',
         long_term_gain_inr: '50622.84',
         long_term_gain_before_2024_07_23_inr: '36795.41',
+        // L1's 5 long-term shares indexed: 56,373.75 × 363 (2024-25) / 331 (2022-23) = 61,823.78; 93,169.16 − 61,823.78.
+        long_term_gain_before_2024_07_23_indexed_inr: '31345.38',
         long_term_gain_from_2024_07_23_inr: '13827.43',
       });
       // L2 keeps 5 shares at 900.00 (1,800.00 less 540.00 and 360.00).
       expect(symbol!.open_lots).to.deep.equal([
         { lot_txn_id: l2, acquired_on: '2022-06-10', quantity: '5', cost_usd: '900.00' },
       ]);
-      expect(report.warnings).to.deep.equal([]);
+      expect(report.warnings).to.deep.equal([
+        "the rule asks for the USD/INR rate of 2024-06-30; SBI published none that day, so the figures take 2024-06-28's, the nearest earlier sheet",
+      ]);
     });
 
     it('an oversell is flagged, never given a zero cost', async () => {
@@ -376,6 +385,25 @@ describe('India reports on stored data (real Postgres)', function () {
       });
     });
 
+    it('table A2 counts as paid or credited only the wallet’s dividends and sale proceeds, net of reversals: never the holder’s own wire in', async () => {
+      await upsertCustomer(db, 'IND-A2', {});
+      const c = { customer_id: 'IND-A2', symbol: 'AMZN' };
+      await trade(db, { customer_id: 'IND-A2', txn_type: 'wire_in', amount_usd: '1000.00', txn_date: '2024-03-01' });
+      await trade(db, { ...c, txn_type: 'buy_security', quantity: '2', amount_usd: '300.00', txn_date: '2023-03-01' });
+      await trade(db, { ...c, txn_type: 'sell_security', quantity: '2', amount_usd: '320.00', txn_date: '2024-06-03' });
+      await recost(db, RECOST);
+      await loadFxRates(db, csv, 'sbi-usd-inr-rates');
+      const { a2 } = (await scheduleFaReport(india, FY, 'IND-A2', PAGE)).items[0]!;
+      // Proceeds 320.00 × 82.61 (2024-06-03's TT buy) = 26,435.20; the 1,000.00 wired in is no income.
+      expect(a2[0]).to.deep.include({
+        gross_dividend_usd: '0.00',
+        gross_proceeds_usd: '320.00',
+        gross_proceeds_inr: '26435.20',
+        gross_credited_usd: '320.00',
+        gross_credited_inr: '26435.20',
+      });
+    });
+
     it('pages by customer in id order, each customer whole: a customer whose first trade is after the year is not in it', async () => {
       for (const [customer_id, txn_date] of [
         ['IND-FA-1', '2024-03-01'],
@@ -427,7 +455,9 @@ describe('India reports on stored data (real Postgres)', function () {
           gross_inr: '8332.00',
           withheld_inr: '2083.00',
           net_inr: '6249.00',
-          foreign_tax_credit_inr: '2083.00',
+          treaty_cap_inr: '2083.00',
+          credit_available_inr: '2083.00',
+          not_creditable_inr: '0.00',
           events: [
             {
               div_txn_no: 'DIV-1',
@@ -442,10 +472,39 @@ describe('India reports on stored data (real Postgres)', function () {
               gross_inr: '8332.00',
               withheld_inr: '2083.00',
               net_inr: '6249.00',
-              foreign_tax_credit_inr: '2083.00',
+              treaty_rate: '0.25',
+              treaty_cap_inr: '2083.00',
+              credit_available_inr: '2083.00',
+              not_creditable_inr: '0.00',
+              not_creditable_reason: null,
             },
           ],
         },
+      ]);
+    });
+  });
+
+  describe('lrs', () => {
+    it('a remittance refunded after payment is read with its TCS, marked refunded; a failed one that never took the money is not', async () => {
+      await upsertCustomer(db, 'IND-LRS', {});
+      const remittance = (orderId: string, status: string, errorCode: string | null) =>
+        t.db.raw(
+          `INSERT INTO remittances (order_id, customer_id, remit_customer_id, pan, status, purpose_code, amount_inr, amount_usd, quote_id, fx_rate, tcs_inr,
+                                    payment_error_code, remitted_on, order_created_at, order_updated_at, status_history)
+           VALUES (?, 'IND-LRS', 'cust_lrs', 'LRSPA1234N', ?, 'S0001', 800000.00, 9600.00, 'quote_1', 0.012, 20000.00, ?, '2024-05-10', now(), now(), '[]')`,
+          [orderId, status, errorCode],
+        );
+      await remittance('order_refunded', 'failed', 'REFUNDED');
+      await remittance('order_declined', 'failed', 'DECLINED');
+      const pan = (await lrsReport(india, FY)).pans.find((p) => p.pan === 'LRSPA1234N');
+      expect(pan).to.deep.include({
+        remittance_count: 1,
+        refunded_count: 1,
+        remitted_inr: '0.00',
+        refunded_tcs_inr: '20000.00',
+      });
+      expect(pan!.remittances.map((r) => [r.order_id, r.actual_tcs_inr, r.refunded])).to.deep.equal([
+        ['order_refunded', '20000.00', true],
       ]);
     });
   });

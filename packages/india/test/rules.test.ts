@@ -2,10 +2,14 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { Decimal, LedgerError } from '@ledger/core';
 import {
+  addDays,
   addMonths,
+  capitalGainsSummary,
+  dividendSummary,
   estimateTcs,
   financialYearOf,
   fxMarginSummary,
+  indexationYears,
   lagStatistics,
   lrsSummary,
   noPanRate,
@@ -16,7 +20,9 @@ import {
   settlementAudit,
   tcsRules,
   termOf,
+  tradingDays,
   wholeMonthsBetween,
+  type A2Nature,
   type LrsRemittance,
 } from '../src/index.js';
 
@@ -34,8 +40,10 @@ const remittance = (
   amountInr: d(amountInr),
   amountUsd: d(amountInr).dividedBy(80).decimalPlaces(2),
   tcsInr: null,
+  refunded: false,
   ...extra,
 });
+const NO_TAN = { tan: null };
 const RULES = tcsRules({ unconfirmedRules: true });
 const rates = (entries: Record<string, string>) =>
   new RateBook(
@@ -96,6 +104,7 @@ describe('TCS on LRS, worked by hand', () => {
         remittance('order_d', '2025-09-15', '200000.00', { tcsInr: d('18000.00') }),
       ],
       { unconfirmedRules: true },
+      NO_TAN,
     );
     const [pan] = report.pans;
     expect(pan).to.deep.include({
@@ -133,6 +142,7 @@ describe('TCS on LRS, worked by hand', () => {
       parseFinancialYear('2024-25'),
       [remittance('order_g', '2024-06-01', '300000.00', { amountUsd: d('3600.00'), tcsInr: d('0') })],
       { unconfirmedRules: true },
+      NO_TAN,
       [declared('ABCDE1234F', '197000.00', '500000.00'), declared('FGHIJ5678K', '250000.00', '20000000.00')],
     );
     const [here, elsewhere] = report.pans;
@@ -162,6 +172,46 @@ describe('TCS on LRS, worked by hand', () => {
     expect(report.totals).to.deep.include({ pans: 2, warn: 1, breach: 1, declared_prior_usd: '447000.00' });
   });
 
+  it('a remittance refunded after payment: no LRS use, but its TCS stays (marked refunded) and counts; the collector’s TAN from the setting, a warning without it', () => {
+    // 8 lakh paid 2024-05-10 (TCS 20 % on the 1 lakh above 7 lakh = 20,000.00), refunded in June; 1 lakh paid 2024-06-10, all above: 20,000.00.
+    const remittances = [
+      remittance('order_r', '2024-05-10', '800000.00', {
+        amountUsd: d('9600.00'),
+        tcsInr: d('20000.00'),
+        refunded: true,
+      }),
+      remittance('order_s', '2024-06-10', '100000.00', { amountUsd: d('1200.00'), tcsInr: d('20000.00') }),
+    ];
+    const fy = parseFinancialYear('2024-25');
+    const report = lrsSummary(fy, remittances, { unconfirmedRules: true }, { tan: 'MUMS12345A' });
+    expect(report.tcs_collector_tan).to.equal('MUMS12345A');
+    const [pan] = report.pans;
+    expect(pan).to.deep.include({
+      remittance_count: 2,
+      refunded_count: 1,
+      remitted_usd: '1200.00',
+      remitted_inr: '100000.00',
+      refunded_inr: '800000.00',
+      refunded_tcs_inr: '20000.00',
+      estimated_tcs_inr: '40000.00',
+      actual_tcs_inr: '40000.00',
+      difference_inr: '0.00',
+    });
+    expect(pan!.remittances.map((r) => [r.order_id, r.estimated_tcs_inr, r.actual_tcs_inr, r.refunded])).to.deep.equal([
+      ['order_r', '20000.00', '20000.00', true],
+      ['order_s', '20000.00', '20000.00', false],
+    ]);
+    expect(report.totals).to.deep.include({
+      remitted_inr: '100000.00',
+      refunded_inr: '800000.00',
+      actual_tcs_inr: '40000.00',
+    });
+    expect(report.warnings).to.deep.equal([]);
+    expect(lrsSummary(fy, remittances, { unconfirmedRules: true }, NO_TAN).warnings).to.deep.equal([
+      "the TCS collector's TAN (Schedule TCS) is unknown: remit does not give it; set INDIA_TCS_COLLECTOR_TAN",
+    ]);
+  });
+
   it('without a PAN: the higher of twice the rate or 5 %, capped at 20 %', () => {
     expect(noPanRate(d('0.05')).toFixed()).to.equal('0.1');
     expect(noPanRate(d('0.02')).toFixed()).to.equal('0.05');
@@ -176,6 +226,7 @@ describe('TCS on LRS, worked by hand', () => {
       fy,
       [usd('AAAAA0000A', '199999.99'), usd('BBBBB0000B', '200000.00'), usd('CCCCC0000C', '250000.00')],
       { unconfirmedRules: true },
+      NO_TAN,
     );
     expect(report.pans.map((p) => [p.pan, p.status, p.lrs_headroom_usd])).to.deep.equal([
       ['AAAAA0000A', 'ok', '50000.01'],
@@ -187,17 +238,163 @@ describe('TCS on LRS, worked by hand', () => {
 
 describe('holding period', () => {
   it('is long-term only when the transfer comes after acquisition + 24 calendar months', () => {
-    expect(termOf('2022-03-15', '2024-03-14')).to.equal('short');
-    expect(termOf('2022-03-15', '2024-03-15')).to.equal('short');
-    expect(termOf('2022-03-15', '2024-03-16')).to.equal('long');
+    expect(termOf('2022-03-15', '2024-03-14', 'share')).to.equal('short');
+    expect(termOf('2022-03-15', '2024-03-15', 'share')).to.equal('short');
+    expect(termOf('2022-03-15', '2024-03-16', 'share')).to.equal('long');
     expect(wholeMonthsBetween('2022-03-15', '2024-03-14')).to.equal(23);
     expect(wholeMonthsBetween('2022-03-15', '2024-03-16')).to.equal(24);
   });
 
   it('counts months to a shorter month’s last day', () => {
     expect(addMonths('2022-01-31', 25)).to.equal('2024-02-29');
-    expect(termOf('2022-01-31', '2024-01-31')).to.equal('short');
-    expect(termOf('2022-01-31', '2024-02-01')).to.equal('long');
+    expect(termOf('2022-01-31', '2024-01-31', 'share')).to.equal('short');
+    expect(termOf('2022-01-31', '2024-02-01', 'share')).to.equal('long');
+  });
+});
+
+describe('capital gains: indexation before 2024-07-23', () => {
+  const match = {
+    customerId: 'IND-1',
+    symbol: 'AAPL',
+    sellTxnId: 'sell-1',
+    lotTxnId: 'lot-1',
+    acquiredOn: '2019-05-10',
+    transferredOn: '2023-11-15',
+    quantity: d('10'),
+    costUsd: d('1000.00'),
+    buyQuantity: d('10'),
+    buyFeeUsd: d('0'),
+    sellAmountUsd: d('1500.00'),
+    sellFeeUsd: d('0'),
+  };
+  const CII = new Map([
+    ['2001-02', 100],
+    ['2019-20', 289],
+    ['2023-24', 348],
+  ]);
+  const report = (cii: Map<string, number>) =>
+    capitalGainsSummary(
+      parseFinancialYear('2023-24'),
+      { matches: [match], openLots: [], flagged: [], instruments: new Map([['AAPL', 'share' as const]]) },
+      rates({ '2019-04-30': '69.50', '2023-10-31': '83.00' }),
+      cii,
+      { costRate: 'acquisition_month', section50aa: false },
+      { total: 1, limit: 50, offset: 0 },
+    );
+
+  it('an FY 2023-24 long-term sale: cost × CII 348 (2023-24) / 289 (2019-20), both figures shown with the index years', () => {
+    // Cost 1,000.00 × 69.50 (2019-04-30) = 69,500.00; consideration 1,500.00 × 83.00 (2023-10-31) = 124,500.00; gain 55,000.00.
+    // Indexed cost 69,500.00 × 348 / 289 = 83,688.58; indexed gain 124,500.00 − 83,688.58 = 40,811.42.
+    const gains = report(CII);
+    const symbol = gains.items[0]!.symbols[0]!;
+    const row = (symbol.disposals[0] as { matches: Array<Record<string, unknown>> }).matches[0]!;
+    expect(row).to.deep.include({
+      cost_of_acquisition_inr: '69500.00',
+      consideration_inr: '124500.00',
+      gain_inr: '55000.00',
+      months_held: 54,
+      term: 'long',
+      rate_era: 'before_2024_07_23',
+      ltcg_rate: '0.2',
+      indexation: true,
+      indexed: {
+        acquisition_fy: '2019-20',
+        acquisition_cii: 289,
+        transfer_fy: '2023-24',
+        transfer_cii: 348,
+        indexed_cost_of_acquisition_inr: '83688.58',
+        indexed_gain_inr: '40811.42',
+      },
+    });
+    expect(symbol).to.deep.include({
+      long_term_gain_before_2024_07_23_inr: '55000.00',
+      long_term_gain_before_2024_07_23_indexed_inr: '40811.42',
+    });
+    expect(gains.warnings).to.deep.equal([]);
+  });
+
+  it('a year missing from the index leaves the indexed figures null with a warning, never a guess; before 2001-02 the base year is taken', () => {
+    const gains = report(new Map([['2001-02', 100]]));
+    const symbol = gains.items[0]!.symbols[0]!;
+    const row = (symbol.disposals[0] as { matches: Array<Record<string, unknown>> }).matches[0]!;
+    expect(row.indexed).to.deep.include({ acquisition_cii: null, transfer_cii: null, indexed_gain_inr: null });
+    expect(symbol.long_term_gain_before_2024_07_23_indexed_inr).to.equal(null);
+    expect(gains.warnings).to.deep.equal([
+      'no Cost Inflation Index for FY 2019-20: the indexed cost and gain of the long-term transfers that need it are null; load it with POST /v1/jobs/load-cost-inflation-index',
+      'no Cost Inflation Index for FY 2023-24: the indexed cost and gain of the long-term transfers that need it are null; load it with POST /v1/jobs/load-cost-inflation-index',
+    ]);
+    expect(indexationYears('1998-06-01', '2023-11-15')).to.deep.equal({ acquisition: '2001-02', transfer: '2023-24' });
+  });
+});
+
+describe('capital gains: the instrument decides the holding period', () => {
+  const sale = (sellTxnId: string, acquiredOn: string, transferredOn: string) => ({
+    customerId: 'IND-1',
+    symbol: 'SPY',
+    sellTxnId,
+    lotTxnId: `lot-${sellTxnId}`,
+    acquiredOn,
+    transferredOn,
+    quantity: d('1'),
+    costUsd: d('400.00'),
+    buyQuantity: d('1'),
+    buyFeeUsd: d('0'),
+    sellAmountUsd: d('500.00'),
+    sellFeeUsd: d('0'),
+  });
+  const terms = (
+    fy: string,
+    matches: ReturnType<typeof sale>[],
+    instrument: 'share' | 'fund_unit' | null,
+    section50aa = false,
+  ) => {
+    const report = capitalGainsSummary(
+      parseFinancialYear(fy),
+      { matches, openLots: [], flagged: [], instruments: new Map(instrument === null ? [] : [['SPY', instrument]]) },
+      rates({}),
+      new Map(),
+      { costRate: 'acquisition_month', section50aa },
+      { total: 1, limit: 50, offset: 0 },
+    );
+    const rows = report.items[0]!.symbols[0]!.disposals.flatMap(
+      (dsp) => (dsp as { matches: Array<Record<string, unknown>> }).matches,
+    );
+    return {
+      rows: rows.map((r) => [r.transferred_on, r.months_held, r.instrument_type, r.term, r.section_50aa, r.ltcg_rate]),
+      warnings: report.warnings.filter((w) => w.startsWith('the instrument type')),
+    };
+  };
+
+  it('ETF units held 30 months, sold in June 2024: short-term (units needed more than 36 months before 2024-07-23); sold in August 2024 after 31 months: long (24)', () => {
+    const matches = [sale('s-june', '2021-12-10', '2024-06-14'), sale('s-aug', '2022-01-10', '2024-08-12')];
+    expect(terms('2024-25', matches, 'fund_unit').rows).to.deep.equal([
+      ['2024-06-14', 30, 'fund_unit', 'short', null, null],
+      ['2024-08-12', 31, 'fund_unit', 'long', null, '0.125'],
+    ]);
+    // The same as shares: 30 months is long-term (more than 24).
+    expect(terms('2024-25', matches, 'share').rows[0]).to.deep.equal(['2024-06-14', 30, 'share', 'long', null, '0.2']);
+    // Unknown: taken as a share, and said.
+    const unknown = terms('2024-25', matches, null);
+    expect(unknown.rows[0]).to.deep.equal(['2024-06-14', 30, null, 'long', null, '0.2']);
+    expect(unknown.warnings).to.deep.equal([
+      "the instrument type of SPY (share or fund units) is unknown: its holding period is taken as a share's; load the issuers file with POST /v1/jobs/load-issuers",
+    ]);
+  });
+
+  it('section 50AA: units bought from 2023-04-01 held 26 months are flagged on the disposal; not applied by default (long), applied when set (short)', () => {
+    const matches = [sale('s-50aa', '2023-04-10', '2025-06-12'), sale('s-before', '2023-03-10', '2025-06-12')];
+    expect(terms('2025-26', matches, 'fund_unit').rows).to.deep.equal([
+      ['2025-06-12', 26, 'fund_unit', 'long', 'not_applied', '0.125'],
+      ['2025-06-12', 27, 'fund_unit', 'long', null, '0.125'],
+    ]);
+    expect(terms('2025-26', matches, 'fund_unit', true).rows[0]).to.deep.equal([
+      '2025-06-12',
+      26,
+      'fund_unit',
+      'short',
+      'applied',
+      null,
+    ]);
   });
 });
 
@@ -235,14 +432,16 @@ describe('the SBI rates file', () => {
     ]);
   });
 
-  it('Rule 115 takes the last day of the previous month, or the nearest earlier sheet; beyond a week it is missing, never guessed', () => {
+  it('Rule 115 takes the last day of the previous month, or the nearest earlier sheet (a warning naming both days); beyond a week it is missing, never guessed', () => {
     const book = new RateBook(parseSbiRates(csv).rates);
     expect(book.rule115('2024-08-15')).to.deep.equal({ rate: d('83.32'), rateDate: '2024-07-31' });
     // 2024-06-30 is a Sunday: the Saturday's sheet.
     expect(book.rule115('2024-07-23')).to.deep.equal({ rate: d('83.00'), rateDate: '2024-06-29' });
     expect(book.rule115('2019-06-10')).to.equal(null);
+    // The fallback is named: the day the rule asks for and the day taken.
     expect(book.warnings()).to.deep.equal([
       'no USD/INR rate for 2019-05-31 (nor the 7 days before): load it with POST /v1/jobs/load-fx-rates',
+      "the rule asks for the USD/INR rate of 2024-06-30; SBI published none that day, so the figures take 2024-06-29's, the nearest earlier sheet",
     ]);
   });
 });
@@ -281,6 +480,14 @@ describe('settlement audit', () => {
 });
 
 describe('Schedule FA', () => {
+  const credited = (natures: Partial<Record<A2Nature, string>>) =>
+    ({
+      dividend: d('0'),
+      interest: d('0'),
+      proceeds: d('0'),
+      other_income: d('0'),
+      ...Object.fromEntries(Object.entries(natures).map(([k, v]) => [k, d(v)])),
+    }) as Record<A2Nature, Decimal>;
   const PAGE_OF_ONE = { total: 1, limit: 50, offset: 0 };
   const BROKER = {
     name: 'Example Securities LLC',
@@ -295,6 +502,7 @@ describe('Schedule FA', () => {
     zipCode: '19801',
     country: 'United States of America',
     natureOfEntity: 'Company (listed equity shares)',
+    instrumentType: 'share' as const,
   };
 
   it('FY 2024-25 reports calendar 2024: the peak in June, the closing at 31 December, dividends and proceeds, broker cash (A2)', () => {
@@ -319,6 +527,7 @@ describe('Schedule FA', () => {
             zipCode: '95014',
             country: 'United States of America',
             natureOfEntity: 'Company (listed equity shares)',
+            instrumentType: 'share',
           },
         ],
         lots: [
@@ -351,9 +560,12 @@ describe('Schedule FA', () => {
             firstLineOn: '2023-11-02',
             opening: d('500.00'),
             days: [
-              { date: '2024-03-01', net: d('1000.00'), credited: d('1000.00') },
-              { date: '2024-06-14', net: d('-1200.00'), credited: d('0') },
-              { date: '2024-09-02', net: d('560.00'), credited: d('560.00') },
+              // The customer's own wire in: no income.
+              { date: '2024-03-01', net: d('1000.00'), credited: credited({}) },
+              { date: '2024-06-14', net: d('-1200.00'), credited: credited({}) },
+              // The dividend, 5.00 gross less 1.25 withheld.
+              { date: '2024-08-15', net: d('3.75'), credited: credited({ dividend: '5.00' }) },
+              { date: '2024-09-02', net: d('560.00'), credited: credited({ proceeds: '560.00' }) },
             ],
           },
         ],
@@ -376,9 +588,16 @@ describe('Schedule FA', () => {
         date_of_acquiring: '2023-11-10',
         initial_value_usd: '1002.20',
         initial_value_inr: '83182.60',
-        peak_value_date: '2024-06-14',
-        peak_value_usd: '1500.00',
-        peak_value_inr: '125250.00',
+        peak_value_date: null,
+        peak_value_usd: null,
+        peak_value_inr: null,
+        // Three closes in the year: the highest of them is only a lower bound of the peak.
+        peak_lower_bound_date: '2024-06-14',
+        peak_lower_bound_usd: '1500.00',
+        peak_lower_bound_inr: '125250.00',
+        missing_close_days: tradingDays('2024-01-01', '2024-12-31').filter(
+          (day) => !['2024-01-02', '2024-06-14', '2024-12-31'].includes(day),
+        ),
         closing_shares: '6',
         closing_value_usd: '720.00',
         closing_value_inr: '61632.00',
@@ -388,7 +607,9 @@ describe('Schedule FA', () => {
         gross_sale_proceeds_inr: '46984.00',
       },
     ]);
-    // Cash: 500 → 1,500 (1 Mar, the peak) → 300 → 860; credited 1,000 × 82.90 + 560 × 83.90.
+    // Cash: 500 → 1,500 (1 Mar, the peak) → 300 → 303.75 → 863.75. Paid or credited: the dividend 5.00 × 84.00 = 420.00 and the
+    // proceeds 560.00 × 83.90 = 46,984.00; the 1,000.00 wired in is the holder's own money, no income.
+    // Table A2's gross amounts by nature (ITR-2 Schedule FA A2): only the wallet's dividends and sale proceeds; interest and other income zero.
     expect(a2).to.deep.equal([
       {
         country: 'United States of America',
@@ -401,13 +622,23 @@ describe('Schedule FA', () => {
         peak_balance_date: '2024-03-01',
         peak_balance_usd: '1500.00',
         peak_balance_inr: '124350.00',
-        closing_balance_usd: '860.00',
-        closing_balance_inr: '73616.00',
-        gross_credited_usd: '1560.00',
-        gross_credited_inr: '129884.00',
+        closing_balance_usd: '863.75',
+        closing_balance_inr: '73937.00',
+        gross_dividend_usd: '5.00',
+        gross_dividend_inr: '420.00',
+        gross_interest_usd: '0.00',
+        gross_interest_inr: '0.00',
+        gross_proceeds_usd: '560.00',
+        gross_proceeds_inr: '46984.00',
+        gross_other_income_usd: '0.00',
+        gross_other_income_inr: '0.00',
+        gross_credited_usd: '565.00',
+        gross_credited_inr: '47404.00',
       },
     ]);
-    expect(report.warnings).to.deep.equal([]);
+    expect(report.warnings).to.deep.equal([
+      'no close of AAPL on 249 trading day(s) of 2024 that customer IND-1 held it (2024-01-03, 2024-01-04, 2024-01-05, 2024-01-08, 2024-01-09, …: missing_close_days lists them): its peak value is unknown; the highest value on the days with a close is a lower bound (peak_lower_bound_*)',
+    ]);
   });
 
   it('the peak is the highest of shares × close × rate over every stretch held: 10 shares at 100 beat 2 at 400 after a sale; a held day without a rate is named, a day before the buy is not', () => {
@@ -457,16 +688,119 @@ describe('Schedule FA', () => {
     // 1 Feb 10 × 100 × 83.00 = 83,000.00 (the peak); 1 Mar 10 × 90 × 82.90 = 74,610.00; 2 May 2 × 400 × 84.00 = 67,200.00.
     expect(report.items[0]!.a3[0]).to.deep.include({
       initial_value_inr: '83100.00',
-      peak_value_date: '2024-02-01',
-      peak_value_usd: '1000.00',
-      peak_value_inr: '83000.00',
+      peak_value_inr: null,
+      peak_lower_bound_date: '2024-02-01',
+      peak_lower_bound_usd: '1000.00',
+      peak_lower_bound_inr: '83000.00',
       closing_shares: '2',
       closing_value_usd: '240.00',
       closing_value_inr: '20544.00',
     });
     expect(report.warnings).to.deep.equal([
+      'no close of NVDA on 239 trading day(s) of 2024 that customer IND-1 held it (2024-01-16, 2024-01-17, 2024-01-18, 2024-01-19, 2024-01-22, …: missing_close_days lists them): its peak value is unknown; the highest value on the days with a close is a lower bound (peak_lower_bound_*)',
       'no USD/INR rate for 2024-07-20 (nor the 7 days before): load it with POST /v1/jobs/load-fx-rates',
     ]);
+  });
+
+  it('initial value of a lot sold in part before the year: only the shares still held on 1 January, at their share of the cost with fee', () => {
+    // 10 shares bought 2023-03-10 for 1,000.00 + 2.20 fee; 4 sold 2023-09-01 (before 2024), 2 sold 2024-05-02.
+    // Held on 2024-01-01: 6 shares: 1,002.20 × 6 / 10 = 601.32 USD × 82.00 (the acquisition day's TT buy) = 49,308.24.
+    const report = scheduleFa(
+      parseFinancialYear('2024-25'),
+      {
+        customers: ['IND-1'],
+        issuers: [ISSUER],
+        lots: [
+          {
+            customerId: 'IND-1',
+            symbol: 'X',
+            lotTxnId: 'lot-1',
+            acquiredOn: '2023-03-10',
+            quantity: d('10'),
+            costUsd: d('1002.20'),
+            sold: [
+              { transferredOn: '2023-09-01', quantity: d('4') },
+              { transferredOn: '2024-05-02', quantity: d('2') },
+            ],
+          },
+        ],
+        sales: [],
+        dividends: [],
+        prices: new Map([['X', [{ date: '2024-12-31', closeUsd: d('100') }]]]),
+        cash: [],
+      },
+      rates({ '2023-03-10': '82.00', '2024-12-31': '85.60' }),
+      BROKER,
+      PAGE_OF_ONE,
+    );
+    expect(report.items[0]!.a3[0]).to.deep.include({
+      date_of_acquiring: '2023-03-10',
+      initial_value_usd: '601.32',
+      initial_value_inr: '49308.24',
+      closing_shares: '4',
+    });
+  });
+
+  it('the peak needs a close on every trading day held: two days missing make the highest value a lower bound, the days listed; complete, it is the peak', () => {
+    // 10 shares held all 2024; every trading day closes at 100 but 14 June at 150; every day's TT buy 83.00.
+    // Highest: 14 June, 10 × 150 × 83.00 = 124,500.00. 14 March and 5 August without a close: a lower bound only.
+    const held = {
+      customerId: 'IND-1',
+      symbol: 'X',
+      lotTxnId: 'lot-1',
+      acquiredOn: '2023-06-01',
+      quantity: d('10'),
+      costUsd: d('900.00'),
+      sold: [],
+    };
+    const everyDay: Record<string, string> = { '2023-06-01': '82.00' };
+    for (let day = '2024-01-01'; day <= '2024-12-31'; day = addDays(day, 1)) everyDay[day] = '83.00';
+    const report = (missing: string[]) =>
+      scheduleFa(
+        parseFinancialYear('2024-25'),
+        {
+          customers: ['IND-1'],
+          issuers: [ISSUER],
+          lots: [held],
+          sales: [],
+          dividends: [],
+          prices: new Map([
+            [
+              'X',
+              tradingDays('2024-01-01', '2024-12-31')
+                .filter((day) => !missing.includes(day))
+                .map((day) => ({ date: day, closeUsd: d(day === '2024-06-14' ? '150' : '100') })),
+            ],
+          ]),
+          cash: [],
+        },
+        rates(everyDay),
+        BROKER,
+        PAGE_OF_ONE,
+      );
+    const partial = report(['2024-03-14', '2024-08-05']);
+    expect(partial.items[0]!.a3[0]).to.deep.include({
+      peak_value_date: null,
+      peak_value_inr: null,
+      peak_lower_bound_date: '2024-06-14',
+      peak_lower_bound_usd: '1500.00',
+      peak_lower_bound_inr: '124500.00',
+      missing_close_days: ['2024-03-14', '2024-08-05'],
+    });
+    expect(partial.warnings).to.deep.equal([
+      'no close of X on 2 trading day(s) of 2024 that customer IND-1 held it (2024-03-14, 2024-08-05: missing_close_days lists them): its peak value is unknown; the highest value on the days with a close is a lower bound (peak_lower_bound_*)',
+    ]);
+    const complete = report([]);
+    expect(complete.items[0]!.a3[0]).to.deep.include({
+      peak_value_date: '2024-06-14',
+      peak_value_inr: '124500.00',
+      peak_lower_bound_inr: null,
+      missing_close_days: [],
+    });
+    expect(complete.warnings).to.deep.equal([]);
+    // The exchanges' 2024: 252 trading days (weekdays less ten holidays, Good Friday 29 March among them).
+    expect(tradingDays('2024-01-01', '2024-12-31')).to.have.length(252);
+    expect(tradingDays('2024-03-28', '2024-04-01')).to.deep.equal(['2024-03-28', '2024-04-01']);
   });
 
   it('table A2 without the broker configured or the account linked: those fields null, each named in warnings', () => {
@@ -496,6 +830,8 @@ describe('Schedule FA', () => {
     expect(report.warnings).to.deep.equal([
       'customer IND-2 has no usbroker account number (table A2): link it with PUT /v1/customers/IND-2',
       "the broker's name, address or ZIP code for table A2 is not configured: set SCHEDULE_FA_BROKER_NAME, SCHEDULE_FA_BROKER_ADDRESS and SCHEDULE_FA_BROKER_ZIP_CODE",
+      // The opening balance is valued on 1 January, a holiday without a sheet.
+      "the rule asks for the USD/INR rate of 2024-01-01; SBI published none that day, so the figures take 2023-12-29's, the nearest earlier sheet",
     ]);
   });
 
@@ -540,6 +876,47 @@ describe('Schedule FA', () => {
       "no close prices of MSFT in 2024: peak and closing values of customer IND-1's holding are missing",
       'no issuer details of MSFT (entity name, address, ZIP code, country, nature of entity): load them with POST /v1/jobs/load-issuers',
     ]);
+  });
+});
+
+describe('dividends: foreign tax credit', () => {
+  it('30 % withheld without a W-8BEN: all of it is tax paid, 25 % of the gross is creditable, the 5 % above the treaty rate is not, with why', () => {
+    // Paid 2024-06-20: Rule 115 and Rule 128 both take 2024-05-31's TT buy, 83.30.
+    // Gross 200.00 → 16,660.00; withheld 60.00 (30 %) → 4,998.00; cap 25 % = 50.00 → 4,165.00 (available); 10.00 → 833.00 not creditable.
+    const report = dividendSummary(
+      parseFinancialYear('2024-25'),
+      [
+        {
+          divTxnNo: 'DIV-30',
+          customerId: 'IND-1',
+          symbol: 'AAPL',
+          exDate: '2024-06-10',
+          payDate: '2024-06-20',
+          grossUsd: d('200.00'),
+          whtUsd: d('60.00'),
+        },
+      ],
+      rates({ '2024-05-31': '83.30' }),
+    );
+    const customer = report.customers[0]!;
+    expect(report.treaty).to.deep.equal({ country: 'United States of America', country_code: '2', article: '10' });
+    expect(customer).to.deep.include({
+      gross_inr: '16660.00',
+      withheld_inr: '4998.00',
+      treaty_cap_inr: '4165.00',
+      credit_available_inr: '4165.00',
+      not_creditable_inr: '833.00',
+    });
+    expect(customer.events[0]).to.deep.include({
+      effective_rate: '0.3',
+      rate: { rate: '83.3', rate_date: '2024-05-31' },
+      treaty_rate: '0.25',
+      credit_available_inr: '4165.00',
+      not_creditable_inr: '833.00',
+      not_creditable_reason:
+        'withheld 0.3 of the gross, above the India–US treaty rate of 0.25 (Article 10(2)(b), with a W-8BEN on file): the excess is not creditable in India (Rule 128); it is reclaimed from the US',
+    });
+    expect(report.warnings).to.deep.equal([]);
   });
 });
 

@@ -1,5 +1,10 @@
 import { jobCatalog } from '@ledger/job-runtime';
-import { loadClosePricesJob, loadFxRatesJob, loadIssuersJob } from './book/load-reference-data.js';
+import {
+  loadClosePricesJob,
+  loadCostInflationIndexJob,
+  loadFxRatesJob,
+  loadIssuersJob,
+} from './book/load-reference-data.js';
 import { provisionIndiaJob } from './india/provision-india.js';
 import { provisionUaeJob } from './uae/provision-uae.js';
 import { recostJob } from './book/recost.js';
@@ -36,4 +41,5 @@ export const JOBS = jobCatalog([
   loadFxRatesJob,
   loadClosePricesJob,
   loadIssuersJob,
+  loadCostInflationIndexJob,
 ]);

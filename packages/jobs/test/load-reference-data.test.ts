@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { JOBS } from '../src/index.js';
 import { depsOf } from './usbroker-support.js';
 
-describe('load-fx-rates, load-close-prices and load-issuers', function () {
+describe('load-fx-rates, load-close-prices, load-issuers and load-cost-inflation-index', function () {
   this.timeout(60_000);
   let t: TestDatabase;
   let db: Db;
@@ -70,10 +70,10 @@ describe('load-fx-rates, load-close-prices and load-issuers', function () {
     });
     expect(await run({ file: 'us-issuers' })).to.deep.include({ loaded: 0, replaced: 0, unchanged: 7 });
     const csv = [
-      'symbol,entity_name,address,zip_code,country,nature_of_entity',
-      'AAPL,Apple Inc.,"One Apple Park Way, Cupertino, California, United States",95014,United States of America,Company (listed equity shares)',
-      'TSM,Taiwan Semiconductor Manufacturing Company Limited,"No. 8, Li-Hsin Road 6, Hsinchu Science Park, Hsinchu",300096,Taiwan,Company (American depositary shares)',
-      'JPM,JPMorgan Chase & Co.,"270 Park Avenue, New York, New York, United States",10017-2014,United States of America,Company (listed equity shares)',
+      'symbol,entity_name,address,zip_code,country,nature_of_entity,instrument_type',
+      'AAPL,Apple Inc.,"One Apple Park Way, Cupertino, California, United States",95014,United States of America,Company (listed equity shares),share',
+      'TSM,Taiwan Semiconductor Manufacturing Company Limited,"No. 8, Li-Hsin Road 6, Hsinchu Science Park, Hsinchu",300096,Taiwan,Company (American depositary shares),share',
+      'JPM,JPMorgan Chase & Co.,"270 Park Avenue, New York, New York, United States",10017-2014,United States of America,Company (listed equity shares),share',
     ].join('\n');
     expect(await run({ csv, source: 'ops-2026-11' })).to.deep.include({ loaded: 1, replaced: 1, unchanged: 1 });
     const { rows } = await db.raw(
@@ -97,5 +97,36 @@ describe('load-fx-rates, load-close-prices and load-issuers', function () {
     expect((await db.raw("SELECT count(*)::int AS n FROM issuers WHERE symbol = 'ZZZZ'")).rows).to.deep.equal([
       { n: 0 },
     ]);
+  });
+
+  it('load-cost-inflation-index loads the shipped file by name (2001-02 to 2025-26), again changes nothing; an operator’s line replaces a year, a malformed one is named', async () => {
+    const job = JOBS['load-cost-inflation-index']!;
+    const shipped = () => job.run(job.input.parse({ file: 'cost-inflation-index' }), depsOf(db, null));
+    expect(await shipped()).to.deep.include({ loaded: 25, replaced: 0, unchanged: 0, skipped: 0 });
+    expect(await shipped()).to.deep.include({ loaded: 0, unchanged: 25 });
+    const upload = await job.run(
+      job.input.parse({ csv: 'fy,cii\n2025-26,377\n2026-28,400\n', source: 'upload' }),
+      depsOf(db, null),
+    );
+    expect(upload).to.deep.equal({
+      source: 'upload',
+      loaded: 0,
+      replaced: 1,
+      unchanged: 0,
+      skipped: 1,
+      skipped_rows: [{ line: 3, fy: '2026-28', reason: 'malformed' }],
+    });
+    const { rows } = await db.raw(
+      "SELECT fy, cii FROM cost_inflation_index WHERE fy IN ('2001-02', '2025-26') ORDER BY fy",
+    );
+    expect(rows).to.deep.equal([
+      { fy: '2001-02', cii: 100 },
+      { fy: '2025-26', cii: 377 },
+    ]);
+    const refused = job.run(job.input.parse({ csv: 'year,index\n2025-26,376\n', source: 'upload' }), depsOf(db, null));
+    await refused.then(
+      () => expect.fail('a file without the fy,cii header is refused'),
+      (error: unknown) => expect(error).to.be.instanceOf(LedgerError),
+    );
   });
 });

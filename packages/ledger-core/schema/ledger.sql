@@ -643,6 +643,44 @@ COMMENT ON TABLE public.close_prices IS 'Closing price per symbol and day (USD),
 COMMENT ON COLUMN public.close_prices.source IS 'usbroker (the sync''s quote) or the file loaded.';
 
 --
+-- Name: cost_inflation_index; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.cost_inflation_index (
+    fy text NOT NULL,
+    cii integer NOT NULL,
+    source text NOT NULL,
+    recorded_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT cost_inflation_index_cii_check CHECK ((cii > 0)),
+    CONSTRAINT cost_inflation_index_fy_check CHECK ((fy ~ '^[0-9]{4}-[0-9]{2}$'::text)),
+    CONSTRAINT cost_inflation_index_source_check CHECK (((length(source) >= 1) AND (length(source) <= 200)))
+);
+
+--
+-- Name: TABLE cost_inflation_index; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.cost_inflation_index IS 'Cost Inflation Index per financial year (s. 48; 2001-02 = 100), loaded by POST /v1/jobs/load-cost-inflation-index.';
+
+--
+-- Name: COLUMN cost_inflation_index.fy; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.cost_inflation_index.fy IS 'The financial year, YYYY-YY.';
+
+--
+-- Name: COLUMN cost_inflation_index.cii; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.cost_inflation_index.cii IS 'The index notified for the year.';
+
+--
+-- Name: COLUMN cost_inflation_index.source; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.cost_inflation_index.source IS 'The file loaded.';
+
+--
 -- Name: customers; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -982,9 +1020,11 @@ CREATE TABLE public.issuers (
     nature_of_entity text NOT NULL,
     source text NOT NULL,
     recorded_at timestamp with time zone DEFAULT now() NOT NULL,
+    instrument_type text,
     CONSTRAINT issuers_address_check CHECK (((length(address) >= 1) AND (length(address) <= 500))),
     CONSTRAINT issuers_country_check CHECK (((length(country) >= 1) AND (length(country) <= 100))),
     CONSTRAINT issuers_entity_name_check CHECK (((length(entity_name) >= 1) AND (length(entity_name) <= 200))),
+    CONSTRAINT issuers_instrument_type_check CHECK ((instrument_type = ANY (ARRAY['share'::text, 'fund_unit'::text]))),
     CONSTRAINT issuers_nature_of_entity_check CHECK (((length(nature_of_entity) >= 1) AND (length(nature_of_entity) <= 200))),
     CONSTRAINT issuers_source_check CHECK (((length(source) >= 1) AND (length(source) <= 200))),
     CONSTRAINT issuers_symbol_check CHECK (((length(symbol) >= 1) AND (length(symbol) <= 32))),
@@ -1002,6 +1042,12 @@ COMMENT ON TABLE public.issuers IS 'The entity behind a symbol, as Schedule FA (
 --
 
 COMMENT ON COLUMN public.issuers.source IS 'The file loaded.';
+
+--
+-- Name: COLUMN issuers.instrument_type; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.issuers.instrument_type IS 'share, or fund_unit (ETF and other fund units): decides the holding period for capital gains. Null: loaded before the column.';
 
 --
 -- Name: job_runs; Type: TABLE; Schema: public; Owner: -
@@ -1930,6 +1976,13 @@ ALTER TABLE ONLY public.cash_statements
 
 ALTER TABLE ONLY public.close_prices
     ADD CONSTRAINT close_prices_pkey PRIMARY KEY (symbol, price_date);
+
+--
+-- Name: cost_inflation_index cost_inflation_index_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.cost_inflation_index
+    ADD CONSTRAINT cost_inflation_index_pkey PRIMARY KEY (fy);
 
 --
 -- Name: customers customers_pkey; Type: CONSTRAINT; Schema: public; Owner: -

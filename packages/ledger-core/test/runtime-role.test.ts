@@ -216,6 +216,8 @@ describe('openLedgerDatabase (how a process opens its book)', function () {
       '20270120_create_lrs_prior_usage',
       '20270121_create_issuers',
       '20270202_hold_cash_requests_to_their_own_posting',
+      '20270204_add_issuer_instrument_type',
+      '20270204_create_cost_inflation_index',
     ]);
     for (const { db } of started) expect(await runtimeRoleProblems(db)).to.deep.equal([]);
   });

@@ -92,10 +92,15 @@ export function demoSteps(book: string, period: Period, seed: number): DemoStep[
     ];
   }
   return [
-    // The reference data the India reports convert, name and value holdings by: the files shipped
+    // The reference data the India reports convert, name, index and value holdings by: the files shipped
     // with the service, and the closes of the sandbox's period as a vendor's end-of-day file.
     { name: 'load-fx-rates sbi-usd-inr-rates', job: 'load-fx-rates', body: { file: 'sbi-usd-inr-rates' } },
     { name: 'load-issuers us-issuers', job: 'load-issuers', body: { file: 'us-issuers' } },
+    {
+      name: 'load-cost-inflation-index cost-inflation-index',
+      job: 'load-cost-inflation-index',
+      body: { file: 'cost-inflation-index' },
+    },
     {
       name: 'load-close-prices (the sandbox’s end-of-day file)',
       job: 'load-close-prices',

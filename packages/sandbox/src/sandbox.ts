@@ -83,6 +83,8 @@ async function privateKeyPemOf(given: string | undefined): Promise<string> {
 
 /** What the sandbox's own settings pace remit calls at: far beyond any sync's rate, so never the limit. */
 const SANDBOX_REMIT_REQUESTS_PER_MINUTE = 6_000_000;
+/** The TCS collector's TAN the sandbox's env file names (a TAN's form: four letters, five digits, a letter). */
+const SANDBOX_TCS_COLLECTOR_TAN = 'SBOX00000S';
 
 /**
  * The settings a book's processes need to use this sandbox, by environment variable name: what
@@ -107,6 +109,8 @@ export function clientEnv(sandbox: Pick<Sandbox, 'urls' | 'credentials'>): Recor
     SCHEDULE_FA_BROKER_NAME: 'usbroker sandbox (a test double, not an institution)',
     SCHEDULE_FA_BROKER_ADDRESS: sandbox.urls.usbroker,
     SCHEDULE_FA_BROKER_ZIP_CODE: '00000',
+    // Remit gives no TCS collector's TAN: the sandbox's own, of the TAN's form and no real collector's.
+    INDIA_TCS_COLLECTOR_TAN: SANDBOX_TCS_COLLECTOR_TAN,
     REMIT_BASE_URL: sandbox.urls.remit,
     REMIT_API_KEY: remit.apiKey,
     // The sandbox has no rate limit (the provider's ~3,000 a minute is the client's default pace): as fast as it answers.

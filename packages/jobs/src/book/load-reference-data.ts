@@ -1,10 +1,13 @@
 import {
+  loadCostInflationIndex,
   loadFxRates,
   loadIssuers,
   parseClosePrices,
   recordClosePrices,
+  SHIPPED_CII_FILES,
   SHIPPED_ISSUER_FILES,
   SHIPPED_RATE_FILES,
+  shippedCiiCsv,
   shippedIssuersCsv,
   shippedRatesCsv,
 } from '@ledger/india';
@@ -88,6 +91,15 @@ export const loadIssuersJob = fileLoadJob('load-issuers', {
   why: 'decided: as load-fx-rates',
   shipped: shippedIssuersCsv,
   load: loadIssuers,
+});
+
+/** load-cost-inflation-index (docs/jobs.md#load-cost-inflation-index): the CII per FY, for indexed capital gains, into cost_inflation_index, idempotently. */
+export const loadCostInflationIndexJob = fileLoadJob('load-cost-inflation-index', {
+  files: SHIPPED_CII_FILES,
+  what: 'A Cost Inflation Index file',
+  why: 'decided: as load-fx-rates',
+  shipped: shippedCiiCsv,
+  load: loadCostInflationIndex,
 });
 
 export const loadClosePricesInput = z

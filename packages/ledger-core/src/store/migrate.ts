@@ -38,6 +38,8 @@ import * as admitClosingEntries from '../migrations/20270119_admit_closing_entri
 import * as createLrsPriorUsage from '../migrations/20270120_create_lrs_prior_usage.js';
 import * as createIssuers from '../migrations/20270121_create_issuers.js';
 import * as holdCashRequestsToTheirOwnPosting from '../migrations/20270202_hold_cash_requests_to_their_own_posting.js';
+import * as createCostInflationIndex from '../migrations/20270204_create_cost_inflation_index.js';
+import * as addIssuerInstrumentType from '../migrations/20270204_add_issuer_instrument_type.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -82,6 +84,8 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20270120_create_lrs_prior_usage', createLrsPriorUsage],
   ['20270121_create_issuers', createIssuers],
   ['20270202_hold_cash_requests_to_their_own_posting', holdCashRequestsToTheirOwnPosting],
+  ['20270204_create_cost_inflation_index', createCostInflationIndex],
+  ['20270204_add_issuer_instrument_type', addIssuerInstrumentType],
 ];
 
 const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

@@ -28,6 +28,7 @@ const LEDGER_TABLES = [
   'inr_rates',
   'close_prices',
   'issuers',
+  'cost_inflation_index',
   'lrs_prior_usage',
   'period_closes',
   'exceptions',
@@ -64,7 +65,8 @@ const RUNTIME_GRANTS = [
   // Reference data the India reports convert and value at: a later sheet or reading replaces a day's.
   'GRANT INSERT, UPDATE (tt_buy, mid, source, published_at, loaded_at) ON inr_rates TO ??',
   'GRANT INSERT, UPDATE (close_usd, source, recorded_at) ON close_prices TO ??',
-  'GRANT INSERT, UPDATE (entity_name, address, zip_code, country, nature_of_entity, source, recorded_at) ON issuers TO ??',
+  'GRANT INSERT, UPDATE (entity_name, address, zip_code, country, nature_of_entity, instrument_type, source, recorded_at) ON issuers TO ??',
+  'GRANT INSERT, UPDATE (cii, source, recorded_at) ON cost_inflation_index TO ??',
   // A PAN's declared LRS use elsewhere: a new declaration replaces the last.
   'GRANT INSERT, UPDATE (amount_usd, amount_inr, note, declared_at, declared_by) ON lrs_prior_usage TO ??',
   // Closes and reopenings are a history: appended, never changed.

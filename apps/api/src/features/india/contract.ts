@@ -1,4 +1,4 @@
-import { FY_PATTERN_SOURCE, FY_RULE } from '@ledger/india';
+import { A2_NATURES, FY_PATTERN_SOURCE, FY_RULE } from '@ledger/india';
 import {
   errorResponses,
   json,
@@ -63,6 +63,22 @@ const RATE_USED: JsonSchema = {
     { type: 'null' },
   ],
 };
+/** A dividend's foreign tax credit figures (Rule 128 and the treaty), per dividend and summed per customer. */
+const CREDIT_TOTALS = {
+  treaty_cap_inr: {
+    ...MONEY_OR_NULL,
+    description: 'The treaty rate × the gross: the most the US tax can be credited (null when a rate is missing).',
+  },
+  credit_available_inr: {
+    ...MONEY_OR_NULL,
+    description:
+      'The tax withheld up to the treaty cap. The filer further caps it at the Indian tax on the income at their slab, which the book does not know.',
+  },
+  not_creditable_inr: {
+    ...MONEY_OR_NULL,
+    description: 'Tax withheld above the treaty cap: not creditable in India (reclaimed from the US).',
+  },
+};
 /** Which remittance, whose, when and how many rupees: the first fields of a remittance row. */
 const REMITTANCE = { order_id: TEXT, customer_id: TEXT, remitted_on: DATE, amount_inr: MONEY };
 const ERA: JsonSchema = { type: 'string', enum: ['before_2024_07_23', 'from_2024_07_23'] };
@@ -109,6 +125,11 @@ export const schemas: Record<string, JsonSchema> = {
     {
       fy: TEXT,
       lrs_limit_usd: MONEY,
+      tcs_collector_tan: {
+        ...TEXT_OR_NULL,
+        description:
+          'The TCS collector’s TAN for Schedule TCS (INDIA_TCS_COLLECTOR_TAN: remit does not give it); null with a warning when TCS was collected.',
+      },
       tcs_rules: array(
         object(
           { from: DATE, rate: RATIO, threshold_inr: MONEY, unconfirmed: { type: 'boolean' } },
@@ -123,9 +144,16 @@ export const schemas: Record<string, JsonSchema> = {
               description: 'Null: remittances without a PAN (grouped per customer, TCS at the no-PAN rate).',
             },
             customer_ids: array(TEXT),
-            remittance_count: COUNT,
-            remitted_usd: MONEY,
-            remitted_inr: MONEY,
+            remittance_count: { ...COUNT, description: 'Remittances listed: paid, refunded since or not.' },
+            refunded_count: COUNT,
+            remitted_usd: { ...MONEY, description: 'Paid and not refunded: the LRS use.' },
+            remitted_inr: { ...MONEY, description: 'Paid and not refunded.' },
+            refunded_inr: { ...MONEY, description: 'Paid, then refunded: no LRS use.' },
+            refunded_tcs_inr: {
+              ...MONEY,
+              description:
+                'TCS collected on remittances refunded since: still the payer’s credit (in `actual_tcs_inr`).',
+            },
             declared_prior_usage: {
               anyOf: [
                 object(DECLARED_USAGE, 'What the PAN declared it remitted in the FY through other banks.'),
@@ -160,6 +188,10 @@ export const schemas: Record<string, JsonSchema> = {
                   tcs_rate: RATIO,
                   estimated_tcs_inr: MONEY,
                   actual_tcs_inr: MONEY_OR_NULL,
+                  refunded: {
+                    type: 'boolean',
+                    description: 'Refunded after it was paid: its TCS stays collected and counted.',
+                  },
                 },
                 'A paid remittance in date order, with its part above the threshold and the TCS the rules give.',
               ),
@@ -175,6 +207,7 @@ export const schemas: Record<string, JsonSchema> = {
           breach: COUNT,
           remitted_usd: MONEY,
           remitted_inr: MONEY,
+          refunded_inr: MONEY,
           declared_prior_usd: MONEY,
           estimated_tcs_inr: MONEY,
           actual_tcs_inr: MONEY,
@@ -225,10 +258,23 @@ export const schemas: Record<string, JsonSchema> = {
                           consideration_inr: MONEY_OR_NULL,
                           gain_inr: MONEY_OR_NULL,
                           months_held: COUNT,
+                          instrument_type: {
+                            type: ['string', 'null'],
+                            enum: ['share', 'fund_unit', null],
+                            description:
+                              'From the issuers table: a share, or units of an ETF or other fund. Null: unknown (taken as a share, with a warning).',
+                          },
                           term: {
                             type: 'string',
                             enum: ['short', 'long'],
-                            description: '`long` when held more than 24 calendar months.',
+                            description:
+                              '`long` when held more than 24 calendar months; fund units transferred before 2024-07-23, more than 36.',
+                          },
+                          section_50aa: {
+                            type: ['string', 'null'],
+                            enum: ['applied', 'not_applied', null],
+                            description:
+                              'Set when section 50AA would make this long-term transfer of fund units bought from 2023-04-01 short-term: `applied` (INDIA_SECTION_50AA=applied: the term is short) or `not_applied` (the default). Null when it would change nothing.',
                           },
                           rate_era: ERA,
                           ltcg_rate: {
@@ -236,6 +282,24 @@ export const schemas: Record<string, JsonSchema> = {
                             description: 'Long-term only; short-term gains are taxed at the slab rate (not computed).',
                           },
                           indexation: { type: 'boolean' },
+                          indexed: {
+                            anyOf: [
+                              object(
+                                {
+                                  acquisition_fy: TEXT,
+                                  acquisition_cii: { type: ['integer', 'null'] },
+                                  transfer_fy: TEXT,
+                                  transfer_cii: { type: ['integer', 'null'] },
+                                  indexed_cost_of_acquisition_inr: MONEY_OR_NULL,
+                                  indexed_gain_inr: MONEY_OR_NULL,
+                                },
+                                'Indexation (s. 48): the INR cost × CII(FY of transfer) / CII(FY of acquisition, 2001-02 at the earliest). A year missing from the index: its CII and the indexed figures null, with a warning.',
+                              ),
+                              { type: 'null' },
+                            ],
+                            description:
+                              'Long-term transfers before 2024-07-23 only (20 % with indexation); null otherwise.',
+                          },
                         },
                         'What the sale took from one lot (stored by recost), its cost and consideration.',
                       ),
@@ -247,6 +311,10 @@ export const schemas: Record<string, JsonSchema> = {
               short_term_gain_inr: MONEY_OR_NULL,
               long_term_gain_inr: MONEY_OR_NULL,
               long_term_gain_before_2024_07_23_inr: MONEY_OR_NULL,
+              long_term_gain_before_2024_07_23_indexed_inr: {
+                ...MONEY_OR_NULL,
+                description: 'The same gains with the cost indexed (null when a rate or an index year is missing).',
+              },
               long_term_gain_from_2024_07_23_inr: MONEY_OR_NULL,
               open_lots: array(
                 object(
@@ -273,6 +341,10 @@ export const schemas: Record<string, JsonSchema> = {
     {
       fy: TEXT,
       basis: TEXT,
+      treaty: object(
+        { country: TEXT, country_code: TEXT, article: TEXT },
+        'Schedule FSI / TR and Form 67: the country, its code in the ITR utility and the India–US treaty article on dividends.',
+      ),
       customers: array(
         object(
           {
@@ -284,7 +356,7 @@ export const schemas: Record<string, JsonSchema> = {
             gross_inr: MONEY_OR_NULL,
             withheld_inr: MONEY_OR_NULL,
             net_inr: MONEY_OR_NULL,
-            foreign_tax_credit_inr: MONEY_OR_NULL,
+            ...CREDIT_TOTALS,
             events: array(
               object(
                 {
@@ -300,7 +372,13 @@ export const schemas: Record<string, JsonSchema> = {
                   gross_inr: MONEY_OR_NULL,
                   withheld_inr: MONEY_OR_NULL,
                   net_inr: MONEY_OR_NULL,
-                  foreign_tax_credit_inr: MONEY_OR_NULL,
+                  treaty_rate: RATIO,
+                  ...CREDIT_TOTALS,
+                  not_creditable_reason: {
+                    ...TEXT_OR_NULL,
+                    description:
+                      'Why part of the tax withheld is not creditable (withheld above the treaty rate); null when all of it is.',
+                  },
                 },
                 'A dividend paid in the FY.',
               ),
@@ -311,7 +389,7 @@ export const schemas: Record<string, JsonSchema> = {
       ),
       warnings: WARNINGS,
     },
-    'US dividends, US withholding (the foreign tax credit) and net, in USD and INR, per customer (docs/india-reports.md).',
+    'US dividends, the US tax withheld (foreign tax paid), the credit available under Rule 128 and the treaty, and net, in USD and INR, per customer (docs/india-reports.md).',
   ),
   ScheduleFaSummary: pagedReport(
     {
@@ -338,6 +416,14 @@ export const schemas: Record<string, JsonSchema> = {
               peak_value_date: DATE_OR_NULL,
               peak_value_usd: MONEY_OR_NULL,
               peak_value_inr: MONEY_OR_NULL,
+              peak_lower_bound_date: DATE_OR_NULL,
+              peak_lower_bound_usd: MONEY_OR_NULL,
+              peak_lower_bound_inr: {
+                ...MONEY_OR_NULL,
+                description:
+                  'When a trading day held has no close (`missing_close_days`): the highest value on the days with one, a lower bound of the peak (the peak_value_* fields are then null). Null otherwise.',
+              },
+              missing_close_days: array(DATE, 'Trading days of the year the holding was held without a close price.'),
               closing_shares: RATIO,
               closing_value_usd: MONEY_OR_NULL,
               closing_value_inr: MONEY_OR_NULL,
@@ -364,10 +450,19 @@ export const schemas: Record<string, JsonSchema> = {
               peak_balance_inr: MONEY_OR_NULL,
               closing_balance_usd: MONEY,
               closing_balance_inr: MONEY_OR_NULL,
-              gross_credited_usd: MONEY,
+              ...Object.fromEntries(
+                Object.keys(A2_NATURES).flatMap((nature) => [
+                  [`gross_${nature}_usd`, MONEY],
+                  [`gross_${nature}_inr`, MONEY_OR_NULL],
+                ]),
+              ),
+              gross_credited_usd: {
+                ...MONEY,
+                description: 'The natures summed: dividend, interest, proceeds, other income.',
+              },
               gross_credited_inr: MONEY_OR_NULL,
             },
-            'Table A2: the customer’s broker cash (USD wallet): the institution (SCHEDULE_FA_BROKER_*), the account (its usbroker account number; its first line in the book as the opening date), peak, closing, gross credited.',
+            'Table A2: the customer’s broker cash (USD wallet): the institution (SCHEDULE_FA_BROKER_*), the account (its usbroker account number; its first line in the book as the opening date), peak, closing, the gross amount paid or credited by nature (dividend, interest, proceeds from sale or redemption, other income: the holder’s own transfers in are none of them).',
           ),
         ),
       },
