@@ -11,7 +11,7 @@ import {
 } from '@ledger/core';
 import { expect } from 'chai';
 import { DEFAULT_RECON_SETTINGS } from '../src/index.js';
-import { cleanBook, corrupt, NO_VARIANCE, outcome, outcomeAt } from './book.js';
+import { cleanBook, corrupt, NO_VARIANCE, outcome, outcomeAt, post } from './book.js';
 
 type Book = Awaited<ReturnType<typeof cleanBook>>;
 
@@ -260,6 +260,19 @@ describe('category B and D checks', function () {
   });
 
   describe('pending_flow_age', () => {
+    it('an FX-spread accrual of a source other than remit that its settlements do not cover › warns naming it; one they cover is not reported', async () => {
+      const covered = await post(book.db, { txn_type: 'fx_spread', amount_usd: '10.00', source_txn_id: 'fx-a' });
+      const uncovered = await post(book.db, { txn_type: 'fx_spread', amount_usd: '5.00', source_txn_id: 'fx-b' });
+      await post(book.db, { txn_type: 'fx_spread_settle', customer_id: undefined, amount_usd: '10.00', source_txn_id: 'fx-settle-a' });
+      const weekLater = await outcomeAt(book.runtimeDb, 'pending_flow_age', new Date(Date.now() + 200 * 3_600_000));
+      const fx = weekLater.variances.filter((v) => v.detail.problem === 'fx_receivable_unsettled_too_old');
+      expect(fx.map((v) => v.txn_id)).to.deep.equal([uncovered]);
+      expect(fx.map((v) => v.txn_id)).not.to.include(covered);
+      expect(fx[0]).to.deep.include({ source_txn_id: 'fx-b', customer_id: 'C-1', expected: '120.00' });
+      expect(fx[0]!.detail).to.include({ source: 'manual', amount_usd: '5.00' });
+      expect(fx[0]!.detail).not.to.have.property('order_id');
+    });
+
     it('each pending flow past its own tolerance › warns naming it, its age and its tolerance; only a paid order is in transit', async () => {
       const cashRequestId = randomUUID();
       await createCashRequest(
