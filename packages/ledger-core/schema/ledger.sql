@@ -2495,6 +2495,30 @@ CREATE CONSTRAINT TRIGGER ledger_commit_checks_balanced AFTER INSERT ON public.l
 COMMENT ON TRIGGER ledger_commit_checks_balanced ON public.ledger_commit_checks IS 'DEFERRABLE INITIALLY DEFERRED: the balance is judged at COMMIT, once all lines are written (by one statement or several). The guarantee behind "debits equal credits": whatever wrote the rows.';
 
 --
+-- Name: lot_matches lot_matches_append_only; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER lot_matches_append_only BEFORE DELETE OR UPDATE ON public.lot_matches FOR EACH ROW EXECUTE FUNCTION public.ledger_refuse_change();
+
+--
+-- Name: TRIGGER lot_matches_append_only ON lot_matches; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TRIGGER lot_matches_append_only ON public.lot_matches IS 'A lot match is never edited or deleted: a superseded match stays, its derivation reversed.';
+
+--
+-- Name: lot_matches lot_matches_no_truncate; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER lot_matches_no_truncate BEFORE TRUNCATE ON public.lot_matches FOR EACH STATEMENT EXECUTE FUNCTION public.ledger_refuse_change();
+
+--
+-- Name: TRIGGER lot_matches_no_truncate ON lot_matches; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TRIGGER lot_matches_no_truncate ON public.lot_matches IS 'TRUNCATE skips row triggers, so it is refused on its own.';
+
+--
 -- Name: period_closes period_closes_number; Type: TRIGGER; Schema: public; Owner: -
 --
 

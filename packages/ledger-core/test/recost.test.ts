@@ -196,6 +196,24 @@ describe('recost (real Postgres, as the runtime role)', function () {
       expect(await matchesOf(s!)).to.deep.equal(expected);
     });
 
+    it('are guarded as the journal is: the schema owner cannot update, delete or truncate a match (42501 ledger_append_only)', async () => {
+      const c = await newCustomer();
+      const [, , s] = await sellAcrossTwoLots(db, c);
+      await recost(db, OPTIONS);
+      for (const sql of [
+        'UPDATE lot_matches SET cost_usd = 0 WHERE sell_txn_id = ?',
+        'DELETE FROM lot_matches WHERE sell_txn_id = ?',
+        'TRUNCATE lot_matches',
+      ]) {
+        const error = await owner.raw(sql, sql.includes('?') ? [s!] : []).then(
+          () => null,
+          (e: unknown) => e as { code?: string; constraint?: string },
+        );
+        expect(error, sql).to.include({ code: '42501', constraint: 'ledger_append_only' });
+      }
+      expect(await matchesOf(s!)).to.have.length(2);
+    });
+
     it('supersedes a sale whose lots changed though its cost did not (a backdated buy at the same price), matches with it', async () => {
       const c = await newCustomer();
       const [b1, s] = await post(db, [

@@ -7,6 +7,7 @@ import { journalLineCompleteness } from './checks/journal-line-completeness.js';
 import { lrsUsbrokerTieOut } from './checks/lrs-usbroker-tie-out.js';
 import { openExceptionsAge } from './checks/open-exceptions-age.js';
 import { pendingFlowAge } from './checks/pending-flow-age.js';
+import { saleLotMatches } from './checks/sale-lot-matches.js';
 import { snapshotReconcile } from './checks/snapshot-reconcile.js';
 import { sourceTxnUniqueness } from './checks/source-txn-uniqueness.js';
 import { statedFeePosted } from './checks/stated-fee-posted.js';
@@ -26,6 +27,7 @@ export const CHECKS: readonly Check[] = [
   walletDerivation,
   accountTotals,
   snapshotReconcile,
+  saleLotMatches,
   custodianLedgerRecon,
   uaefeedHoldingsRecon,
   usbrokerLedgerRecon,

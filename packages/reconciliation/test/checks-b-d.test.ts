@@ -7,6 +7,7 @@ import {
   jobActor,
   postEntry,
   recordExceptions,
+  recost,
   withActor,
 } from '@ledger/core';
 import { expect } from 'chai';
@@ -61,6 +62,7 @@ describe('category B and D checks', function () {
       'wallet_derivation',
       'account_totals',
       'snapshot_reconcile',
+      'sale_lot_matches',
       'pending_flow_age',
       'open_exceptions_age',
     ]) {
@@ -200,6 +202,61 @@ describe('category B and D checks', function () {
         quantityTolerance: new Decimal('0.001'),
       });
       expect(result.status).to.equal('ok');
+    });
+  });
+
+  describe('sale_lot_matches', () => {
+    /** C-1 sells 4 of the clean book's 10 AAPL (bought for 500.00) and recost derives the sale: one lot match, 4 shares, 200.00. */
+    async function recostedSale(): Promise<string> {
+      const sale = await post(book.db, {
+        txn_type: 'sell_security',
+        symbol: 'AAPL',
+        quantity: '4',
+        amount_usd: '260.00',
+        txn_date: '2026-01-16',
+        source_txn_id: 'sell-1',
+      });
+      await recost(book.db, { policy: { feeSchedule: new FeeSchedule(new Decimal(22)) }, limit: null });
+      return sale;
+    }
+
+    it('a recosted sale whose matches account for it › ok', async () => {
+      await recostedSale();
+      const result = await outcome(book.runtimeDb, 'sale_lot_matches');
+      expect(result, JSON.stringify(result)).to.deep.include({ status: 'ok', variances: [] });
+    });
+
+    it('when a sale’s lot match is deleted around the guard › fails naming the sale, the shares and cost no match accounts for', async () => {
+      const sale = await recostedSale();
+      await corrupt(book.db, 'DELETE FROM lot_matches WHERE sell_txn_id = ?', [sale]);
+      const result = await outcome(book.runtimeDb, 'sale_lot_matches');
+      expect(result.status).to.equal('fail');
+      expect(result.variances).to.have.length(1);
+      expect(result.variances[0]).to.deep.include({
+        txn_id: sale,
+        source_txn_id: 'sell-1',
+        customer_id: 'C-1',
+        symbol: 'AAPL',
+        expected: '4.00',
+        actual: '0.00',
+        difference: '-4.00',
+      });
+      expect(result.variances[0]!.detail).to.include({
+        problem: 'matches_differ_from_quantity',
+        cost_relief_usd: '200.00',
+        matched_cost_usd: '0.00',
+        matches: 0,
+      });
+    });
+
+    it('when a match’s cost is altered around the guard › fails naming the sale and the cost relief it no longer sums to', async () => {
+      const sale = await recostedSale();
+      await corrupt(book.db, 'UPDATE lot_matches SET cost_usd = 150.00 WHERE sell_txn_id = ?', [sale]);
+      const result = await outcome(book.runtimeDb, 'sale_lot_matches');
+      expect(result.status).to.equal('fail');
+      expect(result.variances.map((v) => [v.txn_id, v.expected, v.actual, v.detail.problem])).to.deep.equal([
+        [sale, '200.00', '150.00', 'matches_differ_from_cost_relief'],
+      ]);
     });
   });
 
