@@ -9,6 +9,7 @@ import { openExceptionsAge } from './checks/open-exceptions-age.js';
 import { pendingFlowAge } from './checks/pending-flow-age.js';
 import { saleLotMatches } from './checks/sale-lot-matches.js';
 import { snapshotReconcile } from './checks/snapshot-reconcile.js';
+import { stampedTradeDerivation } from './checks/stamped-trade-derivation.js';
 import { sourceTxnUniqueness } from './checks/source-txn-uniqueness.js';
 import { statedFeePosted } from './checks/stated-fee-posted.js';
 import { uaefeedHoldingsRecon } from './checks/uaefeed-holdings-recon.js';
@@ -28,6 +29,7 @@ export const CHECKS: readonly Check[] = [
   accountTotals,
   snapshotReconcile,
   saleLotMatches,
+  stampedTradeDerivation,
   custodianLedgerRecon,
   uaefeedHoldingsRecon,
   usbrokerLedgerRecon,

@@ -8,6 +8,7 @@ import {
   postEntry,
   recordExceptions,
   recost,
+  reverseTransaction,
   withActor,
 } from '@ledger/core';
 import { expect } from 'chai';
@@ -63,6 +64,7 @@ describe('category B and D checks', function () {
       'account_totals',
       'snapshot_reconcile',
       'sale_lot_matches',
+      'stamped_trade_derivation',
       'pending_flow_age',
       'open_exceptions_age',
     ]) {
@@ -256,6 +258,56 @@ describe('category B and D checks', function () {
       expect(result.status).to.equal('fail');
       expect(result.variances.map((v) => [v.txn_id, v.expected, v.actual, v.detail.problem])).to.deep.equal([
         [sale, '200.00', '150.00', 'matches_differ_from_cost_relief'],
+      ]);
+    });
+  });
+
+  describe('stamped_trade_derivation', () => {
+    const recostBook = () => recost(book.db, { policy: { feeSchedule: new FeeSchedule(new Decimal(22)) }, limit: null });
+    const txnIdOf = async (sourceTxnId: string) =>
+      ((await book.db('transactions').where({ source_txn_id: sourceTxnId }).first('txn_id')) as { txn_id: string }).txn_id;
+
+    it('when a trade is stamped recosted without recost having derived it › fails naming the trade', async () => {
+      await recostBook();
+      expect(await outcome(book.runtimeDb, 'stamped_trade_derivation')).to.deep.include({ status: 'ok', variances: [] });
+      const buy = await post(book.db, {
+        txn_type: 'buy_security',
+        symbol: 'MSFT',
+        quantity: '2',
+        amount_usd: '300.00',
+        source_txn_id: 'buy-msft',
+      });
+      // The owner stamps it (no bypass needed: recosted_at is the one column of recost_states that may move).
+      await book.db('recost_states').where({ txn_id: buy }).update({ recosted_at: book.db.fn.now() });
+      const result = await outcome(book.runtimeDb, 'stamped_trade_derivation');
+      expect(result.status).to.equal('fail');
+      expect(result.variances.map((v) => [v.txn_id, v.source_txn_id, v.symbol, v.detail.problem, v.detail.open_flag])).to.deep.equal([
+        [buy, 'buy-msft', 'MSFT', 'stamped_without_derivation', null],
+      ]);
+    });
+
+    it('reversing the only lot under a recosted sale › recost flags the sale and leaves it pending (pending_flow_age names it); stamped around the flag › named with its flag', async () => {
+      const sale = await post(book.db, {
+        txn_type: 'sell_security',
+        symbol: 'AAPL',
+        quantity: '10',
+        amount_usd: '600.00',
+        txn_date: '2026-01-16',
+        source_txn_id: 'sell-all',
+      });
+      await recostBook();
+      await reverseTransaction(book.db, await txnIdOf('buy-1'), { txnId: randomUUID(), txnDate: '2026-01-17', memo: null });
+      const result = await recostBook();
+      expect(result.flagged.map((f) => [f.txn_id, f.reason])).to.deep.equal([[sale, 'insufficient_lots']]);
+      expect(await outcome(book.runtimeDb, 'stamped_trade_derivation')).to.deep.include({ status: 'ok', variances: [] });
+      const dayLater = await outcomeAt(book.runtimeDb, 'pending_flow_age', new Date(Date.now() + 30 * 3_600_000));
+      expect(dayLater.variances.map((v) => [v.txn_id, v.detail.problem])).to.deep.equal([[sale, 'pending_recost_too_old']]);
+
+      await book.db('recost_states').where({ txn_id: sale }).update({ recosted_at: book.db.fn.now() });
+      const stamped = await outcome(book.runtimeDb, 'stamped_trade_derivation');
+      expect(stamped.status).to.equal('fail');
+      expect(stamped.variances.map((v) => [v.txn_id, v.detail.problem, v.detail.open_flag])).to.deep.equal([
+        [sale, 'stamped_without_derivation', 'insufficient_lots'],
       ]);
     });
   });
