@@ -231,6 +231,28 @@ CREATE FUNCTION public.ledger_guard_daily_totals() RETURNS trigger
     END $$;
 
 --
+-- Name: ledger_guard_exception_history(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.ledger_guard_exception_history() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+    BEGIN
+      IF (NEW.exception_id, NEW.upstream, NEW.record_key, NEW.first_seen_at)
+           IS DISTINCT FROM (OLD.exception_id, OLD.upstream, OLD.record_key, OLD.first_seen_at) THEN
+        RAISE EXCEPTION 'UPDATE on exceptions is refused for %: its record and first sighting are history', OLD.exception_id
+          USING ERRCODE = 'insufficient_privilege', CONSTRAINT = 'ledger_history';
+      END IF;
+      RETURN NEW;
+    END $$;
+
+--
+-- Name: FUNCTION ledger_guard_exception_history(); Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON FUNCTION public.ledger_guard_exception_history() IS 'Refuses an update that changes an exception''s record (upstream, key) or its first sighting.';
+
+--
 -- Name: ledger_guard_job_run_update(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -249,6 +271,31 @@ CREATE FUNCTION public.ledger_guard_job_run_update() RETURNS trigger
       END IF;
       RETURN NEW;
     END $$;
+
+--
+-- Name: ledger_guard_remittance_history(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.ledger_guard_remittance_history() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+    BEGIN
+      IF (NEW.order_id, NEW.customer_id, NEW.remit_customer_id, NEW.order_created_at, NEW.first_seen_at)
+           IS DISTINCT FROM (OLD.order_id, OLD.customer_id, OLD.remit_customer_id, OLD.order_created_at, OLD.first_seen_at)
+         OR jsonb_array_length(NEW.status_history) < jsonb_array_length(OLD.status_history)
+         OR EXISTS (SELECT 1 FROM jsonb_array_elements(OLD.status_history) WITH ORDINALITY AS o(entry, i)
+                     WHERE NEW.status_history -> (o.i::int - 1) IS DISTINCT FROM o.entry) THEN
+        RAISE EXCEPTION 'UPDATE on remittances is refused for %: the order, its customer, its first sighting and the statuses seen are history (status_history only grows)', OLD.order_id
+          USING ERRCODE = 'insufficient_privilege', CONSTRAINT = 'ledger_history';
+      END IF;
+      RETURN NEW;
+    END $$;
+
+--
+-- Name: FUNCTION ledger_guard_remittance_history(); Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON FUNCTION public.ledger_guard_remittance_history() IS 'Refuses an update that changes a remittance''s order, customer, creation or first sighting, or rewrites its status_history (it may only grow).';
 
 --
 -- Name: ledger_guard_transaction_update(); Type: FUNCTION; Schema: public; Owner: -
@@ -2435,6 +2482,66 @@ CREATE TRIGGER customers_no_truncate BEFORE TRUNCATE ON public.customers FOR EAC
 COMMENT ON TRIGGER customers_no_truncate ON public.customers IS 'TRUNCATE skips row triggers, so it is refused on its own.';
 
 --
+-- Name: exceptions exceptions_guard_history; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER exceptions_guard_history BEFORE UPDATE ON public.exceptions FOR EACH ROW EXECUTE FUNCTION public.ledger_guard_exception_history();
+
+--
+-- Name: TRIGGER exceptions_guard_history ON exceptions; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TRIGGER exceptions_guard_history ON public.exceptions IS 'An exception''s record and first sighting never change: its age is measured from it.';
+
+--
+-- Name: exceptions exceptions_no_delete; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER exceptions_no_delete BEFORE DELETE ON public.exceptions FOR EACH ROW EXECUTE FUNCTION public.ledger_refuse_change();
+
+--
+-- Name: TRIGGER exceptions_no_delete ON exceptions; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TRIGGER exceptions_no_delete ON public.exceptions IS 'An exception is dismissed or resolved, never deleted: it records what the books were missing, and since when.';
+
+--
+-- Name: exceptions exceptions_no_truncate; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER exceptions_no_truncate BEFORE TRUNCATE ON public.exceptions FOR EACH STATEMENT EXECUTE FUNCTION public.ledger_refuse_change();
+
+--
+-- Name: TRIGGER exceptions_no_truncate ON exceptions; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TRIGGER exceptions_no_truncate ON public.exceptions IS 'TRUNCATE skips row triggers, so it is refused on its own.';
+
+--
+-- Name: holdings_snapshots holdings_snapshots_append_only; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER holdings_snapshots_append_only BEFORE DELETE OR UPDATE ON public.holdings_snapshots FOR EACH ROW EXECUTE FUNCTION public.ledger_refuse_change();
+
+--
+-- Name: TRIGGER holdings_snapshots_append_only ON holdings_snapshots; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TRIGGER holdings_snapshots_append_only ON public.holdings_snapshots IS 'A stored snapshot is what the upstream said that day: never edited or deleted.';
+
+--
+-- Name: holdings_snapshots holdings_snapshots_no_truncate; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER holdings_snapshots_no_truncate BEFORE TRUNCATE ON public.holdings_snapshots FOR EACH STATEMENT EXECUTE FUNCTION public.ledger_refuse_change();
+
+--
+-- Name: TRIGGER holdings_snapshots_no_truncate ON holdings_snapshots; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TRIGGER holdings_snapshots_no_truncate ON public.holdings_snapshots IS 'TRUNCATE skips row triggers, so it is refused on its own.';
+
+--
 -- Name: job_runs job_runs_guard_update; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -2541,6 +2648,42 @@ CREATE TRIGGER recost_states_guard BEFORE DELETE OR UPDATE OF txn_id, txn_date, 
 --
 
 CREATE TRIGGER recost_states_no_truncate BEFORE TRUNCATE ON public.recost_states FOR EACH STATEMENT EXECUTE FUNCTION public.ledger_refuse_change();
+
+--
+-- Name: remittances remittances_guard_history; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER remittances_guard_history BEFORE UPDATE ON public.remittances FOR EACH ROW EXECUTE FUNCTION public.ledger_guard_remittance_history();
+
+--
+-- Name: TRIGGER remittances_guard_history ON remittances; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TRIGGER remittances_guard_history ON public.remittances IS 'What a remittance says happened never changes; status_history only grows.';
+
+--
+-- Name: remittances remittances_no_delete; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER remittances_no_delete BEFORE DELETE ON public.remittances FOR EACH ROW EXECUTE FUNCTION public.ledger_refuse_change();
+
+--
+-- Name: TRIGGER remittances_no_delete ON remittances; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TRIGGER remittances_no_delete ON public.remittances IS 'A remittance seen is never deleted.';
+
+--
+-- Name: remittances remittances_no_truncate; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER remittances_no_truncate BEFORE TRUNCATE ON public.remittances FOR EACH STATEMENT EXECUTE FUNCTION public.ledger_refuse_change();
+
+--
+-- Name: TRIGGER remittances_no_truncate ON remittances; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TRIGGER remittances_no_truncate ON public.remittances IS 'TRUNCATE skips row triggers, so it is refused on its own.';
 
 --
 -- Name: transaction_daily_totals transaction_daily_totals_guard; Type: TRIGGER; Schema: public; Owner: -

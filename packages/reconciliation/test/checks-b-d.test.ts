@@ -351,6 +351,25 @@ describe('category B and D checks', function () {
       expect(new Decimal(result.variances[0]!.actual!).isGreaterThanOrEqualTo(79.99)).to.equal(true);
     });
 
+    it('the schema owner cannot make an old exception look new (its first sighting is guarded) › the check still names it', async () => {
+      await withActor(jobActor('sync-usbroker', 'j-3'), () =>
+        recordExceptions(book.runtimeDb, { upstream: 'usbroker' }, [
+          { recordKey: 'TXN-11', customerId: 'C-1', posted: false, reasonCode: 'refused', reason: 'quantity is missing' },
+        ]),
+      );
+      const planted = await book.db
+        .raw(`UPDATE exceptions SET first_seen_at = now() + interval '79 hours' WHERE record_key = 'TXN-11'`)
+        .then(
+          () => null,
+          (e: { constraint?: string }) => e.constraint,
+        );
+      expect(planted).to.equal('ledger_history');
+      const result = await outcomeAt(book.runtimeDb, 'open_exceptions_age', new Date(Date.now() + 80 * 3_600_000));
+      expect(result.variances.map((v) => [v.source_txn_id, v.detail.problem])).to.deep.equal([
+        ['TXN-11', 'open_exception_too_old'],
+      ]);
+    });
+
     it('the tolerance is RECON_OPEN_EXCEPTION_MAX_HOURS › an exception open a day warns at 12 hours, not at the default 72', async () => {
       await withActor(jobActor('sync-remit', 'j-2'), () =>
         recordExceptions(book.runtimeDb, { upstream: 'remit' }, [
