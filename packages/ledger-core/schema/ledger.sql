@@ -385,6 +385,108 @@ CREATE FUNCTION public.ledger_refuse_closed_period() RETURNS trigger
     END $$;
 
 --
+-- Name: ledger_refuse_raw_reopen(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.ledger_refuse_raw_reopen() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+    BEGIN
+      IF NEW.action = 'reopen' AND NOT (
+           coalesce(current_setting('ledger.reopening', true), '') = 'on'
+           AND pg_has_role(current_user, (SELECT relowner FROM pg_class WHERE oid = TG_RELID), 'USAGE')) THEN
+        RAISE EXCEPTION 'a reopening is made by ledger_reopen_period(through, reason, actor), never inserted into period_closes'
+          USING ERRCODE = 'insufficient_privilege', CONSTRAINT = 'period_closes_reopen_by_function';
+      END IF;
+      RETURN NEW;
+    END $$;
+
+--
+-- Name: FUNCTION ledger_refuse_raw_reopen(); Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON FUNCTION public.ledger_refuse_raw_reopen() IS 'Refuses a reopen row not inserted by ledger_reopen_period.';
+
+--
+-- Name: period_closes; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.period_closes (
+    close_id bigint NOT NULL,
+    action text NOT NULL,
+    through date,
+    reason text,
+    actor text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT period_closes_action CHECK ((action = ANY (ARRAY['close'::text, 'reopen'::text]))),
+    CONSTRAINT period_closes_actor_length CHECK (((length(actor) >= 1) AND (length(actor) <= 300))),
+    CONSTRAINT period_closes_close_names_a_day CHECK (((action = 'reopen'::text) OR (through IS NOT NULL))),
+    CONSTRAINT period_closes_reason_length CHECK (((length(reason) >= 1) AND (length(reason) <= 1000))),
+    CONSTRAINT period_closes_reopen_has_reason CHECK (((action = 'close'::text) OR (reason IS NOT NULL)))
+);
+
+--
+-- Name: TABLE period_closes; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.period_closes IS 'Closes and reopenings of the books, append-only: the latest row says through which day nothing may post.';
+
+--
+-- Name: COLUMN period_closes.close_id; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.period_closes.close_id IS 'Numbered under the period lock: the order in which closes took effect.';
+
+--
+-- Name: COLUMN period_closes.action; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.period_closes.action IS 'close (moves the close forward) or reopen (moves it back, with a reason).';
+
+--
+-- Name: COLUMN period_closes.through; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.period_closes.through IS 'The books are closed through this day after this row; null: nothing is closed.';
+
+--
+-- Name: COLUMN period_closes.reason; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.period_closes.reason IS 'Why (required to reopen).';
+
+--
+-- Name: COLUMN period_closes.actor; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.period_closes.actor IS 'Who: api, or api:<X-Ledger-Actor>.';
+
+--
+-- Name: ledger_reopen_period(date, text, text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.ledger_reopen_period(p_through date, p_reason text, p_actor text) RETURNS SETOF public.period_closes
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+    BEGIN
+      IF coalesce(btrim(p_actor), '') = '' OR coalesce(btrim(p_reason), '') = '' THEN
+        RAISE EXCEPTION 'a reopening names its actor and its reason'
+          USING ERRCODE = 'check_violation', CONSTRAINT = 'period_closes_reopen_has_reason';
+      END IF;
+      PERFORM set_config('ledger.reopening', 'on', true);
+      RETURN QUERY INSERT INTO period_closes (action, through, reason, actor)
+        VALUES ('reopen', p_through, p_reason, p_actor) RETURNING *;
+      PERFORM set_config('ledger.reopening', 'off', true);
+    END $$;
+
+--
+-- Name: FUNCTION ledger_reopen_period(p_through date, p_reason text, p_actor text); Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON FUNCTION public.ledger_reopen_period(p_through date, p_reason text, p_actor text) IS 'The one way to reopen the books: through (null: nothing stays closed), reason and actor, neither blank; returns the row.';
+
+--
 -- Name: account_daily_totals; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1341,60 +1443,6 @@ COMMENT ON COLUMN public.lrs_prior_usage.amount_usd IS 'USD counted against the 
 --
 
 COMMENT ON COLUMN public.lrs_prior_usage.amount_inr IS 'INR counted against the TCS threshold.';
-
---
--- Name: period_closes; Type: TABLE; Schema: public; Owner: -
---
-
-CREATE TABLE public.period_closes (
-    close_id bigint NOT NULL,
-    action text NOT NULL,
-    through date,
-    reason text,
-    actor text NOT NULL,
-    created_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT period_closes_action CHECK ((action = ANY (ARRAY['close'::text, 'reopen'::text]))),
-    CONSTRAINT period_closes_actor_length CHECK (((length(actor) >= 1) AND (length(actor) <= 300))),
-    CONSTRAINT period_closes_close_names_a_day CHECK (((action = 'reopen'::text) OR (through IS NOT NULL))),
-    CONSTRAINT period_closes_reason_length CHECK (((length(reason) >= 1) AND (length(reason) <= 1000))),
-    CONSTRAINT period_closes_reopen_has_reason CHECK (((action = 'close'::text) OR (reason IS NOT NULL)))
-);
-
---
--- Name: TABLE period_closes; Type: COMMENT; Schema: public; Owner: -
---
-
-COMMENT ON TABLE public.period_closes IS 'Closes and reopenings of the books, append-only: the latest row says through which day nothing may post.';
-
---
--- Name: COLUMN period_closes.close_id; Type: COMMENT; Schema: public; Owner: -
---
-
-COMMENT ON COLUMN public.period_closes.close_id IS 'Numbered under the period lock: the order in which closes took effect.';
-
---
--- Name: COLUMN period_closes.action; Type: COMMENT; Schema: public; Owner: -
---
-
-COMMENT ON COLUMN public.period_closes.action IS 'close (moves the close forward) or reopen (moves it back, with a reason).';
-
---
--- Name: COLUMN period_closes.through; Type: COMMENT; Schema: public; Owner: -
---
-
-COMMENT ON COLUMN public.period_closes.through IS 'The books are closed through this day after this row; null: nothing is closed.';
-
---
--- Name: COLUMN period_closes.reason; Type: COMMENT; Schema: public; Owner: -
---
-
-COMMENT ON COLUMN public.period_closes.reason IS 'Why (required to reopen).';
-
---
--- Name: COLUMN period_closes.actor; Type: COMMENT; Schema: public; Owner: -
---
-
-COMMENT ON COLUMN public.period_closes.actor IS 'Who: api, or api:<X-Ledger-Actor>.';
 
 --
 -- Name: portfolio_snapshots; Type: TABLE; Schema: public; Owner: -
@@ -2636,6 +2684,18 @@ CREATE TRIGGER period_closes_number BEFORE INSERT ON public.period_closes FOR EA
 --
 
 COMMENT ON TRIGGER period_closes_number ON public.period_closes IS 'Numbers a close under the period lock; a close moves forward only, a reopening back only.';
+
+--
+-- Name: period_closes period_closes_reopen_by_function; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER period_closes_reopen_by_function BEFORE INSERT ON public.period_closes FOR EACH ROW EXECUTE FUNCTION public.ledger_refuse_raw_reopen();
+
+--
+-- Name: TRIGGER period_closes_reopen_by_function ON period_closes; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TRIGGER period_closes_reopen_by_function ON public.period_closes IS 'A reopening goes through ledger_reopen_period (actor and reason demanded); a raw INSERT of one is refused.';
 
 --
 -- Name: recost_states recost_states_guard; Type: TRIGGER; Schema: public; Owner: -

@@ -217,6 +217,7 @@ describe('openLedgerDatabase (how a process opens its book)', function () {
       '20270121_create_issuers',
       '20270207_guard_history',
       '20270207_guard_lot_matches',
+      '20270207_reopen_through_a_function',
     ]);
     for (const { db } of started) expect(await runtimeRoleProblems(db)).to.deep.equal([]);
   });

@@ -6,7 +6,9 @@ import {
   FeeSchedule,
   jobActor,
   postEntry,
+  closePeriod,
   recordExceptions,
+  reopenPeriod,
   recost,
   reverseTransaction,
   withActor,
@@ -67,6 +69,7 @@ describe('category B and D checks', function () {
       'stamped_trade_derivation',
       'pending_flow_age',
       'open_exceptions_age',
+      'period_reopens',
     ]) {
       const result = await outcome(book.runtimeDb, name);
       expect(result.status, `${name}: ${JSON.stringify(result)}`).to.equal('ok');
@@ -309,6 +312,26 @@ describe('category B and D checks', function () {
       expect(stamped.variances.map((v) => [v.txn_id, v.detail.problem, v.detail.open_flag])).to.deep.equal([
         [sale, 'stamped_without_derivation', 'insufficient_lots'],
       ]);
+    });
+  });
+
+  describe('period_reopens', () => {
+    it('a reopening of the books › the next run warns naming it (through, reason, actor); the run after does not report it again', async () => {
+      await closePeriod(book.runtimeDb, { through: '2026-01-10', actor: 'api', today: '2026-01-20' });
+      expect(await outcome(book.runtimeDb, 'period_reopens')).to.deep.include({ status: 'ok', variances: [] });
+      await reopenPeriod(book.runtimeDb, { through: null, reason: 'custodian restated January', actor: 'api:ana' });
+      const result = await outcome(book.runtimeDb, 'period_reopens');
+      expect(result.status).to.equal('warn');
+      expect(result.metrics).to.include({ reopens: 1 });
+      expect(result.variances).to.have.length(1);
+      expect(result.variances[0]).to.deep.include({ ...NO_VARIANCE, detail: result.variances[0]!.detail });
+      expect(result.variances[0]!.detail).to.include({
+        problem: 'period_reopened',
+        through: null,
+        reason: 'custodian restated January',
+        actor: 'api:ana',
+      });
+      expect(await outcome(book.runtimeDb, 'period_reopens')).to.deep.include({ status: 'ok', variances: [] });
     });
   });
 

@@ -38,6 +38,7 @@ import * as admitClosingEntries from '../migrations/20270119_admit_closing_entri
 import * as createLrsPriorUsage from '../migrations/20270120_create_lrs_prior_usage.js';
 import * as createIssuers from '../migrations/20270121_create_issuers.js';
 import * as guardLotMatches from '../migrations/20270207_guard_lot_matches.js';
+import * as reopenThroughAFunction from '../migrations/20270207_reopen_through_a_function.js';
 import * as guardHistory from '../migrations/20270207_guard_history.js';
 
 interface Migration {
@@ -84,6 +85,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20270121_create_issuers', createIssuers],
   ['20270207_guard_history', guardHistory],
   ['20270207_guard_lot_matches', guardLotMatches],
+  ['20270207_reopen_through_a_function', reopenThroughAFunction],
 ];
 
 const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {
