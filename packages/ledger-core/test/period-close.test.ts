@@ -143,12 +143,13 @@ describe('closed periods in the database', function () {
       ),
     ).to.equal('42501 period_closes_reopen_by_function');
     expect(await refusedWith(t.db('period_closes').insert(rawReopen))).to.equal('42501 period_closes_reopen_by_function');
-    for (const [reason, actor] of [
+    const blanks: Array<[string | null, string]> = [
       ['', 'api'],
       ['  ', 'api'],
       ['why', ''],
       [null, 'api'],
-    ]) {
+    ];
+    for (const [reason, actor] of blanks) {
       expect(
         await refusedWith(db.raw('SELECT * FROM ledger_reopen_period(?::date, ?, ?)', ['2026-02-20', reason, actor])),
         `${reason}/${actor}`,
