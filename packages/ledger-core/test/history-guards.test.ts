@@ -47,7 +47,10 @@ describe('history guarded as the journal is, against the schema owner', function
       remitted_on: '2026-01-15',
       order_created_at: at,
       order_updated_at: at,
-      status_history: JSON.stringify([{ status: 'active', at }, { status: 'paid', at }]),
+      status_history: JSON.stringify([
+        { status: 'active', at },
+        { status: 'paid', at },
+      ]),
     });
     await owner('exceptions').insert({
       upstream: 'uaefeed',
@@ -103,10 +106,7 @@ describe('history guarded as the journal is, against the schema owner', function
         owner.raw(`UPDATE exceptions SET times_seen = times_seen + 1, last_seen_at = now(), reason = 'again'`),
       ),
     ).to.equal(null);
-    for (const sql of [
-      `UPDATE exceptions SET first_seen_at = now()`,
-      `UPDATE exceptions SET record_key = 'ord-2'`,
-    ]) {
+    for (const sql of [`UPDATE exceptions SET first_seen_at = now()`, `UPDATE exceptions SET record_key = 'ord-2'`]) {
       expect(await refusal(owner.raw(sql)), sql).to.deep.equal(HISTORY);
     }
     expect(await refusal(owner.raw('DELETE FROM exceptions'))).to.deep.equal(APPEND_ONLY);

@@ -142,7 +142,9 @@ describe('closed periods in the database', function () {
         }),
       ),
     ).to.equal('42501 period_closes_reopen_by_function');
-    expect(await refusedWith(t.db('period_closes').insert(rawReopen))).to.equal('42501 period_closes_reopen_by_function');
+    expect(await refusedWith(t.db('period_closes').insert(rawReopen))).to.equal(
+      '42501 period_closes_reopen_by_function',
+    );
     const blanks: Array<[string | null, string]> = [
       ['', 'api'],
       ['  ', 'api'],

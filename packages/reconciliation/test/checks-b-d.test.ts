@@ -266,13 +266,18 @@ describe('category B and D checks', function () {
   });
 
   describe('stamped_trade_derivation', () => {
-    const recostBook = () => recost(book.db, { policy: { feeSchedule: new FeeSchedule(new Decimal(22)) }, limit: null });
+    const recostBook = () =>
+      recost(book.db, { policy: { feeSchedule: new FeeSchedule(new Decimal(22)) }, limit: null });
     const txnIdOf = async (sourceTxnId: string) =>
-      ((await book.db('transactions').where({ source_txn_id: sourceTxnId }).first('txn_id')) as { txn_id: string }).txn_id;
+      ((await book.db('transactions').where({ source_txn_id: sourceTxnId }).first('txn_id')) as { txn_id: string })
+        .txn_id;
 
     it('when a trade is stamped recosted without recost having derived it › fails naming the trade', async () => {
       await recostBook();
-      expect(await outcome(book.runtimeDb, 'stamped_trade_derivation')).to.deep.include({ status: 'ok', variances: [] });
+      expect(await outcome(book.runtimeDb, 'stamped_trade_derivation')).to.deep.include({
+        status: 'ok',
+        variances: [],
+      });
       const buy = await post(book.db, {
         txn_type: 'buy_security',
         symbol: 'MSFT',
@@ -284,9 +289,9 @@ describe('category B and D checks', function () {
       await book.db('recost_states').where({ txn_id: buy }).update({ recosted_at: book.db.fn.now() });
       const result = await outcome(book.runtimeDb, 'stamped_trade_derivation');
       expect(result.status).to.equal('fail');
-      expect(result.variances.map((v) => [v.txn_id, v.source_txn_id, v.symbol, v.detail.problem, v.detail.open_flag])).to.deep.equal([
-        [buy, 'buy-msft', 'MSFT', 'stamped_without_derivation', null],
-      ]);
+      expect(
+        result.variances.map((v) => [v.txn_id, v.source_txn_id, v.symbol, v.detail.problem, v.detail.open_flag]),
+      ).to.deep.equal([[buy, 'buy-msft', 'MSFT', 'stamped_without_derivation', null]]);
     });
 
     it('reversing the only lot under a recosted sale › recost flags the sale and leaves it pending (pending_flow_age names it); stamped around the flag › named with its flag', async () => {
@@ -299,12 +304,21 @@ describe('category B and D checks', function () {
         source_txn_id: 'sell-all',
       });
       await recostBook();
-      await reverseTransaction(book.db, await txnIdOf('buy-1'), { txnId: randomUUID(), txnDate: '2026-01-17', memo: null });
+      await reverseTransaction(book.db, await txnIdOf('buy-1'), {
+        txnId: randomUUID(),
+        txnDate: '2026-01-17',
+        memo: null,
+      });
       const result = await recostBook();
       expect(result.flagged.map((f) => [f.txn_id, f.reason])).to.deep.equal([[sale, 'insufficient_lots']]);
-      expect(await outcome(book.runtimeDb, 'stamped_trade_derivation')).to.deep.include({ status: 'ok', variances: [] });
+      expect(await outcome(book.runtimeDb, 'stamped_trade_derivation')).to.deep.include({
+        status: 'ok',
+        variances: [],
+      });
       const dayLater = await outcomeAt(book.runtimeDb, 'pending_flow_age', new Date(Date.now() + 30 * 3_600_000));
-      expect(dayLater.variances.map((v) => [v.txn_id, v.detail.problem])).to.deep.equal([[sale, 'pending_recost_too_old']]);
+      expect(dayLater.variances.map((v) => [v.txn_id, v.detail.problem])).to.deep.equal([
+        [sale, 'pending_recost_too_old'],
+      ]);
 
       await book.db('recost_states').where({ txn_id: sale }).update({ recosted_at: book.db.fn.now() });
       const stamped = await outcome(book.runtimeDb, 'stamped_trade_derivation');
@@ -377,7 +391,13 @@ describe('category B and D checks', function () {
     it('the schema owner cannot make an old exception look new (its first sighting is guarded) › the check still names it', async () => {
       await withActor(jobActor('sync-usbroker', 'j-3'), () =>
         recordExceptions(book.runtimeDb, { upstream: 'usbroker' }, [
-          { recordKey: 'TXN-11', customerId: 'C-1', posted: false, reasonCode: 'refused', reason: 'quantity is missing' },
+          {
+            recordKey: 'TXN-11',
+            customerId: 'C-1',
+            posted: false,
+            reasonCode: 'refused',
+            reason: 'quantity is missing',
+          },
         ]),
       );
       const planted = await book.db
@@ -414,7 +434,12 @@ describe('category B and D checks', function () {
     it('an FX-spread accrual of a source other than remit that its settlements do not cover › warns naming it; one they cover is not reported', async () => {
       const covered = await post(book.db, { txn_type: 'fx_spread', amount_usd: '10.00', source_txn_id: 'fx-a' });
       const uncovered = await post(book.db, { txn_type: 'fx_spread', amount_usd: '5.00', source_txn_id: 'fx-b' });
-      await post(book.db, { txn_type: 'fx_spread_settle', customer_id: undefined, amount_usd: '10.00', source_txn_id: 'fx-settle-a' });
+      await post(book.db, {
+        txn_type: 'fx_spread_settle',
+        customer_id: undefined,
+        amount_usd: '10.00',
+        source_txn_id: 'fx-settle-a',
+      });
       const weekLater = await outcomeAt(book.runtimeDb, 'pending_flow_age', new Date(Date.now() + 200 * 3_600_000));
       const fx = weekLater.variances.filter((v) => v.detail.problem === 'fx_receivable_unsettled_too_old');
       expect(fx.map((v) => v.txn_id)).to.deep.equal([uncovered]);
