@@ -266,6 +266,28 @@ CREATE FUNCTION public.ledger_guard_daily_totals() RETURNS trigger
     END $$;
 
 --
+-- Name: ledger_guard_exception_history(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.ledger_guard_exception_history() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+    BEGIN
+      IF (NEW.exception_id, NEW.upstream, NEW.record_key, NEW.first_seen_at)
+           IS DISTINCT FROM (OLD.exception_id, OLD.upstream, OLD.record_key, OLD.first_seen_at) THEN
+        RAISE EXCEPTION 'UPDATE on exceptions is refused for %: its record and first sighting are history', OLD.exception_id
+          USING ERRCODE = 'insufficient_privilege', CONSTRAINT = 'ledger_history';
+      END IF;
+      RETURN NEW;
+    END $$;
+
+--
+-- Name: FUNCTION ledger_guard_exception_history(); Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON FUNCTION public.ledger_guard_exception_history() IS 'Refuses an update that changes an exception''s record (upstream, key) or its first sighting.';
+
+--
 -- Name: ledger_guard_job_run_update(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -284,6 +306,31 @@ CREATE FUNCTION public.ledger_guard_job_run_update() RETURNS trigger
       END IF;
       RETURN NEW;
     END $$;
+
+--
+-- Name: ledger_guard_remittance_history(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.ledger_guard_remittance_history() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+    BEGIN
+      IF (NEW.order_id, NEW.customer_id, NEW.remit_customer_id, NEW.order_created_at, NEW.first_seen_at)
+           IS DISTINCT FROM (OLD.order_id, OLD.customer_id, OLD.remit_customer_id, OLD.order_created_at, OLD.first_seen_at)
+         OR jsonb_array_length(NEW.status_history) < jsonb_array_length(OLD.status_history)
+         OR EXISTS (SELECT 1 FROM jsonb_array_elements(OLD.status_history) WITH ORDINALITY AS o(entry, i)
+                     WHERE NEW.status_history -> (o.i::int - 1) IS DISTINCT FROM o.entry) THEN
+        RAISE EXCEPTION 'UPDATE on remittances is refused for %: the order, its customer, its first sighting and the statuses seen are history (status_history only grows)', OLD.order_id
+          USING ERRCODE = 'insufficient_privilege', CONSTRAINT = 'ledger_history';
+      END IF;
+      RETURN NEW;
+    END $$;
+
+--
+-- Name: FUNCTION ledger_guard_remittance_history(); Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON FUNCTION public.ledger_guard_remittance_history() IS 'Refuses an update that changes a remittance''s order, customer, creation or first sighting, or rewrites its status_history (it may only grow).';
 
 --
 -- Name: ledger_guard_transaction_update(); Type: FUNCTION; Schema: public; Owner: -
@@ -371,6 +418,108 @@ CREATE FUNCTION public.ledger_refuse_closed_period() RETURNS trigger
       END IF;
       RETURN NULL;
     END $$;
+
+--
+-- Name: ledger_refuse_raw_reopen(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.ledger_refuse_raw_reopen() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+    BEGIN
+      IF NEW.action = 'reopen' AND NOT (
+           coalesce(current_setting('ledger.reopening', true), '') = 'on'
+           AND pg_has_role(current_user, (SELECT relowner FROM pg_class WHERE oid = TG_RELID), 'USAGE')) THEN
+        RAISE EXCEPTION 'a reopening is made by ledger_reopen_period(through, reason, actor), never inserted into period_closes'
+          USING ERRCODE = 'insufficient_privilege', CONSTRAINT = 'period_closes_reopen_by_function';
+      END IF;
+      RETURN NEW;
+    END $$;
+
+--
+-- Name: FUNCTION ledger_refuse_raw_reopen(); Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON FUNCTION public.ledger_refuse_raw_reopen() IS 'Refuses a reopen row not inserted by ledger_reopen_period.';
+
+--
+-- Name: period_closes; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.period_closes (
+    close_id bigint NOT NULL,
+    action text NOT NULL,
+    through date,
+    reason text,
+    actor text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT period_closes_action CHECK ((action = ANY (ARRAY['close'::text, 'reopen'::text]))),
+    CONSTRAINT period_closes_actor_length CHECK (((length(actor) >= 1) AND (length(actor) <= 300))),
+    CONSTRAINT period_closes_close_names_a_day CHECK (((action = 'reopen'::text) OR (through IS NOT NULL))),
+    CONSTRAINT period_closes_reason_length CHECK (((length(reason) >= 1) AND (length(reason) <= 1000))),
+    CONSTRAINT period_closes_reopen_has_reason CHECK (((action = 'close'::text) OR (reason IS NOT NULL)))
+);
+
+--
+-- Name: TABLE period_closes; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.period_closes IS 'Closes and reopenings of the books, append-only: the latest row says through which day nothing may post.';
+
+--
+-- Name: COLUMN period_closes.close_id; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.period_closes.close_id IS 'Numbered under the period lock: the order in which closes took effect.';
+
+--
+-- Name: COLUMN period_closes.action; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.period_closes.action IS 'close (moves the close forward) or reopen (moves it back, with a reason).';
+
+--
+-- Name: COLUMN period_closes.through; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.period_closes.through IS 'The books are closed through this day after this row; null: nothing is closed.';
+
+--
+-- Name: COLUMN period_closes.reason; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.period_closes.reason IS 'Why (required to reopen).';
+
+--
+-- Name: COLUMN period_closes.actor; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.period_closes.actor IS 'Who: api, or api:<X-Ledger-Actor>.';
+
+--
+-- Name: ledger_reopen_period(date, text, text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.ledger_reopen_period(p_through date, p_reason text, p_actor text) RETURNS SETOF public.period_closes
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+    BEGIN
+      IF coalesce(btrim(p_actor), '') = '' OR coalesce(btrim(p_reason), '') = '' THEN
+        RAISE EXCEPTION 'a reopening names its actor and its reason'
+          USING ERRCODE = 'check_violation', CONSTRAINT = 'period_closes_reopen_has_reason';
+      END IF;
+      PERFORM set_config('ledger.reopening', 'on', true);
+      RETURN QUERY INSERT INTO period_closes (action, through, reason, actor)
+        VALUES ('reopen', p_through, p_reason, p_actor) RETURNING *;
+      PERFORM set_config('ledger.reopening', 'off', true);
+    END $$;
+
+--
+-- Name: FUNCTION ledger_reopen_period(p_through date, p_reason text, p_actor text); Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON FUNCTION public.ledger_reopen_period(p_through date, p_reason text, p_actor text) IS 'The one way to reopen the books: through (null: nothing stays closed), reason and actor, neither blank; returns the row.';
 
 --
 -- Name: account_daily_totals; Type: TABLE; Schema: public; Owner: -
@@ -1375,60 +1524,6 @@ COMMENT ON COLUMN public.lrs_prior_usage.amount_usd IS 'USD counted against the 
 --
 
 COMMENT ON COLUMN public.lrs_prior_usage.amount_inr IS 'INR counted against the TCS threshold.';
-
---
--- Name: period_closes; Type: TABLE; Schema: public; Owner: -
---
-
-CREATE TABLE public.period_closes (
-    close_id bigint NOT NULL,
-    action text NOT NULL,
-    through date,
-    reason text,
-    actor text NOT NULL,
-    created_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT period_closes_action CHECK ((action = ANY (ARRAY['close'::text, 'reopen'::text]))),
-    CONSTRAINT period_closes_actor_length CHECK (((length(actor) >= 1) AND (length(actor) <= 300))),
-    CONSTRAINT period_closes_close_names_a_day CHECK (((action = 'reopen'::text) OR (through IS NOT NULL))),
-    CONSTRAINT period_closes_reason_length CHECK (((length(reason) >= 1) AND (length(reason) <= 1000))),
-    CONSTRAINT period_closes_reopen_has_reason CHECK (((action = 'close'::text) OR (reason IS NOT NULL)))
-);
-
---
--- Name: TABLE period_closes; Type: COMMENT; Schema: public; Owner: -
---
-
-COMMENT ON TABLE public.period_closes IS 'Closes and reopenings of the books, append-only: the latest row says through which day nothing may post.';
-
---
--- Name: COLUMN period_closes.close_id; Type: COMMENT; Schema: public; Owner: -
---
-
-COMMENT ON COLUMN public.period_closes.close_id IS 'Numbered under the period lock: the order in which closes took effect.';
-
---
--- Name: COLUMN period_closes.action; Type: COMMENT; Schema: public; Owner: -
---
-
-COMMENT ON COLUMN public.period_closes.action IS 'close (moves the close forward) or reopen (moves it back, with a reason).';
-
---
--- Name: COLUMN period_closes.through; Type: COMMENT; Schema: public; Owner: -
---
-
-COMMENT ON COLUMN public.period_closes.through IS 'The books are closed through this day after this row; null: nothing is closed.';
-
---
--- Name: COLUMN period_closes.reason; Type: COMMENT; Schema: public; Owner: -
---
-
-COMMENT ON COLUMN public.period_closes.reason IS 'Why (required to reopen).';
-
---
--- Name: COLUMN period_closes.actor; Type: COMMENT; Schema: public; Owner: -
---
-
-COMMENT ON COLUMN public.period_closes.actor IS 'Who: api, or api:<X-Ledger-Actor>.';
 
 --
 -- Name: portfolio_snapshots; Type: TABLE; Schema: public; Owner: -
@@ -2535,6 +2630,66 @@ CREATE TRIGGER customers_no_truncate BEFORE TRUNCATE ON public.customers FOR EAC
 COMMENT ON TRIGGER customers_no_truncate ON public.customers IS 'TRUNCATE skips row triggers, so it is refused on its own.';
 
 --
+-- Name: exceptions exceptions_guard_history; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER exceptions_guard_history BEFORE UPDATE ON public.exceptions FOR EACH ROW EXECUTE FUNCTION public.ledger_guard_exception_history();
+
+--
+-- Name: TRIGGER exceptions_guard_history ON exceptions; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TRIGGER exceptions_guard_history ON public.exceptions IS 'An exception''s record and first sighting never change: its age is measured from it.';
+
+--
+-- Name: exceptions exceptions_no_delete; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER exceptions_no_delete BEFORE DELETE ON public.exceptions FOR EACH ROW EXECUTE FUNCTION public.ledger_refuse_change();
+
+--
+-- Name: TRIGGER exceptions_no_delete ON exceptions; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TRIGGER exceptions_no_delete ON public.exceptions IS 'An exception is dismissed or resolved, never deleted: it records what the books were missing, and since when.';
+
+--
+-- Name: exceptions exceptions_no_truncate; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER exceptions_no_truncate BEFORE TRUNCATE ON public.exceptions FOR EACH STATEMENT EXECUTE FUNCTION public.ledger_refuse_change();
+
+--
+-- Name: TRIGGER exceptions_no_truncate ON exceptions; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TRIGGER exceptions_no_truncate ON public.exceptions IS 'TRUNCATE skips row triggers, so it is refused on its own.';
+
+--
+-- Name: holdings_snapshots holdings_snapshots_append_only; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER holdings_snapshots_append_only BEFORE DELETE OR UPDATE ON public.holdings_snapshots FOR EACH ROW EXECUTE FUNCTION public.ledger_refuse_change();
+
+--
+-- Name: TRIGGER holdings_snapshots_append_only ON holdings_snapshots; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TRIGGER holdings_snapshots_append_only ON public.holdings_snapshots IS 'A stored snapshot is what the upstream said that day: never edited or deleted.';
+
+--
+-- Name: holdings_snapshots holdings_snapshots_no_truncate; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER holdings_snapshots_no_truncate BEFORE TRUNCATE ON public.holdings_snapshots FOR EACH STATEMENT EXECUTE FUNCTION public.ledger_refuse_change();
+
+--
+-- Name: TRIGGER holdings_snapshots_no_truncate ON holdings_snapshots; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TRIGGER holdings_snapshots_no_truncate ON public.holdings_snapshots IS 'TRUNCATE skips row triggers, so it is refused on its own.';
+
+--
 -- Name: job_runs job_runs_guard_update; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -2595,6 +2750,30 @@ CREATE CONSTRAINT TRIGGER ledger_commit_checks_balanced AFTER INSERT ON public.l
 COMMENT ON TRIGGER ledger_commit_checks_balanced ON public.ledger_commit_checks IS 'DEFERRABLE INITIALLY DEFERRED: the balance is judged at COMMIT, once all lines are written (by one statement or several). The guarantee behind "debits equal credits": whatever wrote the rows.';
 
 --
+-- Name: lot_matches lot_matches_append_only; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER lot_matches_append_only BEFORE DELETE OR UPDATE ON public.lot_matches FOR EACH ROW EXECUTE FUNCTION public.ledger_refuse_change();
+
+--
+-- Name: TRIGGER lot_matches_append_only ON lot_matches; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TRIGGER lot_matches_append_only ON public.lot_matches IS 'A lot match is never edited or deleted: a superseded match stays, its derivation reversed.';
+
+--
+-- Name: lot_matches lot_matches_no_truncate; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER lot_matches_no_truncate BEFORE TRUNCATE ON public.lot_matches FOR EACH STATEMENT EXECUTE FUNCTION public.ledger_refuse_change();
+
+--
+-- Name: TRIGGER lot_matches_no_truncate ON lot_matches; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TRIGGER lot_matches_no_truncate ON public.lot_matches IS 'TRUNCATE skips row triggers, so it is refused on its own.';
+
+--
 -- Name: period_closes period_closes_number; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -2607,6 +2786,18 @@ CREATE TRIGGER period_closes_number BEFORE INSERT ON public.period_closes FOR EA
 COMMENT ON TRIGGER period_closes_number ON public.period_closes IS 'Numbers a close under the period lock; a close moves forward only, a reopening back only.';
 
 --
+-- Name: period_closes period_closes_reopen_by_function; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER period_closes_reopen_by_function BEFORE INSERT ON public.period_closes FOR EACH ROW EXECUTE FUNCTION public.ledger_refuse_raw_reopen();
+
+--
+-- Name: TRIGGER period_closes_reopen_by_function ON period_closes; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TRIGGER period_closes_reopen_by_function ON public.period_closes IS 'A reopening goes through ledger_reopen_period (actor and reason demanded); a raw INSERT of one is refused.';
+
+--
 -- Name: recost_states recost_states_guard; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -2617,6 +2808,42 @@ CREATE TRIGGER recost_states_guard BEFORE DELETE OR UPDATE OF txn_id, txn_date, 
 --
 
 CREATE TRIGGER recost_states_no_truncate BEFORE TRUNCATE ON public.recost_states FOR EACH STATEMENT EXECUTE FUNCTION public.ledger_refuse_change();
+
+--
+-- Name: remittances remittances_guard_history; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER remittances_guard_history BEFORE UPDATE ON public.remittances FOR EACH ROW EXECUTE FUNCTION public.ledger_guard_remittance_history();
+
+--
+-- Name: TRIGGER remittances_guard_history ON remittances; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TRIGGER remittances_guard_history ON public.remittances IS 'What a remittance says happened never changes; status_history only grows.';
+
+--
+-- Name: remittances remittances_no_delete; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER remittances_no_delete BEFORE DELETE ON public.remittances FOR EACH ROW EXECUTE FUNCTION public.ledger_refuse_change();
+
+--
+-- Name: TRIGGER remittances_no_delete ON remittances; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TRIGGER remittances_no_delete ON public.remittances IS 'A remittance seen is never deleted.';
+
+--
+-- Name: remittances remittances_no_truncate; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER remittances_no_truncate BEFORE TRUNCATE ON public.remittances FOR EACH STATEMENT EXECUTE FUNCTION public.ledger_refuse_change();
+
+--
+-- Name: TRIGGER remittances_no_truncate ON remittances; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TRIGGER remittances_no_truncate ON public.remittances IS 'TRUNCATE skips row triggers, so it is refused on its own.';
 
 --
 -- Name: transaction_daily_totals transaction_daily_totals_guard; Type: TRIGGER; Schema: public; Owner: -

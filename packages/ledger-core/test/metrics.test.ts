@@ -1,11 +1,13 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import {
+  closePeriod,
   createMetrics,
   observeBookTotals,
   observePool,
   observeReconciliation,
   postEntry,
+  reopenPeriod,
   upsertCustomer,
   type Metrics,
 } from '../src/index.js';
@@ -49,6 +51,14 @@ describe('metrics', function () {
     ]);
     // A deposit and a withdrawal are two lines each (Dr/Cr).
     expect(await samples(metrics, 'ledger_book_journal_lines')).to.deep.equal(['ledger_book_journal_lines{} 6']);
+  });
+
+  it('reopenings of the books: every one counted when scraped, so increase() shows one the moment it is made', async () => {
+    observeBookTotals(metrics, db);
+    expect(await samples(metrics, 'ledger_book_period_reopens')).to.deep.equal(['ledger_book_period_reopens{} 0']);
+    await closePeriod(db, { through: '2025-12-31', actor: 'api', today: '2026-01-10' });
+    await reopenPeriod(db, { through: null, reason: 'restated', actor: 'api:ana' });
+    expect(await samples(metrics, 'ledger_book_period_reopens')).to.deep.equal(['ledger_book_period_reopens{} 1']);
   });
 
   it('the database pool: connections used and free, and queries waiting for one, read when scraped', async () => {

@@ -124,4 +124,52 @@ describe('closed periods in the database', function () {
     expect(await closedThrough(db)).to.equal(null);
     await expectLedgerError(() => reopenPeriod(db, { through: null, reason: 'again', actor: 'api' }), 'conflict');
   });
+
+  it('a reopening goes through ledger_reopen_period alone: a raw reopen row is refused to the runtime role (even marked as the function marks it) and to the owner; the function demands actor and reason', async () => {
+    await closePeriod(db, { through: '2026-02-25', actor: 'api', today: TODAY });
+    const refusedWith = (q: PromiseLike<unknown>) =>
+      Promise.resolve(q).then(
+        () => null,
+        (e: { code?: string; constraint?: string }) => `${e.code} ${e.constraint}`,
+      );
+    const rawReopen = { action: 'reopen', through: '2026-02-20', reason: 'by hand', actor: 'sql' };
+    expect(await refusedWith(db('period_closes').insert(rawReopen))).to.equal('42501 period_closes_reopen_by_function');
+    expect(
+      await refusedWith(
+        db.transaction(async (trx) => {
+          await trx.raw(`SELECT set_config('ledger.reopening', 'on', true)`);
+          await trx('period_closes').insert(rawReopen);
+        }),
+      ),
+    ).to.equal('42501 period_closes_reopen_by_function');
+    expect(await refusedWith(t.db('period_closes').insert(rawReopen))).to.equal(
+      '42501 period_closes_reopen_by_function',
+    );
+    const blanks: Array<[string | null, string]> = [
+      ['', 'api'],
+      ['  ', 'api'],
+      ['why', ''],
+      [null, 'api'],
+    ];
+    for (const [reason, actor] of blanks) {
+      expect(
+        await refusedWith(db.raw('SELECT * FROM ledger_reopen_period(?::date, ?, ?)', ['2026-02-20', reason, actor])),
+        `${reason}/${actor}`,
+      ).to.equal('23514 period_closes_reopen_has_reason');
+    }
+    expect(await closedThrough(db)).to.equal('2026-02-25');
+    const reopened = await reopenPeriod(db, { through: '2026-02-20', reason: 'restated', actor: 'api:ana' });
+    expect(reopened).to.include({ action: 'reopen', through: '2026-02-20', reason: 'restated', actor: 'api:ana' });
+    expect(await closedThrough(db)).to.equal('2026-02-20');
+    // The function's mark does not outlive its statement: a raw reopen after it in the same transaction is refused.
+    expect(
+      await refusedWith(
+        db.transaction(async (trx) => {
+          await trx.raw('SELECT * FROM ledger_reopen_period(?::date, ?, ?)', ['2026-02-15', 'restated', 'api']);
+          await trx('period_closes').insert({ ...rawReopen, through: '2026-02-10' });
+        }),
+      ),
+    ).to.equal('42501 period_closes_reopen_by_function');
+    await reopenPeriod(db, { through: null, reason: 'open everything', actor: 'api' });
+  });
 });

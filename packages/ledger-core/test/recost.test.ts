@@ -196,6 +196,24 @@ describe('recost (real Postgres, as the runtime role)', function () {
       expect(await matchesOf(s!)).to.deep.equal(expected);
     });
 
+    it('are guarded as the journal is: the schema owner cannot update, delete or truncate a match (42501 ledger_append_only)', async () => {
+      const c = await newCustomer();
+      const [, , s] = await sellAcrossTwoLots(db, c);
+      await recost(db, OPTIONS);
+      for (const sql of [
+        'UPDATE lot_matches SET cost_usd = 0 WHERE sell_txn_id = ?',
+        'DELETE FROM lot_matches WHERE sell_txn_id = ?',
+        'TRUNCATE lot_matches',
+      ]) {
+        const error = await owner.raw(sql, sql.includes('?') ? [s!] : []).then(
+          () => null,
+          (e: unknown) => e as { code?: string; constraint?: string },
+        );
+        expect(error, sql).to.include({ code: '42501', constraint: 'ledger_append_only' });
+      }
+      expect(await matchesOf(s!)).to.have.length(2);
+    });
+
     it('supersedes a sale whose lots changed though its cost did not (a backdated buy at the same price), matches with it', async () => {
       const c = await newCustomer();
       const [b1, s] = await post(db, [
@@ -502,6 +520,34 @@ describe('recost (real Postgres, as the runtime role)', function () {
   });
 
   describe('superseding', () => {
+    it('reversing the only lot under a stamped sale: the sale’s derivation is reversed, nothing replaces it, and the sale is flagged and pending again', async () => {
+      const c = await newCustomer();
+      const [b, s] = await post(db, [
+        buy({ customer_id: c, symbol: 'ORCL', quantity: '10', amount_usd: '1000.00', txn_date: '2026-01-05' }),
+        sell({ customer_id: c, symbol: 'ORCL', quantity: '10', amount_usd: '1200.00', txn_date: '2026-01-10' }),
+      ]);
+      await recost(db, OPTIONS);
+      expect(await recostedAt(db, s!)).to.be.instanceOf(Date);
+      await reverseTransaction(db, b!, { txnId: randomUUID(), txnDate: '2026-01-12', memo: 'entered in error' });
+      const result = await recost(db, OPTIONS);
+      expect(result.flagged).to.deep.equal([
+        { txn_id: s!, reason: 'insufficient_lots', detail: { quantity: '10', held: '0' } },
+      ]);
+      expect(await effectiveLines(db, s!)).to.deep.equal([]);
+      expect(await recostedAt(db, s!)).to.equal(null);
+      const { rows } = await db.raw<{ rows: Array<{ reason: string }> }>(
+        'SELECT reason FROM recost_flags WHERE txn_id = ? AND cleared_at IS NULL',
+        [s!],
+      );
+      expect(rows).to.deep.equal([{ reason: 'insufficient_lots' }]);
+      // A second run changes nothing: the sale stays flagged and pending.
+      expect(await recost(db, OPTIONS)).to.deep.include({ derivations_posted: 0, superseded: 0 });
+      expect(await recostedAt(db, s!)).to.equal(null);
+      // The operator reverses the sale too: nothing is left to cost, the flag clears (and no later test sees it).
+      await reverseTransaction(db, s!, { txnId: randomUUID(), txnDate: '2026-01-12', memo: 'entered in error' });
+      expect(await recost(db, OPTIONS)).to.deep.include({ flagged: [], remaining: 0 });
+    });
+
     it('after an earlier buy is reversed (which re-pends it): the sell’s old derivation is reversed and version 2 posted', async () => {
       const c = await newCustomer();
       const [b1, , s] = await post(db, [

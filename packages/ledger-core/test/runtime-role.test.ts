@@ -218,6 +218,9 @@ describe('openLedgerDatabase (how a process opens its book)', function () {
       '20270202_hold_cash_requests_to_their_own_posting',
       '20270204_add_issuer_instrument_type',
       '20270204_create_cost_inflation_index',
+      '20270207_guard_history',
+      '20270207_guard_lot_matches',
+      '20270207_reopen_through_a_function',
     ]);
     for (const { db } of started) expect(await runtimeRoleProblems(db)).to.deep.equal([]);
   });

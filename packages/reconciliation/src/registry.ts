@@ -7,7 +7,10 @@ import { journalLineCompleteness } from './checks/journal-line-completeness.js';
 import { lrsUsbrokerTieOut } from './checks/lrs-usbroker-tie-out.js';
 import { openExceptionsAge } from './checks/open-exceptions-age.js';
 import { pendingFlowAge } from './checks/pending-flow-age.js';
+import { periodReopens } from './checks/period-reopens.js';
+import { saleLotMatches } from './checks/sale-lot-matches.js';
 import { snapshotReconcile } from './checks/snapshot-reconcile.js';
+import { stampedTradeDerivation } from './checks/stamped-trade-derivation.js';
 import { sourceTxnUniqueness } from './checks/source-txn-uniqueness.js';
 import { statedFeePosted } from './checks/stated-fee-posted.js';
 import { uaefeedHoldingsRecon } from './checks/uaefeed-holdings-recon.js';
@@ -26,6 +29,8 @@ export const CHECKS: readonly Check[] = [
   walletDerivation,
   accountTotals,
   snapshotReconcile,
+  saleLotMatches,
+  stampedTradeDerivation,
   custodianLedgerRecon,
   uaefeedHoldingsRecon,
   usbrokerLedgerRecon,
@@ -33,6 +38,7 @@ export const CHECKS: readonly Check[] = [
   lrsUsbrokerTieOut,
   pendingFlowAge,
   openExceptionsAge,
+  periodReopens,
 ];
 
 assert(new Set(CHECKS.map((c) => c.name)).size === CHECKS.length, 'reconciliation check names are unique');

@@ -381,6 +381,37 @@ describe('category A checks', function () {
       ]);
     });
 
+    it('when a uaefeed trade’s stated fee is missing from its metadata › warns naming the trade and what is missing (never skipped)', async () => {
+      const txnId = await uaefeed('S-GONE', {
+        side: 'sell',
+        amountUsd: '120.00',
+        feeUsd: '0.30',
+        cashMovement: '119.70',
+        bundledFee: '0.30',
+      });
+      await corrupt(book.db, `UPDATE transactions SET metadata = metadata - 'bundled_fee' WHERE txn_id = ?`, [txnId]);
+      const result = await outcome(book.runtimeDb, 'stated_fee_posted');
+      expect(result.status).to.equal('warn');
+      expect(result.variances).to.deep.equal([
+        {
+          ...NO_VARIANCE,
+          txn_id: txnId,
+          source_txn_id: 'S-GONE',
+          customer_id: 'C-1',
+          account_code: '2010',
+          symbol: 'AAPL',
+          actual: '119.70',
+          detail: {
+            problem: 'stated_fee_missing',
+            txn_type: 'sell_security',
+            currency: 'USD',
+            missing: ['bundled_fee'],
+            fee_posted: '0.30',
+          },
+        },
+      ]);
+    });
+
     it('when an AED sell’s wallet line carries the gross AED 10.00 for a netSettle of 9.98 › warns naming the trade and the AED difference', async () => {
       const txnId = await uaefeed(
         'S-AED',

@@ -6,12 +6,16 @@ import {
   FeeSchedule,
   jobActor,
   postEntry,
+  closePeriod,
   recordExceptions,
+  reopenPeriod,
+  recost,
+  reverseTransaction,
   withActor,
 } from '@ledger/core';
 import { expect } from 'chai';
 import { DEFAULT_RECON_SETTINGS } from '../src/index.js';
-import { cleanBook, corrupt, NO_VARIANCE, outcome, outcomeAt } from './book.js';
+import { cleanBook, corrupt, NO_VARIANCE, outcome, outcomeAt, post } from './book.js';
 
 type Book = Awaited<ReturnType<typeof cleanBook>>;
 
@@ -61,8 +65,11 @@ describe('category B and D checks', function () {
       'wallet_derivation',
       'account_totals',
       'snapshot_reconcile',
+      'sale_lot_matches',
+      'stamped_trade_derivation',
       'pending_flow_age',
       'open_exceptions_age',
+      'period_reopens',
     ]) {
       const result = await outcome(book.runtimeDb, name);
       expect(result.status, `${name}: ${JSON.stringify(result)}`).to.equal('ok');
@@ -203,6 +210,145 @@ describe('category B and D checks', function () {
     });
   });
 
+  describe('sale_lot_matches', () => {
+    /** C-1 sells 4 of the clean book's 10 AAPL (bought for 500.00) and recost derives the sale: one lot match, 4 shares, 200.00. */
+    async function recostedSale(): Promise<string> {
+      const sale = await post(book.db, {
+        txn_type: 'sell_security',
+        symbol: 'AAPL',
+        quantity: '4',
+        amount_usd: '260.00',
+        txn_date: '2026-01-16',
+        source_txn_id: 'sell-1',
+      });
+      await recost(book.db, { policy: { feeSchedule: new FeeSchedule(new Decimal(22)) }, limit: null });
+      return sale;
+    }
+
+    it('a recosted sale whose matches account for it › ok', async () => {
+      await recostedSale();
+      const result = await outcome(book.runtimeDb, 'sale_lot_matches');
+      expect(result, JSON.stringify(result)).to.deep.include({ status: 'ok', variances: [] });
+    });
+
+    it('when a sale’s lot match is deleted around the guard › fails naming the sale, the shares and cost no match accounts for', async () => {
+      const sale = await recostedSale();
+      await corrupt(book.db, 'DELETE FROM lot_matches WHERE sell_txn_id = ?', [sale]);
+      const result = await outcome(book.runtimeDb, 'sale_lot_matches');
+      expect(result.status).to.equal('fail');
+      expect(result.variances).to.have.length(1);
+      expect(result.variances[0]).to.deep.include({
+        txn_id: sale,
+        source_txn_id: 'sell-1',
+        customer_id: 'C-1',
+        symbol: 'AAPL',
+        expected: '4.00',
+        actual: '0.00',
+        difference: '-4.00',
+      });
+      expect(result.variances[0]!.detail).to.include({
+        problem: 'matches_differ_from_quantity',
+        cost_relief_usd: '200.00',
+        matched_cost_usd: '0.00',
+        matches: 0,
+      });
+    });
+
+    it('when a match’s cost is altered around the guard › fails naming the sale and the cost relief it no longer sums to', async () => {
+      const sale = await recostedSale();
+      await corrupt(book.db, 'UPDATE lot_matches SET cost_usd = 150.00 WHERE sell_txn_id = ?', [sale]);
+      const result = await outcome(book.runtimeDb, 'sale_lot_matches');
+      expect(result.status).to.equal('fail');
+      expect(result.variances.map((v) => [v.txn_id, v.expected, v.actual, v.detail.problem])).to.deep.equal([
+        [sale, '200.00', '150.00', 'matches_differ_from_cost_relief'],
+      ]);
+    });
+  });
+
+  describe('stamped_trade_derivation', () => {
+    const recostBook = () =>
+      recost(book.db, { policy: { feeSchedule: new FeeSchedule(new Decimal(22)) }, limit: null });
+    const txnIdOf = async (sourceTxnId: string) =>
+      ((await book.db('transactions').where({ source_txn_id: sourceTxnId }).first('txn_id')) as { txn_id: string })
+        .txn_id;
+
+    it('when a trade is stamped recosted without recost having derived it › fails naming the trade', async () => {
+      await recostBook();
+      expect(await outcome(book.runtimeDb, 'stamped_trade_derivation')).to.deep.include({
+        status: 'ok',
+        variances: [],
+      });
+      const buy = await post(book.db, {
+        txn_type: 'buy_security',
+        symbol: 'MSFT',
+        quantity: '2',
+        amount_usd: '300.00',
+        source_txn_id: 'buy-msft',
+      });
+      // The owner stamps it (no bypass needed: recosted_at is the one column of recost_states that may move).
+      await book.db('recost_states').where({ txn_id: buy }).update({ recosted_at: book.db.fn.now() });
+      const result = await outcome(book.runtimeDb, 'stamped_trade_derivation');
+      expect(result.status).to.equal('fail');
+      expect(
+        result.variances.map((v) => [v.txn_id, v.source_txn_id, v.symbol, v.detail.problem, v.detail.open_flag]),
+      ).to.deep.equal([[buy, 'buy-msft', 'MSFT', 'stamped_without_derivation', null]]);
+    });
+
+    it('reversing the only lot under a recosted sale › recost flags the sale and leaves it pending (pending_flow_age names it); stamped around the flag › named with its flag', async () => {
+      const sale = await post(book.db, {
+        txn_type: 'sell_security',
+        symbol: 'AAPL',
+        quantity: '10',
+        amount_usd: '600.00',
+        txn_date: '2026-01-16',
+        source_txn_id: 'sell-all',
+      });
+      await recostBook();
+      await reverseTransaction(book.db, await txnIdOf('buy-1'), {
+        txnId: randomUUID(),
+        txnDate: '2026-01-17',
+        memo: null,
+      });
+      const result = await recostBook();
+      expect(result.flagged.map((f) => [f.txn_id, f.reason])).to.deep.equal([[sale, 'insufficient_lots']]);
+      expect(await outcome(book.runtimeDb, 'stamped_trade_derivation')).to.deep.include({
+        status: 'ok',
+        variances: [],
+      });
+      const dayLater = await outcomeAt(book.runtimeDb, 'pending_flow_age', new Date(Date.now() + 30 * 3_600_000));
+      expect(dayLater.variances.map((v) => [v.txn_id, v.detail.problem])).to.deep.equal([
+        [sale, 'pending_recost_too_old'],
+      ]);
+
+      await book.db('recost_states').where({ txn_id: sale }).update({ recosted_at: book.db.fn.now() });
+      const stamped = await outcome(book.runtimeDb, 'stamped_trade_derivation');
+      expect(stamped.status).to.equal('fail');
+      expect(stamped.variances.map((v) => [v.txn_id, v.detail.problem, v.detail.open_flag])).to.deep.equal([
+        [sale, 'stamped_without_derivation', 'insufficient_lots'],
+      ]);
+    });
+  });
+
+  describe('period_reopens', () => {
+    it('a reopening of the books › the next run warns naming it (through, reason, actor); the run after does not report it again', async () => {
+      await closePeriod(book.runtimeDb, { through: '2026-01-10', actor: 'api', today: '2026-01-20' });
+      expect(await outcome(book.runtimeDb, 'period_reopens')).to.deep.include({ status: 'ok', variances: [] });
+      await reopenPeriod(book.runtimeDb, { through: null, reason: 'custodian restated January', actor: 'api:ana' });
+      const result = await outcome(book.runtimeDb, 'period_reopens');
+      expect(result.status).to.equal('warn');
+      expect(result.metrics).to.include({ reopens: 1 });
+      expect(result.variances).to.have.length(1);
+      expect(result.variances[0]).to.deep.include({ ...NO_VARIANCE, detail: result.variances[0]!.detail });
+      expect(result.variances[0]!.detail).to.include({
+        problem: 'period_reopened',
+        through: null,
+        reason: 'custodian restated January',
+        actor: 'api:ana',
+      });
+      expect(await outcome(book.runtimeDb, 'period_reopens')).to.deep.include({ status: 'ok', variances: [] });
+    });
+  });
+
   describe('open_exceptions_age', () => {
     it('an exception open past three days › warns naming the record, its upstream and reason, its age; a dismissed or resolved one is not reported', async () => {
       await withActor(jobActor('sync-usbroker', 'j-1'), () =>
@@ -242,6 +388,31 @@ describe('category B and D checks', function () {
       expect(new Decimal(result.variances[0]!.actual!).isGreaterThanOrEqualTo(79.99)).to.equal(true);
     });
 
+    it('the schema owner cannot make an old exception look new (its first sighting is guarded) › the check still names it', async () => {
+      await withActor(jobActor('sync-usbroker', 'j-3'), () =>
+        recordExceptions(book.runtimeDb, { upstream: 'usbroker' }, [
+          {
+            recordKey: 'TXN-11',
+            customerId: 'C-1',
+            posted: false,
+            reasonCode: 'refused',
+            reason: 'quantity is missing',
+          },
+        ]),
+      );
+      const planted = await book.db
+        .raw(`UPDATE exceptions SET first_seen_at = now() + interval '79 hours' WHERE record_key = 'TXN-11'`)
+        .then(
+          () => null,
+          (e: { constraint?: string }) => e.constraint,
+        );
+      expect(planted).to.equal('ledger_history');
+      const result = await outcomeAt(book.runtimeDb, 'open_exceptions_age', new Date(Date.now() + 80 * 3_600_000));
+      expect(result.variances.map((v) => [v.source_txn_id, v.detail.problem])).to.deep.equal([
+        ['TXN-11', 'open_exception_too_old'],
+      ]);
+    });
+
     it('the tolerance is RECON_OPEN_EXCEPTION_MAX_HOURS › an exception open a day warns at 12 hours, not at the default 72', async () => {
       await withActor(jobActor('sync-remit', 'j-2'), () =>
         recordExceptions(book.runtimeDb, { upstream: 'remit' }, [
@@ -260,6 +431,24 @@ describe('category B and D checks', function () {
   });
 
   describe('pending_flow_age', () => {
+    it('an FX-spread accrual of a source other than remit that its settlements do not cover › warns naming it; one they cover is not reported', async () => {
+      const covered = await post(book.db, { txn_type: 'fx_spread', amount_usd: '10.00', source_txn_id: 'fx-a' });
+      const uncovered = await post(book.db, { txn_type: 'fx_spread', amount_usd: '5.00', source_txn_id: 'fx-b' });
+      await post(book.db, {
+        txn_type: 'fx_spread_settle',
+        customer_id: undefined,
+        amount_usd: '10.00',
+        source_txn_id: 'fx-settle-a',
+      });
+      const weekLater = await outcomeAt(book.runtimeDb, 'pending_flow_age', new Date(Date.now() + 200 * 3_600_000));
+      const fx = weekLater.variances.filter((v) => v.detail.problem === 'fx_receivable_unsettled_too_old');
+      expect(fx.map((v) => v.txn_id)).to.deep.equal([uncovered]);
+      expect(fx.map((v) => v.txn_id)).not.to.include(covered);
+      expect(fx[0]).to.deep.include({ source_txn_id: 'fx-b', customer_id: 'C-1', expected: '120.00' });
+      expect(fx[0]!.detail).to.include({ source: 'manual', amount_usd: '5.00' });
+      expect(fx[0]!.detail).not.to.have.property('order_id');
+    });
+
     it('each pending flow past its own tolerance › warns naming it, its age and its tolerance; only a paid order is in transit', async () => {
       const cashRequestId = randomUUID();
       await createCashRequest(

@@ -185,7 +185,7 @@ async function readQuietly(db: Db, sql: string): Promise<Array<Record<string, st
 
 /**
  * What the book holds, read from the totals the posting statement keeps (never the journal
- * itself) when scraped: transactions by type and journal lines. They only grow, so
+ * itself) when scraped: transactions by type and journal lines; and the reopenings of its books. They only grow, so
  * `increase()` over them is what was posted, whichever process posted it. Recon exports them.
  */
 export function observeBookTotals(metrics: Metrics, db: Db): void {
@@ -208,6 +208,17 @@ export function observeBookTotals(metrics: Metrics, db: Db): void {
     registers: [metrics],
     async collect() {
       const [row] = await readQuietly(db, 'SELECT coalesce(sum(line_count), 0) AS n FROM account_totals');
+      if (row) this.set(Number(row.n));
+    },
+  });
+  // Reopenings only accumulate (period_closes is append-only): increase() is every reopening
+  // in the window, an alert's figure beside the period_reopens check.
+  new Gauge({
+    name: 'ledger_book_period_reopens',
+    help: 'Reopenings of the books ever made (period_closes rows with action reopen).',
+    registers: [metrics],
+    async collect() {
+      const [row] = await readQuietly(db, "SELECT count(*) AS n FROM period_closes WHERE action = 'reopen'");
       if (row) this.set(Number(row.n));
     },
   });

@@ -40,6 +40,9 @@ import * as createIssuers from '../migrations/20270121_create_issuers.js';
 import * as holdCashRequestsToTheirOwnPosting from '../migrations/20270202_hold_cash_requests_to_their_own_posting.js';
 import * as createCostInflationIndex from '../migrations/20270204_create_cost_inflation_index.js';
 import * as addIssuerInstrumentType from '../migrations/20270204_add_issuer_instrument_type.js';
+import * as guardLotMatches from '../migrations/20270207_guard_lot_matches.js';
+import * as reopenThroughAFunction from '../migrations/20270207_reopen_through_a_function.js';
+import * as guardHistory from '../migrations/20270207_guard_history.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -86,6 +89,9 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20270202_hold_cash_requests_to_their_own_posting', holdCashRequestsToTheirOwnPosting],
   ['20270204_create_cost_inflation_index', createCostInflationIndex],
   ['20270204_add_issuer_instrument_type', addIssuerInstrumentType],
+  ['20270207_guard_history', guardHistory],
+  ['20270207_guard_lot_matches', guardLotMatches],
+  ['20270207_reopen_through_a_function', reopenThroughAFunction],
 ];
 
 const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

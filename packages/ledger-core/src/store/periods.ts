@@ -64,7 +64,16 @@ async function underPeriodLock(
     const current = await latest(trx);
     const row = await decide(current, trx);
     if (row === null) return { close: current, created: false };
-    const [inserted] = await trx('period_closes').insert(row).returning(COLUMNS);
+    // A reopening is the database's function's to write (migration 20270207): it demands the actor and reason.
+    const [inserted] =
+      row.action === 'reopen'
+        ? (
+            await trx.raw<{ rows: Array<Omit<PeriodClose, 'created_at'> & { created_at: Date }> }>(
+              `SELECT ${COLUMNS.join(', ')} FROM ledger_reopen_period(?::date, ?, ?)`,
+              [row.through, row.reason, row.actor],
+            )
+          ).rows
+        : await trx('period_closes').insert(row).returning(COLUMNS);
     const close = present(inserted);
     await afterwards?.(trx, close);
     return { close, created: true };

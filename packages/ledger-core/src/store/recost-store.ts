@@ -13,7 +13,7 @@ import type {
 } from '../use-cases/recost.js';
 import { LOCK_KEYS, withAdvisoryLock } from './advisory-lock.js';
 import { linesKeySql } from './columns/journal-lines.js';
-import { rependRecost } from './recost-states.js';
+import { rependRecost, rependRecostByIds } from './recost-states.js';
 import { ledgerStore } from './ledger-store.js';
 
 /** Transactions stamped per UPDATE. */
@@ -223,6 +223,10 @@ export function recostStore(db: Knex): RecostStore {
            SELECT * FROM unnest(?::uuid[], ?::text[], ?::jsonb[])
            ON CONFLICT (txn_id) DO UPDATE SET reason = excluded.reason, detail = excluded.detail, flagged_at = now(), cleared_at = NULL`,
           [flags.map((f) => f.txnId), flags.map((f) => f.reason), flags.map((f) => JSON.stringify(f.detail))],
+        );
+        await rependRecostByIds(
+          db,
+          flags.map((f) => f.txnId),
         );
       }
       if (cleared.length > 0) {

@@ -71,6 +71,8 @@ const RUNTIME_GRANTS = [
   'GRANT INSERT, UPDATE (amount_usd, amount_inr, note, declared_at, declared_by) ON lrs_prior_usage TO ??',
   // Closes and reopenings are a history: appended, never changed.
   'GRANT INSERT ON period_closes TO ??',
+  // A reopening only through the function, which demands actor and reason (a raw reopen row is refused).
+  'GRANT EXECUTE ON FUNCTION ledger_reopen_period(date, text, text) TO ??',
   'GRANT INSERT ON year_closes TO ??',
   // An exception keeps its record's identity and first sighting; the rest follows the runs and the operator.
   'GRANT INSERT, UPDATE (customer_id, reason_code, reason, record, job, last_seen_at, times_seen, state, state_reason, state_changed_at, state_changed_by) ON exceptions TO ??',

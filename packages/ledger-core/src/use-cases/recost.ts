@@ -78,7 +78,7 @@ export interface RecostStore {
    * no longer holds (its reversal found it still pending: nothing to null).
    */
   rependReversed(txnIds: string[]): Promise<number>;
-  /** Records why trades were left pending, and clears the flags of trades now derived. */
+  /** Records why trades were left pending (re-pending those stamped before), and clears the flags of trades now derived. */
   flag(flags: RecostFlag[], cleared: string[]): Promise<void>;
   countPending(): Promise<number>;
 }
@@ -164,10 +164,13 @@ function planPairs(history: PairsHistory, options: RecostOptions, newId: () => s
       assert(derivation.txnId === trade.txnId, 'derivations follow the trades');
       const current = history.derivations.get(trade.txnId) ?? { effective: null, versions: 0 };
       if (derivation.kind === 'flagged') {
-        if (trade.pending)
-          outcome.flags.push({ txnId: trade.txnId, reason: derivation.reason, detail: derivation.detail });
         // Left pending: whatever was derived before no longer holds (its lots are in question).
         const drafts = supersede([], { trade, ...current, newId });
+        // Flagged when pending, and when stamped but losing its derivation here (a sale whose only
+        // lot was reversed since): nothing replaces it, so the flag re-pends it and the close
+        // precondition sees it, where the stamp would hide a sale without a derivation.
+        if (trade.pending || drafts.length > 0)
+          outcome.flags.push({ txnId: trade.txnId, reason: derivation.reason, detail: derivation.detail });
         outcome.superseded += drafts.length;
         outcome.drafts.push(...drafts);
         return;

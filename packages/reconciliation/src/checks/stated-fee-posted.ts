@@ -10,16 +10,18 @@ import { BOTH_BOOKS, outcomeOf, variance, type Check } from '../check.js';
  * and net convert to the same cents) posts no fee line and is folded into the AED amounts, so the
  * wallet still moves by `cash_movement` (docs/posting-rules.md, AED lines). A balanced book that
  * drops a stated fee, or books gross for net, passes every other A check: this one names it.
+ * A uaefeed trade whose `cash_movement` or `bundled_fee` is missing or not a decimal is itself a
+ * variance (`stated_fee_missing`): the sync always states both, so a trade without them was
+ * posted by another path or edited, and what it should have posted cannot be proved.
  * Incremental (`:since` set): the trades posted since.
  */
 const SQL = `
   WITH trades AS (
     SELECT t.txn_id, t.source_txn_id, t.customer_id, t.symbol, t.txn_type, t.original_currency, t.original_amount, t.fx_rate,
-           (t.metadata->>'cash_movement')::numeric AS cash_movement, (t.metadata->>'bundled_fee')::numeric AS bundled_fee
+           CASE WHEN t.metadata->>'cash_movement' ~ '^-{0,1}[0-9]{1,15}(\\.[0-9]{1,2}){0,1}$' THEN (t.metadata->>'cash_movement')::numeric END AS cash_movement,
+           CASE WHEN t.metadata->>'bundled_fee' ~ '^[0-9]{1,15}(\\.[0-9]{1,2}){0,1}$' THEN (t.metadata->>'bundled_fee')::numeric END AS bundled_fee
       FROM transactions t
      WHERE t.source = 'uaefeed' AND t.txn_type IN ('buy_security', 'sell_security') AND t.reverses_txn_id IS NULL
-       AND t.metadata->>'cash_movement' ~ '^-{0,1}[0-9]{1,15}(\\.[0-9]{1,2}){0,1}$'
-       AND t.metadata->>'bundled_fee' ~ '^[0-9]{1,15}(\\.[0-9]{1,2}){0,1}$'
        AND (:since::timestamptz IS NULL OR t.posted_at >= :since::timestamptz)
   ), posted AS (
     SELECT tr.*, w.moved, w.fee, w.fee_lines
@@ -36,7 +38,8 @@ const SQL = `
   SELECT txn_id::text AS txn_id, source_txn_id, customer_id, symbol, txn_type, coalesce(original_currency, 'USD') AS currency,
          cash_movement::text AS cash_movement, moved::text AS moved, bundled_fee::text AS bundled_fee, fee::text AS fee
     FROM posted
-   WHERE moved IS DISTINCT FROM cash_movement
+   WHERE cash_movement IS NULL OR bundled_fee IS NULL
+      OR moved IS DISTINCT FROM cash_movement
       OR (fee <> bundled_fee AND NOT coalesce(
             -- An AED fee worth 0.00 USD: no fee line, folded into the AED amounts (USD trades have no rate: false).
             original_currency = 'AED' AND fee_lines = 0
@@ -58,22 +61,42 @@ export const statedFeePosted: Check = {
         symbol: string | null;
         txn_type: string;
         currency: string;
-        cash_movement: string;
+        cash_movement: string | null;
         moved: string | null;
-        bundled_fee: string;
+        bundled_fee: string | null;
         fee: string;
       }>;
     }>(SQL, { since, limit: settings.variancesPerCheckMax });
     const variances = rows.map((r) => {
-      // A wallet that moved by other than the settlement is the larger fault; else it is the fee.
-      const settlementDiffers = r.moved === null || !new Decimal(r.moved).isEqualTo(r.cash_movement);
-      const [expected, actual] = settlementDiffers ? [r.cash_movement, r.moved ?? '0'] : [r.bundled_fee, r.fee];
-      return variance({
+      const named = {
         txn_id: r.txn_id,
         source_txn_id: r.source_txn_id,
         customer_id: r.customer_id,
         account_code: r.currency === 'AED' ? '2020' : '2010',
         symbol: r.symbol,
+      };
+      if (r.cash_movement === null || r.bundled_fee === null) {
+        // Nothing to compare with: what was posted is reported, what was stated is not there.
+        return variance({
+          ...named,
+          actual: r.moved === null ? null : formatDecimal(new Decimal(r.moved)),
+          detail: {
+            problem: 'stated_fee_missing',
+            txn_type: r.txn_type,
+            currency: r.currency,
+            missing: [
+              ...(r.cash_movement === null ? ['cash_movement'] : []),
+              ...(r.bundled_fee === null ? ['bundled_fee'] : []),
+            ],
+            fee_posted: formatDecimal(new Decimal(r.fee)),
+          },
+        });
+      }
+      // A wallet that moved by other than the settlement is the larger fault; else it is the fee.
+      const settlementDiffers = r.moved === null || !new Decimal(r.moved).isEqualTo(r.cash_movement);
+      const [expected, actual] = settlementDiffers ? [r.cash_movement, r.moved ?? '0'] : [r.bundled_fee, r.fee];
+      return variance({
+        ...named,
         expected: formatDecimal(new Decimal(expected)),
         actual: formatDecimal(new Decimal(actual)),
         difference: formatDecimal(new Decimal(actual).minus(expected)),
