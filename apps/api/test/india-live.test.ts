@@ -22,7 +22,7 @@ const ENV = {
   USBROKER_API_SECRET: 'usbroker-secret-0123456789',
   REMIT_BASE_URL: REMIT,
   REMIT_API_KEY: 'remit-key-0123456789abcdef',
-  INDIA_WIRE_MATCH_DAYS: '3',
+  RECON_TIE_OUT_DAY_WINDOW: '3',
 };
 
 const BALANCE = {
@@ -167,7 +167,7 @@ describe('India live reports', () => {
           market_value: '1500.00',
           as_of: '2026-11-24T20:00:00Z',
         },
-        difference: { cash_usd: '0.00', shares: [] },
+        difference: { cash_usd: '0.00', cash_status: 'match', shares: [] },
         error: null,
       });
       expect(second).to.deep.include({ customer_id: 'I-2', status: 'error', broker: null, difference: null });
@@ -192,6 +192,7 @@ describe('India live reports', () => {
       expect(body).to.deep.include({ status: 'mismatch' });
       expect(body.difference).to.deep.equal({
         cash_usd: '-0.01',
+        cash_status: 'mismatch',
         shares: [
           { symbol: 'AAPL', status: 'mismatch', ledger_quantity: '6', usbroker_quantity: '5', difference: '-1' },
         ],
