@@ -1,8 +1,9 @@
-import { upsertRemittances, type RemittanceRecord } from '@ledger/core';
+import { upsertRemittances } from '@ledger/core';
 import type { RunVariance } from '@ledger/reconciliation';
 import { expect } from 'chai';
 import nock from 'nock';
 import { mockedUpstreams } from './mocked-upstreams.js';
+import { paidRemittance as remittance, postIndiaBook } from './india-book.js';
 import { startApi, type TestApi } from './support.js';
 
 // Importing nock intercepts every HTTP request of this process: off at once, on only while this file's tests run.
@@ -22,50 +23,6 @@ const ENV = {
   RECON_TIE_OUT_DAY_WINDOW: '3',
 };
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
-
-/** A paid remittance of `customerId` dated `remittedOn` (IST, its payment's day); settled `settledOn` as part of a batch of `batchUsd`. */
-function remittance(
-  orderId: string,
-  customerId: string,
-  amountUsd: string,
-  remittedOn: string,
-  settled?: { on: string; batchUsd: string },
-): RemittanceRecord {
-  return {
-    order_id: orderId,
-    customer_id: customerId,
-    remit_customer_id: `cust_${customerId}`,
-    pan: null,
-    status: 'paid',
-    purpose_code: 'S0001',
-    reference_number: null,
-    amount_inr: '10000.00',
-    amount_usd: amountUsd,
-    quote_id: orderId.replace('order_', 'quote_'),
-    quoted_at: `${remittedOn}T04:00:00Z`,
-    quote_expires_at: `${remittedOn}T04:15:00Z`,
-    fx_rate: '0.011424',
-    mid_rate: null,
-    mid_rate_source: null,
-    mid_rate_at: null,
-    tcs_inr: '0',
-    payment_id: null,
-    payment_status: 'success',
-    funds_available: true,
-    payment_error_code: null,
-    paid_at: `${remittedOn}T05:00:00Z`,
-    settlement_id: settled === undefined ? null : `setl_${settled.on}`,
-    settlement_status: settled === undefined ? null : 'settled',
-    settlement_amount_usd: settled?.batchUsd ?? null,
-    settlement_fx_fee_usd: null,
-    settlement_txn_fee_usd: null,
-    utr: null,
-    settled_at: settled === undefined ? null : `${settled.on}T06:00:00Z`,
-    remitted_on: remittedOn,
-    order_created_at: `${remittedOn}T04:00:00Z`,
-    order_updated_at: `${remittedOn}T05:00:00Z`,
-  };
-}
 
 const wire = (transferId: string, accountNo: string, amount: string, valueDate: string) => ({
   transfer_id: transferId,
@@ -137,23 +94,10 @@ describe('India tie-outs: each report shows what its check decides (issue 36)', 
     await api.put('/v1/customers/I-1', { usbroker_account_no: 'USB-1', remit_customer_id: 'cust_I-1' });
     await api.put('/v1/customers/I-2', { usbroker_account_no: 'USB-2', remit_customer_id: 'cust_I-2' });
     // I-1: 19,415.00 in, 6 AAPL bought for 300.00 (fee 0.66): wallet 19,114.34, a cent under the broker's.
-    for (const body of [
-      { customer_id: 'I-1', txn_type: 'deposit', txn_date: '2026-01-10', amount_usd: '19415.00' },
-      {
-        customer_id: 'I-1',
-        txn_type: 'buy_security',
-        txn_date: '2026-01-12',
-        symbol: 'AAPL',
-        quantity: '6',
-        amount_usd: '300.00',
-      },
-      { customer_id: 'I-2', txn_type: 'deposit', txn_date: '2026-01-10', amount_usd: '500.00' },
-    ]) {
-      expect((await api.post('/v1/transactions', { source: 'manual', ...body })).status).to.equal(201);
-    }
+    await postIndiaBook(api, '19415.00');
     await upsertRemittances(api.db, [
-      remittance('order_a', 'I-1', '6990.00', '2026-01-05', { on: '2026-01-09', batchUsd: '12815.00' }),
-      remittance('order_b', 'I-1', '5825.00', '2026-01-05', { on: '2026-01-09', batchUsd: '12815.00' }),
+      remittance('order_a', 'I-1', '6990.00', '2026-01-05', { settled: { on: '2026-01-09', batchUsd: '12815.00' } }),
+      remittance('order_b', 'I-1', '5825.00', '2026-01-05', { settled: { on: '2026-01-09', batchUsd: '12815.00' } }),
       remittance('order_c', 'I-1', '200.00', '2026-02-01'),
       remittance('order_d', 'I-2', '100.00', '2026-03-02'),
       remittance('order_e', 'I-2', '40.00', '2026-03-02'),
