@@ -10,7 +10,8 @@ import { indiaCustomers, ledgerHoldings, paidRemittances, remitActivity, usbroke
 import { firmLedgerRecon, ledgerRecon } from './ledger-recon.js';
 import type { IndiaCustomer } from './live.js';
 import { heldSymbols, nav, NO_QUOTES } from './nav.js';
-import { reconciliation, type RemittanceToWire } from './reconciliation.js';
+import type { RemittanceToWire } from '@ledger/reconciliation';
+import { reconciliation } from './reconciliation.js';
 import { remitOverview } from './remit-overview.js';
 import { NON_PAID_STATUSES, remittanceExceptions } from './remittance-exceptions.js';
 import { treasury } from './treasury.js';
@@ -29,7 +30,7 @@ function fyOf(req: Request): FinancialYear {
 /** The handlers of the live India reports: read the ledger and the upstreams, hand the data to the report, answer it. */
 export function handlers({ config, db }: FeatureContext): Record<string, Handler> {
   const { usbroker, remit } = config.upstreams;
-  const { concurrency, wireMatchDays } = config.indiaLive;
+  const { concurrency } = config.indiaLive;
 
   const idsOf = (customers: readonly IndiaCustomer[]) => customers.map((c) => c.customer_id);
 
@@ -106,6 +107,7 @@ export function handlers({ config, db }: FeatureContext): Record<string, Handler
             holdings: holdings.get(customer.customer_id)!,
             positions,
           })),
+          config.recon.quantityTolerance,
         ),
       );
     },
@@ -117,7 +119,7 @@ export function handlers({ config, db }: FeatureContext): Record<string, Handler
       res.json(
         firmLedgerRecon(
           customers.map(({ customer, read: broker }) =>
-            ledgerRecon(customer, holdings.get(customer.customer_id)!, broker),
+            ledgerRecon(customer, holdings.get(customer.customer_id)!, broker, config.recon),
           ),
         ),
       );
@@ -138,7 +140,7 @@ export function handlers({ config, db }: FeatureContext): Record<string, Handler
           remittances: remittances.get(customer.customer_id)!,
         }))
         .filter((input) => input.customer.account_no !== null || input.remittances.length > 0);
-      res.json(reconciliation(inputs, wireMatchDays, today()));
+      res.json(reconciliation(inputs, config.recon.tieOutDayWindow, today()));
     },
     getIndiaCompliance: async (_req, res) => {
       const { ledger: lrs, customers } = await withBroker(

@@ -511,7 +511,13 @@ export const schemas: Record<string, JsonSchema> = {
       matched_share: RATIO,
       flagged: COUNT,
       totals: object(
-        { notional_usd: MONEY, modelled_usd: MONEY, configured_usd: MONEY, actual_usd: MONEY },
+        {
+          notional_usd: MONEY,
+          modelled_usd: MONEY,
+          configured_usd: MONEY,
+          actual_usd: MONEY,
+          drift_usd: { ...MONEY, description: 'Σ (actual − configured) over the trades with an itemised fee.' },
+        },
         'Over every trade of the filter, not the page.',
       ),
       warnings: WARNINGS,
