@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { closeServer, startProcess } from '@ledger/core';
 import { createJobProducer } from '@ledger/job-runtime';
 import { JOBS } from '@ledger/jobs';
-import { createApp } from './app.js';
+import { createApp, onDemandRuns } from './app.js';
 import { loadConfig } from './config.js';
 import { createServer } from './http/server.js';
 
@@ -24,8 +24,9 @@ await startProcess({
       db,
     });
     resources.add(() => jobs.close());
+    const recon = onDemandRuns({ config, db, logger, metrics });
     const server = createServer(
-      createApp({ config, db, logger, jobs, metrics }),
+      createApp({ config, db, logger, jobs, metrics, recon }),
       { requestTimeoutMs: config.requestTimeoutMs },
       logger,
     );
@@ -33,6 +34,9 @@ await startProcess({
     await once(server, 'listening');
     // Closed before the pool: stops accepting, lets in-flight requests finish (idle keep-alive sockets are closed).
     resources.add(() => closeServer(server));
+    // Closed before the server (resources close in reverse): a reconciliation run in flight would
+    // hold the drain for minutes; its statement is cancelled, so no query outlives the process.
+    resources.add(() => recon.close());
     const { port } = server.address() as AddressInfo;
     // The one line a person starting the service looks for: where it is and where its docs are.
     logger.info(

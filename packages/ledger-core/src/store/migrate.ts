@@ -37,6 +37,7 @@ import * as createYearCloses from '../migrations/20270118_create_year_closes.js'
 import * as admitClosingEntries from '../migrations/20270119_admit_closing_entries_into_closed_years.js';
 import * as createLrsPriorUsage from '../migrations/20270120_create_lrs_prior_usage.js';
 import * as createIssuers from '../migrations/20270121_create_issuers.js';
+import * as reconMarksBySnapshot from '../migrations/20270203_recon_marks_by_snapshot.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -80,6 +81,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20270119_admit_closing_entries_into_closed_years', admitClosingEntries],
   ['20270120_create_lrs_prior_usage', createLrsPriorUsage],
   ['20270121_create_issuers', createIssuers],
+  ['20270203_recon_marks_by_snapshot', reconMarksBySnapshot],
 ];
 
 const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {
