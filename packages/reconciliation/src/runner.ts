@@ -93,7 +93,11 @@ export async function runReconciliation(deps: ReconDeps, options: RunOptions = {
       }
     },
     { signal: options.signal },
-  );
+  ).catch((error: unknown) => {
+    // Stopped by its signal (a cancelled statement, a refused lock wait): the abort is the reason.
+    options.signal?.throwIfAborted();
+    throw error;
+  });
   options.signal?.throwIfAborted();
   const run: ReconciliationRun = {
     run_id: uuidv4(),

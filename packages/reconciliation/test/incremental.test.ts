@@ -111,9 +111,9 @@ describe('incremental reconciliation runs', function () {
 
   it('a transaction left open elsewhere (a run waiting for a check’s lock, a long report) does not hold the mark back: the next run looks only at what is new', async () => {
     const other = createDb({ url: book.url, poolMax: 1, applicationName: 'long-reader' });
+    const reader = await other.transaction();
     try {
       await run();
-      const reader = await other.transaction();
       await reader.raw('SELECT 1');
       for (const n of [1, 2, 3])
         await post(book.db, { txn_type: 'deposit', amount_usd: '1.00', source_txn_id: `open-${n}` });
@@ -123,17 +123,17 @@ describe('incremental reconciliation runs', function () {
       const next = await run();
       for (const name of names)
         expect(resultOf(next, name).metrics, name).to.include({ sweep: 'incremental', new_transactions: 0 });
-      await reader.rollback();
     } finally {
+      await reader.rollback();
       await other.destroy();
     }
   });
 
   it('a posting in progress when a clean run takes its snapshot is looked at by the next run, once it commits', async () => {
     const other = createDb({ url: book.url, poolMax: 1, applicationName: 'late-writer' });
+    const writer = await other.transaction();
     try {
       await run();
-      const writer = await other.transaction();
       await writer.raw('SET LOCAL session_replication_role = replica');
       const late = randomUUID();
       await writer.raw(
@@ -152,6 +152,7 @@ describe('incremental reconciliation runs', function () {
       });
       expect(found.metadata.variances.map((v) => v.txn_id)).to.include(late);
     } finally {
+      if (!writer.isCompleted()) await writer.rollback();
       await other.destroy();
     }
   });

@@ -181,15 +181,17 @@ describe('reconciliation runs', function () {
   it('a run works on one connection of the pool: with the pool’s only one taken, it waits for it and opens none of its own', async () => {
     const name = 'recon-pool-of-one';
     const db = createDb({ url: book.runtime!.url, poolMax: 1, applicationName: name });
+    const held = await db.transaction();
+    const running = runReconciliation({ ...deps(), db }, { checks: [fixed('pooled', 'ok')] });
     try {
-      const held = await db.transaction();
       await held.raw('SELECT 1');
-      const running = runReconciliation({ ...deps(), db }, { checks: [fixed('pooled', 'ok')] });
       await until(() => db.client.pool.numPendingAcquires() > 0);
       expect(await backends('application_name = ?', [name])).to.equal(1);
       await held.commit();
       expect((await running).status).to.equal('ok');
     } finally {
+      if (!held.isCompleted()) await held.rollback();
+      await running.catch(() => undefined);
       await db.destroy();
     }
   });
@@ -203,28 +205,31 @@ describe('reconciliation runs', function () {
       },
     };
     const abort = new AbortController();
-    const running = runReconciliation(deps(), { checks: [sleeping], signal: abort.signal }).catch((e: Error) => e);
+    const running = runReconciliation(deps(), { checks: [sleeping], signal: abort.signal }).catch((e: unknown) => e);
     const sleepers = () => backends(`state = 'active' AND query LIKE 'SELECT pg_sleep(600)%'`, []);
     await until(async () => (await sleepers()) === 1);
     abort.abort();
-    expect(await running).to.be.instanceOf(Error);
+    expect(await running).to.equal(abort.signal.reason);
     expect(await sleepers()).to.equal(0);
   });
 
   it('aborting a run that waits for a check’s lock ends the wait: no backend is left waiting', async () => {
     const other = createDb({ url: book.url, poolMax: 1, applicationName: 'other-recon' });
+    // Held by a transaction: its connection is in use, never reaped from the pool as idle.
+    const holder = await other.transaction();
     try {
-      await other.raw('SELECT pg_advisory_lock(?::bigint)', [advisoryLockId('recon:held-long')]);
+      await holder.raw('SELECT pg_advisory_xact_lock(?::bigint)', [advisoryLockId('recon:held-long')]);
       const abort = new AbortController();
       const running = runReconciliation(deps(), { checks: [fixed('held-long', 'ok')], signal: abort.signal }).catch(
-        (e: Error) => e,
+        (e: unknown) => e,
       );
       const waiting = () => backends(`wait_event = 'advisory' AND query LIKE '%pg_advisory_lock%'`, []);
       await until(async () => (await waiting()) === 1);
       abort.abort();
-      expect(await running).to.be.instanceOf(Error);
+      expect(await running).to.equal(abort.signal.reason);
       expect(await waiting()).to.equal(0);
     } finally {
+      await holder.rollback();
       await other.destroy();
     }
   });
