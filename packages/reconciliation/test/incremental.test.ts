@@ -110,7 +110,7 @@ describe('incremental reconciliation runs', function () {
   });
 
   it('a transaction left open elsewhere (a run waiting for a check’s lock, a long report) does not hold the mark back: the next run looks only at what is new', async () => {
-    const other = createDb({ url: book.url, poolMax: 1, applicationName: 'long-reader' });
+    const other = createDb({ url: book.runtime!.url, poolMax: 1, applicationName: 'long-reader' });
     const reader = await other.transaction();
     try {
       await run();
@@ -119,8 +119,16 @@ describe('incremental reconciliation runs', function () {
         await post(book.db, { txn_type: 'deposit', amount_usd: '1.00', source_txn_id: `open-${n}` });
       const names = ['journal_line_completeness', 'source_txn_uniqueness', 'dr_cr_sign_convention'];
       const seen = await run();
-      for (const name of names) expect(resultOf(seen, name).metrics, name).to.include({ new_transactions: 3 });
+      // A line slipped (around the checks) into a transaction that clean run verified: a run that
+      // looked at it again would find it unbalanced; one that reads only what is new does not.
+      await corrupt(
+        book.db,
+        `INSERT INTO journal_lines (txn_id, account_code, debit, credit, customer_id, posting_kind, txn_date)
+         SELECT txn_id, '1100', 1.00, 0, 'C-1', 'deposit', txn_date FROM transactions WHERE source_txn_id = 'open-1'`,
+      );
       const next = await run();
+      expect(resultOf(next, 'journal_line_completeness').status).to.equal('ok');
+      for (const name of names) expect(resultOf(seen, name).metrics, name).to.include({ new_transactions: 3 });
       for (const name of names)
         expect(resultOf(next, name).metrics, name).to.include({ sweep: 'incremental', new_transactions: 0 });
     } finally {
