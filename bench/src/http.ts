@@ -100,6 +100,35 @@ export async function withApi<T>(
   }
 }
 
+/** `connections` clients posting `scenario`'s entries (over `customers` customers) to the api for `seconds`. */
+export function postEntries(
+  { baseUrl, adminToken }: RunningApi,
+  scenario: Scenario,
+  { connections, seconds, customers }: { connections: number; seconds: number; customers: number },
+): Promise<autocannon.Result> {
+  let sequence = 0;
+  return autocannon({
+    url: `${baseUrl}/v1/transactions`,
+    connections,
+    duration: seconds,
+    requests: [
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-ledger-admin-token': adminToken },
+        setupRequest: (request) => {
+          sequence += 1;
+          const body = {
+            ...scenario.entry(sequence, customers),
+            source: 'manual',
+            source_txn_id: `http-bench-${sequence}`,
+          };
+          return { ...request, body: JSON.stringify(body) };
+        },
+      },
+    ],
+  });
+}
+
 /** Manual entry over HTTP against the built API: `connections` clients for `seconds`. */
 export async function benchManualEntry(
   database: TestDatabase,
@@ -107,30 +136,10 @@ export async function benchManualEntry(
   { connections = 16, seconds = 15, customers = 200 } = {},
 ): Promise<HttpResult> {
   for (let i = 0; i < customers; i += 1) await upsertCustomer(database.db, customerId(i, customers), {});
-  return withApi(database, async ({ baseUrl, pid, adminToken }) => {
-    let sequence = 0;
-    const cpuBefore = cpuSnapshot(pid);
-    const result = await autocannon({
-      url: `${baseUrl}/v1/transactions`,
-      connections,
-      duration: seconds,
-      requests: [
-        {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-ledger-admin-token': adminToken },
-          setupRequest: (request) => {
-            sequence += 1;
-            const body = {
-              ...scenario.entry(sequence, customers),
-              source: 'manual',
-              source_txn_id: `http-bench-${sequence}`,
-            };
-            return { ...request, body: JSON.stringify(body) };
-          },
-        },
-      ],
-    });
-    const cpuAfter = cpuSnapshot(pid);
+  return withApi(database, async (api) => {
+    const cpuBefore = cpuSnapshot(api.pid);
+    const result = await postEntries(api, scenario, { connections, seconds, customers });
+    const cpuAfter = cpuSnapshot(api.pid);
     const perTransaction = (before: number, after: number) =>
       Math.round(((after - before) * 1000 * 100) / result['2xx']) / 100;
     return {

@@ -132,9 +132,8 @@ export const schemas: Record<string, JsonSchema> = {
       category: CATEGORY,
       full: {
         type: 'boolean',
-        default: false,
         description:
-          'Sweep the whole book in every check that otherwise looks only at what was posted since its last clean run (docs/reconciliation.md#incremental-runs).',
+          'Sweep the whole book in every check that otherwise looks only at what was posted since its last clean run (docs/reconciliation.md#incremental-runs); absent: false.',
       },
     },
     examples: [{ category: 'A' }, {}, { category: 'A', full: true }],
