@@ -107,26 +107,29 @@ export function postEntries(
   { connections, seconds, customers }: { connections: number; seconds: number; customers: number },
 ): Promise<autocannon.Result> {
   let sequence = 0;
-  return autocannon({
-    url: `${baseUrl}/v1/transactions`,
-    connections,
-    duration: seconds,
-    requests: [
-      {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-ledger-admin-token': adminToken },
-        setupRequest: (request) => {
-          sequence += 1;
-          const body = {
-            ...scenario.entry(sequence, customers),
-            source: 'manual',
-            source_txn_id: `http-bench-${sequence}`,
-          };
-          return { ...request, body: JSON.stringify(body) };
+  // autocannon's instance is a thenable, not a Promise (no finally).
+  return Promise.resolve(
+    autocannon({
+      url: `${baseUrl}/v1/transactions`,
+      connections,
+      duration: seconds,
+      requests: [
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-ledger-admin-token': adminToken },
+          setupRequest: (request) => {
+            sequence += 1;
+            const body = {
+              ...scenario.entry(sequence, customers),
+              source: 'manual',
+              source_txn_id: `http-bench-${sequence}`,
+            };
+            return { ...request, body: JSON.stringify(body) };
+          },
         },
-      },
-    ],
-  });
+      ],
+    }),
+  );
 }
 
 /** Manual entry over HTTP against the built API: `connections` clients for `seconds`. */

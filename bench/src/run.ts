@@ -185,10 +185,19 @@ if (which === 'recon-load') {
   const r = await withDatabase((db) => benchReconUnderLoad(db, count, { clients, seconds }));
   const line = (t: TimedRun) =>
     `${t.seconds.toFixed(2)} s (${t.status}, ${round(t.newTransactions)} new transactions, load average ${t.loadAverage.toFixed(2)})`;
+  const spread = (runs: TimedRun[]) => {
+    const by = (pick: (t: TimedRun) => number) => runs.map(pick).sort((x, y) => x - y);
+    const [took, fresh, load] = [by((t) => t.seconds), by((t) => t.newTransactions), by((t) => t.loadAverage)];
+    const median = (sorted: number[]) => sorted[Math.floor(sorted.length / 2)] ?? 0;
+    return (
+      `median ${median(took).toFixed(2)} s, slowest ${took.at(-1)!.toFixed(2)} s (${[...new Set(runs.map((t) => t.status))].join(', ')}); ` +
+      `new transactions per run median ${round(median(fresh))}, most ${round(fresh.at(-1)!)}; load average ${load[0]!.toFixed(2)}–${load.at(-1)!.toFixed(2)}`
+    );
+  };
   console.log(
     `reconciliation on demand (POST /v1/reconciliation/run, A then B then D, incremental) on a book of ${round(r.transactions)} transactions: ` +
       `quiet, after 10,000 new: ${line(r.quiet)}; under ${r.clients} clients posting mixed entries for ${r.loadSecondsAsked} s ` +
-      `(${round(r.posted)} posted, ${r.non2xx} non-2xx), one run after another: ${r.loaded.map(line).join('; ')}; ` +
+      `(${round(r.posted)} posted, ${r.non2xx} non-2xx), ${r.loaded.length} runs one after another: ${spread(r.loaded)}; ` +
       `first run after the load: ${line(r.after)}`,
   );
 }
