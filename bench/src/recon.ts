@@ -88,9 +88,7 @@ export async function benchRecon(database: TestDatabase, count: number): Promise
     incrementalSeconds += await seconds(async () => {
       const run = await runReconciliation(deps(DEFAULT_RECON_SETTINGS), { category });
       statuses.push(run.status);
-      const ends = [...run.results.slice(1).map((r) => r.ran_at), run.finished_at];
-      for (const [i, r] of run.results.entries())
-        incrementalChecks.push({ name: r.check_name, seconds: (Date.parse(ends[i]!) - Date.parse(r.ran_at)) / 1000 });
+      incrementalChecks.push(...sharesOf(run));
     });
   }
   return {
@@ -116,6 +114,17 @@ export interface TimedRun {
   newTransactions: number;
   /** The 1-minute load average (/proc/loadavg) as it started. */
   loadAverage: number;
+  /** Each check's share, seconds: from its result's `ran_at` to the next one's (the last, to its run's end). */
+  checks: Array<{ name: string; seconds: number }>;
+}
+
+/** Each check's share of `run`: from its result's `ran_at` to the next one's (the last, to the run's end). */
+function sharesOf(run: ReconciliationRun): Array<{ name: string; seconds: number }> {
+  const ends = [...run.results.slice(1).map((r) => r.ran_at), run.finished_at];
+  return run.results.map((r, i) => ({
+    name: r.check_name,
+    seconds: (Date.parse(ends[i]!) - Date.parse(r.ran_at)) / 1000,
+  }));
 }
 
 export interface ReconUnderLoadResult {
@@ -168,6 +177,7 @@ export async function benchReconUnderLoad(
         status: worst(runs.map((r) => r.status)),
         newTransactions: Math.max(0, ...results.map((r) => Number(r.metrics.new_transactions ?? 0))),
         loadAverage,
+        checks: runs.flatMap(sharesOf),
       };
     };
     await timed();

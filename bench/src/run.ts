@@ -198,7 +198,13 @@ if (which === 'recon-load') {
     `reconciliation on demand (POST /v1/reconciliation/run, A then B then D, incremental) on a book of ${round(r.transactions)} transactions: ` +
       `quiet, after 10,000 new: ${line(r.quiet)}; under ${r.clients} clients posting mixed entries for ${r.loadSecondsAsked} s ` +
       `(${round(r.posted)} posted, ${r.non2xx} non-2xx), ${r.loaded.length} runs one after another: ${spread(r.loaded)}; ` +
-      `first run after the load: ${line(r.after)}`,
+      `first run after the load: ${line(r.after)}; each check's share, quiet / slowest under load / after: ` +
+      r.quiet.checks
+        .map((c, i) => {
+          const slowest = r.loaded.reduce((a, b) => (b.seconds > a.seconds ? b : a));
+          return `${c.name} ${[r.quiet, slowest, r.after].map((t) => t.checks[i]!.seconds.toFixed(2)).join(' / ')} s`;
+        })
+        .join(', '),
   );
 }
 if (which === 'india') {
