@@ -100,17 +100,16 @@ export async function withApi<T>(
   }
 }
 
-/** Manual entry over HTTP against the built API: `connections` clients for `seconds`. */
-export async function benchManualEntry(
-  database: TestDatabase,
+/** `connections` clients posting `scenario`'s entries (over `customers` customers) to the api for `seconds`. */
+export function postEntries(
+  { baseUrl, adminToken }: RunningApi,
   scenario: Scenario,
-  { connections = 16, seconds = 15, customers = 200 } = {},
-): Promise<HttpResult> {
-  for (let i = 0; i < customers; i += 1) await upsertCustomer(database.db, customerId(i, customers), {});
-  return withApi(database, async ({ baseUrl, pid, adminToken }) => {
-    let sequence = 0;
-    const cpuBefore = cpuSnapshot(pid);
-    const result = await autocannon({
+  { connections, seconds, customers }: { connections: number; seconds: number; customers: number },
+): Promise<autocannon.Result> {
+  let sequence = 0;
+  // autocannon's instance is a thenable, not a Promise (no finally).
+  return Promise.resolve(
+    autocannon({
       url: `${baseUrl}/v1/transactions`,
       connections,
       duration: seconds,
@@ -129,8 +128,21 @@ export async function benchManualEntry(
           },
         },
       ],
-    });
-    const cpuAfter = cpuSnapshot(pid);
+    }),
+  );
+}
+
+/** Manual entry over HTTP against the built API: `connections` clients for `seconds`. */
+export async function benchManualEntry(
+  database: TestDatabase,
+  scenario: Scenario,
+  { connections = 16, seconds = 15, customers = 200 } = {},
+): Promise<HttpResult> {
+  for (let i = 0; i < customers; i += 1) await upsertCustomer(database.db, customerId(i, customers), {});
+  return withApi(database, async (api) => {
+    const cpuBefore = cpuSnapshot(api.pid);
+    const result = await postEntries(api, scenario, { connections, seconds, customers });
+    const cpuAfter = cpuSnapshot(api.pid);
     const perTransaction = (before: number, after: number) =>
       Math.round(((after - before) * 1000 * 100) / result['2xx']) / 100;
     return {

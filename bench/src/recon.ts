@@ -6,10 +6,14 @@ import {
   DEFAULT_RECON_SETTINGS,
   FULL_SWEEP_SETTINGS,
   runReconciliation,
+  worst,
+  type CheckStatus,
+  type ReconciliationRun,
   type ReconSettings,
 } from '@ledger/reconciliation';
 import { NO_UPSTREAMS } from '@ledger/upstream-clients';
-import { drafts } from './fixtures.js';
+import { drafts, entry } from './fixtures.js';
+import { postEntries, withApi } from './http.js';
 import { loadBook } from './reports.js';
 
 export interface ReconBenchResult {
@@ -84,12 +88,9 @@ export async function benchRecon(database: TestDatabase, count: number): Promise
     incrementalSeconds += await seconds(async () => {
       const run = await runReconciliation(deps(DEFAULT_RECON_SETTINGS), { category });
       statuses.push(run.status);
-      const ends = [...run.results.slice(1).map((r) => r.ran_at), run.finished_at];
-      for (const [i, r] of run.results.entries())
-        incrementalChecks.push({ name: r.check_name, seconds: (Date.parse(ends[i]!) - Date.parse(r.ran_at)) / 1000 });
+      incrementalChecks.push(...sharesOf(run));
     });
   }
-  const incrementalStatus = statuses.includes('fail') ? 'fail' : statuses.includes('warn') ? 'warn' : 'ok';
   return {
     transactions: count,
     loadSeconds,
@@ -99,7 +100,107 @@ export async function benchRecon(database: TestDatabase, count: number): Promise
     loadAverage: { sweep: sweepLoad, incremental: incrementalLoad },
     newTransactions: NEW_TRANSACTIONS,
     incrementalSeconds,
-    incrementalStatus,
+    incrementalStatus: worst(statuses as CheckStatus[]),
     incrementalChecks,
   };
+}
+
+/** One on-demand A+B+D run through the api (`POST /v1/reconciliation/run`, one category after another). */
+export interface TimedRun {
+  seconds: number;
+  /** The worst status of the three. */
+  status: string;
+  /** The most transactions one incremental check looked at (`metrics.new_transactions`). */
+  newTransactions: number;
+  /** The 1-minute load average (/proc/loadavg) as it started. */
+  loadAverage: number;
+  /** Each check's share, seconds: from its result's `ran_at` to the next one's (the last, to its run's end). */
+  checks: Array<{ name: string; seconds: number }>;
+}
+
+/** Each check's share of `run`: from its result's `ran_at` to the next one's (the last, to the run's end). */
+function sharesOf(run: ReconciliationRun): Array<{ name: string; seconds: number }> {
+  const ends = [...run.results.slice(1).map((r) => r.ran_at), run.finished_at];
+  return run.results.map((r, i) => ({
+    name: r.check_name,
+    seconds: (Date.parse(ends[i]!) - Date.parse(r.ran_at)) / 1000,
+  }));
+}
+
+export interface ReconUnderLoadResult {
+  transactions: number;
+  clients: number;
+  loadSecondsAsked: number;
+  /** After NEW_TRANSACTIONS posted in bulk, nothing else running. */
+  quiet: TimedRun;
+  /** One after another while `clients` clients post the bench's mixed entries. */
+  loaded: TimedRun[];
+  /** The first once the load has stopped. */
+  after: TimedRun;
+  /** Transactions the load posted (2xx), and its answers otherwise. */
+  posted: number;
+  non2xx: number;
+}
+
+/**
+ * The reconciliation the api runs on demand, beside `bench http`'s load (issue 32): a book of
+ * `count` transactions posted in bulk, the built api on it, a clean A+B+D run (it sets the marks);
+ * then NEW_TRANSACTIONS posted in bulk and an incremental A+B+D run timed on the quiet book; then
+ * `clients` clients post the mixed entries for `seconds` while incremental A+B+D runs are asked
+ * for one after another, each timed; then one more once the load has stopped.
+ */
+export async function benchReconUnderLoad(
+  database: TestDatabase,
+  count: number,
+  { clients = 20, seconds = 60 } = {},
+): Promise<ReconUnderLoadResult> {
+  const customers = 1_000;
+  await loadBook(database, count, customers);
+  return withApi(database, async (api) => {
+    const ask = async (category: string) => {
+      const reply = await fetch(`${api.baseUrl}/v1/reconciliation/run`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-ledger-admin-token': api.adminToken },
+        body: JSON.stringify({ category }),
+      });
+      if (!reply.ok) throw new Error(`POST /v1/reconciliation/run answered ${reply.status}: ${await reply.text()}`);
+      return (await reply.json()) as ReconciliationRun;
+    };
+    const timed = async (): Promise<TimedRun> => {
+      const loadAverage = loadavg()[0]!;
+      const started = process.hrtime.bigint();
+      const runs = [];
+      for (const category of SWEPT) runs.push(await ask(category));
+      const results = runs.flatMap((r) => r.results);
+      return {
+        seconds: Number(process.hrtime.bigint() - started) / 1e9,
+        status: worst(runs.map((r) => r.status)),
+        newTransactions: Math.max(0, ...results.map((r) => Number(r.metrics.new_transactions ?? 0))),
+        loadAverage,
+        checks: runs.flatMap(sharesOf),
+      };
+    };
+    await timed();
+    const posted = await postTransactions(database.runtime!.db, drafts(NEW_TRANSACTIONS, customers, count, NEW_DAY));
+    if (posted.inserted !== NEW_TRANSACTIONS)
+      throw new Error(`posted ${posted.inserted} of ${NEW_TRANSACTIONS} new transactions`);
+    const quiet = await timed();
+    let loading = true;
+    const load = postEntries(api, { name: 'mixed', entry }, { connections: clients, seconds, customers }).finally(
+      () => (loading = false),
+    );
+    const loaded: TimedRun[] = [];
+    while (loading) loaded.push(await timed());
+    const result = await load;
+    return {
+      transactions: count,
+      clients,
+      loadSecondsAsked: seconds,
+      quiet,
+      loaded,
+      after: await timed(),
+      posted: result['2xx'],
+      non2xx: result.non2xx,
+    };
+  });
 }

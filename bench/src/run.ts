@@ -10,7 +10,7 @@ import { benchIndiaLiveReports, benchIndiaReports, seedIndiaBook } from './india
 import { benchIndexes } from './indexes.js';
 import { benchManualEntry } from './http.js';
 import { benchPostingCosts } from './posting-costs.js';
-import { benchRecon } from './recon.js';
+import { benchRecon, benchReconUnderLoad, type TimedRun } from './recon.js';
 import { benchRecost } from './recost.js';
 import { benchReports, REPORTS } from './reports.js';
 import { benchSyncRemit } from './remit.js';
@@ -44,7 +44,10 @@ import { benchSyncUaefeed } from './uaefeed.js';
  * variants of the api taking turns on one book, each side's api CPU per entry and rate, and B's as a
  * share of A's; a side is a quoted list of a build's main.js (default apps/api/dist/main.js; copy a
  * build inside apps/api, where its packages resolve), Node flags (`--max-semi-space-size=32`),
- * settings (`LOG_LEVEL=warn`) and a count of processes (`x2`), e.g. `api-ab '' 'x2'`.
+ * settings (`LOG_LEVEL=warn`) and a count of processes (`x2`), e.g. `api-ab '' 'x2'`; (n, `recon-load [book size]
+ * [clients] [seconds]`, not in `all`: minutes) incremental A, B and D runs asked of the built api
+ * (POST /v1/reconciliation/run), timed on the quiet book after 10,000 new transactions, then one
+ * after another while `clients` clients post the mixed entries of (a), then once after.
  */
 const which = process.argv[2] ?? 'all';
 const round = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -167,6 +170,41 @@ if (which === 'recon') {
       `; incremental, after ${round(r.newTransactions)} new transactions: ${r.incrementalSeconds.toFixed(2)} s (target < 0.5 s; ${r.incrementalStatus}; ` +
       `yardstick ${r.yardstickSeconds.incremental.toFixed(2)} s; load average ${r.loadAverage.incremental.toFixed(2)}); each check's share: ` +
       r.incrementalChecks.map((c) => `${c.name} ${c.seconds.toFixed(2)} s`).join(', '),
+  );
+}
+if (which === 'recon-load') {
+  const count = Number(process.argv[3] ?? '1000000');
+  const clients = Number(process.argv[4] ?? '20');
+  const seconds = Number(process.argv[5] ?? '60');
+  for (const [name, n] of [
+    ['book size', count],
+    ['clients', clients],
+    ['seconds', seconds],
+  ] as const)
+    if (!Number.isSafeInteger(n) || n < 1) throw new Error(`the ${name} must be a whole number: ${n}`);
+  const r = await withDatabase((db) => benchReconUnderLoad(db, count, { clients, seconds }));
+  const line = (t: TimedRun) =>
+    `${t.seconds.toFixed(2)} s (${t.status}, ${round(t.newTransactions)} new transactions, load average ${t.loadAverage.toFixed(2)})`;
+  const spread = (runs: TimedRun[]) => {
+    const by = (pick: (t: TimedRun) => number) => runs.map(pick).sort((x, y) => x - y);
+    const [took, fresh, load] = [by((t) => t.seconds), by((t) => t.newTransactions), by((t) => t.loadAverage)];
+    const median = (sorted: number[]) => sorted[Math.floor(sorted.length / 2)] ?? 0;
+    return (
+      `median ${median(took).toFixed(2)} s, slowest ${took.at(-1)!.toFixed(2)} s (${[...new Set(runs.map((t) => t.status))].join(', ')}); ` +
+      `new transactions per run median ${round(median(fresh))}, most ${round(fresh.at(-1)!)}; load average ${load[0]!.toFixed(2)}–${load.at(-1)!.toFixed(2)}`
+    );
+  };
+  console.log(
+    `reconciliation on demand (POST /v1/reconciliation/run, A then B then D, incremental) on a book of ${round(r.transactions)} transactions: ` +
+      `quiet, after 10,000 new: ${line(r.quiet)}; under ${r.clients} clients posting mixed entries for ${r.loadSecondsAsked} s ` +
+      `(${round(r.posted)} posted, ${r.non2xx} non-2xx), ${r.loaded.length} runs one after another: ${spread(r.loaded)}; ` +
+      `first run after the load: ${line(r.after)}; each check's share, quiet / slowest under load / after: ` +
+      r.quiet.checks
+        .map((c, i) => {
+          const slowest = r.loaded.reduce((a, b) => (b.seconds > a.seconds ? b : a));
+          return `${c.name} ${[r.quiet, slowest, r.after].map((t) => t.checks[i]!.seconds.toFixed(2)).join(' / ')} s`;
+        })
+        .join(', '),
   );
 }
 if (which === 'india') {

@@ -1,5 +1,6 @@
-import { observeHttpRequests, type Db, type Logger, type Metrics } from '@ledger/core';
+import { observeHttpRequests, observeReconciliation, type Db, type Logger, type Metrics } from '@ledger/core';
 import type { JobProducer } from '@ledger/job-runtime';
+import { OnDemandRuns } from '@ledger/reconciliation';
 import express, { type Express, type RequestHandler } from 'express';
 import type { ApiConfig } from './config.js';
 import { authenticate } from './http/auth.js';
@@ -18,10 +19,15 @@ export interface AppOptions {
   logger: Logger;
   /** The book's job queues (the api only adds jobs and reads their status). */
   jobs: JobProducer;
-  /** The process's metrics: request durations by route template and status are observed into it. */
+  /**
+   * The process's metrics: request durations by route template and status are observed into it,
+   * and the results of the reconciliation runs asked for (as recon's scheduled ones are).
+   */
   metrics?: Metrics;
   /** The queues board at /console/queues (Bull Board); absent: not served (404). */
   queueBoard?: QueueBoard;
+  /** The reconciliation runs asked for; the process closes it on shutdown. Default: one of the app's own. */
+  recon?: OnDemandRuns;
   /** Check every response against the document (tests); off in production, where it costs per request. */
   validateResponses?: boolean;
 }
@@ -60,6 +66,7 @@ export function createApp({
   jobs,
   metrics,
   queueBoard,
+  recon,
   validateResponses = false,
 }: AppOptions): Express {
   const app = express();
@@ -81,9 +88,34 @@ export function createApp({
   app.use(bodyGuard);
   app.use(validator.validate);
 
-  app.use(operationRouter(apiDocument, FEATURES, { config, db, logger, jobs }));
+  app.use(
+    operationRouter(apiDocument, FEATURES, {
+      config,
+      db,
+      logger,
+      jobs,
+      recon: recon ?? onDemandRuns({ config, db, logger, metrics }),
+    }),
+  );
 
   app.use(notFoundHandler);
   app.use(errorHandler(logger));
   return app;
+}
+
+/**
+ * The reconciliation runs this api is asked for, on the book's pool, their results counted in
+ * `metrics` (ledger_recon_check_results_total: a `fail` asked for raises LedgerReconFail as a
+ * scheduled one does).
+ */
+export function onDemandRuns({
+  config,
+  db,
+  logger,
+  metrics,
+}: Pick<AppOptions, 'config' | 'db' | 'logger' | 'metrics'>): OnDemandRuns {
+  return new OnDemandRuns(
+    { db, book: config.book, settings: config.recon, upstreams: config.upstreams, logger },
+    metrics && observeReconciliation(metrics),
+  );
 }

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { closeServer, startProcess } from '@ledger/core';
 import { createJobProducer } from '@ledger/job-runtime';
 import { JOBS } from '@ledger/jobs';
-import { createApp } from './app.js';
+import { createApp, onDemandRuns } from './app.js';
 import { createQueueBoard } from './features/queues/board.js';
 import { loadConfig } from './config.js';
 import { createServer } from './http/server.js';
@@ -27,8 +27,9 @@ await startProcess({
     resources.add(() => jobs.close());
     const queueBoard = createQueueBoard({ book, redisUrl, queuePrefix, logger });
     resources.add(() => queueBoard.close());
+    const recon = onDemandRuns({ config, db, logger, metrics });
     const server = createServer(
-      createApp({ config, db, logger, jobs, metrics, queueBoard }),
+      createApp({ config, db, logger, jobs, metrics, queueBoard, recon }),
       { requestTimeoutMs: config.requestTimeoutMs },
       logger,
     );
@@ -36,6 +37,9 @@ await startProcess({
     await once(server, 'listening');
     // Closed before the pool: stops accepting, lets in-flight requests finish (idle keep-alive sockets are closed).
     resources.add(() => closeServer(server));
+    // Closed before the server (resources close in reverse): a reconciliation run in flight would
+    // hold the drain for minutes; its statement is cancelled, so no query outlives the process.
+    resources.add(() => recon.close());
     const { port } = server.address() as AddressInfo;
     // The one line a person starting the service looks for: where it is and where its docs are.
     logger.info(

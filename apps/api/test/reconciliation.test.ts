@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { advisoryLockId, createDb } from '@ledger/core';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import { CHECKS } from '@ledger/reconciliation';
 import { expect } from 'chai';
@@ -46,6 +47,37 @@ describe('reconciliation: /v1/reconciliation/*', function () {
     expect(none.body.category).to.equal(null);
   });
 
+  it('a request for the category a run in flight is running joins it: both answer the one run', async () => {
+    // Another instance runs trial_balance_zero: the first run waits for it, the second request joins.
+    const other = createDb({ url: database.url, poolMax: 1, applicationName: 'other-recon' });
+    const holder = await other.transaction();
+    try {
+      await holder.raw('SELECT pg_advisory_xact_lock(?::bigint)', [advisoryLockId('recon:trial_balance_zero')]);
+      const joined = () => api.logs.filter((line) => line.includes('joins the same run in flight')).length;
+      const first = api.post('/v1/reconciliation/run', { category: 'A' });
+      const second = api.post('/v1/reconciliation/run', { category: 'A' });
+      while (joined() === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      await holder.commit();
+      const [a, b] = await Promise.all([first, second]);
+      expect([a.status, b.status]).to.deep.equal([200, 200]);
+      expect(b.body.run_id).to.equal(a.body.run_id);
+    } finally {
+      if (!holder.isCompleted()) await holder.rollback();
+      await other.destroy();
+    }
+  });
+
+  it('with {"full": true} every incremental check sweeps the whole book', async () => {
+    await api.post('/v1/reconciliation/run', { category: 'A' });
+    const sweep = (reply: { body: { results: Array<{ check_name: string; metrics: { sweep?: string } }> } }) =>
+      reply.body.results.find((r) => r.check_name === 'source_txn_uniqueness')!.metrics.sweep;
+    const incremental = await api.post('/v1/reconciliation/run', { category: 'A' });
+    const full = await api.post('/v1/reconciliation/run', { category: 'A', full: true });
+    expect(full.status, full.text).to.equal(200);
+    expect([sweep(incremental), sweep(full)]).to.deep.equal(['incremental', 'full']);
+    expectError(await api.post('/v1/reconciliation/run', { full: 'yes' }), 400, 'validation_error');
+  });
+
   it('any other category, or another field, is a 400 and runs nothing', async () => {
     const before = await api.get('/v1/reconciliation/runs', { token: 'ledger' });
     expectError(await api.post('/v1/reconciliation/run', { category: 'E' }), 400, 'validation_error');
@@ -77,6 +109,11 @@ describe('reconciliation: /v1/reconciliation/*', function () {
     expect(failed).to.include({ status: 'fail' });
     expect(run.body.metadata.variances).to.have.length(1);
     expect(run.body.metadata.variances[0]).to.include({ check_name: 'trial_balance_zero', difference: '-1.00' });
+    // Counted where the LedgerReconFail alert reads, as a scheduled run's fail is (docs/runbooks/recon-check-fail.md).
+    const counted = (await api.metrics.getSingleMetricAsString('ledger_recon_check_results_total')).split('\n');
+    const counts = counted.filter((line) => /check="trial_balance_zero".*status="fail"/.test(line));
+    expect(counts).to.have.length(1);
+    expect(counts[0]).to.include('book="ENTITY_UAE"').and.match(/ 1$/);
 
     const list = await api.get('/v1/reconciliation/runs?status=fail&check_name=trial_balance_zero&category=A', {
       token: 'ledger',

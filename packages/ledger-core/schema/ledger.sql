@@ -1556,8 +1556,8 @@ CREATE TABLE public.reconciliation_check_cycles (
     check_name text NOT NULL,
     cycle bigint,
     claimed_at timestamp with time zone DEFAULT now() NOT NULL,
-    swept_through timestamp with time zone,
-    full_swept_at timestamp with time zone
+    full_swept_at timestamp with time zone,
+    swept_snapshot pg_snapshot
 );
 
 --
@@ -1573,16 +1573,16 @@ COMMENT ON TABLE public.reconciliation_check_cycles IS 'The last scheduled cycle
 COMMENT ON COLUMN public.reconciliation_check_cycles.cycle IS 'The last scheduled cycle the check was claimed for; null: never run by the scheduler.';
 
 --
--- Name: COLUMN reconciliation_check_cycles.swept_through; Type: COMMENT; Schema: public; Owner: -
---
-
-COMMENT ON COLUMN public.reconciliation_check_cycles.swept_through IS 'High-water mark: the check''s last clean run verified every transaction posted before this instant; an incremental run looks only at those posted at or after it.';
-
---
 -- Name: COLUMN reconciliation_check_cycles.full_swept_at; Type: COMMENT; Schema: public; Owner: -
 --
 
 COMMENT ON COLUMN public.reconciliation_check_cycles.full_swept_at IS 'When the check last swept the whole book clean.';
+
+--
+-- Name: COLUMN reconciliation_check_cycles.swept_snapshot; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.reconciliation_check_cycles.swept_snapshot IS 'High-water mark: the snapshot of the check''s last clean run (pg_current_snapshot()); an incremental run looks only at the transactions it did not see: created_xid at or after its xmax, or in progress when it was taken. Null: the next run is a full sweep.';
 
 --
 -- Name: reconciliation_runs; Type: TABLE; Schema: public; Owner: -
@@ -2448,6 +2448,18 @@ CREATE INDEX remittances_swept_idx ON public.remittances USING btree (status) WH
 --
 
 CREATE INDEX transactions_amount_idx ON public.transactions USING btree (amount_usd, txn_id);
+
+--
+-- Name: transactions_created_xid_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX transactions_created_xid_idx ON public.transactions USING btree (created_xid);
+
+--
+-- Name: INDEX transactions_created_xid_idx; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON INDEX public.transactions_created_xid_idx IS 'How an incremental reconciliation check finds the transactions its last clean run''s snapshot did not see (created_xid at or after its xmax, or one of its in-progress xids).';
 
 --
 -- Name: transactions_customer_idx; Type: INDEX; Schema: public; Owner: -

@@ -196,8 +196,10 @@ export {
   LOCK_KEYS,
   withAdvisoryLock,
   withLockSession,
+  withPooledLockSession,
   type LockAttempt,
   type LockSession,
+  type PooledLockSession,
 } from './store/advisory-lock.js';
 export { accountTotals, trialBalance, type AccountTotal, type AsOf } from './store/accounts.js';
 export {

@@ -216,6 +216,7 @@ describe('openLedgerDatabase (how a process opens its book)', function () {
       '20270120_create_lrs_prior_usage',
       '20270121_create_issuers',
       '20270202_hold_cash_requests_to_their_own_posting',
+      '20270203_recon_marks_by_snapshot',
       '20270204_add_issuer_instrument_type',
       '20270204_create_cost_inflation_index',
       '20270207_guard_history',

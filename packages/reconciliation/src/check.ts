@@ -45,12 +45,39 @@ export interface CheckContext {
   /** When the run started: ages are measured from it. */
   now: Date;
   /**
-   * An incremental run of an `incremental` check: every transaction posted before this instant
-   * (ISO-8601) was verified by the check's last clean run, so only those posted at or after it
-   * need looking at. Null: a full sweep.
+   * An incremental run of an `incremental` check: the snapshot of its last clean run, which
+   * verified every transaction that snapshot saw, so only those it did not see need looking at
+   * (`postedSince`). Null: a full sweep.
    */
-  since: string | null;
+  since: Since | null;
 }
+
+/**
+ * A clean run's snapshot (pg_current_snapshot()): what it did not see are the transactions whose
+ * `created_xid` is at or after its `xmax` or one of `xip`, those in progress when it was taken
+ * (their rows commit later, with their own xid). Read-only transactions have no xid, so no read,
+ * however long, narrows what a later run sees as new.
+ */
+export interface Since {
+  /** The snapshot's text (`xmin:xmax:xip,…`), as metrics show it. */
+  snapshot: string;
+  xmax: string;
+  xip: string[];
+}
+
+/**
+ * SQL: transaction `alias` was posted after the mark (its snapshot did not see it), read by the
+ * `created_xid` index (a range and an `= ANY`). With `sinceBindings(null)` it is never true, so
+ * `(:since_xmax::xid8 IS NULL OR …)` keeps a query both full and incremental.
+ */
+export const postedSince = (alias: string) =>
+  `(${alias}.created_xid >= :since_xmax::xid8 OR ${alias}.created_xid = ANY(:since_xip::xid8[]))`;
+
+/** The named bindings `postedSince` reads. */
+export const sinceBindings = (since: Since | null) => ({
+  since_xmax: since?.xmax ?? null,
+  since_xip: since?.xip ?? [],
+});
 
 /** A reconciliation check (docs/reconciliation.md). Register it in `registry.ts`. */
 export interface Check {

@@ -9,10 +9,12 @@ export {
   type CheckContext,
   type CheckOutcome,
   type CheckStatus,
+  type Since,
   type Variance,
 } from './check.js';
 export { CHECKS } from './registry.js';
 export { checkLockKey, runReconciliation, type ReconDeps, type RunOptions } from './runner.js';
+export { OnDemandRuns, type RunRequest } from './on-demand.js';
 export type { CheckResult, ReconciliationRun, RunSummary, RunVariance, SkippedCheck } from './run.js';
 export {
   DEFAULT_RECON_SETTINGS,

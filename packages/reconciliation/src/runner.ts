@@ -1,7 +1,15 @@
-import { assert, withLockSession, type Book, type Db, type Logger } from '@ledger/core';
+import { assert, withPooledLockSession, type Book, type Db, type Logger, type PooledLockSession } from '@ledger/core';
 import type { UpstreamClients } from '@ledger/upstream-clients';
 import { v4 as uuidv4 } from 'uuid';
-import { worst, type Category, type Check, type CheckOutcome } from './check.js';
+import {
+  postedSince,
+  sinceBindings,
+  worst,
+  type Category,
+  type Check,
+  type CheckOutcome,
+  type Since,
+} from './check.js';
 import { CHECKS } from './registry.js';
 import type { CheckResult, ReconciliationRun, RunVariance, SkippedCheck } from './run.js';
 import type { ReconSettings } from './settings.js';
@@ -19,8 +27,10 @@ export interface ReconDeps {
 export interface RunOptions {
   /** One category; every category without. */
   category?: Category;
-  /** Aborted (shutdown): no further check starts and nothing is written. */
+  /** Aborted (shutdown): the statement in flight is cancelled, no further check starts and nothing is written. */
   signal?: AbortSignal;
+  /** Every incremental check sweeps the whole book, whatever its mark (a clean one still moves it). */
+  full?: boolean;
   /** The checks to choose from: the registry's unless a test gives its own. */
   checks?: readonly Check[];
   /**
@@ -50,33 +60,43 @@ export async function runReconciliation(deps: ReconDeps, options: RunOptions = {
   const variances: RunVariance[] = [];
   const skipped: SkippedCheck[] = [];
   const cycle = options.cycle && Math.floor(startedAt.getTime() / options.cycle.intervalMs);
-  // Every check's lock on one session of the run's: a connection per check cost each one a backend's start.
-  await withLockSession(deps.db, async (locks) => {
-    for (const check of checks) {
-      options.signal?.throwIfAborted();
-      const key = checkLockKey(check.name);
-      // A run asked for (no cycle) runs every check it names: one another instance is running is
-      // waited for, not skipped, or the run would answer `ok` for a check it never ran.
-      const attempt =
-        cycle === undefined
-          ? { acquired: true as const, value: await locks.withLock(key, () => runMarkedCheck(deps, check, startedAt)) }
-          : await locks.withLock(
-              key,
-              async () =>
-                (await claimCycle(deps.db, check.name, cycle)) ? runMarkedCheck(deps, check, startedAt) : null,
-              { wait: false },
-            );
-      if (!attempt.acquired || attempt.value === null) {
-        const reason = attempt.acquired
-          ? 'already run this cycle by another instance'
-          : 'another instance holds its lock: it runs there this cycle';
-        skipped.push({ check_name: check.name, category: check.category, reason });
-        continue;
+  // One connection of the pool for the whole run: every check's lock, its transaction and its
+  // mark (none outside DB_POOL_MAX); an abort cancels its statement in flight.
+  await withPooledLockSession(
+    deps.db,
+    async (session) => {
+      for (const check of checks) {
+        options.signal?.throwIfAborted();
+        const key = checkLockKey(check.name);
+        const work = () =>
+          runMarkedCheck({ deps, session, now: startedAt, full: options.full === true, signal: options.signal }, check);
+        // A run asked for (no cycle) runs every check it names: one another instance is running is
+        // waited for, not skipped, or the run would answer `ok` for a check it never ran.
+        const attempt =
+          cycle === undefined
+            ? { acquired: true as const, value: await session.withLock(key, work) }
+            : await session.withLock(
+                key,
+                async () => ((await session.transaction((trx) => claimCycle(trx, check.name, cycle))) ? work() : null),
+                { wait: false },
+              );
+        if (!attempt.acquired || attempt.value === null) {
+          const reason = attempt.acquired
+            ? 'already run this cycle by another instance'
+            : 'another instance holds its lock: it runs there this cycle';
+          skipped.push({ check_name: check.name, category: check.category, reason });
+          continue;
+        }
+        const { result, kept } = attempt.value;
+        results.push(result);
+        variances.push(...kept.map((v) => ({ check_name: check.name, ...v })));
       }
-      const { result, kept } = attempt.value;
-      results.push(result);
-      variances.push(...kept.map((v) => ({ check_name: check.name, ...v })));
-    }
+    },
+    { signal: options.signal },
+  ).catch((error: unknown) => {
+    // Stopped by its signal (a cancelled statement, a refused lock wait): the abort is the reason.
+    options.signal?.throwIfAborted();
+    throw error;
   });
   options.signal?.throwIfAborted();
   const run: ReconciliationRun = {
@@ -103,51 +123,62 @@ export async function runReconciliation(deps: ReconDeps, options: RunOptions = {
   return run;
 }
 
+/** What one check's run works with: the run's session (its lock, transactions and mark on one pooled connection). */
+interface CheckRun {
+  deps: ReconDeps;
+  session: PooledLockSession;
+  /** When the run started. */
+  now: Date;
+  /** RunOptions.full. */
+  full: boolean;
+  signal: AbortSignal | undefined;
+}
+
 /**
- * Where the check's snapshot leaves off: `now()` (its transaction's start), or the start of the
- * oldest transaction still open, if earlier: a posting not yet committed when the snapshot was
- * taken is dated (posted_at, its own transaction's start) at or after this, so the next
- * incremental run sees it. Read first in the check's transaction: it takes the snapshot.
+ * The check's snapshot: it names what the check did not see (the transactions in progress then
+ * or begun after), so the next incremental run looks at exactly those. Read first in the check's
+ * transaction: it takes the snapshot.
  */
-const SNAPSHOT_MARK_SQL = `
-  SELECT least(now(), (SELECT min(xact_start) FROM pg_stat_activity
-                        WHERE datname = current_database() AND pid <> pg_backend_pid() AND xact_start IS NOT NULL))::text AS mark`;
+const SNAPSHOT_SQL = 'SELECT pg_current_snapshot()::text AS snapshot';
+
+/** How many transactions an incremental run looked at: the ones its mark's snapshot did not see. */
+const NEW_TRANSACTIONS_SQL = `SELECT count(*)::int AS n FROM transactions nt WHERE ${postedSince('nt')}`;
 
 /**
  * Runs a check, incrementally where it can (settings.incremental): since its high-water mark,
- * unless it has none, incremental runs are off, or its last full sweep is older than the
- * setting. A clean run moves its mark to where its snapshot left off; a run with variances
- * leaves it, so the next run looks at the same transactions again.
+ * unless it has none, incremental runs are off, the run asks for a full sweep, or its last full
+ * sweep is older than the setting. A clean run moves its mark to its own snapshot; a run with
+ * variances leaves it, so the next run looks at the same transactions again.
  */
 async function runMarkedCheck(
-  deps: ReconDeps,
+  ctx: CheckRun,
   check: Check,
-  now: Date,
 ): Promise<{ result: CheckResult; kept: CheckOutcome['variances'] }> {
-  if (!check.incremental) return runCheck(deps, check, now, null);
-  const { enabled, fullSweepEveryHours } = deps.settings.incremental;
-  const mark = enabled ? await readMark(deps.db, check.name) : null;
+  if (!check.incremental) return runCheck(ctx, check, null);
+  const { enabled, fullSweepEveryHours } = ctx.deps.settings.incremental;
+  const mark = enabled && !ctx.full ? await ctx.session.transaction((trx) => readMark(trx, check.name)) : null;
   const fullDue =
-    mark?.fullSweptAt == null || now.getTime() - mark.fullSweptAt.getTime() >= fullSweepEveryHours * 3_600_000;
-  const since = mark === null || fullDue ? null : mark.sweptThrough;
-  const ran = await runCheck(deps, check, now, since);
-  if (ran.result.status === 'ok' && ran.snapshotMark !== null)
-    await advanceMark(deps.db, check.name, ran.snapshotMark, since === null);
+    mark?.fullSweptAt == null || ctx.now.getTime() - mark.fullSweptAt.getTime() >= fullSweepEveryHours * 3_600_000;
+  const since = mark === null || fullDue ? null : mark.swept;
+  const ran = await runCheck(ctx, check, since);
+  if (ran.result.status === 'ok' && ran.snapshot !== null) {
+    const snapshot = ran.snapshot;
+    await ctx.session.transaction((trx) => advanceMark(trx, check.name, snapshot, since === null));
+  }
   return ran;
 }
 
 async function runCheck(
-  deps: ReconDeps,
+  { deps, session, now, signal }: CheckRun,
   check: Check,
-  now: Date,
-  since: string | null,
-): Promise<{ result: CheckResult; kept: CheckOutcome['variances']; snapshotMark: string | null }> {
+  since: Since | null,
+): Promise<{ result: CheckResult; kept: CheckOutcome['variances']; snapshot: string | null }> {
   const ranAt = new Date().toISOString();
   try {
-    const { outcome, snapshotMark } = await deps.db.transaction(
+    const { outcome, snapshot } = await session.transaction(
       async (trx) => {
-        const mark = check.incremental
-          ? (await trx.raw<{ rows: Array<{ mark: string }> }>(SNAPSHOT_MARK_SQL)).rows[0]!.mark
+        const taken = check.incremental
+          ? (await trx.raw<{ rows: Array<{ snapshot: string }> }>(SNAPSHOT_SQL)).rows[0]!.snapshot
           : null;
         // A check's plan runs once an hour over the whole book: compiling it (JIT) costs more than it saves.
         await trx.raw('SET LOCAL jit = off');
@@ -159,18 +190,22 @@ async function runCheck(
           now,
           since,
         });
+        if (!check.incremental) return { outcome: ran, snapshot: taken };
+        const looked =
+          since === null
+            ? {}
+            : {
+                since: since.snapshot,
+                new_transactions: (
+                  await trx.raw<{ rows: Array<{ n: number }> }>(NEW_TRANSACTIONS_SQL, sinceBindings(since))
+                ).rows[0]!.n,
+              };
         return {
-          outcome: check.incremental
-            ? {
-                ...ran,
-                metrics: {
-                  ...ran.metrics,
-                  sweep: since === null ? 'full' : 'incremental',
-                  ...(since !== null && { since }),
-                },
-              }
-            : ran,
-          snapshotMark: mark,
+          outcome: {
+            ...ran,
+            metrics: { ...ran.metrics, sweep: since === null ? 'full' : 'incremental', ...looked },
+          },
+          snapshot: taken,
         };
       },
       { isolationLevel: 'repeatable read', readOnly: true },
@@ -190,9 +225,11 @@ async function runCheck(
         ran_at: ranAt,
       },
       kept,
-      snapshotMark,
+      snapshot,
     };
   } catch (error) {
+    // A shutdown cancelled it: the run stops and writes nothing, no check failed.
+    if (signal?.aborted) throw error;
     const message = error instanceof Error ? error.message : String(error);
     deps.logger?.error('reconciliation check failed', { check: check.name, error: message });
     return {
@@ -204,7 +241,7 @@ async function runCheck(
         ran_at: ranAt,
       },
       kept: [],
-      snapshotMark: null,
+      snapshot: null,
     };
   }
 }

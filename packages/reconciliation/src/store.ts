@@ -1,5 +1,5 @@
 import { pagedQuery, type Db, type Page, type Paged } from '@ledger/core';
-import type { Category, CheckStatus } from './check.js';
+import type { Category, CheckStatus, Since } from './check.js';
 import type { ReconciliationRun, RunSummary } from './run.js';
 
 interface RunRow {
@@ -125,29 +125,40 @@ export async function claimCycle(db: Db, checkName: string, cycle: number): Prom
   return rows.length === 1;
 }
 
-/** How far a check's clean runs have verified the book (migration 20261228). */
+/** How far a check's clean runs have verified the book (migration 20270203). */
 export interface HighWaterMark {
-  /** Every transaction posted before this instant was verified (ISO-8601, the database's text). */
-  sweptThrough: string;
+  /** The snapshot of its last clean run: every transaction it saw was verified. */
+  swept: Since;
   /** When its last full sweep ran clean; null: never. */
   fullSweptAt: Date | null;
 }
 
 export async function readMark(db: Db, checkName: string): Promise<HighWaterMark | null> {
-  const { rows } = await db.raw<{ rows: Array<{ swept_through: string | null; full_swept_at: Date | null }> }>(
-    'SELECT swept_through::text AS swept_through, full_swept_at FROM reconciliation_check_cycles WHERE check_name = ?',
+  const { rows } = await db.raw<{
+    rows: Array<{ snapshot: string | null; xmax: string | null; xip: string[]; full_swept_at: Date | null }>;
+  }>(
+    `SELECT swept_snapshot::text AS snapshot, pg_snapshot_xmax(swept_snapshot)::text AS xmax,
+            ARRAY(SELECT pg_snapshot_xip(swept_snapshot)::text) AS xip, full_swept_at
+       FROM reconciliation_check_cycles WHERE check_name = ?`,
     [checkName],
   );
   const row = rows[0];
-  return row?.swept_through ? { sweptThrough: row.swept_through, fullSweptAt: row.full_swept_at } : null;
+  return row?.snapshot && row.xmax
+    ? { swept: { snapshot: row.snapshot, xmax: row.xmax, xip: row.xip }, fullSweptAt: row.full_swept_at }
+    : null;
 }
 
-/** Moves a check's mark forward after a clean run (never back: an older run finishing late changes nothing). */
-export async function advanceMark(db: Db, checkName: string, sweptThrough: string, full: boolean): Promise<void> {
+/**
+ * Moves a check's mark forward after a clean run: never back (a later snapshot, by its xmax, sees
+ * all an earlier one saw), so an older run finishing late changes nothing.
+ */
+export async function advanceMark(db: Db, checkName: string, snapshot: string, full: boolean): Promise<void> {
   await db.raw(
-    `INSERT INTO reconciliation_check_cycles AS c (check_name, cycle, swept_through, full_swept_at) VALUES (?, NULL, ?::timestamptz, CASE WHEN ? THEN now() END)
+    `INSERT INTO reconciliation_check_cycles AS c (check_name, cycle, swept_snapshot, full_swept_at) VALUES (?, NULL, ?::pg_snapshot, CASE WHEN ? THEN now() END)
      ON CONFLICT (check_name) DO UPDATE
-        SET swept_through = greatest(c.swept_through, excluded.swept_through), full_swept_at = coalesce(excluded.full_swept_at, c.full_swept_at)`,
-    [checkName, sweptThrough, full],
+        SET swept_snapshot = CASE WHEN c.swept_snapshot IS NULL OR pg_snapshot_xmax(excluded.swept_snapshot) >= pg_snapshot_xmax(c.swept_snapshot)
+                                  THEN excluded.swept_snapshot ELSE c.swept_snapshot END,
+            full_swept_at = coalesce(excluded.full_swept_at, c.full_swept_at)`,
+    [checkName, snapshot, full],
   );
 }

@@ -1,19 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { NO_UPSTREAMS } from '@ledger/upstream-clients';
+import { createDb } from '@ledger/core';
 import { DEFAULT_RECON_SETTINGS, runReconciliation, type ReconSettings } from '../src/index.js';
 import { cleanBook, corrupt, post } from './book.js';
 
 type Book = Awaited<ReturnType<typeof cleanBook>>;
 
-/** A transaction of two lines that do not balance (5.00 against 4.99), written around the ledger's checks, posted at `postedAt` (default: now). */
-async function plantUnbalanced(book: Book, postedAt: string | null = null): Promise<string> {
+/**
+ * A transaction of two lines that do not balance (5.00 against 4.99), written around the ledger's
+ * checks, by this database transaction (default) or, `long_ago`, stamped as if posted by the
+ * first one the cluster ever ran (xid 3: every snapshot saw it).
+ */
+async function plantUnbalanced(book: Book, when: 'now' | 'long_ago' = 'now'): Promise<string> {
   const txnId = randomUUID();
   await corrupt(
     book.db,
-    `INSERT INTO transactions (txn_id, customer_id, txn_type, source, source_txn_id, category, txn_date, amount_usd, posted_at)
-     VALUES (?, 'C-1', 'deposit', 'manual', ?, 'funding', '2026-01-20', '5.00', coalesce(?::timestamptz, now()))`,
-    [txnId, `planted-${txnId}`, postedAt],
+    `INSERT INTO transactions (txn_id, customer_id, txn_type, source, source_txn_id, category, txn_date, amount_usd, created_xid)
+     VALUES (?, 'C-1', 'deposit', 'manual', ?, 'funding', '2026-01-20', '5.00', CASE WHEN ?::text = 'long_ago' THEN '3'::xid8 ELSE pg_current_xact_id() END)`,
+    [txnId, `planted-${txnId}`, when],
   );
   await corrupt(
     book.db,
@@ -41,8 +46,8 @@ describe('incremental reconciliation runs', function () {
     (await book
       .db('reconciliation_check_cycles')
       .where({ check_name: name })
-      .first(book.db.raw('swept_through::text AS swept_through'), 'full_swept_at')) as
-      { swept_through: string | null; full_swept_at: Date | null } | undefined;
+      .first(book.db.raw('swept_snapshot::text AS swept_snapshot'), 'full_swept_at')) as
+      { swept_snapshot: string | null; full_swept_at: Date | null } | undefined;
 
   beforeEach(async () => {
     book = await cleanBook();
@@ -57,15 +62,19 @@ describe('incremental reconciliation runs', function () {
     const marks = new Map<string, string | null>();
     for (const name of names) {
       const after = await mark(name);
-      expect(after?.swept_through, name).to.be.a('string');
+      expect(after?.swept_snapshot, name).to.be.a('string');
       expect(after?.full_swept_at, name).to.be.instanceOf(Date);
-      marks.set(name, after!.swept_through);
+      marks.set(name, after!.swept_snapshot);
     }
     await post(book.db, { txn_type: 'deposit', amount_usd: '10.00', source_txn_id: 'dep-later' });
     const second = await run();
     for (const name of names) {
       expect(resultOf(second, name), name).to.deep.include({ status: 'ok' });
-      expect(resultOf(second, name).metrics, name).to.include({ sweep: 'incremental', since: marks.get(name) });
+      expect(resultOf(second, name).metrics, name).to.include({
+        sweep: 'incremental',
+        since: marks.get(name),
+        new_transactions: 1,
+      });
     }
   });
 
@@ -83,14 +92,14 @@ describe('incremental reconciliation runs', function () {
         .map((v) => [v.txn_id, v.detail.problem]),
     ).to.deep.equal([[planted, 'unbalanced']]);
     // Not clean: the mark does not move, so the next run looks at the planted transaction again.
-    expect((await mark('journal_line_completeness'))?.swept_through).to.deep.equal(before?.swept_through);
+    expect((await mark('journal_line_completeness'))?.swept_snapshot).to.deep.equal(before?.swept_snapshot);
     expect(resultOf(await run(), 'journal_line_completeness')).to.deep.include({ status: 'fail' });
   });
 
-  it('a transaction posted before the mark is not looked at again until the periodic full sweep, which finds it', async () => {
+  it('a transaction the mark’s snapshot saw is not looked at again until the periodic full sweep, which finds it', async () => {
     await run();
     // As if its posting had committed long ago: only a full sweep looks at it.
-    const planted = await plantUnbalanced(book, '2020-01-01T00:00:00Z');
+    const planted = await plantUnbalanced(book, 'long_ago');
     expect(resultOf(await run(settings(1)), 'journal_line_completeness')).to.deep.include({ status: 'ok' });
     // The last full sweep two hours old, and RECON_FULL_SWEEP_HOURS 1: a full sweep is due.
     await book.db('reconciliation_check_cycles').update({ full_swept_at: book.db.raw(`now() - interval '2 hours'`) });
@@ -98,6 +107,62 @@ describe('incremental reconciliation runs', function () {
     expect(resultOf(swept, 'journal_line_completeness')).to.deep.include({ status: 'fail' });
     expect(resultOf(swept, 'journal_line_completeness').metrics).to.include({ sweep: 'full' });
     expect(swept.metadata.variances.map((v) => v.txn_id)).to.include(planted);
+  });
+
+  it('a transaction left open elsewhere (a run waiting for a check’s lock, a long report) does not hold the mark back: the next run looks only at what is new', async () => {
+    const other = createDb({ url: book.runtime!.url, poolMax: 1, applicationName: 'long-reader' });
+    const reader = await other.transaction();
+    try {
+      await run();
+      await reader.raw('SELECT 1');
+      for (const n of [1, 2, 3])
+        await post(book.db, { txn_type: 'deposit', amount_usd: '1.00', source_txn_id: `open-${n}` });
+      const names = ['journal_line_completeness', 'source_txn_uniqueness', 'dr_cr_sign_convention'];
+      const seen = await run();
+      // A line slipped (around the checks) into a transaction that clean run verified: a run that
+      // looked at it again would find it unbalanced; one that reads only what is new does not.
+      await corrupt(
+        book.db,
+        `INSERT INTO journal_lines (txn_id, account_code, debit, credit, customer_id, posting_kind, txn_date)
+         SELECT txn_id, '1100', 1.00, 0, 'C-1', 'deposit', txn_date FROM transactions WHERE source_txn_id = 'open-1'`,
+      );
+      const next = await run();
+      expect(resultOf(next, 'journal_line_completeness').status).to.equal('ok');
+      for (const name of names) expect(resultOf(seen, name).metrics, name).to.include({ new_transactions: 3 });
+      for (const name of names)
+        expect(resultOf(next, name).metrics, name).to.include({ sweep: 'incremental', new_transactions: 0 });
+    } finally {
+      await reader.rollback();
+      await other.destroy();
+    }
+  });
+
+  it('a posting in progress when a clean run takes its snapshot is looked at by the next run, once it commits', async () => {
+    const other = createDb({ url: book.url, poolMax: 1, applicationName: 'late-writer' });
+    const writer = await other.transaction();
+    try {
+      await run();
+      await writer.raw('SET LOCAL session_replication_role = replica');
+      const late = randomUUID();
+      await writer.raw(
+        `INSERT INTO transactions (txn_id, customer_id, txn_type, source, source_txn_id, category, txn_date, amount_usd)
+         VALUES (?, 'C-1', 'deposit', 'manual', 'late-1', 'funding', '2026-01-20', '5.00')`,
+        [late],
+      );
+      // Posted, not committed: the run does not see it, is clean, and moves its mark.
+      expect(resultOf(await run(), 'journal_line_completeness').status).to.equal('ok');
+      await writer.commit();
+      const found = await run();
+      expect(resultOf(found, 'journal_line_completeness')).to.deep.include({ status: 'fail' });
+      expect(resultOf(found, 'journal_line_completeness').metrics).to.include({
+        sweep: 'incremental',
+        new_transactions: 1,
+      });
+      expect(found.metadata.variances.map((v) => v.txn_id)).to.include(late);
+    } finally {
+      if (!writer.isCompleted()) await writer.rollback();
+      await other.destroy();
+    }
   });
 
   it('a second reversal posted after the mark is counted with the first, posted before it', async () => {

@@ -166,6 +166,83 @@ describe('reconciliation runs', function () {
     expect(after).to.deep.equal(before);
   });
 
+  /** Polls `condition` until it holds (a state another connection reaches, not a time). */
+  const until = async (condition: () => Promise<boolean> | boolean) => {
+    while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 20));
+  };
+  const backends = async (where: string, bindings: string[]) =>
+    (
+      await book.db.raw<{ rows: Array<{ n: number }> }>(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND ${where}`,
+        bindings,
+      )
+    ).rows[0]!.n;
+
+  it('a run works on one connection of the pool: with the pool’s only one taken, it waits for it and opens none of its own', async () => {
+    const name = 'recon-pool-of-one';
+    const db = createDb({ url: book.runtime!.url, poolMax: 1, applicationName: name });
+    const held = await db.transaction();
+    const running = runReconciliation({ ...deps(), db }, { checks: [fixed('pooled', 'ok')] });
+    try {
+      await held.raw('SELECT 1');
+      await until(() => db.client.pool.numPendingAcquires() > 0);
+      expect(await backends('application_name = ?', [name])).to.equal(1);
+      await held.commit();
+      expect((await running).status).to.equal('ok');
+    } finally {
+      if (!held.isCompleted()) await held.rollback();
+      await running.catch(() => undefined);
+      await db.destroy();
+    }
+  });
+
+  it('aborting a run (shutdown) cancels its statement in flight: the run ends at once and no query outlives it', async () => {
+    const sleeping: Check = {
+      ...fixed('sleeps', 'ok'),
+      run: async ({ db }) => {
+        await db.raw('SELECT pg_sleep(600)');
+        return { status: 'ok', metrics: {}, variances: [] };
+      },
+    };
+    const abort = new AbortController();
+    const running = runReconciliation(deps(), { checks: [sleeping], signal: abort.signal }).catch((e: unknown) => e);
+    const sleepers = () => backends(`state = 'active' AND query LIKE 'SELECT pg_sleep(600)%'`, []);
+    await until(async () => (await sleepers()) === 1);
+    abort.abort();
+    expect(await running).to.equal(abort.signal.reason);
+    expect(await sleepers()).to.equal(0);
+  });
+
+  it('aborting a run that waits for a check’s lock ends the wait: no backend is left waiting', async () => {
+    const other = createDb({ url: book.url, poolMax: 1, applicationName: 'other-recon' });
+    // Held by a transaction: its connection is in use, never reaped from the pool as idle.
+    const holder = await other.transaction();
+    try {
+      await holder.raw('SELECT pg_advisory_xact_lock(?::bigint)', [advisoryLockId('recon:held-long')]);
+      const abort = new AbortController();
+      const running = runReconciliation(deps(), { checks: [fixed('held-long', 'ok')], signal: abort.signal }).catch(
+        (e: unknown) => e,
+      );
+      const waiting = () => backends(`wait_event = 'advisory' AND query LIKE '%pg_advisory_lock%'`, []);
+      await until(async () => (await waiting()) === 1);
+      abort.abort();
+      expect(await running).to.equal(abort.signal.reason);
+      expect(await waiting()).to.equal(0);
+    } finally {
+      await holder.rollback();
+      await other.destroy();
+    }
+  });
+
+  it('a run asked for with full sweeps every incremental check whole, whatever its mark', async () => {
+    await runReconciliation(deps(), { category: 'A' });
+    const incremental = await runReconciliation(deps(), { category: 'A' });
+    const full = await runReconciliation(deps(), { category: 'A', full: true });
+    const sweep = (run: typeof full) =>
+      run.results.find((r) => r.check_name === 'source_txn_uniqueness')!.metrics.sweep;
+    expect([sweep(incremental), sweep(full)]).to.deep.equal(['incremental', 'full']);
+  });
+
   it('runs are listed newest first, filtered by status, category, check and day', async () => {
     await corrupt(
       book.db,

@@ -1,5 +1,6 @@
 import type { Db, Logger } from '@ledger/core';
 import type { JobProducer } from '@ledger/job-runtime';
+import type { OnDemandRuns } from '@ledger/reconciliation';
 import type { Express, Request, Response } from 'express';
 import type { ApiConfig } from '../config.js';
 import type { ApiDocument, JsonSchema, Paths } from '../openapi/types.js';
@@ -11,6 +12,8 @@ export interface FeatureContext {
   logger: Logger;
   /** Adds jobs to the book's queues and reads their status. */
   jobs: JobProducer;
+  /** The reconciliation runs asked for (`POST /v1/reconciliation/run`): joined when repeated, stopped on shutdown. */
+  recon: OnDemandRuns;
 }
 
 /** Serves one operation: parse (the validator has checked the request), call the core, present. */

@@ -63,7 +63,11 @@ export async function withAdvisoryLock<T>(
   return withLockSession(db, (session) => session.withLock(key, work, options as { wait: false }));
 }
 
-type RawConnection = { query(sql: string, values: unknown[]): Promise<{ rows: Array<{ acquired?: boolean }> }> };
+type RawConnection = {
+  query(sql: string, values: unknown[]): Promise<{ rows: Array<{ acquired?: boolean }> }>;
+  /** Set, knex's pool destroys the connection instead of handing it out again. */
+  __knex__disposed?: unknown;
+};
 
 /** Locks taken one after another on one session: `withLock` is `withAdvisoryLock` without a connection of its own. */
 export interface LockSession {
@@ -72,14 +76,10 @@ export interface LockSession {
 }
 
 /**
- * Runs `work` with one connection of its own (outside the pool, as `withAdvisoryLock`'s) on
- * which it takes locks in turn, each released as its work ends: a caller taking many locks one
- * after another (a reconciliation run, one per check) opens one connection, not one per lock,
- * and a new connection costs a backend's start (tens of ms on a loaded machine). Closed
- * afterwards, which releases whatever a failed release left held.
+ * Advisory locks on `connection`, each released as its work ends. `onReleaseFailed` hears of a
+ * release that failed: the lock may still be held by the connection's backend.
  */
-export async function withLockSession<T>(db: Knex, work: (session: LockSession) => Promise<T>): Promise<T> {
-  const connection = (await db.client.acquireRawConnection()) as RawConnection;
+function locksOn(connection: RawConnection, onReleaseFailed: () => void): LockSession {
   const withLock = async <V>(key: string, run: () => Promise<V>, options?: { wait: false }) => {
     const id = advisoryLockId(key);
     if (options?.wait === false) {
@@ -90,15 +90,69 @@ export async function withLockSession<T>(db: Knex, work: (session: LockSession) 
     try {
       value = await run();
     } finally {
-      // Only a broken connection fails to release, and its backend's end released the lock: the
-      // work's outcome stands, and the session's next lock meets the break.
-      await connection.query('SELECT pg_advisory_unlock($1::bigint)', [id]).catch(() => undefined);
+      // The work's outcome stands; a failed release is the session's to clean up.
+      await connection.query('SELECT pg_advisory_unlock($1::bigint)', [id]).catch(onReleaseFailed);
     }
     return options?.wait === false ? { acquired: true as const, value } : value;
   };
+  return { withLock } as LockSession;
+}
+
+/**
+ * Runs `work` with one connection of its own (outside the pool, as `withAdvisoryLock`'s) on
+ * which it takes locks in turn, each released as its work ends: a caller taking many locks one
+ * after another opens one connection, not one per lock, and a new connection costs a backend's
+ * start (tens of ms on a loaded machine). Closed afterwards, which releases whatever a failed
+ * release left held.
+ */
+export async function withLockSession<T>(db: Knex, work: (session: LockSession) => Promise<T>): Promise<T> {
+  const connection = (await db.client.acquireRawConnection()) as RawConnection;
   try {
-    return await work({ withLock } as LockSession);
+    return await work(locksOn(connection, () => undefined));
   } finally {
     await db.client.destroyRawConnection(connection);
+  }
+}
+
+/** A lock session on a connection of the pool, whose database transactions run on that same connection. */
+export interface PooledLockSession extends LockSession {
+  transaction<T>(work: (trx: Knex.Transaction) => Promise<T>, config?: Knex.TransactionConfig): Promise<T>;
+}
+
+/**
+ * `withLockSession` on one connection of the pool (so within the pool's size), which `work` also
+ * runs its database transactions on (`session.transaction`): a pool of one does the whole of it.
+ * When `signal` aborts, the connection's statement in flight is cancelled (pg_cancel_backend,
+ * through knex: a waiting lock or a long read ends now, not after the process has gone) and it
+ * fails as the work's error; the cancel is awaited before the connection goes back. A connection
+ * whose lock release failed is destroyed, never handed out holding a lock.
+ */
+export async function withPooledLockSession<T>(
+  db: Knex,
+  work: (session: PooledLockSession) => Promise<T>,
+  { signal }: { signal?: AbortSignal } = {},
+): Promise<T> {
+  signal?.throwIfAborted();
+  const connection = (await db.client.acquireConnection()) as RawConnection;
+  let cancelling: Promise<unknown> = Promise.resolve();
+  const cancel = () => {
+    cancelling = db.client.cancelQuery(connection).catch(() => undefined);
+  };
+  signal?.addEventListener('abort', cancel, { once: true });
+  const session: PooledLockSession = Object.assign(
+    locksOn(connection, () => {
+      connection.__knex__disposed = 'an advisory lock release failed';
+    }),
+    {
+      transaction: <V>(run: (trx: Knex.Transaction) => Promise<V>, config?: Knex.TransactionConfig) =>
+        db.transaction(run, { ...config, connection }),
+    },
+  );
+  try {
+    return await work(session);
+  } finally {
+    signal?.removeEventListener('abort', cancel);
+    await cancelling;
+    db.client.releaseConnection(connection);
   }
 }

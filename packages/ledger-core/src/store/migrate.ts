@@ -43,6 +43,7 @@ import * as addIssuerInstrumentType from '../migrations/20270204_add_issuer_inst
 import * as guardLotMatches from '../migrations/20270207_guard_lot_matches.js';
 import * as reopenThroughAFunction from '../migrations/20270207_reopen_through_a_function.js';
 import * as guardHistory from '../migrations/20270207_guard_history.js';
+import * as reconMarksBySnapshot from '../migrations/20270203_recon_marks_by_snapshot.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -87,6 +88,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20270120_create_lrs_prior_usage', createLrsPriorUsage],
   ['20270121_create_issuers', createIssuers],
   ['20270202_hold_cash_requests_to_their_own_posting', holdCashRequestsToTheirOwnPosting],
+  ['20270203_recon_marks_by_snapshot', reconMarksBySnapshot],
   ['20270204_create_cost_inflation_index', createCostInflationIndex],
   ['20270204_add_issuer_instrument_type', addIssuerInstrumentType],
   ['20270207_guard_history', guardHistory],

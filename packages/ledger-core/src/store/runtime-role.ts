@@ -61,7 +61,7 @@ const RUNTIME_GRANTS = [
   // A reconciliation run and its variances are records: written once, never changed.
   'GRANT INSERT ON reconciliation_runs, reconciliation_variances TO ??',
   // A check's scheduled cycle and high-water mark move forward.
-  'GRANT INSERT, UPDATE (cycle, claimed_at, swept_through, full_swept_at) ON reconciliation_check_cycles TO ??',
+  'GRANT INSERT, UPDATE (cycle, claimed_at, swept_snapshot, full_swept_at) ON reconciliation_check_cycles TO ??',
   // Reference data the India reports convert and value at: a later sheet or reading replaces a day's.
   'GRANT INSERT, UPDATE (tt_buy, mid, source, published_at, loaded_at) ON inr_rates TO ??',
   'GRANT INSERT, UPDATE (close_usd, source, recorded_at) ON close_prices TO ??',

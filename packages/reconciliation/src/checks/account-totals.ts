@@ -1,5 +1,5 @@
 import { Decimal, formatDecimal } from '@ledger/core';
-import { BOTH_BOOKS, outcomeOf, variance, type Check } from '../check.js';
+import { BOTH_BOOKS, outcomeOf, postedSince, sinceBindings, variance, type Check } from '../check.js';
 
 /**
  * Every maintained total equals the rows it summarises (migrations 20261121 and 20261206, ADR
@@ -15,7 +15,7 @@ import { BOTH_BOOKS, outcomeOf, variance, type Check } from '../check.js';
  * journal is append-only).
  */
 /** The days the transactions posted since are dated on. */
-const DAYS_SQL = `SELECT coalesce(array_agg(DISTINCT txn_date)::text[], '{}') AS days FROM transactions WHERE posted_at >= :since::timestamptz`;
+const DAYS_SQL = `SELECT coalesce(array_agg(DISTINCT txn_date)::text[], '{}') AS days FROM transactions nt WHERE ${postedSince('nt')}`;
 
 const differencesSql = (incremental: boolean) => {
   const ofDays = (column: string) => (incremental ? `WHERE ${column} = ANY(:days::date[])` : '');
@@ -83,7 +83,9 @@ export const accountTotals: Check = {
   incremental: true,
   run: async ({ db, settings, since }) => {
     const days =
-      since === null ? null : (await db.raw<{ rows: Array<{ days: string[] }> }>(DAYS_SQL, { since })).rows[0]!.days;
+      since === null
+        ? null
+        : (await db.raw<{ rows: Array<{ days: string[] }> }>(DAYS_SQL, sinceBindings(since))).rows[0]!.days;
     const { rows } = await db.raw<{ rows: Difference[] }>(differencesSql(days !== null), {
       tolerance: settings.moneyToleranceUsd.toFixed(),
       limit: settings.variancesPerCheckMax,

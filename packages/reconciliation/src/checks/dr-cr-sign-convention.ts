@@ -1,5 +1,5 @@
 import { ACCOUNT, Decimal, formatDecimal, normalSide, type AccountType } from '@ledger/core';
-import { BOTH_BOOKS, variance, worst, type Check, type Variance } from '../check.js';
+import { BOTH_BOOKS, postedSince, sinceBindings, variance, worst, type Check, type Variance } from '../check.js';
 
 /**
  * The accounts whose balance may stand on either side, and why: the only exceptions to the sign
@@ -42,7 +42,7 @@ const ALL_WALLETS_SQL = `
 const MOVED_WALLETS_SQL = `
   WITH moved AS (
     SELECT l.customer_id, l.account_code
-      FROM (SELECT txn_id FROM transactions WHERE posted_at >= :since::timestamptz OFFSET 0) r
+      FROM (SELECT txn_id FROM transactions nt WHERE ${postedSince('nt')} OFFSET 0) r
       CROSS JOIN LATERAL (SELECT customer_id, account_code, debit, credit FROM journal_lines x
                            WHERE x.txn_id = r.txn_id AND x.account_code = ANY(:wallets::text[]) AND x.customer_id IS NOT NULL OFFSET 0) l
      GROUP BY 1, 2
@@ -92,7 +92,7 @@ export const drCrSignConvention: Check = {
     const wallets = (
       await db.raw<{ rows: Array<{ customer_id: string; account_code: string; net: string }> }>(
         since === null ? ALL_WALLETS_SQL : MOVED_WALLETS_SQL,
-        { wallets: WALLETS, limit: settings.variancesPerCheckMax, ...(since !== null && { since }) },
+        { wallets: WALLETS, limit: settings.variancesPerCheckMax, ...sinceBindings(since) },
       )
     ).rows;
     const overdrawn = wallets.map((w) =>

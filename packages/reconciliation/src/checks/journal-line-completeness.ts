@@ -1,5 +1,5 @@
 import { formatDecimal, Decimal, POSTING_RULES } from '@ledger/core';
-import { BOTH_BOOKS, outcomeOf, variance, type Check } from '../check.js';
+import { BOTH_BOOKS, outcomeOf, postedSince, sinceBindings, variance, type Check } from '../check.js';
 
 /** Transaction types posted pending recost (buys and sells): each has a recost_states row from its posting. */
 const TRADE_TYPES = Object.entries(POSTING_RULES)
@@ -11,7 +11,7 @@ const TRADE_TYPES = Object.entries(POSTING_RULES)
  * carry its date and customer; every line belongs to a transaction; every trade (not a
  * reversal) has its recost state row. A full sweep: one pass over the journal grouped by
  * transaction (the txn_id index, in order), merged both ways with transactions. Incremental
- * (`:since` set): each transaction posted since (by posted_at) with its lines summed in one
+ * (`:since` set): each transaction posted since (by the created_xid index) with its lines summed in one
  * lateral probe of the txn_id index: an aggregate without GROUP BY answers one row even for a
  * transaction without lines, so no second join back to the transactions is needed (one was
  * planned as a nested loop over both sides, quadratic in the new transactions, when the
@@ -30,8 +30,8 @@ const linesSql = (incremental: boolean) => `
               ELSE 'lines_disagree_with_transaction' END AS problem
     FROM ${
       incremental
-        ? // OFFSET 0: the new transactions by the posted_at index, never the whole book in txn_id order for the ORDER BY.
-          `(SELECT * FROM transactions WHERE posted_at >= :since::timestamptz OFFSET 0) t
+        ? // OFFSET 0: the new transactions by the created_xid index, never the whole book in txn_id order for the ORDER BY.
+          `(SELECT * FROM transactions nt WHERE ${postedSince('nt')} OFFSET 0) t
            CROSS JOIN LATERAL (SELECT t.txn_id, ${PER_TXN} FROM journal_lines l WHERE l.txn_id = t.txn_id) p`
         : `transactions t FULL JOIN (SELECT txn_id, ${PER_TXN} FROM journal_lines GROUP BY txn_id) p ON p.txn_id = t.txn_id`
     }
@@ -46,7 +46,7 @@ const RECOST_STATES_SQL = `
   SELECT t.txn_id::text AS txn_id, t.source_txn_id, t.customer_id, t.symbol, t.txn_type
     FROM transactions t
    WHERE t.txn_type = ANY(:types::text[]) AND t.reverses_txn_id IS NULL
-     AND (:since::timestamptz IS NULL OR t.posted_at >= :since::timestamptz)
+     AND (:since_xmax::xid8 IS NULL OR ${postedSince('t')})
      AND NOT EXISTS (SELECT 1 FROM recost_states s WHERE s.txn_id = t.txn_id)
    ORDER BY 1
    LIMIT :limit`;
@@ -69,7 +69,7 @@ export const journalLineCompleteness: Check = {
           credit: string;
           problem: string;
         }>;
-      }>(linesSql(since !== null), { since, limit })
+      }>(linesSql(since !== null), { ...sinceBindings(since), limit })
     ).rows;
     const untracked = (
       await db.raw<{
@@ -80,7 +80,7 @@ export const journalLineCompleteness: Check = {
           symbol: string | null;
           txn_type: string;
         }>;
-      }>(RECOST_STATES_SQL, { types: TRADE_TYPES, since, limit })
+      }>(RECOST_STATES_SQL, { types: TRADE_TYPES, ...sinceBindings(since), limit })
     ).rows;
     const variances = [
       ...lines.map((r) =>

@@ -1,4 +1,4 @@
-import { BOTH_BOOKS, outcomeOf, variance, type Check } from '../check.js';
+import { BOTH_BOOKS, outcomeOf, postedSince, sinceBindings, variance, type Check } from '../check.js';
 
 /**
  * Each upstream record is posted once: no two transactions share (source, source_txn_id), and no
@@ -12,7 +12,7 @@ const duplicatesSql = (incremental: boolean) => `
   WITH keys AS (
     ${
       incremental
-        ? `SELECT k.source, k.source_txn_id, c.n FROM (SELECT DISTINCT source, source_txn_id FROM transactions WHERE posted_at >= :since::timestamptz) k
+        ? `SELECT k.source, k.source_txn_id, c.n FROM (SELECT DISTINCT source, source_txn_id FROM transactions nt WHERE ${postedSince('nt')}) k
              CROSS JOIN LATERAL (SELECT count(*)::int AS n FROM transactions t WHERE t.source = k.source AND t.source_txn_id = k.source_txn_id) c
             WHERE c.n > 1 ORDER BY 1, 2 LIMIT :limit`
         : `SELECT source, source_txn_id, count(*)::int AS n FROM transactions GROUP BY 1, 2 HAVING count(*) > 1 ORDER BY 1, 2 LIMIT :limit`
@@ -20,7 +20,7 @@ const duplicatesSql = (incremental: boolean) => `
   ), reversed AS (
     ${
       incremental
-        ? `SELECT k.reverses_txn_id, c.n FROM (SELECT DISTINCT reverses_txn_id FROM transactions WHERE posted_at >= :since::timestamptz AND reverses_txn_id IS NOT NULL) k
+        ? `SELECT k.reverses_txn_id, c.n FROM (SELECT DISTINCT reverses_txn_id FROM transactions nt WHERE ${postedSince('nt')} AND reverses_txn_id IS NOT NULL) k
              CROSS JOIN LATERAL (SELECT count(*)::int AS n FROM transactions t WHERE t.reverses_txn_id = k.reverses_txn_id) c
             WHERE c.n > 1 ORDER BY 1 LIMIT :limit`
         : `SELECT reverses_txn_id, count(*)::int AS n FROM transactions WHERE reverses_txn_id IS NOT NULL GROUP BY 1 HAVING count(*) > 1 ORDER BY 1 LIMIT :limit`
@@ -52,7 +52,7 @@ export const sourceTxnUniqueness: Check = {
         n: number;
         txn_ids: string[];
       }>;
-    }>(duplicatesSql(since !== null), { limit: settings.variancesPerCheckMax, ...(since !== null && { since }) });
+    }>(duplicatesSql(since !== null), { limit: settings.variancesPerCheckMax, ...sinceBindings(since) });
     const variances = rows.map((r) =>
       variance({
         txn_id: r.kind === 'reversal' ? r.reverses_txn_id : (r.txn_ids[0] ?? null),

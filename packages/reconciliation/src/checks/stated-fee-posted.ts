@@ -1,5 +1,5 @@
 import { Decimal, formatDecimal } from '@ledger/core';
-import { BOTH_BOOKS, outcomeOf, variance, type Check } from '../check.js';
+import { BOTH_BOOKS, outcomeOf, postedSince, sinceBindings, variance, type Check } from '../check.js';
 
 /**
  * Every trade whose source states its settlement (a uaefeed order: `metadata.cash_movement`, the
@@ -22,7 +22,7 @@ const SQL = `
            CASE WHEN t.metadata->>'bundled_fee' ~ '^[0-9]{1,15}(\\.[0-9]{1,2}){0,1}$' THEN (t.metadata->>'bundled_fee')::numeric END AS bundled_fee
       FROM transactions t
      WHERE t.source = 'uaefeed' AND t.txn_type IN ('buy_security', 'sell_security') AND t.reverses_txn_id IS NULL
-       AND (:since::timestamptz IS NULL OR t.posted_at >= :since::timestamptz)
+       AND (:since_xmax::xid8 IS NULL OR ${postedSince('t')})
   ), posted AS (
     SELECT tr.*, w.moved, w.fee, w.fee_lines
       FROM trades tr
@@ -66,7 +66,7 @@ export const statedFeePosted: Check = {
         bundled_fee: string | null;
         fee: string;
       }>;
-    }>(SQL, { since, limit: settings.variancesPerCheckMax });
+    }>(SQL, { ...sinceBindings(since), limit: settings.variancesPerCheckMax });
     const variances = rows.map((r) => {
       const named = {
         txn_id: r.txn_id,

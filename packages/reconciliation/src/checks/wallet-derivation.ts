@@ -1,5 +1,5 @@
 import { ACCOUNT, Decimal, formatDecimal } from '@ledger/core';
-import { BOTH_BOOKS, outcomeOf, variance, type Check, type Variance } from '../check.js';
+import { BOTH_BOOKS, outcomeOf, postedSince, sinceBindings, variance, type Check, type Variance } from '../check.js';
 
 const WALLETS = [ACCOUNT.customerWalletUsd, ACCOUNT.customerWalletAed];
 
@@ -19,7 +19,7 @@ const totalsSql = (incremental: boolean) => `
     ${
       incremental
         ? `SELECT d.account_code, sum(d.debit_total - d.credit_total) AS net,
-                  (SELECT count(*) FROM (SELECT txn_id FROM transactions WHERE posted_at >= :since::timestamptz OFFSET 0) r
+                  (SELECT count(*) FROM (SELECT txn_id FROM transactions nt WHERE ${postedSince('nt')} OFFSET 0) r
                      CROSS JOIN LATERAL (SELECT 1 FROM journal_lines l WHERE l.txn_id = r.txn_id AND l.account_code = d.account_code AND l.customer_id IS NULL) x) AS without_customer
              FROM account_daily_totals d WHERE d.account_code = ANY(:wallets::text[]) GROUP BY d.account_code`
         : `SELECT account_code, coalesce(sum(debit - credit) FILTER (WHERE customer_id IS NOT NULL), 0) AS net, count(*) FILTER (WHERE customer_id IS NULL) AS without_customer
@@ -37,7 +37,7 @@ const totalsSql = (incremental: boolean) => `
 const WITHOUT_CUSTOMER_SQL = `
   SELECT l.txn_id::text AS txn_id, t.source_txn_id, l.account_code, (l.debit - l.credit)::text AS net
     FROM journal_lines l LEFT JOIN transactions t ON t.txn_id = l.txn_id
-   WHERE l.account_code = ANY(:wallets::text[]) AND l.customer_id IS NULL AND (:since::timestamptz IS NULL OR t.posted_at >= :since::timestamptz)
+   WHERE l.account_code = ANY(:wallets::text[]) AND l.customer_id IS NULL AND (:since_xmax::xid8 IS NULL OR ${postedSince('t')})
    ORDER BY l.line_id
    LIMIT :limit`;
 
@@ -52,7 +52,7 @@ export const walletDerivation: Check = {
         rows: Array<{ account_code: string; lines_net: string; kept_net: string; without_customer: number }>;
       }>(totalsSql(since !== null), {
         wallets: WALLETS,
-        ...(since !== null && { since }),
+        ...sinceBindings(since),
       })
     ).rows;
     const drifted: Variance[] = totals
@@ -75,7 +75,7 @@ export const walletDerivation: Check = {
             rows: Array<{ txn_id: string; source_txn_id: string | null; account_code: string; net: string }>;
           }>(WITHOUT_CUSTOMER_SQL, {
             wallets: WALLETS,
-            since,
+            ...sinceBindings(since),
             limit: settings.variancesPerCheckMax,
           })
         ).rows.map((r) =>

@@ -125,10 +125,18 @@ export const schemas: Record<string, JsonSchema> = {
   ReconciliationRunPage: listEnvelope(ref('ReconciliationRunSummary'), 'A page of runs, newest first.'),
   ReconciliationRunInput: {
     type: 'object',
-    description: 'Which category to run; without one, every category. Any other category is a 400.',
+    description:
+      'Which category to run; without one, every category. Any other category is a 400. `full`: every incremental check sweeps the whole book, whatever its high-water mark.',
     additionalProperties: false,
-    properties: { category: CATEGORY },
-    examples: [{ category: 'A' }, {}],
+    properties: {
+      category: CATEGORY,
+      full: {
+        type: 'boolean',
+        description:
+          'Sweep the whole book in every check that otherwise looks only at what was posted since its last clean run (docs/reconciliation.md#incremental-runs); absent: false.',
+      },
+    },
+    examples: [{ category: 'A' }, {}, { category: 'A', full: true }],
   },
 };
 
@@ -180,7 +188,9 @@ export const paths: Paths = {
       summary: 'Run the checks now (admin)',
       description:
         'Runs the book’s checks of `category` (every category without one) now, each under its cluster-wide lock (a ' +
-        'check another instance is running is waited for, then run), stores the run and answers it. ' +
+        'check another instance is running is waited for, then run), stores the run and answers it. A request for ' +
+        'what a run in flight on this process already runs (same `category` and `full`) joins it and answers that run; ' +
+        'other requests run one after another. A shutdown stops a run (503, nothing stored). ' +
         'A check that throws is a `fail` with `metrics.error`; the others still run. A `warn` or `fail` sends the drift ' +
         'alert when `ALERT_WEBHOOK_URL` is set.',
       tags: TAG,
@@ -192,7 +202,7 @@ export const paths: Paths = {
       },
       responses: {
         '200': { description: 'The run, stored.', content: json(ref('ReconciliationRun')) },
-        ...errorResponses(...WRITE_ERRORS),
+        ...errorResponses(...WRITE_ERRORS, 'NotReady'),
       },
     },
   },

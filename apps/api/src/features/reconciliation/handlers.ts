@@ -1,4 +1,4 @@
-import { findRun, listRuns, runReconciliation, type Category, type RunFilter } from '@ledger/reconciliation';
+import { findRun, listRuns, type RunFilter, type RunRequest } from '@ledger/reconciliation';
 import { ApiError } from '../../http/errors.js';
 import { pageOf, pick } from '../../http/query.js';
 import type { FeatureContext, Handler } from '../feature.js';
@@ -7,7 +7,7 @@ const FILTER_KEYS = ['status', 'category', 'check_name', 'from', 'to'] as const 
   keyof RunFilter
 >;
 
-export function handlers({ config, db, logger }: FeatureContext): Record<string, Handler> {
+export function handlers({ db, recon }: FeatureContext): Record<string, Handler> {
   return {
     listReconciliationRuns: async (req, res) => {
       res.json(await listRuns(db, pick(req.query, FILTER_KEYS) as RunFilter, pageOf(req.query)));
@@ -21,13 +21,16 @@ export function handlers({ config, db, logger }: FeatureContext): Record<string,
     },
 
     runReconciliation: async (req, res) => {
-      const { category } = (req.body ?? {}) as { category?: Category };
-      res.json(
-        await runReconciliation(
-          { db, book: config.book, settings: config.recon, upstreams: config.upstreams, logger },
-          { category },
-        ),
-      );
+      const { category, full } = (req.body ?? {}) as RunRequest;
+      try {
+        res.json(await recon.run({ category, full }));
+      } catch (error) {
+        if (!recon.closed) throw error;
+        throw new ApiError(
+          'not_ready',
+          'the api is shutting down: the reconciliation run was stopped and nothing was written',
+        );
+      }
     },
   };
 }
