@@ -1,7 +1,7 @@
 import { createLogger, type Book } from '@ledger/core';
 import type { TestDatabase } from '@ledger/core/testing';
 import { DEFAULT_JOB_SETTINGS, type JobDeps } from '@ledger/job-runtime';
-import { createDataset, type SandboxDataset } from '@ledger/sandbox';
+import { createDataset, parseEnvFile, type SandboxDataset } from '@ledger/sandbox';
 import { createUpstreamClients, upstreamConfigSchema, type UpstreamEnv } from '@ledger/upstream-clients';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -13,14 +13,6 @@ const SANDBOX_CLI = fileURLToPath(new URL('../../packages/sandbox/src/cli.ts', i
 
 /** The sync benches' seed: the sandbox serves this data set and the bench makes it again to compare. */
 const SYNC_SEED = 2026;
-
-/** `NAME=value` lines, a value in double quotes possibly over several lines (the PEM). */
-function readEnvFile(text: string): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const match of text.matchAll(/^([A-Z_][A-Z0-9_]*)=(?:"([^"]*)"|(.*))$/gm))
-    env[match[1]!] = match[2] ?? match[3]!;
-  return env;
-}
 
 /**
  * The sandbox in a process of its own (`pnpm sandbox`), as a real upstream is another machine:
@@ -66,7 +58,7 @@ export async function startSandboxProcess(
     });
     child.once('exit', (code) => reject(new Error(`the sandbox exited (${code}) before it was ready`)));
   });
-  return { env: readEnvFile(readFileSync(envFile, 'utf8')), pid: child.pid!, close };
+  return { env: parseEnvFile(readFileSync(envFile, 'utf8')), pid: child.pid!, close };
 }
 
 /** A sync bench's sandbox: what the job runs with, against it. */

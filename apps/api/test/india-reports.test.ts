@@ -111,6 +111,42 @@ describe('India reports on stored data (api)', function () {
       }
     });
 
+    it('an fy outside the years the book answers (2015-16 to 2198-99) is a 400 naming the range on every report taking one; the first and last answer', async () => {
+      // Every operation the document gives an `fy`, so a report added later is held to the same bound.
+      const document = (await api.get('/docs/openapi.json')).body as {
+        paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string }> }>>;
+      };
+      const reports = Object.entries(document.paths)
+        .filter(([, item]) => item.get?.parameters?.some((p) => p.name === 'fy' && p.in === 'query'))
+        .map(([path]) => path);
+      expect(reports).to.include.members([
+        '/v1/india/lrs',
+        '/v1/india/capital-gains',
+        '/v1/india/fx-margin',
+        '/v1/india/remit',
+      ]);
+      for (const fy of ['1900-01', '2014-15', '2199-00', '9999-00']) {
+        const declared = await api.put('/v1/india/lrs/prior-usage/ABCDE1234F', {
+          fy,
+          amount_usd: '1.00',
+          amount_inr: '1.00',
+        });
+        const asked = reports.map(
+          async (path) => [path, await api.get(`${path}?fy=${fy}`, { token: 'ledger' })] as const,
+        );
+        for (const [what, reply] of [['declared', declared] as const, ...(await Promise.all(asked))]) {
+          expectError(reply, 400, 'validation_error');
+          expect(reply.body.error.message, `${what} ${fy}`).to.include('from 2015-16 to 2198-99');
+        }
+      }
+      for (const fy of ['2015-16', '2198-99']) {
+        for (const path of reports) {
+          const reply = await api.get(`${path}?fy=${fy}`, { token: 'ledger' });
+          expect(reply.status, `${path}?fy=${fy}: ${reply.text}`).to.equal(200);
+        }
+      }
+    });
+
     it('needs the read token (401 without)', async () => {
       expectError(await api.get('/v1/india/lrs?fy=2024-25'), 401, 'unauthorized');
     });

@@ -17,6 +17,7 @@ export {
   financialYearStarting,
   FY_PATTERN_SOURCE,
   FY_RULE,
+  FY_YEARS,
   parseFinancialYear,
   type FinancialYear,
 } from './fy.js';

@@ -13,6 +13,7 @@ import {
   lagStatistics,
   lrsSummary,
   noPanRate,
+  FY_RULE,
   parseFinancialYear,
   parseSbiRates,
   RateBook,
@@ -70,6 +71,17 @@ describe('financial years', () => {
   it('refuses anything else as a validation error naming the field', () => {
     for (const bad of ['2024-26', '2024-2025', '24-25', '2024', '2024-24', '']) {
       expect(() => parseFinancialYear(bad), bad).to.throw(LedgerError, /fy must be a financial year YYYY-YY/);
+    }
+  });
+
+  it('answers only the years the rules and ledger dates cover: the first under the LRS limit to the last ending by 2199', () => {
+    expect(parseFinancialYear('2015-16').start).to.equal('2015-04-01');
+    expect(parseFinancialYear('2198-99').end).to.equal('2199-03-31');
+    for (const outside of ['1900-01', '2014-15', '2199-00', '9999-00']) {
+      expect(() => parseFinancialYear(outside), outside)
+        .to.throw(LedgerError, 'fy must be a financial year YYYY-YY of two consecutive years, from 2015-16 to 2198-99')
+        .with.property('details')
+        .deep.equal([{ path: 'fy', message: `must be ${FY_RULE}` }]);
     }
   });
 

@@ -33,6 +33,34 @@ const DEFAULT_STALLED_INTERVAL_MS = 30_000;
 /** How many runs one look for lost jobs queues again, at most. */
 const LOST_RUNS_PER_LOOK = 100;
 
+/**
+ * BullMQ's error when the job it moves on (finished, or delayed for a retry) is no longer in
+ * Redis: Redis lost it (restarted empty, failed over) while it ran, and with it the job's lock.
+ * The run's record in the book is the outcome (a lost run not finished is queued again from it),
+ * so it is a warning, not an error; BullMQ reports it more than once per job.
+ */
+const LOST_JOB_KEY = /^Missing key for job (.+)\. (moveToFinished|moveToDelayed)$/;
+/** How many jobs' lost keys are remembered to warn once each: a bound, not a window. */
+const LOST_JOB_KEYS_REMEMBERED = 1_000;
+
+/** Logs a job worker's error: a lost job key once per job at warn, anything else at error. */
+function workerErrorLogger(logger: Logger) {
+  const warned = new Set<string>();
+  return (family: JobFamily, error: Error) => {
+    const lost = LOST_JOB_KEY.exec(error.message);
+    if (lost === null) return logger.error('job worker error', { family, error: error.message });
+    const jobId = lost[1]!;
+    if (warned.has(jobId)) return;
+    warned.add(jobId);
+    if (warned.size > LOST_JOB_KEYS_REMEMBERED) warned.delete(warned.values().next().value!);
+    logger.warn('job lost by Redis while it ran (its lock with it): its run in the book decides the outcome', {
+      family,
+      job_id: jobId,
+      error: error.message,
+    });
+  };
+}
+
 /** Counts the jobs a processor has in hand, and tells when there are none. */
 function jobsInHand<A extends unknown[], R>(processor: (...args: A) => Promise<R>) {
   let inHand = 0;
@@ -87,6 +115,7 @@ export function createJobWorkers(options: JobWorkersOptions): JobWorkers {
     }),
   );
 
+  const logWorkerError = workerErrorLogger(logger);
   const workers = families.map((family) => {
     const { concurrency, limiter } = JOB_FAMILIES[family];
     const worker = new Worker(queueName(book, family), processor.tracked, {
@@ -100,7 +129,7 @@ export function createJobWorkers(options: JobWorkersOptions): JobWorkers {
       ...JOB_RETENTION,
     });
     // Without a listener an 'error' event would crash the process; Redis hiccups are retried.
-    worker.on('error', (error) => logger.error('job worker error', { family, error: error.message }));
+    worker.on('error', (error) => logWorkerError(family, error));
     return worker;
   });
 

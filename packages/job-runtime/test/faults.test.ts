@@ -33,6 +33,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** A worker process, and the runs of the job it started (by key). */
 class WorkerProcess {
   readonly runs: string[] = [];
+  /** Its log lines (JSON, level warn and above). */
+  readonly logs: Array<{ level: string; message: string; [field: string]: unknown }> = [];
   private output = '';
   private constructor(readonly child: ChildProcess) {}
 
@@ -52,6 +54,8 @@ class WorkerProcess {
         const event = line.startsWith('{"event"') ? (JSON.parse(line) as { event: string; key?: string }) : undefined;
         if (event?.event === 'run') worker.runs.push(event.key!);
         if (event?.event === 'ready') child.emit('ready');
+        if (event === undefined && line.startsWith('{'))
+          worker.logs.push(JSON.parse(line) as WorkerProcess['logs'][number]);
       }
     });
     const ready = await Promise.race([
@@ -207,6 +211,12 @@ describe('jobs under faults: worker killed, Redis restarted empty or frozen', fu
     await sleep(STALLED_INTERVAL_MS * 2);
     expect(worker.alive, 'the worker survived the restart').to.equal(true);
     expect(worker.runs).to.deep.equal([input.key]);
+    // BullMQ could not move the job it no longer had to finished: once, a warning naming the job,
+    // never an error (the run succeeded; an operator's error alert must not fire).
+    const lost = worker.logs.filter((line) => JSON.stringify(line).includes('Missing key'));
+    expect(lost.map(({ level, job_id }) => ({ level, job_id }))).to.deep.equal([
+      { level: 'warn', job_id: queued.job_id },
+    ]);
     await expectRerunPostsNothing(worker, input);
   });
 

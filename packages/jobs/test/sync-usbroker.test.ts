@@ -1,5 +1,6 @@
 import { Decimal, FeeSchedule, upsertCustomer, type Db } from '@ledger/core';
-import type { UsbrokerOrder } from '@ledger/upstream-clients';
+import type { JobProgress } from '@ledger/job-runtime';
+import type { UsbrokerClient, UsbrokerOrder } from '@ledger/upstream-clients';
 import { expect } from 'chai';
 import nock from 'nock';
 import { JOBS, runSyncUsbroker, runSyncUsbrokerTrades, syncUsbrokerJob, syncUsbrokerTradesJob } from '../src/index.js';
@@ -162,6 +163,31 @@ describe('sync-usbroker and sync-usbroker-trades against a nock’ed broker', fu
     // 5,000.00 − 400.00 − 1,874.50 + 950.60; 2,000.00 − 300.00.
     expect(await wallet(db, 'IND-1')).to.equal('3676.10');
     expect(await wallet(db, 'IND-2')).to.equal('1700.00');
+  });
+
+  it('reports progress in customers from the start, before the firm-wide wire list, then as each customer finishes, to n of n', async () => {
+    fakeBroker(broker());
+    const reported: JobProgress[] = [];
+    let whileListingWires: JobProgress[] | null = null;
+    const client = brokerClient();
+    const deps = {
+      ...depsOf(db, {
+        ...client,
+        listWires: (...args: Parameters<UsbrokerClient['listWires']>) => {
+          whileListingWires = [...reported];
+          return client.listWires(...args);
+        },
+      }),
+      progress: (p: JobProgress) => reported.push(p),
+    };
+    await runSyncUsbroker({}, deps);
+    // The status record says how far the run is while the one firm-wide read runs, not null.
+    expect(whileListingWires).to.deep.equal([{ done: 0, total: 2, unit: 'customers' }]);
+    expect([...new Set(reported.map((p) => `${p.done}/${p.total} ${p.unit}`))]).to.deep.equal([
+      '0/2 customers',
+      '1/2 customers',
+      '2/2 customers',
+    ]);
   });
 
   it('run twice posts nothing new: every record a duplicate, nothing left to recost', async () => {

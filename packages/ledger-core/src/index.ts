@@ -53,7 +53,14 @@ export {
 } from './store/periods.js';
 export { closeYear, listYearCloses, type YearClose } from './store/year-closes.js';
 export { fiscalYearEndingOn, YEAR_CLOSE_POSTING_KIND, type FiscalYear } from './domain/year-close.js';
-export { CALENDAR_DATE_PATTERN_SOURCE, CALENDAR_DATE_RULE, isCalendarDate, todayUtc } from './domain/dates.js';
+export {
+  CALENDAR_DATE_PATTERN_SOURCE,
+  CALENDAR_DATE_RULE,
+  FIRST_CALENDAR_YEAR,
+  isCalendarDate,
+  LAST_CALENDAR_YEAR,
+  todayUtc,
+} from './domain/dates.js';
 export { assert, LedgerError, type LedgerErrorCode } from './domain/errors.js';
 export { compareCashStatement, previousMonth, type CashStatementFigures } from './domain/cash-statements.js';
 export {

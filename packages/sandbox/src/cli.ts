@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_DATA_CONFIG } from './data/generate.js';
+import { writeEnvFile } from './env-file.js';
 import { clientEnv, startSandbox, type Sandbox } from './sandbox.js';
 
 /**
@@ -119,18 +120,6 @@ function remitSettings(
   return { ...(url ? { webhookUrl: url } : {}), ...(secret ? { webhookSecret: secret } : {}) };
 }
 
-/** The settings a book's processes need to use this sandbox, as an env file (mode 600). */
-function writeEnvFile(path: string, sandbox: Sandbox): void {
-  const lines = [
-    '# Written by `pnpm sandbox`: the UAE and India books against the sandbox (sandbox credentials, nothing real).',
-    ...Object.entries(clientEnv(sandbox)).map(([name, value]) =>
-      value.includes('\n') ? `${name}="${value}"` : `${name}=${value}`,
-    ),
-  ];
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  writeFileSync(path, `${lines.join('\n')}\n`, { mode: 0o600 });
-}
-
 async function main(): Promise<number> {
   let settings: ReturnType<typeof readSettings>;
   try {
@@ -160,7 +149,7 @@ async function main(): Promise<number> {
     console.error(`sandbox: ${message}`);
     return 1;
   }
-  writeEnvFile(settings.envFile, sandbox);
+  writeEnvFile(settings.envFile, clientEnv(sandbox));
   const { config, period, recordCount } = sandbox.data;
   console.log(
     `sandbox: registry ${sandbox.urls.registry}/v1/uae/customers (and /v1/india/customers), uaefeed ${sandbox.urls.uaefeed}, custodian ${sandbox.urls.custodian}`,

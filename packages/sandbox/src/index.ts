@@ -1,3 +1,4 @@
+export { formatEnvFile, parseEnvFile, writeEnvFile } from './env-file.js';
 export {
   clientEnv,
   startSandbox,

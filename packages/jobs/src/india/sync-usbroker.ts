@@ -93,6 +93,10 @@ async function syncBroker(
   const { customers, failed: notLinked } = await selectCustomers(db, 'usbroker_account_no', input.customer_ids);
   const total = customers.length + notLinked.length;
   const usbroker = deps.upstreams.usbroker;
+  const customersDone = (done: number) => progress({ done, total: customers.length, unit: 'customers' });
+  // The firm-wide wire list is read before any customer: the status record counts the run's
+  // customers from the start instead of staying null through that read.
+  customersDone(0);
   if (usbroker === null) return run.result(total, [...notLinked, ...notConfigured(customers, 'usbroker')], null);
 
   let wires = new Map<string, UsbrokerWire[]>();
@@ -127,7 +131,7 @@ async function syncBroker(
       }
       await run.post(records);
     },
-    (done) => progress({ done, total: customers.length, unit: 'customers' }),
+    customersDone,
   );
   const recost = await run.recostIfPosted(input.recost, settings);
   const result: SyncUsbrokerResult = {

@@ -66,8 +66,8 @@ export const paths: Paths = {
         'A body with a `Content-Encoding` other than `identity` is 415 `unsupported_media_type`, unread: the signature is over the bytes as sent. ' +
         'Otherwise 200 with the acknowledgement: an `orders` event triggers a sync only when `paid`; a payment (`payment`, `payments`, ' +
         '`payment_link`) only when `funds_available` or `success`. A triggered sync (the customer’s remittances, then their broker wires) ' +
-        'is queued and runs in the background under the cluster-wide India sync lock; the answer does not wait for it. An unknown ' +
-        '`data.customer_id` is acknowledged without a sync. On the UAE book every event is acknowledged without a sync (it has no remittances). ' +
+        'is queued and runs in the background under the cluster-wide India sync lock; the answer does not wait for it. A ' +
+        '`data.customer_id` not yet linked to a customer of the book triggers the sync too: it links them from the customer registry first (as provision-india does), then syncs them. On the UAE book every event is acknowledged without a sync (it has no remittances). ' +
         'A duplicate delivery may sync again and changes nothing.',
       tags: ['webhooks'],
       security: REMIT_SIGNATURE,
