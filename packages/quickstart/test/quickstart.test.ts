@@ -4,7 +4,7 @@ import { rmSync } from 'node:fs';
 import { BigNumber } from 'bignumber.js';
 import { expect } from 'chai';
 import { formatQty, positionsOf, PLANTED_MISMATCH_CUSTOMER } from '@ledger/sandbox';
-import { startStack, type Stack, type StackOptions } from '../src/index.js';
+import { opsUrls, startStack, type Stack, type StackOptions } from '../src/index.js';
 import { testStackOptions } from '../src/testing.js';
 
 // Small, for CI's time: at the default 200 the load takes minutes, long enough for a recon schedule
@@ -67,6 +67,15 @@ describe('quickstart: both books, the sandbox and the demo load', function () {
     for (const { api } of stack.books) {
       const { total } = await api.get<{ total: number }>('/v1/transactions?limit=1');
       expect(total).to.be.greaterThan(CUSTOMERS * 10);
+    }
+  });
+
+  it('serves each process’s metrics on the operations port it was given, tagged with its book and service', async function () {
+    for (const { book, ops } of stack.books) {
+      for (const { process, metrics } of opsUrls(ops)) {
+        const text = await (await fetch(metrics)).text();
+        expect(text, metrics).to.contain(`book="${book}"`).and.contain(`service="${process}"`);
+      }
     }
   });
 
