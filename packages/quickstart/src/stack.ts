@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { clientEnv, startSandbox, type Sandbox } from '@ledger/sandbox';
+import { leaveDeskWork } from './desk.js';
 import { bookApi, hasTransactions, loadDemo, type BookApi, type Period } from './demo.js';
 import { opsPortEnv, opsUrls, type OpsPorts, type StackPorts } from './ports.js';
 import { startPostgres, type StackPostgres } from './postgres.js';
@@ -245,10 +246,14 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         await Promise.all(
           books.map(async ({ book, label, api }) => {
             try {
-              if (await hasTransactions(api)) return log(`${label}: demo data already loaded (--reset starts over)`);
-              log(`${label}: loading demo data`);
-              const ms = await loadDemo({ book, api, period, seed: DEMO.seed, log: (line) => log(`${label} ${line}`) });
-              log(`${label}: demo data loaded in ${(ms / 1000).toFixed(1)} s`);
+              if (await hasTransactions(api)) {
+                log(`${label}: demo data already loaded (--reset starts over)`);
+              } else {
+                log(`${label}: loading demo data`);
+                const ms = await loadDemo({ book, api, period, seed: DEMO.seed, log: (line) => log(`${label} ${line}`) });
+                log(`${label}: demo data loaded in ${(ms / 1000).toFixed(1)} s`);
+              }
+              await leaveDeskWork({ book, api, period, log: (line) => log(`${label} ${line}`) });
             } catch (error) {
               failures.push(`${label}: ${error instanceof Error ? error.message : String(error)}`);
             }
