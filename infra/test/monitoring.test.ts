@@ -58,7 +58,8 @@ describe('infra: the monitoring profile (Prometheus and Grafana)', () => {
       expect(metrics, `${rule.alert} names a metric`).to.not.deep.equal([]);
       for (const metric of metrics) expect([...drawn], `${rule.alert}: ${metric} on the dashboard`).to.include(metric);
     }
-    for (const metric of drawn) if (metric !== 'up') expect(EXPORTED.has(metric), `${metric} is exported`).to.equal(true);
+    for (const metric of drawn)
+      if (metric !== 'up') expect(EXPORTED.has(metric), `${metric} is exported`).to.equal(true);
   });
 
   it('reads the dashboard from the provisioned Prometheus data source', () => {

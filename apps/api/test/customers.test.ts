@@ -165,7 +165,10 @@ describe('customers', () => {
         ['2025-03-02', 'since-a'],
         ['2024-11-20', 'since-b'],
       ] as const) {
-        const posted = await api.post('/v1/transactions', deposit({ customer_id: 'C-200', txn_date: day, source_txn_id: id }));
+        const posted = await api.post(
+          '/v1/transactions',
+          deposit({ customer_id: 'C-200', txn_date: day, source_txn_id: id }),
+        );
         expect(posted.status, JSON.stringify(posted.body)).to.equal(201);
       }
       const items: Array<{ customer_id: string; first_activity_date: string | null; created_at: string }> = (

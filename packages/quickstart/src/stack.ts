@@ -250,7 +250,13 @@ export async function startStack(options: StackOptions): Promise<Stack> {
                 log(`${label}: demo data already loaded (--reset starts over)`);
               } else {
                 log(`${label}: loading demo data`);
-                const ms = await loadDemo({ book, api, period, seed: DEMO.seed, log: (line) => log(`${label} ${line}`) });
+                const ms = await loadDemo({
+                  book,
+                  api,
+                  period,
+                  seed: DEMO.seed,
+                  log: (line) => log(`${label} ${line}`),
+                });
                 log(`${label}: demo data loaded in ${(ms / 1000).toFixed(1)} s`);
               }
               await leaveDeskWork({ book, api, period, log: (line) => log(`${label} ${line}`) });

@@ -48,7 +48,9 @@ describe('quickstart ports', () => {
     it('stops with one first line naming a taken port and what it is for', () => {
       const run = spawnSync(process.execPath, ['scripts/check-ports.mjs'], { cwd: ROOT, encoding: 'utf8' });
       expect(run.status).to.equal(1);
-      expect(run.stderr.split('\n')[0]).to.contain(`port ${port} (the UAE recon's operations listener) is already in use`);
+      expect(run.stderr.split('\n')[0]).to.contain(
+        `port ${port} (the UAE recon's operations listener) is already in use`,
+      );
     });
   });
 });

@@ -26,7 +26,9 @@ export type CustomerWithActivity = CustomerRow & { first_activity_date: string |
  * long after they started), which made every customer of a loaded book "since" the load.
  */
 export const firstActivity = (db: Knex) =>
-  db.raw('(SELECT min(t.txn_date) FROM transactions t WHERE t.customer_id = customers.customer_id) AS first_activity_date');
+  db.raw(
+    '(SELECT min(t.txn_date) FROM transactions t WHERE t.customer_id = customers.customer_id) AS first_activity_date',
+  );
 
 /** An upstream reference another customer holds: one upstream account must not post into two customers. */
 function referenceTaken(error: unknown): LedgerError | null {
@@ -78,11 +80,7 @@ export async function findCustomers(
   return (await query) as CustomerRow[];
 }
 
-export function listCustomers(
-  db: Knex,
-  filter: { q?: string },
-  page: Page,
-): Promise<Paged<CustomerWithActivity>> {
+export function listCustomers(db: Knex, filter: { q?: string }, page: Page): Promise<Paged<CustomerWithActivity>> {
   const filtered = () => {
     const query = db('customers');
     if (filter.q !== undefined) {
