@@ -28,11 +28,15 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 if [[ ($# -eq 0 && -z ${ENTITY_ID:-}) || ${1:-} == --* ]]; then
+  # A taken port is the first line, not an error after minutes of install and build.
+  node scripts/check-ports.mjs
   export TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1
   bash scripts/install.sh
   if [[ -n ${LEDGER_DB_URL:-} ]]; then bash scripts/ensure-services.sh; else bash scripts/ensure-services.sh redis; fi
-  echo "run: building" >&2
-  pnpm build --output-logs=errors-only
+  echo "run: building (a line per package as its build starts; minutes on a fresh checkout, seconds after)" >&2
+  pnpm build --output-logs=hash-only
+  # The build takes a while: a port may have been taken meanwhile.
+  node scripts/check-ports.mjs
   exec node packages/quickstart/dist/cli.js "$@"
 fi
 

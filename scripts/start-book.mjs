@@ -26,10 +26,13 @@ if (!process.env.ENTITY_ID) {
 let stopping = false;
 let failed = false;
 const children = entries.map(({ name, main }) => {
+  // One OPS_PORT cannot serve three processes on one host: OPS_PORT_API, OPS_PORT_WORKER and
+  // OPS_PORT_RECON (the quickstart sets them) give each its own; unset, OPS_PORT passes as given.
+  const ownOpsPort = process.env[`OPS_PORT_${name.toUpperCase()}`];
   // Logs are JSON lines tagged with their service: passed through untouched.
   const child = spawn(process.execPath, [main], {
     cwd: root,
-    env: process.env,
+    env: ownOpsPort ? { ...process.env, OPS_PORT: ownOpsPort } : process.env,
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   child.on('exit', (code, signal) => {

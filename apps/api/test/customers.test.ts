@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { countRows, expectError, startApi, type TestApi } from './support.js';
+import { countRows, deposit, expectError, startApi, type TestApi } from './support.js';
 
 describe('customers', () => {
   let api: TestApi;
@@ -158,6 +158,28 @@ describe('customers', () => {
       expect(await ids('c-1')).to.deep.equal(['C-100']);
       expect(await ids('%')).to.deep.equal(['C-300']);
       expect(await ids('_')).to.deep.equal([]);
+    });
+
+    it('says since when each customer is active: their first transaction, not when the book learned of them', async () => {
+      for (const [day, id] of [
+        ['2025-03-02', 'since-a'],
+        ['2024-11-20', 'since-b'],
+      ] as const) {
+        const posted = await api.post(
+          '/v1/transactions',
+          deposit({ customer_id: 'C-200', txn_date: day, source_txn_id: id }),
+        );
+        expect(posted.status, JSON.stringify(posted.body)).to.equal(201);
+      }
+      const items: Array<{ customer_id: string; first_activity_date: string | null; created_at: string }> = (
+        await api.get('/v1/customers?q=C-', { token: 'ledger' })
+      ).body.items;
+      const since = Object.fromEntries(items.map((c) => [c.customer_id, c.first_activity_date]));
+      expect(since['C-200']).to.equal('2024-11-20');
+      expect(since['C-300'], 'no transaction yet').to.equal(null);
+      const overview = (await api.get('/v1/customers/C-200/overview', { token: 'ledger' })).body;
+      expect(overview.customer.first_activity_date).to.equal('2024-11-20');
+      expect((await api.put('/v1/customers/C-200', {})).body.first_activity_date).to.equal('2024-11-20');
     });
 
     it('pages and refuses a page over 500', async () => {

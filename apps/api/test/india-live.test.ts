@@ -453,7 +453,13 @@ describe('India live reports', () => {
           tcs_inr: '0.00',
         },
       ]);
-      expect(asked.totals).to.deep.include({ orders: 4, paid: 4 });
+      expect(asked.totals, 'all time').to.deep.include({ orders: 4, paid: 4 });
+      expect(asked.fy_totals, 'the year’s: order_d was paid in another').to.deep.equal({
+        paid: 3,
+        paid_usd: '350.00',
+        paid_inr: '30000.00',
+        tcs_inr: '0.00',
+      });
       const current = await get(api, '/v1/india/remit');
       expect(current.fy).to.equal(financialYearOf(istDate(new Date().toISOString())).label);
       expect(current.pans.map((p: { remittances: number }) => p.remittances)).to.not.deep.equal([3]);

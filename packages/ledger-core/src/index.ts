@@ -196,7 +196,7 @@ export {
 } from './store/columns/customers.js';
 export type { JournalLineRow, StoredJournalLine } from './store/columns/journal-lines.js';
 export type { StoredTransaction, TransactionRecord, TransactionSummary } from './store/columns/transactions.js';
-export { findCustomers, listCustomers, upsertCustomer } from './store/customers.js';
+export { findCustomers, listCustomers, upsertCustomer, type CustomerWithActivity } from './store/customers.js';
 export { customersByReference, customersLinkedBy } from './store/customer-links.js';
 export {
   advisoryLockId,

@@ -11,16 +11,12 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { opsUrls, QUICKSTART_PORTS } from './ports.js';
 import { EMBEDDED_PORT_DEFAULT } from './postgres.js';
 import { startStack, type Stack } from './stack.js';
 
 const CUSTOMERS_DEFAULT = 200;
 const CUSTOMERS_MAX = 10_000;
-const PORTS = {
-  ENTITY_UAE: 8080,
-  ENTITY_IND_IFSC: 8081,
-  sandbox: { registry: 9100, uaefeed: 9101, custodian: 9102, usbroker: 9103, remit: 9104 },
-};
 
 const log = (line: string) => console.log(`run: ${line}`);
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -57,6 +53,13 @@ function settings() {
   };
 }
 
+/** One line per book and process: its metrics and readiness URLs. */
+function opsTable(stack: Stack): string[] {
+  return stack.books.flatMap(({ label, ops }) =>
+    opsUrls(ops).map(({ process, metrics, ready }) => `${`${label} ${process}`.padEnd(13)}${metrics}   ${ready}`),
+  );
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
   const s = settings();
@@ -80,7 +83,7 @@ async function main(): Promise<void> {
     secretsFile: s.secretsFile,
     reset: s.reset,
     customers: s.customers,
-    ports: PORTS,
+    ports: QUICKSTART_PORTS,
     serverUrl,
     embeddedPort: s.embeddedPort,
     // On a shared server, named as `run.sh <book>` names them; the embedded one is this checkout's.
@@ -99,6 +102,8 @@ async function main(): Promise<void> {
     `sandbox: ${s.customers} customers per book, ${stack.period.from} to ${stack.period.to}, remit webhooks to the India api`,
   );
   log(`both books ready in ${seconds(Date.now() - started)} (logs in ${join(s.root, '.data', 'logs')})`);
+  log('operations listeners (no token; docs/quickstart.md: ports):');
+  for (const line of opsTable(stack)) log(`  ${line}`);
   try {
     await stack.loadDemo();
   } catch (error) {
@@ -111,6 +116,10 @@ Ready in ${seconds(Date.now() - started)}.
   India book   ${india}/console   (API docs: ${india}/docs)
   tokens       ${s.secretsFile} (LEDGER_TOKEN reads, LEDGER_ADMIN_TOKEN writes; mode 600)
   logs         ${join(s.root, '.data', 'logs')}
+Metrics and health, per process:
+${opsTable(stack)
+  .map((line) => `  ${line}`)
+  .join('\n')}
 Try:
   set -a; . ${s.secretsFile}; set +a
   curl -s -H "X-Ledger-Token: $LEDGER_TOKEN" ${uae}/v1/firm/summary

@@ -20,7 +20,7 @@ export interface DemoStep {
 
 export interface BookApi {
   get<T>(path: string): Promise<T>;
-  post<T>(path: string, body: unknown): Promise<T>;
+  post<T>(path: string, body: unknown, headers?: Record<string, string>): Promise<T>;
 }
 
 /** The job status record, as far as the load reads it. */
@@ -122,7 +122,7 @@ export function demoSteps(book: string, period: Period, seed: number): DemoStep[
 
 /** A thin client of one book's api with the admin token. */
 export function bookApi(baseUrl: string, tokens: { LEDGER_TOKEN: string; LEDGER_ADMIN_TOKEN: string }): BookApi {
-  const call = async (method: string, path: string, body?: unknown) => {
+  const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
     const answer = await fetch(`${baseUrl}${path}`, {
       method,
       headers: {
@@ -130,6 +130,7 @@ export function bookApi(baseUrl: string, tokens: { LEDGER_TOKEN: string; LEDGER_
         'x-ledger-token': tokens.LEDGER_TOKEN,
         'x-ledger-admin-token': tokens.LEDGER_ADMIN_TOKEN,
         'x-ledger-actor': 'quickstart',
+        ...headers,
       },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
@@ -137,7 +138,7 @@ export function bookApi(baseUrl: string, tokens: { LEDGER_TOKEN: string; LEDGER_
     if (!answer.ok) throw new Error(`${method} ${path} answered ${answer.status}: ${text.slice(0, 300)}`);
     return text ? JSON.parse(text) : null;
   };
-  return { get: (path) => call('GET', path), post: (path, body) => call('POST', path, body) };
+  return { get: (path) => call('GET', path), post: (path, body, headers) => call('POST', path, body, headers) };
 }
 
 /** True when the book already holds transactions: the demo is loaded once, then kept. */

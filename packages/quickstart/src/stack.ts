@@ -7,7 +7,9 @@ import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { clientEnv, startSandbox, USBROKER_BROKER_COST_BPS, type Sandbox } from '@ledger/sandbox';
+import { leaveDeskWork } from './desk.js';
 import { bookApi, hasTransactions, loadDemo, type BookApi, type Period } from './demo.js';
+import { opsPortEnv, opsUrls, type OpsPorts, type StackPorts } from './ports.js';
 import { startPostgres, type StackPostgres } from './postgres.js';
 
 export const BOOKS = [
@@ -28,6 +30,11 @@ export function bookEnv(book: string): Record<string, string> {
   return book === 'ENTITY_IND_IFSC' ? { BROKER_COST_BPS: USBROKER_BROKER_COST_BPS.toString() } : {};
 }
 const READY_TIMEOUT_MS = 180_000;
+/**
+ * The assumed FX-spread markup sync-remit accrues as revenue on each paid remittance: the sandbox's
+ * remit quotes mark the mid rate down by 50-150 bps, 100 on average (a realistic retail spread).
+ */
+export const DEMO_FX_SPREAD_BPS = '100';
 /** When the books' recon processes run their first scheduled cycle: one default interval after their start. */
 export const RECON_FIRST_CYCLE_SECONDS = 3_600;
 
@@ -40,11 +47,8 @@ export interface StackOptions {
   secretsFile: string;
   reset: boolean;
   customers: number;
-  ports: {
-    ENTITY_UAE: number;
-    ENTITY_IND_IFSC: number;
-    sandbox: { registry: number; uaefeed: number; custodian: number; usbroker: number; remit: number };
-  };
+  /** Each book's api and operations listeners (one per process), and the sandbox's. */
+  ports: StackPorts;
   /** LEDGER_DB_URL: that server, else an embedded one on `embeddedPort`. */
   serverUrl: string | undefined;
   embeddedPort: number;
@@ -71,6 +75,8 @@ export interface RunningBook {
   book: BookId;
   label: string;
   url: string;
+  /** Each process's operations listener: `/metrics`, `/health/live`, `/health/ready`. */
+  ops: OpsPorts;
   api: BookApi;
   logFile: string;
 }
@@ -188,13 +194,13 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       plantedMismatch: true,
       ports: options.ports.sandbox,
       remit: {
-        webhookUrl: `http://127.0.0.1:${options.ports.ENTITY_IND_IFSC}/v1/india/webhooks/remit`,
+        webhookUrl: `http://127.0.0.1:${options.ports.ENTITY_IND_IFSC.api}/v1/india/webhooks/remit`,
         webhookSecret: secrets.REMIT_WEBHOOK_SECRET,
       },
     });
     const upstreams = clientEnv(sandbox);
     const books = BOOKS.map(({ book, label }): RunningBook => {
-      const port = options.ports[book];
+      const { api: port, ops } = options.ports[book];
       const logFile = join(logsDir, `${book}.log`);
       const out = createWriteStream(logFile, { flags: 'a' });
       const child = spawn(process.execPath, [join(root, 'scripts/start-book.mjs')], {
@@ -210,9 +216,11 @@ export async function startStack(options: StackOptions): Promise<Stack> {
           ...upstreams,
           ...secrets,
           ENTITY_ID: book,
+          ...(book === 'ENTITY_IND_IFSC' ? { FX_SPREAD_BPS: DEMO_FX_SPREAD_BPS } : {}),
           PORT: String(port),
+          ...opsPortEnv(ops),
           // Each book's console links to the other's.
-          CONSOLE_PEER_URL: `http://127.0.0.1:${options.ports[BOOKS.find((b) => b.book !== book)!.book]}`,
+          CONSOLE_PEER_URL: `http://127.0.0.1:${options.ports[BOOKS.find((b) => b.book !== book)!.book].api}`,
           LEDGER_MIGRATION_DB_URL: postgres!.urls[book]!.migration,
           LEDGER_DB_URL: postgres!.urls[book]!.runtime,
           REDIS_URL: options.redisUrl,
@@ -226,9 +234,15 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       });
       children.push(child);
       const url = `http://127.0.0.1:${port}`;
-      return { book, label, url, api: bookApi(url, secrets), logFile };
+      return { book, label, url, ops, api: bookApi(url, secrets), logFile };
     });
-    await Promise.all(books.map(({ url }) => waitReady(`${url}/health/ready`)));
+    // Every process's operations listener too: a port table the start prints must answer.
+    await Promise.all(
+      books.flatMap(({ url, ops }) => [
+        waitReady(`${url}/health/ready`),
+        ...opsUrls(ops).map(({ ready }) => waitReady(ready)),
+      ]),
+    );
     return {
       books,
       sandbox,
@@ -242,10 +256,20 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         await Promise.all(
           books.map(async ({ book, label, api }) => {
             try {
-              if (await hasTransactions(api)) return log(`${label}: demo data already loaded (--reset starts over)`);
-              log(`${label}: loading demo data`);
-              const ms = await loadDemo({ book, api, period, seed: DEMO.seed, log: (line) => log(`${label} ${line}`) });
-              log(`${label}: demo data loaded in ${(ms / 1000).toFixed(1)} s`);
+              if (await hasTransactions(api)) {
+                log(`${label}: demo data already loaded (--reset starts over)`);
+              } else {
+                log(`${label}: loading demo data`);
+                const ms = await loadDemo({
+                  book,
+                  api,
+                  period,
+                  seed: DEMO.seed,
+                  log: (line) => log(`${label} ${line}`),
+                });
+                log(`${label}: demo data loaded in ${(ms / 1000).toFixed(1)} s`);
+              }
+              await leaveDeskWork({ book, api, period, log: (line) => log(`${label} ${line}`) });
             } catch (error) {
               failures.push(`${label}: ${error instanceof Error ? error.message : String(error)}`);
             }

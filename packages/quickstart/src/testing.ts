@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { OpsPorts } from './ports.js';
 import type { StackOptions } from './stack.js';
 
 /** The checkout (from src/ and dist/ alike): where the stack finds scripts/start-book.mjs and the apps' builds. */
@@ -32,9 +33,10 @@ export async function testStackOptions(
   const dir = mkdtempSync(join(tmpdir(), `ledger-${name}-`));
   // As root, the embedded Postgres runs as a user of its own: it must reach its data folder.
   chmodSync(dir, 0o755);
-  const [uae, india, registry, uaefeed, custodian, usbroker, remit, pgPort] = await Promise.all(
-    Array.from({ length: 8 }, freePort),
+  const [uae, india, registry, uaefeed, custodian, usbroker, remit, pgPort, ...ops] = await Promise.all(
+    Array.from({ length: 14 }, freePort),
   );
+  const opsPorts = (first: number): OpsPorts => ({ api: ops[first]!, worker: ops[first + 1]!, recon: ops[first + 2]! });
   return {
     dir,
     options: {
@@ -44,8 +46,8 @@ export async function testStackOptions(
       reset: false,
       customers: options.customers,
       ports: {
-        ENTITY_UAE: uae!,
-        ENTITY_IND_IFSC: india!,
+        ENTITY_UAE: { api: uae!, ops: opsPorts(0) },
+        ENTITY_IND_IFSC: { api: india!, ops: opsPorts(3) },
         sandbox: { registry: registry!, uaefeed: uaefeed!, custodian: custodian!, usbroker: usbroker!, remit: remit! },
       },
       serverUrl: undefined,

@@ -4,7 +4,7 @@ import { rmSync } from 'node:fs';
 import { BigNumber } from 'bignumber.js';
 import { expect } from 'chai';
 import { formatQty, positionsOf, PLANTED_MISMATCH_CUSTOMER } from '@ledger/sandbox';
-import { startStack, type Stack, type StackOptions } from '../src/index.js';
+import { deskCloses, opsUrls, startStack, type Stack, type StackOptions } from '../src/index.js';
 import { testStackOptions } from '../src/testing.js';
 
 // Small, for CI's time: at the default 200 the load takes minutes, long enough for a recon schedule
@@ -70,6 +70,15 @@ describe('quickstart: both books, the sandbox and the demo load', function () {
     }
   });
 
+  it('serves each process’s metrics on the operations port it was given, tagged with its book and service', async function () {
+    for (const { book, ops } of stack.books) {
+      for (const { process, metrics } of opsUrls(ops)) {
+        const text = await (await fetch(metrics)).text();
+        expect(text, metrics).to.contain(`book="${book}"`).and.contain(`service="${process}"`);
+      }
+    }
+  });
+
   it('gives UAE customer 1 the shares its sandbox records leave it holding', async function () {
     const data = stack.sandbox.data.dataOf(stack.sandbox.data.customers[0]!);
     const held = new Map<string, bigint>();
@@ -119,6 +128,20 @@ describe('quickstart: both books, the sandbox and the demo load', function () {
     }
   });
 
+  for (const label of ['UAE', 'India'] as const) {
+    it(`leaves the ${label} desk a closed financial year, a closed month after it and one pending deposit`, async function () {
+      const { api, book: id } = book(label);
+      const { yearEnd, monthAfter } = deskCloses(id, stack.period);
+      const closes = await api.get<{ items: { action: string; through: string }[] }>('/v1/periods');
+      expect(closes.items.map((c) => [c.action, c.through])).to.deep.equal([['close', monthAfter]]);
+      const years = await api.get<{ items: unknown[] }>('/v1/periods/years');
+      expect(years.items, 'one year close').to.have.length(1);
+      expect(JSON.stringify(years.items[0])).to.contain(yearEnd);
+      const pending = await api.get<{ items: { amount: string }[] }>('/v1/cash-requests?status=pending');
+      expect(pending.items.map((r) => r.amount)).to.deep.equal(['2500.00']);
+    });
+  }
+
   it('keeps the data when started again, and does not load it twice', async function () {
     this.timeout(LOAD_TIMEOUT_MS);
     const before = await Promise.all(
@@ -133,5 +156,9 @@ describe('quickstart: both books, the sandbox and the demo load', function () {
       stack.books.map(({ api }) => api.get<{ total: number }>('/v1/transactions?limit=1')),
     );
     expect(after.map((p) => p.total)).to.deep.equal(before.map((p) => p.total));
+    for (const { api } of stack.books) {
+      const pending = await api.get<{ items: unknown[] }>('/v1/cash-requests?status=pending');
+      expect(pending.items, 'no second deposit').to.have.length(1);
+    }
   });
 });

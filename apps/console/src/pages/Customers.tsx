@@ -16,7 +16,8 @@ const CUSTOMER_COLUMNS: Column<Schemas['Customer']>[] = [
   { header: 'Customer', cell: (c) => <a href={href('customers', c.customer_id)}>{c.customer_id}</a> },
   { header: 'Name', cell: (c) => c.name ?? '' },
   { header: 'Email', cell: (c) => c.email ?? '' },
-  { header: 'Since', cell: (c) => c.created_at.slice(0, 10) },
+  // Their first transaction, not when the book learned of them (a provisioning run).
+  { header: 'Since', cell: (c) => c.first_activity_date ?? 'no activity yet' },
 ];
 
 function CustomerList({ q, offset }: { q: string; offset: number }) {

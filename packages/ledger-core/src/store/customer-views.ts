@@ -2,8 +2,9 @@ import type { Knex } from 'knex';
 import { ACCOUNT, owedInOwnCurrency, type AccountType } from '../domain/accounts.js';
 import { assert, LedgerError } from '../domain/errors.js';
 import { Decimal, formatDecimal, ZERO } from '../domain/money.js';
-import { CUSTOMERS, type CustomerRow } from './columns/customers.js';
+import { CUSTOMERS } from './columns/customers.js';
 import { ownOwedSql } from './columns/journal-lines.js';
+import { firstActivity, type CustomerWithActivity } from './customers.js';
 import { columnRefs } from './columns/table.js';
 
 /*
@@ -33,9 +34,11 @@ export interface DateWindow {
 }
 
 /** The customer, or a `not_found` error. */
-export async function getCustomer(db: Knex, customerId: string): Promise<CustomerRow> {
-  const row = (await db('customers').select(columnRefs(CUSTOMERS)).where({ customer_id: customerId }).first()) as
-    CustomerRow | undefined;
+export async function getCustomer(db: Knex, customerId: string): Promise<CustomerWithActivity> {
+  const row = (await db('customers')
+    .select([...columnRefs(CUSTOMERS), firstActivity(db)])
+    .where({ customer_id: customerId })
+    .first()) as CustomerWithActivity | undefined;
   if (row === undefined) throw new LedgerError('not_found', `no customer ${customerId} in this book`);
   return row;
 }

@@ -17,6 +17,19 @@ export type { CustomerInput, CustomerRow } from './columns/customers.js';
 
 const CUSTOMER_COLUMNS = columnRefs(CUSTOMERS);
 
+/** A customer with the day of their first transaction: what an operator reads as "customer since". */
+export type CustomerWithActivity = CustomerRow & { first_activity_date: string | null };
+
+/**
+ * The day of the customer's first transaction, null before any (transactions_customer_idx answers
+ * it). Not `created_at`: that is when the book learned of the customer (a provisioning run, often
+ * long after they started), which made every customer of a loaded book "since" the load.
+ */
+export const firstActivity = (db: Knex) =>
+  db.raw(
+    '(SELECT min(t.txn_date) FROM transactions t WHERE t.customer_id = customers.customer_id) AS first_activity_date',
+  );
+
 /** An upstream reference another customer holds: one upstream account must not post into two customers. */
 function referenceTaken(error: unknown): LedgerError | null {
   const reference = CUSTOMER_REFERENCES.find((name) => isUniqueViolation(error, `customers_${name}_unique`));
@@ -30,7 +43,7 @@ export async function upsertCustomer(
   db: Knex,
   customerId: string,
   input: CustomerInput,
-): Promise<{ created: boolean; customer: CustomerRow }> {
+): Promise<{ created: boolean; customer: CustomerWithActivity }> {
   const details = Object.entries(CUSTOMERS).flatMap(([name, column]) => {
     const value = column.write?.(input);
     return value === undefined ? [] : [[name, value] as const];
@@ -44,11 +57,11 @@ export async function upsertCustomer(
       updated_at: db.fn.now(),
       updated_by: actor,
     })
-    .returning([...CUSTOMER_COLUMNS, db.raw('(xmax = 0) AS created')])
+    .returning([...CUSTOMER_COLUMNS, firstActivity(db), db.raw('(xmax = 0) AS created')])
     .catch((error: unknown) => {
       throw referenceTaken(error) ?? error;
     });
-  const { created, ...customer } = row as { created: boolean } & CustomerRow;
+  const { created, ...customer } = row as { created: boolean } & CustomerWithActivity;
   return { created, customer };
 }
 
@@ -67,7 +80,7 @@ export async function findCustomers(
   return (await query) as CustomerRow[];
 }
 
-export function listCustomers(db: Knex, filter: { q?: string }, page: Page): Promise<Paged<CustomerRow>> {
+export function listCustomers(db: Knex, filter: { q?: string }, page: Page): Promise<Paged<CustomerWithActivity>> {
   const filtered = () => {
     const query = db('customers');
     if (filter.q !== undefined) {
@@ -78,5 +91,9 @@ export function listCustomers(db: Knex, filter: { q?: string }, page: Page): Pro
     }
     return query;
   };
-  return pagedQuery<CustomerRow>(filtered, (query) => query.select(CUSTOMER_COLUMNS).orderBy('customer_id'), page);
+  return pagedQuery<CustomerWithActivity>(
+    filtered,
+    (query) => query.select([...CUSTOMER_COLUMNS, firstActivity(db)]).orderBy('customer_id'),
+    page,
+  );
 }

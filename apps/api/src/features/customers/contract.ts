@@ -45,6 +45,12 @@ export const schemas: Record<string, JsonSchema> = {
       email: { type: ['string', 'null'] },
       metadata: { type: 'object' },
       ...references(false),
+      first_activity_date: {
+        type: ['string', 'null'],
+        format: 'date',
+        description:
+          'The day of their first transaction in this book (null before any): the customer "since". `created_at` is when the book learned of them (a provisioning run), not when they started.',
+      },
       ...timestamps('created_at', 'updated_at'),
       created_by: ref('Actor'),
       updated_by: {

@@ -8,6 +8,7 @@ export function presentCustomer(row: Row) {
     email: textOrNull(row.email, 'email'),
     metadata: object(row.metadata),
     ...Object.fromEntries(CUSTOMER_REFERENCES.map((name) => [name, textOrNull(row[name], name)])),
+    first_activity_date: textOrNull(row.first_activity_date, 'first_activity_date'),
     created_at: timestamp(row.created_at, 'created_at'),
     updated_at: timestamp(row.updated_at, 'updated_at'),
     created_by: text(row.created_by, 'created_by'),

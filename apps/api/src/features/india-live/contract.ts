@@ -165,7 +165,20 @@ export const schemas: Record<string, JsonSchema> = {
   ),
   RemitOverview: object(
     {
-      fy: { ...text, description: 'The financial year of `pans` (`YYYY-YY`): as asked, else the current one.' },
+      fy: {
+        ...text,
+        description:
+          'The financial year of `fy_totals` and `pans` (`YYYY-YY`): as asked, else the current one. `totals`, `by_status` and `customers` are all time.',
+      },
+      fy_totals: object(
+        {
+          paid: count,
+          paid_usd: money('USD of the orders paid in `fy`.'),
+          paid_inr: money('INR of the orders paid in `fy`.'),
+          tcs_inr: money('TCS collected on them (INR).'),
+        },
+        'The remittances paid in `fy` (by their remittance date): the sums of `pans`.',
+      ),
       totals: object(
         {
           orders: count,
@@ -176,14 +189,14 @@ export const schemas: Record<string, JsonSchema> = {
           fx_spread_revenue_usd: money('FX-spread revenue (4030).'),
           fx_receivable_usd: money('FX-spread margin remit has not settled yet (1300).'),
         },
-        'Every remittance stored.',
+        'Every remittance stored, all time (not only `fy`: `fy_totals` are the year’s).',
       ),
       by_status: list(
         object(
           { status: text, count, amount_inr: money('INR.'), amount_usd: money('USD (orders priced).') },
           'Orders of one status.',
         ),
-        'Per remit status.',
+        'Per remit status, all time.',
       ),
       customers: list(
         object(
@@ -198,7 +211,7 @@ export const schemas: Record<string, JsonSchema> = {
           },
           'One customer’s remittances.',
         ),
-        'Per customer, by id.',
+        'Per customer, by id, all time.',
       ),
       pans: list(
         object(

@@ -20,12 +20,21 @@ interface RemitActivity {
 /**
  * GET /v1/india/remit: the remittance leg as sync-remit stored it: orders per status, paid
  * remittances (USD, INR, TCS collected), FX-spread revenue (4030) and what remit still owes of
- * it (1300), per customer, per PAN over the financial year `fy`, and the newest remittances.
+ * it (1300), all time; per customer, all time; the paid ones of the financial year `fy` in total
+ * and per PAN; and the newest remittances.
  */
 export function remitOverview(activity: RemitActivity, fy: string) {
   const paid = activity.customers;
   return {
     fy,
+    // `totals` are every remittance stored, whatever its year: these are the paid ones of `fy` alone
+    // (the PAN rows' sums), so a reader never takes the all-time figures for the year's.
+    fy_totals: {
+      paid: activity.pans.reduce((n, p) => n + p.remittances, 0),
+      paid_usd: cents(sum(activity.pans.map((p) => p.remitted_usd))),
+      paid_inr: cents(sum(activity.pans.map((p) => p.remitted_inr))),
+      tcs_inr: cents(sum(activity.pans.map((p) => p.tcs_inr))),
+    },
     totals: {
       orders: activity.statuses.reduce((n, s) => n + s.count, 0),
       paid: paid.reduce((n, c) => n + c.paid, 0),
