@@ -1,4 +1,4 @@
-import { ACCOUNT, assertPage, Decimal, type Db, type Page } from '@ledger/core';
+import { ACCOUNT, assertPage, Decimal, economicDateSql, type Db, type Page } from '@ledger/core';
 import type { FeeFigures } from './broker-fees.js';
 import type { FlaggedSale, OpenLot, StoredMatch } from './capital-gains.js';
 import { addDays } from './dates.js';
@@ -146,7 +146,7 @@ const lotsHeldFrom = (customers: (column: string) => string) => `
   CROSS JOIN LATERAL (
     SELECT coalesce(sum(m.quantity), 0) AS quantity, coalesce(sum(m.cost_usd), 0) AS cost FROM lot_matches m
      WHERE m.lot_txn_id = b.txn_id AND m.transferred_on < CAST(:held_from AS date) AND ${inEffect('m.derivation_txn_id')}) taken
-  WHERE b.txn_type = 'buy_security' AND b.customer_id IS NOT NULL AND b.quantity IS NOT NULL AND b.txn_date <= CAST(:as_of AS date)
+  WHERE b.txn_type = 'buy_security' AND b.customer_id IS NOT NULL AND b.quantity IS NOT NULL AND ${economicDateSql('b')} <= CAST(:as_of AS date)
     AND ${customers('b.customer_id')} AND ${inEffect('b.txn_id')} AND b.quantity > taken.quantity`;
 
 /** What is left of each lot of `customers` at `asOf`. */
@@ -161,7 +161,7 @@ export async function openLots(db: Db, asOf: string, customers: string[]): Promi
       cost_usd: string;
     }>;
   }>(
-    `SELECT b.txn_id, b.customer_id, b.symbol, b.txn_date::text AS acquired_on,
+    `SELECT b.txn_id, b.customer_id, b.symbol, ${economicDateSql('b')}::text AS acquired_on,
             (b.quantity - taken.quantity)::text AS quantity, (b.amount_usd - taken.cost)::text AS cost_usd ${lotsHeldFrom(listed)}`,
     { held_from: addDays(asOf, 1), as_of: asOf, customers },
   );
@@ -257,10 +257,10 @@ export async function flaggedSales(db: Db, from: string, to: string, customers: 
       reason: string;
     }>;
   }>(
-    `SELECT t.txn_id, t.customer_id, t.symbol, t.txn_date::text, t.quantity::text, f.reason
+    `SELECT t.txn_id, t.customer_id, t.symbol, ${economicDateSql('t')}::text AS txn_date, t.quantity::text, f.reason
        FROM recost_flags f JOIN transactions t USING (txn_id)
-      WHERE f.cleared_at IS NULL AND t.txn_type = 'sell_security' AND t.txn_date BETWEEN ?::date AND ?::date AND t.customer_id = ANY(?::text[])
-      ORDER BY t.txn_date, t.txn_id`,
+      WHERE f.cleared_at IS NULL AND t.txn_type = 'sell_security' AND ${economicDateSql('t')} BETWEEN ?::date AND ?::date AND t.customer_id = ANY(?::text[])
+      ORDER BY 4, t.txn_id`,
     [from, to, customers],
   );
   return rows.map((r) => ({
@@ -277,7 +277,7 @@ export async function flaggedSales(db: Db, from: string, to: string, customers: 
 export async function unmatchedSales(db: Db, from: string, to: string, customers: string[]): Promise<string[]> {
   const { rows } = await db.raw<{ rows: Array<{ txn_id: string }> }>(
     `SELECT t.txn_id FROM transactions t
-      WHERE t.txn_type = 'sell_security' AND t.txn_date BETWEEN ?::date AND ?::date AND t.customer_id = ANY(?::text[]) AND ${inEffect('t.txn_id')}
+      WHERE t.txn_type = 'sell_security' AND ${economicDateSql('t')} BETWEEN ?::date AND ?::date AND t.customer_id = ANY(?::text[]) AND ${inEffect('t.txn_id')}
         AND NOT EXISTS (SELECT 1 FROM recost_flags f WHERE f.txn_id = t.txn_id AND f.cleared_at IS NULL)
         AND NOT EXISTS (SELECT 1 FROM lot_matches m WHERE m.sell_txn_id = t.txn_id AND ${inEffect('m.derivation_txn_id')})
       ORDER BY t.txn_id`,
@@ -335,7 +335,7 @@ export async function scheduleFaInput(db: Db, fy: FinancialYear, customers: stri
       sold: Array<{ on: string; quantity: string }>;
     }>;
   }>(
-    `SELECT b.txn_id, b.customer_id, b.symbol, b.txn_date::text AS acquired_on, b.quantity::text, b.amount_usd::text, ${feeOf('b.txn_id')}::text AS fee_usd,
+    `SELECT b.txn_id, b.customer_id, b.symbol, ${economicDateSql('b')}::text AS acquired_on, b.quantity::text, b.amount_usd::text, ${feeOf('b.txn_id')}::text AS fee_usd,
             (SELECT coalesce(jsonb_agg(jsonb_build_object('on', m.transferred_on, 'quantity', m.quantity::text)), '[]') FROM lot_matches m
               WHERE m.lot_txn_id = b.txn_id AND m.transferred_on <= CAST(:as_of AS date) AND ${inEffect('m.derivation_txn_id')}) AS sold
        ${lotsHeldFrom(listed)}`,
@@ -344,8 +344,8 @@ export async function scheduleFaInput(db: Db, fy: FinancialYear, customers: stri
   const { rows: sales } = await db.raw<{
     rows: Array<{ customer_id: string; symbol: string; txn_date: string; amount_usd: string }>;
   }>(
-    `SELECT customer_id, symbol, txn_date::text, amount_usd::text FROM transactions t
-      WHERE txn_type = 'sell_security' AND ${listed('customer_id')} AND txn_date BETWEEN CAST(:held_from AS date) AND CAST(:as_of AS date) AND ${inEffect('t.txn_id')}`,
+    `SELECT customer_id, symbol, ${economicDateSql('t')}::text AS txn_date, amount_usd::text FROM transactions t
+      WHERE txn_type = 'sell_security' AND ${listed('customer_id')} AND ${economicDateSql('t')} BETWEEN CAST(:held_from AS date) AND CAST(:as_of AS date) AND ${inEffect('t.txn_id')}`,
     bindings,
   );
   const symbols = [...new Set(lots.map((l) => l.symbol))];

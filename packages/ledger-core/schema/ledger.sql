@@ -168,15 +168,17 @@ CREATE FUNCTION public.ledger_closed_through() RETURNS date
 CREATE FUNCTION public.ledger_copy_lot_matches() RETURNS trigger
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'public', 'pg_temp'
-    AS $$
+    AS $_$
     BEGIN
       INSERT INTO lot_matches (derivation_txn_id, lot_txn_id, sell_txn_id, customer_id, symbol, acquired_on, transferred_on, quantity, cost_usd)
       SELECT n.txn_id, (m->>'lot_txn_id')::uuid, (n.metadata->>'recost_of')::uuid, n.customer_id, n.symbol,
-             (m->>'acquired_on')::date, n.txn_date, (m->>'quantity')::numeric, (m->>'cost_usd')::numeric
+             (m->>'acquired_on')::date,
+             CASE WHEN n.metadata->>'original_txn_date' ~ '^\d{4}-\d{2}-\d{2}$' THEN (n.metadata->>'original_txn_date')::date ELSE n.txn_date END,
+             (m->>'quantity')::numeric, (m->>'cost_usd')::numeric
         FROM new_txns n CROSS JOIN LATERAL jsonb_array_elements(n.metadata->'lots') AS m
        WHERE n.source = 'recost' AND n.reverses_txn_id IS NULL AND jsonb_typeof(n.metadata->'lots') = 'array';
       RETURN NULL;
-    END $$;
+    END $_$;
 
 --
 -- Name: ledger_guard_account_totals(); Type: FUNCTION; Schema: public; Owner: -
@@ -1235,7 +1237,7 @@ COMMENT ON COLUMN public.lot_matches.acquired_on IS 'The buy''s trade date: the 
 -- Name: COLUMN lot_matches.transferred_on; Type: COMMENT; Schema: public; Owner: -
 --
 
-COMMENT ON COLUMN public.lot_matches.transferred_on IS 'The sale''s trade date: the transfer date.';
+COMMENT ON COLUMN public.lot_matches.transferred_on IS 'The sale''s trade date: the transfer date (the derivation''s metadata.original_txn_date when it was restated into an open period, else its txn_date).';
 
 --
 -- Name: COLUMN lot_matches.quantity; Type: COMMENT; Schema: public; Owner: -

@@ -44,6 +44,7 @@ export {
   closedThrough,
   closePeriod,
   currentClose,
+  economicDateSql,
   listPeriodCloses,
   reopenPeriod,
   type PeriodClose,

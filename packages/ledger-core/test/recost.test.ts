@@ -212,6 +212,21 @@ describe('recost (real Postgres, as the runtime role)', function () {
       expect(result).to.deep.include({ derivations_posted: 2, superseded: 1 });
       expect(await matchesOf(s!)).to.deep.equal([`${b0} 2026-02-02→2026-02-10 5 300.00`]);
     });
+
+    it('restated records (posted on a later open day, `metadata.original_txn_date`) acquire, transfer and queue in FIFO on their own dates', async () => {
+      const c = await newCustomer();
+      // As a sync posts what arrived after its days closed: the buy traded 02-03 and the sale 02-20, both posted 03-02.
+      const restated = (date: string) => ({ txn_date: '2026-03-02', metadata: { original_txn_date: date } });
+      const [onTime, late, s] = await post(db, [
+        buy({ customer_id: c, symbol: 'PEP', quantity: '4', amount_usd: '700.00', txn_date: '2026-02-10' }),
+        buy({ customer_id: c, symbol: 'PEP', quantity: '4', amount_usd: '600.00', ...restated('2026-02-03') }),
+        sell({ customer_id: c, symbol: 'PEP', quantity: '4', amount_usd: '720.00', ...restated('2026-02-20') }),
+      ]);
+      await recost(db, OPTIONS);
+      expect(await matchesOf(s!)).to.deep.equal([`${late} 2026-02-03→2026-02-20 4 600.00`]);
+      await rependRecostByIds(owner, [onTime!]);
+      expect(await recost(db, OPTIONS)).to.deep.include({ derivations_posted: 0, superseded: 0 });
+    });
   });
 
   describe('the fee schedule', () => {

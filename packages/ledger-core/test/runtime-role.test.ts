@@ -215,6 +215,7 @@ describe('openLedgerDatabase (how a process opens its book)', function () {
       '20270119_admit_closing_entries_into_closed_years',
       '20270120_create_lrs_prior_usage',
       '20270121_create_issuers',
+      '20270205_lot_matches_economic_dates',
     ]);
     for (const { db } of started) expect(await runtimeRoleProblems(db)).to.deep.equal([]);
   });

@@ -18,6 +18,7 @@ export interface TradeFacts {
   symbol: string;
   /** Where the trade came from: its customer fee is the schedule's for this source. */
   source: Source;
+  /** The trade's own date (its `metadata.original_txn_date` when it was restated into an open period): its lots' acquisition or transfer date. */
   txnDate: string;
   /** Null when the trade was posted without one: it cannot be costed (flagged). */
   quantity: Decimal | null;
@@ -170,6 +171,8 @@ export function derivePair(trades: TradeFacts[], policy: RecostPolicy): TradeDer
 export interface EffectiveDerivation {
   txnId: string;
   txnDate: string;
+  /** The date it stands for (its `metadata.original_txn_date` when restated): a sale's transfer date in `lot_matches`. */
+  economicDate: string;
   linesKey: string;
   /** Its `metadata.lots` as lotsKey spells them ('' when it has none). */
   lotsKey: string;
@@ -186,7 +189,8 @@ export interface SupersedeContext {
 
 /**
  * The entries that make the books hold `legs` (and a sale's lot `matches`) as the trade's
- * derivation: none when the effective derivation already has these lines and matches; else the effective one's reversal (if any) and the new
+ * derivation: none when the effective derivation already has these lines and matches and stands
+ * for the trade's own date (a derivation dated at a restated trade's posting day does not); else the effective one's reversal (if any) and the new
  * version (if it has lines). Corrections are entries, never edits.
  */
 export function supersede(
@@ -195,7 +199,13 @@ export function supersede(
   matches: LotMatch[] = [],
 ): TransactionDraft[] {
   const lines = linesFromLegs(legs);
-  if (effective !== null && effective.linesKey === linesKey(lines) && effective.lotsKey === lotsKey(matches)) return [];
+  if (
+    effective !== null &&
+    effective.linesKey === linesKey(lines) &&
+    effective.lotsKey === lotsKey(matches) &&
+    effective.economicDate === trade.txnDate
+  )
+    return [];
   if (effective === null && lines.length === 0) return [];
   const drafts: TransactionDraft[] = [];
   if (effective !== null) {

@@ -37,6 +37,7 @@ import * as createYearCloses from '../migrations/20270118_create_year_closes.js'
 import * as admitClosingEntries from '../migrations/20270119_admit_closing_entries_into_closed_years.js';
 import * as createLrsPriorUsage from '../migrations/20270120_create_lrs_prior_usage.js';
 import * as createIssuers from '../migrations/20270121_create_issuers.js';
+import * as lotMatchesEconomicDates from '../migrations/20270205_lot_matches_economic_dates.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -80,6 +81,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20270119_admit_closing_entries_into_closed_years', admitClosingEntries],
   ['20270120_create_lrs_prior_usage', createLrsPriorUsage],
   ['20270121_create_issuers', createIssuers],
+  ['20270205_lot_matches_economic_dates', lotMatchesEconomicDates],
 ];
 
 const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

@@ -13,6 +13,7 @@ import type {
 } from '../use-cases/recost.js';
 import { LOCK_KEYS, withAdvisoryLock } from './advisory-lock.js';
 import { linesKeySql } from './columns/journal-lines.js';
+import { economicDateSql } from './periods.js';
 import { rependRecost } from './recost-states.js';
 import { ledgerStore } from './ledger-store.js';
 
@@ -44,8 +45,12 @@ const ofPairs = (alias: string) => `unnest(?::text[], ?::text[]) AS pair(custome
  */
 const EXECUTED_AT = `CASE WHEN t.metadata->>'executed_at' ~ '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$' THEN t.metadata->>'executed_at' END`;
 
+/**
+ * A trade's date for its lots is its own trade date (`economicDateSql`): a late record restated
+ * into an open period acquires or transfers on the day it was traded, and takes its FIFO place there.
+ */
 const TRADES_SQL = `
-  SELECT t.txn_id, t.txn_type, t.customer_id, t.symbol, t.source, t.txn_date::text AS txn_date, t.quantity, t.amount_usd,
+  SELECT t.txn_id, t.txn_type, t.customer_id, t.symbol, t.source, ${economicDateSql('t')}::text AS txn_date, t.quantity, t.amount_usd,
          t.metadata->>'brokerage_bps' AS brokerage_bps, t.metadata->>'broker_cost_bps' AS broker_cost_bps, t.original_currency, t.fx_rate,
          f.amount_usd AS broker_fee_usd,
          s.txn_id IS NOT NULL AND s.recosted_at IS NULL AS pending, r.txn_id IS NOT NULL AS reversed,
@@ -56,14 +61,15 @@ const TRADES_SQL = `
     LEFT JOIN transactions r ON r.reverses_txn_id = t.txn_id
     LEFT JOIN broker_fees f ON f.source = t.source AND f.source_txn_id = t.source_txn_id
    WHERE t.txn_type IN ('buy_security', 'sell_security')
-   ORDER BY t.customer_id, t.symbol, t.txn_date, ${EXECUTED_AT} NULLS LAST, t.posted_at, t.txn_id`;
+   ORDER BY t.customer_id, t.symbol, ${economicDateSql('t')}, ${EXECUTED_AT} NULLS LAST, t.posted_at, t.txn_id`;
 
 /** A derivation's `metadata.lots` as domain/recost.ts's lotsKey spells them ('' when none). */
 const LOTS_KEY = `coalesce((SELECT string_agg(concat_ws('|', m->>'lot_txn_id', m->>'acquired_on', m->>'quantity', m->>'cost_usd'), ';' ORDER BY i)
                      FROM jsonb_array_elements(CASE WHEN jsonb_typeof(d.metadata->'lots') = 'array' THEN d.metadata->'lots' ELSE '[]' END) WITH ORDINALITY AS l(m, i)), '')`;
 
 const DERIVATIONS_SQL = `
-  SELECT d.metadata->>'recost_of' AS recost_of, d.txn_id, d.txn_date::text AS txn_date, r.txn_id IS NOT NULL AS reversed,
+  SELECT d.metadata->>'recost_of' AS recost_of, d.txn_id, d.txn_date::text AS txn_date, ${economicDateSql('d')}::text AS economic_date,
+         r.txn_id IS NOT NULL AS reversed,
          CASE WHEN r.txn_id IS NULL THEN ${linesKeySql('d.txn_id')} END AS lines_key,
          CASE WHEN r.txn_id IS NULL THEN ${LOTS_KEY} END AS lots_key
     FROM ${ofPairs('d')}
@@ -93,6 +99,7 @@ interface DerivationRow {
   recost_of: string;
   txn_id: string;
   txn_date: string;
+  economic_date: string;
   reversed: boolean;
   /** The derivation's lines as domain/lines-key.ts spells them. */
   lines_key: string | null;
@@ -135,6 +142,7 @@ function derivationsOf(rows: DerivationRow[]): Map<string, TradeDerivations> {
       current.effective = {
         txnId: row.txn_id,
         txnDate: row.txn_date,
+        economicDate: row.economic_date,
         linesKey: row.lines_key ?? '',
         lotsKey: row.lots_key ?? '',
       };
