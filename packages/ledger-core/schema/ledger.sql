@@ -1627,6 +1627,94 @@ COMMENT ON COLUMN public.remittances.settlement_fx_fee_usd IS 'The settlement''s
 COMMENT ON COLUMN public.remittances.settlement_txn_fee_usd IS 'The settlement''s transaction fee (remit fees.txn_fee), USD: posted to 5030 by fx_spread_settle. Null until read.';
 
 --
+-- Name: stock_splits; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.stock_splits (
+    split_id uuid NOT NULL,
+    source text NOT NULL,
+    source_txn_id text NOT NULL,
+    customer_id text NOT NULL,
+    symbol text NOT NULL,
+    effective_on date NOT NULL,
+    shares numeric NOT NULL,
+    ratio numeric NOT NULL,
+    source_row jsonb DEFAULT '{}'::jsonb NOT NULL,
+    recorded_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT stock_splits_ratio_check CHECK ((ratio > (0)::numeric)),
+    CONSTRAINT stock_splits_ratio_finite CHECK (((ratio > '-Infinity'::numeric) AND (ratio < 'Infinity'::numeric))),
+    CONSTRAINT stock_splits_shares_check CHECK (((shares <> (0)::numeric) AND (shares = round(shares, 8)))),
+    CONSTRAINT stock_splits_shares_finite CHECK (((shares > '-Infinity'::numeric) AND (shares < 'Infinity'::numeric))),
+    CONSTRAINT stock_splits_source_txn_id_check CHECK (((length(source_txn_id) >= 1) AND (length(source_txn_id) <= 256)))
+);
+
+--
+-- Name: TABLE stock_splits; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.stock_splits IS 'Forward and reverse splits of a customer''s holding (usbroker SPLIT rows): shares of every open lot change, cost and acquisition dates do not. Moves no money, so no journal transaction: positions add its shares, recost applies it to the lots. Insert-only.';
+
+--
+-- Name: COLUMN stock_splits.split_id; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.stock_splits.split_id IS 'The split''s id (recost orders it among the pair''s trades).';
+
+--
+-- Name: COLUMN stock_splits.source; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.stock_splits.source IS 'Who reported it (usbroker).';
+
+--
+-- Name: COLUMN stock_splits.source_txn_id; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.stock_splits.source_txn_id IS 'The upstream row''s key (the SPLIT row''s txn_no): a split is recorded once.';
+
+--
+-- Name: COLUMN stock_splits.customer_id; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.stock_splits.customer_id IS 'The customer whose holding split.';
+
+--
+-- Name: COLUMN stock_splits.symbol; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.stock_splits.symbol IS 'The symbol that split.';
+
+--
+-- Name: COLUMN stock_splits.effective_on; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.stock_splits.effective_on IS 'The effective (ex) date: trades of that day and later are in post-split shares.';
+
+--
+-- Name: COLUMN stock_splits.shares; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.stock_splits.shares IS 'Shares added (positive, forward split) or removed (negative, reverse split) by the split, before any cash in lieu.';
+
+--
+-- Name: COLUMN stock_splits.ratio; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.stock_splits.ratio IS 'New shares per old share as the broker states it (4 for 4-for-1, 0.1 for 1-for-10); kept for reading, the lots follow shares.';
+
+--
+-- Name: COLUMN stock_splits.source_row; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.stock_splits.source_row IS 'The upstream row as read.';
+
+--
+-- Name: COLUMN stock_splits.recorded_at; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.stock_splits.recorded_at IS 'When the ledger recorded it.';
+
+--
 -- Name: transaction_daily_totals; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -2065,6 +2153,20 @@ ALTER TABLE ONLY public.remittances
     ADD CONSTRAINT remittances_pkey PRIMARY KEY (order_id);
 
 --
+-- Name: stock_splits stock_splits_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.stock_splits
+    ADD CONSTRAINT stock_splits_pkey PRIMARY KEY (split_id);
+
+--
+-- Name: stock_splits stock_splits_source_source_txn_id_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.stock_splits
+    ADD CONSTRAINT stock_splits_source_source_txn_id_key UNIQUE (source, source_txn_id);
+
+--
 -- Name: transaction_daily_totals transaction_daily_totals_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -2261,6 +2363,12 @@ CREATE INDEX remittances_pan_idx ON public.remittances USING btree (pan, remitte
 --
 
 CREATE INDEX remittances_swept_idx ON public.remittances USING btree (status) WHERE (status = ANY (ARRAY['failed'::text, 'cancelled'::text, 'expired'::text]));
+
+--
+-- Name: stock_splits_pair_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX stock_splits_pair_idx ON public.stock_splits USING btree (customer_id, symbol, effective_on);
 
 --
 -- Name: transactions_amount_idx; Type: INDEX; Schema: public; Owner: -
@@ -2521,6 +2629,30 @@ CREATE TRIGGER recost_states_guard BEFORE DELETE OR UPDATE OF txn_id, txn_date, 
 CREATE TRIGGER recost_states_no_truncate BEFORE TRUNCATE ON public.recost_states FOR EACH STATEMENT EXECUTE FUNCTION public.ledger_refuse_change();
 
 --
+-- Name: stock_splits stock_splits_no_change; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER stock_splits_no_change BEFORE DELETE OR UPDATE ON public.stock_splits FOR EACH ROW EXECUTE FUNCTION public.ledger_refuse_change();
+
+--
+-- Name: TRIGGER stock_splits_no_change ON stock_splits; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TRIGGER stock_splits_no_change ON public.stock_splits IS 'A recorded split is never changed nor deleted.';
+
+--
+-- Name: stock_splits stock_splits_no_truncate; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER stock_splits_no_truncate BEFORE TRUNCATE ON public.stock_splits FOR EACH STATEMENT EXECUTE FUNCTION public.ledger_refuse_change();
+
+--
+-- Name: TRIGGER stock_splits_no_truncate ON stock_splits; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TRIGGER stock_splits_no_truncate ON public.stock_splits IS 'A recorded split is never truncated away.';
+
+--
 -- Name: transaction_daily_totals transaction_daily_totals_guard; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -2659,6 +2791,13 @@ ALTER TABLE ONLY public.reconciliation_variances
 
 ALTER TABLE ONLY public.remittances
     ADD CONSTRAINT remittances_customer_id_fkey FOREIGN KEY (customer_id) REFERENCES public.customers(customer_id);
+
+--
+-- Name: stock_splits stock_splits_customer_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.stock_splits
+    ADD CONSTRAINT stock_splits_customer_id_fkey FOREIGN KEY (customer_id) REFERENCES public.customers(customer_id);
 
 --
 -- Name: year_closes year_closes_txn_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

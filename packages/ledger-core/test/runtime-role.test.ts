@@ -53,7 +53,7 @@ describe('the runtime role (a non-owner LEDGER_DB_URL)', function () {
     const ownerProblems = await runtimeRoleProblems(t.db);
     expect(ownerProblems[0]).to.equal('is a superuser');
     expect(ownerProblems[1]).to.match(
-      /^owns account_daily_totals, account_totals, accounts, broker_fees, cash_requests, cash_statements, close_prices, customers, dividend_events, exceptions, holdings_snapshots, inr_rates, issuers, job_runs, journal_lines, ledger_commit_checks, lot_matches, lrs_prior_usage, period_closes, portfolio_snapshots, reconciliation_check_cycles, reconciliation_runs, reconciliation_variances, recost_flags, recost_states, remittances, transaction_daily_totals, transactions, uaefeed_statements, year_closes/,
+      /^owns account_daily_totals, account_totals, accounts, broker_fees, cash_requests, cash_statements, close_prices, customers, dividend_events, exceptions, holdings_snapshots, inr_rates, issuers, job_runs, journal_lines, ledger_commit_checks, lot_matches, lrs_prior_usage, period_closes, portfolio_snapshots, reconciliation_check_cycles, reconciliation_runs, reconciliation_variances, recost_flags, recost_states, remittances, stock_splits, transaction_daily_totals, transactions, uaefeed_statements, year_closes/,
     );
   });
 
@@ -215,6 +215,7 @@ describe('openLedgerDatabase (how a process opens its book)', function () {
       '20270119_admit_closing_entries_into_closed_years',
       '20270120_create_lrs_prior_usage',
       '20270121_create_issuers',
+      '20270205_create_stock_splits',
       '20270205_lot_matches_economic_dates',
     ]);
     for (const { db } of started) expect(await runtimeRoleProblems(db)).to.deep.equal([]);

@@ -38,6 +38,7 @@ import * as admitClosingEntries from '../migrations/20270119_admit_closing_entri
 import * as createLrsPriorUsage from '../migrations/20270120_create_lrs_prior_usage.js';
 import * as createIssuers from '../migrations/20270121_create_issuers.js';
 import * as lotMatchesEconomicDates from '../migrations/20270205_lot_matches_economic_dates.js';
+import * as createStockSplits from '../migrations/20270205_create_stock_splits.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -81,6 +82,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20270119_admit_closing_entries_into_closed_years', admitClosingEntries],
   ['20270120_create_lrs_prior_usage', createLrsPriorUsage],
   ['20270121_create_issuers', createIssuers],
+  ['20270205_create_stock_splits', createStockSplits],
   ['20270205_lot_matches_economic_dates', lotMatchesEconomicDates],
 ];
 

@@ -46,22 +46,31 @@ const ofPairs = (alias: string) => `unnest(?::text[], ?::text[]) AS pair(custome
 const EXECUTED_AT = `CASE WHEN t.metadata->>'executed_at' ~ '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$' THEN t.metadata->>'executed_at' END`;
 
 /**
- * A trade's date for its lots is its own trade date (`economicDateSql`): a late record restated
- * into an open period acquires or transfers on the day it was traded, and takes its FIFO place there.
+ * Every trade of the pairs and their splits (stock_splits), in recost order. A trade's date for
+ * its lots is its own trade date (`economicDateSql`): a late record restated into an open period
+ * acquires or transfers on the day it was traded, and takes its FIFO place there. A split goes
+ * first on its effective date: that day's trades are in post-split shares.
  */
 const TRADES_SQL = `
-  SELECT t.txn_id, t.txn_type, t.customer_id, t.symbol, t.source, ${economicDateSql('t')}::text AS txn_date, t.quantity, t.amount_usd,
-         t.metadata->>'brokerage_bps' AS brokerage_bps, t.metadata->>'broker_cost_bps' AS broker_cost_bps, t.original_currency, t.fx_rate,
-         f.amount_usd AS broker_fee_usd,
-         s.txn_id IS NOT NULL AND s.recosted_at IS NULL AS pending, r.txn_id IS NOT NULL AS reversed,
-         fl.txn_id IS NOT NULL AS flagged
-    FROM ${ofPairs('t')}
-    LEFT JOIN recost_states s ON s.txn_id = t.txn_id
-    LEFT JOIN recost_flags fl ON fl.txn_id = t.txn_id AND fl.cleared_at IS NULL
-    LEFT JOIN transactions r ON r.reverses_txn_id = t.txn_id
-    LEFT JOIN broker_fees f ON f.source = t.source AND f.source_txn_id = t.source_txn_id
-   WHERE t.txn_type IN ('buy_security', 'sell_security')
-   ORDER BY t.customer_id, t.symbol, ${economicDateSql('t')}, ${EXECUTED_AT} NULLS LAST, t.posted_at, t.txn_id`;
+  SELECT * FROM (
+    SELECT t.txn_id, t.txn_type, t.customer_id, t.symbol, t.source, ${economicDateSql('t')}::text AS txn_date, t.quantity, t.amount_usd,
+           t.metadata->>'brokerage_bps' AS brokerage_bps, t.metadata->>'broker_cost_bps' AS broker_cost_bps, t.original_currency, t.fx_rate,
+           f.amount_usd AS broker_fee_usd,
+           s.txn_id IS NOT NULL AND s.recosted_at IS NULL AS pending, r.txn_id IS NOT NULL AS reversed,
+           fl.txn_id IS NOT NULL AS flagged, 1 AS day_rank, ${EXECUTED_AT} AS executed_at, t.posted_at
+      FROM ${ofPairs('t')}
+      LEFT JOIN recost_states s ON s.txn_id = t.txn_id
+      LEFT JOIN recost_flags fl ON fl.txn_id = t.txn_id AND fl.cleared_at IS NULL
+      LEFT JOIN transactions r ON r.reverses_txn_id = t.txn_id
+      LEFT JOIN broker_fees f ON f.source = t.source AND f.source_txn_id = t.source_txn_id
+     WHERE t.txn_type IN ('buy_security', 'sell_security')
+    UNION ALL
+    SELECT sp.split_id, 'stock_split', sp.customer_id, sp.symbol, sp.source, sp.effective_on::text, sp.shares, 0,
+           NULL, NULL, NULL, NULL, NULL, false, false, false, 0, NULL, sp.recorded_at
+      FROM unnest(?::text[], ?::text[]) AS pair(customer_id, symbol)
+      JOIN stock_splits sp ON sp.customer_id = pair.customer_id AND sp.symbol = pair.symbol
+  ) h
+  ORDER BY customer_id, symbol, txn_date, day_rank, executed_at NULLS LAST, posted_at, txn_id`;
 
 /** A derivation's `metadata.lots` as domain/recost.ts's lotsKey spells them ('' when none). */
 const LOTS_KEY = `coalesce((SELECT string_agg(concat_ws('|', m->>'lot_txn_id', m->>'acquired_on', m->>'quantity', m->>'cost_usd'), ';' ORDER BY i)
@@ -78,7 +87,7 @@ const DERIVATIONS_SQL = `
 
 interface TradeRow {
   txn_id: string;
-  txn_type: 'buy_security' | 'sell_security';
+  txn_type: HistoryTrade['txnType'];
   customer_id: string;
   symbol: string;
   source: Source;
@@ -179,14 +188,15 @@ export function recostStore(db: Knex): RecostStore {
       // Statistics are stale right after a bulk import; JIT compiling these reads costs more than
       // running them. The two reads run at once, on two connections (the recost lock keeps other
       // derivations from being posted in between).
-      const read = <Row>(sql: string) =>
+      const read = <Row>(sql: string, bindings: string[][]) =>
         db.transaction(async (trx) => {
           await trx.raw('SET LOCAL jit = off');
-          return (await trx.raw<{ rows: Row[] }>(sql, pairsParams(pairs))).rows;
+          return (await trx.raw<{ rows: Row[] }>(sql, bindings)).rows;
         });
       const [trades, derivations] = await Promise.all([
-        read<TradeRow>(TRADES_SQL),
-        read<DerivationRow>(DERIVATIONS_SQL),
+        // The pairs twice: once for the trades, once for the splits.
+        read<TradeRow>(TRADES_SQL, [...pairsParams(pairs), ...pairsParams(pairs)]),
+        read<DerivationRow>(DERIVATIONS_SQL, pairsParams(pairs)),
       ]);
       return { trades: trades.map(tradeOf), derivations: derivationsOf(derivations) };
     },
