@@ -1,36 +1,11 @@
 import { expect } from 'chai';
-import { randomUUID } from 'node:crypto';
-import {
-  closePeriod,
-  Decimal,
-  draftFromEntry,
-  FeeSchedule,
-  postTransactions,
-  recost,
-  upsertCustomer,
-  type Db,
-  type EntryRequest,
-} from '@ledger/core';
+import { closePeriod, recost, upsertCustomer } from '@ledger/core';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import { capitalGainsReport, indiaSettingsOf, indiaSettingsSchema, parseFinancialYear } from '../src/index.js';
+import { RECOST, setRates, trade } from './book.js';
 
-const POLICY = { feeSchedule: new FeeSchedule(new Decimal(22)) };
-const RECOST = { policy: POLICY, limit: null };
 const SETTINGS = indiaSettingsOf(indiaSettingsSchema.parse({ BROKER_COST_BPS: '4', FX_SPREAD_BPS: '75' }));
 const PAGE = { limit: 50, offset: 0 };
-
-/** Posts a trade as a sync does (bulk: a closed day is restated to the first open one) and answers its id. */
-async function trade(
-  db: Db,
-  entry: Pick<EntryRequest, 'txn_type' | 'customer_id' | 'symbol' | 'quantity' | 'amount_usd' | 'txn_date'>,
-): Promise<string> {
-  const txnId = randomUUID();
-  const result = await postTransactions(db, [
-    draftFromEntry({ source: 'usbroker', source_txn_id: `o-${txnId}`, ...entry }, txnId, POLICY),
-  ]);
-  expect(result.inserted).to.equal(1);
-  return txnId;
-}
 
 describe('restated records keep their economic dates for tax (real Postgres)', function () {
   this.timeout(120_000);
@@ -77,13 +52,7 @@ describe('restated records keep their economic dates for tax (real Postgres)', f
       txn_date: '2024-06-20',
     });
     await recost(db, RECOST);
-    for (const [date, rate] of Object.entries({ '2024-01-31': '83.00', '2024-02-29': '82.90', '2024-05-31': '83.50' }))
-      await db.raw(`INSERT INTO inr_rates (rate_date, tt_buy, mid, source, published_at) VALUES (?, ?, ?, 'test', ?)`, [
-        date,
-        rate,
-        rate,
-        `${date} 09:00`,
-      ]);
+    await setRates(db, { '2024-01-31': '83.00', '2024-02-29': '82.90', '2024-05-31': '83.50' });
 
     const report = await capitalGainsReport(
       { book: 'ENTITY_IND_IFSC', db, settings: SETTINGS },

@@ -1,16 +1,5 @@
 import { expect } from 'chai';
-import { randomUUID } from 'node:crypto';
-import {
-  Decimal,
-  draftFromEntry,
-  FeeSchedule,
-  postTransactions,
-  recordStockSplits,
-  recost,
-  upsertCustomer,
-  type Db,
-  type EntryRequest,
-} from '@ledger/core';
+import { recordStockSplits, recost, upsertCustomer } from '@ledger/core';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import {
   capitalGainsReport,
@@ -20,22 +9,11 @@ import {
   scheduleFaReport,
   type IndiaReportContext,
 } from '../src/index.js';
+import { RECOST, setRates, trade } from './book.js';
 
-const POLICY = { feeSchedule: new FeeSchedule(new Decimal(22)) };
 const SETTINGS = indiaSettingsOf(indiaSettingsSchema.parse({ BROKER_COST_BPS: '4', FX_SPREAD_BPS: '75' }));
 const FY = parseFinancialYear('2024-25');
 const PAGE = { limit: 50, offset: 0 };
-
-async function trade(
-  db: Db,
-  entry: Pick<EntryRequest, 'txn_type' | 'customer_id' | 'symbol' | 'quantity' | 'amount_usd' | 'txn_date'>,
-): Promise<string> {
-  const txnId = randomUUID();
-  await postTransactions(db, [
-    draftFromEntry({ source: 'usbroker', source_txn_id: `o-${txnId}`, ...entry }, txnId, POLICY),
-  ]);
-  return txnId;
-}
 
 describe('a lot sold across a split, in the India reports (real Postgres)', function () {
   this.timeout(120_000);
@@ -81,7 +59,7 @@ describe('a lot sold across a split, in the India reports (real Postgres)', func
       amount_usd: '1100.00',
       txn_date: '2024-08-01',
     });
-    await recost(db, { policy: POLICY, limit: null });
+    await recost(db, RECOST);
     const rates = {
       '2024-01-31': '83.00',
       '2024-06-07': '83.40',
@@ -89,13 +67,7 @@ describe('a lot sold across a split, in the India reports (real Postgres)', func
       '2024-07-31': '83.60',
       '2024-12-31': '85.60',
     };
-    for (const [date, rate] of Object.entries(rates))
-      await db.raw(`INSERT INTO inr_rates (rate_date, tt_buy, mid, source, published_at) VALUES (?, ?, ?, 'test', ?)`, [
-        date,
-        rate,
-        rate,
-        `${date} 09:00`,
-      ]);
+    await setRates(db, rates);
     // Closes as the vendor files them: 200.00 before the split, 52.00 on its day, 55.00 at the year's end.
     for (const [date, close] of Object.entries({
       '2024-06-07': '200.00',

@@ -172,9 +172,7 @@ CREATE FUNCTION public.ledger_copy_lot_matches() RETURNS trigger
     BEGIN
       INSERT INTO lot_matches (derivation_txn_id, lot_txn_id, sell_txn_id, customer_id, symbol, acquired_on, transferred_on, quantity, cost_usd)
       SELECT n.txn_id, (m->>'lot_txn_id')::uuid, (n.metadata->>'recost_of')::uuid, n.customer_id, n.symbol,
-             (m->>'acquired_on')::date,
-             CASE WHEN n.metadata->>'original_txn_date' ~ '^\d{4}-\d{2}-\d{2}$' THEN (n.metadata->>'original_txn_date')::date ELSE n.txn_date END,
-             (m->>'quantity')::numeric, (m->>'cost_usd')::numeric
+             (m->>'acquired_on')::date, CASE WHEN n.metadata->>'original_txn_date' ~ '^\d{4}-\d{2}-\d{2}$' THEN (n.metadata->>'original_txn_date')::date ELSE n.txn_date END, (m->>'quantity')::numeric, (m->>'cost_usd')::numeric
         FROM new_txns n CROSS JOIN LATERAL jsonb_array_elements(n.metadata->'lots') AS m
        WHERE n.source = 'recost' AND n.reverses_txn_id IS NULL AND jsonb_typeof(n.metadata->'lots') = 'array';
       RETURN NULL;
