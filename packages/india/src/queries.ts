@@ -1,4 +1,4 @@
-import { ACCOUNT, assertPage, Decimal, type Db, type Page } from '@ledger/core';
+import { ACCOUNT, assertPage, Decimal, economicDateSql, type Db, type Page } from '@ledger/core';
 import type { FeeFigures } from './broker-fees.js';
 import type { FlaggedSale, OpenLot, StoredMatch } from './capital-gains.js';
 import { addDays } from './dates.js';
@@ -111,6 +111,17 @@ export async function settledRemittances(db: Db, fy: FinancialYear): Promise<Set
   }));
 }
 
+/**
+ * New shares per old share of `symbol` (SQL) from the splits effective after `from` up to and
+ * including `to` (stock_splits: one corporate action, the same for every holder, so by symbol):
+ * 1 without a split. Converts a quantity of `from`'s shares into `to`'s. The product is taken as
+ * exp(sum(ln)) and rounded to 12 places, exact for the ratios brokers state (4, 0.1, 1.5, ...).
+ */
+const splitFactor = (symbol: string, from: string, to: string) =>
+  `(SELECT coalesce(round(exp(sum(ln(r.ratio))), 12), 1)
+      FROM (SELECT DISTINCT sp.effective_on, sp.ratio FROM stock_splits sp WHERE sp.symbol = ${symbol}) r
+     WHERE r.effective_on > ${from} AND r.effective_on <= ${to})`;
+
 /** The customer's fee credited to 4010 by a transaction (a buy's own line, a sale's derivation's). */
 const feeOf = (txnId: string) =>
   `(SELECT coalesce(sum(l.credit), 0) FROM journal_lines l WHERE l.txn_id = ${txnId} AND l.account_code = '${ACCOUNT.brokerageRevenue}' AND l.posting_kind = 'brokerage_fee')`;
@@ -119,7 +130,7 @@ const feeOf = (txnId: string) =>
 export async function storedMatches(db: Db, from: string, to: string, customers: string[]): Promise<StoredMatch[]> {
   const { rows } = await db.raw<{ rows: Array<Record<string, string>> }>(
     `SELECT m.customer_id, m.symbol, m.sell_txn_id, m.lot_txn_id, m.acquired_on::text, m.transferred_on::text, m.quantity::text, m.cost_usd::text,
-            b.quantity::text AS buy_quantity, ${feeOf('b.txn_id')}::text AS buy_fee_usd, s.amount_usd::text AS sell_amount_usd, ${feeOf('m.derivation_txn_id')}::text AS sell_fee_usd
+            (b.quantity * ${splitFactor('m.symbol', 'm.acquired_on', 'm.transferred_on')})::text AS buy_quantity, ${feeOf('b.txn_id')}::text AS buy_fee_usd, s.amount_usd::text AS sell_amount_usd, ${feeOf('m.derivation_txn_id')}::text AS sell_fee_usd
        FROM lot_matches m JOIN transactions b ON b.txn_id = m.lot_txn_id JOIN transactions s ON s.txn_id = m.sell_txn_id
       WHERE m.customer_id = ANY(?::text[]) AND m.transferred_on BETWEEN ?::date AND ?::date AND ${inEffect('m.derivation_txn_id')}`,
     [customers, from, to],
@@ -149,9 +160,10 @@ export async function storedMatches(db: Db, from: string, to: string, customers:
 const lotsHeldFrom = (customers: (column: string) => string) => `
   FROM transactions b
   CROSS JOIN LATERAL (
-    SELECT coalesce(sum(m.quantity), 0) AS quantity, coalesce(sum(m.cost_usd), 0) AS cost FROM lot_matches m
+    SELECT coalesce(sum(m.quantity / ${splitFactor('b.symbol', economicDateSql('b'), 'm.transferred_on')}), 0) AS quantity,
+           coalesce(sum(m.cost_usd), 0) AS cost FROM lot_matches m
      WHERE m.lot_txn_id = b.txn_id AND m.transferred_on < CAST(:held_from AS date) AND ${inEffect('m.derivation_txn_id')}) taken
-  WHERE b.txn_type = 'buy_security' AND b.customer_id IS NOT NULL AND b.quantity IS NOT NULL AND b.txn_date <= CAST(:as_of AS date)
+  WHERE b.txn_type = 'buy_security' AND b.customer_id IS NOT NULL AND b.quantity IS NOT NULL AND ${economicDateSql('b')} <= CAST(:as_of AS date)
     AND ${customers('b.customer_id')} AND ${inEffect('b.txn_id')} AND b.quantity > taken.quantity`;
 
 /** What is left of each lot of `customers` at `asOf`. */
@@ -166,8 +178,9 @@ export async function openLots(db: Db, asOf: string, customers: string[]): Promi
       cost_usd: string;
     }>;
   }>(
-    `SELECT b.txn_id, b.customer_id, b.symbol, b.txn_date::text AS acquired_on,
-            (b.quantity - taken.quantity)::text AS quantity, (b.amount_usd - taken.cost)::text AS cost_usd ${lotsHeldFrom(listed)}`,
+    `SELECT b.txn_id, b.customer_id, b.symbol, ${economicDateSql('b')}::text AS acquired_on,
+            round((b.quantity - taken.quantity) * ${splitFactor('b.symbol', economicDateSql('b'), 'CAST(:as_of AS date)')}, 8)::text AS quantity,
+            (b.amount_usd - taken.cost)::text AS cost_usd ${lotsHeldFrom(listed)}`,
     { held_from: addDays(asOf, 1), as_of: asOf, customers },
   );
   return rows.map((r) => ({
@@ -262,10 +275,10 @@ export async function flaggedSales(db: Db, from: string, to: string, customers: 
       reason: string;
     }>;
   }>(
-    `SELECT t.txn_id, t.customer_id, t.symbol, t.txn_date::text, t.quantity::text, f.reason
+    `SELECT t.txn_id, t.customer_id, t.symbol, ${economicDateSql('t')}::text AS txn_date, t.quantity::text, f.reason
        FROM recost_flags f JOIN transactions t USING (txn_id)
-      WHERE f.cleared_at IS NULL AND t.txn_type = 'sell_security' AND t.txn_date BETWEEN ?::date AND ?::date AND t.customer_id = ANY(?::text[])
-      ORDER BY t.txn_date, t.txn_id`,
+      WHERE f.cleared_at IS NULL AND t.txn_type = 'sell_security' AND ${economicDateSql('t')} BETWEEN ?::date AND ?::date AND t.customer_id = ANY(?::text[])
+      ORDER BY 4, t.txn_id`,
     [from, to, customers],
   );
   return rows.map((r) => ({
@@ -282,7 +295,7 @@ export async function flaggedSales(db: Db, from: string, to: string, customers: 
 export async function unmatchedSales(db: Db, from: string, to: string, customers: string[]): Promise<string[]> {
   const { rows } = await db.raw<{ rows: Array<{ txn_id: string }> }>(
     `SELECT t.txn_id FROM transactions t
-      WHERE t.txn_type = 'sell_security' AND t.txn_date BETWEEN ?::date AND ?::date AND t.customer_id = ANY(?::text[]) AND ${inEffect('t.txn_id')}
+      WHERE t.txn_type = 'sell_security' AND ${economicDateSql('t')} BETWEEN ?::date AND ?::date AND t.customer_id = ANY(?::text[]) AND ${inEffect('t.txn_id')}
         AND NOT EXISTS (SELECT 1 FROM recost_flags f WHERE f.txn_id = t.txn_id AND f.cleared_at IS NULL)
         AND NOT EXISTS (SELECT 1 FROM lot_matches m WHERE m.sell_txn_id = t.txn_id AND ${inEffect('m.derivation_txn_id')})
       ORDER BY t.txn_id`,
@@ -324,7 +337,12 @@ export async function dividendEvents(
   }));
 }
 
-/** What Schedule FA reads of `customers` for the calendar year ending in `fy`. */
+/**
+ * What Schedule FA reads of `customers` for the calendar year ending in `fy`. Shares and closes
+ * are in the shares of the year's end (splits applied: a lot's and a sale's shares multiplied by
+ * the splits after them, a day's close divided by them), so a day's value is the shares then
+ * held at that day's close, whichever side of a split it falls.
+ */
 export async function scheduleFaInput(db: Db, fy: FinancialYear, customers: string[]): Promise<FaInput> {
   const { from: first, to: last } = fy.calendarPeriod;
   const bindings = { held_from: first, as_of: last, customers };
@@ -340,8 +358,11 @@ export async function scheduleFaInput(db: Db, fy: FinancialYear, customers: stri
       sold: Array<{ on: string; quantity: string }>;
     }>;
   }>(
-    `SELECT b.txn_id, b.customer_id, b.symbol, b.txn_date::text AS acquired_on, b.quantity::text, b.amount_usd::text, ${feeOf('b.txn_id')}::text AS fee_usd,
-            (SELECT coalesce(jsonb_agg(jsonb_build_object('on', m.transferred_on, 'quantity', m.quantity::text)), '[]') FROM lot_matches m
+    `SELECT b.txn_id, b.customer_id, b.symbol, ${economicDateSql('b')}::text AS acquired_on,
+            round(b.quantity * ${splitFactor('b.symbol', economicDateSql('b'), 'CAST(:as_of AS date)')}, 8)::text AS quantity,
+            b.amount_usd::text, ${feeOf('b.txn_id')}::text AS fee_usd,
+            (SELECT coalesce(jsonb_agg(jsonb_build_object('on', m.transferred_on,
+                      'quantity', round(m.quantity * ${splitFactor('m.symbol', 'm.transferred_on', 'CAST(:as_of AS date)')}, 8)::text)), '[]') FROM lot_matches m
               WHERE m.lot_txn_id = b.txn_id AND m.transferred_on <= CAST(:as_of AS date) AND ${inEffect('m.derivation_txn_id')}) AS sold
        ${lotsHeldFrom(listed)}`,
     bindings,
@@ -349,14 +370,15 @@ export async function scheduleFaInput(db: Db, fy: FinancialYear, customers: stri
   const { rows: sales } = await db.raw<{
     rows: Array<{ customer_id: string; symbol: string; txn_date: string; amount_usd: string }>;
   }>(
-    `SELECT customer_id, symbol, txn_date::text, amount_usd::text FROM transactions t
-      WHERE txn_type = 'sell_security' AND ${listed('customer_id')} AND txn_date BETWEEN CAST(:held_from AS date) AND CAST(:as_of AS date) AND ${inEffect('t.txn_id')}`,
+    `SELECT customer_id, symbol, ${economicDateSql('t')}::text AS txn_date, amount_usd::text FROM transactions t
+      WHERE txn_type = 'sell_security' AND ${listed('customer_id')} AND ${economicDateSql('t')} BETWEEN CAST(:held_from AS date) AND CAST(:as_of AS date) AND ${inEffect('t.txn_id')}`,
     bindings,
   );
   const symbols = [...new Set(lots.map((l) => l.symbol))];
   const { rows: prices } = await db.raw<{ rows: Array<{ symbol: string; price_date: string; close_usd: string }> }>(
-    'SELECT symbol, price_date::text, close_usd::text FROM close_prices WHERE symbol = ANY(?::text[]) AND price_date BETWEEN ?::date AND ?::date ORDER BY symbol, price_date',
-    [symbols, first, last],
+    `SELECT p.symbol, p.price_date::text, (p.close_usd / ${splitFactor('p.symbol', 'p.price_date', '?::date')})::text AS close_usd
+       FROM close_prices p WHERE p.symbol = ANY(?::text[]) AND p.price_date BETWEEN ?::date AND ?::date ORDER BY p.symbol, p.price_date`,
+    [last, symbols, first, last],
   );
   const natures = Object.entries(A2_NATURES) as Array<[A2Nature, readonly string[]]>;
   const { rows: cash } = await db.raw<{

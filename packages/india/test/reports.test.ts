@@ -1,16 +1,6 @@
 import { expect } from 'chai';
-import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import {
-  Decimal,
-  draftFromEntry,
-  FeeSchedule,
-  postTransactions,
-  recost,
-  upsertCustomer,
-  type Db,
-  type EntryRequest,
-} from '@ledger/core';
+import { Decimal, recost, upsertCustomer, type Db } from '@ledger/core';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import {
   brokerFeesReport,
@@ -29,9 +19,8 @@ import {
   shippedIssuersCsv,
   type IndiaReportContext,
 } from '../src/index.js';
+import { RECOST, setRates, trade } from './book.js';
 
-const POLICY = { feeSchedule: new FeeSchedule(new Decimal(22)) };
-const RECOST = { policy: POLICY, limit: null };
 const SETTINGS = indiaSettingsOf(
   indiaSettingsSchema.parse({
     BROKER_COST_BPS: '4',
@@ -44,28 +33,6 @@ const SETTINGS = indiaSettingsOf(
 const FY = parseFinancialYear('2024-25');
 const PAGE = { limit: 50, offset: 0 };
 const csv = readFileSync(new URL('../data/sbi-usd-inr-rates.csv', import.meta.url), 'utf8');
-
-/** Posts a trade as a sync would (22 bps customer fee) and answers its id. */
-async function trade(
-  db: Db,
-  entry: Pick<EntryRequest, 'txn_type' | 'customer_id' | 'symbol' | 'quantity' | 'amount_usd' | 'txn_date'>,
-): Promise<string> {
-  const txnId = randomUUID();
-  const result = await postTransactions(db, [
-    draftFromEntry({ source: 'usbroker', source_txn_id: `o-${txnId}`, ...entry }, txnId, POLICY),
-  ]);
-  expect(result.inserted).to.equal(1);
-  return txnId;
-}
-
-async function setRates(db: Db, rates: Record<string, string>): Promise<void> {
-  for (const [date, rate] of Object.entries(rates)) {
-    await db.raw(
-      `INSERT INTO inr_rates (rate_date, tt_buy, mid, source, published_at) VALUES (?, ?, ?, 'test', ?) ON CONFLICT (rate_date) DO UPDATE SET tt_buy = excluded.tt_buy`,
-      [date, rate, rate, `${date} 09:00`],
-    );
-  }
-}
 
 describe('India reports on stored data (real Postgres)', function () {
   this.timeout(120_000);

@@ -1,4 +1,14 @@
-import { dividendEvents, recost, Decimal, FeeSchedule, type Db } from '@ledger/core';
+import {
+  customerPositions,
+  dividendEvents,
+  draftFromEntry,
+  postTransactions,
+  recost,
+  Decimal,
+  FeeSchedule,
+  type Db,
+} from '@ledger/core';
+import type { UsbrokerDailyLedgerRow } from '@ledger/upstream-clients';
 import { expect } from 'chai';
 import nock from 'nock';
 import { JOBS, runSyncUsbroker, runSyncUsbrokerLedger, syncUsbrokerLedgerJob } from '../src/index.js';
@@ -108,14 +118,17 @@ describe('sync-usbroker-ledger against a nock’ed broker', function () {
       firm: 'FIRM1',
       dates: 38,
       dates_failed: [],
-      rows: { TRD: 3, WIREI: 1, WIREO: 0, DIV: 2, DIVNRA: 2, FEE: 2 },
+      rows: { TRD: 3, WIREI: 1, WIREO: 0, DIV: 2, DIVNRA: 2, FEE: 2, SPLIT: 0, CIL: 0 },
       rows_of_unknown_accounts: 2,
+      rows_of_unknown_codes: {},
       customers: 2,
       customers_failed: [],
       records: {
         dividends: { inserted: 2, duplicate: 0, conflict: 0, skipped: 0, rejected: 0 },
         withholdings: { inserted: 2, duplicate: 0, conflict: 0, skipped: 0, rejected: 0 },
         fees: { inserted: 1, duplicate: 0, conflict: 0, skipped: 0, rejected: 0 },
+        cash_in_lieu: { inserted: 0, duplicate: 0, conflict: 0, skipped: 0, rejected: 0 },
+        unknown_rows: { inserted: 0, duplicate: 0, conflict: 0, skipped: 0, rejected: 0 },
       },
       dividend_events: { offered: 2, inserted: 2, updated: 0 },
       broker_fees: { offered: 2, recorded: 2, existing: 0, repending: 0 },
@@ -178,6 +191,100 @@ describe('sync-usbroker-ledger against a nock’ed broker', function () {
     expect(again.records.fees).to.deep.include({ inserted: 0, duplicate: 1 });
     expect(again.dividend_events).to.deep.equal({ offered: 2, inserted: 0, updated: 0 });
     expect(again.broker_fees).to.deep.equal({ offered: 2, recorded: 0, existing: 2, repending: 0 });
+    expect(await rowCounts(db)).to.deep.equal(before);
+  });
+
+  it('a 1-for-10 reverse split with cash in lieu, and a row of an unknown code: the split recorded, the fraction sold, the unknown row an exception naming it, the rest of the day posted; run twice, the same books (worked by hand)', async () => {
+    const policy = { feeSchedule: new FeeSchedule(new Decimal(22)) };
+    await postTransactions(db, [
+      draftFromEntry(
+        {
+          txn_type: 'buy_security',
+          customer_id: 'IND-1',
+          source: 'usbroker',
+          source_txn_id: 'ORD-XYZ',
+          symbol: 'XYZ',
+          quantity: '25',
+          amount_usd: '500.00',
+          txn_date: '2026-01-05',
+        },
+        '0194a0a0-0000-7000-8000-000000000001',
+        policy,
+      ),
+    ]);
+    await recost(db, { policy, limit: null });
+    const day = '2026-01-12';
+    const split = { account_no: 'USB-1', symbol: 'XYZ', trade_date: day };
+    fakeBroker({
+      wires: [],
+      orders: {},
+      ledger: {
+        [day]: [
+          {
+            ...split,
+            txn_no: 'TXN-SPLIT',
+            row_code: 'SPLIT',
+            quantity: '-22.5',
+            per_share: '0.1',
+            amount: '0.00',
+            description: 'SPLIT 1:10 XYZ',
+          },
+          {
+            ...split,
+            txn_no: 'TXN-CIL',
+            row_code: 'CIL',
+            quantity: '-0.5',
+            price: '30.00',
+            amount: '15.00',
+            ref_txn_no: 'TXN-SPLIT',
+          },
+          {
+            ...split,
+            txn_no: 'TXN-MRG',
+            row_code: 'MERGER',
+            quantity: '-2',
+            amount: '0.00',
+          } as unknown as Partial<UsbrokerDailyLedgerRow>,
+          { account_no: 'USB-1', txn_no: 'TXN-FEE', row_code: 'FEE', amount: '-1.00', description: 'Account fee' },
+        ],
+      },
+    });
+    const first = await runSyncUsbrokerLedger({ start: day }, depsOf(db, brokerClient()));
+    expect(first).to.deep.include({
+      dates_failed: [],
+      customers_failed: [],
+      rows_of_unknown_codes: { MERGER: 1 },
+      // The pair's newest trade, the CIL sale posted just before, is pending already: nothing more to re-pend.
+      stock_splits: { offered: 1, recorded: 1, existing: 0, conflicts: 0, repending: 0 },
+    });
+    expect(first.records.cash_in_lieu).to.include({ inserted: 1 });
+    expect(first.records.unknown_rows).to.include({ rejected: 1 });
+    expect(first.records.fees).to.include({ inserted: 1 });
+    const exceptions = await db('exceptions').select('record_key', 'reason_code', 'reason', 'state', 'record');
+    expect(exceptions).to.have.length(1);
+    expect(exceptions[0]).to.deep.include({ record_key: 'TXN-MRG', reason_code: 'unknown_row_code', state: 'open' });
+    expect(exceptions[0].reason).to.match(/row code MERGER/);
+    expect(exceptions[0].record).to.deep.include({ code: 'MERGER', txn_no: 'TXN-MRG', account_no: 'USB-1' });
+    // Cash in lieu is a sale of the fraction: 15.00 credited, no fee.
+    expect(await linesOf(db, 'TXN-CIL')).to.deep.equal([
+      ['1100', '15.00', '0.00', 'sale_proceeds'],
+      ['2010', '0.00', '15.00', 'sale_proceeds'],
+    ]);
+    await recost(db, { policy, limit: null });
+    // 25 shares become 2.5 at 500.00; the 0.5 sold relieves 500.00 × 0.5/2.5 = 100.00: 2 left at 400.00.
+    expect(await derivationOf(db, 'TXN-CIL')).to.deep.equal([
+      ['2100', '100.00', '0.00', 'cost_relief'],
+      ['1200', '0.00', '100.00', 'cost_relief'],
+    ]);
+    expect(await customerPositions(db, 'IND-1')).to.deep.equal([
+      { symbol: 'XYZ', quantity: '2', cost_usd: '400.00', pending_recost: 0 },
+    ]);
+
+    const before = await rowCounts(db);
+    const again = await runSyncUsbrokerLedger({ start: day }, depsOf(db, brokerClient()));
+    expect(again.stock_splits).to.deep.equal({ offered: 1, recorded: 0, existing: 1, conflicts: 0, repending: 0 });
+    expect(again.records.cash_in_lieu).to.include({ duplicate: 1 });
+    expect(await recost(db, { policy, limit: null })).to.include({ derivations_posted: 0, superseded: 0 });
     expect(await rowCounts(db)).to.deep.equal(before);
   });
 
@@ -248,6 +355,8 @@ describe('sync-usbroker-ledger against a nock’ed broker', function () {
       journal_lines: 0,
       broker_fees: 0,
       dividend_events: 0,
+      stock_splits: 0,
+      exceptions: 0,
     });
   });
 

@@ -164,6 +164,8 @@ describe('the usbroker jobs against the sandbox', function () {
       journal_lines: 0,
       broker_fees: 0,
       dividend_events: 0,
+      stock_splits: 0,
+      exceptions: 0,
     });
   });
 });

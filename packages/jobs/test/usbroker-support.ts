@@ -160,7 +160,14 @@ export async function derivationOf(db: Db, sourceTxnId: string): Promise<Array<[
 /** Rows of the tables a broker sync writes. */
 export async function rowCounts(db: Db): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
-  for (const table of ['transactions', 'journal_lines', 'broker_fees', 'dividend_events']) {
+  for (const table of [
+    'transactions',
+    'journal_lines',
+    'broker_fees',
+    'dividend_events',
+    'stock_splits',
+    'exceptions',
+  ]) {
     const { rows } = await db.raw<{ rows: Array<{ n: string }> }>(`SELECT count(*) AS n FROM ${table}`);
     counts[table] = Number(rows[0]!.n);
   }

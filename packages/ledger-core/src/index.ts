@@ -47,6 +47,7 @@ export {
   closedThrough,
   closePeriod,
   currentClose,
+  economicDateSql,
   listPeriodCloses,
   reopenPeriod,
   type PeriodClose,
@@ -264,6 +265,7 @@ export {
   type BrokerCustomer,
   type BrokerFee,
 } from './store/india-broker.js';
+export { recordStockSplits, type StockSplit, type StockSplitConflict } from './store/stock-splits.js';
 export type { DividendEvent, DividendEventRow, DividendWithholding } from './store/columns/dividend-events.js';
 export type { CashRequestRow, NewCashRequest } from './store/columns/cash-requests.js';
 export type { RemittanceRecord, RemittanceRow } from './store/columns/remittances.js';
@@ -314,6 +316,7 @@ export {
   getCustomer,
   owed,
   owedOwn,
+  shareMovesSql,
   sharesMovedSql,
   STATEMENT_MOVEMENTS_MAX,
   WALLETS,

@@ -43,6 +43,8 @@ const NUMERIC_COLUMNS = [
   'remittances.settlement_fx_fee_usd',
   'remittances.settlement_txn_fee_usd',
   'remittances.tcs_inr',
+  'stock_splits.ratio',
+  'stock_splits.shares',
   'transaction_daily_totals.amount_usd_total',
   'transactions.amount_usd',
   'transactions.fx_rate',

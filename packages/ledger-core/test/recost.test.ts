@@ -2,15 +2,18 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import type { Knex } from 'knex';
 import {
+  customerPositions,
   Decimal,
   FeeSchedule,
   postTransactions,
+  recordStockSplits,
   recost,
   reverseTransaction,
   trialBalance,
   upsertCustomer,
   type EntryRequest,
   type RecostOptions,
+  type StockSplit,
 } from '../src/index.js';
 import { recostStore } from '../src/store/recost-store.js';
 import { rependRecostByIds } from '../src/store/recost-states.js';
@@ -229,6 +232,104 @@ describe('recost (real Postgres, as the runtime role)', function () {
       // Same relief (300.00), other lot: the sale's v1 reversed and v2 posted, b0's broker cost posted.
       expect(result).to.deep.include({ derivations_posted: 2, superseded: 1 });
       expect(await matchesOf(s!)).to.deep.equal([`${b0} 2026-02-02→2026-02-10 5 300.00`]);
+    });
+
+    it('restated records (posted on a later open day, `metadata.original_txn_date`) acquire, transfer and queue in FIFO on their own dates', async () => {
+      const c = await newCustomer();
+      // As a sync posts what arrived after its days closed: the buy traded 02-03 and the sale 02-20, both posted 03-02.
+      const restated = (date: string) => ({ txn_date: '2026-03-02', metadata: { original_txn_date: date } });
+      const [onTime, late, s] = await post(db, [
+        buy({ customer_id: c, symbol: 'PEP', quantity: '4', amount_usd: '700.00', txn_date: '2026-02-10' }),
+        buy({ customer_id: c, symbol: 'PEP', quantity: '4', amount_usd: '600.00', ...restated('2026-02-03') }),
+        sell({ customer_id: c, symbol: 'PEP', quantity: '4', amount_usd: '720.00', ...restated('2026-02-20') }),
+      ]);
+      await recost(db, OPTIONS);
+      expect(await matchesOf(s!)).to.deep.equal([`${late} 2026-02-03→2026-02-20 4 600.00`]);
+      await rependRecostByIds(owner, [onTime!]);
+      expect(await recost(db, OPTIONS)).to.deep.include({ derivations_posted: 0, superseded: 0 });
+    });
+
+    /** A usbroker SPLIT row of `c`'s holding, as sync-usbroker-ledger records it. */
+    const split = (c: string, symbol: string, effectiveOn: string, shares: string, ratio: string): StockSplit => ({
+      source: 'usbroker',
+      sourceTxnId: `split-${c}-${symbol}`,
+      customerId: c,
+      symbol,
+      effectiveOn,
+      shares,
+      ratio,
+      sourceRow: {},
+    });
+
+    it('a lot sold across a 4:1 split keeps its cost and acquisition date; a split recorded after the sale re-derives it (worked by hand)', async () => {
+      const c = await newCustomer();
+      const aapl = { customer_id: c, symbol: 'AAPL' };
+      const [l1, l2, s1, s2] = await post(db, [
+        buy({ ...aapl, quantity: '10', amount_usd: '1000.00', txn_date: '2026-01-05' }),
+        buy({ ...aapl, quantity: '5', amount_usd: '600.00', txn_date: '2026-01-06' }),
+        // Before the split: 4 of L1's 10, 400.00.
+        sell({ ...aapl, quantity: '4', amount_usd: '500.00', txn_date: '2026-01-08' }),
+        // After it (post-split shares): 30 of the 44.
+        sell({ ...aapl, quantity: '30', amount_usd: '1050.00', txn_date: '2026-01-15' }),
+      ]);
+      // The SPLIT row is not synced yet: 30 of the 11 held is an oversell.
+      expect((await recost(db, OPTIONS)).flagged.map((f) => f.txn_id)).to.deep.equal([s2]);
+      const recorded = await recordStockSplits(db, [split(c, 'AAPL', '2026-01-12', '33', '4')]);
+      // The pair's newest trade (the flagged sale) is still pending: nothing more to re-pend.
+      expect(recorded).to.deep.include({ recorded: 1, existing: 0, conflicts: [], repending: 0 });
+      const result = await recost(db, OPTIONS);
+      expect(result).to.deep.include({ flagged: [], superseded: 0 });
+      // 11 held become 44: L1's 6 left (cost 1,000.00 − 400.00 = 600.00) → 24 shares, L2's 5 (600.00) → the other 20.
+      // The sale of 30 takes L1's 24 (600.00) and 6 of L2's 20 (600.00 × 6/20 = 180.00): relief 780.00.
+      expect(await matchesOf(s1!)).to.deep.equal([`${l1} 2026-01-05→2026-01-08 4 400.00`]);
+      expect(await matchesOf(s2!)).to.deep.equal([
+        `${l1} 2026-01-05→2026-01-15 24 600.00`,
+        `${l2} 2026-01-06→2026-01-15 6 180.00`,
+      ]);
+      expect(await effectiveLines(db, s2!)).to.include.members([
+        '1200 Cr 780.00 cost_relief',
+        '2100 Dr 780.00 cost_relief',
+      ]);
+      // 10 + 5 − 4 + 33 − 30 = 14 shares at 1,600.00 − 400.00 − 780.00 = 420.00; before the split, 11 at 1,200.00.
+      expect(await customerPositions(db, c)).to.deep.equal([
+        { symbol: 'AAPL', quantity: '14', cost_usd: '420.00', pending_recost: 0 },
+      ]);
+      expect((await customerPositions(db, c, '2026-01-11'))[0]).to.include({ quantity: '11', cost_usd: '1200.00' });
+      // The same row again records nothing and re-costing history posts nothing: the same books.
+      expect(await recordStockSplits(db, [split(c, 'AAPL', '2026-01-12', '33', '4')])).to.deep.include({
+        recorded: 0,
+        existing: 1,
+        repending: 0,
+      });
+      await rependRecostByIds(owner, [l1!, l2!, s1!, s2!]);
+      expect(await recost(db, OPTIONS)).to.deep.include({ derivations_posted: 0, superseded: 0 });
+      // Other facts under the same key: a conflict, the recorded split stands.
+      expect((await recordStockSplits(db, [split(c, 'AAPL', '2026-01-12', '30', '4')])).conflicts).to.deep.equal([
+        { sourceTxnId: `split-${c}-AAPL`, customerId: c, fields: ['shares'] },
+      ]);
+    });
+
+    it('a 1-for-10 reverse split with cash in lieu: the fraction is a sale of its share of the lot’s cost (worked by hand)', async () => {
+      const c = await newCustomer();
+      const xyz = { customer_id: c, symbol: 'XYZ' };
+      const [lot] = await post(db, [buy({ ...xyz, quantity: '25', amount_usd: '500.00', txn_date: '2026-01-05' })]);
+      await recordStockSplits(db, [split(c, 'XYZ', '2026-01-10', '-22.5', '0.1')]);
+      // The CIL row: 0.5 share at 30.00, 15.00 credited; no fee.
+      const [cil] = await post(db, [
+        sell({
+          ...xyz,
+          quantity: '0.5',
+          amount_usd: '15.00',
+          txn_date: '2026-01-10',
+          metadata: { brokerage_bps: '0', broker_cost_bps: '0' },
+        }),
+      ]);
+      await recost(db, OPTIONS);
+      // 25 become 2.5 at 500.00; the 0.5 sold takes 500.00 × 0.5/2.5 = 100.00, acquired on the buy's date.
+      expect(await matchesOf(cil!)).to.deep.equal([`${lot} 2026-01-05→2026-01-10 0.5 100.00`]);
+      expect(await customerPositions(db, c)).to.deep.equal([
+        { symbol: 'XYZ', quantity: '2', cost_usd: '400.00', pending_recost: 0 },
+      ]);
     });
   });
 

@@ -1,4 +1,12 @@
-import { Decimal, draftFromEntry, FeeSchedule, postEntry, previousMonth, upsertCustomer } from '@ledger/core';
+import {
+  Decimal,
+  draftFromEntry,
+  FeeSchedule,
+  postEntry,
+  previousMonth,
+  recordStockSplits,
+  upsertCustomer,
+} from '@ledger/core';
 import { randomUUID } from 'node:crypto';
 import {
   createCustodianClient,
@@ -212,6 +220,29 @@ describe('category C checks: usbroker (India)', function () {
       cash_differs: 0,
       variances: 0,
     });
+  });
+
+  it('after a 4:1 split the ledger counts the split’s shares › the broker’s post-split position agrees', async () => {
+    await linkedBook();
+    await recordStockSplits(t.db, [
+      {
+        source: 'usbroker',
+        sourceTxnId: 'split-1',
+        customerId: 'IND-1',
+        symbol: 'AAPL',
+        effectiveOn: '2026-01-19',
+        shares: '30',
+        ratio: '4',
+        sourceRow: {},
+      },
+    ]);
+    fakeBroker(
+      { 'USB-1': balance('498.90'), 'USB-2': balance('200.00') },
+      { 'USB-1': [position('AAPL', '40')], 'USB-2': [] },
+      [wire('w1', 'USB-1', '1000.00')],
+    );
+    const result = await outcomes({ ...NO_UPSTREAMS, usbroker: broker() });
+    expect(result.usbroker_holdings_recon).to.deep.include({ status: 'ok', variances: [] });
   });
 
   it('broker cash off by one cent and a position off by one share › warn naming the customer, figures and difference', async () => {

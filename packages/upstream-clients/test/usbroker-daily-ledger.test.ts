@@ -84,6 +84,28 @@ const DIVNRA: Cells = {
 };
 const FEE: Cells = { txn_no: 'T-7', row_code: 'FEE', amount: '-1.00', description: 'Account fee' };
 
+const SPLIT: Cells = {
+  txn_no: 'T-8',
+  row_code: 'SPLIT',
+  symbol: 'AAPL',
+  quantity: '30',
+  per_share: '4',
+  principal: '0.00',
+  amount: '0.00',
+  trade_date: DATE,
+  description: 'SPLIT 4:1 AAPL',
+};
+const CIL: Cells = {
+  txn_no: 'T-10',
+  row_code: 'CIL',
+  symbol: 'XYZ',
+  quantity: '-0.5',
+  price: '30.00',
+  amount: '15.00',
+  trade_date: DATE,
+  ref_txn_no: 'T-9',
+};
+
 function parsed(text: string): UsbrokerDailyLedgerRow[] {
   return parseDailyLedger(text, { date: DATE, firm: FIRM }, SOURCE);
 }
@@ -107,7 +129,7 @@ describe('usbroker daily ledger CSV', () => {
     });
 
     it('keeps amounts as decimal strings with their sign: debits negative', () => {
-      expect(rows.map((r) => r.amount)).to.deep.equal([
+      expect(rows.map((r) => (r.row_code === 'UNKNOWN' ? null : r.amount))).to.deep.equal([
         '-381.06',
         '95.00',
         '1200.00',
@@ -185,6 +207,33 @@ describe('usbroker daily ledger CSV', () => {
     });
   });
 
+  it('types SPLIT (effective date in trade_date, shares added or removed, the ratio in per_share) and CIL rows', () => {
+    const [forward, reverse, cil] = parsed(
+      csv(SPLIT, { ...SPLIT, txn_no: 'T-9', symbol: 'XYZ', quantity: '-22.5', per_share: '0.1' }, CIL),
+    );
+    expect(forward).to.include({ row_code: 'SPLIT', symbol: 'AAPL', quantity: '30', per_share: '4', amount: '0.00' });
+    expect(reverse).to.include({ row_code: 'SPLIT', quantity: '-22.5', per_share: '0.1' });
+    expect(cil).to.include({ row_code: 'CIL', quantity: '-0.5', price: '30.00', amount: '15.00', ref_txn_no: 'T-9' });
+  });
+
+  it('keeps a row of a code it does not know as UNKNOWN, every cell as written, and reads the rest of the day', () => {
+    const rows = parsed(csv(WIREI, { ...WIREI, txn_no: 'T-20', row_code: 'MERGER', symbol: 'XYZ', quantity: '-5' }));
+    expect(rows[0]).to.include({ row_code: 'WIREI' });
+    expect(rows[1]).to.deep.include({
+      row_code: 'UNKNOWN',
+      code: 'MERGER',
+      report_date: DATE,
+      firm_id: FIRM,
+      account_no: 'DWAB000001',
+      txn_no: 'T-20',
+    });
+    expect((rows[1] as { cells: Record<string, string | null> }).cells).to.include({
+      symbol: 'XYZ',
+      quantity: '-5',
+      amount: '1200.00',
+    });
+  });
+
   it('reads a day without activity, the header alone, as no rows', () => {
     expect(parsed(`${HEADER}\r\n`)).to.deep.equal([]);
     expect(parsed(HEADER)).to.deep.equal([]);
@@ -235,8 +284,18 @@ describe('usbroker daily ledger CSV', () => {
       expect(payloadErrorOf(csv({ ...TRD_BUY, settle_date: '2026-02-30' })).field).to.equal('rows[0].settle_date');
     });
 
-    it('an unknown row code', () => {
-      expect(payloadErrorOf(csv({ ...WIREI, row_code: 'JNL' })).field).to.equal('rows[0].row_code');
+    it('a row without a code, or an unknown code’s row without its account', () => {
+      expect(payloadErrorOf(csv({ ...WIREI, row_code: '' })).field).to.equal('rows[0].row_code');
+      expect(payloadErrorOf(csv({ ...WIREI, row_code: 'MERGER', account_no: '' })).field).to.equal(
+        'rows[0].account_no',
+      );
+    });
+
+    it('a split or a trade removing shares the wrong way (a SPLIT of 0, a CIL adding, a TRD of −2)', () => {
+      expect(payloadErrorOf(csv({ ...SPLIT, quantity: '0' })).field).to.equal('rows[0].quantity');
+      expect(payloadErrorOf(csv({ ...CIL, quantity: '0.5' })).field).to.equal('rows[0].quantity');
+      expect(payloadErrorOf(csv({ ...TRD_BUY, quantity: '-2' })).field).to.equal('rows[0].quantity');
+      expect(payloadErrorOf(csv({ ...SPLIT, amount: '1.00' })).field).to.equal('rows[0].amount');
     });
 
     it('a DIVNRA row without the DIV it withholds from', () => {

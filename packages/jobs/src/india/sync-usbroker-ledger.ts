@@ -1,30 +1,39 @@
 import {
   addDividendWithholdings,
   customersByBrokerAccount,
+  recordExceptions,
+  recordStockSplits,
   upsertDividendEvents,
   recordBrokerFees,
   type BrokerFee,
   type DividendEvent,
   type DividendWithholding,
+  type StockSplit,
 } from '@ledger/core';
 import type {
+  UsbrokerCashInLieuRow,
   UsbrokerClient,
   UsbrokerDailyLedgerRow,
   UsbrokerDividendRow,
   UsbrokerFeeRow,
   UsbrokerRowCode,
+  UsbrokerSplitRow,
   UsbrokerTradeRow,
+  UsbrokerUnknownRow,
   UsbrokerWithholdingRow,
 } from '@ledger/upstream-clients';
 import { z } from 'zod';
 import { defineJob, type JobDeps } from '@ledger/job-runtime';
 import {
+  cashInLieuEntry,
   dividendEntry,
   dividendEvent,
   dividendWithholding,
   feeEntry,
   orderOfTrade,
+  stockSplitOf,
   tradeFees,
+  unknownRowRejected,
   withholdingEntry,
 } from './usbroker-entries.js';
 import { calendarDate, forEach, forEachCustomer, upstreamFailureReason } from '../kit/per-customer.js';
@@ -70,7 +79,7 @@ export function datesFrom(start: string, end: string): string[] {
   return dates;
 }
 
-type Kind = 'dividends' | 'withholdings' | 'fees';
+type Kind = 'dividends' | 'withholdings' | 'fees' | 'cash_in_lieu' | 'unknown_rows';
 
 /** A TRD row whose itemised fees could not be recorded. */
 export interface TradeUnmatched {
@@ -80,13 +89,21 @@ export interface TradeUnmatched {
   reason: Reason;
 }
 
-/** The kit's result (records: DIV rows as `dividends`, DIVNRA as `withholdings`, FEE as `fees`), and what the daily ledger adds. */
+/**
+ * The kit's result (records: DIV rows as `dividends`, DIVNRA as `withholdings`, FEE as `fees`,
+ * CIL as `cash_in_lieu`, rows of codes the book does not know as `unknown_rows`, each rejected
+ * into an exception), and what the daily ledger adds.
+ */
 export interface SyncUsbrokerLedgerResult extends SyncResult<Kind> {
   firm: string | null;
   dates: number;
   dates_failed: Array<{ date: string; reason: string }>;
   /** Rows read, by row code (TRD, WIREI and WIREO are counted, never posted: TRD's fees go to broker_fees, the wires come from the funding wires). */
   rows: Record<UsbrokerRowCode, number>;
+  /** Rows of codes the book does not know, by code: each is an exception naming it; the rest of the day is read. */
+  rows_of_unknown_codes: Record<string, number>;
+  /** SPLIT rows: `recorded` new splits (stock_splits), `existing` ones recorded before, `conflicts` keys recorded with other facts (exceptions), `repending` trades put back to pending recost. */
+  stock_splits: { offered: number; recorded: number; existing: number; conflicts: number; repending: number };
   /** Rows of broker accounts no ledger customer holds (FEE rows included): nothing of them is written. */
   rows_of_unknown_accounts: number;
   /** `offered`: events the files gave; `inserted` new ones, `updated` ones that gained their withholding (0 in a dry run). */
@@ -97,13 +114,16 @@ export interface SyncUsbrokerLedgerResult extends SyncResult<Kind> {
   trades_unmatched: TradeUnmatched[];
 }
 
-const ROW_CODES: readonly UsbrokerRowCode[] = ['TRD', 'WIREI', 'WIREO', 'DIV', 'DIVNRA', 'FEE'];
+const ROW_CODES: readonly UsbrokerRowCode[] = ['TRD', 'WIREI', 'WIREO', 'DIV', 'DIVNRA', 'FEE', 'SPLIT', 'CIL'];
 /** The rows of one customer, by what the job does with them. */
 interface CustomerRows {
   dividends: UsbrokerDividendRow[];
   withholdings: UsbrokerWithholdingRow[];
   trades: UsbrokerTradeRow[];
   fees: UsbrokerFeeRow[];
+  splits: UsbrokerSplitRow[];
+  cashInLieu: UsbrokerCashInLieuRow[];
+  unknown: UsbrokerUnknownRow[];
 }
 
 /**
@@ -125,7 +145,7 @@ export async function runSyncUsbrokerLedger(
   const run = new PostingRun<Kind>(db, {
     job: 'sync-usbroker-ledger',
     upstream: 'usbroker',
-    kinds: ['dividends', 'withholdings', 'fees'],
+    kinds: ['dividends', 'withholdings', 'fees', 'cash_in_lieu', 'unknown_rows'],
     dryRun: input.dry_run,
     settings,
   });
@@ -135,6 +155,8 @@ export async function runSyncUsbrokerLedger(
     dates_failed: [] as Array<{ date: string; reason: string }>,
     rows: Object.fromEntries(ROW_CODES.map((c) => [c, 0])) as Record<UsbrokerRowCode, number>,
     rows_of_unknown_accounts: 0,
+    rows_of_unknown_codes: {} as Record<string, number>,
+    stock_splits: { offered: 0, recorded: 0, existing: 0, conflicts: 0, repending: 0 },
     dividend_events: { offered: 0, inserted: 0, updated: 0 },
     broker_fees: { offered: 0, recorded: 0, existing: 0, repending: 0 },
     trades_unmatched: [] as TradeUnmatched[],
@@ -164,7 +186,11 @@ export async function runSyncUsbrokerLedger(
     () => undefined,
   );
   extras.dates_failed.sort((a, b) => a.date.localeCompare(b.date));
-  for (const row of rows) extras.rows[row.row_code] += 1;
+  for (const row of rows) {
+    if (row.row_code === 'UNKNOWN')
+      extras.rows_of_unknown_codes[row.code] = (extras.rows_of_unknown_codes[row.code] ?? 0) + 1;
+    else extras.rows[row.row_code] += 1;
+  }
 
   const customersOf = await customersByBrokerAccount(db, [...new Set(rows.map((r) => r.account_no))]);
   const byCustomer = new Map<string, { accountNo: string; rows: CustomerRows }>();
@@ -176,13 +202,16 @@ export async function runSyncUsbrokerLedger(
     }
     const entry = byCustomer.get(customerId) ?? {
       accountNo: row.account_no,
-      rows: { dividends: [], withholdings: [], trades: [], fees: [] },
+      rows: { dividends: [], withholdings: [], trades: [], fees: [], splits: [], cashInLieu: [], unknown: [] },
     };
     byCustomer.set(customerId, entry);
     if (row.row_code === 'DIV') entry.rows.dividends.push(row);
     else if (row.row_code === 'DIVNRA') entry.rows.withholdings.push(row);
     else if (row.row_code === 'TRD') entry.rows.trades.push(row);
     else if (row.row_code === 'FEE') entry.rows.fees.push(row);
+    else if (row.row_code === 'SPLIT') entry.rows.splits.push(row);
+    else if (row.row_code === 'CIL') entry.rows.cashInLieu.push(row);
+    else if (row.row_code === 'UNKNOWN') entry.rows.unknown.push(row);
   }
   const customers = [...byCustomer.keys()].sort();
 
@@ -196,6 +225,9 @@ export async function runSyncUsbrokerLedger(
       for (const row of own.withholdings)
         records.add('withholdings', row.txn_no, withholdingEntry(row, customerId), row);
       for (const row of own.fees) records.add('fees', row.txn_no, feeEntry(row, customerId), row);
+      for (const row of own.cashInLieu) records.add('cash_in_lieu', row.txn_no, cashInLieuEntry(row, customerId), row);
+      for (const row of own.unknown) records.add('unknown_rows', row.txn_no, unknownRowRejected(row), row);
+      const splits = own.splits.map((row) => stockSplitOf(row, customerId));
       const withholdingOf = new Map(own.withholdings.map((w) => [w.ref_txn_no, w]));
       const events: DividendEvent[] = own.dividends.map((d) =>
         dividendEvent(d, withholdingOf.get(d.txn_no) ?? null, customerId),
@@ -210,7 +242,9 @@ export async function runSyncUsbrokerLedger(
       await run.post(records);
       extras.dividend_events.offered += events.length;
       extras.broker_fees.offered += fees.length;
+      extras.stock_splits.offered += splits.length;
       if (!input.dry_run) {
+        await recordSplits(db, splits, extras.stock_splits);
         const upserted = await upsertDividendEvents(db, events);
         extras.dividend_events.inserted += upserted.inserted;
         extras.dividend_events.updated += upserted.updated + (await addDividendWithholdings(db, lateWithholdings));
@@ -232,6 +266,42 @@ export async function runSyncUsbrokerLedger(
     dry_run: input.dry_run,
   });
   return result;
+}
+
+/**
+ * Records a customer's splits (once per SPLIT row; a new one re-pends its pair for recost) and
+ * keeps their exceptions: a row recorded before with other facts opens one
+ * (`idempotency_conflict`, the recorded split stands), a recorded one resolves its own.
+ */
+async function recordSplits(
+  db: JobDeps['db'],
+  splits: StockSplit[],
+  counts: SyncUsbrokerLedgerResult['stock_splits'],
+): Promise<void> {
+  if (splits.length === 0) return;
+  const recorded = await recordStockSplits(db, splits);
+  counts.recorded += recorded.recorded;
+  counts.existing += recorded.existing;
+  counts.conflicts += recorded.conflicts.length;
+  counts.repending += recorded.repending;
+  const conflictOf = new Map(recorded.conflicts.map((c) => [c.sourceTxnId, c]));
+  await recordExceptions(
+    db,
+    { upstream: 'usbroker' },
+    splits.map((s) => {
+      const key = { recordKey: s.sourceTxnId, customerId: s.customerId };
+      const conflict = conflictOf.get(s.sourceTxnId);
+      return conflict === undefined
+        ? { ...key, posted: true as const }
+        : {
+            ...key,
+            posted: false as const,
+            reasonCode: 'idempotency_conflict',
+            reason: `split ${s.sourceTxnId} was recorded before with other ${conflict.fields.join(', ')}: the recorded split stands`,
+            record: s.sourceRow,
+          };
+    }),
+  );
 }
 
 /** Each TRD row's itemised fees under its order's key; the account's orders are read only when it has TRD rows. */

@@ -7,12 +7,16 @@ import {
   type DividendEvent,
   type DividendWithholding,
   type EntryRequest,
+  type StockSplit,
 } from '@ledger/core';
 import type {
+  UsbrokerCashInLieuRow,
   UsbrokerDividendRow,
   UsbrokerFeeRow,
   UsbrokerOrder,
+  UsbrokerSplitRow,
   UsbrokerTradeRow,
+  UsbrokerUnknownRow,
   UsbrokerWire,
   UsbrokerWithholdingRow,
 } from '@ledger/upstream-clients';
@@ -148,7 +152,10 @@ function dailyLedgerEntry(
   row: { currency: string; txn_no: string; symbol: string | null; account_no: string },
   customerId: string,
   what: string,
-  fields: Pick<EntryRequest, 'txn_type' | 'txn_date' | 'amount_usd'> & { metadata: Record<string, unknown> },
+  fields: Pick<EntryRequest, 'txn_type' | 'txn_date' | 'amount_usd'> & {
+    quantity?: string;
+    metadata: Record<string, unknown>;
+  },
 ): Mapped {
   if (row.currency !== 'USD')
     return rejectedAs('unsupported_currency', { row: what, currency: row.currency, currencies: ['USD'] });
@@ -194,6 +201,50 @@ export function feeEntry(row: UsbrokerFeeRow, customerId: string): Mapped {
     txn_date: row.report_date,
     amount_usd: withheld(row.amount),
     metadata: row.description === null ? {} : { description: row.description },
+  });
+}
+
+/**
+ * A daily-ledger CIL row: cash in lieu of the fractional share a split left is a sale of that
+ * fraction (india-tax: a transfer), a `sell_security` of the fraction (the row's quantity, made
+ * positive) for the cash credited, on the split's effective date. The broker charges no fee on it:
+ * pinned to 0 bps, so recost posts only the cost relief of the FIFO lots it takes.
+ */
+export function cashInLieuEntry(row: UsbrokerCashInLieuRow, customerId: string): Mapped {
+  return dailyLedgerEntry(row, customerId, 'cash in lieu', {
+    txn_type: 'sell_security',
+    txn_date: row.trade_date,
+    amount_usd: row.amount,
+    quantity: new Decimal(row.quantity).negated().toFixed(),
+    metadata: {
+      corporate_action: 'cash_in_lieu',
+      ref_txn_no: row.ref_txn_no,
+      price: row.price,
+      brokerage_bps: '0',
+      broker_cost_bps: '0',
+    },
+  });
+}
+
+/** A daily-ledger SPLIT row as the split of its customer's holding (stock_splits), keyed by its `txn_no`. */
+export function stockSplitOf(row: UsbrokerSplitRow, customerId: string): StockSplit {
+  return {
+    source: 'usbroker',
+    sourceTxnId: row.txn_no,
+    customerId,
+    symbol: row.symbol,
+    effectiveOn: row.trade_date,
+    shares: row.quantity,
+    ratio: row.per_share,
+    sourceRow: { ...row },
+  };
+}
+
+/** A row of a code the book does not know: refused, naming the code (its cells go to the exception). */
+export function unknownRowRejected(row: UsbrokerUnknownRow): Mapped {
+  return rejectedAs('unknown_row_code', {
+    message: `usbroker daily-ledger row ${row.txn_no} has row code ${row.code}, which the book does not know: nothing was posted for it`,
+    row_code: row.code,
   });
 }
 

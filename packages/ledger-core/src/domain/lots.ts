@@ -1,5 +1,5 @@
 import { assert } from './errors.js';
-import { Decimal, roundToCents, ZERO } from './money.js';
+import { Decimal, QUANTITY_PLACES, roundToCents, ZERO } from './money.js';
 
 /** One buy's shares, held until sold (first in, first out). */
 interface Lot {
@@ -42,6 +42,36 @@ export class FifoLots {
   /** Shares held across the lots. */
   held(): Decimal {
     return this.heldTotal;
+  }
+
+  /**
+   * A forward or reverse split adding `shares` (negative: removing) to what the lots hold: every
+   * open lot keeps its cost and its place and takes its part of the new holding, pro rata to its
+   * shares left (rounded half up to 8 places; the newest lot takes the exact remainder, so the lots
+   * add up to the holding the split leaves). A lot partly sold before keeps only what is left:
+   * the shares and cost already relieved are history. Answers false (and changes nothing) when
+   * nothing is held or the split would leave nothing: such a split cannot be applied to lots.
+   */
+  split(shares: Decimal): boolean {
+    const after = this.heldTotal.plus(shares);
+    if (!this.heldTotal.isGreaterThan(0) || !after.isGreaterThan(0)) return false;
+    let left = after;
+    for (let i = this.head; i < this.lots.length; i += 1) {
+      const lot = this.lots[i]!;
+      const quantity =
+        i === this.lots.length - 1
+          ? left
+          : lot.quantity
+              .minus(lot.taken)
+              .times(after)
+              .dividedBy(this.heldTotal)
+              .decimalPlaces(QUANTITY_PLACES, Decimal.ROUND_HALF_UP);
+      left = left.minus(quantity);
+      this.lots[i] = { txnId: lot.txnId, quantity, cost: lot.cost.minus(costOfFirst(lot, lot.taken)), taken: ZERO };
+    }
+    assert(left.isZero(), 'a split shares out exactly the holding it leaves');
+    this.heldTotal = after;
+    return true;
   }
 
   /**

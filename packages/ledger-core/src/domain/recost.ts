@@ -12,14 +12,17 @@ import { draftReversal, type TransactionDraft } from './transaction.js';
 
 /** What recost derives from, per trade (a `buy_security` or `sell_security`), as stored. */
 export interface TradeFacts {
+  /** A trade's txn_id; a split's split_id. */
   txnId: string;
-  txnType: 'buy_security' | 'sell_security';
+  /** A trade, or a split of the pair's holding (stock_splits), which only changes the lots' shares. */
+  txnType: 'buy_security' | 'sell_security' | 'stock_split';
   customerId: string;
   symbol: string;
   /** Where the trade came from: its customer fee is the schedule's for this source. */
   source: Source;
+  /** The trade's own date (its `metadata.original_txn_date` when it was restated into an open period): its lots' acquisition or transfer date. */
   txnDate: string;
-  /** Null when the trade was posted without one: it cannot be costed (flagged). */
+  /** Null when the trade was posted without one: it cannot be costed (flagged). A split's: the shares it adds (negative: removes). */
   quantity: Decimal | null;
   /** A buy's cost of the shares; a sell's proceeds. */
   amountUsd: Decimal;
@@ -43,7 +46,7 @@ export interface RecostPolicy {
   feeSchedule: FeeSchedule;
 }
 
-export type RecostFlagReason = 'insufficient_lots' | 'missing_quantity' | 'earlier_sell_flagged';
+export type RecostFlagReason = 'insufficient_lots' | 'missing_quantity' | 'earlier_sell_flagged' | 'split_not_applied';
 
 /** What recost wants a trade's derivation to be: its legs (possibly none), or flagged and left pending. */
 export type TradeDerivation =
@@ -96,6 +99,8 @@ function brokerCostLeg(trade: TradeFacts, policy: RecostPolicy): Leg {
  *  - a sell: the customer's fee Dr 2010 (AED: 2020) / Cr 4010 (its pinned `brokerage_bps`, else its source's in the schedule), the broker's cost
  *    Dr 5010 / Cr 2340 (its itemised fee, else its pinned bps, else the schedule's), and the cost relief Dr 2100 / Cr 1200 at the FIFO lots' cost;
  *  - a reversed trade: nothing (no lot, no derivation);
+ *  - a split: nothing posted; every open lot takes its part of the new holding at its cost (FifoLots.split). A split of
+ *    nothing held flags every later sell of the pair (`split_not_applied`);
  *  - a sell of more than the lots hold, or a trade without a quantity: flagged, never a zero or
  *    partial cost; every later sell of the pair is flagged too (its lots depend on the flagged one).
  */
@@ -103,12 +108,21 @@ export function derivePair(trades: TradeFacts[], policy: RecostPolicy): TradeDer
   const lots = new FifoLots();
   const acquiredOn = new Map<string, string>();
   let blockedBy: string | null = null;
+  let blockedReason: RecostFlagReason = 'earlier_sell_flagged';
   return trades.map((trade): TradeDerivation => {
     assert(
       trade.customerId === trades[0]!.customerId && trade.symbol === trades[0]!.symbol,
       'derivePair takes one customer and symbol',
     );
     if (trade.reversed) return { txnId: trade.txnId, kind: 'derived', legs: [], lots: [] };
+    if (trade.txnType === 'stock_split') {
+      // Lots already in question stay so; a split of nothing held cannot be shared out.
+      if (blockedBy === null && !lots.split(trade.quantity!)) {
+        blockedBy = trade.txnId;
+        blockedReason = 'split_not_applied';
+      }
+      return { txnId: trade.txnId, kind: 'derived', legs: [], lots: [] };
+    }
     if (trade.quantity === null) {
       blockedBy ??= trade.txnId;
       return { txnId: trade.txnId, kind: 'flagged', reason: 'missing_quantity', detail: {} };
@@ -122,8 +136,8 @@ export function derivePair(trades: TradeFacts[], policy: RecostPolicy): TradeDer
       return {
         txnId: trade.txnId,
         kind: 'flagged',
-        reason: 'earlier_sell_flagged',
-        detail: { flagged_txn_id: blockedBy },
+        reason: blockedReason,
+        detail: blockedReason === 'split_not_applied' ? { split_id: blockedBy } : { flagged_txn_id: blockedBy },
       };
     const held = lots.held();
     const reliefs = lots.sell(trade.quantity);
@@ -170,6 +184,8 @@ export function derivePair(trades: TradeFacts[], policy: RecostPolicy): TradeDer
 export interface EffectiveDerivation {
   txnId: string;
   txnDate: string;
+  /** The date it stands for (its `metadata.original_txn_date` when restated): a sale's transfer date in `lot_matches`. */
+  economicDate: string;
   linesKey: string;
   /** Its `metadata.lots` as lotsKey spells them ('' when it has none). */
   lotsKey: string;
@@ -186,7 +202,8 @@ export interface SupersedeContext {
 
 /**
  * The entries that make the books hold `legs` (and a sale's lot `matches`) as the trade's
- * derivation: none when the effective derivation already has these lines and matches; else the effective one's reversal (if any) and the new
+ * derivation: none when the effective derivation already has these lines and matches and stands
+ * for the trade's own date (a derivation dated at a restated trade's posting day does not); else the effective one's reversal (if any) and the new
  * version (if it has lines). Corrections are entries, never edits.
  */
 export function supersede(
@@ -195,7 +212,13 @@ export function supersede(
   matches: LotMatch[] = [],
 ): TransactionDraft[] {
   const lines = linesFromLegs(legs);
-  if (effective !== null && effective.linesKey === linesKey(lines) && effective.lotsKey === lotsKey(matches)) return [];
+  if (
+    effective !== null &&
+    effective.linesKey === linesKey(lines) &&
+    effective.lotsKey === lotsKey(matches) &&
+    effective.economicDate === trade.txnDate
+  )
+    return [];
   if (effective === null && lines.length === 0) return [];
   const drafts: TransactionDraft[] = [];
   if (effective !== null) {

@@ -113,9 +113,24 @@ export const sharesMovedSql = (c: { txnType: string; quantity: string; reversedT
                 WHEN ${c.reversedType} = 'sell_security' THEN ${c.quantity}
               END`;
 
+/**
+ * Every movement of shares of the customers `customers` admits (SQL over the column it is given,
+ * applied to the trades and to the splits alike: bind its parameters twice), as rows of
+ * (customer_id, symbol, currency, txn_date, quantity): each transaction's shares (sharesMovedSql;
+ * null for one that moves none) and each split's shares added or removed on its effective date
+ * (stock_splits, in USD: the India book's broker). Positions and the holdings checks sum these.
+ */
+export const shareMovesSql = (customers: (column: string) => string) => `
+  SELECT t.customer_id, t.symbol, coalesce(t.original_currency, 'USD') AS currency, t.txn_date,
+         ${sharesMovedSql({ txnType: 't.txn_type', quantity: 't.quantity', reversedType: 'o.txn_type' })} AS quantity
+    FROM transactions t LEFT JOIN transactions o ON o.txn_id = t.reverses_txn_id
+   WHERE t.symbol IS NOT NULL AND ${customers('t.customer_id')}
+  UNION ALL
+  SELECT s.customer_id, s.symbol, 'USD', s.effective_on, s.shares FROM stock_splits s WHERE ${customers('s.customer_id')}`;
+
 export interface CustomerPosition {
   symbol: string;
-  /** Shares held: buys − sells, a reversed trade counting for nothing. */
+  /** Shares held: buys − sells ± splits, a reversed trade counting for nothing. */
   quantity: string;
   /** The lots' cost still held, from securities liability 2100 (credits − debits) of the symbol. */
   cost_usd: string;
@@ -125,7 +140,7 @@ export interface CustomerPosition {
 
 /**
  * The customer's positions up to the end of `asOf`: quantities from the trades (a reversal
- * undoes its trade's quantity), cost from the 2100 lines of the symbol's transactions (the
+ * undoes its trade's quantity) and the splits of its holdings (stock_splits), cost from the 2100 lines of the symbol's transactions (the
  * buy's cost, recost's FIFO relief on a sell, and their reversals). Symbols whose quantity and
  * cost are both zero are left out.
  */
@@ -138,11 +153,13 @@ export async function customerPositions(db: Knex, customerId: string, asOf?: str
        LEFT JOIN recost_states s ON s.txn_id = t.txn_id
        WHERE t.customer_id = ? AND t.symbol IS NOT NULL ${dated}
      ), held AS (
-       SELECT symbol,
-              coalesce(sum(${sharesMovedSql({ txnType: 'txn_type', quantity: 'quantity', reversedType: 'reversed_type' })}), 0) AS quantity,
+       SELECT symbol, coalesce(sum(quantity), 0) AS quantity,
               -- As of a closed day nothing is pending: a close waits for recost, and what re-pends later is corrected in the open period.
               count(*) FILTER (WHERE pending AND txn_type IN ('buy_security', 'sell_security') AND NOT ${asOf === undefined ? 'false' : 'coalesce(?::date <= ledger_closed_through(), false)'}) AS pending_recost
-       FROM t GROUP BY symbol
+       FROM (SELECT symbol, txn_type, pending, ${sharesMovedSql({ txnType: 'txn_type', quantity: 'quantity', reversedType: 'reversed_type' })} AS quantity FROM t
+             UNION ALL
+             SELECT s.symbol, 'stock_split', false, s.shares FROM stock_splits s WHERE s.customer_id = ? ${asOf === undefined ? '' : 'AND s.effective_on <= ?'}) moves
+       GROUP BY symbol
      ), cost AS (
        SELECT t.symbol, sum(l.credit - l.debit) AS cost
        FROM t JOIN journal_lines l ON l.txn_id = t.txn_id AND l.account_code = ?
@@ -152,7 +169,11 @@ export async function customerPositions(db: Knex, customerId: string, asOf?: str
      FROM held LEFT JOIN cost USING (symbol)
      WHERE held.quantity <> 0 OR coalesce(cost.cost, 0) <> 0
      ORDER BY held.symbol`,
-    [customerId, ...(asOf === undefined ? [] : [asOf, asOf]), ACCOUNT.securitiesLiabilityEquities],
+    [
+      customerId,
+      ...(asOf === undefined ? [customerId] : [asOf, asOf, customerId, asOf]),
+      ACCOUNT.securitiesLiabilityEquities,
+    ],
   );
   return rows.map((row) => ({
     symbol: row.symbol,

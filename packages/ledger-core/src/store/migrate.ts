@@ -44,6 +44,8 @@ import * as guardLotMatches from '../migrations/20270207_guard_lot_matches.js';
 import * as reopenThroughAFunction from '../migrations/20270207_reopen_through_a_function.js';
 import * as guardHistory from '../migrations/20270207_guard_history.js';
 import * as reconMarksBySnapshot from '../migrations/20270203_recon_marks_by_snapshot.js';
+import * as lotMatchesEconomicDates from '../migrations/20270205_lot_matches_economic_dates.js';
+import * as createStockSplits from '../migrations/20270205_create_stock_splits.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -91,6 +93,8 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20270203_recon_marks_by_snapshot', reconMarksBySnapshot],
   ['20270204_create_cost_inflation_index', createCostInflationIndex],
   ['20270204_add_issuer_instrument_type', addIssuerInstrumentType],
+  ['20270205_create_stock_splits', createStockSplits],
+  ['20270205_lot_matches_economic_dates', lotMatchesEconomicDates],
   ['20270207_guard_history', guardHistory],
   ['20270207_guard_lot_matches', guardLotMatches],
   ['20270207_reopen_through_a_function', reopenThroughAFunction],

@@ -6,6 +6,15 @@ import { withPeriodLock } from './advisory-lock.js';
 import { pagedQuery, type Paged } from './paged.js';
 import { reopenYearsAfter } from './year-closes.js';
 
+/**
+ * A transaction's own (economic) date as SQL, `alias` naming the transactions row: the date it
+ * was restated from (`metadata.original_txn_date`) when a closed period moved its posting to the
+ * first open day, else its `txn_date`. Lots, holding periods and the tax reports' months and
+ * years go by it (docs/period-close.md); the books (balances as of a day) go by `txn_date`.
+ */
+export const economicDateSql = (alias: string) =>
+  `(CASE WHEN ${alias}.metadata->>'original_txn_date' ~ '^\\d{4}-\\d{2}-\\d{2}$' THEN (${alias}.metadata->>'original_txn_date')::date ELSE ${alias}.txn_date END)`;
+
 /** A close or reopening of the books (period_closes, migrations/20261230). */
 export interface PeriodClose {
   close_id: number;

@@ -13,6 +13,7 @@ import type {
 } from '../use-cases/recost.js';
 import { LOCK_KEYS, withAdvisoryLock } from './advisory-lock.js';
 import { linesKeySql } from './columns/journal-lines.js';
+import { economicDateSql } from './periods.js';
 import { rependRecost, rependRecostByIds } from './recost-states.js';
 import { ledgerStore } from './ledger-store.js';
 
@@ -44,26 +45,40 @@ const ofPairs = (alias: string) => `unnest(?::text[], ?::text[]) AS pair(custome
  */
 const EXECUTED_AT = `CASE WHEN t.metadata->>'executed_at' ~ '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$' THEN t.metadata->>'executed_at' END`;
 
+/**
+ * Every trade of the pairs and their splits (stock_splits), in recost order. A trade's date for
+ * its lots is its own trade date (`economicDateSql`): a late record restated into an open period
+ * acquires or transfers on the day it was traded, and takes its FIFO place there. A split goes
+ * first on its effective date: that day's trades are in post-split shares.
+ */
 const TRADES_SQL = `
-  SELECT t.txn_id, t.txn_type, t.customer_id, t.symbol, t.source, t.txn_date::text AS txn_date, t.quantity, t.amount_usd,
-         t.metadata->>'brokerage_bps' AS brokerage_bps, t.metadata->>'broker_cost_bps' AS broker_cost_bps, t.original_currency, t.fx_rate,
-         f.amount_usd AS broker_fee_usd,
-         s.txn_id IS NOT NULL AND s.recosted_at IS NULL AS pending, r.txn_id IS NOT NULL AS reversed,
-         fl.txn_id IS NOT NULL AS flagged
-    FROM ${ofPairs('t')}
-    LEFT JOIN recost_states s ON s.txn_id = t.txn_id
-    LEFT JOIN recost_flags fl ON fl.txn_id = t.txn_id AND fl.cleared_at IS NULL
-    LEFT JOIN transactions r ON r.reverses_txn_id = t.txn_id
-    LEFT JOIN broker_fees f ON f.source = t.source AND f.source_txn_id = t.source_txn_id
-   WHERE t.txn_type IN ('buy_security', 'sell_security')
-   ORDER BY t.customer_id, t.symbol, t.txn_date, ${EXECUTED_AT} NULLS LAST, t.posted_at, t.txn_id`;
+  SELECT * FROM (
+    SELECT t.txn_id, t.txn_type, t.customer_id, t.symbol, t.source, ${economicDateSql('t')}::text AS txn_date, t.quantity, t.amount_usd,
+           t.metadata->>'brokerage_bps' AS brokerage_bps, t.metadata->>'broker_cost_bps' AS broker_cost_bps, t.original_currency, t.fx_rate,
+           f.amount_usd AS broker_fee_usd,
+           s.txn_id IS NOT NULL AND s.recosted_at IS NULL AS pending, r.txn_id IS NOT NULL AS reversed,
+           fl.txn_id IS NOT NULL AS flagged, 1 AS day_rank, ${EXECUTED_AT} AS executed_at, t.posted_at
+      FROM ${ofPairs('t')}
+      LEFT JOIN recost_states s ON s.txn_id = t.txn_id
+      LEFT JOIN recost_flags fl ON fl.txn_id = t.txn_id AND fl.cleared_at IS NULL
+      LEFT JOIN transactions r ON r.reverses_txn_id = t.txn_id
+      LEFT JOIN broker_fees f ON f.source = t.source AND f.source_txn_id = t.source_txn_id
+     WHERE t.txn_type IN ('buy_security', 'sell_security')
+    UNION ALL
+    SELECT sp.split_id, 'stock_split', sp.customer_id, sp.symbol, sp.source, sp.effective_on::text, sp.shares, 0,
+           NULL, NULL, NULL, NULL, NULL, false, false, false, 0, NULL, sp.recorded_at
+      FROM unnest(?::text[], ?::text[]) AS pair(customer_id, symbol)
+      JOIN stock_splits sp ON sp.customer_id = pair.customer_id AND sp.symbol = pair.symbol
+  ) h
+  ORDER BY customer_id, symbol, txn_date, day_rank, executed_at NULLS LAST, posted_at, txn_id`;
 
 /** A derivation's `metadata.lots` as domain/recost.ts's lotsKey spells them ('' when none). */
 const LOTS_KEY = `coalesce((SELECT string_agg(concat_ws('|', m->>'lot_txn_id', m->>'acquired_on', m->>'quantity', m->>'cost_usd'), ';' ORDER BY i)
                      FROM jsonb_array_elements(CASE WHEN jsonb_typeof(d.metadata->'lots') = 'array' THEN d.metadata->'lots' ELSE '[]' END) WITH ORDINALITY AS l(m, i)), '')`;
 
 const DERIVATIONS_SQL = `
-  SELECT d.metadata->>'recost_of' AS recost_of, d.txn_id, d.txn_date::text AS txn_date, r.txn_id IS NOT NULL AS reversed,
+  SELECT d.metadata->>'recost_of' AS recost_of, d.txn_id, d.txn_date::text AS txn_date, ${economicDateSql('d')}::text AS economic_date,
+         r.txn_id IS NOT NULL AS reversed,
          CASE WHEN r.txn_id IS NULL THEN ${linesKeySql('d.txn_id')} END AS lines_key,
          CASE WHEN r.txn_id IS NULL THEN ${LOTS_KEY} END AS lots_key
     FROM ${ofPairs('d')}
@@ -72,7 +87,7 @@ const DERIVATIONS_SQL = `
 
 interface TradeRow {
   txn_id: string;
-  txn_type: 'buy_security' | 'sell_security';
+  txn_type: HistoryTrade['txnType'];
   customer_id: string;
   symbol: string;
   source: Source;
@@ -93,6 +108,7 @@ interface DerivationRow {
   recost_of: string;
   txn_id: string;
   txn_date: string;
+  economic_date: string;
   reversed: boolean;
   /** The derivation's lines as domain/lines-key.ts spells them. */
   lines_key: string | null;
@@ -135,6 +151,7 @@ function derivationsOf(rows: DerivationRow[]): Map<string, TradeDerivations> {
       current.effective = {
         txnId: row.txn_id,
         txnDate: row.txn_date,
+        economicDate: row.economic_date,
         linesKey: row.lines_key ?? '',
         lotsKey: row.lots_key ?? '',
       };
@@ -171,14 +188,15 @@ export function recostStore(db: Knex): RecostStore {
       // Statistics are stale right after a bulk import; JIT compiling these reads costs more than
       // running them. The two reads run at once, on two connections (the recost lock keeps other
       // derivations from being posted in between).
-      const read = <Row>(sql: string) =>
+      const read = <Row>(sql: string, bindings: string[][]) =>
         db.transaction(async (trx) => {
           await trx.raw('SET LOCAL jit = off');
-          return (await trx.raw<{ rows: Row[] }>(sql, pairsParams(pairs))).rows;
+          return (await trx.raw<{ rows: Row[] }>(sql, bindings)).rows;
         });
       const [trades, derivations] = await Promise.all([
-        read<TradeRow>(TRADES_SQL),
-        read<DerivationRow>(DERIVATIONS_SQL),
+        // The pairs twice: once for the trades, once for the splits.
+        read<TradeRow>(TRADES_SQL, [...pairsParams(pairs), ...pairsParams(pairs)]),
+        read<DerivationRow>(DERIVATIONS_SQL, pairsParams(pairs)),
       ]);
       return { trades: trades.map(tradeOf), derivations: derivationsOf(derivations) };
     },

@@ -33,6 +33,7 @@ const LEDGER_TABLES = [
   'period_closes',
   'exceptions',
   'year_closes',
+  'stock_splits',
 ];
 
 /**
@@ -46,6 +47,8 @@ const RUNTIME_GRANTS = [
   'GRANT INSERT ON transactions, journal_lines TO ??',
   'GRANT INSERT, UPDATE (recosted_at) ON recost_states TO ??',
   'GRANT INSERT ON broker_fees TO ??',
+  // A split as the broker reported it: recorded once, never changed.
+  'GRANT INSERT ON stock_splits TO ??',
   'GRANT INSERT, UPDATE (reason, detail, flagged_at, cleared_at) ON recost_flags TO ??',
   'GRANT INSERT, UPDATE (name, email, metadata, uaefeed_customer_number, uaefeed_account_number, custodian_account, usbroker_account_no, remit_customer_id, pan, partner_id, updated_at, updated_by) ON customers TO ??',
   'GRANT INSERT ON holdings_snapshots TO ??',

@@ -1,10 +1,10 @@
-import { Decimal, sharesMovedSql } from '@ledger/core';
+import { Decimal, shareMovesSql } from '@ledger/core';
 import { BOTH_BOOKS, outcomeOf, variance, type Check } from '../check.js';
 
 /**
  * Each stored holdings snapshot (an upstream's positions of a customer at the end of a day,
  * holdings_snapshots) equals what the ledger's lots give for that customer, symbol and day: the
- * shares its trades moved up to and including that day (as the customer views count them). A
+ * shares its trades and splits moved up to and including that day (as the customer views count them). A
  * snapshot states one account of one currency (the custodian's is AED): only the customer's trades
  * in that currency count against it. A symbol on one side only counts as zero on the other. Ledger movements are grouped by customer,
  * symbol and day once, then summed up to each snapshot's day.
@@ -17,10 +17,8 @@ const DIFFERENCES_SQL = `
      GROUP BY 1, 2, 3, 4
   ),
   moves AS (
-    SELECT t.customer_id, coalesce(t.original_currency, 'USD') AS currency, t.symbol, t.txn_date,
-           sum(${sharesMovedSql({ txnType: 't.txn_type', quantity: 't.quantity', reversedType: 'o.txn_type' })}) AS quantity
-      FROM transactions t LEFT JOIN transactions o ON o.txn_id = t.reverses_txn_id
-     WHERE t.symbol IS NOT NULL AND t.customer_id IN (SELECT customer_id FROM heads)
+    SELECT customer_id, currency, symbol, txn_date, sum(quantity) AS quantity
+      FROM (${shareMovesSql((c) => `${c} IN (SELECT customer_id FROM heads)`)}) m
      GROUP BY 1, 2, 3, 4
   ),
   ledger AS (

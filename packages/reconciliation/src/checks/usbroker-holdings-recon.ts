@@ -1,13 +1,12 @@
-import { Decimal, sharesMovedSql } from '@ledger/core';
+import { Decimal, shareMovesSql } from '@ledger/core';
 import { brokerShares } from '../matchers/holdings.js';
 import { BOTH_BOOKS, variance, type Check, type Variance } from '../check.js';
 import { USBROKER_LINKED_SQL, linkedCustomers, readPerCustomer, sharesDiffer } from '../upstream.js';
 
-/** The shares the ledger's trades leave each linked customer holding, per symbol (as the customer views count them). */
+/** The shares the ledger's trades and splits leave each linked customer holding, per symbol (as the customer views count them). */
 const LEDGER_SHARES_SQL = `
-  SELECT t.customer_id, t.symbol, sum(${sharesMovedSql({ txnType: 't.txn_type', quantity: 't.quantity', reversedType: 'o.txn_type' })})::text AS quantity
-    FROM transactions t LEFT JOIN transactions o ON o.txn_id = t.reverses_txn_id
-   WHERE t.symbol IS NOT NULL AND t.customer_id IN (SELECT customer_id FROM customers WHERE usbroker_account_no IS NOT NULL)
+  SELECT customer_id, symbol, sum(quantity)::text AS quantity
+    FROM (${shareMovesSql((c) => `${c} IN (SELECT customer_id FROM customers WHERE usbroker_account_no IS NOT NULL)`)}) m
    GROUP BY 1, 2`;
 
 /**

@@ -1,8 +1,13 @@
 import { CsvError, parse } from 'csv-parse/sync';
 import { z } from 'zod';
 import { UpstreamPayloadError, type PayloadSource } from '../payload-error.js';
-import { currency, decimal, isoDate, positiveDecimal, rowCode, side, unsignedDecimal } from './schemas.js';
-import type { UsbrokerDailyLedgerRow, UsbrokerDailyLedgerRowCommon } from './types.js';
+import { currency, decimal, isoDate, positiveDecimal, ROW_CODES, rowCode, side, unsignedDecimal } from './schemas.js';
+import type {
+  UsbrokerDailyLedgerRow,
+  UsbrokerDailyLedgerRowCommon,
+  UsbrokerRowCode,
+  UsbrokerUnknownRow,
+} from './types.js';
 
 /** The daily ledger's columns, in the documented order (the file is read by header name). */
 export const USBROKER_DAILY_LEDGER_COLUMNS = [
@@ -56,7 +61,7 @@ const cellsSchema = z.object({
     .regex(/^[0-9A-Z]{9}$/, 'expected a 9-character CUSIP')
     .nullable(),
   side: side.nullable(),
-  quantity: positiveDecimal.nullable(),
+  quantity: decimal.nullable(),
   price: unsignedDecimal.nullable(),
   principal: decimal.nullable(),
   commission: decimal.nullable(),
@@ -83,10 +88,14 @@ function signOf(value: string): Sign {
   return value.startsWith('-') ? 'negative' : 'positive';
 }
 
-/** What each row code needs beyond the common columns, and the sign of its amount. */
+/**
+ * What each row code needs beyond the common columns, the sign of its amount and the signs its
+ * quantity may have (a trade's or dividend's shares are positive; a split adds or removes shares;
+ * cash in lieu removes a fraction).
+ */
 const ROW_RULES: Record<
-  UsbrokerDailyLedgerRow['row_code'],
-  { required: readonly Column[]; amount: (row: UsbrokerDailyLedgerRowCommon) => Sign }
+  UsbrokerRowCode,
+  { required: readonly Column[]; amount: (row: UsbrokerDailyLedgerRowCommon) => Sign; quantity?: readonly Sign[] }
 > = {
   TRD: {
     required: ['symbol', 'side', 'quantity', 'price', 'principal', 'trade_date', 'settle_date'],
@@ -97,6 +106,16 @@ const ROW_RULES: Record<
   DIV: { required: ['symbol', 'quantity', 'per_share', 'trade_date', 'pay_date'], amount: () => 'positive' },
   DIVNRA: { required: ['symbol', 'ref_txn_no', 'wht_rate'], amount: () => 'negative' },
   FEE: { required: [], amount: () => 'negative' },
+  SPLIT: {
+    required: ['symbol', 'quantity', 'per_share', 'trade_date'],
+    amount: () => 'zero',
+    quantity: ['positive', 'negative'],
+  },
+  CIL: {
+    required: ['symbol', 'quantity', 'price', 'trade_date', 'ref_txn_no'],
+    amount: () => 'positive',
+    quantity: ['negative'],
+  },
 };
 
 const rowSchema = cellsSchema.superRefine((row, ctx) => {
@@ -104,6 +123,14 @@ const rowSchema = cellsSchema.superRefine((row, ctx) => {
   for (const column of rules.required) {
     if (row[column] === null)
       ctx.addIssue({ code: 'custom', path: [column], message: `a ${row.row_code} row needs ${column}` });
+  }
+  const quantitySigns = rules.quantity ?? ['positive'];
+  if (row.quantity !== null && !quantitySigns.includes(signOf(row.quantity))) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['quantity'],
+      message: `a ${row.row_code} row's quantity must be ${quantitySigns.join(' or ')}`,
+    });
   }
   const expected = rules.amount(row);
   if (signOf(row.amount) !== expected) {
@@ -120,12 +147,26 @@ export interface DailyLedgerRequest {
   firm: string;
 }
 
+/** What a row of a code the book does not know must still have: whose row it is, of which day. */
+const unknownRowSchema = z.object({
+  row_code: text,
+  report_date: isoDate,
+  firm_id: text,
+  account_no: text,
+  txn_no: text,
+});
+
+const KNOWN_CODES: ReadonlySet<string> = new Set(ROW_CODES);
+
 /**
  * Parses the daily ledger CSV (CRLF or LF, optional BOM; blank lines skipped): the header
  * names the columns (all documented ones required, extra ones ignored), a header alone is a
  * day without activity. Each row is typed and checked against its row code; its report date
  * and firm must be the ones asked for, and `txn_no` is unique in the file. Any breach is an
- * UpstreamPayloadError naming `rows[i].<column>` (i counts data rows from 0) and the line.
+ * UpstreamPayloadError naming `rows[i].<column>` (i counts data rows from 0) and the line. A row
+ * of a code the book does not know (the broker may add some) is answered as an
+ * UsbrokerUnknownRow, its cells as written: the sync makes it an exception, the rest of the day
+ * is read as usual.
  */
 export function parseDailyLedger(
   csv: string,
@@ -146,12 +187,16 @@ export function parseDailyLedger(
     const cells = Object.fromEntries(
       USBROKER_DAILY_LEDGER_COLUMNS.map((column) => [column, cellAt(record, indexOf[column])]),
     );
-    const result = rowSchema.safeParse(cells);
+    const code = cells.row_code ?? null;
+    const known = code === null || KNOWN_CODES.has(code);
+    const result = known ? rowSchema.safeParse(cells) : unknownRowSchema.safeParse(cells);
     if (!result.success) {
       const issue = result.error.issues[0];
       return fail(`rows[${i}].${String(issue?.path[0] ?? '(row)')}`, `${issue?.message ?? 'invalid'} (line ${line})`);
     }
-    const row = result.data;
+    const row = known
+      ? (result.data as UsbrokerDailyLedgerRow)
+      : unknownRow(code!, result.data as z.infer<typeof unknownRowSchema>, cells);
     if (row.report_date !== request.date)
       fail(`rows[${i}].report_date`, `expected the date asked for, ${request.date} (line ${line})`);
     if (row.firm_id !== request.firm) fail(`rows[${i}].firm_id`, `expected the firm asked for (line ${line})`);
@@ -159,6 +204,22 @@ export function parseDailyLedger(
     seen.add(row.txn_no);
     return row;
   });
+}
+
+function unknownRow(
+  code: string,
+  keys: z.infer<typeof unknownRowSchema>,
+  cells: Record<string, string | null>,
+): UsbrokerUnknownRow {
+  return {
+    row_code: 'UNKNOWN',
+    code,
+    report_date: keys.report_date,
+    firm_id: keys.firm_id,
+    account_no: keys.account_no,
+    txn_no: keys.txn_no,
+    cells,
+  };
 }
 
 interface CsvRecord {

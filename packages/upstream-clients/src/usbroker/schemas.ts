@@ -34,7 +34,8 @@ export const side = z
   .string()
   .transform((value) => value.toUpperCase())
   .pipe(z.enum(['BUY', 'SELL']));
-export const rowCode = z.enum(['TRD', 'WIREI', 'WIREO', 'DIV', 'DIVNRA', 'FEE']);
+export const ROW_CODES = ['TRD', 'WIREI', 'WIREO', 'DIV', 'DIVNRA', 'FEE', 'SPLIT', 'CIL'] as const;
+export const rowCode = z.enum(ROW_CODES);
 
 export const tokenSchema = z.object({
   access_token: text,

@@ -87,7 +87,7 @@ export interface UsbrokerWire {
   value_date: IsoDate;
 }
 
-export type UsbrokerRowCode = 'TRD' | 'WIREI' | 'WIREO' | 'DIV' | 'DIVNRA' | 'FEE';
+export type UsbrokerRowCode = 'TRD' | 'WIREI' | 'WIREO' | 'DIV' | 'DIVNRA' | 'FEE' | 'SPLIT' | 'CIL';
 
 /** One line of the monthly statement (ours). */
 export interface UsbrokerStatementActivity {
@@ -205,5 +205,51 @@ export interface UsbrokerFeeRow extends UsbrokerDailyLedgerRowCommon {
   row_code: 'FEE';
 }
 
+/**
+ * SPLIT: a forward or reverse split of the account's holding (docs/upstreams/usbroker.md):
+ * `trade_date` the effective (ex) date, `quantity` the shares added (negative: removed),
+ * `per_share` new shares per old one; every amount 0.00.
+ */
+export interface UsbrokerSplitRow extends UsbrokerDailyLedgerRowCommon {
+  row_code: 'SPLIT';
+  symbol: string;
+  quantity: DecimalString;
+  per_share: DecimalString;
+  trade_date: IsoDate;
+}
+
+/** CIL: cash in lieu of the fractional share a split left: `quantity` the fraction removed (negative), `price` per share, `amount` credited (> 0), `ref_txn_no` its SPLIT row. */
+export interface UsbrokerCashInLieuRow extends UsbrokerDailyLedgerRowCommon {
+  row_code: 'CIL';
+  symbol: string;
+  quantity: DecimalString;
+  price: DecimalString;
+  trade_date: IsoDate;
+  ref_txn_no: string;
+}
+
+/**
+ * A row whose code the book does not know (a `MERGER`, a `SPINOFF`, ...): its identifying
+ * columns checked, every cell kept as the file has it (empty: null), so the sync can make it an
+ * exception naming the code and the row instead of failing the day.
+ */
+export interface UsbrokerUnknownRow {
+  row_code: 'UNKNOWN';
+  /** The code as the file writes it. */
+  code: string;
+  report_date: IsoDate;
+  firm_id: string;
+  account_no: string;
+  txn_no: string;
+  cells: Record<string, string | null>;
+}
+
 export type UsbrokerDailyLedgerRow =
-  UsbrokerTradeRow | UsbrokerWireRow | UsbrokerDividendRow | UsbrokerWithholdingRow | UsbrokerFeeRow;
+  | UsbrokerTradeRow
+  | UsbrokerWireRow
+  | UsbrokerDividendRow
+  | UsbrokerWithholdingRow
+  | UsbrokerFeeRow
+  | UsbrokerSplitRow
+  | UsbrokerCashInLieuRow
+  | UsbrokerUnknownRow;

@@ -1,4 +1,4 @@
-import { ACCOUNT, Decimal, sharesMovedSql, YEAR_CLOSE_POSTING_KIND, ZERO, type Book, type Db } from '@ledger/core';
+import { ACCOUNT, Decimal, shareMovesSql, YEAR_CLOSE_POSTING_KIND, ZERO, type Book, type Db } from '@ledger/core';
 import type { IndiaCustomer, LedgerHoldings } from './live.js';
 import { PAID_REMITTANCES_SQL, type RemittanceToWire } from '@ledger/reconciliation';
 
@@ -15,7 +15,7 @@ export async function indiaCustomers(db: Db, book: Book): Promise<IndiaCustomer[
     .select('customer_id', 'usbroker_account_no as account_no', 'remit_customer_id', 'pan');
 }
 
-/** Each customer's USD wallet and positions (shares from the trades, cost from 2100), for `customerIds`. */
+/** Each customer's USD wallet and positions (shares from the trades and splits, cost from 2100), for `customerIds`. */
 export async function ledgerHoldings(db: Db, customerIds: readonly string[]): Promise<Map<string, LedgerHoldings>> {
   const ids = [...customerIds];
   const [cash, shares, cost] = await Promise.all([
@@ -24,10 +24,8 @@ export async function ledgerHoldings(db: Db, customerIds: readonly string[]): Pr
       [ACCOUNT.customerWalletUsd, ids],
     ),
     db.raw<{ rows: Array<{ customer_id: string; symbol: string; quantity: string | null }> }>(
-      `SELECT t.customer_id, t.symbol, sum(${sharesMovedSql({ txnType: 't.txn_type', quantity: 't.quantity', reversedType: 'o.txn_type' })})::text AS quantity
-         FROM transactions t LEFT JOIN transactions o ON o.txn_id = t.reverses_txn_id
-        WHERE t.symbol IS NOT NULL AND t.customer_id = ANY(?) GROUP BY 1, 2`,
-      [ids],
+      `SELECT customer_id, symbol, sum(quantity)::text AS quantity FROM (${shareMovesSql((c) => `${c} = ANY(?)`)}) m GROUP BY 1, 2`,
+      [ids, ids],
     ),
     db.raw<{ rows: Array<{ customer_id: string; symbol: string; cost: string }> }>(
       `SELECT t.customer_id, t.symbol, sum(l.credit - l.debit)::text AS cost
