@@ -168,15 +168,15 @@ CREATE FUNCTION public.ledger_closed_through() RETURNS date
 CREATE FUNCTION public.ledger_copy_lot_matches() RETURNS trigger
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'public', 'pg_temp'
-    AS $$
+    AS $_$
     BEGIN
       INSERT INTO lot_matches (derivation_txn_id, lot_txn_id, sell_txn_id, customer_id, symbol, acquired_on, transferred_on, quantity, cost_usd)
       SELECT n.txn_id, (m->>'lot_txn_id')::uuid, (n.metadata->>'recost_of')::uuid, n.customer_id, n.symbol,
-             (m->>'acquired_on')::date, n.txn_date, (m->>'quantity')::numeric, (m->>'cost_usd')::numeric
+             (m->>'acquired_on')::date, CASE WHEN n.metadata->>'original_txn_date' ~ '^\d{4}-\d{2}-\d{2}$' THEN (n.metadata->>'original_txn_date')::date ELSE n.txn_date END, (m->>'quantity')::numeric, (m->>'cost_usd')::numeric
         FROM new_txns n CROSS JOIN LATERAL jsonb_array_elements(n.metadata->'lots') AS m
        WHERE n.source = 'recost' AND n.reverses_txn_id IS NULL AND jsonb_typeof(n.metadata->'lots') = 'array';
       RETURN NULL;
-    END $$;
+    END $_$;
 
 --
 -- Name: ledger_guard_account_totals(); Type: FUNCTION; Schema: public; Owner: -
@@ -1465,7 +1465,7 @@ COMMENT ON COLUMN public.lot_matches.acquired_on IS 'The buy''s trade date: the 
 -- Name: COLUMN lot_matches.transferred_on; Type: COMMENT; Schema: public; Owner: -
 --
 
-COMMENT ON COLUMN public.lot_matches.transferred_on IS 'The sale''s trade date: the transfer date.';
+COMMENT ON COLUMN public.lot_matches.transferred_on IS 'The sale''s trade date: the transfer date (the derivation''s metadata.original_txn_date when it was restated into an open period, else its txn_date).';
 
 --
 -- Name: COLUMN lot_matches.quantity; Type: COMMENT; Schema: public; Owner: -
@@ -1799,6 +1799,94 @@ COMMENT ON COLUMN public.remittances.settlement_fx_fee_usd IS 'The settlement''s
 --
 
 COMMENT ON COLUMN public.remittances.settlement_txn_fee_usd IS 'The settlement''s transaction fee (remit fees.txn_fee), USD: posted to 5030 by fx_spread_settle. Null until read.';
+
+--
+-- Name: stock_splits; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.stock_splits (
+    split_id uuid NOT NULL,
+    source text NOT NULL,
+    source_txn_id text NOT NULL,
+    customer_id text NOT NULL,
+    symbol text NOT NULL,
+    effective_on date NOT NULL,
+    shares numeric NOT NULL,
+    ratio numeric NOT NULL,
+    source_row jsonb DEFAULT '{}'::jsonb NOT NULL,
+    recorded_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT stock_splits_ratio_check CHECK ((ratio > (0)::numeric)),
+    CONSTRAINT stock_splits_ratio_finite CHECK (((ratio > '-Infinity'::numeric) AND (ratio < 'Infinity'::numeric))),
+    CONSTRAINT stock_splits_shares_check CHECK (((shares <> (0)::numeric) AND (shares = round(shares, 8)))),
+    CONSTRAINT stock_splits_shares_finite CHECK (((shares > '-Infinity'::numeric) AND (shares < 'Infinity'::numeric))),
+    CONSTRAINT stock_splits_source_txn_id_check CHECK (((length(source_txn_id) >= 1) AND (length(source_txn_id) <= 256)))
+);
+
+--
+-- Name: TABLE stock_splits; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.stock_splits IS 'Forward and reverse splits of a customer''s holding (usbroker SPLIT rows): shares of every open lot change, cost and acquisition dates do not. Moves no money, so no journal transaction: positions add its shares, recost applies it to the lots. Insert-only.';
+
+--
+-- Name: COLUMN stock_splits.split_id; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.stock_splits.split_id IS 'The split''s id (recost orders it among the pair''s trades).';
+
+--
+-- Name: COLUMN stock_splits.source; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.stock_splits.source IS 'Who reported it (usbroker).';
+
+--
+-- Name: COLUMN stock_splits.source_txn_id; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.stock_splits.source_txn_id IS 'The upstream row''s key (the SPLIT row''s txn_no): a split is recorded once.';
+
+--
+-- Name: COLUMN stock_splits.customer_id; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.stock_splits.customer_id IS 'The customer whose holding split.';
+
+--
+-- Name: COLUMN stock_splits.symbol; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.stock_splits.symbol IS 'The symbol that split.';
+
+--
+-- Name: COLUMN stock_splits.effective_on; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.stock_splits.effective_on IS 'The effective (ex) date: trades of that day and later are in post-split shares.';
+
+--
+-- Name: COLUMN stock_splits.shares; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.stock_splits.shares IS 'Shares added (positive, forward split) or removed (negative, reverse split) by the split, before any cash in lieu.';
+
+--
+-- Name: COLUMN stock_splits.ratio; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.stock_splits.ratio IS 'New shares per old share as the broker states it (4 for 4-for-1, 0.1 for 1-for-10); kept for reading, the lots follow shares.';
+
+--
+-- Name: COLUMN stock_splits.source_row; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.stock_splits.source_row IS 'The upstream row as read.';
+
+--
+-- Name: COLUMN stock_splits.recorded_at; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.stock_splits.recorded_at IS 'When the ledger recorded it.';
 
 --
 -- Name: transaction_daily_totals; Type: TABLE; Schema: public; Owner: -
@@ -2246,6 +2334,20 @@ ALTER TABLE ONLY public.remittances
     ADD CONSTRAINT remittances_pkey PRIMARY KEY (order_id);
 
 --
+-- Name: stock_splits stock_splits_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.stock_splits
+    ADD CONSTRAINT stock_splits_pkey PRIMARY KEY (split_id);
+
+--
+-- Name: stock_splits stock_splits_source_source_txn_id_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.stock_splits
+    ADD CONSTRAINT stock_splits_source_source_txn_id_key UNIQUE (source, source_txn_id);
+
+--
 -- Name: transaction_daily_totals transaction_daily_totals_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -2442,6 +2544,12 @@ CREATE INDEX remittances_pan_idx ON public.remittances USING btree (pan, remitte
 --
 
 CREATE INDEX remittances_swept_idx ON public.remittances USING btree (status) WHERE (status = ANY (ARRAY['failed'::text, 'cancelled'::text, 'expired'::text]));
+
+--
+-- Name: stock_splits_pair_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX stock_splits_pair_idx ON public.stock_splits USING btree (customer_id, symbol, effective_on);
 
 --
 -- Name: transactions_amount_idx; Type: INDEX; Schema: public; Owner: -
@@ -2858,6 +2966,30 @@ CREATE TRIGGER remittances_no_truncate BEFORE TRUNCATE ON public.remittances FOR
 COMMENT ON TRIGGER remittances_no_truncate ON public.remittances IS 'TRUNCATE skips row triggers, so it is refused on its own.';
 
 --
+-- Name: stock_splits stock_splits_no_change; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER stock_splits_no_change BEFORE DELETE OR UPDATE ON public.stock_splits FOR EACH ROW EXECUTE FUNCTION public.ledger_refuse_change();
+
+--
+-- Name: TRIGGER stock_splits_no_change ON stock_splits; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TRIGGER stock_splits_no_change ON public.stock_splits IS 'A recorded split is never changed nor deleted.';
+
+--
+-- Name: stock_splits stock_splits_no_truncate; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER stock_splits_no_truncate BEFORE TRUNCATE ON public.stock_splits FOR EACH STATEMENT EXECUTE FUNCTION public.ledger_refuse_change();
+
+--
+-- Name: TRIGGER stock_splits_no_truncate ON stock_splits; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TRIGGER stock_splits_no_truncate ON public.stock_splits IS 'A recorded split is never truncated away.';
+
+--
 -- Name: transaction_daily_totals transaction_daily_totals_guard; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -2996,6 +3128,13 @@ ALTER TABLE ONLY public.reconciliation_variances
 
 ALTER TABLE ONLY public.remittances
     ADD CONSTRAINT remittances_customer_id_fkey FOREIGN KEY (customer_id) REFERENCES public.customers(customer_id);
+
+--
+-- Name: stock_splits stock_splits_customer_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.stock_splits
+    ADD CONSTRAINT stock_splits_customer_id_fkey FOREIGN KEY (customer_id) REFERENCES public.customers(customer_id);
 
 --
 -- Name: year_closes year_closes_txn_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
