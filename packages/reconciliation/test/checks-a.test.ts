@@ -246,11 +246,8 @@ describe('category A checks', function () {
   });
 
   describe('dr_cr_sign_convention', () => {
-    it('when a revenue account stands in debit › fails naming the account and its net', async () => {
-      await corrupt(
-        book.db,
-        `INSERT INTO account_totals (account_code, slot, debit_total, credit_total, line_count) VALUES ('4010', 99, 1000.00, 0, 0)`,
-      );
+    it('when a revenue account stands in debit by lines the maintained totals do not carry › the full sweep reads the lines and fails naming the account and its net', async () => {
+      await misposted('4010', '1000.00');
       const result = await outcome(book.runtimeDb, 'dr_cr_sign_convention');
       expect(result.status).to.equal('fail');
       // 4010 held the buy's fee, 22 bps of 500.00, in credit.
@@ -292,12 +289,21 @@ describe('category A checks', function () {
     });
 
     it('retained earnings in debit is the one named exception › ok', async () => {
-      await corrupt(
-        book.db,
-        `INSERT INTO account_totals (account_code, slot, debit_total, credit_total, line_count) VALUES ('3000', 99, 10.00, 0, 0)`,
-      );
+      await misposted('3000', '10.00');
       expect((await outcome(book.runtimeDb, 'dr_cr_sign_convention')).status).to.equal('ok');
     });
+
+    /** A balanced transaction debiting `account` against C-1's wallet, written with the triggers off: no maintained total moves. */
+    async function misposted(account: string, amount: string): Promise<void> {
+      const txnId = randomUUID();
+      const [sql, bindings] = txnRow(txnId, { sourceTxnId: `misposted-${account}` });
+      await corrupt(book.db, sql, bindings);
+      await corrupt(
+        book.db,
+        `INSERT INTO journal_lines (txn_id, account_code, debit, credit, customer_id, txn_date) VALUES (?, ?, ?, 0, NULL, '2026-01-20'), (?, '2010', 0, ?, 'C-1', '2026-01-20')`,
+        [txnId, account, amount, txnId, amount],
+      );
+    }
   });
 
   describe('stated_fee_posted', () => {
