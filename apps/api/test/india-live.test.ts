@@ -1,9 +1,8 @@
-import { Decimal, istDate, upsertRemittances } from '@ledger/core';
+import { Decimal, istDate, upsertRemittances, type RemittanceRecord } from '@ledger/core';
 import { financialYearOf } from '@ledger/india';
 import { expect } from 'chai';
 import nock from 'nock';
 import { mockedUpstreams } from './mocked-upstreams.js';
-import { paidRemittance, postIndiaBook } from './india-book.js';
 import { expectError, startApi, type TestApi } from './support.js';
 
 // Importing nock intercepts every HTTP request of this process (mocha loads every test file
@@ -23,7 +22,7 @@ const ENV = {
   USBROKER_API_SECRET: 'usbroker-secret-0123456789',
   REMIT_BASE_URL: REMIT,
   REMIT_API_KEY: 'remit-key-0123456789abcdef',
-  RECON_TIE_OUT_DAY_WINDOW: '3',
+  INDIA_WIRE_MATCH_DAYS: '3',
 };
 
 const BALANCE = {
@@ -57,9 +56,42 @@ async function get(api: TestApi, path: string) {
   return reply.body;
 }
 
-/** A paid remittance of I-1 (PAN ABCDE1234F), dated `remittedOn`. */
-const remittance = (orderId: string, amountUsd: string, remittedOn: string) =>
-  paidRemittance(orderId, 'I-1', amountUsd, remittedOn, { pan: 'ABCDE1234F', remitCustomerId: 'cust_1' });
+function remittance(orderId: string, amountUsd: string, settledOn: string): RemittanceRecord {
+  return {
+    order_id: orderId,
+    customer_id: 'I-1',
+    remit_customer_id: 'cust_1',
+    pan: 'ABCDE1234F',
+    status: 'paid',
+    purpose_code: 'S0001',
+    reference_number: null,
+    amount_inr: '10000.00',
+    amount_usd: amountUsd,
+    quote_id: orderId.replace('order_', 'quote_'),
+    quoted_at: `${settledOn}T04:00:00Z`,
+    quote_expires_at: `${settledOn}T04:15:00Z`,
+    fx_rate: '0.011424',
+    mid_rate: null,
+    mid_rate_source: null,
+    mid_rate_at: null,
+    tcs_inr: '0',
+    payment_id: null,
+    payment_status: 'success',
+    funds_available: true,
+    payment_error_code: null,
+    paid_at: `${settledOn}T05:00:00Z`,
+    settlement_id: null,
+    settlement_status: null,
+    settlement_amount_usd: null,
+    settlement_fx_fee_usd: null,
+    settlement_txn_fee_usd: null,
+    utr: null,
+    settled_at: null,
+    remitted_on: settledOn,
+    order_created_at: `${settledOn}T04:00:00Z`,
+    order_updated_at: `${settledOn}T05:00:00Z`,
+  };
+}
 
 const order = (id: string, status: string, createdAt: string, customerId = 'cust_1') => ({
   id,
@@ -99,7 +131,20 @@ describe('India live reports', () => {
       await api.put('/v1/customers/I-2', { usbroker_account_no: 'USB-2' });
       await api.put('/v1/customers/I-3', { remit_customer_id: 'cust_3' });
       // I-1: 1,000.00 in, 6 AAPL bought for 300.00 with the 22 bps fee 0.66: wallet 699.34, securities 300.00.
-      await postIndiaBook(api, '1000.00');
+      for (const body of [
+        { customer_id: 'I-1', txn_type: 'deposit', txn_date: '2026-01-10', amount_usd: '1000.00' },
+        {
+          customer_id: 'I-1',
+          txn_type: 'buy_security',
+          txn_date: '2026-01-12',
+          symbol: 'AAPL',
+          quantity: '6',
+          amount_usd: '300.00',
+        },
+        { customer_id: 'I-2', txn_type: 'deposit', txn_date: '2026-01-10', amount_usd: '500.00' },
+      ]) {
+        expect((await api.post('/v1/transactions', { source: 'manual', ...body })).status).to.equal(201);
+      }
     });
     after(async () => {
       await api.close();
@@ -122,7 +167,7 @@ describe('India live reports', () => {
           market_value: '1500.00',
           as_of: '2026-11-24T20:00:00Z',
         },
-        difference: { cash_usd: '0.00', cash_status: 'match', shares: [] },
+        difference: { cash_usd: '0.00', shares: [] },
         error: null,
       });
       expect(second).to.deep.include({ customer_id: 'I-2', status: 'error', broker: null, difference: null });
@@ -147,7 +192,6 @@ describe('India live reports', () => {
       expect(body).to.deep.include({ status: 'mismatch' });
       expect(body.difference).to.deep.equal({
         cash_usd: '-0.01',
-        cash_status: 'mismatch',
         shares: [
           { symbol: 'AAPL', status: 'mismatch', ledger_quantity: '6', usbroker_quantity: '5', difference: '-1' },
         ],

@@ -28,8 +28,7 @@ export interface FeeFigures {
   /** Trades with an itemised fee. */
   matched: number;
   flagged: number;
-  /** `drift_usd`: Σ (actual − configured) over the trades with an itemised fee (the others have no drift). */
-  totals: { notional_usd: string; modelled_usd: string; configured_usd: string; actual_usd: string; drift_usd: string };
+  totals: { notional_usd: string; modelled_usd: string; configured_usd: string; actual_usd: string };
   rows: FeeTradeRow[];
 }
 

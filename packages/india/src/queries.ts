@@ -455,8 +455,7 @@ const within = (column: string) =>
 
 /**
  * Trades (not reversed) of the filter with `configuredBps` of notional in cents (`configured`)
- * and the itemised fee (`actual`); drift = actual − configured, flagged beyond `tolerance`, and in
- * total over the trades with an itemised fee. Counted
+ * and the itemised fee (`actual`); drift = actual − configured, flagged beyond `tolerance`. Counted
  * and summed over every trade of the filter, listed for one page (trade date, then id) with the
  * broker cost in effect (`modelled`, its derivation found by the customer and date it shares with
  * the trade), in one statement: the page never changes the totals. The modelled total is the
@@ -489,8 +488,7 @@ export async function feeFigures(
                        WHERE l.customer_id = :customer AND l.account_code = '${ACCOUNT.brokerageCost}' AND l.posting_kind = 'broker_cost' AND ${within('l.txn_date')})
                 END, 0), 2)::text,
               'configured_usd', round(coalesce(sum(configured), 0), 2)::text,
-              'actual_usd', round(coalesce(sum(actual), 0), 2)::text,
-              'drift_usd', round(coalesce(sum(actual - configured), 0), 2)::text) AS totals,
+              'actual_usd', round(coalesce(sum(actual), 0), 2)::text) AS totals,
             (SELECT coalesce(json_agg(json_build_object(
                       'txn_id', p.txn_id, 'customer_id', p.customer_id, 'symbol', p.symbol,
                       'side', CASE p.txn_type WHEN 'buy_security' THEN 'buy' ELSE 'sell' END, 'txn_date', p.txn_date,

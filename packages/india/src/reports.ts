@@ -202,7 +202,7 @@ const NO_FEES: FeeFigures = {
   trades: 0,
   matched: 0,
   flagged: 0,
-  totals: { notional_usd: '0.00', modelled_usd: '0.00', configured_usd: '0.00', actual_usd: '0.00', drift_usd: '0.00' },
+  totals: { notional_usd: '0.00', modelled_usd: '0.00', configured_usd: '0.00', actual_usd: '0.00' },
   rows: [],
 };
 

@@ -290,14 +290,7 @@ describe('India reports on stored data (real Postgres)', function () {
         matched: 2,
         matched_share: '0.666667',
         flagged: 1,
-        // Drift in total over the two itemised trades: (0.45 − 0.40) + (0.41 − 0.41) = 0.05.
-        totals: {
-          notional_usd: '3247.06',
-          modelled_usd: '1.30',
-          configured_usd: '1.30',
-          actual_usd: '0.86',
-          drift_usd: '0.05',
-        },
+        totals: { notional_usd: '3247.06', modelled_usd: '1.30', configured_usd: '1.30', actual_usd: '0.86' },
         total: 3,
         warnings: [],
       };

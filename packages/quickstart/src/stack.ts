@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { clientEnv, startSandbox, USBROKER_BROKER_COST_BPS, type Sandbox } from '@ledger/sandbox';
+import { clientEnv, startSandbox, type Sandbox } from '@ledger/sandbox';
 import { leaveDeskWork } from './desk.js';
 import { bookApi, hasTransactions, loadDemo, type BookApi, type Period } from './demo.js';
 import { opsPortEnv, opsUrls, type OpsPorts, type StackPorts } from './ports.js';
@@ -20,15 +20,6 @@ export type BookId = (typeof BOOKS)[number]['book'];
 
 /** The demo data's shape: two years ending with the last whole month, seed 42. */
 export const DEMO = { seed: 42, recordsPerCustomer: 48, months: 24 } as const;
-
-/**
- * A book's own settings in the stack (the caller's env still wins): the India book's configured
- * broker cost is what the sandbox's broker charges (commission and IFSCA fee), so broker-fees
- * flags only what the broker charged beyond it (SEC and TAF on sells, the bundled price's rounding).
- */
-export function bookEnv(book: string): Record<string, string> {
-  return book === 'ENTITY_IND_IFSC' ? { BROKER_COST_BPS: USBROKER_BROKER_COST_BPS.toString() } : {};
-}
 const READY_TIMEOUT_MS = 180_000;
 /**
  * The assumed FX-spread markup sync-remit accrues as revenue on each paid remittance: the sandbox's
@@ -211,7 +202,6 @@ export async function startStack(options: StackOptions): Promise<Stack> {
           // interval later, not in the middle of the load: a scheduled run started after the demo's
           // (category D, say: `ok`) would be the book's latest and hide the planted warn.
           RECON_SCHEDULE_INITIAL_DELAY_SECONDS: String(RECON_FIRST_CYCLE_SECONDS),
-          ...bookEnv(book),
           ...options.env,
           ...upstreams,
           ...secrets,

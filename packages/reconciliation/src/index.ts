@@ -26,18 +26,3 @@ export {
 export { claimCycle, findRun, listRuns, saveRun, type RunFilter } from './store.js';
 export { ALERT_TIMEOUT_MS, ALERT_VARIANCES_MAX, driftAlerts, sendDriftAlerts, type DriftAlert } from './alert.js';
 export { readPerCustomer, UPSTREAM_CONCURRENCY, upstreamFailureReasonOf, type CustomerRead } from './upstream.js';
-export { brokerShares, matchShares, SHARE_STATUSES, type ShareStatus, type ShareTieOut } from './matchers/holdings.js';
-export { CASH_STATUSES, matchCash, type CashStatus } from './matchers/ledger-cash.js';
-export {
-  matchRemittancesToWires,
-  REMITTANCE_TIE_OUT_STATUSES,
-  SUBSET_SEARCH_STEPS_MAX,
-  subsetAddingUpTo,
-  TIE_OUT_STATUSES,
-  WIRE_TIE_OUT_STATUSES,
-  type FundingWire,
-  type RemittanceTieOut,
-  type RemittanceToWire,
-  type WireTieOut,
-} from './matchers/lrs-wires.js';
-export { PAID_REMITTANCES_SQL } from './checks/lrs-usbroker-tie-out.js';

@@ -31,17 +31,6 @@ export const reconSettingsSchema = z.object({
   RECON_PENDING_RECOST_MAX_HOURS: hours(24),
   RECON_OPEN_EXCEPTION_MAX_HOURS: hours(72),
   RECON_TIE_OUT_DAY_WINDOW: z.coerce.number().int().min(0).max(31).default(3),
-  /**
-   * The api's old name of RECON_TIE_OUT_DAY_WINDOW, before the report and the check shared one
-   * window: refused, so a deployment still setting it is told at start, not silently ignored.
-   */
-  INDIA_WIRE_MATCH_DAYS: z.preprocess(
-    (value) => (value === '' ? undefined : value),
-    z.undefined({
-      error:
-        'renamed RECON_TIE_OUT_DAY_WINDOW: /v1/india/reconciliation and lrs_usbroker_tie_out share that one window',
-    }),
-  ),
   RECON_INCREMENTAL_ENABLED: flagSetting(true),
   RECON_FULL_SWEEP_HOURS: hours(24),
 });
@@ -61,11 +50,7 @@ export interface ReconSettings {
   maxAgeHours: { pendingCashRequest: number; remittanceInTransit: number; fxReceivable: number; pendingRecost: number };
   /** open_exceptions_age: how long an upstream record may stay an open exception, from its first sighting. */
   openExceptionMaxHours: number;
-  /**
-   * The LRS-to-broker matcher's window (`matchRemittancesToWires`, for `lrs_usbroker_tie_out` and
-   * `/v1/india/reconciliation` alike): a wire may carry remittances dated up to this many days
-   * before its value date.
-   */
+  /** lrs_usbroker_tie_out: a day's settled remittances may be wired up to this many days later. */
   tieOutDayWindow: number;
   /**
    * Incremental runs (docs/reconciliation.md#incremental-runs): a check that sweeps the journal

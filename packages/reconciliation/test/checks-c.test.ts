@@ -187,14 +187,16 @@ describe('category C checks: usbroker (India)', function () {
 
   it('a broker that agrees with the ledger › ok with no variances', async () => {
     await linkedBook();
-    // The remittance's wire; a pending one and an outgoing one do not count.
+    // The remittance arrived as two wires that day; a pending one, an outgoing one and another day's do not count.
     fakeBroker(
       { 'USB-1': balance('498.90'), 'USB-2': balance('200.00') },
       { 'USB-1': [position('AAPL', '10')], 'USB-2': [] },
       [
-        wire('w1', 'USB-1', '1000.00'),
+        wire('w1', 'USB-1', '600.00'),
+        wire('w2', 'USB-1', '400.00'),
         wire('w3', 'USB-2', '50.00', 'pending'),
         wire('w4', 'USB-1', '25.00', 'completed', 'OUT'),
+        { ...wire('w5', 'USB-2', '75.00'), value_date: '2026-01-20' },
       ],
     );
     const result = await outcomes({ ...NO_UPSTREAMS, usbroker: broker() });
@@ -202,16 +204,7 @@ describe('category C checks: usbroker (India)', function () {
     expect(result.usbroker_holdings_recon!.status).to.equal('ok');
     expect(result.lrs_usbroker_tie_out).to.deep.equal({
       status: 'ok',
-      metrics: {
-        customers: 2,
-        remittances: 1,
-        wires_read: 3,
-        matched: 1,
-        in_transit: 0,
-        aged_in_transit: 0,
-        unmatched_funding: 0,
-        variances: 0,
-      },
+      metrics: { customers: 2, remittance_days: 1, wires_read: 5, variances: 0 },
       variances: [],
     });
     expect(result.usbroker_ledger_recon!.metrics).to.deep.equal({
@@ -262,12 +255,7 @@ describe('category C checks: usbroker (India)', function () {
         expected: '200.00',
         actual: '199.99',
         difference: '-0.01',
-        detail: {
-          problem: 'cash_differs',
-          status: 'mismatch',
-          account_no: 'USB-2',
-          broker_as_of: '2026-01-20T00:00:00Z',
-        },
+        detail: { problem: 'cash_differs', account_no: 'USB-2', broker_as_of: '2026-01-20T00:00:00Z' },
       },
     ]);
     expect(result.usbroker_holdings_recon!.variances).to.deep.equal([
@@ -278,7 +266,7 @@ describe('category C checks: usbroker (India)', function () {
         expected: '10',
         actual: '9',
         difference: '-1',
-        detail: { problem: 'shares_differ', status: 'mismatch', account_no: 'USB-1' },
+        detail: { problem: 'shares_differ', account_no: 'USB-1' },
       },
       {
         ...NO_VARIANCE,
@@ -287,41 +275,39 @@ describe('category C checks: usbroker (India)', function () {
         expected: '0',
         actual: '1',
         difference: '1',
-        detail: { problem: 'shares_differ', status: 'usbroker_only', account_no: 'USB-2' },
+        detail: { problem: 'shares_differ', account_no: 'USB-2' },
       },
     ]);
-    // The 999.99 wire adds up to no remittance: the remittance is still unwired, long past the window, and the wire is named.
-    expect(
-      result.lrs_usbroker_tie_out!.variances.map((v) => [
-        v.detail.problem,
-        v.source_txn_id,
-        v.customer_id,
-        v.expected,
-        v.actual,
-        v.difference,
-      ]),
-    ).to.deep.equal([
-      ['aged_in_transit', 'order_1', 'IND-1', '1000.00', '0.00', '-1000.00'],
-      ['unmatched_funding', 'w1', 'IND-1', '0.00', '999.99', '999.99'],
+    expect(result.lrs_usbroker_tie_out!.variances).to.deep.equal([
+      {
+        ...NO_VARIANCE,
+        customer_id: 'IND-1',
+        expected: '1000.00',
+        actual: '999.99',
+        difference: '-0.01',
+        detail: {
+          problem: 'remitted_not_wired',
+          account_no: 'USB-1',
+          day: '2026-01-15',
+          day_window: 3,
+          settled_remittances: 1,
+          completed_wires: 1,
+        },
+      },
     ]);
   });
 
-  it('LRS to broker, hand-worked: a batch settlement’s orders each keep their own USD; dated by the paid payment (IST), not the settlement; one wire carries a sum of remittances; the window', async () => {
+  it('wires a few days behind their settlements › matched within RECON_TIE_OUT_DAY_WINDOW days, each wire used once', async () => {
     await linkedBook();
-    // IND-1 besides order_1 (1,000.00, 2026-01-15, wired that day): order_2 6,990.00 and order_3 5,825.00 paid
-    // Friday 2026-01-16 (IST), settled together (12,815.00) only on the 21st; order_4 40.00 and order_5
-    // 250.00 paid the 19th, order_6 100.00 the 20th. Wires: 12,815.00 on Monday the 19th (3 days after the
-    // 16th, before the settlement); 350.00 on the 23rd (order_5 + order_6: 3 and 4 days after them); 75.00 on
-    // the 26th, no remittance's.
-    for (const [orderId, usd, paidOn, settledOn, batch] of [
-      ['order_2', '6990.00', '2026-01-16', '2026-01-21', '12815.00'],
-      ['order_3', '5825.00', '2026-01-16', '2026-01-21', '12815.00'],
-      ['order_4', '40.00', '2026-01-19', null, null],
-      ['order_5', '250.00', '2026-01-19', null, null],
-      ['order_6', '100.00', '2026-01-20', null, null],
+    // IND-1 besides order_1 (1,000.00 settled Thursday 2026-01-15, wired that day): order_2 500.00 settled
+    // Friday the 16th, wired Monday the 19th (3 days); order_4 200.00 settled the 19th, never wired (the
+    // Monday wire is order_2's); order_3 300.00 settled the 20th, wired Saturday the 24th (4 days).
+    for (const [orderId, usd, day] of [
+      ['order_2', '500.00', '2026-01-16'],
+      ['order_4', '200.00', '2026-01-19'],
+      ['order_3', '300.00', '2026-01-20'],
     ] as const) {
-      // Paid at 20:00 UTC the day before: already that day in IST, the date the LRS report gives it.
-      const paidAt = new Date(Date.parse(`${paidOn}T00:00:00Z`) - 4 * 3_600_000);
+      const at = new Date(`${day}T06:00:00Z`);
       await t.db('remittances').insert({
         order_id: orderId,
         customer_id: 'IND-1',
@@ -331,21 +317,25 @@ describe('category C checks: usbroker (India)', function () {
         amount_usd: usd,
         quote_id: `quote_${orderId}`,
         fx_rate: '84.00',
-        paid_at: paidAt,
-        settlement_amount_usd: batch,
-        settled_at: settledOn === null ? null : new Date(`${settledOn}T06:00:00Z`),
-        remitted_on: paidOn,
-        order_created_at: paidAt,
-        order_updated_at: paidAt,
+        paid_at: at,
+        settlement_amount_usd: usd,
+        settled_at: at,
+        remitted_on: day,
+        order_created_at: at,
+        order_updated_at: at,
         status_history: JSON.stringify([]),
       });
     }
-    fakeBroker({ 'USB-1': balance('498.90'), 'USB-2': balance('200.00') }, { 'USB-1': [], 'USB-2': [] }, [
+    const wires = [
       wire('w1', 'USB-1', '1000.00'),
-      { ...wire('w2', 'USB-1', '12815.00'), value_date: '2026-01-19' },
-      { ...wire('w3', 'USB-1', '350.00'), value_date: '2026-01-23' },
-      { ...wire('w4', 'USB-1', '75.00'), value_date: '2026-01-26' },
-    ]);
+      { ...wire('w2', 'USB-1', '500.00'), value_date: '2026-01-19' },
+      { ...wire('w3', 'USB-1', '300.00'), value_date: '2026-01-24' },
+    ];
+    fakeBroker(
+      { 'USB-1': balance('498.90'), 'USB-2': balance('200.00') },
+      { 'USB-1': [position('AAPL', '10')], 'USB-2': [] },
+      wires,
+    );
     const tieOut = async (tieOutDayWindow: number) => {
       const run = await runReconciliation(
         {
@@ -356,28 +346,19 @@ describe('category C checks: usbroker (India)', function () {
         },
         { checks: CHECKS.filter((c) => c.name === 'lrs_usbroker_tie_out') },
       );
-      return run.metadata.variances.map((v) => [v.detail.problem, v.source_txn_id, v.expected, v.actual]);
+      return run.metadata.variances.map((v) => [v.detail.day, v.expected, v.actual, v.detail.completed_wires]);
     };
-    // The default, 3 days: w2 carries order_2 and order_3 (6,990.00 + 5,825.00, each its own USD, dated the
-    // 16th); for w3 only order_6 is in the window (order_4 and order_5 are 4 days back), and 100.00 is not
-    // 350.00, so w3 carries nothing; w4 is nobody's.
+    // The default, 3 days: the weekend's wire is matched; the 19th finds no wire left; the 20th's is a day too late.
     expect(DEFAULT_RECON_SETTINGS.tieOutDayWindow).to.equal(3);
     expect(await tieOut(3)).to.deep.equal([
-      ['aged_in_transit', 'order_4', '40.00', '0.00'],
-      ['aged_in_transit', 'order_5', '250.00', '0.00'],
-      ['aged_in_transit', 'order_6', '100.00', '0.00'],
-      ['unmatched_funding', 'w3', '0.00', '350.00'],
-      ['unmatched_funding', 'w4', '0.00', '75.00'],
+      ['2026-01-19', '200.00', '0.00', 0],
+      ['2026-01-20', '300.00', '0.00', 0],
     ]);
-    // 4 days: w3 carries order_5 + order_6 (350.00), skipping order_4 (40.00) dated the same day as order_5.
-    expect(await tieOut(4)).to.deep.equal([
-      ['aged_in_transit', 'order_4', '40.00', '0.00'],
-      ['unmatched_funding', 'w4', '0.00', '75.00'],
-    ]);
-    // The settlement's day (the 21st) would leave w2, two days before it, carrying nothing: the payment's day matches it.
-    expect((await tieOut(0)).filter(([, id]) => id === 'w2' || id === 'order_2')).to.deep.equal([
-      ['aged_in_transit', 'order_2', '6990.00', '0.00'],
-      ['unmatched_funding', 'w2', '0.00', '12815.00'],
+    expect(await tieOut(4)).to.deep.equal([['2026-01-19', '200.00', '0.00', 0]]);
+    // Day matching alone (0): the 16th's wire is late, and the Monday wire covers the 19th instead.
+    expect(await tieOut(0)).to.deep.equal([
+      ['2026-01-16', '500.00', '0.00', 0],
+      ['2026-01-20', '300.00', '0.00', 0],
     ]);
   });
 

@@ -1,44 +1,47 @@
-import { formatDecimal, ZERO } from '@ledger/core';
-import { BOTH_BOOKS, variance, type Check, type Variance } from '../check.js';
-import {
-  matchRemittancesToWires,
-  TIE_OUT_STATUSES,
-  type FundingWire,
-  type RemittanceToWire,
-} from '../matchers/lrs-wires.js';
+import { Decimal, formatDecimal } from '@ledger/core';
+import { BOTH_BOOKS, variance, type Check } from '../check.js';
 import { USBROKER_LINKED_SQL, linkedCustomers, upstreamFailureReasonOf } from '../upstream.js';
 
-/**
- * The paid remittances of the broker-linked customers, as the tie-out takes them (one read, the
- * same as `/v1/india/reconciliation`'s): the order's USD and its LRS date.
- */
-export const PAID_REMITTANCES_SQL = `
-  SELECT order_id, customer_id, amount_usd::text AS amount_usd, remitted_on::text AS remitted_on
-    FROM remittances
-   WHERE status = 'paid' AND amount_usd IS NOT NULL AND customer_id = ANY(?)
-   ORDER BY customer_id, remitted_on, order_id`;
+/** What remit settled to the broker for each broker-linked customer, per day of settlement (UTC): the LRS remittances. */
+const REMITTED_SQL = `
+  SELECT c.customer_id, (r.settled_at AT TIME ZONE 'UTC')::date::text AS day,
+         sum(coalesce(r.settlement_amount_usd, r.amount_usd))::text AS remitted, count(*)::int AS orders
+    FROM customers c JOIN remittances r ON r.customer_id = c.customer_id
+   WHERE c.usbroker_account_no IS NOT NULL AND r.settled_at IS NOT NULL
+   GROUP BY 1, 2
+   ORDER BY 1, 2`;
+
+/** `YYYY-MM-DD` plus `days`. */
+const addDays = (day: string, days: number) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
 /**
- * India: every paid remittance reached the customer's broker account, and every funding wire
- * into it carried remittances: the LRS-to-broker matcher (`matchRemittancesToWires`, the one
- * `/v1/india/reconciliation` shows) over each linked customer's paid remittances and the firm's
- * wires in, read in one paged walk (read-only). A remittance `aged_in_transit` and a wire
- * `unmatched_funding` are each a variance naming it (order id, transfer id). No linked customer
- * (the UAE book): `ok`. usbroker not configured or unreachable: `warn` naming why, never `fail`.
+ * India: every remittance remit settled to the broker arrived there. A wire names no remittance
+ * and may carry several, and a customer may also fund by a wire of their own
+ * (docs/upstreams/usbroker.md), so the tie-out is per customer and day window: the remittances
+ * settled on a day (UTC) are covered by the funding wires usbroker completed into their account
+ * (`IN`, `completed`) valued that day or up to RECON_TIE_OUT_DAY_WINDOW days later (a wire lags
+ * its settlement: a Friday's arrives on Monday), each wire's amount used once, days and wires
+ * earliest first. More wired than remitted is the customer's own funding, not a variance. The
+ * firm's wires are read in one paged walk (read-only). No linked customer (the UAE book): `ok`.
+ * usbroker not configured or unreachable: `warn` naming why, never `fail`. A day remitted beyond
+ * what its window wired (RECON_MONEY_TOLERANCE_USD): `warn`.
  */
 export const lrsUsbrokerTieOut: Check = {
   name: 'lrs_usbroker_tie_out',
   category: 'C',
   books: BOTH_BOOKS,
-  run: async ({ db, upstreams, settings, now }) => {
+  run: async ({ db, upstreams, settings }) => {
     const start = await linkedCustomers<
       { customer_id: string; account_no: string },
       NonNullable<typeof upstreams.usbroker>
     >(db, { sql: USBROKER_LINKED_SQL }, upstreams.usbroker, { name: 'usbroker', setting: 'USBROKER_BASE_URL' });
     if (start.outcome) return start.outcome;
     const { linked, client } = start;
-    const remittances = (
-      await db.raw<{ rows: RemittanceToWire[] }>(PAID_REMITTANCES_SQL, [linked.map((c) => c.customer_id)])
+    const remitted = (
+      await db.raw<{ rows: Array<{ customer_id: string; day: string; remitted: string; orders: number }> }>(
+        REMITTED_SQL,
+      )
     ).rows;
     let wires;
     try {
@@ -53,63 +56,56 @@ export const lrsUsbrokerTieOut: Check = {
         variances: [],
       };
     }
-    const wiresOf = new Map<string, FundingWire[]>();
-    for (const wire of wires) wiresOf.set(wire.account_no, [...(wiresOf.get(wire.account_no) ?? []), wire]);
-    const remittancesOf = new Map<string, RemittanceToWire[]>();
-    for (const r of remittances) remittancesOf.set(r.customer_id, [...(remittancesOf.get(r.customer_id) ?? []), r]);
-    const today = now.toISOString().slice(0, 10);
-    const counts = Object.fromEntries(TIE_OUT_STATUSES.map((s) => [s, 0])) as Record<string, number>;
-    const variances: Variance[] = [];
-    for (const { customer_id: customerId, account_no: accountNo } of linked) {
-      const tied = matchRemittancesToWires(remittancesOf.get(customerId) ?? [], wiresOf.get(accountNo) ?? [], {
-        windowDays: settings.tieOutDayWindow,
-        today,
-      });
-      // As the report counts: remittances per status, and the wires that carry none.
-      for (const item of [...tied.remittances, ...tied.wires.filter((w) => w.status !== 'matched')])
-        counts[item.status]! += 1;
-      for (const r of tied.remittances.filter((r) => r.status === 'aged_in_transit'))
-        variances.push(
-          variance({
-            source_txn_id: r.order_id,
-            customer_id: customerId,
-            expected: r.amount_usd,
-            actual: formatDecimal(ZERO),
-            difference: formatDecimal(ZERO.minus(r.amount_usd)),
-            detail: {
-              problem: r.status,
-              account_no: accountNo,
-              remitted_on: r.remitted_on,
-              days: r.days,
-              day_window: settings.tieOutDayWindow,
-            },
-          }),
-        );
-      for (const w of tied.wires.filter((w) => w.status === 'unmatched_funding'))
-        variances.push(
-          variance({
-            source_txn_id: w.transfer_id,
-            customer_id: customerId,
-            expected: formatDecimal(ZERO),
-            actual: w.amount_usd,
-            difference: w.amount_usd,
-            detail: {
-              problem: w.status,
-              account_no: accountNo,
-              transfer_id: w.transfer_id,
-              value_date: w.value_date,
-              day_window: settings.tieOutDayWindow,
-            },
-          }),
-        );
+    const accountOf = new Map(linked.map((c) => [c.customer_id, c.account_no]));
+    // Each account's completed wires in, earliest first, with what is left of each to cover remittances.
+    const unused = new Map<string, Array<{ day: string; left: Decimal }>>();
+    for (const wire of [...wires].sort(
+      (a, b) => a.value_date.localeCompare(b.value_date) || a.transfer_id.localeCompare(b.transfer_id),
+    )) {
+      if (wire.direction !== 'IN' || wire.status !== 'completed') continue;
+      unused.set(wire.account_no, [
+        ...(unused.get(wire.account_no) ?? []),
+        { day: wire.value_date, left: new Decimal(wire.amount) },
+      ]);
     }
+    // REMITTED_SQL is ordered by customer and day: each day takes the earliest wires of its window.
+    const variances = remitted.flatMap((r) => {
+      const accountNo = accountOf.get(r.customer_id)!;
+      const last = addDays(r.day, settings.tieOutDayWindow);
+      const received = { amount: new Decimal(0), wires: 0 };
+      for (const wire of unused.get(accountNo) ?? []) {
+        const need = new Decimal(r.remitted).minus(received.amount);
+        if (wire.day < r.day || wire.day > last || wire.left.isZero() || !need.isGreaterThan(0)) continue;
+        const used = Decimal.min(need, wire.left);
+        wire.left = wire.left.minus(used);
+        received.amount = received.amount.plus(used);
+        received.wires += 1;
+      }
+      const short = new Decimal(r.remitted).minus(received.amount);
+      if (!short.isGreaterThan(settings.moneyToleranceUsd)) return [];
+      return [
+        variance({
+          customer_id: r.customer_id,
+          expected: formatDecimal(new Decimal(r.remitted)),
+          actual: formatDecimal(received.amount),
+          difference: formatDecimal(short.negated()),
+          detail: {
+            problem: 'remitted_not_wired',
+            account_no: accountNo,
+            day: r.day,
+            day_window: settings.tieOutDayWindow,
+            settled_remittances: r.orders,
+            completed_wires: received.wires,
+          },
+        }),
+      ];
+    });
     return {
       status: variances.length === 0 ? 'ok' : 'warn',
       metrics: {
         customers: linked.length,
-        remittances: remittances.length,
+        remittance_days: remitted.length,
         wires_read: wires.length,
-        ...counts,
         variances: variances.length,
       },
       variances: variances.slice(0, settings.variancesPerCheckMax),

@@ -1,5 +1,4 @@
 import { Decimal, shareMovesSql } from '@ledger/core';
-import { brokerShares } from '../matchers/holdings.js';
 import { BOTH_BOOKS, variance, type Check, type Variance } from '../check.js';
 import { USBROKER_LINKED_SQL, linkedCustomers, readPerCustomer, sharesDiffer } from '../upstream.js';
 
@@ -11,9 +10,8 @@ const LEDGER_SHARES_SQL = `
 
 /**
  * India: each broker-linked customer's share count per symbol in the ledger equals usbroker's
- * position, read live (read-only), UPSTREAM_CONCURRENCY customers at a time, by the holdings
- * matcher (`matchShares`, the one `/v1/india/holdings-recon` shows); a symbol on one side only
- * counts as zero on the other. No linked customer (the UAE book): `ok`. usbroker not
+ * position, read live (read-only), UPSTREAM_CONCURRENCY customers at a time; a symbol on one side
+ * only counts as zero on the other. No linked customer (the UAE book): `ok`. usbroker not
  * configured or unreachable for a customer: `warn` naming why, never `fail`. A count off by more
  * than RECON_QUANTITY_TOLERANCE: `warn`.
  */
@@ -50,16 +48,10 @@ export const usbrokerHoldingsRecon: Check = {
         continue;
       }
       const held = ledger.get(customerId) ?? new Map<string, Decimal>();
-      variances.push(
-        ...sharesDiffer(
-          customerId,
-          held,
-          brokerShares(read.value),
-          settings.quantityTolerance,
-          { account_no: accountNo },
-          true,
-        ),
-      );
+      const broker = new Map<string, Decimal>();
+      for (const position of read.value)
+        broker.set(position.symbol, (broker.get(position.symbol) ?? new Decimal(0)).plus(position.qty));
+      variances.push(...sharesDiffer(customerId, held, broker, settings.quantityTolerance, { account_no: accountNo }));
     }
     const unreachable = reads.filter((r) => r.error !== undefined).length;
     return {

@@ -1,5 +1,4 @@
 import { ACCOUNT, Decimal, formatDecimal } from '@ledger/core';
-import { matchCash } from '../matchers/ledger-cash.js';
 import { BOTH_BOOKS, variance, type Check, type Variance } from '../check.js';
 import { linkedCustomers, readPerCustomer } from '../upstream.js';
 
@@ -13,8 +12,7 @@ const LEDGER_CASH_SQL = `
 
 /**
  * India: each broker-linked customer's ledger cash (wallet 2010) equals the cash usbroker holds
- * for their account, read live (read-only), UPSTREAM_CONCURRENCY customers at a time, by the cash
- * matcher (`matchCash`, the one `/v1/india/ledger-recon` shows). No linked
+ * for their account, read live (read-only), UPSTREAM_CONCURRENCY customers at a time. No linked
  * customer (the UAE book): `ok`. usbroker not configured, or unreachable for a customer: `warn`
  * naming why (spec, Errors), never `fail`. Cash that differs beyond RECON_MONEY_TOLERANCE_USD:
  * `warn`, the ledger's figure expected and the broker's actual.
@@ -47,21 +45,16 @@ export const usbrokerLedgerRecon: Check = {
         );
         continue;
       }
-      const matched = matchCash(cash, read.value.cash, settings.moneyToleranceUsd);
-      if (matched.status === 'mismatch') {
+      const difference = new Decimal(read.value.cash).minus(cash);
+      if (difference.abs().isGreaterThan(settings.moneyToleranceUsd)) {
         variances.push(
           variance({
             customer_id: customerId,
             account_code: ACCOUNT.customerWalletUsd,
             expected: formatDecimal(new Decimal(cash)),
             actual: formatDecimal(new Decimal(read.value.cash)),
-            difference: formatDecimal(new Decimal(read.value.cash).minus(cash)),
-            detail: {
-              problem: 'cash_differs',
-              status: matched.status,
-              account_no: accountNo,
-              broker_as_of: read.value.as_of,
-            },
+            difference: formatDecimal(difference),
+            detail: { problem: 'cash_differs', account_no: accountNo, broker_as_of: read.value.as_of },
           }),
         );
       }

@@ -295,20 +295,10 @@ function fyOf(date: string): string {
   return Number(date.slice(5, 7)) >= 4 ? String(year) : String(year - 1);
 }
 
-/** usbroker's commission and IFSCA fee, bps of a trade's principal (the commission at least a cent). */
-export const USBROKER_FEE_BPS = { commission: 10n, ifsca: 1n } as const;
-/**
- * What the sandbox's broker charges on a trade, in bps, as a book configures it (`BROKER_COST_BPS`):
- * commission and IFSCA fee. Beyond it the daily ledger itemises SEC and TAF fees on sells and the
- * cents the bundled price rounds into the commission: drift the broker-fees report shows.
- */
-export const USBROKER_BROKER_COST_BPS = USBROKER_FEE_BPS.commission + USBROKER_FEE_BPS.ifsca;
-
 /** Fees of a trade (cents), nominal: the bundled price then puts any rounding into the commission. */
 export function nominalFees(side: 'BUY' | 'SELL', principal: bigint, qtyMicro: bigint) {
-  const commission =
-    basisPoints(principal, USBROKER_FEE_BPS.commission) > 1n ? basisPoints(principal, USBROKER_FEE_BPS.commission) : 1n;
-  const ifsca = basisPoints(principal, USBROKER_FEE_BPS.ifsca);
+  const commission = basisPoints(principal, 10n) > 1n ? basisPoints(principal, 10n) : 1n;
+  const ifsca = basisPoints(principal, 1n);
   const sec = side === 'SELL' ? roundDiv(principal * 278n, 10_000_000n) : 0n;
   const tafRaw = side === 'SELL' ? ceilDiv(qtyMicro * 166n, 10_000_000_000n) : 0n;
   const taf = tafRaw > 830n ? 830n : tafRaw;

@@ -10,8 +10,7 @@ import { indiaCustomers, ledgerHoldings, paidRemittances, remitActivity, usbroke
 import { firmLedgerRecon, ledgerRecon } from './ledger-recon.js';
 import type { IndiaCustomer } from './live.js';
 import { heldSymbols, nav, NO_QUOTES } from './nav.js';
-import type { RemittanceToWire } from '@ledger/reconciliation';
-import { reconciliation } from './reconciliation.js';
+import { reconciliation, type RemittanceToWire } from './reconciliation.js';
 import { remitOverview } from './remit-overview.js';
 import { NON_PAID_STATUSES, remittanceExceptions } from './remittance-exceptions.js';
 import { treasury } from './treasury.js';
@@ -30,7 +29,7 @@ function fyOf(req: Request): FinancialYear {
 /** The handlers of the live India reports: read the ledger and the upstreams, hand the data to the report, answer it. */
 export function handlers({ config, db }: FeatureContext): Record<string, Handler> {
   const { usbroker, remit } = config.upstreams;
-  const { concurrency } = config.indiaLive;
+  const { concurrency, wireMatchDays } = config.indiaLive;
 
   const idsOf = (customers: readonly IndiaCustomer[]) => customers.map((c) => c.customer_id);
 
@@ -107,7 +106,6 @@ export function handlers({ config, db }: FeatureContext): Record<string, Handler
             holdings: holdings.get(customer.customer_id)!,
             positions,
           })),
-          config.recon.quantityTolerance,
         ),
       );
     },
@@ -119,7 +117,7 @@ export function handlers({ config, db }: FeatureContext): Record<string, Handler
       res.json(
         firmLedgerRecon(
           customers.map(({ customer, read: broker }) =>
-            ledgerRecon(customer, holdings.get(customer.customer_id)!, broker, config.recon),
+            ledgerRecon(customer, holdings.get(customer.customer_id)!, broker),
           ),
         ),
       );
@@ -140,7 +138,7 @@ export function handlers({ config, db }: FeatureContext): Record<string, Handler
           remittances: remittances.get(customer.customer_id)!,
         }))
         .filter((input) => input.customer.account_no !== null || input.remittances.length > 0);
-      res.json(reconciliation(inputs, config.recon.tieOutDayWindow, today()));
+      res.json(reconciliation(inputs, wireMatchDays, today()));
     },
     getIndiaCompliance: async (_req, res) => {
       const { ledger: lrs, customers } = await withBroker(

@@ -1,7 +1,5 @@
-import type { ReconSettings } from '@ledger/reconciliation';
-import { brokerShares, matchCash, matchShares } from '@ledger/reconciliation';
 import type { UsbrokerBalance, UsbrokerPosition } from '@ledger/upstream-clients';
-import { ledgerShares } from './holdings-recon.js';
+import { brokerShares, compareShares, ledgerShares } from './holdings-recon.js';
 import { countBy, sum, cents, type IndiaCustomer, type LedgerHoldings, type LiveRead } from './live.js';
 
 export const LEDGER_RECON_STATUSES = ['match', 'mismatch', 'error', 'no_link', 'not_applicable'] as const;
@@ -14,10 +12,8 @@ export interface BrokerAccountRead {
 
 /**
  * One customer's ledger against the broker, like with like (the one comparison of
- * `GET /v1/customers/{id}/ledger-recon` and `GET /v1/india/ledger-recon`), by the matchers the
- * checks decide with: cash (wallet 2010 against the broker's cash) by `matchCash` within
- * RECON_MONEY_TOLERANCE_USD, as `usbroker_ledger_recon`; share counts per symbol by
- * `matchShares` within RECON_QUANTITY_TOLERANCE, as `usbroker_holdings_recon`. Cost is shown
+ * `GET /v1/customers/{id}/ledger-recon` and `GET /v1/india/ledger-recon`): cash to the cent
+ * (wallet 2010 against the broker's cash) and share counts exactly, per symbol. Cost is shown
  * on both sides and never compared: the ledger's 2100 is FIFO lots without fees, the broker's
  * cost_basis an average cost with its bundled fees, so they differ on a correct book.
  * `broker` null: no broker account (`no_link`); `'not_applicable'`: the UAE book.
@@ -26,7 +22,6 @@ export function ledgerRecon(
   customer: IndiaCustomer,
   holdings: LedgerHoldings,
   broker: LiveRead<BrokerAccountRead> | null | 'not_applicable',
-  tolerances: Pick<ReconSettings, 'moneyToleranceUsd' | 'quantityTolerance'>,
 ) {
   const ledger = {
     cash_usd: cents(holdings.cash),
@@ -44,20 +39,18 @@ export function ledgerRecon(
   if (broker === null) return unread('no_link', null);
   if (broker.error !== undefined) return unread('error', broker.error);
   const { balance, positions } = broker.value;
-  const cash = matchCash(holdings.cash, balance.cash, tolerances.moneyToleranceUsd);
-  const shares = matchShares(ledgerShares(holdings), brokerShares(positions), tolerances.quantityTolerance).filter(
-    (s) => s.status !== 'match',
-  );
+  const cash = holdings.cash.minus(balance.cash);
+  const shares = compareShares(ledgerShares(holdings), brokerShares(positions)).filter((s) => s.status !== 'match');
   return {
     ...base,
-    status: (cash.status === 'match' && shares.length === 0 ? 'match' : 'mismatch') as LedgerReconStatus,
+    status: (cash.isZero() && shares.length === 0 ? 'match' : 'mismatch') as LedgerReconStatus,
     broker: {
       cash: balance.cash,
       securities_cost_basis: cents(sum(positions.map((p) => p.cost_basis))),
       market_value: cents(sum(positions.map((p) => p.market_value))),
       as_of: balance.as_of,
     },
-    difference: { cash_usd: cash.difference, cash_status: cash.status, shares },
+    difference: { cash_usd: cents(cash), shares },
     error: null,
   };
 }

@@ -1,6 +1,6 @@
 import { ACCOUNT, Decimal, shareMovesSql, YEAR_CLOSE_POSTING_KIND, ZERO, type Book, type Db } from '@ledger/core';
 import type { IndiaCustomer, LedgerHoldings } from './live.js';
-import { PAID_REMITTANCES_SQL, type RemittanceToWire } from '@ledger/reconciliation';
+import type { RemittanceToWire } from './reconciliation.js';
 
 /*
  * The ledger's side of the live India reports: set-based reads of the book's database (one
@@ -49,9 +49,17 @@ export async function ledgerHoldings(db: Db, customerIds: readonly string[]): Pr
   return holdings;
 }
 
-/** The paid remittances of `customerIds`, as the LRS-to-broker matcher takes them (the very read of `lrs_usbroker_tie_out`). */
+/** The paid remittances of `customerIds`, with the USD that should reach the broker and the day it left remit. */
 export async function paidRemittances(db: Db, customerIds: readonly string[]): Promise<RemittanceToWire[]> {
-  return (await db.raw<{ rows: RemittanceToWire[] }>(PAID_REMITTANCES_SQL, [[...customerIds]])).rows;
+  const { rows } = await db.raw<{ rows: RemittanceToWire[] }>(
+    `SELECT order_id, customer_id, coalesce(settlement_amount_usd, amount_usd)::text AS amount_usd,
+            coalesce((settled_at AT TIME ZONE 'UTC')::date, (paid_at AT TIME ZONE 'UTC')::date, remitted_on)::text AS sent_on
+       FROM remittances
+      WHERE status = 'paid' AND coalesce(settlement_amount_usd, amount_usd) IS NOT NULL AND customer_id = ANY(?)
+      ORDER BY customer_id, sent_on, order_id`,
+    [[...customerIds]],
+  );
+  return rows;
 }
 
 /** Per broker-linked customer: counts and USD of the broker's wires, trades, dividends and fees as posted (source usbroker), and brokerage revenue (4010) and cost (5010) after recost. */

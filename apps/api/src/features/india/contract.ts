@@ -511,13 +511,7 @@ export const schemas: Record<string, JsonSchema> = {
       matched_share: RATIO,
       flagged: COUNT,
       totals: object(
-        {
-          notional_usd: MONEY,
-          modelled_usd: MONEY,
-          configured_usd: MONEY,
-          actual_usd: MONEY,
-          drift_usd: { ...MONEY, description: 'Σ (actual − configured) over the trades with an itemised fee.' },
-        },
+        { notional_usd: MONEY, modelled_usd: MONEY, configured_usd: MONEY, actual_usd: MONEY },
         'Over every trade of the filter, not the page.',
       ),
       warnings: WARNINGS,
