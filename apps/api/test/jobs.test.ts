@@ -68,9 +68,13 @@ describe('jobs: GET /v1/jobs/status/{job_id}', () => {
   });
 
   it('a job records who started it: the operator of X-Ledger-Actor, in its status record', async () => {
-    const reply = await api.post('/v1/jobs/refresh-snapshots', { dry_run: true }, {
-      headers: { 'X-Ledger-Actor': 'ana@example.com' },
-    });
+    const reply = await api.post(
+      '/v1/jobs/refresh-snapshots',
+      { dry_run: true },
+      {
+        headers: { 'X-Ledger-Actor': 'ana@example.com' },
+      },
+    );
     expect(reply.status, reply.text).to.equal(202);
     expect(reply.body).to.include({ kind: 'refresh-snapshots', started_by: 'api:ana@example.com' });
     const status = await api.get(`/v1/jobs/status/${reply.body.job_id}`, { token: 'ledger' });
