@@ -25,8 +25,8 @@ describe('jobs: GET /v1/jobs/status/{job_id}', () => {
     const runs = new JobRunStore(api.db);
     const jobId = randomUUID();
     const queuedAt = new Date('2026-11-25T09:59:59.000Z');
-    await store.queued(jobId, 'recost', queuedAt);
-    const claim = await runs.claim(jobId, 'recost', {}, randomUUID(), 30_000);
+    await store.queued(jobId, 'recost', queuedAt, 'api:ana');
+    const claim = await runs.claim({ jobId, kind: 'recost', input: {}, startedBy: 'api:ana' }, randomUUID(), 30_000);
     expect(claim.state).to.equal('claimed');
     await store.ofRun(claim.run, queuedAt);
     await store.progressed(jobId, { done: 5, total: 10, unit: 'trades' });
@@ -35,6 +35,7 @@ describe('jobs: GET /v1/jobs/status/{job_id}', () => {
     expect(running.body).to.include({
       job_id: jobId,
       kind: 'recost',
+      started_by: 'api:ana',
       status: 'running',
       queued_at: queuedAt.toISOString(),
       finished_at: null,
@@ -58,12 +59,26 @@ describe('jobs: GET /v1/jobs/status/{job_id}', () => {
     const runs = new JobRunStore(api.db);
     const jobId = randomUUID();
     const owner = randomUUID();
-    await runs.claim(jobId, 'recost', {}, owner, 30_000);
+    await runs.claim({ jobId, kind: 'recost', input: {}, startedBy: 'system' }, owner, 30_000);
     await runs.end(jobId, owner, { status: 'done', result: { recosted: 3 } });
     const answered = await api.get(`/v1/jobs/status/${jobId}`, { token: 'ledger' });
     expect(answered.status).to.equal(200);
     expect(answered.body).to.include({ job_id: jobId, kind: 'recost', status: 'done', queued_at: null, attempts: 1 });
     expect(answered.body.result).to.deep.equal({ recosted: 3 });
+  });
+
+  it('a job records who started it: the operator of X-Ledger-Actor, in its status record', async () => {
+    const reply = await api.post(
+      '/v1/jobs/refresh-snapshots',
+      { dry_run: true },
+      {
+        headers: { 'X-Ledger-Actor': 'ana@example.com' },
+      },
+    );
+    expect(reply.status, reply.text).to.equal(202);
+    expect(reply.body).to.include({ kind: 'refresh-snapshots', started_by: 'api:ana@example.com' });
+    const status = await api.get(`/v1/jobs/status/${reply.body.job_id}`, { token: 'ledger' });
+    expect(status.body).to.include({ status: 'running', attempts: 0, started_by: 'api:ana@example.com' });
   });
 
   it('a job of the other book is 409 wrong_book and queues nothing', async () => {
@@ -166,6 +181,8 @@ describe('jobs: GET /v1/jobs', () => {
     expect(page.items[2]).to.deep.equal({
       job_id: 'recost-1',
       kind: 'recost',
+      // Written by hand in SQL, as these rows are.
+      started_by: 'sql',
       status: 'done',
       started_at: '2026-11-01T23:59:00.000Z',
       finished_at: '2026-11-01T23:59:30.000Z',

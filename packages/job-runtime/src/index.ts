@@ -17,7 +17,7 @@ export {
   type JobProducer,
   type JobProducerOptions,
 } from './producer.js';
-export { JobRunStore, type Claim, type JobRun, type JobRunFilter } from './runs.js';
+export { JobRunStore, type Claim, type JobRun, type JobRunFilter, type NewRun } from './runs.js';
 export {
   DEFAULT_JOB_OPTIONS,
   JOB_FAMILIES,

@@ -1,10 +1,10 @@
 import { once } from 'node:events';
-import { assert, type Book, type Db, type Logger } from '@ledger/core';
+import { assert, currentActor, type Book, type Db, type Logger } from '@ledger/core';
 import { Queue, QueueEvents } from 'bullmq';
 import { Redis, ReplyError } from 'ioredis';
 import { v7 as uuidv7 } from 'uuid';
 import type { JobCatalog } from './catalog.js';
-import { DEFAULT_JOB_OPTIONS, jobIdOf, queueName, type JobFamily } from './queues.js';
+import { DEFAULT_JOB_OPTIONS, jobIdOf, queueName, withStartedBy, type JobFamily } from './queues.js';
 import { closeWithin } from './bounded-close.js';
 import { JobRunStore } from './runs.js';
 import { JobStatusStore, statusKeyPrefix, statusOf, type JobStatus } from './status.js';
@@ -195,9 +195,15 @@ export function createJobProducer(options: JobProducerOptions): JobProducer {
           `the book's database did not answer (a job is timed by its clock): ${messageOf(error)}`,
         );
       });
+      // Who asked for it (the request's actor) rides with the job to the worker, which records it on the run.
+      const startedBy = currentActor();
       let job;
       try {
-        job = await queueOf(definition.family).add(kind, input, { jobId, backoff, timestamp: queuedAt.getTime() });
+        job = await queueOf(definition.family).add(kind, withStartedBy(input, startedBy), {
+          jobId,
+          backoff,
+          timestamp: queuedAt.getTime(),
+        });
       } catch (error) {
         // Never sent (ioredis refuses a command while its stream is down: no offline queue), or
         // Redis answered with an error (the script did not run): nothing queued. Anything else: sent, no answer.
@@ -209,7 +215,7 @@ export function createJobProducer(options: JobProducerOptions): JobProducer {
       }
       // Queued: from here the caller is answered the job, whatever Redis does next.
       await status
-        .queued(jobId, kind, queuedAt)
+        .queued(jobId, kind, queuedAt, startedBy)
         .catch((error: unknown) =>
           logger.warn('job status record not written', { job_id: jobId, error: messageOf(error) }),
         );
@@ -218,7 +224,7 @@ export function createJobProducer(options: JobProducerOptions): JobProducer {
       if (waitFor && options.syncWaitMs > 0)
         await job.waitUntilFinished(waitFor, options.syncWaitMs).catch(() => undefined);
       const record = await statusOfJob(jobId).catch(() => null);
-      return record ?? queuedRecord(jobId, kind, queuedAt);
+      return record ?? queuedRecord(jobId, kind, queuedAt, startedBy);
     },
     status: statusOfJob,
     async close() {
@@ -243,10 +249,11 @@ export function createJobProducer(options: JobProducerOptions): JobProducer {
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** The record of a job just queued, when Redis cannot be read back: running, `started_at` its queueing (no attempt yet). */
-function queuedRecord(jobId: string, kind: string, queuedAt: Date): JobStatus {
+function queuedRecord(jobId: string, kind: string, queuedAt: Date, startedBy: string): JobStatus {
   return {
     job_id: jobId,
     kind,
+    started_by: startedBy,
     status: 'running',
     queued_at: queuedAt.toISOString(),
     started_at: queuedAt.toISOString(),

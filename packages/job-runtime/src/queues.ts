@@ -1,4 +1,4 @@
-import type { Book } from '@ledger/core';
+import { SYSTEM_ACTOR, type Book } from '@ledger/core';
 import type { DefaultJobOptions } from 'bullmq';
 
 /**
@@ -55,4 +55,29 @@ export const DEFAULT_JOB_OPTIONS = {
  */
 export function jobIdOf(businessKey: string): string {
   return businessKey.replace(/%/g, '%25').replace(/:/g, '%3A');
+}
+
+/**
+ * The key of a job's data that carries who queued it (docs/actors.md): the producer adds the
+ * actor of the request, the worker takes it out before the job's input is parsed and records it
+ * on the run (`job_runs.started_by`). Only an object input carries it (every job's input is one).
+ */
+export const STARTED_BY_KEY = '__started_by';
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The job data the producer queues: the input, and who queued it. */
+export function withStartedBy(input: unknown, actor: string): unknown {
+  return isPlainObject(input) ? { ...input, [STARTED_BY_KEY]: actor } : input;
+}
+
+/**
+ * The job's input and who queued it, from its data. Data without the key (queued by an older
+ * producer, or queued again from the run's stored input, whose run keeps its own) reads `system`.
+ */
+export function splitStartedBy(data: unknown): { input: unknown; startedBy: string } {
+  if (!isPlainObject(data) || !Object.hasOwn(data, STARTED_BY_KEY)) return { input: data, startedBy: SYSTEM_ACTOR };
+  const { [STARTED_BY_KEY]: startedBy, ...input } = data;
+  return { input, startedBy: typeof startedBy === 'string' ? startedBy : SYSTEM_ACTOR };
 }

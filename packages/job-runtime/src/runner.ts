@@ -5,8 +5,8 @@ import { ZodError } from 'zod';
 import { randomUUID } from 'node:crypto';
 import { sleep } from './bounded-close.js';
 import { DEFAULT_JOB_SETTINGS, type JobCatalog, type JobDeps, type JobSettings } from './catalog.js';
-import { DEFAULT_JOB_OPTIONS } from './queues.js';
-import { JobRunStore, type Claim, type JobRun } from './runs.js';
+import { DEFAULT_JOB_OPTIONS, splitStartedBy } from './queues.js';
+import { JobRunStore, type Claim, type JobRun, type NewRun } from './runs.js';
 import type { JobProgress, JobStatusStore } from './status.js';
 
 /** Progress is mirrored to the status record at most this often. */
@@ -72,7 +72,8 @@ export function createJobProcessor(catalog: JobCatalog, context: RunnerContext) 
     };
 
     const owner = randomUUID();
-    const claim = await claimRun(runs, jobId, job.name, job.data, owner, leaseMs, logger);
+    const { input: data, startedBy } = splitStartedBy(job.data);
+    const claim = await claimRun(runs, { jobId, kind: job.name, input: data, startedBy }, owner, leaseMs, logger);
     if (claim.state === 'finished') {
       // Delivered again after it finished (a lock lost to a Redis stall or restart): nothing runs twice.
       logger.warn('job already finished; answering its stored outcome', {
@@ -133,7 +134,7 @@ export function createJobProcessor(catalog: JobCatalog, context: RunnerContext) 
             `job ${job.name} does not run on ${context.book} (it runs on ${definition.books.join(', ')})`,
           );
         }
-        const input: unknown = definition.input.parse(job.data);
+        const input: unknown = definition.input.parse(data);
         // Everything the job writes records it: job:<kind>:<job_id>, or the webhook that triggered it.
         result = await withActor(definition.actor?.(input, jobId) ?? jobActor(job.name, jobId), () =>
           definition.run(input, deps),
@@ -167,15 +168,13 @@ export function createJobProcessor(catalog: JobCatalog, context: RunnerContext) 
 /** Claims the run, waiting while another attempt holds a live lease on it (polled, at most a second apart). */
 async function claimRun(
   runs: JobRunStore,
-  jobId: string,
-  kind: string,
-  input: unknown,
+  job: NewRun,
   owner: string,
   leaseMs: number,
   logger: Logger,
 ): Promise<Claim> {
   for (let waited = false; ; waited = true) {
-    const claim = await runs.claim(jobId, kind, input, owner, leaseMs);
+    const claim = await runs.claim(job, owner, leaseMs);
     if (claim.state !== 'held') return claim;
     if (!waited)
       logger.warn('job delivered while another attempt holds its run; waiting for it', {

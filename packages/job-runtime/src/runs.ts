@@ -5,6 +5,8 @@ export interface JobRun {
   job_id: string;
   kind: string;
   input: unknown;
+  /** Who queued the job (docs/actors.md); `legacy` for runs from before it was recorded. */
+  started_by: string;
   status: 'running' | 'done' | 'error';
   attempts: number;
   first_started_at: Date;
@@ -32,8 +34,16 @@ export interface JobRunFilter {
   to?: string;
 }
 
+/** What an attempt knows of its run before claiming it: the job, its input and who queued it. */
+export interface NewRun {
+  jobId: string;
+  kind: string;
+  input: unknown;
+  startedBy: string;
+}
+
 const COLUMNS =
-  'job_id, kind, input, status, attempts, first_started_at, attempt_started_at, finished_at, result, error, lease_owner, lease_expires_at';
+  'job_id, kind, input, started_by, status, attempts, first_started_at, attempt_started_at, finished_at, result, error, lease_owner, lease_expires_at';
 
 /** The job_runs table: claims, lease renewals and outcomes, each one statement, fenced by the lease owner. */
 export class JobRunStore {
@@ -41,17 +51,18 @@ export class JobRunStore {
 
   /**
    * Starts an attempt: creates the run, or takes it over when it is still running and nobody
-   * holds a live lease (between retries, or its holder died). The database's clock decides.
+   * holds a live lease (between retries, or its holder died). The database's clock decides. A
+   * run taken over keeps its `started_by` (a job queued again from its stored input has none).
    */
-  async claim(jobId: string, kind: string, input: unknown, owner: string, leaseMs: number): Promise<Claim> {
+  async claim({ jobId, kind, input, startedBy }: NewRun, owner: string, leaseMs: number): Promise<Claim> {
     const { rows } = await this.db.raw<{ rows: JobRun[] }>(
-      `INSERT INTO job_runs AS r (job_id, kind, input, status, attempts, first_started_at, attempt_started_at, lease_owner, lease_expires_at)
-       VALUES (:jobId, :kind, :input::jsonb, 'running', 1, now(), now(), :owner, now() + :leaseMs * interval '1 millisecond')
+      `INSERT INTO job_runs AS r (job_id, kind, input, started_by, status, attempts, first_started_at, attempt_started_at, lease_owner, lease_expires_at)
+       VALUES (:jobId, :kind, :input::jsonb, :startedBy, 'running', 1, now(), now(), :owner, now() + :leaseMs * interval '1 millisecond')
        ON CONFLICT (job_id) DO UPDATE
           SET attempts = r.attempts + 1, attempt_started_at = now(), lease_owner = excluded.lease_owner, lease_expires_at = excluded.lease_expires_at
         WHERE r.status = 'running' AND (r.lease_owner IS NULL OR r.lease_expires_at < now())
        RETURNING ${COLUMNS}`,
-      { jobId, kind, input: JSON.stringify(input ?? null), owner, leaseMs },
+      { jobId, kind, input: JSON.stringify(input ?? null), startedBy, owner, leaseMs },
     );
     if (rows[0]) return { state: 'claimed', run: rows[0] };
     const run = await this.get(jobId);

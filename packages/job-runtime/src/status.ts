@@ -22,6 +22,8 @@ export interface JobProgress {
 export interface JobStatus {
   job_id: string;
   kind: string;
+  /** Who queued it (docs/actors.md); null in a record Redis kept from before it was recorded. */
+  started_by: string | null;
   status: JobState;
   queued_at: string | null;
   started_at: string;
@@ -66,10 +68,10 @@ export class JobStatusStore {
   }
 
   /** The producer has added the job: running, not started. */
-  queued(jobId: string, kind: string, at: Date): Promise<void> {
+  queued(jobId: string, kind: string, at: Date, startedBy: string): Promise<void> {
     return this.write(
       jobId,
-      { job_id: jobId, kind, status: 'running', queued_at: at.toISOString(), attempts: 0 },
+      { job_id: jobId, kind, started_by: startedBy, status: 'running', queued_at: at.toISOString(), attempts: 0 },
       true,
     );
   }
@@ -97,6 +99,7 @@ export class JobStatusStore {
     return {
       job_id: jobId,
       kind: field('kind') as string,
+      started_by: field('started_by') as string | null,
       status: field('status') as JobState,
       queued_at: field('queued_at') as string | null,
       // Queued, not started: the record holds queued_at alone (the producer writes it whole).
@@ -121,6 +124,7 @@ export function fieldsOfRun(run: JobRun): Omit<JobStatus, 'queued_at' | 'progres
   return {
     job_id: run.job_id,
     kind: run.kind,
+    started_by: run.started_by,
     status: run.status,
     started_at: startedAt.toISOString(),
     finished_at: finishedAt?.toISOString() ?? null,

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { createLogger, upsertCustomer, type Db } from '@ledger/core';
+import { createLogger, upsertCustomer, withActor, type Db } from '@ledger/core';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import { expect } from 'chai';
 import {
@@ -223,7 +223,7 @@ describe('jobs under faults: worker killed, Redis restarted empty or frozen', fu
   it('Redis restarted empty while the attempt fails: the job Redis lost is queued again from the book and retried to done', async () => {
     const worker = await startWorker();
     const input = job(30, { fail_once_at: 15 });
-    const queued = await producer.enqueue('post-slowly', input);
+    const queued = await withActor('api:ana@example.com', () => producer.enqueue('post-slowly', input));
     await eventually('the first deposits', async () => (await depositsPosted(database.db, input.source)) >= 3);
     await redis.kill();
     await eventually('the attempt to fail at the 16th deposit', async () => {
@@ -234,7 +234,8 @@ describe('jobs under faults: worker killed, Redis restarted empty or frozen', fu
     await redis.restart();
 
     const status = await doneOrError(queued.job_id);
-    expect(status).to.include({ status: 'done', attempts: 2, error: null });
+    // Queued again from the run's input, which does not say who: the run keeps who queued it.
+    expect(status).to.include({ status: 'done', attempts: 2, error: null, started_by: 'api:ana@example.com' });
     expect(status.result).to.deep.equal({ inserted: 15, duplicate: 15 });
     expect(await depositsPosted(database.db, input.source)).to.equal(30);
     expect(worker.alive).to.equal(true);

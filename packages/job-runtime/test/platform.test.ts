@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createLogger, currentActor, LedgerError } from '@ledger/core';
+import { createLogger, currentActor, LedgerError, withActor } from '@ledger/core';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import { expect } from 'chai';
 import { Queue, type Job } from 'bullmq';
@@ -265,6 +265,20 @@ describe('jobs platform (real Redis and Postgres)', function () {
     expect(plain.result).to.deep.equal({ actor: `job:actor:${plain.job_id}` });
     const triggered = await producer.enqueue('triggered', { event: 'orders.paid' });
     expect(triggered.result).to.deep.equal({ actor: `webhook:test:orders.paid:${triggered.job_id}` });
+  });
+
+  it('records who queued a job (the actor of the request) on its run and status record, never in its input', async () => {
+    workers = await startWorkers();
+    const status = await withActor('api:ana@example.com', () => producer.enqueue('echo', { n: 2 }));
+    expect(status).to.include({ status: 'done', started_by: 'api:ana@example.com' });
+    expect(await producer.status(status.job_id)).to.include({ started_by: 'api:ana@example.com' });
+    const row = await database.db('job_runs').where({ job_id: status.job_id }).first('started_by', 'input');
+    expect(row).to.deep.equal({ started_by: 'api:ana@example.com', input: { n: 2 } });
+    // A job queued without saying who (an older producer) reads system.
+    const queue = new Queue(queueName('ENTITY_UAE', 'syncs'), { connection: { url: REDIS_URL }, prefix });
+    const unsaid = await queue.add('echo', { n: 1 });
+    await queue.close();
+    expect(await until(String(unsaid.id), 'done')).to.include({ started_by: 'system' });
   });
 
   it('fails a job of a kind it does not know at once (UnrecoverableError), naming it, whatever queue it is on', async () => {

@@ -1215,12 +1215,14 @@ CREATE TABLE public.job_runs (
     error text,
     lease_owner uuid,
     lease_expires_at timestamp with time zone,
+    started_by text DEFAULT 'sql'::text NOT NULL,
     CONSTRAINT job_runs_attempts_positive CHECK ((attempts >= 1)),
     CONSTRAINT job_runs_finished_when_final CHECK (((status = 'running'::text) = (finished_at IS NULL))),
     CONSTRAINT job_runs_job_id_length CHECK (((length(job_id) >= 1) AND (length(job_id) <= 200))),
     CONSTRAINT job_runs_lease_has_expiry CHECK (((lease_owner IS NULL) = (lease_expires_at IS NULL))),
     CONSTRAINT job_runs_lease_while_running CHECK (((status = 'running'::text) OR (lease_owner IS NULL))),
     CONSTRAINT job_runs_result_when_done CHECK (((status = 'done'::text) = (result IS NOT NULL))),
+    CONSTRAINT job_runs_started_by_length CHECK (((length(started_by) >= 1) AND (length(started_by) <= 300))),
     CONSTRAINT job_runs_status CHECK ((status = ANY (ARRAY['running'::text, 'done'::text, 'error'::text])))
 );
 
@@ -1301,6 +1303,12 @@ COMMENT ON COLUMN public.job_runs.lease_owner IS 'The attempt holding the run; n
 --
 
 COMMENT ON COLUMN public.job_runs.lease_expires_at IS 'Until when the holder''s lease stands; renewed while it runs; past it another attempt may take over.';
+
+--
+-- Name: COLUMN job_runs.started_by; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.job_runs.started_by IS 'Who queued the job (as transactions.posted_by): api[:<operator>], system when unknown to the worker; legacy before 20270209; sql when written by hand.';
 
 --
 -- Name: journal_lines; Type: TABLE; Schema: public; Owner: -

@@ -59,7 +59,7 @@ const RUNTIME_GRANTS = [
   'GRANT INSERT ON cash_statements, uaefeed_statements TO ??',
   // A request keeps what was asked for: a transition changes only these.
   'GRANT INSERT, UPDATE (status, txn_id, failure_reason, updated_at, updated_by) ON cash_requests TO ??',
-  // A job run keeps its job, input and first start; its attempts, lease and outcome move (final once finished).
+  // A job run keeps its job, input, who started it and first start; its attempts, lease and outcome move (final once finished).
   'GRANT INSERT, UPDATE (status, attempts, attempt_started_at, finished_at, result, error, lease_owner, lease_expires_at) ON job_runs TO ??',
   // A reconciliation run and its variances are records: written once, never changed.
   'GRANT INSERT ON reconciliation_runs, reconciliation_variances TO ??',

@@ -25,6 +25,8 @@ const nullable = (schema: JsonSchema): JsonSchema => ({ anyOf: [schema, { type: 
 const timestamp = (description: string): JsonSchema => ({ type: ['string', 'null'], format: 'date-time', description });
 
 const STATUS: JsonSchema = { type: 'string', enum: ['running', 'done', 'error'] };
+const STARTED_BY =
+  'Who queued the job (docs/actors.md): `api:<operator>` (the `X-Ledger-Actor` header) or `api`, `system` when the worker was not told; `legacy` for runs from before it was recorded.';
 const query = (name: string, description: string, schema: JsonSchema): Parameter => ({
   name,
   in: 'query',
@@ -37,6 +39,10 @@ export const schemas: Record<string, JsonSchema> = {
     {
       job_id: { type: 'string', pattern: JOB_ID_PATTERN },
       kind: { type: 'string', description: 'The job’s name, e.g. `recost`.' },
+      started_by: {
+        type: ['string', 'null'],
+        description: `${STARTED_BY} Null only in a record the queue kept from before it was recorded.`,
+      },
       status: STATUS,
       queued_at: timestamp(
         'When the job was queued (the book’s database clock, as every time of the record); null only when the queue lost its record of a job that ran.',
@@ -82,6 +88,7 @@ export const schemas: Record<string, JsonSchema> = {
     {
       job_id: { type: 'string', pattern: JOB_ID_PATTERN },
       kind: { type: 'string', description: 'The job’s name, e.g. `recost`.' },
+      started_by: { type: 'string', description: STARTED_BY },
       status: STATUS,
       started_at: { type: 'string', format: 'date-time', description: 'When its first attempt started.' },
       finished_at: timestamp('Null while running.'),
