@@ -1,4 +1,4 @@
-import type { DataColumn, Json, Row, TableSpec } from './DataTable.js';
+import type { DataColumn, Json, Row, TableSpec } from './table-data.js';
 
 /**
  * What each report's tables are: a report with a spec here gets its columns as declared; any
