@@ -1,8 +1,17 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { money } from '../format.js';
 import { href, navigate, useRoute } from '../router.js';
 import { Pager } from './ui.js';
-import { compare, isDecimal, text, toCsv, total, type DataColumn, type Row, type TableSpec } from './table-data.js';
+import {
+  compare,
+  isDecimal,
+  text,
+  toCsv,
+  total,
+  type DataColumn,
+  type Json,
+  type TableSpec,
+} from './table-data.js';
 
 export type { DataColumn, Json, Row, TableSpec } from './table-data.js';
 
@@ -180,3 +189,19 @@ export function ActionFilter() {
 
 /** Whether the page's tables keep only their flagged rows. */
 export const useOnlyFlagged = () => useRoute().query.get('action') === '1';
+
+/** Above a report's tables: the filter, and the JSON as the API sent it behind "Show raw". */
+export function ReportBar({ value, filter = true }: { value: unknown; filter?: boolean }) {
+  const [raw, setRaw] = useState(false);
+  return (
+    <>
+      <div className="report-bar">
+        {filter ? <ActionFilter /> : null}
+        <button type="button" aria-pressed={raw} onClick={() => setRaw(!raw)}>
+          {raw ? 'Hide raw' : 'Show raw'}
+        </button>
+      </div>
+      {raw ? <pre data-testid="raw">{JSON.stringify(value, null, 2)}</pre> : null}
+    </>
+  );
+}

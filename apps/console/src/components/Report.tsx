@@ -1,6 +1,6 @@
-import { Fragment, useState } from 'react';
+import { Fragment } from 'react';
 import { money } from '../format.js';
-import { ActionFilter, DataTable, useOnlyFlagged, useQueryState, type Json } from './DataTable.js';
+import { DataTable, ReportBar, useOnlyFlagged, useQueryState, type Json } from './DataTable.js';
 import { factsOf, tablesOf } from './report-specs.js';
 
 const DECIMAL = /^-?\d+(\.\d+)?$/;
@@ -24,7 +24,6 @@ export function Report({ value, name }: { value: unknown; name?: string }) {
   const json = value as Json;
   const { query, set } = useQueryState();
   const onlyFlagged = useOnlyFlagged();
-  const [raw, setRaw] = useState(false);
   const tables = tablesOf(name, json);
   const facts = factsOf(json);
   const current =
@@ -45,13 +44,7 @@ export function Report({ value, name }: { value: unknown; name?: string }) {
           ))}
         </dl>
       ) : null}
-      <div className="report-bar">
-        {tables.length > 0 ? <ActionFilter /> : null}
-        <button type="button" aria-pressed={raw} onClick={() => setRaw(!raw)}>
-          {raw ? 'Hide raw' : 'Show raw'}
-        </button>
-      </div>
-      {raw ? <pre data-testid="raw">{JSON.stringify(json, null, 2)}</pre> : null}
+      <ReportBar value={json} filter={tables.length > 0} />
       {tables.length > 1 ? (
         <nav aria-label="Tables of the report" className="tabs">
           {tables.map((t) => {

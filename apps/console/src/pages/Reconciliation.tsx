@@ -1,14 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, unwrap, type Schemas } from '../api/client.js';
-import {
-  ActionFilter,
-  DataTable,
-  useOnlyFlagged,
-  type Json,
-  type Row,
-  type TableSpec,
-} from '../components/DataTable.js';
+import { ReportBar, DataTable, useOnlyFlagged, type Json, type Row, type TableSpec } from '../components/DataTable.js';
 import { ListTable, type Column } from '../components/List.js';
 import { ErrorBox, Loaded, Status } from '../components/ui.js';
 import { useSession } from '../session-context.js';
@@ -125,7 +118,6 @@ const VARIANCES: Omit<TableSpec, 'rows'> = {
 
 function Run({ runId }: { runId: string }) {
   const onlyFlagged = useOnlyFlagged();
-  const [raw, setRaw] = useState(false);
   const run = useQuery({
     queryKey: ['reconciliation/run', runId],
     queryFn: () => unwrap(api.GET('/v1/reconciliation/runs/{run_id}', { params: { path: { run_id: runId } } })),
@@ -137,13 +129,7 @@ function Run({ runId }: { runId: string }) {
           <h2>
             Run of {r.started_at} <Status value={r.status} />
           </h2>
-          <div className="report-bar">
-            <ActionFilter />
-            <button type="button" aria-pressed={raw} onClick={() => setRaw(!raw)}>
-              {raw ? 'Hide raw' : 'Show raw'}
-            </button>
-          </div>
-          {raw ? <pre data-testid="raw">{JSON.stringify(r, null, 2)}</pre> : null}
+          <ReportBar value={r} />
           <DataTable spec={{ ...CHECKS, rows: checksOf(r) }} onlyFlagged={onlyFlagged} />
           <DataTable
             spec={{
