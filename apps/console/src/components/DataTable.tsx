@@ -2,16 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { money } from '../format.js';
 import { href, navigate, useRoute } from '../router.js';
 import { Pager } from './ui.js';
-import {
-  compare,
-  isDecimal,
-  text,
-  toCsv,
-  total,
-  type DataColumn,
-  type Json,
-  type TableSpec,
-} from './table-data.js';
+import { compare, isDecimal, text, toCsv, total, type DataColumn, type Json, type TableSpec } from './table-data.js';
 
 export type { DataColumn, Json, Row, TableSpec } from './table-data.js';
 
