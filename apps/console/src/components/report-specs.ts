@@ -12,6 +12,9 @@ const isRecord = (value: Json | undefined): value is { [key: string]: Json } =>
 const isRecordList = (value: Json | undefined): value is Json[] => Array.isArray(value) && value.some(isRecord);
 const isPlain = (value: Json | undefined) =>
   !isRecord(value) && !(Array.isArray(value) && value.some((v) => v !== null && typeof v === 'object'));
+/** A list of more than a few plain values (warnings): a table, not a fact. */
+const isTextList = (value: Json | undefined): value is Json[] =>
+  Array.isArray(value) && value.length > 3 && isPlain(value);
 const words = (key: string) => key.replace(/[._]/g, ' ');
 const records = (value: Json | undefined) => (Array.isArray(value) ? value.filter(isRecord) : []);
 
@@ -100,6 +103,11 @@ export function deriveTables(report: Json): TableSpec[] {
       });
       if (rows.length > 0) tables.push({ id, title: words(id), columns: columnsOf(rows), rows, flag: needsAction });
       for (const [k, child] of children) visit(`${id}.${k}`, child.rows, child.context, depth + 1);
+    } else if (context === null && isTextList(value)) {
+      // A long list of words (schedule-fa's warnings) as a fact would be a screen tall: a table of one column.
+      const key = id.split('.').pop() ?? id;
+      const rows = value.map((v) => ({ [key]: v }));
+      tables.push({ id, title: words(id), columns: columnsOf(rows), rows, flag: () => key === 'warnings' });
     } else if (isRecord(value)) {
       for (const [k, v] of Object.entries(value)) visit(id === '' ? k : `${id}.${k}`, v, null, depth + 1);
     }
@@ -112,7 +120,7 @@ export function deriveTables(report: Json): TableSpec[] {
 export function factsOf(report: Json, prefix = ''): [string, Json][] {
   if (!isRecord(report)) return [];
   return Object.entries(report).flatMap(([k, v]): [string, Json][] =>
-    isPlain(v) ? [[words(`${prefix}${k}`), v]] : isRecord(v) ? factsOf(v, `${prefix}${k} `) : [],
+    isTextList(v) ? [] : isPlain(v) ? [[words(`${prefix}${k}`), v]] : isRecord(v) ? factsOf(v, `${prefix}${k} `) : [],
   );
 }
 
