@@ -42,6 +42,7 @@ const MAIN_PAGES = [
   'periods',
   'india',
   'india/lrs',
+  'india/holdings-recon',
   'no-such-page',
 ];
 
@@ -276,8 +277,8 @@ describe('the console in Chromium, on the demo data of both books', function () 
     const run = items.find((r) => r.variance_count > 0)!;
     await go(uae, 'reconciliation');
     await page.getByTestId('runs').locator(`a[href$="${run.run_id}"]`).click();
-    await page.getByTestId('checks').waitFor();
-    await page.getByTestId('variances').getByRole('link', { name: 'UAE-000007' }).first().click();
+    await page.getByTestId('table-checks').waitFor();
+    await page.getByTestId('table-variances').getByRole('link', { name: 'UAE-000007' }).first().click();
     await page.waitForURL(/#\/customers\/UAE-000007$/);
     await page.getByTestId('customer-cards').waitFor();
   });
@@ -543,10 +544,69 @@ describe('the console in Chromium, on the demo data of both books', function () 
     const report = page.getByTestId('report');
     await report.locator('dl').first().waitFor();
     expect(await report.locator('dt', { hasText: /^fy$/ }).locator('+ dd').textContent()).to.equal(lrs.fy);
+    // One table at a time, chosen by its tab (the one needing action first).
+    if (lrs.pans.length > 0) await page.getByRole('button', { name: /^pans \(/ }).click();
     if (lrs.pans.length > 0)
-      expect(await report.locator('table', { hasText: 'pans' }).first().locator('tbody tr').count()).to.equal(
-        lrs.pans.length,
-      );
+      expect(await page.getByTestId('table-pans').locator('tbody tr').count()).to.equal(Math.min(lrs.pans.length, 25));
+  });
+
+  it('shows holdings-recon’s mismatch first and highlighted, keeps only what needs action, and downloads that as CSV', async function () {
+    const recon = await india.api.get<{
+      customers: { customer_id: string; symbols: { symbol: string; status: string }[] }[];
+    }>('/v1/india/holdings-recon');
+    const symbols = recon.customers.flatMap((c) => c.symbols.map((s) => ({ ...s, customer_id: c.customer_id })));
+    const flagged = symbols.filter((s) => s.status !== 'match');
+    expect(flagged.length, 'the demo plants a holdings mismatch').to.be.greaterThan(0);
+    await go(india, 'india/holdings-recon');
+    const table = page.getByTestId('table-symbols');
+    const rows = table.locator('tbody tr');
+    await rows.first().waitFor();
+    expect(await rows.first().getAttribute('data-flagged')).to.equal('true');
+    expect(await rows.first().textContent()).to.contain(flagged[0]!.symbol);
+    expect(await rows.count()).to.equal(Math.min(symbols.length, 25));
+    await page.getByLabel('Only what needs action').check();
+    await page.waitForURL(/[?&]action=1/);
+    expect(await rows.count()).to.equal(Math.min(flagged.length, 25));
+    expect(await table.locator('tbody tr:not([data-flagged])').count()).to.equal(0);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      table.getByRole('button', { name: /Download CSV/ }).click(),
+    ]);
+    const lines = readFileSync((await download.path())!, 'utf8')
+      .trimEnd()
+      .split('\r\n');
+    expect(lines[0]).to.equal('Customer,Symbol,Status,Ledger shares,Broker shares,Broker − ledger');
+    expect(lines.length).to.equal(flagged.length + 1);
+    // The filter lives in the address: a reload keeps it.
+    await page.reload();
+    await rows.first().waitFor();
+    expect(await page.getByLabel('Only what needs action').isChecked()).to.equal(true);
+    expect(await page.getByTestId('raw').count()).to.equal(0);
+    await page.getByRole('button', { name: 'Show raw' }).click();
+    await page.getByTestId('raw').waitFor();
+  });
+
+  it('no India report page is taller than 4 screens at 1440x900', async function () {
+    const { fy } = await india.api.get<{ fy: string }>('/v1/india/lrs');
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await go(india, 'india');
+    const links = page.getByTestId('india-reports').locator('tbody th a');
+    await links.first().waitFor();
+    const names = (await links.evaluateAll((as) => as.map((a) => a.getAttribute('href')!))).map((h) =>
+      decodeURIComponent(h.replace('#/india/', '')),
+    );
+    expect(names).to.have.length(16);
+    const heights: Record<string, number> = {};
+    for (const name of names) {
+      await go(india, `india/${name}?fy=${fy}`);
+      await page.getByTestId('report').waitFor();
+      await page.waitForFunction(() => !document.querySelector('main')!.textContent!.includes('Loading…'));
+      heights[name] = await page.evaluate(() => document.documentElement.scrollHeight);
+    }
+    expect(
+      Object.entries(heights).filter(([, h]) => h > 4 * 900),
+      JSON.stringify(heights),
+    ).to.deep.equal([]);
   });
 
   it('shows a customer’s India views on the customer page, the ledger against the live broker first, and links their India reports', async function () {

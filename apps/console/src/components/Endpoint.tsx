@@ -62,18 +62,24 @@ export function EndpointView({
   pathParams = {},
   initial = {},
   onQuery,
+  name,
 }: {
   document: OpenApiDocument;
   path: string;
   pathParams?: Record<string, string>;
   initial?: Query;
   onQuery?: (query: Query) => void;
+  /** The report's name, for its declared tables (`report-specs.ts`). */
+  name?: string;
 }) {
   const operation = document.paths[path]?.get;
   const parameters = operation ? queryParameters(document, operation) : [];
-  const [draft, setDraft] = useState<Query>(initial);
+  // The address also holds the tables' sort, page and filter: only the operation's parameters are asked.
+  const asks = (query: Query) =>
+    Object.fromEntries(Object.entries(query).filter(([k]) => parameters.some((p) => p.name === k)));
+  const [draft, setDraft] = useState<Query>(() => asks(initial));
   const ready = (query: Query) => parameters.every((p) => !p.required || (query[p.name] ?? '') !== '');
-  const [asked, setAsked] = useState<Query | null>(ready(initial) ? initial : null);
+  const [asked, setAsked] = useState<Query | null>(ready(initial) ? asks(initial) : null);
   const answer = useQuery({
     queryKey: ['report', path, pathParams, asked],
     enabled: asked !== null,
@@ -113,7 +119,7 @@ export function EndpointView({
         </form>
       ) : null}
       {asked === null ? <p className="muted">Fill in the required parameters, then Show.</p> : null}
-      {asked !== null ? <Loaded query={answer}>{(data) => <Report value={data} />}</Loaded> : null}
+      {asked !== null ? <Loaded query={answer}>{(data) => <Report value={data} name={name} />}</Loaded> : null}
     </>
   );
 }

@@ -82,6 +82,7 @@ export default function IndiaPage() {
               <h2>{d.paths[path].get.summary}</h2>
               <EndpointView
                 key={path}
+                name={param}
                 document={d}
                 path={path}
                 initial={Object.fromEntries(query)}

@@ -1,7 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, unwrap, type Schemas } from '../api/client.js';
-import { ListTable, Table, type Column } from '../components/List.js';
+import { ReportBar, DataTable, useOnlyFlagged, type Json, type Row, type TableSpec } from '../components/DataTable.js';
+import { ListTable, type Column } from '../components/List.js';
 import { ErrorBox, Loaded, Status } from '../components/ui.js';
 import { useSession } from '../session-context.js';
 import { href, navigate, useRoute } from '../router.js';
@@ -72,27 +73,51 @@ function Runs({ offset }: { offset: number }) {
   );
 }
 
-type Variance = Schemas['ReconciliationRun']['metadata']['variances'][number];
-
-const VARIANCE_COLUMNS: Column<Variance>[] = [
-  { header: 'Check', cell: (v) => v.check_name },
-  {
-    header: 'Transaction',
-    cell: (v) =>
-      v.txn_id ? <a href={href('transactions', v.txn_id)}>{v.txn_id.slice(0, 8)}</a> : (v.source_txn_id ?? ''),
-  },
-  {
-    header: 'Customer',
-    cell: (v) => (v.customer_id ? <a href={href('customers', v.customer_id)}>{v.customer_id}</a> : ''),
-  },
-  { header: 'Account', cell: (v) => v.account_code ?? '' },
-  { header: 'Symbol', cell: (v) => v.symbol ?? '' },
-  { header: 'Expected', num: true, cell: (v) => v.expected ?? '' },
-  { header: 'Actual', num: true, cell: (v) => v.actual ?? '' },
-  { header: 'Difference', num: true, cell: (v) => v.difference ?? '' },
+const checksOf = (run: Schemas['ReconciliationRun']): Row[] => [
+  ...run.results.map((c) => ({
+    check_name: c.check_name,
+    category: c.category,
+    status: c.status,
+    metrics: c.metrics as Json,
+  })),
+  ...run.metadata.skipped.map((c) => ({ ...c, status: 'skipped', metrics: null })),
 ];
 
+/** A check's result in words; `skipped` (another instance ran it) needs no action. */
+const CHECKS: Omit<TableSpec, 'rows'> = {
+  id: 'checks',
+  title: 'Checks',
+  columns: [
+    { key: 'check_name', label: 'Check' },
+    { key: 'category', label: 'Category' },
+    { key: 'status', label: 'Status' },
+    { key: 'reason', label: 'Skipped because' },
+    { key: 'metrics', label: 'Metrics' },
+  ],
+  flag: (row) => row.status === 'warn' || row.status === 'fail',
+};
+
+/** Every variance broke a check, so each one needs action. */
+const VARIANCES: Omit<TableSpec, 'rows'> = {
+  id: 'variances',
+  title: 'Variances',
+  columns: [
+    { key: 'check_name', label: 'Check' },
+    { key: 'txn_id', label: 'Transaction' },
+    { key: 'source_txn_id', label: 'Source transaction' },
+    { key: 'customer_id', label: 'Customer' },
+    { key: 'account_code', label: 'Account' },
+    { key: 'symbol', label: 'Symbol' },
+    { key: 'expected', label: 'Expected', align: 'num' },
+    { key: 'actual', label: 'Actual', align: 'num' },
+    { key: 'difference', label: 'Difference', align: 'num' },
+    { key: 'detail.problem', label: 'Problem' },
+  ],
+  flag: () => true,
+};
+
 function Run({ runId }: { runId: string }) {
+  const onlyFlagged = useOnlyFlagged();
   const run = useQuery({
     queryKey: ['reconciliation/run', runId],
     queryFn: () => unwrap(api.GET('/v1/reconciliation/runs/{run_id}', { params: { path: { run_id: runId } } })),
@@ -104,40 +129,18 @@ function Run({ runId }: { runId: string }) {
           <h2>
             Run of {r.started_at} <Status value={r.status} />
           </h2>
-          <table data-testid="checks">
-            <thead>
-              <tr>
-                <th scope="col">Check</th>
-                <th scope="col">Category</th>
-                <th scope="col">Status</th>
-                <th scope="col">Metrics</th>
-              </tr>
-            </thead>
-            <tbody>
-              {r.results.map((c) => (
-                <tr key={c.check_name}>
-                  <td>{c.check_name}</td>
-                  <td>{c.category}</td>
-                  <td>
-                    <Status value={c.status} />
-                  </td>
-                  <td>
-                    <code>{JSON.stringify(c.metrics).slice(0, 200)}</code>
-                  </td>
-                </tr>
-              ))}
-              {r.metadata.skipped.map((c) => (
-                <tr key={c.check_name} className="muted">
-                  <td>{c.check_name}</td>
-                  <td>{c.category}</td>
-                  <td>skipped</td>
-                  <td>{c.reason}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <h3>Variances ({r.metadata.variances.length})</h3>
-          <Table testId="variances" columns={VARIANCE_COLUMNS} rows={r.metadata.variances} rowKey={(_, i) => i} />
+          <ReportBar value={r} />
+          <DataTable spec={{ ...CHECKS, rows: checksOf(r) }} onlyFlagged={onlyFlagged} />
+          <DataTable
+            spec={{
+              ...VARIANCES,
+              rows: r.metadata.variances.map((v) => ({
+                ...(v as unknown as Row),
+                'detail.problem': (v.detail as Record<string, Json>).problem ?? null,
+              })),
+            }}
+            onlyFlagged={onlyFlagged}
+          />
         </>
       )}
     </Loaded>
