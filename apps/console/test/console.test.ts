@@ -354,10 +354,14 @@ describe('the console in Chromium, on the demo data of both books', function () 
   });
 
   it('closes a month and reopens it, each after a confirmation that states the consequence', async function () {
-    // The day before the demo's first: nothing is dated there, so nothing is pending recost in it.
-    const through = new Date(Date.parse(`${stack.period.from}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+    // The quickstart's desk left the books closed through a month (and its year closed): this closes the
+    // month after it, then reopens back to the desk's day, so its closed year stays as it was.
+    const { items: before } = await uae.api.get<{ items: { through: string | null }[] }>('/v1/periods?limit=1');
+    const desk = before[0]!.through!;
+    const next = new Date(Date.parse(`${desk}T00:00:00Z`) + 86_400_000);
+    const through = new Date(Date.UTC(next.getUTCFullYear(), next.getUTCMonth() + 1, 0)).toISOString().slice(0, 10);
     await go(uae, 'periods');
-    expect(await page.getByTestId('period-state').textContent()).to.contain('No day is closed');
+    expect(await page.getByTestId('period-state').textContent()).to.contain(`closed through ${desk}`);
     const close = page.getByRole('form', { name: 'Close the books' });
     await close.getByLabel('Through').fill(through);
     await close.getByRole('button', { name: 'Close through the day…' }).click();
@@ -370,17 +374,18 @@ describe('the console in Chromium, on the demo data of both books', function () 
     await page.getByTestId('period-closes').locator('tbody tr', { hasText: 'close' }).first().waitFor();
 
     const reopen = page.getByRole('form', { name: 'Reopen closed days' });
+    await reopen.getByLabel(/^Stay closed through/).fill(desk);
     await reopen.getByLabel('Reason (required)').fill('console test: reopened');
-    await reopen.getByRole('button', { name: 'Reopen every closed day…' }).click();
+    await reopen.getByRole('button', { name: `Reopen the days after ${desk}…` }).click();
     const reopening = page.getByRole('dialog', { name: 'Confirm: reopen closed days' });
-    expect(await reopening.textContent()).to.contain(`This reopens every day through ${through}: nothing stays closed`);
-    await reopening.getByRole('button', { name: 'Reopen every closed day' }).click();
-    await page.getByTestId('period-state').getByText('No day is closed').waitFor();
+    expect(await reopening.textContent()).to.contain(`This reopens the days after ${desk} through ${through}`);
+    await reopening.getByRole('button', { name: `Reopen the days after ${desk}` }).click();
+    await page.getByTestId('period-state').getByText(desk).waitFor();
     const { items } = await uae.api.get<{ items: { action: string; through: string | null; reason: string | null }[] }>(
       '/v1/periods',
     );
     expect(items.slice(0, 2)).to.deep.equal([
-      { ...items[0]!, action: 'reopen', through: null, reason: 'console test: reopened' },
+      { ...items[0]!, action: 'reopen', through: desk, reason: 'console test: reopened' },
       { ...items[1]!, action: 'close', through },
     ]);
   });
