@@ -179,53 +179,11 @@ describe('openLedgerDatabase (how a process opens its book)', function () {
     const started = await Promise.all(
       Array.from({ length: 6 }, () => openLedgerDatabase(settings, captureLogger().logger, (db) => opened.push(db))),
     );
-    expect(started.flatMap((s) => s.applied).sort()).to.deep.equal([
-      '20261121_create_ledger',
-      '20261122_checks_run_as_owner',
-      '20261125_refuse_non_finite_amounts',
-      '20261126_comment_the_schema',
-      '20261129_add_recost',
-      '20261130_create_cash_requests',
-      '20261201_add_customer_upstream_references',
-      '20261202_create_portfolio_snapshots',
-      '20261203_create_statement_snapshots',
-      '20261204_create_remittances',
-      '20261205_create_dividend_events',
-      '20261206_add_daily_totals',
-      '20261207_index_journal_lines_by_customer',
-      '20261208_guard_transaction_update_by_column',
-      '20261209_add_cash_request_idempotency_key',
-      '20261210_index_transactions_by_pair',
-      '20261211_move_recost_state_out_of_transactions',
-      '20261212_guard_cash_request_states',
-      '20261215_create_reconciliation',
-      '20261220_require_customer_on_customer_accounts',
-      '20261221_add_remittance_settlement_fees',
-      '20261225_create_job_runs',
-      '20261228_add_recon_high_water_marks',
-      '20261230_create_period_closes',
-      '20261231_create_exceptions',
-      '20261231_record_actors',
-      '20270101_create_lot_matches',
-      '20270102_create_inr_rates',
-      '20270103_create_close_prices',
-      '20270116_add_journal_line_native_amounts',
-      '20270117_fill_native_amounts_of_posted_aed_lines',
-      '20270118_create_year_closes',
-      '20270119_admit_closing_entries_into_closed_years',
-      '20270120_create_lrs_prior_usage',
-      '20270121_create_issuers',
-      '20270202_hold_cash_requests_to_their_own_posting',
-      '20270203_recon_marks_by_snapshot',
-      '20270204_add_issuer_instrument_type',
-      '20270204_create_cost_inflation_index',
-      '20270205_create_stock_splits',
-      '20270205_lot_matches_economic_dates',
-      '20270207_guard_history',
-      '20270207_guard_lot_matches',
-      '20270207_reopen_through_a_function',
-      '20270209_record_who_started_job_runs',
-    ]);
+    // Every migration applied exactly once, by one of the six: the union of what each applied is
+    // what the database records, with no name twice.
+    const recorded: string[] = await started[0]!.db('knex_migrations').orderBy('name').pluck('name');
+    expect(recorded).to.include.members(['20261121_create_ledger', '20270209_record_who_started_job_runs']);
+    expect(started.flatMap((s) => s.applied).sort()).to.deep.equal([...recorded].sort());
     for (const { db } of started) expect(await runtimeRoleProblems(db)).to.deep.equal([]);
   });
 
