@@ -52,9 +52,18 @@ describe('the runtime role (a non-owner LEDGER_DB_URL)', function () {
     expect(await runtimeRoleProblems(runtime)).to.deep.equal([]);
     const ownerProblems = await runtimeRoleProblems(t.db);
     expect(ownerProblems[0]).to.equal('is a superuser');
-    expect(ownerProblems[1]).to.match(
-      /^owns account_daily_totals, account_totals, accounts, broker_fees, cash_requests, cash_statements, close_prices, cost_inflation_index, customers, dividend_events, exceptions, holdings_snapshots, inr_rates, issuers, job_runs, journal_lines, ledger_commit_checks, lot_matches, lrs_prior_usage, period_closes, portfolio_snapshots, reconciliation_check_cycles, reconciliation_runs, reconciliation_variances, recost_flags, recost_states, remittances, stock_splits, transaction_daily_totals, transactions, uaefeed_statements, year_closes/,
-    );
+    // The owner owns every table but knex's own: a new table missing from the runtime role's list fails here.
+    const tables: string[] = await t
+      .db('pg_tables')
+      .where({ schemaname: 'public' })
+      .orderBy('tablename')
+      .pluck('tablename');
+    expect(ownerProblems[1]).to.match(/^owns /);
+    const owned = String(ownerProblems[1])
+      .replace(/^owns /, '')
+      .replace(/ \(directly .*$/, '')
+      .split(', ');
+    expect(owned).to.deep.equal(tables.filter((name) => !name.startsWith('knex_')));
   });
 
   it('cannot disable, drop or replace a ledger check, nor turn triggers off for its session', async () => {
