@@ -84,7 +84,8 @@ export const apiConfigSchema = commonConfigSchema
     INDIA_WIRE_MATCH_DAYS: z.preprocess(
       (value) => (value === '' ? undefined : value),
       z.undefined({
-        error: 'renamed RECON_TIE_OUT_DAY_WINDOW: /v1/india/reconciliation and lrs_usbroker_tie_out share that one window',
+        error:
+          'renamed RECON_TIE_OUT_DAY_WINDOW: /v1/india/reconciliation and lrs_usbroker_tie_out share that one window',
       }),
     ),
   })

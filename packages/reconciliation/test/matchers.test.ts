@@ -41,7 +41,13 @@ describe('matchers (pure)', () => {
           status: 'matched',
           order_ids: ['A', 'B'],
         },
-        { transfer_id: 'W-2', amount_usd: '350.00', value_date: '2026-01-08', status: 'matched', order_ids: ['C', 'D'] },
+        {
+          transfer_id: 'W-2',
+          amount_usd: '350.00',
+          value_date: '2026-01-08',
+          status: 'matched',
+          order_ids: ['C', 'D'],
+        },
       ]);
       expect(tied.remittances.map((x) => [x.order_id, x.amount_usd, x.status, x.transfer_id, x.days])).to.deep.equal([
         ['A', '6990.00', 'matched', 'W-1', 1],

@@ -36,10 +36,7 @@ export async function ledgerCash(db: Db, customerIds: readonly string[]): Promis
 }
 
 /** The shares the ledger's trades and splits leave each of `customerIds` holding, per symbol (as the customer views count them). */
-export async function ledgerShares(
-  db: Db,
-  customerIds: readonly string[],
-): Promise<Map<string, Map<string, Decimal>>> {
+export async function ledgerShares(db: Db, customerIds: readonly string[]): Promise<Map<string, Map<string, Decimal>>> {
   const ids = [...customerIds];
   const shares = new Map<string, Map<string, Decimal>>(ids.map((id) => [id, new Map()]));
   const { rows } = await db.raw<{ rows: Array<{ customer_id: string; symbol: string; quantity: string | null }> }>(

@@ -406,7 +406,8 @@ export const schemas: Record<string, JsonSchema> = {
             ),
             remitted_on: {
               ...ref('Date'),
-              description: 'Its paid payment’s `created_at` in IST, else the order’s: the date the LRS report gives it.',
+              description:
+                'Its paid payment’s `created_at` in IST, else the order’s: the date the LRS report gives it.',
             },
             settled_on: {
               ...textOrNull,
