@@ -76,8 +76,18 @@ export const apiConfigSchema = commonConfigSchema
       (value) => (value === '' ? undefined : value),
       z.coerce.number().int().min(1).max(12).optional(),
     ),
-    /** Days after a remittance settles within which a funding wire into the customer's account may carry it. */
-    INDIA_WIRE_MATCH_DAYS: z.coerce.number().int().min(0).max(30).default(3),
+    /**
+     * The old name of the LRS-to-broker window, when `/v1/india/reconciliation` matched by its own:
+     * refused, so a deployment still setting it learns at start that RECON_TIE_OUT_DAY_WINDOW (the
+     * window `lrs_usbroker_tie_out` shares with the report) took its place, rather than being ignored.
+     */
+    INDIA_WIRE_MATCH_DAYS: z.preprocess(
+      (value) => (value === '' ? undefined : value),
+      z.undefined({
+        error:
+          'renamed RECON_TIE_OUT_DAY_WINDOW: /v1/india/reconciliation and lrs_usbroker_tie_out share that one window',
+      }),
+    ),
   })
   .refine((c) => c.LEDGER_TOKEN === undefined || c.LEDGER_TOKEN !== c.LEDGER_ADMIN_TOKEN, {
     message: 'must differ from LEDGER_TOKEN (a read token must not grant admin rights)',
@@ -118,8 +128,6 @@ export interface ApiConfig extends CommonConfig {
 export interface IndiaLiveSettings {
   /** Customers read from the broker at once (`INDIA_LIVE_CONCURRENCY`). */
   concurrency: number;
-  /** A wire matches remittances settled at most this many days before its value date (`INDIA_WIRE_MATCH_DAYS`). */
-  wireMatchDays: number;
 }
 
 /** The one place that reads the environment: parsed once, at start, into a typed object. */
@@ -140,7 +148,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     upstreams: createUpstreamClients(parsed),
     remitWebhookSecret: parsed.REMIT_WEBHOOK_SECRET,
     recon: reconSettingsOf(parsed),
-    indiaLive: { concurrency: parsed.INDIA_LIVE_CONCURRENCY, wireMatchDays: parsed.INDIA_WIRE_MATCH_DAYS },
+    indiaLive: { concurrency: parsed.INDIA_LIVE_CONCURRENCY },
     india: indiaSettingsOf(parsed),
     fiscalYearStartMonth: parsed.FISCAL_YEAR_START_MONTH ?? FISCAL_YEAR_START_MONTH_DEFAULT[parsed.ENTITY_ID],
     peerConsoleUrl: parsed.CONSOLE_PEER_URL === undefined ? null : new URL('/console/', parsed.CONSOLE_PEER_URL).href,

@@ -52,6 +52,11 @@ describe('configuration', () => {
     ['a body limit below 1 KiB', { ...BASE, BODY_LIMIT_BYTES: '10' }, /BODY_LIMIT_BYTES/],
     ['a port out of range', { ...BASE, PORT: '70000' }, /PORT/],
     ['a financial year starting in month 13', { ...BASE, FISCAL_YEAR_START_MONTH: '13' }, /FISCAL_YEAR_START_MONTH/],
+    [
+      'the LRS-to-broker window under its old name',
+      { ...BASE, INDIA_WIRE_MATCH_DAYS: '3' },
+      /INDIA_WIRE_MATCH_DAYS renamed RECON_TIE_OUT_DAY_WINDOW/,
+    ],
   ];
   for (const [name, env, message] of refused) {
     it(`refuses ${name} with one line naming the variable`, () => {

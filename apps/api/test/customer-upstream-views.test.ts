@@ -343,7 +343,7 @@ describe('customer views that read an upstream', () => {
           market_value: '1500.00',
           as_of: '2026-11-24T20:00:00Z',
         },
-        difference: { cash_usd: '0.00', shares: [] },
+        difference: { cash_usd: '0.00', cash_status: 'match', shares: [] },
         error: null,
       });
     });
@@ -354,7 +354,10 @@ describe('customer views that read an upstream', () => {
         .reply(200, { ...BALANCE, cash: '700.00' });
       nock(USBROKER).get('/v1/accounts/USB-1/positions').reply(200, POSITIONS);
       const body = await get(api, '/v1/customers/I-1/ledger-recon');
-      expect(body).to.deep.include({ status: 'mismatch', difference: { cash_usd: '-0.66', shares: [] } });
+      expect(body).to.deep.include({
+        status: 'mismatch',
+        difference: { cash_usd: '-0.66', cash_status: 'mismatch', shares: [] },
+      });
     });
 
     it('ledger-recon: the broker unreachable is status error with the message, never a 5xx', async () => {

@@ -22,7 +22,7 @@ const ENV = {
   USBROKER_API_SECRET: 'usbroker-secret-0123456789',
   REMIT_BASE_URL: REMIT,
   REMIT_API_KEY: 'remit-key-0123456789abcdef',
-  INDIA_WIRE_MATCH_DAYS: '3',
+  RECON_TIE_OUT_DAY_WINDOW: '3',
 };
 
 const BALANCE = {
@@ -56,7 +56,8 @@ async function get(api: TestApi, path: string) {
   return reply.body;
 }
 
-function remittance(orderId: string, amountUsd: string, settledOn: string): RemittanceRecord {
+/** A paid remittance of I-1, paid and settled on `paidOn`. */
+function remittance(orderId: string, amountUsd: string, paidOn: string): RemittanceRecord {
   return {
     order_id: orderId,
     customer_id: 'I-1',
@@ -68,8 +69,8 @@ function remittance(orderId: string, amountUsd: string, settledOn: string): Remi
     amount_inr: '10000.00',
     amount_usd: amountUsd,
     quote_id: orderId.replace('order_', 'quote_'),
-    quoted_at: `${settledOn}T04:00:00Z`,
-    quote_expires_at: `${settledOn}T04:15:00Z`,
+    quoted_at: `${paidOn}T04:00:00Z`,
+    quote_expires_at: `${paidOn}T04:15:00Z`,
     fx_rate: '0.011424',
     mid_rate: null,
     mid_rate_source: null,
@@ -79,17 +80,17 @@ function remittance(orderId: string, amountUsd: string, settledOn: string): Remi
     payment_status: 'success',
     funds_available: true,
     payment_error_code: null,
-    paid_at: `${settledOn}T05:00:00Z`,
-    settlement_id: null,
-    settlement_status: null,
-    settlement_amount_usd: null,
+    paid_at: `${paidOn}T05:00:00Z`,
+    settlement_id: orderId.replace('order_', 'setl_'),
+    settlement_status: 'settled',
+    settlement_amount_usd: amountUsd,
     settlement_fx_fee_usd: null,
     settlement_txn_fee_usd: null,
     utr: null,
-    settled_at: null,
-    remitted_on: settledOn,
-    order_created_at: `${settledOn}T04:00:00Z`,
-    order_updated_at: `${settledOn}T05:00:00Z`,
+    settled_at: `${paidOn}T06:00:00Z`,
+    remitted_on: paidOn,
+    order_created_at: `${paidOn}T04:00:00Z`,
+    order_updated_at: `${paidOn}T05:00:00Z`,
   };
 }
 
@@ -167,7 +168,7 @@ describe('India live reports', () => {
           market_value: '1500.00',
           as_of: '2026-11-24T20:00:00Z',
         },
-        difference: { cash_usd: '0.00', shares: [] },
+        difference: { cash_usd: '0.00', cash_status: 'match', shares: [] },
         error: null,
       });
       expect(second).to.deep.include({ customer_id: 'I-2', status: 'error', broker: null, difference: null });
@@ -192,6 +193,7 @@ describe('India live reports', () => {
       expect(body).to.deep.include({ status: 'mismatch' });
       expect(body.difference).to.deep.equal({
         cash_usd: '-0.01',
+        cash_status: 'mismatch',
         shares: [
           { symbol: 'AAPL', status: 'mismatch', ledger_quantity: '6', usbroker_quantity: '5', difference: '-1' },
         ],
@@ -347,14 +349,19 @@ describe('India live reports', () => {
         .persist();
       const body = await get(api, '/v1/india/reconciliation');
       // W-3 came 8 days after order_c, outside the 3-day window: order_c is aged, W-3 unmatched.
-      expect(body.remittances.map((r: Record<string, unknown>) => [r.order_id, r.status, r.transfer_id])).to.deep.equal(
-        [
-          ['order_a', 'matched', 'W-1'],
-          ['order_b', 'matched', 'W-1'],
-          ['order_c', 'aged_in_transit', null],
-          ['order_d', 'in_transit', null],
-        ],
-      );
+      expect(
+        body.remittances.map((r: Record<string, unknown>) => [r.order_id, r.status, r.transfer_id, r.window_ends_on]),
+      ).to.deep.equal([
+        ['order_a', 'matched', 'W-1', '2026-01-08'],
+        ['order_b', 'matched', 'W-1', '2026-01-08'],
+        ['order_c', 'aged_in_transit', null, '2026-02-04'],
+        ['order_d', 'in_transit', null, new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10)],
+      ]);
+      expect(body.wires.map((w: Record<string, unknown>) => [w.transfer_id, w.status, w.order_ids])).to.deep.equal([
+        ['W-1', 'matched', ['order_a', 'order_b']],
+        ['W-2', 'unmatched_funding', []],
+        ['W-3', 'unmatched_funding', []],
+      ]);
       expect(body.unmatched_funding.map((w: { transfer_id: string }) => w.transfer_id)).to.deep.equal(['W-2', 'W-3']);
       expect(body.customers[0]).to.deep.include({
         customer_id: 'I-1',

@@ -26,3 +26,23 @@ export {
 export { claimCycle, findRun, listRuns, saveRun, type RunFilter } from './store.js';
 export { ALERT_TIMEOUT_MS, ALERT_VARIANCES_MAX, driftAlerts, sendDriftAlerts, type DriftAlert } from './alert.js';
 export { readPerCustomer, UPSTREAM_CONCURRENCY, upstreamFailureReasonOf, type CustomerRead } from './upstream.js';
+export { CASH_STATUSES, matchCash, type CashStatus } from './matchers/cash.js';
+export {
+  asOfDate,
+  matchRemittancesToWires,
+  REMITTANCE_TIE_OUT_STATUSES,
+  SUBSET_SEARCH_STEPS_MAX,
+  subsetAddingUpTo,
+  TIE_OUT_STATUSES,
+  WIRE_TIE_OUT_STATUSES,
+  windowEndOf,
+  type FundingWire,
+  type RemittanceTieOut,
+  type RemittanceToWire,
+  type TieOutStatus,
+  type UnmatchedWire,
+  type WireMatch,
+  type WireTieOut,
+} from './matchers/lrs-wires.js';
+export { ledgerCash, ledgerShares, paidRemittancesToWire } from './matchers/reads.js';
+export { brokerShares, matchShares, SHARE_STATUSES, type ShareStatus, type ShareTieOut } from './matchers/shares.js';

@@ -50,7 +50,11 @@ export interface ReconSettings {
   maxAgeHours: { pendingCashRequest: number; remittanceInTransit: number; fxReceivable: number; pendingRecost: number };
   /** open_exceptions_age: how long an upstream record may stay an open exception, from its first sighting. */
   openExceptionMaxHours: number;
-  /** lrs_usbroker_tie_out: a day's settled remittances may be wired up to this many days later. */
+  /**
+   * The LRS-to-broker matcher's window (`matchRemittancesToWires`: `lrs_usbroker_tie_out` and
+   * `GET /v1/india/reconciliation` alike): a wire may carry a remittance from its date up to this
+   * many days after the later of its date and its settlement's.
+   */
   tieOutDayWindow: number;
   /**
    * Incremental runs (docs/reconciliation.md#incremental-runs): a check that sweeps the journal

@@ -1,6 +1,7 @@
 import { Decimal, type Db } from '@ledger/core';
 import { UpstreamError, UpstreamPayloadError } from '@ledger/upstream-clients';
 import { variance, type CheckOutcome, type Variance } from './check.js';
+import { matchShares } from './matchers/shares.js';
 
 /** Customers whose upstream is read at once by a category C check: enough to hide latency, few enough to spare the upstream. */
 export const UPSTREAM_CONCURRENCY = 4;
@@ -74,9 +75,9 @@ export async function linkedCustomers<C, Client>(
 }
 
 /**
- * A customer's share counts per symbol, the ledger's (`held`) against the upstream's: a variance
- * `shares_differ` for each symbol off by more than `tolerance`, a symbol on one side only
- * counting as zero on the other, in symbol order.
+ * A customer's share counts per symbol, the ledger's (`held`) against the upstream's, by the
+ * holdings matcher (`matchShares`): a variance `shares_differ` for each symbol off by more than
+ * `tolerance`, a symbol on one side only counting as zero on the other, in symbol order.
  */
 export function sharesDiffer(
   customerId: string,
@@ -85,22 +86,16 @@ export function sharesDiffer(
   tolerance: Decimal,
   detail: Record<string, unknown>,
 ): Variance[] {
-  const variances: Variance[] = [];
-  for (const symbol of [...new Set([...held.keys(), ...upstream.keys()])].sort()) {
-    const expected = held.get(symbol) ?? new Decimal(0);
-    const actual = upstream.get(symbol) ?? new Decimal(0);
-    if (!actual.minus(expected).abs().isGreaterThan(tolerance)) continue;
-    const difference = actual.minus(expected).toFixed();
-    variances.push(
+  return matchShares(held, upstream, tolerance)
+    .filter((row) => row.status !== 'match')
+    .map((row) =>
       variance({
         customer_id: customerId,
-        symbol,
-        expected: expected.toFixed(),
-        actual: actual.toFixed(),
-        difference,
+        symbol: row.symbol,
+        expected: row.ledger_quantity,
+        actual: row.usbroker_quantity,
+        difference: row.difference,
         detail: { problem: 'shares_differ', ...detail },
       }),
     );
-  }
-  return variances;
 }

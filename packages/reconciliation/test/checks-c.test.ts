@@ -187,13 +187,13 @@ describe('category C checks: usbroker (India)', function () {
 
   it('a broker that agrees with the ledger › ok with no variances', async () => {
     await linkedBook();
-    // The remittance arrived as two wires that day; a pending one, an outgoing one and another day's do not count.
+    // The remittance arrived that day; a pending wire and an outgoing one do not count, and IND-2's own
+    // funding (a wire no remittance adds up to) is counted, not a variance.
     fakeBroker(
       { 'USB-1': balance('498.90'), 'USB-2': balance('200.00') },
       { 'USB-1': [position('AAPL', '10')], 'USB-2': [] },
       [
-        wire('w1', 'USB-1', '600.00'),
-        wire('w2', 'USB-1', '400.00'),
+        wire('w1', 'USB-1', '1000.00'),
         wire('w3', 'USB-2', '50.00', 'pending'),
         wire('w4', 'USB-1', '25.00', 'completed', 'OUT'),
         { ...wire('w5', 'USB-2', '75.00'), value_date: '2026-01-20' },
@@ -204,7 +204,16 @@ describe('category C checks: usbroker (India)', function () {
     expect(result.usbroker_holdings_recon!.status).to.equal('ok');
     expect(result.lrs_usbroker_tie_out).to.deep.equal({
       status: 'ok',
-      metrics: { customers: 2, remittance_days: 1, wires_read: 5, variances: 0 },
+      metrics: {
+        customers: 2,
+        remittances: 1,
+        wires_read: 4,
+        matched: 1,
+        in_transit: 0,
+        aged_in_transit: 0,
+        unmatched_funding: 1,
+        variances: 0,
+      },
       variances: [],
     });
     expect(result.usbroker_ledger_recon!.metrics).to.deep.equal({
@@ -255,7 +264,12 @@ describe('category C checks: usbroker (India)', function () {
         expected: '200.00',
         actual: '199.99',
         difference: '-0.01',
-        detail: { problem: 'cash_differs', account_no: 'USB-2', broker_as_of: '2026-01-20T00:00:00Z' },
+        detail: {
+          problem: 'cash_differs',
+          status: 'mismatch',
+          account_no: 'USB-2',
+          broker_as_of: '2026-01-20T00:00:00Z',
+        },
       },
     ]);
     expect(result.usbroker_holdings_recon!.variances).to.deep.equal([
@@ -266,7 +280,7 @@ describe('category C checks: usbroker (India)', function () {
         expected: '10',
         actual: '9',
         difference: '-1',
-        detail: { problem: 'shares_differ', account_no: 'USB-1' },
+        detail: { problem: 'shares_differ', status: 'mismatch', account_no: 'USB-1' },
       },
       {
         ...NO_VARIANCE,
@@ -275,39 +289,51 @@ describe('category C checks: usbroker (India)', function () {
         expected: '0',
         actual: '1',
         difference: '1',
-        detail: { problem: 'shares_differ', account_no: 'USB-2' },
+        detail: { problem: 'shares_differ', status: 'usbroker_only', account_no: 'USB-2' },
       },
     ]);
     expect(result.lrs_usbroker_tie_out!.variances).to.deep.equal([
       {
         ...NO_VARIANCE,
+        source_txn_id: 'order_1',
         customer_id: 'IND-1',
         expected: '1000.00',
-        actual: '999.99',
-        difference: '-0.01',
+        actual: '0.00',
+        difference: '-1000.00',
         detail: {
           problem: 'remitted_not_wired',
+          status: 'aged_in_transit',
           account_no: 'USB-1',
-          day: '2026-01-15',
+          remitted_on: '2026-01-15',
+          settled_on: '2026-01-15',
+          window_ends_on: '2026-01-18',
           day_window: 3,
-          settled_remittances: 1,
-          completed_wires: 1,
+          // The wire a cent short carries nothing: named here, not a variance of its own.
+          unmatched_wires: [{ transfer_id: 'w1', amount_usd: '999.99', value_date: '2026-01-15' }],
         },
       },
     ]);
   });
 
-  it('wires a few days behind their settlements › matched within RECON_TIE_OUT_DAY_WINDOW days, each wire used once', async () => {
+  it('wires a few days behind, or ahead of, their settlements › matched within RECON_TIE_OUT_DAY_WINDOW days of the later of payment and settlement; only an unwired remittance is a variance', async () => {
     await linkedBook();
-    // IND-1 besides order_1 (1,000.00 settled Thursday 2026-01-15, wired that day): order_2 500.00 settled
-    // Friday the 16th, wired Monday the 19th (3 days); order_4 200.00 settled the 19th, never wired (the
-    // Monday wire is order_2's); order_3 300.00 settled the 20th, wired Saturday the 24th (4 days).
-    for (const [orderId, usd, day] of [
-      ['order_2', '500.00', '2026-01-16'],
-      ['order_4', '200.00', '2026-01-19'],
-      ['order_3', '300.00', '2026-01-20'],
+    // IND-1 besides order_1 (1,000.00 paid and settled Thursday 2026-01-15, wired that day):
+    // order_2 500.00 paid and settled Friday the 16th, wired Monday the 19th (3 days);
+    // order_4 200.00 paid and settled the 19th, never wired;
+    // order_3 300.00 paid and settled the 20th, wired Saturday the 24th (4 days);
+    // order_5 and order_6 (700.00 and 50.00) paid the 26th, settled together on 2026-02-02: one wire of
+    // 750.00 on the 27th carries both, before the settlement (the FX spread settles apart from the wire);
+    // order_7 80.00 paid the 27th, settled 2026-02-02, wired 2026-02-05 (3 days after the settlement).
+    // IND-1 also funds the account itself: 5,000.00 on 2026-01-21, not a variance.
+    for (const [orderId, usd, paid, settled] of [
+      ['order_2', '500.00', '2026-01-16', '2026-01-16'],
+      ['order_4', '200.00', '2026-01-19', '2026-01-19'],
+      ['order_3', '300.00', '2026-01-20', '2026-01-20'],
+      ['order_5', '700.00', '2026-01-26', '2026-02-02'],
+      ['order_6', '50.00', '2026-01-26', '2026-02-02'],
+      ['order_7', '80.00', '2026-01-27', '2026-02-02'],
     ] as const) {
-      const at = new Date(`${day}T06:00:00Z`);
+      const at = new Date(`${paid}T06:00:00Z`);
       await t.db('remittances').insert({
         order_id: orderId,
         customer_id: 'IND-1',
@@ -318,9 +344,10 @@ describe('category C checks: usbroker (India)', function () {
         quote_id: `quote_${orderId}`,
         fx_rate: '84.00',
         paid_at: at,
-        settlement_amount_usd: usd,
-        settled_at: at,
-        remitted_on: day,
+        // The batch's USD, as remit settles several orders at once: never taken for an order's.
+        settlement_amount_usd: orderId === 'order_5' || orderId === 'order_6' ? '750.00' : usd,
+        settled_at: new Date(`${settled}T06:00:00Z`),
+        remitted_on: paid,
         order_created_at: at,
         order_updated_at: at,
         status_history: JSON.stringify([]),
@@ -329,7 +356,10 @@ describe('category C checks: usbroker (India)', function () {
     const wires = [
       wire('w1', 'USB-1', '1000.00'),
       { ...wire('w2', 'USB-1', '500.00'), value_date: '2026-01-19' },
+      { ...wire('w6', 'USB-1', '5000.00'), value_date: '2026-01-21' },
       { ...wire('w3', 'USB-1', '300.00'), value_date: '2026-01-24' },
+      { ...wire('w5', 'USB-1', '750.00'), value_date: '2026-01-27' },
+      { ...wire('w7', 'USB-1', '80.00'), value_date: '2026-02-05' },
     ];
     fakeBroker(
       { 'USB-1': balance('498.90'), 'USB-2': balance('200.00') },
@@ -346,19 +376,30 @@ describe('category C checks: usbroker (India)', function () {
         },
         { checks: CHECKS.filter((c) => c.name === 'lrs_usbroker_tie_out') },
       );
-      return run.metadata.variances.map((v) => [v.detail.day, v.expected, v.actual, v.detail.completed_wires]);
+      return run.metadata.variances.map((v) => [
+        v.source_txn_id,
+        v.expected,
+        (v.detail.unmatched_wires as Array<{ transfer_id: string }>).map((w) => w.transfer_id),
+      ]);
     };
-    // The default, 3 days: the weekend's wire is matched; the 19th finds no wire left; the 20th's is a day too late.
+    // The default, 3 days: the weekend's wire is matched; the 19th's remittance finds no wire (the 5,000.00
+    // of the 21st is the customer's own, named as a wire of its window that carried nothing); the 20th's
+    // wire is a day too late, so the remittance is unwired and names it.
     expect(DEFAULT_RECON_SETTINGS.tieOutDayWindow).to.equal(3);
     expect(await tieOut(3)).to.deep.equal([
-      ['2026-01-19', '200.00', '0.00', 0],
-      ['2026-01-20', '300.00', '0.00', 0],
+      ['order_4', '200.00', ['w6']],
+      ['order_3', '300.00', ['w6']],
     ]);
-    expect(await tieOut(4)).to.deep.equal([['2026-01-19', '200.00', '0.00', 0]]);
-    // Day matching alone (0): the 16th's wire is late, and the Monday wire covers the 19th instead.
+    expect(await tieOut(4)).to.deep.equal([['order_4', '200.00', ['w6']]]);
+    // Same-day matching alone (0): the weekend's and the late wires miss (order_2's, carrying nothing, is
+    // named by the remittance paid the day it arrived), and so does order_7's, three days after its
+    // settlement; the 750.00 wire still carries the two orders it arrived the day after (their settlement,
+    // 2026-02-02, ends their window).
     expect(await tieOut(0)).to.deep.equal([
-      ['2026-01-16', '500.00', '0.00', 0],
-      ['2026-01-20', '300.00', '0.00', 0],
+      ['order_2', '500.00', []],
+      ['order_4', '200.00', ['w2']],
+      ['order_3', '300.00', []],
+      ['order_7', '80.00', []],
     ]);
   });
 

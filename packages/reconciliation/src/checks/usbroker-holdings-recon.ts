@@ -1,19 +1,15 @@
-import { Decimal, shareMovesSql } from '@ledger/core';
 import { BOTH_BOOKS, variance, type Check, type Variance } from '../check.js';
-import { USBROKER_LINKED_SQL, linkedCustomers, readPerCustomer, sharesDiffer } from '../upstream.js';
-
-/** The shares the ledger's trades and splits leave each linked customer holding, per symbol (as the customer views count them). */
-const LEDGER_SHARES_SQL = `
-  SELECT customer_id, symbol, sum(quantity)::text AS quantity
-    FROM (${shareMovesSql((c) => `${c} IN (SELECT customer_id FROM customers WHERE usbroker_account_no IS NOT NULL)`)}) m
-   GROUP BY 1, 2`;
+import { ledgerShares } from '../matchers/reads.js';
+import { brokerShares, matchShares } from '../matchers/shares.js';
+import { USBROKER_LINKED_SQL, linkedCustomers, readPerCustomer } from '../upstream.js';
 
 /**
  * India: each broker-linked customer's share count per symbol in the ledger equals usbroker's
- * position, read live (read-only), UPSTREAM_CONCURRENCY customers at a time; a symbol on one side
- * only counts as zero on the other. No linked customer (the UAE book): `ok`. usbroker not
- * configured or unreachable for a customer: `warn` naming why, never `fail`. A count off by more
- * than RECON_QUANTITY_TOLERANCE: `warn`.
+ * position, read live (read-only), UPSTREAM_CONCURRENCY customers at a time, by the holdings
+ * matcher (`matchShares`, the one `GET /v1/india/holdings-recon` shows): a symbol not `match`
+ * (off by more than RECON_QUANTITY_TOLERANCE) is a variance `shares_differ` carrying the
+ * matcher's status. No linked customer (the UAE book): `ok`. usbroker not configured or
+ * unreachable for a customer: `warn` naming why, never `fail`.
  */
 export const usbrokerHoldingsRecon: Check = {
   name: 'usbroker_holdings_recon',
@@ -26,14 +22,10 @@ export const usbrokerHoldingsRecon: Check = {
     >(db, { sql: USBROKER_LINKED_SQL }, upstreams.usbroker, { name: 'usbroker', setting: 'USBROKER_BASE_URL' });
     if (start.outcome) return start.outcome;
     const { linked, client } = start;
-    const ledger = new Map<string, Map<string, Decimal>>();
-    for (const row of (
-      await db.raw<{ rows: Array<{ customer_id: string; symbol: string; quantity: string | null }> }>(LEDGER_SHARES_SQL)
-    ).rows) {
-      const held = ledger.get(row.customer_id) ?? new Map<string, Decimal>();
-      held.set(row.symbol, new Decimal(row.quantity ?? 0));
-      ledger.set(row.customer_id, held);
-    }
+    const ledger = await ledgerShares(
+      db,
+      linked.map((c) => c.customer_id),
+    );
     const reads = await readPerCustomer(linked, (c) => client.listPositions(c.account_no));
     const variances: Variance[] = [];
     for (const read of reads) {
@@ -47,11 +39,19 @@ export const usbrokerHoldingsRecon: Check = {
         );
         continue;
       }
-      const held = ledger.get(customerId) ?? new Map<string, Decimal>();
-      const broker = new Map<string, Decimal>();
-      for (const position of read.value)
-        broker.set(position.symbol, (broker.get(position.symbol) ?? new Decimal(0)).plus(position.qty));
-      variances.push(...sharesDiffer(customerId, held, broker, settings.quantityTolerance, { account_no: accountNo }));
+      for (const row of matchShares(ledger.get(customerId)!, brokerShares(read.value), settings.quantityTolerance)) {
+        if (row.status === 'match') continue;
+        variances.push(
+          variance({
+            customer_id: customerId,
+            symbol: row.symbol,
+            expected: row.ledger_quantity,
+            actual: row.usbroker_quantity,
+            difference: row.difference,
+            detail: { problem: 'shares_differ', status: row.status, account_no: accountNo },
+          }),
+        );
+      }
     }
     const unreachable = reads.filter((r) => r.error !== undefined).length;
     return {

@@ -1,21 +1,16 @@
 import { ACCOUNT, Decimal, formatDecimal } from '@ledger/core';
 import { BOTH_BOOKS, variance, type Check, type Variance } from '../check.js';
-import { linkedCustomers, readPerCustomer } from '../upstream.js';
-
-/** The book's customers linked to a broker account, each with their ledger cash (what 2010 owes them). */
-const LEDGER_CASH_SQL = `
-  SELECT c.customer_id, c.usbroker_account_no AS account_no, coalesce(sum(l.credit - l.debit), 0)::text AS cash
-    FROM customers c LEFT JOIN journal_lines l ON l.customer_id = c.customer_id AND l.account_code = ?
-   WHERE c.usbroker_account_no IS NOT NULL
-   GROUP BY c.customer_id, c.usbroker_account_no
-   ORDER BY c.customer_id`;
+import { matchCash } from '../matchers/cash.js';
+import { ledgerCash } from '../matchers/reads.js';
+import { USBROKER_LINKED_SQL, linkedCustomers, readPerCustomer } from '../upstream.js';
 
 /**
  * India: each broker-linked customer's ledger cash (wallet 2010) equals the cash usbroker holds
- * for their account, read live (read-only), UPSTREAM_CONCURRENCY customers at a time. No linked
- * customer (the UAE book): `ok`. usbroker not configured, or unreachable for a customer: `warn`
- * naming why (spec, Errors), never `fail`. Cash that differs beyond RECON_MONEY_TOLERANCE_USD:
- * `warn`, the ledger's figure expected and the broker's actual.
+ * for their account, read live (read-only), UPSTREAM_CONCURRENCY customers at a time, by the cash
+ * matcher (`matchCash`, the one `GET /v1/india/ledger-recon` shows). No linked customer (the UAE
+ * book): `ok`. usbroker not configured, or unreachable for a customer: `warn` naming why (spec,
+ * Errors), never `fail`. Cash `mismatch` (beyond RECON_MONEY_TOLERANCE_USD): `warn`, a variance
+ * `cash_differs` with the ledger's figure expected and the broker's actual.
  */
 export const usbrokerLedgerRecon: Check = {
   name: 'usbroker_ledger_recon',
@@ -23,18 +18,19 @@ export const usbrokerLedgerRecon: Check = {
   books: BOTH_BOOKS,
   run: async ({ db, upstreams, settings }) => {
     const start = await linkedCustomers<
-      { customer_id: string; account_no: string; cash: string },
+      { customer_id: string; account_no: string },
       NonNullable<typeof upstreams.usbroker>
-    >(db, { sql: LEDGER_CASH_SQL, bindings: [ACCOUNT.customerWalletUsd] }, upstreams.usbroker, {
-      name: 'usbroker',
-      setting: 'USBROKER_BASE_URL',
-    });
+    >(db, { sql: USBROKER_LINKED_SQL }, upstreams.usbroker, { name: 'usbroker', setting: 'USBROKER_BASE_URL' });
     if (start.outcome) return start.outcome;
     const { linked, client } = start;
+    const cashOf = await ledgerCash(
+      db,
+      linked.map((c) => c.customer_id),
+    );
     const reads = await readPerCustomer(linked, (c) => client.getBalance(c.account_no));
     const variances: Variance[] = [];
     for (const read of reads) {
-      const { customer_id: customerId, account_no: accountNo, cash } = read.customer;
+      const { customer_id: customerId, account_no: accountNo } = read.customer;
       if (read.error !== undefined) {
         variances.push(
           variance({
@@ -45,19 +41,24 @@ export const usbrokerLedgerRecon: Check = {
         );
         continue;
       }
-      const difference = new Decimal(read.value.cash).minus(cash);
-      if (difference.abs().isGreaterThan(settings.moneyToleranceUsd)) {
-        variances.push(
-          variance({
-            customer_id: customerId,
-            account_code: ACCOUNT.customerWalletUsd,
-            expected: formatDecimal(new Decimal(cash)),
-            actual: formatDecimal(new Decimal(read.value.cash)),
-            difference: formatDecimal(difference),
-            detail: { problem: 'cash_differs', account_no: accountNo, broker_as_of: read.value.as_of },
-          }),
-        );
-      }
+      const cash = cashOf.get(customerId)!;
+      const matched = matchCash(cash, read.value.cash, settings.moneyToleranceUsd);
+      if (matched.status === 'match') continue;
+      variances.push(
+        variance({
+          customer_id: customerId,
+          account_code: ACCOUNT.customerWalletUsd,
+          expected: formatDecimal(cash),
+          actual: formatDecimal(new Decimal(read.value.cash)),
+          difference: matched.difference,
+          detail: {
+            problem: 'cash_differs',
+            status: matched.status,
+            account_no: accountNo,
+            broker_as_of: read.value.as_of,
+          },
+        }),
+      );
     }
     const unreachable = reads.filter((r) => r.error !== undefined).length;
     return {

@@ -72,11 +72,12 @@ async function ledgerReconOf(context: FeatureContext, customer: CustomerRow) {
     pan: customer.pan,
   };
   const holdings = (await ledgerHoldings(context.db, [customer.customer_id])).get(customer.customer_id)!;
-  if (context.config.book !== 'ENTITY_IND_IFSC') return ledgerRecon(india, holdings, 'not_applicable');
+  if (context.config.book !== 'ENTITY_IND_IFSC')
+    return ledgerRecon(india, holdings, 'not_applicable', context.config.recon);
   const reads = await readBrokerPerCustomer([india], context.config.upstreams.usbroker, 1, (client, linked) =>
     readBrokerAccount(client, linked.account_no),
   );
-  return ledgerRecon(india, holdings, reads.get(customer.customer_id) ?? null);
+  return ledgerRecon(india, holdings, reads.get(customer.customer_id) ?? null, context.config.recon);
 }
 
 const currentMonth = () => new Date().toISOString().slice(0, 7);

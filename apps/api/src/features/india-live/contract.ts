@@ -3,10 +3,17 @@ import { errorResponses, json, object, READ_ERRORS, ref } from '../../openapi/co
 import { READ } from '../../openapi/security.js';
 import type { JsonSchema, Parameter, Paths } from '../../openapi/types.js';
 import { COMPLIANCE_STATUSES } from './compliance.js';
-import { HOLDINGS_CUSTOMER_STATUSES, SHARE_STATUSES } from './holdings-recon.js';
+import {
+  CASH_STATUSES,
+  REMITTANCE_TIE_OUT_STATUSES,
+  SHARE_STATUSES,
+  TIE_OUT_STATUSES,
+  WIRE_TIE_OUT_STATUSES,
+} from '@ledger/reconciliation';
+import { HOLDINGS_CUSTOMER_STATUSES } from './holdings-recon.js';
 import { LEDGER_RECON_STATUSES } from './ledger-recon.js';
 import { NAV_STATUSES } from './nav.js';
-import { RECON_CUSTOMER_STATUSES, TIE_OUT_STATUSES } from './reconciliation.js';
+import { RECON_CUSTOMER_STATUSES } from './reconciliation.js';
 import { EXCEPTION_CATEGORIES, NON_PAID_STATUSES } from './remittance-exceptions.js';
 
 const TAG = 'india-live';
@@ -58,13 +65,13 @@ const shareTieOut = object(
     symbol: text,
     status: status(
       SHARE_STATUSES,
-      '`match`: equal; `mismatch`: both hold, differently; `ledger_only` / `usbroker_only`: held on that side alone.',
+      'What `usbroker_holdings_recon` decides for this symbol: `match`: equal within RECON_QUANTITY_TOLERANCE (default 0); `mismatch`: both hold, differently; `ledger_only` / `usbroker_only`: held on that side alone.',
     ),
     ledger_quantity: money('Shares in the ledger (buys − sells, reversals undone).'),
     usbroker_quantity: money('Shares in the broker’s position.'),
     difference: money('usbroker − ledger.'),
   },
-  'One symbol’s share count, ledger against broker, compared exactly.',
+  'One symbol’s share count, ledger against broker, by the matcher of `usbroker_holdings_recon`.',
 );
 
 const navPosition = object(
@@ -102,7 +109,7 @@ export const schemas: Record<string, JsonSchema> = {
       customer_id: customerId,
       status: status(
         LEDGER_RECON_STATUSES,
-        '`match`: cash equal to the cent and every share count equal; `mismatch`: not (see difference); `error`: the broker could not be read (see error); `no_link`: no broker account; `not_applicable`: the UAE book.',
+        '`match`: cash and every share count match (within the recon tolerances, default exact); `mismatch`: not (see difference); `error`: the broker could not be read (see error); `no_link`: no broker account; `not_applicable`: the UAE book.',
       ),
       account_no: accountNo,
       ledger: object(
@@ -129,16 +136,20 @@ export const schemas: Record<string, JsonSchema> = {
       difference: {
         type: ['object', 'null'],
         additionalProperties: false,
-        required: ['cash_usd', 'shares'],
+        required: ['cash_usd', 'cash_status', 'shares'],
         properties: {
           cash_usd: money('Ledger cash − broker cash.'),
+          cash_status: status(
+            CASH_STATUSES,
+            'What `usbroker_ledger_recon` decides for this cash: `match` within RECON_MONEY_TOLERANCE_USD (default 0), else `mismatch`.',
+          ),
           shares: list(ref('ShareTieOut'), 'The symbols whose share counts differ (none when they all match).'),
         },
         description: 'What differs; null when the broker was not read.',
       },
       error: errorText,
     },
-    'A customer’s ledger against the live broker, like with like: cash to the cent and share counts exactly. Cost is on different bases (the ledger’s FIFO lots without fees, the broker’s average cost with fees) and is shown, never compared.',
+    'A customer’s ledger against the live broker, like with like: cash and share counts, by the matchers of `usbroker_ledger_recon` and `usbroker_holdings_recon`. Cost is on different bases (the ledger’s FIFO lots without fees, the broker’s average cost with fees) and is shown, never compared.',
   ),
   ShareTieOut: shareTieOut,
   UsbrokerOverview: object(
@@ -350,7 +361,7 @@ export const schemas: Record<string, JsonSchema> = {
       window_days: {
         ...count,
         description:
-          'A wire matches remittances sent at most this many days before its value date (`INDIA_WIRE_MATCH_DAYS`).',
+          'RECON_TIE_OUT_DAY_WINDOW, the window of `lrs_usbroker_tie_out`: a wire may carry a remittance from its date through this many days after the later of its date and its settlement’s.',
       },
       as_of: ref('Date'),
       totals: object(
@@ -390,19 +401,62 @@ export const schemas: Record<string, JsonSchema> = {
           {
             order_id: text,
             customer_id: customerId,
-            amount_usd: money('The settlement’s USD, else the order’s.'),
-            sent_on: ref('Date'),
-            status: status(
-              TIE_OUT_STATUSES.filter((s) => s !== 'unmatched_funding'),
-              '`matched`: a wire carried it; `in_transit`: none yet, within the window; `aged_in_transit`: none, past the window.',
+            amount_usd: money(
+              'The order’s USD: its quote’s `to.amount` (never a settlement’s, which may batch several orders).',
             ),
+            remitted_on: {
+              ...ref('Date'),
+              description:
+                'Its paid payment’s `created_at` in IST, else the order’s: the date the LRS report gives it.',
+            },
+            settled_on: {
+              ...textOrNull,
+              format: 'date',
+              description: 'The day (IST) remit settled the FX spread; null while it has not.',
+            },
+            status: status(
+              REMITTANCE_TIE_OUT_STATUSES,
+              '`matched`: a wire carried it; `in_transit`: none yet, within its window; `aged_in_transit`: none, its window past (a `remitted_not_wired` variance of `lrs_usbroker_tie_out`).',
+            ),
+            window_ends_on: {
+              ...ref('Date'),
+              description:
+                'The last value date of a wire that may carry it: window_days after the later of remitted_on and settled_on (as_of while not settled).',
+            },
             transfer_id: { ...textOrNull, description: 'The wire that carried it.' },
             wire_value_date: { ...textOrNull, format: 'date' },
-            days: { type: 'integer', description: 'Days from sent to the wire’s value date (matched), or to as_of.' },
+            days: {
+              type: 'integer',
+              description: 'Days from remitted_on to the wire’s value date (matched), or to as_of.',
+            },
+            unmatched_wires: list(
+              object(
+                { transfer_id: text, amount_usd: money('The wire’s USD.'), value_date: ref('Date') },
+                'A wire that carried no remittance.',
+              ),
+              'Not matched: the customer’s wires valued in its window that carried nothing (the ones to look at); empty when matched.',
+            ),
           },
           'One paid remittance of a compared customer.',
         ),
         'Per remittance, by customer and date.',
+      ),
+      wires: list(
+        object(
+          {
+            transfer_id: text,
+            customer_id: customerId,
+            amount_usd: money('The wire’s USD.'),
+            value_date: ref('Date'),
+            status: status(
+              WIRE_TIE_OUT_STATUSES,
+              '`matched`: it carries the remittances of `order_ids`, whose USD adds up to its amount; `unmatched_funding`: no set of them does (the customer’s own funding, or a wire that does not add up).',
+            ),
+            order_ids: list(text, 'Every order the wire carries, oldest first; empty when unmatched.'),
+          },
+          'One completed funding wire into a compared customer’s account.',
+        ),
+        'Per completed wire in, by customer and value date.',
       ),
       unmatched_funding: list(
         object(
@@ -418,7 +472,7 @@ export const schemas: Record<string, JsonSchema> = {
         'Wires carrying no remittance (the customer’s own funding, or a mistake).',
       ),
     },
-    'The LRS-to-broker tie-out: paid remittances against the funding wires completed into each customer’s broker account, matched by customer, amount and a day window (docs/india-live-reports.md).',
+    'The LRS-to-broker tie-out: paid remittances against the funding wires completed into each customer’s broker account, matched by customer, sums of amounts and a day window, by the matcher of `lrs_usbroker_tie_out` (docs/india-live-reports.md).',
   ),
   FirmCompliance: object(
     {
@@ -584,7 +638,7 @@ export const paths: Paths = {
     'getIndiaReconciliation',
     'India: remittances against broker funding wires',
     'IndiaReconResponse',
-    `${LIVE} Wires are matched by customer, amount and a day window (\`INDIA_WIRE_MATCH_DAYS\`, default 3).`,
+    `${LIVE} Wires are matched by customer, sums of amounts and a day window (\`RECON_TIE_OUT_DAY_WINDOW\`, default 3), by the matcher of \`lrs_usbroker_tie_out\`.`,
   ),
   '/v1/india/compliance': report(
     'getIndiaCompliance',

@@ -2,22 +2,22 @@ import { istDate, RECENT_TXNS_MAX, recentTransactions } from '@ledger/core';
 import { financialYearOf, lrsUsePerPan, parseFinancialYear, type FinancialYear } from '@ledger/india';
 import type { Request } from 'express';
 import { pick } from '../../http/query.js';
+import { asOfDate, paidRemittancesToWire, type RemittanceToWire } from '@ledger/reconciliation';
 import type { UsbrokerClient } from '@ledger/upstream-clients';
 import type { FeatureContext, Handler } from '../feature.js';
 import { compliance } from './compliance.js';
 import { holdingsRecon } from './holdings-recon.js';
-import { indiaCustomers, ledgerHoldings, paidRemittances, remitActivity, usbrokerActivity } from './ledger.js';
+import { indiaCustomers, ledgerHoldings, remitActivity, usbrokerActivity } from './ledger.js';
 import { firmLedgerRecon, ledgerRecon } from './ledger-recon.js';
 import type { IndiaCustomer } from './live.js';
 import { heldSymbols, nav, NO_QUOTES } from './nav.js';
-import { reconciliation, type RemittanceToWire } from './reconciliation.js';
+import { reconciliation } from './reconciliation.js';
 import { remitOverview } from './remit-overview.js';
 import { NON_PAID_STATUSES, remittanceExceptions } from './remittance-exceptions.js';
 import { treasury } from './treasury.js';
 import { readBroker, readBrokerAccount, readBrokerPerCustomer, readRemit } from './upstream.js';
 import { usbrokerOverview } from './usbroker-overview.js';
 
-const today = () => new Date().toISOString().slice(0, 10);
 /** The FY of today in India (IST). */
 const currentFy = () => financialYearOf(istDate(new Date().toISOString()));
 /** `fy` as asked (YYYY-YY, consecutive years: else 400), or the current FY. */
@@ -29,7 +29,7 @@ function fyOf(req: Request): FinancialYear {
 /** The handlers of the live India reports: read the ledger and the upstreams, hand the data to the report, answer it. */
 export function handlers({ config, db }: FeatureContext): Record<string, Handler> {
   const { usbroker, remit } = config.upstreams;
-  const { concurrency, wireMatchDays } = config.indiaLive;
+  const { concurrency } = config.indiaLive;
 
   const idsOf = (customers: readonly IndiaCustomer[]) => customers.map((c) => c.customer_id);
 
@@ -106,6 +106,7 @@ export function handlers({ config, db }: FeatureContext): Record<string, Handler
             holdings: holdings.get(customer.customer_id)!,
             positions,
           })),
+          config.recon.quantityTolerance,
         ),
       );
     },
@@ -117,7 +118,7 @@ export function handlers({ config, db }: FeatureContext): Record<string, Handler
       res.json(
         firmLedgerRecon(
           customers.map(({ customer, read: broker }) =>
-            ledgerRecon(customer, holdings.get(customer.customer_id)!, broker),
+            ledgerRecon(customer, holdings.get(customer.customer_id)!, broker, config.recon),
           ),
         ),
       );
@@ -127,7 +128,7 @@ export function handlers({ config, db }: FeatureContext): Record<string, Handler
         (client, customer) => client.listWires({ accountNo: customer.account_no, direction: 'IN' }),
         async (all) => {
           const byCustomer = new Map<string, RemittanceToWire[]>(all.map((c) => [c.customer_id, []]));
-          for (const r of await paidRemittances(db, idsOf(all))) byCustomer.get(r.customer_id)!.push(r);
+          for (const r of await paidRemittancesToWire(db, idsOf(all))) byCustomer.get(r.customer_id)!.push(r);
           return byCustomer;
         },
       );
@@ -138,7 +139,7 @@ export function handlers({ config, db }: FeatureContext): Record<string, Handler
           remittances: remittances.get(customer.customer_id)!,
         }))
         .filter((input) => input.customer.account_no !== null || input.remittances.length > 0);
-      res.json(reconciliation(inputs, wireMatchDays, today()));
+      res.json(reconciliation(inputs, config.recon.tieOutDayWindow, asOfDate(new Date())));
     },
     getIndiaCompliance: async (_req, res) => {
       const { ledger: lrs, customers } = await withBroker(

@@ -1,61 +1,12 @@
-import { Decimal, ZERO } from '@ledger/core';
-import { countBy, qty, type IndiaCustomer, type LedgerHoldings, type LiveRead } from './live.js';
+import type { Decimal } from '@ledger/core';
+import { brokerShares, matchShares, SHARE_STATUSES } from '@ledger/reconciliation';
+import { countBy, type IndiaCustomer, type LedgerHoldings, type LiveRead } from './live.js';
 
-export const SHARE_STATUSES = ['match', 'mismatch', 'ledger_only', 'usbroker_only'] as const;
-export type ShareStatus = (typeof SHARE_STATUSES)[number];
 export const HOLDINGS_CUSTOMER_STATUSES = ['compared', 'no_link', 'error'] as const;
 
-export interface ShareTieOut {
-  symbol: string;
-  status: ShareStatus;
-  ledger_quantity: string;
-  usbroker_quantity: string;
-  /** usbroker − ledger. */
-  difference: string;
-}
-
-/**
- * A customer's share counts per symbol, the ledger's against the broker's, compared exactly:
- * `match`, `mismatch`, or held on one side only (`ledger_only`, `usbroker_only`). A symbol at
- * zero on both sides is left out. In symbol order.
- */
-export function compareShares(
-  ledger: ReadonlyMap<string, Decimal>,
-  broker: ReadonlyMap<string, Decimal>,
-): ShareTieOut[] {
-  const rows: ShareTieOut[] = [];
-  for (const symbol of [...new Set([...ledger.keys(), ...broker.keys()])].sort()) {
-    const held = ledger.get(symbol) ?? ZERO;
-    const reported = broker.get(symbol) ?? ZERO;
-    if (held.isZero() && reported.isZero()) continue;
-    const status: ShareStatus = held.isEqualTo(reported)
-      ? 'match'
-      : reported.isZero()
-        ? 'ledger_only'
-        : held.isZero()
-          ? 'usbroker_only'
-          : 'mismatch';
-    rows.push({
-      symbol,
-      status,
-      ledger_quantity: qty(held),
-      usbroker_quantity: qty(reported),
-      difference: qty(reported.minus(held)),
-    });
-  }
-  return rows;
-}
-
 /** The ledger's share counts of `holdings`, by symbol. */
-export const ledgerShares = (holdings: LedgerHoldings) =>
+export const ledgerShares = (holdings: LedgerHoldings): Map<string, Decimal> =>
   new Map([...holdings.positions].map(([symbol, p]) => [symbol, p.quantity]));
-
-/** The broker's positions as share counts by symbol (a symbol listed twice adds up). */
-export function brokerShares(positions: ReadonlyArray<{ symbol: string; qty: string }>): Map<string, Decimal> {
-  const shares = new Map<string, Decimal>();
-  for (const p of positions) shares.set(p.symbol, (shares.get(p.symbol) ?? ZERO).plus(p.qty));
-  return shares;
-}
 
 export interface HoldingsReconInput {
   customer: IndiaCustomer;
@@ -64,8 +15,13 @@ export interface HoldingsReconInput {
   positions: LiveRead<ReadonlyArray<{ symbol: string; qty: string }>> | null;
 }
 
-/** GET /v1/india/holdings-recon: per (customer, symbol) the ledger's share count against the broker's live position. */
-export function holdingsRecon(inputs: readonly HoldingsReconInput[]) {
+/**
+ * GET /v1/india/holdings-recon: per (customer, symbol) the ledger's share count against the
+ * broker's live position, by the matcher `usbroker_holdings_recon` decides with (`matchShares`,
+ * @ledger/reconciliation; `quantityTolerance` is RECON_QUANTITY_TOLERANCE): a symbol that is not
+ * `match` here is that check's variance, with the same status.
+ */
+export function holdingsRecon(inputs: readonly HoldingsReconInput[], quantityTolerance: Decimal) {
   const customers = inputs.map(({ customer, holdings, positions }) => {
     const base = { customer_id: customer.customer_id, account_no: customer.account_no };
     if (positions === null) return { ...base, status: 'no_link' as const, error: null, symbols: [] };
@@ -75,7 +31,7 @@ export function holdingsRecon(inputs: readonly HoldingsReconInput[]) {
       ...base,
       status: 'compared' as const,
       error: null,
-      symbols: compareShares(ledgerShares(holdings), brokerShares(positions.value)),
+      symbols: matchShares(ledgerShares(holdings), brokerShares(positions.value), quantityTolerance),
     };
   });
   const symbols = customers.flatMap((c) => c.symbols);

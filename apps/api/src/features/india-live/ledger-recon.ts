@@ -1,5 +1,7 @@
+import type { Decimal } from '@ledger/core';
+import { brokerShares, matchCash, matchShares } from '@ledger/reconciliation';
 import type { UsbrokerBalance, UsbrokerPosition } from '@ledger/upstream-clients';
-import { brokerShares, compareShares, ledgerShares } from './holdings-recon.js';
+import { ledgerShares } from './holdings-recon.js';
 import { countBy, sum, cents, type IndiaCustomer, type LedgerHoldings, type LiveRead } from './live.js';
 
 export const LEDGER_RECON_STATUSES = ['match', 'mismatch', 'error', 'no_link', 'not_applicable'] as const;
@@ -10,18 +12,27 @@ export interface BrokerAccountRead {
   positions: UsbrokerPosition[];
 }
 
+/** The recon tolerances the comparison shares with the checks (RECON_MONEY_TOLERANCE_USD, RECON_QUANTITY_TOLERANCE). */
+export interface ReconTolerances {
+  moneyToleranceUsd: Decimal;
+  quantityTolerance: Decimal;
+}
+
 /**
  * One customer's ledger against the broker, like with like (the one comparison of
- * `GET /v1/customers/{id}/ledger-recon` and `GET /v1/india/ledger-recon`): cash to the cent
- * (wallet 2010 against the broker's cash) and share counts exactly, per symbol. Cost is shown
+ * `GET /v1/customers/{id}/ledger-recon` and `GET /v1/india/ledger-recon`), by the matchers the
+ * checks decide with (@ledger/reconciliation): cash by `matchCash` (`usbroker_ledger_recon`:
+ * wallet 2010 against the broker's cash) and share counts by `matchShares`
+ * (`usbroker_holdings_recon`), each within its recon tolerance (default 0: exact). Cost is shown
  * on both sides and never compared: the ledger's 2100 is FIFO lots without fees, the broker's
- * cost_basis an average cost with its bundled fees, so they differ on a correct book.
- * `broker` null: no broker account (`no_link`); `'not_applicable'`: the UAE book.
+ * cost_basis an average cost with its bundled fees, so they differ on a correct book. `broker`
+ * null: no broker account (`no_link`); `'not_applicable'`: the UAE book.
  */
 export function ledgerRecon(
   customer: IndiaCustomer,
   holdings: LedgerHoldings,
   broker: LiveRead<BrokerAccountRead> | null | 'not_applicable',
+  tolerances: ReconTolerances,
 ) {
   const ledger = {
     cash_usd: cents(holdings.cash),
@@ -39,18 +50,24 @@ export function ledgerRecon(
   if (broker === null) return unread('no_link', null);
   if (broker.error !== undefined) return unread('error', broker.error);
   const { balance, positions } = broker.value;
-  const cash = holdings.cash.minus(balance.cash);
-  const shares = compareShares(ledgerShares(holdings), brokerShares(positions)).filter((s) => s.status !== 'match');
+  const cash = matchCash(holdings.cash, balance.cash, tolerances.moneyToleranceUsd);
+  const shares = matchShares(ledgerShares(holdings), brokerShares(positions), tolerances.quantityTolerance).filter(
+    (s) => s.status !== 'match',
+  );
   return {
     ...base,
-    status: (cash.isZero() && shares.length === 0 ? 'match' : 'mismatch') as LedgerReconStatus,
+    status: (cash.status === 'match' && shares.length === 0 ? 'match' : 'mismatch') as LedgerReconStatus,
     broker: {
       cash: balance.cash,
       securities_cost_basis: cents(sum(positions.map((p) => p.cost_basis))),
       market_value: cents(sum(positions.map((p) => p.market_value))),
       as_of: balance.as_of,
     },
-    difference: { cash_usd: cents(cash), shares },
+    difference: {
+      cash_usd: cents(holdings.cash.minus(balance.cash)),
+      cash_status: cash.status,
+      shares,
+    },
     error: null,
   };
 }

@@ -1,6 +1,6 @@
-import { ACCOUNT, Decimal, shareMovesSql, YEAR_CLOSE_POSTING_KIND, ZERO, type Book, type Db } from '@ledger/core';
+import { ACCOUNT, Decimal, YEAR_CLOSE_POSTING_KIND, ZERO, type Book, type Db } from '@ledger/core';
+import { ledgerCash, ledgerShares } from '@ledger/reconciliation';
 import type { IndiaCustomer, LedgerHoldings } from './live.js';
-import type { RemittanceToWire } from './reconciliation.js';
 
 /*
  * The ledger's side of the live India reports: set-based reads of the book's database (one
@@ -15,18 +15,15 @@ export async function indiaCustomers(db: Db, book: Book): Promise<IndiaCustomer[
     .select('customer_id', 'usbroker_account_no as account_no', 'remit_customer_id', 'pan');
 }
 
-/** Each customer's USD wallet and positions (shares from the trades and splits, cost from 2100), for `customerIds`. */
+/**
+ * Each customer's USD wallet and positions, for `customerIds`: cash and shares by the reads the
+ * checks compare with (@ledger/reconciliation: `ledgerCash`, `ledgerShares`), cost from 2100.
+ */
 export async function ledgerHoldings(db: Db, customerIds: readonly string[]): Promise<Map<string, LedgerHoldings>> {
   const ids = [...customerIds];
   const [cash, shares, cost] = await Promise.all([
-    db.raw<{ rows: Array<{ customer_id: string; cash: string }> }>(
-      `SELECT customer_id, sum(credit - debit)::text AS cash FROM journal_lines WHERE account_code = ? AND customer_id = ANY(?) GROUP BY 1`,
-      [ACCOUNT.customerWalletUsd, ids],
-    ),
-    db.raw<{ rows: Array<{ customer_id: string; symbol: string; quantity: string | null }> }>(
-      `SELECT customer_id, symbol, sum(quantity)::text AS quantity FROM (${shareMovesSql((c) => `${c} = ANY(?)`)}) m GROUP BY 1, 2`,
-      [ids, ids],
-    ),
+    ledgerCash(db, ids),
+    ledgerShares(db, ids),
     db.raw<{ rows: Array<{ customer_id: string; symbol: string; cost: string }> }>(
       `SELECT t.customer_id, t.symbol, sum(l.credit - l.debit)::text AS cost
          FROM transactions t JOIN journal_lines l ON l.txn_id = t.txn_id AND l.account_code = ?
@@ -35,31 +32,18 @@ export async function ledgerHoldings(db: Db, customerIds: readonly string[]): Pr
     ),
   ]);
   const holdings = new Map<string, { cash: Decimal; positions: Map<string, { quantity: Decimal; cost: Decimal }> }>(
-    ids.map((id) => [id, { cash: ZERO, positions: new Map() }]),
+    ids.map((id) => [id, { cash: cash.get(id)!, positions: new Map() }]),
   );
-  for (const row of cash.rows) holdings.get(row.customer_id)!.cash = new Decimal(row.cash);
   const position = (customerId: string, symbol: string) => {
     const positions = holdings.get(customerId)!.positions;
     const held = positions.get(symbol) ?? { quantity: ZERO, cost: ZERO };
     positions.set(symbol, held);
     return held;
   };
-  for (const row of shares.rows) position(row.customer_id, row.symbol).quantity = new Decimal(row.quantity ?? 0);
+  for (const [customerId, held] of shares)
+    for (const [symbol, quantity] of held) position(customerId, symbol).quantity = quantity;
   for (const row of cost.rows) position(row.customer_id, row.symbol).cost = new Decimal(row.cost);
   return holdings;
-}
-
-/** The paid remittances of `customerIds`, with the USD that should reach the broker and the day it left remit. */
-export async function paidRemittances(db: Db, customerIds: readonly string[]): Promise<RemittanceToWire[]> {
-  const { rows } = await db.raw<{ rows: RemittanceToWire[] }>(
-    `SELECT order_id, customer_id, coalesce(settlement_amount_usd, amount_usd)::text AS amount_usd,
-            coalesce((settled_at AT TIME ZONE 'UTC')::date, (paid_at AT TIME ZONE 'UTC')::date, remitted_on)::text AS sent_on
-       FROM remittances
-      WHERE status = 'paid' AND coalesce(settlement_amount_usd, amount_usd) IS NOT NULL AND customer_id = ANY(?)
-      ORDER BY customer_id, sent_on, order_id`,
-    [[...customerIds]],
-  );
-  return rows;
 }
 
 /** Per broker-linked customer: counts and USD of the broker's wires, trades, dividends and fees as posted (source usbroker), and brokerage revenue (4010) and cost (5010) after recost. */
