@@ -1,6 +1,7 @@
 import { assert } from '@ledger/core';
 import type { Check } from './check.js';
 import { accountTotals } from './checks/account-totals.js';
+import { custodianCashRecon } from './checks/custodian-cash-recon.js';
 import { custodianLedgerRecon } from './checks/custodian-ledger-recon.js';
 import { drCrSignConvention } from './checks/dr-cr-sign-convention.js';
 import { journalLineCompleteness } from './checks/journal-line-completeness.js';
@@ -13,6 +14,7 @@ import { snapshotReconcile } from './checks/snapshot-reconcile.js';
 import { stampedTradeDerivation } from './checks/stamped-trade-derivation.js';
 import { sourceTxnUniqueness } from './checks/source-txn-uniqueness.js';
 import { statedFeePosted } from './checks/stated-fee-posted.js';
+import { uaefeedCashRecon } from './checks/uaefeed-cash-recon.js';
 import { uaefeedHoldingsRecon } from './checks/uaefeed-holdings-recon.js';
 import { usbrokerHoldingsRecon } from './checks/usbroker-holdings-recon.js';
 import { usbrokerLedgerRecon } from './checks/usbroker-ledger-recon.js';
@@ -32,7 +34,9 @@ export const CHECKS: readonly Check[] = [
   saleLotMatches,
   stampedTradeDerivation,
   custodianLedgerRecon,
+  custodianCashRecon,
   uaefeedHoldingsRecon,
+  uaefeedCashRecon,
   usbrokerLedgerRecon,
   usbrokerHoldingsRecon,
   lrsUsbrokerTieOut,

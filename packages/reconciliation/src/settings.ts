@@ -33,6 +33,11 @@ export const reconSettingsSchema = z.object({
   RECON_TIE_OUT_DAY_WINDOW: z.coerce.number().int().min(0).max(31).default(3),
   RECON_INCREMENTAL_ENABLED: flagSetting(true),
   RECON_FULL_SWEEP_HOURS: hours(24),
+  /** The AED peg (the api's and worker's AED_PER_USD): AED wallet lines posted without their AED amount are read at it. */
+  AED_PER_USD: decimal('3.6725').refine(
+    (value) => !new RegExp(DECIMAL_PATTERN_SOURCE).test(value) || new Decimal(value).isGreaterThan(0),
+    'must be greater than zero',
+  ),
 });
 
 export interface ReconSettings {
@@ -62,6 +67,11 @@ export interface ReconSettings {
    * its last full sweep is `fullSweepEveryHours` old. Disabled: every run is a full sweep.
    */
   incremental: { enabled: boolean; fullSweepEveryHours: number };
+  /**
+   * AED per USD: a customer's AED wallet in AED is its lines' AED amounts, and those posted
+   * without one (before 20270116) at this peg, as the customer summary reads it.
+   */
+  aedPerUsd: Decimal;
 }
 
 export function reconSettingsOf(parsed: z.infer<typeof reconSettingsSchema>): ReconSettings {
@@ -80,6 +90,7 @@ export function reconSettingsOf(parsed: z.infer<typeof reconSettingsSchema>): Re
     openExceptionMaxHours: parsed.RECON_OPEN_EXCEPTION_MAX_HOURS,
     tieOutDayWindow: parsed.RECON_TIE_OUT_DAY_WINDOW,
     incremental: { enabled: parsed.RECON_INCREMENTAL_ENABLED, fullSweepEveryHours: parsed.RECON_FULL_SWEEP_HOURS },
+    aedPerUsd: new Decimal(parsed.AED_PER_USD),
   };
 }
 

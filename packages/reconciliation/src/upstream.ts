@@ -1,4 +1,4 @@
-import { Decimal, type Db } from '@ledger/core';
+import { Decimal, formatDecimal, type Db, type WalletBalance } from '@ledger/core';
 import { UpstreamError, UpstreamPayloadError } from '@ledger/upstream-clients';
 import { variance, type CheckOutcome, type Variance } from './check.js';
 import { matchShares } from './matchers/shares.js';
@@ -98,4 +98,38 @@ export function sharesDiffer(
         detail: { problem: 'shares_differ', ...detail },
       }),
     );
+}
+
+/**
+ * A customer's cash per currency, the ledger's wallets (in their own currency) against the
+ * upstream's balances (`upstream`, summed per currency): a variance `cash_balance_differs` for
+ * each currency off by more than `tolerance` (in that currency's units), naming the wallet
+ * account, both figures and the difference (upstream − ledger). A currency on one side only
+ * counts as zero on the other; one the book keeps no wallet in has no account. In currency order.
+ */
+export function cashBalancesDiffer(
+  customerId: string,
+  wallets: readonly WalletBalance[],
+  upstream: ReadonlyMap<string, Decimal>,
+  tolerance: Decimal,
+  detail: Record<string, unknown>,
+): Variance[] {
+  const variances: Variance[] = [];
+  for (const currency of [...new Set([...wallets.map((w) => w.currency as string), ...upstream.keys()])].sort()) {
+    const wallet = wallets.find((w) => w.currency === currency);
+    const expected = wallet?.balance ?? new Decimal(0);
+    const actual = upstream.get(currency) ?? new Decimal(0);
+    if (!actual.minus(expected).abs().isGreaterThan(tolerance)) continue;
+    variances.push(
+      variance({
+        customer_id: customerId,
+        account_code: wallet?.account_code ?? null,
+        expected: formatDecimal(expected),
+        actual: formatDecimal(actual),
+        difference: formatDecimal(actual.minus(expected)),
+        detail: { problem: 'cash_balance_differs', currency, ...detail },
+      }),
+    );
+  }
+  return variances;
 }

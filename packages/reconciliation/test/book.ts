@@ -80,6 +80,76 @@ export async function corrupt(
   });
 }
 
+/** A line of a planted transaction: its account, sides, customer and day (the transaction's when absent) and posting kind. */
+export interface PlantedLine {
+  account: string;
+  debit: string;
+  credit: string;
+  customerId?: string | null;
+  txnDate?: string;
+  postingKind?: string | null;
+}
+
+/**
+ * Plants a transaction and its lines around the ledger's triggers (corrupt): no balance check,
+ * guard or maintained total sees them, only a check that reads the rows. A manual `deposit` of
+ * 5.00 for C-1 on 2026-01-20 unless `txn` says otherwise. Returns its txn_id.
+ */
+export async function plantTransaction(
+  db: Db,
+  txn: {
+    sourceTxnId: string;
+    customerId?: string | null;
+    txnType?: string;
+    symbol?: string | null;
+    txnDate?: string;
+    amountUsd?: string;
+  },
+  lines: readonly PlantedLine[],
+): Promise<string> {
+  const txnId = randomUUID();
+  const customerId = txn.customerId === undefined ? 'C-1' : txn.customerId;
+  const txnDate = txn.txnDate ?? '2026-01-20';
+  await corrupt(
+    db,
+    `INSERT INTO transactions (txn_id, customer_id, txn_type, source, source_txn_id, category, symbol, txn_date, amount_usd)
+     VALUES (?, ?, ?, 'manual', ?, 'funding', ?, ?, ?)`,
+    [
+      txnId,
+      customerId,
+      txn.txnType ?? 'deposit',
+      txn.sourceTxnId,
+      txn.symbol ?? null,
+      txnDate,
+      txn.amountUsd ?? '5.00',
+    ],
+  );
+  await corrupt(
+    db,
+    `INSERT INTO journal_lines (txn_id, account_code, debit, credit, customer_id, posting_kind, txn_date) VALUES ${lines.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+    lines.flatMap((line) => [
+      txnId,
+      line.account,
+      line.debit,
+      line.credit,
+      line.customerId === undefined ? customerId : line.customerId,
+      line.postingKind ?? null,
+      line.txnDate ?? txnDate,
+    ]),
+  );
+  return txnId;
+}
+
+/** The refusal a statement fails with ({code, constraint}), or null when it succeeds. */
+export const refusal = (statement: Promise<unknown>): Promise<{ code?: string; constraint?: string } | null> =>
+  statement.then(
+    () => null,
+    (e: unknown) => {
+      const { code, constraint } = e as { code?: string; constraint?: string };
+      return { code, constraint };
+    },
+  );
+
 /** One check's outcome on the book, through the runner (lock, read-only snapshot, stored run), a full sweep unless `settings` say otherwise. */
 export async function outcome(
   db: Db,

@@ -1,33 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { Decimal, formatDecimal, trialBalance } from '@ledger/core';
-import { cleanBook, corrupt, NO_VARIANCE, outcome, post } from './book.js';
+import { cleanBook, corrupt, NO_VARIANCE, outcome, plantTransaction, post } from './book.js';
 
 type Book = Awaited<ReturnType<typeof cleanBook>>;
-
-/** A transaction row written around the ledger's triggers (see corrupt). */
-const txnRow = (
-  txnId: string,
-  fields: {
-    sourceTxnId: string;
-    txnType?: string;
-    customerId?: string | null;
-    symbol?: string | null;
-    amount?: string;
-  },
-) =>
-  [
-    `INSERT INTO transactions (txn_id, customer_id, txn_type, source, source_txn_id, category, symbol, txn_date, amount_usd)
-   VALUES (?, ?, ?, 'manual', ?, 'funding', ?, '2026-01-20', ?)`,
-    [
-      txnId,
-      fields.customerId ?? 'C-1',
-      fields.txnType ?? 'deposit',
-      fields.sourceTxnId,
-      fields.symbol ?? null,
-      fields.amount ?? '5.00',
-    ],
-  ] as const;
 
 describe('category A checks', function () {
   this.timeout(60_000);
@@ -85,27 +61,16 @@ describe('category A checks', function () {
 
   describe('journal_line_completeness', () => {
     it('when a transaction has one line and a trade has no recost state › fails naming both', async () => {
-      const oneLine = randomUUID();
-      const trade = randomUUID();
-      await corrupt(
+      const oneLine = await plantTransaction(book.db, { sourceTxnId: 'broken-1' }, [
+        { account: '1100', debit: '5.00', credit: '0' },
+      ]);
+      const trade = await plantTransaction(
         book.db,
-        txnRow(oneLine, { sourceTxnId: 'broken-1' })[0],
-        txnRow(oneLine, { sourceTxnId: 'broken-1' })[1],
-      );
-      await corrupt(
-        book.db,
-        `INSERT INTO journal_lines (txn_id, account_code, debit, customer_id, txn_date) VALUES (?, '1100', 5.00, 'C-1', '2026-01-20')`,
-        [oneLine],
-      );
-      await corrupt(
-        book.db,
-        txnRow(trade, { sourceTxnId: 'buy-untracked', txnType: 'buy_security', symbol: 'MSFT' })[0],
-        txnRow(trade, { sourceTxnId: 'buy-untracked', txnType: 'buy_security', symbol: 'MSFT' })[1],
-      );
-      await corrupt(
-        book.db,
-        `INSERT INTO journal_lines (txn_id, account_code, debit, credit, customer_id, txn_date) VALUES (?, '1200', 5.00, 0, 'C-1', '2026-01-20'), (?, '1100', 0, 5.00, 'C-1', '2026-01-20')`,
-        [trade, trade],
+        { sourceTxnId: 'buy-untracked', txnType: 'buy_security', symbol: 'MSFT' },
+        [
+          { account: '1200', debit: '5.00', credit: '0' },
+          { account: '1100', debit: '0', credit: '5.00' },
+        ],
       );
       const result = await outcome(book.runtimeDb, 'journal_line_completeness');
       expect(result.status).to.equal('fail');
@@ -133,14 +98,10 @@ describe('category A checks', function () {
     });
 
     it('when two lines do not balance › fails with the debits, credits and difference', async () => {
-      const txnId = randomUUID();
-      const [sql, bindings] = txnRow(txnId, { sourceTxnId: 'unbalanced-1' });
-      await corrupt(book.db, sql, bindings);
-      await corrupt(
-        book.db,
-        `INSERT INTO journal_lines (txn_id, account_code, debit, credit, customer_id, txn_date) VALUES (?, '1100', 5.00, 0, 'C-1', '2026-01-20'), (?, '2010', 0, 4.99, 'C-1', '2026-01-20')`,
-        [txnId, txnId],
-      );
+      const txnId = await plantTransaction(book.db, { sourceTxnId: 'unbalanced-1' }, [
+        { account: '1100', debit: '5.00', credit: '0' },
+        { account: '2010', debit: '0', credit: '4.99' },
+      ]);
       const result = await outcome(book.runtimeDb, 'journal_line_completeness');
       expect(result.variances).to.deep.equal([
         {
@@ -157,22 +118,14 @@ describe('category A checks', function () {
     });
 
     it('when a transaction’s lines name another customer or day than it does › fails naming it', async () => {
-      const txnId = randomUUID();
-      const [sql, bindings] = txnRow(txnId, { sourceTxnId: 'elsewhere-1' });
-      await corrupt(book.db, sql, bindings);
-      await corrupt(
-        book.db,
-        `INSERT INTO journal_lines (txn_id, account_code, debit, credit, customer_id, txn_date) VALUES (?, '1100', 4.00, 0, 'C-1', '2026-01-20'), (?, '2010', 0, 4.00, 'C-2', '2026-01-20')`,
-        [txnId, txnId],
-      );
-      const other = randomUUID();
-      const [sql2, bindings2] = txnRow(other, { sourceTxnId: 'elsewhen-1' });
-      await corrupt(book.db, sql2, bindings2);
-      await corrupt(
-        book.db,
-        `INSERT INTO journal_lines (txn_id, account_code, debit, credit, customer_id, txn_date) VALUES (?, '1100', 4.00, 0, 'C-1', '2026-01-20'), (?, '2010', 0, 4.00, 'C-1', '2026-01-21')`,
-        [other, other],
-      );
+      const txnId = await plantTransaction(book.db, { sourceTxnId: 'elsewhere-1' }, [
+        { account: '1100', debit: '4.00', credit: '0' },
+        { account: '2010', debit: '0', credit: '4.00', customerId: 'C-2' },
+      ]);
+      const other = await plantTransaction(book.db, { sourceTxnId: 'elsewhen-1' }, [
+        { account: '1100', debit: '4.00', credit: '0' },
+        { account: '2010', debit: '0', credit: '4.00', txnDate: '2026-01-21' },
+      ]);
       const result = await outcome(book.runtimeDb, 'journal_line_completeness');
       const disagreeing = { problem: 'lines_disagree_with_transaction', line_count: 2, debit: '4.00', credit: '4.00' };
       const of = (id: string, sourceTxnId: string) => ({
@@ -265,14 +218,10 @@ describe('category A checks', function () {
     });
 
     it('when a customer’s wallet is overdrawn › warns naming the customer, the wallet and its debit balance', async () => {
-      const txnId = randomUUID();
-      const [sql, bindings] = txnRow(txnId, { sourceTxnId: 'overdraft-1', customerId: 'C-2' });
-      await corrupt(book.db, sql, bindings);
-      await corrupt(
-        book.db,
-        `INSERT INTO journal_lines (txn_id, account_code, debit, credit, customer_id, txn_date) VALUES (?, '2010', 500.00, 0, 'C-2', '2026-01-20'), (?, '1100', 0, 500.00, 'C-2', '2026-01-20')`,
-        [txnId, txnId],
-      );
+      await plantTransaction(book.db, { sourceTxnId: 'overdraft-1', customerId: 'C-2' }, [
+        { account: '2010', debit: '500.00', credit: '0' },
+        { account: '1100', debit: '0', credit: '500.00' },
+      ]);
       const result = await outcome(book.runtimeDb, 'dr_cr_sign_convention');
       expect(result.status).to.equal('warn');
       expect(result.variances).to.deep.equal([
@@ -295,14 +244,10 @@ describe('category A checks', function () {
 
     /** A balanced transaction debiting `account` against C-1's wallet, written with the triggers off: no maintained total moves. */
     async function misposted(account: string, amount: string): Promise<void> {
-      const txnId = randomUUID();
-      const [sql, bindings] = txnRow(txnId, { sourceTxnId: `misposted-${account}` });
-      await corrupt(book.db, sql, bindings);
-      await corrupt(
-        book.db,
-        `INSERT INTO journal_lines (txn_id, account_code, debit, credit, customer_id, txn_date) VALUES (?, ?, ?, 0, NULL, '2026-01-20'), (?, '2010', 0, ?, 'C-1', '2026-01-20')`,
-        [txnId, account, amount, txnId, amount],
-      );
+      await plantTransaction(book.db, { sourceTxnId: `misposted-${account}` }, [
+        { account, debit: amount, credit: '0', customerId: null },
+        { account: '2010', debit: '0', credit: amount },
+      ]);
     }
   });
 

@@ -15,31 +15,9 @@ import {
 } from '@ledger/core';
 import { expect } from 'chai';
 import { DEFAULT_RECON_SETTINGS } from '../src/index.js';
-import { cleanBook, corrupt, NO_VARIANCE, outcome, outcomeAt, post } from './book.js';
+import { cleanBook, corrupt, NO_VARIANCE, outcome, outcomeAt, plantTransaction, post } from './book.js';
 
 type Book = Awaited<ReturnType<typeof cleanBook>>;
-
-/** A transaction for C-1 on 2026-01-20 with these lines, written around the ledger's triggers (so no total moves). */
-async function strayTransaction(
-  book: Book,
-  sourceTxnId: string,
-  lines: Array<[account: string, debit: string, credit: string, customer: string | null, kind: string | null]>,
-): Promise<string> {
-  const txnId = randomUUID();
-  await corrupt(
-    book.db,
-    `INSERT INTO transactions (txn_id, customer_id, txn_type, source, source_txn_id, category, txn_date, amount_usd) VALUES (?, 'C-1', 'deposit', 'manual', ?, 'funding', '2026-01-20', 5.00)`,
-    [txnId, sourceTxnId],
-  );
-  for (const [account, debit, credit, customer, kind] of lines) {
-    await corrupt(
-      book.db,
-      `INSERT INTO journal_lines (txn_id, account_code, debit, credit, customer_id, posting_kind, txn_date) VALUES (?, ?, ?, ?, ?, ?, '2026-01-20')`,
-      [txnId, account, debit, credit, customer, kind],
-    );
-  }
-  return txnId;
-}
 
 const snapshot = (book: Book, asOf: string, positions: Array<{ symbol: string; quantity: string }>) =>
   book.runtimeDb('holdings_snapshots').insert({
@@ -101,9 +79,9 @@ describe('category B and D checks', function () {
     it('when a wallet line names no customer (posted before the database refused such lines) › fails naming the line’s transaction', async () => {
       // The check on journal_lines (20261220) is NOT VALID: lines posted before it stand. Such a line, as then:
       await book.db.raw('ALTER TABLE journal_lines DROP CONSTRAINT journal_lines_customer_account_has_customer');
-      const txnId = await strayTransaction(book, 'stray-1', [
-        ['1100', '6.00', '0', 'C-1', 'deposit'],
-        ['2010', '0', '6.00', null, 'deposit'],
+      const txnId = await plantTransaction(book.db, { sourceTxnId: 'stray-1' }, [
+        { account: '1100', debit: '6.00', credit: '0', postingKind: 'deposit' },
+        { account: '2010', debit: '0', credit: '6.00', customerId: null, postingKind: 'deposit' },
       ]);
       await book.db.raw(
         `ALTER TABLE journal_lines ADD CONSTRAINT journal_lines_customer_account_has_customer CHECK (account_code NOT IN ('2010', '2020', '2100') OR customer_id IS NOT NULL) NOT VALID`,
@@ -150,9 +128,9 @@ describe('category B and D checks', function () {
     });
 
     it('when lines and a transaction are written around the totals › fails on every total they should have moved', async () => {
-      await strayTransaction(book, 'uncounted-1', [
-        ['1100', '5.00', '0', 'C-1', 'deposit'],
-        ['2010', '0', '5.00', 'C-1', 'deposit'],
+      await plantTransaction(book.db, { sourceTxnId: 'uncounted-1' }, [
+        { account: '1100', debit: '5.00', credit: '0', postingKind: 'deposit' },
+        { account: '2010', debit: '0', credit: '5.00', postingKind: 'deposit' },
       ]);
       const result = await outcome(book.runtimeDb, 'account_totals');
       expect(

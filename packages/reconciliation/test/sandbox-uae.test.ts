@@ -93,6 +93,19 @@ describe('the UAE checks on a fully synced sandbox book', function () {
     expect(result.metrics).to.include({ customers: sandbox.data.customers.length, month: '2026-06', unreachable: 0 });
   });
 
+  it('every customer’s wallets, USD and AED, hold what the custodian’s cash and uaefeed’s cash accounts do: ok, no variance', async () => {
+    const custodian = await outcome('custodian_cash_recon');
+    expect(custodian).to.deep.include({ status: 'ok', variances: [] });
+    expect(custodian.metrics).to.include({
+      customers: sandbox.data.customers.length,
+      as_of: '2026-07-05',
+      unreachable: 0,
+    });
+    const uaefeed = await outcome('uaefeed_cash_recon');
+    expect(uaefeed).to.deep.include({ status: 'ok', variances: [] });
+    expect(uaefeed.metrics).to.include({ customers: sandbox.data.customers.length, unreachable: 0 });
+  });
+
   it('uaefeed unreachable › warn naming each customer and why, never fail', async () => {
     const down = {
       ...upstreams,

@@ -63,9 +63,14 @@ export async function customerAccountBalances(
   customerId: string,
   asOf?: string,
 ): Promise<CustomerAccountBalance[]> {
+  const query = accountBalancesQuery(db, asOf).where('l.customer_id', customerId);
+  return (await query) as CustomerAccountBalance[];
+}
+
+/** Each account's CustomerAccountBalance over the lines `l` the caller narrows, up to the end of `asOf` (all when absent). */
+function accountBalancesQuery(db: Knex, asOf: string | undefined): Knex.QueryBuilder {
   const query = db('journal_lines as l')
     .join('accounts as a', 'a.account_code', 'l.account_code')
-    .where('l.customer_id', customerId)
     .groupBy('l.account_code', 'a.name', 'a.account_type')
     .orderBy('l.account_code')
     .select(
@@ -79,7 +84,47 @@ export async function customerAccountBalances(
       db.raw(`coalesce(sum(l.credit - l.debit) FILTER (WHERE ${ownOwedSql('l')} IS NULL), 0)::text AS unconverted_usd`),
     );
   if (asOf !== undefined) query.where('l.txn_date', '<=', asOf);
-  return (await query) as CustomerAccountBalance[];
+  return query;
+}
+
+/** One wallet of a customer: what the firm owes them in its currency (exact) and at its USD equivalent. */
+export interface WalletBalance {
+  currency: (typeof WALLETS)[number]['currency'];
+  account_code: string;
+  /** In the wallet's own currency (owedOwn). */
+  balance: Decimal;
+  /** At its USD equivalent (owed). */
+  balance_usd: Decimal;
+}
+
+/** The customer's wallets, every one (zero when untouched), from their account balances: what their summary shows and reconciliation compares with the upstreams. */
+export function walletBalancesOf(balances: CustomerAccountBalance[], aedPerUsd: Decimal): WalletBalance[] {
+  return WALLETS.map(({ currency, account_code }) => ({
+    currency,
+    account_code,
+    balance: owedOwn(balances, account_code, aedPerUsd),
+    balance_usd: owed(balances, account_code),
+  }));
+}
+
+/**
+ * The wallets of each of `customerIds` (walletBalancesOf), up to the end of `asOf` (all when
+ * absent), in one pass over their wallet lines: a customer without any has every wallet zero.
+ */
+export async function customersWalletBalances(
+  db: Knex,
+  customerIds: readonly string[],
+  aedPerUsd: Decimal,
+  asOf?: string,
+): Promise<Map<string, WalletBalance[]>> {
+  const rows = (await accountBalancesQuery(db, asOf)
+    .whereIn('l.account_code', WALLET_CODES)
+    .whereRaw('l.customer_id = ANY(?::text[])', [[...customerIds]])
+    .groupBy('l.customer_id')
+    .select('l.customer_id')) as Array<CustomerAccountBalance & { customer_id: string }>;
+  const byCustomer = new Map<string, CustomerAccountBalance[]>(customerIds.map((id) => [id, []]));
+  for (const row of rows) byCustomer.get(row.customer_id)!.push(row);
+  return new Map([...byCustomer].map(([id, balances]) => [id, walletBalancesOf(balances, aedPerUsd)]));
 }
 
 /** What the firm owes the customer on a liability account: credits − debits (zero when untouched). */

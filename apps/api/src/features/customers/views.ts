@@ -10,9 +10,8 @@ import {
   getCustomer,
   listTransactions,
   owed,
-  owedOwn,
   ACCOUNT,
-  WALLETS,
+  walletBalancesOf,
   ZERO,
   type CustomerAccountBalance,
   type CustomerRow,
@@ -44,22 +43,17 @@ export function summaryOf(
   balances: CustomerAccountBalance[],
   aedPerUsd: Decimal,
 ) {
-  const cash = WALLETS.map(({ currency, account_code }) => ({
-    currency,
-    account_code,
-    own: owedOwn(balances, account_code, aedPerUsd),
-    balance: owed(balances, account_code),
-  }));
-  const cashTotal = cash.reduce((sum, wallet) => sum.plus(wallet.balance), ZERO);
+  const cash = walletBalancesOf(balances, aedPerUsd);
+  const cashTotal = cash.reduce((sum, wallet) => sum.plus(wallet.balance_usd), ZERO);
   const securities = owed(balances, ACCOUNT.securitiesLiabilityEquities);
   return {
     customer_id: customerId,
     as_of: asOf ?? null,
-    cash: cash.map(({ currency, account_code, own, balance }) => ({
+    cash: cash.map(({ currency, account_code, balance, balance_usd }) => ({
       currency,
       account_code,
-      balance: formatDecimal(own),
-      balance_usd: formatDecimal(balance),
+      balance: formatDecimal(balance),
+      balance_usd: formatDecimal(balance_usd),
     })),
     cash_total_usd: formatDecimal(cashTotal),
     securities_at_cost_usd: formatDecimal(securities),

@@ -1,0 +1,80 @@
+import { customersWalletBalances, Decimal } from '@ledger/core';
+import type { UaefeedCashSummary } from '@ledger/upstream-clients';
+import { BOTH_BOOKS, variance, type Check, type Variance } from '../check.js';
+import { cashBalancesDiffer, linkedCustomers, readPerCustomer } from '../upstream.js';
+
+const LINKED_SQL = `SELECT customer_id, uaefeed_customer_number AS customer_number FROM customers WHERE uaefeed_customer_number IS NOT NULL ORDER BY customer_id`;
+
+/** The summary's balance per currency, summed over the customer's cash accounts in it. */
+function balanceByCurrency(summary: readonly UaefeedCashSummary[]): Map<string, Decimal> {
+  const balances = new Map<string, Decimal>();
+  for (const account of summary)
+    balances.set(account.currency, (balances.get(account.currency) ?? new Decimal(0)).plus(account.balance));
+  return balances;
+}
+
+/**
+ * UAE: each uaefeed-linked customer's wallets, USD and AED, in their own currency (every line the
+ * ledger holds as of the run, whatever its month), against the cash account summary uaefeed
+ * answers now (read live, read-only, UPSTREAM_CONCURRENCY customers at a time; its `balance` per
+ * currency). So a movement posted twice, or never, is found whenever it happened. No linked
+ * customer (the India book): `ok`. uaefeed not configured or unreachable for a customer: `warn`
+ * naming why, never `fail`. A currency off by more than RECON_MONEY_TOLERANCE_USD (in that
+ * currency's units): `warn`, a `cash_balance_differs` variance naming the customer, the wallet
+ * account, the currency and both figures.
+ */
+export const uaefeedCashRecon: Check = {
+  name: 'uaefeed_cash_recon',
+  category: 'C',
+  books: BOTH_BOOKS,
+  run: async ({ db, upstreams, settings }) => {
+    const start = await linkedCustomers<
+      { customer_id: string; customer_number: string },
+      NonNullable<typeof upstreams.uaefeed>
+    >(db, { sql: LINKED_SQL }, upstreams.uaefeed, { name: 'uaefeed', setting: 'UAEFEED_BASE_URL' });
+    if (start.outcome) return start.outcome;
+    const { linked, client } = start;
+    const ledger = await customersWalletBalances(
+      db,
+      linked.map((c) => c.customer_id),
+      settings.aedPerUsd,
+    );
+    const reads = await readPerCustomer(linked, (c) => client.getCashSummary(c.customer_number));
+    const variances: Variance[] = [];
+    for (const read of reads) {
+      const { customer_id: customerId, customer_number: customerNumber } = read.customer;
+      if (read.error !== undefined) {
+        variances.push(
+          variance({
+            customer_id: customerId,
+            detail: { problem: 'uaefeed_unreachable', customer_number: customerNumber, error: read.error },
+          }),
+        );
+        continue;
+      }
+      variances.push(
+        ...cashBalancesDiffer(
+          customerId,
+          ledger.get(customerId)!,
+          balanceByCurrency(read.value),
+          settings.moneyToleranceUsd,
+          {
+            customer_number: customerNumber,
+            cash_accounts: read.value.map((a) => a.accountNumber),
+          },
+        ),
+      );
+    }
+    const unreachable = reads.filter((r) => r.error !== undefined).length;
+    return {
+      status: variances.length === 0 ? 'ok' : 'warn',
+      metrics: {
+        customers: linked.length,
+        unreachable,
+        cash_differs: variances.length - unreachable,
+        variances: variances.length,
+      },
+      variances: variances.slice(0, settings.variancesPerCheckMax),
+    };
+  },
+};
