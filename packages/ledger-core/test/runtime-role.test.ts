@@ -53,7 +53,7 @@ describe('the runtime role (a non-owner LEDGER_DB_URL)', function () {
     const ownerProblems = await runtimeRoleProblems(t.db);
     expect(ownerProblems[0]).to.equal('is a superuser');
     expect(ownerProblems[1]).to.match(
-      /^owns account_daily_totals, account_totals, accounts, broker_fees, cash_requests, cash_statements, close_prices, cost_inflation_index, customers, dividend_events, exceptions, holdings_snapshots, inr_rates, issuers, job_runs, journal_lines, ledger_commit_checks, lot_matches, lrs_prior_usage, period_closes, portfolio_snapshots, reconciliation_check_cycles, reconciliation_runs, reconciliation_variances, recost_flags, recost_states, remittances, stock_splits, transaction_daily_totals, transactions, uaefeed_statements, year_closes/,
+      /^owns account_daily_totals, account_totals, accounts, broker_fees, cash_requests, cash_statements, close_prices, cost_inflation_index, customers, dividend_events, exceptions, holdings_snapshots, inr_rates, issuers, job_runs, journal_lines, ledger_commit_checks, lot_matches, lrs_prior_usage, period_closes, portfolio_snapshots, reconciliation_check_cycles, reconciliation_runs, reconciliation_variances, recost_flags, recost_states, remittances, stock_splits, transaction_daily_totals, transactions, uaefeed_statements, variance_sightings, variance_triage, variance_triage_events, year_closes/,
     );
   });
 
@@ -225,6 +225,7 @@ describe('openLedgerDatabase (how a process opens its book)', function () {
       '20270207_guard_lot_matches',
       '20270207_reopen_through_a_function',
       '20270209_record_who_started_job_runs',
+      '20270215_create_variance_triage',
     ]);
     for (const { db } of started) expect(await runtimeRoleProblems(db)).to.deep.equal([]);
   });

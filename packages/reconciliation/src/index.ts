@@ -26,3 +26,24 @@ export {
 export { claimCycle, findRun, listRuns, saveRun, type RunFilter } from './store.js';
 export { ALERT_TIMEOUT_MS, ALERT_VARIANCES_MAX, driftAlerts, sendDriftAlerts, type DriftAlert } from './alert.js';
 export { readPerCustomer, UPSTREAM_CONCURRENCY, upstreamFailureReasonOf, type CustomerRead } from './upstream.js';
+export {
+  getVariance,
+  identityKey,
+  identityOf,
+  listVariances,
+  SIGHTINGS_SHOWN,
+  TRIAGE_EVENT_ACTIONS,
+  TRIAGE_STATE_FILTERS,
+  TRIAGE_STATES,
+  triageOfRun,
+  triageVariance,
+  varianceCounts,
+  type TrackedVariance,
+  type TriageAction,
+  type TriageEvent,
+  type TriageState,
+  type VarianceCounts,
+  type VarianceDetail,
+  type VarianceFilter,
+  type VarianceIdentity,
+} from './triage.js';
