@@ -30,6 +30,7 @@ const ENDPOINTS: Endpoint[] = Object.entries(apiDocument.paths)
         .replace('{cash_request_id}', randomUUID())
         .replace('{run_id}', randomUUID())
         .replace('{exception_id}', '1')
+        .replace('{variance_id}', '1')
         .replace('{pan}', 'ABCDE1234F'),
     })),
   );

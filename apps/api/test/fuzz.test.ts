@@ -87,6 +87,8 @@ const PATH_FIXTURES = (s: Setup): Record<string, PathFixture> => ({
   run_id: { value: '0190c2d4-6c1e-7a2b-9f00-00000000ec01', variantsMayWrite: false },
   // No such exception: 404.
   exception_id: { value: '999999', variantsMayWrite: false },
+  // No such variance: 404.
+  variance_id: { value: '999999', variantsMayWrite: false },
   // A declaration of any well-formed PAN is stored.
   pan: { value: 'ABCDE1234F', variantsMayWrite: true },
 });

@@ -46,3 +46,24 @@ export {
 } from './matchers/lrs-wires.js';
 export { ledgerCash, ledgerShares, paidRemittancesToWire } from './matchers/reads.js';
 export { brokerShares, matchShares, SHARE_STATUSES, type ShareStatus, type ShareTieOut } from './matchers/shares.js';
+export {
+  getVariance,
+  identityKey,
+  identityOf,
+  listVariances,
+  SIGHTINGS_SHOWN,
+  TRIAGE_EVENT_ACTIONS,
+  TRIAGE_STATE_FILTERS,
+  TRIAGE_STATES,
+  triageOfRun,
+  triageVariance,
+  varianceCounts,
+  type TrackedVariance,
+  type TriageAction,
+  type TriageEvent,
+  type TriageState,
+  type VarianceCounts,
+  type VarianceDetail,
+  type VarianceFilter,
+  type VarianceIdentity,
+} from './triage.js';

@@ -108,7 +108,10 @@ export async function runReconciliation(deps: ReconDeps, options: RunOptions = {
     results,
     metadata: { variances, skipped },
   };
-  await saveRun(deps.db, run, { persistVariances: deps.settings.alertPersistEnabled });
+  await saveRun(deps.db, run, {
+    persistVariances: deps.settings.alertPersistEnabled,
+    variancesPerCheckMax: deps.settings.variancesPerCheckMax,
+  });
   // Fire-and-forget: an alert target never delays nor fails the run.
   if (deps.settings.alertWebhookUrl !== undefined)
     void sendDriftAlerts(run, { url: deps.settings.alertWebhookUrl, book: deps.book, logger: deps.logger });

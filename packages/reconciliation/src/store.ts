@@ -1,6 +1,7 @@
 import { pagedQuery, type Db, type Page, type Paged } from '@ledger/core';
 import type { Category, CheckStatus, Since } from './check.js';
 import type { ReconciliationRun, RunSummary } from './run.js';
+import { trackVariances } from './triage.js';
 
 interface RunRow {
   run_id: string;
@@ -13,13 +14,14 @@ interface RunRow {
 }
 
 /**
- * Writes a run whole, in one database transaction: the run row and, with `persistVariances`
- * (alert_persist_enabled), each variance as a row of reconciliation_variances.
+ * Writes a run whole, in one database transaction: the run row, with `persistVariances`
+ * (alert_persist_enabled) each variance as a row of reconciliation_variances, and the variance
+ * triage the run moves (trackVariances: always, whatever `persistVariances`).
  */
 export async function saveRun(
   db: Db,
   run: ReconciliationRun,
-  { persistVariances }: { persistVariances: boolean },
+  { persistVariances, variancesPerCheckMax }: { persistVariances: boolean; variancesPerCheckMax: number },
 ): Promise<void> {
   await db.transaction(async (trx) => {
     await trx('reconciliation_runs').insert({
@@ -31,6 +33,7 @@ export async function saveRun(
       results: JSON.stringify(run.results),
       metadata: JSON.stringify(run.metadata),
     });
+    await trackVariances(trx, run, { variancesPerCheckMax });
     if (!persistVariances || run.metadata.variances.length === 0) return;
     // One statement: the variances travel as one jsonb document.
     await trx.raw(

@@ -47,6 +47,7 @@ import * as guardHistory from '../migrations/20270207_guard_history.js';
 import * as reconMarksBySnapshot from '../migrations/20270203_recon_marks_by_snapshot.js';
 import * as lotMatchesEconomicDates from '../migrations/20270205_lot_matches_economic_dates.js';
 import * as createStockSplits from '../migrations/20270205_create_stock_splits.js';
+import * as createVarianceTriage from '../migrations/20270215_create_variance_triage.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -100,6 +101,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20270207_guard_lot_matches', guardLotMatches],
   ['20270207_reopen_through_a_function', reopenThroughAFunction],
   ['20270209_record_who_started_job_runs', recordWhoStartedJobRuns],
+  ['20270215_create_variance_triage', createVarianceTriage],
 ];
 
 const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

@@ -24,6 +24,9 @@ const LEDGER_TABLES = [
   'reconciliation_runs',
   'reconciliation_variances',
   'reconciliation_check_cycles',
+  'variance_triage',
+  'variance_triage_events',
+  'variance_sightings',
   'lot_matches',
   'inr_rates',
   'close_prices',
@@ -63,6 +66,9 @@ const RUNTIME_GRANTS = [
   'GRANT INSERT, UPDATE (status, attempts, attempt_started_at, finished_at, result, error, lease_owner, lease_expires_at) ON job_runs TO ??',
   // A reconciliation run and its variances are records: written once, never changed.
   'GRANT INSERT ON reconciliation_runs, reconciliation_variances TO ??',
+  // A variance's triage follows the runs and the operators; its history (events, sightings) is appended, never changed.
+  'GRANT INSERT, UPDATE (state, assignee, present, judged_at, last_seen_run_id, last_seen_at, times_seen, expected, actual, difference, detail, state_changed_at, state_changed_by) ON variance_triage TO ??',
+  'GRANT INSERT ON variance_triage_events, variance_sightings TO ??',
   // A check's scheduled cycle and high-water mark move forward.
   'GRANT INSERT, UPDATE (cycle, claimed_at, swept_snapshot, full_swept_at) ON reconciliation_check_cycles TO ??',
   // Reference data the India reports convert and value at: a later sheet or reading replaces a day's.

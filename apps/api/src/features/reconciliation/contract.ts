@@ -1,4 +1,12 @@
-import { CATEGORIES, STATUSES } from '@ledger/reconciliation';
+import { ACTOR_NAME_PATTERN_SOURCE, ACTOR_NAME_RULE } from '@ledger/core';
+import {
+  CATEGORIES,
+  SIGHTINGS_SHOWN,
+  STATUSES,
+  TRIAGE_EVENT_ACTIONS,
+  TRIAGE_STATE_FILTERS,
+  TRIAGE_STATES,
+} from '@ledger/reconciliation';
 import {
   errorResponses,
   json,
@@ -35,6 +43,41 @@ const CHECK_NAME: JsonSchema = { type: 'string', pattern: '^[a-z][a-z0-9_]{0,63}
 /** Expected, actual and difference: decimal strings (money, or a count), null where the check has none. */
 const FIGURE: JsonSchema = { type: ['string', 'null'], pattern: '^-?[0-9]+(\\.[0-9]+)?$' };
 const nullableText: JsonSchema = { type: ['string', 'null'] };
+const TIME: JsonSchema = { type: 'string', format: 'date-time' };
+
+const VARIANCE_ID: JsonSchema = {
+  type: 'integer',
+  minimum: 1,
+  maximum: 9_007_199_254_740_991,
+  description: 'A variance id: one variance across every run that found it.',
+};
+const TRIAGE_STATE: JsonSchema = {
+  type: 'string',
+  enum: TRIAGE_STATES,
+  description:
+    '`open` (found, not yet looked at), `acknowledged`, `assigned` (to `assignee`), `resolved` (by an operator, or by the first run that no longer found it).',
+};
+const ASSIGNEE: JsonSchema = {
+  type: 'string',
+  pattern: ACTOR_NAME_PATTERN_SOURCE,
+  description: `Who works it: an operator's name or e-mail (${ACTOR_NAME_RULE}).`,
+};
+const NOTE: JsonSchema = { type: 'string', minLength: 1, maxLength: 2000, pattern: '\\S' };
+const triageInput = (required: string[], properties: Record<string, JsonSchema>, example: unknown): JsonSchema => ({
+  type: 'object',
+  additionalProperties: false,
+  required,
+  properties,
+  examples: [example],
+});
+const identityFields = {
+  check_name: CHECK_NAME,
+  txn_id: { type: ['string', 'null'], format: 'uuid' },
+  source_txn_id: nullableText,
+  customer_id: nullableText,
+  account_code: nullableText,
+  symbol: nullableText,
+} satisfies Record<string, JsonSchema>;
 
 const runFields = {
   run_id: RUN_ID,
@@ -51,6 +94,32 @@ const runFields = {
     type: 'array',
     items: ref('ReconciliationCheckResult'),
     description: 'One per check run, in the registry’s order.',
+  },
+} satisfies Record<string, JsonSchema>;
+
+const trackedFields = {
+  variance_id: VARIANCE_ID,
+  ...identityFields,
+  kind: { ...nullableText, description: 'What broke (`detail.problem`); null when the check names none.' },
+  state: TRIAGE_STATE,
+  assignee: { ...nullableText, description: 'Who it was last assigned to.' },
+  present: {
+    type: 'boolean',
+    description: 'The latest run of its check that could judge it found it (false: gone since).',
+  },
+  first_seen_run_id: RUN_ID,
+  first_seen_at: TIME,
+  last_seen_run_id: RUN_ID,
+  last_seen_at: TIME,
+  times_seen: { type: 'integer', minimum: 1, description: 'How many runs found it.' },
+  expected: { ...FIGURE, description: 'As last found: the figure the ledger implies.' },
+  actual: { ...FIGURE, description: 'As last found: the figure found.' },
+  difference: { ...FIGURE, description: 'As last found: actual − expected.' },
+  detail: { type: 'object', additionalProperties: true, description: 'As last found.' },
+  state_changed_at: TIME,
+  state_changed_by: {
+    ...ref('Actor'),
+    description: 'Who last changed its state (as `Actor`; a run’s actor for a run).',
   },
 } satisfies Record<string, JsonSchema>;
 
@@ -73,12 +142,7 @@ export const schemas: Record<string, JsonSchema> = {
   ),
   ReconciliationVariance: object(
     {
-      check_name: CHECK_NAME,
-      txn_id: { type: ['string', 'null'], format: 'uuid' },
-      source_txn_id: nullableText,
-      customer_id: nullableText,
-      account_code: nullableText,
-      symbol: nullableText,
+      ...identityFields,
       expected: { ...FIGURE, description: 'The figure the ledger implies.' },
       actual: { ...FIGURE, description: 'The figure found.' },
       difference: { ...FIGURE, description: 'actual − expected.' },
@@ -87,8 +151,98 @@ export const schemas: Record<string, JsonSchema> = {
         additionalProperties: true,
         description: 'The check’s own facts, with `problem` naming what broke.',
       },
+      variance_id: {
+        ...VARIANCE_ID,
+        type: ['integer', 'null'],
+        description:
+          'The variance this is across runs (`/v1/reconciliation/variances/{variance_id}`); null for a run stored before triage.',
+      },
+      state: {
+        ...TRIAGE_STATE,
+        type: ['string', 'null'],
+        enum: [...TRIAGE_STATES, null],
+        description: 'That variance’s triage state now.',
+      },
     },
-    'A row that broke a check: what it names, the expected and actual figures and their difference.',
+    'A row that broke a check: what it names, the expected and actual figures and their difference, and the variance it is across runs.',
+  ),
+  TrackedVariance: object(
+    trackedFields,
+    'One variance across runs (docs/reconciliation.md#variance-triage): its identity (the check, what it names, its kind), its triage state, its first and last sighting and its figures as last found.',
+  ),
+  TrackedVariancePage: listEnvelope(ref('TrackedVariance'), 'A page of variances, the most recently found first.'),
+  VarianceTriageEvent: object(
+    {
+      event_id: { type: 'integer', minimum: 1 },
+      action: {
+        type: 'string',
+        enum: TRIAGE_EVENT_ACTIONS,
+        description:
+          '`opened`, `reopened`, `resolved` by a run (`run_id`), or `acknowledged`, `assigned`, `noted`, `resolved` by an operator.',
+      },
+      state: { ...TRIAGE_STATE, description: 'The state after it.' },
+      assignee: nullableText,
+      note: nullableText,
+      run_id: { ...RUN_ID, type: ['string', 'null'], description: 'The run that opened, reopened or resolved it.' },
+      actor: ref('Actor'),
+      at: TIME,
+    },
+    'One change of a variance’s triage: history, never changed.',
+  ),
+  VarianceSighting: object(
+    {
+      run_id: RUN_ID,
+      started_at: TIME,
+      status: STATUS,
+      seen_at: TIME,
+      expected: FIGURE,
+      actual: FIGURE,
+      difference: FIGURE,
+    },
+    'A run that found the variance, with what it found.',
+  ),
+  TrackedVarianceDetail: object(
+    {
+      ...trackedFields,
+      history: { type: 'array', items: ref('VarianceTriageEvent'), description: 'Every change, oldest first.' },
+      runs: {
+        type: 'array',
+        items: ref('VarianceSighting'),
+        maxItems: SIGHTINGS_SHOWN,
+        description: `The latest ${SIGHTINGS_SHOWN} runs that found it, newest first (\`times_seen\` counts them all).`,
+      },
+    },
+    'One variance with its triage history and the runs that found it.',
+  ),
+  VarianceCounts: object(
+    {
+      unresolved: {
+        type: 'integer',
+        minimum: 0,
+        description: 'Variances not resolved (open, acknowledged or assigned).',
+      },
+      by_state: object(
+        Object.fromEntries(TRIAGE_STATES.map((s) => [s, { type: 'integer', minimum: 0 }])),
+        'How many stand in each state.',
+      ),
+      by_check: {
+        type: 'array',
+        description: 'Unresolved variances per check, most first.',
+        items: object(
+          { check_name: CHECK_NAME, unresolved: { type: 'integer', minimum: 1 } },
+          'A check’s unresolved variances.',
+        ),
+      },
+    },
+    'How many variances stand in each state (of one customer, when asked).',
+  ),
+  VarianceAcknowledgeInput: triageInput([], { note: NOTE }, { note: 'looking into it' }),
+  VarianceAssignInput: triageInput(['assignee'], { assignee: ASSIGNEE, note: NOTE }, { assignee: 'ana@example.com' }),
+  VarianceNoteInput: triageInput(['note'], { note: NOTE }, { note: 'the broker confirms 12 shares' }),
+  VarianceResolveInput: triageInput(
+    ['note'],
+    { note: { ...NOTE, description: 'Why it is resolved.' } },
+    { note: 'the corporate action was booked late; it ties out now' },
   ),
   ReconciliationSkippedCheck: object(
     { check_name: CHECK_NAME, category: CATEGORY, reason: { type: 'string' } },
@@ -146,6 +300,42 @@ const query = (name: string, description: string, schema: JsonSchema): Parameter
   description,
   schema,
 });
+
+const varianceIdPath: Parameter = {
+  name: 'variance_id',
+  in: 'path',
+  required: true,
+  description: 'A variance id.',
+  schema: VARIANCE_ID,
+};
+
+/** One operator action on a variance: admin, answering the variance with its history. */
+function triageAction(
+  action: string,
+  operationId: string,
+  summary: string,
+  description: string,
+  input: string,
+  bodyRequired: boolean,
+): Paths {
+  return {
+    [`/v1/reconciliation/variances/{variance_id}/${action}`]: {
+      post: {
+        operationId,
+        summary,
+        description: `${description} Recorded on its history with the actor (\`X-Ledger-Actor\`) and the time.`,
+        tags: TAG,
+        security: ADMIN,
+        parameters: [varianceIdPath],
+        requestBody: { description: 'What to record.', required: bodyRequired, content: json(ref(input)) },
+        responses: {
+          '200': { description: 'The variance, with its history.', content: json(ref('TrackedVarianceDetail')) },
+          ...errorResponses(...WRITE_ERRORS, 'NotFound', 'Conflict'),
+        },
+      },
+    },
+  };
+}
 
 export const paths: Paths = {
   '/v1/reconciliation/runs': {
@@ -206,4 +396,87 @@ export const paths: Paths = {
       },
     },
   },
+  '/v1/reconciliation/variances': {
+    get: {
+      operationId: 'listReconciliationVariances',
+      summary: 'Variances across runs, the most recently found first',
+      description:
+        'Each variance once, however many runs found it, with its triage state (docs/reconciliation.md#variance-triage).',
+      tags: TAG,
+      security: READ,
+      parameters: [
+        query('state', 'Only variances in this state; `unresolved`: open, acknowledged or assigned.', {
+          type: 'string',
+          enum: TRIAGE_STATE_FILTERS,
+        }),
+        query('check_name', 'Only this check’s.', CHECK_NAME),
+        paramRef('CustomerIdFilter'),
+        query('run_id', 'Only those this run found.', RUN_ID),
+        paramRef('Limit'),
+        paramRef('Offset'),
+      ],
+      responses: {
+        '200': { description: 'A page of variances.', content: json(ref('TrackedVariancePage')) },
+        ...errorResponses(...READ_ERRORS),
+      },
+    },
+  },
+  '/v1/reconciliation/variance-counts': {
+    get: {
+      operationId: 'countReconciliationVariances',
+      summary: 'How many variances stand in each state (the Firm page’s and a customer’s open variances)',
+      tags: TAG,
+      security: READ,
+      parameters: [paramRef('CustomerIdFilter')],
+      responses: {
+        '200': { description: 'The counts.', content: json(ref('VarianceCounts')) },
+        ...errorResponses(...READ_ERRORS),
+      },
+    },
+  },
+  '/v1/reconciliation/variances/{variance_id}': {
+    get: {
+      operationId: 'getReconciliationVariance',
+      summary: 'One variance, with its triage history and the runs that found it',
+      tags: TAG,
+      security: READ,
+      parameters: [varianceIdPath],
+      responses: {
+        '200': { description: 'The variance.', content: json(ref('TrackedVarianceDetail')) },
+        ...errorResponses(...READ_ERRORS, 'NotFound'),
+      },
+    },
+  },
+  ...triageAction(
+    'acknowledge',
+    'acknowledgeReconciliationVariance',
+    'Acknowledge a variance (admin)',
+    '`open` → `acknowledged`; already acknowledged or assigned: answered unchanged. A resolved one is 409 `invalid_state_transition`. An optional note goes on the history.',
+    'VarianceAcknowledgeInput',
+    false,
+  ),
+  ...triageAction(
+    'assign',
+    'assignReconciliationVariance',
+    'Assign a variance to someone (admin)',
+    '→ `assigned` to `assignee` (again to the same one: unchanged). A resolved one is 409 `invalid_state_transition`.',
+    'VarianceAssignInput',
+    true,
+  ),
+  ...triageAction(
+    'note',
+    'noteReconciliationVariance',
+    'Add a note to a variance’s history (admin)',
+    'The state stays as it is (a resolved variance may be noted too).',
+    'VarianceNoteInput',
+    true,
+  ),
+  ...triageAction(
+    'resolve',
+    'resolveReconciliationVariance',
+    'Resolve a variance, saying why (admin)',
+    '→ `resolved`; already resolved: unchanged. It stays resolved while runs keep finding it as it is; once a run no longer finds it, a later run that finds it again reopens it.',
+    'VarianceResolveInput',
+    true,
+  ),
 };
