@@ -183,6 +183,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       months: DEMO.months,
       // One customer per book holds a share more upstream: each book's reconciliation shows a warn.
       plantedMismatch: true,
+      // UAE customer 4's last transfer is a EUR deposit sync-uaefeed refuses: the exception to look at.
+      plantedException: true,
       ports: options.ports.sandbox,
       remit: {
         webhookUrl: `http://127.0.0.1:${options.ports.ENTITY_IND_IFSC.api}/v1/india/webhooks/remit`,

@@ -27,6 +27,7 @@ const USAGE = `usage: pnpm sandbox [flags]   (each flag also as the environment 
   --start-month YYYY-MM        first month of activity [SANDBOX_START_MONTH] (${DEFAULT_DATA_CONFIG.startMonth})
   --months N                   months of activity [SANDBOX_MONTHS] (${DEFAULT_DATA_CONFIG.months})
   --planted-mismatch BOOL      customer 7 of each book holds one share more upstream [SANDBOX_PLANTED_MISMATCH] (false)
+  --planted-exception BOOL     UAE customer 4's last transfer is a EUR deposit sync-uaefeed refuses [SANDBOX_PLANTED_EXCEPTION] (false)
   --uaefeed-private-key FILE   the app's RS256 key, PEM [SANDBOX_UAEFEED_PRIVATE_KEY_FILE] (generated)
   --client-env-file FILE       where the client settings are written [SANDBOX_CLIENT_ENV_FILE]
                                ($XDG_CONFIG_HOME/ledger-service/sandbox.env, ~/.config if unset)
@@ -47,6 +48,7 @@ const FLAGS = {
   'start-month': 'SANDBOX_START_MONTH',
   months: 'SANDBOX_MONTHS',
   'planted-mismatch': 'SANDBOX_PLANTED_MISMATCH',
+  'planted-exception': 'SANDBOX_PLANTED_EXCEPTION',
   'uaefeed-private-key': 'SANDBOX_UAEFEED_PRIVATE_KEY_FILE',
   'client-env-file': 'SANDBOX_CLIENT_ENV_FILE',
 } as const;
@@ -106,6 +108,7 @@ function readSettings(argv: string[], env: NodeJS.ProcessEnv) {
     startMonth: text('start-month') || DEFAULT_DATA_CONFIG.startMonth,
     months: integer('months', DEFAULT_DATA_CONFIG.months, 1, Number.MAX_SAFE_INTEGER),
     plantedMismatch: boolean('planted-mismatch'),
+    plantedException: boolean('planted-exception'),
     privateKeyPem: keyFile ? readFileSync(keyFile, 'utf8') : undefined,
     envFile: text('client-env-file') || join(configHome, 'ledger-service', 'sandbox.env'),
   };

@@ -69,7 +69,7 @@ export function EndpointView({
   pathParams?: Record<string, string>;
   initial?: Query;
   onQuery?: (query: Query) => void;
-  /** The report's name, for its declared tables (`report-specs.ts`). */
+  /** The report's name, for its declared tables (`india-specs.ts`). */
   name?: string;
 }) {
   const operation = document.paths[path]?.get;

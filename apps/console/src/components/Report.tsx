@@ -1,7 +1,8 @@
 import { Fragment } from 'react';
 import { money } from '../format.js';
 import { DataTable, ReportBar, useOnlyFlagged, useQueryState, type Json } from './DataTable.js';
-import { factsOf, tablesOf } from './report-specs.js';
+import { factsOf } from './report-specs.js';
+import { tablesOf } from './india-specs.js';
 
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 
@@ -16,7 +17,7 @@ function Fact({ value }: { value: Json }) {
 
 /**
  * Any report the API answers: its plain fields (the totals among them) as facts, then its tables
- * (declared per report in `report-specs.ts`, or derived) one at a time, chosen by a tab that
+ * (declared per report in `india-specs.ts`, or derived) one at a time, chosen by a tab that
  * counts what needs action in each; the table with flagged rows first is shown first. The JSON as
  * the API sent it only behind "Show raw".
  */

@@ -1,22 +1,22 @@
 import type { DataColumn, Json, Row, TableSpec } from './table-data.js';
 
 /**
- * What each report's tables are: a report with a spec here gets its columns as declared; any
+ * What each report's tables are: a report with a spec (`india-specs.ts`) gets its columns as declared; any
  * other report (a new one as it lands) gets them derived from its answer by `deriveTables`, with
  * the same flag rule. Both give `TableSpec`s to the one `DataTable`.
  */
-type Spec = (report: Json) => TableSpec[];
+export type Spec = (report: Json) => TableSpec[];
 
-const isRecord = (value: Json | undefined): value is { [key: string]: Json } =>
+export const isRecord = (value: Json | undefined): value is { [key: string]: Json } =>
   value !== null && value !== undefined && typeof value === 'object' && !Array.isArray(value);
 const isRecordList = (value: Json | undefined): value is Json[] => Array.isArray(value) && value.some(isRecord);
 const isPlain = (value: Json | undefined) =>
   !isRecord(value) && !(Array.isArray(value) && value.some((v) => v !== null && typeof v === 'object'));
 /** A list of more than a few plain values (warnings): a table, not a fact. */
-const isTextList = (value: Json | undefined): value is Json[] =>
+export const isTextList = (value: Json | undefined): value is Json[] =>
   Array.isArray(value) && value.length > 3 && isPlain(value);
 const words = (key: string) => key.replace(/[._]/g, ' ');
-const records = (value: Json | undefined) => (Array.isArray(value) ? value.filter(isRecord) : []);
+export const records = (value: Json | undefined) => (Array.isArray(value) ? value.filter(isRecord) : []);
 
 /** Statuses that need no one's action; any other status flags its row. */
 const SETTLED = new Set([
@@ -62,7 +62,7 @@ function columnsOf(rows: readonly Row[]): DataColumn[] {
 }
 
 /** A nested object's plain fields as columns of their own (`lrs.status`), one level down. */
-function flattenRow(record: { [key: string]: Json }): Row {
+export function flattenRow(record: { [key: string]: Json }): Row {
   const row: Row = {};
   for (const [k, v] of Object.entries(record)) {
     if (isRecord(v)) {
@@ -124,51 +124,9 @@ export function factsOf(report: Json, prefix = ''): [string, Json][] {
   );
 }
 
-const column = (key: string, label: string, align: DataColumn['align'] = 'text', total = false): DataColumn => ({
+export const column = (key: string, label: string, align: DataColumn['align'] = 'text', total = false): DataColumn => ({
   key,
   label,
   align,
   total,
 });
-
-/** holdings-recon: the one mismatch among hundreds of symbols is what the page is for, so symbols lead. */
-const holdingsRecon: Spec = (report) => {
-  const customers = records(isRecord(report) ? report.customers : null);
-  return [
-    {
-      id: 'symbols',
-      title: 'Share counts by customer and symbol',
-      columns: [
-        column('customer_id', 'Customer'),
-        column('symbol', 'Symbol'),
-        column('status', 'Status'),
-        column('ledger_quantity', 'Ledger shares', 'num', true),
-        column('usbroker_quantity', 'Broker shares', 'num', true),
-        column('difference', 'Broker − ledger', 'num', true),
-      ],
-      rows: customers.flatMap((c) =>
-        records(c.symbols).map((s) => ({ customer_id: c.customer_id ?? null, ...flattenRow(s) })),
-      ),
-      flag: (row) => row.status !== 'match',
-    },
-    {
-      id: 'customers',
-      title: 'Customers',
-      columns: [
-        column('customer_id', 'Customer'),
-        column('account_no', 'Broker account'),
-        column('status', 'Status'),
-        column('symbols', 'Symbols', 'num', true),
-        column('error', 'Error'),
-      ],
-      rows: customers.map((c) => ({ ...flattenRow(c), symbols: records(c.symbols).length })),
-      flag: needsAction,
-    },
-  ];
-};
-
-/** The reports whose tables are declared; the rest derive theirs. */
-const SPECS: Record<string, Spec> = { 'holdings-recon': holdingsRecon };
-
-export const tablesOf = (name: string | undefined, report: Json): TableSpec[] =>
-  (name !== undefined ? SPECS[name] : undefined)?.(report) ?? deriveTables(report);

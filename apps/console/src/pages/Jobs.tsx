@@ -5,6 +5,7 @@ import { api, unwrap, type Schemas } from '../api/client.js';
 import { useApiDocument, type FieldSchema } from '../api/document.js';
 import { jobForms, startJob, type JobForm } from '../api/jobs.js';
 import type { paths } from '../api/schema.js';
+import { Confirm } from '../components/Confirm.js';
 import { FilterForm, filtersOf, ListTable, type Column, type Filters } from '../components/List.js';
 import { ErrorBox, Loaded, Status } from '../components/ui.js';
 import { useSession } from '../session-context.js';
@@ -189,8 +190,41 @@ const RUN_COLUMNS: Column<Schemas['JobRun']>[] = [
   { header: 'Job id', cell: (r) => <code>{r.job_id}</code> },
 ];
 
-/** Every job run of the book (GET /v1/jobs), filtered and paged; polled while any is running. */
-function JobRuns({ kinds }: { kinds: string[] }) {
+/**
+ * A failed run started again: a new job of the same kind with the run's input. A run that ended
+ * `error` is final in the book (job_runs), so this is the retry; the failed run stays as it was.
+ */
+function RunAgain({ run, onStarted }: { run: Schemas['JobRun']; onStarted: (jobId: string) => void }) {
+  const [confirming, setConfirming] = useState(false);
+  const again = useMutation({
+    mutationFn: () => startJob(`/v1/jobs/${run.kind}`, (run.input ?? {}) as Record<string, unknown>),
+    onSuccess: (status) => {
+      setConfirming(false);
+      onStarted(status.job_id);
+    },
+  });
+  return confirming ? (
+    <Confirm
+      label={`Run ${run.kind} again`}
+      says={`This starts ${run.kind} again, as a new job, with the input of the failed run ${run.job_id}: ${JSON.stringify(run.input ?? {})}. The failed run stays as it was.`}
+      button={`Start ${run.kind}`}
+      pending={again.isPending}
+      error={again.error}
+      onConfirm={() => again.mutate()}
+      onBack={() => setConfirming(false)}
+    />
+  ) : (
+    <button type="button" onClick={() => setConfirming(true)} aria-label={`Run ${run.kind} ${run.job_id} again`}>
+      Run again…
+    </button>
+  );
+}
+
+/**
+ * Every job run of the book (GET /v1/jobs), filtered and paged; polled while any is running. With
+ * the admin token a failed run can be run again (`onStarted` follows the new job).
+ */
+function JobRuns({ kinds, onStarted }: { kinds: string[]; onStarted?: (jobId: string) => void }) {
   const { query } = useRoute();
   const filters = filtersOf(query, RUN_FILTERS);
   const [draft, setDraft] = useState<RunFilters>(filters);
@@ -232,7 +266,17 @@ function JobRuns({ kinds }: { kinds: string[] }) {
       <ListTable
         query={runs}
         testId="job-runs"
-        columns={RUN_COLUMNS}
+        columns={
+          onStarted
+            ? [
+                ...RUN_COLUMNS,
+                {
+                  header: 'Retry',
+                  cell: (r) => (r.status === 'error' ? <RunAgain run={r} onStarted={onStarted} /> : null),
+                },
+              ]
+            : RUN_COLUMNS
+        }
         rowKey={(r) => r.job_id}
         empty="No job has run on this book under these filters."
         limit={RUNS_LIMIT}
@@ -260,7 +304,8 @@ function QueuesBoardLink() {
         Open the queues board
       </button>{' '}
       <span className="muted">
-        Waiting, active, delayed and failed jobs per queue, their errors, retry and remove (admin), schedules.
+        Waiting, active, delayed and failed jobs per queue, their errors, remove (admin), schedules. A failed job is run
+        again from the list of runs below.
       </span>
       <ErrorBox error={open.error} />
     </p>
@@ -276,6 +321,12 @@ export default function JobsPage() {
   const book = useIndex().data?.book;
   const forms = document.data && book ? jobForms(document.data, book) : [];
   const form = forms.find((f) => f.kind === kind);
+  /** Puts a job this tab started first among the ones it follows. */
+  const follow = (jobId: string) => {
+    const next = [jobId, ...recent.filter((id) => id !== jobId)].slice(0, 20);
+    sessionStorage.setItem(RECENT_KEY, JSON.stringify(next));
+    setRecent(next);
+  };
   const start = useMutation({
     mutationFn: (job: JobForm) => {
       const body = Object.fromEntries(
@@ -285,11 +336,7 @@ export default function JobsPage() {
       );
       return startJob(job.path, body);
     },
-    onSuccess: (status) => {
-      const next = [status.job_id, ...recent.filter((id) => id !== status.job_id)].slice(0, 20);
-      sessionStorage.setItem(RECENT_KEY, JSON.stringify(next));
-      setRecent(next);
-    },
+    onSuccess: (status) => follow(status.job_id),
   });
   return (
     <>
@@ -371,7 +418,7 @@ export default function JobsPage() {
         </>
       )}
       <h2>Job runs of the book</h2>
-      <JobRuns kinds={forms.map((f) => f.kind)} />
+      <JobRuns kinds={forms.map((f) => f.kind)} onStarted={admin ? follow : undefined} />
     </>
   );
 }

@@ -26,6 +26,14 @@ export interface SandboxDataConfig {
    * variance. Absent or false: every answer agrees with the records.
    */
   plantedMismatch?: boolean;
+  /**
+   * One UAE customer (the `PLANTED_EXCEPTION_CUSTOMER`-th, or the last) whose uaefeed transfers
+   * end with a completed deposit into a EUR cash account, a currency uaefeed may offer and the
+   * book does not keep: sync-uaefeed refuses it (`unsupported_currency`) into an exception, the
+   * quickstart's exception to look at. It moves none of the sandbox's own balances (statements,
+   * holdings and the custodian know only AED and USD). Absent or false: none.
+   */
+  plantedException?: boolean;
 }
 
 export const DEFAULT_DATA_CONFIG: SandboxDataConfig = {
@@ -43,6 +51,13 @@ export const PLANTED_MISMATCH_CUSTOMER = 7;
 /** Whether the customer of this 1-based index is the planted one of its book. */
 export function isPlantedMismatch(config: SandboxDataConfig, index: number): boolean {
   return config.plantedMismatch === true && index === Math.min(PLANTED_MISMATCH_CUSTOMER, config.customers);
+}
+
+export const PLANTED_EXCEPTION_CUSTOMER = 4;
+
+/** Whether the customer of this 1-based index carries the planted EUR deposit. */
+export function isPlantedException(config: SandboxDataConfig, index: number): boolean {
+  return config.plantedException === true && index === Math.min(PLANTED_EXCEPTION_CUSTOMER, config.customers);
 }
 
 /** Checks a config; the error names the first field out of range. */
@@ -84,7 +99,8 @@ export interface SandboxTransfer {
   cashAccountNumber: string;
   type: 'DEPOSIT' | 'WITHDRAW';
   amount: string;
-  currency: Currency;
+  /** EUR only on the planted exception's deposit (`SandboxDataConfig.plantedException`). */
+  currency: Currency | 'EUR';
   status: 'COMPLETED' | 'REJECTED';
   valueDate: string;
 }
@@ -367,6 +383,19 @@ export function generateCustomerData(config: SandboxDataConfig, index: number): 
     const kind: Kind = k === 0 ? 'deposit' : chooseKind(random);
     for (const attempt of FALLBACKS[kind]) if (attempts[attempt](seq, date)) return;
   });
+  if (isPlantedException(config, index)) {
+    // After every other record, so the rest of the customer's data is the same with or without it.
+    const seq = config.recordsPerCustomer + 1;
+    data.transfers.push({
+      transferId: id('TRF', seq),
+      cashAccountNumber: `${number}-EUR`,
+      type: 'DEPOSIT',
+      amount: '750.00',
+      currency: 'EUR',
+      status: 'COMPLETED',
+      valueDate: period.to,
+    });
+  }
   return data;
 }
 

@@ -65,7 +65,10 @@ export function createQueueBoard({ book, redisUrl, queuePrefix, logger }: QueueB
       const server = new ExpressAdapter();
       server.setBasePath(SESSION_PATH);
       createBullBoard({
-        queues: queues.map((queue) => new BullMQAdapter(queue, { readOnlyMode })),
+        // No retry of a failed job here: its run ended `error`, final in the book (job_runs), so
+        // the same job id would only answer that failure again. The console's "Run again" starts
+        // a new job with the run's input.
+        queues: queues.map((queue) => new BullMQAdapter(queue, { readOnlyMode, allowRetries: false })),
         serverAdapter: server,
         options: {
           uiConfig: {
