@@ -31,21 +31,17 @@ export {
   asOfDate,
   matchRemittancesToWires,
   REMITTANCE_TIE_OUT_STATUSES,
-  SUBSET_SEARCH_STEPS_MAX,
   subsetAddingUpTo,
   TIE_OUT_STATUSES,
   WIRE_TIE_OUT_STATUSES,
-  windowEndOf,
   type FundingWire,
   type RemittanceTieOut,
-  type RemittanceToWire,
-  type TieOutStatus,
   type UnmatchedWire,
-  type WireMatch,
+  type RemittanceToWire,
   type WireTieOut,
 } from './matchers/lrs-wires.js';
 export { ledgerCash, ledgerShares, paidRemittancesToWire } from './matchers/reads.js';
-export { brokerShares, matchShares, SHARE_STATUSES, type ShareStatus, type ShareTieOut } from './matchers/shares.js';
+export { brokerShares, matchShares, SHARE_STATUSES, type ShareTieOut } from './matchers/shares.js';
 export {
   getVariance,
   identityKey,

@@ -78,9 +78,13 @@ describe('the India checks on a fully synced sandbox book', function () {
     expect(of('usbroker_holdings_recon')).to.deep.equal([]);
   });
 
-  it('every settled remittance arrived in a completed funding wire that day: ok, no variance', () => {
-    expect(run.results.find((r) => r.check_name === 'lrs_usbroker_tie_out')).to.deep.include({ status: 'ok' });
+  it('every paid remittance arrived in a completed funding wire within its window: ok, no variance; the customers’ own wires counted, not variances', () => {
+    const tieOut = run.results.find((r) => r.check_name === 'lrs_usbroker_tie_out')!;
+    expect(tieOut).to.deep.include({ status: 'ok' });
     expect(of('lrs_usbroker_tie_out')).to.deep.equal([]);
+    const paid = sandbox.data.india.all().flatMap((d) => d.remittances.filter((r) => r.order.status === 'paid'));
+    expect(tieOut.metrics).to.deep.include({ remittances: paid.length, matched: paid.length, aged_in_transit: 0 });
+    expect(tieOut.metrics.unmatched_funding).to.be.above(0);
   });
 
   it('each customer’s ledger cash ties out with the broker’s to the cent, FEE rows included (posted as broker_fee): ok, no variance', () => {

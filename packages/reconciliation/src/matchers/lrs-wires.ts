@@ -105,7 +105,7 @@ const cents = (amount: Decimal | string) => formatDecimal(roundToCents(new Decim
  * `asOf` + `windowDays` (its settlement is still to come), so it is never aged while unsettled
  * (pending_flow_age ages that).
  */
-export function windowEndOf(r: RemittanceToWire, windowDays: number, asOf: string): string {
+function windowEndOf(r: RemittanceToWire, windowDays: number, asOf: string): string {
   const settled = r.settled_on ?? asOf;
   return addDays(settled > r.remitted_on ? settled : r.remitted_on, windowDays);
 }
