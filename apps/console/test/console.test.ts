@@ -36,6 +36,8 @@ const MAIN_PAGES = [
   'cash-requests',
   'jobs',
   'reconciliation',
+  'variances?state=unresolved',
+  'variances/1',
   'exceptions',
   'exceptions/1',
   'periods',
@@ -285,6 +287,80 @@ describe('the console in Chromium, on the demo data of both books', function () 
     await page.getByTestId('table-variances').getByRole('link', { name: 'UAE-000007' }).first().click();
     await page.waitForURL(/#\/customers\/UAE-000007$/);
     await page.getByTestId('customer-cards').waitFor();
+  });
+
+  it('triages the planted variance to resolved on its run’s page: acknowledged, assigned, noted, resolved, each on its history; the customer’s and the firm’s open counts follow', async function () {
+    type Run = { run_id: string; variance_count: number };
+    type Variance = { variance_id: number | null; customer_id: string | null; state: string | null };
+    const { items } = await uae.api.get<{ items: Run[] }>('/v1/reconciliation/runs?limit=50');
+    const run = items.find((r) => r.variance_count > 0)!;
+    const detail = await uae.api.get<{ metadata: { variances: Variance[] } }>(`/v1/reconciliation/runs/${run.run_id}`);
+    const planted = detail.metadata.variances.find((v) => v.customer_id === 'UAE-000007')!;
+    const id = planted.variance_id!;
+    const open = async (customer?: string) =>
+      (
+        await uae.api.get<{ unresolved: number }>(
+          `/v1/reconciliation/variance-counts${customer ? `?customer_id=${customer}` : ''}`,
+        )
+      ).unresolved;
+    const [firmBefore, customerBefore] = [await open(), await open('UAE-000007')];
+    expect(customerBefore).to.be.above(0);
+
+    // The customer's page says it has open variances, linked to them.
+    await go(uae, 'customers/UAE-000007');
+    const customerCount = page.getByTestId('customer-cards').getByTestId('open-variances');
+    expect(await customerCount.textContent()).to.match(new RegExp(`^${customerBefore}\\b`));
+    // The firm's first screen counts them.
+    await go(uae, 'firm');
+    const firmCount = page.getByTestId('firm-glance').getByTestId('open-variances');
+    expect(await firmCount.textContent()).to.match(new RegExp(`^${firmBefore}\\b`));
+    expect((await firmCount.boundingBox())!.y).to.be.below(900);
+
+    await go(uae, `reconciliation/${run.run_id}?variance=${id}`);
+    const triage = page.getByTestId('variance-triage');
+    const state = triage.getByTestId('variance-state').locator('.status');
+    await triage.getByRole('heading', { name: new RegExp(`^Variance #${id}:`) }).waitFor();
+    expect(await state.textContent()).to.equal('open');
+    await triage.getByRole('button', { name: 'Acknowledge' }).click();
+    await triage.getByTestId('variance-state').locator('.status', { hasText: 'acknowledged' }).waitFor();
+
+    await triage.getByRole('button', { name: 'Assign…' }).click();
+    const assigning = page.getByRole('dialog', { name: 'Assign variance' });
+    expect(await assigning.getByRole('button', { name: 'Assign' }).isDisabled()).to.equal(true);
+    await assigning.getByLabel('Assign to (required)').fill('ops@example.com');
+    await assigning.getByRole('button', { name: 'Assign' }).click();
+    await triage.getByTestId('variance-state').getByText('assigned to ops@example.com').waitFor();
+
+    await triage
+      .getByRole('form', { name: 'Triage' })
+      .getByLabel('Note')
+      .fill('the feed missed this share; asked them');
+    await triage.getByRole('button', { name: 'Add note' }).click();
+    await triage.getByTestId('variance-history').getByText('the feed missed this share; asked them').waitFor();
+
+    await triage.getByRole('button', { name: 'Resolve…' }).click();
+    const resolving = page.getByRole('dialog', { name: 'Resolve variance' });
+    expect(await resolving.textContent()).to.contain(
+      'if a run stops finding it and a later one finds it again, it reopens',
+    );
+    expect(await resolving.getByRole('button', { name: 'Resolve' }).isDisabled()).to.equal(true);
+    await resolving.getByLabel('Why it is resolved (required)').fill('the feed confirmed the share; booked');
+    await resolving.getByRole('button', { name: 'Resolve' }).click();
+    await triage.getByTestId('variance-state').locator('.status', { hasText: 'resolved' }).waitFor();
+    expect(
+      await triage.getByTestId('variance-history').locator('tbody tr td:nth-child(2)').allTextContents(),
+    ).to.deep.equal(['opened', 'acknowledged', 'assigned', 'noted', 'resolved']);
+    // The run's table shows the state now.
+    await page.getByTestId('table-variances').getByText('resolved').first().waitFor();
+
+    const variance = await uae.api.get<{ state: string; history: { actor: string }[] }>(
+      `/v1/reconciliation/variances/${id}`,
+    );
+    expect(variance.state).to.equal('resolved');
+    expect(await open('UAE-000007')).to.equal(customerBefore - 1);
+    // The variances page lists it among the resolved ones.
+    await go(uae, 'variances?state=resolved');
+    await page.getByTestId(`variance-${id}`).waitFor();
   });
 
   const cashRequests = () => page.getByTestId('cash-requests').locator('tbody tr');

@@ -351,6 +351,24 @@ CREATE FUNCTION public.ledger_guard_transaction_update() RETURNS trigger
 COMMENT ON FUNCTION public.ledger_guard_transaction_update() IS 'Refuses every UPDATE of a posted transaction.';
 
 --
+-- Name: ledger_guard_variance_identity(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.ledger_guard_variance_identity() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+    BEGIN
+      IF (NEW.variance_id, NEW.identity_key, NEW.check_name, NEW.txn_id, NEW.source_txn_id, NEW.customer_id, NEW.account_code,
+          NEW.symbol, NEW.kind, NEW.first_seen_run_id, NEW.first_seen_at)
+           IS DISTINCT FROM (OLD.variance_id, OLD.identity_key, OLD.check_name, OLD.txn_id, OLD.source_txn_id, OLD.customer_id,
+          OLD.account_code, OLD.symbol, OLD.kind, OLD.first_seen_run_id, OLD.first_seen_at) THEN
+        RAISE EXCEPTION 'UPDATE on variance_triage is refused for %: its identity and first sighting are history', OLD.variance_id
+          USING ERRCODE = 'insufficient_privilege', CONSTRAINT = 'ledger_history';
+      END IF;
+      RETURN NEW;
+    END $$;
+
+--
 -- Name: ledger_number_period_close(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -2054,6 +2072,118 @@ CREATE TABLE public.uaefeed_statements (
 COMMENT ON TABLE public.uaefeed_statements IS 'uaefeed''s monthly cash or holdings statement of a customer (sync-uaefeed-statements), the body exactly as received; never posted. Insert-only per content (body_sha256).';
 
 --
+-- Name: variance_sightings; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.variance_sightings (
+    run_id uuid NOT NULL,
+    ordinal integer NOT NULL,
+    variance_id bigint NOT NULL,
+    seen_at timestamp with time zone NOT NULL,
+    CONSTRAINT variance_sightings_ordinal CHECK ((ordinal >= 0))
+);
+
+--
+-- Name: TABLE variance_sightings; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.variance_sightings IS 'Each run that saw a variance: ordinal is its place in the run''s metadata.variances. Insert-only.';
+
+--
+-- Name: variance_triage; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.variance_triage (
+    variance_id bigint NOT NULL,
+    identity_key text NOT NULL,
+    check_name text NOT NULL,
+    txn_id uuid,
+    source_txn_id text,
+    customer_id text,
+    account_code text,
+    symbol text,
+    kind text,
+    state text NOT NULL,
+    assignee text,
+    present boolean NOT NULL,
+    judged_at timestamp with time zone NOT NULL,
+    first_seen_run_id uuid NOT NULL,
+    first_seen_at timestamp with time zone NOT NULL,
+    last_seen_run_id uuid NOT NULL,
+    last_seen_at timestamp with time zone NOT NULL,
+    times_seen integer NOT NULL,
+    expected numeric,
+    actual numeric,
+    difference numeric,
+    detail jsonb NOT NULL,
+    state_changed_at timestamp with time zone NOT NULL,
+    state_changed_by text NOT NULL,
+    CONSTRAINT variance_triage_actual_finite CHECK (((actual > '-Infinity'::numeric) AND (actual < 'Infinity'::numeric))),
+    CONSTRAINT variance_triage_assigned_to_someone CHECK (((state <> 'assigned'::text) OR (assignee IS NOT NULL))),
+    CONSTRAINT variance_triage_detail_object CHECK ((jsonb_typeof(detail) = 'object'::text)),
+    CONSTRAINT variance_triage_difference_finite CHECK (((difference > '-Infinity'::numeric) AND (difference < 'Infinity'::numeric))),
+    CONSTRAINT variance_triage_expected_finite CHECK (((expected > '-Infinity'::numeric) AND (expected < 'Infinity'::numeric))),
+    CONSTRAINT variance_triage_state CHECK ((state = ANY (ARRAY['open'::text, 'acknowledged'::text, 'assigned'::text, 'resolved'::text]))),
+    CONSTRAINT variance_triage_times_seen CHECK ((times_seen >= 1))
+);
+
+--
+-- Name: TABLE variance_triage; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.variance_triage IS 'One reconciliation variance across runs (docs/reconciliation.md#variance-triage): identity_key is the check and what the variance names (txn_id, source_txn_id, customer_id, account_code, symbol) with its kind (detail.problem). state: open, acknowledged, assigned (assignee), resolved. present: the latest run of its check that could judge it saw it (judged_at: that check result''s ran_at). The figures and detail are the last seen. Identity and first sighting never change; never deleted.';
+
+--
+-- Name: variance_triage_events; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.variance_triage_events (
+    event_id bigint NOT NULL,
+    variance_id bigint NOT NULL,
+    action text NOT NULL,
+    state text NOT NULL,
+    assignee text,
+    note text,
+    run_id uuid,
+    actor text NOT NULL,
+    at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT variance_triage_events_action CHECK ((action = ANY (ARRAY['opened'::text, 'acknowledged'::text, 'assigned'::text, 'noted'::text, 'resolved'::text, 'reopened'::text]))),
+    CONSTRAINT variance_triage_events_state CHECK ((state = ANY (ARRAY['open'::text, 'acknowledged'::text, 'assigned'::text, 'resolved'::text])))
+);
+
+--
+-- Name: TABLE variance_triage_events; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.variance_triage_events IS 'Every change of a variance''s triage: opened, reopened or resolved by a run (run_id), or acknowledged, assigned, noted or resolved by an operator, with the actor (docs/actors.md), the state after, the assignee and the note. Insert-only.';
+
+--
+-- Name: variance_triage_events_event_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+ALTER TABLE public.variance_triage_events ALTER COLUMN event_id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.variance_triage_events_event_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
+-- Name: variance_triage_variance_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+ALTER TABLE public.variance_triage ALTER COLUMN variance_id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.variance_triage_variance_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
 -- Name: year_closes; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -2384,6 +2514,34 @@ ALTER TABLE ONLY public.uaefeed_statements
     ADD CONSTRAINT uaefeed_statements_pkey PRIMARY KEY (customer_id, kind, month, body_sha256);
 
 --
+-- Name: variance_sightings variance_sightings_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.variance_sightings
+    ADD CONSTRAINT variance_sightings_pkey PRIMARY KEY (run_id, ordinal);
+
+--
+-- Name: variance_triage_events variance_triage_events_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.variance_triage_events
+    ADD CONSTRAINT variance_triage_events_pkey PRIMARY KEY (event_id);
+
+--
+-- Name: variance_triage variance_triage_identity; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.variance_triage
+    ADD CONSTRAINT variance_triage_identity UNIQUE (identity_key);
+
+--
+-- Name: variance_triage variance_triage_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.variance_triage
+    ADD CONSTRAINT variance_triage_pkey PRIMARY KEY (variance_id);
+
+--
 -- Name: year_closes year_closes_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -2630,6 +2788,42 @@ CREATE INDEX transactions_txn_date_idx ON public.transactions USING btree (txn_d
 --
 
 CREATE INDEX transactions_type_idx ON public.transactions USING btree (txn_type, txn_date);
+
+--
+-- Name: variance_sightings_variance_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX variance_sightings_variance_idx ON public.variance_sightings USING btree (variance_id, seen_at DESC);
+
+--
+-- Name: variance_triage_customer_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX variance_triage_customer_idx ON public.variance_triage USING btree (customer_id, last_seen_at DESC) WHERE (customer_id IS NOT NULL);
+
+--
+-- Name: variance_triage_events_variance_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX variance_triage_events_variance_idx ON public.variance_triage_events USING btree (variance_id, event_id);
+
+--
+-- Name: variance_triage_last_seen_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX variance_triage_last_seen_idx ON public.variance_triage USING btree (last_seen_at DESC, variance_id DESC);
+
+--
+-- Name: variance_triage_present_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX variance_triage_present_idx ON public.variance_triage USING btree (check_name) WHERE present;
+
+--
+-- Name: variance_triage_unresolved_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX variance_triage_unresolved_idx ON public.variance_triage USING btree (check_name, customer_id) WHERE (state <> 'resolved'::text);
 
 --
 -- Name: year_closes_fy_end_idx; Type: INDEX; Schema: public; Owner: -
@@ -3082,6 +3276,48 @@ CREATE TRIGGER transactions_refuse_closed_period AFTER INSERT ON public.transact
 COMMENT ON TRIGGER transactions_refuse_closed_period ON public.transactions IS 'No transaction may be dated on or before the day the books are closed through.';
 
 --
+-- Name: variance_sightings variance_sightings_append_only; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER variance_sightings_append_only BEFORE DELETE OR UPDATE ON public.variance_sightings FOR EACH ROW EXECUTE FUNCTION public.ledger_refuse_change();
+
+--
+-- Name: variance_sightings variance_sightings_no_truncate; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER variance_sightings_no_truncate BEFORE TRUNCATE ON public.variance_sightings FOR EACH STATEMENT EXECUTE FUNCTION public.ledger_refuse_change();
+
+--
+-- Name: variance_triage_events variance_triage_events_append_only; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER variance_triage_events_append_only BEFORE DELETE OR UPDATE ON public.variance_triage_events FOR EACH ROW EXECUTE FUNCTION public.ledger_refuse_change();
+
+--
+-- Name: variance_triage_events variance_triage_events_no_truncate; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER variance_triage_events_no_truncate BEFORE TRUNCATE ON public.variance_triage_events FOR EACH STATEMENT EXECUTE FUNCTION public.ledger_refuse_change();
+
+--
+-- Name: variance_triage variance_triage_guard_history; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER variance_triage_guard_history BEFORE UPDATE ON public.variance_triage FOR EACH ROW EXECUTE FUNCTION public.ledger_guard_variance_identity();
+
+--
+-- Name: variance_triage variance_triage_no_delete; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER variance_triage_no_delete BEFORE DELETE ON public.variance_triage FOR EACH ROW EXECUTE FUNCTION public.ledger_refuse_change();
+
+--
+-- Name: variance_triage variance_triage_no_truncate; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER variance_triage_no_truncate BEFORE TRUNCATE ON public.variance_triage FOR EACH STATEMENT EXECUTE FUNCTION public.ledger_refuse_change();
+
+--
 -- Name: account_daily_totals account_daily_totals_account_code_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -3143,6 +3379,48 @@ ALTER TABLE ONLY public.remittances
 
 ALTER TABLE ONLY public.stock_splits
     ADD CONSTRAINT stock_splits_customer_id_fkey FOREIGN KEY (customer_id) REFERENCES public.customers(customer_id);
+
+--
+-- Name: variance_sightings variance_sightings_run_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.variance_sightings
+    ADD CONSTRAINT variance_sightings_run_id_fkey FOREIGN KEY (run_id) REFERENCES public.reconciliation_runs(run_id);
+
+--
+-- Name: variance_sightings variance_sightings_variance_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.variance_sightings
+    ADD CONSTRAINT variance_sightings_variance_id_fkey FOREIGN KEY (variance_id) REFERENCES public.variance_triage(variance_id);
+
+--
+-- Name: variance_triage_events variance_triage_events_run_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.variance_triage_events
+    ADD CONSTRAINT variance_triage_events_run_id_fkey FOREIGN KEY (run_id) REFERENCES public.reconciliation_runs(run_id);
+
+--
+-- Name: variance_triage_events variance_triage_events_variance_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.variance_triage_events
+    ADD CONSTRAINT variance_triage_events_variance_id_fkey FOREIGN KEY (variance_id) REFERENCES public.variance_triage(variance_id);
+
+--
+-- Name: variance_triage variance_triage_first_seen_run_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.variance_triage
+    ADD CONSTRAINT variance_triage_first_seen_run_id_fkey FOREIGN KEY (first_seen_run_id) REFERENCES public.reconciliation_runs(run_id);
+
+--
+-- Name: variance_triage variance_triage_last_seen_run_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.variance_triage
+    ADD CONSTRAINT variance_triage_last_seen_run_id_fkey FOREIGN KEY (last_seen_run_id) REFERENCES public.reconciliation_runs(run_id);
 
 --
 -- Name: year_closes year_closes_txn_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

@@ -17,11 +17,13 @@ function download(name: string, body: string) {
   URL.revokeObjectURL(url);
 }
 
-/** A cell: a customer or transaction id linked to its page, decimals with separators, the rest in words. */
+/** A cell: a customer, transaction or variance id linked to its page, decimals with separators, the rest in words. */
 function Cell({ column, value }: { column: DataColumn; value: Json | undefined }): ReactNode {
   if (value === null || value === undefined) return <span className="muted">—</span>;
   if (typeof value === 'string' && column.key.endsWith('customer_id'))
     return <a href={href('customers', value)}>{value}</a>;
+  if (typeof value === 'number' && column.key === 'variance_id')
+    return <a href={href('variances', String(value))}>#{value}</a>;
   if (typeof value === 'string' && /(^|_)txn_id$/.test(column.key) && /^[0-9a-f-]{36}$/.test(value))
     return <a href={href('transactions', value)}>{value.slice(0, 8)}</a>;
   if (column.align === 'money' && isDecimal(value)) return money(value);

@@ -8,6 +8,7 @@ import type { paths } from '../api/schema.js';
 import { EndpointView } from '../components/Endpoint.js';
 import { FilterForm, ListTable, Table, type Column } from '../components/List.js';
 import { Card, Loaded, Money, PeriodFields } from '../components/ui.js';
+import { OpenVariances } from '../components/VarianceTriage.js';
 import { href, navigate, useRoute } from '../router.js';
 
 const LIMIT = 50;
@@ -206,6 +207,7 @@ function Customer({ id }: { id: string }) {
                 <a href={href('transactions', '', { customer_id: id })}>{o.activity.transaction_count}</a>
               </Card>
               <Card label="Positions">{o.activity.position_count}</Card>
+              <OpenVariances customerId={id} />
               <Card label="Active">
                 {o.activity.first_txn_date ?? '—'} – {o.activity.last_txn_date ?? '—'}
               </Card>

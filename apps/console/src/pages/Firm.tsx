@@ -5,6 +5,7 @@ import { DayChart } from '../components/Chart.js';
 import { TrialBalanceTable } from '../components/TrialBalance.js';
 import { Card, ErrorBox, Loaded, Money, Status } from '../components/ui.js';
 import { filtersOf, Table, type Column } from '../components/List.js';
+import { OpenVariances } from '../components/VarianceTriage.js';
 import { isZero } from '../format.js';
 import { href, navigate, useRoute } from '../router.js';
 
@@ -94,8 +95,6 @@ export default function FirmPage() {
 
   const latest = runs.data ? latestPerCheck(runs.data.items) : [];
   const counts = statusCounts(latest);
-  // Runs of one category leave the others' variances out: the open ones are the newest full run's.
-  const fullRun = runs.data?.items.find((r) => r.category === null);
 
   return (
     <>
@@ -113,17 +112,7 @@ export default function FirmPage() {
             '…'
           )}
         </Card>
-        <Card label="Open variances">
-          {fullRun ? (
-            <a href={href('reconciliation', fullRun.run_id)} data-testid="open-variances">
-              {fullRun.variance_count}
-            </a>
-          ) : runs.data ? (
-            'no full run yet'
-          ) : (
-            '…'
-          )}
-        </Card>
+        <OpenVariances />
         <Card label={`Trial balance${asOf ? ` as of ${asOf}` : ''}`}>
           {trial.data ? (
             <span data-testid="trial-balance-check">

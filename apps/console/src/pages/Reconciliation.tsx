@@ -4,6 +4,7 @@ import { api, unwrap, type Schemas } from '../api/client.js';
 import { ReportBar, DataTable, useOnlyFlagged, type Json, type Row, type TableSpec } from '../components/DataTable.js';
 import { ListTable, type Column } from '../components/List.js';
 import { ErrorBox, Loaded, Status } from '../components/ui.js';
+import { VarianceTriage } from '../components/VarianceTriage.js';
 import { useSession } from '../session-context.js';
 import { href, navigate, useRoute } from '../router.js';
 
@@ -97,11 +98,13 @@ const CHECKS: Omit<TableSpec, 'rows'> = {
   flag: (row) => row.status === 'warn' || row.status === 'fail',
 };
 
-/** Every variance broke a check, so each one needs action. */
+/** Every variance broke a check, so each one needs action (its triage state says how far it is). */
 const VARIANCES: Omit<TableSpec, 'rows'> = {
   id: 'variances',
   title: 'Variances',
   columns: [
+    { key: 'variance_id', label: 'Variance' },
+    { key: 'state', label: 'State' },
     { key: 'check_name', label: 'Check' },
     { key: 'txn_id', label: 'Transaction' },
     { key: 'source_txn_id', label: 'Source transaction' },
@@ -115,6 +118,40 @@ const VARIANCES: Omit<TableSpec, 'rows'> = {
   ],
   flag: () => true,
 };
+
+/**
+ * The run's variances to triage: one chosen (in the address, `variance=`; the first not resolved
+ * by default), with its state, history and actions.
+ */
+function RunTriage({ runId, variances }: { runId: string; variances: Schemas['ReconciliationVariance'][] }) {
+  const { query } = useRoute();
+  const tracked = variances.filter((v) => v.variance_id !== null);
+  if (tracked.length === 0) return null;
+  const chosen =
+    Number(query.get('variance')) || (tracked.find((v) => v.state !== 'resolved') ?? tracked[0])!.variance_id!;
+  return (
+    <section aria-label="Triage">
+      <h3>Triage</h3>
+      <label>
+        Variance{' '}
+        <select
+          value={chosen}
+          onChange={(e) =>
+            navigate(href('reconciliation', runId, { ...Object.fromEntries(query), variance: e.target.value }))
+          }
+        >
+          {tracked.map((v, i) => (
+            <option key={i} value={v.variance_id!}>
+              #{v.variance_id} {v.state} · {v.check_name} {String(v.detail.problem ?? '')} {v.customer_id ?? ''}{' '}
+              {v.symbol ?? ''}
+            </option>
+          ))}
+        </select>
+      </label>
+      <VarianceTriage id={chosen} />
+    </section>
+  );
+}
 
 function Run({ runId }: { runId: string }) {
   const onlyFlagged = useOnlyFlagged();
@@ -141,6 +178,7 @@ function Run({ runId }: { runId: string }) {
             }}
             onlyFlagged={onlyFlagged}
           />
+          <RunTriage runId={r.run_id} variances={r.metadata.variances} />
         </>
       )}
     </Loaded>

@@ -9,6 +9,7 @@ import JournalPage from './Journal.js';
 import PeriodsPage from './Periods.js';
 import ReconciliationPage from './Reconciliation.js';
 import TransactionsPage from './Transactions.js';
+import VariancesPage from './Variances.js';
 
 export interface Page {
   /** Its route: `#/<path>`, and `#/<path>/<param>` for one of its things. */
@@ -26,6 +27,7 @@ export const PAGES: Page[] = [
   { path: 'cash-requests', title: 'Cash requests', component: CashRequestsPage },
   { path: 'jobs', title: 'Jobs', component: JobsPage },
   { path: 'reconciliation', title: 'Reconciliation', component: ReconciliationPage },
+  { path: 'variances', title: 'Variances', component: VariancesPage },
   { path: 'exceptions', title: 'Exceptions', component: ExceptionsPage },
   { path: 'periods', title: 'Periods', component: PeriodsPage },
   { path: 'india', title: 'India', component: IndiaPage },
