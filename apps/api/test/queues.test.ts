@@ -43,9 +43,17 @@ describe('the queues board at /console/queues', () => {
     expect(page.status).to.equal(200);
     expect(page.headers.get('content-security-policy')).to.contain("default-src 'self'");
     expect(page.text).to.contain('<base href="/console/queues/"').and.not.contain('fonts.googleapis.com');
+    // The page's accessibility script, of this origin, behind the session like the rest of the board.
+    expect(page.text).to.contain('<script src="/console/queues/ledger-a11y.js" defer></script>');
+    const script = await api.get('/console/queues/ledger-a11y.js', { headers: { Cookie } });
+    expect([script.status, script.headers.get('content-type')]).to.deep.equal([200, 'text/javascript; charset=utf-8']);
+    expect(script.text).to.contain("'ellipsis-vertical': 'More actions'");
+    expectError(await api.get('/console/queues/ledger-a11y.js'), 401, 'unauthorized');
 
     const queues = await api.get('/console/queues/api/queues', { headers: { Cookie } });
     expect(queues.status).to.equal(200);
+    // No retry of a failed job on the board: the run's error is final in the book (the console runs it again).
+    expect(queues.body.queues.every((q: { allowRetries: boolean }) => q.allowRetries === false)).to.equal(true);
     expect(queues.body.queues.map((q: { name: string }) => q.name).sort()).to.deep.equal([
       'ledger-ENTITY_UAE-recost',
       'ledger-ENTITY_UAE-syncs',

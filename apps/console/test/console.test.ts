@@ -546,12 +546,17 @@ describe('the console in Chromium, on the demo data of both books', function () 
   });
 
   it('runs a failed job again from the list of runs: a new run, done, the failed one kept', async function () {
-    // The registry answers provision-uae's first call with a field broken: the job fails for good.
-    stack.sandbox.faults.add({ upstream: 'registry', fault: 'malformed', count: 1 });
-    const failed = await uae.api.post<{ job_id: string; status: string; error: string | null }>(
-      '/v1/jobs/provision-uae',
-      {},
-    );
+    // The registry answers provision-uae with a field broken until the fault is cleared: the job fails.
+    const fault = stack.sandbox.faults.add({ upstream: 'registry', fault: 'malformed' });
+    type Run = { job_id: string; status: string; error: string | null };
+    const started = await uae.api.post<Run>('/v1/jobs/provision-uae', {});
+    let failed = started;
+    // Polled until it ends (a refused payload is not retried; the wait for a synchronous job may end first).
+    for (let i = 0; i < 600 && failed.status === 'running'; i += 1) {
+      await page.waitForTimeout(100);
+      failed = await uae.api.get<Run>(`/v1/jobs/status/${started.job_id}`);
+    }
+    stack.sandbox.faults.clear({ id: fault.id });
     expect(failed.status, JSON.stringify(failed)).to.equal('error');
     await go(uae, 'jobs?kind=provision-uae&status=error');
     const row = page.getByTestId('job-runs').locator('tbody tr', { hasText: failed.job_id });
@@ -559,8 +564,8 @@ describe('the console in Chromium, on the demo data of both books', function () 
     const dialog = row.getByRole('dialog', { name: 'Run provision-uae again' });
     expect(await dialog.textContent()).to.contain(`with the input of the failed run ${failed.job_id}`);
     await dialog.getByRole('button', { name: 'Start provision-uae' }).click();
-    const started = page.getByTestId('jobs').getByTestId('job-provision-uae').first();
-    await started.getByText('done').waitFor();
+    const again = page.getByTestId('jobs').getByTestId('job-provision-uae').first();
+    await again.getByText('done').waitFor();
     const { items } = await uae.api.get<{ items: { job_id: string; status: string }[] }>(
       '/v1/jobs?kind=provision-uae&limit=2',
     );
@@ -742,6 +747,8 @@ describe('the console in Chromium, on the demo data of both books', function () 
   });
 
   it('on the India book, reopens into the closed year, closes the books again and closes the year again, each confirmed', async function () {
+    // Signed in read only on this origin: sign out to sign in with the admin token.
+    await page.evaluate(() => sessionStorage.clear());
     await signIn(india, true);
     const { items: years } = await india.api.get<{ items: { action: string; fy_end: string }[] }>(
       '/v1/periods/years?limit=1',

@@ -398,10 +398,14 @@ const scheduleFa: Spec = (report) => [
       amount('closing_value_inr', 'Closing value INR'),
       amount('gross_dividends_inr', 'Dividends INR'),
       amount('gross_sale_proceeds_inr', 'Sale proceeds INR'),
-      text('missing_close_days', 'Days without a close'),
+      count('missing_close_days', 'Days without a close'),
     ],
-    within(field(report, 'items'), 'a3', ['customer_id']),
-    (row) => row.peak_value_inr === null || nonEmpty(row.missing_close_days),
+    // The days themselves (hundreds for a symbol listed late) are in the CSV of the raw answer; here, how many.
+    within(field(report, 'items'), 'a3', ['customer_id']).map((row) => ({
+      ...row,
+      missing_close_days: Array.isArray(row.missing_close_days) ? row.missing_close_days.length : 0,
+    })),
+    (row) => row.peak_value_inr === null || (typeof row.missing_close_days === 'number' && row.missing_close_days > 0),
   ),
   table(
     'a2',

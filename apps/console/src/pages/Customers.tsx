@@ -7,11 +7,13 @@ import { useApiDocument } from '../api/document.js';
 import type { paths } from '../api/schema.js';
 import { EndpointView } from '../components/Endpoint.js';
 import { FilterForm, ListTable, Table, type Column } from '../components/List.js';
-import { Card, Loaded, Money, PeriodFields } from '../components/ui.js';
+import { Card, Loaded, Money, Pager, PeriodFields } from '../components/ui.js';
 import { OpenVariances } from '../components/VarianceTriage.js';
 import { href, navigate, useRoute } from '../router.js';
 
 const LIMIT = 50;
+/** Rows of a customer's statement and orders shown at once: the page stays a few screens tall. */
+const ROWS = 25;
 
 const CUSTOMER_COLUMNS: Column<Schemas['Customer']>[] = [
   { header: 'Customer', cell: (c) => <a href={href('customers', c.customer_id)}>{c.customer_id}</a> },
@@ -142,6 +144,8 @@ function Customer({ id }: { id: string }) {
   const path = { customer_id: id };
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
+  const [movementsAt, setMovementsAt] = useState(0);
+  const [ordersAt, setOrdersAt] = useState(0);
   const period = { from: from || undefined, to: to || undefined };
   const overview = useQuery({
     queryKey: ['customer', id, 'overview'],
@@ -248,7 +252,20 @@ function Customer({ id }: { id: string }) {
       </Loaded>
 
       <h3>Statement</h3>
-      <PeriodFields from={from} to={to} onFrom={setFrom} onTo={setTo} />
+      <PeriodFields
+        from={from}
+        to={to}
+        onFrom={(day) => {
+          setFrom(day);
+          setMovementsAt(0);
+          setOrdersAt(0);
+        }}
+        onTo={(day) => {
+          setTo(day);
+          setMovementsAt(0);
+          setOrdersAt(0);
+        }}
+      />
       <Loaded query={curve}>
         {() =>
           days.length > 0 ? (
@@ -285,7 +302,7 @@ function Customer({ id }: { id: string }) {
                   <Money value={s.opening_balance_usd} />
                 </td>
               </tr>
-              {s.movements.map((m) => (
+              {s.movements.slice(movementsAt, movementsAt + ROWS).map((m) => (
                 <tr key={m.line_id}>
                   <td>
                     <a href={href('transactions', m.txn_id)}>{m.txn_date}</a>
@@ -316,6 +333,9 @@ function Customer({ id }: { id: string }) {
           </table>
         )}
       </Loaded>
+      {(statement.data?.movements.length ?? 0) > ROWS ? (
+        <Pager total={statement.data!.movements.length} limit={ROWS} offset={movementsAt} onOffset={setMovementsAt} />
+      ) : null}
 
       <div className="two">
         <div>
@@ -342,7 +362,19 @@ function Customer({ id }: { id: string }) {
 
       <h3>Orders</h3>
       <Loaded query={orders}>
-        {(o) => <Table testId="orders" columns={ORDER_COLUMNS} rows={o.items} rowKey={(t) => t.txn_id} />}
+        {(o) => (
+          <>
+            <Table
+              testId="orders"
+              columns={ORDER_COLUMNS}
+              rows={o.items.slice(ordersAt, ordersAt + ROWS)}
+              rowKey={(t) => t.txn_id}
+            />
+            {o.items.length > ROWS ? (
+              <Pager total={o.items.length} limit={ROWS} offset={ordersAt} onOffset={setOrdersAt} />
+            ) : null}
+          </>
+        )}
       </Loaded>
 
       <IndiaViews id={id} />

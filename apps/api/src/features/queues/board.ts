@@ -32,7 +32,30 @@ export interface QueueBoard {
   close(): Promise<void>;
 }
 
-/** Renders Bull Board's page without its web font link (the rest of the page is its own). */
+/**
+ * Bull Board's page leaves its icon buttons (full screen, settings, the links menu, a queue's
+ * actions) and its Redis logo without a name, and greys its search shortcut below 4.5:1 (axe:
+ * button-name, svg-img-alt, color-contrast). A script of this origin (the policy allows no
+ * other) names each from its icon as the page renders, and a rule darkens the shortcut.
+ */
+const A11Y_PATH = '/ledger-a11y.js';
+const A11Y_SCRIPT = `// Names Bull Board's unnamed icon buttons and images (served by the ledger api, board.ts).
+const NAMES = { maximize: 'Full screen', settings: 'Settings', 'circle-user': 'Links', 'ellipsis-vertical': 'More actions' };
+const name = () => {
+  for (const button of document.querySelectorAll('button:not([aria-label])')) {
+    if (button.textContent.trim() !== '') continue;
+    const icon = [...(button.querySelector('svg.lucide')?.classList ?? [])].find((c) => c.startsWith('lucide-'));
+    const key = icon?.slice('lucide-'.length);
+    if (key) button.setAttribute('aria-label', NAMES[key] ?? key.replace(/-/g, ' '));
+  }
+  for (const image of document.querySelectorAll('svg[role="img"]:not([aria-label])')) image.setAttribute('aria-label', 'Redis');
+};
+new MutationObserver(name).observe(document.documentElement, { childList: true, subtree: true });
+name();
+`;
+const A11Y_TAGS = `<style>kbd { color: #3d4650; }</style><script src="${SESSION_PATH}${A11Y_PATH}" defer></script></head>`;
+
+/** Renders Bull Board's page without its web font link, with the accessibility script (the rest is its own). */
 const withoutWebFonts: RequestHandler = (_req, res, next) => {
   const render = res.render.bind(res) as (
     view: string,
@@ -40,7 +63,9 @@ const withoutWebFonts: RequestHandler = (_req, res, next) => {
     done: (e: Error | null, html?: string) => void,
   ) => void;
   (res as Response & { render: (view: string, options?: object) => void }).render = (view, options = {}) =>
-    render(view, options, (error, html) => (error ? next(error) : res.send(html!.replace(WEB_FONTS, ''))));
+    render(view, options, (error, html) =>
+      error ? next(error) : res.send(html!.replace(WEB_FONTS, '').replace('</head>', A11Y_TAGS)),
+    );
   next();
 };
 
@@ -99,6 +124,7 @@ export function createQueueBoard({ book, redisUrl, queuePrefix, logger }: QueueB
           'X-Content-Type-Options': 'nosniff',
           'Referrer-Policy': 'no-referrer',
         });
+        if (req.path === A11Y_PATH) return void res.type('text/javascript').send(A11Y_SCRIPT);
         return withoutWebFonts(req, res, (error?: unknown) =>
           error === undefined ? open().boards[role](req, res, next) : next(error),
         );
