@@ -6,6 +6,7 @@ import { benchApiAb, type AbSide } from './api-ab.js';
 import { benchBulkPosting } from './bulk.js';
 import { benchCustomerViews } from './customer-views.js';
 import { entry, fundingEntry } from './fixtures.js';
+import { benchTaxPack } from './tax-pack.js';
 import { benchIndiaLiveReports, benchIndiaReports, seedIndiaBook } from './india.js';
 import { benchIndexes } from './indexes.js';
 import { benchManualEntry } from './http.js';
@@ -366,6 +367,17 @@ if (which === 'all' || which === 'uaefeed') {
       `${round(r.skipped)} skipped (rejected transfers, unfilled orders); then recost of its ${round(r.trades)} pending transactions: ${r.recostSeconds.toFixed(2)} s ` +
       `(with it: ${round(r.records / (r.seconds + r.recostSeconds))} records/s); yardsticks here: the same transactions through bulk posting alone ` +
       `${round(r.bulkOnlyPerSecond)}/s (the sync posts at ${Math.round((100 * r.postedPerSecond) / r.bulkOnlyPerSecond)}% of it), raw COPY of their journal lines into a bare table ${round(r.rawCopyLinesPerSecond)} lines/s`,
+  );
+}
+if (which === 'tax-pack') {
+  const customers = Number(process.argv[3] ?? '200');
+  if (!Number.isInteger(customers) || customers < 1)
+    throw new Error(`the customer count must be a whole number, e.g. 200: ${process.argv[3]}`);
+  const r = await withDatabase((db) => benchTaxPack(db, customers));
+  console.log(
+    `tax pack per PAN (FY 2025-26) on the quickstart's India data set (${round(r.customers)} customers, ${round(r.pans)} PANs, synced and recosted in ${r.loadSeconds.toFixed(1)} s): ` +
+      `packs holding ${round(r.held.transfers)} transfers, ${round(r.held.dividends)} dividends, ${round(r.held.tcsLines)} remittances, ${round(r.held.openLots)} open lots; ` +
+      `median ${r.medianMs.toFixed(0)} ms, p95 ${r.p95Ms.toFixed(0)} ms, slowest ${r.maxMs.toFixed(0)} ms (target < 1,000 ms; load average ${r.load[0].toFixed(1)} before, ${r.load[1].toFixed(1)} after)`,
   );
 }
 if (which === 'all' || which === 'remit') {

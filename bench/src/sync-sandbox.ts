@@ -22,6 +22,8 @@ export async function startSandboxProcess(
   seed: number,
   customers: number,
   recordsPerCustomer: number,
+  /** More of the sandbox's flags (e.g. `--start-month`, `--months`). */
+  more: string[] = [],
 ): Promise<{ env: Record<string, string>; pid: number; close(): void }> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-sandbox-'));
   const envFile = join(dir, 'sandbox.env');
@@ -43,6 +45,7 @@ export async function startSandboxProcess(
       '--client-env-file',
       envFile,
       ...ports,
+      ...more,
     ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );

@@ -4,7 +4,16 @@ import { expect } from 'chai';
 import { apiDocument } from '../src/openapi/index.js';
 import { ADMIN, OPEN, READ, REMIT_SIGNATURE } from '../src/openapi/security.js';
 import type { Method } from '../src/openapi/types.js';
-import { ADMIN_TOKEN, deposit, expectError, LEDGER_TOKEN, requiredQuery, startApi, type TestApi } from './support.js';
+import {
+  ADMIN_TOKEN,
+  deposit,
+  expectError,
+  LEDGER_TOKEN,
+  QUERY_NAMES_A_RESOURCE,
+  requiredQuery,
+  startApi,
+  type TestApi,
+} from './support.js';
 
 interface Endpoint {
   method: Method;
@@ -39,6 +48,9 @@ const isOpen = (e: Endpoint) => e.template.startsWith('/health/') || e.template 
 const isSigned = (e: Endpoint) => e.template === '/v1/india/webhooks/remit';
 const isAdmin = (e: Endpoint) => !isOpen(e) && !isSigned(e) && e.method !== 'get';
 const label = (e: Endpoint) => `${e.method.toUpperCase()} ${e.template}`;
+/** A sample path or query names a resource the empty book does not have: 404. */
+const namesUnknownResource = (e: Endpoint) => e.template.includes('{') || QUERY_NAMES_A_RESOURCE.includes(e.template);
+
 /** The path with the query its operation requires. */
 const samplePath = (e: Endpoint) => {
   const query = requiredQuery(e.template);
@@ -108,14 +120,14 @@ describe('authentication matrix', () => {
     it('the ledger token reads every GET endpoint', async () => {
       for (const e of ENDPOINTS.filter((x) => !isOpen(x) && x.method === 'get')) {
         const reply = await api.get(samplePath(e), { token: 'ledger' });
-        expect(reply.status, label(e)).to.be.oneOf(e.template.includes('{') ? [404] : [200]);
+        expect(reply.status, label(e)).to.be.oneOf(namesUnknownResource(e) ? [404] : [200]);
       }
     });
 
     it('the admin token is accepted on every GET endpoint too', async () => {
       for (const e of ENDPOINTS.filter((x) => !isOpen(x) && x.method === 'get')) {
         const reply = await api.get(samplePath(e), { token: 'admin' });
-        expect(reply.status, label(e)).to.be.oneOf(e.template.includes('{') ? [404] : [200]);
+        expect(reply.status, label(e)).to.be.oneOf(namesUnknownResource(e) ? [404] : [200]);
       }
     });
 

@@ -27,6 +27,9 @@ async function paidRemittance(api: TestApi, orderId: string, customerId: string,
   );
 }
 
+/** The required parameters of a report besides `fy`: the tax pack's PAN. */
+const otherParams = (path: string) => (path === '/v1/india/tax-pack' ? '&pan=ABCDE1234F' : '');
+
 describe('India reports on stored data (api)', function () {
   this.timeout(60_000);
 
@@ -132,7 +135,7 @@ describe('India reports on stored data (api)', function () {
           amount_inr: '1.00',
         });
         const asked = reports.map(
-          async (path) => [path, await api.get(`${path}?fy=${fy}`, { token: 'ledger' })] as const,
+          async (path) => [path, await api.get(`${path}?fy=${fy}${otherParams(path)}`, { token: 'ledger' })] as const,
         );
         for (const [what, reply] of [['declared', declared] as const, ...(await Promise.all(asked))]) {
           expectError(reply, 400, 'validation_error');
@@ -141,10 +144,41 @@ describe('India reports on stored data (api)', function () {
       }
       for (const fy of ['2015-16', '2198-99']) {
         for (const path of reports) {
-          const reply = await api.get(`${path}?fy=${fy}`, { token: 'ledger' });
+          const reply = await api.get(`${path}?fy=${fy}${otherParams(path)}`, { token: 'ledger' });
           expect(reply.status, `${path}?fy=${fy}: ${reply.text}`).to.equal(200);
         }
       }
+    });
+
+    it('the tax pack of a PAN: 200 in its schema, the TCS collected on its remittance; CSV one row per figure; an unknown PAN 404, a bad PAN or fy 400', async () => {
+      const reply = await api.get('/v1/india/tax-pack?pan=ABCDE1234F&fy=2024-25', { token: 'ledger' });
+      expect(reply.status, reply.text).to.equal(200);
+      expect(reply.body).to.deep.include({ pan: 'ABCDE1234F', fy: '2024-25', customer_ids: ['IND-1'] });
+      expect(reply.body.ScheduleTCS.TotalTCS).to.deep.equal({
+        inr: '20000.00',
+        usd: null,
+        rate: null,
+        rate_date: null,
+        rule: 'tcs_collected',
+      });
+      const csv = await api.get('/v1/india/tax-pack?pan=ABCDE1234F&fy=2024-25&format=csv', { token: 'ledger' });
+      expect(csv.status, csv.text).to.equal(200);
+      expect(csv.headers.get('content-type')).to.equal('text/csv; charset=utf-8');
+      expect(csv.headers.get('content-disposition')).to.equal('attachment; filename=tax-pack-ABCDE1234F-2024-25.csv');
+      expect(csv.text.split('\r\n')).to.include.members([
+        'field,value,inr,usd,rate,rate_date,rule',
+        'ScheduleTCS.TotalTCS,,20000.00,,,,tcs_collected',
+      ]);
+      expectError(await api.get('/v1/india/tax-pack?pan=ZZZZZ9999Z&fy=2024-25', { token: 'ledger' }), 404, 'not_found');
+      for (const path of [
+        '/v1/india/tax-pack?pan=ABCDE1234&fy=2024-25',
+        '/v1/india/tax-pack?pan=abcde1234f&fy=2024-25',
+        '/v1/india/tax-pack?pan=ABCDE1234F&fy=2024-26',
+        '/v1/india/tax-pack?pan=ABCDE1234F',
+        '/v1/india/tax-pack?fy=2024-25',
+        '/v1/india/tax-pack?pan=ABCDE1234F&fy=2024-25&format=pdf',
+      ])
+        expectError(await api.get(path, { token: 'ledger' }), 400, 'validation_error');
     });
 
     it('needs the read token (401 without)', async () => {
@@ -220,6 +254,8 @@ describe('India reports on stored data (api)', function () {
         const reply = await api.get(path, { token: 'ledger' });
         expect(reply.status, `${path}: ${reply.text}`).to.equal(200);
       }
+      // The UAE book knows no PAN: its tax pack is never found.
+      expectError(await api.get('/v1/india/tax-pack?pan=ABCDE1234F&fy=2024-25', { token: 'ledger' }), 404, 'not_found');
       expect((await api.get('/v1/india/lrs?fy=2024-25', { token: 'ledger' })).body.totals).to.deep.include({
         pans: 0,
         remitted_usd: '0.00',

@@ -178,8 +178,12 @@ export function deposit(overrides: Record<string, unknown> = {}): Record<string,
   };
 }
 
-/** The query a GET operation requires to be valid (`key=value`, or empty): grouped reads a `group_by`, schedule-fa an `fy`. */
+/** The query a GET operation requires to be valid (`key=value`, or empty): grouped reads a `group_by`, schedule-fa an `fy`, the tax pack a PAN and an `fy`. */
 export function requiredQuery(template: string): string {
   if (template.endsWith('/grouped')) return `group_by=${template.startsWith('/v1/journal') ? 'account' : 'type'}`;
+  if (template === '/v1/india/tax-pack') return 'pan=ABCDE1234F&fy=2024-25';
   return template === '/v1/india/schedule-fa' ? 'fy=2024-25' : '';
 }
+
+/** GET operations that name one resource by their query (the tax pack's PAN): a sample one is unknown, 404 as an unknown id. */
+export const QUERY_NAMES_A_RESOURCE = ['/v1/india/tax-pack'];

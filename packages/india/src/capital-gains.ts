@@ -5,7 +5,7 @@ import { allocate, groupBy, money, moneyOrNull, ratio, sum, toInr } from './figu
 import type { FinancialYear } from './fy.js';
 import type { RateBook } from './rates.js';
 import type { InstrumentType } from './issuers.js';
-import { LONG_TERM_MONTHS, LTCG_RULES, ruleOn, SECTION_50AA_ACQUIRED_FROM } from './rules.js';
+import { LONG_TERM_MONTHS, LTCG_RULES, ruleOn, SECTION_50AA_ACQUIRED_FROM, type LtcgRule } from './rules.js';
 
 /** A stored FIFO match (lot_matches, in effect) with the trades it joins. */
 export interface StoredMatch {
@@ -63,6 +63,55 @@ export interface CapitalGainsOptions {
   costRate: CostRateMethod;
   /** Apply section 50AA to fund units bought from 2023-04-01 (INDIA_SECTION_50AA; default false). */
   section50aa: boolean;
+}
+
+/** What one sale took from one lot, as the report answers it. */
+export type CapitalGainMatch = {
+  lot_txn_id: string;
+  acquired_on: string;
+  transferred_on: string;
+  quantity: string;
+  cost_usd: string;
+  buy_fee_usd: string;
+  cost_of_acquisition_usd: string;
+  proceeds_usd: string;
+  sell_fee_usd: string;
+  consideration_usd: string;
+  gain_usd: string;
+  cost_rate: { rate: string; rate_date: string } | null;
+  sale_rate: { rate: string; rate_date: string } | null;
+  cost_of_acquisition_inr: string | null;
+  consideration_inr: string | null;
+  gain_inr: string | null;
+  months_held: number;
+  instrument_type: InstrumentType | null;
+  term: Term;
+  section_50aa: 'applied' | 'not_applied' | null;
+  rate_era: LtcgRule['era'];
+  ltcg_rate: string | null;
+  indexation: boolean;
+  indexed: ReturnType<typeof indexed>['figures'] | null;
+};
+
+/** A sale of the FY and the lots it took. */
+export type CapitalGainDisposal = {
+  sell_txn_id: string;
+  transferred_on: string;
+  quantity: string;
+  matches: CapitalGainMatch[];
+};
+
+/**
+ * What is left of a lot at the FY's end: the ledger's cost (fees excluded) and, for Schedule AL,
+ * that cost in INR at the Rule 115 rate of its acquisition month (null when the rate is missing).
+ */
+export interface CapitalGainOpenLot {
+  lot_txn_id: string;
+  acquired_on: string;
+  quantity: string;
+  cost_usd: string;
+  cost_rate: { rate: string; rate_date: string } | null;
+  cost_inr: string | null;
 }
 
 type Totals = {
@@ -142,10 +191,10 @@ export function capitalGainsSummary(
     {
       customer_id: string;
       symbol: string;
-      disposals: unknown[];
+      disposals: CapitalGainDisposal[];
       totals: Totals;
-      open_lots: unknown[];
-      flagged_sales: unknown[];
+      open_lots: CapitalGainOpenLot[];
+      flagged_sales: Array<{ txn_id: string; txn_date: string; quantity: string | null; reason: string }>;
     }
   >();
   const symbolOf = (customerId: string, symbol: string) => {
@@ -185,7 +234,7 @@ export function capitalGainsSummary(
     const sellFees = allocate(sale.sellFeeUsd, weights);
     const saleRate = rates.rule115(sale.transferredOn);
     const entry = symbolOf(sale.customerId, sale.symbol);
-    const rows = matches.map((m, i) => {
+    const rows = matches.map((m, i): CapitalGainMatch => {
       const buyFee = roundToCents(m.buyFeeUsd.times(m.quantity).dividedBy(m.buyQuantity));
       const cost = m.costUsd.plus(buyFee);
       const consideration = proceeds[i]!.minus(sellFees[i]!);
@@ -257,11 +306,14 @@ export function capitalGainsSummary(
     });
   }
   for (const lot of input.openLots) {
+    const costRate = rates.rule115(lot.acquiredOn);
     symbolOf(lot.customerId, lot.symbol).open_lots.push({
       lot_txn_id: lot.lotTxnId,
       acquired_on: lot.acquiredOn,
       quantity: lot.quantity.toFixed(),
       cost_usd: money(lot.costUsd),
+      cost_rate: costRate === null ? null : { rate: costRate.rate.toFixed(), rate_date: costRate.rateDate },
+      cost_inr: moneyOrNull(toInr(lot.costUsd, costRate?.rate)),
     });
   }
   for (const f of input.flagged) {
@@ -316,7 +368,8 @@ export function capitalGainsSummary(
       `INR by Rule 115 (SBI TT buying rate of the last day of the month before): consideration at the transfer month’s, cost at the ${costRate === 'acquisition_month' ? 'acquisition' : 'transfer'} month’s. ` +
       'Long-term when held more than 24 months (calendar months, trade dates); units of an ETF or other fund transferred before 2024-07-23, more than 36. ' +
       `Section 50AA (fund units bought from 2023-04-01 short-term whatever the holding): ${options.section50aa ? 'applied' : 'not applied'}; each disposal it would change is flagged. The ledger’s 1200 excludes fees. ` +
-      'Long-term before 2024-07-23: 20 % with indexation, the INR cost × CII(FY of transfer) / CII(FY of acquisition, 2001-02 at the earliest), shown beside the unindexed figures.',
+      'Long-term before 2024-07-23: 20 % with indexation, the INR cost × CII(FY of transfer) / CII(FY of acquisition, 2001-02 at the earliest), shown beside the unindexed figures. ' +
+      'Open lots: the ledger cost (fees excluded) in INR at the Rule 115 rate of the acquisition month (Schedule AL).',
     items: [...customers.entries()].map(([customer_id, syms]) => ({ customer_id, symbols: syms.map(present) })),
     total: page.total,
     limit: page.limit,

@@ -3,6 +3,9 @@ export { brokerFeeSummary, FEE_DRIFT_TOLERANCE_USD, type FeeFigures, type FeeTra
 export {
   capitalGainsSummary,
   termOf,
+  type CapitalGainDisposal,
+  type CapitalGainMatch,
+  type CapitalGainOpenLot,
   type CostRateMethod,
   type FlaggedSale,
   type OpenLot,
@@ -59,6 +62,7 @@ export {
   lrsUsePerPan,
   scheduleFaReport,
   settlementAuditReport,
+  taxPackReport,
   type IndiaReportContext,
   type IndiaSettings,
 } from './reports.js';
@@ -76,6 +80,15 @@ export {
   type TcsRule,
 } from './rules.js';
 export { A2_NATURES, scheduleFa, type A2Nature, type FaInput, type FaLot } from './schedule-fa.js';
+export {
+  ITR_COUNTRY_CODES,
+  TAX_PACK_RULES,
+  taxPack,
+  taxPackCsv,
+  type Figure,
+  type TaxPack,
+  type TaxPackRule,
+} from './tax-pack.js';
 export { tradingDays } from './trading-days.js';
 export { lagStatistics, settlementAudit, type SettledRemittance } from './settlement-audit.js';
 export {

@@ -43,8 +43,8 @@ export async function rateBook(db: Db, from: string, to: string): Promise<RateBo
 /** A remittance paid, then refunded: the order failed after its payment took the money (remit's `REFUNDED`). */
 const REFUNDED = `status = 'failed' AND payment_error_code = 'REFUNDED'`;
 
-/** The FY's paid LRS remittances, those refunded since among them (their TCS was collected). */
-export async function paidRemittances(db: Db, fy: FinancialYear): Promise<LrsRemittance[]> {
+/** The FY's paid LRS remittances (of one PAN, or null: every one), those refunded since among them (their TCS was collected). */
+export async function paidRemittances(db: Db, fy: FinancialYear, pan: string | null = null): Promise<LrsRemittance[]> {
   const { rows } = await db.raw<{
     rows: Array<{
       order_id: string;
@@ -58,8 +58,9 @@ export async function paidRemittances(db: Db, fy: FinancialYear): Promise<LrsRem
     }>;
   }>(
     `SELECT order_id, customer_id, pan, remitted_on::text, amount_inr::text, amount_usd::text, tcs_inr::text, (${REFUNDED}) AS refunded
-       FROM remittances WHERE (status = 'paid' OR (${REFUNDED})) AND remitted_on BETWEEN ?::date AND ?::date`,
-    [fy.start, fy.end],
+       FROM remittances WHERE (status = 'paid' OR (${REFUNDED})) AND remitted_on BETWEEN ?::date AND ?::date
+        AND (CAST(? AS text) IS NULL OR pan = ?)`,
+    [fy.start, fy.end, pan, pan],
   );
   return rows.map((r) => ({
     orderId: r.order_id,
@@ -71,6 +72,19 @@ export async function paidRemittances(db: Db, fy: FinancialYear): Promise<LrsRem
     tcsInr: decOrNull(r.tcs_inr),
     refunded: r.refunded,
   }));
+}
+
+/**
+ * The customers who carry `pan` (the customers table) or remitted under it (remittances), in id
+ * order: one person may hold several accounts, and the return is per PAN.
+ */
+export async function customersOfPan(db: Db, pan: string): Promise<string[]> {
+  const { rows } = await db.raw<{ rows: Array<{ customer_id: string }> }>(
+    `SELECT customer_id FROM customers WHERE pan = :pan
+      UNION SELECT customer_id FROM remittances WHERE pan = :pan ORDER BY customer_id`,
+    { pan },
+  );
+  return rows.map((r) => r.customer_id);
 }
 
 /** USD of the FY's paid remittances per PAN (those with one). */

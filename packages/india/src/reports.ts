@@ -1,4 +1,4 @@
-import { ZERO, type Book, type Db, type Decimal, type Page } from '@ledger/core';
+import { LedgerError, ZERO, type Book, type Db, type Decimal, type Page } from '@ledger/core';
 import { RemitPageCapError, UpstreamError, UpstreamPayloadError, type RemitClient } from '@ledger/upstream-clients';
 import { brokerFeeSummary, FEE_DRIFT_TOLERANCE_USD, type FeeFigures } from './broker-fees.js';
 import { capitalGainsSummary, type CapitalGainsOptions } from './capital-gains.js';
@@ -14,6 +14,7 @@ import * as q from './queries.js';
 import { RateBook } from './rates.js';
 import { scheduleFa, type BrokerInstitution } from './schedule-fa.js';
 import { settlementAudit } from './settlement-audit.js';
+import { taxPack } from './tax-pack.js';
 
 /** The India reports' settings (the api's config module reads them once). */
 export interface IndiaSettings {
@@ -63,11 +64,42 @@ const reading = <T>(context: IndiaReportContext, work: (db: Db) => Promise<T>): 
 export async function lrsReport(context: IndiaReportContext, fy: FinancialYear) {
   const { unconfirmedRules, tcsCollector } = context.settings;
   if (!india(context)) return lrsSummary(fy, [], { unconfirmedRules }, tcsCollector);
-  const [remittances, declared] = await reading(context, async (db) => [
-    await q.paidRemittances(db, fy),
-    await priorLrsUsage(db, fy),
-  ]);
-  return lrsSummary(fy, remittances, { unconfirmedRules }, tcsCollector, declared);
+  return reading(context, (db) => lrsOf(db, context.settings, fy, null));
+}
+
+/** The LRS summary of one PAN's remittances and declaration (null: every PAN's) read in `db`. */
+async function lrsOf(db: Db, settings: IndiaSettings, fy: FinancialYear, pan: string | null) {
+  const remittances = await q.paidRemittances(db, fy, pan);
+  const declared = await priorLrsUsage(db, fy, pan === null ? null : [pan]);
+  return lrsSummary(fy, remittances, { unconfirmedRules: settings.unconfirmedRules }, settings.tcsCollector, declared);
+}
+
+/**
+ * TaxPack: everything the return needs from this book for one PAN and FY, built from the same
+ * summaries the reports answer (capitalGainsOf, dividendsOf, scheduleFaOf, lrsOf over the PAN's
+ * customers, in one snapshot), reshaped by taxPack. A PAN no customer nor remittance of the book
+ * names is not found (the UAE book names none).
+ */
+export async function taxPackReport(context: IndiaReportContext, fy: FinancialYear, pan: string) {
+  const unknown = () => new LedgerError('not_found', `no customer or remittance of this book has PAN ${pan}`);
+  if (!india(context)) throw unknown();
+  const { settings } = context;
+  return reading(context, async (db) => {
+    const customers = await q.customersOfPan(db, pan);
+    if (customers.length === 0) throw unknown();
+    const page = { total: customers.length, limit: customers.length, offset: 0 };
+    const capitalGains = await capitalGainsOf(db, settings, fy, customers, page);
+    const scheduleFaOfPan = await scheduleFaOf(db, settings, fy, customers, page);
+    const dividends = await dividendsOf(db, fy, customers);
+    const lrs = await lrsOf(db, settings, fy, pan);
+    return taxPack(fy, pan, customers, {
+      capitalGains,
+      scheduleFa: scheduleFaOfPan,
+      dividends,
+      lrs,
+      tcsCollector: settings.tcsCollector,
+    });
+  });
 }
 
 /**
@@ -116,49 +148,57 @@ export async function capitalGainsReport(
         ...page,
       },
     );
-  const { total, matches, openLots, flagged, unmatched, rates, cii, instruments } = await reading(
-    context,
-    async (db) => {
-      const { customers, total } = await q.capitalGainsCustomers(db, fy, customerId, page);
-      const matches = await q.storedMatches(db, fy.start, fy.end, customers);
-      const openLots = await q.openLots(db, fy.end, customers);
-      const flagged = await q.flaggedSales(db, fy.start, fy.end, customers);
-      const unmatched = await q.unmatchedSales(db, fy.start, fy.end, customers);
-      const earliest = matches.reduce((d, m) => (m.acquiredOn < d ? m.acquiredOn : d), fy.start);
-      const rates = await q.rateBook(db, earliest.slice(0, 8) + '01', fy.end);
-      const issuers = await issuersOf(db, [...new Set(matches.map((m) => m.symbol))]);
-      const instruments = new Map(issuers.map((i) => [i.symbol, i.instrumentType]));
-      return { total, matches, openLots, flagged, unmatched, rates, cii: await costInflationIndex(db), instruments };
-    },
-  );
+  const { report } = await reading(context, async (db) => {
+    const { customers, total } = await q.capitalGainsCustomers(db, fy, customerId, page);
+    return capitalGainsOf(db, context.settings, fy, customers, { total, ...page });
+  });
+  return report;
+}
+
+/**
+ * The capital-gains summary of `customers` (each whole) read in `db`, and the rates it took: the
+ * report's pages and the tax pack's PAN both come through here.
+ */
+async function capitalGainsOf(
+  db: Db,
+  settings: IndiaSettings,
+  fy: FinancialYear,
+  customers: string[],
+  page: { total: number; limit: number; offset: number },
+) {
+  const matches = await q.storedMatches(db, fy.start, fy.end, customers);
+  const openLots = await q.openLots(db, fy.end, customers);
+  const flagged = await q.flaggedSales(db, fy.start, fy.end, customers);
+  const unmatched = await q.unmatchedSales(db, fy.start, fy.end, customers);
+  // Rates from the earliest acquisition a figure converts: a lot sold, or one still open (its INR cost).
+  const earliest = [...matches, ...openLots].reduce((d, m) => (m.acquiredOn < d ? m.acquiredOn : d), fy.start);
+  const rates = await q.rateBook(db, earliest.slice(0, 8) + '01', fy.end);
+  const issuers = await issuersOf(db, [...new Set(matches.map((m) => m.symbol))]);
+  const instruments = new Map(issuers.map((i) => [i.symbol, i.instrumentType]));
   const report = capitalGainsSummary(
     fy,
     { matches, openLots, flagged, instruments },
     rates,
-    cii,
-    context.settings.capitalGains,
-    {
-      total,
-      ...page,
-    },
+    await costInflationIndex(db),
+    settings.capitalGains,
+    page,
   );
   report.warnings.push(
     ...unmatched.map((id) => `sale ${id} has no stored lot matches yet (pending recost): run POST /v1/jobs/recost`),
   );
-  return report;
+  return { report, rates };
 }
 
 export async function dividendsReport(context: IndiaReportContext, fy: FinancialYear, customerId: string | null) {
   if (!india(context)) return dividendSummary(fy, [], noRates());
-  const [events, rates] = await reading(
-    context,
-    async (db) =>
-      [
-        await q.dividendEvents(db, fy.start, fy.end, customerId === null ? null : [customerId]),
-        await q.rateBook(db, `${fy.start.slice(0, 4)}-03-01`, fy.end),
-      ] as const,
-  );
-  return dividendSummary(fy, events, rates);
+  return (await reading(context, (db) => dividendsOf(db, fy, customerId === null ? null : [customerId]))).report;
+}
+
+/** The dividend summary of `customers` (null: every one) read in `db`, and the rates it took. */
+async function dividendsOf(db: Db, fy: FinancialYear, customers: string[] | null) {
+  const events = await q.dividendEvents(db, fy.start, fy.end, customers);
+  const rates = await q.rateBook(db, `${fy.start.slice(0, 4)}-03-01`, fy.end);
+  return { report: dividendSummary(fy, events, rates), rates };
 }
 
 export async function scheduleFaReport(
@@ -171,13 +211,25 @@ export async function scheduleFaReport(
     const empty = { customers: [], issuers: [], lots: [], sales: [], dividends: [], prices: new Map(), cash: [] };
     return scheduleFa(fy, empty, noRates(), context.settings.brokerInstitution, { total: 0, ...page });
   }
-  const { input, total, rates } = await reading(context, async (db) => {
+  const { report } = await reading(context, async (db) => {
     const { customers, total } = await q.scheduleFaCustomers(db, fy, customerId, page);
-    const input = await q.scheduleFaInput(db, fy, customers);
-    const earliest = input.lots.reduce((d, l) => (l.acquiredOn < d ? l.acquiredOn : d), fy.calendarPeriod.from);
-    return { input, total, rates: await q.rateBook(db, earliest, fy.calendarPeriod.to) };
+    return scheduleFaOf(db, context.settings, fy, customers, { total, ...page });
   });
-  return scheduleFa(fy, input, rates, context.settings.brokerInstitution, { total, ...page });
+  return report;
+}
+
+/** Schedule FA of `customers` read in `db`, and the rates it took (the report's pages, the tax pack's PAN). */
+async function scheduleFaOf(
+  db: Db,
+  settings: IndiaSettings,
+  fy: FinancialYear,
+  customers: string[],
+  page: { total: number; limit: number; offset: number },
+) {
+  const input = await q.scheduleFaInput(db, fy, customers);
+  const earliest = input.lots.reduce((d, l) => (l.acquiredOn < d ? l.acquiredOn : d), fy.calendarPeriod.from);
+  const rates = await q.rateBook(db, earliest, fy.calendarPeriod.to);
+  return { report: scheduleFa(fy, input, rates, settings.brokerInstitution, page), rates };
 }
 
 export async function settlementAuditReport(context: IndiaReportContext, fy: FinancialYear) {

@@ -177,9 +177,17 @@ describe('India reports on stored data (real Postgres)', function () {
         long_term_gain_before_2024_07_23_indexed_inr: '31345.38',
         long_term_gain_from_2024_07_23_inr: '13827.43',
       });
-      // L2 keeps 5 shares at 900.00 (1,800.00 less 540.00 and 360.00).
+      // L2 keeps 5 shares at 900.00 (1,800.00 less 540.00 and 360.00); Schedule AL's INR cost at the
+      // Rule 115 rate of June 2022 (2022-05-31: 77.00): 900.00 × 77 = 69,300.00.
       expect(symbol!.open_lots).to.deep.equal([
-        { lot_txn_id: l2, acquired_on: '2022-06-10', quantity: '5', cost_usd: '900.00' },
+        {
+          lot_txn_id: l2,
+          acquired_on: '2022-06-10',
+          quantity: '5',
+          cost_usd: '900.00',
+          cost_rate: { rate: '77', rate_date: '2022-05-31' },
+          cost_inr: '69300.00',
+        },
       ]);
       expect(report.warnings).to.deep.equal([
         "the rule asks for the USD/INR rate of 2024-06-30; SBI published none that day, so the figures take 2024-06-28's, the nearest earlier sheet",

@@ -84,7 +84,15 @@ describe('restated records keep their economic dates for tax (real Postgres)', f
       ]),
     ).to.deep.equal([[late, '2024-02-12', '10', '83182.60', '99979.56', '16796.96', 4, 'short', '2024-01-31']]);
     expect(symbol!.open_lots).to.deep.equal([
-      { lot_txn_id: onTime, acquired_on: '2024-02-20', quantity: '10', cost_usd: '1100.00' },
+      // Its INR cost at January's month-end rate (83): 1,100.00 × 83 = 91,300.00.
+      {
+        lot_txn_id: onTime,
+        acquired_on: '2024-02-20',
+        quantity: '10',
+        cost_usd: '1100.00',
+        cost_rate: { rate: '83', rate_date: '2024-01-31' },
+        cost_inr: '91300.00',
+      },
     ]);
 
     // Running recost again changes nothing: the derivations already stand for the trades' own dates.

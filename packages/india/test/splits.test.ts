@@ -100,7 +100,15 @@ describe('a lot sold across a split, in the India reports (real Postgres)', func
     ).to.deep.equal([[lot, '2024-02-12', '20', '501.10', '41591.30', '91757.69', '50166.39', 5, 'short']]);
     // The other 20 shares, at the other 500.00, acquired on the buy's date.
     expect(symbol!.open_lots).to.deep.equal([
-      { lot_txn_id: lot, acquired_on: '2024-02-12', quantity: '20', cost_usd: '500.00' },
+      // 500.00 at January's month-end rate (83): 41,500.00.
+      {
+        lot_txn_id: lot,
+        acquired_on: '2024-02-12',
+        quantity: '20',
+        cost_usd: '500.00',
+        cost_rate: { rate: '83', rate_date: '2024-01-31' },
+        cost_inr: '41500.00',
+      },
     ]);
 
     const fa = await scheduleFaReport(india, FY, 'IND-SPLIT', PAGE);

@@ -1,4 +1,4 @@
-import { A2_NATURES, FY_PATTERN_SOURCE, FY_RULE } from '@ledger/india';
+import { A2_NATURES, FY_PATTERN_SOURCE, FY_RULE, TAX_PACK_RULES } from '@ledger/india';
 import {
   errorResponses,
   json,
@@ -100,6 +100,353 @@ const DECLARED_USAGE = {
   declared_at: { type: 'string', format: 'date-time' },
   declared_by: ref('Actor'),
 } satisfies Record<string, JsonSchema>;
+
+/** A figure of the tax pack: INR, USD, the SBI rate and its date (null when it sums figures of several dates), the rule. */
+const FIGURE_FIELDS = {
+  inr: MONEY_OR_NULL,
+  usd: MONEY_OR_NULL,
+  rate: {
+    ...RATIO_OR_NULL,
+    description:
+      'The SBI TT buying rate (INR per USD) taken; null when the figure sums several dates (its lines carry theirs).',
+  },
+  rate_date: { ...DATE_OR_NULL, description: 'The day of the SBI sheet taken.' },
+  rule: {
+    type: 'string',
+    enum: Object.keys(TAX_PACK_RULES),
+    description: 'The rule the figure follows: a key of `rules`.',
+  },
+} satisfies Record<string, JsonSchema>;
+const FIGURE = object(FIGURE_FIELDS, 'A figure of the return, with its rate, the rate’s date and its rule.');
+const figureWith = (extra: Record<string, JsonSchema>, description: string) =>
+  object({ ...FIGURE_FIELDS, ...extra }, description);
+const orNull = (schema: JsonSchema): JsonSchema => ({ anyOf: [schema, { type: 'null' }] });
+/** The s. 234C periods as Schedule CG names them (`os`: as Schedule OS does; the second differs). */
+const dateRange = (names: 'cg' | 'os') =>
+  object(
+    Object.fromEntries(
+      (names === 'cg'
+        ? ['Upto15Of6', 'Upto15Of9', 'Up16Of9To15Of12', 'Up16Of12To15Of3', 'Up16Of3To31Of3']
+        : ['Upto15Of6', 'Up16Of6To15Of9', 'Up16Of9To15Of12', 'Up16Of12To15Of3', 'Up16Of3To31Of3']
+      ).map((k) => [k, FIGURE]),
+    ),
+    'Up to 15 June, 16 June–15 September, 16 September–15 December, 16 December–15 March, 16–31 March (s. 234C).',
+  );
+const CG_SECTION = {
+  transfers: COUNT,
+  FullConsideration: FIGURE,
+  AquisitCost: FIGURE,
+  CapgainonAssets: FIGURE,
+} satisfies Record<string, JsonSchema>;
+const COUNTRY = {
+  CountryName: TEXT_OR_NULL,
+  CountryCodeExcludingIndia: {
+    ...TEXT_OR_NULL,
+    description: 'The ITR utility’s country code (United States of America: 2); null with a warning when unknown.',
+  },
+} satisfies Record<string, JsonSchema>;
+const TAX_PACK: JsonSchema = object(
+  {
+    pan: PAN,
+    fy: TEXT,
+    assessment_year: TEXT,
+    customer_ids: array(
+      TEXT,
+      'The customers of the book under the PAN (the customers table, or remittances naming it).',
+    ),
+    ScheduleFA: object(
+      {
+        calendar_year: { type: 'integer' },
+        period: object({ from: DATE, to: DATE }, 'The calendar year ending in the FY.'),
+        DtlsForeignCustodialAcc: array(
+          object(
+            {
+              customer_id: TEXT,
+              ...COUNTRY,
+              FinancialInstName: TEXT_OR_NULL,
+              FinancialInstAddress: TEXT_OR_NULL,
+              ZipCode: TEXT_OR_NULL,
+              AccountNumber: TEXT_OR_NULL,
+              Status: TEXT,
+              AccOpenDate: DATE,
+              PeakBalanceDuringPeriod: figureWith({ date: DATE }, 'The peak balance and its day.'),
+              ClosingBalance: FIGURE,
+              NatureOfAmount: {
+                type: ['string', 'null'],
+                enum: ['D', 'I', 'S', 'O', 'N', null],
+                description:
+                  'D dividend, I interest, S proceeds from sale or redemption, O other income, N none; null when credits of several natures (see `by_nature`).',
+              },
+              GrossAmtPaidCredited: FIGURE,
+              by_nature: array(
+                object(
+                  { NatureOfAmount: { type: 'string', enum: ['D', 'I', 'S', 'O'] }, GrossAmtPaidCredited: FIGURE },
+                  'The gross paid or credited of one nature.',
+                ),
+              ),
+            },
+            'Table A2: the broker cash account of one customer.',
+          ),
+        ),
+        DtlsForeignEquityDebtInterest: array(
+          object(
+            {
+              customer_id: TEXT,
+              symbol: TEXT,
+              ...COUNTRY,
+              NameOfEntity: TEXT_OR_NULL,
+              AddressOfEntity: TEXT_OR_NULL,
+              ZipCode: TEXT_OR_NULL,
+              NatureOfEntity: TEXT_OR_NULL,
+              InterestAcquiringDate: DATE,
+              InitialValOfInvstmnt: FIGURE,
+              PeakBalanceDuringPeriod: figureWith(
+                { date: DATE_OR_NULL },
+                'The peak value and its day; null when a trading day held has no close (see `peak_lower_bound`).',
+              ),
+              peak_lower_bound: orNull(
+                figureWith({ date: DATE }, 'The highest value on the days with a close: a lower bound of the peak.'),
+              ),
+              missing_close_days: array(DATE, 'Trading days held without a close.'),
+              ClosingBalance: figureWith({ shares: RATIO }, 'Shares held at 31 December and their value.'),
+              TotGrossAmtPaidCredited: FIGURE,
+              TotGrossProceeds: FIGURE,
+            },
+            'Table A3: one holding (symbol) of one customer.',
+          ),
+        ),
+      },
+      'Schedule FA for the calendar year ending in the FY.',
+    ),
+    ScheduleCG: object(
+      {
+        ShortTermCapGain: object(
+          {
+            before_2024_07_23: object(CG_SECTION, 'Transfers before 2024-07-23.'),
+            from_2024_07_23: object(CG_SECTION, 'Transfers on or after 2024-07-23.'),
+          },
+          'Short-term: taxed at the filer’s slab (ShortTermUnderAppRate).',
+        ),
+        LongTermCapGain: object(
+          {
+            before_2024_07_23: object(
+              {
+                ...CG_SECTION,
+                tax_rate: RATIO,
+                indexation: { type: 'boolean' },
+                unindexed: object(
+                  { AquisitCost: FIGURE, CapgainonAssets: FIGURE },
+                  'The same transfers without indexation, for comparison.',
+                ),
+              },
+              'Long-term before 2024-07-23: 20 % with indexation (AquisitCost and CapgainonAssets indexed).',
+            ),
+            from_2024_07_23: object(
+              { ...CG_SECTION, tax_rate: RATIO, indexation: { type: 'boolean' } },
+              'Long-term on or after 2024-07-23: 12.5 % without indexation.',
+            ),
+          },
+          'Long-term gains.',
+        ),
+        AccruOrRecOfCG: object(
+          {
+            ShortTermUnderAppRate: object({ DateRange: dateRange('cg') }, 'Short-term gains by period.'),
+            LongTermUnder20Per: object(
+              { DateRange: dateRange('cg') },
+              'Long-term gains before 2024-07-23 (indexed), by period.',
+            ),
+            LongTermUnder12_5Per: object({ DateRange: dateRange('cg') }, 'Long-term gains from 2024-07-23, by period.'),
+          },
+          'Schedule CG table F: gains by the s. 234C periods of their trade dates, before set-off of losses.',
+        ),
+        flagged_sales: array(
+          object(
+            {
+              customer_id: TEXT,
+              symbol: TEXT,
+              txn_id: ref('TxnId'),
+              txn_date: DATE,
+              quantity: { type: ['string', 'null'] },
+              reason: TEXT,
+            },
+            'A sale recost flagged (an oversell): no cost, no gain; left out of the figures.',
+          ),
+        ),
+        lines: array(
+          object(
+            {
+              customer_id: TEXT,
+              symbol: TEXT,
+              sell_txn_id: ref('TxnId'),
+              lot_txn_id: ref('TxnId'),
+              section: {
+                type: 'string',
+                enum: [
+                  'short_term_before_2024_07_23',
+                  'short_term_from_2024_07_23',
+                  'long_term_before_2024_07_23',
+                  'long_term_from_2024_07_23',
+                ],
+              },
+              acquired_on: DATE,
+              transferred_on: DATE,
+              quantity: RATIO,
+              months_held: COUNT,
+              instrument_type: { type: ['string', 'null'], enum: ['share', 'fund_unit', null] },
+              section_50aa: { type: ['string', 'null'], enum: ['applied', 'not_applied', null] },
+              FullConsideration: FIGURE,
+              AquisitCost: FIGURE,
+              IndexedAquisitCost: orNull(
+                figureWith(
+                  {
+                    acquisition_fy: TEXT,
+                    acquisition_cii: { type: ['integer', 'null'] },
+                    transfer_fy: TEXT,
+                    transfer_cii: { type: ['integer', 'null'] },
+                  },
+                  'The cost indexed, with the index years.',
+                ),
+              ),
+              CapgainonAssets: FIGURE,
+            },
+            'What one sale took from one lot.',
+          ),
+        ),
+      },
+      'Schedule CG: the FY’s transfers of US shares and fund units.',
+    ),
+    ScheduleOS: object(
+      { DividendGross: FIGURE, DateRange: dateRange('os') },
+      'Schedule OS: dividends, gross, and by the s. 234C periods of their pay dates.',
+    ),
+    ScheduleFSI: array(
+      object(
+        {
+          ...COUNTRY,
+          head: { type: 'string', enum: ['IncOthSrc', 'IncCapGain'] },
+          nature_of_income: TEXT,
+          treaty_article: TEXT,
+          IncFrmOutsideInd: FIGURE,
+          TaxPaidOutsideInd: FIGURE,
+          TaxPayableinInd: { type: 'null', description: 'Depends on the filer’s slab, which the book does not know.' },
+          TaxReliefinInd: FIGURE,
+          DTAAReliefUs90or91: TEXT,
+        },
+        'Income from outside India by head, the tax paid there and the relief available.',
+      ),
+    ),
+    ScheduleTR: array(
+      object(
+        {
+          ...COUNTRY,
+          TaxPaidOutsideIndia: FIGURE,
+          TaxReliefOutsideIndia: {
+            ...FIGURE,
+            description:
+              'The credit available up to the treaty cap; the filer bounds it by the Indian tax on the income.',
+          },
+          ReliefClaimedUsSection: TEXT,
+        },
+        'Tax relief for tax paid outside India, per country.',
+      ),
+    ),
+    Form67: object(
+      {
+        lines: array(
+          object(
+            {
+              customer_id: TEXT,
+              div_txn_no: TEXT,
+              symbol: TEXT,
+              pay_date: DATE,
+              CountryName: TEXT,
+              CountryCode: TEXT,
+              nature_of_income: TEXT,
+              treaty_article: TEXT,
+              withholding_rate: RATIO,
+              treaty_rate: RATIO,
+              income: FIGURE,
+              tax_paid: FIGURE,
+              credit_available: FIGURE,
+              not_creditable: figureWith({ reason: TEXT_OR_NULL }, 'Tax withheld above the treaty rate, and why.'),
+            },
+            'One dividend’s foreign tax.',
+          ),
+        ),
+        totals: object(
+          { income: FIGURE, tax_paid: FIGURE, credit_available: FIGURE, not_creditable: FIGURE },
+          'Over every line.',
+        ),
+      },
+      'Form 67: the foreign income and tax, line by line.',
+    ),
+    ScheduleTCS: object(
+      {
+        TAN: { ...TEXT_OR_NULL, description: 'The collector’s TAN (INDIA_TCS_COLLECTOR_TAN); null with a warning.' },
+        TotalTCS: FIGURE,
+        AmtTCSClaimedThisYear: FIGURE,
+        lines: array(
+          object(
+            {
+              order_id: TEXT,
+              customer_id: TEXT,
+              remitted_on: DATE,
+              refunded: { type: 'boolean' },
+              collected: FIGURE,
+              estimated_inr: MONEY,
+            },
+            'One remittance of the PAN in the FY, refunded since or not.',
+          ),
+        ),
+      },
+      'Schedule TCS: the TCS collected on the PAN’s LRS remittances of the FY.',
+    ),
+    ScheduleAL: object(
+      {
+        SharesAndSecurities: FIGURE,
+        as_of: DATE,
+        lots: array(
+          object(
+            {
+              customer_id: TEXT,
+              symbol: TEXT,
+              lot_txn_id: ref('TxnId'),
+              acquired_on: DATE,
+              quantity: RATIO,
+              cost: FIGURE,
+            },
+            'A lot open at 31 March.',
+          ),
+        ),
+      },
+      'Schedule AL: the cost of the shares held at the FY’s end.',
+    ),
+    totals: object(
+      Object.fromEntries(
+        [
+          'short_term_gain_inr',
+          'long_term_gain_before_2024_07_23_inr',
+          'long_term_gain_before_2024_07_23_indexed_inr',
+          'long_term_gain_from_2024_07_23_inr',
+          'dividends_gross_inr',
+          'foreign_tax_paid_inr',
+          'foreign_tax_credit_available_inr',
+          'tcs_inr',
+          'open_lots_cost_inr',
+        ].map((k) => [k, MONEY_OR_NULL]),
+      ),
+      'The pack’s totals: each equals the underlying report’s over the PAN’s customers.',
+    ),
+    rules: object(
+      Object.fromEntries(
+        Object.keys(TAX_PACK_RULES).map((k) => [k, object({ rule: TEXT, source: TEXT }, 'A rule and its source.')]),
+      ),
+      'The rules the figures name, each with its source.',
+    ),
+    warnings: WARNINGS,
+  },
+  'Everything the return needs from this book for one PAN and FY, in the ITR utility’s schedule and field names (docs/india-reports.md).',
+);
 
 /** The schemas of the India reports on stored data (docs/india-reports.md). */
 export const schemas: Record<string, JsonSchema> = {
@@ -318,7 +665,18 @@ export const schemas: Record<string, JsonSchema> = {
               long_term_gain_from_2024_07_23_inr: MONEY_OR_NULL,
               open_lots: array(
                 object(
-                  { lot_txn_id: ref('TxnId'), acquired_on: DATE, quantity: RATIO, cost_usd: MONEY },
+                  {
+                    lot_txn_id: ref('TxnId'),
+                    acquired_on: DATE,
+                    quantity: RATIO,
+                    cost_usd: MONEY,
+                    cost_rate: RATE_USED,
+                    cost_inr: {
+                      ...MONEY_OR_NULL,
+                      description:
+                        'The cost at the Rule 115 rate of the acquisition month (Schedule AL); null when the rate is missing.',
+                    },
+                  },
                   'What is left of a lot at the FY’s end (ledger cost, fees excluded).',
                 ),
               ),
@@ -537,6 +895,7 @@ export const schemas: Record<string, JsonSchema> = {
     ),
     'Broker fees per trade: modelled, configured and actual, drift flagged; counts and totals over every trade of the filter, `items` a page of the trades (trade date, then id).',
   ),
+  TaxPack: TAX_PACK,
   FxMarginSummary: (() => {
     const totals = {
       remittances: COUNT,
@@ -687,6 +1046,41 @@ export const paths: Paths = {
     ],
     'Every trade (or those of the window and customer): the broker cost recost posted, BROKER_COST_BPS of notional, and the daily ledger’s itemised fee; drift over one cent flagged; the share matched. Counts and totals over every trade of the filter; the trades listed a page at a time (trade date, then id).',
   ),
+  '/v1/india/tax-pack': {
+    get: {
+      operationId: 'getIndiaTaxPack',
+      summary: 'The tax pack of one PAN and FY, in the ITR’s schedules',
+      description:
+        'Everything the return needs from this book for one PAN and FY, in the ITR utility’s schedule and field names: Schedule FA (A2, A3), Schedule CG (short and long term, before and from 2024-07-23, the s. 234C periods), dividends for Schedule OS by period, Schedules FSI and TR and the Form 67 lines, Schedule TCS, and the INR cost of the lots open at 31 March for Schedule AL. Each figure carries its rate, the rate’s date and its rule (`rules`). Built from the same summaries as the capital-gains, dividends, Schedule FA and LRS reports, over the customers under the PAN: its totals equal theirs. `format=csv`: one row per figure. A PAN no customer or remittance of the book names: 404 (on the UAE book, every PAN).',
+      tags: TAG,
+      security: READ,
+      parameters: [
+        query('pan', 'The PAN; required.', PAN, true),
+        fyParam(true),
+        query('format', 'json (default) or csv: one row per figure.', {
+          type: 'string',
+          enum: ['json', 'csv'],
+          default: 'json',
+        }),
+      ],
+      responses: {
+        '200': {
+          description: 'The pack.',
+          content: {
+            ...json(ref('TaxPack')),
+            'text/csv': {
+              schema: {
+                type: 'string',
+                description:
+                  'field,value,inr,usd,rate,rate_date,rule: one row per figure or value, `field` its path in the JSON answer.',
+              },
+            },
+          },
+        },
+        ...errorResponses(...READ_ERRORS, 'NotFound'),
+      },
+    },
+  },
   '/v1/india/fx-margin': report(
     'getIndiaFxMargin',
     'FX-spread margin, realized against assumed',

@@ -11,6 +11,8 @@ import {
   presentPriorUsage,
   scheduleFaReport,
   settlementAuditReport,
+  taxPackCsv,
+  taxPackReport,
   type FinancialYear,
   type IndiaReportContext,
 } from '@ledger/india';
@@ -67,6 +69,19 @@ export function handlers({ config, db }: FeatureContext): Record<string, Handler
           pageOf(req.query),
         ),
       );
+    },
+    // `pan` and `fy` are required here, the PAN's format checked: the validator refuses a request without them.
+    getIndiaTaxPack: async (req, res) => {
+      const { pan, format } = pick(req.query, ['pan', 'format']);
+      const fy = fyOf(req);
+      const pack = await taxPackReport(context, fy, pan!);
+      if (format === 'csv')
+        res
+          .status(200)
+          .attachment(`tax-pack-${pack.pan}-${fy.label}.csv`)
+          .type('text/csv; charset=utf-8')
+          .send(taxPackCsv(pack));
+      else res.json(pack);
     },
     getIndiaFxMargin: async (req, res) => {
       res.json(await fxMarginReport(context, fyOf(req), config.upstreams.remit));
