@@ -560,7 +560,7 @@ describe('the console in Chromium, on the demo data of both books', function () 
     expect(failed.status, JSON.stringify(failed)).to.equal('error');
     await go(uae, 'jobs?kind=provision-uae&status=error');
     const row = page.getByTestId('job-runs').locator('tbody tr', { hasText: failed.job_id });
-    await row.getByRole('button', { name: `Run provision-uae ${failed.job_id} again` }).click();
+    await row.getByRole('button', { name: `Run again… provision-uae ${failed.job_id}` }).click();
     const dialog = row.getByRole('dialog', { name: 'Run provision-uae again' });
     expect(await dialog.textContent()).to.contain(`with the input of the failed run ${failed.job_id}`);
     await dialog.getByRole('button', { name: 'Start provision-uae' }).click();

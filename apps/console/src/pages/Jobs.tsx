@@ -214,7 +214,7 @@ function RunAgain({ run, onStarted }: { run: Schemas['JobRun']; onStarted: (jobI
       onBack={() => setConfirming(false)}
     />
   ) : (
-    <button type="button" onClick={() => setConfirming(true)} aria-label={`Run ${run.kind} ${run.job_id} again`}>
+    <button type="button" onClick={() => setConfirming(true)} aria-label={`Run again… ${run.kind} ${run.job_id}`}>
       Run again…
     </button>
   );

@@ -34,9 +34,10 @@ export interface QueueBoard {
 
 /**
  * Bull Board's page leaves its icon buttons (full screen, settings, the links menu, a queue's
- * actions) and its Redis logo without a name, and greys its search shortcut below 4.5:1 (axe:
- * button-name, svg-img-alt, color-contrast). A script of this origin (the policy allows no
- * other) names each from its icon as the page renders, and a rule darkens the shortcut.
+ * actions) and its Redis logo without a name, and its light theme's muted text (the search shortcut, a
+ * queue's flags) falls below 4.5:1 (axe: button-name, svg-img-alt, color-contrast). A script of
+ * this origin (the policy allows no other) names each from its icon as the page renders, and a
+ * rule darkens the light theme's muted text (the dark theme's is left as it is).
  */
 const A11Y_PATH = '/ledger-a11y.js';
 const A11Y_SCRIPT = `// Names Bull Board's unnamed icon buttons and images (served by the ledger api, board.ts).
@@ -53,7 +54,7 @@ const name = () => {
 new MutationObserver(name).observe(document.documentElement, { childList: true, subtree: true });
 name();
 `;
-const A11Y_TAGS = `<style>kbd { color: #3d4650; }</style><script src="${SESSION_PATH}${A11Y_PATH}" defer></script></head>`;
+const A11Y_TAGS = `<style>:root:not(.dark-mode) { --muted-foreground: #4d5863; }</style><script src="${SESSION_PATH}${A11Y_PATH}" defer></script></head>`;
 
 /** Renders Bull Board's page without its web font link, with the accessibility script (the rest is its own). */
 const withoutWebFonts: RequestHandler = (_req, res, next) => {
