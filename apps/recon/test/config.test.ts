@@ -57,6 +57,11 @@ describe('recon configuration', () => {
     expect(config.recon.maxAgeHours.pendingRecost).to.equal(6);
     expect(config.recon.openExceptionMaxHours).to.equal(24);
     expect(loadConfig(UAE).recon.openExceptionMaxHours, 'the default: three days').to.equal(72);
+    expect(
+      loadConfig({ ...UAE, AED_PER_USD: '3.6700' }).recon.aedPerUsd.toFixed(),
+      'the peg the UAE cash checks read',
+    ).to.equal('3.67');
+    expect(loadConfig(UAE).recon.aedPerUsd.toFixed(), 'the default peg').to.equal('3.6725');
   });
 
   it('refuses a bad setting with one line naming the variable', () => {
@@ -69,6 +74,10 @@ describe('recon configuration', () => {
       /RECON_SCHEDULE_ENABLED must be true or false/,
     );
     expect(() => loadConfig({ ...UAE, RECON_INTERVAL_SECONDS: '0' })).to.throw(ConfigError, /RECON_INTERVAL_SECONDS/);
+    expect(() => loadConfig({ ...UAE, AED_PER_USD: '0' })).to.throw(
+      ConfigError,
+      /AED_PER_USD must be greater than zero/,
+    );
     expect(() => loadConfig({ ...UAE, ALERT_WEBHOOK_URL: 'ftp://x' })).to.throw(
       ConfigError,
       /ALERT_WEBHOOK_URL must be an http\(s\) URL/,
