@@ -50,6 +50,9 @@ const NUMERIC_COLUMNS = [
   'transactions.fx_rate',
   'transactions.original_amount',
   'transactions.quantity',
+  'variance_triage.actual',
+  'variance_triage.difference',
+  'variance_triage.expected',
   'year_closes.net_income_usd',
 ];
 

@@ -178,4 +178,18 @@ describe('variance triage', function () {
     expect(await ids({ check_name: 'other_test' })).to.deep.equal([]);
     expect(await ids({ customer_id: 'C-3', state: 'resolved' })).to.deep.equal(['C-3']);
   });
+
+  it('its history is insert-only and its identity never changes, even for the schema owner', async () => {
+    const refused = async (sql: string) => {
+      const error = (await book.db.raw(sql).catch((e: unknown) => e)) as { code?: string; constraint?: string };
+      expect(error.code, sql).to.equal('42501');
+    };
+    await refused('UPDATE variance_triage_events SET note = $$x$$');
+    await refused('DELETE FROM variance_triage_events');
+    await refused('DELETE FROM variance_sightings');
+    await refused('DELETE FROM variance_triage');
+    await refused('TRUNCATE variance_triage_events CASCADE');
+    await refused('UPDATE variance_triage SET customer_id = $$C-9$$');
+    await refused('UPDATE variance_triage SET first_seen_at = now()');
+  });
 });
