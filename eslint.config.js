@@ -1,5 +1,7 @@
 import { builtinModules } from 'node:module';
 import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import { importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
 /** Packages that do I/O (database, HTTP, queues, logs): kept out of the core's pure layers. */
@@ -14,6 +16,18 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
       'no-restricted-globals': ['error', { name: 'parseFloat', message: 'Money is bignumber.js, never a float.' }],
     },
+  },
+  {
+    // No import circles: a circle makes load order decide what a module sees (undefined at import
+    // time) and hides which module owns a fact. Imports of types only are erased and not counted.
+    // Each package is checked on its own (imports of other packages are external): pnpm's
+    // dependency graph already keeps packages from importing in a circle.
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+      'import-x/resolver-next': [createTypeScriptImportResolver()],
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   {
     // The domain is pure: money, rules, drafts. It does no I/O and knows nothing of the layers
