@@ -1,13 +1,11 @@
 export {
-  DEFAULT_JOB_SETTINGS,
   defineJob,
   jobCatalog,
-  recostPolicyOf,
   type AnyJob,
+  type DefineJob,
   type JobCatalog,
   type JobDefinition,
   type JobDeps,
-  type JobSettings,
   type ProgressReporter,
 } from './catalog.js';
 export {

@@ -49,7 +49,7 @@ describe('jobs platform when Redis restarts', function () {
       logger,
     };
     const producer = createJobProducer({ ...options, db: database.db, catalog: CATALOG, syncWaitMs: 10_000 });
-    const workers = createJobWorkers({ ...options, db: database.db, catalog: CATALOG });
+    const workers = createJobWorkers({ ...options, db: database.db, catalog: CATALOG, settings: null });
     try {
       await workers.waitUntilReady();
       expect((await producer.enqueue('echo', { n: 1 })).status).to.equal('done');

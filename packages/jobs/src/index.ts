@@ -1,4 +1,5 @@
 export { JOBS } from './jobs.js';
+export { DEFAULT_JOB_SETTINGS, type JobDeps, type JobSettings } from './job-settings.js';
 export { RECOST_LIMIT_MAX, recostInput, recostJob, type RecostInput } from './book/recost.js';
 export {
   runSyncRemit,
