@@ -14,7 +14,7 @@ import {
   type JobProducer,
   type JobStatus,
   type JobWorkers,
-} from '../src/index.js';
+} from '../src/testing.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const logger = createLogger({ level: 'error', service: 'jobs-test', book: 'ENTITY_UAE', silent: true });

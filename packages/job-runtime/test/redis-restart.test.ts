@@ -4,7 +4,7 @@ import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import { expect } from 'chai';
 import { z } from 'zod';
 import { OwnRedis } from './own-redis.js';
-import { createJobProducer, createJobWorkers, JobQueueUnavailable, type JobCatalog } from '../src/index.js';
+import { createJobProducer, createJobWorkers, JobQueueUnavailable, type JobCatalog } from '../src/testing.js';
 
 const logger = createLogger({ level: 'error', service: 'jobs-test', book: 'ENTITY_UAE', silent: true });
 
