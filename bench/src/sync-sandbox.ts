@@ -1,6 +1,6 @@
 import { createLogger, type Book } from '@ledger/core';
 import type { TestDatabase } from '@ledger/core/testing';
-import { DEFAULT_JOB_SETTINGS, type JobDeps } from '@ledger/job-runtime';
+import { DEFAULT_JOB_SETTINGS, type JobDeps } from '@ledger/jobs';
 import { createDataset, parseEnvFile, type SandboxDataset } from '@ledger/sandbox';
 import { createUpstreamClients, upstreamConfigSchema, type UpstreamEnv } from '@ledger/upstream-clients';
 import { spawn } from 'node:child_process';

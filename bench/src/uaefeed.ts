@@ -1,14 +1,14 @@
 import { Decimal, FeeSchedule, postTransactions, recost, trialBalance, upsertCustomer } from '@ledger/core';
 import { v7 as uuidv7 } from 'uuid';
 import type { TestDatabase } from '@ledger/core/testing';
-import { DEFAULT_JOB_SETTINGS } from '@ledger/job-runtime';
 import {
+  DEFAULT_JOB_SETTINGS,
   draftOf,
   mapCashTransfer,
   mapOrder,
   RECORD_OUTCOMES,
-  syncUaefeedJob,
   type RecordOutcomeName,
+  syncUaefeedJob,
 } from '@ledger/jobs';
 import { rawCopyLinesPerSecond } from './bulk.js';
 import { startSyncSandbox } from './sync-sandbox.js';

@@ -1,6 +1,5 @@
 import { createLogger, type Db } from '@ledger/core';
-import { DEFAULT_JOB_SETTINGS } from '@ledger/job-runtime';
-import { syncUaefeedJob } from '@ledger/jobs';
+import { DEFAULT_JOB_SETTINGS, syncUaefeedJob } from '@ledger/jobs';
 import { startSandbox, type Sandbox, type SandboxOrder, type SandboxTransfer } from '@ledger/sandbox';
 import { createUpstreamClients, upstreamConfigSchema } from '@ledger/upstream-clients';
 import { expect } from 'chai';

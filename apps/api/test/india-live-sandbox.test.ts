@@ -1,6 +1,12 @@
 import { createLogger, Decimal, FeeSchedule, recost, upsertCustomer } from '@ledger/core';
-import { DEFAULT_JOB_SETTINGS, type JobDeps } from '@ledger/job-runtime';
-import { runSyncRemit, runSyncUsbroker, runSyncUsbrokerLedger, runSyncUsbrokerTrades } from '@ledger/jobs';
+import {
+  DEFAULT_JOB_SETTINGS,
+  type JobDeps,
+  runSyncRemit,
+  runSyncUsbroker,
+  runSyncUsbrokerLedger,
+  runSyncUsbrokerTrades,
+} from '@ledger/jobs';
 import type { RunVariance } from '@ledger/reconciliation';
 import { startSandbox, type Sandbox } from '@ledger/sandbox';
 import { createRemitClient, createUsbrokerClient, NO_UPSTREAMS } from '@ledger/upstream-clients';

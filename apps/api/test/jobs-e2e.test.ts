@@ -11,8 +11,7 @@ import {
   type EntryRequest,
 } from '@ledger/core';
 import { AppProcess, createTestDatabase, type TestDatabase } from '@ledger/core/testing';
-import { DEFAULT_JOB_SETTINGS } from '@ledger/job-runtime';
-import { JOBS } from '@ledger/jobs';
+import { DEFAULT_JOB_SETTINGS, JOBS } from '@ledger/jobs';
 import { expect } from 'chai';
 import { v7 as uuidv7 } from 'uuid';
 import { startApi, type TestApi } from './support.js';

@@ -1,8 +1,8 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { advisoryLockId, createDb, createLogger, LOCK_KEYS } from '@ledger/core';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
-import { createJobWorkers, DEFAULT_JOB_SETTINGS, type JobWorkers } from '@ledger/job-runtime';
-import { JOBS, runProvisionIndia } from '@ledger/jobs';
+import { createJobWorkers, type JobWorkers } from '@ledger/job-runtime';
+import { DEFAULT_JOB_SETTINGS, JOBS, runProvisionIndia } from '@ledger/jobs';
 import { startSandbox, type Remittance, type Sandbox } from '@ledger/sandbox';
 import { createRemitClient, createUsbrokerClient, NO_UPSTREAMS, type UpstreamClients } from '@ledger/upstream-clients';
 import { expect } from 'chai';

@@ -9,7 +9,7 @@ import {
   redisConfigSchema,
   type CommonConfig,
 } from '@ledger/core';
-import type { JobSettings } from '@ledger/job-runtime';
+import type { JobSettings } from '@ledger/jobs';
 import { createUpstreamClients, upstreamConfigSchema, type UpstreamClients } from '@ledger/upstream-clients';
 import { z } from 'zod';
 

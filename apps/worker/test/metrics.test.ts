@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createLogger, createMetrics, type Metrics } from '@ledger/core';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import { createJobWorkers, queueName, type JobWorkers } from '@ledger/job-runtime';
-import { JOBS } from '@ledger/jobs';
+import { DEFAULT_JOB_SETTINGS, JOBS } from '@ledger/jobs';
 import { Queue } from 'bullmq';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
@@ -101,6 +101,7 @@ describe('worker metrics', function () {
       db: database.runtime!.db,
       logger,
       catalog: JOBS,
+      settings: DEFAULT_JOB_SETTINGS,
     });
     const observed = observeWorker(jobs, { book: BOOK, redisUrl: REDIS_URL, queuePrefix: prefix, metrics, logger });
     try {

@@ -4,7 +4,7 @@ import { UnrecoverableError, type Job } from 'bullmq';
 import { ZodError } from 'zod';
 import { randomUUID } from 'node:crypto';
 import { sleep } from './bounded-close.js';
-import { DEFAULT_JOB_SETTINGS, type JobCatalog, type JobDeps, type JobSettings } from './catalog.js';
+import type { JobCatalog, JobDeps } from './catalog.js';
 import { DEFAULT_JOB_OPTIONS, splitStartedBy } from './queues.js';
 import { JobRunStore, type Claim, type JobRun, type NewRun } from './runs.js';
 import type { JobProgress, JobStatusStore } from './status.js';
@@ -18,13 +18,13 @@ const MIRROR_WAIT_MS = 2_000;
 /** The lease of an attempt on its run when the worker gives none: BullMQ's default lock. */
 export const DEFAULT_LEASE_MS = 30_000;
 
-export interface RunnerContext {
+export interface RunnerContext<Settings> {
   book: Book;
   db: Db;
   logger: Logger;
   status: JobStatusStore;
-  /** Defaults to DEFAULT_JOB_SETTINGS. */
-  settings?: JobSettings;
+  /** What the catalog's jobs are configured with (their `deps.settings`). */
+  settings: Settings;
   /** Defaults to NO_UPSTREAMS. */
   upstreams?: UpstreamClients;
   /** How long an attempt's lease on its run stands unrenewed (renewed every third of it); defaults to DEFAULT_LEASE_MS. */
@@ -49,7 +49,7 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
  * does a progress write. A permanent failure, or the last attempt by the run's own count, is
  * rethrown as UnrecoverableError (no retry); a transient one as is, and BullMQ retries it.
  */
-export function createJobProcessor(catalog: JobCatalog, context: RunnerContext) {
+export function createJobProcessor<Settings>(catalog: JobCatalog<Settings>, context: RunnerContext<Settings>) {
   const now = context.now ?? (() => new Date());
   const leaseMs = context.leaseMs ?? DEFAULT_LEASE_MS;
   const runs = new JobRunStore(context.db);
@@ -118,12 +118,12 @@ export function createJobProcessor(catalog: JobCatalog, context: RunnerContext) 
         written.timer.unref();
       }
     };
-    const deps: JobDeps = {
+    const deps: JobDeps<Settings> = {
       book: context.book,
       db: context.db,
       logger,
       progress,
-      settings: context.settings ?? DEFAULT_JOB_SETTINGS,
+      settings: context.settings,
       upstreams: context.upstreams ?? NO_UPSTREAMS,
     };
     try {

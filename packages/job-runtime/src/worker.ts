@@ -2,22 +2,22 @@ import type { Book, Db, Logger } from '@ledger/core';
 import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { UpstreamClients } from '@ledger/upstream-clients';
-import type { JobCatalog, JobSettings } from './catalog.js';
+import type { JobCatalog } from './catalog.js';
 import { closeWithin } from './bounded-close.js';
 import { DEFAULT_JOB_OPTIONS, JOB_FAMILIES, JOB_RETENTION, queueName, type JobFamily } from './queues.js';
 import { JobRunStore } from './runs.js';
 import { createJobProcessor } from './runner.js';
 import { JobStatusStore, statusKeyPrefix } from './status.js';
 
-export interface JobWorkersOptions {
+export interface JobWorkersOptions<Settings> {
   book: Book;
   redisUrl: string;
   queuePrefix: string;
   db: Db;
   logger: Logger;
-  catalog: JobCatalog;
-  /** Settings the jobs read (fee schedule); defaults to DEFAULT_JOB_SETTINGS. */
-  settings?: JobSettings;
+  catalog: JobCatalog<Settings>;
+  /** What the catalog's jobs are configured with (their `deps.settings`). */
+  settings: Settings;
   /** The book's upstream clients; defaults to none configured. */
   upstreams?: UpstreamClients;
   /**
@@ -89,7 +89,7 @@ export interface JobWorkers {
  * limit. Several worker processes may run on one book: BullMQ hands each job to one of them,
  * and a job whose worker died (its lock not renewed) is taken over after the stall interval.
  */
-export function createJobWorkers(options: JobWorkersOptions): JobWorkers {
+export function createJobWorkers<Settings>(options: JobWorkersOptions<Settings>): JobWorkers {
   const { book, logger } = options;
   // Every family, whether or not the catalog has a job in it yet: a job of a kind this worker
   // does not know is failed at once, wherever it was queued.
@@ -110,7 +110,7 @@ export function createJobWorkers(options: JobWorkersOptions): JobWorkers {
       logger,
       status,
       leaseMs: lockDuration,
-      ...(options.settings && { settings: options.settings }),
+      settings: options.settings,
       ...(options.upstreams && { upstreams: options.upstreams }),
     }),
   );
@@ -162,7 +162,9 @@ export function createJobWorkers(options: JobWorkersOptions): JobWorkers {
  * retries it, or takes it over), unless BullMQ failed it without an attempt: that run ends
  * `error` with BullMQ's reason.
  */
-function requeueLostRuns(options: JobWorkersOptions & { connection: Redis; status: JobStatusStore; graceMs: number }) {
+function requeueLostRuns(
+  options: JobWorkersOptions<unknown> & { connection: Redis; status: JobStatusStore; graceMs: number },
+) {
   const { book, catalog, logger, graceMs, status } = options;
   const runs = new JobRunStore(options.db);
   const queues = new Map<JobFamily, Queue>();

@@ -11,7 +11,7 @@ import {
   JobQueueUnavailable,
   type JobProducer,
   type JobStatus,
-} from '../src/index.js';
+} from '../src/testing.js';
 import { FAULT_CATALOG, type PostSlowly } from './fault/catalog.js';
 import { OwnRedis } from './own-redis.js';
 

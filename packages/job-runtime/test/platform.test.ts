@@ -14,7 +14,7 @@ import {
   type JobProducer,
   type JobStatus,
   type JobWorkers,
-} from '../src/index.js';
+} from '../src/testing.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const logger = createLogger({ level: 'error', service: 'jobs-test', book: 'ENTITY_UAE', silent: true });
@@ -25,12 +25,18 @@ let transientFailuresLeft = 0;
 /** The test database's handle, to show the job was given it. */
 let sharedDb: unknown;
 
+/** The settings the test catalog's jobs are configured with: the runtime hands them through, typed. */
+interface TestSettings {
+  label: string;
+}
+const SETTINGS: TestSettings = { label: 'configured by the catalog owner' };
+
 function testJob<I>(
   kind: string,
   input: z.ZodType<I>,
-  run: JobDefinition<I>['run'],
-  extra: Partial<JobDefinition<I>> = {},
-): JobDefinition<I> {
+  run: JobDefinition<I, Record<string, unknown>, TestSettings>['run'],
+  extra: Partial<JobDefinition<I, Record<string, unknown>, TestSettings>> = {},
+): JobDefinition<I, Record<string, unknown>, TestSettings> {
   return {
     kind,
     mode: 'sync',
@@ -47,7 +53,7 @@ function testJob<I>(
   };
 }
 
-const CATALOG: JobCatalog = {
+const CATALOG: JobCatalog<TestSettings> = {
   echo: testJob('echo', z.object({ n: z.number().int() }), async ({ n }, { progress }) => {
     progress({ done: n, total: n, unit: 'items' });
     return { echoed: n };
@@ -71,7 +77,11 @@ const CATALOG: JobCatalog = {
     await new Promise((resolve) => setTimeout(resolve, ms));
     return { slept: ms };
   }),
-  context: testJob('context', z.object({}), async (_input, { book, db }) => ({ book, database: db === sharedDb })),
+  context: testJob('context', z.object({}), async (_input, { book, db, settings }) => ({
+    book,
+    database: db === sharedDb,
+    label: settings.label,
+  })),
   indiaOnly: testJob('indiaOnly', z.object({}), async () => ({}), { books: ['ENTITY_IND_IFSC'] }),
   actor: testJob('actor', z.object({}), async () => ({ actor: currentActor() })),
   triggered: testJob('triggered', z.object({ event: z.string() }), async () => ({ actor: currentActor() }), {
@@ -94,6 +104,7 @@ describe('jobs platform (real Redis and Postgres)', function () {
       db: database.db,
       logger,
       catalog: CATALOG,
+      settings: SETTINGS,
     });
     await started.waitUntilReady();
     return started;
@@ -253,10 +264,10 @@ describe('jobs platform (real Redis and Postgres)', function () {
     expect(await producer.status(status.job_id)).to.deep.equal(status);
   });
 
-  it('hands each job its book and database', async () => {
+  it('hands each job its book, database and the settings its catalog was configured with', async () => {
     workers = await startWorkers();
     const status = await producer.enqueue('context', {});
-    expect(status.result).to.deep.equal({ book: 'ENTITY_UAE', database: true });
+    expect(status.result).to.deep.equal({ book: 'ENTITY_UAE', database: true, label: SETTINGS.label });
   });
 
   it('runs each job as its actor (job:<kind>:<job_id>, or the one its definition names), which is what its writes record', async () => {

@@ -2,7 +2,7 @@ import { BOOKS } from '@ledger/core';
 import { Queue } from 'bullmq';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
-import { JOB_FAMILIES, jobIdOf, queueName, type JobFamily } from '../src/index.js';
+import { JOB_FAMILIES, jobIdOf, queueName, type JobFamily } from '../src/testing.js';
 
 const FAMILIES = Object.keys(JOB_FAMILIES) as JobFamily[];
 

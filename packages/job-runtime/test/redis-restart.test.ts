@@ -4,7 +4,7 @@ import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import { expect } from 'chai';
 import { z } from 'zod';
 import { OwnRedis } from './own-redis.js';
-import { createJobProducer, createJobWorkers, JobQueueUnavailable, type JobCatalog } from '../src/index.js';
+import { createJobProducer, createJobWorkers, JobQueueUnavailable, type JobCatalog } from '../src/testing.js';
 
 const logger = createLogger({ level: 'error', service: 'jobs-test', book: 'ENTITY_UAE', silent: true });
 
@@ -49,7 +49,7 @@ describe('jobs platform when Redis restarts', function () {
       logger,
     };
     const producer = createJobProducer({ ...options, db: database.db, catalog: CATALOG, syncWaitMs: 10_000 });
-    const workers = createJobWorkers({ ...options, db: database.db, catalog: CATALOG });
+    const workers = createJobWorkers({ ...options, db: database.db, catalog: CATALOG, settings: null });
     try {
       await workers.waitUntilReady();
       expect((await producer.enqueue('echo', { n: 1 })).status).to.equal('done');

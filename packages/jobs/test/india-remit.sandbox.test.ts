@@ -8,7 +8,7 @@ import {
   runSyncRemit,
   type SweptReversal,
   type SyncRemitResult,
-} from '../src/index.js';
+} from '../src/testing.js';
 import { centsText, indiaDeps, remitPostings, rowCount, spreadCents, testRemitClient } from './india-support.js';
 
 const BPS = 75;

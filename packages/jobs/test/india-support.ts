@@ -1,6 +1,7 @@
 import { createLogger, type Db } from '@ledger/core';
 import { createRemitClient, NO_UPSTREAMS, type RemitClient } from '@ledger/upstream-clients';
-import { DEFAULT_JOB_SETTINGS, type JobDeps, type JobProgress, type JobSettings } from '@ledger/job-runtime';
+import { type JobProgress } from '@ledger/job-runtime';
+import { DEFAULT_JOB_SETTINGS, type JobDeps, type JobSettings } from '../src/index.js';
 
 const logger = createLogger({ level: 'error', service: 'jobs-test', book: 'ENTITY_IND_IFSC', silent: true });
 

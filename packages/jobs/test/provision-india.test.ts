@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { UpstreamError } from '@ledger/upstream-clients';
 import { UnrecoverableError } from 'bullmq';
 import nock from 'nock';
-import { provisionIndiaInput, runProvisionIndia } from '../src/index.js';
+import { provisionIndiaInput, runProvisionIndia } from '../src/testing.js';
 import { indiaDeps, rowCount } from './india-support.js';
 import { nockedBookPerTest } from './book-per-test.js';
 

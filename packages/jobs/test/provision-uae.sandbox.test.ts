@@ -2,7 +2,7 @@ import type { Db } from '@ledger/core';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import { startSandbox, type Sandbox } from '@ledger/sandbox';
 import { expect } from 'chai';
-import { JOBS, provisionUaeInput, provisionUaeJob } from '../src/index.js';
+import { JOBS, provisionUaeInput, provisionUaeJob } from '../src/testing.js';
 import { indiaDeps } from './india-support.js';
 
 describe('provision-uae against the sandbox’s customer registry', function () {

@@ -12,14 +12,8 @@ import {
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import { expect } from 'chai';
 import { NO_UPSTREAMS } from '@ledger/upstream-clients';
-import {
-  createJobProducer,
-  createJobWorkers,
-  DEFAULT_JOB_SETTINGS,
-  type JobDeps,
-  type JobProgress,
-} from '@ledger/job-runtime';
-import { JOBS, recostJob } from '../src/index.js';
+import { createJobProducer, createJobWorkers, type JobProgress } from '@ledger/job-runtime';
+import { DEFAULT_JOB_SETTINGS, type JobDeps, JOBS, recostJob } from '../src/index.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const logger = createLogger({ level: 'error', service: 'jobs-test', book: 'ENTITY_UAE', silent: true });

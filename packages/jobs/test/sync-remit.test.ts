@@ -9,7 +9,7 @@ import {
   syncRemitInput,
   syncRemitJob,
   syncRemitWebhookJob,
-} from '../src/index.js';
+} from '../src/testing.js';
 import { indiaDeps, remitPostings, rowCount, testRemitClient } from './india-support.js';
 import { nockedBookPerTest } from './book-per-test.js';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Decimal, draftFromEntry, FeeSchedule, jobActor, postTransactions, withActor, type Db } from '@ledger/core';
 import type { CustomerData } from '@ledger/sandbox';
 import { expect } from 'chai';
-import { JOBS, syncUaefeedJob, type SyncUaefeedResult } from '../src/index.js';
+import { JOBS, syncUaefeedJob, type SyncUaefeedResult } from '../src/testing.js';
 import { NOWHERE, PEG, rowCounts, sandboxUpstreams, uaeFixture, type UaeFixture } from './uae-fixture.js';
 
 const LEDGER_TABLES = ['transactions', 'journal_lines', 'recost_flags'];

@@ -11,7 +11,7 @@ import {
 import type { UsbrokerDailyLedgerRow } from '@ledger/upstream-clients';
 import { expect } from 'chai';
 import nock from 'nock';
-import { JOBS, runSyncUsbroker, runSyncUsbrokerLedger, syncUsbrokerLedgerJob } from '../src/index.js';
+import { JOBS, runSyncUsbroker, runSyncUsbrokerLedger, syncUsbrokerLedgerJob } from '../src/testing.js';
 import {
   brokerBookPerTest,
   brokerClient,

@@ -3,7 +3,13 @@ import type { JobProgress } from '@ledger/job-runtime';
 import type { UsbrokerClient, UsbrokerOrder } from '@ledger/upstream-clients';
 import { expect } from 'chai';
 import nock from 'nock';
-import { JOBS, runSyncUsbroker, runSyncUsbrokerTrades, syncUsbrokerJob, syncUsbrokerTradesJob } from '../src/index.js';
+import {
+  JOBS,
+  runSyncUsbroker,
+  runSyncUsbrokerTrades,
+  syncUsbrokerJob,
+  syncUsbrokerTradesJob,
+} from '../src/testing.js';
 import {
   brokerBookPerTest,
   brokerClient,

@@ -2,7 +2,7 @@ import { createLogger, Decimal, upsertCustomer, type Db } from '@ledger/core';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import { startSandbox, type RegistryCustomer, type Sandbox, type SandboxOptions } from '@ledger/sandbox';
 import { createUpstreamClients, upstreamConfigSchema, type UpstreamClients } from '@ledger/upstream-clients';
-import { DEFAULT_JOB_SETTINGS, type JobDeps } from '@ledger/job-runtime';
+import { DEFAULT_JOB_SETTINGS, type JobDeps } from '../src/index.js';
 
 export const PEG = new Decimal('3.6725');
 const logger = createLogger({ level: 'error', service: 'jobs-test', book: 'ENTITY_UAE', silent: true });

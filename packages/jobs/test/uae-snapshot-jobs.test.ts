@@ -10,7 +10,7 @@ import {
   syncUaefeedJob,
   syncUaefeedStatementsJob,
   type SyncHoldingsResult,
-} from '../src/index.js';
+} from '../src/testing.js';
 import { NOWHERE, rowCounts, sandboxUpstreams, uaeFixture, type UaeFixture } from './uae-fixture.js';
 
 const CUSTOMERS = ['UAE-000001', 'UAE-000002', 'UAE-000003', 'UAE-000004'];

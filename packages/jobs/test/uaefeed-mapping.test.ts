@@ -1,8 +1,7 @@
 import { CALENDAR_DATE_RULE, Decimal, draftFromEntry, FeeSchedule, type JournalLineDraft } from '@ledger/core';
 import type { UaefeedCashTransfer, UaefeedOrder } from '@ledger/upstream-clients';
 import { expect } from 'chai';
-import { DEFAULT_JOB_SETTINGS } from '@ledger/job-runtime';
-import { draftOf, mapCashTransfer, mapOrder, type Mapped } from '../src/index.js';
+import { DEFAULT_JOB_SETTINGS, draftOf, mapCashTransfer, mapOrder, type Mapped } from '../src/testing.js';
 
 const PEG = new Decimal('3.6725');
 /** The customer the records are posted to: cash accounts `7000001-<currency>` are its own. */

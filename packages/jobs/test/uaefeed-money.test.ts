@@ -1,8 +1,7 @@
 import { recost, upsertCustomer, type Db } from '@ledger/core';
 import { expect } from 'chai';
-import { DEFAULT_JOB_SETTINGS } from '@ledger/job-runtime';
-import { importUaefeedBatch, type UaefeedImportBatch } from '../src/index.js';
-import { recostPolicyOf } from '@ledger/job-runtime';
+import { DEFAULT_JOB_SETTINGS, importUaefeedBatch, type UaefeedImportBatch } from '../src/index.js';
+import { recostPolicyOf } from '../src/job-settings.js';
 import { nockedBookPerTest } from './book-per-test.js';
 
 /*

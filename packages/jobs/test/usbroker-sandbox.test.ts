@@ -4,8 +4,7 @@ import { startSandbox, type IndiaCustomerData, type Sandbox } from '@ledger/sand
 import { createUsbrokerClient } from '@ledger/upstream-clients';
 import { expect } from 'chai';
 import { heldSymbols } from '@ledger/india';
-import { type JobDeps } from '@ledger/job-runtime';
-import { runSyncUsbroker, runSyncUsbrokerLedger, runSyncUsbrokerTrades } from '../src/index.js';
+import { type JobDeps, runSyncUsbroker, runSyncUsbrokerLedger, runSyncUsbrokerTrades } from '../src/index.js';
 import { depsOf, rowCounts, wallet } from './usbroker-support.js';
 
 /** The sandbox's period (2026-01..06) in ranges the ledger job takes (at most 92 days each). */

@@ -12,7 +12,7 @@ import {
   type UsbrokerWithholdingRow,
 } from '@ledger/upstream-clients';
 import nock from 'nock';
-import { DEFAULT_JOB_SETTINGS, type JobDeps } from '@ledger/job-runtime';
+import { DEFAULT_JOB_SETTINGS, type JobDeps } from '../src/index.js';
 import { nockedBookPerTest } from './book-per-test.js';
 
 /** What the usbroker job tests share: a nock'ed broker, the job's deps, and reads of the books. */

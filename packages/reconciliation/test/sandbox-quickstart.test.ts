@@ -1,7 +1,8 @@
 import { createLogger } from '@ledger/core';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
-import { DEFAULT_JOB_SETTINGS, type JobDeps } from '@ledger/job-runtime';
 import {
+  DEFAULT_JOB_SETTINGS,
+  type JobDeps,
   recostInput,
   recostJob,
   runProvisionIndia,

@@ -1,7 +1,6 @@
 import { createLogger, upsertCustomer, type Db } from '@ledger/core';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
-import { DEFAULT_JOB_SETTINGS, type JobDeps } from '@ledger/job-runtime';
-import { syncUaefeedJob } from '@ledger/jobs';
+import { DEFAULT_JOB_SETTINGS, type JobDeps, syncUaefeedJob } from '@ledger/jobs';
 import { startSandbox, type Sandbox } from '@ledger/sandbox';
 import { createUpstreamClients, upstreamConfigSchema, type UpstreamClients } from '@ledger/upstream-clients';
 import { expect } from 'chai';

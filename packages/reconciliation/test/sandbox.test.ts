@@ -1,7 +1,13 @@
 import { createLogger, Decimal, FeeSchedule, recost, upsertCustomer } from '@ledger/core';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
-import { DEFAULT_JOB_SETTINGS, type JobDeps } from '@ledger/job-runtime';
-import { runSyncRemit, runSyncUsbroker, runSyncUsbrokerLedger, runSyncUsbrokerTrades } from '@ledger/jobs';
+import {
+  DEFAULT_JOB_SETTINGS,
+  type JobDeps,
+  runSyncRemit,
+  runSyncUsbroker,
+  runSyncUsbrokerLedger,
+  runSyncUsbrokerTrades,
+} from '@ledger/jobs';
 import { startSandbox, type Sandbox } from '@ledger/sandbox';
 import { createRemitClient, createUsbrokerClient, NO_UPSTREAMS, type UpstreamClients } from '@ledger/upstream-clients';
 import { expect } from 'chai';

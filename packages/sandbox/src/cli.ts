@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_DATA_CONFIG } from './data/generate.js';
+import { DEFAULT_DATA_CONFIG } from './data/config.js';
 import { writeEnvFile } from './env-file.js';
 import { clientEnv, startSandbox, type Sandbox } from './sandbox.js';
 

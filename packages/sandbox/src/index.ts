@@ -10,21 +10,23 @@ export {
   type SandboxOptions,
 } from './sandbox.js';
 export {
-  createDataset,
-  customerNumberOf,
   dataConfig,
   DATA_LIMITS,
   DEFAULT_DATA_CONFIG,
-  generateCustomerData,
   isPlantedException,
   isPlantedMismatch,
   periodOf,
   PLANTED_EXCEPTION_CUSTOMER,
   PLANTED_MISMATCH_CUSTOMER,
+  type SandboxDataConfig,
+} from './data/config.js';
+export {
+  createDataset,
+  customerNumberOf,
+  generateCustomerData,
   registryCustomer,
   type CustomerData,
   type RegistryCustomer,
-  type SandboxDataConfig,
   type SandboxDataset,
   type SandboxMovement,
   type SandboxOrder,

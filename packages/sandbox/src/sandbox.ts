@@ -1,6 +1,7 @@
 import { createPrivateKey, createPublicKey, generateKeyPair } from 'node:crypto';
 import { promisify } from 'node:util';
-import { createDataset, type SandboxDataConfig, type SandboxDataset } from './data/generate.js';
+import type { SandboxDataConfig } from './data/config.js';
+import { createDataset, type SandboxDataset } from './data/generate.js';
 import { createCustodianHandler } from './http/custodian.js';
 import { FaultStore } from './http/faults.js';
 import { createRegistryHandler } from './http/registry.js';

@@ -8,7 +8,7 @@ import {
   UpstreamError,
   UpstreamPayloadError,
   type CustodianClientConfig,
-} from '../src/index.js';
+} from '../src/testing.js';
 import { onlyMockedNetwork, rejectionOf } from './support.js';
 
 const BASE_URL = 'http://custodian.test/api';

@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
 import { expect } from 'chai';
 import nock from 'nock';
-import { createUpstreamHttp, UpstreamError, type UpstreamHttpOptions } from '../src/index.js';
+import { createUpstreamHttp, UpstreamError, type UpstreamHttpOptions } from '../src/testing.js';
 import { onlyMockedNetwork, rejectionOf } from './support.js';
 
 const BASE_URL = 'http://usbroker.test/api';

@@ -6,7 +6,7 @@ import {
   RegistryNotFoundError,
   UpstreamError,
   UpstreamPayloadError,
-} from '../src/index.js';
+} from '../src/testing.js';
 import { onlyMockedNetwork, rejectionOf } from './support.js';
 
 const BASE_URL = 'http://registry.test';

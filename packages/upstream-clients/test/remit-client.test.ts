@@ -11,7 +11,7 @@ import {
   UpstreamError,
   UpstreamPayloadError,
   type RemitClientOptions,
-} from '../src/index.js';
+} from '../src/testing.js';
 import { expectNoSecret, onlyMockedNetwork, rejectionOf } from './support.js';
 
 const ORIGIN = 'http://remit.test';

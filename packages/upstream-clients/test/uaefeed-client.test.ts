@@ -12,7 +12,7 @@ import {
   UpstreamError,
   UpstreamPayloadError,
   type UaefeedClientConfig,
-} from '../src/index.js';
+} from '../src/testing.js';
 import { rejectionOf } from './support.js';
 
 const BASE_URL = 'http://uaefeed.test';

@@ -10,7 +10,7 @@ import {
   UsbrokerPageCapError,
   USBROKER_QUOTE_SYMBOLS_MAX,
   type UsbrokerClientOptions,
-} from '../src/index.js';
+} from '../src/testing.js';
 import { expectNoSecret, onlyMockedNetwork, rejectionOf } from './support.js';
 
 const BASE_URL = 'http://usbroker.test';

@@ -7,7 +7,7 @@ import {
   USBROKER_DAILY_LEDGER_COLUMNS,
   UsbrokerNotFoundError,
   type UsbrokerDailyLedgerRow,
-} from '../src/index.js';
+} from '../src/testing.js';
 
 const BASE_URL = 'http://usbroker.test';
 const TOKEN = 'usbroker-access-token-do-not-leak';

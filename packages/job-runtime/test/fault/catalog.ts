@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Decimal, draftFromEntry, FeeSchedule, postTransactions } from '@ledger/core';
 import { z } from 'zod';
-import type { JobCatalog } from '../../src/index.js';
+import type { JobCatalog } from '../../src/testing.js';
 
 const input = z.object({
   /** The job's business key: its id. */

@@ -22,6 +22,7 @@ const workers = createJobWorkers({
   db,
   logger,
   catalog: FAULT_CATALOG,
+  settings: null,
   stalledIntervalMs: Number(env('JOB_STALLED_INTERVAL_MS')),
 });
 await workers.waitUntilReady();

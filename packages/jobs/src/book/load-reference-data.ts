@@ -13,7 +13,7 @@ import {
 } from '@ledger/india';
 import type { Db } from '@ledger/core';
 import { z } from 'zod';
-import { defineJob } from '@ledger/job-runtime';
+import { defineJob } from '../job-settings.js';
 
 /** A CSV sent in the body: at most this many characters (the shipped SBI file is about 100,000). */
 export const REFERENCE_CSV_LENGTH_MAX = 5_000_000;

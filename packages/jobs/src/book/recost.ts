@@ -1,6 +1,6 @@
 import { recost as recostBook, type RecostResult } from '@ledger/core';
 import { z } from 'zod';
-import { defineJob, recostPolicyOf } from '@ledger/job-runtime';
+import { defineJob, recostPolicyOf } from '../job-settings.js';
 
 /** The most pending transactions one run may take: a bound on the run, not on the book. */
 export const RECOST_LIMIT_MAX = 1_000_000;

@@ -1,6 +1,6 @@
 import { isPan, LedgerError } from '@ledger/core';
 import type { RegistryIndiaCustomer } from '@ledger/upstream-clients';
-import { defineJob, type JobDeps } from '@ledger/job-runtime';
+import { defineJob, type JobDeps } from '../job-settings.js';
 import { jobFailure } from '../kit/per-customer.js';
 import {
   provisionInputOf,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { closedThrough, istDate, openDayFor, outstandingSweptPostings, reverseTransaction } from '@ledger/core';
 import { z } from 'zod';
-import { defineJob } from '@ledger/job-runtime';
+import { defineJob } from '../job-settings.js';
 
 export const refundReversalIndiaInput = z
   .object({

@@ -7,7 +7,7 @@ import {
   withAdvisoryLock,
 } from '@ledger/core';
 import { z } from 'zod';
-import { defineJob, type JobDeps } from '@ledger/job-runtime';
+import { defineJob, type JobDeps } from '../job-settings.js';
 import { customerId } from '../kit/per-customer.js';
 import { linkRemitCustomer } from './provision-india.js';
 import { runSyncRemit } from './sync-remit.js';

@@ -18,7 +18,7 @@ import {
 } from '@ledger/core';
 import type { RemitClient, RemitMidRate, RemitOrder, RemitPayment, RemitQuote } from '@ledger/upstream-clients';
 import { z } from 'zod';
-import { defineJob, type JobDeps } from '@ledger/job-runtime';
+import { defineJob, type JobDeps } from '../job-settings.js';
 import {
   customerIdsField,
   forEachCustomer,

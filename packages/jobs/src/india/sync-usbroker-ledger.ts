@@ -23,7 +23,7 @@ import type {
   UsbrokerWithholdingRow,
 } from '@ledger/upstream-clients';
 import { z } from 'zod';
-import { defineJob, type JobDeps } from '@ledger/job-runtime';
+import { defineJob, type JobDeps } from '../job-settings.js';
 import {
   cashInLieuEntry,
   dividendEntry,

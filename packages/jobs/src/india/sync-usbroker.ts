@@ -1,7 +1,7 @@
 import { Decimal } from '@ledger/core';
 import type { UsbrokerClient, UsbrokerCostType, UsbrokerWire } from '@ledger/upstream-clients';
 import { z } from 'zod';
-import { defineJob, type JobDeps } from '@ledger/job-runtime';
+import { defineJob, type JobDeps } from '../job-settings.js';
 import {
   customerIdsField,
   forEachCustomer,

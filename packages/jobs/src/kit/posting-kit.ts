@@ -15,7 +15,7 @@ import {
   type TransactionDraft,
 } from '@ledger/core';
 import { v7 as uuidv7 } from 'uuid';
-import { recostPolicyOf, type JobSettings } from '@ledger/job-runtime';
+import { recostPolicyOf, type JobSettings } from '../job-settings.js';
 import type { CustomerFailure } from './per-customer.js';
 
 /*

@@ -8,7 +8,7 @@ import {
 } from '@ledger/core';
 import { createRegistryClient, RegistryNotFoundError, type RegistryClient } from '@ledger/upstream-clients';
 import { z } from 'zod';
-import type { JobDeps } from '@ledger/job-runtime';
+import type { JobDeps } from '../job-settings.js';
 import { customerIdsField, forEachCustomer, idOfRecord, jobFailure, type CustomerFailure } from './per-customer.js';
 
 /** What provisioning writes of a registry customer: each a column of `customers`. */

@@ -1,7 +1,7 @@
 import { customersByReference, Decimal, postedTradesOf, type Db } from '@ledger/core';
 import type { UaefeedCashTransfer, UaefeedOrder } from '@ledger/upstream-clients';
 import { z } from 'zod';
-import type { JobSettings } from '@ledger/job-runtime';
+import type { JobSettings } from '../job-settings.js';
 import {
   draftOf,
   noOutcomes,

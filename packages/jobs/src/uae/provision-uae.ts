@@ -1,5 +1,5 @@
 import type { RegistryUaeCustomer } from '@ledger/upstream-clients';
-import { defineJob } from '@ledger/job-runtime';
+import { defineJob } from '../job-settings.js';
 import {
   provisionInputOf,
   runProvision,

@@ -1,6 +1,6 @@
 import { savePortfolioSnapshots } from '@ledger/core';
 import { z } from 'zod';
-import { defineJob } from '@ledger/job-runtime';
+import { defineJob } from '../job-settings.js';
 import { customerSelection, isoDay } from './customers.js';
 import {
   forEachCustomer,

@@ -9,7 +9,7 @@ import {
 } from '@ledger/core';
 import type { CustodianCashStatement } from '@ledger/upstream-clients';
 import { z } from 'zod';
-import { defineJob } from '@ledger/job-runtime';
+import { defineJob } from '../job-settings.js';
 import { customerSelection } from './customers.js';
 import {
   calendarMonth,

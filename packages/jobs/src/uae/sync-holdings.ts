@@ -1,7 +1,7 @@
 import { insertHoldingsSnapshots, type HoldingsSnapshot } from '@ledger/core';
 import type { CustodianHoldings } from '@ledger/upstream-clients';
 import { z } from 'zod';
-import { defineJob } from '@ledger/job-runtime';
+import { defineJob } from '../job-settings.js';
 import { customerSelection, isoDay } from './customers.js';
 import {
   calendarDate,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { insertUaefeedStatements, previousMonth, type UaefeedStatementSnapshot } from '@ledger/core';
 import { z } from 'zod';
-import { defineJob } from '@ledger/job-runtime';
+import { defineJob } from '../job-settings.js';
 import { customerSelection } from './customers.js';
 import {
   calendarMonth,

@@ -1,6 +1,6 @@
 import { Decimal, postedTradesOf } from '@ledger/core';
 import { z } from 'zod';
-import { defineJob } from '@ledger/job-runtime';
+import { defineJob } from '../job-settings.js';
 import { calendarDate, forEachCustomer, idOfLinked, notConfigured, selectCustomers } from '../kit/per-customer.js';
 import { PostingRun, type SyncResult } from '../kit/posting-kit.js';
 import { customerSelection } from './customers.js';

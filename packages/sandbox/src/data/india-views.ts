@@ -1,6 +1,6 @@
 import { priceOn } from './catalog.js';
 import { addMonths, firstDayOf, fromDayNumber, lastDayOf, toDayNumber } from './dates.js';
-import { isPlantedMismatch, type SandboxDataConfig } from './generate.js';
+import { isPlantedMismatch, type SandboxDataConfig } from './config.js';
 import {
   CUSIPS,
   DAILY_LEDGER_COLUMNS,

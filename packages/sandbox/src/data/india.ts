@@ -2,7 +2,7 @@ import { priceOn } from './catalog.js';
 import { addMonths, firstDayOf, fromDayNumber, lastDayOf, toDayNumber } from './dates.js';
 import { basisPoints, formatMinor } from './money.js';
 import { createRandom, hash32, type Random } from './random.js';
-import type { SandboxDataConfig } from './generate.js';
+import type { SandboxDataConfig } from './config.js';
 import { USBROKER_DAILY_LEDGER_COLUMNS } from '@ledger/upstream-clients';
 
 /**

@@ -1,13 +1,7 @@
 import { CURRENCIES, priceOn, securityOf, type Currency } from './catalog.js';
 import { firstDayOf, lastDayOf, monthOf, slashDate } from './dates.js';
-import {
-  isPlantedMismatch,
-  type CustomerData,
-  type SandboxDataConfig,
-  type SandboxMovement,
-  type SandboxOrder,
-  type SandboxTransfer,
-} from './generate.js';
+import { isPlantedMismatch, type SandboxDataConfig } from './config.js';
+import { type CustomerData, type SandboxMovement, type SandboxOrder, type SandboxTransfer } from './generate.js';
 import { divideToDecimal, formatMinor } from './money.js';
 
 /**

@@ -1,10 +1,2 @@
-export {
-  createRegistryClient,
-  createRegistryClientIfConfigured,
-  REGISTRY_PAGE_CAP,
-  REGISTRY_PER_PAGE_MAX,
-  RegistryNotFoundError,
-  type RegistryClient,
-  type RegistryClientOptions,
-} from './client.js';
+export { createRegistryClient, RegistryNotFoundError, type RegistryClient } from './client.js';
 export type { RegistryIndiaCustomer, RegistryUaeCustomer } from './types.js';

@@ -1,45 +1,26 @@
 export {
   createUsbrokerClient,
-  createUsbrokerClientIfConfigured,
-  USBROKER_PAGE_CAP,
   USBROKER_PAGE_LIMIT_MAX,
-  USBROKER_QUOTE_SYMBOLS_MAX,
   type UsbrokerClient,
   type UsbrokerClientOptions,
-  type UsbrokerOrdersQuery,
-  type UsbrokerWiresQuery,
 } from './client.js';
-export { parseDailyLedger, USBROKER_DAILY_LEDGER_COLUMNS } from './daily-ledger.js';
-export { UsbrokerAuthError, UsbrokerNotFoundError, UsbrokerPageCapError, type UsbrokerResource } from './errors.js';
-export { USBROKER_TOKEN_RENEW_MARGIN_MS } from './token.js';
+export { USBROKER_DAILY_LEDGER_COLUMNS } from './daily-ledger.js';
+export { UsbrokerAuthError, UsbrokerNotFoundError, UsbrokerPageCapError } from './errors.js';
 export type {
   UsbrokerAccount,
-  UsbrokerAccountStatus,
   UsbrokerBalance,
   UsbrokerCostType,
   UsbrokerCashInLieuRow,
   UsbrokerDailyLedgerRow,
-  UsbrokerDailyLedgerRowCommon,
   UsbrokerDividendRow,
   UsbrokerFeeRow,
-  UsbrokerFullPortfolioCostOrder,
-  UsbrokerMonthlyStatement,
   UsbrokerOrder,
-  UsbrokerOrderPreview,
-  UsbrokerOrderPreviewRequest,
-  UsbrokerOrderStatus,
   UsbrokerPosition,
-  UsbrokerQuantityOrder,
   UsbrokerQuote,
   UsbrokerRowCode,
-  UsbrokerSide,
   UsbrokerSplitRow,
-  UsbrokerStatementActivity,
   UsbrokerTradeRow,
   UsbrokerUnknownRow,
   UsbrokerWire,
-  UsbrokerWireDirection,
-  UsbrokerWireRow,
-  UsbrokerWireStatus,
   UsbrokerWithholdingRow,
 } from './types.js';
