@@ -295,10 +295,22 @@ function fyOf(date: string): string {
   return Number(date.slice(5, 7)) >= 4 ? String(year) : String(year - 1);
 }
 
+/** The sandbox broker's commission, in bps of principal (at least a cent). */
+export const USBROKER_COMMISSION_BPS = 10n;
+/** The IFSCA fee the sandbox broker passes on, in bps of principal. */
+export const USBROKER_IFSCA_BPS = 1n;
+/**
+ * What the sandbox broker keeps of a trade in bps of principal, SEC and TAF aside (a sell's only,
+ * per share and tiny): the `BROKER_COST_BPS` a book on the sandbox is configured with, so its bps
+ * model is what the sandbox charges.
+ */
+export const USBROKER_BROKER_COST_BPS = USBROKER_COMMISSION_BPS + USBROKER_IFSCA_BPS;
+
 /** Fees of a trade (cents), nominal: the bundled price then puts any rounding into the commission. */
 export function nominalFees(side: 'BUY' | 'SELL', principal: bigint, qtyMicro: bigint) {
-  const commission = basisPoints(principal, 10n) > 1n ? basisPoints(principal, 10n) : 1n;
-  const ifsca = basisPoints(principal, 1n);
+  const commissionBps = basisPoints(principal, USBROKER_COMMISSION_BPS);
+  const commission = commissionBps > 1n ? commissionBps : 1n;
+  const ifsca = basisPoints(principal, USBROKER_IFSCA_BPS);
   const sec = side === 'SELL' ? roundDiv(principal * 278n, 10_000_000n) : 0n;
   const tafRaw = side === 'SELL' ? ceilDiv(qtyMicro * 166n, 10_000_000_000n) : 0n;
   const taf = tafRaw > 830n ? 830n : tafRaw;
