@@ -153,7 +153,10 @@ export async function timeIndiaReports(database: TestDatabase) {
   const context: IndiaReportContext = {
     book: 'ENTITY_IND_IFSC',
     db,
-    settings: indiaSettingsOf(indiaSettingsSchema.parse({ BROKER_COST_BPS: '4', FX_SPREAD_BPS: '75' })),
+    settings: indiaSettingsOf(
+      indiaSettingsSchema.parse({ FX_SPREAD_BPS: '75' }),
+      new FeeSchedule(new Decimal(22), {}, new Decimal(4)),
+    ),
   };
   const fy = parseFinancialYear('2024-25');
   const reports: Array<[string, () => Promise<unknown>]> = [

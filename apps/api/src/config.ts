@@ -133,13 +133,14 @@ export interface IndiaLiveSettings {
 /** The one place that reads the environment: parsed once, at start, into a typed object. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
   const parsed = parseConfig(apiConfigSchema, env);
+  const feeSchedule = feeScheduleOf(parsed, env);
   return {
     ...commonConfigOf(parsed),
     port: parsed.PORT,
     ledgerToken: parsed.LEDGER_TOKEN,
     adminToken: parsed.LEDGER_ADMIN_TOKEN,
     bodyLimitBytes: parsed.BODY_LIMIT_BYTES,
-    feeSchedule: feeScheduleOf(parsed, env),
+    feeSchedule,
     aedPerUsd: new Decimal(parsed.AED_PER_USD),
     readyTimeoutMs: parsed.READY_TIMEOUT_MS,
     requestTimeoutMs: parsed.REQUEST_TIMEOUT_MS,
@@ -147,9 +148,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     jobSyncWaitMs: parsed.JOB_SYNC_WAIT_MS,
     upstreams: createUpstreamClients(parsed),
     remitWebhookSecret: parsed.REMIT_WEBHOOK_SECRET,
-    recon: reconSettingsOf(parsed),
+    recon: reconSettingsOf(parsed, feeSchedule),
     indiaLive: { concurrency: parsed.INDIA_LIVE_CONCURRENCY },
-    india: indiaSettingsOf(parsed),
+    india: indiaSettingsOf(parsed, feeSchedule),
     fiscalYearStartMonth: parsed.FISCAL_YEAR_START_MONTH ?? FISCAL_YEAR_START_MONTH_DEFAULT[parsed.ENTITY_ID],
     peerConsoleUrl: parsed.CONSOLE_PEER_URL === undefined ? null : new URL('/console/', parsed.CONSOLE_PEER_URL).href,
   };

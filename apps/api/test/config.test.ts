@@ -121,6 +121,12 @@ describe('configuration', () => {
     });
   });
 
+  it('BROKER_COST_BPS is read once: the checks and the broker-fees report take the schedule’s', () => {
+    const config = loadConfig({ ...BASE, BROKER_COST_BPS: '11' });
+    expect(config.recon.feeSchedule).to.equal(config.feeSchedule);
+    expect(config.india.brokerCostBps.toFixed()).to.equal('11');
+  });
+
   it('CUSTOMER_FEE_BPS sets the fee a trade posts when its source does not state one', async () => {
     const api = await startApi({ env: { CUSTOMER_FEE_BPS: '100' } });
     try {

@@ -1,4 +1,12 @@
-import { commonConfigOf, commonConfigSchema, flagSetting, parseConfig, type CommonConfig } from '@ledger/core';
+import {
+  commonConfigOf,
+  commonConfigSchema,
+  feeScheduleConfigSchema,
+  feeScheduleOf,
+  flagSetting,
+  parseConfig,
+  type CommonConfig,
+} from '@ledger/core';
 import { reconSettingsOf, reconSettingsSchema, type ReconSettings } from '@ledger/reconciliation';
 import { createUpstreamClients, upstreamConfigSchema, type UpstreamClients } from '@ledger/upstream-clients';
 import { z } from 'zod';
@@ -14,6 +22,8 @@ const seconds = (fallback: number, min = 1) =>
 /** The scheduler's settings (spec, Limits), with the checks' own (reconSettingsSchema). */
 export const reconConfigSchema = commonConfigSchema
   .extend(reconSettingsSchema.shape)
+  // The worker's fee schedule: stamped_trade_derivation re-derives an unpinned trade's broker cost with it.
+  .extend(feeScheduleConfigSchema.shape)
   .extend(upstreamConfigSchema.shape)
   .extend({
     /** Master switch of the scheduler, on both books. */
@@ -48,7 +58,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ReconConfig {
   const india = parsed.ENTITY_ID === 'ENTITY_IND_IFSC';
   return {
     ...commonConfigOf(parsed),
-    recon: reconSettingsOf(parsed),
+    recon: reconSettingsOf(parsed, feeScheduleOf(parsed, env)),
     upstreams: createUpstreamClients(parsed),
     schedule: {
       enabled: parsed.RECON_SCHEDULE_ENABLED && (!india || parsed.INDIA_RECON_ENABLED),

@@ -45,6 +45,12 @@ describe('recon configuration', () => {
     expect(loadConfig({ ...UAE, RECON_SCHEDULE_ENABLED: 'false' }).schedule.enabled).to.equal(false);
   });
 
+  it('reads BROKER_COST_BPS once, into the checks’ fee schedule (the one recost runs with)', () => {
+    expect(loadConfig(UAE).recon.feeSchedule.brokerCostBps.toFixed(), 'the default').to.equal('4');
+    expect(loadConfig({ ...INDIA, BROKER_COST_BPS: '11' }).recon.feeSchedule.brokerCostBps.toFixed()).to.equal('11');
+    expect(() => loadConfig({ ...UAE, BROKER_COST_BPS: '-1' })).to.throw(ConfigError, /BROKER_COST_BPS/);
+  });
+
   it('reads the alert target and the checks’ tolerances', () => {
     const config = loadConfig({
       ...UAE,

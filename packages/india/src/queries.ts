@@ -468,14 +468,17 @@ const within = (column: string) =>
   `(CAST(:from AS date) IS NULL OR ${column} >= CAST(:from AS date)) AND (CAST(:to AS date) IS NULL OR ${column} <= CAST(:to AS date))`;
 
 /**
- * Trades (not reversed) of the filter with `configuredBps` of notional in cents (`configured`)
- * and the itemised fee (`actual`); drift = actual − configured, flagged beyond `tolerance`. Counted
- * and summed over every trade of the filter, listed for one page (trade date, then id) with the
- * broker cost in effect (`modelled`, its derivation found by the customer and date it shares with
- * the trade), in one statement: the page never changes the totals. The modelled total is the
- * broker cost recost posted (5010 `broker_cost`, net of what it superseded) dated in the window:
- * the firm's from the daily totals, a customer's from their lines. Derivations carry their
- * trade's date and customer, so once recost has run it is the trades' modelled summed.
+ * Trades (not reversed) of the filter with `configuredBps` of notional in cents (`configured`),
+ * the broker's itemised fee (`actual`) and the whole fee itemised (`itemised`: the broker's part
+ * plus the platform's), against what the book posted: the broker cost in effect (`modelled`, the
+ * 5010 debit of the trade's derivation, found by the customer and date it shares with the trade)
+ * and the customer's fee (4010 `brokerage_fee`, the trade's own line and its derivation's). A
+ * trade is flagged when the itemised fees and the posted ones differ beyond `tolerance`. Counted
+ * and summed over every trade of the filter, listed for one page (trade date, then id), in one
+ * statement: the page never changes the totals. The modelled total is the broker cost recost
+ * posted (5010 `broker_cost`, net of what it superseded) dated in the window: the firm's from the
+ * daily totals, a customer's from their lines. Derivations carry their trade's date and customer,
+ * so once recost has run it is the trades' modelled summed.
  */
 export async function feeFigures(
   db: Db,
@@ -484,38 +487,60 @@ export async function feeFigures(
   page: Page,
 ): Promise<FeeFigures> {
   const { limit, offset } = assertPage(page);
+  const differs = (a: string, b: string) => `coalesce(abs(${a} - ${b}) > CAST(:tolerance AS numeric), false)`;
+  const total = (column: string) => `round(coalesce(sum(${column}), 0), 2)::text`;
   const { rows } = await db.raw<{ rows: FeeFigures[] }>(
     `WITH trades AS MATERIALIZED (
-       SELECT t.txn_id, t.customer_id, t.symbol, t.txn_type, t.txn_date, t.amount_usd AS notional, f.amount_usd AS actual,
-              round(t.amount_usd * CAST(:per_dollar AS numeric), 2) AS configured
+       SELECT t.txn_id, t.customer_id, t.symbol, t.txn_type, t.txn_date, t.amount_usd AS notional,
+              f.amount_usd AS actual, f.amount_usd + f.platform_fee_usd AS itemised,
+              round(t.amount_usd * CAST(:per_dollar AS numeric), 2) AS configured, m.broker_cost AS modelled,
+              CASE WHEN t.txn_type = 'buy_security' OR m.derived THEN own.fee + coalesce(m.fee, 0) END AS customer_fee
          FROM transactions t
          LEFT JOIN broker_fees f ON f.source = t.source AND f.source_txn_id = t.source_txn_id
+         LEFT JOIN LATERAL (
+           SELECT true AS derived,
+                  coalesce(sum(l.debit) FILTER (WHERE l.account_code = '${ACCOUNT.brokerageCost}'), 0) AS broker_cost,
+                  coalesce(sum(l.credit) FILTER (WHERE l.account_code = '${ACCOUNT.brokerageRevenue}' AND l.posting_kind = 'brokerage_fee'), 0) AS fee
+             FROM transactions d JOIN journal_lines l ON l.txn_id = d.txn_id
+            WHERE d.customer_id = t.customer_id AND d.txn_date = t.txn_date AND d.txn_type = 'recost'
+              AND d.metadata->>'recost_of' = t.txn_id::text AND ${inEffect('d.txn_id')}
+           HAVING count(*) > 0) m ON true
+         CROSS JOIN LATERAL (
+           SELECT coalesce(sum(l.credit), 0) AS fee FROM journal_lines l
+            WHERE l.txn_id = t.txn_id AND l.account_code = '${ACCOUNT.brokerageRevenue}' AND l.posting_kind = 'brokerage_fee') own
         WHERE t.txn_type IN ('buy_security', 'sell_security') AND t.customer_id IS NOT NULL AND ${inEffect('t.txn_id')}
-          AND ${within('t.txn_date')} AND ${oneOrEvery('t.customer_id')})
-     SELECT count(*)::int AS trades, count(actual)::int AS matched, count(*) FILTER (WHERE abs(actual - configured) > CAST(:tolerance AS numeric))::int AS flagged,
+          AND ${within('t.txn_date')} AND ${oneOrEvery('t.customer_id')}),
+     judged AS MATERIALIZED (
+       SELECT *, actual - modelled AS drift, actual - configured AS configured_drift, itemised - customer_fee AS fee_drift,
+              ${differs('actual', 'modelled')} OR ${differs('itemised', 'customer_fee')} AS flagged
+         FROM trades)
+     SELECT count(*)::int AS trades, count(actual)::int AS matched, count(*) FILTER (WHERE flagged)::int AS flagged,
             json_build_object(
-              'notional_usd', round(coalesce(sum(notional), 0), 2)::text,
+              'notional_usd', ${total('notional')},
               'modelled_usd', round(coalesce(CASE WHEN CAST(:customer AS text) IS NULL
                 THEN (SELECT sum(x.debit_total - x.credit_total) FROM account_daily_totals x
                        WHERE x.account_code = '${ACCOUNT.brokerageCost}' AND x.posting_kind = 'broker_cost' AND ${within('x.day')})
                 ELSE (SELECT sum(l.debit - l.credit) FROM journal_lines l
                        WHERE l.customer_id = :customer AND l.account_code = '${ACCOUNT.brokerageCost}' AND l.posting_kind = 'broker_cost' AND ${within('l.txn_date')})
                 END, 0), 2)::text,
-              'configured_usd', round(coalesce(sum(configured), 0), 2)::text,
-              'actual_usd', round(coalesce(sum(actual), 0), 2)::text) AS totals,
+              'configured_usd', ${total('configured')},
+              'actual_usd', ${total('actual')},
+              'drift_usd', ${total('drift')},
+              'configured_drift_usd', ${total('configured_drift')},
+              'customer_fee_usd', ${total('customer_fee')},
+              'itemised_fee_usd', ${total('itemised')},
+              'customer_fee_drift_usd', ${total('fee_drift')}) AS totals,
             (SELECT coalesce(json_agg(json_build_object(
                       'txn_id', p.txn_id, 'customer_id', p.customer_id, 'symbol', p.symbol,
                       'side', CASE p.txn_type WHEN 'buy_security' THEN 'buy' ELSE 'sell' END, 'txn_date', p.txn_date,
-                      'notional_usd', round(p.notional, 2)::text, 'modelled_usd', round(m.amount, 2)::text,
-                      'configured_usd', p.configured::text, 'actual_usd', round(p.actual, 2)::text, 'drift_usd', (p.actual - p.configured)::text,
-                      'flagged', coalesce(abs(p.actual - p.configured) > CAST(:tolerance AS numeric), false)) ORDER BY p.txn_date, p.txn_id), '[]')
-               FROM (SELECT * FROM trades ORDER BY txn_date, txn_id LIMIT :limit OFFSET :offset) p
-               LEFT JOIN LATERAL (
-                 SELECT sum(l.debit) AS amount FROM transactions d JOIN journal_lines l ON l.txn_id = d.txn_id
-                  WHERE d.customer_id = p.customer_id AND d.txn_date = p.txn_date AND d.txn_type = 'recost'
-                    AND d.metadata->>'recost_of' = p.txn_id::text AND ${inEffect('d.txn_id')}
-                    AND l.account_code = '${ACCOUNT.brokerageCost}' AND l.debit > 0) m ON true) AS rows
-       FROM trades`,
+                      'notional_usd', round(p.notional, 2)::text, 'modelled_usd', round(p.modelled, 2)::text,
+                      'configured_usd', p.configured::text, 'actual_usd', round(p.actual, 2)::text,
+                      'drift_usd', round(p.drift, 2)::text, 'configured_drift_usd', round(p.configured_drift, 2)::text,
+                      'customer_fee_usd', round(p.customer_fee, 2)::text, 'itemised_fee_usd', round(p.itemised, 2)::text,
+                      'customer_fee_drift_usd', round(p.fee_drift, 2)::text,
+                      'flagged', p.flagged) ORDER BY p.txn_date, p.txn_id), '[]')
+               FROM (SELECT * FROM judged ORDER BY txn_date, txn_id LIMIT :limit OFFSET :offset) p) AS rows
+       FROM judged`,
     {
       from: filter.from,
       to: filter.to,

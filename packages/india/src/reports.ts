@@ -254,7 +254,17 @@ const NO_FEES: FeeFigures = {
   trades: 0,
   matched: 0,
   flagged: 0,
-  totals: { notional_usd: '0.00', modelled_usd: '0.00', configured_usd: '0.00', actual_usd: '0.00' },
+  totals: {
+    notional_usd: '0.00',
+    modelled_usd: '0.00',
+    configured_usd: '0.00',
+    actual_usd: '0.00',
+    drift_usd: '0.00',
+    configured_drift_usd: '0.00',
+    customer_fee_usd: '0.00',
+    itemised_fee_usd: '0.00',
+    customer_fee_drift_usd: '0.00',
+  },
   rows: [],
 };
 

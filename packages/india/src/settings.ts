@@ -1,4 +1,4 @@
-import { bpsSetting, Decimal, flagSetting } from '@ledger/core';
+import { bpsSetting, Decimal, flagSetting, type FeeSchedule } from '@ledger/core';
 import { z } from 'zod';
 import type { IndiaSettings } from './reports.js';
 
@@ -6,8 +6,6 @@ const institutionText = (max: number) => z.string().trim().min(1).max(max).optio
 
 /** The India reports' settings, read by the api's config module (README, Settings). */
 export const indiaSettingsSchema = z.object({
-  /** The broker's configured cost (the worker's recost books it): broker-fees compares actual fees with it. */
-  BROKER_COST_BPS: bpsSetting('4').default('4'),
   /** The assumed FX-spread markup (the worker's sync-remit accrues it): fx-margin shows it; unset: 0. */
   FX_SPREAD_BPS: bpsSetting('75').optional(),
   /** How a lot's cost converts to INR (unsettled in law): at the acquisition month's Rule 115 rate, or the transfer month's. */
@@ -29,9 +27,13 @@ export const indiaSettingsSchema = z.object({
   SCHEDULE_FA_BROKER_COUNTRY: institutionText(100).default('United States of America'),
 });
 
-export function indiaSettingsOf(parsed: z.output<typeof indiaSettingsSchema>): IndiaSettings {
+/**
+ * The reports' settings; `feeSchedule` is the one the api read (`BROKER_COST_BPS` with the
+ * worker's schema, once): broker-fees shows its broker cost as `configured`.
+ */
+export function indiaSettingsOf(parsed: z.output<typeof indiaSettingsSchema>, feeSchedule: FeeSchedule): IndiaSettings {
   return {
-    brokerCostBps: new Decimal(parsed.BROKER_COST_BPS),
+    brokerCostBps: feeSchedule.brokerCostBps,
     fxSpreadBps: new Decimal(parsed.FX_SPREAD_BPS ?? '0'),
     capitalGains: { costRate: parsed.INDIA_CG_COST_RATE, section50aa: parsed.INDIA_SECTION_50AA === 'applied' },
     unconfirmedRules: parsed.INDIA_TCS_UNCONFIRMED_RULES,

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
-import { Decimal, recost, upsertCustomer, type Db } from '@ledger/core';
+import { Decimal, recordBrokerFees, recost, upsertCustomer, type Db } from '@ledger/core';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import {
   brokerFeesReport,
@@ -23,12 +23,12 @@ import { RECOST, setRates, trade } from './book.js';
 
 const SETTINGS = indiaSettingsOf(
   indiaSettingsSchema.parse({
-    BROKER_COST_BPS: '4',
     FX_SPREAD_BPS: '75',
     SCHEDULE_FA_BROKER_NAME: 'Example Securities LLC',
     SCHEDULE_FA_BROKER_ADDRESS: '1 Broker Plaza, Jersey City, New Jersey, United States',
     SCHEDULE_FA_BROKER_ZIP_CODE: '07302',
   }),
+  RECOST.policy.feeSchedule,
 );
 const FY = parseFinancialYear('2024-25');
 const PAGE = { limit: 50, offset: 0 };
@@ -263,14 +263,34 @@ describe('India reports on stored data (real Postgres)', function () {
         txn_date: '2024-05-06',
       });
       await recost(db, RECOST);
-      // The daily ledger itemises the two buys' fees after recost: recost modelled 4 bps of each.
-      await t.db.raw(
-        `INSERT INTO broker_fees (source, source_txn_id, amount_usd) VALUES ('usbroker', ?, 0.45), ('usbroker', ?, 0.41)`,
-        [`o-${buy}`, `o-${other}`],
-      );
+      // The daily ledger itemises the two buys' fees after recost (recost modelled 4 bps of each):
+      // the first buy's broker kept 0.45 of its 2.20; the other's itemised fee is 2.21 where the book charged 2.23.
+      const fee = (txnId: string, broker: string, platform: string) => ({
+        source: 'usbroker' as const,
+        sourceTxnId: `o-${txnId}`,
+        amountUsd: broker,
+        platformFeeUsd: platform,
+        sourceRow: {},
+      });
+      await recordBrokerFees(db, [fee(buy, '0.45', '1.75'), fee(other, '0.41', '1.80')]);
       const filter = { from: null, to: null, customerId: 'IND-FEE' };
-      const row = (txnId: string, side: string, notional: string, configured: string, actual: string | null) => {
-        const drift = actual === null ? null : new Decimal(actual).minus(configured).toFixed(2);
+      const money = (value: string | null) => (value === null ? null : new Decimal(value).toFixed(2));
+      const less = (a: string | null, b: string | null) =>
+        a === null || b === null ? null : new Decimal(a).minus(b).toFixed(2);
+      const row = (
+        txnId: string,
+        side: string,
+        notional: string,
+        figures: {
+          modelled: string;
+          configured: string;
+          actual: string | null;
+          customerFee: string;
+          itemised: string | null;
+        },
+      ) => {
+        const drift = less(figures.actual, figures.modelled);
+        const feeDrift = less(figures.itemised, figures.customerFee);
         return {
           txn_id: txnId,
           customer_id: 'IND-FEE',
@@ -278,27 +298,61 @@ describe('India reports on stored data (real Postgres)', function () {
           side,
           txn_date: { [buy]: '2024-05-02', [sell]: '2024-05-03', [other]: '2024-05-06' }[txnId],
           notional_usd: notional,
-          modelled_usd: configured,
-          configured_usd: configured,
-          actual_usd: actual,
+          modelled_usd: figures.modelled,
+          configured_usd: figures.configured,
+          actual_usd: money(figures.actual),
           drift_usd: drift,
-          flagged: drift !== null && new Decimal(drift).abs().isGreaterThan('0.01'),
+          configured_drift_usd: less(figures.actual, figures.configured),
+          customer_fee_usd: figures.customerFee,
+          itemised_fee_usd: money(figures.itemised),
+          customer_fee_drift_usd: feeDrift,
+          flagged: [drift, feeDrift].some((d) => d !== null && new Decimal(d).abs().isGreaterThan('0.01')),
         };
       };
-      // 1,000.00 × 4 bps = 0.40 (0.45 itemised: 0.05 over, flagged); 1,234.56 → 0.493824 → 0.49; 1,012.50 → 0.405 → 0.41.
+      // 4 bps: 1,000.00 → 0.40; 1,234.56 → 0.493824 → 0.49; 1,012.50 → 0.405 → 0.41. The customer's
+      // 22 bps: 2.20, 2.716… → 2.72 (recost's, on the sale), 2.2275 → 2.23.
       const rows = [
-        row(buy, 'buy', '1000.00', '0.40', '0.45'),
-        row(sell, 'sell', '1234.56', '0.49', null),
-        row(other, 'buy', '1012.50', '0.41', '0.41'),
+        row(buy, 'buy', '1000.00', {
+          modelled: '0.40',
+          configured: '0.40',
+          actual: '0.45',
+          customerFee: '2.20',
+          itemised: '2.20',
+        }),
+        row(sell, 'sell', '1234.56', {
+          modelled: '0.49',
+          configured: '0.49',
+          actual: null,
+          customerFee: '2.72',
+          itemised: null,
+        }),
+        row(other, 'buy', '1012.50', {
+          modelled: '0.41',
+          configured: '0.41',
+          actual: '0.41',
+          customerFee: '2.23',
+          itemised: '2.21',
+        }),
       ];
-      expect(rows.map((r) => r.flagged)).to.deep.equal([true, false, false]);
+      // The first buy: the broker kept 0.05 more than the book posted; the other: the customer was charged 0.02 less than posted.
+      expect(rows.map((r) => r.flagged)).to.deep.equal([true, false, true]);
       const figures = {
         configured_bps: '4',
         trades: 3,
         matched: 2,
         matched_share: '0.666667',
-        flagged: 1,
-        totals: { notional_usd: '3247.06', modelled_usd: '1.30', configured_usd: '1.30', actual_usd: '0.86' },
+        flagged: 2,
+        totals: {
+          notional_usd: '3247.06',
+          modelled_usd: '1.30',
+          configured_usd: '1.30',
+          actual_usd: '0.86',
+          drift_usd: '0.05',
+          configured_drift_usd: '0.05',
+          customer_fee_usd: '7.15',
+          itemised_fee_usd: '4.41',
+          customer_fee_drift_usd: '-0.02',
+        },
         total: 3,
         warnings: [],
       };
@@ -323,6 +377,17 @@ describe('India reports on stored data (real Postgres)', function () {
         total: 1,
         items: [rows[1]],
       });
+      // Recording the fees re-pended the buys: recost posts the broker's actual cost, and only the
+      // customer-fee drift, which no recost can remove, stays flagged.
+      await recost(db, RECOST);
+      const after = await brokerFeesReport(india, filter, PAGE);
+      expect(after.items.map((r) => [r.modelled_usd, r.drift_usd, r.flagged])).to.deep.equal([
+        ['0.45', '0.00', false],
+        ['0.49', null, false],
+        ['0.41', '0.00', true],
+      ]);
+      expect(after).to.deep.include({ flagged: 1 });
+      expect(after.totals).to.deep.include({ modelled_usd: '1.35', drift_usd: '0.00' });
     });
   });
 

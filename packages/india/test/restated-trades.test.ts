@@ -4,7 +4,7 @@ import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import { capitalGainsReport, indiaSettingsOf, indiaSettingsSchema, parseFinancialYear } from '../src/index.js';
 import { RECOST, setRates, trade } from './book.js';
 
-const SETTINGS = indiaSettingsOf(indiaSettingsSchema.parse({ BROKER_COST_BPS: '4', FX_SPREAD_BPS: '75' }));
+const SETTINGS = indiaSettingsOf(indiaSettingsSchema.parse({ FX_SPREAD_BPS: '75' }), RECOST.policy.feeSchedule);
 const PAGE = { limit: 50, offset: 0 };
 
 describe('restated records keep their economic dates for tax (real Postgres)', function () {

@@ -11,7 +11,7 @@ import {
 } from '../src/index.js';
 import { RECOST, setRates, trade } from './book.js';
 
-const SETTINGS = indiaSettingsOf(indiaSettingsSchema.parse({ BROKER_COST_BPS: '4', FX_SPREAD_BPS: '75' }));
+const SETTINGS = indiaSettingsOf(indiaSettingsSchema.parse({ FX_SPREAD_BPS: '75' }), RECOST.policy.feeSchedule);
 const FY = parseFinancialYear('2024-25');
 const PAGE = { limit: 50, offset: 0 };
 

@@ -286,10 +286,17 @@ describe('usbroker records as ledger entries (pure)', () => {
       expect(dividendEvent(DIV, null, 'IND-1').withholding).to.equal(null);
     });
 
-    it('adds a TRD row’s itemised fees (commission, SEC, TAF, IFSCA, other) as a positive broker cost', () => {
-      expect(tradeFees(TRD)).to.deep.equal({ feeUsd: new Decimal('4.50') });
+    it('splits a TRD row’s itemised fees: the broker’s part (commission, SEC, TAF, IFSCA) and the platform’s (other), each positive', () => {
+      expect(tradeFees(TRD)).to.deep.equal({ brokerUsd: new Decimal('4.50'), platformUsd: new Decimal('0') });
+      expect(tradeFees({ ...TRD, sec_fee: '-0.05', taf_fee: '-0.01', other_fee: '-3.61' })).to.deep.equal({
+        brokerUsd: new Decimal('4.56'),
+        platformUsd: new Decimal('3.61'),
+      });
       expect(tradeFees({ ...TRD, commission: '1.00', ifsca_fee: null })).to.deep.equal({
-        problem: { code: 'fees_add_up_to_a_credit', detail: { fees_usd: '-1' } },
+        problem: { code: 'fees_add_up_to_a_credit', detail: { part: 'broker', fees_usd: '-1' } },
+      });
+      expect(tradeFees({ ...TRD, other_fee: '0.10' })).to.deep.equal({
+        problem: { code: 'fees_add_up_to_a_credit', detail: { part: 'platform', fees_usd: '-0.1' } },
       });
     });
 

@@ -634,10 +634,18 @@ CREATE TABLE public.broker_fees (
     amount_usd numeric NOT NULL,
     source_row jsonb DEFAULT '{}'::jsonb NOT NULL,
     recorded_at timestamp with time zone DEFAULT now() NOT NULL,
+    platform_fee_usd numeric,
     CONSTRAINT broker_fees_amount_usd_cents CHECK ((amount_usd = round(amount_usd, 2))),
     CONSTRAINT broker_fees_amount_usd_check CHECK ((amount_usd >= (0)::numeric)),
-    CONSTRAINT broker_fees_amount_usd_finite CHECK (((amount_usd > '-Infinity'::numeric) AND (amount_usd < 'Infinity'::numeric)))
+    CONSTRAINT broker_fees_amount_usd_finite CHECK (((amount_usd > '-Infinity'::numeric) AND (amount_usd < 'Infinity'::numeric))),
+    CONSTRAINT broker_fees_platform_fee_usd_cents CHECK (((platform_fee_usd = round(platform_fee_usd, 2)) AND (platform_fee_usd >= (0)::numeric) AND (platform_fee_usd < 'Infinity'::numeric)))
 );
+
+--
+-- Name: COLUMN broker_fees.platform_fee_usd; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.broker_fees.platform_fee_usd IS 'The platform''s part of the customer''s fee the TRD row itemises (other_fee, made positive), credited to the firm account at the broker; null: recorded before 20270211.';
 
 --
 -- Name: cash_requests; Type: TABLE; Schema: public; Owner: -

@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { clientEnv, startSandbox, type Sandbox } from '@ledger/sandbox';
+import { clientEnv, startSandbox, USBROKER_BROKER_COST_BPS, type Sandbox } from '@ledger/sandbox';
 import { leaveDeskWork } from './desk.js';
 import { bookApi, hasTransactions, loadDemo, type BookApi, type Period } from './demo.js';
 import { opsPortEnv, opsUrls, type OpsPorts, type StackPorts } from './ports.js';
@@ -208,7 +208,10 @@ export async function startStack(options: StackOptions): Promise<Stack> {
           ...upstreams,
           ...secrets,
           ENTITY_ID: book,
-          ...(book === 'ENTITY_IND_IFSC' ? { FX_SPREAD_BPS: DEMO_FX_SPREAD_BPS } : {}),
+          // The broker cost recost models before the daily ledger itemises a trade's: what the sandbox broker keeps.
+          ...(book === 'ENTITY_IND_IFSC'
+            ? { FX_SPREAD_BPS: DEMO_FX_SPREAD_BPS, BROKER_COST_BPS: USBROKER_BROKER_COST_BPS.toString() }
+            : {}),
           PORT: String(port),
           ...opsPortEnv(ops),
           // Each book's console links to the other's.

@@ -1,4 +1,4 @@
-import { Decimal, DECIMAL_PATTERN_SOURCE, flagSetting } from '@ledger/core';
+import { CUSTOMER_FEE_BPS_DEFAULT, Decimal, DECIMAL_PATTERN_SOURCE, FeeSchedule, flagSetting } from '@ledger/core';
 import { z } from 'zod';
 const decimal = (fallback: string) =>
   z.string().regex(new RegExp(DECIMAL_PATTERN_SOURCE), `must be a decimal string like "${fallback}"`).default(fallback);
@@ -72,10 +72,18 @@ export interface ReconSettings {
    * without one (before 20270116) at this peg, as the customer summary reads it.
    */
   aedPerUsd: Decimal;
+  /**
+   * The fee schedule recost runs with (`CUSTOMER_FEE_BPS*`, `BROKER_COST_BPS`, read once by the
+   * process's config with the worker's schema): a check that re-derives what recost posts for a
+   * trade without pins uses it, as recost does, never the contract's default.
+   */
+  feeSchedule: FeeSchedule;
 }
 
-export function reconSettingsOf(parsed: z.infer<typeof reconSettingsSchema>): ReconSettings {
+/** The checks' settings from the parsed RECON_* variables and the fee schedule the process read once. */
+export function reconSettingsOf(parsed: z.infer<typeof reconSettingsSchema>, feeSchedule: FeeSchedule): ReconSettings {
   return {
+    feeSchedule,
     alertWebhookUrl: parsed.ALERT_WEBHOOK_URL,
     alertPersistEnabled: parsed.ALERT_PERSIST_ENABLED,
     variancesPerCheckMax: parsed.RECON_VARIANCES_PER_CHECK_MAX,
@@ -95,7 +103,10 @@ export function reconSettingsOf(parsed: z.infer<typeof reconSettingsSchema>): Re
 }
 
 /** The defaults, as a process given no RECON_* variable runs. */
-export const DEFAULT_RECON_SETTINGS: ReconSettings = reconSettingsOf(reconSettingsSchema.parse({}));
+export const DEFAULT_RECON_SETTINGS: ReconSettings = reconSettingsOf(
+  reconSettingsSchema.parse({}),
+  new FeeSchedule(CUSTOMER_FEE_BPS_DEFAULT),
+);
 
 /** The defaults with every run a full sweep. */
 export const FULL_SWEEP_SETTINGS: ReconSettings = {

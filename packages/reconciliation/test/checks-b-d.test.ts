@@ -14,7 +14,7 @@ import {
   withActor,
 } from '@ledger/core';
 import { expect } from 'chai';
-import { DEFAULT_RECON_SETTINGS } from '../src/index.js';
+import { DEFAULT_RECON_SETTINGS, FULL_SWEEP_SETTINGS } from '../src/index.js';
 import { cleanBook, corrupt, NO_VARIANCE, outcome, outcomeAt, plantTransaction, post } from './book.js';
 
 type Book = Awaited<ReturnType<typeof cleanBook>>;
@@ -270,6 +270,35 @@ describe('category B and D checks', function () {
       expect(
         result.variances.map((v) => [v.txn_id, v.source_txn_id, v.symbol, v.detail.problem, v.detail.open_flag]),
       ).to.deep.equal([[buy, 'buy-msft', 'MSFT', 'stamped_without_derivation', null]]);
+    });
+
+    it('an unpinned buy stamped without derivation › judged at the configured BROKER_COST_BPS recost gives it, not the contract’s default', async () => {
+      const buy = await post(book.db, {
+        txn_type: 'buy_security',
+        symbol: 'MSFT',
+        quantity: '1',
+        amount_usd: '10.00',
+        source_txn_id: 'buy-unpinned',
+      });
+      // Posted before trades were pinned: recost gives it the schedule it runs with.
+      await corrupt(
+        book.db,
+        `UPDATE transactions SET metadata = metadata - 'broker_cost_bps' - 'brokerage_bps' WHERE txn_id = ?`,
+        [buy],
+      );
+      await book.db('recost_states').where({ txn_id: buy }).update({ recosted_at: book.db.fn.now() });
+      // 4 bps of 10.00 rounds to 0.00: recost would post nothing, so no derivation is right.
+      expect(await outcome(book.runtimeDb, 'stamped_trade_derivation')).to.deep.include({
+        status: 'ok',
+        variances: [],
+      });
+      // Configured at 11 bps, recost posts 0.01: the stamp hides a missing broker cost.
+      const configured = { ...FULL_SWEEP_SETTINGS, feeSchedule: new FeeSchedule(new Decimal(22), {}, new Decimal(11)) };
+      const result = await outcome(book.runtimeDb, 'stamped_trade_derivation', configured);
+      expect(result.status).to.equal('fail');
+      expect(result.variances.map((v) => [v.txn_id, v.detail.problem])).to.deep.equal([
+        [buy, 'stamped_without_derivation'],
+      ]);
     });
 
     it('reversing the only lot under a recosted sale › recost flags the sale and leaves it pending (pending_flow_age names it); stamped around the flag › named with its flag', async () => {

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import {
   createDataset,
+  customerFeeOf,
   dataConfig,
   generateIndiaCustomerData,
   indiaCustomer,
@@ -9,6 +10,8 @@ import {
   parseQtyMicro,
   positionsOf,
   usbrokerBalance,
+  usbrokerFirmAccountOf,
+  usbrokerFirmBalance,
   usbrokerPositions,
   usbrokerStatement,
   type IndiaCustomerData,
@@ -170,12 +173,15 @@ describe('sandbox India data set', () => {
           const product = scaled(o.filled_qty, 6) * scaled(o.avg_fill_price!, 6); // 1e-12 dollars
           const cents = parseCents(row.amount) < 0n ? -parseCents(row.amount) : parseCents(row.amount);
           expect(product / 10_000_000_000n).to.equal(cents);
-          // amount = principal + the itemised fees.
-          const sum = ['principal', 'commission', 'sec_fee', 'taf_fee', 'ifsca_fee'].reduce(
-            (s, c) => s + parseCents(row[c as 'principal']),
+          // amount = principal + the itemised fees: the broker's part and the platform's (other_fee).
+          const fees = ['commission', 'sec_fee', 'taf_fee', 'ifsca_fee', 'other_fee'].reduce(
+            (s, c) => s - parseCents(row[c as 'principal']),
             0n,
           );
-          expect(sum).to.equal(parseCents(row.amount));
+          expect(parseCents(row.principal) - fees).to.equal(parseCents(row.amount));
+          // The whole fee is the customer's 22 bps, carved out of the executed amount as the book carves it.
+          expect(fees).to.equal(customerFeeOf(o.side, cents));
+          expect(parseCents(row.other_fee) <= 0n, row.txn_no).to.equal(true);
           if (o.cost_type === 'full_portfolio_cost')
             expect(o).to.include({ qty: null }).and.have.property('notional').that.is.a('string');
           else expect(o).to.include({ notional: null });
@@ -236,9 +242,10 @@ describe('sandbox India data set', () => {
         });
       };
       for (const d of all) expect(oversells(d), d.customer.customer_id).to.deep.equal([]);
-      // Worked example (the quickstart's data set): on 2026-08-04 IND-000118 bought 32.387995 NVDA (record 46),
-      // then sold 65 of the 45 + 11.640742 + 32.387995 it held (record 47). The sell used to fill at 14:37, the
-      // buy at 15:44: the ledger's lots held 56.640742 at the sell, recost flagged it and left its 17.62 fee unposted.
+      // Worked example (the quickstart's data set): IND-000118 buys NVDA (record 46), then sells more than it
+      // held before that buy (record 47). The sell used to fill at 14:37, the buy at 15:44: the ledger's lots
+      // were short at the sell, recost flagged it and left its fee unposted. (Figures since the executed
+      // price bundles the customer's 22 bps, issue 36.)
       const d118 = generateIndiaCustomerData(
         dataConfig({ seed: 42, customers: 200, recordsPerCustomer: 48, startMonth: '2024-11', months: 24 }),
         118,
@@ -248,12 +255,25 @@ describe('sandbox India data set', () => {
       );
       expect([buy!.side, buy!.filled_qty, sell!.side, sell!.filled_qty]).to.deep.equal([
         'BUY',
-        '32.387995',
+        '32.287605',
         'SELL',
-        '65',
+        '76',
       ]);
       expect(buy!.filled_at! < sell!.filled_at!, `${buy!.filled_at} < ${sell!.filled_at}`).to.equal(true);
       expect(oversells(d118)).to.deep.equal([]);
+    });
+
+    it('the firm account holds the platform’s part of every trade’s fee: the TRD rows’ other_fee, summed', () => {
+      const platform = all
+        .flatMap((d) => d.rows)
+        .filter((r) => r.row_code === 'TRD')
+        .reduce((s, r) => s - parseCents(r.other_fee), 0n);
+      expect(platform > 0n).to.equal(true);
+      expect(usbrokerFirmBalance(all, dataset.period.to)).to.deep.include({
+        cash: formatCents(platform),
+        currency: 'USD',
+      });
+      expect(usbrokerFirmAccountOf('SBXFIRM')).to.equal('SBXFIRM-FIRM');
     });
 
     it('links each DIVNRA to its DIV (ref_txn_no), withholding wht_rate of the gross, negative', () => {

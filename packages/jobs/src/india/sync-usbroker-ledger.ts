@@ -326,7 +326,8 @@ async function brokerFees(
     fees.push({
       source: 'usbroker',
       sourceTxnId: match.order.order_id,
-      amountUsd: fee.feeUsd.toFixed(2),
+      amountUsd: fee.brokerUsd.toFixed(2),
+      platformFeeUsd: fee.platformUsd.toFixed(2),
       sourceRow: {
         report_date: row.report_date,
         txn_no: row.txn_no,

@@ -276,15 +276,26 @@ export function dividendEvent(
   };
 }
 
-const FEE_COLUMNS = ['commission', 'sec_fee', 'taf_fee', 'ifsca_fee', 'other_fee'] as const;
+type FeeColumn = 'commission' | 'sec_fee' | 'taf_fee' | 'ifsca_fee' | 'other_fee';
+/** What the broker keeps of the customer's fee (contract, Recost revised); `other_fee` is the platform's part. */
+const BROKER_FEE_COLUMNS: readonly FeeColumn[] = ['commission', 'sec_fee', 'taf_fee', 'ifsca_fee'];
 
 /** A TRD row's itemised fees, positive (the file writes them as debits), or why they cannot be the broker's cost. */
-export function tradeFees(row: UsbrokerTradeRow): { feeUsd: Decimal } | { problem: Reason } {
-  const total = FEE_COLUMNS.reduce((sum, column) => sum.plus(row[column] ?? ZERO), ZERO).negated();
-  if (total.isNegative()) return { problem: reason('fees_add_up_to_a_credit', { fees_usd: total.toFixed() }) };
-  if ((total.decimalPlaces() ?? 0) > 2)
-    return { problem: reason('fees_finer_than_a_cent', { fees_usd: total.toFixed() }) };
-  return { feeUsd: total };
+export function tradeFees(row: UsbrokerTradeRow): { brokerUsd: Decimal; platformUsd: Decimal } | { problem: Reason } {
+  const paid = (columns: readonly FeeColumn[]) =>
+    // ZERO minus, not negated(): an empty part is 0, never −0 (which counts as negative).
+    ZERO.minus(columns.reduce((sum, column) => sum.plus(row[column] ?? ZERO), ZERO));
+  const brokerUsd = paid(BROKER_FEE_COLUMNS);
+  const platformUsd = paid(['other_fee']);
+  for (const [part, fee] of [
+    ['broker', brokerUsd],
+    ['platform', platformUsd],
+  ] as const) {
+    if (fee.isLessThan(ZERO)) return { problem: reason('fees_add_up_to_a_credit', { part, fees_usd: fee.toFixed() }) };
+    if ((fee.decimalPlaces() ?? 0) > 2)
+      return { problem: reason('fees_finer_than_a_cent', { part, fees_usd: fee.toFixed() }) };
+  }
+  return { brokerUsd, platformUsd };
 }
 
 /**

@@ -39,8 +39,10 @@ export async function customersByBrokerAccount(db: Knex, accounts: readonly stri
 export interface BrokerFee {
   source: Source;
   sourceTxnId: string;
-  /** Positive, in cents. */
+  /** The broker's part (commission, SEC, TAF, IFSCA): recost's broker cost. Not negative, in cents. */
   amountUsd: string;
+  /** The platform's part (`other_fee`), credited to the firm's account at the broker. Not negative, in cents. */
+  platformFeeUsd: string;
   /** The daily-ledger row it comes from, kept for audit. */
   sourceRow: Record<string, unknown>;
 }
@@ -58,9 +60,9 @@ export async function recordBrokerFees(
   if (fees.length === 0) return { recorded: 0, existing: 0, repending: 0 };
   return db.transaction(async (trx) => {
     const { rows } = await trx.raw<{ rows: Array<{ source: string; source_txn_id: string }> }>(
-      `INSERT INTO broker_fees (source, source_txn_id, amount_usd, source_row)
-       SELECT f.source, f.source_txn_id, f.amount_usd, f.source_row
-         FROM json_to_recordset(?::json) AS f(source text, source_txn_id text, amount_usd numeric, source_row jsonb)
+      `INSERT INTO broker_fees (source, source_txn_id, amount_usd, platform_fee_usd, source_row)
+       SELECT f.source, f.source_txn_id, f.amount_usd, f.platform_fee_usd, f.source_row
+         FROM json_to_recordset(?::json) AS f(source text, source_txn_id text, amount_usd numeric, platform_fee_usd numeric, source_row jsonb)
        ON CONFLICT (source, source_txn_id) DO NOTHING
        RETURNING source, source_txn_id`,
       [
@@ -69,6 +71,7 @@ export async function recordBrokerFees(
             source: f.source,
             source_txn_id: f.sourceTxnId,
             amount_usd: f.amountUsd,
+            platform_fee_usd: f.platformFeeUsd,
             source_row: f.sourceRow,
           })),
         ),

@@ -44,6 +44,7 @@ import * as guardLotMatches from '../migrations/20270207_guard_lot_matches.js';
 import * as reopenThroughAFunction from '../migrations/20270207_reopen_through_a_function.js';
 import * as recordWhoStartedJobRuns from '../migrations/20270209_record_who_started_job_runs.js';
 import * as guardHistory from '../migrations/20270207_guard_history.js';
+import * as brokerFeesPlatformPart from '../migrations/20270211_broker_fees_platform_part.js';
 import * as reconMarksBySnapshot from '../migrations/20270203_recon_marks_by_snapshot.js';
 import * as lotMatchesEconomicDates from '../migrations/20270205_lot_matches_economic_dates.js';
 import * as createStockSplits from '../migrations/20270205_create_stock_splits.js';
@@ -101,6 +102,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20270207_guard_lot_matches', guardLotMatches],
   ['20270207_reopen_through_a_function', reopenThroughAFunction],
   ['20270209_record_who_started_job_runs', recordWhoStartedJobRuns],
+  ['20270211_broker_fees_platform_part', brokerFeesPlatformPart],
   ['20270215_create_variance_triage', createVarianceTriage],
 ];
 

@@ -1,4 +1,3 @@
-import { BROKER_COST_BPS_DEFAULT } from '@ledger/core';
 import { BOTH_BOOKS, outcomeOf, variance, type Check } from '../check.js';
 
 /**
@@ -7,7 +6,8 @@ import { BOTH_BOOKS, outcomeOf, variance, type Check } from '../check.js';
  * stamped trade without one passes the balance checks (the derivation's lines are simply not
  * there) and recost skips it for good, so its fee split and a sale's cost relief are missing
  * unseen. The one trade that rightly has none: a buy whose broker cost is 0.00 (its itemised fee,
- * else its pinned `broker_cost_bps`, else the default, on its cost, rounds to nothing). An open
+ * else its pinned `broker_cost_bps`, else the configured `BROKER_COST_BPS` recost gives an unpinned
+ * trade, on its cost, rounds to nothing). An open
  * recost flag on the trade is named in `detail` (a flagged trade is left pending by recost: one
  * stamped anyway was stamped around it). **SQL idea:** the derivations in effect by the type
  * index, anti-joined to the stamped trades.
@@ -29,7 +29,7 @@ const SQL = `
      AND NOT EXISTS (SELECT 1 FROM live WHERE live.trade = t.txn_id::text)
      AND (t.txn_type = 'sell_security'
           OR coalesce(f.amount_usd, round(t.amount_usd * CASE WHEN t.metadata->>'broker_cost_bps' ~ '^[0-9]{1,6}(\\.[0-9]{1,8}){0,1}$'
-                                                               THEN (t.metadata->>'broker_cost_bps')::numeric ELSE :default_bps::numeric END / 10000, 2)) > 0)
+                                                               THEN (t.metadata->>'broker_cost_bps')::numeric ELSE :configured_bps::numeric END / 10000, 2)) > 0)
    ORDER BY t.txn_date, t.txn_id
    LIMIT :limit`;
 
@@ -50,7 +50,7 @@ export const stampedTradeDerivation: Check = {
   books: BOTH_BOOKS,
   run: async ({ db, settings }) => {
     const { rows } = await db.raw<{ rows: Row[] }>(SQL, {
-      default_bps: BROKER_COST_BPS_DEFAULT.toFixed(),
+      configured_bps: settings.feeSchedule.brokerCostBps.toFixed(),
       limit: settings.variancesPerCheckMax,
     });
     const variances = rows.map((r) =>

@@ -72,6 +72,27 @@ export const usbrokerAsOf = (data: IndiaCustomerData, periodTo: string) => {
   return `${last > periodTo ? last : periodTo}T23:59:59Z`;
 };
 
+/** The firm's own account at the sandbox broker (contract, Recost revised): `<firm id>-FIRM`. */
+export const usbrokerFirmAccountOf = (firmId: string) => `${firmId}-FIRM`;
+
+/**
+ * The firm account's balance, read like a customer's: the platform's part of every trade's fee
+ * (`other_fee` of the TRD rows, credited to it by the broker); nothing is wired out of it.
+ */
+export function usbrokerFirmBalance(all: readonly IndiaCustomerData[], periodTo: string) {
+  const rows = all.flatMap((d) => d.rows.filter((r) => r.row_code === 'TRD' && r.other_fee !== ''));
+  const cash = rows.reduce((sum, r) => sum - parseCents(r.other_fee), 0n);
+  const last = rows.reduce((day, r) => (r.report_date > day ? r.report_date : day), periodTo);
+  return {
+    cash: formatMinor(cash),
+    cash_withdrawable: formatMinor(cash),
+    buying_power: formatMinor(cash),
+    pending_deposits: '0.00',
+    currency: 'USD',
+    as_of: `${last}T23:59:59Z`,
+  };
+}
+
 export function usbrokerBalance(data: IndiaCustomerData, periodTo: string) {
   const cash = data.rows.reduce((sum, r) => sum + parseCents(r.amount), 0n);
   const pending = data.wires

@@ -295,10 +295,42 @@ function fyOf(date: string): string {
   return Number(date.slice(5, 7)) >= 4 ? String(year) : String(year - 1);
 }
 
+/** The sandbox broker's commission, in bps of principal (at least a cent). */
+export const USBROKER_COMMISSION_BPS = 10n;
+/** The IFSCA fee the sandbox broker passes on, in bps of principal. */
+export const USBROKER_IFSCA_BPS = 1n;
+/**
+ * What the sandbox broker keeps of a trade in bps of principal, SEC and TAF aside (a sell's only,
+ * per share and tiny): the `BROKER_COST_BPS` a book on the sandbox is configured with, so its bps
+ * model is what the sandbox charges.
+ */
+export const USBROKER_BROKER_COST_BPS = USBROKER_COMMISSION_BPS + USBROKER_IFSCA_BPS;
+
+/** The customer's whole fee the executed price bundles, in bps (contract: Recost revised; the book's `CUSTOMER_FEE_BPS`). */
+export const USBROKER_CUSTOMER_FEE_BPS = 22n;
+
+/**
+ * The customer's fee carved out of an executed amount (cents) exactly as the book carves it
+ * (jobs' buyCost and sellProceeds): a buy's shares cost `E × 10,000 / (10,000 + bps)` half up and
+ * the fee is the rest; a sell's gross is the smallest `p` with `p − fee(p) = E`, `fee(p)` = bps of
+ * `p` half up. So the fee the daily ledger itemises is the fee the book posts, to the cent.
+ */
+export function customerFeeOf(side: 'BUY' | 'SELL', executed: bigint): bigint {
+  const bps = USBROKER_CUSTOMER_FEE_BPS;
+  if (side === 'BUY') return executed - roundDiv(executed * 10_000n, 10_000n + bps);
+  const net = (p: bigint) => p - basisPoints(p, bps);
+  let p = roundDiv(executed * 10_000n, 10_000n - bps);
+  while (net(p) > executed) p -= 1n;
+  while (net(p) < executed) p += 1n;
+  while (net(p - 1n) === executed) p -= 1n;
+  return p - executed;
+}
+
 /** Fees of a trade (cents), nominal: the bundled price then puts any rounding into the commission. */
 export function nominalFees(side: 'BUY' | 'SELL', principal: bigint, qtyMicro: bigint) {
-  const commission = basisPoints(principal, 10n) > 1n ? basisPoints(principal, 10n) : 1n;
-  const ifsca = basisPoints(principal, 1n);
+  const commissionBps = basisPoints(principal, USBROKER_COMMISSION_BPS);
+  const commission = commissionBps > 1n ? commissionBps : 1n;
+  const ifsca = basisPoints(principal, USBROKER_IFSCA_BPS);
   const sec = side === 'SELL' ? roundDiv(principal * 278n, 10_000_000n) : 0n;
   const tafRaw = side === 'SELL' ? ceilDiv(qtyMicro * 166n, 10_000_000_000n) : 0n;
   const taf = tafRaw > 830n ? 830n : tafRaw;
@@ -650,18 +682,13 @@ export function generateIndiaCustomerData(config: SandboxDataConfig, index: numb
     const status: UsbrokerOrderWire['status'] =
       roll < 4 ? 'cancelled' : roll < 7 ? 'rejected' : roll < 15 ? 'partially_filled' : 'filled';
     let qtyMicro: bigint;
-    let principal: bigint;
     let executed: bigint;
     let avg: string;
-    let fees: ReturnType<typeof nominalFees>;
     if (kind === 'full_portfolio_cost') {
-      // size: the notional in cents (whole dollars); the full cost, fees included.
+      // size: the notional in cents (whole dollars); the full cost, the customer's fee included.
       executed = status === 'partially_filled' ? (size * BigInt(random.int(50, 99))) / 100n : size;
-      fees = nominalFees(side, executed, 0n);
-      qtyMicro = ((executed - fees.commission - fees.ifsca) * 1_000_000n) / m;
+      qtyMicro = ((executed - customerFeeOf(side, executed)) * 1_000_000n) / m;
       if (qtyMicro <= 0n) return false;
-      principal = roundDiv(qtyMicro * m, 1_000_000n);
-      fees.commission = executed - principal - fees.ifsca;
       avg = formatScaled(ceilDiv(executed * 10_000_000_000n, qtyMicro), 6);
     } else {
       // size: micro-shares ordered.
@@ -671,25 +698,30 @@ export function generateIndiaCustomerData(config: SandboxDataConfig, index: numb
           ? BigInt(random.int(1, Number(size / 1_000_000n) - 1)) * 1_000_000n
           : size;
       qtyMicro = filled;
-      principal = roundDiv(qtyMicro * m, 1_000_000n);
-      fees = nominalFees(side, principal, qtyMicro);
-      const total = fees.commission + fees.sec + fees.taf + fees.ifsca;
+      const market = roundDiv(qtyMicro * m, 1_000_000n);
+      // The customer's fee bundled into the price (the carve below states it to the cent).
+      const bundledFee = basisPoints(market, USBROKER_CUSTOMER_FEE_BPS);
       if (whole || filled % 1_000_000n === 0n) {
         const n = qtyMicro / 1_000_000n;
-        const bundled = side === 'BUY' ? m + ceilDiv(total, n) : m - ceilDiv(total, n);
+        const bundled = side === 'BUY' ? m + ceilDiv(bundledFee, n) : m - ceilDiv(bundledFee, n);
         if (bundled <= 0n) return false;
         executed = n * bundled;
         avg = formatMinor(bundled);
       } else {
-        executed = side === 'BUY' ? principal + total : principal - total;
+        executed = side === 'BUY' ? market + bundledFee : market - bundledFee;
         if (executed <= 0n) return false;
         avg = formatScaled(ceilDiv(executed * 10_000_000_000n, qtyMicro), 6);
       }
-      fees.commission =
-        side === 'BUY'
-          ? executed - principal - fees.sec - fees.taf - fees.ifsca
-          : principal - executed - fees.sec - fees.taf - fees.ifsca;
     }
+    // The customer's whole fee, as the book carves it out of the executed amount; the shares'
+    // principal is the rest. The broker keeps its part (commission, SEC, TAF, IFSCA; the
+    // commission takes the rounding) and credits the platform's part (`other_fee`) to the firm.
+    const customerFee = customerFeeOf(side, executed);
+    const principal = side === 'BUY' ? executed - customerFee : executed + customerFee;
+    const fees = nominalFees(side, principal, qtyMicro);
+    const platformFee = customerFee - fees.commission - fees.sec - fees.taf - fees.ifsca;
+    // Too small a trade for the broker's minimum out of the customer's fee: not placed.
+    if (platformFee < 0n) return false;
     // A quantity order too small to fill in part (under 2 shares, or fractional) is filled.
     const finalStatus = status === 'partially_filled' && kind === 'quantity' && qtyMicro === size ? 'filled' : status;
     if (side === 'BUY' && executed > cash) return false;
@@ -747,6 +779,7 @@ export function generateIndiaCustomerData(config: SandboxDataConfig, index: numb
         sec_fee: neg(fees.sec),
         taf_fee: neg(fees.taf),
         ifsca_fee: neg(fees.ifsca),
+        other_fee: neg(platformFee),
         amount: formatMinor(sign * executed),
         trade_date: date,
         settle_date: nextWeekday(date),

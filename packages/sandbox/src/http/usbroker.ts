@@ -8,6 +8,8 @@ import {
   dailyLedgerCsv,
   dailyLedgerRows,
   usbrokerBalance,
+  usbrokerFirmAccountOf,
+  usbrokerFirmBalance,
   usbrokerPositions,
   usbrokerQuotes,
   usbrokerStatement,
@@ -129,6 +131,12 @@ export function createUsbrokerHandler(
     }
     if (req.method !== 'GET') return error(405, 'method_not_allowed', 'GET only');
     const match = accountOf(url);
+    if (match !== null && decodeURIComponent(match[1]!) === usbrokerFirmAccountOf(auth.firmId)) {
+      if (match[2] === '/balance') return { status: 200, body: usbrokerFirmBalance(india.all(), periodTo) };
+      if (match[2] === undefined)
+        return { status: 200, body: { account_no: usbrokerFirmAccountOf(auth.firmId), status: 'active' } };
+      return error(404, 'not_found', 'the firm account answers its balance only');
+    }
     if (match !== null) {
       const customer = customerOf(url);
       if (customer === null) return error(404, 'account_not_found', 'no such account');

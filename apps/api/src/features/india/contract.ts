@@ -867,10 +867,20 @@ export const schemas: Record<string, JsonSchema> = {
       trades: { ...COUNT, description: 'Every trade of the filter (as `total`).' },
       matched: { ...COUNT, description: 'Trades with an itemised fee in the broker’s daily ledger.' },
       matched_share: RATIO,
-      flagged: COUNT,
+      flagged: { ...COUNT, description: 'Trades whose itemised fees and posted ones differ beyond one cent.' },
       totals: object(
-        { notional_usd: MONEY, modelled_usd: MONEY, configured_usd: MONEY, actual_usd: MONEY },
-        'Over every trade of the filter, not the page.',
+        {
+          notional_usd: MONEY,
+          modelled_usd: MONEY,
+          configured_usd: MONEY,
+          actual_usd: MONEY,
+          drift_usd: MONEY,
+          configured_drift_usd: MONEY,
+          customer_fee_usd: MONEY,
+          itemised_fee_usd: MONEY,
+          customer_fee_drift_usd: MONEY,
+        },
+        'Over every trade of the filter, not the page (each drift summed over the trades that have it).',
       ),
       warnings: WARNINGS,
     },
@@ -887,9 +897,34 @@ export const schemas: Record<string, JsonSchema> = {
           description: 'The broker cost recost posted (5010); null while pending recost.',
         },
         configured_usd: MONEY,
-        actual_usd: { ...MONEY_OR_NULL, description: 'The daily ledger’s itemised fee; null when none.' },
-        drift_usd: { ...MONEY_OR_NULL, description: 'actual − configured.' },
-        flagged: { type: 'boolean', description: 'Drift beyond one cent.' },
+        actual_usd: {
+          ...MONEY_OR_NULL,
+          description:
+            'The broker’s part of the daily ledger’s itemised fee (commission, SEC, TAF, IFSCA); null when none.',
+        },
+        drift_usd: {
+          ...MONEY_OR_NULL,
+          description: 'actual − modelled: what the broker kept that the book did not post.',
+        },
+        configured_drift_usd: {
+          ...MONEY_OR_NULL,
+          description:
+            'actual − configured: how far BROKER_COST_BPS is from what the broker charged (never flagged by itself).',
+        },
+        customer_fee_usd: {
+          ...MONEY_OR_NULL,
+          description: 'The customer’s fee the book posted (4010); null while a sale is pending recost.',
+        },
+        itemised_fee_usd: {
+          ...MONEY_OR_NULL,
+          description:
+            'The customer’s whole fee the daily ledger itemises (the broker’s part and `other_fee`, the platform’s); null when none.',
+        },
+        customer_fee_drift_usd: { ...MONEY_OR_NULL, description: 'itemised − customer fee.' },
+        flagged: {
+          type: 'boolean',
+          description: '`drift_usd` or `customer_fee_drift_usd` beyond one cent: the book and the broker disagree.',
+        },
       },
       'One trade.',
     ),
@@ -1044,7 +1079,7 @@ export const paths: Paths = {
       paramRef('Limit'),
       paramRef('Offset'),
     ],
-    'Every trade (or those of the window and customer): the broker cost recost posted, BROKER_COST_BPS of notional, and the daily ledger’s itemised fee; drift over one cent flagged; the share matched. Counts and totals over every trade of the filter; the trades listed a page at a time (trade date, then id).',
+    'Every trade (or those of the window and customer): the broker cost recost posted, BROKER_COST_BPS of notional, and the daily ledger’s itemised fee; the customer’s fee posted against the whole fee itemised; flagged when the itemised fees and the posted ones differ by over a cent; the share matched. Counts and totals over every trade of the filter; the trades listed a page at a time (trade date, then id).',
   ),
   '/v1/india/tax-pack': {
     get: {
