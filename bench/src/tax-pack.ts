@@ -1,7 +1,14 @@
 import { createLogger, recost, upsertCustomer } from '@ledger/core';
 import type { TestDatabase } from '@ledger/core/testing';
-import { DEFAULT_JOB_SETTINGS, recostPolicyOf, type JobDeps } from '@ledger/job-runtime';
-import { LEDGER_DAYS_MAX, runSyncRemit, runSyncUsbroker, runSyncUsbrokerLedger } from '@ledger/jobs';
+import {
+  DEFAULT_JOB_SETTINGS,
+  LEDGER_DAYS_MAX,
+  recostPolicyOf,
+  runSyncRemit,
+  runSyncUsbroker,
+  runSyncUsbrokerLedger,
+  type JobDeps,
+} from '@ledger/jobs';
 import {
   addDays,
   indiaSettingsOf,

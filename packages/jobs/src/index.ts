@@ -1,11 +1,11 @@
 export { JOBS } from './jobs.js';
-export { DEFAULT_JOB_SETTINGS, type JobDeps, type JobSettings } from './job-settings.js';
+export { DEFAULT_JOB_SETTINGS, recostPolicyOf, type JobDeps, type JobSettings } from './job-settings.js';
 export { recostInput, recostJob } from './book/recost.js';
 export { runSyncRemit } from './india/sync-remit.js';
 export { SYNC_REMIT_WEBHOOK } from './india/sync-remit-webhook.js';
 export { runProvisionIndia } from './india/provision-india.js';
 export { runSyncUsbroker, runSyncUsbrokerTrades } from './india/sync-usbroker.js';
-export { runSyncUsbrokerLedger } from './india/sync-usbroker-ledger.js';
+export { LEDGER_DAYS_MAX, runSyncUsbrokerLedger } from './india/sync-usbroker-ledger.js';
 export { draftOf, RECORD_OUTCOMES, type RecordOutcomeName } from './kit/posting-kit.js';
 export { mapCashTransfer, mapOrder } from './uae/mapping.js';
 export { syncUaefeedJob } from './uae/sync-uaefeed.js';

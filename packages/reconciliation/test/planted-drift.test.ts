@@ -14,8 +14,7 @@ import {
   type Db,
 } from '@ledger/core';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
-import { DEFAULT_JOB_SETTINGS, type JobDeps } from '@ledger/job-runtime';
-import { syncHoldingsJob, syncUaefeedJob } from '@ledger/jobs';
+import { DEFAULT_JOB_SETTINGS, syncHoldingsJob, syncUaefeedJob, type JobDeps } from '@ledger/jobs';
 import { startSandbox, type Sandbox } from '@ledger/sandbox';
 import { createUpstreamClients, upstreamConfigSchema } from '@ledger/upstream-clients';
 import { expect } from 'chai';

@@ -1,7 +1,7 @@
 import { createLogger } from '@ledger/core';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
-import { DEFAULT_JOB_SETTINGS, type JobDeps } from '@ledger/job-runtime';
 import {
+  DEFAULT_JOB_SETTINGS,
   recostInput,
   recostJob,
   runProvisionIndia,
@@ -9,6 +9,7 @@ import {
   runSyncUsbroker,
   runSyncUsbrokerLedger,
   runSyncUsbrokerTrades,
+  type JobDeps,
 } from '@ledger/jobs';
 import { PLANTED_MISMATCH_CUSTOMER, startSandbox, type Sandbox } from '@ledger/sandbox';
 import { createRemitClient, createUsbrokerClient, NO_UPSTREAMS } from '@ledger/upstream-clients';
