@@ -76,6 +76,8 @@ describe('cash requests (domain)', () => {
       balance: new Decimal(balance),
       unconvertedUsd: new Decimal(unconvertedUsd),
       pendingWithdrawals: new Decimal(pending),
+      balanceUsd: new Decimal(balance),
+      lineCount: 1,
     });
 
     it('checks an AED withdrawal in AED: a wallet of AED 1,000.00 covers AED 1,000.00 exactly, not a fils more', async () => {

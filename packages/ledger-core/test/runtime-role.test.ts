@@ -225,6 +225,7 @@ describe('openLedgerDatabase (how a process opens its book)', function () {
       '20270207_guard_lot_matches',
       '20270207_reopen_through_a_function',
       '20270209_record_who_started_job_runs',
+      '20270213_add_fx_rounding_account',
     ]);
     for (const { db } of started) expect(await runtimeRoleProblems(db)).to.deep.equal([]);
   });
