@@ -10,7 +10,8 @@ import type { Knex } from 'knex';
 export async function up(knex: Knex): Promise<void> {
   await knex.raw(`
     INSERT INTO accounts (account_code, name, account_type, dormant)
-    VALUES ('5090', 'FX rounding (AED residue)', 'expense', false);
+    VALUES ('5090', 'FX rounding (AED residue)', 'expense', false)
+    ON CONFLICT (account_code) DO NOTHING;
     ALTER TABLE journal_lines
       DROP CONSTRAINT journal_lines_native_amount_cents,
       ADD CONSTRAINT journal_lines_native_amount_cents
@@ -23,7 +24,10 @@ export async function up(knex: Knex): Promise<void> {
   `);
 }
 
-/** 5090 stays: accounts are never deleted (accounts_no_delete). Fails while an fx_rounding line is posted. */
+/**
+ * 5090 stays: accounts are never deleted (accounts_no_delete), so `up` again finds it there. Fails
+ * while an fx_rounding line is posted.
+ */
 export async function down(knex: Knex): Promise<void> {
   await knex.raw(`
     ALTER TABLE journal_lines
