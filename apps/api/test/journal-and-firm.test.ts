@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { Decimal, draftFromEntry, FeeSchedule, postEntry, type EntryRequest } from '@ledger/core';
 import { expect } from 'chai';
+import { v7 as uuidv7 } from 'uuid';
 import { expectError, startApi, type TestApi } from './support.js';
 
 /** Four transactions, two journal lines each, posted in order (line ids 1..8). */
@@ -78,7 +78,7 @@ describe('journal, postings and firm reports', () => {
           // An upstream's records are its sync's alone (the API refuses them: source_reserved): posted as its sync posts.
           const entry = { ...body, source_txn_id: name } as EntryRequest;
           const policy = { feeSchedule: new FeeSchedule(new Decimal(22)) };
-          ids[name] = (await postEntry(api.db, draftFromEntry(entry, randomUUID(), policy))).transaction.txn_id;
+          ids[name] = (await postEntry(api.db, draftFromEntry(entry, uuidv7(), policy))).transaction.txn_id;
           continue;
         }
         const reply = await api.post('/v1/transactions', { ...body, source_txn_id: name });
