@@ -4,8 +4,13 @@ import {
   CASH_REQUEST_ACTIONS,
   CASH_REQUEST_STATUSES,
   CASH_REQUEST_TRANSITIONS,
+  Decimal,
+  draftFromEntry,
+  FeeSchedule,
+  postEntry,
   type CashRequestAction,
   type CashRequestStatus,
+  type EntryRequest,
 } from '@ledger/core';
 import { expect } from 'chai';
 import { countRows, deposit, expectError, startApi, type Reply, type TestApi } from './support.js';
@@ -23,6 +28,22 @@ const REACH: Record<CashRequestStatus, CashRequestAction | null> = {
 describe('cash requests: /v1/cash-requests', function () {
   this.timeout(120_000);
   let api: TestApi;
+
+  /**
+   * The wallet falls by 0.01, a withholding the broker reported: posted as the usbroker sync posts
+   * it, unchecked (a manual one takes the funds check, and the pending request holds the balance).
+   */
+  async function withheldBySync(customerId: string): Promise<void> {
+    const entry: EntryRequest = {
+      ...(deposit({ customer_id: customerId, txn_type: 'wht_tax', amount_usd: '0.01' }) as unknown as EntryRequest),
+      source: 'usbroker',
+    };
+    const { created } = await postEntry(
+      api.db,
+      draftFromEntry(entry, randomUUID(), { feeSchedule: new FeeSchedule(new Decimal(22)) }),
+    );
+    expect(created).to.equal(true);
+  }
 
   before(async () => {
     api = await startApi();
@@ -294,11 +315,7 @@ describe('cash requests: /v1/cash-requests', function () {
       expect((await act(funding.cash_request_id, 'confirm')).status).to.equal(200);
       const balance = await wallet('C-3', '2010');
       const made = await pending({ customer_id: 'C-3', direction: 'withdrawal', amount: balance });
-      // The wallet falls by a withholding the broker reported (a manual withdrawal would be refused: the request holds the balance).
-      expect(
-        (await api.post('/v1/transactions', deposit({ customer_id: 'C-3', txn_type: 'wht_tax', amount_usd: '0.01' })))
-          .status,
-      ).to.equal(201);
+      await withheldBySync('C-3');
       const before = await rows();
       const reply = await act(made.cash_request_id, 'confirm');
       expectError(reply, 422, 'insufficient_funds');
@@ -558,14 +575,7 @@ describe('cash requests: /v1/cash-requests', function () {
         const withdrawals = [await pending({ customer_id: customer, direction: 'withdrawal', amount: '60.00' })];
         withdrawals.push(await pending({ customer_id: customer, direction: 'withdrawal', amount: '40.00' }));
         // The wallet falls by 0.01 outside cash requests (a withholding): now only one of the two fits.
-        expect(
-          (
-            await api.post(
-              '/v1/transactions',
-              deposit({ customer_id: customer, txn_type: 'wht_tax', amount_usd: '0.01' }),
-            )
-          ).status,
-        ).to.equal(201);
+        await withheldBySync(customer);
         const replies = await Promise.all(
           withdrawals.flatMap((w) => [act(w.cash_request_id, 'confirm'), act(w.cash_request_id, 'confirm')]),
         );

@@ -131,6 +131,8 @@ describe('configuration', () => {
     const api = await startApi({ env: { CUSTOMER_FEE_BPS: '100' } });
     try {
       await api.put('/v1/customers/C-1', {});
+      // A manual buy takes the funds check: the wallet covers 1,000.00 and its fee.
+      expect((await api.post('/v1/transactions', deposit({ amount_usd: '1010.00' }))).status).to.equal(201);
       const reply = await api.post(
         '/v1/transactions/preview',
         deposit({ txn_type: 'buy_security', symbol: 'AAPL', amount_usd: '1000.00' }),

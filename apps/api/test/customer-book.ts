@@ -18,7 +18,8 @@ import type { TestApi } from './support.js';
  *
  *   USD wallet 566.83, AED wallet 100.00, cash 666.83; AAPL 6 shares at 300.00, MSFT 2 at 200.00.
  *
- * Customer C-2 bought 5 TSLA for 100.00 on 01-12 and the buy was reversed on 01-13: no position.
+ * Customer C-2 deposited 100.22 on 01-11 (a manual buy needs the wallet to cover it), bought 5 TSLA for
+ * 100.00 (fee 0.22) on 01-12 and the buy was reversed on 01-13: no position, wallet 100.22.
  */
 export const C1 = '/v1/customers/C-1';
 const POLICY = { feeSchedule: new FeeSchedule(new Decimal(22)) };
@@ -67,6 +68,7 @@ export async function buildBook(api: TestApi): Promise<void> {
   });
   await post({ txn_type: 'dividend', txn_date: '2026-01-25', symbol: 'AAPL', amount_usd: '12.00' });
   await post({ txn_type: 'wht_tax', txn_date: '2026-01-25', symbol: 'AAPL', amount_usd: '3.00' });
+  await post({ customer_id: 'C-2', txn_type: 'deposit', txn_date: '2026-01-11', amount_usd: '100.22' });
   await reverse(
     await post({
       customer_id: 'C-2',

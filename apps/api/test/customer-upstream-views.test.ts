@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import nock from 'nock';
 import { mockedUpstreams } from './mocked-upstreams.js';
-import { expectError, startApi, type TestApi } from './support.js';
+import { deposit, expectError, startApi, type TestApi } from './support.js';
 
 // Importing nock intercepts every HTTP request of this process (mocha loads every test file
 // first): off at once, on only while this file's tests run, so no other suite goes through it.
@@ -89,6 +89,12 @@ describe('customer views that read an upstream', () => {
       await api.put('/v1/customers/U-1', { custodian_account: 'CUS-1' });
       await api.put('/v1/customers/U-2', { custodian_account: 'CUS-2' });
       await api.put('/v1/customers/U-3', {});
+      // Funded first (a manual buy takes the funds check) with what the two buys and their fees take: 120.26.
+      const funding = await api.post(
+        '/v1/transactions',
+        deposit({ customer_id: 'U-1', txn_date: '2026-01-11', amount_usd: '120.26' }),
+      );
+      expect(funding.status, funding.text).to.equal(201);
       // 50 EMAAR shares at 100.00 USD, and a symbol the custodian does not report.
       for (const [symbol, quantity, amount] of [
         ['EMAAR', '50', '100.00'],
@@ -206,7 +212,7 @@ describe('customer views that read an upstream', () => {
     it('ledger-recon is not applicable on the UAE book', async () => {
       const body = await get(api, '/v1/customers/U-1/ledger-recon');
       expect(body).to.deep.include({ status: 'not_applicable', broker: null, difference: null, error: null });
-      expect(body.ledger).to.deep.equal({ cash_usd: '-120.26', securities_at_cost_usd: '120.00' });
+      expect(body.ledger).to.deep.equal({ cash_usd: '0.00', securities_at_cost_usd: '120.00' });
     });
 
     it('the raw broker views answer the safe empty shape on the UAE book', async () => {

@@ -36,7 +36,13 @@ const ENTRIES = {
   w1: { txn_type: 'withdrawal', customer_id: 'C-1', txn_date: '2026-02-03', amount_usd: '50.00' },
   d3: { txn_type: 'deposit', customer_id: 'C-1', txn_date: '2026-02-04', amount_usd: '200.00' },
   f1: { txn_type: 'fx_spread', txn_date: '2026-02-10', amount_usd: '5.00' },
-  a1: { txn_type: 'adjustment', txn_date: '2026-02-11', amount_usd: '1.50', lines: lines('5030', '1010', '1.50') },
+  a1: {
+    txn_type: 'adjustment',
+    txn_date: '2026-02-11',
+    amount_usd: '1.50',
+    credits_operating_bank: true,
+    lines: lines('5030', '1010', '1.50'),
+  },
   a2: { txn_type: 'adjustment', txn_date: '2026-03-01', amount_usd: '20.00', lines: lines('1010', '4040', '20.00') },
   a3: { txn_type: 'adjustment', txn_date: '2026-03-02', amount_usd: '0.10', lines: lines('5010', '2340', '0.10') },
 } as const;

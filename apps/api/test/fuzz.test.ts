@@ -197,6 +197,20 @@ const ENTRY_SEMANTIC: SemanticCase[] = [
   { name: 'AED zero', body: aed('1.00', '0') },
   { name: 'AED absurd rate', body: aed('0.00000001', '100000000000') },
   { name: 'AED absurd rate', body: aed('0.00000001', '999999999999999999.99999999') },
+  { name: 'upstream source', body: deposit({ customer_id: CUSTOMER, source: 'usbroker' }) },
+  { name: 'AED off the peg', body: aed('367.25', '110.00') },
+  { name: 'AED off the peg', body: deposit({ ...aed('367.25', '100.00'), fx_rate: '3.70' }) },
+  { name: '1010 credited unconfirmed', body: adjustment([line('3000', '10.00', '0'), line('1010', '0', '10.00')]) },
+  {
+    name: 'wallet overdrawn',
+    body: deposit({
+      txn_type: 'buy_security',
+      customer_id: CUSTOMER,
+      symbol: 'AAPL',
+      quantity: '1',
+      amount_usd: '99999999.00',
+    }),
+  },
 ];
 
 /** One line per operation with semantic cases. */
@@ -344,6 +358,9 @@ describe('fuzz: bad input over every operation that takes input', function () {
       deposit({ customer_id: CUSTOMER, source_txn_id: 'fuzz-unreversed' }),
     );
     expect(unreversed.status, unreversed.text).to.equal(201);
+    // A manual buy takes the funds check: the wallet covers the valid buy below.
+    const funds = await api.post('/v1/transactions', deposit({ customer_id: CUSTOMER, amount_usd: '1000.00' }));
+    expect(funds.status, funds.text).to.equal(201);
     const cashRequest = await api.post('/v1/cash-requests', {
       customer_id: CUSTOMER,
       direction: 'deposit',

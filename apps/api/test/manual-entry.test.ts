@@ -5,7 +5,7 @@ describe('manual entry: POST /v1/transactions and /preview', () => {
   let api: TestApi;
   before(async () => {
     api = await startApi();
-    for (const id of ['C-1', 'C-2', 'C-W1', 'C-W2', 'C-W3', 'C-A1'])
+    for (const id of ['C-1', 'C-2', 'C-W1', 'C-W2', 'C-W3', 'C-A1', 'C-P1', 'C-P2'])
       expect((await api.put(`/v1/customers/${id}`, { name: id })).status).to.equal(201);
   });
   after(async () => {
@@ -64,6 +64,10 @@ describe('manual entry: POST /v1/transactions and /preview', () => {
     });
 
     it('derives a buy’s fee from CUSTOMER_FEE_BPS (22 bps by default) and marks it pending recost', async () => {
+      // A manual buy takes the funds check: the wallet covers the cost and its fee.
+      expect(
+        (await api.post('/v1/transactions', deposit({ source_txn_id: 'buy-1-funds', amount_usd: '1002.20' }))).status,
+      ).to.equal(201);
       const reply = await api.post(
         '/v1/transactions',
         deposit({
@@ -172,7 +176,7 @@ describe('manual entry: POST /v1/transactions and /preview', () => {
       expect(await wallet('C-W1')).to.equal('50.00');
     });
 
-    it('from the AED wallet checks AED: after 100 deposits of AED 10.00 (2.72 USD each) a withdrawal of AED 1,000.00 (272.29 USD) is accepted, one of AED 1,000.01 is not (issue 18, item 4)', async () => {
+    it('from the AED wallet checks AED: after 100 deposits of AED 10.00 (2.72 USD each) a withdrawal of AED 1,000.00 (272.29 USD) is accepted, one of AED 1,000.01 is not (issue 18, item 4); the emptied wallet’s USD residue, −0.29, is cleared to 5090 (issue 36)', async () => {
       const aed = (overrides: Record<string, unknown>) =>
         deposit({ customer_id: 'C-A1', original_currency: 'AED', fx_rate: '3.6725', ...overrides });
       for (let n = 1; n <= 100; n += 1) {
@@ -210,15 +214,22 @@ describe('manual entry: POST /v1/transactions and /preview', () => {
       ).to.deep.equal([
         ['2020', '272.29', '0.00', 'AED', '1000.00'],
         ['1020', '0.00', '272.29', 'AED', '1000.00'],
+        // The wallet would stand at 272.00 − 272.29 = −0.29 USD at AED 0.00: credited back, 5090 takes it.
+        ['2020', '0.00', '0.29', 'AED', '0.00'],
+        ['5090', '0.29', '0.00', null, null],
       ]);
-      // The summary shows the AED wallet empty in AED, its USD figure the conversions' rounding beside it.
+      expect(reply.body.journal_lines.slice(2).map((l: Record<string, string>) => l.posting_kind)).to.deep.equal([
+        'fx_rounding',
+        'fx_rounding',
+      ]);
+      // The summary shows the AED wallet empty in AED and in USD: no false overdraft.
       const summary = await api.get('/v1/customers/C-A1/summary', { token: 'ledger' });
       expect(summary.status, summary.text).to.equal(200);
       expect(summary.body.cash[1]).to.deep.equal({
         currency: 'AED',
         account_code: '2020',
         balance: '0.00',
-        balance_usd: '-0.29',
+        balance_usd: '0.00',
       });
     });
 
@@ -439,6 +450,10 @@ describe('manual entry: POST /v1/transactions and /preview', () => {
 
   describe('POST /v1/transactions/preview', () => {
     it('answers 200 with the lines posting would store, and stores nothing', async () => {
+      // The buy previewed takes the funds check: the wallet covers it.
+      expect(
+        (await api.post('/v1/transactions', deposit({ source_txn_id: 'preview-funds', amount_usd: '501.25' }))).status,
+      ).to.equal(201);
       await expectNothingStored(async () => {
         const reply = await api.post(
           '/v1/transactions/preview',
@@ -529,6 +544,179 @@ describe('manual entry: POST /v1/transactions and /preview', () => {
 
     it('a body that breaks the contract is 400', async () => {
       expectError(await api.post('/v1/transactions/preview', deposit({ amount_usd: 5 })), 400, 'validation_error');
+    });
+  });
+
+  describe('preventive controls: a manual entry may not do what a sync never does (422, nothing stored, preview alike)', () => {
+    /** Posting and preview both answer 422 `code`, and nothing is stored. */
+    async function refusedBoth(body: Record<string, unknown>, code: string) {
+      await expectNothingStored(async () => {
+        expectError(await api.post('/v1/transactions', body), 422, code);
+        expectError(await api.post('/v1/transactions/preview', body), 422, code);
+      });
+    }
+    const usd = (overrides: Record<string, unknown>) => deposit({ customer_id: 'C-P1', ...overrides });
+    const walletLines = (from: string, amount: string) => [
+      { account_code: from, debit: amount, credit: '0' },
+      { account_code: '4010', debit: '0', credit: amount },
+    ];
+
+    it('a buy, fee, tax or adjustment debiting the USD wallet past its balance is insufficient_funds; covered, it posts', async () => {
+      expect(
+        (await api.post('/v1/transactions', usd({ source_txn_id: 'p1-funds', amount_usd: '10.00' }))).status,
+      ).to.equal(201);
+      // A buy of 9.98 costs 9.98 + 0.02 (22 bps) = 10.00; of 9.99, 10.01.
+      await refusedBoth(
+        usd({ txn_type: 'buy_security', symbol: 'AAPL', quantity: '1', amount_usd: '9.99' }),
+        'insufficient_funds',
+      );
+      await refusedBoth(usd({ txn_type: 'broker_fee', amount_usd: '10.01' }), 'insufficient_funds');
+      await refusedBoth(usd({ txn_type: 'wht_tax', amount_usd: '10.01' }), 'insufficient_funds');
+      await refusedBoth(
+        usd({ txn_type: 'adjustment', amount_usd: '10.01', lines: walletLines('2010', '10.01') }),
+        'insufficient_funds',
+      );
+      const refused = await api.post('/v1/transactions', usd({ txn_type: 'broker_fee', amount_usd: '10.01' }));
+      expect(refused.body.error.message).to.equal(
+        'customer C-P1 has 10.00 USD available in wallet 2010 (USD); the broker_fee needs 10.01 USD',
+      );
+      // An adjustment that takes and gives back as much nets to nothing: no funds needed.
+      const moved = await api.post(
+        '/v1/transactions',
+        usd({
+          txn_type: 'adjustment',
+          amount_usd: '50.00',
+          lines: [
+            { account_code: '2010', debit: '50.00', credit: '0' },
+            { account_code: '2010', debit: '0', credit: '50.00' },
+          ],
+        }),
+      );
+      expect(moved.status, moved.text).to.equal(201);
+      const buy = await api.post(
+        '/v1/transactions',
+        usd({ txn_type: 'buy_security', symbol: 'AAPL', quantity: '1', amount_usd: '9.98' }),
+      );
+      expect(buy.status, buy.text).to.equal(201);
+      const wallet = await api
+        .db('journal_lines')
+        .where({ customer_id: 'C-P1', account_code: '2010' })
+        .sum({ net: api.db.raw('credit - debit') });
+      expect(String(wallet[0]?.net)).to.equal('0.00');
+    });
+
+    it('an adjustment debiting the AED wallet is checked in AED', async () => {
+      const aedDeposit = deposit({
+        customer_id: 'C-P2',
+        source_txn_id: 'p2-funds',
+        amount_usd: '27.23',
+        original_currency: 'AED',
+        original_amount: '100.00',
+      });
+      expect((await api.post('/v1/transactions', aedDeposit)).status).to.equal(201);
+      const take = (aed: string, usdAmount: string) =>
+        deposit({
+          customer_id: 'C-P2',
+          txn_type: 'adjustment',
+          amount_usd: usdAmount,
+          lines: [
+            { account_code: '2020', debit: usdAmount, credit: '0', native_amount: aed },
+            { account_code: '4010', debit: '0', credit: usdAmount },
+          ],
+        });
+      await refusedBoth(take('100.01', '27.23'), 'insufficient_funds');
+      const taken = await api.post('/v1/transactions', take('40.00', '10.89'));
+      expect(taken.status, taken.text).to.equal(201);
+    });
+
+    it('an upstream’s source is its sync’s alone: source_reserved', async () => {
+      for (const source of ['usbroker', 'uaefeed', 'custodian', 'remit']) {
+        await refusedBoth(usd({ source, source_txn_id: 'TXN-UPSTREAM-1' }), 'source_reserved');
+      }
+      const reply = await api.post('/v1/transactions', usd({ source: 'remit' }));
+      expect(reply.body.error.details).to.deep.equal([{ path: '/source', source: 'remit', allowed: 'manual' }]);
+    });
+
+    it('an AED line whose USD is more than 0.01 from its AED at the peg, or an fx_rate other than the peg, is aed_off_peg', async () => {
+      // AED 367.25 is 100.00 USD at 3.6725: 100.01 is within the cent, 100.02 is not.
+      const aedDeposit = (amount_usd: string, extra: Record<string, unknown> = {}) =>
+        deposit({ customer_id: 'C-P2', amount_usd, original_currency: 'AED', original_amount: '367.25', ...extra });
+      await refusedBoth(aedDeposit('100.02'), 'aed_off_peg');
+      await refusedBoth(aedDeposit('100.00', { fx_rate: '3.70' }), 'aed_off_peg');
+      const off = await api.post('/v1/transactions', aedDeposit('110.00'));
+      expect(off.body.error.details).to.deep.equal([
+        { line: 0, account_code: '1020', usd: '110.00', native_amount: '367.25', usd_at_peg: '100.00' },
+        { line: 1, account_code: '2020', usd: '110.00', native_amount: '367.25', usd_at_peg: '100.00' },
+      ]);
+      // An adjustment's AED line alike.
+      await refusedBoth(
+        deposit({
+          customer_id: 'C-P2',
+          txn_type: 'adjustment',
+          amount_usd: '50.00',
+          lines: [
+            { account_code: '3000', debit: '50.00', credit: '0' },
+            { account_code: '2020', debit: '0', credit: '50.00', native_amount: '50.00' },
+          ],
+        }),
+        'aed_off_peg',
+      );
+      expect((await api.post('/v1/transactions', aedDeposit('100.01'))).status).to.equal(201);
+    });
+
+    it('a credit to 1010 needs "credits_operating_bank": true; the flag is not part of the idempotency fingerprint', async () => {
+      const payout = {
+        txn_type: 'adjustment',
+        source: 'manual',
+        source_txn_id: 'payout-1',
+        txn_date: '2026-01-31',
+        amount_usd: '3.00',
+        lines: [
+          { account_code: '5030', debit: '3.00', credit: '0' },
+          { account_code: '1010', debit: '0', credit: '3.00' },
+        ],
+      };
+      await refusedBoth(payout, 'operating_bank_credit_unconfirmed');
+      // A settlement whose fees exceed its accrual pays the excess out of 1010: it says so too.
+      await refusedBoth(
+        { txn_type: 'fx_spread_settle', source: 'manual', txn_date: '2026-01-31', amount_usd: '1.00', fee_usd: '1.50' },
+        'operating_bank_credit_unconfirmed',
+      );
+      const confirmed = { ...payout, credits_operating_bank: true };
+      expect((await api.post('/v1/transactions/preview', confirmed)).status).to.equal(200);
+      const posted = await api.post('/v1/transactions', confirmed);
+      expect(posted.status, posted.text).to.equal(201);
+      const again = await api.post('/v1/transactions', { ...confirmed, credits_operating_bank: true });
+      expect(again.status).to.equal(200);
+      expect(again.body.txn_id).to.equal(posted.body.txn_id);
+    });
+
+    it('previews an AED withdrawal emptying the wallet with the lines clearing its residue, as posting posts them', async () => {
+      // C-P2: AED 100.00 (27.23) − 40.00 (10.89) + 367.25 (100.01) = AED 427.25, USD 116.35; AED 427.25 is 116.34 at the peg.
+      const empty = deposit({
+        customer_id: 'C-P2',
+        txn_type: 'withdrawal',
+        source_txn_id: 'p2-empty',
+        amount_usd: '116.34',
+        original_currency: 'AED',
+        original_amount: '427.25',
+      });
+      const lines = (body: { journal_lines: Array<Record<string, string>> }) =>
+        body.journal_lines.map((l) => [l.account_code, l.debit, l.credit, l.native_amount, l.posting_kind]);
+      const preview = await api.post('/v1/transactions/preview', empty);
+      expect(preview.status, preview.text).to.equal(200);
+      const expected = [
+        ['2020', '116.34', '0.00', '427.25', 'withdrawal'],
+        ['1020', '0.00', '116.34', '427.25', 'withdrawal'],
+        ['2020', '0.01', '0.00', '0.00', 'fx_rounding'],
+        ['5090', '0.00', '0.01', null, 'fx_rounding'],
+      ];
+      expect(lines(preview.body)).to.deep.equal(expected);
+      const posted = await api.post('/v1/transactions', empty);
+      expect(posted.status, posted.text).to.equal(201);
+      expect(lines(posted.body)).to.deep.equal(expected);
+      const summary = await api.get('/v1/customers/C-P2/summary', { token: 'ledger' });
+      expect(summary.body.cash[1]).to.include({ balance: '0.00', balance_usd: '0.00' });
     });
   });
 });

@@ -9,6 +9,9 @@ describe('POST /v1/transactions/{txn_id}/reverse', () => {
   before(async () => {
     api = await startApi();
     await api.put('/v1/customers/C-1', {});
+    // The trades below are manual buys, which take the funds check: the wallet covers them.
+    const funding = await api.post('/v1/transactions', deposit({ source_txn_id: 'rev-funds', amount_usd: '1000.00' }));
+    expect(funding.status, funding.text).to.equal(201);
   });
   after(async () => {
     await api.close();

@@ -29,13 +29,14 @@ describe('closing a financial year to retained earnings (docs/period-close.md#cl
 
   const post = (fields: Record<string, unknown>) => postEntry(api, fields);
 
-  /** An adjustment moving `amount` from `credit` to `debit`, the firm's own (no customer). */
+  /** An adjustment moving `amount` from `credit` to `debit`, the firm's own (no customer); a credit to 1010 says so. */
   const adjustment = (txn_date: string, debit: string, credit: string, amount: string) =>
     post({
       txn_type: 'adjustment',
       customer_id: null,
       txn_date,
       amount_usd: amount,
+      credits_operating_bank: credit === '1010',
       lines: [
         { account_code: debit, debit: amount, credit: '0' },
         { account_code: credit, debit: '0', credit: amount },

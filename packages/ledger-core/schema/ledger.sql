@@ -1356,7 +1356,7 @@ CREATE TABLE public.journal_lines (
     CONSTRAINT journal_lines_credit_finite CHECK (((credit > '-Infinity'::numeric) AND (credit < 'Infinity'::numeric))),
     CONSTRAINT journal_lines_debit_cents CHECK ((debit = round(debit, 2))),
     CONSTRAINT journal_lines_debit_finite CHECK (((debit > '-Infinity'::numeric) AND (debit < 'Infinity'::numeric))),
-    CONSTRAINT journal_lines_native_amount_cents CHECK (((native_amount > (0)::numeric) AND (native_amount = round(native_amount, 2)))),
+    CONSTRAINT journal_lines_native_amount_cents CHECK (((native_amount = round(native_amount, 2)) AND ((native_amount > (0)::numeric) OR ((native_amount = (0)::numeric) AND (posting_kind = 'fx_rounding'::text) AND (account_code = '2020'::text))))),
     CONSTRAINT journal_lines_native_amount_finite CHECK (((native_amount > '-Infinity'::numeric) AND (native_amount < 'Infinity'::numeric))),
     CONSTRAINT journal_lines_native_currency_of_account CHECK (((native_currency IS NULL) OR ((native_currency = 'AED'::text) AND (account_code = ANY (ARRAY['1020'::text, '2020'::text]))))),
     CONSTRAINT journal_lines_native_pair CHECK (((native_currency IS NULL) = (native_amount IS NULL))),
@@ -1410,6 +1410,12 @@ COMMENT ON COLUMN public.journal_lines.native_currency IS 'The currency of nativ
 --
 
 COMMENT ON COLUMN public.journal_lines.native_amount IS 'The line''s amount in native_currency, positive, whole fils, on the line''s side (debit or credit, whichever is positive): an AED account''s AED balance is the sum of these, exact. NULL on a USD line, and on an AED line posted before 20270116 that 20270117 could not fill exactly (it shows its USD figure only).';
+
+--
+-- Name: CONSTRAINT journal_lines_native_amount_cents ON journal_lines; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON CONSTRAINT journal_lines_native_amount_cents ON public.journal_lines IS 'A line''s AED amount is whole fils and positive; zero only on an fx_rounding line of 2020, which clears an emptied AED wallet''s USD rounding residue to 5090 and moves no AED.';
 
 --
 -- Name: journal_lines_line_id_seq; Type: SEQUENCE; Schema: public; Owner: -

@@ -71,7 +71,6 @@ export {
   CASH_REQUEST_STATUSES,
   CASH_REQUEST_TRANSITIONS,
   cashRequestSourceTxnId,
-  manualWithdrawalOf,
   toUsd,
   type CashPolicy,
   type CashRequestAction,
@@ -166,13 +165,21 @@ export {
   type ReversibleTransaction,
   type TransactionDraft,
 } from './domain/transaction.js';
+export {
+  draftManualEntry,
+  MANUAL_SOURCE,
+  settleWalletDebits,
+  walletDebitsOf,
+  type ManualEntryPolicy,
+} from './domain/manual-entry.js';
+export { AED_PEG_TOLERANCE_USD, clearAedResidue, FX_ROUNDING_POSTING_KIND } from './domain/fx-rounding.js';
 
 // Use cases on a book's database: posting, preview, reversal, bulk posting, group commit.
 export {
   createEntryBatcher,
   postEntries,
   postEntry,
-  postManualWithdrawal,
+  postManualEntry,
   postTransactions,
   previewEntry,
   previewTransactions,
@@ -186,7 +193,8 @@ export type { BulkOptions, BulkOutcome, BulkResult } from './use-cases/post-in-b
 export type { LedgerStore, SourceKey } from './use-cases/ports.js';
 export { createCashRequest, transitionCashRequest } from './ledger.js';
 export type { CashRequestInput, TransitionContext } from './use-cases/cash-requests.js';
-export type { CashRequestChange, CashRequestFilter, CashRequestStore } from './use-cases/ports.js';
+export type { CashRequestChange, CashRequestFilter, CashRequestStore, FundsOf } from './use-cases/ports.js';
+export type { EntryPoster } from './use-cases/manual-entry.js';
 
 // Reads: stored transactions, lists, reports, customers.
 export {

@@ -1,5 +1,6 @@
 import type { CashPolicy, CashRequestAction } from './domain/cash-requests.js';
 import type { LedgerError } from './domain/errors.js';
+import type { Decimal } from './domain/money.js';
 import { cashRequestStore } from './store/cash-requests.js';
 import type { CashRequestRow } from './store/columns/cash-requests.js';
 import type { TransactionDraft } from './domain/transaction.js';
@@ -11,7 +12,7 @@ import * as entryBatcher from './use-cases/entry-batcher.js';
 import type { PostOutcome } from './use-cases/entry-answers.js';
 import * as bulk from './use-cases/post-in-bulk.js';
 import * as entries from './use-cases/post-entries.js';
-import * as withdrawals from './use-cases/manual-withdrawal.js';
+import * as manual from './use-cases/manual-entry.js';
 import * as preview from './use-cases/preview-entry.js';
 import * as recosting from './use-cases/recost.js';
 import * as reversal from './use-cases/reverse-transaction.js';
@@ -30,13 +31,17 @@ export const postEntries = (db: Db, drafts: TransactionDraft[]): Promise<Array<P
 export const postEntry = (db: Db, draft: TransactionDraft): Promise<PostOutcome> =>
   entries.postEntry(ledgerStore(db), draft);
 
-/** Posts a manual withdrawal the customer's wallet covers (use-cases/manual-withdrawal.ts). */
-export const postManualWithdrawal = (db: Db, draft: TransactionDraft): Promise<PostOutcome> =>
-  withdrawals.postManualWithdrawal(ledgerStore(db), cashRequestStore(db), draft);
+/** Posts a manual entry, a wallet debit once the wallet covers it (use-cases/manual-entry.ts). */
+export const postManualEntry = (
+  db: Db,
+  entries: manual.EntryPoster,
+  draft: TransactionDraft,
+  aedPerUsd: Decimal,
+): Promise<PostOutcome> => manual.postManualEntry(ledgerStore(db), cashRequestStore(db), entries, draft, aedPerUsd);
 
-/** What posting the entry would answer, nothing stored (use-cases/preview-entry.ts). */
-export const previewEntry = (db: Db, draft: TransactionDraft): Promise<PostOutcome> =>
-  preview.previewEntry(ledgerStore(db), cashRequestStore(db), draft);
+/** What posting the manual entry would answer, nothing stored (use-cases/preview-entry.ts). */
+export const previewEntry = (db: Db, draft: TransactionDraft, aedPerUsd: Decimal): Promise<PostOutcome> =>
+  preview.previewEntry(ledgerStore(db), cashRequestStore(db), draft, aedPerUsd);
 
 /** Posts the mirror of a transaction, once (use-cases/reverse-transaction.ts). */
 export const reverseTransaction = (

@@ -76,6 +76,8 @@ describe('cash requests (domain)', () => {
       balance: new Decimal(balance),
       unconvertedUsd: new Decimal(unconvertedUsd),
       pendingWithdrawals: new Decimal(pending),
+      balanceUsd: new Decimal(balance),
+      lineCount: 1,
     });
 
     it('checks an AED withdrawal in AED: a wallet of AED 1,000.00 covers AED 1,000.00 exactly, not a fils more', async () => {
@@ -416,7 +418,7 @@ describe('cash requests (domain)', () => {
           await t
             .db('journal_lines')
             .where({ txn_id: txnId })
-            .orderBy('account_code')
+            .orderBy(['account_code', 'line_id'])
             .select('account_code', 'debit', 'credit', 'native_currency', 'native_amount')
         ).map((l) => [l.account_code, l.debit, l.credit, l.native_currency, l.native_amount]);
 
@@ -447,7 +449,7 @@ describe('cash requests (domain)', () => {
         expect(await wallet()).to.deep.equal({ aed: '1000.00', usd: '272.00', without: '0' });
       });
 
-      it('then accepts a withdrawal of AED 1,000.00 (272.29 USD: more than the wallet’s 272.00 USD), which empties the wallet in AED', async () => {
+      it('then accepts a withdrawal of AED 1,000.00 (272.29 USD: more than the wallet’s 272.00 USD), which empties the wallet in AED, and in USD: the residue goes to 5090', async () => {
         const { request } = await createCashRequest(
           t.runtime!.db,
           { customer_id: 'A-1', direction: 'withdrawal', amount: '1000.00', currency: 'AED' },
@@ -485,9 +487,11 @@ describe('cash requests (domain)', () => {
         expect(await linesOf(aedTxn(101))).to.deep.equal([
           ['1020', '0.00', '272.29', 'AED', '1000.00'],
           ['2020', '272.29', '0.00', 'AED', '1000.00'],
+          // The sum of conversions would leave the wallet 0.29 in debit (the peg's rounding): cleared to 5090.
+          ['2020', '0.00', '0.29', 'AED', '0.00'],
+          ['5090', '0.29', '0.00', null, null],
         ]);
-        // In AED the wallet is empty; its USD figure is the sum of conversions, 0.29 short (the peg's rounding).
-        expect(await wallet()).to.deep.equal({ aed: '0.00', usd: '-0.29', without: '0' });
+        expect(await wallet()).to.deep.equal({ aed: '0.00', usd: '0.00', without: '0' });
       });
 
       it('refuses an AED line without its AED amount in the database, for every writer', async () => {

@@ -25,6 +25,8 @@ function refusedByDatabase(): TransactionDraft {
   };
 }
 
+const PEG = new Decimal('3.6725');
+
 describe('one refused entry fails alone', function () {
   this.timeout(60_000);
   let t: TestDatabase;
@@ -88,15 +90,15 @@ describe('one refused entry fails alone', function () {
   describe('previewEntry', () => {
     it('refuses what the database refuses, as posting does, and stores nothing', async () => {
       const before = await booksSnapshot(db);
-      await expectLedgerError(() => previewEntry(db, refusedByDatabase()), 'entry_refused');
-      await expectLedgerError(() => previewEntry(db, draft({ customer_id: 'C-nobody' })), 'unknown_customer');
+      await expectLedgerError(() => previewEntry(db, refusedByDatabase(), PEG), 'entry_refused');
+      await expectLedgerError(() => previewEntry(db, draft({ customer_id: 'C-nobody' }), PEG), 'unknown_customer');
       expect(await booksSnapshot(db)).to.deep.equal(before);
     });
 
     it('answers the lines posting would store, with account names, and stores nothing', async () => {
       const before = await booksSnapshot(db);
       const d = draft({ amount_usd: '12.34' });
-      const { created, transaction } = await previewEntry(db, d);
+      const { created, transaction } = await previewEntry(db, d, PEG);
       expect(created).to.equal(true);
       expect(transaction.journal_lines.map((l) => [l.account_code, l.account_name, l.debit, l.credit])).to.deep.equal([
         ['1100', 'Omnibus cash at broker / custodian', '12.34', '0.00'],
@@ -113,7 +115,7 @@ describe('one refused entry fails alone', function () {
         lines: [d.lines[0]!, { ...d.lines[1]!, credit: new Decimal('4.99') }],
       };
       // The store asserts balance before any SQL: a draft this broken is a bug, not an input.
-      const error = await previewEntry(db, unbalanced).catch((e: unknown) => e);
+      const error = await previewEntry(db, unbalanced, PEG).catch((e: unknown) => e);
       expect(String(error)).to.match(/invariant violated: transaction .* reached the store unbalanced/);
     });
   });

@@ -47,7 +47,7 @@ describe('store', function () {
         expect(recorded.length).to.be.greaterThan(0);
         expect(new Set(recorded).size, 'no migration recorded twice').to.equal(recorded.length);
         expect([...names].sort(), 'each migration applied by exactly one process').to.deep.equal([...recorded].sort());
-        expect(Number((await fresh.db('accounts').count<Array<{ n: string }>>({ n: '*' }))[0]!.n)).to.equal(19);
+        expect(Number((await fresh.db('accounts').count<Array<{ n: string }>>({ n: '*' }))[0]!.n)).to.equal(20);
         expect(await isAtHead(fresh.db)).to.equal(true);
       } finally {
         await Promise.all(processes.map((p) => p.destroy()));

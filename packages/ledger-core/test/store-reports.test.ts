@@ -37,6 +37,7 @@ describe('store', function () {
         '4040',
         '5010',
         '5030',
+        '5090',
       ]);
       const journal = await journalSums(db);
       for (const a of totals) {

@@ -179,7 +179,9 @@ export const schemas: Record<string, JsonSchema> = {
   EnterableSource: {
     type: 'string',
     enum: ENTERABLE_SOURCES,
-    description: 'Every source but `ledger`, the ledger’s own entries.',
+    description:
+      'Every source but `ledger`, the ledger’s own entries. A manual entry uses `manual`; the upstreams’ sources are ' +
+      'their syncs’ alone (422 `source_reserved`).',
   },
   Actor: {
     type: 'string',

@@ -39,7 +39,13 @@ const ERROR_MEANING: Record<ErrorCode, string> = {
   unknown_account: 'an account code the chart does not have; nothing stored',
   unknown_customer: 'a customer_id the book does not know; nothing stored',
   insufficient_funds:
-    'a withdrawal (cash request, or a manual `withdrawal` / `wire_out` entry) larger than the customer’s wallet balance less their other pending withdrawals; nothing stored or posted',
+    'a withdrawal request, or a manual entry debiting a customer wallet (2010, 2020: a withdrawal, buy, fee, tax or adjustment), larger than the wallet’s balance less the customer’s other pending withdrawals; nothing stored or posted',
+  source_reserved:
+    'a manual entry naming an upstream’s source (`uaefeed`, `custodian`, `usbroker`, `remit`): its records and keys are its sync’s alone; manual entries use `manual`; nothing stored',
+  aed_off_peg:
+    'a manual entry whose AED line’s USD is more than 0.01 from its AED at the peg (`AED_PER_USD`), or whose `fx_rate` is not the peg (`details` names each line); nothing stored',
+  operating_bank_credit_unconfirmed:
+    'a manual entry crediting 1010 (money leaving the operating bank) without `"credits_operating_bank": true`; nothing stored',
   internal_error: 'a fault of the server: the body says nothing more, the log has it under the request_id',
   not_configured: 'the credential the endpoint needs is not configured on the server (fail closed)',
   not_ready: 'the database is unreachable or its schema is not at head',

@@ -20,6 +20,8 @@ export const ACCOUNT = {
   partnerRevenue: '4040',
   brokerageCost: '5010',
   remittanceFees: '5030',
+  /** AED rounding residue cleared from an emptied AED wallet (domain/fx-rounding.ts): either side. */
+  fxRounding: '5090',
 } as const;
 export type AccountCode = string;
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { owedInOwnCurrency } from './accounts.js';
-import { assert, LedgerError } from './errors.js';
+import { LedgerError } from './errors.js';
 import { Decimal, formatDecimal, roundToCents, ZERO } from './money.js';
 import type { Currency } from './posting-rules/types.js';
 import { draftFromEntry, type PostingPolicy, type TransactionDraft } from './transaction.js';
@@ -91,6 +91,9 @@ export interface WalletFunds {
   balance: Decimal;
   unconvertedUsd: Decimal;
   pendingWithdrawals: Decimal;
+  /** The wallet's balance in USD, the book's currency (credits less debits), and how many lines make it: what clearing an AED wallet's rounding residue needs (domain/fx-rounding.ts). */
+  balanceUsd: Decimal;
+  lineCount: number;
 }
 
 /** A withdrawal as the funds rule sees it: its amount in its wallet's currency, and, in AED, the rate it converts at. */
@@ -100,6 +103,8 @@ export interface FundsRequest {
   currency: Currency;
   amount: Decimal;
   fxRate: Decimal | null;
+  /** What spends the money, as the refusal names it (default: the withdrawal). */
+  spentBy?: string;
 }
 
 /** The wallet of a currency, as a person reads it. */
@@ -119,7 +124,7 @@ export function assertFundsCover(request: FundsRequest, funds: WalletFunds): voi
     const currency = request.currency;
     throw new LedgerError(
       'insufficient_funds',
-      `customer ${request.customerId} has ${formatDecimal(available.isNegative() ? ZERO : available)} ${currency} available in wallet ${WALLET_NAME[currency]}; the withdrawal needs ${formatDecimal(request.amount)} ${currency}`,
+      `customer ${request.customerId} has ${formatDecimal(available.isNegative() ? ZERO : available)} ${currency} available in wallet ${WALLET_NAME[currency]}; the ${request.spentBy ?? 'withdrawal'} needs ${formatDecimal(request.amount)} ${currency}`,
       [
         {
           customer_id: request.customerId,
@@ -131,20 +136,6 @@ export function assertFundsCover(request: FundsRequest, funds: WalletFunds): voi
       ],
     );
   }
-}
-
-/**
- * A manual withdrawal (`withdrawal` or `wire_out` entered by hand): money out of the customer's
- * wallet, so it takes the funds rule of a withdrawal request. Syncs post what the upstream reports
- * instead (a negative wallet they cause is a reconciliation variance, not a refusal).
- */
-export function manualWithdrawalOf(draft: TransactionDraft): FundsRequest | null {
-  if (draft.txnType !== 'withdrawal' && draft.txnType !== 'wire_out') return null;
-  assert(draft.customerId !== null, `${draft.txnType} ${draft.txnId} names no customer`);
-  const request = { direction: 'withdrawal' as const, customerId: draft.customerId };
-  if (draft.originalCurrency !== 'AED') return { ...request, currency: 'USD', amount: draft.amountUsd, fxRate: null };
-  assert(draft.originalAmount !== null, `AED ${draft.txnType} ${draft.txnId} has no AED amount`);
-  return { ...request, currency: 'AED', amount: draft.originalAmount, fxRate: draft.fxRate };
 }
 
 /** A cash request as the posting needs it. */

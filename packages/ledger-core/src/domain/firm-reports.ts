@@ -47,7 +47,8 @@ export const EARNINGS_SOURCES = [
     cost: [ACCOUNT.brokerageCost],
   },
   { source: 'partners', revenue: [ACCOUNT.partnerRevenue], cost: [] },
-  { source: 'fx_spread', revenue: [ACCOUNT.fxSpreadRevenue], cost: [ACCOUNT.remittanceFees] },
+  // 5090: the rounding of AED conversions cleared from emptied wallets, a cost (or gain) of converting currency.
+  { source: 'fx_spread', revenue: [ACCOUNT.fxSpreadRevenue], cost: [ACCOUNT.remittanceFees, ACCOUNT.fxRounding] },
 ] as const satisfies ReadonlyArray<{ source: string; revenue: readonly AccountCode[]; cost: readonly AccountCode[] }>;
 export type EarningsSource = (typeof EARNINGS_SOURCES)[number]['source'];
 export const EARNINGS_ACCOUNTS: readonly AccountCode[] = EARNINGS_SOURCES.flatMap((s) => [...s.revenue, ...s.cost]);

@@ -41,6 +41,12 @@ export interface EntryRequest {
   /** The fee in the original currency when the source states it (a feed's bundled fee). */
   original_fee?: string | null;
   metadata?: Record<string, unknown>;
+  /**
+   * The operator's word that the entry credits 1010 (money leaving the firm's operating bank):
+   * a manual entry crediting 1010 without it is refused (domain/manual-entry.ts). Not part of what
+   * the entry asks for: left out of its fingerprint.
+   */
+  credits_operating_bank?: boolean | null;
   /** An adjustment's lines; `native_amount`: the AED amount of a line of an AED account (1020, 2020), required there. */
   lines?: Array<{
     account_code: string;
@@ -280,7 +286,8 @@ function assertNoCustomerAccount(txnType: EnterableTxnType, lines: JournalLineDr
 export function entryFingerprint(entry: EntryRequest): string {
   const { metadata, lines, ...fields } = entry;
   const canonical = {
-    ...canonicalFields(fields),
+    // The 1010 confirmation says nothing about what is posted: a retry with or without it is the same entry.
+    ...canonicalFields({ ...fields, credits_operating_bank: undefined }),
     lines: lines?.map((line) => canonicalFields(line)),
     metadata: metadata && Object.keys(metadata).length > 0 ? metadata : undefined,
   };

@@ -5,7 +5,7 @@ import { assert, LedgerError } from '../domain/errors.js';
 import type { Page } from '../domain/limits.js';
 import { Decimal } from '../domain/money.js';
 import type { Currency } from '../domain/posting-rules/types.js';
-import type { CashRequestChange, CashRequestFilter, CashRequestStore } from '../use-cases/ports.js';
+import type { CashRequestChange, CashRequestFilter, CashRequestStore, FundsOf } from '../use-cases/ports.js';
 import { CASH_REQUESTS, type CashRequestRow, type NewCashRequest } from './columns/cash-requests.js';
 import { ownOwedSql } from './columns/journal-lines.js';
 import { columnRefs, documentOf, documentRecords, insertList, insertValues, selectList } from './columns/table.js';
@@ -45,9 +45,13 @@ async function walletFunds(
   currency: Currency,
   exceptId: string | null,
 ): Promise<WalletFunds> {
-  const { rows } = await trx.raw<{ rows: Array<{ balance: string; unconverted_usd: string; pending: string }> }>(
+  const { rows } = await trx.raw<{
+    rows: Array<{ balance: string; unconverted_usd: string; pending: string; balance_usd: string; line_count: number }>;
+  }>(
     `SELECT coalesce(sum(${ownOwedSql('l')}), 0)::text AS balance,
             coalesce(sum(l.credit - l.debit) FILTER (WHERE ${ownOwedSql('l')} IS NULL), 0)::text AS unconverted_usd,
+            coalesce(sum(l.credit - l.debit), 0)::text AS balance_usd,
+            count(*)::int AS line_count,
             (SELECT coalesce(sum(amount), 0) FROM cash_requests
               WHERE customer_id = ? AND currency = ? AND direction = 'withdrawal' AND status = 'pending'
                 AND cash_request_id IS DISTINCT FROM ?::uuid)::text AS pending
@@ -60,6 +64,8 @@ async function walletFunds(
     balance: new Decimal(row.balance),
     unconvertedUsd: new Decimal(row.unconverted_usd),
     pendingWithdrawals: new Decimal(row.pending),
+    balanceUsd: new Decimal(row.balance_usd),
+    lineCount: row.line_count,
   };
 }
 
@@ -107,18 +113,19 @@ async function createCashRequest(
 }
 
 /**
- * CashRequestStore.postWithdrawal: under the customer's funds lock, so it queues with cash
- * requests' checks and confirms. A key already taken (a retry, or a reuse) is left to the caller
- * to answer, before the funds are checked: a retried withdrawal is not refused for itself.
+ * CashRequestStore.postCovered: under the customer's funds lock, so it queues with cash requests'
+ * checks and confirms, and with other entries debiting the customer's wallets. A key already taken
+ * (a retry, or a reuse) is left to the caller to answer, before the funds are checked: a retried
+ * entry is not refused for itself.
  */
-async function postWithdrawal(
+async function postCovered(
   db: Knex,
   draft: TransactionDraft,
-  currency: Currency,
-  check: (funds: WalletFunds) => void,
+  currencies: Currency[],
+  settle: (funds: FundsOf) => TransactionDraft,
 ): Promise<boolean> {
   const { customerId } = draft;
-  assert(customerId !== null, `withdrawal ${draft.txnId} names no customer`);
+  assert(customerId !== null, `entry ${draft.txnId} debits a wallet and names no customer`);
   try {
     return await db.transaction(async (trx) => {
       await lockCustomerFunds(trx, customerId);
@@ -126,12 +133,19 @@ async function postWithdrawal(
         .where({ source: draft.source, source_txn_id: draft.sourceTxnId })
         .first('txn_id');
       if (taken) return false;
-      check(await walletFunds(trx, customerId, currency, null));
-      return (await insertDrafts(trx, [draft])).has(draft.txnId);
+      const settled = settle(await fundsOf(trx, customerId, currencies));
+      return (await insertDrafts(trx, [settled])).has(draft.txnId);
     });
   } catch (error) {
     refusalOf(error);
   }
+}
+
+/** The funds of each of a customer's wallets named, read in `trx`. */
+async function fundsOf(trx: Knex.Transaction, customerId: string, currencies: Currency[]): Promise<FundsOf> {
+  const funds: FundsOf = {};
+  for (const currency of currencies) funds[currency] = await walletFunds(trx, customerId, currency, null);
+  return funds;
 }
 
 /** CashRequestStore.change. */
@@ -216,7 +230,7 @@ export function cashRequestStore(db: Knex): CashRequestStore {
     find: (id) => getCashRequest(db, id),
     list: (filter, page) => listCashRequests(db, filter, page),
     change: (id, decide) => changeCashRequest(db, id, decide),
-    postWithdrawal: (draft, currency, check) => postWithdrawal(db, draft, currency, check),
-    funds: (customerId, currency) => db.transaction((trx) => walletFunds(trx, customerId, currency, null)),
+    postCovered: (draft, currencies, settle) => postCovered(db, draft, currencies, settle),
+    funds: (customerId, currencies) => db.transaction((trx) => fundsOf(trx, customerId, currencies)),
   };
 }

@@ -43,6 +43,7 @@ import * as addIssuerInstrumentType from '../migrations/20270204_add_issuer_inst
 import * as guardLotMatches from '../migrations/20270207_guard_lot_matches.js';
 import * as reopenThroughAFunction from '../migrations/20270207_reopen_through_a_function.js';
 import * as recordWhoStartedJobRuns from '../migrations/20270209_record_who_started_job_runs.js';
+import * as addFxRoundingAccount from '../migrations/20270213_add_fx_rounding_account.js';
 import * as guardHistory from '../migrations/20270207_guard_history.js';
 import * as brokerFeesPlatformPart from '../migrations/20270211_broker_fees_platform_part.js';
 import * as reconMarksBySnapshot from '../migrations/20270203_recon_marks_by_snapshot.js';
@@ -103,6 +104,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20270207_reopen_through_a_function', reopenThroughAFunction],
   ['20270209_record_who_started_job_runs', recordWhoStartedJobRuns],
   ['20270211_broker_fees_platform_part', brokerFeesPlatformPart],
+  ['20270213_add_fx_rounding_account', addFxRoundingAccount],
   ['20270215_create_variance_triage', createVarianceTriage],
 ];
 

@@ -10,6 +10,7 @@ import {
   type CashRequestDirection,
 } from '../domain/cash-requests.js';
 import { LedgerError } from '../domain/errors.js';
+import { clearAedResidue } from '../domain/fx-rounding.js';
 import { IDEMPOTENCY_KEY_LENGTH_MAX, MEMO_LENGTH_MAX } from '../domain/limits.js';
 import { Decimal, parseMoney } from '../domain/money.js';
 import type { Currency } from '../domain/posting-rules/types.js';
@@ -121,12 +122,13 @@ export async function transitionCashRequest(
       reference: current.reference,
       memo: current.memo,
     };
-    if (postable.direction === 'withdrawal') assertFundsCover(postable, await funds());
-    return {
-      kind: 'set',
-      status: outcome.status,
-      draft: draftCashRequestPosting(postable, context.txnId, context.txnDate, policy),
-    };
+    const draft = draftCashRequestPosting(postable, context.txnId, context.txnDate, policy);
+    if (postable.direction === 'deposit') return { kind: 'set', status: outcome.status, draft };
+    const wallet = await funds();
+    assertFundsCover(postable, wallet);
+    // A withdrawal emptying an AED wallet leaves it at 0.00 in USD too, as a manual one does.
+    const settled = postable.currency === 'AED' ? clearAedResidue(draft, wallet, policy.aedPerUsd) : draft;
+    return { kind: 'set', status: outcome.status, draft: settled };
   });
   return request;
 }

@@ -7,6 +7,9 @@ import type { StoredFacts, TransactionRecord } from '../store/columns/transactio
 
 export type { StoredFacts, StoredTransaction, TransactionRecord } from '../store/columns/transactions.js';
 
+/** The funds of a customer's wallets, by the wallet's currency: those asked for. */
+export type FundsOf = Partial<Record<Currency, WalletFunds>>;
+
 /** A business key: the source and its id of the record. */
 export interface SourceKey {
   source: string;
@@ -92,12 +95,17 @@ export interface CashRequestStore {
     decide: (current: CashRequestRow, funds: () => Promise<WalletFunds>) => Promise<CashRequestChange>,
   ): Promise<{ request: CashRequestRow; changed: boolean }>;
   /**
-   * Posts a withdrawal entry once `check` accepted the funds of its customer's `currency` wallet,
-   * read under the same per-customer lock as a cash request's (pending withdrawals included), in
-   * one database transaction. False, with nothing checked or posted, when its (source,
-   * source_txn_id) is already taken.
+   * Posts an entry debiting a customer's wallets once `settle` accepted the funds of each of its
+   * `currencies` wallets, read under the same per-customer lock as a cash request's (pending
+   * withdrawals included), in one database transaction: `settle` answers the draft to post (the
+   * entry, or the entry with its AED rounding residue cleared). False, with nothing checked or
+   * posted, when its (source, source_txn_id) is already taken.
    */
-  postWithdrawal(draft: TransactionDraft, currency: Currency, check: (funds: WalletFunds) => void): Promise<boolean>;
-  /** The funds of a customer's `currency` wallet as postWithdrawal checks them, read without its lock (preview). */
-  funds(customerId: string, currency: Currency): Promise<WalletFunds>;
+  postCovered(
+    draft: TransactionDraft,
+    currencies: Currency[],
+    settle: (funds: FundsOf) => TransactionDraft,
+  ): Promise<boolean>;
+  /** The funds of a customer's wallets as postCovered reads them, read without its lock (preview). */
+  funds(customerId: string, currencies: Currency[]): Promise<FundsOf>;
 }

@@ -8,6 +8,7 @@ import { BOTH_BOOKS, postedSince, sinceBindings, variance, worst, type Check, ty
  */
 export const SIGN_EXCEPTIONS: Readonly<Record<string, string>> = {
   '3000': 'retained earnings: a book that has lost money has a debit balance',
+  '5090': 'FX rounding: the AED rounding residue cleared from emptied wallets is a loss or a gain',
 };
 
 /** Customer wallets hold what the firm owes its customers: a credit balance, or zero. */

@@ -138,7 +138,9 @@ export const schemas: Record<string, JsonSchema> = {
     type: 'object',
     description:
       'A manual entry. Without `lines`, the posting rule of `txn_type` derives the journal lines; `lines` are given only ' +
-      'for `adjustment`, and must balance. `source` + `source_txn_id` is the idempotency key.',
+      'for `adjustment`, and must balance. `source` + `source_txn_id` is the idempotency key. `source` is `manual`: ' +
+      'an upstream’s source is its sync’s alone (422 `source_reserved`). An AED line’s USD is its AED at the peg ' +
+      '(`AED_PER_USD`) within 0.01, and a stated `fx_rate` is the peg (422 `aed_off_peg`).',
     additionalProperties: false,
     required: ['txn_type', 'source', 'txn_date', 'amount_usd'],
     properties: {
@@ -170,6 +172,13 @@ export const schemas: Record<string, JsonSchema> = {
         'With `original_amount`, on a trade: the fee in the original currency when the source states it (its AED wallet line carries it). Omitted: `fee_usd` at the rate.',
       ),
       metadata: { type: 'object', maxProperties: METADATA_PROPERTIES_MAX },
+      credits_operating_bank: {
+        type: ['boolean', 'null'],
+        description:
+          'The operator’s word that the entry credits 1010 (operating bank, USD): money leaving the firm’s bank. An entry ' +
+          'with a credit on 1010 (an adjustment’s line, an `fx_spread_settle` whose fees exceed its amount) is refused ' +
+          'without `true`: 422 `operating_bank_credit_unconfirmed`. Not part of the idempotency fingerprint.',
+      },
       lines: { type: 'array', minItems: 1, maxItems: ENTRY_LINES_MAX, items: ref('EntryLine') },
     },
     examples: [
@@ -232,10 +241,14 @@ export const paths: Paths = {
         'Posts a balanced transaction. 201 with the stored transaction and its journal lines. The same `source` + ' +
         '`source_txn_id` again: 200 with the existing transaction when the payload is the same (key order and decimal ' +
         'spelling do not matter), 409 `idempotency_conflict` when it differs. Concurrent identical requests post once. ' +
-        'An unknown customer or account, or lines that do not balance: 422, and nothing is stored. A `withdrawal` or ' +
-        '`wire_out` more than the customer’s wallet less their pending withdrawal requests: 422 `insufficient_funds` ' +
-        '(the cash requests’ funds check, under the same per-customer lock); an adjustment moving 2010, 2020 or 2100 ' +
-        'without `customer_id`: 422 `customer_required`.',
+        'An unknown customer or account, or lines that do not balance: 422, and nothing is stored. Preventive controls ' +
+        '(each a 422, nothing stored): an entry debiting a customer wallet (2010, 2020: a withdrawal, `wire_out`, buy, ' +
+        '`broker_fee`, `wht_tax` or adjustment, net of what it credits the wallet) more than the wallet holds less the ' +
+        'customer’s pending withdrawal requests: `insufficient_funds` (the cash requests’ funds check, under the same ' +
+        'per-customer lock; AED in AED); a `source` other than `manual`: `source_reserved`; an AED line off the peg: ' +
+        '`aed_off_peg`; a credit to 1010 without `credits_operating_bank`: `operating_bank_credit_unconfirmed`; an ' +
+        'adjustment moving 2010, 2020 or 2100 without `customer_id`: `customer_required`. An entry that leaves an AED ' +
+        'wallet at AED 0.00 also clears its USD rounding residue to 5090 (two `fx_rounding` lines).',
       tags: ['transactions'],
       security: ADMIN,
       requestBody: entryBody,
@@ -281,7 +294,8 @@ export const paths: Paths = {
       summary: 'The journal lines an entry would post, without storing anything (admin)',
       description:
         'Runs the very statement posting runs, with the commit-time checks forced, then rolls it back: it answers ' +
-        'exactly as posting would (422 unbalanced, unknown customer or account; 409 for a `source_txn_id` already ' +
+        'exactly as posting would (422 unbalanced, unknown customer or account, and every preventive control of ' +
+        'manual entry: funds, source, peg, 1010; 409 for a `source_txn_id` already ' +
         'posted with another payload; the existing lines for one posted with this payload), and stores nothing.',
       tags: ['transactions'],
       security: ADMIN,

@@ -168,6 +168,8 @@ export const ENTRY_EXAMPLES = {
       txn_date: '2026-01-31',
       amount_usd: '12.00',
       memo: 'Remittance provider fee, January',
+      // Money leaves the operating bank: said so, or the entry is refused.
+      credits_operating_bank: true,
       lines: [
         { account_code: '5030', debit: '12.00', credit: '0' },
         { account_code: '1010', debit: '0', credit: '12.00' },

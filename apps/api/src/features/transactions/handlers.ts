@@ -2,13 +2,12 @@ import {
   categoryFacets,
   createEntryBatcher,
   currentActor,
-  draftFromEntry,
+  draftManualEntry,
   getTransaction,
   groupTransactions,
   LedgerError,
   listTransactions,
-  manualWithdrawalOf,
-  postManualWithdrawal,
+  postManualEntry,
   previewEntry,
   reverseTransaction,
   SORT_ORDERS,
@@ -16,7 +15,7 @@ import {
   TRANSACTION_SORTS,
   type EntryRequest,
   type PostOutcome,
-  type PostingPolicy,
+  type ManualEntryPolicy,
   type TransactionFilter,
   type TransactionGroupBy,
   todayUtc,
@@ -58,10 +57,10 @@ interface ReverseRequest {
  * entry (`/amount_usd`); the entry is the body, so the answer says `/body/amount_usd`, as the
  * validator does.
  */
-function draftOfBody(body: unknown, policy: PostingPolicy) {
+function draftOfBody(body: unknown, policy: ManualEntryPolicy) {
   try {
     // Its actor on the draft: the entry may be posted by another request's batch.
-    return { ...draftFromEntry(body as EntryRequest, uuidv7(), policy), postedBy: currentActor() };
+    return { ...draftManualEntry(body as EntryRequest, uuidv7(), policy), postedBy: currentActor() };
   } catch (error) {
     if (!(error instanceof LedgerError) || error.code !== 'validation_error') throw error;
     const details = (error.details ?? []).map((d) => {
@@ -80,7 +79,7 @@ function sendOutcome(res: Response, outcome: PostOutcome): void {
 }
 
 export function handlers({ config, db }: FeatureContext): Record<string, Handler> {
-  const policy = { feeSchedule: config.feeSchedule };
+  const policy: ManualEntryPolicy = { feeSchedule: config.feeSchedule, aedPerUsd: config.aedPerUsd };
   // Concurrent entries share a statement and a commit; each caller is still answered alone.
   const entries = createEntryBatcher(db);
 
@@ -111,13 +110,11 @@ export function handlers({ config, db }: FeatureContext): Record<string, Handler
     },
 
     postTransaction: async (req, res) => {
-      const draft = draftOfBody(req.body, policy);
-      // A withdrawal spends the wallet: it is posted alone, under the customer's funds lock, not batched.
-      sendOutcome(res, manualWithdrawalOf(draft) ? await postManualWithdrawal(db, draft) : await entries.post(draft));
+      sendOutcome(res, await postManualEntry(db, entries, draftOfBody(req.body, policy), policy.aedPerUsd));
     },
 
     previewTransaction: async (req, res) => {
-      const { transaction } = await previewEntry(db, draftOfBody(req.body, policy));
+      const { transaction } = await previewEntry(db, draftOfBody(req.body, policy), policy.aedPerUsd);
       res.json(presentPreview(transaction));
     },
 
