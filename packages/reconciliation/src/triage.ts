@@ -491,14 +491,12 @@ export async function triageVariance(db: Db, varianceId: number, act: TriageActi
     const next = transition(varianceId, row, act);
     if (next === null) return;
     if (next.state !== row.state || next.assignee !== row.assignee)
-      await trx('variance_triage')
-        .where('variance_id', varianceId)
-        .update({
-          state: next.state,
-          assignee: next.assignee,
-          state_changed_at: trx.fn.now(),
-          state_changed_by: actor,
-        });
+      await trx('variance_triage').where('variance_id', varianceId).update({
+        state: next.state,
+        assignee: next.assignee,
+        state_changed_at: trx.fn.now(),
+        state_changed_by: actor,
+      });
     await recordEvents(trx, [String(varianceId)], {
       action: next.event,
       state: next.state,
