@@ -1,5 +1,5 @@
 import { Decimal, formatDecimal, type Db, type WalletBalance } from '@ledger/core';
-import { UpstreamError, UpstreamPayloadError } from '@ledger/upstream-clients';
+import { UpstreamError, UpstreamPayloadError, type UpstreamClients } from '@ledger/upstream-clients';
 import { variance, type CheckOutcome, type Variance } from './check.js';
 import { matchShares } from './matchers/shares.js';
 
@@ -44,34 +44,61 @@ export function upstreamFailureReasonOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** The broker-linked customers, with their account. */
-export const USBROKER_LINKED_SQL = `SELECT customer_id, usbroker_account_no AS account_no FROM customers WHERE usbroker_account_no IS NOT NULL ORDER BY customer_id`;
+/** A linked customer as each upstream knows them: the account (or number) its reads take. */
+export interface LinkedCustomer {
+  custodian: { customer_id: string; account: string };
+  uaefeed: { customer_id: string; customer_number: string };
+  usbroker: { customer_id: string; account_no: string };
+}
+
+/** Who is linked to each upstream read customer by customer, and the setting that configures it. */
+const LINKS: Record<keyof LinkedCustomer, { sql: string; name: string; setting: string }> = {
+  custodian: {
+    sql: `SELECT customer_id, custodian_account AS account FROM customers WHERE custodian_account IS NOT NULL ORDER BY customer_id`,
+    name: 'the custodian',
+    setting: 'CUSTODIAN_BASE_URL',
+  },
+  uaefeed: {
+    sql: `SELECT customer_id, uaefeed_customer_number AS customer_number FROM customers WHERE uaefeed_customer_number IS NOT NULL ORDER BY customer_id`,
+    name: 'uaefeed',
+    setting: 'UAEFEED_BASE_URL',
+  },
+  usbroker: {
+    sql: `SELECT customer_id, usbroker_account_no AS account_no FROM customers WHERE usbroker_account_no IS NOT NULL ORDER BY customer_id`,
+    name: 'usbroker',
+    setting: 'USBROKER_BASE_URL',
+  },
+};
 
 /**
- * How every category C check starts: the customers linked to its upstream (`sql`), and the
- * upstream's client. No linked customer (a book that does not use this upstream): the check is
- * `ok`. The upstream not configured: `warn` naming the setting, never `fail`.
+ * How every category C check starts: the customers linked to its upstream, and the upstream's
+ * client. No linked customer (a book that does not use this upstream): the check is `ok`. The
+ * upstream not configured: `warn` naming the setting, never `fail`.
  */
-export async function linkedCustomers<C, Client>(
+export async function linkedCustomers<U extends keyof LinkedCustomer>(
   db: Db,
-  query: { sql: string; bindings?: readonly string[] },
-  client: Client | null,
-  upstream: { name: string; setting: string },
-): Promise<{ linked: C[]; client: Client; outcome?: undefined } | { outcome: CheckOutcome }> {
-  const linked = (await db.raw<{ rows: C[] }>(query.sql, [...(query.bindings ?? [])])).rows;
+  upstreams: UpstreamClients,
+  upstream: U,
+): Promise<
+  | { linked: Array<LinkedCustomer[U]>; client: NonNullable<UpstreamClients[U]>; outcome?: undefined }
+  | { outcome: CheckOutcome }
+> {
+  const link = LINKS[upstream];
+  const linked = (await db.raw<{ rows: Array<LinkedCustomer[U]> }>(link.sql)).rows;
   if (linked.length === 0) return { outcome: { status: 'ok', metrics: { customers: 0 }, variances: [] } };
+  const client = upstreams[upstream];
   if (client === null)
     return {
       outcome: {
         status: 'warn',
         metrics: {
           customers: linked.length,
-          reason: `${upstream.name} is not configured on this book (${upstream.setting} unset)`,
+          reason: `${link.name} is not configured on this book (${link.setting} unset)`,
         },
         variances: [],
       },
     };
-  return { linked, client };
+  return { linked, client: client as NonNullable<UpstreamClients[U]> };
 }
 
 /**

@@ -2,8 +2,6 @@ import { customersWalletBalances, Decimal } from '@ledger/core';
 import { BOTH_BOOKS, variance, type Check, type Variance } from '../check.js';
 import { cashBalancesDiffer, linkedCustomers, readPerCustomer } from '../upstream.js';
 
-const LINKED_SQL = `SELECT customer_id, custodian_account AS account FROM customers WHERE custodian_account IS NOT NULL ORDER BY customer_id`;
-
 /**
  * UAE: each custodian-linked customer's AED wallet in AED (every line the ledger holds up to the
  * run's day, whatever its month) against the cash the custodian holds for them at the end of that
@@ -20,10 +18,7 @@ export const custodianCashRecon: Check = {
   category: 'C',
   books: BOTH_BOOKS,
   run: async ({ db, upstreams, settings, now }) => {
-    const start = await linkedCustomers<
-      { customer_id: string; account: string },
-      NonNullable<typeof upstreams.custodian>
-    >(db, { sql: LINKED_SQL }, upstreams.custodian, { name: 'the custodian', setting: 'CUSTODIAN_BASE_URL' });
+    const start = await linkedCustomers(db, upstreams, 'custodian');
     if (start.outcome) return start.outcome;
     const { linked, client } = start;
     const asOf = now.toISOString().slice(0, 10);

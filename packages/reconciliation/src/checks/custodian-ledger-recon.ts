@@ -2,8 +2,6 @@ import { compareCashStatement, Decimal, ledgerCashMovements, previousMonth } fro
 import { BOTH_BOOKS, variance, type Check, type Variance } from '../check.js';
 import { linkedCustomers, readPerCustomer } from '../upstream.js';
 
-const LINKED_SQL = `SELECT customer_id, custodian_account AS account FROM customers WHERE custodian_account IS NOT NULL ORDER BY customer_id`;
-
 /**
  * UAE: for the last closed month (UTC), each custodian-linked customer's cash statement, read
  * live (read-only), UPSTREAM_CONCURRENCY customers at a time, against the ledger's AED cash
@@ -20,10 +18,7 @@ export const custodianLedgerRecon: Check = {
   category: 'C',
   books: BOTH_BOOKS,
   run: async ({ db, upstreams, settings, now }) => {
-    const start = await linkedCustomers<
-      { customer_id: string; account: string },
-      NonNullable<typeof upstreams.custodian>
-    >(db, { sql: LINKED_SQL }, upstreams.custodian, { name: 'the custodian', setting: 'CUSTODIAN_BASE_URL' });
+    const start = await linkedCustomers(db, upstreams, 'custodian');
     if (start.outcome) return start.outcome;
     const { linked, client } = start;
     const month = previousMonth(now);

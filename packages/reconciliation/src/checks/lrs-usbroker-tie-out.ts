@@ -9,7 +9,7 @@ import {
   type TieOutStatus,
 } from '../matchers/lrs-wires.js';
 import { paidRemittancesToWire } from '../matchers/reads.js';
-import { USBROKER_LINKED_SQL, linkedCustomers, upstreamFailureReasonOf } from '../upstream.js';
+import { linkedCustomers, upstreamFailureReasonOf } from '../upstream.js';
 
 /**
  * India: every paid remittance reached the customer's broker account. The LRS-to-broker matcher
@@ -28,10 +28,7 @@ export const lrsUsbrokerTieOut: Check = {
   category: 'C',
   books: BOTH_BOOKS,
   run: async ({ db, upstreams, settings, now }) => {
-    const start = await linkedCustomers<
-      { customer_id: string; account_no: string },
-      NonNullable<typeof upstreams.usbroker>
-    >(db, { sql: USBROKER_LINKED_SQL }, upstreams.usbroker, { name: 'usbroker', setting: 'USBROKER_BASE_URL' });
+    const start = await linkedCustomers(db, upstreams, 'usbroker');
     if (start.outcome) return start.outcome;
     const { linked, client } = start;
     const remittances = await paidRemittancesToWire(

@@ -3,8 +3,6 @@ import type { UaefeedCashSummary } from '@ledger/upstream-clients';
 import { BOTH_BOOKS, variance, type Check, type Variance } from '../check.js';
 import { cashBalancesDiffer, linkedCustomers, readPerCustomer } from '../upstream.js';
 
-const LINKED_SQL = `SELECT customer_id, uaefeed_customer_number AS customer_number FROM customers WHERE uaefeed_customer_number IS NOT NULL ORDER BY customer_id`;
-
 /** The summary's balance per currency, summed over the customer's cash accounts in it. */
 function balanceByCurrency(summary: readonly UaefeedCashSummary[]): Map<string, Decimal> {
   const balances = new Map<string, Decimal>();
@@ -28,10 +26,7 @@ export const uaefeedCashRecon: Check = {
   category: 'C',
   books: BOTH_BOOKS,
   run: async ({ db, upstreams, settings }) => {
-    const start = await linkedCustomers<
-      { customer_id: string; customer_number: string },
-      NonNullable<typeof upstreams.uaefeed>
-    >(db, { sql: LINKED_SQL }, upstreams.uaefeed, { name: 'uaefeed', setting: 'UAEFEED_BASE_URL' });
+    const start = await linkedCustomers(db, upstreams, 'uaefeed');
     if (start.outcome) return start.outcome;
     const { linked, client } = start;
     const ledger = await customersWalletBalances(

@@ -3,8 +3,6 @@ import type { UaefeedHoldingsStatement } from '@ledger/upstream-clients';
 import { BOTH_BOOKS, variance, type Check, type Variance } from '../check.js';
 import { linkedCustomers, readPerCustomer, sharesDiffer } from '../upstream.js';
 
-const LINKED_SQL = `SELECT customer_id, uaefeed_customer_number AS customer_number FROM customers WHERE uaefeed_customer_number IS NOT NULL ORDER BY customer_id`;
-
 /** The shares the ledger's trades leave each uaefeed-linked customer holding per symbol at the end of `month`. */
 const LEDGER_SHARES_SQL = `
   SELECT t.customer_id, t.symbol, sum(${sharesMovedSql({ txnType: 't.txn_type', quantity: 't.quantity', reversedType: 'o.txn_type' })})::text AS quantity
@@ -38,10 +36,7 @@ export const uaefeedHoldingsRecon: Check = {
   category: 'C',
   books: BOTH_BOOKS,
   run: async ({ db, upstreams, settings, now }) => {
-    const start = await linkedCustomers<
-      { customer_id: string; customer_number: string },
-      NonNullable<typeof upstreams.uaefeed>
-    >(db, { sql: LINKED_SQL }, upstreams.uaefeed, { name: 'uaefeed', setting: 'UAEFEED_BASE_URL' });
+    const start = await linkedCustomers(db, upstreams, 'uaefeed');
     if (start.outcome) return start.outcome;
     const { linked, client } = start;
     const month = previousMonth(now);

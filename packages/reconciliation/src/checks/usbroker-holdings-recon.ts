@@ -1,7 +1,7 @@
 import { BOTH_BOOKS, variance, type Check, type Variance } from '../check.js';
 import { ledgerShares } from '../matchers/reads.js';
 import { brokerShares, matchShares } from '../matchers/shares.js';
-import { USBROKER_LINKED_SQL, linkedCustomers, readPerCustomer } from '../upstream.js';
+import { linkedCustomers, readPerCustomer } from '../upstream.js';
 
 /**
  * India: each broker-linked customer's share count per symbol in the ledger equals usbroker's
@@ -16,10 +16,7 @@ export const usbrokerHoldingsRecon: Check = {
   category: 'C',
   books: BOTH_BOOKS,
   run: async ({ db, upstreams, settings }) => {
-    const start = await linkedCustomers<
-      { customer_id: string; account_no: string },
-      NonNullable<typeof upstreams.usbroker>
-    >(db, { sql: USBROKER_LINKED_SQL }, upstreams.usbroker, { name: 'usbroker', setting: 'USBROKER_BASE_URL' });
+    const start = await linkedCustomers(db, upstreams, 'usbroker');
     if (start.outcome) return start.outcome;
     const { linked, client } = start;
     const ledger = await ledgerShares(

@@ -2,7 +2,7 @@ import { ACCOUNT, Decimal, formatDecimal } from '@ledger/core';
 import { BOTH_BOOKS, variance, type Check, type Variance } from '../check.js';
 import { matchCash } from '../matchers/cash.js';
 import { ledgerCash } from '../matchers/reads.js';
-import { USBROKER_LINKED_SQL, linkedCustomers, readPerCustomer } from '../upstream.js';
+import { linkedCustomers, readPerCustomer } from '../upstream.js';
 
 /**
  * India: each broker-linked customer's ledger cash (wallet 2010) equals the cash usbroker holds
@@ -17,10 +17,7 @@ export const usbrokerLedgerRecon: Check = {
   category: 'C',
   books: BOTH_BOOKS,
   run: async ({ db, upstreams, settings }) => {
-    const start = await linkedCustomers<
-      { customer_id: string; account_no: string },
-      NonNullable<typeof upstreams.usbroker>
-    >(db, { sql: USBROKER_LINKED_SQL }, upstreams.usbroker, { name: 'usbroker', setting: 'USBROKER_BASE_URL' });
+    const start = await linkedCustomers(db, upstreams, 'usbroker');
     if (start.outcome) return start.outcome;
     const { linked, client } = start;
     const cashOf = await ledgerCash(
