@@ -1,6 +1,6 @@
-import { Decimal, FeeSchedule, recost, upsertCustomer, type Db } from '@ledger/core';
+import { customerPositions, Decimal, FeeSchedule, recost, upsertCustomer, type Db } from '@ledger/core';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
-import { startSandbox, type IndiaCustomerData, type Sandbox } from '@ledger/sandbox';
+import { SPLITS, splitEffectiveOn, startSandbox, type IndiaCustomerData, type Sandbox } from '@ledger/sandbox';
 import { createUsbrokerClient } from '@ledger/upstream-clients';
 import { expect } from 'chai';
 import { heldSymbols } from '@ledger/india';
@@ -104,6 +104,85 @@ describe('the usbroker jobs against the sandbox', function () {
     expect(Number(events[0]!.count)).to.equal(rows.filter((r) => r.row_code === 'DIV').length);
   });
 
+  it('records the forward and the reverse split of every holder, pays cash in lieu as a sale of the fraction: each position is the broker’s', async () => {
+    const { ledgers, recosted } = await syncEverything();
+    const all = sandbox.data.india.all();
+    const rows = all.flatMap((d) => d.rows);
+    const splitRows = rows.filter((r) => r.row_code === 'SPLIT');
+    // Both of the data set's splits have holders, on the weekday their place in the period gives.
+    expect(new Set(splitRows.map((r) => `${r.symbol} ${r.trade_date} ${r.per_share}`))).to.deep.equal(
+      new Set(
+        SPLITS.map(
+          (s) => `${s.symbol} ${splitEffectiveOn(s, sandbox.data.period)} ${s.symbol === 'NVDA' ? '4' : '0.1'}`,
+        ),
+      ),
+    );
+    expect(ledgers.reduce((n, l) => n + l.stock_splits.recorded, 0)).to.equal(splitRows.length);
+    expect(ledgers.reduce((n, l) => n + l.records.cash_in_lieu.inserted, 0)).to.equal(
+      rows.filter((r) => r.row_code === 'CIL').length,
+    );
+    const { rows: recorded } = await db.raw<{
+      rows: Array<{ customer_id: string; symbol: string; on: string; shares: string }>;
+    }>(
+      `SELECT customer_id, symbol, effective_on::text AS on, shares::text FROM stock_splits ORDER BY customer_id, symbol`,
+    );
+    expect(
+      recorded.map((r) => `${r.customer_id} ${r.symbol} ${r.on} ${new Decimal(r.shares).toFixed()}`),
+    ).to.have.members(
+      all.flatMap((d) =>
+        d.rows
+          .filter((r) => r.row_code === 'SPLIT')
+          .map((r) => `${d.customer.customer_id} ${r.symbol} ${r.trade_date} ${r.quantity}`),
+      ),
+    );
+    expect(recosted.flagged).to.deep.equal([]);
+    const broker = createUsbrokerClient({
+      baseUrl: sandbox.urls.usbroker,
+      apiKey: sandbox.credentials.usbroker.apiKey,
+      apiSecret: sandbox.credentials.usbroker.apiSecret,
+    });
+    for (const d of all) {
+      const theirs = (await broker.listPositions(d.account.account_no)).map((p) => `${p.symbol} ${p.qty}`);
+      const ours = (await customerPositions(db, d.customer.customer_id))
+        .filter((p) => p.quantity !== '0')
+        .map((p) => `${p.symbol} ${p.quantity}`);
+      expect(ours, d.customer.customer_id).to.deep.equal(theirs);
+    }
+  });
+
+  it('a lot bought before the 4:1 split and sold after it: its shares are four times those bought, its holding period starts at the buy, its cost is shared out over the new shares', async () => {
+    await syncEverything();
+    // IND-000008 bought 3.361494 NVDA on 2026-02-16, held 13.445976 after the split of 2026-03-16 and sold 2 on 2026-03-18.
+    const data = sandbox.data.india.all()[7]!;
+    const trade = (side: string, date: string) =>
+      data.rows.find((r) => r.row_code === 'TRD' && r.symbol === 'NVDA' && r.side === side && r.trade_date === date)!;
+    expect(trade('BUY', '2026-02-16').quantity).to.equal('3.361494');
+    expect(data.rows.find((r) => r.row_code === 'SPLIT' && r.symbol === 'NVDA')).to.include({
+      trade_date: '2026-03-16',
+      quantity: '10.084482',
+    });
+    expect(trade('SELL', '2026-03-18').quantity).to.equal('2');
+    const { rows: matches } = await db.raw<{
+      rows: Array<{ lot: string; acquired_on: string; transferred_on: string; quantity: string; cost_usd: string }>;
+    }>(
+      `SELECT m.lot_txn_id AS lot, m.acquired_on::text, m.transferred_on::text, m.quantity::text, m.cost_usd::text
+         FROM lot_matches m JOIN transactions b ON b.txn_id = m.lot_txn_id
+        WHERE m.customer_id = 'IND-000008' AND m.symbol = 'NVDA' AND b.txn_date = '2026-02-16'
+          AND NOT EXISTS (SELECT 1 FROM transactions r WHERE r.reverses_txn_id = m.derivation_txn_id)
+        ORDER BY m.transferred_on`,
+    );
+    // (Matches in effect: a derivation made before the split was known is reversed by the recost it re-pended.)
+    // The lot was sold out over the later sales: what they took adds up to the post-split shares, at the lot's whole cost.
+    const taken = matches.reduce((sum, m) => sum.plus(m.quantity), new Decimal(0));
+    expect(taken.toFixed()).to.equal('13.445976');
+    const lotCost = matches.reduce((sum, m) => sum.plus(m.cost_usd), new Decimal(0));
+    expect(matches.every((m) => m.acquired_on === '2026-02-16')).to.equal(true);
+    const first = matches[0]!;
+    expect(first.transferred_on).to.equal('2026-03-18');
+    expect(new Decimal(first.quantity).toFixed()).to.equal('2');
+    expect(new Decimal(first.cost_usd).toFixed(2)).to.equal(lotCost.times(2).dividedBy('13.445976').toFixed(2));
+  });
+
   it('run twice posts nothing new', async () => {
     await syncEverything();
     const before = await rowCounts(db);
@@ -118,6 +197,8 @@ describe('the usbroker jobs against the sandbox', function () {
           l.records.dividends.inserted +
           l.records.withholdings.inserted +
           l.records.fees.inserted +
+          l.records.cash_in_lieu.inserted +
+          l.stock_splits.recorded +
           l.broker_fees.recorded +
           l.dividend_events.inserted,
         0,

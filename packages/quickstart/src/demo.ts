@@ -104,7 +104,7 @@ export function demoSteps(book: string, period: Period, seed: number): DemoStep[
     {
       name: 'load-close-prices (the sandbox’s end-of-day file)',
       job: 'load-close-prices',
-      body: { csv: usbrokerClosePricesCsv({ seed }, period.from, period.to), source: 'sandbox-eod' },
+      body: { csv: usbrokerClosePricesCsv({ seed, period }, period.from, period.to), source: 'sandbox-eod' },
     },
     { name: 'provision-india', job: 'provision-india', body: {} },
     { name: 'sync-usbroker-trades', job: 'sync-usbroker-trades', body: { recost: false } },

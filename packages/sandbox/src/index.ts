@@ -33,7 +33,19 @@ export {
   type SandboxTransfer,
 } from './data/generate.js';
 export * from './data/views.js';
-export { FEE_BPS, priceOn, SECURITIES, securityOf, type Currency, type Security } from './data/catalog.js';
+export {
+  FEE_BPS,
+  priceOn,
+  SECURITIES,
+  securityOf,
+  SPLITS,
+  splitEffectiveOn,
+  usPriceOn,
+  type Currency,
+  type DataPeriod,
+  type Security,
+  type Split,
+} from './data/catalog.js';
 export { formatMinor, parseMinor } from './data/money.js';
 export {
   FAULT_DEFAULT_MS,

@@ -171,7 +171,13 @@ describe('sandbox India round trip: the usbroker and remit clients read back exa
 
     it('its end-of-day file closes each weekday at the price its quotes give that day, in load-close-prices’ form', () => {
       // 2026-01-02 is a Friday: the weekend after it has no close.
-      const lines = usbrokerClosePricesCsv(sandbox.data.config, '2026-01-02', '2026-01-05').trim().split('\n');
+      const lines = usbrokerClosePricesCsv(
+        { seed: sandbox.data.config.seed, period: sandbox.data.period },
+        '2026-01-02',
+        '2026-01-05',
+      )
+        .trim()
+        .split('\n');
       expect(lines[0]).to.equal('symbol,date,close');
       expect(lines.filter((l) => l.startsWith('AAPL,')).map((l) => l.split(',')[1])).to.deep.equal([
         '2026-01-02',

@@ -1,3 +1,4 @@
+import { fromDayNumber, toDayNumber } from './dates.js';
 import { hash32 } from './random.js';
 
 /** The securities the sandbox trades. Symbols are real tickers; ISINs are made up (valid check digit). */
@@ -79,6 +80,51 @@ export function priceOn(seed: number, symbol: string, date: string): bigint {
   const base = securityOf(symbol).basePriceMinor;
   const permille = 900n + BigInt(hash32(`${seed}:${symbol}:${date}`) % 201);
   const price = (base * permille + 500n) / 1000n;
+  return price < 1n ? 1n : price;
+}
+
+/**
+ * The corporate actions of the India book's broker (usbroker): a split of `symbol` giving
+ * `newShares` for every `oldShares` held, effective (ex date) on the first weekday on or after
+ * `atPermille` thousandths of the way through the data period, so every period has both. One
+ * forward split and one reverse split; a reverse split pays cash in lieu of the fraction of a
+ * share it leaves. The UAE feeds have no corporate-action format: their prices stay unadjusted.
+ */
+export interface Split {
+  symbol: string;
+  newShares: bigint;
+  oldShares: bigint;
+  atPermille: bigint;
+}
+export const SPLITS: readonly Split[] = [
+  { symbol: 'NVDA', newShares: 4n, oldShares: 1n, atPermille: 400n },
+  { symbol: 'JPM', newShares: 1n, oldShares: 10n, atPermille: 700n },
+];
+
+export interface DataPeriod {
+  from: string;
+  to: string;
+}
+
+/** A split's effective date in a period: a weekday (the first one from its point in the period on). */
+export function splitEffectiveOn(split: Split, period: DataPeriod): string {
+  const from = toDayNumber(period.from);
+  let day = from + Number((BigInt(toDayNumber(period.to) - from) * split.atPermille) / 1000n);
+  // Day 0 (1970-01-01) was a Thursday: (day + 4) % 7 is 0 on Sundays, 6 on Saturdays.
+  while ((day + 4) % 7 === 0 || (day + 4) % 7 === 6) day += 1;
+  return fromDayNumber(day);
+}
+
+/**
+ * The India book's US price of a day in cents: the day's price (priceOn) in post-split terms from
+ * each split's effective date on (× old / new shares, half up). Quotes, positions, fills and the
+ * end-of-day file all read it.
+ */
+export function usPriceOn(seed: number, period: DataPeriod, symbol: string, date: string): bigint {
+  let price = priceOn(seed, symbol, date);
+  for (const split of SPLITS)
+    if (split.symbol === symbol && splitEffectiveOn(split, period) <= date)
+      price = (price * split.oldShares * 2n + split.newShares) / (split.newShares * 2n);
   return price < 1n ? 1n : price;
 }
 

@@ -1,6 +1,6 @@
-import { priceOn } from './catalog.js';
+import { usPriceOn, type DataPeriod } from './catalog.js';
 import { addMonths, firstDayOf, fromDayNumber, lastDayOf, toDayNumber } from './dates.js';
-import { isPlantedMismatch, type SandboxDataConfig } from './config.js';
+import { isPlantedMismatch, periodOf, type SandboxDataConfig } from './config.js';
 import {
   CUSIPS,
   DAILY_LEDGER_COLUMNS,
@@ -113,7 +113,7 @@ export function usbrokerPositions(config: SandboxDataConfig, data: IndiaCustomer
     .filter(([, p]) => p.qtyMicro > 0n)
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([symbol, p], i) => {
-      const price = priceOn(config.seed, symbol, periodTo);
+      const price = usPriceOn(config.seed, periodOf(config), symbol, periodTo);
       // The planted variance (SandboxDataConfig.plantedMismatch): one share more than held.
       const qtyMicro = i === 0 && isPlantedMismatch(config, data.index) ? p.qtyMicro + 1_000_000n : p.qtyMicro;
       return {
@@ -179,7 +179,7 @@ export function usbrokerQuotes(config: SandboxDataConfig, symbols: readonly stri
     .filter((s) => s in CUSIPS)
     .map((symbol) => ({
       symbol,
-      last: formatMinor(priceOn(config.seed, symbol, periodTo)),
+      last: formatMinor(usPriceOn(config.seed, periodOf(config), symbol, periodTo)),
       currency: 'USD',
       as_of: `${periodTo}T20:00:00Z`,
     }));
@@ -189,16 +189,17 @@ export function usbrokerQuotes(config: SandboxDataConfig, symbols: readonly stri
  * The US symbols' daily closes over [from, to], weekdays, as a market-data vendor's end-of-day
  * file in the ledger's `load-close-prices` form (`symbol,date,close`): each close is the price
  * the sandbox's quotes give for that day, so the ledger can value holdings (Schedule FA's peak and
- * closing) over the sandbox's whole period, not only the days its syncs ran.
+ * closing) over the sandbox's whole period, not only the days its syncs ran. Post-split from each
+ * split's effective date in `period` (the data period the splits are dated in).
  */
-export function usbrokerClosePricesCsv(config: Pick<SandboxDataConfig, 'seed'>, from: string, to: string): string {
+export function usbrokerClosePricesCsv(prices: { seed: number; period: DataPeriod }, from: string, to: string): string {
   const lines = ['symbol,date,close'];
   for (const symbol of Object.keys(CUSIPS))
     for (let day = toDayNumber(from); day <= toDayNumber(to); day += 1) {
       const date = fromDayNumber(day);
       // Day 0 (1970-01-01) was a Thursday: (day + 4) % 7 is 0 on Sundays, 6 on Saturdays.
       if ((day + 4) % 7 === 0 || (day + 4) % 7 === 6) continue;
-      lines.push(`${symbol},${date},${formatMinor(priceOn(config.seed, symbol, date))}`);
+      lines.push(`${symbol},${date},${formatMinor(usPriceOn(prices.seed, prices.period, symbol, date))}`);
     }
   return `${lines.join('\n')}\n`;
 }

@@ -1,6 +1,6 @@
-import { priceOn } from './catalog.js';
+import { SPLITS, splitEffectiveOn, usPriceOn, type Split } from './catalog.js';
 import { addMonths, firstDayOf, fromDayNumber, lastDayOf, toDayNumber } from './dates.js';
-import { basisPoints, formatMinor } from './money.js';
+import { basisPoints, divideToDecimal, formatMinor } from './money.js';
 import { createRandom, hash32, type Random } from './random.js';
 import type { SandboxDataConfig } from './config.js';
 import { USBROKER_DAILY_LEDGER_COLUMNS } from '@ledger/upstream-clients';
@@ -270,6 +270,44 @@ export function formatQty(micro: bigint): string {
   const whole = micro / 1_000_000n;
   const fraction = (micro % 1_000_000n).toString().padStart(6, '0').replace(/0+$/, '');
   return fraction === '' ? whole.toString() : `${whole}.${fraction}`;
+}
+
+const E8 = 100_000_000n;
+
+/** Shares in 1e-8 units (a reverse split's quantities go finer than a micro-share) → `"-2.1111102"`. */
+function formatQtyE8(e8: bigint): string {
+  const sign = e8 < 0n ? '-' : '';
+  const abs = e8 < 0n ? -e8 : e8;
+  const fraction = (abs % E8).toString().padStart(8, '0').replace(/0+$/, '');
+  return `${sign}${abs / E8}${fraction === '' ? '' : `.${fraction}`}`;
+}
+
+/** `4`, `0.1`: a split's new shares per old one, as the SPLIT row's `per_share` writes it. */
+function splitRatio(split: Split): string {
+  return divideToDecimal(split.newShares, split.oldShares, 8).replace(/\.?0+$/, '');
+}
+
+/**
+ * A split of a holding (`qtyMicro` shares costing `cost` cents) at `priceCents` a post-split
+ * share: the shares it adds (negative: removes) and, for a reverse split, the fraction of a share
+ * it leaves, paid in cash (rounded up to the cent, so a fraction is never paid nothing), in 1e-8
+ * shares; then the holding left, its cost less the fraction's average cost. A forward split keeps
+ * a fractional holding as it is (the account holds fractions).
+ */
+export function splitHolding(split: Split, qtyMicro: bigint, cost: bigint, priceCents: bigint) {
+  const oldE8 = qtyMicro * 100n;
+  if ((oldE8 * split.newShares) % split.oldShares !== 0n)
+    throw new Error(`a ${splitRatio(split)} split of ${formatQty(qtyMicro)} shares is finer than 1e-8`);
+  const newE8 = (oldE8 * split.newShares) / split.oldShares;
+  const fractionE8 = split.newShares < split.oldShares ? newE8 % E8 : 0n;
+  const left = newE8 - fractionE8;
+  return {
+    sharesE8: newE8 - oldE8,
+    fractionE8,
+    cashCents: ceilDiv(fractionE8 * priceCents, E8),
+    qtyMicro: left / 100n,
+    cost: left === 0n ? 0n : cost - roundDiv(cost * fractionE8, newE8),
+  };
 }
 
 const ceilDiv = (a: bigint, b: bigint) => (a + b - 1n) / b;
@@ -668,7 +706,7 @@ export function generateIndiaCustomerData(config: SandboxDataConfig, index: numb
     kind: 'quantity' | 'full_portfolio_cost',
     size: bigint,
   ): boolean => {
-    const m = priceOn(config.seed, symbol, date);
+    const m = usPriceOn(config.seed, period, symbol, date);
     // Orders fill in the order the records happen: a sell of shares bought earlier that day fills after the buy.
     const submitted = Math.max(Date.parse(`${date}T14:30:00Z`) + random.int(0, 300) * 60_000, lastSubmitted + 60_000);
     const base = {
@@ -796,12 +834,62 @@ export function generateIndiaCustomerData(config: SandboxDataConfig, index: numb
       .sort();
   let previousDate = period.from;
 
+  // The splits not yet applied, in effective-date order: each applies before the activity of its day.
+  const splits = SPLITS.map((split) => ({ split, on: splitEffectiveOn(split, period) })).sort((a, b) =>
+    a.on < b.on ? -1 : a.on > b.on ? 1 : 0,
+  );
+  const applySplits = (through: string) => {
+    while (splits.length > 0 && splits[0]!.on <= through) {
+      const { split, on } = splits.shift()!;
+      const position = held.get(split.symbol);
+      if (position === undefined || position.qty === 0n) continue;
+      const price = usPriceOn(config.seed, period, split.symbol, on);
+      const after = splitHolding(split, position.qty, position.cost, price);
+      const txn = `TXN-${S}-${I}-${on.replaceAll('-', '')}-${split.symbol}`;
+      const common = { report_date: on, symbol: split.symbol, cusip: CUSIPS[split.symbol] ?? '', trade_date: on };
+      const ratio = `${split.newShares > split.oldShares ? `${split.newShares / split.oldShares}:1` : `1:${split.oldShares / split.newShares}`}`;
+      data.rows.push(
+        row({
+          ...common,
+          txn_no: `${txn}-1`,
+          row_code: 'SPLIT',
+          quantity: formatQtyE8(after.sharesE8),
+          principal: '0.00',
+          commission: '0.00',
+          sec_fee: '0.00',
+          taf_fee: '0.00',
+          ifsca_fee: '0.00',
+          other_fee: '0.00',
+          amount: '0.00',
+          per_share: splitRatio(split),
+          description: `SPLIT ${ratio} ${split.symbol}`,
+        }),
+      );
+      if (after.fractionE8 > 0n) {
+        data.rows.push(
+          row({
+            ...common,
+            txn_no: `${txn}-2`,
+            row_code: 'CIL',
+            quantity: formatQtyE8(-after.fractionE8),
+            price: formatMinor(price),
+            amount: formatMinor(after.cashCents),
+            ref_txn_no: `${txn}-1`,
+            description: `Cash in lieu ${split.symbol}`,
+          }),
+        );
+        cash += after.cashCents;
+      }
+      held.set(split.symbol, { qty: after.qtyMicro, cost: after.cost });
+    }
+  };
+
   const attempts: Record<string, (seq: number, date: string) => boolean> = {
     buy_quantity(seq, date) {
       if (cash < 50_00n) return false;
       const symbol = random.pick(INDIA_US_SYMBOLS);
       const budget = (cash * BigInt(random.int(10, 60))) / 100n;
-      const n = (budget * 10_000n) / (priceOn(config.seed, symbol, date) * 10_020n);
+      const n = (budget * 10_000n) / (usPriceOn(config.seed, period, symbol, date) * 10_020n);
       if (n < 1n) return false;
       return trade(
         seq,
@@ -950,6 +1038,7 @@ export function generateIndiaCustomerData(config: SandboxDataConfig, index: numb
 
   dates.forEach((date, k) => {
     const seq = k + 1;
+    applySplits(date);
     creditDrafts(date);
     if (seq === 1) remit(seq, date, index % 4 === 1 ? 'paid_split' : 'paid');
     else if (seq === 2) remit(seq, date, REMIT_SHOWCASE[(index - 1) % REMIT_SHOWCASE.length]!);
@@ -988,6 +1077,7 @@ export function generateIndiaCustomerData(config: SandboxDataConfig, index: numb
     }
     previousDate = date;
   });
+  applySplits(period.to);
   // Every paid order settles and every settlement's wire arrives, those of the period's last days after it.
   creditDrafts('9999-12-31');
   for (const draft of drafts) {
@@ -1008,21 +1098,39 @@ export function generateIndiaCustomerData(config: SandboxDataConfig, index: numb
   return data;
 }
 
-/** The position of each symbol held at the end of the data: quantity and cost (executed amounts, average cost). */
+/**
+ * The position of each symbol held at the end of the data: quantity and cost (executed amounts,
+ * average cost). A split changes the quantity, never the cost; cash in lieu sells its fraction at
+ * average cost. Counted in 1e-8 shares (a reverse split's rows go finer than a micro-share).
+ */
 export function positionsOf(data: IndiaCustomerData): Map<string, { qtyMicro: bigint; costCents: bigint }> {
-  const held = new Map<string, { qtyMicro: bigint; costCents: bigint }>();
+  const held = new Map<string, { e8: bigint; costCents: bigint }>();
   for (const r of data.rows) {
-    if (r.row_code !== 'TRD') continue;
-    const q = parseQtyMicro(r.quantity);
-    const executed = parseCents(r.amount);
-    const p = held.get(r.symbol) ?? { qtyMicro: 0n, costCents: 0n };
-    if (r.side === 'BUY') held.set(r.symbol, { qtyMicro: p.qtyMicro + q, costCents: p.costCents - executed });
+    if (r.row_code !== 'TRD' && r.row_code !== 'SPLIT' && r.row_code !== 'CIL') continue;
+    const q = parseQtyE8(r.quantity);
+    const p = held.get(r.symbol) ?? { e8: 0n, costCents: 0n };
+    if (r.row_code === 'SPLIT') held.set(r.symbol, { e8: p.e8 + q, costCents: p.costCents });
+    else if (r.side === 'BUY') held.set(r.symbol, { e8: p.e8 + q, costCents: p.costCents - parseCents(r.amount) });
     else {
-      const cost = p.qtyMicro === q ? 0n : p.costCents - roundDiv(p.costCents * q, p.qtyMicro);
-      held.set(r.symbol, { qtyMicro: p.qtyMicro - q, costCents: cost });
+      // A sale (TRD SELL) or cash in lieu (a negative quantity): the shares leave at average cost.
+      const sold = q < 0n ? -q : q;
+      const cost = p.e8 === sold ? 0n : p.costCents - roundDiv(p.costCents * sold, p.e8);
+      held.set(r.symbol, { e8: p.e8 - sold, costCents: cost });
     }
   }
-  return held;
+  return new Map(
+    [...held].map(([symbol, p]) => {
+      if (p.e8 % 100n !== 0n) throw new Error(`${symbol}: a holding finer than a micro-share`);
+      return [symbol, { qtyMicro: p.e8 / 100n, costCents: p.costCents }];
+    }),
+  );
+}
+
+function parseQtyE8(text: string): bigint {
+  const negative = text.startsWith('-');
+  const [whole = '0', fraction = ''] = text.replace('-', '').split('.');
+  const e8 = BigInt(whole) * E8 + BigInt(fraction.padEnd(8, '0') || '0');
+  return negative ? -e8 : e8;
 }
 
 export function parseQtyMicro(text: string): bigint {

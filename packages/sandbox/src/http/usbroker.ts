@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { priceOn } from '../data/catalog.js';
+import { usPriceOn } from '../data/catalog.js';
 import { isIsoDate, isIsoMonth } from '../data/dates.js';
 import type { SandboxDataset } from '../data/generate.js';
 import { CUSIPS, nominalFees, parseQtyMicro } from '../data/india.js';
@@ -92,7 +92,7 @@ export function createUsbrokerHandler(
     const side = body.side;
     if (side !== 'BUY' && side !== 'SELL') return error(400, 'invalid_request', 'side is BUY or SELL');
     const decimal = /^\d+(\.\d{1,6})?$/;
-    const price = priceOn(dataset.config.seed, symbol, periodTo);
+    const price = usPriceOn(dataset.config.seed, dataset.period, symbol, periodTo);
     let principal: bigint;
     let qtyMicro: bigint;
     if (typeof body.qty === 'string' && decimal.test(body.qty) && body.notional === undefined) {
