@@ -290,9 +290,9 @@ describe('sandbox India data set', () => {
       );
       expect([buy!.side, buy!.filled_qty, sell!.side, sell!.filled_qty]).to.deep.equal([
         'BUY',
-        '314.72807',
+        '138.35705',
         'SELL',
-        '220',
+        '72',
       ]);
       expect(buy!.filled_at! < sell!.filled_at!, `${buy!.filled_at} < ${sell!.filled_at}`).to.equal(true);
       expect(oversells(d118)).to.deep.equal([]);
