@@ -1,8 +1,7 @@
 import { Fragment } from 'react';
 import { money } from '../format.js';
 import { DataTable, ReportBar, useOnlyFlagged, useQueryState, type Json } from './DataTable.js';
-import { factsOf } from './report-specs.js';
-import { tablesOf } from './india-specs.js';
+import { indiaFactsOf, tablesOf } from './india-specs.js';
 
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 
@@ -26,7 +25,7 @@ export function Report({ value, name }: { value: unknown; name?: string }) {
   const { query, set } = useQueryState();
   const onlyFlagged = useOnlyFlagged();
   const tables = tablesOf(name, json);
-  const facts = factsOf(json);
+  const facts = indiaFactsOf(name, json);
   const current =
     tables.find((t) => t.id === query.get('table')) ??
     tables.find((t) => t.flag !== undefined && t.rows.some(t.flag)) ??

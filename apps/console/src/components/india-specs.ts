@@ -3,6 +3,7 @@ import type { DataColumn, Json, Row, TableSpec } from './table-data.js';
 import {
   column,
   deriveTables,
+  factsOf,
   flattenRow,
   isRecord,
   isTextList,
@@ -726,6 +727,98 @@ const holdingsRecon: Spec = (report) => {
   ];
 };
 
+/** A figure of the tax pack: an amount with the rate, its date and the rule it follows. */
+const isPackFigure = (value: Json): value is { [key: string]: Json } =>
+  isRecord(value) && 'rule' in value && 'inr' in value && 'rate_date' in value;
+
+/** Every figure of the pack, by its path in the answer (as its CSV names it), in the answer's order. */
+const packFigures = (value: Json, path: string): Row[] => {
+  if (isPackFigure(value)) return [{ field: path, ...value }];
+  if (Array.isArray(value)) return value.flatMap((v, i) => packFigures(v, `${path}[${i}]`));
+  if (isRecord(value))
+    return Object.entries(value).flatMap(([k, v]) => packFigures(v, path === '' ? k : `${path}.${k}`));
+  return [];
+};
+
+/** The ITR schedules the pack fills (its other keys are facts, rules and warnings). */
+const PACK_SCHEDULES = [
+  'ScheduleFA',
+  'ScheduleCG',
+  'ScheduleOS',
+  'ScheduleFSI',
+  'ScheduleTR',
+  'Form67',
+  'ScheduleTCS',
+  'ScheduleAL',
+];
+
+const taxPack: Spec = (report) => [
+  table(
+    'figures',
+    'Figures by schedule and field',
+    [
+      text('field', 'Schedule field'),
+      num('inr', 'INR'),
+      num('usd', 'USD'),
+      num('rate', 'Rate'),
+      text('rate_date', 'Rate date'),
+      text('rule', 'Rule'),
+    ],
+    PACK_SCHEDULES.flatMap((schedule) => packFigures(field(report, schedule) ?? null, schedule)),
+    () => false,
+  ),
+  table(
+    'tcs',
+    'Schedule TCS: tax collected per remittance',
+    [
+      text('order_id', 'Order'),
+      text('customer_id', 'Customer'),
+      text('remitted_on', 'Remitted'),
+      text('refunded', 'Refunded'),
+      amount('collected.inr', 'TCS INR'),
+      amount('estimated_inr', 'Estimated INR'),
+    ],
+    rowsOf(field(field(report, 'ScheduleTCS') ?? null, 'lines')),
+    (row) => row.refunded === true,
+  ),
+  table(
+    'lots',
+    'Schedule AL: lots open at 31 March',
+    [
+      text('customer_id', 'Customer'),
+      text('symbol', 'Symbol'),
+      text('acquired_on', 'Acquired'),
+      num('quantity', 'Quantity'),
+      amount('cost.usd', 'Cost USD'),
+      num('cost.rate', 'Rate'),
+      amount('cost.inr', 'Cost INR'),
+    ],
+    rowsOf(field(field(report, 'ScheduleAL') ?? null, 'lots')),
+    () => false,
+  ),
+  table(
+    'rules',
+    'Rules and sources',
+    [text('key', 'Rule'), text('rule', 'What it says'), text('source', 'Source')],
+    Object.entries(
+      isRecord(field(report, 'rules') ?? null) ? (field(report, 'rules') as { [key: string]: Json }) : {},
+    ).map(([key, value]) => ({ key, ...(isRecord(value) ? value : {}) })),
+    () => false,
+  ),
+  ...warnings(report),
+];
+
+/** The fields a report shows as facts above its tables, where not every plain field is one. */
+const INDIA_FACTS: Record<string, readonly string[]> = { 'tax-pack': ['pan', 'fy', 'assessment_year', 'totals'] };
+
+/** A report's facts: those its entry in INDIA_FACTS names, else every plain field outside its tables. */
+export const indiaFactsOf = (name: string | undefined, report: Json) => {
+  const keys = name !== undefined ? INDIA_FACTS[name] : undefined;
+  return factsOf(
+    keys === undefined || !isRecord(report) ? report : Object.fromEntries(keys.map((k) => [k, report[k] ?? null])),
+  );
+};
+
 /** The India reports whose tables are declared, by name (the path after `/v1/india/`). */
 export const INDIA_SPECS: Record<string, Spec> = {
   lrs,
@@ -744,6 +837,7 @@ export const INDIA_SPECS: Record<string, Spec> = {
   reconciliation,
   compliance,
   'remittance-exceptions': remittanceExceptions,
+  'tax-pack': taxPack,
 };
 
 /** A report's tables: declared when it has a spec, else derived from its answer. */
