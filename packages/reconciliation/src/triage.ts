@@ -69,12 +69,29 @@ function judgesAbsence(result: ReconciliationRun['results'][number], found: numb
   return found < cap;
 }
 
+/** One identity as a run found it: the first variance with it and every place it holds in the run. */
 interface Seen {
   key: string;
   identity: VarianceIdentity;
   first: RunVariance;
   ordinals: number[];
   judgedAt: string;
+}
+
+/** What every write of a run's triage names: the run, when it saw its variances, and who. */
+interface Sighting {
+  run_id: string;
+  seen_at: string;
+  actor: string;
+}
+
+/** The triage row of an identity a run found again, locked for the run's update. */
+interface KnownRow {
+  variance_id: string;
+  identity_key: string;
+  state: TriageState;
+  present: boolean;
+  judged_at: Date;
 }
 
 /**
@@ -94,7 +111,27 @@ export async function trackVariances(
   { variancesPerCheckMax }: { variancesPerCheckMax: number },
 ): Promise<void> {
   await trx.raw('SELECT pg_advisory_xact_lock(?::bigint)', [advisoryLockId('recon:variance_triage')]);
-  const actor = currentActor();
+  const sighting: Sighting = { run_id: run.run_id, seen_at: run.finished_at, actor: currentActor() };
+  const seen = seenByIdentity(run);
+  if (seen.size > 0) {
+    const byKey = await lockKnown(trx, [...seen.keys()]);
+    const all = [...seen.values()];
+    await openFresh(
+      trx,
+      all.filter((s) => !byKey.has(s.key)),
+      sighting,
+    );
+    await updateSeenAgain(trx, all, byKey, sighting);
+    await recordSightings(trx, all, sighting);
+  }
+  await resolveGone(trx, run, seen, variancesPerCheckMax, sighting);
+}
+
+/**
+ * The run's variances grouped by identity, in the run's order; each judged at its check's
+ * `ran_at` (the run's end when its check has no result).
+ */
+function seenByIdentity(run: ReconciliationRun): Map<string, Seen> {
   const ranAt = new Map(run.results.map((r) => [r.check_name, r.ran_at]));
   const seen = new Map<string, Seen>();
   run.metadata.variances.forEach((variance, ordinal) => {
@@ -111,108 +148,123 @@ export async function trackVariances(
         judgedAt: ranAt.get(variance.check_name) ?? run.finished_at,
       });
   });
-  const keys = [...seen.keys()];
-  const base = { run_id: run.run_id, seen_at: run.finished_at, actor };
+  return seen;
+}
 
-  if (keys.length > 0) {
-    const existing = (
-      await trx.raw<{
-        rows: Array<{
-          variance_id: string;
-          identity_key: string;
-          state: TriageState;
-          present: boolean;
-          judged_at: Date;
-        }>;
-      }>(
-        `SELECT variance_id, identity_key, state, present, judged_at FROM variance_triage
-          WHERE identity_key = ANY(?::text[]) FOR UPDATE`,
-        [keys],
-      )
-    ).rows;
-    const byKey = new Map(existing.map((row) => [row.identity_key, row]));
-    const figures = (s: Seen) => ({
-      expected: s.first.expected,
-      actual: s.first.actual,
-      difference: s.first.difference,
-      detail: s.first.detail,
-      judged_at: s.judgedAt,
-    });
-    const fresh = [...seen.values()].filter((s) => !byKey.has(s.key));
-    if (fresh.length > 0) {
-      const opened = await trx.raw<{ rows: Array<{ variance_id: string }> }>(
-        `INSERT INTO variance_triage (identity_key, check_name, txn_id, source_txn_id, customer_id, account_code, symbol, kind, state, present,
-                                      judged_at, first_seen_run_id, first_seen_at, last_seen_run_id, last_seen_at, times_seen,
-                                      expected, actual, difference, detail, state_changed_at, state_changed_by)
-         SELECT v.identity_key, v.check_name, v.txn_id, v.source_txn_id, v.customer_id, v.account_code, v.symbol, v.kind, 'open', true,
-                v.judged_at, :run_id::uuid, :seen_at::timestamptz, :run_id::uuid, :seen_at::timestamptz, 1, v.expected, v.actual,
-                v.difference, v.detail, :seen_at::timestamptz, :actor::text
-           FROM jsonb_to_recordset(:rows::jsonb) AS v(identity_key text, check_name text, txn_id uuid, source_txn_id text,
-                customer_id text, account_code text, symbol text, kind text, expected numeric, actual numeric, difference numeric,
-                detail jsonb, judged_at timestamptz)
-         RETURNING variance_id`,
-        { ...base, rows: JSON.stringify(fresh.map((s) => ({ identity_key: s.key, ...s.identity, ...figures(s) }))) },
-      );
-      await recordEvents(
-        trx,
-        opened.rows.map((r) => r.variance_id),
-        { action: 'opened', state: 'open', run_id: run.run_id, actor },
-      );
-    }
-    const again = [...seen.values()].flatMap((s) => {
-      const row = byKey.get(s.key);
-      if (!row) return [];
-      const stale = row.judged_at.getTime() > Date.parse(s.judgedAt);
-      return [
-        {
-          variance_id: row.variance_id,
-          stale,
-          reopen: !stale && row.state === 'resolved' && !row.present,
-          ...figures(s),
-        },
-      ];
-    });
-    if (again.length > 0) {
-      await trx.raw(
-        `UPDATE variance_triage t
-            SET times_seen = t.times_seen + 1,
-                last_seen_run_id = CASE WHEN v.stale THEN t.last_seen_run_id ELSE :run_id::uuid END,
-                last_seen_at = CASE WHEN v.stale THEN t.last_seen_at ELSE :seen_at::timestamptz END,
-                expected = CASE WHEN v.stale THEN t.expected ELSE v.expected END,
-                actual = CASE WHEN v.stale THEN t.actual ELSE v.actual END,
-                difference = CASE WHEN v.stale THEN t.difference ELSE v.difference END,
-                detail = CASE WHEN v.stale THEN t.detail ELSE v.detail END,
-                present = CASE WHEN v.stale THEN t.present ELSE true END,
-                judged_at = CASE WHEN v.stale THEN t.judged_at ELSE v.judged_at END,
-                state = CASE WHEN v.reopen THEN 'open' ELSE t.state END,
-                assignee = CASE WHEN v.reopen THEN NULL ELSE t.assignee END,
-                state_changed_at = CASE WHEN v.reopen THEN :seen_at::timestamptz ELSE t.state_changed_at END,
-                state_changed_by = CASE WHEN v.reopen THEN :actor::text ELSE t.state_changed_by END
-           FROM jsonb_to_recordset(:rows::jsonb) AS v(variance_id bigint, stale boolean, reopen boolean, expected numeric, actual numeric,
-                difference numeric, detail jsonb, judged_at timestamptz)
-          WHERE t.variance_id = v.variance_id`,
-        { ...base, rows: JSON.stringify(again) },
-      );
-      await recordEvents(
-        trx,
-        again.filter((a) => a.reopen).map((a) => a.variance_id),
-        { action: 'reopened', state: 'open', run_id: run.run_id, actor },
-      );
-    }
-    await trx.raw(
-      `INSERT INTO variance_sightings (run_id, ordinal, variance_id, seen_at)
-       SELECT :run_id::uuid, s.ordinal, t.variance_id, :seen_at::timestamptz
-         FROM jsonb_to_recordset(:rows::jsonb) AS s(ordinal integer, identity_key text)
-         JOIN variance_triage t USING (identity_key)`,
+/** The triage rows the run's identities already have, by identity key, locked for update. */
+async function lockKnown(trx: Db, keys: string[]): Promise<Map<string, KnownRow>> {
+  const existing = (
+    await trx.raw<{ rows: KnownRow[] }>(
+      `SELECT variance_id, identity_key, state, present, judged_at FROM variance_triage
+        WHERE identity_key = ANY(?::text[]) FOR UPDATE`,
+      [keys],
+    )
+  ).rows;
+  return new Map(existing.map((row) => [row.identity_key, row]));
+}
+
+/** The figures a sighting records on its variance, and the check result that judged it. */
+const figuresOf = (s: Seen) => ({
+  expected: s.first.expected,
+  actual: s.first.actual,
+  difference: s.first.difference,
+  detail: s.first.detail,
+  judged_at: s.judgedAt,
+});
+
+/** Opens the identities the triage has never seen (`opened`, naming the run). */
+async function openFresh(trx: Db, fresh: Seen[], sighting: Sighting): Promise<void> {
+  if (fresh.length === 0) return;
+  const opened = await trx.raw<{ rows: Array<{ variance_id: string }> }>(
+    `INSERT INTO variance_triage (identity_key, check_name, txn_id, source_txn_id, customer_id, account_code, symbol, kind, state, present,
+                                  judged_at, first_seen_run_id, first_seen_at, last_seen_run_id, last_seen_at, times_seen,
+                                  expected, actual, difference, detail, state_changed_at, state_changed_by)
+     SELECT v.identity_key, v.check_name, v.txn_id, v.source_txn_id, v.customer_id, v.account_code, v.symbol, v.kind, 'open', true,
+            v.judged_at, :run_id::uuid, :seen_at::timestamptz, :run_id::uuid, :seen_at::timestamptz, 1, v.expected, v.actual,
+            v.difference, v.detail, :seen_at::timestamptz, :actor::text
+       FROM jsonb_to_recordset(:rows::jsonb) AS v(identity_key text, check_name text, txn_id uuid, source_txn_id text,
+            customer_id text, account_code text, symbol text, kind text, expected numeric, actual numeric, difference numeric,
+            detail jsonb, judged_at timestamptz)
+     RETURNING variance_id`,
+    { ...sighting, rows: JSON.stringify(fresh.map((s) => ({ identity_key: s.key, ...s.identity, ...figuresOf(s) }))) },
+  );
+  await recordEvents(
+    trx,
+    opened.rows.map((r) => r.variance_id),
+    { action: 'opened', state: 'open', run_id: sighting.run_id, actor: sighting.actor },
+  );
+}
+
+/**
+ * Counts the sighting of each identity the triage knows and, unless the check result is older
+ * than the one that last judged it (stale), takes its figures; reopens (`reopened`) one resolved
+ * after it had gone.
+ */
+async function updateSeenAgain(trx: Db, all: Seen[], byKey: Map<string, KnownRow>, sighting: Sighting): Promise<void> {
+  const again = all.flatMap((s) => {
+    const row = byKey.get(s.key);
+    if (!row) return [];
+    const stale = row.judged_at.getTime() > Date.parse(s.judgedAt);
+    return [
       {
-        ...base,
-        rows: JSON.stringify(
-          [...seen.values()].flatMap((s) => s.ordinals.map((ordinal) => ({ ordinal, identity_key: s.key }))),
-        ),
+        variance_id: row.variance_id,
+        stale,
+        reopen: !stale && row.state === 'resolved' && !row.present,
+        ...figuresOf(s),
       },
-    );
-  }
+    ];
+  });
+  if (again.length === 0) return;
+  await trx.raw(
+    `UPDATE variance_triage t
+        SET times_seen = t.times_seen + 1,
+            last_seen_run_id = CASE WHEN v.stale THEN t.last_seen_run_id ELSE :run_id::uuid END,
+            last_seen_at = CASE WHEN v.stale THEN t.last_seen_at ELSE :seen_at::timestamptz END,
+            expected = CASE WHEN v.stale THEN t.expected ELSE v.expected END,
+            actual = CASE WHEN v.stale THEN t.actual ELSE v.actual END,
+            difference = CASE WHEN v.stale THEN t.difference ELSE v.difference END,
+            detail = CASE WHEN v.stale THEN t.detail ELSE v.detail END,
+            present = CASE WHEN v.stale THEN t.present ELSE true END,
+            judged_at = CASE WHEN v.stale THEN t.judged_at ELSE v.judged_at END,
+            state = CASE WHEN v.reopen THEN 'open' ELSE t.state END,
+            assignee = CASE WHEN v.reopen THEN NULL ELSE t.assignee END,
+            state_changed_at = CASE WHEN v.reopen THEN :seen_at::timestamptz ELSE t.state_changed_at END,
+            state_changed_by = CASE WHEN v.reopen THEN :actor::text ELSE t.state_changed_by END
+       FROM jsonb_to_recordset(:rows::jsonb) AS v(variance_id bigint, stale boolean, reopen boolean, expected numeric, actual numeric,
+            difference numeric, detail jsonb, judged_at timestamptz)
+      WHERE t.variance_id = v.variance_id`,
+    { ...sighting, rows: JSON.stringify(again) },
+  );
+  await recordEvents(
+    trx,
+    again.filter((a) => a.reopen).map((a) => a.variance_id),
+    { action: 'reopened', state: 'open', run_id: sighting.run_id, actor: sighting.actor },
+  );
+}
 
+/** Records each place a variance holds in the run (variance_sightings). */
+async function recordSightings(trx: Db, all: Seen[], sighting: Sighting): Promise<void> {
+  await trx.raw(
+    `INSERT INTO variance_sightings (run_id, ordinal, variance_id, seen_at)
+     SELECT :run_id::uuid, s.ordinal, t.variance_id, :seen_at::timestamptz
+       FROM jsonb_to_recordset(:rows::jsonb) AS s(ordinal integer, identity_key text)
+       JOIN variance_triage t USING (identity_key)`,
+    {
+      ...sighting,
+      rows: JSON.stringify(all.flatMap((s) => s.ordinals.map((ordinal) => ({ ordinal, identity_key: s.key })))),
+    },
+  );
+}
+
+/**
+ * The checks of the run that can say which of their variances are gone (judgesAbsence), each
+ * with the customers it could not look at (couldNotLook), whose variances it leaves as they were.
+ */
+function judgingChecks(
+  run: ReconciliationRun,
+  seen: Map<string, Seen>,
+  variancesPerCheckMax: number,
+): Array<{ check_name: string; ran_at: string; blocked: string[] }> {
   const found = new Map<string, number>();
   const blocked = new Map<string, Set<string>>();
   for (const s of seen.values()) {
@@ -220,9 +272,23 @@ export async function trackVariances(
     if (couldNotLook(s.identity.kind) && s.identity.customer_id !== null)
       blocked.set(s.identity.check_name, (blocked.get(s.identity.check_name) ?? new Set()).add(s.identity.customer_id));
   }
-  const judged = run.results
+  return run.results
     .filter((r) => judgesAbsence(r, found.get(r.check_name) ?? 0, variancesPerCheckMax))
     .map((r) => ({ check_name: r.check_name, ran_at: r.ran_at, blocked: [...(blocked.get(r.check_name) ?? [])] }));
+}
+
+/**
+ * Marks gone each present variance of a judging check the run did not find (unless a newer
+ * result judged it), resolving (`resolved`, naming the run) those not yet resolved.
+ */
+async function resolveGone(
+  trx: Db,
+  run: ReconciliationRun,
+  seen: Map<string, Seen>,
+  variancesPerCheckMax: number,
+  sighting: Sighting,
+): Promise<void> {
+  const judged = judgingChecks(run, seen, variancesPerCheckMax);
   if (judged.length === 0) return;
   const gone = await trx.raw<{ rows: Array<{ variance_id: string; was: TriageState }> }>(
     `WITH judged AS (SELECT * FROM jsonb_to_recordset(:judged::jsonb) AS j(check_name text, ran_at timestamptz, blocked text[])),
@@ -238,12 +304,18 @@ export async function trackVariances(
             state_changed_by = CASE WHEN g.was = 'resolved' THEN t.state_changed_by ELSE :actor END
        FROM gone g WHERE t.variance_id = g.variance_id
      RETURNING t.variance_id, g.was`,
-    { ...base, judged: JSON.stringify(judged), keys },
+    { ...sighting, judged: JSON.stringify(judged), keys: [...seen.keys()] },
   );
   await recordEvents(
     trx,
     gone.rows.filter((r) => r.was !== 'resolved').map((r) => r.variance_id),
-    { action: 'resolved', state: 'resolved', run_id: run.run_id, actor, note: `no longer found by run ${run.run_id}` },
+    {
+      action: 'resolved',
+      state: 'resolved',
+      run_id: sighting.run_id,
+      actor: sighting.actor,
+      note: `no longer found by run ${run.run_id}`,
+    },
   );
 }
 

@@ -14,6 +14,15 @@ import type { Knex } from 'knex';
  *    `metadata.variances`): history, insert-only.
  */
 export async function up(knex: Knex): Promise<void> {
+  await createVarianceTriage(knex);
+  await createTriageEvents(knex);
+  await createSightings(knex);
+  await guardHistory(knex);
+  await commentTables(knex);
+}
+
+/** The variances, one row per identity, and the indexes the triage lists and runs read by. */
+async function createVarianceTriage(knex: Knex): Promise<void> {
   await knex.raw(`
     CREATE TABLE variance_triage (
       variance_id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
@@ -46,7 +55,12 @@ export async function up(knex: Knex): Promise<void> {
     CREATE INDEX variance_triage_unresolved_idx ON variance_triage (check_name, customer_id) WHERE state <> 'resolved';
     CREATE INDEX variance_triage_present_idx ON variance_triage (check_name) WHERE present;
     CREATE INDEX variance_triage_customer_idx ON variance_triage (customer_id, last_seen_at DESC) WHERE customer_id IS NOT NULL;
+  `);
+}
 
+/** Every change of a variance's triage: history, insert-only. */
+async function createTriageEvents(knex: Knex): Promise<void> {
+  await knex.raw(`
     CREATE TABLE variance_triage_events (
       event_id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
       variance_id bigint NOT NULL REFERENCES variance_triage (variance_id),
@@ -59,7 +73,12 @@ export async function up(knex: Knex): Promise<void> {
       at timestamptz NOT NULL DEFAULT now()
     );
     CREATE INDEX variance_triage_events_variance_idx ON variance_triage_events (variance_id, event_id);
+  `);
+}
 
+/** Each run that saw a variance: history, insert-only. */
+async function createSightings(knex: Knex): Promise<void> {
+  await knex.raw(`
     CREATE TABLE variance_sightings (
       run_id uuid NOT NULL REFERENCES reconciliation_runs (run_id),
       ordinal integer NOT NULL CONSTRAINT variance_sightings_ordinal CHECK (ordinal >= 0),
@@ -68,7 +87,12 @@ export async function up(knex: Knex): Promise<void> {
       PRIMARY KEY (run_id, ordinal)
     );
     CREATE INDEX variance_sightings_variance_idx ON variance_sightings (variance_id, seen_at DESC);
+  `);
+}
 
+/** Identity and first sighting never change, no variance is deleted, events and sightings are insert-only. */
+async function guardHistory(knex: Knex): Promise<void> {
+  await knex.raw(`
     CREATE FUNCTION ledger_guard_variance_identity() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
       IF (NEW.variance_id, NEW.identity_key, NEW.check_name, NEW.txn_id, NEW.source_txn_id, NEW.customer_id, NEW.account_code,
@@ -94,7 +118,12 @@ export async function up(knex: Knex): Promise<void> {
       FOR EACH ROW EXECUTE FUNCTION ledger_refuse_change();
     CREATE TRIGGER variance_sightings_no_truncate BEFORE TRUNCATE ON variance_sightings
       FOR EACH STATEMENT EXECUTE FUNCTION ledger_refuse_change();
+  `);
+}
 
+/** What each table holds, for whoever reads the database without the docs. */
+async function commentTables(knex: Knex): Promise<void> {
+  await knex.raw(`
     COMMENT ON TABLE variance_triage IS ${literal(
       'One reconciliation variance across runs (docs/reconciliation.md#variance-triage): identity_key is the check and what the variance names ' +
         '(txn_id, source_txn_id, customer_id, account_code, symbol) with its kind (detail.problem). state: open, acknowledged, assigned (assignee), ' +
