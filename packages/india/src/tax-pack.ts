@@ -165,31 +165,81 @@ type Section =
 const sectionOf = (m: CapitalGainMatch): Section =>
   `${m.term}_term_${m.rate_era === 'before_2024_07_23' ? 'before' : 'from'}_2024_07_23` as Section;
 
-function scheduleCg(fy: FinancialYear, cg: Parts['capitalGains']['report']) {
-  const sections = new Map<
-    Section,
-    { consideration: Total; cost: Total; unindexedCost: Total; gain: Total; unindexedGain: Total; transfers: number }
-  >();
+/** One section's running totals; the unindexed ones are given apart for long-term before 2024-07-23. */
+interface SectionTotals {
+  consideration: Total;
+  cost: Total;
+  unindexedCost: Total;
+  gain: Total;
+  unindexedGain: Total;
+  transfers: number;
+}
+
+const sectionTotals = (): SectionTotals => ({
+  consideration: new Total(),
+  cost: new Total(),
+  unindexedCost: new Total(),
+  gain: new Total(),
+  unindexedGain: new Total(),
+  transfers: 0,
+});
+
+type CgReport = Parts['capitalGains']['report'];
+type CgCustomer = CgReport['items'][number];
+type CgSymbol = CgCustomer['symbols'][number];
+type CgDisposal = CgSymbol['disposals'][number];
+
+/** One line of Schedule CG's detail: a sale's match with one lot, `gain` the one the section sums. */
+function cgLine(
+  customer: CgCustomer,
+  symbol: CgSymbol,
+  disposal: CgDisposal,
+  m: CapitalGainMatch,
+  section: Section,
+  gain: string | null,
+) {
+  return {
+    customer_id: customer.customer_id,
+    symbol: symbol.symbol,
+    sell_txn_id: disposal.sell_txn_id,
+    lot_txn_id: m.lot_txn_id,
+    section,
+    acquired_on: m.acquired_on,
+    transferred_on: m.transferred_on,
+    quantity: m.quantity,
+    months_held: m.months_held,
+    instrument_type: m.instrument_type,
+    section_50aa: m.section_50aa,
+    FullConsideration: figure(m.consideration_inr, m.consideration_usd, m.sale_rate, 'cg_consideration'),
+    AquisitCost: figure(m.cost_of_acquisition_inr, m.cost_of_acquisition_usd, m.cost_rate, 'cg_cost'),
+    IndexedAquisitCost: m.indexed
+      ? {
+          ...figure(m.indexed.indexed_cost_of_acquisition_inr, null, null, 'cg_indexed_cost'),
+          acquisition_fy: m.indexed.acquisition_fy,
+          acquisition_cii: m.indexed.acquisition_cii,
+          transfer_fy: m.indexed.transfer_fy,
+          transfer_cii: m.indexed.transfer_cii,
+        }
+      : null,
+    CapgainonAssets: figure(gain, m.gain_usd, null, 'cg_gain'),
+  };
+}
+
+/**
+ * Schedule CG's sums over the report's matches: each section's totals, table F's s. 234C periods
+ * (short term, long term at 20 %, long term at 12.5 %) and the lines.
+ */
+function accrueCg(fy: FinancialYear, cg: CgReport) {
+  const sections = new Map<Section, SectionTotals>();
   const quarters = { short: new Periods(fy), longBefore: new Periods(fy), longFrom: new Periods(fy) };
-  const lines = [];
+  const lines: ReturnType<typeof cgLine>[] = [];
   for (const customer of cg.items)
     for (const symbol of customer.symbols)
       for (const disposal of symbol.disposals)
         for (const m of disposal.matches) {
           const section = sectionOf(m);
           let s = sections.get(section);
-          if (!s)
-            sections.set(
-              section,
-              (s = {
-                consideration: new Total(),
-                cost: new Total(),
-                unindexedCost: new Total(),
-                gain: new Total(),
-                unindexedGain: new Total(),
-                transfers: 0,
-              }),
-            );
+          if (!s) sections.set(section, (s = sectionTotals()));
           // Long-term before 2024-07-23 is taxed with indexation: its cost and gain are the indexed ones.
           const [cost, gain] = m.indexed
             ? [m.indexed.indexed_cost_of_acquisition_inr, m.indexed.indexed_gain_inr]
@@ -206,32 +256,13 @@ function scheduleCg(fy: FinancialYear, cg: Parts['capitalGains']['report']) {
               ? quarters.longBefore
               : quarters.longFrom
           ).add(m.transferred_on, gain);
-          lines.push({
-            customer_id: customer.customer_id,
-            symbol: symbol.symbol,
-            sell_txn_id: disposal.sell_txn_id,
-            lot_txn_id: m.lot_txn_id,
-            section,
-            acquired_on: m.acquired_on,
-            transferred_on: m.transferred_on,
-            quantity: m.quantity,
-            months_held: m.months_held,
-            instrument_type: m.instrument_type,
-            section_50aa: m.section_50aa,
-            FullConsideration: figure(m.consideration_inr, m.consideration_usd, m.sale_rate, 'cg_consideration'),
-            AquisitCost: figure(m.cost_of_acquisition_inr, m.cost_of_acquisition_usd, m.cost_rate, 'cg_cost'),
-            IndexedAquisitCost: m.indexed
-              ? {
-                  ...figure(m.indexed.indexed_cost_of_acquisition_inr, null, null, 'cg_indexed_cost'),
-                  acquisition_fy: m.indexed.acquisition_fy,
-                  acquisition_cii: m.indexed.acquisition_cii,
-                  transfer_fy: m.indexed.transfer_fy,
-                  transfer_cii: m.indexed.transfer_cii,
-                }
-              : null,
-            CapgainonAssets: figure(gain, m.gain_usd, null, 'cg_gain'),
-          });
+          lines.push(cgLine(customer, symbol, disposal, m, section, gain));
         }
+  return { sections, quarters, lines };
+}
+
+function scheduleCg(fy: FinancialYear, cg: CgReport) {
+  const { sections, quarters, lines } = accrueCg(fy, cg);
   const of = (t: Total | undefined, rule: TaxPackRule) => figure(t ? t.inr : '0.00', null, null, rule);
   const present = (section: Section) => {
     const s = sections.get(section);
@@ -272,82 +303,106 @@ function scheduleCg(fy: FinancialYear, cg: Parts['capitalGains']['report']) {
   };
 }
 
-function scheduleFaOfPan(fa: Parts['scheduleFa'], warnings: string[]) {
-  const rateOn = (date: string | null) => (date === null ? null : fa.rates.findTtBuy(date));
-  const countryCode = (country: string | null, what: string) => {
-    const code = country === null ? undefined : ITR_COUNTRY_CODES[country];
-    if (country !== null && code === undefined)
-      warnings.push(`no ITR country code known for ${country} (${what}): CountryCodeExcludingIndia is null`);
-    return code ?? null;
+type FaReport = Parts['scheduleFa']['report'];
+type FaCustomer = FaReport['items'][number];
+
+/** What table A2's and A3's rows share: the rate of a date, the ITR country code (warned when unknown), 31 December. */
+function faContext(fa: Parts['scheduleFa'], warnings: string[]) {
+  return {
+    rateOn: (date: string | null) => (date === null ? null : fa.rates.findTtBuy(date)),
+    countryCode: (country: string | null, what: string) => {
+      const code = country === null ? undefined : ITR_COUNTRY_CODES[country];
+      if (country !== null && code === undefined)
+        warnings.push(`no ITR country code known for ${country} (${what}): CountryCodeExcludingIndia is null`);
+      return code ?? null;
+    },
+    last: fa.report.period.to,
+    warnings,
   };
-  const { to: last } = fa.report.period;
-  const a3 = fa.report.items.flatMap((c) =>
-    c.a3.map((h) => ({
+}
+type FaContext = ReturnType<typeof faContext>;
+
+/** Schedule FA table A3: a customer's foreign equity holdings. */
+function faA3(c: FaCustomer, { rateOn, countryCode, last }: FaContext) {
+  return c.a3.map((h) => ({
+    customer_id: c.customer_id,
+    symbol: h.symbol,
+    CountryName: h.country,
+    CountryCodeExcludingIndia: countryCode(h.country, h.symbol),
+    NameOfEntity: h.entity_name,
+    AddressOfEntity: h.address,
+    ZipCode: h.zip_code,
+    NatureOfEntity: h.nature_of_entity,
+    InterestAcquiringDate: h.date_of_acquiring,
+    InitialValOfInvstmnt: figure(h.initial_value_inr, h.initial_value_usd, null, 'fa_initial_value'),
+    PeakBalanceDuringPeriod: {
+      ...figure(h.peak_value_inr, h.peak_value_usd, rateOn(h.peak_value_date), 'fa_peak'),
+      date: h.peak_value_date,
+    },
+    peak_lower_bound:
+      h.peak_lower_bound_date === null
+        ? null
+        : {
+            ...figure(h.peak_lower_bound_inr, h.peak_lower_bound_usd, rateOn(h.peak_lower_bound_date), 'fa_peak'),
+            date: h.peak_lower_bound_date,
+          },
+    missing_close_days: h.missing_close_days,
+    ClosingBalance: {
+      ...figure(h.closing_value_inr, h.closing_value_usd, rateOn(last), 'fa_closing'),
+      shares: h.closing_shares,
+    },
+    TotGrossAmtPaidCredited: figure(h.gross_dividends_inr, h.gross_dividends_usd, null, 'fa_credit'),
+    TotGrossProceeds: figure(h.gross_sale_proceeds_inr, h.gross_sale_proceeds_usd, null, 'fa_credit'),
+  }));
+}
+
+/** Table A2's amounts credited to an account, one entry per nature credited (none: an empty list). */
+function a2Natures(a: FaCustomer['a2'][number]) {
+  // The natures' fields are named from A2_NATURES (gross_<nature>_usd, _inr).
+  const credited = a as unknown as Record<string, string | null>;
+  return (Object.keys(NATURE_CODES) as A2Nature[])
+    .filter((n) => !new Decimal(credited[`gross_${n}_usd`]!).isZero())
+    .map((n) => ({
+      NatureOfAmount: NATURE_CODES[n],
+      GrossAmtPaidCredited: figure(credited[`gross_${n}_inr`]!, credited[`gross_${n}_usd`]!, null, 'fa_a2_balance'),
+    }));
+}
+
+/** Schedule FA table A2: a customer's foreign custodial accounts (the broker's). */
+function faA2(c: FaCustomer, { rateOn, countryCode, last, warnings }: FaContext) {
+  return c.a2.map((a) => {
+    const natures = a2Natures(a);
+    if (natures.length > 1)
+      warnings.push(
+        `customer ${c.customer_id}'s broker account was credited amounts of ${natures.length} natures (${natures.map((n) => n.NatureOfAmount).join(', ')}): table A2 takes one nature per row, so NatureOfAmount is null and by_nature lists each`,
+      );
+    return {
       customer_id: c.customer_id,
-      symbol: h.symbol,
-      CountryName: h.country,
-      CountryCodeExcludingIndia: countryCode(h.country, h.symbol),
-      NameOfEntity: h.entity_name,
-      AddressOfEntity: h.address,
-      ZipCode: h.zip_code,
-      NatureOfEntity: h.nature_of_entity,
-      InterestAcquiringDate: h.date_of_acquiring,
-      InitialValOfInvstmnt: figure(h.initial_value_inr, h.initial_value_usd, null, 'fa_initial_value'),
+      CountryName: a.country,
+      CountryCodeExcludingIndia: countryCode(a.country, 'the broker'),
+      FinancialInstName: a.institution_name,
+      FinancialInstAddress: a.institution_address,
+      ZipCode: a.institution_zip_code,
+      AccountNumber: a.account_number,
+      Status: a.status,
+      AccOpenDate: a.account_opening_date,
       PeakBalanceDuringPeriod: {
-        ...figure(h.peak_value_inr, h.peak_value_usd, rateOn(h.peak_value_date), 'fa_peak'),
-        date: h.peak_value_date,
+        ...figure(a.peak_balance_inr, a.peak_balance_usd, rateOn(a.peak_balance_date), 'fa_a2_balance'),
+        date: a.peak_balance_date,
       },
-      peak_lower_bound:
-        h.peak_lower_bound_date === null
-          ? null
-          : {
-              ...figure(h.peak_lower_bound_inr, h.peak_lower_bound_usd, rateOn(h.peak_lower_bound_date), 'fa_peak'),
-              date: h.peak_lower_bound_date,
-            },
-      missing_close_days: h.missing_close_days,
-      ClosingBalance: {
-        ...figure(h.closing_value_inr, h.closing_value_usd, rateOn(last), 'fa_closing'),
-        shares: h.closing_shares,
-      },
-      TotGrossAmtPaidCredited: figure(h.gross_dividends_inr, h.gross_dividends_usd, null, 'fa_credit'),
-      TotGrossProceeds: figure(h.gross_sale_proceeds_inr, h.gross_sale_proceeds_usd, null, 'fa_credit'),
-    })),
-  );
-  const a2 = fa.report.items.flatMap((c) =>
-    c.a2.map((a) => {
-      // The natures' fields are named from A2_NATURES (gross_<nature>_usd, _inr).
-      const credited = a as unknown as Record<string, string | null>;
-      const natures = (Object.keys(NATURE_CODES) as A2Nature[])
-        .filter((n) => !new Decimal(credited[`gross_${n}_usd`]!).isZero())
-        .map((n) => ({
-          NatureOfAmount: NATURE_CODES[n],
-          GrossAmtPaidCredited: figure(credited[`gross_${n}_inr`]!, credited[`gross_${n}_usd`]!, null, 'fa_a2_balance'),
-        }));
-      if (natures.length > 1)
-        warnings.push(
-          `customer ${c.customer_id}'s broker account was credited amounts of ${natures.length} natures (${natures.map((n) => n.NatureOfAmount).join(', ')}): table A2 takes one nature per row, so NatureOfAmount is null and by_nature lists each`,
-        );
-      return {
-        customer_id: c.customer_id,
-        CountryName: a.country,
-        CountryCodeExcludingIndia: countryCode(a.country, 'the broker'),
-        FinancialInstName: a.institution_name,
-        FinancialInstAddress: a.institution_address,
-        ZipCode: a.institution_zip_code,
-        AccountNumber: a.account_number,
-        Status: a.status,
-        AccOpenDate: a.account_opening_date,
-        PeakBalanceDuringPeriod: {
-          ...figure(a.peak_balance_inr, a.peak_balance_usd, rateOn(a.peak_balance_date), 'fa_a2_balance'),
-          date: a.peak_balance_date,
-        },
-        ClosingBalance: figure(a.closing_balance_inr, a.closing_balance_usd, rateOn(last), 'fa_a2_balance'),
-        NatureOfAmount: natures.length === 0 ? 'N' : natures.length === 1 ? natures[0]!.NatureOfAmount : null,
-        GrossAmtPaidCredited: figure(a.gross_credited_inr, a.gross_credited_usd, null, 'fa_a2_balance'),
-        by_nature: natures,
-      };
-    }),
-  );
+      ClosingBalance: figure(a.closing_balance_inr, a.closing_balance_usd, rateOn(last), 'fa_a2_balance'),
+      NatureOfAmount: natures.length === 0 ? 'N' : natures.length === 1 ? natures[0]!.NatureOfAmount : null,
+      GrossAmtPaidCredited: figure(a.gross_credited_inr, a.gross_credited_usd, null, 'fa_a2_balance'),
+      by_nature: natures,
+    };
+  });
+}
+
+function scheduleFaOfPan(fa: Parts['scheduleFa'], warnings: string[]) {
+  const context = faContext(fa, warnings);
+  // A3 before A2: the order their warnings come in.
+  const a3 = fa.report.items.flatMap((c) => faA3(c, context));
+  const a2 = fa.report.items.flatMap((c) => faA2(c, context));
   return {
     calendar_year: fa.report.calendar_year,
     period: fa.report.period,
@@ -407,33 +462,66 @@ function dividendSchedules(fy: FinancialYear, dividends: Parts['dividends']['rep
   };
 }
 
-/**
- * TaxPack of `pan` for `fy`: Schedule FA (A2, A3; the calendar year ending in the FY), Schedule
- * CG (short and long term, before and from 2024-07-23; the s. 234C periods), Schedule OS
- * dividends by period, Schedules FSI and TR and the Form 67 lines, Schedule TCS, and Schedule
- * AL's cost of the lots open at 31 March; the reports' warnings and its own.
- */
-export function taxPack(fy: FinancialYear, pan: string, customers: string[], parts: Parts) {
-  const warnings: string[] = [];
-  const cg = scheduleCg(fy, parts.capitalGains.report);
-  const fa = scheduleFaOfPan(parts.scheduleFa, warnings);
-  const dividends = dividendSchedules(fy, parts.dividends.report);
+/** The INR sum of figures: null when any is. */
+const sumOf = (...figures: Figure[]) => {
+  const t = new Total();
+  for (const f of figures) t.add(f.inr);
+  return t.inr;
+};
 
-  const total = (...figures: Figure[]) => {
-    const t = new Total();
-    for (const f of figures) t.add(f.inr);
-    return t.inr;
-  };
-  const gains = total(
+const US_CODES = { CountryName: US, CountryCodeExcludingIndia: ITR_COUNTRY_CODES[US]! };
+
+type Cg = ReturnType<typeof scheduleCg>;
+type Dividends = ReturnType<typeof dividendSchedules>;
+
+/** Schedule FSI: the dividends (other sources) and the capital gains (Schedule CG's four sections) from the US. */
+function scheduleFsi(cg: Cg, dividends: Dividends, treatyArticle: string) {
+  const gains = sumOf(
     cg.ShortTermCapGain.before_2024_07_23.CapgainonAssets,
     cg.ShortTermCapGain.from_2024_07_23.CapgainonAssets,
     cg.LongTermCapGain.before_2024_07_23.CapgainonAssets,
     cg.LongTermCapGain.from_2024_07_23.CapgainonAssets,
   );
-  const us = { CountryName: US, CountryCodeExcludingIndia: ITR_COUNTRY_CODES[US]! };
+  return [
+    {
+      ...US_CODES,
+      head: 'IncOthSrc',
+      nature_of_income: 'Dividend',
+      treaty_article: treatyArticle,
+      IncFrmOutsideInd: figure(dividends.gross.inr, null, null, 'os_dividend'),
+      TaxPaidOutsideInd: figure(dividends.withheld.inr, null, null, 'ftc_dividend'),
+      TaxPayableinInd: null,
+      TaxReliefinInd: figure(dividends.credit.inr, null, null, 'ftc_dividend'),
+      DTAAReliefUs90or91: '90',
+    },
+    {
+      ...US_CODES,
+      head: 'IncCapGain',
+      nature_of_income: 'Capital gains on shares',
+      treaty_article: '13',
+      IncFrmOutsideInd: figure(gains, null, null, 'fsi_capital_gains'),
+      TaxPaidOutsideInd: figure('0.00', null, null, 'fsi_capital_gains'),
+      TaxPayableinInd: null,
+      TaxReliefinInd: figure('0.00', null, null, 'fsi_capital_gains'),
+      DTAAReliefUs90or91: '90',
+    },
+  ];
+}
 
+/** Schedule TR: the US tax withheld on dividends and the relief claimed for it. */
+const scheduleTr = (dividends: Dividends) => [
+  {
+    ...US_CODES,
+    TaxPaidOutsideIndia: figure(dividends.withheld.inr, null, null, 'ftc_dividend'),
+    TaxReliefOutsideIndia: figure(dividends.credit.inr, null, null, 'ftc_dividend'),
+    ReliefClaimedUsSection: '90',
+  },
+];
+
+/** Schedule TCS: the TCS collected on the PAN's LRS remittances; warns when a claim lacks the collector's TAN. */
+function scheduleTcs(pan: string, parts: Parts, warnings: string[]) {
   const ofPan = parts.lrs.pans.find((p) => p.pan === pan);
-  const tcsLines = (ofPan?.remittances ?? []).map((r) => ({
+  const lines = (ofPan?.remittances ?? []).map((r) => ({
     order_id: r.order_id,
     customer_id: r.customer_id,
     remitted_on: r.remitted_on,
@@ -441,11 +529,15 @@ export function taxPack(fy: FinancialYear, pan: string, customers: string[], par
     collected: figure(r.actual_tcs_inr, null, null, 'tcs_collected'),
     estimated_inr: r.estimated_tcs_inr,
   }));
-  const tcsTotal = figure(ofPan?.actual_tcs_inr ?? '0.00', null, null, 'tcs_collected');
-  if (parts.tcsCollector.tan === null && !new Decimal(tcsTotal.inr ?? '0').isZero())
+  const total = figure(ofPan?.actual_tcs_inr ?? '0.00', null, null, 'tcs_collected');
+  if (parts.tcsCollector.tan === null && !new Decimal(total.inr ?? '0').isZero())
     warnings.push("Schedule TCS needs the collector's TAN: set INDIA_TCS_COLLECTOR_TAN (remit does not give it)");
+  return { TAN: parts.tcsCollector.tan, TotalTCS: total, AmtTCSClaimedThisYear: total, lines };
+}
 
-  const al = parts.capitalGains.report.items.flatMap((c) =>
+/** Schedule AL's shares and securities: the lots open at 31 March, at cost. */
+function scheduleAl(fy: FinancialYear, cg: CgReport) {
+  const lots = cg.items.flatMap((c) =>
     c.symbols.flatMap((s) =>
       s.open_lots.map((l) => ({
         customer_id: c.customer_id,
@@ -457,71 +549,65 @@ export function taxPack(fy: FinancialYear, pan: string, customers: string[], par
       })),
     ),
   );
-  const alTotal = new Total();
-  for (const l of al) alTotal.add(l.cost.inr);
+  return { SharesAndSecurities: figure(sumOf(...lots.map((l) => l.cost)), null, null, 'al_cost'), as_of: fy.end, lots };
+}
 
+/** The pack's headline figures, each taken from its schedule. */
+function packTotals(
+  cg: Cg,
+  dividends: Dividends,
+  tcs: ReturnType<typeof scheduleTcs>,
+  al: ReturnType<typeof scheduleAl>,
+) {
+  return {
+    short_term_gain_inr: sumOf(
+      cg.ShortTermCapGain.before_2024_07_23.CapgainonAssets,
+      cg.ShortTermCapGain.from_2024_07_23.CapgainonAssets,
+    ),
+    long_term_gain_before_2024_07_23_inr: cg.LongTermCapGain.before_2024_07_23.unindexed.CapgainonAssets.inr,
+    long_term_gain_before_2024_07_23_indexed_inr: cg.LongTermCapGain.before_2024_07_23.CapgainonAssets.inr,
+    long_term_gain_from_2024_07_23_inr: cg.LongTermCapGain.from_2024_07_23.CapgainonAssets.inr,
+    dividends_gross_inr: dividends.gross.inr,
+    foreign_tax_paid_inr: dividends.withheld.inr,
+    foreign_tax_credit_available_inr: dividends.credit.inr,
+    tcs_inr: tcs.TotalTCS.inr,
+    open_lots_cost_inr: al.SharesAndSecurities.inr,
+  };
+}
+
+/** The assessment year of an FY: 2024-25's is 2025-26. */
+function assessmentYear(fy: FinancialYear): string {
+  const start = Number(fy.start.slice(0, 4));
+  return `${start + 1}-${String((start + 2) % 100).padStart(2, '0')}`;
+}
+
+/**
+ * TaxPack of `pan` for `fy`: Schedule FA (A2, A3; the calendar year ending in the FY), Schedule
+ * CG (short and long term, before and from 2024-07-23; the s. 234C periods), Schedule OS
+ * dividends by period, Schedules FSI and TR and the Form 67 lines, Schedule TCS, and Schedule
+ * AL's cost of the lots open at 31 March; the reports' warnings and its own.
+ */
+export function taxPack(fy: FinancialYear, pan: string, customers: string[], parts: Parts) {
+  const warnings: string[] = [];
+  const cg = scheduleCg(fy, parts.capitalGains.report);
+  const fa = scheduleFaOfPan(parts.scheduleFa, warnings);
+  const dividends = dividendSchedules(fy, parts.dividends.report);
+  const tcs = scheduleTcs(pan, parts, warnings);
+  const al = scheduleAl(fy, parts.capitalGains.report);
   return {
     pan,
     fy: fy.label,
-    assessment_year: `${Number(fy.start.slice(0, 4)) + 1}-${String((Number(fy.start.slice(0, 4)) + 2) % 100).padStart(2, '0')}`,
+    assessment_year: assessmentYear(fy),
     customer_ids: customers,
     ScheduleFA: fa,
     ScheduleCG: cg,
     ScheduleOS: dividends.os,
-    ScheduleFSI: [
-      {
-        ...us,
-        head: 'IncOthSrc',
-        nature_of_income: 'Dividend',
-        treaty_article: parts.dividends.report.treaty.article,
-        IncFrmOutsideInd: figure(dividends.gross.inr, null, null, 'os_dividend'),
-        TaxPaidOutsideInd: figure(dividends.withheld.inr, null, null, 'ftc_dividend'),
-        TaxPayableinInd: null,
-        TaxReliefinInd: figure(dividends.credit.inr, null, null, 'ftc_dividend'),
-        DTAAReliefUs90or91: '90',
-      },
-      {
-        ...us,
-        head: 'IncCapGain',
-        nature_of_income: 'Capital gains on shares',
-        treaty_article: '13',
-        IncFrmOutsideInd: figure(gains, null, null, 'fsi_capital_gains'),
-        TaxPaidOutsideInd: figure('0.00', null, null, 'fsi_capital_gains'),
-        TaxPayableinInd: null,
-        TaxReliefinInd: figure('0.00', null, null, 'fsi_capital_gains'),
-        DTAAReliefUs90or91: '90',
-      },
-    ],
-    ScheduleTR: [
-      {
-        ...us,
-        TaxPaidOutsideIndia: figure(dividends.withheld.inr, null, null, 'ftc_dividend'),
-        TaxReliefOutsideIndia: figure(dividends.credit.inr, null, null, 'ftc_dividend'),
-        ReliefClaimedUsSection: '90',
-      },
-    ],
+    ScheduleFSI: scheduleFsi(cg, dividends, parts.dividends.report.treaty.article),
+    ScheduleTR: scheduleTr(dividends),
     Form67: dividends.form67,
-    ScheduleTCS: {
-      TAN: parts.tcsCollector.tan,
-      TotalTCS: tcsTotal,
-      AmtTCSClaimedThisYear: tcsTotal,
-      lines: tcsLines,
-    },
-    ScheduleAL: { SharesAndSecurities: figure(alTotal.inr, null, null, 'al_cost'), as_of: fy.end, lots: al },
-    totals: {
-      short_term_gain_inr: total(
-        cg.ShortTermCapGain.before_2024_07_23.CapgainonAssets,
-        cg.ShortTermCapGain.from_2024_07_23.CapgainonAssets,
-      ),
-      long_term_gain_before_2024_07_23_inr: cg.LongTermCapGain.before_2024_07_23.unindexed.CapgainonAssets.inr,
-      long_term_gain_before_2024_07_23_indexed_inr: cg.LongTermCapGain.before_2024_07_23.CapgainonAssets.inr,
-      long_term_gain_from_2024_07_23_inr: cg.LongTermCapGain.from_2024_07_23.CapgainonAssets.inr,
-      dividends_gross_inr: dividends.gross.inr,
-      foreign_tax_paid_inr: dividends.withheld.inr,
-      foreign_tax_credit_available_inr: dividends.credit.inr,
-      tcs_inr: tcsTotal.inr,
-      open_lots_cost_inr: alTotal.inr,
-    },
+    ScheduleTCS: tcs,
+    ScheduleAL: al,
+    totals: packTotals(cg, dividends, tcs, al),
     rules: TAX_PACK_RULES,
     warnings: [
       ...new Set([
