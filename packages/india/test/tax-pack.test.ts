@@ -28,6 +28,7 @@ const SETTINGS = indiaSettingsOf(
     SCHEDULE_FA_BROKER_ZIP_CODE: '07302',
     INDIA_TCS_COLLECTOR_TAN: 'MUMR12345A',
   }),
+  RECOST.policy.feeSchedule,
 );
 const FY = parseFinancialYear('2024-25');
 const PAN = 'PACKP1234K';
