@@ -91,7 +91,7 @@ export async function benchTaxPack(database: TestDatabase, customers: number): P
     const india: IndiaReportContext = {
       book: 'ENTITY_IND_IFSC',
       db,
-      settings: indiaSettingsOf(indiaSettingsSchema.parse({})),
+      settings: indiaSettingsOf(indiaSettingsSchema.parse({}), deps.settings.feeSchedule),
     };
     const pans = [...new Set(data.india.customers.map((c) => c.pan).filter((p): p is string => p !== null))];
     const fy = parseFinancialYear(FY);

@@ -14,6 +14,7 @@ const NUMERIC_COLUMNS = [
   'account_totals.credit_total',
   'account_totals.debit_total',
   'broker_fees.amount_usd',
+  'broker_fees.platform_fee_usd',
   'cash_requests.amount',
   'cash_requests.amount_usd',
   'cash_requests.fx_rate',

@@ -10,7 +10,8 @@ import type { Knex } from 'knex';
 export async function up(knex: Knex): Promise<void> {
   await knex.raw(`
     ALTER TABLE broker_fees ADD COLUMN platform_fee_usd numeric
-      CONSTRAINT broker_fees_platform_fee_usd_cents CHECK (platform_fee_usd = round(platform_fee_usd, 2) AND platform_fee_usd >= 0 AND platform_fee_usd < 'Infinity');
+      CONSTRAINT broker_fees_platform_fee_usd_finite CHECK (platform_fee_usd > '-Infinity' AND platform_fee_usd < 'Infinity')
+      CONSTRAINT broker_fees_platform_fee_usd_cents CHECK (platform_fee_usd = round(platform_fee_usd, 2) AND platform_fee_usd >= 0);
     COMMENT ON COLUMN broker_fees.platform_fee_usd IS 'The platform''s part of the customer''s fee the TRD row itemises (other_fee, made positive), credited to the firm account at the broker; null: recorded before 20270211.';
   `);
 }
