@@ -638,7 +638,8 @@ CREATE TABLE public.broker_fees (
     CONSTRAINT broker_fees_amount_usd_cents CHECK ((amount_usd = round(amount_usd, 2))),
     CONSTRAINT broker_fees_amount_usd_check CHECK ((amount_usd >= (0)::numeric)),
     CONSTRAINT broker_fees_amount_usd_finite CHECK (((amount_usd > '-Infinity'::numeric) AND (amount_usd < 'Infinity'::numeric))),
-    CONSTRAINT broker_fees_platform_fee_usd_cents CHECK (((platform_fee_usd = round(platform_fee_usd, 2)) AND (platform_fee_usd >= (0)::numeric) AND (platform_fee_usd < 'Infinity'::numeric)))
+    CONSTRAINT broker_fees_platform_fee_usd_cents CHECK (((platform_fee_usd = round(platform_fee_usd, 2)) AND (platform_fee_usd >= (0)::numeric))),
+    CONSTRAINT broker_fees_platform_fee_usd_finite CHECK (((platform_fee_usd > '-Infinity'::numeric) AND (platform_fee_usd < 'Infinity'::numeric)))
 );
 
 --
