@@ -124,98 +124,105 @@ const lrs: Spec = (report) => [
   ...warnings(report),
 ];
 
+/** One symbol of one customer in the capital-gains answer: the rows of its tables come from both. */
+type Holding = { c: Row; s: Row };
+/** The customer and symbol that lead each row of a holding's nested records. */
+const leadOf = ({ c, s }: Holding) => ({ customer_id: c.customer_id ?? null, symbol: s.symbol ?? null });
+
+const gainsBySymbol = (bySymbol: readonly Holding[]) =>
+  table(
+    'symbols',
+    'Gains by customer and symbol',
+    [
+      text('customer_id', 'Customer'),
+      text('symbol', 'Symbol'),
+      count('disposals', 'Disposals'),
+      count('open_lots', 'Open lots'),
+      count('flagged_sales', 'Flagged sales'),
+      amount('short_term_gain_inr', 'Short-term gain INR'),
+      amount('long_term_gain_inr', 'Long-term gain INR'),
+      amount('long_term_gain_before_2024_07_23_inr', 'LT gain before 23 Jul 2024 INR'),
+      amount('long_term_gain_before_2024_07_23_indexed_inr', 'LT gain before 23 Jul 2024, indexed INR'),
+      amount('long_term_gain_from_2024_07_23_inr', 'LT gain from 23 Jul 2024 INR'),
+    ],
+    bySymbol.map(({ c, s }) => ({
+      customer_id: c.customer_id ?? null,
+      ...flattenRow(s),
+      disposals: records(s.disposals).length,
+      open_lots: records(s.open_lots).length,
+      flagged_sales: records(s.flagged_sales).length,
+    })),
+    (row) => row.flagged_sales !== 0,
+  );
+
+const disposalMatches = (bySymbol: readonly Holding[]) =>
+  table(
+    'matches',
+    'Disposals matched to lots (FIFO)',
+    [
+      text('customer_id', 'Customer'),
+      text('symbol', 'Symbol'),
+      text('sell_txn_id', 'Sale'),
+      text('acquired_on', 'Acquired'),
+      text('transferred_on', 'Transferred'),
+      num('quantity', 'Shares'),
+      num('months_held', 'Months held'),
+      text('term', 'Term'),
+      amount('cost_of_acquisition_usd', 'Cost USD'),
+      amount('consideration_usd', 'Consideration USD'),
+      amount('gain_usd', 'Gain USD'),
+      amount('cost_of_acquisition_inr', 'Cost INR'),
+      amount('consideration_inr', 'Consideration INR'),
+      amount('gain_inr', 'Gain INR'),
+    ],
+    bySymbol.flatMap((h) =>
+      records(h.s.disposals).flatMap((d) =>
+        rowsOf(d.matches).map((m) => ({ ...leadOf(h), sell_txn_id: d.sell_txn_id ?? null, ...m })),
+      ),
+    ),
+    // A gain without its INR figure lacks a rate: the return cannot be filed from it.
+    (row) => row.gain_inr === null,
+  );
+
+const flaggedSales = (bySymbol: readonly Holding[]) =>
+  table(
+    'flagged_sales',
+    'Sales not matched to lots',
+    [
+      text('customer_id', 'Customer'),
+      text('symbol', 'Symbol'),
+      text('txn_id', 'Sale'),
+      text('txn_date', 'Date'),
+      num('quantity', 'Shares'),
+      text('reason', 'Reason'),
+    ],
+    bySymbol.flatMap((h) => rowsOf(h.s.flagged_sales).map((f) => ({ ...leadOf(h), ...f }))),
+    () => true,
+  );
+
+const openLots = (bySymbol: readonly Holding[]) =>
+  table(
+    'open_lots',
+    'Open lots',
+    [
+      text('customer_id', 'Customer'),
+      text('symbol', 'Symbol'),
+      text('lot_txn_id', 'Lot'),
+      text('acquired_on', 'Acquired'),
+      num('quantity', 'Shares'),
+      amount('cost_usd', 'Cost USD'),
+    ],
+    bySymbol.flatMap((h) => rowsOf(h.s.open_lots).map((l) => ({ ...leadOf(h), ...l }))),
+    () => false,
+  );
+
 const capitalGains: Spec = (report) => {
-  const customers = field(report, 'items');
-  const bySymbol = records(customers).flatMap((c) => records(c.symbols).map((s) => ({ c, s })));
+  const bySymbol = records(field(report, 'items')).flatMap((c) => records(c.symbols).map((s) => ({ c, s })));
   return [
-    table(
-      'symbols',
-      'Gains by customer and symbol',
-      [
-        text('customer_id', 'Customer'),
-        text('symbol', 'Symbol'),
-        count('disposals', 'Disposals'),
-        count('open_lots', 'Open lots'),
-        count('flagged_sales', 'Flagged sales'),
-        amount('short_term_gain_inr', 'Short-term gain INR'),
-        amount('long_term_gain_inr', 'Long-term gain INR'),
-        amount('long_term_gain_before_2024_07_23_inr', 'LT gain before 23 Jul 2024 INR'),
-        amount('long_term_gain_before_2024_07_23_indexed_inr', 'LT gain before 23 Jul 2024, indexed INR'),
-        amount('long_term_gain_from_2024_07_23_inr', 'LT gain from 23 Jul 2024 INR'),
-      ],
-      bySymbol.map(({ c, s }) => ({
-        customer_id: c.customer_id ?? null,
-        ...flattenRow(s),
-        disposals: records(s.disposals).length,
-        open_lots: records(s.open_lots).length,
-        flagged_sales: records(s.flagged_sales).length,
-      })),
-      (row) => row.flagged_sales !== 0,
-    ),
-    table(
-      'matches',
-      'Disposals matched to lots (FIFO)',
-      [
-        text('customer_id', 'Customer'),
-        text('symbol', 'Symbol'),
-        text('sell_txn_id', 'Sale'),
-        text('acquired_on', 'Acquired'),
-        text('transferred_on', 'Transferred'),
-        num('quantity', 'Shares'),
-        num('months_held', 'Months held'),
-        text('term', 'Term'),
-        amount('cost_of_acquisition_usd', 'Cost USD'),
-        amount('consideration_usd', 'Consideration USD'),
-        amount('gain_usd', 'Gain USD'),
-        amount('cost_of_acquisition_inr', 'Cost INR'),
-        amount('consideration_inr', 'Consideration INR'),
-        amount('gain_inr', 'Gain INR'),
-      ],
-      bySymbol.flatMap(({ c, s }) =>
-        records(s.disposals).flatMap((d) =>
-          rowsOf(d.matches).map((m) => ({
-            customer_id: c.customer_id ?? null,
-            symbol: s.symbol ?? null,
-            sell_txn_id: d.sell_txn_id ?? null,
-            ...m,
-          })),
-        ),
-      ),
-      // A gain without its INR figure lacks a rate: the return cannot be filed from it.
-      (row) => row.gain_inr === null,
-    ),
-    table(
-      'flagged_sales',
-      'Sales not matched to lots',
-      [
-        text('customer_id', 'Customer'),
-        text('symbol', 'Symbol'),
-        text('txn_id', 'Sale'),
-        text('txn_date', 'Date'),
-        num('quantity', 'Shares'),
-        text('reason', 'Reason'),
-      ],
-      bySymbol.flatMap(({ c, s }) =>
-        rowsOf(s.flagged_sales).map((f) => ({ customer_id: c.customer_id ?? null, symbol: s.symbol ?? null, ...f })),
-      ),
-      () => true,
-    ),
-    table(
-      'open_lots',
-      'Open lots',
-      [
-        text('customer_id', 'Customer'),
-        text('symbol', 'Symbol'),
-        text('lot_txn_id', 'Lot'),
-        text('acquired_on', 'Acquired'),
-        num('quantity', 'Shares'),
-        amount('cost_usd', 'Cost USD'),
-      ],
-      bySymbol.flatMap(({ c, s }) =>
-        rowsOf(s.open_lots).map((l) => ({ customer_id: c.customer_id ?? null, symbol: s.symbol ?? null, ...l })),
-      ),
-      () => false,
-    ),
+    gainsBySymbol(bySymbol),
+    disposalMatches(bySymbol),
+    flaggedSales(bySymbol),
+    openLots(bySymbol),
     ...warnings(report),
   ];
 };
