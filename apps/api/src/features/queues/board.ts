@@ -35,9 +35,10 @@ export interface QueueBoard {
 /**
  * Bull Board's page leaves its icon buttons (full screen, settings, the links menu, a queue's
  * actions) and its Redis logo without a name, and its light theme's muted text (the search shortcut, a
- * queue's flags) falls below 4.5:1 (axe: button-name, svg-img-alt, color-contrast). A script of
- * this origin (the policy allows no other) names each from its icon as the page renders, and a
- * rule darkens the light theme's muted text (the dark theme's is left as it is).
+ * queue's flags, and the red of a queue's failed-jobs flag, shown once a job has failed) falls
+ * below 4.5:1 (axe: button-name, svg-img-alt, color-contrast). A script of this origin (the policy
+ * allows no other) names each from its icon as the page renders, and two rules darken the light
+ * theme's muted text and that red (the dark theme's are left as they are).
  */
 const A11Y_PATH = '/ledger-a11y.js';
 const A11Y_SCRIPT = `// Names Bull Board's unnamed icon buttons and images (served by the ledger api, board.ts).
@@ -54,7 +55,7 @@ const name = () => {
 new MutationObserver(name).observe(document.documentElement, { childList: true, subtree: true });
 name();
 `;
-const A11Y_TAGS = `<style>:root:not(.dark-mode) { --muted-foreground: #4d5863; }</style><script src="${SESSION_PATH}${A11Y_PATH}" defer></script></head>`;
+const A11Y_TAGS = `<style>:root:not(.dark-mode) { --muted-foreground: #4d5863; } :root:not(.dark-mode) [class*="flagAlert-"] { color: #a3150f; }</style><script src="${SESSION_PATH}${A11Y_PATH}" defer></script></head>`;
 
 /** Renders Bull Board's page without its web font link, with the accessibility script (the rest is its own). */
 const withoutWebFonts: RequestHandler = (_req, res, next) => {
