@@ -152,14 +152,14 @@ describe('the usbroker jobs against the sandbox', function () {
 
   it('a lot bought before the 4:1 split and sold after it: its shares are four times those bought, its holding period starts at the buy, its cost is shared out over the new shares', async () => {
     await syncEverything();
-    // IND-000008 bought 3.361494 NVDA on 2026-02-16, held 13.445976 after the split of 2026-03-16 and sold 2 on 2026-03-18.
+    // IND-000008 bought 3.357863 NVDA on 2026-02-16, held 13.431452 after the split of 2026-03-16 and sold 2 on 2026-03-18.
     const data = sandbox.data.india.all()[7]!;
     const trade = (side: string, date: string) =>
       data.rows.find((r) => r.row_code === 'TRD' && r.symbol === 'NVDA' && r.side === side && r.trade_date === date)!;
-    expect(trade('BUY', '2026-02-16').quantity).to.equal('3.361494');
+    expect(trade('BUY', '2026-02-16').quantity).to.equal('3.357863');
     expect(data.rows.find((r) => r.row_code === 'SPLIT' && r.symbol === 'NVDA')).to.include({
       trade_date: '2026-03-16',
-      quantity: '10.084482',
+      quantity: '10.073589',
     });
     expect(trade('SELL', '2026-03-18').quantity).to.equal('2');
     const { rows: matches } = await db.raw<{
@@ -174,13 +174,13 @@ describe('the usbroker jobs against the sandbox', function () {
     // (Matches in effect: a derivation made before the split was known is reversed by the recost it re-pended.)
     // The lot was sold out over the later sales: what they took adds up to the post-split shares, at the lot's whole cost.
     const taken = matches.reduce((sum, m) => sum.plus(m.quantity), new Decimal(0));
-    expect(taken.toFixed()).to.equal('13.445976');
+    expect(taken.toFixed()).to.equal('13.431452');
     const lotCost = matches.reduce((sum, m) => sum.plus(m.cost_usd), new Decimal(0));
     expect(matches.every((m) => m.acquired_on === '2026-02-16')).to.equal(true);
     const first = matches[0]!;
     expect(first.transferred_on).to.equal('2026-03-18');
     expect(new Decimal(first.quantity).toFixed()).to.equal('2');
-    expect(new Decimal(first.cost_usd).toFixed(2)).to.equal(lotCost.times(2).dividedBy('13.445976').toFixed(2));
+    expect(new Decimal(first.cost_usd).toFixed(2)).to.equal(lotCost.times(2).dividedBy('13.431452').toFixed(2));
   });
 
   it('run twice posts nothing new', async () => {
