@@ -1,5 +1,6 @@
 import { advisoryLockId, currentActor, LedgerError, pagedQuery, type Db, type Page, type Paged } from '@ledger/core';
 import type { ReconciliationRun, RunVariance } from './run.js';
+import { UNREACHABLE_SUFFIX } from './upstream.js';
 
 /**
  * Variance triage (docs/reconciliation.md#variance-triage): each variance a run stores is one of
@@ -55,7 +56,7 @@ export const identityKey = (id: VarianceIdentity): string =>
  * `usbroker_unreachable`, `custodian_unreachable`, …): that customer's other variances of the
  * check are neither seen nor gone in this run, so they are left as they were.
  */
-const couldNotLook = (kind: string | null): boolean => kind?.endsWith('_unreachable') === true;
+const couldNotLook = (kind: string | null): boolean => kind?.endsWith(UNREACHABLE_SUFFIX) === true;
 
 /**
  * Whether a check's result lets this run say which of its variances are gone: it ran (no

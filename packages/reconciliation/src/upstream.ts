@@ -102,6 +102,20 @@ export async function linkedCustomers<U extends keyof LinkedCustomer>(
 }
 
 /**
+ * The variance of a customer whose upstream read failed: kind `<upstream>_unreachable`, naming
+ * what was asked (`asked`) and the error. Triage reads the suffix (UNREACHABLE_SUFFIX): a run that
+ * could not look leaves that customer's other variances as they were.
+ */
+export const UNREACHABLE_SUFFIX = '_unreachable';
+export const unreachableVariance = (
+  upstream: keyof LinkedCustomer,
+  customerId: string,
+  asked: Record<string, string>,
+  error: string,
+): Variance =>
+  variance({ customer_id: customerId, detail: { problem: `${upstream}${UNREACHABLE_SUFFIX}`, ...asked, error } });
+
+/**
  * A customer's share counts per symbol, the ledger's (`held`) against the upstream's, by the
  * holdings matcher (`matchShares`): a variance `shares_differ` for each symbol off by more than
  * `tolerance`, a symbol on one side only counting as zero on the other, in symbol order.

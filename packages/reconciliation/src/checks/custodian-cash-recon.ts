@@ -1,6 +1,6 @@
 import { customersWalletBalances, Decimal } from '@ledger/core';
-import { BOTH_BOOKS, variance, type Check, type Variance } from '../check.js';
-import { cashBalancesDiffer, linkedCustomers, readPerCustomer } from '../upstream.js';
+import { BOTH_BOOKS, type Check, type Variance } from '../check.js';
+import { cashBalancesDiffer, linkedCustomers, readPerCustomer, unreachableVariance } from '../upstream.js';
 
 /**
  * UAE: each custodian-linked customer's AED wallet in AED (every line the ledger holds up to the
@@ -33,12 +33,7 @@ export const custodianCashRecon: Check = {
     for (const read of reads) {
       const { customer_id: customerId, account } = read.customer;
       if (read.error !== undefined) {
-        variances.push(
-          variance({
-            customer_id: customerId,
-            detail: { problem: 'custodian_unreachable', account, as_of: asOf, error: read.error },
-          }),
-        );
+        variances.push(unreachableVariance('custodian', customerId, { account, as_of: asOf }, read.error));
         continue;
       }
       const aed = ledger.get(customerId)!.filter((w) => w.currency === 'AED');

@@ -1,6 +1,6 @@
 import { compareCashStatement, Decimal, ledgerCashMovements, previousMonth } from '@ledger/core';
 import { BOTH_BOOKS, variance, type Check, type Variance } from '../check.js';
-import { linkedCustomers, readPerCustomer } from '../upstream.js';
+import { linkedCustomers, readPerCustomer, unreachableVariance } from '../upstream.js';
 
 /**
  * UAE: for the last closed month (UTC), each custodian-linked customer's cash statement, read
@@ -37,12 +37,7 @@ export const custodianLedgerRecon: Check = {
     for (const read of reads) {
       const { customer_id: customerId, account } = read.customer;
       if (read.error !== undefined) {
-        variances.push(
-          variance({
-            customer_id: customerId,
-            detail: { problem: 'custodian_unreachable', account, month, error: read.error },
-          }),
-        );
+        variances.push(unreachableVariance('custodian', customerId, { account, month }, read.error));
         continue;
       }
       const figures = compareCashStatement(read.value, ledger.get(customerId)!);

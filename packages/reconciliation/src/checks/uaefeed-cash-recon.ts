@@ -1,7 +1,7 @@
 import { customersWalletBalances, Decimal } from '@ledger/core';
 import type { UaefeedCashSummary } from '@ledger/upstream-clients';
-import { BOTH_BOOKS, variance, type Check, type Variance } from '../check.js';
-import { cashBalancesDiffer, linkedCustomers, readPerCustomer } from '../upstream.js';
+import { BOTH_BOOKS, type Check, type Variance } from '../check.js';
+import { cashBalancesDiffer, linkedCustomers, readPerCustomer, unreachableVariance } from '../upstream.js';
 
 /** The summary's balance per currency, summed over the customer's cash accounts in it. */
 function balanceByCurrency(summary: readonly UaefeedCashSummary[]): Map<string, Decimal> {
@@ -39,12 +39,7 @@ export const uaefeedCashRecon: Check = {
     for (const read of reads) {
       const { customer_id: customerId, customer_number: customerNumber } = read.customer;
       if (read.error !== undefined) {
-        variances.push(
-          variance({
-            customer_id: customerId,
-            detail: { problem: 'uaefeed_unreachable', customer_number: customerNumber, error: read.error },
-          }),
-        );
+        variances.push(unreachableVariance('uaefeed', customerId, { customer_number: customerNumber }, read.error));
         continue;
       }
       variances.push(

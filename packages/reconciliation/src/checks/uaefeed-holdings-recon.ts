@@ -1,7 +1,7 @@
 import { Decimal, previousMonth, sharesMovedSql } from '@ledger/core';
 import type { UaefeedHoldingsStatement } from '@ledger/upstream-clients';
-import { BOTH_BOOKS, variance, type Check, type Variance } from '../check.js';
-import { linkedCustomers, readPerCustomer, sharesDiffer } from '../upstream.js';
+import { BOTH_BOOKS, type Check, type Variance } from '../check.js';
+import { linkedCustomers, readPerCustomer, sharesDiffer, unreachableVariance } from '../upstream.js';
 
 /** The shares the ledger's trades leave each uaefeed-linked customer holding per symbol at the end of `month`. */
 const LEDGER_SHARES_SQL = `
@@ -60,10 +60,7 @@ export const uaefeedHoldingsRecon: Check = {
       const { customer_id: customerId, customer_number: customerNumber } = read.customer;
       if (read.error !== undefined) {
         variances.push(
-          variance({
-            customer_id: customerId,
-            detail: { problem: 'uaefeed_unreachable', customer_number: customerNumber, month, error: read.error },
-          }),
+          unreachableVariance('uaefeed', customerId, { customer_number: customerNumber, month }, read.error),
         );
         continue;
       }

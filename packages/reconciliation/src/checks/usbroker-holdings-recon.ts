@@ -1,7 +1,7 @@
 import { BOTH_BOOKS, variance, type Check, type Variance } from '../check.js';
 import { ledgerShares } from '../matchers/reads.js';
 import { brokerShares, matchShares } from '../matchers/shares.js';
-import { linkedCustomers, readPerCustomer } from '../upstream.js';
+import { linkedCustomers, readPerCustomer, unreachableVariance } from '../upstream.js';
 
 /**
  * India: each broker-linked customer's share count per symbol in the ledger equals usbroker's
@@ -28,12 +28,7 @@ export const usbrokerHoldingsRecon: Check = {
     for (const read of reads) {
       const { customer_id: customerId, account_no: accountNo } = read.customer;
       if (read.error !== undefined) {
-        variances.push(
-          variance({
-            customer_id: customerId,
-            detail: { problem: 'usbroker_unreachable', account_no: accountNo, error: read.error },
-          }),
-        );
+        variances.push(unreachableVariance('usbroker', customerId, { account_no: accountNo }, read.error));
         continue;
       }
       for (const row of matchShares(ledger.get(customerId)!, brokerShares(read.value), settings.quantityTolerance)) {
