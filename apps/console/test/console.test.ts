@@ -5,8 +5,11 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Queue } from 'bullmq';
 import { expect } from 'chai';
+import { Redis } from 'ioredis';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { queueName } from '@ledger/job-runtime';
 import { startStack, type RunningBook, type Stack } from '@ledger/quickstart';
 import { testStackOptions } from '@ledger/quickstart/testing';
 import { money } from '../src/format.js';
@@ -79,6 +82,7 @@ describe('the console in Chromium, on the demo data of both books', function () 
   const requested: string[] = [];
   let uae: RunningBook;
   let india: RunningBook;
+  let redisUrl: string;
 
   before(async function () {
     if (!existsSync(CHROMIUM)) {
@@ -88,6 +92,7 @@ describe('the console in Chromium, on the demo data of both books', function () 
     if (!existsSync(DIST)) throw new Error(`${DIST} is missing: build the console first (pnpm build)`);
     const test = await testStackOptions('console', { customers: 8, onBookExit: () => {} });
     dir = test.dir;
+    redisUrl = test.options.redisUrl;
     stack = await startStack(test.options);
     await stack.loadDemo();
     uae = stack.books.find((b) => b.label === 'UAE')!;
@@ -574,6 +579,20 @@ describe('the console in Chromium, on the demo data of both books', function () 
   });
 
   it('refuses the queues board without a session, and opens it from the jobs page with the admin token', async function () {
+    // A worker that met an upstream's 429 rate-limits its queue: the board then shows a badge, named for axe below.
+    const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
+    const recost = new Queue(queueName(uae.book, 'recost'), { connection, prefix: uae.queuePrefix });
+    await recost.rateLimit(60_000);
+    try {
+      await openQueuesBoard();
+    } finally {
+      await recost.removeRateLimitKey();
+      await recost.close();
+      connection.disconnect();
+    }
+  });
+
+  const openQueuesBoard = async () => {
     const refused = await page.goto(`${uae.url}/console/queues/`);
     expect(refused!.status()).to.equal(401);
     expect(await page.textContent('body')).to.contain('unauthorized');
@@ -581,6 +600,7 @@ describe('the console in Chromium, on the demo data of both books', function () 
     await page.getByRole('button', { name: 'Open the queues board' }).click();
     await page.waitForURL(`${uae.url}/console/queues/`);
     await page.getByText('ledger-ENTITY_UAE-recost').first().waitFor();
+    await page.getByRole('button', { name: /^rate limited \d+s: / }).waitFor();
     const [cookie] = await context.cookies(`${uae.url}/console/queues/`);
     expect([cookie!.name, cookie!.httpOnly, cookie!.sameSite, cookie!.path]).to.deep.equal([
       'ledger_queues',
@@ -590,7 +610,7 @@ describe('the console in Chromium, on the demo data of both books', function () 
     ]);
     expect(page.url()).not.to.contain(stack.secrets.LEDGER_ADMIN_TOKEN);
     expect(await seriousViolations(page), 'the queues board').to.deep.equal([]);
-  });
+  };
 
   it('says on the UAE book that the India reports answer there zero-valued', async function () {
     await go(uae, 'india');

@@ -69,6 +69,8 @@ export interface RunningBook {
   /** Each process's operations listener: `/metrics`, `/health/live`, `/health/ready`. */
   ops: OpsPorts;
   api: BookApi;
+  /** The book's BullMQ key prefix (this queue generation's). */
+  queuePrefix: string;
   logFile: string;
 }
 
@@ -152,7 +154,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const logsDir = join(dataDir, 'logs');
   mkdirSync(logsDir, { recursive: true });
   const secrets = readSecrets(options.secretsFile);
-  const generation = queueGeneration(dataDir, options.reset);
+  const queuePrefix = `${options.queuePrefix}-g${queueGeneration(dataDir, options.reset)}`;
   const period = demoPeriod(options.now ?? new Date());
   const children: ChildProcess[] = [];
   let stopping = false;
@@ -219,7 +221,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
           LEDGER_MIGRATION_DB_URL: postgres!.urls[book]!.migration,
           LEDGER_DB_URL: postgres!.urls[book]!.runtime,
           REDIS_URL: options.redisUrl,
-          QUEUE_PREFIX: `${options.queuePrefix}-g${generation}`,
+          QUEUE_PREFIX: queuePrefix,
         },
       });
       child.stdout!.pipe(out);
@@ -229,7 +231,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       });
       children.push(child);
       const url = `http://127.0.0.1:${port}`;
-      return { book, label, url, ops, api: bookApi(url, secrets), logFile };
+      return { book, label, url, ops, api: bookApi(url, secrets), queuePrefix, logFile };
     });
     // Every process's operations listener too: a port table the start prints must answer.
     await Promise.all(

@@ -34,7 +34,8 @@ export interface QueueBoard {
 
 /**
  * Bull Board's page leaves its icon buttons (full screen, settings, the links menu, a queue's
- * actions) and its Redis logo without a name, and its light theme's muted text (the search shortcut, a
+ * actions) and its Redis logo without a name, names a rate-limited queue's badge by its tooltip
+ * alone (axe: label-content-name-mismatch), and its light theme's muted text (the search shortcut, a
  * queue's flags, and the red of a queue's failed-jobs flag, shown once a job has failed) falls
  * below 4.5:1 (axe: button-name, svg-img-alt, color-contrast). A script of this origin (the policy
  * allows no other) names each from its icon as the page renders, and two rules darken the light
@@ -51,8 +52,14 @@ const name = () => {
     if (key) button.setAttribute('aria-label', NAMES[key] ?? key.replace(/-/g, ' '));
   }
   for (const image of document.querySelectorAll('svg[role="img"]:not([aria-label])')) image.setAttribute('aria-label', 'Redis');
+  // A rate-limited queue's badge reads "rate limited 12s" but is named by its tooltip: its name leads with what it shows.
+  for (const badge of document.querySelectorAll('button[class*="badge-"][aria-label]')) {
+    const text = badge.textContent.trim();
+    const label = badge.getAttribute('aria-label');
+    if (text !== '' && !label.startsWith(text)) badge.setAttribute('aria-label', text + ': ' + label);
+  }
 };
-new MutationObserver(name).observe(document.documentElement, { childList: true, subtree: true });
+new MutationObserver(name).observe(document.documentElement, { childList: true, subtree: true, characterData: true, attributeFilter: ['aria-label'] });
 name();
 `;
 const A11Y_TAGS = `<style>:root:not(.dark-mode) { --muted-foreground: #4d5863; } :root:not(.dark-mode) [class*="flagAlert-"] { color: #a3150f; }</style><script src="${SESSION_PATH}${A11Y_PATH}" defer></script></head>`;
