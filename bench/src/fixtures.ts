@@ -104,3 +104,26 @@ export function drafts(count: number, customers: number, first = 0, on?: string)
     draftFromEntry({ ...entry(first + i, customers), ...(on !== undefined && { txn_date: on }) }, v7(), policy),
   );
 }
+
+/**
+ * One opening deposit per customer, ample for any run: manual entry checks the funds of every
+ * wallet debit (a buy, a fee, a withdrawal), so a timed run of entries starts from funded
+ * wallets, as a live book's customers are, and measures posting, not refusals.
+ */
+export function openingDeposits(customers: number): TransactionDraft[] {
+  const policy = { feeSchedule: new FeeSchedule(new Decimal(22)) };
+  return Array.from({ length: customers }, (_, i) =>
+    draftFromEntry(
+      {
+        txn_type: 'deposit',
+        customer_id: customerId(i, customers),
+        source: 'manual',
+        source_txn_id: `opening-${i}`,
+        txn_date: '2026-01-01',
+        amount_usd: '10000000.00',
+      },
+      v7(),
+      policy,
+    ),
+  );
+}

@@ -2,11 +2,11 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { upsertCustomer } from '@ledger/core';
+import { postTransactions, upsertCustomer } from '@ledger/core';
 import type { TestDatabase } from '@ledger/core/testing';
 import type { EntryRequest } from '@ledger/core';
 import { cpuSecondsOf, postgresCpuSeconds } from './cpu.js';
-import { customerId } from './fixtures.js';
+import { customerId, openingDeposits } from './fixtures.js';
 
 export interface HttpResult {
   scenario: string;
@@ -100,6 +100,13 @@ export async function withApi<T>(
   }
 }
 
+/** Posts every customer's opening deposit (openingDeposits), not timed. */
+export async function fundCustomers(database: TestDatabase, customers: number): Promise<void> {
+  const opening = openingDeposits(customers);
+  const posted = await postTransactions(database.runtime!.db, opening);
+  if (posted.inserted !== opening.length) throw new Error(`opened ${posted.inserted} of ${opening.length} wallets`);
+}
+
 /** `connections` clients posting `scenario`'s entries (over `customers` customers) to the api for `seconds`. */
 export function postEntries(
   { baseUrl, adminToken }: RunningApi,
@@ -139,6 +146,7 @@ export async function benchManualEntry(
   { connections = 16, seconds = 15, customers = 200 } = {},
 ): Promise<HttpResult> {
   for (let i = 0; i < customers; i += 1) await upsertCustomer(database.db, customerId(i, customers), {});
+  await fundCustomers(database, customers);
   return withApi(database, async (api) => {
     const cpuBefore = cpuSnapshot(api.pid);
     const result = await postEntries(api, scenario, { connections, seconds, customers });

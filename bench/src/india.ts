@@ -36,6 +36,7 @@ import {
   shippedRatesCsv,
   type IndiaReportContext,
 } from '@ledger/india';
+import { tieOutAgreement, type TieOutAgreement } from '@ledger/reconciliation/testing';
 import { v7 } from 'uuid';
 import { cpuSecondsOf } from './cpu.js';
 import { startSandboxProcess } from './sync-sandbox.js';
@@ -196,6 +197,8 @@ export interface IndiaLiveBenchResult {
   medianMs: Array<[name: string, ms: number]>;
   /** Requests to usbroker per customer, per report (its untimed run). */
   requestsPerCustomer: Map<string, number>;
+  /** The tie-out reports beside a category C run on the same book: how many items each compared, and every disagreement. */
+  tieOuts: TieOutAgreement;
   /** CPU ms per run of each report (mean of the timed runs): the bench's process (the api and its clients) and the sandbox's, null where /proc is not there to ask. Not Postgres: its processes serve other work of the machine too. */
   cpuMs: Map<string, { api: number; sandbox: number | null }>;
   /** The yardstick, same run: median ms of one broker account read per customer straight from the client, as many at a time as the reports read. */
@@ -213,6 +216,27 @@ const LIVE_REPORTS = [
   '/v1/india/treasury',
   '/v1/india/remittance-exceptions',
 ];
+
+/** Runs category C over HTTP and reads the three tie-out reports: the bench's book shows report and check deciding alike (issue 36). */
+async function compareTieOuts(base: string, tokens: { token: string; adminToken: string }): Promise<TieOutAgreement> {
+  const call = async (path: string, init: RequestInit = {}) => {
+    const reply = await fetch(`${base}${path}`, init);
+    const body = (await reply.json()) as never;
+    if (reply.status !== 200) throw new Error(`${path}: ${reply.status} ${JSON.stringify(body).slice(0, 300)}`);
+    return body;
+  };
+  const read = (path: string) => call(path, { headers: { 'X-Ledger-Token': tokens.token } });
+  const run = await call('/v1/reconciliation/run', {
+    method: 'POST',
+    headers: { 'X-Ledger-Admin-Token': tokens.adminToken, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ category: 'C' }),
+  });
+  return tieOutAgreement(run, {
+    reconciliation: await read('/v1/india/reconciliation'),
+    holdings: await read('/v1/india/holdings-recon'),
+    ledger: await read('/v1/india/ledger-recon'),
+  });
+}
 
 /**
  * The live India reports against the sandbox (`pnpm sandbox` in its own process, as an upstream
@@ -235,12 +259,14 @@ export async function benchIndiaLiveReports(database: TestDatabase, customers: n
       });
     const { USBROKER_BASE_URL, USBROKER_API_KEY, USBROKER_API_SECRET, REMIT_BASE_URL, REMIT_API_KEY } = sandbox.env;
     const upstreamEnv = { USBROKER_BASE_URL, USBROKER_API_KEY, USBROKER_API_SECRET, REMIT_BASE_URL, REMIT_API_KEY };
-    const token = randomBytes(24).toString('hex');
+    const [token, adminToken] = [randomBytes(24).toString('hex'), randomBytes(24).toString('hex')];
     const config = loadConfig({
       ENTITY_ID: 'ENTITY_IND_IFSC',
       LEDGER_DB_URL: database.runtime!.url,
       LEDGER_TOKEN: token,
-      LEDGER_ADMIN_TOKEN: randomBytes(24).toString('hex'),
+      LEDGER_ADMIN_TOKEN: adminToken,
+      // Every variance kept (a run keeps 1,000 a check by default): the run is compared with the reports item by item.
+      RECON_VARIANCES_PER_CHECK_MAX: '100000',
       LOG_LEVEL: 'error',
       ...upstreamEnv,
     });
@@ -309,7 +335,9 @@ export async function benchIndiaLiveReports(database: TestDatabase, customers: n
       });
     }
     const brokerCallsMs = await medianMs(brokerCalls);
+    const tieOuts = await compareTieOuts(base, { token, adminToken });
     return {
+      tieOuts,
       customers,
       medianMs: medians,
       requestsPerCustomer: new Map(requestsPerCustomer),

@@ -13,7 +13,7 @@ import {
 } from '@ledger/reconciliation';
 import { NO_UPSTREAMS } from '@ledger/upstream-clients';
 import { drafts, entry } from './fixtures.js';
-import { postEntries, withApi } from './http.js';
+import { fundCustomers, postEntries, withApi } from './http.js';
 import { loadBook } from './reports.js';
 
 export interface ReconBenchResult {
@@ -156,6 +156,8 @@ export async function benchReconUnderLoad(
 ): Promise<ReconUnderLoadResult> {
   const customers = 1_000;
   await loadBook(database, count, customers);
+  // The load's buys, fees and withdrawals are funds-checked: from funded wallets they post.
+  await fundCustomers(database, customers);
   return withApi(database, async (api) => {
     const ask = async (category: string) => {
       const reply = await fetch(`${api.baseUrl}/v1/reconciliation/run`, {

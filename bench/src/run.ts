@@ -250,6 +250,11 @@ if (which === 'india') {
           `${cpu(used.api)}, ${cpu(used.sandbox)} |`,
       );
     }
+    const { compared, disagreements } = live.tieOuts;
+    console.log(
+      `tie-outs, report beside check on this book: ${round(compared.remittances)} remittances, ${round(compared.symbols)} symbols, ` +
+        `${round(compared.customers)} customers compared; ${disagreements.length === 0 ? 'they agree' : `${disagreements.length} disagreements:\n  ${disagreements.slice(0, 5).join('\n  ')}`}`,
+    );
   });
 }
 if (which === 'anchor') {

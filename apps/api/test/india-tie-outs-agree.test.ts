@@ -1,5 +1,6 @@
 import { upsertRemittances, type RemittanceRecord } from '@ledger/core';
 import type { RunVariance } from '@ledger/reconciliation';
+import { tieOutAgreement } from '@ledger/reconciliation/testing';
 import { expect } from 'chai';
 import nock from 'nock';
 import { mockedUpstreams } from './mocked-upstreams.js';
@@ -177,12 +178,17 @@ describe('India tie-outs: each report shows what its check decides (issue 36)', 
     expect(run.status, run.text).to.equal(200);
     const variances = (check: string) =>
       (run.body.metadata.variances as RunVariance[]).filter((v) => v.check_name === check);
-    return {
-      run: run.body as { results: Array<{ check_name: string; status: string; metrics: Record<string, unknown> }> },
-      variances,
+    const reports = {
       reconciliation: await get('/v1/india/reconciliation'),
       holdings: await get('/v1/india/holdings-recon'),
       ledger: await get('/v1/india/ledger-recon'),
+    };
+    // The comparison the bench makes on its book too (bench india): here it must find them alike.
+    expect(tieOutAgreement(run.body, reports).disagreements).to.deep.equal([]);
+    return {
+      run: run.body as { results: Array<{ check_name: string; status: string; metrics: Record<string, unknown> }> },
+      variances,
+      ...reports,
     };
   }
 
