@@ -17,7 +17,7 @@ export interface TieOutReports {
     customers: Array<{ customer_id: string; symbols: Array<{ symbol: string; status: string; difference: string }> }>;
   };
   /** `GET /v1/india/ledger-recon`. */
-  ledger: { customers: Array<{ customer_id: string; difference: { cash_status: string } }> };
+  ledger: { customers: Array<{ customer_id: string; difference: { cash_status: string } | null }> };
 }
 
 /** How many items of each tie-out were compared, and every difference between report and check (none: they agree). */
@@ -76,8 +76,8 @@ export function tieOutAgreement(
     v.difference,
   ]);
   const cash = ledger.customers
-    .filter((c) => c.difference.cash_status !== 'match')
-    .map((c) => [c.customer_id, c.difference.cash_status]);
+    .filter((c) => c.difference !== null && c.difference.cash_status !== 'match')
+    .map((c) => [c.customer_id, c.difference!.cash_status]);
   const ledgerCash = variances('usbroker_ledger_recon').map((v) => [v.customer_id, v.detail.status]);
   const lrsMetrics = run.results.find((r) => r.check_name === 'lrs_usbroker_tie_out')?.metrics ?? {};
   const counts = Object.entries(reconciliation.totals.remittances)
