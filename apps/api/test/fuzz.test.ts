@@ -341,7 +341,9 @@ describe('fuzz: bad input over every operation that takes input', function () {
   let structured = 0;
   let seconds = 0;
 
-  before(async () => {
+  before(async function () {
+    // The hook sends every request (the tests judge them after): ~2 min alone, several times that on a busy machine.
+    this.timeout(600_000);
     operations = fuzzableOperations(apiDocument, EXCLUDED_OPERATIONS);
     // No worker runs here: a synchronous job a valid call enqueues (recost) is answered 202 at once.
     api = await startApi({ env: { JOB_SYNC_WAIT_MS: '1' } });
