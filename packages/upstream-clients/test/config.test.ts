@@ -12,6 +12,7 @@ describe('upstream configuration', () => {
       usbroker: null,
       remit: null,
       usbrokerFirmId: null,
+      usbrokerFirmAccount: null,
     });
   });
 
@@ -48,8 +49,8 @@ describe('upstream configuration', () => {
     expect(clients.uaefeed).to.equal(null);
     expect(clients.usbrokerFirmId).to.equal('FIRM');
     expect(clients.usbrokerFirmAccount).to.equal('FIRM-ACC');
-    expect(createUpstreamClients(upstreamConfigSchema.parse({ USBROKER_FIRM_ACCOUNT: ' ' })).usbrokerFirmAccount).to.equal(
-      null,
-    );
+    expect(
+      createUpstreamClients(upstreamConfigSchema.parse({ USBROKER_FIRM_ACCOUNT: ' ' })).usbrokerFirmAccount,
+    ).to.equal(null);
   });
 });
