@@ -124,7 +124,7 @@ describe('recost settles a usbroker trade’s broker cost out of the omnibus (re
     });
     // What recost posted before: the broker's cost alone (1000.00 × 4 bps), left payable in 2340; the trade stamped.
     const old = derivationDraft(
-      buy,
+      { txnId: buy.txnId, customerId: c, symbol: 'AMD', txnDate: '2026-01-05' },
       linesFromLegs([
         {
           debit: ACCOUNT.brokerageCost,
