@@ -31,10 +31,8 @@ export const usbrokerOmnibusCash: Check = {
     const firmAccount = upstreams.usbrokerFirmAccount;
     if (firmAccount === null)
       return skipped(linked.length, 'the firm account at usbroker is not configured (USBROKER_FIRM_ACCOUNT unset)');
-    const [ledger, pending] = [
-      await ledgerDebitBalance(db, ACCOUNT.omnibusCash),
-      await tradesPendingRecost(db, 'usbroker'),
-    ];
+    const ledger = await ledgerDebitBalance(db, ACCOUNT.omnibusCash);
+    const pending = await tradesPendingRecost(db, 'usbroker');
     const accounts = [...linked.map((c) => c.account_no), firmAccount];
     const reads = await readPerCustomer(accounts, (account) => client.getBalance(account));
     const unreadable = reads.flatMap((r) =>
