@@ -18,7 +18,14 @@ describe('worker configuration', () => {
       queuePrefix: 'bull',
       jobStalledIntervalMs: 30_000,
       jobSettings: { feeSchedule: new FeeSchedule(new Decimal(22)), aedPerUsd: '3.6725' },
-      upstreams: { uaefeed: null, custodian: null, usbroker: null, remit: null, usbrokerFirmId: null },
+      upstreams: {
+        uaefeed: null,
+        custodian: null,
+        usbroker: null,
+        remit: null,
+        usbrokerFirmId: null,
+        usbrokerFirmAccount: null,
+      },
     });
   });
 

@@ -305,6 +305,8 @@ describe('sync-usbroker-ledger against a nock’ed broker', function () {
     expect(await derivationOf(db, 'ORD-1')).to.deep.equal([
       ['5010', '0.75', '0.00', 'broker_cost'],
       ['2340', '0.00', '0.75', 'broker_cost'],
+      ['2340', '0.75', '0.00', 'broker_cost_settled'],
+      ['1100', '0.00', '0.75', 'broker_cost_settled'],
     ]);
     const result = await runSyncUsbrokerLedger({ start: '2026-01-07' }, depsOf(db, brokerClient()));
     expect(result.broker_fees).to.deep.equal({ offered: 2, recorded: 2, existing: 0, repending: 1 });
@@ -313,12 +315,16 @@ describe('sync-usbroker-ledger against a nock’ed broker', function () {
     expect(await derivationOf(db, 'ORD-1')).to.deep.equal([
       ['5010', '4.50', '0.00', 'broker_cost'],
       ['2340', '0.00', '4.50', 'broker_cost'],
+      ['2340', '4.50', '0.00', 'broker_cost_settled'],
+      ['1100', '0.00', '4.50', 'broker_cost_settled'],
     ]);
     // A trade posted after its fee was recorded is costed with it at once.
     await runSyncUsbroker({ customer_ids: ['IND-2'] }, depsOf(db, brokerClient()));
     expect(await derivationOf(db, 'ORD-21')).to.deep.equal([
       ['5010', '0.33', '0.00', 'broker_cost'],
       ['2340', '0.00', '0.33', 'broker_cost'],
+      ['2340', '0.33', '0.00', 'broker_cost_settled'],
+      ['1100', '0.00', '0.33', 'broker_cost_settled'],
     ]);
   });
 

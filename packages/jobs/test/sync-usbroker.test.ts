@@ -161,6 +161,8 @@ describe('sync-usbroker and sync-usbroker-trades against a nock’ed broker', fu
       ['4010', '0.00', '2.10', 'brokerage_fee'],
       ['5010', '0.38', '0.00', 'broker_cost'],
       ['2340', '0.00', '0.38', 'broker_cost'],
+      ['2340', '0.38', '0.00', 'broker_cost_settled'],
+      ['1100', '0.00', '0.38', 'broker_cost_settled'],
       ['2100', '935.20', '0.00', 'cost_relief'],
       ['1200', '0.00', '935.20', 'cost_relief'],
     ]);

@@ -150,6 +150,7 @@ export {
 export {
   derivationDraft,
   derivePair,
+  SETTLED_AT_EXECUTION,
   type RecostFlagReason,
   type RecostPolicy,
   type TradeDerivation,

@@ -1,5 +1,14 @@
 import { expect } from 'chai';
-import { Decimal, derivePair, FeeSchedule, FifoLots, type RecostPolicy, type TradeFacts } from '../src/index.js';
+import {
+  Decimal,
+  derivePair,
+  FeeSchedule,
+  FifoLots,
+  isBalanced,
+  linesFromLegs,
+  type RecostPolicy,
+  type TradeFacts,
+} from '../src/index.js';
 
 const d = (value: string) => new Decimal(value);
 const POLICY: RecostPolicy = { feeSchedule: new FeeSchedule(d('22')) };
@@ -75,8 +84,8 @@ describe('recost derivations of a pair (pure)', () => {
       [trade('buy_security', '10', '1000.00'), trade('buy_security', '1', '333.33', { brokerFeeUsd: d('1.23') })],
       POLICY,
     );
-    expect(legsOf(plain!)).to.deep.equal(['5010/2340 0.40 broker_cost']);
-    expect(legsOf(itemised!)).to.deep.equal(['5010/2340 1.23 broker_cost']);
+    expect(legsOf(plain!)).to.deep.equal(['5010/2340 0.40 broker_cost', '2340/1100 0.40 broker_cost_settled']);
+    expect(legsOf(itemised!)).to.deep.equal(['5010/2340 1.23 broker_cost', '2340/1100 1.23 broker_cost_settled']);
   });
 
   it('a sell across two lots: customer fee 22 bps, broker cost 4 bps, cost relief at the lots’ cost', () => {
@@ -92,6 +101,7 @@ describe('recost derivations of a pair (pure)', () => {
     expect(legsOf(derived[2]!)).to.deep.equal([
       '2010/4010 3.30 brokerage_fee',
       '5010/2340 0.60 broker_cost',
+      '2340/1100 0.60 broker_cost_settled',
       '2100/1200 1240.00 cost_relief',
     ]);
   });
@@ -105,6 +115,7 @@ describe('recost derivations of a pair (pure)', () => {
     expect(legsOf(derived[1]!)).to.deep.equal([
       '2010/4010 3.70 brokerage_fee',
       '5010/2340 0.49 broker_cost',
+      '2340/1100 0.49 broker_cost_settled',
       '2100/1200 100.00 cost_relief',
     ]);
   });
@@ -119,16 +130,18 @@ describe('recost derivations of a pair (pure)', () => {
       raised,
     );
     // 100.00 × 4 bps = 0.04; 600.00 × 22 bps = 1.32, × 4 bps = 0.24 (the schedule's 30 and 5 would give 1.80 and 0.30).
-    expect(legsOf(derived[0]!)).to.deep.equal(['5010/2340 0.04 broker_cost']);
+    expect(legsOf(derived[0]!)).to.deep.equal(['5010/2340 0.04 broker_cost', '2340/1100 0.04 broker_cost_settled']);
     expect(legsOf(derived[1]!)).to.deep.equal([
       '2010/4010 1.32 brokerage_fee',
       '5010/2340 0.24 broker_cost',
+      '2340/1100 0.24 broker_cost_settled',
       '2100/1200 100.00 cost_relief',
     ]);
   });
 
   it('an AED sell’s fee is charged to the AED wallet (2020), never the USD one, with its AED amount at the trade’s rate', () => {
-    const aed = { currency: 'AED' as const, fxRate: d('3.6725') };
+    // An AED trade is the UAE book's (uaefeed): its broker cost stays payable in 2340.
+    const aed = { source: 'uaefeed' as const, currency: 'AED' as const, fxRate: d('3.6725') };
     const derived = derivePair(
       [trade('buy_security', '1', '100.00', aed), trade('sell_security', '1', '100.00', aed)],
       POLICY,
@@ -141,6 +154,40 @@ describe('recost derivations of a pair (pure)', () => {
     // 0.22 × 3.6725 = 0.80795 → AED 0.81.
     const fee = derived[1]!.kind === 'derived' ? derived[1]!.legs[0] : undefined;
     expect(fee?.nativeAmount?.toFixed(2)).to.equal('0.81');
+  });
+
+  it('a usbroker buy and sell settle their broker cost out of the omnibus at once (Dr 2340 / Cr 1100): 2340 nets to nothing, the derivations balance', () => {
+    const derived = derivePair(
+      [trade('buy_security', '10', '1000.00'), trade('sell_security', '4', '500.00', { brokerFeeUsd: d('0.17') })],
+      POLICY,
+    );
+    // The broker kept its part when it charged the customer's account: what it kept leaves 1100, not what the model says (the sell's 4 bps would be 0.20).
+    expect(legsOf(derived[0]!)).to.deep.equal(['5010/2340 0.40 broker_cost', '2340/1100 0.40 broker_cost_settled']);
+    expect(legsOf(derived[1]!)).to.deep.equal([
+      '2010/4010 1.10 brokerage_fee',
+      '5010/2340 0.17 broker_cost',
+      '2340/1100 0.17 broker_cost_settled',
+      '2100/1200 400.00 cost_relief',
+    ]);
+    for (const derivation of derived) {
+      const lines = linesFromLegs(derivation.kind === 'derived' ? derivation.legs : []);
+      expect(isBalanced(lines)).to.equal(true);
+      const net = (code: string) =>
+        lines.filter((l) => l.accountCode === code).reduce((sum, l) => sum.plus(l.credit).minus(l.debit), d('0'));
+      expect(net('2340').toFixed(2)).to.equal('0.00');
+    }
+  });
+
+  it('a UAE trade (uaefeed, custodian) or a manual one keeps its broker cost payable in 2340: no settlement leg', () => {
+    for (const source of ['uaefeed', 'custodian', 'manual'] as const) {
+      const derived = derivePair(
+        [trade('buy_security', '1', '100.00', { source }), trade('sell_security', '1', '600.00', { source })],
+        POLICY,
+      );
+      expect(legsOf(derived[0]!), source).to.deep.equal(['5010/2340 0.04 broker_cost']);
+      expect(legsOf(derived[1]!), source).to.not.include.members(['2340/1100 0.24 broker_cost_settled']);
+      expect(legsOf(derived[1]!), source).to.include('5010/2340 0.24 broker_cost');
+    }
   });
 
   it('a reversed buy holds no lot and has no derivation', () => {

@@ -21,10 +21,11 @@ describe('migration 20261211_move_recost_state_out_of_transactions, on a book wi
 
   it('keeps each transaction pending, stamped or never pending as it was, both ways', async () => {
     await upsertCustomer(t.db, 'M-1', {});
+    // Manual trades: on the way to head, migration 20270216 re-pends every stamped usbroker trade (by design).
     const trade = (quantity: string) =>
       draft({
         txn_type: 'buy_security',
-        source: 'usbroker',
+        source: 'manual',
         customer_id: 'M-1',
         symbol: 'AAPL',
         quantity,

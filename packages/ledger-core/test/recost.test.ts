@@ -150,14 +150,26 @@ describe('recost (real Postgres, as the runtime role)', function () {
       expect(result).to.deep.include({ derivations_posted: 3, superseded: 0, flagged: [], remaining: 0 });
       expect(result.recosted).to.be.at.least(3);
       // Broker cost 4 bps: 1000.00 → 0.40, 600.00 → 0.24.
-      expect(await effectiveLines(db, b1!)).to.deep.equal(['2340 Cr 0.40 broker_cost', '5010 Dr 0.40 broker_cost']);
-      expect(await effectiveLines(db, b2!)).to.deep.equal(['2340 Cr 0.24 broker_cost', '5010 Dr 0.24 broker_cost']);
+      expect(await effectiveLines(db, b1!)).to.deep.equal([
+        '1100 Cr 0.40 broker_cost_settled',
+        '2340 Cr 0.40 broker_cost',
+        '2340 Dr 0.40 broker_cost_settled',
+        '5010 Dr 0.40 broker_cost',
+      ]);
+      expect(await effectiveLines(db, b2!)).to.deep.equal([
+        '1100 Cr 0.24 broker_cost_settled',
+        '2340 Cr 0.24 broker_cost',
+        '2340 Dr 0.24 broker_cost_settled',
+        '5010 Dr 0.24 broker_cost',
+      ]);
       // Sell 1500.00: customer fee 22 bps = 3.30, broker cost 4 bps = 0.60; relief 1000.00 + 600.00 × 2/5 = 1240.00.
       expect(await effectiveLines(db, s!)).to.deep.equal([
+        '1100 Cr 0.60 broker_cost_settled',
         '1200 Cr 1240.00 cost_relief',
         '2010 Dr 3.30 brokerage_fee',
         '2100 Dr 1240.00 cost_relief',
         '2340 Cr 0.60 broker_cost',
+        '2340 Dr 0.60 broker_cost_settled',
         '4010 Cr 3.30 brokerage_fee',
         '5010 Dr 0.60 broker_cost',
       ]);
@@ -351,13 +363,20 @@ describe('recost (real Postgres, as the runtime role)', function () {
         [b.source, b.sourceTxnId],
       );
       await recost(db, OPTIONS);
-      expect(await effectiveLines(db, b.txnId)).to.deep.equal(['2340 Cr 1.23 broker_cost', '5010 Dr 1.23 broker_cost']);
+      expect(await effectiveLines(db, b.txnId)).to.deep.equal([
+        '1100 Cr 1.23 broker_cost_settled',
+        '2340 Cr 1.23 broker_cost',
+        '2340 Dr 1.23 broker_cost_settled',
+        '5010 Dr 1.23 broker_cost',
+      ]);
       // 1234.56 × 30 bps = 3.70368 → 3.70; × 4 bps = 0.493824 → 0.49.
       expect(await effectiveLines(db, s.txnId)).to.deep.equal([
+        '1100 Cr 0.49 broker_cost_settled',
         '1200 Cr 400.00 cost_relief',
         '2010 Dr 3.70 brokerage_fee',
         '2100 Dr 400.00 cost_relief',
         '2340 Cr 0.49 broker_cost',
+        '2340 Dr 0.49 broker_cost_settled',
         '4010 Cr 3.70 brokerage_fee',
         '5010 Dr 0.49 broker_cost',
       ]);
@@ -376,12 +395,19 @@ describe('recost (real Postgres, as the runtime role)', function () {
       // January, at 22 and 4 bps: the buy's broker cost 1000.00 × 4 bps = 0.40; the sell's fee
       // 600.00 × 22 bps = 1.32, broker cost 600.00 × 4 bps = 0.24, relief 1000.00 × 4/10 = 400.00.
       const january = [
-        ['2340 Cr 0.40 broker_cost', '5010 Dr 0.40 broker_cost'],
         [
+          '1100 Cr 0.40 broker_cost_settled',
+          '2340 Cr 0.40 broker_cost',
+          '2340 Dr 0.40 broker_cost_settled',
+          '5010 Dr 0.40 broker_cost',
+        ],
+        [
+          '1100 Cr 0.24 broker_cost_settled',
           '1200 Cr 400.00 cost_relief',
           '2010 Dr 1.32 brokerage_fee',
           '2100 Dr 400.00 cost_relief',
           '2340 Cr 0.24 broker_cost',
+          '2340 Dr 0.24 broker_cost_settled',
           '4010 Cr 1.32 brokerage_fee',
           '5010 Dr 0.24 broker_cost',
         ],
@@ -417,7 +443,9 @@ describe('recost (real Postgres, as the runtime role)', function () {
           .map((l) => `${l.accountCode} ${l.debit.plus(l.credit).toFixed(2)}`),
       ).to.deep.equal(['2010 0.90', '4010 0.90']);
       expect(await effectiveLines(db, febBuy.txnId)).to.deep.equal([
+        '1100 Cr 0.15 broker_cost_settled',
         '2340 Cr 0.15 broker_cost',
+        '2340 Dr 0.15 broker_cost_settled',
         '5010 Dr 0.15 broker_cost',
       ]);
       expect([await effectiveLines(db, janBuy!), await effectiveLines(db, janSell!)]).to.deep.equal(january);
@@ -743,7 +771,12 @@ describe('recost (real Postgres, as the runtime role)', function () {
       ]);
       await recost(db, OPTIONS);
       // The broker's cost, 100.00 × 4 bps.
-      expect(await effectiveLines(db, b!)).to.deep.equal(['2340 Cr 0.04 broker_cost', '5010 Dr 0.04 broker_cost']);
+      expect(await effectiveLines(db, b!)).to.deep.equal([
+        '1100 Cr 0.04 broker_cost_settled',
+        '2340 Cr 0.04 broker_cost',
+        '2340 Dr 0.04 broker_cost_settled',
+        '5010 Dr 0.04 broker_cost',
+      ]);
       const { txn_id: entry } = await db('transactions')
         .where({ txn_type: 'recost' })
         .whereRaw("metadata->>'recost_of' = ?", [b!])
@@ -758,7 +791,12 @@ describe('recost (real Postgres, as the runtime role)', function () {
       expect(refused).to.deep.include({ code: 'derived_entry', details: [{ recost_of: b }] });
       expect((refused as Error).message).to.include(`reverse trade ${b!} instead`);
       expect(await balances(db)).to.deep.equal(before);
-      expect(await effectiveLines(db, b!)).to.deep.equal(['2340 Cr 0.04 broker_cost', '5010 Dr 0.04 broker_cost']);
+      expect(await effectiveLines(db, b!)).to.deep.equal([
+        '1100 Cr 0.04 broker_cost_settled',
+        '2340 Cr 0.04 broker_cost',
+        '2340 Dr 0.04 broker_cost_settled',
+        '5010 Dr 0.04 broker_cost',
+      ]);
 
       // The way that works: reverse the trade; recost reverses its derivation itself.
       await reverseTransaction(db, b!, { txnId: randomUUID(), txnDate: '2026-01-06', memo: null });
@@ -769,7 +807,7 @@ describe('recost (real Postgres, as the runtime role)', function () {
            FROM transactions r JOIN journal_lines l USING (txn_id) WHERE r.reverses_txn_id = ? ORDER BY 1`,
         [entry],
       );
-      expect(rows.map((r) => r.line)).to.deep.equal(['2340 Dr 0.04', '5010 Cr 0.04']);
+      expect(rows.map((r) => r.line)).to.deep.equal(['1100 Dr 0.04', '2340 Cr 0.04', '2340 Dr 0.04', '5010 Cr 0.04']);
       // Once superseded, still not the caller's to reverse (nor to be answered as if it were).
       const again = await reverseTransaction(db, entry, {
         txnId: randomUUID(),

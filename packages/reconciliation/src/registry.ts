@@ -18,6 +18,7 @@ import { uaefeedCashRecon } from './checks/uaefeed-cash-recon.js';
 import { uaefeedHoldingsRecon } from './checks/uaefeed-holdings-recon.js';
 import { usbrokerHoldingsRecon } from './checks/usbroker-holdings-recon.js';
 import { usbrokerLedgerRecon } from './checks/usbroker-ledger-recon.js';
+import { usbrokerOmnibusCash } from './checks/usbroker-omnibus-cash.js';
 import { trialBalanceZero } from './checks/trial-balance-zero.js';
 import { walletDerivation } from './checks/wallet-derivation.js';
 
@@ -39,6 +40,7 @@ export const CHECKS: readonly Check[] = [
   uaefeedCashRecon,
   usbrokerLedgerRecon,
   usbrokerHoldingsRecon,
+  usbrokerOmnibusCash,
   lrsUsbrokerTieOut,
   pendingFlowAge,
   openExceptionsAge,

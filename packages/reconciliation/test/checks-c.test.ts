@@ -5,6 +5,7 @@ import {
   postEntry,
   previousMonth,
   recordStockSplits,
+  recost,
   upsertCustomer,
 } from '@ledger/core';
 import { randomUUID } from 'node:crypto';
@@ -171,6 +172,8 @@ describe('category C checks: usbroker (India)', function () {
     // Nor the UAE checks, where no customer links a custodian account or a uaefeed customer number.
     expect(result.custodian_ledger_recon).to.deep.equal({ status: 'ok', metrics: { customers: 0 }, variances: [] });
     expect(result.uaefeed_holdings_recon).to.deep.equal({ status: 'ok', metrics: { customers: 0 }, variances: [] });
+    // The omnibus at usbroker is the India book's alone: not run on the UAE book.
+    expect(result).to.not.have.property('usbroker_omnibus_cash');
   });
 
   it('usbroker not configured › warn naming why, never fail', async () => {
@@ -401,6 +404,117 @@ describe('category C checks: usbroker (India)', function () {
       ['order_3', '300.00', []],
       ['order_7', '80.00', []],
     ]);
+  });
+
+  describe('usbroker_omnibus_cash', () => {
+    const FIRM = 'FIRM-1';
+    /**
+     * IND-1 (USB-1): 1,000.00 in, 10 AAPL bought at usbroker for 500.00 (fee 1.10 at 22 bps, of
+     * which recost's broker cost 0.20 at 4 bps, settled out of 1100): 1100 = 1,000.00 − 500.00 −
+     * 0.20 + 200.00 (IND-2) = 699.80. The broker: USB-1 498.90, USB-2 200.00, the firm 0.90.
+     */
+    async function omnibusBook(): Promise<void> {
+      await upsertCustomer(t.db, 'IND-1', { references: { usbroker_account_no: 'USB-1' } });
+      await upsertCustomer(t.db, 'IND-2', { references: { usbroker_account_no: 'USB-2' } });
+      await post(t.db, { txn_type: 'deposit', customer_id: 'IND-1', amount_usd: '1000.00' });
+      await post(t.db, {
+        txn_type: 'buy_security',
+        source: 'usbroker',
+        customer_id: 'IND-1',
+        amount_usd: '500.00',
+        symbol: 'AAPL',
+        quantity: '10',
+      });
+      await post(t.db, { txn_type: 'deposit', customer_id: 'IND-2', amount_usd: '200.00' });
+      await recost(t.db, { policy: { feeSchedule: new FeeSchedule(new Decimal(22)) }, limit: null });
+    }
+    const firmAnswers = (cash: string | null) =>
+      nock(BROKER_URL)
+        .persist()
+        .get(`/v1/accounts/${FIRM}/balance`)
+        .reply(() => (cash === null ? [500, { error: 'internal_error' }] : [200, balance(cash)]));
+    const withFirm = { ...NO_UPSTREAMS, usbroker: broker(), usbrokerFirmAccount: FIRM };
+
+    it('USBROKER_FIRM_ACCOUNT unset › skipped: warn naming the setting, no variance', async () => {
+      await omnibusBook();
+      fakeBroker({ 'USB-1': balance('498.90'), 'USB-2': balance('200.00') }, {});
+      const result = await outcomes({ ...NO_UPSTREAMS, usbroker: broker() });
+      expect(result.usbroker_omnibus_cash).to.deep.equal({
+        status: 'warn',
+        metrics: {
+          customers: 2,
+          skipped: true,
+          reason: 'the firm account at usbroker is not configured (USBROKER_FIRM_ACCOUNT unset)',
+        },
+        variances: [],
+      });
+    });
+
+    it('1100 equals the customers’ broker cash plus the firm account’s, to the cent › ok', async () => {
+      await omnibusBook();
+      fakeBroker({ 'USB-1': balance('498.90'), 'USB-2': balance('200.00') }, {});
+      firmAnswers('0.90');
+      expect((await outcomes(withFirm)).usbroker_omnibus_cash).to.deep.equal({
+        status: 'ok',
+        metrics: {
+          customers: 2,
+          ledger_omnibus: '699.80',
+          customers_cash: '698.90',
+          firm_cash: '0.90',
+          difference: '0.00',
+          pending_recost: 0,
+          variances: 0,
+        },
+        variances: [],
+      });
+    });
+
+    it('the broker kept more than recost settled (and a trade still pending recost) › warn, one variance naming the difference and the pending count', async () => {
+      await omnibusBook();
+      // A buy not yet recosted: its settlement is still to come.
+      await post(t.db, {
+        txn_type: 'buy_security',
+        source: 'usbroker',
+        customer_id: 'IND-2',
+        amount_usd: '100.00',
+        symbol: 'MSFT',
+        quantity: '1',
+      });
+      fakeBroker({ 'USB-1': balance('498.90'), 'USB-2': balance('99.78') }, {});
+      firmAnswers('0.81');
+      const result = (await outcomes(withFirm)).usbroker_omnibus_cash!;
+      // 1100 = 699.80 − 100.00; the broker: 498.90 + 99.78 + 0.81 = 599.49, so 0.31 short of the ledger.
+      expect(result.status).to.equal('warn');
+      expect(result.variances).to.deep.equal([
+        {
+          ...NO_VARIANCE,
+          account_code: '1100',
+          expected: '599.80',
+          actual: '599.49',
+          difference: '-0.31',
+          detail: {
+            problem: 'omnibus_cash_differs',
+            customers_cash: '598.68',
+            firm_account: FIRM,
+            firm_cash: '0.81',
+            customers: 2,
+            pending_recost: 1,
+          },
+        },
+      ]);
+    });
+
+    it('the firm account unreadable › warn naming it, no variance (nothing judged)', async () => {
+      await omnibusBook();
+      fakeBroker({ 'USB-1': balance('498.90'), 'USB-2': balance('200.00') }, {});
+      firmAnswers(null);
+      const result = (await outcomes(withFirm)).usbroker_omnibus_cash!;
+      expect(result).to.deep.include({ status: 'warn', variances: [] });
+      expect(result.metrics).to.deep.include({ customers: 2, unreachable: 1, pending_recost: 0 });
+      expect((result.metrics.unreadable as Array<{ account_no: string }>).map((u) => u.account_no)).to.deep.equal([
+        FIRM,
+      ]);
+    });
   });
 
   it('usbroker unreachable for one customer › warn naming the customer and why; the others are still checked', async () => {

@@ -11,7 +11,7 @@ import {
   runSyncUsbrokerTrades,
   type JobDeps,
 } from '@ledger/jobs';
-import { PLANTED_MISMATCH_CUSTOMER, startSandbox, type Sandbox } from '@ledger/sandbox';
+import { PLANTED_MISMATCH_CUSTOMER, startSandbox, usbrokerFirmAccountOf, type Sandbox } from '@ledger/sandbox';
 import { createRemitClient, createUsbrokerClient, NO_UPSTREAMS } from '@ledger/upstream-clients';
 import { expect } from 'chai';
 import { CHECKS, DEFAULT_RECON_SETTINGS, runReconciliation, type ReconciliationRun } from '../src/index.js';
@@ -29,7 +29,13 @@ const logger = createLogger({ level: 'error', service: 'recon-test', book: 'ENTI
 const CUSTOMERS = 200;
 const DEMO = { seed: 42, recordsPerCustomer: 48, months: 24 };
 /** The checks of the quickstart's India run that compare with the broker and age remittances. */
-const CHECKED = ['usbroker_ledger_recon', 'usbroker_holdings_recon', 'lrs_usbroker_tie_out', 'pending_flow_age'];
+const CHECKED = [
+  'usbroker_ledger_recon',
+  'usbroker_holdings_recon',
+  'usbroker_omnibus_cash',
+  'lrs_usbroker_tie_out',
+  'pending_flow_age',
+];
 
 /** `[start, end]` windows of at most 92 days covering `from`..`to` (the daily-ledger job's limit). */
 function ledgerWindows(from: string, to: string): Array<{ start: string; end: string }> {
@@ -80,6 +86,7 @@ describe('the quickstart’s demo India book: only the planted mismatch', functi
         backoffMs: 5,
       }),
       usbrokerFirmId: firmId,
+      usbrokerFirmAccount: usbrokerFirmAccountOf(firmId),
     };
     const deps: JobDeps = {
       book: 'ENTITY_IND_IFSC',
@@ -135,7 +142,8 @@ describe('the quickstart’s demo India book: only the planted mismatch', functi
     });
   });
 
-  it('the planted mismatch is the run’s only variance: one share more at the broker for customer 7', () => {
+  it('the planted mismatch is the run’s only variance: one share more at the broker for customer 7 (the omnibus ties out: ok)', () => {
+    expect(run.results.find((r) => r.check_name === 'usbroker_omnibus_cash')).to.deep.include({ status: 'ok' });
     const planted = `IND-${String(PLANTED_MISMATCH_CUSTOMER).padStart(6, '0')}`;
     expect(run.metadata.variances.map((v) => [v.check_name, v.customer_id, v.difference])).to.deep.equal([
       ['usbroker_holdings_recon', planted, '1'],

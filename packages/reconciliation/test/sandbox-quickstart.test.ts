@@ -11,7 +11,7 @@ import {
   runSyncUsbrokerLedger,
   runSyncUsbrokerTrades,
 } from '@ledger/jobs';
-import { startSandbox, type Sandbox } from '@ledger/sandbox';
+import { startSandbox, usbrokerFirmAccountOf, type Sandbox } from '@ledger/sandbox';
 import { createRemitClient, createUsbrokerClient, NO_UPSTREAMS } from '@ledger/upstream-clients';
 import { expect } from 'chai';
 import { CHECKS, DEFAULT_RECON_SETTINGS, runReconciliation, type ReconciliationRun } from '../src/index.js';
@@ -23,7 +23,13 @@ const LEDGER_WINDOWS = [
   { start: '2026-04-01', end: '2026-06-30' },
 ];
 /** The checks the quickstart's India book showed variances in. */
-const CHECKED = ['usbroker_ledger_recon', 'usbroker_holdings_recon', 'lrs_usbroker_tie_out', 'pending_flow_age'];
+const CHECKED = [
+  'usbroker_ledger_recon',
+  'usbroker_holdings_recon',
+  'usbroker_omnibus_cash',
+  'lrs_usbroker_tie_out',
+  'pending_flow_age',
+];
 
 /**
  * The India book loaded as the quickstart loads it (scripts/stack/demo.mjs: provision, the broker's
@@ -60,6 +66,7 @@ describe('the India book loaded the quickstart’s way reconciles', function () 
         backoffMs: 5,
       }),
       usbrokerFirmId: firmId,
+      usbrokerFirmAccount: usbrokerFirmAccountOf(firmId),
     };
     const deps: JobDeps = {
       book: 'ENTITY_IND_IFSC',
@@ -90,6 +97,11 @@ describe('the India book loaded the quickstart’s way reconciles', function () 
 
   const of = (name: string) => run.metadata.variances.filter((v) => v.check_name === name);
   const all = () => sandbox.data.india.all();
+
+  it('the omnibus at the broker ties out with 1100 to the cent: the customers’ cash and the firm account’s (no omnibus_cash_differs)', () => {
+    expect(of('usbroker_omnibus_cash')).to.deep.equal([]);
+    expect(run.results.find((r) => r.check_name === 'usbroker_omnibus_cash')).to.deep.include({ status: 'ok' });
+  });
 
   it('a sell filled the day of the buy it sells fills after it: every wallet is the broker’s cash to the cent (no cash_differs)', () => {
     // IND-000006 bought shares and sold them the same day (records 16 and 17): the sell used to fill first,

@@ -2,6 +2,7 @@ import { createPrivateKey, createPublicKey, generateKeyPair } from 'node:crypto'
 import { promisify } from 'node:util';
 import type { SandboxDataConfig } from './data/config.js';
 import { createDataset, type SandboxDataset } from './data/generate.js';
+import { usbrokerFirmAccountOf } from './data/india-views.js';
 import { createCustodianHandler } from './http/custodian.js';
 import { FaultStore } from './http/faults.js';
 import { createRegistryHandler } from './http/registry.js';
@@ -106,6 +107,8 @@ export function clientEnv(sandbox: Pick<Sandbox, 'urls' | 'credentials'>): Recor
     USBROKER_API_KEY: usbroker.apiKey,
     USBROKER_API_SECRET: usbroker.apiSecret,
     USBROKER_FIRM_ID: usbroker.firmId,
+    // The firm's own account at the broker: the platform's part of every fee is credited to it.
+    USBROKER_FIRM_ACCOUNT: usbrokerFirmAccountOf(usbroker.firmId),
     // Schedule FA's table A2 names the broker: here, the sandbox itself.
     SCHEDULE_FA_BROKER_NAME: 'usbroker sandbox (a test double, not an institution)',
     SCHEDULE_FA_BROKER_ADDRESS: sandbox.urls.usbroker,

@@ -37,6 +37,8 @@ export const upstreamConfigSchema = z.object({
   USBROKER_API_KEY: optionalText,
   USBROKER_API_SECRET: optionalText,
   USBROKER_FIRM_ID: optionalText,
+  /** The firm's own account at the broker, credited the platform's part of each fee (contract, Recost revised). */
+  USBROKER_FIRM_ACCOUNT: optionalText,
   REMIT_BASE_URL: optionalUrl,
   REMIT_API_KEY: optionalText,
   REMIT_API_SECRET: optionalText,
@@ -66,6 +68,11 @@ export interface UpstreamClients {
   remit: RemitClient | null;
   /** The broker's firm id: the `firm` of its daily ledger (`USBROKER_FIRM_ID`). */
   usbrokerFirmId: string | null;
+  /**
+   * The firm's own account at the broker (`USBROKER_FIRM_ACCOUNT`): the broker credits it the
+   * platform's part of each trade's fee; its balance is read like a customer's (`getBalance`).
+   */
+  usbrokerFirmAccount: string | null;
 }
 
 /** No upstream configured: what a book without upstream settings, or a test of pure logic, runs with. */
@@ -75,6 +82,7 @@ export const NO_UPSTREAMS: UpstreamClients = {
   usbroker: null,
   remit: null,
   usbrokerFirmId: null,
+  usbrokerFirmAccount: null,
 };
 
 /**
@@ -124,5 +132,6 @@ export function createUpstreamClients(env: UpstreamEnv): UpstreamClients {
             requestsPerMinute: env.REMIT_REQUESTS_PER_MINUTE,
           }),
     usbrokerFirmId: env.USBROKER_FIRM_ID ?? null,
+    usbrokerFirmAccount: env.USBROKER_FIRM_ACCOUNT ?? null,
   };
 }

@@ -12,6 +12,7 @@ describe('upstream configuration', () => {
       usbroker: null,
       remit: null,
       usbrokerFirmId: null,
+      usbrokerFirmAccount: null,
     });
   });
 
@@ -40,11 +41,16 @@ describe('upstream configuration', () => {
         REMIT_BASE_URL: 'http://127.0.0.1:9104',
         REMIT_API_KEY: 'key',
         USBROKER_FIRM_ID: 'FIRM',
+        USBROKER_FIRM_ACCOUNT: 'FIRM-ACC',
       }),
     );
     expect(clients.custodian).to.not.equal(null);
     expect(clients.remit).to.not.equal(null);
     expect(clients.uaefeed).to.equal(null);
     expect(clients.usbrokerFirmId).to.equal('FIRM');
+    expect(clients.usbrokerFirmAccount).to.equal('FIRM-ACC');
+    expect(
+      createUpstreamClients(upstreamConfigSchema.parse({ USBROKER_FIRM_ACCOUNT: ' ' })).usbrokerFirmAccount,
+    ).to.equal(null);
   });
 });

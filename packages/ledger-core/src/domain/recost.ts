@@ -86,9 +86,33 @@ function aedOfFee(trade: TradeFacts, feeUsd: Decimal): Decimal {
   return roundToCents(feeUsd.times(trade.fxRate));
 }
 
-function brokerCostLeg(trade: TradeFacts, policy: RecostPolicy): Leg {
+/**
+ * The sources whose broker keeps its own part of the customer's fee at execution (contract, Recost
+ * revised): usbroker charges the customer's account the whole fee within the executed amount and
+ * credits only the platform's part to the firm's account, so its cost is paid out of the omnibus
+ * (1100) the moment the trade fills. The UAE custodian's and a manual trade's payable is settled
+ * otherwise (an invoice, an adjustment), so it stays in 2340.
+ */
+export const SETTLED_AT_EXECUTION: readonly Source[] = ['usbroker'];
+
+/**
+ * The broker's cost of a trade, Dr 5010 / Cr 2340 (its itemised fee, else its pinned bps, else the
+ * schedule's), and, where the broker kept it at execution, the payable settled out of the omnibus
+ * (Dr 2340 / Cr 1100, `broker_cost_settled`) for the same amount: 2340 then holds only what is owed.
+ */
+function brokerCostLegs(trade: TradeFacts, policy: RecostPolicy): Leg[] {
   const amount = trade.brokerFeeUsd ?? bpsOf(trade.amountUsd, trade.brokerCostBps ?? policy.feeSchedule.brokerCostBps);
-  return { debit: ACCOUNT.brokerageCost, credit: ACCOUNT.payableToBroker, amount, postingKind: 'broker_cost' };
+  const cost: Leg = {
+    debit: ACCOUNT.brokerageCost,
+    credit: ACCOUNT.payableToBroker,
+    amount,
+    postingKind: 'broker_cost',
+  };
+  if (!SETTLED_AT_EXECUTION.includes(trade.source)) return [cost];
+  return [
+    cost,
+    { debit: ACCOUNT.payableToBroker, credit: ACCOUNT.omnibusCash, amount, postingKind: 'broker_cost_settled' },
+  ];
 }
 
 /**
@@ -98,6 +122,8 @@ function brokerCostLeg(trade: TradeFacts, policy: RecostPolicy): Leg {
  *  - a buy: the broker's cost Dr 5010 / Cr 2340 (its customer fee was posted at ingest);
  *  - a sell: the customer's fee Dr 2010 (AED: 2020) / Cr 4010 (its pinned `brokerage_bps`, else its source's in the schedule), the broker's cost
  *    Dr 5010 / Cr 2340 (its itemised fee, else its pinned bps, else the schedule's), and the cost relief Dr 2100 / Cr 1200 at the FIFO lots' cost;
+ *  - a buy's or sell's broker cost, where the broker kept it at execution (SETTLED_AT_EXECUTION: usbroker), settled
+ *    at once: Dr 2340 / Cr 1100 for the same amount;
  *  - a reversed trade: nothing (no lot, no derivation);
  *  - a split: nothing posted; every open lot takes its part of the new holding at its cost (FifoLots.split). A split of
  *    nothing held flags every later sell of the pair (`split_not_applied`);
@@ -130,7 +156,7 @@ export function derivePair(trades: TradeFacts[], policy: RecostPolicy): TradeDer
     if (trade.txnType === 'buy_security') {
       lots.buy(trade.txnId, trade.quantity, trade.amountUsd);
       acquiredOn.set(trade.txnId, trade.txnDate);
-      return { txnId: trade.txnId, kind: 'derived', legs: [brokerCostLeg(trade, policy)], lots: [] };
+      return { txnId: trade.txnId, kind: 'derived', legs: brokerCostLegs(trade, policy), lots: [] };
     }
     if (blockedBy !== null)
       return {
@@ -160,7 +186,7 @@ export function derivePair(trades: TradeFacts[], policy: RecostPolicy): TradeDer
         postingKind: 'brokerage_fee',
         ...(trade.currency === 'AED' && { nativeAmount: aedOfFee(trade, fee) }),
       },
-      brokerCostLeg(trade, policy),
+      ...brokerCostLegs(trade, policy),
       {
         debit: ACCOUNT.securitiesLiabilityEquities,
         credit: ACCOUNT.custodyEquities,

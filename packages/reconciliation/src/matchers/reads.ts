@@ -46,3 +46,23 @@ export async function ledgerShares(db: Db, customerIds: readonly string[]): Prom
   for (const row of rows) shares.get(row.customer_id)!.set(row.symbol, new Decimal(row.quantity ?? 0));
   return shares;
 }
+
+/** An account's balance on its debit side (debits − credits of every line): an asset's holding. */
+export async function ledgerDebitBalance(db: Db, accountCode: string): Promise<Decimal> {
+  const { rows } = await db.raw<{ rows: Array<{ balance: string | null }> }>(
+    'SELECT sum(debit - credit)::text AS balance FROM journal_lines WHERE account_code = ?',
+    [accountCode],
+  );
+  return new Decimal(rows[0]?.balance ?? 0);
+}
+
+/** How many trades of `source` wait for recost (recosted_at null) and have no reversal: their derivation is still to come or to change. */
+export async function tradesPendingRecost(db: Db, source: string): Promise<number> {
+  const { rows } = await db.raw<{ rows: Array<{ pending: string }> }>(
+    `SELECT count(*) AS pending FROM recost_states s JOIN transactions t USING (txn_id)
+      WHERE s.recosted_at IS NULL AND t.source = ? AND t.txn_type IN ('buy_security', 'sell_security')
+        AND NOT EXISTS (SELECT 1 FROM transactions r WHERE r.reverses_txn_id = t.txn_id)`,
+    [source],
+  );
+  return Number(rows[0]?.pending ?? 0);
+}
