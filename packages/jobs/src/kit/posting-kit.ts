@@ -180,11 +180,11 @@ function ledgerReason(error: LedgerError): Reason {
 /** A record's outcome as the exceptions keep it: a skipped record posts nothing by design, not an exception. */
 function exceptionOf(o: RecordOutcome): ExceptionOutcome[] {
   const key = { recordKey: o.source_txn_id, customerId: o.customer_id };
-  if (o.outcome === 'inserted' || o.outcome === 'duplicate') return [{ ...key, posted: true }];
+  if (o.outcome === 'inserted' || o.outcome === 'duplicate') return [{ ...key, outcome: o.outcome }];
   if (o.outcome === 'skipped' || o.reason === null) return [];
   const message =
     typeof o.reason.detail.message === 'string' ? o.reason.detail.message : JSON.stringify(o.reason.detail);
-  return [{ ...key, posted: false, reasonCode: o.reason.code, reason: message, record: o.record }];
+  return [{ ...key, outcome: o.outcome, reasonCode: o.reason.code, reason: message, record: o.record }];
 }
 
 /**

@@ -56,8 +56,15 @@ const differences = (split: StockSplit, stored: StoredSplit): string[] =>
 export async function recordStockSplits(
   db: Knex,
   splits: readonly StockSplit[],
-): Promise<{ recorded: number; existing: number; conflicts: StockSplitConflict[]; repending: number }> {
-  if (splits.length === 0) return { recorded: 0, existing: 0, conflicts: [], repending: 0 };
+): Promise<{
+  recorded: number;
+  existing: number;
+  conflicts: StockSplitConflict[];
+  repending: number;
+  /** The keys (source_txn_id) of the splits recorded now. */
+  recordedKeys: ReadonlySet<string>;
+}> {
+  if (splits.length === 0) return { recorded: 0, existing: 0, conflicts: [], repending: 0, recordedKeys: new Set() };
   return db.transaction(async (trx) => {
     const { rows: inserted } = await trx.raw<{ rows: Array<{ source_txn_id: string }> }>(
       `INSERT INTO stock_splits (split_id, source, source_txn_id, customer_id, symbol, effective_on, shares, ratio, source_row)
@@ -118,6 +125,12 @@ export async function recordStockSplits(
               ORDER BY t.customer_id, t.symbol, t.txn_date DESC, t.posted_at DESC`,
             [JSON.stringify(pairs)],
           );
-    return { recorded: inserted.length, existing: seen.length - conflicts.length, conflicts, repending };
+    return {
+      recorded: inserted.length,
+      existing: seen.length - conflicts.length,
+      conflicts,
+      repending,
+      recordedKeys: isNew,
+    };
   });
 }
