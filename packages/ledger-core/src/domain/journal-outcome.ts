@@ -31,7 +31,7 @@ export type Rejection = LedgerError & { readonly code: RejectionCode };
  * - `duplicate`: its (source, source_txn_id) already holds the same record (`txnId` the stored
  *   one): nothing written, the stored one is the answer;
  * - `conflict`: its key already holds another record, differing in `fields` (column names,
- *   `journal_lines`, `request` for the request it was posted from); nothing written, the stored one stands;
+ *   `journal_lines` for the lines); nothing written, the stored one stands;
  * - `rejected`: the ledger refused its data (`reason`); nothing of it was written.
  */
 export type JournalOutcome =
