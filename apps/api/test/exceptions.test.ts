@@ -18,7 +18,7 @@ describe('exceptions: a home for every record a sync could not post', function (
     ({
       recordKey: key,
       customerId: 'C-1',
-      posted: false,
+      outcome: 'rejected',
       reasonCode: 'refused',
       reason,
       record: { txn_no: key, api_key: 'k-123', nested: { token: 't' }, qty: null },
@@ -45,7 +45,7 @@ describe('exceptions: a home for every record a sync could not post', function (
   });
 
   it('a later run that posts the record resolves it, naming the run', async () => {
-    await run('j-3', [{ recordKey: 'TXN-2', customerId: 'C-1', posted: true }]);
+    await run('j-3', [{ recordKey: 'TXN-2', customerId: 'C-1', outcome: 'inserted' }]);
     const resolved = (await api.get('/v1/exceptions?state=resolved', { token: 'ledger' })).body.items;
     expect(
       resolved.map((e: Record<string, unknown>) => [e.record_key, e.state_reason, e.state_changed_by]),
@@ -95,7 +95,7 @@ describe('exceptions: a home for every record a sync could not post', function (
         {
           recordKey: 'fx_spread:order_9',
           customerId: null,
-          posted: false,
+          outcome: 'conflict',
           reasonCode: 'conflict',
           reason: 'posted before with other amount_usd',
         },

@@ -283,10 +283,7 @@ describe('bulk posting answers each record: inserted, duplicate, conflict or rej
   it('throws a failure that is not about the records (connection lost) instead of rejecting them', async () => {
     const lost = Object.assign(new Error('connection terminated unexpectedly'), { code: '08006' });
     const store: LedgerStore = {
-      insert: () => Promise.reject(lost),
-      insertAndReturn: () => Promise.reject(lost),
-      insertAndReturnRolledBack: () => Promise.reject(lost),
-      insertReversal: () => Promise.reject(lost),
+      write: () => Promise.reject(lost),
       findBySourceKeys: () => Promise.reject(lost),
       findFactsBySourceKeys: () => Promise.reject(lost),
       findTransaction: () => Promise.reject(lost),

@@ -14,6 +14,7 @@ import {
   upsertCustomer,
 } from '../src/index.js';
 import { createTestDatabase, type TestDatabase } from '../src/testing/index.js';
+import { writeJournal } from '../src/store/posting.js';
 
 /** The fee schedule's default: 22 bps of notional. */
 export const DEFAULT_POLICY: PostingPolicy = { feeSchedule: new FeeSchedule(new Decimal(22)) };
@@ -164,4 +165,9 @@ export async function storeDatabase(): Promise<{ t: TestDatabase; db: Knex }> {
 export async function rowCount(db: Knex, table: string, where: Record<string, unknown> = {}): Promise<number> {
   const [row] = await db(table).where(where).count<Array<{ n: string }>>({ n: '*' });
   return Number(row?.n ?? 0);
+}
+
+/** Writes drafts through the journal's one write (store/posting.ts, writeJournal), answering the ids inserted. */
+export async function writeDrafts(db: Knex | Knex.Transaction, drafts: TransactionDraft[]): Promise<Set<string>> {
+  return (await writeJournal(db, { drafts })).inserted;
 }

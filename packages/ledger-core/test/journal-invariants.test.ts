@@ -2,9 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { createDb, Decimal, postTransactions, reverseTransaction, type TransactionDraft } from '../src/index.js';
-import { insertDrafts } from '../src/store/posting.js';
 import { createTestDatabase, type TestDatabase } from '../src/testing/index.js';
-import { aggregateSums, asPgFailure, booksSnapshot, caught, draft, journalSums, type PgFailure } from './helpers.js';
+import {
+  aggregateSums,
+  asPgFailure,
+  booksSnapshot,
+  caught,
+  draft,
+  journalSums,
+  type PgFailure,
+  writeDrafts,
+} from './helpers.js';
 
 /**
  * The database itself, reached with hand-written SQL, must refuse whatever would leave the
@@ -646,7 +654,7 @@ describe('journal (raw SQL against the database)', function () {
         txnDate: '2026-01-20',
         memo: null,
       });
-      await caught(() => insertDrafts(db, [draft({ customer_id: 'nobody' })]));
+      await caught(() => writeDrafts(db, [draft({ customer_id: 'nobody' })]));
       await attempt(async (trx) => {
         const id = await insertTxn(trx);
         await insertLines(trx, id, [dr('1010', '1'), cr('3000', '2')]);
@@ -674,7 +682,7 @@ describe('journal (raw SQL against the database)', function () {
           const session = createDb({ url: t.url, poolMax: 1, applicationName: `slot-probe-${i}` });
           sessions.push(session);
           const before = await db('account_totals').where({ account_code: '2010' }).select('slot', 'line_count');
-          await insertDrafts(session, [draft({ customer_id: 'C-1', amount_usd: '1.00' })]);
+          await writeDrafts(session, [draft({ customer_id: 'C-1', amount_usd: '1.00' })]);
           const after = await db('account_totals').where({ account_code: '2010' }).select('slot', 'line_count');
           const moved = after.filter((a) => !before.some((b) => b.slot === a.slot && b.line_count === a.line_count));
           expect(moved, 'one slot moved').to.have.length(1);
@@ -703,9 +711,9 @@ describe('journal (raw SQL against the database)', function () {
         // Hold the wallet row of that slot, queue a deposit and then a withdrawal behind it, let go.
         const holder = await db.transaction();
         await holder.raw(`SELECT 1 FROM account_totals WHERE account_code = '2010' AND slot = ? FOR UPDATE`, [slot]);
-        const deposit = insertDrafts(first, [draft({ customer_id: 'C-1', amount_usd: '2.00' })]);
+        const deposit = writeDrafts(first, [draft({ customer_id: 'C-1', amount_usd: '2.00' })]);
         const depositQueued = await waitingOnLock(firstPid, deposit);
-        const withdrawal = insertDrafts(second, [
+        const withdrawal = writeDrafts(second, [
           draft({ customer_id: 'C-1', txn_type: 'withdrawal', amount_usd: '1.00' }),
         ]);
         if (depositQueued) await waitingOnLock(secondPid, withdrawal);
@@ -744,7 +752,7 @@ describe('journal (raw SQL against the database)', function () {
               ];
               await db
                 .transaction(async (trx) => {
-                  await insertDrafts(trx, bad);
+                  await writeDrafts(trx, bad);
                   await trx.raw(
                     `INSERT INTO journal_lines (txn_id, account_code, debit, credit, txn_date, customer_id) VALUES (?, '1010', 1, 0, '2026-01-15', 'C-1')`,
                     [bad.at(-1)!.txnId],

@@ -8,9 +8,8 @@ import {
   reopenPeriod,
   restateIntoOpenPeriod,
 } from '../src/index.js';
-import { insertDrafts } from '../src/store/posting.js';
 import type { TestDatabase } from '../src/testing/index.js';
-import { draft, expectLedgerError, storeDatabase } from './helpers.js';
+import { draft, expectLedgerError, storeDatabase, writeDrafts } from './helpers.js';
 
 const TODAY = '2026-03-01';
 
@@ -43,7 +42,7 @@ describe('closed periods in the database', function () {
     const { close } = await closePeriod(db, { through: '2026-01-31', actor: 'api', today: TODAY });
     expect(close).to.include({ action: 'close', through: '2026-01-31', actor: 'api' });
     const error = await expectLedgerError(
-      () => insertDrafts(db, [draft({ txn_date: '2026-02-01' }), draft({ txn_date: '2026-01-31' })]),
+      () => writeDrafts(db, [draft({ txn_date: '2026-02-01' }), draft({ txn_date: '2026-01-31' })]),
       'period_closed',
     );
     expect(error.details).to.deep.equal([{ path: '/txn_date', close_id: close.close_id, through: '2026-01-31' }]);
@@ -54,7 +53,7 @@ describe('closed periods in the database', function () {
       )
       .catch((e: { constraint?: string }) => e);
     expect((raw as { constraint?: string }).constraint).to.equal('ledger_period_closed');
-    expect((await insertDrafts(db, [draft({ txn_date: '2026-02-01' })])).size).to.equal(1);
+    expect((await writeDrafts(db, [draft({ txn_date: '2026-02-01' })])).size).to.equal(1);
   });
 
   it('bulk posting (syncs, import, webhook syncs, recost) restates a closed day’s record on the first open day, and a re-run is a duplicate', async () => {
@@ -76,7 +75,7 @@ describe('closed periods in the database', function () {
 
   it('a close waits for a posting in flight, and a posting that starts while the close runs waits for it and is refused', async () => {
     const trx = await db.transaction();
-    await insertDrafts(trx, [draft({ txn_date: '2026-02-15' })]);
+    await writeDrafts(trx, [draft({ txn_date: '2026-02-15' })]);
     let closed = false;
     const closing = closePeriod(db, { through: '2026-02-20', actor: 'api', today: TODAY }).then(
       (c) => ((closed = true), c),
@@ -92,7 +91,7 @@ describe('closed periods in the database', function () {
     expect(closed, 'the close waited for the posting in flight').to.equal(false);
     await trx.commit();
     expect((await closing).created).to.equal(true);
-    await expectLedgerError(() => insertDrafts(db, [draft({ txn_date: '2026-02-16' })]), 'period_closed');
+    await expectLedgerError(() => writeDrafts(db, [draft({ txn_date: '2026-02-16' })]), 'period_closed');
   });
 
   it('a close moves forward only; a reopening moves it back with a reason, and is audited', async () => {
@@ -114,7 +113,7 @@ describe('closed periods in the database', function () {
       actor: 'api:ana',
     });
     expect(await closedThrough(db)).to.equal('2026-01-31');
-    expect((await insertDrafts(db, [draft({ txn_date: '2026-02-05' })])).size).to.equal(1);
+    expect((await writeDrafts(db, [draft({ txn_date: '2026-02-05' })])).size).to.equal(1);
     // Neither the runtime role nor anyone through it rewrites the history.
     const update = await db('period_closes')
       .update({ through: null })

@@ -14,7 +14,6 @@ import {
   type LedgerError,
   type TransactionDraft,
 } from '../src/index.js';
-import { insertDrafts } from '../src/store/posting.js';
 import type { TestDatabase } from '../src/testing/index.js';
 import {
   booksSnapshot,
@@ -25,6 +24,7 @@ import {
   journalSums,
   rowCount,
   storeDatabase,
+  writeDrafts,
 } from './helpers.js';
 
 /** A bulk result's counts, without the outcome of each record. */
@@ -64,14 +64,14 @@ describe('store', function () {
   const draftLines = (d: TransactionDraft) =>
     d.lines.map((l) => [l.accountCode, l.debit.toFixed(), l.credit.toFixed(), l.postingKind, d.customerId, d.txnDate]);
 
-  describe('insertDrafts / postTransactions', () => {
+  describe('writeJournal / postTransactions', () => {
     it('inserts transactions with their lines, and says which it inserted', async () => {
       const drafts = [
         draft({ txn_type: 'buy_security', symbol: 'AAPL', quantity: '3', amount_usd: '450.00' }),
         draft({ customer_id: 'C-2', amount_usd: '100.00', original_currency: 'AED', original_amount: '367.25' }),
         draft({ txn_type: 'fx_spread', customer_id: null, amount_usd: '1.23' }),
       ];
-      const inserted = await insertDrafts(db, drafts);
+      const inserted = await writeDrafts(db, drafts);
       expect([...inserted].sort()).to.deep.equal(drafts.map((d) => d.txnId).sort());
       for (const d of drafts) {
         expect(await storedLines(d.txnId)).to.deep.equal(draftLines(d));
@@ -133,7 +133,7 @@ describe('store', function () {
       const a = draft({ source: 'custodian', source_txn_id: 'twice-in-batch', amount_usd: '10.00' });
       const b = draft({ source: 'custodian', source_txn_id: 'twice-in-batch', amount_usd: '10.00' });
       const before = await journalSums(db);
-      const inserted = await insertDrafts(db, [a, b]);
+      const inserted = await writeDrafts(db, [a, b]);
       expect(inserted.size).to.equal(1);
       expect(await rowCount(db, 'transactions', { source: 'custodian', source_txn_id: 'twice-in-batch' })).to.equal(1);
       const [winner] = [...inserted];
@@ -148,7 +148,7 @@ describe('store', function () {
 
     it('posts a draft repeated within one batch once, with its lines once', async () => {
       const d = draft({ source: 'custodian', source_txn_id: 'same-draft-twice', amount_usd: '10.00' });
-      const inserted = await insertDrafts(db, [d, d]);
+      const inserted = await writeDrafts(db, [d, d]);
       expect([...inserted]).to.deep.equal([d.txnId]);
       expect(await storedLines(d.txnId)).to.deep.equal(draftLines(d));
     });
@@ -197,7 +197,7 @@ describe('store', function () {
         lines: [d.lines[0]!, { ...d.lines[1]!, credit: d.lines[1]!.credit.minus('0.01') }],
       };
       const before = await booksSnapshot(db);
-      const error = await caught(() => insertDrafts(db, [unbalanced]));
+      const error = await caught(() => writeDrafts(db, [unbalanced]));
       expect(String(error)).to.contain('invariant violated');
       expect(await booksSnapshot(db)).to.deep.equal(before);
     });
@@ -433,7 +433,7 @@ describe('store', function () {
       const rival = await db.transaction();
       try {
         // Inserted, not yet committed: the batch's insert waits on these keys, its snapshot predates their commit.
-        await insertDrafts(rival, [draft(same), draft(other)]);
+        await writeDrafts(rival, [draft(same), draft(other)]);
         const batch = [
           draft(same),
           draft({ source_txn_id: 'taken-meanwhile-fresh' }),

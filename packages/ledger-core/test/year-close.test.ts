@@ -3,9 +3,8 @@ import type { Knex } from 'knex';
 import { randomUUID } from 'node:crypto';
 import { closePeriod, closeYear, Decimal, fiscalYearEndingOn, reopenPeriod } from '../src/index.js';
 import { draftYearClose } from '../src/domain/year-close.js';
-import { insertDrafts } from '../src/store/posting.js';
 import type { TestDatabase } from '../src/testing/index.js';
-import { draft, expectLedgerError, storeDatabase } from './helpers.js';
+import { draft, expectLedgerError, storeDatabase, writeDrafts } from './helpers.js';
 
 const TODAY = '2027-02-01';
 
@@ -91,14 +90,14 @@ describe('closing a financial year to retained earnings', function () {
     after(() => t?.drop());
 
     it('admits into a closed day only the closing entry a year_closes row of that day names; every other posting stays refused', async () => {
-      await insertDrafts(db, [adjustment('2025-06-01', '1010', '4010', '100.00')]);
+      await writeDrafts(db, [adjustment('2025-06-01', '1010', '4010', '100.00')]);
       await closePeriod(db, { through: '2025-12-31', actor: 'api', today: TODAY });
       const unnamed = draftYearClose([{ accountCode: '4010', accountType: 'revenue', net: new Decimal('-100') }], {
         txnId: randomUUID(),
         fy: { from: '2025-01-01', through: '2025-12-31' },
         sequence: 9,
       })!;
-      await expectLedgerError(() => insertDrafts(db, [unnamed]), 'period_closed');
+      await expectLedgerError(() => writeDrafts(db, [unnamed]), 'period_closed');
       // A row naming it for another day does not admit it either.
       const refused = await db
         .transaction(async (trx) => {
@@ -110,7 +109,7 @@ describe('closing a financial year to retained earnings', function () {
             net_income_usd: '100',
             actor: 'sql',
           });
-          await insertDrafts(trx, [unnamed]);
+          await writeDrafts(trx, [unnamed]);
         })
         .catch((e: unknown) => e);
       expect((refused as { code?: string }).code).to.equal('period_closed');
@@ -134,13 +133,13 @@ describe('closing a financial year to retained earnings', function () {
       });
       // Still nothing else posts into the closed day.
       await expectLedgerError(
-        () => insertDrafts(db, [adjustment('2025-12-31', '1010', '4010', '1.00')]),
+        () => writeDrafts(db, [adjustment('2025-12-31', '1010', '4010', '1.00')]),
         'period_closed',
       );
 
       // Reopening the year's last day reverses the entry there; the year closes again with what it holds then.
       await reopenPeriod(db, { through: '2025-11-30', reason: 'a late invoice', actor: 'api' });
-      await insertDrafts(db, [adjustment('2025-12-15', '5010', '1010', '30.00')]);
+      await writeDrafts(db, [adjustment('2025-12-15', '5010', '1010', '30.00')]);
       await closePeriod(db, { through: '2025-12-31', actor: 'api', today: TODAY });
       const second = await closeYear(db, { through: '2025-12-31', fiscalYearStartMonth: 1, actor: 'api' });
       expect(second.created).to.equal(true);

@@ -363,14 +363,14 @@ describe('category B and D checks', function () {
           {
             recordKey: 'TXN-9',
             customerId: 'C-1',
-            posted: false,
+            outcome: 'rejected' as const,
             reasonCode: 'refused',
             reason: 'quantity is missing',
           },
           {
             recordKey: 'TXN-10',
             customerId: 'C-2',
-            posted: false,
+            outcome: 'conflict' as const,
             reasonCode: 'conflict',
             reason: 'posted before with other amount_usd',
           },
@@ -401,7 +401,7 @@ describe('category B and D checks', function () {
           {
             recordKey: 'TXN-11',
             customerId: 'C-1',
-            posted: false,
+            outcome: 'rejected' as const,
             reasonCode: 'refused',
             reason: 'quantity is missing',
           },
@@ -423,7 +423,13 @@ describe('category B and D checks', function () {
     it('the tolerance is RECON_OPEN_EXCEPTION_MAX_HOURS › an exception open a day warns at 12 hours, not at the default 72', async () => {
       await withActor(jobActor('sync-remit', 'j-2'), () =>
         recordExceptions(book.runtimeDb, { upstream: 'remit' }, [
-          { recordKey: 'RM-1', customerId: 'C-1', posted: false, reasonCode: 'conflict', reason: 'other amount' },
+          {
+            recordKey: 'RM-1',
+            customerId: 'C-1',
+            outcome: 'conflict' as const,
+            reasonCode: 'conflict',
+            reason: 'other amount',
+          },
         ]),
       );
       const day = new Date(Date.now() + 24 * 3_600_000);

@@ -334,7 +334,7 @@ describe('drift planted in a synced book is named on the next on-demand run (iss
         {
           recordKey: 'ORD-PLANTED',
           customerId: customer(2),
-          posted: false,
+          outcome: 'rejected' as const,
           reasonCode: 'refused',
           reason: 'unknown symbol',
         },

@@ -291,15 +291,18 @@ async function recordSplits(
     splits.map((s) => {
       const key = { recordKey: s.sourceTxnId, customerId: s.customerId };
       const conflict = conflictOf.get(s.sourceTxnId);
-      return conflict === undefined
-        ? { ...key, posted: true as const }
-        : {
-            ...key,
-            posted: false as const,
-            reasonCode: 'idempotency_conflict',
-            reason: `split ${s.sourceTxnId} was recorded before with other ${conflict.fields.join(', ')}: the recorded split stands`,
-            record: s.sourceRow,
-          };
+      if (conflict === undefined)
+        return {
+          ...key,
+          outcome: recorded.recordedKeys.has(s.sourceTxnId) ? ('inserted' as const) : ('duplicate' as const),
+        };
+      return {
+        ...key,
+        outcome: 'conflict' as const,
+        reasonCode: 'idempotency_conflict',
+        reason: `split ${s.sourceTxnId} was recorded before with other ${conflict.fields.join(', ')}: the recorded split stands`,
+        record: s.sourceRow,
+      };
     }),
   );
 }

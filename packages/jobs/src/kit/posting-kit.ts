@@ -5,9 +5,10 @@ import {
   previewTransactions,
   recordExceptions,
   recost,
-  type BulkOutcome,
+  JOURNAL_OUTCOMES,
   type Db,
   type EntryRequest,
+  type JournalOutcome,
   type PostingPolicy,
   type RecordOutcome as ExceptionOutcome,
   type RecostResult,
@@ -25,8 +26,12 @@ import type { CustomerFailure } from './per-customer.js';
  * vocabulary, one result shape for every sync job.
  */
 
-/** What became of one record: posted now, already posted alike, posted before with other facts, posts nothing by design, refused. */
-export const RECORD_OUTCOMES = ['inserted', 'duplicate', 'conflict', 'skipped', 'rejected'] as const;
+/**
+ * What became of one record: the journal's outcome (inserted, duplicate, conflict, rejected:
+ * docs/outcomes.md), or `skipped`: it posts nothing by design, decided by its mapping before the
+ * journal. A mapping may reject too, with codes of the job's own.
+ */
+export const RECORD_OUTCOMES = [...JOURNAL_OUTCOMES, 'skipped'] as const;
 export type RecordOutcomeName = (typeof RECORD_OUTCOMES)[number];
 
 /** Why a record was skipped, conflicted or rejected: a code (snake_case) and the facts behind it, never prose in place of a code. */
@@ -105,7 +110,7 @@ export const POSTING_LANES = 2;
 
 interface Queued {
   drafts: TransactionDraft[];
-  done: (outcomes: BulkOutcome[]) => void;
+  done: (outcomes: JournalOutcome[]) => void;
   failed: (error: unknown) => void;
 }
 
@@ -175,11 +180,11 @@ function ledgerReason(error: LedgerError): Reason {
 /** A record's outcome as the exceptions keep it: a skipped record posts nothing by design, not an exception. */
 function exceptionOf(o: RecordOutcome): ExceptionOutcome[] {
   const key = { recordKey: o.source_txn_id, customerId: o.customer_id };
-  if (o.outcome === 'inserted' || o.outcome === 'duplicate') return [{ ...key, posted: true }];
+  if (o.outcome === 'inserted' || o.outcome === 'duplicate') return [{ ...key, outcome: o.outcome }];
   if (o.outcome === 'skipped' || o.reason === null) return [];
   const message =
     typeof o.reason.detail.message === 'string' ? o.reason.detail.message : JSON.stringify(o.reason.detail);
-  return [{ ...key, posted: false, reasonCode: o.reason.code, reason: message, record: o.record }];
+  return [{ ...key, outcome: o.outcome, reasonCode: o.reason.code, reason: message, record: o.record }];
 }
 
 /**
@@ -272,7 +277,7 @@ export class PostingRun<Kind extends string> {
     kind: Kind,
     customerId: string,
     sourceTxnId: string,
-    answer: BulkOutcome,
+    answer: JournalOutcome,
     record: Record<string, unknown>,
   ): RecordOutcome {
     switch (answer.outcome) {
@@ -295,11 +300,11 @@ export class PostingRun<Kind extends string> {
   }
 
   /** Queues each customer's drafts (none: answered at once), then starts what the lanes can take. */
-  private enqueue(customers: TransactionDraft[][]): Array<Promise<BulkOutcome[]>> {
+  private enqueue(customers: TransactionDraft[][]): Array<Promise<JournalOutcome[]>> {
     const answers = customers.map((drafts) =>
       drafts.length === 0
         ? Promise.resolve([])
-        : new Promise<BulkOutcome[]>((done, failed) => this.#queue.push({ drafts, done, failed })),
+        : new Promise<JournalOutcome[]>((done, failed) => this.#queue.push({ drafts, done, failed })),
     );
     this.pump();
     return answers;

@@ -12,7 +12,7 @@ import { columnRefs, documentOf, documentRecords, insertList, insertValues, sele
 import { currentActor } from '../runtime/actor.js';
 import { isUniqueViolation, refusalOf } from './errors.js';
 import { pagedQuery, type Paged } from './paged.js';
-import { insertDrafts } from './posting.js';
+import { writeJournal } from './posting.js';
 import type { TransactionDraft } from '../domain/transaction.js';
 
 /*
@@ -134,7 +134,7 @@ async function postCovered(
         .first('txn_id');
       if (taken) return false;
       const settled = settle(await fundsOf(trx, customerId, currencies));
-      return (await insertDrafts(trx, [settled])).has(draft.txnId);
+      return (await writeJournal(trx, { drafts: [settled] })).inserted.has(draft.txnId);
     });
   } catch (error) {
     refusalOf(error);
@@ -169,7 +169,7 @@ async function changeCashRequest(
       if (change.kind === 'none') return { request: current, changed: false };
       let txnId: string | null = null;
       if (change.draft) {
-        const inserted = await insertDrafts(trx, [change.draft]);
+        const { inserted } = await writeJournal(trx, { drafts: [change.draft] });
         // The key is cash-request:<id> of source ledger: only this path posts it, under this lock.
         assert(inserted.has(change.draft.txnId), `the posting of cash request ${cashRequestId} was already taken`);
         txnId = change.draft.txnId;

@@ -1,25 +1,31 @@
 import type { Knex } from 'knex';
 import { LedgerError } from '../domain/errors.js';
+import type { JournalOutcomeName } from '../domain/journal-outcome.js';
 import type { Page } from '../domain/limits.js';
 import { withoutSecrets } from '../domain/secrets.js';
 import { currentActor } from '../runtime/actor.js';
 import { pagedQuery, type Paged } from './paged.js';
 
 /**
- * What a sync run did with one upstream record (docs/exceptions.md): posted (or already posted),
- * or not, with why. Only the records a run decided on: a record of a customer whose fetch failed
- * is not among them.
+ * What a sync run did with one upstream record (docs/exceptions.md), in the journal's outcomes
+ * (docs/outcomes.md): posted (`inserted`, `duplicate`), or not (`conflict`, `rejected`), with why.
+ * Only the records a run decided on: a record of a customer whose fetch failed is not among
+ * them, nor one skipped by design.
  */
 export type RecordOutcome =
-  | { recordKey: string; customerId: string | null; posted: true }
+  | { recordKey: string; customerId: string | null; outcome: Extract<JournalOutcomeName, 'inserted' | 'duplicate'> }
   | {
       recordKey: string;
       customerId: string | null;
-      posted: false;
+      outcome: Extract<JournalOutcomeName, 'conflict' | 'rejected'>;
       reasonCode: string;
       reason: string;
       record?: Record<string, unknown>;
     };
+
+/** Whether the record is in the journal: its open exception, if any, is resolved. */
+const isPosted = (o: RecordOutcome): o is Extract<RecordOutcome, { outcome: 'inserted' | 'duplicate' }> =>
+  o.outcome === 'inserted' || o.outcome === 'duplicate';
 
 export const EXCEPTION_STATES = ['open', 'resolved', 'dismissed'] as const;
 export type ExceptionState = (typeof EXCEPTION_STATES)[number];
@@ -92,8 +98,8 @@ export async function recordExceptions(
   outcomes: readonly RecordOutcome[],
 ): Promise<void> {
   const job = currentActor();
-  const failed = [...new Map(outcomes.flatMap((o) => (o.posted ? [] : [[o.recordKey, o] as const]))).values()];
-  const posted = outcomes.flatMap((o) => (o.posted ? [o.recordKey] : []));
+  const failed = [...new Map(outcomes.flatMap((o) => (isPosted(o) ? [] : [[o.recordKey, o] as const]))).values()];
+  const posted = outcomes.flatMap((o) => (isPosted(o) ? [o.recordKey] : []));
   if (failed.length > 0) {
     const rows = failed.map((o) => ({
       upstream,

@@ -1,16 +1,13 @@
 import type { Knex } from 'knex';
 import type { LedgerStore } from '../use-cases/ports.js';
 import { closedThrough } from './periods.js';
-import { insertAndReturn, insertAndReturnRolledBack, insertOrRefuse, insertReversal } from './posting.js';
+import { writeJournal } from './posting.js';
 import { findBySourceKeys, findFactsBySourceKeys, getTransaction } from './transactions.js';
 
 /** The use cases' LedgerStore, in SQL on the book's database. */
 export function ledgerStore(db: Knex): LedgerStore {
   return {
-    insertAndReturn: (drafts) => insertAndReturn(db, drafts),
-    insertAndReturnRolledBack: (drafts) => insertAndReturnRolledBack(db, drafts),
-    insert: (drafts) => insertOrRefuse(db, drafts),
-    insertReversal: (draft, options) => insertReversal(db, draft, options),
+    write: (write) => writeJournal(db, write),
     findBySourceKeys: (keys) => findBySourceKeys(db, keys),
     findFactsBySourceKeys: (keys) => findFactsBySourceKeys(db, keys),
     findTransaction: (txnId) => getTransaction(db, { txnId }),

@@ -7,6 +7,7 @@ import { JOURNAL_LINES, linesOf } from './columns/journal-lines.js';
 import { TRANSACTIONS, type TransactionRecord } from './columns/transactions.js';
 import { documentOf, documentRecords, insertList, insertValues, selectList } from './columns/table.js';
 import { isUniqueViolation, refusalOf, translateDbError } from './errors.js';
+import type { JournalWrite, JournalWritten } from '../use-cases/ports.js';
 import { rependRecostByIds } from './recost-states.js';
 import { JOURNAL_LINE_JSON, recordOf, type StoredRow } from './transactions.js';
 
@@ -96,46 +97,14 @@ async function insertRows(db: Knex | Knex.Transaction, batch: TransactionDraft[]
 /**
  * Inserts transactions with their journal lines in one set-based statement (in `db`'s database
  * transaction, when it is one), skipping drafts whose key is taken. Returns the ids inserted.
- * The refusals a rule names are domain errors; any other is the database's own error.
+ * The refusals a rule names are domain errors; any other is the database's own error. Private:
+ * writeJournal is its one caller, and the one way into the journal (ADR 0015).
  */
-export async function insertDrafts(db: Knex | Knex.Transaction, batch: TransactionDraft[]): Promise<Set<string>> {
+async function insertDrafts(db: Knex | Knex.Transaction, batch: TransactionDraft[]): Promise<Set<string>> {
   try {
     return await insertRows(db, batch);
   } catch (error) {
     translateDbError(error);
-  }
-}
-
-/** Inserts drafts, every refusal of their data a domain error (LedgerStore.insert). */
-export async function insertOrRefuse(db: Knex, batch: TransactionDraft[]): Promise<Set<string>> {
-  try {
-    return await insertRows(db, batch);
-  } catch (error) {
-    refusalOf(error);
-  }
-}
-
-/** Inserts a reversal; false when its original already has one (LedgerStore.insertReversal). */
-export async function insertReversal(
-  db: Knex,
-  draft: TransactionDraft,
-  { rependRecost }: { rependRecost: boolean },
-): Promise<boolean> {
-  const original = draft.reversesTxnId;
-  assert(original !== null, `transaction ${draft.txnId} reverses nothing`);
-  try {
-    return await db.transaction(async (trx) => {
-      const inserted = (await insertRows(trx, [draft])).has(draft.txnId);
-      // With the reversal, never after it: a reversed trade left stamped keeps its lot until someone
-      // notices. Even when already pending: the row lock waits for a recost stamp in flight, then undoes it.
-      if (inserted && rependRecost) await rependRecostByIds(trx, [original]);
-      return inserted;
-    });
-  } catch (error) {
-    // A concurrent reversal of the same original got in first: the partial unique index on
-    // reverses_txn_id, which ON CONFLICT (source, source_txn_id) does not arbitrate, decided it.
-    if (isUniqueViolation(error, 'transactions_one_reversal')) return false;
-    refusalOf(error);
   }
 }
 
@@ -168,18 +137,18 @@ async function insertAndReturnOn(connection: pg.PoolClient, drafts: TransactionD
   return rows.map(recordOf);
 }
 
-/** LedgerStore.insertAndReturn. */
-export async function insertAndReturn(db: Knex, batch: TransactionDraft[]): Promise<TransactionRecord[]> {
+/** Inserts drafts and answers each transaction it inserted, as stored. */
+async function insertAndReturn(db: Knex, batch: TransactionDraft[]): Promise<TransactionRecord[]> {
   const drafts = draftsToWrite(batch);
   return onConnection(db, (connection) => insertAndReturnOn(connection, drafts));
 }
 
 /**
- * LedgerStore.insertAndReturnRolledBack: the very statement posting runs, in a database
- * transaction whose deferred checks (the commit-time balance) are forced to run, then rolled
- * back. So preview refuses exactly what posting refuses.
+ * The very statement posting runs, in a database transaction whose deferred checks (the
+ * commit-time balance) are forced to run, then rolled back. So preview refuses exactly what
+ * posting refuses.
  */
-export async function insertAndReturnRolledBack(db: Knex, batch: TransactionDraft[]): Promise<TransactionRecord[]> {
+async function insertAndReturnRolledBack(db: Knex, batch: TransactionDraft[]): Promise<TransactionRecord[]> {
   const drafts = draftsToWrite(batch);
   return onConnection(db, async (connection) => {
     await connection.query('BEGIN');
@@ -191,4 +160,56 @@ export async function insertAndReturnRolledBack(db: Knex, batch: TransactionDraf
       await connection.query('ROLLBACK');
     }
   });
+}
+
+const written = (records: TransactionRecord[]): JournalWritten => ({
+  inserted: new Set(records.map((r) => r.transaction.txn_id)),
+  records,
+});
+
+/**
+ * What a reversal does beside its insert, in the same database transaction: a reversed trade is
+ * pending recost again (`rependRecost`), never after it: a reversed trade left stamped keeps its
+ * lot until someone notices. Even when already pending: the row lock waits for a recost stamp in
+ * flight, then undoes it.
+ */
+async function afterReversal(
+  trx: Knex.Transaction,
+  draft: TransactionDraft,
+  inserted: Set<string>,
+  rependRecost: boolean,
+) {
+  const original = draft.reversesTxnId;
+  assert(original !== null, `transaction ${draft.txnId} reverses nothing`);
+  if (inserted.has(draft.txnId) && rependRecost) await rependRecostByIds(trx, [original]);
+}
+
+/**
+ * The one way into the journal: every write of transactions and journal lines runs here, in
+ * `db`'s database transaction when it is one. Every refusal of the drafts' data is a LedgerError
+ * (refusalOf); a failure of the service is thrown as it is.
+ */
+export async function writeJournal(
+  db: Knex | Knex.Transaction,
+  { drafts, answer = 'ids', reversal }: JournalWrite,
+): Promise<JournalWritten> {
+  if (answer === 'records') return written(await insertAndReturn(db as Knex, drafts));
+  if (answer === 'preview') return written(await insertAndReturnRolledBack(db as Knex, drafts));
+  assert(!reversal || (drafts.length === 1 && drafts[0]), 'a reversal is written alone');
+  // A reversal and its repending commit together; anything else is the one statement's own transaction.
+  const run = <T>(work: (target: Knex | Knex.Transaction) => Promise<T>): Promise<T> =>
+    reversal ? db.transaction(work) : work(db);
+  try {
+    const inserted = await run(async (target) => {
+      const ids = await insertDrafts(target, drafts);
+      if (reversal) await afterReversal(target as Knex.Transaction, drafts[0]!, ids, reversal.rependRecost);
+      return ids;
+    });
+    return { inserted, records: [] };
+  } catch (error) {
+    // A concurrent reversal of the same original got in first: the partial unique index on
+    // reverses_txn_id, which ON CONFLICT (source, source_txn_id) does not arbitrate, decided it.
+    if (reversal && isUniqueViolation(error, 'transactions_one_reversal')) return { inserted: new Set(), records: [] };
+    refusalOf(error);
+  }
 }

@@ -47,17 +47,24 @@ const differences = (split: StockSplit, stored: StoredSplit): string[] =>
     !new Decimal(split.ratio).isEqualTo(stored.ratio) && 'ratio',
   ].filter((f): f is string => f !== false);
 
+/** What recording splits did: how many were recorded now, already recorded alike, or conflicting, and how many trades were re-pended. */
+export interface StockSplitsRecorded {
+  recorded: number;
+  existing: number;
+  conflicts: StockSplitConflict[];
+  repending: number;
+  /** The keys (source_txn_id) of the splits recorded now. */
+  recordedKeys: ReadonlySet<string>;
+}
+
 /**
  * Records splits, once per key (a re-run records nothing; a key recorded with other facts is a
  * conflict and the recorded split stands), and, in the same database transaction, puts one trade
  * of each pair a new split touches back to pending recost: the next recost re-derives the pair
  * with the split applied to its lots (docs/posting-rules.md, "Stock splits").
  */
-export async function recordStockSplits(
-  db: Knex,
-  splits: readonly StockSplit[],
-): Promise<{ recorded: number; existing: number; conflicts: StockSplitConflict[]; repending: number }> {
-  if (splits.length === 0) return { recorded: 0, existing: 0, conflicts: [], repending: 0 };
+export async function recordStockSplits(db: Knex, splits: readonly StockSplit[]): Promise<StockSplitsRecorded> {
+  if (splits.length === 0) return { recorded: 0, existing: 0, conflicts: [], repending: 0, recordedKeys: new Set() };
   return db.transaction(async (trx) => {
     const { rows: inserted } = await trx.raw<{ rows: Array<{ source_txn_id: string }> }>(
       `INSERT INTO stock_splits (split_id, source, source_txn_id, customer_id, symbol, effective_on, shares, ratio, source_row)
@@ -118,6 +125,7 @@ export async function recordStockSplits(
               ORDER BY t.customer_id, t.symbol, t.txn_date DESC, t.posted_at DESC`,
             [JSON.stringify(pairs)],
           );
-    return { recorded: inserted.length, existing: seen.length - conflicts.length, conflicts, repending };
+    const existing = seen.length - conflicts.length;
+    return { recorded: inserted.length, existing, conflicts, repending, recordedKeys: isNew };
   });
 }

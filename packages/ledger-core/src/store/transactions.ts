@@ -72,8 +72,8 @@ export async function findBySourceKeys(
   });
 }
 
-/** What a re-sent record is compared on (StoredFacts), by a condition on `t`. */
-const SELECT_FACTS = `SELECT t.txn_id, t.source, t.source_txn_id, ${FACT_COLUMNS.map((name) => `t.${name}`).join(', ')},
+/** What a re-sent record is compared on (StoredFacts: the request it was posted from among them), by a condition on `t`. */
+const SELECT_FACTS = `SELECT t.txn_id, t.source, t.source_txn_id, t.request_hash, ${FACT_COLUMNS.map((name) => `t.${name}`).join(', ')},
        ${linesKeySql('t.txn_id')} AS lines_key
      FROM transactions t`;
 

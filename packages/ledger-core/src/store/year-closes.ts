@@ -8,7 +8,7 @@ import { draftYearClose, fiscalYearEndingOn, netIncomeOf, type YearEndBalance } 
 import { accountTotals } from './accounts.js';
 import { withPeriodLock } from './advisory-lock.js';
 import { pagedQuery, type Paged } from './paged.js';
-import { insertDrafts } from './posting.js';
+import { writeJournal } from './posting.js';
 
 /**
  * Closing a financial year to retained earnings, and reopening it (year_closes, migrations
@@ -131,7 +131,7 @@ export async function closeYear(
       })
       .returning(COLUMNS);
     if (draft) {
-      const inserted = await insertDrafts(trx, [{ ...draft, postedBy: actor }]);
+      const { inserted } = await writeJournal(trx, { drafts: [{ ...draft, postedBy: actor }] });
       assert(inserted.has(draft.txnId), `the closing entry of ${fy.through} was posted`);
     }
     return { yearClose: present(row), created: true };
@@ -164,7 +164,7 @@ export async function reopenYearsAfter(
       })
       .returning(COLUMNS);
     if (reversal) {
-      const inserted = await insertDrafts(trx, [{ ...reversal, postedBy: actor }]);
+      const { inserted } = await writeJournal(trx, { drafts: [{ ...reversal, postedBy: actor }] });
       assert(inserted.has(reversal.txnId), `the closing entry ${year.txn_id} was reversed`);
     }
     reopened.push(present(row));

@@ -1,9 +1,10 @@
-import { assert, LedgerError } from '../domain/errors.js';
+import { assert } from '../domain/errors.js';
 import { settleWalletDebits, walletDebitsOf } from '../domain/manual-entry.js';
 import type { Decimal } from '../domain/money.js';
 import type { TransactionDraft } from '../domain/transaction.js';
-import { answersOf, type PostOutcome } from './entry-answers.js';
+import { answerOf, type PostOutcome } from './entry-answers.js';
 import type { CashRequestStore, LedgerStore } from './ports.js';
+import { judge } from './write-journal.js';
 
 /** Where an entry that spends no wallet is posted: the process's group commit (use-cases/entry-batcher.ts). */
 export interface EntryPoster {
@@ -34,8 +35,7 @@ export async function postManualEntry(
     debits.map((d) => d.currency),
     (funds) => settleWalletDebits(draft, debits, funds, aedPerUsd),
   );
-  const [outcome] = await answersOf(ledger, [draft], inserted ? await ledger.findBySourceKeys([draft]) : []);
-  assert(outcome, 'answersOf answered no entry');
-  if (outcome instanceof LedgerError) throw outcome;
-  return outcome;
+  const [outcome] = await judge(ledger, [draft], new Set(inserted ? [draft.txnId] : []));
+  assert(outcome, 'judge answered no entry');
+  return answerOf(ledger, draft, outcome, []);
 }

@@ -17,6 +17,27 @@ export interface SourceKey {
 }
 
 /**
+ * A write of journal lines (ADR 0015): `drafts`, each inserted unless its (source, source_txn_id)
+ * is taken. `answer`: `ids` answers the ids inserted (bulk posting, and writes inside a caller's
+ * database transaction: cash requests, year closes); `records` answers each inserted transaction
+ * as stored, from the statement itself (manual entry); `preview` is `records` rolled back once
+ * the commit-time checks ran. `reversal`: the one draft reverses its original; a concurrent
+ * reversal that got in first answers nothing inserted, and with `rependRecost` the original is
+ * pending recost again in the same database transaction.
+ */
+export interface JournalWrite {
+  drafts: TransactionDraft[];
+  answer?: 'ids' | 'records' | 'preview';
+  reversal?: { rependRecost: boolean };
+}
+
+/** What a journal write answers: the ids inserted, and (answer `records` or `preview`) each as stored. */
+export interface JournalWritten {
+  inserted: Set<string>;
+  records: TransactionRecord[];
+}
+
+/**
  * What the use cases need of the ledger's storage, and all they know of it (the store interface
  * a Formance-style controller declares; `store/ledger-store.ts` implements it with SQL).
  *
@@ -28,21 +49,8 @@ export interface SourceKey {
  * as a service (connection lost): only the first is about the records.
  */
 export interface LedgerStore {
-  /** Inserts drafts and answers each transaction it inserted, as stored. */
-  insertAndReturn(drafts: TransactionDraft[]): Promise<TransactionRecord[]>;
-  /**
-   * The same statement as insertAndReturn, its commit-time checks forced to run, then rolled
-   * back: what posting would answer, nothing stored.
-   */
-  insertAndReturnRolledBack(drafts: TransactionDraft[]): Promise<TransactionRecord[]>;
-  /** Inserts drafts; answers the ids of those it inserted (bulk posting: nothing else is read back). */
-  insert(drafts: TransactionDraft[]): Promise<Set<string>>;
-  /**
-   * Inserts a reversal; false when its original already has one (a concurrent reversal got in
-   * first: its key, or the one-reversal-per-original rule, is taken). With `rependRecost`, the
-   * same database transaction nulls the original's `recosted_at` when the reversal is inserted.
-   */
-  insertReversal(draft: TransactionDraft, options: { rependRecost: boolean }): Promise<boolean>;
+  /** The one way into the journal (store/posting.ts, writeJournal): every write of journal lines. */
+  write(write: JournalWrite): Promise<JournalWritten>;
   /**
    * The transactions holding these keys, read in a new statement, so that it sees keys
    * committed while an earlier statement ran. Keys nobody holds are left out.

@@ -1,28 +1,23 @@
-import { assert, LedgerError } from '../domain/errors.js';
+import { assert, type LedgerError } from '../domain/errors.js';
 import type { TransactionDraft } from '../domain/transaction.js';
-import { answersOf, type PostOutcome } from './entry-answers.js';
+import { answerOf, answersOf, type PostOutcome } from './entry-answers.js';
 import type { LedgerStore } from './ports.js';
+import { writeJournal } from './write-journal.js';
 
 /**
  * Posts entries together, in one statement and one database transaction, and answers each on
  * its own (see answersOf). New entries are answered from the statement itself, in one round
  * trip. If the database refuses the statement's data (say one entry names an unknown
- * customer, or breaks a constraint no earlier check caught), each entry is posted alone, so a
- * bad entry fails only itself, and never takes its batch-mates with it.
+ * customer, or breaks a constraint no earlier check caught), the refused entry is isolated
+ * (use-cases/write-journal.ts), so a bad entry fails only itself, and never takes its
+ * batch-mates with it.
  */
 export async function postEntries(
   store: LedgerStore,
   drafts: TransactionDraft[],
 ): Promise<Array<PostOutcome | LedgerError>> {
-  let inserted;
-  try {
-    inserted = await store.insertAndReturn(drafts);
-  } catch (error) {
-    if (!(error instanceof LedgerError)) throw error;
-    if (drafts.length > 1) return (await Promise.all(drafts.map((draft) => postEntries(store, [draft])))).flat();
-    return [error];
-  }
-  return answersOf(store, drafts, inserted);
+  const { outcomes, records } = await writeJournal(store, drafts, { answer: 'records' });
+  return answersOf(store, drafts, outcomes, records);
 }
 
 /**
@@ -30,8 +25,8 @@ export async function postEntries(
  * existing transaction; with a different request it is an idempotency conflict.
  */
 export async function postEntry(store: LedgerStore, draft: TransactionDraft): Promise<PostOutcome> {
-  const [outcome] = await postEntries(store, [draft]);
-  assert(outcome, 'postEntries answered no entry');
-  if (outcome instanceof LedgerError) throw outcome;
-  return outcome;
+  const { outcomes, records } = await writeJournal(store, [draft], { answer: 'records' });
+  const [outcome] = outcomes;
+  assert(outcome, 'writeJournal answered no entry');
+  return answerOf(store, draft, outcome, records);
 }

@@ -1,25 +1,12 @@
-import { assert, LedgerError } from '../domain/errors.js';
-import { asOriginallyDated, draftAsOriginallyDated, restateIntoOpenPeriod } from '../domain/periods.js';
+import { assert } from '../domain/errors.js';
+import type { JournalOutcome } from '../domain/journal-outcome.js';
+import { restateIntoOpenPeriod } from '../domain/periods.js';
 import type { TransactionDraft } from '../domain/transaction.js';
-import { factsThatDiffer, type StoredFacts } from '../store/columns/transactions.js';
-import { sourceKey } from './entry-answers.js';
 import type { LedgerStore } from './ports.js';
+import { outcomeAgainst, sourceKey, storedFactsOf, writeJournal } from './write-journal.js';
 
-/**
- * What bulk posting did with one record (ADR 0005):
- * - `inserted`: posted now, as `txnId`;
- * - `duplicate`: its key was already posted with the same facts and lines (`txnId` the stored
- *   one): a re-sent record, nothing to do;
- * - `conflict`: its key was already posted with other facts or lines, named in `fields` (column
- *   names, `journal_lines` for the lines); nothing was stored, the stored one stands;
- * - `rejected`: the database refused the record's data (`reason`, e.g. `unknown_customer`);
- *   nothing of it was stored, and its chunk-mates were posted without it.
- */
-export type BulkOutcome =
-  | { outcome: 'inserted'; txnId: string }
-  | { outcome: 'duplicate'; txnId: string }
-  | { outcome: 'conflict'; txnId: string; fields: string[] }
-  | { outcome: 'rejected'; reason: LedgerError };
+/** What bulk posting did with one record: the journal's one outcome (domain/journal-outcome.ts, ADR 0015). */
+export type BulkOutcome = JournalOutcome;
 
 /** Each record's outcome, in input order, and how many of each. */
 export interface BulkResult {
@@ -37,90 +24,10 @@ export interface BulkOptions {
   concurrency?: number;
 }
 
-interface Numbered {
-  index: number;
-  draft: TransactionDraft;
-}
-
-/**
- * Inserts records; when the database refuses their data, halves them until each refused record
- * stands alone, so that it is the only one left out (a handful of statements per bad record,
- * not one per record). A failure that is not about the data (connection lost) is thrown.
- */
-async function insertIsolating(
-  store: LedgerStore,
-  records: Numbered[],
-  inserted: Set<string>,
-  rejected: Map<number, LedgerError>,
-): Promise<void> {
-  try {
-    for (const txnId of await store.insert(records.map((r) => r.draft))) inserted.add(txnId);
-  } catch (error) {
-    if (!(error instanceof LedgerError)) throw error;
-    if (records.length === 1) {
-      rejected.set(records[0]!.index, error);
-      return;
-    }
-    const half = Math.ceil(records.length / 2);
-    await insertIsolating(store, records.slice(0, half), inserted, rejected);
-    await insertIsolating(store, records.slice(half), inserted, rejected);
-  }
-}
-
-/**
- * The facts in which a stored record differs from a draft of its key, each as it was before any
- * restatement into the open period: a late record posted on the first open day is the same
- * record when it is sent again after a later close moved that day.
- */
-const differences = (draft: TransactionDraft, stored: StoredFacts): string[] =>
-  factsThatDiffer(draftAsOriginallyDated(draft), asOriginallyDated(stored));
-
 /** The drafts as the open period takes them (domain/periods.ts): a closed day's are restated. */
 async function restated(store: LedgerStore, drafts: TransactionDraft[]): Promise<TransactionDraft[]> {
   const closedThrough = await store.closedThrough();
   return drafts.map((d) => restateIntoOpenPeriod(d, closedThrough));
-}
-
-/** Posts one chunk and answers each of its records; only records whose key was taken are read, in one statement. */
-async function postChunk(store: LedgerStore, chunk: TransactionDraft[]): Promise<BulkOutcome[]> {
-  const inserted = new Set<string>();
-  const rejected = new Map<number, LedgerError>();
-  await insertIsolating(
-    store,
-    chunk.map((draft, index) => ({ draft, index })),
-    inserted,
-    rejected,
-  );
-  const outcomes: Array<BulkOutcome | undefined> = [];
-  const taken: number[] = [];
-  for (const [index, draft] of chunk.entries()) {
-    const reason = rejected.get(index);
-    if (reason) outcomes.push({ outcome: 'rejected', reason });
-    else if (inserted.delete(draft.txnId)) outcomes.push({ outcome: 'inserted', txnId: draft.txnId });
-    else {
-      // Its key was taken (before, or by a record earlier in the input, the very same draft included).
-      outcomes.push(undefined);
-      taken.push(index);
-    }
-  }
-  if (taken.length > 0) {
-    const found = await store.findFactsBySourceKeys(taken.map((i) => chunk[i]!));
-    const byKey = new Map(found.map((s) => [sourceKey(s.source, s.source_txn_id), s]));
-    for (const index of taken) {
-      const draft = chunk[index]!;
-      const stored = byKey.get(sourceKey(draft.source, draft.sourceTxnId));
-      assert(stored, `transaction ${draft.source}/${draft.sourceTxnId} neither inserted, refused nor found`);
-      const fields = differences(draft, stored);
-      outcomes[index] =
-        fields.length === 0
-          ? { outcome: 'duplicate', txnId: stored.txn_id }
-          : { outcome: 'conflict', txnId: stored.txn_id, fields };
-    }
-  }
-  return outcomes.map((o) => {
-    assert(o, 'every record of a chunk has an outcome');
-    return o;
-  });
 }
 
 /**
@@ -146,7 +53,8 @@ export async function postTransactions(
     while (next < drafts.length) {
       const start = next;
       next += chunkSize;
-      const answered = await postChunk(store, drafts.slice(start, start + chunkSize));
+      // One write per chunk; only records whose key was taken are read, in one statement.
+      const { outcomes: answered } = await writeJournal(store, drafts.slice(start, start + chunkSize));
       answered.forEach((outcome, i) => (outcomes[start + i] = outcome));
     }
   };
@@ -171,17 +79,9 @@ export async function previewTransactions(
   const result: BulkResult = { outcomes: [], inserted: 0, duplicate: 0, conflict: 0, rejected: 0 };
   for (let start = 0; start < drafts.length; start += chunkSize) {
     const chunk = drafts.slice(start, start + chunkSize);
-    const found = await store.findFactsBySourceKeys(chunk);
-    const byKey = new Map(found.map((s) => [sourceKey(s.source, s.source_txn_id), s]));
+    const stored = await storedFactsOf(store, chunk);
     for (const draft of chunk) {
-      const stored = byKey.get(sourceKey(draft.source, draft.sourceTxnId));
-      const fields = stored === undefined ? [] : differences(draft, stored);
-      const outcome: BulkOutcome =
-        stored === undefined
-          ? { outcome: 'inserted', txnId: draft.txnId }
-          : fields.length === 0
-            ? { outcome: 'duplicate', txnId: stored.txn_id }
-            : { outcome: 'conflict', txnId: stored.txn_id, fields };
+      const outcome = outcomeAgainst(draft, stored.get(sourceKey(draft.source, draft.sourceTxnId)));
       result.outcomes.push(outcome);
       result[outcome.outcome] += 1;
     }

@@ -9,6 +9,7 @@ import {
 } from '../domain/transaction.js';
 import type { PostOutcome } from './entry-answers.js';
 import type { LedgerStore, StoredTransaction } from './ports.js';
+import { writeJournal } from './write-journal.js';
 
 /** What reversing needs of a stored transaction, parsed back to decimals. */
 function reversibleOf(t: StoredTransaction): ReversibleTransaction {
@@ -57,9 +58,15 @@ export async function reverseTransaction(
   const draft = isClosed(originalDate, await store.closedThrough())
     ? { ...mirror, metadata: { ...mirror.metadata, [ORIGINAL_TXN_DATE]: originalDate } }
     : mirror;
-  const created = await store.insertReversal(draft, {
-    rependRecost: reversalRependsRecost(original.transaction.txn_type),
+  const { outcomes } = await writeJournal(store, [draft], {
+    reversal: { rependRecost: reversalRependsRecost(original.transaction.txn_type) },
   });
+  const [outcome] = outcomes;
+  assert(outcome, 'writeJournal answered no reversal');
+  if (outcome.outcome === 'rejected') throw outcome.reason;
+  // A reversal is keyed by its original: a concurrent one that got in first (duplicate, or
+  // conflict when its memo or date differ) is the one reversal, and the answer.
+  const created = outcome.outcome === 'inserted';
   const stored = await store.findReversalOf(txnId);
   assert(stored, `reversal of ${txnId} neither inserted nor found`);
   return { created, transaction: stored.transaction };

@@ -1,4 +1,4 @@
-import { IMPORT_RECORDS_MAX, RECORD_OUTCOMES, uaefeedImportBatch } from '@ledger/jobs';
+import { IMPORT_RECORDS_MAX, uaefeedImportBatch } from '@ledger/jobs';
 import { z } from 'zod';
 import { errorResponses, json, object, ref, WRITE_ERRORS } from '../../openapi/components.js';
 import { ADMIN } from '../../openapi/security.js';
@@ -65,14 +65,7 @@ export const schemas: Record<string, JsonSchema> = {
         description: 'Its transferId or orderId: the key it is posted under (source `uaefeed`).',
       },
       customer_id: ref('CustomerId'),
-      outcome: {
-        type: 'string',
-        enum: [...RECORD_OUTCOMES],
-        description:
-          '`inserted`: posted now; `duplicate`: already posted with the same facts (nothing new); `conflict`: already posted ' +
-          'under its id with other facts (the stored one stands); `skipped`: it moved nothing upstream (a REJECTED transfer, ' +
-          'an order that executed nothing); `rejected`: refused by the database. Each but the first two with `reason`.',
-      },
+      outcome: ref('RecordOutcome'),
       txn_id: {
         type: ['string', 'null'],
         format: 'uuid',
@@ -84,21 +77,6 @@ export const schemas: Record<string, JsonSchema> = {
       },
     },
     'What became of one record.',
-  ),
-  RecordReason: object(
-    {
-      code: {
-        type: 'string',
-        description:
-          'What is wrong, in snake_case: e.g. `negative_fee`, `invalid_date`, `idempotency_conflict`, `not_linked`.',
-      },
-      detail: {
-        type: 'object',
-        additionalProperties: true,
-        description: 'The facts behind the code (the field and value, the conflicting fields, …).',
-      },
-    },
-    'Why a record was not posted as it stands: a code and structured facts (docs/jobs.md#the-posting-kit).',
   ),
   UaefeedImportResult: object(
     {
