@@ -190,6 +190,7 @@ export type { RecostOptions, RecostResult } from './use-cases/recost.js';
 export type { EntryBatcher, EntryBatcherOptions } from './use-cases/entry-batcher.js';
 export type { PostOutcome } from './use-cases/entry-answers.js';
 export type { BulkOptions, BulkOutcome, BulkResult } from './use-cases/post-in-bulk.js';
+export { COPY_FROM } from './store/posting.js';
 export type { LedgerStore, SourceKey } from './use-cases/ports.js';
 export { createCashRequest, transitionCashRequest } from './ledger.js';
 export type { CashRequestInput, TransitionContext } from './use-cases/cash-requests.js';

@@ -67,7 +67,11 @@ async function written(db: Knex) {
               native_currency, native_amount::text
          FROM journal_lines ORDER BY line_id`,
     ),
-    recostStates: await rows(`SELECT txn_id, txn_date, recosted_at FROM recost_states ORDER BY txn_id`),
+    // Stamped as its transaction was: posted_at the same.
+    recostStates: await rows(
+      `SELECT s.txn_id, s.txn_date, s.recosted_at, s.posted_at = t.posted_at AS posted_with_it
+         FROM recost_states s JOIN transactions t USING (txn_id) ORDER BY txn_id`,
+    ),
     accountTotals: await rows(
       `SELECT account_code, sum(debit_total)::text, sum(credit_total)::text, sum(line_count)::text
          FROM account_totals GROUP BY account_code ORDER BY account_code`,

@@ -50,6 +50,7 @@ import * as reconMarksBySnapshot from '../migrations/20270203_recon_marks_by_sna
 import * as lotMatchesEconomicDates from '../migrations/20270205_lot_matches_economic_dates.js';
 import * as createStockSplits from '../migrations/20270205_create_stock_splits.js';
 import * as createVarianceTriage from '../migrations/20270215_create_variance_triage.js';
+import * as checkEachCustomerOnce from '../migrations/20270217_check_each_customer_once.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -106,6 +107,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20270211_broker_fees_platform_part', brokerFeesPlatformPart],
   ['20270213_add_fx_rounding_account', addFxRoundingAccount],
   ['20270215_create_variance_triage', createVarianceTriage],
+  ['20270217_check_each_customer_once', checkEachCustomerOnce],
 ];
 
 const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

@@ -130,9 +130,13 @@ const COPY_WORK_MEM = "SET LOCAL work_mem = '64MB'";
 const COPY_TRANSACTIONS = copyFromStdin('transactions', TRANSACTIONS);
 const COPY_LINES = copyFromStdin('journal_lines', JOURNAL_LINES);
 
-/** The recost states of COPYed transactions pending recost (ids given): each starts pending (ADR 0009). */
+/**
+ * The recost states of COPYed transactions pending recost (ids and dates given): each starts
+ * pending (ADR 0009). Their posted_at is now(): the COPY stamped it in this database transaction
+ * (ledger_after_transactions_inserted holds posted_at = now()), so nothing is read back.
+ */
 const INSERT_PENDING_SQL = `INSERT INTO recost_states (txn_id, txn_date, posted_at)
-  SELECT txn_id, txn_date, posted_at FROM transactions WHERE txn_id = ANY(?::uuid[])`;
+  SELECT txn_id, txn_date, now() FROM unnest(?::uuid[], ?::date[]) AS p(txn_id, txn_date)`;
 
 /** Streams COPY-format `rows` into `copy` on the connection of `trx`. */
 async function copyInto(trx: Knex.Transaction, copy: string, rows: string): Promise<void> {
@@ -144,8 +148,9 @@ async function copyInto(trx: Knex.Transaction, copy: string, rows: string): Prom
 async function copyWritten(trx: Knex.Transaction, drafts: TransactionDraft[]): Promise<Set<string>> {
   await copyInto(trx, COPY_TRANSACTIONS, copyRows(TRANSACTIONS, drafts));
   await copyInto(trx, COPY_LINES, copyRows(JOURNAL_LINES, linesOf(drafts)));
-  const pending = drafts.filter((d) => d.pendingRecost).map((d) => d.txnId);
-  if (pending.length > 0) await trx.raw(INSERT_PENDING_SQL, [pending]);
+  const pending = drafts.filter((d) => d.pendingRecost);
+  if (pending.length > 0)
+    await trx.raw(INSERT_PENDING_SQL, [pending.map((d) => d.txnId), pending.map((d) => d.txnDate)]);
   return new Set(drafts.map((d) => d.txnId));
 }
 

@@ -209,6 +209,7 @@ export function copyFromStdin(table: string, columns: Columns): string {
 
 /** COPY's text format escapes these four; everything else travels as it is. */
 const COPY_ESCAPES: Readonly<Record<string, string>> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+const COPY_SPECIAL = /[\\\t\n\r]/;
 
 /**
  * One value as COPY's text format spells it: null as `\N`, jsonb as its JSON, every other value
@@ -219,7 +220,8 @@ function copyValue(column: Column, value: unknown): string {
   if (value === null || value === undefined) return '\\N';
   const text = column.sqlType === 'jsonb' ? JSON.stringify(value) : value;
   assert(typeof text === 'string', `a ${typeof value} for a ${column.sqlType} column: COPY takes text`);
-  return text.replace(/[\\\t\n\r]/g, (c) => COPY_ESCAPES[c]!);
+  // Every value, not only text: a tab or newline left in any of them would shift the row's columns.
+  return COPY_SPECIAL.test(text) ? text.replace(/[\\\t\n\r]/g, (c) => COPY_ESCAPES[c]!) : text;
 }
 
 /** The rows of `records` in COPY's text format for `copyFromStdin`: one line each, the written columns in the table's order. */
