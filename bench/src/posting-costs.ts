@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { postTransactions, upsertCustomer } from '@ledger/core';
+import { COPY_FROM, postTransactions, upsertCustomer } from '@ledger/core';
 import type { TestDatabase } from '@ledger/core/testing';
 import { from as copyFrom } from 'pg-copy-streams';
 import { cpuSecondsOf } from './cpu.js';
@@ -13,6 +13,8 @@ export interface PostingPart {
   name: string;
   /** DDL run before the chunk is posted, undone by the rollback. */
   without: string[];
+  /** Records per chunk of postTransactions: the whole batch (COPY) unless told. */
+  chunkSize?: number;
 }
 
 const TRANSACTION_INDEXES = [
@@ -28,7 +30,12 @@ const TRANSACTION_INDEXES = [
 const LINE_INDEXES = ['journal_lines_account_idx', 'journal_lines_customer_idx'];
 
 export const POSTING_PARTS: PostingPart[] = [
-  { name: 'nothing (the posting as it is)', without: [] },
+  { name: 'nothing (the posting as it is: COPY, one chunk of 10,000)', without: [] },
+  {
+    name: `nothing, by the INSERT statement instead (statements of ${COPY_FROM - 1}, below the COPY path's)`,
+    without: [],
+    chunkSize: COPY_FROM - 1,
+  },
   {
     name: 'the statement triggers (checks, totals, daily totals; so no commit check)',
     without: ['ALTER TABLE transactions DISABLE TRIGGER USER', 'ALTER TABLE journal_lines DISABLE TRIGGER USER'],
@@ -54,6 +61,8 @@ export interface PartCost {
 
 export interface PostingCosts {
   book: number;
+  /** Transactions per measured batch, posted in one database transaction. */
+  batch: number;
   linesPerTransaction: number;
   /** The yardstick, same backend and run: CPU of a raw COPY of the same lines into a bare table, per line. */
   rawCopyMicrosPerLine: number;
@@ -62,14 +71,20 @@ export interface PostingCosts {
 
 /**
  * What each part of bulk posting costs Postgres (single indexes are not resolved: at 10 ms ticks
- * on a shared machine their few µs drown in the noise, so the parts are removed a group at a time), on a book of `book` transactions: chunks of 2,000
- * of the bulk bench's fixture posted by `postTransactions` inside a database transaction of the
- * schema owner in which the part is removed, the commit check forced, then rolled back. CPU of
- * the posting backend from /proc (10 ms ticks: `rounds` chunks per part), so other work on a
- * shared machine slows it but is not counted; beside it, that backend's CPU for a raw COPY of the
- * same lines.
+ * on a shared machine their few µs drown in the noise, so the parts are removed a group at a
+ * time), on a book of `book` transactions: batches of `batchSize` of the bulk bench's fixture
+ * (one chunk, so by COPY, unless the part says otherwise) posted by `postTransactions` inside a
+ * database transaction of the schema owner in which the part is removed, the commit check
+ * forced, then rolled back. CPU of the posting backend from /proc (10 ms ticks: `rounds` batches
+ * per part), so other work on a shared machine slows it but is not counted; beside it, that
+ * backend's CPU for a raw COPY of the same lines.
  */
-export async function benchPostingCosts(database: TestDatabase, book: number, rounds = 8): Promise<PostingCosts> {
+export async function benchPostingCosts(
+  database: TestDatabase,
+  book: number,
+  batchSize = 10_000,
+  rounds = 4,
+): Promise<PostingCosts> {
   const customers = 1_000;
   const owner = database.db;
   for (let i = 0; i < customers; i += 1) await upsertCustomer(owner, customerId(i, customers), {});
@@ -81,7 +96,7 @@ export async function benchPostingCosts(database: TestDatabase, book: number, ro
   await owner.raw('VACUUM ANALYZE transactions, journal_lines');
   let next = book;
   const chunk = () => {
-    const batch = drafts(2_000, customers, next);
+    const batch = drafts(batchSize, customers, next);
     next += batch.length;
     return batch;
   };
@@ -96,7 +111,10 @@ export async function benchPostingCosts(database: TestDatabase, book: number, ro
           const pid = (await trx.raw<{ rows: Array<{ pid: number }> }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
           for (const ddl of part.without) await trx.raw(ddl);
           const started = cpuSecondsOf(pid);
-          const posted = await postTransactions(trx as unknown as Owner, batch, { concurrency: 1 });
+          const posted = await postTransactions(trx as unknown as Owner, batch, {
+            chunkSize: part.chunkSize ?? batch.length,
+            concurrency: 1,
+          });
           if (posted.inserted !== batch.length) throw new Error(`posted ${posted.inserted} of ${batch.length}`);
           const inserted = cpuSecondsOf(pid);
           await trx.raw('SET CONSTRAINTS ALL IMMEDIATE');
@@ -119,6 +137,7 @@ export async function benchPostingCosts(database: TestDatabase, book: number, ro
   const micros = (seconds: number, count: number) => (seconds * 1e6) / count;
   return {
     book,
+    batch: batchSize,
     linesPerTransaction: lines / transactions,
     rawCopyMicrosPerLine: await rawCopyCpuPerLine(owner, drafts(100_000, customers, next)),
     parts: [...sums].map(([part, s]) => ({

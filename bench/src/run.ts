@@ -108,16 +108,21 @@ if (which === 'costs') {
   const r = await withDatabase((db) => benchPostingCosts(db, book));
   const perTransaction = r.rawCopyMicrosPerLine * r.linesPerTransaction;
   console.log(
-    `what bulk posting costs Postgres, on a book of ${round(r.book)} transactions (${r.linesPerTransaction.toFixed(2)} lines each; CPU of the posting backend): ` +
+    `what bulk posting costs Postgres, on a book of ${round(r.book)} transactions (batches of ${round(r.batch)}, ${r.linesPerTransaction.toFixed(2)} lines each; CPU of the posting backend): ` +
       `raw COPY of the same lines ${r.rawCopyMicrosPerLine.toFixed(2)} µs a line, ${perTransaction.toFixed(1)} µs a transaction ` +
       `(a quarter of its speed allows 4× its CPU per line on one core, 8× with bulk posting's two connections on both cores: ` +
       `${(4 * perTransaction).toFixed(1)}–${(8 * perTransaction).toFixed(1)} µs a transaction)`,
   );
-  console.log('| without | insert, µs / txn | commit check, µs / txn | total ÷ raw COPY |\n|---|---|---|---|');
-  for (const p of r.parts)
+  console.log(
+    "| without | insert, µs / txn | commit check, µs / txn | total, µs / line | total ÷ raw COPY | raw COPY's CPU ÷ total |\n|---|---|---|---|---|---|",
+  );
+  for (const p of r.parts) {
+    const total = p.insertMicros + p.commitCheckMicros;
     console.log(
-      `| ${p.part} | ${p.insertMicros.toFixed(1)} | ${p.commitCheckMicros.toFixed(1)} | ${((p.insertMicros + p.commitCheckMicros) / perTransaction).toFixed(1)}× |`,
+      `| ${p.part} | ${p.insertMicros.toFixed(1)} | ${p.commitCheckMicros.toFixed(1)} | ${(total / r.linesPerTransaction).toFixed(1)} | ` +
+        `${(total / perTransaction).toFixed(1)}× | ${((100 * perTransaction) / total).toFixed(1)}% |`,
     );
+  }
 }
 if (which === 'all' || which === 'recost') {
   const r = await withDatabase((db) => benchRecost(db, 100_000));

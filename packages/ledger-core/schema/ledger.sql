@@ -83,8 +83,8 @@ CREATE FUNCTION public.ledger_after_transactions_inserted() RETURNS trigger
         RAISE EXCEPTION 'created_xid and posted_at are stamped by the database; they cannot be given'
           USING ERRCODE = 'check_violation', CONSTRAINT = 'ledger_posting_stamp';
       END IF;
-      IF EXISTS (SELECT 1 FROM new_txns n WHERE n.customer_id IS NOT NULL
-                   AND NOT EXISTS (SELECT 1 FROM customers c WHERE c.customer_id = n.customer_id)) THEN
+      IF EXISTS (SELECT 1 FROM (SELECT DISTINCT customer_id FROM new_txns WHERE customer_id IS NOT NULL) n
+                  WHERE NOT EXISTS (SELECT 1 FROM customers c WHERE c.customer_id = n.customer_id)) THEN
         RAISE EXCEPTION 'customer_id names no customer of this book'
           USING ERRCODE = 'foreign_key_violation', CONSTRAINT = 'ledger_transaction_customer_known';
       END IF;

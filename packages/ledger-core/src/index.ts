@@ -199,6 +199,7 @@ export {
   type Rejection,
   type RejectionCode,
 } from './domain/journal-outcome.js';
+export { COPY_FROM } from './store/posting.js';
 export type { LedgerStore, SourceKey } from './use-cases/ports.js';
 export { createCashRequest, transitionCashRequest } from './ledger.js';
 export type { CashRequestInput, TransitionContext } from './use-cases/cash-requests.js';

@@ -51,6 +51,7 @@ import * as lotMatchesEconomicDates from '../migrations/20270205_lot_matches_eco
 import * as createStockSplits from '../migrations/20270205_create_stock_splits.js';
 import * as createVarianceTriage from '../migrations/20270215_create_variance_triage.js';
 import * as settleUsbrokerBrokerCostAtExecution from '../migrations/20270216_settle_usbroker_broker_cost_at_execution.js';
+import * as checkEachCustomerOnce from '../migrations/20270217_check_each_customer_once.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -108,6 +109,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20270213_add_fx_rounding_account', addFxRoundingAccount],
   ['20270215_create_variance_triage', createVarianceTriage],
   ['20270216_settle_usbroker_broker_cost_at_execution', settleUsbrokerBrokerCostAtExecution],
+  ['20270217_check_each_customer_once', checkEachCustomerOnce],
 ];
 
 const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {
