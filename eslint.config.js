@@ -68,8 +68,6 @@ export default tseslint.config(
       'packages/quickstart/src/stack.ts',
       'packages/reconciliation/src/checks/lrs-usbroker-tie-out.ts',
       'packages/reconciliation/src/runner.ts',
-      'packages/sandbox/src/data/generate.ts',
-      'packages/sandbox/src/data/india.ts',
       'packages/sandbox/src/http/custodian.ts',
       'packages/sandbox/src/http/remit.ts',
       'packages/sandbox/src/http/server.ts',
