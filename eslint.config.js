@@ -45,7 +45,6 @@ export default tseslint.config(
       'apps/console/src/components/DataTable.tsx',
       'apps/console/src/pages/CashRequests.tsx',
       'apps/console/src/pages/Customers.tsx',
-      'apps/console/src/pages/Exceptions.tsx',
       'apps/console/src/pages/Firm.tsx',
       'apps/console/src/pages/Jobs.tsx',
       'apps/console/src/pages/Journal.tsx',
