@@ -45,8 +45,6 @@ export default tseslint.config(
       'apps/console/src/components/DataTable.tsx',
       'apps/console/src/pages/Customers.tsx',
       'apps/console/src/pages/Firm.tsx',
-      'apps/console/src/pages/Journal.tsx',
-      'apps/console/src/pages/Periods.tsx',
       'apps/console/src/pages/Transactions.tsx',
       'bench/src/india.ts',
       'bench/src/uaefeed.ts',
