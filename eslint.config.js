@@ -45,7 +45,6 @@ export default tseslint.config(
       'apps/console/src/components/DataTable.tsx',
       'apps/console/src/pages/Customers.tsx',
       'apps/console/src/pages/Firm.tsx',
-      'apps/console/src/pages/Transactions.tsx',
       'bench/src/india.ts',
       'bench/src/uaefeed.ts',
       'packages/job-runtime/src/producer.ts',
