@@ -42,7 +42,6 @@ export default tseslint.config(
     files: [
       'apps/api/src/features/customers/views.ts',
       'apps/api/src/features/india-live/handlers.ts',
-      'apps/console/src/components/DataTable.tsx',
       'apps/console/src/pages/Customers.tsx',
       'apps/console/src/pages/Firm.tsx',
       'bench/src/india.ts',
