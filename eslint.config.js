@@ -43,7 +43,6 @@ export default tseslint.config(
       'apps/api/src/features/customers/views.ts',
       'apps/api/src/features/india-live/handlers.ts',
       'apps/console/src/pages/Customers.tsx',
-      'apps/console/src/pages/Firm.tsx',
       'bench/src/india.ts',
       'bench/src/uaefeed.ts',
       'packages/job-runtime/src/producer.ts',
