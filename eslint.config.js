@@ -42,7 +42,6 @@ export default tseslint.config(
     files: [
       'apps/api/src/features/customers/views.ts',
       'apps/api/src/features/india-live/handlers.ts',
-      'apps/console/src/pages/Customers.tsx',
       'bench/src/india.ts',
       'bench/src/uaefeed.ts',
       'packages/job-runtime/src/producer.ts',
