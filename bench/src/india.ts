@@ -259,65 +259,15 @@ export async function benchIndiaLiveReports(database: TestDatabase, customers: n
       });
     const { USBROKER_BASE_URL, USBROKER_API_KEY, USBROKER_API_SECRET, REMIT_BASE_URL, REMIT_API_KEY } = sandbox.env;
     const upstreamEnv = { USBROKER_BASE_URL, USBROKER_API_KEY, USBROKER_API_SECRET, REMIT_BASE_URL, REMIT_API_KEY };
-    const [token, adminToken] = [randomBytes(24).toString('hex'), randomBytes(24).toString('hex')];
-    const config = loadConfig({
-      ENTITY_ID: 'ENTITY_IND_IFSC',
-      LEDGER_DB_URL: database.runtime!.url,
-      LEDGER_TOKEN: token,
-      LEDGER_ADMIN_TOKEN: adminToken,
-      // Every variance kept (a run keeps 1,000 a check by default): the run is compared with the reports item by item.
-      RECON_VARIANCES_PER_CHECK_MAX: '100000',
-      LOG_LEVEL: 'error',
-      ...upstreamEnv,
-    });
-    const logger = createLogger({ level: 'error', service: 'bench', book: config.book, silent: true });
-    const jobs = createJobProducer({
-      book: config.book,
-      redisUrl: config.redisUrl,
-      queuePrefix: `bench-india-${randomBytes(4).toString('hex')}`,
-      catalog: JOBS,
-      syncWaitMs: config.jobSyncWaitMs,
-      logger,
-      db,
-    });
-    running.push(() => jobs.close());
-    const app = createApp({ config, db, logger, jobs });
-    const listening = app.listen(0, '127.0.0.1');
-    running.push(() => listening.close());
-    await new Promise<void>((resolve) => listening.once('listening', resolve));
-    const base = `http://127.0.0.1:${(listening.address() as AddressInfo).port}`;
-    const get = async (path: string) => {
-      const reply = await fetch(`${base}${path}`, { headers: { 'X-Ledger-Token': token } });
-      const body = (await reply.json()) as { customers?: Array<{ status: string }> };
-      if (reply.status !== 200) throw new Error(`${path}: ${reply.status} ${JSON.stringify(body).slice(0, 300)}`);
-      if (body.customers?.some((c) => c.status === 'error'))
-        throw new Error(`${path}: a customer could not be read: ${JSON.stringify(body).slice(0, 300)}`);
-    };
+    const { get, concurrency, base, tokens } = await startIndiaApi(database, upstreamEnv, running);
 
     const broker = createUpstreamClients(upstreamConfigSchema.parse(upstreamEnv)).usbroker!;
-    const concurrency = config.indiaLive.concurrency;
     const brokerCalls = async () => {
       for (let i = 0; i < india.length; i += concurrency)
         await Promise.all(india.slice(i, i + concurrency).map((c) => broker.getAccount(c.usbroker_account_no)));
     };
     await brokerCalls();
-    // The untimed run of each report counts its requests to usbroker (got's requests go through node:http).
-    const brokerHost = new URL(USBROKER_BASE_URL!).host;
-    let brokerRequests = 0;
-    const countRequest = (message: unknown) => {
-      if ((message as { request: ClientRequest }).request.getHeader('host') === brokerHost) brokerRequests += 1;
-    };
-    const requestsPerCustomer: Array<[string, number]> = [];
-    subscribe('http.client.request.start', countRequest);
-    try {
-      for (const path of LIVE_REPORTS) {
-        brokerRequests = 0;
-        await get(path);
-        requestsPerCustomer.push([path, brokerRequests / india.length]);
-      }
-    } finally {
-      unsubscribe('http.client.request.start', countRequest);
-    }
+    const requestsPerCustomer = await brokerRequestsPerCustomer(get, new URL(USBROKER_BASE_URL!).host, india.length);
 
     const load = loadavg()[0]!;
     const medians: Array<[string, number]> = [];
@@ -335,12 +285,12 @@ export async function benchIndiaLiveReports(database: TestDatabase, customers: n
       });
     }
     const brokerCallsMs = await medianMs(brokerCalls);
-    const tieOuts = await compareTieOuts(base, { token, adminToken });
+    const tieOuts = await compareTieOuts(base, tokens);
     return {
       tieOuts,
       customers,
       medianMs: medians,
-      requestsPerCustomer: new Map(requestsPerCustomer),
+      requestsPerCustomer,
       cpuMs,
       brokerCallsMs,
       concurrency,
@@ -350,4 +300,71 @@ export async function benchIndiaLiveReports(database: TestDatabase, customers: n
     for (const stop of running) await stop();
     sandbox.close();
   }
+}
+
+/**
+ * The api of the India book in this process, on the sandbox's upstreams (`running` gets what
+ * stops it): `get` asks it for a report and fails on any answer but a 200 with every customer read.
+ */
+async function startIndiaApi(
+  database: TestDatabase,
+  upstreamEnv: Record<string, string | undefined>,
+  running: Array<() => unknown>,
+) {
+  const db = database.runtime!.db;
+  const [token, adminToken] = [randomBytes(24).toString('hex'), randomBytes(24).toString('hex')];
+  const config = loadConfig({
+    ENTITY_ID: 'ENTITY_IND_IFSC',
+    LEDGER_DB_URL: database.runtime!.url,
+    LEDGER_TOKEN: token,
+    LEDGER_ADMIN_TOKEN: adminToken,
+    // Every variance kept (a run keeps 1,000 a check by default): the run is compared with the reports item by item.
+    RECON_VARIANCES_PER_CHECK_MAX: '100000',
+    LOG_LEVEL: 'error',
+    ...upstreamEnv,
+  });
+  const logger = createLogger({ level: 'error', service: 'bench', book: config.book, silent: true });
+  const jobs = createJobProducer({
+    book: config.book,
+    redisUrl: config.redisUrl,
+    queuePrefix: `bench-india-${randomBytes(4).toString('hex')}`,
+    catalog: JOBS,
+    syncWaitMs: config.jobSyncWaitMs,
+    logger,
+    db,
+  });
+  running.push(() => jobs.close());
+  const app = createApp({ config, db, logger, jobs });
+  const listening = app.listen(0, '127.0.0.1');
+  running.push(() => listening.close());
+  await new Promise<void>((resolve) => listening.once('listening', resolve));
+  const base = `http://127.0.0.1:${(listening.address() as AddressInfo).port}`;
+  const get = async (path: string) => {
+    const reply = await fetch(`${base}${path}`, { headers: { 'X-Ledger-Token': token } });
+    const body = (await reply.json()) as { customers?: Array<{ status: string }> };
+    if (reply.status !== 200) throw new Error(`${path}: ${reply.status} ${JSON.stringify(body).slice(0, 300)}`);
+    if (body.customers?.some((c) => c.status === 'error'))
+      throw new Error(`${path}: a customer could not be read: ${JSON.stringify(body).slice(0, 300)}`);
+  };
+  return { get, concurrency: config.indiaLive.concurrency, base, tokens: { token, adminToken } };
+}
+
+/** Each report run once, untimed, counting its requests to usbroker (got's requests go through node:http) per customer. */
+async function brokerRequestsPerCustomer(get: (path: string) => Promise<void>, brokerHost: string, customers: number) {
+  let brokerRequests = 0;
+  const countRequest = (message: unknown) => {
+    if ((message as { request: ClientRequest }).request.getHeader('host') === brokerHost) brokerRequests += 1;
+  };
+  const requestsPerCustomer: Array<[string, number]> = [];
+  subscribe('http.client.request.start', countRequest);
+  try {
+    for (const path of LIVE_REPORTS) {
+      brokerRequests = 0;
+      await get(path);
+      requestsPerCustomer.push([path, brokerRequests / customers]);
+    }
+  } finally {
+    unsubscribe('http.client.request.start', countRequest);
+  }
+  return new Map(requestsPerCustomer);
 }

@@ -78,19 +78,7 @@ export async function benchSyncUaefeed(
     if (recosted.flagged.length > 0) throw new Error(`recost flagged ${recosted.flagged.length} trades`);
     if (!(await trialBalance(db)).balanced) throw new Error('trial balance does not balance');
 
-    const peg = new Decimal(DEFAULT_JOB_SETTINGS.aedPerUsd);
-    const drafts = data.customers.flatMap((c) => {
-      const records = data.dataOf(c);
-      return [
-        ...records.transfers.map((t) =>
-          mapCashTransfer(t, { customerId: c.customer_id, customerNumber: c.uaefeed_customer_number }, peg),
-        ),
-        ...records.orders.map((o) => mapOrder(o, c.customer_id, peg)),
-      ].flatMap((m) => {
-        const drafted = draftOf(m, DEFAULT_JOB_SETTINGS);
-        return 'draft' in drafted ? [drafted.draft] : [];
-      });
-    });
+    const drafts = uaefeedDrafts(data);
     const again = drafts.map((d) => ({ ...d, txnId: uuidv7(), sourceTxnId: `yardstick-${d.sourceTxnId}` }));
     started = process.hrtime.bigint();
     const bulk = await postTransactions(db, again);
@@ -112,4 +100,21 @@ export async function benchSyncUaefeed(
   } finally {
     close();
   }
+}
+
+/** Every record of the data set as sync-uaefeed drafts it (mapped, then drafted; the records it refuses left out). */
+function uaefeedDrafts(data: Awaited<ReturnType<typeof startSyncSandbox>>['data']) {
+  const peg = new Decimal(DEFAULT_JOB_SETTINGS.aedPerUsd);
+  return data.customers.flatMap((c) => {
+    const records = data.dataOf(c);
+    return [
+      ...records.transfers.map((t) =>
+        mapCashTransfer(t, { customerId: c.customer_id, customerNumber: c.uaefeed_customer_number }, peg),
+      ),
+      ...records.orders.map((o) => mapOrder(o, c.customer_id, peg)),
+    ].flatMap((m) => {
+      const drafted = draftOf(m, DEFAULT_JOB_SETTINGS);
+      return 'draft' in drafted ? [drafted.draft] : [];
+    });
+  });
 }

@@ -50,8 +50,6 @@ function foreignTaxCredit(grossUsd: Decimal, withheldUsd: Decimal, payDate: stri
  */
 export function dividendSummary(fy: FinancialYear, events: DividendEvent[], rates: RateBook) {
   const customers = groupBy(events, (e) => e.customerId);
-  const rateOf = (gross: Decimal, withheld: Decimal) => (gross.isZero() ? '0' : ratio(withheld.dividedBy(gross)));
-  const total = (values: Array<Decimal | null>) => (values.includes(null) ? null : sum(values as Decimal[]));
   return {
     fy: fy.label,
     basis:
@@ -61,61 +59,71 @@ export function dividendSummary(fy: FinancialYear, events: DividendEvent[], rate
     treaty: { ...US_DIVIDEND_TREATY },
     customers: [...customers.entries()]
       .sort(([a], [b]) => a.localeCompare(b))
-      .map(([customer_id, list]) => {
-        const rows = list
-          .sort((a, b) => a.payDate.localeCompare(b.payDate) || a.divTxnNo.localeCompare(b.divTxnNo))
-          .map((e) => {
-            const withheld = e.whtUsd ?? ZERO;
-            const rate = rates.rule115(e.payDate);
-            const credit = foreignTaxCredit(e.grossUsd, withheld, e.payDate);
-            const inr = (usd: Decimal) => toInr(usd, rate?.rate);
-            const [grossInr, withheldInr, capInr, availableInr] = [
-              inr(e.grossUsd),
-              inr(withheld),
-              inr(credit.capUsd),
-              inr(credit.availableUsd),
-            ];
-            const excessInr = withheldInr === null || availableInr === null ? null : withheldInr.minus(availableInr);
-            return {
-              div_txn_no: e.divTxnNo,
-              symbol: e.symbol,
-              ex_date: e.exDate,
-              pay_date: e.payDate,
-              gross_usd: money(e.grossUsd),
-              withheld_usd: money(withheld),
-              net_usd: money(e.grossUsd.minus(withheld)),
-              effective_rate: rateOf(e.grossUsd, withheld),
-              rate: rate === null ? null : { rate: rate.rate.toFixed(), rate_date: rate.rateDate },
-              gross_inr: moneyOrNull(grossInr),
-              withheld_inr: moneyOrNull(withheldInr),
-              net_inr: grossInr === null || withheldInr === null ? null : money(grossInr.minus(withheldInr)),
-              treaty_rate: ratio(credit.treatyRate),
-              treaty_cap_inr: moneyOrNull(capInr),
-              credit_available_inr: moneyOrNull(availableInr),
-              not_creditable_inr: moneyOrNull(excessInr),
-              not_creditable_reason: credit.reason,
-              figures: { grossInr, withheldInr, capInr, availableInr, excessInr },
-            };
-          });
-        const gross = sum(list.map((e) => e.grossUsd));
-        const withheld = sum(list.map((e) => e.whtUsd ?? ZERO));
-        const of = (field: keyof (typeof rows)[number]['figures']) => total(rows.map((r) => r.figures[field]));
-        const [grossInr, withheldInr] = [of('grossInr'), of('withheldInr')];
-        return {
-          customer_id,
-          gross_usd: money(gross),
-          withheld_usd: money(withheld),
-          net_usd: money(gross.minus(withheld)),
-          effective_rate: rateOf(gross, withheld),
-          gross_inr: moneyOrNull(grossInr),
-          withheld_inr: moneyOrNull(withheldInr),
-          net_inr: grossInr === null || withheldInr === null ? null : money(grossInr.minus(withheldInr)),
-          treaty_cap_inr: moneyOrNull(of('capInr')),
-          credit_available_inr: moneyOrNull(of('availableInr')),
-          not_creditable_inr: moneyOrNull(of('excessInr')),
-          events: rows.map(({ figures: _f, ...row }) => row),
-        };
-      }),
+      .map(([customerId, list]) => customerDividends(customerId, list, rates)),
     warnings: rates.warnings(),
+  };
+}
+
+/** The share of the gross withheld. */
+const rateOf = (gross: Decimal, withheld: Decimal) => (gross.isZero() ? '0' : ratio(withheld.dividedBy(gross)));
+
+/** One customer's dividends of the FY (pay date order) and their totals; a total is null when any of its figures is. */
+function customerDividends(customer_id: string, list: DividendEvent[], rates: RateBook) {
+  const rows = list
+    .sort((a, b) => a.payDate.localeCompare(b.payDate) || a.divTxnNo.localeCompare(b.divTxnNo))
+    .map((e) => dividendOf(e, rates));
+  const gross = sum(list.map((e) => e.grossUsd));
+  const withheld = sum(list.map((e) => e.whtUsd ?? ZERO));
+  const total = (values: Array<Decimal | null>) => (values.includes(null) ? null : sum(values as Decimal[]));
+  const of = (field: keyof (typeof rows)[number]['figures']) => total(rows.map((r) => r.figures[field]));
+  const [grossInr, withheldInr] = [of('grossInr'), of('withheldInr')];
+  return {
+    customer_id,
+    gross_usd: money(gross),
+    withheld_usd: money(withheld),
+    net_usd: money(gross.minus(withheld)),
+    effective_rate: rateOf(gross, withheld),
+    gross_inr: moneyOrNull(grossInr),
+    withheld_inr: moneyOrNull(withheldInr),
+    net_inr: grossInr === null || withheldInr === null ? null : money(grossInr.minus(withheldInr)),
+    treaty_cap_inr: moneyOrNull(of('capInr')),
+    credit_available_inr: moneyOrNull(of('availableInr')),
+    not_creditable_inr: moneyOrNull(of('excessInr')),
+    events: rows.map(({ figures: _f, ...row }) => row),
+  };
+}
+
+/** One dividend: gross, withheld and net, and the foreign tax credit, in USD and INR (`figures`: the INR ones, for the totals). */
+function dividendOf(e: DividendEvent, rates: RateBook) {
+  const withheld = e.whtUsd ?? ZERO;
+  const rate = rates.rule115(e.payDate);
+  const credit = foreignTaxCredit(e.grossUsd, withheld, e.payDate);
+  const inr = (usd: Decimal) => toInr(usd, rate?.rate);
+  const [grossInr, withheldInr, capInr, availableInr] = [
+    inr(e.grossUsd),
+    inr(withheld),
+    inr(credit.capUsd),
+    inr(credit.availableUsd),
+  ];
+  const excessInr = withheldInr === null || availableInr === null ? null : withheldInr.minus(availableInr);
+  return {
+    div_txn_no: e.divTxnNo,
+    symbol: e.symbol,
+    ex_date: e.exDate,
+    pay_date: e.payDate,
+    gross_usd: money(e.grossUsd),
+    withheld_usd: money(withheld),
+    net_usd: money(e.grossUsd.minus(withheld)),
+    effective_rate: rateOf(e.grossUsd, withheld),
+    rate: rate === null ? null : { rate: rate.rate.toFixed(), rate_date: rate.rateDate },
+    gross_inr: moneyOrNull(grossInr),
+    withheld_inr: moneyOrNull(withheldInr),
+    net_inr: grossInr === null || withheldInr === null ? null : money(grossInr.minus(withheldInr)),
+    treaty_rate: ratio(credit.treatyRate),
+    treaty_cap_inr: moneyOrNull(capInr),
+    credit_available_inr: moneyOrNull(availableInr),
+    not_creditable_inr: moneyOrNull(excessInr),
+    not_creditable_reason: credit.reason,
+    figures: { grossInr, withheldInr, capInr, availableInr, excessInr },
   };
 }

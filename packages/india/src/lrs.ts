@@ -132,47 +132,13 @@ export function lrsSummary(
   const warnings: string[] = [];
   const pansOnlyDeclared = declared.filter((p) => !groups.has(p.pan)).map((p) => ({ pan: p.pan, group: [] }));
   const entries = [...[...groups.values()].map((group) => ({ pan: group[0]!.pan, group })), ...pansOnlyDeclared];
-  const pans = entries.map(({ pan, group }: { pan: string | null; group: LrsRemittance[] }) => {
-    const prior = pan === null ? undefined : declaredOf.get(pan);
-    const { rows, crossedOn } = estimateTcs(group, rules, pan !== null, prior?.amountInr);
-    if (pan === null)
-      warnings.push(`customer ${group[0]!.customerId} remitted without a PAN: TCS estimated at the no-PAN rate`);
-    const kept = group.filter((r) => !r.refunded);
-    const refunded = group.filter((r) => r.refunded);
-    const usd = kept.reduce((s, r) => s.plus(r.amountUsd ?? ZERO), ZERO);
-    const unpriced = kept.filter((r) => r.amountUsd === null).map((r) => r.orderId);
-    if (unpriced.length > 0)
-      warnings.push(`remittances without a USD amount (left out of LRS use): ${unpriced.join(', ')}`);
-    const use = lrsUse(fy, usd.plus(prior?.amountUsd ?? ZERO));
-    const estimated = rows.reduce((s, r) => s.plus(r.estimated), ZERO);
-    const actual = group.reduce((s, r) => s.plus(r.tcsInr ?? ZERO), ZERO);
-    return {
-      pan,
-      customer_ids: [...new Set(group.map((r) => r.customerId))].sort(),
-      remittance_count: group.length,
-      refunded_count: refunded.length,
-      remitted_usd: money(usd),
-      remitted_inr: money(kept.reduce((s, r) => s.plus(r.amountInr), ZERO)),
-      refunded_inr: money(refunded.reduce((s, r) => s.plus(r.amountInr), ZERO)),
-      refunded_tcs_inr: money(refunded.reduce((s, r) => s.plus(r.tcsInr ?? ZERO), ZERO)),
-      declared_prior_usage: prior === undefined ? null : presentPriorUsage(prior),
-      lrs_used_share: ratio(use.share),
-      lrs_headroom_usd: money(use.headroomUsd),
-      status: use.status,
-      threshold_crossed_on: crossedOn,
-      estimated_tcs_inr: money(estimated),
-      actual_tcs_inr: money(actual),
-      difference_inr: money(actual.minus(estimated)),
-      remittances: rows.map(({ estimated: _e, ...row }) => row),
-    };
-  });
+  const pans = entries.map(({ pan, group }: { pan: string | null; group: LrsRemittance[] }) =>
+    panLrs(fy, pan, group, { rules, prior: pan === null ? undefined : declaredOf.get(pan), warnings }),
+  );
   pans.sort(
     (a, b) =>
       (a.pan ?? '~').localeCompare(b.pan ?? '~') || (a.customer_ids[0] ?? '').localeCompare(b.customer_ids[0] ?? ''),
   );
-  const total = (
-    field: 'remitted_usd' | 'remitted_inr' | 'refunded_inr' | 'estimated_tcs_inr' | 'actual_tcs_inr' | 'difference_inr',
-  ) => money(pans.reduce((s, p) => s.plus(p[field]), ZERO));
   return {
     fy: fy.label,
     lrs_limit_usd: money(limit),
@@ -184,18 +150,7 @@ export function lrsSummary(
       unconfirmed: r.unconfirmed === true,
     })),
     pans,
-    totals: {
-      pans: pans.length,
-      warn: pans.filter((p) => p.status === 'warn').length,
-      breach: pans.filter((p) => p.status === 'breach').length,
-      remitted_usd: total('remitted_usd'),
-      remitted_inr: total('remitted_inr'),
-      refunded_inr: total('refunded_inr'),
-      declared_prior_usd: money(declared.reduce((s, p) => s.plus(p.amountUsd), ZERO)),
-      estimated_tcs_inr: total('estimated_tcs_inr'),
-      actual_tcs_inr: total('actual_tcs_inr'),
-      difference_inr: total('difference_inr'),
-    },
+    totals: lrsTotals(pans, declared),
     warnings:
       collector.tan === null && pans.some((p) => !new Decimal(p.actual_tcs_inr).isZero())
         ? [
@@ -203,5 +158,65 @@ export function lrsSummary(
             "the TCS collector's TAN (Schedule TCS) is unknown: remit does not give it; set INDIA_TCS_COLLECTOR_TAN",
           ]
         : warnings,
+  };
+}
+
+/** One PAN's (without one: one customer's) LRS use and TCS, estimated against collected; what it cannot count goes to `warnings`. */
+function panLrs(
+  fy: FinancialYear,
+  pan: string | null,
+  group: LrsRemittance[],
+  context: { rules: ReturnType<typeof tcsRules>; prior: PriorLrsUsage | undefined; warnings: string[] },
+) {
+  const { prior, warnings } = context;
+  const { rows, crossedOn } = estimateTcs(group, context.rules, pan !== null, prior?.amountInr);
+  if (pan === null)
+    warnings.push(`customer ${group[0]!.customerId} remitted without a PAN: TCS estimated at the no-PAN rate`);
+  const kept = group.filter((r) => !r.refunded);
+  const refunded = group.filter((r) => r.refunded);
+  const usd = kept.reduce((s, r) => s.plus(r.amountUsd ?? ZERO), ZERO);
+  const unpriced = kept.filter((r) => r.amountUsd === null).map((r) => r.orderId);
+  if (unpriced.length > 0)
+    warnings.push(`remittances without a USD amount (left out of LRS use): ${unpriced.join(', ')}`);
+  const use = lrsUse(fy, usd.plus(prior?.amountUsd ?? ZERO));
+  const estimated = rows.reduce((s, r) => s.plus(r.estimated), ZERO);
+  const actual = group.reduce((s, r) => s.plus(r.tcsInr ?? ZERO), ZERO);
+  return {
+    pan,
+    customer_ids: [...new Set(group.map((r) => r.customerId))].sort(),
+    remittance_count: group.length,
+    refunded_count: refunded.length,
+    remitted_usd: money(usd),
+    remitted_inr: money(kept.reduce((s, r) => s.plus(r.amountInr), ZERO)),
+    refunded_inr: money(refunded.reduce((s, r) => s.plus(r.amountInr), ZERO)),
+    refunded_tcs_inr: money(refunded.reduce((s, r) => s.plus(r.tcsInr ?? ZERO), ZERO)),
+    declared_prior_usage: prior === undefined ? null : presentPriorUsage(prior),
+    lrs_used_share: ratio(use.share),
+    lrs_headroom_usd: money(use.headroomUsd),
+    status: use.status,
+    threshold_crossed_on: crossedOn,
+    estimated_tcs_inr: money(estimated),
+    actual_tcs_inr: money(actual),
+    difference_inr: money(actual.minus(estimated)),
+    remittances: rows.map(({ estimated: _e, ...row }) => row),
+  };
+}
+
+/** The book's totals over every PAN. */
+function lrsTotals(pans: Array<ReturnType<typeof panLrs>>, declared: readonly PriorLrsUsage[]) {
+  const total = (
+    field: 'remitted_usd' | 'remitted_inr' | 'refunded_inr' | 'estimated_tcs_inr' | 'actual_tcs_inr' | 'difference_inr',
+  ) => money(pans.reduce((s, p) => s.plus(p[field]), ZERO));
+  return {
+    pans: pans.length,
+    warn: pans.filter((p) => p.status === 'warn').length,
+    breach: pans.filter((p) => p.status === 'breach').length,
+    remitted_usd: total('remitted_usd'),
+    remitted_inr: total('remitted_inr'),
+    refunded_inr: total('refunded_inr'),
+    declared_prior_usd: money(declared.reduce((s, p) => s.plus(p.amountUsd), ZERO)),
+    estimated_tcs_inr: total('estimated_tcs_inr'),
+    actual_tcs_inr: total('actual_tcs_inr'),
+    difference_inr: total('difference_inr'),
   };
 }

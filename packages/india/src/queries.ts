@@ -360,7 +360,30 @@ export async function dividendEvents(
 export async function scheduleFaInput(db: Db, fy: FinancialYear, customers: string[]): Promise<FaInput> {
   const { from: first, to: last } = fy.calendarPeriod;
   const bindings = { held_from: first, as_of: last, customers };
-  const { rows: lots } = await db.raw<{
+  const lots = await faLots(db, bindings);
+  const symbols = [...new Set(lots.map((l) => l.symbol))];
+  return {
+    customers,
+    issuers: await issuersOf(db, symbols),
+    lots,
+    sales: await faSales(db, bindings),
+    dividends: (await dividendEvents(db, first, last, customers)).map((d) => ({
+      customerId: d.customerId,
+      symbol: d.symbol,
+      payDate: d.payDate,
+      grossUsd: d.grossUsd,
+    })),
+    prices: await faCloses(db, symbols, first, last),
+    cash: await faWallets(db, bindings),
+  };
+}
+
+/** Schedule FA's reads are of `customers` over the calendar year from `held_from` to `as_of`. */
+type FaBindings = { held_from: string; as_of: string; customers: string[] };
+
+/** The lots held in the year (table A3), each with what was sold of it up to the year's end. */
+async function faLots(db: Db, bindings: FaBindings): Promise<FaInput['lots']> {
+  const { rows } = await db.raw<{
     rows: Array<{
       txn_id: string;
       customer_id: string;
@@ -381,19 +404,51 @@ export async function scheduleFaInput(db: Db, fy: FinancialYear, customers: stri
        ${lotsHeldFrom(listed)}`,
     bindings,
   );
-  const { rows: sales } = await db.raw<{
+  return rows.map((r) => ({
+    customerId: r.customer_id,
+    symbol: r.symbol,
+    lotTxnId: r.txn_id,
+    acquiredOn: r.acquired_on,
+    quantity: dec(r.quantity),
+    costUsd: dec(r.amount_usd).plus(r.fee_usd),
+    sold: r.sold.map((s) => ({ transferredOn: s.on, quantity: dec(s.quantity) })),
+  }));
+}
+
+/** The year's sales (their proceeds are table A2's). */
+async function faSales(db: Db, bindings: FaBindings): Promise<FaInput['sales']> {
+  const { rows } = await db.raw<{
     rows: Array<{ customer_id: string; symbol: string; txn_date: string; amount_usd: string }>;
   }>(
     `SELECT customer_id, symbol, ${economicDateSql('t')}::text AS txn_date, amount_usd::text FROM transactions t
       WHERE txn_type = 'sell_security' AND ${listed('customer_id')} AND ${economicDateSql('t')} BETWEEN CAST(:held_from AS date) AND CAST(:as_of AS date) AND ${inEffect('t.txn_id')}`,
     bindings,
   );
-  const symbols = [...new Set(lots.map((l) => l.symbol))];
-  const { rows: prices } = await db.raw<{ rows: Array<{ symbol: string; price_date: string; close_usd: string }> }>(
+  return rows.map((s) => ({
+    customerId: s.customer_id,
+    symbol: s.symbol,
+    txnDate: s.txn_date,
+    amountUsd: dec(s.amount_usd),
+  }));
+}
+
+/** Each symbol's closes over the year, in the shares of its end (for the peak and closing values). */
+async function faCloses(db: Db, symbols: string[], first: string, last: string): Promise<FaInput['prices']> {
+  const { rows } = await db.raw<{ rows: Array<{ symbol: string; price_date: string; close_usd: string }> }>(
     `SELECT p.symbol, p.price_date::text, (p.close_usd / ${splitFactor('p.symbol', 'p.price_date', '?::date')})::text AS close_usd
        FROM close_prices p WHERE p.symbol = ANY(?::text[]) AND p.price_date BETWEEN ?::date AND ?::date ORDER BY p.symbol, p.price_date`,
     [last, symbols, first, last],
   );
+  return new Map(
+    [...groupBy(rows, (p) => p.symbol)].map(([symbol, list]) => [
+      symbol,
+      list.map((p) => ({ date: p.price_date, closeUsd: dec(p.close_usd) })),
+    ]),
+  );
+}
+
+/** Each customer's USD wallet (table A2's account): its balance before the year, and each day's net and credits by nature. */
+async function faWallets(db: Db, bindings: FaBindings): Promise<FaInput['cash']> {
   const natures = Object.entries(A2_NATURES) as Array<[A2Nature, readonly string[]]>;
   const { rows: cash } = await db.raw<{
     rows: Array<{ customer_id: string; day: string | null; first_day: string; net: string } & Record<A2Nature, string>>;
@@ -429,68 +484,18 @@ export async function scheduleFaInput(db: Db, fy: FinancialYear, customers: stri
       });
     wallets.set(c.customer_id, wallet);
   }
-  return {
-    customers,
-    issuers: await issuersOf(db, symbols),
-    lots: lots.map((r) => ({
-      customerId: r.customer_id,
-      symbol: r.symbol,
-      lotTxnId: r.txn_id,
-      acquiredOn: r.acquired_on,
-      quantity: dec(r.quantity),
-      costUsd: dec(r.amount_usd).plus(r.fee_usd),
-      sold: r.sold.map((s) => ({ transferredOn: s.on, quantity: dec(s.quantity) })),
-    })),
-    sales: sales.map((s) => ({
-      customerId: s.customer_id,
-      symbol: s.symbol,
-      txnDate: s.txn_date,
-      amountUsd: dec(s.amount_usd),
-    })),
-    dividends: (await dividendEvents(db, first, last, customers)).map((d) => ({
-      customerId: d.customerId,
-      symbol: d.symbol,
-      payDate: d.payDate,
-      grossUsd: d.grossUsd,
-    })),
-    prices: new Map(
-      [...groupBy(prices, (p) => p.symbol)].map(([symbol, list]) => [
-        symbol,
-        list.map((p) => ({ date: p.price_date, closeUsd: dec(p.close_usd) })),
-      ]),
-    ),
-    cash: [...wallets.values()],
-  };
+  return [...wallets.values()];
 }
 
 /** Dates from `:from` to `:to`, each bound optional. */
 const within = (column: string) =>
   `(CAST(:from AS date) IS NULL OR ${column} >= CAST(:from AS date)) AND (CAST(:to AS date) IS NULL OR ${column} <= CAST(:to AS date))`;
 
-/**
- * Trades (not reversed) of the filter with `configuredBps` of notional in cents (`configured`),
- * the broker's itemised fee (`actual`) and the whole fee itemised (`itemised`: the broker's part
- * plus the platform's), against what the book posted: the broker cost in effect (`modelled`, the
- * 5010 debit of the trade's derivation, found by the customer and date it shares with the trade)
- * and the customer's fee (4010 `brokerage_fee`, the trade's own line and its derivation's). A
- * trade is flagged when the itemised fees and the posted ones differ beyond `tolerance`. Counted
- * and summed over every trade of the filter, listed for one page (trade date, then id), in one
- * statement: the page never changes the totals. The modelled total is the broker cost recost
- * posted (5010 `broker_cost`, net of what it superseded) dated in the window: the firm's from the
- * daily totals, a customer's from their lines. Derivations carry their trade's date and customer,
- * so once recost has run it is the trades' modelled summed.
- */
-export async function feeFigures(
-  db: Db,
-  filter: { from: string | null; to: string | null; customerId: string | null },
-  figures: { configuredBps: Decimal; tolerance: Decimal },
-  page: Page,
-): Promise<FeeFigures> {
-  const { limit, offset } = assertPage(page);
+/** feeFigures' one statement: the trades judged, counted and summed, and the page listed. */
+const FEE_FIGURES_STATEMENT = (() => {
   const differs = (a: string, b: string) => `coalesce(abs(${a} - ${b}) > CAST(:tolerance AS numeric), false)`;
   const total = (column: string) => `round(coalesce(sum(${column}), 0), 2)::text`;
-  const { rows } = await db.raw<{ rows: FeeFigures[] }>(
-    `WITH trades AS MATERIALIZED (
+  return `WITH trades AS MATERIALIZED (
        SELECT t.txn_id, t.customer_id, t.symbol, t.txn_type, t.txn_date, t.amount_usd AS notional,
               f.amount_usd AS actual, f.amount_usd + f.platform_fee_usd AS itemised,
               round(t.amount_usd * CAST(:per_dollar AS numeric), 2) AS configured, m.broker_cost AS modelled,
@@ -540,18 +545,39 @@ export async function feeFigures(
                       'customer_fee_drift_usd', round(p.fee_drift, 2)::text,
                       'flagged', p.flagged) ORDER BY p.txn_date, p.txn_id), '[]')
                FROM (SELECT * FROM judged ORDER BY txn_date, txn_id LIMIT :limit OFFSET :offset) p) AS rows
-       FROM judged`,
-    {
-      from: filter.from,
-      to: filter.to,
-      customer: filter.customerId,
-      // bps ÷ 10,000, exact (a shift): one multiplication per trade.
-      per_dollar: figures.configuredBps.shiftedBy(-4).toFixed(),
-      tolerance: figures.tolerance.toFixed(),
-      limit,
-      offset,
-    },
-  );
+       FROM judged`;
+})();
+
+/**
+ * Trades (not reversed) of the filter with `configuredBps` of notional in cents (`configured`),
+ * the broker's itemised fee (`actual`) and the whole fee itemised (`itemised`: the broker's part
+ * plus the platform's), against what the book posted: the broker cost in effect (`modelled`, the
+ * 5010 debit of the trade's derivation, found by the customer and date it shares with the trade)
+ * and the customer's fee (4010 `brokerage_fee`, the trade's own line and its derivation's). A
+ * trade is flagged when the itemised fees and the posted ones differ beyond `tolerance`. Counted
+ * and summed over every trade of the filter, listed for one page (trade date, then id), in one
+ * statement: the page never changes the totals. The modelled total is the broker cost recost
+ * posted (5010 `broker_cost`, net of what it superseded) dated in the window: the firm's from the
+ * daily totals, a customer's from their lines. Derivations carry their trade's date and customer,
+ * so once recost has run it is the trades' modelled summed.
+ */
+export async function feeFigures(
+  db: Db,
+  filter: { from: string | null; to: string | null; customerId: string | null },
+  figures: { configuredBps: Decimal; tolerance: Decimal },
+  page: Page,
+): Promise<FeeFigures> {
+  const { limit, offset } = assertPage(page);
+  const { rows } = await db.raw<{ rows: FeeFigures[] }>(FEE_FIGURES_STATEMENT, {
+    from: filter.from,
+    to: filter.to,
+    customer: filter.customerId,
+    // bps ÷ 10,000, exact (a shift): one multiplication per trade.
+    per_dollar: figures.configuredBps.shiftedBy(-4).toFixed(),
+    tolerance: figures.tolerance.toFixed(),
+    limit,
+    offset,
+  });
   return rows[0]!;
 }
 

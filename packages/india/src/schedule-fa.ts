@@ -200,18 +200,16 @@ export function scheduleFa(
   institution: BrokerInstitution,
   page: { total: number; limit: number; offset: number },
 ) {
-  const year = fy.calendarYear;
   const { from: first, to: last } = fy.calendarPeriod;
-  const warnings: string[] = [];
+  const context: FaContext = { year: fy.calendarYear, first, last, rates, warnings: [] };
+  const { warnings } = context;
   const group = <T extends { customerId: string; symbol: string }>(rows: T[]) =>
     groupBy(rows, (r) => key(r.customerId, r.symbol));
   const [dividendsOf, salesOf, holdings] = [group(input.dividends), group(input.sales), group(input.lots)];
-  const inrOn = (usd: Decimal, date: string) => toInr(usd, rates.ttBuyOn(date)?.rate);
-  const sumInr = (values: Array<Decimal | null>) => (values.some((v) => v === null) ? null : sum(values as Decimal[]));
-
   const issuers = new Map(input.issuers.map((i) => [i.symbol, i]));
   const trading = tradingDays(first, last);
   const unnamed = new Set<string>();
+  // A symbol's days are valued once, for every customer holding it.
   const priceDays = new Map<string, PriceDays>();
   const daysOf = (symbol: string) => {
     let days = priceDays.get(symbol);
@@ -224,65 +222,15 @@ export function scheduleFa(
 
   const a3 = [...holdings.values()].map((lots) => {
     const { customerId, symbol } = lots[0]!;
-    lots.sort((a, b) => a.acquiredOn.localeCompare(b.acquiredOn));
-    const days = daysOf(symbol);
-    const steps = shareSteps(lots);
-    const { highest, missing } = peakOf(steps, days, rates, trading);
-    // A partial series is never called a peak: its highest value is only a lower bound.
-    const [peak, lowerBound] = missing.length === 0 ? [highest, null] : [null, highest];
-    if (missing.length > 0 && days.days.length > 0)
-      warnings.push(
-        `no close of ${symbol} on ${missing.length} trading day(s) of ${year} that customer ${customerId} held it (${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}: missing_close_days lists them): its peak value is unknown; the highest value on the days with a close is a lower bound (peak_lower_bound_*)`,
-      );
-    const closingShares = sharesOn(steps, last);
-    const lastDay = days.days.at(-1);
-    const closingPrice =
-      lastDay !== undefined && lastDay.date >= addDays(last, -RATE_LOOKBACK_DAYS) ? lastDay : undefined;
-    if (days.days.length === 0)
-      warnings.push(
-        `no close prices of ${symbol} in ${year}: peak and closing values of customer ${customerId}'s holding are missing`,
-      );
-    else if (closingShares.isGreaterThan(0) && !closingPrice)
-      warnings.push(
-        `no close price of ${symbol} in the last days of ${year}: closing value of customer ${customerId}'s holding is missing`,
-      );
-    const closingUsd = closingShares.isZero()
-      ? ZERO
-      : closingPrice
-        ? roundToCents(closingShares.times(closingPrice.closeUsd))
-        : null;
-    const initial = lots.map((l) => ({ usd: initialCost(l, first), on: l.acquiredOn }));
-    const initialInr = sumInr(initial.map((l) => inrOn(l.usd, l.on)));
-    const dividends = dividendsOf.get(key(customerId, symbol)) ?? [];
-    const sales = salesOf.get(key(customerId, symbol)) ?? [];
     const issuer = issuers.get(symbol);
     if (!issuer) unnamed.add(symbol);
-    return {
-      customerId,
-      symbol,
-      entity_name: issuer?.entityName ?? null,
-      address: issuer?.address ?? null,
-      zip_code: issuer?.zipCode ?? null,
-      country: issuer?.country ?? null,
-      nature_of_entity: issuer?.natureOfEntity ?? null,
-      date_of_acquiring: lots[0]!.acquiredOn,
-      initial_value_usd: money(sum(initial.map((l) => l.usd))),
-      initial_value_inr: moneyOrNull(initialInr),
-      peak_value_date: peak?.date ?? null,
-      peak_value_usd: peak === null ? null : money(peak.usd),
-      peak_value_inr: peak === null ? null : money(peak.inr),
-      peak_lower_bound_date: lowerBound?.date ?? null,
-      peak_lower_bound_usd: lowerBound === null ? null : money(lowerBound.usd),
-      peak_lower_bound_inr: lowerBound === null ? null : money(lowerBound.inr),
-      missing_close_days: missing,
-      closing_shares: closingShares.toFixed(),
-      closing_value_usd: moneyOrNull(closingUsd),
-      closing_value_inr: closingUsd === null ? null : moneyOrNull(inrOn(closingUsd, last)),
-      gross_dividends_usd: money(sum(dividends.map((d) => d.grossUsd))),
-      gross_dividends_inr: moneyOrNull(sumInr(dividends.map((d) => inrOn(d.grossUsd, d.payDate)))),
-      gross_sale_proceeds_usd: money(sum(sales.map((s) => s.amountUsd))),
-      gross_sale_proceeds_inr: moneyOrNull(sumInr(sales.map((s) => inrOn(s.amountUsd, s.txnDate)))),
-    };
+    return holdingA3(lots, context, {
+      days: daysOf(symbol),
+      trading,
+      dividends: dividendsOf.get(key(customerId, symbol)) ?? [],
+      sales: salesOf.get(key(customerId, symbol)) ?? [],
+      issuer,
+    });
   });
   a3.sort((a, b) => a.symbol.localeCompare(b.symbol));
   for (const symbol of [...unnamed].sort())
@@ -290,50 +238,7 @@ export function scheduleFa(
       `no issuer details of ${symbol} (entity name, address, ZIP code, country, nature of entity): load them with POST /v1/jobs/load-issuers`,
     );
 
-  const a2 = input.cash.map((c) => {
-    let balance = c.opening;
-    let peak = { date: first, usd: c.opening };
-    for (const d of c.days) {
-      balance = balance.plus(d.net);
-      if (balance.isGreaterThan(peak.usd)) peak = { date: d.date, usd: balance };
-    }
-    // Each nature's USD and INR (each day's at that day's rate), then their sum.
-    const natures = NATURES.map((nature) => {
-      const days = c.days.filter((d) => !d.credited[nature].isZero());
-      return {
-        nature,
-        usd: sum(days.map((d) => d.credited[nature])),
-        inr: sumInr(days.map((d) => inrOn(d.credited[nature], d.date))),
-      };
-    });
-    if (c.accountNo === null)
-      warnings.push(
-        `customer ${c.customerId} has no usbroker account number (table A2): link it with PUT /v1/customers/${c.customerId}`,
-      );
-    return {
-      customerId: c.customerId,
-      country: institution.country,
-      institution_name: institution.name,
-      institution_address: institution.address,
-      institution_zip_code: institution.zipCode,
-      account_number: c.accountNo,
-      status: 'Owner',
-      account_opening_date: c.firstLineOn,
-      peak_balance_date: peak.date,
-      peak_balance_usd: money(peak.usd),
-      peak_balance_inr: moneyOrNull(inrOn(peak.usd, peak.date)),
-      closing_balance_usd: money(balance),
-      closing_balance_inr: moneyOrNull(inrOn(balance, last)),
-      ...Object.fromEntries(
-        natures.flatMap((n) => [
-          [`gross_${n.nature}_usd`, money(n.usd)],
-          [`gross_${n.nature}_inr`, moneyOrNull(n.inr)],
-        ]),
-      ),
-      gross_credited_usd: money(sum(natures.map((n) => n.usd))),
-      gross_credited_inr: moneyOrNull(sumInr(natures.map((n) => n.inr))),
-    };
-  });
+  const a2 = input.cash.map((c) => brokerAccountA2(c, institution, context));
   if (a2.length > 0 && [institution.name, institution.address, institution.zipCode].includes(null))
     warnings.push(
       "the broker's name, address or ZIP code for table A2 is not configured: set SCHEDULE_FA_BROKER_NAME, SCHEDULE_FA_BROKER_ADDRESS and SCHEDULE_FA_BROKER_ZIP_CODE",
@@ -346,7 +251,7 @@ export function scheduleFa(
     (of.get(customerId) ?? []).map(({ customerId: _, ...row }) => row);
   return {
     fy: fy.label,
-    calendar_year: year,
+    calendar_year: context.year,
     period: { from: first, to: last },
     items: input.customers.map((customerId) => ({
       customer_id: customerId,
@@ -357,5 +262,148 @@ export function scheduleFa(
     limit: page.limit,
     offset: page.offset,
     warnings: [...warnings, ...rates.warnings()],
+  };
+}
+
+/** The calendar year a schedule values, its rates, and the warnings its tables collect (in table order). */
+interface FaContext {
+  year: number;
+  first: string;
+  last: string;
+  rates: RateBook;
+  warnings: string[];
+}
+
+/** USD in INR at the TT buying rate of `date` (null: no rate). */
+const inrOn = (rates: RateBook, usd: Decimal, date: string) => toInr(usd, rates.ttBuyOn(date)?.rate);
+/** The sum, or null when any part is unknown. */
+const sumInr = (values: Array<Decimal | null>) => (values.some((v) => v === null) ? null : sum(values as Decimal[]));
+
+/** Table A3's row of one holding (a customer's lots of one symbol): the entity, its values, its income. */
+function holdingA3(
+  lots: FaLot[],
+  context: FaContext,
+  of: {
+    days: PriceDays;
+    trading: string[];
+    dividends: FaInput['dividends'];
+    sales: FaInput['sales'];
+    issuer: Issuer | undefined;
+  },
+) {
+  const { customerId, symbol } = lots[0]!;
+  const { rates, first, last } = context;
+  const { dividends, sales, issuer } = of;
+  lots.sort((a, b) => a.acquiredOn.localeCompare(b.acquiredOn));
+  const { peak, lowerBound, missing, closingShares, closingUsd } = holdingValues(lots, context, of.days, of.trading);
+  const initial = lots.map((l) => ({ usd: initialCost(l, first), on: l.acquiredOn }));
+  const initialInr = sumInr(initial.map((l) => inrOn(rates, l.usd, l.on)));
+  return {
+    customerId,
+    symbol,
+    entity_name: issuer?.entityName ?? null,
+    address: issuer?.address ?? null,
+    zip_code: issuer?.zipCode ?? null,
+    country: issuer?.country ?? null,
+    nature_of_entity: issuer?.natureOfEntity ?? null,
+    date_of_acquiring: lots[0]!.acquiredOn,
+    initial_value_usd: money(sum(initial.map((l) => l.usd))),
+    initial_value_inr: moneyOrNull(initialInr),
+    peak_value_date: peak?.date ?? null,
+    peak_value_usd: peak === null ? null : money(peak.usd),
+    peak_value_inr: peak === null ? null : money(peak.inr),
+    peak_lower_bound_date: lowerBound?.date ?? null,
+    peak_lower_bound_usd: lowerBound === null ? null : money(lowerBound.usd),
+    peak_lower_bound_inr: lowerBound === null ? null : money(lowerBound.inr),
+    missing_close_days: missing,
+    closing_shares: closingShares.toFixed(),
+    closing_value_usd: moneyOrNull(closingUsd),
+    closing_value_inr: closingUsd === null ? null : moneyOrNull(inrOn(rates, closingUsd, last)),
+    gross_dividends_usd: money(sum(dividends.map((d) => d.grossUsd))),
+    gross_dividends_inr: moneyOrNull(sumInr(dividends.map((d) => inrOn(rates, d.grossUsd, d.payDate)))),
+    gross_sale_proceeds_usd: money(sum(sales.map((s) => s.amountUsd))),
+    gross_sale_proceeds_inr: moneyOrNull(sumInr(sales.map((s) => inrOn(rates, s.amountUsd, s.txnDate)))),
+  };
+}
+
+/**
+ * A holding's peak (or, with a trading day held without a close, only a lower bound of it) and
+ * its closing shares and value at 31 December; what is missing for them is warned of.
+ */
+function holdingValues(lots: FaLot[], context: FaContext, days: PriceDays, trading: string[]) {
+  const { customerId, symbol } = lots[0]!;
+  const { year, last, warnings } = context;
+  const steps = shareSteps(lots);
+  const { highest, missing } = peakOf(steps, days, context.rates, trading);
+  // A partial series is never called a peak: its highest value is only a lower bound.
+  const [peak, lowerBound] = missing.length === 0 ? [highest, null] : [null, highest];
+  if (missing.length > 0 && days.days.length > 0)
+    warnings.push(
+      `no close of ${symbol} on ${missing.length} trading day(s) of ${year} that customer ${customerId} held it (${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}: missing_close_days lists them): its peak value is unknown; the highest value on the days with a close is a lower bound (peak_lower_bound_*)`,
+    );
+  const closingShares = sharesOn(steps, last);
+  const lastDay = days.days.at(-1);
+  const closingPrice =
+    lastDay !== undefined && lastDay.date >= addDays(last, -RATE_LOOKBACK_DAYS) ? lastDay : undefined;
+  if (days.days.length === 0)
+    warnings.push(
+      `no close prices of ${symbol} in ${year}: peak and closing values of customer ${customerId}'s holding are missing`,
+    );
+  else if (closingShares.isGreaterThan(0) && !closingPrice)
+    warnings.push(
+      `no close price of ${symbol} in the last days of ${year}: closing value of customer ${customerId}'s holding is missing`,
+    );
+  const closingUsd = closingShares.isZero()
+    ? ZERO
+    : closingPrice
+      ? roundToCents(closingShares.times(closingPrice.closeUsd))
+      : null;
+  return { peak, lowerBound, missing, closingShares, closingUsd };
+}
+
+/** Table A2's row of one customer's broker cash: the institution, the account, peak and closing balances, what was credited by nature. */
+function brokerAccountA2(c: FaInput['cash'][number], institution: BrokerInstitution, context: FaContext) {
+  const { rates, first, last } = context;
+  let balance = c.opening;
+  let peak = { date: first, usd: c.opening };
+  for (const d of c.days) {
+    balance = balance.plus(d.net);
+    if (balance.isGreaterThan(peak.usd)) peak = { date: d.date, usd: balance };
+  }
+  // Each nature's USD and INR (each day's at that day's rate), then their sum.
+  const natures = NATURES.map((nature) => {
+    const days = c.days.filter((d) => !d.credited[nature].isZero());
+    return {
+      nature,
+      usd: sum(days.map((d) => d.credited[nature])),
+      inr: sumInr(days.map((d) => inrOn(rates, d.credited[nature], d.date))),
+    };
+  });
+  if (c.accountNo === null)
+    context.warnings.push(
+      `customer ${c.customerId} has no usbroker account number (table A2): link it with PUT /v1/customers/${c.customerId}`,
+    );
+  return {
+    customerId: c.customerId,
+    country: institution.country,
+    institution_name: institution.name,
+    institution_address: institution.address,
+    institution_zip_code: institution.zipCode,
+    account_number: c.accountNo,
+    status: 'Owner',
+    account_opening_date: c.firstLineOn,
+    peak_balance_date: peak.date,
+    peak_balance_usd: money(peak.usd),
+    peak_balance_inr: moneyOrNull(inrOn(rates, peak.usd, peak.date)),
+    closing_balance_usd: money(balance),
+    closing_balance_inr: moneyOrNull(inrOn(rates, balance, last)),
+    ...Object.fromEntries(
+      natures.flatMap((n) => [
+        [`gross_${n.nature}_usd`, money(n.usd)],
+        [`gross_${n.nature}_inr`, moneyOrNull(n.inr)],
+      ]),
+    ),
+    gross_credited_usd: money(sum(natures.map((n) => n.usd))),
+    gross_credited_inr: moneyOrNull(sumInr(natures.map((n) => n.inr))),
   };
 }

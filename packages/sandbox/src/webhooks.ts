@@ -10,6 +10,7 @@ import {
   type RemitOrderStatus,
   type RemitOrderWire,
   type RemitPaymentWire,
+  type RemitSettlementWire,
   type Remittance,
 } from './data/india.js';
 import { basisPoints, formatMinor } from './data/money.js';
@@ -167,83 +168,28 @@ export class RemitWebhooks {
     const r = this.india.remittance(orderId);
     if (r === undefined) throw new AdminError(404, 'no such order');
     const from = r.order.status;
-    if (!TRANSITIONS[from].includes(to))
-      throw new AdminError(
-        409,
-        `an order ${from} cannot go to ${to} (allowed: ${TRANSITIONS[from].join(', ') || 'none'})`,
-      );
-    if (from === 'paid' && to === 'failed' && r.settlement !== null)
-      throw new AdminError(409, 'a settled order is not refunded by the sandbox');
-    if (to === 'settled' && r.settlement !== null) throw new AdminError(409, 'already settled');
+    refuseTransition(r, from, to);
     const at = iso(this.now());
-    const events: RemitEvent[] = [];
-    const tail = r.order.id.slice('order_'.length);
-    const order = (status: RemitOrderStatus) => {
-      r.order.status = status;
-      r.order.updated_at = at;
-      events.push({ entity_type: 'orders', event_type: status, data: clone(r.order) });
-    };
-    const payment = (event: string, change: Partial<RemitPaymentWire>) => {
-      if (r.payment === null) {
-        r.payment = {
-          id: `payt_${tail}`,
-          customer_id: r.order.customer_id,
-          payin_id: r.order.id,
-          payin_type: 'orders',
-          status: 'in_progress',
-          currency: 'INR',
-          amount: r.order.amount,
-          purpose_code: r.order.purpose_code,
-          transaction_reference_number: null,
-          settlement_id: null,
-          funds_available: false,
-          payment_method: 'netbanking',
-          error_code: null,
-          created_at: at,
-          updated_at: at,
-        };
-      }
-      Object.assign(r.payment, change, { updated_at: at });
-      events.push({ entity_type: 'payment', event_type: event, data: clone(r.payment) });
-    };
-    const trn = `TRN${tail.replace(/[^0-9]/g, '')}`;
+    const step = new OrderEvents(r, at);
+    const trn = `TRN${step.tail.replace(/[^0-9]/g, '')}`;
     switch (to) {
       case 'paid':
         if (r.payment?.status !== 'success')
-          payment('success', { status: 'success', transaction_reference_number: trn, error_code: null });
-        payment('funds_available', { funds_available: true });
-        order('paid');
+          step.payment('success', { status: 'success', transaction_reference_number: trn, error_code: null });
+        step.payment('funds_available', { funds_available: true });
+        step.order('paid');
         break;
       case 'settled': {
-        const usd = r.quote.to.amount;
-        r.settlement = {
-          id: `setl_${tail}`,
-          status: 'settled',
-          amount: usd,
-          currency: 'USD',
-          fees: {
-            fx_fee: { amount: Number(basisPoints(BigInt(usd), 10n)), currency: 'USD' },
-            txn_fee: { amount: 500, currency: 'USD' },
-          },
-          utr:
-            options.utr === undefined
-              ? `SBINN${tail
-                  .replace(/[^0-9]/g, '')
-                  .slice(-11)
-                  .padStart(11, '0')}`
-              : options.utr,
-          created_at: at,
-          updated_at: at,
-        };
-        payment('settled', { settlement_id: r.settlement.id });
-        this.#fundBroker(r, at.slice(0, 10), usd);
+        r.settlement = settlementOf(r, step.tail, at, options.utr);
+        step.payment('settled', { settlement_id: r.settlement.id });
+        this.#fundBroker(r, at.slice(0, 10), r.quote.to.amount);
         break;
       }
       case 'failed':
         if (from === 'paid') {
-          payment('failed', { status: 'failed', funds_available: false, error_code: 'REFUNDED' });
+          step.payment('failed', { status: 'failed', funds_available: false, error_code: 'REFUNDED' });
           r.refund = {
-            id: `refund_${tail}`,
+            id: `refund_${step.tail}`,
             order_id: r.order.id,
             payment_id: r.payment!.id,
             amount: r.order.amount,
@@ -251,23 +197,23 @@ export class RemitWebhooks {
             created_at: at,
           };
         } else if (r.payment !== null)
-          payment('failed', { status: 'failed', funds_available: false, error_code: 'PAYMENT_DECLINED' });
-        order('failed');
+          step.payment('failed', { status: 'failed', funds_available: false, error_code: 'PAYMENT_DECLINED' });
+        step.order('failed');
         break;
       case 'action_required':
         if (r.payment?.status !== 'success')
-          payment('success', { status: 'success', transaction_reference_number: trn });
-        order('action_required');
+          step.payment('success', { status: 'success', transaction_reference_number: trn });
+        step.order('action_required');
         break;
       case 'under_review':
-        if (r.payment === null) payment('in_progress', {});
-        order('under_review');
+        if (r.payment === null) step.payment('in_progress', {});
+        step.order('under_review');
         break;
       default:
-        order(to as RemitOrderStatus);
+        step.order(to as RemitOrderStatus);
     }
-    r.history.push(...events);
-    const deliveries = await this.deliver(events);
+    r.history.push(...step.events);
+    const deliveries = await this.deliver(step.events);
     return { remittance: r, deliveries };
   }
 
@@ -422,5 +368,88 @@ function remittanceView(r: Remittance) {
     settlement: r.settlement,
     refund: r.refund,
     wire_id: r.wire_id,
+  };
+}
+
+/** Refuses (409) a move remit would not make: one TRANSITIONS does not allow, a refund once settled, a second settlement. */
+function refuseTransition(r: Remittance, from: RemitOrderStatus, to: string): void {
+  if (!TRANSITIONS[from].includes(to))
+    throw new AdminError(
+      409,
+      `an order ${from} cannot go to ${to} (allowed: ${TRANSITIONS[from].join(', ') || 'none'})`,
+    );
+  if (from === 'paid' && to === 'failed' && r.settlement !== null)
+    throw new AdminError(409, 'a settled order is not refunded by the sandbox');
+  if (to === 'settled' && r.settlement !== null) throw new AdminError(409, 'already settled');
+}
+
+/** The events of one move of an order, all at `at`: each change of the order or its payment, as remit sends it. */
+class OrderEvents {
+  readonly events: RemitEvent[] = [];
+  /** What follows `order_` in the order's id: its payment, settlement and refund ids share it. */
+  readonly tail: string;
+
+  constructor(
+    private readonly r: Remittance,
+    private readonly at: string,
+  ) {
+    this.tail = r.order.id.slice('order_'.length);
+  }
+
+  order(status: RemitOrderStatus) {
+    const { r, at } = this;
+    r.order.status = status;
+    r.order.updated_at = at;
+    this.events.push({ entity_type: 'orders', event_type: status, data: clone(r.order) });
+  }
+
+  /** The payment changed (made first, in progress, if the order has none yet). */
+  payment(event: string, change: Partial<RemitPaymentWire>) {
+    const { r, at } = this;
+    if (r.payment === null) {
+      r.payment = {
+        id: `payt_${this.tail}`,
+        customer_id: r.order.customer_id,
+        payin_id: r.order.id,
+        payin_type: 'orders',
+        status: 'in_progress',
+        currency: 'INR',
+        amount: r.order.amount,
+        purpose_code: r.order.purpose_code,
+        transaction_reference_number: null,
+        settlement_id: null,
+        funds_available: false,
+        payment_method: 'netbanking',
+        error_code: null,
+        created_at: at,
+        updated_at: at,
+      };
+    }
+    Object.assign(r.payment, change, { updated_at: at });
+    this.events.push({ entity_type: 'payment', event_type: event, data: clone(r.payment) });
+  }
+}
+
+/** The order's settlement at `at`: its quote's USD, remit's fees, the UTR given (undefined: one made from the id). */
+function settlementOf(r: Remittance, tail: string, at: string, utr: string | null | undefined): RemitSettlementWire {
+  const usd = r.quote.to.amount;
+  return {
+    id: `setl_${tail}`,
+    status: 'settled',
+    amount: usd,
+    currency: 'USD',
+    fees: {
+      fx_fee: { amount: Number(basisPoints(BigInt(usd), 10n)), currency: 'USD' },
+      txn_fee: { amount: 500, currency: 'USD' },
+    },
+    utr:
+      utr === undefined
+        ? `SBINN${tail
+            .replace(/[^0-9]/g, '')
+            .slice(-11)
+            .padStart(11, '0')}`
+        : utr,
+    created_at: at,
+    updated_at: at,
   };
 }

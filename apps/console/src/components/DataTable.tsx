@@ -41,6 +41,26 @@ export function useQueryState() {
   return { query, set };
 }
 
+type Row = TableSpec['rows'][number];
+type Sort = { column: DataColumn | undefined; descending: boolean };
+
+/** The rows in the table's order: flagged first, then by the sort column (numbers as numbers), then as they came. */
+function sortedRows(kept: Row[], flag: (row: Row) => boolean, { column, descending }: Sort) {
+  return kept
+    .map((row, index) => ({ row, index, flagged: flag(row) }))
+    .sort(
+      (a, b) =>
+        Number(b.flagged) - Number(a.flagged) ||
+        (column
+          ? compare(a.row[column.key], b.row[column.key], column.align !== undefined && column.align !== 'text') *
+            (descending ? -1 : 1)
+          : 0) ||
+        a.index - b.index,
+    );
+}
+
+const right = (c: DataColumn) => (c.align === 'money' || c.align === 'num' ? 'num' : undefined);
+
 /**
  * The one table of every report: sortable by any column (click its header), flagged rows first
  * and highlighted, paged by 25, a totals row over every row the filter keeps (not the page), and
@@ -51,81 +71,47 @@ export function DataTable({ spec, onlyFlagged }: { spec: TableSpec; onlyFlagged:
   const { query, set } = useQueryState();
   const { id, title, columns, flag = () => false } = spec;
   const sortKey = query.get(`${id}.sort`);
-  const descending = query.get(`${id}.dir`) === 'desc';
-  const sortColumn = columns.find((c) => c.key === sortKey);
+  const sort: Sort = {
+    column: columns.find((c) => c.key === sortKey),
+    descending: query.get(`${id}.dir`) === 'desc',
+  };
   const flaggedCount = spec.rows.filter(flag).length;
   const kept = onlyFlagged ? spec.rows.filter(flag) : [...spec.rows];
-  const rows = kept
-    .map((row, index) => ({ row, index, flagged: flag(row) }))
-    .sort(
-      (a, b) =>
-        Number(b.flagged) - Number(a.flagged) ||
-        (sortColumn
-          ? compare(
-              a.row[sortColumn.key],
-              b.row[sortColumn.key],
-              sortColumn.align !== undefined && sortColumn.align !== 'text',
-            ) * (descending ? -1 : 1)
-          : 0) ||
-        a.index - b.index,
-    );
+  const rows = sortedRows(kept, flag, sort);
   const offset = Math.min(Number(query.get(`${id}.page`) ?? 0) * PAGE_SIZE, Math.max(0, rows.length - 1));
   const shown = rows.slice(offset - (offset % PAGE_SIZE), offset - (offset % PAGE_SIZE) + PAGE_SIZE);
-  const totals = columns.some((c) => c.total);
-  const right = (c: DataColumn) => (c.align === 'money' || c.align === 'num' ? 'num' : undefined);
   return (
     <section className="data-table" data-testid={`table-${id}`}>
-      <div className="table-bar">
-        <h3>
-          {title}{' '}
-          <span className="muted">
-            ({spec.rows.length} rows{flaggedCount > 0 ? `, ${flaggedCount} need action` : ''})
-          </span>
-        </h3>
-        <button
-          type="button"
-          onClick={() =>
-            download(
-              `${id}.csv`,
-              toCsv(
-                columns,
-                rows.map((r) => r.row),
-              ),
-            )
-          }
-          disabled={rows.length === 0}
-        >
-          Download CSV ({rows.length} rows)
-        </button>
-      </div>
+      <TableBar
+        title={title}
+        count={spec.rows.length}
+        flaggedCount={flaggedCount}
+        onDownload={
+          rows.length === 0
+            ? null
+            : () =>
+                download(
+                  `${id}.csv`,
+                  toCsv(
+                    columns,
+                    rows.map((r) => r.row),
+                  ),
+                )
+        }
+        downloadCount={rows.length}
+      />
       <table className="report-table">
-        <thead>
-          <tr>
-            {columns.map((c) => (
-              <th
-                key={c.key}
-                scope="col"
-                className={right(c)}
-                aria-sort={sortColumn === c ? (descending ? 'descending' : 'ascending') : undefined}
-              >
-                <button
-                  type="button"
-                  className="sort"
-                  onClick={() =>
-                    set({
-                      [`${id}.sort`]: c.key,
-                      [`${id}.dir`]: sortColumn === c && !descending ? 'desc' : undefined,
-                      [`${id}.page`]: undefined,
-                    })
-                  }
-                >
-                  {c.label}
-                  {sortColumn === c ? (descending ? ' ▼' : ' ▲') : ''}
-                </button>
-              </th>
-            ))}
-          </tr>
-        </thead>
+        <SortableHead
+          columns={columns}
+          sort={sort}
+          onSort={(c) =>
+            set({
+              [`${id}.sort`]: c.key,
+              [`${id}.dir`]: sort.column === c && !sort.descending ? 'desc' : undefined,
+              [`${id}.page`]: undefined,
+            })
+          }
+        />
         <tbody>
           {shown.map(({ row, index, flagged }) => (
             <tr key={index} className={flagged ? 'flagged' : undefined} data-flagged={flagged ? 'true' : undefined}>
@@ -137,23 +123,7 @@ export function DataTable({ spec, onlyFlagged }: { spec: TableSpec; onlyFlagged:
             </tr>
           ))}
         </tbody>
-        {totals && rows.length > 0 ? (
-          <tfoot>
-            <tr>
-              {columns.map((c, i) =>
-                i === 0 ? (
-                  <th key={c.key} scope="row">
-                    Total ({rows.length})
-                  </th>
-                ) : (
-                  <td key={c.key} className={right(c)}>
-                    {c.total ? (c.align === 'money' ? money(total(kept, c.key)) : total(kept, c.key)) : ''}
-                  </td>
-                ),
-              )}
-            </tr>
-          </tfoot>
-        ) : null}
+        {columns.some((c) => c.total) && rows.length > 0 ? <TotalsFoot columns={columns} kept={kept} /> : null}
       </table>
       {rows.length === 0 ? <p className="muted">{onlyFlagged ? 'Nothing here needs action.' : 'None.'}</p> : null}
       {rows.length > PAGE_SIZE ? (
@@ -165,6 +135,88 @@ export function DataTable({ spec, onlyFlagged }: { spec: TableSpec; onlyFlagged:
         />
       ) : null}
     </section>
+  );
+}
+
+/** The table's title with its counts, and the CSV of the rows kept, as sorted (`onDownload` null: none to download). */
+function TableBar({
+  title,
+  count,
+  flaggedCount,
+  onDownload,
+  downloadCount,
+}: {
+  title: ReactNode;
+  count: number;
+  flaggedCount: number;
+  onDownload: (() => void) | null;
+  downloadCount: number;
+}) {
+  return (
+    <div className="table-bar">
+      <h3>
+        {title}{' '}
+        <span className="muted">
+          ({count} rows{flaggedCount > 0 ? `, ${flaggedCount} need action` : ''})
+        </span>
+      </h3>
+      <button type="button" onClick={() => onDownload?.()} disabled={onDownload === null}>
+        Download CSV ({downloadCount} rows)
+      </button>
+    </div>
+  );
+}
+
+/** The headers, each a button sorting by its column (again: the other way); the sorted one marked. */
+function SortableHead({
+  columns,
+  sort,
+  onSort,
+}: {
+  columns: readonly DataColumn[];
+  sort: Sort;
+  onSort: (column: DataColumn) => void;
+}) {
+  const { column: sortColumn, descending } = sort;
+  return (
+    <thead>
+      <tr>
+        {columns.map((c) => (
+          <th
+            key={c.key}
+            scope="col"
+            className={right(c)}
+            aria-sort={sortColumn === c ? (descending ? 'descending' : 'ascending') : undefined}
+          >
+            <button type="button" className="sort" onClick={() => onSort(c)}>
+              {c.label}
+              {sortColumn === c ? (descending ? ' ▼' : ' ▲') : ''}
+            </button>
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
+
+/** The totals of the totalled columns over every row kept (not the page). */
+function TotalsFoot({ columns, kept }: { columns: readonly DataColumn[]; kept: Row[] }) {
+  return (
+    <tfoot>
+      <tr>
+        {columns.map((c, i) =>
+          i === 0 ? (
+            <th key={c.key} scope="row">
+              Total ({kept.length})
+            </th>
+          ) : (
+            <td key={c.key} className={right(c)}>
+              {c.total ? (c.align === 'money' ? money(total(kept, c.key)) : total(kept, c.key)) : ''}
+            </td>
+          ),
+        )}
+      </tr>
+    </tfoot>
   );
 }
 

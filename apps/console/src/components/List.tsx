@@ -1,5 +1,6 @@
 import type { UseQueryResult } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
+import { href, navigate } from '../router.js';
 import { Loaded, Money, Pager } from './ui.js';
 
 /** A list's filters as the page's address holds them: each a string, absent when not set. */
@@ -163,5 +164,53 @@ export function ListTable<Row>({
         </>
       )}
     </Loaded>
+  );
+}
+
+/** The page of a list its filters' `offset` asks for (absent: the first). */
+export const offsetOf = (filters: Filters<'offset'>) => Number(filters.offset ?? 0);
+
+/**
+ * A list page's filtered, paged list: its filter form (`fields`, editing a draft of `filters`)
+ * over a ListTable of `query` (the list of the applied `filters`). Applying a filter puts it in
+ * the address of `page` from the first page of the list, and the pager moves within it, so a
+ * filtered list can be linked. `between` goes between the form and the table.
+ */
+export function FilteredList<Row, Name extends string>({
+  page,
+  filters,
+  fields,
+  label = 'Filters',
+  between,
+  limit,
+  ...table
+}: Omit<TableProps<Row>, 'rows'> & {
+  page: string;
+  filters: Filters<Name | 'offset'>;
+  fields: readonly FilterField<Name>[];
+  label?: string;
+  between?: ReactNode;
+  query: UseQueryResult<{ items: Row[]; total: number }>;
+  limit: number;
+  empty?: string;
+}) {
+  const [draft, setDraft] = useState(filters);
+  return (
+    <>
+      <FilterForm
+        label={label}
+        fields={fields}
+        draft={draft}
+        onDraft={setDraft}
+        onApply={() => navigate(href(page, '', { ...draft, offset: undefined }))}
+      />
+      {between}
+      <ListTable
+        {...table}
+        limit={limit}
+        offset={offsetOf(filters)}
+        onOffset={(o) => navigate(href(page, '', { ...filters, offset: o }))}
+      />
+    </>
   );
 }

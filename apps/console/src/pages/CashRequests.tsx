@@ -2,9 +2,9 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, unwrap, type Schemas } from '../api/client.js';
 import {
-  FilterForm,
+  FilteredList,
   filtersOf,
-  ListTable,
+  offsetOf,
   type Column,
   type FilterField,
   type Filters as ListFilters,
@@ -12,7 +12,7 @@ import {
 import { Confirm } from '../components/Confirm.js';
 import { ErrorBox, Money, Status } from '../components/ui.js';
 import { useSession } from '../session-context.js';
-import { href, navigate, useRoute } from '../router.js';
+import { href, useRoute } from '../router.js';
 
 type CashRequest = Schemas['CashRequest'];
 type Action = 'confirm' | 'fail' | 'cancel';
@@ -164,30 +164,8 @@ function Transition({ request, action, onDone }: { request: CashRequest; action:
   );
 }
 
-function CashRequestList({ filters }: { filters: Filters }) {
-  const { admin } = useSession();
-  const [draft, setDraft] = useState<Filters>(filters);
-  const [acting, setActing] = useState<{ request: CashRequest; action: Action } | null>(null);
-  const offset = Number(filters.offset ?? 0);
-  const list = useQuery({
-    queryKey: ['cash-requests', filters],
-    queryFn: () =>
-      unwrap(
-        api.GET('/v1/cash-requests', {
-          params: {
-            query: {
-              status: (filters.status || undefined) as CashRequest['status'] | undefined,
-              direction: (filters.direction || undefined) as CashRequest['direction'] | undefined,
-              customer_id: filters.customer_id || undefined,
-              from: filters.from || undefined,
-              to: filters.to || undefined,
-              limit: LIMIT,
-              offset,
-            },
-          },
-        }),
-      ),
-  });
+/** The list's columns; for the admin, a pending request's transitions (`onAct` asks to confirm one). */
+function cashRequestColumns(admin: boolean, onAct: (request: CashRequest, action: Action) => void) {
   const columns: Column<CashRequest>[] = [
     { header: 'Made', cell: (r) => r.created_at.slice(0, 16).replace('T', ' ') },
     { header: 'Customer', cell: (r) => <a href={href('customers', r.customer_id)}>{r.customer_id}</a> },
@@ -225,34 +203,51 @@ function CashRequestList({ filters }: { filters: Filters }) {
                 key={action}
                 type="button"
                 aria-label={`${ACTIONS[action].verb} the ${r.direction} of ${r.amount} ${r.currency} for ${r.customer_id}`}
-                onClick={() => setActing({ request: r, action })}
+                onClick={() => onAct(r, action)}
               >
                 {ACTIONS[action].verb}…
               </button>
             ))
           : null,
     });
+  return columns;
+}
+
+function CashRequestList({ filters }: { filters: Filters }) {
+  const { admin } = useSession();
+  const [acting, setActing] = useState<{ request: CashRequest; action: Action } | null>(null);
+  const list = useQuery({
+    queryKey: ['cash-requests', filters],
+    queryFn: () =>
+      unwrap(
+        api.GET('/v1/cash-requests', {
+          params: {
+            query: {
+              status: (filters.status || undefined) as CashRequest['status'] | undefined,
+              direction: (filters.direction || undefined) as CashRequest['direction'] | undefined,
+              customer_id: filters.customer_id || undefined,
+              from: filters.from || undefined,
+              to: filters.to || undefined,
+              limit: LIMIT,
+              offset: offsetOf(filters),
+            },
+          },
+        }),
+      ),
+  });
   return (
-    <>
-      <FilterForm
-        label="Filters"
-        fields={FILTER_FIELDS}
-        draft={draft}
-        onDraft={setDraft}
-        onApply={() => navigate(href('cash-requests', '', { ...draft, offset: undefined }))}
-      />
-      {acting ? <Transition {...acting} onDone={() => setActing(null)} /> : null}
-      <ListTable
-        query={list}
-        testId="cash-requests"
-        columns={columns}
-        rowKey={(r) => r.cash_request_id}
-        rowTestId={(r) => `cash-request-${r.cash_request_id}`}
-        limit={LIMIT}
-        offset={offset}
-        onOffset={(o) => navigate(href('cash-requests', '', { ...filters, offset: o }))}
-      />
-    </>
+    <FilteredList
+      page="cash-requests"
+      filters={filters}
+      fields={FILTER_FIELDS}
+      between={acting ? <Transition {...acting} onDone={() => setActing(null)} /> : null}
+      query={list}
+      testId="cash-requests"
+      columns={cashRequestColumns(admin, (request, action) => setActing({ request, action }))}
+      rowKey={(r) => r.cash_request_id}
+      rowTestId={(r) => `cash-request-${r.cash_request_id}`}
+      limit={LIMIT}
+    />
   );
 }
 

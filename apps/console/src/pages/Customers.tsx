@@ -140,44 +140,137 @@ const ORDER_COLUMNS = [
   OF_A_TRANSACTION.usd,
 ];
 
+/** The statement's period (each end optional), as the customer's period reads take it. */
+type Period = { from: string | undefined; to: string | undefined };
+
 function Customer({ id }: { id: string }) {
-  const path = { customer_id: id };
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
   const [movementsAt, setMovementsAt] = useState(0);
   const [ordersAt, setOrdersAt] = useState(0);
   const period = { from: from || undefined, to: to || undefined };
+  // A new period starts its statement and orders at their first rows.
+  const toPeriod = (set: (day: string) => void) => (day: string) => {
+    set(day);
+    setMovementsAt(0);
+    setOrdersAt(0);
+  };
+  return (
+    <>
+      <CustomerOverview id={id} />
+
+      <h3>Positions and portfolio</h3>
+      <CustomerPortfolio id={id} />
+
+      <h3>Statement</h3>
+      <PeriodFields from={from} to={to} onFrom={toPeriod(setFrom)} onTo={toPeriod(setTo)} />
+      <EquityCurve id={id} period={period} />
+      <Statement id={id} period={period} at={movementsAt} onAt={setMovementsAt} />
+
+      <div className="two">
+        <div>
+          <h3>Trial balance</h3>
+          <CustomerTrialBalance id={id} />
+        </div>
+        <div>
+          <h3>Dividends</h3>
+          <CustomerDividends id={id} period={period} />
+        </div>
+      </div>
+
+      <h3>Orders</h3>
+      <CustomerOrders id={id} period={period} at={ordersAt} onAt={setOrdersAt} />
+
+      <IndiaViews id={id} />
+    </>
+  );
+}
+
+/** Who the customer is, what they hold in total, and how active they have been. */
+function CustomerOverview({ id }: { id: string }) {
   const overview = useQuery({
     queryKey: ['customer', id, 'overview'],
-    queryFn: () => unwrap(api.GET('/v1/customers/{customer_id}/overview', { params: { path } })),
+    queryFn: () => unwrap(api.GET('/v1/customers/{customer_id}/overview', { params: { path: { customer_id: id } } })),
   });
+  return (
+    <Loaded query={overview}>
+      {(o) => (
+        <>
+          <h2>
+            {o.customer.customer_id} {o.customer.name ?? ''}
+          </h2>
+          <div className="cards" data-testid="customer-cards">
+            <Card label="Cash (USD)">
+              <Money value={o.summary.cash_total_usd} />
+            </Card>
+            <Card label="Securities at cost (USD)">
+              <Money value={o.summary.securities_at_cost_usd} />
+            </Card>
+            <Card label="Total (USD)">
+              <Money value={o.summary.total_usd} />
+            </Card>
+            <Card label="Transactions">
+              <a href={href('transactions', '', { customer_id: id })}>{o.activity.transaction_count}</a>
+            </Card>
+            <Card label="Positions">{o.activity.position_count}</Card>
+            <OpenVariances customerId={id} />
+            <Card label="Active">
+              {o.activity.first_txn_date ?? '—'} – {o.activity.last_txn_date ?? '—'}
+            </Card>
+          </div>
+        </>
+      )}
+    </Loaded>
+  );
+}
+
+function CustomerPortfolio({ id }: { id: string }) {
   const portfolio = useQuery({
     queryKey: ['customer', id, 'portfolio'],
-    queryFn: () => unwrap(api.GET('/v1/customers/{customer_id}/portfolio', { params: { path } })),
+    queryFn: () => unwrap(api.GET('/v1/customers/{customer_id}/portfolio', { params: { path: { customer_id: id } } })),
   });
-  const statement = useQuery({
-    queryKey: ['customer', id, 'statement', period],
-    queryFn: () => unwrap(api.GET('/v1/customers/{customer_id}/statement', { params: { path, query: period } })),
-  });
+  return (
+    <Loaded query={portfolio}>
+      {(p) => (
+        <Table
+          testId="portfolio"
+          caption={
+            p.prices ? `Prices: ${p.prices.upstream} as of ${p.prices.as_of}` : 'No price snapshot: at cost only'
+          }
+          columns={POSITION_COLUMNS}
+          rows={p.items}
+          rowKey={(row) => row.symbol}
+          foot={
+            <tfoot>
+              <tr>
+                <th scope="row" colSpan={2}>
+                  Total
+                </th>
+                <td>
+                  <Money value={p.totals.cost_usd} />
+                </td>
+                <td colSpan={2} />
+                <td>
+                  <Money value={p.totals.market_value_usd} />
+                </td>
+              </tr>
+            </tfoot>
+          }
+        />
+      )}
+    </Loaded>
+  );
+}
+
+/** The customer's total, cash and securities at cost, day by day over the period. */
+function EquityCurve({ id, period }: { id: string; period: Period }) {
   const curve = useQuery({
     queryKey: ['customer', id, 'equity', period],
-    queryFn: () => unwrap(api.GET('/v1/customers/{customer_id}/equity_curve', { params: { path, query: period } })),
-  });
-  const trial = useQuery({
-    queryKey: ['customer', id, 'trial'],
-    queryFn: () => unwrap(api.GET('/v1/customers/{customer_id}/trial_balance', { params: { path } })),
-  });
-  const dividends = useQuery({
-    queryKey: ['customer', id, 'dividends', period],
     queryFn: () =>
-      unwrap(api.GET('/v1/customers/{customer_id}/dividends', { params: { path, query: { ...period, limit: 100 } } })),
+      unwrap(
+        api.GET('/v1/customers/{customer_id}/equity_curve', { params: { path: { customer_id: id }, query: period } }),
+      ),
   });
-  const orders = useQuery({
-    queryKey: ['customer', id, 'orders', period],
-    queryFn: () =>
-      unwrap(api.GET('/v1/customers/{customer_id}/orders', { params: { path, query: { ...period, limit: 100 } } })),
-  });
-
   const points = curve.data?.points;
   const days = useMemo(() => points?.map((p) => p.day) ?? [], [points]);
   const series = useMemo(
@@ -188,93 +281,30 @@ function Customer({ id }: { id: string }) {
     ],
     [points],
   );
+  return (
+    <Loaded query={curve}>
+      {() =>
+        days.length > 0 ? (
+          <DayChart title="Equity curve (USD)" days={days} series={series} />
+        ) : (
+          <p className="muted">No activity in the period.</p>
+        )
+      }
+    </Loaded>
+  );
+}
 
+/** The period's cash movements between its opening and closing balances, ROWS at a time from `at`. */
+function Statement({ id, period, at, onAt }: { id: string; period: Period; at: number; onAt: (at: number) => void }) {
+  const statement = useQuery({
+    queryKey: ['customer', id, 'statement', period],
+    queryFn: () =>
+      unwrap(
+        api.GET('/v1/customers/{customer_id}/statement', { params: { path: { customer_id: id }, query: period } }),
+      ),
+  });
   return (
     <>
-      <Loaded query={overview}>
-        {(o) => (
-          <>
-            <h2>
-              {o.customer.customer_id} {o.customer.name ?? ''}
-            </h2>
-            <div className="cards" data-testid="customer-cards">
-              <Card label="Cash (USD)">
-                <Money value={o.summary.cash_total_usd} />
-              </Card>
-              <Card label="Securities at cost (USD)">
-                <Money value={o.summary.securities_at_cost_usd} />
-              </Card>
-              <Card label="Total (USD)">
-                <Money value={o.summary.total_usd} />
-              </Card>
-              <Card label="Transactions">
-                <a href={href('transactions', '', { customer_id: id })}>{o.activity.transaction_count}</a>
-              </Card>
-              <Card label="Positions">{o.activity.position_count}</Card>
-              <OpenVariances customerId={id} />
-              <Card label="Active">
-                {o.activity.first_txn_date ?? '—'} – {o.activity.last_txn_date ?? '—'}
-              </Card>
-            </div>
-          </>
-        )}
-      </Loaded>
-
-      <h3>Positions and portfolio</h3>
-      <Loaded query={portfolio}>
-        {(p) => (
-          <Table
-            testId="portfolio"
-            caption={
-              p.prices ? `Prices: ${p.prices.upstream} as of ${p.prices.as_of}` : 'No price snapshot: at cost only'
-            }
-            columns={POSITION_COLUMNS}
-            rows={p.items}
-            rowKey={(row) => row.symbol}
-            foot={
-              <tfoot>
-                <tr>
-                  <th scope="row" colSpan={2}>
-                    Total
-                  </th>
-                  <td>
-                    <Money value={p.totals.cost_usd} />
-                  </td>
-                  <td colSpan={2} />
-                  <td>
-                    <Money value={p.totals.market_value_usd} />
-                  </td>
-                </tr>
-              </tfoot>
-            }
-          />
-        )}
-      </Loaded>
-
-      <h3>Statement</h3>
-      <PeriodFields
-        from={from}
-        to={to}
-        onFrom={(day) => {
-          setFrom(day);
-          setMovementsAt(0);
-          setOrdersAt(0);
-        }}
-        onTo={(day) => {
-          setTo(day);
-          setMovementsAt(0);
-          setOrdersAt(0);
-        }}
-      />
-      <Loaded query={curve}>
-        {() =>
-          days.length > 0 ? (
-            <DayChart title="Equity curve (USD)" days={days} series={series} />
-          ) : (
-            <p className="muted">No activity in the period.</p>
-          )
-        }
-      </Loaded>
       <Loaded query={statement}>
         {(s) => (
           <table data-testid="statement">
@@ -302,22 +332,8 @@ function Customer({ id }: { id: string }) {
                   <Money value={s.opening_balance_usd} />
                 </td>
               </tr>
-              {s.movements.slice(movementsAt, movementsAt + ROWS).map((m) => (
-                <tr key={m.line_id}>
-                  <td>
-                    <a href={href('transactions', m.txn_id)}>{m.txn_date}</a>
-                  </td>
-                  <td>{m.txn_type}</td>
-                  <td>{m.account_code}</td>
-                  <td>{m.symbol ?? ''}</td>
-                  <td>{m.memo ?? ''}</td>
-                  <td>
-                    <Money value={m.amount_usd} />
-                  </td>
-                  <td>
-                    <Money value={m.balance_usd} />
-                  </td>
-                </tr>
+              {s.movements.slice(at, at + ROWS).map((m) => (
+                <StatementRow key={m.line_id} m={m} />
               ))}
             </tbody>
             <tfoot>
@@ -334,51 +350,100 @@ function Customer({ id }: { id: string }) {
         )}
       </Loaded>
       {(statement.data?.movements.length ?? 0) > ROWS ? (
-        <Pager total={statement.data!.movements.length} limit={ROWS} offset={movementsAt} onOffset={setMovementsAt} />
+        <Pager total={statement.data!.movements.length} limit={ROWS} offset={at} onOffset={onAt} />
       ) : null}
-
-      <div className="two">
-        <div>
-          <h3>Trial balance</h3>
-          <Loaded query={trial}>
-            {(t) => <TrialBalanceTable accounts={t.accounts} totalDebit={t.total_debit} totalCredit={t.total_credit} />}
-          </Loaded>
-        </div>
-        <div>
-          <h3>Dividends</h3>
-          <Loaded query={dividends}>
-            {(d) => (
-              <Table
-                testId="dividends"
-                caption={`Gross ${d.totals.gross_usd}, withheld ${d.totals.withheld_usd}, net ${d.totals.net_usd} USD`}
-                columns={DIVIDEND_COLUMNS}
-                rows={d.items}
-                rowKey={(t) => t.txn_id}
-              />
-            )}
-          </Loaded>
-        </div>
-      </div>
-
-      <h3>Orders</h3>
-      <Loaded query={orders}>
-        {(o) => (
-          <>
-            <Table
-              testId="orders"
-              columns={ORDER_COLUMNS}
-              rows={o.items.slice(ordersAt, ordersAt + ROWS)}
-              rowKey={(t) => t.txn_id}
-            />
-            {o.items.length > ROWS ? (
-              <Pager total={o.items.length} limit={ROWS} offset={ordersAt} onOffset={setOrdersAt} />
-            ) : null}
-          </>
-        )}
-      </Loaded>
-
-      <IndiaViews id={id} />
     </>
+  );
+}
+
+function StatementRow({ m }: { m: Schemas['CustomerStatement']['movements'][number] }) {
+  return (
+    <tr>
+      <td>
+        <a href={href('transactions', m.txn_id)}>{m.txn_date}</a>
+      </td>
+      <td>{m.txn_type}</td>
+      <td>{m.account_code}</td>
+      <td>{m.symbol ?? ''}</td>
+      <td>{m.memo ?? ''}</td>
+      <td>
+        <Money value={m.amount_usd} />
+      </td>
+      <td>
+        <Money value={m.balance_usd} />
+      </td>
+    </tr>
+  );
+}
+
+function CustomerTrialBalance({ id }: { id: string }) {
+  const trial = useQuery({
+    queryKey: ['customer', id, 'trial'],
+    queryFn: () =>
+      unwrap(api.GET('/v1/customers/{customer_id}/trial_balance', { params: { path: { customer_id: id } } })),
+  });
+  return (
+    <Loaded query={trial}>
+      {(t) => <TrialBalanceTable accounts={t.accounts} totalDebit={t.total_debit} totalCredit={t.total_credit} />}
+    </Loaded>
+  );
+}
+
+function CustomerDividends({ id, period }: { id: string; period: Period }) {
+  const dividends = useQuery({
+    queryKey: ['customer', id, 'dividends', period],
+    queryFn: () =>
+      unwrap(
+        api.GET('/v1/customers/{customer_id}/dividends', {
+          params: { path: { customer_id: id }, query: { ...period, limit: 100 } },
+        }),
+      ),
+  });
+  return (
+    <Loaded query={dividends}>
+      {(d) => (
+        <Table
+          testId="dividends"
+          caption={`Gross ${d.totals.gross_usd}, withheld ${d.totals.withheld_usd}, net ${d.totals.net_usd} USD`}
+          columns={DIVIDEND_COLUMNS}
+          rows={d.items}
+          rowKey={(t) => t.txn_id}
+        />
+      )}
+    </Loaded>
+  );
+}
+
+/** The period's orders (buys and sells), ROWS at a time from `at`. */
+function CustomerOrders({
+  id,
+  period,
+  at,
+  onAt,
+}: {
+  id: string;
+  period: Period;
+  at: number;
+  onAt: (at: number) => void;
+}) {
+  const orders = useQuery({
+    queryKey: ['customer', id, 'orders', period],
+    queryFn: () =>
+      unwrap(
+        api.GET('/v1/customers/{customer_id}/orders', {
+          params: { path: { customer_id: id }, query: { ...period, limit: 100 } },
+        }),
+      ),
+  });
+  return (
+    <Loaded query={orders}>
+      {(o) => (
+        <>
+          <Table testId="orders" columns={ORDER_COLUMNS} rows={o.items.slice(at, at + ROWS)} rowKey={(t) => t.txn_id} />
+          {o.items.length > ROWS ? <Pager total={o.items.length} limit={ROWS} offset={at} onOffset={onAt} /> : null}
+        </>
+      )}
+    </Loaded>
   );
 }
 

@@ -6,10 +6,10 @@ import { useApiDocument, type FieldSchema } from '../api/document.js';
 import { jobForms, startJob, type JobForm } from '../api/jobs.js';
 import type { paths } from '../api/schema.js';
 import { Confirm } from '../components/Confirm.js';
-import { FilterForm, filtersOf, ListTable, type Column, type Filters } from '../components/List.js';
+import { FilteredList, filtersOf, offsetOf, type Column } from '../components/List.js';
 import { ErrorBox, Loaded, Status } from '../components/ui.js';
 import { useSession } from '../session-context.js';
-import { href, navigate, useRoute } from '../router.js';
+import { useRoute } from '../router.js';
 import { readTokens } from '../session.js';
 
 const typesOf = (field: FieldSchema) => (Array.isArray(field.type) ? field.type : [field.type]);
@@ -177,7 +177,6 @@ const readRecent = (): string[] => JSON.parse(sessionStorage.getItem(RECENT_KEY)
 type JobKind = NonNullable<NonNullable<paths['/v1/jobs']['get']['parameters']['query']>['kind']>;
 const RUN_STATUSES = ['running', 'done', 'error'] as const satisfies readonly Schemas['JobRun']['status'][];
 const RUN_FILTERS = ['kind', 'status', 'from', 'to', 'offset'] as const;
-type RunFilters = Filters<(typeof RUN_FILTERS)[number]>;
 const RUNS_LIMIT = 50;
 
 const RUN_COLUMNS: Column<Schemas['JobRun']>[] = [
@@ -227,8 +226,6 @@ function RunAgain({ run, onStarted }: { run: Schemas['JobRun']; onStarted: (jobI
 function JobRuns({ kinds, onStarted }: { kinds: string[]; onStarted?: (jobId: string) => void }) {
   const { query } = useRoute();
   const filters = filtersOf(query, RUN_FILTERS);
-  const [draft, setDraft] = useState<RunFilters>(filters);
-  const offset = Number(filters.offset ?? 0);
   const runs = useQuery({
     queryKey: ['job-runs', filters],
     queryFn: () =>
@@ -241,7 +238,7 @@ function JobRuns({ kinds, onStarted }: { kinds: string[]; onStarted?: (jobId: st
               from: filters.from || undefined,
               to: filters.to || undefined,
               limit: RUNS_LIMIT,
-              offset,
+              offset: offsetOf(filters),
             },
           },
         }),
@@ -250,40 +247,33 @@ function JobRuns({ kinds, onStarted }: { kinds: string[]; onStarted?: (jobId: st
     staleTime: 0,
   });
   return (
-    <>
-      <FilterForm
-        label="Job run filters"
-        fields={[
-          { name: 'kind', label: 'Job', options: kinds },
-          { name: 'status', label: 'Status', options: RUN_STATUSES },
-          { name: 'from', label: 'Started from', type: 'date' },
-          { name: 'to', label: 'Started to', type: 'date' },
-        ]}
-        draft={draft}
-        onDraft={setDraft}
-        onApply={() => navigate(href('jobs', '', { ...draft, offset: undefined }))}
-      />
-      <ListTable
-        query={runs}
-        testId="job-runs"
-        columns={
-          onStarted
-            ? [
-                ...RUN_COLUMNS,
-                {
-                  header: 'Retry',
-                  cell: (r) => (r.status === 'error' ? <RunAgain run={r} onStarted={onStarted} /> : null),
-                },
-              ]
-            : RUN_COLUMNS
-        }
-        rowKey={(r) => r.job_id}
-        empty="No job has run on this book under these filters."
-        limit={RUNS_LIMIT}
-        offset={offset}
-        onOffset={(o) => navigate(href('jobs', '', { ...filters, offset: o }))}
-      />
-    </>
+    <FilteredList
+      page="jobs"
+      label="Job run filters"
+      filters={filters}
+      fields={[
+        { name: 'kind', label: 'Job', options: kinds },
+        { name: 'status', label: 'Status', options: RUN_STATUSES },
+        { name: 'from', label: 'Started from', type: 'date' },
+        { name: 'to', label: 'Started to', type: 'date' },
+      ]}
+      query={runs}
+      testId="job-runs"
+      columns={
+        onStarted
+          ? [
+              ...RUN_COLUMNS,
+              {
+                header: 'Retry',
+                cell: (r) => (r.status === 'error' ? <RunAgain run={r} onStarted={onStarted} /> : null),
+              },
+            ]
+          : RUN_COLUMNS
+      }
+      rowKey={(r) => r.job_id}
+      empty="No job has run on this book under these filters."
+      limit={RUNS_LIMIT}
+    />
   );
 }
 
@@ -312,21 +302,10 @@ function QueuesBoardLink() {
   );
 }
 
-export default function JobsPage() {
-  const { admin } = useSession();
-  const document = useApiDocument();
+/** The job the admin is starting: its kind, the values of its form's fields, and the start (`onStarted` follows it). */
+function useStartJob(forms: JobForm[], onStarted: (jobId: string) => void) {
   const [kind, setKind] = useState('');
   const [values, setValues] = useState<Record<string, string | boolean>>({});
-  const [recent, setRecent] = useState(readRecent);
-  const book = useIndex().data?.book;
-  const forms = document.data && book ? jobForms(document.data, book) : [];
-  const form = forms.find((f) => f.kind === kind);
-  /** Puts a job this tab started first among the ones it follows. */
-  const follow = (jobId: string) => {
-    const next = [jobId, ...recent.filter((id) => id !== jobId)].slice(0, 20);
-    sessionStorage.setItem(RECENT_KEY, JSON.stringify(next));
-    setRecent(next);
-  };
   const start = useMutation({
     mutationFn: (job: JobForm) => {
       const body = Object.fromEntries(
@@ -336,87 +315,112 @@ export default function JobsPage() {
       );
       return startJob(job.path, body);
     },
-    onSuccess: (status) => follow(status.job_id),
+    onSuccess: (status) => onStarted(status.job_id),
   });
+  return { kind, setKind, values, setValues, form: forms.find((f) => f.kind === kind), start };
+}
+
+/** The form starting a job: its kind chosen, then its request body's fields (from the API document). */
+function StartJobForm({ forms, job }: { forms: JobForm[]; job: ReturnType<typeof useStartJob> }) {
+  const { kind, setKind, values, setValues, form, start } = job;
+  return (
+    <form
+      className="panel job-form"
+      aria-label="Start a job"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (form) start.mutate(form);
+      }}
+    >
+      <label>
+        Job{' '}
+        <select
+          value={kind}
+          onChange={(e) => {
+            setKind(e.target.value);
+            setValues({});
+          }}
+        >
+          <option value="">choose…</option>
+          {forms.map((f) => (
+            <option key={f.kind} value={f.kind}>
+              {f.kind}
+            </option>
+          ))}
+        </select>
+      </label>
+      {form ? (
+        <>
+          <p className="muted">{form.summary}</p>
+          {form.fields.map(([name, field]) => (
+            <Field
+              key={name}
+              name={name}
+              field={field}
+              value={values[name]}
+              onChange={(v) => setValues({ ...values, [name]: v })}
+            />
+          ))}
+          <button type="submit" disabled={start.isPending}>
+            Start {form.kind}
+          </button>
+        </>
+      ) : null}
+      <ErrorBox error={start.error} />
+    </form>
+  );
+}
+
+/** The jobs this tab started, newest first, each followed to its end. */
+function StartedFromThisTab({ recent }: { recent: string[] }) {
+  return (
+    <>
+      <h2>Started from this tab</h2>
+      <table data-testid="jobs">
+        <thead>
+          <tr>
+            <th scope="col">Job</th>
+            <th scope="col">Progress</th>
+            <th scope="col">Status</th>
+            <th scope="col" className="num">
+              Duration
+            </th>
+            <th scope="col">Result</th>
+          </tr>
+        </thead>
+        <tbody>
+          {recent.map((id) => (
+            <JobProgress key={id} jobId={id} />
+          ))}
+        </tbody>
+      </table>
+    </>
+  );
+}
+
+export default function JobsPage() {
+  const { admin } = useSession();
+  const document = useApiDocument();
+  const [recent, setRecent] = useState(readRecent);
+  const book = useIndex().data?.book;
+  const forms = document.data && book ? jobForms(document.data, book) : [];
+  /** Puts a job this tab started first among the ones it follows. */
+  const follow = (jobId: string) => {
+    const next = [jobId, ...recent.filter((id) => id !== jobId)].slice(0, 20);
+    sessionStorage.setItem(RECENT_KEY, JSON.stringify(next));
+    setRecent(next);
+  };
+  const job = useStartJob(forms, follow);
   return (
     <>
       <h1>Jobs</h1>
       <QueuesBoardLink />
       {admin ? (
-        <Loaded query={document}>
-          {() => (
-            <form
-              className="panel job-form"
-              aria-label="Start a job"
-              onSubmit={(e) => {
-                e.preventDefault();
-                if (form) start.mutate(form);
-              }}
-            >
-              <label>
-                Job{' '}
-                <select
-                  value={kind}
-                  onChange={(e) => {
-                    setKind(e.target.value);
-                    setValues({});
-                  }}
-                >
-                  <option value="">choose…</option>
-                  {forms.map((f) => (
-                    <option key={f.kind} value={f.kind}>
-                      {f.kind}
-                    </option>
-                  ))}
-                </select>
-              </label>
-              {form ? (
-                <>
-                  <p className="muted">{form.summary}</p>
-                  {form.fields.map(([name, field]) => (
-                    <Field
-                      key={name}
-                      name={name}
-                      field={field}
-                      value={values[name]}
-                      onChange={(v) => setValues({ ...values, [name]: v })}
-                    />
-                  ))}
-                  <button type="submit" disabled={start.isPending}>
-                    Start {form.kind}
-                  </button>
-                </>
-              ) : null}
-              <ErrorBox error={start.error} />
-            </form>
-          )}
-        </Loaded>
+        <Loaded query={document}>{() => <StartJobForm forms={forms} job={job} />}</Loaded>
       ) : (
         <p className="muted">Starting a job needs the admin token.</p>
       )}
-      {recent.length === 0 ? null : (
-        <>
-          <h2>Started from this tab</h2>
-          <table data-testid="jobs">
-            <thead>
-              <tr>
-                <th scope="col">Job</th>
-                <th scope="col">Progress</th>
-                <th scope="col">Status</th>
-                <th scope="col" className="num">
-                  Duration
-                </th>
-                <th scope="col">Result</th>
-              </tr>
-            </thead>
-            <tbody>
-              {recent.map((id) => (
-                <JobProgress key={id} jobId={id} />
-              ))}
-            </tbody>
-          </table>
-        </>
-      )}
+      {recent.length === 0 ? null : <StartedFromThisTab recent={recent} />}
       <h2>Job runs of the book</h2>
       <JobRuns kinds={forms.map((f) => f.kind)} onStarted={admin ? follow : undefined} />
     </>

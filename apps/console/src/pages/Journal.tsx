@@ -49,34 +49,20 @@ function narrowTo(groupBy: GroupBy, key: string | null, filters: JournalFilters)
   return <a href={href('journal', '', { ...filters, ...narrowed, offset: undefined })}>{key}</a>;
 }
 
+/** The lines' filters as the API reads them (the totals read the same). */
+const lineQueryOf = (filters: JournalFilters) => ({
+  account_code: filters.account_code || undefined,
+  customer_id: filters.customer_id || undefined,
+  posting_kind: filters.posting_kind || undefined,
+  from: filters.from || undefined,
+  to: filters.to || undefined,
+});
+
 function Journal({ filters }: { filters: JournalFilters }) {
   const [draft, setDraft] = useState(filters);
-  const offset = Number(filters.offset ?? 0);
-  const groupsOffset = Number(filters.groups_offset ?? 0);
-  const groupBy = (filters.group_by || 'account') as GroupBy;
-  const lineQuery = {
-    account_code: filters.account_code || undefined,
-    customer_id: filters.customer_id || undefined,
-    posting_kind: filters.posting_kind || undefined,
-    from: filters.from || undefined,
-    to: filters.to || undefined,
-  };
   const accounts = useQuery({
     queryKey: ['firm/accounts', ''],
     queryFn: () => unwrap(api.GET('/v1/firm/accounts', { params: { query: {} } })),
-  });
-  const lines = useQuery({
-    queryKey: ['journal', lineQuery, offset],
-    queryFn: () => unwrap(api.GET('/v1/journal', { params: { query: { ...lineQuery, limit: LIMIT, offset } } })),
-  });
-  const groups = useQuery({
-    queryKey: ['journal/grouped', lineQuery, groupBy, groupsOffset],
-    queryFn: () =>
-      unwrap(
-        api.GET('/v1/journal/grouped', {
-          params: { query: { ...lineQuery, group_by: groupBy, limit: LIMIT, offset: groupsOffset } },
-        }),
-      ),
   });
   const fields: FilterField<(typeof FILTERS)[number]>[] = [
     {
@@ -90,7 +76,39 @@ function Journal({ filters }: { filters: JournalFilters }) {
     { name: 'to', label: 'To', type: 'date' },
     { name: 'group_by', label: 'Totals by', options: GROUP_BY },
   ];
-  const at = (moved: JournalFilters) => navigate(href('journal', '', { ...filters, ...moved }));
+  return (
+    <>
+      <FilterForm
+        label="Filters"
+        fields={fields}
+        draft={draft}
+        onDraft={setDraft}
+        onApply={() => navigate(href('journal', '', { ...draft, offset: undefined, groups_offset: undefined }))}
+      />
+      <JournalTotals filters={filters} />
+      <JournalLines filters={filters} />
+    </>
+  );
+}
+
+/** The page's address with `moved` (a pager's offset) changed. */
+const journalAt = (filters: JournalFilters, moved: JournalFilters) =>
+  navigate(href('journal', '', { ...filters, ...moved }));
+
+/** The filtered lines' totals by account, customer, day or posting kind, each group a link narrowing the journal to it. */
+function JournalTotals({ filters }: { filters: JournalFilters }) {
+  const lineQuery = lineQueryOf(filters);
+  const groupsOffset = Number(filters.groups_offset ?? 0);
+  const groupBy = (filters.group_by || 'account') as GroupBy;
+  const groups = useQuery({
+    queryKey: ['journal/grouped', lineQuery, groupBy, groupsOffset],
+    queryFn: () =>
+      unwrap(
+        api.GET('/v1/journal/grouped', {
+          params: { query: { ...lineQuery, group_by: groupBy, limit: LIMIT, offset: groupsOffset } },
+        }),
+      ),
+  });
   type Group = Schemas['JournalGroups']['items'][number];
   const groupColumns: Column<Group>[] = [
     { header: GROUP_LABEL[groupBy], cell: (g) => narrowTo(groupBy, g.key, filters) },
@@ -101,13 +119,6 @@ function Journal({ filters }: { filters: JournalFilters }) {
   ];
   return (
     <>
-      <FilterForm
-        label="Filters"
-        fields={fields}
-        draft={draft}
-        onDraft={setDraft}
-        onApply={() => navigate(href('journal', '', { ...draft, offset: undefined, groups_offset: undefined }))}
-      />
       <h2>Totals by {GROUP_LABEL[groupBy].toLowerCase()}</h2>
       <ListTable
         query={groups}
@@ -117,8 +128,22 @@ function Journal({ filters }: { filters: JournalFilters }) {
         empty="No journal line under these filters."
         limit={LIMIT}
         offset={groupsOffset}
-        onOffset={(o) => at({ groups_offset: String(o) })}
+        onOffset={(o) => journalAt(filters, { groups_offset: String(o) })}
       />
+    </>
+  );
+}
+
+/** The filtered lines, the latest posted first. */
+function JournalLines({ filters }: { filters: JournalFilters }) {
+  const lineQuery = lineQueryOf(filters);
+  const offset = Number(filters.offset ?? 0);
+  const lines = useQuery({
+    queryKey: ['journal', lineQuery, offset],
+    queryFn: () => unwrap(api.GET('/v1/journal', { params: { query: { ...lineQuery, limit: LIMIT, offset } } })),
+  });
+  return (
+    <>
       <h2>Lines</h2>
       <ListTable
         query={lines}
@@ -127,7 +152,7 @@ function Journal({ filters }: { filters: JournalFilters }) {
         rowKey={(l) => l.line_id}
         limit={LIMIT}
         offset={offset}
-        onOffset={(o) => at({ offset: String(o) })}
+        onOffset={(o) => journalAt(filters, { offset: String(o) })}
       />
     </>
   );

@@ -79,75 +79,93 @@ function PeriodAction({
 }
 
 function Controls({ through }: { through: string | null }) {
-  const [closeDay, setCloseDay] = useState('');
-  const [reopenTo, setReopenTo] = useState('');
-  const [reason, setReason] = useState('');
-  const [yearEnd, setYearEnd] = useState('');
   return (
     <>
-      <PeriodAction
-        title="Close the books"
-        button="Close through the day"
-        ready={closeDay !== ''}
-        fields={
-          <label>
-            Through <input type="date" required value={closeDay} onChange={(e) => setCloseDay(e.target.value)} />
-          </label>
-        }
-        says={`This closes every day up to and including ${closeDay}: nothing may be dated on or before it by any path. A manual entry or reversal dated there is refused (422 period_closed); a late upstream record posts on the first open day with its original date kept. Only a reopening, with a reason, moves the close back.`}
-        run={() => unwrap(api.POST('/v1/periods/close', { body: { through: closeDay } }))}
-        onDone={() => setCloseDay('')}
-      />
-      {through === null ? null : (
-        <PeriodAction
-          title="Reopen closed days"
-          button={reopenTo === '' ? 'Reopen every closed day' : `Reopen the days after ${reopenTo}`}
-          ready={reason.trim() !== ''}
-          fields={
-            <>
-              <label>
-                Stay closed through (empty: nothing){' '}
-                <input
-                  type="date"
-                  max={dayBefore(through)}
-                  value={reopenTo}
-                  onChange={(e) => setReopenTo(e.target.value)}
-                />
-              </label>
-              <label>
-                Reason (required) <input required value={reason} onChange={(e) => setReason(e.target.value)} />
-              </label>
-            </>
-          }
-          says={`This reopens ${reopenTo === '' ? `every day through ${through}: nothing stays closed` : `the days after ${reopenTo} through ${through}`}, recorded with your reason. Postings may be dated there again. A financial year closed to retained earnings whose last day opens again is reopened with it: its closing entry is reversed on that day.`}
-          run={() =>
-            unwrap(
-              api.POST('/v1/periods/reopen', {
-                body: { reason: reason.trim(), ...(reopenTo === '' ? {} : { through: reopenTo }) },
-              }),
-            )
-          }
-          onDone={() => {
-            setReopenTo('');
-            setReason('');
-          }}
-        />
-      )}
-      <PeriodAction
-        title="Close a financial year"
-        button="Close the year"
-        ready={yearEnd !== ''}
-        fields={
-          <label>
-            The year’s last day{' '}
-            <input type="date" required value={yearEnd} onChange={(e) => setYearEnd(e.target.value)} />
-          </label>
-        }
-        says={`This posts one entry dated ${yearEnd} that brings every revenue and expense balance of the year ending that day to zero against 3000 (retained earnings). The books must already be closed through ${yearEnd}. Income reports leave the entry out, so net income reads the same; reopening the period before ${yearEnd} reverses it.`}
-        run={() => unwrap(api.POST('/v1/periods/close-year', { body: { through: yearEnd } }))}
-        onDone={() => setYearEnd('')}
-      />
+      <CloseBooks />
+      <ReopenDays through={through} />
+      <CloseYear />
     </>
+  );
+}
+
+function CloseBooks() {
+  const [closeDay, setCloseDay] = useState('');
+  return (
+    <PeriodAction
+      title="Close the books"
+      button="Close through the day"
+      ready={closeDay !== ''}
+      fields={
+        <label>
+          Through <input type="date" required value={closeDay} onChange={(e) => setCloseDay(e.target.value)} />
+        </label>
+      }
+      says={`This closes every day up to and including ${closeDay}: nothing may be dated on or before it by any path. A manual entry or reversal dated there is refused (422 period_closed); a late upstream record posts on the first open day with its original date kept. Only a reopening, with a reason, moves the close back.`}
+      run={() => unwrap(api.POST('/v1/periods/close', { body: { through: closeDay } }))}
+      onDone={() => setCloseDay('')}
+    />
+  );
+}
+
+/** Reopening, offered while some day is closed (`through`); its draft is kept while none is. */
+function ReopenDays({ through }: { through: string | null }) {
+  const [reopenTo, setReopenTo] = useState('');
+  const [reason, setReason] = useState('');
+  if (through === null) return null;
+  return (
+    <PeriodAction
+      title="Reopen closed days"
+      button={reopenTo === '' ? 'Reopen every closed day' : `Reopen the days after ${reopenTo}`}
+      ready={reason.trim() !== ''}
+      fields={
+        <>
+          <label>
+            Stay closed through (empty: nothing){' '}
+            <input
+              type="date"
+              max={dayBefore(through)}
+              value={reopenTo}
+              onChange={(e) => setReopenTo(e.target.value)}
+            />
+          </label>
+          <label>
+            Reason (required) <input required value={reason} onChange={(e) => setReason(e.target.value)} />
+          </label>
+        </>
+      }
+      says={`This reopens ${reopenTo === '' ? `every day through ${through}: nothing stays closed` : `the days after ${reopenTo} through ${through}`}, recorded with your reason. Postings may be dated there again. A financial year closed to retained earnings whose last day opens again is reopened with it: its closing entry is reversed on that day.`}
+      run={() =>
+        unwrap(
+          api.POST('/v1/periods/reopen', {
+            body: { reason: reason.trim(), ...(reopenTo === '' ? {} : { through: reopenTo }) },
+          }),
+        )
+      }
+      onDone={() => {
+        setReopenTo('');
+        setReason('');
+      }}
+    />
+  );
+}
+
+function CloseYear() {
+  const [yearEnd, setYearEnd] = useState('');
+  return (
+    <PeriodAction
+      title="Close a financial year"
+      button="Close the year"
+      ready={yearEnd !== ''}
+      fields={
+        <label>
+          The year’s last day{' '}
+          <input type="date" required value={yearEnd} onChange={(e) => setYearEnd(e.target.value)} />
+        </label>
+      }
+      says={`This posts one entry dated ${yearEnd} that brings every revenue and expense balance of the year ending that day to zero against 3000 (retained earnings). The books must already be closed through ${yearEnd}. Income reports leave the entry out, so net income reads the same; reopening the period before ${yearEnd} reverses it.`}
+      run={() => unwrap(api.POST('/v1/periods/close-year', { body: { through: yearEnd } }))}
+      onDone={() => setYearEnd('')}
+    />
   );
 }
 

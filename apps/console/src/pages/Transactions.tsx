@@ -158,31 +158,38 @@ const BLANK_ENTRY = {
   memo: '',
 };
 
-/** Manual entry (admin): the lines it would post, previewed as it is typed, then posted. */
-function ManualEntry() {
-  const [entry, setEntry] = useState(BLANK_ENTRY);
-  const body: Schemas['EntryRequest'] = {
-    txn_type: entry.txn_type,
-    source: 'manual',
-    txn_date: entry.txn_date,
-    amount_usd: entry.amount_usd,
-    customer_id: entry.customer_id || null,
-    symbol: entry.symbol || null,
-    quantity: entry.quantity || null,
-    memo: entry.memo || null,
-  };
-  // The preview follows the form, a moment after typing stops.
+/** The entry as the API takes it: empty fields absent (null). */
+const entryRequestOf = (entry: typeof BLANK_ENTRY): Schemas['EntryRequest'] => ({
+  txn_type: entry.txn_type,
+  source: 'manual',
+  txn_date: entry.txn_date,
+  amount_usd: entry.amount_usd,
+  customer_id: entry.customer_id || null,
+  symbol: entry.symbol || null,
+  quantity: entry.quantity || null,
+  memo: entry.memo || null,
+});
+
+/** The lines `body` would post: the preview follows the form, a moment after typing stops. */
+function usePreview(body: Schemas['EntryRequest']) {
   const [previewed, setPreviewed] = useState(body);
   useEffect(() => {
     const timer = setTimeout(() => setPreviewed(body), 300);
     return () => clearTimeout(timer);
   }, [JSON.stringify(body)]);
-  const preview = useQuery({
+  return useQuery({
     queryKey: ['preview', previewed],
     queryFn: () => unwrap(api.POST('/v1/transactions/preview', { body: previewed })),
     enabled: previewed.amount_usd !== '',
     retry: false,
   });
+}
+
+/** Manual entry (admin): the lines it would post, previewed as it is typed, then posted. */
+function ManualEntry() {
+  const [entry, setEntry] = useState(BLANK_ENTRY);
+  const body = entryRequestOf(entry);
+  const preview = usePreview(body);
   const client = useQueryClient();
   const post = useMutation({
     mutationFn: () => unwrap(api.POST('/v1/transactions', { body })),
@@ -244,13 +251,11 @@ function ManualEntry() {
   );
 }
 
-function TransactionDetail({ txnId }: { txnId: string }) {
-  const { admin } = useSession();
+type Transaction = Schemas['Transaction'];
+
+/** Reversing the transaction (admin), and whether it is being confirmed. */
+function useReversal(txnId: string) {
   const client = useQueryClient();
-  const txn = useQuery({
-    queryKey: ['transaction', txnId],
-    queryFn: () => unwrap(api.GET('/v1/transactions/{txn_id}', { params: { path: { txn_id: txnId } } })),
-  });
   const [confirming, setConfirming] = useState(false);
   const reverse = useMutation({
     mutationFn: () =>
@@ -266,75 +271,98 @@ function TransactionDetail({ txnId }: { txnId: string }) {
       navigate(href('transactions', reversal.txn_id));
     },
   });
+  return { confirming, setConfirming, reverse };
+}
+
+function TransactionDetail({ txnId }: { txnId: string }) {
+  const { admin } = useSession();
+  const txn = useQuery({
+    queryKey: ['transaction', txnId],
+    queryFn: () => unwrap(api.GET('/v1/transactions/{txn_id}', { params: { path: { txn_id: txnId } } })),
+  });
+  const reversal = useReversal(txnId);
   return (
     <Loaded query={txn}>
       {(t) => (
         <>
-          <h2>
-            {t.txn_type} of <Money value={t.amount_usd} /> USD on {t.txn_date}
-          </h2>
-          <dl className="facts">
-            <dt>Transaction</dt>
-            <dd>{t.txn_id}</dd>
-            <dt>Customer</dt>
-            <dd>{t.customer_id ? <a href={href('customers', t.customer_id)}>{t.customer_id}</a> : '—'}</dd>
-            <dt>Source</dt>
-            <dd>
-              {t.source} {t.source_txn_id}
-            </dd>
-            <dt>Category</dt>
-            <dd>{t.category}</dd>
-            {t.symbol ? (
-              <>
-                <dt>Security</dt>
-                <dd>
-                  {t.quantity} {t.symbol}
-                </dd>
-              </>
-            ) : null}
-            <dt>Posted at</dt>
-            <dd>{t.posted_at}</dd>
-            <dt>Memo</dt>
-            <dd>{t.memo ?? '—'}</dd>
-            {t.reverses_txn_id ? (
-              <>
-                <dt>Reverses</dt>
-                <dd>
-                  <a href={href('transactions', t.reverses_txn_id)}>{t.reverses_txn_id}</a>
-                </dd>
-              </>
-            ) : null}
-            {t.reversed_by_txn_id ? (
-              <>
-                <dt>Reversed by</dt>
-                <dd>
-                  <a href={href('transactions', t.reversed_by_txn_id)}>{t.reversed_by_txn_id}</a>
-                </dd>
-              </>
-            ) : null}
-          </dl>
+          <TransactionFacts t={t} />
           <JournalLines lines={t.journal_lines} />
-          {admin && !t.reversed_by_txn_id && t.txn_type !== 'reversal' ? (
-            confirming ? (
-              <Confirm
-                label="Confirm reversal"
-                says={`This posts a reversal of the ${t.txn_type} of ${t.amount_usd} USD${t.customer_id ? ` for ${t.customer_id}` : ''}, dated today: the ${t.journal_lines.length} lines above with debits and credits swapped.`}
-                button="Post the reversal"
-                danger
-                pending={reverse.isPending}
-                error={reverse.error}
-                onConfirm={() => reverse.mutate()}
-                onBack={() => setConfirming(false)}
-              />
-            ) : (
-              <button type="button" onClick={() => setConfirming(true)}>
-                Reverse…
-              </button>
-            )
-          ) : null}
+          {admin && !t.reversed_by_txn_id && t.txn_type !== 'reversal' ? <Reverse t={t} reversal={reversal} /> : null}
         </>
       )}
     </Loaded>
+  );
+}
+
+/** What the transaction is, where it came from, and what reverses what. */
+function TransactionFacts({ t }: { t: Transaction }) {
+  return (
+    <>
+      <h2>
+        {t.txn_type} of <Money value={t.amount_usd} /> USD on {t.txn_date}
+      </h2>
+      <dl className="facts">
+        <dt>Transaction</dt>
+        <dd>{t.txn_id}</dd>
+        <dt>Customer</dt>
+        <dd>{t.customer_id ? <a href={href('customers', t.customer_id)}>{t.customer_id}</a> : '—'}</dd>
+        <dt>Source</dt>
+        <dd>
+          {t.source} {t.source_txn_id}
+        </dd>
+        <dt>Category</dt>
+        <dd>{t.category}</dd>
+        {t.symbol ? (
+          <>
+            <dt>Security</dt>
+            <dd>
+              {t.quantity} {t.symbol}
+            </dd>
+          </>
+        ) : null}
+        <dt>Posted at</dt>
+        <dd>{t.posted_at}</dd>
+        <dt>Memo</dt>
+        <dd>{t.memo ?? '—'}</dd>
+        {t.reverses_txn_id ? (
+          <>
+            <dt>Reverses</dt>
+            <dd>
+              <a href={href('transactions', t.reverses_txn_id)}>{t.reverses_txn_id}</a>
+            </dd>
+          </>
+        ) : null}
+        {t.reversed_by_txn_id ? (
+          <>
+            <dt>Reversed by</dt>
+            <dd>
+              <a href={href('transactions', t.reversed_by_txn_id)}>{t.reversed_by_txn_id}</a>
+            </dd>
+          </>
+        ) : null}
+      </dl>
+    </>
+  );
+}
+
+/** The reversal, confirmed before it posts. */
+function Reverse({ t, reversal }: { t: Transaction; reversal: ReturnType<typeof useReversal> }) {
+  const { confirming, setConfirming, reverse } = reversal;
+  return confirming ? (
+    <Confirm
+      label="Confirm reversal"
+      says={`This posts a reversal of the ${t.txn_type} of ${t.amount_usd} USD${t.customer_id ? ` for ${t.customer_id}` : ''}, dated today: the ${t.journal_lines.length} lines above with debits and credits swapped.`}
+      button="Post the reversal"
+      danger
+      pending={reverse.isPending}
+      error={reverse.error}
+      onConfirm={() => reverse.mutate()}
+      onBack={() => setConfirming(false)}
+    />
+  ) : (
+    <button type="button" onClick={() => setConfirming(true)}>
+      Reverse…
+    </button>
   );
 }
 

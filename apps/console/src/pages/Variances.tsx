@@ -1,10 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { api, unwrap, type Schemas } from '../api/client.js';
-import { FilterForm, filtersOf, ListTable, type Column, type FilterField, type Filters } from '../components/List.js';
+import { FilteredList, filtersOf, offsetOf, type Column, type FilterField, type Filters } from '../components/List.js';
 import { Status } from '../components/ui.js';
 import { VarianceTriage } from '../components/VarianceTriage.js';
-import { href, navigate, useRoute } from '../router.js';
+import { href, useRoute } from '../router.js';
 
 type Variance = Schemas['TrackedVariance'];
 const STATES = ['unresolved', 'open', 'acknowledged', 'assigned', 'resolved'] as const;
@@ -35,8 +34,6 @@ const COLUMNS: Column<Variance>[] = [
 ];
 
 function VarianceList({ filters }: { filters: Filters<(typeof FILTERS)[number] | 'offset'> }) {
-  const [draft, setDraft] = useState(filters);
-  const offset = Number(filters.offset ?? 0);
   const list = useQuery({
     queryKey: ['variances', filters],
     queryFn: () =>
@@ -48,33 +45,25 @@ function VarianceList({ filters }: { filters: Filters<(typeof FILTERS)[number] |
               check_name: filters.check_name || undefined,
               customer_id: filters.customer_id || undefined,
               limit: LIMIT,
-              offset,
+              offset: offsetOf(filters),
             },
           },
         }),
       ),
   });
   return (
-    <>
-      <FilterForm
-        label="Filters"
-        fields={FILTER_FIELDS}
-        draft={draft}
-        onDraft={setDraft}
-        onApply={() => navigate(href('variances', '', { ...draft, offset: undefined }))}
-      />
-      <ListTable
-        query={list}
-        testId="variances"
-        columns={COLUMNS}
-        rowKey={(v) => v.variance_id}
-        rowTestId={(v) => `variance-${v.variance_id}`}
-        empty="No variance under these filters."
-        limit={LIMIT}
-        offset={offset}
-        onOffset={(o) => navigate(href('variances', '', { ...filters, offset: o }))}
-      />
-    </>
+    <FilteredList
+      page="variances"
+      filters={filters}
+      fields={FILTER_FIELDS}
+      query={list}
+      testId="variances"
+      columns={COLUMNS}
+      rowKey={(v) => v.variance_id}
+      rowTestId={(v) => `variance-${v.variance_id}`}
+      empty="No variance under these filters."
+      limit={LIMIT}
+    />
   );
 }
 

@@ -174,7 +174,6 @@ function share(random: Random, value: bigint, minPct: number, maxPct: number): b
  */
 export function generateCustomerData(config: SandboxDataConfig, index: number): CustomerData {
   const customer = registryCustomer(config, index);
-  const number = customer.uaefeed_customer_number;
   const random = createRandom(`${config.seed}:records:${index}`);
   const period = periodOf(config);
   const firstDay = toDayNumber(period.from);
@@ -183,101 +182,67 @@ export function generateCustomerData(config: SandboxDataConfig, index: number): 
     .sort((a, b) => a - b)
     .map(fromDayNumber);
 
-  const state: State = { cash: { AED: 0n, USD: 0n }, held: new Map() };
-  const data: CustomerData = { index, customer, transfers: [], orders: [], movements: [] };
-  const id = (prefix: string, seq: number) => `${prefix}-${config.seed}-${number}-${pad(seq, 5)}`;
-
-  const transfer = (seq: number, date: string, type: 'DEPOSIT' | 'WITHDRAW', currency: Currency, amount: bigint) => {
-    const rejected = random.chance(REJECTED_TRANSFER_PCT / 100);
-    const transferId = id('TRF', seq);
-    data.transfers.push({
-      transferId,
-      cashAccountNumber: `${number}-${currency}`,
-      type,
-      amount: formatMinor(amount),
-      currency,
-      status: rejected ? 'REJECTED' : 'COMPLETED',
-      valueDate: date,
-    });
-    if (rejected) return;
-    const cashMinor = type === 'DEPOSIT' ? amount : -amount;
-    state.cash[currency] += cashMinor;
-    data.movements.push({
-      seq,
-      date,
-      currency,
-      kind: type,
-      ref: transferId,
-      cashMinor,
-      symbol: null,
-      qty: null,
-      priceMinor: null,
-      grossMinor: amount,
-      feeMinor: 0n,
-    });
+  const g: Generation = {
+    config,
+    random,
+    number: customer.uaefeed_customer_number,
+    state: { cash: { AED: 0n, USD: 0n }, held: new Map() },
+    data: { index, customer, transfers: [], orders: [], movements: [] },
   };
-
-  const order = (seq: number, date: string, side: 'BUY' | 'SELL', symbol: string, qty: bigint) => {
-    const security = securityOf(symbol);
-    const orderId = id('ORD', seq);
-    const base = {
-      clOrdId: id('CL', seq),
-      orderId,
-      symbol,
-      side,
-      ordQty: qty.toString(),
-      tradeDate: date,
-      currency: security.currency,
-      exchange: security.exchange,
-    };
-    if (random.chance(UNFILLED_ORDER_PCT / 100)) {
-      const ordStatus = random.chance(0.5) ? 'REJECTED' : 'CANCELLED';
-      data.orders.push({ ...base, cumQty: '0', avgPx: null, netSettle: '0.00', ordStatus });
-      return;
-    }
-    const priceMinor = priceOn(config.seed, symbol, date);
-    const grossMinor = priceMinor * qty;
-    const feeMinor = basisPoints(grossMinor, FEE_BPS[security.currency]);
-    const net = side === 'BUY' ? grossMinor + feeMinor : grossMinor - feeMinor;
-    data.orders.push({
-      ...base,
-      cumQty: qty.toString(),
-      avgPx: formatMinor(priceMinor),
-      netSettle: formatMinor(net),
-      ordStatus: 'FILLED',
+  const attempts = attemptsOf(g);
+  dates.forEach((date, k) => {
+    const seq = k + 1;
+    const kind: Kind = k === 0 ? 'deposit' : chooseKind(random);
+    for (const attempt of FALLBACKS[kind]) if (attempts[attempt](seq, date)) return;
+  });
+  if (isPlantedException(config, index)) {
+    // After every other record, so the rest of the customer's data is the same with or without it.
+    const seq = config.recordsPerCustomer + 1;
+    g.data.transfers.push({
+      transferId: recordId(g, 'TRF', seq),
+      cashAccountNumber: `${g.number}-EUR`,
+      type: 'DEPOSIT',
+      amount: '750.00',
+      currency: 'EUR',
+      status: 'COMPLETED',
+      valueDate: period.to,
     });
-    const cashMinor = side === 'BUY' ? -net : net;
-    const signedQty = side === 'BUY' ? qty : -qty;
-    state.cash[security.currency] += cashMinor;
-    state.held.set(symbol, (state.held.get(symbol) ?? 0n) + signedQty);
-    data.movements.push({
-      seq,
-      date,
-      currency: security.currency,
-      kind: side,
-      ref: orderId,
-      cashMinor,
-      symbol,
-      qty: signedQty,
-      priceMinor,
-      grossMinor,
-      feeMinor,
-    });
-  };
+  }
+  return g.data;
+}
 
-  const attempts: Record<Kind, (seq: number, date: string) => boolean> = {
+/** One customer's records being generated: its random stream, its running cash and holdings, what is recorded so far. */
+interface Generation {
+  config: SandboxDataConfig;
+  random: Random;
+  /** The uaefeed customer number, in every record id. */
+  number: string;
+  state: State;
+  data: CustomerData;
+}
+
+const recordId = (g: Generation, prefix: string, seq: number) =>
+  `${prefix}-${g.config.seed}-${g.number}-${pad(seq, 5)}`;
+
+/**
+ * Each kind of record tried on a day: false when the customer cannot (no cash to withdraw or
+ * buy with, nothing to sell), so the next of its FALLBACKS is tried.
+ */
+function attemptsOf(g: Generation): Record<Kind, (seq: number, date: string) => boolean> {
+  const { config, random, state } = g;
+  return {
     deposit(seq, date) {
       const currency: Currency = random.chance(0.65) ? 'AED' : 'USD';
       const amount =
         currency === 'AED' ? BigInt(random.int(1_000_00, 50_000_00)) : BigInt(random.int(500_00, 20_000_00));
-      transfer(seq, date, 'DEPOSIT', currency, amount);
+      recordTransfer(g, { seq, date, type: 'DEPOSIT', currency, amount });
       return true;
     },
     withdraw(seq, date) {
       const funded = CURRENCIES.filter((c) => state.cash[c] >= 100_00n);
       if (funded.length === 0) return false;
       const currency = random.pick(funded);
-      transfer(seq, date, 'WITHDRAW', currency, share(random, state.cash[currency], 10, 60));
+      recordTransfer(g, { seq, date, type: 'WITHDRAW', currency, amount: share(random, state.cash[currency], 10, 60) });
       return true;
     },
     buy(seq, date) {
@@ -291,7 +256,7 @@ export function generateCustomerData(config: SandboxDataConfig, index: number): 
       const qtyMax = (budget * 10_000n) / (price * (10_000n + FEE_BPS[currency]));
       if (qtyMax < 1n) return false;
       const qty = BigInt(random.int(1, Number(qtyMax > 100_000n ? 100_000n : qtyMax)));
-      order(seq, date, 'BUY', security.symbol, qty);
+      recordOrder(g, { seq, date, side: 'BUY', symbol: security.symbol, qty });
       return true;
     },
     sell(seq, date) {
@@ -302,30 +267,99 @@ export function generateCustomerData(config: SandboxDataConfig, index: number): 
       if (held.length === 0) return false;
       const symbol = random.pick(held);
       const heldQty = state.held.get(symbol) ?? 0n;
-      order(seq, date, 'SELL', symbol, BigInt(random.int(1, Number(heldQty > 100_000n ? 100_000n : heldQty))));
+      const qty = BigInt(random.int(1, Number(heldQty > 100_000n ? 100_000n : heldQty)));
+      recordOrder(g, { seq, date, side: 'SELL', symbol, qty });
       return true;
     },
   };
+}
 
-  dates.forEach((date, k) => {
-    const seq = k + 1;
-    const kind: Kind = k === 0 ? 'deposit' : chooseKind(random);
-    for (const attempt of FALLBACKS[kind]) if (attempts[attempt](seq, date)) return;
+/** A cash transfer; one REJECTED (a share of them, at random) moves no cash. */
+function recordTransfer(
+  g: Generation,
+  t: { seq: number; date: string; type: 'DEPOSIT' | 'WITHDRAW'; currency: Currency; amount: bigint },
+) {
+  const { seq, date, type, currency, amount } = t;
+  const rejected = g.random.chance(REJECTED_TRANSFER_PCT / 100);
+  const transferId = recordId(g, 'TRF', seq);
+  g.data.transfers.push({
+    transferId,
+    cashAccountNumber: `${g.number}-${currency}`,
+    type,
+    amount: formatMinor(amount),
+    currency,
+    status: rejected ? 'REJECTED' : 'COMPLETED',
+    valueDate: date,
   });
-  if (isPlantedException(config, index)) {
-    // After every other record, so the rest of the customer's data is the same with or without it.
-    const seq = config.recordsPerCustomer + 1;
-    data.transfers.push({
-      transferId: id('TRF', seq),
-      cashAccountNumber: `${number}-EUR`,
-      type: 'DEPOSIT',
-      amount: '750.00',
-      currency: 'EUR',
-      status: 'COMPLETED',
-      valueDate: period.to,
-    });
+  if (rejected) return;
+  const cashMinor = type === 'DEPOSIT' ? amount : -amount;
+  g.state.cash[currency] += cashMinor;
+  g.data.movements.push({
+    seq,
+    date,
+    currency,
+    kind: type,
+    ref: transferId,
+    cashMinor,
+    symbol: null,
+    qty: null,
+    priceMinor: null,
+    grossMinor: amount,
+    feeMinor: 0n,
+  });
+}
+
+/** An order; one unfilled (a share of them, at random: rejected or cancelled) moves neither cash nor shares. */
+function recordOrder(
+  g: Generation,
+  o: { seq: number; date: string; side: 'BUY' | 'SELL'; symbol: string; qty: bigint },
+) {
+  const { seq, date, side, symbol, qty } = o;
+  const security = securityOf(symbol);
+  const orderId = recordId(g, 'ORD', seq);
+  const base = {
+    clOrdId: recordId(g, 'CL', seq),
+    orderId,
+    symbol,
+    side,
+    ordQty: qty.toString(),
+    tradeDate: date,
+    currency: security.currency,
+    exchange: security.exchange,
+  };
+  if (g.random.chance(UNFILLED_ORDER_PCT / 100)) {
+    const ordStatus = g.random.chance(0.5) ? 'REJECTED' : 'CANCELLED';
+    g.data.orders.push({ ...base, cumQty: '0', avgPx: null, netSettle: '0.00', ordStatus });
+    return;
   }
-  return data;
+  const priceMinor = priceOn(g.config.seed, symbol, date);
+  const grossMinor = priceMinor * qty;
+  const feeMinor = basisPoints(grossMinor, FEE_BPS[security.currency]);
+  const net = side === 'BUY' ? grossMinor + feeMinor : grossMinor - feeMinor;
+  g.data.orders.push({
+    ...base,
+    cumQty: qty.toString(),
+    avgPx: formatMinor(priceMinor),
+    netSettle: formatMinor(net),
+    ordStatus: 'FILLED',
+  });
+  const cashMinor = side === 'BUY' ? -net : net;
+  const signedQty = side === 'BUY' ? qty : -qty;
+  g.state.cash[security.currency] += cashMinor;
+  g.state.held.set(symbol, (g.state.held.get(symbol) ?? 0n) + signedQty);
+  g.data.movements.push({
+    seq,
+    date,
+    currency: security.currency,
+    kind: side,
+    ref: orderId,
+    cashMinor,
+    symbol,
+    qty: signedQty,
+    priceMinor,
+    grossMinor,
+    feeMinor,
+  });
 }
 
 /** Customers kept generated at once; beyond it the least recently used is dropped (it regenerates the same). */

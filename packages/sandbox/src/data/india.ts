@@ -414,51 +414,164 @@ const clone = <T extends object>(value: T): T =>
 
 /** The India records of customer `index` (from 1): a pure function of (config, index). */
 export function generateIndiaCustomerData(config: SandboxDataConfig, index: number): IndiaCustomerData {
-  const customer = indiaCustomer(config, index);
   const random: Random = createRandom(`${config.seed}:india:${index}`);
-  const S = String(config.seed);
-  const I = pad(index, 6);
-  const account = customer.usbroker_account_no;
   const period = periodOf(config);
   const weekdays: number[] = [];
   for (let day = toDayNumber(period.from); day <= toDayNumber(period.to); day++) if (isWeekday(day)) weekdays.push(day);
   const dates = Array.from({ length: config.recordsPerCustomer }, () => weekdays[random.int(0, weekdays.length - 1)]!)
     .sort((a, b) => a - b)
     .map(fromDayNumber);
+  const records = new IndiaCustomerRecords(config, index, random);
+  dates.forEach((date, k) => records.recordDay(k + 1, date));
+  return records.finish();
+}
 
-  const data: IndiaCustomerData = {
-    index,
-    customer,
-    account: { account_no: account, status: index % 10 === 0 ? 'trading_halted' : 'active' },
-    remittances: [],
-    orders: [],
-    wires: [],
-    rows: [],
-  };
-  const wht = index % 9 === 0 ? 30n : 25n;
-  let cash = 0n;
-  const held = new Map<string, { qty: bigint; cost: bigint }>();
-  const drafts: Draft[] = [];
-  const wireCount = new Map<string, number>();
-  const fyPaid = new Map<string, bigint>();
-  const wireId = (date: string) => {
-    const k = (wireCount.get(date) ?? 0) + 1;
-    wireCount.set(date, k);
-    return `WIR-${S}-${date.replaceAll('-', '')}-${I}-${pad(k, 2)}`;
-  };
-  const row = (cells: Partial<DailyLedgerRow>): DailyLedgerRow => ({
-    ...EMPTY_ROW,
-    account_no: account,
-    currency: 'USD',
-    ...cells,
-  });
-  const creditDrafts = (through: string) => {
-    for (const draft of drafts) {
+/**
+ * One India customer's records as they are generated, day by day: the remit orders and the
+ * broker account they fund (its cash and holdings running), drawn from one random stream in the
+ * order the records happen (so the same config and index always give the same records).
+ */
+class IndiaCustomerRecords {
+  private readonly S: string;
+  private readonly I: string;
+  private readonly account: string;
+  private readonly period: { from: string; to: string };
+  readonly data: IndiaCustomerData;
+  /** The withholding rate on dividends, % (30: no W-8BEN). */
+  private readonly wht: bigint;
+  private cash = 0n;
+  private readonly held = new Map<string, { qty: bigint; cost: bigint }>();
+  /** Settlements' wires in, credited to the account on their value date. */
+  private readonly drafts: Draft[] = [];
+  private readonly wireCount = new Map<string, number>();
+  /** INR paid per FY so far (for the TCS threshold). */
+  private readonly fyPaid = new Map<string, bigint>();
+  private lastSubmitted = 0;
+  private previousDate: string;
+  /** The splits not yet applied, in effective-date order: each applies before the activity of its day. */
+  private readonly splits: Array<{ split: Split; on: string }>;
+
+  constructor(
+    private readonly config: SandboxDataConfig,
+    private readonly index: number,
+    private readonly random: Random,
+  ) {
+    const customer = indiaCustomer(config, index);
+    this.S = String(config.seed);
+    this.I = pad(index, 6);
+    this.account = customer.usbroker_account_no;
+    this.period = periodOf(config);
+    this.previousDate = this.period.from;
+    this.data = {
+      index,
+      customer,
+      account: { account_no: this.account, status: index % 10 === 0 ? 'trading_halted' : 'active' },
+      remittances: [],
+      orders: [],
+      wires: [],
+      rows: [],
+    };
+    this.wht = index % 9 === 0 ? 30n : 25n;
+    this.splits = SPLITS.map((split) => ({ split, on: splitEffectiveOn(split, this.period) })).sort((a, b) =>
+      a.on < b.on ? -1 : a.on > b.on ? 1 : 0,
+    );
+  }
+
+  /**
+   * The record of day `seq`: the first two are remittances (the second shows REMIT_SHOWCASE's
+   * variant), the third a buy, the fourth OTHER_SHOWCASE's kind, the rest at random; a record the
+   * account cannot make (no cash, nothing held) falls back to a paid remittance.
+   */
+  recordDay(seq: number, date: string) {
+    const { index } = this;
+    this.applySplits(date);
+    this.creditDrafts(date);
+    if (seq === 1) this.remit(seq, date, index % 4 === 1 ? 'paid_split' : 'paid');
+    else if (seq === 2) this.remit(seq, date, REMIT_SHOWCASE[(index - 1) % REMIT_SHOWCASE.length]!);
+    else {
+      let done = false;
+      for (const kind of this.kindsOf(seq)) {
+        if (kind === 'remit') {
+          this.remit(seq, date, this.randomRemitVariant());
+          done = true;
+        } else done = this.attempt(kind, seq, date);
+        if (done) break;
+      }
+      if (!done) this.remit(seq, date, 'paid');
+    }
+    this.previousDate = date;
+  }
+
+  /** The kinds of record to try on day `seq` (from the third), in order. */
+  private kindsOf(seq: number): Array<AccountKind | 'remit'> {
+    const { index } = this;
+    if (seq === 3) return [index % 2 === 1 ? 'buy_quantity' : 'buy_fpc', 'buy_quantity', 'buy_fpc'];
+    if (seq === 4) return [OTHER_SHOWCASE[(index - 1) % OTHER_SHOWCASE.length]!];
+    const roll = this.random.int(0, 99);
+    return roll < 25
+      ? ['remit']
+      : roll < 40
+        ? ['buy_quantity']
+        : roll < 55
+          ? ['buy_fpc']
+          : roll < 75
+            ? ['sell']
+            : roll < 85
+              ? ['dividend']
+              : roll < 90
+                ? ['fee']
+                : roll < 97
+                  ? ['withdraw']
+                  : ['external_wire'];
+  }
+
+  /** The records after the last day: splits up to the period's end, every settlement's wire in, each list in its order. */
+  finish(): IndiaCustomerData {
+    const { data } = this;
+    this.applySplits(this.period.to);
+    // Every paid order settles and every settlement's wire arrives, those of the period's last days after it.
+    this.creditDrafts('9999-12-31');
+    for (const draft of this.drafts) {
+      data.wires.push({
+        transfer_id: draft.transfer_id,
+        account_no: this.account,
+        direction: 'IN',
+        amount: formatMinor(draft.cents),
+        currency: 'USD',
+        status: 'completed',
+        value_date: draft.value_date,
+      });
+    }
+    data.wires.sort((a, b) => (a.transfer_id < b.transfer_id ? -1 : 1));
+    data.orders.sort((a, b) => (a.order_id < b.order_id ? -1 : 1));
+    // Stable: rows of one day keep the order they happened in.
+    data.rows.sort((a, b) => (a.report_date < b.report_date ? -1 : a.report_date > b.report_date ? 1 : 0));
+    return data;
+  }
+
+  private wireId(date: string) {
+    const k = (this.wireCount.get(date) ?? 0) + 1;
+    this.wireCount.set(date, k);
+    return `WIR-${this.S}-${date.replaceAll('-', '')}-${this.I}-${pad(k, 2)}`;
+  }
+
+  private row(cells: Partial<DailyLedgerRow>): DailyLedgerRow {
+    return { ...EMPTY_ROW, account_no: this.account, currency: 'USD', ...cells };
+  }
+
+  /** The day's ledger row id of record `seq` (`part`: its first row, or the second). */
+  private txnNo(seq: number, part: 1 | 2) {
+    return `TXN-${this.S}-${this.I}-${pad(seq, 5)}-${part}`;
+  }
+
+  /** Credits the settlements' wires in whose value date has come. */
+  private creditDrafts(through: string) {
+    for (const draft of this.drafts) {
       if (draft.credited || draft.value_date > through) continue;
       draft.credited = true;
-      cash += draft.cents;
-      data.rows.push(
-        row({
+      this.cash += draft.cents;
+      this.data.rows.push(
+        this.row({
           report_date: draft.value_date,
           txn_no: `TXN-${draft.transfer_id}`,
           row_code: 'WIREI',
@@ -468,19 +581,75 @@ export function generateIndiaCustomerData(config: SandboxDataConfig, index: numb
         }),
       );
     }
-  };
+  }
 
   // ---- remit ----
-  const remittance = (seq: number, k: number, date: string, t0: number, variant: Variant): Remittance => {
-    const tail = `${S}_${I}_${pad(seq, 5)}_${k}`;
+
+  /** A remittance on `date` showing `variant`; a paid one settles into a wire in (one per value date, or its own a day late). */
+  private remit(seq: number, date: string, variant: Variant) {
+    const t0 = Date.parse(`${date}T04:00:00Z`) + this.random.int(0, 360) * MINUTE_MS;
+    const regular = (valueDate: string) => this.regularDraft(valueDate);
+    if (variant === 'paid_split') {
+      for (const k of [1, 2])
+        this.settle(this.remittance(seq, k, date, t0 + (k - 1) * MINUTE_MS, 'paid'), 'paid', regular);
+      return;
+    }
+    const r = this.remittance(seq, 1, date, t0, variant);
+    if (r.order.status !== 'paid') return;
+    if (variant === 'paid_wire_late')
+      this.settle(r, variant, (valueDate) => this.newDraft(nextWeekday(valueDate), true));
+    else this.settle(r, variant, regular);
+  }
+
+  private randomRemitVariant(): Variant {
+    const { random } = this;
+    const roll = random.int(0, 99);
+    if (roll < 12) return 'paid_split';
+    if (roll < 70) return random.chance(0.1) ? 'paid_no_utr' : 'paid';
+    return random.pick([
+      'refunded',
+      'failed',
+      'action_required',
+      'cancelled',
+      'under_review',
+      'expired',
+      'active',
+      'paid_no_purpose',
+      'paid_settled_late',
+    ] as const);
+  }
+
+  /** A remit order with its quote, taken through the events of its variant's final status. */
+  private remittance(seq: number, k: number, date: string, t0: number, variant: Variant): Remittance {
+    const { quote, order } = this.quotedOrder(`${this.S}_${this.I}_${pad(seq, 5)}_${k}`, date, t0, variant);
+    const r: Remittance = {
+      customer_id: this.data.customer.customer_id,
+      order,
+      quote,
+      payment: null,
+      settlement: null,
+      refund: null,
+      history: [],
+      wire_id: null,
+    };
+    r.history.push({ entity_type: 'orders', event_type: 'active', data: clone(order) });
+    this.runRemittance(r, variant, t0, `TRN${this.S.replace('-', 'M')}${this.I}${pad(seq, 5)}${k}`);
+    this.data.remittances.push(r);
+    return r;
+  }
+
+  /** The quote (INR at a marked-up mid, TCS on the FY's paid so far) and the order placed on it, active. */
+  private quotedOrder(tail: string, date: string, t0: number, variant: Variant) {
+    const { random, config } = this;
+    const { customer } = this.data;
     const inr = BigInt(random.int(50, 1_500)) * 1_000_00n;
     const mid = midRateE8(config.seed, date);
     const markup = BigInt(random.int(50, 150));
     const rateMicro = (mid * (10_000n - markup)) / 10_000n / 100n;
     const usdCents = roundDiv(inr * rateMicro, 1_000_000n);
     const fy = fyOf(date);
-    const prior = fyPaid.get(fy) ?? 0n;
-    const final: Final = variant.startsWith('paid') ? 'paid' : (variant as Final);
+    const prior = this.fyPaid.get(fy) ?? 0n;
+    const final = finalOf(variant);
     const bank = random.pick(BANKS);
     const purpose = variant === 'paid_no_purpose' ? null : random.chance(0.85) ? 'S0001' : 'S0002';
     const quote: RemitQuoteWire = {
@@ -493,7 +662,7 @@ export function generateIndiaCustomerData(config: SandboxDataConfig, index: numb
       expires_at: iso(t0 + 27 * MINUTE_MS),
       created_at: iso(t0 - 3 * MINUTE_MS),
     };
-    if (final === 'paid' || final === 'refunded') fyPaid.set(fy, prior + inr);
+    if (final === 'paid' || final === 'refunded') this.fyPaid.set(fy, prior + inr);
     const order: RemitOrderWire = {
       id: `order_${tail}`,
       customer_id: customer.remit_customer_id,
@@ -507,97 +676,72 @@ export function generateIndiaCustomerData(config: SandboxDataConfig, index: numb
       updated_at: iso(t0),
       notes: { ledger_customer_id: customer.customer_id },
     };
-    const r: Remittance = {
-      customer_id: customer.customer_id,
-      order,
-      quote,
-      payment: null,
-      settlement: null,
-      refund: null,
-      history: [],
-      wire_id: null,
-    };
-    const orderEvent = (status: RemitOrderStatus, at: number) => {
-      order.status = status;
-      order.updated_at = iso(at);
-      r.history.push({ entity_type: 'orders', event_type: status, data: clone(order) });
-    };
-    const paymentEvent = (event: string, at: number, change: Partial<RemitPaymentWire>) => {
-      Object.assign(r.payment!, change, { updated_at: iso(at) });
-      r.history.push({ entity_type: 'payment', event_type: event, data: clone(r.payment!) });
-    };
-    r.history.push({ entity_type: 'orders', event_type: 'active', data: clone(order) });
-    const pay = () => {
-      r.payment = {
-        id: `payt_${tail}`,
-        customer_id: customer.remit_customer_id,
-        payin_id: order.id,
-        payin_type: 'orders',
-        status: 'in_progress',
-        currency: 'INR',
-        amount: Number(inr),
-        purpose_code: purpose,
-        transaction_reference_number: null,
-        settlement_id: null,
-        funds_available: false,
-        payment_method: random.pick(['netbanking', 'upi', 'neft']),
-        error_code: null,
-        created_at: iso(t0 + 5 * MINUTE_MS),
-        updated_at: iso(t0 + 5 * MINUTE_MS),
-      };
-      r.history.push({ entity_type: 'payment', event_type: 'in_progress', data: clone(r.payment) });
-    };
-    const trn = () => `TRN${S.replace('-', 'M')}${I}${pad(seq, 5)}${k}`;
+    return { quote, order };
+  }
+
+  /** The payment and order events from the order placed (`t0`) to the variant's final status. */
+  private runRemittance(r: Remittance, variant: Variant, t0: number, trn: string) {
+    const final = finalOf(variant);
+    const pay = () => this.startPayment(r, t0);
     switch (final) {
       case 'paid':
       case 'refunded':
         pay();
-        paymentEvent('success', t0 + 10 * MINUTE_MS, { status: 'success', transaction_reference_number: trn() });
-        paymentEvent('funds_available', t0 + 60 * MINUTE_MS, { funds_available: true });
-        orderEvent('paid', t0 + 60 * MINUTE_MS);
-        if (final === 'refunded') {
-          const at = t0 + 180 * MINUTE_MS;
-          paymentEvent('failed', at, { status: 'failed', funds_available: false, error_code: 'REFUNDED' });
-          orderEvent('failed', at);
-          r.refund = {
-            id: `refund_${tail}`,
-            order_id: order.id,
-            payment_id: r.payment!.id,
-            amount: Number(inr),
-            currency: 'INR',
-            created_at: iso(at),
-          };
-        }
+        paymentEvent(r, 'success', t0 + 10 * MINUTE_MS, { status: 'success', transaction_reference_number: trn });
+        paymentEvent(r, 'funds_available', t0 + 60 * MINUTE_MS, { funds_available: true });
+        orderEvent(r, 'paid', t0 + 60 * MINUTE_MS);
+        if (final === 'refunded') refund(r, t0 + 180 * MINUTE_MS);
         break;
       case 'failed':
         pay();
-        paymentEvent('failed', t0 + 10 * MINUTE_MS, { status: 'failed', error_code: 'PAYMENT_DECLINED' });
-        orderEvent('failed', t0 + 11 * MINUTE_MS);
+        paymentEvent(r, 'failed', t0 + 10 * MINUTE_MS, { status: 'failed', error_code: 'PAYMENT_DECLINED' });
+        orderEvent(r, 'failed', t0 + 11 * MINUTE_MS);
         break;
       case 'action_required':
         pay();
-        paymentEvent('success', t0 + 10 * MINUTE_MS, { status: 'success', transaction_reference_number: trn() });
-        orderEvent('action_required', t0 + 12 * MINUTE_MS);
+        paymentEvent(r, 'success', t0 + 10 * MINUTE_MS, { status: 'success', transaction_reference_number: trn });
+        orderEvent(r, 'action_required', t0 + 12 * MINUTE_MS);
         break;
       case 'under_review':
         pay();
-        orderEvent('under_review', t0 + 15 * MINUTE_MS);
+        orderEvent(r, 'under_review', t0 + 15 * MINUTE_MS);
         break;
       case 'active':
-        if (random.chance(0.5)) pay();
+        if (this.random.chance(0.5)) pay();
         break;
       case 'cancelled':
-        orderEvent('cancelled', t0 + 20 * MINUTE_MS);
+        orderEvent(r, 'cancelled', t0 + 20 * MINUTE_MS);
         break;
       case 'expired':
-        orderEvent('expired', t0 + 27 * MINUTE_MS);
+        orderEvent(r, 'expired', t0 + 27 * MINUTE_MS);
         break;
     }
-    data.remittances.push(r);
-    return r;
-  };
+  }
 
-  const settle = (r: Remittance, variant: Variant, draftFor: (valueDate: string) => Draft) => {
+  /** The customer starts paying the order: a payment in progress, five minutes after it was placed. */
+  private startPayment(r: Remittance, t0: number) {
+    r.payment = {
+      id: r.order.id.replace('order_', 'payt_'),
+      customer_id: this.data.customer.remit_customer_id,
+      payin_id: r.order.id,
+      payin_type: 'orders',
+      status: 'in_progress',
+      currency: 'INR',
+      amount: r.order.amount,
+      purpose_code: r.order.purpose_code,
+      transaction_reference_number: null,
+      settlement_id: null,
+      funds_available: false,
+      payment_method: this.random.pick(['netbanking', 'upi', 'neft']),
+      error_code: null,
+      created_at: iso(t0 + 5 * MINUTE_MS),
+      updated_at: iso(t0 + 5 * MINUTE_MS),
+    };
+    r.history.push({ entity_type: 'payment', event_type: 'in_progress', data: clone(r.payment) });
+  }
+
+  /** A paid order settles (its UTR by amount: RTGS from 2 lakh, else NEFT) into the wire `draftFor` its value date gives. */
+  private settle(r: Remittance, variant: Variant, draftFor: (valueDate: string) => Draft) {
     const late = variant === 'paid_settled_late';
     const orderDate = r.order.created_at.slice(0, 10);
     const valueDate = late ? nextWeekday(nextWeekday(nextWeekday(orderDate))) : nextWeekday(orderDate);
@@ -606,10 +750,10 @@ export function generateIndiaCustomerData(config: SandboxDataConfig, index: numb
     const inr = BigInt(r.order.amount);
     // A late settlement's UTR digits come from its id, not the random source: the records after it stay as they were.
     const digits = late
-      ? hash32(`${config.seed}:utr:${r.order.id}`) % 1_000_000_000
+      ? hash32(`${this.config.seed}:utr:${r.order.id}`) % 1_000_000_000
       : variant === 'paid_no_utr'
         ? 0
-        : random.int(0, 999_999_999);
+        : this.random.int(0, 999_999_999);
     const utr =
       variant === 'paid_no_utr'
         ? null
@@ -635,83 +779,46 @@ export function generateIndiaCustomerData(config: SandboxDataConfig, index: numb
     draft.cents += usd;
     draft.remittances.push(r);
     r.wire_id = draft.transfer_id;
-  };
+  }
 
-  const regularDraft = (valueDate: string): Draft => {
-    const found = drafts.find((d) => d.value_date === valueDate && !d.late && !d.credited);
-    if (found !== undefined) return found;
+  /** The value date's wire in not yet credited, the settlements of that day batched into it. */
+  private regularDraft(valueDate: string): Draft {
+    return (
+      this.drafts.find((d) => d.value_date === valueDate && !d.late && !d.credited) ?? this.newDraft(valueDate, false)
+    );
+  }
+
+  private newDraft(valueDate: string, late: boolean): Draft {
     const draft: Draft = {
       value_date: valueDate,
       cents: 0n,
-      late: false,
+      late,
       remittances: [],
-      transfer_id: wireId(valueDate),
+      transfer_id: this.wireId(valueDate),
       credited: false,
     };
-    drafts.push(draft);
+    this.drafts.push(draft);
     return draft;
-  };
-
-  const remit = (seq: number, date: string, variant: Variant) => {
-    const t0 = Date.parse(`${date}T04:00:00Z`) + random.int(0, 360) * MINUTE_MS;
-    if (variant === 'paid_split') {
-      for (const k of [1, 2]) settle(remittance(seq, k, date, t0 + (k - 1) * MINUTE_MS, 'paid'), 'paid', regularDraft);
-      return;
-    }
-    const r = remittance(seq, 1, date, t0, variant);
-    if (r.order.status !== 'paid') return;
-    if (variant === 'paid_wire_late') {
-      settle(r, variant, (valueDate) => {
-        const wireDate = nextWeekday(valueDate);
-        const draft: Draft = {
-          value_date: wireDate,
-          cents: 0n,
-          late: true,
-          remittances: [],
-          transfer_id: wireId(wireDate),
-          credited: false,
-        };
-        drafts.push(draft);
-        return draft;
-      });
-      return;
-    }
-    settle(r, variant, regularDraft);
-  };
-
-  const randomRemitVariant = (): Variant => {
-    const roll = random.int(0, 99);
-    if (roll < 12) return 'paid_split';
-    if (roll < 70) return random.chance(0.1) ? 'paid_no_utr' : 'paid';
-    return random.pick([
-      'refunded',
-      'failed',
-      'action_required',
-      'cancelled',
-      'under_review',
-      'expired',
-      'active',
-      'paid_no_purpose',
-      'paid_settled_late',
-    ] as const);
-  };
+  }
 
   // ---- broker ----
-  let lastSubmitted = 0;
-  const trade = (
-    seq: number,
-    date: string,
-    side: 'BUY' | 'SELL',
-    symbol: string,
-    kind: 'quantity' | 'full_portfolio_cost',
-    size: bigint,
-  ): boolean => {
-    const m = usPriceOn(config.seed, period, symbol, date);
+
+  /**
+   * An order of `size` (micro-shares, or for `full_portfolio_cost` cents of notional) at the
+   * day's price with the customer's fee bundled in; false when not placed (too small for the
+   * broker's minimum, more than the cash, or a TRD row it could not be told from).
+   */
+  private trade(seq: number, date: string, side: 'BUY' | 'SELL', symbol: string, kind: OrderKind, size: bigint) {
+    const { random } = this;
+    const m = usPriceOn(this.config.seed, this.period, symbol, date);
     // Orders fill in the order the records happen: a sell of shares bought earlier that day fills after the buy.
-    const submitted = Math.max(Date.parse(`${date}T14:30:00Z`) + random.int(0, 300) * 60_000, lastSubmitted + 60_000);
+    const submitted = Math.max(
+      Date.parse(`${date}T14:30:00Z`) + random.int(0, 300) * 60_000,
+      this.lastSubmitted + 60_000,
+    );
     const base = {
-      order_id: `ORD-${S}-${I}-${pad(seq, 5)}`,
-      client_order_id: random.chance(0.9) ? `CL-${S}-${I}-${pad(seq, 5)}` : null,
+      order_id: `ORD-${this.S}-${this.I}-${pad(seq, 5)}`,
+      client_order_id: random.chance(0.9) ? `CL-${this.S}-${this.I}-${pad(seq, 5)}` : null,
       symbol,
       side,
       submitted_at: iso(submitted),
@@ -719,99 +826,107 @@ export function generateIndiaCustomerData(config: SandboxDataConfig, index: numb
     const roll = random.int(0, 99);
     const status: UsbrokerOrderWire['status'] =
       roll < 4 ? 'cancelled' : roll < 7 ? 'rejected' : roll < 15 ? 'partially_filled' : 'filled';
-    let qtyMicro: bigint;
-    let executed: bigint;
-    let avg: string;
-    if (kind === 'full_portfolio_cost') {
-      // size: the notional in cents (whole dollars); the full cost, the customer's fee included.
-      executed = status === 'partially_filled' ? (size * BigInt(random.int(50, 99))) / 100n : size;
-      qtyMicro = ((executed - customerFeeOf(side, executed)) * 1_000_000n) / m;
-      if (qtyMicro <= 0n) return false;
-      avg = formatScaled(ceilDiv(executed * 10_000_000_000n, qtyMicro), 6);
-    } else {
-      // size: micro-shares ordered.
-      const whole = size % 1_000_000n === 0n;
-      const filled =
-        status === 'partially_filled' && whole && size >= 2_000_000n
-          ? BigInt(random.int(1, Number(size / 1_000_000n) - 1)) * 1_000_000n
-          : size;
-      qtyMicro = filled;
-      const market = roundDiv(qtyMicro * m, 1_000_000n);
-      // The customer's fee bundled into the price (the carve below states it to the cent).
-      const bundledFee = basisPoints(market, USBROKER_CUSTOMER_FEE_BPS);
-      if (whole || filled % 1_000_000n === 0n) {
-        const n = qtyMicro / 1_000_000n;
-        const bundled = side === 'BUY' ? m + ceilDiv(bundledFee, n) : m - ceilDiv(bundledFee, n);
-        if (bundled <= 0n) return false;
-        executed = n * bundled;
-        avg = formatMinor(bundled);
-      } else {
-        executed = side === 'BUY' ? market + bundledFee : market - bundledFee;
-        if (executed <= 0n) return false;
-        avg = formatScaled(ceilDiv(executed * 10_000_000_000n, qtyMicro), 6);
-      }
-    }
-    // The customer's whole fee, as the book carves it out of the executed amount; the shares'
-    // principal is the rest. The broker keeps its part (commission, SEC, TAF, IFSCA; the
-    // commission takes the rounding) and credits the platform's part (`other_fee`) to the firm.
-    const customerFee = customerFeeOf(side, executed);
-    const principal = side === 'BUY' ? executed - customerFee : executed + customerFee;
-    const fees = nominalFees(side, principal, qtyMicro);
-    const platformFee = customerFee - fees.commission - fees.sec - fees.taf - fees.ifsca;
+    const fill = this.fillOf(side, kind, size, m, status);
+    if (fill === null) return false;
+    const { qtyMicro, executed } = fill;
+    const split = feeSplitOf(side, executed, qtyMicro);
     // Too small a trade for the broker's minimum out of the customer's fee: not placed.
-    if (platformFee < 0n) return false;
+    if (split.platformFee < 0n) return false;
     // A quantity order too small to fill in part (under 2 shares, or fractional) is filled.
     const finalStatus = status === 'partially_filled' && kind === 'quantity' && qtyMicro === size ? 'filled' : status;
-    if (side === 'BUY' && executed > cash) return false;
+    if (side === 'BUY' && executed > this.cash) return false;
     const unfilled = finalStatus === 'cancelled' || finalStatus === 'rejected';
     // A TRD row is matched to its order by account, symbol, side, quantity and trade date: keep that unique.
-    const quantity = formatQty(qtyMicro);
-    if (
-      !unfilled &&
-      data.rows.some(
-        (r) =>
-          r.row_code === 'TRD' &&
-          r.trade_date === date &&
-          r.symbol === symbol &&
-          r.side === side &&
-          r.quantity === quantity,
-      )
-    )
-      return false;
-    const order: UsbrokerOrderWire = {
+    if (!unfilled && this.hasTradeRow(date, symbol, side, formatQty(qtyMicro))) return false;
+    this.data.orders.push({
       ...base,
       qty: kind === 'quantity' ? formatQty(size) : null,
       notional: kind === 'full_portfolio_cost' ? formatMinor(size) : null,
       filled_qty: unfilled ? '0' : formatQty(qtyMicro),
-      avg_fill_price: unfilled ? null : avg,
+      avg_fill_price: unfilled ? null : fill.avg,
       status: finalStatus,
       filled_at: unfilled ? null : iso(submitted + 2_000),
       cost_type: kind,
-    };
-    data.orders.push(order);
-    lastSubmitted = submitted;
-    if (unfilled) return true;
-    const position = held.get(symbol) ?? { qty: 0n, cost: 0n };
+    });
+    this.lastSubmitted = submitted;
+    if (!unfilled) this.recordFill(seq, date, { side, symbol, qtyMicro, executed, price: m, ...split });
+    return true;
+  }
+
+  /** What an order fills: shares, the executed amount (the customer's fee bundled in) and the average price; null: nothing. */
+  private fillOf(
+    side: 'BUY' | 'SELL',
+    kind: OrderKind,
+    size: bigint,
+    m: bigint,
+    status: UsbrokerOrderWire['status'],
+  ): { qtyMicro: bigint; executed: bigint; avg: string } | null {
+    if (kind === 'full_portfolio_cost') {
+      // size: the notional in cents (whole dollars); the full cost, the customer's fee included.
+      const executed = status === 'partially_filled' ? (size * BigInt(this.random.int(50, 99))) / 100n : size;
+      const qtyMicro = ((executed - customerFeeOf(side, executed)) * 1_000_000n) / m;
+      if (qtyMicro <= 0n) return null;
+      return { qtyMicro, executed, avg: formatScaled(ceilDiv(executed * 10_000_000_000n, qtyMicro), 6) };
+    }
+    // size: micro-shares ordered.
+    const whole = size % 1_000_000n === 0n;
+    const qtyMicro =
+      status === 'partially_filled' && whole && size >= 2_000_000n
+        ? BigInt(this.random.int(1, Number(size / 1_000_000n) - 1)) * 1_000_000n
+        : size;
+    const market = roundDiv(qtyMicro * m, 1_000_000n);
+    // The customer's fee bundled into the price (the carve in feeSplitOf states it to the cent).
+    const bundledFee = basisPoints(market, USBROKER_CUSTOMER_FEE_BPS);
+    if (whole || qtyMicro % 1_000_000n === 0n) {
+      const n = qtyMicro / 1_000_000n;
+      const bundled = side === 'BUY' ? m + ceilDiv(bundledFee, n) : m - ceilDiv(bundledFee, n);
+      if (bundled <= 0n) return null;
+      return { qtyMicro, executed: n * bundled, avg: formatMinor(bundled) };
+    }
+    const executed = side === 'BUY' ? market + bundledFee : market - bundledFee;
+    if (executed <= 0n) return null;
+    return { qtyMicro, executed, avg: formatScaled(ceilDiv(executed * 10_000_000_000n, qtyMicro), 6) };
+  }
+
+  private hasTradeRow(date: string, symbol: string, side: 'BUY' | 'SELL', quantity: string) {
+    return this.data.rows.some(
+      (r) =>
+        r.row_code === 'TRD' &&
+        r.trade_date === date &&
+        r.symbol === symbol &&
+        r.side === side &&
+        r.quantity === quantity,
+    );
+  }
+
+  /** A fill moves the cash and the position (a sale relieves average cost) and writes its TRD row. */
+  private recordFill(
+    seq: number,
+    date: string,
+    fill: { side: 'BUY' | 'SELL'; symbol: string; qtyMicro: bigint; executed: bigint; price: bigint } & FeeSplit,
+  ) {
+    const { side, symbol, qtyMicro, executed, principal, fees, platformFee } = fill;
+    const position = this.held.get(symbol) ?? { qty: 0n, cost: 0n };
     if (side === 'BUY') {
-      cash -= executed;
-      held.set(symbol, { qty: position.qty + qtyMicro, cost: position.cost + executed });
+      this.cash -= executed;
+      this.held.set(symbol, { qty: position.qty + qtyMicro, cost: position.cost + executed });
     } else {
-      cash += executed;
+      this.cash += executed;
       const cost = position.qty === qtyMicro ? 0n : position.cost - roundDiv(position.cost * qtyMicro, position.qty);
-      held.set(symbol, { qty: position.qty - qtyMicro, cost });
+      this.held.set(symbol, { qty: position.qty - qtyMicro, cost });
     }
     const sign = side === 'BUY' ? -1n : 1n;
     const neg = (v: bigint) => formatMinor(-v);
-    data.rows.push(
-      row({
+    this.data.rows.push(
+      this.row({
         report_date: date,
-        txn_no: `TXN-${S}-${I}-${pad(seq, 5)}-1`,
+        txn_no: this.txnNo(seq, 1),
         row_code: 'TRD',
         symbol,
         cusip: CUSIPS[symbol] ?? '',
         side,
         quantity: formatQty(qtyMicro),
-        price: formatMinor(m),
+        price: formatMinor(fill.price),
         principal: formatMinor(sign * principal),
         commission: neg(fees.commission),
         sec_fee: neg(fees.sec),
@@ -824,32 +939,29 @@ export function generateIndiaCustomerData(config: SandboxDataConfig, index: numb
         description: `${side === 'BUY' ? 'Bought' : 'Sold'} ${formatQty(qtyMicro)} ${symbol}`,
       }),
     );
-    return true;
-  };
+  }
 
-  const heldSymbols = () =>
-    [...held.entries()]
+  private heldSymbols() {
+    return [...this.held.entries()]
       .filter(([, p]) => p.qty > 0n)
       .map(([s]) => s)
       .sort();
-  let previousDate = period.from;
+  }
 
-  // The splits not yet applied, in effective-date order: each applies before the activity of its day.
-  const splits = SPLITS.map((split) => ({ split, on: splitEffectiveOn(split, period) })).sort((a, b) =>
-    a.on < b.on ? -1 : a.on > b.on ? 1 : 0,
-  );
-  const applySplits = (through: string) => {
+  /** The splits effective up to `through`: each held position's SPLIT row, and a reverse split's fraction paid in cash (CIL). */
+  private applySplits(through: string) {
+    const { splits } = this;
     while (splits.length > 0 && splits[0]!.on <= through) {
       const { split, on } = splits.shift()!;
-      const position = held.get(split.symbol);
+      const position = this.held.get(split.symbol);
       if (position === undefined || position.qty === 0n) continue;
-      const price = usPriceOn(config.seed, period, split.symbol, on);
+      const price = usPriceOn(this.config.seed, this.period, split.symbol, on);
       const after = splitHolding(split, position.qty, position.cost, price);
-      const txn = `TXN-${S}-${I}-${on.replaceAll('-', '')}-${split.symbol}`;
+      const txn = `TXN-${this.S}-${this.I}-${on.replaceAll('-', '')}-${split.symbol}`;
       const common = { report_date: on, symbol: split.symbol, cusip: CUSIPS[split.symbol] ?? '', trade_date: on };
       const ratio = `${split.newShares > split.oldShares ? `${split.newShares / split.oldShares}:1` : `1:${split.oldShares / split.newShares}`}`;
-      data.rows.push(
-        row({
+      this.data.rows.push(
+        this.row({
           ...common,
           txn_no: `${txn}-1`,
           row_code: 'SPLIT',
@@ -866,8 +978,8 @@ export function generateIndiaCustomerData(config: SandboxDataConfig, index: numb
         }),
       );
       if (after.fractionE8 > 0n) {
-        data.rows.push(
-          row({
+        this.data.rows.push(
+          this.row({
             ...common,
             txn_no: `${txn}-2`,
             row_code: 'CIL',
@@ -878,225 +990,217 @@ export function generateIndiaCustomerData(config: SandboxDataConfig, index: numb
             description: `Cash in lieu ${split.symbol}`,
           }),
         );
-        cash += after.cashCents;
+        this.cash += after.cashCents;
       }
-      held.set(split.symbol, { qty: after.qtyMicro, cost: after.cost });
+      this.held.set(split.symbol, { qty: after.qtyMicro, cost: after.cost });
     }
-  };
-
-  const attempts: Record<string, (seq: number, date: string) => boolean> = {
-    buy_quantity(seq, date) {
-      if (cash < 50_00n) return false;
-      const symbol = random.pick(INDIA_US_SYMBOLS);
-      const budget = (cash * BigInt(random.int(10, 60))) / 100n;
-      const n = (budget * 10_000n) / (usPriceOn(config.seed, period, symbol, date) * 10_020n);
-      if (n < 1n) return false;
-      return trade(
-        seq,
-        date,
-        'BUY',
-        symbol,
-        'quantity',
-        BigInt(random.int(1, Number(n > 1000n ? 1000n : n))) * 1_000_000n,
-      );
-    },
-    buy_fpc(seq, date) {
-      if (cash < 50_00n) return false;
-      const dollars = (cash * BigInt(random.int(10, 60))) / 100n / 100n;
-      if (dollars < 10n) return false;
-      return trade(seq, date, 'BUY', random.pick(INDIA_US_SYMBOLS), 'full_portfolio_cost', dollars * 100n);
-    },
-    sell(seq, date) {
-      const symbols = heldSymbols();
-      if (symbols.length === 0) return false;
-      const symbol = random.pick(symbols);
-      const qty = held.get(symbol)!.qty;
-      const size =
-        qty >= 1_000_000n
-          ? BigInt(random.int(1, Number(qty / 1_000_000n > 1000n ? 1000n : qty / 1_000_000n))) * 1_000_000n
-          : qty;
-      return trade(seq, date, 'SELL', symbol, 'quantity', size);
-    },
-    dividend(seq, date) {
-      const symbols = heldSymbols().filter((s) => held.get(s)!.qty >= 1_000_000n);
-      if (symbols.length === 0) return false;
-      const symbol = random.pick(symbols);
-      const shares = held.get(symbol)!.qty;
-      const perShare = BigInt(random.int(10, 150));
-      const gross = roundDiv(shares * perShare, 1_000_000n);
-      const tax = roundDiv(gross * wht, 100n);
-      if (gross < 100n || tax < 1n) return false;
-      const exDay = Math.max(toDayNumber(previousDate) + (previousDate < date ? 1 : 0), toDayNumber(date) - 14);
-      const exDate = fromDayNumber(Math.min(exDay, toDayNumber(date)));
-      const divTxn = `TXN-${S}-${I}-${pad(seq, 5)}-1`;
-      const common = {
-        report_date: date,
-        symbol,
-        cusip: CUSIPS[symbol] ?? '',
-        quantity: formatQty(shares),
-        trade_date: exDate,
-        pay_date: date,
-        per_share: formatMinor(perShare),
-      };
-      data.rows.push(
-        row({
-          ...common,
-          txn_no: divTxn,
-          row_code: 'DIV',
-          amount: formatMinor(gross),
-          description: `Dividend ${symbol}`,
-        }),
-      );
-      data.rows.push(
-        row({
-          ...common,
-          txn_no: `TXN-${S}-${I}-${pad(seq, 5)}-2`,
-          row_code: 'DIVNRA',
-          amount: formatMinor(-tax),
-          wht_rate: wht === 25n ? '0.25' : '0.30',
-          tax_code: 'NRA',
-          ref_txn_no: divTxn,
-          description: `US withholding on ${symbol} dividend`,
-        }),
-      );
-      cash += gross - tax;
-      return true;
-    },
-    fee(seq, date) {
-      const fee = BigInt(random.int(5, 25)) * 100n;
-      if (cash < fee) return false;
-      cash -= fee;
-      data.rows.push(
-        row({
-          report_date: date,
-          txn_no: `TXN-${S}-${I}-${pad(seq, 5)}-1`,
-          row_code: 'FEE',
-          amount: formatMinor(-fee),
-          description: random.pick(['Account maintenance fee', 'ADR custody fee', 'Wire fee']),
-        }),
-      );
-      return true;
-    },
-    withdraw(seq, date) {
-      if (cash < 100_00n) return false;
-      const amount = (cash * BigInt(random.int(10, 50))) / 100n;
-      const returned = random.chance(0.3);
-      const transfer_id = wireId(date);
-      data.wires.push({
-        transfer_id,
-        account_no: account,
-        direction: 'OUT',
-        amount: formatMinor(amount),
-        currency: 'USD',
-        status: returned ? 'returned' : 'completed',
-        value_date: date,
-      });
-      if (returned) return true;
-      cash -= amount;
-      data.rows.push(
-        row({
-          report_date: date,
-          txn_no: `TXN-${transfer_id}`,
-          row_code: 'WIREO',
-          amount: formatMinor(-amount),
-          settle_date: date,
-          description: 'Wire out',
-        }),
-      );
-      return true;
-    },
-    external_wire(_seq, date) {
-      const amount = BigInt(random.int(1_000, 20_000)) * 100n;
-      const transfer_id = wireId(date);
-      data.wires.push({
-        transfer_id,
-        account_no: account,
-        direction: 'IN',
-        amount: formatMinor(amount),
-        currency: 'USD',
-        status: 'completed',
-        value_date: date,
-      });
-      cash += amount;
-      data.rows.push(
-        row({
-          report_date: date,
-          txn_no: `TXN-${transfer_id}`,
-          row_code: 'WIREI',
-          amount: formatMinor(amount),
-          settle_date: date,
-          description: 'Wire in (no remittance)',
-        }),
-      );
-      return true;
-    },
-  };
-  const fallbackRemit = (seq: number, date: string) => {
-    remit(seq, date, 'paid');
-    return true;
-  };
-
-  dates.forEach((date, k) => {
-    const seq = k + 1;
-    applySplits(date);
-    creditDrafts(date);
-    if (seq === 1) remit(seq, date, index % 4 === 1 ? 'paid_split' : 'paid');
-    else if (seq === 2) remit(seq, date, REMIT_SHOWCASE[(index - 1) % REMIT_SHOWCASE.length]!);
-    else {
-      let kinds: string[];
-      if (seq === 3) kinds = [index % 2 === 1 ? 'buy_quantity' : 'buy_fpc', 'buy_quantity', 'buy_fpc'];
-      else if (seq === 4) kinds = [OTHER_SHOWCASE[(index - 1) % OTHER_SHOWCASE.length]!];
-      else {
-        const roll = random.int(0, 99);
-        kinds =
-          roll < 25
-            ? ['remit']
-            : roll < 40
-              ? ['buy_quantity']
-              : roll < 55
-                ? ['buy_fpc']
-                : roll < 75
-                  ? ['sell']
-                  : roll < 85
-                    ? ['dividend']
-                    : roll < 90
-                      ? ['fee']
-                      : roll < 97
-                        ? ['withdraw']
-                        : ['external_wire'];
-      }
-      let done = false;
-      for (const kind of kinds) {
-        if (kind === 'remit') {
-          remit(seq, date, randomRemitVariant());
-          done = true;
-        } else done = attempts[kind]!(seq, date);
-        if (done) break;
-      }
-      if (!done) fallbackRemit(seq, date);
-    }
-    previousDate = date;
-  });
-  applySplits(period.to);
-  // Every paid order settles and every settlement's wire arrives, those of the period's last days after it.
-  creditDrafts('9999-12-31');
-  for (const draft of drafts) {
-    data.wires.push({
-      transfer_id: draft.transfer_id,
-      account_no: account,
-      direction: 'IN',
-      amount: formatMinor(draft.cents),
-      currency: 'USD',
-      status: 'completed',
-      value_date: draft.value_date,
-    });
   }
-  data.wires.sort((a, b) => (a.transfer_id < b.transfer_id ? -1 : 1));
-  data.orders.sort((a, b) => (a.order_id < b.order_id ? -1 : 1));
-  // Stable: rows of one day keep the order they happened in.
-  data.rows.sort((a, b) => (a.report_date < b.report_date ? -1 : a.report_date > b.report_date ? 1 : 0));
-  return data;
+
+  /** A record of the account's own kind on day `seq`; false when the account cannot make it. */
+  private attempt(kind: AccountKind, seq: number, date: string): boolean {
+    switch (kind) {
+      case 'buy_quantity':
+        return this.buyQuantity(seq, date);
+      case 'buy_fpc':
+        return this.buyFullPortfolioCost(seq, date);
+      case 'sell':
+        return this.sell(seq, date);
+      case 'dividend':
+        return this.dividend(seq, date);
+      case 'fee':
+        return this.fee(seq, date);
+      case 'withdraw':
+        return this.withdraw(date);
+      case 'external_wire':
+        return this.externalWire(date);
+    }
+  }
+
+  /** Whole shares of a symbol, for 10 to 60 % of the cash. */
+  private buyQuantity(seq: number, date: string) {
+    const { random } = this;
+    if (this.cash < 50_00n) return false;
+    const symbol = random.pick(INDIA_US_SYMBOLS);
+    const budget = (this.cash * BigInt(random.int(10, 60))) / 100n;
+    const n = (budget * 10_000n) / (usPriceOn(this.config.seed, this.period, symbol, date) * 10_020n);
+    if (n < 1n) return false;
+    const shares = BigInt(random.int(1, Number(n > 1000n ? 1000n : n)));
+    return this.trade(seq, date, 'BUY', symbol, 'quantity', shares * 1_000_000n);
+  }
+
+  /** A notional in whole dollars (10 to 60 % of the cash): fractional shares. */
+  private buyFullPortfolioCost(seq: number, date: string) {
+    const { random } = this;
+    if (this.cash < 50_00n) return false;
+    const dollars = (this.cash * BigInt(random.int(10, 60))) / 100n / 100n;
+    if (dollars < 10n) return false;
+    return this.trade(seq, date, 'BUY', random.pick(INDIA_US_SYMBOLS), 'full_portfolio_cost', dollars * 100n);
+  }
+
+  /** Some whole shares of a holding (a holding under one share: all of it). */
+  private sell(seq: number, date: string) {
+    const symbols = this.heldSymbols();
+    if (symbols.length === 0) return false;
+    const symbol = this.random.pick(symbols);
+    const qty = this.held.get(symbol)!.qty;
+    const size =
+      qty >= 1_000_000n
+        ? BigInt(this.random.int(1, Number(qty / 1_000_000n > 1000n ? 1000n : qty / 1_000_000n))) * 1_000_000n
+        : qty;
+    return this.trade(seq, date, 'SELL', symbol, 'quantity', size);
+  }
+
+  /** A dividend on a holding of a share or more, paid on `date` (ex-date up to two weeks before), with the US tax withheld. */
+  private dividend(seq: number, date: string) {
+    const { random, wht, previousDate } = this;
+    const symbols = this.heldSymbols().filter((s) => this.held.get(s)!.qty >= 1_000_000n);
+    if (symbols.length === 0) return false;
+    const symbol = random.pick(symbols);
+    const shares = this.held.get(symbol)!.qty;
+    const perShare = BigInt(random.int(10, 150));
+    const gross = roundDiv(shares * perShare, 1_000_000n);
+    const tax = roundDiv(gross * wht, 100n);
+    if (gross < 100n || tax < 1n) return false;
+    const exDay = Math.max(toDayNumber(previousDate) + (previousDate < date ? 1 : 0), toDayNumber(date) - 14);
+    const exDate = fromDayNumber(Math.min(exDay, toDayNumber(date)));
+    const divTxn = this.txnNo(seq, 1);
+    const common = {
+      report_date: date,
+      symbol,
+      cusip: CUSIPS[symbol] ?? '',
+      quantity: formatQty(shares),
+      trade_date: exDate,
+      pay_date: date,
+      per_share: formatMinor(perShare),
+    };
+    this.data.rows.push(
+      this.row({
+        ...common,
+        txn_no: divTxn,
+        row_code: 'DIV',
+        amount: formatMinor(gross),
+        description: `Dividend ${symbol}`,
+      }),
+    );
+    this.data.rows.push(
+      this.row({
+        ...common,
+        txn_no: this.txnNo(seq, 2),
+        row_code: 'DIVNRA',
+        amount: formatMinor(-tax),
+        wht_rate: wht === 25n ? '0.25' : '0.30',
+        tax_code: 'NRA',
+        ref_txn_no: divTxn,
+        description: `US withholding on ${symbol} dividend`,
+      }),
+    );
+    this.cash += gross - tax;
+    return true;
+  }
+
+  /** A fee the broker charges the account. */
+  private fee(seq: number, date: string) {
+    const fee = BigInt(this.random.int(5, 25)) * 100n;
+    if (this.cash < fee) return false;
+    this.cash -= fee;
+    this.data.rows.push(
+      this.row({
+        report_date: date,
+        txn_no: this.txnNo(seq, 1),
+        row_code: 'FEE',
+        amount: formatMinor(-fee),
+        description: this.random.pick(['Account maintenance fee', 'ADR custody fee', 'Wire fee']),
+      }),
+    );
+    return true;
+  }
+
+  /** The holder wires 10 to 50 % of the cash out; some come back returned. */
+  private withdraw(date: string) {
+    if (this.cash < 100_00n) return false;
+    const amount = (this.cash * BigInt(this.random.int(10, 50))) / 100n;
+    this.ownWire(date, 'OUT', amount, this.random.chance(0.3));
+    return true;
+  }
+
+  /** The holder wires money in from elsewhere: no remittance of the book funds it. */
+  private externalWire(date: string) {
+    this.ownWire(date, 'IN', BigInt(this.random.int(1_000, 20_000)) * 100n, false);
+    return true;
+  }
+
+  /** A wire of the holder's own, in or out; a returned one moves no cash and has no row. */
+  private ownWire(date: string, direction: 'IN' | 'OUT', amount: bigint, returned: boolean) {
+    const transfer_id = this.wireId(date);
+    this.data.wires.push({
+      transfer_id,
+      account_no: this.account,
+      direction,
+      amount: formatMinor(amount),
+      currency: 'USD',
+      status: returned ? 'returned' : 'completed',
+      value_date: date,
+    });
+    if (returned) return;
+    const signed = direction === 'IN' ? amount : -amount;
+    this.cash += signed;
+    this.data.rows.push(
+      this.row({
+        report_date: date,
+        txn_no: `TXN-${transfer_id}`,
+        row_code: direction === 'IN' ? 'WIREI' : 'WIREO',
+        amount: formatMinor(signed),
+        settle_date: date,
+        description: direction === 'IN' ? 'Wire in (no remittance)' : 'Wire out',
+      }),
+    );
+  }
 }
+
+type OrderKind = 'quantity' | 'full_portfolio_cost';
+/** The records of the broker account's own (not a remittance's). */
+type AccountKind = 'buy_quantity' | 'buy_fpc' | OtherKind | 'sell';
+
+/** The status a variant's order ends in: the paid variants differ only after payment. */
+const finalOf = (variant: Variant): Final => (variant.startsWith('paid') ? 'paid' : (variant as Final));
+
+function orderEvent(r: Remittance, status: RemitOrderStatus, at: number) {
+  r.order.status = status;
+  r.order.updated_at = iso(at);
+  r.history.push({ entity_type: 'orders', event_type: status, data: clone(r.order) });
+}
+
+function paymentEvent(r: Remittance, event: string, at: number, change: Partial<RemitPaymentWire>) {
+  Object.assign(r.payment!, change, { updated_at: iso(at) });
+  r.history.push({ entity_type: 'payment', event_type: event, data: clone(r.payment!) });
+}
+
+/** A paid order refunded at `at`: the payment fails REFUNDED, the order fails, the money goes back. */
+function refund(r: Remittance, at: number) {
+  paymentEvent(r, 'failed', at, { status: 'failed', funds_available: false, error_code: 'REFUNDED' });
+  orderEvent(r, 'failed', at);
+  r.refund = {
+    id: r.order.id.replace('order_', 'refund_'),
+    order_id: r.order.id,
+    payment_id: r.payment!.id,
+    amount: r.order.amount,
+    currency: 'INR',
+    created_at: iso(at),
+  };
+}
+
+/**
+ * The customer's whole fee, as the book carves it out of the executed amount; the shares'
+ * principal is the rest. The broker keeps its part (commission, SEC, TAF, IFSCA; the commission
+ * takes the rounding) and credits the platform's part (`other_fee`) to the firm.
+ */
+function feeSplitOf(side: 'BUY' | 'SELL', executed: bigint, qtyMicro: bigint) {
+  const customerFee = customerFeeOf(side, executed);
+  const principal = side === 'BUY' ? executed - customerFee : executed + customerFee;
+  const fees = nominalFees(side, principal, qtyMicro);
+  return { principal, fees, platformFee: customerFee - fees.commission - fees.sec - fees.taf - fees.ifsca };
+}
+type FeeSplit = ReturnType<typeof feeSplitOf>;
 
 /**
  * The position of each symbol held at the end of the data: quantity and cost (executed amounts,

@@ -12,24 +12,25 @@ const error = (status: number, code: string, message: string): Reply => ({
   body: { error: { code, message } },
 });
 
+/** A page of `all` as `page` and `per_page` ask (400 when out of range), in the custodian's envelope. */
+function paged(url: URL, all: readonly unknown[]): Reply {
+  const page = intParam(url, 'page', 1, 1, 1_000_000);
+  const perPage = intParam(url, 'per_page', CUSTODIAN_PER_PAGE_DEFAULT, 1, CUSTODIAN_PER_PAGE_MAX);
+  if (page === null || perPage === null)
+    return error(400, 'invalid_request', `page is 1 or more, per_page 1-${CUSTODIAN_PER_PAGE_MAX}`);
+  const slice = paginate(all, page, perPage);
+  return {
+    status: 200,
+    body: { data: slice.items, page, per_page: perPage, total: slice.total, next_page: slice.next },
+  };
+}
+
 /** The custodian sandbox: bearer API key, `{data, page, per_page, total, next_page}` paging, AED only. */
 export function createCustodianHandler(dataset: SandboxDataset, apiKey: string): UpstreamHandler {
   function customerOf(url: URL): RegistryCustomer | null {
     const account = url.searchParams.get('account');
     const customer = account === null ? undefined : dataset.find(account);
     return customer !== undefined && customer.custodian_account === account ? customer : null;
-  }
-
-  function paged(url: URL, all: readonly unknown[]): Reply {
-    const page = intParam(url, 'page', 1, 1, 1_000_000);
-    const perPage = intParam(url, 'per_page', CUSTODIAN_PER_PAGE_DEFAULT, 1, CUSTODIAN_PER_PAGE_MAX);
-    if (page === null || perPage === null)
-      return error(400, 'invalid_request', `page is 1 or more, per_page 1-${CUSTODIAN_PER_PAGE_MAX}`);
-    const slice = paginate(all, page, perPage);
-    return {
-      status: 200,
-      body: { data: slice.items, page, per_page: perPage, total: slice.total, next_page: slice.next },
-    };
   }
 
   type Read = (url: URL) => Reply;

@@ -67,6 +67,67 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/**
+ * One request: the admin API, or the upstream's answer after the fault the faults queue holds for
+ * it (latency, a timeout held in `held`, a 500, an expired token, a malformed body), if any.
+ */
+async function handle(
+  handler: UpstreamHandler,
+  context: ServerContext,
+  held: Set<NodeJS.Timeout>,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://sandbox');
+  if (url.pathname === ADMIN_PREFIX || url.pathname.startsWith(`${ADMIN_PREFIX}/`))
+    return admin(context, req, res, url);
+  const customer = handler.customerOf(url);
+  const fault = context.faults.take(
+    handler.name,
+    customer?.customer_id ?? null,
+    (kind) => kind !== 'expired_token' || handler.canExpireToken(req, url),
+  );
+  switch (fault?.fault) {
+    case 'latency':
+      await sleep(fault.ms);
+      break;
+    case 'timeout': {
+      const timer = setTimeout(() => {
+        held.delete(timer);
+        req.socket.destroy();
+      }, fault.ms);
+      held.add(timer);
+      return;
+    }
+    case '500': {
+      return write(res, handler, handler.internalError());
+    }
+    case 'expired_token': {
+      return write(res, handler, handler.expireToken(req));
+    }
+    default:
+      break;
+  }
+  const reply = await handler.answer(req, url);
+  if (fault?.fault !== 'malformed') return write(res, handler, reply);
+  write(
+    res,
+    handler,
+    handler.malform === undefined ? { status: reply.status, body: malform(reply.body) } : handler.malform(reply),
+  );
+}
+
+/** Resolves once `server` listens on `host:port`; rejects if it cannot. */
+function listening(server: Server, host: string, port: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
 /** Starts one upstream's server on `host:port` (0: any free port). */
 export async function startUpstreamServer(
   handler: UpstreamHandler,
@@ -76,49 +137,8 @@ export async function startUpstreamServer(
 ): Promise<RunningServer> {
   /** Requests held by a `timeout` fault: cut when their time is up or the server closes. */
   const held = new Set<NodeJS.Timeout>();
-
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://sandbox');
-    if (url.pathname === ADMIN_PREFIX || url.pathname.startsWith(`${ADMIN_PREFIX}/`))
-      return admin(context, req, res, url);
-    const customer = handler.customerOf(url);
-    const fault = context.faults.take(
-      handler.name,
-      customer?.customer_id ?? null,
-      (kind) => kind !== 'expired_token' || handler.canExpireToken(req, url),
-    );
-    switch (fault?.fault) {
-      case 'latency':
-        await sleep(fault.ms);
-        break;
-      case 'timeout': {
-        const timer = setTimeout(() => {
-          held.delete(timer);
-          req.socket.destroy();
-        }, fault.ms);
-        held.add(timer);
-        return;
-      }
-      case '500': {
-        return write(res, handler, handler.internalError());
-      }
-      case 'expired_token': {
-        return write(res, handler, handler.expireToken(req));
-      }
-      default:
-        break;
-    }
-    const reply = await handler.answer(req, url);
-    if (fault?.fault !== 'malformed') return write(res, handler, reply);
-    write(
-      res,
-      handler,
-      handler.malform === undefined ? { status: reply.status, body: malform(reply.body) } : handler.malform(reply),
-    );
-  }
-
   const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
+    handle(handler, context, held, req, res).catch((error: unknown) => {
       // A bug of the sandbox, not a fault: say so and keep serving.
       console.error(
         `sandbox ${handler.name}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
@@ -127,13 +147,7 @@ export async function startUpstreamServer(
     });
   });
   server.keepAliveTimeout = 5_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  await listening(server, host, port);
   const address = server.address() as AddressInfo;
   const hostInUrl = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {

@@ -86,8 +86,47 @@ function trialBalanceOf(customerId: string, asOf: string | undefined, balances: 
   };
 }
 
+/** The customer's statement over `window`: each movement with the running USD balance, and each wallet's own. */
+function statementOf(
+  customerId: string,
+  window: DateWindow,
+  { opening_balance_usd, movements, wallets }: Awaited<ReturnType<typeof customerStatement>>,
+) {
+  let balance = opening_balance_usd;
+  const listed = movements.map((m) => {
+    balance = balance.plus(m.amount_usd);
+    return {
+      ...m,
+      amount_usd: formatDecimal(new Decimal(m.amount_usd)),
+      balance_usd: formatDecimal(balance),
+      amount: formatDecimal(m.amount),
+    };
+  });
+  return {
+    customer_id: customerId,
+    from: window.from ?? null,
+    to: window.to ?? null,
+    opening_balance_usd: formatDecimal(opening_balance_usd),
+    movements: listed,
+    movements_total_usd: formatDecimal(balance.minus(opening_balance_usd)),
+    closing_balance_usd: formatDecimal(balance),
+    wallets: wallets.map((w) => ({
+      currency: w.currency,
+      account_code: w.account_code,
+      opening_balance: formatDecimal(w.opening_balance),
+      movements_total: formatDecimal(w.movements_total),
+      closing_balance: formatDecimal(w.opening_balance.plus(w.movements_total)),
+    })),
+  };
+}
+
 /** The handlers of the views read from the journal (and, for prices, the snapshot cache). */
 export function viewHandlers(context: FeatureContext): Record<string, Handler> {
+  return { ...holdingHandlers(context), ...activityHandlers(context) };
+}
+
+/** What the customer holds (as of a day, or now): summary, overview, positions, portfolio, trial balance. */
+function holdingHandlers(context: FeatureContext): Record<string, Handler> {
   const { db } = context;
   return {
     getCustomerSummary: async (req, res) => {
@@ -133,6 +172,18 @@ export function viewHandlers(context: FeatureContext): Record<string, Handler> {
       res.json(await portfolioOf(context, customer_id));
     },
 
+    getCustomerTrialBalance: async (req, res) => {
+      const { customer_id } = await customerOf(context, req);
+      const asOf = asOfOf(req);
+      res.json(trialBalanceOf(customer_id, asOf, await customerAccountBalances(db, customer_id, asOf)));
+    },
+  };
+}
+
+/** What the customer did over a window: dividends, orders, statement, equity curve. */
+function activityHandlers(context: FeatureContext): Record<string, Handler> {
+  const { db } = context;
+  return {
     getCustomerDividends: async (req, res) => {
       // The page is read first: a bad one is a 400 whoever the customer is.
       const page = pageOf(req.query);
@@ -160,38 +211,9 @@ export function viewHandlers(context: FeatureContext): Record<string, Handler> {
     getCustomerStatement: async (req, res) => {
       const { customer_id } = await customerOf(context, req);
       const window = windowOf(req);
-      const { opening_balance_usd, movements, wallets } = await customerStatement(
-        db,
-        customer_id,
-        window,
-        context.config.aedPerUsd,
+      res.json(
+        statementOf(customer_id, window, await customerStatement(db, customer_id, window, context.config.aedPerUsd)),
       );
-      let balance = opening_balance_usd;
-      const listed = movements.map((m) => {
-        balance = balance.plus(m.amount_usd);
-        return {
-          ...m,
-          amount_usd: formatDecimal(new Decimal(m.amount_usd)),
-          balance_usd: formatDecimal(balance),
-          amount: formatDecimal(m.amount),
-        };
-      });
-      res.json({
-        customer_id,
-        from: window.from ?? null,
-        to: window.to ?? null,
-        opening_balance_usd: formatDecimal(opening_balance_usd),
-        movements: listed,
-        movements_total_usd: formatDecimal(balance.minus(opening_balance_usd)),
-        closing_balance_usd: formatDecimal(balance),
-        wallets: wallets.map((w) => ({
-          currency: w.currency,
-          account_code: w.account_code,
-          opening_balance: formatDecimal(w.opening_balance),
-          movements_total: formatDecimal(w.movements_total),
-          closing_balance: formatDecimal(w.opening_balance.plus(w.movements_total)),
-        })),
-      });
     },
 
     getCustomerEquityCurve: async (req, res) => {
@@ -204,12 +226,6 @@ export function viewHandlers(context: FeatureContext): Record<string, Handler> {
         to: points.at(-1)?.day ?? window.to ?? null,
         points,
       });
-    },
-
-    getCustomerTrialBalance: async (req, res) => {
-      const { customer_id } = await customerOf(context, req);
-      const asOf = asOfOf(req);
-      res.json(trialBalanceOf(customer_id, asOf, await customerAccountBalances(db, customer_id, asOf)));
     },
   };
 }

@@ -1,4 +1,4 @@
-import { istDate, RECENT_TXNS_MAX, recentTransactions } from '@ledger/core';
+import { istDate, RECENT_TXNS_MAX, recentTransactions, type Db } from '@ledger/core';
 import { financialYearOf, lrsUsePerPan, parseFinancialYear, type FinancialYear } from '@ledger/india';
 import type { Request } from 'express';
 import { pick } from '../../http/query.js';
@@ -27,33 +27,44 @@ function fyOf(req: Request): FinancialYear {
 }
 
 /** The handlers of the live India reports: read the ledger and the upstreams, hand the data to the report, answer it. */
-export function handlers({ config, db }: FeatureContext): Record<string, Handler> {
-  const { usbroker, remit } = config.upstreams;
-  const { concurrency } = config.indiaLive;
+export function handlers(context: FeatureContext): Record<string, Handler> {
+  return { ...overviewHandlers(context), ...brokerTieOutHandlers(context) };
+}
 
-  const idsOf = (customers: readonly IndiaCustomer[]) => customers.map((c) => c.customer_id);
+const idsOf = (customers: readonly IndiaCustomer[]) => customers.map((c) => c.customer_id);
+const holdingsOf = (db: Db, customers: readonly IndiaCustomer[]) => ledgerHoldings(db, idsOf(customers));
 
-  /**
-   * The book's India customers, each one's broker read with `read`, and what `fromLedger` reads
-   * of the book for them. The book and the broker are read at the same time: neither needs the
-   * other, so the report waits for the slower, not for both in turn.
-   */
-  const withBroker = async <T, L>(
-    read: (client: UsbrokerClient, customer: IndiaCustomer & { account_no: string }) => Promise<T>,
-    fromLedger: (customers: readonly IndiaCustomer[]) => Promise<L>,
-  ) => {
-    const customers = await indiaCustomers(db, config.book);
-    const [ledger, reads] = await Promise.all([
-      fromLedger(customers),
-      readBrokerPerCustomer(customers, usbroker, concurrency, read),
-    ]);
-    return {
-      ledger,
-      customers: customers.map((customer) => ({ customer, read: reads.get(customer.customer_id) ?? null })),
-    };
+/**
+ * The book's India customers, each one's broker read with `read`, and what `fromLedger` reads
+ * of the book for them. The book and the broker are read at the same time: neither needs the
+ * other, so the report waits for the slower, not for both in turn.
+ */
+async function withBroker<T, L>(
+  { config, db }: FeatureContext,
+  read: (client: UsbrokerClient, customer: IndiaCustomer & { account_no: string }) => Promise<T>,
+  fromLedger: (customers: readonly IndiaCustomer[]) => Promise<L>,
+) {
+  const customers = await indiaCustomers(db, config.book);
+  const [ledger, reads] = await Promise.all([
+    fromLedger(customers),
+    readBrokerPerCustomer(customers, config.upstreams.usbroker, config.indiaLive.concurrency, read),
+  ]);
+  return {
+    ledger,
+    customers: customers.map((customer) => ({ customer, read: reads.get(customer.customer_id) ?? null })),
   };
-  const holdingsOf = (customers: readonly IndiaCustomer[]) => ledgerHoldings(db, idsOf(customers));
+}
 
+/** Each customer's paid remittances, to be met by the broker's wires in (a customer with none: empty). */
+async function remittancesToWireOf(db: Db, customers: readonly IndiaCustomer[]) {
+  const byCustomer = new Map<string, RemittanceToWire[]>(customers.map((c) => [c.customer_id, []]));
+  for (const r of await paidRemittancesToWire(db, idsOf(customers))) byCustomer.get(r.customer_id)!.push(r);
+  return byCustomer;
+}
+
+/** The book's India activity and the upstreams' standing: broker and remit overviews, treasury, NAV, remittance exceptions. */
+function overviewHandlers({ config, db }: FeatureContext): Record<string, Handler> {
+  const { usbroker, remit } = config.upstreams;
   return {
     getIndiaUsbroker: async (_req, res) => {
       const [rows, recent] = await Promise.all([usbrokerActivity(db), recentTransactions(db, {}, 'usbroker')]);
@@ -75,7 +86,7 @@ export function handlers({ config, db }: FeatureContext): Record<string, Handler
     },
     getIndiaNav: async (_req, res) => {
       const customers = await indiaCustomers(db, config.book);
-      const holdings = await holdingsOf(customers);
+      const holdings = await holdingsOf(db, customers);
       const held = new Map(customers.map((c) => [c.customer_id, heldSymbols(holdings.get(c.customer_id)!)]));
       // Prices name no account: one read of every symbol a linked customer holds, not one per customer.
       const symbols = [
@@ -94,10 +105,28 @@ export function handlers({ config, db }: FeatureContext): Record<string, Handler
         ),
       );
     },
+    getIndiaRemittanceExceptions: async (_req, res) => {
+      const customers = await indiaCustomers(db, config.book);
+      const customerOf = new Map(
+        customers.filter((c) => c.remit_customer_id !== null).map((c) => [c.remit_customer_id!, c.customer_id]),
+      );
+      const read = await readRemit(config.book, remit, async (client) =>
+        (await Promise.all(NON_PAID_STATUSES.map((status) => client.listOrders({ status })))).flat(),
+      );
+      res.json(remittanceExceptions(read, customerOf, new Date()));
+    },
+  };
+}
+
+/** Each customer's broker account read against the book: holdings, ledger, remittances to wires, LRS compliance. */
+function brokerTieOutHandlers(context: FeatureContext): Record<string, Handler> {
+  const { config, db } = context;
+  return {
     getIndiaHoldingsRecon: async (_req, res) => {
       const { ledger: holdings, customers } = await withBroker(
+        context,
         (client, customer) => client.listPositions(customer.account_no),
-        holdingsOf,
+        (all) => holdingsOf(db, all),
       );
       res.json(
         holdingsRecon(
@@ -112,8 +141,9 @@ export function handlers({ config, db }: FeatureContext): Record<string, Handler
     },
     getIndiaLedgerRecon: async (_req, res) => {
       const { ledger: holdings, customers } = await withBroker(
+        context,
         (client, customer) => readBrokerAccount(client, customer.account_no),
-        holdingsOf,
+        (all) => holdingsOf(db, all),
       );
       res.json(
         firmLedgerRecon(
@@ -125,12 +155,9 @@ export function handlers({ config, db }: FeatureContext): Record<string, Handler
     },
     getIndiaReconciliation: async (_req, res) => {
       const { ledger: remittances, customers } = await withBroker(
+        context,
         (client, customer) => client.listWires({ accountNo: customer.account_no, direction: 'IN' }),
-        async (all) => {
-          const byCustomer = new Map<string, RemittanceToWire[]>(all.map((c) => [c.customer_id, []]));
-          for (const r of await paidRemittancesToWire(db, idsOf(all))) byCustomer.get(r.customer_id)!.push(r);
-          return byCustomer;
-        },
+        (all) => remittancesToWireOf(db, all),
       );
       const inputs = customers
         .map(({ customer, read: wires }) => ({
@@ -143,6 +170,7 @@ export function handlers({ config, db }: FeatureContext): Record<string, Handler
     },
     getIndiaCompliance: async (_req, res) => {
       const { ledger: lrs, customers } = await withBroker(
+        context,
         (client, customer) => client.getAccount(customer.account_no),
         (all) =>
           lrsUsePerPan({ book: config.book, db, settings: config.india }, currentFy(), [
@@ -158,16 +186,6 @@ export function handlers({ config, db }: FeatureContext): Record<string, Handler
           })),
         ),
       );
-    },
-    getIndiaRemittanceExceptions: async (_req, res) => {
-      const customers = await indiaCustomers(db, config.book);
-      const customerOf = new Map(
-        customers.filter((c) => c.remit_customer_id !== null).map((c) => [c.remit_customer_id!, c.customer_id]),
-      );
-      const read = await readRemit(config.book, remit, async (client) =>
-        (await Promise.all(NON_PAID_STATUSES.map((status) => client.listOrders({ status })))).flat(),
-      );
-      res.json(remittanceExceptions(read, customerOf, new Date()));
     },
   };
 }
