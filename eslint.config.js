@@ -63,8 +63,6 @@ export default tseslint.config(
       'packages/jobs/src/india/sync-usbroker-ledger.ts',
       'packages/jobs/src/india/sync-usbroker.ts',
       'packages/jobs/src/uae/import.ts',
-      'packages/ledger-core/src/migrations/20261121_create_ledger.ts',
-      'packages/ledger-core/src/migrations/20261204_create_remittances.ts',
       'packages/quickstart/src/stack.ts',
       'packages/reconciliation/src/checks/lrs-usbroker-tie-out.ts',
       'packages/reconciliation/src/runner.ts',
