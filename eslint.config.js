@@ -58,8 +58,6 @@ export default tseslint.config(
       'packages/india/src/lrs.ts',
       'packages/india/src/queries.ts',
       'packages/india/src/schedule-fa.ts',
-      'packages/job-runtime/src/producer.ts',
-      'packages/job-runtime/src/runner.ts',
       'packages/quickstart/src/stack.ts',
       'packages/reconciliation/src/checks/lrs-usbroker-tie-out.ts',
       'packages/reconciliation/src/runner.ts',
