@@ -59,8 +59,6 @@ export default tseslint.config(
       'packages/india/src/queries.ts',
       'packages/india/src/schedule-fa.ts',
       'packages/quickstart/src/stack.ts',
-      'packages/reconciliation/src/checks/lrs-usbroker-tie-out.ts',
-      'packages/reconciliation/src/runner.ts',
       'packages/sandbox/src/data/generate.ts',
       'packages/sandbox/src/data/india.ts',
       'packages/sandbox/src/http/custodian.ts',
