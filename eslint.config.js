@@ -66,7 +66,6 @@ export default tseslint.config(
       'packages/sandbox/src/http/server.ts',
       'packages/sandbox/src/http/uaefeed.ts',
       'packages/sandbox/src/http/usbroker.ts',
-      'packages/sandbox/src/sandbox.ts',
       'packages/sandbox/src/webhooks.ts',
     ],
     rules: { 'max-lines-per-function': 'off' },
