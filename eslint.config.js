@@ -58,7 +58,6 @@ export default tseslint.config(
       'packages/india/src/lrs.ts',
       'packages/india/src/queries.ts',
       'packages/india/src/schedule-fa.ts',
-      'packages/quickstart/src/stack.ts',
       'packages/sandbox/src/data/generate.ts',
       'packages/sandbox/src/data/india.ts',
       'packages/sandbox/src/http/custodian.ts',
