@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { assert, currentActor, type Book, type Db, type Logger } from '@ledger/core';
-import { Queue, QueueEvents } from 'bullmq';
+import { Queue, QueueEvents, type Job } from 'bullmq';
 import { Redis, ReplyError } from 'ioredis';
 import { v7 as uuidv7 } from 'uuid';
 import type { JobCatalog } from './catalog.js';
@@ -99,7 +99,7 @@ export interface JobProducer {
  * once Redis is back. A status is read from the run in the book's database and from Redis.
  */
 export function createJobProducer(options: JobProducerOptions): JobProducer {
-  const { book, catalog, logger } = options;
+  const { book, logger } = options;
   const connection = new Redis(options.redisUrl, {
     enableOfflineQueue: false,
     // A command in flight when the connection drops fails with it, never resent after: a job the
@@ -112,138 +112,180 @@ export function createJobProducer(options: JobProducerOptions): JobProducer {
   connection.on('ready', () => (wasReady = true));
   // An 'error' event without a listener would crash the process; ioredis keeps reconnecting.
   connection.on('error', (error: Error) => logger.debug('job queue connection error', { error: error.message }));
-  const status = new JobStatusStore(connection, statusKeyPrefix(options.queuePrefix, book));
-  const runs = new JobRunStore(options.db);
-  const queues = new Map<JobFamily, Queue>();
-  const events = new Map<JobFamily, { events: QueueEvents; connection: Redis }>();
+  const producer: ProducerParts = {
+    options,
+    connection,
+    connected: () => ready(connection, wasReady),
+    status: new JobStatusStore(connection, statusKeyPrefix(options.queuePrefix, book)),
+    runs: new JobRunStore(options.db),
+    families: new FamilyQueues(options, connection),
+  };
+  return {
+    enqueue: (kind, input) => enqueueJob(producer, kind, input),
+    status: (jobId) => statusOfJob(producer, jobId),
+    close: () => closeProducer(producer),
+  };
+}
 
-  const queueOf = (family: JobFamily): Queue => {
-    let queue = queues.get(family);
+/** What the producer's operations share: its Redis connection, its stores, its family queues. */
+interface ProducerParts {
+  options: JobProducerOptions;
+  connection: Redis;
+  /** Resolves once the connection is ready, or rejects with JobQueueUnavailable (see ready()). */
+  connected(): Promise<void>;
+  status: JobStatusStore;
+  runs: JobRunStore;
+  families: FamilyQueues;
+}
+
+/** The book's family queues, and their events, each opened the first time it is used. */
+class FamilyQueues {
+  readonly queues = new Map<JobFamily, Queue>();
+  readonly events = new Map<JobFamily, { events: QueueEvents; connection: Redis }>();
+
+  constructor(
+    private readonly options: JobProducerOptions,
+    private readonly connection: Redis,
+  ) {}
+
+  queue(family: JobFamily): Queue {
+    const { book, logger } = this.options;
+    let queue = this.queues.get(family);
     if (!queue) {
       queue = new Queue(queueName(book, family), {
-        connection,
-        prefix: options.queuePrefix,
+        connection: this.connection,
+        prefix: this.options.queuePrefix,
         defaultJobOptions: DEFAULT_JOB_OPTIONS,
       });
       queue.on('error', (error: Error) => logger.debug('job queue error', { error: error.message }));
       // BullMQ listens once per add in flight: many concurrent enqueues are normal, not a leak.
       queue.setMaxListeners(0);
-      queues.set(family, queue);
+      this.queues.set(family, queue);
     }
     return queue;
-  };
+  }
 
   // Waiting for results reads a stream with a blocking command: a connection of its own per family.
-  const eventsOf = (family: JobFamily): QueueEvents => {
-    let entry = events.get(family);
+  eventsOf(family: JobFamily): QueueEvents {
+    const { book, logger } = this.options;
+    let entry = this.events.get(family);
     if (!entry) {
-      const blocking = new Redis(options.redisUrl, {
+      const blocking = new Redis(this.options.redisUrl, {
         maxRetriesPerRequest: null,
         connectionName: `ledger-api-${book}-events`,
       });
       blocking.on('error', (error: Error) => logger.debug('job events connection error', { error: error.message }));
       entry = {
-        events: new QueueEvents(queueName(book, family), { connection: blocking, prefix: options.queuePrefix }),
+        events: new QueueEvents(queueName(book, family), { connection: blocking, prefix: this.options.queuePrefix }),
         connection: blocking,
       };
       entry.events.on('error', (error: Error) => logger.debug('job events error', { error: error.message }));
-      events.set(family, entry);
+      this.events.set(family, entry);
     }
     return entry.events;
-  };
+  }
+}
 
-  /**
-   * The status: the run in the book's database decides it, Redis adds the rest; either alone
-   * answers when the other is unreachable; neither (Redis down, no run read) is JobQueueUnavailable.
-   */
-  const statusOfJob = async (jobId: string): Promise<JobStatus | null> => {
-    const [record, run] = await Promise.allSettled([
-      ready(connection, wasReady).then(() => status.get(jobId)),
-      runs.get(jobId),
-    ]);
-    if (run.status === 'rejected')
-      logger.warn('job run not read from the database', { job_id: jobId, error: messageOf(run.reason) });
-    const runValue = run.status === 'fulfilled' ? run.value : null;
-    if (record.status === 'rejected' && !runValue) {
-      if (record.reason instanceof JobQueueUnavailable) throw record.reason;
-      throw new JobQueueUnavailable(`the job queue is unavailable: ${messageOf(record.reason)}`);
+/**
+ * The status: the run in the book's database decides it, Redis adds the rest; either alone
+ * answers when the other is unreachable; neither (Redis down, no run read) is JobQueueUnavailable.
+ */
+async function statusOfJob(
+  { options, connected, status, runs }: ProducerParts,
+  jobId: string,
+): Promise<JobStatus | null> {
+  const [record, run] = await Promise.allSettled([connected().then(() => status.get(jobId)), runs.get(jobId)]);
+  if (run.status === 'rejected')
+    options.logger.warn('job run not read from the database', { job_id: jobId, error: messageOf(run.reason) });
+  const runValue = run.status === 'fulfilled' ? run.value : null;
+  if (record.status === 'rejected' && !runValue) {
+    if (record.reason instanceof JobQueueUnavailable) throw record.reason;
+    throw new JobQueueUnavailable(`the job queue is unavailable: ${messageOf(record.reason)}`);
+  }
+  return statusOf(record.status === 'fulfilled' ? record.value : null, runValue);
+}
+
+/** Adds a job (its definition's business key makes it idempotent); for a `sync` job, waits for it, bounded. */
+async function enqueueJob(producer: ProducerParts, kind: string, input: unknown): Promise<JobStatus> {
+  const { options, connected, status, runs, families } = producer;
+  const definition = options.catalog[kind];
+  assert(definition, `job kind ${kind} is in the catalog`);
+  const key = definition.businessKey(input);
+  const jobId = key === null ? uuidv7() : jobIdOf(key);
+  const waitFor = definition.mode === 'sync' ? families.eventsOf(definition.family) : undefined;
+  await connected();
+  if (waitFor)
+    await within(
+      waitFor.waitUntilReady(),
+      REDIS_WAIT_MS,
+      () => new JobQueueUnavailable(`the job queue's events did not answer within ${REDIS_WAIT_MS} ms`),
+    );
+  const backoff = {
+    ...DEFAULT_JOB_OPTIONS.backoff,
+    delay: options.backoffDelayMs ?? DEFAULT_JOB_OPTIONS.backoff.delay,
+  };
+  // The database's clock, the one its start will be read from (and BullMQ's timestamp of the job, which a worker falls back to).
+  const queuedAt = await runs.clock().catch((error: unknown) => {
+    throw new JobQueueUnavailable(
+      `the book's database did not answer (a job is timed by its clock): ${messageOf(error)}`,
+    );
+  });
+  // Who asked for it (the request's actor) rides with the job to the worker, which records it on the run.
+  const startedBy = currentActor();
+  const job = await addToQueue(jobId, kind, () =>
+    families.queue(definition.family).add(kind, withStartedBy(input, startedBy), {
+      jobId,
+      backoff,
+      timestamp: queuedAt.getTime(),
+    }),
+  );
+  // Queued: from here the caller is answered the job, whatever Redis does next.
+  await status
+    .queued(jobId, kind, queuedAt, startedBy)
+    .catch((error: unknown) =>
+      options.logger.warn('job status record not written', { job_id: jobId, error: messageOf(error) }),
+    );
+  // Bounded: past the wait the caller is answered like a background job's, and polls.
+  // (BullMQ reads a wait of 0 as no limit: 0 here means answer at once.)
+  if (waitFor && options.syncWaitMs > 0)
+    await job.waitUntilFinished(waitFor, options.syncWaitMs).catch(() => undefined);
+  const record = await statusOfJob(producer, jobId).catch(() => null);
+  return record ?? queuedRecord(jobId, kind, queuedAt, startedBy);
+}
+
+/**
+ * Sends the job with `add`. Never sent (ioredis refuses a command while its stream is down: no
+ * offline queue), or Redis answered with an error (the script did not run): nothing queued,
+ * JobQueueUnavailable. Anything else: sent, no answer, JobEnqueueUnconfirmed.
+ */
+async function addToQueue(jobId: string, kind: string, add: () => Promise<Job>): Promise<Job> {
+  try {
+    return await add();
+  } catch (error) {
+    if (NOT_SENT.test(messageOf(error)))
+      throw new JobQueueUnavailable(`the job queue (Redis) is unreachable: ${messageOf(error)}`);
+    if (error instanceof ReplyError)
+      throw new JobQueueUnavailable(`the job queue refused the job: ${messageOf(error)}`);
+    throw new JobEnqueueUnconfirmed(jobId, kind, messageOf(error));
+  }
+}
+
+/** Closes the family queues and every connection; our own connections are dropped if BullMQ's closes hang. */
+async function closeProducer({ options, connection, families }: ProducerParts): Promise<void> {
+  const closing = (async () => {
+    for (const entry of families.events.values()) {
+      await entry.events.close();
+      await entry.connection.quit().catch(() => undefined);
     }
-    return statusOf(record.status === 'fulfilled' ? record.value : null, runValue);
+    for (const queue of families.queues.values()) await queue.close();
+    await connection.quit().catch(() => undefined);
+  })();
+  // Our own connections, dropped without waiting on the server: BullMQ's closes can hang.
+  const disconnect = async () => {
+    for (const entry of families.events.values()) entry.connection.disconnect();
+    connection.disconnect();
   };
-
-  return {
-    async enqueue(kind, input) {
-      const definition = catalog[kind];
-      assert(definition, `job kind ${kind} is in the catalog`);
-      const key = definition.businessKey(input);
-      const jobId = key === null ? uuidv7() : jobIdOf(key);
-      const waitFor = definition.mode === 'sync' ? eventsOf(definition.family) : undefined;
-      await ready(connection, wasReady);
-      if (waitFor)
-        await within(
-          waitFor.waitUntilReady(),
-          REDIS_WAIT_MS,
-          () => new JobQueueUnavailable(`the job queue's events did not answer within ${REDIS_WAIT_MS} ms`),
-        );
-      const backoff = {
-        ...DEFAULT_JOB_OPTIONS.backoff,
-        delay: options.backoffDelayMs ?? DEFAULT_JOB_OPTIONS.backoff.delay,
-      };
-      // The database's clock, the one its start will be read from (and BullMQ's timestamp of the job, which a worker falls back to).
-      const queuedAt = await runs.clock().catch((error: unknown) => {
-        throw new JobQueueUnavailable(
-          `the book's database did not answer (a job is timed by its clock): ${messageOf(error)}`,
-        );
-      });
-      // Who asked for it (the request's actor) rides with the job to the worker, which records it on the run.
-      const startedBy = currentActor();
-      let job;
-      try {
-        job = await queueOf(definition.family).add(kind, withStartedBy(input, startedBy), {
-          jobId,
-          backoff,
-          timestamp: queuedAt.getTime(),
-        });
-      } catch (error) {
-        // Never sent (ioredis refuses a command while its stream is down: no offline queue), or
-        // Redis answered with an error (the script did not run): nothing queued. Anything else: sent, no answer.
-        if (NOT_SENT.test(messageOf(error)))
-          throw new JobQueueUnavailable(`the job queue (Redis) is unreachable: ${messageOf(error)}`);
-        if (error instanceof ReplyError)
-          throw new JobQueueUnavailable(`the job queue refused the job: ${messageOf(error)}`);
-        throw new JobEnqueueUnconfirmed(jobId, kind, messageOf(error));
-      }
-      // Queued: from here the caller is answered the job, whatever Redis does next.
-      await status
-        .queued(jobId, kind, queuedAt, startedBy)
-        .catch((error: unknown) =>
-          logger.warn('job status record not written', { job_id: jobId, error: messageOf(error) }),
-        );
-      // Bounded: past the wait the caller is answered like a background job's, and polls.
-      // (BullMQ reads a wait of 0 as no limit: 0 here means answer at once.)
-      if (waitFor && options.syncWaitMs > 0)
-        await job.waitUntilFinished(waitFor, options.syncWaitMs).catch(() => undefined);
-      const record = await statusOfJob(jobId).catch(() => null);
-      return record ?? queuedRecord(jobId, kind, queuedAt, startedBy);
-    },
-    status: statusOfJob,
-    async close() {
-      const closing = (async () => {
-        for (const entry of events.values()) {
-          await entry.events.close();
-          await entry.connection.quit().catch(() => undefined);
-        }
-        for (const queue of queues.values()) await queue.close();
-        await connection.quit().catch(() => undefined);
-      })();
-      // Our own connections, dropped without waiting on the server: BullMQ's closes can hang.
-      const disconnect = async () => {
-        for (const entry of events.values()) entry.connection.disconnect();
-        connection.disconnect();
-      };
-      await closeWithin('job producer', closing, disconnect, logger);
-    },
-  };
+  await closeWithin('job producer', closing, disconnect, options.logger);
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));

@@ -4,7 +4,7 @@ import { UnrecoverableError, type Job } from 'bullmq';
 import { ZodError } from 'zod';
 import { randomUUID } from 'node:crypto';
 import { sleep } from './bounded-close.js';
-import type { JobCatalog, JobDeps } from './catalog.js';
+import type { AnyJob, JobCatalog, JobDeps } from './catalog.js';
 import { DEFAULT_JOB_OPTIONS, splitStartedBy } from './queues.js';
 import { JobRunStore, type Claim, type JobRun, type NewRun } from './runs.js';
 import type { JobProgress, JobStatusStore } from './status.js';
@@ -74,71 +74,25 @@ export function createJobProcessor<Settings>(catalog: JobCatalog<Settings>, cont
     const owner = randomUUID();
     const { input: data, startedBy } = splitStartedBy(job.data);
     const claim = await claimRun(runs, { jobId, kind: job.name, input: data, startedBy }, owner, leaseMs, logger);
-    if (claim.state === 'finished') {
-      // Delivered again after it finished (a lock lost to a Redis stall or restart): nothing runs twice.
-      logger.warn('job already finished; answering its stored outcome', {
-        status: claim.run.status,
-        attempts: claim.run.attempts,
-      });
-      await mirror(claim.run);
-      if (claim.run.status === 'done') return claim.run.result!;
-      throw new UnrecoverableError(claim.run.error ?? 'failed');
-    }
+    if (claim.state === 'finished') return storedOutcome(claim.run, mirror, logger);
     const run = claim.run;
     logger = logger.child({ attempt: run.attempts });
     await mirror(run);
 
-    const renewal = setInterval(() => {
-      runs.renew(jobId, owner, leaseMs).then(
-        (held) =>
-          held ||
-          logger.error('job attempt lost its lease on the run: another attempt may run it', { lease_ms: leaseMs }),
-        (error: unknown) => logger.warn('job lease not renewed', { error: messageOf(error) }),
-      );
-    }, leaseMs / 3);
-    renewal.unref();
-
-    // A report inside the interval is written when the interval ends (the latest one), not
-    // dropped: else a run whose customers finish close together shows 0/n until its last.
-    const written = { at: 0, latest: null as JobProgress | null, timer: null as NodeJS.Timeout | null };
-    const writeProgress = () => {
-      if (written.timer) clearTimeout(written.timer);
-      written.timer = null;
-      written.at = now().getTime();
-      context.status
-        .progressed(jobId, written.latest!)
-        .catch((error: unknown) => logger.debug('job progress not written', { error: messageOf(error) }));
-    };
-    const progress = (value: JobProgress) => {
-      written.latest = value;
-      const wait = written.at + PROGRESS_WRITE_INTERVAL_MS - now().getTime();
-      if (wait <= 0 || value.done === value.total) writeProgress();
-      else if (written.timer === null) {
-        written.timer = setTimeout(writeProgress, wait);
-        written.timer.unref();
-      }
-    };
+    const renewal = renewingLease(runs, jobId, owner, leaseMs, logger);
+    const progress = new ProgressMirror(context.status, jobId, now, logger);
     const deps: JobDeps<Settings> = {
       book: context.book,
       db: context.db,
       logger,
-      progress,
+      progress: (value) => progress.report(value),
       settings: context.settings,
       upstreams: context.upstreams ?? NO_UPSTREAMS,
     };
     try {
       let result: Record<string, unknown>;
       try {
-        if (!definition.books.includes(context.book)) {
-          throw new UnrecoverableError(
-            `job ${job.name} does not run on ${context.book} (it runs on ${definition.books.join(', ')})`,
-          );
-        }
-        const input: unknown = definition.input.parse(data);
-        // Everything the job writes records it: job:<kind>:<job_id>, or the webhook that triggered it.
-        result = await withActor(definition.actor?.(input, jobId) ?? jobActor(job.name, jobId), () =>
-          definition.run(input, deps),
-        );
+        result = await runJob(definition, job.name, jobId, data, deps);
       } catch (error) {
         const permanent = isPermanent(error);
         const final = permanent || run.attempts >= (job.opts.attempts ?? DEFAULT_JOB_OPTIONS.attempts);
@@ -160,9 +114,101 @@ export function createJobProcessor<Settings>(catalog: JobCatalog<Settings>, cont
       return result;
     } finally {
       clearInterval(renewal);
-      if (written.timer) clearTimeout(written.timer);
+      progress.stop();
     }
   };
+}
+
+/** Delivered again after it finished (a lock lost to a Redis stall or restart): nothing runs twice. */
+async function storedOutcome(
+  run: JobRun,
+  mirror: (run: JobRun) => Promise<void>,
+  logger: Logger,
+): Promise<Record<string, unknown>> {
+  logger.warn('job already finished; answering its stored outcome', { status: run.status, attempts: run.attempts });
+  await mirror(run);
+  if (run.status === 'done') return run.result!;
+  throw new UnrecoverableError(run.error ?? 'failed');
+}
+
+/** Runs the job on its input, as its actor; refused (for good) on a book it does not run on. */
+async function runJob<Settings>(
+  definition: AnyJob<Settings>,
+  kind: string,
+  jobId: string,
+  data: unknown,
+  deps: JobDeps<Settings>,
+): Promise<Record<string, unknown>> {
+  if (!definition.books.includes(deps.book)) {
+    throw new UnrecoverableError(
+      `job ${kind} does not run on ${deps.book} (it runs on ${definition.books.join(', ')})`,
+    );
+  }
+  const input: unknown = definition.input.parse(data);
+  // Everything the job writes records it: job:<kind>:<job_id>, or the webhook that triggered it.
+  return withActor(definition.actor?.(input, jobId) ?? jobActor(kind, jobId), () => definition.run(input, deps));
+}
+
+/** Renews the attempt's lease on its run every third of it, until the timer it answers is cleared. */
+function renewingLease(
+  runs: JobRunStore,
+  jobId: string,
+  owner: string,
+  leaseMs: number,
+  logger: Logger,
+): NodeJS.Timeout {
+  const renewal = setInterval(() => {
+    runs.renew(jobId, owner, leaseMs).then(
+      (held) =>
+        held ||
+        logger.error('job attempt lost its lease on the run: another attempt may run it', { lease_ms: leaseMs }),
+      (error: unknown) => logger.warn('job lease not renewed', { error: messageOf(error) }),
+    );
+  }, leaseMs / 3);
+  renewal.unref();
+  return renewal;
+}
+
+/**
+ * Mirrors a job's progress to its status record, at most every PROGRESS_WRITE_INTERVAL_MS. A
+ * report inside the interval is written when the interval ends (the latest one), not dropped:
+ * else a run whose customers finish close together shows 0/n until its last.
+ */
+class ProgressMirror {
+  private at = 0;
+  private latest: JobProgress | null = null;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly status: JobStatusStore,
+    private readonly jobId: string,
+    private readonly now: () => Date,
+    private readonly logger: Logger,
+  ) {}
+
+  report(value: JobProgress): void {
+    this.latest = value;
+    const wait = this.at + PROGRESS_WRITE_INTERVAL_MS - this.now().getTime();
+    if (wait <= 0 || value.done === value.total) this.write();
+    else if (this.timer === null) {
+      this.timer = setTimeout(() => this.write(), wait);
+      this.timer.unref();
+    }
+  }
+
+  /** Drops a write still waiting: the attempt is over. */
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+  }
+
+  private write(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.at = this.now().getTime();
+    this.status
+      .progressed(this.jobId, this.latest!)
+      .catch((error: unknown) => this.logger.debug('job progress not written', { error: messageOf(error) }));
+  }
 }
 
 /** Claims the run, waiting while another attempt holds a live lease on it (polled, at most a second apart). */

@@ -150,7 +150,7 @@ function stopChild(child: ChildProcess): Promise<void> {
 }
 
 export async function startStack(options: StackOptions): Promise<Stack> {
-  const { root, dataDir, log } = options;
+  const { dataDir, log } = options;
   const logsDir = join(dataDir, 'logs');
   mkdirSync(logsDir, { recursive: true });
   const secrets = readSecrets(options.secretsFile);
@@ -177,61 +177,22 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       embeddedPort: options.embeddedPort,
       log,
     });
-    sandbox = await startSandbox({
-      seed: DEMO.seed,
-      customers: options.customers,
-      recordsPerCustomer: DEMO.recordsPerCustomer,
-      startMonth: period.startMonth,
-      months: DEMO.months,
-      // One customer per book holds a share more upstream: each book's reconciliation shows a warn.
-      plantedMismatch: true,
-      // UAE customer 4's last transfer is a EUR deposit sync-uaefeed refuses: the exception to look at.
-      plantedException: true,
-      ports: options.ports.sandbox,
-      remit: {
-        webhookUrl: `http://127.0.0.1:${options.ports.ENTITY_IND_IFSC.api}/v1/india/webhooks/remit`,
-        webhookSecret: secrets.REMIT_WEBHOOK_SECRET,
-      },
-    });
-    const upstreams = clientEnv(sandbox);
-    const books = BOOKS.map(({ book, label }): RunningBook => {
-      const { api: port, ops } = options.ports[book];
-      const logFile = join(logsDir, `${book}.log`);
-      const out = createWriteStream(logFile, { flags: 'a' });
-      const child = spawn(process.execPath, [join(root, 'scripts/start-book.mjs')], {
-        cwd: root,
-        stdio: ['ignore', 'pipe', 'pipe'],
-        env: {
-          // The demo load ends with its own reconciliation run; the schedule's first cycle comes an
-          // interval later, not in the middle of the load: a scheduled run started after the demo's
-          // (category D, say: `ok`) would be the book's latest and hide the planted warn.
-          RECON_SCHEDULE_INITIAL_DELAY_SECONDS: String(RECON_FIRST_CYCLE_SECONDS),
-          ...options.env,
-          ...upstreams,
-          ...secrets,
-          ENTITY_ID: book,
-          // The broker cost recost models before the daily ledger itemises a trade's: what the sandbox broker keeps.
-          ...(book === 'ENTITY_IND_IFSC'
-            ? { FX_SPREAD_BPS: DEMO_FX_SPREAD_BPS, BROKER_COST_BPS: USBROKER_BROKER_COST_BPS.toString() }
-            : {}),
-          PORT: String(port),
-          ...opsPortEnv(ops),
-          // Each book's console links to the other's.
-          CONSOLE_PEER_URL: `http://127.0.0.1:${options.ports[BOOKS.find((b) => b.book !== book)!.book].api}`,
-          LEDGER_MIGRATION_DB_URL: postgres!.urls[book]!.migration,
-          LEDGER_DB_URL: postgres!.urls[book]!.runtime,
-          REDIS_URL: options.redisUrl,
-          QUEUE_PREFIX: queuePrefix,
-        },
-      });
-      child.stdout!.pipe(out);
-      child.stderr!.pipe(out);
-      child.on('exit', () => {
+    sandbox = await startDemoSandbox(options, period, secrets);
+    const launch: BookLaunch = {
+      options,
+      logsDir,
+      upstreams: clientEnv(sandbox),
+      secrets,
+      postgres,
+      queuePrefix,
+      onExit: (label, logFile) => {
         if (!stopping) options.onBookExit(label, logFile);
-      });
+      },
+    };
+    const books = BOOKS.map((book): RunningBook => {
+      const { child, running } = startBook(launch, book);
       children.push(child);
-      const url = `http://127.0.0.1:${port}`;
-      return { book, label, url, ops, api: bookApi(url, secrets), queuePrefix, logFile };
+      return running;
     });
     // Every process's operations listener too: a port table the start prints must answer.
     await Promise.all(
@@ -247,36 +208,123 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       secrets,
       postgres: postgres.description,
       stop,
-      loadDemo: async () => {
-        // Both books load side by side; a book whose load fails says so and keeps running.
-        const failures: string[] = [];
-        await Promise.all(
-          books.map(async ({ book, label, api }) => {
-            try {
-              if (await hasTransactions(api)) {
-                log(`${label}: demo data already loaded (--reset starts over)`);
-              } else {
-                log(`${label}: loading demo data`);
-                const ms = await loadDemo({
-                  book,
-                  api,
-                  period,
-                  seed: DEMO.seed,
-                  log: (line) => log(`${label} ${line}`),
-                });
-                log(`${label}: demo data loaded in ${(ms / 1000).toFixed(1)} s`);
-              }
-              await leaveDeskWork({ book, api, period, log: (line) => log(`${label} ${line}`) });
-            } catch (error) {
-              failures.push(`${label}: ${error instanceof Error ? error.message : String(error)}`);
-            }
-          }),
-        );
-        if (failures.length > 0) throw new Error(`demo load stopped: ${failures.join('; ')}`);
-      },
+      loadDemo: () => loadDemoIntoBooks(books, period, log),
     };
   } catch (error) {
     await stop();
     throw error;
   }
+}
+
+/** The sandbox upstreams of the demo, its remit webhooks sent to the India api. */
+function startDemoSandbox(options: StackOptions, period: ReturnType<typeof demoPeriod>, secrets: Secrets) {
+  return startSandbox({
+    seed: DEMO.seed,
+    customers: options.customers,
+    recordsPerCustomer: DEMO.recordsPerCustomer,
+    startMonth: period.startMonth,
+    months: DEMO.months,
+    // One customer per book holds a share more upstream: each book's reconciliation shows a warn.
+    plantedMismatch: true,
+    // UAE customer 4's last transfer is a EUR deposit sync-uaefeed refuses: the exception to look at.
+    plantedException: true,
+    ports: options.ports.sandbox,
+    remit: {
+      webhookUrl: `http://127.0.0.1:${options.ports.ENTITY_IND_IFSC.api}/v1/india/webhooks/remit`,
+      webhookSecret: secrets.REMIT_WEBHOOK_SECRET,
+    },
+  });
+}
+
+/** What each book's processes are started with. */
+interface BookLaunch {
+  options: StackOptions;
+  logsDir: string;
+  /** The sandbox clients' settings (clientEnv). */
+  upstreams: Record<string, string>;
+  secrets: Secrets;
+  postgres: StackPostgres;
+  queuePrefix: string;
+  /** A book's processes exited (the stack tells its own stop apart). */
+  onExit(label: string, logFile: string): void;
+}
+
+/** Starts a book's processes (scripts/start-book.mjs), their output appended to the book's log. */
+function startBook(
+  launch: BookLaunch,
+  { book, label }: (typeof BOOKS)[number],
+): { child: ChildProcess; running: RunningBook } {
+  const { options } = launch;
+  const { api: port, ops } = options.ports[book];
+  const logFile = join(launch.logsDir, `${book}.log`);
+  const out = createWriteStream(logFile, { flags: 'a' });
+  const child = spawn(process.execPath, [join(options.root, 'scripts/start-book.mjs')], {
+    cwd: options.root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: bookEnv(launch, book),
+  });
+  child.stdout!.pipe(out);
+  child.stderr!.pipe(out);
+  child.on('exit', () => launch.onExit(label, logFile));
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    child,
+    running: { book, label, url, ops, api: bookApi(url, launch.secrets), queuePrefix: launch.queuePrefix, logFile },
+  };
+}
+
+/** A book's environment: the stack's settings over the caller's, its own ports and databases. */
+function bookEnv({ options, upstreams, secrets, postgres, queuePrefix }: BookLaunch, book: BookId): NodeJS.ProcessEnv {
+  const { api: port, ops } = options.ports[book];
+  return {
+    // The demo load ends with its own reconciliation run; the schedule's first cycle comes an
+    // interval later, not in the middle of the load: a scheduled run started after the demo's
+    // (category D, say: `ok`) would be the book's latest and hide the planted warn.
+    RECON_SCHEDULE_INITIAL_DELAY_SECONDS: String(RECON_FIRST_CYCLE_SECONDS),
+    ...options.env,
+    ...upstreams,
+    ...secrets,
+    ENTITY_ID: book,
+    // The broker cost recost models before the daily ledger itemises a trade's: what the sandbox broker keeps.
+    ...(book === 'ENTITY_IND_IFSC'
+      ? { FX_SPREAD_BPS: DEMO_FX_SPREAD_BPS, BROKER_COST_BPS: USBROKER_BROKER_COST_BPS.toString() }
+      : {}),
+    PORT: String(port),
+    ...opsPortEnv(ops),
+    // Each book's console links to the other's.
+    CONSOLE_PEER_URL: `http://127.0.0.1:${options.ports[BOOKS.find((b) => b.book !== book)!.book].api}`,
+    LEDGER_MIGRATION_DB_URL: postgres.urls[book]!.migration,
+    LEDGER_DB_URL: postgres.urls[book]!.runtime,
+    REDIS_URL: options.redisUrl,
+    QUEUE_PREFIX: queuePrefix,
+  };
+}
+
+/** Loads the demo into each book that holds no transaction yet, then leaves it desk work. */
+async function loadDemoIntoBooks(books: RunningBook[], period: Period, log: (line: string) => void): Promise<void> {
+  // Both books load side by side; a book whose load fails says so and keeps running.
+  const failures: string[] = [];
+  await Promise.all(
+    books.map(async ({ book, label, api }) => {
+      try {
+        if (await hasTransactions(api)) {
+          log(`${label}: demo data already loaded (--reset starts over)`);
+        } else {
+          log(`${label}: loading demo data`);
+          const ms = await loadDemo({
+            book,
+            api,
+            period,
+            seed: DEMO.seed,
+            log: (line) => log(`${label} ${line}`),
+          });
+          log(`${label}: demo data loaded in ${(ms / 1000).toFixed(1)} s`);
+        }
+        await leaveDeskWork({ book, api, period, log: (line) => log(`${label} ${line}`) });
+      } catch (error) {
+        failures.push(`${label}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }),
+  );
+  if (failures.length > 0) throw new Error(`demo load stopped: ${failures.join('; ')}`);
 }

@@ -171,6 +171,13 @@ async function runMarkedCheck(
   return ran;
 }
 
+/** What an incremental check's run looked at: the whole book, or the transactions its mark's snapshot did not see. */
+async function sweepOf(trx: Db, since: Since | null): Promise<Record<string, unknown>> {
+  if (since === null) return { sweep: 'full' };
+  const { rows } = await trx.raw<{ rows: Array<{ n: number }> }>(NEW_TRANSACTIONS_SQL, sinceBindings(since));
+  return { sweep: 'incremental', since: since.snapshot, new_transactions: rows[0]!.n };
+}
+
 async function runCheck(
   { deps, session, now, signal }: CheckRun,
   check: Check,
@@ -194,22 +201,7 @@ async function runCheck(
           since,
         });
         if (!check.incremental) return { outcome: ran, snapshot: taken };
-        const looked =
-          since === null
-            ? {}
-            : {
-                since: since.snapshot,
-                new_transactions: (
-                  await trx.raw<{ rows: Array<{ n: number }> }>(NEW_TRANSACTIONS_SQL, sinceBindings(since))
-                ).rows[0]!.n,
-              };
-        return {
-          outcome: {
-            ...ran,
-            metrics: { ...ran.metrics, sweep: since === null ? 'full' : 'incremental', ...looked },
-          },
-          snapshot: taken,
-        };
+        return { outcome: { ...ran, metrics: { ...ran.metrics, ...(await sweepOf(trx, since)) } }, snapshot: taken };
       },
       { isolationLevel: 'repeatable read', readOnly: true },
     );

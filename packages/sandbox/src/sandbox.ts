@@ -133,25 +133,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const data = createDataset(options);
   const faults = new FaultStore({ find: (id) => data.find(id) ?? data.india.find(id) });
   const privateKeyPem = await privateKeyPemOf(options.uaefeed?.privateKeyPem);
-  const credentials: SandboxCredentials = {
-    uaefeed: {
-      appKey: options.uaefeed?.appKey ?? SANDBOX_DEFAULT_CREDENTIALS.uaefeed.appKey,
-      appSecret: options.uaefeed?.appSecret ?? SANDBOX_DEFAULT_CREDENTIALS.uaefeed.appSecret,
-      instCode: options.uaefeed?.instCode ?? SANDBOX_DEFAULT_CREDENTIALS.uaefeed.instCode,
-      userId: options.uaefeed?.userId,
-      privateKeyPem,
-    },
-    custodian: { apiKey: options.custodian?.apiKey ?? SANDBOX_DEFAULT_CREDENTIALS.custodian.apiKey },
-    usbroker: {
-      apiKey: options.usbroker?.clientId ?? SANDBOX_DEFAULT_CREDENTIALS.usbroker.apiKey,
-      apiSecret: options.usbroker?.clientSecret ?? SANDBOX_DEFAULT_CREDENTIALS.usbroker.apiSecret,
-      firmId: options.usbroker?.firmId ?? SANDBOX_DEFAULT_CREDENTIALS.usbroker.firmId,
-    },
-    remit: {
-      apiKey: options.remit?.apiKey ?? SANDBOX_DEFAULT_CREDENTIALS.remit.apiKey,
-      webhookSecret: options.remit?.webhookSecret ?? null,
-    },
-  };
+  const credentials = credentialsOf(options, privateKeyPem);
   const webhooks = new RemitWebhooks(
     data.india,
     {
@@ -176,34 +158,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }),
     moreAdmin: (req, _url, path) => webhooks.admin(req, path),
   };
-  const handlers = {
-    registry: createRegistryHandler(data),
-    uaefeed: createUaefeedHandler(
-      data,
-      {
-        appKey: credentials.uaefeed.appKey,
-        appSecret: credentials.uaefeed.appSecret,
-        instCode: credentials.uaefeed.instCode,
-        userId: credentials.uaefeed.userId ?? null,
-        publicKey: createPublicKey(createPrivateKey(privateKeyPem)),
-        accessTokenTtlMs: options.uaefeed?.accessTokenTtlMs ?? SANDBOX_TOKEN_TTL_MS.access,
-        refreshTokenTtlMs: options.uaefeed?.refreshTokenTtlMs ?? SANDBOX_TOKEN_TTL_MS.refresh,
-      },
-      now,
-    ),
-    custodian: createCustodianHandler(data, credentials.custodian.apiKey),
-    usbroker: createUsbrokerHandler(
-      data,
-      {
-        clientId: credentials.usbroker.apiKey,
-        clientSecret: credentials.usbroker.apiSecret,
-        firmId: credentials.usbroker.firmId,
-        tokenTtlSeconds: options.usbroker?.tokenTtlSeconds ?? USBROKER_TOKEN_TTL_SECONDS,
-      },
-      now,
-    ),
-    remit: createRemitHandler(data, credentials.remit.apiKey),
-  };
+  const handlers = upstreamHandlers(data, credentials, options, now);
   const running: RunningServer[] = [];
   try {
     for (const name of ['registry', 'uaefeed', 'custodian', 'usbroker', 'remit'] as const) {
@@ -224,5 +179,65 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     close: async () => {
       await Promise.all(running.map((server) => server.close()));
     },
+  };
+}
+
+/** Each upstream's credentials: the options' where given, else the sandbox's defaults. */
+function credentialsOf(options: SandboxOptions, privateKeyPem: string): SandboxCredentials {
+  return {
+    uaefeed: {
+      appKey: options.uaefeed?.appKey ?? SANDBOX_DEFAULT_CREDENTIALS.uaefeed.appKey,
+      appSecret: options.uaefeed?.appSecret ?? SANDBOX_DEFAULT_CREDENTIALS.uaefeed.appSecret,
+      instCode: options.uaefeed?.instCode ?? SANDBOX_DEFAULT_CREDENTIALS.uaefeed.instCode,
+      userId: options.uaefeed?.userId,
+      privateKeyPem,
+    },
+    custodian: { apiKey: options.custodian?.apiKey ?? SANDBOX_DEFAULT_CREDENTIALS.custodian.apiKey },
+    usbroker: {
+      apiKey: options.usbroker?.clientId ?? SANDBOX_DEFAULT_CREDENTIALS.usbroker.apiKey,
+      apiSecret: options.usbroker?.clientSecret ?? SANDBOX_DEFAULT_CREDENTIALS.usbroker.apiSecret,
+      firmId: options.usbroker?.firmId ?? SANDBOX_DEFAULT_CREDENTIALS.usbroker.firmId,
+    },
+    remit: {
+      apiKey: options.remit?.apiKey ?? SANDBOX_DEFAULT_CREDENTIALS.remit.apiKey,
+      webhookSecret: options.remit?.webhookSecret ?? null,
+    },
+  };
+}
+
+/** The request handler of each upstream, checking the credentials it was given. */
+function upstreamHandlers(
+  data: SandboxDataset,
+  credentials: SandboxCredentials,
+  options: SandboxOptions,
+  now: () => number,
+) {
+  return {
+    registry: createRegistryHandler(data),
+    uaefeed: createUaefeedHandler(
+      data,
+      {
+        appKey: credentials.uaefeed.appKey,
+        appSecret: credentials.uaefeed.appSecret,
+        instCode: credentials.uaefeed.instCode,
+        userId: credentials.uaefeed.userId ?? null,
+        publicKey: createPublicKey(createPrivateKey(credentials.uaefeed.privateKeyPem)),
+        accessTokenTtlMs: options.uaefeed?.accessTokenTtlMs ?? SANDBOX_TOKEN_TTL_MS.access,
+        refreshTokenTtlMs: options.uaefeed?.refreshTokenTtlMs ?? SANDBOX_TOKEN_TTL_MS.refresh,
+      },
+      now,
+    ),
+    custodian: createCustodianHandler(data, credentials.custodian.apiKey),
+    usbroker: createUsbrokerHandler(
+      data,
+      {
+        clientId: credentials.usbroker.apiKey,
+        clientSecret: credentials.usbroker.apiSecret,
+        firmId: credentials.usbroker.firmId,
+        tokenTtlSeconds: options.usbroker?.tokenTtlSeconds ?? USBROKER_TOKEN_TTL_SECONDS,
+      },
+      now,
+    ),
+    remit: createRemitHandler(data, credentials.remit.apiKey),
   };
 }

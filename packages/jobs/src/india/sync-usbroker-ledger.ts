@@ -149,17 +149,17 @@ export async function runSyncUsbrokerLedger(
     dryRun: input.dry_run,
     settings,
   });
-  const extras = {
+  const counts: LedgerCounts = {
     firm,
     dates: dates.length,
-    dates_failed: [] as Array<{ date: string; reason: string }>,
+    dates_failed: [],
     rows: Object.fromEntries(ROW_CODES.map((c) => [c, 0])) as Record<UsbrokerRowCode, number>,
     rows_of_unknown_accounts: 0,
-    rows_of_unknown_codes: {} as Record<string, number>,
+    rows_of_unknown_codes: {},
     stock_splits: { offered: 0, recorded: 0, existing: 0, conflicts: 0, repending: 0 },
     dividend_events: { offered: 0, inserted: 0, updated: 0 },
     broker_fees: { offered: 0, recorded: 0, existing: 0, repending: 0 },
-    trades_unmatched: [] as TradeUnmatched[],
+    trades_unmatched: [],
   };
   const usbroker = deps.upstreams.usbroker;
   if (usbroker === null || firm === null) {
@@ -167,9 +167,53 @@ export async function runSyncUsbrokerLedger(
       usbroker === null
         ? 'upstream_unavailable: usbroker is not configured on this book'
         : 'no_firm: give `code` or set USBROKER_FIRM_ID';
-    return { ...run.result(0, [], null), ...extras, dates_failed: dates.map((date) => ({ date, reason: why })) };
+    return { ...run.result(0, [], null), ...counts, dates_failed: dates.map((date) => ({ date, reason: why })) };
   }
 
+  const rows = await readDailyLedgers(usbroker, firm, dates, counts);
+  const byCustomer = await rowsByCustomer(db, rows, counts);
+  const customers = [...byCustomer.keys()].sort();
+  const sync: CustomerSync = { db, run, usbroker, dryRun: input.dry_run, counts };
+  const { failed } = await forEachCustomer(
+    customers,
+    (id) => id,
+    (customerId) => syncCustomer(sync, customerId, byCustomer.get(customerId)!),
+    (done) => progress({ done, total: customers.length, unit: 'customers' }),
+  );
+  const result = { ...run.result(customers.length, failed, null), ...counts };
+  logger.info('sync-usbroker-ledger done', {
+    dates: dates.length,
+    dates_failed: counts.dates_failed.length,
+    customers_failed: result.customers_failed.length,
+    records: result.records,
+    broker_fees_recorded: counts.broker_fees.recorded,
+    dry_run: input.dry_run,
+  });
+  return result;
+}
+
+/** What the daily ledger adds to the kit's result, filled in as the run goes. */
+type LedgerCounts = Pick<
+  SyncUsbrokerLedgerResult,
+  | 'firm'
+  | 'dates'
+  | 'dates_failed'
+  | 'rows'
+  | 'rows_of_unknown_codes'
+  | 'stock_splits'
+  | 'rows_of_unknown_accounts'
+  | 'dividend_events'
+  | 'broker_fees'
+  | 'trades_unmatched'
+>;
+
+/** The rows of every date's file, counted by row code; a date whose file cannot be read is noted and skipped. */
+async function readDailyLedgers(
+  usbroker: UsbrokerClient,
+  firm: string,
+  dates: string[],
+  counts: LedgerCounts,
+): Promise<UsbrokerDailyLedgerRow[]> {
   const rows: UsbrokerDailyLedgerRow[] = [];
   await forEach(
     dates,
@@ -180,24 +224,32 @@ export async function runSyncUsbrokerLedger(
       } catch (error) {
         const why = upstreamFailureReason(error);
         if (why === null) throw error;
-        extras.dates_failed.push({ date, reason: why });
+        counts.dates_failed.push({ date, reason: why });
       }
     },
     () => undefined,
   );
-  extras.dates_failed.sort((a, b) => a.date.localeCompare(b.date));
+  counts.dates_failed.sort((a, b) => a.date.localeCompare(b.date));
   for (const row of rows) {
     if (row.row_code === 'UNKNOWN')
-      extras.rows_of_unknown_codes[row.code] = (extras.rows_of_unknown_codes[row.code] ?? 0) + 1;
-    else extras.rows[row.row_code] += 1;
+      counts.rows_of_unknown_codes[row.code] = (counts.rows_of_unknown_codes[row.code] ?? 0) + 1;
+    else counts.rows[row.row_code] += 1;
   }
+  return rows;
+}
 
+/** The rows of each ledger customer by the broker account it holds; rows of other accounts are only counted. */
+async function rowsByCustomer(
+  db: JobDeps['db'],
+  rows: UsbrokerDailyLedgerRow[],
+  counts: LedgerCounts,
+): Promise<Map<string, CustomerLedger>> {
   const customersOf = await customersByBrokerAccount(db, [...new Set(rows.map((r) => r.account_no))]);
-  const byCustomer = new Map<string, { accountNo: string; rows: CustomerRows }>();
+  const byCustomer = new Map<string, CustomerLedger>();
   for (const row of rows) {
     const customerId = customersOf.get(row.account_no);
     if (customerId === undefined) {
-      extras.rows_of_unknown_accounts += 1;
+      counts.rows_of_unknown_accounts += 1;
       continue;
     }
     const entry = byCustomer.get(customerId) ?? {
@@ -213,59 +265,64 @@ export async function runSyncUsbrokerLedger(
     else if (row.row_code === 'CIL') entry.rows.cashInLieu.push(row);
     else if (row.row_code === 'UNKNOWN') entry.rows.unknown.push(row);
   }
-  const customers = [...byCustomer.keys()].sort();
+  return byCustomer;
+}
 
-  const { failed } = await forEachCustomer(
-    customers,
-    (id) => id,
-    async (customerId) => {
-      const { accountNo, rows: own } = byCustomer.get(customerId)!;
-      const records = run.customer(customerId);
-      for (const row of own.dividends) records.add('dividends', row.txn_no, dividendEntry(row, customerId), row);
-      for (const row of own.withholdings)
-        records.add('withholdings', row.txn_no, withholdingEntry(row, customerId), row);
-      for (const row of own.fees) records.add('fees', row.txn_no, feeEntry(row, customerId), row);
-      for (const row of own.cashInLieu) records.add('cash_in_lieu', row.txn_no, cashInLieuEntry(row, customerId), row);
-      for (const row of own.unknown) records.add('unknown_rows', row.txn_no, unknownRowRejected(row), row);
-      const splits = own.splits.map((row) => stockSplitOf(row, customerId));
-      const withholdingOf = new Map(own.withholdings.map((w) => [w.ref_txn_no, w]));
-      const events: DividendEvent[] = own.dividends.map((d) =>
-        dividendEvent(d, withholdingOf.get(d.txn_no) ?? null, customerId),
-      );
-      const dividendsSeen = new Set(own.dividends.map((d) => d.txn_no));
-      // A DIVNRA row whose DIV row came in an earlier run: its event gains the withholding.
-      const lateWithholdings: DividendWithholding[] = own.withholdings
-        .filter((w) => !dividendsSeen.has(w.ref_txn_no))
-        .map(dividendWithholding);
-      // Read before anything of the customer is written: a failing orders call leaves nothing half-done.
-      const fees = await brokerFees(usbroker, customerId, accountNo, own.trades, extras.trades_unmatched);
-      await run.post(records);
-      extras.dividend_events.offered += events.length;
-      extras.broker_fees.offered += fees.length;
-      extras.stock_splits.offered += splits.length;
-      if (!input.dry_run) {
-        await recordSplits(db, splits, extras.stock_splits);
-        const upserted = await upsertDividendEvents(db, events);
-        extras.dividend_events.inserted += upserted.inserted;
-        extras.dividend_events.updated += upserted.updated + (await addDividendWithholdings(db, lateWithholdings));
-        const recorded = await recordBrokerFees(db, fees);
-        extras.broker_fees.recorded += recorded.recorded;
-        extras.broker_fees.existing += recorded.existing;
-        extras.broker_fees.repending += recorded.repending;
-      }
-    },
-    (done) => progress({ done, total: customers.length, unit: 'customers' }),
+/** One customer's part of the daily ledger: its broker account and its rows. */
+interface CustomerLedger {
+  accountNo: string;
+  rows: CustomerRows;
+}
+
+/** What syncing each customer shares. */
+interface CustomerSync {
+  db: JobDeps['db'];
+  run: PostingRun<Kind>;
+  usbroker: UsbrokerClient;
+  dryRun: boolean;
+  counts: LedgerCounts;
+}
+
+/**
+ * Posts a customer's entries, then records its splits, dividend events and broker fees. Its
+ * orders are read first: a failing orders call leaves nothing of the customer half-done.
+ */
+async function syncCustomer(
+  { db, run, usbroker, dryRun, counts }: CustomerSync,
+  customerId: string,
+  { accountNo, rows: own }: CustomerLedger,
+): Promise<void> {
+  const records = run.customer(customerId);
+  for (const row of own.dividends) records.add('dividends', row.txn_no, dividendEntry(row, customerId), row);
+  for (const row of own.withholdings) records.add('withholdings', row.txn_no, withholdingEntry(row, customerId), row);
+  for (const row of own.fees) records.add('fees', row.txn_no, feeEntry(row, customerId), row);
+  for (const row of own.cashInLieu) records.add('cash_in_lieu', row.txn_no, cashInLieuEntry(row, customerId), row);
+  for (const row of own.unknown) records.add('unknown_rows', row.txn_no, unknownRowRejected(row), row);
+  const splits = own.splits.map((row) => stockSplitOf(row, customerId));
+  const withholdingOf = new Map(own.withholdings.map((w) => [w.ref_txn_no, w]));
+  const events: DividendEvent[] = own.dividends.map((d) =>
+    dividendEvent(d, withholdingOf.get(d.txn_no) ?? null, customerId),
   );
-  const result = { ...run.result(customers.length, failed, null), ...extras };
-  logger.info('sync-usbroker-ledger done', {
-    dates: dates.length,
-    dates_failed: extras.dates_failed.length,
-    customers_failed: result.customers_failed.length,
-    records: result.records,
-    broker_fees_recorded: extras.broker_fees.recorded,
-    dry_run: input.dry_run,
-  });
-  return result;
+  const dividendsSeen = new Set(own.dividends.map((d) => d.txn_no));
+  // A DIVNRA row whose DIV row came in an earlier run: its event gains the withholding.
+  const lateWithholdings: DividendWithholding[] = own.withholdings
+    .filter((w) => !dividendsSeen.has(w.ref_txn_no))
+    .map(dividendWithholding);
+  // Read before anything of the customer is written: a failing orders call leaves nothing half-done.
+  const fees = await brokerFees(usbroker, customerId, accountNo, own.trades, counts.trades_unmatched);
+  await run.post(records);
+  counts.dividend_events.offered += events.length;
+  counts.broker_fees.offered += fees.length;
+  counts.stock_splits.offered += splits.length;
+  if (dryRun) return;
+  await recordSplits(db, splits, counts.stock_splits);
+  const upserted = await upsertDividendEvents(db, events);
+  counts.dividend_events.inserted += upserted.inserted;
+  counts.dividend_events.updated += upserted.updated + (await addDividendWithholdings(db, lateWithholdings));
+  const recorded = await recordBrokerFees(db, fees);
+  counts.broker_fees.recorded += recorded.recorded;
+  counts.broker_fees.existing += recorded.existing;
+  counts.broker_fees.repending += recorded.repending;
 }
 
 /**

@@ -71,6 +71,13 @@ async function wiresByAccount(
   return { byAccount, unknown };
 }
 
+/** The customer's fee on the run's orders: the run's `brokerage_bps` when given, else the schedule's for usbroker. */
+function customerFeeBps(input: z.output<typeof syncUsbrokerInput>, settings: JobDeps['settings']): Decimal {
+  return input.brokerage_bps === undefined
+    ? settings.feeSchedule.customerFeeBps('usbroker')
+    : new Decimal(String(input.brokerage_bps));
+}
+
 async function syncBroker(
   kind: 'sync-usbroker' | 'sync-usbroker-trades',
   sync: BrokerSync,
@@ -79,10 +86,7 @@ async function syncBroker(
 ): Promise<SyncUsbrokerResult> {
   const input = syncUsbrokerInput.parse(rawInput);
   const { db, logger, progress, settings } = deps;
-  const bps =
-    input.brokerage_bps === undefined
-      ? settings.feeSchedule.customerFeeBps('usbroker')
-      : new Decimal(String(input.brokerage_bps));
+  const bps = customerFeeBps(input, settings);
   const run = new PostingRun<Kind>(db, {
     job: kind,
     upstream: 'usbroker',

@@ -102,24 +102,7 @@ export async function importUaefeedBatch(
   settings: Pick<JobSettings, 'feeSchedule' | 'aedPerUsd'>,
 ): Promise<ImportAnswer> {
   const aedPerUsd = new Decimal(settings.aedPerUsd);
-  const records = [
-    ...(batch.cash_transfers ?? []).map((t, i) => ({
-      record: `/cash_transfers/${i}`,
-      kind: 'cash_transfers' as const,
-      fields: t,
-      customerNumber: t.customerNumber,
-      map: (id: string) => mapCashTransfer(t, { customerId: id, customerNumber: t.customerNumber }, aedPerUsd),
-      sourceTxnId: t.transferId,
-    })),
-    ...(batch.orders ?? []).map((o, i) => ({
-      record: `/orders/${i}`,
-      kind: 'orders' as const,
-      fields: o,
-      customerNumber: o.customerNumber,
-      map: (id: string, fills: Map<string, PostedFill[]>) => mapOrder(o, id, aedPerUsd, fills.get(o.orderId)),
-      sourceTxnId: o.orderId,
-    })),
-  ];
+  const records = batchRecords(batch, aedPerUsd);
   const customerOf = await customersByReference(
     db,
     'uaefeed_customer_number',
@@ -136,7 +119,7 @@ export async function importUaefeedBatch(
     settings,
   });
   const problems: ImportProblem[] = [];
-  const mapped = [];
+  const mapped: MappedRecord[] = [];
   for (const r of records) {
     const customerId = customerOf.get(r.customerNumber);
     if (customerId === undefined) {
@@ -159,6 +142,44 @@ export async function importUaefeedBatch(
       problems: problems.sort((a, b) => a.record.localeCompare(b.record, 'en', { numeric: true })),
     };
 
+  const answered = await postByCustomer(run, mapped);
+  const counts = noOutcomes();
+  const inBodyOrder = mapped.map((m) => answered.get(m.record)!);
+  for (const a of inBodyOrder) counts[a.outcome] += 1;
+  return { outcome: 'posted', counts, records: inBodyOrder };
+}
+
+/** The batch's records in body order, each with how it maps once its customer is known. */
+function batchRecords(batch: UaefeedImportBatch, aedPerUsd: Decimal) {
+  return [
+    ...(batch.cash_transfers ?? []).map((t, i) => ({
+      record: `/cash_transfers/${i}`,
+      kind: 'cash_transfers' as const,
+      fields: t,
+      customerNumber: t.customerNumber,
+      map: (id: string) => mapCashTransfer(t, { customerId: id, customerNumber: t.customerNumber }, aedPerUsd),
+      sourceTxnId: t.transferId,
+    })),
+    ...(batch.orders ?? []).map((o, i) => ({
+      record: `/orders/${i}`,
+      kind: 'orders' as const,
+      fields: o,
+      customerNumber: o.customerNumber,
+      map: (id: string, fills: Map<string, PostedFill[]>) => mapOrder(o, id, aedPerUsd, fills.get(o.orderId)),
+      sourceTxnId: o.orderId,
+    })),
+  ];
+}
+
+type BatchRecord = ReturnType<typeof batchRecords>[number];
+/** A record of the batch mapped for its customer. */
+type MappedRecord = BatchRecord & { customerId: string; mapped: ReturnType<BatchRecord['map']> };
+
+/** Posts the mapped records, per customer in posting order; answers what became of each, by its place in the body. */
+async function postByCustomer(
+  run: PostingRun<UaefeedKind>,
+  mapped: MappedRecord[],
+): Promise<Map<string, ImportedRecord>> {
   // Per customer, in posting order; the kit answers a customer's drafted records first, then the skipped ones.
   const byCustomer = new Map<string, typeof mapped>();
   for (const m of inPostingOrder(mapped)) byCustomer.set(m.customerId, [...(byCustomer.get(m.customerId) ?? []), m]);
@@ -185,8 +206,5 @@ export async function importUaefeedBatch(
       });
     }),
   );
-  const counts = noOutcomes();
-  const inBodyOrder = mapped.map((m) => answered.get(m.record)!);
-  for (const a of inBodyOrder) counts[a.outcome] += 1;
-  return { outcome: 'posted', counts, records: inBodyOrder };
+  return answered;
 }

@@ -176,31 +176,41 @@ export function derivePair(trades: TradeFacts[], policy: RecostPolicy): TradeDer
         detail: { quantity: trade.quantity.toFixed(), held: held.toFixed() },
       };
     }
-    const relief = reliefs.reduce((sum, r) => sum.plus(r.cost), ZERO);
-    const fee = bpsOf(trade.amountUsd, trade.brokerageBps ?? policy.feeSchedule.customerFeeBps(trade.source));
-    const legs: Leg[] = [
-      {
-        debit: fundingAccounts(trade.currency).wallet,
-        credit: ACCOUNT.brokerageRevenue,
-        amount: fee,
-        postingKind: 'brokerage_fee',
-        ...(trade.currency === 'AED' && { nativeAmount: aedOfFee(trade, fee) }),
-      },
-      ...brokerCostLegs(trade, policy),
-      {
-        debit: ACCOUNT.securitiesLiabilityEquities,
-        credit: ACCOUNT.custodyEquities,
-        amount: relief,
-        postingKind: 'cost_relief',
-      },
-    ];
     return {
       txnId: trade.txnId,
       kind: 'derived',
-      legs,
+      legs: sellLegs(
+        trade,
+        reliefs.reduce((sum, r) => sum.plus(r.cost), ZERO),
+        policy,
+      ),
       lots: reliefs.map((r) => ({ ...r, acquiredOn: acquiredOn.get(r.lotTxnId)! })),
     };
   });
+}
+
+/**
+ * A sell's derivation: the customer's fee Dr 2010 (AED: 2020) / Cr 4010, the broker's cost, and
+ * the cost relief Dr 2100 / Cr 1200 of `relief`, the cost of the FIFO lots it sold.
+ */
+function sellLegs(trade: TradeFacts, relief: Decimal, policy: RecostPolicy): Leg[] {
+  const fee = bpsOf(trade.amountUsd, trade.brokerageBps ?? policy.feeSchedule.customerFeeBps(trade.source));
+  return [
+    {
+      debit: fundingAccounts(trade.currency).wallet,
+      credit: ACCOUNT.brokerageRevenue,
+      amount: fee,
+      postingKind: 'brokerage_fee',
+      ...(trade.currency === 'AED' && { nativeAmount: aedOfFee(trade, fee) }),
+    },
+    ...brokerCostLegs(trade, policy),
+    {
+      debit: ACCOUNT.securitiesLiabilityEquities,
+      credit: ACCOUNT.custodyEquities,
+      amount: relief,
+      postingKind: 'cost_relief',
+    },
+  ];
 }
 
 /**

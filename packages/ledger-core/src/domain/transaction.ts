@@ -13,6 +13,8 @@ import {
   type Currency,
   type EnterableTxnType,
   type JournalLineDraft,
+  type PostingInput,
+  type PostingRule,
   type TxnType,
 } from './posting-rules/index.js';
 import type { FeeSchedule } from './fees.js';
@@ -141,9 +143,64 @@ class FieldReader {
 export function draftFromEntry(entry: EntryRequest, txnId: string, policy: PostingPolicy): TransactionDraft {
   const rule = POSTING_RULES[entry.txn_type];
   assert(rule, `no posting rule for ${entry.txn_type}`);
+  // Refusals are collected in the entry's field order, so its validation_error lists them so.
   const fields = new FieldReader();
+  refuseMissingParts(entry, rule, fields);
+  const amountUsd = fields.parse('/amount_usd', entry.amount_usd, 'money') ?? ZERO;
+  const quantity = fields.parse('/quantity', entry.quantity, 'quantity');
+  if (quantity?.isZero()) fields.refuse('/quantity', 'must be greater than zero');
+  const feeUsd = fields.parse('/fee_usd', entry.fee_usd, 'money');
+  const conversion = readConversion(entry, amountUsd, feeUsd, fields);
+  refuseOverLimits(entry, fields);
+  const operatorLines = readOperatorLines(entry, fields);
+  fields.settle();
+  const { originalCurrency, originalAmount, originalFee, statedRate } = conversion;
+  // The peg the ledger converted at, when it did; else the rate the operator's two amounts imply.
+  const fxRate = originalAmount === null ? null : (statedRate ?? originalAmount.dividedBy(amountUsd));
+  // Cents on both sides within MONEY_INTEGER_DIGITS_MAX keep the rate well inside Decimal's places.
+  assert(fxRate === null || fxRate.isGreaterThan(0), 'a conversion rate of two positive amounts is positive');
+  const lines = rule.lines({
+    amountUsd,
+    currency: originalCurrency ?? 'USD',
+    feeUsd,
+    customerFeeBps: policy.feeSchedule.customerFeeBps(entry.source),
+    lines: operatorLines,
+    aed:
+      originalCurrency === 'AED' && originalAmount !== null && fxRate !== null
+        ? { amount: originalAmount, fee: originalFee, rate: fxRate }
+        : null,
+  });
+  if (!isBalanced(lines)) {
+    throw new LedgerError('unbalanced_transaction', `${entry.txn_type} of ${entry.amount_usd} posts no balanced lines`);
+  }
   const customerId = entry.customer_id ?? null;
-  if (rule.customer === 'required' && customerId === null)
+  if (customerId === null) assertNoCustomerAccount(entry.txn_type, lines);
+  return {
+    txnId,
+    customerId,
+    txnType: entry.txn_type,
+    source: entry.source,
+    sourceTxnId: entry.source_txn_id ?? txnId,
+    category: entry.category ?? rule.category,
+    symbol: entry.symbol ?? null,
+    quantity,
+    txnDate: entry.txn_date,
+    amountUsd,
+    originalCurrency,
+    originalAmount,
+    fxRate,
+    pendingRecost: rule.pendingRecost,
+    reversesTxnId: null,
+    memo: entry.memo ?? null,
+    metadata: draftMetadata(entry, rule, policy, feeUsd),
+    requestHash: entryFingerprint({ ...entry, category: entry.category ?? rule.category }),
+    lines,
+  };
+}
+
+/** Refuses what the entry's rule requires and it lacks: its customer, symbol, lines, a valid date. */
+function refuseMissingParts(entry: EntryRequest, rule: PostingRule, fields: FieldReader): void {
+  if (rule.customer === 'required' && (entry.customer_id ?? null) === null)
     fields.refuse('/customer_id', `is required for ${entry.txn_type}`);
   const symbol = entry.symbol ?? null;
   if (rule.symbol === 'required' && symbol === null) fields.refuse('/symbol', `is required for ${entry.txn_type}`);
@@ -153,10 +210,24 @@ export function draftFromEntry(entry: EntryRequest, txnId: string, policy: Posti
     fields.refuse('/lines', 'may be given only for txn_type adjustment');
   if (!entry.lines && entry.txn_type === 'adjustment') fields.refuse('/lines', 'are required for txn_type adjustment');
   if (!isCalendarDate(entry.txn_date)) fields.refuse('/txn_date', `must be ${CALENDAR_DATE_RULE}`);
-  const amountUsd = fields.parse('/amount_usd', entry.amount_usd, 'money') ?? ZERO;
-  const quantity = fields.parse('/quantity', entry.quantity, 'quantity');
-  if (quantity?.isZero()) fields.refuse('/quantity', 'must be greater than zero');
-  const feeUsd = fields.parse('/fee_usd', entry.fee_usd, 'money');
+}
+
+/** An entry's conversion from its original currency, parsed; all null when it states none. */
+interface EntryConversion {
+  originalCurrency: Currency | null;
+  originalAmount: Decimal | null;
+  originalFee: Decimal | null;
+  /** The rate the entry states it converted at (`fx_rate`). */
+  statedRate: Decimal | null;
+}
+
+/** Reads the original currency, amount, rate and fee: they come together, each positive. */
+function readConversion(
+  entry: EntryRequest,
+  amountUsd: Decimal,
+  feeUsd: Decimal | null,
+  fields: FieldReader,
+): EntryConversion {
   const originalAmount = fields.parse('/original_amount', entry.original_amount, 'money');
   const originalCurrency = entry.original_currency ?? null;
   if (((entry.original_amount ?? null) === null) !== (originalCurrency === null)) {
@@ -182,7 +253,11 @@ export function draftFromEntry(entry: EntryRequest, txnId: string, policy: Posti
     !originalFee.isLessThan(originalAmount)
   )
     fields.refuse('/original_fee', 'must be less than original_amount: a sale’s fee comes out of its proceeds');
-  // The limits hold for every caller (jobs and imports too), not only for what the API checked.
+  return { originalCurrency, originalAmount, originalFee, statedRate };
+}
+
+/** The limits hold for every caller (jobs and imports too), not only for what the API checked. */
+function refuseOverLimits(entry: EntryRequest, fields: FieldReader): void {
   if (entry.memo !== undefined && entry.memo !== null && Array.from(entry.memo).length > MEMO_LENGTH_MAX) {
     fields.refuse('/memo', `must be at most ${MEMO_LENGTH_MAX} characters`);
   }
@@ -192,7 +267,11 @@ export function draftFromEntry(entry: EntryRequest, txnId: string, policy: Posti
   if (entry.lines !== undefined && entry.lines.length > ENTRY_LINES_MAX) {
     fields.refuse('/lines', `must have at most ${ENTRY_LINES_MAX} lines`);
   }
-  const operatorLines =
+}
+
+/** An adjustment's own lines, parsed: a line of an AED account states its AED amount, no other line does. */
+function readOperatorLines(entry: EntryRequest, fields: FieldReader): PostingInput['lines'] {
+  return (
     entry.lines?.map((l, i) => {
       const nativeAmount = fields.parse(`/lines/${i}/native_amount`, l.native_amount, 'money');
       const aed = nativeCurrencyOf(l.account_code) !== null;
@@ -210,59 +289,28 @@ export function draftFromEntry(entry: EntryRequest, txnId: string, policy: Posti
         postingKind: l.posting_kind ?? 'adjustment',
         ...(aed && nativeAmount !== null && { nativeAmount }),
       };
-    }) ?? null;
-  fields.settle();
-  // The peg the ledger converted at, when it did; else the rate the operator's two amounts imply.
-  const fxRate = originalAmount === null ? null : (statedRate ?? originalAmount.dividedBy(amountUsd));
-  // Cents on both sides within MONEY_INTEGER_DIGITS_MAX keep the rate well inside Decimal's places.
-  assert(fxRate === null || fxRate.isGreaterThan(0), 'a conversion rate of two positive amounts is positive');
-  const lines = rule.lines({
-    amountUsd,
-    currency: originalCurrency ?? 'USD',
-    feeUsd,
-    customerFeeBps: policy.feeSchedule.customerFeeBps(entry.source),
-    lines: operatorLines,
-    aed:
-      originalCurrency === 'AED' && originalAmount !== null && fxRate !== null
-        ? { amount: originalAmount, fee: originalFee, rate: fxRate }
-        : null,
-  });
-  if (!isBalanced(lines)) {
-    throw new LedgerError('unbalanced_transaction', `${entry.txn_type} of ${entry.amount_usd} posts no balanced lines`);
-  }
-  if (customerId === null) assertNoCustomerAccount(entry.txn_type, lines);
-  return {
-    txnId,
-    customerId,
-    txnType: entry.txn_type,
-    source: entry.source,
-    sourceTxnId: entry.source_txn_id ?? txnId,
-    category: entry.category ?? rule.category,
-    symbol,
-    quantity,
-    txnDate: entry.txn_date,
-    amountUsd,
-    originalCurrency,
-    originalAmount,
-    fxRate,
-    pendingRecost: rule.pendingRecost,
-    reversesTxnId: null,
-    memo: entry.memo ?? null,
-    // A trade keeps the fees in force when it came in (what it states itself wins): recost
-    // derives it with these, so a later change of the schedule re-prices later trades only. A
-    // sell whose fee is stated has it posted now: recost must charge none (0 bps), whatever else says.
-    metadata: rule.pendingRecost
-      ? {
-          ...policy.feeSchedule.pinsOf(entry.source),
-          ...entry.metadata,
-          ...(rule.txnType === 'sell_security' && feeUsd !== null ? { brokerage_bps: STATED_FEE_BPS } : {}),
-        }
-      : (entry.metadata ?? {}),
-    requestHash: entryFingerprint({ ...entry, category: entry.category ?? rule.category }),
-    lines,
-  };
+    }) ?? null
+  );
 }
 
+/**
+ * A trade keeps the fees in force when it came in (what it states itself wins): recost
+ * derives it with these, so a later change of the schedule re-prices later trades only. A
+ * sell whose fee is stated has it posted now: recost must charge none (0 bps), whatever else says.
+ */
+function draftMetadata(
+  entry: EntryRequest,
+  rule: PostingRule,
+  policy: PostingPolicy,
+  feeUsd: Decimal | null,
+): Record<string, unknown> {
+  if (!rule.pendingRecost) return entry.metadata ?? {};
+  return {
+    ...policy.feeSchedule.pinsOf(entry.source),
+    ...entry.metadata,
+    ...(rule.txnType === 'sell_security' && feeUsd !== null ? { brokerage_bps: STATED_FEE_BPS } : {}),
+  };
+}
 /**
  * A line on a customer account (2010, 2020, 2100) without a customer would move the firm's
  * wallets while no customer's moves: refused, naming the accounts. Only an adjustment (the

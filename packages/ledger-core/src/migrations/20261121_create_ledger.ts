@@ -41,6 +41,17 @@ const CHART_OF_ACCOUNTS: Array<[code: string, name: string, type: string, dorman
  * the referenced rows can never be deleted: see docs/adr/0001.
  */
 export async function up(knex: Knex): Promise<void> {
+  await createTransactionTables(knex);
+  await createJournalTables(knex);
+  await createTransactionInsertCheck(knex);
+  await createCommitBalanceCheck(knex);
+  await createLinesInsertCheck(knex);
+  await createAppendOnlyGuards(knex);
+  await seedChartOfAccounts(knex);
+}
+
+/** The chart of accounts, the customers, and the transactions with their indexes. */
+async function createTransactionTables(knex: Knex): Promise<void> {
   const sourceList = SOURCES.map((s) => `'${s}'`).join(', ');
   await knex.raw(`
     CREATE TABLE accounts (
@@ -91,7 +102,12 @@ export async function up(knex: Knex): Promise<void> {
     CREATE INDEX transactions_type_idx ON transactions (txn_type, txn_date);
     CREATE INDEX transactions_symbol_idx ON transactions (symbol) WHERE symbol IS NOT NULL;
     CREATE INDEX transactions_pending_recost_idx ON transactions (txn_date, posted_at) WHERE recosted_at IS NULL;
+  `);
+}
 
+/** The journal lines, and the running totals per account they move. */
+async function createJournalTables(knex: Knex): Promise<void> {
+  await knex.raw(`
     CREATE TABLE journal_lines (
       line_id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
       txn_id uuid NOT NULL,
@@ -117,7 +133,12 @@ export async function up(knex: Knex): Promise<void> {
       line_count bigint NOT NULL DEFAULT 0,
       PRIMARY KEY (account_code, slot)
     );
+  `);
+}
 
+/** The commit checks to come, and the check of each INSERT of transactions that schedules them. */
+async function createTransactionInsertCheck(knex: Knex): Promise<void> {
+  await knex.raw(`
     -- The checks below look rows up by key (a handful per posted row), so their plans are pinned
     -- to index lookups: a plan chosen from statistics would seq-scan a never-analysed table (a
     -- new book, a restore, autovacuum off) and stay cached for the session as the table grows.
@@ -152,7 +173,12 @@ export async function up(knex: Knex): Promise<void> {
     END $$;
     CREATE TRIGGER transactions_after_insert AFTER INSERT ON transactions
       REFERENCING NEW TABLE AS new_txns FOR EACH STATEMENT EXECUTE FUNCTION ledger_after_transactions_inserted();
+  `);
+}
 
+/** The check at COMMIT that every new transaction has two or more lines and balances. */
+async function createCommitBalanceCheck(knex: Knex): Promise<void> {
+  await knex.raw(`
     -- At COMMIT: every transaction this database transaction created has two or more lines and
     -- balances. The row is removed once checked, so a later insert in the same database
     -- transaction (after SET CONSTRAINTS ... IMMEDIATE) schedules a fresh check.
@@ -181,7 +207,12 @@ export async function up(knex: Knex): Promise<void> {
     END $$;
     CREATE CONSTRAINT TRIGGER ledger_commit_checks_balanced AFTER INSERT ON ledger_commit_checks
       DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION ledger_assert_balanced_at_commit();
+  `);
+}
 
+/** The check of each INSERT of journal lines, which also moves the running totals. */
+async function createLinesInsertCheck(knex: Knex): Promise<void> {
+  await knex.raw(`
     -- Per INSERT statement on journal_lines, set-based: lines belong to a transaction created in
     -- this database transaction and agree with it, name a known account; running totals move.
     CREATE FUNCTION ledger_after_lines_inserted() RETURNS trigger LANGUAGE plpgsql
@@ -224,7 +255,12 @@ export async function up(knex: Knex): Promise<void> {
     END $$;
     CREATE TRIGGER journal_lines_after_insert AFTER INSERT ON journal_lines
       REFERENCING NEW TABLE AS new_lines FOR EACH STATEMENT EXECUTE FUNCTION ledger_after_lines_inserted();
+  `);
+}
 
+/** What keeps the journal append-only and posted facts fixed. */
+async function createAppendOnlyGuards(knex: Knex): Promise<void> {
+  await knex.raw(`
     -- The journal is append-only: corrections are new entries (reversals), never edits.
     CREATE FUNCTION ledger_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
@@ -273,7 +309,10 @@ export async function up(knex: Knex): Promise<void> {
     CREATE TRIGGER transactions_guard_update BEFORE UPDATE ON transactions
       FOR EACH ROW EXECUTE FUNCTION ledger_guard_transaction_update();
   `);
+}
 
+/** The accounts as they stood at this migration. */
+async function seedChartOfAccounts(knex: Knex): Promise<void> {
   await knex('accounts').insert(
     CHART_OF_ACCOUNTS.map(([account_code, name, account_type, dormant]) => ({
       account_code,

@@ -11,6 +11,12 @@ import type { Knex } from 'knex';
  * the ledger saw, in the order it saw them.
  */
 export async function up(knex: Knex): Promise<void> {
+  await createRemittancesTable(knex);
+  await commentRemittances(knex);
+}
+
+/** The table, its checks and its indexes. */
+async function createRemittancesTable(knex: Knex): Promise<void> {
   await knex.raw(`
     CREATE TABLE remittances (
       order_id text PRIMARY KEY CHECK (order_id ~ '^order_[A-Za-z0-9_-]+$'),
@@ -65,7 +71,12 @@ export async function up(knex: Knex): Promise<void> {
     CREATE INDEX remittances_customer_idx ON remittances (customer_id, remitted_on);
     CREATE INDEX remittances_pan_idx ON remittances (pan, remitted_on) WHERE pan IS NOT NULL;
     CREATE INDEX remittances_swept_idx ON remittances (status) WHERE status IN ('failed', 'cancelled', 'expired');
+  `);
+}
 
+/** What the table and its less obvious columns hold, for whoever reads the schema. */
+async function commentRemittances(knex: Knex): Promise<void> {
+  await knex.raw(`
     COMMENT ON TABLE remittances IS ${literal(
       'LRS remittance orders of remit (sync-remit): the order, its quote, its payment and its settlement as last seen. ' +
         'The USD is not posted from here (the broker wire posts it); fx_spread and fx_spread_settle are posted with ' +

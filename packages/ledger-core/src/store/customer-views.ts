@@ -287,48 +287,8 @@ export async function customerStatement(
   window: DateWindow,
   aedPerUsd: Decimal,
 ): Promise<CustomerStatement> {
-  const wallet = () =>
-    db('journal_lines as l').where('l.customer_id', customerId).whereIn('l.account_code', WALLET_CODES);
-  const openings: Array<{ account_code: string; usd: string; own: string; unconverted_usd: string }> =
-    window.from === undefined
-      ? []
-      : await wallet()
-          .where('l.txn_date', '<', window.from)
-          .groupBy('l.account_code')
-          .select(
-            'l.account_code',
-            db.raw('sum(l.credit - l.debit)::text AS usd'),
-            db.raw(`coalesce(sum(${ownOwedSql('l')}), 0)::text AS own`),
-            db.raw(
-              `coalesce(sum(l.credit - l.debit) FILTER (WHERE ${ownOwedSql('l')} IS NULL), 0)::text AS unconverted_usd`,
-            ),
-          );
-  const query = wallet()
-    .join('transactions as t', 't.txn_id', 'l.txn_id')
-    .select(
-      db.raw('l.line_id::text AS line_id'),
-      'l.txn_id',
-      'l.txn_date',
-      't.txn_type',
-      'l.account_code',
-      'l.posting_kind',
-      't.symbol',
-      't.memo',
-      db.raw('(l.credit - l.debit)::text AS amount_usd'),
-      db.raw(`(${ownOwedSql('l')})::text AS amount_own`),
-    )
-    .orderBy([{ column: 'l.txn_date' }, { column: 'l.line_id' }])
-    .limit(STATEMENT_MOVEMENTS_MAX + 1);
-  if (window.from !== undefined) query.where('l.txn_date', '>=', window.from);
-  if (window.to !== undefined) query.where('l.txn_date', '<=', window.to);
-  const rows = (await query) as Array<Omit<StatementMovement, 'currency' | 'amount'> & { amount_own: string | null }>;
-  if (rows.length > STATEMENT_MOVEMENTS_MAX) {
-    throw new LedgerError(
-      'validation_error',
-      `the window holds more than ${STATEMENT_MOVEMENTS_MAX} movements: ask for a shorter one with from and to`,
-      [{ path: '/query/from', message: `more than ${STATEMENT_MOVEMENTS_MAX} movements in the window` }],
-    );
-  }
+  const openings = window.from === undefined ? [] : await walletOpenings(db, customerId, window.from);
+  const rows = await walletMovements(db, customerId, window);
   // Each wallet in its own currency; an AED line posted without its AED amount counts at the peg, as the summary's does.
   const wallets = WALLETS.map(({ currency, account_code }) => {
     const opening = openings.find((o) => o.account_code === account_code);
@@ -356,6 +316,62 @@ export async function customerStatement(
     return { ...row, currency: wallet.currency, amount };
   });
   return { opening_balance_usd: openings.reduce((sum, o) => sum.plus(o.usd), ZERO), movements, wallets };
+}
+
+/** A customer's wallet lines (every wallet account): what a statement reads. */
+function walletLines(db: Knex, customerId: string): Knex.QueryBuilder {
+  return db('journal_lines as l').where('l.customer_id', customerId).whereIn('l.account_code', WALLET_CODES);
+}
+
+/** Each wallet's balance before a statement's window: its USD, its own currency, and its USD posted without it. */
+async function walletOpenings(
+  db: Knex,
+  customerId: string,
+  before: string,
+): Promise<Array<{ account_code: string; usd: string; own: string; unconverted_usd: string }>> {
+  return walletLines(db, customerId)
+    .where('l.txn_date', '<', before)
+    .groupBy('l.account_code')
+    .select(
+      'l.account_code',
+      db.raw('sum(l.credit - l.debit)::text AS usd'),
+      db.raw(`coalesce(sum(${ownOwedSql('l')}), 0)::text AS own`),
+      db.raw(`coalesce(sum(l.credit - l.debit) FILTER (WHERE ${ownOwedSql('l')} IS NULL), 0)::text AS unconverted_usd`),
+    );
+}
+
+/** A wallet line as read: its amount in the wallet's own currency still to be settled (null: not stated). */
+type WalletMovementRow = Omit<StatementMovement, 'currency' | 'amount'> & { amount_own: string | null };
+
+/** The wallet lines within a statement's window, in txn_date then journal order; refused beyond STATEMENT_MOVEMENTS_MAX. */
+async function walletMovements(db: Knex, customerId: string, window: DateWindow): Promise<WalletMovementRow[]> {
+  const query = walletLines(db, customerId)
+    .join('transactions as t', 't.txn_id', 'l.txn_id')
+    .select(
+      db.raw('l.line_id::text AS line_id'),
+      'l.txn_id',
+      'l.txn_date',
+      't.txn_type',
+      'l.account_code',
+      'l.posting_kind',
+      't.symbol',
+      't.memo',
+      db.raw('(l.credit - l.debit)::text AS amount_usd'),
+      db.raw(`(${ownOwedSql('l')})::text AS amount_own`),
+    )
+    .orderBy([{ column: 'l.txn_date' }, { column: 'l.line_id' }])
+    .limit(STATEMENT_MOVEMENTS_MAX + 1);
+  if (window.from !== undefined) query.where('l.txn_date', '>=', window.from);
+  if (window.to !== undefined) query.where('l.txn_date', '<=', window.to);
+  const rows = (await query) as WalletMovementRow[];
+  if (rows.length > STATEMENT_MOVEMENTS_MAX) {
+    throw new LedgerError(
+      'validation_error',
+      `the window holds more than ${STATEMENT_MOVEMENTS_MAX} movements: ask for a shorter one with from and to`,
+      [{ path: '/query/from', message: `more than ${STATEMENT_MOVEMENTS_MAX} movements in the window` }],
+    );
+  }
+  return rows;
 }
 
 export interface EquityPoint {

@@ -7,6 +7,7 @@ import type {
   HistoryTrade,
   PairsHistory,
   PendingTransaction,
+  RecostFlag,
   RecostStore,
   TradeDerivations,
   TradePair,
@@ -163,7 +164,6 @@ function derivationsOf(rows: DerivationRow[]): Map<string, TradeDerivations> {
 
 /** Recost's store, in SQL on the book's database (use-cases/recost.ts declares it). */
 export function recostStore(db: Knex): RecostStore {
-  const pairsParams = (pairs: TradePair[]) => [pairs.map((p) => p.customerId), pairs.map((p) => p.symbol)];
   return {
     withRecostLock: (work) => withAdvisoryLock(db, LOCK_KEYS.recost, work),
     pendingAfter: async (after, size) => {
@@ -184,42 +184,9 @@ export function recostStore(db: Knex): RecostStore {
         symbol: r.symbol,
       }));
     },
-    pairsHistory: async (pairs): Promise<PairsHistory> => {
-      // Statistics are stale right after a bulk import; JIT compiling these reads costs more than
-      // running them. The two reads run at once, on two connections (the recost lock keeps other
-      // derivations from being posted in between).
-      const read = <Row>(sql: string, bindings: string[][]) =>
-        db.transaction(async (trx) => {
-          await trx.raw('SET LOCAL jit = off');
-          return (await trx.raw<{ rows: Row[] }>(sql, bindings)).rows;
-        });
-      const [trades, derivations] = await Promise.all([
-        // The pairs twice: once for the trades, once for the splits.
-        read<TradeRow>(TRADES_SQL, [...pairsParams(pairs), ...pairsParams(pairs)]),
-        read<DerivationRow>(DERIVATIONS_SQL, pairsParams(pairs)),
-      ]);
-      return { trades: trades.map(tradeOf), derivations: derivationsOf(derivations) };
-    },
+    pairsHistory: (pairs) => readPairsHistory(db, pairs),
     post: (drafts) => bulk.postTransactions(ledgerStore(db), drafts),
-    stamp: async (txnIds) => {
-      // A stamp is a new version of a narrow row and one primary-key entry; chunks still go on
-      // two connections at once (the machine's cores).
-      const chunks = Array.from({ length: Math.ceil(txnIds.length / STAMP_CHUNK) }, (_, i) =>
-        txnIds.slice(i * STAMP_CHUNK, (i + 1) * STAMP_CHUNK),
-      );
-      let stamped = 0;
-      const stamper = async () => {
-        for (let chunk = chunks.shift(); chunk !== undefined; chunk = chunks.shift()) {
-          const result = await db.raw<{ rowCount: number }>(
-            'UPDATE recost_states SET recosted_at = now() WHERE txn_id = ANY(?::uuid[]) AND recosted_at IS NULL',
-            [chunk],
-          );
-          stamped += result.rowCount;
-        }
-      };
-      await Promise.all([stamper(), stamper()]);
-      return stamped;
-    },
+    stamp: (txnIds) => stampRecosted(db, txnIds),
     rependReversed: (txnIds) =>
       txnIds.length === 0
         ? Promise.resolve(0)
@@ -234,26 +201,7 @@ export function recostStore(db: Knex): RecostStore {
              SELECT t.txn_id, t.txn_date, t.posted_at FROM transactions t JOIN reversed USING (txn_id)`,
             [txnIds],
           ),
-    flag: async (flags, cleared) => {
-      if (flags.length > 0) {
-        await db.raw(
-          `INSERT INTO recost_flags (txn_id, reason, detail)
-           SELECT * FROM unnest(?::uuid[], ?::text[], ?::jsonb[])
-           ON CONFLICT (txn_id) DO UPDATE SET reason = excluded.reason, detail = excluded.detail, flagged_at = now(), cleared_at = NULL`,
-          [flags.map((f) => f.txnId), flags.map((f) => f.reason), flags.map((f) => JSON.stringify(f.detail))],
-        );
-        await rependRecostByIds(
-          db,
-          flags.map((f) => f.txnId),
-        );
-      }
-      if (cleared.length > 0) {
-        await db.raw(
-          'UPDATE recost_flags SET cleared_at = now() WHERE txn_id = ANY(?::uuid[]) AND cleared_at IS NULL',
-          [cleared],
-        );
-      }
-    },
+    flag: (flags, cleared) => recordFlags(db, flags, cleared),
     countPending: async () => {
       const { rows } = await db.raw<{ rows: Array<{ pending: string }> }>(
         'SELECT count(*) AS pending FROM recost_states WHERE recosted_at IS NULL',
@@ -261,4 +209,67 @@ export function recostStore(db: Knex): RecostStore {
       return Number(rows[0]?.pending ?? 0);
     },
   };
+}
+
+/** The pairs (customer, symbol) as the two arrays `ofPairs` unnests. */
+const pairsParams = (pairs: TradePair[]) => [pairs.map((p) => p.customerId), pairs.map((p) => p.symbol)];
+
+/** Every trade of these pairs and their derivations. */
+async function readPairsHistory(db: Knex, pairs: TradePair[]): Promise<PairsHistory> {
+  // Statistics are stale right after a bulk import; JIT compiling these reads costs more than
+  // running them. The two reads run at once, on two connections (the recost lock keeps other
+  // derivations from being posted in between).
+  const read = <Row>(sql: string, bindings: string[][]) =>
+    db.transaction(async (trx) => {
+      await trx.raw('SET LOCAL jit = off');
+      return (await trx.raw<{ rows: Row[] }>(sql, bindings)).rows;
+    });
+  const [trades, derivations] = await Promise.all([
+    // The pairs twice: once for the trades, once for the splits.
+    read<TradeRow>(TRADES_SQL, [...pairsParams(pairs), ...pairsParams(pairs)]),
+    read<DerivationRow>(DERIVATIONS_SQL, pairsParams(pairs)),
+  ]);
+  return { trades: trades.map(tradeOf), derivations: derivationsOf(derivations) };
+}
+
+/** Stamps recosted_at on those still pending; answers how many it stamped. */
+async function stampRecosted(db: Knex, txnIds: string[]): Promise<number> {
+  // A stamp is a new version of a narrow row and one primary-key entry; chunks still go on
+  // two connections at once (the machine's cores).
+  const chunks = Array.from({ length: Math.ceil(txnIds.length / STAMP_CHUNK) }, (_, i) =>
+    txnIds.slice(i * STAMP_CHUNK, (i + 1) * STAMP_CHUNK),
+  );
+  let stamped = 0;
+  const stamper = async () => {
+    for (let chunk = chunks.shift(); chunk !== undefined; chunk = chunks.shift()) {
+      const result = await db.raw<{ rowCount: number }>(
+        'UPDATE recost_states SET recosted_at = now() WHERE txn_id = ANY(?::uuid[]) AND recosted_at IS NULL',
+        [chunk],
+      );
+      stamped += result.rowCount;
+    }
+  };
+  await Promise.all([stamper(), stamper()]);
+  return stamped;
+}
+
+/** Records why trades were left pending (re-pending them), and clears the flags of trades now derived. */
+async function recordFlags(db: Knex, flags: RecostFlag[], cleared: string[]): Promise<void> {
+  if (flags.length > 0) {
+    await db.raw(
+      `INSERT INTO recost_flags (txn_id, reason, detail)
+       SELECT * FROM unnest(?::uuid[], ?::text[], ?::jsonb[])
+       ON CONFLICT (txn_id) DO UPDATE SET reason = excluded.reason, detail = excluded.detail, flagged_at = now(), cleared_at = NULL`,
+      [flags.map((f) => f.txnId), flags.map((f) => f.reason), flags.map((f) => JSON.stringify(f.detail))],
+    );
+    await rependRecostByIds(
+      db,
+      flags.map((f) => f.txnId),
+    );
+  }
+  if (cleared.length > 0) {
+    await db.raw('UPDATE recost_flags SET cleared_at = now() WHERE txn_id = ANY(?::uuid[]) AND cleared_at IS NULL', [
+      cleared,
+    ]);
+  }
 }

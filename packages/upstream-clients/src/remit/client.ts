@@ -117,6 +117,30 @@ export interface RemitClient {
   getMidRate(): Promise<RemitMidRate>;
 }
 
+/** Pages 1, 2, … until `page_meta.next` is null; a record met twice (the list moved under us) is kept once. */
+async function everyPage<T extends { id: string }>(
+  path: string,
+  pageCap: number,
+  pageOf: (page: number) => Promise<RemitPage<T>>,
+): Promise<T[]> {
+  const byId = new Map<string, T>();
+  let page: number | null = 1;
+  for (let pages = 0; page !== null; pages += 1) {
+    if (pages === pageCap) throw new RemitPageCapError(path, pageCap);
+    const answer: RemitPage<T> = await pageOf(page);
+    for (const record of answer.data) if (!byId.has(record.id)) byId.set(record.id, record);
+    page = answer.page_meta.next;
+  }
+  return [...byId.values()];
+}
+
+/** An orders query as remit's filters. */
+const orderFilters = (query: RemitOrdersQuery) =>
+  compact({ customer_id: query.customerId, status: query.status, ...windowOf(query) });
+/** A payments query as remit's filters. */
+const paymentFilters = (query: RemitPaymentsQuery) =>
+  compact({ payin_id: query.payinId, customer_id: query.customerId, status: query.status, ...windowOf(query) });
+
 /** The client when its base URL is set, else null (not configured). */
 export const createRemitClientIfConfigured = ifConfigured(createRemitClient);
 
@@ -175,27 +199,8 @@ export function createRemitClient(options: RemitClientOptions): RemitClient {
     return checkPageAnswer(answer, page, source(path));
   };
 
-  /** Pages 1, 2, … until `page_meta.next` is null; a record met twice (the list moved under us) is kept once. */
-  const listAll = async <T extends { id: string }>(
-    collection: string,
-    item: z.ZodType<T>,
-    filters: SearchParams,
-  ): Promise<T[]> => {
-    const byId = new Map<string, T>();
-    let page: number | null = 1;
-    for (let pages = 0; page !== null; pages += 1) {
-      if (pages === pageCap) throw new RemitPageCapError(`${API}/${collection}`, pageCap);
-      const answer: RemitPage<T> = await listPage(collection, item, filters, { page, perPage });
-      for (const record of answer.data) if (!byId.has(record.id)) byId.set(record.id, record);
-      page = answer.page_meta.next;
-    }
-    return [...byId.values()];
-  };
-
-  const orderFilters = (query: RemitOrdersQuery) =>
-    compact({ customer_id: query.customerId, status: query.status, ...windowOf(query) });
-  const paymentFilters = (query: RemitPaymentsQuery) =>
-    compact({ payin_id: query.payinId, customer_id: query.customerId, status: query.status, ...windowOf(query) });
+  const listAll = async <T extends { id: string }>(collection: string, item: z.ZodType<T>, filters: SearchParams) =>
+    everyPage(`${API}/${collection}`, pageCap, (page) => listPage(collection, item, filters, { page, perPage }));
 
   return {
     listOrdersPage: async (query, page) => listPage('orders', orderSchema, orderFilters(query), page),

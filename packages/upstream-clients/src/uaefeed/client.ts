@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createUpstreamHttp, retryOptionsOf, UpstreamError, type SearchParams } from '../http.js';
+import { createUpstreamHttp, retryOptionsOf, UpstreamError, type SearchParams, type UpstreamHttp } from '../http.js';
 import { UpstreamPayloadError, type PayloadSource } from '../payload-error.js';
 import { UAEFEED_REFRESH_MARGIN_MS, UaefeedTokens } from './auth.js';
 import { readEnvelope, readEnvelopeDetail } from './envelope.js';
@@ -56,6 +56,65 @@ function checkMonthQuery(query: UaefeedMonthQuery): void {
     throw new TypeError('uaefeed: year is four digits');
 }
 
+/** The credentials of the token chain, each required. */
+function credentialsOf(config: UaefeedClientConfig) {
+  return {
+    appKey: requireText(config.appKey, 'appKey'),
+    appSecret: requireText(config.appSecret, 'appSecret'),
+    privateKeyPem: requireText(config.privateKeyPem, 'privateKeyPem'),
+    instCode: requireText(config.instCode, 'instCode'),
+    userId: config.userId ?? config.instCode,
+  };
+}
+
+/** Records asked for per page: 1 to UAEFEED_PAGE_SIZE_MAX, the most the feed serves. */
+function checkPageSize(pageSize: number): number {
+  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > UAEFEED_PAGE_SIZE_MAX) {
+    throw new Error(`uaefeed: pageSize is 1-${UAEFEED_PAGE_SIZE_MAX}`);
+  }
+  return pageSize;
+}
+
+/** A list query (checked) as the feed's search parameters. */
+function listParams(query: UaefeedListQuery): SearchParams {
+  checkListQuery(query);
+  return {
+    customerNumber: query.customerNumber,
+    ...(query.fromDate === undefined ? {} : { fromDate: query.fromDate }),
+    ...(query.toDate === undefined ? {} : { toDate: query.toDate }),
+  };
+}
+
+/** A GET with the bearer token; a 401 renews the token and tries once more. */
+async function getWithToken(
+  http: UpstreamHttp,
+  tokens: UaefeedTokens,
+  path: string,
+  searchParams: SearchParams,
+): Promise<{ body: unknown; raw: string }> {
+  const source: PayloadSource = { upstream: 'uaefeed', method: 'GET', path };
+  for (let attempt = 1; ; attempt++) {
+    const token = await tokens.accessToken();
+    let raw: string;
+    try {
+      raw = await http.getText(path, searchParams, { headers: { authorization: `Bearer ${token}` } });
+    } catch (error) {
+      if (attempt === 1 && error instanceof UpstreamError && error.status === 401) {
+        tokens.expire(token);
+        continue;
+      }
+      throw error;
+    }
+    let body: unknown;
+    try {
+      body = parseLossless(raw);
+    } catch {
+      throw new UpstreamError(source.upstream, 'bad_response', 200, source.method, path, 1, 'ERR_BODY_PARSE_FAILURE');
+    }
+    return { body, raw };
+  }
+}
+
 /**
  * The uaefeed client: the token chain of auth.ts, every answer's envelope checked, every JSON
  * number read losslessly into a decimal string, lists followed to their end (at most
@@ -64,17 +123,8 @@ function checkMonthQuery(query: UaefeedMonthQuery): void {
  */
 export function createUaefeedClient(config: UaefeedClientConfig): UaefeedClient {
   const baseUrl = requireText(config.baseUrl, 'baseUrl');
-  const credentials = {
-    appKey: requireText(config.appKey, 'appKey'),
-    appSecret: requireText(config.appSecret, 'appSecret'),
-    privateKeyPem: requireText(config.privateKeyPem, 'privateKeyPem'),
-    instCode: requireText(config.instCode, 'instCode'),
-    userId: config.userId ?? config.instCode,
-  };
-  const pageSize = config.pageSize ?? UAEFEED_PAGE_SIZE;
-  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > UAEFEED_PAGE_SIZE_MAX) {
-    throw new Error(`uaefeed: pageSize is 1-${UAEFEED_PAGE_SIZE_MAX}`);
-  }
+  const credentials = credentialsOf(config);
+  const pageSize = checkPageSize(config.pageSize ?? UAEFEED_PAGE_SIZE);
   const http = createUpstreamHttp({
     upstream: 'uaefeed',
     baseUrl,
@@ -89,30 +139,7 @@ export function createUaefeedClient(config: UaefeedClientConfig): UaefeedClient 
     config.refreshMarginMs ?? UAEFEED_REFRESH_MARGIN_MS,
   );
 
-  /** A GET with the bearer token; a 401 renews the token and tries once more. */
-  async function get(path: string, searchParams: SearchParams): Promise<{ body: unknown; raw: string }> {
-    const source: PayloadSource = { upstream: 'uaefeed', method: 'GET', path };
-    for (let attempt = 1; ; attempt++) {
-      const token = await tokens.accessToken();
-      let raw: string;
-      try {
-        raw = await http.getText(path, searchParams, { headers: { authorization: `Bearer ${token}` } });
-      } catch (error) {
-        if (attempt === 1 && error instanceof UpstreamError && error.status === 401) {
-          tokens.expire(token);
-          continue;
-        }
-        throw error;
-      }
-      let body: unknown;
-      try {
-        body = parseLossless(raw);
-      } catch {
-        throw new UpstreamError(source.upstream, 'bad_response', 200, source.method, path, 1, 'ERR_BODY_PARSE_FAILURE');
-      }
-      return { body, raw };
-    }
-  }
+  const get = (path: string, searchParams: SearchParams) => getWithToken(http, tokens, path, searchParams);
 
   async function listAll<S extends z.ZodType>(path: string, params: SearchParams, item: S): Promise<z.output<S>[]> {
     const source: PayloadSource = { upstream: 'uaefeed', method: 'GET', path };
@@ -137,15 +164,6 @@ export function createUaefeedClient(config: UaefeedClientConfig): UaefeedClient 
       'hasNextPage',
       `more than ${UAEFEED_PAGES_MAX} pages of ${pageSize} records (the page cap)`,
     );
-  }
-
-  function listParams(query: UaefeedListQuery): SearchParams {
-    checkListQuery(query);
-    return {
-      customerNumber: query.customerNumber,
-      ...(query.fromDate === undefined ? {} : { fromDate: query.fromDate }),
-      ...(query.toDate === undefined ? {} : { toDate: query.toDate }),
-    };
   }
 
   async function monthStatement<S extends z.ZodType>(path: string, query: UaefeedMonthQuery, schema: S) {

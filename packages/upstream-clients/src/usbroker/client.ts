@@ -27,7 +27,7 @@ import {
   tokenSchema,
   wiresPageSchema,
 } from './schemas.js';
-import { createTokenSource } from './token.js';
+import { createTokenSource, type TokenSource } from './token.js';
 import type {
   IsoDate,
   IsoMonth,
@@ -118,7 +118,6 @@ export function createUsbrokerClient(options: UsbrokerClientOptions): UsbrokerCl
   checkOptions(options);
   const { apiKey, apiSecret } = options;
   const now = options.now ?? Date.now;
-  const pageCap = options.pageCap ?? USBROKER_PAGE_CAP;
   // What an error body might echo: blanked out of any detail kept (called only once `tokens` exists).
   const secrets = () => [apiKey, apiSecret, tokens.held() ?? ''];
   const http: UpstreamHttp = createUpstreamHttp({
@@ -127,67 +126,101 @@ export function createUsbrokerClient(options: UsbrokerClientOptions): UsbrokerCl
     ...retryOptionsOf(options),
     readErrorDetail: usbrokerErrorDetail(secrets),
   });
-
-  const tokens = createTokenSource(async () => {
-    const path = 'oauth2/token';
-    let answer: unknown;
-    try {
-      // A token request changes nothing upstream: safe to retry on a 5xx or a network error.
-      answer = await http.postForm(
-        path,
-        { grant_type: 'client_credentials', client_id: apiKey, client_secret: apiSecret },
-        { idempotent: true },
-      );
-    } catch (error) {
-      // RFC 6749 §5.2: a refused client is 400 (invalid_client, invalid_grant) or 401.
-      if (error instanceof UpstreamError && (error.status === 400 || error.status === 401 || error.status === 403)) {
-        throw new UsbrokerAuthError(error);
-      }
-      throw error;
-    }
-    const token = parsePayload(tokenSchema, answer, { upstream: UPSTREAM, method: 'POST', path });
-    return { accessToken: token.access_token, expiresInMs: token.expires_in * 1000 };
-  }, now);
-
-  /** Runs `call` with a bearer token; a 401 gets one more try with a fresh token (the held one may have been revoked). */
-  const withToken = async <T>(call: Call<T>): Promise<T> => {
-    const token = await tokens.get();
-    try {
-      return await call(bearer(token));
-    } catch (error) {
-      if (!(error instanceof UpstreamError) || error.status !== 401) throw error;
-      tokens.invalidate(token);
-      return await call(bearer(await tokens.get()));
-    }
+  const tokens = createTokenSource(() => requestToken(http, apiKey, apiSecret), now);
+  const authorized = <T>(call: Call<T>, notFound?: NotFound) => authorizedCall(tokens, call, notFound);
+  const api: UsbrokerApi = {
+    http,
+    pageCap: options.pageCap ?? USBROKER_PAGE_CAP,
+    authorized,
+    getJson: async <S extends z.ZodType>(
+      path: string,
+      schema: S,
+      searchParams?: SearchParams,
+      notFound?: NotFound,
+    ): Promise<z.output<S>> => {
+      const answer = await authorized((headers) => http.getJson(path, searchParams, { headers }), notFound);
+      return parsePayload(schema, answer, source('GET', path));
+    },
   };
+  return { ...accountEndpoints(api), ...firmEndpoints(api) };
+}
 
-  /** `withToken`, with the broker's refusals typed: 401/403 UsbrokerAuthError, 404 UsbrokerNotFoundError. */
-  const authorized = async <T>(call: Call<T>, notFound?: NotFound): Promise<T> => {
-    try {
-      return await withToken(call);
-    } catch (error) {
-      if (!(error instanceof UpstreamError) || error instanceof UsbrokerAuthError) throw error;
-      if (error.status === 401 || error.status === 403) throw new UsbrokerAuthError(error);
-      if (error.status === 404 && notFound !== undefined)
-        throw new UsbrokerNotFoundError(error, notFound.resource, notFound.id);
-      throw error;
+/** The client credentials grant: a refused client is UsbrokerAuthError. */
+async function requestToken(
+  http: UpstreamHttp,
+  apiKey: string,
+  apiSecret: string,
+): Promise<{ accessToken: string; expiresInMs: number }> {
+  const path = 'oauth2/token';
+  let answer: unknown;
+  try {
+    // A token request changes nothing upstream: safe to retry on a 5xx or a network error.
+    answer = await http.postForm(
+      path,
+      { grant_type: 'client_credentials', client_id: apiKey, client_secret: apiSecret },
+      { idempotent: true },
+    );
+  } catch (error) {
+    // RFC 6749 §5.2: a refused client is 400 (invalid_client, invalid_grant) or 401.
+    if (error instanceof UpstreamError && (error.status === 400 || error.status === 401 || error.status === 403)) {
+      throw new UsbrokerAuthError(error);
     }
-  };
+    throw error;
+  }
+  const token = parsePayload(tokenSchema, answer, { upstream: UPSTREAM, method: 'POST', path });
+  return { accessToken: token.access_token, expiresInMs: token.expires_in * 1000 };
+}
 
-  const getJson = async <S extends z.ZodType>(
+/** Runs `call` with a bearer token; a 401 gets one more try with a fresh token (the held one may have been revoked). */
+async function withToken<T>(tokens: TokenSource, call: Call<T>): Promise<T> {
+  const token = await tokens.get();
+  try {
+    return await call(bearer(token));
+  } catch (error) {
+    if (!(error instanceof UpstreamError) || error.status !== 401) throw error;
+    tokens.invalidate(token);
+    return await call(bearer(await tokens.get()));
+  }
+}
+
+/** `withToken`, with the broker's refusals typed: 401/403 UsbrokerAuthError, 404 UsbrokerNotFoundError. */
+async function authorizedCall<T>(tokens: TokenSource, call: Call<T>, notFound?: NotFound): Promise<T> {
+  try {
+    return await withToken(tokens, call);
+  } catch (error) {
+    if (!(error instanceof UpstreamError) || error instanceof UsbrokerAuthError) throw error;
+    if (error.status === 401 || error.status === 403) throw new UsbrokerAuthError(error);
+    if (error.status === 404 && notFound !== undefined)
+      throw new UsbrokerNotFoundError(error, notFound.resource, notFound.id);
+    throw error;
+  }
+}
+
+/** What the endpoints call the broker through: its API with a bearer token, its refusals typed. */
+interface UsbrokerApi {
+  http: UpstreamHttp;
+  pageCap: number;
+  authorized<T>(call: Call<T>, notFound?: NotFound): Promise<T>;
+  getJson<S extends z.ZodType>(
     path: string,
     schema: S,
     searchParams?: SearchParams,
     notFound?: NotFound,
-  ): Promise<z.output<S>> => {
-    const answer = await authorized((headers) => http.getJson(path, searchParams, { headers }), notFound);
-    return parsePayload(schema, answer, source('GET', path));
-  };
+  ): Promise<z.output<S>>;
+}
 
-  const accountPath = (accountNo: string, rest = '') =>
-    `v1/accounts/${encodeURIComponent(required('accountNo', accountNo))}${rest}`;
-  const asAccount = (accountNo: string) => ({ resource: 'account' as const, id: accountNo });
+const accountPath = (accountNo: string, rest = '') =>
+  `v1/accounts/${encodeURIComponent(required('accountNo', accountNo))}${rest}`;
+const asAccount = (accountNo: string) => ({ resource: 'account' as const, id: accountNo });
 
+/** The endpoints of one customer account: the account, its balance, positions, orders and statements. */
+function accountEndpoints({
+  getJson,
+  pageCap,
+}: UsbrokerApi): Pick<
+  UsbrokerClient,
+  'getAccount' | 'getBalance' | 'listPositions' | 'listOrdersPage' | 'listOrders' | 'getMonthlyStatement'
+> {
   const listOrdersPage: UsbrokerClient['listOrdersPage'] = async (accountNo, query = {}) => {
     const path = accountPath(accountNo, '/orders');
     const page = await getJson(
@@ -198,22 +231,6 @@ export function createUsbrokerClient(options: UsbrokerClientOptions): UsbrokerCl
     );
     return checkPage(page, (order) => order.order_id, query.afterId, pageLimit(query.limit), source('GET', path));
   };
-
-  const listWiresPage: UsbrokerClient['listWiresPage'] = async (query = {}) => {
-    const path = 'v1/funding/wires';
-    const page = await getJson(
-      path,
-      wiresPageSchema,
-      compact({
-        after_id: query.afterId,
-        account_no: query.accountNo,
-        direction: query.direction,
-        limit: pageLimit(query.limit),
-      }),
-    );
-    return checkPage(page, (wire) => wire.transfer_id, query.afterId, pageLimit(query.limit), source('GET', path));
-  };
-
   return {
     getAccount: async (accountNo) => {
       const path = accountPath(accountNo);
@@ -245,6 +262,31 @@ export function createUsbrokerClient(options: UsbrokerClientOptions): UsbrokerCl
         throw payloadError('GET', path, 'month', 'names another month than the one asked for');
       return statement;
     },
+  };
+}
+
+/** The firm's endpoints: its funding wires, order previews, quotes, and its daily ledger. */
+function firmEndpoints({
+  http,
+  pageCap,
+  authorized,
+  getJson,
+}: UsbrokerApi): Pick<UsbrokerClient, 'listWiresPage' | 'listWires' | 'previewOrder' | 'getQuotes' | 'getDailyLedger'> {
+  const listWiresPage: UsbrokerClient['listWiresPage'] = async (query = {}) => {
+    const path = 'v1/funding/wires';
+    const page = await getJson(
+      path,
+      wiresPageSchema,
+      compact({
+        after_id: query.afterId,
+        account_no: query.accountNo,
+        direction: query.direction,
+        limit: pageLimit(query.limit),
+      }),
+    );
+    return checkPage(page, (wire) => wire.transfer_id, query.afterId, pageLimit(query.limit), source('GET', path));
+  };
+  return {
     listWiresPage,
     listWires: async (query = {}) =>
       walk(
