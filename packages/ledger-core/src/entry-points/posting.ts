@@ -53,12 +53,7 @@ export {
 } from '../domain/posting-rules/index.js';
 export { ENTERABLE_SOURCES, SOURCES, type Source } from '../domain/sources.js';
 export { CUSTOMER_FEE_BPS_DEFAULT, FeeSchedule } from '../domain/fees.js';
-export {
-  draftFromEntry,
-  type EntryRequest,
-  type PostingPolicy,
-  type TransactionDraft,
-} from '../domain/transaction.js';
+export { draftFromEntry, type EntryRequest, type PostingPolicy, type TransactionDraft } from '../domain/transaction.js';
 export { draftManualEntry, type ManualEntryPolicy } from '../domain/manual-entry.js';
 export { derivationDraft, type RecostPolicy } from '../domain/recost.js';
 export { JOURNAL_OUTCOMES, type JournalOutcome } from '../domain/journal-outcome.js';
