@@ -1,13 +1,8 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import {
-  accountTotals,
-  postTransactions,
-  trialBalance,
-  upsertCustomer,
-  type BulkResult as PostingResult,
-  type TransactionDraft,
-} from '@ledger/core';
+import type { TransactionDraft } from '@ledger/core/posting';
+import { accountTotals, trialBalance } from '@ledger/core/reports';
+import { postTransactions, upsertCustomer, type BulkResult as PostingResult } from '@ledger/core/store';
 import type { TestDatabase } from '@ledger/core/testing';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';

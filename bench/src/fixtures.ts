@@ -1,5 +1,5 @@
 import { v7 } from 'uuid';
-import { Decimal, draftFromEntry, FeeSchedule, type EntryRequest, type TransactionDraft } from '@ledger/core';
+import { Decimal, draftFromEntry, FeeSchedule, type EntryRequest, type TransactionDraft } from '@ledger/core/posting';
 
 /** A realistic mix of upstream activity: funding, trades, income and tax. */
 const MIX: Array<[share: number, make: (i: number, customer: string) => EntryRequest]> = [

@@ -2,9 +2,9 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { postTransactions, upsertCustomer } from '@ledger/core';
+import type { EntryRequest } from '@ledger/core/posting';
+import { postTransactions, upsertCustomer } from '@ledger/core/store';
 import type { TestDatabase } from '@ledger/core/testing';
-import type { EntryRequest } from '@ledger/core';
 import { cpuSecondsOf, postgresCpuSeconds } from './cpu.js';
 import { customerId, openingDeposits } from './fixtures.js';
 

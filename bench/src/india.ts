@@ -1,15 +1,13 @@
 import {
-  createLogger,
   Decimal,
   draftFromEntry,
   FeeSchedule,
   PAGE_LIMIT_DEFAULT,
   PAGE_LIMIT_MAX,
-  postTransactions,
-  recost,
-  upsertCustomer,
   type TransactionDraft,
-} from '@ledger/core';
+} from '@ledger/core/posting';
+import { createLogger } from '@ledger/core/runtime';
+import { postTransactions, recost, upsertCustomer } from '@ledger/core/store';
 import type { TestDatabase } from '@ledger/core/testing';
 import { createApp, loadConfig } from '@ledger/api';
 import { createJobProducer } from '@ledger/job-runtime';

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { COPY_FROM, postTransactions, upsertCustomer } from '@ledger/core';
+import { COPY_FROM, postTransactions, upsertCustomer } from '@ledger/core/store';
 import type { TestDatabase } from '@ledger/core/testing';
 import { from as copyFrom } from 'pg-copy-streams';
 import { cpuSecondsOf } from './cpu.js';

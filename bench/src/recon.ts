@@ -1,5 +1,5 @@
 import { loadavg } from 'node:os';
-import { postTransactions } from '@ledger/core';
+import { postTransactions } from '@ledger/core/store';
 import type { TestDatabase } from '@ledger/core/testing';
 import {
   CHECKS,

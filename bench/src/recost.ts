@@ -1,14 +1,6 @@
-import {
-  Decimal,
-  derivationDraft,
-  draftFromEntry,
-  FeeSchedule,
-  postTransactions,
-  recost,
-  trialBalance,
-  upsertCustomer,
-  type TransactionDraft,
-} from '@ledger/core';
+import { Decimal, derivationDraft, draftFromEntry, FeeSchedule, type TransactionDraft } from '@ledger/core/posting';
+import { trialBalance } from '@ledger/core/reports';
+import { postTransactions, recost, upsertCustomer } from '@ledger/core/store';
 import type { TestDatabase } from '@ledger/core/testing';
 import { v7 } from 'uuid';
 import { randomUUID } from 'node:crypto';

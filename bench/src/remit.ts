@@ -1,13 +1,6 @@
-import {
-  accrualsDue,
-  Decimal,
-  findRemittancesOf,
-  postTransactions,
-  remittanceFacts,
-  settlementsDue,
-  trialBalance,
-  upsertCustomer,
-} from '@ledger/core';
+import { accrualsDue, Decimal, remittanceFacts, settlementsDue } from '@ledger/core/posting';
+import { trialBalance } from '@ledger/core/reports';
+import { findRemittancesOf, postTransactions, upsertCustomer } from '@ledger/core/store';
 import type { TestDatabase } from '@ledger/core/testing';
 import { runSyncRemit } from '@ledger/jobs';
 import { v7 as uuidv7 } from 'uuid';

@@ -1,4 +1,4 @@
-import { postTransactions, upsertCustomer } from '@ledger/core';
+import { postTransactions, upsertCustomer } from '@ledger/core/store';
 import type { TestDatabase } from '@ledger/core/testing';
 import { customerId, drafts } from './fixtures.js';
 import { withApi, type RunningApi } from './http.js';

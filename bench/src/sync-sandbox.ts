@@ -1,4 +1,4 @@
-import { createLogger, type Book } from '@ledger/core';
+import { createLogger, type Book } from '@ledger/core/runtime';
 import type { TestDatabase } from '@ledger/core/testing';
 import { DEFAULT_JOB_SETTINGS, type JobDeps } from '@ledger/jobs';
 import { createDataset, parseEnvFile, type SandboxDataset } from '@ledger/sandbox';

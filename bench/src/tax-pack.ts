@@ -1,4 +1,5 @@
-import { createLogger, recost, upsertCustomer } from '@ledger/core';
+import { createLogger } from '@ledger/core/runtime';
+import { recost, upsertCustomer } from '@ledger/core/store';
 import type { TestDatabase } from '@ledger/core/testing';
 import {
   DEFAULT_JOB_SETTINGS,

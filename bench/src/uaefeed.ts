@@ -1,4 +1,6 @@
-import { Decimal, FeeSchedule, postTransactions, recost, trialBalance, upsertCustomer } from '@ledger/core';
+import { Decimal, FeeSchedule } from '@ledger/core/posting';
+import { trialBalance } from '@ledger/core/reports';
+import { postTransactions, recost, upsertCustomer } from '@ledger/core/store';
 import { v7 as uuidv7 } from 'uuid';
 import type { TestDatabase } from '@ledger/core/testing';
 import {

@@ -1,4 +1,5 @@
-import { observeHttpRequests, observeReconciliation, type Db, type Logger, type Metrics } from '@ledger/core';
+import { observeHttpRequests, observeReconciliation, type Logger, type Metrics } from '@ledger/core/runtime';
+import type { Db } from '@ledger/core/store';
 import type { JobProducer } from '@ledger/job-runtime';
 import { OnDemandRuns } from '@ledger/reconciliation';
 import express, { type Express, type RequestHandler } from 'express';

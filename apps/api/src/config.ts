@@ -1,8 +1,7 @@
+import { Decimal, DECIMAL_PATTERN_SOURCE, type FeeSchedule } from '@ledger/core/posting';
 import {
   commonConfigOf,
   commonConfigSchema,
-  Decimal,
-  DECIMAL_PATTERN_SOURCE,
   feeScheduleConfigSchema,
   feeScheduleOf,
   FISCAL_YEAR_START_MONTH_DEFAULT,
@@ -10,8 +9,7 @@ import {
   queueConfigOf,
   redisConfigSchema,
   type CommonConfig,
-  type FeeSchedule,
-} from '@ledger/core';
+} from '@ledger/core/runtime';
 import { indiaSettingsOf, indiaSettingsSchema, type IndiaSettings } from '@ledger/india';
 import { reconSettingsOf, reconSettingsSchema, type ReconSettings } from '@ledger/reconciliation';
 import { createUpstreamClients, upstreamConfigSchema, type UpstreamClients } from '@ledger/upstream-clients';

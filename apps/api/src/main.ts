@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
-import { closeServer, startProcess } from '@ledger/core';
+import { closeServer, startProcess } from '@ledger/core/runtime';
 import { createJobProducer } from '@ledger/job-runtime';
 import { JOBS } from '@ledger/jobs';
 import { createApp, onDemandRuns } from './app.js';

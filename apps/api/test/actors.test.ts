@@ -1,4 +1,6 @@
-import { postTransactions, withActor, jobActor, draftFromEntry, FeeSchedule, Decimal } from '@ledger/core';
+import { jobActor, draftFromEntry, FeeSchedule, Decimal } from '@ledger/core/posting';
+import { withActor } from '@ledger/core/runtime';
+import { postTransactions } from '@ledger/core/store';
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { deposit, expectError, startApi, type TestApi } from './support.js';

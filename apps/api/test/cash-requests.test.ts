@@ -7,11 +7,11 @@ import {
   Decimal,
   draftFromEntry,
   FeeSchedule,
-  postEntry,
   type CashRequestAction,
   type CashRequestStatus,
   type EntryRequest,
-} from '@ledger/core';
+} from '@ledger/core/posting';
+import { postEntry } from '@ledger/core/store';
 import { expect } from 'chai';
 import { countRows, deposit, expectError, startApi, type Reply, type TestApi } from './support.js';
 

@@ -1,4 +1,5 @@
-import { Decimal, FeeSchedule, type RecostOptions } from '@ledger/core';
+import { Decimal, FeeSchedule } from '@ledger/core/posting';
+import type { RecostOptions } from '@ledger/core/store';
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { deposit, startApi, type TestApi } from './support.js';

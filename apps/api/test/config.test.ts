@@ -1,4 +1,4 @@
-import { ConfigError } from '@ledger/core';
+import { ConfigError } from '@ledger/core/runtime';
 import { expect } from 'chai';
 import { loadConfig } from '../src/config.js';
 import { deposit, startApi } from './support.js';

@@ -1,4 +1,5 @@
-import { Decimal, FeeSchedule, recost } from '@ledger/core';
+import { Decimal, FeeSchedule } from '@ledger/core/posting';
+import { recost } from '@ledger/core/store';
 import { expect } from 'chai';
 import type { TestApi } from './support.js';
 

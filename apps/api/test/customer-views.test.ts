@@ -1,4 +1,6 @@
-import { Decimal, draftFromEntry, FeeSchedule, postTransactions, STATEMENT_MOVEMENTS_MAX } from '@ledger/core';
+import { Decimal, draftFromEntry, FeeSchedule } from '@ledger/core/posting';
+import { STATEMENT_MOVEMENTS_MAX } from '@ledger/core/reports';
+import { postTransactions } from '@ledger/core/store';
 import { v7 as uuidv7 } from 'uuid';
 import { expect } from 'chai';
 import { buildBook, C1 } from './customer-book.js';

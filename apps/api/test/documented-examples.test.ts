@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { ENTERABLE_TXN_TYPES } from '@ledger/core';
+import { ENTERABLE_TXN_TYPES } from '@ledger/core/posting';
 import { expect } from 'chai';
 import { ENTRY_EXAMPLES } from '../src/features/transactions/examples.js';
 import { apiDocument } from '../src/openapi/index.js';

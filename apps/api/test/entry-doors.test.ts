@@ -1,4 +1,5 @@
-import { createLogger, type Db } from '@ledger/core';
+import { createLogger } from '@ledger/core/runtime';
+import type { Db } from '@ledger/core/store';
 import { DEFAULT_JOB_SETTINGS, syncUaefeedJob } from '@ledger/jobs';
 import { startSandbox, type Sandbox, type SandboxOrder, type SandboxTransfer } from '@ledger/sandbox';
 import { createUpstreamClients, upstreamConfigSchema } from '@ledger/upstream-clients';

@@ -1,4 +1,6 @@
-import { jobActor, recordExceptions, withActor } from '@ledger/core';
+import { jobActor } from '@ledger/core/posting';
+import { withActor } from '@ledger/core/runtime';
+import { recordExceptions } from '@ledger/core/store';
 import { expect } from 'chai';
 import { expectError, startApi, type TestApi } from './support.js';
 

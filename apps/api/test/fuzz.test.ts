@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import http from 'node:http';
-import type { Db } from '@ledger/core';
+import type { Db } from '@ledger/core/store';
 import { expect } from 'chai';
 import { apiDocument } from '../src/openapi/index.js';
 import { generate, varyHeaders, type PathFixture, type SemanticCase } from './fuzz/generators.js';

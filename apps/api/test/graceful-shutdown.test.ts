@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { upsertCustomer } from '@ledger/core';
+import { upsertCustomer } from '@ledger/core/store';
 import { AppProcess, createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import { expect } from 'chai';
 import { ADMIN_TOKEN, deposit, LEDGER_TOKEN } from './support.js';

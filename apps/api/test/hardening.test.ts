@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
-import { LedgerError, MONEY_RULE } from '@ledger/core';
+import { LedgerError, MONEY_RULE } from '@ledger/core/posting';
 import { expect } from 'chai';
 import { ERROR_STATUS, toProblem } from '../src/http/errors.js';
 import { apiDocument } from '../src/openapi/index.js';

@@ -1,4 +1,6 @@
-import { createLogger, Decimal, FeeSchedule, recost, upsertCustomer } from '@ledger/core';
+import { Decimal, FeeSchedule } from '@ledger/core/posting';
+import { createLogger } from '@ledger/core/runtime';
+import { recost, upsertCustomer } from '@ledger/core/store';
 import {
   DEFAULT_JOB_SETTINGS,
   type JobDeps,

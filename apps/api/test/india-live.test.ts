@@ -1,4 +1,5 @@
-import { Decimal, istDate, upsertRemittances, type RemittanceRecord } from '@ledger/core';
+import { Decimal, istDate } from '@ledger/core/posting';
+import { upsertRemittances, type RemittanceRecord } from '@ledger/core/store';
 import { financialYearOf } from '@ledger/india';
 import { expect } from 'chai';
 import nock from 'nock';

@@ -1,4 +1,4 @@
-import { upsertRemittances, type RemittanceRecord } from '@ledger/core';
+import { upsertRemittances, type RemittanceRecord } from '@ledger/core/store';
 import type { RunVariance } from '@ledger/reconciliation';
 import { tieOutAgreement } from '@ledger/reconciliation/testing';
 import { expect } from 'chai';

@@ -1,15 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import {
-  Decimal,
-  draftFromEntry,
-  FeeSchedule,
-  postTransactions,
-  trialBalance,
-  upsertCustomer,
-  type Db,
-  type EntryRequest,
-} from '@ledger/core';
+import { Decimal, draftFromEntry, FeeSchedule, type EntryRequest } from '@ledger/core/posting';
+import { trialBalance } from '@ledger/core/reports';
+import { postTransactions, upsertCustomer, type Db } from '@ledger/core/store';
 import { AppProcess, createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import { DEFAULT_JOB_SETTINGS, JOBS } from '@ledger/jobs';
 import { expect } from 'chai';

@@ -1,4 +1,5 @@
-import { Decimal, draftFromEntry, FeeSchedule, postEntry, type EntryRequest } from '@ledger/core';
+import { Decimal, draftFromEntry, FeeSchedule, type EntryRequest } from '@ledger/core/posting';
+import { postEntry } from '@ledger/core/store';
 import { expect } from 'chai';
 import { v7 as uuidv7 } from 'uuid';
 import { expectError, startApi, type TestApi } from './support.js';

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { Decimal, draftFromEntry, FeeSchedule, postTransactions } from '@ledger/core';
+import { Decimal, draftFromEntry, FeeSchedule } from '@ledger/core/posting';
+import { postTransactions } from '@ledger/core/store';
 import { expect } from 'chai';
 import { v7 as uuidv7 } from 'uuid';
 import { buildBook } from './customer-book.js';

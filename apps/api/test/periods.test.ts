@@ -1,12 +1,5 @@
-import {
-  Decimal,
-  FeeSchedule,
-  postTransactions,
-  recost,
-  todayUtc,
-  type TransactionDraft,
-  draftFromEntry,
-} from '@ledger/core';
+import { Decimal, FeeSchedule, todayUtc, type TransactionDraft, draftFromEntry } from '@ledger/core/posting';
+import { postTransactions, recost } from '@ledger/core/store';
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { countRows, deposit, expectError, type Reply, type TestApi } from './support.js';

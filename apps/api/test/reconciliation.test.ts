@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { advisoryLockId, createDb } from '@ledger/core';
+import { advisoryLockId, createDb } from '@ledger/core/store';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import { CHECKS } from '@ledger/reconciliation';
 import { expect } from 'chai';

@@ -1,5 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import { advisoryLockId, createDb, createLogger, LOCK_KEYS } from '@ledger/core';
+import { createLogger } from '@ledger/core/runtime';
+import { advisoryLockId, createDb, LOCK_KEYS } from '@ledger/core/store';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import { createJobWorkers, type JobWorkers } from '@ledger/job-runtime';
 import { DEFAULT_JOB_SETTINGS, JOBS, runProvisionIndia } from '@ledger/jobs';

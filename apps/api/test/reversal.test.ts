@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Decimal, FeeSchedule, recost } from '@ledger/core';
+import { Decimal, FeeSchedule } from '@ledger/core/posting';
+import { recost } from '@ledger/core/store';
 import { expect } from 'chai';
 import { deposit, expectError, startApi, type TestApi } from './support.js';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { trialBalance } from '@ledger/core';
+import { trialBalance } from '@ledger/core/reports';
 import { AppProcess, createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import { startSandbox, type Sandbox } from '@ledger/sandbox';
 import { expect } from 'chai';

@@ -1,4 +1,5 @@
-import { Decimal, recost } from '@ledger/core';
+import { Decimal } from '@ledger/core/posting';
+import { recost } from '@ledger/core/store';
 import { expect } from 'chai';
 import { countRows, deposit, expectError, type TestApi } from './support.js';
 import { postEntry, RECOST, reportsAnswered, startApiWithC1 } from './closing.js';

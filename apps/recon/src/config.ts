@@ -6,7 +6,7 @@ import {
   flagSetting,
   parseConfig,
   type CommonConfig,
-} from '@ledger/core';
+} from '@ledger/core/runtime';
 import { reconSettingsOf, reconSettingsSchema, type ReconSettings } from '@ledger/reconciliation';
 import { createUpstreamClients, upstreamConfigSchema, type UpstreamClients } from '@ledger/upstream-clients';
 import { z } from 'zod';

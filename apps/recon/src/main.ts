@@ -1,4 +1,4 @@
-import { observeBookTotals, observeReconciliation, startProcess } from '@ledger/core';
+import { observeBookTotals, observeReconciliation, startProcess } from '@ledger/core/runtime';
 import { loadConfig } from './config.js';
 import { Scheduler } from './scheduler.js';
 import { reconTasks } from './tasks.js';

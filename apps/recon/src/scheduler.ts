@@ -1,4 +1,4 @@
-import type { Logger } from '@ledger/core';
+import type { Logger } from '@ledger/core/runtime';
 
 /** Work the scheduler runs on a cadence: a category of reconciliation checks (tasks.ts). */
 export interface ScheduledTask {

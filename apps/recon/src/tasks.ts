@@ -1,4 +1,5 @@
-import type { Db, Logger, ReconObserver } from '@ledger/core';
+import type { Logger, ReconObserver } from '@ledger/core/runtime';
+import type { Db } from '@ledger/core/store';
 import { CATEGORIES, CHECKS, runReconciliation, type Category } from '@ledger/reconciliation';
 import type { ReconConfig } from './config.js';
 import type { ScheduledTask } from './scheduler.js';

@@ -1,4 +1,4 @@
-import { ConfigError } from '@ledger/core';
+import { ConfigError } from '@ledger/core/runtime';
 import { DEFAULT_RECON_SETTINGS } from '@ledger/reconciliation';
 import { NO_UPSTREAMS } from '@ledger/upstream-clients';
 import { expect } from 'chai';

@@ -1,4 +1,4 @@
-import { createLogger, type Logger } from '@ledger/core';
+import { createLogger, type Logger } from '@ledger/core/runtime';
 import { install } from '@sinonjs/fake-timers';
 import { expect } from 'chai';
 import { Scheduler, type ScheduledTask } from '../src/scheduler.js';

@@ -1,4 +1,4 @@
-import { createLogger } from '@ledger/core';
+import { createLogger } from '@ledger/core/runtime';
 import { CHECKS } from '@ledger/reconciliation';
 import { expect } from 'chai';
 import { loadConfig } from '../src/config.js';

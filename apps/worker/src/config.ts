@@ -1,14 +1,14 @@
+import { DECIMAL_PATTERN_SOURCE } from '@ledger/core/posting';
 import {
   commonConfigOf,
   commonConfigSchema,
-  DECIMAL_PATTERN_SOURCE,
   feeScheduleConfigSchema,
   feeScheduleOf,
   parseConfig,
   queueConfigOf,
   redisConfigSchema,
   type CommonConfig,
-} from '@ledger/core';
+} from '@ledger/core/runtime';
 import type { JobSettings } from '@ledger/jobs';
 import { createUpstreamClients, upstreamConfigSchema, type UpstreamClients } from '@ledger/upstream-clients';
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-import { startProcess } from '@ledger/core';
+import { startProcess } from '@ledger/core/runtime';
 import { createJobWorkers } from '@ledger/job-runtime';
 import { JOBS } from '@ledger/jobs';
 import { loadConfig } from './config.js';

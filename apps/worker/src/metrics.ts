@@ -6,7 +6,7 @@ import {
   type Logger,
   type Metrics,
   type ReadyCheck,
-} from '@ledger/core';
+} from '@ledger/core/runtime';
 import { JOB_FAMILIES, queueName, type JobFamily, type JobWorkers } from '@ledger/job-runtime';
 import { JOBS } from '@ledger/jobs';
 import { Queue } from 'bullmq';

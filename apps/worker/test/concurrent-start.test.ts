@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { isAtHead } from '@ledger/core';
+import { isAtHead } from '@ledger/core/store';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { AppProcess, createTestDatabase, type TestDatabase } from '@ledger/core/testing';

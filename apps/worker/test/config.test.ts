@@ -1,4 +1,5 @@
-import { ConfigError, Decimal, FeeSchedule } from '@ledger/core';
+import { Decimal, FeeSchedule } from '@ledger/core/posting';
+import { ConfigError } from '@ledger/core/runtime';
 import { expect } from 'chai';
 import { loadConfig } from '../src/config.js';
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createLogger, createMetrics, type Metrics } from '@ledger/core';
+import { createLogger, createMetrics, type Metrics } from '@ledger/core/runtime';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import { createJobWorkers, queueName, type JobWorkers } from '@ledger/job-runtime';
 import { DEFAULT_JOB_SETTINGS, JOBS } from '@ledger/jobs';

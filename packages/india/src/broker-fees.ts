@@ -1,4 +1,4 @@
-import { Decimal, type Page } from '@ledger/core';
+import { Decimal, type Page } from '@ledger/core/posting';
 import { ratio } from './figures.js';
 
 /** A trade's broker fees as the report lists it: every figure a decimal string (formatted by the read). */

@@ -1,4 +1,4 @@
-import { Decimal, roundToCents, ZERO } from '@ledger/core';
+import { Decimal, roundToCents, ZERO } from '@ledger/core/posting';
 import { indexationYears } from './cii.js';
 import { addMonths, wholeMonthsBetween } from './dates.js';
 import { allocate, groupBy, money, moneyOrNull, ratio, sum, toInr } from './figures.js';

@@ -1,4 +1,5 @@
-import { LedgerError, type Db } from '@ledger/core';
+import { LedgerError } from '@ledger/core/posting';
+import type { Db } from '@ledger/core/store';
 import { financialYearOf } from './fy.js';
 import { loadOutcome } from './issuers.js';
 

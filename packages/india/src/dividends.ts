@@ -1,4 +1,4 @@
-import { Decimal, roundToCents, ZERO } from '@ledger/core';
+import { Decimal, roundToCents, ZERO } from '@ledger/core/posting';
 import { groupBy, money, moneyOrNull, ratio, sum, toInr } from './figures.js';
 import type { FinancialYear } from './fy.js';
 import type { RateBook } from './rates.js';

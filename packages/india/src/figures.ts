@@ -1,4 +1,4 @@
-import { Decimal, roundToCents, ZERO } from '@ledger/core';
+import { Decimal, roundToCents, ZERO } from '@ledger/core/posting';
 
 /** A money figure as the reports answer it: a decimal string in whole cents (or paise). */
 export const money = (amount: Decimal) => roundToCents(amount).toFixed(2);

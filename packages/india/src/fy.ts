@@ -1,4 +1,4 @@
-import { LAST_CALENDAR_YEAR, LedgerError } from '@ledger/core';
+import { LAST_CALENDAR_YEAR, LedgerError } from '@ledger/core/posting';
 import { LONG_TERM_MONTHS, LRS_LIMIT_USD, LTCG_RULES, type Dated } from './rules.js';
 
 /** An Indian financial year: 1 April to 31 March, labelled `YYYY-YY` (`2024-25`). */

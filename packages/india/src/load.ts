@@ -1,4 +1,5 @@
-import { Decimal, type Db } from '@ledger/core';
+import { Decimal } from '@ledger/core/posting';
+import type { Db } from '@ledger/core/store';
 import { parseSbiRates, type InrRate } from './rates.js';
 
 /** What a load did: rows new to the table, rows that replaced a day's earlier sheet, rows already there, rows skipped and why. */

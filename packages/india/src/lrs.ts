@@ -1,4 +1,4 @@
-import { Decimal, roundToCents, ZERO } from '@ledger/core';
+import { Decimal, roundToCents, ZERO } from '@ledger/core/posting';
 import type { FinancialYear } from './fy.js';
 import { groupBy, money, ratio } from './figures.js';
 import { LRS_LIMIT_USD, LRS_WARN_SHARE, noPanRate, ruleOn, TCS_RULES, type Dated, type TcsRule } from './rules.js';

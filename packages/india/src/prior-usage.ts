@@ -1,4 +1,6 @@
-import { currentActor, Decimal, type Db } from '@ledger/core';
+import { Decimal } from '@ledger/core/posting';
+import { currentActor } from '@ledger/core/runtime';
+import type { Db } from '@ledger/core/store';
 import type { FinancialYear } from './fy.js';
 import type { PriorLrsUsage } from './lrs.js';
 

@@ -1,4 +1,5 @@
-import { ACCOUNT, assertPage, Decimal, economicDateSql, type Db, type Page } from '@ledger/core';
+import { ACCOUNT, assertPage, Decimal, type Page } from '@ledger/core/posting';
+import { economicDateSql, type Db } from '@ledger/core/store';
 import type { FeeFigures } from './broker-fees.js';
 import type { FlaggedSale, OpenLot, StoredMatch } from './capital-gains.js';
 import { addDays } from './dates.js';

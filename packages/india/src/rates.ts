@@ -1,4 +1,4 @@
-import { Decimal } from '@ledger/core';
+import { Decimal } from '@ledger/core/posting';
 import { addDays, isSaturday, lastDayOfPreviousMonth } from './dates.js';
 
 /** One day's USD/INR rates, INR per USD. */

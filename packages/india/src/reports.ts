@@ -1,4 +1,6 @@
-import { LedgerError, ZERO, type Book, type Db, type Decimal, type Page } from '@ledger/core';
+import { LedgerError, ZERO, type Decimal, type Page } from '@ledger/core/posting';
+import type { Book } from '@ledger/core/runtime';
+import type { Db } from '@ledger/core/store';
 import { RemitPageCapError, UpstreamError, UpstreamPayloadError, type RemitClient } from '@ledger/upstream-clients';
 import { brokerFeeSummary, FEE_DRIFT_TOLERANCE_USD, type FeeFigures } from './broker-fees.js';
 import { capitalGainsSummary, type CapitalGainsOptions } from './capital-gains.js';

@@ -1,4 +1,4 @@
-import { Decimal } from '@ledger/core';
+import { Decimal } from '@ledger/core/posting';
 import type { InstrumentType } from './issuers.js';
 
 /**

@@ -1,4 +1,4 @@
-import { assert, Decimal, roundToCents, ZERO } from '@ledger/core';
+import { assert, Decimal, roundToCents, ZERO } from '@ledger/core/posting';
 import { addDays } from './dates.js';
 import { groupBy, money, moneyOrNull, sum, toInr } from './figures.js';
 import type { FinancialYear } from './fy.js';

@@ -1,4 +1,5 @@
-import { bpsSetting, Decimal, flagSetting, type FeeSchedule } from '@ledger/core';
+import { Decimal, type FeeSchedule } from '@ledger/core/posting';
+import { bpsSetting, flagSetting } from '@ledger/core/runtime';
 import { z } from 'zod';
 import type { IndiaSettings } from './reports.js';
 

@@ -1,4 +1,4 @@
-import { Decimal, ZERO } from '@ledger/core';
+import { Decimal, ZERO } from '@ledger/core/posting';
 import { money, sum } from './figures.js';
 import type { FinancialYear } from './fy.js';
 

@@ -1,4 +1,4 @@
-import { Decimal, ZERO } from '@ledger/core';
+import { Decimal, ZERO } from '@ledger/core/posting';
 import type { capitalGainsSummary, CapitalGainMatch } from './capital-gains.js';
 import type { dividendSummary } from './dividends.js';
 import { money } from './figures.js';

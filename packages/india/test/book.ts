@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import { Decimal, draftFromEntry, FeeSchedule, postTransactions, type Db, type EntryRequest } from '@ledger/core';
+import { Decimal, draftFromEntry, FeeSchedule, type EntryRequest } from '@ledger/core/posting';
+import { postTransactions, type Db } from '@ledger/core/store';
 
 /** The customer fee the India tests post trades at (22 bps), and recost's options with it. */
 export const POLICY = { feeSchedule: new FeeSchedule(new Decimal(22)) };

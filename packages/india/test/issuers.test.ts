@@ -1,4 +1,4 @@
-import { LedgerError } from '@ledger/core';
+import { LedgerError } from '@ledger/core/posting';
 import { expect } from 'chai';
 import { parseIssuers } from '../src/index.js';
 

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
-import { Decimal, recordBrokerFees, recost, upsertCustomer, type Db } from '@ledger/core';
+import { Decimal } from '@ledger/core/posting';
+import { recordBrokerFees, recost, upsertCustomer, type Db } from '@ledger/core/store';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import {
   brokerFeesReport,

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { closePeriod, recost, upsertCustomer } from '@ledger/core';
+import { closePeriod, recost, upsertCustomer } from '@ledger/core/store';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import { capitalGainsReport, indiaSettingsOf, indiaSettingsSchema, parseFinancialYear } from '../src/index.js';
 import { RECOST, setRates, trade } from './book.js';

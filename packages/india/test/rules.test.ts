@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
-import { Decimal, LedgerError } from '@ledger/core';
+import { Decimal, LedgerError } from '@ledger/core/posting';
 import {
   addDays,
   addMonths,

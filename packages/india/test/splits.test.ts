@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { recordStockSplits, recost, upsertCustomer } from '@ledger/core';
+import { recordStockSplits, recost, upsertCustomer } from '@ledger/core/store';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import {
   capitalGainsReport,

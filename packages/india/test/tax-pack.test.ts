@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
-import { Decimal, LedgerError, recost, upsertCustomer, type Db } from '@ledger/core';
+import { Decimal, LedgerError } from '@ledger/core/posting';
+import { recost, upsertCustomer, type Db } from '@ledger/core/store';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import {
   capitalGainsReport,

@@ -1,4 +1,4 @@
-import type { Logger } from '@ledger/core';
+import type { Logger } from '@ledger/core/runtime';
 
 /**
  * How long a close waits on BullMQ before disconnecting by force. After a Redis restart a

@@ -1,4 +1,5 @@
-import type { Book, Db, Logger } from '@ledger/core';
+import type { Book, Logger } from '@ledger/core/runtime';
+import type { Db } from '@ledger/core/store';
 import type { UpstreamClients } from '@ledger/upstream-clients';
 import type { z } from 'zod';
 import type { JobFamily } from './queues.js';

@@ -1,5 +1,7 @@
 import { once } from 'node:events';
-import { assert, currentActor, type Book, type Db, type Logger } from '@ledger/core';
+import { assert } from '@ledger/core/posting';
+import { currentActor, type Book, type Logger } from '@ledger/core/runtime';
+import type { Db } from '@ledger/core/store';
 import { Queue, QueueEvents, type Job } from 'bullmq';
 import { Redis, ReplyError } from 'ioredis';
 import { v7 as uuidv7 } from 'uuid';

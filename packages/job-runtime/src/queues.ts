@@ -1,4 +1,5 @@
-import { SYSTEM_ACTOR, type Book } from '@ledger/core';
+import { SYSTEM_ACTOR } from '@ledger/core/posting';
+import type { Book } from '@ledger/core/runtime';
 import type { DefaultJobOptions } from 'bullmq';
 
 /**

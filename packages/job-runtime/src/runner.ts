@@ -1,4 +1,6 @@
-import { jobActor, LedgerError, withActor, type Book, type Db, type Logger } from '@ledger/core';
+import { jobActor, LedgerError } from '@ledger/core/posting';
+import { withActor, type Book, type Logger } from '@ledger/core/runtime';
+import type { Db } from '@ledger/core/store';
 import { NO_UPSTREAMS, type UpstreamClients } from '@ledger/upstream-clients';
 import { UnrecoverableError, type Job } from 'bullmq';
 import { ZodError } from 'zod';

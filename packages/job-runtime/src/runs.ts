@@ -1,4 +1,5 @@
-import { assert, pagedQuery, type Db, type Page, type Paged } from '@ledger/core';
+import { assert, type Page } from '@ledger/core/posting';
+import { pagedQuery, type Db, type Paged } from '@ledger/core/store';
 
 /** A job run as the book's database keeps it (table job_runs, docs/adr/0011-job-runs-in-the-book.md). */
 export interface JobRun {

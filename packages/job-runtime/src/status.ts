@@ -1,4 +1,4 @@
-import { assert } from '@ledger/core';
+import { assert } from '@ledger/core/posting';
 import type { Redis } from 'ioredis';
 import { JOB_STATUS_RETENTION_SECONDS } from './queues.js';
 import type { JobRun } from './runs.js';

@@ -1,4 +1,5 @@
-import type { Book, Db, Logger } from '@ledger/core';
+import type { Book, Logger } from '@ledger/core/runtime';
+import type { Db } from '@ledger/core/store';
 import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { UpstreamClients } from '@ledger/upstream-clients';

@@ -1,4 +1,4 @@
-import { createLogger } from '@ledger/core';
+import { createLogger } from '@ledger/core/runtime';
 import { expect } from 'chai';
 import { closeWithin } from '../src/bounded-close.js';
 

@@ -2,7 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { createLogger, upsertCustomer, withActor, type Db } from '@ledger/core';
+import { createLogger, withActor } from '@ledger/core/runtime';
+import { upsertCustomer, type Db } from '@ledger/core/store';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import { expect } from 'chai';
 import {

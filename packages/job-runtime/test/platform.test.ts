@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createLogger, currentActor, LedgerError, withActor } from '@ledger/core';
+import { LedgerError } from '@ledger/core/posting';
+import { createLogger, currentActor, withActor } from '@ledger/core/runtime';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import { expect } from 'chai';
 import { Queue, type Job } from 'bullmq';

@@ -1,4 +1,4 @@
-import { BOOKS } from '@ledger/core';
+import { BOOKS } from '@ledger/core/runtime';
 import { Queue } from 'bullmq';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createLogger } from '@ledger/core';
+import { createLogger } from '@ledger/core/runtime';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import { expect } from 'chai';
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-import { CUSTOMER_FEE_BPS_DEFAULT, FeeSchedule, type RecostPolicy } from '@ledger/core';
+import { CUSTOMER_FEE_BPS_DEFAULT, FeeSchedule, type RecostPolicy } from '@ledger/core/posting';
 import { defineJob as defineRuntimeJob, type DefineJob, type JobDeps as RuntimeJobDeps } from '@ledger/job-runtime';
 
 /**

@@ -1,4 +1,4 @@
-import type { Db } from '@ledger/core';
+import type { Db } from '@ledger/core/store';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import nock from 'nock';
 

@@ -1,5 +1,5 @@
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
-import type { Db } from '@ledger/core';
+import type { Db } from '@ledger/core/store';
 import { startSandbox, type Remittance, type Sandbox } from '@ledger/sandbox';
 import { expect } from 'chai';
 import {

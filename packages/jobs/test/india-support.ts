@@ -1,4 +1,5 @@
-import { createLogger, type Db } from '@ledger/core';
+import { createLogger } from '@ledger/core/runtime';
+import type { Db } from '@ledger/core/store';
 import { createRemitClient, NO_UPSTREAMS, type RemitClient } from '@ledger/upstream-clients';
 import { type JobProgress } from '@ledger/job-runtime';
 import { DEFAULT_JOB_SETTINGS, type JobDeps, type JobSettings } from '../src/index.js';

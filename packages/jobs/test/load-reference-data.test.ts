@@ -1,4 +1,5 @@
-import { LedgerError, type Db } from '@ledger/core';
+import { LedgerError } from '@ledger/core/posting';
+import type { Db } from '@ledger/core/store';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import { expect } from 'chai';
 import { JOBS } from '../src/index.js';

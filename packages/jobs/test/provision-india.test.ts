@@ -1,4 +1,5 @@
-import { LedgerError, upsertCustomer, type Db } from '@ledger/core';
+import { LedgerError } from '@ledger/core/posting';
+import { upsertCustomer, type Db } from '@ledger/core/store';
 import { expect } from 'chai';
 import { UpstreamError } from '@ledger/upstream-clients';
 import { UnrecoverableError } from 'bullmq';

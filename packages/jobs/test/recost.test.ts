@@ -1,14 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import {
-  createLogger,
-  draftFromEntry,
-  Decimal,
-  FeeSchedule,
-  postTransactions,
-  upsertCustomer,
-  type EntryRequest,
-  type Db,
-} from '@ledger/core';
+import { draftFromEntry, Decimal, FeeSchedule, type EntryRequest } from '@ledger/core/posting';
+import { createLogger } from '@ledger/core/runtime';
+import { postTransactions, upsertCustomer, type Db } from '@ledger/core/store';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import { expect } from 'chai';
 import { NO_UPSTREAMS } from '@ledger/upstream-clients';

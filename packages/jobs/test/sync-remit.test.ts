@@ -1,4 +1,4 @@
-import { closePeriod, upsertCustomer, type Db } from '@ledger/core';
+import { closePeriod, upsertCustomer, type Db } from '@ledger/core/store';
 import { expect } from 'chai';
 import nock from 'nock';
 import {

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { Decimal, draftFromEntry, FeeSchedule, jobActor, postTransactions, withActor, type Db } from '@ledger/core';
+import { Decimal, draftFromEntry, FeeSchedule, jobActor } from '@ledger/core/posting';
+import { withActor } from '@ledger/core/runtime';
+import { postTransactions, type Db } from '@ledger/core/store';
 import type { CustomerData } from '@ledger/sandbox';
 import { expect } from 'chai';
 import { JOBS, syncUaefeedJob, type SyncUaefeedResult } from '../src/testing.js';

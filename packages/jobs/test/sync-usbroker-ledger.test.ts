@@ -1,13 +1,6 @@
-import {
-  customerPositions,
-  dividendEvents,
-  draftFromEntry,
-  postTransactions,
-  recost,
-  Decimal,
-  FeeSchedule,
-  type Db,
-} from '@ledger/core';
+import { draftFromEntry, Decimal, FeeSchedule } from '@ledger/core/posting';
+import { customerPositions } from '@ledger/core/reports';
+import { dividendEvents, postTransactions, recost, type Db } from '@ledger/core/store';
 import type { UsbrokerDailyLedgerRow } from '@ledger/upstream-clients';
 import { expect } from 'chai';
 import nock from 'nock';

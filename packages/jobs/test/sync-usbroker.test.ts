@@ -1,4 +1,5 @@
-import { Decimal, FeeSchedule, upsertCustomer, type Db } from '@ledger/core';
+import { Decimal, FeeSchedule } from '@ledger/core/posting';
+import { upsertCustomer, type Db } from '@ledger/core/store';
 import type { JobProgress } from '@ledger/job-runtime';
 import type { UsbrokerClient, UsbrokerOrder } from '@ledger/upstream-clients';
 import { expect } from 'chai';

@@ -1,4 +1,6 @@
-import { createLogger, Decimal, upsertCustomer, type Db } from '@ledger/core';
+import { Decimal } from '@ledger/core/posting';
+import { createLogger } from '@ledger/core/runtime';
+import { upsertCustomer, type Db } from '@ledger/core/store';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import { startSandbox, type RegistryCustomer, type Sandbox, type SandboxOptions } from '@ledger/sandbox';
 import { createUpstreamClients, upstreamConfigSchema, type UpstreamClients } from '@ledger/upstream-clients';

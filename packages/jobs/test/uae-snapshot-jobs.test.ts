@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { Decimal, reverseTransaction } from '@ledger/core';
+import { Decimal } from '@ledger/core/posting';
+import { reverseTransaction } from '@ledger/core/store';
 import { custodianHoldings, uaefeedCashStatement } from '@ledger/sandbox';
 import { expect } from 'chai';
 import {

@@ -1,4 +1,4 @@
-import { CALENDAR_DATE_RULE, Decimal, draftFromEntry, FeeSchedule, type JournalLineDraft } from '@ledger/core';
+import { CALENDAR_DATE_RULE, Decimal, draftFromEntry, FeeSchedule, type JournalLineDraft } from '@ledger/core/posting';
 import type { UaefeedCashTransfer, UaefeedOrder } from '@ledger/upstream-clients';
 import { expect } from 'chai';
 import { DEFAULT_JOB_SETTINGS, draftOf, mapCashTransfer, mapOrder, type Mapped } from '../src/testing.js';

@@ -1,4 +1,4 @@
-import { recost, upsertCustomer, type Db } from '@ledger/core';
+import { recost, upsertCustomer, type Db } from '@ledger/core/store';
 import { expect } from 'chai';
 import { DEFAULT_JOB_SETTINGS, importUaefeedBatch, type UaefeedImportBatch } from '../src/index.js';
 import { recostPolicyOf } from '../src/job-settings.js';

@@ -1,4 +1,4 @@
-import { Decimal, draftFromEntry, FeeSchedule, roundToCents } from '@ledger/core';
+import { Decimal, draftFromEntry, FeeSchedule, roundToCents } from '@ledger/core/posting';
 import type { UsbrokerOrder } from '@ledger/upstream-clients';
 import { expect } from 'chai';
 import {

@@ -1,4 +1,6 @@
-import { customerPositions, Decimal, FeeSchedule, recost, upsertCustomer, type Db } from '@ledger/core';
+import { Decimal, FeeSchedule } from '@ledger/core/posting';
+import { customerPositions } from '@ledger/core/reports';
+import { recost, upsertCustomer, type Db } from '@ledger/core/store';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import { SPLITS, splitEffectiveOn, startSandbox, type IndiaCustomerData, type Sandbox } from '@ledger/sandbox';
 import { createUsbrokerClient } from '@ledger/upstream-clients';

@@ -1,4 +1,5 @@
-import { createLogger, upsertCustomer, type Db } from '@ledger/core';
+import { createLogger } from '@ledger/core/runtime';
+import { upsertCustomer, type Db } from '@ledger/core/store';
 import {
   createUsbrokerClient,
   NO_UPSTREAMS,

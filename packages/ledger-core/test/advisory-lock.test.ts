@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import knexFactory from 'knex';
-import { advisoryLockId, LOCK_KEYS, withAdvisoryLock, withLockSession } from '../src/index.js';
+import { advisoryLockId, LOCK_KEYS, withAdvisoryLock } from '../src/entry-points/store.js';
+import { withLockSession } from '../src/store/advisory-lock.js';
 import { createTestDatabase, type TestDatabase } from '../src/testing/index.js';
 
 describe('withAdvisoryLock (the book’s cluster-wide locks)', function () {

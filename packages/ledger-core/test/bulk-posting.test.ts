@@ -1,18 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import {
-  Decimal,
-  LedgerError,
-  postTransactions,
-  upsertCustomer,
-  type BulkOutcome,
-  type BulkResult,
-  type LedgerStore,
-  type TransactionDraft,
-} from '../src/index.js';
+import { Decimal, LedgerError, type TransactionDraft } from '../src/entry-points/posting.js';
+import { postTransactions, upsertCustomer, type BulkResult } from '../src/entry-points/store.js';
+import type { LedgerStore } from '../src/use-cases/ports.js';
+import { postTransactions as postTransactionsWith, type BulkOutcome } from '../src/use-cases/post-in-bulk.js';
 import { createTestDatabase, type TestDatabase } from '../src/testing/index.js';
-import { postTransactions as postTransactionsWith } from '../src/use-cases/post-in-bulk.js';
 import { booksSnapshot, draft } from './helpers.js';
 
 /** A bulk result's counts, without the outcome of each record. */

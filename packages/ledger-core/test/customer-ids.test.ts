@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { CUSTOMER_ID_LENGTH_MAX, isCustomerId } from '../src/index.js';
+import { isCustomerId } from '../src/domain/customer-ids.js';
+import { CUSTOMER_ID_LENGTH_MAX } from '../src/entry-points/posting.js';
 
 describe('customer ids (domain)', () => {
   it('the registries’ and the tests’ ids are in the alphabet', () => {

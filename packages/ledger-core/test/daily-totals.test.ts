@@ -2,15 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import * as addDailyTotals from '../src/migrations/20261206_add_daily_totals.js';
-import {
-  accountTotals,
-  postEntry,
-  reverseTransaction,
-  postTransactions,
-  trialBalance,
-  upsertCustomer,
-  type EntryRequest,
-} from '../src/index.js';
+import type { EntryRequest } from '../src/entry-points/posting.js';
+import { accountTotals, trialBalance } from '../src/entry-points/reports.js';
+import { postEntry, reverseTransaction, postTransactions, upsertCustomer } from '../src/entry-points/store.js';
 import { createTestDatabase, type TestDatabase } from '../src/testing/index.js';
 import { asPgFailure, caught, draft, DEFAULT_POLICY } from './helpers.js';
 

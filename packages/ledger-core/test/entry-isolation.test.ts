@@ -1,15 +1,8 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import {
-  createEntryBatcher,
-  Decimal,
-  LedgerError,
-  postEntries,
-  previewEntry,
-  upsertCustomer,
-  type PostOutcome,
-  type TransactionDraft,
-} from '../src/index.js';
+import { Decimal, LedgerError, type TransactionDraft } from '../src/entry-points/posting.js';
+import { createEntryBatcher, previewEntry, upsertCustomer, type PostOutcome } from '../src/entry-points/store.js';
+import { postEntries } from '../src/ledger.js';
 import { createTestDatabase, type TestDatabase } from '../src/testing/index.js';
 import { booksSnapshot, draft, expectLedgerError } from './helpers.js';
 

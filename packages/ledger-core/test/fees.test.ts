@@ -1,5 +1,11 @@
 import { expect } from 'chai';
-import { CUSTOMER_FEE_BPS_DEFAULT, Decimal, draftFromEntry, ENTERABLE_SOURCES, FeeSchedule } from '../src/index.js';
+import {
+  CUSTOMER_FEE_BPS_DEFAULT,
+  Decimal,
+  draftFromEntry,
+  ENTERABLE_SOURCES,
+  FeeSchedule,
+} from '../src/entry-points/posting.js';
 import { entry } from './helpers.js';
 
 const d = (value: string) => new Decimal(value);

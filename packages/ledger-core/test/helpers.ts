@@ -11,8 +11,8 @@ import {
   type LedgerErrorCode,
   type PostingPolicy,
   type TransactionDraft,
-  upsertCustomer,
-} from '../src/index.js';
+} from '../src/entry-points/posting.js';
+import { upsertCustomer } from '../src/entry-points/store.js';
 import { createTestDatabase, type TestDatabase } from '../src/testing/index.js';
 import { writeJournal } from '../src/store/posting.js';
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import { upsertCustomer } from '../src/index.js';
+import { upsertCustomer } from '../src/entry-points/store.js';
 import { createTestDatabase, type TestDatabase } from '../src/testing/index.js';
 
 /** The error a statement fails with (null when it succeeds). */

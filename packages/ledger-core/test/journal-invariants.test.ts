@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import { createDb, Decimal, postTransactions, reverseTransaction, type TransactionDraft } from '../src/index.js';
+import { Decimal, type TransactionDraft } from '../src/entry-points/posting.js';
+import { createDb, postTransactions, reverseTransaction } from '../src/entry-points/store.js';
 import { createTestDatabase, type TestDatabase } from '../src/testing/index.js';
 import {
   aggregateSums,

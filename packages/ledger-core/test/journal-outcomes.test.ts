@@ -2,15 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import {
-  Decimal,
-  FeeSchedule,
-  LedgerError,
-  postEntry,
-  postTransactions,
-  previewTransactions,
-  upsertCustomer,
-} from '../src/index.js';
+import { Decimal, FeeSchedule, LedgerError } from '../src/entry-points/posting.js';
+import { postEntry, postTransactions, previewTransactions, upsertCustomer } from '../src/entry-points/store.js';
 import { JOURNAL_OUTCOMES, REJECTION_CODES, rejectedBy } from '../src/domain/journal-outcome.js';
 import type { TestDatabase } from '../src/testing/index.js';
 import { draft, expectLedgerError, storeDatabase } from './helpers.js';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { linesKey, linesOfKey } from '../src/domain/lines-key.js';
-import { Decimal } from '../src/index.js';
+import { Decimal } from '../src/entry-points/posting.js';
 import { JOURNAL_LINES } from '../src/store/columns/journal-lines.js';
 
 const line = (accountCode: string, debit: string, credit: string, postingKind: string | null) => ({

@@ -1,17 +1,15 @@
 import { expect } from 'chai';
+import { AED_PEG_TOLERANCE_USD, clearAedResidue } from '../src/domain/fx-rounding.js';
+import { settleWalletDebits, walletDebitsOf } from '../src/domain/manual-entry.js';
+import { entryFingerprint } from '../src/domain/transaction.js';
 import {
   ACCOUNT,
-  AED_PEG_TOLERANCE_USD,
-  clearAedResidue,
   Decimal,
   draftManualEntry,
-  entryFingerprint,
-  settleWalletDebits,
-  walletDebitsOf,
   type EntryRequest,
   type ManualEntryPolicy,
   type TransactionDraft,
-} from '../src/index.js';
+} from '../src/entry-points/posting.js';
 import { DEFAULT_POLICY, entry, expectLedgerError } from './helpers.js';
 
 const PEG = new Decimal('3.6725');

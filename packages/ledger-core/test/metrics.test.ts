@@ -1,16 +1,8 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import {
-  closePeriod,
-  createMetrics,
-  observeBookTotals,
-  observePool,
-  observeReconciliation,
-  postEntry,
-  reopenPeriod,
-  upsertCustomer,
-  type Metrics,
-} from '../src/index.js';
+import { createMetrics, observeBookTotals, observeReconciliation, type Metrics } from '../src/entry-points/runtime.js';
+import { closePeriod, postEntry, reopenPeriod, upsertCustomer } from '../src/entry-points/store.js';
+import { observePool } from '../src/runtime/metrics.js';
 import { createTestDatabase, type TestDatabase } from '../src/testing/index.js';
 import { draft } from './helpers.js';
 

@@ -1,14 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import {
-  Decimal,
-  DECIMAL_RULE,
-  formatDecimal,
-  MONEY_RULE,
-  parseDecimal,
-  parseMoney,
-  roundToCents,
-} from '../src/index.js';
+import { parseDecimal, parseMoney } from '../src/domain/money.js';
+import { Decimal, DECIMAL_RULE, formatDecimal, MONEY_RULE, roundToCents } from '../src/entry-points/posting.js';
 import { expectLedgerError } from './helpers.js';
 
 const digits = (min: number, max: number) =>

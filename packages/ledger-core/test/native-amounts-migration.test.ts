@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import { Decimal, upsertCustomer } from '../src/index.js';
+import { Decimal } from '../src/entry-points/posting.js';
+import { upsertCustomer } from '../src/entry-points/store.js';
 import { migrateDownTo, migrateToHead } from '../src/store/migrate.js';
 import { createTestDatabase, type TestDatabase } from '../src/testing/index.js';
 

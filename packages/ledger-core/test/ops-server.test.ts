@@ -9,8 +9,8 @@ import {
   createLogger,
   createMetrics,
   parseConfig,
-  startOpsServer,
-} from '../src/index.js';
+} from '../src/entry-points/runtime.js';
+import { startOpsServer } from '../src/runtime/ops-server.js';
 
 /** The least environment a process starts with, plus `env`. */
 const configOf = (env: Record<string, string>) =>

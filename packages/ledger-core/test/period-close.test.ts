@@ -1,13 +1,7 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import {
-  closedThrough,
-  closePeriod,
-  nextDay,
-  postTransactions,
-  reopenPeriod,
-  restateIntoOpenPeriod,
-} from '../src/index.js';
+import { nextDay, restateIntoOpenPeriod } from '../src/domain/periods.js';
+import { closedThrough, closePeriod, postTransactions, reopenPeriod } from '../src/entry-points/store.js';
 import type { TestDatabase } from '../src/testing/index.js';
 import { draft, expectLedgerError, storeDatabase, writeDrafts } from './helpers.js';
 

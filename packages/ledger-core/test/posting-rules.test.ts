@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import BigNumber from 'bignumber.js';
 import { expect } from 'chai';
 import fc from 'fast-check';
+import { isBalanced, reversingLines, type PostingInput, type TxnType } from '../src/domain/posting-rules/index.js';
+import { draftReversal, entryFingerprint } from '../src/domain/transaction.js';
 import {
   CALENDAR_DATE_RULE,
   Decimal,
@@ -11,19 +13,13 @@ import {
   METADATA_PROPERTIES_MAX,
   MONEY_RULE,
   draftFromEntry,
-  draftReversal,
   ENTERABLE_TXN_TYPES,
-  entryFingerprint,
-  isBalanced,
   LedgerError,
   POSTING_RULES,
-  reversingLines,
   type Currency,
   type EntryRequest,
   type JournalLineDraft,
-  type PostingInput,
-  type TxnType,
-} from '../src/index.js';
+} from '../src/entry-points/posting.js';
 import { caught, DEFAULT_POLICY, draft, entry, expectLedgerError, legKeys, lineKeys, netByAccount } from './helpers.js';
 
 // An oracle with room to spare: never rounds what it need not.

@@ -1,14 +1,8 @@
 import { expect } from 'chai';
-import {
-  Decimal,
-  derivePair,
-  FeeSchedule,
-  FifoLots,
-  isBalanced,
-  linesFromLegs,
-  type RecostPolicy,
-  type TradeFacts,
-} from '../src/index.js';
+import { FifoLots } from '../src/domain/lots.js';
+import { isBalanced, linesFromLegs } from '../src/domain/posting-rules/index.js';
+import { derivePair, type TradeFacts } from '../src/domain/recost.js';
+import { Decimal, FeeSchedule, type RecostPolicy } from '../src/entry-points/posting.js';
 
 const d = (value: string) => new Decimal(value);
 const POLICY: RecostPolicy = { feeSchedule: new FeeSchedule(d('22')) };

@@ -1,18 +1,15 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { randomUUID } from 'node:crypto';
+import { linesFromLegs } from '../src/domain/posting-rules/index.js';
+import { ACCOUNT, Decimal, derivationDraft, FeeSchedule } from '../src/entry-points/posting.js';
 import {
-  ACCOUNT,
-  Decimal,
-  derivationDraft,
-  FeeSchedule,
-  linesFromLegs,
   postTransactions,
   recordBrokerFees,
   recost,
   upsertCustomer,
   type RecostOptions,
-} from '../src/index.js';
+} from '../src/entry-points/store.js';
 import { up as rependUsbrokerTrades } from '../src/migrations/20270216_settle_usbroker_broker_cost_at_execution.js';
 import { createTestDatabase, type TestDatabase } from '../src/testing/index.js';
 import { draft } from './helpers.js';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { getTransaction, postTransactions, upsertCustomer } from '../src/index.js';
+import { getTransaction, postTransactions, upsertCustomer } from '../src/entry-points/store.js';
 import { migrateDownTo, migrateToHead } from '../src/store/migrate.js';
 import { createTestDatabase, type TestDatabase } from '../src/testing/index.js';
 import { draft } from './helpers.js';

@@ -1,20 +1,17 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import type { Knex } from 'knex';
+import { Decimal, FeeSchedule, type EntryRequest } from '../src/entry-points/posting.js';
+import { customerPositions, trialBalance } from '../src/entry-points/reports.js';
 import {
-  customerPositions,
-  Decimal,
-  FeeSchedule,
   postTransactions,
   recordStockSplits,
   recost,
   reverseTransaction,
-  trialBalance,
   upsertCustomer,
-  type EntryRequest,
   type RecostOptions,
   type StockSplit,
-} from '../src/index.js';
+} from '../src/entry-points/store.js';
 import { recostStore } from '../src/store/recost-store.js';
 import { rependRecostByIds } from '../src/store/recost-states.js';
 import { createTestDatabase, type TestDatabase } from '../src/testing/index.js';

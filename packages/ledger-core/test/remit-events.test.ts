@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { classifyRemitEvent } from '../src/index.js';
+import { classifyRemitEvent } from '../src/entry-points/posting.js';
 
 const ENTITIES = ['orders', 'payment', 'payments', 'payment_link', 'refunds', 'order', ''];
 const EVENTS = ['paid', 'funds_available', 'success', 'failed', 'action_required', 'active', 'expired', 'PAID', ''];

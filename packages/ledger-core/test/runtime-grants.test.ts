@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import { runtimeRoleProblems } from '../src/index.js';
+import { runtimeRoleProblems } from '../src/store/runtime-role.js';
 import { createTestDatabase, type TestDatabase } from '../src/testing/index.js';
 
 /** knex's bookkeeping of which migrations ran: not the ledger's, and never granted. */

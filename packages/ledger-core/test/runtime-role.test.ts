@@ -3,16 +3,10 @@ import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import winston from 'winston';
-import {
-  ConfigError,
-  createLogger,
-  openLedgerDatabase,
-  postTransactions,
-  reverseTransaction,
-  runtimeRoleProblems,
-  upsertCustomer,
-  type Db,
-} from '../src/index.js';
+import { ConfigError, createLogger } from '../src/entry-points/runtime.js';
+import { postTransactions, reverseTransaction, upsertCustomer, type Db } from '../src/entry-points/store.js';
+import { openLedgerDatabase } from '../src/runtime/database.js';
+import { runtimeRoleProblems } from '../src/store/runtime-role.js';
 import { createTestDatabase, type TestDatabase } from '../src/testing/index.js';
 import { aggregateSums, asPgFailure, booksSnapshot, caught, draft, journalSums } from './helpers.js';
 

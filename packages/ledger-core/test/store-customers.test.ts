@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import { listCustomers, upsertCustomer } from '../src/index.js';
+import { listCustomers, upsertCustomer } from '../src/entry-points/store.js';
 import type { TestDatabase } from '../src/testing/index.js';
 import { rowCount, storeDatabase } from './helpers.js';
 

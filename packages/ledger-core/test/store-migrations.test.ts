@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import { createDb, isAtHead, migrateToHead } from '../src/index.js';
+import { createDb, isAtHead } from '../src/entry-points/store.js';
+import { migrateToHead } from '../src/store/migrate.js';
 import { createTestDatabase, type TestDatabase } from '../src/testing/index.js';
 import { storeDatabase } from './helpers.js';
 

@@ -1,19 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
+import { Decimal, type LedgerError, type TransactionDraft } from '../src/entry-points/posting.js';
+import { accountTotals } from '../src/entry-points/reports.js';
 import {
-  accountTotals,
   type BulkResult,
-  Decimal,
   getTransaction,
   createEntryBatcher,
-  postEntries,
   postEntry,
   postTransactions,
   reverseTransaction,
-  type LedgerError,
-  type TransactionDraft,
-} from '../src/index.js';
+} from '../src/entry-points/store.js';
+import { postEntries } from '../src/ledger.js';
 import type { TestDatabase } from '../src/testing/index.js';
 import {
   booksSnapshot,

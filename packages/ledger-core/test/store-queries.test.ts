@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
+import { reversingLines } from '../src/domain/posting-rules/index.js';
+import { Decimal, type EntryRequest, type JournalLineDraft } from '../src/entry-points/posting.js';
 import {
   categoryFacets,
-  Decimal,
   groupJournal,
   groupTransactions,
   listJournalLines,
@@ -11,16 +12,12 @@ import {
   listTransactions,
   postEntry,
   reverseTransaction,
-  reversingLines,
   upsertCustomer,
-  type EntryRequest,
   type JournalGroupBy,
-  type JournalLineDraft,
-  type SortOrder,
   type TransactionGroupBy,
-  type TransactionSort,
-  type TransactionSummary,
-} from '../src/index.js';
+} from '../src/entry-points/store.js';
+import type { TransactionSummary } from '../src/store/columns/transactions.js';
+import type { SortOrder, TransactionSort } from '../src/store/transaction-queries.js';
 import type { TestDatabase } from '../src/testing/index.js';
 import { draft, storeDatabase } from './helpers.js';
 

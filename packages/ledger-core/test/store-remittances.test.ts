@@ -1,25 +1,22 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import {
-  accrualsDue,
-  Decimal,
-  draftFxSpread,
   draftFxSpreadSettle,
-  findRemittancesOf,
   fxSpreadUsd,
-  isPan,
-  istDate,
+  snapshotWins,
+  type RemittanceFacts,
+  type RemittanceStatus,
+} from '../src/domain/remittances.js';
+import { accrualsDue, Decimal, draftFxSpread, isPan, istDate, settlementsDue } from '../src/entry-points/posting.js';
+import {
+  findRemittancesOf,
   outstandingSweptPostings,
   postTransactions,
   remittancePostings,
   reverseTransaction,
-  settlementsDue,
-  snapshotWins,
   upsertRemittances,
-  type RemittanceFacts,
   type RemittanceRecord,
-  type RemittanceStatus,
-} from '../src/index.js';
+} from '../src/entry-points/store.js';
 import type { TestDatabase } from '../src/testing/index.js';
 import { randomUUID } from 'node:crypto';
 import { rowCount, storeDatabase } from './helpers.js';

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import { accountTotals, Decimal, postEntry, trialBalance } from '../src/index.js';
+import { Decimal } from '../src/entry-points/posting.js';
+import { accountTotals, trialBalance } from '../src/entry-points/reports.js';
+import { postEntry } from '../src/entry-points/store.js';
 import type { TestDatabase } from '../src/testing/index.js';
 import { draft, journalSums, storeDatabase } from './helpers.js';
 

@@ -6,7 +6,7 @@ import {
   portfolioSnapshot,
   savePortfolioSnapshots,
   type HoldingsSnapshot,
-} from '../src/index.js';
+} from '../src/entry-points/store.js';
 import type { TestDatabase } from '../src/testing/index.js';
 import { rowCount, storeDatabase } from './helpers.js';
 

@@ -1,8 +1,9 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { randomUUID } from 'node:crypto';
-import { closePeriod, closeYear, Decimal, fiscalYearEndingOn, reopenPeriod } from '../src/index.js';
-import { draftYearClose } from '../src/domain/year-close.js';
+import { draftYearClose, fiscalYearEndingOn } from '../src/domain/year-close.js';
+import { Decimal } from '../src/entry-points/posting.js';
+import { closePeriod, closeYear, reopenPeriod } from '../src/entry-points/store.js';
 import type { TestDatabase } from '../src/testing/index.js';
 import { draft, expectLedgerError, storeDatabase, writeDrafts } from './helpers.js';
 

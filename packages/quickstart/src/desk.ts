@@ -3,7 +3,7 @@
 // closed through the month after it, and a customer's deposit waiting to be confirmed. Each step
 // first asks whether it is done already, so a start on a kept book (loaded by an earlier version,
 // say) adds what is missing and never a second of anything.
-import { FISCAL_YEAR_START_MONTH_DEFAULT } from '@ledger/core';
+import { FISCAL_YEAR_START_MONTH_DEFAULT } from '@ledger/core/runtime';
 import type { BookApi, Period } from './demo.js';
 
 /** Sent with the pending deposit: a retry (or a second start) answers the request already made. */

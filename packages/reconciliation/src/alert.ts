@@ -1,4 +1,4 @@
-import type { Book, Logger } from '@ledger/core';
+import type { Book, Logger } from '@ledger/core/runtime';
 import got from 'got';
 import type { ReconciliationRun, RunVariance } from './run.js';
 

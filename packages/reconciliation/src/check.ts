@@ -1,4 +1,5 @@
-import type { Book, Db } from '@ledger/core';
+import type { Book } from '@ledger/core/runtime';
+import type { Db } from '@ledger/core/store';
 import type { UpstreamClients } from '@ledger/upstream-clients';
 import type { ReconSettings } from './settings.js';
 

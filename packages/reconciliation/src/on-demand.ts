@@ -1,4 +1,4 @@
-import type { ReconObserver } from '@ledger/core';
+import type { ReconObserver } from '@ledger/core/runtime';
 import type { Category } from './check.js';
 import type { ReconciliationRun } from './run.js';
 import { runReconciliation, type ReconDeps } from './runner.js';

@@ -1,4 +1,4 @@
-import { assert } from '@ledger/core';
+import { assert } from '@ledger/core/posting';
 import type { Check } from './check.js';
 import { accountTotals } from './checks/account-totals.js';
 import { custodianCashRecon } from './checks/custodian-cash-recon.js';

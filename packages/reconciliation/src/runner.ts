@@ -1,4 +1,6 @@
-import { assert, withPooledLockSession, type Book, type Db, type Logger, type PooledLockSession } from '@ledger/core';
+import { assert } from '@ledger/core/posting';
+import type { Book, Logger } from '@ledger/core/runtime';
+import { withPooledLockSession, type Db, type PooledLockSession } from '@ledger/core/store';
 import type { UpstreamClients } from '@ledger/upstream-clients';
 import { v4 as uuidv4 } from 'uuid';
 import {

@@ -1,4 +1,5 @@
-import { CUSTOMER_FEE_BPS_DEFAULT, Decimal, DECIMAL_PATTERN_SOURCE, FeeSchedule, flagSetting } from '@ledger/core';
+import { CUSTOMER_FEE_BPS_DEFAULT, Decimal, DECIMAL_PATTERN_SOURCE, FeeSchedule } from '@ledger/core/posting';
+import { flagSetting } from '@ledger/core/runtime';
 import { z } from 'zod';
 const decimal = (fallback: string) =>
   z.string().regex(new RegExp(DECIMAL_PATTERN_SOURCE), `must be a decimal string like "${fallback}"`).default(fallback);

@@ -1,4 +1,5 @@
-import { pagedQuery, type Db, type Page, type Paged } from '@ledger/core';
+import type { Page } from '@ledger/core/posting';
+import { pagedQuery, type Db, type Paged } from '@ledger/core/store';
 import type { Category, CheckStatus, Since } from './check.js';
 import type { ReconciliationRun, RunSummary } from './run.js';
 import { trackVariances } from './triage.js';

@@ -1,4 +1,6 @@
-import { advisoryLockId, currentActor, LedgerError, pagedQuery, type Db, type Page, type Paged } from '@ledger/core';
+import { LedgerError, type Page } from '@ledger/core/posting';
+import { currentActor } from '@ledger/core/runtime';
+import { advisoryLockId, pagedQuery, type Db, type Paged } from '@ledger/core/store';
 import type { ReconciliationRun, RunVariance } from './run.js';
 import { UNREACHABLE_SUFFIX } from './upstream.js';
 

@@ -1,4 +1,6 @@
-import { Decimal, formatDecimal, type Db, type WalletBalance } from '@ledger/core';
+import { Decimal, formatDecimal } from '@ledger/core/posting';
+import type { WalletBalance } from '@ledger/core/reports';
+import type { Db } from '@ledger/core/store';
 import { UpstreamError, UpstreamPayloadError, type UpstreamClients } from '@ledger/upstream-clients';
 import { variance, type CheckOutcome, type Variance } from './check.js';
 import { matchShares } from './matchers/shares.js';

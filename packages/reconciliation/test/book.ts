@@ -1,14 +1,7 @@
 import { NO_UPSTREAMS } from '@ledger/upstream-clients';
 import { randomUUID } from 'node:crypto';
-import {
-  Decimal,
-  draftFromEntry,
-  FeeSchedule,
-  postEntry,
-  upsertCustomer,
-  type Db,
-  type EntryRequest,
-} from '@ledger/core';
+import { Decimal, draftFromEntry, FeeSchedule, type EntryRequest } from '@ledger/core/posting';
+import { postEntry, upsertCustomer, type Db } from '@ledger/core/store';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import {
   CHECKS,

@@ -1,4 +1,4 @@
-import { upsertCustomer } from '@ledger/core';
+import { upsertCustomer } from '@ledger/core/store';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import {
   createCustodianClient,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { Decimal, formatDecimal, trialBalance } from '@ledger/core';
+import { Decimal, formatDecimal } from '@ledger/core/posting';
+import { trialBalance } from '@ledger/core/reports';
 import { cleanBook, corrupt, NO_VARIANCE, outcome, plantTransaction, post } from './book.js';
 
 type Book = Awaited<ReturnType<typeof cleanBook>>;

@@ -1,18 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import { Decimal, draftFxSpread, FeeSchedule, jobActor } from '@ledger/core/posting';
+import { withActor } from '@ledger/core/runtime';
 import {
   createCashRequest,
-  Decimal,
-  draftFxSpread,
-  FeeSchedule,
-  jobActor,
   postEntry,
   closePeriod,
   recordExceptions,
   reopenPeriod,
   recost,
   reverseTransaction,
-  withActor,
-} from '@ledger/core';
+} from '@ledger/core/store';
 import { expect } from 'chai';
 import { DEFAULT_RECON_SETTINGS, FULL_SWEEP_SETTINGS } from '../src/index.js';
 import { cleanBook, corrupt, NO_VARIANCE, outcome, outcomeAt, plantTransaction, post } from './book.js';

@@ -1,13 +1,5 @@
-import {
-  Decimal,
-  draftFromEntry,
-  FeeSchedule,
-  postEntry,
-  previousMonth,
-  recordStockSplits,
-  recost,
-  upsertCustomer,
-} from '@ledger/core';
+import { Decimal, draftFromEntry, FeeSchedule, previousMonth } from '@ledger/core/posting';
+import { postEntry, recordStockSplits, recost, upsertCustomer } from '@ledger/core/store';
 import { randomUUID } from 'node:crypto';
 import {
   createCustodianClient,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { NO_UPSTREAMS } from '@ledger/upstream-clients';
-import { createDb } from '@ledger/core';
+import { createDb } from '@ledger/core/store';
 import { DEFAULT_RECON_SETTINGS, runReconciliation, type ReconSettings } from '../src/index.js';
 import { cleanBook, corrupt, post } from './book.js';
 

@@ -1,4 +1,4 @@
-import { Decimal } from '@ledger/core';
+import { Decimal } from '@ledger/core/posting';
 import { expect } from 'chai';
 import { matchCash, matchRemittancesToWires, matchShares, subsetAddingUpTo } from '../src/index.js';
 

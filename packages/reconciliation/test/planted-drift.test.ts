@@ -1,18 +1,14 @@
+import { Decimal, draftFxSpread, FeeSchedule, jobActor } from '@ledger/core/posting';
+import { createLogger, withActor } from '@ledger/core/runtime';
 import {
   closePeriod,
   createCashRequest,
-  createLogger,
-  Decimal,
-  draftFxSpread,
-  FeeSchedule,
-  jobActor,
   postEntry,
   recordExceptions,
   reopenPeriod,
   upsertCustomer,
-  withActor,
   type Db,
-} from '@ledger/core';
+} from '@ledger/core/store';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import { DEFAULT_JOB_SETTINGS, syncHoldingsJob, syncUaefeedJob, type JobDeps } from '@ledger/jobs';
 import { startSandbox, type Sandbox } from '@ledger/sandbox';

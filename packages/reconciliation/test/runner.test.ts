@@ -1,6 +1,6 @@
 import { NO_UPSTREAMS } from '@ledger/upstream-clients';
 import { expect } from 'chai';
-import { advisoryLockId, createDb } from '@ledger/core';
+import { advisoryLockId, createDb } from '@ledger/core/store';
 import {
   BOTH_BOOKS,
   CHECKS,

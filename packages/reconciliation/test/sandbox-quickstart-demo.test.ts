@@ -1,4 +1,4 @@
-import { createLogger } from '@ledger/core';
+import { createLogger } from '@ledger/core/runtime';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import {
   DEFAULT_JOB_SETTINGS,

@@ -1,4 +1,5 @@
-import { createLogger, upsertCustomer, type Db } from '@ledger/core';
+import { createLogger } from '@ledger/core/runtime';
+import { upsertCustomer, type Db } from '@ledger/core/store';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import { DEFAULT_JOB_SETTINGS, type JobDeps, syncUaefeedJob } from '@ledger/jobs';
 import { startSandbox, type Sandbox } from '@ledger/sandbox';

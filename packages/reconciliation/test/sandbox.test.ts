@@ -1,4 +1,6 @@
-import { createLogger, Decimal, draftFromEntry, FeeSchedule, postEntry, recost, upsertCustomer } from '@ledger/core';
+import { Decimal, draftFromEntry, FeeSchedule } from '@ledger/core/posting';
+import { createLogger } from '@ledger/core/runtime';
+import { postEntry, recost, upsertCustomer } from '@ledger/core/store';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import {
   DEFAULT_JOB_SETTINGS,

@@ -1,6 +1,6 @@
 import { NO_UPSTREAMS } from '@ledger/upstream-clients';
 import { expect } from 'chai';
-import { withActor } from '@ledger/core';
+import { withActor } from '@ledger/core/runtime';
 import {
   BOTH_BOOKS,
   DEFAULT_RECON_SETTINGS,

@@ -1,4 +1,5 @@
-import type { Db, Logger } from '@ledger/core';
+import type { Logger } from '@ledger/core/runtime';
+import type { Db } from '@ledger/core/store';
 import type { JobProducer } from '@ledger/job-runtime';
 import type { OnDemandRuns } from '@ledger/reconciliation';
 import type { Express, Request, Response } from 'express';

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { assert } from '@ledger/core';
+import { assert } from '@ledger/core/posting';
 import type { Request, RequestHandler } from 'express';
 import type { ApiConfig } from '../config.js';
 import { BODY_SIGNED_SCHEMES, SECURITY_SCHEMES, type SchemeName } from '../openapi/security.js';

@@ -1,4 +1,5 @@
-import { LedgerError, type LedgerErrorCode, type Logger } from '@ledger/core';
+import { LedgerError, type LedgerErrorCode } from '@ledger/core/posting';
+import type { Logger } from '@ledger/core/runtime';
 import { JobEnqueueUnconfirmed, JobQueueUnavailable } from '@ledger/job-runtime';
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import OpenApiValidator from 'express-openapi-validator';

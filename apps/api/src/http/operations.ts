@@ -1,4 +1,5 @@
-import { assert, withActor } from '@ledger/core';
+import { assert } from '@ledger/core/posting';
+import { withActor } from '@ledger/core/runtime';
 import type { RequestHandler } from 'express';
 import type { Feature, FeatureContext, Handler } from '../features/feature.js';
 import type { ApiDocument } from '../openapi/types.js';

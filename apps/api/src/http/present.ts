@@ -1,4 +1,4 @@
-import { assert } from '@ledger/core';
+import { assert } from '@ledger/core/posting';
 
 /**
  * Readers a presenter builds its wire form with: each asserts the type the query promised

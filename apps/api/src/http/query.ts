@@ -1,4 +1,4 @@
-import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, PAGE_OFFSET_MAX, type Page } from '@ledger/core';
+import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, PAGE_OFFSET_MAX, type Page } from '@ledger/core/posting';
 import type { Request } from 'express';
 import { ApiError } from './errors.js';
 

@@ -1,4 +1,4 @@
-import { ACTOR_NAME_PATTERN_SOURCE, apiActor } from '@ledger/core';
+import { ACTOR_NAME_PATTERN_SOURCE, apiActor } from '@ledger/core/posting';
 import type { Request, Response } from 'express';
 import type { OpenApiRequest, OpenApiRequestMetadata } from 'express-openapi-validator/dist/framework/types.js';
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { HttpObserver, Logger } from '@ledger/core';
+import type { HttpObserver, Logger } from '@ledger/core/runtime';
 import type { RequestHandler } from 'express';
 import { operationOf, operatorOf, requestIdOf, routeOf, setRequestId } from './request-context.js';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import http, { type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { Logger } from '@ledger/core';
+import type { Logger } from '@ledger/core/runtime';
 import type { Express } from 'express';
 import { ERROR_STATUS, type ErrorCode } from './errors.js';
 

@@ -1,4 +1,4 @@
-import { assert } from '@ledger/core';
+import { assert } from '@ledger/core/posting';
 import type { RequestHandler } from 'express';
 import OpenApiValidator from 'express-openapi-validator';
 import type { OpenApiValidatorOpts } from 'express-openapi-validator/dist/framework/types.js';

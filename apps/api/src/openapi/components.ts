@@ -12,11 +12,8 @@ import {
   ENTERABLE_TXN_TYPES,
   SOURCES,
   TXN_TYPES,
-  JOURNAL_GROUP_BY,
-  SORT_ORDERS,
-  TRANSACTION_GROUP_BY,
-  TRANSACTION_SORTS,
-} from '@ledger/core';
+} from '@ledger/core/posting';
+import { JOURNAL_GROUP_BY, SORT_ORDERS, TRANSACTION_GROUP_BY, TRANSACTION_SORTS } from '@ledger/core/store';
 import { RECORD_OUTCOMES } from '@ledger/jobs';
 import { codesForStatus, type ErrorCode } from '../http/errors.js';
 import { PATTERNS } from './patterns.js';

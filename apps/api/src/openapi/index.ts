@@ -1,5 +1,5 @@
 import { ERROR_STATUS, type ErrorCode } from '../http/errors.js';
-import { assert, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from '@ledger/core';
+import { assert, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from '@ledger/core/posting';
 import { paramRef, parameters, responses, schemas } from './components.js';
 import { FEATURES } from '../features/index.js';
 import { ADMIN, READ, SECURITY_SCHEMES } from './security.js';

@@ -9,7 +9,7 @@ import {
   MONEY_RULE,
   SYMBOL_PATTERN_SOURCE,
   SYMBOL_RULE,
-} from '@ledger/core';
+} from '@ledger/core/posting';
 
 /**
  * Every string pattern of the document with the rule a person reads when a value breaks it:

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Decimal, draftFromEntry, FeeSchedule, postTransactions } from '@ledger/core';
+import { Decimal, draftFromEntry, FeeSchedule } from '@ledger/core/posting';
+import { postTransactions } from '@ledger/core/store';
 import { z } from 'zod';
 import type { JobCatalog } from '../../src/testing.js';
 

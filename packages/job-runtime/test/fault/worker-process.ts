@@ -3,7 +3,8 @@
  * book's database as its runtime role and on a Redis of the test's own, running FAULT_CATALOG.
  * Prints `{"event":"ready"}` once its queues are ready; SIGTERM closes it as the worker app does.
  */
-import { createDb, createLogger } from '@ledger/core';
+import { createLogger } from '@ledger/core/runtime';
+import { createDb } from '@ledger/core/store';
 import { createJobWorkers } from '../../src/index.js';
 import { FAULT_CATALOG } from './catalog.js';
 

@@ -11,7 +11,7 @@ import {
   shippedIssuersCsv,
   shippedRatesCsv,
 } from '@ledger/india';
-import type { Db } from '@ledger/core';
+import type { Db } from '@ledger/core/store';
 import { z } from 'zod';
 import { defineJob } from '../job-settings.js';
 

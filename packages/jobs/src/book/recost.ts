@@ -1,4 +1,4 @@
-import { recost as recostBook, type RecostResult } from '@ledger/core';
+import { recost as recostBook, type RecostResult } from '@ledger/core/store';
 import { z } from 'zod';
 import { defineJob, recostPolicyOf } from '../job-settings.js';
 

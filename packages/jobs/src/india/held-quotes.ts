@@ -1,4 +1,5 @@
-import { Decimal, type Db } from '@ledger/core';
+import { Decimal } from '@ledger/core/posting';
+import type { Db } from '@ledger/core/store';
 import { heldSymbols, recordClosePrices } from '@ledger/india';
 import type { UsbrokerClient } from '@ledger/upstream-clients';
 import { upstreamFailureReason } from '../kit/per-customer.js';

@@ -1,4 +1,4 @@
-import { isPan, LedgerError } from '@ledger/core';
+import { isPan, LedgerError } from '@ledger/core/posting';
 import type { RegistryIndiaCustomer } from '@ledger/upstream-clients';
 import { defineJob, type JobDeps } from '../job-settings.js';
 import { jobFailure } from '../kit/per-customer.js';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { closedThrough, istDate, openDayFor, outstandingSweptPostings, reverseTransaction } from '@ledger/core';
+import { istDate, openDayFor } from '@ledger/core/posting';
+import { closedThrough, outstandingSweptPostings, reverseTransaction } from '@ledger/core/store';
 import { z } from 'zod';
 import { defineJob } from '../job-settings.js';
 

@@ -1,4 +1,5 @@
-import { isPan, istDate, type RemittanceRecord } from '@ledger/core';
+import { isPan, istDate } from '@ledger/core/posting';
+import type { RemittanceRecord } from '@ledger/core/store';
 import {
   UpstreamPayloadError,
   type RemitMidRate,

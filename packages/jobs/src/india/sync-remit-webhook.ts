@@ -1,11 +1,5 @@
-import {
-  customersByReference,
-  jobActor,
-  LOCK_KEYS,
-  WEBHOOK_EVENT_PATTERN_SOURCE,
-  webhookActor,
-  withAdvisoryLock,
-} from '@ledger/core';
+import { jobActor, WEBHOOK_EVENT_PATTERN_SOURCE, webhookActor } from '@ledger/core/posting';
+import { customersByReference, LOCK_KEYS, withAdvisoryLock } from '@ledger/core/store';
 import { z } from 'zod';
 import { defineJob, type JobDeps } from '../job-settings.js';
 import { customerId } from '../kit/per-customer.js';

@@ -3,19 +3,21 @@ import {
   accrualsDue,
   assert,
   Decimal,
-  findCustomers,
-  findRemittancesOf,
   fxSpreadSourceTxnId,
   remittanceFacts,
-  remittancePostings,
   settlementsDue,
+  type TransactionDraft,
+} from '@ledger/core/posting';
+import {
+  findCustomers,
+  findRemittancesOf,
+  remittancePostings,
   upsertRemittances,
   type CustomerRow,
   type Db,
   type RemittanceRecord,
   type RemittanceRow,
-  type TransactionDraft,
-} from '@ledger/core';
+} from '@ledger/core/store';
 import type { RemitClient, RemitMidRate, RemitOrder, RemitPayment, RemitQuote } from '@ledger/upstream-clients';
 import { z } from 'zod';
 import { defineJob, type JobDeps } from '../job-settings.js';

@@ -9,7 +9,7 @@ import {
   type DividendEvent,
   type DividendWithholding,
   type StockSplit,
-} from '@ledger/core';
+} from '@ledger/core/store';
 import type {
   UsbrokerCashInLieuRow,
   UsbrokerClient,

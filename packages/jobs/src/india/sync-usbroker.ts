@@ -1,4 +1,4 @@
-import { Decimal } from '@ledger/core';
+import { Decimal } from '@ledger/core/posting';
 import type { UsbrokerClient, UsbrokerCostType, UsbrokerWire } from '@ledger/upstream-clients';
 import { z } from 'zod';
 import { defineJob, type JobDeps } from '../job-settings.js';

@@ -4,11 +4,9 @@ import {
   isFillWithinOrder,
   roundToCents,
   ZERO,
-  type DividendEvent,
-  type DividendWithholding,
   type EntryRequest,
-  type StockSplit,
-} from '@ledger/core';
+} from '@ledger/core/posting';
+import type { DividendEvent, DividendWithholding, StockSplit } from '@ledger/core/store';
 import type {
   UsbrokerCashInLieuRow,
   UsbrokerDividendRow,

@@ -1,16 +1,14 @@
 import pLimit from 'p-limit';
 import {
   assert,
-  customersLinkedBy,
   CALENDAR_DATE_PATTERN_SOURCE,
   CALENDAR_DATE_RULE,
   CUSTOMER_ID_PATTERN_SOURCE,
   CUSTOMER_ID_RULE,
   isCalendarDate,
   LedgerError,
-  type CustomerReference,
-  type Db,
-} from '@ledger/core';
+} from '@ledger/core/posting';
+import { customersLinkedBy, type CustomerReference, type Db } from '@ledger/core/store';
 import {
   RemitPageCapError,
   UaefeedRejectedError,

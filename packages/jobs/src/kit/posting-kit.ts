@@ -1,20 +1,22 @@
 import {
   draftFromEntry,
   LedgerError,
+  JOURNAL_OUTCOMES,
+  type EntryRequest,
+  type JournalOutcome,
+  type PostingPolicy,
+  type Source,
+  type TransactionDraft,
+} from '@ledger/core/posting';
+import {
   postTransactions,
   previewTransactions,
   recordExceptions,
   recost,
-  JOURNAL_OUTCOMES,
   type Db,
-  type EntryRequest,
-  type JournalOutcome,
-  type PostingPolicy,
   type RecordOutcome as ExceptionOutcome,
   type RecostResult,
-  type Source,
-  type TransactionDraft,
-} from '@ledger/core';
+} from '@ledger/core/store';
 import { v7 as uuidv7 } from 'uuid';
 import { recostPolicyOf, type JobSettings } from '../job-settings.js';
 import type { CustomerFailure } from './per-customer.js';

@@ -1,11 +1,11 @@
+import { LedgerError } from '@ledger/core/posting';
 import {
   findCustomers,
-  LedgerError,
   upsertCustomer,
   type CustomerInput,
   type CustomerReference,
   type CustomerRow,
-} from '@ledger/core';
+} from '@ledger/core/store';
 import { createRegistryClient, RegistryNotFoundError, type RegistryClient } from '@ledger/upstream-clients';
 import { z } from 'zod';
 import type { JobDeps } from '../job-settings.js';

@@ -1,4 +1,5 @@
-import { customersByReference, Decimal, postedTradesOf, type Db } from '@ledger/core';
+import { Decimal } from '@ledger/core/posting';
+import { customersByReference, postedTradesOf, type Db } from '@ledger/core/store';
 import type { UaefeedCashTransfer, UaefeedOrder } from '@ledger/upstream-clients';
 import { z } from 'zod';
 import type { JobSettings } from '../job-settings.js';

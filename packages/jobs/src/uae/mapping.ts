@@ -12,8 +12,8 @@ import {
   ZERO,
   type Currency,
   type EntryRequest,
-  type PostedTrade,
-} from '@ledger/core';
+} from '@ledger/core/posting';
+import type { PostedTrade } from '@ledger/core/store';
 import type { UaefeedCashTransfer, UaefeedOrder } from '@ledger/upstream-clients';
 import { entryOf, rejectedAs, skippedAs, type Mapped, type Reason } from '../kit/posting-kit.js';
 

@@ -1,4 +1,4 @@
-import { savePortfolioSnapshots } from '@ledger/core';
+import { savePortfolioSnapshots } from '@ledger/core/store';
 import { z } from 'zod';
 import { defineJob } from '../job-settings.js';
 import { customerSelection, isoDay } from './customers.js';

@@ -1,12 +1,6 @@
 import { createHash } from 'node:crypto';
-import {
-  compareCashStatement,
-  insertCashStatements,
-  ledgerCashMovements,
-  previousMonth,
-  type CashStatementFigures,
-  type CashStatementSnapshot,
-} from '@ledger/core';
+import { compareCashStatement, previousMonth, type CashStatementFigures } from '@ledger/core/posting';
+import { insertCashStatements, ledgerCashMovements, type CashStatementSnapshot } from '@ledger/core/store';
 import type { CustodianCashStatement } from '@ledger/upstream-clients';
 import { z } from 'zod';
 import { defineJob } from '../job-settings.js';

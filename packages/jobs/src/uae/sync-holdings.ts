@@ -1,4 +1,4 @@
-import { insertHoldingsSnapshots, type HoldingsSnapshot } from '@ledger/core';
+import { insertHoldingsSnapshots, type HoldingsSnapshot } from '@ledger/core/store';
 import type { CustodianHoldings } from '@ledger/upstream-clients';
 import { z } from 'zod';
 import { defineJob } from '../job-settings.js';

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { insertUaefeedStatements, previousMonth, type UaefeedStatementSnapshot } from '@ledger/core';
+import { previousMonth } from '@ledger/core/posting';
+import { insertUaefeedStatements, type UaefeedStatementSnapshot } from '@ledger/core/store';
 import { z } from 'zod';
 import { defineJob } from '../job-settings.js';
 import { customerSelection } from './customers.js';

@@ -1,4 +1,5 @@
-import { Decimal, postedTradesOf } from '@ledger/core';
+import { Decimal } from '@ledger/core/posting';
+import { postedTradesOf } from '@ledger/core/store';
 import { z } from 'zod';
 import { defineJob } from '../job-settings.js';
 import { calendarDate, forEachCustomer, idOfLinked, notConfigured, selectCustomers } from '../kit/per-customer.js';

@@ -3,8 +3,7 @@
  * `valueDate`): `YYYY-MM-DD`, a day that exists, years 1900-2199 (a ledger date, and one
  * Postgres stores: it refuses year 0). One check, so every door refuses the same days.
  */
-/** The first and last years a ledger date may fall in (the pattern below spells the same bounds). */
-export const FIRST_CALENDAR_YEAR = 1900;
+/** The last year a ledger date may fall in (the pattern below spells the same bound). */
 export const LAST_CALENDAR_YEAR = 2199;
 
 export const CALENDAR_DATE_PATTERN_SOURCE = '^(19|20|21)[0-9]{2}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$';

@@ -9,23 +9,6 @@ import {
 import { columnRefs, documentOf, documentRecords, insertList, insertValues } from './columns/table.js';
 import type { Source } from '../domain/sources.js';
 
-/** A customer the broker syncs name: its broker account, or null when it has none. */
-export interface BrokerCustomer {
-  customer_id: string;
-  usbroker_account_no: string | null;
-}
-
-/**
- * The customers a broker sync runs for: those named (the ones the book knows; an unknown id is
- * absent from the answer), or, for null, every customer with a broker account.
- */
-export async function brokerCustomers(db: Knex, customerIds: readonly string[] | null): Promise<BrokerCustomer[]> {
-  const query = db('customers').select('customer_id', 'usbroker_account_no').orderBy('customer_id');
-  if (customerIds === null) query.whereNotNull('usbroker_account_no');
-  else query.whereIn('customer_id', [...customerIds]);
-  return (await query) as BrokerCustomer[];
-}
-
 /** The customer holding each of these broker accounts (accounts no customer holds are absent). */
 export async function customersByBrokerAccount(db: Knex, accounts: readonly string[]): Promise<Map<string, string>> {
   if (accounts.length === 0) return new Map();

@@ -44,9 +44,6 @@ export async function closedThrough(db: Knex): Promise<string | null> {
   return (await latest(db))?.through ?? null;
 }
 
-/** The current state: the latest close or reopening, null before the first. */
-export const currentClose = latest;
-
 /** Closes and reopenings, newest first. */
 export function listPeriodCloses(db: Knex, page: Page): Promise<Paged<PeriodClose>> {
   return pagedQuery<PeriodClose>(

@@ -1,4 +1,5 @@
-import { compareCashStatement, Decimal, ledgerCashMovements, previousMonth } from '@ledger/core';
+import { compareCashStatement, Decimal, previousMonth } from '@ledger/core/posting';
+import { ledgerCashMovements } from '@ledger/core/store';
 import { BOTH_BOOKS, variance, type Check, type Variance } from '../check.js';
 import { linkedCustomers, readPerCustomer, unreachableVariance } from '../upstream.js';
 

@@ -1,4 +1,4 @@
-import { ACCOUNT, Decimal, formatDecimal, normalSide, type AccountType } from '@ledger/core';
+import { ACCOUNT, Decimal, formatDecimal, normalSide, type AccountType } from '@ledger/core/posting';
 import { BOTH_BOOKS, postedSince, sinceBindings, variance, worst, type Check, type Variance } from '../check.js';
 
 /**

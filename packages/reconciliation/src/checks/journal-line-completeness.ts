@@ -1,4 +1,4 @@
-import { formatDecimal, Decimal, POSTING_RULES } from '@ledger/core';
+import { formatDecimal, Decimal, POSTING_RULES } from '@ledger/core/posting';
 import { BOTH_BOOKS, outcomeOf, postedSince, sinceBindings, variance, type Check } from '../check.js';
 
 /** Transaction types posted pending recost (buys and sells): each has a recost_states row from its posting. */

@@ -1,4 +1,4 @@
-import { formatDecimal, ZERO } from '@ledger/core';
+import { formatDecimal, ZERO } from '@ledger/core/posting';
 import { BOTH_BOOKS, variance, type Check, type Variance } from '../check.js';
 import {
   asOfDate,

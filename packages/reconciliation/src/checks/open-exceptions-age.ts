@@ -1,4 +1,4 @@
-import { Decimal, formatDecimal } from '@ledger/core';
+import { Decimal, formatDecimal } from '@ledger/core/posting';
 import { BOTH_BOOKS, outcomeOf, variance, type Check } from '../check.js';
 
 /**

@@ -1,4 +1,4 @@
-import { Decimal, formatDecimal, fxSpreadSettleSourceTxnId, fxSpreadSourceTxnId } from '@ledger/core';
+import { Decimal, formatDecimal, fxSpreadSettleSourceTxnId, fxSpreadSourceTxnId } from '@ledger/core/posting';
 import { BOTH_BOOKS, outcomeOf, variance, type Check } from '../check.js';
 
 /**

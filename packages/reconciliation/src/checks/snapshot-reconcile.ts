@@ -1,4 +1,5 @@
-import { Decimal, shareMovesSql } from '@ledger/core';
+import { Decimal } from '@ledger/core/posting';
+import { shareMovesSql } from '@ledger/core/reports';
 import { BOTH_BOOKS, outcomeOf, variance, type Check } from '../check.js';
 
 /**

@@ -1,4 +1,5 @@
-import { Decimal, formatDecimal, trialBalance } from '@ledger/core';
+import { Decimal, formatDecimal } from '@ledger/core/posting';
+import { trialBalance } from '@ledger/core/reports';
 import { BOTH_BOOKS, outcomeOf, variance, type Check } from '../check.js';
 
 /**

@@ -1,4 +1,5 @@
-import { customersWalletBalances, Decimal } from '@ledger/core';
+import { Decimal } from '@ledger/core/posting';
+import { customersWalletBalances } from '@ledger/core/reports';
 import type { UaefeedCashSummary } from '@ledger/upstream-clients';
 import { BOTH_BOOKS, type Check, type Variance } from '../check.js';
 import { cashBalancesDiffer, linkedCustomers, readPerCustomer, unreachableVariance } from '../upstream.js';

@@ -1,4 +1,5 @@
-import { Decimal, previousMonth, sharesMovedSql } from '@ledger/core';
+import { Decimal, previousMonth } from '@ledger/core/posting';
+import { sharesMovedSql } from '@ledger/core/reports';
 import type { UaefeedHoldingsStatement } from '@ledger/upstream-clients';
 import { BOTH_BOOKS, type Check, type Variance } from '../check.js';
 import { linkedCustomers, readPerCustomer, sharesDiffer, unreachableVariance } from '../upstream.js';

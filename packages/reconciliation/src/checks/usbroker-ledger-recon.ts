@@ -1,4 +1,4 @@
-import { ACCOUNT, Decimal, formatDecimal } from '@ledger/core';
+import { ACCOUNT, Decimal, formatDecimal } from '@ledger/core/posting';
 import { BOTH_BOOKS, variance, type Check, type Variance } from '../check.js';
 import { matchCash } from '../matchers/cash.js';
 import { ledgerCash } from '../matchers/reads.js';

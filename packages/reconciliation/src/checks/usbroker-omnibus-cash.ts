@@ -1,4 +1,5 @@
-import { ACCOUNT, Decimal, formatDecimal, ZERO, type Book } from '@ledger/core';
+import { ACCOUNT, Decimal, formatDecimal, ZERO } from '@ledger/core/posting';
+import type { Book } from '@ledger/core/runtime';
 import { variance, type Check, type CheckOutcome } from '../check.js';
 import { matchCash } from '../matchers/cash.js';
 import { ledgerDebitBalance, tradesPendingRecost } from '../matchers/reads.js';

@@ -1,4 +1,4 @@
-import { ACCOUNT, Decimal, formatDecimal } from '@ledger/core';
+import { ACCOUNT, Decimal, formatDecimal } from '@ledger/core/posting';
 import { BOTH_BOOKS, outcomeOf, postedSince, sinceBindings, variance, type Check, type Variance } from '../check.js';
 
 const WALLETS = [ACCOUNT.customerWalletUsd, ACCOUNT.customerWalletAed];

@@ -1,4 +1,4 @@
-import { Decimal, formatDecimal, roundToCents } from '@ledger/core';
+import { Decimal, formatDecimal, roundToCents } from '@ledger/core/posting';
 
 /*
  * The cash comparison of the ledger against the broker (docs/reconciliation.md, Matchers): what

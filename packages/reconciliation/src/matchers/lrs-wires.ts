@@ -1,4 +1,4 @@
-import { Decimal, formatDecimal, roundToCents, ZERO } from '@ledger/core';
+import { Decimal, formatDecimal, roundToCents, ZERO } from '@ledger/core/posting';
 
 /*
  * The LRS-to-broker tie-out (docs/reconciliation.md, Matchers): which funding wires into a

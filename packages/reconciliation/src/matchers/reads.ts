@@ -1,4 +1,6 @@
-import { ACCOUNT, Decimal, shareMovesSql, ZERO, type Db } from '@ledger/core';
+import { ACCOUNT, Decimal, ZERO } from '@ledger/core/posting';
+import { shareMovesSql } from '@ledger/core/reports';
+import type { Db } from '@ledger/core/store';
 import type { RemittanceToWire } from './lrs-wires.js';
 
 /*

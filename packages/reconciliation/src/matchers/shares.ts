@@ -1,4 +1,4 @@
-import { Decimal, ZERO } from '@ledger/core';
+import { Decimal, ZERO } from '@ledger/core/posting';
 
 /*
  * The share-count comparison of the ledger against a broker (docs/reconciliation.md, Matchers):

@@ -4,7 +4,7 @@ import {
   CURRENCIES,
   IDEMPOTENCY_KEY_LENGTH_MAX,
   MEMO_LENGTH_MAX,
-} from '@ledger/core';
+} from '@ledger/core/posting';
 import {
   errorResponses,
   json,

@@ -1,15 +1,12 @@
+import { LedgerError, type CashPolicy, type CashRequestAction, todayUtc } from '@ledger/core/posting';
 import {
   createCashRequest,
   getCashRequest,
-  LedgerError,
   listCashRequests,
   transitionCashRequest,
-  type CashPolicy,
-  type CashRequestAction,
   type CashRequestFilter,
   type CashRequestInput,
-  todayUtc,
-} from '@ledger/core';
+} from '@ledger/core/store';
 import type { Request, Response } from 'express';
 import { v7 as uuidv7 } from 'uuid';
 import { ApiError } from '../../http/errors.js';

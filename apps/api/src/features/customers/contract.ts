@@ -1,5 +1,6 @@
 import { ADMIN, READ } from '../../openapi/security.js';
-import { CUSTOMER_REFERENCES, METADATA_PROPERTIES_MAX } from '@ledger/core';
+import { METADATA_PROPERTIES_MAX } from '@ledger/core/posting';
+import { CUSTOMER_REFERENCES } from '@ledger/core/store';
 import {
   errorResponses,
   json,

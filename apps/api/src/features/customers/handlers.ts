@@ -1,4 +1,4 @@
-import { listCustomers, upsertCustomer, type CustomerInput } from '@ledger/core';
+import { listCustomers, upsertCustomer, type CustomerInput } from '@ledger/core/store';
 import { presentPage } from '../../http/present.js';
 import { pageOf, pick } from '../../http/query.js';
 import type { FeatureContext, Handler } from '../feature.js';

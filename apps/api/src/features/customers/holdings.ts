@@ -1,15 +1,13 @@
+import { assert, Decimal, roundToCents } from '@ledger/core/posting';
+import type { Book } from '@ledger/core/runtime';
 import {
-  assert,
-  Decimal,
-  roundToCents,
   latestHoldingsSnapshot,
   portfolioSnapshot,
   savePortfolioSnapshots,
-  type Book,
   type CustomerRow,
   type SnapshotPosition,
   type SnapshotUpstream,
-} from '@ledger/core';
+} from '@ledger/core/store';
 import type { FeatureContext } from '../feature.js';
 
 /** Where each book's customers hold their securities: the upstream their holdings are read from. */

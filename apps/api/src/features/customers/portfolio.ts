@@ -1,4 +1,5 @@
-import { customerPositions, Decimal, formatDecimal, roundToCents, ZERO } from '@ledger/core';
+import { Decimal, formatDecimal, roundToCents, ZERO } from '@ledger/core/posting';
+import { customerPositions } from '@ledger/core/reports';
 import type { FeatureContext } from '../feature.js';
 import { cachedHoldings, HOLDINGS_UPSTREAM } from './holdings.js';
 import { presentPosition } from './present.js';

@@ -1,4 +1,6 @@
-import { CUSTOMER_REFERENCES, Decimal, type CustomerPosition } from '@ledger/core';
+import { Decimal } from '@ledger/core/posting';
+import type { CustomerPosition } from '@ledger/core/reports';
+import { CUSTOMER_REFERENCES } from '@ledger/core/store';
 import { object, text, textOrNull, timestamp, type Row } from '../../http/present.js';
 
 export function presentCustomer(row: Row) {

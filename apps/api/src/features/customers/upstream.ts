@@ -1,4 +1,4 @@
-import type { CustomerRow } from '@ledger/core';
+import type { CustomerRow } from '@ledger/core/store';
 import type { UsbrokerClient } from '@ledger/upstream-clients';
 import type { Request, Response } from 'express';
 import { ApiError } from '../../http/errors.js';

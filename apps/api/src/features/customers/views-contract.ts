@@ -1,4 +1,5 @@
-import { ACCOUNT_TYPES, CURRENCIES, EQUITY_CURVE_DAYS_MAX, STATEMENT_MOVEMENTS_MAX } from '@ledger/core';
+import { ACCOUNT_TYPES, CURRENCIES } from '@ledger/core/posting';
+import { EQUITY_CURVE_DAYS_MAX, STATEMENT_MOVEMENTS_MAX } from '@ledger/core/reports';
 import { READ } from '../../openapi/security.js';
 import { PATTERNS } from '../../openapi/patterns.js';
 import {

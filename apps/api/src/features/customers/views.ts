@@ -1,3 +1,4 @@
+import { Decimal, formatDecimal, ACCOUNT, ZERO } from '@ledger/core/posting';
 import {
   customerAccountBalances,
   customerActivity,
@@ -5,18 +6,13 @@ import {
   customerEquityCurve,
   customerPositions,
   customerStatement,
-  Decimal,
-  formatDecimal,
   getCustomer,
-  listTransactions,
   owed,
-  ACCOUNT,
   walletBalancesOf,
-  ZERO,
   type CustomerAccountBalance,
-  type CustomerRow,
   type DateWindow,
-} from '@ledger/core';
+} from '@ledger/core/reports';
+import { listTransactions, type CustomerRow } from '@ledger/core/store';
 import type { Request } from 'express';
 import { presentPage } from '../../http/present.js';
 import { pageOf, pick } from '../../http/query.js';

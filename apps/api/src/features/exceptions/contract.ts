@@ -1,4 +1,4 @@
-import { EXCEPTION_STATES } from '@ledger/core';
+import { EXCEPTION_STATES } from '@ledger/core/store';
 import {
   errorResponses,
   json,

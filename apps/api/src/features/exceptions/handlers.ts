@@ -1,4 +1,4 @@
-import { dismissException, getException, listExceptions, type ExceptionFilter } from '@ledger/core';
+import { dismissException, getException, listExceptions, type ExceptionFilter } from '@ledger/core/store';
 import { ApiError } from '../../http/errors.js';
 import { pageOf } from '../../http/query.js';
 import type { FeatureContext, Handler } from '../feature.js';

@@ -1,5 +1,6 @@
 import { READ } from '../../openapi/security.js';
-import { ACCOUNT_TYPES, EARNINGS_SOURCES, FLOW_DAYS_MAX, RECENT_TXNS_MAX } from '@ledger/core';
+import { ACCOUNT_TYPES } from '@ledger/core/posting';
+import { EARNINGS_SOURCES, FLOW_DAYS_MAX, RECENT_TXNS_MAX } from '@ledger/core/reports';
 import {
   errorResponses,
   json,

@@ -1,4 +1,4 @@
-import { accountTotals, firmEarnings, firmSummary, trialBalance } from '@ledger/core';
+import { accountTotals, firmEarnings, firmSummary, trialBalance } from '@ledger/core/reports';
 import { pick } from '../../http/query.js';
 import type { FeatureContext, Handler } from '../feature.js';
 

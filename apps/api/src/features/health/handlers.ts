@@ -1,4 +1,4 @@
-import { databaseReady } from '@ledger/core';
+import { databaseReady } from '@ledger/core/runtime';
 import { ApiError } from '../../http/errors.js';
 import { requestIdOf } from '../../http/request-context.js';
 import type { FeatureContext, Handler } from '../feature.js';

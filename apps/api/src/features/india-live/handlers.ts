@@ -1,4 +1,6 @@
-import { istDate, RECENT_TXNS_MAX, recentTransactions, type Db } from '@ledger/core';
+import { istDate } from '@ledger/core/posting';
+import { RECENT_TXNS_MAX, recentTransactions } from '@ledger/core/reports';
+import type { Db } from '@ledger/core/store';
 import { financialYearOf, lrsUsePerPan, parseFinancialYear, type FinancialYear } from '@ledger/india';
 import type { Request } from 'express';
 import { pick } from '../../http/query.js';

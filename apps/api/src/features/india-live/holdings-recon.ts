@@ -1,4 +1,4 @@
-import type { Decimal } from '@ledger/core';
+import type { Decimal } from '@ledger/core/posting';
 import { brokerShares, matchShares, SHARE_STATUSES } from '@ledger/reconciliation';
 import { countBy, type IndiaCustomer, type LedgerHoldings, type LiveRead } from './live.js';
 

@@ -1,4 +1,4 @@
-import type { Decimal } from '@ledger/core';
+import type { Decimal } from '@ledger/core/posting';
 import { brokerShares, matchCash, matchShares } from '@ledger/reconciliation';
 import type { UsbrokerBalance, UsbrokerPosition } from '@ledger/upstream-clients';
 import { ledgerShares } from './holdings-recon.js';

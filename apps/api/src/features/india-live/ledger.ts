@@ -1,4 +1,6 @@
-import { ACCOUNT, Decimal, YEAR_CLOSE_POSTING_KIND, ZERO, type Book, type Db } from '@ledger/core';
+import { ACCOUNT, Decimal, YEAR_CLOSE_POSTING_KIND, ZERO } from '@ledger/core/posting';
+import type { Book } from '@ledger/core/runtime';
+import type { Db } from '@ledger/core/store';
 import { ledgerCash, ledgerShares } from '@ledger/reconciliation';
 import type { IndiaCustomer, LedgerHoldings } from './live.js';
 

@@ -1,4 +1,4 @@
-import { Decimal, formatDecimal, roundToCents, ZERO } from '@ledger/core';
+import { Decimal, formatDecimal, roundToCents, ZERO } from '@ledger/core/posting';
 
 /*
  * What every live India report shares: the book's India customers, a customer's live read

@@ -1,4 +1,4 @@
-import { Decimal } from '@ledger/core';
+import { Decimal } from '@ledger/core/posting';
 import type { UsbrokerQuote } from '@ledger/upstream-clients';
 import { countBy, qty, sum, cents, type IndiaCustomer, type LedgerHoldings, type LiveRead } from './live.js';
 

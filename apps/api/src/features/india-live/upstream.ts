@@ -1,4 +1,4 @@
-import type { Book } from '@ledger/core';
+import type { Book } from '@ledger/core/runtime';
 import { readPerCustomer, upstreamFailureReasonOf } from '@ledger/reconciliation';
 import type { RemitClient, UsbrokerClient } from '@ledger/upstream-clients';
 import type { BrokerAccountRead } from './ledger-recon.js';

@@ -1,4 +1,4 @@
-import { Decimal, istDate } from '@ledger/core';
+import { Decimal, istDate } from '@ledger/core/posting';
 import {
   brokerFeesReport,
   capitalGainsReport,

@@ -1,5 +1,6 @@
 import { READ } from '../../openapi/security.js';
-import { ACCOUNT_TYPES, JOURNAL_GROUP_BY } from '@ledger/core';
+import { ACCOUNT_TYPES } from '@ledger/core/posting';
+import { JOURNAL_GROUP_BY } from '@ledger/core/store';
 import {
   errorResponses,
   groupedEnvelope,

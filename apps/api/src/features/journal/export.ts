@@ -1,5 +1,5 @@
 import { Transform, type TransformCallback } from 'node:stream';
-import type { ExportLine } from '@ledger/core';
+import type { ExportLine } from '@ledger/core/reports';
 
 export const EXPORT_FORMATS = ['ledger', 'csv'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];

@@ -1,13 +1,13 @@
 import { pipeline } from 'node:stream/promises';
+import { streamJournal } from '@ledger/core/reports';
 import {
   groupJournal,
-  streamJournal,
   JOURNAL_GROUP_BY,
   listJournalLines,
   listPostings,
   type JournalFilter,
   type JournalGroupBy,
-} from '@ledger/core';
+} from '@ledger/core/store';
 import { presentPage } from '../../http/present.js';
 import { oneOf, pageOf, pick } from '../../http/query.js';
 import type { FeatureContext, Handler } from '../feature.js';

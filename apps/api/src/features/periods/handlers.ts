@@ -1,4 +1,5 @@
-import { closePeriod, closeYear, listPeriodCloses, listYearCloses, reopenPeriod, todayUtc } from '@ledger/core';
+import { todayUtc } from '@ledger/core/posting';
+import { closePeriod, closeYear, listPeriodCloses, listYearCloses, reopenPeriod } from '@ledger/core/store';
 import { pageOf } from '../../http/query.js';
 import { actorOf } from '../../http/request-context.js';
 import type { FeatureContext, Handler } from '../feature.js';

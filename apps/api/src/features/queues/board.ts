@@ -1,7 +1,7 @@
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
-import type { Book, Logger } from '@ledger/core';
+import type { Book, Logger } from '@ledger/core/runtime';
 import { JOB_FAMILIES, queueName, type JobFamily } from '@ledger/job-runtime';
 import { Queue } from 'bullmq';
 import { Router, type RequestHandler, type Response } from 'express';

@@ -1,4 +1,4 @@
-import { ACTOR_NAME_PATTERN_SOURCE, ACTOR_NAME_RULE } from '@ledger/core';
+import { ACTOR_NAME_PATTERN_SOURCE, ACTOR_NAME_RULE } from '@ledger/core/posting';
 import {
   CATEGORIES,
   SIGHTINGS_SHOWN,

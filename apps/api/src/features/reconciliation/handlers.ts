@@ -12,7 +12,7 @@ import {
   type TriageAction,
   type VarianceFilter,
 } from '@ledger/reconciliation';
-import type { Db } from '@ledger/core';
+import type { Db } from '@ledger/core/store';
 import { ApiError } from '../../http/errors.js';
 import { pageOf, pick } from '../../http/query.js';
 import type { FeatureContext, Handler } from '../feature.js';

@@ -1,12 +1,7 @@
 import { ENTRY_EXAMPLES } from './examples.js';
 import { ADMIN, READ } from '../../openapi/security.js';
-import {
-  CURRENCIES,
-  ENTRY_LINES_MAX,
-  MEMO_LENGTH_MAX,
-  METADATA_PROPERTIES_MAX,
-  TRANSACTION_GROUP_BY,
-} from '@ledger/core';
+import { CURRENCIES, ENTRY_LINES_MAX, MEMO_LENGTH_MAX, METADATA_PROPERTIES_MAX } from '@ledger/core/posting';
+import { TRANSACTION_GROUP_BY } from '@ledger/core/store';
 import {
   errorResponses,
   groupedEnvelope,

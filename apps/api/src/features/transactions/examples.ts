@@ -1,4 +1,4 @@
-import { assert, ENTERABLE_TXN_TYPES, type EntryRequest } from '@ledger/core';
+import { assert, ENTERABLE_TXN_TYPES, type EntryRequest } from '@ledger/core/posting';
 
 /** An OpenAPI 3.1 Example Object whose value is a manual entry (`POST /v1/transactions` body). */
 export interface EntryExample {

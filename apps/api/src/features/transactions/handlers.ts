@@ -1,11 +1,16 @@
 import {
+  draftManualEntry,
+  LedgerError,
+  type EntryRequest,
+  type ManualEntryPolicy,
+  todayUtc,
+} from '@ledger/core/posting';
+import { currentActor } from '@ledger/core/runtime';
+import {
   categoryFacets,
   createEntryBatcher,
-  currentActor,
-  draftManualEntry,
   getTransaction,
   groupTransactions,
-  LedgerError,
   listTransactions,
   postManualEntry,
   previewEntry,
@@ -13,13 +18,10 @@ import {
   SORT_ORDERS,
   TRANSACTION_GROUP_BY,
   TRANSACTION_SORTS,
-  type EntryRequest,
   type PostOutcome,
-  type ManualEntryPolicy,
   type TransactionFilter,
   type TransactionGroupBy,
-  todayUtc,
-} from '@ledger/core';
+} from '@ledger/core/store';
 import type { Response } from 'express';
 import { v7 as uuidv7 } from 'uuid';
 import { ApiError } from '../../http/errors.js';

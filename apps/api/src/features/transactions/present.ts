@@ -1,4 +1,4 @@
-import type { StoredTransaction } from '@ledger/core';
+import type { StoredTransaction } from '@ledger/core/store';
 import { count, object, text, textOrNull, timestamp, timestampOrNull, type Row } from '../../http/present.js';
 import { presentJournalLine } from '../journal/present.js';
 

@@ -1,4 +1,5 @@
-import { classifyRemitEvent, customersByReference, WEBHOOK_EVENT_PATTERN_SOURCE, type RemitEvent } from '@ledger/core';
+import { classifyRemitEvent, WEBHOOK_EVENT_PATTERN_SOURCE, type RemitEvent } from '@ledger/core/posting';
+import { customersByReference } from '@ledger/core/store';
 import { SYNC_REMIT_WEBHOOK } from '@ledger/jobs';
 import type { FeatureContext, Handler } from '../feature.js';
 

@@ -1,4 +1,4 @@
-import { columnsFrom, type RowOf } from './table.js';
+import { columnsFrom } from './table.js';
 
 /** A custodian's monthly cash statement of a customer's account, as validated (decimals as strings). */
 export interface CashStatementSnapshot {
@@ -26,7 +26,6 @@ export const CASH_STATEMENTS = {
   statement_sha256: column.required('text', { write: (s) => s.statementSha256 }),
   fetched_at: column.required('timestamptz'),
 } as const;
-export type CashStatementRow = RowOf<typeof CASH_STATEMENTS>;
 
 export type UaefeedStatementKind = 'cash' | 'holdings';
 
@@ -51,4 +50,3 @@ export const UAEFEED_STATEMENTS = {
   body_sha256: rawColumn.required('text', { write: (s) => s.bodySha256 }),
   fetched_at: rawColumn.required('timestamptz'),
 } as const;
-export type UaefeedStatementRow = RowOf<typeof UAEFEED_STATEMENTS>;
