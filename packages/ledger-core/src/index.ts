@@ -134,6 +134,7 @@ export {
   isPan,
   istDate,
   PAN_PATTERN,
+  REMIT_SOURCE,
   REMITTANCE_STATUS_RANK,
   REMITTANCE_STATUSES,
   remittanceFacts,
@@ -295,6 +296,13 @@ export {
   type OutstandingRemittancePosting,
   type RemittancePosting,
 } from './store/remittances.js';
+export {
+  fxSpreadOrderIdSql,
+  fxSpreadPostingSql,
+  notReversedSql,
+  paidRemittanceSql,
+  paidRemittedBetweenSql,
+} from './store/read-model.js';
 export { getCashRequest, listCashRequests } from './store/cash-requests.js';
 export { pagedQuery, type Paged } from './store/paged.js';
 export {
