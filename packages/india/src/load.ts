@@ -1,5 +1,5 @@
 import { Decimal } from '@ledger/core/posting';
-import type { Db } from '@ledger/core/store';
+import { notReversedSql, type Db } from '@ledger/core/store';
 import { parseSbiRates, type InrRate } from './rates.js';
 
 /** What a load did: rows new to the table, rows that replaced a day's earlier sheet, rows already there, rows skipped and why. */
@@ -136,9 +136,9 @@ export async function heldSymbols(db: Db): Promise<string[]> {
   const { rows } = await db.raw<{ rows: Array<{ symbol: string }> }>(
     `SELECT b.symbol FROM transactions b
       WHERE b.txn_type = 'buy_security' AND b.symbol IS NOT NULL AND b.quantity IS NOT NULL
-        AND NOT EXISTS (SELECT 1 FROM transactions r WHERE r.reverses_txn_id = b.txn_id)
+        AND ${notReversedSql('b.txn_id')}
         AND b.quantity > (SELECT coalesce(sum(m.quantity), 0) FROM lot_matches m
-                           WHERE m.lot_txn_id = b.txn_id AND NOT EXISTS (SELECT 1 FROM transactions r WHERE r.reverses_txn_id = m.derivation_txn_id))
+                           WHERE m.lot_txn_id = b.txn_id AND ${notReversedSql('m.derivation_txn_id')})
       GROUP BY b.symbol ORDER BY b.symbol`,
   );
   return rows.map((r) => r.symbol);

@@ -1,5 +1,12 @@
 import { ACCOUNT, assertPage, Decimal, type Page } from '@ledger/core/posting';
-import { economicDateSql, type Db } from '@ledger/core/store';
+import {
+  economicDateSql,
+  fxSpreadPostingSql,
+  notReversedSql,
+  paidRemittanceSql,
+  paidRemittedBetweenSql,
+  type Db,
+} from '@ledger/core/store';
 import type { FeeFigures } from './broker-fees.js';
 import type { FlaggedSale, OpenLot, StoredMatch } from './capital-gains.js';
 import { addDays } from './dates.js';
@@ -20,8 +27,6 @@ import type { SettledRemittance } from './settlement-audit.js';
 
 const dec = (v: string) => new Decimal(v);
 const decOrNull = (v: string | null) => (v === null ? null : new Decimal(v));
-/** A derivation (recost entry) in effect: no reversal. */
-const inEffect = (alias: string) => `NOT EXISTS (SELECT 1 FROM transactions r WHERE r.reverses_txn_id = ${alias})`;
 /** One customer (`:customer`) or, null, every one. */
 const oneOrEvery = (column: string) => `(CAST(:customer AS text) IS NULL OR ${column} = :customer)`;
 /** The customers listed (`:customers`). */
@@ -59,7 +64,7 @@ export async function paidRemittances(db: Db, fy: FinancialYear, pan: string | n
     }>;
   }>(
     `SELECT order_id, customer_id, pan, remitted_on::text, amount_inr::text, amount_usd::text, tcs_inr::text, (${REFUNDED}) AS refunded
-       FROM remittances WHERE (status = 'paid' OR (${REFUNDED})) AND remitted_on BETWEEN ?::date AND ?::date
+       FROM remittances WHERE (${paidRemittanceSql()} OR (${REFUNDED})) AND remitted_on BETWEEN ?::date AND ?::date
         AND (CAST(? AS text) IS NULL OR pan = ?)`,
     [fy.start, fy.end, pan, pan],
   );
@@ -92,7 +97,7 @@ export async function customersOfPan(db: Db, pan: string): Promise<string[]> {
 export async function remittedUsdPerPan(db: Db, fy: FinancialYear): Promise<Map<string, Decimal>> {
   const { rows } = await db.raw<{ rows: Array<{ pan: string; usd: string }> }>(
     `SELECT pan, coalesce(sum(amount_usd), 0)::text AS usd FROM remittances
-      WHERE status = 'paid' AND pan IS NOT NULL AND remitted_on BETWEEN ?::date AND ?::date GROUP BY 1`,
+      WHERE pan IS NOT NULL AND ${paidRemittedBetweenSql(undefined, '?::date', '?::date')} GROUP BY 1`,
     [fy.start, fy.end],
   );
   return new Map(rows.map((r) => [r.pan, dec(r.usd)]));
@@ -112,7 +117,7 @@ export async function settledRemittances(db: Db, fy: FinancialYear): Promise<Set
     }>;
   }>(
     `SELECT order_id, customer_id, purpose_code, utr, amount_usd::text, paid_at, settled_at
-       FROM remittances WHERE status = 'paid' AND remitted_on BETWEEN ?::date AND ?::date ORDER BY remitted_on, order_id`,
+       FROM remittances WHERE ${paidRemittedBetweenSql(undefined, '?::date', '?::date')} ORDER BY remitted_on, order_id`,
     [fy.start, fy.end],
   );
   return rows.map((r) => ({
@@ -147,7 +152,7 @@ export async function storedMatches(db: Db, from: string, to: string, customers:
     `SELECT m.customer_id, m.symbol, m.sell_txn_id, m.lot_txn_id, m.acquired_on::text, m.transferred_on::text, m.quantity::text, m.cost_usd::text,
             (b.quantity * ${splitFactor('m.symbol', 'm.acquired_on', 'm.transferred_on')})::text AS buy_quantity, ${feeOf('b.txn_id')}::text AS buy_fee_usd, s.amount_usd::text AS sell_amount_usd, ${feeOf('m.derivation_txn_id')}::text AS sell_fee_usd
        FROM lot_matches m JOIN transactions b ON b.txn_id = m.lot_txn_id JOIN transactions s ON s.txn_id = m.sell_txn_id
-      WHERE m.customer_id = ANY(?::text[]) AND m.transferred_on BETWEEN ?::date AND ?::date AND ${inEffect('m.derivation_txn_id')}`,
+      WHERE m.customer_id = ANY(?::text[]) AND m.transferred_on BETWEEN ?::date AND ?::date AND ${notReversedSql('m.derivation_txn_id')}`,
     [customers, from, to],
   );
   return rows.map((r) => ({
@@ -177,9 +182,9 @@ const lotsHeldFrom = (customers: (column: string) => string) => `
   CROSS JOIN LATERAL (
     SELECT coalesce(sum(m.quantity / ${splitFactor('b.symbol', economicDateSql('b'), 'm.transferred_on')}), 0) AS quantity,
            coalesce(sum(m.cost_usd), 0) AS cost FROM lot_matches m
-     WHERE m.lot_txn_id = b.txn_id AND m.transferred_on < CAST(:held_from AS date) AND ${inEffect('m.derivation_txn_id')}) taken
+     WHERE m.lot_txn_id = b.txn_id AND m.transferred_on < CAST(:held_from AS date) AND ${notReversedSql('m.derivation_txn_id')}) taken
   WHERE b.txn_type = 'buy_security' AND b.customer_id IS NOT NULL AND b.quantity IS NOT NULL AND ${economicDateSql('b')} <= CAST(:as_of AS date)
-    AND ${customers('b.customer_id')} AND ${inEffect('b.txn_id')} AND b.quantity > taken.quantity`;
+    AND ${customers('b.customer_id')} AND ${notReversedSql('b.txn_id')} AND b.quantity > taken.quantity`;
 
 /** What is left of each lot of `customers` at `asOf`. */
 export async function openLots(db: Db, asOf: string, customers: string[]): Promise<OpenLot[]> {
@@ -253,7 +258,7 @@ export function capitalGainsCustomers(db: Db, fy: FinancialYear, customerId: str
     page,
     `EXISTS (SELECT 1 FROM lot_matches m
               WHERE m.customer_id = c.customer_id AND m.transferred_on BETWEEN CAST(:from AS date) AND CAST(:as_of AS date)
-                AND ${inEffect('m.derivation_txn_id')})
+                AND ${notReversedSql('m.derivation_txn_id')})
      OR EXISTS (SELECT 1 FROM recost_flags f JOIN transactions t USING (txn_id)
                  WHERE f.cleared_at IS NULL AND t.customer_id = c.customer_id AND t.txn_type = 'sell_security'
                    AND t.txn_date BETWEEN CAST(:from AS date) AND CAST(:as_of AS date))
@@ -310,9 +315,9 @@ export async function flaggedSales(db: Db, from: string, to: string, customers: 
 export async function unmatchedSales(db: Db, from: string, to: string, customers: string[]): Promise<string[]> {
   const { rows } = await db.raw<{ rows: Array<{ txn_id: string }> }>(
     `SELECT t.txn_id FROM transactions t
-      WHERE t.txn_type = 'sell_security' AND ${economicDateSql('t')} BETWEEN ?::date AND ?::date AND t.customer_id = ANY(?::text[]) AND ${inEffect('t.txn_id')}
+      WHERE t.txn_type = 'sell_security' AND ${economicDateSql('t')} BETWEEN ?::date AND ?::date AND t.customer_id = ANY(?::text[]) AND ${notReversedSql('t.txn_id')}
         AND NOT EXISTS (SELECT 1 FROM recost_flags f WHERE f.txn_id = t.txn_id AND f.cleared_at IS NULL)
-        AND NOT EXISTS (SELECT 1 FROM lot_matches m WHERE m.sell_txn_id = t.txn_id AND ${inEffect('m.derivation_txn_id')})
+        AND NOT EXISTS (SELECT 1 FROM lot_matches m WHERE m.sell_txn_id = t.txn_id AND ${notReversedSql('m.derivation_txn_id')})
       ORDER BY t.txn_id`,
     [from, to, customers],
   );
@@ -401,7 +406,7 @@ async function faLots(db: Db, bindings: FaBindings): Promise<FaInput['lots']> {
             b.amount_usd::text, ${feeOf('b.txn_id')}::text AS fee_usd,
             (SELECT coalesce(jsonb_agg(jsonb_build_object('on', m.transferred_on,
                       'quantity', round(m.quantity * ${splitFactor('m.symbol', 'm.transferred_on', 'CAST(:as_of AS date)')}, 8)::text)), '[]') FROM lot_matches m
-              WHERE m.lot_txn_id = b.txn_id AND m.transferred_on <= CAST(:as_of AS date) AND ${inEffect('m.derivation_txn_id')}) AS sold
+              WHERE m.lot_txn_id = b.txn_id AND m.transferred_on <= CAST(:as_of AS date) AND ${notReversedSql('m.derivation_txn_id')}) AS sold
        ${lotsHeldFrom(listed)}`,
     bindings,
   );
@@ -422,7 +427,7 @@ async function faSales(db: Db, bindings: FaBindings): Promise<FaInput['sales']> 
     rows: Array<{ customer_id: string; symbol: string; txn_date: string; amount_usd: string }>;
   }>(
     `SELECT customer_id, symbol, ${economicDateSql('t')}::text AS txn_date, amount_usd::text FROM transactions t
-      WHERE txn_type = 'sell_security' AND ${listed('customer_id')} AND ${economicDateSql('t')} BETWEEN CAST(:held_from AS date) AND CAST(:as_of AS date) AND ${inEffect('t.txn_id')}`,
+      WHERE txn_type = 'sell_security' AND ${listed('customer_id')} AND ${economicDateSql('t')} BETWEEN CAST(:held_from AS date) AND CAST(:as_of AS date) AND ${notReversedSql('t.txn_id')}`,
     bindings,
   );
   return rows.map((s) => ({
@@ -509,12 +514,12 @@ const FEE_FIGURES_STATEMENT = (() => {
                   coalesce(sum(l.credit) FILTER (WHERE l.account_code = '${ACCOUNT.brokerageRevenue}' AND l.posting_kind = 'brokerage_fee'), 0) AS fee
              FROM transactions d JOIN journal_lines l ON l.txn_id = d.txn_id
             WHERE d.customer_id = t.customer_id AND d.txn_date = t.txn_date AND d.txn_type = 'recost'
-              AND d.metadata->>'recost_of' = t.txn_id::text AND ${inEffect('d.txn_id')}
+              AND d.metadata->>'recost_of' = t.txn_id::text AND ${notReversedSql('d.txn_id')}
            HAVING count(*) > 0) m ON true
          CROSS JOIN LATERAL (
            SELECT coalesce(sum(l.credit), 0) AS fee FROM journal_lines l
             WHERE l.txn_id = t.txn_id AND l.account_code = '${ACCOUNT.brokerageRevenue}' AND l.posting_kind = 'brokerage_fee') own
-        WHERE t.txn_type IN ('buy_security', 'sell_security') AND t.customer_id IS NOT NULL AND ${inEffect('t.txn_id')}
+        WHERE t.txn_type IN ('buy_security', 'sell_security') AND t.customer_id IS NOT NULL AND ${notReversedSql('t.txn_id')}
           AND ${within('t.txn_date')} AND ${oneOrEvery('t.customer_id')}),
      judged AS MATERIALIZED (
        SELECT *, actual - modelled AS drift, actual - configured AS configured_drift, itemised - customer_fee AS fee_drift,
@@ -588,9 +593,9 @@ export async function marginRemittances(db: Db, fy: FinancialYear): Promise<Marg
     `SELECT m.order_id, m.customer_id, m.remitted_on::text, m.amount_inr::text, m.amount_usd::text, m.fx_rate::text, m.mid_rate::text,
             CASE WHEN m.settlement_fx_fee_usd IS NULL AND m.settlement_txn_fee_usd IS NULL THEN NULL
                  ELSE (coalesce(m.settlement_fx_fee_usd, 0) + coalesce(m.settlement_txn_fee_usd, 0))::text END AS provider_fees_usd,
-            (SELECT t.amount_usd::text FROM transactions t WHERE t.source = 'remit' AND t.source_txn_id = 'fx_spread:' || m.order_id AND ${inEffect('t.txn_id')}) AS accrued_usd
+            (SELECT t.amount_usd::text FROM transactions t WHERE ${fxSpreadPostingSql('t', 'm.order_id')} AND ${notReversedSql('t.txn_id')}) AS accrued_usd
        FROM remittances m
-      WHERE m.status = 'paid' AND m.amount_usd IS NOT NULL AND m.fx_rate IS NOT NULL AND m.remitted_on BETWEEN ?::date AND ?::date
+      WHERE m.amount_usd IS NOT NULL AND m.fx_rate IS NOT NULL AND ${paidRemittedBetweenSql('m', '?::date', '?::date')}
       ORDER BY m.remitted_on, m.order_id`,
     [fy.start, fy.end],
   );

@@ -52,6 +52,8 @@ export const SWEPT_STATUSES: readonly RemittanceStatus[] = ['failed', 'cancelled
 export const PAN_PATTERN = /^[A-Z]{3}[ABCFGHJLPT][A-Z][0-9]{4}[A-Z]$/;
 export const isPan = (value: string): boolean => PAN_PATTERN.test(value);
 
+/** The `source` of a remittance's postings: remit, the provider that moved the money. */
+export const REMIT_SOURCE = 'remit';
 /** The posting keys of a remittance: one accrual and one settlement per order, ever. */
 export const fxSpreadSourceTxnId = (orderId: string) => `fx_spread:${orderId}`;
 export const fxSpreadSettleSourceTxnId = (orderId: string) => `fx_spread_settle:${orderId}`;
@@ -91,7 +93,7 @@ export function draftFxSpread(
     {
       txn_type: 'fx_spread',
       customer_id: accrual.customerId,
-      source: 'remit',
+      source: REMIT_SOURCE,
       source_txn_id: fxSpreadSourceTxnId(accrual.orderId),
       txn_date: accrual.remittedOn,
       amount_usd: formatDecimal(accrual.amountUsd),
@@ -134,7 +136,7 @@ export function draftFxSpreadSettle(
     {
       txn_type: 'fx_spread_settle',
       customer_id: settle.customerId,
-      source: 'remit',
+      source: REMIT_SOURCE,
       source_txn_id: fxSpreadSettleSourceTxnId(settle.orderId),
       txn_date: settle.settledOn,
       amount_usd: formatDecimal(settle.accruedUsd),

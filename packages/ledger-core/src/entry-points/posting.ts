@@ -89,6 +89,7 @@ export {
   fxSpreadSourceTxnId,
   isPan,
   istDate,
+  REMIT_SOURCE,
   remittanceFacts,
   settlementsDue,
 } from '../domain/remittances.js';

@@ -102,6 +102,14 @@ export {
   upsertRemittances,
 } from '../store/remittances.js';
 export type { RemittanceRecord, RemittanceRow } from '../store/columns/remittances.js';
+// The read model: facts other packages query (not reversed, a paid remittance and its date, the fx_spread key), each defined once.
+export {
+  fxSpreadOrderIdSql,
+  fxSpreadPostingSql,
+  notReversedSql,
+  paidRemittanceSql,
+  paidRemittedBetweenSql,
+} from '../store/read-model.js';
 export {
   addDividendWithholdings,
   customersByBrokerAccount,

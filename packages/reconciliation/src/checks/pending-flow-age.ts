@@ -1,5 +1,9 @@
-import { Decimal, formatDecimal, fxSpreadSettleSourceTxnId, fxSpreadSourceTxnId } from '@ledger/core/posting';
+import { Decimal, formatDecimal, REMIT_SOURCE } from '@ledger/core/posting';
+import { fxSpreadOrderIdSql, fxSpreadPostingSql, notReversedSql, paidRemittanceSql } from '@ledger/core/store';
 import { BOTH_BOOKS, outcomeOf, variance, type Check } from '../check.js';
+
+/** remit's source as a SQL literal: its accruals are paired by key, another source's are not. */
+const REMIT = `'${REMIT_SOURCE}'`;
 
 /**
  * Nothing stays pending longer than its tolerance (RECON_*_MAX_HOURS): a cash request still
@@ -17,27 +21,27 @@ const AGED_SQL = `
          cash_request_id::text AS reference, NULL AS source, created_at AS since
     FROM cash_requests WHERE status = 'pending' AND created_at < :now::timestamptz - make_interval(hours => :cash_hours)
   UNION ALL
-  SELECT 'remittance_in_transit', NULL, NULL, customer_id, NULL, amount_usd::text, order_id, 'remit', paid_at
-    FROM remittances WHERE status = 'paid' AND paid_at IS NOT NULL AND settled_at IS NULL AND paid_at < :now::timestamptz - make_interval(hours => :remittance_hours)
+  SELECT 'remittance_in_transit', NULL, NULL, customer_id, NULL, amount_usd::text, order_id, ${REMIT}, paid_at
+    FROM remittances WHERE ${paidRemittanceSql()} AND paid_at IS NOT NULL AND settled_at IS NULL AND paid_at < :now::timestamptz - make_interval(hours => :remittance_hours)
   UNION ALL
-  SELECT 'fx_receivable_unsettled', t.txn_id::text, t.source_txn_id, t.customer_id, NULL, t.amount_usd::text, substr(t.source_txn_id, length(:accrual) + 1), t.source, t.posted_at
+  SELECT 'fx_receivable_unsettled', t.txn_id::text, t.source_txn_id, t.customer_id, NULL, t.amount_usd::text, ${fxSpreadOrderIdSql('t')}, t.source, t.posted_at
     FROM transactions t
-   WHERE t.source = 'remit' AND t.txn_type = 'fx_spread' AND t.posted_at < :now::timestamptz - make_interval(hours => :fx_hours)
-     AND NOT EXISTS (SELECT 1 FROM transactions s WHERE s.source = 'remit' AND s.source_txn_id = :settle || substr(t.source_txn_id, length(:accrual) + 1))
-     AND NOT EXISTS (SELECT 1 FROM transactions r WHERE r.reverses_txn_id = t.txn_id)
+   WHERE t.source = ${REMIT} AND t.txn_type = 'fx_spread' AND t.posted_at < :now::timestamptz - make_interval(hours => :fx_hours)
+     AND NOT EXISTS (SELECT 1 FROM transactions s WHERE ${fxSpreadPostingSql('s', fxSpreadOrderIdSql('t'), 'fx_spread_settle')})
+     AND ${notReversedSql('t.txn_id')}
   UNION ALL
   SELECT 'fx_receivable_unsettled', a.txn_id::text, a.source_txn_id, a.customer_id, NULL, a.amount_usd::text, NULL, a.source, a.posted_at
     FROM (SELECT t.txn_id, t.source, t.source_txn_id, t.customer_id, t.amount_usd, t.posted_at,
                  sum(t.amount_usd) OVER (PARTITION BY t.source ORDER BY t.posted_at, t.txn_id) AS accrued_through
             FROM transactions t
-           WHERE t.txn_type = 'fx_spread' AND t.source <> 'remit'
-             AND NOT EXISTS (SELECT 1 FROM transactions r WHERE r.reverses_txn_id = t.txn_id)) a
+           WHERE t.txn_type = 'fx_spread' AND t.source <> ${REMIT}
+             AND ${notReversedSql('t.txn_id')}) a
    WHERE a.posted_at < :now::timestamptz - make_interval(hours => :fx_hours)
      AND a.accrued_through > (
            SELECT coalesce(sum(l.credit), 0)
              FROM transactions s JOIN journal_lines l ON l.txn_id = s.txn_id AND l.account_code = '1300'
             WHERE s.txn_type = 'fx_spread_settle' AND s.source = a.source
-              AND NOT EXISTS (SELECT 1 FROM transactions r WHERE r.reverses_txn_id = s.txn_id))
+              AND ${notReversedSql('s.txn_id')})
   UNION ALL
   SELECT 'pending_recost', t.txn_id::text, t.source_txn_id, t.customer_id, t.symbol, t.amount_usd::text, t.txn_type, t.source, s.posted_at
     FROM recost_states s JOIN transactions t USING (txn_id)
@@ -84,8 +88,6 @@ export const pendingFlowAge: Check = {
       remittance_hours: hours.remittanceInTransit,
       fx_hours: hours.fxReceivable,
       recost_hours: hours.pendingRecost,
-      accrual: fxSpreadSourceTxnId(''),
-      settle: fxSpreadSettleSourceTxnId(''),
       limit: settings.variancesPerCheckMax,
     });
     const variances = rows.map((r) => {

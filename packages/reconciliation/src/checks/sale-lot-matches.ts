@@ -1,4 +1,5 @@
 import { Decimal, formatDecimal } from '@ledger/core/posting';
+import { notReversedSql } from '@ledger/core/store';
 import { BOTH_BOOKS, outcomeOf, variance, type Check } from '../check.js';
 
 /**
@@ -15,7 +16,7 @@ const SQL = `
     SELECT d.txn_id, (d.metadata->>'recost_of')::uuid AS sell_txn_id
       FROM transactions d
      WHERE d.txn_type = 'recost' AND d.reverses_txn_id IS NULL AND d.metadata->>'recost_of' IS NOT NULL
-       AND NOT EXISTS (SELECT 1 FROM transactions r WHERE r.reverses_txn_id = d.txn_id)
+       AND ${notReversedSql('d.txn_id')}
   )
   SELECT s.txn_id::text AS txn_id, s.source_txn_id, s.customer_id, s.symbol, d.txn_id::text AS derivation_txn_id,
          s.quantity::text AS quantity, relief.usd::text AS relief_usd,

@@ -1,3 +1,4 @@
+import { notReversedSql } from '@ledger/core/store';
 import { BOTH_BOOKS, outcomeOf, variance, type Check } from '../check.js';
 
 /**
@@ -16,7 +17,7 @@ const SQL = `
   WITH live AS MATERIALIZED (
     SELECT DISTINCT d.metadata->>'recost_of' AS trade
       FROM transactions d
-     WHERE d.txn_type = 'recost' AND NOT EXISTS (SELECT 1 FROM transactions r WHERE r.reverses_txn_id = d.txn_id)
+     WHERE d.txn_type = 'recost' AND ${notReversedSql('d.txn_id')}
   )
   SELECT t.txn_id::text AS txn_id, t.source_txn_id, t.customer_id, t.symbol, t.txn_type, t.txn_date::text AS txn_date,
          s.recosted_at, fl.reason AS flag
@@ -25,7 +26,7 @@ const SQL = `
     LEFT JOIN broker_fees f ON f.source = t.source AND f.source_txn_id = t.source_txn_id
     LEFT JOIN recost_flags fl ON fl.txn_id = t.txn_id AND fl.cleared_at IS NULL
    WHERE s.recosted_at IS NOT NULL AND t.txn_type IN ('buy_security', 'sell_security')
-     AND NOT EXISTS (SELECT 1 FROM transactions r WHERE r.reverses_txn_id = t.txn_id)
+     AND ${notReversedSql('t.txn_id')}
      AND NOT EXISTS (SELECT 1 FROM live WHERE live.trade = t.txn_id::text)
      AND (t.txn_type = 'sell_security'
           OR coalesce(f.amount_usd, round(t.amount_usd * CASE WHEN t.metadata->>'broker_cost_bps' ~ '^[0-9]{1,6}(\\.[0-9]{1,8}){0,1}$'

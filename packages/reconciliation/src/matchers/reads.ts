@@ -1,6 +1,6 @@
 import { ACCOUNT, Decimal, ZERO } from '@ledger/core/posting';
 import { shareMovesSql } from '@ledger/core/reports';
-import type { Db } from '@ledger/core/store';
+import { notReversedSql, paidRemittanceSql, type Db } from '@ledger/core/store';
 import type { RemittanceToWire } from './lrs-wires.js';
 
 /*
@@ -18,7 +18,7 @@ export async function paidRemittancesToWire(db: Db, customerIds: readonly string
     `SELECT order_id, customer_id, amount_usd::text AS amount_usd, remitted_on::text AS remitted_on,
             (settled_at AT TIME ZONE 'Asia/Kolkata')::date::text AS settled_on
        FROM remittances
-      WHERE status = 'paid' AND amount_usd IS NOT NULL AND customer_id = ANY(?)
+      WHERE ${paidRemittanceSql()} AND amount_usd IS NOT NULL AND customer_id = ANY(?)
       ORDER BY customer_id, remitted_on, order_id`,
     [[...customerIds]],
   );
@@ -63,7 +63,7 @@ export async function tradesPendingRecost(db: Db, source: string): Promise<numbe
   const { rows } = await db.raw<{ rows: Array<{ pending: string }> }>(
     `SELECT count(*) AS pending FROM recost_states s JOIN transactions t USING (txn_id)
       WHERE s.recosted_at IS NULL AND t.source = ? AND t.txn_type IN ('buy_security', 'sell_security')
-        AND NOT EXISTS (SELECT 1 FROM transactions r WHERE r.reverses_txn_id = t.txn_id)`,
+        AND ${notReversedSql('t.txn_id')}`,
     [source],
   );
   return Number(rows[0]?.pending ?? 0);

@@ -1,6 +1,6 @@
 import { ACCOUNT, Decimal, YEAR_CLOSE_POSTING_KIND, ZERO } from '@ledger/core/posting';
 import type { Book } from '@ledger/core/runtime';
-import type { Db } from '@ledger/core/store';
+import { paidRemittanceSql, paidRemittedBetweenSql, type Db } from '@ledger/core/store';
 import { ledgerCash, ledgerShares } from '@ledger/reconciliation';
 import type { IndiaCustomer, LedgerHoldings } from './live.js';
 
@@ -129,15 +129,15 @@ export async function remitActivity(db: Db, fy: { from: string; to: string }, re
       `SELECT status, count(*)::int AS count, sum(amount_inr)::text AS amount_inr, coalesce(sum(amount_usd), 0)::text AS amount_usd FROM remittances GROUP BY 1 ORDER BY 1`,
     ),
     db.raw<{ rows: RemitCustomerRow[] }>(
-      `SELECT customer_id, min(remit_customer_id) AS remit_customer_id, count(*)::int AS orders, count(*) FILTER (WHERE status = 'paid')::int AS paid,
-              coalesce(sum(amount_usd) FILTER (WHERE status = 'paid'), 0)::text AS paid_usd, coalesce(sum(amount_inr) FILTER (WHERE status = 'paid'), 0)::text AS paid_inr,
-              coalesce(sum(tcs_inr) FILTER (WHERE status = 'paid'), 0)::text AS tcs_inr
+      `SELECT customer_id, min(remit_customer_id) AS remit_customer_id, count(*)::int AS orders, count(*) FILTER (WHERE ${paidRemittanceSql()})::int AS paid,
+              coalesce(sum(amount_usd) FILTER (WHERE ${paidRemittanceSql()}), 0)::text AS paid_usd, coalesce(sum(amount_inr) FILTER (WHERE ${paidRemittanceSql()}), 0)::text AS paid_inr,
+              coalesce(sum(tcs_inr) FILTER (WHERE ${paidRemittanceSql()}), 0)::text AS tcs_inr
          FROM remittances GROUP BY 1 ORDER BY 1`,
     ),
     db.raw<{ rows: RemitPanRow[] }>(
       `SELECT pan, count(DISTINCT customer_id)::int AS customers, count(*)::int AS remittances, coalesce(sum(amount_usd), 0)::text AS remitted_usd,
               sum(amount_inr)::text AS remitted_inr, coalesce(sum(tcs_inr), 0)::text AS tcs_inr
-         FROM remittances WHERE status = 'paid' AND remitted_on BETWEEN ? AND ? GROUP BY 1 ORDER BY 1 NULLS FIRST`,
+         FROM remittances WHERE ${paidRemittedBetweenSql(undefined, '?', '?')} GROUP BY 1 ORDER BY 1 NULLS FIRST`,
       [fy.from, fy.to],
     ),
     db.raw<{ rows: Array<{ revenue: string; receivable: string }> }>(
