@@ -6,6 +6,7 @@ import { createRandom } from './data/random.js';
 import {
   EMPTY_ROW,
   iso,
+  paymentInProgress,
   type RemitEvent,
   type RemitOrderStatus,
   type RemitOrderWire,
@@ -407,23 +408,12 @@ class OrderEvents {
   payment(event: string, change: Partial<RemitPaymentWire>) {
     const { r, at } = this;
     if (r.payment === null) {
-      r.payment = {
+      r.payment = paymentInProgress(r.order, {
         id: `payt_${this.tail}`,
-        customer_id: r.order.customer_id,
-        payin_id: r.order.id,
-        payin_type: 'orders',
-        status: 'in_progress',
-        currency: 'INR',
-        amount: r.order.amount,
-        purpose_code: r.order.purpose_code,
-        transaction_reference_number: null,
-        settlement_id: null,
-        funds_available: false,
-        payment_method: 'netbanking',
-        error_code: null,
-        created_at: at,
-        updated_at: at,
-      };
+        customerId: r.order.customer_id,
+        method: 'netbanking',
+        at,
+      });
     }
     Object.assign(r.payment, change, { updated_at: at });
     this.events.push({ entity_type: 'payment', event_type: event, data: clone(r.payment) });

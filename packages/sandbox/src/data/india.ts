@@ -82,6 +82,29 @@ export interface RemitPaymentWire {
   created_at: string;
   updated_at: string;
 }
+/** A payment of `order` just started, in progress (its customer's, at `at`): how remit shows one before it is paid or fails. */
+export function paymentInProgress(
+  order: RemitOrderWire,
+  { id, customerId, method, at }: { id: string; customerId: string; method: string; at: string },
+): RemitPaymentWire {
+  return {
+    id,
+    customer_id: customerId,
+    payin_id: order.id,
+    payin_type: 'orders',
+    status: 'in_progress',
+    currency: 'INR',
+    amount: order.amount,
+    purpose_code: order.purpose_code,
+    transaction_reference_number: null,
+    settlement_id: null,
+    funds_available: false,
+    payment_method: method,
+    error_code: null,
+    created_at: at,
+    updated_at: at,
+  };
+}
 export interface RemitSettlementWire {
   id: string;
   status: 'settled';
@@ -720,23 +743,12 @@ class IndiaCustomerRecords {
 
   /** The customer starts paying the order: a payment in progress, five minutes after it was placed. */
   private startPayment(r: Remittance, t0: number) {
-    r.payment = {
+    r.payment = paymentInProgress(r.order, {
       id: r.order.id.replace('order_', 'payt_'),
-      customer_id: this.data.customer.remit_customer_id,
-      payin_id: r.order.id,
-      payin_type: 'orders',
-      status: 'in_progress',
-      currency: 'INR',
-      amount: r.order.amount,
-      purpose_code: r.order.purpose_code,
-      transaction_reference_number: null,
-      settlement_id: null,
-      funds_available: false,
-      payment_method: this.random.pick(['netbanking', 'upi', 'neft']),
-      error_code: null,
-      created_at: iso(t0 + 5 * MINUTE_MS),
-      updated_at: iso(t0 + 5 * MINUTE_MS),
-    };
+      customerId: this.data.customer.remit_customer_id,
+      method: this.random.pick(['netbanking', 'upi', 'neft']),
+      at: iso(t0 + 5 * MINUTE_MS),
+    });
     r.history.push({ entity_type: 'payment', event_type: 'in_progress', data: clone(r.payment) });
   }
 
