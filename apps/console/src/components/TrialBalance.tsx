@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Money } from './ui.js';
+import { Money, TotalsFoot } from './ui.js';
 
 interface Row {
   account_code: string;
@@ -49,17 +49,7 @@ export function TrialBalanceTable({
           </tr>
         ))}
       </tbody>
-      <tfoot>
-        <tr>
-          <th scope="row">Total</th>
-          <td>
-            <Money value={totalDebit} />
-          </td>
-          <td>
-            <Money value={totalCredit} />
-          </td>
-        </tr>
-      </tfoot>
+      <TotalsFoot totals={[totalDebit, totalCredit]} />
     </table>
   );
 }

@@ -27,6 +27,31 @@ export function Money({ value }: { value: string | null | undefined }) {
   return <span className={`num${value?.startsWith('-') ? ' neg' : ''}`}>{money(value)}</span>;
 }
 
+/**
+ * A table's totals row: "Total" heading the first `span` columns, then each total in its column
+ * (`{ empty: n }`: n columns with no total, such as prices).
+ */
+export function TotalsFoot({ span = 1, totals }: { span?: number; totals: Array<string | { empty: number }> }) {
+  return (
+    <tfoot>
+      <tr>
+        <th scope="row" colSpan={span}>
+          Total
+        </th>
+        {totals.map((total, i) =>
+          typeof total === 'string' ? (
+            <td key={i}>
+              <Money value={total} />
+            </td>
+          ) : (
+            <td key={i} colSpan={total.empty} />
+          ),
+        )}
+      </tr>
+    </tfoot>
+  );
+}
+
 export function Card({ label, children }: { label: string; children: ReactNode }) {
   return (
     <div className="card">

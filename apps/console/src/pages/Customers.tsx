@@ -7,7 +7,7 @@ import { useApiDocument } from '../api/document.js';
 import type { paths } from '../api/schema.js';
 import { EndpointView } from '../components/Endpoint.js';
 import { FilterForm, ListTable, Table, type Column } from '../components/List.js';
-import { Card, Loaded, Money, Pager, PeriodFields } from '../components/ui.js';
+import { Card, Loaded, Money, Pager, PeriodFields, TotalsFoot } from '../components/ui.js';
 import { OpenVariances } from '../components/VarianceTriage.js';
 import { href, navigate, useRoute } from '../router.js';
 
@@ -240,22 +240,7 @@ function CustomerPortfolio({ id }: { id: string }) {
           columns={POSITION_COLUMNS}
           rows={p.items}
           rowKey={(row) => row.symbol}
-          foot={
-            <tfoot>
-              <tr>
-                <th scope="row" colSpan={2}>
-                  Total
-                </th>
-                <td>
-                  <Money value={p.totals.cost_usd} />
-                </td>
-                <td colSpan={2} />
-                <td>
-                  <Money value={p.totals.market_value_usd} />
-                </td>
-              </tr>
-            </tfoot>
-          }
+          foot={<TotalsFoot span={2} totals={[p.totals.cost_usd, { empty: 2 }, p.totals.market_value_usd]} />}
         />
       )}
     </Loaded>

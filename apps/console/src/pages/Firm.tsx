@@ -3,7 +3,7 @@ import { useMemo } from 'react';
 import { api, unwrap, type Schemas } from '../api/client.js';
 import { DayChart } from '../components/Chart.js';
 import { TrialBalanceTable } from '../components/TrialBalance.js';
-import { Card, ErrorBox, Loaded, Money, Status } from '../components/ui.js';
+import { Card, ErrorBox, Loaded, Money, Status, TotalsFoot } from '../components/ui.js';
 import { filtersOf, Table, type Column } from '../components/List.js';
 import { OpenVariances } from '../components/VarianceTriage.js';
 import { isZero } from '../format.js';
@@ -270,24 +270,7 @@ function EarningsTable({ earnings }: Pick<FirmData, 'earnings'>) {
             m.sources.filter((s) => !isEmptySource(s)).map((s) => ({ month: m.month, ...s })),
           )}
           rowKey={(r) => `${r.month}-${r.source}`}
-          foot={
-            <tfoot>
-              <tr>
-                <th scope="row" colSpan={2}>
-                  Total
-                </th>
-                <td>
-                  <Money value={e.revenue_usd} />
-                </td>
-                <td>
-                  <Money value={e.cost_usd} />
-                </td>
-                <td>
-                  <Money value={e.margin_usd} />
-                </td>
-              </tr>
-            </tfoot>
-          }
+          foot={<TotalsFoot span={2} totals={[e.revenue_usd, e.cost_usd, e.margin_usd]} />}
         />
       )}
     </Loaded>
