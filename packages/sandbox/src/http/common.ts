@@ -103,6 +103,24 @@ export function paginate<T>(all: readonly T[], page: number, perPage: number): P
   };
 }
 
+/** A page as remit (and the registry, which follows it) answers one: `data` and `page_meta`. */
+export function pageMetaReply<T>(slice: Page<T>): Reply {
+  return {
+    status: 200,
+    body: {
+      data: slice.items,
+      page_meta: {
+        current: slice.page,
+        previous: slice.previous,
+        next: slice.next,
+        per_page: slice.perPage,
+        pages: slice.pages,
+        count: slice.total,
+      },
+    },
+  };
+}
+
 export function bearerOf(req: IncomingMessage): string | null {
   const header = req.headers.authorization;
   const match = header === undefined ? null : /^Bearer (\S+)$/i.exec(header);

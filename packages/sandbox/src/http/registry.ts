@@ -1,5 +1,5 @@
 import type { RegistryCustomer, SandboxDataset } from '../data/generate.js';
-import { encodeJson, intParam, paginate, type Reply, type UpstreamHandler } from './common.js';
+import { encodeJson, intParam, pageMetaReply, paginate, type Reply, type UpstreamHandler } from './common.js';
 
 export const REGISTRY_PER_PAGE_DEFAULT = 20;
 /** remit-style paging: `per_page` over 100 is a 400. */
@@ -42,21 +42,7 @@ export function createRegistryHandler(dataset: SandboxDataset): UpstreamHandler 
         const perPage = intParam(url, 'per_page', REGISTRY_PER_PAGE_DEFAULT, 1, REGISTRY_PER_PAGE_MAX);
         if (page === null || perPage === null)
           return error(400, 'invalid_request', `page is 1 or more, per_page 1-${REGISTRY_PER_PAGE_MAX}`);
-        const slice = paginate<unknown>(all, page, perPage);
-        return {
-          status: 200,
-          body: {
-            data: slice.items,
-            page_meta: {
-              current: page,
-              previous: slice.previous,
-              next: slice.next,
-              per_page: perPage,
-              pages: slice.pages,
-              count: slice.total,
-            },
-          },
-        };
+        return pageMetaReply(paginate<unknown>(all, page, perPage));
       }
       if (customerIdOf(url, INDIA_PREFIX) !== null) {
         const customer = customerOf(url);

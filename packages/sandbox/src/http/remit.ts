@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { SandboxDataset } from '../data/generate.js';
 import type { Remittance } from '../data/india.js';
 import { newestFirst, remitBalances, remitMidRate, type IndiaDataset } from '../data/india-views.js';
-import { bearerOf, encodeJson, intParam, paginate, type Reply, type UpstreamHandler } from './common.js';
+import { bearerOf, encodeJson, intParam, pageMetaReply, paginate, type Reply, type UpstreamHandler } from './common.js';
 
 export const REMIT_PER_PAGE_DEFAULT = 20;
 export const REMIT_PER_PAGE_MAX = 100;
@@ -57,21 +57,7 @@ function list<T extends { id: string; created_at: string }>(url: URL, all: reado
       (before === null || Date.parse(item.created_at) < Date.parse(before)) &&
       (after === null || Date.parse(item.created_at) > Date.parse(after)),
   );
-  const slice = paginate(filtered, page, perPage);
-  return {
-    status: 200,
-    body: {
-      data: slice.items,
-      page_meta: {
-        current: page,
-        previous: slice.previous,
-        next: slice.next,
-        per_page: perPage,
-        pages: slice.pages,
-        count: slice.total,
-      },
-    },
-  };
+  return pageMetaReply(paginate(filtered, page, perPage));
 }
 
 /** The id in `/api/v1/<name>/<id>`, or null. */
