@@ -88,14 +88,23 @@ export interface ClosePrice {
   closeUsd: Decimal;
 }
 
-/** Records close prices; a day already held is replaced by the later reading. Answers how many rows it wrote. */
-export async function recordClosePrices(db: Db, prices: ClosePrice[], source: string): Promise<number> {
-  if (prices.length === 0) return 0;
-  const result = await db.raw<{ rowCount: number | null }>(
+/**
+ * Records close prices; a day already held is replaced by a later reading that differs. Answers
+ * the rows inserted, the days whose close changed (updated), and those that held it already.
+ */
+export async function recordClosePrices(
+  db: Db,
+  prices: ClosePrice[],
+  source: string,
+): Promise<{ inserted: number; updated: number; unchanged: number }> {
+  if (prices.length === 0) return { inserted: 0, updated: 0, unchanged: 0 };
+  // xmax is 0 only in a row this statement inserted; a day whose close is the same is not returned.
+  const { rows } = await db.raw<{ rows: Array<{ inserted: boolean }> }>(
     `INSERT INTO close_prices (symbol, price_date, close_usd, source)
      SELECT * FROM unnest(?::text[], ?::date[], ?::numeric[], ?::text[])
      ON CONFLICT (symbol, price_date) DO UPDATE SET close_usd = excluded.close_usd, source = excluded.source, recorded_at = now()
-      WHERE close_prices.close_usd IS DISTINCT FROM excluded.close_usd`,
+      WHERE close_prices.close_usd IS DISTINCT FROM excluded.close_usd
+     RETURNING (xmax = 0) AS inserted`,
     [
       prices.map((p) => p.symbol),
       prices.map((p) => p.date),
@@ -103,7 +112,8 @@ export async function recordClosePrices(db: Db, prices: ClosePrice[], source: st
       prices.map(() => source),
     ],
   );
-  return result.rowCount ?? 0;
+  const inserted = rows.filter((r) => r.inserted).length;
+  return { inserted, updated: rows.length - inserted, unchanged: prices.length - rows.length };
 }
 
 /** A symbol as the broker writes it. */

@@ -41,6 +41,11 @@ export interface JobDefinition<
   why: string;
   /** The payload's schema: the worker validates what Redis hands back (the api has validated the body). */
   input: z.ZodType<Input>;
+  /**
+   * The result's schema, the one declaration of what the job answers: its type is inferred from
+   * it, the runner refuses a result it does not describe, the api documents it.
+   */
+  result: z.ZodType<Result>;
   /** A business key makes enqueue idempotent while BullMQ keeps the job; null: every call is a new job. */
   businessKey(input: Input): string | null;
   run(input: Input, deps: JobDeps<Settings>): Promise<Result>;

@@ -148,7 +148,15 @@ async function runJob<Settings>(
   }
   const input: unknown = definition.input.parse(data);
   // Everything the job writes records it: job:<kind>:<job_id>, or the webhook that triggered it.
-  return withActor(definition.actor?.(input, jobId) ?? jobActor(kind, jobId), () => definition.run(input, deps));
+  const result = await withActor(definition.actor?.(input, jobId) ?? jobActor(kind, jobId), () =>
+    definition.run(input, deps),
+  );
+  // What is stored is what the api documents: a result its schema does not describe is a bug of
+  // the job, failed for good rather than stored for a reader to trip on.
+  const checked = definition.result.safeParse(result);
+  if (!checked.success)
+    throw new UnrecoverableError(`job ${kind} answered a result its schema does not declare: ${checked.error.message}`);
+  return result;
 }
 
 /** Renews the attempt's lease on its run every third of it, until the timer it answers is cleared. */

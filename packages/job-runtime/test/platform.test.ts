@@ -45,6 +45,8 @@ function testJob<I>(
     books: ['ENTITY_UAE', 'ENTITY_IND_IFSC'],
     why: 'a test job',
     input,
+    // Any object: the runtime's check of a result against its schema has a test job of its own.
+    result: z.record(z.string(), z.unknown()),
     businessKey: () => null,
     run: async (value, deps) => {
       runs.push({ kind, input: value });
@@ -85,6 +87,9 @@ const CATALOG: JobCatalog<TestSettings> = {
   })),
   indiaOnly: testJob('indiaOnly', z.object({}), async () => ({}), { books: ['ENTITY_IND_IFSC'] }),
   actor: testJob('actor', z.object({}), async () => ({ actor: currentActor() })),
+  undeclared: testJob('undeclared', z.object({}), async () => ({ ok: true, stray: 1 }), {
+    result: z.strictObject({ ok: z.boolean() }),
+  }),
   triggered: testJob('triggered', z.object({ event: z.string() }), async () => ({ actor: currentActor() }), {
     actor: ({ event }: { event: string }, jobId: string) => `webhook:test:${event}:${jobId}`,
   }),
@@ -213,6 +218,14 @@ describe('jobs platform (real Redis and Postgres)', function () {
     const status = await producer.enqueue('refused', {});
     expect(status).to.include({ status: 'error', error: 'the ledger refuses this', attempts: 1 });
     expect(runs.filter((r) => r.kind === 'refused')).to.have.length(1);
+  });
+
+  it('a result its schema does not declare fails the job for good, and is not stored', async () => {
+    workers = await startWorkers();
+    const status = await producer.enqueue('undeclared', {});
+    expect(status).to.include({ status: 'error', attempts: 1, result: null });
+    expect(status.error).to.match(/^job undeclared answered a result its schema does not declare: .*stray/s);
+    expect(runs.filter((r) => r.kind === 'undeclared')).to.have.length(1);
   });
 
   it('a payload its schema refuses fails at once, never reaching the job', async () => {

@@ -6,7 +6,14 @@ export { SYNC_REMIT_WEBHOOK } from './india/sync-remit-webhook.js';
 export { runProvisionIndia } from './india/provision-india.js';
 export { runSyncUsbroker, runSyncUsbrokerTrades } from './india/sync-usbroker.js';
 export { LEDGER_DAYS_MAX, runSyncUsbrokerLedger } from './india/sync-usbroker-ledger.js';
-export { draftOf, RECORD_OUTCOMES, type RecordOutcomeName } from './kit/posting-kit.js';
+export { draftOf } from './kit/posting-kit.js';
+export {
+  JOB_REASON_CODES,
+  RECORD_OUTCOMES,
+  RECORD_REASON_CODES,
+  RESULT_SCHEMAS,
+  type RecordOutcomeName,
+} from './kit/results.js';
 export { mapCashTransfer, mapOrder } from './uae/mapping.js';
 export { syncUaefeedJob } from './uae/sync-uaefeed.js';
 export { syncHoldingsJob } from './uae/sync-holdings.js';

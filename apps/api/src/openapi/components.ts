@@ -14,7 +14,6 @@ import {
   TXN_TYPES,
 } from '@ledger/core/posting';
 import { JOURNAL_GROUP_BY, SORT_ORDERS, TRANSACTION_GROUP_BY, TRANSACTION_SORTS } from '@ledger/core/store';
-import { RECORD_OUTCOMES } from '@ledger/jobs';
 import { codesForStatus, type ErrorCode } from '../http/errors.js';
 import { PATTERNS } from './patterns.js';
 import type { JsonSchema, MediaType, Parameter, Reference, ResponseObject } from './types.js';
@@ -189,31 +188,6 @@ export const schemas: Record<string, JsonSchema> = {
       '(written before this was recorded), `sql` (written by hand in SQL).',
     examples: ['api:ana@example.com', 'job:sync-usbroker:0190c2d4-6c1e-7a2b-9f00-000000000000'],
   },
-  // What became of one record of a batch: the journal's one outcome (docs/outcomes.md), shared by every batch result.
-  RecordOutcome: {
-    type: 'string',
-    enum: [...RECORD_OUTCOMES],
-    description:
-      '`inserted`: posted now; `duplicate`: already posted from the same request or with the same facts (nothing new); ' +
-      '`conflict`: already posted under its id with other facts (the stored one stands); `rejected`: refused (by the ' +
-      'ledger, a code of docs/outcomes.md, or by its mapping); `skipped`: it moved nothing upstream (a REJECTED ' +
-      'transfer, an order that executed nothing). Each but the first two with `reason`.',
-  },
-  RecordReason: object(
-    {
-      code: {
-        type: 'string',
-        description:
-          'What is wrong, in snake_case: e.g. `negative_fee`, `invalid_date`, `idempotency_conflict`, `not_linked`.',
-      },
-      detail: {
-        type: 'object',
-        additionalProperties: true,
-        description: 'The facts behind the code (the field and value, the conflicting fields, …).',
-      },
-    },
-    'Why a record was not posted as it stands: a code and structured facts (docs/jobs.md#the-posting-kit).',
-  ),
 };
 
 const query = (name: string, description: string, schema: JsonSchema): Parameter => ({

@@ -26,6 +26,7 @@ export interface JsonSchema {
   maxProperties?: number;
   anyOf?: JsonSchema[];
   oneOf?: JsonSchema[];
+  allOf?: JsonSchema[];
   default?: unknown;
   examples?: unknown[];
 }

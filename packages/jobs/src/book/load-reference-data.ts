@@ -11,9 +11,18 @@ import {
   shippedIssuersCsv,
   shippedRatesCsv,
 } from '@ledger/india';
+import { assert } from '@ledger/core/posting';
 import type { Db } from '@ledger/core/store';
 import { z } from 'zod';
 import { defineJob } from '../job-settings.js';
+import {
+  isRecordReasonCode,
+  outcomeCounts,
+  reason,
+  recordReason,
+  RESULT_SCHEMAS,
+  type OutcomeCounts,
+} from '../kit/results.js';
 
 /** A CSV sent in the body: at most this many characters (the shipped SBI file is about 100,000). */
 export const REFERENCE_CSV_LENGTH_MAX = 5_000_000;
@@ -23,19 +32,76 @@ const csvBody = {
   source: z.string().min(1).max(200).describe('A name for where the rows came from, stored with them.'),
 };
 
-/** What a load of a whole file answers: rows new, replaced, already there, skipped. */
-interface FileLoad extends Record<string, unknown> {
+/** A row of the file a loader did not take, as it names it: its line (null: a day's stored later sheet), its key and why. */
+interface LoaderSkip {
+  line: number | null;
+  date?: string | null;
+  symbol?: string | null;
+  fy?: string | null;
+  reason: string;
+}
+
+/** What a loader answers of a whole file: rows new, replaced, already there, not taken. */
+interface FileLoad {
   loaded: number;
   replaced: number;
   unchanged: number;
-  skipped: number;
+  skipped_rows: LoaderSkip[];
+}
+
+/** Rows another one supersedes (later in the file; a later sheet of the day stored): nothing to do, by design. */
+const SUPERSEDED = new Set(['superseded_in_file', 'older_than_stored']);
+
+const rowNotLoaded = z.strictObject({
+  line: z.number().int().min(1).nullable().describe('Its line in the file; null: a day whose later sheet is stored.'),
+  key: z.string().nullable().describe('The date, symbol or fiscal year it was for, when it could be read.'),
+  outcome: z.enum(['skipped', 'rejected']),
+  reason: recordReason,
+});
+
+/** What every reference load answers: its rows' outcomes, and each row not loaded with why. */
+export const referenceLoadResult = z
+  .strictObject({
+    source: z.string().describe('Where the rows came from, as stored with them.'),
+    rows: outcomeCounts,
+    rows_not_loaded: z.array(rowNotLoaded),
+  })
+  .describe(
+    'Rows `inserted` (new), `updated` (replaced: another sheet of the day, another row for the key), `duplicate` ' +
+      '(already held), `skipped` (superseded) and `rejected` (malformed), each not loaded listed.',
+  )
+  .register(RESULT_SCHEMAS, { id: 'ReferenceLoadResult' });
+export type ReferenceLoadResult = z.infer<typeof referenceLoadResult>;
+
+/**
+ * A row a loader did not take, in the one vocabulary: superseded is skipped, anything else
+ * refused; the issuers' `missing_<column>` and `too_long_<column>` name their column in the detail.
+ */
+function notLoaded(row: LoaderSkip): z.infer<typeof rowNotLoaded> {
+  const [, problem, field] = /^(missing|too_long)_(.+)$/.exec(row.reason) ?? [];
+  const code = problem === undefined ? row.reason : problem === 'missing' ? 'missing_field' : 'field_too_long';
+  assert(isRecordReasonCode(code), `${row.reason} is no reason code of docs/outcomes.md`);
+  return {
+    line: row.line,
+    key: row.date ?? row.symbol ?? row.fy ?? null,
+    outcome: SUPERSEDED.has(code) ? 'skipped' : 'rejected',
+    reason: reason(code, field === undefined ? {} : { field }),
+  };
+}
+
+/** A load's rows and those not loaded, in the one vocabulary. */
+function loadResult(source: string, written: Omit<OutcomeCounts, 'skipped' | 'rejected' | 'conflict'>, skipped: LoaderSkip[]) {
+  const rows_not_loaded = skipped.map(notLoaded);
+  const count = (outcome: 'skipped' | 'rejected') => rows_not_loaded.filter((r) => r.outcome === outcome).length;
+  const rows = { ...written, conflict: 0, skipped: count('skipped'), rejected: count('rejected') };
+  return { source, rows, rows_not_loaded } satisfies ReferenceLoadResult;
 }
 
 /**
  * A job loading reference data from a file shipped with the service (named: a job never takes a
  * path, so it cannot read any other file) or the operator's CSV in the body, idempotently.
  */
-function fileLoadJob<Name extends string, Result extends FileLoad>(
+function fileLoadJob<Name extends string>(
   kind: string,
   {
     files,
@@ -48,7 +114,7 @@ function fileLoadJob<Name extends string, Result extends FileLoad>(
     what: string;
     why: string;
     shipped: (name: Name) => Promise<string>;
-    load: (db: Db, csv: string, source: string) => Promise<Result>;
+    load: (db: Db, csv: string, source: string) => Promise<FileLoad>;
   },
 ) {
   const names = Object.keys(files) as [Name, ...Name[]];
@@ -58,18 +124,19 @@ function fileLoadJob<Name extends string, Result extends FileLoad>(
       z.object(csvBody).strict(),
     ])
     .meta({ examples: [{ file: names[0] }] });
-  return defineJob<z.infer<typeof input>, Result>(kind, {
+  return defineJob(kind, {
     mode: 'sync',
     family: 'syncs',
     books: ['ENTITY_IND_IFSC'],
     why,
     input,
+    result: referenceLoadResult,
     businessKey: () => null,
     run: async (body, { db, logger }) => {
       const [csv, source] = 'file' in body ? [await shipped(body.file), body.file] : [body.csv, body.source];
-      const result = await load(db, csv, source);
-      const { loaded, replaced, unchanged, skipped } = result;
-      logger.info(`${kind} done`, { source, loaded, replaced, unchanged, skipped });
+      const { loaded, replaced, unchanged, skipped_rows } = await load(db, csv, source);
+      const result = loadResult(source, { inserted: loaded, updated: replaced, duplicate: unchanged }, skipped_rows);
+      logger.info(`${kind} done`, { source, ...result.rows });
       return result;
     },
   });
@@ -109,18 +176,17 @@ export const loadClosePricesInput = z
 export type LoadClosePricesInput = z.infer<typeof loadClosePricesInput>;
 
 /** load-close-prices (docs/jobs.md#load-close-prices): `symbol,date,close` rows into close_prices. */
-export const loadClosePricesJob = defineJob<
-  LoadClosePricesInput,
-  { source: string; recorded: number; skipped_rows: Array<{ line: number; reason: string }> }
->('load-close-prices', {
+export const loadClosePricesJob = defineJob('load-close-prices', {
   mode: 'sync',
   family: 'syncs',
   books: ['ENTITY_IND_IFSC'],
   why: 'decided: as load-fx-rates',
   input: loadClosePricesInput,
+  result: referenceLoadResult,
   businessKey: () => null,
   run: async ({ csv, source }, { db }) => {
     const { prices, skipped } = parseClosePrices(csv);
-    return { source, recorded: await recordClosePrices(db, prices, source), skipped_rows: skipped };
+    const { inserted, updated, unchanged } = await recordClosePrices(db, prices, source);
+    return loadResult(source, { inserted, updated, duplicate: unchanged }, skipped);
   },
 });

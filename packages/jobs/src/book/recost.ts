@@ -1,6 +1,7 @@
-import { recost as recostBook, type RecostResult } from '@ledger/core/store';
+import { recost as recostBook } from '@ledger/core/store';
 import { z } from 'zod';
 import { defineJob, recostPolicyOf } from '../job-settings.js';
+import { recostResult } from '../kit/results.js';
 
 /** The most pending transactions one run may take: a bound on the run, not on the book. */
 export const RECOST_LIMIT_MAX = 1_000_000;
@@ -24,15 +25,15 @@ export type RecostInput = z.infer<typeof recostInput>;
 /**
  * recost (contract: Recost; docs/posting-rules.md#recost): the fee split of each pending trade
  * and each sell's FIFO cost relief, posted as `recost` entries linked to the trade; a changed
- * derivation is superseded by reversing it. Result: `{recosted, derivations_posted, superseded,
- * flagged: [{txn_id, reason, detail}], remaining}`.
+ * derivation is superseded by reversing it. Result: `RecostResult` (kit/results.ts).
  */
-export const recostJob = defineJob<RecostInput, RecostResult>('recost', {
+export const recostJob = defineJob('recost', {
   mode: 'sync',
   family: 'recost',
   books: ['ENTITY_UAE', 'ENTITY_IND_IFSC'],
   why: 'decided: bounded by `limit`, and the caller usually wants its counts',
   input: recostInput,
+  result: recostResult,
   // Every call is a run of its own: a run finding nothing pending posts nothing.
   businessKey: () => null,
   run: async ({ limit }, { db, progress, settings, logger }) => {

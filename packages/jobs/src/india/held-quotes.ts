@@ -2,7 +2,16 @@ import { Decimal } from '@ledger/core/posting';
 import type { Db } from '@ledger/core/store';
 import { heldSymbols, recordClosePrices } from '@ledger/india';
 import type { UsbrokerClient } from '@ledger/upstream-clients';
+import { z } from 'zod';
 import { upstreamFailureReason } from '../kit/per-customer.js';
+import { noOutcomes, outcomeCounts } from '../kit/results.js';
+
+export const heldQuotesResult = z.strictObject({
+  prices: outcomeCounts.describe(
+    'Days’ closes `inserted`, `updated` (a later reading of the day differs) or `duplicate` (the same close held).',
+  ),
+  error: z.string().nullable().describe('Why the broker’s quotes could not be read; the sync’s postings stand.'),
+});
 
 /** The day of a quote in New York, where the symbols trade: the day whose close it stands for. */
 const newYorkDate = new Intl.DateTimeFormat('en-CA', {
@@ -21,9 +30,9 @@ const newYorkDate = new Intl.DateTimeFormat('en-CA', {
 export async function recordHeldQuotes(
   db: Db,
   usbroker: UsbrokerClient,
-): Promise<{ recorded: number; error: string | null }> {
+): Promise<z.infer<typeof heldQuotesResult>> {
   const symbols = await heldSymbols(db);
-  if (symbols.length === 0) return { recorded: 0, error: null };
+  if (symbols.length === 0) return { prices: noOutcomes(), error: null };
   try {
     const quotes = await usbroker.getQuotes(symbols);
     const prices = quotes.map((q) => ({
@@ -31,10 +40,11 @@ export async function recordHeldQuotes(
       date: newYorkDate.format(new Date(q.as_of)),
       closeUsd: new Decimal(q.last),
     }));
-    return { recorded: await recordClosePrices(db, prices, 'usbroker'), error: null };
+    const { inserted, updated, unchanged } = await recordClosePrices(db, prices, 'usbroker');
+    return { prices: { ...noOutcomes(), inserted, updated, duplicate: unchanged }, error: null };
   } catch (error) {
     const reason = upstreamFailureReason(error);
     if (reason === null) throw error;
-    return { recorded: 0, error: reason };
+    return { prices: noOutcomes(), error: reason };
   }
 }

@@ -1,13 +1,14 @@
+import type { z } from 'zod';
 import { isPan, LedgerError } from '@ledger/core/posting';
 import type { RegistryIndiaCustomer } from '@ledger/upstream-clients';
 import { defineJob, type JobDeps } from '../job-settings.js';
 import { jobFailure } from '../kit/per-customer.js';
 import {
   provisionInputOf,
+  provisionResultOf,
   registryOf,
   runProvision,
   type ProvisionInput,
-  type ProvisionResult,
   type RegistryBook,
 } from '../kit/provision.js';
 
@@ -15,7 +16,8 @@ export const provisionIndiaInput = provisionInputOf('v1/india/customers', 'IND-0
 export type ProvisionIndiaInput = ProvisionInput;
 
 const FIELDS = ['name', 'email', 'usbroker_account_no', 'remit_customer_id', 'pan', 'partner_id'] as const;
-export type ProvisionIndiaResult = ProvisionResult<(typeof FIELDS)[number]>;
+export const provisionIndiaResult = provisionResultOf('ProvisionIndiaResult', FIELDS);
+export type ProvisionIndiaResult = z.infer<typeof provisionIndiaResult>;
 
 /**
  * The India book's registry: name, email, `usbroker_account_no`, `remit_customer_id`, `pan`
@@ -69,12 +71,13 @@ export async function linkRemitCustomer(
   return { customerId: entry.customer_id, provisioned };
 }
 
-export const provisionIndiaJob = defineJob<ProvisionIndiaInput, ProvisionIndiaResult>('provision-india', {
+export const provisionIndiaJob = defineJob('provision-india', {
   mode: 'background',
   family: 'syncs',
   books: ['ENTITY_IND_IFSC'],
   why: 'decided: the whole customer registry, paged',
   input: provisionIndiaInput,
+  result: provisionIndiaResult,
   businessKey: () => null,
   run: runProvisionIndia,
 });

@@ -3,6 +3,7 @@ import { istDate, openDayFor } from '@ledger/core/posting';
 import { closedThrough, outstandingSweptPostings, reverseTransaction } from '@ledger/core/store';
 import { z } from 'zod';
 import { defineJob } from '../job-settings.js';
+import { noOutcomes, outcomeCounts, RESULT_SCHEMAS } from '../kit/results.js';
 
 export const refundReversalIndiaInput = z
   .object({
@@ -13,25 +14,31 @@ export const refundReversalIndiaInput = z
 export type RefundReversalIndiaInput = z.infer<typeof refundReversalIndiaInput>;
 
 /** One reversal of the sweep: the order, the posting it clears and the reversing transaction. */
-export interface SweptReversal {
-  order_id: string;
-  status: string;
-  customer_id: string | null;
-  txn_id: string;
-  txn_type: 'fx_spread';
-  amount_usd: string;
-  /** The reversal's date: the day the order left `paid` (its updated_at, IST), never before the posting's own date. */
-  reversal_date: string;
-  /** The reversing transaction; null in a dry run. */
-  reversal_txn_id: string | null;
-}
+const sweptReversal = z.strictObject({
+  order_id: z.string(),
+  status: z.string(),
+  customer_id: z.string().nullable(),
+  txn_id: z.string(),
+  txn_type: z.literal('fx_spread'),
+  amount_usd: z.string().describe('A decimal string.'),
+  reversal_date: z
+    .string()
+    .describe('The day the order left `paid` (its updated_at, IST), never before the posting’s own date.'),
+  reversal_txn_id: z.string().nullable().describe('The reversing transaction; null in a dry run.'),
+});
+export type SweptReversal = z.infer<typeof sweptReversal>;
 
-export interface RefundReversalIndiaResult extends Record<string, unknown> {
-  dry_run: boolean;
-  reversed: SweptReversal[];
-  /** Reversals another run posted between this run's sweep and its reversal (the existing one stands). */
-  already_reversed: number;
-}
+export const refundReversalIndiaResult = z
+  .strictObject({
+    dry_run: z.boolean(),
+    reversals: outcomeCounts.describe(
+      '`inserted`: reversals posted now (in a dry run: would be); `duplicate`: reversals another run posted between ' +
+        'this run’s sweep and its reversal (the existing one stands).',
+    ),
+    reversed: z.array(sweptReversal).describe('Each reversal posted (would be).'),
+  })
+  .register(RESULT_SCHEMAS, { id: 'RefundReversalIndiaResult' });
+export type RefundReversalIndiaResult = z.infer<typeof refundReversalIndiaResult>;
 
 /**
  * refund-reversal-india (docs/jobs.md#refund-reversal-india): every `fx_spread` accrual of a
@@ -41,7 +48,7 @@ export interface RefundReversalIndiaResult extends Record<string, unknown> {
  * the first open day (docs/period-close.md). A posted `fx_spread_settle` stands: that money reached
  * the bank and no refund moved it back, so 1300 shows it owed to the provider until a clawback.
  */
-export const refundReversalIndiaJob = defineJob<RefundReversalIndiaInput, RefundReversalIndiaResult>(
+export const refundReversalIndiaJob = defineJob(
   'refund-reversal-india',
   {
     mode: 'sync',
@@ -49,12 +56,13 @@ export const refundReversalIndiaJob = defineJob<RefundReversalIndiaInput, Refund
     books: ['ENTITY_IND_IFSC'],
     why: 'decided: one set-based sweep of the book, seconds',
     input: refundReversalIndiaInput,
+    result: refundReversalIndiaResult,
     businessKey: () => null,
     run: async (input, { db, logger, progress }) => {
       const dryRun = input.dry_run ?? false;
       const outstanding = await outstandingSweptPostings(db);
       const closed = await closedThrough(db);
-      const result: RefundReversalIndiaResult = { dry_run: dryRun, reversed: [], already_reversed: 0 };
+      const result: RefundReversalIndiaResult = { dry_run: dryRun, reversals: noOutcomes(), reversed: [] };
       progress({ done: 0, total: outstanding.length, unit: 'postings' });
       for (const [i, p] of outstanding.entries()) {
         progress({ done: i, total: outstanding.length, unit: 'postings' });
@@ -68,12 +76,13 @@ export const refundReversalIndiaJob = defineJob<RefundReversalIndiaInput, Refund
             memo: `${p.order_id} is ${p.status}: its ${p.txn_type} reversed`,
           });
           if (!created) {
-            result.already_reversed += 1;
+            result.reversals.duplicate += 1;
             continue;
           }
           reversalTxnId = transaction.txn_id;
         }
         const { order_id, status, customer_id, txn_id, txn_type, amount_usd } = p;
+        result.reversals.inserted += 1;
         result.reversed.push({
           order_id,
           status,
@@ -88,8 +97,7 @@ export const refundReversalIndiaJob = defineJob<RefundReversalIndiaInput, Refund
       progress({ done: outstanding.length, total: outstanding.length, unit: 'postings' });
       logger.info('refund-reversal-india done', {
         dry_run: dryRun,
-        reversed: result.reversed.length,
-        already_reversed: result.already_reversed,
+        ...result.reversals,
       });
       return result;
     },

@@ -3,9 +3,10 @@ import { customersByReference, LOCK_KEYS, withAdvisoryLock } from '@ledger/core/
 import { z } from 'zod';
 import { defineJob, type JobDeps } from '../job-settings.js';
 import { customerId } from '../kit/per-customer.js';
+import { RESULT_SCHEMAS } from '../kit/results.js';
 import { linkRemitCustomer } from './provision-india.js';
-import { runSyncRemit } from './sync-remit.js';
-import { runSyncUsbroker } from './sync-usbroker.js';
+import { runSyncRemit, syncRemitResult } from './sync-remit.js';
+import { runSyncUsbroker, syncUsbrokerResult } from './sync-usbroker.js';
 
 export const SYNC_REMIT_WEBHOOK = 'sync-remit-webhook';
 
@@ -57,6 +58,17 @@ export const syncRemitWebhookInput = z
   });
 export type SyncRemitWebhookInput = z.infer<typeof syncRemitWebhookInput>;
 
+export const syncRemitWebhookResult = z
+  .strictObject({
+    customer_id: z.string().describe('The customer synced.'),
+    order_id: z.string().nullable().describe('The order the event was about.'),
+    linked: z.boolean().describe('Whether the remit customer was linked from the customer registry first.'),
+    reason: z.string().describe('What the run did, in words, for the log.'),
+    remit: syncRemitResult,
+    broker: syncUsbrokerResult.nullable().describe('The customer’s broker sync; null where usbroker is not configured.'),
+  })
+  .register(RESULT_SCHEMAS, { id: 'SyncRemitWebhookResult' });
+
 /** The customer to sync: the one named, else the remit customer's (linked now, from the registry, if the book does not know it yet). */
 async function customerToSync(
   input: SyncRemitWebhookInput,
@@ -83,6 +95,7 @@ export const syncRemitWebhookJob = defineJob(SYNC_REMIT_WEBHOOK, {
   books: ['ENTITY_IND_IFSC'],
   why: 'the spec: the webhook acknowledges at once; one customer’s sync-remit on its own queue',
   input: syncRemitWebhookInput,
+  result: syncRemitWebhookResult,
   // A duplicate delivery may sync again: the books' keys, not the queue, make it harmless.
   businessKey: () => null,
   actor: ({ event }, jobId) =>

@@ -28,9 +28,17 @@ import {
   notConfigured,
   selectCustomers,
   withCallsAtOnce,
-  type CustomerFailure,
 } from '../kit/per-customer.js';
-import { PostingRun, skippedAs, type SyncResult } from '../kit/posting-kit.js';
+import { PostingRun, skippedAs } from '../kit/posting-kit.js';
+import {
+  noOutcomes,
+  outcomeCounts,
+  reason,
+  recordReason,
+  RESULT_SCHEMAS,
+  syncResult,
+  type CustomerFailure,
+} from '../kit/results.js';
 import { paymentOf, remittanceRecordOf, type RemitOrderView } from './remittance-record.js';
 
 /**
@@ -68,11 +76,19 @@ type Kind = 'fx_spread' | 'fx_spread_settle';
  * without a quote is a skipped accrual `unpriced`, one whose spread rounds to 0.00 `below_a_cent`),
  * the run's bps and what became of the remittance rows.
  */
-export interface SyncRemitResult extends SyncResult<Kind> {
-  fx_spread_bps: string;
-  /** Orders read from remit; `created`/`updated` rows (would be, in a dry run); `unchanged`: rows the snapshot had nothing new for; `held`: stale snapshots that changed nothing. */
-  remittances: { seen: number; created: number; updated: number; unchanged: number; held: number };
-}
+export const syncRemitResult = syncResult(['fx_spread', 'fx_spread_settle'], {
+  fx_spread_bps: z.string().describe('The run’s assumed markup, in basis points (a decimal string).'),
+  remittances: outcomeCounts
+    .extend({ seen: z.number().int().min(0).describe('Orders read from remit.') })
+    .describe(
+      'Remittance rows `inserted` or `updated` (would be, in a dry run), `duplicate`: the row already said it all, ' +
+        '`skipped` (`stale_snapshot`): a snapshot behind the stored status, which changes nothing.',
+    ),
+  remittances_skipped: z
+    .array(z.strictObject({ customer_id: z.string(), order_id: z.string(), reason: recordReason }))
+    .describe('Each skipped remittance row, with why.'),
+}).register(RESULT_SCHEMAS, { id: 'SyncRemitResult' });
+export type SyncRemitResult = z.infer<typeof syncRemitResult>;
 
 interface RunContext {
   db: Db;
@@ -80,7 +96,7 @@ interface RunContext {
   dryRun: boolean;
   bps: Decimal;
   run: PostingRun<Kind>;
-  remittances: SyncRemitResult['remittances'];
+  remittances: Pick<SyncRemitResult, 'remittances' | 'remittances_skipped'>;
   /** remit's mid rate, read at most once per run, and only when a live quote needs it. */
   midRate: () => Promise<{ rate: RemitMidRate; readAt: string } | null>;
 }
@@ -224,12 +240,19 @@ async function writeChunk({ stored, done }: ChunkRead, ctx: RunContext): Promise
   const recordOf = new Map(records.map((r) => [r.order_id, r]));
   const customerOf = new Map(records.map((r) => [r.order_id, r.customer_id]));
   const orderIds = records.map((r) => r.order_id);
-  remittances.seen += records.length;
   const written = await upsertRemittances(db, records, { dryRun: ctx.dryRun });
-  remittances.created += written.created.length;
-  remittances.updated += written.updated.length;
-  remittances.unchanged += written.unchanged.length;
-  remittances.held += written.held.length;
+  const counts = remittances.remittances;
+  counts.seen += records.length;
+  counts.inserted += written.created.length;
+  counts.updated += written.updated.length;
+  counts.duplicate += written.unchanged.length;
+  counts.skipped += written.held.length;
+  for (const order_id of written.held)
+    remittances.remittances_skipped.push({
+      customer_id: customerOf.get(order_id)!,
+      order_id,
+      reason: reason('stale_snapshot', { order_id }),
+    });
   const factsOf = byCustomer(
     records.map((r) => ({ order_id: r.order_id, facts: remittanceFacts(r, stored.get(r.order_id)) })),
     customerOf,
@@ -292,7 +315,10 @@ export async function runSyncRemit(input: SyncRemitInput, deps: JobDeps): Promis
     dryRun,
     settings,
   });
-  const remittances = { seen: 0, created: 0, updated: 0, unchanged: 0, held: 0 };
+  const remittances: RunContext['remittances'] = {
+    remittances: { ...noOutcomes(), seen: 0 },
+    remittances_skipped: [],
+  };
   const { customers: linked, failed: notLinked } = await selectCustomers(db, 'remit_customer_id', input.customer_ids);
   const customers = await findCustomers(
     db,
@@ -340,7 +366,7 @@ export async function runSyncRemit(input: SyncRemitInput, deps: JobDeps): Promis
   const result: SyncRemitResult = {
     ...run.result(linked.length + notLinked.length, [...notLinked, ...failed], null),
     fx_spread_bps: bps.toString(),
-    remittances,
+    ...remittances,
   };
   logger.info('sync-remit done', {
     dry_run: dryRun,
@@ -351,12 +377,13 @@ export async function runSyncRemit(input: SyncRemitInput, deps: JobDeps): Promis
   return result;
 }
 
-export const syncRemitJob = defineJob<SyncRemitInput, SyncRemitResult>('sync-remit', {
+export const syncRemitJob = defineJob('sync-remit', {
   mode: 'background',
   family: 'syncs',
   books: ['ENTITY_IND_IFSC'],
   why: 'decided: every customer’s orders, payments and settlements',
   input: syncRemitInput,
+  result: syncRemitResult,
   // Every call is a run of its own: runs are idempotent on database keys, not on BullMQ's job id.
   businessKey: () => null,
   run: runSyncRemit,

@@ -37,7 +37,8 @@ import {
   withholdingEntry,
 } from './usbroker-entries.js';
 import { calendarDate, forEach, forEachCustomer, upstreamFailureReason } from '../kit/per-customer.js';
-import { PostingRun, type Reason, type SyncResult } from '../kit/posting-kit.js';
+import { PostingRun } from '../kit/posting-kit.js';
+import { noOutcomes, outcomeCounts, recordReason, RESULT_SCHEMAS, syncResult, type Reason } from '../kit/results.js';
 
 /** Days one run reads at most: a quarter of daily files. */
 export const LEDGER_DAYS_MAX = 92;
@@ -81,40 +82,49 @@ export function datesFrom(start: string, end: string): string[] {
 
 type Kind = 'dividends' | 'withholdings' | 'fees' | 'cash_in_lieu' | 'unknown_rows';
 
+const count = z.number().int().min(0);
+
 /** A TRD row whose itemised fees could not be recorded. */
-export interface TradeUnmatched {
-  customer_id: string;
-  /** The TRD row's txn_no. */
-  source_txn_id: string;
-  reason: Reason;
-}
+const tradeUnmatched = z.strictObject({
+  customer_id: z.string(),
+  source_txn_id: z.string().describe('The TRD row’s txn_no.'),
+  reason: recordReason,
+});
+type TradeUnmatched = z.infer<typeof tradeUnmatched>;
+
+const ROW_CODES = ['TRD', 'WIREI', 'WIREO', 'DIV', 'DIVNRA', 'FEE', 'SPLIT', 'CIL'] as const satisfies readonly UsbrokerRowCode[];
 
 /**
  * The kit's result (records: DIV rows as `dividends`, DIVNRA as `withholdings`, FEE as `fees`,
  * CIL as `cash_in_lieu`, rows of codes the book does not know as `unknown_rows`, each rejected
  * into an exception), and what the daily ledger adds.
  */
-export interface SyncUsbrokerLedgerResult extends SyncResult<Kind> {
-  firm: string | null;
-  dates: number;
-  dates_failed: Array<{ date: string; reason: string }>;
-  /** Rows read, by row code (TRD, WIREI and WIREO are counted, never posted: TRD's fees go to broker_fees, the wires come from the funding wires). */
-  rows: Record<UsbrokerRowCode, number>;
-  /** Rows of codes the book does not know, by code: each is an exception naming it; the rest of the day is read. */
-  rows_of_unknown_codes: Record<string, number>;
-  /** SPLIT rows: `recorded` new splits (stock_splits), `existing` ones recorded before, `conflicts` keys recorded with other facts (exceptions), `repending` trades put back to pending recost. */
-  stock_splits: { offered: number; recorded: number; existing: number; conflicts: number; repending: number };
-  /** Rows of broker accounts no ledger customer holds (FEE rows included): nothing of them is written. */
-  rows_of_unknown_accounts: number;
-  /** `offered`: events the files gave; `inserted` new ones, `updated` ones that gained their withholding (0 in a dry run). */
-  dividend_events: { offered: number; inserted: number; updated: number };
-  /** `offered`: TRD rows matched to their order; `recorded` new fees, `existing` ones recorded before, `repending` recosted trades put back to pending. */
-  broker_fees: { offered: number; recorded: number; existing: number; repending: number };
-  /** TRD rows whose fee could not be recorded (no single matching order, fees adding up to a credit). */
-  trades_unmatched: TradeUnmatched[];
-}
+export const syncUsbrokerLedgerResult = syncResult(['dividends', 'withholdings', 'fees', 'cash_in_lieu', 'unknown_rows'], {
+  firm: z.string().nullable(),
+  dates: count,
+  dates_failed: z.array(z.strictObject({ date: z.string(), reason: z.string() })),
+  rows: z
+    .strictObject(Object.fromEntries(ROW_CODES.map((c) => [c, count])) as Record<(typeof ROW_CODES)[number], typeof count>)
+    .describe('Rows read, by row code (TRD, WIREI and WIREO are counted, never posted: TRD’s fees go to broker_fees, the wires come from the funding wires).'),
+  rows_of_unknown_codes: z
+    .record(z.string(), count)
+    .describe('Rows of codes the book does not know, by code: each is an exception naming it; the rest of the day is read.'),
+  stock_splits: outcomeCounts
+    .extend({ offered: count, repending: count.describe('Trades put back to pending recost.') })
+    .describe('SPLIT rows: `inserted` new splits, `duplicate` recorded before, `conflict` recorded with other facts (exceptions). Not written in a dry run.'),
+  rows_of_unknown_accounts: count.describe('Rows of broker accounts no ledger customer holds (FEE rows included): nothing of them is written.'),
+  dividend_events: outcomeCounts
+    .extend({ offered: count })
+    .describe('Dividend events the files gave (`offered`): `inserted` new, `updated` (gained their withholding), `duplicate` (already so). Not written in a dry run.'),
+  broker_fees: outcomeCounts
+    .extend({ offered: count, repending: count.describe('Recosted trades put back to pending.') })
+    .describe('TRD rows matched to their order (`offered`): `inserted` new fees, `duplicate` recorded before. Not written in a dry run.'),
+  trades_unmatched: z
+    .array(tradeUnmatched)
+    .describe('TRD rows whose fee could not be recorded (no single matching order, fees adding up to a credit).'),
+}).register(RESULT_SCHEMAS, { id: 'SyncUsbrokerLedgerResult' });
+export type SyncUsbrokerLedgerResult = z.infer<typeof syncUsbrokerLedgerResult>;
 
-const ROW_CODES: readonly UsbrokerRowCode[] = ['TRD', 'WIREI', 'WIREO', 'DIV', 'DIVNRA', 'FEE', 'SPLIT', 'CIL'];
 /** The rows of one customer, by what the job does with them. */
 interface CustomerRows {
   dividends: UsbrokerDividendRow[];
@@ -153,12 +163,12 @@ export async function runSyncUsbrokerLedger(
     firm,
     dates: dates.length,
     dates_failed: [],
-    rows: Object.fromEntries(ROW_CODES.map((c) => [c, 0])) as Record<UsbrokerRowCode, number>,
+    rows: Object.fromEntries(ROW_CODES.map((c) => [c, 0])) as SyncUsbrokerLedgerResult['rows'],
     rows_of_unknown_accounts: 0,
     rows_of_unknown_codes: {},
-    stock_splits: { offered: 0, recorded: 0, existing: 0, conflicts: 0, repending: 0 },
-    dividend_events: { offered: 0, inserted: 0, updated: 0 },
-    broker_fees: { offered: 0, recorded: 0, existing: 0, repending: 0 },
+    stock_splits: { ...noOutcomes(), offered: 0, repending: 0 },
+    dividend_events: { ...noOutcomes(), offered: 0 },
+    broker_fees: { ...noOutcomes(), offered: 0, repending: 0 },
     trades_unmatched: [],
   };
   const usbroker = deps.upstreams.usbroker;
@@ -186,7 +196,7 @@ export async function runSyncUsbrokerLedger(
     dates_failed: counts.dates_failed.length,
     customers_failed: result.customers_failed.length,
     records: result.records,
-    broker_fees_recorded: counts.broker_fees.recorded,
+    broker_fees_inserted: counts.broker_fees.inserted,
     dry_run: input.dry_run,
   });
   return result;
@@ -318,10 +328,11 @@ async function syncCustomer(
   await recordSplits(db, splits, counts.stock_splits);
   const upserted = await upsertDividendEvents(db, events);
   counts.dividend_events.inserted += upserted.inserted;
+  counts.dividend_events.duplicate += events.length - upserted.inserted - upserted.updated;
   counts.dividend_events.updated += upserted.updated + (await addDividendWithholdings(db, lateWithholdings));
   const recorded = await recordBrokerFees(db, fees);
-  counts.broker_fees.recorded += recorded.recorded;
-  counts.broker_fees.existing += recorded.existing;
+  counts.broker_fees.inserted += recorded.recorded;
+  counts.broker_fees.duplicate += recorded.existing;
   counts.broker_fees.repending += recorded.repending;
 }
 
@@ -337,9 +348,9 @@ async function recordSplits(
 ): Promise<void> {
   if (splits.length === 0) return;
   const recorded = await recordStockSplits(db, splits);
-  counts.recorded += recorded.recorded;
-  counts.existing += recorded.existing;
-  counts.conflicts += recorded.conflicts.length;
+  counts.inserted += recorded.recorded;
+  counts.duplicate += recorded.existing;
+  counts.conflict += recorded.conflicts.length;
   counts.repending += recorded.repending;
   const conflictOf = new Map(recorded.conflicts.map((c) => [c.sourceTxnId, c]));
   await recordExceptions(
@@ -402,7 +413,7 @@ async function brokerFees(
   return fees;
 }
 
-export const syncUsbrokerLedgerJob = defineJob<z.output<typeof syncUsbrokerLedgerInput>, SyncUsbrokerLedgerResult>(
+export const syncUsbrokerLedgerJob = defineJob(
   'sync-usbroker-ledger',
   {
     mode: 'background',
@@ -410,6 +421,7 @@ export const syncUsbrokerLedgerJob = defineJob<z.output<typeof syncUsbrokerLedge
     books: ['ENTITY_IND_IFSC'],
     why: 'decided: a date range of daily CSVs',
     input: syncUsbrokerLedgerInput,
+    result: syncUsbrokerLedgerResult,
     // Every call is a run of its own: a re-run of the same dates writes nothing new.
     businessKey: () => null,
     run: runSyncUsbrokerLedger,

@@ -10,8 +10,9 @@ import {
   selectCustomers,
   upstreamFailureReason,
 } from '../kit/per-customer.js';
-import { PostingRun, type SyncResult } from '../kit/posting-kit.js';
-import { recordHeldQuotes } from './held-quotes.js';
+import { PostingRun } from '../kit/posting-kit.js';
+import { RESULT_SCHEMAS, syncResult } from '../kit/results.js';
+import { heldQuotesResult, recordHeldQuotes } from './held-quotes.js';
 import { orderEntry, wireEntry } from './usbroker-entries.js';
 
 /** The customer's fee of a trade, in bps of notional, at most this (10 %): the fee split must leave the shares a cost. */
@@ -39,13 +40,27 @@ export type SyncUsbrokerInput = z.input<typeof syncUsbrokerInput>;
 
 type Kind = 'wires' | 'orders';
 
-/** What a broker sync reports: the kit's result, and for sync-usbroker the wires of accounts no customer holds. */
-export interface SyncUsbrokerResult extends SyncResult<Kind> {
-  /** Completed wires of broker accounts no ledger customer holds (sync-usbroker, a run for every customer only). */
-  wires_of_unknown_accounts?: number;
-  /** Quotes of held symbols recorded as the day's close (held-quotes.ts); absent in a dry run. */
-  close_prices?: { recorded: number; error: string | null };
-}
+const closePrices = heldQuotesResult
+  .optional()
+  .describe('Quotes of held symbols recorded as the day’s close (held-quotes.ts); absent in a dry run.');
+
+/** What sync-usbroker reports: the kit's result (wires and orders), the wires of accounts no customer holds, the closes. */
+export const syncUsbrokerResult = syncResult(['wires', 'orders'], {
+  wires_of_unknown_accounts: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe('Completed wires of broker accounts no ledger customer holds (a run for every customer only).'),
+  close_prices: closePrices,
+}).register(RESULT_SCHEMAS, { id: 'SyncUsbrokerResult' });
+export type SyncUsbrokerResult = z.infer<typeof syncUsbrokerResult>;
+
+/** What sync-usbroker-trades reports: the kit's result (orders only) and the closes. */
+export const syncUsbrokerTradesResult = syncResult(['orders'], { close_prices: closePrices }).register(
+  RESULT_SCHEMAS,
+  { id: 'SyncUsbrokerTradesResult' },
+);
 
 interface BrokerSync {
   /** The orders this job ingests. */
@@ -164,18 +179,19 @@ export const runSyncUsbroker = (input: SyncUsbrokerInput, deps: JobDeps) =>
 export const runSyncUsbrokerTrades = (input: SyncUsbrokerInput, deps: JobDeps) =>
   syncBroker('sync-usbroker-trades', { costType: 'full_portfolio_cost', wires: false }, input, deps);
 
-export const syncUsbrokerJob = defineJob<z.output<typeof syncUsbrokerInput>, SyncUsbrokerResult>('sync-usbroker', {
+export const syncUsbrokerJob = defineJob('sync-usbroker', {
   mode: 'background',
   family: 'syncs',
   books: ['ENTITY_IND_IFSC'],
   why: 'decided: every India customer, paged upstream calls: minutes',
   input: syncUsbrokerInput,
+  result: syncUsbrokerResult,
   // Every call is a run of its own: a run finding nothing new posts nothing.
   businessKey: () => null,
   run: runSyncUsbroker,
 });
 
-export const syncUsbrokerTradesJob = defineJob<z.output<typeof syncUsbrokerInput>, SyncUsbrokerResult>(
+export const syncUsbrokerTradesJob = defineJob(
   'sync-usbroker-trades',
   {
     mode: 'background',
@@ -183,6 +199,7 @@ export const syncUsbrokerTradesJob = defineJob<z.output<typeof syncUsbrokerInput
     books: ['ENTITY_IND_IFSC'],
     why: 'decided: as sync-usbroker',
     input: syncUsbrokerInput,
+    result: syncUsbrokerTradesResult,
     businessKey: () => null,
     run: runSyncUsbrokerTrades,
   },

@@ -25,7 +25,8 @@ import type {
  * job or run sees it.
  */
 
-import { entryOf as entry, reason, rejectedAs, skippedAs, type Mapped, type Reason } from '../kit/posting-kit.js';
+import { entryOf as entry, rejectedAs, skippedAs, type Mapped } from '../kit/posting-kit.js';
+import { reason, type Reason } from '../kit/results.js';
 
 const BPS = new Decimal(10_000);
 

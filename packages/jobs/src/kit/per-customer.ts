@@ -18,6 +18,7 @@ import {
 } from '@ledger/upstream-clients';
 import { UnrecoverableError } from 'bullmq';
 import { z } from 'zod';
+import type { CustomerFailure } from './results.js';
 
 /** The most customers one run may name. */
 export const CUSTOMER_IDS_MAX = 10_000;
@@ -44,11 +45,6 @@ export const calendarMonth = z
   .string()
   .regex(/^(19|20|21)[0-9]{2}-(0[1-9]|1[0-2])$/, 'must be a month YYYY-MM between 1900 and 2199');
 
-/** A customer a job could not do, and why; the others carry on. */
-export interface CustomerFailure {
-  customer_id: string;
-  reason: string;
-}
 
 /** A linked customer of the run: its ledger id and its reference at the upstream. */
 export interface LinkedCustomer {

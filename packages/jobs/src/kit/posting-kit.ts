@@ -1,7 +1,7 @@
 import {
+  assert,
   draftFromEntry,
   LedgerError,
-  JOURNAL_OUTCOMES,
   type EntryRequest,
   type JournalOutcome,
   type PostingPolicy,
@@ -19,7 +19,18 @@ import {
 } from '@ledger/core/store';
 import { v7 as uuidv7 } from 'uuid';
 import { recostPolicyOf, type JobSettings } from '../job-settings.js';
-import type { CustomerFailure } from './per-customer.js';
+import {
+  isRecordReasonCode,
+  noOutcomes,
+  reason,
+  type CustomerFailure,
+  type OutcomeCounts,
+  type Reason,
+  type RecordIssue,
+  type RecordOutcomeName,
+  type RecordReasonCode,
+  type SyncResult,
+} from './results.js';
 
 /*
  * The posting kit every ingest job uses (docs/jobs.md#the-posting-kit): select the run's
@@ -29,31 +40,22 @@ import type { CustomerFailure } from './per-customer.js';
  */
 
 /**
- * What became of one record: the journal's outcome (inserted, duplicate, conflict, rejected:
- * docs/outcomes.md), or `skipped`: it posts nothing by design, decided by its mapping before the
- * journal. A mapping may reject too, with codes of the job's own.
+ * What a posting run answers of a record: the journal's outcome, or `skipped` (its mapping
+ * decided it posts nothing). Never `updated`: a posted transaction is never changed, so the
+ * journal has no such answer (the type holds every mapping of journal outcomes to it).
  */
-export const RECORD_OUTCOMES = [...JOURNAL_OUTCOMES, 'skipped'] as const;
-export type RecordOutcomeName = (typeof RECORD_OUTCOMES)[number];
-
-/** Why a record was skipped, conflicted or rejected: a code (snake_case) and the facts behind it, never prose in place of a code. */
-export interface Reason {
-  code: string;
-  detail: Record<string, unknown>;
-}
-
-export const reason = (code: string, detail: Record<string, unknown> = {}): Reason => ({ code, detail });
+export type PostedOutcomeName = Exclude<RecordOutcomeName, 'updated'>;
 
 /** What a mapping makes of a record: an entry to post, nothing by design (skipped), or a refusal (rejected). */
 export type Mapped =
   { kind: 'entry'; entry: EntryRequest } | { kind: 'skipped'; reason: Reason } | { kind: 'rejected'; reason: Reason };
 
 export const entryOf = (entry: EntryRequest): Mapped => ({ kind: 'entry', entry });
-export const skippedAs = (code: string, detail: Record<string, unknown> = {}): Mapped => ({
+export const skippedAs = (code: RecordReasonCode, detail: Record<string, unknown> = {}): Mapped => ({
   kind: 'skipped',
   reason: reason(code, detail),
 });
-export const rejectedAs = (code: string, detail: Record<string, unknown> = {}): Mapped => ({
+export const rejectedAs = (code: RecordReasonCode, detail: Record<string, unknown> = {}): Mapped => ({
   kind: 'rejected',
   reason: reason(code, detail),
 });
@@ -70,39 +72,11 @@ export interface RecordOutcome {
   kind: string;
   customer_id: string;
   source_txn_id: string;
-  outcome: RecordOutcomeName;
+  outcome: PostedOutcomeName;
   /** The transaction posted (inserted, duplicate) or standing in the way (conflict); null otherwise. */
   txn_id: string | null;
   reason: Reason | null;
   record: Record<string, unknown>;
-}
-
-/** How many records of a kind had each outcome. In a dry run `inserted` counts what would be posted. */
-export type OutcomeCounts = Record<RecordOutcomeName, number>;
-export const noOutcomes = (): OutcomeCounts => ({ inserted: 0, duplicate: 0, conflict: 0, skipped: 0, rejected: 0 });
-
-/** A record that needs a person: posted before with other facts (conflict) or refused (rejected). */
-export interface RecordIssue {
-  customer_id: string;
-  kind: string;
-  source_txn_id: string;
-  outcome: 'conflict' | 'rejected';
-  reason: Reason;
-}
-
-/** What every sync job answers (its own fields beside these). */
-export interface SyncResult<Kind extends string = string> extends Record<string, unknown> {
-  dry_run: boolean;
-  /** Customers the run was for, failed ones included. */
-  customers: number;
-  customers_synced: number;
-  customers_failed: CustomerFailure[];
-  /** Outcome counts per kind of record. */
-  records: Record<Kind, OutcomeCounts>;
-  /** Every conflicted or refused record. */
-  issues: RecordIssue[];
-  /** The recost run after posting; null when the job does not recost, was not asked to, posted nothing, or dry ran. */
-  recost: RecostResult | null;
 }
 
 /** Drafts gathered into one statement at most (a customer's records are never split). */
@@ -172,7 +146,9 @@ export function draftOf(
   }
 }
 
+/** A refusal by the ledger as a reason: its code is of the closed set (a drafting or a journal refusal), anything else is a bug. */
 function ledgerReason(error: LedgerError): Reason {
+  assert(isRecordReasonCode(error.code), `${error.code} is no reason code of docs/outcomes.md`);
   return reason(error.code, {
     message: error.message,
     ...(error.details !== undefined && error.details.length > 0 && { details: error.details }),
@@ -224,7 +200,7 @@ export class PostingRun<Kind extends string> {
     kind: string,
     customerId: string,
     sourceTxnId: string,
-    outcome: RecordOutcomeName,
+    outcome: PostedOutcomeName,
     txnId: string | null,
     why: Reason | null,
     record: Record<string, unknown>,
@@ -376,7 +352,8 @@ export class PostingRun<Kind extends string> {
       customers,
       customers_synced: customers - customersFailed.length,
       customers_failed: customersFailed,
-      records,
+      // Keyed by the run's kinds: the type's generic key cannot say so.
+      records: records as SyncResult<Kind>['records'],
       issues,
       recost: recostDone,
     };

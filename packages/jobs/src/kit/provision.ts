@@ -9,7 +9,8 @@ import {
 import { createRegistryClient, RegistryNotFoundError, type RegistryClient } from '@ledger/upstream-clients';
 import { z } from 'zod';
 import type { JobDeps } from '../job-settings.js';
-import { customerIdsField, forEachCustomer, idOfRecord, jobFailure, type CustomerFailure } from './per-customer.js';
+import { customerIdsField, forEachCustomer, idOfRecord, jobFailure } from './per-customer.js';
+import { customerFailure, noOutcomes, outcomeCounts, RESULT_SCHEMAS, type CustomerFailure } from './results.js';
 
 /** What provisioning writes of a registry customer: each a column of `customers`. */
 export type ProvisionField = 'name' | 'email' | CustomerReference;
@@ -52,18 +53,28 @@ export const provisionInputOf = (path: string, exampleId: string) =>
     .meta({ examples: [{ customer_ids: [exampleId], dry_run: true, api_global_base_url: null }] });
 export type ProvisionInput = z.infer<ReturnType<typeof provisionInputOf>>;
 
-export interface ProvisionResult<Field extends ProvisionField> extends Record<string, unknown> {
-  dry_run: boolean;
-  customers: number;
-  /** Customers new to the ledger (would be, in a dry run). */
-  created: number;
-  /** Known customers with at least one field changed (would be). */
-  updated: number;
-  unchanged: number;
-  /** Per customer written (would be), the fields that change. */
-  changes: Array<{ customer_id: string; created: boolean; fields: Field[] }>;
-  customers_failed: CustomerFailure[];
-}
+/** What a provisioning job answers, the fields it may write being `fields`. */
+export const provisionResultOf = <Field extends ProvisionField>(id: string, fields: readonly [Field, ...Field[]]) =>
+  z
+    .strictObject({
+      dry_run: z.boolean(),
+      customers: z.number().int().min(0).describe('Registry customers the run was for, failed ones included.'),
+      outcomes: outcomeCounts.describe(
+        'Customers `inserted` (new to the ledger), `updated` (a field changed) or `duplicate` (nothing to change); in a dry run: would be.',
+      ),
+      changes: z
+        .array(
+          z.strictObject({
+            customer_id: z.string(),
+            outcome: z.enum(['inserted', 'updated']),
+            fields: z.array(z.enum(fields)),
+          }),
+        )
+        .describe('Per customer written (would be), the fields that change.'),
+      customers_failed: z.array(customerFailure),
+    })
+    .register(RESULT_SCHEMAS, { id });
+export type ProvisionResult<Field extends ProvisionField> = z.infer<ReturnType<typeof provisionResultOf<Field>>>;
 
 /**
  * The fields of a registry customer the ledger lacks or holds otherwise. A field the registry
@@ -159,9 +170,7 @@ export async function runProvision<Entry extends RegistryEntry<Field>, Field ext
   const result: ProvisionResult<Field> = {
     dry_run: dryRun,
     customers: ids?.length ?? entries.length,
-    created: 0,
-    updated: 0,
-    unchanged: 0,
+    outcomes: noOutcomes(),
     changes: [],
     customers_failed: [],
   };
@@ -174,13 +183,14 @@ export async function runProvision<Entry extends RegistryEntry<Field>, Field ext
       const changes = changesOf(entry, book.fields, current);
       const fields = Object.keys(changes) as Field[];
       if (current !== undefined && fields.length === 0) {
-        result.unchanged += 1;
+        result.outcomes.duplicate += 1;
         return;
       }
       // A reference another customer holds is refused here (LedgerError conflict): this customer's failure.
       if (!dryRun) await upsertCustomer(db, entry.customer_id, customerInputOf(changes));
-      result[current === undefined ? 'created' : 'updated'] += 1;
-      result.changes.push({ customer_id: entry.customer_id, created: current === undefined, fields });
+      const outcome = current === undefined ? 'inserted' : 'updated';
+      result.outcomes[outcome] += 1;
+      result.changes.push({ customer_id: entry.customer_id, outcome, fields });
     },
     (done, total) => deps.progress({ done, total, unit: 'customers' }),
   );
@@ -191,8 +201,7 @@ export async function runProvision<Entry extends RegistryEntry<Field>, Field ext
   result.customers_failed = [...unread, ...failed].sort(byOrder);
   logger.info(`${book.kind} done`, {
     dry_run: dryRun,
-    created: result.created,
-    updated: result.updated,
+    ...result.outcomes,
     failed: result.customers_failed.length,
   });
   return result;

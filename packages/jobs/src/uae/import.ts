@@ -3,15 +3,17 @@ import { customersByReference, postedTradesOf, type Db } from '@ledger/core/stor
 import type { UaefeedCashTransfer, UaefeedOrder } from '@ledger/upstream-clients';
 import { z } from 'zod';
 import type { JobSettings } from '../job-settings.js';
+import { draftOf, PostingRun } from '../kit/posting-kit.js';
 import {
-  draftOf,
-  noOutcomes,
-  PostingRun,
+  countOutcomes,
+  outcomeCounts,
   reason,
+  recordOutcome,
+  recordReason,
+  RESULT_SCHEMAS,
   type OutcomeCounts,
   type Reason,
-  type RecordOutcomeName,
-} from '../kit/posting-kit.js';
+} from '../kit/results.js';
 import { inPostingOrder, mapCashTransfer, mapOrder, postedFills, type PostedFill } from './mapping.js';
 import { UAEFEED_KINDS, type UaefeedKind } from './sync-uaefeed.js';
 
@@ -77,14 +79,28 @@ export interface ImportProblem {
 }
 
 /** What became of one record of the batch. */
-export interface ImportedRecord {
-  record: string;
-  source_txn_id: string;
-  customer_id: string;
-  outcome: RecordOutcomeName;
-  txn_id: string | null;
-  reason: Reason | null;
-}
+const importedRecord = z
+  .strictObject({
+    record: z.string().describe('The record’s place in the body, a JSON pointer: `/cash_transfers/0`, `/orders/3`.'),
+    source_txn_id: z.string().describe('Its transferId or orderId: the key it is posted under (source `uaefeed`).'),
+    customer_id: z.string(),
+    outcome: recordOutcome,
+    txn_id: z.uuid().nullable().describe('The transaction: inserted, duplicate, or the one a conflict left standing.'),
+    reason: recordReason.nullable().describe('Why it conflicted, was skipped or was rejected.'),
+  })
+  .describe('What became of one record.')
+  .register(RESULT_SCHEMAS, { id: 'UaefeedImportRecord' });
+type ImportedRecord = z.infer<typeof importedRecord>;
+
+/** The answer of an import that posted: its outcome counts, and every record in body order. */
+export const uaefeedImportResult = outcomeCounts
+  .extend({
+    records: z
+      .array(importedRecord)
+      .describe('Every record, cash transfers first, each in body order.'),
+  })
+  .describe('The outcome of every record of the batch (never `updated`: a posted transaction is never changed).')
+  .register(RESULT_SCHEMAS, { id: 'UaefeedImportResult' });
 
 export type ImportAnswer =
   | { outcome: 'invalid'; problems: ImportProblem[] }
@@ -144,10 +160,8 @@ export async function importUaefeedBatch(
     };
 
   const answered = await postByCustomer(run, mapped);
-  const counts = noOutcomes();
   const inBodyOrder = mapped.map((m) => answered.get(m.record)!);
-  for (const a of inBodyOrder) counts[a.outcome] += 1;
-  return { outcome: 'posted', counts, records: inBodyOrder };
+  return { outcome: 'posted', counts: countOutcomes(inBodyOrder.map((a) => a.outcome)), records: inBodyOrder };
 }
 
 /** The batch's records in body order, each with how it maps once its customer is known. */

@@ -15,7 +15,8 @@ import {
 } from '@ledger/core/posting';
 import type { PostedTrade } from '@ledger/core/store';
 import type { UaefeedCashTransfer, UaefeedOrder } from '@ledger/upstream-clients';
-import { entryOf, rejectedAs, skippedAs, type Mapped, type Reason } from '../kit/posting-kit.js';
+import { entryOf, rejectedAs, skippedAs, type Mapped } from '../kit/posting-kit.js';
+import type { Reason, RecordReasonCode } from '../kit/results.js';
 
 /*
  * uaefeed records to ledger entries (docs/posting-rules.md#uaefeed): pure, no I/O. A record
@@ -32,7 +33,7 @@ class Unmappable extends Error {
     super(reason.code);
   }
 }
-const unmappable = (code: string, detail: Record<string, unknown>) => new Unmappable({ code, detail });
+const unmappable = (code: RecordReasonCode, detail: Record<string, unknown>) => new Unmappable({ code, detail });
 
 function currencyOf(value: string): Currency {
   if (value !== 'AED' && value !== 'USD')

@@ -1,10 +1,11 @@
+import type { z } from 'zod';
 import type { RegistryUaeCustomer } from '@ledger/upstream-clients';
 import { defineJob } from '../job-settings.js';
 import {
   provisionInputOf,
+  provisionResultOf,
   runProvision,
   type ProvisionInput,
-  type ProvisionResult,
   type RegistryBook,
 } from '../kit/provision.js';
 
@@ -12,7 +13,8 @@ export const provisionUaeInput = provisionInputOf('v1/uae/customers', 'UAE-00000
 export type ProvisionUaeInput = ProvisionInput;
 
 const FIELDS = ['name', 'uaefeed_customer_number', 'uaefeed_account_number', 'custodian_account'] as const;
-export type ProvisionUaeResult = ProvisionResult<(typeof FIELDS)[number]>;
+export const provisionUaeResult = provisionResultOf('ProvisionUaeResult', FIELDS);
+export type ProvisionUaeResult = z.infer<typeof provisionUaeResult>;
 
 /**
  * The UAE book's registry: name, `uaefeed_customer_number`, `uaefeed_account_number`,
@@ -28,12 +30,13 @@ export const UAE_REGISTRY: RegistryBook<RegistryUaeCustomer, (typeof FIELDS)[num
 };
 
 /** provision-uae (docs/jobs.md#provision-uae): UAE customers from the platform's customer registry onto ledger customers, as provision-india does India's. */
-export const provisionUaeJob = defineJob<ProvisionUaeInput, ProvisionUaeResult>('provision-uae', {
+export const provisionUaeJob = defineJob('provision-uae', {
   mode: 'background',
   family: 'syncs',
   books: ['ENTITY_UAE'],
   why: 'decided: as provision-india, the UAE customers of the registry',
   input: provisionUaeInput,
+  result: provisionUaeResult,
   businessKey: () => null,
   run: (input, deps) => runProvision(UAE_REGISTRY, input, deps),
 });

@@ -7,8 +7,8 @@ import {
   idOfLinked,
   notConfigured,
   selectCustomers,
-  type CustomerFailure,
 } from '../kit/per-customer.js';
+import { customerFailure, noOutcomes, outcomeCounts, RESULT_SCHEMAS } from '../kit/results.js';
 import { holdingsSnapshotOf } from './sync-holdings.js';
 
 export const refreshSnapshotsInput = z
@@ -17,25 +17,29 @@ export const refreshSnapshotsInput = z
   .meta({ examples: [{ customer_ids: ['UAE-000001'], dry_run: false }, {}] });
 export type RefreshSnapshotsInput = z.infer<typeof refreshSnapshotsInput>;
 
-export interface RefreshSnapshotsResult extends Record<string, unknown> {
-  dry_run: boolean;
-  as_of: string;
-  /** Customers whose cached portfolio was replaced (in a dry run: would be). */
-  refreshed: number;
-  customers_failed: CustomerFailure[];
-}
+export const refreshSnapshotsResult = z
+  .strictObject({
+    dry_run: z.boolean(),
+    as_of: z.string().describe('The day of the holdings read (UTC).'),
+    snapshots: outcomeCounts.describe(
+      'Cached portfolios `inserted` (a customer’s first) or `updated` (replaced); in a dry run: would be.',
+    ),
+    customers_failed: z.array(customerFailure),
+  })
+  .register(RESULT_SCHEMAS, { id: 'RefreshSnapshotsResult' });
 
 /**
  * refresh-snapshots (docs/jobs.md#refresh-snapshots): each linked customer's custodian holdings
  * as of today replace its cached portfolio (`portfolio_snapshots`), the fallback of the customer
  * views when the custodian is down. A customer whose read fails keeps its older snapshot.
  */
-export const refreshSnapshotsJob = defineJob<RefreshSnapshotsInput, RefreshSnapshotsResult>('refresh-snapshots', {
+export const refreshSnapshotsJob = defineJob('refresh-snapshots', {
   mode: 'background',
   family: 'syncs',
   books: ['ENTITY_UAE'],
   why: 'the spec',
   input: refreshSnapshotsInput,
+  result: refreshSnapshotsResult,
   businessKey: () => null,
   run: async (input, { db, upstreams, progress, logger }) => {
     const dryRun = input.dry_run ?? false;
@@ -61,14 +65,18 @@ export const refreshSnapshotsJob = defineJob<RefreshSnapshotsInput, RefreshSnaps
           (done) => progress({ done, total: customers.length, unit: 'customers' }),
         )
       : { done: [], failed: notConfigured(customers, 'custodian') };
-    const snapshots = fetched.done.map((d) => d.value);
-    if (!dryRun) await savePortfolioSnapshots(db, snapshots);
+    const saved = await savePortfolioSnapshots(
+      db,
+      fetched.done.map((d) => d.value),
+      { dryRun },
+    );
+    const snapshots = { ...noOutcomes(), ...saved };
     const customersFailed = [...notLinked, ...fetched.failed];
     logger.info('refresh-snapshots done', {
       dry_run: dryRun,
-      refreshed: snapshots.length,
+      ...saved,
       customers_failed: customersFailed.length,
     });
-    return { dry_run: dryRun, as_of: asOf, refreshed: snapshots.length, customers_failed: customersFailed };
+    return { dry_run: dryRun, as_of: asOf, snapshots, customers_failed: customersFailed };
   },
 });

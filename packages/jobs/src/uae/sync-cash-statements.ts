@@ -11,8 +11,8 @@ import {
   idOfLinked,
   notConfigured,
   selectCustomers,
-  type CustomerFailure,
 } from '../kit/per-customer.js';
+import { customerFailure, noOutcomes, outcomeCounts, RESULT_SCHEMAS } from '../kit/results.js';
 
 export const syncCashStatementsInput = z
   .object({
@@ -25,23 +25,31 @@ export const syncCashStatementsInput = z
   .meta({ examples: [{ month: '2026-03' }, { customer_ids: ['UAE-000001'], month: '2026-03', dry_run: true }] });
 export type SyncCashStatementsInput = z.infer<typeof syncCashStatementsInput>;
 
-/** One customer's month: the custodian's net cash movement beside the ledger's, in AED. */
-export type CashStatementComparison = { customer_id: string; account: string; currency: string } & Omit<
-  CashStatementFigures,
-  'agrees'
->;
+/** One customer's month: the custodian's net cash movement beside the ledger's, in AED (decimal strings). */
+const cashStatementComparison = z.strictObject({
+  customer_id: z.string(),
+  account: z.string(),
+  currency: z.string(),
+  statement_net: z.string().describe('closing − opening balance of the statement.'),
+  ledger_net: z.string().describe('What the ledger’s postings of that month moved the customer’s cash by.'),
+  difference: z.string().describe('statement_net − ledger_net: zero when they agree.'),
+  statement_lines: z.number().int().min(0),
+  ledger_transactions: z.number().int().min(0),
+}) satisfies z.ZodType<Omit<CashStatementFigures, 'agrees'>>;
+type CashStatementComparison = z.infer<typeof cashStatementComparison>;
 
-export interface SyncCashStatementsResult extends Record<string, unknown> {
-  dry_run: boolean;
-  month: string;
-  /** Statements stored now; `existing`: the same statement was already stored. */
-  stored: number;
-  existing: number;
-  customers: CashStatementComparison[];
-  /** The comparisons that differ (amount or count). */
-  differences: CashStatementComparison[];
-  customers_failed: CustomerFailure[];
-}
+export const syncCashStatementsResult = z
+  .strictObject({
+    dry_run: z.boolean(),
+    month: z.string(),
+    statements: outcomeCounts.describe(
+      'Statements `inserted` now, or `duplicate`: the same statement was already stored. All 0 in a dry run.',
+    ),
+    customers: z.array(cashStatementComparison),
+    differences: z.array(cashStatementComparison).describe('The comparisons that differ (amount or count).'),
+    customers_failed: z.array(customerFailure),
+  })
+  .register(RESULT_SCHEMAS, { id: 'SyncCashStatementsResult' });
 
 /** A statement's content hash: the same content is stored once (JSON of a validated object, keys in the schema's order). */
 function sha256(statement: CustodianCashStatement): string {
@@ -55,7 +63,7 @@ function sha256(statement: CustodianCashStatement): string {
  * uaefeed is the posting source, the custodian only reconciles, upstreams.md). Differences are in
  * the result.
  */
-export const syncCashStatementsJob = defineJob<SyncCashStatementsInput, SyncCashStatementsResult>(
+export const syncCashStatementsJob = defineJob(
   'sync-cash-statements',
   {
     mode: 'background',
@@ -63,6 +71,7 @@ export const syncCashStatementsJob = defineJob<SyncCashStatementsInput, SyncCash
     books: ['ENTITY_UAE'],
     why: 'the spec',
     input: syncCashStatementsInput,
+    result: syncCashStatementsResult,
     businessKey: () => null,
     run: async (input, { db, upstreams, progress, logger }) => {
       const dryRun = input.dry_run ?? false;
@@ -112,16 +121,15 @@ export const syncCashStatementsJob = defineJob<SyncCashStatementsInput, SyncCash
       logger.info('sync-cash-statements done', {
         dry_run: dryRun,
         month,
-        stored: inserted,
-        existing,
+        inserted,
+        duplicate: existing,
         differences: differences.length,
         customers_failed: customersFailed.length,
       });
       return {
         dry_run: dryRun,
         month,
-        stored: inserted,
-        existing,
+        statements: { ...noOutcomes(), inserted, duplicate: existing },
         customers: comparisons,
         differences,
         customers_failed: customersFailed,

@@ -9,8 +9,8 @@ import {
   idOfLinked,
   notConfigured,
   selectCustomers,
-  type CustomerFailure,
 } from '../kit/per-customer.js';
+import { customerFailure, noOutcomes, outcomeCounts, RESULT_SCHEMAS } from '../kit/results.js';
 
 export const syncHoldingsInput = z
   .object({
@@ -23,15 +23,20 @@ export const syncHoldingsInput = z
   .meta({ examples: [{ as_of: '2026-03-31' }, { customer_ids: ['UAE-000001'] }] });
 export type SyncHoldingsInput = z.infer<typeof syncHoldingsInput>;
 
-export interface SyncHoldingsResult extends Record<string, unknown> {
-  dry_run: boolean;
-  as_of: string;
-  /** Snapshots stored now; `existing`: the day was already stored for that customer (left as it was). */
-  stored: number;
-  existing: number;
-  customers: Array<{ customer_id: string; account: string; positions: number }>;
-  customers_failed: CustomerFailure[];
-}
+export const syncHoldingsResult = z
+  .strictObject({
+    dry_run: z.boolean(),
+    as_of: z.string(),
+    snapshots: outcomeCounts.describe(
+      'Snapshots `inserted` now, or `duplicate`: the day was already stored for that customer (left as it was). All 0 in a dry run.',
+    ),
+    customers: z.array(
+      z.strictObject({ customer_id: z.string(), account: z.string(), positions: z.number().int().min(0) }),
+    ),
+    customers_failed: z.array(customerFailure),
+  })
+  .register(RESULT_SCHEMAS, { id: 'SyncHoldingsResult' });
+export type SyncHoldingsResult = z.infer<typeof syncHoldingsResult>;
 
 /** A custodian holdings answer as the customer's snapshot: positions and cash as received (AED decimal strings). */
 export function holdingsSnapshotOf(customerId: string, holdings: CustodianHoldings): HoldingsSnapshot {
@@ -59,12 +64,13 @@ export function holdingsSnapshotOf(customerId: string, holdings: CustodianHoldin
  * end of `as_of` into `holdings_snapshots`, insert-only per (customer, upstream, day): a re-run
  * of the same day stores nothing new and changes nothing.
  */
-export const syncHoldingsJob = defineJob<SyncHoldingsInput, SyncHoldingsResult>('sync-holdings', {
+export const syncHoldingsJob = defineJob('sync-holdings', {
   mode: 'background',
   family: 'syncs',
   books: ['ENTITY_UAE'],
   why: 'the spec',
   input: syncHoldingsInput,
+  result: syncHoldingsResult,
   // One run per day (or per customer set and day) at a time; the table's key makes a re-run a no-op anyway.
   businessKey: () => null,
   run: async (input, { db, upstreams, progress, logger }) => {
@@ -87,15 +93,14 @@ export const syncHoldingsJob = defineJob<SyncHoldingsInput, SyncHoldingsResult>(
     logger.info('sync-holdings done', {
       dry_run: dryRun,
       as_of: asOf,
-      stored: inserted,
-      existing,
+      inserted,
+      duplicate: existing,
       customers_failed: customersFailed.length,
     });
     return {
       dry_run: dryRun,
       as_of: asOf,
-      stored: inserted,
-      existing,
+      snapshots: { ...noOutcomes(), inserted, duplicate: existing },
       customers: snapshots.map((s) => ({
         customer_id: s.customerId,
         account: s.account,

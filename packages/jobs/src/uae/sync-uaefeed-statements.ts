@@ -10,8 +10,8 @@ import {
   idOfLinked,
   notConfigured,
   selectCustomers,
-  type CustomerFailure,
 } from '../kit/per-customer.js';
+import { customerFailure, noOutcomes, outcomeCounts, RESULT_SCHEMAS } from '../kit/results.js';
 
 export const syncUaefeedStatementsInput = z
   .object({
@@ -24,15 +24,17 @@ export const syncUaefeedStatementsInput = z
   .meta({ examples: [{ month: '2026-03' }] });
 export type SyncUaefeedStatementsInput = z.infer<typeof syncUaefeedStatementsInput>;
 
-export interface SyncUaefeedStatementsResult extends Record<string, unknown> {
-  dry_run: boolean;
-  month: string;
-  /** Statements (a customer's cash and holdings statements: two each) stored now; `existing`: the same body was already stored. */
-  stored: number;
-  existing: number;
-  customers: Array<{ customer_id: string; statements: number }>;
-  customers_failed: CustomerFailure[];
-}
+export const syncUaefeedStatementsResult = z
+  .strictObject({
+    dry_run: z.boolean(),
+    month: z.string(),
+    statements: outcomeCounts.describe(
+      'Statements (a customer’s cash and holdings statements: two each) `inserted` now, or `duplicate`: the same body was already stored. All 0 in a dry run.',
+    ),
+    customers: z.array(z.strictObject({ customer_id: z.string(), statements: z.number().int().min(0) })),
+    customers_failed: z.array(customerFailure),
+  })
+  .register(RESULT_SCHEMAS, { id: 'SyncUaefeedStatementsResult' });
 
 const sha256 = (body: string) => createHash('sha256').update(body).digest('hex');
 
@@ -41,7 +43,7 @@ const sha256 = (body: string) => createHash('sha256').update(body).digest('hex')
  * monthly cash and holdings statements, validated, then stored exactly as received in
  * `uaefeed_statements` (insert-only per content). Nothing is posted from them.
  */
-export const syncUaefeedStatementsJob = defineJob<SyncUaefeedStatementsInput, SyncUaefeedStatementsResult>(
+export const syncUaefeedStatementsJob = defineJob(
   'sync-uaefeed-statements',
   {
     mode: 'background',
@@ -49,6 +51,7 @@ export const syncUaefeedStatementsJob = defineJob<SyncUaefeedStatementsInput, Sy
     books: ['ENTITY_UAE'],
     why: 'the spec',
     input: syncUaefeedStatementsInput,
+    result: syncUaefeedStatementsResult,
     businessKey: () => null,
     run: async (input, { db, upstreams, progress, logger }) => {
       const dryRun = input.dry_run ?? false;
@@ -82,15 +85,14 @@ export const syncUaefeedStatementsJob = defineJob<SyncUaefeedStatementsInput, Sy
       logger.info('sync-uaefeed-statements done', {
         dry_run: dryRun,
         month,
-        stored: inserted,
-        existing,
+        inserted,
+        duplicate: existing,
         customers_failed: customersFailed.length,
       });
       return {
         dry_run: dryRun,
         month,
-        stored: inserted,
-        existing,
+        statements: { ...noOutcomes(), inserted, duplicate: existing },
         customers: fetched.done.map((d) => ({ customer_id: d.customer.customerId, statements: d.value.length })),
         customers_failed: customersFailed,
       };

@@ -3,7 +3,8 @@ import { postedTradesOf } from '@ledger/core/store';
 import { z } from 'zod';
 import { defineJob } from '../job-settings.js';
 import { calendarDate, forEachCustomer, idOfLinked, notConfigured, selectCustomers } from '../kit/per-customer.js';
-import { PostingRun, type SyncResult } from '../kit/posting-kit.js';
+import { PostingRun } from '../kit/posting-kit.js';
+import { RESULT_SCHEMAS, syncResult } from '../kit/results.js';
 import { customerSelection } from './customers.js';
 import { inPostingOrder, mapCashTransfer, mapOrder, postedFills } from './mapping.js';
 
@@ -33,7 +34,8 @@ export const syncUaefeedInput = z
   .meta({ examples: [{ customer_ids: ['UAE-000001'], from: '2026-01-01', to: '2026-06-30' }, {}] });
 export type SyncUaefeedInput = z.infer<typeof syncUaefeedInput>;
 
-export type SyncUaefeedResult = SyncResult<UaefeedKind>;
+export const syncUaefeedResult = syncResult(UAEFEED_KINDS, {}).register(RESULT_SCHEMAS, { id: 'SyncUaefeedResult' });
+export type SyncUaefeedResult = z.infer<typeof syncUaefeedResult>;
 
 /**
  * sync-uaefeed (docs/jobs.md#sync-uaefeed): per linked customer, its cash transfers and orders
@@ -41,12 +43,13 @@ export type SyncUaefeedResult = SyncResult<UaefeedKind>;
  * nothing), mapped (uae/mapping.ts) and posted in bulk while other customers are fetched; a
  * re-run answers duplicates. Then recost.
  */
-export const syncUaefeedJob = defineJob<SyncUaefeedInput, SyncUaefeedResult>('sync-uaefeed', {
+export const syncUaefeedJob = defineJob('sync-uaefeed', {
   mode: 'sync',
   family: 'syncs',
   books: ['ENTITY_UAE'],
   why: 'the spec',
   input: syncUaefeedInput,
+  result: syncUaefeedResult,
   // Every call is a run of its own; what was posted before answers duplicate.
   businessKey: () => null,
   run: async (input, { db, settings, upstreams, progress, logger }) => {

@@ -44,16 +44,36 @@ export async function latestHoldingsSnapshot(
   return row ?? null;
 }
 
-/** Replaces each customer's cached portfolio of an upstream with these reads. */
-export async function savePortfolioSnapshots(db: Knex, snapshots: PortfolioSnapshot[]): Promise<void> {
-  if (snapshots.length === 0) return;
-  await db.raw(
+/**
+ * Replaces each customer's cached portfolio of an upstream with these reads: a first one is
+ * inserted, a cached one updated (a dry run writes nothing and counts what would be).
+ */
+export async function savePortfolioSnapshots(
+  db: Knex,
+  snapshots: PortfolioSnapshot[],
+  { dryRun = false } = {},
+): Promise<{ inserted: number; updated: number }> {
+  if (snapshots.length === 0) return { inserted: 0, updated: 0 };
+  if (dryRun) {
+    const [{ cached }] = (await db('portfolio_snapshots')
+      .whereIn(
+        ['customer_id', 'upstream'],
+        snapshots.map((s) => [s.customerId, s.upstream]),
+      )
+      .count({ cached: '*' })) as [{ cached: string }];
+    return { inserted: snapshots.length - Number(cached), updated: Number(cached) };
+  }
+  // xmax is 0 only in a row this statement inserted: the rest were cached and are replaced.
+  const { rows } = await db.raw<{ rows: Array<{ inserted: boolean }> }>(
     `INSERT INTO portfolio_snapshots (${insertList(PORTFOLIO_SNAPSHOTS)})
      SELECT ${insertValues(PORTFOLIO_SNAPSHOTS, 's')} FROM ${documentRecords(PORTFOLIO_SNAPSHOTS, '?')} AS s
      ON CONFLICT (customer_id, upstream) DO UPDATE
-       SET as_of = excluded.as_of, positions = excluded.positions, cash = excluded.cash, taken_at = now()`,
+       SET as_of = excluded.as_of, positions = excluded.positions, cash = excluded.cash, taken_at = now()
+     RETURNING (xmax = 0) AS inserted`,
     [documentOf(PORTFOLIO_SNAPSHOTS, snapshots)],
   );
+  const inserted = rows.filter((r) => r.inserted).length;
+  return { inserted, updated: rows.length - inserted };
 }
 
 /** A customer's cached portfolio of an upstream, or null when none was ever taken. */

@@ -11,8 +11,6 @@ const batchSchema = z.toJSONSchema(uaefeedImportBatch, { unrepresentable: 'throw
 };
 delete batchSchema.$schema;
 
-const count = (description: string): JsonSchema => ({ type: 'integer', minimum: 0, description });
-
 export const schemas: Record<string, JsonSchema> = {
   UaefeedImportBatch: {
     ...batchSchema,
@@ -54,45 +52,6 @@ export const schemas: Record<string, JsonSchema> = {
       },
     ],
   },
-  UaefeedImportRecord: object(
-    {
-      record: {
-        type: 'string',
-        description: 'The record’s place in the body, a JSON pointer: `/cash_transfers/0`, `/orders/3`.',
-      },
-      source_txn_id: {
-        type: 'string',
-        description: 'Its transferId or orderId: the key it is posted under (source `uaefeed`).',
-      },
-      customer_id: ref('CustomerId'),
-      outcome: ref('RecordOutcome'),
-      txn_id: {
-        type: ['string', 'null'],
-        format: 'uuid',
-        description: 'The transaction: inserted, duplicate, or the one a conflict left standing.',
-      },
-      reason: {
-        oneOf: [{ type: 'null' }, ref('RecordReason')],
-        description: 'Why it conflicted, was skipped or was rejected.',
-      },
-    },
-    'What became of one record.',
-  ),
-  UaefeedImportResult: object(
-    {
-      inserted: count('Records posted now.'),
-      duplicate: count('Records already posted with the same facts.'),
-      conflict: count('Records already posted under their id with other facts.'),
-      skipped: count('Records that moved nothing upstream.'),
-      rejected: count('Records refused (see each one’s reason).'),
-      records: {
-        type: 'array',
-        items: ref('UaefeedImportRecord'),
-        description: 'Every record, cash transfers first, each in body order.',
-      },
-    },
-    'The outcome of every record of the batch.',
-  ),
 };
 
 export const paths: Paths = {

@@ -1,5 +1,5 @@
 import { JOB_STATUS_RETENTION_SECONDS, type JobDefinition } from '@ledger/job-runtime';
-import { JOBS } from '@ledger/jobs';
+import { JOBS, RESULT_SCHEMAS } from '@ledger/jobs';
 import { z } from 'zod';
 import {
   errorResponses,
@@ -25,6 +25,35 @@ const nullable = (schema: JsonSchema): JsonSchema => ({ anyOf: [schema, { type: 
 const timestamp = (description: string): JsonSchema => ({ type: ['string', 'null'], format: 'date-time', description });
 
 const STATUS: JsonSchema = { type: 'string', enum: ['running', 'done', 'error'] };
+
+/** The OpenAPI name of a job's result: the id its schema registered under (RESULT_SCHEMAS). */
+function resultName(definition: JobDefinition): string {
+  const id = RESULT_SCHEMAS.get(definition.result)?.id;
+  if (id === undefined) throw new Error(`job ${definition.kind}'s result schema is not registered in RESULT_SCHEMAS`);
+  return id;
+}
+
+/**
+ * Any job's result, or null: anyOf, not oneOf, because jobs may share a result's shape (the
+ * reference loads do), and a result matching two alike branches would fail a oneOf.
+ */
+const ANY_RESULT: JsonSchema = {
+  anyOf: [...new Set(Object.values(JOBS).map(resultName))].map(ref).concat({ type: 'null' }),
+};
+
+/**
+ * The batch results' schemas, generated from their one definition (RESULT_SCHEMAS in
+ * @ledger/jobs: the jobs' results, the import's, the outcome vocabulary), each by its id.
+ */
+function resultSchemas(): Record<string, JsonSchema> {
+  const { schemas } = z.toJSONSchema(RESULT_SCHEMAS, {
+    uri: (id) => `#/components/schemas/${id}`,
+    unrepresentable: 'throw',
+  });
+  return Object.fromEntries(
+    Object.entries(schemas).map(([id, { $schema: _schema, $id: _id, ...schema }]) => [id, schema as JsonSchema]),
+  );
+}
 const STARTED_BY =
   'Who queued the job (docs/actors.md): `api:<operator>` (the `X-Ledger-Actor` header) or `api`, `system` when the worker was not told; `legacy` for runs from before it was recorded.';
 const query = (name: string, description: string, schema: JsonSchema): Parameter => ({
@@ -35,6 +64,7 @@ const query = (name: string, description: string, schema: JsonSchema): Parameter
 });
 
 export const schemas: Record<string, JsonSchema> = {
+  ...resultSchemas(),
   JobStatus: object(
     {
       job_id: { type: 'string', pattern: JOB_ID_PATTERN },
@@ -76,7 +106,7 @@ export const schemas: Record<string, JsonSchema> = {
           'How far it is.',
         ),
       ),
-      result: { type: ['object', 'null'], description: 'What the job reports when done (per job; see its endpoint).' },
+      result: { ...ANY_RESULT, description: 'What the job reports when done: its job’s result (see its endpoint).' },
       error: {
         type: ['string', 'null'],
         description: 'Why it failed (`error`), or why the last attempt failed while it is retried.',
@@ -99,7 +129,7 @@ export const schemas: Record<string, JsonSchema> = {
       },
       attempts: { type: 'integer', minimum: 1, description: 'Attempts started, by any worker.' },
       input: { description: 'The job’s validated parameters, as it was started with them.' },
-      result: { type: ['object', 'null'], description: 'What the job reported, when done.' },
+      result: { ...ANY_RESULT, description: 'What the job reported, when done: its job’s result.' },
       error: {
         type: ['string', 'null'],
         description: 'Why it failed (`error`), or why the last attempt failed while it is retried.',
@@ -110,7 +140,20 @@ export const schemas: Record<string, JsonSchema> = {
   JobRunPage: listEnvelope(ref('JobRun'), 'A page of job runs, the latest started first.'),
 };
 
-const statusResponse = (description: string) => ({ description, content: json(ref('JobStatus')) });
+/** A status record; of one job's, its `result` is that job's (or null). */
+const statusResponse = (description: string, definition?: JobDefinition) => ({
+  description,
+  content: json(
+    definition === undefined
+      ? ref('JobStatus')
+      : {
+          allOf: [
+            ref('JobStatus'),
+            { type: 'object', properties: { result: { anyOf: [ref(resultName(definition)), { type: 'null' }] } } },
+          ],
+        },
+  ),
+});
 
 /** The endpoint of one job of the catalog: its body is the job's own payload schema. */
 function jobOperation(definition: JobDefinition): Operation {
@@ -129,8 +172,8 @@ function jobOperation(definition: JobDefinition): Operation {
     security: ADMIN,
     requestBody: { description: `The ${definition.kind} job's parameters.`, required: false, content: json(body) },
     responses: {
-      ...(sync && { '200': statusResponse('Finished: `done` with its result, or `error` with why.') }),
-      '202': statusResponse('Accepted and running: poll its status.'),
+      ...(sync && { '200': statusResponse('Finished: `done` with its result, or `error` with why.', definition) }),
+      '202': statusResponse('Accepted and running: poll its status.', definition),
       ...errorResponses(...WRITE_ERRORS, 'Conflict', 'EnqueueUnconfirmed'),
     },
   };
