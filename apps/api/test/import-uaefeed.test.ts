@@ -50,7 +50,7 @@ describe('POST /v1/import/uaefeed', function () {
     };
     const first = await api.post('/v1/import/uaefeed', batch);
     expect(first.status, first.text).to.equal(200);
-    expect(first.body).to.include({ inserted: 2, duplicate: 0, conflict: 0, skipped: 1, rejected: 0 });
+    expect(first.body).to.include({ inserted: 2, updated: 0, duplicate: 0, conflict: 0, skipped: 1, rejected: 0 });
     const records = first.body.records as Array<Record<string, unknown>>;
     expect(records.map((r) => [r.record, r.source_txn_id, r.customer_id, r.outcome])).to.deep.equal([
       ['/cash_transfers/0', 'TRF-HAND-1', 'UAE-1', 'inserted'],

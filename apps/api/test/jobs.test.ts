@@ -3,9 +3,12 @@ import { JobRunStore, JobStatusStore, statusKeyPrefix } from '@ledger/job-runtim
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { apiDocument } from '../src/openapi/index.js';
+import type { ResponseObject } from '../src/openapi/types.js';
 import { expectError, startApi, type TestApi } from './support.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+/** A recost run's result, as its schema declares it: the status records' results are checked against it. */
+const recostRun = (recosted: number) => ({ recosted, derivations_posted: 0, superseded: 0, flagged: [], remaining: 0 });
 
 describe('jobs: GET /v1/jobs/status/{job_id}', () => {
   const prefix = `api-jobs-${randomUUID().slice(0, 8)}`;
@@ -43,7 +46,7 @@ describe('jobs: GET /v1/jobs/status/{job_id}', () => {
     });
     expect(running.body.started_at).to.equal(claim.run.first_started_at.toISOString());
     expect(running.body.progress).to.deep.equal({ done: 5, total: 10, unit: 'trades' });
-    const done = await runs.end(jobId, claim.run.lease_owner!, { status: 'done', result: { recosted: 10 } });
+    const done = await runs.end(jobId, claim.run.lease_owner!, { status: 'done', result: recostRun(10) });
     await store.ofRun(done!, queuedAt);
     const answered = await api.get(`/v1/jobs/status/${jobId}`, { token: 'admin' });
     expect(answered.body).to.include({
@@ -52,7 +55,7 @@ describe('jobs: GET /v1/jobs/status/{job_id}', () => {
       attempts: 1,
       error: null,
     });
-    expect(answered.body.result).to.deep.equal({ recosted: 10 });
+    expect(answered.body.result).to.deep.equal(recostRun(10));
   });
 
   it('answers a run the book has when Redis lost its record (restarted without persistence)', async () => {
@@ -60,11 +63,27 @@ describe('jobs: GET /v1/jobs/status/{job_id}', () => {
     const jobId = randomUUID();
     const owner = randomUUID();
     await runs.claim({ jobId, kind: 'recost', input: {}, startedBy: 'system' }, owner, 30_000);
-    await runs.end(jobId, owner, { status: 'done', result: { recosted: 3 } });
+    await runs.end(jobId, owner, { status: 'done', result: recostRun(3) });
     const answered = await api.get(`/v1/jobs/status/${jobId}`, { token: 'ledger' });
     expect(answered.status).to.equal(200);
     expect(answered.body).to.include({ job_id: jobId, kind: 'recost', status: 'done', queued_at: null, attempts: 1 });
-    expect(answered.body.result).to.deep.equal({ recosted: 3 });
+    expect(answered.body.result).to.deep.equal(recostRun(3));
+  });
+
+  it('documents each job’s result by its schema: a stored result of no job’s shape fails the response check', async () => {
+    const runs = new JobRunStore(api.db);
+    const jobId = randomUUID();
+    const owner = randomUUID();
+    await runs.claim({ jobId, kind: 'recost', input: {}, startedBy: 'system' }, owner, 30_000);
+    await runs.end(jobId, owner, { status: 'done', result: { ...recostRun(3), stray: true } });
+    expect((await api.get(`/v1/jobs/status/${jobId}`, { token: 'ledger' })).status).to.equal(500);
+    const status = apiDocument.components.schemas.JobStatus!;
+    expect(status.properties!.result!.anyOf).to.deep.include({ $ref: '#/components/schemas/RecostResult' });
+    const recost = apiDocument.paths['/v1/jobs/recost']!.post!.responses['200'] as ResponseObject;
+    expect(recost.content!['application/json']!.schema.allOf![1]).to.deep.equal({
+      type: 'object',
+      properties: { result: { anyOf: [{ $ref: '#/components/schemas/RecostResult' }, { type: 'null' }] } },
+    });
   });
 
   it('a job records who started it: the operator of X-Ledger-Actor, in its status record', async () => {
@@ -145,7 +164,7 @@ describe('jobs: GET /v1/jobs', () => {
   let api: TestApi;
   /** Three runs of the book, on three days: a recost done, a sync-uaefeed failed, a recost still running. */
   const runs = [
-    { job_id: 'recost-1', kind: 'recost', day: '2026-11-01', status: 'done', result: { recosted: 4 }, error: null },
+    { job_id: 'recost-1', kind: 'recost', day: '2026-11-01', status: 'done', result: recostRun(4), error: null },
     { job_id: 'uaefeed-1', kind: 'sync-uaefeed', day: '2026-11-02', status: 'error', result: null, error: 'upstream' },
     { job_id: 'recost-2', kind: 'recost', day: '2026-11-03', status: 'running', result: null, error: null },
   ] as const;
@@ -189,7 +208,7 @@ describe('jobs: GET /v1/jobs', () => {
       duration_ms: 30_000,
       attempts: 1,
       input: { limit: 10 },
-      result: { recosted: 4 },
+      result: recostRun(4),
       error: null,
     });
     expect(page.items[0]).to.include({ status: 'running', finished_at: null, duration_ms: null });

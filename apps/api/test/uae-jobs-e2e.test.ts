@@ -64,13 +64,16 @@ describe('UAE jobs end to end: the sandbox, the api, a real worker', function ()
     };
     const first = await provision();
     expect(first.status).to.equal('done');
-    expect(first.result).to.include({ customers: 3, created: 3, updated: 0, unchanged: 0 });
+    expect(first.result).to.deep.include({
+      customers: 3,
+      outcomes: { inserted: 3, updated: 0, duplicate: 0, conflict: 0, rejected: 0, skipped: 0 },
+    });
     expect(first.result.changes).to.deep.include({
       customer_id: 'UAE-000001',
-      created: true,
+      outcome: 'inserted',
       fields: ['name', 'uaefeed_customer_number', 'uaefeed_account_number', 'custodian_account'],
     });
-    expect((await provision()).result).to.include({ created: 0, updated: 0, unchanged: 3 });
+    expect((await provision()).result.outcomes).to.include({ inserted: 0, updated: 0, duplicate: 3 });
     const rows = await database
       .runtime!.db('customers')
       .select('customer_id', 'uaefeed_customer_number', 'custodian_account')
@@ -119,6 +122,7 @@ describe('UAE jobs end to end: the sandbox, the api, a real worker', function ()
       status = (await api.get(`/v1/jobs/status/${String(reply.body.job_id)}`, { token: 'ledger' })).body;
     }
     expect(status).to.include({ status: 'done' });
-    expect(status.result).to.include({ stored: 3, as_of: '2026-02-28' });
+    expect(status.result).to.deep.include({ as_of: '2026-02-28' });
+    expect(status.result.snapshots).to.include({ inserted: 3, duplicate: 0 });
   });
 });

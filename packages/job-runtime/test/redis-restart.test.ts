@@ -18,6 +18,7 @@ const echo = {
   books: ['ENTITY_UAE' as const],
   why: 'a test job',
   input: z.object({ n: z.number() }),
+  result: z.strictObject({ echoed: z.number() }),
   businessKey: () => null,
   run: async ({ n }: { n: number }) => {
     runs.push(n);

@@ -11,6 +11,7 @@ export { refundReversalIndiaJob, type SweptReversal } from './india/refund-rever
 export { syncUsbrokerJob, syncUsbrokerTradesJob } from './india/sync-usbroker.js';
 export { syncUsbrokerLedgerJob } from './india/sync-usbroker-ledger.js';
 export { type Mapped } from './kit/posting-kit.js';
+export { noOutcomes } from './kit/results.js';
 export { type SyncUaefeedResult } from './uae/sync-uaefeed.js';
 export { type SyncHoldingsResult } from './uae/sync-holdings.js';
 export { refreshSnapshotsJob } from './uae/refresh-snapshots.js';

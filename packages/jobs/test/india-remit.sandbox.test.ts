@@ -3,6 +3,7 @@ import type { Db } from '@ledger/core/store';
 import { startSandbox, type Remittance, type Sandbox } from '@ledger/sandbox';
 import { expect } from 'chai';
 import {
+  noOutcomes,
   refundReversalIndiaJob,
   runProvisionIndia,
   runSyncRemit,
@@ -88,7 +89,7 @@ describe('India remittance jobs against the sandbox', function () {
 
   it('provision-india creates every registry customer with its references; a second run changes nothing', async () => {
     const first = await provision(db);
-    expect(first).to.include({ customers: 13, created: 13, updated: 0, unchanged: 0 });
+    expect(first).to.deep.include({ customers: 13, outcomes: { ...noOutcomes(), inserted: 13 } });
     expect(first.customers_failed).to.deep.equal([]);
     for (const c of sandbox.data.india.customers) {
       const row = await db('customers').where({ customer_id: c.customer_id }).first();
@@ -101,7 +102,7 @@ describe('India remittance jobs against the sandbox', function () {
         partner_id: c.partner_id,
       });
     }
-    expect(await provision(db)).to.include({ created: 0, updated: 0, unchanged: 13 });
+    expect((await provision(db)).outcomes).to.deep.equal({ ...noOutcomes(), duplicate: 13 });
   });
 
   it('provision-india: a customer the registry fails for is that customer’s failure alone', async () => {
@@ -110,7 +111,7 @@ describe('India remittance jobs against the sandbox', function () {
     sandbox.faults.add({ upstream: 'registry', customer: ids[1]!, fault: '500' });
     const result = await runProvisionIndia({ customer_ids: ids, api_global_base_url: sandbox.urls.registry }, deps(on));
     expect(result.customers_failed.map((f) => f.customer_id)).to.deep.equal([ids[1]]);
-    expect(result).to.include({ created: 2 });
+    expect(result.outcomes).to.include({ inserted: 2 });
     expect(
       (await on('customers').select('customer_id').orderBy('customer_id')).map(
         (c: { customer_id: string }) => c.customer_id,
@@ -126,11 +127,9 @@ describe('India remittance jobs against the sandbox', function () {
     const first = await runSyncRemit({ customer_ids: null, fx_spread_bps: BPS }, deps(db));
     expect(first.customers_failed).to.deep.equal([]);
     expect(first.remittances).to.deep.equal({
+      ...noOutcomes(),
       seen: remittances().length,
-      created: remittances().length,
-      updated: 0,
-      unchanged: 0,
-      held: 0,
+      inserted: remittances().length,
     });
     expect(first.records.fx_spread).to.include({ inserted: expected.length - settled, duplicate: 0 });
     expect(first.records.fx_spread_settle).to.include({ inserted: settled });
@@ -140,13 +139,11 @@ describe('India remittance jobs against the sandbox', function () {
 
     const second = await runSyncRemit({ customer_ids: null, fx_spread_bps: BPS }, deps(db));
     expect(second.records.fx_spread.inserted + second.records.fx_spread_settle.inserted).to.equal(0);
-    // Nothing changed upstream: every order is unchanged, none "updated".
+    // Nothing changed upstream: every order a duplicate, none "updated".
     expect(second.remittances).to.deep.equal({
+      ...noOutcomes(),
       seen: remittances().length,
-      created: 0,
-      updated: 0,
-      unchanged: remittances().length,
-      held: 0,
+      duplicate: remittances().length,
     });
     expect(await rowCount(db, 'transactions')).to.equal(expected.length);
   });

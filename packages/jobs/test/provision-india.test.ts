@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { UpstreamError } from '@ledger/upstream-clients';
 import { UnrecoverableError } from 'bullmq';
 import nock from 'nock';
-import { provisionIndiaInput, runProvisionIndia } from '../src/testing.js';
+import { noOutcomes, provisionIndiaInput, runProvisionIndia } from '../src/testing.js';
 import { indiaDeps, rowCount } from './india-support.js';
 import { nockedBookPerTest } from './book-per-test.js';
 
@@ -59,15 +59,15 @@ describe('provision-india (registry mocked)', function () {
         page([entry(1), entry(2, { email: null, partner_id: '' }), entry(3, { pan: null, remit_customer_id: null })]),
       );
     const result = await run({ api_global_base_url: REGISTRY });
-    expect(result).to.include({ customers: 3, created: 2, updated: 1, unchanged: 0 });
+    expect(result).to.deep.include({ customers: 3, outcomes: { ...noOutcomes(), inserted: 2, updated: 1 } });
     expect(result.changes).to.deep.equal([
       {
         customer_id: 'IND-1',
-        created: true,
+        outcome: 'inserted',
         fields: ['name', 'email', 'usbroker_account_no', 'remit_customer_id', 'pan', 'partner_id'],
       },
-      { customer_id: 'IND-2', created: false, fields: ['name', 'remit_customer_id', 'pan'] },
-      { customer_id: 'IND-3', created: true, fields: ['name', 'email', 'usbroker_account_no', 'partner_id'] },
+      { customer_id: 'IND-2', outcome: 'updated', fields: ['name', 'remit_customer_id', 'pan'] },
+      { customer_id: 'IND-3', outcome: 'inserted', fields: ['name', 'email', 'usbroker_account_no', 'partner_id'] },
     ]);
     const two = await db('customers').where({ customer_id: 'IND-2' }).first();
     expect(two).to.include({
@@ -96,7 +96,7 @@ describe('provision-india (registry mocked)', function () {
       ['IND-2', 'not in the customer registry'],
       ['IND-3', "conflict: usbroker_account_no is already another customer's"],
     ]);
-    expect(result).to.include({ created: 1 });
+    expect(result.outcomes).to.include({ inserted: 1 });
     expect(await rowCount(db, 'customers')).to.equal(2);
     expect(await rowCount(db, 'customers', { customer_id: 'IND-4' })).to.equal(1);
   });

@@ -2,7 +2,7 @@ import type { Db } from '@ledger/core/store';
 import { createTestDatabase, type TestDatabase } from '@ledger/core/testing';
 import { startSandbox, type Sandbox } from '@ledger/sandbox';
 import { expect } from 'chai';
-import { JOBS, provisionUaeInput, provisionUaeJob } from '../src/testing.js';
+import { JOBS, noOutcomes, provisionUaeInput, provisionUaeJob } from '../src/testing.js';
 import { indiaDeps } from './india-support.js';
 
 describe('provision-uae against the sandbox’s customer registry', function () {
@@ -39,14 +39,15 @@ describe('provision-uae against the sandbox’s customer registry', function () 
   it('links every registry customer to uaefeed and the custodian; a second run changes nothing; a dry run writes nothing', async () => {
     const db = await newDatabase();
     const dry = await run(db, { dry_run: true });
-    expect(dry).to.include({ dry_run: true, customers: 5, created: 5 });
+    expect(dry).to.deep.include({ dry_run: true, customers: 5 });
+    expect(dry.outcomes).to.include({ inserted: 5 });
     expect(await db('customers').count({ n: '*' })).to.deep.equal([{ n: '0' }]);
     const first = await run(db, {});
-    expect(first).to.include({ customers: 5, created: 5, updated: 0, unchanged: 0 });
+    expect(first).to.deep.include({ customers: 5, outcomes: { ...noOutcomes(), inserted: 5 } });
     expect(first.customers_failed).to.deep.equal([]);
     expect(first.changes[0]).to.deep.equal({
       customer_id: 'UAE-000001',
-      created: true,
+      outcome: 'inserted',
       fields: ['name', 'uaefeed_customer_number', 'uaefeed_account_number', 'custodian_account'],
     });
     const rows = await db('customers')
@@ -61,7 +62,7 @@ describe('provision-uae against the sandbox’s customer registry', function () 
         custodian_account: c.custodian_account,
       })),
     );
-    expect(await run(db, {})).to.include({ created: 0, updated: 0, unchanged: 5 });
+    expect((await run(db, {})).outcomes).to.deep.equal({ ...noOutcomes(), duplicate: 5 });
   });
 
   it('a customer the registry fails for, or does not know, is that customer’s failure alone', async () => {
@@ -74,6 +75,6 @@ describe('provision-uae against the sandbox’s customer registry', function () 
       customer_id: 'UAE-999999',
       reason: 'not in the customer registry',
     });
-    expect(result).to.include({ created: 2 });
+    expect(result.outcomes).to.include({ inserted: 2 });
   });
 });

@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import nock from 'nock';
 import {
   JOBS,
+  noOutcomes,
   provisionIndiaJob,
   refundReversalIndiaJob,
   runSyncRemit,
@@ -275,15 +276,15 @@ describe('sync-remit (remit mocked)', function () {
       settlements: { setl_1: settlement('setl_1') },
     });
     const first = await runSyncRemit({ customer_ids: ['IND-1'], fx_spread_bps: 75 }, indiaDeps(db, remit()));
-    expect(first.remittances).to.deep.equal({ seen: 3, created: 3, updated: 0, unchanged: 0, held: 0 });
+    expect(first.remittances).to.deep.equal({ ...noOutcomes(), seen: 3, inserted: 3 });
     const before = await db('remittances').orderBy('order_id').select('order_id', 'updated_at');
     const dry = await runSyncRemit(
       { customer_ids: ['IND-1'], fx_spread_bps: 75, dry_run: true },
       indiaDeps(db, remit()),
     );
-    expect(dry.remittances).to.deep.equal({ seen: 3, created: 0, updated: 0, unchanged: 3, held: 0 });
+    expect(dry.remittances).to.deep.equal({ ...noOutcomes(), seen: 3, duplicate: 3 });
     const again = await runSyncRemit({ customer_ids: ['IND-1'], fx_spread_bps: 75 }, indiaDeps(db, remit()));
-    expect(again.remittances).to.deep.equal({ seen: 3, created: 0, updated: 0, unchanged: 3, held: 0 });
+    expect(again.remittances).to.deep.equal({ ...noOutcomes(), seen: 3, duplicate: 3 });
     expect(again.records.fx_spread.inserted + again.records.fx_spread_settle.inserted).to.equal(0);
     expect(await db('remittances').orderBy('order_id').select('order_id', 'updated_at')).to.deep.equal(before);
   });
@@ -335,7 +336,10 @@ describe('sync-remit (remit mocked)', function () {
     wire.orders = [order(1, 'active', { updated_at: '2026-01-05T04:00:00Z' })];
     wire.payments = [payment(1, { status: 'in_progress', funds_available: false })];
     const stale = await runSyncRemit({ customer_ids: ['IND-1'], fx_spread_bps: 75 }, indiaDeps(db, remit()));
-    expect(stale.remittances).to.include({ held: 1, updated: 0 });
+    expect(stale.remittances).to.include({ skipped: 1, updated: 0 });
+    expect(stale.remittances_skipped).to.deep.equal([
+      { customer_id: 'IND-1', order_id: 'order_1', reason: { code: 'stale_snapshot', detail: { order_id: 'order_1' } } },
+    ]);
     const row = await db('remittances').where({ order_id: 'order_1' }).first();
     expect(row).to.include({ status: 'paid', payment_status: 'success', funds_available: true });
     expect(row.status_history.map((h: { status: string }) => h.status)).to.deep.equal(['paid']);
@@ -354,6 +358,7 @@ describe('sync-remit (remit mocked)', function () {
     const result = await runSyncRemit({ customer_ids: ['IND-1'], fx_spread_bps: 75 }, indiaDeps(db, remit()));
     expect(result.records.fx_spread, 'order_3: paid without a quote').to.deep.equal({
       inserted: 0,
+      updated: 0,
       duplicate: 0,
       conflict: 0,
       skipped: 1,
@@ -416,6 +421,7 @@ describe('sync-remit (remit mocked)', function () {
     expect(swept.reversed.map((r) => [r.order_id, r.txn_type, r.amount_usd, r.reversal_date])).to.deep.equal([
       ['order_1', 'fx_spread', '8.57', '2026-01-09'],
     ]);
+    expect(swept.reversals).to.deep.equal({ ...noOutcomes(), inserted: 1 });
     const reversal = await db('transactions as r')
       .join('transactions as o', 'o.txn_id', 'r.reverses_txn_id')
       .join('journal_lines as l', 'l.txn_id', 'r.txn_id')
@@ -439,7 +445,10 @@ describe('sync-remit (remit mocked)', function () {
       ['5030', '6.14'],
     ]);
     expect((await refundReversalIndiaJob.run({ dry_run: true }, indiaDeps(db, null))).reversed).to.deep.equal([]);
-    expect((await refundReversalIndiaJob.run({}, indiaDeps(db, null))).reversed).to.deep.equal([]);
+    expect(await refundReversalIndiaJob.run({}, indiaDeps(db, null))).to.deep.include({
+      reversals: noOutcomes(),
+      reversed: [],
+    });
   });
 
   it('the sweep reverses the accrual of an order refunded before it settled: 1300 and 4030 back to zero, and no settlement is posted after', async () => {

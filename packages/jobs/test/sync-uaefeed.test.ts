@@ -141,8 +141,8 @@ describe('sync-uaefeed against the sandbox', function () {
     }
     expect(first).to.deep.include({ customers: 4, customers_synced: 4, issues: [] });
     expect(first.records).to.deep.equal({
-      cash_transfers: { ...counts.cash_transfers, duplicate: 0, conflict: 0, rejected: 0 },
-      orders: { ...counts.orders, duplicate: 0, conflict: 0, rejected: 0 },
+      cash_transfers: { ...counts.cash_transfers, updated: 0, duplicate: 0, conflict: 0, rejected: 0 },
+      orders: { ...counts.orders, updated: 0, duplicate: 0, conflict: 0, rejected: 0 },
     });
     // The trades are recosted: a buy's broker cost, a sell's relief; no sell is flagged.
     expect(first.recost).to.deep.include({ remaining: 0, flagged: [] });

@@ -4,7 +4,7 @@ import { dividendEvents, postTransactions, recost, type Db } from '@ledger/core/
 import type { UsbrokerDailyLedgerRow } from '@ledger/upstream-clients';
 import { expect } from 'chai';
 import nock from 'nock';
-import { JOBS, runSyncUsbroker, runSyncUsbrokerLedger, syncUsbrokerLedgerJob } from '../src/testing.js';
+import { JOBS, noOutcomes, runSyncUsbroker, runSyncUsbrokerLedger, syncUsbrokerLedgerJob } from '../src/testing.js';
 import {
   brokerBookPerTest,
   brokerClient,
@@ -74,6 +74,8 @@ function broker(): FakeBroker {
 }
 
 const RANGE = { start: '2026-01-07', end: '2026-02-13' };
+/** No outcome counted: a count's other outcomes. */
+const none = noOutcomes();
 
 describe('sync-usbroker-ledger against a nock’ed broker', function () {
   this.timeout(60_000);
@@ -117,14 +119,14 @@ describe('sync-usbroker-ledger against a nock’ed broker', function () {
       customers: 2,
       customers_failed: [],
       records: {
-        dividends: { inserted: 2, duplicate: 0, conflict: 0, skipped: 0, rejected: 0 },
-        withholdings: { inserted: 2, duplicate: 0, conflict: 0, skipped: 0, rejected: 0 },
-        fees: { inserted: 1, duplicate: 0, conflict: 0, skipped: 0, rejected: 0 },
-        cash_in_lieu: { inserted: 0, duplicate: 0, conflict: 0, skipped: 0, rejected: 0 },
-        unknown_rows: { inserted: 0, duplicate: 0, conflict: 0, skipped: 0, rejected: 0 },
+        dividends: { inserted: 2, updated: 0, duplicate: 0, conflict: 0, skipped: 0, rejected: 0 },
+        withholdings: { inserted: 2, updated: 0, duplicate: 0, conflict: 0, skipped: 0, rejected: 0 },
+        fees: { inserted: 1, updated: 0, duplicate: 0, conflict: 0, skipped: 0, rejected: 0 },
+        cash_in_lieu: { inserted: 0, updated: 0, duplicate: 0, conflict: 0, skipped: 0, rejected: 0 },
+        unknown_rows: { inserted: 0, updated: 0, duplicate: 0, conflict: 0, skipped: 0, rejected: 0 },
       },
-      dividend_events: { offered: 2, inserted: 2, updated: 0 },
-      broker_fees: { offered: 2, recorded: 2, existing: 0, repending: 0 },
+      dividend_events: { ...none, offered: 2, inserted: 2 },
+      broker_fees: { ...none, offered: 2, inserted: 2, repending: 0 },
       trades_unmatched: [],
       issues: [],
     });
@@ -182,8 +184,8 @@ describe('sync-usbroker-ledger against a nock’ed broker', function () {
     expect(again.records.dividends).to.deep.include({ inserted: 0, duplicate: 2 });
     expect(again.records.withholdings).to.deep.include({ inserted: 0, duplicate: 2 });
     expect(again.records.fees).to.deep.include({ inserted: 0, duplicate: 1 });
-    expect(again.dividend_events).to.deep.equal({ offered: 2, inserted: 0, updated: 0 });
-    expect(again.broker_fees).to.deep.equal({ offered: 2, recorded: 0, existing: 2, repending: 0 });
+    expect(again.dividend_events).to.deep.equal({ ...none, offered: 2, duplicate: 2 });
+    expect(again.broker_fees).to.deep.equal({ ...none, offered: 2, duplicate: 2, repending: 0 });
     expect(await rowCounts(db)).to.deep.equal(before);
   });
 
@@ -248,7 +250,7 @@ describe('sync-usbroker-ledger against a nock’ed broker', function () {
       customers_failed: [],
       rows_of_unknown_codes: { MERGER: 1 },
       // The pair's newest trade, the CIL sale posted just before, is pending already: nothing more to re-pend.
-      stock_splits: { offered: 1, recorded: 1, existing: 0, conflicts: 0, repending: 0 },
+      stock_splits: { ...none, offered: 1, inserted: 1, repending: 0 },
     });
     expect(first.records.cash_in_lieu).to.include({ inserted: 1 });
     expect(first.records.unknown_rows).to.include({ rejected: 1 });
@@ -275,7 +277,7 @@ describe('sync-usbroker-ledger against a nock’ed broker', function () {
 
     const before = await rowCounts(db);
     const again = await runSyncUsbrokerLedger({ start: day }, depsOf(db, brokerClient()));
-    expect(again.stock_splits).to.deep.equal({ offered: 1, recorded: 0, existing: 1, conflicts: 0, repending: 0 });
+    expect(again.stock_splits).to.deep.equal({ ...none, offered: 1, duplicate: 1, repending: 0 });
     expect(again.records.cash_in_lieu).to.include({ duplicate: 1 });
     expect(await recost(db, { policy, limit: null })).to.include({ derivations_posted: 0, superseded: 0 });
     expect(await rowCounts(db)).to.deep.equal(before);
@@ -287,8 +289,8 @@ describe('sync-usbroker-ledger against a nock’ed broker', function () {
     const dry = await runSyncUsbrokerLedger({ ...RANGE, dry_run: true }, depsOf(db, brokerClient()));
     expect(await rowCounts(db)).to.deep.equal(before);
     expect(dry.records.dividends).to.deep.include({ inserted: 2 });
-    expect(dry.dividend_events).to.deep.equal({ offered: 2, inserted: 0, updated: 0 });
-    expect(dry.broker_fees).to.deep.equal({ offered: 2, recorded: 0, existing: 0, repending: 0 });
+    expect(dry.dividend_events).to.deep.equal({ ...none, offered: 2 });
+    expect(dry.broker_fees).to.deep.equal({ ...none, offered: 2, repending: 0 });
   });
 
   it('recost after the ledger sync uses the itemised fee: the broker cost of a recosted buy is superseded by the TRD row’s 4.50', async () => {
@@ -302,7 +304,7 @@ describe('sync-usbroker-ledger against a nock’ed broker', function () {
       ['1100', '0.00', '0.75', 'broker_cost_settled'],
     ]);
     const result = await runSyncUsbrokerLedger({ start: '2026-01-07' }, depsOf(db, brokerClient()));
-    expect(result.broker_fees).to.deep.equal({ offered: 2, recorded: 2, existing: 0, repending: 1 });
+    expect(result.broker_fees).to.deep.equal({ ...none, offered: 2, inserted: 2, repending: 1 });
     const recosted = await recost(db, { policy: { feeSchedule: new FeeSchedule(new Decimal(22)) }, limit: null });
     expect(recosted).to.include({ superseded: 1, derivations_posted: 1 });
     expect(await derivationOf(db, 'ORD-1')).to.deep.equal([
@@ -330,7 +332,7 @@ describe('sync-usbroker-ledger against a nock’ed broker', function () {
     expect(await linesOf(db, 'TXN-DIV2')).to.deep.equal([]);
     expect(await dividendEvents(db, 'IND-2')).to.deep.equal([]);
     expect(await linesOf(db, 'TXN-DIV')).to.have.length(2);
-    expect(result.broker_fees).to.deep.include({ recorded: 1 });
+    expect(result.broker_fees).to.deep.include({ inserted: 1 });
   });
 
   it('broker down, an unknown firm, or usbroker not configured: every date failed with the reason, nothing written, the run ends', async () => {
@@ -370,7 +372,7 @@ describe('sync-usbroker-ledger against a nock’ed broker', function () {
     await runSyncUsbrokerLedger({ start: '2026-03-02' }, depsOf(db, brokerClient()));
     expect((await dividendEvents(db, 'IND-1'))[0]).to.include({ div_txn_no: 'TXN-DIV3', wht_txn_no: null });
     const late = await runSyncUsbrokerLedger({ start: '2026-03-03' }, depsOf(db, brokerClient()));
-    expect(late.dividend_events).to.deep.equal({ offered: 0, inserted: 0, updated: 1 });
+    expect(late.dividend_events).to.deep.equal({ ...none, offered: 0, updated: 1 });
     await runSyncUsbrokerLedger({ start: '2026-03-02' }, depsOf(db, brokerClient()));
     expect((await dividendEvents(db, 'IND-1'))[0]).to.include({ wht_txn_no: 'TXN-NRA3', wht_usd: '2.50' });
   });

@@ -128,8 +128,8 @@ describe('sync-usbroker and sync-usbroker-trades against a nock’ed broker', fu
       customers_synced: 2,
       customers_failed: [],
       records: {
-        wires: { inserted: 3, duplicate: 0, conflict: 0, skipped: 2, rejected: 0 },
-        orders: { inserted: 3, duplicate: 0, conflict: 0, skipped: 1, rejected: 0 },
+        wires: { inserted: 3, updated: 0, duplicate: 0, conflict: 0, skipped: 2, rejected: 0 },
+        orders: { inserted: 3, updated: 0, duplicate: 0, conflict: 0, skipped: 1, rejected: 0 },
       },
       wires_of_unknown_accounts: 1,
       issues: [],
@@ -205,8 +205,8 @@ describe('sync-usbroker and sync-usbroker-trades against a nock’ed broker', fu
     const before = await rowCounts(db);
     const again = await runSyncUsbroker({}, depsOf(db, brokerClient()));
     expect(again.records).to.deep.equal({
-      wires: { inserted: 0, duplicate: 3, conflict: 0, skipped: 2, rejected: 0 },
-      orders: { inserted: 0, duplicate: 3, conflict: 0, skipped: 1, rejected: 0 },
+      wires: { inserted: 0, updated: 0, duplicate: 3, conflict: 0, skipped: 2, rejected: 0 },
+      orders: { inserted: 0, updated: 0, duplicate: 3, conflict: 0, skipped: 1, rejected: 0 },
     });
     expect(again.recost, 'nothing posted: no recost').to.equal(null);
     expect(await rowCounts(db)).to.deep.equal(before);
@@ -219,8 +219,8 @@ describe('sync-usbroker and sync-usbroker-trades against a nock’ed broker', fu
     expect(await rowCounts(db)).to.deep.equal(before);
     expect(dry).to.deep.include({ dry_run: true, customers_failed: [], recost: null });
     expect(dry.records).to.deep.equal({
-      wires: { inserted: 3, duplicate: 0, conflict: 0, skipped: 2, rejected: 0 },
-      orders: { inserted: 3, duplicate: 0, conflict: 0, skipped: 1, rejected: 0 },
+      wires: { inserted: 3, updated: 0, duplicate: 0, conflict: 0, skipped: 2, rejected: 0 },
+      orders: { inserted: 3, updated: 0, duplicate: 0, conflict: 0, skipped: 1, rejected: 0 },
     });
     await runSyncUsbroker({ recost: false }, depsOf(db, brokerClient()));
     const after = await rowCounts(db);
@@ -288,7 +288,7 @@ describe('sync-usbroker and sync-usbroker-trades against a nock’ed broker', fu
     );
     expect(result).to.not.have.property('wires_of_unknown_accounts');
     expect(result.records).to.deep.equal({
-      orders: { inserted: 1, duplicate: 0, conflict: 0, skipped: 0, rejected: 0 },
+      orders: { inserted: 1, updated: 0, duplicate: 0, conflict: 0, skipped: 0, rejected: 0 },
     });
     // 0.532221 × 187.89 = 99.9990... → 100.00 executed; at 50 bps the shares cost 99.50 and the fee is 0.50.
     expect(await linesOf(db, 'ORD-4')).to.deep.equal([

@@ -5,6 +5,7 @@ import { custodianHoldings, uaefeedCashStatement } from '@ledger/sandbox';
 import { expect } from 'chai';
 import {
   JOBS,
+  noOutcomes,
   refreshSnapshotsJob,
   syncCashStatementsJob,
   syncHoldingsJob,
@@ -13,6 +14,9 @@ import {
   type SyncHoldingsResult,
 } from '../src/testing.js';
 import { NOWHERE, rowCounts, sandboxUpstreams, uaeFixture, type UaeFixture } from './uae-fixture.js';
+
+/** Outcome counts: these, and none of the others. */
+const counts = (some: Partial<ReturnType<typeof noOutcomes>>) => ({ ...noOutcomes(), ...some });
 
 const CUSTOMERS = ['UAE-000001', 'UAE-000002', 'UAE-000003', 'UAE-000004'];
 
@@ -42,11 +46,11 @@ describe('the UAE snapshot and statement jobs against the sandbox', function () 
       const { sandbox } = fixture;
       const dry = await syncHoldingsJob.run({ as_of: '2026-02-15', dry_run: true }, deps);
       expect(await rowCounts(db, ['holdings_snapshots'])).to.deep.equal({ holdings_snapshots: 0 });
-      expect(dry).to.include({ stored: 0, as_of: '2026-02-15' });
+      expect(dry).to.deep.include({ snapshots: counts({}), as_of: '2026-02-15' });
       expect(dry.customers).to.have.length(4);
 
       const first = await syncHoldingsJob.run({ as_of: '2026-02-15' }, deps);
-      expect(first).to.deep.include({ dry_run: false, stored: 4, existing: 0, customers_failed: [] });
+      expect(first).to.deep.include({ dry_run: false, snapshots: counts({ inserted: 4 }), customers_failed: [] });
       for (const customer of sandbox.data.customers) {
         const expected = custodianHoldings(sandbox.data.config, sandbox.data.dataOf(customer), '2026-02-15');
         const [row] = await db('holdings_snapshots').where({ customer_id: customer.customer_id, as_of: '2026-02-15' });
@@ -64,7 +68,7 @@ describe('the UAE snapshot and statement jobs against the sandbox', function () 
         expect(row.cash).to.deep.equal(expected.cash);
       }
       const second = await syncHoldingsJob.run({ as_of: '2026-02-15' }, deps);
-      expect(second).to.include({ stored: 0, existing: 4 });
+      expect(second.snapshots).to.deep.equal(counts({ duplicate: 4 }));
       expect(await rowCounts(db, ['holdings_snapshots'])).to.deep.equal({ holdings_snapshots: 4 });
     });
 
@@ -82,7 +86,7 @@ describe('the UAE snapshot and statement jobs against the sandbox', function () 
       expect(result.customers_failed[0]!.reason).to.match(
         /^upstream_unavailable: custodian GET \/holdings answered 500/,
       );
-      expect(result.stored).to.equal(3);
+      expect(result.snapshots.inserted).to.equal(3);
 
       const down = await fixture.freshBook(sandboxUpstreams(sandbox, { custodian: NOWHERE }));
       const none = await syncHoldingsJob.run({ as_of: '2026-03-01' }, down.deps);
@@ -97,10 +101,10 @@ describe('the UAE snapshot and statement jobs against the sandbox', function () 
     it('replaces each customer’s cached portfolio with today’s custodian holdings; a failing customer keeps its older one', async () => {
       const { db, deps } = await fixture.freshBook();
       const { sandbox } = fixture;
-      expect(await refreshSnapshotsJob.run({ dry_run: true }, deps)).to.include({ refreshed: 4 });
+      expect((await refreshSnapshotsJob.run({ dry_run: true }, deps)).snapshots).to.deep.equal(counts({ inserted: 4 }));
       expect(await rowCounts(db, ['portfolio_snapshots'])).to.deep.equal({ portfolio_snapshots: 0 });
       const first = await refreshSnapshotsJob.run({}, deps);
-      expect(first).to.deep.include({ refreshed: 4, customers_failed: [] });
+      expect(first).to.deep.include({ snapshots: counts({ inserted: 4 }), customers_failed: [] });
       const customer = sandbox.data.customers[0]!;
       const expected = custodianHoldings(sandbox.data.config, sandbox.data.dataOf(customer), first.as_of);
       const [row] = await db('portfolio_snapshots').where({ customer_id: customer.customer_id });
@@ -113,7 +117,7 @@ describe('the UAE snapshot and statement jobs against the sandbox', function () 
       sandbox.faults.add({ upstream: 'custodian', customer: customer.customer_id, fault: 'malformed' });
       try {
         const second = await refreshSnapshotsJob.run({}, deps);
-        expect(second.refreshed).to.equal(3);
+        expect(second.snapshots).to.deep.equal(counts({ updated: 3 }));
         expect(second.customers_failed.map((f) => f.customer_id)).to.deep.equal([customer.customer_id]);
         expect(second.customers_failed[0]!.reason).to.match(/^upstream_bad_payload/);
       } finally {
@@ -139,8 +143,7 @@ describe('the UAE snapshot and statement jobs against the sandbox', function () 
       const result = await syncCashStatementsJob.run({ month: '2026-02' }, deps);
       expect(result).to.deep.include({
         month: '2026-02',
-        stored: 4,
-        existing: 0,
+        statements: counts({ inserted: 4 }),
         differences: [],
         customers_failed: [],
       });
@@ -160,7 +163,7 @@ describe('the UAE snapshot and statement jobs against the sandbox', function () 
         });
       }
       const again = await syncCashStatementsJob.run({ month: '2026-02' }, deps);
-      expect(again).to.include({ stored: 0, existing: 4 });
+      expect(again.statements).to.deep.equal(counts({ duplicate: 4 }));
       expect(await rowCounts(db, ['cash_statements'])).to.deep.equal({ cash_statements: 4 });
     });
 
@@ -191,16 +194,18 @@ describe('the UAE snapshot and statement jobs against the sandbox', function () 
     it('stores each customer’s cash and holdings statements exactly as received, once; posts nothing', async () => {
       const { db, deps } = await fixture.freshBook();
       const dry = await syncUaefeedStatementsJob.run({ month: '2026-03', dry_run: true }, deps);
-      expect(dry).to.include({ stored: 0 });
+      expect(dry.statements).to.deep.equal(counts({}));
       expect(await rowCounts(db, ['uaefeed_statements'])).to.deep.equal({ uaefeed_statements: 0 });
       const first = await syncUaefeedStatementsJob.run({ month: '2026-03' }, deps);
-      expect(first).to.deep.include({ stored: 8, existing: 0, customers_failed: [] });
+      expect(first).to.deep.include({ statements: counts({ inserted: 8 }), customers_failed: [] });
       const client = deps.upstreams.uaefeed!;
       const cash = await client.getCashStatement({ customerNumber: '7000002', year: 2026, month: 3 });
       const [row] = await db('uaefeed_statements').where({ customer_id: 'UAE-000002', kind: 'cash', month: '2026-03' });
       expect(row.body).to.equal(cash.raw);
       expect(row.body_sha256).to.equal(createHash('sha256').update(cash.raw).digest('hex'));
-      expect(await syncUaefeedStatementsJob.run({ month: '2026-03' }, deps)).to.include({ stored: 0, existing: 8 });
+      expect((await syncUaefeedStatementsJob.run({ month: '2026-03' }, deps)).statements).to.deep.equal(
+        counts({ duplicate: 8 }),
+      );
       expect(await rowCounts(db, ['uaefeed_statements', 'transactions'])).to.deep.equal({
         uaefeed_statements: 8,
         transactions: 0,

@@ -6,7 +6,13 @@ import { SPLITS, splitEffectiveOn, startSandbox, type IndiaCustomerData, type Sa
 import { createUsbrokerClient } from '@ledger/upstream-clients';
 import { expect } from 'chai';
 import { heldSymbols } from '@ledger/india';
-import { type JobDeps, runSyncUsbroker, runSyncUsbrokerLedger, runSyncUsbrokerTrades } from '../src/index.js';
+import {
+  type JobDeps,
+  noOutcomes,
+  runSyncUsbroker,
+  runSyncUsbrokerLedger,
+  runSyncUsbrokerTrades,
+} from '../src/testing.js';
 import { depsOf, rowCounts, wallet } from './usbroker-support.js';
 
 /** The sandbox's period (2026-01..06) in ranges the ledger job takes (at most 92 days each). */
@@ -70,7 +76,7 @@ describe('the usbroker jobs against the sandbox', function () {
       'SELECT DISTINCT symbol, source FROM close_prices ORDER BY symbol',
     );
     expect(rows).to.deep.equal(held.map((symbol) => ({ symbol, source: 'usbroker' })));
-    expect(again.close_prices).to.deep.equal({ recorded: 0, error: null });
+    expect(again.close_prices).to.deep.equal({ prices: { ...noOutcomes(), duplicate: held.length }, error: null });
   });
 
   it('posts every completed wire, executed order, dividend, withholding and FEE row: each wallet is the broker’s cash to the cent', async () => {
@@ -91,7 +97,7 @@ describe('the usbroker jobs against the sandbox', function () {
     expect(sum('withholdings')).to.equal(rows.filter((r) => r.row_code === 'DIVNRA').length);
     expect(sum('fees'), 'the data set has FEE rows').to.be.greaterThan(0);
     expect(sum('fees')).to.equal(rows.filter((r) => r.row_code === 'FEE').length);
-    expect(ledgers.reduce((n, l) => n + l.broker_fees.recorded, 0)).to.equal(
+    expect(ledgers.reduce((n, l) => n + l.broker_fees.inserted, 0)).to.equal(
       rows.filter((r) => r.row_code === 'TRD').length,
     );
     expect(ledgers.flatMap((l) => [...l.trades_unmatched, ...l.customers_failed, ...l.dates_failed])).to.deep.equal([]);
@@ -119,7 +125,7 @@ describe('the usbroker jobs against the sandbox', function () {
         ),
       ),
     );
-    expect(ledgers.reduce((n, l) => n + l.stock_splits.recorded, 0)).to.equal(splitRows.length);
+    expect(ledgers.reduce((n, l) => n + l.stock_splits.inserted, 0)).to.equal(splitRows.length);
     expect(ledgers.reduce((n, l) => n + l.records.cash_in_lieu.inserted, 0)).to.equal(
       rows.filter((r) => r.row_code === 'CIL').length,
     );
@@ -200,8 +206,8 @@ describe('the usbroker jobs against the sandbox', function () {
           l.records.withholdings.inserted +
           l.records.fees.inserted +
           l.records.cash_in_lieu.inserted +
-          l.stock_splits.recorded +
-          l.broker_fees.recorded +
+          l.stock_splits.inserted +
+          l.broker_fees.inserted +
           l.dividend_events.inserted,
         0,
       ),

@@ -34,6 +34,7 @@ export const FAULT_CATALOG: JobCatalog = {
     books: ['ENTITY_UAE'],
     why: 'a test job: slow on purpose, to be interrupted',
     input,
+    result: z.strictObject({ inserted: z.number().int(), duplicate: z.number().int() }),
     businessKey: ({ key }: PostSlowly) => key,
     run: async ({ key, source, customer_id, count, delay_ms, fail_once_at }: PostSlowly, { db, progress }) => {
       process.stdout.write(`${JSON.stringify({ event: 'run', key })}\n`);

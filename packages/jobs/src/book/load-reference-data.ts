@@ -49,8 +49,17 @@ interface FileLoad {
   skipped_rows: LoaderSkip[];
 }
 
-/** Rows another one supersedes (later in the file; a later sheet of the day stored): nothing to do, by design. */
-const SUPERSEDED = new Set(['superseded_in_file', 'older_than_stored']);
+/**
+ * Rows with nothing to load, by design: another one supersedes them (later in the file, a later
+ * sheet of the day, one stored), or SBI published no TT rate that day. Any other is refused.
+ */
+const NOTHING_TO_LOAD = new Set([
+  'superseded_in_file',
+  'revised_same_day',
+  'older_than_stored',
+  'no_tt_rate',
+  'no_tt_rate_saturday',
+]);
 
 const rowNotLoaded = z.strictObject({
   line: z.number().int().min(1).nullable().describe('Its line in the file; null: a day whose later sheet is stored.'),
@@ -68,13 +77,14 @@ export const referenceLoadResult = z
   })
   .describe(
     'Rows `inserted` (new), `updated` (replaced: another sheet of the day, another row for the key), `duplicate` ' +
-      '(already held), `skipped` (superseded) and `rejected` (malformed), each not loaded listed.',
+      '(already held), `skipped` (nothing to load: superseded, or no rate published) and `rejected` (malformed), each ' +
+      'not loaded listed.',
   )
   .register(RESULT_SCHEMAS, { id: 'ReferenceLoadResult' });
 export type ReferenceLoadResult = z.infer<typeof referenceLoadResult>;
 
 /**
- * A row a loader did not take, in the one vocabulary: superseded is skipped, anything else
+ * A row a loader did not take, in the one vocabulary: nothing to load is skipped, anything else
  * refused; the issuers' `missing_<column>` and `too_long_<column>` name their column in the detail.
  */
 function notLoaded(row: LoaderSkip): z.infer<typeof rowNotLoaded> {
@@ -84,7 +94,7 @@ function notLoaded(row: LoaderSkip): z.infer<typeof rowNotLoaded> {
   return {
     line: row.line,
     key: row.date ?? row.symbol ?? row.fy ?? null,
-    outcome: SUPERSEDED.has(code) ? 'skipped' : 'rejected',
+    outcome: NOTHING_TO_LOAD.has(code) ? 'skipped' : 'rejected',
     reason: reason(code, field === undefined ? {} : { field }),
   };
 }

@@ -56,7 +56,10 @@ export const JOB_REASON_CODES = [
   'missing_field',
   'field_too_long',
   'superseded_in_file',
+  'revised_same_day',
   'older_than_stored',
+  'no_tt_rate',
+  'no_tt_rate_saturday',
 ] as const;
 export const RECORD_REASON_CODES = [...REJECTION_CODES, ...JOB_REASON_CODES] as const;
 export type RecordReasonCode = (typeof RECORD_REASON_CODES)[number];
