@@ -338,7 +338,11 @@ describe('sync-remit (remit mocked)', function () {
     const stale = await runSyncRemit({ customer_ids: ['IND-1'], fx_spread_bps: 75 }, indiaDeps(db, remit()));
     expect(stale.remittances).to.include({ skipped: 1, updated: 0 });
     expect(stale.remittances_skipped).to.deep.equal([
-      { customer_id: 'IND-1', order_id: 'order_1', reason: { code: 'stale_snapshot', detail: { order_id: 'order_1' } } },
+      {
+        customer_id: 'IND-1',
+        order_id: 'order_1',
+        reason: { code: 'stale_snapshot', detail: { order_id: 'order_1' } },
+      },
     ]);
     const row = await db('remittances').where({ order_id: 'order_1' }).first();
     expect(row).to.include({ status: 'paid', payment_status: 'success', funds_available: true });

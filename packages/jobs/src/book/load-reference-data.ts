@@ -100,7 +100,11 @@ function notLoaded(row: LoaderSkip): z.infer<typeof rowNotLoaded> {
 }
 
 /** A load's rows and those not loaded, in the one vocabulary. */
-function loadResult(source: string, written: Omit<OutcomeCounts, 'skipped' | 'rejected' | 'conflict'>, skipped: LoaderSkip[]) {
+function loadResult(
+  source: string,
+  written: Omit<OutcomeCounts, 'skipped' | 'rejected' | 'conflict'>,
+  skipped: LoaderSkip[],
+) {
   const rows_not_loaded = skipped.map(notLoaded);
   const count = (outcome: 'skipped' | 'rejected') => rows_not_loaded.filter((r) => r.outcome === outcome).length;
   const rows = { ...written, conflict: 0, skipped: count('skipped'), rejected: count('rejected') };

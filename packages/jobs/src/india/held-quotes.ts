@@ -27,10 +27,7 @@ const newYorkDate = new Intl.DateTimeFormat('en-CA', {
  * values. A broker that fails here fails nothing else: the sync's postings stand; the reason is
  * reported.
  */
-export async function recordHeldQuotes(
-  db: Db,
-  usbroker: UsbrokerClient,
-): Promise<z.infer<typeof heldQuotesResult>> {
+export async function recordHeldQuotes(db: Db, usbroker: UsbrokerClient): Promise<z.infer<typeof heldQuotesResult>> {
   const symbols = await heldSymbols(db);
   if (symbols.length === 0) return { prices: noOutcomes(), error: null };
   try {

@@ -48,58 +48,55 @@ export type RefundReversalIndiaResult = z.infer<typeof refundReversalIndiaResult
  * the first open day (docs/period-close.md). A posted `fx_spread_settle` stands: that money reached
  * the bank and no refund moved it back, so 1300 shows it owed to the provider until a clawback.
  */
-export const refundReversalIndiaJob = defineJob(
-  'refund-reversal-india',
-  {
-    mode: 'sync',
-    family: 'syncs',
-    books: ['ENTITY_IND_IFSC'],
-    why: 'decided: one set-based sweep of the book, seconds',
-    input: refundReversalIndiaInput,
-    result: refundReversalIndiaResult,
-    businessKey: () => null,
-    run: async (input, { db, logger, progress }) => {
-      const dryRun = input.dry_run ?? false;
-      const outstanding = await outstandingSweptPostings(db);
-      const closed = await closedThrough(db);
-      const result: RefundReversalIndiaResult = { dry_run: dryRun, reversals: noOutcomes(), reversed: [] };
-      progress({ done: 0, total: outstanding.length, unit: 'postings' });
-      for (const [i, p] of outstanding.entries()) {
-        progress({ done: i, total: outstanding.length, unit: 'postings' });
-        const left = istDate(p.order_updated_at.toISOString());
-        const reversalDate = openDayFor(left < p.txn_date ? p.txn_date : left, closed);
-        let reversalTxnId: string | null = null;
-        if (!dryRun) {
-          const { created, transaction } = await reverseTransaction(db, p.txn_id, {
-            txnId: randomUUID(),
-            txnDate: reversalDate,
-            memo: `${p.order_id} is ${p.status}: its ${p.txn_type} reversed`,
-          });
-          if (!created) {
-            result.reversals.duplicate += 1;
-            continue;
-          }
-          reversalTxnId = transaction.txn_id;
-        }
-        const { order_id, status, customer_id, txn_id, txn_type, amount_usd } = p;
-        result.reversals.inserted += 1;
-        result.reversed.push({
-          order_id,
-          status,
-          customer_id,
-          txn_id,
-          txn_type,
-          amount_usd,
-          reversal_date: reversalDate,
-          reversal_txn_id: reversalTxnId,
+export const refundReversalIndiaJob = defineJob('refund-reversal-india', {
+  mode: 'sync',
+  family: 'syncs',
+  books: ['ENTITY_IND_IFSC'],
+  why: 'decided: one set-based sweep of the book, seconds',
+  input: refundReversalIndiaInput,
+  result: refundReversalIndiaResult,
+  businessKey: () => null,
+  run: async (input, { db, logger, progress }) => {
+    const dryRun = input.dry_run ?? false;
+    const outstanding = await outstandingSweptPostings(db);
+    const closed = await closedThrough(db);
+    const result: RefundReversalIndiaResult = { dry_run: dryRun, reversals: noOutcomes(), reversed: [] };
+    progress({ done: 0, total: outstanding.length, unit: 'postings' });
+    for (const [i, p] of outstanding.entries()) {
+      progress({ done: i, total: outstanding.length, unit: 'postings' });
+      const left = istDate(p.order_updated_at.toISOString());
+      const reversalDate = openDayFor(left < p.txn_date ? p.txn_date : left, closed);
+      let reversalTxnId: string | null = null;
+      if (!dryRun) {
+        const { created, transaction } = await reverseTransaction(db, p.txn_id, {
+          txnId: randomUUID(),
+          txnDate: reversalDate,
+          memo: `${p.order_id} is ${p.status}: its ${p.txn_type} reversed`,
         });
+        if (!created) {
+          result.reversals.duplicate += 1;
+          continue;
+        }
+        reversalTxnId = transaction.txn_id;
       }
-      progress({ done: outstanding.length, total: outstanding.length, unit: 'postings' });
-      logger.info('refund-reversal-india done', {
-        dry_run: dryRun,
-        ...result.reversals,
+      const { order_id, status, customer_id, txn_id, txn_type, amount_usd } = p;
+      result.reversals.inserted += 1;
+      result.reversed.push({
+        order_id,
+        status,
+        customer_id,
+        txn_id,
+        txn_type,
+        amount_usd,
+        reversal_date: reversalDate,
+        reversal_txn_id: reversalTxnId,
       });
-      return result;
-    },
+    }
+    progress({ done: outstanding.length, total: outstanding.length, unit: 'postings' });
+    logger.info('refund-reversal-india done', {
+      dry_run: dryRun,
+      ...result.reversals,
+    });
+    return result;
   },
-);
+});

@@ -65,7 +65,9 @@ export const syncRemitWebhookResult = z
     linked: z.boolean().describe('Whether the remit customer was linked from the customer registry first.'),
     reason: z.string().describe('What the run did, in words, for the log.'),
     remit: syncRemitResult,
-    broker: syncUsbrokerResult.nullable().describe('The customer’s broker sync; null where usbroker is not configured.'),
+    broker: syncUsbrokerResult
+      .nullable()
+      .describe('The customer’s broker sync; null where usbroker is not configured.'),
   })
   .register(RESULT_SCHEMAS, { id: 'SyncRemitWebhookResult' });
 

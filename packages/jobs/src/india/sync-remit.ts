@@ -90,6 +90,12 @@ export const syncRemitResult = syncResult(['fx_spread', 'fx_spread_settle'], {
 }).register(RESULT_SCHEMAS, { id: 'SyncRemitResult' });
 export type SyncRemitResult = z.infer<typeof syncRemitResult>;
 
+/** A run's remittance rows before any is written. */
+const noRemittances = (): RunContext['remittances'] => ({
+  remittances: { ...noOutcomes(), seen: 0 },
+  remittances_skipped: [],
+});
+
 interface RunContext {
   db: Db;
   remit: RemitClient;
@@ -315,10 +321,7 @@ export async function runSyncRemit(input: SyncRemitInput, deps: JobDeps): Promis
     dryRun,
     settings,
   });
-  const remittances: RunContext['remittances'] = {
-    remittances: { ...noOutcomes(), seen: 0 },
-    remittances_skipped: [],
-  };
+  const remittances = noRemittances();
   const { customers: linked, failed: notLinked } = await selectCustomers(db, 'remit_customer_id', input.customer_ids);
   const customers = await findCustomers(
     db,

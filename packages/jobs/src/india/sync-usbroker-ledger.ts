@@ -92,37 +92,63 @@ const tradeUnmatched = z.strictObject({
 });
 type TradeUnmatched = z.infer<typeof tradeUnmatched>;
 
-const ROW_CODES = ['TRD', 'WIREI', 'WIREO', 'DIV', 'DIVNRA', 'FEE', 'SPLIT', 'CIL'] as const satisfies readonly UsbrokerRowCode[];
+const ROW_CODES = [
+  'TRD',
+  'WIREI',
+  'WIREO',
+  'DIV',
+  'DIVNRA',
+  'FEE',
+  'SPLIT',
+  'CIL',
+] as const satisfies readonly UsbrokerRowCode[];
 
 /**
  * The kit's result (records: DIV rows as `dividends`, DIVNRA as `withholdings`, FEE as `fees`,
  * CIL as `cash_in_lieu`, rows of codes the book does not know as `unknown_rows`, each rejected
  * into an exception), and what the daily ledger adds.
  */
-export const syncUsbrokerLedgerResult = syncResult(['dividends', 'withholdings', 'fees', 'cash_in_lieu', 'unknown_rows'], {
-  firm: z.string().nullable(),
-  dates: count,
-  dates_failed: z.array(z.strictObject({ date: z.string(), reason: z.string() })),
-  rows: z
-    .strictObject(Object.fromEntries(ROW_CODES.map((c) => [c, count])) as Record<(typeof ROW_CODES)[number], typeof count>)
-    .describe('Rows read, by row code (TRD, WIREI and WIREO are counted, never posted: TRD’s fees go to broker_fees, the wires come from the funding wires).'),
-  rows_of_unknown_codes: z
-    .record(z.string(), count)
-    .describe('Rows of codes the book does not know, by code: each is an exception naming it; the rest of the day is read.'),
-  stock_splits: outcomeCounts
-    .extend({ offered: count, repending: count.describe('Trades put back to pending recost.') })
-    .describe('SPLIT rows: `inserted` new splits, `duplicate` recorded before, `conflict` recorded with other facts (exceptions). Not written in a dry run.'),
-  rows_of_unknown_accounts: count.describe('Rows of broker accounts no ledger customer holds (FEE rows included): nothing of them is written.'),
-  dividend_events: outcomeCounts
-    .extend({ offered: count })
-    .describe('Dividend events the files gave (`offered`): `inserted` new, `updated` (gained their withholding), `duplicate` (already so). Not written in a dry run.'),
-  broker_fees: outcomeCounts
-    .extend({ offered: count, repending: count.describe('Recosted trades put back to pending.') })
-    .describe('TRD rows matched to their order (`offered`): `inserted` new fees, `duplicate` recorded before. Not written in a dry run.'),
-  trades_unmatched: z
-    .array(tradeUnmatched)
-    .describe('TRD rows whose fee could not be recorded (no single matching order, fees adding up to a credit).'),
-}).register(RESULT_SCHEMAS, { id: 'SyncUsbrokerLedgerResult' });
+export const syncUsbrokerLedgerResult = syncResult(
+  ['dividends', 'withholdings', 'fees', 'cash_in_lieu', 'unknown_rows'],
+  {
+    firm: z.string().nullable(),
+    dates: count,
+    dates_failed: z.array(z.strictObject({ date: z.string(), reason: z.string() })),
+    rows: z
+      .strictObject(
+        Object.fromEntries(ROW_CODES.map((c) => [c, count])) as Record<(typeof ROW_CODES)[number], typeof count>,
+      )
+      .describe(
+        'Rows read, by row code (TRD, WIREI and WIREO are counted, never posted: TRD’s fees go to broker_fees, the wires come from the funding wires).',
+      ),
+    rows_of_unknown_codes: z
+      .record(z.string(), count)
+      .describe(
+        'Rows of codes the book does not know, by code: each is an exception naming it; the rest of the day is read.',
+      ),
+    stock_splits: outcomeCounts
+      .extend({ offered: count, repending: count.describe('Trades put back to pending recost.') })
+      .describe(
+        'SPLIT rows: `inserted` new splits, `duplicate` recorded before, `conflict` recorded with other facts (exceptions). Not written in a dry run.',
+      ),
+    rows_of_unknown_accounts: count.describe(
+      'Rows of broker accounts no ledger customer holds (FEE rows included): nothing of them is written.',
+    ),
+    dividend_events: outcomeCounts
+      .extend({ offered: count })
+      .describe(
+        'Dividend events the files gave (`offered`): `inserted` new, `updated` (gained their withholding), `duplicate` (already so). Not written in a dry run.',
+      ),
+    broker_fees: outcomeCounts
+      .extend({ offered: count, repending: count.describe('Recosted trades put back to pending.') })
+      .describe(
+        'TRD rows matched to their order (`offered`): `inserted` new fees, `duplicate` recorded before. Not written in a dry run.',
+      ),
+    trades_unmatched: z
+      .array(tradeUnmatched)
+      .describe('TRD rows whose fee could not be recorded (no single matching order, fees adding up to a credit).'),
+  },
+).register(RESULT_SCHEMAS, { id: 'SyncUsbrokerLedgerResult' });
 export type SyncUsbrokerLedgerResult = z.infer<typeof syncUsbrokerLedgerResult>;
 
 /** The rows of one customer, by what the job does with them. */
@@ -413,17 +439,14 @@ async function brokerFees(
   return fees;
 }
 
-export const syncUsbrokerLedgerJob = defineJob(
-  'sync-usbroker-ledger',
-  {
-    mode: 'background',
-    family: 'syncs',
-    books: ['ENTITY_IND_IFSC'],
-    why: 'decided: a date range of daily CSVs',
-    input: syncUsbrokerLedgerInput,
-    result: syncUsbrokerLedgerResult,
-    // Every call is a run of its own: a re-run of the same dates writes nothing new.
-    businessKey: () => null,
-    run: runSyncUsbrokerLedger,
-  },
-);
+export const syncUsbrokerLedgerJob = defineJob('sync-usbroker-ledger', {
+  mode: 'background',
+  family: 'syncs',
+  books: ['ENTITY_IND_IFSC'],
+  why: 'decided: a date range of daily CSVs',
+  input: syncUsbrokerLedgerInput,
+  result: syncUsbrokerLedgerResult,
+  // Every call is a run of its own: a re-run of the same dates writes nothing new.
+  businessKey: () => null,
+  run: runSyncUsbrokerLedger,
+});

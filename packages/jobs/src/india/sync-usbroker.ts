@@ -57,10 +57,9 @@ export const syncUsbrokerResult = syncResult(['wires', 'orders'], {
 export type SyncUsbrokerResult = z.infer<typeof syncUsbrokerResult>;
 
 /** What sync-usbroker-trades reports: the kit's result (orders only) and the closes. */
-export const syncUsbrokerTradesResult = syncResult(['orders'], { close_prices: closePrices }).register(
-  RESULT_SCHEMAS,
-  { id: 'SyncUsbrokerTradesResult' },
-);
+export const syncUsbrokerTradesResult = syncResult(['orders'], { close_prices: closePrices }).register(RESULT_SCHEMAS, {
+  id: 'SyncUsbrokerTradesResult',
+});
 
 interface BrokerSync {
   /** The orders this job ingests. */
@@ -191,16 +190,13 @@ export const syncUsbrokerJob = defineJob('sync-usbroker', {
   run: runSyncUsbroker,
 });
 
-export const syncUsbrokerTradesJob = defineJob(
-  'sync-usbroker-trades',
-  {
-    mode: 'background',
-    family: 'syncs',
-    books: ['ENTITY_IND_IFSC'],
-    why: 'decided: as sync-usbroker',
-    input: syncUsbrokerInput,
-    result: syncUsbrokerTradesResult,
-    businessKey: () => null,
-    run: runSyncUsbrokerTrades,
-  },
-);
+export const syncUsbrokerTradesJob = defineJob('sync-usbroker-trades', {
+  mode: 'background',
+  family: 'syncs',
+  books: ['ENTITY_IND_IFSC'],
+  why: 'decided: as sync-usbroker',
+  input: syncUsbrokerInput,
+  result: syncUsbrokerTradesResult,
+  businessKey: () => null,
+  run: runSyncUsbrokerTrades,
+});

@@ -45,7 +45,6 @@ export const calendarMonth = z
   .string()
   .regex(/^(19|20|21)[0-9]{2}-(0[1-9]|1[0-2])$/, 'must be a month YYYY-MM between 1900 and 2199');
 
-
 /** A linked customer of the run: its ledger id and its reference at the upstream. */
 export interface LinkedCustomer {
   customerId: string;

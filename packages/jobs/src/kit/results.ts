@@ -94,15 +94,12 @@ export type Reason = z.infer<typeof recordReason>;
 export const reason = (code: RecordReasonCode, detail: Record<string, unknown> = {}): Reason => ({ code, detail });
 
 export const outcomeCounts = z
-  .strictObject(
-    Object.fromEntries(RECORD_OUTCOMES.map((o) => [o, count])) as Record<RecordOutcomeName, typeof count>,
-  )
+  .strictObject(Object.fromEntries(RECORD_OUTCOMES.map((o) => [o, count])) as Record<RecordOutcomeName, typeof count>)
   .describe('How many records had each outcome (in a dry run: would have).')
   .register(RESULT_SCHEMAS, { id: 'OutcomeCounts' });
 export type OutcomeCounts = z.infer<typeof outcomeCounts>;
 
-export const noOutcomes = (): OutcomeCounts =>
-  Object.fromEntries(RECORD_OUTCOMES.map((o) => [o, 0])) as OutcomeCounts;
+export const noOutcomes = (): OutcomeCounts => Object.fromEntries(RECORD_OUTCOMES.map((o) => [o, 0])) as OutcomeCounts;
 
 /** Counts of a list of outcomes. */
 export function countOutcomes(outcomes: Iterable<RecordOutcomeName>): OutcomeCounts {
@@ -160,7 +157,9 @@ const syncFields = <Kind extends string>(kinds: readonly Kind[]) => ({
   issues: z.array(recordIssue).describe('Every conflicted or refused record.'),
   recost: recostResult
     .nullable()
-    .describe('The recost run after posting; null when the job does not recost, was not asked to, posted nothing, or dry ran.'),
+    .describe(
+      'The recost run after posting; null when the job does not recost, was not asked to, posted nothing, or dry ran.',
+    ),
 });
 
 /** A sync job's result schema: the shared fields, and the job's own (`extra`). */

@@ -95,9 +95,7 @@ type ImportedRecord = z.infer<typeof importedRecord>;
 /** The answer of an import that posted: its outcome counts, and every record in body order. */
 export const uaefeedImportResult = outcomeCounts
   .extend({
-    records: z
-      .array(importedRecord)
-      .describe('Every record, cash transfers first, each in body order.'),
+    records: z.array(importedRecord).describe('Every record, cash transfers first, each in body order.'),
   })
   .describe('The outcome of every record of the batch (never `updated`: a posted transaction is never changed).')
   .register(RESULT_SCHEMAS, { id: 'UaefeedImportResult' });

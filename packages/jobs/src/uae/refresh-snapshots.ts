@@ -2,12 +2,7 @@ import { savePortfolioSnapshots } from '@ledger/core/store';
 import { z } from 'zod';
 import { defineJob } from '../job-settings.js';
 import { customerSelection, isoDay } from './customers.js';
-import {
-  forEachCustomer,
-  idOfLinked,
-  notConfigured,
-  selectCustomers,
-} from '../kit/per-customer.js';
+import { forEachCustomer, idOfLinked, notConfigured, selectCustomers } from '../kit/per-customer.js';
 import { customerFailure, noOutcomes, outcomeCounts, RESULT_SCHEMAS } from '../kit/results.js';
 import { holdingsSnapshotOf } from './sync-holdings.js';
 

@@ -5,13 +5,7 @@ import type { CustodianCashStatement } from '@ledger/upstream-clients';
 import { z } from 'zod';
 import { defineJob } from '../job-settings.js';
 import { customerSelection } from './customers.js';
-import {
-  calendarMonth,
-  forEachCustomer,
-  idOfLinked,
-  notConfigured,
-  selectCustomers,
-} from '../kit/per-customer.js';
+import { calendarMonth, forEachCustomer, idOfLinked, notConfigured, selectCustomers } from '../kit/per-customer.js';
 import { customerFailure, noOutcomes, outcomeCounts, RESULT_SCHEMAS } from '../kit/results.js';
 
 export const syncCashStatementsInput = z
@@ -63,77 +57,74 @@ function sha256(statement: CustodianCashStatement): string {
  * uaefeed is the posting source, the custodian only reconciles, upstreams.md). Differences are in
  * the result.
  */
-export const syncCashStatementsJob = defineJob(
-  'sync-cash-statements',
-  {
-    mode: 'background',
-    family: 'syncs',
-    books: ['ENTITY_UAE'],
-    why: 'the spec',
-    input: syncCashStatementsInput,
-    result: syncCashStatementsResult,
-    businessKey: () => null,
-    run: async (input, { db, upstreams, progress, logger }) => {
-      const dryRun = input.dry_run ?? false;
-      const month = input.month ?? previousMonth(new Date());
-      const { customers, failed: notLinked } = await selectCustomers(db, 'custodian_account', input.customer_ids);
-      const custodian = upstreams.custodian;
-      const fetched = custodian
-        ? await forEachCustomer(
-            customers,
-            idOfLinked,
-            async ({ reference }) => custodian.getCashStatement({ account: reference, month }),
-            (done) => progress({ done, total: customers.length, unit: 'customers' }),
-          )
-        : { done: [], failed: notConfigured(customers, 'custodian') };
+export const syncCashStatementsJob = defineJob('sync-cash-statements', {
+  mode: 'background',
+  family: 'syncs',
+  books: ['ENTITY_UAE'],
+  why: 'the spec',
+  input: syncCashStatementsInput,
+  result: syncCashStatementsResult,
+  businessKey: () => null,
+  run: async (input, { db, upstreams, progress, logger }) => {
+    const dryRun = input.dry_run ?? false;
+    const month = input.month ?? previousMonth(new Date());
+    const { customers, failed: notLinked } = await selectCustomers(db, 'custodian_account', input.customer_ids);
+    const custodian = upstreams.custodian;
+    const fetched = custodian
+      ? await forEachCustomer(
+          customers,
+          idOfLinked,
+          async ({ reference }) => custodian.getCashStatement({ account: reference, month }),
+          (done) => progress({ done, total: customers.length, unit: 'customers' }),
+        )
+      : { done: [], failed: notConfigured(customers, 'custodian') };
 
-      const snapshots: CashStatementSnapshot[] = fetched.done.map(({ customer, value }) => ({
-        customerId: customer.customerId,
-        upstream: 'custodian',
+    const snapshots: CashStatementSnapshot[] = fetched.done.map(({ customer, value }) => ({
+      customerId: customer.customerId,
+      upstream: 'custodian',
+      account: value.account,
+      month: value.month,
+      currency: value.currency,
+      statement: { ...value },
+      statementSha256: sha256(value),
+    }));
+    const { inserted, existing } = dryRun ? { inserted: 0, existing: 0 } : await insertCashStatements(db, snapshots);
+
+    const movements = await ledgerCashMovements(db, {
+      customerIds: fetched.done.map((d) => d.customer.customerId),
+      source: 'uaefeed',
+      currency: 'AED',
+      month,
+    });
+    const ledgerOf = new Map(movements.map((m) => [m.customerId, m]));
+    const figures = fetched.done.map(({ customer, value }) => {
+      const { agrees, ...compared } = compareCashStatement(value, ledgerOf.get(customer.customerId)!);
+      const comparison: CashStatementComparison = {
+        customer_id: customer.customerId,
         account: value.account,
-        month: value.month,
         currency: value.currency,
-        statement: { ...value },
-        statementSha256: sha256(value),
-      }));
-      const { inserted, existing } = dryRun ? { inserted: 0, existing: 0 } : await insertCashStatements(db, snapshots);
-
-      const movements = await ledgerCashMovements(db, {
-        customerIds: fetched.done.map((d) => d.customer.customerId),
-        source: 'uaefeed',
-        currency: 'AED',
-        month,
-      });
-      const ledgerOf = new Map(movements.map((m) => [m.customerId, m]));
-      const figures = fetched.done.map(({ customer, value }) => {
-        const { agrees, ...compared } = compareCashStatement(value, ledgerOf.get(customer.customerId)!);
-        const comparison: CashStatementComparison = {
-          customer_id: customer.customerId,
-          account: value.account,
-          currency: value.currency,
-          ...compared,
-        };
-        return { comparison, agrees };
-      });
-      const comparisons = figures.map((f) => f.comparison);
-      const differences = figures.filter((f) => !f.agrees).map((f) => f.comparison);
-      const customersFailed = [...notLinked, ...fetched.failed];
-      logger.info('sync-cash-statements done', {
-        dry_run: dryRun,
-        month,
-        inserted,
-        duplicate: existing,
-        differences: differences.length,
-        customers_failed: customersFailed.length,
-      });
-      return {
-        dry_run: dryRun,
-        month,
-        statements: { ...noOutcomes(), inserted, duplicate: existing },
-        customers: comparisons,
-        differences,
-        customers_failed: customersFailed,
+        ...compared,
       };
-    },
+      return { comparison, agrees };
+    });
+    const comparisons = figures.map((f) => f.comparison);
+    const differences = figures.filter((f) => !f.agrees).map((f) => f.comparison);
+    const customersFailed = [...notLinked, ...fetched.failed];
+    logger.info('sync-cash-statements done', {
+      dry_run: dryRun,
+      month,
+      inserted,
+      duplicate: existing,
+      differences: differences.length,
+      customers_failed: customersFailed.length,
+    });
+    return {
+      dry_run: dryRun,
+      month,
+      statements: { ...noOutcomes(), inserted, duplicate: existing },
+      customers: comparisons,
+      differences,
+      customers_failed: customersFailed,
+    };
   },
-);
+});

@@ -3,13 +3,7 @@ import type { CustodianHoldings } from '@ledger/upstream-clients';
 import { z } from 'zod';
 import { defineJob } from '../job-settings.js';
 import { customerSelection, isoDay } from './customers.js';
-import {
-  calendarDate,
-  forEachCustomer,
-  idOfLinked,
-  notConfigured,
-  selectCustomers,
-} from '../kit/per-customer.js';
+import { calendarDate, forEachCustomer, idOfLinked, notConfigured, selectCustomers } from '../kit/per-customer.js';
 import { customerFailure, noOutcomes, outcomeCounts, RESULT_SCHEMAS } from '../kit/results.js';
 
 export const syncHoldingsInput = z

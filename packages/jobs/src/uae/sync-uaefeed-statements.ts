@@ -4,13 +4,7 @@ import { insertUaefeedStatements, type UaefeedStatementSnapshot } from '@ledger/
 import { z } from 'zod';
 import { defineJob } from '../job-settings.js';
 import { customerSelection } from './customers.js';
-import {
-  calendarMonth,
-  forEachCustomer,
-  idOfLinked,
-  notConfigured,
-  selectCustomers,
-} from '../kit/per-customer.js';
+import { calendarMonth, forEachCustomer, idOfLinked, notConfigured, selectCustomers } from '../kit/per-customer.js';
 import { customerFailure, noOutcomes, outcomeCounts, RESULT_SCHEMAS } from '../kit/results.js';
 
 export const syncUaefeedStatementsInput = z
@@ -43,59 +37,56 @@ const sha256 = (body: string) => createHash('sha256').update(body).digest('hex')
  * monthly cash and holdings statements, validated, then stored exactly as received in
  * `uaefeed_statements` (insert-only per content). Nothing is posted from them.
  */
-export const syncUaefeedStatementsJob = defineJob(
-  'sync-uaefeed-statements',
-  {
-    mode: 'background',
-    family: 'syncs',
-    books: ['ENTITY_UAE'],
-    why: 'the spec',
-    input: syncUaefeedStatementsInput,
-    result: syncUaefeedStatementsResult,
-    businessKey: () => null,
-    run: async (input, { db, upstreams, progress, logger }) => {
-      const dryRun = input.dry_run ?? false;
-      const month = input.month ?? previousMonth(new Date());
-      const [year, monthNumber] = month.split('-').map(Number) as [number, number];
-      const { customers, failed: notLinked } = await selectCustomers(db, 'uaefeed_customer_number', input.customer_ids);
-      const uaefeed = upstreams.uaefeed;
-      const fetched = uaefeed
-        ? await forEachCustomer(
-            customers,
-            idOfLinked,
-            async ({ customerId, reference }): Promise<UaefeedStatementSnapshot[]> => {
-              const query = { customerNumber: reference, year, month: monthNumber };
-              const [cash, holdings] = await Promise.all([
-                uaefeed.getCashStatement(query),
-                uaefeed.getHoldingsStatement(query),
-              ]);
-              return [
-                { customerId, kind: 'cash', month, body: cash.raw, bodySha256: sha256(cash.raw) },
-                { customerId, kind: 'holdings', month, body: holdings.raw, bodySha256: sha256(holdings.raw) },
-              ];
-            },
-            (done) => progress({ done, total: customers.length, unit: 'customers' }),
-          )
-        : { done: [], failed: notConfigured(customers, 'uaefeed') };
-      const statements = fetched.done.flatMap((d) => d.value);
-      const { inserted, existing } = dryRun
-        ? { inserted: 0, existing: 0 }
-        : await insertUaefeedStatements(db, statements);
-      const customersFailed = [...notLinked, ...fetched.failed];
-      logger.info('sync-uaefeed-statements done', {
-        dry_run: dryRun,
-        month,
-        inserted,
-        duplicate: existing,
-        customers_failed: customersFailed.length,
-      });
-      return {
-        dry_run: dryRun,
-        month,
-        statements: { ...noOutcomes(), inserted, duplicate: existing },
-        customers: fetched.done.map((d) => ({ customer_id: d.customer.customerId, statements: d.value.length })),
-        customers_failed: customersFailed,
-      };
-    },
+export const syncUaefeedStatementsJob = defineJob('sync-uaefeed-statements', {
+  mode: 'background',
+  family: 'syncs',
+  books: ['ENTITY_UAE'],
+  why: 'the spec',
+  input: syncUaefeedStatementsInput,
+  result: syncUaefeedStatementsResult,
+  businessKey: () => null,
+  run: async (input, { db, upstreams, progress, logger }) => {
+    const dryRun = input.dry_run ?? false;
+    const month = input.month ?? previousMonth(new Date());
+    const [year, monthNumber] = month.split('-').map(Number) as [number, number];
+    const { customers, failed: notLinked } = await selectCustomers(db, 'uaefeed_customer_number', input.customer_ids);
+    const uaefeed = upstreams.uaefeed;
+    const fetched = uaefeed
+      ? await forEachCustomer(
+          customers,
+          idOfLinked,
+          async ({ customerId, reference }): Promise<UaefeedStatementSnapshot[]> => {
+            const query = { customerNumber: reference, year, month: monthNumber };
+            const [cash, holdings] = await Promise.all([
+              uaefeed.getCashStatement(query),
+              uaefeed.getHoldingsStatement(query),
+            ]);
+            return [
+              { customerId, kind: 'cash', month, body: cash.raw, bodySha256: sha256(cash.raw) },
+              { customerId, kind: 'holdings', month, body: holdings.raw, bodySha256: sha256(holdings.raw) },
+            ];
+          },
+          (done) => progress({ done, total: customers.length, unit: 'customers' }),
+        )
+      : { done: [], failed: notConfigured(customers, 'uaefeed') };
+    const statements = fetched.done.flatMap((d) => d.value);
+    const { inserted, existing } = dryRun
+      ? { inserted: 0, existing: 0 }
+      : await insertUaefeedStatements(db, statements);
+    const customersFailed = [...notLinked, ...fetched.failed];
+    logger.info('sync-uaefeed-statements done', {
+      dry_run: dryRun,
+      month,
+      inserted,
+      duplicate: existing,
+      customers_failed: customersFailed.length,
+    });
+    return {
+      dry_run: dryRun,
+      month,
+      statements: { ...noOutcomes(), inserted, duplicate: existing },
+      customers: fetched.done.map((d) => ({ customer_id: d.customer.customerId, statements: d.value.length })),
+      customers_failed: customersFailed,
+    };
   },
-);
+});

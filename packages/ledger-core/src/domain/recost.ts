@@ -47,7 +47,12 @@ export interface RecostPolicy {
 }
 
 /** Why recost leaves a trade pending (flagged): a closed set, so a job's result can declare it (docs/posting-rules.md#recost). */
-export const RECOST_FLAG_REASONS = ['insufficient_lots', 'missing_quantity', 'earlier_sell_flagged', 'split_not_applied'] as const;
+export const RECOST_FLAG_REASONS = [
+  'insufficient_lots',
+  'missing_quantity',
+  'earlier_sell_flagged',
+  'split_not_applied',
+] as const;
 export type RecostFlagReason = (typeof RECOST_FLAG_REASONS)[number];
 
 /** What recost wants a trade's derivation to be: its legs (possibly none), or flagged and left pending. */

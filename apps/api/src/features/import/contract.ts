@@ -1,6 +1,6 @@
 import { IMPORT_RECORDS_MAX, uaefeedImportBatch } from '@ledger/jobs';
 import { z } from 'zod';
-import { errorResponses, json, object, ref, WRITE_ERRORS } from '../../openapi/components.js';
+import { errorResponses, json, ref, WRITE_ERRORS } from '../../openapi/components.js';
 import { ADMIN } from '../../openapi/security.js';
 import type { JsonSchema, Paths } from '../../openapi/types.js';
 
