@@ -21,7 +21,7 @@ describe('exceptions: a home for every record a sync could not post', function (
       recordKey: key,
       customerId: 'C-1',
       outcome: 'rejected',
-      reasonCode: 'refused',
+      reasonCode: 'missing_fill',
       reason,
       record: { txn_no: key, api_key: 'k-123', nested: { token: 't' }, qty: null },
     }) as const;
@@ -36,7 +36,7 @@ describe('exceptions: a home for every record a sync could not post', function (
     expect(first).to.include({
       upstream: 'usbroker',
       customer_id: 'C-1',
-      reason_code: 'refused',
+      reason_code: 'missing_fill',
       reason: 'quantity is still missing',
       job: 'job:sync-usbroker:j-2',
       times_seen: 2,
@@ -98,7 +98,7 @@ describe('exceptions: a home for every record a sync could not post', function (
           recordKey: 'fx_spread:order_9',
           customerId: null,
           outcome: 'conflict',
-          reasonCode: 'conflict',
+          reasonCode: 'idempotency_conflict',
           reason: 'posted before with other amount_usd',
         },
       ],
@@ -109,7 +109,7 @@ describe('exceptions: a home for every record a sync could not post', function (
       (await api.get(`/v1/exceptions?${query}`, { token: 'ledger' })).body.items.map(
         (e: { record_key: string }) => e.record_key,
       );
-    expect(await keys('reason=conflict')).to.deep.equal(['fx_spread:order_9']);
+    expect(await keys('reason=idempotency_conflict')).to.deep.equal(['fx_spread:order_9']);
     expect(await keys('customer_id=C-1')).to.have.members(['TXN-1', 'TXN-2']);
     expect(await keys(`from=${today}&to=${today}&upstream=remit`)).to.deep.equal(['fx_spread:order_9']);
     expect(await keys('to=2020-01-01')).to.deep.equal([]);

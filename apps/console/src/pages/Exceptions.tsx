@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, unwrap, type Schemas } from '../api/client.js';
+import { ENUMS } from '../api/enums.js';
 import { resolveSchema, useApiDocument, type OpenApiDocument } from '../api/document.js';
 import { Confirm } from '../components/Confirm.js';
 import { FilteredList, filtersOf, offsetOf, type Column, type FilterField, type Filters } from '../components/List.js';
@@ -15,7 +16,7 @@ const FILTERS = ['state', 'upstream', 'reason', 'customer_id', 'from', 'to'] as 
 const FILTER_FIELDS: FilterField<(typeof FILTERS)[number]>[] = [
   { name: 'state', label: 'State', options: STATES },
   { name: 'upstream', label: 'Upstream', options: ['usbroker', 'remit', 'uaefeed'] },
-  { name: 'reason', label: 'Reason code', placeholder: 'conflict' },
+  { name: 'reason', label: 'Reason code', options: ENUMS.RecordReasonCode },
   { name: 'customer_id', label: 'Customer' },
   { name: 'from', label: 'First seen from', type: 'date' },
   { name: 'to', label: 'First seen to', type: 'date' },
@@ -49,7 +50,7 @@ function ExceptionList({ filters }: { filters: Filters<(typeof FILTERS)[number] 
             query: {
               state: (filters.state || undefined) as Exception['state'] | undefined,
               upstream: filters.upstream || undefined,
-              reason: filters.reason || undefined,
+              reason: (filters.reason || undefined) as Exception['reason_code'] | undefined,
               customer_id: filters.customer_id || undefined,
               from: filters.from || undefined,
               to: filters.to || undefined,

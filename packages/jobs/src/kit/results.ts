@@ -80,9 +80,15 @@ export const recordOutcome = z
   )
   .register(RESULT_SCHEMAS, { id: 'RecordOutcome' });
 
+/** Why, as a code: the exceptions a batch opens carry the same. */
+export const recordReasonCode = z
+  .enum(RECORD_REASON_CODES)
+  .describe('A code of the closed set of docs/outcomes.md (the rejection codes and the jobs’ own), never prose.')
+  .register(RESULT_SCHEMAS, { id: 'RecordReasonCode' });
+
 export const recordReason = z
   .strictObject({
-    code: z.enum(RECORD_REASON_CODES).describe('A code of the closed set of docs/outcomes.md, never prose.'),
+    code: recordReasonCode,
     detail: z
       .record(z.string(), z.unknown())
       .describe('The facts behind the code (the field and value, the conflicting fields, …).'),

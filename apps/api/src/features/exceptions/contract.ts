@@ -20,7 +20,8 @@ const STATE: JsonSchema = {
   description: '`open`; `resolved` (a later run posted the record); `dismissed` (an operator, with a reason).',
 };
 const UPSTREAM: JsonSchema = { type: 'string', pattern: '^[a-z][a-z0-9_-]{0,63}$', examples: ['usbroker'] };
-const REASON_CODE: JsonSchema = { type: 'string', pattern: '^[a-z][a-z0-9_]{0,63}$', examples: ['conflict'] };
+// The batch's reason codes (docs/outcomes.md): only the batches' runs open exceptions.
+const REASON_CODE: JsonSchema = ref('RecordReasonCode');
 const EXCEPTION_ID: JsonSchema = {
   type: 'integer',
   minimum: 1,
