@@ -1,4 +1,5 @@
 import { JOURNAL_OUTCOMES, RECOST_FLAG_REASONS, REJECTION_CODES } from '@ledger/core/posting';
+import type { RecostResult } from '@ledger/core/store';
 import { z } from 'zod';
 
 /*
@@ -147,7 +148,8 @@ export const recostResult = z
     remaining: count.describe('Pending transactions left for the next run.'),
   })
   .describe('A recost run (docs/posting-rules.md#recost).')
-  .register(RESULT_SCHEMAS, { id: 'RecostResult' });
+  // The use case's own type, held to this schema: the job answers what recost returns.
+  .register(RESULT_SCHEMAS, { id: 'RecostResult' }) satisfies z.ZodType<RecostResult>;
 
 /** Outcome counts per kind of record, one key a kind. */
 const countsByKind = <Kind extends string>(kinds: readonly Kind[]) =>
