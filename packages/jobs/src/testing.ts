@@ -3,13 +3,18 @@
  * they call directly. No other package imports it (it is not in package.json's exports).
  */
 export * from './index.js';
-export { syncRemitInput, syncRemitJob, type SyncRemitResult } from './india/sync-remit.js';
+export { syncRemitInput, syncRemitJob, syncRemitResult, type SyncRemitResult } from './india/sync-remit.js';
 export { syncRemitWebhookJob } from './india/sync-remit-webhook.js';
-export { provisionIndiaInput, provisionIndiaJob } from './india/provision-india.js';
+export { provisionIndiaInput, provisionIndiaJob, provisionIndiaResult } from './india/provision-india.js';
 export { provisionUaeInput, provisionUaeJob } from './uae/provision-uae.js';
 export { refundReversalIndiaJob, type SweptReversal } from './india/refund-reversal-india.js';
-export { syncUsbrokerJob, syncUsbrokerTradesJob } from './india/sync-usbroker.js';
-export { syncUsbrokerLedgerJob } from './india/sync-usbroker-ledger.js';
+export {
+  syncUsbrokerJob,
+  syncUsbrokerResult,
+  syncUsbrokerTradesJob,
+  syncUsbrokerTradesResult,
+} from './india/sync-usbroker.js';
+export { syncUsbrokerLedgerJob, syncUsbrokerLedgerResult } from './india/sync-usbroker-ledger.js';
 export { type Mapped } from './kit/posting-kit.js';
 export { noOutcomes } from './kit/results.js';
 export { type SyncUaefeedResult } from './uae/sync-uaefeed.js';

@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { UpstreamError } from '@ledger/upstream-clients';
 import { UnrecoverableError } from 'bullmq';
 import nock from 'nock';
-import { noOutcomes, provisionIndiaInput, runProvisionIndia } from '../src/testing.js';
+import { noOutcomes, provisionIndiaInput, provisionIndiaResult, runProvisionIndia } from '../src/testing.js';
 import { indiaDeps, rowCount } from './india-support.js';
 import { nockedBookPerTest } from './book-per-test.js';
 
@@ -59,6 +59,7 @@ describe('provision-india (registry mocked)', function () {
         page([entry(1), entry(2, { email: null, partner_id: '' }), entry(3, { pan: null, remit_customer_id: null })]),
       );
     const result = await run({ api_global_base_url: REGISTRY });
+    provisionIndiaResult.parse(result);
     expect(result).to.deep.include({ customers: 3, outcomes: { ...noOutcomes(), inserted: 2, updated: 1 } });
     expect(result.changes).to.deep.equal([
       {

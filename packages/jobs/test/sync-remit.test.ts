@@ -9,6 +9,7 @@ import {
   runSyncRemit,
   syncRemitInput,
   syncRemitJob,
+  syncRemitResult,
   syncRemitWebhookJob,
 } from '../src/testing.js';
 import { indiaDeps, remitPostings, rowCount, testRemitClient } from './india-support.js';
@@ -336,6 +337,7 @@ describe('sync-remit (remit mocked)', function () {
     wire.orders = [order(1, 'active', { updated_at: '2026-01-05T04:00:00Z' })];
     wire.payments = [payment(1, { status: 'in_progress', funds_available: false })];
     const stale = await runSyncRemit({ customer_ids: ['IND-1'], fx_spread_bps: 75 }, indiaDeps(db, remit()));
+    syncRemitResult.parse(stale);
     expect(stale.remittances).to.include({ skipped: 1, updated: 0 });
     expect(stale.remittances_skipped).to.deep.equal([
       {

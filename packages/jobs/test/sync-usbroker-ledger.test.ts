@@ -4,7 +4,14 @@ import { dividendEvents, postTransactions, recost, type Db } from '@ledger/core/
 import type { UsbrokerDailyLedgerRow } from '@ledger/upstream-clients';
 import { expect } from 'chai';
 import nock from 'nock';
-import { JOBS, noOutcomes, runSyncUsbroker, runSyncUsbrokerLedger, syncUsbrokerLedgerJob } from '../src/testing.js';
+import {
+  JOBS,
+  noOutcomes,
+  runSyncUsbroker,
+  runSyncUsbrokerLedger,
+  syncUsbrokerLedgerJob,
+  syncUsbrokerLedgerResult,
+} from '../src/testing.js';
 import {
   brokerBookPerTest,
   brokerClient,
@@ -108,6 +115,7 @@ describe('sync-usbroker-ledger against a nock’ed broker', function () {
   it('posts each dividend gross and its withholding, each FEE row as a broker_fee, upserts the dividend events, records the TRD fees; counts TRD and WIREI rows without posting them', async () => {
     fakeBroker(broker());
     const result = await runSyncUsbrokerLedger(RANGE, depsOf(db, brokerClient()));
+    syncUsbrokerLedgerResult.parse(result);
     expect(result).to.deep.include({
       dry_run: false,
       firm: 'FIRM1',
@@ -245,6 +253,7 @@ describe('sync-usbroker-ledger against a nock’ed broker', function () {
       },
     });
     const first = await runSyncUsbrokerLedger({ start: day }, depsOf(db, brokerClient()));
+    syncUsbrokerLedgerResult.parse(first);
     expect(first).to.deep.include({
       dates_failed: [],
       customers_failed: [],

@@ -9,7 +9,9 @@ import {
   runSyncUsbroker,
   runSyncUsbrokerTrades,
   syncUsbrokerJob,
+  syncUsbrokerResult,
   syncUsbrokerTradesJob,
+  syncUsbrokerTradesResult,
 } from '../src/testing.js';
 import {
   brokerBookPerTest,
@@ -122,6 +124,7 @@ describe('sync-usbroker and sync-usbroker-trades against a nock’ed broker', fu
   it('posts completed wires and executed quantity orders, recosts, and leaves each wallet moved by exactly the executed amounts', async () => {
     fakeBroker(broker());
     const result = await runSyncUsbroker({}, depsOf(db, brokerClient()));
+    syncUsbrokerResult.parse(result);
     expect(result).to.deep.include({
       dry_run: false,
       customers: 2,
@@ -287,6 +290,7 @@ describe('sync-usbroker and sync-usbroker-trades against a nock’ed broker', fu
       depsOf(db, brokerClient()),
     );
     expect(result).to.not.have.property('wires_of_unknown_accounts');
+    syncUsbrokerTradesResult.parse(result);
     expect(result.records).to.deep.equal({
       orders: { inserted: 1, updated: 0, duplicate: 0, conflict: 0, skipped: 0, rejected: 0 },
     });

@@ -12,6 +12,9 @@ import {
   runSyncUsbroker,
   runSyncUsbrokerLedger,
   runSyncUsbrokerTrades,
+  syncUsbrokerLedgerResult,
+  syncUsbrokerResult,
+  syncUsbrokerTradesResult,
 } from '../src/testing.js';
 import { depsOf, rowCounts, wallet } from './usbroker-support.js';
 
@@ -64,6 +67,10 @@ describe('the usbroker jobs against the sandbox', function () {
     const ledgers = [];
     for (const range of LEDGER_RANGES) ledgers.push(await runSyncUsbrokerLedger(range, deps));
     const recosted = await recost(db, { policy: { feeSchedule: new FeeSchedule(new Decimal(22)) }, limit: null });
+    // What the runs answer is what their jobs declare (the runtime refuses anything else).
+    syncUsbrokerResult.parse(wires);
+    syncUsbrokerTradesResult.parse(trades);
+    for (const ledger of ledgers) syncUsbrokerLedgerResult.parse(ledger);
     return { wires, trades, ledgers, recosted };
   }
 
