@@ -4,6 +4,7 @@ import { COPY_FROM, postTransactions, upsertCustomer } from '@ledger/core/store'
 import type { TestDatabase } from '@ledger/core/testing';
 import { from as copyFrom } from 'pg-copy-streams';
 import { backendCpuSecondsOf } from './cpu.js';
+import { RAW_COPY_COLUMNS, rawCopyRows } from './bulk.js';
 import { customerId, drafts } from './fixtures.js';
 
 type Owner = TestDatabase['db'];
@@ -176,23 +177,10 @@ class RolledBack extends Error {}
 
 /** CPU per line of the backend that COPYs the drafts' lines into a bare table (as the bulk bench's yardstick). */
 async function rawCopyCpuPerLine(owner: Owner, batch: ReturnType<typeof drafts>): Promise<number> {
-  const rows = batch.flatMap((d) =>
-    d.lines.map((l) =>
-      [
-        d.txnId,
-        l.accountCode,
-        l.debit.toFixed(),
-        l.credit.toFixed(),
-        l.postingKind ?? '\\N',
-        d.customerId ?? '\\N',
-        d.txnDate,
-      ].join('\t'),
-    ),
-  );
+  const rows = rawCopyRows(batch);
   const connection = await owner.client.acquireConnection();
   try {
-    await connection.query(`CREATE TABLE bench_raw_copy_cpu (txn_id uuid, account_code text, debit numeric, credit numeric,
-      posting_kind text, customer_id text, txn_date date)`);
+    await connection.query(`CREATE TABLE bench_raw_copy_cpu ${RAW_COPY_COLUMNS}`);
     const pid = (await connection.query('SELECT pg_backend_pid() AS pid')).rows[0].pid as number;
     const started = backendCpuSecondsOf(pid);
     await pipeline(
