@@ -1,5 +1,5 @@
 import { assert } from '../../domain/errors.js';
-import { binaryCopy, binaryField } from './copy-binary.js';
+import { binaryCopy } from './copy-binary.js';
 
 /**
  * One column table per stored resource: each column once, with its SQL type, how a draft fills
@@ -217,7 +217,7 @@ export function copyRows<S>(columns: Columns, records: Iterable<S>): Buffer {
   const writers = written(columns).map(([, c]) => [c.sqlType, c.write as (source: S) => unknown] as const);
   return binaryCopy(
     (function* () {
-      for (const record of records) yield writers.map(([sqlType, write]) => binaryField(sqlType, write(record)));
+      for (const record of records) yield writers.map(([sqlType, write]) => [sqlType, write(record)] as const);
     })(),
   );
 }
