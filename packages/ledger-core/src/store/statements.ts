@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { fundingAccounts } from '../domain/posting-rules/funding.js';
 import type { Currency } from '../domain/posting-rules/types.js';
 import { ownOwedSql } from './columns/journal-lines.js';
+import { notReversedSql } from './read-model.js';
 import {
   CASH_STATEMENTS,
   UAEFEED_STATEMENTS,
@@ -78,7 +79,7 @@ export async function ledgerCashMovements(
           WHERE t.customer_id = c.customer_id AND t.source = ? AND t.original_currency = ?
             AND t.txn_date >= to_date(?, 'YYYY-MM') AND t.txn_date < to_date(?, 'YYYY-MM') + interval '1 month'
             AND t.metadata->>'cash_movement' IS NOT NULL
-            AND NOT EXISTS (SELECT 1 FROM transactions r WHERE r.reverses_txn_id = t.txn_id)
+            AND ${notReversedSql('t.txn_id')}
        ) m ON true
       GROUP BY c.customer_id ORDER BY c.customer_id`,
     [query.customerIds, fundingAccounts(query.currency).wallet, query.source, query.currency, query.month, query.month],

@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import knexFactory from 'knex';
-import { createDb, type Db } from '../store/db.js';
+import { BOOK_DATABASE_OPTIONS, createDb, type Db } from '../store/db.js';
 import { migrateToHead, migrationsFingerprint } from '../store/migrate.js';
 import { grantRuntimePrivileges } from '../store/runtime-role.js';
 
@@ -49,7 +49,9 @@ let template: Promise<string> | undefined;
  */
 function migratedTemplate(): Promise<string> {
   template ??= withServer(async (server) => {
-    const name = `ledger_template_${migrationsFingerprint().slice(0, 16)}`;
+    // Named after how it is made too: a template of other creation options is never copied.
+    const made = createHash('sha256').update(`${migrationsFingerprint()} ${BOOK_DATABASE_OPTIONS}`).digest('hex');
+    const name = `ledger_template_${made.slice(0, 16)}`;
     if (await databaseExists(server, name)) return name;
     await server.raw('SELECT pg_advisory_lock(hashtext(?))', [name]);
     try {
@@ -57,7 +59,7 @@ function migratedTemplate(): Promise<string> {
       // Built under another name and renamed when whole: a build cut off is never copied.
       const building = `${name}_building`;
       await server.raw('DROP DATABASE IF EXISTS ?? WITH (FORCE)', [building]);
-      await server.raw('CREATE DATABASE ??', [building]);
+      await server.raw(`CREATE DATABASE ?? ${BOOK_DATABASE_OPTIONS}`, [building]);
       const db = createDb({ url: databaseUrl(building), poolMax: 1, applicationName: 'ledger-test' });
       try {
         await migrateToHead(db);
@@ -90,7 +92,7 @@ export async function createTestDatabase(
   const migrate = options.migrate ?? true;
   const from = migrate ? await migratedTemplate() : undefined;
   await withServer(async (server) => {
-    if (from === undefined) await server.raw('CREATE DATABASE ??', [name]);
+    if (from === undefined) await server.raw(`CREATE DATABASE ?? ${BOOK_DATABASE_OPTIONS}`, [name]);
     else await server.raw('CREATE DATABASE ?? TEMPLATE ??', [name, from]);
     if (options.runtimeRole) await server.raw('CREATE ROLE ?? LOGIN', [role]);
   });

@@ -1,7 +1,13 @@
 import { Decimal } from '@ledger/core/posting';
 import { customersWalletBalances } from '@ledger/core/reports';
-import { BOTH_BOOKS, type Check, type Variance } from '../check.js';
-import { cashBalancesDiffer, linkedCustomers, readPerCustomer, unreachableVariance } from '../upstream.js';
+import { BOTH_BOOKS, type Check } from '../check.js';
+import {
+  cashBalancesDiffer,
+  compareEachRead,
+  linkedCustomers,
+  readPerCustomer,
+  unreachableVariance,
+} from '../upstream.js';
 
 /**
  * UAE: each custodian-linked customer's AED wallet in AED (every line the ledger holds up to the
@@ -30,30 +36,20 @@ export const custodianCashRecon: Check = {
       asOf,
     );
     const reads = await readPerCustomer(linked, (c) => client.getHoldings({ account: c.account, asOf }));
-    const variances: Variance[] = [];
-    for (const read of reads) {
-      const { customer_id: customerId, account } = read.customer;
-      if (read.error !== undefined) {
-        variances.push(unreachableVariance('custodian', customerId, { account, as_of: asOf }, read.error));
-        continue;
-      }
-      const aed = ledger.get(customerId)!.filter((w) => w.currency === 'AED');
-      const held = new Map([[read.value.currency, new Decimal(read.value.cash.balance)]]);
-      variances.push(
-        ...cashBalancesDiffer(customerId, aed, held, settings.moneyToleranceUsd, { account, as_of: asOf }),
-      );
-    }
-    const unreachable = reads.filter((r) => r.error !== undefined).length;
-    return {
-      status: variances.length === 0 ? 'ok' : 'warn',
-      metrics: {
-        customers: linked.length,
-        as_of: asOf,
-        unreachable,
-        cash_differs: variances.length - unreachable,
-        variances: variances.length,
-      },
-      variances: variances.slice(0, settings.variancesPerCheckMax),
-    };
+    return compareEachRead(reads, {
+      unreachable: (c, error) =>
+        unreachableVariance('custodian', c.customer_id, { account: c.account, as_of: asOf }, error),
+      compare: (c, holdings) =>
+        cashBalancesDiffer(
+          c.customer_id,
+          ledger.get(c.customer_id)!.filter((w) => w.currency === 'AED'),
+          new Map([[holdings.currency, new Decimal(holdings.cash.balance)]]),
+          settings.moneyToleranceUsd,
+          { account: c.account, as_of: asOf },
+        ),
+      differ: 'cash_differs',
+      metrics: { as_of: asOf },
+      max: settings.variancesPerCheckMax,
+    });
   },
 };

@@ -1,7 +1,7 @@
 import { compareCashStatement, Decimal, previousMonth } from '@ledger/core/posting';
 import { ledgerCashMovements } from '@ledger/core/store';
-import { BOTH_BOOKS, variance, type Check, type Variance } from '../check.js';
-import { linkedCustomers, readPerCustomer, unreachableVariance } from '../upstream.js';
+import { BOTH_BOOKS, variance, type Check } from '../check.js';
+import { compareEachRead, linkedCustomers, readPerCustomer, unreachableVariance } from '../upstream.js';
 
 /**
  * UAE: for the last closed month (UTC), each custodian-linked customer's cash statement, read
@@ -34,46 +34,34 @@ export const custodianLedgerRecon: Check = {
       ).map((m) => [m.customerId, m]),
     );
     const reads = await readPerCustomer(linked, (c) => client.getCashStatement({ account: c.account, month }));
-    const variances: Variance[] = [];
-    for (const read of reads) {
-      const { customer_id: customerId, account } = read.customer;
-      if (read.error !== undefined) {
-        variances.push(unreachableVariance('custodian', customerId, { account, month }, read.error));
-        continue;
-      }
-      const figures = compareCashStatement(read.value, ledger.get(customerId)!);
-      const differs =
-        new Decimal(figures.difference).abs().isGreaterThan(settings.moneyToleranceUsd) ||
-        figures.statement_lines !== figures.ledger_transactions;
-      if (!differs) continue;
-      variances.push(
-        variance({
-          customer_id: customerId,
-          expected: figures.ledger_net,
-          actual: figures.statement_net,
-          difference: figures.difference,
-          detail: {
-            problem: 'cash_statement_differs',
-            account,
-            month,
-            currency: read.value.currency,
-            statement_lines: figures.statement_lines,
-            ledger_transactions: figures.ledger_transactions,
-          },
-        }),
-      );
-    }
-    const unreachable = reads.filter((r) => r.error !== undefined).length;
-    return {
-      status: variances.length === 0 ? 'ok' : 'warn',
-      metrics: {
-        customers: linked.length,
-        month,
-        unreachable,
-        differ: variances.length - unreachable,
-        variances: variances.length,
+    return compareEachRead(reads, {
+      unreachable: (c, error) => unreachableVariance('custodian', c.customer_id, { account: c.account, month }, error),
+      compare: (c, statement) => {
+        const figures = compareCashStatement(statement, ledger.get(c.customer_id)!);
+        const differs =
+          new Decimal(figures.difference).abs().isGreaterThan(settings.moneyToleranceUsd) ||
+          figures.statement_lines !== figures.ledger_transactions;
+        if (!differs) return [];
+        return [
+          variance({
+            customer_id: c.customer_id,
+            expected: figures.ledger_net,
+            actual: figures.statement_net,
+            difference: figures.difference,
+            detail: {
+              problem: 'cash_statement_differs',
+              account: c.account,
+              month,
+              currency: statement.currency,
+              statement_lines: figures.statement_lines,
+              ledger_transactions: figures.ledger_transactions,
+            },
+          }),
+        ];
       },
-      variances: variances.slice(0, settings.variancesPerCheckMax),
-    };
+      differ: 'differ',
+      metrics: { month },
+      max: settings.variancesPerCheckMax,
+    });
   },
 };

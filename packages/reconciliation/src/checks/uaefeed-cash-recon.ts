@@ -1,8 +1,14 @@
 import { Decimal } from '@ledger/core/posting';
 import { customersWalletBalances } from '@ledger/core/reports';
 import type { UaefeedCashSummary } from '@ledger/upstream-clients';
-import { BOTH_BOOKS, type Check, type Variance } from '../check.js';
-import { cashBalancesDiffer, linkedCustomers, readPerCustomer, unreachableVariance } from '../upstream.js';
+import { BOTH_BOOKS, type Check } from '../check.js';
+import {
+  cashBalancesDiffer,
+  compareEachRead,
+  linkedCustomers,
+  readPerCustomer,
+  unreachableVariance,
+} from '../upstream.js';
 
 /** The summary's balance per currency, summed over the customer's cash accounts in it. */
 function balanceByCurrency(summary: readonly UaefeedCashSummary[]): Map<string, Decimal> {
@@ -36,36 +42,22 @@ export const uaefeedCashRecon: Check = {
       settings.aedPerUsd,
     );
     const reads = await readPerCustomer(linked, (c) => client.getCashSummary(c.customer_number));
-    const variances: Variance[] = [];
-    for (const read of reads) {
-      const { customer_id: customerId, customer_number: customerNumber } = read.customer;
-      if (read.error !== undefined) {
-        variances.push(unreachableVariance('uaefeed', customerId, { customer_number: customerNumber }, read.error));
-        continue;
-      }
-      variances.push(
-        ...cashBalancesDiffer(
-          customerId,
-          ledger.get(customerId)!,
-          balanceByCurrency(read.value),
+    return compareEachRead(reads, {
+      unreachable: (c, error) =>
+        unreachableVariance('uaefeed', c.customer_id, { customer_number: c.customer_number }, error),
+      compare: (c, accounts) =>
+        cashBalancesDiffer(
+          c.customer_id,
+          ledger.get(c.customer_id)!,
+          balanceByCurrency(accounts),
           settings.moneyToleranceUsd,
           {
-            customer_number: customerNumber,
-            cash_accounts: read.value.map((a) => a.accountNumber),
+            customer_number: c.customer_number,
+            cash_accounts: accounts.map((a) => a.accountNumber),
           },
         ),
-      );
-    }
-    const unreachable = reads.filter((r) => r.error !== undefined).length;
-    return {
-      status: variances.length === 0 ? 'ok' : 'warn',
-      metrics: {
-        customers: linked.length,
-        unreachable,
-        cash_differs: variances.length - unreachable,
-        variances: variances.length,
-      },
-      variances: variances.slice(0, settings.variancesPerCheckMax),
-    };
+      differ: 'cash_differs',
+      max: settings.variancesPerCheckMax,
+    });
   },
 };

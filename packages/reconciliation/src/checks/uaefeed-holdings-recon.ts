@@ -1,8 +1,8 @@
 import { Decimal, previousMonth } from '@ledger/core/posting';
 import { sharesMovedSql } from '@ledger/core/reports';
 import type { UaefeedHoldingsStatement } from '@ledger/upstream-clients';
-import { BOTH_BOOKS, type Check, type Variance } from '../check.js';
-import { linkedCustomers, readPerCustomer, sharesDiffer, unreachableVariance } from '../upstream.js';
+import { BOTH_BOOKS, type Check } from '../check.js';
+import { compareEachRead, linkedCustomers, readPerCustomer, sharesDiffer, unreachableVariance } from '../upstream.js';
 
 /** The shares the ledger's trades leave each uaefeed-linked customer holding per symbol at the end of `month`. */
 const LEDGER_SHARES_SQL = `
@@ -56,35 +56,20 @@ export const uaefeedHoldingsRecon: Check = {
     const reads = await readPerCustomer(linked, (c) =>
       client.getHoldingsStatement({ customerNumber: c.customer_number, year, month: monthNumber }),
     );
-    const variances: Variance[] = [];
-    for (const read of reads) {
-      const { customer_id: customerId, customer_number: customerNumber } = read.customer;
-      if (read.error !== undefined) {
-        variances.push(
-          unreachableVariance('uaefeed', customerId, { customer_number: customerNumber, month }, read.error),
-        );
-        continue;
-      }
-      const held = ledger.get(customerId) ?? new Map<string, Decimal>();
-      const statement = heldBySymbol(read.value.statement);
-      variances.push(
-        ...sharesDiffer(customerId, held, statement, settings.quantityTolerance, {
-          customer_number: customerNumber,
-          month,
-        }),
-      );
-    }
-    const unreachable = reads.filter((r) => r.error !== undefined).length;
-    return {
-      status: variances.length === 0 ? 'ok' : 'warn',
-      metrics: {
-        customers: linked.length,
-        month,
-        unreachable,
-        shares_differ: variances.length - unreachable,
-        variances: variances.length,
-      },
-      variances: variances.slice(0, settings.variancesPerCheckMax),
-    };
+    return compareEachRead(reads, {
+      unreachable: (c, error) =>
+        unreachableVariance('uaefeed', c.customer_id, { customer_number: c.customer_number, month }, error),
+      compare: (c, holdings) =>
+        sharesDiffer(
+          c.customer_id,
+          ledger.get(c.customer_id) ?? new Map<string, Decimal>(),
+          heldBySymbol(holdings.statement),
+          settings.quantityTolerance,
+          { customer_number: c.customer_number, month },
+        ),
+      differ: 'shares_differ',
+      metrics: { month },
+      max: settings.variancesPerCheckMax,
+    });
   },
 };

@@ -1,7 +1,7 @@
-import { BOTH_BOOKS, variance, type Check, type Variance } from '../check.js';
+import { BOTH_BOOKS, variance, type Check } from '../check.js';
 import { ledgerShares } from '../matchers/reads.js';
 import { brokerShares, matchShares } from '../matchers/shares.js';
-import { linkedCustomers, readPerCustomer, unreachableVariance } from '../upstream.js';
+import { compareEachRead, linkedCustomers, readPerCustomer, unreachableVariance } from '../upstream.js';
 
 /**
  * India: each broker-linked customer's share count per symbol in the ledger equals usbroker's
@@ -24,37 +24,23 @@ export const usbrokerHoldingsRecon: Check = {
       linked.map((c) => c.customer_id),
     );
     const reads = await readPerCustomer(linked, (c) => client.listPositions(c.account_no));
-    const variances: Variance[] = [];
-    for (const read of reads) {
-      const { customer_id: customerId, account_no: accountNo } = read.customer;
-      if (read.error !== undefined) {
-        variances.push(unreachableVariance('usbroker', customerId, { account_no: accountNo }, read.error));
-        continue;
-      }
-      for (const row of matchShares(ledger.get(customerId)!, brokerShares(read.value), settings.quantityTolerance)) {
-        if (row.status === 'match') continue;
-        variances.push(
-          variance({
-            customer_id: customerId,
-            symbol: row.symbol,
-            expected: row.ledger_quantity,
-            actual: row.usbroker_quantity,
-            difference: row.difference,
-            detail: { problem: 'shares_differ', status: row.status, account_no: accountNo },
-          }),
-        );
-      }
-    }
-    const unreachable = reads.filter((r) => r.error !== undefined).length;
-    return {
-      status: variances.length === 0 ? 'ok' : 'warn',
-      metrics: {
-        customers: linked.length,
-        unreachable,
-        shares_differ: variances.length - unreachable,
-        variances: variances.length,
-      },
-      variances: variances.slice(0, settings.variancesPerCheckMax),
-    };
+    return compareEachRead(reads, {
+      unreachable: (c, error) => unreachableVariance('usbroker', c.customer_id, { account_no: c.account_no }, error),
+      compare: (c, positions) =>
+        matchShares(ledger.get(c.customer_id)!, brokerShares(positions), settings.quantityTolerance)
+          .filter((row) => row.status !== 'match')
+          .map((row) =>
+            variance({
+              customer_id: c.customer_id,
+              symbol: row.symbol,
+              expected: row.ledger_quantity,
+              actual: row.usbroker_quantity,
+              difference: row.difference,
+              detail: { problem: 'shares_differ', status: row.status, account_no: c.account_no },
+            }),
+          ),
+      differ: 'shares_differ',
+      max: settings.variancesPerCheckMax,
+    });
   },
 };

@@ -1,8 +1,8 @@
 import { ACCOUNT, Decimal, formatDecimal } from '@ledger/core/posting';
-import { BOTH_BOOKS, variance, type Check, type Variance } from '../check.js';
+import { BOTH_BOOKS, variance, type Check } from '../check.js';
 import { matchCash } from '../matchers/cash.js';
 import { ledgerCash } from '../matchers/reads.js';
-import { linkedCustomers, readPerCustomer } from '../upstream.js';
+import { compareEachRead, linkedCustomers, readPerCustomer } from '../upstream.js';
 
 /**
  * India: each broker-linked customer's ledger cash (wallet 2010) equals the cash usbroker holds
@@ -25,48 +25,35 @@ export const usbrokerLedgerRecon: Check = {
       linked.map((c) => c.customer_id),
     );
     const reads = await readPerCustomer(linked, (c) => client.getBalance(c.account_no));
-    const variances: Variance[] = [];
-    for (const read of reads) {
-      const { customer_id: customerId, account_no: accountNo } = read.customer;
-      if (read.error !== undefined) {
-        variances.push(
-          variance({
-            customer_id: customerId,
-            account_code: ACCOUNT.customerWalletUsd,
-            detail: { problem: 'usbroker_unreachable', account_no: accountNo, error: read.error },
-          }),
-        );
-        continue;
-      }
-      const cash = cashOf.get(customerId)!;
-      const matched = matchCash(cash, read.value.cash, settings.moneyToleranceUsd);
-      if (matched.status === 'match') continue;
-      variances.push(
+    return compareEachRead(reads, {
+      unreachable: (c, error) =>
         variance({
-          customer_id: customerId,
+          customer_id: c.customer_id,
           account_code: ACCOUNT.customerWalletUsd,
-          expected: formatDecimal(cash),
-          actual: formatDecimal(new Decimal(read.value.cash)),
-          difference: matched.difference,
-          detail: {
-            problem: 'cash_differs',
-            status: matched.status,
-            account_no: accountNo,
-            broker_as_of: read.value.as_of,
-          },
+          detail: { problem: 'usbroker_unreachable', account_no: c.account_no, error },
         }),
-      );
-    }
-    const unreachable = reads.filter((r) => r.error !== undefined).length;
-    return {
-      status: variances.length === 0 ? 'ok' : 'warn',
-      metrics: {
-        customers: linked.length,
-        unreachable,
-        cash_differs: variances.length - unreachable,
-        variances: variances.length,
+      compare: (c, balance) => {
+        const cash = cashOf.get(c.customer_id)!;
+        const matched = matchCash(cash, balance.cash, settings.moneyToleranceUsd);
+        if (matched.status === 'match') return [];
+        return [
+          variance({
+            customer_id: c.customer_id,
+            account_code: ACCOUNT.customerWalletUsd,
+            expected: formatDecimal(cash),
+            actual: formatDecimal(new Decimal(balance.cash)),
+            difference: matched.difference,
+            detail: {
+              problem: 'cash_differs',
+              status: matched.status,
+              account_no: c.account_no,
+              broker_as_of: balance.as_of,
+            },
+          }),
+        ];
       },
-      variances: variances.slice(0, settings.variancesPerCheckMax),
-    };
+      differ: 'cash_differs',
+      max: settings.variancesPerCheckMax,
+    });
   },
 };

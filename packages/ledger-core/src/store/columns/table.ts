@@ -1,4 +1,5 @@
 import { assert } from '../../domain/errors.js';
+import { binaryCopy } from './copy-binary.js';
 
 /**
  * One column table per stored resource: each column once, with its SQL type, how a draft fills
@@ -197,37 +198,26 @@ export function documentRecords(columns: Columns, placeholder: string): string {
 }
 
 /**
- * `COPY <table> (<written columns>) FROM STDIN`, text format, for rows of `copyRows`: the same
+ * `COPY <table> (<written columns>) FROM STDIN`, binary format, for rows of `copyRows`: the same
  * column list as the INSERT's, so a COPYed value lands where the INSERT would put it. A column
  * written through SQL (writeVia) cannot be COPYed: its field is not the column's value.
  */
 export function copyFromStdin(table: string, columns: Columns): string {
   for (const [name, c] of written(columns))
     assert(c.writeVia === undefined, `column ${name} of ${table} is written through SQL: COPY cannot give it`);
-  return `COPY ${table} (${insertList(columns)}) FROM STDIN`;
+  return `COPY ${table} (${insertList(columns)}) FROM STDIN (FORMAT binary)`;
 }
-
-/** COPY's text format escapes these four; everything else travels as it is. */
-const COPY_ESCAPES: Readonly<Record<string, string>> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
-const COPY_SPECIAL = /[\\\t\n\r]/;
 
 /**
- * One value as COPY's text format spells it: null as `\N`, jsonb as its JSON, every other value
- * as the string the column's writer gave (decimals as decimal strings: a JS number for money
- * is refused here, as it is everywhere).
+ * The rows of `records` in COPY's binary format for `copyFromStdin`: the written columns in the
+ * table's order, each value as its column's writer gives it, encoded by its SQL type
+ * (copy-binary.ts: decimals from their decimal strings, never from a JS number).
  */
-function copyValue(column: Column, value: unknown): string {
-  if (value === null || value === undefined) return '\\N';
-  const text = column.sqlType === 'jsonb' ? JSON.stringify(value) : value;
-  assert(typeof text === 'string', `a ${typeof value} for a ${column.sqlType} column: COPY takes text`);
-  // Every value, not only text: a tab or newline left in any of them would shift the row's columns.
-  return COPY_SPECIAL.test(text) ? text.replace(/[\\\t\n\r]/g, (c) => COPY_ESCAPES[c]!) : text;
-}
-
-/** The rows of `records` in COPY's text format for `copyFromStdin`: one line each, the written columns in the table's order. */
-export function copyRows<S>(columns: Columns, records: Iterable<S>): string {
-  const writers = written(columns).map(([, c]) => [c, c.write as (source: S) => unknown] as const);
-  const lines: string[] = [];
-  for (const record of records) lines.push(writers.map(([c, write]) => copyValue(c, write(record))).join('\t'));
-  return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
+export function copyRows<S>(columns: Columns, records: Iterable<S>): Buffer {
+  const writers = written(columns).map(([, c]) => [c.sqlType, c.write as (source: S) => unknown] as const);
+  return binaryCopy(
+    (function* () {
+      for (const record of records) yield writers.map(([sqlType, write]) => [sqlType, write(record)] as const);
+    })(),
+  );
 }
