@@ -81,6 +81,26 @@ export function notConfigured(customers: readonly LinkedCustomer[], upstream: st
   }));
 }
 
+/**
+ * Each linked customer's work with an upstream client (forEachCustomer, progress in customers),
+ * or, the upstream not configured on this book, every customer failed as such, nothing asked.
+ */
+export async function forEachLinked<Client, T>(
+  customers: readonly LinkedCustomer[],
+  upstream: string,
+  client: Client | null | undefined,
+  work: (client: Client, customer: LinkedCustomer) => Promise<T>,
+  progress: (progress: { done: number; total: number; unit: string }) => void,
+): Promise<{ done: Array<{ customer: LinkedCustomer; value: T }>; failed: CustomerFailure[] }> {
+  if (client === null || client === undefined) return { done: [], failed: notConfigured(customers, upstream) };
+  return forEachCustomer(
+    customers,
+    idOfLinked,
+    (customer) => work(client, customer),
+    (done) => progress({ done, total: customers.length, unit: 'customers' }),
+  );
+}
+
 /** Customers worked on at once, by every sync job: enough to hide latency, few enough to spare the upstream. */
 export const CUSTOMER_CONCURRENCY = 8;
 

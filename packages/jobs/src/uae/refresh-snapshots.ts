@@ -2,7 +2,7 @@ import { savePortfolioSnapshots } from '@ledger/core/store';
 import { z } from 'zod';
 import { defineJob } from '../job-settings.js';
 import { customerSelection, isoDay } from './customers.js';
-import { forEachCustomer, idOfLinked, notConfigured, selectCustomers } from '../kit/per-customer.js';
+import { forEachLinked, selectCustomers } from '../kit/per-customer.js';
 import { customerFailure, noOutcomes, outcomeCounts, RESULT_SCHEMAS } from '../kit/results.js';
 import { holdingsSnapshotOf } from './sync-holdings.js';
 
@@ -40,26 +40,24 @@ export const refreshSnapshotsJob = defineJob('refresh-snapshots', {
     const dryRun = input.dry_run ?? false;
     const asOf = isoDay(new Date());
     const { customers, failed: notLinked } = await selectCustomers(db, 'custodian_account', input.customer_ids);
-    const custodian = upstreams.custodian;
-    const fetched = custodian
-      ? await forEachCustomer(
-          customers,
-          idOfLinked,
-          async ({ customerId, reference }) => {
-            const {
-              customerId: id,
-              upstream,
-              asOf: day,
-              positions,
-              cash,
-              currency,
-            } = holdingsSnapshotOf(customerId, await custodian.getHoldings({ account: reference, asOf }));
-            // The cache has no currency column: the cash says its own.
-            return { customerId: id, upstream, asOf: day, positions, cash: { ...cash, currency } };
-          },
-          (done) => progress({ done, total: customers.length, unit: 'customers' }),
-        )
-      : { done: [], failed: notConfigured(customers, 'custodian') };
+    const fetched = await forEachLinked(
+      customers,
+      'custodian',
+      upstreams.custodian,
+      async (custodian, { customerId, reference }) => {
+        const {
+          customerId: id,
+          upstream,
+          asOf: day,
+          positions,
+          cash,
+          currency,
+        } = holdingsSnapshotOf(customerId, await custodian.getHoldings({ account: reference, asOf }));
+        // The cache has no currency column: the cash says its own.
+        return { customerId: id, upstream, asOf: day, positions, cash: { ...cash, currency } };
+      },
+      progress,
+    );
     const saved = await savePortfolioSnapshots(
       db,
       fetched.done.map((d) => d.value),

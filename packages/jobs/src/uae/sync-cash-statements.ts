@@ -5,7 +5,7 @@ import type { CustodianCashStatement } from '@ledger/upstream-clients';
 import { z } from 'zod';
 import { defineJob } from '../job-settings.js';
 import { customerSelection } from './customers.js';
-import { calendarMonth, forEachCustomer, idOfLinked, notConfigured, selectCustomers } from '../kit/per-customer.js';
+import { calendarMonth, forEachLinked, selectCustomers } from '../kit/per-customer.js';
 import { customerFailure, noOutcomes, outcomeCounts, RESULT_SCHEMAS } from '../kit/results.js';
 
 export const syncCashStatementsInput = z
@@ -69,15 +69,13 @@ export const syncCashStatementsJob = defineJob('sync-cash-statements', {
     const dryRun = input.dry_run ?? false;
     const month = input.month ?? previousMonth(new Date());
     const { customers, failed: notLinked } = await selectCustomers(db, 'custodian_account', input.customer_ids);
-    const custodian = upstreams.custodian;
-    const fetched = custodian
-      ? await forEachCustomer(
-          customers,
-          idOfLinked,
-          async ({ reference }) => custodian.getCashStatement({ account: reference, month }),
-          (done) => progress({ done, total: customers.length, unit: 'customers' }),
-        )
-      : { done: [], failed: notConfigured(customers, 'custodian') };
+    const fetched = await forEachLinked(
+      customers,
+      'custodian',
+      upstreams.custodian,
+      async (custodian, { reference }) => custodian.getCashStatement({ account: reference, month }),
+      progress,
+    );
 
     const snapshots: CashStatementSnapshot[] = fetched.done.map(({ customer, value }) => ({
       customerId: customer.customerId,

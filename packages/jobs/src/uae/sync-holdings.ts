@@ -3,7 +3,7 @@ import type { CustodianHoldings } from '@ledger/upstream-clients';
 import { z } from 'zod';
 import { defineJob } from '../job-settings.js';
 import { customerSelection, isoDay } from './customers.js';
-import { calendarDate, forEachCustomer, idOfLinked, notConfigured, selectCustomers } from '../kit/per-customer.js';
+import { calendarDate, forEachLinked, selectCustomers } from '../kit/per-customer.js';
 import { customerFailure, noOutcomes, outcomeCounts, RESULT_SCHEMAS } from '../kit/results.js';
 
 export const syncHoldingsInput = z
@@ -71,16 +71,14 @@ export const syncHoldingsJob = defineJob('sync-holdings', {
     const dryRun = input.dry_run ?? false;
     const asOf = input.as_of ?? isoDay(new Date(), 1);
     const { customers, failed: notLinked } = await selectCustomers(db, 'custodian_account', input.customer_ids);
-    const custodian = upstreams.custodian;
-    const fetched = custodian
-      ? await forEachCustomer(
-          customers,
-          idOfLinked,
-          async ({ customerId, reference }) =>
-            holdingsSnapshotOf(customerId, await custodian.getHoldings({ account: reference, asOf })),
-          (done) => progress({ done, total: customers.length, unit: 'customers' }),
-        )
-      : { done: [], failed: notConfigured(customers, 'custodian') };
+    const fetched = await forEachLinked(
+      customers,
+      'custodian',
+      upstreams.custodian,
+      async (custodian, { customerId, reference }) =>
+        holdingsSnapshotOf(customerId, await custodian.getHoldings({ account: reference, asOf })),
+      progress,
+    );
     const snapshots = fetched.done.map((d) => d.value);
     const { inserted, existing } = dryRun ? { inserted: 0, existing: 0 } : await insertHoldingsSnapshots(db, snapshots);
     const customersFailed = [...notLinked, ...fetched.failed];

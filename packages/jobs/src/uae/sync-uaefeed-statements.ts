@@ -4,7 +4,7 @@ import { insertUaefeedStatements, type UaefeedStatementSnapshot } from '@ledger/
 import { z } from 'zod';
 import { defineJob } from '../job-settings.js';
 import { customerSelection } from './customers.js';
-import { calendarMonth, forEachCustomer, idOfLinked, notConfigured, selectCustomers } from '../kit/per-customer.js';
+import { calendarMonth, forEachLinked, selectCustomers } from '../kit/per-customer.js';
 import { customerFailure, noOutcomes, outcomeCounts, RESULT_SCHEMAS } from '../kit/results.js';
 
 export const syncUaefeedStatementsInput = z
@@ -50,25 +50,23 @@ export const syncUaefeedStatementsJob = defineJob('sync-uaefeed-statements', {
     const month = input.month ?? previousMonth(new Date());
     const [year, monthNumber] = month.split('-').map(Number) as [number, number];
     const { customers, failed: notLinked } = await selectCustomers(db, 'uaefeed_customer_number', input.customer_ids);
-    const uaefeed = upstreams.uaefeed;
-    const fetched = uaefeed
-      ? await forEachCustomer(
-          customers,
-          idOfLinked,
-          async ({ customerId, reference }): Promise<UaefeedStatementSnapshot[]> => {
-            const query = { customerNumber: reference, year, month: monthNumber };
-            const [cash, holdings] = await Promise.all([
-              uaefeed.getCashStatement(query),
-              uaefeed.getHoldingsStatement(query),
-            ]);
-            return [
-              { customerId, kind: 'cash', month, body: cash.raw, bodySha256: sha256(cash.raw) },
-              { customerId, kind: 'holdings', month, body: holdings.raw, bodySha256: sha256(holdings.raw) },
-            ];
-          },
-          (done) => progress({ done, total: customers.length, unit: 'customers' }),
-        )
-      : { done: [], failed: notConfigured(customers, 'uaefeed') };
+    const fetched = await forEachLinked(
+      customers,
+      'uaefeed',
+      upstreams.uaefeed,
+      async (uaefeed, { customerId, reference }): Promise<UaefeedStatementSnapshot[]> => {
+        const query = { customerNumber: reference, year, month: monthNumber };
+        const [cash, holdings] = await Promise.all([
+          uaefeed.getCashStatement(query),
+          uaefeed.getHoldingsStatement(query),
+        ]);
+        return [
+          { customerId, kind: 'cash', month, body: cash.raw, bodySha256: sha256(cash.raw) },
+          { customerId, kind: 'holdings', month, body: holdings.raw, bodySha256: sha256(holdings.raw) },
+        ];
+      },
+      progress,
+    );
     const statements = fetched.done.flatMap((d) => d.value);
     const { inserted, existing } = dryRun
       ? { inserted: 0, existing: 0 }

@@ -2,7 +2,7 @@ import { Decimal } from '@ledger/core/posting';
 import { postedTradesOf } from '@ledger/core/store';
 import { z } from 'zod';
 import { defineJob } from '../job-settings.js';
-import { calendarDate, forEachCustomer, idOfLinked, notConfigured, selectCustomers } from '../kit/per-customer.js';
+import { calendarDate, forEachLinked, selectCustomers } from '../kit/per-customer.js';
 import { PostingRun } from '../kit/posting-kit.js';
 import { RESULT_SCHEMAS, syncResult } from '../kit/results.js';
 import { customerSelection } from './customers.js';
@@ -55,7 +55,6 @@ export const syncUaefeedJob = defineJob('sync-uaefeed', {
   run: async (input, { db, settings, upstreams, progress, logger }) => {
     const dryRun = input.dry_run ?? false;
     const { customers, failed: notLinked } = await selectCustomers(db, 'uaefeed_customer_number', input.customer_ids);
-    const uaefeed = upstreams.uaefeed;
     const aedPerUsd = new Decimal(settings.aedPerUsd);
     const range = {
       ...(input.from !== undefined && { fromDate: input.from }),
@@ -68,40 +67,39 @@ export const syncUaefeedJob = defineJob('sync-uaefeed', {
       dryRun,
       settings,
     });
-    const fetched = uaefeed
-      ? await forEachCustomer(
-          customers,
-          idOfLinked,
-          async ({ customerId, reference }) => {
-            const query = { customerNumber: reference, ...range };
-            const [transfers, orders, fills] = await Promise.all([
-              uaefeed.listCashTransfers(query),
-              uaefeed.listOrders(query),
-              postedTradesOf(db, 'uaefeed', customerId),
-            ]);
-            const filled = postedFills(fills);
-            const records = run.customer(customerId);
-            for (const { kind, sourceTxnId, mapped, record } of inPostingOrder([
-              ...transfers.map((t) => ({
-                kind: 'cash_transfers' as const,
-                sourceTxnId: t.transferId,
-                mapped: mapCashTransfer(t, { customerId, customerNumber: reference }, aedPerUsd),
-                record: t,
-              })),
-              ...orders.map((o) => ({
-                kind: 'orders' as const,
-                sourceTxnId: o.orderId,
-                mapped: mapOrder(o, customerId, aedPerUsd, filled.get(o.orderId)),
-                record: o,
-              })),
-            ])) {
-              records.add(kind, sourceTxnId, mapped, record);
-            }
-            await run.post(records);
-          },
-          (done) => progress({ done, total: customers.length, unit: 'customers' }),
-        )
-      : { done: [], failed: notConfigured(customers, 'uaefeed') };
+    const fetched = await forEachLinked(
+      customers,
+      'uaefeed',
+      upstreams.uaefeed,
+      async (uaefeed, { customerId, reference }) => {
+        const query = { customerNumber: reference, ...range };
+        const [transfers, orders, fills] = await Promise.all([
+          uaefeed.listCashTransfers(query),
+          uaefeed.listOrders(query),
+          postedTradesOf(db, 'uaefeed', customerId),
+        ]);
+        const filled = postedFills(fills);
+        const records = run.customer(customerId);
+        for (const { kind, sourceTxnId, mapped, record } of inPostingOrder([
+          ...transfers.map((t) => ({
+            kind: 'cash_transfers' as const,
+            sourceTxnId: t.transferId,
+            mapped: mapCashTransfer(t, { customerId, customerNumber: reference }, aedPerUsd),
+            record: t,
+          })),
+          ...orders.map((o) => ({
+            kind: 'orders' as const,
+            sourceTxnId: o.orderId,
+            mapped: mapOrder(o, customerId, aedPerUsd, filled.get(o.orderId)),
+            record: o,
+          })),
+        ])) {
+          records.add(kind, sourceTxnId, mapped, record);
+        }
+        await run.post(records);
+      },
+      progress,
+    );
     const recost = await run.recostIfPosted(input.recost ?? true, settings);
     const result = run.result(customers.length + notLinked.length, [...notLinked, ...fetched.failed], recost);
     logger.info('sync-uaefeed done', {
