@@ -1,6 +1,7 @@
 import {
   draftFromEntry,
   LedgerError,
+  newId,
   JOURNAL_OUTCOMES,
   type EntryRequest,
   type JournalOutcome,
@@ -17,7 +18,6 @@ import {
   type RecordOutcome as ExceptionOutcome,
   type RecostResult,
 } from '@ledger/core/store';
-import { v7 as uuidv7 } from 'uuid';
 import { recostPolicyOf, type JobSettings } from '../job-settings.js';
 import type { CustomerFailure } from './per-customer.js';
 
@@ -165,7 +165,7 @@ export function draftOf(
 ): { draft: TransactionDraft } | { outcome: 'skipped' | 'rejected'; reason: Reason } {
   if (mapped.kind !== 'entry') return { outcome: mapped.kind, reason: mapped.reason };
   try {
-    return { draft: draftFromEntry(mapped.entry, uuidv7(), policy) };
+    return { draft: draftFromEntry(mapped.entry, newId(), policy) };
   } catch (error) {
     if (!(error instanceof LedgerError)) throw error;
     return { outcome: 'rejected', reason: ledgerReason(error) };
