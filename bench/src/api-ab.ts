@@ -69,12 +69,13 @@ export async function benchApiAb(
   const run = Date.now().toString(36);
   const agent = new http.Agent({ keepAlive: true, maxSockets: clients });
   let legs = 0;
+  const half = Math.floor(clients / 2);
   const leg = (apis: RunningApi[], legSeconds: number, legClients = clients) => {
     legs += 1;
     return depositLeg(agent, server, database, apis, `ab-${run}-${legs}`, { clients: legClients, seconds: legSeconds });
   };
   const turns = async (apisA: RunningApi[], apisB: RunningApi[], r: number, legSeconds: number) => {
-    if (together) return Promise.all([leg(apisA, legSeconds, clients / 2), leg(apisB, legSeconds, clients / 2)]);
+    if (together) return Promise.all([leg(apisA, legSeconds, half), leg(apisB, legSeconds, half)]);
     const [first, second] = r % 2 === 0 ? [apisA, apisB] : [apisB, apisA];
     const one = await leg(first, legSeconds);
     const two = await leg(second, legSeconds);

@@ -41,10 +41,11 @@ import { benchSyncUaefeed } from './uaefeed.js';
  * `all`: minutes) what each secondary index on transactions and journal_lines costs a posting, and
  * the reads it serves with and without it, on a book of 1,000,000 transactions; (l, `remit [customers]`)
  * sync-remit over a sandbox of 1,000 India customers × 100 records (~30,000 remittances), end to end
- * at ≥ 50% of bulk posting alone's rate; (m, `api-ab <A> <B> [rounds] [seconds] [together]`, not in `all`) two
- * variants of the api taking turns on one book (`together`: at once, half the clients each), each side's api CPU per entry and rate, and B's as a
- * share of A's; a side is a quoted list of a build's main.js (default apps/api/dist/main.js; copy a
- * build inside apps/api, where its packages resolve), Node flags (`--max-semi-space-size=32`),
+ * at ≥ 50% of bulk posting alone's rate; (m, `api-ab <A> <B> [rounds] [seconds] [together]`, not in
+ * `all`) two variants of the api taking turns on one book (`together`: at once, half the clients
+ * each), each side's api CPU per entry and rate, and B's as a share of A's; a side is a quoted list
+ * of a build's main.js (default apps/api/dist/main.js; copy a build inside apps/api, where its
+ * packages resolve), Node flags (`--max-semi-space-size=32`),
  * settings (`LOG_LEVEL=warn`) and a count of processes (`x2`), e.g. `api-ab '' 'x2'`; (n, `recon-load [book size]
  * [clients] [seconds]`, not in `all`: minutes) incremental A, B and D runs asked of the built api
  * (POST /v1/reconciliation/run), timed on the quiet book after 10,000 new transactions, then one
