@@ -41,10 +41,11 @@ import { benchSyncUaefeed } from './uaefeed.js';
  * `all`: minutes) what each secondary index on transactions and journal_lines costs a posting, and
  * the reads it serves with and without it, on a book of 1,000,000 transactions; (l, `remit [customers]`)
  * sync-remit over a sandbox of 1,000 India customers × 100 records (~30,000 remittances), end to end
- * at ≥ 50% of bulk posting alone's rate; (m, `api-ab <A> <B> [rounds] [seconds]`, not in `all`) two
- * variants of the api taking turns on one book, each side's api CPU per entry and rate, and B's as a
- * share of A's; a side is a quoted list of a build's main.js (default apps/api/dist/main.js; copy a
- * build inside apps/api, where its packages resolve), Node flags (`--max-semi-space-size=32`),
+ * at ≥ 50% of bulk posting alone's rate; (m, `api-ab <A> <B> [rounds] [seconds] [together]`, not in
+ * `all`) two variants of the api taking turns on one book (`together`: at once, half the clients
+ * each), each side's api CPU per entry and rate, and B's as a share of A's; a side is a quoted list
+ * of a build's main.js (default apps/api/dist/main.js; copy a build inside apps/api, where its
+ * packages resolve), Node flags (`--max-semi-space-size=32`),
  * settings (`LOG_LEVEL=warn`) and a count of processes (`x2`), e.g. `api-ab '' 'x2'`; (n, `recon-load [book size]
  * [clients] [seconds]`, not in `all`: minutes) incremental A, B and D runs asked of the built api
  * (POST /v1/reconciliation/run), timed on the quiet book after 10,000 new transactions, then one
@@ -306,14 +307,20 @@ function abSide(spec: string): AbSide {
 }
 
 if (which === 'api-ab') {
-  const [a = '', b = '', rounds = '8', seconds = '8'] = process.argv.slice(3);
-  const [clients, bookSize] = [16, 10_000];
+  const [a = '', b = '', rounds = '8', seconds = '8', mode = 'turns'] = process.argv.slice(3);
+  const [clients, bookSize, together] = [16, 10_000, mode === 'together'];
   const before = loadavg();
   const r = await withDatabase((db) =>
-    benchApiAb(db, abSide(a), abSide(b), { clients, rounds: Number(rounds), seconds: Number(seconds), bookSize }),
+    benchApiAb(db, abSide(a), abSide(b), {
+      clients,
+      rounds: Number(rounds),
+      seconds: Number(seconds),
+      bookSize,
+      together,
+    }),
   );
   console.log(
-    `api A ('${a}') and B ('${b}') taking turns, ${clients} clients posting deposits, ${seconds} s legs, on a book of ${round(bookSize)} transactions:`,
+    `api A ('${a}') and B ('${b}') ${together ? `at once, ${clients / 2} clients each` : `taking turns, ${clients} clients`} posting deposits, ${seconds} s legs, on a book of ${round(bookSize)} transactions:`,
   );
   console.log(
     '| round | A /s | A p99 ms | A api CPU per entry | B /s | B p99 ms | B api CPU per entry | B ÷ A: CPU per entry, rate |',

@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import { assert } from '@ledger/core/posting';
 import type { Request, RequestHandler } from 'express';
 import type { ApiConfig } from '../config.js';
@@ -16,7 +16,8 @@ interface Credential {
   digest: Buffer | undefined;
 }
 
-const digestOf = (value: string) => createHash('sha256').update(value, 'utf8').digest();
+/** One-shot (per request, for every token presented): half the cost of a Hash object. */
+const digestOf = (value: string) => hash('sha256', value, 'buffer');
 
 function credentials(config: ApiConfig): Record<SchemeName, Credential> {
   const credential = (scheme: SchemeName, envName: string, token: string | undefined): Credential => ({

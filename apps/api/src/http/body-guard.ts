@@ -17,8 +17,17 @@ function unstorable(value: string): string | null {
 
 interface Pending {
   value: unknown;
-  path: string;
   depth: number;
+  /** Where it sits: its parent and its key there (none for the body itself). */
+  parent: Pending | null;
+  key: string;
+}
+
+/** The JSON pointer to `at` under /body: spelled out only for what is refused, not for every key read. */
+function pointerOf(at: Pending): string {
+  const keys: string[] = [];
+  for (let p: Pending | null = at; p?.parent; p = p.parent) keys.push(p.key.replace(/~/g, '~0').replace(/\//g, '~1'));
+  return ['/body', ...keys.reverse()].join('/');
 }
 
 /**
@@ -27,21 +36,23 @@ interface Pending {
  * into Infinity, and nesting deeper than BODY_DEPTH_MAX. Iterative, so depth cannot overflow it.
  */
 export function findUnstorable(body: unknown): { path: string; message: string } | null {
-  const stack: Pending[] = [{ value: body, path: '/body', depth: 0 }];
+  const stack: Pending[] = [{ value: body, depth: 0, parent: null, key: '' }];
   while (stack.length > 0) {
-    const { value, path, depth } = stack.pop() as Pending;
+    const at = stack.pop() as Pending;
+    const { value, depth } = at;
     if (typeof value === 'string') {
       const problem = unstorable(value);
-      if (problem) return { path, message: problem };
+      if (problem) return { path: pointerOf(at), message: problem };
     } else if (typeof value === 'number') {
-      if (!Number.isFinite(value)) return { path, message: 'is a number out of range' };
+      if (!Number.isFinite(value)) return { path: pointerOf(at), message: 'is a number out of range' };
     } else if (value !== null && typeof value === 'object') {
-      if (depth >= BODY_DEPTH_MAX) return { path, message: `nests deeper than ${BODY_DEPTH_MAX} levels` };
+      if (depth >= BODY_DEPTH_MAX)
+        return { path: pointerOf(at), message: `nests deeper than ${BODY_DEPTH_MAX} levels` };
       for (const [key, child] of Object.entries(value)) {
+        const next = { value: child, depth: depth + 1, parent: at, key };
         const keyProblem = unstorable(key);
-        const childPath = `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-        if (keyProblem) return { path: childPath, message: `has a key that ${keyProblem}` };
-        stack.push({ value: child, path: childPath, depth: depth + 1 });
+        if (keyProblem) return { path: pointerOf(next), message: `has a key that ${keyProblem}` };
+        stack.push(next);
       }
     }
   }
@@ -122,11 +133,13 @@ export const bodyGuard: RequestHandler = (req, res, next) => {
   // A body sent that is not JSON, where the body is optional: the validator lets it pass and the
   // handler would ignore it. Refused as for a required body, rather than acting on nothing.
   const sentContent = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
-  if (requestBody !== undefined && sentContent && req.is('application/json') === false) {
+  // Asked once: each asking parses the Content-Type header again.
+  const json = req.is('application/json');
+  if (requestBody !== undefined && sentContent && json === false) {
     return next(new ApiError('unsupported_media_type', 'the request body must be application/json'));
   }
   // Only a JSON body could have been read: the validator answers any other content type (415).
-  if (required === true && req.is('application/json') !== false && bodyBytesOf(res) === 0) {
+  if (required === true && json !== false && bodyBytesOf(res) === 0) {
     const detail = { path: '/body', message: 'is required: send a JSON object' };
     return next(new ApiError('validation_error', 'this endpoint needs a JSON request body', [detail]));
   }

@@ -23,10 +23,10 @@ export function requestLog(logger: Logger, observe?: HttpObserver): RequestHandl
     setRequestId(res, requestId);
     res.set('X-Request-Id', requestId);
 
-    let logged = false;
-    const log = (aborted: boolean) => {
-      if (logged) return;
-      logged = true;
+    // One listener, on 'close': Node emits it after 'finish' (a tick later) and also when the
+    // client goes away first, which is the one case where the response is not finished.
+    res.on('close', () => {
+      const aborted = !res.writableFinished;
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
       observe?.(
         req.method,
@@ -43,10 +43,7 @@ export function requestLog(logger: Logger, observe?: HttpObserver): RequestHandl
         ...(operatorOf(req) !== null && { actor: operatorOf(req) }),
         ...(aborted && { aborted: true }),
       });
-    };
-    res.on('finish', () => log(false));
-    // The client went away before the response was complete.
-    res.on('close', () => log(!res.writableFinished));
+    });
     next();
   };
 }

@@ -2,6 +2,7 @@ import {
   assert,
   draftFromEntry,
   LedgerError,
+  newId,
   type EntryRequest,
   type JournalOutcome,
   type PostingPolicy,
@@ -17,7 +18,6 @@ import {
   type RecordOutcome as ExceptionOutcome,
   type RecostResult,
 } from '@ledger/core/store';
-import { v7 as uuidv7 } from 'uuid';
 import { recostPolicyOf, type JobSettings } from '../job-settings.js';
 import {
   isRecordReasonCode,
@@ -139,7 +139,7 @@ export function draftOf(
 ): { draft: TransactionDraft } | { outcome: 'skipped' | 'rejected'; reason: Reason } {
   if (mapped.kind !== 'entry') return { outcome: mapped.kind, reason: mapped.reason };
   try {
-    return { draft: draftFromEntry(mapped.entry, uuidv7(), policy) };
+    return { draft: draftFromEntry(mapped.entry, newId(), policy) };
   } catch (error) {
     if (!(error instanceof LedgerError)) throw error;
     return { outcome: 'rejected', reason: ledgerReason(error) };

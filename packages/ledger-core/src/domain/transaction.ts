@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { configure } from 'safe-stable-stringify';
 import { CUSTOMER_ACCOUNTS, nativeCurrencyOf } from './accounts.js';
 import { CALENDAR_DATE_RULE, isCalendarDate } from './dates.js';
@@ -339,7 +339,8 @@ export function entryFingerprint(entry: EntryRequest): string {
     lines: lines?.map((line) => canonicalFields(line)),
     metadata: metadata && Object.keys(metadata).length > 0 ? metadata : undefined,
   };
-  return createHash('sha256').update(sortedKeysJson(canonical)).digest('hex');
+  // One-shot: every manual entry is fingerprinted, and a Hash object per call costs twice as much.
+  return hash('sha256', sortedKeysJson(canonical));
 }
 
 /** JSON with every object's keys sorted (by UTF-16 code units) and undefined values left out. */

@@ -55,6 +55,7 @@ export { ENTERABLE_SOURCES, SOURCES, type Source } from '../domain/sources.js';
 export { CUSTOMER_FEE_BPS_DEFAULT, FeeSchedule } from '../domain/fees.js';
 export { draftFromEntry, type EntryRequest, type PostingPolicy, type TransactionDraft } from '../domain/transaction.js';
 export { draftManualEntry, type ManualEntryPolicy } from '../domain/manual-entry.js';
+export { newId } from '../domain/ids.js';
 export { derivationDraft, RECOST_FLAG_REASONS, type RecostPolicy } from '../domain/recost.js';
 export { JOURNAL_OUTCOMES, REJECTION_CODES, type JournalOutcome } from '../domain/journal-outcome.js';
 export { openDayFor } from '../domain/periods.js';

@@ -1,4 +1,4 @@
-import { LedgerError, type CashPolicy, type CashRequestAction, todayUtc } from '@ledger/core/posting';
+import { LedgerError, newId, type CashPolicy, type CashRequestAction, todayUtc } from '@ledger/core/posting';
 import {
   createCashRequest,
   getCashRequest,
@@ -8,7 +8,6 @@ import {
   type CashRequestInput,
 } from '@ledger/core/store';
 import type { Request, Response } from 'express';
-import { v7 as uuidv7 } from 'uuid';
 import { ApiError } from '../../http/errors.js';
 import { presentPage } from '../../http/present.js';
 import { pageOf, pick } from '../../http/query.js';
@@ -38,7 +37,7 @@ export function handlers({ config, db }: FeatureContext): Record<string, Handler
       db,
       String(req.params.cash_request_id),
       action,
-      { txnId: uuidv7(), txnDate: todayUtc(), reason: body.reason ?? null },
+      { txnId: newId(), txnDate: todayUtc(), reason: body.reason ?? null },
       policy,
     );
     res.json(presentCashRequest(request));
@@ -61,7 +60,7 @@ export function handlers({ config, db }: FeatureContext): Record<string, Handler
       const made = await createCashRequest(
         db,
         req.body as CashRequestInput,
-        uuidv7(),
+        newId(),
         policy,
         req.get('idempotency-key') ?? null,
       ).catch(inBody);

@@ -1,6 +1,7 @@
 import {
   draftManualEntry,
   LedgerError,
+  newId,
   type EntryRequest,
   type ManualEntryPolicy,
   todayUtc,
@@ -23,7 +24,6 @@ import {
   type TransactionGroupBy,
 } from '@ledger/core/store';
 import type { Response } from 'express';
-import { v7 as uuidv7 } from 'uuid';
 import { ApiError } from '../../http/errors.js';
 import { presentPage } from '../../http/present.js';
 import { oneOf, pageOf, pick } from '../../http/query.js';
@@ -62,7 +62,7 @@ interface ReverseRequest {
 function draftOfBody(body: unknown, policy: ManualEntryPolicy) {
   try {
     // Its actor on the draft: the entry may be posted by another request's batch.
-    return { ...draftManualEntry(body as EntryRequest, uuidv7(), policy), postedBy: currentActor() };
+    return { ...draftManualEntry(body as EntryRequest, newId(), policy), postedBy: currentActor() };
   } catch (error) {
     if (!(error instanceof LedgerError) || error.code !== 'validation_error') throw error;
     const details = (error.details ?? []).map((d) => {
@@ -123,7 +123,7 @@ export function handlers({ config, db }: FeatureContext): Record<string, Handler
     reverseTransaction: async (req, res) => {
       const body = (req.body ?? {}) as ReverseRequest;
       const outcome = await reverseTransaction(db, String(req.params.txn_id), {
-        txnId: uuidv7(),
+        txnId: newId(),
         txnDate: body.txn_date ?? todayUtc(),
         memo: body.memo ?? null,
       });
