@@ -50,10 +50,13 @@ const EXECUTED_AT = `CASE WHEN t.metadata->>'executed_at' ~ '^\\d{4}-\\d{2}-\\d{
  * Every trade of the pairs and their splits (stock_splits), in recost order. A trade's date for
  * its lots is its own trade date (`economicDateSql`): a late record restated into an open period
  * acquires or transfers on the day it was traded, and takes its FIFO place there. A split goes
- * first on its effective date: that day's trades are in post-split shares.
+ * first on its effective date: that day's trades are in post-split shares. Only what TradeRow holds
+ * is sent: the ordering columns (a posted_at read as a JS Date) stay in the database.
  */
 const TRADES_SQL = `
-  SELECT * FROM (
+  SELECT txn_id, txn_type, customer_id, symbol, source, txn_date, quantity, amount_usd, brokerage_bps, broker_cost_bps,
+         original_currency, fx_rate, broker_fee_usd, pending, reversed, flagged
+    FROM (
     SELECT t.txn_id, t.txn_type, t.customer_id, t.symbol, t.source, ${economicDateSql('t')}::text AS txn_date, t.quantity, t.amount_usd,
            t.metadata->>'brokerage_bps' AS brokerage_bps, t.metadata->>'broker_cost_bps' AS broker_cost_bps, t.original_currency, t.fx_rate,
            f.amount_usd AS broker_fee_usd,
