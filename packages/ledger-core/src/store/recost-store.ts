@@ -21,13 +21,20 @@ import { ledgerStore } from './ledger-store.js';
 /** Transactions stamped per UPDATE. */
 const STAMP_CHUNK = 5_000;
 
+/**
+ * A window of pending transactions: the window taken from recost_states alone, then joined. Joined
+ * first, on the statistics of a fresh import (a few hundred pending, where there are 100,000) the
+ * planner looked up and sorted every pending transaction to keep a window of them: 3× the time.
+ */
 const PENDING_SQL = `
   SELECT s.txn_id, t.txn_type, t.customer_id, t.symbol, s.txn_date::text AS txn_date, s.posted_at::text AS posted_at
-    FROM recost_states s JOIN transactions t USING (txn_id)
-   WHERE s.recosted_at IS NULL
-     AND (?::boolean OR (s.txn_date, s.posted_at, s.txn_id) > (?::date, ?::timestamptz, ?::uuid))
-   ORDER BY s.txn_date, s.posted_at, s.txn_id
-   LIMIT ?`;
+    FROM (SELECT txn_id, txn_date, posted_at FROM recost_states
+           WHERE recosted_at IS NULL
+             AND (?::boolean OR (txn_date, posted_at, txn_id) > (?::date, ?::timestamptz, ?::uuid))
+           ORDER BY txn_date, posted_at, txn_id
+           LIMIT ?) s
+    JOIN transactions t USING (txn_id)
+   ORDER BY s.txn_date, s.posted_at, s.txn_id`;
 
 /**
  * The transactions of the pairs (customer, symbol) given as two arrays, as the rows aliased
