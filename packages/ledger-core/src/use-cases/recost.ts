@@ -288,7 +288,10 @@ async function recostPairs(store: RecostStore, pairs: TradePair[], options: Reco
  */
 export async function recost(store: RecostStore, options: RecostOptions): Promise<RecostResult> {
   const batchSize = options.batchSize ?? 50_000;
-  assert(batchSize > 0 && (options.pairsPerGroup ?? 1) > 0, 'batchSize and pairsPerGroup must be positive');
+  assert(
+    batchSize > 0 && (options.pairsPerGroup ?? PAIRS_PER_GROUP) > 0,
+    'batchSize and pairsPerGroup must be positive',
+  );
   return store.withRecostLock(async () => {
     const result: RecostResult = { recosted: 0, derivations_posted: 0, superseded: 0, flagged: [], remaining: 0 };
     const tally: Tally = { result, flagged: new Map() };
