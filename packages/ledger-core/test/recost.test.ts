@@ -891,6 +891,48 @@ describe('recost (real Postgres, as the runtime role)', function () {
       for (const id of ids) expect(await recostedAt(db, id)).to.equal(null);
       expect(await recost(db, OPTIONS)).to.deep.include({ derivations_posted: 4, remaining: 0 });
     });
+
+    it('two groups’ writes run at once, never more; a failed write is thrown once the other write in flight has ended', async () => {
+      const customers = [await newCustomer(), await newCustomer(), await newCustomer(), await newCustomer()];
+      await post(
+        db,
+        customers.map((c) =>
+          buy({ customer_id: c, symbol: 'IBM', quantity: '1', amount_usd: '1000.00', txn_date: '2026-02-01' }),
+        ),
+      );
+      const store = recostStore(db);
+      const lost = new Error('connection lost while posting');
+      let inFlight = 0;
+      let most = 0;
+      const ended: string[] = [];
+      let writes = 0;
+      const slow: RecostStore = {
+        ...store,
+        post: async (drafts) => {
+          writes += 1;
+          const write = writes;
+          inFlight += 1;
+          most = Math.max(most, inFlight);
+          try {
+            // The second write outlasts the first, which fails: the run must wait for it.
+            await new Promise((resolve) => setTimeout(resolve, write === 2 ? 200 : 20));
+            if (write === 1) throw lost;
+            return await store.post(drafts);
+          } finally {
+            inFlight -= 1;
+            ended.push(`write ${write}`);
+          }
+        },
+      };
+      const error = await recostWith(slow, { ...OPTIONS, pairsPerGroup: 1 }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error).to.equal(lost);
+      expect(most).to.equal(2);
+      expect(ended).to.deep.equal(['write 1', 'write 2']);
+      expect(await recost(db, OPTIONS)).to.deep.include({ remaining: 0 });
+    });
   });
 
   describe('concurrency', () => {

@@ -1,9 +1,12 @@
 import BigNumberBase from 'bignumber.js';
 import { LedgerError } from './errors.js';
 
+/** The places a division keeps (rounded half to even): Decimal's configuration. */
+export const DIVISION_PLACES = 18;
+
 /** The one decimal type for money and quantities: never a JS number. */
 export const Decimal = BigNumberBase.clone({
-  DECIMAL_PLACES: 18,
+  DECIMAL_PLACES: DIVISION_PLACES,
   ROUNDING_MODE: BigNumberBase.ROUND_HALF_EVEN,
   EXPONENTIAL_AT: 1e9,
 });

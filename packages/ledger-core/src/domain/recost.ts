@@ -3,7 +3,7 @@ import { linesKey, linesOfKey } from './lines-key.js';
 import { assert } from './errors.js';
 import type { FeeSchedule } from './fees.js';
 import { FifoLots, type LotRelief } from './lots.js';
-import { Decimal, roundToCents, ZERO } from './money.js';
+import { Decimal, DIVISION_PLACES, roundToCents, ZERO } from './money.js';
 import { fundingAccounts } from './posting-rules/funding.js';
 import { isBalanced, linesFromLegs } from './posting-rules/index.js';
 import type { Currency, JournalLineDraft, Leg } from './posting-rules/types.js';
@@ -85,7 +85,13 @@ export const lotsKey = (lots: LotMatch[]) =>
     .map((m) => `${m.lot_txn_id}|${m.acquired_on}|${m.quantity}|${m.cost_usd}`)
     .join(';');
 
-const bpsOf = (amount: Decimal, bps: Decimal) => roundToCents(amount.times(bps).dividedBy(10_000));
+/**
+ * `bps` basis points of `amount`, to the cent. A division by 10,000 is a shift of the point: exact
+ * where long division is not cheap, and kept to the places a division keeps, so the figure is the
+ * one `dividedBy(10_000)` gives (recost takes two or three of these a trade).
+ */
+const bpsOf = (amount: Decimal, bps: Decimal) =>
+  roundToCents(amount.times(bps).shiftedBy(-4).decimalPlaces(DIVISION_PLACES, Decimal.ROUND_HALF_EVEN));
 
 /** A fee charged to the AED wallet, in AED: its USD amount at the trade's rate (the rule a buy's unstated fee follows). */
 function aedOfFee(trade: TradeFacts, feeUsd: Decimal): Decimal {

@@ -21,13 +21,20 @@ import { ledgerStore } from './ledger-store.js';
 /** Transactions stamped per UPDATE. */
 const STAMP_CHUNK = 5_000;
 
+/**
+ * A window of pending transactions: the window taken from recost_states alone, then joined. Joined
+ * first, on the statistics of a fresh import (a few hundred pending, where there are 100,000) the
+ * planner looked up and sorted every pending transaction to keep a window of them: 3× the time.
+ */
 const PENDING_SQL = `
   SELECT s.txn_id, t.txn_type, t.customer_id, t.symbol, s.txn_date::text AS txn_date, s.posted_at::text AS posted_at
-    FROM recost_states s JOIN transactions t USING (txn_id)
-   WHERE s.recosted_at IS NULL
-     AND (?::boolean OR (s.txn_date, s.posted_at, s.txn_id) > (?::date, ?::timestamptz, ?::uuid))
-   ORDER BY s.txn_date, s.posted_at, s.txn_id
-   LIMIT ?`;
+    FROM (SELECT txn_id, txn_date, posted_at FROM recost_states
+           WHERE recosted_at IS NULL
+             AND (?::boolean OR (txn_date, posted_at, txn_id) > (?::date, ?::timestamptz, ?::uuid))
+           ORDER BY txn_date, posted_at, txn_id
+           LIMIT ?) s
+    JOIN transactions t USING (txn_id)
+   ORDER BY s.txn_date, s.posted_at, s.txn_id`;
 
 /**
  * The transactions of the pairs (customer, symbol) given as two arrays, as the rows aliased
@@ -50,10 +57,13 @@ const EXECUTED_AT = `CASE WHEN t.metadata->>'executed_at' ~ '^\\d{4}-\\d{2}-\\d{
  * Every trade of the pairs and their splits (stock_splits), in recost order. A trade's date for
  * its lots is its own trade date (`economicDateSql`): a late record restated into an open period
  * acquires or transfers on the day it was traded, and takes its FIFO place there. A split goes
- * first on its effective date: that day's trades are in post-split shares.
+ * first on its effective date: that day's trades are in post-split shares. Only what TradeRow holds
+ * is sent: the ordering columns (a posted_at read as a JS Date) stay in the database.
  */
 const TRADES_SQL = `
-  SELECT * FROM (
+  SELECT txn_id, txn_type, customer_id, symbol, source, txn_date, quantity, amount_usd, brokerage_bps, broker_cost_bps,
+         original_currency, fx_rate, broker_fee_usd, pending, reversed, flagged
+    FROM (
     SELECT t.txn_id, t.txn_type, t.customer_id, t.symbol, t.source, ${economicDateSql('t')}::text AS txn_date, t.quantity, t.amount_usd,
            t.metadata->>'brokerage_bps' AS brokerage_bps, t.metadata->>'broker_cost_bps' AS broker_cost_bps, t.original_currency, t.fx_rate,
            f.amount_usd AS broker_fee_usd,

@@ -229,19 +229,72 @@ async function postAll(store: RecostStore, drafts: TransactionDraft[]): Promise<
 export const PAIRS_PER_GROUP = 500;
 
 /**
+ * Groups whose writes run at once. A group's entries go as one COPY on one connection, so with
+ * one write in flight Postgres posted on one core while this process, done planning the next
+ * group, waited: two keep both of a 2-core machine's cores posting, the next group planned
+ * between them (ADR 0009). Groups hold disjoint pairs, so their writes never touch one row.
+ */
+export const WRITES_IN_FLIGHT = 2;
+
+interface Tally {
+  result: RecostResult;
+  flagged: Map<string, RecostFlag>;
+}
+
+/** Counts a written group in the run's result. */
+function tallied(tally: Tally, batch: BatchOutcome, stamped: number): void {
+  tally.result.recosted += stamped;
+  tally.result.derivations_posted += batch.derivations;
+  tally.result.superseded += batch.superseded;
+  for (const f of batch.flags) tally.flagged.set(f.txnId, f);
+}
+
+/**
+ * Re-derives the pairs group by group: the next group's history is read while this one is
+ * planned, and up to WRITES_IN_FLIGHT groups' writes run meanwhile. A group's entries are posted
+ * before its trades are stamped: a run cut off in between leaves them pending, and the next run
+ * finds their derivations in effect and only stamps them. Answers once every write has ended
+ * (the next window reads what is still pending: these stamps first), and, should one fail, only
+ * then throws: nothing of this run writes after it has let go of the recost lock.
+ */
+async function recostPairs(store: RecostStore, pairs: TradePair[], options: RecostOptions, tally: Tally) {
+  const newId = options.newId ?? randomUUID;
+  const groups = [...slices(pairs, options.pairsPerGroup ?? PAIRS_PER_GROUP)];
+  const writes: Array<Promise<void>> = [];
+  let reading = groups.length > 0 ? store.pairsHistory(groups[0]!) : null;
+  try {
+    for (let g = 0; reading !== null; g += 1) {
+      const history = await reading;
+      reading = g + 1 < groups.length ? store.pairsHistory(groups[g + 1]!) : null;
+      // Awaited next round; should a write fail first, its failure is the one thrown.
+      reading?.catch(() => undefined);
+      const batch = planPairs(history, options, newId);
+      if (writes.length === WRITES_IN_FLIGHT) await writes.shift();
+      const write = writeGroup(store, batch).then((stamped) => tallied(tally, batch, stamped));
+      write.catch(() => undefined); // awaited when its turn comes, or below
+      writes.push(write);
+    }
+    await Promise.all(writes);
+  } finally {
+    await Promise.allSettled([...writes, reading]);
+  }
+}
+
+/**
  * Recost (contract: Recost): derives the cost-dependent lines of pending trades (the fee split,
  * a sell's FIFO cost relief), posts them as entries of their own, supersedes changed derivations
  * by reversing them, and stamps recosted_at. Idempotent: a second run posts nothing. Serialised
  * per book by the store's lock.
  */
 export async function recost(store: RecostStore, options: RecostOptions): Promise<RecostResult> {
-  const newId = options.newId ?? randomUUID;
   const batchSize = options.batchSize ?? 50_000;
-  const pairsPerGroup = options.pairsPerGroup ?? PAIRS_PER_GROUP;
-  assert(batchSize > 0 && pairsPerGroup > 0, 'batchSize and pairsPerGroup must be positive');
+  assert(
+    batchSize > 0 && (options.pairsPerGroup ?? PAIRS_PER_GROUP) > 0,
+    'batchSize and pairsPerGroup must be positive',
+  );
   return store.withRecostLock(async () => {
     const result: RecostResult = { recosted: 0, derivations_posted: 0, superseded: 0, flagged: [], remaining: 0 };
-    const flagged = new Map<string, RecostFlag>();
+    const tally: Tally = { result, flagged: new Map() };
     const total = Math.min(await store.countPending(), options.limit ?? Number.MAX_SAFE_INTEGER);
     let taken = 0;
     let cursor: RecostCursor | null = null;
@@ -252,36 +305,13 @@ export async function recost(store: RecostStore, options: RecostOptions): Promis
       taken += pending.length;
       cursor = pending[pending.length - 1]!.cursor;
       // Not trades: nothing to derive, only stamped.
-      const stampedAlone = await store.stamp(
+      result.recosted += await store.stamp(
         pending.filter((p) => !TRADE_TYPES.has(p.txnType)).map((p) => p.cursor.txnId),
       );
-      result.recosted += stampedAlone;
-      const groups = [...slices(pairsOf(pending), pairsPerGroup)];
-      let reading = groups.length > 0 ? store.pairsHistory(groups[0]!) : null;
-      // One group's writes in flight while the next group is planned. Its entries are posted before
-      // its trades are stamped: a run cut off in between leaves them pending, and the next run
-      // finds their derivations in effect and only stamps them.
-      let writing: Promise<void> = Promise.resolve();
-      for (let g = 0; reading !== null; g += 1) {
-        const history = await reading;
-        reading = g + 1 < groups.length ? store.pairsHistory(groups[g + 1]!) : null;
-        // Awaited next round; should this group's writes fail first, their failure is the one thrown.
-        reading?.catch(() => undefined);
-        const batch = planPairs(history, options, newId);
-        await writing;
-        writing = writeGroup(store, batch).then((stamped) => {
-          result.recosted += stamped;
-          result.derivations_posted += batch.derivations;
-          result.superseded += batch.superseded;
-          for (const f of batch.flags) flagged.set(f.txnId, f);
-        });
-        writing.catch(() => undefined); // awaited next round or after the loop
-      }
-      // The next window reads what is still pending: these stamps first.
-      await writing;
+      await recostPairs(store, pairsOf(pending), options, tally);
       options.progress?.(Math.min(taken, total), total);
     }
-    result.flagged = [...flagged.values()].map((f) => ({ txn_id: f.txnId, reason: f.reason, detail: f.detail }));
+    result.flagged = [...tally.flagged.values()].map((f) => ({ txn_id: f.txnId, reason: f.reason, detail: f.detail }));
     result.remaining = await store.countPending();
     return result;
   });

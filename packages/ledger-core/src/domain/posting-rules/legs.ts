@@ -1,38 +1,41 @@
 import { nativeCurrencyOf } from '../accounts.js';
 import { assert } from '../errors.js';
 import type { JournalLineDraft, Leg } from './types.js';
-import { ZERO } from '../money.js';
+import { type Decimal, ZERO } from '../money.js';
+
+/** One side of a leg as a line: an AED account's carries the leg's AED amount (its absence is a bug: asserted). */
+function lineOf(leg: Leg, accountCode: string, debit: Decimal, credit: Decimal): JournalLineDraft {
+  if (nativeCurrencyOf(accountCode) === null) return { accountCode, debit, credit, postingKind: leg.postingKind };
+  assert(
+    leg.nativeAmount !== undefined && leg.nativeAmount.isGreaterThan(0),
+    `leg ${leg.postingKind} moves AED account ${accountCode} without its AED amount`,
+  );
+  return { accountCode, debit, credit, postingKind: leg.postingKind, nativeAmount: leg.nativeAmount };
+}
 
 /**
  * Turns legs into journal lines: each leg is one debit and one credit of the same amount, so
- * the result balances by construction. A zero leg (a fee of nothing) posts no lines. A line of
- * an AED account carries the leg's AED amount (a leg touching one without it is a bug: asserted).
+ * the result balances by construction. A zero leg (a fee of nothing) posts no lines.
  */
 export function linesFromLegs(legs: Leg[]): JournalLineDraft[] {
   const lines: JournalLineDraft[] = [];
   for (const leg of legs) {
     assert(!leg.amount.isNegative(), `leg ${leg.postingKind} has a negative amount`);
     if (leg.amount.isZero()) continue;
-    const line = (accountCode: string, debit: typeof ZERO, credit: typeof ZERO): JournalLineDraft => {
-      if (nativeCurrencyOf(accountCode) === null) return { accountCode, debit, credit, postingKind: leg.postingKind };
-      assert(
-        leg.nativeAmount !== undefined && leg.nativeAmount.isGreaterThan(0),
-        `leg ${leg.postingKind} moves AED account ${accountCode} without its AED amount`,
-      );
-      return { accountCode, debit, credit, postingKind: leg.postingKind, nativeAmount: leg.nativeAmount };
-    };
-    lines.push(line(leg.debit, leg.amount, ZERO));
-    lines.push(line(leg.credit, ZERO, leg.amount));
+    lines.push(lineOf(leg, leg.debit, leg.amount, ZERO), lineOf(leg, leg.credit, ZERO, leg.amount));
   }
   return lines;
 }
 
-/** Debit and credit totals of some lines. */
-export function totals(lines: JournalLineDraft[]): { debit: typeof ZERO; credit: typeof ZERO } {
-  return lines.reduce((sum, line) => ({ debit: sum.debit.plus(line.debit), credit: sum.credit.plus(line.credit) }), {
-    debit: ZERO,
-    credit: ZERO,
-  });
+/** Debit and credit totals of some lines (a loop: bulk posting sums every line of every draft). */
+export function totals(lines: JournalLineDraft[]): { debit: Decimal; credit: Decimal } {
+  let debit = ZERO;
+  let credit = ZERO;
+  for (const line of lines) {
+    debit = debit.plus(line.debit);
+    credit = credit.plus(line.credit);
+  }
+  return { debit, credit };
 }
 
 /** Whether lines could be committed: two or more, each with exactly one positive side, balanced. */
