@@ -74,7 +74,7 @@ const ZERO = 48;
 const NINE = 57;
 const isDigit = (code: number) => code >= ZERO && code <= NINE;
 
-/** The base-10,000 digit `index` of the digits in `value` between `start` and `end`, counted from `end` backwards in groups of four. */
+/** The base-10,000 digit of `value`'s decimal digits from `start` (or four before `end`, if later) to `end`. */
 function groupAt(value: string, start: number, end: number): number {
   let digit = 0;
   for (let k = Math.max(start, end - 4); k < end; k += 1) digit = digit * 10 + value.charCodeAt(k) - ZERO;
