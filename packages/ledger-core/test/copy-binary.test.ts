@@ -7,8 +7,10 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { binaryCopy } from '../src/store/columns/copy-binary.js';
 import type { SqlType } from '../src/store/columns/table.js';
 
+/** One column of `sqlType`, each record its value. */
+const column = (sqlType: SqlType) => [{ sqlType, value: (v: unknown) => v }];
 /** One value of `sqlType` COPYed alone. */
-const encoded = (sqlType: SqlType, value: unknown) => () => binaryCopy([[[sqlType, value]]]);
+const encoded = (sqlType: SqlType, value: unknown) => () => binaryCopy(column(sqlType), [value]);
 import { createTestDatabase, type TestDatabase } from '../src/testing/index.js';
 
 /** Decimals at every edge of base-10,000 digits, signs, zeros and display scales. */
@@ -69,7 +71,7 @@ describe("COPY's binary format: each value reaches Postgres exactly as its text 
       await trx.raw(`CREATE TEMP TABLE copied (position serial, value ${sqlType}) ON COMMIT DROP`);
       const connection = (await trx.client.acquireConnection()) as pg.PoolClient;
       await pipeline(
-        Readable.from([binaryCopy(values.map((v) => [[sqlType, v] as const]))]),
+        Readable.from([binaryCopy(column(sqlType), values)]),
         connection.query(copyFrom('COPY copied (value) FROM STDIN (FORMAT binary)')),
       );
       return (
@@ -98,7 +100,7 @@ describe("COPY's binary format: each value reaches Postgres exactly as its text 
     expect(await roundTrip('date', dates)).to.deep.equal(dates);
     const uuids = ['0190c2d4-6c1e-7a2b-9f00-000000000000', 'FFFFFFFF-FFFF-4FFF-8FFF-FFFFFFFFFFFF'];
     expect(await roundTrip('uuid', uuids)).to.deep.equal(await asText('uuid', uuids));
-    const texts = ['plain', 'tab\there\nnew line\r\\N back\\slash "quoted" \u00e9\u{1f600}', ''];
+    const texts = ['plain', 'é', 'x\u{1f600}', 'tab\there\nnew line\r\\N back\\slash "quoted" \u00e9\u{1f600}', ''];
     expect(await roundTrip('text', texts)).to.deep.equal(texts);
     const documents = [{ lots: [{ quantity: '1.5' }], note: 'é\t\u{1f600}' }, {}];
     expect((await roundTrip('jsonb', documents)).map((j) => JSON.parse(j) as unknown)).to.deep.equal(documents);
@@ -114,7 +116,14 @@ describe("COPY's binary format: each value reaches Postgres exactly as its text 
       expect(encoded('numeric', bad), bad).to.throw(/decimal/);
     for (const bad of ['2026-02-30', '2026-13-01', '2026-1-01', '26-01-01'])
       expect(encoded('date', bad), bad).to.throw(/date/);
-    expect(encoded('uuid', '0190c2d4-6c1e-7a2b-9f00')).to.throw(/uuid/);
+    for (const bad of [
+      '0190c2d4-6c1e-7a2b-9f00',
+      '0190c2d4-6c1e-7a2b-9f00-00000000000g',
+      '0190c2d4x6c1e-7a2b-9f00-000000000000',
+      '0190c2d46c1e7a2b9f00000000000000abcd',
+      '0190c2d4-6c1e-7a2b-9f00-00000000000\u00e9',
+    ])
+      expect(encoded('uuid', bad), bad).to.throw(/uuid/);
     expect(encoded('boolean', 'true')).to.throw(/not COPYed/);
   });
 });

@@ -214,10 +214,6 @@ export function copyFromStdin(table: string, columns: Columns): string {
  * (copy-binary.ts: decimals from their decimal strings, never from a JS number).
  */
 export function copyRows<S>(columns: Columns, records: Iterable<S>): Buffer {
-  const writers = written(columns).map(([, c]) => [c.sqlType, c.write as (source: S) => unknown] as const);
-  return binaryCopy(
-    (function* () {
-      for (const record of records) yield writers.map(([sqlType, write]) => [sqlType, write(record)] as const);
-    })(),
-  );
+  const fields = written(columns).map(([, c]) => ({ sqlType: c.sqlType, value: c.write as (source: S) => unknown }));
+  return binaryCopy(fields, records);
 }
