@@ -87,7 +87,7 @@ export interface RecostOptions {
   policy: RecostPolicy;
   /** At most this many pending transactions are taken, oldest first (null: all). */
   limit: number | null;
-  /** Pending transactions taken per window. */
+  /** Pending transactions taken per window (BATCH_SIZE). */
   batchSize?: number;
   /** Pairs re-derived per group (PAIRS_PER_GROUP). */
   pairsPerGroup?: number;
@@ -228,6 +228,12 @@ async function postAll(store: RecostStore, drafts: TransactionDraft[]): Promise<
  */
 export const PAIRS_PER_GROUP = 500;
 
+/** Pending transactions taken per window, by default. */
+const BATCH_SIZE = 50_000;
+
+/** The options with their defaults resolved, once, where the run starts. */
+type RecostSettings = RecostOptions & Required<Pick<RecostOptions, 'batchSize' | 'pairsPerGroup'>>;
+
 /**
  * Groups whose writes run at once. A group's entries go as one COPY on one connection, so with
  * one write in flight Postgres posted on one core while this process, done planning the next
@@ -257,9 +263,9 @@ function tallied(tally: Tally, batch: BatchOutcome, stamped: number): void {
  * (the next window reads what is still pending: these stamps first), and, should one fail, only
  * then throws: nothing of this run writes after it has let go of the recost lock.
  */
-async function recostPairs(store: RecostStore, pairs: TradePair[], options: RecostOptions, tally: Tally) {
+async function recostPairs(store: RecostStore, pairs: TradePair[], options: RecostSettings, tally: Tally) {
   const newId = options.newId ?? randomUUID;
-  const groups = [...slices(pairs, options.pairsPerGroup ?? PAIRS_PER_GROUP)];
+  const groups = [...slices(pairs, options.pairsPerGroup)];
   const writes: Array<Promise<void>> = [];
   let reading = groups.length > 0 ? store.pairsHistory(groups[0]!) : null;
   try {
@@ -286,12 +292,14 @@ async function recostPairs(store: RecostStore, pairs: TradePair[], options: Reco
  * by reversing them, and stamps recosted_at. Idempotent: a second run posts nothing. Serialised
  * per book by the store's lock.
  */
-export async function recost(store: RecostStore, options: RecostOptions): Promise<RecostResult> {
-  const batchSize = options.batchSize ?? 50_000;
-  assert(
-    batchSize > 0 && (options.pairsPerGroup ?? PAIRS_PER_GROUP) > 0,
-    'batchSize and pairsPerGroup must be positive',
-  );
+export async function recost(store: RecostStore, given: RecostOptions): Promise<RecostResult> {
+  const options: RecostSettings = {
+    ...given,
+    batchSize: given.batchSize ?? BATCH_SIZE,
+    pairsPerGroup: given.pairsPerGroup ?? PAIRS_PER_GROUP,
+  };
+  const { batchSize } = options;
+  assert(batchSize > 0 && options.pairsPerGroup > 0, 'batchSize and pairsPerGroup must be positive');
   return store.withRecostLock(async () => {
     const result: RecostResult = { recosted: 0, derivations_posted: 0, superseded: 0, flagged: [], remaining: 0 };
     const tally: Tally = { result, flagged: new Map() };

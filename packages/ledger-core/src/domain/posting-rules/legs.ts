@@ -27,13 +27,16 @@ export function linesFromLegs(legs: Leg[]): JournalLineDraft[] {
   return lines;
 }
 
-/** Debit and credit totals of some lines (a loop: bulk posting sums every line of every draft). */
+/**
+ * Debit and credit totals of some lines (a loop: bulk posting sums every line of every draft; a
+ * line's zero side is not added, halving the decimal additions).
+ */
 export function totals(lines: JournalLineDraft[]): { debit: Decimal; credit: Decimal } {
   let debit = ZERO;
   let credit = ZERO;
   for (const line of lines) {
-    debit = debit.plus(line.debit);
-    credit = credit.plus(line.credit);
+    if (!line.debit.isZero()) debit = debit.plus(line.debit);
+    if (!line.credit.isZero()) credit = credit.plus(line.credit);
   }
   return { debit, credit };
 }
