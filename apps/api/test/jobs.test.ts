@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { JobRunStore, JobStatusStore, statusKeyPrefix } from '@ledger/job-runtime';
+import { CUSTOMER_FAILURE_CODES } from '@ledger/jobs';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { apiDocument } from '../src/openapi/index.js';
@@ -84,6 +85,41 @@ describe('jobs: GET /v1/jobs/status/{job_id}', () => {
       type: 'object',
       properties: { result: { anyOf: [{ $ref: '#/components/schemas/RecostResult' }, { type: 'null' }] } },
     });
+  });
+
+  it('documents a customer failure’s reason as a code of the closed set and its facts: a stored prose reason (before 20270220) fails the response check', async () => {
+    const runs = new JobRunStore(api.db);
+    const holdings = (reason: unknown) => ({
+      dry_run: false,
+      as_of: '2027-02-19',
+      snapshots: { inserted: 0, updated: 0, duplicate: 0, conflict: 0, rejected: 0, skipped: 0 },
+      customers: [],
+      customers_failed: [{ customer_id: 'UAE-000001', reason }],
+    });
+    const stored = async (result: unknown) => {
+      const jobId = randomUUID();
+      const owner = randomUUID();
+      await runs.claim({ jobId, kind: 'sync-holdings', input: {}, startedBy: 'system' }, owner, 30_000);
+      await runs.end(jobId, owner, { status: 'done', result: result as Record<string, unknown> });
+      return api.get(`/v1/jobs/status/${jobId}`, { token: 'ledger' });
+    };
+    const coded = holdings({
+      code: 'upstream_unavailable',
+      detail: {
+        upstream: 'custodian',
+        method: 'GET',
+        path: '/holdings',
+        status: 500,
+        message: 'custodian GET /holdings answered 500 after 3 attempts',
+      },
+    });
+    const answered = await stored(coded);
+    expect(answered.status, answered.text).to.equal(200);
+    expect(answered.body.result).to.deep.equal(coded);
+    const prose = await stored(holdings('upstream_unavailable: custodian GET /holdings answered 500 after 3 attempts'));
+    expect(prose.status).to.equal(500);
+    expect((await stored(holdings({ code: 'timeout', detail: {} }))).status, 'a code outside the set').to.equal(500);
+    expect(apiDocument.components.schemas.CustomerFailureCode!.enum).to.deep.equal([...CUSTOMER_FAILURE_CODES]);
   });
 
   it('a job records who started it: the operator of X-Ledger-Actor, in its status record', async () => {

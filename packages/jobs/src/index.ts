@@ -8,10 +8,12 @@ export { runSyncUsbroker, runSyncUsbrokerTrades } from './india/sync-usbroker.js
 export { LEDGER_DAYS_MAX, runSyncUsbrokerLedger } from './india/sync-usbroker-ledger.js';
 export { draftOf } from './kit/posting-kit.js';
 export {
+  CUSTOMER_FAILURE_CODES,
   JOB_REASON_CODES,
   RECORD_OUTCOMES,
   RECORD_REASON_CODES,
   RESULT_SCHEMAS,
+  type CustomerFailureCode,
   type RecordOutcomeName,
 } from './kit/results.js';
 export { mapCashTransfer, mapOrder } from './uae/mapping.js';

@@ -7,6 +7,8 @@ import {
   refundReversalIndiaJob,
   runProvisionIndia,
   runSyncRemit,
+  provisionIndiaResult,
+  syncRemitResult,
   type SweptReversal,
   type SyncRemitResult,
 } from '../src/testing.js';
@@ -111,6 +113,9 @@ describe('India remittance jobs against the sandbox', function () {
     sandbox.faults.add({ upstream: 'registry', customer: ids[1]!, fault: '500' });
     const result = await runProvisionIndia({ customer_ids: ids, api_global_base_url: sandbox.urls.registry }, deps(on));
     expect(result.customers_failed.map((f) => f.customer_id)).to.deep.equal([ids[1]]);
+    expect(result.customers_failed[0]!.reason.code).to.equal('upstream_unavailable');
+    expect(result.customers_failed[0]!.reason.detail).to.deep.include({ upstream: 'registry', status: 500 });
+    provisionIndiaResult.parse(result);
     expect(result.outcomes).to.include({ inserted: 2 });
     expect(
       (await on('customers').select('customer_id').orderBy('customer_id')).map(
@@ -190,7 +195,14 @@ describe('India remittance jobs against the sandbox', function () {
     sandbox.faults.add({ upstream: 'remit', customer: third!.customer_id, fault: '500' });
     const result = await runSyncRemit({ customer_ids: null, fx_spread_bps: BPS }, deps(on));
     expect(result.customers_failed.map((f) => f.customer_id)).to.deep.equal([third!.customer_id]);
-    expect(result.customers_failed[0]!.reason).to.match(/remit GET .* answered 500/);
+    expect(result.customers_failed[0]!.reason.code).to.equal('upstream_unavailable');
+    expect(result.customers_failed[0]!.reason.detail).to.deep.include({
+      upstream: 'remit',
+      method: 'GET',
+      status: 500,
+    });
+    expect(result.customers_failed[0]!.reason.detail.message).to.match(/remit GET .* answered 500/);
+    syncRemitResult.parse(result);
     expect(result.customers_synced).to.equal(12);
     expect(await rowCount(on, 'remittances', { customer_id: third!.customer_id })).to.equal(0);
     expect(await rowCount(on, 'transactions', { customer_id: third!.customer_id })).to.equal(0);
@@ -243,7 +255,11 @@ describe('India remittance jobs against the sandbox', function () {
     const on = await freshDatabase();
     const result = await runSyncRemit({ customer_ids: null, fx_spread_bps: BPS }, indiaDeps(on, null));
     expect(result.customers_failed).to.have.length(13);
-    expect(result.customers_failed[0]!.reason).to.match(/not configured/);
+    expect(result.customers_failed[0]!.reason).to.deep.equal({
+      code: 'upstream_not_configured',
+      detail: { upstream: 'remit', message: 'remit is not configured on this book' },
+    });
+    syncRemitResult.parse(result);
     expect(await rowCount(on, 'remittances')).to.equal(0);
   });
 

@@ -92,10 +92,43 @@ describe('provision-india (registry mocked)', function () {
     api.get('/v1/india/customers/IND-3').reply(200, entry(3));
     api.get('/v1/india/customers/IND-4').reply(200, entry(4));
     const result = await run({ customer_ids: ['IND-1', 'IND-2', 'IND-3', 'IND-4'] }, REGISTRY);
-    expect(result.customers_failed.map((f) => [f.customer_id, f.reason])).to.deep.equal([
-      ['IND-1', 'validation_error: the registry’s pan is not a PAN (five letters, four digits, a letter)'],
-      ['IND-2', 'not in the customer registry'],
-      ['IND-3', "conflict: usbroker_account_no is already another customer's"],
+    expect(result.customers_failed).to.deep.equal([
+      {
+        customer_id: 'IND-1',
+        reason: {
+          code: 'validation_error',
+          detail: {
+            message: 'the registry’s pan is not a PAN (five letters, four digits, a letter)',
+            details: [{ field: 'pan' }],
+          },
+        },
+      },
+      {
+        customer_id: 'IND-2',
+        reason: {
+          code: 'not_in_registry',
+          detail: {
+            upstream: 'registry',
+            method: 'GET',
+            path: '/v1/india/customers/IND-2',
+            status: 404,
+            failure: 'http_status',
+            attempts: 1,
+            upstream_error: { error: 'not_found', message: 'no such customer' },
+            message: 'registry GET /v1/india/customers/IND-2 answered 404 after 1 attempt (unknown customer IND-2)',
+          },
+        },
+      },
+      {
+        customer_id: 'IND-3',
+        reason: {
+          code: 'conflict',
+          detail: {
+            message: "usbroker_account_no is already another customer's",
+            details: [{ field: 'usbroker_account_no' }],
+          },
+        },
+      },
     ]);
     expect(result.outcomes).to.include({ inserted: 1 });
     expect(await rowCount(db, 'customers')).to.equal(2);
@@ -140,7 +173,14 @@ describe('provision-india (registry mocked)', function () {
   it('the registry down answers each named customer failed; no registry at all is the job’s permanent error', async () => {
     nock(REGISTRY).get('/v1/india/customers/IND-1').times(3).reply(503, { error: 'unavailable' });
     const result = await run({ customer_ids: ['IND-1'] }, REGISTRY);
-    expect(result.customers_failed[0]!.reason).to.match(/registry GET .* answered 503/);
+    expect(result.customers_failed[0]!.reason.code).to.equal('upstream_unavailable');
+    expect(result.customers_failed[0]!.reason.detail).to.deep.include({
+      upstream: 'registry',
+      method: 'GET',
+      path: '/v1/india/customers/IND-1',
+      status: 503,
+      attempts: 3,
+    });
     const error = await run({}).then(
       () => null,
       (e: unknown) => e,

@@ -71,9 +71,15 @@ describe('provision-uae against the sandbox’s customer registry', function () 
     sandbox.faults.add({ upstream: 'registry', customer: ids[1]!, fault: '500' });
     const result = await run(db, { customer_ids: [...ids, 'UAE-999999'] });
     expect(result.customers_failed.map((f) => f.customer_id)).to.deep.equal([ids[1], 'UAE-999999']);
-    expect(result.customers_failed[1]).to.deep.equal({
-      customer_id: 'UAE-999999',
-      reason: 'not in the customer registry',
+    expect(result.customers_failed.map((f) => f.reason.code)).to.deep.equal([
+      'upstream_unavailable',
+      'not_in_registry',
+    ]);
+    expect(result.customers_failed[1]!.reason.detail).to.deep.include({
+      upstream: 'registry',
+      method: 'GET',
+      path: '/v1/uae/customers/UAE-999999',
+      status: 404,
     });
     expect(result.outcomes).to.include({ inserted: 2 });
   });

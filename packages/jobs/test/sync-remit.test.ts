@@ -409,7 +409,17 @@ describe('sync-remit (remit mocked)', function () {
     const result = await runSyncRemit({ customer_ids: ['IND-1', 'NOBODY'], fx_spread_bps: 75 }, indiaDeps(db, remit()));
     expect(scope.isDone()).to.equal(true);
     expect(result.customers_failed.map((f) => f.customer_id)).to.deep.equal(['IND-1', 'NOBODY']);
-    expect(result.customers_failed[0]!.reason).to.match(/answered 401.*unauthorized/);
+    expect(result.customers_failed.map((f) => f.reason.code)).to.deep.equal(['upstream_refused', 'not_linked']);
+    expect(result.customers_failed[0]!.reason.detail).to.deep.include({
+      upstream: 'remit',
+      method: 'GET',
+      path: '/api/v1/orders',
+      status: 401,
+      attempts: 1,
+      upstream_error: { error: 'unauthorized', message: 'bad key' },
+    });
+    expect(result.customers_failed[0]!.reason.detail.message).to.match(/answered 401.*unauthorized/);
+    syncRemitResult.parse(result);
     expect(await rowCount(db, 'remittances')).to.equal(0);
   });
 

@@ -167,8 +167,16 @@ describe('sync-uaefeed against the sandbox', function () {
     const result = await syncUaefeedJob.run({ customer_ids: ['UAE-000002', 'UAE-999999'], dry_run: true }, deps);
     expect(result).to.deep.include({ customers: 2, customers_synced: 1 });
     expect(result.customers_failed).to.have.length(1);
-    expect(result.customers_failed[0]).to.include({ customer_id: 'UAE-999999' });
-    expect(result.customers_failed[0]!.reason).to.match(/^not_linked/);
+    expect(result.customers_failed[0]).to.deep.equal({
+      customer_id: 'UAE-999999',
+      reason: {
+        code: 'not_linked',
+        detail: {
+          reference: 'uaefeed_customer_number',
+          message: 'the book has no customer UAE-999999 with a uaefeed_customer_number',
+        },
+      },
+    });
   });
 
   it('a customer whose upstream fails (500, malformed body) lands in customers_failed with nothing of it posted; the others post', async () => {
@@ -183,8 +191,19 @@ describe('sync-uaefeed against the sandbox', function () {
       sandbox.faults.clear();
     }
     expect(result.customers_failed.map((f) => f.customer_id)).to.deep.equal(['UAE-000002', 'UAE-000003']);
-    expect(result.customers_failed[0]!.reason).to.match(/^upstream_unavailable: uaefeed GET \/v1\.2\/.* answered 500/);
-    expect(result.customers_failed[1]!.reason).to.match(/^upstream_bad_payload/);
+    const [unavailable, badPayload] = result.customers_failed.map((f) => f.reason);
+    expect(unavailable).to.deep.include({ code: 'upstream_unavailable' });
+    expect(unavailable!.detail).to.deep.include({
+      upstream: 'uaefeed',
+      method: 'GET',
+      status: 500,
+      failure: 'http_status',
+    });
+    expect(unavailable!.detail.path).to.match(/^\/v1\.2\//);
+    expect(unavailable!.detail.message).to.match(/^uaefeed GET \/v1\.2\/.* answered 500/);
+    expect(badPayload).to.deep.include({ code: 'upstream_bad_payload' });
+    expect(badPayload!.detail).to.deep.include({ upstream: 'uaefeed', method: 'GET' });
+    expect(badPayload!.detail).to.have.keys('upstream', 'method', 'path', 'field', 'problem', 'message');
     expect(result).to.deep.include({ customers: 4, customers_synced: 2 });
     for (const failed of ['UAE-000002', 'UAE-000003']) expect(await postedFromUaefeed(db, failed)).to.deep.equal([]);
     const fourth = sandbox.data.customers[3]!;
@@ -245,7 +264,15 @@ describe('sync-uaefeed against the sandbox', function () {
       'UAE-000003',
       'UAE-000004',
     ]);
-    for (const f of result.customers_failed) expect(f.reason).to.match(/^upstream_unavailable: uaefeed .*ECONNREFUSED/);
+    for (const { reason } of result.customers_failed) {
+      expect(reason.code).to.equal('upstream_unavailable');
+      expect(reason.detail).to.deep.include({
+        upstream: 'uaefeed',
+        status: null,
+        failure: 'network',
+        error_code: 'ECONNREFUSED',
+      });
+    }
     expect(await rowCounts(db, ['transactions'])).to.deep.equal({ transactions: 0 });
   });
 
@@ -253,7 +280,10 @@ describe('sync-uaefeed against the sandbox', function () {
     const { db, deps } = await fixture.freshBook({ ...sandboxUpstreams(fixture.sandbox), uaefeed: null });
     const result = await syncUaefeedJob.run({}, deps);
     expect(result.customers_failed).to.have.length(4);
-    expect(result.customers_failed[0]!.reason).to.equal('upstream_unavailable: uaefeed is not configured on this book');
+    expect(result.customers_failed[0]!.reason).to.deep.equal({
+      code: 'upstream_not_configured',
+      detail: { upstream: 'uaefeed', message: 'uaefeed is not configured on this book' },
+    });
     expect(await rowCounts(db, ['transactions'])).to.deep.equal({ transactions: 0 });
   });
 });

@@ -337,7 +337,13 @@ describe('sync-usbroker-ledger against a nock’ed broker', function () {
     const result = await runSyncUsbrokerLedger(RANGE, depsOf(db, brokerClient()));
     expect(result.customers_failed).to.have.length(1);
     expect(result.customers_failed[0]).to.include({ customer_id: 'IND-2' });
-    expect(result.customers_failed[0]!.reason).to.match(/500/);
+    expect(result.customers_failed[0]!.reason.code).to.equal('upstream_unavailable');
+    expect(result.customers_failed[0]!.reason.detail).to.deep.include({
+      upstream: 'usbroker',
+      method: 'GET',
+      path: '/v1/accounts/USB-2/orders',
+      status: 500,
+    });
     expect(await linesOf(db, 'TXN-DIV2')).to.deep.equal([]);
     expect(await dividendEvents(db, 'IND-2')).to.deep.equal([]);
     expect(await linesOf(db, 'TXN-DIV')).to.have.length(2);

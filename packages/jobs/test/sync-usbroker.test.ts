@@ -238,7 +238,13 @@ describe('sync-usbroker and sync-usbroker-trades against a nock’ed broker', fu
     expect(result.customers_synced).to.equal(1);
     expect(result.customers_failed).to.have.length(1);
     expect(result.customers_failed[0]!.customer_id).to.equal('IND-2');
-    expect(result.customers_failed[0]!.reason).to.match(/usbroker GET .*orders.* 500/);
+    expect(result.customers_failed[0]!.reason.code).to.equal('upstream_unavailable');
+    expect(result.customers_failed[0]!.reason.detail).to.deep.include({
+      upstream: 'usbroker',
+      method: 'GET',
+      path: '/v1/accounts/USB-2/orders',
+      status: 500,
+    });
     expect(await linesOf(db, 'WIR-003')).to.deep.equal([]);
     expect(await wallet(db, 'IND-2')).to.equal('0.00');
     expect(await wallet(db, 'IND-1')).to.equal('3676.10');
@@ -249,8 +255,16 @@ describe('sync-usbroker and sync-usbroker-trades against a nock’ed broker', fu
     const result = await runSyncUsbroker({}, depsOf(db, brokerClient()));
     expect(result.customers_synced).to.equal(0);
     expect(result.customers_failed.map((f) => f.customer_id)).to.deep.equal(['IND-1', 'IND-2']);
-    for (const failure of result.customers_failed)
-      expect(failure.reason).to.match(/^funding wires: upstream_unavailable: usbroker GET .*503/);
+    for (const { reason } of result.customers_failed) {
+      expect(reason.code).to.equal('upstream_unavailable');
+      expect(reason.detail).to.deep.include({
+        step: 'funding_wires',
+        upstream: 'usbroker',
+        method: 'GET',
+        path: '/v1/funding/wires',
+        status: 503,
+      });
+    }
     expect((await rowCounts(db)).transactions).to.equal(0);
   });
 
@@ -259,7 +273,12 @@ describe('sync-usbroker and sync-usbroker-trades against a nock’ed broker', fu
     try {
       const result = await runSyncUsbroker({}, depsOf(db, brokerClient('http://127.0.0.1:9')));
       expect(result.customers_failed.map((f) => f.customer_id)).to.deep.equal(['IND-1', 'IND-2']);
-      expect(result.customers_failed[0]!.reason).to.match(/^funding wires: /);
+      expect(result.customers_failed[0]!.reason.code).to.equal('upstream_unavailable');
+      expect(result.customers_failed[0]!.reason.detail).to.deep.include({
+        step: 'funding_wires',
+        status: null,
+        error_code: 'ECONNREFUSED',
+      });
       expect((await rowCounts(db)).transactions).to.equal(0);
     } finally {
       nock.disableNetConnect();
@@ -271,15 +290,29 @@ describe('sync-usbroker and sync-usbroker-trades against a nock’ed broker', fu
     fakeBroker(broker());
     const result = await runSyncUsbroker({ customer_ids: ['IND-1', 'IND-3', 'NOPE'] }, depsOf(db, brokerClient()));
     expect(result.customers).to.equal(3);
-    expect(result.customers_failed).to.deep.equal([
-      { customer_id: 'IND-3', reason: 'not_linked: the book has no customer IND-3 with a usbroker_account_no' },
-      { customer_id: 'NOPE', reason: 'not_linked: the book has no customer NOPE with a usbroker_account_no' },
-    ]);
+    const notLinked = (id: string) => ({
+      customer_id: id,
+      reason: {
+        code: 'not_linked',
+        detail: {
+          reference: 'usbroker_account_no',
+          message: `the book has no customer ${id} with a usbroker_account_no`,
+        },
+      },
+    });
+    expect(result.customers_failed).to.deep.equal([notLinked('IND-3'), notLinked('NOPE')]);
+    syncUsbrokerResult.parse(result);
     expect(result.records.wires).to.deep.include({ inserted: 2 });
     expect(result.wires_of_unknown_accounts, 'counted only in a run for every customer').to.equal(0);
     const off = await runSyncUsbroker({ customer_ids: ['IND-2'] }, depsOf(db, null));
     expect(off.customers_failed).to.deep.equal([
-      { customer_id: 'IND-2', reason: 'upstream_unavailable: usbroker is not configured on this book' },
+      {
+        customer_id: 'IND-2',
+        reason: {
+          code: 'upstream_not_configured',
+          detail: { upstream: 'usbroker', message: 'usbroker is not configured on this book' },
+        },
+      },
     ]);
   });
 

@@ -83,15 +83,20 @@ describe('the UAE snapshot and statement jobs against the sandbox', function () 
         sandbox.faults.clear();
       }
       expect(result.customers_failed.map((f) => f.customer_id)).to.deep.equal(['UAE-000003']);
-      expect(result.customers_failed[0]!.reason).to.match(
-        /^upstream_unavailable: custodian GET \/holdings answered 500/,
-      );
+      expect(result.customers_failed[0]!.reason.code).to.equal('upstream_unavailable');
+      expect(result.customers_failed[0]!.reason.detail).to.deep.include({
+        upstream: 'custodian',
+        method: 'GET',
+        path: '/holdings',
+        status: 500,
+      });
       expect(result.snapshots.inserted).to.equal(3);
 
       const down = await fixture.freshBook(sandboxUpstreams(sandbox, { custodian: NOWHERE }));
       const none = await syncHoldingsJob.run({ as_of: '2026-03-01' }, down.deps);
       expect(none.customers_failed.map((f) => f.customer_id)).to.deep.equal(CUSTOMERS);
-      expect(none.customers_failed[0]!.reason).to.match(/ECONNREFUSED/);
+      expect(none.customers_failed[0]!.reason).to.deep.include({ code: 'upstream_unavailable' });
+      expect(none.customers_failed[0]!.reason.detail).to.deep.include({ error_code: 'ECONNREFUSED' });
       expect(await rowCounts(down.db, ['holdings_snapshots'])).to.deep.equal({ holdings_snapshots: 0 });
       expect(await rowCounts(db, ['holdings_snapshots'])).to.deep.equal({ holdings_snapshots: 3 });
     });
@@ -119,7 +124,8 @@ describe('the UAE snapshot and statement jobs against the sandbox', function () 
         const second = await refreshSnapshotsJob.run({}, deps);
         expect(second.snapshots).to.deep.equal(counts({ updated: 3 }));
         expect(second.customers_failed.map((f) => f.customer_id)).to.deep.equal([customer.customer_id]);
-        expect(second.customers_failed[0]!.reason).to.match(/^upstream_bad_payload/);
+        expect(second.customers_failed[0]!.reason.code).to.equal('upstream_bad_payload');
+        expect(second.customers_failed[0]!.reason.detail).to.deep.include({ upstream: 'custodian', path: '/holdings' });
       } finally {
         sandbox.faults.clear();
       }

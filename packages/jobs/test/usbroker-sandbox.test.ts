@@ -237,7 +237,8 @@ describe('the usbroker jobs against the sandbox', function () {
     sandbox.faults.add({ upstream: 'usbroker', customer: 'IND-000002', fault: '500' });
     const result = await runSyncUsbroker({}, deps);
     expect(result.customers_failed.map((f) => f.customer_id)).to.deep.equal(['IND-000002']);
-    expect(result.customers_failed[0]!.reason).to.match(/500/);
+    expect(result.customers_failed[0]!.reason.code).to.equal('upstream_unavailable');
+    expect(result.customers_failed[0]!.reason.detail).to.deep.include({ upstream: 'usbroker', status: 500 });
     expect(result.customers_synced).to.equal(7);
     expect(await wallet(db, 'IND-000002')).to.equal('0.00');
     expect(await wallet(db, 'IND-000001')).to.not.equal('0.00');
@@ -249,7 +250,10 @@ describe('the usbroker jobs against the sandbox', function () {
     sandbox.faults.add({ upstream: 'usbroker', fault: '500' });
     const result = await runSyncUsbroker({}, deps);
     expect(result.customers_failed).to.have.length(8);
-    for (const f of result.customers_failed) expect(f.reason).to.match(/^funding wires: .*500/);
+    for (const { reason } of result.customers_failed) {
+      expect(reason.code).to.equal('upstream_unavailable');
+      expect(reason.detail).to.deep.include({ step: 'funding_wires', upstream: 'usbroker', status: 500 });
+    }
     const trades = await runSyncUsbrokerTrades({}, deps);
     expect(trades.customers_failed).to.have.length(8);
     const ledger = await runSyncUsbrokerLedger({ start: '2026-01-05', end: '2026-01-06' }, deps);

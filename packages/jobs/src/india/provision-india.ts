@@ -3,6 +3,7 @@ import { isPan, LedgerError } from '@ledger/core/posting';
 import type { RegistryIndiaCustomer } from '@ledger/upstream-clients';
 import { defineJob, type JobDeps } from '../job-settings.js';
 import { jobFailure } from '../kit/per-customer.js';
+import { reasonText } from '../kit/results.js';
 import {
   provisionInputOf,
   provisionResultOf,
@@ -66,7 +67,7 @@ export async function linkRemitCustomer(
   if (failure !== undefined)
     throw new LedgerError(
       'conflict',
-      `remit customer ${remitCustomerId} (registry customer ${entry.customer_id}) could not be linked: ${failure.reason}`,
+      `remit customer ${remitCustomerId} (registry customer ${entry.customer_id}) could not be linked: ${reasonText(failure.reason)}`,
     );
   return { customerId: entry.customer_id, provisioned };
 }

@@ -8,7 +8,7 @@ import {
   idOfLinked,
   notConfigured,
   selectCustomers,
-  upstreamFailureReason,
+  upstreamFailure,
 } from '../kit/per-customer.js';
 import { PostingRun } from '../kit/posting-kit.js';
 import { RESULT_SCHEMAS, syncResult } from '../kit/results.js';
@@ -127,10 +127,11 @@ async function syncBroker(
         wires = found.byAccount;
         if (input.customer_ids === null) unknownWires = found.unknown;
       } catch (error) {
-        const reason = upstreamFailureReason(error);
-        if (reason === null) throw error;
-        // A firm-wide list: without it no customer of the run can be synced.
-        const failed = customers.map((c) => ({ customer_id: c.customerId, reason: `funding wires: ${reason}` }));
+        const failure = upstreamFailure(error);
+        if (failure === null) throw error;
+        // A firm-wide list: without it no customer of the run can be synced; `step` says it was that read.
+        const reason = { ...failure, detail: { ...failure.detail, step: 'funding_wires' } };
+        const failed = customers.map((c) => ({ customer_id: c.customerId, reason }));
         return { ...run.result(total, [...notLinked, ...failed], null), wires_of_unknown_accounts: unknownWires };
       }
     }

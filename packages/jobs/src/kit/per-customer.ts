@@ -18,7 +18,14 @@ import {
 } from '@ledger/upstream-clients';
 import { UnrecoverableError } from 'bullmq';
 import { z } from 'zod';
-import type { CustomerFailure } from './results.js';
+import {
+  isCustomerRefusalCode,
+  ledgerErrorDetail,
+  reason,
+  reasonText,
+  type CustomerFailure,
+  type CustomerFailureReason,
+} from './results.js';
 
 /** The most customers one run may name. */
 export const CUSTOMER_IDS_MAX = 10_000;
@@ -69,16 +76,17 @@ export async function selectCustomers(
   const found = new Set(customers.map((c) => c.customerId));
   const failed = (ids ?? [])
     .filter((id) => !found.has(id))
-    .map((id) => ({ customer_id: id, reason: `not_linked: the book has no customer ${id} with a ${reference}` }));
+    .map((id) => ({
+      customer_id: id,
+      reason: reason('not_linked', { reference, message: `the book has no customer ${id} with a ${reference}` }),
+    }));
   return { customers, failed };
 }
 
 /** Every customer failed: the upstream is not configured for this book. */
 export function notConfigured(customers: readonly LinkedCustomer[], upstream: string): CustomerFailure[] {
-  return customers.map((c) => ({
-    customer_id: c.customerId,
-    reason: `upstream_unavailable: ${upstream} is not configured on this book`,
-  }));
+  const why = reason('upstream_not_configured', { upstream, message: `${upstream} is not configured on this book` });
+  return customers.map((c) => ({ customer_id: c.customerId, reason: why }));
 }
 
 /**
@@ -105,32 +113,88 @@ export async function forEachLinked<Client, T>(
 export const CUSTOMER_CONCURRENCY = 8;
 
 /**
- * Why an upstream call failed, as a failure reason led by its kind, or null when the error is not
- * an upstream's. `upstream_unavailable`: a timeout, a 5xx, a refused connection (after the
- * client's own retries); `upstream_refused`: a 4xx or an envelope's rejection; `upstream_bad_payload`:
- * an answer its format refuses; `upstream_page_cap`: more pages than a run may follow.
+ * The facts of an upstream call that failed, as a customer failure's detail: the upstream, the
+ * method and the path (its client keeps neither query string nor host: no credential), the
+ * status (null: no answer), the attempts, the network error's code, the upstream's own account
+ * of the error (redacted by its client), and the error's message.
  */
-export function upstreamFailureReason(error: unknown): string | null {
+export function upstreamCallFacts(error: UpstreamError): Record<string, unknown> {
+  return {
+    upstream: error.upstream,
+    method: error.method,
+    path: `/${error.path}`,
+    status: error.status,
+    failure: error.failure,
+    attempts: error.attempts,
+    // The network or parser error's code (ECONNREFUSED, ETIMEDOUT); an HTTP status is its own field.
+    ...(error.code !== null && error.failure !== 'http_status' && { error_code: error.code }),
+    ...(error.detail !== null && { upstream_error: error.detail }),
+    message: error.message,
+  };
+}
+
+/**
+ * Why an upstream call failed, as a customer failure's reason, or null when the error is not an
+ * upstream's. `upstream_unavailable`: a timeout, a 5xx, a refused connection (after the client's
+ * own retries); `upstream_refused`: a 4xx or an envelope's rejection; `upstream_bad_payload`: an
+ * answer its format refuses; `upstream_page_cap`: more pages than a run may follow.
+ */
+export function upstreamFailure(error: unknown): CustomerFailureReason | null {
   if (error instanceof UpstreamError) {
     const refused = error.status !== null && error.status >= 400 && error.status < 500;
-    return `${refused ? 'upstream_refused' : 'upstream_unavailable'}: ${error.message}`;
+    return reason(refused ? 'upstream_refused' : 'upstream_unavailable', upstreamCallFacts(error));
   }
-  if (error instanceof UaefeedRejectedError) return `upstream_refused: ${error.message}`;
-  if (error instanceof UpstreamPayloadError) return `upstream_bad_payload: ${error.message}`;
+  if (error instanceof UaefeedRejectedError)
+    return reason('upstream_refused', {
+      upstream: error.upstream,
+      method: error.method,
+      path: `/${error.path}`,
+      reject_code: error.rejectCode,
+      ...(error.reason !== null && { reject_reason: error.reason }),
+      message: error.message,
+    });
+  if (error instanceof UpstreamPayloadError)
+    return reason('upstream_bad_payload', {
+      upstream: error.upstream,
+      method: error.method,
+      path: `/${error.path}`,
+      field: error.field,
+      problem: error.problem,
+      message: error.message,
+    });
   if (error instanceof RemitPageCapError || error instanceof UsbrokerPageCapError)
-    return `upstream_page_cap: ${error.message}`;
+    return reason('upstream_page_cap', {
+      upstream: error instanceof RemitPageCapError ? 'remit' : 'usbroker',
+      method: 'GET',
+      path: `/${error.path}`,
+      page_cap: error.pageCap,
+      ...(error instanceof UsbrokerPageCapError && { last_id: error.lastId }),
+      message: error.message,
+    });
   return null;
 }
 
 /**
- * Why a customer's work failed, when the failure is that customer's alone: an upstream's (see
- * upstreamFailureReason), or a record the ledger refused (`<code>: <message>`). Null for anything
- * else (the database gone, a bug): the job fails, and a transient failure is retried (every job
- * is idempotent on database keys).
+ * upstreamFailure in one line, `<code>: <message>`, for what reports an upstream's failure as
+ * prose (held quotes' `error`, a daily ledger's `dates_failed`), or null.
  */
-function customerFailureReason(error: unknown): string | null {
-  if (error instanceof LedgerError) return `${error.code}: ${error.message}`;
-  return upstreamFailureReason(error);
+export function upstreamFailureReason(error: unknown): string | null {
+  const failure = upstreamFailure(error);
+  return failure === null ? null : reasonText(failure);
+}
+
+/**
+ * Why a customer's work failed, when the failure is that customer's alone: an upstream's (see
+ * upstreamFailure), or the ledger's refusal of that customer (CUSTOMER_REFUSAL_CODES: any other
+ * code here is a bug, asserted). Null for anything else (the database gone, a bug): the job
+ * fails, and a transient failure is retried (every job is idempotent on database keys).
+ */
+function customerFailureReason(error: unknown): CustomerFailureReason | null {
+  if (error instanceof LedgerError) {
+    assert(isCustomerRefusalCode(error.code), `${error.code} is no customer failure code of docs/outcomes.md`);
+    return reason(error.code, ledgerErrorDetail(error));
+  }
+  return upstreamFailure(error);
 }
 
 /** Runs `work` for each item, `concurrency` at a time, reporting how many are done after each. */
@@ -184,7 +248,7 @@ export async function forEachCustomer<C, T>(
   work: (customer: C) => Promise<T>,
   progress: (done: number, total: number) => void = () => {},
 ): Promise<{ done: Array<{ customer: C; value: T }>; failed: CustomerFailure[] }> {
-  const outcomes = new Map<C, { value: T } | { reason: string }>();
+  const outcomes = new Map<C, { value: T } | { reason: CustomerFailureReason }>();
   progress(0, customers.length);
   await forEach(
     customers,

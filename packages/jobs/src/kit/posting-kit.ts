@@ -21,6 +21,7 @@ import {
 import { recostPolicyOf, type JobSettings } from '../job-settings.js';
 import {
   isRecordReasonCode,
+  ledgerErrorDetail,
   noOutcomes,
   reason,
   type CustomerFailure,
@@ -149,10 +150,7 @@ export function draftOf(
 /** A refusal by the ledger as a reason: its code is of the closed set (a drafting or a journal refusal), anything else is a bug. */
 function ledgerReason(error: LedgerError): Reason {
   assert(isRecordReasonCode(error.code), `${error.code} is no reason code of docs/outcomes.md`);
-  return reason(error.code, {
-    message: error.message,
-    ...(error.details !== undefined && error.details.length > 0 && { details: error.details }),
-  });
+  return reason(error.code, ledgerErrorDetail(error));
 }
 
 /** A record's outcome as the exceptions keep it: a skipped record posts nothing by design, not an exception. */

@@ -9,8 +9,8 @@ import {
 import { createRegistryClient, RegistryNotFoundError, type RegistryClient } from '@ledger/upstream-clients';
 import { z } from 'zod';
 import type { JobDeps } from '../job-settings.js';
-import { customerIdsField, forEachCustomer, idOfRecord, jobFailure } from './per-customer.js';
-import { customerFailure, noOutcomes, outcomeCounts, RESULT_SCHEMAS, type CustomerFailure } from './results.js';
+import { customerIdsField, forEachCustomer, idOfRecord, jobFailure, upstreamCallFacts } from './per-customer.js';
+import { customerFailure, noOutcomes, outcomeCounts, reason, RESULT_SCHEMAS, type CustomerFailure } from './results.js';
 
 /** What provisioning writes of a registry customer: each a column of `customers`. */
 export type ProvisionField = 'name' | 'email' | CustomerReference;
@@ -120,7 +120,7 @@ async function registryCustomers<Entry extends RegistryEntry<Field>, Field exten
         entries.push(await book.get(registry, customer_id));
       } catch (error) {
         if (error instanceof RegistryNotFoundError)
-          failed.push({ customer_id, reason: 'not in the customer registry' });
+          failed.push({ customer_id, reason: reason('not_in_registry', upstreamCallFacts(error)) });
         else throw error;
       }
     },

@@ -1,4 +1,10 @@
-import { JOURNAL_OUTCOMES, RECOST_FLAG_REASONS, REJECTION_CODES } from '@ledger/core/posting';
+import {
+  JOURNAL_OUTCOMES,
+  RECOST_FLAG_REASONS,
+  REJECTION_CODES,
+  type LedgerError,
+  type LedgerErrorCode,
+} from '@ledger/core/posting';
 import type { RecostResult } from '@ledger/core/store';
 import { z } from 'zod';
 
@@ -68,6 +74,34 @@ export type RecordReasonCode = (typeof RECORD_REASON_CODES)[number];
 export const isRecordReasonCode = (code: string): code is RecordReasonCode =>
   (RECORD_REASON_CODES as readonly string[]).includes(code);
 
+/**
+ * The ledger's refusals that can fail one customer of a run (provisioning: a registry field the
+ * ledger refuses, a reference another customer holds). A posting's refusals are its record's
+ * issue, never its customer's failure; any other code reaching a customer is a bug (asserted).
+ */
+export const CUSTOMER_REFUSAL_CODES = ['validation_error', 'conflict'] as const satisfies readonly LedgerErrorCode[];
+
+/**
+ * Why a run could not do a customer (docs/outcomes.md#customer-failures), the others carrying
+ * on: the closed set a `customers_failed[].reason.code` carries. `uncoded` only on runs stored
+ * before reasons had codes (migration 20270220), whose prose named none.
+ */
+export const CUSTOMER_FAILURE_CODES = [
+  'not_linked',
+  'not_in_registry',
+  'upstream_not_configured',
+  'upstream_unavailable',
+  'upstream_refused',
+  'upstream_bad_payload',
+  'upstream_page_cap',
+  ...CUSTOMER_REFUSAL_CODES,
+  'uncoded',
+] as const;
+export type CustomerFailureCode = (typeof CUSTOMER_FAILURE_CODES)[number];
+
+export const isCustomerRefusalCode = (code: string): code is (typeof CUSTOMER_REFUSAL_CODES)[number] =>
+  (CUSTOMER_REFUSAL_CODES as readonly string[]).includes(code);
+
 const count = z.number().int().min(0);
 
 export const recordOutcome = z
@@ -87,18 +121,47 @@ export const recordReasonCode = z
   .describe('A code of the closed set of docs/outcomes.md (the rejection codes and the jobs’ own), never prose.')
   .register(RESULT_SCHEMAS, { id: 'RecordReasonCode' });
 
-export const recordReason = z
-  .strictObject({
-    code: recordReasonCode,
-    detail: z
-      .record(z.string(), z.unknown())
-      .describe('The facts behind the code (the field and value, the conflicting fields, …).'),
-  })
+/** A reason: a code of a closed set and the facts behind it (`facts` says which), never prose alone. */
+const reasonOf = <Code extends z.ZodType<string>>(code: Code, facts: string) =>
+  z.strictObject({ code, detail: z.record(z.string(), z.unknown()).describe(facts) });
+
+export const recordReason = reasonOf(
+  recordReasonCode,
+  'The facts behind the code (the field and value, the conflicting fields, …).',
+)
   .describe('Why a record was skipped, conflicted or rejected: a code and structured facts.')
   .register(RESULT_SCHEMAS, { id: 'RecordReason' });
 export type Reason = z.infer<typeof recordReason>;
 
-export const reason = (code: RecordReasonCode, detail: Record<string, unknown> = {}): Reason => ({ code, detail });
+export const customerFailureCode = z
+  .enum(CUSTOMER_FAILURE_CODES)
+  .describe('A code of the closed set of docs/outcomes.md#customer-failures, never prose.')
+  .register(RESULT_SCHEMAS, { id: 'CustomerFailureCode' });
+
+export const customerFailureReason = reasonOf(
+  customerFailureCode,
+  'The facts behind the code: the upstream, the call (`method`, `path`: no query string, no host) and its `status`, ' +
+    'the reference the customer lacks, …, and `message`, the failure in words. Never a credential.',
+)
+  .describe('Why a customer could not be done: a code and structured facts.')
+  .register(RESULT_SCHEMAS, { id: 'CustomerFailureReason' });
+export type CustomerFailureReason = z.infer<typeof customerFailureReason>;
+
+/** A reason (a record's, or a customer failure's: the code says which set). */
+export const reason = <Code extends RecordReasonCode | CustomerFailureCode>(
+  code: Code,
+  detail: Record<string, unknown> = {},
+) => ({ code, detail });
+
+/** A ledger refusal's facts, as a reason's detail: its message, and its details when it has some. */
+export const ledgerErrorDetail = (error: LedgerError): Record<string, unknown> => ({
+  message: error.message,
+  ...(error.details !== undefined && error.details.length > 0 && { details: error.details }),
+});
+
+/** A reason in one line, `<code>: <message>`, where a string is wanted (a log, an error, a field that is prose). */
+export const reasonText = ({ code, detail }: { code: string; detail: Record<string, unknown> }): string =>
+  `${code}: ${typeof detail.message === 'string' ? detail.message : JSON.stringify(detail)}`;
 
 export const outcomeCounts = z
   .strictObject(Object.fromEntries(RECORD_OUTCOMES.map((o) => [o, count])) as Record<RecordOutcomeName, typeof count>)
@@ -128,7 +191,7 @@ export const recordIssue = z
 export type RecordIssue = z.infer<typeof recordIssue>;
 
 export const customerFailure = z
-  .strictObject({ customer_id: z.string(), reason: z.string() })
+  .strictObject({ customer_id: z.string(), reason: customerFailureReason })
   .describe('A customer the run could not do, and why; the others carried on.')
   .register(RESULT_SCHEMAS, { id: 'CustomerFailure' });
 export type CustomerFailure = z.infer<typeof customerFailure>;

@@ -52,6 +52,7 @@ import * as createStockSplits from '../migrations/20270205_create_stock_splits.j
 import * as createVarianceTriage from '../migrations/20270215_create_variance_triage.js';
 import * as settleUsbrokerBrokerCostAtExecution from '../migrations/20270216_settle_usbroker_broker_cost_at_execution.js';
 import * as checkEachCustomerOnce from '../migrations/20270217_check_each_customer_once.js';
+import * as codeTheCustomerFailuresOfJobRuns from '../migrations/20270220_code_the_customer_failures_of_job_runs.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -110,6 +111,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20270215_create_variance_triage', createVarianceTriage],
   ['20270216_settle_usbroker_broker_cost_at_execution', settleUsbrokerBrokerCostAtExecution],
   ['20270217_check_each_customer_once', checkEachCustomerOnce],
+  ['20270220_code_the_customer_failures_of_job_runs', codeTheCustomerFailuresOfJobRuns],
 ];
 
 const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {
