@@ -8,7 +8,7 @@ import {
   type ReadyCheck,
 } from '@ledger/core/runtime';
 import { JOB_FAMILIES, queueName, type JobFamily, type JobWorkers } from '@ledger/job-runtime';
-import { JOBS } from '@ledger/jobs';
+import { CUSTOMER_FAILURE_CODES, JOBS, type CustomerFailureCode } from '@ledger/jobs';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 
@@ -18,11 +18,21 @@ const REDIS_READ_MS = 2_000;
 /** A job's kind as a label: the catalog's names only (a stray name queued by hand is `unknown`), so the series stay few. */
 const kindOf = (name: string) => (Object.hasOwn(JOBS, name) ? name : 'unknown');
 
-/** What a sync job's result says of the customers it failed (every sync job words it so). */
-const customersFailedOf = (result: unknown): number => {
+/**
+ * How many customers a sync job's result failed, by their reason's code (every sync job words
+ * them so). A code outside the closed set, which the runtime's result check rules out, counts as
+ * `uncoded`, so the series stay few whatever a result holds.
+ */
+function customersFailedByCode(result: unknown): Map<CustomerFailureCode, number> {
   const failed = (result as { customers_failed?: unknown } | null)?.customers_failed;
-  return Array.isArray(failed) ? failed.length : 0;
-};
+  const byCode = new Map<CustomerFailureCode, number>();
+  for (const failure of Array.isArray(failed) ? failed : []) {
+    const code = (failure as { reason?: { code?: unknown } } | null)?.reason?.code;
+    const known = CUSTOMER_FAILURE_CODES.find((c) => c === code) ?? 'uncoded';
+    byCode.set(known, (byCode.get(known) ?? 0) + 1);
+  }
+  return byCode;
+}
 
 export interface WorkerMetricsOptions {
   book: Book;
@@ -47,8 +57,7 @@ export function observeWorker(
     const seconds = (processedOn: number | undefined) => (Date.now() - (processedOn ?? Date.now())) / 1_000;
     worker.on('completed', (done, result: unknown) => {
       job.attempt(kindOf(done.name), 'done', seconds(done.processedOn));
-      const failed = customersFailedOf(result);
-      if (failed > 0) job.customersFailed(kindOf(done.name), failed);
+      for (const [code, count] of customersFailedByCode(result)) job.customersFailed(kindOf(done.name), code, count);
     });
     // The runner rethrows a final failure (permanent, or the last attempt) as UnrecoverableError.
     worker.on('failed', (failed, error) => {

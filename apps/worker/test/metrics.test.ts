@@ -126,4 +126,28 @@ describe('worker metrics', function () {
       await jobs.close();
     }
   });
+
+  it('counts the customers a sync job failed by their reason’s code: a customer the book does not hold is not_linked, not an upstream down', async () => {
+    const jobs = createJobWorkers({
+      book: BOOK,
+      redisUrl: REDIS_URL,
+      queuePrefix: prefix,
+      db: database.runtime!.db,
+      logger,
+      catalog: JOBS,
+      settings: DEFAULT_JOB_SETTINGS,
+    });
+    const observed = observeWorker(jobs, { book: BOOK, redisUrl: REDIS_URL, queuePrefix: prefix, metrics, logger });
+    try {
+      await jobs.waitUntilReady();
+      await queue('syncs').add('sync-holdings', { customer_ids: ['UAE-000001', 'UAE-000002'] });
+      const failed = () =>
+        sample(metrics, 'ledger_job_customers_failed_total', { kind: 'sync-holdings', code: 'not_linked' });
+      await eventually('the failed customers to be counted', async () => (await failed()) === 2);
+      expect(await metrics.metrics()).not.to.match(/ledger_job_customers_failed_total\{[^}]*code="upstream_/);
+    } finally {
+      await observed.close();
+      await jobs.close();
+    }
+  });
 });

@@ -73,8 +73,11 @@ export type JobOutcome = 'done' | 'retried' | 'failed';
 
 export interface JobMetrics {
   attempt(kind: string, outcome: JobOutcome, seconds: number): void;
-  /** Customers a sync job failed (`customers_failed`): an upstream down shows here, the job still `done`. */
-  customersFailed(kind: string, count: number): void;
+  /**
+   * Customers a sync job failed (`customers_failed`), by their reason's code: an upstream down
+   * shows here (`upstream_*`), the job still `done`.
+   */
+  customersFailed(kind: string, code: string, count: number): void;
 }
 
 export function observeJobs(metrics: Metrics): JobMetrics {
@@ -87,13 +90,13 @@ export function observeJobs(metrics: Metrics): JobMetrics {
   });
   const failed = new Counter({
     name: 'ledger_job_customers_failed_total',
-    help: "Customers a sync job's run failed (its customers_failed), by job kind.",
-    labelNames: ['kind'],
+    help: "Customers a sync job's run failed (its customers_failed), by job kind and the failure's code.",
+    labelNames: ['kind', 'code'],
     registers: [metrics],
   });
   return {
     attempt: (kind, outcome, seconds) => duration.observe({ kind, outcome }, seconds),
-    customersFailed: (kind, count) => failed.inc({ kind }, count),
+    customersFailed: (kind, code, count) => failed.inc({ kind, code }, count),
   };
 }
 
