@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite, from a fresh machine: bash scripts/test.sh
 #   installs pnpm and the locked dependencies, makes sure PostgreSQL and Redis answer, then runs
-#   `pnpm test` (build, lint and typecheck of every package, then every package's tests, one
-#   package at a time). Ends with one line `tests: N passed, N failed, N skipped` and the exit
-#   status of `pnpm test`.
+#   `pnpm test` (build, lint and typecheck of every package, then every package's tests, two
+#   packages at a time in the two lanes of turbo.json). Ends with one line
+#   `tests: N passed, N failed, N skipped` and the exit status of `pnpm test`.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 

@@ -74,10 +74,13 @@ describe('closed periods in the database', function () {
     const closing = closePeriod(db, { through: '2026-02-20', actor: 'api', today: TODAY }).then(
       (c) => ((closed = true), c),
     );
-    // Until the close is seen waiting on the period lock the posting holds (bounded).
+    // Until the close is seen waiting on the period lock the posting holds (bounded). In this
+    // database only: another suite's on the same server may be waiting on one of its own.
     for (let tries = 0; tries < 200; tries += 1) {
       const { rows } = await db.raw<{ rows: Array<{ waiting: number }> }>(
-        `SELECT count(*)::int AS waiting FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`,
+        `SELECT count(*)::int AS waiting FROM pg_locks
+          WHERE locktype = 'advisory' AND NOT granted
+            AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
       );
       if (rows[0]!.waiting > 0) break;
       await new Promise((resolve) => setTimeout(resolve, 25));

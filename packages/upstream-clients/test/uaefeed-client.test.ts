@@ -287,9 +287,13 @@ describe('uaefeed client', () => {
 
     it('retries a timeout, then fails with a timeout', async () => {
       expectTokenExchange(1);
-      nock(BASE_URL).get('/v1.2/cash/summary').query(true).times(2).delay(300).reply(200, summaryBody());
-      const error = await rejectionOf(client({ timeoutMs: 50, retryLimit: 1 }).getCashSummary('7000001'));
-      expect(error).to.be.instanceOf(UpstreamError).and.include({ failure: 'timeout', attempts: 2 });
+      // The timeout covers the token exchange too: the file's usual 1 s, not a tight one a busy
+      // machine's exchange could miss. The answer comes far later than any timeout.
+      nock(BASE_URL).get('/v1.2/cash/summary').query(true).times(2).delay(30_000).reply(200, summaryBody());
+      const error = await rejectionOf(client({ timeoutMs: 1_000, retryLimit: 1 }).getCashSummary('7000001'));
+      expect(error)
+        .to.be.instanceOf(UpstreamError)
+        .and.include({ failure: 'timeout', attempts: 2, path: 'v1.2/cash/summary' });
     });
 
     it('retries the token exchange by assertion after a 5xx (it is safe to repeat)', async () => {

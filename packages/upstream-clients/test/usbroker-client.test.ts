@@ -349,10 +349,13 @@ describe('usbroker client', () => {
     });
 
     it('fails with a timeout after retrying', async () => {
-      api().get(`/v1/accounts/${ACCOUNT}`).times(2).delay(300).reply(200, { account_no: ACCOUNT, status: 'active' });
-      const error = await rejectionOf(client({ timeoutMs: 50, retryLimit: 1 }).getAccount(ACCOUNT));
+      // The timeout covers the token request too: the file's usual 1 s, not a tight one a busy
+      // machine's token request could miss (then retried, with no token mocked: `network`). The
+      // answer comes far later than any timeout, so the account's request always times out.
+      api().get(`/v1/accounts/${ACCOUNT}`).times(2).delay(30_000).reply(200, { account_no: ACCOUNT, status: 'active' });
+      const error = await rejectionOf(client({ timeoutMs: 1_000, retryLimit: 1 }).getAccount(ACCOUNT));
       expect(error).to.be.instanceOf(UpstreamError);
-      expect(error).to.include({ failure: 'timeout', attempts: 2 });
+      expect(error).to.include({ failure: 'timeout', attempts: 2, path: `v1/accounts/${ACCOUNT}` });
     });
 
     it('fails as a network error when the connection is refused, after retrying', async () => {
