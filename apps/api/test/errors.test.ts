@@ -64,6 +64,29 @@ describe('error responses', () => {
     expectError(reply, 415, 'unsupported_media_type');
   });
 
+  it('judges a JSON body the same under any spelling of its Content-Type (the validator is shown one), and a body-less request whatever it names', async () => {
+    for (let i = 0; i < 20; i += 1) {
+      const headers = { 'Content-Type': `Application/JSON; charset=utf-8; spelling=${i}` };
+      const posted = await api.request('POST', '/v1/transactions', {
+        token: 'admin',
+        rawBody: JSON.stringify(deposit({ source_txn_id: `spelling-${i}` })),
+        headers,
+      });
+      expect(posted.status, `spelling ${i}`).to.equal(201);
+      const refused = await api.request('POST', '/v1/transactions', {
+        token: 'admin',
+        rawBody: JSON.stringify(deposit({ source_txn_id: `spelling-bad-${i}`, amount_usd: '1.001' })),
+        headers,
+      });
+      expectError(refused, 400, 'validation_error');
+      const listed = await api.get('/v1/transactions?limit=1', {
+        token: 'ledger',
+        headers: { 'Content-Type': `text/x-anything-${i}` },
+      });
+      expect(listed.status, `a GET naming text/x-anything-${i}`).to.equal(200);
+    }
+  });
+
   it('422 for a well-formed entry that breaks a ledger rule', async () => {
     expectError(await api.post('/v1/transactions', deposit({ customer_id: 'C-unknown' })), 422, 'unknown_customer');
   });

@@ -145,5 +145,18 @@ export const bodyGuard: RequestHandler = (req, res, next) => {
   }
   const problem = findUnstorable(req.body);
   if (problem) return next(new ApiError('validation_error', 'the request body cannot be stored as given', [problem]));
+  canonicalContentType(req, json);
   next();
 };
+
+/**
+ * The validator compiles, and keeps, a request validator for each distinct Content-Type header
+ * it is shown (its cache key, parameters included): left as sent, a caller could grow that cache
+ * without bound with new spellings (`application/json; x=1`, `; x=2`, …), each costing a compile.
+ * The body is read by now, and only a JSON one gets this far (else no body, or an operation that
+ * takes none), so one spelling per case is all the validator needs: `application/json`, or none.
+ */
+function canonicalContentType(req: Request, json: string | false | null): void {
+  if (typeof json === 'string') req.headers['content-type'] = 'application/json';
+  else delete req.headers['content-type'];
+}
