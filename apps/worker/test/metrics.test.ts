@@ -48,6 +48,27 @@ describe('worker metrics', function () {
     await database.drop();
   });
 
+  /** The catalog's workers on this test's queues, observed, for the time of `run`. */
+  async function withWorkers(run: () => Promise<void>): Promise<void> {
+    const jobs = createJobWorkers({
+      book: BOOK,
+      redisUrl: REDIS_URL,
+      queuePrefix: prefix,
+      db: database.runtime!.db,
+      logger,
+      catalog: JOBS,
+      settings: DEFAULT_JOB_SETTINGS,
+    });
+    const observed = observeWorker(jobs, { book: BOOK, redisUrl: REDIS_URL, queuePrefix: prefix, metrics, logger });
+    try {
+      await jobs.waitUntilReady();
+      await run();
+    } finally {
+      await observed.close();
+      await jobs.close();
+    }
+  }
+
   it('shows each queue’s waiting and delayed jobs and how long the oldest has waited, read from Redis at scrape time', async () => {
     // No worker runs: what is queued stays there.
     const observed = observeWorker({ workers: [] } as unknown as JobWorkers, {
@@ -94,18 +115,7 @@ describe('worker metrics', function () {
   });
 
   it('counts each job attempt by kind and outcome with its duration: done, and failed for good (a name not in the catalog is `unknown`)', async () => {
-    const jobs = createJobWorkers({
-      book: BOOK,
-      redisUrl: REDIS_URL,
-      queuePrefix: prefix,
-      db: database.runtime!.db,
-      logger,
-      catalog: JOBS,
-      settings: DEFAULT_JOB_SETTINGS,
-    });
-    const observed = observeWorker(jobs, { book: BOOK, redisUrl: REDIS_URL, queuePrefix: prefix, metrics, logger });
-    try {
-      await jobs.waitUntilReady();
+    await withWorkers(async () => {
       await queue('recost').add('recost', {});
       await queue('syncs').add('no-such-job', {}, { attempts: 3 });
       await eventually('both attempts to be counted', async () => {
@@ -121,33 +131,16 @@ describe('worker metrics', function () {
         'an unknown name is never retried',
       ).to.equal(undefined);
       expect(await metrics.metrics()).not.to.include('no-such-job');
-    } finally {
-      await observed.close();
-      await jobs.close();
-    }
+    });
   });
 
   it('counts the customers a sync job failed by their reason’s code: a customer the book does not hold is not_linked, not an upstream down', async () => {
-    const jobs = createJobWorkers({
-      book: BOOK,
-      redisUrl: REDIS_URL,
-      queuePrefix: prefix,
-      db: database.runtime!.db,
-      logger,
-      catalog: JOBS,
-      settings: DEFAULT_JOB_SETTINGS,
-    });
-    const observed = observeWorker(jobs, { book: BOOK, redisUrl: REDIS_URL, queuePrefix: prefix, metrics, logger });
-    try {
-      await jobs.waitUntilReady();
+    await withWorkers(async () => {
       await queue('syncs').add('sync-holdings', { customer_ids: ['UAE-000001', 'UAE-000002'] });
       const failed = () =>
         sample(metrics, 'ledger_job_customers_failed_total', { kind: 'sync-holdings', code: 'not_linked' });
       await eventually('the failed customers to be counted', async () => (await failed()) === 2);
       expect(await metrics.metrics()).not.to.match(/ledger_job_customers_failed_total\{[^}]*code="upstream_/);
-    } finally {
-      await observed.close();
-      await jobs.close();
-    }
+    });
   });
 });

@@ -1,6 +1,22 @@
 import type { Knex } from 'knex';
 
 /**
+ * Rewrites every `customers_failed[].reason` of stored runs whose JSON type is `from` into what
+ * `rewrite` (SQL over the failure `f`) gives, the finished-run guard lifted for this one statement.
+ */
+const rewriteReasonsSql = (from: 'string' | 'object', rewrite: string) => `
+    ALTER TABLE job_runs DISABLE TRIGGER job_runs_guard_update;
+    UPDATE job_runs r
+       SET result = jsonb_set(r.result, '{customers_failed}', (
+             SELECT jsonb_agg(CASE WHEN jsonb_typeof(f -> 'reason') = '${from}'
+                                   THEN jsonb_set(f, '{reason}', ${rewrite})
+                                   ELSE f END ORDER BY i)
+               FROM jsonb_array_elements(r.result -> 'customers_failed') WITH ORDINALITY AS e(f, i)))
+     WHERE jsonb_typeof(r.result -> 'customers_failed') = 'array'
+       AND jsonb_path_exists(r.result, '$.customers_failed[*].reason \\? (@.type() == "${from}")');
+    ALTER TABLE job_runs ENABLE TRIGGER job_runs_guard_update;`;
+
+/**
  * A sync job's `customers_failed[].reason` is `{code, detail}` from now on, a code of the closed
  * set the api documents (docs/outcomes.md#customer-failures), where it was prose led by its code
  * (`upstream_unavailable: remit GET /api/v1/orders answered 500 after 3 attempts`). The api
@@ -52,16 +68,7 @@ export async function up(knex: Knex): Promise<void> {
       RETURN coded;
     END $$;
 
-    ALTER TABLE job_runs DISABLE TRIGGER job_runs_guard_update;
-    UPDATE job_runs r
-       SET result = jsonb_set(r.result, '{customers_failed}', (
-             SELECT jsonb_agg(CASE WHEN jsonb_typeof(f -> 'reason') = 'string'
-                                   THEN jsonb_set(f, '{reason}', pg_temp.coded_customer_failure(f ->> 'reason'))
-                                   ELSE f END ORDER BY i)
-               FROM jsonb_array_elements(r.result -> 'customers_failed') WITH ORDINALITY AS e(f, i)))
-     WHERE jsonb_typeof(r.result -> 'customers_failed') = 'array'
-       AND jsonb_path_exists(r.result, '$.customers_failed[*].reason \\? (@.type() == "string")');
-    ALTER TABLE job_runs ENABLE TRIGGER job_runs_guard_update;
+    ${rewriteReasonsSql('string', "pg_temp.coded_customer_failure(f ->> 'reason')")}
     DROP FUNCTION pg_temp.coded_customer_failure(text);
   `);
 }
@@ -83,16 +90,7 @@ export async function down(knex: Knex): Promise<void> {
              coalesce(reason #>> '{detail,message}', (reason -> 'detail')::text)
     $$;
 
-    ALTER TABLE job_runs DISABLE TRIGGER job_runs_guard_update;
-    UPDATE job_runs r
-       SET result = jsonb_set(r.result, '{customers_failed}', (
-             SELECT jsonb_agg(CASE WHEN jsonb_typeof(f -> 'reason') = 'object'
-                                   THEN jsonb_set(f, '{reason}', to_jsonb(pg_temp.prose_customer_failure(f -> 'reason')))
-                                   ELSE f END ORDER BY i)
-               FROM jsonb_array_elements(r.result -> 'customers_failed') WITH ORDINALITY AS e(f, i)))
-     WHERE jsonb_typeof(r.result -> 'customers_failed') = 'array'
-       AND jsonb_path_exists(r.result, '$.customers_failed[*].reason \\? (@.type() == "object")');
-    ALTER TABLE job_runs ENABLE TRIGGER job_runs_guard_update;
+    ${rewriteReasonsSql('object', "to_jsonb(pg_temp.prose_customer_failure(f -> 'reason'))")}
     DROP FUNCTION pg_temp.prose_customer_failure(jsonb);
   `);
 }
