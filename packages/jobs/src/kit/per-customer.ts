@@ -112,6 +112,13 @@ export async function forEachLinked<Client, T>(
 /** Customers worked on at once, by every sync job: enough to hide latency, few enough to spare the upstream. */
 export const CUSTOMER_CONCURRENCY = 8;
 
+/** The call that failed, as every upstream failure's detail names it: its path from the base URL, no query string, no host. */
+const callOf = (call: { upstream: string; method: string; path: string }) => ({
+  upstream: call.upstream,
+  method: call.method,
+  path: `/${call.path}`,
+});
+
 /**
  * The facts of an upstream call that failed, as a customer failure's detail: the upstream, the
  * method and the path (its client keeps neither query string nor host: no credential), the
@@ -120,9 +127,7 @@ export const CUSTOMER_CONCURRENCY = 8;
  */
 export function upstreamCallFacts(error: UpstreamError): Record<string, unknown> {
   return {
-    upstream: error.upstream,
-    method: error.method,
-    path: `/${error.path}`,
+    ...callOf(error),
     status: error.status,
     failure: error.failure,
     attempts: error.attempts,
@@ -146,27 +151,25 @@ export function upstreamFailure(error: unknown): CustomerFailureReason | null {
   }
   if (error instanceof UaefeedRejectedError)
     return reason('upstream_refused', {
-      upstream: error.upstream,
-      method: error.method,
-      path: `/${error.path}`,
+      ...callOf(error),
       reject_code: error.rejectCode,
       ...(error.reason !== null && { reject_reason: error.reason }),
       message: error.message,
     });
   if (error instanceof UpstreamPayloadError)
     return reason('upstream_bad_payload', {
-      upstream: error.upstream,
-      method: error.method,
-      path: `/${error.path}`,
+      ...callOf(error),
       field: error.field,
       problem: error.problem,
       message: error.message,
     });
   if (error instanceof RemitPageCapError || error instanceof UsbrokerPageCapError)
     return reason('upstream_page_cap', {
-      upstream: error instanceof RemitPageCapError ? 'remit' : 'usbroker',
-      method: 'GET',
-      path: `/${error.path}`,
+      ...callOf({
+        upstream: error instanceof RemitPageCapError ? 'remit' : 'usbroker',
+        method: 'GET',
+        path: error.path,
+      }),
       page_cap: error.pageCap,
       ...(error instanceof UsbrokerPageCapError && { last_id: error.lastId }),
       message: error.message,
