@@ -6,14 +6,19 @@ import { postTransactions, upsertCustomer, type BulkResult as PostingResult } fr
 import type { TestDatabase } from '@ledger/core/testing';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { customerId, drafts } from './fixtures.js';
+import { timed } from './cpu.js';
+import { customerId, drafts, inOrder, type PostingOrder } from './fixtures.js';
 
 export interface BulkResult {
   /** Transactions the book held before the measured batch. */
   book: number;
+  order: PostingOrder;
   transactions: number;
   journalLines: number;
   seconds: number;
+  /** CPU seconds of the measured posting: every Postgres process's (null off Linux), and this process's (encoding, judging). */
+  postgresCpuSeconds: number | null;
+  ownCpuSeconds: number;
   transactionsPerSecond: number;
   journalLinesPerSecond: number;
   /** The re-run of the same batch: every record read back and compared, answered duplicate. */
@@ -80,7 +85,7 @@ async function postBook(db: Parameters<typeof postTransactions>[0], first: numbe
 }
 
 /**
- * Posts `count` transactions through the batch API the sync jobs use, then the same batch again,
+ * Posts `count` transactions through the batch API the sync jobs use, in `order`, then the same batch again,
  * on a book already holding `book` transactions (loaded the same way, then vacuumed and analysed):
  * a write's cost as the book grows is the figure that matters in production.
  */
@@ -89,6 +94,7 @@ export async function benchBulkPosting(
   count: number,
   customers = 1_000,
   book = 0,
+  order: PostingOrder = 'by_customer',
 ): Promise<BulkResult> {
   const db = database.runtime?.db ?? database.db;
   for (let i = 0; i < customers; i += 1) await upsertCustomer(db, customerId(i, customers), {});
@@ -96,12 +102,10 @@ export async function benchBulkPosting(
     await postBook(db, count, book, customers);
     await database.db.raw('VACUUM ANALYZE transactions, journal_lines');
   }
-  const batch = drafts(count, customers);
+  const batch = inOrder(drafts(count, customers), order);
   const journalLines = batch.reduce((n, d) => n + d.lines.length, 0);
 
-  const started = process.hrtime.bigint();
-  const first = await postTransactions(db, batch);
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const { result: first, seconds, postgresCpuSeconds, ownCpuSeconds } = await timed(() => postTransactions(db, batch));
   if (first.inserted !== count) throw new Error(`posted ${first.inserted} of ${count}: ${describe(first)}`);
 
   const totalsBefore = JSON.stringify(await accountTotals(db));
@@ -117,9 +121,12 @@ export async function benchBulkPosting(
 
   return {
     book,
+    order,
     transactions: count,
     journalLines,
     seconds,
+    postgresCpuSeconds,
+    ownCpuSeconds,
     transactionsPerSecond: count / seconds,
     journalLinesPerSecond: journalLines / seconds,
     rerunSeconds,

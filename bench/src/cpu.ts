@@ -1,4 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { join } from 'node:path';
 
 /** Linux's /proc counts CPU time in USER_HZ ticks, 100 per second on every mainstream build. */
 const TICKS_PER_SECOND = 100;
@@ -73,4 +75,43 @@ export function cpuSecondsBetween(before: Map<number, number>, after: Map<number
   let seconds = 0;
   for (const [pid, total] of after) seconds += total - (before.get(pid) ?? 0);
   return seconds;
+}
+
+/** Where `timed` writes a CPU profile of each measured piece of work (BENCH_CPU_PROFILE_DIR), if anywhere. */
+const PROFILE_DIR = process.env.BENCH_CPU_PROFILE_DIR;
+let profiled = 0;
+
+/**
+ * Runs `work`: its result, wall seconds, and the CPU seconds Postgres (null off Linux) and this
+ * process spent meanwhile. With BENCH_CPU_PROFILE_DIR set, this process's CPU profile of the work
+ * alone (not the fixtures around it) is written there, one file per measured piece, numbered.
+ */
+export async function timed<T>(
+  work: () => Promise<T>,
+): Promise<{ result: T; seconds: number; postgresCpuSeconds: number | null; ownCpuSeconds: number }> {
+  const profiler = PROFILE_DIR === undefined ? null : new Session();
+  if (profiler !== null) {
+    profiler.connect();
+    await profiler.post('Profiler.enable');
+    await profiler.post('Profiler.start');
+  }
+  const cpuBefore = postgresCpuSeconds();
+  const ownBefore = process.cpuUsage();
+  const started = process.hrtime.bigint();
+  const result = await work();
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const own = process.cpuUsage(ownBefore);
+  const cpuAfter = postgresCpuSeconds();
+  if (profiler !== null) {
+    const { profile } = await profiler.post('Profiler.stop');
+    profiled += 1;
+    writeFileSync(join(PROFILE_DIR!, `timed-${profiled}.cpuprofile`), JSON.stringify(profile));
+    profiler.disconnect();
+  }
+  return {
+    result,
+    seconds,
+    postgresCpuSeconds: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore,
+    ownCpuSeconds: (own.user + own.system) / 1e6,
+  };
 }

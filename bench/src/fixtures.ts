@@ -106,6 +106,22 @@ export function drafts(count: number, customers: number, first = 0, on?: string)
 }
 
 /**
+ * The order a batch reaches bulk posting in: `by_customer` as the product's posters give it (the
+ * sync jobs' posting kit batches whole customers, and recost posts a group's derivations in
+ * customer order), each customer's drafts together in their own order; `interleaved` as the
+ * fixture makes them, customers round-robin, the worst order for the indexes keyed by customer.
+ */
+export const POSTING_ORDERS = ['by_customer', 'interleaved'] as const;
+export type PostingOrder = (typeof POSTING_ORDERS)[number];
+
+/** `batch` in `order` (a stable sort: each customer's drafts keep their order). */
+export function inOrder(batch: TransactionDraft[], order: PostingOrder): TransactionDraft[] {
+  if (order === 'interleaved') return batch;
+  const key = (d: TransactionDraft) => d.customerId ?? '';
+  return [...batch].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+}
+
+/**
  * One opening deposit per customer, ample for any run: manual entry checks the funds of every
  * wallet debit (a buy, a fee, a withdrawal), so a timed run of entries starts from funded
  * wallets, as a live book's customers are, and measures posting, not refusals.

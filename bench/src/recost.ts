@@ -6,12 +6,14 @@ import { v7 } from 'uuid';
 import { randomUUID } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { rawCopyLinesPerSecond } from './bulk.js';
-import { postgresCpuSeconds } from './cpu.js';
+import { timed } from './cpu.js';
 
 export interface RecostBenchResult {
   trades: number;
   pairs: number;
   derivations: number;
+  /** The journal lines of those derivations. */
+  derivationLines: number;
   firstSeconds: number;
   firstTradesPerSecond: number;
   fullRecostSeconds: number;
@@ -139,6 +141,7 @@ export async function benchRecost(
     trades: count,
     pairs: customers * SYMBOLS.length,
     derivations: first.derivations_posted,
+    derivationLines: derivations.reduce((n, d) => n + d.lines.length, 0),
     firstSeconds,
     firstTradesPerSecond: count / firstSeconds,
     fullRecostSeconds,
@@ -150,24 +153,5 @@ export async function benchRecost(
     firstRecostCpuSeconds,
     derivationsAlonePostgresCpuSeconds,
     cores: availableParallelism(),
-  };
-}
-
-/** Runs `work`: its result, wall seconds, and the CPU seconds Postgres (null off Linux) and this process spent meanwhile. */
-async function timed<T>(
-  work: () => Promise<T>,
-): Promise<{ result: T; seconds: number; postgresCpuSeconds: number | null; ownCpuSeconds: number }> {
-  const cpuBefore = postgresCpuSeconds();
-  const ownBefore = process.cpuUsage();
-  const started = process.hrtime.bigint();
-  const result = await work();
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  const own = process.cpuUsage(ownBefore);
-  const cpuAfter = postgresCpuSeconds();
-  return {
-    result,
-    seconds,
-    postgresCpuSeconds: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore,
-    ownCpuSeconds: (own.user + own.system) / 1e6,
   };
 }

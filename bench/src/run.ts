@@ -5,7 +5,7 @@ import { benchAnchor } from './anchor.js';
 import { benchApiAb, type AbSide } from './api-ab.js';
 import { benchBulkPosting } from './bulk.js';
 import { benchCustomerViews } from './customer-views.js';
-import { entry, fundingEntry } from './fixtures.js';
+import { entry, fundingEntry, POSTING_ORDERS } from './fixtures.js';
 import { benchTaxPack } from './tax-pack.js';
 import { benchIndiaLiveReports, benchIndiaReports, seedIndiaBook } from './india.js';
 import { benchIndexes } from './indexes.js';
@@ -19,7 +19,8 @@ import { benchSyncUaefeed } from './uaefeed.js';
 
 /**
  * `pnpm bench`: (a) manual entry over HTTP, 16 clients for 15 s, for two mixes of entries; (b) bulk posting of 100k
- * transactions through the batch API; (c) recost of 100k pending trades and a full re-cost of the
+ * transactions through the batch API, each customer's together (as the product's posters give
+ * them), then interleaved; (c) recost of 100k pending trades and a full re-cost of the
  * same history; (d) the firm reports' latency on books of each size given (`bench reports
  * 10000,1000000`; `all` runs 10,000 only, the 1M book takes minutes to post); (e, `customers`, not
  * in `all`: minutes) one customer's views and the journal export in a book of 10,000 then 1,000,000
@@ -93,14 +94,19 @@ if (which === 'all' || which === 'bulk') {
   const book = which === 'bulk' ? Number(process.argv[3] ?? '0') : 0;
   if (!Number.isSafeInteger(book) || book < 0)
     throw new Error(`the book size must be a whole number, e.g. 1000000: ${process.argv[3]}`);
-  const r = await withDatabase((db) => benchBulkPosting(db, 100_000, 1_000, book));
-  console.log(
-    `bulk posting (${round(r.transactions)} transactions, ${round(r.journalLines)} journal lines, on a book of ${round(r.book)} transactions): ${r.seconds.toFixed(2)} s, ` +
-      `${round(r.transactionsPerSecond)} transactions/s, ${round(r.journalLinesPerSecond)} journal lines/s (target ≥ 100,000 lines/s); ` +
-      `re-run of the same batch answers all ${round(r.transactions)} duplicate in ${r.rerunSeconds.toFixed(2)} s; ` +
-      `raw COPY of the same lines into a bare table here: ${round(r.rawCopyLinesPerSecond)} lines/s, so bulk posting runs at ` +
-      `${Math.round((100 * r.journalLinesPerSecond) / r.rawCopyLinesPerSecond)}% of it (target ≈ 25%)`,
-  );
+  for (const order of POSTING_ORDERS) {
+    const r = await withDatabase((db) => benchBulkPosting(db, 100_000, 1_000, book, order));
+    const perLine = (seconds: number | null) =>
+      seconds === null ? 'unknown' : `${((seconds * 1e6) / r.journalLines).toFixed(1)} µs`;
+    console.log(
+      `bulk posting (${round(r.transactions)} transactions, ${round(r.journalLines)} journal lines, ${order.replace('_', ' ')}, on a book of ${round(r.book)} transactions): ${r.seconds.toFixed(2)} s, ` +
+        `${round(r.transactionsPerSecond)} transactions/s, ${round(r.journalLinesPerSecond)} journal lines/s (target ≥ 100,000 lines/s); ` +
+        `CPU a line: Postgres ${perLine(r.postgresCpuSeconds)}, the poster ${perLine(r.ownCpuSeconds)}; ` +
+        `re-run of the same batch answers all ${round(r.transactions)} duplicate in ${r.rerunSeconds.toFixed(2)} s; ` +
+        `raw COPY of the same lines into a bare table here: ${round(r.rawCopyLinesPerSecond)} lines/s, so bulk posting runs at ` +
+        `${((100 * r.journalLinesPerSecond) / r.rawCopyLinesPerSecond).toFixed(1)}% of it (target ≈ 25%)`,
+    );
+  }
 }
 if (which === 'costs') {
   const book = Number(process.argv[3] ?? '100000');
@@ -129,10 +135,12 @@ if (which === 'all' || which === 'recost') {
   const r = await withDatabase((db) => benchRecost(db, 100_000));
   console.log(
     `recost (${round(r.trades)} pending trades over ${round(r.pairs)} customer-symbol pairs, posted in bulk): ` +
-      `${r.firstSeconds.toFixed(2)} s, ${round(r.firstTradesPerSecond)} trades/s, ${round(r.derivations)} derivations posted; ` +
+      `${r.firstSeconds.toFixed(2)} s, ${round(r.firstTradesPerSecond)} trades/s, ${round(r.derivations)} derivations posted ` +
+      `(${round(r.derivationLines)} journal lines); ` +
       `full re-cost of the same history (every recosted_at nulled): ${r.fullRecostSeconds.toFixed(2)} s, ${round(r.fullRecostTradesPerSecond)} trades/s ` +
       `(target ≥ 20,000 trades/s each); bulk posting of the same derivations alone: ${r.derivationsAlonePostSeconds.toFixed(2)} s, ` +
-      `i.e. at most ${round(r.derivationsAloneTradesPerSecond)} trades/s for a first recost; first recost at ` +
+      `i.e. at most ${round(r.derivationsAloneTradesPerSecond)} trades/s for a first recost ` +
+      `(${round(r.derivationLines / r.derivationsAlonePostSeconds)} lines/s, ${((100 * r.derivationLines) / r.derivationsAlonePostSeconds / r.rawCopyLinesPerSecond).toFixed(1)}% of raw COPY); first recost at ` +
       `${Math.round((100 * r.firstTradesPerSecond) / r.derivationsAloneTradesPerSecond)}% of it; ` +
       (r.derivationsAlonePostgresCpuSeconds === null || r.firstPostgresCpuSeconds === null
         ? ''
