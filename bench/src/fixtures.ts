@@ -97,28 +97,35 @@ export function entry(i: number, customers: number): EntryRequest {
   return (MIX[0] as (typeof MIX)[number])[1](i, customerId(i, customers));
 }
 
-/** `count` drafts of the mix, numbered from `first` (so a large book can be posted a slice at a time); all dated `on` if given. */
-export function drafts(count: number, customers: number, first = 0, on?: string): TransactionDraft[] {
-  const policy = { feeSchedule: new FeeSchedule(new Decimal(22)) };
-  return Array.from({ length: count }, (_, i) =>
-    draftFromEntry({ ...entry(first + i, customers), ...(on !== undefined && { txn_date: on }) }, v7(), policy),
-  );
-}
-
 /**
  * The order a batch reaches bulk posting in: `by_customer` as the product's posters give it (the
  * sync jobs' posting kit batches whole customers, and recost posts a group's derivations in
- * customer order), each customer's drafts together in their own order; `interleaved` as the
- * fixture makes them, customers round-robin, the worst order for the indexes keyed by customer.
+ * customer order), each customer's drafts together in their own order; `interleaved` customers
+ * round-robin, the worst order for the indexes keyed by customer.
  */
-export const POSTING_ORDERS = ['by_customer', 'interleaved'] as const;
-export type PostingOrder = (typeof POSTING_ORDERS)[number];
+export type PostingOrder = 'by_customer' | 'interleaved';
 
-/** `batch` in `order` (a stable sort: each customer's drafts keep their order). */
-export function inOrder(batch: TransactionDraft[], order: PostingOrder): TransactionDraft[] {
-  if (order === 'interleaved') return batch;
-  const key = (d: TransactionDraft) => d.customerId ?? '';
-  return [...batch].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+/** The numbers `first`…`first + count - 1` in `order` (a customer is its number modulo `customers`). */
+function numbered(count: number, customers: number, first: number, order: PostingOrder): number[] {
+  const numbers = Array.from({ length: count }, (_, i) => first + i);
+  return order === 'interleaved' ? numbers : numbers.sort((a, b) => (a % customers) - (b % customers) || a - b);
+}
+
+/**
+ * `count` drafts of the mix, numbered from `first` (so a large book can be posted a slice at a
+ * time), made in `order` (made so, not sorted after, as a poster's are); all dated `on` if given.
+ */
+export function drafts(
+  count: number,
+  customers: number,
+  first = 0,
+  on?: string,
+  order: PostingOrder = 'interleaved',
+): TransactionDraft[] {
+  const policy = { feeSchedule: new FeeSchedule(new Decimal(22)) };
+  return numbered(count, customers, first, order).map((i) =>
+    draftFromEntry({ ...entry(i, customers), ...(on !== undefined && { txn_date: on }) }, v7(), policy),
+  );
 }
 
 /**

@@ -5,7 +5,7 @@ import type { TestDatabase } from '@ledger/core/testing';
 import { from as copyFrom } from 'pg-copy-streams';
 import { backendCpuSecondsOf } from './cpu.js';
 import { RAW_COPY_COLUMNS, rawCopyRows } from './bulk.js';
-import { customerId, drafts, inOrder, type PostingOrder } from './fixtures.js';
+import { customerId, drafts, type PostingOrder } from './fixtures.js';
 
 type Owner = TestDatabase['db'];
 
@@ -65,6 +65,12 @@ export interface PartCost {
   /** Postgres CPU (the posting backend's, /proc) per transaction: the INSERT statement, then the commit check. */
   insertMicros: number;
   commitCheckMicros: number;
+  /**
+   * Raw COPY's CPU per line over the part's, round by round (each round's raw COPY beside the
+   * parts it ran with): lowest, median and highest. A machine whose speed drifts between rounds
+   * moves both sides of a round's ratio alike, where the totals' ratio mixes rounds.
+   */
+  rawCopyShare: { low: number; median: number; high: number };
 }
 
 export interface PostingCosts {
@@ -93,7 +99,7 @@ export async function benchPostingCosts(
   database: TestDatabase,
   book: number,
   batchSize = 10_000,
-  rounds = 4,
+  rounds = 5,
 ): Promise<PostingCosts> {
   const customers = 1_000;
   const owner = database.db;
@@ -105,32 +111,34 @@ export async function benchPostingCosts(
   }
   await owner.raw('VACUUM ANALYZE transactions, journal_lines');
   let next = book;
-  const chunk = () => {
-    const batch = drafts(batchSize, customers, next);
+  const chunk = (order: PostingOrder) => {
+    const batch = drafts(batchSize, customers, next, undefined, order);
     next += batch.length;
     return batch;
   };
-  const sums = new Map<string, { insert: number; check: number; transactions: number }>();
+  const sums = new Map<string, { insert: number; check: number; transactions: number; microsPerLine: number[] }>();
   const rawCopy: number[] = [];
   let lines = 0;
   let transactions = 0;
   for (let round = 0; round < rounds; round += 1) {
     const posted: Array<ReturnType<typeof drafts>> = [];
     for (const part of POSTING_PARTS) {
-      const batch = chunk();
+      const batch = chunk(part.order ?? 'by_customer');
       const cost = await postPart(owner, part, batch);
-      const sum = sums.get(part.name) ?? { insert: 0, check: 0, transactions: 0 };
+      const sum = sums.get(part.name) ?? { insert: 0, check: 0, transactions: 0, microsPerLine: [] };
+      const batchLines = batch.reduce((n, d) => n + d.lines.length, 0);
       sums.set(part.name, {
         insert: sum.insert + cost.insert,
         check: sum.check + cost.check,
         transactions: sum.transactions + batch.length,
+        microsPerLine: [...sum.microsPerLine, ((cost.insert + cost.check) * 1e6) / batchLines],
       });
       posted.push(batch);
       // The rolled-back batch left its rows and index entries behind, dead: gone before the next
       // part, which would otherwise insert beside them (and split pages they fill) as no real
       // posting does.
       await owner.raw('VACUUM transactions, journal_lines, recost_states');
-      lines += batch.reduce((n, d) => n + d.lines.length, 0);
+      lines += batchLines;
       transactions += batch.length;
     }
     // The yardstick in every round, on the lines this round posted: a machine whose speed drifts
@@ -145,11 +153,19 @@ export async function benchPostingCosts(
     linesPerTransaction: lines / transactions,
     rawCopyMicrosPerLine: sorted[Math.floor(sorted.length / 2)]!,
     rawCopyRange: [sorted[0]!, sorted[sorted.length - 1]!],
-    parts: [...sums].map(([part, s]) => ({
-      part,
-      insertMicros: micros(s.insert, s.transactions),
-      commitCheckMicros: micros(s.check, s.transactions),
-    })),
+    parts: [...sums].map(([part, s]) => {
+      const shares = s.microsPerLine.map((perLine, round) => rawCopy[round]! / perLine).sort((a, b) => a - b);
+      return {
+        part,
+        insertMicros: micros(s.insert, s.transactions),
+        commitCheckMicros: micros(s.check, s.transactions),
+        rawCopyShare: {
+          low: shares[0]!,
+          median: shares[Math.floor(shares.length / 2)]!,
+          high: shares[shares.length - 1]!,
+        },
+      };
+    }),
   };
 }
 
@@ -168,7 +184,7 @@ async function postPart(
       const pid = (await trx.raw<{ rows: Array<{ pid: number }> }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
       for (const ddl of part.without) await trx.raw(ddl);
       const started = backendCpuSecondsOf(pid);
-      const posted = await postTransactions(trx as unknown as Owner, inOrder(batch, part.order ?? 'by_customer'), {
+      const posted = await postTransactions(trx as unknown as Owner, batch, {
         chunkSize: part.chunkSize ?? batch.length,
         concurrency: 1,
       });

@@ -31,6 +31,8 @@ export interface RecostBenchResult {
   /** CPU seconds recost itself (this process: reading, deriving, building the entries) spent on the first recost. */
   firstRecostCpuSeconds: number;
   derivationsAlonePostgresCpuSeconds: number | null;
+  /** CPU seconds this process spent posting them (encoding, judging): bulk posting's own part, which any first recost spends too. */
+  derivationsAlonePosterCpuSeconds: number;
   cores: number;
 }
 
@@ -132,6 +134,7 @@ export async function benchRecost(
     result: alone,
     seconds: derivationsAlonePostSeconds,
     postgresCpuSeconds: derivationsAlonePostgresCpuSeconds,
+    ownCpuSeconds: derivationsAlonePosterCpuSeconds,
   } = await timed(() => postTransactions(db, derivations));
   if (alone.inserted !== first.derivations_posted)
     throw new Error(`derivations alone: posted ${alone.inserted} of ${first.derivations_posted}`);
@@ -152,6 +155,7 @@ export async function benchRecost(
     firstPostgresCpuSeconds,
     firstRecostCpuSeconds,
     derivationsAlonePostgresCpuSeconds,
+    derivationsAlonePosterCpuSeconds,
     cores: availableParallelism(),
   };
 }
