@@ -192,7 +192,7 @@ export function upstreamFailureReason(error: unknown): string | null {
  * code here is a bug, asserted). Null for anything else (the database gone, a bug): the job
  * fails, and a transient failure is retried (every job is idempotent on database keys).
  */
-function customerFailureReason(error: unknown): CustomerFailureReason | null {
+function customerFailureOf(error: unknown): CustomerFailureReason | null {
   if (error instanceof LedgerError) {
     assert(isCustomerRefusalCode(error.code), `${error.code} is no customer failure code of docs/outcomes.md`);
     return reason(error.code, ledgerErrorDetail(error));
@@ -242,7 +242,7 @@ export const idOfRecord = (customer: { customer_id: string }) => customer.custom
 
 /**
  * Runs `work` for each customer, CUSTOMER_CONCURRENCY at a time, isolating each customer's
- * failure (customerFailureReason); reports progress in customers. Answers each customer's value
+ * failure (customerFailureOf); reports progress in customers. Answers each customer's value
  * and the failures, both in the customers' order.
  */
 export async function forEachCustomer<C, T>(
@@ -260,7 +260,7 @@ export async function forEachCustomer<C, T>(
       try {
         outcomes.set(customer, { value: await work(customer) });
       } catch (error) {
-        const reason = customerFailureReason(error);
+        const reason = customerFailureOf(error);
         if (reason === null) throw error;
         outcomes.set(customer, { reason });
       }
