@@ -1,4 +1,11 @@
-import { Decimal, derivationDraft, draftFromEntry, FeeSchedule, type TransactionDraft } from '@ledger/core/posting';
+import {
+  Decimal,
+  derivationDraft,
+  draftFromEntry,
+  FeeSchedule,
+  newId,
+  type TransactionDraft,
+} from '@ledger/core/posting';
 import { trialBalance } from '@ledger/core/reports';
 import { postTransactions, recost, upsertCustomer } from '@ledger/core/store';
 import type { TestDatabase } from '@ledger/core/testing';
@@ -87,7 +94,7 @@ const derivationAgain = (row: DerivationRow): TransactionDraft =>
       postingKind: l.posting_kind,
     })),
     1,
-    randomUUID(), // as recost's own ids
+    newId(), // as recost's own ids
   );
 
 /**
