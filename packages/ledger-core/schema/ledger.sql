@@ -369,6 +369,31 @@ CREATE FUNCTION public.ledger_guard_variance_identity() RETURNS trigger
     END $$;
 
 --
+-- Name: ledger_lot_matches_inserted(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.ledger_lot_matches_inserted() RETURNS trigger
+    LANGUAGE plpgsql
+    SET enable_hashjoin TO 'off'
+    SET enable_mergejoin TO 'off'
+    SET enable_seqscan TO 'off'
+    AS $$
+    DECLARE
+      unknown uuid;
+    BEGIN
+      SELECT named.txn_id INTO unknown
+        FROM (SELECT DISTINCT id AS txn_id
+                FROM new_matches m CROSS JOIN LATERAL unnest(ARRAY[m.derivation_txn_id, m.lot_txn_id, m.sell_txn_id]) AS id) named
+       WHERE NOT EXISTS (SELECT 1 FROM transactions t WHERE t.txn_id = named.txn_id)
+       LIMIT 1;
+      IF FOUND THEN
+        RAISE EXCEPTION 'a lot match names transaction %, which does not exist', unknown
+          USING ERRCODE = 'foreign_key_violation', CONSTRAINT = 'lot_matches_transactions_known';
+      END IF;
+      RETURN NULL;
+    END $$;
+
+--
 -- Name: ledger_number_period_close(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -3111,6 +3136,18 @@ CREATE TRIGGER lot_matches_no_truncate BEFORE TRUNCATE ON public.lot_matches FOR
 COMMENT ON TRIGGER lot_matches_no_truncate ON public.lot_matches IS 'TRUNCATE skips row triggers, so it is refused on its own.';
 
 --
+-- Name: lot_matches lot_matches_transactions_known; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER lot_matches_transactions_known AFTER INSERT ON public.lot_matches REFERENCING NEW TABLE AS new_matches FOR EACH STATEMENT EXECUTE FUNCTION public.ledger_lot_matches_inserted();
+
+--
+-- Name: TRIGGER lot_matches_transactions_known ON lot_matches; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TRIGGER lot_matches_transactions_known ON public.lot_matches IS 'A match''s derivation, lot and sale are transactions of the book: checked once per statement (transactions are never deleted).';
+
+--
 -- Name: period_closes period_closes_number; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -3352,27 +3389,6 @@ ALTER TABLE ONLY public.account_totals
 
 ALTER TABLE ONLY public.dividend_events
     ADD CONSTRAINT dividend_events_customer_id_fkey FOREIGN KEY (customer_id) REFERENCES public.customers(customer_id);
-
---
--- Name: lot_matches lot_matches_derivation_txn_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.lot_matches
-    ADD CONSTRAINT lot_matches_derivation_txn_id_fkey FOREIGN KEY (derivation_txn_id) REFERENCES public.transactions(txn_id);
-
---
--- Name: lot_matches lot_matches_lot_txn_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.lot_matches
-    ADD CONSTRAINT lot_matches_lot_txn_id_fkey FOREIGN KEY (lot_txn_id) REFERENCES public.transactions(txn_id);
-
---
--- Name: lot_matches lot_matches_sell_txn_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.lot_matches
-    ADD CONSTRAINT lot_matches_sell_txn_id_fkey FOREIGN KEY (sell_txn_id) REFERENCES public.transactions(txn_id);
 
 --
 -- Name: reconciliation_variances reconciliation_variances_run_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

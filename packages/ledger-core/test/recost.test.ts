@@ -226,6 +226,48 @@ describe('recost (real Postgres, as the runtime role)', function () {
       expect(await matchesOf(s!)).to.have.length(2);
     });
 
+    it('name transactions of the book: a match naming an unknown derivation, lot or sale is refused, even to the owner (23503), nothing written', async () => {
+      const c = await newCustomer();
+      const [, , s] = await sellAcrossTwoLots(db, c);
+      await recost(db, OPTIONS);
+      const { derivation_txn_id: derivation } = (await owner('lot_matches')
+        .where({ sell_txn_id: s! })
+        .first('derivation_txn_id')) as { derivation_txn_id: string };
+      // The sale stands in for the lot: (derivation, lot) is the key, and the sale's own lots are taken.
+      const match = {
+        derivation_txn_id: derivation,
+        lot_txn_id: s!,
+        sell_txn_id: s!,
+        customer_id: c,
+        symbol: 'AAPL',
+        acquired_on: '2026-01-05',
+        transferred_on: '2026-01-10',
+        quantity: '1',
+        cost_usd: '1.00',
+      };
+      /** The database's refusal of the row, if any: a row it takes is rolled back. */
+      async function refusalOf(row: typeof match): Promise<unknown> {
+        const taken = new Error('taken, rolled back');
+        try {
+          await owner.transaction(async (trx) => {
+            await trx('lot_matches').insert(row);
+            throw taken;
+          });
+        } catch (e) {
+          return e === taken ? null : e;
+        }
+        throw new Error('the transaction neither failed nor rolled back');
+      }
+      // Every transaction known: taken, so what refuses the others is the unknown id.
+      expect(await refusalOf(match)).to.equal(null);
+      const unknown = randomUUID();
+      for (const column of ['derivation_txn_id', 'lot_txn_id', 'sell_txn_id'] as const) {
+        const error = await refusalOf({ ...match, [column]: unknown });
+        expect(error, column).to.include({ code: '23503', constraint: 'lot_matches_transactions_known' });
+      }
+      expect(await matchesOf(s!)).to.have.length(2);
+    });
+
     it('supersedes a sale whose lots changed though its cost did not (a backdated buy at the same price), matches with it', async () => {
       const c = await newCustomer();
       const [b1, s] = await post(db, [

@@ -53,6 +53,7 @@ import * as createVarianceTriage from '../migrations/20270215_create_variance_tr
 import * as settleUsbrokerBrokerCostAtExecution from '../migrations/20270216_settle_usbroker_broker_cost_at_execution.js';
 import * as checkEachCustomerOnce from '../migrations/20270217_check_each_customer_once.js';
 import * as codeTheCustomerFailuresOfJobRuns from '../migrations/20270220_code_the_customer_failures_of_job_runs.js';
+import * as checkLotMatchesTransactionsPerStatement from '../migrations/20270221_check_lot_matches_transactions_per_statement.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -112,6 +113,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20270216_settle_usbroker_broker_cost_at_execution', settleUsbrokerBrokerCostAtExecution],
   ['20270217_check_each_customer_once', checkEachCustomerOnce],
   ['20270220_code_the_customer_failures_of_job_runs', codeTheCustomerFailuresOfJobRuns],
+  ['20270221_check_lot_matches_transactions_per_statement', checkLotMatchesTransactionsPerStatement],
 ];
 
 const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {
