@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { assert, LedgerError } from '../domain/errors.js';
 import { newId as timeOrderedId } from '../domain/ids.js';
 import {
@@ -151,7 +152,7 @@ interface BatchOutcome {
  * trade's cost depends on every earlier lot), compares with the derivation in effect, and
  * supersedes only what changed. The pairs' pending trades are stamped unless flagged.
  */
-function planPairs(history: PairsHistory, options: RecostOptions, newId: () => string): BatchOutcome {
+async function planPairs(history: PairsHistory, options: RecostOptions, newId: () => string): Promise<BatchOutcome> {
   const outcome: BatchOutcome = {
     drafts: [],
     superseded: 0,
@@ -161,7 +162,10 @@ function planPairs(history: PairsHistory, options: RecostOptions, newId: () => s
     flags: [],
     cleared: [],
   };
+  let planned = 0;
   for (const trades of byPair(history.trades)) {
+    // Other groups' writes wait on this process between their statements: let them go on.
+    if ((planned += 1) % PAIRS_PER_TURN === 0) await nextTurn();
     const derived = derivePair(trades, options.policy);
     derived.forEach((derivation, i) => {
       const trade = trades[i]!;
@@ -232,6 +236,13 @@ async function postAll(store: RecostStore, drafts: TransactionDraft[]): Promise<
  */
 export const PAIRS_PER_GROUP = 500;
 
+/**
+ * Pairs planned per turn of the event loop. Planning a group takes this process a few hundred
+ * milliseconds; in one piece, the writes in flight sat idle meanwhile, each waiting to send its
+ * next statement (the lines' COPY, the stamp).
+ */
+const PAIRS_PER_TURN = 25;
+
 /** Pending transactions taken per window, by default. */
 const BATCH_SIZE = 50_000;
 
@@ -278,7 +289,7 @@ async function recostPairs(store: RecostStore, pairs: TradePair[], options: Reco
       reading = g + 1 < groups.length ? store.pairsHistory(groups[g + 1]!) : null;
       // Awaited next round; should a write fail first, its failure is the one thrown.
       reading?.catch(() => undefined);
-      const batch = planPairs(history, options, newId);
+      const batch = await planPairs(history, options, newId);
       if (writes.length === WRITES_IN_FLIGHT) await writes.shift();
       const write = writeGroup(store, batch).then((stamped) => tallied(tally, batch, stamped));
       write.catch(() => undefined); // awaited when its turn comes, or below
