@@ -243,6 +243,9 @@ export const PAIRS_PER_GROUP = 500;
  */
 const PAIRS_PER_TURN = 25;
 
+/** Pairs of the first group of a window (at most PAIRS_PER_GROUP): posting starts once it is planned. */
+const FIRST_GROUP_PAIRS = 50;
+
 /** Pending transactions taken per window, by default. */
 const BATCH_SIZE = 50_000;
 
@@ -280,7 +283,9 @@ function tallied(tally: Tally, batch: BatchOutcome, stamped: number): void {
  */
 async function recostPairs(store: RecostStore, pairs: TradePair[], options: RecostSettings, tally: Tally) {
   const newId = options.newId ?? timeOrderedId;
-  const groups = [...slices(pairs, options.pairsPerGroup)];
+  // A small group first: the cores wait on its read and planning before anything is posted.
+  const first = Math.min(FIRST_GROUP_PAIRS, options.pairsPerGroup);
+  const groups = [...slices(pairs.slice(0, first), first), ...slices(pairs.slice(first), options.pairsPerGroup)];
   const writes: Array<Promise<void>> = [];
   let reading = groups.length > 0 ? store.pairsHistory(groups[0]!) : null;
   try {
