@@ -62,6 +62,8 @@ export function roundToCents(amount: Decimal): Decimal {
 
 /** Decimal string with at least two decimal places ("100.00", "0.125"). */
 export function formatDecimal(amount: Decimal): string {
+  // Half of all journal amounts are a line's zero side.
+  if (amount.isZero()) return '0.00';
   // toString is plain notation here (EXPONENTIAL_AT is 1e9) and much cheaper than toFormat.
   const plain = amount.toString();
   const dot = plain.indexOf('.');
