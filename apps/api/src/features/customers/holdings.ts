@@ -9,6 +9,7 @@ import {
   type SnapshotUpstream,
 } from '@ledger/core/store';
 import type { FeatureContext } from '../feature.js';
+import { readBrokerAccount } from '../india-live/upstream.js';
 
 /** Where each book's customers hold their securities: the upstream their holdings are read from. */
 export const HOLDINGS_UPSTREAM: Record<Book, SnapshotUpstream> = {
@@ -57,7 +58,7 @@ async function readLive(context: FeatureContext, upstream: SnapshotUpstream, acc
     };
   }
   assert(usbroker !== null, 'readLive is called for a configured upstream');
-  const [balance, positions] = await Promise.all([usbroker.getBalance(account), usbroker.listPositions(account)]);
+  const { balance, positions } = await readBrokerAccount(usbroker, account);
   return {
     as_of: balance.as_of.slice(0, 10),
     currency: balance.currency,

@@ -49,10 +49,20 @@ export async function readBroker<T>(
   }
 }
 
-/** What ledger-recon compares with the ledger: the account's balance and positions, asked at once. */
+/**
+ * The account's balance and positions, asked at once: what ledger-recon compares with the ledger
+ * and the holdings show. Answers once both reads have ended, even when one fails first: the other,
+ * left retrying after the answer, would outlive its request (a test's next request found its
+ * mocked reply taken by it).
+ */
 export async function readBrokerAccount(client: UsbrokerClient, accountNo: string): Promise<BrokerAccountRead> {
-  const [balance, positions] = await Promise.all([client.getBalance(accountNo), client.listPositions(accountNo)]);
-  return { balance, positions };
+  const [balance, positions] = await Promise.allSettled([
+    client.getBalance(accountNo),
+    client.listPositions(accountNo),
+  ]);
+  if (balance.status === 'rejected') throw balance.reason;
+  if (positions.status === 'rejected') throw positions.reason;
+  return { balance: balance.value, positions: positions.value };
 }
 
 const USBROKER_NOT_CONFIGURED = 'usbroker is not configured on this book (USBROKER_BASE_URL unset)';
