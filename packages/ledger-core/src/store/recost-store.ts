@@ -126,10 +126,24 @@ interface DerivationRow {
   lots_key: string | null;
 }
 
+/**
+ * The pinned rates read so far: a book's trades carry a handful of distinct rates, and each trade
+ * two, so each is parsed once (Decimals are immutable: one is shared by every trade pinned to it).
+ * Bounded: should a book hold more distinct rates than this, the memo starts over.
+ */
+const pinnedRates = new Map<string, Decimal | null>();
+const PINNED_RATES_MAX = 1_000;
+
 /** A trade's pinned bps as ingest or a sync wrote it (a number or a decimal string); anything else is ignored. */
 function bpsOf(value: string | null): Decimal | null {
-  if (value === null || !/^\d{1,6}(\.\d{1,8})?$/.test(value)) return null;
-  return new Decimal(value);
+  if (value === null) return null;
+  let rate = pinnedRates.get(value);
+  if (rate === undefined) {
+    rate = /^\d{1,6}(\.\d{1,8})?$/.test(value) ? new Decimal(value) : null;
+    if (pinnedRates.size >= PINNED_RATES_MAX) pinnedRates.clear();
+    pinnedRates.set(value, rate);
+  }
+  return rate;
 }
 
 const tradeOf = (r: TradeRow): HistoryTrade => ({
