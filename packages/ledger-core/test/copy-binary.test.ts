@@ -100,11 +100,25 @@ describe("COPY's binary format: each value reaches Postgres exactly as its text 
     expect(await roundTrip('date', dates)).to.deep.equal(dates);
     const uuids = ['0190c2d4-6c1e-7a2b-9f00-000000000000', 'FFFFFFFF-FFFF-4FFF-8FFF-FFFFFFFFFFFF'];
     expect(await roundTrip('uuid', uuids)).to.deep.equal(await asText('uuid', uuids));
+    // A run of one id (a transaction's lines) is encoded once and its bytes repeated: runs of 1 to
+    // 5, broken by nulls, over the writer's growth past its first MiB.
+    const runs = Array.from({ length: 70_000 }, (_, i) =>
+      i % 7 === 6 ? null : `0190c2d4-6c1e-7a2b-9f00-${String(Math.floor(i / (1 + (i % 5)))).padStart(12, '0')}`,
+    );
+    expect(await roundTrip('uuid', runs)).to.deep.equal(runs);
     const texts = ['plain', 'é', 'x\u{1f600}', 'tab\there\nnew line\r\\N back\\slash "quoted" \u00e9\u{1f600}', ''];
     expect(await roundTrip('text', texts)).to.deep.equal(texts);
     const documents = [{ lots: [{ quantity: '1.5' }], note: 'é\t\u{1f600}' }, {}];
     expect((await roundTrip('jsonb', documents)).map((j) => JSON.parse(j) as unknown)).to.deep.equal(documents);
     expect(await roundTrip('numeric', [null, '1.00', undefined])).to.deep.equal([null, '1.00', null]);
+    // A line's zero side, as formatDecimal writes it, keeps its display scale.
+    expect(await roundTrip('numeric', ['0.00', '12.30', '0.00', '0', '0.000'])).to.deep.equal([
+      '0.00',
+      '12.30',
+      '0.00',
+      '0',
+      '0.000',
+    ]);
     // Past the writer's first 64 KiB, many times: it grows without losing a byte.
     const long = ['a'.repeat(70_000), 'b\u00e9'.repeat(100_000), 'c'];
     expect(await roundTrip('text', long)).to.deep.equal(long);

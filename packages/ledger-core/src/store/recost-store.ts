@@ -241,11 +241,13 @@ const pairsParams = (pairs: TradePair[]) => [pairs.map((p) => p.customerId), pai
 /** Every trade of these pairs and their derivations. */
 async function readPairsHistory(db: Knex, pairs: TradePair[]): Promise<PairsHistory> {
   // Statistics are stale right after a bulk import; JIT compiling these reads costs more than
-  // running them. The two reads run at once, on two connections (the recost lock keeps other
-  // derivations from being posted in between).
+  // running them. Every lookup of a trade's state, flag or reversal is by a unique key, so a
+  // memo of them never hits (measured: 0 hits in 20,000 a group), yet the planner put one on each.
+  // The two reads run at once, on two connections (the recost lock keeps other derivations from
+  // being posted in between).
   const read = <Row>(sql: string, bindings: string[][]) =>
     db.transaction(async (trx) => {
-      await trx.raw('SET LOCAL jit = off');
+      await trx.raw("SELECT set_config('jit', 'off', true), set_config('enable_memoize', 'off', true)");
       return (await trx.raw<{ rows: Row[] }>(sql, bindings)).rows;
     });
   const [trades, derivations] = await Promise.all([

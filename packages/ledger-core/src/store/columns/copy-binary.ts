@@ -119,6 +119,8 @@ function isDecimal(value: string, from: number, dot: number, wholeEnd: number): 
  * character code, not by regular expression and slices.
  */
 function numeric(out: Writer, value: string): void {
+  // Half of all journal amounts are a line's zero side, as formatDecimal spells it.
+  if (value === ZERO_CENTS) return zeroCents(out);
   const negative = value.charCodeAt(0) === DASH;
   let from = negative ? 1 : 0;
   const dot = value.indexOf('.');
@@ -146,6 +148,17 @@ function numeric(out: Writer, value: string): void {
   out.int16(negative && digits > 0 ? NUMERIC_NEGATIVE : 0);
   out.int16(fraction);
   for (let g = first; g < end; g += 1) out.int16(groups[g]!);
+}
+
+const ZERO_CENTS = '0.00';
+
+/** 0.00: no digits, weight 0, positive, display scale 2. */
+function zeroCents(out: Writer): void {
+  out.int32(8);
+  out.int16(0);
+  out.int16(0);
+  out.int16(0);
+  out.int16(2);
 }
 
 /** Days since 2000-01-01 of each date seen: a chunk's lines carry a few hundred dates, each parsed and checked once. */
@@ -196,18 +209,44 @@ function uuid(out: Writer, value: string): void {
   if (!valid) fail(`not a uuid: ${value}`);
 }
 
+/**
+ * A uuid field encoded once per run of equal values: a transaction's lines each carry its id,
+ * so a line's is, most of the time, the 16 bytes just written for the line before.
+ */
+function uuidRuns(): (out: Writer, value: string) => void {
+  let last = '';
+  let lastAt = 0;
+  return (out, value) => {
+    if (value !== last) {
+      uuid(out, value);
+      last = value;
+      lastAt = out.length - 16;
+      return;
+    }
+    out.int32(16);
+    const at = out.reserve(16);
+    const b = out.buffer;
+    for (let j = 0; j < 16; j += 1) b[at + j] = b[lastAt + j]!;
+  };
+}
+
 /** An encoding refused: the message is built only then (a chunk has ~300,000 fields). */
 function fail(message: string): never {
   assert(false, message);
 }
 
-/** The encoders of the types a COPYed table writes; the others are never COPYed (asserted). */
-const ENCODERS: Partial<Record<SqlType, (out: Writer, value: never) => void>> = {
-  text: (out, value: string) => out.text(value),
-  numeric,
-  date,
-  uuid,
-  jsonb: (out, value: Record<string, unknown>) => out.text(JSON.stringify(value), JSONB_VERSION),
+type Encoder = (out: Writer, value: never) => void;
+
+/**
+ * The encoders of the types a COPYed table writes, each made per field and per COPY (a uuid's
+ * keeps its field's last value); the other types are never COPYed (asserted).
+ */
+const ENCODERS: Partial<Record<SqlType, () => Encoder>> = {
+  text: () => (out, value: string) => out.text(value),
+  numeric: () => numeric,
+  date: () => date,
+  uuid: uuidRuns,
+  jsonb: () => (out, value: Record<string, unknown>) => out.text(JSON.stringify(value), JSONB_VERSION),
 };
 
 /** A field of each record: its SQL type and how the record gives its value. */
@@ -218,8 +257,9 @@ export interface CopyField<S> {
 
 /** One field's encoder: its length (-1: null) and its bytes, a JS number refused for every type. */
 function encoderOf(sqlType: SqlType): (out: Writer, value: unknown) => void {
-  const encode = ENCODERS[sqlType];
-  assert(encode !== undefined, `a ${sqlType} column is not COPYed`);
+  const encoderFor = ENCODERS[sqlType];
+  assert(encoderFor !== undefined, `a ${sqlType} column is not COPYed`);
+  const encode = encoderFor();
   const isString = sqlType !== 'jsonb';
   return (out, value) => {
     if (value === null || value === undefined) return out.int32(-1);
