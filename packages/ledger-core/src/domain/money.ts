@@ -60,10 +60,12 @@ export function roundToCents(amount: Decimal): Decimal {
   return amount.decimalPlaces(2, Decimal.ROUND_HALF_UP);
 }
 
+/** Zero as formatDecimal spells it: half of all journal amounts are a line's zero side. */
+export const ZERO_CENTS = '0.00';
+
 /** Decimal string with at least two decimal places ("100.00", "0.125"). */
 export function formatDecimal(amount: Decimal): string {
-  // Half of all journal amounts are a line's zero side.
-  if (amount.isZero()) return '0.00';
+  if (amount.isZero()) return ZERO_CENTS;
   // toString is plain notation here (EXPONENTIAL_AT is 1e9) and much cheaper than toFormat.
   const plain = amount.toString();
   const dot = plain.indexOf('.');

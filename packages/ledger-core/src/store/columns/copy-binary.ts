@@ -1,4 +1,5 @@
 import { assert } from '../../domain/errors.js';
+import { ZERO_CENTS } from '../../domain/money.js';
 import type { SqlType } from './table.js';
 
 /*
@@ -119,7 +120,6 @@ function isDecimal(value: string, from: number, dot: number, wholeEnd: number): 
  * character code, not by regular expression and slices.
  */
 function numeric(out: Writer, value: string): void {
-  // Half of all journal amounts are a line's zero side, as formatDecimal spells it.
   if (value === ZERO_CENTS) return zeroCents(out);
   const negative = value.charCodeAt(0) === DASH;
   let from = negative ? 1 : 0;
@@ -149,8 +149,6 @@ function numeric(out: Writer, value: string): void {
   out.int16(fraction);
   for (let g = first; g < end; g += 1) out.int16(groups[g]!);
 }
-
-const ZERO_CENTS = '0.00';
 
 /** 0.00: no digits, weight 0, positive, display scale 2. */
 function zeroCents(out: Writer): void {
