@@ -120,7 +120,8 @@ function isDecimal(value: string, from: number, dot: number, wholeEnd: number): 
  * character code, not by regular expression and slices.
  */
 function numeric(out: Writer, value: string): void {
-  if (value === ZERO_CENTS) return zeroCents(out);
+  // 0.00: no digits, weight 0, positive, display scale 2.
+  if (value === ZERO_CENTS) return numericHead(out, 0, 0, false, 2);
   const negative = value.charCodeAt(0) === DASH;
   let from = negative ? 1 : 0;
   const dot = value.indexOf('.');
@@ -142,21 +143,17 @@ function numeric(out: Writer, value: string): void {
   while (first < end && groups[first] === 0) first += 1;
   while (end > first && groups[end - 1] === 0) end -= 1;
   const digits = end - first;
-  out.int32(8 + 2 * digits);
-  out.int16(digits);
-  out.int16(digits === 0 ? 0 : wholeGroups - 1 - first);
-  out.int16(negative && digits > 0 ? NUMERIC_NEGATIVE : 0);
-  out.int16(fraction);
+  numericHead(out, digits, digits === 0 ? 0 : wholeGroups - 1 - first, negative && digits > 0, fraction);
   for (let g = first; g < end; g += 1) out.int16(groups[g]!);
 }
 
-/** 0.00: no digits, weight 0, positive, display scale 2. */
-function zeroCents(out: Writer): void {
-  out.int32(8);
-  out.int16(0);
-  out.int16(0);
-  out.int16(0);
-  out.int16(2);
+/** A numeric's length and header (its base-10,000 digits follow): digit count, weight, sign, display scale. */
+function numericHead(out: Writer, digits: number, weight: number, negative: boolean, scale: number): void {
+  out.int32(8 + 2 * digits);
+  out.int16(digits);
+  out.int16(weight);
+  out.int16(negative ? NUMERIC_NEGATIVE : 0);
+  out.int16(scale);
 }
 
 /** Days since 2000-01-01 of each date seen: a chunk's lines carry a few hundred dates, each parsed and checked once. */
