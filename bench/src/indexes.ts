@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { TestDatabase } from '@ledger/core/testing';
+import { customerLinesSql } from '@ledger/core/store';
 import { backendCpuSecondsOf } from './cpu.js';
 import { seedBook } from './seed.js';
 
@@ -57,6 +58,15 @@ export const INDEX_READS: ReadonlyArray<{
       [
         'list, customer_id',
         `SELECT t.txn_id FROM transactions t WHERE t.customer_id = 'BENCH-7' ORDER BY t.txn_date DESC, t.txn_id DESC LIMIT 50`,
+      ],
+      [
+        "a customer's trial balance (their lines on every account, through their transactions)",
+        `SELECT l.account_code, sum(l.debit), sum(l.credit) FROM journal_lines l
+          WHERE ${customerLinesSql('l', "'BENCH-7'")} GROUP BY l.account_code`,
+      ],
+      [
+        'journal, customer_id (their lines on every account, newest first)',
+        `SELECT l.line_id FROM journal_lines l WHERE ${customerLinesSql('l', "'BENCH-7'")} ORDER BY l.line_id DESC LIMIT 50`,
       ],
     ],
   },

@@ -1,5 +1,6 @@
 import { ACCOUNT, assertPage, Decimal, type Page } from '@ledger/core/posting';
 import {
+  customerLinesSql,
   economicDateSql,
   fxSpreadPostingSql,
   notReversedSql,
@@ -532,7 +533,7 @@ const FEE_FIGURES_STATEMENT = (() => {
                 THEN (SELECT sum(x.debit_total - x.credit_total) FROM account_daily_totals x
                        WHERE x.account_code = '${ACCOUNT.brokerageCost}' AND x.posting_kind = 'broker_cost' AND ${within('x.day')})
                 ELSE (SELECT sum(l.debit - l.credit) FROM journal_lines l
-                       WHERE l.customer_id = :customer AND l.account_code = '${ACCOUNT.brokerageCost}' AND l.posting_kind = 'broker_cost' AND ${within('l.txn_date')})
+                       WHERE ${customerLinesSql('l', ':customer', ACCOUNT.brokerageCost)} AND l.account_code = '${ACCOUNT.brokerageCost}' AND l.posting_kind = 'broker_cost' AND ${within('l.txn_date')})
                 END, 0), 2)::text,
               'configured_usd', ${total('configured')},
               'actual_usd', ${total('actual')},

@@ -2671,7 +2671,13 @@ CREATE INDEX journal_lines_account_idx ON public.journal_lines USING btree (acco
 -- Name: journal_lines_customer_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX journal_lines_customer_idx ON public.journal_lines USING btree (customer_id, account_code, txn_date) INCLUDE (debit, credit) WHERE (customer_id IS NOT NULL);
+CREATE INDEX journal_lines_customer_idx ON public.journal_lines USING btree (customer_id, account_code, txn_date) INCLUDE (debit, credit) WHERE ((customer_id IS NOT NULL) AND (account_code = ANY (ARRAY['2010'::text, '2020'::text, '2100'::text])));
+
+--
+-- Name: INDEX journal_lines_customer_idx; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON INDEX public.journal_lines_customer_idx IS 'A customer''s lines on the customer accounts (2010, 2020, 2100), by account and date, balances read from the index. Lines on the firm''s accounts are reached through the customer''s transactions (transactions_customer_idx).';
 
 --
 -- Name: journal_lines_txn_idx; Type: INDEX; Schema: public; Owner: -

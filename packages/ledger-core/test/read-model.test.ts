@@ -3,7 +3,9 @@ import type { Knex } from 'knex';
 import { randomUUID } from 'node:crypto';
 import { draftFxSpreadSettle } from '../src/domain/remittances.js';
 import { Decimal, draftFxSpread } from '../src/entry-points/posting.js';
+import { CUSTOMER_ACCOUNTS } from '../src/domain/accounts.js';
 import {
+  customerLinesSql,
   fxSpreadOrderIdSql,
   fxSpreadPostingSql,
   notReversedSql,
@@ -63,5 +65,61 @@ describe('store: the read model', function () {
       [[accrual.txnId, settle.txnId, reversalId]],
     );
     expect(rows.map((r) => r.txn_id)).to.have.members([settle.txnId, reversalId]);
+  });
+
+  describe("a customer's lines (customerLinesSql)", () => {
+    const accrual = (customerId: string, orderId: string) =>
+      draftFxSpread(
+        {
+          orderId,
+          customerId,
+          remittedOn: '2026-02-05',
+          orderUsd: new Decimal('1000.00'),
+          fxSpreadBps: new Decimal(75),
+          amountUsd: new Decimal('7.50'),
+        },
+        randomUUID(),
+      );
+    const linesOf = async (condition: string, bindings: string[], accountCode?: string) =>
+      (
+        await db.raw<{ rows: Array<{ line_id: string }> }>(
+          `SELECT l.line_id::text AS line_id FROM journal_lines l WHERE ${condition}
+             ${accountCode === undefined ? '' : 'AND l.account_code = ?'} ORDER BY l.line_id`,
+          accountCode === undefined ? bindings : [...bindings, accountCode],
+        )
+      ).rows.map((r) => r.line_id);
+
+    before(async () => {
+      await postTransactions(db, [accrual('C-1', 'order_c1'), accrual('C-2', 'order_c2')]);
+    });
+
+    it("are the lines carrying the customer, on each of the book's accounts and on all of them, whichever path", async () => {
+      const accounts: string[] = await db('accounts').pluck('account_code');
+      for (const customer of ['C-1', 'C-2', 'C-none'])
+        for (const accountCode of [undefined, ...accounts])
+          expect(
+            await linesOf(customerLinesSql('l', '?', accountCode), [customer], accountCode),
+            `${customer} on ${accountCode ?? 'every account'}`,
+          ).to.deep.equal(await linesOf('l.customer_id = ?', [customer], accountCode));
+      expect(await linesOf(customerLinesSql('l', '?'), ['C-1'])).to.have.length.greaterThan(0);
+    });
+
+    it('read a customer account by journal_lines_customer_idx, and a firm account through the customer’s transactions', async () => {
+      const planOf = (accountCode: string) =>
+        db.transaction(async (trx) => {
+          // The book is tiny: without this, any plan is a sequential scan.
+          await trx.raw('SET LOCAL enable_seqscan = off');
+          const { rows } = await trx.raw<{ rows: Array<{ 'QUERY PLAN': string }> }>(
+            `EXPLAIN SELECT sum(l.debit) FROM journal_lines l WHERE ${customerLinesSql('l', "'C-1'", accountCode)} AND l.account_code = '${accountCode}'`,
+          );
+          return rows.map((r) => r['QUERY PLAN']).join('\n');
+        });
+      for (const accountCode of CUSTOMER_ACCOUNTS) expect(await planOf(accountCode)).to.contain('journal_lines_customer_idx');
+      for (const accountCode of ['1300', '4030', '5010']) {
+        const plan = await planOf(accountCode);
+        expect(plan).to.contain('transactions_customer_idx');
+        expect(plan).not.to.contain('journal_lines_customer_idx');
+      }
+    });
   });
 });

@@ -102,8 +102,9 @@ export {
   upsertRemittances,
 } from '../store/remittances.js';
 export type { RemittanceRecord, RemittanceRow } from '../store/columns/remittances.js';
-// The read model: facts other packages query (not reversed, a paid remittance and its date, the fx_spread key), each defined once.
+// The read model: facts other packages query (not reversed, a paid remittance and its date, the fx_spread key, a customer's lines), each defined once.
 export {
+  customerLinesSql,
   fxSpreadOrderIdSql,
   fxSpreadPostingSql,
   notReversedSql,

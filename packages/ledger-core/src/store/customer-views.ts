@@ -6,13 +6,14 @@ import { CUSTOMERS } from './columns/customers.js';
 import { ownOwedSql } from './columns/journal-lines.js';
 import { firstActivity, type CustomerWithActivity } from './customers.js';
 import { columnRefs } from './columns/table.js';
+import { customerLinesSql } from './read-model.js';
 
 /*
  * One customer's books, read from the journal. Every line of a customer's transaction carries
  * the customer (posting copies it to each line), so each query here starts from the customer's
- * lines or transactions through an index keyed by customer (journal_lines_customer_idx,
- * transactions_customer_idx): the cost of a request follows the customer's history, never the
- * size of the journal.
+ * lines on the customer accounts (journal_lines_customer_idx) or from their transactions
+ * (transactions_customer_idx; customerLinesSql for their lines on any account): the cost of a
+ * request follows the customer's history, never the size of the journal.
  */
 
 /** The customer's wallets: what the firm owes the customer in cash, per currency (at its USD equivalent). */
@@ -63,7 +64,7 @@ export async function customerAccountBalances(
   customerId: string,
   asOf?: string,
 ): Promise<CustomerAccountBalance[]> {
-  const query = accountBalancesQuery(db, asOf).where('l.customer_id', customerId);
+  const query = accountBalancesQuery(db, asOf).whereRaw(customerLinesSql('l', '?'), [customerId]);
   return (await query) as CustomerAccountBalance[];
 }
 

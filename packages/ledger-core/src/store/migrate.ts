@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Knex } from 'knex';
 import { assert } from '../domain/errors.js';
-import { LOCK_KEYS, withAdvisoryLock } from './advisory-lock.js';
+import { LOCK_KEYS, withLockSession } from './advisory-lock.js';
 import * as checksRunAsOwner from '../migrations/20261122_checks_run_as_owner.js';
 import * as commentTheSchema from '../migrations/20261126_comment_the_schema.js';
 import * as createCashRequests from '../migrations/20261130_create_cash_requests.js';
@@ -54,10 +55,13 @@ import * as settleUsbrokerBrokerCostAtExecution from '../migrations/20270216_set
 import * as checkEachCustomerOnce from '../migrations/20270217_check_each_customer_once.js';
 import * as codeTheCustomerFailuresOfJobRuns from '../migrations/20270220_code_the_customer_failures_of_job_runs.js';
 import * as checkLotMatchesTransactionsPerStatement from '../migrations/20270221_check_lot_matches_transactions_per_statement.js';
+import * as narrowTheCustomerIndexToCustomerAccounts from '../migrations/20270222_narrow_the_customer_index_to_customer_accounts.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
   down(knex: Knex): Promise<void>;
+  /** `transaction: false`: run outside a transaction (an index built CONCURRENTLY). */
+  config?: { transaction: boolean };
 }
 
 /** Every migration, in order. A list in code rather than a folder scan: it bundles and it cannot drift. */
@@ -114,6 +118,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20270217_check_each_customer_once', checkEachCustomerOnce],
   ['20270220_code_the_customer_failures_of_job_runs', codeTheCustomerFailuresOfJobRuns],
   ['20270221_check_lot_matches_transactions_per_statement', checkLotMatchesTransactionsPerStatement],
+  ['20270222_narrow_the_customer_index_to_customer_accounts', narrowTheCustomerIndexToCustomerAccounts],
 ];
 
 const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {
@@ -125,18 +130,36 @@ const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {
 const config: Knex.MigratorConfig = { migrationSource, tableName: 'knex_migrations' };
 
 /**
- * Brings the schema to head. Processes starting together queue on the migrate advisory lock
+ * Brings the schema to head. Processes starting together take turns on the migrate advisory lock
  * (knex's own lock table would make all but one of them fail) and find nothing left to do.
  * `whileLocked` runs after migrating, still under the lock: schema-owner work (grants) that
  * concurrent starts would otherwise race on the same catalog rows.
  */
 export async function migrateToHead(db: Knex, whileLocked?: (db: Knex) => Promise<void>): Promise<string[]> {
-  return withAdvisoryLock(db, LOCK_KEYS.migrate, async () => {
-    const [, applied] = (await db.migrate.latest(config)) as [number, string[]];
-    await whileLocked?.(db);
-    return applied;
+  return withLockSession(db, async (session) => {
+    for (;;) {
+      const attempt = await session.withLock(
+        LOCK_KEYS.migrate,
+        async () => {
+          const [, applied] = (await db.migrate.latest(config)) as [number, string[]];
+          await whileLocked?.(db);
+          return applied;
+        },
+        { wait: false },
+      );
+      if (attempt.acquired) return attempt.value;
+      await sleep(MIGRATE_LOCK_RETRY_MS);
+    }
   });
 }
+
+/**
+ * How long a process waits before asking for the migrate lock again. It asks, rather than waits
+ * inside pg_advisory_lock: a waiting statement holds a snapshot, and an index built CONCURRENTLY
+ * (20270222) waits for every older snapshot in its database, so the migrating process would wait
+ * on the waiters while they wait on it.
+ */
+const MIGRATE_LOCK_RETRY_MS = 100;
 
 /** Undoes the migrations applied after `name`, newest first, each by its own `down` (a test walks the schema back). */
 export async function migrateDownTo(db: Knex, name: string): Promise<void> {

@@ -1,3 +1,4 @@
+import { CUSTOMER_ACCOUNTS } from '../domain/accounts.js';
 import { fxSpreadSettleSourceTxnId, fxSpreadSourceTxnId, REMIT_SOURCE } from '../domain/remittances.js';
 
 /**
@@ -19,6 +20,20 @@ const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
  */
 export const notReversedSql = (txnId: string): string =>
   `NOT EXISTS (SELECT 1 FROM transactions reversal WHERE reversal.reverses_txn_id = ${txnId})`;
+
+/**
+ * Journal line `alias` is one of customer `customer`'s (SQL of the id) on `accountCode` (any account
+ * when absent; the caller filters by it), read by the index that holds it. Every line of a
+ * customer's transaction carries the customer, but `journal_lines_customer_idx` keeps the lines of
+ * the customer accounts only (migration 20270222): on one of those, the condition is the line's own
+ * customer; on the firm's accounts (a fee's revenue, a broker cost) the line is reached through
+ * the customer's transactions (transactions_customer_idx, then the lines by txn_id), a line's
+ * customer being its transaction's (checked at insert).
+ */
+export const customerLinesSql = (alias: string, customer: string, accountCode?: string): string =>
+  accountCode !== undefined && CUSTOMER_ACCOUNTS.includes(accountCode)
+    ? `${alias}.customer_id = ${customer}`
+    : `${alias}.txn_id IN (SELECT own.txn_id FROM transactions own WHERE own.customer_id = ${customer})`;
 
 /**
  * A remittance paid: its order `paid` (the money left India). Its date for FY, LRS and TCS is

@@ -6,6 +6,7 @@ import { JOURNAL_LINES, type JournalLineRow } from './columns/journal-lines.js';
 import { columnRefs } from './columns/table.js';
 import { TRANSACTIONS, type TransactionRow, type TransactionSummary } from './columns/transactions.js';
 import { pagedGroups, pagedQuery, type Paged } from './paged.js';
+import { customerLinesSql } from './read-model.js';
 
 export interface TransactionFilter {
   customer_id?: string;
@@ -141,10 +142,12 @@ export interface JournalFilter {
 
 /** Applies the journal's filters to `journal_lines as l`. */
 function whereLines(query: Knex.QueryBuilder, filter: JournalFilter): Knex.QueryBuilder {
-  for (const key of ['txn_id', 'account_code', 'customer_id', 'posting_kind'] as const) {
+  for (const key of ['txn_id', 'account_code', 'posting_kind'] as const) {
     const value = filter[key];
     if (value !== undefined) query.where(`l.${key}`, value);
   }
+  if (filter.customer_id !== undefined)
+    query.whereRaw(customerLinesSql('l', '?', filter.account_code), [filter.customer_id]);
   if (filter.from !== undefined) query.where('l.txn_date', '>=', filter.from);
   if (filter.to !== undefined) query.where('l.txn_date', '<=', filter.to);
   return query;
