@@ -114,7 +114,8 @@ describe('store: the read model', function () {
           );
           return rows.map((r) => r['QUERY PLAN']).join('\n');
         });
-      for (const accountCode of CUSTOMER_ACCOUNTS) expect(await planOf(accountCode)).to.contain('journal_lines_customer_idx');
+      for (const accountCode of CUSTOMER_ACCOUNTS)
+        expect(await planOf(accountCode)).to.contain('journal_lines_customer_idx');
       for (const accountCode of ['1300', '4030', '5010']) {
         const plan = await planOf(accountCode);
         expect(plan).to.contain('transactions_customer_idx');

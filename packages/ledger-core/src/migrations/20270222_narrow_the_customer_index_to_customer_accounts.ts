@@ -28,10 +28,11 @@ async function replaceIndex(knex: Knex, predicate: string): Promise<void> {
 
 export async function up(knex: Knex): Promise<void> {
   await replaceIndex(knex, `customer_id IS NOT NULL AND account_code IN ${CUSTOMER_ACCOUNTS}`);
-  await knex.raw(`COMMENT ON INDEX journal_lines_customer_idx IS $comment$A customer's lines on the customer accounts (2010, 2020, 2100), by account and date, balances read from the index. Lines on the firm's accounts are reached through the customer's transactions (transactions_customer_idx).$comment$`);
+  await knex.raw(
+    `COMMENT ON INDEX journal_lines_customer_idx IS $comment$A customer's lines on the customer accounts (2010, 2020, 2100), by account and date, balances read from the index. Lines on the firm's accounts are reached through the customer's transactions (transactions_customer_idx).$comment$`,
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {
   await replaceIndex(knex, 'customer_id IS NOT NULL');
 }
-

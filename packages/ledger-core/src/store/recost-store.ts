@@ -241,13 +241,18 @@ const pairsParams = (pairs: TradePair[]) => [pairs.map((p) => p.customerId), pai
 /** Every trade of these pairs and their derivations. */
 async function readPairsHistory(db: Knex, pairs: TradePair[]): Promise<PairsHistory> {
   // Statistics are stale right after a bulk import; JIT compiling these reads costs more than
-  // running them. Every lookup of a trade's state, flag or reversal is by a unique key, so a
-  // memo of them never hits (measured: 0 hits in 20,000 a group), yet the planner put one on each.
+  // running them. Every lookup of a trade's state, flag, fee or reversal is by a unique key, so a
+  // memo of them never hits (measured: 0 hits in 20,000 a group), yet the planner put one on each;
+  // and each is probed, not joined by hash or merge: the planner hashed the whole of recost_states
+  // (every state of the book, spilling to disk) for each group's 10,000 trades, and sorted them
+  // to merge with the reversals, so a group's read grew with the book (121–200 ms a group of 500
+  // pairs against 88–105 ms probed, on a book of 100,000 trades; ADR 0009).
   // The two reads run at once, on two connections (the recost lock keeps other derivations from
   // being posted in between).
   const read = <Row>(sql: string, bindings: string[][]) =>
     db.transaction(async (trx) => {
-      await trx.raw("SELECT set_config('jit', 'off', true), set_config('enable_memoize', 'off', true)");
+      await trx.raw(`SELECT set_config('jit', 'off', true), set_config('enable_memoize', 'off', true),
+                            set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true)`);
       return (await trx.raw<{ rows: Row[] }>(sql, bindings)).rows;
     });
   const [trades, derivations] = await Promise.all([
