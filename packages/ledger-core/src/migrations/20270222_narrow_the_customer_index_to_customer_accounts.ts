@@ -8,7 +8,7 @@ import type { Knex } from 'knex';
  * CPU of posting one (ADR 0009). The reads of a customer's lines on the firm's accounts go
  * through the customer's transactions (transactions_customer_idx, then journal_lines_txn_idx): a
  * line's customer is its transaction's, checked at insert (`customerLinesSql`,
- * store/columns/journal-lines.ts).
+ * store/read-model.ts).
  *
  * Built CONCURRENTLY, outside a transaction: posting goes on while the index builds. A build cut
  * short leaves an invalid index of the new name, dropped first by the next attempt.
