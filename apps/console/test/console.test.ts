@@ -681,9 +681,14 @@ describe('the console in Chromium, on the demo data of both books', function () 
     await report.locator('dl').first().waitFor();
     expect(await report.locator('dt', { hasText: /^fy$/ }).locator('+ dd').textContent()).to.equal(lrs.fy);
     // One table at a time, chosen by its tab (the one needing action first).
-    if (lrs.pans.length > 0) await page.getByRole('button', { name: /^LRS use and TCS by PAN \(/ }).click();
-    if (lrs.pans.length > 0)
-      expect(await page.getByTestId('table-pans').locator('tbody tr').count()).to.equal(Math.min(lrs.pans.length, 25));
+    if (lrs.pans.length > 0) {
+      await page.getByRole('button', { name: /^LRS use and TCS by PAN \(/ }).click();
+      // The tab's table renders after the click returns: wait for its last row before counting.
+      const pans = page.getByTestId('table-pans').locator('tbody tr');
+      const shown = Math.min(lrs.pans.length, 25);
+      await pans.nth(shown - 1).waitFor();
+      expect(await pans.count()).to.equal(shown);
+    }
   });
 
   it('shows holdings-recon’s mismatch first and highlighted, keeps only what needs action, and downloads that as CSV', async function () {
